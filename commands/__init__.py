@@ -1,0 +1,3 @@
+"""The rules: one package per ruleset. Importing this package registers every ruleset."""
+
+from commands import freeform  # noqa: F401 - registers the ruleset

@@ -1,0 +1,21 @@
+"""`freeform`: the shared commands and nothing else — for any game the ledger has no rules for.
+
+It has one deck, `cards` (a 52-card French deck), so that draws can be recorded too.
+"""
+
+from commands.shared import SHARED_HANDLERS
+from ledger.rulesets import Ruleset, register
+
+SUITS = "SHDC"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+RULESET = register(
+    Ruleset(
+        id="freeform",
+        version="1",
+        title="Freeform (shared commands only)",
+        handlers=SHARED_HANDLERS,
+        decks={"cards": [rank + suit for suit in SUITS for rank in RANKS]},
+        default_options={"decks": "ledger"},
+    )
+)

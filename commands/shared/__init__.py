@@ -1,0 +1,339 @@
+"""Commands every ruleset has: warbands, fighters, battles, XP, items, money, corrections, bare
+rolls and draws. A ruleset includes `SHARED_HANDLERS` in its own handler table and may replace
+any entry with a handler that knows its game's rules."""
+
+from __future__ import annotations
+
+import re
+
+from ledger import events as ev
+from ledger.decide import Command, Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import CampaignState, Fighter
+
+
+def slug(name: str) -> str:
+    text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return text or "x"
+
+
+def unique_id(name: str, taken: object) -> str:
+    base = slug(name)
+    candidate, n = base, 1
+    while candidate in taken:  # type: ignore[operator]
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+class EnlistWarband(Command, frozen=True, kw_only=True, tag="warband.enlist"):
+    name: str
+    player: str
+    faction: str = ""
+    treasury: int = 0
+
+
+class RecruitFighter(Command, frozen=True, kw_only=True, tag="fighter.recruit"):
+    warband: str
+    name: str
+    role: str
+    stats: dict[str, int] = {}
+    keywords: list[str] = []
+    equipment: list[str] = []
+    cost: int = 0
+    group_size: int = 1
+    paid: bool = True  # False: the fighter joins without paying from the treasury
+
+
+class RecordBattle(Command, frozen=True, kw_only=True, tag="battle.record"):
+    participants: list[str]
+    winner: str | None = None
+    scenario: str = ""
+    deeds: list[ev.Deed] = []
+
+
+class AwardXP(Command, frozen=True, kw_only=True, tag="xp.award"):
+    fighter: str
+    amount: int
+    reason: str
+    warband: str | None = None
+
+
+class SpendXP(Command, frozen=True, kw_only=True, tag="xp.spend"):
+    fighter: str
+    amount: int
+    on: str
+    warband: str | None = None
+
+
+class GainItem(Command, frozen=True, kw_only=True, tag="item.gain"):
+    warband: str
+    item: str
+    fighter: str | None = None
+    reason: str = ""
+
+
+class LoseItem(Command, frozen=True, kw_only=True, tag="item.lose"):
+    warband: str
+    item: str
+    fighter: str | None = None
+    reason: str = ""
+
+
+class ChangeTreasury(Command, frozen=True, kw_only=True, tag="treasury.change"):
+    warband: str
+    delta: int
+    reason: str
+
+
+class Correct(Command, frozen=True, kw_only=True, tag="correct"):
+    """An arbiter's correction of a fighter: stats, XP, keywords, status; the reason is required."""
+
+    warband: str
+    fighter: str
+    reason: str
+    stats: dict[str, int] = {}  # stat -> delta
+    xp: int = 0
+    add_keywords: list[str] = []
+    remove_keywords: list[str] = []
+    status: str | None = None  # dead, captured, retired
+
+
+class BareRoll(Command, frozen=True, kw_only=True, tag="roll"):
+    expression: str
+    purpose: str
+
+
+class BareDraw(Command, frozen=True, kw_only=True, tag="draw"):
+    deck: str
+    purpose: str
+
+
+class RecordNote(Command, frozen=True, kw_only=True, tag="note"):
+    text: str
+    warband: str | None = None
+
+
+def positive(amount: int, what: str) -> None:
+    if amount <= 0:
+        raise BadInput(f"{what} must be a positive whole number, not {amount}")
+
+
+def active_fighter(state: CampaignState, ref: str, warband: str | None) -> Fighter:
+    band = state.warband(warband).id if warband else None
+    fighter = state.fighter(ref, band)
+    if not fighter.active:
+        raise RuleViolation(f"{fighter.name} is {fighter.status}")
+    return fighter
+
+
+def enlist_warband(cmd: EnlistWarband, ctx: Context) -> None:
+    if not cmd.name.strip() or not cmd.player.strip():
+        raise BadInput("a warband needs a name and a player")
+    if cmd.treasury < 0:
+        raise BadInput("a treasury cannot start below 0")
+    if any(w.name.lower() == cmd.name.strip().lower() for w in ctx.state.warbands.values()):
+        raise RuleViolation(f"there is already a warband called {cmd.name}")
+    ctx.emit(
+        ev.WarbandEnlisted(
+            warband=unique_id(cmd.name, ctx.state.warbands),
+            name=cmd.name.strip(),
+            player=cmd.player.strip(),
+            faction=cmd.faction,
+            treasury=cmd.treasury,
+        )
+    )
+
+
+def recruit_fighter(cmd: RecruitFighter, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    if not cmd.name.strip():
+        raise BadInput("a fighter needs a name")
+    if cmd.cost < 0 or cmd.group_size < 1:
+        raise BadInput("cost cannot be negative and a group has at least 1 member")
+    if any(f.name.lower() == cmd.name.strip().lower() for f in ctx.state.fighters_of(band.id)):
+        raise RuleViolation(f"{band.name} already has a fighter called {cmd.name}")
+    total = cmd.cost * cmd.group_size
+    if cmd.paid and total > band.treasury:
+        raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; {cmd.name} costs {total}")
+    ctx.emit(
+        ev.FighterRecruited(
+            warband=band.id,
+            fighter=unique_id(cmd.name, ctx.state.fighters),
+            name=cmd.name.strip(),
+            role=cmd.role,
+            stats=cmd.stats,
+            keywords=cmd.keywords,
+            equipment=cmd.equipment,
+            cost=cmd.cost,
+            group_size=cmd.group_size,
+        )
+    )
+    if cmd.paid and total:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=f"recruited {cmd.name.strip()}"))
+
+
+def battle_record(cmd: RecordBattle, ctx: Context) -> ev.BattleRecorded:
+    """The checked battle event, for rulesets that add to what recording a battle does."""
+    state = ctx.state
+    participants = [state.warband(ref).id for ref in cmd.participants]
+    if len(set(participants)) != len(participants) or not participants:
+        raise BadInput("name each warband that fought once")
+    winner = state.warband(cmd.winner).id if cmd.winner else None
+    if winner is not None and winner not in participants:
+        raise RuleViolation(f"{cmd.winner} did not fight in this battle")
+    deeds = []
+    for deed in cmd.deeds:
+        fighter = state.fighter(deed.fighter)
+        if fighter.warband not in participants:
+            raise RuleViolation(f"{fighter.name}'s warband did not fight in this battle")
+        if not fighter.active:
+            raise RuleViolation(f"{fighter.name} is {fighter.status} and cannot fight")
+        took_out = [_enemy_id(state, name, fighter) for name in deed.took_out]
+        deeds.append(
+            ev.Deed(
+                fighter=fighter.id,
+                out_of_action=deed.out_of_action,
+                took_out=took_out,
+                glorious_deeds=deed.glorious_deeds,
+                notes=deed.notes,
+            )
+        )
+    if len({deed.fighter for deed in deeds}) != len(deeds):
+        raise BadInput("give each fighter's deeds once")
+    return ev.BattleRecorded(
+        battle=len(state.battles) + 1,
+        participants=participants,
+        winner=winner,
+        scenario=cmd.scenario,
+        deeds=deeds,
+    )
+
+
+def _enemy_id(state: CampaignState, name: str, by: Fighter) -> str:
+    """A known enemy fighter's id, or the name as given for an enemy the ledger does not track."""
+    enemy = next(
+        (f for f in state.fighters.values() if f.warband != by.warband and name.lower() in (f.id, f.name.lower())),
+        None,
+    )
+    if enemy is None and any(name.lower() in (f.id, f.name.lower()) for f in state.fighters_of(by.warband)):
+        raise RuleViolation(f"{by.name} cannot take out {name}, a fighter of the same warband")
+    return enemy.id if enemy else name
+
+
+def record_battle(cmd: RecordBattle, ctx: Context) -> None:
+    ctx.emit(battle_record(cmd, ctx))
+
+
+def award_xp(cmd: AwardXP, ctx: Context) -> None:
+    positive(cmd.amount, "an XP award")
+    fighter = active_fighter(ctx.state, cmd.fighter, cmd.warband)
+    ctx.emit(ev.XPAwarded(warband=fighter.warband, fighter=fighter.id, amount=cmd.amount, reason=cmd.reason))
+
+
+def spend_xp(cmd: SpendXP, ctx: Context) -> None:
+    positive(cmd.amount, "XP spent")
+    fighter = active_fighter(ctx.state, cmd.fighter, cmd.warband)
+    if fighter.xp < cmd.amount:
+        raise RuleViolation(f"{fighter.name} has {fighter.xp} XP; {cmd.on} costs {cmd.amount} XP")
+    ctx.emit(ev.XPSpent(warband=fighter.warband, fighter=fighter.id, amount=cmd.amount, on=cmd.on))
+
+
+def _holder(ctx: Context, warband: str, fighter: str | None) -> tuple[str, str | None, list[str]]:
+    band = ctx.state.warband(warband)
+    if fighter is None:
+        return band.id, None, band.stash
+    found = active_fighter(ctx.state, fighter, band.id)
+    return band.id, found.id, found.equipment
+
+
+def gain_item(cmd: GainItem, ctx: Context) -> None:
+    if not cmd.item.strip():
+        raise BadInput("name the item")
+    band, fighter, _items = _holder(ctx, cmd.warband, cmd.fighter)
+    ctx.emit(ev.ItemGained(warband=band, fighter=fighter, item=cmd.item.strip(), reason=cmd.reason))
+
+
+def lose_item(cmd: LoseItem, ctx: Context) -> None:
+    band, fighter, items = _holder(ctx, cmd.warband, cmd.fighter)
+    if cmd.item not in items:
+        owner = ctx.state.fighters[fighter].name if fighter else ctx.state.warbands[band].name + "'s stash"
+        raise RuleViolation(f"{owner} has no {cmd.item}")
+    ctx.emit(ev.ItemLost(warband=band, fighter=fighter, item=cmd.item, reason=cmd.reason))
+
+
+def change_treasury(cmd: ChangeTreasury, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    if cmd.delta == 0:
+        raise BadInput("a treasury change of 0 changes nothing")
+    if band.treasury + cmd.delta < 0:
+        raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; cannot pay {-cmd.delta}")
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=cmd.delta, reason=cmd.reason))
+
+
+STATUS_EVENTS = {"dead": ev.FighterDied, "captured": ev.FighterCaptured, "retired": ev.FighterRetired}
+
+
+def correct(cmd: Correct, ctx: Context) -> None:
+    if not cmd.reason.strip():
+        raise BadInput("a correction needs a reason")
+    band = ctx.state.warband(cmd.warband)
+    fighter = ctx.state.fighter(cmd.fighter, band.id)
+    reason = f"correction: {cmd.reason}"
+    emitted = len(ctx.events)
+    for stat, delta in sorted(cmd.stats.items()):
+        if delta:
+            ctx.emit(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=stat, delta=delta, reason=reason))
+    if cmd.xp > 0:
+        ctx.emit(ev.XPAwarded(warband=band.id, fighter=fighter.id, amount=cmd.xp, reason=reason))
+    elif cmd.xp < 0:
+        if fighter.xp + cmd.xp < 0:
+            raise RuleViolation(f"{fighter.name} has {fighter.xp} XP; cannot remove {-cmd.xp}")
+        ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=-cmd.xp, on=reason))
+    for keyword in cmd.add_keywords:
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=keyword, reason=reason))
+    for keyword in cmd.remove_keywords:
+        if keyword not in fighter.keywords:
+            raise RuleViolation(f"{fighter.name} has no keyword {keyword}")
+        ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=keyword, reason=reason))
+    if cmd.status is not None:
+        if cmd.status not in STATUS_EVENTS:
+            raise BadInput(f"status must be one of: {', '.join(STATUS_EVENTS)}")
+        ctx.emit(STATUS_EVENTS[cmd.status](warband=band.id, fighter=fighter.id, reason=reason))
+    if len(ctx.events) == emitted:
+        raise BadInput("the correction changes nothing")
+
+
+def bare_roll(cmd: BareRoll, ctx: Context) -> None:
+    if not cmd.purpose.strip():
+        raise BadInput("say what the roll is for with --for")
+    ctx.roll(cmd.expression, cmd.purpose)
+
+
+def bare_draw(cmd: BareDraw, ctx: Context) -> None:
+    if not cmd.purpose.strip():
+        raise BadInput("say what the draw is for with --for")
+    ctx.draw(cmd.deck, cmd.purpose)
+
+
+def record_note(cmd: RecordNote, ctx: Context) -> None:
+    if not cmd.text.strip():
+        raise BadInput("the note is empty")
+    band = ctx.state.warband(cmd.warband).id if cmd.warband else None
+    ctx.emit(ev.NoteRecorded(text=cmd.text.strip(), warband=band))
+
+
+SHARED_HANDLERS = {
+    EnlistWarband: enlist_warband,
+    RecruitFighter: recruit_fighter,
+    RecordBattle: record_battle,
+    AwardXP: award_xp,
+    SpendXP: spend_xp,
+    GainItem: gain_item,
+    LoseItem: lose_item,
+    ChangeTreasury: change_treasury,
+    Correct: correct,
+    BareRoll: bare_roll,
+    BareDraw: bare_draw,
+    RecordNote: record_note,
+}

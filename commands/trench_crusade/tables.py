@@ -1,0 +1,347 @@
+"""Trench Crusade campaign tables: loaded from ``data/*.json`` into frozen msgspec Structs.
+
+Every table is one JSON file named after the table (``non-promotable`` is
+``data/non_promotable.json``). Every row has a stable ``id`` so that an event can name the
+row it used. A campaign may replace whole tables as house rules: ``with_house_rules`` checks
+each replacement against the same Structs and reports msgspec's own error message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from typing import Any, Literal
+
+import msgspec
+
+
+class TableError(ValueError):
+    """A table (default or house rule) that does not fit its schema."""
+
+
+class _Row(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Base of data rows: strict, because a typo in a house rule must not pass silently.
+
+    msgspec does not inherit ``kw_only``, so every subclass repeats it.
+    """
+
+
+# --- model lists (non-promotable, Limited Potential) ------------------------------------
+
+
+class ModelListRow(_Row, kw_only=True):
+    """A model named as printed in a Faction List, or every model with a keyword."""
+
+    id: str
+    faction: str | None  # None: models of any warband (an Ally such as the Golem)
+    model: str | None = None
+    keyword: str | None = None
+    aliases: tuple[str, ...] = ()
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.model is None) == (self.keyword is None):
+            raise ValueError(f"row {self.id!r} must name exactly one of `model` or `keyword`")
+
+
+class NonPromotableTable(_Row, kw_only=True):
+    source: str
+    note: str = ""
+    rows: tuple[ModelListRow, ...]
+
+
+class LimitedPotentialTable(_Row, kw_only=True):
+    source: str
+    note: str = ""
+    xp_cap: int
+    rows: tuple[ModelListRow, ...]
+
+
+# --- Promotion Dice sources --------------------------------------------------------------
+
+
+class PromotionDiceSource(_Row, kw_only=True):
+    id: str
+    name: str
+    dice_each: int
+    per: str
+
+
+class PromotionDiceSourcesTable(_Row, kw_only=True):
+    source: str
+    note: str = ""
+    rows: tuple[PromotionDiceSource, ...]
+
+
+# --- experience ----------------------------------------------------------------------------
+
+
+class ExperienceAward(_Row, kw_only=True):
+    id: str
+    description: str
+    xp: int | None = None
+    dice: str | None = None  # rolled awards such as Bitter Lessons (D3)
+
+    def __post_init__(self) -> None:
+        if (self.xp is None) == (self.dice is None):
+            raise ValueError(f"award {self.id!r} must give exactly one of `xp` or `dice`")
+
+
+class AdvancementCircle(_Row, kw_only=True):
+    """A circled box on the roster: reaching it earns one Advancement Roll."""
+
+    id: str
+    xp: int
+
+
+class ExperienceTable(_Row, kw_only=True):
+    source: str
+    note: str = ""
+    xp_cap: int
+    awards: tuple[ExperienceAward, ...]
+    advancement_circles: tuple[AdvancementCircle, ...]
+
+
+# --- trauma ----------------------------------------------------------------------------------
+
+
+class TroopSurvivalRow(_Row, kw_only=True):
+    id: str
+    low: int
+    high: int
+    survives: bool
+
+
+class EliteTraumaRow(_Row, kw_only=True):
+    id: str
+    low: int  # D66 read as a two-digit number, tens die first
+    high: int
+    name: str
+    kind: Literal["dead", "captured", "injury", "robbed", "recovery"]
+    battle_scar: bool
+    effect: str
+    repeat: Literal["allowed", "re-roll", "removed"] = "allowed"
+    stops_xp: bool = False
+    bonus_xp_dice: str | None = None
+
+
+class TraumaTable(_Row, kw_only=True):
+    source: str
+    note: str = ""
+    scars_to_unfit: int
+    extra_scar_skills: tuple[str, ...]
+    troop_survival: tuple[TroopSurvivalRow, ...]
+    elite: tuple[EliteTraumaRow, ...]
+
+
+# --- advancement skills ------------------------------------------------------------------
+
+
+class SkillRow(_Row, kw_only=True):
+    id: str
+    roll: int
+    skill: str
+    patron: bool = False
+
+
+class SkillTable(_Row, kw_only=True):
+    id: str
+    name: str
+    rows: tuple[SkillRow, ...]
+
+
+class AdvancementSkillsTable(_Row, kw_only=True):
+    source: str
+    note: str = ""
+    tables: tuple[SkillTable, ...]
+
+
+# --- exploration -----------------------------------------------------------------------------
+
+ExplorationTableId = Literal["common", "rare", "legendary"]
+
+
+class ExplorationStage(_Row, kw_only=True):
+    id: str
+    min_games: int
+    max_games: int | None  # None: and every later game
+    dice: int
+    tables: tuple[ExplorationTableId, ...]
+
+
+class ExplorationSkill(_Row, kw_only=True):
+    id: str
+    name: str
+    effect: str
+
+
+class ExplorationLocation(_Row, kw_only=True):
+    id: str
+    table: ExplorationTableId
+    roll: int
+    name: str
+    summary: str = ""
+
+
+class ExplorationTables(_Row, kw_only=True):
+    source: str
+    note: str = ""
+    loot_ducats_per_point: int
+    free_rerolls: int
+    winner_extra_rerolls: int
+    stages: tuple[ExplorationStage, ...]
+    skills: tuple[ExplorationSkill, ...]
+    locations: tuple[ExplorationLocation, ...]
+
+
+# --- Glorious Deeds --------------------------------------------------------------------------
+
+
+class GloriousDeed(_Row, kw_only=True):
+    id: str
+    name: str
+    warband_level: bool  # no doer: the +1 XP goes to one ELITE LEADER
+    glory: int
+    side: Literal["attacker", "defender"] | None = None
+    requires_win: bool = False
+    victory_points: int = 1
+    note: str = ""
+
+
+class Scenario(_Row, kw_only=True):
+    id: str
+    number: int
+    name: str
+    deeds: tuple[str, ...]
+
+
+class GloriousDeedsTable(_Row, kw_only=True):
+    source: str
+    note: str = ""
+    deeds: tuple[GloriousDeed, ...]
+    scenarios: tuple[Scenario, ...]
+
+
+# --- the whole set -------------------------------------------------------------------------
+
+
+class TrenchCrusadeTables(msgspec.Struct, frozen=True, kw_only=True):
+    non_promotable: NonPromotableTable
+    limited_potential: LimitedPotentialTable
+    promotion_dice_sources: PromotionDiceSourcesTable
+    experience: ExperienceTable
+    trauma: TraumaTable
+    advancement_skills: AdvancementSkillsTable
+    exploration: ExplorationTables
+    glorious_deeds: GloriousDeedsTable
+
+
+#: table name (as used in house rules) -> (attribute of TrenchCrusadeTables, schema)
+TABLE_SCHEMAS: Mapping[str, tuple[str, type]] = {
+    "non-promotable": ("non_promotable", NonPromotableTable),
+    "limited-potential": ("limited_potential", LimitedPotentialTable),
+    "promotion-dice-sources": ("promotion_dice_sources", PromotionDiceSourcesTable),
+    "experience": ("experience", ExperienceTable),
+    "trauma": ("trauma", TraumaTable),
+    "advancement-skills": ("advancement_skills", AdvancementSkillsTable),
+    "exploration": ("exploration", ExplorationTables),
+    "glorious-deeds": ("glorious_deeds", GloriousDeedsTable),
+}
+
+
+def _row_groups(table: Any) -> Iterable[tuple[str, Iterable[Any]]]:
+    """The row collections of a table whose ids must be unique, with a label for messages."""
+    if isinstance(table, AdvancementSkillsTable):
+        yield "tables", table.tables
+        for skill_table in table.tables:
+            yield f"table {skill_table.id!r}", skill_table.rows
+    elif isinstance(table, ExperienceTable):
+        yield "awards", table.awards
+        yield "advancement_circles", table.advancement_circles
+    elif isinstance(table, TraumaTable):
+        yield "troop_survival", table.troop_survival
+        yield "elite", table.elite
+    elif isinstance(table, ExplorationTables):
+        yield "stages", table.stages
+        yield "skills", table.skills
+        yield "locations", table.locations
+    elif isinstance(table, GloriousDeedsTable):
+        yield "deeds", table.deeds
+        yield "scenarios", table.scenarios
+    else:
+        yield "rows", table.rows
+
+
+def _check_coverage(name: str, label: str, rows: Iterable[Any], results: Iterable[int]) -> None:
+    """A dice table must give exactly one row for every possible result."""
+    rows = tuple(rows)
+    for result in results:
+        matches = [row.id for row in rows if row.low <= result <= row.high]
+        if len(matches) != 1:
+            found = f"rows {matches}" if matches else "no row"
+            raise TableError(f"table {name!r}: result {result} of {label} has {found}")
+
+
+def _check_table(name: str, table: Any) -> None:
+    """Checks that msgspec cannot express: unique ids, and references between rows."""
+    for label, rows in _row_groups(table):
+        seen: set[str] = set()
+        for row in rows:
+            if row.id in seen:
+                raise TableError(f"table {name!r}: duplicate id {row.id!r} in {label}")
+            seen.add(row.id)
+    if isinstance(table, TraumaTable):
+        _check_coverage(name, "troop_survival", table.troop_survival, range(1, 7))
+        d66 = [tens * 10 + units for tens in range(1, 7) for units in range(1, 7)]
+        _check_coverage(name, "elite", table.elite, d66)
+    if isinstance(table, GloriousDeedsTable):
+        known = {deed.id for deed in table.deeds}
+        for scenario in table.scenarios:
+            unknown = [deed for deed in scenario.deeds if deed not in known]
+            if unknown:
+                raise TableError(
+                    f"table {name!r}: scenario {scenario.id!r} lists unknown deeds {unknown}"
+                )
+
+
+def _decode(name: str, content: Any) -> Any:
+    """Decode bytes/str (JSON) or an already-parsed object into the table's schema."""
+    _, schema = TABLE_SCHEMAS[name]
+    try:
+        if isinstance(content, (bytes, str)):
+            table = msgspec.json.decode(content, type=schema)
+        else:
+            table = msgspec.convert(content, type=schema)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        raise TableError(f"table {name!r}: {error}") from error
+    _check_table(name, table)
+    return table
+
+
+def load_tables() -> TrenchCrusadeTables:
+    """The default tables shipped with the ruleset."""
+    data = resources.files(__package__).joinpath("data")
+    loaded = {
+        attribute: _decode(name, data.joinpath(f"{name.replace('-', '_')}.json").read_bytes())
+        for name, (attribute, _) in TABLE_SCHEMAS.items()
+    }
+    return TrenchCrusadeTables(**loaded)
+
+
+def with_house_rules(
+    tables: TrenchCrusadeTables, overrides: Mapping[str, Any]
+) -> TrenchCrusadeTables:
+    """Replace whole tables by name; each replacement is validated like the defaults.
+
+    A replacement may be JSON text/bytes or the parsed object (dicts and lists).
+    """
+    unknown = sorted(set(overrides) - set(TABLE_SCHEMAS))
+    if unknown:
+        raise TableError(
+            f"no such Trench Crusade table: {', '.join(unknown)}; "
+            f"tables are {', '.join(TABLE_SCHEMAS)}"
+        )
+    replaced = {
+        TABLE_SCHEMAS[name][0]: _decode(name, content) for name, content in overrides.items()
+    }
+    return msgspec.structs.replace(tables, **replaced)

@@ -1,0 +1,522 @@
+"""The application service: every way a campaign's history changes or is read back.
+
+Each command becomes one atomic transaction (`command.recorded`, then its rolls, draws and
+consequences); a conflicting writer makes the command be re-decided on the new state, a bounded
+number of times. Voids re-decide every later transaction with its own recorded dice.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from itertools import groupby
+from typing import Any
+
+import msgspec
+
+from ledger import dice as d
+from ledger import events as ev
+from ledger import rulesets
+from ledger.decide import (
+    AskChoice,
+    Command,
+    Context,
+    DiceSource,
+    Diverged,
+    Faces,
+    LedgerDice,
+    RecordedDice,
+    command_name,
+)
+from ledger.errors import BadInput, Conflict, LedgerError, NotFound, RuleViolation
+from ledger.records import Record, seal
+from ledger.state import LEDGER_EVENTS, CampaignState, decode_state, encode_state, evolve
+from ledger.store import Store
+
+SNAPSHOT_INTERVAL = 100
+RETRIES = 5
+# Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
+LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "import")
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# --- folding -----------------------------------------------------------------------------------
+
+
+def apply_record(state: CampaignState, record: Record, voided: bool) -> None:
+    """Fold one stored record: ledger bookkeeping always, the event itself only when live."""
+    state.position = record.position
+    state.head = record.hash
+    state.current_tx = record.tx
+    if record.tx > state.transactions:
+        state.transactions = record.tx
+        state.tx_start.append(record.position)
+    if not voided or isinstance(record.event, LEDGER_EVENTS):
+        ruleset_evolve = rulesets.get(state.ruleset).evolve if state.ruleset else None
+        evolve(state, record.event, ruleset_evolve)
+
+
+def voids_in(records: Iterable[Record]) -> set[int]:
+    return {r.event.target for r in records if isinstance(r.event, ev.TransactionVoided)}
+
+
+def fold(records: Sequence[Record], state: CampaignState | None = None) -> CampaignState:
+    """State from records, skipping every transaction voided in them (or before them)."""
+    state = state or CampaignState()
+    voided = {int(t) for t in state.voided} | voids_in(records)
+    for record in records:
+        apply_record(state, record, record.tx in voided)
+    return state
+
+
+def transactions(records: Sequence[Record]) -> list[list[Record]]:
+    return [list(group) for _, group in groupby(records, key=lambda r: r.tx)]
+
+
+# --- deciding ------------------------------------------------------------------------------------
+
+
+def decide(
+    ruleset: rulesets.Ruleset,
+    state: CampaignState,
+    command: Command,
+    *,
+    dice: DiceSource,
+    shuffle_dice: DiceSource | None,
+    ask: AskChoice | None = None,
+    reason: str = "",
+) -> list[ev.Event]:
+    """The events a command produces on this state with these dice (the state is not changed)."""
+    ctx = Context(
+        state.copy(),
+        dice=dice,
+        shuffle_dice=shuffle_dice,
+        answers=command.answers,
+        ask=ask,
+        ruleset_evolve=ruleset.evolve,
+        decks=dict(ruleset.decks),
+        options=state.options,
+    )
+    ruleset.handler_for(command)(command, ctx)
+    answered = msgspec.structs.replace(command, answers=ctx.answers)
+    args = msgspec.to_builtins(answered)
+    args.pop("command", None)
+    return [ev.CommandRecorded(command=command_name(command), args=args, reason=reason), *ctx.events]
+
+
+def redecide(state: CampaignState, records: Sequence[Record]) -> str | None:
+    """Why a recorded transaction no longer follows from this state (None: it still does)."""
+    opened = records[0].event
+    assert isinstance(opened, ev.CommandRecorded)
+    ruleset = rulesets.get(state.ruleset)
+    recorded = RecordedDice(
+        rolls=[r.event for r in records if isinstance(r.event, ev.DiceRolled)],
+        draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn)],
+    )
+    try:
+        command = ruleset.command_from(opened.command, opened.args)
+        events = decide(ruleset, state, command, dice=recorded, shuffle_dice=recorded, reason=opened.reason)
+    except (LedgerError, Diverged) as error:
+        return str(error)
+    stored = [r.event for r in records]
+    if events == stored:
+        return None
+    for index, (now, then) in enumerate(zip(events, stored)):
+        if now != then:
+            return f"event {records[0].position + index} would now be {ev.tag_of(now)} {ev.payload_of(now)}"
+    return f"would now produce {len(events)} events instead of {len(stored)}"
+
+
+def is_ledger_transaction(records: Sequence[Record]) -> bool:
+    opened = records[0].event
+    return not isinstance(opened, ev.CommandRecorded) or opened.command in LEDGER_COMMANDS
+
+
+@dataclass
+class Outcome:
+    """What a committed transaction (or pair, for a reroll) wrote, and the state after it."""
+
+    records: list[Record]
+    state: CampaignState
+    affected: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def tx(self) -> int:
+        return self.records[0].tx
+
+
+@dataclass
+class RerollDice:
+    """Hands back a transaction's recorded dice, except the disputed roll and what follows it."""
+
+    recorded: RecordedDice
+    disputed_roll: int
+    fresh: DiceSource
+    diverged: bool = False
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        index = self.recorded._next
+        if not self.diverged and index < len(self.recorded.rolls):
+            old = self.recorded.rolls[index]
+            if old.roll != self.disputed_roll and old.expression == expression and old.purpose == purpose:
+                return self.recorded.faces(roll, expression, die_sides, purpose)
+        self.diverged = True
+        return self.fresh.faces(roll, expression, die_sides, purpose)
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        return self.fresh.card(deck, purpose, candidates)
+
+    def finish(self) -> None:
+        getattr(self.fresh, "finish", lambda: None)()
+
+    def rewind(self) -> None:
+        self.recorded.rewind()
+        getattr(self.fresh, "rewind", lambda: None)()
+        self.diverged = False
+
+
+# --- the service -------------------------------------------------------------------------------------
+
+
+class Ledger:
+    """Campaigns in one store."""
+
+    def __init__(self, store: Store, clock: Callable[[], str] = utc_now, on_commit: Sequence[Callable[..., None]] = ()):
+        self.store = store
+        self.clock = clock
+        self.on_commit = list(on_commit)
+
+    # --- finding and loading ---------------------------------------------------------------------
+
+    def campaigns(self) -> list[CampaignState]:
+        return [self.load(cid) for cid in self.store.campaign_ids()]
+
+    def find(self, ref: str | None) -> uuid.UUID:
+        """A campaign by name or id; with no reference, the store's only campaign."""
+        ids = self.store.campaign_ids()
+        if not ids:
+            raise NotFound(f"no campaign in {self.store.url}: start one with `campaign new NAME`")
+        if ref is None:
+            if len(ids) > 1:
+                names = ", ".join(self.load(cid).name for cid in ids)
+                raise BadInput(f"this store holds several campaigns ({names}): choose one with --campaign")
+            return ids[0]
+        for cid in ids:
+            if str(cid) == ref.lower() or self.load(cid).name.lower() == ref.lower():
+                return cid
+        raise NotFound(f"no campaign '{ref}' in {self.store.url}")
+
+    def load(self, campaign_id: uuid.UUID) -> CampaignState:
+        """The current state: the latest snapshot plus what followed it, unless a void made it stale."""
+        snapshot = self.store.latest_snapshot(campaign_id)
+        if snapshot is not None:
+            position, data = snapshot
+            state = decode_state(data)
+            newer = list(self.store.records(campaign_id, after=position))
+            targets = voids_in(newer)
+            stale = any(t <= len(state.tx_start) and str(t) not in state.voided for t in targets)
+            if not stale:
+                return fold(newer, state)
+        state = fold(list(self.store.records(campaign_id)))
+        if state.position == 0:
+            raise NotFound(f"no campaign {campaign_id}")
+        return state
+
+    def history(self, campaign_id: uuid.UUID, upto: int | None = None) -> list[Record]:
+        return list(self.store.records(campaign_id, upto=upto))
+
+    def ledger_dice(self, campaign_id: uuid.UUID, state: CampaignState) -> LedgerDice | None:
+        seed = self.store.seed(campaign_id, state.epoch)
+        return LedgerDice(bytes.fromhex(seed), state.epoch, str(campaign_id)) if seed else None
+
+    # --- writing ---------------------------------------------------------------------------------------
+
+    def _commit(
+        self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]]
+    ) -> list[Record]:
+        """Seal each group as one transaction and store them all in one atomic save."""
+        recorded_at = self.clock()
+        records: list[Record] = []
+        position, head, tx = state.position, state.head, state.transactions
+        for events, actor in groups:
+            tx += 1
+            sealed = seal(events, first_position=position + 1, prev_hash=head, tx=tx, actor=actor, recorded_at=recorded_at)
+            records.extend(sealed)
+            position, head = sealed[-1].position, sealed[-1].hash
+        self.store.append(campaign_id, records)
+        return records
+
+    def _after_commit(self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool) -> CampaignState:
+        if refold:
+            state = fold(self.history(campaign_id))
+        else:
+            state = fold(records, state)
+        crossed = (state.position // SNAPSHOT_INTERVAL) > ((records[0].position - 1) // SNAPSHOT_INTERVAL)
+        if refold or crossed:
+            self.store.save_snapshot(campaign_id, state.position, encode_state(state))
+        for hook in self.on_commit:
+            hook(self, campaign_id, state, records)
+        return state
+
+    def start(self, name: str, ruleset_id: str, options: dict[str, Any], actor: str) -> Outcome:
+        name = name.strip()
+        if not name:
+            raise BadInput("a campaign needs a name")
+        ruleset = rulesets.get(ruleset_id)
+        checked = ruleset.options(options)
+        for cid in self.store.campaign_ids():
+            if self.load(cid).name.lower() == name.lower():
+                raise BadInput(f"a campaign named '{name}' already exists in {self.store.url}")
+        campaign_id = uuid.uuid4()
+        seed = d.new_seed()
+        self.store.save_seed(campaign_id, 0, seed.hex())
+        events: list[ev.Event] = [
+            ev.CommandRecorded(command="campaign.new", args={"name": name, "ruleset": ruleset_id, "options": options}),
+            ev.CampaignStarted(campaign_id=str(campaign_id), name=name),
+            ev.RulesetPinned(ruleset=ruleset.id, version=ruleset.version, options=checked),
+            ev.SeedCommitted(epoch=0, commitment=d.commitment(seed)),
+        ]
+        state = CampaignState()
+        records = self._commit(campaign_id, state, [(events, actor)])
+        return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
+
+    def execute(
+        self,
+        campaign_id: uuid.UUID,
+        command: Command,
+        *,
+        actor: str,
+        dice: DiceSource | None = None,
+        ask: AskChoice | None = None,
+        reason: str = "",
+    ) -> Outcome:
+        """Decide and store one command; on a conflicting writer, decide again on the new state."""
+        for _attempt in range(RETRIES):
+            state = self.load(campaign_id)
+            ruleset = rulesets.get(state.ruleset)
+            ledger_dice = self.ledger_dice(campaign_id, state)
+            source = dice or ledger_dice
+            if source is None:
+                raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
+            getattr(source, "rewind", lambda: None)()
+            events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask, reason=reason)
+            getattr(source, "finish", lambda: None)()
+            try:
+                records = self._commit(campaign_id, state, [(events, actor)])
+            except Conflict:
+                continue
+            return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
+        raise Conflict(f"the campaign kept changing while recording {command_name(command)}; try again")
+
+    def reveal_seed(self, campaign_id: uuid.UUID, *, actor: str) -> Outcome:
+        """Publish this epoch's seed (so anyone can recompute its dice) and commit to a new one."""
+        for _attempt in range(RETRIES):
+            state = self.load(campaign_id)
+            seed = self.store.seed(campaign_id, state.epoch)
+            if seed is None:
+                raise RuleViolation(f"this store does not hold the seed of epoch {state.epoch}, so it cannot reveal it")
+            following = self.store.seed(campaign_id, state.epoch + 1)
+            if following is None:
+                following = d.new_seed().hex()
+                self.store.save_seed(campaign_id, state.epoch + 1, following)
+            events = [
+                ev.CommandRecorded(command="seed.reveal", args={"epoch": state.epoch}),
+                ev.SeedRevealed(epoch=state.epoch, seed=seed),
+                ev.SeedCommitted(epoch=state.epoch + 1, commitment=d.commitment(bytes.fromhex(following))),
+            ]
+            try:
+                records = self._commit(campaign_id, state, [(events, actor)])
+            except Conflict:
+                continue
+            return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
+        raise Conflict("the campaign kept changing while revealing the seed; try again")
+
+    # --- void and reroll -----------------------------------------------------------------------------
+
+    def resolve(self, records: Sequence[Record], ref: str) -> tuple[int, int | None]:
+        """(transaction, disputed roll or None) for `T12`/`12` (transaction), `R5` (roll), `E40` (event)."""
+        text = ref.strip().upper()
+        kind, number = (text[0], text[1:]) if text[:1] in "TRE" else ("T", text)
+        if not number.isdigit():
+            raise BadInput(f"'{ref}' is not a reference: use T<transaction>, R<roll> or E<event position>")
+        n = int(number)
+        if kind == "T":
+            if not any(r.tx == n for r in records):
+                raise NotFound(f"no transaction T{n}")
+            return n, None
+        if kind == "R":
+            for r in records:
+                if isinstance(r.event, ev.DiceRolled) and r.event.roll == n:
+                    return r.tx, n
+            raise NotFound(f"no roll R{n}")
+        for r in records:
+            if r.position == n:
+                roll = r.event.roll if isinstance(r.event, ev.DiceRolled) else None
+                return r.tx, roll
+        raise NotFound(f"no event at position {n}")
+
+    def _plan_void(self, records: list[Record], target: int) -> tuple[CampaignState, list[tuple[int, str]]]:
+        """The state with `target` voided, and the later transactions that no longer follow."""
+        groups = transactions(records)
+        by_tx = {g[0].tx: g for g in groups}
+        target_group = by_tx[target]
+        if is_ledger_transaction(target_group):
+            opened = target_group[0].event
+            what = opened.command if isinstance(opened, ev.CommandRecorded) else ev.tag_of(opened)
+            raise RuleViolation(f"T{target} ({what}) belongs to the ledger itself and cannot be voided")
+        voided = voids_in(records)
+        if target in voided:
+            raise RuleViolation(f"T{target} is already voided")
+        voided.add(target)
+        state = CampaignState()
+        affected: list[tuple[int, str]] = []
+        for group in groups:
+            tx = group[0].tx
+            live = tx not in voided
+            if live and tx > target and not is_ledger_transaction(group):
+                why = redecide(state, group)
+                if why is not None:
+                    affected.append((tx, why))
+                    voided.add(tx)
+                    live = False
+            for record in group:
+                apply_record(state, record, not live)
+        return state, affected
+
+    def void(self, campaign_id: uuid.UUID, ref: str, *, reason: str, actor: str, cascade: bool = False) -> Outcome:
+        if not reason.strip():
+            raise BadInput("say why with --reason: a void is part of the audit trail")
+        for _attempt in range(RETRIES):
+            records = self.history(campaign_id)
+            target, _roll = self.resolve(records, ref)
+            _state, affected = self._plan_void(records, target)
+            if affected and not cascade:
+                raise Conflict(_affected_message(target, affected))
+            events = [
+                ev.CommandRecorded(command="void", args={"target": target, "cascade": cascade}, reason=reason),
+                *_void_events(target, reason, affected),
+            ]
+            state = fold(records)
+            try:
+                written = self._commit(campaign_id, state, [(events, actor)])
+            except Conflict:
+                continue
+            return Outcome(written, self._after_commit(campaign_id, state, written, refold=True), affected)
+        raise Conflict("the campaign kept changing while voiding; try again")
+
+    def reroll(
+        self,
+        campaign_id: uuid.UUID,
+        ref: str,
+        *,
+        reason: str,
+        actor: str,
+        dice: DiceSource | None = None,
+        cascade: bool = False,
+    ) -> Outcome:
+        """Void the transaction of a disputed roll and decide its command again with a new roll, in one commit."""
+        if not reason.strip():
+            raise BadInput("say why with --reason: a reroll is part of the audit trail")
+        for _attempt in range(RETRIES):
+            records = self.history(campaign_id)
+            target, roll = self.resolve(records, ref)
+            if roll is None:
+                raise BadInput(f"'{ref}' is not a roll: reroll takes R<roll number>")
+            planned, affected = self._plan_void(records, target)
+            if affected and not cascade:
+                raise Conflict(_affected_message(target, affected))
+            group = next(g for g in transactions(records) if g[0].tx == target)
+            opened = group[0].event
+            ruleset = rulesets.get(planned.ruleset)
+            ledger_dice = self.ledger_dice(campaign_id, planned)
+            fresh = dice or ledger_dice
+            if fresh is None:
+                raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
+            recorded = RecordedDice(
+                rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
+                draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
+            )
+            rerolled = RerollDice(recorded, roll, fresh)
+            void_events = [
+                ev.CommandRecorded(command="reroll", args={"target": target, "roll": roll, "cascade": cascade}, reason=reason),
+                *_void_events(target, reason, affected),
+            ]
+            # The new command follows the void, so it is decided on the state without the voided transactions;
+            # its own rolls are numbered after the void's.
+            command = ruleset.command_from(opened.command, opened.args)
+            events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, reason=opened.reason)
+            rerolled.finish()
+            state = fold(records)
+            try:
+                written = self._commit(campaign_id, state, [(void_events, actor), (events, actor)])
+            except Conflict:
+                continue
+            return Outcome(written, self._after_commit(campaign_id, state, written, refold=True), affected)
+        raise Conflict("the campaign kept changing while rerolling; try again")
+
+    # --- replay -----------------------------------------------------------------------------------------
+
+    def replay(self, campaign_id: uuid.UUID, *, until: int | None = None, battle: int | None = None) -> CampaignState:
+        """The campaign as it stood at a position, or once battle K and everything after it until the next battle."""
+        records = self.history(campaign_id)
+        if battle is not None:
+            until = _end_of_battle(records, battle)
+        if until is not None:
+            if until < 1:
+                raise BadInput("--until takes a position from 1")
+            records = [r for r in records if r.position <= until]
+        return fold(records)
+
+    def check(self, campaign_id: uuid.UUID) -> tuple[int, list[str]]:
+        """Re-decide every live transaction from its command and dice: (transactions checked, differences)."""
+        records = self.history(campaign_id)
+        voided = voids_in(records)
+        state = CampaignState()
+        checked = 0
+        differences = []
+        for group in transactions(records):
+            tx = group[0].tx
+            live = tx not in voided
+            if live and not is_ledger_transaction(group):
+                checked += 1
+                why = redecide(state, group)
+                if why is not None:
+                    differences.append(f"T{tx}: {why}")
+            for record in group:
+                apply_record(state, record, not live)
+        return checked, differences
+
+
+def _void_events(target: int, reason: str, affected: list[tuple[int, str]]) -> list[ev.Event]:
+    return [
+        ev.TransactionVoided(target=target, reason=reason),
+        *(
+            ev.TransactionVoided(target=tx, reason=f"no longer follows once T{target} is voided: {why}", because_of=target)
+            for tx, why in affected
+        ),
+    ]
+
+
+def _affected_message(target: int, affected: list[tuple[int, str]]) -> str:
+    lines = "\n".join(f"  T{tx}: {why}" for tx, why in affected)
+    return f"voiding T{target} affects later transactions (add --cascade to void them too):\n{lines}"
+
+
+def _end_of_battle(records: Sequence[Record], battle: int) -> int:
+    voided = voids_in(records)
+    starts = [
+        r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided
+    ]
+    numbers = [r.event.battle for r in starts]
+    if battle not in numbers:
+        raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, numbers)) or 'none yet'})")
+    following = [r for r in starts if r.event.battle > battle]
+    if not following:
+        return records[-1].position
+    first_tx = min(r.tx for r in following)
+    return next(r.position for r in records if r.tx == first_tx) - 1

@@ -1,0 +1,279 @@
+"""Deciding a command: the context a handler runs in, where its dice come from, and its answers.
+
+A handler is `handler(command, ctx)`; it reads `ctx.state`, asks `ctx.roll`, `ctx.draw` and
+`ctx.choose`, and `ctx.emit`s events. The context folds each emitted event into its own copy of
+the state, so a handler always sees the consequences of its earlier steps. Handlers never read
+the clock, the disk or a random generator: everything random comes through a `DiceSource`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+from ledger import dice as d
+from ledger import events as ev
+from ledger.errors import BadInput, NeedsDice, RuleViolation
+from ledger.state import CampaignState, RulesetEvolve, evolve
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", forbid_unknown_fields=True):
+    """Base of every command. `answers` holds each choice made while deciding (key -> option)."""
+
+    answers: dict[str, str] = {}
+
+
+def command_name(command: Command) -> str:
+    return type(command).__struct_config__.tag
+
+
+# Asked when a handler needs a choice that the command did not carry: (prompt, options) -> option.
+AskChoice = Callable[[str, Sequence[str]], str]
+# Asked when table dice run out: (prompt naming the roll, die sides) -> faces.
+AskDice = Callable[[str, Sequence[int]], list[int]]
+
+
+@dataclass(frozen=True)
+class Roll:
+    number: int
+    faces: list[int]
+    value: int
+    kept: list[int]
+
+
+Faces = tuple[list[int], str, int | None]
+
+
+class Diverged(Exception):
+    """Re-deciding asked for dice other than those recorded (a void's 'affected' case)."""
+
+
+class DiceSource(Protocol):
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        """(faces, source, epoch) for roll number `roll`, one face per die in `die_sides`."""
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        """The card drawn from a physical deck."""
+
+
+@dataclass
+class TableDice:
+    """Faces typed by people: given up front, then asked for when a handler needs more."""
+
+    given: list[int] = field(default_factory=list)
+    ask: AskDice | None = None
+    cards: list[str] = field(default_factory=list)
+    ask_card: Callable[[str, Sequence[str]], str] | None = None
+    _next: int = 0
+    _next_card: int = 0
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        sides = die_sides
+        available = self.given[self._next : self._next + len(sides)]
+        if len(available) < len(sides):
+            missing = sides[len(available) :]
+            if self.ask is None:
+                raise NeedsDice(
+                    f"{purpose} needs {expression} ({len(missing)} more "
+                    f"{'die' if len(missing) == 1 else 'dice'}): pass them with --dice"
+                )
+            prompt = f"{purpose} ({expression})" + (f", {len(missing)} more" if available else "")
+            extra = self.ask(prompt, missing)
+            d.check_faces(extra, missing, purpose)
+            # Keep what was typed so a retry after a conflict does not ask again.
+            self.given[self._next + len(available) : self._next + len(available)] = extra
+            available = self.given[self._next : self._next + len(sides)]
+        d.check_faces(available, sides, purpose)
+        self._next += len(sides)
+        return available, "table", None
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        if self._next_card < len(self.cards):
+            card = self.cards[self._next_card]
+        elif self.ask_card is not None:
+            card = self.ask_card(f"{purpose}: card drawn from {deck}", candidates)
+            self.cards.append(card)
+        else:
+            raise NeedsDice(f"{purpose}: name the card drawn from {deck} with --card")
+        if card not in candidates:
+            raise BadInput(f"{purpose}: '{card}' is not a card left in {deck}")
+        self._next_card += 1
+        return card
+
+    def rewind(self) -> None:
+        self._next = self._next_card = 0
+
+    def finish(self) -> None:
+        unused = len(self.given) - self._next
+        if unused > 0:
+            raise BadInput(
+                f"{len(self.given)} dice given but only {self._next} used: check --dice"
+            )
+        if len(self.cards) > self._next_card:
+            raise BadInput(f"{len(self.cards)} cards given but only {self._next_card} drawn")
+
+
+@dataclass
+class LedgerDice:
+    """Verifiable digital dice derived from the campaign's secret seed of this epoch."""
+
+    seed: bytes
+    epoch: int
+    campaign_id: str
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        return d.ledger_faces(self.seed, self.campaign_id, roll, die_sides), "ledger", self.epoch
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        raise RuleViolation(f"{deck} is a digital deck: the ledger draws its cards")
+
+    def finish(self) -> None:
+        """Ledger dice cannot be over-supplied."""
+
+    def rewind(self) -> None:
+        """Nothing to rewind: faces are derived from the roll number."""
+
+
+@dataclass
+class RecordedDice:
+    """The dice and cards a transaction recorded, handed back when it is re-decided."""
+
+    rolls: list[ev.DiceRolled]
+    draws: list[ev.CardDrawn]
+    _next: int = 0
+    _next_card: int = 0
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        if self._next >= len(self.rolls):
+            raise Diverged(f"now needs a roll of {expression} for {purpose} that was never made")
+        recorded = self.rolls[self._next]
+        if recorded.expression != expression or recorded.purpose != purpose:
+            raise Diverged(
+                f"now rolls {expression} for {purpose}, but {recorded.expression} "
+                f"for {recorded.purpose} was recorded"
+            )
+        self._next += 1
+        return list(recorded.faces), recorded.source, recorded.epoch
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        if self._next_card >= len(self.draws):
+            raise Diverged(f"now draws from {deck} for {purpose}, which was never drawn")
+        card = self.draws[self._next_card].card
+        if card not in candidates:
+            raise Diverged(f"{card} is no longer in {deck}")
+        self._next_card += 1
+        return card
+
+    def finish(self) -> None:
+        """Unused recorded dice show up as different events; nothing to check here."""
+
+    def rewind(self) -> None:
+        self._next = self._next_card = 0
+
+
+class Context:
+    """What a handler sees while deciding one command."""
+
+    def __init__(
+        self,
+        state: CampaignState,
+        *,
+        dice: DiceSource,
+        shuffle_dice: DiceSource | None,
+        answers: dict[str, str],
+        ask: AskChoice | None,
+        ruleset_evolve: RulesetEvolve | None,
+        decks: dict[str, list[str]],
+        options: dict[str, Any],
+    ):
+        self.state = state
+        self.events: list[ev.Event] = []
+        self.answers = dict(answers)
+        self.options = options
+        self._dice = dice
+        self._shuffle_dice = shuffle_dice
+        self._ask = ask
+        self._evolve = ruleset_evolve
+        self._decks = decks
+
+    def emit(self, *events: ev.Event) -> None:
+        for event in events:
+            self.events.append(event)
+            evolve(self.state, event, self._evolve)
+
+    def roll(self, expression: str, purpose: str, *, source: DiceSource | None = None) -> Roll:
+        parsed = d.parse_expression(expression)
+        number = self.state.rolls
+        faces, origin, epoch = (source or self._dice).faces(number, str(parsed), parsed.die_sides, purpose)
+        value, kept = parsed.evaluate(faces)
+        self.emit(
+            ev.DiceRolled(
+                roll=number,
+                expression=str(parsed),
+                purpose=purpose,
+                faces=faces,
+                value=value,
+                kept=kept,
+                source=origin,
+                epoch=epoch,
+            )
+        )
+        return Roll(number=number, faces=faces, value=value, kept=kept)
+
+    def choose(self, key: str, prompt: str, options: Sequence[str]) -> str:
+        """The option the player picked for `key`: from the command's answers, or asked now."""
+        if not options:
+            raise RuleViolation(f"{prompt}: there is nothing to choose from")
+        if key in self.answers:
+            answer = self.answers[key]
+        elif len(options) == 1:
+            return options[0]
+        elif self._ask is not None:
+            answer = self._ask(prompt, options)
+        else:
+            raise NeedsDice(f"{prompt}: answer with --answer {key}=CHOICE (one of: {', '.join(options)})")
+        if answer not in options:
+            raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
+        self.answers[key] = answer
+        return answer
+
+    def draw(self, deck_id: str, purpose: str) -> str:
+        """Draw the next card. A digital deck is shuffled with ledger dice whenever it runs out;
+        a physical deck's card is typed in, and it counts as reshuffled once every card is out."""
+        if deck_id not in self._decks:
+            raise BadInput(f"there is no deck '{deck_id}' in this ruleset")
+        deck = self.state.decks.get(deck_id)
+        if self.options.get("decks", "ledger") == "physical":
+            remaining = list(self._decks[deck_id])
+            for seen in deck.discards if deck else []:
+                if seen in remaining:
+                    remaining.remove(seen)
+            if not remaining:
+                self.emit(ev.DeckShuffled(deck=deck_id, cards=[], roll=None, source="table"))
+                remaining = list(self._decks[deck_id])
+            card = self._dice.card(deck_id, purpose, sorted(set(remaining), key=remaining.index))
+            self.emit(ev.CardDrawn(deck=deck_id, card=card, purpose=purpose, source="table"))
+            return card
+        if deck is None or not deck.draw_pile:
+            self._shuffle(deck_id, list(self._decks[deck_id]) if deck is None else list(deck.discards))
+            deck = self.state.decks[deck_id]
+        card = deck.draw_pile[0]
+        self.emit(ev.CardDrawn(deck=deck_id, card=card, purpose=purpose, source="ledger"))
+        return card
+
+    def _shuffle(self, deck_id: str, cards: list[str]) -> None:
+        if self._shuffle_dice is None:
+            raise RuleViolation("ledger dice are not available to shuffle the deck")
+        number = self.state.rolls
+        label = f"shuffle {len(cards)}"
+        purpose = f"shuffle {deck_id}"
+        faces, origin, epoch = self._shuffle_dice.faces(number, label, d.shuffle_die_sides(len(cards)), purpose)
+        self.emit(
+            ev.DiceRolled(
+                roll=number, expression=label, purpose=purpose, faces=faces, value=0, source=origin, epoch=epoch
+            ),
+            ev.DeckShuffled(deck=deck_id, cards=d.shuffled(cards, faces), roll=number, source=origin),
+        )

@@ -1,0 +1,35 @@
+"""One hierarchy of foreseeable failures; the CLI turns each into an `Error: …` line and an exit code."""
+
+
+class LedgerError(Exception):
+    """Base of every foreseeable failure. `exit_code` is what the CLI exits with."""
+
+    exit_code = 1
+
+
+class RuleViolation(LedgerError):
+    """The rules of the game refuse the command."""
+
+
+class NotFound(LedgerError):
+    """A campaign, warband, fighter, transaction or roll that does not exist."""
+
+
+class NeedsDice(LedgerError):
+    """A handler needs more table dice (or a choice) than were given and no one can be asked."""
+
+
+class Conflict(LedgerError):
+    """Another writer changed the campaign and retrying did not help, or a void has dependants."""
+
+
+class IntegrityFailure(LedgerError):
+    """The stored history or an exported trail does not verify."""
+
+    exit_code = 3
+
+
+class BadInput(LedgerError):
+    """Malformed input: bad dice faces, a bad expression, a file that does not decode."""
+
+    exit_code = 2

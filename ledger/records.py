@@ -1,0 +1,97 @@
+"""An event as stored and exported: its record, the canonical JSON it is hashed as, the chain.
+
+The record of an event is `position, type, recorded_at, actor, tx, payload, prev_hash`. Its hash
+is SHA-256 over the record's canonical JSON: keys sorted, no insignificant whitespace, UTF-8
+(non-ASCII characters as themselves), integers only — exactly Python's
+`json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import msgspec
+
+from ledger import events as ev
+
+GENESIS = "0" * 64
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True):
+    position: int  # 1-based place in the campaign's stream
+    tx: int  # transaction number, 1-based
+    actor: str
+    recorded_at: str  # UTC, ISO 8601 with microseconds and a Z
+    prev_hash: str
+    hash: str
+    event: Any  # an ev.Event
+
+    def body(self) -> dict[str, Any]:
+        """The record exactly as the audit trail exports it (without hash and annotations)."""
+        return record_body(
+            position=self.position,
+            event=self.event,
+            recorded_at=self.recorded_at,
+            actor=self.actor,
+            tx=self.tx,
+            prev_hash=self.prev_hash,
+        )
+
+
+def record_body(
+    *, position: int, event: ev.Event, recorded_at: str, actor: str, tx: int, prev_hash: str
+) -> dict[str, Any]:
+    return {
+        "position": position,
+        "type": ev.tag_of(event),
+        "recorded_at": recorded_at,
+        "actor": actor,
+        "tx": tx,
+        "payload": ev.payload_of(event),
+        "prev_hash": prev_hash,
+    }
+
+
+def canonical(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def hash_body(body: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def seal(
+    events: list[ev.Event], *, first_position: int, prev_hash: str, tx: int, actor: str, recorded_at: str
+) -> list[Record]:
+    """Chain a transaction's events after `prev_hash`."""
+    records = []
+    for offset, event in enumerate(events):
+        body = record_body(
+            position=first_position + offset,
+            event=event,
+            recorded_at=recorded_at,
+            actor=actor,
+            tx=tx,
+            prev_hash=prev_hash,
+        )
+        digest = hash_body(body)
+        records.append(
+            Record(
+                position=body["position"],
+                tx=tx,
+                actor=actor,
+                recorded_at=recorded_at,
+                prev_hash=prev_hash,
+                hash=digest,
+                event=event,
+            )
+        )
+        prev_hash = digest
+    return records
+
+
+def event_from_body(body: dict[str, Any]) -> ev.Event:
+    """Decode the event of an exported record (type + payload) with the one typed decoder."""
+    return msgspec.convert({**body["payload"], "type": body["type"]}, ev.event_union())

@@ -1,0 +1,104 @@
+"""What a ruleset is, and the registry that maps a ruleset id to one.
+
+The core knows no game rules: rulesets live in the `commands` package and register themselves
+when it is imported (`load_rulesets`). A ruleset gives a visible table mapping each of its
+command types to its handler, its own events' fold, its decks, its options (house rules), its
+guided post-game steps and its warband rating.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Union
+
+import msgspec
+
+from ledger.decide import AskChoice, Command, Context
+from ledger.errors import BadInput, NotFound
+from ledger.state import CampaignState, RulesetEvolve
+
+Handler = Callable[[Any, Context], None]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a guided post-game sequence; each step is one command, hence one transaction.
+
+    `done(state, warband)` tells from the events alone whether the step has been done for the
+    warband's latest battle, which is what makes the sequence resumable. `build` asks the player
+    for what the command needs (dice are asked for later, while deciding).
+    """
+
+    key: str
+    title: str
+    done: Callable[[CampaignState, str], bool]
+    build: Callable[[CampaignState, str, AskChoice], Command]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    version: str
+    title: str
+    handlers: Mapping[type[Command], Handler]
+    evolve: RulesetEvolve | None = None
+    decks: Mapping[str, list[str]] = field(default_factory=dict)
+    default_options: Mapping[str, Any] = field(default_factory=dict)
+    check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
+    rating: Callable[[CampaignState, str], int] | None = None
+    cli: Any = None  # a click group of this ruleset's own commands, mounted as `campaign <id>`
+
+    @cached_property
+    def command_types(self) -> dict[str, type[Command]]:
+        return {cls.__struct_config__.tag: cls for cls in self.handlers}
+
+    @cached_property
+    def _command_union(self) -> Any:
+        return Union[tuple(self.handlers)]  # noqa: UP007 - a runtime union over a tuple
+
+    def command_from(self, name: str, args: Mapping[str, Any]) -> Command:
+        """Rebuild a recorded command (or build one from plain values), with msgspec's errors."""
+        if name not in self.command_types:
+            raise BadInput(f"ruleset {self.id} has no command '{name}'")
+        try:
+            return msgspec.convert({**args, "command": name}, self._command_union)
+        except msgspec.ValidationError as error:
+            raise BadInput(f"{name}: {error}") from None
+
+    def handler_for(self, command: Command) -> Handler:
+        try:
+            return self.handlers[type(command)]
+        except KeyError:
+            raise BadInput(f"ruleset {self.id} does not handle {type(command).__name__}") from None
+
+    def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults overlaid with the campaign's house rules, checked by the ruleset."""
+        merged = {**self.default_options, **given}
+        return self.check_options(merged) if self.check_options else merged
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+RULESET_PACKAGE = "commands"
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _REGISTRY[ruleset.id] = ruleset
+    return ruleset
+
+
+def load_rulesets() -> dict[str, Ruleset]:
+    if not _REGISTRY:
+        importlib.import_module(RULESET_PACKAGE)
+    return _REGISTRY
+
+
+def get(ruleset_id: str) -> Ruleset:
+    rulesets = load_rulesets()
+    try:
+        return rulesets[ruleset_id]
+    except KeyError:
+        raise NotFound(f"no ruleset '{ruleset_id}' (known: {', '.join(sorted(rulesets))})") from None

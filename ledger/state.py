@@ -1,0 +1,355 @@
+"""Campaign state and the pure fold over the shared vocabulary.
+
+`evolve(state, event)` is total: an event naming a warband or fighter the state does not know
+changes nothing rather than failing, so any history can be folded. For speed it updates the
+state it is given and returns it; callers that need the old state fold a `copy()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from ledger import events as ev
+
+
+class Fighter(msgspec.Struct, kw_only=True):
+    id: str
+    warband: str
+    name: str
+    role: str
+    stats: dict[str, int] = {}
+    xp: int = 0
+    keywords: list[str] = []
+    skills: list[str] = []
+    injuries: list[str] = []
+    equipment: list[str] = []
+    cost: int = 0
+    group_size: int = 1
+    status: str = "active"  # active, dead, captured, retired
+    games: int = 0
+    missed_games: int = 0
+    ext: dict[str, Any] = {}  # a ruleset's own per-fighter facts
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+
+class Warband(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    player: str
+    faction: str = ""
+    treasury: int = 0
+    stash: list[str] = []
+    fighters: list[str] = []  # fighter ids in recruitment order
+    games: int = 0
+    wins: int = 0
+    ext: dict[str, Any] = {}
+
+
+class Battle(msgspec.Struct, kw_only=True):
+    number: int
+    participants: list[str]
+    winner: str | None
+    scenario: str
+    deeds: list[ev.Deed]
+    tx: int
+
+
+class Deck(msgspec.Struct, kw_only=True):
+    id: str
+    draw_pile: list[str] = []  # next card first; empty for a physical deck
+    discards: list[str] = []
+    drawn: int = 0
+
+
+class CampaignState(msgspec.Struct, kw_only=True):
+    campaign_id: str = ""
+    name: str = ""
+    ruleset: str = ""
+    ruleset_version: str = ""
+    options: dict[str, Any] = {}
+    warbands: dict[str, Warband] = {}
+    fighters: dict[str, Fighter] = {}
+    battles: list[Battle] = []
+    decks: dict[str, Deck] = {}
+    ext: dict[str, Any] = {}  # a ruleset's own campaign-wide facts
+    # Ledger bookkeeping, counted over every event including voided ones.
+    position: int = 0
+    transactions: int = 0
+    rolls: int = 0
+    epoch: int = 0
+    commitment: str = ""
+    revealed: dict[str, str] = {}  # epoch (as text) -> seed hex
+    tx_start: list[int] = []  # first position of transaction n at index n - 1
+    voided: dict[str, str] = {}  # transaction number (as text) -> reason
+    head: str = "0" * 64
+    current_tx: int = 0  # the transaction being folded (lets evolve record where a battle came from)
+
+    def copy(self) -> CampaignState:
+        return _STATE_DECODER.decode(msgspec.json.encode(self))
+
+    # --- lookups that read as the rules do ---------------------------------------------------
+
+    def warband(self, ref: str) -> Warband:
+        from ledger.errors import NotFound
+
+        found = self.warbands.get(ref) or next(
+            (w for w in self.warbands.values() if w.name.lower() == ref.lower()), None
+        )
+        if found is None:
+            known = ", ".join(w.name for w in self.warbands.values()) or "none yet"
+            raise NotFound(f"no warband '{ref}' in this campaign (warbands: {known})")
+        return found
+
+    def fighter(self, ref: str, warband: str | None = None) -> Fighter:
+        from ledger.errors import NotFound
+
+        candidates = [
+            f for f in self.fighters.values() if warband is None or f.warband == warband
+        ]
+        found = next((f for f in candidates if f.id == ref), None) or next(
+            (f for f in candidates if f.name.lower() == ref.lower()), None
+        )
+        if found is None:
+            where = f" in {self.warbands[warband].name}" if warband in self.warbands else ""
+            raise NotFound(f"no fighter '{ref}'{where}")
+        return found
+
+    def fighters_of(self, warband: str, *, active_only: bool = True) -> list[Fighter]:
+        band = self.warbands.get(warband)
+        if band is None:
+            return []
+        listed = [self.fighters[f] for f in band.fighters if f in self.fighters]
+        return [f for f in listed if f.active] if active_only else listed
+
+
+_STATE_DECODER = msgspec.json.Decoder(CampaignState)
+
+
+def encode_state(state: CampaignState) -> bytes:
+    return msgspec.json.encode(state)
+
+
+def decode_state(data: bytes) -> CampaignState:
+    return _STATE_DECODER.decode(data)
+
+
+RulesetEvolve = Callable[[CampaignState, ev.Event], None]
+
+
+def _fighter(state: CampaignState, fighter_id: str | None) -> Fighter | None:
+    return state.fighters.get(fighter_id) if fighter_id else None
+
+
+def _started(s: CampaignState, e: ev.CampaignStarted) -> None:
+    s.campaign_id, s.name = e.campaign_id, e.name
+
+
+def _pinned(s: CampaignState, e: ev.RulesetPinned) -> None:
+    s.ruleset, s.ruleset_version, s.options = e.ruleset, e.version, dict(e.options)
+
+
+def _committed(s: CampaignState, e: ev.SeedCommitted) -> None:
+    s.epoch, s.commitment = e.epoch, e.commitment
+
+
+def _revealed(s: CampaignState, e: ev.SeedRevealed) -> None:
+    s.revealed[str(e.epoch)] = e.seed
+
+
+def _voided(s: CampaignState, e: ev.TransactionVoided) -> None:
+    s.voided[str(e.target)] = e.reason
+
+
+def _rolled(s: CampaignState, e: ev.DiceRolled) -> None:
+    s.rolls = max(s.rolls, e.roll + 1)
+
+
+def _shuffled(s: CampaignState, e: ev.DeckShuffled) -> None:
+    s.decks[e.deck] = Deck(id=e.deck, draw_pile=list(e.cards), discards=[], drawn=0)
+
+
+def _drawn(s: CampaignState, e: ev.CardDrawn) -> None:
+    deck = s.decks.setdefault(e.deck, Deck(id=e.deck))
+    if e.card in deck.draw_pile:
+        deck.draw_pile.remove(e.card)
+    deck.discards.append(e.card)
+    deck.drawn += 1
+
+
+def _enlisted(s: CampaignState, e: ev.WarbandEnlisted) -> None:
+    s.warbands[e.warband] = Warband(
+        id=e.warband, name=e.name, player=e.player, faction=e.faction, treasury=e.treasury
+    )
+
+
+def _recruited(s: CampaignState, e: ev.FighterRecruited) -> None:
+    band = s.warbands.get(e.warband)
+    if band is None:
+        return
+    s.fighters[e.fighter] = Fighter(
+        id=e.fighter,
+        warband=e.warband,
+        name=e.name,
+        role=e.role,
+        stats=dict(e.stats),
+        xp=e.xp,
+        keywords=list(e.keywords),
+        equipment=list(e.equipment),
+        cost=e.cost,
+        group_size=e.group_size,
+    )
+    band.fighters.append(e.fighter)
+
+
+def _battle(s: CampaignState, e: ev.BattleRecorded) -> None:
+    s.battles.append(
+        Battle(
+            number=e.battle,
+            participants=list(e.participants),
+            winner=e.winner,
+            scenario=e.scenario,
+            deeds=list(e.deeds),
+            tx=s.current_tx,
+        )
+    )
+    for warband_id in e.participants:
+        band = s.warbands.get(warband_id)
+        if band is not None:
+            band.games += 1
+            band.wins += int(e.winner == warband_id)
+    for deed in e.deeds:
+        fighter = s.fighters.get(deed.fighter)
+        if fighter is not None:
+            fighter.games += 1
+
+
+def _xp_awarded(s: CampaignState, e: ev.XPAwarded) -> None:
+    if fighter := _fighter(s, e.fighter):
+        fighter.xp += e.amount
+
+
+def _xp_spent(s: CampaignState, e: ev.XPSpent) -> None:
+    if fighter := _fighter(s, e.fighter):
+        fighter.xp -= e.amount
+
+
+def _stat(s: CampaignState, e: ev.StatChanged) -> None:
+    if fighter := _fighter(s, e.fighter):
+        fighter.stats[e.stat] = fighter.stats.get(e.stat, 0) + e.delta
+
+
+def _skill(s: CampaignState, e: ev.SkillLearned) -> None:
+    if fighter := _fighter(s, e.fighter):
+        fighter.skills.append(e.skill)
+
+
+def _keyword_gained(s: CampaignState, e: ev.KeywordGained) -> None:
+    if (fighter := _fighter(s, e.fighter)) and e.keyword not in fighter.keywords:
+        fighter.keywords.append(e.keyword)
+
+
+def _keyword_lost(s: CampaignState, e: ev.KeywordLost) -> None:
+    if (fighter := _fighter(s, e.fighter)) and e.keyword in fighter.keywords:
+        fighter.keywords.remove(e.keyword)
+
+
+def _injury(s: CampaignState, e: ev.InjurySuffered) -> None:
+    if fighter := _fighter(s, e.fighter):
+        fighter.injuries.append(e.injury)
+        fighter.missed_games += e.missed_games
+
+
+def _status(status: str) -> Callable[[CampaignState, Any], None]:
+    def apply(s: CampaignState, e: Any) -> None:
+        if fighter := _fighter(s, e.fighter):
+            fighter.status = status
+            if status == "dead":
+                fighter.equipment = []  # a dead warrior's weapons, armour and equipment are lost
+
+    return apply
+
+
+def _promoted(s: CampaignState, e: ev.FighterPromoted) -> None:
+    if fighter := _fighter(s, e.fighter):
+        fighter.role = e.role
+
+
+def _item_gained(s: CampaignState, e: ev.ItemGained) -> None:
+    if e.fighter is None:
+        if band := s.warbands.get(e.warband):
+            band.stash.append(e.item)
+    elif fighter := _fighter(s, e.fighter):
+        fighter.equipment.append(e.item)
+
+
+def _item_lost(s: CampaignState, e: ev.ItemLost) -> None:
+    holder: list[str] | None = None
+    if e.fighter is None:
+        if band := s.warbands.get(e.warband):
+            holder = band.stash
+    elif fighter := _fighter(s, e.fighter):
+        holder = fighter.equipment
+    if holder is not None and e.item in holder:
+        holder.remove(e.item)
+
+
+def _treasury(s: CampaignState, e: ev.TreasuryChanged) -> None:
+    if band := s.warbands.get(e.warband):
+        band.treasury += e.delta
+
+
+def _nothing(s: CampaignState, e: Any) -> None:
+    """Facts kept for the record only (commands, notes)."""
+
+
+EVOLVERS: dict[type[ev.Event], Callable[[CampaignState, Any], None]] = {
+    ev.CampaignStarted: _started,
+    ev.RulesetPinned: _pinned,
+    ev.CommandRecorded: _nothing,
+    ev.SeedCommitted: _committed,
+    ev.SeedRevealed: _revealed,
+    ev.TransactionVoided: _voided,
+    ev.DiceRolled: _rolled,
+    ev.DeckShuffled: _shuffled,
+    ev.CardDrawn: _drawn,
+    ev.WarbandEnlisted: _enlisted,
+    ev.FighterRecruited: _recruited,
+    ev.BattleRecorded: _battle,
+    ev.XPAwarded: _xp_awarded,
+    ev.XPSpent: _xp_spent,
+    ev.StatChanged: _stat,
+    ev.SkillLearned: _skill,
+    ev.KeywordGained: _keyword_gained,
+    ev.KeywordLost: _keyword_lost,
+    ev.InjurySuffered: _injury,
+    ev.FighterDied: _status("dead"),
+    ev.FighterCaptured: _status("captured"),
+    ev.FighterRetired: _status("retired"),
+    ev.FighterPromoted: _promoted,
+    ev.ItemGained: _item_gained,
+    ev.ItemLost: _item_lost,
+    ev.TreasuryChanged: _treasury,
+    ev.NoteRecorded: _nothing,
+}
+
+# Facts about the ledger itself: they count even when their transaction is voided, because a
+# voided roll keeps its number and a void is never undone.
+LEDGER_EVENTS = (ev.DiceRolled, ev.SeedCommitted, ev.SeedRevealed, ev.TransactionVoided)
+
+
+def evolve(
+    state: CampaignState, event: ev.Event, ruleset_evolve: RulesetEvolve | None = None
+) -> CampaignState:
+    """Fold one event of a live (not voided) transaction into the state."""
+    shared = EVOLVERS.get(type(event))
+    if shared is not None:
+        shared(state, event)
+    elif ruleset_evolve is not None:
+        ruleset_evolve(state, event)
+    return state
