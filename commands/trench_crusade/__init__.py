@@ -1,0 +1,1 @@
+"""Trench Crusade ruleset (`trench-crusade`): campaign tables and pure post-battle rules."""

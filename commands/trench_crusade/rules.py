@@ -32,7 +32,10 @@ Decisions where the text is silent (or where the seed and later sources differ):
    A model earns at most +1 XP for deeds in one game, warband-level deeds included; the
    LEADER receiving a warband-level deed's XP must have taken part in the game.
 10. A lasting injury the model already has is re-rolled; a 2nd Lost an Eye removes it.
-11. ``games_played`` for Exploration counts the game just played.
+11. A Captured ELITE is neither removed nor scarred here: the ransom decides (unpaid:
+    executed; paid: Full Recovery), and Bitter Lessons' D3 is awarded as its own XP award.
+12. ``games_played`` for Exploration counts the game just played; the rules take the final
+    Exploration Roll after the player's re-rolls and Exploration Skills.
 """
 
 from __future__ import annotations
@@ -320,8 +323,8 @@ def validate_roll_order(order: Sequence[str], assignment: Mapping[str, int]) -> 
         assigned, listed = assignment.get(fighter_id, 0), in_order.get(fighter_id, 0)
         if assigned != listed:
             raise TrenchCrusadeRuleError(
-                f"the rolling order lists {fighter_id!r} {listed} times but it has "
-                f"{assigned} Promotion {_dice_word(assigned)}"
+                f"the rolling order has {listed} {_dice_word(listed)} for {fighter_id!r} "
+                f"but {assigned} {'is' if assigned == 1 else 'are'} assigned"
             )
 
 
