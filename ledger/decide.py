@@ -78,7 +78,7 @@ class TableDice:
             if self.ask is None:
                 raise NeedsDice(
                     f"{purpose} needs {expression} ({len(missing)} more "
-                    f"{'die' if len(missing) == 1 else 'dice'}): pass them with --dice"
+                    f"{'die' if len(missing) == 1 else 'dice'}): pass them with --dice, or use --ledger"
                 )
             prompt = f"{purpose} ({expression})" + (f", {len(missing)} more" if available else "")
             extra = self.ask(prompt, missing)

@@ -10,6 +10,7 @@ driver is imported only when a PostgreSQL store is opened.
 from __future__ import annotations
 
 import contextlib
+import os
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -131,6 +132,10 @@ def settings_for(url: str) -> dict[str, str]:
             path = parsed.netloc + ("/" + path if path else "")
         if not path:
             raise BadInput(f"store '{url}': give a file, e.g. sqlite:///campaign.db")
+        folder = os.path.dirname(path)
+        if folder and not os.path.isdir(folder):
+            hint = f" (an absolute path takes four slashes: sqlite:////{path})" if not path.startswith("/") else ""
+            raise BadInput(f"store '{url}': folder '{folder}' does not exist{hint}")
         return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path}
     if parsed.scheme in ("postgresql", "postgres"):
         if not parsed.path.strip("/"):

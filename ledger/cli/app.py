@@ -1,0 +1,206 @@
+"""The root group, its global options, and the helpers every noun shares."""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import wraps
+from typing import Any
+
+import click
+import msgspec
+
+from ledger import dice as d
+from ledger.campaigns import Ledger, Outcome
+from ledger.decide import Command, DiceSource, TableDice
+from ledger.errors import BadInput, LedgerError
+from ledger.state import CampaignState
+from ledger.store import DEFAULT_STORE, Store
+
+
+class LedgerGroup(click.Group):
+    """Turns every foreseeable failure into `Error: …` and the error's exit code; never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except LedgerError as error:
+            click.echo(f"Error: {error}", err=True)
+            ctx.exit(error.exit_code)
+        except msgspec.ValidationError as error:
+            click.echo(f"Error: {error}", err=True)
+            ctx.exit(BadInput.exit_code)
+
+
+@dataclass
+class Session:
+    store_url: str
+    actor: str
+    campaign_ref: str | None
+    on_commit: list[Callable[..., None]] = field(default_factory=list)
+    _ledger: Ledger | None = None
+
+    @property
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            self._ledger = Ledger(Store(self.store_url), on_commit=self.on_commit)
+        return self._ledger
+
+    def campaign(self) -> uuid.UUID:
+        return self.ledger.find(self.campaign_ref)
+
+    def state(self) -> tuple[uuid.UUID, CampaignState]:
+        cid = self.campaign()
+        return cid, self.ledger.load(cid)
+
+    def close(self) -> None:
+        if self._ledger is not None:
+            self._ledger.store.close()
+
+
+COMMIT_HOOKS: list[Callable[..., None]] = []  # read models register here (see projections)
+
+
+@click.group(cls=LedgerGroup)
+@click.option("--store", "store_url", envvar="CAMPAIGN_STORE", default=DEFAULT_STORE, show_default=True,
+              help="Where campaigns are kept: sqlite:///PATH, postgresql://USER@HOST:PORT/DB or memory://.")
+@click.option("--as", "actor", envvar="CAMPAIGN_ACTOR", default="arbiter", show_default=True,
+              help="Who is doing this (recorded on every event).")
+@click.option("--campaign", "campaign_ref", envvar="CAMPAIGN_NAME", default=None,
+              help="Campaign name or id; not needed when the store holds one campaign.")
+@click.version_option(package_name="campaign-ledger")
+@click.pass_context
+def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | None) -> None:
+    """Keep the books of a skirmish-wargame campaign: every roll, draw, XP award and purchase is an
+    immutable event that can be replayed, voided with a reason, and exported as a verifiable trail."""
+    session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS))
+    ctx.obj = session
+    ctx.call_on_close(session.close)
+
+
+pass_session = click.make_pass_decorator(Session)
+
+
+# --- dice options shared by every command that may roll -------------------------------------------
+
+def dice_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`--dice 3,5` (table faces, asked for on a terminal when more are needed) or `--ledger`."""
+
+    @click.option("--dice", "dice_text", default=None, help="Table dice faces in the order rolled, e.g. 3,5,6.")
+    @click.option("--card", "cards", multiple=True, help="A card drawn from a physical deck (repeat in order).")
+    @click.option("--ledger", "use_ledger", is_flag=True, help="Let the ledger roll verifiable digital dice.")
+    @wraps(func)
+    def wrapper(*args: Any, dice_text: str | None, cards: Sequence[str], use_ledger: bool, **kwargs: Any) -> Any:
+        kwargs["dice"] = DiceChoice(dice_text, list(cards), use_ledger)
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+@dataclass
+class DiceChoice:
+    text: str | None
+    cards: list[str]
+    use_ledger: bool
+
+    def source(self, state: CampaignState) -> DiceSource | None:
+        """None means ledger dice. Table dice ask at a terminal for what was not given."""
+        if self.use_ledger:
+            if self.text or self.cards:
+                raise BadInput("give either --dice/--card or --ledger, not both")
+            return None
+        if self.text is None and not self.cards and state.options.get("dice", "table") == "ledger":
+            return None
+        interactive = sys.stdin.isatty()
+        return TableDice(
+            given=d.parse_faces(self.text or ""),
+            ask=ask_dice if interactive else None,
+            cards=list(self.cards),
+            ask_card=ask_card if interactive else None,
+        )
+
+
+def ask_dice(prompt: str, sides: Sequence[int]) -> list[int]:
+    label = ", ".join(f"D{s}" for s in sides)
+    while True:
+        text = click.prompt(f"{prompt} — enter {len(sides)} {'face' if len(sides) == 1 else 'faces'} ({label})")
+        try:
+            faces = d.parse_faces(text)
+            d.check_faces(faces, list(sides), prompt)
+            return faces
+        except BadInput as error:
+            click.echo(f"  {error}", err=True)
+
+
+def ask_card(prompt: str, candidates: Sequence[str]) -> str:
+    return click.prompt(prompt, type=click.Choice(list(candidates)))
+
+
+def ask_choice(prompt: str, options: Sequence[str]) -> str:
+    return click.prompt(prompt, type=click.Choice(list(options)))
+
+
+def interactive_ask() -> Callable[[str, Sequence[str]], str] | None:
+    return ask_choice if sys.stdin.isatty() else None
+
+
+def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    @click.option("--answer", "answers", multiple=True, metavar="KEY=CHOICE",
+                  help="Answer a choice the rules ask for (repeatable); asked at a terminal otherwise.")
+    @wraps(func)
+    def wrapper(*args: Any, answers: Sequence[str], **kwargs: Any) -> Any:
+        kwargs["answers"] = parse_pairs(answers, "--answer")
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+def parse_pairs(pairs: Sequence[str], option: str) -> dict[str, str]:
+    parsed = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise BadInput(f"{option} takes KEY=VALUE, not '{pair}'")
+        parsed[key.strip()] = value.strip()
+    return parsed
+
+
+def parse_int_pairs(pairs: Sequence[str], option: str) -> dict[str, int]:
+    parsed = {}
+    for key, value in parse_pairs(pairs, option).items():
+        try:
+            parsed[key] = int(value)
+        except ValueError:
+            raise BadInput(f"{option} {key}: '{value}' is not a whole number") from None
+    return parsed
+
+
+def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "") -> Outcome:
+    """Record one command in the session's campaign and report what happened."""
+    cid, state = session.state()
+    source = dice.source(state) if dice else None
+    outcome = session.ledger.execute(
+        cid, command, actor=session.actor, dice=source, ask=interactive_ask(), reason=reason
+    )
+    report(outcome)
+    return outcome
+
+
+def report(outcome: Outcome) -> None:
+    """One line per event a person cares about, then the transaction and head hash."""
+    from ledger.describe import describe  # deferred: formatting is only needed when printing
+
+    for record in outcome.records:
+        line = describe(record.event, outcome.state)
+        if line:
+            click.echo(f"  {line}")
+    txs = sorted({r.tx for r in outcome.records})
+    label = ", ".join(f"T{t}" for t in txs)
+    click.echo(f"Recorded {label} ({len(outcome.records)} events). Head {outcome.state.head[:16]}")
+
+
+def emit_json(value: Any) -> None:
+    click.echo(json.dumps(msgspec.to_builtins(value), indent=2, sort_keys=True, ensure_ascii=False))

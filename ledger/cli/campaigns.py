@@ -1,0 +1,158 @@
+"""campaign new / list / show, seed reveal, void, reroll, replay."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ledger import rulesets
+from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report
+from ledger.cli.views import campaign_summary, print_campaign
+from ledger.errors import BadInput
+
+
+def _option_value(text: str) -> object:
+    """House-rule values are JSON when they parse as JSON (numbers, lists, tables), else text."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+@main.command("new")
+@click.argument("name")
+@click.option("--ruleset", "ruleset_id", default="freeform", show_default=True,
+              help="The game's rules: " + ", ".join(["freeform", "coreheim", "trench-crusade"]) + ".")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A house rule or setting, e.g. dice=ledger or decks=physical (repeatable; JSON values allowed).")
+@click.option("--options-file", type=click.File("rb"), help="House rules as a JSON object (e.g. replacement tables).")
+@pass_session
+def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], options_file) -> None:
+    """Start a campaign NAME under a ruleset, committing to the secret seed of its ledger dice."""
+    chosen: dict[str, object] = {}
+    if options_file is not None:
+        try:
+            loaded = json.load(options_file)
+        except json.JSONDecodeError as error:
+            raise BadInput(f"{options_file.name}: not JSON ({error})") from None
+        if not isinstance(loaded, dict):
+            raise BadInput(f"{options_file.name}: house rules must be a JSON object")
+        chosen.update(loaded)
+    chosen.update({k: _option_value(v) for k, v in parse_pairs(options, "--option").items()})
+    outcome = session.ledger.start(name, ruleset_id, chosen, session.actor)
+    report(outcome)
+
+
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def list_campaigns(session: Session, as_json: bool) -> None:
+    """List the campaigns in the store."""
+    summaries = [campaign_summary(state) for state in session.ledger.campaigns()]
+    if as_json:
+        emit_json(summaries)
+        return
+    if not summaries:
+        click.echo("No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.")
+    for s in summaries:
+        click.echo(f"{s['name']}  {s['ruleset']}  {s['warbands']} warbands  {s['battles']} battles  {s['events']} events  head {s['head'][:16]}")
+
+
+@main.command("show")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def show(session: Session, as_json: bool) -> None:
+    """Show the campaign: ruleset, warbands with their ratings, battles, head hash."""
+    _cid, state = session.state()
+    if as_json:
+        emit_json(campaign_summary(state, detail=True))
+    else:
+        print_campaign(state)
+
+
+@main.command("rulesets")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_rulesets(as_json: bool) -> None:
+    """List the rulesets this ledger knows."""
+    known = rulesets.load_rulesets()
+    rows = [{"id": r.id, "version": r.version, "title": r.title} for r in known.values()]
+    if as_json:
+        emit_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['id']}  v{row['version']}  {row['title']}")
+
+
+@main.group("seed")
+def seed() -> None:
+    """The secret seed behind ledger dice."""
+
+
+@seed.command("reveal")
+@pass_session
+def seed_reveal(session: Session) -> None:
+    """Reveal this epoch's seed so anyone can recompute its dice, and commit to a new one."""
+    cid = session.campaign()
+    report(session.ledger.reveal_seed(cid, actor=session.actor))
+
+
+@main.command("void")
+@click.argument("ref")
+@click.option("--reason", required=True, help="Why (kept in the audit trail).")
+@click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")
+@pass_session
+def void(session: Session, ref: str, reason: str, cascade: bool) -> None:
+    """Void a transaction (T12), a roll (R5) or an event (E40): nothing is deleted.
+
+    Every later transaction is re-decided with its own recorded dice; if any would now fail or
+    come out differently, the void is refused with the list, unless --cascade."""
+    cid = session.campaign()
+    report(session.ledger.void(cid, ref, reason=reason, actor=session.actor, cascade=cascade))
+
+
+@main.command("reroll")
+@click.argument("roll")
+@click.option("--reason", required=True, help="Why the roll is disputed.")
+@click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")
+@dice_options
+@pass_session
+def reroll(session: Session, roll: str, reason: str, cascade: bool, dice: DiceChoice) -> None:
+    """Void the transaction of a disputed roll (R5) and record its command again with a new roll."""
+    cid, state = session.state()
+    outcome = session.ledger.reroll(
+        cid, roll, reason=reason, actor=session.actor, dice=dice.source(state), cascade=cascade
+    )
+    report(outcome)
+
+
+@main.command("replay")
+@click.option("--until", type=int, help="Stop at this event position.")
+@click.option("--battle", type=int, help="Stop after battle K and what followed it before the next battle.")
+@click.option("--check", is_flag=True, help="Re-decide every transaction and compare with the stored events.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def replay(session: Session, until: int | None, battle: int | None, check: bool, as_json: bool) -> None:
+    """Rebuild the campaign from its events alone, optionally as it stood at an earlier point."""
+    cid = session.campaign()
+    if check:
+        if until is not None or battle is not None:
+            raise BadInput("--check re-decides the whole history: drop --until/--battle")
+        checked, differences = session.ledger.check(cid)
+        if as_json:
+            emit_json({"checked": checked, "differences": differences})
+        else:
+            for line in differences:
+                click.echo(line)
+            verdict = "all match" if not differences else f"{len(differences)} differ"
+            click.echo(f"Re-decided {checked} transactions from their commands and dice: {verdict}.")
+        if differences:
+            raise click.exceptions.Exit(1)
+        return
+    if until is not None and battle is not None:
+        raise BadInput("give --until or --battle, not both")
+    state = session.ledger.replay(cid, until=until, battle=battle)
+    if as_json:
+        emit_json(campaign_summary(state, detail=True))
+    else:
+        print_campaign(state)

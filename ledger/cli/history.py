@@ -1,0 +1,50 @@
+"""campaign log / history."""
+
+from __future__ import annotations
+
+import click
+
+from ledger.cli.app import Session, emit_json, main, pass_session
+from projections.history import fighter_history, log_rows
+
+
+def _print_rows(rows: list[dict]) -> None:
+    for row in rows:
+        mark = ""
+        if row["voided"]:
+            v = row["voided"]
+            mark = f"  [VOIDED by T{v['voided_by']} ({v['voided_by_actor']}): {v['reason']}]"
+        click.echo(f"{row['position']:>5} T{row['tx']:<4} {row['actor']:<10} {row['text']}{mark}")
+
+
+@main.command("log")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--all", "show_all", is_flag=True, help="Include bookkeeping events (commands, seeds).")
+@pass_session
+def log(session: Session, as_json: bool, show_all: bool) -> None:
+    """The campaign chronicle: every event, voided ones marked with who voided them and why."""
+    cid, state = session.state()
+    rows = log_rows(session.ledger.history(cid), state)
+    if as_json:
+        emit_json(rows)
+        return
+    _print_rows([r for r in rows if show_all or r["type"] != "command.recorded"])
+    click.echo(f"Head {state.head}")
+
+
+@main.command("history")
+@click.option("--fighter", "fighter_ref", default=None, help="One fighter's timeline.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def history(session: Session, fighter_ref: str | None, as_json: bool) -> None:
+    """A fighter's timeline, or the battles of the campaign."""
+    cid, state = session.state()
+    records = session.ledger.history(cid)
+    if fighter_ref is not None:
+        rows = fighter_history(records, state, state.fighter(fighter_ref).id)
+    else:
+        rows = [r for r in log_rows(records, state) if r["type"] == "battle.recorded"]
+    if as_json:
+        emit_json(rows)
+        return
+    _print_rows(rows)

@@ -1,0 +1,65 @@
+"""Plain-text and JSON views shared by several commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ledger.state import CampaignState
+from projections.roster import fighter_rows, warband_row
+
+
+def campaign_summary(state: CampaignState, *, detail: bool = False) -> dict[str, Any]:
+    summary: dict[str, Any] = {
+        "campaign_id": state.campaign_id,
+        "name": state.name,
+        "ruleset": state.ruleset,
+        "ruleset_version": state.ruleset_version,
+        "warbands": len(state.warbands),
+        "battles": len(state.battles),
+        "events": state.position,
+        "transactions": state.transactions,
+        "voided": sorted(int(t) for t in state.voided),
+        "head": state.head,
+    }
+    if detail:
+        summary["options"] = state.options
+        summary["warbands"] = [warband_row(state, w) for w in state.warbands]
+        summary["battles"] = [
+            {"battle": b.number, "participants": b.participants, "winner": b.winner, "scenario": b.scenario, "tx": b.tx}
+            for b in state.battles
+        ]
+    return summary
+
+
+def print_campaign(state: CampaignState) -> None:
+    click.echo(f"{state.name} — {state.ruleset} v{state.ruleset_version}")
+    click.echo(f"{state.position} events in {state.transactions} transactions"
+               f"{', ' + str(len(state.voided)) + ' voided' if state.voided else ''}; head {state.head}")
+    for warband in state.warbands:
+        row = warband_row(state, warband)
+        rating = f", rating {row['rating']}" if row["rating"] is not None else ""
+        click.echo(f"  {row['name']} ({row['player']}): {row['fighters']} fighters, treasury {row['treasury']}, "
+                   f"{row['games']} games, {row['wins']} wins{rating}")
+    for battle in state.battles:
+        names = " vs ".join(state.warbands[w].name for w in battle.participants if w in state.warbands)
+        winner = state.warbands[battle.winner].name if battle.winner in state.warbands else "draw"
+        click.echo(f"  battle {battle.number}: {names} — {winner}")
+
+
+def print_roster(state: CampaignState, warband: str) -> None:
+    row = warband_row(state, warband)
+    rating = f"  rating {row['rating']}" if row["rating"] is not None else ""
+    click.echo(f"{row['name']} ({row['player']}{', ' + row['faction'] if row['faction'] else ''})"
+               f"  treasury {row['treasury']}{rating}  games {row['games']}  wins {row['wins']}")
+    if row["stash"]:
+        click.echo(f"  stash: {', '.join(row['stash'])}")
+    for f in fighter_rows(state, warband):
+        size = f" x{f['group_size']}" if f["group_size"] > 1 else ""
+        status = "" if f["status"] == "active" else f" [{f['status']}]"
+        stats = " ".join(f"{k}{v}" for k, v in f["stats"].items())
+        click.echo(f"  {f['name']}{size} — {f['role']}{status}  XP {f['xp']}  {stats}".rstrip())
+        for label in ("keywords", "skills", "injuries", "equipment"):
+            if f[label]:
+                click.echo(f"      {label}: {', '.join(f[label])}")

@@ -1,0 +1,71 @@
+"""campaign warband add / list / show, and campaign roster."""
+
+from __future__ import annotations
+
+import click
+
+from commands.shared import EnlistWarband
+from ledger.cli.app import Session, emit_json, main, pass_session, run
+from ledger.cli.views import print_roster
+from projections.roster import roster as roster_view
+from projections.roster import warband_row
+
+
+@main.group("warband")
+def warband() -> None:
+    """Warbands of the campaign."""
+
+
+@warband.command("add")
+@click.argument("name")
+@click.option("--player", required=True, help="Who plays it.")
+@click.option("--faction", default="", help="Faction, race or warband type.")
+@click.option("--treasury", type=int, default=0, show_default=True, help="Starting gold, ducats, points…")
+@pass_session
+def warband_add(session: Session, name: str, player: str, faction: str, treasury: int) -> None:
+    """Enlist a warband NAME."""
+    run(session, EnlistWarband(name=name, player=player, faction=faction, treasury=treasury))
+
+
+@warband.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def warband_list(session: Session, as_json: bool) -> None:
+    """List the warbands."""
+    _cid, state = session.state()
+    rows = [warband_row(state, w) for w in state.warbands]
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("No warbands yet: add one with `campaign warband add NAME --player PLAYER`.")
+    for row in rows:
+        rating = f"  rating {row['rating']}" if row["rating"] is not None else ""
+        click.echo(f"{row['name']}  ({row['player']})  {row['fighters']} fighters  treasury {row['treasury']}{rating}")
+
+
+@warband.command("show")
+@click.argument("warband_ref", metavar="WARBAND")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def warband_show(session: Session, warband_ref: str, as_json: bool) -> None:
+    """Show a warband's roster."""
+    _show_roster(session, warband_ref, as_json)
+
+
+@main.command("roster")
+@click.argument("warband_ref", metavar="WARBAND")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def roster(session: Session, warband_ref: str, as_json: bool) -> None:
+    """Show a warband's roster: fighters, stats, XP, skills, keywords, injuries, equipment, treasury."""
+    _show_roster(session, warband_ref, as_json)
+
+
+def _show_roster(session: Session, warband_ref: str, as_json: bool) -> None:
+    _cid, state = session.state()
+    band = state.warband(warband_ref)
+    if as_json:
+        emit_json(roster_view(state, band.id))
+    else:
+        print_roster(state, band.id)

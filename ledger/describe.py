@@ -1,0 +1,92 @@
+"""One line of plain English per event, for the CLI, the log and the Markdown export."""
+
+from __future__ import annotations
+
+from ledger import events as ev
+from ledger.state import CampaignState
+
+
+def _who(state: CampaignState, fighter: str | None) -> str:
+    if fighter is None:
+        return "the stash"
+    found = state.fighters.get(fighter)
+    return found.name if found else fighter
+
+
+def _band(state: CampaignState, warband: str | None) -> str:
+    found = state.warbands.get(warband or "")
+    return found.name if found else (warband or "")
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def describe(event: ev.Event, state: CampaignState) -> str:
+    """A sentence for the event, or '' for bookkeeping a person need not read."""
+    match event:
+        case ev.CampaignStarted(name=name):
+            return f"campaign {name} started"
+        case ev.RulesetPinned(ruleset=ruleset, version=version):
+            return f"ruleset {ruleset} v{version}"
+        case ev.CommandRecorded():
+            return ""
+        case ev.SeedCommitted(epoch=epoch, commitment=c):
+            return f"dice seed of epoch {epoch} committed: sha256 {c[:16]}…"
+        case ev.SeedRevealed(epoch=epoch, seed=seed):
+            return f"dice seed of epoch {epoch} revealed: {seed}"
+        case ev.TransactionVoided(target=t, reason=reason, because_of=None):
+            return f"T{t} voided: {reason}"
+        case ev.TransactionVoided(target=t, reason=reason):
+            return f"T{t} voided too: {reason}"
+        case ev.DiceRolled(roll=n, expression=e, purpose=p, faces=f, value=v, source=s):
+            if e.startswith("shuffle"):
+                return f"R{n} {p} ({s} dice)"
+            return f"R{n} {p}: {e} rolled {f} = {v} ({s})"
+        case ev.DeckShuffled(deck=deck, source=s):
+            return f"{deck} shuffled ({s})"
+        case ev.CardDrawn(deck=deck, card=card, purpose=p):
+            return f"{p}: drew {card} from {deck}"
+        case ev.WarbandEnlisted(name=name, player=player, treasury=t):
+            return f"{name} enlisted by {player} with {t} in the treasury"
+        case ev.FighterRecruited(name=name, role=role, warband=w, group_size=size):
+            group = f" (group of {size})" if size > 1 else ""
+            return f"{name}, {role}{group}, joins {_band(state, w)}"
+        case ev.BattleRecorded(battle=n, participants=p, winner=winner, scenario=scenario):
+            names = " vs ".join(_band(state, w) for w in p)
+            result = f", won by {_band(state, winner)}" if winner else ", a draw"
+            return f"battle {n}{' (' + scenario + ')' if scenario else ''}: {names}{result}"
+        case ev.XPAwarded(fighter=f, amount=a, reason=r, requested=req):
+            capped = f" (capped from {req})" if req is not None else ""
+            return f"{_who(state, f)} gains {a} XP{capped}: {r}"
+        case ev.XPSpent(fighter=f, amount=a, on=on):
+            return f"{_who(state, f)} spends {a} XP on {on}"
+        case ev.StatChanged(fighter=f, stat=stat, delta=delta, reason=r):
+            return f"{_who(state, f)} {stat} {_signed(delta)}: {r}"
+        case ev.SkillLearned(fighter=f, skill=skill):
+            return f"{_who(state, f)} learns {skill}"
+        case ev.KeywordGained(fighter=f, keyword=k):
+            return f"{_who(state, f)} gains {k}"
+        case ev.KeywordLost(fighter=f, keyword=k):
+            return f"{_who(state, f)} loses {k}"
+        case ev.InjurySuffered(fighter=f, injury=i, missed_games=m):
+            missed = f", misses {m} game{'s' if m != 1 else ''}" if m else ""
+            return f"{_who(state, f)} suffers {i}{missed}"
+        case ev.FighterDied(fighter=f, reason=r):
+            return f"{_who(state, f)} is dead{': ' + r if r else ''}"
+        case ev.FighterCaptured(fighter=f):
+            return f"{_who(state, f)} is captured"
+        case ev.FighterRetired(fighter=f):
+            return f"{_who(state, f)} retires"
+        case ev.FighterPromoted(fighter=f, role=role):
+            return f"{_who(state, f)} is promoted to {role}"
+        case ev.ItemGained(fighter=f, item=item, warband=w):
+            return f"{_who(state, f) if f else _band(state, w) + ' stash'} gains {item}"
+        case ev.ItemLost(fighter=f, item=item, warband=w):
+            return f"{_who(state, f) if f else _band(state, w) + ' stash'} loses {item}"
+        case ev.TreasuryChanged(warband=w, delta=delta, reason=r):
+            return f"{_band(state, w)} treasury {_signed(delta)}: {r}"
+        case ev.NoteRecorded(text=text):
+            return f"note: {text}"
+    describe_own = getattr(event, "describe", None)
+    return describe_own(state) if callable(describe_own) else ev.tag_of(event)

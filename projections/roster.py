@@ -1,0 +1,57 @@
+"""Roster read model: warbands and fighters as rows, folded from events only (via the state)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger import rulesets
+from ledger.state import CampaignState
+
+
+def rating_of(state: CampaignState, warband: str) -> int | None:
+    ruleset = rulesets.get(state.ruleset)
+    return ruleset.rating(state, warband) if ruleset.rating else None
+
+
+def warband_row(state: CampaignState, warband: str) -> dict[str, Any]:
+    band = state.warbands[warband]
+    return {
+        "warband": band.id,
+        "name": band.name,
+        "player": band.player,
+        "faction": band.faction,
+        "treasury": band.treasury,
+        "stash": list(band.stash),
+        "games": band.games,
+        "wins": band.wins,
+        "rating": rating_of(state, warband),
+        "fighters": sum(1 for f in state.fighters_of(warband)),
+    }
+
+
+def fighter_rows(state: CampaignState, warband: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "fighter": f.id,
+            "warband": f.warband,
+            "name": f.name,
+            "role": f.role,
+            "status": f.status,
+            "group_size": f.group_size,
+            "xp": f.xp,
+            "stats": dict(f.stats),
+            "keywords": list(f.keywords),
+            "skills": list(f.skills),
+            "injuries": list(f.injuries),
+            "equipment": list(f.equipment),
+            "cost": f.cost,
+            "games": f.games,
+            "missed_games": f.missed_games,
+            "ext": dict(f.ext),
+        }
+        for f in state.fighters_of(warband, active_only=False)
+    ]
+
+
+def roster(state: CampaignState, warband: str) -> dict[str, Any]:
+    return {**warband_row(state, warband), "roster": fighter_rows(state, warband)}
