@@ -16,4 +16,16 @@ from ledger.cli import (  # noqa: F401 - each module registers its commands on `
     warbands,
 )
 
+
+def _mount_ruleset_commands() -> None:
+    """Each ruleset's own commands appear as `campaign <ruleset-id> …`."""
+    from ledger.rulesets import load_rulesets
+
+    for ruleset in load_rulesets().values():
+        if ruleset.cli is not None:
+            main.add_command(ruleset.cli, name=ruleset.id)
+
+
+_mount_ruleset_commands()
+
 __all__ = ["main"]

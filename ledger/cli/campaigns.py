@@ -23,7 +23,7 @@ def _option_value(text: str) -> object:
 @main.command("new")
 @click.argument("name")
 @click.option("--ruleset", "ruleset_id", default="freeform", show_default=True,
-              help="The game's rules: " + ", ".join(["freeform", "coreheim", "trench-crusade"]) + ".")
+              help="The game's rules (see `campaign rulesets`).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A house rule or setting, e.g. dice=ledger or decks=physical (repeatable; JSON values allowed).")
 @click.option("--options-file", type=click.File("rb"), help="House rules as a JSON object (e.g. replacement tables).")
