@@ -186,9 +186,11 @@ class RerollDice:
 class Ledger:
     """Campaigns in one store."""
 
-    def __init__(self, store: Store, clock: Callable[[], str] = utc_now, on_commit: Sequence[Callable[..., None]] = ()):
+    def __init__(
+        self, store: Store, clock: Callable[[], str] | None = None, on_commit: Sequence[Callable[..., None]] = ()
+    ):
         self.store = store
-        self.clock = clock
+        self.clock = clock or utc_now
         self.on_commit = list(on_commit)
 
     # --- finding and loading ---------------------------------------------------------------------

@@ -9,6 +9,7 @@ from ledger.cli.app import main
 from ledger.cli import (  # noqa: F401 - each module registers its commands on `main`
     battles,
     campaigns,
+    demo,
     dicecmds,
     fighters,
     history,

@@ -114,7 +114,7 @@ class DiceChoice:
             return None
         if self.text is None and not self.cards and state.options.get("dice", "table") == "ledger":
             return None
-        interactive = sys.stdin.isatty()
+        interactive = is_interactive()
         return TableDice(
             given=d.parse_faces(self.text or ""),
             ask=ask_dice if interactive else None,
@@ -143,8 +143,13 @@ def ask_choice(prompt: str, options: Sequence[str]) -> str:
     return click.prompt(prompt, type=click.Choice(list(options)))
 
 
+def is_interactive() -> bool:
+    """Ask for missing dice and choices only when a person is at the terminal."""
+    return sys.stdin.isatty()
+
+
 def interactive_ask() -> Callable[[str, Sequence[str]], str] | None:
-    return ask_choice if sys.stdin.isatty() else None
+    return ask_choice if is_interactive() else None
 
 
 def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:

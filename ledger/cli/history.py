@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from ledger.cli.app import Session, emit_json, main, pass_session
+from ledger.records import Record
+from ledger.state import CampaignState
 from projections.history import fighter_history, log_rows
 
 
@@ -24,10 +26,15 @@ def _print_rows(rows: list[dict]) -> None:
 def log(session: Session, as_json: bool, show_all: bool) -> None:
     """The campaign chronicle: every event, voided ones marked with who voided them and why."""
     cid, state = session.state()
-    rows = log_rows(session.ledger.history(cid), state)
+    records = session.ledger.history(cid)
     if as_json:
-        emit_json(rows)
+        emit_json(log_rows(records, state))
         return
+    print_log(records, state, show_all=show_all)
+
+
+def print_log(records: list[Record], state: CampaignState, *, show_all: bool = False) -> None:
+    rows = log_rows(records, state)
     _print_rows([r for r in rows if show_all or r["type"] != "command.recorded"])
     click.echo(f"Head {state.head}")
 

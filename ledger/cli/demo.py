@@ -1,0 +1,74 @@
+"""campaign demo: build the sample campaigns of `fixtures/` and show them."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from importlib import resources
+from typing import Any
+
+import click
+
+from ledger.cli.app import Session, main, pass_session
+from ledger.cli.history import print_log
+from ledger.cli.views import print_campaign, print_roster
+from ledger.errors import BadInput, IntegrityFailure
+
+
+def fixture_campaigns() -> dict[str, dict[str, Any]]:
+    """Every `fixtures/<ruleset>/demo.json`, by ruleset id."""
+    found = {}
+    for folder in sorted(resources.files("fixtures").iterdir(), key=lambda p: p.name):
+        demo = folder / "demo.json"
+        if folder.is_dir() and demo.is_file():
+            data = json.loads(demo.read_text(encoding="utf-8"))
+            found[data["ruleset"]] = data
+    return found
+
+
+def build(session: Session, fixture: dict[str, Any]) -> None:
+    """Replay a fixture's CLI steps against the session's store, failing loudly on the first refusal."""
+    base = ["--store", session.store_url, "--as", session.actor]
+    steps = [["new", fixture["name"], "--ruleset", fixture["ruleset"]], *fixture["steps"]]
+    with click.progressbar(steps, label=f"Building {fixture['name']}", file=click.get_text_stream("stderr")) as bar:
+        for step in bar:
+            argv = base + (["--campaign", fixture["name"]] if step[0] != "new" else []) + step
+            captured = io.StringIO()
+            with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+                try:
+                    main.main(args=argv, prog_name="campaign", standalone_mode=False)
+                    code = 0
+                except click.exceptions.Exit as done:
+                    code = done.exit_code
+            if code:
+                raise IntegrityFailure(f"demo step `campaign {' '.join(step)}` failed: {captured.getvalue().strip()}")
+
+
+@main.command("demo")
+@click.option("--ruleset", "only", default=None, help="Build only this ruleset's sample campaign.")
+@pass_session
+def demo(session: Session, only: str | None) -> None:
+    """Build the sample campaigns (from fixtures/) in the store and show rosters, log and head hash.
+
+    A sample campaign that is already in the store is shown, not built again."""
+    fixtures = fixture_campaigns()
+    if only is not None and only not in fixtures:
+        raise BadInput(f"no sample campaign for '{only}' (samples: {', '.join(fixtures)})")
+    existing = {state.name for state in session.ledger.campaigns()}
+    for ruleset_id, fixture in fixtures.items():
+        if only is not None and ruleset_id != only:
+            continue
+        if fixture["name"] not in existing:
+            build(session, fixture)
+        cid = session.ledger.find(fixture["name"])
+        state = session.ledger.load(cid)
+        click.echo("")
+        print_campaign(state)
+        for warband in state.warbands:
+            click.echo("")
+            print_roster(state, warband)
+        click.echo("")
+        print_log(session.ledger.history(cid), state)
+    click.echo("")
+    click.echo("Try: campaign --campaign NAME log | roster WARBAND | replay --battle 1 | verify | export --format md")

@@ -1,0 +1,98 @@
+"""campaign roll / draw: table dice, ledger dice, and refusals that write nothing."""
+
+import json
+
+import pytest
+
+from ledger import dice
+from ledger.cli import app
+
+
+def events(campaign) -> int:
+    return json.loads(campaign("show", "--json").output)["events"]
+
+
+def test_table_roll_is_recorded_with_faces_and_value(two_warbands):
+    result = two_warbands("roll", "2D6", "--for", "rare item search", "--dice", "3,5")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "  R0 rare item search: 2D6 rolled [3, 5] = 8 (table)"
+
+
+@pytest.mark.parametrize(
+    ("expression", "faces", "line"),
+    [
+        ("D3", "5", "R0 x: D3 rolled [5] = 3 (table)"),  # a D3 is a D6 halved up
+        ("D3", "1", "R0 x: D3 rolled [1] = 1 (table)"),
+        ("D66", "3,5", "R0 x: D66 rolled [3, 5] = 35 (table)"),  # tens first
+        ("7D6 keep 6 highest", "1,2,3,4,5,6,6", "R0 x: 7D6 keep 6 highest rolled [1, 2, 3, 4, 5, 6, 6] = 26 (table)"),
+        ("D12", "12", "R0 x: D12 rolled [12] = 12 (table)"),
+        ("D20", "20", "R0 x: D20 rolled [20] = 20 (table)"),
+    ],
+)
+def test_expressions(two_warbands, expression, faces, line):
+    result = two_warbands("roll", expression, "--for", "x", "--dice", faces)
+    assert result.output.splitlines()[0] == "  " + line
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "code"),
+    [
+        (["2D6", "--dice", "3"], "Error: x needs 2D6 (1 more die): pass them with --dice, or use --ledger", 1),
+        (["2D6", "--dice", "3,5,6"], "Error: 3 dice given but only 2 used: check --dice", 2),
+        (["D6", "--dice", "7"], "Error: x: die 1 shows 7, but a D6 shows 1 to 6", 2),
+        (["2D6", "--dice", "3,five"], "Error: die 2: 'five' is not a number", 2),
+        (["2D6"], "Error: x needs 2D6 (2 more dice): pass them with --dice, or use --ledger", 1),
+        (["2Q6", "--dice", "1"], "Error: '2Q6' is not a dice expression (try D6, 2D6, D66, D3, 7D6 keep 6 highest)", 2),
+        (["D6", "--dice", "3", "--ledger"], "Error: give either --dice/--card or --ledger, not both", 2),
+    ],
+)
+def test_bad_dice_are_refused_and_nothing_is_written(two_warbands, args, message, code):
+    before = events(two_warbands)
+    result = two_warbands("roll", *args[:1], "--for", "x", *args[1:])
+    assert (result.exit_code, result.output) == (code, message + "\n")
+    assert events(two_warbands) == before
+
+
+def test_ledger_dice_follow_the_committed_seed(two_warbands):
+    result = two_warbands("roll", "D66", "--for", "exploration", "--ledger")
+    seed = bytes(range(32))  # the fixed seed of the test fixture
+    campaign_id = json.loads(two_warbands("show", "--json").output)["campaign_id"]
+    faces = dice.ledger_faces(seed, campaign_id, 0, [6, 6])
+    assert result.output.splitlines()[0] == (
+        f"  R0 exploration: D66 rolled {faces} = {faces[0] * 10 + faces[1]} (ledger)"
+    )
+
+
+def test_campaign_option_makes_ledger_dice_the_default(campaign):
+    campaign("new", "Digital", "--option", "dice=ledger")
+    result = campaign("roll", "D6", "--for", "x")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0].endswith("(ledger)")
+
+
+def test_digital_deck_is_shuffled_with_ledger_dice_and_drawn_in_order(two_warbands):
+    first = two_warbands("draw", "cards", "--for", "a card", "--ledger")
+    lines = first.output.splitlines()
+    assert lines[0] == "  R0 shuffle cards (ledger dice)"
+    assert lines[1] == "  cards shuffled (ledger)"
+    assert lines[2].startswith("  a card: drew ")
+    second = two_warbands("draw", "cards", "--for", "another", "--ledger")
+    assert second.output.splitlines()[0].startswith("  another: drew ")  # no second shuffle
+
+
+def test_physical_deck_takes_the_card_drawn_at_the_table(campaign):
+    campaign("new", "Cards", "--option", "decks=physical")
+    assert campaign("draw", "cards", "--for", "event", "--card", "QH").output.splitlines()[0] == (
+        "  event: drew QH from cards"
+    )
+    refused = campaign("draw", "cards", "--for", "event", "--card", "QH")
+    assert (refused.exit_code, refused.output) == (2, "Error: event: 'QH' is not a card left in cards\n")
+
+
+def test_interactive_prompt_asks_for_missing_dice_naming_the_roll(two_warbands, monkeypatch):
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    result = two_warbands("roll", "2D6", "--for", "injury of Gunnar", input="9 2\n4 2\n")
+    assert result.exit_code == 0
+    assert "injury of Gunnar (2D6) — enter 2 faces (D6, D6): 9 2" in result.output
+    assert "  injury of Gunnar (2D6): die 1 shows 9, but a D6 shows 1 to 6" in result.output
+    assert "  R0 injury of Gunnar: 2D6 rolled [4, 2] = 6 (table)" in result.output
