@@ -8,7 +8,7 @@ import click
 
 from ledger import rulesets
 from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report
-from ledger.cli.views import campaign_summary, print_campaign
+from ledger.cli.views import campaign_summary, plural, print_campaign
 from ledger.errors import BadInput
 
 
@@ -56,7 +56,8 @@ def list_campaigns(session: Session, as_json: bool) -> None:
     if not summaries:
         click.echo("No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.")
     for s in summaries:
-        click.echo(f"{s['name']}  {s['ruleset']}  {s['warbands']} warbands  {s['battles']} battles  {s['events']} events  head {s['head'][:16]}")
+        click.echo(f"{s['name']}  {s['ruleset']}  {plural(s['warbands'], 'warband')}  {plural(s['battles'], 'battle')}  "
+                   f"{plural(s['events'], 'event')}  head {s['head'][:16]}")
 
 
 @main.command("show")

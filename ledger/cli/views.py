@@ -10,6 +10,10 @@ from ledger.state import CampaignState
 from projections.roster import fighter_rows, warband_row
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def campaign_summary(state: CampaignState, *, detail: bool = False) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "campaign_id": state.campaign_id,
@@ -40,8 +44,8 @@ def print_campaign(state: CampaignState) -> None:
     for warband in state.warbands:
         row = warband_row(state, warband)
         rating = f", rating {row['rating']}" if row["rating"] is not None else ""
-        click.echo(f"  {row['name']} ({row['player']}): {row['fighters']} fighters, treasury {row['treasury']}, "
-                   f"{row['games']} games, {row['wins']} wins{rating}")
+        click.echo(f"  {row['name']} ({row['player']}): {plural(row['fighters'], 'fighter')}, treasury {row['treasury']}, "
+                   f"{plural(row['games'], 'game')}, {plural(row['wins'], 'win')}{rating}")
     for battle in state.battles:
         names = " vs ".join(state.warbands[w].name for w in battle.participants if w in state.warbands)
         winner = state.warbands[battle.winner].name if battle.winner in state.warbands else "draw"

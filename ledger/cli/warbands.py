@@ -6,7 +6,7 @@ import click
 
 from commands.shared import EnlistWarband
 from ledger.cli.app import Session, emit_json, main, pass_session, run
-from ledger.cli.views import print_roster
+from ledger.cli.views import plural, print_roster
 from projections.roster import roster as roster_view
 from projections.roster import warband_row
 
@@ -41,7 +41,7 @@ def warband_list(session: Session, as_json: bool) -> None:
         click.echo("No warbands yet: add one with `campaign warband add NAME --player PLAYER`.")
     for row in rows:
         rating = f"  rating {row['rating']}" if row["rating"] is not None else ""
-        click.echo(f"{row['name']}  ({row['player']})  {row['fighters']} fighters  treasury {row['treasury']}{rating}")
+        click.echo(f"{row['name']}  ({row['player']})  {plural(row['fighters'], 'fighter')}  treasury {row['treasury']}{rating}")
 
 
 @warband.command("show")

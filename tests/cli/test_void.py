@@ -1,0 +1,101 @@
+"""campaign void / reroll: nothing is deleted, dependants are listed or cascaded, the log marks voids."""
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def after_battle(two_warbands):
+    c = two_warbands
+    c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner", "Clan Skrittle",
+      "--ooa", "Gunnar", "--took-out", "Snikch=Gunnar")  # T6
+    c("roll", "D6", "--for", "Gunnar's injury", "--dice", "2")  # T7, R0
+    c("xp", "award", "Gunnar", "1", "--reason", "survived")  # T8
+    return c
+
+
+def show(c) -> dict:
+    return json.loads(c("show", "--json").output)
+
+
+def test_void_a_roll_without_dependants(after_battle):
+    result = after_battle("void", "R0", "--reason", "cocked die")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "  T7 voided: cocked die"
+    log = after_battle("log").output.splitlines()
+    assert "   18 T7    arbiter    R0 Gunnar's injury: D6 rolled [2] = 2 (table)  [VOIDED by T9 (arbiter): cocked die]" in log
+    assert show(after_battle)["voided"] == [7]
+
+
+def test_void_with_dependants_is_refused_with_the_list_and_writes_nothing(after_battle):
+    before = show(after_battle)["events"]
+    result = after_battle("void", "T4", "--reason", "Gunnar was never hired")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: voiding T4 affects later transactions (add --cascade to void them too):\n"
+        "  T6: no fighter 'gunnar'\n"
+        "  T8: no fighter 'gunnar'\n"
+    )
+    assert show(after_battle)["events"] == before
+
+
+def test_void_with_cascade_voids_the_dependants_in_the_same_commit(after_battle):
+    result = after_battle("--as", "Carol", "void", "T4", "--reason", "Gunnar was never hired", "--cascade")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:3] == [
+        "  T4 voided: Gunnar was never hired",
+        "  T6 voided too: no longer follows once T4 is voided: no fighter 'gunnar'",
+        "  T8 voided too: no longer follows once T4 is voided: no fighter 'gunnar'",
+    ]
+    summary = show(after_battle)
+    assert summary["voided"] == [4, 6, 8]
+    assert summary["battles"] == []
+    rats = next(w for w in summary["warbands"] if w["name"] == "Reikland Rats")
+    assert (rats["treasury"], rats["fighters"]) == (500, 0)  # the hire's cost is back too
+    assert "[VOIDED by T9 (Carol): Gunnar was never hired]" in after_battle("log").output
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ("T1", "Error: T1 (campaign.new) belongs to the ledger itself and cannot be voided\n"),
+        ("T99", "Error: no transaction T99\n"),
+        ("R42", "Error: no roll R42\n"),
+        ("X1", "Error: 'X1' is not a reference: use T<transaction>, R<roll> or E<event position>\n"),
+    ],
+)
+def test_void_refusals(after_battle, ref, message):
+    assert after_battle("void", ref, "--reason", "why").output == message
+
+
+def test_a_void_cannot_be_voided(after_battle):
+    after_battle("void", "R0", "--reason", "cocked die")  # T9
+    assert after_battle("void", "T9", "--reason", "undo").output == (
+        "Error: T9 (void) belongs to the ledger itself and cannot be voided\n"
+    )
+    assert after_battle("void", "T7", "--reason", "again").output == "Error: T7 is already voided\n"
+
+
+def test_void_by_event_position_voids_its_transaction(after_battle):
+    assert after_battle("void", "E20", "--reason", "wrong fighter").output.splitlines()[0] == "  T8 voided: wrong fighter"
+
+
+def test_reroll_voids_and_rolls_again_in_one_commit(after_battle):
+    result = after_battle("reroll", "R0", "--reason", "fell off the table", "--dice", "5")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:3] == [
+        "  T7 voided: fell off the table",
+        "  R1 Gunnar's injury: D6 rolled [5] = 5 (table)",
+        "Recorded T9, T10 (4 events). Head " + show(after_battle)["head"][:16],
+    ]
+    assert after_battle("replay", "--check").output == (
+        "Re-decided 7 transactions from their commands and dice: all match.\n"
+    )
+
+
+def test_reroll_needs_a_roll_and_a_reason(after_battle):
+    assert after_battle("reroll", "T7", "--reason", "x", "--dice", "5").output == (
+        "Error: 'T7' is not a roll: reroll takes R<roll number>\n"
+    )
+    assert after_battle("void", "R0", "--reason", " ").output == "Error: say why with --reason: a void is part of the audit trail\n"
