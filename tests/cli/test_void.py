@@ -35,7 +35,7 @@ def test_void_with_dependants_is_refused_with_the_list_and_writes_nothing(after_
     assert result.output == (
         "Error: voiding T4 affects later transactions (add --cascade to void them too):\n"
         "  T6: no fighter 'gunnar'\n"
-        "  T8: no fighter 'gunnar'\n"
+        "  T8: no fighter 'Gunnar'\n"
     )
     assert show(after_battle)["events"] == before
 
@@ -46,7 +46,7 @@ def test_void_with_cascade_voids_the_dependants_in_the_same_commit(after_battle)
     assert result.output.splitlines()[:3] == [
         "  T4 voided: Gunnar was never hired",
         "  T6 voided too: no longer follows once T4 is voided: no fighter 'gunnar'",
-        "  T8 voided too: no longer follows once T4 is voided: no fighter 'gunnar'",
+        "  T8 voided too: no longer follows once T4 is voided: no fighter 'Gunnar'",
     ]
     summary = show(after_battle)
     assert summary["voided"] == [4, 6, 8]
