@@ -1,0 +1,139 @@
+"""What every store backend must do: the same tests on memory://, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+
+import msgspec
+import pytest
+
+from commands.shared import AwardXP, BareRoll, EnlistWarband
+from ledger import events as ev
+from ledger.decide import TableDice
+from ledger.errors import Conflict, IntegrityFailure
+from ledger.records import GENESIS, seal
+from ledger.store import decode_record
+
+
+def test_records_read_back_equal_to_the_committed_ones_from_another_connection(campaign, reopen):
+    written = [*campaign.ledger.store.records(campaign.id)]
+    award = campaign.execute(AwardXP(fighter="Gunnar", amount=3, reason="survived"))
+    roll = campaign.execute(BareRoll(expression="2D6", purpose="weather"), dice=TableDice([3, 5]))
+    written += award.records + roll.records
+
+    assert list(reopen().records(campaign.id)) == written
+    assert [r.event for r in written[-2:]] == [
+        ev.CommandRecorded(command="roll", args={"answers": {}, "expression": "2D6", "purpose": "weather"}),
+        ev.DiceRolled(roll=0, expression="2D6", purpose="weather", faces=[3, 5], value=8, source="table"),
+    ]
+
+
+def test_positions_are_contiguous_and_each_record_chains_to_the_one_before(campaign):
+    campaign.execute(AwardXP(fighter="Gunnar", amount=3, reason="survived"))
+    records = campaign.records()
+
+    assert [r.position for r in records] == list(range(1, 12))
+    assert [r.tx for r in records] == [1, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4]
+    assert [r.prev_hash for r in records] == [GENESIS] + [r.hash for r in records[:-1]]
+    assert campaign.load().head == records[-1].hash
+
+
+def test_reading_from_a_position_returns_only_what_follows_it(campaign, store):
+    assert [r.position for r in store.records(campaign.id, after=6)] == [7, 8, 9]
+    assert [r.position for r in store.records(campaign.id, after=2, upto=5)] == [3, 4, 5]
+
+
+def test_a_transaction_is_stored_whole_or_not_at_all(campaign, store):
+    """Another writer took position 11 only: a transaction at 10–12 must not leave 10 or 12 behind."""
+    head = campaign.records()[-1]
+    transaction = seal(
+        [
+            ev.CommandRecorded(command="xp.award", args={"fighter": "gunnar", "amount": 1, "reason": "x"}),
+            ev.XPAwarded(warband="reikland-rats", fighter="gunnar", amount=1, reason="x"),
+            ev.NoteRecorded(text="third event of the transaction"),
+        ],
+        first_position=10,
+        prev_hash=head.hash,
+        tx=4,
+        actor="Ann",
+        recorded_at="2026-11-29T12:00:00.000000Z",
+    )
+    store.append(campaign.id, [transaction[1]])
+
+    with pytest.raises(Conflict, match="another command was recorded in this campaign at the same time"):
+        store.append(campaign.id, transaction)
+
+    assert [r.position for r in store.records(campaign.id)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]
+
+
+def test_the_stored_topic_is_the_event_tag_and_the_bytes_decode_by_it(campaign, store):
+    campaign.execute(AwardXP(fighter="Gunnar", amount=3, reason="survived"))
+    rows = store.raw_rows(campaign.id)
+
+    assert [row.topic for row in rows] == [
+        "command.recorded", "campaign.started", "ruleset.pinned", "seed.committed",
+        "command.recorded", "warband.enlisted",
+        "command.recorded", "fighter.recruited", "treasury.changed",
+        "command.recorded", "xp.awarded",
+    ]  # fmt: skip
+    award = msgspec.json.decode(rows[-1].state)
+    assert award["event"] == {
+        "type": "xp.awarded", "warband": "reikland-rats", "fighter": "gunnar", "amount": 3,
+        "reason": "survived", "requested": None,
+    }  # fmt: skip
+    assert [decode_record(row.state) for row in rows] == campaign.records()
+
+
+def test_a_stored_event_with_a_field_this_version_does_not_know_still_decodes(campaign, store):
+    """Events written by newer code (an added field) must stay readable: no forbid_unknown_fields."""
+    stored = msgspec.json.decode(store.raw_rows(campaign.id)[5].state)
+    stored["event"]["motto"] = "Death before dishonour"
+
+    record = decode_record(msgspec.json.encode(stored))
+
+    assert record.event == ev.WarbandEnlisted(warband="reikland-rats", name="Reikland Rats", player="Ann", treasury=100)
+
+
+def test_the_dice_seed_is_kept_outside_the_stream_until_it_is_revealed(campaign, store):
+    seed_0 = store.seed(campaign.id, 0)
+    committed = campaign.records()[3].event
+
+    assert len(seed_0) == 64
+    assert committed == ev.SeedCommitted(epoch=0, commitment=hashlib.sha256(bytes.fromhex(seed_0)).hexdigest())
+    assert all(seed_0.encode() not in row.state for row in store.raw_rows(campaign.id))
+
+    revealed = campaign.ledger.reveal_seed(campaign.id, actor="Ann")
+    seed_1 = store.seed(campaign.id, 1)
+
+    assert [r.event for r in revealed.records[1:]] == [
+        ev.SeedRevealed(epoch=0, seed=seed_0),
+        ev.SeedCommitted(epoch=1, commitment=hashlib.sha256(bytes.fromhex(seed_1)).hexdigest()),
+    ]
+    assert all(seed_1.encode() not in row.state for row in store.raw_rows(campaign.id))
+    assert store.seed(campaign.id, 2) is None
+
+
+def test_an_epoch_seed_is_stored_once(campaign, store):
+    with pytest.raises(IntegrityFailure, match="a seed for epoch 0 is already stored"):
+        store.save_seed(campaign.id, 0, "00" * 32)
+
+
+def test_the_store_lists_its_campaigns_in_the_order_they_were_started(ledger, reopen):
+    first = ledger.start("Mordheim League", "freeform", {}, actor="Ann")
+    second = ledger.start("Trench Winter", "freeform", {}, actor="Bob")
+
+    assert [str(cid) for cid in reopen().campaign_ids()] == [first.state.campaign_id, second.state.campaign_id]
+    assert [state.name for state in ledger.campaigns()] == ["Mordheim League", "Trench Winter"]
+    assert [r.position for r in second.records] == [1, 2, 3, 4]
+    assert str(ledger.find("trench winter")) == second.state.campaign_id
+
+
+def test_each_campaign_has_its_own_stream(ledger, campaign):
+    other = uuid.UUID(ledger.start("Second League", "freeform", {}, actor="Bob").state.campaign_id)
+    ledger.execute(other, EnlistWarband(name="Clan Skrittle", player="Bob", treasury=300), actor="Bob")
+
+    assert [r.position for r in ledger.history(other)] == [1, 2, 3, 4, 5, 6]
+    assert list(ledger.load(other).warbands) == ["clan-skrittle"]
+    assert [r.position for r in campaign.records()] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert list(campaign.load().warbands) == ["reikland-rats"]
