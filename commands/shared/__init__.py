@@ -257,8 +257,9 @@ def gain_item(cmd: GainItem, ctx: Context) -> None:
 def lose_item(cmd: LoseItem, ctx: Context) -> None:
     band, fighter, items = _holder(ctx, cmd.warband, cmd.fighter)
     if cmd.item not in items:
-        owner = ctx.state.fighters[fighter].name if fighter else ctx.state.warbands[band].name + "'s stash"
-        raise RuleViolation(f"{owner} has no {cmd.item}")
+        if fighter:
+            raise RuleViolation(f"{ctx.state.fighters[fighter].name} has no {cmd.item}")
+        raise RuleViolation(f"{ctx.state.warbands[band].name} has no {cmd.item} in its stash")
     ctx.emit(ev.ItemLost(warband=band, fighter=fighter, item=cmd.item, reason=cmd.reason))
 
 
