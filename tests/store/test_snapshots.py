@@ -1,0 +1,119 @@
+"""Snapshots keep loading flat without changing what is loaded; replay shows any earlier point."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle
+from ledger import campaigns
+from ledger.campaigns import fold
+from ledger.decide import TableDice
+from ledger.errors import BadInput, NotFound
+
+
+def award(campaign, amount, reason="survived"):
+    return campaign.execute(AwardXP(fighter="Gunnar", amount=amount, reason=reason))
+
+
+def count_records_read(store, monkeypatch):
+    """Positions of the records `store.records` hands out from now on."""
+    real_records = store.records
+    read: list[int] = []
+
+    def records(campaign_id, **bounds):
+        for record in real_records(campaign_id, **bounds):
+            read.append(record.position)
+            yield record
+
+    monkeypatch.setattr(store, "records", records)
+    return read
+
+
+def test_loading_from_a_snapshot_gives_the_state_of_a_full_fold(campaign, reopen, monkeypatch):
+    monkeypatch.setattr(campaigns, "SNAPSHOT_INTERVAL", 10)
+    for amount in range(1, 13):  # two records each: positions 10 to 33
+        award(campaign, amount)
+    campaign.execute(BareRoll(expression="D6", purpose="weather"), dice=TableDice([4]))  # 34, 35
+
+    other = reopen()
+    assert other.latest_snapshot(campaign.id)[0] == 31
+    loaded = campaigns.Ledger(other).load(campaign.id)
+    assert loaded == fold(campaign.records()) == campaign.ledger.replay(campaign.id)
+    assert (loaded.position, loaded.transactions, loaded.rolls, loaded.fighters["gunnar"].xp) == (35, 16, 1, 78)
+
+
+def test_load_reads_only_the_records_after_the_latest_snapshot(campaign, store, monkeypatch):
+    """With the default interval, 60 awards (positions 10–129) leave a snapshot at 101."""
+    for _ in range(60):
+        award(campaign, 1)
+    read = count_records_read(store, monkeypatch)
+
+    state = campaign.load()
+
+    assert store.latest_snapshot(campaign.id)[0] == 101
+    assert read == list(range(102, 130))
+    assert state.fighters["gunnar"].xp == 60
+
+
+def test_a_snapshot_taken_before_a_void_does_not_leak_the_voided_award(campaign, store, monkeypatch):
+    """The void's own snapshot is lost (as when a process dies after its commit): the snapshot
+    at 11 still counts T4's 5 XP, and loading must notice and fold without T4."""
+    monkeypatch.setattr(campaigns, "SNAPSHOT_INTERVAL", 10)
+    award(campaign, 5)  # T4, positions 10–11: snapshot at 11
+    award(campaign, 2)  # T5, positions 12–13
+    monkeypatch.setattr(store, "save_snapshot", lambda *snapshot: None)
+    campaign.ledger.void(campaign.id, "T4", reason="never survived", actor="Ann")  # T6, 14–15
+
+    state = campaign.load()
+
+    assert store.latest_snapshot(campaign.id)[0] == 11
+    assert state.fighters["gunnar"].xp == 2
+    assert state.voided == {"4": "never survived"}
+    assert state == campaign.ledger.replay(campaign.id)
+
+
+def test_a_void_takes_a_new_snapshot_that_loading_then_uses(campaign, store, monkeypatch):
+    monkeypatch.setattr(campaigns, "SNAPSHOT_INTERVAL", 10)
+    award(campaign, 5)  # T4, 10–11
+    award(campaign, 2)  # T5, 12–13
+    campaign.ledger.void(campaign.id, "T4", reason="never survived", actor="Ann")  # T6, 14–15
+    read = count_records_read(store, monkeypatch)
+
+    state = campaign.load()
+
+    assert store.latest_snapshot(campaign.id)[0] == 15
+    assert read == []
+    assert state.fighters["gunnar"].xp == 2
+    assert state == campaign.ledger.replay(campaign.id)
+
+
+def test_replay_until_a_position_shows_the_campaign_as_it_stood_then(campaign):
+    award(campaign, 3)  # T4, 10–11
+    award(campaign, 4)  # T5, 12–13
+    campaign.ledger.void(campaign.id, "T4", reason="miscounted", actor="Ann")  # T6, 14–15
+
+    def xp_until(position):
+        return campaign.ledger.replay(campaign.id, until=position).fighters["gunnar"].xp
+
+    assert [xp_until(9), xp_until(11), xp_until(13), xp_until(15)] == [0, 3, 7, 4]
+    assert campaign.ledger.replay(campaign.id, until=4).warbands == {}
+    assert campaign.ledger.replay(campaign.id, until=13) == fold(campaign.ledger.history(campaign.id, upto=13))
+    assert campaign.ledger.replay(campaign.id, until=1000) == campaign.load()
+    with pytest.raises(BadInput, match="^--until takes a position from 1$"):
+        campaign.ledger.replay(campaign.id, until=0)
+
+
+def test_replay_of_a_battle_runs_until_the_next_battle_starts(campaign):
+    campaign.execute(EnlistWarband(name="Clan Skrittle", player="Bob"))  # T4, 10–11
+    campaign.execute(RecordBattle(participants=["Reikland Rats", "Clan Skrittle"], winner="Clan Skrittle"))  # T5
+    award(campaign, 2)  # T6, 14–15
+    campaign.execute(RecordBattle(participants=["Reikland Rats", "Clan Skrittle"], winner="Reikland Rats"))  # T7
+    award(campaign, 5)  # T8, 18–19
+
+    first = campaign.ledger.replay(campaign.id, battle=1)
+    second = campaign.ledger.replay(campaign.id, battle=2)
+
+    assert (first.position, [b.number for b in first.battles], first.fighters["gunnar"].xp) == (15, [1], 2)
+    assert (second.position, [b.number for b in second.battles], second.fighters["gunnar"].xp) == (19, [1, 2], 7)
+    with pytest.raises(NotFound, match=r"^no battle 3 \(battles: 1, 2\)$"):
+        campaign.ledger.replay(campaign.id, battle=3)
