@@ -107,13 +107,13 @@ def item_lose(session: Session, warband: str, name: str, fighter: str | None, re
     run(session, LoseItem(warband=warband, item=name, fighter=fighter, reason=reason))
 
 
-@main.command("treasury")
+@main.command("treasury", context_settings={"ignore_unknown_options": True})
 @click.argument("warband")
 @click.argument("delta", type=int)
 @click.option("--reason", required=True, help="Why the money changes.")
 @pass_session
 def treasury(session: Session, warband: str, delta: int, reason: str) -> None:
-    """Add (or, negative, remove) DELTA money to WARBAND's treasury. Use -- before a negative number."""
+    """Add DELTA to WARBAND's treasury, or take it away when negative (e.g. -10)."""
     run(session, ChangeTreasury(warband=warband, delta=delta, reason=reason))
 
 

@@ -28,6 +28,7 @@ def campaign(tmp_path, monkeypatch) -> Callable[..., Result]:
     def run(*args: str, input: str | None = None) -> Result:
         return runner.invoke(main, ["--store", store, *args], input=input, catch_exceptions=False)
 
+    run.store = store  # type: ignore[attr-defined]
     return run
 
 

@@ -1,0 +1,79 @@
+"""campaign new / list / show / rulesets / seed reveal."""
+
+import json
+
+from ledger import dice
+
+
+def test_new_campaign_commits_to_the_seed(campaign):
+    result = campaign("new", "Test League")
+    assert result.exit_code == 0
+    commitment = dice.commitment(bytes(range(32)))
+    assert result.output.splitlines()[:3] == [
+        "  campaign Test League started",
+        "  ruleset freeform v1",
+        f"  dice seed of epoch 0 committed: sha256 {commitment[:16]}…",
+    ]
+
+
+def test_campaign_refusals(campaign):
+    campaign("new", "Test League")
+    assert campaign("new", "test league").output == (
+        f"Error: a campaign named 'test league' already exists in {campaign.store}\n"
+    )
+    refused = campaign("new", "X", "--ruleset", "nope")
+    assert refused.exit_code == 1
+    assert refused.output.startswith("Error: no ruleset 'nope' (known: ")
+    bad_option = campaign("new", "Y", "--option", "dice")
+    assert (bad_option.exit_code, bad_option.output) == (2, "Error: --option takes KEY=VALUE, not 'dice'\n")
+    assert [c["name"] for c in json.loads(campaign("list", "--json").output)] == ["Test League"]
+
+
+def test_commands_need_a_campaign(campaign):
+    result = campaign("warband", "list")
+    assert result.exit_code == 1
+    assert result.output == f"Error: no campaign in {campaign.store}: start one with `campaign new NAME`\n"
+
+
+def test_several_campaigns_need_choosing(campaign):
+    campaign("new", "Spring")
+    campaign("new", "Autumn")
+    assert campaign("warband", "list").output == (
+        "Error: this store holds several campaigns (Spring, Autumn): choose one with --campaign\n"
+    )
+    assert campaign("--campaign", "autumn", "warband", "add", "Rats", "--player", "Ann").exit_code == 0
+    listed = campaign("list").output.splitlines()
+    assert listed[0].startswith("Spring  freeform  0 warbands  0 battles  4 events  head ")
+    assert listed[1].startswith("Autumn  freeform  1 warband  0 battles  6 events  head ")
+
+
+def test_show_json(two_warbands):
+    shown = json.loads(two_warbands("show", "--json").output)
+    assert shown["name"] == "Test League"
+    assert shown["ruleset"] == "freeform"
+    assert [(w["name"], w["treasury"], w["fighters"]) for w in shown["warbands"]] == [
+        ("Reikland Rats", 440, 1),
+        ("Clan Skrittle", 210, 1),
+    ]
+    assert shown["events"] == 14 and shown["transactions"] == 5
+
+
+def test_actor_is_recorded_on_every_event(campaign):
+    campaign("--as", "Ann", "new", "Test League")
+    rows = json.loads(campaign("log", "--json").output)
+    assert {row["actor"] for row in rows} == {"Ann"}
+
+
+def test_seed_reveal_publishes_the_seed_and_commits_a_new_one(two_warbands):
+    two_warbands("roll", "D6", "--for", "x", "--ledger")
+    result = two_warbands("seed", "reveal")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == f"  dice seed of epoch 0 revealed: {bytes(range(32)).hex()}"
+    assert lines[1].startswith("  dice seed of epoch 1 committed: sha256 ")
+    # Ledger dice go on from the new seed; roll numbers carry on.
+    assert two_warbands("roll", "D6", "--for", "y", "--ledger").output.startswith("  R1 y: D6 rolled ")
+
+
+def test_rulesets_lists_freeform(campaign):
+    assert "freeform  v1  Freeform (shared commands only)" in campaign("rulesets").output.splitlines()

@@ -1,0 +1,60 @@
+"""campaign replay: the campaign as it stood earlier, and --check against today's rules."""
+
+import json
+
+from commands.shared import ChangeTreasury
+from ledger import events as ev
+from ledger import rulesets
+
+
+def played(c):
+    c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner", "Reikland Rats")  # T6
+    c("treasury", "Reikland Rats", "20", "--reason", "loot")  # T7
+    c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner", "Clan Skrittle")  # T8
+    c("treasury", "Clan Skrittle", "15", "--reason", "loot")  # T9
+    return c
+
+
+def test_replay_until_a_position(two_warbands):
+    c = played(two_warbands)
+    state = json.loads(c("replay", "--until", "9", "--json").output)
+    # Positions 1-4 open the campaign (T1), 5-6 enlist the rats, 7-8 the skaven, 9 opens T4; T7 is 17-18, T9 21-22.
+    assert (state["events"], [w["name"] for w in state["warbands"]]) == (9, ["Reikland Rats", "Clan Skrittle"])
+    assert [w["fighters"] for w in state["warbands"]] == [0, 0]
+
+
+def test_replay_to_a_battle_includes_what_followed_it(two_warbands):
+    c = played(two_warbands)
+    state = json.loads(c("replay", "--battle", "1", "--json").output)
+    assert [b["battle"] for b in state["battles"]] == [1]
+    assert [w["treasury"] for w in state["warbands"]] == [460, 210]  # 440 + 20 loot; battle 2's loot not yet
+    text = c("replay", "--battle", "2").output.splitlines()
+    assert text[2:] == [
+        "  Reikland Rats (Ann): 1 fighter, treasury 460, 2 games, 1 win",
+        "  Clan Skrittle (Bob): 1 fighter, treasury 225, 2 games, 1 win",
+        "  battle 1: Reikland Rats vs Clan Skrittle — Reikland Rats",
+        "  battle 2: Reikland Rats vs Clan Skrittle — Clan Skrittle",
+    ]
+
+
+def test_replay_refusals(two_warbands):
+    assert two_warbands("replay", "--battle", "1").output == "Error: no battle 1 (battles: none yet)\n"
+    assert two_warbands("replay", "--until", "0").output == "Error: --until takes a position from 1\n"
+    assert two_warbands("replay", "--until", "3", "--battle", "1").output == "Error: give --until or --battle, not both\n"
+
+
+def test_check_passes_then_finds_a_rule_that_changed(two_warbands, monkeypatch):
+    c = played(two_warbands)
+    assert c("replay", "--check").output == "Re-decided 8 transactions from their commands and dice: all match.\n"
+
+    def doubled(cmd, ctx):  # today's rules now pay twice as much
+        ctx.emit(ev.TreasuryChanged(warband=ctx.state.warband(cmd.warband).id, delta=cmd.delta * 2, reason=cmd.reason))
+
+    monkeypatch.setitem(rulesets.get("freeform").handlers, ChangeTreasury, doubled)
+    result = c("replay", "--check")
+    assert result.exit_code == 1
+    assert result.output == (
+        "T7: event 18 would now be treasury.changed {'warband': 'reikland-rats', 'delta': 40, 'reason': 'loot', 'row': ''}\n"
+        "T9: event 22 would now be treasury.changed {'warband': 'clan-skrittle', 'delta': 30, 'reason': 'loot', 'row': ''}\n"
+        "Re-decided 8 transactions from their commands and dice: 2 differ.\n"
+    )

@@ -1,0 +1,93 @@
+"""campaign warband / fighter / battle / roster / xp / item / treasury / correct / log / history."""
+
+import json
+
+
+def test_roster_text(two_warbands):
+    two_warbands("item", "gain", "Reikland Rats", "sword", "--fighter", "Gunnar")
+    two_warbands("item", "gain", "Reikland Rats", "rope")
+    two_warbands("fighter", "add", "Reikland Rats", "Marksmen", "--role", "henchman", "--group-size", "3", "--cost", "25")
+    assert two_warbands("roster", "Reikland Rats").output == (
+        "Reikland Rats (Ann)  treasury 365  games 0  wins 0\n"  # 500 - 60 - 3 × 25
+        "  stash: rope\n"
+        "  Gunnar — leader  XP 0  WS4\n"
+        "      equipment: sword\n"
+        "  Marksmen x3 — henchman  XP 0\n"
+    )
+
+
+def test_roster_json_has_every_fighter_field(two_warbands):
+    roster = json.loads(two_warbands("roster", "Reikland Rats", "--json").output)
+    gunnar = roster["roster"][0]
+    assert (roster["treasury"], gunnar["name"], gunnar["stats"], gunnar["status"]) == (440, "Gunnar", {"WS": 4}, "active")
+    assert set(gunnar) >= {"xp", "keywords", "skills", "injuries", "equipment", "group_size", "games"}
+
+
+def test_battle_then_xp_and_history(two_warbands):
+    c = two_warbands
+    result = c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner",
+               "Clan Skrittle", "--scenario", "Skirmish", "--ooa", "Gunnar", "--took-out", "Snikch=Gunnar",
+               "--glorious", "Snikch=Slew the leader")
+    assert result.output.splitlines()[0] == "  battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle"
+    c("xp", "award", "Snikch", "2", "--reason", "won and took Gunnar out")
+    history = c("history", "--fighter", "Snikch").output.splitlines()
+    assert history == [
+        "   13 T5    arbiter    Snikch, leader, joins Clan Skrittle",
+        "   16 T6    arbiter    battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
+        "   18 T7    arbiter    Snikch gains 2 XP: won and took Gunnar out",
+    ]
+    battle = json.loads(c("history", "--json").output)
+    assert [row["text"] for row in battle] == [
+        "battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle"
+    ]
+    shown = json.loads(c("show", "--json").output)
+    assert [(w["name"], w["games"], w["wins"]) for w in shown["warbands"]] == [
+        ("Reikland Rats", 1, 0),
+        ("Clan Skrittle", 1, 1),
+    ]
+
+
+def test_battle_refusals_write_nothing(two_warbands):
+    before = json.loads(two_warbands("show", "--json").output)["events"]
+    absent = two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle",
+                          "--absent", "Gunnar", "--ooa", "Gunnar")
+    assert (absent.exit_code, absent.output) == (2, "Error: Gunnar did not fight in this battle\n")
+    unknown = two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Orcs")
+    assert (unknown.exit_code, unknown.output) == (
+        1, "Error: no warband 'Orcs' in this campaign (warbands: Reikland Rats, Clan Skrittle)\n"
+    )
+    bad_pair = two_warbands("battle", "record", "--warband", "Reikland Rats", "--took-out", "Gunnar")
+    assert (bad_pair.exit_code, bad_pair.output) == (2, "Error: --took-out takes KEY=VALUE, not 'Gunnar'\n")
+    assert json.loads(two_warbands("show", "--json").output)["events"] == before
+
+
+def test_money_items_and_corrections(two_warbands):
+    c = two_warbands
+    assert c("treasury", "Clan Skrittle", "-10", "--reason", "upkeep").output.splitlines()[0] == (
+        "  Clan Skrittle treasury -10: upkeep"
+    )
+    assert c("treasury", "Clan Skrittle", "-500", "--reason", "x").output == (
+        "Error: Clan Skrittle has 200 in the treasury; cannot pay 500\n"
+    )
+    assert c("item", "lose", "Reikland Rats", "sword", "--fighter", "Gunnar").output == "Error: Gunnar has no sword\n"
+    corrected = c("correct", "Reikland Rats", "Gunnar", "--reason", "misread card", "--stat", "WS=-1", "--status", "retired")
+    assert corrected.output.splitlines()[:2] == [
+        "  Gunnar WS -1: correction: misread card",
+        "  Gunnar retires",
+    ]
+    assert c("xp", "award", "Gunnar", "1", "--reason", "x").output == "Error: Gunnar is retired\n"
+    bad_stat = c("correct", "Reikland Rats", "Gunnar", "--reason", "x", "--stat", "WS=up")
+    assert (bad_stat.exit_code, bad_stat.output) == (2, "Error: --stat WS: 'up' is not a whole number\n")
+
+
+def test_log_json_marks_voided_transactions(two_warbands):
+    two_warbands("roll", "D6", "--for", "x", "--dice", "1")
+    two_warbands("--as", "Bob", "void", "R0", "--reason", "misread")
+    rows = json.loads(two_warbands("log", "--json").output)
+    roll = next(r for r in rows if r["type"] == "dice.rolled")
+    assert roll["voided"] == {
+        "voided_by": 7,
+        "voided_by_actor": "Bob",
+        "voided_at": "2026-11-29T12:00:00.000000Z",
+        "reason": "misread",
+    }
