@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import click
+import msgspec
 
 from ledger import rulesets
-from ledger.cli.app import DiceChoice, Session, dice_options, interactive_ask, main, pass_session, report
+from ledger.cli.app import (
+    DiceChoice,
+    Session,
+    answers_option,
+    dice_options,
+    interactive_ask,
+    main,
+    pass_session,
+    report,
+)
 from ledger.errors import BadInput, NeedsDice, RuleViolation
 
 
@@ -13,9 +23,11 @@ from ledger.errors import BadInput, NeedsDice, RuleViolation
 @click.argument("warband_ref", metavar="WARBAND")
 @click.option("--step", "only", default=None, help="Do just this step (by key).")
 @click.option("--list", "list_only", is_flag=True, help="Show the steps and which are done, without doing any.")
+@answers_option
 @dice_options
 @pass_session
-def post_game(session: Session, warband_ref: str, only: str | None, list_only: bool, dice: DiceChoice) -> None:
+def post_game(session: Session, warband_ref: str, only: str | None, list_only: bool, dice: DiceChoice,
+              answers: dict[str, str]) -> None:
     """Walk WARBAND through its game's post-battle sequence in order.
 
     Each step is one transaction: if you stop half way, run this again and it carries on with the
@@ -44,6 +56,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             click.echo(f"Next step: {step.key} (run `campaign post-game {warband_ref}` again with its dice).")
             return
         command = step.build(state, band.id, ask or _no_ask(step.key))
+        command = msgspec.structs.replace(command, answers={**command.answers, **answers})
         outcome = session.ledger.execute(cid, command, actor=session.actor, dice=dice.source(state), ask=ask)
         report(outcome)
         state = outcome.state

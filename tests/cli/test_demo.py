@@ -1,0 +1,33 @@
+"""campaign demo builds the sample campaigns of fixtures/ and shows them."""
+
+from ledger.cli.demo import fixture_campaigns
+
+
+def test_every_fixture_names_its_ruleset_and_steps():
+    fixtures = fixture_campaigns()
+    assert "freeform" in fixtures
+    for ruleset_id, fixture in fixtures.items():
+        assert fixture["ruleset"] == ruleset_id and fixture["name"].startswith("Demo: ") and fixture["steps"]
+
+
+def test_freeform_demo(campaign):
+    result = campaign("demo", "--ruleset", "freeform")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    # Worked by hand from fixtures/freeform/demo.json: Rats 500 - 60 - 3 × 25 = 365;
+    # Skrittle 500 - 90 - 4 × 20 + 35 = 365; one battle each; Gunnar's injury roll voided by the reroll.
+    assert "  Reikland Rats (Ann): 2 fighters, treasury 365, 2 games, 1 win" in lines
+    assert "  Clan Skrittle (Bob): 2 fighters, treasury 365, 2 games, 1 win" in lines
+    assert "  Gunnar — leader  XP 1  WS4 BS4" in lines
+    assert "      equipment: sword, blunderbuss" in lines
+    assert "  Snikch — leader  XP 0  WS4" in lines  # 2 XP awarded, 2 spent
+    assert any(line.endswith("[VOIDED by T10 (arbiter): the die fell off the table]") for line in lines)
+    again = campaign("demo", "--ruleset", "freeform")
+    assert again.output.count("Reikland Rats (Ann): 2 fighters") == 1  # shown again, not built twice
+    assert campaign("list").output.count("Demo: Freeform Skirmish") == 1
+
+
+def test_unknown_sample(campaign):
+    result = campaign("demo", "--ruleset", "chess")
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: no sample campaign for 'chess' (samples: ")
