@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import sys
 from importlib import resources
 from typing import Any
 
@@ -31,7 +32,7 @@ def build(session: Session, fixture: dict[str, Any]) -> None:
     """Replay a fixture's CLI steps against the session's store, failing loudly on the first refusal."""
     base = ["--store", session.store_url, "--as", session.actor]
     steps = [["new", fixture["name"], "--ruleset", fixture["ruleset"]], *fixture["steps"]]
-    with click.progressbar(steps, label=f"Building {fixture['name']}", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(steps, label=f"Building {fixture['name']}", file=sys.stderr) as bar:
         for step in bar:
             argv = base + (["--campaign", fixture["name"]] if step[0] != "new" else []) + step
             captured = io.StringIO()
