@@ -8,7 +8,8 @@ import click
 
 from ledger import rulesets
 from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report
-from ledger.cli.views import campaign_summary, plural, print_campaign
+from ledger.cli.views import campaign_summary, plural, print_campaign, print_roster
+from projections.roster import roster as roster_view
 from ledger.errors import BadInput
 
 
@@ -131,9 +132,11 @@ def reroll(session: Session, roll: str, reason: str, cascade: bool, dice: DiceCh
 @click.option("--until", type=int, help="Stop at this event position.")
 @click.option("--battle", type=int, help="Stop after battle K and what followed it before the next battle.")
 @click.option("--check", is_flag=True, help="Re-decide every transaction and compare with the stored events.")
+@click.option("--roster", "roster_of", default=None, metavar="WARBAND", help="Show this warband's roster as it stood.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
-def replay(session: Session, until: int | None, battle: int | None, check: bool, as_json: bool) -> None:
+def replay(session: Session, until: int | None, battle: int | None, check: bool, roster_of: str | None,
+           as_json: bool) -> None:
     """Rebuild the campaign from its events alone, optionally as it stood at an earlier point."""
     cid = session.campaign()
     if check:
@@ -153,7 +156,13 @@ def replay(session: Session, until: int | None, battle: int | None, check: bool,
     if until is not None and battle is not None:
         raise BadInput("give --until or --battle, not both")
     state = session.ledger.replay(cid, until=until, battle=battle)
-    if as_json:
+    if roster_of is not None:
+        band = state.warband(roster_of)
+        if as_json:
+            emit_json(roster_view(state, band.id))
+        else:
+            print_roster(state, band.id)
+    elif as_json:
         emit_json(campaign_summary(state, detail=True))
     else:
         print_campaign(state)

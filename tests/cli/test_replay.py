@@ -37,6 +37,17 @@ def test_replay_to_a_battle_includes_what_followed_it(two_warbands):
     ]
 
 
+def test_replay_shows_a_roster_as_it_stood(two_warbands):
+    c = played(two_warbands)
+    assert c("replay", "--battle", "1", "--roster", "Reikland Rats").output == (
+        "Reikland Rats (Ann)  treasury 460  games 1  wins 1\n"
+        "  Gunnar — leader  XP 0  WS4\n"
+    )
+    assert c("replay", "--until", "8", "--roster", "Reikland Rats").output == (
+        "Reikland Rats (Ann)  treasury 500  games 0  wins 0\n"
+    )
+
+
 def test_replay_refusals(two_warbands):
     assert two_warbands("replay", "--battle", "1").output == "Error: no battle 1 (battles: none yet)\n"
     assert two_warbands("replay", "--until", "0").output == "Error: --until takes a position from 1\n"

@@ -1,0 +1,66 @@
+"""The read-model tables: kept current after every command (a commit hook), and `campaign rebuild`.
+
+See docs/read-models.md for the tables. A failed update never hides that the command itself was
+recorded: it warns, and the next command (or `campaign rebuild`) catches up from the events.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from ledger.cli.app import COMMIT_HOOKS, Session, main, pass_session
+from ledger.cli.views import plural
+from ledger.records import Record
+from ledger.state import CampaignState
+from projections import sql
+
+# Rebuilds folding at least this many events show a progress bar.
+PROGRESS_EVENTS = 5000
+
+
+def keep_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
+    try:
+        sql.update(ledger.store, campaign_id, state, records)
+    except Exception as error:  # noqa: BLE001 - the events are committed whatever went wrong here
+        click.echo(
+            f"Warning: the command is recorded, but the read-model tables were not updated ({error}); "
+            "they catch up with the next command, or run `campaign rebuild`.",
+            err=True,
+        )
+
+
+COMMIT_HOOKS.append(keep_read_models)
+
+
+@main.command("rebuild")
+@click.option("--campaign", "campaign_ref", default=None,
+              help="Rebuild only this campaign's rows (default: the global --campaign, else drop and rebuild every table).")
+@pass_session
+def rebuild(session: Session, campaign_ref: str | None) -> None:
+    """Drop the read-model tables and rebuild them from the events alone."""
+    ref = campaign_ref or session.campaign_ref
+    ledger = session.ledger
+    campaign_ids = [ledger.find(ref)] if ref is not None else ledger.store.campaign_ids()
+    total = sum(ledger.load(cid).position for cid in campaign_ids)
+    bar = (
+        click.progressbar(length=total, label="Rebuilding read models", file=sys.stderr)
+        if total >= PROGRESS_EVENTS
+        else contextlib.nullcontext()
+    )
+    with bar as progress:
+        states = sql.rebuild(
+            ledger.store, campaign_ids, drop=ref is None, advance=progress.update if progress is not None else None
+        )
+    for state in states:
+        click.echo(
+            f"{state.name}: {plural(state.position, 'event')}, {plural(len(state.warbands), 'warband')}, "
+            f"{plural(len(state.fighters), 'fighter')}, {plural(len(state.battles), 'battle')}; head {state.head[:16]}"
+        )
+    where = "" if ref is not None else f" in {ledger.store.url}"
+    click.echo(f"Rebuilt the read models of {plural(len(states), 'campaign')}{where} from the events.")
