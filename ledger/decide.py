@@ -128,7 +128,7 @@ class LedgerDice:
         return d.ledger_faces(self.seed, self.campaign_id, roll, die_sides), "ledger", self.epoch
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
-        raise RuleViolation(f"{deck} is a digital deck: the ledger draws its cards")
+        raise NeedsDice(f"{purpose}: {deck} is a physical deck in this campaign: name the card drawn with --card")
 
     def finish(self) -> None:
         """Ledger dice cannot be over-supplied."""
@@ -204,10 +204,10 @@ class Context:
             self.events.append(event)
             evolve(self.state, event, self._evolve)
 
-    def roll(self, expression: str, purpose: str, *, source: DiceSource | None = None) -> Roll:
+    def roll(self, expression: str, purpose: str) -> Roll:
         parsed = d.parse_expression(expression)
         number = self.state.rolls
-        faces, origin, epoch = (source or self._dice).faces(number, str(parsed), parsed.die_sides, purpose)
+        faces, origin, epoch = self._dice.faces(number, str(parsed), parsed.die_sides, purpose)
         value, kept = parsed.evaluate(faces)
         self.emit(
             ev.DiceRolled(
