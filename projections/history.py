@@ -26,35 +26,48 @@ def void_annotations(records: Sequence[Record]) -> dict[int, dict[str, Any]]:
     return notes
 
 
+def record_text(record: Record, state: CampaignState) -> str:
+    """The chronicle's line for a record: a command with its reason, or the event described."""
+    opened = record.event
+    if isinstance(opened, ev.CommandRecorded):
+        return opened.command + (f" ({opened.reason})" if opened.reason else "")
+    return describe(opened, state)
+
+
 def log_rows(records: Sequence[Record], state: CampaignState) -> list[dict[str, Any]]:
     voided = void_annotations(records)
-    rows = []
-    for record in records:
-        opened = record.event if isinstance(record.event, ev.CommandRecorded) else None
-        rows.append(
-            {
-                "position": record.position,
-                "tx": record.tx,
-                "type": ev.tag_of(record.event),
-                "actor": record.actor,
-                "recorded_at": record.recorded_at,
-                "text": f"{opened.command}" + (f" ({opened.reason})" if opened.reason else "")
-                if opened
-                else describe(record.event, state),
-                "voided": voided.get(record.tx),
-                "hash": record.hash,
-            }
-        )
-    return rows
+    return [
+        {
+            "position": record.position,
+            "tx": record.tx,
+            "type": ev.tag_of(record.event),
+            "actor": record.actor,
+            "recorded_at": record.recorded_at,
+            "text": record_text(record, state),
+            "voided": voided.get(record.tx),
+            "hash": record.hash,
+        }
+        for record in records
+    ]
 
 
-def _mentions(event: ev.Event, fighter: str) -> bool:
-    if getattr(event, "fighter", None) == fighter:
-        return True
+def fighters_involved(event: ev.Event) -> dict[str, str]:
+    """Fighter (id, or an untracked enemy's name) -> how the event involves them: the fighter it is
+    about ("subject"), one who fought in a battle ("fought"), or one taken out there ("taken out")."""
+    involved: dict[str, str] = {}
+    subject = getattr(event, "fighter", None)
+    if isinstance(subject, str):
+        involved[subject] = "subject"
     if isinstance(event, ev.BattleRecorded):
-        return any(d.fighter == fighter or fighter in d.took_out for d in event.deeds)
-    return False
+        for deed in event.deeds:
+            involved.setdefault(deed.fighter, "fought")
+        for deed in event.deeds:
+            for enemy in deed.took_out:
+                involved.setdefault(enemy, "taken out")
+    return involved
 
 
 def fighter_history(records: Sequence[Record], state: CampaignState, fighter: str) -> list[dict[str, Any]]:
-    return [row for row, record in zip(log_rows(records, state), records) if _mentions(record.event, fighter)]
+    return [
+        row for row, record in zip(log_rows(records, state), records) if fighter in fighters_involved(record.event)
+    ]

@@ -14,6 +14,7 @@ from ledger.cli import (  # noqa: F401 - each module registers its commands on `
     fighters,
     history,
     postgame,
+    readmodels,
     warbands,
 )
 

@@ -46,6 +46,7 @@ def rebuild(session: Session, campaign_ref: str | None) -> None:
     """Drop the read-model tables and rebuild them from the events alone."""
     ref = campaign_ref or session.campaign_ref
     ledger = session.ledger
+    sql.require_sql(ledger.store)
     campaign_ids = [ledger.find(ref)] if ref is not None else ledger.store.campaign_ids()
     total = sum(ledger.load(cid).position for cid in campaign_ids)
     bar = (

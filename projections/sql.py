@@ -1,0 +1,220 @@
+"""The read models as plain SQL tables in the campaign's own database, kept current with tracking.
+
+After every command, `update` (the ledger's commit hook) brings one campaign's tables up to date
+inside ONE SQL transaction together with its row in `rm_tracking`, which records the position
+and head hash the tables reflect. That makes updates exactly-once:
+- tracking already at (or past) the new records: nothing to do;
+- the new records are one plain transaction that follows the tracked head: its rows are appended
+  and the current tables (campaign, warbands, fighters) replaced from the state;
+- anything else (a void or reroll changed the past, a commit of several transactions, or the
+  tables fell behind because an earlier update failed): the campaign's rows are computed again
+  from its events and replace the old ones.
+`rebuild` drops the tables and computes them from the events; both paths compute rows with
+`projections.tables`, so a rebuild gives exactly the rows that the updates kept.
+
+The tables live in the same database as the events (for PostgreSQL, in the store's schema).
+A memory:// store has no SQL: nothing is persisted. Dialect differences (parameter style,
+integer type, row locking) are kept in `Dialect`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledger import events as ev
+from ledger.errors import BadInput
+from ledger.records import GENESIS, Record
+from ledger.state import CampaignState
+from ledger.store import Store
+from projections.tables import (
+    CURRENT_TABLES,
+    READ_MODELS,
+    TABLES,
+    TRACKING,
+    WARBANDS,
+    Row,
+    Rows,
+    Table,
+    all_rows,
+    current_rows,
+    transaction_rows,
+)
+
+# What `update` did.
+REFLECTED = "reflected"  # the tables already reflected these records
+APPENDED = "appended"  # the new transaction's rows were added
+RECOMPUTED = "recomputed"  # the campaign's rows were computed again from its events
+NO_SQL = "no SQL"  # a memory:// store
+
+
+@dataclass(frozen=True)
+class Dialect:
+    placeholder: str  # DB-API paramstyle: "?" (sqlite3) or "%s" (psycopg)
+    integer: str
+    lock: str  # appended to reading the tracking row, so that one campaign's updates take turns
+    schema: str | None  # PostgreSQL schema of the store's tables
+
+    def table(self, table: Table) -> str:
+        return f'"{self.schema}".{table.name}' if self.schema else table.name
+
+    def execute(self, cursor: Any, sql: str, *params: Any) -> None:
+        cursor.execute(sql.replace("?", self.placeholder), params)
+
+    def select(self, cursor: Any, sql: str, *params: Any) -> list[Row]:
+        self.execute(cursor, sql, *params)
+        # psycopg's cursor here gives dicts (in column order), sqlite3's gives sqlite3.Row.
+        return [tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in cursor.fetchall()]
+
+    def executemany(self, cursor: Any, sql: str, rows: Sequence[Row]) -> None:
+        cursor.executemany(sql.replace("?", self.placeholder), rows)
+
+
+def dialect(store: Store) -> Dialect | None:
+    if store.kind == "sqlite":
+        return Dialect(placeholder="?", integer="INTEGER", lock="", schema=None)
+    if store.kind == "postgres":
+        schema = store.app.recorder.datastore.schema  # type: ignore[attr-defined]
+        return Dialect(placeholder="%s", integer="BIGINT", lock=" FOR UPDATE", schema=schema)
+    return None
+
+
+def require_sql(store: Store) -> Dialect:
+    d = dialect(store)
+    if d is None:
+        raise BadInput(f"{store.url} keeps no SQL tables: read models are stored in SQLite and PostgreSQL stores only")
+    return d
+
+
+# --- the tables ------------------------------------------------------------------------------------
+
+
+def create_tables(cursor: Any, d: Dialect) -> None:
+    for table in TABLES:
+        columns = ", ".join(
+            f"{name} {d.integer if kind == 'int' else 'TEXT'}{'' if name in table.nullable else ' NOT NULL'}"
+            for name, kind in table.columns
+        )
+        d.execute(cursor, f"CREATE TABLE IF NOT EXISTS {d.table(table)} ({columns}, PRIMARY KEY ({', '.join(table.key)}))")
+
+
+def drop_tables(cursor: Any, d: Dialect) -> None:
+    for table in TABLES:
+        d.execute(cursor, f"DROP TABLE IF EXISTS {d.table(table)}")
+
+
+def _insert(cursor: Any, d: Dialect, rows: Rows) -> None:
+    for table in READ_MODELS:
+        if rows.get(table.name):
+            marks = ", ".join("?" for _ in table.columns)
+            d.executemany(
+                cursor, f"INSERT INTO {d.table(table)} ({', '.join(table.column_names)}) VALUES ({marks})", rows[table.name]
+            )
+
+
+def _delete(cursor: Any, d: Dialect, campaign_id: str, tables: Iterable[Table]) -> None:
+    for table in tables:
+        d.execute(cursor, f"DELETE FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
+
+
+def _lock_tracking(cursor: Any, d: Dialect, campaign_id: str) -> tuple[int, str]:
+    """The (position, head) the campaign's tables reflect, locked until the transaction ends."""
+    # Inserting first makes the row exist to be locked (and takes SQLite's write lock at once).
+    d.execute(
+        cursor,
+        f"INSERT INTO {d.table(TRACKING)} (campaign_id, position, head) VALUES (?, 0, ?) ON CONFLICT (campaign_id) DO NOTHING",
+        campaign_id,
+        GENESIS,
+    )
+    [(position, head)] = d.select(
+        cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?{d.lock}", campaign_id
+    )
+    return position, head
+
+
+def _track(cursor: Any, d: Dialect, campaign_id: str, last: Record) -> None:
+    d.execute(
+        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? WHERE campaign_id = ?",
+        last.position, last.hash, campaign_id,
+    )
+
+
+def _replace(cursor: Any, d: Dialect, campaign_id: str, rows: Rows, last: Record) -> None:
+    """Put a campaign's freshly computed rows in place of its old ones, and track its head."""
+    _lock_tracking(cursor, d, campaign_id)
+    _delete(cursor, d, campaign_id, READ_MODELS)
+    _insert(cursor, d, rows)
+    _track(cursor, d, campaign_id, last)
+
+
+# --- keeping them current ------------------------------------------------------------------------
+
+
+def _is_next_transaction(records: Sequence[Record], position: int, head: str) -> bool:
+    """One transaction, no void, right after the tracked head: its rows can simply be appended."""
+    first = records[0]
+    return (
+        first.position == position + 1
+        and first.prev_hash == head
+        and all(r.tx == first.tx and not isinstance(r.event, ev.TransactionVoided) for r in records)
+    )
+
+
+def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> str:
+    """Bring one campaign's tables up to `records` (just committed; `state` is the state after them)."""
+    d = dialect(store)
+    if d is None or not records:
+        return NO_SQL
+    cid = str(campaign_id)
+    with store.sql() as cursor:
+        create_tables(cursor, d)
+        position, head = _lock_tracking(cursor, d, cid)
+        if position >= records[-1].position:
+            return REFLECTED
+        if _is_next_transaction(records, position, head):
+            ratings = dict(d.select(cursor, f"SELECT warband, rating FROM {d.table(WARBANDS)} WHERE campaign_id = ?", cid))
+            rows = {**current_rows(state), **transaction_rows(records, state, {}, ratings)}
+            _delete(cursor, d, cid, CURRENT_TABLES)
+            _insert(cursor, d, rows)
+            _track(cursor, d, cid, records[-1])
+            return APPENDED
+    # The events are read outside the SQL transaction: the store reads on its own connections.
+    history = list(store.records(campaign_id))
+    _state, rows = all_rows(history)
+    newest = history[-1]
+    with store.sql() as cursor:
+        position, head = _lock_tracking(cursor, d, cid)
+        if position > newest.position or (position, head) == (newest.position, newest.hash):
+            return REFLECTED  # another process got there first
+        _replace(cursor, d, cid, rows, newest)
+    return RECOMPUTED
+
+
+def on_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
+    """The `Ledger.on_commit` hook."""
+    update(ledger.store, campaign_id, state, records)
+
+
+def rebuild(
+    store: Store, campaign_ids: Sequence[uuid.UUID], *, drop: bool, advance: Callable[[int], None] | None = None
+) -> list[CampaignState]:
+    """Compute the campaigns' tables from their events, in one SQL transaction.
+
+    With `drop`, every read-model table (tracking included) is dropped and created first, so only
+    these campaigns are in it afterwards; without, only these campaigns' rows are replaced.
+    `advance(n)` is told how many records have been folded, for a progress bar."""
+    d = require_sql(store)
+    computed = []
+    for campaign_id in campaign_ids:
+        history = list(store.records(campaign_id))
+        state, rows = all_rows(history, advance)
+        computed.append((str(campaign_id), history[-1], state, rows))
+    with store.sql() as cursor:
+        if drop:
+            drop_tables(cursor, d)
+        create_tables(cursor, d)
+        for cid, newest, _state, rows in computed:
+            _replace(cursor, d, cid, rows, newest)
+    return [state for _cid, _newest, state, _rows in computed]

@@ -1,0 +1,269 @@
+"""The read-model tables, as rows computed from records alone (pure: `projections.sql` stores them).
+
+A row is a tuple in its table's column order. Every value is an integer, text, NULL, or JSON text
+(keys sorted, no whitespace, UTF-8) for lists and tables, so that the same events always give
+the same bytes — which is what lets a rebuild be compared with the incrementally kept tables.
+
+Two kinds of table:
+- *current* tables (campaigns, warbands, fighters) describe the campaign as it stands now and are
+  replaced from the state after every command;
+- *per-record* tables (log, battles, fighter history, ratings) grow by the rows of each new
+  transaction. A row describes its record with the state just after the record's transaction,
+  so that appending a transaction's rows gives what a full rebuild gives. A void changes the
+  past: then every row of the campaign is computed again (`all_rows`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from ledger import events as ev
+from ledger.campaigns import apply_record, transactions, voids_in
+from ledger.records import Record
+from ledger.state import CampaignState
+from projections.history import fighters_involved, record_text, void_annotations
+from projections.roster import fighter_rows, rating_of, warband_row
+
+Row = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[tuple[str, str], ...]  # (name, kind): kind is "text", "int" or "json" (JSON text)
+    key: tuple[str, ...]
+    nullable: tuple[str, ...] = ()
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _kind in self.columns)
+
+    def row(self, **values: Any) -> Row:
+        """The values in column order, lists and tables as JSON text."""
+        if set(values) != set(self.column_names):
+            raise TypeError(f"{self.name} row has {sorted(values)}, expected {sorted(self.column_names)}")
+        return tuple(
+            json_text(values[name]) if kind == "json" else values[name] for name, kind in self.columns
+        )
+
+
+def _text(*names: str) -> tuple[tuple[str, str], ...]:
+    return tuple((name, "text") for name in names)
+
+
+def _int(*names: str) -> tuple[tuple[str, str], ...]:
+    return tuple((name, "int") for name in names)
+
+
+def _json(*names: str) -> tuple[tuple[str, str], ...]:
+    return tuple((name, "json") for name in names)
+
+
+CAMPAIGNS = Table(
+    "rm_campaigns",
+    _text("campaign_id", "name", "ruleset", "ruleset_version") + _json("options")
+    + _int("events", "transactions") + _json("voided") + _int("warbands", "battles") + _text("head"),
+    key=("campaign_id",),
+)
+WARBANDS = Table(
+    "rm_warbands",
+    _text("campaign_id", "warband") + _int("seq") + _text("name", "player", "faction") + _int("treasury")
+    + _json("stash") + _int("games", "wins", "rating", "fighters") + _json("ext"),
+    key=("campaign_id", "warband"),
+    nullable=("rating",),
+)
+FIGHTERS = Table(
+    "rm_fighters",
+    _text("campaign_id", "fighter", "warband") + _int("seq") + _text("name", "role", "status")
+    + _int("group_size", "xp") + _json("stats", "keywords", "skills", "injuries", "equipment")
+    + _int("cost", "games", "missed_games") + _json("ext"),
+    key=("campaign_id", "fighter"),
+)
+RATINGS = Table(
+    "rm_ratings",
+    _text("campaign_id", "warband") + _int("tx", "position") + _text("recorded_at") + _int("games", "rating"),
+    key=("campaign_id", "warband", "tx"),
+)
+BATTLES = Table(
+    "rm_battles",
+    _text("campaign_id") + _int("position", "tx", "battle") + _text("recorded_at", "actor", "scenario")
+    + _json("participants") + _text("winner") + _json("deeds") + _int("voided_by"),
+    key=("campaign_id", "position"),
+    nullable=("winner", "voided_by"),
+)
+LOG = Table(
+    "rm_log",
+    _text("campaign_id") + _int("position", "tx") + _text("event_type", "actor", "recorded_at", "description")
+    + _json("payload") + _text("hash") + _int("voided_by") + _text("voided_by_actor", "voided_at", "void_reason"),
+    key=("campaign_id", "position"),
+    nullable=("voided_by", "voided_by_actor", "voided_at", "void_reason"),
+)
+FIGHTER_HISTORY = Table(
+    "rm_fighter_history",
+    _text("campaign_id", "fighter") + _int("position", "tx") + _text("involvement") + _int("voided_by"),
+    key=("campaign_id", "fighter", "position"),
+    nullable=("voided_by",),
+)
+TRACKING = Table(
+    "rm_tracking",
+    _text("campaign_id") + _int("position") + _text("head"),
+    key=("campaign_id",),
+)
+
+CURRENT_TABLES = (CAMPAIGNS, WARBANDS, FIGHTERS)
+RECORD_TABLES = (LOG, BATTLES, FIGHTER_HISTORY, RATINGS)
+READ_MODELS = CURRENT_TABLES + RECORD_TABLES
+TABLES = (*READ_MODELS, TRACKING)
+
+Rows = dict[str, list[Row]]  # table name -> rows
+
+
+def json_text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def empty_rows() -> Rows:
+    return {table.name: [] for table in READ_MODELS}
+
+
+# --- current tables ------------------------------------------------------------------------------
+
+
+def current_rows(state: CampaignState) -> Rows:
+    """rm_campaigns, rm_warbands and rm_fighters as the state stands."""
+    cid = state.campaign_id
+    rows: Rows = {
+        CAMPAIGNS.name: [
+            CAMPAIGNS.row(
+                campaign_id=cid,
+                name=state.name,
+                ruleset=state.ruleset,
+                ruleset_version=state.ruleset_version,
+                options=state.options,
+                events=state.position,
+                transactions=state.transactions,
+                voided=sorted(int(tx) for tx in state.voided),
+                warbands=len(state.warbands),
+                battles=len(state.battles),
+                head=state.head,
+            )
+        ],
+        WARBANDS.name: [],
+        FIGHTERS.name: [],
+    }
+    for seq, warband in enumerate(state.warbands, start=1):
+        band = warband_row(state, warband)
+        rows[WARBANDS.name].append(
+            WARBANDS.row(
+                campaign_id=cid,
+                warband=warband,
+                seq=seq,
+                **{k: band[k] for k in ("name", "player", "faction", "treasury", "stash", "games", "wins", "rating", "fighters")},
+                ext=state.warbands[warband].ext,
+            )
+        )
+        for fighter_seq, fighter in enumerate(fighter_rows(state, warband), start=1):
+            rows[FIGHTERS.name].append(FIGHTERS.row(campaign_id=cid, seq=fighter_seq, **fighter))
+    return rows
+
+
+# --- per-record tables ---------------------------------------------------------------------------
+
+
+def transaction_rows(
+    group: Sequence[Record],
+    state: CampaignState,
+    voided: dict[int, dict[str, Any]],
+    ratings: dict[str, int | None],
+) -> Rows:
+    """The log, battle, fighter-history and rating rows of one transaction.
+
+    `state` is the campaign just after the transaction; `voided` the void annotations (tx -> who,
+    when, why); `ratings` each warband's rating after the previous transaction, updated in place.
+    A rating row is written when a warband's rating differs from the one before.
+    """
+    cid = state.campaign_id
+    rows: Rows = {table.name: [] for table in RECORD_TABLES}
+    for record in group:
+        void = voided.get(record.tx) or {}
+        voided_by = void.get("voided_by")
+        rows[LOG.name].append(
+            LOG.row(
+                campaign_id=cid,
+                position=record.position,
+                tx=record.tx,
+                event_type=ev.tag_of(record.event),
+                actor=record.actor,
+                recorded_at=record.recorded_at,
+                description=record_text(record, state),
+                payload=ev.payload_of(record.event),
+                hash=record.hash,
+                voided_by=voided_by,
+                voided_by_actor=void.get("voided_by_actor"),
+                voided_at=void.get("voided_at"),
+                void_reason=void.get("reason"),
+            )
+        )
+        event = record.event
+        if isinstance(event, ev.BattleRecorded):
+            rows[BATTLES.name].append(
+                BATTLES.row(
+                    campaign_id=cid,
+                    position=record.position,
+                    tx=record.tx,
+                    battle=event.battle,
+                    recorded_at=record.recorded_at,
+                    actor=record.actor,
+                    scenario=event.scenario,
+                    participants=event.participants,
+                    winner=event.winner,
+                    deeds=msgspec.to_builtins(event.deeds),
+                    voided_by=voided_by,
+                )
+            )
+        for fighter, how in fighters_involved(event).items():
+            if fighter in state.fighters:  # not an enemy the ledger does not track
+                rows[FIGHTER_HISTORY.name].append(
+                    FIGHTER_HISTORY.row(
+                        campaign_id=cid, fighter=fighter, position=record.position, tx=record.tx,
+                        involvement=how, voided_by=voided_by,
+                    )
+                )
+    last = group[-1]
+    for warband, band in state.warbands.items():
+        rating = rating_of(state, warband)
+        if rating is not None and rating != ratings.get(warband):
+            rows[RATINGS.name].append(
+                RATINGS.row(
+                    campaign_id=cid, warband=warband, tx=last.tx, position=last.position,
+                    recorded_at=last.recorded_at, games=band.games, rating=rating,
+                )
+            )
+        ratings[warband] = rating
+    return rows
+
+
+def all_rows(records: Sequence[Record], advance: Callable[[int], None] | None = None) -> tuple[CampaignState, Rows]:
+    """Every read-model row of a campaign from its whole history, and the state it ends in.
+
+    One fold, transaction by transaction, skipping every voided one; `advance(n)` is told after
+    each transaction how many records it folded (for a progress bar)."""
+    voided_txs = voids_in(records)
+    annotations = void_annotations(records)
+    state = CampaignState()
+    ratings: dict[str, int | None] = {}
+    rows = empty_rows()
+    for group in transactions(records):
+        for record in group:
+            apply_record(state, record, record.tx in voided_txs)
+        for name, more in transaction_rows(group, state, annotations, ratings).items():
+            rows[name].extend(more)
+        if advance is not None:
+            advance(len(group))
+    rows.update(current_rows(state))
+    return state, rows
