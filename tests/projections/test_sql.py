@@ -1,0 +1,156 @@
+"""The read-model tables in SQLite and PostgreSQL: kept by the commit hook exactly once, recomputed
+after a void, caught up after a failure, and rebuilt from the events to the same bytes."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle, RecruitFighter
+from ledger.campaigns import Ledger
+from ledger.decide import TableDice
+from projections import sql
+from ledger.store import Store
+from projections.tables import LOG, TABLES
+
+
+def enlist_and_hire(ledger: Ledger, name: str, ruleset: str = "rated-test") -> uuid.UUID:
+    """A campaign with Reikland Rats (T2, 100 gold) and Gunnar (T3, cost 40)."""
+    cid = uuid.UUID(ledger.start(name, ruleset, {}, actor="Ann").state.campaign_id)
+    ledger.execute(cid, EnlistWarband(name="Reikland Rats", player="Ann", treasury=100), actor="Ann")
+    ledger.execute(cid, RecruitFighter(warband="Reikland Rats", name="Gunnar", role="leader", cost=40), actor="Ann")
+    return cid
+
+
+@pytest.fixture
+def league(ledger, rated_ruleset) -> uuid.UUID:
+    """rated-test: Rats and Gunnar (T1-T3), Clan Skrittle (T4), a battle (T5), 3 XP (T6), a roll (T7)."""
+    cid = enlist_and_hire(ledger, "Test League")
+    ledger.execute(cid, EnlistWarband(name="Clan Skrittle", player="Bob", treasury=50), actor="Bob")
+    ledger.execute(cid, RecordBattle(participants=["Reikland Rats", "Clan Skrittle"], winner="Reikland Rats"), actor="Ann")
+    ledger.execute(cid, AwardXP(fighter="Gunnar", amount=3, reason="won"), actor="Ann")
+    ledger.execute(cid, BareRoll(expression="D6", purpose="weather"), actor="Ann", dice=TableDice(given=[4]))
+    return cid
+
+
+def test_the_hook_keeps_every_table_current(store, ledger, league, dump):
+    state = ledger.load(league)
+    tables = dump(store)
+    cid = str(league)
+    assert tables["rm_tracking"] == [(cid, state.position, state.head)]
+    assert [(row[1], row[6], row[10]) for row in tables["rm_warbands"]] == [
+        ("clan-skrittle", 50, 0),
+        ("reikland-rats", 60, 43),
+    ]
+    assert [(row[1], row[2], row[3], row[5], row[6]) for row in tables["rm_ratings"]] == [  # tx, position, games
+        ("clan-skrittle", 4, 11, 0, 0),  # enlisted
+        ("reikland-rats", 2, 6, 0, 0),  # enlisted
+        ("reikland-rats", 3, 9, 0, 40),  # Gunnar hired
+        ("reikland-rats", 6, 15, 1, 43),  # Gunnar's XP, after the battle
+    ]
+    assert [(row[1], row[3]) for row in tables["rm_battles"]] == [(13, 1)]
+    assert len(tables["rm_log"]) == state.position == 17
+
+
+def test_a_plain_command_appends_and_the_same_records_again_change_nothing(store, ledger, league, dump):
+    outcome = ledger.execute(league, AwardXP(fighter="Gunnar", amount=1, reason="again"), actor="Ann")
+    before = dump(store)
+    assert sql.update(store, league, outcome.state, outcome.records) == sql.REFLECTED
+    assert dump(store) == before
+    assert before["rm_log"][-1][6] == "Gunnar gains 1 XP: again"
+
+
+def test_updates_say_what_they_did(store, clock, rated_ruleset):
+    """The hook appends a plain command and recomputes after a void; a memory store has no SQL."""
+    ledger = Ledger(store, clock=clock)  # no hook: each update is called by hand
+    started = ledger.start("Test League", "rated-test", {}, actor="Ann")
+    cid = uuid.UUID(started.state.campaign_id)
+    assert sql.update(store, cid, started.state, started.records) == sql.APPENDED
+    enlisted = ledger.execute(cid, EnlistWarband(name="Reikland Rats", player="Ann", treasury=100), actor="Ann")
+    assert sql.update(store, cid, enlisted.state, enlisted.records) == sql.APPENDED
+    voided = ledger.void(cid, "T2", reason="never came", actor="Ann")
+    assert sql.update(store, cid, voided.state, voided.records) == sql.RECOMPUTED
+    assert sql.update(store, cid, voided.state, voided.records) == sql.REFLECTED
+    assert sql.update(Store("memory://"), cid, voided.state, voided.records) == sql.NO_SQL
+
+
+def test_a_void_recomputes_the_campaign_rows(store, ledger, league, dump):
+    ledger.void(league, "T6", reason="no XP for that", actor="Carol")  # T8
+    tables = dump(store)
+    assert [row[6] for row in tables["rm_ratings"] if row[1] == "reikland-rats"] == [0, 40]
+    assert [row[8] for row in tables["rm_fighters"]] == [0]  # Gunnar's XP
+    voided = [row for row in tables["rm_log"] if row[2] == 6]
+    assert [row[9:] for row in voided] == [(8, "Carol", "2026-11-29T12:00:00.000000Z", "no XP for that")] * 2
+    assert tables["rm_campaigns"][0][7] == "[6]"
+
+
+def test_a_void_of_a_battle_marks_its_row(store, ledger, league, dump):
+    ledger.void(league, "T5", reason="wrong table", actor="Ann")  # T8
+    tables = dump(store)
+    assert [(row[1], row[-1]) for row in tables["rm_battles"]] == [(13, 8)]
+    assert [(row[1], row[8]) for row in tables["rm_warbands"]] == [("clan-skrittle", 0), ("reikland-rats", 0)]  # games
+
+
+def test_tables_that_fell_behind_catch_up_from_the_events(store, ledger, league, dump, clock):
+    unhooked = Ledger(store, clock=clock)  # as if the update after this command had failed
+    unhooked.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="missed"), actor="Ann")  # T8
+    assert dump(store)["rm_tracking"][0][1] == 17
+    ledger.execute(league, AwardXP(fighter="Gunnar", amount=1, reason="caught"), actor="Ann")  # T9
+    caught_up = dump(store)
+    assert [row[6] for row in caught_up["rm_ratings"] if row[1] == "reikland-rats"] == [0, 40, 43, 45, 46]
+    sql.rebuild(store, [league], drop=True)
+    assert dump(store) == caught_up
+
+
+def test_a_failed_update_writes_nothing(store, ledger, league, dump, clock, monkeypatch):
+    before = dump(store)
+
+    def fail(*_args):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(sql, "_track", fail)  # the last statement of an update
+    with pytest.raises(RuntimeError):
+        ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="lost"), actor="Ann")
+    assert dump(store) == before
+
+
+def test_a_rebuild_gives_byte_identical_tables(store, ledger, league, dump, rated_ruleset):
+    other = enlist_and_hire(ledger, "Other League", ruleset="freeform")
+    ledger.void(league, "T6", reason="no XP for that", actor="Carol")
+    ledger.reroll(league, "R0", reason="cocked die", actor="Ann", dice=TableDice(given=[2]))
+    ledger.execute(other, AwardXP(fighter="Gunnar", amount=1, reason="first blood"), actor="Ann")
+    # Plain commands after the last recomputation: their rows are appended.
+    ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="scouting"), actor="Ann")
+    ledger.execute(league, RecruitFighter(warband="Clan Skrittle", name="Snikch", role="leader", cost=30), actor="Bob")
+    kept = dump(store)
+    assert [row[-1] for row in kept["rm_ratings"] if row[0] == str(league)] == [0, 30, 0, 40, 42]
+    assert {row[0] for row in kept["rm_tracking"]} == {str(league), str(other)}
+    states = sql.rebuild(store, store.campaign_ids(), drop=True)
+    assert [s.name for s in states] == ["Test League", "Other League"]
+    assert dump(store) == kept
+
+
+def test_rebuilding_one_campaign_replaces_its_rows_only(store, ledger, league, dump):
+    other = enlist_and_hire(ledger, "Other League", ruleset="freeform")
+    kept = dump(store)
+    d = sql.require_sql(store)
+    with store.sql() as cursor:  # damage both campaigns' logs
+        d.execute(cursor, f"DELETE FROM {d.table(LOG)} WHERE position > 3")
+    sql.rebuild(store, [league], drop=False)
+    repaired = dump(store)
+    assert [row for row in repaired["rm_log"] if row[0] == str(league)] == [
+        row for row in kept["rm_log"] if row[0] == str(league)
+    ]
+    assert [row[1] for row in repaired["rm_log"] if row[0] == str(other)] == [1, 2, 3]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("sql_url", ["postgresql"], indirect=True)
+def test_postgresql_tables_live_in_the_store_schema(store, ledger, league):
+    with store.sql() as cursor:
+        cursor.execute(
+            "SELECT table_schema, count(*) FROM information_schema.tables WHERE table_name LIKE 'rm\\_%%' GROUP BY 1"
+        )
+        found = [tuple(row.values()) for row in cursor.fetchall()]
+    assert found == [(store.app.recorder.datastore.schema, len(TABLES))]

@@ -1,0 +1,155 @@
+"""Read-model rows computed from records alone (no SQL): values worked out by hand."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+import pytest
+
+from commands.shared import AwardXP, EnlistWarband, RecordBattle, RecruitFighter
+from ledger import events as ev
+from ledger.campaigns import Ledger, fold, transactions
+from ledger.records import Record
+from ledger.store import Store
+from projections.tables import WARBANDS, all_rows, current_rows, transaction_rows
+
+T = "2026-11-29T12:00:00.000000Z"  # the fixed clock of tests/conftest.py
+
+
+@dataclass
+class League:
+    ledger: Ledger
+    id: uuid.UUID
+
+    def execute(self, command) -> None:
+        self.ledger.execute(self.id, command, actor="Ann")
+
+    def records(self) -> list[Record]:
+        return self.ledger.history(self.id)
+
+
+def start(clock, ruleset: str) -> League:
+    ledger = Ledger(Store("memory://"), clock=clock)
+    started = ledger.start("Test League", ruleset, {}, actor="Ann")  # T1: positions 1-4
+    return League(ledger, uuid.UUID(started.state.campaign_id))
+
+
+@pytest.fixture
+def gunnar(rated_ruleset, clock) -> League:
+    """rated-test: Reikland Rats (T2, 100 gold), Gunnar hired for 40 (T3), Gunnar gains 3 XP (T4)."""
+    league = start(clock, rated_ruleset.id)
+    league.execute(EnlistWarband(name="Reikland Rats", player="Ann", treasury=100))  # positions 5-6
+    league.execute(RecruitFighter(warband="Reikland Rats", name="Gunnar", role="leader", cost=40,
+                                  stats={"WS": 4, "BS": 3}))  # positions 7-9
+    league.execute(AwardXP(fighter="Gunnar", amount=3, reason="survived"))  # positions 10-11
+    return league
+
+
+def test_current_rows_hold_the_roster_with_lists_and_tables_as_sorted_json(gunnar):
+    state, rows = all_rows(gunnar.records())
+    cid = str(gunnar.id)
+    assert rows["rm_campaigns"] == [
+        (cid, "Test League", "rated-test", "1", "{}", 11, 4, "[]", 1, 0, state.head),
+    ]
+    assert rows["rm_warbands"] == [
+        # treasury 100 - 40; rating 40 (cost) + 3 (XP); 1 active fighter
+        (cid, "reikland-rats", 1, "Reikland Rats", "Ann", "", 60, "[]", 0, 0, 43, 1, "{}"),
+    ]
+    assert rows["rm_fighters"] == [
+        (cid, "gunnar", "reikland-rats", 1, "Gunnar", "leader", "active", 1, 3, '{"BS":3,"WS":4}',
+         "[]", "[]", "[]", "[]", 40, 0, 0, "{}"),
+    ]
+    assert current_rows(state) == {name: rows[name] for name in ("rm_campaigns", "rm_warbands", "rm_fighters")}
+
+
+def test_a_rating_row_is_written_after_each_transaction_that_changes_the_rating(gunnar):
+    _state, rows = all_rows(gunnar.records())
+    cid = str(gunnar.id)
+    assert rows["rm_ratings"] == [
+        (cid, "reikland-rats", 2, 6, T, 0, 0),  # enlisted: nobody yet
+        (cid, "reikland-rats", 3, 9, T, 0, 40),  # Gunnar's cost
+        (cid, "reikland-rats", 4, 11, T, 0, 43),  # and his 3 XP
+    ]
+
+
+def test_the_log_describes_every_record_with_its_payload_as_json(gunnar):
+    records = gunnar.records()
+    _state, rows = all_rows(records)
+    assert [row[:7] for row in rows["rm_log"][-2:]] == [
+        (str(gunnar.id), 10, 4, "command.recorded", "Ann", T, "xp.award"),
+        (str(gunnar.id), 11, 4, "xp.awarded", "Ann", T, "Gunnar gains 3 XP: survived"),
+    ]
+    assert rows["rm_log"][-1][7:] == (
+        '{"amount":3,"fighter":"gunnar","reason":"survived","requested":null,"warband":"reikland-rats"}',
+        records[-1].hash, None, None, None, None,
+    )
+
+
+def test_a_void_annotates_the_log_and_takes_the_voided_effects_out_of_every_table(gunnar):
+    gunnar.ledger.void(gunnar.id, "T4", reason="miscounted", actor="Bob")  # T5: positions 12-13
+    state, rows = all_rows(gunnar.records())
+    cid = str(gunnar.id)
+    assert [row[8:] for row in rows["rm_log"] if row[2] == 4] == [
+        (h, 5, "Bob", T, "miscounted") for h in (r.hash for r in gunnar.records() if r.tx == 4)
+    ]
+    assert rows["rm_fighter_history"] == [
+        (cid, "gunnar", 8, 3, "subject", None),
+        (cid, "gunnar", 11, 4, "subject", 5),
+    ]
+    assert [row[-2:] for row in rows["rm_ratings"]] == [(0, 0), (0, 40)]  # no 43 any more
+    assert rows["rm_fighters"][0][8] == 0  # XP
+    assert rows["rm_campaigns"][0][5:8] == (13, 5, "[4]")
+
+
+def test_a_battle_row_and_who_fought_or_was_taken_out(gunnar):
+    gunnar.execute(EnlistWarband(name="Clan Skrittle", player="Bob", treasury=100))  # T5: 12-13
+    gunnar.execute(RecruitFighter(warband="Clan Skrittle", name="Snikch", role="leader", cost=30))  # T6: 14-16
+    gunnar.execute(RecordBattle(participants=["Reikland Rats", "Clan Skrittle"], winner="Reikland Rats",
+                                scenario="Skirmish",
+                                deeds=[ev.Deed(fighter="Gunnar", took_out=["Snikch", "Rat Ogre"])]))  # T7: 17-18
+    _state, rows = all_rows(gunnar.records())
+    cid = str(gunnar.id)
+    assert rows["rm_battles"] == [
+        (cid, 18, 7, 1, T, "Ann", "Skirmish", '["reikland-rats","clan-skrittle"]', "reikland-rats",
+         '[{"fighter":"gunnar","glorious_deeds":[],"notes":"","out_of_action":false,"took_out":["snikch","Rat Ogre"]}]',
+         None),
+    ]
+    # The untracked Rat Ogre has no history; Snikch's battle is one he was taken out in.
+    assert [row[1:5] for row in rows["rm_fighter_history"]] == [
+        ("gunnar", 8, 3, "subject"),
+        ("gunnar", 11, 4, "subject"),
+        ("snikch", 15, 6, "subject"),
+        ("gunnar", 18, 7, "fought"),
+        ("snikch", 18, 7, "taken out"),
+    ]
+    assert rows["rm_log"][-1][6] == "battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Reikland Rats"
+    # Battles do not change this rating, so the battle wrote no rating row; Skrittle's came with it.
+    assert [row[1:4] + row[5:] for row in rows["rm_ratings"][3:]] == [
+        ("clan-skrittle", 5, 13, 0, 0),
+        ("clan-skrittle", 6, 16, 0, 30),
+    ]
+    assert [(row[1], row[8], row[9]) for row in rows["rm_warbands"]] == [("reikland-rats", 1, 1), ("clan-skrittle", 1, 0)]
+
+
+def test_a_ruleset_without_a_rating_has_no_rating_rows_and_a_null_rating(clock):
+    league = start(clock, "freeform")
+    league.execute(EnlistWarband(name="Reikland Rats", player="Ann", treasury=100))
+    _state, rows = all_rows(league.records())
+    assert rows["rm_ratings"] == []
+    assert rows["rm_warbands"][0][10] is None
+
+
+def test_appending_each_transaction_gives_what_a_full_computation_gives(gunnar):
+    """What the commit hook does for a plain command, transaction by transaction, against all_rows."""
+    gunnar.execute(RecruitFighter(warband="Reikland Rats", name="Hans", role="henchman", cost=10, group_size=2))
+    records = gunnar.records()
+    kept: dict[str, list] = {}
+    rating = WARBANDS.column_names.index("rating")
+    for group in transactions(records):
+        state = fold(records[: group[-1].position])
+        ratings = {row[1]: row[rating] for row in kept.get("rm_warbands", [])}
+        appended = transaction_rows(group, state, {}, ratings)
+        kept = {**{name: kept.get(name, []) + rows for name, rows in appended.items()}, **current_rows(state)}
+        assert kept == all_rows(records[: group[-1].position])[1], f"after T{group[0].tx}"
+    assert kept["rm_ratings"][-1][-1] == 40 + 3 + 10 * 2
