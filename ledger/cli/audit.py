@@ -1,0 +1,183 @@
+"""campaign verify / export / import: the audit trail (docs/audit-format.md describes the file)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import click
+
+from ledger import audit
+from ledger.cli.app import Session, emit_json, main, pass_session
+from ledger.records import canonical
+from projections.history import log_rows, void_annotations
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _dice_line(chain: audit.Chain) -> str:
+    parts = []
+    if chain.ledger_rolls_verified:
+        epochs = ", ".join(str(e) for e in sorted(chain.revealed))
+        parts.append(f"{_plural(chain.ledger_rolls_verified, 'roll')} re-derived from the revealed "
+                     f"{'seed' if len(chain.revealed) == 1 else 'seeds'} of epoch {epochs}")
+    for epoch, count in sorted(chain.ledger_rolls_waiting.items()):
+        parts.append(f"{_plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
+                     "for its seed to be revealed")
+    return "Ledger dice: " + ("; ".join(parts) if parts else "none rolled") + "."
+
+
+def _summary(chain: audit.Chain, noted: int | None) -> dict[str, Any]:
+    return {
+        "campaign_id": chain.campaign_id,
+        "name": chain.name,
+        "events": len(chain.entries),
+        "transactions": chain.transactions,
+        "head": chain.head,
+        "revealed_seeds": {str(e): s for e, s in sorted(chain.revealed.items())},
+        "ledger_rolls_verified": chain.ledger_rolls_verified,
+        "ledger_rolls_waiting": {str(e): n for e, n in sorted(chain.ledger_rolls_waiting.items())},
+        "snapshot": chain.snapshot,
+        "noted_head_position": noted,
+    }
+
+
+@main.command("verify")
+@click.argument("trail", required=False, type=click.File("rb"))
+@click.option("--head", "noted_head", default=None, metavar="HASH",
+              help="A head hash noted earlier (at least 8 hex digits): it must be in the chain.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_json: bool) -> None:
+    """Check the hash chain and the revealed ledger dice of the campaign, or of an exported TRAIL file.
+
+    Exits 3 naming the first position (or line) that does not verify."""
+    if trail is not None:
+        chain = audit.read_trail(trail.read(), void_annotations)
+        subject = f"trail {trail.name}"
+    else:
+        store = session.ledger.store
+        chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
+        subject = "campaign"
+    noted = audit.locate_head(chain, noted_head) if noted_head else None
+    if as_json:
+        emit_json(_summary(chain, noted))
+        return
+    click.echo(f"Hash chain intact: {subject} {chain.name} ({chain.campaign_id}), "
+               f"{_plural(len(chain.entries), 'event')} in {_plural(chain.transactions, 'transaction')}.")
+    click.echo(_dice_line(chain))
+    if chain.snapshot is not None:
+        click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
+    if noted is not None:
+        added = len(chain.entries) - noted
+        click.echo("The noted head is the current head." if added == 0 else
+                   f"Head noted at position {noted}; {_plural(added, 'event')} {'was' if added == 1 else 'were'} added since.")
+    click.echo(f"Head {chain.head}")
+
+
+# --- export ---------------------------------------------------------------------------------------------
+
+
+def _rows(session: Session, chain: audit.Chain) -> list[dict[str, Any]]:
+    """The trail's rows for people: the log's description beside each event's payload."""
+    state = session.ledger.load(session.campaign())
+    rows = log_rows(chain.records, state)
+    for row, entry in zip(rows, chain.entries):
+        row["payload"] = canonical(entry.body["payload"]).decode("utf-8")
+    return rows
+
+
+def _voided_text(row: dict[str, Any]) -> str:
+    v = row["voided"]
+    return f"by T{v['voided_by']} ({v['voided_by_actor']}, {v['voided_at']}): {v['reason']}" if v else ""
+
+
+COLUMNS = ("position", "tx", "type", "actor", "recorded_at", "description", "payload", "voided", "hash")
+
+
+def _cells(row: dict[str, Any]) -> list[str]:
+    return [str(row["position"]), f"T{row['tx']}", row["type"], row["actor"], row["recorded_at"],
+            row["text"], row["payload"], _voided_text(row), row["hash"]]
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(_cells(row) for row in rows)
+    return out.getvalue()
+
+
+def _md_cell(text: str) -> str:
+    # A pipe would end the cell even inside a code span; a newline would end the row.
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>")
+
+
+def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
+    ruleset = chain.ruleset
+    options = canonical(ruleset["options"]).decode("utf-8")
+    lines = [
+        f"# Audit trail of {chain.name}",
+        "",
+        f"- Campaign id: {chain.campaign_id}",
+        f"- Ruleset: {ruleset['id']} v{ruleset['version']}, options {_md_cell(options)}",
+        f"- Events: {len(chain.entries)} in {_plural(chain.transactions, 'transaction')}",
+        f"- Head: {chain.head}",
+        "- Revealed seeds: " + (", ".join(f"epoch {e} {s}" for e, s in sorted(chain.revealed.items())) or "none"),
+        "",
+        "The JSON Lines export of this campaign is the verifiable trail (`campaign verify FILE`).",
+        "",
+        "| " + " | ".join(COLUMNS) + " |",
+        "|" + "---|" * len(COLUMNS),
+    ]
+    lines += ["| " + " | ".join(_md_cell(cell) for cell in _cells(row)) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+@main.command("export")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "md"]), default="jsonl", show_default=True,
+              help="jsonl: the verifiable trail; csv and md: the same rows for people.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of standard output.")
+@pass_session
+def export(session: Session, fmt: str, output: Path | None) -> None:
+    """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain."""
+    store = session.ledger.store
+    chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
+    if fmt == "jsonl":
+        text = "".join(line + "\n" for line in audit.trail_lines(chain, void_annotations))
+    elif fmt == "csv":
+        text = _csv(_rows(session, chain))
+    else:
+        text = _markdown(chain, _rows(session, chain))
+    data = text.encode("utf-8")
+    if output is None:
+        click.get_binary_stream("stdout").write(data)
+        return
+    output.write_bytes(data)
+    click.echo(f"Exported {_plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
+
+
+# --- import ---------------------------------------------------------------------------------------------
+
+
+@main.command("import")
+@click.argument("trail", type=click.File("rb"))
+@pass_session
+def import_trail(session: Session, trail: BinaryIO) -> None:
+    """Rebuild a campaign from an exported JSON Lines TRAIL, identical down to its head hash.
+
+    The trail is verified first; nothing is written unless all of it verifies. The secret seed of
+    the campaign's current dice epoch is not in a trail, so the imported copy records table dice."""
+    chain = audit.read_trail(trail.read(), void_annotations)
+    state = audit.import_chain(session.ledger, chain)
+    click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
+               f"{_plural(len(chain.entries), 'event')} in {_plural(chain.transactions, 'transaction')}, hash chain verified.")
+    click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} stayed with the original store, so this copy "
+               "cannot roll ledger dice or reveal that seed; record table dice with --dice.")
+    click.echo(f"Head {state.head}")
+
