@@ -72,10 +72,16 @@ Dump = dict[str, list[tuple]]
 
 
 @pytest.fixture
-def dump() -> Callable[[Store], Dump]:
-    """Every read-model table of a store, each sorted by its key, as Python values."""
+def dump() -> Callable[[Store | str], Dump]:
+    """Every read-model table of a store (or of the store at a URL), each sorted by its key."""
 
-    def read(store: Store) -> Dump:
+    def read(store: Store | str) -> Dump:
+        if isinstance(store, str):
+            opened = Store(store)
+            try:
+                return read(opened)
+            finally:
+                opened.close()
         d = sql.require_sql(store)
         with store.sql() as cursor:
             return {

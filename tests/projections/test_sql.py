@@ -12,7 +12,7 @@ from ledger.campaigns import Ledger
 from ledger.decide import TableDice
 from projections import sql
 from ledger.store import Store
-from projections.tables import LOG, TABLES
+from projections.tables import TABLES
 
 
 def enlist_and_hire(ledger: Ledger, name: str, ruleset: str = "rated-test") -> uuid.UUID:
@@ -129,20 +129,6 @@ def test_a_rebuild_gives_byte_identical_tables(store, ledger, league, dump, rate
     states = sql.rebuild(store, store.campaign_ids(), drop=True)
     assert [s.name for s in states] == ["Test League", "Other League"]
     assert dump(store) == kept
-
-
-def test_rebuilding_one_campaign_replaces_its_rows_only(store, ledger, league, dump):
-    other = enlist_and_hire(ledger, "Other League", ruleset="freeform")
-    kept = dump(store)
-    d = sql.require_sql(store)
-    with store.sql() as cursor:  # damage both campaigns' logs
-        d.execute(cursor, f"DELETE FROM {d.table(LOG)} WHERE position > 3")
-    sql.rebuild(store, [league], drop=False)
-    repaired = dump(store)
-    assert [row for row in repaired["rm_log"] if row[0] == str(league)] == [
-        row for row in kept["rm_log"] if row[0] == str(league)
-    ]
-    assert [row[1] for row in repaired["rm_log"] if row[0] == str(other)] == [1, 2, 3]
 
 
 @pytest.mark.postgres
