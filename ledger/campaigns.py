@@ -53,9 +53,7 @@ def apply_record(state: CampaignState, record: Record, voided: bool) -> None:
     state.position = record.position
     state.head = record.hash
     state.current_tx = record.tx
-    if record.tx > state.transactions:
-        state.transactions = record.tx
-        state.tx_start.append(record.position)
+    state.transactions = max(state.transactions, record.tx)
     if not voided or isinstance(record.event, LEDGER_EVENTS):
         ruleset_evolve = rulesets.get(state.ruleset).evolve if state.ruleset else None
         evolve(state, record.event, ruleset_evolve)
@@ -221,7 +219,7 @@ class Ledger:
             state = decode_state(data)
             newer = list(self.store.records(campaign_id, after=position))
             targets = voids_in(newer)
-            stale = any(t <= len(state.tx_start) and str(t) not in state.voided for t in targets)
+            stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
             if not stale:
                 return fold(newer, state)
         state = fold(list(self.store.records(campaign_id)))

@@ -56,8 +56,7 @@ class Battle(msgspec.Struct, kw_only=True):
     participants: list[str]
     winner: str | None
     scenario: str
-    deeds: list[ev.Deed]
-    tx: int
+    tx: int  # each fighter's deeds stay in the battle.recorded event: the state keeps what rules ask about
 
 
 class Deck(msgspec.Struct, kw_only=True):
@@ -85,7 +84,6 @@ class CampaignState(msgspec.Struct, kw_only=True):
     epoch: int = 0
     commitment: str = ""
     revealed: dict[str, str] = {}  # epoch (as text) -> seed hex
-    tx_start: list[int] = []  # first position of transaction n at index n - 1
     voided: dict[str, str] = {}  # transaction number (as text) -> reason
     head: str = "0" * 64
     current_tx: int = 0  # the transaction being folded (lets evolve record where a battle came from)
@@ -214,7 +212,6 @@ def _battle(s: CampaignState, e: ev.BattleRecorded) -> None:
             participants=list(e.participants),
             winner=e.winner,
             scenario=e.scenario,
-            deeds=list(e.deeds),
             tx=s.current_tx,
         )
     )
