@@ -41,7 +41,7 @@ Decisions where the text is silent (or where the seed and later sources differ):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal, NamedTuple
 
 import msgspec
@@ -367,19 +367,26 @@ class PromotionRolls(msgspec.Struct, frozen=True, kw_only=True):
         return len(self.dice)
 
 
+#: Rolls one Promotion Die when it is needed: (fighter id, die number from 1) -> face.
+RollDie = Callable[[str, int], int]
+
+
 def roll_promotion_dice(
     order: Sequence[str],
-    faces: Sequence[int],
+    faces: Sequence[int] | RollDie,
     *,
     streak: int,
     elite_at_start: int,
     stop_rule: PromotionStopRule = "first-six",
+    on_die: Callable[[PromotionDie], None] | None = None,
 ) -> PromotionRolls:
     """Roll the assigned dice one at a time in the player's order, using ``faces`` in turn.
 
-    Faces beyond those needed are not consumed. Rolling stops at the first promotion
-    (``first-six``), or, with ``per-model``, skips the promoted model's remaining dice and
-    stops once a promotion makes 6 ELITE.
+    ``faces`` is either the faces already rolled (faces beyond those needed are not
+    consumed) or a function that rolls each die only when it is needed, so that a ledger
+    records exactly the dice the rule asked for. ``on_die`` hears each die as soon as it is
+    resolved. Rolling stops at the first promotion (``first-six``), or, with ``per-model``,
+    skips the promoted model's remaining dice and stops once a promotion makes 6 ELITE.
     """
     if elite_at_start >= ELITE_CAP:
         raise TrenchCrusadeRuleError(
@@ -391,25 +398,29 @@ def roll_promotion_dice(
     for position, fighter_id in enumerate(order):
         if fighter_id in promoted:
             continue
-        if len(rolled) == len(faces):
+        if callable(faces):
+            face = faces(fighter_id, len(rolled) + 1)
+        elif len(rolled) == len(faces):
             still_to_roll = sum(1 for later in order[position:] if later not in promoted)
             raise MoreDiceNeeded(
                 f"roll the next Promotion Die: {still_to_roll} assigned "
                 f"{_dice_word(still_to_roll)} not rolled yet",
                 at_least=1,
             )
-        face = faces[len(rolled)]
+        else:
+            face = faces[len(rolled)]
         step = streak_step(current_streak, face)
         current_streak = step.new_streak
-        rolled.append(
-            PromotionDie(
-                fighter_id=fighter_id,
-                face=face,
-                counted_as_six=step.counted_as_six,
-                promoted=step.promoted,
-                streak_after=current_streak,
-            )
+        die = PromotionDie(
+            fighter_id=fighter_id,
+            face=face,
+            counted_as_six=step.counted_as_six,
+            promoted=step.promoted,
+            streak_after=current_streak,
         )
+        rolled.append(die)
+        if on_die is not None:
+            on_die(die)
         if step.promoted:
             promoted.append(fighter_id)
             if stop_rule == "first-six" or elite_at_start + len(promoted) >= ELITE_CAP:
@@ -446,9 +457,10 @@ def resolve_promotion_step(
     extra_dice: Sequence[ExtraPromotionDice],
     assignment: Mapping[str, int],
     order: Sequence[str],
-    faces: Sequence[int],
+    faces: Sequence[int] | RollDie,
     streak: int,
     stop_rule: PromotionStopRule = "first-six",
+    on_die: Callable[[PromotionDie], None] | None = None,
 ) -> PromotionStepResult:
     """The whole Promotions Step: skip check, pool, assignment, rolling, promotion."""
     if promotion_step_skipped(roster):
@@ -470,7 +482,12 @@ def resolve_promotion_step(
     validate_assignment(assignment, eligibility, pool.size)
     validate_roll_order(order, assignment)
     rolls = roll_promotion_dice(
-        order, faces, streak=streak, elite_at_start=elite_count(roster), stop_rule=stop_rule
+        order,
+        faces,
+        streak=streak,
+        elite_at_start=elite_count(roster),
+        stop_rule=stop_rule,
+        on_die=on_die,
     )
     roster_after = tuple(
         promote(fighter) if fighter.fighter_id in rolls.promoted else fighter for fighter in roster
@@ -549,6 +566,24 @@ def award_xp(
         raise TrenchCrusadeRuleError(f"{award.description} gives {award.xp} XP, not {amount}")
     if award.dice is not None and amount not in _dice_range(award.dice):
         raise TrenchCrusadeRuleError(f"{award.dice} cannot give {amount} XP")
+    return grant_xp(fighter, amount, award_id, faction, tables)
+
+
+#: The award id of XP given by hand (an arbiter's award), which no table row prices.
+ARBITER_AWARD = "arbiter"
+
+
+def grant_xp(
+    fighter: Fighter,
+    amount: int,
+    award_id: str,
+    faction: str,
+    tables: TrenchCrusadeTables,
+) -> XpGrant:
+    """Give ``amount`` XP to an ELITE, capped at 18 (7 for Limited Potential models);
+    a Head-Wounded model gains none. ``award_xp`` checks table awards before this."""
+    if amount < 1:
+        raise TrenchCrusadeRuleError(f"an XP award must be at least 1, not {amount}")
     if not fighter.is_elite:
         raise TrenchCrusadeRuleError(
             f"{fighter.name} is not ELITE: only ELITE models gain Experience Points"
@@ -577,6 +612,16 @@ class XpAwardLine(msgspec.Struct, frozen=True, kw_only=True):
     amount: int
 
 
+def warband_deed_leaders(roster: Sequence[Fighter], battle: BattleRecord) -> list[Fighter]:
+    """The ELITE LEADERs that took part: the models a warband-level deed's XP may go to."""
+    participants = set(battle.participants)
+    return [
+        fighter
+        for fighter in roster
+        if fighter.is_elite and LEADER in fighter.keywords and fighter.fighter_id in participants
+    ]
+
+
 def battle_experience(
     roster: Sequence[Fighter],
     battle: BattleRecord,
@@ -603,11 +648,7 @@ def battle_experience(
             )
     if not any(deeds[record.deed_id].warband_level for record in battle.deeds):
         return tuple(lines)
-    leaders = [
-        fighter
-        for fighter in roster
-        if fighter.is_elite and LEADER in fighter.keywords and fighter.fighter_id in participants
-    ]
+    leaders = warband_deed_leaders(roster, battle)
     if warband_deed_leader is None:
         if len(leaders) > 1:
             raise TrenchCrusadeRuleError(

@@ -123,6 +123,9 @@ class EliteTraumaRow(_Row, kw_only=True):
     repeat: Literal["allowed", "re-roll", "removed"] = "allowed"
     stops_xp: bool = False
     bonus_xp_dice: str | None = None
+    gains_keyword: str | None = None  # e.g. Hardened: NEGATE FEAR
+    missed_games: int = 0  # e.g. Minor Wound: misses the next game
+    records_enemy: bool = False  # Dark Memory, Prominent Scar: note the enemy warband
 
 
 class TraumaTable(_Row, kw_only=True):
