@@ -1,3 +1,4 @@
 """The rules: one package per ruleset. Importing this package registers every ruleset."""
 
 from commands import freeform  # noqa: F401 - registers the ruleset
+from commands import trench_crusade  # noqa: F401 - registers the ruleset

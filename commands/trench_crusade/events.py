@@ -1,0 +1,306 @@
+"""Trench Crusade's own events, and their fold into `ext` of the state.
+
+The shared vocabulary carries every consequence (KeywordGained ELITE, FighterPromoted,
+XPAwarded with `requested` when capped, InjurySuffered, FighterDied, SkillLearned,
+TreasuryChanged, ItemGained/ItemLost…). An event here records what has no shared name:
+
+- `trench-crusade.promotion-die`: one Promotion Die with its face AND whether the failure
+  streak made it count as a 6, and the streak the roster carries afterwards (the streak
+  lives across battles, so it must be a fact in the stream, not a derived number);
+- `trench-crusade.promotion-pool` / `promotions-skipped`: how the pool was made and dealt
+  (or that 6 ELITE skipped the step), so the audit trail explains every die;
+- `trench-crusade.trauma`: the Trauma table row with its Battle Scar count (no shared fact
+  counts scars, and a 3rd makes the model Unfit for Duty);
+- `trench-crusade.model`: the Faction List entry a fighter is (the model lists match it);
+- `trench-crusade.battle-record`: one warband's side of a battle (its Force, casualties and
+  Glorious Deeds, warband-level deeds included), which its Campaign Phase reads;
+- `trench-crusade.glory`: Glory Points, a second currency beside ducats (the treasury);
+- `trench-crusade.advancement-earned` / `advancement`: an Advancement Roll owed on
+  reaching a circled XP box, and its two rolls with the result kept;
+- `trench-crusade.exploration`: the final Exploration Roll and the location found;
+- `trench-crusade.ransomed`: a Captured model bought back (it returns to the roster);
+- `trench-crusade.step-completed`: a post-game step done for a battle, so the guided
+  sequence resumes from events alone, even when the step changed nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ledger import events as ev
+from ledger.state import CampaignState
+
+# Keys of `ext` this ruleset folds into. Warband: STREAK, GLORY, LAST_BATTLE (the payload of its
+# latest battle-record), LOCATIONS (ids found), POST_GAME {"battle": n, "done": [step keys]}.
+# Fighter: MODEL, TRAUMA_ROWS (rows suffered), BATTLE_SCARS, ADVANCEMENTS_DUE.
+STREAK = "promotion_streak"
+GLORY = "glory"
+LAST_BATTLE = "last_battle"
+LOCATIONS = "locations_found"
+POST_GAME = "post_game"
+MODEL = "model"
+TRAUMA_ROWS = "trauma_rows"
+BATTLE_SCARS = "battle_scars"
+ADVANCEMENTS_DUE = "advancements_due"
+
+
+def _name(state: CampaignState, fighter: str) -> str:
+    found = state.fighters.get(fighter)
+    return found.name if found else fighter
+
+
+def _band(state: CampaignState, warband: str) -> str:
+    found = state.warbands.get(warband)
+    return found.name if found else warband
+
+
+def _plural(count: int, word: str) -> str:
+    plural = "dice" if word == "die" else f"{word}s"
+    return f"{count} {word if count == 1 else plural}"
+
+
+@ev.event_type
+class ModelEntry(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.model"):
+    warband: str
+    fighter: str
+    model: str  # the Faction List entry, e.g. "Trench Pilgrim", "Grail Thralls"
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_name(state, self.fighter)}'s Faction List entry: {self.model}"
+
+
+class DeedEntry(msgspec.Struct, frozen=True, kw_only=True):
+    deed: str  # a row of the glorious-deeds table
+    fighter: str | None = None  # None: done by the warband, with no doer
+
+
+@ev.event_type
+class BattleRecordKept(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.battle-record"):
+    """One warband's record of a battle, as its Campaign Phase reads it (the shared state does
+    not keep each fighter's deeds, and warband-level deeds have no fighter to go with)."""
+
+    warband: str
+    battle: int
+    scenario: str
+    result: str  # win, loss or draw
+    enemies: list[str]  # the other warbands that fought
+    force: list[str]  # fighter ids of the models that fought
+    out_of_action: list[str] = []
+    deeds: list[DeedEntry] = []
+    side: str | None = None  # attacker or defender, when the scenario has sides
+
+    def describe(self, state: CampaignState) -> str:
+        deeds = ", ".join(f"{d.deed} ({_name(state, d.fighter) if d.fighter else 'the warband'})" for d in self.deeds)
+        return (f"{_band(state, self.warband)} in battle {self.battle}: {self.result}, {_plural(len(self.force), 'model')} fought, "
+                f"{len(self.out_of_action)} Out of Action; Glorious Deeds: {deeds or 'none'}")
+
+
+@ev.event_type
+class GloryChanged(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.glory"):
+    warband: str
+    delta: int
+    reason: str
+
+    def describe(self, state: CampaignState) -> str:
+        sign = "+" if self.delta >= 0 else ""
+        return f"{_band(state, self.warband)} Glory {sign}{self.delta}: {self.reason}"
+
+
+@ev.event_type
+class TraumaResolved(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.trauma"):
+    """A model taken Out of Action: a Troop's Survival Roll or an ELITE's Trauma roll."""
+
+    warband: str
+    fighter: str
+    rolls: list[int]  # the results used: a D6 face, or D66 results (repeats re-rolled)
+    row: str  # the row of the trauma table's troop_survival or elite section
+    result: str  # its name, e.g. "Minor Wound", "survives", "removed"
+    rerolled: list[str] = []  # rows already suffered, rolled again
+    battle_scars: int = 0  # after this result
+    unfit_for_duty: bool = False
+    enemies: list[str] = []  # the enemy warbands a Dark Memory / Prominent Scar is against
+
+    def describe(self, state: CampaignState) -> str:
+        shown = ", then ".join(str(roll) for roll in self.rolls)
+        scars = f"; {_plural(self.battle_scars, 'Battle Scar')}" if self.battle_scars else ""
+        unfit = "; Unfit for Duty" if self.unfit_for_duty else ""
+        enemy = f" (against {', '.join(_band(state, w) for w in self.enemies)})" if self.enemies else ""
+        return f"{_name(state, self.fighter)} rolled {shown} after going Out of Action: {self.result}{enemy}{scars}{unfit}"
+
+
+class ExtraDice(msgspec.Struct, frozen=True, kw_only=True):
+    source: str  # a row of the promotion-dice-sources table
+    dice: int
+
+
+class Excluded(msgspec.Struct, frozen=True, kw_only=True):
+    fighter: str
+    reason: str
+    row: str | None = None  # the non-promotable row, when that is the reason
+
+
+@ev.event_type
+class PromotionPoolFormed(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.promotion-pool"):
+    warband: str
+    size: int
+    base: int
+    glorious_deeds: int
+    extra: list[ExtraDice] = []
+    assignment: dict[str, int] = {}  # fighter id -> dice; empty when no Troop can take dice
+    order: list[str] = []  # fighter id of each die, in the order the player rolls them
+    excluded: list[Excluded] = []
+    streak: int = 0  # dice rolled in a row without a promotion, before this step
+
+    def describe(self, state: CampaignState) -> str:
+        parts = [f"{self.base} base", *([_plural(self.glorious_deeds, "Glorious Deed")] if self.glorious_deeds else [])]
+        parts += [f"{extra.dice} from {extra.source}" for extra in self.extra]
+        dealt = ", ".join(f"{_name(state, f)} {n}" for f, n in self.assignment.items() if n)
+        where = f"; assigned {dealt}" if dealt else "; no Troop can take them, so they are lost"
+        return f"{_band(state, self.warband)} Promotion Dice pool: {self.size} ({' + '.join(parts)}){where}"
+
+
+@ev.event_type
+class PromotionsSkipped(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.promotions-skipped"):
+    warband: str
+    elite: int
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_band(state, self.warband)} has {self.elite} ELITE models: the Promotion step is skipped"
+
+
+@ev.event_type
+class PromotionDieRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.promotion-die"):
+    warband: str
+    fighter: str
+    roll: int  # the DiceRolled roll number of this die
+    die: int  # its place in the rolling order, from 1
+    of: int  # dice assigned
+    face: int
+    counted_as_six: bool  # the failure streak (5 dice without a promotion) made it a 6
+    promoted: bool
+    streak: int  # dice in a row without a promotion after this die (kept on the roster)
+
+    def describe(self, state: CampaignState) -> str:
+        if self.counted_as_six:
+            outcome = f"{self.face}, counted as a 6 after 5 dice without a Promotion: promoted"
+        elif self.promoted:
+            outcome = "6: promoted"
+        else:
+            outcome = f"{self.face}, no Promotion ({_plural(self.streak, 'die')} in a row without one)"
+        return f"{_name(state, self.fighter)}'s Promotion Die {self.die} of {self.of}: {outcome}"
+
+
+@ev.event_type
+class AdvancementEarned(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.advancement-earned"):
+    warband: str
+    fighter: str
+    circle: str  # the advancement-circle row reached
+    xp: int
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_name(state, self.fighter)} reached the {self.xp} XP circle: one Advancement Roll due"
+
+
+class AdvancementOption(msgspec.Struct, frozen=True, kw_only=True):
+    table: str
+    roll: int
+    rolled_row: str
+    row: str  # the row given (differs from rolled_row when that skill was already held)
+    skill: str
+
+
+@ev.event_type
+class AdvancementRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.advancement"):
+    warband: str
+    fighter: str
+    options: list[AdvancementOption]
+    kept: str  # the table whose result was kept
+
+    def describe(self, state: CampaignState) -> str:
+        rolled = " and ".join(f"{o.roll} on {o.table} ({o.skill})" for o in self.options)
+        kept = next(o.skill for o in self.options if o.table == self.kept)
+        return f"{_name(state, self.fighter)}'s Advancement Roll: {rolled}; keeps {kept}"
+
+
+@ev.event_type
+class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.exploration"):
+    warband: str
+    stage: str
+    table: str
+    dice: list[int]  # final faces, after re-rolls
+    modifier: int
+    final: int
+    location: str | None  # the location row found; None: nothing at that roll, or pillaged
+    location_name: str = ""
+    pillaged: bool = False
+    loot: int = 0
+
+    def describe(self, state: CampaignState) -> str:
+        if self.pillaged:
+            found = f"{self.location_name}, already Pillaged"
+        else:
+            found = self.location_name or "nothing"
+        return (f"{_band(state, self.warband)} explores the {self.table} table: {self.dice} "
+                f"{'+' if self.modifier >= 0 else ''}{self.modifier} = {self.final}, finds {found}")
+
+
+@ev.event_type
+class FighterRansomed(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.ransomed"):
+    warband: str
+    fighter: str
+    ducats: int
+    to_warband: str
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_name(state, self.fighter)} is ransomed from {_band(state, self.to_warband)} for {self.ducats} ducats and makes a Full Recovery"
+
+
+@ev.event_type
+class StepCompleted(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.step-completed"):
+    warband: str
+    battle: int
+    step: str
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_band(state, self.warband)}: {self.step} step done for battle {self.battle}"
+
+
+def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
+    found = state.fighters.get(fighter)
+    return found.ext if found else None
+
+
+def evolve(state: CampaignState, event: ev.Event) -> None:
+    """Fold this ruleset's own events; like the shared fold it ignores unknown warbands/fighters."""
+    band = state.warbands.get(getattr(event, "warband", ""))
+    fighter = state.fighters.get(getattr(event, "fighter", ""))
+    match event:
+        case ModelEntry(model=model) if fighter:
+            fighter.ext[MODEL] = model
+        case BattleRecordKept() if band:
+            band.ext[LAST_BATTLE] = ev.payload_of(event)
+        case GloryChanged(delta=delta) if band:
+            band.ext[GLORY] = band.ext.get(GLORY, 0) + delta
+        case TraumaResolved(row=row, battle_scars=scars) if fighter:
+            fighter.ext.setdefault(TRAUMA_ROWS, []).append(row)
+            fighter.ext[BATTLE_SCARS] = scars
+        case PromotionDieRolled(streak=streak, promoted=promoted) if band:
+            band.ext[STREAK] = streak
+            if promoted and fighter:
+                # The model keeps its Faction List entry when its role becomes "elite".
+                fighter.ext.setdefault(MODEL, fighter.role)
+        case AdvancementEarned() if fighter:
+            fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) + 1
+        case AdvancementRolled() if fighter:
+            fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) - 1
+        case ExplorationResolved(location=location, pillaged=False) if band and location:
+            band.ext.setdefault(LOCATIONS, []).append(location)
+        case FighterRansomed() if fighter:
+            fighter.status = "active"
+        case StepCompleted(battle=battle, step=step) if band:
+            progress = band.ext.get(POST_GAME)
+            if not progress or progress["battle"] != battle:
+                progress = band.ext[POST_GAME] = {"battle": battle, "done": []}
+            progress["done"].append(step)

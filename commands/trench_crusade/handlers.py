@@ -1,0 +1,778 @@
+"""Trench Crusade commands and their handlers: the pure rules of `rules.py` run on the ledger.
+
+A handler reads the campaign state, turns it into the rules' own view (`rules.Fighter`,
+`rules.BattleRecord`), asks the rules what happens, rolls each die through `ctx.roll` as the
+rules ask for it, and emits events. Every refusal of the rules (`TrenchCrusadeRuleError`)
+becomes a `RuleViolation` in one place, `_refusing`, around every handler.
+
+Decisions (the rules module's docstring lists the rule readings):
+
+- The Campaign Phase runs strictly in order for the warband's latest battle: Trauma,
+  Promotions, Experience, then every Advancement Roll owed, then Exploration. Each step is
+  one command, refused when an earlier step is not done or when it was already done; a
+  `trench-crusade.step-completed` event marks it done even when it changed nothing.
+- A Troop has 0 XP in this ruleset (only ELITE gain XP, and `xp award` is capped and
+  refused for Troops), so a promotion's "begins with 0 Experience Points" emits nothing in
+  play. If an arbiter's correction gave a Troop XP, the promotion emits `XPSpent` of all of
+  it ("Promotion: an ELITE begins with 0 XP"): the shared fact keeps every read model right
+  without a ruleset-only "reset" event.
+- A fighter's Faction List entry (what the model lists match) is recorded by
+  `trench-crusade.recruit --model`; a fighter added with the shared `fighter add` is read
+  by its `--role` instead.
+- A warband's faction is one of the six v1.0 factions, by id or name; it is stored by id.
+- Removed without dying (Unfit for Duty, a 2nd Lost an Eye): `FighterRetired`, and its
+  Battlekit goes to the warband's stash (the Arsenal). Killed: `FighterDied` (kit lost).
+- A Captured ELITE stays captured until `trench-crusade.ransom` settles it: paid ducats go
+  from its warband's treasury to the captor's and it returns (Full Recovery); unpaid, it
+  is executed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import Any, NamedTuple
+
+import msgspec
+
+from commands.shared import (
+    SHARED_HANDLERS,
+    AwardXP,
+    EnlistWarband,
+    RecordBattle,
+    RecruitFighter,
+    active_fighter,
+    battle_record,
+    enlist_warband,
+    positive,
+    recruit_fighter,
+    slug,
+)
+from ledger import events as ev
+from ledger.decide import Command, Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import CampaignState, Fighter, Warband
+
+from . import events as tce
+from . import rules as r
+from .tables import TableError, TrenchCrusadeTables, load_tables, with_house_rules
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+class Recruit(Command, frozen=True, kw_only=True, tag="trench-crusade.recruit"):
+    warband: str
+    name: str
+    model: str  # the Faction List entry, e.g. "Trench Pilgrim"
+    elite: bool = False
+    keywords: list[str] = []
+    equipment: list[str] = []
+    cost: int = 0
+    paid: bool = True
+
+
+class RecordTrenchBattle(Command, frozen=True, kw_only=True, tag="trench-crusade.battle"):
+    participants: list[str]
+    scenario: str  # id or name of a scenario of the glorious-deeds table
+    winner: str | None = None
+    deeds: list[ev.Deed] = []  # every model of the Force, with its Glorious Deeds (ids or names)
+    warband_deeds: dict[str, list[str]] = {}  # warband -> Glorious Deeds done with no doer
+    attacker: str | None = None  # for scenarios whose deeds belong to one side
+
+
+class Trauma(Command, frozen=True, kw_only=True, tag="trench-crusade.trauma"):
+    warband: str
+
+
+class Ransom(Command, frozen=True, kw_only=True, tag="trench-crusade.ransom"):
+    warband: str
+    fighter: str
+    paid: int | None = None  # ducats paid; None: the ransom was not paid
+    to: str | None = None  # the captor; needed only when several warbands fought
+
+
+class Promotions(Command, frozen=True, kw_only=True, tag="trench-crusade.promotions"):
+    warband: str
+    assign: dict[str, int] = {}  # model -> Promotion Dice
+    even: bool = False  # deal the pool evenly instead, in roster order
+    order: list[str] = []  # one model per die, or each model once (all its dice together)
+    extra: dict[str, int] = {}  # promotion-dice-sources row -> dice it adds
+
+
+class Experience(Command, frozen=True, kw_only=True, tag="trench-crusade.experience"):
+    warband: str
+    leader: str | None = None  # the ELITE LEADER gaining a warband-level deed's XP
+
+
+class AdvanceRoll(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    fighter: str
+    tables: list[str]  # the two skill tables rolled on
+    keep: str | None = None  # the table whose result is kept; asked after rolling if not given
+
+
+class Advancement(Command, frozen=True, kw_only=True, tag="trench-crusade.advancement"):
+    warband: str
+    rolls: list[AdvanceRoll]
+
+
+class Exploration(Command, frozen=True, kw_only=True, tag="trench-crusade.exploration"):
+    warband: str
+    table: str | None = None  # chosen before rolling when the stage offers two
+    skills: list[str] = []  # Exploration Skills the warband uses (ids of the exploration table)
+    modifier: int = 0  # Allies, Equipment…: added to the Exploration Roll
+    rerolls: list[int] | None = None  # dice (from 1) re-rolled; None: asked after rolling
+
+
+# --- tables and options ----------------------------------------------------------------------
+
+DEFAULT_TABLES = load_tables()
+STOP_RULES = ("first-six", "per-model")
+DEFAULT_OPTIONS: dict[str, Any] = {"dice": "table", "promotion_stop_rule": "first-six", "tables": {}}
+
+
+@lru_cache(maxsize=32)
+def _tables(overrides: str) -> TrenchCrusadeTables:
+    replaced = json.loads(overrides)
+    return with_house_rules(DEFAULT_TABLES, replaced) if replaced else DEFAULT_TABLES
+
+
+def tables_for(state: CampaignState) -> TrenchCrusadeTables:
+    """The campaign's tables: the defaults with its house-rule replacements."""
+    return _tables(json.dumps(state.options.get("tables", {}), sort_keys=True))
+
+
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise BadInput(f"trench-crusade has no option {', '.join(unknown)} (options: {', '.join(DEFAULT_OPTIONS)})")
+    if options["dice"] not in ("table", "ledger"):
+        raise BadInput(f"dice must be table or ledger, not {options['dice']!r}")
+    if options["promotion_stop_rule"] not in STOP_RULES:
+        raise BadInput(f"promotion_stop_rule must be one of {', '.join(STOP_RULES)}, not {options['promotion_stop_rule']!r}")
+    if not isinstance(options["tables"], dict):
+        raise BadInput("tables must be an object: table name -> replacement table")
+    try:
+        with_house_rules(DEFAULT_TABLES, options["tables"])
+    except TableError as error:
+        raise BadInput(str(error)) from None
+    return options
+
+
+# The v1.0 factions by id (the ids the model lists use) and printed name.
+FACTIONS = {
+    "new-antioch": "Principality of New Antioch",
+    "trench-pilgrims": "Trench Pilgrims",
+    "iron-sultanate": "Sultanate of the Iron Wall",
+    "heretic-legions": "Heretic Legions",
+    "black-grail": "Cult of the Black Grail",
+    "court-of-the-seven-headed-serpent": "Court of the Seven-Headed Serpent",
+}
+
+
+def faction_id(text: str) -> str:
+    wanted = slug(text)
+    for known, name in FACTIONS.items():
+        if wanted in (known, slug(name)):
+            return known
+    raise RuleViolation(f"'{text}' is not a Trench Crusade faction (factions: {', '.join(FACTIONS)})")
+
+
+# --- the rules' view of the state ----------------------------------------------------------
+
+
+def rules_fighter(fighter: Fighter, tables: TrenchCrusadeTables) -> r.Fighter:
+    suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])
+    trauma_rows = {row.id: row for row in tables.trauma.elite}
+    return r.Fighter(
+        fighter_id=fighter.id,
+        name=fighter.name,
+        model=fighter.ext.get(tce.MODEL, fighter.role),
+        keywords=frozenset(fighter.keywords),
+        xp=fighter.xp,
+        skills=frozenset(fighter.skills),
+        injuries=tuple(suffered),
+        battle_scars=fighter.ext.get(tce.BATTLE_SCARS, 0),
+        xp_blocked=any(trauma_rows[row].stops_xp for row in suffered if row in trauma_rows),
+    )
+
+
+def roster_of(state: CampaignState, band: Warband, tables: TrenchCrusadeTables) -> list[r.Fighter]:
+    """The models on the warband's roster now (dead, captured and removed ones are not)."""
+    return [rules_fighter(fighter, tables) for fighter in state.fighters_of(band.id)]
+
+
+def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
+    fighter = state.fighter(ref, band.id)
+    if not fighter.active:
+        raise RuleViolation(f"{fighter.name} is {fighter.status}")
+    return fighter
+
+
+class CampaignBattle(NamedTuple):
+    """A warband's latest battle, as its Campaign Phase reads it."""
+
+    number: int
+    record: r.BattleRecord
+    enemies: list[str]
+
+
+def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
+    kept = band.ext.get(tce.LAST_BATTLE)
+    if kept is None:
+        raise RuleViolation(f"{band.name} has not fought a battle yet")
+    return CampaignBattle(
+        number=kept["battle"],
+        enemies=list(kept["enemies"]),
+        record=r.BattleRecord(
+            scenario_id=kept["scenario"],
+            result=kept["result"],
+            participants=tuple(kept["force"]),
+            out_of_action=tuple(kept["out_of_action"]),
+            deeds=tuple(r.DeedRecord(deed_id=d["deed"], fighter_id=d.get("fighter")) for d in kept["deeds"]),
+            side=kept.get("side"),
+        ),
+    )
+
+
+# --- the Campaign Phase order ------------------------------------------------------------------
+
+STEP_TITLES = {"trauma": "Trauma", "promotions": "Promotions", "experience": "Experience", "exploration": "Exploration"}
+STEP_ORDER = tuple(STEP_TITLES)
+
+
+def steps_done(band: Warband, battle: int) -> list[str]:
+    progress = band.ext.get(tce.POST_GAME)
+    return list(progress["done"]) if progress and progress["battle"] == battle else []
+
+
+def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
+    """Advancement Rolls owed, by fighter id."""
+    return {f.id: f.ext[tce.ADVANCEMENTS_DUE] for f in state.fighters_of(band.id) if f.ext.get(tce.ADVANCEMENTS_DUE, 0) > 0}
+
+
+def begin_step(state: CampaignState, band: Warband, step: str) -> CampaignBattle:
+    """The battle whose Campaign Phase this step belongs to, once the steps before it are done."""
+    battle = latest_battle(state, band)
+    done = steps_done(band, battle.number)
+    if step in done:
+        raise RuleViolation(f"{band.name} has already done the {STEP_TITLES[step]} step for battle {battle.number}")
+    missing = [earlier for earlier in STEP_ORDER[: STEP_ORDER.index(step)] if earlier not in done]
+    if missing:
+        raise RuleViolation(
+            f"{band.name} must do the {STEP_TITLES[missing[0]]} step for battle {battle.number} first "
+            f"(the Campaign Phase goes {', '.join(STEP_TITLES.values())})"
+        )
+    if step == "exploration" and (owed := advancements_due(state, band)):
+        names = ", ".join(state.fighters[f].name for f in owed)
+        raise RuleViolation(f"{names} still {'has' if len(owed) == 1 else 'have'} an Advancement Roll to make before Exploration")
+    return battle
+
+
+def finish_step(ctx: Context, band: Warband, battle: CampaignBattle, step: str) -> None:
+    ctx.emit(tce.StepCompleted(warband=band.id, battle=battle.number, step=step))
+
+
+# --- shared consequences ---------------------------------------------------------------------
+
+
+def give_xp(ctx: Context, band: Warband, grant: r.XpGrant, reason: str) -> None:
+    """XP as the rules granted it; the event keeps the amount asked for when a cap cut it."""
+    if grant.blocked:
+        reason += " (Head Wound: gains no more XP)"
+    elif grant.capped:
+        reason += f" (capped: at most {grant.cap} XP{' as ' + grant.cap_row_id if grant.cap_row_id else ''})"
+    ctx.emit(
+        ev.XPAwarded(
+            warband=band.id,
+            fighter=grant.fighter_id,
+            amount=grant.granted,
+            reason=reason,
+            requested=grant.requested if grant.granted < grant.requested else None,
+        )
+    )
+    circles = {circle.id: circle.xp for circle in tables_for(ctx.state).experience.advancement_circles}
+    for circle in grant.advancement_circles:
+        ctx.emit(tce.AdvancementEarned(warband=band.id, fighter=grant.fighter_id, circle=circle, xp=circles[circle]))
+
+
+def kit_to_arsenal(ctx: Context, band: Warband, fighter: Fighter, reason: str) -> None:
+    for item in list(fighter.equipment):
+        ctx.emit(
+            ev.ItemLost(warband=band.id, fighter=fighter.id, item=item, reason=reason),
+            ev.ItemGained(warband=band.id, item=item, reason=f"from {fighter.name}: {reason}"),
+        )
+
+
+# --- handlers ------------------------------------------------------------------------------------
+
+
+def enlist(cmd: EnlistWarband, ctx: Context) -> None:
+    enlist_warband(msgspec.structs.replace(cmd, faction=faction_id(cmd.faction)), ctx)
+
+
+def recruit(cmd: Recruit, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    if not cmd.model.strip():
+        raise BadInput("name the model's Faction List entry with --model")
+    keywords = list(dict.fromkeys([*cmd.keywords, *([r.ELITE] if cmd.elite else [])]))
+    if r.ELITE in keywords and r.elite_count(roster_of(ctx.state, band, tables_for(ctx.state))) >= r.ELITE_CAP:
+        raise RuleViolation(f"{band.name} already has {r.ELITE_CAP} ELITE models, the most a warband may have")
+    recruit_fighter(
+        RecruitFighter(
+            warband=band.id,
+            name=cmd.name,
+            role="elite" if r.ELITE in keywords else "troop",
+            keywords=keywords,
+            equipment=cmd.equipment,
+            cost=cmd.cost,
+            paid=cmd.paid,
+        ),
+        ctx,
+    )
+    recruited = next(e for e in reversed(ctx.events) if isinstance(e, ev.FighterRecruited))
+    ctx.emit(tce.ModelEntry(warband=band.id, fighter=recruited.fighter, model=cmd.model.strip()))
+
+
+def _by_id_or_name(text: str, rows: Any, what: str) -> Any:
+    wanted = slug(text)
+    for row in rows:
+        if wanted in (row.id, slug(row.name)):
+            return row
+    raise RuleViolation(f"there is no {what} '{text}'")
+
+
+def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    scenario = _by_id_or_name(cmd.scenario, tables.glorious_deeds.scenarios, "scenario")
+    known_deeds = tables.glorious_deeds.deeds
+
+    def deed_ids(names: list[str]) -> list[str]:
+        return [_by_id_or_name(name, known_deeds, "Glorious Deed").id for name in names]
+
+    deeds = [msgspec.structs.replace(deed, glorious_deeds=deed_ids(deed.glorious_deeds)) for deed in cmd.deeds]
+    battle = battle_record(
+        RecordBattle(participants=cmd.participants, winner=cmd.winner, scenario=scenario.id, deeds=deeds), ctx
+    )
+    by_warband = {state.warband(ref).id: deed_ids(names) for ref, names in cmd.warband_deeds.items()}
+    attacker = state.warband(cmd.attacker).id if cmd.attacker else None
+    for named in [*by_warband, *([attacker] if attacker else [])]:
+        if named not in battle.participants:
+            raise RuleViolation(f"{state.warbands[named].name} did not fight in this battle")
+    kept: list[tuple[tce.BattleRecordKept, int]] = []  # each warband's record and the Glory its deeds give
+    claimed: set[str] = set()
+    for band_id in battle.participants:
+        band = state.warbands[band_id]
+        mine = [deed for deed in battle.deeds if state.fighters[deed.fighter].warband == band_id]
+        record = r.BattleRecord(
+            scenario_id=scenario.id,
+            result="draw" if battle.winner is None else "win" if battle.winner == band_id else "loss",
+            participants=tuple(deed.fighter for deed in mine),
+            out_of_action=tuple(deed.fighter for deed in mine if deed.out_of_action),
+            deeds=tuple(
+                [r.DeedRecord(deed_id=deed_id, fighter_id=deed.fighter) for deed in mine for deed_id in deed.glorious_deeds]
+                + [r.DeedRecord(deed_id=deed_id) for deed_id in by_warband.get(band_id, [])]
+            ),
+            side=None if attacker is None else "attacker" if band_id == attacker else "defender",
+        )
+        r.validate_battle_record(record, roster_of(state, band, tables), tables)
+        for deed in record.deeds:
+            if deed.deed_id in claimed:
+                name = _by_id_or_name(deed.deed_id, known_deeds, "Glorious Deed").name
+                raise RuleViolation(f"{name} can be completed only once per game, by the first warband to do it")
+            claimed.add(deed.deed_id)
+        kept.append((
+            tce.BattleRecordKept(
+                warband=band_id,
+                battle=battle.battle,
+                scenario=scenario.id,
+                result=record.result,
+                enemies=[w for w in battle.participants if w != band_id],
+                force=list(record.participants),
+                out_of_action=list(record.out_of_action),
+                deeds=[tce.DeedEntry(deed=d.deed_id, fighter=d.fighter_id) for d in record.deeds],
+                side=record.side,
+            ),
+            r.glory_from_deeds(record, tables),
+        ))
+    ctx.emit(battle)
+    for record_kept, glory in kept:
+        ctx.emit(record_kept)
+        if glory:
+            ctx.emit(tce.GloryChanged(warband=record_kept.warband, delta=glory, reason=f"Glorious Deeds in battle {battle.battle}"))
+
+
+def record_shared_battle(cmd: RecordBattle, ctx: Context) -> None:
+    """`campaign battle record` in a Trench Crusade campaign: a battle with no warband-level deeds."""
+    record_battle(
+        RecordTrenchBattle(participants=cmd.participants, scenario=cmd.scenario, winner=cmd.winner, deeds=cmd.deeds),
+        ctx,
+    )
+
+
+BITTER_LESSONS_AWARD = "bitter-lessons"
+
+
+def trauma(cmd: Trauma, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, "trauma")
+    casualties = [state.fighters[f] for f in battle.record.out_of_action if state.fighters[f].active]
+    # Troops first, then ELITE.
+    for fighter in [f for f in casualties if r.ELITE not in f.keywords]:
+        face = ctx.roll("D6", purpose=f"Survival Roll for {fighter.name}").value
+        row = r.troop_survival(face, tables)
+        ctx.emit(tce.TraumaResolved(warband=band.id, fighter=fighter.id, rolls=[face], row=row.id,
+                                    result="survives" if row.survives else "removed"))
+        if not row.survives:
+            ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=f"Survival Roll {face}", row=row.id))
+    for fighter in [f for f in casualties if r.ELITE in f.keywords]:
+        elite_trauma(ctx, band, battle, fighter, tables)
+    finish_step(ctx, band, battle, "trauma")
+
+
+def elite_trauma(ctx: Context, band: Warband, battle: CampaignBattle, fighter: Fighter, tables: TrenchCrusadeTables) -> None:
+    rolls: list[int] = []
+    while True:
+        try:
+            outcome = r.elite_trauma(rules_fighter(fighter, tables), rolls, tables)
+            break
+        except r.MoreDiceNeeded:
+            again = f" (roll {len(rolls) + 1}: an injury it already has is rolled again)" if rolls else ""
+            rolls.append(ctx.roll("D66", purpose=f"Trauma roll for {fighter.name}{again}").value)
+    row = outcome.row
+    ctx.emit(
+        tce.TraumaResolved(
+            warband=band.id,
+            fighter=fighter.id,
+            rolls=list(outcome.rolls_used),
+            row=row.id,
+            result=row.name,
+            rerolled=list(outcome.rerolled_rows),
+            battle_scars=outcome.battle_scars_after,
+            unfit_for_duty=outcome.unfit_for_duty,
+            enemies=battle.enemies if row.records_enemy else [],
+        )
+    )
+    why = f"Trauma {outcome.rolls_used[-1]} {row.name}"
+    if row.kind == "dead":
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=why, row=row.id))
+        return
+    if row.kind == "captured":
+        ctx.emit(ev.FighterCaptured(warband=band.id, fighter=fighter.id, reason=f"{why}: ransom to be settled", row=row.id))
+        return
+    if outcome.removed:
+        ctx.emit(ev.FighterRetired(warband=band.id, fighter=fighter.id, reason=f"a 2nd {row.name}: removed from the roster"))
+        kit_to_arsenal(ctx, band, fighter, f"{fighter.name} was removed")
+        return
+    if row.kind == "injury":
+        ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=row.name, row=row.id, missed_games=row.missed_games))
+    if row.kind == "robbed":
+        for item in list(fighter.equipment):
+            ctx.emit(ev.ItemLost(warband=band.id, fighter=fighter.id, item=item, reason=why))
+    if row.gains_keyword:
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.gains_keyword, reason=why))
+    if row.bonus_xp_dice:
+        amount = ctx.roll(row.bonus_xp_dice, purpose=f"{row.name} XP for {fighter.name}").value
+        grant = r.award_xp(rules_fighter(fighter, tables), amount, BITTER_LESSONS_AWARD, band.faction, tables)
+        give_xp(ctx, band, grant, why)
+    if outcome.unfit_for_duty:
+        ctx.emit(ev.FighterRetired(warband=band.id, fighter=fighter.id,
+                                   reason=f"Unfit for Duty: {outcome.battle_scars_after} Battle Scars"))
+        kit_to_arsenal(ctx, band, fighter, f"{fighter.name} is Unfit for Duty")
+
+
+def ransom(cmd: Ransom, ctx: Context) -> None:
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    fighter = state.fighter(cmd.fighter, band.id)
+    if fighter.status != "captured":
+        raise RuleViolation(f"{fighter.name} is not captured")
+    if cmd.paid is None:
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason="executed: the ransom was not paid"))
+        return
+    if cmd.paid < 0:
+        raise BadInput(f"a ransom cannot be {cmd.paid} ducats")
+    if cmd.to is not None:
+        captor = state.warband(cmd.to)
+    else:
+        enemies = latest_battle(state, band).enemies
+        if len(enemies) != 1:
+            raise BadInput(f"name the warband holding {fighter.name} with --to")
+        captor = state.warbands[enemies[0]]
+    if captor.id == band.id:
+        raise RuleViolation(f"{band.name} cannot ransom {fighter.name} from itself")
+    if cmd.paid > band.treasury:
+        raise RuleViolation(f"{band.name} has {band.treasury} ducats in the Strongbox; the ransom is {cmd.paid}")
+    if cmd.paid:
+        ctx.emit(
+            ev.TreasuryChanged(warband=band.id, delta=-cmd.paid, reason=f"ransom for {fighter.name}"),
+            ev.TreasuryChanged(warband=captor.id, delta=cmd.paid, reason=f"ransom for {fighter.name} of {band.name}"),
+        )
+    ctx.emit(tce.FighterRansomed(warband=band.id, fighter=fighter.id, ducats=cmd.paid, to_warband=captor.id))
+
+
+def promotions(cmd: Promotions, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, "promotions")
+    if cmd.even and cmd.assign:
+        raise BadInput("give the assignment or ask for an even spread, not both")
+    roster = roster_of(state, band, tables)
+    streak = band.ext.get(tce.STREAK, 0)
+    assignment = {member(state, band, ref).id: dice for ref, dice in cmd.assign.items()}
+    if r.promotion_step_skipped(roster):
+        # The rules refuse an assignment here; a skipped step rolls nothing.
+        r.resolve_promotion_step(roster, band.faction, tables, deeds=(), extra_dice=(), assignment=assignment,
+                                 order=(), faces=(), streak=streak)
+        ctx.emit(tce.PromotionsSkipped(warband=band.id, elite=r.elite_count(roster)))
+        finish_step(ctx, band, battle, "promotions")
+        return
+    deeds = battle.record.deeds
+    extra = [r.ExtraPromotionDice(source_id=source, dice=dice) for source, dice in cmd.extra.items()]
+    pool = r.promotion_pool(deeds, extra, tables)
+    eligibility = r.promotion_eligibility(roster, band.faction, tables)
+    eligible = [f.fighter_id for f in eligibility.eligible]
+    if cmd.even:
+        assignment = r.even_spread(eligible, pool.size)
+    elif not assignment and eligible:
+        raise BadInput("assign the Promotion Dice to Troops (e.g. --assign Anna=2) or ask for an even spread (--even)")
+    r.validate_assignment(assignment, eligibility, pool.size)
+    order = roll_order(state, band, cmd.order, assignment, eligible)
+    ctx.emit(
+        tce.PromotionPoolFormed(
+            warband=band.id,
+            size=pool.size,
+            base=pool.base,
+            glorious_deeds=pool.glorious_deeds,
+            extra=[tce.ExtraDice(source=e.source_id, dice=e.dice) for e in pool.extra],
+            assignment={f: n for f, n in assignment.items() if n},
+            order=order,
+            excluded=[tce.Excluded(fighter=e.fighter_id, reason=e.reason, row=e.row_id) for e in eligibility.excluded],
+            streak=streak,
+        )
+    )
+    roll_numbers: list[int] = []
+
+    def roll_die(fighter_id: str, number: int) -> int:
+        rolled = ctx.roll("D6", purpose=f"promotion die {number} of {len(order)} for {state.fighters[fighter_id].name}")
+        roll_numbers.append(rolled.number)
+        return rolled.value
+
+    def resolved(die: r.PromotionDie) -> None:
+        ctx.emit(
+            tce.PromotionDieRolled(
+                warband=band.id,
+                fighter=die.fighter_id,
+                roll=roll_numbers[-1],
+                die=len(roll_numbers),
+                of=len(order),
+                face=die.face,
+                counted_as_six=die.counted_as_six,
+                promoted=die.promoted,
+                streak=die.streak_after,
+            )
+        )
+        if die.promoted:
+            promote(ctx, band, state.fighters[die.fighter_id], die)
+
+    r.resolve_promotion_step(
+        roster, band.faction, tables, deeds=deeds, extra_dice=extra, assignment=assignment, order=order,
+        faces=roll_die, streak=streak, stop_rule=state.options.get("promotion_stop_rule", "first-six"), on_die=resolved,
+    )
+    finish_step(ctx, band, battle, "promotions")
+
+
+def roll_order(state: CampaignState, band: Warband, refs: list[str], assignment: dict[str, int], eligible: list[str]) -> list[str]:
+    """The fighter of each die in rolling order: as given per die, or each named model's dice
+    together, or by default each model's dice together in roster order."""
+    named = [member(state, band, ref).id for ref in refs]
+    if named and len(named) == sum(assignment.values()):
+        r.validate_roll_order(named, assignment)
+        return named
+    holders = named or [f for f in eligible if assignment.get(f)]
+    return list(r.dice_in_fighter_order(assignment, holders))
+
+
+def promote(ctx: Context, band: Warband, fighter: Fighter, die: r.PromotionDie) -> None:
+    how = "a Promotion Die counted as a 6" if die.counted_as_six else "a 6 on a Promotion Die"
+    ctx.emit(
+        ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=r.ELITE, reason=f"Promotion: {how}"),
+        ev.FighterPromoted(warband=band.id, fighter=fighter.id, role="elite", reason=f"Promotion: {how}"),
+    )
+    if fighter.xp:
+        ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=fighter.xp,
+                            on="Promotion: an ELITE begins with 0 Experience Points"))
+
+
+def experience(cmd: Experience, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, "experience")
+    roster = roster_of(state, band, tables)
+    record = battle.record
+    leader = member(state, band, cmd.leader).id if cmd.leader else None
+    warband_deeds = {deed.id for deed in tables.glorious_deeds.deeds if deed.warband_level}
+    if leader is None and any(deed.deed_id in warband_deeds for deed in record.deeds):
+        leaders = r.warband_deed_leaders(roster, record)
+        if len(leaders) > 1:
+            chosen = ctx.choose("leader", "Which ELITE LEADER gains the XP of the warband's Glorious Deed?",
+                                [f.name for f in leaders])
+            leader = next(f.fighter_id for f in leaders if f.name == chosen)
+    for line in r.battle_experience(roster, record, tables, warband_deed_leader=leader):
+        fighter = rules_fighter(state.fighters[line.fighter_id], tables)  # as it is after earlier awards
+        grant = r.award_xp(fighter, line.amount, line.award_id, band.faction, tables)
+        give_xp(ctx, band, grant, f"battle {battle.number}: {line.award_id}")
+    finish_step(ctx, band, battle, "experience")
+
+
+def advancement(cmd: Advancement, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    if not cmd.rolls:
+        raise BadInput("name the fighter and the two skill tables of each Advancement Roll")
+    skill_tables = {table.id: table.name for table in tables.advancement_skills.tables}
+    for index, chosen in enumerate(cmd.rolls, start=1):
+        fighter = member(state, band, chosen.fighter)
+        if fighter.ext.get(tce.ADVANCEMENTS_DUE, 0) < 1:
+            raise RuleViolation(f"{fighter.name} has no Advancement Roll to make")
+        unknown = [t for t in chosen.tables if t not in skill_tables]
+        if unknown or len(set(chosen.tables)) != 2 or len(chosen.tables) != 2:
+            raise RuleViolation(f"an Advancement Roll uses two different skill tables of: {', '.join(skill_tables)}")
+        results = [
+            (table, ctx.roll("2D6", purpose=f"Advancement Roll for {fighter.name} on {skill_tables[table]}").value)
+            for table in chosen.tables
+        ]
+        offered = [r.advancement_skill(table, roll, fighter.skills, tables) for table, roll in results]
+        keep = chosen.keep or ctx.choose(
+            f"keep-{index}",
+            f"{fighter.name} may learn {offered[0].skill} ({chosen.tables[0]}) or {offered[1].skill} ({chosen.tables[1]}): keep which?",
+            list(chosen.tables),
+        )
+        result = r.resolve_advancement_roll(results, keep, fighter.skills, tables)
+        ctx.emit(
+            tce.AdvancementRolled(
+                warband=band.id,
+                fighter=fighter.id,
+                options=[
+                    tce.AdvancementOption(table=o.table_id, roll=o.roll, rolled_row=o.rolled_row_id, row=o.result.id, skill=o.result.skill)
+                    for o in result.options
+                ],
+                kept=keep,
+            ),
+            ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=result.kept.result.skill,
+                            reason="Advancement Roll", row=result.kept.result.id),
+        )
+
+
+# Exploration Skills the ledger applies: (extra dice, extra re-rolls, added to the roll).
+EXPLORATION_SKILL_EFFECTS = {"extra-dice": (1, 0, 0), "re-roll-dice": (0, 1, 0), "seek": (0, 0, 1), "circle-back": (0, 0, -1)}
+
+
+def exploration(cmd: Exploration, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, "exploration")
+    known = {skill.id: skill.name for skill in tables.exploration.skills}
+    for skill in cmd.skills:
+        if skill not in known:
+            raise RuleViolation(f"there is no Exploration Skill '{skill}' (skills: {', '.join(known)})")
+        if skill not in EXPLORATION_SKILL_EFFECTS:
+            raise RuleViolation(f"{known[skill]} changes the dice themselves, which the ledger does not model: "
+                                "apply it as a --modifier and say so in a note")
+    extra_dice, extra_rerolls, skill_modifier = (sum(EXPLORATION_SKILL_EFFECTS[s][i] for s in cmd.skills) for i in range(3))
+    stage = r.exploration_stage(band.games, tables)
+    table = cmd.table or ctx.choose("table", f"Explore which table after {band.games} games?", list(stage.tables))
+    count = r.exploration_dice_count(band.games, extra_dice, tables)
+    faces = list(ctx.roll(f"{count}D6", purpose=f"Exploration dice for {band.name}").faces)
+    allowed = r.exploration_rerolls(battle.record.result == "win", extra_rerolls, tables)
+    for position in chosen_rerolls(ctx, cmd.rerolls, faces, allowed):
+        faces[position - 1] = ctx.roll("D6", purpose=f"Exploration re-roll of die {position} for {band.name}").value
+    modifier = skill_modifier + cmd.modifier
+    found = r.resolve_exploration(band.games, table, sum(faces) + modifier, band.ext.get(tce.LOCATIONS, []), tables)  # type: ignore[arg-type]
+    seen = found.location or next(
+        (row for row in tables.exploration.locations if found.pillaged and row.table == table and row.roll == found.final_roll), None
+    )
+    ctx.emit(
+        tce.ExplorationResolved(
+            warband=band.id,
+            stage=found.stage_id,
+            table=table,
+            dice=faces,
+            modifier=modifier,
+            final=found.final_roll,
+            location=found.location.id if found.location else None,
+            location_name=seen.name if seen else "",
+            pillaged=found.pillaged,
+            loot=found.loot_ducats,
+        )
+    )
+    if found.loot_ducats:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=found.loot_ducats,
+                                    reason=f"Exploration loot: Exploration Roll {found.final_roll}",
+                                    row=found.location.id if found.location else found.stage_id))
+    finish_step(ctx, band, battle, "exploration")
+
+
+def chosen_rerolls(ctx: Context, given: list[int] | None, faces: list[int], allowed: int) -> list[int]:
+    """The dice to re-roll (never the same die twice): as given, or asked one at a time."""
+    if given is not None:
+        if len(given) > allowed:
+            raise RuleViolation(f"only {allowed} Exploration {'die' if allowed == 1 else 'dice'} may be re-rolled")
+        if len(set(given)) != len(given):
+            raise RuleViolation("the same Exploration die cannot be re-rolled twice")
+        for position in given:
+            if not 1 <= position <= len(faces):
+                raise BadInput(f"there is no Exploration die {position}: dice are 1 to {len(faces)}")
+        return list(given)
+    chosen: list[int] = []
+    for turn in range(1, allowed + 1):
+        options = ["none", *(str(p) for p in range(1, len(faces) + 1) if p not in chosen)]
+        answer = ctx.choose(f"reroll-{turn}", f"Exploration dice {faces}: re-roll which die? ({allowed - turn + 1} re-roll(s) left)", options)
+        if answer == "none":
+            break
+        chosen.append(int(answer))
+    return chosen
+
+
+def award_capped_xp(cmd: AwardXP, ctx: Context) -> None:
+    """`xp award` in a Trench Crusade campaign: only ELITE gain XP, up to their cap."""
+    positive(cmd.amount, "an XP award")
+    fighter = active_fighter(ctx.state, cmd.fighter, cmd.warband)
+    band = ctx.state.warbands[fighter.warband]
+    tables = tables_for(ctx.state)
+    give_xp(ctx, band, r.grant_xp(rules_fighter(fighter, tables), cmd.amount, r.ARBITER_AWARD, band.faction, tables), cmd.reason)
+
+
+def _refusing(handler: Callable[[Any, Context], None]) -> Callable[[Any, Context], None]:
+    """The one place where a refusal of the rules becomes a refusal a player reads."""
+
+    @wraps(handler)
+    def decide(command: Any, ctx: Context) -> None:
+        try:
+            handler(command, ctx)
+        except r.TrenchCrusadeRuleError as refusal:
+            raise RuleViolation(str(refusal)) from None
+
+    return decide
+
+
+HANDLERS = {
+    **SHARED_HANDLERS,
+    **{
+        command: _refusing(handler)
+        for command, handler in {
+            EnlistWarband: enlist,
+            RecordBattle: record_shared_battle,
+            AwardXP: award_capped_xp,
+            Recruit: recruit,
+            RecordTrenchBattle: record_battle,
+            Trauma: trauma,
+            Ransom: ransom,
+            Promotions: promotions,
+            Experience: experience,
+            Advancement: advancement,
+            Exploration: exploration,
+        }.items()
+    },
+}

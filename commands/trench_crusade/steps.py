@@ -1,0 +1,172 @@
+"""The guided Campaign Phase (`campaign post-game WARBAND`) for Trench Crusade.
+
+Steps in the rules' order: Trauma, Promotions, Experience, Advancement Rolls, Exploration
+(Reinforcements, Quartermaster and Roster are not modelled: see README.md). Each step builds
+one command; whether it is done is read from the events of the warband's latest battle
+(`trench-crusade.step-completed`, and the Advancement Rolls still owed), so the sequence
+resumes where it stopped. Choices with a sensible default (accept the even spread, roll
+each model's dice together, no extra dice, no re-rolls) fall back to it when no one can be
+asked; choices without one (the skill tables of an Advancement Roll) need a terminal or the
+step's own command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ledger.decide import AskChoice
+from ledger.errors import NeedsDice, RuleViolation
+from ledger.rulesets import Step
+from ledger.state import CampaignState
+
+from . import rules as r
+from .handlers import (
+    Advancement,
+    AdvanceRoll,
+    Experience,
+    Exploration,
+    Promotions,
+    Trauma,
+    advancements_due,
+    latest_battle,
+    roster_of,
+    steps_done,
+    tables_for,
+)
+from .tables import TrenchCrusadeTables
+
+
+def offer(ask: AskChoice, prompt: str, options: Sequence[str], default: str) -> str:
+    """Ask a choice that has a default; with no one to ask, the default is the answer."""
+    try:
+        return ask(prompt, options)
+    except NeedsDice:
+        return default
+
+
+def recorded(step: str):
+    def done(state: CampaignState, warband: str) -> bool:
+        band = state.warbands[warband]
+        try:
+            battle = latest_battle(state, band)
+        except RuleViolation:
+            return False
+        return step in steps_done(band, battle.number)
+
+    return done
+
+
+def advancement_done(state: CampaignState, warband: str) -> bool:
+    return recorded("experience")(state, warband) and not advancements_due(state, state.warbands[warband])
+
+
+def _more_dice(ask: AskChoice, tables: TrenchCrusadeTables) -> dict[str, int]:
+    """Extra Promotion Dice from Skills or Glory Items, each with its source."""
+    sources = {row.id: row for row in tables.promotion_dice_sources.rows}
+    extra: dict[str, int] = {}
+    while True:
+        left = [source for source in sources if source not in extra]
+        if not left:
+            return extra
+        source = offer(ask, "Extra Promotion Dice from a Skill or Glory Item?", ["none", *left], "none")
+        if source == "none":
+            return extra
+        row = sources[source]
+        counts = [str(row.dice_each * n) for n in range(1, 7)]
+        extra[source] = int(ask(f"How many dice does {row.name} add ({row.dice_each} per {row.per})?", counts))
+
+
+def _assignment_table(names: dict[str, str], assignment: dict[str, int], pool: r.PromotionPool) -> str:
+    width = max(len(name) for name in names.values())
+    rows = "\n".join(f"  {names[f].ljust(width)}  {assignment.get(f, 0)}" for f in names)
+    made_of = f"1 + {pool.glorious_deeds} Glorious Deeds" + "".join(f" + {e.dice} {e.source_id}" for e in pool.extra)
+    return f"Promotion Dice: {pool.size} ({made_of})\n{rows}\n"
+
+
+def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Promotions:
+    band = state.warbands[warband]
+    tables = tables_for(state)
+    roster = roster_of(state, band, tables)
+    if r.promotion_step_skipped(roster):
+        return Promotions(warband=band.name)
+    extra = _more_dice(ask, tables)
+    deeds = latest_battle(state, band).record.deeds
+    pool = r.promotion_pool(deeds, [r.ExtraPromotionDice(source_id=s, dice=n) for s, n in extra.items()], tables)
+    eligibility = r.promotion_eligibility(roster, band.faction, tables)
+    names = {f.fighter_id: f.name for f in eligibility.eligible}
+    if not names:
+        return Promotions(warband=band.name, even=True, extra=extra)
+    even = r.even_spread(list(names), pool.size)
+    assignment, refusal = even, ""
+    while True:
+        prompt = f"{refusal}{_assignment_table(names, assignment, pool)}Accept this assignment?"
+        if offer(ask, prompt, ["accept", "edit"], "accept") == "accept":
+            break
+        edited = {f: int(ask(f"Promotion Dice for {name}", [str(n) for n in range(pool.size + 1)])) for f, name in names.items()}
+        try:
+            r.validate_assignment(edited, eligibility, pool.size)
+            assignment, refusal = edited, ""
+        except r.TrenchCrusadeRuleError as error:
+            refusal = f"Not allowed: {error}\n"
+    default_order = r.dice_in_fighter_order(assignment, [f for f in names if assignment.get(f)])
+    order: list[str] = []  # empty: the default, each model's dice together
+    shown = ", ".join(names[f] for f in default_order)
+    if offer(ask, f"Roll in this order: {shown}?", ["accept", "edit"], "accept") == "edit":
+        left = dict(assignment)
+        for die in range(1, len(default_order) + 1):
+            holders = {names[f]: f for f, n in left.items() if n}
+            picked = ask(f"Promotion Die {die} of {len(default_order)}: roll for which model?", list(holders))
+            left[holders[picked]] -= 1
+            order.append(picked)
+    if assignment == even:
+        return Promotions(warband=band.name, even=True, order=order, extra=extra)
+    return Promotions(warband=band.name, assign={names[f]: n for f, n in assignment.items() if n}, order=order, extra=extra)
+
+
+def build_experience(state: CampaignState, warband: str, ask: AskChoice) -> Experience:
+    band = state.warbands[warband]
+    tables = tables_for(state)
+    record = latest_battle(state, band).record
+    warband_deeds = {deed.id for deed in tables.glorious_deeds.deeds if deed.warband_level}
+    leaders = r.warband_deed_leaders(roster_of(state, band, tables), record)
+    if len(leaders) > 1 and any(deed.deed_id in warband_deeds for deed in record.deeds):
+        return Experience(warband=band.name, leader=ask("Which ELITE LEADER gains the XP of the warband's Glorious Deed?",
+                                                        [f.name for f in leaders]))
+    return Experience(warband=band.name)
+
+
+def build_advancement(state: CampaignState, warband: str, ask: AskChoice) -> Advancement:
+    band = state.warbands[warband]
+    skill_tables = [table.id for table in tables_for(state).advancement_skills.tables]
+    rolls = []
+    for fighter_id, due in advancements_due(state, band).items():
+        name = state.fighters[fighter_id].name
+        for number in range(1, due + 1):
+            first = ask(f"{name}, Advancement Roll {number} of {due}: first skill table", skill_tables)
+            second = ask(f"{name}, Advancement Roll {number} of {due}: second skill table",
+                         [t for t in skill_tables if t != first])
+            rolls.append(AdvanceRoll(fighter=name, tables=[first, second]))
+    return Advancement(warband=band.name, rolls=rolls)
+
+
+def build_exploration(state: CampaignState, warband: str, ask: AskChoice) -> Exploration:
+    band = state.warbands[warband]
+    tables = tables_for(state)
+    stage = r.exploration_stage(band.games, tables)
+    table = stage.tables[0] if len(stage.tables) == 1 else ask(f"Explore which table after {band.games} games?", list(stage.tables))
+    rerolls = offer(ask, "Re-roll Exploration dice once you have seen them?", ["no", "yes"], "no")
+    return Exploration(warband=band.name, table=table, rerolls=None if rerolls == "yes" else [])
+
+
+STEPS = (
+    Step("trauma", "Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
+         recorded("trauma"), lambda state, warband, ask: Trauma(warband=state.warbands[warband].name)),
+    Step("promotions", "Promotions: the Promotion Dice pool", recorded("promotions"), build_promotions),
+    Step("experience", "Experience: XP for the ELITE", recorded("experience"), build_experience),
+    Step("advancement", "Advancement Rolls", advancement_done, build_advancement),
+    Step("exploration", "Exploration", recorded("exploration"), build_exploration),
+)
+
+
+def post_game(state: CampaignState, warband: str) -> Sequence[Step]:
+    return STEPS
