@@ -359,7 +359,7 @@ def _row_bytes(row: Any) -> bytes:
 
 
 def _stored_entry(row: Any) -> Entry:
-    """A stored row as an entry, or _Malformed / msgspec.DecodeError saying why it cannot be one."""
+    """A stored row as an entry, or a ValueError / msgspec.DecodeError saying why it cannot be one."""
     data = _row_bytes(row)
     raw = strict_json(data)
     if not isinstance(raw, dict):
@@ -397,7 +397,7 @@ def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
                                    f"{row.originator_version}): an event was deleted")
         try:
             entry = _stored_entry(row)
-        except (_Malformed, msgspec.DecodeError) as error:
+        except (ValueError, msgspec.DecodeError) as error:  # JSON, shape or typed-decoder errors
             raise IntegrityFailure(f"{where}: does not decode: {error}") from None
         if row.topic != entry.body["type"]:
             raise IntegrityFailure(f"{where}: stored under topic '{row.topic}' but holds a {entry.body['type']} event")

@@ -11,6 +11,7 @@ import click
 
 from ledger import audit
 from ledger.cli.app import Session, emit_json, main, pass_session
+from ledger.errors import IntegrityFailure
 from ledger.records import canonical
 from projections.history import log_rows, void_annotations
 
@@ -147,7 +148,10 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
 def export(session: Session, fmt: str, output: Path | None) -> None:
     """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain."""
     store = session.ledger.store
-    chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
+    try:
+        chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
+    except IntegrityFailure as error:
+        raise IntegrityFailure(f"nothing exported: the stored chain does not verify: {error}") from None
     if fmt == "jsonl":
         text = "".join(line + "\n" for line in audit.trail_lines(chain, void_annotations))
     elif fmt == "csv":
@@ -156,7 +160,7 @@ def export(session: Session, fmt: str, output: Path | None) -> None:
         text = _markdown(chain, _rows(session, chain))
     data = text.encode("utf-8")
     if output is None:
-        click.get_binary_stream("stdout").write(data)
+        click.echo(data, nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
         return
     output.write_bytes(data)
     click.echo(f"Exported {_plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")

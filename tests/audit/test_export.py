@@ -1,0 +1,155 @@
+"""`campaign export`: the JSON Lines trail exactly as docs/audit-format.md defines it, and the same
+rows as CSV and Markdown for people."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+
+GENESIS = "0" * 64
+TIME = "2026-01-01T00:00:00.000000Z"
+
+
+def test_the_header_names_the_campaign_ruleset_and_hash(played, campaign_id):
+    first = played("export").stdout_bytes.split(b"\n")[0]
+    assert json.loads(first) == {
+        "kind": "header",
+        "format": "campaign-ledger-audit",
+        "version": 1,
+        "campaign": {"id": campaign_id, "name": "Demo"},
+        "ruleset": {"id": "freeform", "version": "1", "options": {"decks": "ledger"}},
+        "hash": {
+            "algorithm": "sha256",
+            "canonical": (
+                "the record as JSON with keys sorted, separators ',' and ':' and no other whitespace, "
+                "non-ASCII characters written as themselves, encoded as UTF-8, integers only: Python's "
+                "json.dumps(record, sort_keys=True, separators=(',', ':'), ensure_ascii=False).encode('utf-8')"
+            ),
+            "record_keys": ["position", "type", "recorded_at", "actor", "tx", "payload", "prev_hash"],
+            "excluded_keys": ["kind", "hash", "annotations"],
+            "genesis": GENESIS,
+        },
+    }
+
+
+def test_an_event_line_is_its_hashed_record_plus_kind_hash_and_annotations(played):
+    # The record of position 1, written out by hand in canonical form.
+    record = (
+        '{"actor":"arbiter",'
+        '"payload":{"args":{"name":"Demo","options":{},"ruleset":"freeform"},"command":"campaign.new","reason":""},'
+        f'"position":1,"prev_hash":"{GENESIS}","recorded_at":"{TIME}","tx":1,"type":"command.recorded"}}'
+    )
+    digest = hashlib.sha256(record.encode("utf-8")).hexdigest()
+    line = played("export").stdout_bytes.split(b"\n")[1].decode("utf-8")
+    assert line == (
+        f'{{"actor":"arbiter","annotations":{{}},"hash":"{digest}","kind":"event",'
+        '"payload":{"args":{"name":"Demo","options":{},"ruleset":"freeform"},"command":"campaign.new","reason":""},'
+        f'"position":1,"prev_hash":"{GENESIS}","recorded_at":"{TIME}","tx":1,"type":"command.recorded"}}'
+    )
+    assert digest == played.log()[0]["hash"]  # the chain in the database is the chain in the file
+
+
+def test_non_ascii_text_is_written_as_itself(played):
+    data = played("export").stdout_bytes
+    assert '"name":"Rattenfänger"'.encode() in data
+    assert b"\\u00e4" not in data
+
+
+def test_voided_transactions_are_annotated_outside_the_hash(played):
+    lines = [json.loads(line) for line in played("export").stdout_bytes.splitlines()]
+    annotated = {line["position"]: line["annotations"] for line in lines if line.get("annotations")}
+    by_t6 = {"voided": {"voided_by": 6, "voided_by_actor": "arbiter", "voided_at": TIME, "reason": "typo in the dice"}}
+    by_t7 = {"voided": {"voided_by": 7, "voided_by_actor": "arbiter", "voided_at": TIME,
+                        "reason": "die fell off the table"}}
+    assert annotated == {7: by_t6, 8: by_t6, 9: by_t7, 10: by_t7}  # T3 and T4, every event of each
+
+
+def test_ledger_dice_in_the_trail_are_derived_as_design_says(played, campaign_id):
+    lines = [json.loads(line) for line in played("export").stdout_bytes.splitlines()]
+    loot = lines[10]  # position 10: R1, one D6 of epoch 0
+    assert (loot["position"], loot["payload"]["faces"], loot["payload"]["epoch"]) == (10, [6], 0)
+    # Die 0 of roll 1, attempt 0, with the fixture's seed of epoch 0 (32 bytes of 0x01).
+    block = hmac.new(bytes([1] * 32), f"{campaign_id}:1:0:0".encode(), hashlib.sha256).digest()
+    x = int.from_bytes(block[:8], "big")
+    assert x < (2**64 // 6) * 6  # accepted at the first attempt
+    assert x % 6 + 1 == 6
+
+
+def test_the_trailer_counts_events_and_gives_the_head_and_revealed_seeds(played):
+    last = played("export").stdout_bytes.splitlines()[-1]
+    assert json.loads(last) == {
+        "kind": "trailer",
+        "count": 25,
+        "head": played.show()["head"],
+        "revealed_seeds": {"0": "01" * 32},  # epoch 1's seed is still secret
+    }
+
+
+def test_export_to_a_file_writes_the_same_bytes(played):
+    path = played.folder / "out.jsonl"
+    result = played("export", "-o", str(path))
+    assert result.output == f"Exported 25 events of Demo to {path} (jsonl). Head {played.show()['head']}\n"
+    assert path.read_bytes() == played("export").stdout_bytes
+    assert len(path.read_bytes().splitlines()) == 27  # header, 25 events, trailer
+
+
+def test_csv_carries_the_same_rows_for_people(played):
+    rows = list(csv.reader(io.StringIO(played("export", "--format", "csv").output)))
+    assert rows[0] == ["position", "tx", "type", "actor", "recorded_at", "description", "payload", "voided", "hash"]
+    assert len(rows) == 26
+    assert rows[8] == [
+        "8", "T3", "dice.rolled", "arbiter", TIME, "R0 injury: 2D6 rolled [3, 5] = 8 (table)",
+        '{"epoch":null,"expression":"2D6","faces":[3,5],"kept":[],"purpose":"injury","roll":0,"source":"table","value":8}',
+        f"by T6 (arbiter, {TIME}): typo in the dice",
+        played.log()[7]["hash"],
+    ]
+    assert rows[5][:6] == ["5", "T2", "command.recorded", "arbiter", TIME, "warband.enlist"]
+
+
+def test_markdown_is_a_table_with_pipes_escaped(cli):
+    cli("new", "Pipes")
+    cli("note", "left | right")
+    hashes = [row["hash"] for row in cli.log()]
+    commitment = hashlib.sha256(bytes([1] * 32)).hexdigest()
+    cid = cli.show()["campaign_id"]
+    assert cli("export", "--format", "md").output == "\n".join([
+        "# Audit trail of Pipes",
+        "",
+        f"- Campaign id: {cid}",
+        '- Ruleset: freeform v1, options {"decks":"ledger"}',
+        "- Events: 6 in 2 transactions",
+        f"- Head: {hashes[-1]}",
+        "- Revealed seeds: none",
+        "",
+        "The JSON Lines export of this campaign is the verifiable trail (`campaign verify FILE`).",
+        "",
+        "| position | tx | type | actor | recorded_at | description | payload | voided | hash |",
+        "|---|---|---|---|---|---|---|---|---|",
+        f"| 1 | T1 | command.recorded | arbiter | {TIME} | campaign.new | "
+        f'{{"args":{{"name":"Pipes","options":{{}},"ruleset":"freeform"}},"command":"campaign.new","reason":""}} |  | {hashes[0]} |',
+        f"| 2 | T1 | campaign.started | arbiter | {TIME} | campaign Pipes started | "
+        f'{{"campaign_id":"{cid}","name":"Pipes"}} |  | {hashes[1]} |',
+        f"| 3 | T1 | ruleset.pinned | arbiter | {TIME} | ruleset freeform v1 | "
+        f'{{"options":{{"decks":"ledger"}},"ruleset":"freeform","version":"1"}} |  | {hashes[2]} |',
+        f"| 4 | T1 | seed.committed | arbiter | {TIME} | dice seed of epoch 0 committed: sha256 {commitment[:16]}… | "
+        f'{{"commitment":"{commitment}","epoch":0}} |  | {hashes[3]} |',
+        f"| 5 | T2 | command.recorded | arbiter | {TIME} | note | "
+        f'{{"args":{{"answers":{{}},"text":"left \\| right","warband":null}},"command":"note","reason":""}} |  | {hashes[4]} |',
+        f"| 6 | T2 | note.recorded | arbiter | {TIME} | note: left \\| right | "
+        f'{{"fighter":null,"text":"left \\| right","warband":null}} |  | {hashes[5]} |',
+        "",
+    ])
+
+
+def test_a_store_that_does_not_verify_is_not_exported(played, database):
+    database.rewrite(8, b'"faces":[3,5]', b'"faces":[3,6]')
+    path = played.folder / "out.jsonl"
+    result = played("export", "-o", str(path))
+    assert (result.exit_code, result.output) == (3, (
+        "Error: nothing exported: the stored chain does not verify: "
+        "position 8: stored hash does not match its record (the event was edited)\n"
+    ))
+    assert not path.exists()

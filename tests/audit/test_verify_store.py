@@ -1,0 +1,176 @@
+"""`campaign verify` on the database: an intact chain, noted heads, and every kind of edit found
+at the right position (the rows are edited with sqlite3, as someone with the file would)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+INTACT_DICE = (
+    "Ledger dice: 3 rolls re-derived from the revealed seed of epoch 0; "
+    "1 roll of epoch 1 waits for its seed to be revealed.\n"
+)
+
+
+def test_an_untouched_campaign_verifies_with_its_counts_and_head(played, campaign_id):
+    head = played.show()["head"]
+    result = played("verify")
+    assert (result.exit_code, result.output) == (0, (
+        f"Hash chain intact: campaign Demo ({campaign_id}), 25 events in 10 transactions.\n"
+        + INTACT_DICE
+        + "Snapshot at position 20 matches the events.\n"  # written by the reroll's refold
+        f"Head {head}\n"
+    ))
+
+
+def test_verify_json(played, campaign_id):
+    result = played("verify", "--json", "--head", played.log()[13]["hash"][:8])
+    assert json.loads(result.output) == {
+        "campaign_id": campaign_id,
+        "name": "Demo",
+        "events": 25,
+        "transactions": 10,
+        "head": played.show()["head"],
+        "revealed_seeds": {"0": "01" * 32},
+        "ledger_rolls_verified": 3,  # R1, R2 (the shuffle) and R3, all of epoch 0
+        "ledger_rolls_waiting": {"1": 1},  # R4
+        "snapshot": 20,
+        "noted_head_position": 14,
+    }
+
+
+def test_a_noted_earlier_head_says_how_many_events_followed(played):
+    noted = played.log()[13]["hash"]  # the head after T5, position 14
+    result = played("verify", "--head", noted[:16])
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-2] == "Head noted at position 14; 11 events were added since."
+
+
+def test_the_current_head_noted(played):
+    result = played("verify", "--head", played.show()["head"])
+    assert result.output.splitlines()[-2] == "The noted head is the current head."
+
+
+def test_a_head_that_is_not_in_the_chain_fails(played):
+    result = played("verify", "--head", "0123456789abcdef")
+    assert (result.exit_code, result.output) == (
+        3, "Error: the noted head 0123456789abcdef is not in this chain: the history it ended was changed\n"
+    )
+
+
+@pytest.mark.parametrize("noted", ["1234567", "not-a-hash", "0" * 65])
+def test_a_head_must_be_at_least_8_hex_digits(played, noted):
+    result = played("verify", "--head", noted)
+    assert (result.exit_code, result.output) == (
+        2, f"Error: --head takes a head hash or at least its first 8 hex digits, not '{noted}'\n"
+    )
+
+
+# --- edits of the database -------------------------------------------------------------------------
+
+EDITED = "stored hash does not match its record (the event was edited)"
+
+
+@pytest.mark.parametrize(
+    ("position", "old", "new", "problem"),
+    [
+        (8, b'"faces":[3,5]', b'"faces":[3,6]', EDITED),  # a table die of R0
+        (12, b'"actor":"arbiter"', b'"actor":"mallory"', EDITED),
+        (6, b'"treasury":100', b'"treasury":900', EDITED),
+        (20, b'"recorded_at":"2026-01-01', b'"recorded_at":"2025-01-01', EDITED),
+        (16, b'"hash":"', b'"hash":"0', "does not decode: 'hash' must be 64 lowercase hex digits"),
+        (8, b'"faces":[3,5]', b'"faces":["3",5]', "does not decode: Expected `int`, got `str` - at `$.faces[0]`"),
+        (8, b'"faces":[3,5]', b'"faces":[3,5.0]', "does not decode: 5.0 is not an integer (records hold integers only)"),
+        (8, b'"faces":[3,5]', b'"faces":[3,5', "does not decode: Expecting ',' delimiter: line 1 column 334 (char 333)"),
+        (9, b'{"position":9,', b'{"position":9,"position":9,', "does not decode: key 'position' appears twice"),
+        (9, b'{"position":9,', b'{"position":10,', "holds position 10 where position 9 was expected "
+                                                    "(an event was removed, added or moved)"),
+        (3, b'"type":"ruleset.pinned"', b'"type":"no.such.event"',
+         "does not decode: Invalid value 'no.such.event' - at `$.type`"),
+    ],
+)
+def test_an_edited_row_is_found_at_its_position(played, database, position, old, new, problem):
+    database.rewrite(position, old, new)
+    result = played("verify")
+    assert (result.exit_code, result.output) == (3, f"Error: position {position}: {problem}\n")
+
+
+def test_a_deleted_row_is_found_at_its_position(played, database):
+    database.delete(9)
+    result = played("verify")
+    assert (result.exit_code, result.output) == (
+        3, "Error: position 9: missing (the stored events go from 8 to 10): an event was deleted\n"
+    )
+
+
+def test_a_row_replaced_by_a_rehashed_one_breaks_the_link_to_the_next(played, database):
+    database.forge(8, double_six, through=8)
+    result = played("verify")
+    assert (result.exit_code, result.output) == (3, (
+        "Error: position 9: its prev_hash is not the hash of position 8 "
+        "(an event before it was replaced, or this one was edited)\n"
+    ))
+
+
+def double_six(event: dict) -> None:
+    event["faces"], event["value"] = [6, 6], 12
+
+
+def test_a_forged_chain_rehashed_to_the_end_verifies_but_not_against_a_noted_head(played, database):
+    noted = played.show()["head"]
+    database.forge(8, double_six)  # R0, table dice
+    assert played("verify").exit_code == 0  # table dice can only be vouched for by the noted head
+    result = played("verify", "--head", noted[:16])
+    assert (result.exit_code, result.output) == (
+        3, f"Error: the noted head {noted[:16]} is not in this chain: the history it ended was changed\n"
+    )
+
+
+def test_forged_ledger_dice_are_caught_by_the_revealed_seed_even_when_rehashed(played, database):
+    def loot_roll_says_one(event: dict) -> None:
+        event["faces"], event["value"] = [1], 1
+
+    database.forge(10, loot_roll_says_one)  # R1, ledger dice of epoch 0 (rolled 6)
+    result = played("verify")
+    assert (result.exit_code, result.output) == (
+        3, "Error: position 10: ledger roll R1 shows [1], but the revealed seed of epoch 0 gives [6]\n"
+    )
+
+
+def test_a_value_that_does_not_follow_from_the_faces_is_found(played, database):
+    def claims_more(event: dict) -> None:
+        event["value"] = 11
+
+    database.forge(8, claims_more)
+    result = played("verify")
+    assert (result.exit_code, result.output) == (
+        3, "Error: position 8: roll R0: 2D6 showing [3, 5] counts as 8 (kept []), not 11 (kept [])\n"
+    )
+
+
+def test_an_edited_snapshot_is_found(played):
+    with sqlite3.connect(played.folder / "c.db") as conn:
+        (state,) = conn.execute("SELECT state FROM stored_snapshots WHERE originator_version = 20").fetchone()
+        conn.execute(
+            "UPDATE stored_snapshots SET state = ? WHERE originator_version = 20",
+            (bytes(state).replace(b'"treasury":100', b'"treasury":900', 1),),
+        )
+    result = played("verify")
+    assert (result.exit_code, result.output) == (3, (
+        "Error: the snapshot at position 20 does not match the events before it (it was edited): "
+        "campaigns would load a state the history does not give\n"
+    ))
+
+
+def test_a_campaign_is_found_by_name_even_when_its_rows_do_not_decode(played, database):
+    database.rewrite(8, b'"faces":[3,5]', b'"faces":[3,5')
+    result = played("--campaign", "demo", "verify")
+    assert result.exit_code == 3
+    assert result.output.startswith("Error: position 8: does not decode: ")
+
+
+def test_verify_names_an_unknown_campaign(played):
+    result = played("--campaign", "Other", "verify")
+    assert (result.exit_code, result.output) == (1, f"Error: no campaign 'Other' in {played.url()}\n")
