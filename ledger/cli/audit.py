@@ -59,7 +59,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_
     Exits 3 naming the first position (or line) that does not verify."""
     if trail is not None:
         chain = audit.read_trail(trail.read(), void_annotations)
-        subject = f"trail {trail.name}"
+        subject = f"{trail.name}, campaign"
     else:
         store = session.ledger.store
         chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))

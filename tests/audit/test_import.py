@@ -1,0 +1,122 @@
+"""`campaign import`: an exported trail rebuilds the same campaign (same head) in another store,
+and a trail that does not verify, or would clash, writes nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+
+from ledger import audit, campaigns
+from ledger.campaigns import Ledger
+from ledger.store import Store
+from projections.history import void_annotations
+
+
+def imported_line(trail, campaign_id: str) -> str:
+    return f"Imported Demo ({campaign_id}) from {trail.path}: 25 events in 10 transactions, hash chain verified.\n"
+
+
+NO_LEDGER_DICE = (
+    "Ledger dice: the secret seed of epoch 1 stayed with the original store, so this copy cannot roll "
+    "ledger dice or reveal that seed; record table dice with --dice.\n"
+)
+
+
+def test_an_imported_trail_is_the_same_campaign_down_to_its_head(played, trail, campaign_id):
+    head = played.show()["head"]
+    result = played("import", str(trail.path), store="copy.db")
+    assert (result.exit_code, result.output) == (0, imported_line(trail, campaign_id) + NO_LEDGER_DICE + f"Head {head}\n")
+    assert played.show(store="copy.db") == played.show()
+    assert played.log(store="copy.db") == played.log()
+    # Exporting the copy gives the very bytes that were imported.
+    assert played("export", store="copy.db").stdout_bytes == trail.path.read_bytes()
+
+
+def test_the_imported_copy_verifies_and_replays(played, trail):
+    played("import", str(trail.path), store="copy.db")
+    assert played("verify", store="copy.db").output.splitlines()[-2:] == [
+        "Snapshot at position 25 matches the events.",  # import snapshots the state it folded
+        f"Head {played.show()['head']}",
+    ]
+    result = played("replay", "--check", store="copy.db")
+    # T2 (enlist), T5 (draw), T8 (reroll's roll) and T10 (roll); T3 and T4 are voided.
+    assert (result.exit_code, result.output) == (0, "Re-decided 4 transactions from their commands and dice: all match.\n")
+
+
+def test_the_read_model_tables_are_filled_by_an_import(played, trail):
+    played("import", str(trail.path), store="copy.db")
+    with sqlite3.connect(played.folder / "copy.db") as conn:
+        rows = conn.execute("SELECT name, events, head FROM rm_campaigns").fetchall()
+    assert rows == [("Demo", 25, played.show()["head"])]
+
+
+def test_the_copy_rolls_table_dice_but_not_ledger_dice(played, trail):
+    played("import", str(trail.path), store="copy.db")
+    ledger = played("roll", "D6", "--for", "x", "--ledger", store="copy.db")
+    assert (ledger.exit_code, ledger.output) == (
+        1, "Error: this store does not hold the campaign's dice seed: give table dice with --dice\n"
+    )
+    reveal = played("seed", "reveal", store="copy.db")
+    assert (reveal.exit_code, reveal.output) == (
+        1, "Error: this store does not hold the seed of epoch 1, so it cannot reveal it\n"
+    )
+    table = played("roll", "D6", "--for", "x", "--dice", "4", store="copy.db")
+    head = played.show(store="copy.db")["head"]
+    assert (table.exit_code, table.output) == (
+        0, f"  R5 x: D6 rolled [4] = 4 (table)\nRecorded T11 (2 events). Head {head[:16]}\n"
+    )
+    assert played("verify", store="copy.db").exit_code == 0
+
+
+def test_a_trail_that_does_not_verify_is_refused_and_no_store_is_created(played, trail):
+    trail.path.write_text(trail.path.read_text(encoding="utf-8").replace('"faces":[3,5]', '"faces":[3,6]'), "utf-8")
+    result = played("import", str(trail.path), store="copy.db")
+    assert (result.exit_code, result.output) == (
+        3, "Error: line 9: stored hash does not match its record (the event was edited)\n"
+    )
+    assert not (played.folder / "copy.db").exists()
+
+
+def test_a_campaign_already_in_the_store_is_refused(played, trail, database, campaign_id):
+    result = played("import", str(trail.path))
+    assert (result.exit_code, result.output) == (
+        1, f"Error: campaign Demo ({campaign_id}) is already in {played.url()}: nothing imported\n"
+    )
+    assert database.count() == 25
+
+
+def test_a_name_already_used_in_the_store_is_refused(played, trail, monkeypatch):
+    monkeypatch.setattr(campaigns, "uuid", uuid)  # another campaign id than the fixture's
+    played("new", "demo", store="other.db")
+    result = played("import", str(trail.path), store="other.db")
+    assert (result.exit_code, result.output) == (2, (
+        f"Error: a campaign named 'Demo' already exists in {played.url('other.db')}; the name is part of "
+        "the hashed history, so import into another store\n"
+    ))
+    assert (played.show(store="other.db")["name"], played.show(store="other.db")["events"]) == ("demo", 4)
+
+
+def test_an_event_this_version_would_store_differently_is_refused(played, trail):
+    # Written by a newer version: a field this one does not know, and a chain rehashed over it.
+    lines = trail.lines()
+    lines[6]["payload"]["banner"] = "red"  # position 6, warband.enlisted
+    trail.write(lines, rehash=True)
+    assert played("verify", str(trail.path)).exit_code == 0  # the chain itself is sound
+    result = played("import", str(trail.path), store="copy.db")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: line 7: this version of campaign-ledger would store warband.enlisted differently (banner), "
+        "so the imported chain would not verify; nothing imported\n"
+    ))
+    assert played("list", store="copy.db").output.startswith("No campaigns yet")
+
+
+def test_import_keeps_the_head_on_every_backend(played, trail, store_url, clock):
+    chain = audit.read_trail(trail.path.read_bytes(), void_annotations)
+    ledger = Ledger(Store(store_url), clock=clock)
+    try:
+        audit.import_chain(ledger, chain)
+        copy = audit.verify_store(ledger.store, uuid.UUID(chain.campaign_id))
+        assert [(e.hash, e.body) for e in copy.entries] == [(e.hash, e.body) for e in chain.entries]
+        assert ledger.load(uuid.UUID(chain.campaign_id)).head == played.show()["head"]
+    finally:
+        ledger.store.close()

@@ -1,0 +1,287 @@
+"""An independent verifier of a campaign-ledger audit trail (JSON Lines), written from
+docs/audit-format.md alone: it imports nothing of the project, only json, hashlib, hmac and sys.
+
+    python independent_verifier.py TRAIL.jsonl
+
+Exit 0 and a summary when the trail verifies; exit 1 and "line N: problem" at the first line
+that does not (exit 2 when the file cannot be read).
+"""
+
+import hashlib
+import hmac
+import json
+import sys
+
+GENESIS = "0" * 64
+RECORD_KEYS = {"position", "type", "recorded_at", "actor", "tx", "payload", "prev_hash"}
+LINE_KEYS = RECORD_KEYS | {"kind", "hash", "annotations"}
+
+
+class Bad(Exception):
+    pass
+
+
+def reject_duplicates(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise Bad("key %r appears twice" % key)
+        obj[key] = value
+    return obj
+
+
+def reject_number(text):
+    raise Bad("%s is not an integer" % text)
+
+
+def parse(text):
+    try:
+        return json.loads(text, object_pairs_hook=reject_duplicates, parse_float=reject_number,
+                          parse_constant=reject_number)
+    except ValueError as error:
+        raise Bad("not JSON: %s" % error)
+
+
+def sha256_hex(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def is_hex(text, length):
+    return isinstance(text, str) and len(text) == length and all(c in "0123456789abcdef" for c in text)
+
+
+def is_int(value):
+    return type(value) is int
+
+
+def die_sides(expression):
+    """The sides of each physical die of a recorded expression, in order."""
+    words = expression.split(" ")
+    if words[0] == "shuffle" and len(words) == 2 and words[1].isdigit() and int(words[1]) >= 1:
+        return list(range(int(words[1]), 1, -1))  # position i (from the last down) swaps with a die of i+1 sides
+    keep = None
+    if len(words) == 4 and words[1] == "keep" and words[3] == "highest" and words[2].isdigit():
+        keep = int(words[2])
+    elif len(words) != 1:
+        raise Bad("%r is not a dice expression" % expression)
+    count_text, d, sides_text = words[0].partition("D")
+    if d != "D" or not sides_text.isdigit() or (count_text and not count_text.isdigit()):
+        raise Bad("%r is not a dice expression" % expression)
+    count, sides = int(count_text or "1"), int(sides_text)
+    if keep is not None and not 1 <= keep <= count:
+        raise Bad("%r keeps more dice than it rolls" % expression)
+    if sides == 66:
+        return [6, 6] * count
+    if sides == 3:
+        return [6] * count
+    return [sides] * count
+
+
+def counts_as(expression, faces):
+    """(value, kept) of a roll: D66 = tens and units, D3 = D6 halved up, keep highest (earlier wins ties)."""
+    if expression.startswith("shuffle"):
+        return 0, []
+    words = expression.split(" ")
+    sides = int(words[0].partition("D")[2])
+    if sides == 66:
+        values = [faces[i] * 10 + faces[i + 1] for i in range(0, len(faces), 2)]
+    elif sides == 3:
+        values = [(f + 1) // 2 for f in faces]
+    else:
+        values = list(faces)
+    if len(words) == 1:
+        return sum(values), []
+    ranked = sorted(range(len(values)), key=lambda i: (-values[i], i))[: int(words[2])]
+    kept = sorted(ranked)
+    return sum(values[i] for i in kept), kept
+
+
+def ledger_face(seed, campaign_id, roll, die, sides):
+    limit = (2 ** 64 // sides) * sides
+    attempt = 0
+    while True:
+        message = ("%s:%d:%d:%d" % (campaign_id, roll, die, attempt)).encode("utf-8")
+        x = int.from_bytes(hmac.new(seed, message, hashlib.sha256).digest()[:8], "big")
+        if x < limit:
+            return x % sides + 1
+        attempt += 1
+
+
+def check_types(where, record, line):
+    for key in ("position", "tx"):
+        if not is_int(record[key]):
+            raise Bad("%s: %s must be an integer" % (where, key))
+    for key in ("type", "recorded_at", "actor"):
+        if not isinstance(record[key], str):
+            raise Bad("%s: %s must be a string" % (where, key))
+    if not isinstance(record["payload"], dict):
+        raise Bad("%s: payload must be an object" % where)
+    if not is_hex(record["prev_hash"], 64) or not is_hex(line["hash"], 64):
+        raise Bad("%s: hashes are 64 lowercase hex digits" % where)
+
+
+def verify(data):
+    raw_lines = data.split(b"\n")
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()
+    lines = []
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            obj = parse(raw.decode("utf-8"))
+        except (UnicodeDecodeError, Bad) as error:
+            raise Bad("line %d: %s" % (number, error))
+        if not isinstance(obj, dict):
+            raise Bad("line %d: not a JSON object" % number)
+        lines.append(obj)
+    if not lines or lines[0].get("kind") != "header":
+        raise Bad("line 1: the trail must start with its header line")
+    header = lines[0]
+    if header.get("format") != "campaign-ledger-audit" or header.get("version") != 1:
+        raise Bad("line 1: not a version 1 campaign-ledger-audit trail")
+    if not isinstance(header.get("hash"), dict) or header["hash"].get("algorithm") != "sha256":
+        raise Bad("line 1: the hash algorithm must be sha256")
+    if len(lines) < 2 or lines[-1].get("kind") != "trailer":
+        raise Bad("line %d: the trailer line is missing" % (len(lines) + 1))
+    trailer = lines[-1]
+    events = lines[1:-1]
+
+    prev_hash, last_tx = GENESIS, 0
+    campaign = ruleset = None
+    epoch = None  # the committed epoch in use
+    commitments, revealed, revealed_tx = {}, {}, {}
+    next_roll = 0
+    ledger_rolls = []  # (line, roll, epoch, faces, sides)
+    voids = {}  # voided transaction -> its annotation
+    previous = None
+    for offset, line in enumerate(events):
+        number = offset + 2
+        where = "line %d" % number
+        if line.get("kind") != "event":
+            raise Bad("%s: expected an event line" % where)
+        if set(line) != LINE_KEYS:
+            raise Bad("%s: its keys must be exactly %s" % (where, ", ".join(sorted(LINE_KEYS))))
+        record = {key: line[key] for key in RECORD_KEYS}
+        check_types(where, record, line)
+        if record["position"] != offset + 1:
+            raise Bad("%s: position %s where %d was expected" % (where, record["position"], offset + 1))
+        body = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        if sha256_hex(body.encode("utf-8")) != line["hash"]:
+            raise Bad("%s: hash does not match its record" % where)
+        if record["prev_hash"] != prev_hash:
+            raise Bad("%s: prev_hash is not the previous event's hash" % where)
+        if record["tx"] not in (last_tx, last_tx + 1) or (offset == 0 and record["tx"] != 1):
+            raise Bad("%s: transaction %s follows %d" % (where, record["tx"], last_tx))
+        prev_hash, last_tx = line["hash"], record["tx"]
+        kind, p = record["type"], record["payload"]
+
+        if kind == "campaign.started":
+            if campaign is not None:
+                raise Bad("%s: a second campaign.started" % where)
+            campaign = {"id": p.get("campaign_id"), "name": p.get("name")}
+        elif kind == "ruleset.pinned" and ruleset is None:
+            ruleset = {"id": p.get("ruleset"), "version": p.get("version"), "options": p.get("options")}
+        elif kind == "seed.committed":
+            expected = 0 if epoch is None else epoch + 1
+            if p.get("epoch") != expected or not is_hex(p.get("commitment"), 64):
+                raise Bad("%s: expected the commitment of epoch %d" % (where, expected))
+            if expected > 0 and revealed_tx.get(expected - 1) != record["tx"]:
+                raise Bad("%s: epoch %d is committed without revealing epoch %d in the same transaction"
+                          % (where, expected, expected - 1))
+            epoch = expected
+            commitments[epoch] = p["commitment"]
+        elif kind == "seed.revealed":
+            seed = p.get("seed")
+            if p.get("epoch") != epoch or epoch in revealed or not is_hex(seed, 64):
+                raise Bad("%s: reveals epoch %r, but epoch %r is in use" % (where, p.get("epoch"), epoch))
+            if sha256_hex(bytes.fromhex(seed)) != commitments[epoch]:
+                raise Bad("%s: the seed of epoch %d does not match its commitment" % (where, epoch))
+            revealed[epoch], revealed_tx[epoch] = seed, record["tx"]
+        elif kind == "dice.rolled":
+            n, faces, source = p.get("roll"), p.get("faces"), p.get("source")
+            if n != next_roll:
+                raise Bad("%s: roll %r where R%d was expected" % (where, n, next_roll))
+            next_roll += 1
+            try:
+                sides = die_sides(p.get("expression"))
+            except (Bad, AttributeError) as error:
+                raise Bad("%s: %s" % (where, error))
+            if (not isinstance(faces, list) or len(faces) != len(sides)
+                    or not all(is_int(f) and 1 <= f <= s for f, s in zip(faces, sides))):
+                raise Bad("%s: faces %r cannot come from %s" % (where, faces, p["expression"]))
+            if [p.get("value"), p.get("kept")] != list(counts_as(p["expression"], faces)):
+                raise Bad("%s: R%d does not count as %r" % (where, n, p.get("value")))
+            if source == "ledger":
+                if epoch is None or p.get("epoch") != epoch or epoch in revealed:
+                    raise Bad("%s: ledger dice of epoch %r while epoch %r is in use" % (where, p.get("epoch"), epoch))
+                ledger_rolls.append((where, n, epoch, faces, sides))
+            elif source != "table" or p.get("epoch") is not None:
+                raise Bad("%s: dice come from the table (no epoch) or the ledger" % where)
+        elif kind == "deck.shuffled" and p.get("source") == "ledger":
+            cards = p.get("cards")
+            prior = previous["payload"] if previous and previous["type"] == "dice.rolled" else {}
+            if not isinstance(cards, list) or prior.get("roll") != p.get("roll") \
+                    or prior.get("expression") != "shuffle %d" % len(cards):
+                raise Bad("%s: a ledger shuffle must follow its 'shuffle K' roll" % where)
+        elif kind == "transaction.voided":
+            voids[p.get("target")] = {
+                "voided_by": record["tx"],
+                "voided_by_actor": record["actor"],
+                "voided_at": record["recorded_at"],
+                "reason": p.get("reason"),
+            }
+        previous = record
+
+    if not events or campaign is None:
+        raise Bad("line %d: the trail holds no campaign.started event" % (len(lines)))
+    for offset, line in enumerate(events):
+        tx = line["tx"]
+        expected = {"voided": voids[tx]} if tx in voids else {}
+        if line["annotations"] != expected:
+            raise Bad("line %d: annotations do not match the chain's voids" % (offset + 2))
+    if header.get("campaign") != campaign or header.get("ruleset") != ruleset:
+        raise Bad("line 1: the header's campaign or ruleset is not the chain's")
+    end = "line %d" % len(lines)
+    if trailer.get("count") != len(events) or trailer.get("head") != prev_hash:
+        raise Bad("%s: the trailer's count or head is not the chain's" % end)
+    seeds = dict(revealed)
+    trailer_seeds = trailer.get("revealed_seeds")
+    if not isinstance(trailer_seeds, dict):
+        raise Bad("%s: revealed_seeds must be an object" % end)
+    for key, seed in trailer_seeds.items():
+        e = int(key) if key.isdigit() else None
+        if (e not in commitments or not is_hex(seed, 64) or sha256_hex(bytes.fromhex(seed)) != commitments[e]
+                or revealed.get(e, seed) != seed):
+            raise Bad("%s: the seed of epoch %s does not match its commitment" % (end, key))
+        seeds[e] = seed
+    checked = 0
+    for where, n, e, faces, sides in ledger_rolls:
+        if e in seeds:
+            seed = bytes.fromhex(seeds[e])
+            derived = [ledger_face(seed, campaign["id"], n, j, s) for j, s in enumerate(sides)]
+            if derived != faces:
+                raise Bad("%s: ledger roll R%d shows %r, the seed gives %r" % (where, n, faces, derived))
+            checked += 1
+    return "OK %d events, head %s, %d ledger rolls re-derived, %d awaiting a seed" % (
+        len(events), prev_hash, checked, len(ledger_rolls) - checked)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: independent_verifier.py TRAIL.jsonl", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[1], "rb") as trail:
+            data = trail.read()
+    except OSError as error:
+        print("cannot read %s: %s" % (argv[1], error), file=sys.stderr)
+        return 2
+    try:
+        print(verify(data))
+    except Bad as error:
+        print("FAIL " + str(error))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
