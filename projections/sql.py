@@ -20,7 +20,7 @@ integer type, row locking) are kept in `Dialect`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +56,7 @@ class Dialect:
     integer: str
     lock: str  # appended to reading the tracking row, so that one campaign's updates take turns
     schema: str | None  # PostgreSQL schema of the store's tables
+    script: bool  # several statements can be sent in one execute (one round trip to a server)
 
     def table(self, table: Table) -> str:
         return f'"{self.schema}".{table.name}' if self.schema else table.name
@@ -74,10 +75,10 @@ class Dialect:
 
 def dialect(store: Store) -> Dialect | None:
     if store.kind == "sqlite":
-        return Dialect(placeholder="?", integer="INTEGER", lock="", schema=None)
+        return Dialect(placeholder="?", integer="INTEGER", lock="", schema=None, script=False)
     if store.kind == "postgres":
         schema = store.app.recorder.datastore.schema  # type: ignore[attr-defined]
-        return Dialect(placeholder="%s", integer="BIGINT", lock=" FOR UPDATE", schema=schema)
+        return Dialect(placeholder="%s", integer="BIGINT", lock=" FOR UPDATE", schema=schema, script=True)
     return None
 
 
@@ -92,12 +93,18 @@ def require_sql(store: Store) -> Dialect:
 
 
 def create_tables(cursor: Any, d: Dialect) -> None:
+    statements = []
     for table in TABLES:
         columns = ", ".join(
             f"{name} {d.integer if kind == 'int' else 'TEXT'}{'' if name in table.nullable else ' NOT NULL'}"
             for name, kind in table.columns
         )
-        d.execute(cursor, f"CREATE TABLE IF NOT EXISTS {d.table(table)} ({columns}, PRIMARY KEY ({', '.join(table.key)}))")
+        statements.append(f"CREATE TABLE IF NOT EXISTS {d.table(table)} ({columns}, PRIMARY KEY ({', '.join(table.key)}))")
+    if d.script:
+        cursor.execute("; ".join(statements))  # no parameters: a server takes it as one simple query
+    else:
+        for statement in statements:
+            cursor.execute(statement)
 
 
 def drop_tables(cursor: Any, d: Dialect) -> None:
@@ -114,9 +121,18 @@ def _insert(cursor: Any, d: Dialect, rows: Rows) -> None:
             )
 
 
-def _delete(cursor: Any, d: Dialect, campaign_id: str, tables: Iterable[Table]) -> None:
-    for table in tables:
-        d.execute(cursor, f"DELETE FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
+def _stored(cursor: Any, d: Dialect, campaign_id: str, table: Table) -> set[Row]:
+    return set(d.select(cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", campaign_id))
+
+
+def _sync(cursor: Any, d: Dialect, table: Table, stored: set[Row], rows: list[Row]) -> None:
+    """Make a campaign's rows of a current table `rows`, writing only those that changed."""
+    key = [table.column_names.index(name) for name in table.key]
+    stale = [tuple(row[i] for i in key) for row in stored.difference(rows)]
+    if stale:
+        where = " AND ".join(f"{name} = ?" for name in table.key)
+        d.executemany(cursor, f"DELETE FROM {d.table(table)} WHERE {where}", stale)
+    _insert(cursor, d, {table.name: [row for row in rows if row not in stored]})
 
 
 def _lock_tracking(cursor: Any, d: Dialect, campaign_id: str) -> tuple[int, str]:
@@ -144,7 +160,8 @@ def _track(cursor: Any, d: Dialect, campaign_id: str, last: Record) -> None:
 def _replace(cursor: Any, d: Dialect, campaign_id: str, rows: Rows, last: Record) -> None:
     """Put a campaign's freshly computed rows in place of its old ones, and track its head."""
     _lock_tracking(cursor, d, campaign_id)
-    _delete(cursor, d, campaign_id, READ_MODELS)
+    for table in READ_MODELS:
+        d.execute(cursor, f"DELETE FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
     _insert(cursor, d, rows)
     _track(cursor, d, campaign_id, last)
 
@@ -174,10 +191,13 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
         if position >= records[-1].position:
             return REFLECTED
         if _is_next_transaction(records, position, head):
-            ratings = dict(d.select(cursor, f"SELECT warband, rating FROM {d.table(WARBANDS)} WHERE campaign_id = ?", cid))
-            rows = {**current_rows(state), **transaction_rows(records, state, {}, ratings)}
-            _delete(cursor, d, cid, CURRENT_TABLES)
-            _insert(cursor, d, rows)
+            stored = {table.name: _stored(cursor, d, cid, table) for table in CURRENT_TABLES}
+            warband, rating = (WARBANDS.column_names.index(name) for name in ("warband", "rating"))
+            ratings = {row[warband]: row[rating] for row in stored[WARBANDS.name]}
+            current = current_rows(state)
+            for table in CURRENT_TABLES:
+                _sync(cursor, d, table, stored[table.name], current[table.name])
+            _insert(cursor, d, transaction_rows(records, state, {}, ratings))
             _track(cursor, d, cid, records[-1])
             return APPENDED
     # The events are read outside the SQL transaction: the store reads on its own connections.
