@@ -12,7 +12,6 @@ after the rolls it made.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from collections.abc import Callable, Iterator, Sequence

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import uuid
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -11,23 +12,20 @@ import click
 
 from ledger import audit
 from ledger.cli.app import Session, emit_json, main, pass_session
+from ledger.cli.views import plural
 from ledger.errors import IntegrityFailure
 from ledger.records import canonical
 from projections.history import log_rows, void_annotations
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _dice_line(chain: audit.Chain) -> str:
     parts = []
     if chain.ledger_rolls_verified:
         epochs = ", ".join(str(e) for e in sorted(chain.revealed))
-        parts.append(f"{_plural(chain.ledger_rolls_verified, 'roll')} re-derived from the revealed "
+        parts.append(f"{plural(chain.ledger_rolls_verified, 'roll')} re-derived from the revealed "
                      f"{'seed' if len(chain.revealed) == 1 else 'seeds'} of epoch {epochs}")
     for epoch, count in sorted(chain.ledger_rolls_waiting.items()):
-        parts.append(f"{_plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
+        parts.append(f"{plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
                      "for its seed to be revealed")
     return "Ledger dice: " + ("; ".join(parts) if parts else "none rolled") + "."
 
@@ -69,24 +67,23 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_
         emit_json(_summary(chain, noted))
         return
     click.echo(f"Hash chain intact: {subject} {chain.name} ({chain.campaign_id}), "
-               f"{_plural(len(chain.entries), 'event')} in {_plural(chain.transactions, 'transaction')}.")
+               f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}.")
     click.echo(_dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
     if noted is not None:
         added = len(chain.entries) - noted
         click.echo("The noted head is the current head." if added == 0 else
-                   f"Head noted at position {noted}; {_plural(added, 'event')} {'was' if added == 1 else 'were'} added since.")
+                   f"Head noted at position {noted}; {plural(added, 'event')} {'was' if added == 1 else 'were'} added since.")
     click.echo(f"Head {chain.head}")
 
 
 # --- export ---------------------------------------------------------------------------------------------
 
 
-def _rows(session: Session, chain: audit.Chain) -> list[dict[str, Any]]:
+def _rows(session: Session, campaign_id: uuid.UUID, chain: audit.Chain) -> list[dict[str, Any]]:
     """The trail's rows for people: the log's description beside each event's payload."""
-    state = session.ledger.load(session.campaign())
-    rows = log_rows(chain.records, state)
+    rows = log_rows(chain.records, session.ledger.load(campaign_id))
     for row, entry in zip(rows, chain.entries):
         row["payload"] = canonical(entry.body["payload"]).decode("utf-8")
     return rows
@@ -126,7 +123,7 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
         "",
         f"- Campaign id: {chain.campaign_id}",
         f"- Ruleset: {ruleset['id']} v{ruleset['version']}, options {_md_cell(options)}",
-        f"- Events: {len(chain.entries)} in {_plural(chain.transactions, 'transaction')}",
+        f"- Events: {len(chain.entries)} in {plural(chain.transactions, 'transaction')}",
         f"- Head: {chain.head}",
         "- Revealed seeds: " + (", ".join(f"epoch {e} {s}" for e, s in sorted(chain.revealed.items())) or "none"),
         "",
@@ -148,22 +145,23 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
 def export(session: Session, fmt: str, output: Path | None) -> None:
     """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain."""
     store = session.ledger.store
+    campaign_id = audit.find_campaign(store, session.campaign_ref)
     try:
-        chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
+        chain = audit.verify_store(store, campaign_id)
     except IntegrityFailure as error:
         raise IntegrityFailure(f"nothing exported: the stored chain does not verify: {error}") from None
     if fmt == "jsonl":
         text = "".join(line + "\n" for line in audit.trail_lines(chain, void_annotations))
     elif fmt == "csv":
-        text = _csv(_rows(session, chain))
+        text = _csv(_rows(session, campaign_id, chain))
     else:
-        text = _markdown(chain, _rows(session, chain))
+        text = _markdown(chain, _rows(session, campaign_id, chain))
     data = text.encode("utf-8")
     if output is None:
         click.echo(data, nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
         return
     output.write_bytes(data)
-    click.echo(f"Exported {_plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
+    click.echo(f"Exported {plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
 
 
 # --- import ---------------------------------------------------------------------------------------------
@@ -180,7 +178,7 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     chain = audit.read_trail(trail.read(), void_annotations)
     state = audit.import_chain(session.ledger, chain)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
-               f"{_plural(len(chain.entries), 'event')} in {_plural(chain.transactions, 'transaction')}, hash chain verified.")
+               f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
     click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} stayed with the original store, so this copy "
                "cannot roll ledger dice or reveal that seed; record table dice with --dice.")
     click.echo(f"Head {state.head}")
