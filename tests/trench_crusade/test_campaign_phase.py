@@ -1,0 +1,421 @@
+"""The rest of the Campaign Phase through the ledger: recording a battle, Trauma, ransoms,
+Experience, Advancement Rolls and Exploration, the step order, and house-rule options.
+Values come from shared/rules/trench-crusade.md (sections 4-10) and the tables in data/."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.shared import GainItem, RecordBattle
+from commands.trench_crusade import events as tc
+from commands.trench_crusade.handlers import (
+    Advancement,
+    AdvanceRoll,
+    Experience,
+    Exploration,
+    Promotions,
+    Ransom,
+    RecordTrenchBattle,
+    Recruit,
+    Trauma,
+)
+from ledger import events as ev
+from ledger.campaigns import Ledger
+from ledger.errors import BadInput, LedgerError, NeedsDice
+from ledger.store import Store
+
+
+def d6(roll: int, purpose: str, face: int) -> ev.DiceRolled:
+    return ev.DiceRolled(roll=roll, expression="D6", purpose=purpose, faces=[face], value=face, source="table")
+
+
+def d66(roll: int, purpose: str, tens: int, units: int) -> ev.DiceRolled:
+    return ev.DiceRolled(roll=roll, expression="D66", purpose=purpose, faces=[tens, units], value=tens * 10 + units, source="table")
+
+
+def step(name: str, battle: int = 1, warband: str = "pilgrims") -> tc.StepCompleted:
+    return tc.StepCompleted(warband=warband, battle=battle, step=name)
+
+
+@pytest.fixture
+def campaign(table):
+    table.pilgrims()
+    table.legion()
+    return table
+
+
+# --- recording a battle ------------------------------------------------------------------------
+
+
+def test_a_battle_keeps_each_warbands_force_casualties_and_deeds(campaign):
+    events = campaign.battle(deeds={"Gaius": ["Headshot"], "Anna": ["good-hunting"]}, ooa=["Bert", "Baal"],
+                             warband_deeds={"Pilgrims": ["Victory or Death"]}, scenario="Trench Warfare")
+    deeds = [ev.Deed(fighter="gaius", glorious_deeds=["headshot"]), ev.Deed(fighter="anna", glorious_deeds=["good-hunting"]),
+             ev.Deed(fighter="bert", out_of_action=True), ev.Deed(fighter="carl"), ev.Deed(fighter="baal", out_of_action=True)]
+    assert events == [
+        ev.BattleRecorded(battle=1, participants=["pilgrims", "legion"], winner="pilgrims", scenario="trench-warfare", deeds=deeds),
+        tc.BattleRecordKept(
+            warband="pilgrims", battle=1, scenario="trench-warfare", result="win", enemies=["legion"],
+            force=["gaius", "anna", "bert", "carl"], out_of_action=["bert"],
+            deeds=[tc.DeedEntry(deed="headshot", fighter="gaius"), tc.DeedEntry(deed="good-hunting", fighter="anna"),
+                   tc.DeedEntry(deed="victory-or-death")],
+        ),
+        tc.GloryChanged(warband="pilgrims", delta=3, reason="Glorious Deeds in battle 1"),
+        tc.BattleRecordKept(warband="legion", battle=1, scenario="trench-warfare", result="loss", enemies=["pilgrims"],
+                            force=["baal"], out_of_action=["baal"]),
+    ]
+    assert campaign.state.warbands["pilgrims"].ext["glory"] == 3
+
+
+def test_the_shared_battle_command_is_checked_the_same_way(campaign):
+    battle = RecordBattle(participants=["Pilgrims", "Legion"], scenario="dragon-hunt",
+                          deeds=[ev.Deed(fighter="Gaius", glorious_deeds=["dragon-slayer"]), ev.Deed(fighter="Baal")])
+    assert campaign.do(battle)[2] == tc.GloryChanged(warband="pilgrims", delta=2, reason="Glorious Deeds in battle 1")
+
+
+@pytest.mark.parametrize(
+    ("battle", "message"),
+    [
+        pytest.param(dict(scenario="Hill 223"), "there is no scenario 'Hill 223'", id="unknown scenario"),
+        pytest.param(dict(deeds={"Gaius": ["sniper"]}), "'sniper' is not a Glorious Deed of Trench Warfare", id="deed of another scenario"),
+        pytest.param(dict(deeds={"Gaius": ["headshot"], "Baal": ["headshot"]}),
+                     "Headshot can be completed only once per game, by the first warband to do it", id="once per game"),
+        pytest.param(dict(winner="Legion", warband_deeds={"Pilgrims": ["victory-or-death"]}),
+                     "Victory or Death needs the game to be won", id="Victory or Death needs a win"),
+        pytest.param(dict(warband_deeds={"Pilgrims": ["headshot"]}), "Headshot must be credited to a model of the Force",
+                     id="a model's deed has a doer"),
+    ],
+)
+def test_refused_battles(campaign, battle, message):
+    before = campaign.state.position
+    with pytest.raises(LedgerError) as refused:
+        campaign.battle(**battle)
+    assert str(refused.value) == message
+    assert campaign.state.position == before
+
+
+def test_side_deeds_need_the_attacker_named(campaign):
+    raid = RecordTrenchBattle(participants=["Pilgrims", "Legion"], scenario="supply-raid", attacker="Legion",
+                              deeds=[ev.Deed(fighter="Gaius", glorious_deeds=["daring-raid"]), ev.Deed(fighter="Baal")])
+    assert campaign.refusal(raid) == "Daring Raid can only be done by the attacker"
+
+
+# --- the Campaign Phase order ------------------------------------------------------------------
+
+
+def test_steps_run_in_order_once_per_battle(campaign):
+    assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has not fought a battle yet"
+    campaign.battle()
+    assert campaign.refusal(Promotions(warband="Pilgrims", even=True)) == (
+        "Pilgrims must do the Trauma step for battle 1 first (the Campaign Phase goes Trauma, Promotions, Experience, Exploration)"
+    )
+    assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma")]
+    assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has already done the Trauma step for battle 1"
+    campaign.battle()
+    assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma", battle=2)]
+
+
+# --- Trauma ------------------------------------------------------------------------------------------
+
+
+def test_troops_roll_survival_first_then_elite_roll_d66(campaign):
+    campaign.battle(ooa=["Gaius", "Bert", "Anna"])
+    assert campaign.do(Trauma(warband="Pilgrims"), [2, 3, 3, 5]) == [
+        d6(0, "Survival Roll for Anna", 2),
+        tc.TraumaResolved(warband="pilgrims", fighter="anna", rolls=[2], row="survival-1-2-removed", result="removed"),
+        ev.FighterDied(warband="pilgrims", fighter="anna", reason="Survival Roll 2", row="survival-1-2-removed"),
+        d6(1, "Survival Roll for Bert", 3),
+        tc.TraumaResolved(warband="pilgrims", fighter="bert", rolls=[3], row="survival-3-6-fine", result="survives"),
+        d66(2, "Trauma roll for Gaius", 3, 5),
+        tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[35], row="d66-35-minor-wound", result="Minor Wound", battle_scars=1),
+        ev.InjurySuffered(warband="pilgrims", fighter="gaius", injury="Minor Wound", row="d66-35-minor-wound", missed_games=1),
+        step("trauma"),
+    ]
+
+
+def wounded(table, *d66_faces: tuple[int, int]) -> list[ev.Event]:
+    """A battle per D66 result in which Gaius alone goes Out of Action; the last Trauma's events."""
+    events: list[ev.Event] = []
+    for faces in d66_faces:
+        table.battle(ooa=["Gaius"])
+        events = table.do(Trauma(warband="Pilgrims"), faces)
+    return events
+
+
+GAIUS_TRAUMA = "Trauma roll for Gaius"
+
+
+@pytest.mark.parametrize(
+    ("rolls", "then"),
+    [
+        pytest.param([(1, 1)], [
+            tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[11], row="d66-11-dead", result="Dead"),
+            ev.FighterDied(warband="pilgrims", fighter="gaius", reason="Trauma 11 Dead", row="d66-11-dead"),
+        ], id="11 Dead"),
+        pytest.param([(6, 4)], [
+            tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[64], row="d66-64-hardened", result="Hardened"),
+            ev.KeywordGained(warband="pilgrims", fighter="gaius", keyword="NEGATE FEAR", reason="Trauma 64 Hardened"),
+        ], id="64 Hardened: no scar, a keyword"),
+        pytest.param([(3, 6)], [
+            tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[36], row="d66-36-robbed", result="Robbed"),
+            ev.ItemLost(warband="pilgrims", fighter="gaius", item="Holy Icon", reason="Trauma 36 Robbed"),
+        ], id="36 Robbed: its Battlekit is lost"),
+        pytest.param([(2, 4)], [
+            tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[24], row="d66-24-dark-memory", result="Dark Memory",
+                              battle_scars=1, enemies=["legion"]),
+            ev.InjurySuffered(warband="pilgrims", fighter="gaius", injury="Dark Memory", row="d66-24-dark-memory"),
+        ], id="24 Dark Memory names the enemy"),
+    ],
+)
+def test_elite_trauma_results(campaign, rolls, then):
+    campaign.do(GainItem(warband="Pilgrims", fighter="Gaius", item="Holy Icon"))
+    d66_roll, *consequences = wounded(campaign, *rolls)
+    assert d66_roll == d66(0, GAIUS_TRAUMA, *rolls[0])
+    assert consequences == [*then, step("trauma")]
+
+
+def test_bitter_lessons_rolls_d3_xp(campaign):
+    events = wounded(campaign, (6, 5, 5))  # D66 65, then a D3 of 5 (halved up: 3)
+    assert events[2:] == [
+        ev.DiceRolled(roll=1, expression="D3", purpose="Bitter Lessons XP for Gaius", faces=[5], value=3, source="table"),
+        ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=3, reason="Trauma 65 Bitter Lessons"),
+        tc.AdvancementEarned(warband="pilgrims", fighter="gaius", circle="circle-2", xp=2),
+        step("trauma"),
+    ]
+
+
+def test_a_repeated_injury_is_rolled_again(campaign):
+    wounded(campaign, (3, 5))
+    events = wounded(campaign, (3, 5, 6, 6))
+    assert events == [
+        d66(1, GAIUS_TRAUMA, 3, 5),
+        d66(2, f"{GAIUS_TRAUMA} (roll 2: an injury it already has is rolled again)", 6, 6),
+        tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[35, 66], row="d66-66-prominent-scar", result="Prominent Scar",
+                          rerolled=["d66-35-minor-wound"], battle_scars=1, enemies=["legion"]),
+        step("trauma", battle=2),
+    ]
+
+
+def test_the_third_battle_scar_makes_the_model_unfit_and_its_kit_goes_to_the_arsenal(campaign):
+    campaign.do(GainItem(warband="Pilgrims", fighter="Gaius", item="Holy Icon"))
+    events = wounded(campaign, (1, 4), (1, 6), (3, 1))
+    assert events[1:] == [
+        tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[31], row="d66-31-leg-wound", result="Leg Wound",
+                          battle_scars=3, unfit_for_duty=True),
+        ev.InjurySuffered(warband="pilgrims", fighter="gaius", injury="Leg Wound", row="d66-31-leg-wound"),
+        ev.FighterRetired(warband="pilgrims", fighter="gaius", reason="Unfit for Duty: 3 Battle Scars"),
+        ev.ItemLost(warband="pilgrims", fighter="gaius", item="Holy Icon", reason="Gaius is Unfit for Duty"),
+        ev.ItemGained(warband="pilgrims", item="Holy Icon", reason="from Gaius: Gaius is Unfit for Duty"),
+        step("trauma", battle=3),
+    ]
+    assert campaign.state.warbands["pilgrims"].stash == ["Holy Icon"]
+
+
+def test_a_second_lost_eye_removes_the_model(campaign):
+    events = wounded(campaign, (1, 5), (1, 5))
+    assert events[1:3] == [
+        tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[15], row="d66-15-lost-an-eye", result="Lost an Eye", battle_scars=1),
+        ev.FighterRetired(warband="pilgrims", fighter="gaius", reason="a 2nd Lost an Eye: removed from the roster"),
+    ]
+
+
+def test_a_captured_model_is_ransomed_or_executed(campaign):
+    capture = wounded(campaign, (1, 2))
+    assert capture[2] == ev.FighterCaptured(warband="pilgrims", fighter="gaius", reason="Trauma 12 Captured: ransom to be settled",
+                                            row="d66-12-captured")
+    assert campaign.refusal(Ransom(warband="Pilgrims", fighter="Gaius", paid=800)) == (
+        "Pilgrims has 700 ducats in the Strongbox; the ransom is 800"
+    )
+    assert campaign.do(Ransom(warband="Pilgrims", fighter="Gaius", paid=50)) == [
+        ev.TreasuryChanged(warband="pilgrims", delta=-50, reason="ransom for Gaius"),
+        ev.TreasuryChanged(warband="legion", delta=50, reason="ransom for Gaius of Pilgrims"),
+        tc.FighterRansomed(warband="pilgrims", fighter="gaius", ducats=50, to_warband="legion"),
+    ]
+    assert campaign.state.fighters["gaius"].status == "active"
+    assert campaign.refusal(Ransom(warband="Pilgrims", fighter="Gaius")) == "Gaius is not captured"
+    wounded(campaign, (1, 2))
+    assert campaign.do(Ransom(warband="Pilgrims", fighter="Gaius")) == [
+        ev.FighterDied(warband="pilgrims", fighter="gaius", reason="executed: the ransom was not paid"),
+    ]
+
+
+# --- Experience and Advancement --------------------------------------------------------------
+
+
+def through_promotions(table, dice=(), **battle) -> None:
+    table.battle(**battle)
+    table.do(Trauma(warband="Pilgrims"))
+    table.do(Promotions(warband="Pilgrims", even=True), dice)
+
+
+def test_a_warband_deed_gives_its_xp_to_the_leader(campaign):
+    through_promotions(campaign, [1, 1], warband_deeds={"Pilgrims": ["victory-or-death"]})
+    assert campaign.do(Experience(warband="Pilgrims")) == [
+        ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=1, reason="battle 1: survived"),
+        ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=1, reason="battle 1: warband-deed-leader"),
+        tc.AdvancementEarned(warband="pilgrims", fighter="gaius", circle="circle-2", xp=2),
+        step("experience"),
+    ]
+
+
+def test_with_two_leaders_the_player_chooses(campaign):
+    campaign.do(Recruit(warband="Pilgrims", name="Ezra", model="Sniper Priest", elite=True, keywords=["LEADER"], paid=False))
+    through_promotions(campaign, [1, 1], warband_deeds={"Pilgrims": ["victory-or-death"]})
+    with pytest.raises(NeedsDice) as asked:
+        campaign.do(Experience(warband="Pilgrims"))
+    assert str(asked.value) == ("Which ELITE LEADER gains the XP of the warband's Glorious Deed?: "
+                                "answer with --answer leader=CHOICE (one of: Gaius, Ezra)")
+    events = campaign.do(Experience(warband="Pilgrims", answers={"leader": "Ezra"}))
+    assert ev.XPAwarded(warband="pilgrims", fighter="ezra", amount=1, reason="battle 1: warband-deed-leader") in events
+
+
+def test_a_head_wound_stops_xp(campaign):
+    wounded(campaign, (2, 2))
+    campaign.do(Promotions(warband="Pilgrims", even=True), [1])
+    assert campaign.do(Experience(warband="Pilgrims"))[0] == ev.XPAwarded(
+        warband="pilgrims", fighter="gaius", amount=0, requested=1, reason="battle 1: survived (Head Wound: gains no more XP)"
+    )
+
+
+ADVANCE = AdvanceRoll(fighter="Gaius", tables=["melee-strength", "wildcard"])
+
+
+def test_an_advancement_roll_keeps_one_of_two_tables(campaign):
+    through_promotions(campaign, [1, 1], warband_deeds={"Pilgrims": ["victory-or-death"]})
+    campaign.do(Experience(warband="Pilgrims"))
+    assert campaign.refusal(Exploration(warband="Pilgrims", rerolls=[])) == (
+        "Gaius still has an Advancement Roll to make before Exploration"
+    )
+    rolled = campaign.do(Advancement(warband="Pilgrims", rolls=[AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="wildcard")]),
+                         [3, 4, 5, 6])
+    assert rolled[2:] == [
+        tc.AdvancementRolled(warband="pilgrims", fighter="gaius", kept="wildcard", options=[
+            tc.AdvancementOption(table="melee-strength", roll=7, rolled_row="melee-strength/7-melee-proficiency",
+                                 row="melee-strength/7-melee-proficiency", skill="Melee Proficiency"),
+            tc.AdvancementOption(table="wildcard", roll=11, rolled_row="wildcard/11-war-stories",
+                                 row="wildcard/11-war-stories", skill="War Stories"),
+        ]),
+        ev.SkillLearned(warband="pilgrims", fighter="gaius", skill="War Stories", reason="Advancement Roll", row="wildcard/11-war-stories"),
+    ]
+    assert campaign.refusal(Advancement(warband="Pilgrims", rolls=[ADVANCE]), [3, 4, 5, 6]) == "Gaius has no Advancement Roll to make"
+
+
+def test_the_kept_table_is_asked_after_rolling_and_a_held_skill_falls_to_the_next_lower(campaign):
+    through_promotions(campaign, [1, 1], warband_deeds={"Pilgrims": ["victory-or-death"]})
+    campaign.do(Experience(warband="Pilgrims"))
+    with pytest.raises(NeedsDice, match=r"Gaius may learn Melee Proficiency \(melee-strength\) or War Stories \(wildcard\): keep which\?"):
+        campaign.do(Advancement(warband="Pilgrims", rolls=[ADVANCE]), [3, 4, 5, 6])
+    events = campaign.do(Advancement(warband="Pilgrims", rolls=[ADVANCE], answers={"keep-1": "melee-strength"}), [3, 4, 5, 6])
+    assert events[-1].skill == "Melee Proficiency"
+
+
+def test_a_held_skill_gives_the_next_lower_one(campaign):
+    through_promotions(campaign, [1, 1], warband_deeds={"Pilgrims": ["victory-or-death"]})
+    campaign.do(Experience(warband="Pilgrims"))
+    campaign.do(Advancement(warband="Pilgrims", rolls=[AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="melee-strength")]),
+                [3, 4, 5, 6])
+    campaign.battle(warband_deeds={"Pilgrims": ["victory-or-death"]}, deeds={"Gaius": ["headshot"]})
+    campaign.do(Trauma(warband="Pilgrims"))
+    campaign.do(Promotions(warband="Pilgrims", even=True), [1, 1, 1])
+    campaign.do(Experience(warband="Pilgrims"))  # 2 -> 4 XP: a second Advancement Roll
+    events = campaign.do(Advancement(warband="Pilgrims", rolls=[AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="melee-strength")]),
+                         [3, 4, 5, 6])
+    assert events[-2].options[0] == tc.AdvancementOption(
+        table="melee-strength", roll=7, rolled_row="melee-strength/7-melee-proficiency",
+        row="melee-strength/6-relentless-charge", skill="Relentless Charge",
+    )
+
+
+# --- Exploration -----------------------------------------------------------------------------
+
+
+def ready_to_explore(table) -> None:
+    """A battle without deeds or casualties: Anna rolls the one Promotion Die (a 1); the Legion
+    has no Troop, so its die is lost. An Advancement Roll owed is made (double 1s: Patron Skill)."""
+    table.battle()
+    for band, promotion_dice in (("Pilgrims", [1]), ("Legion", [])):
+        table.do(Trauma(warband=band))
+        table.do(Promotions(warband=band, even=True), promotion_dice)
+        table.do(Experience(warband=band))
+    if table.state.fighters["gaius"].ext.get("advancements_due"):
+        table.do(Advancement(warband="Pilgrims", rolls=[AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="wildcard")]),
+                 [1, 1, 1, 1])
+
+
+def test_exploration_after_the_first_game(campaign):
+    ready_to_explore(campaign)
+    # 3 dice on the Common table; the winner may re-roll 2 (one free, one for winning).
+    assert campaign.do(Exploration(warband="Pilgrims", rerolls=[2]), [1, 2, 3, 6]) == [
+        ev.DiceRolled(roll=1, expression="3D6", purpose="Exploration dice for Pilgrims", faces=[1, 2, 3], value=6, source="table"),
+        d6(2, "Exploration re-roll of die 2 for Pilgrims", 6),
+        tc.ExplorationResolved(warband="pilgrims", stage="games-1-2", table="common", dice=[1, 6, 3], modifier=0, final=10,
+                               location="common/10-fallen-soldier", location_name="Fallen Soldier", loot=100),
+        ev.TreasuryChanged(warband="pilgrims", delta=100, reason="Exploration loot: Exploration Roll 10", row="common/10-fallen-soldier"),
+        step("exploration"),
+    ]
+    assert campaign.refusal(Exploration(warband="Legion", rerolls=[1, 2]), [1, 2, 3, 4, 5]) == (
+        "only 1 Exploration die may be re-rolled"
+    )
+
+
+def test_a_location_found_twice_is_pillaged(campaign):
+    for battle in (1, 2):
+        ready_to_explore(campaign)
+        events = campaign.do(Exploration(warband="Pilgrims", rerolls=[]), [4, 3, 3])
+    assert events[1] == tc.ExplorationResolved(
+        warband="pilgrims", stage="games-1-2", table="common", dice=[4, 3, 3], modifier=0, final=10, location=None,
+        location_name="Fallen Soldier", pillaged=True, loot=100,
+    )
+    assert campaign.state.warbands["pilgrims"].ext["locations_found"] == ["common/10-fallen-soldier"]
+
+
+def test_exploration_skills_and_rerolls_chosen_after_rolling(campaign):
+    ready_to_explore(campaign)
+    command = Exploration(warband="Pilgrims", skills=["extra-dice", "seek"], answers={"reroll-1": "1", "reroll-2": "none"})
+    events = campaign.do(command, [1, 2, 2, 2, 4])
+    assert events[2] == tc.ExplorationResolved(warband="pilgrims", stage="games-1-2", table="common", dice=[4, 2, 2, 2],
+                                               modifier=1, final=11, location="common/11-trench-merchant",
+                                               location_name="Trench Merchant", loot=110)
+    assert campaign.refusal(Exploration(warband="Legion", skills=["duplicate"], rerolls=[])) == (
+        "Duplicate changes the dice themselves, which the ledger does not model: apply it as a --modifier and say so in a note"
+    )
+
+
+# --- options, factions and the ELITE limit -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        pytest.param({"house": 1}, "trench-crusade has no option house (options: dice, promotion_stop_rule, tables)", id="unknown"),
+        pytest.param({"promotion_stop_rule": "never"}, "promotion_stop_rule must be one of first-six, per-model, not 'never'",
+                     id="stop rule"),
+        pytest.param({"tables": {"non-promotable": {"source": "x", "rows": [{"id": 1, "faction": None, "model": "Golem"}]}}},
+                     "table 'non-promotable': Expected `str`, got `int` - at `$.rows[0].id`", id="msgspec's message"),
+        pytest.param({"tables": {"xp": {}}}, "no such Trench Crusade table: xp; tables are non-promotable, limited-potential, "
+                     "promotion-dice-sources, experience, trauma, advancement-skills, exploration, glorious-deeds", id="unknown table"),
+    ],
+)
+def test_bad_house_rules_are_refused_at_the_start(options, message):
+    ledger = Ledger(Store("memory://"))
+    with pytest.raises(BadInput) as refused:
+        ledger.start("Test", "trench-crusade", options, "arbiter")
+    assert str(refused.value) == message
+
+
+def test_factions_are_the_v1_factions(table):
+    from commands.shared import EnlistWarband
+
+    assert table.refusal(EnlistWarband(name="Rats", player="Ann", faction="Skaven")) == (
+        "'Skaven' is not a Trench Crusade faction (factions: new-antioch, trench-pilgrims, iron-sultanate, "
+        "heretic-legions, black-grail, court-of-the-seven-headed-serpent)"
+    )
+    table.do(EnlistWarband(name="Grail", player="Cy", faction="Cult of the Black Grail"))
+    assert table.state.warbands["grail"].faction == "black-grail"
+
+
+def test_no_seventh_elite_recruit(table):
+    table.pilgrims(elites=("Ezra", "Fynn", "Hugo", "Ivo", "Jorg"))
+    assert table.refusal(Recruit(warband="Pilgrims", name="Kurt", model="Sniper Priest", elite=True)) == (
+        "Pilgrims already has 6 ELITE models, the most a warband may have"
+    )
