@@ -1,0 +1,83 @@
+"""Coreheim (`coreheim`): the whole post-game sequence of Coreheim v10 "D12", a community rework
+of Mordheim (seed 002, section 2.1; data in shared/rules/coreheim.md).
+
+Layers: `tables` (data files, house-rule overrides) and `rules` (pure functions, no I/O) are
+the game; `handlers` (commands), `advances`, `outcomes` and `model` put it on the ledger;
+`events` are the facts the shared vocabulary has no name for; `steps` is the guided
+`campaign post-game WARBAND`; `cli` is `campaign coreheim …`.
+
+Decisions on top of those in `rules` (where the seed and the rules file are silent):
+- A warband's faction names its warband list: `campaign warband add NAME --faction mercenaries`
+  (or `mercenaries/marienburg` for a variant). Warriors join with `campaign coreheim hire`, which
+  takes a hero's cost and starting XP, a Hired Sword's fee, and the list's limits from the
+  tables; henchmen, animals and monsters cost what the player's list says (`--cost`). The
+  shared `fighter add` is refused in a Coreheim campaign.
+- Steps run once per battle, in the seed's order (explore, injuries, experience, advances, then
+  trading 1 wyrdstone, 3 rare items, 5 upkeep, 7 reinforce); trading 2 sell, 4 buy and 6 hire
+  are open between them. Reinforcing is trading step 7 (its own section of the seed explains
+  the D6 pool; the numbered trading list places it). A warband finishes its post-game before
+  it fights again.
+- Advances are their own step after experience, so one warrior's threshold can be rolled on
+  its own (`campaign coreheim advance WARBAND FIGHTER --threshold 24`). Thresholds count from
+  the XP up to which advances were rolled, which starts at the XP a warrior was hired with.
+- A henchman group is one fighter with `group_size` members; deaths and Talent! take members
+  away, reinforcing adds them. A group's item is one per member: buying costs the price per
+  member, selling gives half of it per member.
+- The leader of a battle's winning warband gets his +1 if he is the leader when experience
+  is awarded (a successor who took over after the battle gets it instead of a dead leader).
+- The leader lost (dead or captured) is succeeded by the hero with the best Ld target; ties
+  are the player's choice (answer key `new-leader`). Hiring the list's leader type again
+  makes him leader and returns the acting leader to hero.
+- A captured hero's gear goes to the stash of the warband that took him out (the player names
+  it when the battle does not say); the captive himself is a pending decision (a note).
+- Not modelled, recorded by hand: Cabal Ritual, Daemon Soul, Smuggler, drugs' side effects,
+  wizards' spells on a skill advance, a Hired Sword's own skill list (a note says so).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.coreheim import events, handlers, model, steps
+from commands.shared import SHARED_HANDLERS
+from ledger.rulesets import Ruleset, register
+
+
+class _CoreheimCommands(click.Group):
+    """`campaign coreheim …`, loaded when first used: the commands need the CLI's session helpers,
+    and importing those while the rulesets register would mount the CLI before this ruleset exists."""
+
+    def _load(self) -> None:
+        if not self.commands:
+            from commands.coreheim import cli
+
+            for command in cli.COMMANDS:
+                self.add_command(command)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, name: str) -> Any:
+        self._load()
+        return super().get_command(ctx, name)
+
+
+CLI = _CoreheimCommands("coreheim", help="Coreheim's post-game steps and trading, one command each.")
+
+RULESET = register(
+    Ruleset(
+        id="coreheim",
+        version="1",
+        title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
+        handlers={**SHARED_HANDLERS, **{command: handlers.player_grade(h) for command, h in handlers.HANDLERS.items()}},
+        evolve=events.evolve,
+        default_options=model.DEFAULT_OPTIONS,
+        check_options=model.check_options,
+        post_game=steps.post_game,
+        rating=model.rating,
+        cli=CLI,
+    )
+)

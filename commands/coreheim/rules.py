@@ -466,11 +466,16 @@ def resolve_henchman_injury(
 
 
 class InjuryRoll(Result):
+    """One D66: the row rolled, the result that counted (``row_applied`` differs from
+    ``row_id`` when Dead became Multiple Injuries or Captured), and what that result did."""
+
     d66: int
     row_id: str
     result: str
     counted: bool
     note: str = ""
+    row_applied: str = ""
+    outcomes: tuple[Outcome, ...] = ()
 
 
 class HeroInjuryResolution(Result):
@@ -560,7 +565,8 @@ def resolve_hero_injury(
                 note = "Dead becomes Captured (enemy Shackles)"
                 shackles_used = True
                 row = _row_with_result("captured", tables)
-        results.append(InjuryRoll(d66=d66, row_id=rolled_row.id, result=row.result, counted=True, note=note))
+        results.append(InjuryRoll(d66=d66, row_id=rolled_row.id, result=row.result, counted=True, note=note,
+                                  row_applied=row.id))
         rows_used.append(row.id)
         choices = {} if pit_fight_won is None else {fight.id: pit_fight_won for fight in _fights(row)}
         resolver = _EffectResolver(warband="", leader_ld=None, rolls={}, choices=choices, tables=tables)
@@ -571,13 +577,16 @@ def resolve_hero_injury(
                 rolls=tuple(results), outcomes=tuple(outcomes), rows_used=tuple(rows_used),
                 pending=tuple(resolver.pending), shackles_used=shackles_used,
             )
+        applied = []
         for outcome in resolver.outcomes:
             if isinstance(outcome, MultipleInjuries):
                 slots += [frozenset(outcome.reroll_results)] * outcome.rolls
             elif isinstance(outcome, InjuryReroll):
                 slots.insert(0, frozenset(outcome.reroll_results))
             else:
-                outcomes.append(outcome)
+                applied.append(outcome)
+        outcomes += applied
+        results[-1] = msgspec.structs.replace(results[-1], outcomes=tuple(applied))
     if position < len(rolls):
         raise CoreheimRuleError(
             f"{hero}'s injuries needed {position} D66 rolls, but {len(rolls)} were given"

@@ -1,0 +1,222 @@
+"""Rolling advances for thresholds reached: the hero table (also for Hired Swords and promoted
+henchmen) and the henchman table with the group re-roll and Talent!.
+
+Every roll is a D12 through `ctx.roll`, re-rolls included; every choice goes through
+`ctx.choose` under a key that starts with the fighter's id and the threshold
+("marksmen:2:group-reroll", "gunnar:24:stat", "gunnar:24:skill", "marksmen:2:skill-lists",
+"marksmen:2:six-heroes"; the promoted hero's own roll uses "<group>:<threshold>:hero:…" and the
+rest of the group's second roll "<group>:<threshold>:again:…").
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from commands.coreheim import events as ce
+from commands.coreheim import model as m
+from commands.coreheim import rules
+from commands.coreheim.tables import AdvanceTable, CoreheimTables
+from commands.shared import unique_id
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.state import Fighter
+from ledger.state import Warband as Band
+
+
+def roll_advance(ctx: Context, band: Band, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
+    if fighter.role == m.HENCHMAN:
+        henchman_advance(ctx, band, fighter, threshold, key=f"{fighter.id}:{threshold}", names=names)
+    else:
+        hero_advance(ctx, band, fighter, threshold, key=f"{fighter.id}:{threshold}")
+
+
+def _stat_choice(ctx: Context, key: str, request: rules.ChoiceRequest, table: AdvanceTable) -> str:
+    row = next(r for r in table.rows if r.id == request.id)
+    return ctx.choose(f"{key}:stat", request.question, list(row.advance.stats))
+
+
+def _roll(ctx: Context, fighter: Fighter, threshold: int, table: AdvanceTable, again: bool) -> int:
+    label = "re-roll of the advance" if again else "advance"
+    return ctx.roll(table.die, purpose=f"{label} of {fighter.name} at {threshold} XP").value
+
+
+def hero_advance(ctx: Context, band: Band, fighter: Fighter, threshold: int, key: str) -> None:
+    tables = m.tables_for(ctx.options)
+    faces: list[int] = []
+    stat_choice: str | None = None
+    while True:
+        resolution = rules.resolve_hero_advance(
+            faces, hero=fighter.name, characteristics=m.characteristics(fighter), race=m.race(fighter),
+            stat_choice=stat_choice, tables=tables,
+        )
+        if resolution.complete:
+            break
+        request = resolution.pending[0]
+        if isinstance(request, rules.RollRequest):
+            faces.append(_roll(ctx, fighter, threshold, tables.hero_advances, again=bool(faces)))
+        else:
+            stat_choice = _stat_choice(ctx, key, request, tables.hero_advances)
+    _apply(ctx, band, fighter, threshold, key, resolution, tables)
+
+
+def henchman_advance(
+    ctx: Context, band: Band, group: Fighter, threshold: int, key: str, names: dict[str, str], talent_allowed: bool = True
+) -> None:
+    tables = m.tables_for(ctx.options)
+    faces: list[int] = []
+    stat_choice: str | None = None
+    group_reroll = False
+    offered = False
+    while True:
+        group = ctx.state.fighters[group.id]
+        resolution = rules.resolve_henchman_advance(
+            faces, group=group.name, group_size=group.group_size, characteristics=m.characteristics(group),
+            race=m.race(group), advanced_stats=group.ext.get(ce.ADVANCED_STATS, []), use_group_reroll=group_reroll,
+            talent_allowed=talent_allowed, may_repeat_stats="Twitchy" in group.skills + group.keywords,
+            stat_choice=stat_choice, tables=tables,
+        )
+        first_stands = len(faces) == 1 and (
+            (resolution.complete and resolution.rolls and resolution.rolls[0].outcome == "applied")
+            or any(isinstance(p, rules.ChoiceRequest) for p in resolution.pending)
+        )
+        if first_stands and not offered and group.group_size >= 2:
+            # 2.4: a group of two or more may re-roll each advance once; the second result stands.
+            offered = True
+            row = next(r for r in tables.henchman_advances.rows if r.min <= faces[0] <= r.max)
+            answer = ctx.choose(f"{key}:group-reroll", f"{group.name} rolled {faces[0]} ({row.name}): keep it or re-roll once?",
+                                ["keep", "re-roll"])
+            if answer == "re-roll":
+                group_reroll, stat_choice = True, None
+                continue
+        if resolution.complete:
+            if not isinstance(resolution.advance, rules.Talent):
+                break
+            if _talent(ctx, band, group, threshold, key, names, resolution, tables):
+                return
+            talent_allowed = False  # six heroes, and the player re-rolls rather than sack one
+            continue
+        request = resolution.pending[0]
+        if isinstance(request, rules.RollRequest):
+            faces.append(_roll(ctx, group, threshold, tables.henchman_advances, again=bool(faces)))
+        else:
+            stat_choice = _stat_choice(ctx, key, request, tables.henchman_advances)
+    _apply(ctx, band, group, threshold, key, resolution, tables)
+
+
+def _rows(resolution: rules.AdvanceResolution) -> list[str]:
+    return [roll.row_id for roll in resolution.rolls]
+
+
+def _apply(
+    ctx: Context, band: Band, fighter: Fighter, threshold: int, key: str,
+    resolution: rules.AdvanceResolution, tables: CoreheimTables,
+) -> None:
+    row = resolution.rolls[-1].row_id if resolution.rolls else ""
+    reason = f"advance at {threshold} XP"
+    match resolution.advance:
+        case rules.StatImproved(stat=stat, delta=delta, old=old, new=new):
+            ctx.emit(
+                ce.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
+                                 result=f"{stat} {old} -> {new}", stat=stat),
+                ev.StatChanged(warband=band.id, fighter=fighter.id, stat=stat, delta=delta, reason=reason, row=row),
+            )
+        case rules.NewSkill():
+            lists = m.skill_lists(fighter, band, tables)
+            if not lists:
+                ctx.emit(
+                    ce.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
+                                     result="new skill"),
+                    ev.NoteRecorded(text=f"pending decision: {fighter.name} learns a skill from his own entry's list "
+                                         f"({row}); the warband lists do not give it", warband=band.id, fighter=fighter.id),
+                )
+                return
+            skill, source = _skill(ctx, band, fighter, key, lists, tables)
+            ctx.emit(
+                ce.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
+                                 result=f"new skill: {skill}"),
+                ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=skill, reason=f"{reason} ({source} list)", row=row),
+            )
+        case rules.NoAdvancePossible(reason=why):
+            ctx.emit(ce.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=[],
+                                      result=f"no advance possible: {why}"))
+
+
+def _skill(
+    ctx: Context, band: Band, fighter: Fighter, key: str, lists: tuple[str, ...], tables: CoreheimTables
+) -> tuple[str, str]:
+    """The skill the player picks, checked by the rules (so a refusal says why)."""
+    listing = m.band_list(band, tables)[0]
+    others = {f.name: f.skills for f in ctx.state.fighters_of(band.id) if f.id != fighter.id}
+    casual = ctx.options.get("mode") == "casual"
+
+    def check(skill: str) -> str:
+        return rules.check_new_skill(skill, hero=fighter.name, skill_lists=lists, known_skills=fighter.skills,
+                                     warband=listing.id, warband_skills=others, casual=casual, tables=tables)
+
+    answer_key = f"{key}:skill"
+    if answer_key in ctx.answers:
+        check(ctx.answers[answer_key])
+    candidates = dict.fromkeys(s for sl in tables.skills.lists if sl.id in lists for s in sl.skills)
+    allowed = []
+    for skill in candidates:
+        try:
+            check(skill)
+        except rules.CoreheimRuleError:
+            continue
+        allowed.append(skill)
+    skill = ctx.choose(answer_key, f"{fighter.name} learns a skill ({', '.join(lists)}):", allowed)
+    return skill, check(skill)
+
+
+def _talent(
+    ctx: Context, band: Band, group: Fighter, threshold: int, key: str, names: dict[str, str],
+    resolution: rules.AdvanceResolution, tables: CoreheimTables,
+) -> bool:
+    """Talent!: one member becomes a hero with two skill lists and rolls once on the hero table;
+    the rest of the group rolls again. False when the player re-rolls rather than sack a hero."""
+    state = ctx.state
+    listing, variant = m.band_list(band, tables)
+    heroes = m.heroes(state, band)
+    name = names.get(group.id) or f"{group.name} (promoted)"
+    sack: str | None = None
+    if len(heroes) >= tables.warbands.max_heroes:
+        picked = ctx.choose(f"{key}:six-heroes", f"{band.name} has {len(heroes)} heroes: sack one for {name}, or re-roll?",
+                            ["re-roll", *(h.name for h in heroes if h.role != m.LEADER)])
+        if picked == "re-roll":
+            return False
+        sack = picked
+    fixed = set(next((v.promoted_extra_lists for v in listing.variants if v.id == variant), ()))
+    optional = next((v.promoted_optional_lists for v in listing.variants if v.id == variant), ())
+    open_lists = [sl.id for sl in tables.skills.lists
+                  if (sl.id in {x for h in listing.hero_types for x in h.skill_lists} or sl.id in optional) and sl.id not in fixed]
+    pairs = ["+".join(pair) for pair in combinations(open_lists, tables.warbands.talent_skill_list_count)]
+    chosen = ctx.choose(f"{key}:skill-lists", f"{name} picks {tables.warbands.talent_skill_list_count} skill lists:", pairs)
+    promotion = rules.resolve_talent(
+        group=group.name, group_size=group.group_size, new_hero=name, heroes_in_warband=len(heroes),
+        warband=listing.id, variant=variant, chosen_skill_lists=chosen.split("+"), sack_hero=sack, tables=tables,
+    )
+    row = resolution.rolls[-1].row_id
+    ctx.emit(ce.AdvanceRolled(warband=band.id, fighter=group.id, threshold=threshold, rows=_rows(resolution),
+                              result=f"Talent! {name} becomes a hero"))
+    if sack is not None:
+        sacked = next(h for h in heroes if h.name == sack)
+        ctx.emit(ev.FighterRetired(warband=band.id, fighter=sacked.id, reason=f"sacked to make room for {name}"))
+    profile = {"warrior_type": group.ext.get(ce.TYPE, m.HENCHMAN), "race": m.race(group),
+               "skill_lists": list(promotion.skill_lists), "advanced_to": threshold}
+    if group.group_size == 1:
+        hero_id = group.id
+    else:
+        hero_id = unique_id(name, state.fighters)
+        ctx.emit(
+            ce.GroupSizeChanged(warband=band.id, fighter=group.id, delta=-1, reason=f"{name} leaves the group: Talent!", row=row),
+            ev.FighterRecruited(warband=band.id, fighter=hero_id, name=name, role=m.HENCHMAN, stats=dict(group.stats),
+                                equipment=list(group.equipment), cost=group.cost, xp=group.xp),
+        )
+    ctx.emit(
+        ev.FighterPromoted(warband=band.id, fighter=hero_id, role=m.HERO, reason=f"Talent! ({row})"),
+        ce.WarriorProfile(warband=band.id, fighter=hero_id, **profile),
+    )
+    hero_advance(ctx, band, state.fighters[hero_id], threshold, key=f"{key}:hero")
+    if promotion.group_rolls_again:
+        henchman_advance(ctx, band, state.fighters[group.id], threshold, f"{key}:again", names, talent_allowed=False)
+    return True

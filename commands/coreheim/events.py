@@ -1,0 +1,363 @@
+"""Coreheim's own events, and their fold into `ext` of the state.
+
+The shared vocabulary carries every consequence it has a name for (XPAwarded, StatChanged,
+SkillLearned, InjurySuffered, FighterDied/Captured/Retired/Promoted, FighterRecruited,
+ItemGained/ItemLost, TreasuryChanged, KeywordGained, NoteRecorded for pending decisions).
+An event here records what has no shared name:
+
+- `coreheim.warrior-profile`: what the rules need to know about a warrior and no shared
+  field holds: his type (hero type, "henchman", a Hired Sword), race (for maximums), the
+  skill lists of a promoted henchman, and the XP up to which advances were rolled (so XP a
+  warrior starts with never triggers an advance);
+- `coreheim.group-size-changed`: a henchman group loses a member (death, Talent!) or gains
+  recruits (reinforcing); the shared vocabulary has no group size change;
+- `coreheim.shards-changed`: wyrdstone shards kept by the warband, a second store beside
+  the treasury (found, sold);
+- `coreheim.exploration-resolved`: the exploration dice, the six kept, the total and the
+  table rows read, so the audit trail explains the shards and the multiple chosen;
+- `coreheim.exploration-bonus`: extra dice for the next exploration (Mordheim Survivor);
+- `coreheim.injury-rolled`: one hero D66 with the row rolled and the result that counted
+  (Dead counts as Multiple Injuries in a warband's first two games);
+- `coreheim.advance-rolled`: one advance for one threshold: rows rolled and the result;
+- `coreheim.misses-game`: a warrior misses the next game without an injury (Well, fake map);
+- `coreheim.rare-item-searched` / `rare-item-bought`: a 2D6 search and the found item
+  being paid for (an item found may be bought once, in the same post-game);
+- `coreheim.battle-deeds`: who of a warband fought its latest battle, who was taken out of
+  action and whom each took out (the state keeps no deeds; the post-game reads these);
+- `coreheim.battle-ratings`: every warband's rating when the battle was recorded, and the
+  underdog points this gave (ratings kept over time);
+- `coreheim.underdog-spent`: underdog points spent on XP;
+- `coreheim.step-completed`: a post-game step done for a battle, so the guided sequence
+  resumes from the events alone, even when the step changed nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger import events as ev
+from ledger.state import CampaignState
+
+# Keys of `ext`. Fighter: TYPE, RACE, SKILL_LISTS, ADVANCED_TO (XP up to which advances were
+# rolled), ADVANCED_STATS (characteristics a henchman improved, once each).
+# Warband: SHARDS, STEPS (battle number as text -> step keys done), BONUS_DICE {"extra", "discard"},
+# FOUND (battle as text -> rare items found and not yet bought), RATINGS (battle as text -> rating),
+# UNDERDOG (battle as text -> {"points", "spent"}), DEEDS (the latest battle: {"battle", "fought",
+# "out_of_action", "took_out": fighter -> enemies}).
+TYPE = "type"
+RACE = "race"
+SKILL_LISTS = "skill_lists"
+ADVANCED_TO = "advanced_to"
+ADVANCED_STATS = "advanced_stats"
+SHARDS = "shards"
+STEPS = "post_game"
+BONUS_DICE = "exploration_bonus"
+FOUND = "rare_found"
+RATINGS = "ratings"
+UNDERDOG = "underdog"
+DEEDS = "deeds"
+
+
+def _name(state: CampaignState, fighter: str) -> str:
+    found = state.fighters.get(fighter)
+    return found.name if found else fighter
+
+
+def _band(state: CampaignState, warband: str) -> str:
+    found = state.warbands.get(warband)
+    return found.name if found else warband
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@ev.event_type
+class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-profile"):
+    warband: str
+    fighter: str
+    warrior_type: str  # a hero type of the warband list, "henchman", "animal", "monster" or a Hired Sword
+    race: str = ""
+    skill_lists: list[str] = []
+    advanced_to: int = 0
+
+    def describe(self, state: CampaignState) -> str:
+        race = f" {self.race}" if self.race else ""
+        lists = f", skill lists {', '.join(self.skill_lists)}" if self.skill_lists else ""
+        return f"{_name(state, self.fighter)} is a{race} {self.warrior_type}{lists}"
+
+
+@ev.event_type
+class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-size-changed"):
+    warband: str
+    fighter: str
+    delta: int
+    reason: str
+    row: str = ""
+
+    def describe(self, state: CampaignState) -> str:
+        change = f"+{self.delta}" if self.delta > 0 else str(self.delta)
+        found = state.fighters.get(self.fighter)
+        size = f" (now {found.group_size})" if found else ""
+        return f"{_name(state, self.fighter)} {change} {'member' if abs(self.delta) == 1 else 'members'}{size}: {self.reason}"
+
+
+@ev.event_type
+class ShardsChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.shards-changed"):
+    warband: str
+    delta: int
+    reason: str
+    row: str = ""
+
+    def describe(self, state: CampaignState) -> str:
+        held = state.warbands[self.warband].ext.get(SHARDS, 0) if self.warband in state.warbands else 0
+        change = f"+{self.delta}" if self.delta > 0 else str(self.delta)
+        return f"{_band(state, self.warband)} wyrdstone {change} (holds {held}): {self.reason}"
+
+
+@ev.event_type
+class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-resolved"):
+    warband: str
+    battle: int
+    dice: list[int]
+    kept: list[int]
+    total: int
+    shards: int
+    row: str = ""  # the shards row; "" with no dice
+    multiple: str = ""  # the chosen set, e.g. "4x2" (face 4, two dice); "" for none
+    rows: list[str] = []  # the exploration chart rows read for the multiple
+
+    def describe(self, state: CampaignState) -> str:
+        chosen = f"; multiple {self.multiple} ({', '.join(self.rows)})" if self.multiple else ""
+        return (f"{_band(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
+                f"= {_plural(self.shards, 'shard')} ({self.row or 'no dice'}){chosen}")
+
+
+@ev.event_type
+class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-bonus"):
+    warband: str
+    extra: int
+    discard: int
+    row: str = ""
+
+    def describe(self, state: CampaignState) -> str:
+        return (f"{_band(state, self.warband)} rolls {self.extra} extra exploration "
+                f"{'die' if self.extra == 1 else 'dice'} next time, then discards {self.discard} ({self.row})")
+
+
+@ev.event_type
+class InjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.injury-rolled"):
+    warband: str
+    fighter: str
+    d66: int
+    row: str  # the row the dice landed on
+    result: str  # the result that counted, or was re-rolled
+    counted: bool = True
+    note: str = ""
+
+    def describe(self, state: CampaignState) -> str:
+        verdict = self.result if self.counted else f"{self.result}, re-rolled"
+        note = f" — {self.note}" if self.note else ""
+        return f"{_name(state, self.fighter)} serious injury {self.d66}: {verdict} ({self.row}){note}"
+
+
+@ev.event_type
+class AdvanceRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.advance-rolled"):
+    warband: str
+    fighter: str
+    threshold: int
+    rows: list[str]  # every row rolled, re-rolls included, the one applied last
+    result: str
+    stat: str = ""  # the characteristic improved, if any
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_name(state, self.fighter)} advance at {self.threshold} XP: {self.result} ({', '.join(self.rows) or 'no roll'})"
+
+
+@ev.event_type
+class MissesGame(ev.Event, frozen=True, kw_only=True, tag="coreheim.misses-game"):
+    warband: str
+    fighter: str
+    reason: str
+    row: str = ""
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_name(state, self.fighter)} misses the next game: {self.reason}"
+
+
+@ev.event_type
+class RareItemSearched(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-item-searched"):
+    warband: str
+    battle: int
+    fighter: str
+    item: str
+    rarity: int
+    total: int
+    found: bool
+
+    def describe(self, state: CampaignState) -> str:
+        verdict = "found" if self.found else "not found"
+        return f"{_name(state, self.fighter)} looks for {self.item} (rare {self.rarity}): {self.total}, {verdict}"
+
+
+@ev.event_type
+class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-item-bought"):
+    warband: str
+    battle: int
+    item: str
+
+    def describe(self, state: CampaignState) -> str:
+        return ""  # the purchase itself is told by its treasury and item events
+
+
+@ev.event_type
+class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deeds"):
+    warband: str
+    battle: int
+    fought: list[str]
+    out_of_action: list[str] = []
+    took_out: dict[str, list[str]] = {}  # fighter -> enemies he took out of action
+
+    def describe(self, state: CampaignState) -> str:
+        return ""  # the battle.recorded line tells the battle; these are its deeds kept for the post-game
+
+
+@ev.event_type
+class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ratings"):
+    battle: int
+    ratings: dict[str, int]  # warband -> rating before the battle
+    underdog: dict[str, int] = {}  # warband -> bonus points
+    rows: dict[str, str] = {}  # warband -> underdog row
+
+    def describe(self, state: CampaignState) -> str:
+        parts = []
+        for warband, rating in self.ratings.items():
+            points = self.underdog.get(warband, 0)
+            bonus = f", underdog {_plural(points, 'point')} ({self.rows.get(warband, '')})" if points else ""
+            parts.append(f"{_band(state, warband)} {rating}{bonus}")
+        return f"ratings at battle {self.battle}: " + "; ".join(parts)
+
+
+@ev.event_type
+class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-spent"):
+    warband: str
+    battle: int
+    points: int
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_band(state, self.warband)} spends {_plural(self.points, 'underdog point')} of battle {self.battle}"
+
+
+@ev.event_type
+class StepCompleted(ev.Event, frozen=True, kw_only=True, tag="coreheim.step-completed"):
+    warband: str
+    battle: int
+    step: str
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{_band(state, self.warband)}: post-game step {self.step} of battle {self.battle} done"
+
+
+# --- the fold ------------------------------------------------------------------------------------
+
+
+def _profile(s: CampaignState, e: WarriorProfile) -> None:
+    if fighter := s.fighters.get(e.fighter):
+        fighter.ext.update({TYPE: e.warrior_type, RACE: e.race, SKILL_LISTS: list(e.skill_lists), ADVANCED_TO: e.advanced_to})
+
+
+def _group_size(s: CampaignState, e: GroupSizeChanged) -> None:
+    if fighter := s.fighters.get(e.fighter):
+        fighter.group_size += e.delta
+
+
+def _shards(s: CampaignState, e: ShardsChanged) -> None:
+    if band := s.warbands.get(e.warband):
+        band.ext[SHARDS] = band.ext.get(SHARDS, 0) + e.delta
+
+
+def _explored(s: CampaignState, e: ExplorationResolved) -> None:
+    if band := s.warbands.get(e.warband):
+        band.ext.pop(BONUS_DICE, None)  # the bonus dice were rolled in this exploration
+
+
+def _bonus(s: CampaignState, e: ExplorationBonus) -> None:
+    if band := s.warbands.get(e.warband):
+        held = band.ext.get(BONUS_DICE, {"extra": 0, "discard": 0})
+        band.ext[BONUS_DICE] = {"extra": held["extra"] + e.extra, "discard": held["discard"] + e.discard}
+
+
+def _advanced(s: CampaignState, e: AdvanceRolled) -> None:
+    if fighter := s.fighters.get(e.fighter):
+        fighter.ext[ADVANCED_TO] = max(fighter.ext.get(ADVANCED_TO, 0), e.threshold)
+        if e.stat:
+            fighter.ext.setdefault(ADVANCED_STATS, []).append(e.stat)
+
+
+def _misses(s: CampaignState, e: MissesGame) -> None:
+    if fighter := s.fighters.get(e.fighter):
+        fighter.missed_games += 1
+
+
+def _searched(s: CampaignState, e: RareItemSearched) -> None:
+    if (band := s.warbands.get(e.warband)) and e.found:
+        band.ext.setdefault(FOUND, {}).setdefault(str(e.battle), []).append(e.item)
+
+
+def _bought(s: CampaignState, e: RareItemBought) -> None:
+    if band := s.warbands.get(e.warband):
+        found = band.ext.get(FOUND, {}).get(str(e.battle), [])
+        if e.item in found:
+            found.remove(e.item)
+
+
+def _deeds(s: CampaignState, e: BattleDeeds) -> None:
+    if band := s.warbands.get(e.warband):
+        band.ext[DEEDS] = {"battle": e.battle, "fought": list(e.fought), "out_of_action": list(e.out_of_action),
+                           "took_out": {k: list(v) for k, v in e.took_out.items()}}
+
+
+def _ratings(s: CampaignState, e: BattleRatings) -> None:
+    for warband, rating in e.ratings.items():
+        if band := s.warbands.get(warband):
+            band.ext.setdefault(RATINGS, {})[str(e.battle)] = rating
+            band.ext.setdefault(UNDERDOG, {})[str(e.battle)] = {"points": e.underdog.get(warband, 0), "spent": 0}
+
+
+def _underdog(s: CampaignState, e: UnderdogSpent) -> None:
+    if band := s.warbands.get(e.warband):
+        band.ext.setdefault(UNDERDOG, {}).setdefault(str(e.battle), {"points": 0, "spent": 0})["spent"] += e.points
+
+
+def _step(s: CampaignState, e: StepCompleted) -> None:
+    if band := s.warbands.get(e.warband):
+        band.ext.setdefault(STEPS, {}).setdefault(str(e.battle), []).append(e.step)
+
+
+def _nothing(s: CampaignState, e: Any) -> None:
+    """Facts kept for the audit trail only."""
+
+
+FOLDS = {
+    WarriorProfile: _profile,
+    GroupSizeChanged: _group_size,
+    ShardsChanged: _shards,
+    ExplorationResolved: _explored,
+    ExplorationBonus: _bonus,
+    InjuryRolled: _nothing,
+    AdvanceRolled: _advanced,
+    MissesGame: _misses,
+    RareItemSearched: _searched,
+    RareItemBought: _bought,
+    BattleDeeds: _deeds,
+    BattleRatings: _ratings,
+    UnderdogSpent: _underdog,
+    StepCompleted: _step,
+}
+
+
+def evolve(state: CampaignState, event: ev.Event) -> None:
+    """Fold one of this ruleset's events; other rulesets' events change nothing here."""
+    fold = FOLDS.get(type(event))
+    if fold is not None:
+        fold(state, event)

@@ -1,0 +1,250 @@
+"""Turning what the rules decided (``rules.Outcome`` values) into events, for exploration
+results and serious injuries alike; and the consequences that need the whole warband: who is
+captured by whom, and who leads when the leader is lost (1.8).
+
+A table row that names a role ("leader", "chosen-hero", "map-holder", "chosen-warrior",
+"injured-hero") is mapped to a fighter here; a chosen one is asked for with `ctx.choose`
+(answer keys "hero", "map-holder", "warrior"), so the choice is recorded with the command.
+What the ledger cannot apply by itself (a free Zombie, a free henchman, a Hired Sword for
+the next game) becomes a NoteRecorded pending decision.
+"""
+
+from __future__ import annotations
+
+from commands.coreheim import events as ce
+from commands.coreheim import model as m
+from commands.coreheim import rules
+from commands.coreheim import tables as t
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.errors import RuleViolation
+from ledger.state import Battle, Fighter
+from ledger.state import Warband as Band
+
+# Answer keys for fighters a table row leaves to the player.
+CHOSEN = {"chosen-hero": "hero", "map-holder": "map-holder", "chosen-warrior": "warrior"}
+
+
+class Consequences:
+    """Applies outcomes for one warband; `source` says where they came from (a chart entry)."""
+
+    def __init__(self, ctx: Context, band: Band, battle: Battle, source: str, injured: Fighter | None = None):
+        self.ctx = ctx
+        self.band = band
+        self.battle = battle
+        self.source = source
+        self.injured = injured
+        self.tables = m.tables_for(ctx.options)
+
+    # --- whom a row means ---------------------------------------------------------------------
+
+    def target(self, role: str) -> Fighter:
+        state = self.ctx.state
+        if role == "injured-hero" and self.injured is not None:
+            return state.fighters[self.injured.id]
+        if role == "leader":
+            found = m.leader(state, self.band)
+            if found is None:
+                raise RuleViolation(f"{self.band.name} has no leader to take {self.source}")
+            return found
+        if role not in CHOSEN:
+            raise RuleViolation(f"{self.source} names '{role}', which the ledger cannot map to a warrior")
+        pool = m.heroes(state, self.band) if role != "chosen-warrior" else [
+            f for f in state.fighters_of(self.band.id) if f.role not in (m.HIRED_SWORD, m.ANIMAL, m.MONSTER)
+        ]
+        what = "warrior" if role == "chosen-warrior" else "hero"
+        picked = self.ctx.choose(CHOSEN[role], f"{self.source}: which {what} of {self.band.name}?", [f.name for f in pool])
+        return next(f for f in pool if f.name == picked)
+
+    # --- one outcome -------------------------------------------------------------------------------
+
+    def apply(self, outcome: rules.Outcome, row: str) -> None:
+        ctx, band, why = self.ctx, self.band.id, self.source
+        match outcome:
+            case rules.GoldGained(amount=amount, source=gold_row) if amount:
+                ctx.emit(ev.TreasuryChanged(warband=band, delta=amount, reason=why, row=gold_row))
+            case t.GainItem(item=item, count=count):
+                for _ in range(count):
+                    ctx.emit(ev.ItemGained(warband=band, item=item, reason=f"{why} ({row})"))
+            case t.LoseItem(item=item) if item in ctx.state.warbands[band].stash:
+                ctx.emit(ev.ItemLost(warband=band, item=item, reason=f"{why} ({row})"))
+            case t.GainShards(count=count):
+                ctx.emit(ce.ShardsChanged(warband=band, delta=count, reason=why, row=row))
+            case t.GainXp(target=role, amount=amount):
+                fighter = self.target(role)
+                ctx.emit(ev.XPAwarded(warband=band, fighter=fighter.id, amount=amount, reason=f"{why} ({row})"))
+            case t.GainSkill(target=role, skill=skill):
+                fighter = self.target(role)
+                if skill not in fighter.skills:
+                    ctx.emit(ev.SkillLearned(warband=band, fighter=fighter.id, skill=skill, reason=why, row=row))
+            case t.MissGame(target=role):
+                fighter = self.target(role)
+                ctx.emit(ce.MissesGame(warband=band, fighter=fighter.id, reason=why, row=row))
+            case t.ExplorationDice(extra=extra, discard=discard):
+                ctx.emit(ce.ExplorationBonus(warband=band, extra=extra, discard=discard, row=row))
+            case t.StatChange(target=role, stat=stat, delta=delta):
+                fighter = self.target(role)
+                ctx.emit(ev.StatChanged(warband=band, fighter=fighter.id, stat=stat, delta=delta, reason=why, row=row))
+            case t.Robbed(target=role):
+                fighter = self.target(role)
+                for item in list(fighter.equipment):
+                    ctx.emit(ev.ItemLost(warband=band, fighter=fighter.id, item=item, reason=f"{why}: robbed"))
+            case t.Hatred(target=role):
+                fighter = self.target(role)
+                enemies = ", ".join(ctx.state.warbands[w].name for w in self.battle.participants if w != band)
+                ctx.emit(ev.KeywordGained(warband=band, fighter=fighter.id, keyword="Hatred",
+                                          reason=f"{why}: hates {enemies or 'his enemies'}"))
+            case t.Dead(target=role):
+                fighter = self.target(role)
+                ctx.emit(ev.FighterDied(warband=band, fighter=fighter.id, reason=why, row=row))
+                succeed_leader(ctx, self.band, fighter)
+            case t.Captured(target=role):
+                capture(ctx, self.band, self.battle, self.target(role), row)
+            case t.HeroInjuryRoll(target=role):
+                hero_injury(ctx, self.band, self.battle, self.target(role))
+            case _:
+                self.pending(outcome, row)
+
+    def pending(self, outcome: rules.Outcome, row: str) -> None:
+        """Results the ledger records as a decision for the players to make by hand."""
+        match outcome:
+            case t.FreeUnit(unit=unit, count=count):
+                text = f"{count} free {unit}: hire with `campaign coreheim hire … --free`"
+            case t.FreeHenchman(max_cost=cost, count=count):
+                text = f"{count} free henchman worth up to {cost} gc, no gear, 0 XP: hire with --free"
+            case t.HireOption(unit=unit, price=price):
+                text = f"may hire a {unit} for {price} gc"
+            case rules.FreeHiredSwordGained():
+                text = "a free Hired Sword for the next game; keep him by paying his upkeep"
+            case _:
+                return
+        self.ctx.emit(ev.NoteRecorded(text=f"pending decision ({self.source}, {row}): {text}", warband=self.band.id))
+
+
+# --- serious injuries ---------------------------------------------------------------------------
+
+
+def _lasting(row: t.HeroInjuryRow) -> bool:
+    """A result that stays on the roster as an injury: it changes a characteristic, makes the hero
+    miss a game, or has an effect the ledger leaves to house rules (Arm Wound, D8)."""
+    return row.result != "full-recovery" and all(isinstance(e, (t.StatChange, t.MissGame)) for e in row.effects)
+
+
+def _shackles_holder(ctx: Context, band: Band, battle: Battle) -> str | None:
+    """An enemy warband in this battle holding Shackles in its stash."""
+    for warband in battle.participants:
+        if warband == band.id:
+            continue
+        if "shackles" in ctx.state.warbands[warband].stash:
+            return warband
+    return None
+
+
+def hero_injury(ctx: Context, band: Band, battle: Battle, hero: Fighter) -> None:
+    """D66 for a hero taken out of action, with Multiple Injuries' extra rolls, and its consequences."""
+    tables = m.tables_for(ctx.options)
+    holder = _shackles_holder(ctx, band, battle)
+    rolls: list[tuple[int, int]] = []
+    pit_fight_won: bool | None = None
+    while True:
+        resolution = rules.resolve_hero_injury(
+            rolls,
+            hero=hero.name,
+            warband_game_number=ctx.state.warbands[band.id].games,
+            pit_fight_won=pit_fight_won,
+            enemy_has_shackles=holder is not None,
+            immortal=hero.ext.get(ce.TYPE) == "vampire",
+            tables=tables,
+        )
+        if resolution.complete:
+            break
+        request = resolution.pending[0]
+        if isinstance(request, rules.RollRequest):
+            roll = ctx.roll("D66", purpose=f"serious injury of {hero.name}")
+            rolls.append((roll.faces[0], roll.faces[1]))
+        else:
+            answer = ctx.choose(f"{hero.id}:pit-fight", f"Did {hero.name} win the fight in the pits?", ["won", "lost"])
+            pit_fight_won = answer == "won"
+    rows = {row.id: row for row in tables.hero_injury.rows}
+    for roll in resolution.rolls:
+        ctx.emit(ce.InjuryRolled(warband=band.id, fighter=hero.id, d66=roll.d66, row=roll.row_id,
+                                 result=roll.result, counted=roll.counted, note=roll.note))
+        if not roll.counted:
+            continue
+        row = rows[roll.row_applied]
+        effects = Consequences(ctx, band, battle, f"serious injury: {row.name}", injured=hero)
+        if _lasting(row):
+            missed = sum(1 for o in roll.outcomes if isinstance(o, t.MissGame))
+            ctx.emit(ev.InjurySuffered(warband=band.id, fighter=hero.id, injury=row.name, row=row.id, missed_games=missed))
+        for outcome in roll.outcomes:
+            if not isinstance(outcome, t.MissGame):  # counted on the injury itself
+                effects.apply(outcome, row.id)
+    if resolution.shackles_used and holder is not None:
+        ctx.emit(ev.ItemLost(warband=holder, item="shackles", reason=f"used to capture {hero.name}"))
+
+
+def henchman_injury(ctx: Context, band: Band, fighter: Fighter) -> None:
+    """D12 for each member taken out of action: 1-4 dead (a dead member's gear is lost with him)."""
+    tables = m.tables_for(ctx.options)
+    listing_variant = m.band_list(band, tables)[1]
+    size = fighter.group_size
+    out = 1 if size == 1 else int(ctx.choose(
+        f"{fighter.id}:out", f"How many of {fighter.name} ({size}) were taken out of action?",
+        [str(n) for n in range(1, size + 1)],
+    ))
+    marienburg_sword = fighter.role == m.HIRED_SWORD and listing_variant == "marienburg"
+    for n in range(1, out + 1):
+        which = f" ({n} of {out})" if out > 1 else ""
+        face = ctx.roll("D12", purpose=f"injury of {fighter.name}{which}").value
+        injury = rules.resolve_henchman_injury(face, marienburg_hired_sword=marienburg_sword, tables=tables)
+        if not injury.dead:
+            continue
+        if ctx.state.fighters[fighter.id].group_size > 1:
+            ctx.emit(ce.GroupSizeChanged(warband=band.id, fighter=fighter.id, delta=-1, reason="a member died of his wounds",
+                                         row=injury.row_id))
+        else:
+            ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason="died of his wounds", row=injury.row_id))
+
+
+# --- capture and succession -------------------------------------------------------------------------
+
+
+def capture(ctx: Context, band: Band, battle: Battle, hero: Fighter, row: str) -> None:
+    """The hero leaves the roster; his gear goes to the stash of the warband that took him out
+    (with one enemy, that one; with several and no record of who, the player names it)."""
+    state = ctx.state
+    enemies = [w for w in battle.participants if w != band.id]
+    takers = [w for w in enemies
+              if any(hero.id in took for took in m.deeds(state.warbands[w], battle)["took_out"].values())]
+    if takers:
+        captor = takers[0]
+    else:
+        names = [state.warbands[w].name for w in enemies]
+        picked = ctx.choose(f"{hero.id}:captor", f"Which warband captured {hero.name}?", names)
+        captor = enemies[names.index(picked)]
+    captor_name = state.warbands[captor].name
+    ctx.emit(ev.FighterCaptured(warband=band.id, fighter=hero.id, reason=f"captured by {captor_name}", row=row))
+    for item in list(hero.equipment):
+        ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=item, reason=f"taken by {captor_name}"),
+                 ev.ItemGained(warband=captor, item=item, reason=f"{hero.name}'s, captured"))
+    ctx.emit(ev.NoteRecorded(text=f"pending decision: {captor_name} holds {hero.name} captive (no rules for captives in v10)",
+                             warband=captor, fighter=hero.id))
+    succeed_leader(ctx, band, hero)
+
+
+def succeed_leader(ctx: Context, band: Band, lost: Fighter) -> None:
+    """1.8: when the leader is lost, the hero with the best Leadership takes over; on a tie the player chooses."""
+    if lost.role != m.LEADER:
+        return
+    candidates = m.heroes(ctx.state, band)
+    if not candidates:
+        ctx.emit(ev.NoteRecorded(text=f"{band.name} has no hero left to lead it", warband=band.id))
+        return
+    worst = 99  # a hero without a Leadership target ranks last
+    best = min(f.stats.get("Ld", worst) for f in candidates)
+    tied = [f for f in candidates if f.stats.get("Ld", worst) == best]
+    names = [f.name for f in tied]
+    picked = ctx.choose("new-leader", f"{lost.name} is lost: who leads {band.name}? (Ld {best}+)", names)
+    heir = tied[names.index(picked)]
+    ctx.emit(ev.FighterPromoted(warband=band.id, fighter=heir.id, role=m.LEADER,
+                                reason=f"takes over from {lost.name}: best Leadership ({best}+)"))
