@@ -187,6 +187,9 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
     cid = str(campaign_id)
     with store.sql() as cursor:
         create_tables(cursor, d)
+    # The update's transaction starts with a write (see _lock_tracking): a SQLite transaction that
+    # has read cannot wait for another writer to finish, it fails at once with "database is locked".
+    with store.sql() as cursor:
         position, head = _lock_tracking(cursor, d, cid)
         if position >= records[-1].position:
             return REFLECTED
