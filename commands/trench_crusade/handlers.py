@@ -315,7 +315,7 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     if not cmd.model.strip():
         raise BadInput("name the model's Faction List entry with --model")
-    keywords = list(dict.fromkeys([*cmd.keywords, *([r.ELITE] if cmd.elite else [])]))
+    keywords = list(dict.fromkeys([*([r.ELITE] if cmd.elite else []), *cmd.keywords]))
     if r.ELITE in keywords and r.elite_count(roster_of(ctx.state, band, tables_for(ctx.state))) >= r.ELITE_CAP:
         raise RuleViolation(f"{band.name} already has {r.ELITE_CAP} ELITE models, the most a warband may have")
     recruit_fighter(

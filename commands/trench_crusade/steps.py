@@ -4,10 +4,11 @@ Steps in the rules' order: Trauma, Promotions, Experience, Advancement Rolls, Ex
 (Reinforcements, Quartermaster and Roster are not modelled: see README.md). Each step builds
 one command; whether it is done is read from the events of the warband's latest battle
 (`trench-crusade.step-completed`, and the Advancement Rolls still owed), so the sequence
-resumes where it stopped. Choices with a sensible default (accept the even spread, roll
-each model's dice together, no extra dice, no re-rolls) fall back to it when no one can be
-asked; choices without one (the skill tables of an Advancement Roll) need a terminal or the
-step's own command.
+resumes where it stopped. With no one to ask (no terminal), choices with a sensible default
+(accept the even spread, roll each model's dice together, no extra dice, no re-rolls) take it;
+choices the command itself asks while deciding (the table to explore, which LEADER gains a
+warband deed's XP) are left to it, so `post-game --answer table=rare` gives them; the skill
+tables of an Advancement Roll need a terminal or `campaign trench-crusade advance`.
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ from .handlers import (
 from .tables import TrenchCrusadeTables
 
 
-def offer(ask: AskChoice, prompt: str, options: Sequence[str], default: str) -> str:
-    """Ask a choice that has a default; with no one to ask, the default is the answer."""
+def offer(ask: AskChoice, prompt: str, options: Sequence[str], default: str | None) -> str | None:
+    """Ask a choice; with no one to ask, the default is the answer (None: the command asks
+    while deciding, where `post-game --answer KEY=CHOICE` can give it)."""
     try:
         return ask(prompt, options)
     except NeedsDice:
@@ -130,8 +132,8 @@ def build_experience(state: CampaignState, warband: str, ask: AskChoice) -> Expe
     warband_deeds = {deed.id for deed in tables.glorious_deeds.deeds if deed.warband_level}
     leaders = r.warband_deed_leaders(roster_of(state, band, tables), record)
     if len(leaders) > 1 and any(deed.deed_id in warband_deeds for deed in record.deeds):
-        return Experience(warband=band.name, leader=ask("Which ELITE LEADER gains the XP of the warband's Glorious Deed?",
-                                                        [f.name for f in leaders]))
+        prompt = "Which ELITE LEADER gains the XP of the warband's Glorious Deed?"
+        return Experience(warband=band.name, leader=offer(ask, prompt, [f.name for f in leaders], None))
     return Experience(warband=band.name)
 
 
@@ -153,7 +155,7 @@ def build_exploration(state: CampaignState, warband: str, ask: AskChoice) -> Exp
     band = state.warbands[warband]
     tables = tables_for(state)
     stage = r.exploration_stage(band.games, tables)
-    table = stage.tables[0] if len(stage.tables) == 1 else ask(f"Explore which table after {band.games} games?", list(stage.tables))
+    table = stage.tables[0] if len(stage.tables) == 1 else offer(ask, f"Explore which table after {band.games} games?", list(stage.tables), None)
     rerolls = offer(ask, "Re-roll Exploration dice once you have seen them?", ["no", "yes"], "no")
     return Exploration(warband=band.name, table=table, rerolls=None if rerolls == "yes" else [])
 

@@ -109,3 +109,24 @@ def table() -> Table:
 def house_rules():
     """`house_rules(options)` gives a campaign started with these options."""
     return Table
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch):
+    """`cli(*args)` runs `campaign --store <SQLite file in tmp_path> *args` with a fixed clock and seed."""
+    from click.testing import CliRunner
+
+    from ledger import campaigns, dice
+    from ledger.cli import main
+
+    monkeypatch.setattr(campaigns, "utc_now", lambda: FIXED_TIME)
+    monkeypatch.setattr(dice, "new_seed", lambda: bytes(range(32)))
+    for name in ("CAMPAIGN_STORE", "CAMPAIGN_ACTOR", "CAMPAIGN_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    store = "sqlite:///" + str(tmp_path / "c.db")
+    runner = CliRunner()
+
+    def run(*args: str):
+        return runner.invoke(main, ["--store", store, *args], catch_exceptions=False)
+
+    return run
