@@ -8,19 +8,14 @@ import sqlite3
 
 import pytest
 
-INTACT_DICE = (
-    "Ledger dice: 3 rolls re-derived from the revealed seed of epoch 0; "
-    "1 roll of epoch 1 waits for its seed to be revealed.\n"
-)
-
-
 def test_an_untouched_campaign_verifies_with_its_counts_and_head(played, campaign_id):
     head = played.show()["head"]
     result = played("verify")
     assert (result.exit_code, result.output) == (0, (
         f"Hash chain intact: campaign Demo ({campaign_id}), 25 events in 10 transactions.\n"
-        + INTACT_DICE
-        + "Snapshot at position 20 matches the events.\n"  # written by the reroll's refold
+        "Ledger dice: 3 rolls re-derived from the revealed seed of epoch 0; "
+        "1 roll of epoch 1 waits for its seed to be revealed.\n"
+        "Snapshot at position 20 matches the events.\n"  # written by the reroll's refold
         f"Head {head}\n"
     ))
 
@@ -83,6 +78,7 @@ EDITED = "stored hash does not match its record (the event was edited)"
         (16, b'"hash":"', b'"hash":"0', "does not decode: 'hash' must be 64 lowercase hex digits"),
         (8, b'"faces":[3,5]', b'"faces":["3",5]', "does not decode: Expected `int`, got `str` - at `$.faces[0]`"),
         (8, b'"faces":[3,5]', b'"faces":[3,5.0]', "does not decode: 5.0 is not an integer (records hold integers only)"),
+        # The unclosed list swallows the next key; the colon after it is where a ',' was expected.
         (8, b'"faces":[3,5]', b'"faces":[3,5', "does not decode: Expecting ',' delimiter: line 1 column 334 (char 333)"),
         (9, b'{"position":9,', b'{"position":9,"position":9,', "does not decode: key 'position' appears twice"),
         (9, b'{"position":9,', b'{"position":10,', "holds position 10 where position 9 was expected "
