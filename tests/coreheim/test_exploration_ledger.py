@@ -1,0 +1,188 @@
+"""Exploration through the ledger (seed 002, 2.1 Exploration 1-5): given the usual campaign and
+a battle, when `coreheim.explore` runs with these table dice and answers, then these events.
+
+Hiring and recording a battle roll nothing, so the exploration dice are roll R0.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.coreheim import events as ce
+from commands.coreheim import handlers as h
+from ledger import events as ev
+
+RATS = "reikland-rats"
+
+
+def dice(roll: int, expression: str, purpose: str, faces: list[int], value: int) -> ev.DiceRolled:
+    return ev.DiceRolled(roll=roll, expression=expression, purpose=purpose, faces=faces, value=value, source="table")
+
+
+def explored(rolled: list[int], kept: list[int], total: int, shards: int, row: str, multiple: str = "",
+             rows: tuple[str, ...] = ()) -> ce.ExplorationResolved:
+    return ce.ExplorationResolved(warband=RATS, battle=1, dice=rolled, kept=kept, total=total, shards=shards, row=row,
+                                  multiple=multiple, rows=list(rows))
+
+
+def found(shards: int, row: str) -> ce.ShardsChanged:
+    return ce.ShardsChanged(warband=RATS, delta=shards, reason="explored after battle 1", row=row)
+
+
+DONE = ce.StepCompleted(warband=RATS, battle=1, step="explore")
+
+
+# --- 1. a D6 per hero, one more for the winner; 3. the total gives the shards -------------------
+
+
+def test_the_winner_rolls_a_die_per_hero_and_one_more(rats_and_skaven):
+    # Gunnar and Hans are heroes (the Marksmen are henchmen): 2 dice, +1 for winning.
+    rats_and_skaven.battle(winner="Reikland Rats")
+    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats"), [1, 2, 3])
+    assert events == [
+        dice(0, "3D6", "exploration of Reikland Rats", [1, 2, 3], 6),
+        explored([1, 2, 3], [1, 2, 3], 6, 2, "shards:6-11"),  # 6 is in 6-11: 2 shards
+        found(2, "shards:6-11"),
+        DONE,
+    ]
+    assert rats_and_skaven.state.warband("Reikland Rats").ext["shards"] == 2
+
+
+def test_heroes_taken_out_of_action_still_roll_and_the_loser_has_no_extra_die(rats_and_skaven):
+    rats_and_skaven.battle(winner="Clan Skrit", ooa=["Hans"])
+    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats"), [2, 3])
+    assert events[0] == dice(0, "2D6", "exploration of Reikland Rats", [2, 3], 5)
+    assert events[1:3] == [explored([2, 3], [2, 3], 5, 1, "shards:1-5"), found(1, "shards:1-5")]
+
+
+# --- 2. seven or more dice: keep six ----------------------------------------------------------------
+
+SEVEN = [6, 5, 5, 2, 1, 4, 3]  # 2 heroes + the win + 4 scenario dice
+
+
+@pytest.mark.parametrize(
+    "keep, kept, total, shards, row, multiple",
+    [
+        # Keeping the pair of 5s: 6+5+5+4+3+2 = 25 (5 shards) and a double: Mordheim Survivor.
+        ("6,5,5,4,3,2", [6, 5, 5, 4, 3, 2], 25, 5, "shards:25-30", "5x2"),
+        # Any order of the faces will do.
+        ("2,3,4,5,5,6", [6, 5, 5, 4, 3, 2], 25, 5, "shards:25-30", "5x2"),
+        # Dropping a 5 instead: 6+5+4+3+2+1 = 21 (4 shards) and no multiples.
+        ("6,5,4,3,2,1", [6, 5, 4, 3, 2, 1], 21, 4, "shards:18-24", ""),
+    ],
+)
+def test_seven_dice_keep_the_six_the_player_picks(rats_and_skaven, keep, kept, total, shards, row, multiple):
+    rats_and_skaven.battle()
+    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": keep}), SEVEN)
+    assert events[0] == dice(0, "7D6", "exploration of Reikland Rats", SEVEN, 26)
+    rows = ("multiples:5x2", "multiples:5x2:other") if multiple else ()
+    assert events[1] == explored(SEVEN, kept, total, shards, row, multiple, rows)
+    assert events[2] == found(shards, row)
+
+
+def test_seven_dice_without_a_choice_ask_which_six(rats_and_skaven):
+    rats_and_skaven.battle()
+    message = rats_and_skaven.refusal(h.Explore(warband="Reikland Rats", extra_dice=4), SEVEN)
+    assert message == (
+        "Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: answer with --answer keep=CHOICE "
+        "(one of: 6,5,5,4,3,2, 6,5,5,4,3,1, 6,5,5,4,2,1, 6,5,5,3,2,1, 6,5,4,3,2,1, 5,5,4,3,2,1)"
+    )
+
+
+def test_dice_that_were_not_rolled_cannot_be_kept(rats_and_skaven):
+    rats_and_skaven.battle()
+    message = rats_and_skaven.refusal(h.Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": "6,6,5,5,4,3"}), SEVEN)
+    assert message.startswith("Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: '6,6,5,5,4,3' is not one of:")
+
+
+# --- 4. multiples; 5. several sets: the player picks one ----------------------------------------------
+
+SEVERAL = [5, 5, 2, 2, 2, 1]  # 2 heroes + the win + 3 scenario dice: 17 = 3 shards; 2 2 2 and 5 5
+
+
+def test_several_multiples_ask_which_one_counts(rats_and_skaven):
+    rats_and_skaven.battle()
+    message = rats_and_skaven.refusal(h.Explore(warband="Reikland Rats", extra_dice=3), SEVERAL)
+    assert message == (
+        "Reikland Rats rolled several multiples, 2x3 (Prisoners), 5x2 (Mordheim Survivor): which one counts?: "
+        "answer with --answer multiple=CHOICE (one of: 2x3, 5x2)"
+    )
+
+
+def test_choosing_the_mordheim_survivor_gives_a_die_more_next_time_then_one_discarded(rats_and_skaven):
+    rats_and_skaven.battle()
+    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", extra_dice=3, answers={"multiple": "5x2"}), SEVERAL)
+    assert events[1:] == [
+        explored(SEVERAL, SEVERAL, 17, 3, "shards:12-17", "5x2", ("multiples:5x2", "multiples:5x2:other")),
+        found(3, "shards:12-17"),
+        ce.ExplorationBonus(warband=RATS, extra=1, discard=1, row="multiples:5x2:other"),
+        DONE,
+    ]
+    rats_and_skaven.finish()
+    rats_and_skaven.battle()
+    # Battle 2: 3 dice + the survivor's 1 = 4; one is discarded, so 3 are kept (the player's pick).
+    # (R1 was Clan Skrit's exploration of battle 1.)
+    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", answers={"keep": "6,4,1"}), [6, 4, 1, 1])
+    assert events[0] == dice(2, "4D6", "exploration of Reikland Rats", [6, 4, 1, 1], 12)
+    assert events[1] == ce.ExplorationResolved(warband=RATS, battle=2, dice=[6, 4, 1, 1], kept=[6, 4, 1], total=11,
+                                               shards=2, row="shards:6-11")
+    assert "exploration_bonus" not in rats_and_skaven.state.warband("Reikland Rats").ext  # used up
+
+
+def test_choosing_the_prisoners_rolls_their_gold_and_leaves_the_free_henchman_to_the_players(rats_and_skaven):
+    rats_and_skaven.battle()
+    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", extra_dice=3, answers={"multiple": "2x3"}),
+                                [*SEVERAL, 4, 3])
+    assert events[1:] == [
+        dice(1, "2D6", "Gold found (2D6) for Reikland Rats", [4, 3], 7),
+        explored(SEVERAL, SEVERAL, 17, 3, "shards:12-17", "2x3", ("multiples:2x3", "multiples:2x3:other")),
+        found(3, "shards:12-17"),
+        ev.TreasuryChanged(warband=RATS, delta=7, reason="exploration: Prisoners", row="multiples:2x3:other:gold"),
+        ev.NoteRecorded(text="pending decision (exploration: Prisoners, multiples:2x3:other): 1 free henchman worth "
+                             "up to 30 gc, no gear, 0 XP: hire with --free", warband=RATS),
+        DONE,
+    ]
+
+
+def test_the_well_sends_a_chosen_hero_down_and_a_low_roll_keeps_him_from_the_next_game(rats_and_skaven):
+    rats_and_skaven.battle()
+    answers = {"multiples:1x2:search": "yes", "hero": "Hans"}
+    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", answers=answers), [1, 1, 4, 2])
+    assert events == [
+        dice(0, "3D6", "exploration of Reikland Rats", [1, 1, 4], 6),
+        dice(1, "D6", "Roll D6 on multiples:1x2:d6 for Reikland Rats", [2], 2),
+        explored([1, 1, 4], [1, 1, 4], 6, 2, "shards:6-11", "1x2",
+                 ("multiples:1x2", "multiples:1x2:any", "multiples:1x2:search:yes", "multiples:1x2:d6:1-2")),
+        found(2, "shards:6-11"),
+        ce.MissesGame(warband=RATS, fighter="hans", reason="exploration: Well", row="multiples:1x2:d6:1-2"),
+        DONE,
+    ]
+    assert rats_and_skaven.fighter("Hans").missed_games == 1
+
+
+def test_a_corpse_gives_an_item_to_the_stash(rats_and_skaven):
+    rats_and_skaven.battle()
+    # 3+3+6 = 12: 3 shards; the double 3 is a Corpse, whose D6 of 4 is a Sword.
+    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats"), [3, 3, 6, 4])
+    assert events[3:5] == [
+        found(3, "shards:12-17"),
+        ev.ItemGained(warband=RATS, item="sword", reason="exploration: Corpse (multiples:3x2:d6:4-5)"),
+    ]
+    assert rats_and_skaven.state.warband("Reikland Rats").stash == ["sword"]
+
+
+# --- the step's place in the sequence -------------------------------------------------------------------
+
+
+def test_no_exploration_before_a_battle(rats_and_skaven):
+    assert rats_and_skaven.refusal(h.Explore(warband="Reikland Rats"), [1]) == (
+        "Reikland Rats has not fought a battle yet: there is no post-game to explore"
+    )
+
+
+def test_exploring_twice_for_one_battle_is_refused(rats_and_skaven):
+    rats_and_skaven.battle()
+    rats_and_skaven.explore_quietly()
+    assert rats_and_skaven.refusal(h.Explore(warband="Reikland Rats"), [1, 2, 3]) == (
+        "Reikland Rats has already done 'explore' for battle 1"
+    )
