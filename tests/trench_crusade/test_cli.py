@@ -1,0 +1,122 @@
+"""`campaign trench-crusade …` and the guided `campaign post-game` on a Trench Crusade campaign:
+exact output, exit codes, and refusals that write nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+SETUP = [
+    ["new", "League", "--ruleset", "trench-crusade"],
+    ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims", "--treasury", "100"],
+    ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--keyword", "LEADER", "--free"],
+    ["trench-crusade", "recruit", "Pilgrims", "Anna", "--model", "Trench Pilgrim", "--free"],
+    ["trench-crusade", "recruit", "Pilgrims", "Bert", "--model", "Trench Pilgrim", "--free"],
+    ["trench-crusade", "recruit", "Pilgrims", "Carl", "--model", "Ecclesiastic Prisoners", "--free"],
+    ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
+    ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite"],
+    ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+     "--winner", "Pilgrims", "--glorious", "Anna=headshot", "--glorious", "Bert=good-hunting"],
+]
+
+
+@pytest.fixture
+def league(cli):
+    """Battle 1 recorded: Anna and Bert each did a Glorious Deed, nobody went Out of Action."""
+    for args in SETUP:
+        result = cli(*args)
+        assert result.exit_code == 0, result.output
+    return cli
+
+
+def events(cli) -> int:
+    return json.loads(cli("show", "--json").output)["events"]
+
+
+def test_promotions_report_every_die_in_the_players_order(league):
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    result = league("trench-crusade", "promotions", "Pilgrims", "--even", "--order", "Bert,Anna", "--dice", "1,2,6")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:-1] == [
+        "  Pilgrims Promotion Dice pool: 3 (1 base + 2 Glorious Deeds); assigned Anna 2, Bert 1",
+        "  R0 promotion die 1 of 3 for Bert: D6 rolled [1] = 1 (table)",
+        "  Bert's Promotion Die 1 of 3: 1, no Promotion (1 die in a row without one)",
+        "  R1 promotion die 2 of 3 for Anna: D6 rolled [2] = 2 (table)",
+        "  Anna's Promotion Die 2 of 3: 2, no Promotion (2 dice in a row without one)",
+        "  R2 promotion die 3 of 3 for Anna: D6 rolled [6] = 6 (table)",
+        "  Anna's Promotion Die 3 of 3: 6: promoted",
+        "  Anna gains ELITE",
+        "  Anna is promoted to elite",
+        "  Pilgrims: promotions step done for battle 1",
+    ]
+    status = league("trench-crusade", "status", "Pilgrims")
+    assert status.output.splitlines() == [
+        "Pilgrims (trench-pilgrims)  ducats 100  Glory 2",
+        "Promotion streak: 0 dice in a row without a Promotion",
+        "ELITE models (2 of 6):",
+        "  Gaius — War Prophet  XP 0",
+        "  Anna — Trench Pilgrim  XP 0",
+        "Troops:",
+        "  Bert — Trench Pilgrim",
+        "  Carl — Ecclesiastic Prisoners",
+        "Campaign Phase of battle 1: next experience",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        pytest.param(["promotions", "Pilgrims", "--assign", "Anna=3", "--dice", "1,1,1"], 1,
+                     "Error: Anna cannot take a 3rd Promotion Die while Bert has 0: no model gets a 3rd die until every "
+                     "Troop has at least 2 (Promotions Step)", id="uneven assignment"),
+        pytest.param(["promotions", "Pilgrims", "--even", "--dice", "6,6"], 2,
+                     "Error: 2 dice given but only 1 used: check --dice", id="the first 6 stops: a die left over"),
+        pytest.param(["promotions", "Pilgrims", "--even"], 1,
+                     "Error: promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use --ledger",
+                     id="dice are needed"),
+        pytest.param(["ransom", "Pilgrims", "Gaius"], 2, "Error: give --paid DUCATS or --unpaid", id="ransom needs a decision"),
+        pytest.param(["advance", "Pilgrims", "--roll", "Gaius=ranged,wildcard", "--keep", "a", "--keep", "b"], 2,
+                     "Error: give one --keep per --roll (1), or none to be asked", id="one keep per roll"),
+    ],
+)
+def test_refusals_write_nothing(league, args, code, message):
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    before = events(league)
+    result = league("trench-crusade", *args)
+    assert (result.exit_code, result.output) == (code, message + "\n")
+    assert events(league) == before
+
+
+def test_a_bad_house_rule_is_refused_with_exit_2(cli):
+    result = cli("new", "League", "--ruleset", "trench-crusade", "--option", "promotion_stop_rule=never")
+    assert (result.exit_code, result.output) == (2, "Error: promotion_stop_rule must be one of first-six, per-model, not 'never'\n")
+    assert cli("list").output == "No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.\n"
+
+
+def test_guided_post_game_without_a_terminal_does_one_step_at_a_time(league):
+    first = league("post-game", "Pilgrims")
+    assert first.output.splitlines() == [
+        "== Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
+        "  Pilgrims: trauma step done for battle 1",
+        first.output.splitlines()[2],  # the transaction and head hash
+        "== Promotions: the Promotion Dice pool",
+        "Next step: promotions (run `campaign post-game Pilgrims` again with its dice).",
+    ]
+    second = league("post-game", "Pilgrims", "--dice", "6")
+    assert "  Pilgrims Promotion Dice pool: 3 (1 base + 2 Glorious Deeds); assigned Anna 2, Bert 1" in second.output
+    assert "  Anna is promoted to elite" in second.output
+    listed = league("post-game", "Pilgrims", "--list")
+    assert listed.output.splitlines() == [
+        "[x] trauma: Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
+        "[x] promotions: Promotions: the Promotion Dice pool",
+        "[ ] experience: Experience: XP for the ELITE",
+        "[ ] advancement: Advancement Rolls",
+        "[ ] exploration: Exploration",
+    ]
+
+
+def test_the_ruleset_group_lists_its_commands(cli):
+    listing = cli("trench-crusade", "--help").output.split("Commands:\n")[1]
+    assert [line.split()[0] for line in listing.splitlines()] == [
+        "advance", "battle", "experience", "exploration", "promotions", "ransom", "recruit", "status", "trauma"]
