@@ -1,11 +1,12 @@
 """The read models as plain SQL tables in the campaign's own database, kept current with tracking.
 
-After every command, `update` (the ledger's commit hook) brings one campaign's tables up to date
-inside ONE SQL transaction together with its row in `rm_tracking`, which records the position
-and head hash the tables reflect. That makes updates exactly-once:
+After every command, `update` (through `on_commit`, the ledger's commit hook) brings one
+campaign's tables up to date inside ONE SQL transaction together with its row in `rm_tracking`,
+which records the position and head hash the tables reflect. That makes updates exactly-once:
 - tracking already at (or past) the new records: nothing to do;
 - the new records are one plain transaction that follows the tracked head: its rows are appended
-  and the current tables (campaign, warbands, fighters) replaced from the state;
+  and the current tables (campaign, warbands, fighters) brought in line with the state, writing
+  only the rows that changed;
 - anything else (a void or reroll changed the past, a commit of several transactions, or the
   tables fell behind because an earlier update failed): the campaign's rows are computed again
   from its events and replace the old ones.

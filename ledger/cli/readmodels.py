@@ -26,7 +26,7 @@ PROGRESS_EVENTS = 5000
 
 def keep_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
     try:
-        sql.update(ledger.store, campaign_id, state, records)
+        sql.on_commit(ledger, campaign_id, state, records)
     except Exception as error:  # noqa: BLE001 - the events are committed whatever went wrong here
         click.echo(
             f"Warning: the command is recorded, but the read-model tables were not updated ({error}); "
