@@ -413,7 +413,7 @@ def experience(cmd: Experience, ctx: Context) -> None:
     deed_groups = {m.member(state, band, ref).id for ref in cmd.henchman_deeds}
     participants = [
         rules.BattleParticipant(
-            name=f.name, role=PARTICIPANT_ROLES[f.role], survived=f.active, is_leader=f.role == m.LEADER,
+            name=f.name, role=PARTICIPANT_ROLES[f.role], survived=f.active, is_leader=f.role == m.LEADER and f.active,
             enemies_out_of_action=len(done["took_out"].get(f.id, [])),
             downed_enemy_hero_or_large_creature=f.id in deed_groups,
         )

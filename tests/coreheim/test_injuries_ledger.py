@@ -1,0 +1,225 @@
+"""Injuries through the ledger (seed 002, 2.1 Injuries 1-3): D12 for each henchman, mount or
+Hired Sword out of action (1-4 dead, 5-12 survives), D66 for each hero, gear lost with the dead;
+and what follows a hero's loss: capture, leader succession (1.8).
+
+In battle 1 the Rats win, so exploring rolls 3 dice as R0 and the first injury die is R1.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.coreheim import events as ce
+from commands.coreheim import handlers as h
+from commands.shared import GainItem
+from ledger import events as ev
+
+RATS = "reikland-rats"
+INJURIES_DONE = ce.StepCompleted(warband=RATS, battle=1, step="injuries")
+
+
+def d12(roll: int, purpose: str, face: int) -> ev.DiceRolled:
+    return ev.DiceRolled(roll=roll, expression="D12", purpose=purpose, faces=[face], value=face, source="table")
+
+
+def without_dice(events: list[ev.Event]) -> list[ev.Event]:
+    return [e for e in events if not isinstance(e, ev.DiceRolled)]
+
+
+def injuries_after_battle(table, dice: list[int], answers: dict[str, str] | None = None, **battle) -> list[ev.Event]:
+    table.battle(**battle)
+    table.explore_quietly()
+    return table.do(h.Injuries(warband="Reikland Rats", answers=answers or {}), dice)
+
+
+# --- 1. henchmen: D12, 1-4 dead, 5-12 survives ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "face, after",
+    [
+        (4, [ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="a member died of his wounds",
+                                 row="henchman-injury:1-4")]),
+        (5, []),  # exactly 5 survives: nothing but the roll
+    ],
+)
+def test_a_henchman_dies_on_4_and_survives_on_5(rats_and_skaven, face, after):
+    events = injuries_after_battle(rats_and_skaven, [face], {"marksmen:out": "1"}, ooa=["Marksmen"])
+    assert events == [d12(1, "injury of Marksmen", face), *after, INJURIES_DONE]
+    assert rats_and_skaven.fighter("Marksmen").group_size == (2 if face == 4 else 3)
+
+
+def test_each_member_out_of_action_rolls_and_the_last_death_ends_the_group(rats_and_skaven):
+    events = injuries_after_battle(rats_and_skaven, [1, 2, 3], {"marksmen:out": "3"}, ooa=["Marksmen"])
+    died = ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="a member died of his wounds",
+                               row="henchman-injury:1-4")
+    assert events == [
+        d12(1, "injury of Marksmen (1 of 3)", 1), died,
+        d12(2, "injury of Marksmen (2 of 3)", 2), died,
+        d12(3, "injury of Marksmen (3 of 3)", 3),
+        ev.FighterDied(warband=RATS, fighter="marksmen", reason="died of his wounds", row="henchman-injury:1-4"),
+        INJURIES_DONE,
+    ]
+    assert rats_and_skaven.fighter("Marksmen").status == "dead"
+
+
+def test_how_many_of_a_group_were_out_of_action_is_asked(rats_and_skaven):
+    rats_and_skaven.battle(ooa=["Marksmen"])
+    rats_and_skaven.explore_quietly()
+    assert rats_and_skaven.refusal(h.Injuries(warband="Reikland Rats"), [5]) == (
+        "How many of Marksmen (3) were taken out of action?: answer with --answer marksmen:out=CHOICE (one of: 1, 2, 3)"
+    )
+
+
+@pytest.mark.parametrize("face, dies", [(2, True), (3, False)])
+def test_a_marienburg_hired_sword_dies_only_on_1_or_2(table, face, dies):
+    table.rats(faction="mercenaries/marienburg")
+    table.skaven()
+    table.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    events = injuries_after_battle(table, [face], ooa=["Grok"])
+    row = "henchman-injury:marienburg-hired-sword:1-2"
+    expected = [ev.FighterDied(warband=RATS, fighter="grok", reason="died of his wounds", row=row)] if dies else []
+    assert events == [d12(1, "injury of Grok", face), *expected, INJURIES_DONE]
+
+
+# --- 2. heroes: D66 (tens, units); no death in the warband's first two games ------------------------------
+
+
+def play_quiet_battles(table, count: int) -> None:
+    """Draws in which only Gunnar and Snikch fight: no advance comes due, nobody is hurt."""
+    for _ in range(count):
+        table.battle(winner=None, absent=["Hans", "Marksmen", "Otto"])
+        table.finish()
+
+
+def injury_rolled(d66: int, row: str, result: str, note: str = "") -> ce.InjuryRolled:
+    return ce.InjuryRolled(warband=RATS, fighter="hans", d66=d66, row=row, result=result, note=note)
+
+
+@pytest.mark.parametrize("game", [1, 2])
+def test_a_hero_cannot_die_in_the_warbands_first_two_games(rats_and_skaven, game):
+    play_quiet_battles(rats_and_skaven, game - 1)
+    rats_and_skaven.battle(ooa=["Hans"])
+    rats_and_skaven.explore_quietly()
+    # 13 is Dead, which counts as Multiple Injuries: four more rolls, 23 Chest Wound and three Full Recoveries.
+    events = rats_and_skaven.do(h.Injuries(warband="Reikland Rats"), [1, 3, 2, 3, 5, 1, 5, 2, 5, 3])
+    assert [e.faces for e in events if isinstance(e, ev.DiceRolled)] == [[1, 3], [2, 3], [5, 1], [5, 2], [5, 3]]
+    assert without_dice(events) == [
+        injury_rolled(13, "hero-injury:11-14", "multiple-injuries", f"Dead counts as Multiple Injuries (game {game} of the warband)"),
+        injury_rolled(23, "hero-injury:23", "chest-wound"),
+        ev.InjurySuffered(warband=RATS, fighter="hans", injury="Chest Wound", row="hero-injury:23"),
+        ev.StatChanged(warband=RATS, fighter="hans", stat="T", delta=1, reason="serious injury: Chest Wound", row="hero-injury:23"),
+        injury_rolled(51, "hero-injury:45-64", "full-recovery"),
+        injury_rolled(52, "hero-injury:45-64", "full-recovery"),
+        injury_rolled(53, "hero-injury:45-64", "full-recovery"),
+        ce.StepCompleted(warband=RATS, battle=game, step="injuries"),
+    ]
+    hans = rats_and_skaven.fighter("Hans")
+    assert (hans.status, hans.stats["T"], hans.injuries) == ("active", 1, ["Chest Wound"])
+
+
+def test_a_hero_dies_from_the_third_game_and_his_gear_is_lost(rats_and_skaven):
+    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=10))
+    play_quiet_battles(rats_and_skaven, 2)
+    rats_and_skaven.battle(ooa=["Hans"])
+    rats_and_skaven.explore_quietly()
+    events = rats_and_skaven.do(h.Injuries(warband="Reikland Rats"), [1, 3])
+    assert without_dice(events) == [
+        injury_rolled(13, "hero-injury:11-14", "dead"),
+        ev.FighterDied(warband=RATS, fighter="hans", reason="serious injury: Dead", row="hero-injury:11-14"),
+        ce.StepCompleted(warband=RATS, battle=3, step="injuries"),
+    ]
+    hans = rats_and_skaven.fighter("Hans")
+    assert (hans.status, hans.equipment) == ("dead", [])
+
+
+def test_a_smashed_leg_keeps_the_hero_from_the_next_game(rats_and_skaven):
+    events = injuries_after_battle(rats_and_skaven, [4, 2], ooa=["Hans"])
+    assert without_dice(events)[1] == ev.InjurySuffered(warband=RATS, fighter="hans", injury="Smashed Leg",
+                                                        row="hero-injury:42-43", missed_games=1)
+
+
+def test_a_hero_sold_to_the_pits_who_wins_earns_gold_and_experience(rats_and_skaven):
+    events = injuries_after_battle(rats_and_skaven, [4, 4], {"hans:pit-fight": "won"}, ooa=["Hans"])
+    why = "serious injury: Sold to the Pits"
+    assert without_dice(events) == [
+        injury_rolled(44, "hero-injury:44", "sold-to-pits"),
+        ev.TreasuryChanged(warband=RATS, delta=25, reason=why, row="hero-injury:44:purse"),
+        ev.XPAwarded(warband=RATS, fighter="hans", amount=1, reason=f"{why} (hero-injury:44)"),
+        INJURIES_DONE,
+    ]
+
+
+def test_a_captured_hero_leaves_and_his_gear_goes_to_the_captors_stash(rats_and_skaven):
+    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=10))
+    events = injuries_after_battle(rats_and_skaven, [1, 5], ooa=["Hans"], took_out={"Snikch": ["Hans"]})
+    assert without_dice(events) == [
+        injury_rolled(15, "hero-injury:15", "captured"),
+        ev.FighterCaptured(warband=RATS, fighter="hans", reason="captured by Clan Skrit", row="hero-injury:15"),
+        ev.ItemLost(warband=RATS, fighter="hans", item="sword", reason="taken by Clan Skrit"),
+        ev.ItemGained(warband="clan-skrit", item="sword", reason="Hans's, captured"),
+        ev.NoteRecorded(text="pending decision: Clan Skrit holds Hans captive (no rules for captives in v10)",
+                        warband="clan-skrit", fighter="hans"),
+        INJURIES_DONE,
+    ]
+    assert rats_and_skaven.state.warband("Clan Skrit").stash == ["sword"]
+
+
+# --- 1.8: when the leader is lost, the hero with the best Leadership takes over ---------------------------
+
+
+def leader_dies_in_game_three(table, *, answers: dict[str, str] | None = None) -> list[ev.Event]:
+    play_quiet_battles(table, 2)
+    table.battle(ooa=["Gunnar"])
+    table.explore_quietly()
+    return table.do(h.Injuries(warband="Reikland Rats", answers=answers or {}), [1, 1])
+
+
+def test_the_hero_with_the_best_leadership_takes_over(rats_and_skaven):
+    rats_and_skaven.hire("Reikland Rats", "Otto", "sergeant", {"Ld": 6})  # Hans has Ld 7+
+    events = leader_dies_in_game_three(rats_and_skaven)
+    assert without_dice(events)[1:3] == [
+        ev.FighterDied(warband=RATS, fighter="gunnar", reason="serious injury: Dead", row="hero-injury:11-14"),
+        ev.FighterPromoted(warband=RATS, fighter="otto", role="leader", reason="takes over from Gunnar: best Leadership (6+)"),
+    ]
+
+
+def test_a_tie_for_the_best_leadership_is_the_players_choice(rats_and_skaven):
+    rats_and_skaven.hire("Reikland Rats", "Otto", "sergeant")  # Ld 7+, as Hans
+    with_choice = leader_dies_in_game_three(rats_and_skaven, answers={"new-leader": "Hans"})
+    assert without_dice(with_choice)[2] == ev.FighterPromoted(
+        warband=RATS, fighter="hans", role="leader", reason="takes over from Gunnar: best Leadership (7+)"
+    )
+
+
+def test_a_tie_for_the_best_leadership_without_a_choice_asks_for_it(rats_and_skaven):
+    rats_and_skaven.hire("Reikland Rats", "Otto", "sergeant")
+    play_quiet_battles(rats_and_skaven, 2)
+    rats_and_skaven.battle(ooa=["Gunnar"])
+    rats_and_skaven.explore_quietly()
+    assert rats_and_skaven.refusal(h.Injuries(warband="Reikland Rats"), [1, 1]) == (
+        "Gunnar is lost: who leads Reikland Rats? (Ld 7+): answer with --answer new-leader=CHOICE (one of: Hans, Otto)"
+    )
+
+
+def test_hiring_the_lists_leader_type_again_makes_him_leader(rats_and_skaven):
+    leader_dies_in_game_three(rats_and_skaven)  # Hans, the only hero left, leads
+    # Hans gains 1 for surviving and 1 for leading the winners: his advance at 2 XP is a 6, W +1.
+    rats_and_skaven.through("reinforce", advances=[6])  # hiring is trading step 6, after upkeep
+    events = rats_and_skaven.hire("Reikland Rats", "Ulrich", "captain")
+    assert events[-1] == ev.FighterPromoted(warband=RATS, fighter="hans", role="hero", reason="Ulrich leads the warband")
+    assert [(f.name, f.role) for f in rats_and_skaven.state.fighters_of(RATS)] == [
+        ("Hans", "hero"), ("Marksmen", "henchman"), ("Ulrich", "leader")
+    ]
+
+
+def test_shackles_of_the_enemy_turn_a_dead_hero_into_a_captive(rats_and_skaven):
+    rats_and_skaven.do(GainItem(warband="Clan Skrit", item="shackles"))
+    events = leader_dies_in_game_three(rats_and_skaven)
+    assert without_dice(events)[:2] == [
+        ce.InjuryRolled(warband=RATS, fighter="gunnar", d66=11, row="hero-injury:11-14", result="captured",
+                        note="Dead becomes Captured (enemy Shackles)"),
+        ev.FighterCaptured(warband=RATS, fighter="gunnar", reason="captured by Clan Skrit", row="hero-injury:15"),
+    ]
+    assert ev.ItemLost(warband="clan-skrit", item="shackles", reason="used to capture Gunnar") in events
+    assert rats_and_skaven.state.warband("Clan Skrit").stash == []
