@@ -280,7 +280,9 @@ def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
     if any(amount < 1 for amount in cmd.xp.values()) or not wanted:
         raise BadInput("spend at least 1 point on each warrior named")
     if wanted > left:
-        raise RuleViolation(f"{band.name} has {left} underdog points left for battle {battle.number}, not {wanted}")
+        raise RuleViolation(
+            f"{band.name} has {left} underdog point{'' if left == 1 else 's'} left for battle {battle.number}, not {wanted}"
+        )
     for ref, amount in cmd.xp.items():
         fighter = m.member(state, band, ref)
         if m.advance_kind(fighter) is None:

@@ -1,0 +1,334 @@
+"""Experience and advances through the ledger (seed 002, 2.1 Experience 1-6; 2.2): awards for the
+battle, one D12 advance per threshold crossed (re-rolled past the race's maximum), the henchman
+table with the group re-roll, one advance per characteristic, Talent!; and the underdog bonus.
+
+Setup: the Rats win battle 1 with nobody out of action, so exploring rolls R0 (3 dice) and
+the injuries step rolls nothing: the first advance die is R1. An arbiter's correction gives
+XP before the battle where a test needs more than one battle's worth (XP given by hand counts
+toward thresholds; only XP a warrior is hired with does not).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.coreheim import events as ce
+from commands.coreheim import handlers as h
+from commands.coreheim import model
+from commands.shared import Correct
+from ledger import events as ev
+
+RATS = "reikland-rats"
+
+
+def d12(roll: int, purpose: str, face: int) -> ev.DiceRolled:
+    return ev.DiceRolled(roll=roll, expression="D12", purpose=purpose, faces=[face], value=face, source="table")
+
+
+def xp(fighter: str, amount: int, reason: str, battle: int = 1) -> ev.XPAwarded:
+    return ev.XPAwarded(warband=RATS, fighter=fighter, amount=amount, reason=f"{reason} (battle {battle})")
+
+
+def stat(fighter: str, name: str, delta: int, threshold: int, row: str) -> ev.StatChanged:
+    return ev.StatChanged(warband=RATS, fighter=fighter, stat=name, delta=delta, reason=f"advance at {threshold} XP", row=row)
+
+
+def advanced(fighter: str, threshold: int, rows: list[str], result: str, name: str = "") -> ce.AdvanceRolled:
+    return ce.AdvanceRolled(warband=RATS, fighter=fighter, threshold=threshold, rows=rows, result=result, stat=name)
+
+
+def given_xp(table, **amounts: int) -> None:
+    for fighter, amount in amounts.items():
+        table.do(Correct(warband="Reikland Rats", fighter=fighter, reason="test setup", xp=amount))
+
+
+def advance(table, dice: list[int], *, answers: dict[str, str] | None = None, **battle) -> list[ev.Event]:
+    table.battle(**battle)
+    table.through("advances")
+    return table.do(h.Advance(warband="Reikland Rats", answers=answers or {}), dice)
+
+
+# --- 1-4. the battle's experience ----------------------------------------------------------------------
+
+
+def test_survivors_heroes_taking_enemies_out_and_the_winning_leader_gain_experience(rats_and_skaven):
+    rats_and_skaven.battle(took_out={"Gunnar": ["Snikch", "Skink"], "Marksmen": ["Skrat"]})
+    rats_and_skaven.through("experience")
+    events = rats_and_skaven.do(h.Experience(warband="Reikland Rats"))
+    assert events == [
+        xp("gunnar", 1, "survived the battle"),
+        xp("gunnar", 2, "took enemies out of action"),
+        xp("gunnar", 1, "led the winning warband"),
+        xp("hans", 1, "survived the battle"),
+        xp("marksmen", 1, "survived the battle"),  # henchmen earn nothing for their kills (D3)
+        ce.StepCompleted(warband=RATS, battle=1, step="experience"),
+    ]
+
+
+def test_the_dead_and_the_absent_gain_nothing_and_the_loser_only_survives(rats_and_skaven):
+    rats_and_skaven.battle(winner="Clan Skrit", ooa=["Marksmen"], absent=["Hans"])
+    rats_and_skaven.explore_quietly()
+    rats_and_skaven.do(h.Injuries(warband="Reikland Rats", answers={"marksmen:out": "3"}), [1, 1, 1])
+    assert rats_and_skaven.do(h.Experience(warband="Reikland Rats")) == [
+        xp("gunnar", 1, "survived the battle"),
+        ce.StepCompleted(warband=RATS, battle=1, step="experience"),
+    ]
+
+
+def test_scenario_experience_goes_to_the_warrior_named(rats_and_skaven):
+    rats_and_skaven.battle()
+    rats_and_skaven.through("experience")
+    events = rats_and_skaven.do(h.Experience(warband="Reikland Rats", scenario_xp={"Hans": 2}))
+    assert events[-2] == xp("hans", 2, "scenario")
+
+
+def test_scenario_experience_for_another_warbands_warrior_is_refused(rats_and_skaven):
+    rats_and_skaven.battle()
+    rats_and_skaven.through("experience")
+    assert rats_and_skaven.refusal(h.Experience(warband="Reikland Rats", scenario_xp={"Snikch": 1})) == (
+        "Snikch is not in Reikland Rats (but in Clan Skrit)"
+    )
+
+
+# --- 5-6. advances: one roll per threshold crossed ---------------------------------------------------------
+
+
+def test_crossing_two_thresholds_in_one_battle_rolls_two_advances(rats_and_skaven):
+    given_xp(rats_and_skaven, Hans=1)
+    # Hans: 1 + 1 (survived) + 2 (took two out) = 4: thresholds 2 and 4 crossed. A D12 of 7 is A +1, 6 is W +1.
+    events = advance(rats_and_skaven, [7, 6], took_out={"Hans": ["Snikch", "Skink"]})
+    assert events == [
+        d12(1, "advance of Hans at 2 XP", 7),
+        advanced("hans", 2, ["hero-advance:7"], "A 1 -> 2", "A"),
+        stat("hans", "A", 1, 2, "hero-advance:7"),
+        d12(2, "advance of Hans at 4 XP", 6),
+        advanced("hans", 4, ["hero-advance:6"], "W 1 -> 2", "W"),
+        stat("hans", "W", 1, 4, "hero-advance:6"),
+    ]
+    assert rats_and_skaven.do(h.SellShards(warband="Reikland Rats", shards=0))  # the step is done
+
+
+def test_an_advance_past_the_races_maximum_is_rolled_again(table):
+    table.rats()
+    table.skaven()
+    table.hire("Reikland Rats", "Karl", "youngblood", {"A": 3})  # a Human has at most 3 Attacks
+    given_xp(table, Karl=1)
+    events = advance(table, [7, 6])
+    assert events == [
+        d12(1, "advance of Karl at 2 XP", 7),
+        d12(2, "re-roll of the advance of Karl at 2 XP", 6),
+        advanced("karl", 2, ["hero-advance:7", "hero-advance:6"], "W 1 -> 2", "W"),
+        stat("karl", "W", 1, 2, "hero-advance:6"),
+    ]
+
+
+def test_weapon_or_ballistic_skill_is_the_players_choice(rats_and_skaven):
+    given_xp(rats_and_skaven, Hans=1)
+    events = advance(rats_and_skaven, [9], answers={"hans:2:stat": "BS"})
+    assert events[1:] == [advanced("hans", 2, ["hero-advance:8-10"], "BS 8 -> 7", "BS"), stat("hans", "BS", -1, 2, "hero-advance:8-10")]
+
+
+def test_weapon_or_ballistic_skill_without_a_choice_asks(rats_and_skaven):
+    given_xp(rats_and_skaven, Hans=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [9]) == (
+        "Which does Hans improve: WS or BS?: answer with --answer hans:2:stat=CHOICE (one of: WS, BS)"
+    )
+
+
+def test_with_ballistic_skill_at_its_maximum_weapon_skill_is_taken(table):
+    table.rats()
+    table.skaven()
+    table.hire("Reikland Rats", "Karl", "youngblood", {"BS": 7})  # a Human's best BS is 7+
+    given_xp(table, Karl=1)
+    events = advance(table, [9])
+    assert events[1] == advanced("karl", 2, ["hero-advance:8-10"], "WS 8 -> 7", "WS")
+
+
+def test_a_new_skill_comes_from_the_heros_own_lists(rats_and_skaven):
+    given_xp(rats_and_skaven, Hans=1)
+    events = advance(rats_and_skaven, [11], answers={"hans:2:skill": "Dodge"})
+    assert events[1:] == [
+        advanced("hans", 2, ["hero-advance:11-12"], "new skill: Dodge"),
+        ev.SkillLearned(warband=RATS, fighter="hans", skill="Dodge", reason="advance at 2 XP (speed list)", row="hero-advance:11-12"),
+    ]
+
+
+def test_a_skill_from_a_list_the_hero_cannot_use_is_refused(rats_and_skaven):
+    given_xp(rats_and_skaven, Hans=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    # A Youngblood takes Combat, Shooting and Speed skills; Decapitate is a Strength skill.
+    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats", answers={"hans:2:skill": "Decapitate"}), [11]) == (
+        "Decapitate is not on Hans's skill lists (combat, shooting, speed)"
+    )
+
+
+# --- refusals: thresholds not reached, out of order, done twice --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fighter, threshold, message",
+    [
+        ("Hans", 4, "Hans has 2 XP: the advance at 4 XP is not reached"),
+        ("Hans", 3, "3 XP is not an advance threshold of a hero (2, 4, 6, 8, 11, 14, 17, 20, 24, 28, 32, 36, 41, 46, "
+                    "51, 57, 63, 69, 76, 83, 90)"),
+        ("Gunnar", 20, "Gunnar has no advance to roll at 20 XP: it was rolled or came with his starting XP"),
+        ("Gunnar", None, "Gunnar has no advance to roll (22 XP)"),
+        ("Snikch", None, "Snikch is not in Reikland Rats (but in Clan Skrit)"),
+    ],
+)
+def test_an_advance_for_a_threshold_not_reached_is_refused(rats_and_skaven, fighter, threshold, message):
+    given_xp(rats_and_skaven, Hans=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats", fighter=fighter, threshold=threshold), [6]) == message
+
+
+def test_one_threshold_can_be_rolled_on_its_own(rats_and_skaven):
+    given_xp(rats_and_skaven, Hans=1)
+    rats_and_skaven.battle(took_out={"Hans": ["Snikch", "Skink"]})
+    rats_and_skaven.through("advances")
+    events = rats_and_skaven.do(h.Advance(warband="Reikland Rats", fighter="Hans", threshold=2), [6])
+    assert events[1] == advanced("hans", 2, ["hero-advance:6"], "W 1 -> 2", "W")
+    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats", fighter="Hans", threshold=2), [6]) == (
+        "Hans has no advance to roll at 2 XP: it was rolled or came with his starting XP"
+    )
+    assert rats_and_skaven.refusal(h.SellShards(warband="Reikland Rats", shards=0)) == (
+        "Reikland Rats cannot sell wyrdstone yet: roll advances first (post-game of battle 1)"
+    )
+
+
+def test_advances_come_after_experience_and_only_once(rats_and_skaven):
+    given_xp(rats_and_skaven, Hans=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("experience")
+    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [6]) == (
+        "Reikland Rats cannot roll advances yet: award experience first (post-game of battle 1)"
+    )
+    rats_and_skaven.do(h.Experience(warband="Reikland Rats"))
+    rats_and_skaven.do(h.Advance(warband="Reikland Rats"), [6])
+    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [6]) == "Reikland Rats has no advances to roll"
+
+
+# --- henchmen: the whole group advances; a group of 2+ may re-roll once; one advance per characteristic --------
+
+
+def test_a_henchman_group_advances_together(rats_and_skaven):
+    given_xp(rats_and_skaven, Marksmen=1)
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:stat": "BS"}
+    events = advance(rats_and_skaven, [5], answers=answers)
+    assert events == [
+        d12(1, "advance of Marksmen at 2 XP", 5),
+        advanced("marksmen", 2, ["henchman-advance:4-7"], "BS 8 -> 7", "BS"),
+        stat("marksmen", "BS", -1, 2, "henchman-advance:4-7"),
+    ]
+
+
+def test_a_group_may_reroll_an_advance_once_and_the_second_result_stands(rats_and_skaven):
+    given_xp(rats_and_skaven, Marksmen=1)
+    events = advance(rats_and_skaven, [1, 8], answers={"marksmen:2:group-reroll": "re-roll"})
+    assert events == [
+        d12(1, "advance of Marksmen at 2 XP", 1),
+        d12(2, "re-roll of the advance of Marksmen at 2 XP", 8),
+        advanced("marksmen", 2, ["henchman-advance:1-3", "henchman-advance:8-9"], "Ld 7 -> 6", "Ld"),
+        stat("marksmen", "Ld", -1, 2, "henchman-advance:8-9"),
+    ]
+
+
+def test_the_group_reroll_is_asked_for(rats_and_skaven):
+    given_xp(rats_and_skaven, Marksmen=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [5]) == (
+        "Marksmen rolled 5 (Weapon Skill or Ballistic Skill one step): keep it or re-roll once?: "
+        "answer with --answer marksmen:2:group-reroll=CHOICE (one of: keep, re-roll)"
+    )
+
+
+def test_henchmen_improve_each_characteristic_once(rats_and_skaven):
+    given_xp(rats_and_skaven, Marksmen=3)
+    # 3 + 1 = 4: thresholds 2 and 4. At 2 a 8 is Ld; at 4 a 9 is Ld again, so it is re-rolled: 2 is I two steps.
+    events = advance(rats_and_skaven, [8, 9, 2], answers={"marksmen:2:group-reroll": "keep"})
+    assert [e for e in events if not isinstance(e, ev.DiceRolled)] == [
+        advanced("marksmen", 2, ["henchman-advance:8-9"], "Ld 7 -> 6", "Ld"),
+        stat("marksmen", "Ld", -1, 2, "henchman-advance:8-9"),
+        advanced("marksmen", 4, ["henchman-advance:8-9", "henchman-advance:1-3"], "I 8 -> 6", "I"),
+        stat("marksmen", "I", -2, 4, "henchman-advance:1-3"),
+    ]
+
+
+def test_talent_makes_a_member_a_hero_who_advances_and_the_group_rolls_again(rats_and_skaven):
+    given_xp(rats_and_skaven, Marksmen=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+    profile = dict(rats_and_skaven.fighter("Marksmen").stats)  # the new hero keeps it
+    # 10 is Talent!; Ulli's hero advance is a 6 (W +1); the group's second roll is 10 again (ignored, re-rolled), then 8 (Ld).
+    events = rats_and_skaven.do(h.Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 10, 8])
+    talent = "henchman-advance:10-12"
+    assert events == [
+        d12(1, "advance of Marksmen at 2 XP", 10),
+        advanced("marksmen", 2, [talent], "Talent! Ulli becomes a hero"),
+        ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="Ulli leaves the group: Talent!", row=talent),
+        ev.FighterRecruited(warband=RATS, fighter="ulli", name="Ulli", role="henchman", stats=profile, cost=25, xp=2),
+        ev.FighterPromoted(warband=RATS, fighter="ulli", role="hero", reason=f"Talent! ({talent})"),
+        ce.WarriorProfile(warband=RATS, fighter="ulli", warrior_type="henchman", race="human",
+                          skill_lists=["combat", "speed"], advanced_to=2),
+        d12(2, "advance of Ulli at 2 XP", 6),
+        advanced("ulli", 2, ["hero-advance:6"], "W 1 -> 2", "W"),
+        stat("ulli", "W", 1, 2, "hero-advance:6"),
+        d12(3, "advance of Marksmen at 2 XP", 10),
+        d12(4, "re-roll of the advance of Marksmen at 2 XP", 8),
+        advanced("marksmen", 2, [talent, "henchman-advance:8-9"], "Ld 7 -> 6", "Ld"),
+        stat("marksmen", "Ld", -1, 2, "henchman-advance:8-9"),
+    ]
+    state = rats_and_skaven.state
+    assert [(f.name, f.role, f.group_size, f.xp) for f in state.fighters_of(RATS)] == [
+        ("Gunnar", "leader", 1, 22), ("Hans", "hero", 1, 1), ("Marksmen", "henchman", 2, 2), ("Ulli", "hero", 1, 2)
+    ]
+    assert model.rating(state, RATS) == 5 * 5 + 22 + 1 + 2 * 2 + 2  # 5 members, then each member's XP
+
+
+def test_the_promoted_heros_skills_come_from_the_two_lists_he_picked(rats_and_skaven):
+    given_xp(rats_and_skaven, Marksmen=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
+               "marksmen:2:hero:skill": "Decapitate"}
+    assert rats_and_skaven.refusal(
+        h.Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 11]
+    ) == "Decapitate is not on Ulli's skill lists (combat, speed)"
+
+
+# --- underdog bonus (5.4): a gap of 51+ in rating, spent as XP before the experience step ----------------------
+
+
+@pytest.fixture
+def underdog(rats_and_skaven):
+    # Rats: 6 members (Otto the Sergeant comes with 6 XP) = 30 + XP 20 + 6, and Grok (Ogre, rating 25) = 81.
+    # Skrit: 5 + 20 = 25. The gap of 56 is in the 51-75 row: 1 point for the Skrit.
+    rats_and_skaven.hire("Reikland Rats", "Otto", "sergeant")
+    rats_and_skaven.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    return rats_and_skaven
+
+
+def test_the_battle_records_each_rating_and_the_underdogs_points(underdog):
+    events = underdog.battle()
+    assert events[-1] == ce.BattleRatings(battle=1, ratings={RATS: 81, "clan-skrit": 25}, underdog={"clan-skrit": 1},
+                                          rows={"clan-skrit": "underdog:51-75"})
+
+
+def test_underdog_points_buy_experience(underdog):
+    underdog.battle()
+    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 2})) == (
+        "Clan Skrit has 1 underdog point left for battle 1, not 2"
+    )
+    assert underdog.do(h.SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1})) == [
+        ev.XPAwarded(warband="clan-skrit", fighter="snikch", amount=1, reason="underdog bonus (battle 1)"),
+        ce.UnderdogSpent(warband="clan-skrit", battle=1, points=1),
+    ]
+    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1})) == (
+        "Clan Skrit has 0 underdog points left for battle 1, not 1"
+    )
