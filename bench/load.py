@@ -18,7 +18,6 @@ then the ratios of the largest campaign's times to the smallest's, measured in t
 from __future__ import annotations
 
 import argparse
-import gc
 import statistics
 import sys
 import tempfile
@@ -83,7 +82,7 @@ def build(ledger: Ledger, name: str, events: int) -> uuid.UUID:
             outcome = do(SpendXP(fighter=fighter, warband=warband, amount=2, on="+1 WS"))
         else:
             outcome = do(AwardXP(fighter=fighter, warband=warband, amount=1, reason="survived"))
-        if turn % 1000 == 0:  # now and then a disputed award is voided, which refolds and snapshots
+        if turn % 1000 == 0:  # now and then the latest transaction (a battle) is disputed: a void refolds and snapshots
             outcome = ledger.void(campaign_id, f"T{outcome.tx}", reason="disputed", actor="bench")
         position = outcome.state.position
     return campaign_id
@@ -188,7 +187,6 @@ def main() -> None:
         help="a PostgreSQL server to create a scratch database on ('' to skip)",
     )  # fmt: skip
     args = parser.parse_args()
-    gc.collect()
     with tempfile.TemporaryDirectory() as folder:
         report("SQLite", "sqlite:///" + str(Path(folder) / "bench.db"), args.sizes, args.repeat)
     if args.postgres:
