@@ -171,7 +171,7 @@ def _hire_terms(cmd: Hire, band: Band, ctx: Context) -> tuple[str, int, int]:
         return (m.LEADER if hero.leader else m.HERO), hero.hire_cost, hero.starting_xp
     if sword is not None:
         if of_type:
-            raise RuleViolation(f"{band.name} already has a {sword.name}; one of each Hired Sword at most")
+            raise RuleViolation(f"{band.name} already has {sword.name} {of_type[0].name}; one of each Hired Sword at most")
         discount = tables.hired_swords.marienburg_hire_discount if variant == "marienburg" else 0
         return m.HIRED_SWORD, sword.hire - discount, 0
     if cmd.type not in m.GROUP_TYPES:
@@ -645,7 +645,8 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
                 ctx.emit(ce.GroupSizeChanged(warband=band.id, fighter=g.id, delta=n,
                                              reason=f"reinforced: {n} x {g.xp} XP of the {budget} rolled"))
                 if g.cost:
-                    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-g.cost * n, reason=f"{n} recruits for {g.name}"))
+                    recruits = f"{n} recruit{'' if n == 1 else 's'}"
+                    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-g.cost * n, reason=f"{recruits} for {g.name}"))
     ctx.emit(ce.StepCompleted(warband=band.id, battle=battle.number, step="reinforce"))
 
 

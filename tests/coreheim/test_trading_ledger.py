@@ -1,0 +1,344 @@
+"""Trading and hiring through the ledger (seed 002, 2.1 Trading 1-7; 2.3, 2.4): wyrdstone sold by
+warband size, gear sold at half price rounded down, rare items found on 2D6 >= rarity, buying,
+Hired Sword upkeep, hiring within the list's limits, reinforcing from a D6 of experience.
+
+Setup: the Rats win battle 1 (nobody out of action); exploring rolls R0, [1, 2, 3] = 6: 2 shards.
+Rats' treasury is 350 before trading.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.coreheim import events as ce
+from commands.coreheim import handlers as h
+from commands.shared import ChangeTreasury, Correct, EnlistWarband, RecruitFighter
+from ledger import events as ev
+
+RATS = "reikland-rats"
+
+
+def done(step: str) -> ce.StepCompleted:
+    return ce.StepCompleted(warband=RATS, battle=1, step=step)
+
+
+def trading(table, before: str, **dice) -> None:
+    table.battle()
+    table.through(before, **dice)
+
+
+# --- 1. wyrdstone: the price depends on the warband's size (Hired Swords do not count) -----------------------
+
+
+@pytest.mark.parametrize(
+    "marksmen, sword, row, gold",
+    [
+        (3, False, "wyrdstone-sale:2-shards:4-6-warriors", 55),  # Gunnar, Hans, 3 Marksmen: 5 warriors
+        (3, True, "wyrdstone-sale:2-shards:4-6-warriors", 55),  # an Ogre Bodyguard changes nothing
+        (1, False, "wyrdstone-sale:2-shards:1-3-warriors", 60),  # 3 warriors
+    ],
+)
+def test_shards_sell_by_the_warbands_size(table, marksmen, sword, row, gold):
+    table.do(EnlistWarband(name="Reikland Rats", player="Ann", faction="mercenaries", treasury=500))
+    table.hire("Reikland Rats", "Gunnar", "captain")
+    table.hire("Reikland Rats", "Hans", "youngblood")
+    table.hire("Reikland Rats", "Marksmen", "henchman", cost=25, group_size=marksmen)
+    if sword:
+        table.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    table.skaven()
+    trading(table, "sell-shards")
+    assert table.do(h.SellShards(warband="Reikland Rats", shards=2)) == [
+        ce.ShardsChanged(warband=RATS, delta=-2, reason="sold", row=row),
+        ev.TreasuryChanged(warband=RATS, delta=gold, reason="sold 2 wyrdstone shards", row=row),
+        done("sell-shards"),
+    ]
+
+
+def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven):
+    trading(rats_and_skaven, "sell-shards")
+    assert rats_and_skaven.refusal(h.SellShards(warband="Reikland Rats", shards=3)) == "The warband has 2 shards, not 3"
+    assert rats_and_skaven.do(h.SellShards(warband="Reikland Rats", shards=0)) == [done("sell-shards")]
+    assert rats_and_skaven.state.warband("Reikland Rats").ext["shards"] == 2
+    assert rats_and_skaven.refusal(h.SellShards(warband="Reikland Rats", shards=1)) == (
+        "Reikland Rats has already done 'sell wyrdstone' for battle 1"
+    )
+
+
+# --- 2. selling gear: half the base price, rounded down ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "item, fighter, price, dice, gold, reason",
+    [
+        ("holy-tome", None, None, [], 40, "sold holy-tome (half of 80 gc)"),
+        ("sword", "Hans", 15, [], 7, "sold sword (half of 15 gc)"),  # 7.5 rounds down
+        ("religious-relic", None, None, [4, 5], 7, "sold religious-relic (half of 15 gc)"),  # 15+2D6: half the 15
+        ("crossbow", "Marksmen", 25, [], 36, "sold crossbow x3 (half of 25 gc)"),  # 12 for each of 3
+    ],
+)
+def test_gear_sells_for_half_its_price_rounded_down(rats_and_skaven, item, fighter, price, dice, gold, reason):
+    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item=item, fighter=fighter, price=price), dice)
+    trading(rats_and_skaven, "search")
+    events = rats_and_skaven.do(h.Sell(warband="Reikland Rats", item=item, fighter=fighter, price=price))
+    holder = rats_and_skaven.fighter(fighter).id if fighter else None
+    assert events == [
+        ev.ItemLost(warband=RATS, fighter=holder, item=item, reason="sold"),
+        ev.TreasuryChanged(warband=RATS, delta=gold, reason=reason, row=f"equipment:{item}"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "sell, message",
+    [
+        (h.Sell(warband="Reikland Rats", item="sword", fighter="Hans"), "the tables give Sword no price: give its list price with --price"),
+        (h.Sell(warband="Reikland Rats", item="holy-tome", price=100), "Holy Tome is priced 80 gc by the tables, not 100"),
+        (h.Sell(warband="Reikland Rats", item="lance", price=40), "Reikland Rats's stash has no lance"),
+    ],
+)
+def test_selling_refusals(rats_and_skaven, sell, message):
+    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=15))
+    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="holy-tome"))
+    trading(rats_and_skaven, "search")
+    assert rats_and_skaven.refusal(sell) == message
+
+
+def test_gear_is_sold_after_the_wyrdstone_and_before_the_rare_items(rats_and_skaven):
+    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="holy-tome"))
+    trading(rats_and_skaven, "sell-shards")
+    sell = h.Sell(warband="Reikland Rats", item="holy-tome")
+    assert rats_and_skaven.refusal(sell) == (
+        "Reikland Rats cannot sell equipment yet: sell wyrdstone first (post-game of battle 1)"
+    )
+    rats_and_skaven.through("upkeep")
+    assert rats_and_skaven.refusal(sell) == (
+        "Reikland Rats can no longer sell equipment after battle 1: 'look for rare items' is done"
+    )
+
+
+# --- 3. rare items: each hero not out of action, 2D6 >= rarity ---------------------------------------------------
+
+
+@pytest.mark.parametrize("faces, found", [([3, 5], True), ([3, 4], False)])
+def test_a_hero_finds_a_rare_item_on_its_rarity_or_more(rats_and_skaven, faces, found):
+    trading(rats_and_skaven, "search")
+    events = rats_and_skaven.do(h.Search(warband="Reikland Rats", searches=[h.RareSearch(hero="Gunnar", item="Power Scroll")]), faces)
+    assert events == [
+        ev.DiceRolled(roll=1, expression="2D6", purpose="Gunnar looks for power-scroll", faces=faces, value=sum(faces), source="table"),
+        ce.RareItemSearched(warband=RATS, battle=1, fighter="gunnar", item="power-scroll", rarity=8, total=sum(faces), found=found),
+        done("search"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "searches, message",
+    [
+        ([h.RareSearch(hero="Hans", item="power-scroll")], "Hans was taken out of action and cannot look for rare items"),
+        ([h.RareSearch(hero="Marksmen", item="power-scroll")], "Marksmen is not a hero; only heroes look for rare items"),
+        ([h.RareSearch(hero="Gunnar", item="power-scroll"), h.RareSearch(hero="Gunnar", item="lance", rarity=9)],
+         "Gunnar has already looked for a rare item this post-game"),
+        ([h.RareSearch(hero="Gunnar", item="lance")], "the tables give lance no rarity: give it as Gunnar=lance:RARITY"),
+        ([h.RareSearch(hero="Gunnar", item="power-scroll", rarity=9)], "power-scroll is rare 8 by the tables, not 9"),
+        ([h.RareSearch(hero="Snikch", item="power-scroll")], "Snikch is not in Reikland Rats (but in Clan Skrit)"),
+    ],
+)
+def test_rare_item_refusals(rats_and_skaven, searches, message):
+    rats_and_skaven.battle(ooa=["Hans"])
+    rats_and_skaven.through("injuries")
+    rats_and_skaven.do(h.Injuries(warband="Reikland Rats"), [5, 5])  # Hans: 55, Full Recovery
+    rats_and_skaven.through("search")
+    assert rats_and_skaven.refusal(h.Search(warband="Reikland Rats", searches=searches), [4, 4, 4, 4]) == message
+
+
+# --- 4. buying ------------------------------------------------------------------------------------------------------
+
+
+def test_a_rare_item_found_may_be_bought_once(rats_and_skaven):
+    trading(rats_and_skaven, "search")
+    rats_and_skaven.do(h.Search(warband="Reikland Rats", searches=[h.RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
+    buy = h.Buy(warband="Reikland Rats", item="power-scroll", price=25)
+    assert rats_and_skaven.do(buy) == [
+        ev.TreasuryChanged(warband=RATS, delta=-25, reason="bought power-scroll", row="equipment:power-scroll"),
+        ev.ItemGained(warband=RATS, item="power-scroll", reason="bought for 25 gc"),
+        ce.RareItemBought(warband=RATS, battle=1, item="power-scroll"),
+    ]
+    assert rats_and_skaven.refusal(buy) == "power-scroll is rare (8): a hero must find it this post-game first"
+
+
+def test_a_price_with_dice_is_rolled(rats_and_skaven):
+    trading(rats_and_skaven, "upkeep")
+    events = rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="telescope"), [2, 3])
+    assert events == [
+        ev.DiceRolled(roll=1, expression="2D6", purpose="price of telescope", faces=[2, 3], value=5, source="table"),
+        ev.TreasuryChanged(warband=RATS, delta=-35, reason="bought telescope", row="equipment:telescope"),  # 30+5
+        ev.ItemGained(warband=RATS, item="telescope", reason="bought for 35 gc"),
+    ]
+
+
+def test_a_henchman_group_buys_one_for_each_member(rats_and_skaven):
+    events = rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="crossbow", fighter="Marksmen", price=25))
+    assert events[0] == ev.TreasuryChanged(warband=RATS, delta=-75, reason="bought crossbow x3", row="equipment:crossbow")
+
+
+@pytest.mark.parametrize(
+    "buy, message",
+    [
+        (h.Buy(warband="Reikland Rats", item="lance", price=400), "Reikland Rats has 350 gc; lance costs 400 gc"),
+        (h.Buy(warband="Reikland Rats", item="power-scroll", price=25), "power-scroll is rare (8): a hero must find it this post-game first"),
+        (h.Buy(warband="Reikland Rats", item="lance", fighter="Grok", price=40), "Grok is a Hired Sword: he neither buys nor sells gear"),
+    ],
+)
+def test_buying_refusals(rats_and_skaven, buy, message):
+    rats_and_skaven.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=50, reason="Grok's fee back, for round numbers"))
+    trading(rats_and_skaven, "upkeep")
+    assert rats_and_skaven.refusal(buy) == message
+
+
+# --- 5. Hired Sword upkeep, after every game ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def with_grok(rats_and_skaven):
+    rats_and_skaven.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")  # 50 gc: 300 left
+    return rats_and_skaven
+
+
+def test_upkeep_paid_or_the_sword_leaves(with_grok):
+    trading(with_grok, "upkeep")
+    upkeep = h.Upkeep(warband="Reikland Rats")
+    assert with_grok.refusal(upkeep) == (
+        "Pay Grok's upkeep of 30 gc (Reikland Rats has 300 gc)?: answer with --answer grok:upkeep=CHOICE (one of: pay, release)"
+    )
+    assert with_grok.do(h.Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "pay"})) == [
+        ev.TreasuryChanged(warband=RATS, delta=-30, reason="upkeep of Grok", row="hired-sword:ogre-bodyguard"),
+        done("upkeep"),
+    ]
+
+
+def test_a_sword_not_paid_leaves_and_too_little_gold_cannot_pay(with_grok):
+    with_grok.do(ChangeTreasury(warband="Reikland Rats", delta=-280, reason="spent in the tavern"))
+    trading(with_grok, "upkeep")
+    assert with_grok.refusal(h.Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "pay"})) == (
+        "Reikland Rats has 20 gc; Grok's upkeep is 30 gc"
+    )
+    assert with_grok.do(h.Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "release"})) == [
+        ev.FighterRetired(warband=RATS, fighter="grok", reason="left: upkeep not paid"),
+        done("upkeep"),
+    ]
+
+
+# --- 6. hiring within the list's limits -------------------------------------------------------------------------------
+
+
+def test_hiring_a_hero_takes_cost_and_experience_from_the_list(rats_and_skaven):
+    events = rats_and_skaven.hire("Reikland Rats", "Otto", "sergeant")
+    stats = rats_and_skaven.fighter("Otto").stats
+    assert events == [
+        ev.FighterRecruited(warband=RATS, fighter="otto", name="Otto", role="hero", stats=stats, cost=40, xp=6),
+        ce.WarriorProfile(warband=RATS, fighter="otto", warrior_type="sergeant", race="human", advanced_to=6),
+        ev.TreasuryChanged(warband=RATS, delta=-40, reason="hired Otto", row="sergeant"),
+    ]
+
+
+def test_a_marienburg_warband_hires_swords_for_10_less(table):
+    table.rats(faction="mercenaries/marienburg")
+    events = table.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    assert events[-1] == ev.TreasuryChanged(warband=RATS, delta=-40, reason="hired Grok", row="ogre-bodyguard")
+
+
+@pytest.mark.parametrize(
+    "name, type_, more, message",
+    [
+        ("Karl", "youngblood", {}, "Reikland Rats may have at most 2 Youngblood; it has 2"),
+        ("Ulrich", "captain", {}, "Reikland Rats may have at most 1 Captain; it has 1"),
+        ("Grak", "ogre-bodyguard", {"race": "ogre"}, "Reikland Rats already has Ogre Bodyguard Grok; one of each Hired Sword at most"),
+        ("Pikes", "henchman", {"cost": 25, "group_size": 6}, "henchmen are hired in groups of 1 to 5, not 6"),
+        ("Pikes", "henchman", {"cost": 25, "group_size": 5, "free": True},
+         "Reikland Rats has 12 warriors; 5 more would pass its maximum of 15"),
+        ("Otto", "sergeant", {"cost": 30}, "a sergeant costs 40 gc in Reikland Rats, not 30"),
+        ("Hans", "sergeant", {}, "Reikland Rats already has a warrior called Hans"),
+        ("Ogg", "wizard", {}, "wizard is not a type Reikland Rats can hire (captain, sergeant, youngblood, henchman, animal, "
+                              "monster, ogre-bodyguard, halfling-scout, dwarf-slayer, elven-ranger, pit-fighter, warlock, "
+                              "freelancer, skryre-engineer)"),
+    ],
+)
+def test_hiring_beyond_the_lists_limits_is_refused(rats_and_skaven, name, type_, more, message):
+    rats_and_skaven.hire("Reikland Rats", "Kurt", "youngblood")
+    rats_and_skaven.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    rats_and_skaven.hire("Reikland Rats", "Halberds", "henchman", cost=0, group_size=5)
+    rats_and_skaven.hire("Reikland Rats", "Hounds", "animal", cost=0, group_size=1)  # animals count toward the size
+    assert rats_and_skaven.refusal(h.Hire(warband="Reikland Rats", name=name, type=type_,
+                                          stats={"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7},
+                                          race=more.pop("race", "human"), **more)) == message
+
+
+def test_hiring_with_too_little_gold_is_refused(rats_and_skaven):
+    rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=-330, reason="spent in the tavern"))
+    assert rats_and_skaven.refusal(h.Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
+                                          stats={"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7})) == (
+        "Reikland Rats has 20 gc; Otto costs 40 gc"
+    )
+
+
+def test_a_warrior_needs_his_whole_profile_and_race(rats_and_skaven):
+    assert rats_and_skaven.refusal(h.Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
+                                          stats={"M": 4})) == "give Otto's A W T WS BS I Ld with --stat (e.g. --stat A=4)"
+
+
+def test_hiring_waits_for_its_place_in_the_trading_order(rats_and_skaven):
+    trading(rats_and_skaven, "search")
+    hire = h.Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
+                  stats={"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7})
+    assert rats_and_skaven.refusal(hire) == "Reikland Rats cannot hire warriors yet: look for rare items first (post-game of battle 1)"
+    rats_and_skaven.through("reinforce")
+    assert rats_and_skaven.do(hire)[0].name == "Otto"
+
+
+def test_the_shared_fighter_add_and_an_unknown_faction_are_refused(table):
+    assert table.refusal(EnlistWarband(name="Orcs", player="Cid", faction="orcs")) == (
+        "Orcs's faction 'orcs' is not a warband list (mercenaries, witch-hunters, undead, night-goblins, "
+        "cult-of-the-possessed, skaven, sisters-of-sigmar)"
+    )
+    table.rats()
+    assert table.refusal(RecruitFighter(warband="Reikland Rats", name="Otto", role="hero")) == (
+        "in a coreheim campaign hire warriors with `campaign coreheim hire WARBAND NAME --type TYPE`: "
+        "it takes cost, starting XP and limits from the warband list"
+    )
+
+
+# --- 7. reinforcing: a D6 of experience; each recruit uses his group's XP ------------------------------------------------
+
+
+def test_a_roll_of_5_buys_one_recruit_at_3_xp_and_two_at_1_xp(rats_and_skaven):
+    # The seed's example. Veterans (one henchman, 30 gc) start with 2 XP by hand, so reach 3 in battle 1
+    # and roll their advance at 2 (an 8: Ld). Marksmen have 1 XP.
+    rats_and_skaven.hire("Reikland Rats", "Veterans", "henchman", cost=30)
+    rats_and_skaven.do(Correct(warband="Reikland Rats", fighter="Veterans", reason="test setup", xp=2))
+    trading(rats_and_skaven, "reinforce", advances=[8])
+    answers = {"reinforce": "yes", "marksmen:recruits": "2", "veterans:recruits": "1"}
+    assert rats_and_skaven.do(h.Reinforce(warband="Reikland Rats", answers=answers), [5]) == [
+        ev.DiceRolled(roll=2, expression="D6", purpose="reinforcements of Reikland Rats", faces=[5], value=5, source="table"),
+        ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=2, reason="reinforced: 2 x 1 XP of the 5 rolled"),
+        ev.TreasuryChanged(warband=RATS, delta=-50, reason="2 recruits for Marksmen"),
+        ce.GroupSizeChanged(warband=RATS, fighter="veterans", delta=1, reason="reinforced: 1 x 3 XP of the 5 rolled"),
+        ev.TreasuryChanged(warband=RATS, delta=-30, reason="1 recruit for Veterans"),
+        done("reinforce"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "face, recruits, message",
+    [
+        (1, "2", "These recruits need 2 experience; the roll gave 1"),
+        (6, "3", "Marksmen has 3; a group holds at most 5"),
+    ],
+)
+def test_reinforcing_beyond_the_roll_or_the_group_size_is_refused(rats_and_skaven, face, recruits, message):
+    trading(rats_and_skaven, "reinforce")
+    answers = {"reinforce": "yes", "marksmen:recruits": recruits}
+    assert rats_and_skaven.refusal(h.Reinforce(warband="Reikland Rats", answers=answers), [face]) == message
+
+
+def test_not_reinforcing_rolls_nothing(rats_and_skaven):
+    trading(rats_and_skaven, "reinforce")
+    assert rats_and_skaven.do(h.Reinforce(warband="Reikland Rats", answers={"reinforce": "no"})) == [done("reinforce")]
