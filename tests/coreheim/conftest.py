@@ -140,3 +140,9 @@ def rats_and_skaven(table: Table) -> Table:
     table.rats()
     table.skaven()
     return table
+
+
+@pytest.fixture
+def house_rules():
+    """`house_rules(options)` gives a fresh campaign started with these options."""
+    return Table

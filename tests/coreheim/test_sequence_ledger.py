@@ -1,0 +1,186 @@
+"""The post-game as a whole on the ledger: steps in the seed's order and once per battle, a
+warband finishing its post-game before fighting again, `Ledger.check` re-deciding a full
+post-game, voiding and rerolling an injury roll, house rules, ratings over time and the guided
+steps' `done` read from events."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.coreheim import handlers as h
+from commands.coreheim import model
+from commands.shared import RecordBattle
+from ledger import rulesets
+from ledger.decide import TableDice
+from ledger.errors import BadInput, Conflict
+
+RATS = "reikland-rats"
+R, S = "Reikland Rats", "Clan Skrit"
+
+
+def full_post_game(t) -> None:
+    """Battle 1 and both warbands' whole post-game, with something happening at every step."""
+    t.battle(ooa=["Hans", "Marksmen", "Snikch"], took_out={"Gunnar": ["Snikch"]})
+    t.do(h.Explore(warband=R), [5, 5, 2])  # 12: 3 shards; 5 5 is the Mordheim Survivor
+    t.do(h.Explore(warband=S), [4])  # the loser's one hero: 1 die, 4: 1 shard
+    t.do(h.Injuries(warband=R, answers={"marksmen:out": "1"}), [2, 3, 4])  # Hans 23 Chest Wound; a Marksman rolls 4: dead
+    t.do(h.Injuries(warband=S), [6, 6])  # Snikch 66: Seen It All, +1 XP
+    t.do(h.Experience(warband=R))  # Gunnar 20 + 3 = 23, Hans 1, Marksmen 1: no threshold reached
+    t.do(h.Experience(warband=S))  # Snikch 20 + 1 + 1 = 22
+    t.do(h.SellShards(warband=R, shards=3))  # 4 warriors: 70 gc
+    t.do(h.Search(warband=R, searches=[h.RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
+    t.do(h.Buy(warband=R, item="power-scroll", price=25))
+    t.do(h.Upkeep(warband=R))
+    t.hire(R, "Otto", "sergeant")  # 40 gc, 6 XP
+    t.do(h.Reinforce(warband=R, answers={"reinforce": "yes", "marksmen:recruits": "1"}), [3])  # 25 gc
+    t.finish()  # Clan Skrit trades nothing
+
+
+def test_a_full_post_game_is_re_decided_identically_by_check(rats_and_skaven):
+    full_post_game(rats_and_skaven)
+    state = rats_and_skaven.state
+    rats = state.warband(R)
+    # Treasury 350 + 70 - 25 - 40 - 25; the Survivor's bonus die waits for the next exploration.
+    assert (rats.treasury, rats.stash, rats.ext["shards"], rats.ext["exploration_bonus"]) == (
+        330, ["power-scroll"], 0, {"extra": 1, "discard": 1}
+    )
+    assert [(f.name, f.xp, f.group_size) for f in state.fighters_of(RATS)] == [
+        ("Gunnar", 23, 1), ("Hans", 1, 1), ("Marksmen", 1, 2 + 1), ("Otto", 6, 1)
+    ]
+    assert model.rating(state, RATS) == 6 * 5 + 23 + 1 + 3 * 1 + 6
+    checked, differences = rats_and_skaven.ledger.check(rats_and_skaven.cid)
+    assert (checked, differences) == (state.transactions - 1, [])  # every transaction but the campaign's start
+
+
+def test_a_warband_finishes_its_post_game_before_it_fights_again(rats_and_skaven):
+    rats_and_skaven.battle()
+    rats_and_skaven.through("upkeep")
+    assert rats_and_skaven.refusal(RecordBattle(participants=[R, S], deeds=[])) == (
+        "Reikland Rats must finish the post-game of battle 1 first (next: pay Hired Sword upkeep)"
+    )
+
+
+def test_steps_out_of_order_are_refused_with_the_step_that_comes_first(rats_and_skaven):
+    rats_and_skaven.battle()
+    assert rats_and_skaven.refusal(h.Injuries(warband=R)) == (
+        "Reikland Rats cannot roll injuries yet: explore first (post-game of battle 1)"
+    )
+    rats_and_skaven.through("reinforce")
+    assert rats_and_skaven.refusal(h.Search(warband=R)) == "Reikland Rats has already done 'look for rare items' for battle 1"
+
+
+def test_the_guided_steps_are_done_from_the_events_alone(rats_and_skaven):
+    steps = rulesets.get("coreheim").post_game
+    rats_and_skaven.battle()
+    rats_and_skaven.through("experience")
+    state = rats_and_skaven.state
+    assert [(s.key, s.done(state, RATS)) for s in steps(state, RATS)] == [
+        ("explore", True), ("injuries", True), ("experience", False), ("advances", False),
+        ("sell-shards", False), ("search", False), ("upkeep", False), ("reinforce", False),
+    ]
+
+
+# --- undo: a void of an injury roll re-decides every later transaction ------------------------------------
+
+
+def injuries_then_experience(t) -> tuple[int, int]:
+    """(the Rats' injuries transaction, their experience transaction); Clan Skrit explores in between."""
+    t.battle(ooa=["Hans"])
+    t.explore_quietly()
+    t.do(h.Injuries(warband=R), [2, 3])  # R1: Hans 23, Chest Wound
+    injuries = t.state.transactions
+    t.explore_quietly(S)
+    t.do(h.Experience(warband=R))
+    return injuries, t.state.transactions
+
+
+def test_voiding_an_injury_roll_lists_the_later_steps_that_no_longer_follow(rats_and_skaven):
+    injuries, experience = injuries_then_experience(rats_and_skaven)
+    with pytest.raises(Conflict) as refused:
+        rats_and_skaven.ledger.void(rats_and_skaven.cid, "R1", reason="the die was cocked", actor="arbiter")
+    # Clan Skrit's exploration, in between, still follows; the Rats' experience needs the injuries step.
+    assert str(refused.value) == (
+        f"voiding T{injuries} affects later transactions (add --cascade to void them too):\n"
+        f"  T{experience}: Reikland Rats cannot award experience yet: roll injuries first (post-game of battle 1)"
+    )
+
+
+def test_rerolling_an_injury_roll_re_decides_the_step_and_voids_what_depended_on_it(rats_and_skaven):
+    injuries, experience = injuries_then_experience(rats_and_skaven)
+    outcome = rats_and_skaven.ledger.reroll(rats_and_skaven.cid, "R1", reason="the die was cocked", actor="arbiter",
+                                            dice=TableDice([5, 5]), cascade=True)
+    assert [tx for tx, _why in outcome.affected] == [experience]
+    state = rats_and_skaven.state
+    hans = state.fighter("Hans")
+    assert (hans.stats["T"], hans.injuries, hans.xp) == (0, [], 0)  # 55 is a Full Recovery; his XP went with the void
+    assert model.next_step(state, state.warband(R)) == "experience"
+    rats_and_skaven.through("end")
+    assert rats_and_skaven.ledger.check(rats_and_skaven.cid)[1] == []
+
+
+# --- house rules: any table replaced at the campaign's start; options checked ---------------------------------
+
+GENEROUS_SHARDS = {
+    "die": "D6",
+    "max_kept_dice": 6,
+    "rows": [
+        {"id": "house-shards:1-11", "min_total": 1, "max_total": 11, "shards": 3},
+        {"id": "house-shards:12+", "min_total": 12, "max_total": None, "shards": 6},
+    ],
+}
+
+
+def test_a_house_rule_table_is_used_and_named_in_the_events(house_rules):
+    table = house_rules({"tables": {"shards": GENEROUS_SHARDS}})
+    table.rats()
+    table.skaven()
+    table.battle()
+    events = table.do(h.Explore(warband=R), [1, 2, 3])
+    assert (events[1].shards, events[1].row) == (3, "house-shards:1-11")
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"tables": {"shards": {"die": "D6"}}}, "House rule for table 'shards' is invalid: Object missing required field `max_kept_dice`"),
+        ({"tables": {"shard": GENEROUS_SHARDS}}, "There is no Coreheim table named 'shard'; tables are: equipment, henchman_advances, "
+                                                 "henchman_injury, hero_advances, hero_injury, hired_swords, max_characteristics, "
+                                                 "multiples, shards, skills, underdog, warband_rating, warbands, wyrdstone_sale, "
+                                                 "xp_thresholds"),
+        ({"arm_wound": "WS"}, "coreheim has no option arm_wound (options: dice, mode, henchman_deed_xp, tables)"),
+        ({"mode": "easy"}, "option mode is one of complex, casual, not 'easy'"),
+    ],
+)
+def test_bad_house_rules_are_refused_at_the_start(house_rules, options, message):
+    with pytest.raises(BadInput) as refused:
+        house_rules(options)
+    assert str(refused.value) == message
+
+
+def test_the_henchman_deed_house_rule_gives_a_group_that_took_out_a_hero_one_more(house_rules):
+    table = house_rules({"henchman_deed_xp": True})
+    table.rats()
+    table.skaven()
+    table.battle(took_out={"Marksmen": ["Snikch"]})
+    table.through("experience")
+    events = table.do(h.Experience(warband=R, henchman_deeds=["Marksmen"]))
+    assert [(e.fighter, e.amount) for e in events[:-1] if e.fighter == "marksmen"] == [("marksmen", 1), ("marksmen", 1)]
+
+
+def test_casual_mode_rates_heroes_10_and_others_5(house_rules):
+    table = house_rules({"mode": "casual"})
+    table.rats()
+    assert model.rating(table.state, RATS) == 2 * 10 + 3 * 5
+
+
+# --- ratings, kept for every battle ---------------------------------------------------------------------------
+
+
+def test_each_battle_keeps_the_ratings_it_was_fought_at(rats_and_skaven):
+    rats_and_skaven.battle(took_out={"Gunnar": ["Snikch"]})
+    rats_and_skaven.finish()
+    rats_and_skaven.battle(winner="Clan Skrit")
+    # Battle 1: Rats 45, Skrit 25. Then Gunnar +3, Hans +1, Marksmen +1 each (3): Rats 45 + 7 = 52;
+    # Snikch +1: Skrit 26.
+    assert rats_and_skaven.state.warband(R).ext["ratings"] == {"1": 45, "2": 52}
+    assert rats_and_skaven.state.warband(S).ext["ratings"] == {"1": 25, "2": 26}
