@@ -182,6 +182,7 @@ class ChainChecker:
     revealed_in: dict[int, int] = field(default_factory=dict)  # epoch -> transaction of its reveal
     rolls: int = 0
     ledger_rolls: list[_LedgerRoll] = field(default_factory=list)
+    thrown: dict[int, tuple[str, list[int]]] = field(default_factory=dict)  # roll -> (expression, faces)
 
     @staticmethod
     def fail(where: str, problem: str) -> IntegrityFailure:
@@ -279,7 +280,12 @@ class ChainChecker:
         if (event.value, event.kept) != (value, kept):
             raise self.fail(where, f"{label}: {event.expression} showing {event.faces} counts as {value} "
                                    f"(kept {kept}), not {event.value} (kept {event.kept})")
-        if event.source == "table":
+        self.thrown[event.roll] = (event.expression, event.faces)
+        if event.copy_of is not None:
+            # A reroll kept this undisputed roll of the transaction it re-decided: same dice, new number.
+            if self.thrown.get(event.copy_of) != (event.expression, event.faces):
+                raise self.fail(where, f"{label} claims to copy R{event.copy_of}, but its dice differ")
+        elif event.source == "table":
             if event.epoch is not None:
                 raise self.fail(where, f"{label}: table dice name no epoch")
         elif event.source == "ledger":

@@ -162,7 +162,8 @@ class RerollDice:
         if not self.diverged and index < len(self.recorded.rolls):
             old = self.recorded.rolls[index]
             if old.roll != self.disputed_roll and old.expression == expression and old.purpose == purpose:
-                return self.recorded.faces(roll, expression, die_sides, purpose)
+                kept = self.recorded.faces(roll, expression, die_sides, purpose)
+                return kept._replace(copy_of=old.roll if old.copy_of is None else old.copy_of)
         self.diverged = True
         return self.fresh.faces(roll, expression, die_sides, purpose)
 

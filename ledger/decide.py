@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import msgspec
 
@@ -44,7 +44,11 @@ class Roll:
     kept: list[int]
 
 
-Faces = tuple[list[int], str, int | None]
+class Faces(NamedTuple):
+    faces: list[int]
+    source: str  # "table" or "ledger"
+    epoch: int | None = None
+    copy_of: int | None = None  # a reroll keeps its transaction's undisputed rolls: the roll they copy
 
 
 class Diverged(Exception):
@@ -88,7 +92,7 @@ class TableDice:
             available = self.given[self._next : self._next + len(sides)]
         d.check_faces(available, sides, purpose)
         self._next += len(sides)
-        return available, "table", None
+        return Faces(available, "table")
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         if self._next_card < len(self.cards):
@@ -125,7 +129,7 @@ class LedgerDice:
     campaign_id: str
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
-        return d.ledger_faces(self.seed, self.campaign_id, roll, die_sides), "ledger", self.epoch
+        return Faces(d.ledger_faces(self.seed, self.campaign_id, roll, die_sides), "ledger", self.epoch)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         raise NeedsDice(f"{purpose}: {deck} is a physical deck in this campaign: name the card drawn with --card")
@@ -156,7 +160,7 @@ class RecordedDice:
                 f"for {recorded.purpose} was recorded"
             )
         self._next += 1
-        return list(recorded.faces), recorded.source, recorded.epoch
+        return Faces(list(recorded.faces), recorded.source, recorded.epoch, recorded.copy_of)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         if self._next_card >= len(self.draws):
@@ -207,21 +211,22 @@ class Context:
     def roll(self, expression: str, purpose: str) -> Roll:
         parsed = d.parse_expression(expression)
         number = self.state.rolls
-        faces, origin, epoch = self._dice.faces(number, str(parsed), parsed.die_sides, purpose)
-        value, kept = parsed.evaluate(faces)
+        thrown = self._dice.faces(number, str(parsed), parsed.die_sides, purpose)
+        value, kept = parsed.evaluate(thrown.faces)
         self.emit(
             ev.DiceRolled(
                 roll=number,
                 expression=str(parsed),
                 purpose=purpose,
-                faces=faces,
+                faces=thrown.faces,
                 value=value,
                 kept=kept,
-                source=origin,
-                epoch=epoch,
+                source=thrown.source,
+                epoch=thrown.epoch,
+                copy_of=thrown.copy_of,
             )
         )
-        return Roll(number=number, faces=faces, value=value, kept=kept)
+        return Roll(number=number, faces=thrown.faces, value=value, kept=kept)
 
     def choose(self, key: str, prompt: str, options: Sequence[str]) -> str:
         """The option the player picked for `key`: from the command's answers, or asked now."""
@@ -270,10 +275,17 @@ class Context:
         number = self.state.rolls
         label = f"shuffle {len(cards)}"
         purpose = f"shuffle {deck_id}"
-        faces, origin, epoch = self._shuffle_dice.faces(number, label, d.shuffle_die_sides(len(cards)), purpose)
+        thrown = self._shuffle_dice.faces(number, label, d.shuffle_die_sides(len(cards)), purpose)
         self.emit(
             ev.DiceRolled(
-                roll=number, expression=label, purpose=purpose, faces=faces, value=0, source=origin, epoch=epoch
+                roll=number,
+                expression=label,
+                purpose=purpose,
+                faces=thrown.faces,
+                value=0,
+                source=thrown.source,
+                epoch=thrown.epoch,
+                copy_of=thrown.copy_of,
             ),
-            ev.DeckShuffled(deck=deck_id, cards=d.shuffled(cards, faces), roll=number, source=origin),
+            ev.DeckShuffled(deck=deck_id, cards=d.shuffled(cards, thrown.faces), roll=number, source=thrown.source),
         )

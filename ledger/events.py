@@ -13,8 +13,11 @@ from typing import Any, Union
 import msgspec
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of every event; the tag is the event's `type` in storage and in the audit trail."""
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
+    """Base of every event; the tag is the event's `type` in storage and in the audit trail.
+
+    Fields at their default value are left out of the stored and hashed payload, so that adding a
+    field with a default never changes the record (or the hash) of an event stored before it."""
 
 
 EVENT_TYPES: dict[str, type[Event]] = {}
@@ -52,10 +55,15 @@ def tag_of(event: Event) -> str:
 
 
 def payload_of(event: Event) -> dict[str, Any]:
-    """The event's fields as plain JSON values, without the tag."""
+    """The event's payload as stored and hashed: plain JSON values, no tag, defaults left out."""
     payload = msgspec.to_builtins(event)
     payload.pop("type", None)
     return payload
+
+
+def fields_of(event: Event) -> dict[str, Any]:
+    """Every field of the event as plain JSON values, defaults included (for state kept as data)."""
+    return msgspec.to_builtins(msgspec.structs.asdict(event))
 
 
 # --- campaign and ledger bookkeeping -------------------------------------------------------
@@ -115,6 +123,9 @@ class DiceRolled(Event, frozen=True, kw_only=True, tag="dice.rolled"):
     kept: list[int] = []  # indexes of the faces that count, when an expression keeps some
     source: str  # "table" or "ledger"
     epoch: int | None = None  # ledger dice: the seed epoch that derived the faces
+    # Set when a reroll re-decides a transaction and keeps one of its undisputed rolls: the faces
+    # are those of roll `copy_of` (so a ledger roll is verified against that roll's number).
+    copy_of: int | None = None
 
 
 @event_type

@@ -151,6 +151,7 @@ def verify(data):
     commitments, revealed, revealed_tx = {}, {}, {}
     next_roll = 0
     ledger_rolls = []  # (line, roll, epoch, faces, sides)
+    thrown = {}  # roll -> (expression, faces), for rolls a reroll copied
     voids = {}  # voided transaction -> its annotation
     previous = None
     for offset, line in enumerate(events):
@@ -179,7 +180,7 @@ def verify(data):
                 raise Bad("%s: a second campaign.started" % where)
             campaign = {"id": p.get("campaign_id"), "name": p.get("name")}
         elif kind == "ruleset.pinned" and ruleset is None:
-            ruleset = {"id": p.get("ruleset"), "version": p.get("version"), "options": p.get("options")}
+            ruleset = {"id": p.get("ruleset"), "version": p.get("version"), "options": p.get("options", {})}
         elif kind == "seed.committed":
             expected = 0 if epoch is None else epoch + 1
             if p.get("epoch") != expected or not is_hex(p.get("commitment"), 64):
@@ -208,9 +209,16 @@ def verify(data):
             if (not isinstance(faces, list) or len(faces) != len(sides)
                     or not all(is_int(f) and 1 <= f <= s for f, s in zip(faces, sides))):
                 raise Bad("%s: faces %r cannot come from %s" % (where, faces, p["expression"]))
-            if [p.get("value"), p.get("kept")] != list(counts_as(p["expression"], faces)):
+            # Fields at their default value are left out of a payload: kept [], epoch and copy_of null.
+            if [p.get("value"), p.get("kept", [])] != list(counts_as(p["expression"], faces)):
                 raise Bad("%s: R%d does not count as %r" % (where, n, p.get("value")))
-            if source == "ledger":
+            thrown[n] = (p["expression"], faces)
+            copy_of = p.get("copy_of")
+            if copy_of is not None:
+                # A reroll kept an undisputed roll of the transaction it re-decided: the same dice.
+                if thrown.get(copy_of) != (p["expression"], faces):
+                    raise Bad("%s: R%d claims to copy R%r, but its dice differ" % (where, n, copy_of))
+            elif source == "ledger":
                 if epoch is None or p.get("epoch") != epoch or epoch in revealed:
                     raise Bad("%s: ledger dice of epoch %r while epoch %r is in use" % (where, p.get("epoch"), epoch))
                 ledger_rolls.append((where, n, epoch, faces, sides))

@@ -280,7 +280,7 @@ def evolve(state: CampaignState, event: ev.Event) -> None:
         case ModelEntry(model=model) if fighter:
             fighter.ext[MODEL] = model
         case BattleRecordKept() if band:
-            band.ext[LAST_BATTLE] = ev.payload_of(event)
+            band.ext[LAST_BATTLE] = ev.fields_of(event)
         case GloryChanged(delta=delta) if band:
             band.ext[GLORY] = band.ext.get(GLORY, 0) + delta
         case TraumaResolved(row=row, battle_scars=scars) if fighter:

@@ -1,0 +1,74 @@
+"""A reroll re-decides its transaction with new dice for the disputed roll only: the other rolls
+are copied under new roll numbers and say which roll they copy, so that ledger dice stay
+verifiable once the seed is revealed — by `campaign verify` and by the independent verifier."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from commands.shared import SHARED_HANDLERS
+from ledger import events as ev
+from ledger.campaigns import Ledger
+from ledger.cli import main
+from ledger.decide import Command, Context
+from ledger.rulesets import Ruleset, register
+from ledger.store import Store
+
+VERIFIER = Path(__file__).resolve().parent.parent / "independent_verifier.py"
+
+
+class TwoRolls(Command, frozen=True, kw_only=True, tag="test-two-rolls.search"):
+    warband: str
+
+
+def search(cmd: TwoRolls, ctx: Context) -> None:
+    found = ctx.roll("D6", purpose="where to look").value + ctx.roll("D6", purpose="what is found").value
+    ctx.emit(ev.TreasuryChanged(warband=ctx.state.warband(cmd.warband).id, delta=found, reason="search"))
+
+
+register(Ruleset(id="test-two-rolls", version="1", title="two rolls", handlers={**SHARED_HANDLERS, TwoRolls: search}))
+
+
+def test_a_rerolled_second_roll_keeps_the_first_as_a_copy_and_verifies(tmp_path):
+    url = "sqlite:///" + str(tmp_path / "c.db")
+    runner = CliRunner()
+
+    def campaign(*args):
+        return runner.invoke(main, ["--store", url, *args], catch_exceptions=False)
+
+    campaign("new", "Search", "--ruleset", "test-two-rolls")
+    campaign("warband", "add", "Rats", "--player", "Ann")
+    store = Store(url)
+    ledger = Ledger(store)
+    cid = ledger.find(None)
+    first = ledger.execute(cid, TwoRolls(warband="Rats"), actor="arbiter")  # ledger dice R0, R1
+    store.close()
+    r0, r1 = [r.event for r in first.records if isinstance(r.event, ev.DiceRolled)]
+
+    assert campaign("reroll", "R1", "--reason", "cocked die", "--ledger").exit_code == 0
+    log = json.loads(campaign("log", "--json").output)
+    rolls = [row for row in log if row["type"] == "dice.rolled" and not row["voided"]]
+    assert [row["text"] for row in rolls][0] == f"R2 where to look: D6 rolled {r0.faces} = {r0.value} (ledger)"
+    assert rolls[1]["text"].startswith("R3 what is found: D6 rolled ")
+
+    trail = tmp_path / "trail.jsonl"
+    campaign("seed", "reveal")
+    assert campaign("verify").exit_code == 0
+    assert campaign("export", "-o", str(trail)).exit_code == 0
+    lines = [json.loads(line) for line in trail.read_text().splitlines()]
+    copied = next(line for line in lines if line.get("type") == "dice.rolled" and line["payload"]["roll"] == 2)
+    assert copied["payload"]["copy_of"] == 0 and copied["payload"]["faces"] == r0.faces
+    checked = subprocess.run([sys.executable, "-I", "-S", str(VERIFIER), str(trail)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout
+
+    # A copy whose dice differ from the roll it names is refused by both verifiers.
+    copied["payload"]["faces"] = [r0.faces[0] % 6 + 1]
+    copied["payload"]["value"] = copied["payload"]["faces"][0]
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n")
+    refused = subprocess.run([sys.executable, "-I", "-S", str(VERIFIER), str(forged)], capture_output=True, text=True)
+    assert refused.returncode == 1
+    assert campaign("verify", str(forged)).exit_code == 3
