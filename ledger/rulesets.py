@@ -91,8 +91,8 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def load_rulesets() -> dict[str, Ruleset]:
-    if not _REGISTRY:
-        importlib.import_module(RULESET_PACKAGE)
+    # Always import (a no-op once done): a ruleset registered elsewhere first must not hide these.
+    importlib.import_module(RULESET_PACKAGE)
     return _REGISTRY
 
 
