@@ -82,9 +82,10 @@ class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-
     advanced_to: int = 0
 
     def describe(self, state: CampaignState) -> str:
-        race = f" {self.race}" if self.race else ""
+        what = f"{self.race} {self.warrior_type}" if self.race else self.warrior_type
+        article = "an" if what[:1] in "aeiou" else "a"
         lists = f", skill lists {', '.join(self.skill_lists)}" if self.skill_lists else ""
-        return f"{_name(state, self.fighter)} is a{race} {self.warrior_type}{lists}"
+        return f"{_name(state, self.fighter)} is {article} {what}{lists}"
 
 
 @ev.event_type
@@ -97,9 +98,7 @@ class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-
 
     def describe(self, state: CampaignState) -> str:
         change = f"+{self.delta}" if self.delta > 0 else str(self.delta)
-        found = state.fighters.get(self.fighter)
-        size = f" (now {found.group_size})" if found else ""
-        return f"{_name(state, self.fighter)} {change} {'member' if abs(self.delta) == 1 else 'members'}{size}: {self.reason}"
+        return f"{_name(state, self.fighter)} {change} {'member' if abs(self.delta) == 1 else 'members'}: {self.reason}"
 
 
 @ev.event_type
@@ -110,9 +109,8 @@ class ShardsChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.shards-ch
     row: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        held = state.warbands[self.warband].ext.get(SHARDS, 0) if self.warband in state.warbands else 0
         change = f"+{self.delta}" if self.delta > 0 else str(self.delta)
-        return f"{_band(state, self.warband)} wyrdstone {change} (holds {held}): {self.reason}"
+        return f"{_band(state, self.warband)} wyrdstone {change}: {self.reason}"
 
 
 @ev.event_type
@@ -207,7 +205,7 @@ class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-ite
     item: str
 
     def describe(self, state: CampaignState) -> str:
-        return ""  # the purchase itself is told by its treasury and item events
+        return f"{_band(state, self.warband)} has bought the {self.item} found after battle {self.battle}"
 
 
 @ev.event_type
@@ -219,7 +217,10 @@ class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deed
     took_out: dict[str, list[str]] = {}  # fighter -> enemies he took out of action
 
     def describe(self, state: CampaignState) -> str:
-        return ""  # the battle.recorded line tells the battle; these are its deeds kept for the post-game
+        out = ", ".join(_name(state, f) for f in self.out_of_action) or "nobody"
+        took = sum(len(enemies) for enemies in self.took_out.values())
+        return (f"{_band(state, self.warband)} in battle {self.battle}: {_plural(len(self.fought), 'warrior')} fought, "
+                f"out of action: {out}; {took} {'enemy' if took == 1 else 'enemies'} taken out")
 
 
 @ev.event_type

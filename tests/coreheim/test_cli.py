@@ -1,0 +1,208 @@
+"""`campaign coreheim …`, the guided post-game and the sample campaign, through the real CLI on a
+SQLite file: exact output, exit codes, and the sample campaign's end worked out by hand."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+from click.testing import CliRunner
+
+from ledger.cli import main
+
+R, S = "Reikland Rats", "Clan Skrit"
+HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0",
+         "--stat", "WS=8", "--stat", "BS=8", "--stat", "I=8", "--stat", "Ld=7"]
+
+
+@pytest.fixture
+def campaign(tmp_path, monkeypatch):
+    """`campaign(*args)` runs `campaign --store <tmp db> *args`."""
+    for name in ("CAMPAIGN_STORE", "CAMPAIGN_ACTOR", "CAMPAIGN_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    store = "sqlite:///" + str(tmp_path / "c.db")
+    runner = CliRunner()
+
+    def run(*args: str):
+        return runner.invoke(main, ["--store", store, *args], catch_exceptions=False)
+
+    return run
+
+
+def ok(result) -> list[str]:
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+@pytest.fixture
+def after_battle(campaign):
+    """Rats (Gunnar, Captain; Hans, Youngblood) beat Skrit (Snikch, Assassin); Hans out of action."""
+    for args in (
+        ["new", "League", "--ruleset", "coreheim"],
+        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+        ["coreheim", "hire", R, "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
+        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--ooa", "Hans", "--took-out", "Gunnar=Snikch"],
+    ):
+        ok(campaign(*args))
+    return campaign
+
+
+def events(campaign) -> int:
+    return json.loads(campaign("show", "--json").output)["events"]
+
+
+def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
+    lines = ok(after_battle("coreheim", "explore", R, "--dice", "3,3,6,4"))
+    assert lines[:-1] == [
+        "  R0 exploration of Reikland Rats: 3D6 rolled [3, 3, 6] = 12 (table)",
+        "  R1 Roll D6 on multiples:3x2:d6 for Reikland Rats: D6 rolled [4] = 4 (table)",
+        "  Reikland Rats explored: kept [3, 3, 6] of [3, 3, 6], total 12 = 3 shards (shards:12-17); "
+        "multiple 3x2 (multiples:3x2, multiples:3x2:any, multiples:3x2:d6:4-5)",
+        "  Reikland Rats wyrdstone +3: explored after battle 1",
+        "  Reikland Rats stash gains sword",
+        "  Reikland Rats: post-game step explore of battle 1 done",
+    ]
+    assert lines[-1].startswith("Recorded T8 (7 events). Head ")
+
+
+def test_a_step_out_of_order_is_an_error_that_writes_nothing(after_battle):
+    before = events(after_battle)
+    result = after_battle("coreheim", "injuries", R, "--dice", "5,5")
+    assert (result.exit_code, result.output) == (1, "Error: Reikland Rats cannot roll injuries yet: explore first (post-game of battle 1)\n")
+    assert events(after_battle) == before
+
+
+def test_a_choice_left_out_says_how_to_give_it(after_battle):
+    result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,5,5,2,1,4,3")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: answer with --answer keep=CHOICE "
+        "(one of: 6,5,5,4,3,2, 6,5,5,4,3,1, 6,5,5,4,2,1, 6,5,5,3,2,1, 6,5,4,3,2,1, 5,5,4,3,2,1)\n"
+    )
+
+
+def test_bad_input_exits_2(after_battle):
+    result = after_battle("coreheim", "search", R, "--search", "Gunnar=lance:x", "--dice", "4,4")
+    assert (result.exit_code, result.output) == (2, "Error: --search Gunnar=lance:x: the rarity after ':' is a number\n")
+
+
+def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
+    ok(after_battle("coreheim", "explore", R, "--dice", "1,2,4"))
+    assert ok(after_battle("post-game", R, "--list")) == [
+        "[x] explore: Exploration: a D6 per hero, +1 for a win; keep six, find shards and multiples",
+        "[ ] injuries: Injuries: D12 per henchman, mount or Hired Sword out of action; D66 per hero",
+        "[ ] experience: Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
+        "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!",
+        "[ ] sell-shards: Trading 1: sell wyrdstone shards",
+        "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "`campaign coreheim sell`)",
+        "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+        "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
+    ]
+    lines = ok(after_battle("post-game", R, "--dice", "5,5"))
+    assert lines[:4] == [
+        "== Injuries: D12 per henchman, mount or Hired Sword out of action; D66 per hero",
+        "  R1 serious injury of Hans: D66 rolled [5, 5] = 55 (table)",
+        "  Hans serious injury 55: full-recovery (hero-injury:45-64)",
+        "  Reikland Rats: post-game step injuries of battle 1 done",
+    ]
+    assert lines[-1] == "Next step: experience (run `campaign post-game Reikland Rats` again with its dice)."
+
+
+def test_house_rules_that_do_not_decode_are_refused_and_nothing_is_written(campaign, tmp_path):
+    house = tmp_path / "house.json"
+    house.write_text(json.dumps({"tables": {"shards": {"die": "D6"}}}))
+    result = campaign("new", "League", "--ruleset", "coreheim", "--options-file", str(house))
+    assert (result.exit_code, result.output) == (
+        2, "Error: House rule for table 'shards' is invalid: Object missing required field `max_kept_dice`\n"
+    )
+    assert ok(campaign("list")) == ["No campaigns yet: start one with `campaign new NAME --ruleset RULESET`."]
+
+
+# --- the sample campaign: fixtures/coreheim/demo.json ---------------------------------------------------
+
+DEMO = json.loads(resources.files("fixtures").joinpath("coreheim", "demo.json").read_text(encoding="utf-8"))
+
+
+def fighters(campaign, warband: str) -> list[tuple]:
+    roster = json.loads(campaign("roster", warband, "--json").output)
+    profile = ("M", "A", "W", "T", "WS", "BS", "I", "Ld")  # the JSON sorts its keys
+    return [(f["name"], f["role"], f["status"], f["group_size"], f["xp"], " ".join(f"{k}{f['stats'][k]}" for k in profile),
+             f["skills"], f["injuries"], f["equipment"]) for f in roster["roster"]]
+
+
+def test_the_sample_campaign_ends_as_worked_out_by_hand(campaign):
+    ok(campaign("new", DEMO["name"], "--ruleset", "coreheim"))
+    for step in DEMO["steps"]:
+        ok(campaign("--campaign", DEMO["name"], *step))
+
+    # Treasuries. Rats: 500 - 60 Gunnar - 15 Hans - 40 Otto - 3 x 25 Marksmen - 10 sword = 300.
+    #   Battle 1 (lost): 2 shards sold by 6 warriors (4-6 column) +55; Dwarven Ale (Ruined Shop) sold at
+    #   half of 9 = +4; Power Scroll found on 4+4 = 8 and bought -25; Karl hired -15: 319.
+    #   Battle 2 (won): 4 shards by 7 warriors (7-9) +75; the Blacksmith's sword sold at half of 15 = +7;
+    #   reinforcing on a 4: 2 recruits at 2 XP each into the Marksmen -50: 351.
+    #   Battle 3 (lost): 4 shards by 8 warriors (Gunnar is dead) +75: 426.
+    # Skrit: 500 - 70 Snikch - 20 Skulk - 4 x 20 Verminkin - 50 Grok - 10 sword = 270.
+    #   Battle 1 (won): 2 shards by 6 warriors (Grok, a Hired Sword, does not count) +55; Grok's upkeep -30;
+    #   one recruit at 1 XP on a D6 of 2 -20: 275. Battle 2: +55, Power Scroll (11 >= 8) -25, Grok let go: 305.
+    #   Battle 3: +55: 360.
+    rats = json.loads(campaign("roster", R, "--json").output)
+    skrit = json.loads(campaign("roster", S, "--json").output)
+    assert (rats["treasury"], rats["stash"], skrit["treasury"], skrit["stash"]) == (426, [], 360, [])
+
+    # XP. Gunnar 20 +2 (survived, took Skulk out) +4 (survived, took 2 out, led the winners) = 26, crossing 24
+    # (D12 11: a skill, Streetwise); then dead on 11 in game 3, his sword and Power Scroll lost with him.
+    # Hans 0 +1 +1 +1 = 3: in game 1 his 12 (Dead) counted as Multiple Injuries: 33 Melancholia (I 9 -> 10),
+    # 55, 61, 46 Full Recovery; at 2 XP a D12 of 1: I two steps (10 -> 8).
+    # Otto (Sergeant, hired with 6) +1, +2 (took Grok out), +1 = 10: at 8 a 7, A +1. Best Ld (7+) of the
+    # heroes left when Gunnar died: he leads.
+    # Marksmen 0 +1 +1 +1 = 3: at 2 a 10, Talent!: Jorg leaves (3 -> 2) with combat and shooting, the group
+    # re-rolls a 4 (BS 8 -> 7), then 2 recruits join (4).
+    # Karl (hired after battle 1) +1 +1 = 2: 26 Hand Injury (WS 9 -> 10) in game 2; at 2 a 6, W +1.
+    # Jorg 2 (the group's) +1 +1 (took a Verminkin out) = 4: his promotion roll at 2 a 9, BS (8 -> 7);
+    # at 4 a 12: Sidestep (combat).
+    assert fighters(campaign, R) == [
+        ("Gunnar", "leader", "dead", 1, 26, "M4 A1 W1 T0 WS7 BS7 I7 Ld5", ["Streetwise"], [], []),
+        ("Hans", "hero", "active", 1, 3, "M4 A1 W1 T0 WS9 BS9 I8 Ld8", [], ["Melancholia"], []),
+        ("Otto", "leader", "active", 1, 10, "M4 A2 W1 T0 WS8 BS8 I8 Ld7", [], [], []),
+        ("Marksmen", "henchman", "active", 4, 3, "M4 A1 W1 T0 WS9 BS7 I9 Ld8", [], [], []),
+        ("Karl", "hero", "active", 1, 2, "M4 A1 W2 T0 WS10 BS9 I9 Ld8", [], ["Hand Injury"], []),
+        ("Jorg", "hero", "active", 1, 4, "M4 A1 W1 T0 WS9 BS7 I9 Ld8", ["Sidestep"], [], []),
+    ]
+    # Snikch 20 +3 (won, took Hans out) +1 +3 (won, took Gunnar out) = 27: at 24 a 5, T 0 -> -1 (the Skaven
+    # best); robbed of his sword on 41. Skulk (Adept, hired with 4) +1 (66 Seen It All) +1, +1, +2 (took Karl
+    # out) = 9: at 6 an 8 (WS 8 -> 7), at 8 a 3 (Ld 7 -> 6). Verminkin 4 +1 recruit -1 dead (a 2 on the D12)
+    # = 4, XP 3: at 2 a 3 (I 8 -> 6). Grok (Ogre) 1 +1 (took a Marksman out) = 2: a 6, W 3 -> 4 (the Ogre
+    # best); +1 in battle 2; his upkeep refused after battle 2.
+    assert fighters(campaign, S) == [
+        ("Snikch", "leader", "active", 1, 27, "M6 A1 W1 T-1 WS7 BS8 I6 Ld6", [], [], []),
+        ("Skulk", "hero", "active", 1, 9, "M5 A1 W1 T0 WS7 BS8 I7 Ld6", [], [], ["power-scroll"]),
+        ("Verminkin", "henchman", "active", 4, 3, "M5 A1 W1 T0 WS9 BS9 I6 Ld8", [], [], []),
+        ("Grok", "hired-sword", "retired", 1, 3, "M6 A2 W4 T-1 WS8 BS10 I9 Ld8", [], [], []),
+    ]
+
+    # Ratings: 5 per member + every member's XP (+ a Hired Sword's 25 and XP).
+    # Battle 1: Rats 6 members 30 + 20 + 0 + 6 + 0 = 56; Skrit 6 members 30 + 20 + 4 + 0 + Grok 25 = 79.
+    # Battle 2: Rats 7 members 35 + 22 + 1 + 7 + 0 (Karl) + 3 x 1 = 68;
+    #           Skrit 7 members 35 + 23 + 6 + 5 x 1 + Grok 25 + 2 = 96.
+    # Battle 3: Rats 9 members 45 + 26 + 2 + 9 + 1 + 2 (Jorg) + 4 x 2 = 93; Skrit 6 members 30 + 24 + 7 + 4 x 2 = 69.
+    # Now: Rats 8 members 40 + 3 + 10 + 4 x 3 + 2 + 4 = 71; Skrit 6 members 30 + 27 + 9 + 4 x 3 = 78.
+    assert json.loads(campaign("coreheim", "ratings", "--json").output) == [
+        {"warband": R, "by_battle": {"1": 56, "2": 68, "3": 93}, "now": 71, "shards": 0},
+        {"warband": S, "by_battle": {"1": 79, "2": 96, "3": 69}, "now": 78, "shards": 0},
+    ]
+    assert (rats["rating"], skrit["rating"]) == (71, 78)
+    assert ok(campaign("replay", "--check")) == ["Re-decided 67 transactions from their commands and dice: all match."]
+
+
+def test_campaign_demo_builds_the_coreheim_sample(campaign):
+    lines = ok(campaign("demo", "--ruleset", "coreheim"))
+    summary = lines.index(f"{DEMO['name']} — coreheim v1")
+    assert lines[summary + 2:summary + 4] == [
+        "  Reikland Rats (Ann): 5 fighters, treasury 426, 3 games, 1 win, rating 71",
+        "  Clan Skrit (Bob): 3 fighters, treasury 360, 3 games, 2 wins, rating 78",
+    ]
