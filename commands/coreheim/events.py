@@ -40,10 +40,10 @@ from ledger.state import CampaignState
 
 # Keys of `ext`. Fighter: TYPE, RACE, SKILL_LISTS, ADVANCED_TO (XP up to which advances were
 # rolled), ADVANCED_STATS (characteristics a henchman improved, once each).
-# Warband: SHARDS, STEPS (battle number as text -> step keys done), BONUS_DICE {"extra", "discard"},
-# FOUND (battle as text -> rare items found and not yet bought), RATINGS (battle as text -> rating),
-# UNDERDOG (battle as text -> {"points", "spent"}), DEEDS (the latest battle: {"battle", "fought",
-# "out_of_action", "took_out": fighter -> enemies}).
+# Warband: SHARDS, BONUS_DICE {"extra", "discard"}, RATINGS (battle as text -> rating, kept for every
+# battle), and for the latest battle only (a snapshot stays small): STEPS (battle as text -> step keys
+# done), FOUND (battle as text -> rare items found, not yet bought), UNDERDOG (battle as text ->
+# {"points", "spent"}), DEEDS ({"battle", "fought", "out_of_action", "took_out": fighter -> enemies}).
 TYPE = "type"
 RACE = "race"
 SKILL_LISTS = "skill_lists"
@@ -291,7 +291,7 @@ def _bonus(s: CampaignState, e: ExplorationBonus) -> None:
 def _advanced(s: CampaignState, e: AdvanceRolled) -> None:
     if fighter := s.fighters.get(e.fighter):
         fighter.ext[ADVANCED_TO] = max(fighter.ext.get(ADVANCED_TO, 0), e.threshold)
-        if e.stat:
+        if e.stat and fighter.role == "henchman":  # only henchmen are limited to one advance per characteristic
             fighter.ext.setdefault(ADVANCED_STATS, []).append(e.stat)
 
 
@@ -300,9 +300,17 @@ def _misses(s: CampaignState, e: MissesGame) -> None:
         fighter.missed_games += 1
 
 
+def _latest(band: Any, key: str, battle: int, empty: Any) -> Any:
+    """The entry of `key` for this battle, dropping those of earlier battles."""
+    held = band.ext.get(key, {})
+    if str(battle) not in held:
+        held = band.ext[key] = {str(battle): empty}
+    return held[str(battle)]
+
+
 def _searched(s: CampaignState, e: RareItemSearched) -> None:
     if (band := s.warbands.get(e.warband)) and e.found:
-        band.ext.setdefault(FOUND, {}).setdefault(str(e.battle), []).append(e.item)
+        _latest(band, FOUND, e.battle, []).append(e.item)
 
 
 def _bought(s: CampaignState, e: RareItemBought) -> None:
@@ -322,17 +330,17 @@ def _ratings(s: CampaignState, e: BattleRatings) -> None:
     for warband, rating in e.ratings.items():
         if band := s.warbands.get(warband):
             band.ext.setdefault(RATINGS, {})[str(e.battle)] = rating
-            band.ext.setdefault(UNDERDOG, {})[str(e.battle)] = {"points": e.underdog.get(warband, 0), "spent": 0}
+            band.ext[UNDERDOG] = {str(e.battle): {"points": e.underdog.get(warband, 0), "spent": 0}}
 
 
 def _underdog(s: CampaignState, e: UnderdogSpent) -> None:
     if band := s.warbands.get(e.warband):
-        band.ext.setdefault(UNDERDOG, {}).setdefault(str(e.battle), {"points": 0, "spent": 0})["spent"] += e.points
+        _latest(band, UNDERDOG, e.battle, {"points": 0, "spent": 0})["spent"] += e.points
 
 
 def _step(s: CampaignState, e: StepCompleted) -> None:
     if band := s.warbands.get(e.warband):
-        band.ext.setdefault(STEPS, {}).setdefault(str(e.battle), []).append(e.step)
+        _latest(band, STEPS, e.battle, []).append(e.step)
 
 
 def _nothing(s: CampaignState, e: Any) -> None:

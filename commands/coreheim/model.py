@@ -2,7 +2,7 @@
 sequence and the warband rating. No events are emitted here.
 
 How a Coreheim warrior is stored (decided here, documented in the package docstring):
-- `Fighter.role` is one of ROLES: "leader", "hero", "henchman" (a group of `group_size`
+- `Fighter.role` is one of "leader", "hero", "henchman" (a group of `group_size`
   identical members sharing XP and advances), "hired-sword", "animal", "monster".
 - `Fighter.stats` holds the v10 profile M A W T WS BS I Ld (WS/BS/I/Ld as D12 targets, 6 = 6+;
   T as a modifier); `Fighter.cost` is the price of one member.
@@ -28,7 +28,6 @@ from ledger.state import Battle, CampaignState, Fighter
 from ledger.state import Warband as Band
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
-ROLES = (LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER)
 HEROES = (LEADER, HERO)
 GROUP_TYPES = (HENCHMAN, ANIMAL, MONSTER)  # hire types that are not in the warband list's heroes
 
