@@ -184,3 +184,25 @@ def test_each_battle_keeps_the_ratings_it_was_fought_at(rats_and_skaven):
     # Snikch +1: Skrit 26.
     assert rats_and_skaven.state.warband(R).ext["ratings"] == {"1": 45, "2": 52}
     assert rats_and_skaven.state.warband(S).ext["ratings"] == {"1": 25, "2": 26}
+
+
+def test_the_guided_steps_ask_for_what_their_commands_need(rats_and_skaven):
+    """At a terminal the guided walk builds each command from the player's answers."""
+    build = {s.key: s.build for s in rulesets.get("coreheim").post_game(rats_and_skaven.state, RATS)}
+    rats_and_skaven.battle(ooa=["Hans"])
+    rats_and_skaven.explore_quietly()  # 1, 2, 3: 2 shards
+    rats_and_skaven.do(h.Injuries(warband=R), [5, 5])
+    asked: list[tuple[str, list[str]]] = []
+
+    def ask(prompt: str, options: list[str]) -> str:
+        asked.append((prompt, list(options)))
+        return options[-1]
+
+    state = rats_and_skaven.state
+    assert build["sell-shards"](state, RATS, ask) == h.SellShards(warband=RATS, shards=2)
+    # Hans was taken out of action, so only Gunnar may look, for an item the tables give a rarity.
+    assert build["search"](state, RATS, ask) == h.Search(warband=RATS, searches=[h.RareSearch(hero="Gunnar", item="power-scroll")])
+    assert asked == [
+        ("Reikland Rats holds 2 shards: how many to sell?", ["0", "1", "2"]),
+        ("Which rare item does Gunnar look for?", ["nothing", "power-scroll"]),
+    ]
