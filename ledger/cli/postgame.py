@@ -11,6 +11,7 @@ from ledger.cli.app import (
     Session,
     answers_option,
     dice_options,
+    emit_json,
     interactive_ask,
     main,
     pass_session,
@@ -23,11 +24,12 @@ from ledger.errors import BadInput, NeedsDice, RuleViolation
 @click.argument("warband_ref", metavar="WARBAND")
 @click.option("--step", "only", default=None, help="Do just this step (by key).")
 @click.option("--list", "list_only", is_flag=True, help="Show the steps and which are done, without doing any.")
+@click.option("--json", "as_json", is_flag=True, help="With --list: print JSON.")
 @answers_option
 @dice_options
 @pass_session
-def post_game(session: Session, warband_ref: str, only: str | None, list_only: bool, dice: DiceChoice,
-              answers: dict[str, str]) -> None:
+def post_game(session: Session, warband_ref: str, only: str | None, list_only: bool, as_json: bool,
+              dice: DiceChoice, answers: dict[str, str]) -> None:
     """Walk WARBAND through its game's post-battle sequence in order.
 
     Each step is one transaction: if you stop half way, run this again and it carries on with the
@@ -41,6 +43,9 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     steps = list(ruleset.post_game(state, band.id))
     if only is not None and only not in {s.key for s in steps}:
         raise BadInput(f"no step '{only}' (steps: {', '.join(s.key for s in steps)})")
+    if list_only and as_json:
+        emit_json([{"key": s.key, "title": s.title, "done": s.done(state, band.id)} for s in steps])
+        return
     if list_only:
         for step in steps:
             click.echo(f"[{'x' if step.done(state, band.id) else ' '}] {step.key}: {step.title}")

@@ -1,6 +1,8 @@
 """The guided post-game machinery, on a two-step ruleset made for this test: steps run in order,
 each is one transaction, and an interrupted sequence carries on where it stopped."""
 
+import json
+
 import pytest
 
 from commands.shared import SHARED_HANDLERS
@@ -85,6 +87,10 @@ def test_without_a_terminal_each_run_does_the_next_step(after_battle):
     assert first.output.splitlines()[:3] == ["== Loot", "  R0 loot: D6 rolled [4] = 4 (table)", "  Rats treasury +4: loot"]
     assert first.output.splitlines()[-1] == "Next step: muster (run `campaign post-game Rats` again with its dice)."
     assert after_battle("post-game", "Rats", "--list").output == "[x] loot: Loot\n[ ] muster: Muster\n"
+    assert json.loads(after_battle("post-game", "Rats", "--list", "--json").output) == [
+        {"key": "loot", "title": "Loot", "done": True},
+        {"key": "muster", "title": "Muster", "done": False},
+    ]
     refused = after_battle("post-game", "Rats")
     assert (refused.exit_code, refused.output) == (
         1, "== Muster\nError: Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans)\n"
