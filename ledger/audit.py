@@ -655,6 +655,4 @@ def import_chain(ledger: Ledger, chain: Chain) -> CampaignState:
         if (stored_name(store, other) or "").lower() == chain.name.lower():
             raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
                            "the hashed history, so import into another store")
-    store.append(campaign_id, chain.records)
-    # Folds the whole history, snapshots it and runs the read models' hooks, as after any commit.
-    return ledger._after_commit(campaign_id, CampaignState(), chain.records, refold=True)
+    return ledger.adopt(campaign_id, chain.records)

@@ -264,6 +264,12 @@ class Ledger:
             hook(self, campaign_id, state, records)
         return state
 
+    def adopt(self, campaign_id: uuid.UUID, records: list[Record]) -> CampaignState:
+        """Store a history sealed elsewhere (an imported trail) as it is, in one atomic save, then
+        snapshot it and bring the read models up to date as after any commit."""
+        self.store.append(campaign_id, records)
+        return self._after_commit(campaign_id, CampaignState(), records, refold=True)
+
     def start(self, name: str, ruleset_id: str, options: dict[str, Any], actor: str) -> Outcome:
         name = name.strip()
         if not name:
