@@ -38,7 +38,7 @@ from ledger.store import Store
 SNAPSHOT_INTERVAL = 100
 RETRIES = 5
 # Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
-LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "import")
+LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal")
 
 
 def utc_now() -> str:
