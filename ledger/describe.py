@@ -86,6 +86,8 @@ def describe(event: ev.Event, state: CampaignState) -> str:
             return f"{_who(state, f) if f else _band(state, w) + ' stash'} loses {item}"
         case ev.TreasuryChanged(warband=w, delta=delta, reason=r):
             return f"{_band(state, w)} treasury {_signed(delta)}: {r}"
+        case ev.PostGameStepDone(warband=w, battle=n, step=step):
+            return f"{_band(state, w)}: post-game step {step} done for battle {n}"
         case ev.NoteRecorded(text=text):
             return f"note: {text}"
     describe_own = getattr(event, "describe", None)

@@ -306,6 +306,16 @@ class TreasuryChanged(Event, frozen=True, kw_only=True, tag="treasury.changed"):
 
 
 @event_type
+class PostGameStepDone(Event, frozen=True, kw_only=True, tag="post-game.step-done"):
+    """A step of a ruleset's guided post-game done for a battle of the warband, so the sequence
+    resumes from the events alone, even when the step changed nothing."""
+
+    warband: str
+    battle: int
+    step: str  # the step's key in the ruleset's post-game
+
+
+@event_type
 class NoteRecorded(Event, frozen=True, kw_only=True, tag="note.recorded"):
     """A fact the rules do not model, kept for the chronicle (a pending decision, a ruling)."""
 

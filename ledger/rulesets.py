@@ -28,14 +28,23 @@ class Step:
     """One step of a guided post-game sequence; each step is one command, hence one transaction.
 
     `done(state, warband)` tells from the events alone whether the step has been done for the
-    warband's latest battle, which is what makes the sequence resumable. `build` asks the player
-    for what the command needs (dice are asked for later, while deciding).
+    warband's latest battle, which is what makes the sequence resumable: a step's command emits
+    `PostGameStepDone`, and `steps_done` reads them back. `build` asks the player for what the
+    command needs (dice are asked for later, while deciding).
     """
 
     key: str
     title: str
     done: Callable[[CampaignState, str], bool]
     build: Callable[[CampaignState, str, AskChoice], Command]
+
+
+def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:
+    """The keys of the post-game steps the warband has done for this battle, in the order done
+    (none for a battle older than its latest step: the state keeps only that battle's)."""
+    band = state.warbands.get(warband)
+    progress = band.post_game if band is not None else None
+    return list(progress.done) if progress is not None and progress.battle == battle else []
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,13 @@ class Fighter(msgspec.Struct, kw_only=True):
         return self.status == "active"
 
 
+class PostGame(msgspec.Struct, kw_only=True):
+    """The guided post-game steps a warband has done for one battle, in the order done."""
+
+    battle: int
+    done: list[str] = []
+
+
 class Warband(msgspec.Struct, kw_only=True):
     id: str
     name: str
@@ -48,6 +55,9 @@ class Warband(msgspec.Struct, kw_only=True):
     fighters: list[str] = []  # fighter ids in recruitment order
     games: int = 0
     wins: int = 0
+    # Only the battle of the latest step done is kept: the rules ask about the latest battle, and
+    # a snapshot stays small however many battles the warband fights.
+    post_game: PostGame | None = None
     ext: dict[str, Any] = {}
 
 
@@ -301,6 +311,13 @@ def _treasury(s: CampaignState, e: ev.TreasuryChanged) -> None:
         band.treasury += e.delta
 
 
+def _step_done(s: CampaignState, e: ev.PostGameStepDone) -> None:
+    if band := s.warbands.get(e.warband):
+        if band.post_game is None or band.post_game.battle != e.battle:
+            band.post_game = PostGame(battle=e.battle)
+        band.post_game.done.append(e.step)
+
+
 def _nothing(s: CampaignState, e: Any) -> None:
     """Facts kept for the record only (commands, notes)."""
 
@@ -332,6 +349,7 @@ EVOLVERS: dict[type[ev.Event], Callable[[CampaignState, Any], None]] = {
     ev.ItemGained: _item_gained,
     ev.ItemLost: _item_lost,
     ev.TreasuryChanged: _treasury,
+    ev.PostGameStepDone: _step_done,
     ev.NoteRecorded: _nothing,
 }
 
