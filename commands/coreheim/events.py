@@ -26,9 +26,9 @@ An event here records what has no shared name:
   action and whom each took out (the state keeps no deeds; the post-game reads these);
 - `coreheim.battle-ratings`: every warband's rating when the battle was recorded, and the
   underdog points this gave (ratings kept over time);
-- `coreheim.underdog-spent`: underdog points spent on XP;
-- `coreheim.step-completed`: a post-game step done for a battle, so the guided sequence
-  resumes from the events alone, even when the step changed nothing.
+- `coreheim.underdog-spent`: underdog points spent on XP.
+
+A post-game step done is the shared `post-game.step-done`.
 """
 
 from __future__ import annotations
@@ -41,16 +41,15 @@ from ledger.state import CampaignState
 # Keys of `ext`. Fighter: TYPE, RACE, SKILL_LISTS, ADVANCED_TO (XP up to which advances were
 # rolled), ADVANCED_STATS (characteristics a henchman improved, once each).
 # Warband: SHARDS, BONUS_DICE {"extra", "discard"}, RATINGS (battle as text -> rating, kept for every
-# battle), and for the latest battle only (a snapshot stays small): STEPS (battle as text -> step keys
-# done), FOUND (battle as text -> rare items found, not yet bought), UNDERDOG (battle as text ->
-# {"points", "spent"}), DEEDS ({"battle", "fought", "out_of_action", "took_out": fighter -> enemies}).
+# battle), and for the latest battle only (a snapshot stays small): FOUND (battle as text -> rare items
+# found, not yet bought), UNDERDOG (battle as text -> {"points", "spent"}), DEEDS ({"battle", "fought",
+# "out_of_action", "took_out": fighter -> enemies}).
 TYPE = "type"
 RACE = "race"
 SKILL_LISTS = "skill_lists"
 ADVANCED_TO = "advanced_to"
 ADVANCED_STATS = "advanced_stats"
 SHARDS = "shards"
-STEPS = "post_game"
 BONUS_DICE = "exploration_bonus"
 FOUND = "rare_found"
 RATINGS = "ratings"
@@ -249,16 +248,6 @@ class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-
         return f"{_band(state, self.warband)} spends {_plural(self.points, 'underdog point')} of battle {self.battle}"
 
 
-@ev.event_type
-class StepCompleted(ev.Event, frozen=True, kw_only=True, tag="coreheim.step-completed"):
-    warband: str
-    battle: int
-    step: str
-
-    def describe(self, state: CampaignState) -> str:
-        return f"{_band(state, self.warband)}: post-game step {self.step} of battle {self.battle} done"
-
-
 # --- the fold ------------------------------------------------------------------------------------
 
 
@@ -338,11 +327,6 @@ def _underdog(s: CampaignState, e: UnderdogSpent) -> None:
         _latest(band, UNDERDOG, e.battle, {"points": 0, "spent": 0})["spent"] += e.points
 
 
-def _step(s: CampaignState, e: StepCompleted) -> None:
-    if band := s.warbands.get(e.warband):
-        _latest(band, STEPS, e.battle, []).append(e.step)
-
-
 def _nothing(s: CampaignState, e: Any) -> None:
     """Facts kept for the audit trail only."""
 
@@ -361,7 +345,6 @@ FOLDS = {
     BattleDeeds: _deeds,
     BattleRatings: _ratings,
     UnderdogSpent: _underdog,
-    StepCompleted: _step,
 }
 
 

@@ -343,7 +343,7 @@ def explore(cmd: Explore, ctx: Context) -> None:
         effects = Consequences(ctx, band, battle, f"exploration: {entry.name}")
         for outcome in resolution.outcomes:
             effects.apply(outcome, resolution.rows_used[-1])
-    ctx.emit(ce.StepCompleted(warband=band.id, battle=battle.number, step="explore"))
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="explore"))
 
 
 def _table_faces(roll: Any, dice: str) -> list[int]:
@@ -387,7 +387,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
             hero_injury(ctx, band, battle, fighter)
         else:
             henchman_injury(ctx, band, fighter)
-    ctx.emit(ce.StepCompleted(warband=band.id, battle=battle.number, step="injuries"))
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="injuries"))
 
 
 # --- experience ----------------------------------------------------------------------------------------
@@ -430,7 +430,7 @@ def experience(cmd: Experience, ctx: Context) -> None:
     for award in awards:
         ctx.emit(ev.XPAwarded(warband=band.id, fighter=by_name[award.fighter].id, amount=award.amount,
                               reason=f"{XP_REASONS[award.reason]} (battle {battle.number})"))
-    ctx.emit(ce.StepCompleted(warband=band.id, battle=battle.number, step="experience"))
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="experience"))
 
 
 def advance(cmd: Advance, ctx: Context) -> None:
@@ -493,7 +493,7 @@ def sell_shards(cmd: SellShards, ctx: Context) -> None:
             ev.TreasuryChanged(warband=band.id, delta=sale.gold, reason=f"sold {sale.shards_sold} wyrdstone shards",
                                row=sale.row_id),
         )
-    ctx.emit(ce.StepCompleted(warband=band.id, battle=battle.number, step="sell-shards"))
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="sell-shards"))
 
 
 def _holder(state: Any, band: Band, ref: str | None) -> tuple[Fighter | None, list[str], str]:
@@ -563,7 +563,7 @@ def search(cmd: Search, ctx: Context) -> None:
         searched.add(hero.id)
         ctx.emit(ce.RareItemSearched(warband=band.id, battle=battle.number, fighter=hero.id, item=item,
                                      rarity=rarity, total=found.total, found=found.found))
-    ctx.emit(ce.StepCompleted(warband=band.id, battle=battle.number, step="search"))
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="search"))
 
 
 def buy(cmd: Buy, ctx: Context) -> None:
@@ -613,7 +613,7 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
         elif fee:
             ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-fee, reason=f"upkeep of {sword.name}",
                                         row=f"hired-sword:{sword.ext.get(ce.TYPE, '')}"))
-    ctx.emit(ce.StepCompleted(warband=band.id, battle=battle.number, step="upkeep"))
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="upkeep"))
 
 
 def reinforce(cmd: Reinforce, ctx: Context) -> None:
@@ -647,7 +647,7 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
                 if g.cost:
                     recruits = f"{n} recruit{'' if n == 1 else 's'}"
                     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-g.cost * n, reason=f"{recruits} for {g.name}"))
-    ctx.emit(ce.StepCompleted(warband=band.id, battle=battle.number, step="reinforce"))
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="reinforce"))
 
 
 HANDLERS: dict[type[Command], Callable[[Any, Context], None]] = {

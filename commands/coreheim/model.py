@@ -24,6 +24,7 @@ from commands.coreheim import events as ce
 from commands.coreheim import rules
 from commands.coreheim.tables import CoreheimTables, HeroType, HouseRuleError, Item, Warband, load_tables
 from ledger.errors import BadInput, NotFound, RuleViolation
+from ledger.rulesets import steps_done
 from ledger.state import Battle, CampaignState, Fighter
 from ledger.state import Warband as Band
 
@@ -218,7 +219,7 @@ def step_done(state: CampaignState, band: Band, step: str) -> bool:
         return step_done(state, band, "experience") and not any(
             pending_thresholds(f, tables) for f in state.fighters_of(band.id)
         )
-    return step in band.ext.get(ce.STEPS, {}).get(str(battle.number), [])
+    return step in steps_done(state, band.id, battle.number)
 
 
 def next_step(state: CampaignState, band: Band) -> str | None:

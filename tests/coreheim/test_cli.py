@@ -64,7 +64,7 @@ def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
         "multiple 3x2 (multiples:3x2, multiples:3x2:any, multiples:3x2:d6:4-5)",
         "  Reikland Rats wyrdstone +3: explored after battle 1",
         "  Reikland Rats stash gains sword",
-        "  Reikland Rats: post-game step explore of battle 1 done",
+        "  Reikland Rats: post-game step explore done for battle 1",
     ]
     assert lines[-1].startswith("Recorded T8 (7 events). Head ")
 
@@ -108,7 +108,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "== Injuries: D12 per henchman, mount or Hired Sword out of action; D66 per hero",
         "  R1 serious injury of Hans: D66 rolled [5, 5] = 55 (table)",
         "  Hans serious injury 55: full-recovery (hero-injury:45-64)",
-        "  Reikland Rats: post-game step injuries of battle 1 done",
+        "  Reikland Rats: post-game step injuries done for battle 1",
     ]
     assert lines[-1] == "Next step: experience (run `campaign post-game Reikland Rats` again with its dice)."
 

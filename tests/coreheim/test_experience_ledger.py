@@ -61,7 +61,7 @@ def test_survivors_heroes_taking_enemies_out_and_the_winning_leader_gain_experie
         xp("gunnar", 1, "led the winning warband"),
         xp("hans", 1, "survived the battle"),
         xp("marksmen", 1, "survived the battle"),  # henchmen earn nothing for their kills (D3)
-        ce.StepCompleted(warband=RATS, battle=1, step="experience"),
+        ev.PostGameStepDone(warband=RATS, battle=1, step="experience"),
     ]
 
 
@@ -71,7 +71,7 @@ def test_the_dead_and_the_absent_gain_nothing_and_the_loser_only_survives(rats_a
     rats_and_skaven.do(h.Injuries(warband="Reikland Rats", answers={"marksmen:out": "3"}), [1, 1, 1])
     assert rats_and_skaven.do(h.Experience(warband="Reikland Rats")) == [
         xp("gunnar", 1, "survived the battle"),
-        ce.StepCompleted(warband=RATS, battle=1, step="experience"),
+        ev.PostGameStepDone(warband=RATS, battle=1, step="experience"),
     ]
 
 

@@ -29,7 +29,7 @@ def found(shards: int, row: str) -> ce.ShardsChanged:
     return ce.ShardsChanged(warband=RATS, delta=shards, reason="explored after battle 1", row=row)
 
 
-DONE = ce.StepCompleted(warband=RATS, battle=1, step="explore")
+DONE = ev.PostGameStepDone(warband=RATS, battle=1, step="explore")
 
 
 # --- 1. a D6 per hero, one more for the winner; 3. the total gives the shards -------------------

@@ -15,7 +15,7 @@ from commands.shared import GainItem
 from ledger import events as ev
 
 RATS = "reikland-rats"
-INJURIES_DONE = ce.StepCompleted(warband=RATS, battle=1, step="injuries")
+INJURIES_DONE = ev.PostGameStepDone(warband=RATS, battle=1, step="injuries")
 
 
 def d12(roll: int, purpose: str, face: int) -> ev.DiceRolled:
@@ -112,7 +112,7 @@ def test_a_hero_cannot_die_in_the_warbands_first_two_games(rats_and_skaven, game
         injury_rolled(51, "hero-injury:45-64", "full-recovery"),
         injury_rolled(52, "hero-injury:45-64", "full-recovery"),
         injury_rolled(53, "hero-injury:45-64", "full-recovery"),
-        ce.StepCompleted(warband=RATS, battle=game, step="injuries"),
+        ev.PostGameStepDone(warband=RATS, battle=game, step="injuries"),
     ]
     hans = rats_and_skaven.fighter("Hans")
     assert (hans.status, hans.stats["T"], hans.injuries) == ("active", 1, ["Chest Wound"])
@@ -127,7 +127,7 @@ def test_a_hero_dies_from_the_third_game_and_his_gear_is_lost(rats_and_skaven):
     assert without_dice(events) == [
         injury_rolled(13, "hero-injury:11-14", "dead"),
         ev.FighterDied(warband=RATS, fighter="hans", reason="serious injury: Dead", row="hero-injury:11-14"),
-        ce.StepCompleted(warband=RATS, battle=3, step="injuries"),
+        ev.PostGameStepDone(warband=RATS, battle=3, step="injuries"),
     ]
     hans = rats_and_skaven.fighter("Hans")
     assert (hans.status, hans.equipment) == ("dead", [])

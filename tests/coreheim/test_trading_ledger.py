@@ -18,8 +18,8 @@ from ledger import events as ev
 RATS = "reikland-rats"
 
 
-def done(step: str) -> ce.StepCompleted:
-    return ce.StepCompleted(warband=RATS, battle=1, step=step)
+def done(step: str) -> ev.PostGameStepDone:
+    return ev.PostGameStepDone(warband=RATS, battle=1, step=step)
 
 
 def trading(table, before: str, **dice) -> None:
