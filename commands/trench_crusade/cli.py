@@ -11,6 +11,7 @@ import click
 from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, parse_int_pairs, parse_pairs, pass_session, run
 from ledger.cli.battles import deeds_for
 from ledger.errors import BadInput, RuleViolation
+from ledger.rulesets import steps_done
 from ledger.state import CampaignState
 
 from . import events as tce
@@ -27,7 +28,6 @@ from .handlers import (
     Recruit,
     Trauma,
     latest_battle,
-    steps_done,
 )
 
 
@@ -196,7 +196,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         "troops": [row(f) for f in fighters if r.ELITE not in f.keywords],
         "locations_found": list(band.ext.get(tce.LOCATIONS, [])),
         "battle": battle,
-        "steps_done": steps_done(band, battle) if battle is not None else [],
+        "steps_done": steps_done(state, band.id, battle) if battle is not None else [],
     }
 
 

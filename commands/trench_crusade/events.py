@@ -18,9 +18,9 @@ TreasuryChanged, ItemGained/ItemLost…). An event here records what has no shar
 - `trench-crusade.advancement-earned` / `advancement`: an Advancement Roll owed on
   reaching a circled XP box, and its two rolls with the result kept;
 - `trench-crusade.exploration`: the final Exploration Roll and the location found;
-- `trench-crusade.ransomed`: a Captured model bought back (it returns to the roster);
-- `trench-crusade.step-completed`: a post-game step done for a battle, so the guided
-  sequence resumes from events alone, even when the step changed nothing.
+- `trench-crusade.ransomed`: a Captured model bought back (it returns to the roster).
+
+A Campaign Phase step done is the shared `post-game.step-done`.
 """
 
 from __future__ import annotations
@@ -33,13 +33,12 @@ from ledger import events as ev
 from ledger.state import CampaignState
 
 # Keys of `ext` this ruleset folds into. Warband: STREAK, GLORY, LAST_BATTLE (the payload of its
-# latest battle-record), LOCATIONS (ids found), POST_GAME {"battle": n, "done": [step keys]}.
+# latest battle-record), LOCATIONS (ids found).
 # Fighter: MODEL, TRAUMA_ROWS (rows suffered), BATTLE_SCARS, ADVANCEMENTS_DUE.
 STREAK = "promotion_streak"
 GLORY = "glory"
 LAST_BATTLE = "last_battle"
 LOCATIONS = "locations_found"
-POST_GAME = "post_game"
 MODEL = "model"
 TRAUMA_ROWS = "trauma_rows"
 BATTLE_SCARS = "battle_scars"
@@ -257,16 +256,6 @@ class FighterRansomed(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.r
         return f"{_name(state, self.fighter)} is ransomed from {_band(state, self.to_warband)} for {self.ducats} ducats and makes a Full Recovery"
 
 
-@ev.event_type
-class StepCompleted(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.step-completed"):
-    warband: str
-    battle: int
-    step: str
-
-    def describe(self, state: CampaignState) -> str:
-        return f"{_band(state, self.warband)}: {self.step} step done for battle {self.battle}"
-
-
 def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
     found = state.fighters.get(fighter)
     return found.ext if found else None
@@ -299,8 +288,3 @@ def evolve(state: CampaignState, event: ev.Event) -> None:
             band.ext.setdefault(LOCATIONS, []).append(location)
         case FighterRansomed() if fighter:
             fighter.status = "active"
-        case StepCompleted(battle=battle, step=step) if band:
-            progress = band.ext.get(POST_GAME)
-            if not progress or progress["battle"] != battle:
-                progress = band.ext[POST_GAME] = {"battle": battle, "done": []}
-            progress["done"].append(step)

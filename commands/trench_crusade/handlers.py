@@ -10,7 +10,7 @@ Decisions (the rules module's docstring lists the rule readings):
 - The Campaign Phase runs strictly in order for the warband's latest battle: Trauma,
   Promotions, Experience, then every Advancement Roll owed, then Exploration. Each step is
   one command, refused when an earlier step is not done or when it was already done; a
-  `trench-crusade.step-completed` event marks it done even when it changed nothing.
+  shared `post-game.step-done` event marks it done even when it changed nothing.
 - A Troop has 0 XP in this ruleset (only ELITE gain XP, and `xp award` is capped and
   refused for Troops), so a promotion's "begins with 0 Experience Points" emits nothing in
   play. If an arbiter's correction gave a Troop XP, the promotion emits `XPSpent` of all of
@@ -52,6 +52,7 @@ from commands.shared import (
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
+from ledger.rulesets import steps_done
 from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as tce
@@ -241,11 +242,6 @@ STEP_TITLES = {"trauma": "Trauma", "promotions": "Promotions", "experience": "Ex
 STEP_ORDER = tuple(STEP_TITLES)
 
 
-def steps_done(band: Warband, battle: int) -> list[str]:
-    progress = band.ext.get(tce.POST_GAME)
-    return list(progress["done"]) if progress and progress["battle"] == battle else []
-
-
 def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
     """Advancement Rolls owed, by fighter id."""
     return {f.id: f.ext[tce.ADVANCEMENTS_DUE] for f in state.fighters_of(band.id) if f.ext.get(tce.ADVANCEMENTS_DUE, 0) > 0}
@@ -254,7 +250,7 @@ def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
 def begin_step(state: CampaignState, band: Warband, step: str) -> CampaignBattle:
     """The battle whose Campaign Phase this step belongs to, once the steps before it are done."""
     battle = latest_battle(state, band)
-    done = steps_done(band, battle.number)
+    done = steps_done(state, band.id, battle.number)
     if step in done:
         raise RuleViolation(f"{band.name} has already done the {STEP_TITLES[step]} step for battle {battle.number}")
     missing = [earlier for earlier in STEP_ORDER[: STEP_ORDER.index(step)] if earlier not in done]
@@ -270,7 +266,7 @@ def begin_step(state: CampaignState, band: Warband, step: str) -> CampaignBattle
 
 
 def finish_step(ctx: Context, band: Warband, battle: CampaignBattle, step: str) -> None:
-    ctx.emit(tce.StepCompleted(warband=band.id, battle=battle.number, step=step))
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step=step))
 
 
 # --- shared consequences ---------------------------------------------------------------------

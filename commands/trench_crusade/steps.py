@@ -3,7 +3,7 @@
 Steps in the rules' order: Trauma, Promotions, Experience, Advancement Rolls, Exploration
 (Reinforcements, Quartermaster and Roster are not modelled: see README.md). Each step builds
 one command; whether it is done is read from the events of the warband's latest battle
-(`trench-crusade.step-completed`, and the Advancement Rolls still owed), so the sequence
+(`post-game.step-done`, and the Advancement Rolls still owed), so the sequence
 resumes where it stopped. With no one to ask (no terminal), choices with a sensible default
 (accept the even spread, roll each model's dice together, no extra dice, no re-rolls) take it;
 choices the command itself asks while deciding (the table to explore, which LEADER gains a
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from ledger.decide import AskChoice
 from ledger.errors import NeedsDice, RuleViolation
-from ledger.rulesets import Step
+from ledger.rulesets import Step, steps_done
 from ledger.state import CampaignState
 
 from . import rules as r
@@ -31,7 +31,6 @@ from .handlers import (
     advancements_due,
     latest_battle,
     roster_of,
-    steps_done,
     tables_for,
 )
 from .tables import TrenchCrusadeTables
@@ -53,7 +52,7 @@ def recorded(step: str):
             battle = latest_battle(state, band)
         except RuleViolation:
             return False
-        return step in steps_done(band, battle.number)
+        return step in steps_done(state, warband, battle.number)
 
     return done
 

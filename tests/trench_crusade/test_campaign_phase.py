@@ -33,8 +33,8 @@ def d66(roll: int, purpose: str, tens: int, units: int) -> ev.DiceRolled:
     return ev.DiceRolled(roll=roll, expression="D66", purpose=purpose, faces=[tens, units], value=tens * 10 + units, source="table")
 
 
-def step(name: str, battle: int = 1, warband: str = "pilgrims") -> tc.StepCompleted:
-    return tc.StepCompleted(warband=warband, battle=battle, step=name)
+def step(name: str, battle: int = 1, warband: str = "pilgrims") -> ev.PostGameStepDone:
+    return ev.PostGameStepDone(warband=warband, battle=battle, step=name)
 
 
 @pytest.fixture

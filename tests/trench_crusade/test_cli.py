@@ -48,7 +48,7 @@ def test_promotions_report_every_die_in_the_players_order(league):
         "  Anna's Promotion Die 3 of 3: 6: promoted",
         "  Anna gains ELITE",
         "  Anna is promoted to elite",
-        "  Pilgrims: promotions step done for battle 1",
+        "  Pilgrims: post-game step promotions done for battle 1",
     ]
     status = league("trench-crusade", "status", "Pilgrims")
     assert status.output.splitlines() == [
@@ -98,7 +98,7 @@ def test_guided_post_game_without_a_terminal_does_one_step_at_a_time(league):
     first = league("post-game", "Pilgrims")
     assert first.output.splitlines() == [
         "== Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
-        "  Pilgrims: trauma step done for battle 1",
+        "  Pilgrims: post-game step trauma done for battle 1",
         first.output.splitlines()[2],  # the transaction and head hash
         "== Promotions: the Promotion Dice pool",
         "Next step: promotions (run `campaign post-game Pilgrims` again with its dice).",

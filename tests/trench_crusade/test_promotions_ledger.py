@@ -52,7 +52,7 @@ def promoted(fighter: str, how: str = SIX) -> list[ev.Event]:
 
 
 def done(battle: int = 1) -> ev.Event:
-    return tc.StepCompleted(warband="pilgrims", battle=battle, step="promotions")
+    return ev.PostGameStepDone(warband="pilgrims", battle=battle, step="promotions")
 
 
 # --- Rules 1 and 2: the pool, and dealing it to the promotable Troops ---------------------------
@@ -191,7 +191,7 @@ def test_a_promoted_model_is_elite_for_experience(table):
         ev.XPAwarded(warband="pilgrims", fighter="anna", amount=1, reason="battle 1: survived"),
         ev.XPAwarded(warband="pilgrims", fighter="anna", amount=1, reason="battle 1: glorious-deed"),
         tc.AdvancementEarned(warband="pilgrims", fighter="anna", circle="circle-2", xp=2),
-        tc.StepCompleted(warband="pilgrims", battle=1, step="experience"),
+        ev.PostGameStepDone(warband="pilgrims", battle=1, step="experience"),
     ]
 
 
@@ -329,7 +329,7 @@ def test_limited_potential_never_above_seven(table):
         ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=1, reason="battle 1: survived"),
         ev.XPAwarded(warband="pilgrims", fighter="ambrose", amount=0, requested=1, reason=f"battle 1: survived {CAPPED}"),
         ev.XPAwarded(warband="pilgrims", fighter="ambrose", amount=0, requested=1, reason=f"battle 1: glorious-deed {CAPPED}"),
-        tc.StepCompleted(warband="pilgrims", battle=1, step="experience"),
+        ev.PostGameStepDone(warband="pilgrims", battle=1, step="experience"),
     ]
     assert table.state.fighters["ambrose"].xp == 7
 
