@@ -13,7 +13,6 @@ The usual warbands (stats are v10 targets: WS 8 means 8+):
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,37 +22,15 @@ from commands.coreheim import handlers as h
 from commands.coreheim import model
 from commands.shared import EnlistWarband, RecordBattle
 from ledger import events as ev
-from ledger.campaigns import Ledger
-from ledger.decide import Command, TableDice
-from ledger.errors import LedgerError
-from ledger.state import CampaignState
-from ledger.store import Store
+from ledger.testing import LedgerHarness
 
-FIXED_TIME = "2026-11-29T12:00:00.000000Z"
 HUMAN = {"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7}
 SKAVEN = {"M": 5, "A": 1, "W": 1, "T": 0, "WS": 7, "BS": 8, "I": 6, "Ld": 7}
 
 
-class Table:
+class Table(LedgerHarness):
     def __init__(self, options: dict[str, Any] | None = None):
-        self.ledger = Ledger(Store("memory://"), clock=lambda: FIXED_TIME)
-        self.cid = uuid.UUID(self.ledger.start("Test", "coreheim", options or {}, "arbiter").state.campaign_id)
-
-    @property
-    def state(self) -> CampaignState:
-        return self.ledger.load(self.cid)
-
-    def do(self, command: Command, dice: Sequence[int] = ()) -> list[ev.Event]:
-        outcome = self.ledger.execute(self.cid, command, actor="arbiter", dice=TableDice(list(dice)))
-        return [record.event for record in outcome.records[1:]]
-
-    def refusal(self, command: Command, dice: Sequence[int] = ()) -> str:
-        """The message of a refused command; the campaign must not have changed."""
-        before = self.state.position
-        with pytest.raises(LedgerError) as refused:
-            self.do(command, dice)
-        assert self.state.position == before
-        return str(refused.value)
+        super().__init__("coreheim", options)
 
     def fighter(self, name: str):
         return self.state.fighter(name)

@@ -7,7 +7,6 @@ event that opens every transaction), or the refusal's message.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,35 +15,12 @@ import pytest
 from commands.shared import Correct, EnlistWarband
 from commands.trench_crusade.handlers import Promotions, RecordTrenchBattle, Recruit, Trauma
 from ledger import events as ev
-from ledger.campaigns import Ledger
-from ledger.decide import Command, TableDice
-from ledger.errors import LedgerError
-from ledger.state import CampaignState
-from ledger.store import Store
-
-FIXED_TIME = "2026-11-29T12:00:00.000000Z"
+from ledger.testing import CampaignRunner, LedgerHarness
 
 
-class Table:
+class Table(LedgerHarness):
     def __init__(self, options: dict[str, Any]):
-        self.ledger = Ledger(Store("memory://"), clock=lambda: FIXED_TIME)
-        self.cid = uuid.UUID(self.ledger.start("Test", "trench-crusade", options, "arbiter").state.campaign_id)
-
-    @property
-    def state(self) -> CampaignState:
-        return self.ledger.load(self.cid)
-
-    def do(self, command: Command, dice: Sequence[int] = ()) -> list[ev.Event]:
-        outcome = self.ledger.execute(self.cid, command, actor="arbiter", dice=TableDice(list(dice)))
-        return [record.event for record in outcome.records[1:]]
-
-    def refusal(self, command: Command, dice: Sequence[int] = ()) -> str:
-        """The message of a refused command; the campaign must not have changed."""
-        before = self.state.position
-        with pytest.raises(LedgerError) as refused:
-            self.do(command, dice)
-        assert self.state.position == before
-        return str(refused.value)
+        super().__init__("trench-crusade", options)
 
     # --- the usual campaign -------------------------------------------------------------------
 
@@ -112,21 +88,6 @@ def house_rules():
 
 
 @pytest.fixture
-def cli(tmp_path, monkeypatch):
+def cli(tmp_path) -> CampaignRunner:
     """`cli(*args)` runs `campaign --store <SQLite file in tmp_path> *args` with a fixed clock and seed."""
-    from click.testing import CliRunner
-
-    from ledger import campaigns, dice
-    from ledger.cli import main
-
-    monkeypatch.setattr(campaigns, "utc_now", lambda: FIXED_TIME)
-    monkeypatch.setattr(dice, "new_seed", lambda: bytes(range(32)))
-    for name in ("CAMPAIGN_STORE", "CAMPAIGN_ACTOR", "CAMPAIGN_NAME"):
-        monkeypatch.delenv(name, raising=False)
-    store = "sqlite:///" + str(tmp_path / "c.db")
-    runner = CliRunner()
-
-    def run(*args: str):
-        return runner.invoke(main, ["--store", store, *args], catch_exceptions=False)
-
-    return run
+    return CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
