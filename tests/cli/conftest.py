@@ -3,33 +3,16 @@ that hashes, and therefore whole outputs, are exact."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
-from click.testing import CliRunner, Result
 
-from ledger import campaigns, dice
-from ledger.cli import main
-
-FIXED_SEED = bytes(range(32))
+from ledger.testing import CampaignRunner
 
 
 @pytest.fixture
-def campaign(tmp_path, monkeypatch) -> Callable[..., Result]:
-    """`campaign(*args)` runs `campaign --store <tmp db> *args` and returns the click Result."""
-    monkeypatch.setattr(campaigns, "utc_now", lambda: "2026-11-29T12:00:00.000000Z")
-    monkeypatch.setattr(dice, "new_seed", lambda: FIXED_SEED)
-    monkeypatch.delenv("CAMPAIGN_STORE", raising=False)
-    monkeypatch.delenv("CAMPAIGN_ACTOR", raising=False)
-    monkeypatch.delenv("CAMPAIGN_NAME", raising=False)
-    store = "sqlite:///" + str(tmp_path / "campaign.db")
-    runner = CliRunner()
-
-    def run(*args: str, input: str | None = None) -> Result:
-        return runner.invoke(main, ["--store", store, *args], input=input, catch_exceptions=False)
-
-    run.store = store  # type: ignore[attr-defined]
-    return run
+def campaign(tmp_path) -> CampaignRunner:
+    """`campaign(*args)` runs `campaign --store <tmp db> *args` and returns the click Result;
+    `campaign.store` is the store's URL."""
+    return CampaignRunner("sqlite:///" + str(tmp_path / "campaign.db"))
 
 
 @pytest.fixture

@@ -7,9 +7,8 @@ import json
 from importlib import resources
 
 import pytest
-from click.testing import CliRunner
 
-from ledger.cli import main
+from ledger.testing import CampaignRunner
 
 R, S = "Reikland Rats", "Clan Skrit"
 HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0",
@@ -17,17 +16,9 @@ HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0",
 
 
 @pytest.fixture
-def campaign(tmp_path, monkeypatch):
+def campaign(tmp_path) -> CampaignRunner:
     """`campaign(*args)` runs `campaign --store <tmp db> *args`."""
-    for name in ("CAMPAIGN_STORE", "CAMPAIGN_ACTOR", "CAMPAIGN_NAME"):
-        monkeypatch.delenv(name, raising=False)
-    store = "sqlite:///" + str(tmp_path / "c.db")
-    runner = CliRunner()
-
-    def run(*args: str):
-        return runner.invoke(main, ["--store", store, *args], catch_exceptions=False)
-
-    return run
+    return CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
 
 
 def ok(result) -> list[str]:
