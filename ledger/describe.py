@@ -6,14 +6,15 @@ from ledger import events as ev
 from ledger.state import CampaignState
 
 
-def _who(state: CampaignState, fighter: str | None) -> str:
+def fighter_name(state: CampaignState, fighter: str | None) -> str:
+    """A fighter's name for people (the id when the state does not know it; None is the stash)."""
     if fighter is None:
         return "the stash"
     found = state.fighters.get(fighter)
     return found.name if found else fighter
 
 
-def _band(state: CampaignState, warband: str | None) -> str:
+def warband_name(state: CampaignState, warband: str | None) -> str:
     found = state.warbands.get(warband or "")
     return found.name if found else (warband or "")
 
@@ -51,43 +52,43 @@ def describe(event: ev.Event, state: CampaignState) -> str:
             return f"{name} enlisted by {player} with {t} in the treasury"
         case ev.FighterRecruited(name=name, role=role, warband=w, group_size=size):
             group = f" (group of {size})" if size > 1 else ""
-            return f"{name}, {role}{group}, joins {_band(state, w)}"
+            return f"{name}, {role}{group}, joins {warband_name(state, w)}"
         case ev.BattleRecorded(battle=n, participants=p, winner=winner, scenario=scenario):
-            names = " vs ".join(_band(state, w) for w in p)
-            result = f", won by {_band(state, winner)}" if winner else ", a draw"
+            names = " vs ".join(warband_name(state, w) for w in p)
+            result = f", won by {warband_name(state, winner)}" if winner else ", a draw"
             return f"battle {n}{' (' + scenario + ')' if scenario else ''}: {names}{result}"
         case ev.XPAwarded(fighter=f, amount=a, reason=r, requested=req):
             capped = f" (capped from {req})" if req is not None else ""
-            return f"{_who(state, f)} gains {a} XP{capped}: {r}"
+            return f"{fighter_name(state, f)} gains {a} XP{capped}: {r}"
         case ev.XPSpent(fighter=f, amount=a, on=on):
-            return f"{_who(state, f)} spends {a} XP on {on}"
+            return f"{fighter_name(state, f)} spends {a} XP on {on}"
         case ev.StatChanged(fighter=f, stat=stat, delta=delta, reason=r):
-            return f"{_who(state, f)} {stat} {_signed(delta)}: {r}"
+            return f"{fighter_name(state, f)} {stat} {_signed(delta)}: {r}"
         case ev.SkillLearned(fighter=f, skill=skill):
-            return f"{_who(state, f)} learns {skill}"
+            return f"{fighter_name(state, f)} learns {skill}"
         case ev.KeywordGained(fighter=f, keyword=k):
-            return f"{_who(state, f)} gains {k}"
+            return f"{fighter_name(state, f)} gains {k}"
         case ev.KeywordLost(fighter=f, keyword=k):
-            return f"{_who(state, f)} loses {k}"
+            return f"{fighter_name(state, f)} loses {k}"
         case ev.InjurySuffered(fighter=f, injury=i, missed_games=m):
             missed = f", misses {m} game{'s' if m != 1 else ''}" if m else ""
-            return f"{_who(state, f)} suffers {i}{missed}"
+            return f"{fighter_name(state, f)} suffers {i}{missed}"
         case ev.FighterDied(fighter=f, reason=r):
-            return f"{_who(state, f)} is dead{': ' + r if r else ''}"
+            return f"{fighter_name(state, f)} is dead{': ' + r if r else ''}"
         case ev.FighterCaptured(fighter=f):
-            return f"{_who(state, f)} is captured"
+            return f"{fighter_name(state, f)} is captured"
         case ev.FighterRetired(fighter=f):
-            return f"{_who(state, f)} retires"
+            return f"{fighter_name(state, f)} retires"
         case ev.FighterPromoted(fighter=f, role=role):
-            return f"{_who(state, f)} is promoted to {role}"
+            return f"{fighter_name(state, f)} is promoted to {role}"
         case ev.ItemGained(fighter=f, item=item, warband=w):
-            return f"{_who(state, f) if f else _band(state, w) + ' stash'} gains {item}"
+            return f"{fighter_name(state, f) if f else warband_name(state, w) + ' stash'} gains {item}"
         case ev.ItemLost(fighter=f, item=item, warband=w):
-            return f"{_who(state, f) if f else _band(state, w) + ' stash'} loses {item}"
+            return f"{fighter_name(state, f) if f else warband_name(state, w) + ' stash'} loses {item}"
         case ev.TreasuryChanged(warband=w, delta=delta, reason=r):
-            return f"{_band(state, w)} treasury {_signed(delta)}: {r}"
+            return f"{warband_name(state, w)} treasury {_signed(delta)}: {r}"
         case ev.PostGameStepDone(warband=w, battle=n, step=step):
-            return f"{_band(state, w)}: post-game step {step} done for battle {n}"
+            return f"{warband_name(state, w)}: post-game step {step} done for battle {n}"
         case ev.NoteRecorded(text=text):
             return f"note: {text}"
     describe_own = getattr(event, "describe", None)

@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger import events as ev
+from ledger.describe import fighter_name, warband_name
 from ledger.state import CampaignState
 
 # Keys of `ext`. Fighter: TYPE, RACE, SKILL_LISTS, ADVANCED_TO (XP up to which advances were
@@ -57,16 +58,6 @@ UNDERDOG = "underdog"
 DEEDS = "deeds"
 
 
-def _name(state: CampaignState, fighter: str) -> str:
-    found = state.fighters.get(fighter)
-    return found.name if found else fighter
-
-
-def _band(state: CampaignState, warband: str) -> str:
-    found = state.warbands.get(warband)
-    return found.name if found else warband
-
-
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -84,7 +75,7 @@ class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-
         what = f"{self.race} {self.warrior_type}" if self.race else self.warrior_type
         article = "an" if what[:1] in "aeiou" else "a"
         lists = f", skill lists {', '.join(self.skill_lists)}" if self.skill_lists else ""
-        return f"{_name(state, self.fighter)} is {article} {what}{lists}"
+        return f"{fighter_name(state, self.fighter)} is {article} {what}{lists}"
 
 
 @ev.event_type
@@ -97,7 +88,7 @@ class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-
 
     def describe(self, state: CampaignState) -> str:
         change = f"+{self.delta}" if self.delta > 0 else str(self.delta)
-        return f"{_name(state, self.fighter)} {change} {'member' if abs(self.delta) == 1 else 'members'}: {self.reason}"
+        return f"{fighter_name(state, self.fighter)} {change} {'member' if abs(self.delta) == 1 else 'members'}: {self.reason}"
 
 
 @ev.event_type
@@ -109,7 +100,7 @@ class ShardsChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.shards-ch
 
     def describe(self, state: CampaignState) -> str:
         change = f"+{self.delta}" if self.delta > 0 else str(self.delta)
-        return f"{_band(state, self.warband)} wyrdstone {change}: {self.reason}"
+        return f"{warband_name(state, self.warband)} wyrdstone {change}: {self.reason}"
 
 
 @ev.event_type
@@ -126,7 +117,7 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exp
 
     def describe(self, state: CampaignState) -> str:
         chosen = f"; multiple {self.multiple} ({', '.join(self.rows)})" if self.multiple else ""
-        return (f"{_band(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
+        return (f"{warband_name(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
                 f"= {_plural(self.shards, 'shard')} ({self.row or 'no dice'}){chosen}")
 
 
@@ -138,7 +129,7 @@ class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.explor
     row: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        return (f"{_band(state, self.warband)} rolls {self.extra} extra exploration "
+        return (f"{warband_name(state, self.warband)} rolls {self.extra} extra exploration "
                 f"{'die' if self.extra == 1 else 'dice'} next time, then discards {self.discard} ({self.row})")
 
 
@@ -155,7 +146,7 @@ class InjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.injury-rol
     def describe(self, state: CampaignState) -> str:
         verdict = self.result if self.counted else f"{self.result}, re-rolled"
         note = f" — {self.note}" if self.note else ""
-        return f"{_name(state, self.fighter)} serious injury {self.d66}: {verdict} ({self.row}){note}"
+        return f"{fighter_name(state, self.fighter)} serious injury {self.d66}: {verdict} ({self.row}){note}"
 
 
 @ev.event_type
@@ -168,7 +159,7 @@ class AdvanceRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.advance-r
     stat: str = ""  # the characteristic improved, if any
 
     def describe(self, state: CampaignState) -> str:
-        return f"{_name(state, self.fighter)} advance at {self.threshold} XP: {self.result} ({', '.join(self.rows) or 'no roll'})"
+        return f"{fighter_name(state, self.fighter)} advance at {self.threshold} XP: {self.result} ({', '.join(self.rows) or 'no roll'})"
 
 
 @ev.event_type
@@ -179,7 +170,7 @@ class MissesGame(ev.Event, frozen=True, kw_only=True, tag="coreheim.misses-game"
     row: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        return f"{_name(state, self.fighter)} misses the next game: {self.reason}"
+        return f"{fighter_name(state, self.fighter)} misses the next game: {self.reason}"
 
 
 @ev.event_type
@@ -194,7 +185,7 @@ class RareItemSearched(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-i
 
     def describe(self, state: CampaignState) -> str:
         verdict = "found" if self.found else "not found"
-        return f"{_name(state, self.fighter)} looks for {self.item} (rare {self.rarity}): {self.total}, {verdict}"
+        return f"{fighter_name(state, self.fighter)} looks for {self.item} (rare {self.rarity}): {self.total}, {verdict}"
 
 
 @ev.event_type
@@ -204,7 +195,7 @@ class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-ite
     item: str
 
     def describe(self, state: CampaignState) -> str:
-        return f"{_band(state, self.warband)} has bought the {self.item} found after battle {self.battle}"
+        return f"{warband_name(state, self.warband)} has bought the {self.item} found after battle {self.battle}"
 
 
 @ev.event_type
@@ -216,9 +207,9 @@ class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deed
     took_out: dict[str, list[str]] = {}  # fighter -> enemies he took out of action
 
     def describe(self, state: CampaignState) -> str:
-        out = ", ".join(_name(state, f) for f in self.out_of_action) or "nobody"
+        out = ", ".join(fighter_name(state, f) for f in self.out_of_action) or "nobody"
         took = sum(len(enemies) for enemies in self.took_out.values())
-        return (f"{_band(state, self.warband)} in battle {self.battle}: {_plural(len(self.fought), 'warrior')} fought, "
+        return (f"{warband_name(state, self.warband)} in battle {self.battle}: {_plural(len(self.fought), 'warrior')} fought, "
                 f"out of action: {out}; {took} {'enemy' if took == 1 else 'enemies'} taken out")
 
 
@@ -234,7 +225,7 @@ class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ra
         for warband, rating in self.ratings.items():
             points = self.underdog.get(warband, 0)
             bonus = f", underdog {_plural(points, 'point')} ({self.rows.get(warband, '')})" if points else ""
-            parts.append(f"{_band(state, warband)} {rating}{bonus}")
+            parts.append(f"{warband_name(state, warband)} {rating}{bonus}")
         return f"ratings at battle {self.battle}: " + "; ".join(parts)
 
 
@@ -245,7 +236,7 @@ class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-
     points: int
 
     def describe(self, state: CampaignState) -> str:
-        return f"{_band(state, self.warband)} spends {_plural(self.points, 'underdog point')} of battle {self.battle}"
+        return f"{warband_name(state, self.warband)} spends {_plural(self.points, 'underdog point')} of battle {self.battle}"
 
 
 # --- the fold ------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from typing import Any
 import msgspec
 
 from ledger import events as ev
+from ledger.describe import fighter_name, warband_name
 from ledger.state import CampaignState
 
 # Keys of `ext` this ruleset folds into. Warband: STREAK, GLORY, LAST_BATTLE (the payload of its
@@ -45,16 +46,6 @@ BATTLE_SCARS = "battle_scars"
 ADVANCEMENTS_DUE = "advancements_due"
 
 
-def _name(state: CampaignState, fighter: str) -> str:
-    found = state.fighters.get(fighter)
-    return found.name if found else fighter
-
-
-def _band(state: CampaignState, warband: str) -> str:
-    found = state.warbands.get(warband)
-    return found.name if found else warband
-
-
 def _plural(count: int, word: str) -> str:
     plural = "dice" if word == "die" else f"{word}s"
     return f"{count} {word if count == 1 else plural}"
@@ -67,7 +58,7 @@ class ModelEntry(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.model"
     model: str  # the Faction List entry, e.g. "Trench Pilgrim", "Grail Thralls"
 
     def describe(self, state: CampaignState) -> str:
-        return f"{_name(state, self.fighter)}'s Faction List entry: {self.model}"
+        return f"{fighter_name(state, self.fighter)}'s Faction List entry: {self.model}"
 
 
 class DeedEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,8 +82,8 @@ class BattleRecordKept(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.
     side: str | None = None  # attacker or defender, when the scenario has sides
 
     def describe(self, state: CampaignState) -> str:
-        deeds = ", ".join(f"{d.deed} ({_name(state, d.fighter) if d.fighter else 'the warband'})" for d in self.deeds)
-        return (f"{_band(state, self.warband)} in battle {self.battle}: {self.result}, {_plural(len(self.force), 'model')} fought, "
+        deeds = ", ".join(f"{d.deed} ({fighter_name(state, d.fighter) if d.fighter else 'the warband'})" for d in self.deeds)
+        return (f"{warband_name(state, self.warband)} in battle {self.battle}: {self.result}, {_plural(len(self.force), 'model')} fought, "
                 f"{len(self.out_of_action)} Out of Action; Glorious Deeds: {deeds or 'none'}")
 
 
@@ -104,7 +95,7 @@ class GloryChanged(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.glor
 
     def describe(self, state: CampaignState) -> str:
         sign = "+" if self.delta >= 0 else ""
-        return f"{_band(state, self.warband)} Glory {sign}{self.delta}: {self.reason}"
+        return f"{warband_name(state, self.warband)} Glory {sign}{self.delta}: {self.reason}"
 
 
 @ev.event_type
@@ -125,8 +116,8 @@ class TraumaResolved(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.tr
         shown = ", then ".join(str(roll) for roll in self.rolls)
         scars = f"; {_plural(self.battle_scars, 'Battle Scar')}" if self.battle_scars else ""
         unfit = "; Unfit for Duty" if self.unfit_for_duty else ""
-        enemy = f" (against {', '.join(_band(state, w) for w in self.enemies)})" if self.enemies else ""
-        return f"{_name(state, self.fighter)} rolled {shown} after going Out of Action: {self.result}{enemy}{scars}{unfit}"
+        enemy = f" (against {', '.join(warband_name(state, w) for w in self.enemies)})" if self.enemies else ""
+        return f"{fighter_name(state, self.fighter)} rolled {shown} after going Out of Action: {self.result}{enemy}{scars}{unfit}"
 
 
 class ExtraDice(msgspec.Struct, frozen=True, kw_only=True):
@@ -155,9 +146,9 @@ class PromotionPoolFormed(ev.Event, frozen=True, kw_only=True, tag="trench-crusa
     def describe(self, state: CampaignState) -> str:
         parts = [f"{self.base} base", *([_plural(self.glorious_deeds, "Glorious Deed")] if self.glorious_deeds else [])]
         parts += [f"{extra.dice} from {extra.source}" for extra in self.extra]
-        dealt = ", ".join(f"{_name(state, f)} {n}" for f, n in self.assignment.items() if n)
+        dealt = ", ".join(f"{fighter_name(state, f)} {n}" for f, n in self.assignment.items() if n)
         where = f"; assigned {dealt}" if dealt else "; no Troop can take them, so they are lost"
-        return f"{_band(state, self.warband)} Promotion Dice pool: {self.size} ({' + '.join(parts)}){where}"
+        return f"{warband_name(state, self.warband)} Promotion Dice pool: {self.size} ({' + '.join(parts)}){where}"
 
 
 @ev.event_type
@@ -166,7 +157,7 @@ class PromotionsSkipped(ev.Event, frozen=True, kw_only=True, tag="trench-crusade
     elite: int
 
     def describe(self, state: CampaignState) -> str:
-        return f"{_band(state, self.warband)} has {self.elite} ELITE models: the Promotion step is skipped"
+        return f"{warband_name(state, self.warband)} has {self.elite} ELITE models: the Promotion step is skipped"
 
 
 @ev.event_type
@@ -188,7 +179,7 @@ class PromotionDieRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusad
             outcome = "6: promoted"
         else:
             outcome = f"{self.face}, no Promotion ({_plural(self.streak, 'die')} in a row without one)"
-        return f"{_name(state, self.fighter)}'s Promotion Die {self.die} of {self.of}: {outcome}"
+        return f"{fighter_name(state, self.fighter)}'s Promotion Die {self.die} of {self.of}: {outcome}"
 
 
 @ev.event_type
@@ -199,7 +190,7 @@ class AdvancementEarned(ev.Event, frozen=True, kw_only=True, tag="trench-crusade
     xp: int
 
     def describe(self, state: CampaignState) -> str:
-        return f"{_name(state, self.fighter)} reached the {self.xp} XP circle: one Advancement Roll due"
+        return f"{fighter_name(state, self.fighter)} reached the {self.xp} XP circle: one Advancement Roll due"
 
 
 class AdvancementOption(msgspec.Struct, frozen=True, kw_only=True):
@@ -220,7 +211,7 @@ class AdvancementRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusade
     def describe(self, state: CampaignState) -> str:
         rolled = " and ".join(f"{o.roll} on {o.table} ({o.skill})" for o in self.options)
         kept = next(o.skill for o in self.options if o.table == self.kept)
-        return f"{_name(state, self.fighter)}'s Advancement Roll: {rolled}; keeps {kept}"
+        return f"{fighter_name(state, self.fighter)}'s Advancement Roll: {rolled}; keeps {kept}"
 
 
 @ev.event_type
@@ -241,7 +232,7 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="trench-crusa
             found = f"{self.location_name}, already Pillaged"
         else:
             found = self.location_name or "nothing"
-        return (f"{_band(state, self.warband)} explores the {self.table} table: {self.dice} "
+        return (f"{warband_name(state, self.warband)} explores the {self.table} table: {self.dice} "
                 f"{'+' if self.modifier >= 0 else ''}{self.modifier} = {self.final}, finds {found}")
 
 
@@ -253,7 +244,7 @@ class FighterRansomed(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.r
     to_warband: str
 
     def describe(self, state: CampaignState) -> str:
-        return f"{_name(state, self.fighter)} is ransomed from {_band(state, self.to_warband)} for {self.ducats} ducats and makes a Full Recovery"
+        return f"{fighter_name(state, self.fighter)} is ransomed from {warband_name(state, self.to_warband)} for {self.ducats} ducats and makes a Full Recovery"
 
 
 def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:

@@ -9,17 +9,7 @@ from commands.shared import SHARED_HANDLERS
 from ledger import events as ev
 from ledger.cli import app
 from ledger.decide import Command, Context
-from ledger.rulesets import Ruleset, Step, register
-
-
-@ev.event_type
-class StepDone(ev.Event, frozen=True, kw_only=True, tag="test-postgame.step-done"):
-    warband: str
-    step: str
-    battle: int
-
-    def describe(self, state) -> str:
-        return f"{self.step} done for battle {self.battle}"
+from ledger.rulesets import Ruleset, Step, register, steps_done
 
 
 class Loot(Command, frozen=True, kw_only=True, tag="test-postgame.loot"):
@@ -37,7 +27,7 @@ def latest_battle(state, warband: str) -> int:
 def loot(cmd: Loot, ctx: Context) -> None:
     face = ctx.roll("D6", purpose="loot").value
     ctx.emit(ev.TreasuryChanged(warband=cmd.warband, delta=face, reason="loot"))
-    ctx.emit(StepDone(warband=cmd.warband, step="loot", battle=latest_battle(ctx.state, cmd.warband)))
+    ctx.emit(ev.PostGameStepDone(warband=cmd.warband, step="loot", battle=latest_battle(ctx.state, cmd.warband)))
 
 
 def muster(cmd: Muster, ctx: Context) -> None:
@@ -45,16 +35,11 @@ def muster(cmd: Muster, ctx: Context) -> None:
     chosen = ctx.choose("hero", "Who gets 1 XP?", names)
     fighter = ctx.state.fighter(chosen, cmd.warband)
     ctx.emit(ev.XPAwarded(warband=cmd.warband, fighter=fighter.id, amount=1, reason="muster"))
-    ctx.emit(StepDone(warband=cmd.warband, step="muster", battle=latest_battle(ctx.state, cmd.warband)))
-
-
-def evolve(state, event) -> None:
-    if isinstance(event, StepDone):
-        state.warbands[event.warband].ext[event.step] = event.battle
+    ctx.emit(ev.PostGameStepDone(warband=cmd.warband, step="muster", battle=latest_battle(ctx.state, cmd.warband)))
 
 
 def done(step: str):
-    return lambda state, warband: state.warbands[warband].ext.get(step) == latest_battle(state, warband)
+    return lambda state, warband: step in steps_done(state, warband, latest_battle(state, warband))
 
 
 def steps(state, warband):
@@ -64,7 +49,7 @@ def steps(state, warband):
     ]
 
 
-register(Ruleset(id="test-postgame", version="1", title="post-game test", evolve=evolve, post_game=steps,
+register(Ruleset(id="test-postgame", version="1", title="post-game test", post_game=steps,
                  handlers={**SHARED_HANDLERS, Loot: loot, Muster: muster}))
 
 
