@@ -11,16 +11,33 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, wraps
 from typing import Any, Union
 
 import msgspec
 
 from ledger.decide import AskChoice, Command, Context
-from ledger.errors import BadInput, NotFound
+from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve
 
 Handler = Callable[[Any, Context], None]
+
+
+def refusing_as_rule_violation(refusal: type[Exception]) -> Callable[[Handler], Handler]:
+    """For a ruleset whose pure rules raise their own `refusal` error: wrap each handler so that
+    such a refusal reaches the player as a RuleViolation with the same message (one place per ruleset)."""
+
+    def wrap(handler: Handler) -> Handler:
+        @wraps(handler)
+        def decide(command: Any, ctx: Context) -> None:
+            try:
+                handler(command, ctx)
+            except refusal as error:
+                raise RuleViolation(str(error)) from None
+
+        return decide
+
+    return wrap
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ same events. The rules' refusals (CoreheimRuleError) become RuleViolations in on
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from itertools import combinations
 from typing import Any
 
@@ -32,21 +31,13 @@ from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
+from ledger.rulesets import refusing_as_rule_violation
 from ledger.state import Fighter
 from ledger.state import Warband as Band
 
 
-def player_grade(handler: Callable[[Any, Context], None]) -> Callable[[Any, Context], None]:
-    """The one place where the rules' refusals become the ledger's."""
-
-    @wraps(handler)
-    def decide(command: Any, ctx: Context) -> None:
-        try:
-            handler(command, ctx)
-        except rules.CoreheimRuleError as error:
-            raise RuleViolation(str(error)) from None
-
-    return decide
+# The one place where the rules' refusals become the ledger's.
+player_grade = refusing_as_rule_violation(rules.CoreheimRuleError)
 
 
 # --- commands --------------------------------------------------------------------------------------

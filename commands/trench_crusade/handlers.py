@@ -30,8 +30,7 @@ Decisions (the rules module's docstring lists the rule readings):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from functools import lru_cache, wraps
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import msgspec
@@ -52,7 +51,7 @@ from commands.shared import (
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets import steps_done
+from ledger.rulesets import refusing_as_rule_violation, steps_done
 from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as tce
@@ -740,17 +739,8 @@ def award_capped_xp(cmd: AwardXP, ctx: Context) -> None:
     give_xp(ctx, band, r.grant_xp(rules_fighter(fighter, tables), cmd.amount, r.ARBITER_AWARD, band.faction, tables), cmd.reason)
 
 
-def _refusing(handler: Callable[[Any, Context], None]) -> Callable[[Any, Context], None]:
-    """The one place where a refusal of the rules becomes a refusal a player reads."""
-
-    @wraps(handler)
-    def decide(command: Any, ctx: Context) -> None:
-        try:
-            handler(command, ctx)
-        except r.TrenchCrusadeRuleError as refusal:
-            raise RuleViolation(str(refusal)) from None
-
-    return decide
+# The one place where a refusal of the rules becomes a refusal a player reads.
+_refusing = refusing_as_rule_violation(r.TrenchCrusadeRuleError)
 
 
 HANDLERS = {
