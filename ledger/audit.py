@@ -39,7 +39,7 @@ CANONICAL_FORM = (
 )
 # The hashed record of an event; an event line adds the keys outside it.
 RECORD_KEYS = ("position", "type", "recorded_at", "actor", "tx", "payload", "prev_hash")
-EXCLUDED_KEYS = ("kind", "hash", "annotations")
+EXCLUDED_KEYS = ("hash", "annotations")
 _STORED_KEYS = {"position", "tx", "actor", "recorded_at", "prev_hash", "hash", "event"}
 _HEX = set("0123456789abcdef")
 
@@ -485,7 +485,7 @@ def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
     )
     for entry in chain.entries:
         yield canonical_text(
-            {**entry.body, "kind": "event", "hash": entry.hash, "annotations": _annotations(notes, entry.body["tx"])}
+            {**entry.body, "hash": entry.hash, "annotations": _annotations(notes, entry.body["tx"])}
         )
     yield canonical_text(
         {
@@ -521,7 +521,8 @@ def _lines(data: bytes) -> Iterator[_Line]:
             raise IntegrityFailure(f"line {number}: does not decode: not UTF-8 text") from None
         except ValueError as error:  # json.JSONDecodeError and _Malformed
             raise IntegrityFailure(f"line {number}: does not decode: {error}") from None
-        if not isinstance(obj, dict) or obj.get("kind") not in ("header", "event", "trailer"):
+        # Event lines are exactly record + hash + annotations; only the header and trailer say their kind.
+        if not isinstance(obj, dict) or obj.get("kind") not in (None, "header", "trailer"):
             raise IntegrityFailure(f"line {number}: not a header, event or trailer line (its 'kind')")
         yield _Line(number, obj)
 
@@ -579,7 +580,7 @@ def read_trail(data: bytes, annotate: Annotator) -> Chain:
     last = 0
     for line in _lines(data):
         last = line.number
-        kind = line.obj["kind"]
+        kind = line.obj.get("kind", "event")
         if header is None:
             if kind != "header":
                 raise IntegrityFailure(f"line {line.number}: the trail must start with its header line")

@@ -162,7 +162,7 @@ class TrailFile:
         if rehash:
             prev_hash = "0" * 64
             for line in lines:
-                if line["kind"] == "event":
+                if "kind" not in line:  # an event line
                     line["prev_hash"] = prev_hash
                     line["hash"] = prev_hash = sha256_of_record({key: line[key] for key in RECORD_KEYS})
                 elif line["kind"] == "trailer":

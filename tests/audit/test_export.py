@@ -29,13 +29,13 @@ def test_the_header_names_the_campaign_ruleset_and_hash(played, campaign_id):
                 "json.dumps(record, sort_keys=True, separators=(',', ':'), ensure_ascii=False).encode('utf-8')"
             ),
             "record_keys": ["position", "type", "recorded_at", "actor", "tx", "payload", "prev_hash"],
-            "excluded_keys": ["kind", "hash", "annotations"],
+            "excluded_keys": ["hash", "annotations"],
             "genesis": GENESIS,
         },
     }
 
 
-def test_an_event_line_is_its_hashed_record_plus_kind_hash_and_annotations(played):
+def test_an_event_line_is_its_hashed_record_plus_hash_and_annotations(played):
     # The record of position 1, written out by hand in canonical form.
     record = (
         '{"actor":"arbiter",'
@@ -45,7 +45,7 @@ def test_an_event_line_is_its_hashed_record_plus_kind_hash_and_annotations(playe
     digest = hashlib.sha256(record.encode("utf-8")).hexdigest()
     line = played("export").stdout_bytes.split(b"\n")[1].decode("utf-8")
     assert line == (
-        f'{{"actor":"arbiter","annotations":{{}},"hash":"{digest}","kind":"event",'
+        f'{{"actor":"arbiter","annotations":{{}},"hash":"{digest}",'
         '"payload":{"args":{"name":"Demo","options":{},"ruleset":"freeform"},"command":"campaign.new"},'
         f'"position":1,"prev_hash":"{GENESIS}","recorded_at":"{TIME}","tx":1,"type":"command.recorded"}}'
     )
