@@ -7,6 +7,8 @@ number of times. Voids re-decide every later transaction with its own recorded d
 
 from __future__ import annotations
 
+import random
+import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +39,7 @@ from ledger.store import Store
 
 SNAPSHOT_INTERVAL = 100
 RETRIES = 5
+RETRY_PAUSE = 0.02  # seconds; the pause before try n is up to n times this
 # Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
 LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal")
 
@@ -146,6 +149,16 @@ class Outcome:
     @property
     def tx(self) -> int:
         return self.records[0].tx
+
+
+@dataclass
+class Attempt:
+    """What one try of a write decided: the state it was decided on and the transactions to seal."""
+
+    state: CampaignState
+    groups: list[tuple[list[ev.Event], str]]  # (events, actor) per transaction, in order
+    refold: bool = False  # the past changed (a void): fold everything again after the commit
+    affected: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -264,6 +277,21 @@ class Ledger:
             hook(self, campaign_id, state, records)
         return state
 
+    def _write(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
+        """Commit what `attempt` decides on the latest state; when another writer got there first,
+        wait a moment and decide again, a bounded number of times."""
+        for tries in range(1, RETRIES + 1):
+            decided = attempt()
+            try:
+                written = self._commit(campaign_id, decided.state, decided.groups)
+            except Conflict:
+                # Jitter, so that two writers who collided do not collide again in lockstep.
+                time.sleep(random.uniform(0, RETRY_PAUSE * tries))  # noqa: S311 - not for dice
+                continue
+            state = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
+            return Outcome(written, state, decided.affected)
+        raise Conflict(f"the campaign kept changing while {doing}; try again")
+
     def adopt(self, campaign_id: uuid.UUID, records: list[Record]) -> CampaignState:
         """Store a history sealed elsewhere (an imported trail) as it is, in one atomic save, then
         snapshot it and bring the read models up to date as after any commit."""
@@ -303,7 +331,8 @@ class Ledger:
         reason: str = "",
     ) -> Outcome:
         """Decide and store one command; on a conflicting writer, decide again on the new state."""
-        for _attempt in range(RETRIES):
+
+        def attempt() -> Attempt:
             state = self.load(campaign_id)
             ruleset = rulesets.get(state.ruleset)
             ledger_dice = self.ledger_dice(campaign_id, state)
@@ -313,16 +342,14 @@ class Ledger:
             getattr(source, "rewind", lambda: None)()
             events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask, reason=reason)
             getattr(source, "finish", lambda: None)()
-            try:
-                records = self._commit(campaign_id, state, [(events, actor)])
-            except Conflict:
-                continue
-            return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
-        raise Conflict(f"the campaign kept changing while recording {command_name(command)}; try again")
+            return Attempt(state, [(events, actor)])
+
+        return self._write(campaign_id, f"recording {command_name(command)}", attempt)
 
     def reveal_seed(self, campaign_id: uuid.UUID, *, actor: str) -> Outcome:
         """Publish this epoch's seed (so anyone can recompute its dice) and commit to a new one."""
-        for _attempt in range(RETRIES):
+
+        def attempt() -> Attempt:
             state = self.load(campaign_id)
             seed = self.store.seed(campaign_id, state.epoch)
             if seed is None:
@@ -336,12 +363,9 @@ class Ledger:
                 ev.SeedRevealed(epoch=state.epoch, seed=seed),
                 ev.SeedCommitted(epoch=state.epoch + 1, commitment=d.commitment(bytes.fromhex(following))),
             ]
-            try:
-                records = self._commit(campaign_id, state, [(events, actor)])
-            except Conflict:
-                continue
-            return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
-        raise Conflict("the campaign kept changing while revealing the seed; try again")
+            return Attempt(state, [(events, actor)])
+
+        return self._write(campaign_id, "revealing the seed", attempt)
 
     # --- void and reroll -----------------------------------------------------------------------------
 
@@ -398,7 +422,8 @@ class Ledger:
     def void(self, campaign_id: uuid.UUID, ref: str, *, reason: str, actor: str, cascade: bool = False) -> Outcome:
         if not reason.strip():
             raise BadInput("say why with --reason: a void is part of the audit trail")
-        for _attempt in range(RETRIES):
+
+        def attempt() -> Attempt:
             records = self.history(campaign_id)
             target, _roll = self.resolve(records, ref)
             _state, affected = self._plan_void(records, target)
@@ -408,13 +433,9 @@ class Ledger:
                 ev.CommandRecorded(command="void", args={"target": target, "cascade": cascade}, reason=reason),
                 *_void_events(target, reason, affected),
             ]
-            state = fold(records)
-            try:
-                written = self._commit(campaign_id, state, [(events, actor)])
-            except Conflict:
-                continue
-            return Outcome(written, self._after_commit(campaign_id, state, written, refold=True), affected)
-        raise Conflict("the campaign kept changing while voiding; try again")
+            return Attempt(fold(records), [(events, actor)], refold=True, affected=affected)
+
+        return self._write(campaign_id, "voiding", attempt)
 
     def reroll(
         self,
@@ -429,7 +450,8 @@ class Ledger:
         """Void the transaction of a disputed roll and decide its command again with a new roll, in one commit."""
         if not reason.strip():
             raise BadInput("say why with --reason: a reroll is part of the audit trail")
-        for _attempt in range(RETRIES):
+
+        def attempt() -> Attempt:
             records = self.history(campaign_id)
             target, roll = self.resolve(records, ref)
             if roll is None:
@@ -458,13 +480,9 @@ class Ledger:
             command = ruleset.command_from(opened.command, opened.args)
             events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, reason=opened.reason)
             rerolled.finish()
-            state = fold(records)
-            try:
-                written = self._commit(campaign_id, state, [(void_events, actor), (events, actor)])
-            except Conflict:
-                continue
-            return Outcome(written, self._after_commit(campaign_id, state, written, refold=True), affected)
-        raise Conflict("the campaign kept changing while rerolling; try again")
+            return Attempt(fold(records), [(void_events, actor), (events, actor)], refold=True, affected=affected)
+
+        return self._write(campaign_id, "rerolling", attempt)
 
     # --- replay -----------------------------------------------------------------------------------------
 
