@@ -372,7 +372,7 @@ class _EffectResolver:
                     self.rows_used.append(f"{effect.id}:yes")
                     self.run(effect.effects)
             case RollTable():
-                faces = self.roll(effect.id, effect.dice, f"Roll {effect.dice} on {effect.id}")
+                faces = self.roll(effect.id, effect.dice, f"exploration chart follow-up {effect.id}")
                 if faces is not None:
                     row = next(r for r in effect.rows if r.min <= faces[0] <= r.max)
                     self.rows_used.append(row.id)

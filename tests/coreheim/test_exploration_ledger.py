@@ -150,7 +150,7 @@ def test_the_well_sends_a_chosen_hero_down_and_a_low_roll_keeps_him_from_the_nex
     events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", answers=answers), [1, 1, 4, 2])
     assert events == [
         dice(0, "3D6", "exploration of Reikland Rats", [1, 1, 4], 6),
-        dice(1, "D6", "Roll D6 on multiples:1x2:d6 for Reikland Rats", [2], 2),
+        dice(1, "D6", "exploration chart follow-up multiples:1x2:d6 for Reikland Rats", [2], 2),
         explored([1, 1, 4], [1, 1, 4], 6, 2, "shards:6-11", "1x2",
                  ("multiples:1x2", "multiples:1x2:any", "multiples:1x2:search:yes", "multiples:1x2:d6:1-2")),
         found(2, "shards:6-11"),

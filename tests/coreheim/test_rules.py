@@ -262,7 +262,7 @@ def test_resolve_multiples(chosen, warband, rolls, choices, leader_ld, outcomes,
 
 def test_multiples_tell_which_follow_up_rolls_are_needed():
     first = resolve_multiples(S(face=4, count=2), warband="mercenaries", tables=TABLES)
-    assert first.pending == (RollRequest(id="multiples:4x2:d6", dice="D6", purpose="Roll D6 on multiples:4x2:d6"),)
+    assert first.pending == (RollRequest(id="multiples:4x2:d6", dice="D6", purpose="exploration chart follow-up multiples:4x2:d6"),)
     second = resolve_multiples(S(face=4, count=2), warband="mercenaries", rolls={"multiples:4x2:d6": [1]}, tables=TABLES)
     assert second.pending == (RollRequest(id="multiples:4x2:d6:1-3:gold", dice="D6", purpose="Gold found (D6)"),)
     townhouse = resolve_multiples(S(face=5, count=4), warband="undead", tables=TABLES)
