@@ -11,13 +11,12 @@ import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
-from click.testing import CliRunner, Result
 
 from commands.shared import SHARED_HANDLERS
-from ledger import campaigns, dice, rulesets
+from ledger import rulesets
 from ledger.campaigns import Ledger
-from ledger.cli import main
 from ledger.store import Store
+from ledger.testing import CampaignRunner
 from projections import sql
 from projections.tables import TABLES
 
@@ -93,15 +92,6 @@ def dump() -> Callable[[Store | str], Dump]:
 
 
 @pytest.fixture
-def cli(sql_url, monkeypatch) -> Callable[..., Result]:
+def cli(sql_url) -> CampaignRunner:
     """`cli(*args)` runs `campaign --store <sql_url> *args` with a fixed clock and dice seed."""
-    monkeypatch.setattr(campaigns, "utc_now", lambda: "2026-11-29T12:00:00.000000Z")
-    monkeypatch.setattr(dice, "new_seed", lambda: bytes(range(32)))
-    for name in ("CAMPAIGN_STORE", "CAMPAIGN_ACTOR", "CAMPAIGN_NAME"):
-        monkeypatch.delenv(name, raising=False)
-    runner = CliRunner()
-
-    def run(*args: str) -> Result:
-        return runner.invoke(main, ["--store", sql_url, *args], catch_exceptions=False)
-
-    return run
+    return CampaignRunner(sql_url)
