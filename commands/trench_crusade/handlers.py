@@ -579,11 +579,12 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
 
 
 def roll_order(state: CampaignState, band: Warband, refs: list[str], assignment: dict[str, int], eligible: list[str]) -> list[str]:
-    """The fighter of each die in rolling order: as given per die, or each named model's dice
-    together, or by default each model's dice together in roster order."""
+    """The fighter of each die in rolling order: as given per die (a model named once per die it
+    holds), or each named model's dice together (every model named once), or by default each
+    model's dice together in roster order."""
     named = [member(state, band, ref).id for ref in refs]
-    if named and len(named) == sum(assignment.values()):
-        r.validate_roll_order(named, assignment)
+    if len(set(named)) < len(named):  # a model named twice: the order is one entry per die
+        r.validate_roll_order(named, assignment, {f: state.fighters[f].name for f in {*named, *assignment}})
         return named
     holders = named or [f for f in eligible if assignment.get(f)]
     return list(r.dice_in_fighter_order(assignment, holders))

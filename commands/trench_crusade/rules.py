@@ -316,15 +316,19 @@ def dice_in_fighter_order(
     return tuple(fighter_id for fighter_id in fighter_order for _ in range(assignment[fighter_id]))
 
 
-def validate_roll_order(order: Sequence[str], assignment: Mapping[str, int]) -> None:
-    """The rolling order lists one entry per assigned die (a model once per die it holds)."""
+def validate_roll_order(
+    order: Sequence[str], assignment: Mapping[str, int], names: Mapping[str, str]
+) -> None:
+    """The rolling order lists one entry per assigned die (a model once per die it holds);
+    ``names`` (fighter id -> name) lets the refusal name the model as the player does."""
     in_order = Counter(order)
     for fighter_id in sorted(set(in_order) | set(assignment)):
         assigned, listed = assignment.get(fighter_id, 0), in_order.get(fighter_id, 0)
         if assigned != listed:
             raise TrenchCrusadeRuleError(
-                f"the rolling order has {listed} {_dice_word(listed)} for {fighter_id!r} "
-                f"but {assigned} {'is' if assigned == 1 else 'are'} assigned"
+                f"the rolling order has {listed} {_dice_word(listed)} for "
+                f"{names.get(fighter_id, fighter_id)} but {assigned} "
+                f"{'is' if assigned == 1 else 'are'} assigned"
             )
 
 
@@ -480,7 +484,7 @@ def resolve_promotion_step(
     pool = promotion_pool(deeds, extra_dice, tables)
     eligibility = promotion_eligibility(roster, faction, tables)
     validate_assignment(assignment, eligibility, pool.size)
-    validate_roll_order(order, assignment)
+    validate_roll_order(order, assignment, {fighter.fighter_id: fighter.name for fighter in roster})
     rolls = roll_promotion_dice(
         order,
         faces,

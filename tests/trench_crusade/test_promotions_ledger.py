@@ -126,8 +126,19 @@ REFUSALS = [
     ),
     pytest.param(
         dict(assign={"Anna": 2, "Bert": 2}, order=["Anna", "Bert", "Anna", "Anna"]),
-        "the rolling order has 3 dice for 'anna' but 2 are assigned",
+        "the rolling order has 3 dice for Anna but 2 are assigned",
         id="the rolling order rolls each assigned die once",
+    ),
+    pytest.param(
+        # 5 entries for 4 dice: the refusal names the model listed too often, by its name.
+        dict(assign={"Anna": 2, "Bert": 2}, order=["Anna", "Bert", "Anna", "Bert", "Bert"]),
+        "the rolling order has 3 dice for Bert but 2 are assigned",
+        id="a rolling order per die with a die too many names the model",
+    ),
+    pytest.param(
+        dict(assign={"Anna": 2, "Bert": 2}, order=["Anna", "Bert", "Anna"]),
+        "the rolling order has 1 die for Bert but 2 are assigned",
+        id="a rolling order per die with a die too few names the model",
     ),
 ]
 

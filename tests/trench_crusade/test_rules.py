@@ -244,9 +244,10 @@ def test_even_spread_is_a_valid_assignment(ids, pool_size, spread):
 def test_rolling_order_lists_each_assigned_die_once():
     assignment = {"anna": 2, "bert": 1}
     assert dice_in_fighter_order(assignment, ["bert", "anna"]) == ("bert", "anna", "anna")
-    validate_roll_order(["anna", "bert", "anna"], assignment)
-    with pytest.raises(TrenchCrusadeRuleError, match="has 1 die for 'anna' but 2 are assigned"):
-        validate_roll_order(["anna", "bert", "bert"], assignment)
+    names = {"anna": "Anna", "bert": "Bert"}
+    validate_roll_order(["anna", "bert", "anna"], assignment, names)
+    with pytest.raises(TrenchCrusadeRuleError, match="has 1 die for Anna but 2 are assigned"):
+        validate_roll_order(["anna", "bert", "bert"], assignment, names)
     with pytest.raises(TrenchCrusadeRuleError, match="every model that has Promotion Dice"):
         dice_in_fighter_order(assignment, ["anna"])
 
