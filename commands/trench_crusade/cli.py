@@ -109,7 +109,8 @@ def ransom(session: Session, warband: str, fighter: str, paid: int | None, unpai
 @click.option("--assign", multiple=True, metavar="MODEL=DICE", help="Promotion Dice for a Troop (repeatable).")
 @click.option("--even", is_flag=True, help="Spread the dice evenly over the Troops, in roster order.")
 @click.option("--order", default="", metavar="MODEL,MODEL,…",
-              help="Rolling order: one model per die, or each model once to roll its dice together.")
+              help="Rolling order: one model per die, or each model once to roll its dice together "
+                   "(default: each model's dice together, in the --assign order; roster order with --even).")
 @click.option("--extra", multiple=True, metavar="SOURCE=DICE",
               help="Dice a Skill or Glory Item adds, e.g. wildcard/show-off=1 (repeatable).")
 @dice_options
@@ -117,9 +118,11 @@ def ransom(session: Session, warband: str, fighter: str, paid: int | None, unpai
 def promotions(session: Session, warband: str, assign: tuple[str, ...], even: bool, order: str,
                extra: tuple[str, ...], dice: DiceChoice) -> None:
     """Promotions step: pool, assignment to Troops, and the dice rolled one at a time in your order."""
+    assigned = parse_int_pairs(assign, "--assign")
+    # Without --order the models roll in the order the player assigned them, as the pool line lists them.
+    rolling = [name.strip() for name in order.split(",") if name.strip()] or [name for name, n in assigned.items() if n > 0]
     run(session, Promotions(
-        warband=warband, assign=parse_int_pairs(assign, "--assign"), even=even,
-        order=[name.strip() for name in order.split(",") if name.strip()], extra=parse_int_pairs(extra, "--extra"),
+        warband=warband, assign=assigned, even=even, order=rolling, extra=parse_int_pairs(extra, "--extra"),
     ), dice=dice)
 
 

@@ -64,6 +64,25 @@ def test_promotions_report_every_die_in_the_players_order(league):
     ]
 
 
+def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league):
+    # Given battle 1's pool of 3 and its Trauma step done,
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    # when the player assigns Bert first and gives no --order,
+    result = league("trench-crusade", "promotions", "Pilgrims", "--assign", "Bert=1", "--assign", "Anna=2",
+                    "--dice", "1,2,6")
+    # then Bert's die is rolled first, as the pool line lists him, not Anna's (first on the roster).
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:7] == [
+        "  Pilgrims Promotion Dice pool: 3 (1 base + 2 Glorious Deeds); assigned Bert 1, Anna 2",
+        "  R0 promotion die 1 of 3 for Bert: D6 rolled [1] = 1 (table)",
+        "  Bert's Promotion Die 1 of 3: 1, no Promotion (1 die in a row without one)",
+        "  R1 promotion die 2 of 3 for Anna: D6 rolled [2] = 2 (table)",
+        "  Anna's Promotion Die 2 of 3: 2, no Promotion (2 dice in a row without one)",
+        "  R2 promotion die 3 of 3 for Anna: D6 rolled [6] = 6 (table)",
+        "  Anna's Promotion Die 3 of 3: 6: promoted",
+    ]
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
