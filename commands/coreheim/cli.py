@@ -116,7 +116,9 @@ def sell(session: Session, warband: str, item: str, fighter: str | None, price: 
 
 def _searches(values: tuple[str, ...]) -> list[h.RareSearch]:
     searches = []
-    for hero, wanted in parse_pairs(values, "--search").items():
+    # One pair at a time: a hero named twice must reach the rules (one search per hero), not
+    # be folded into one dict entry that silently keeps only his last search.
+    for hero, wanted in (next(iter(parse_pairs([value], "--search").items())) for value in values):
         item, _, rarity = wanted.partition(":")
         if rarity and not rarity.isdigit():
             raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is a number")

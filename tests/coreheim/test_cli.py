@@ -197,3 +197,17 @@ def test_campaign_demo_builds_the_coreheim_sample(campaign):
         "  Reikland Rats (Ann): 5 fighters, treasury 426, 3 games, 1 win, rating 71",
         "  Clan Skrit (Bob): 3 fighters, treasury 360, 3 games, 2 wins, rating 78",
     ]
+
+
+def test_a_hero_named_twice_in_one_search_is_refused_not_cut_to_his_last_search(after_battle):
+    # Given the Rats' post-game done up to the rare-item search (no advances reached)
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    # When Gunnar is sent to look for two items at once
+    result = after_battle("coreheim", "search", R, "--search", "Gunnar=power-scroll", "--search", "Gunnar=lance:9",
+                          "--dice", "5,3,6,6")
+    # Then one search per hero is the rule, and nothing is written
+    assert (result.exit_code, result.output) == (1, "Error: Gunnar has already looked for a rare item this post-game\n")
+    assert events(after_battle) == before
