@@ -164,7 +164,7 @@ def _skill(
         except rules.CoreheimRuleError:
             continue
         allowed.append(skill)
-    skill = ctx.choose(answer_key, f"{fighter.name} learns a skill ({', '.join(lists)}):", allowed)
+    skill = ctx.choose(answer_key, f"{fighter.name} learns a skill ({', '.join(lists)})", allowed)
     return skill, check(skill)
 
 

@@ -263,9 +263,11 @@ def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
     battle = m.latest_battle(state, band)
     if battle is None:
         raise RuleViolation(f"{band.name} has not fought a battle yet")
+    held = band.ext.get(ce.UNDERDOG, {}).get(str(battle.number), {"points": 0, "spent": 0})
+    if not held["points"]:
+        raise RuleViolation(f"{band.name} earned no underdog points in battle {battle.number}")
     if m.step_done(state, band, "experience"):
         raise RuleViolation(f"{band.name} has already been awarded experience for battle {battle.number}")
-    held = band.ext.get(ce.UNDERDOG, {}).get(str(battle.number), {"points": 0, "spent": 0})
     left = held["points"] - held["spent"]
     wanted = sum(cmd.xp.values())
     if any(amount < 1 for amount in cmd.xp.values()) or not wanted:
@@ -607,6 +609,13 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
     ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="upkeep"))
 
 
+def _recruits_room(group: Fighter, budget: int, tables) -> int:
+    """The most recruits a group can take on its own: the places left in it, and what the
+    experience rolled pays for (recruits into a 0-XP group use none of it)."""
+    room = tables.warbands.max_henchman_group_size - group.group_size
+    return min(room, budget // group.xp) if group.xp else room
+
+
 def reinforce(cmd: Reinforce, ctx: Context) -> None:
     """Trading 7: a D6 is the experience available; each recruit joins a group at its XP and uses
     that much of it (0-XP groups cost none); he costs what a member of his group cost."""
@@ -617,10 +626,9 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
     question = f"Reinforce {band.name}'s henchman groups (a D6 gives the experience available)?"
     if groups and ctx.choose("reinforce", question, ["yes", "no"]) == "yes":
         budget = ctx.roll("D6", purpose=f"reinforcements of {band.name}").value
-        most = tables.warbands.max_henchman_group_size
         wanted = {
             g.id: int(ctx.choose(f"{g.id}:recruits", f"Recruits for {g.name} ({g.group_size} at {g.xp} XP; {budget} XP to spend)?",
-                                 [str(n) for n in range(most + 1)]))
+                                 [str(n) for n in range(_recruits_room(g, budget, tables) + 1)]))
             for g in groups
         }
         plans = [rules.Reinforcement(group=g.name, group_xp=g.xp, group_size=g.group_size, recruits=wanted[g.id])

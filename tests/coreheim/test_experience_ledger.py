@@ -165,6 +165,20 @@ def test_a_skill_from_a_list_the_hero_cannot_use_is_refused(rats_and_skaven):
     )
 
 
+def test_a_skill_left_out_is_asked_for_in_one_sentence(rats_and_skaven):
+    # Given Hans about to reach 2 XP, when his 11 (a new skill) comes with no skill named
+    given_xp(rats_and_skaven, Hans=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    # Then the question reads like the others: no stray colon before "answer with"
+    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [11]) == (
+        "Hans learns a skill (combat, shooting, speed): answer with --answer hans:2:skill=CHOICE (one of: Blaze, "
+        "Militiaman, Sidestep, Swashbuckler, Swordsman, Veteran, Weapons Training, Arms Expert, Crack Shot, "
+        "Gunslinger, Gunnery Drill, Quick Shot, Tilean Marksman, Yeoman, Alley Cat, Dodge, Leap, Whirlwind, "
+        "Sprint, Wall Runner)"
+    )
+
+
 # --- refusals: thresholds not reached, out of order, done twice --------------------------------------------
 
 
@@ -331,4 +345,14 @@ def test_underdog_points_buy_experience(underdog):
     ]
     assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1})) == (
         "Clan Skrit has 0 underdog points left for battle 1, not 1"
+    )
+
+
+def test_a_warband_that_earned_no_underdog_points_is_told_so_even_after_its_experience(underdog):
+    # Given the Rats (the stronger warband, no points) with their experience already awarded
+    underdog.battle()
+    underdog.through("advances")
+    # When they try to spend underdog points, then the refusal names the real reason
+    assert underdog.refusal(h.SpendUnderdog(warband="Reikland Rats", xp={"Gunnar": 1})) == (
+        "Reikland Rats earned no underdog points in battle 1"
     )

@@ -327,16 +327,20 @@ def test_a_roll_of_5_buys_one_recruit_at_3_xp_and_two_at_1_xp(rats_and_skaven):
 
 
 @pytest.mark.parametrize(
-    "face, recruits, message",
+    "face, recruits, offered",
     [
-        (1, "2", "These recruits need 2 experience; the roll gave 1"),
-        (6, "3", "Marksmen has 3; a group holds at most 5"),
+        (1, "2", "0, 1"),  # the roll pays for one recruit at 1 XP
+        (6, "3", "0, 1, 2"),  # the roll pays for six, but a group of 3 has room for 2
     ],
 )
-def test_reinforcing_beyond_the_roll_or_the_group_size_is_refused(rats_and_skaven, face, recruits, message):
+def test_reinforcing_offers_only_the_recruits_the_roll_and_the_group_allow(rats_and_skaven, face, recruits, offered):
+    # Given the Marksmen (3 at 1 XP) at the reinforcing step
     trading(rats_and_skaven, "reinforce")
     answers = {"reinforce": "yes", "marksmen:recruits": recruits}
-    assert rats_and_skaven.refusal(h.Reinforce(warband="Reikland Rats", answers=answers), [face]) == message
+    # When the player asks for more recruits than fit, then the choice offered says how many do
+    assert rats_and_skaven.refusal(h.Reinforce(warband="Reikland Rats", answers=answers), [face]) == (
+        f"Recruits for Marksmen (3 at 1 XP; {face} XP to spend)?: '{recruits}' is not one of: {offered}"
+    )
 
 
 def test_not_reinforcing_rolls_nothing(rats_and_skaven):
