@@ -24,7 +24,8 @@ Decisions (the rules module's docstring lists the rule readings):
   Battlekit goes to the warband's stash (the Arsenal). Killed: `FighterDied` (kit lost).
 - A Captured ELITE stays captured until `trench-crusade.ransom` settles it: paid ducats go
   from its warband's treasury to the captor's and it returns (Full Recovery); unpaid, it
-  is executed.
+  is executed. The ransom is settled before the phase goes on (rules §5), so every step after
+  Trauma is refused while a model of the warband is Captured.
 """
 
 from __future__ import annotations
@@ -257,6 +258,14 @@ def begin_step(state: CampaignState, band: Warband, step: str) -> CampaignBattle
         raise RuleViolation(
             f"{band.name} must do the {STEP_TITLES[missing[0]]} step for battle {battle.number} first "
             f"(the Campaign Phase goes {', '.join(STEP_TITLES.values())})"
+        )
+    captives = [f.name for f in state.fighters_of(band.id, active_only=False) if f.status == "captured"]
+    if step != "trauma" and captives:
+        # The rules settle a ransom before the phase goes on; a captive left pending would also escape
+        # the 6-ELITE count of the Promotions step and could return as a 7th ELITE.
+        raise RuleViolation(
+            f"{', '.join(captives)} {'is' if len(captives) == 1 else 'are'} Captured: settle the ransom "
+            f"(trench-crusade ransom, paid or unpaid) before the {STEP_TITLES[step]} step"
         )
     if step == "exploration" and (owed := advancements_due(state, band)):
         names = ", ".join(state.fighters[f].name for f in owed)

@@ -239,6 +239,21 @@ def test_a_captured_model_is_ransomed_or_executed(campaign):
     ]
 
 
+def test_a_pending_ransom_holds_the_phase_so_a_captive_cannot_return_as_a_seventh_elite(table):
+    # Given Pilgrims with 6 ELITE, one of them (E5) Captured in the Trauma step,
+    table.pilgrims(elites=["E1", "E2", "E3", "E4", "E5"])
+    table.legion()
+    table.battle(ooa=["E5"], deeds={"Anna": ["headshot"]})
+    table.do(Trauma(warband="Pilgrims"), [1, 2])
+    # when the player goes on to Promotions before settling the ransom,
+    refusal = table.refusal(Promotions(warband="Pilgrims", even=True), [6])
+    # then it is refused (5 ELITE on the roster would let Anna become a 6th, and E5 a 7th on its return),
+    assert refusal == "E5 is Captured: settle the ransom (trench-crusade ransom, paid or unpaid) before the Promotions step"
+    # and once E5 is ransomed the step sees 6 ELITE and is skipped.
+    table.do(Ransom(warband="Pilgrims", fighter="E5", paid=10))
+    assert table.do(Promotions(warband="Pilgrims")) == [tc.PromotionsSkipped(warband="pilgrims", elite=6), step("promotions")]
+
+
 # --- Experience and Advancement --------------------------------------------------------------
 
 
