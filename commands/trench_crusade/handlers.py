@@ -315,13 +315,23 @@ def enlist(cmd: EnlistWarband, ctx: Context) -> None:
     enlist_warband(msgspec.structs.replace(cmd, faction=faction_id(cmd.faction)), ctx)
 
 
+def refuse_a_seventh_elite(state: CampaignState, band: Warband, keywords: list[str]) -> None:
+    if r.ELITE in keywords and r.elite_count(roster_of(state, band, tables_for(state))) >= r.ELITE_CAP:
+        raise RuleViolation(f"{band.name} already has {r.ELITE_CAP} ELITE models, the most a warband may have")
+
+
+def recruit_shared(cmd: RecruitFighter, ctx: Context) -> None:
+    """`fighter add` in a Trench Crusade campaign: the 6-ELITE limit holds for it too."""
+    refuse_a_seventh_elite(ctx.state, ctx.state.warband(cmd.warband), cmd.keywords)
+    recruit_fighter(cmd, ctx)
+
+
 def recruit(cmd: Recruit, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     if not cmd.model.strip():
         raise BadInput("name the model's Faction List entry with --model")
     keywords = list(dict.fromkeys([*([r.ELITE] if cmd.elite else []), *cmd.keywords]))
-    if r.ELITE in keywords and r.elite_count(roster_of(ctx.state, band, tables_for(ctx.state))) >= r.ELITE_CAP:
-        raise RuleViolation(f"{band.name} already has {r.ELITE_CAP} ELITE models, the most a warband may have")
+    refuse_a_seventh_elite(ctx.state, band, keywords)
     recruit_fighter(
         RecruitFighter(
             warband=band.id,
@@ -759,6 +769,7 @@ HANDLERS = {
         command: _refusing(handler)
         for command, handler in {
             EnlistWarband: enlist,
+            RecruitFighter: recruit_shared,
             RecordBattle: record_shared_battle,
             AwardXP: award_capped_xp,
             Recruit: recruit,

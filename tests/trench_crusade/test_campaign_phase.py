@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from commands.shared import GainItem, RecordBattle
+from commands.shared import GainItem, RecordBattle, RecruitFighter
 from commands.trench_crusade import events as tc
 from commands.trench_crusade.handlers import (
     Advancement,
@@ -237,6 +237,17 @@ def test_a_captured_model_is_ransomed_or_executed(campaign):
     assert campaign.do(Ransom(warband="Pilgrims", fighter="Gaius")) == [
         ev.FighterDied(warband="pilgrims", fighter="gaius", reason="executed: the ransom was not paid"),
     ]
+
+
+def test_the_shared_fighter_add_cannot_make_a_seventh_elite(table):
+    # Given Pilgrims with 6 ELITE,
+    table.pilgrims(elites=["E1", "E2", "E3", "E4", "E5"])
+    # when a 7th ELITE joins through the shared `fighter add`,
+    refusal = table.refusal(RecruitFighter(warband="Pilgrims", name="E6", role="Sniper Priest", keywords=["ELITE"], paid=False))
+    # then it is refused as `trench-crusade recruit --elite` is, while a Troop may still join.
+    assert refusal == "Pilgrims already has 6 ELITE models, the most a warband may have"
+    table.do(RecruitFighter(warband="Pilgrims", name="Dora", role="Trench Pilgrim", paid=False))
+    assert table.state.fighters["dora"].keywords == []
 
 
 def test_a_pending_ransom_holds_the_phase_so_a_captive_cannot_return_as_a_seventh_elite(table):
