@@ -47,13 +47,16 @@ class Step:
     `done(state, warband)` tells from the events alone whether the step has been done for the
     warband's latest battle, which is what makes the sequence resumable: a step's command emits
     `PostGameStepDone`, and `steps_done` reads them back. `build` asks the player for what the
-    command needs (dice are asked for later, while deciding).
+    command needs (dice are asked for later, while deciding). `before` names what the player may
+    do with other commands before this step (e.g. buy equipment); at a terminal the walk offers
+    to stop there, since once the step is done that window is closed.
     """
 
     key: str
     title: str
     done: Callable[[CampaignState, str], bool]
     build: Callable[[CampaignState, str, AskChoice], Command]
+    before: str = ""
 
 
 def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:

@@ -3,7 +3,8 @@ each `done` from the events alone, so the walk resumes where it stopped.
 
 The trading actions that take free input (sell or buy an item at a price, hire a warrior with
 his profile) are not steps: they are done with their own commands in their place in the
-trading order (see `handlers`), and each step's title says what may be done before it.
+trading order (see `handlers`); each step's title says what may be done before it, and at a
+terminal the walk offers to stop before that step so the player can do it.
 """
 
 from __future__ import annotations
@@ -72,6 +73,15 @@ STEP_BUILDS = {
     "reinforce": ("Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)", _plain(h.Reinforce)),
 }
 
+# The trading actions of free input that come before a step: once the step is done their window is
+# closed, so at a terminal the walk offers to stop here for them.
+BEFORE = {
+    "search": "anything to sell first (trading 2, `campaign coreheim sell`)?",
+    "upkeep": "anything to buy first (trading 4, `campaign coreheim buy`)?",
+    "reinforce": "anyone to hire first (trading 6, `campaign coreheim hire`)?",
+}
+
 
 def post_game(state: CampaignState, warband: str) -> Sequence[Step]:
-    return [Step(key=key, title=title, done=_done(key), build=build) for key, (title, build) in STEP_BUILDS.items()]
+    return [Step(key=key, title=title, done=_done(key), build=build, before=BEFORE.get(key, ""))
+            for key, (title, build) in STEP_BUILDS.items()]

@@ -60,6 +60,9 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             # Without a terminal each step takes its own --dice: stop and say what comes next.
             click.echo(f"Next step: {step.key} (run `campaign post-game {warband_ref}` again with its dice).")
             return
+        if ask is not None and step.before and ask(f"Before this step: {step.before}", [GO_ON, STOP]) == STOP:
+            click.echo(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on.")
+            return
         command = step.build(state, band.id, ask or _no_ask(step.key))
         command = msgspec.structs.replace(command, answers={**command.answers, **answers})
         outcome = session.ledger.execute(cid, command, actor=session.actor, dice=dice.source(state), ask=ask)
@@ -68,6 +71,9 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
         did += 1
     if all(s.done(state, band.id) for s in steps):
         click.echo("Post-game sequence complete.")
+
+
+GO_ON, STOP = "go on", "stop here"
 
 
 def _no_ask(step: str):

@@ -8,6 +8,7 @@ from importlib import resources
 
 import pytest
 
+from ledger.cli import app
 from ledger.testing import CampaignRunner
 
 R, S = "Reikland Rats", "Clan Skrit"
@@ -211,3 +212,24 @@ def test_a_hero_named_twice_in_one_search_is_refused_not_cut_to_his_last_search(
     # Then one search per hero is the rule, and nothing is written
     assert (result.exit_code, result.output) == (1, "Error: Gunnar has already looked for a rare item this post-game\n")
     assert events(after_battle) == before
+
+
+def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_commands(after_battle, monkeypatch):
+    # Given the Rats' post-game done up to the rare-item search, a player at a terminal
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"]):
+        ok(after_battle("coreheim", *args))
+    ok(after_battle("item", "gain", R, "sword", "--fighter", "Gunnar"))
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    # When the walk reaches the search and the player stops there to sell gear first
+    assert ok(after_battle("post-game", R, input="stop here\n")) == [
+        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "`campaign coreheim sell`)",
+        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)? (go on, stop here): stop here",
+        f"Stopped before search: run `campaign post-game {R}` again to carry on.",
+    ]
+    # Then the search is still to do, and the sale is still open
+    assert "[ ] search" in after_battle("post-game", R, "--list").output
+    assert ok(after_battle("coreheim", "sell", R, "sword", "--fighter", "Gunnar", "--price", "10"))[1] == (
+        f"  {R} treasury +5: sold sword (half of 10 gc)"
+    )
