@@ -113,9 +113,8 @@ class TableDice:
     def finish(self) -> None:
         unused = len(self.given) - self._next
         if unused > 0:
-            raise BadInput(
-                f"{len(self.given)} dice given but only {self._next} used: check --dice"
-            )
+            given = f"{len(self.given)} {'die' if len(self.given) == 1 else 'dice'}"
+            raise BadInput(f"{given} given but only {self._next} used: check --dice")
         if len(self.cards) > self._next_card:
             raise BadInput(f"{len(self.cards)} cards given but only {self._next_card} drawn")
 

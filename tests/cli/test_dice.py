@@ -96,3 +96,9 @@ def test_interactive_prompt_asks_for_missing_dice_naming_the_roll(two_warbands, 
     assert "injury of Gunnar (2D6) — enter 2 faces (D6, D6): 9 2" in result.output
     assert "  injury of Gunnar (2D6): die 1 shows 9, but a D6 shows 1 to 6" in result.output
     assert "  R0 injury of Gunnar: 2D6 rolled [4, 2] = 6 (table)" in result.output
+
+
+def test_a_die_given_to_a_command_that_rolls_none_is_refused(campaign):
+    campaign("new", "Cards", "--option", "decks=physical")
+    refused = campaign("draw", "cards", "--for", "event", "--card", "QH", "--dice", "3")
+    assert (refused.exit_code, refused.output) == (2, "Error: 1 die given but only 0 used: check --dice\n")
