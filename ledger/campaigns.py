@@ -33,7 +33,7 @@ from ledger.decide import (
     command_name,
 )
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, RuleViolation
-from ledger.records import Record, seal
+from ledger.records import Record, check_numbers, seal
 from ledger.state import LEDGER_EVENTS, CampaignState, decode_state, encode_state, evolve
 from ledger.store import Store
 
@@ -295,6 +295,8 @@ class Ledger:
     def adopt(self, campaign_id: uuid.UUID, records: list[Record]) -> CampaignState:
         """Store a history sealed elsewhere (an imported trail) as it is, in one atomic save, then
         snapshot it and bring the read models up to date as after any commit."""
+        for record in records:
+            check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
         self.store.append(campaign_id, records)
         return self._after_commit(campaign_id, CampaignState(), records, refold=True)
 
@@ -303,6 +305,7 @@ class Ledger:
         if not name:
             raise BadInput("a campaign needs a name")
         ruleset = rulesets.get(ruleset_id)
+        check_numbers(options, "options")  # before the seed is saved: a refused start writes nothing
         checked = ruleset.options(options)
         for cid in self.store.campaign_ids():
             if self.load(cid).name.lower() == name.lower():

@@ -15,8 +15,14 @@ from typing import Any
 import msgspec
 
 from ledger import events as ev
+from ledger.errors import BadInput
 
 GENESIS = "0" * 64
+
+# The largest whole number a record may hold: every JSON parser (JavaScript's too) reads it exactly,
+# so a third party's verifier hashes what was stored, and totals of such numbers still fit the
+# read models' 64-bit columns.
+LARGEST_NUMBER = 2**53 - 1
 
 
 class Record(msgspec.Struct, frozen=True, kw_only=True):
@@ -62,12 +68,28 @@ def hash_body(body: dict[str, Any]) -> str:
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
+def check_numbers(value: Any, where: str) -> None:
+    """Refuse what a record cannot hold: a fraction (records hold integers only; NaN and
+    infinity are fractions too) or a whole number beyond ±LARGEST_NUMBER."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_numbers(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_numbers(item, f"{where}[{index}]")
+    elif isinstance(value, float):
+        raise BadInput(f"{value} ({where}) is not a whole number: the ledger records integers only")
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST_NUMBER:
+        raise BadInput(f"{value} ({where}) is too large: the ledger records whole numbers up to {LARGEST_NUMBER}")
+
+
 def seal(
     events: list[ev.Event], *, first_position: int, prev_hash: str, tx: int, actor: str, recorded_at: str
 ) -> list[Record]:
-    """Chain a transaction's events after `prev_hash`."""
+    """Chain a transaction's events after `prev_hash`, refusing a payload no record may hold."""
     records = []
     for offset, event in enumerate(events):
+        check_numbers(ev.payload_of(event), ev.tag_of(event))
         body = record_body(
             position=first_position + offset,
             event=event,

@@ -10,6 +10,7 @@ driver is imported only when a PostgreSQL store is opened.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import uuid
 from collections.abc import Iterator, Sequence
@@ -22,7 +23,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Transcoder
 
 from ledger import events as ev
-from ledger.errors import BadInput, Conflict, IntegrityFailure
+from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound
 from ledger.records import Record
 
 DEFAULT_STORE = "sqlite:///campaign.db"
@@ -122,12 +123,15 @@ class LedgerApplication(Application[uuid.UUID]):
     }
 
 
-def settings_for(url: str) -> dict[str, str]:
-    """eventsourcing settings for a store URL, refusing what it cannot open."""
+def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
+    """eventsourcing settings for a store URL, refusing what it cannot open.
+
+    With `create=False` a SQLite file that does not exist is refused instead of created, so that
+    a mistyped store URL in a command that only reads (or fails) leaves no empty database behind."""
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
         path = unquote(parsed.path)
-        path = path[1:] if path.startswith("/") and not path.startswith("//") else path
+        path = path[1:] if path.startswith("/") else path  # sqlite:///rel.db, sqlite:////abs.db
         if parsed.netloc:
             path = parsed.netloc + ("/" + path if path else "")
         if not path:
@@ -136,8 +140,15 @@ def settings_for(url: str) -> dict[str, str]:
         if folder and not os.path.isdir(folder):
             hint = f" (an absolute path takes four slashes: sqlite:////{path})" if not path.startswith("/") else ""
             raise BadInput(f"store '{url}': folder '{folder}' does not exist{hint}")
+        if not create and not os.path.exists(path):
+            raise NotFound(f"no campaign in {url}: start one with `campaign new NAME`")
         return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path}
     if parsed.scheme in ("postgresql", "postgres"):
+        if importlib.util.find_spec("psycopg") is None:
+            raise BadInput(
+                f"store '{url}': PostgreSQL support is not installed: pip install 'campaign-ledger[postgres]'"
+                " (from a checkout: pip install -e '.[postgres]')"
+            )
         if not parsed.path.strip("/"):
             raise BadInput(f"store '{url}': name the database, e.g. postgresql://postgres@127.0.0.1:5432/test")
         settings = {
@@ -158,17 +169,35 @@ def settings_for(url: str) -> dict[str, str]:
     )
 
 
+def _why_unreachable(settings: dict[str, str]) -> str | None:
+    """The server's own reason (no such database, unknown user, connection refused): the
+    connection pool only says that it got no connection in time."""
+    if settings["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
+        return None
+    import psycopg  # deferred: the PostgreSQL driver is imported only when it is used
+
+    try:
+        psycopg.connect(
+            dbname=settings["POSTGRES_DBNAME"], host=settings["POSTGRES_HOST"], port=settings["POSTGRES_PORT"],
+            user=settings["POSTGRES_USER"], password=settings["POSTGRES_PASSWORD"],
+            connect_timeout=int(settings["POSTGRES_CONNECT_TIMEOUT"]),
+        ).close()
+    except psycopg.Error as error:
+        return " ".join(str(error).split())
+    return None
+
+
 class Store:
     """A campaign database: streams of records, snapshots of state, and secret seeds."""
 
-    def __init__(self, url: str = DEFAULT_STORE):
+    def __init__(self, url: str = DEFAULT_STORE, *, create: bool = True):
         self.url = url
-        settings = settings_for(url)
+        settings = settings_for(url, create=create)
         self.kind = settings["PERSISTENCE_MODULE"].rsplit(".", 1)[1]
         try:
             self.app = LedgerApplication(env=settings)
         except Exception as error:  # the driver's own errors vary by backend
-            raise BadInput(f"cannot open store {url}: {error}") from None
+            raise BadInput(f"cannot open store {url}: {_why_unreachable(settings) or error}") from None
         assert self.app.snapshots is not None
         self._snapshots = self.app.snapshots
         self._seeds = self.app.factory.event_store(

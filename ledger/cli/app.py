@@ -41,12 +41,14 @@ class Session:
     actor: str
     campaign_ref: str | None
     on_commit: list[Callable[..., None]] = field(default_factory=list)
+    creates_store: bool = False  # may this command create a SQLite file that is not there yet?
     _ledger: Ledger | None = None
 
     @property
     def ledger(self) -> Ledger:
         if self._ledger is None:
-            self._ledger = Ledger(Store(self.store_url), on_commit=self.on_commit)
+            store = Store(self.store_url, create=self.creates_store)
+            self._ledger = Ledger(store, on_commit=self.on_commit)
         return self._ledger
 
     def campaign(self) -> uuid.UUID:
@@ -63,6 +65,10 @@ class Session:
 
 COMMIT_HOOKS: list[Callable[..., None]] = []  # read models register here (see projections)
 
+# Only these start campaigns; any other command on a SQLite file that is not there is refused, so
+# a mistyped --store leaves no empty database behind.
+STORE_CREATING_COMMANDS = {"new", "import", "demo"}
+
 
 @click.group(cls=LedgerGroup)
 @click.option("--store", "store_url", envvar="CAMPAIGN_STORE", default=DEFAULT_STORE, show_default=True,
@@ -76,7 +82,8 @@ COMMIT_HOOKS: list[Callable[..., None]] = []  # read models register here (see p
 def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | None) -> None:
     """Keep the books of a skirmish-wargame campaign: every roll, draw, XP award and purchase is an
     immutable event that can be replayed, voided with a reason, and exported as a verifiable trail."""
-    session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS))
+    session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS),
+                      creates_store=ctx.invoked_subcommand in STORE_CREATING_COMMANDS)
     ctx.obj = session
     ctx.call_on_close(session.close)
 

@@ -13,7 +13,7 @@ import click
 from ledger import audit
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.cli.views import plural
-from ledger.errors import IntegrityFailure
+from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import canonical
 from projections.history import log_rows, void_annotations
 
@@ -160,7 +160,10 @@ def export(session: Session, fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo(data, nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
         return
-    output.write_bytes(data)
+    try:
+        output.write_bytes(data)
+    except OSError as error:
+        raise BadInput(f"cannot write {output}: {error.strerror}") from None
     click.echo(f"Exported {plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
 
 

@@ -1,0 +1,107 @@
+"""Mistakes a careless user makes at the command line: each one is an `Error: …` line, a non-zero
+exit, and nothing written — no file, no event, no seed."""
+
+import json
+import sqlite3
+import sys
+
+import pytest
+
+from ledger.records import GENESIS, hash_body
+from ledger.testing import CampaignRunner
+
+
+def stored_rows(db_path, table: str) -> int:
+    with sqlite3.connect(db_path) as db:
+        return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: S608 - table names are ours
+
+
+@pytest.mark.parametrize("args", [["list"], ["log"], ["verify"], ["rebuild"], ["warband", "add", "Rats", "--player", "Ann"]])
+def test_a_mistyped_sqlite_store_is_not_created(tmp_path, args):
+    typo = tmp_path / "campain.db"
+    result = CampaignRunner(f"sqlite:///{typo}")(*args)
+    assert (result.exit_code, result.output) == (
+        1, f"Error: no campaign in sqlite:///{typo}: start one with `campaign new NAME`\n"
+    )
+    assert not typo.exists()
+
+
+def test_new_still_creates_the_sqlite_store(tmp_path):
+    fresh = tmp_path / "fresh.db"
+    assert CampaignRunner(f"sqlite:///{fresh}")("new", "Spring").exit_code == 0
+    assert stored_rows(fresh, "stored_events") == 4
+
+
+def test_export_into_a_missing_folder(two_warbands, tmp_path):
+    target = tmp_path / "no-such-folder" / "trail.jsonl"
+    result = two_warbands("export", "-o", str(target))
+    assert (result.exit_code, result.output) == (2, f"Error: cannot write {target}: No such file or directory\n")
+    assert not target.parent.exists()
+
+
+def test_a_number_beyond_what_every_json_parser_reads_exactly_is_refused(two_warbands, tmp_path):
+    head = two_warbands("verify", "--json").output
+    refused = two_warbands("xp", "award", "Gunnar", "9007199254740992", "--reason", "a slip of the finger")
+    assert (refused.exit_code, refused.output) == (
+        2,
+        "Error: 9007199254740992 (command.recorded.args.amount) is too large: "
+        "the ledger records whole numbers up to 9007199254740991\n",
+    )
+    assert two_warbands("verify", "--json").output == head
+    accepted = two_warbands("xp", "award", "Gunnar", "9007199254740991", "--reason", "the largest award")
+    assert accepted.exit_code == 0
+    assert two_warbands("rebuild").exit_code == 0  # the read models hold it
+
+
+@pytest.mark.parametrize(("option", "shown"), [("x=1.5", "1.5"), ("x=NaN", "nan"), ("x=1e400", "inf")])
+def test_a_fraction_in_the_house_rules_is_refused_before_anything_is_stored(campaign, tmp_path, option, shown):
+    campaign("new", "Spring")
+    refused = campaign("new", "Autumn", "--option", option)
+    assert (refused.exit_code, refused.output) == (
+        2, f"Error: {shown} (options.x) is not a whole number: the ledger records integers only\n"
+    )
+    db = tmp_path / "campaign.db"
+    assert (stored_rows(db, "stored_events"), stored_rows(db, "stored_seeds")) == (4, 1)
+
+
+def test_an_imported_trail_with_a_number_too_large_is_refused(two_warbands, tmp_path):
+    trail = tmp_path / "trail.jsonl"
+    two_warbands("export", "-o", str(trail))
+    header, *events, trailer = (json.loads(line) for line in trail.read_text().splitlines())
+    # Ann's treasury of 500 made 2**60, then the chain re-hashed from there on, as a forger would,
+    # so that the trail verifies and only the number is wrong.
+    prev = GENESIS
+    for event in events:
+        if event["type"] == "warband.enlisted" and event["payload"]["treasury"] == 500:
+            event["payload"]["treasury"] = 2**60
+        event["prev_hash"] = prev
+        event["hash"] = prev = hash_body({k: v for k, v in event.items() if k not in ("hash", "annotations")})
+    trailer["head"] = prev
+    trail.write_text("".join(json.dumps(line) + "\n" for line in [header, *events, trailer]))
+    copy = tmp_path / "copy.db"
+    result = CampaignRunner(f"sqlite:///{copy}")("import", str(trail))
+    assert (result.exit_code, result.output) == (
+        2, "Error: 1152921504606846976 (E6 warband.enlisted.treasury) is too large: "
+        "the ledger records whole numbers up to 9007199254740991\n"
+    )
+    assert stored_rows(copy, "stored_events") == 0
+
+
+def test_a_postgresql_store_without_its_driver_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the [postgres] extra was not installed
+    url = "postgresql://postgres@127.0.0.1:5432/league"
+    result = CampaignRunner(url)("list")
+    assert (result.exit_code, result.output) == (
+        2, f"Error: store '{url}': PostgreSQL support is not installed: pip install 'campaign-ledger[postgres]'"
+        " (from a checkout: pip install -e '.[postgres]')\n"
+    )
+
+
+@pytest.mark.postgres
+def test_a_mistyped_postgresql_database_is_named_by_the_server(postgres_database):
+    url = postgres_database + "_typo"
+    result = CampaignRunner(url)("list")
+    assert result.exit_code == 2
+    # The rest of the line is the server's own wording; what matters is that it says why.
+    assert result.output.startswith(f"Error: cannot open store {url}: connection failed: ")
+    assert result.output.endswith(f'database "{url.rsplit("/", 1)[1]}" does not exist\n')
