@@ -33,6 +33,10 @@ class LedgerGroup(click.Group):
         except msgspec.ValidationError as error:
             click.echo(f"Error: {error}", err=True)
             ctx.exit(BadInput.exit_code)
+        except click.Abort:
+            # Only the prompts for dice, cards and choices abort, and they come before the commit.
+            click.echo("\nError: stopped at the prompt (Ctrl-C or end of input): nothing was recorded", err=True)
+            ctx.exit(1)
 
 
 @dataclass

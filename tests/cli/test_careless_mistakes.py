@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from ledger.cli import app
 from ledger.records import GENESIS, hash_body
 from ledger.testing import CampaignRunner
 
@@ -105,3 +106,16 @@ def test_a_mistyped_postgresql_database_is_named_by_the_server(postgres_database
     # The rest of the line is the server's own wording; what matters is that it says why.
     assert result.output.startswith(f"Error: cannot open store {url}: connection failed: ")
     assert result.output.endswith(f'database "{url.rsplit("/", 1)[1]}" does not exist\n')
+
+
+def test_leaving_the_dice_prompt_records_nothing(two_warbands, monkeypatch):
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    head = two_warbands("verify", "--json").output
+    # End of input at the prompt is what Ctrl-D gives, and click turns Ctrl-C into the same Abort.
+    result = two_warbands("roll", "2D6", "--for", "injury of Gunnar", input="")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "injury of Gunnar (2D6) — enter 2 faces (D6, D6): ",
+        "\nError: stopped at the prompt (Ctrl-C or end of input): nothing was recorded\n",
+    )
+    assert two_warbands("verify", "--json").output == head
