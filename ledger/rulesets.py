@@ -67,6 +67,10 @@ def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:
     return list(progress.done) if progress is not None and progress.battle == battle else []
 
 
+# Options the core reads whatever the ruleset: who rolls by default, and how decks are drawn.
+CORE_OPTIONS: Mapping[str, tuple[str, ...]] = {"dice": ("table", "ledger"), "decks": ("ledger", "physical")}
+
+
 @dataclass(frozen=True)
 class Ruleset:
     id: str
@@ -105,9 +109,15 @@ class Ruleset:
             raise BadInput(f"ruleset {self.id} does not handle {type(command).__name__}") from None
 
     def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Defaults overlaid with the campaign's house rules, checked by the ruleset."""
+        """Defaults overlaid with the campaign's house rules, checked by the ruleset, then the
+        options the core itself reads checked for every ruleset: a misspelt value would otherwise
+        be pinned for good and quietly read as the default."""
         merged = {**self.default_options, **given}
-        return self.check_options(merged) if self.check_options else merged
+        checked = self.check_options(merged) if self.check_options else merged
+        for key, allowed in CORE_OPTIONS.items():
+            if key in checked and checked[key] not in allowed:
+                raise BadInput(f"option {key} is {' or '.join(repr(a) for a in allowed)}, not {checked[key]!r}")
+        return checked
 
 
 _REGISTRY: dict[str, Ruleset] = {}

@@ -119,3 +119,13 @@ def test_leaving_the_dice_prompt_records_nothing(two_warbands, monkeypatch):
         "\nError: stopped at the prompt (Ctrl-C or end of input): nothing was recorded\n",
     )
     assert two_warbands("verify", "--json").output == head
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ("dice=leger", "option dice is 'table' or 'ledger', not 'leger'"),
+    ("decks=phyiscal", "option decks is 'ledger' or 'physical', not 'phyiscal'"),
+])
+def test_a_misspelt_dice_or_deck_option_is_refused_not_pinned(campaign, option, message):
+    refused = campaign("new", "Spring", "--option", option)
+    assert (refused.exit_code, refused.output) == (2, f"Error: {message}\n")
+    assert campaign("list", "--json").output == "[]\n"
