@@ -180,6 +180,8 @@ def parse_pairs(pairs: Sequence[str], option: str) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise BadInput(f"{option} takes KEY=VALUE, not '{pair}'")
+        if key.strip() in parsed:
+            raise BadInput(f"{option} {key.strip()} is given twice")
         parsed[key.strip()] = value.strip()
     return parsed
 

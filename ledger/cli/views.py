@@ -63,7 +63,8 @@ def print_roster(state: CampaignState, warband: str) -> None:
         size = f" x{f['group_size']}" if f["group_size"] > 1 else ""
         status = "" if f["status"] == "active" else f" [{f['status']}]"
         stats = " ".join(f"{k}{v}" for k, v in f["stats"].items())
-        click.echo(f"  {f['name']}{size} — {f['role']}{status}  XP {f['xp']}  {stats}".rstrip())
+        missing = f"  misses {plural(f['missed_games'], 'game')}" if f["missed_games"] else ""
+        click.echo(f"  {f['name']}{size} — {f['role']}{status}  XP {f['xp']}  {stats}".rstrip() + missing)
         for label in ("keywords", "skills", "injuries", "equipment"):
             if f[label]:
                 click.echo(f"      {label}: {', '.join(f[label])}")

@@ -91,3 +91,27 @@ def test_log_json_marks_voided_transactions(two_warbands):
         "voided_at": "2026-11-29T12:00:00.000000Z",
         "reason": "misread",
     }
+
+
+def test_a_key_given_twice_is_refused(two_warbands):
+    refused = two_warbands("correct", "Reikland Rats", "Gunnar", "--reason", "x", "--stat", "WS=1", "--stat", "WS=2")
+    assert (refused.exit_code, refused.output) == (2, "Error: --stat WS is given twice\n")
+
+
+def test_the_roster_shows_games_a_fighter_will_miss(capsys):
+    from ledger import events as ev
+    from ledger.cli.views import print_roster
+    from ledger.state import CampaignState, evolve
+
+    state = CampaignState(ruleset="freeform")
+    for event in (
+        ev.WarbandEnlisted(warband="rats", name="Rats", player="Ann"),
+        ev.FighterRecruited(warband="rats", fighter="hans", name="Hans", role="hero"),
+        ev.InjurySuffered(warband="rats", fighter="hans", injury="Hand Injury", missed_games=1),
+    ):
+        evolve(state, event)
+    print_roster(state, "rats")
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "  Hans — hero  XP 0  misses 1 game",
+        "      injuries: Hand Injury",
+    ]
