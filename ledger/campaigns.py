@@ -7,6 +7,7 @@ number of times. Voids re-decide every later transaction with its own recorded d
 
 from __future__ import annotations
 
+import json
 import random
 import time
 import uuid
@@ -32,6 +33,7 @@ from ledger.decide import (
     RecordedDice,
     command_name,
 )
+from ledger.describe import describe
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound, RuleViolation
 from ledger.records import Record, check_numbers, seal
 from ledger.state import LEDGER_EVENTS, CampaignState, decode_state, encode_state, evolve
@@ -129,8 +131,13 @@ def redecide(state: CampaignState, records: Sequence[Record]) -> str | None:
         return None
     for index, (now, then) in enumerate(zip(events, stored)):
         if now != then:
-            return f"event {records[0].position + index} would now be {ev.tag_of(now)} {ev.payload_of(now)}"
+            return f"event {records[0].position + index} would now be “{_said(now, state)}”, not “{_said(then, state)}”"
     return f"would now produce {len(events)} events instead of {len(stored)}"
+
+
+def _said(event: ev.Event, state: CampaignState) -> str:
+    """An event as the log says it, or its type and payload where the log shows no line."""
+    return describe(event, state) or f"{ev.tag_of(event)} {json.dumps(ev.payload_of(event), sort_keys=True)}"
 
 
 def is_ledger_transaction(records: Sequence[Record]) -> bool:
