@@ -61,7 +61,14 @@ def explore(session: Session, warband: str, extra_dice: int, discard: int, dice:
 @answers_option
 @pass_session
 def injuries(session: Session, warband: str, dice: DiceChoice, answers: dict[str, str]) -> None:
-    """Injuries of the warriors taken out of action in WARBAND's latest battle."""
+    """Injuries of the warriors taken out of action in WARBAND's latest battle.
+
+    \b
+    Dice go in the seed's order, each part in roster order:
+    1. a D12 per henchman, mount or Hired Sword taken out of action
+       (a group rolls one per member out: --answer GROUP:out=N);
+    2. then a D66 per hero, tens then units (55 is --dice 5,5),
+       and the extra rolls of a Multiple Injuries."""
     run(session, h.Injuries(warband=warband, answers=answers), dice=dice)
 
 

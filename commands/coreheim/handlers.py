@@ -369,17 +369,21 @@ def _resolve_multiple(ctx: Context, band: Band, chosen: rules.MultipleSet, listi
 
 
 def injuries(cmd: Injuries, ctx: Context) -> None:
+    """In the seed's order, so table dice typed as the rules list them land on the right warrior:
+    first a D12 for each henchman, mount and Hired Sword taken out of action, then a D66 for each
+    hero (with Multiple Injuries' extra rolls). Each pass goes in roster order, the order in which
+    the battle's deeds list the warband's fighters."""
     state = ctx.state
     band = state.warband(cmd.warband)
     battle = m.begin_step(state, band, "injuries")
-    for fighter_id in m.deeds(band, battle)["out_of_action"]:
-        fighter = state.fighters[fighter_id]
-        if not fighter.active:
-            continue
-        if fighter.role in m.HEROES:
-            hero_injury(ctx, band, battle, fighter)
-        else:
-            henchman_injury(ctx, band, fighter)
+    out = m.deeds(band, battle)["out_of_action"]
+    heroes = [f for f in out if state.fighters[f].role in m.HEROES]
+    for fighter_id in [f for f in out if f not in heroes]:
+        if state.fighters[fighter_id].active:
+            henchman_injury(ctx, band, state.fighters[fighter_id])
+    for fighter_id in heroes:
+        if state.fighters[fighter_id].active:
+            hero_injury(ctx, band, battle, state.fighters[fighter_id])
     ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="injuries"))
 
 

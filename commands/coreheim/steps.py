@@ -62,7 +62,7 @@ def _plain(command: type[Command]):
 
 STEP_BUILDS = {
     "explore": ("Exploration: a D6 per hero, +1 for a win; keep six, find shards and multiples", _plain(h.Explore)),
-    "injuries": ("Injuries: D12 per henchman, mount or Hired Sword out of action; D66 per hero", _plain(h.Injuries)),
+    "injuries": ("Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero", _plain(h.Injuries)),
     "experience": ("Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
                    _plain(h.Experience)),
     "advances": ("Advances: one roll per threshold reached (D12), maximums respected, Talent!", _plain(h.Advance)),

@@ -86,7 +86,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     ok(after_battle("coreheim", "explore", R, "--dice", "1,2,4"))
     assert ok(after_battle("post-game", R, "--list")) == [
         "[x] explore: Exploration: a D6 per hero, +1 for a win; keep six, find shards and multiples",
-        "[ ] injuries: Injuries: D12 per henchman, mount or Hired Sword out of action; D66 per hero",
+        "[ ] injuries: Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero",
         "[ ] experience: Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
         "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!",
         "[ ] sell-shards: Trading 1: sell wyrdstone shards",
@@ -97,7 +97,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     ]
     lines = ok(after_battle("post-game", R, "--dice", "5,5"))
     assert lines[:4] == [
-        "== Injuries: D12 per henchman, mount or Hired Sword out of action; D66 per hero",
+        "== Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero",
         "  R1 serious injury of Hans: D66 rolled [5, 5] = 55 (table)",
         "  Hans serious injury 55: full-recovery (hero-injury:45-64)",
         "  Reikland Rats: post-game step injuries done for battle 1",

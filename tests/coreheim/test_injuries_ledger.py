@@ -1,6 +1,6 @@
 """Injuries through the ledger (seed 002, 2.1 Injuries 1-3): D12 for each henchman, mount or
-Hired Sword out of action (1-4 dead, 5-12 survives), D66 for each hero, gear lost with the dead;
-and what follows a hero's loss: capture, leader succession (1.8).
+Hired Sword out of action (1-4 dead, 5-12 survives), then D66 for each hero, gear lost with the
+dead; and what follows a hero's loss: capture, leader succession (1.8).
 
 In battle 1 the Rats win, so exploring rolls 3 dice as R0 and the first injury die is R1.
 """
@@ -223,3 +223,40 @@ def test_shackles_of_the_enemy_turn_a_dead_hero_into_a_captive(rats_and_skaven):
     ]
     assert ev.ItemLost(warband="clan-skrit", item="shackles", reason="used to capture Gunnar") in events
     assert rats_and_skaven.state.warband("Clan Skrit").stash == []
+
+
+# --- the order of the dice: every D12 (step 1), then every D66 (step 2), each in roster order ---------------
+
+
+def test_the_henchmens_d12s_come_before_the_heroes_d66s(rats_and_skaven):
+    # Hans stands before the Marksmen on the roster, yet the Marksman's D12 is the first die.
+    events = injuries_after_battle(rats_and_skaven, [4, 2, 3], {"marksmen:out": "1"}, ooa=["Hans", "Marksmen"])
+    assert events == [
+        d12(1, "injury of Marksmen", 4),
+        ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="a member died of his wounds",
+                            row="henchman-injury:1-4"),
+        ev.DiceRolled(roll=2, expression="D66", purpose="serious injury of Hans", faces=[2, 3], value=23, source="table"),
+        injury_rolled(23, "hero-injury:23", "chest-wound"),
+        ev.InjurySuffered(warband=RATS, fighter="hans", injury="Chest Wound", row="hero-injury:23"),
+        ev.StatChanged(warband=RATS, fighter="hans", stat="T", delta=1, reason="serious injury: Chest Wound", row="hero-injury:23"),
+        INJURIES_DONE,
+    ]
+
+
+def test_a_leader_dying_after_the_henchmen_rolled_loses_his_gear_and_the_best_hero_takes_over(rats_and_skaven):
+    rats_and_skaven.do(GainItem(warband="Reikland Rats", item="sword", fighter="Gunnar"))
+    play_quiet_battles(rats_and_skaven, 2)
+    rats_and_skaven.battle(ooa=["Gunnar", "Marksmen"])
+    rats_and_skaven.explore_quietly()
+    events = rats_and_skaven.do(h.Injuries(warband="Reikland Rats", answers={"marksmen:out": "1"}), [6, 1, 1])
+    assert [(e.purpose, e.value) for e in events if isinstance(e, ev.DiceRolled)] == [
+        ("injury of Marksmen", 6), ("serious injury of Gunnar", 11)
+    ]
+    assert without_dice(events) == [
+        ce.InjuryRolled(warband=RATS, fighter="gunnar", d66=11, row="hero-injury:11-14", result="dead"),
+        ev.FighterDied(warband=RATS, fighter="gunnar", reason="serious injury: Dead", row="hero-injury:11-14"),
+        ev.FighterPromoted(warband=RATS, fighter="hans", role="leader", reason="takes over from Gunnar: best Leadership (7+)"),
+        ev.PostGameStepDone(warband=RATS, battle=3, step="injuries"),
+    ]
+    gunnar = rats_and_skaven.fighter("Gunnar")
+    assert (gunnar.status, gunnar.equipment, rats_and_skaven.fighter("Marksmen").group_size) == ("dead", [], 3)

@@ -23,7 +23,7 @@ def full_post_game(t) -> None:
     t.battle(ooa=["Hans", "Marksmen", "Snikch"], took_out={"Gunnar": ["Snikch"]})
     t.do(h.Explore(warband=R), [5, 5, 2])  # 12: 3 shards; 5 5 is the Mordheim Survivor
     t.do(h.Explore(warband=S), [4])  # the loser's one hero: 1 die, 4: 1 shard
-    t.do(h.Injuries(warband=R, answers={"marksmen:out": "1"}), [2, 3, 4])  # Hans 23 Chest Wound; a Marksman rolls 4: dead
+    t.do(h.Injuries(warband=R, answers={"marksmen:out": "1"}), [4, 2, 3])  # a Marksman rolls 4: dead; Hans 23 Chest Wound
     t.do(h.Injuries(warband=S), [6, 6])  # Snikch 66: Seen It All, +1 XP
     t.do(h.Experience(warband=R))  # Gunnar 20 + 3 = 23, Hans 1, Marksmen 1: no threshold reached
     t.do(h.Experience(warband=S))  # Snikch 20 + 1 + 1 = 22
@@ -44,8 +44,8 @@ def test_a_full_post_game_is_re_decided_identically_by_check(rats_and_skaven):
     assert (rats.treasury, rats.stash, rats.ext["shards"], rats.ext["exploration_bonus"]) == (
         330, ["power-scroll"], 0, {"extra": 1, "discard": 1}
     )
-    assert [(f.name, f.xp, f.group_size) for f in state.fighters_of(RATS)] == [
-        ("Gunnar", 23, 1), ("Hans", 1, 1), ("Marksmen", 1, 2 + 1), ("Otto", 6, 1)
+    assert [(f.name, f.xp, f.group_size, f.injuries) for f in state.fighters_of(RATS)] == [
+        ("Gunnar", 23, 1, []), ("Hans", 1, 1, ["Chest Wound"]), ("Marksmen", 1, 2 + 1, []), ("Otto", 6, 1, [])
     ]
     assert model.rating(state, RATS) == 6 * 5 + 23 + 1 + 3 * 1 + 6
     checked, differences = rats_and_skaven.ledger.check(rats_and_skaven.cid)
