@@ -17,7 +17,6 @@ from ledger.state import CampaignState
 from . import events as tce
 from . import rules as r
 from .handlers import (
-    STEP_ORDER,
     Advancement,
     AdvanceRoll,
     Experience,
@@ -26,9 +25,11 @@ from .handlers import (
     Ransom,
     RecordTrenchBattle,
     Recruit,
+    Reinforcements,
     Trauma,
     latest_battle,
 )
+from .steps import next_step
 
 
 @click.group("trench-crusade")
@@ -156,6 +157,15 @@ def advance(session: Session, warband: str, rolls: tuple[str, ...], keeps: tuple
     run(session, Advancement(warband=warband, rolls=chosen), dice=dice)
 
 
+@group.command("reinforcements")
+@click.argument("warband")
+@pass_session
+def reinforcements(session: Session, warband: str) -> None:
+    """Reinforcements instead of Exploration: the Arsenal is discarded and the Strongbox set to 0;
+    recruit on the budget with `recruit --free`."""
+    run(session, Reinforcements(warband=warband))
+
+
 @group.command("exploration")
 @click.argument("warband")
 @click.option("--table", default=None, help="common, rare or legendary (when the stage offers two).")
@@ -224,6 +234,5 @@ def status(session: Session, warband: str, as_json: bool) -> None:
             extras += [f"Advancement Rolls due {model['advancements_due']}"] if model["advancements_due"] else []
             click.echo(f"  {model['name']} — {model['model']}{'  ' + '  '.join(extras) if extras else ''}")
     if shown["battle"] is not None:
-        left = [step for step in STEP_ORDER if step not in shown["steps_done"]]
-        click.echo(f"Campaign Phase of battle {shown['battle']}: "
-                   + (f"next {left[0]}" if left else "done"))
+        left = next_step(state, state.warband(warband).id)
+        click.echo(f"Campaign Phase of battle {shown['battle']}: " + (f"next {left.key}" if left else "done"))

@@ -11,6 +11,14 @@ Decisions (the rules module's docstring lists the rule readings):
   Promotions, Experience, then every Advancement Roll owed, then Exploration. Each step is
   one command, refused when an earlier step is not done or when it was already done; a
   shared `post-game.step-done` event marks it done even when it changed nothing.
+- Reinforcements (optional, rules §4 and §9) is taken in Exploration's place and forfeits it:
+  `trench-crusade.reinforcements` discards the Arsenal and sets the Strongbox to 0; recruiting
+  on the budget is left to the players (the ledger does not price Battlekit, so it cannot work
+  out the warband's Total Cost). Quartermaster and Roster are not modelled, so nothing waits
+  for them.
+- A battle is refused for a warband that has not finished the Campaign Phase of its latest
+  battle (the guided post-game's steps, `steps.py`): its remaining steps would otherwise be
+  dropped, since every step belongs to the latest battle.
 - A Troop has 0 XP in this ruleset (only ELITE gain XP, and `xp award` is capped and
   refused for Troops), so a promotion's "begins with 0 Experience Points" emits nothing in
   play. If an arbiter's correction gave a Troop XP, the promotion emits `XPSpent` of all of
@@ -31,6 +39,7 @@ Decisions (the rules module's docstring lists the rule readings):
 from __future__ import annotations
 
 import json
+import shlex
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -115,6 +124,10 @@ class AdvanceRoll(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 class Advancement(Command, frozen=True, kw_only=True, tag="trench-crusade.advancement"):
     warband: str
     rolls: list[AdvanceRoll]
+
+
+class Reinforcements(Command, frozen=True, kw_only=True, tag="trench-crusade.reinforcements"):
+    warband: str
 
 
 class Exploration(Command, frozen=True, kw_only=True, tag="trench-crusade.exploration"):
@@ -240,6 +253,10 @@ def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
 
 STEP_TITLES = {"trauma": "Trauma", "promotions": "Promotions", "experience": "Experience", "exploration": "Exploration"}
 STEP_ORDER = tuple(STEP_TITLES)
+# Taken instead of Exploration, in its place in the order (rules §4: Reinforcements forfeits Exploration).
+REINFORCEMENTS = "reinforcements"
+INSTEAD_OF = {REINFORCEMENTS: "exploration"}
+TITLES = {**STEP_TITLES, REINFORCEMENTS: "Reinforcements"}
 
 
 def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
@@ -252,8 +269,13 @@ def begin_step(state: CampaignState, band: Warband, step: str) -> CampaignBattle
     battle = latest_battle(state, band)
     done = steps_done(state, band.id, battle.number)
     if step in done:
-        raise RuleViolation(f"{band.name} has already done the {STEP_TITLES[step]} step for battle {battle.number}")
-    missing = [earlier for earlier in STEP_ORDER[: STEP_ORDER.index(step)] if earlier not in done]
+        raise RuleViolation(f"{band.name} has already done the {TITLES[step]} step for battle {battle.number}")
+    place = INSTEAD_OF.get(step, step)
+    taken = next((other for other in done if other != step and INSTEAD_OF.get(other, other) == place), None)
+    if taken is not None:
+        raise RuleViolation(f"{band.name} has done the {TITLES[taken]} step for battle {battle.number}: "
+                            "Reinforcements are taken instead of Exploration, not as well")
+    missing = [earlier for earlier in STEP_ORDER[: STEP_ORDER.index(place)] if earlier not in done]
     if missing:
         raise RuleViolation(
             f"{band.name} must do the {STEP_TITLES[missing[0]]} step for battle {battle.number} first "
@@ -265,16 +287,31 @@ def begin_step(state: CampaignState, band: Warband, step: str) -> CampaignBattle
         # the 6-ELITE count of the Promotions step and could return as a 7th ELITE.
         raise RuleViolation(
             f"{', '.join(captives)} {'is' if len(captives) == 1 else 'are'} Captured: settle the ransom "
-            f"(trench-crusade ransom, paid or unpaid) before the {STEP_TITLES[step]} step"
+            f"(trench-crusade ransom, paid or unpaid) before the {TITLES[step]} step"
         )
-    if step == "exploration" and (owed := advancements_due(state, band)):
+    if place == "exploration" and (owed := advancements_due(state, band)):
         names = ", ".join(state.fighters[f].name for f in owed)
-        raise RuleViolation(f"{names} still {'has' if len(owed) == 1 else 'have'} an Advancement Roll to make before Exploration")
+        raise RuleViolation(f"{names} still {'has' if len(owed) == 1 else 'have'} an Advancement Roll to make before {TITLES[step]}")
     return battle
 
 
 def finish_step(ctx: Context, band: Warband, battle: CampaignBattle, step: str) -> None:
     ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step=step))
+
+
+def refuse_an_unfinished_phase(state: CampaignState, participants: list[str]) -> None:
+    """A warband fights again only once the Campaign Phase of its latest battle is finished: the
+    steps belong to the latest battle, so the ones left would be dropped without a word."""
+    from .steps import next_step  # the guided post-game's step list is built on this module
+
+    for band_id in participants:
+        step = next_step(state, band_id)
+        if step is not None:
+            band = state.warbands[band_id]
+            raise RuleViolation(
+                f"{band.name} has not finished the Campaign Phase of battle {latest_battle(state, band).number}: "
+                f"next is {step.key} (campaign post-game {shlex.quote(band.name)})"
+            )
 
 
 # --- shared consequences ---------------------------------------------------------------------
@@ -368,6 +405,7 @@ def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
     battle = battle_record(
         RecordBattle(participants=cmd.participants, winner=cmd.winner, scenario=scenario.id, deeds=deeds), ctx
     )
+    refuse_an_unfinished_phase(state, battle.participants)
     by_warband = {state.warband(ref).id: deed_ids(names) for ref, names in cmd.warband_deeds.items()}
     attacker = state.warband(cmd.attacker).id if cmd.attacker else None
     for named in [*by_warband, *([attacker] if attacker else [])]:
@@ -680,6 +718,20 @@ def advancement(cmd: Advancement, ctx: Context) -> None:
         )
 
 
+def reinforcements(cmd: Reinforcements, ctx: Context) -> None:
+    """Reinforcements instead of Exploration (rules §9, steps 1-2): the Arsenal is discarded and the
+    Strongbox set to 0. The budget (next game's Threshold less the warband's Total Cost) is spent
+    by the players with `recruit --free` and the shared item commands."""
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, REINFORCEMENTS)
+    for item in band.stash:
+        ctx.emit(ev.ItemLost(warband=band.id, item=item, reason="Reinforcements: the Arsenal is discarded"))
+    if band.treasury:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-band.treasury, reason="Reinforcements: the Strongbox is set to 0"))
+    finish_step(ctx, band, battle, REINFORCEMENTS)
+
+
 # Exploration Skills the ledger applies: (extra dice, extra re-rolls, added to the roll).
 EXPLORATION_SKILL_EFFECTS = {"extra-dice": (1, 0, 0), "re-roll-dice": (0, 1, 0), "seek": (0, 0, 1), "circle-back": (0, 0, -1)}
 
@@ -779,6 +831,7 @@ HANDLERS = {
             Promotions: promotions,
             Experience: experience,
             Advancement: advancement,
+            Reinforcements: reinforcements,
             Exploration: exploration,
         }.items()
     },

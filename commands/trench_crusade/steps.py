@@ -1,14 +1,17 @@
 """The guided Campaign Phase (`campaign post-game WARBAND`) for Trench Crusade.
 
 Steps in the rules' order: Trauma, Promotions, Experience, Advancement Rolls, Exploration
-(Reinforcements, Quartermaster and Roster are not modelled: see README.md). Each step builds
-one command; whether it is done is read from the events of the warband's latest battle
-(`post-game.step-done`, and the Advancement Rolls still owed), so the sequence
-resumes where it stopped. With no one to ask (no terminal), choices with a sensible default
-(accept the even spread, roll each model's dice together, no extra dice, no re-rolls) take it;
-choices the command itself asks while deciding (the table to explore, which LEADER gains a
-warband deed's XP) are left to it, so `post-game --answer table=rare` gives them; the skill
-tables of an Advancement Roll need a terminal or `campaign trench-crusade advance`.
+(the optional Reinforcements is taken in Exploration's place with `trench-crusade
+reinforcements`, which counts as Exploration done; Quartermaster and Roster are not modelled:
+see README.md). Each step builds one command; whether it is done is read from the events of the
+warband's latest battle (`post-game.step-done`, and the Advancement Rolls still owed), so the
+sequence resumes where it stopped. The same steps decide whether a warband may fight again
+(`next_step`): a battle is refused until its latest battle's phase is finished. With no one to
+ask (no terminal), choices with a sensible default (accept the even spread, roll each model's
+dice together, no extra dice, no re-rolls) take it; choices the command itself asks while
+deciding (the table to explore, which LEADER gains a warband deed's XP) are left to it, so
+`post-game --answer table=rare` gives them; the skill tables of an Advancement Roll need a
+terminal or `campaign trench-crusade advance`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from ledger.state import CampaignState
 
 from . import rules as r
 from .handlers import (
+    INSTEAD_OF,
     Advancement,
     AdvanceRoll,
     Experience,
@@ -46,13 +50,17 @@ def offer(ask: AskChoice, prompt: str, options: Sequence[str], default: str | No
 
 
 def recorded(step: str):
+    """Done once the step, or the step taken in its place (Reinforcements for Exploration), is
+    recorded for the warband's latest battle."""
+    stands_for = {step, *(other for other, place in INSTEAD_OF.items() if place == step)}
+
     def done(state: CampaignState, warband: str) -> bool:
         band = state.warbands[warband]
         try:
             battle = latest_battle(state, band)
         except RuleViolation:
             return False
-        return step in steps_done(state, warband, battle.number)
+        return not stands_for.isdisjoint(steps_done(state, warband, battle.number))
 
     return done
 
@@ -165,9 +173,22 @@ STEPS = (
     Step("promotions", "Promotions: the Promotion Dice pool", recorded("promotions"), build_promotions),
     Step("experience", "Experience: XP for the ELITE", recorded("experience"), build_experience),
     Step("advancement", "Advancement Rolls", advancement_done, build_advancement),
-    Step("exploration", "Exploration", recorded("exploration"), build_exploration),
+    Step("exploration", "Exploration (or Reinforcements instead)", recorded("exploration"), build_exploration,
+         before="take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
+                "discarded, the Strongbox set to 0, no Exploration)?"),
 )
 
 
 def post_game(state: CampaignState, warband: str) -> Sequence[Step]:
     return STEPS
+
+
+def next_step(state: CampaignState, warband: str) -> Step | None:
+    """The first step of the Campaign Phase of the warband's latest battle not yet done (None: the
+    phase is finished, or the warband has not fought yet)."""
+    band = state.warbands[warband]
+    try:
+        latest_battle(state, band)
+    except RuleViolation:
+        return None
+    return next((step for step in STEPS if not step.done(state, warband)), None)

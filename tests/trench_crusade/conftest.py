@@ -7,14 +7,27 @@ event that opens every transaction), or the refusal's message.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 
 from commands.shared import Correct, EnlistWarband
-from commands.trench_crusade.handlers import Promotions, RecordTrenchBattle, Recruit, Trauma
+from commands.trench_crusade.handlers import (
+    Advancement,
+    AdvanceRoll,
+    Experience,
+    Promotions,
+    RecordTrenchBattle,
+    Recruit,
+    Reinforcements,
+    Trauma,
+    advancements_due,
+)
+from commands.trench_crusade.steps import next_step
 from ledger import events as ev
+from ledger.decide import Command
+from ledger.state import CampaignState
 from ledger.testing import CampaignRunner, LedgerHarness
 
 
@@ -39,7 +52,7 @@ class Table(LedgerHarness):
         self.do(EnlistWarband(name="Legion", player="Bob", faction="heretic-legions", treasury=700))
         self.do(Recruit(warband="Legion", name="Baal", model="Heretic Priest", elite=True, keywords=["LEADER"], paid=False))
 
-    def battle(
+    def battle_command(
         self,
         *,
         deeds: dict[str, list[str]] | None = None,
@@ -47,22 +60,24 @@ class Table(LedgerHarness):
         ooa: Sequence[str] = (),
         winner: str | None = "Pilgrims",
         scenario: str = "trench-warfare",
-    ) -> list[ev.Event]:
+    ) -> RecordTrenchBattle:
         """Pilgrims against Legion, every active model fighting."""
         state = self.state
         fighters = [f for band in ("pilgrims", "legion") for f in state.fighters_of(band)]
-        return self.do(
-            RecordTrenchBattle(
-                participants=["Pilgrims", "Legion"],
-                scenario=scenario,
-                winner=winner,
-                deeds=[
-                    ev.Deed(fighter=f.name, out_of_action=f.name in ooa, glorious_deeds=(deeds or {}).get(f.name, []))
-                    for f in fighters
-                ],
-                warband_deeds=warband_deeds or {},
-            )
+        return RecordTrenchBattle(
+            participants=["Pilgrims", "Legion"],
+            scenario=scenario,
+            winner=winner,
+            deeds=[
+                ev.Deed(fighter=f.name, out_of_action=f.name in ooa, glorious_deeds=(deeds or {}).get(f.name, []))
+                for f in fighters
+            ],
+            warband_deeds=warband_deeds or {},
         )
+
+    def battle(self, **battle: Any) -> list[ev.Event]:
+        """Records `battle_command(**battle)`."""
+        return self.do(self.battle_command(**battle))
 
     def promotions_for(self, deeds: dict[str, list[str]], dice: Sequence[int], *,
                        warband_deeds: dict[str, list[str]] | None = None, **promotions: Any) -> list[ev.Event]:
@@ -71,9 +86,43 @@ class Table(LedgerHarness):
         self.do(Trauma(warband="Pilgrims"))
         return self.do(Promotions(warband="Pilgrims", **promotions), dice)
 
+    def finish_phase(self, warband: str, *, promotions: Sequence[int] = (), advancement: Sequence[int] = ()) -> None:
+        """The steps left of the warband's Campaign Phase, so that it may fight again, with the
+        table dice of the steps that roll: the Promotion Dice spread evenly, each Advancement Roll
+        owed on Melee & Strength and Wildcard keeping Wildcard, and Reinforcements instead of
+        Exploration (it rolls no dice). Trauma is given no dice: a test with casualties does it itself."""
+        dice = {"promotions": promotions, "advancement": advancement}
+        band = self.state.warband(warband).id
+        while (step := next_step(self.state, band)) is not None:
+            self.do(PHASE_COMMANDS[step.key](self.state, band), dice.get(step.key, ()))
+
+    def finish_phases(self, *, promotions: Sequence[int] = ()) -> None:
+        """Both warbands finish the latest battle's Campaign Phase (`finish_phase`), so that they may
+        fight again: the Pilgrims' Promotion Dice are these, and an Advancement Roll owed (one per
+        warband at most, in these tests) rolls double 1s on both tables."""
+        self.finish_phase("Pilgrims", promotions=promotions, advancement=[1, 1, 1, 1])
+        self.finish_phase("Legion", advancement=[1, 1, 1, 1])
+
     def give_xp(self, fighter: str, amount: int) -> None:
         """An arbiter's correction: the only way a Troop can hold XP."""
         self.do(Correct(warband="Pilgrims", fighter=fighter, reason="test setup", xp=amount))
+
+
+def owed_advancement_rolls(state: CampaignState, band: str) -> Advancement:
+    owed = advancements_due(state, state.warbands[band])
+    return Advancement(warband=band, rolls=[
+        AdvanceRoll(fighter=fighter, tables=["melee-strength", "wildcard"], keep="wildcard")
+        for fighter, count in owed.items() for _ in range(count)
+    ])
+
+
+PHASE_COMMANDS: dict[str, Callable[[CampaignState, str], Command]] = {
+    "trauma": lambda state, band: Trauma(warband=band),
+    "promotions": lambda state, band: Promotions(warband=band, even=True),
+    "experience": lambda state, band: Experience(warband=band),
+    "advancement": owed_advancement_rolls,
+    "exploration": lambda state, band: Reinforcements(warband=band),
+}
 
 
 @pytest.fixture

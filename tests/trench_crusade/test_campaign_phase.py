@@ -111,6 +111,7 @@ def test_steps_run_in_order_once_per_battle(campaign):
     )
     assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma")]
     assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has already done the Trauma step for battle 1"
+    campaign.finish_phases(promotions=[1])  # no deeds: Anna rolls the one Promotion Die
     campaign.battle()
     assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma", battle=2)]
 
@@ -134,9 +135,12 @@ def test_troops_roll_survival_first_then_elite_roll_d66(campaign):
 
 
 def wounded(table, *d66_faces: tuple[int, int]) -> list[ev.Event]:
-    """A battle per D66 result in which Gaius alone goes Out of Action; the last Trauma's events."""
+    """A battle per D66 result in which Gaius alone goes Out of Action, each after the last one's
+    Campaign Phase is finished (which rolls Anna's Promotion Die: roll numbers go on from it);
+    the last Trauma's events."""
     events: list[ev.Event] = []
     for faces in d66_faces:
+        table.finish_phases(promotions=[1])
         table.battle(ooa=["Gaius"])
         events = table.do(Trauma(warband="Pilgrims"), faces)
     return events
@@ -187,9 +191,10 @@ def test_bitter_lessons_rolls_d3_xp(campaign):
 def test_a_repeated_injury_is_rolled_again(campaign):
     wounded(campaign, (3, 5))
     events = wounded(campaign, (3, 5, 6, 6))
+    # R0 is battle 1's Trauma roll, R1 Anna's Promotion Die in its Campaign Phase.
     assert events == [
-        d66(1, GAIUS_TRAUMA, 3, 5),
-        d66(2, f"{GAIUS_TRAUMA} (roll 2: an injury it already has is rolled again)", 6, 6),
+        d66(2, GAIUS_TRAUMA, 3, 5),
+        d66(3, f"{GAIUS_TRAUMA} (roll 2: an injury it already has is rolled again)", 6, 6),
         tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[35, 66], row="d66-66-prominent-scar", result="Prominent Scar",
                           rerolled=["d66-35-minor-wound"], battle_scars=1, enemies=["legion"]),
         step("trauma", battle=2),
@@ -340,6 +345,7 @@ def test_a_held_skill_gives_the_next_lower_one(campaign):
     campaign.do(Experience(warband="Pilgrims"))
     campaign.do(Advancement(warband="Pilgrims", rolls=[AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="melee-strength")]),
                 [3, 4, 5, 6])
+    campaign.finish_phases()
     campaign.battle(warband_deeds={"Pilgrims": ["victory-or-death"]}, deeds={"Gaius": ["headshot"]})
     campaign.do(Trauma(warband="Pilgrims"))
     campaign.do(Promotions(warband="Pilgrims", even=True), [1, 1, 1])
@@ -357,7 +363,9 @@ def test_a_held_skill_gives_the_next_lower_one(campaign):
 
 def ready_to_explore(table) -> None:
     """A battle without deeds or casualties: Anna rolls the one Promotion Die (a 1); the Legion
-    has no Troop, so its die is lost. An Advancement Roll owed is made (double 1s: Patron Skill)."""
+    has no Troop, so its die is lost. An Advancement Roll owed is made (double 1s: Patron Skill).
+    The Legion, which does not explore in these tests, ends the battle before with Reinforcements."""
+    table.finish_phase("Legion")
     table.battle()
     for band, promotion_dice in (("Pilgrims", [1]), ("Legion", [])):
         table.do(Trauma(warband=band))

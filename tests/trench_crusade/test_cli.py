@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from ledger.cli import app
+
 SETUP = [
     ["new", "League", "--ruleset", "trench-crusade"],
     ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims", "--treasury", "100"],
@@ -131,11 +133,55 @@ def test_guided_post_game_without_a_terminal_does_one_step_at_a_time(league):
         "[x] promotions: Promotions: the Promotion Dice pool",
         "[ ] experience: Experience: XP for the ELITE",
         "[ ] advancement: Advancement Rolls",
-        "[ ] exploration: Exploration",
+        "[ ] exploration: Exploration (or Reinforcements instead)",
     ]
 
 
 def test_the_ruleset_group_lists_its_commands(cli):
     listing = cli("trench-crusade", "--help").output.split("Commands:\n")[1]
     assert [line.split()[0] for line in listing.splitlines()] == [
-        "advance", "battle", "experience", "exploration", "promotions", "ransom", "recruit", "status", "trauma"]
+        "advance", "battle", "experience", "exploration", "promotions", "ransom", "recruit", "reinforcements", "status", "trauma"]
+
+
+@pytest.mark.parametrize("again", [
+    pytest.param(["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare"],
+                 id="trench-crusade battle"),
+    pytest.param(["battle", "record", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "trench-warfare"],
+                 id="the shared battle record"),
+])
+def test_a_battle_before_the_last_campaign_phase_is_finished_is_refused(league, again):
+    # Given battle 1 recorded and the Pilgrims' Trauma step done,
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    before = events(league)
+    # when the next battle is recorded,
+    result = league(*again)
+    # then it is refused, naming the step to do next, and nothing is written.
+    assert (result.exit_code, result.output) == (
+        1, "Error: Pilgrims has not finished the Campaign Phase of battle 1: next is promotions (campaign post-game Pilgrims)\n"
+    )
+    assert events(league) == before
+
+
+def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league, monkeypatch):
+    # Given the Pilgrims' Campaign Phase done through Experience (Gaius at 1 XP: no Advancement
+    # Roll owed) and a player at a terminal,
+    for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"], ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *args).exit_code == 0
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    # when the walk reaches Exploration and the player stops there,
+    walk = league("post-game", "Pilgrims", input="stop here\n")
+    assert walk.output.splitlines() == [
+        "== Exploration (or Reinforcements instead)",
+        "Before this step: take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
+        "discarded, the Strongbox set to 0, no Exploration)? (go on, stop here): stop here",
+        "Stopped before exploration: run `campaign post-game Pilgrims` again to carry on.",
+    ]
+    # and takes Reinforcements,
+    taken = league("trench-crusade", "reinforcements", "Pilgrims")
+    assert (taken.exit_code, taken.output.splitlines()[:2]) == (0, [
+        "  Pilgrims treasury -100: Reinforcements: the Strongbox is set to 0",
+        "  Pilgrims: post-game step reinforcements done for battle 1",
+    ])
+    # then the Campaign Phase of battle 1 is finished without Exploration.
+    assert league("post-game", "Pilgrims", "--list").output.splitlines()[-1] == "[x] exploration: Exploration (or Reinforcements instead)"
+    assert league("trench-crusade", "status", "Pilgrims").output.splitlines()[-1] == "Campaign Phase of battle 1: done"

@@ -59,6 +59,7 @@ def test_steps_follow_the_campaign_phase_and_resume_from_events(after_trauma):
              [1, 1, 1, 1])
     table.do(Exploration(warband="Pilgrims", rerolls=[]), [1, 1, 1])
     assert done(table) == ["trauma", "promotions", "experience", "advancement", "exploration"]
+    table.finish_phase("Legion")
     table.battle()
     assert done(table) == []  # battle 2's Campaign Phase starts
 

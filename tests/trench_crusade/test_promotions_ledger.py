@@ -4,7 +4,9 @@ then exactly these events, or this refusal.
 
 The usual campaign: Pilgrims have Gaius (ELITE LEADER), Anna and Bert (Trench Pilgrims: the
 eligible Troops) and Carl (Ecclesiastic Prisoners: never promotable), in that roster order.
-No earlier command rolls, so the first Promotion Die is roll R0.
+No earlier command rolls, so the first Promotion Die is roll R0. Between battles both warbands
+finish the Campaign Phase (`finish_phases`: a battle waits for it), which rolls only for an
+Advancement Roll owed.
 """
 
 from __future__ import annotations
@@ -216,16 +218,19 @@ def test_streak_goes_2_then_5_and_the_sixth_die_counts_as_a_six(table):
     first = table.promotions_for({"Anna": ["good-hunting"]}, [1, 2], even=True)
     assert first[1:-1] == [*die("anna", 0, 1, 2, 1, 1), *die("bert", 1, 2, 2, 2, 2)]
     assert table.state.warbands["pilgrims"].ext["promotion_streak"] == 2
+    table.finish_phases()
     # Battle 2: two deeds -> 3 dice, no 6: the streak goes on from 2 to 5.
     second = table.promotions_for({"Anna": ["good-hunting"], "Bert": ["headshot"]}, [5, 4, 3], even=True)
     assert second[0].streak == 2
     assert second[1:-1] == [*die("anna", 2, 1, 3, 5, 3), *die("anna", 3, 2, 3, 4, 4), *die("bert", 4, 3, 3, 3, 5)]
     assert table.state.warbands["pilgrims"].ext["promotion_streak"] == 5
+    # Gaius and Baal reach 2 XP in battle 2: each makes an Advancement Roll (R5-R6, R7-R8).
+    table.finish_phases()
     # Battle 3: no deed -> 1 die; a 2 counts as a 6 after 5 dice without a Promotion.
     third = table.promotions_for({}, [2], assign={"Bert": 1})
     assert third == [
         pool(1, 0, {"bert": 1}, ["bert"], streak=5),
-        *die("bert", 5, 1, 1, 2, 0, counted=True),
+        *die("bert", 9, 1, 1, 2, 0, counted=True),
         *promoted("bert", COUNTED),
         done(3),
     ]
@@ -237,6 +242,7 @@ def test_a_natural_six_resets_the_streak(table):
     table.pilgrims()
     table.legion()
     table.promotions_for({"Anna": ["good-hunting"]}, [1, 1], even=True)
+    table.finish_phases()
     events = table.promotions_for({}, [6], assign={"Anna": 1})
     assert events[2] == tc.PromotionDieRolled(warband="pilgrims", fighter="anna", roll=2, die=1, of=1, face=6,
                                               counted_as_six=False, promoted=True, streak=0)
@@ -272,6 +278,7 @@ def test_promotion_to_the_sixth_elite_stops_promotions(table):
     table.legion()
     events = table.promotions_for({"Anna": ["good-hunting"]}, [6], even=True)
     assert events[1:-1] == [*die("anna", 0, 1, 2, 6, 0), *promoted("anna")]
+    table.finish_phases()  # Anna, ELITE before Experience, reaches 2 XP: her Advancement Roll
     assert table.promotions_for({"Bert": ["headshot"]}, [], even=True) == [
         tc.PromotionsSkipped(warband="pilgrims", elite=6),
         done(2),
