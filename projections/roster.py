@@ -13,6 +13,22 @@ def rating_of(state: CampaignState, warband: str) -> int | None:
     return ruleset.rating(state, warband) if ruleset.rating else None
 
 
+def campaign_row(state: CampaignState) -> dict[str, Any]:
+    return {
+        "campaign_id": state.campaign_id,
+        "name": state.name,
+        "ruleset": state.ruleset,
+        "ruleset_version": state.ruleset_version,
+        "options": state.options,
+        "events": state.position,
+        "transactions": state.transactions,
+        "voided": sorted(int(tx) for tx in state.voided),
+        "warbands": len(state.warbands),
+        "battles": len(state.battles),
+        "head": state.head,
+    }
+
+
 def warband_row(state: CampaignState, warband: str) -> dict[str, Any]:
     band = state.warbands[warband]
     return {

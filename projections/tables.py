@@ -27,7 +27,7 @@ from ledger.campaigns import apply_record, transactions, voids_in
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections.history import fighters_involved, record_text, void_annotations
-from projections.roster import fighter_rows, rating_of, warband_row
+from projections.roster import campaign_row, fighter_rows, rating_of, warband_row
 
 Row = tuple[Any, ...]
 
@@ -138,21 +138,7 @@ def current_rows(state: CampaignState) -> Rows:
     """rm_campaigns, rm_warbands and rm_fighters as the state stands."""
     cid = state.campaign_id
     rows: Rows = {
-        CAMPAIGNS.name: [
-            CAMPAIGNS.row(
-                campaign_id=cid,
-                name=state.name,
-                ruleset=state.ruleset,
-                ruleset_version=state.ruleset_version,
-                options=state.options,
-                events=state.position,
-                transactions=state.transactions,
-                voided=sorted(int(tx) for tx in state.voided),
-                warbands=len(state.warbands),
-                battles=len(state.battles),
-                head=state.head,
-            )
-        ],
+        CAMPAIGNS.name: [CAMPAIGNS.row(**campaign_row(state))],
         WARBANDS.name: [],
         FIGHTERS.name: [],
     }

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from ledger.state import CampaignState
-from projections.roster import fighter_rows, warband_row
+from projections.roster import campaign_row, fighter_rows, warband_row
 
 
 def plural(count: int, word: str) -> str:
@@ -15,20 +15,8 @@ def plural(count: int, word: str) -> str:
 
 
 def campaign_summary(state: CampaignState, *, detail: bool = False) -> dict[str, Any]:
-    summary: dict[str, Any] = {
-        "campaign_id": state.campaign_id,
-        "name": state.name,
-        "ruleset": state.ruleset,
-        "ruleset_version": state.ruleset_version,
-        "warbands": len(state.warbands),
-        "battles": len(state.battles),
-        "events": state.position,
-        "transactions": state.transactions,
-        "voided": sorted(int(t) for t in state.voided),
-        "head": state.head,
-    }
+    summary = campaign_row(state)
     if detail:
-        summary["options"] = state.options
         summary["warbands"] = [warband_row(state, w) for w in state.warbands]
         summary["battles"] = [
             {"battle": b.number, "participants": b.participants, "winner": b.winner, "scenario": b.scenario, "tx": b.tx}
