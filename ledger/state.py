@@ -230,10 +230,15 @@ def _battle(s: CampaignState, e: ev.BattleRecorded) -> None:
         if band is not None:
             band.games += 1
             band.wins += int(e.winner == warband_id)
-    for deed in e.deeds:
-        fighter = s.fighters.get(deed.fighter)
-        if fighter is not None:
+    fought = {deed.fighter for deed in e.deeds}
+    for fighter_id in fought:
+        if fighter := s.fighters.get(fighter_id):
             fighter.games += 1
+    # A warrior who has games to miss sits this battle out, which pays off one of them.
+    for warband_id in e.participants:
+        for fighter in s.fighters_of(warband_id):
+            if fighter.missed_games and fighter.id not in fought:
+                fighter.missed_games -= 1
 
 
 def _xp_awarded(s: CampaignState, e: ev.XPAwarded) -> None:

@@ -189,6 +189,8 @@ def battle_record(cmd: RecordBattle, ctx: Context) -> ev.BattleRecorded:
             raise RuleViolation(f"{fighter.name}'s warband did not fight in this battle")
         if not fighter.active:
             raise RuleViolation(f"{fighter.name} is {fighter.status} and cannot fight")
+        if fighter.missed_games:
+            raise RuleViolation(f"{fighter.name} must miss this battle (injured): leave them out of it")
         took_out = [_enemy_id(state, name, fighter) for name in deed.took_out]
         deeds.append(
             ev.Deed(

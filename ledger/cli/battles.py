@@ -18,9 +18,10 @@ def battle() -> None:
 
 def deeds_for(state: CampaignState, warbands: list[str], absent: tuple[str, ...], out_of_action: tuple[str, ...],
               took_out: tuple[str, ...], glorious: tuple[str, ...]) -> list[ev.Deed]:
-    """Every active fighter of the warbands fought, unless absent; flags add what each did."""
+    """Every active fighter of the warbands fought, unless absent or missing games for an injury;
+    flags add what each did."""
     band_ids = [state.warband(w).id for w in warbands]
-    fighters = [f for b in band_ids for f in state.fighters_of(b)]
+    fighters = [f for b in band_ids for f in state.fighters_of(b) if not f.missed_games]
     missing = {state.fighter(name).id for name in absent}
 
     def ids(names: tuple[str, ...]) -> list[str]:

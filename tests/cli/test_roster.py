@@ -115,3 +115,20 @@ def test_the_roster_shows_games_a_fighter_will_miss(capsys):
         "  Hans — hero  XP 0  misses 1 game",
         "      injuries: Hand Injury",
     ]
+
+
+
+def test_battle_record_leaves_out_a_fighter_who_must_miss_the_game():
+    from ledger import events as ev
+    from ledger.cli.battles import deeds_for
+    from ledger.state import CampaignState, evolve
+
+    state = CampaignState(ruleset="freeform")
+    for event in (
+        ev.WarbandEnlisted(warband="rats", name="Rats", player="Ann"),
+        ev.FighterRecruited(warband="rats", fighter="hans", name="Hans", role="hero"),
+        ev.FighterRecruited(warband="rats", fighter="otto", name="Otto", role="hero"),
+        ev.InjurySuffered(warband="rats", fighter="hans", injury="Leg Wound", missed_games=1),
+    ):
+        evolve(state, event)
+    assert deeds_for(state, ["Rats"], (), (), (), ()) == [ev.Deed(fighter="otto")]

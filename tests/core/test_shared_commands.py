@@ -135,6 +135,9 @@ REFUSALS = [
     ("taking out a friend", BASE,
      c.RecordBattle(participants=["rats", "skaven"], deeds=[ev.Deed(fighter="snikch", took_out=["Snikch"])]),
      RuleViolation, "Snikch cannot take out Snikch, a fighter of the same warband"),
+    ("a fighter who must miss the game fights", [*BASE, ev.InjurySuffered(warband="rats", fighter="gunnar", injury="Leg Wound", missed_games=1)],
+     c.RecordBattle(participants=["rats", "skaven"], deeds=[ev.Deed(fighter="gunnar")]),
+     RuleViolation, "Gunnar must miss this battle (injured): leave them out of it"),
     ("overdraw the treasury", BASE, c.ChangeTreasury(warband="skaven", delta=-51, reason="x"),
      RuleViolation, "Skaven has 50 in the treasury; cannot pay 51"),
     ("lose an item nobody has", BASE, c.LoseItem(warband="rats", item="sword"),
@@ -173,3 +176,11 @@ def test_decide_does_not_change_the_state_it_is_given():
     state = given(*BASE)
     when(state, c.ChangeTreasury(warband="rats", delta=-10, reason="x"))
     assert state.warbands["rats"].treasury == 100
+
+
+def test_sitting_out_a_battle_pays_off_one_missed_game():
+    state = given(*BASE, ev.InjurySuffered(warband="rats", fighter="gunnar", injury="Leg Wound", missed_games=2))
+    for event in when(state, c.RecordBattle(participants=["rats", "skaven"], deeds=[ev.Deed(fighter="snikch")])):
+        evolve(state, event)
+    assert (state.fighters["gunnar"].missed_games, state.fighters["gunnar"].games) == (1, 0)
+    assert state.fighters["snikch"].games == 1

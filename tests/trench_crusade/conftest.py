@@ -61,9 +61,9 @@ class Table(LedgerHarness):
         winner: str | None = "Pilgrims",
         scenario: str = "trench-warfare",
     ) -> RecordTrenchBattle:
-        """Pilgrims against Legion, every active model fighting."""
+        """Pilgrims against Legion, every active model fighting but those missing a game for an injury."""
         state = self.state
-        fighters = [f for band in ("pilgrims", "legion") for f in state.fighters_of(band)]
+        fighters = [f for band in ("pilgrims", "legion") for f in state.fighters_of(band) if not f.missed_games]
         return RecordTrenchBattle(
             participants=["Pilgrims", "Legion"],
             scenario=scenario,

@@ -189,15 +189,20 @@ def test_bitter_lessons_rolls_d3_xp(campaign):
 
 
 def test_a_repeated_injury_is_rolled_again(campaign):
-    wounded(campaign, (3, 5))
+    wounded(campaign, (3, 5))  # battle 1: a Minor Wound, so Gaius misses the next game
+    campaign.finish_phases(promotions=[1])
+    assert campaign.battle()[0].deeds[0].fighter == "anna"  # battle 2 is fought without Gaius
+    assert campaign.state.fighters["gaius"].missed_games == 0
+    campaign.do(Trauma(warband="Pilgrims"))
     events = wounded(campaign, (3, 5, 6, 6))
-    # R0 is battle 1's Trauma roll, R1 Anna's Promotion Die in its Campaign Phase.
+    # R0 is battle 1's Trauma roll, R1 and R2 Anna's Promotion Dice in the phases of battles 1 and 2,
+    # R3 and R4 Baal's Advancement Roll (his 2nd XP, from battle 2, reaches a circle).
     assert events == [
-        d66(2, GAIUS_TRAUMA, 3, 5),
-        d66(3, f"{GAIUS_TRAUMA} (roll 2: an injury it already has is rolled again)", 6, 6),
+        d66(5, GAIUS_TRAUMA, 3, 5),
+        d66(6, f"{GAIUS_TRAUMA} (roll 2: an injury it already has is rolled again)", 6, 6),
         tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[35, 66], row="d66-66-prominent-scar", result="Prominent Scar",
                           rerolled=["d66-35-minor-wound"], battle_scars=1, enemies=["legion"]),
-        step("trauma", battle=2),
+        step("trauma", battle=3),
     ]
 
 
