@@ -180,9 +180,15 @@ def _hire_terms(cmd: Hire, band: Band, ctx: Context) -> tuple[str, int, int]:
 
 
 def hire(cmd: Hire, ctx: Context) -> None:
-    state, tables = ctx.state, m.tables_for(ctx.options)
+    state = ctx.state
     band = state.warband(cmd.warband)
     m.open_window(state, band, "hire warriors")
+    _recruit(cmd, band, ctx)
+
+
+def _recruit(cmd: Hire, band: Band, ctx: Context) -> str:
+    """Hire's checks and events, whenever the warrior joins; returns his fighter id."""
+    state, tables = ctx.state, m.tables_for(ctx.options)
     name = cmd.name.strip()
     if not name:
         raise BadInput("a warrior needs a name")
@@ -222,6 +228,7 @@ def hire(cmd: Hire, ctx: Context) -> None:
     if role == m.LEADER and acting is not None:
         # 1.8: a warband that hires its list's leader type again is led by him at once.
         ctx.emit(ev.FighterPromoted(warband=band.id, fighter=acting.id, role=m.HERO, reason=f"{name} leads the warband"))
+    return fighter
 
 
 def record_battle(cmd: RecordBattle, ctx: Context) -> None:
