@@ -43,7 +43,8 @@ from ledger.state import CampaignState
 # rolled), ADVANCED_STATS (characteristics a henchman improved, once each).
 # Warband: SHARDS, BONUS_DICE {"extra", "discard"}, RATINGS (battle as text -> rating, kept for every
 # battle), and for the latest battle only (a snapshot stays small): FOUND (battle as text -> rare items
-# found, not yet bought), UNDERDOG (battle as text -> {"points", "spent"}), DEEDS ({"battle", "fought",
+# found, not yet bought), UNDERDOG (battle as text -> {"points", "spent",
+# "sword": the Hired Sword an underdog point brought, if any}), DEEDS ({"battle", "fought",
 # "out_of_action", "took_out": fighter -> enemies}).
 TYPE = "type"
 RACE = "race"
@@ -234,9 +235,12 @@ class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-
     warband: str
     battle: int
     points: int
+    sword: str | None = None  # the Hired Sword one of the points brought to this battle
 
     def describe(self, state: CampaignState) -> str:
-        return f"{warband_name(state, self.warband)} spends {_plural(self.points, 'underdog point')} of battle {self.battle}"
+        brought = f", one on {fighter_name(state, self.sword)} (Hired Sword)" if self.sword else ""
+        return (f"{warband_name(state, self.warband)} spends {_plural(self.points, 'underdog point')} "
+                f"of battle {self.battle}{brought}")
 
 
 # --- the fold ------------------------------------------------------------------------------------
@@ -315,7 +319,10 @@ def _ratings(s: CampaignState, e: BattleRatings) -> None:
 
 def _underdog(s: CampaignState, e: UnderdogSpent) -> None:
     if band := s.warbands.get(e.warband):
-        _latest(band, UNDERDOG, e.battle, {"points": 0, "spent": 0})["spent"] += e.points
+        held = _latest(band, UNDERDOG, e.battle, {"points": 0, "spent": 0})
+        held["spent"] += e.points
+        if e.sword:
+            held["sword"] = e.sword
 
 
 def _nothing(s: CampaignState, e: Any) -> None:

@@ -28,11 +28,12 @@ from commands.coreheim import rules
 from commands.coreheim.advances import roll_advance
 from commands.coreheim.outcomes import Consequences, hero_injury, henchman_injury
 from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_record, enlist_warband, unique_id
+from commands.shared import _enemy_id as enemy_id
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.rulesets import refusing_as_rule_violation
-from ledger.state import Fighter
+from ledger.state import Battle, Fighter
 from ledger.state import Warband as Band
 
 
@@ -121,9 +122,21 @@ class Reinforce(Command, frozen=True, kw_only=True, tag="coreheim.reinforce"):
     warband: str
 
 
+class UnderdogSword(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A Hired Sword one underdog point brings to the battle, and what he did in it."""
+
+    name: str
+    type: str  # a Hired Sword id (ogre-bodyguard…)
+    race: str = ""
+    stats: dict[str, int] = {}
+    out_of_action: bool = False
+    took_out: list[str] = []  # enemies he took out of action
+
+
 class SpendUnderdog(Command, frozen=True, kw_only=True, tag="coreheim.underdog"):
     warband: str
-    xp: dict[str, int]  # warrior -> XP bought with underdog points
+    xp: dict[str, int] = {}  # warrior -> XP bought with underdog points
+    sword: UnderdogSword | None = None  # bought with one point
 
 
 # --- the warband ------------------------------------------------------------------------------------
@@ -264,7 +277,18 @@ def record_battle(cmd: RecordBattle, ctx: Context) -> None:
 
 
 def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
-    """Underdog points (5.4) each buy +1 XP, before the battle's experience is awarded."""
+    """Underdog points (5.4): each buys +1 XP, or a Hired Sword to help in the battle.
+
+    The rules spend them before the battle, but the ledger knows them only from the battle's
+    ratings, recorded with it; so they are spent right after the battle is recorded: XP before
+    the experience step, a Hired Sword before exploration, so that the whole post-game sees him.
+    One point brings one sword. He joins as a hire does (a Hired Sword type, one of each type;
+    FighterRecruited at his fee, no gold paid) and the warband's deeds in the battle are stated
+    again with him among those who fought, with the enemies he took out and whether he was taken
+    out, so injuries and experience treat him as any Hired Sword. (An enemy who took him out names
+    him in the battle record, as an enemy the ledger does not know yet.) At the upkeep step the
+    player keeps him by paying his upkeep or lets him go, as for every Hired Sword.
+    """
     state = ctx.state
     band = state.warband(cmd.warband)
     battle = m.latest_battle(state, band)
@@ -273,12 +297,19 @@ def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
     held = band.ext.get(ce.UNDERDOG, {}).get(str(battle.number), {"points": 0, "spent": 0})
     if not held["points"]:
         raise RuleViolation(f"{band.name} earned no underdog points in battle {battle.number}")
-    if m.step_done(state, band, "experience"):
+    if cmd.xp and m.step_done(state, band, "experience"):
         raise RuleViolation(f"{band.name} has already been awarded experience for battle {battle.number}")
-    left = held["points"] - held["spent"]
-    wanted = sum(cmd.xp.values())
-    if any(amount < 1 for amount in cmd.xp.values()) or not wanted:
+    if cmd.sword is not None and m.step_done(state, band, "explore"):
+        raise RuleViolation(
+            f"{band.name} has already explored after battle {battle.number}: "
+            "a Hired Sword bought with underdog points joins before the post-game"
+        )
+    if any(amount < 1 for amount in cmd.xp.values()):
         raise BadInput("spend at least 1 point on each warrior named")
+    wanted = sum(cmd.xp.values()) + (cmd.sword is not None)
+    if not wanted:
+        raise BadInput("spend the points on experience (warrior=N) or on a Hired Sword")
+    left = held["points"] - held["spent"]
     if wanted > left:
         raise RuleViolation(
             f"{band.name} has {left} underdog point{'' if left == 1 else 's'} left for battle {battle.number}, not {wanted}"
@@ -289,7 +320,26 @@ def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
             raise RuleViolation(f"{fighter.name} never gains experience")
         ctx.emit(ev.XPAwarded(warband=band.id, fighter=fighter.id, amount=amount,
                               reason=f"underdog bonus (battle {battle.number})"))
-    ctx.emit(ce.UnderdogSpent(warband=band.id, battle=battle.number, points=wanted))
+    sword = _underdog_sword(cmd.sword, band, battle, ctx) if cmd.sword is not None else None
+    ctx.emit(ce.UnderdogSpent(warband=band.id, battle=battle.number, points=wanted, sword=sword))
+
+
+def _underdog_sword(spec: UnderdogSword, band: Band, battle: Battle, ctx: Context) -> str:
+    """Hire the sword without pay and add him to the warband's deeds in the battle; his id."""
+    swords = [s.id for s in m.tables_for(ctx.options).hired_swords.swords]
+    if spec.type not in swords:
+        raise RuleViolation(f"{spec.type} is not a Hired Sword {band.name} can hire ({', '.join(swords)})")
+    fighter = _recruit(Hire(warband=band.id, name=spec.name, type=spec.type, race=spec.race, stats=spec.stats, free=True),
+                       band, ctx)
+    state = ctx.state
+    took_out = [enemy_id(state, name, state.fighters[fighter]) for name in spec.took_out]
+    done = m.deeds(band, battle)
+    ctx.emit(ce.BattleDeeds(
+        warband=band.id, battle=battle.number, fought=[*done["fought"], fighter],
+        out_of_action=[*done["out_of_action"], *([fighter] if spec.out_of_action else [])],
+        took_out={**done["took_out"], **({fighter: took_out} if took_out else {})},
+    ))
+    return fighter
 
 
 # --- exploration ------------------------------------------------------------------------------------
@@ -600,18 +650,21 @@ def buy(cmd: Buy, ctx: Context) -> None:
 
 
 def upkeep(cmd: Upkeep, ctx: Context) -> None:
-    """Trading 5: each Hired Sword's upkeep, after every game; unpaid, he leaves."""
+    """Trading 5: each Hired Sword's upkeep, after every game; unpaid, he leaves. A sword the
+    underdog bonus brought to this battle is kept the same way, from this first upkeep on."""
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
     battle = m.begin_step(state, band, "upkeep")
     dwarves = any(f.ext.get(ce.RACE) == "dwarf" for f in state.fighters_of(band.id))
+    underdog_sword = band.ext.get(ce.UNDERDOG, {}).get(str(battle.number), {}).get("sword")
     for sword in [f for f in state.fighters_of(band.id) if f.role == m.HIRED_SWORD]:
         fee = rules.hired_sword_upkeep(sword.ext.get(ce.TYPE, ""), warband_has_dwarves=dwarves, tables=tables)
         treasury = state.warbands[band.id].treasury
         answer = ctx.choose(f"{sword.id}:upkeep", f"Pay {sword.name}'s upkeep of {fee} gc ({band.name} has {treasury} gc)?",
                             ["pay", "release"])
         if answer == "release":
-            ctx.emit(ev.FighterRetired(warband=band.id, fighter=sword.id, reason="left: upkeep not paid"))
+            came = f" (came for battle {battle.number} with the underdog bonus)" if sword.id == underdog_sword else ""
+            ctx.emit(ev.FighterRetired(warband=band.id, fighter=sword.id, reason=f"left{came}: upkeep not paid"))
         elif fee > treasury:
             raise RuleViolation(f"{band.name} has {treasury} gc; {sword.name}'s upkeep is {fee} gc")
         elif fee:
