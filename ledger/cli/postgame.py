@@ -55,11 +55,11 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     for step in steps:
         if (only is not None and step.key != only) or step.done(state, band.id):
             continue
-        click.echo(f"== {step.title}")
         if ask is None and did:
             # Without a terminal each step takes its own --dice: stop and say what comes next.
             click.echo(f"Next step: {step.key} (run `campaign post-game {warband_ref}` again with its dice).")
             return
+        click.echo(f"== {step.title}")
         if ask is not None and step.before and ask(f"Before this step: {step.before}", [GO_ON, STOP]) == STOP:
             click.echo(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on.")
             return

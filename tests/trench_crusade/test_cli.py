@@ -121,7 +121,6 @@ def test_guided_post_game_without_a_terminal_does_one_step_at_a_time(league):
         "== Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
         "  Pilgrims: post-game step trauma done for battle 1",
         first.output.splitlines()[2],  # the transaction and head hash
-        "== Promotions: the Promotion Dice pool",
         "Next step: promotions (run `campaign post-game Pilgrims` again with its dice).",
     ]
     second = league("post-game", "Pilgrims", "--dice", "6")
