@@ -176,11 +176,28 @@ def reinforce(session: Session, warband: str, dice: DiceChoice, answers: dict[st
 
 @click.command("underdog")
 @warband_argument
-@click.option("--xp", "xp", multiple=True, required=True, metavar="WARRIOR=N", help="Spend N points on N XP (repeat).")
+@click.option("--xp", "xp", multiple=True, metavar="WARRIOR=N", help="Spend N points on N XP (repeat).")
+@click.option("--sword", default=None, metavar="NAME", help="Spend a point on Hired Sword NAME, who fought in the battle.")
+@click.option("--type", "type_", default=None, help="The sword's type (ogre-bodyguard, pit-fighter…).")
+@click.option("--race", default="", help="The sword's race (sets his maximum characteristics).")
+@click.option("--stat", "stats", multiple=True, metavar="STAT=N", help="The sword's M A W T WS BS I Ld (repeat).")
+@click.option("--took-out", "took_out", multiple=True, metavar="ENEMY", help="An enemy the sword took out of action (repeat).")
+@click.option("--out-of-action", is_flag=True, help="The sword was taken out of action.")
 @pass_session
-def underdog(session: Session, warband: str, xp: tuple[str, ...]) -> None:
-    """Spend the underdog points of the latest battle on experience."""
-    run(session, h.SpendUnderdog(warband=warband, xp=parse_int_pairs(xp, "--xp")))
+def underdog(session: Session, warband: str, xp: tuple[str, ...], sword: str | None, type_: str | None, race: str,
+             stats: tuple[str, ...], took_out: tuple[str, ...], out_of_action: bool) -> None:
+    """Spend the underdog points of the latest battle: on experience (before the experience step),
+    or one on a Hired Sword who fought in it (before exploring; keep him at the upkeep by paying it)."""
+    hired = None
+    if sword is None:
+        if type_ or race or stats or took_out or out_of_action:
+            raise BadInput("--type, --race, --stat, --took-out and --out-of-action describe a Hired Sword: name him with --sword")
+    elif type_ is None:
+        raise BadInput(f"give {sword}'s Hired Sword type with --type")
+    else:
+        hired = h.UnderdogSword(name=sword, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
+                                took_out=list(took_out), out_of_action=out_of_action)
+    run(session, h.SpendUnderdog(warband=warband, xp=parse_int_pairs(xp, "--xp"), sword=hired))
 
 
 @click.command("ratings")

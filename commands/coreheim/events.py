@@ -238,7 +238,7 @@ class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-
     sword: str | None = None  # the Hired Sword one of the points brought to this battle
 
     def describe(self, state: CampaignState) -> str:
-        brought = f", one on {fighter_name(state, self.sword)} (Hired Sword)" if self.sword else ""
+        brought = f" (one brought {fighter_name(state, self.sword)}, a Hired Sword)" if self.sword else ""
         return (f"{warband_name(state, self.warband)} spends {_plural(self.points, 'underdog point')} "
                 f"of battle {self.battle}{brought}")
 

@@ -233,3 +233,62 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
     assert ok(after_battle("coreheim", "sell", R, "sword", "--fighter", "Gunnar", "--price", "10"))[1] == (
         f"  {R} treasury +5: sold sword (half of 10 gc)"
     )
+
+
+@pytest.fixture
+def underdog_battle(campaign):
+    """Rats (Gunnar 20 XP, Otto 6 XP, Hans, 3 Marksmen, Grok the Ogre Bodyguard: rating 81) beat
+    Skrit (Snikch: rating 25); a gap of 56 gives the Skrit 1 underdog point. Hans out of action."""
+    for args in (
+        ["new", "League", "--ruleset", "coreheim"],
+        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+        ["coreheim", "hire", R, "Otto", "--type", "sergeant", "--race", "human", *HUMAN],
+        ["coreheim", "hire", R, "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
+        ["coreheim", "hire", R, "Marksmen", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "3", *HUMAN],
+        ["coreheim", "hire", R, "Grok", "--type", "ogre-bodyguard", "--race", "ogre", *HUMAN],
+        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--ooa", "Hans"],
+    ):
+        ok(campaign(*args))
+    return campaign
+
+
+def test_an_underdog_point_spent_on_a_hired_sword_from_the_command_line(underdog_battle):
+    lines = ok(underdog_battle("coreheim", "underdog", S, "--sword", "Grimm", "--type", "pit-fighter", "--race", "human",
+                               *HUMAN, "--took-out", "Hans"))
+    assert lines[:-1] == [
+        "  Grimm, hired-sword, joins Clan Skrit",
+        "  Grimm is a human pit-fighter",
+        "  Clan Skrit in battle 1: 2 warriors fought, out of action: nobody; 1 enemy taken out",
+        "  Clan Skrit spends 1 underdog point of battle 1 (one brought Grimm, a Hired Sword)",
+    ]
+    assert lines[-1].startswith("Recorded T11 (5 events). Head ")
+    # He fought: survived (+1) and took out Hans (+1), so he rolls an advance at 2 XP (3: Ld +1 step)
+    for step in (["explore", S, "--dice", "1"], ["injuries", S], ["experience", S], ["advance", S, "--dice", "3"],
+                 ["sell-shards", S, "0"], ["search", S]):
+        ok(underdog_battle("coreheim", *step))
+    # At the upkeep he is let go (the event's reason is checked in test_underdog_ledger; the log line has none)
+    lines = ok(underdog_battle("coreheim", "upkeep", S, "--answer", "grimm:upkeep=release"))
+    assert lines[:-1] == [
+        "  Grimm retires",
+        "  Clan Skrit: post-game step upkeep done for battle 1",
+    ]
+
+
+def test_underdog_sword_options_without_a_sword_are_bad_input(underdog_battle):
+    before = events(underdog_battle)
+    result = underdog_battle("coreheim", "underdog", S, "--type", "pit-fighter")
+    assert (result.exit_code, result.output) == (
+        2, "Error: --type, --race, --stat, --took-out and --out-of-action describe a Hired Sword: name him with --sword\n"
+    )
+    assert events(underdog_battle) == before
+
+
+def test_an_underdog_sword_beyond_the_points_left_is_refused(underdog_battle):
+    before = events(underdog_battle)
+    result = underdog_battle("coreheim", "underdog", S, "--xp", "Snikch=1", "--sword", "Grimm", "--type", "pit-fighter",
+                             "--race", "human", *HUMAN)
+    assert (result.exit_code, result.output) == (1, "Error: Clan Skrit has 1 underdog point left for battle 1, not 2\n")
+    assert events(underdog_battle) == before
