@@ -1,6 +1,7 @@
 """`campaign trench-crusade …`: each step of the Campaign Phase as its own non-interactive command,
-plus recruiting with a Faction List entry, recording a battle with warband-level deeds, ransoms
-and the warband's Trench Crusade status."""
+plus recruiting with a Faction List entry, recording a battle with warband-level deeds, ransoms,
+the Quartermaster step's activities (retire, buy, sell, give, stow) and the warband's Trench
+Crusade status."""
 
 from __future__ import annotations
 
@@ -19,13 +20,19 @@ from . import rules as r
 from .handlers import (
     Advancement,
     AdvanceRoll,
+    Allocate,
+    BuyKit,
     Experience,
     Exploration,
     Promotions,
+    Quartermaster,
     Ransom,
     RecordTrenchBattle,
     Recruit,
     Reinforcements,
+    Retire,
+    Roster,
+    SellKit,
     Trauma,
     latest_battle,
 )
@@ -179,6 +186,84 @@ def exploration(session: Session, warband: str, table: str | None, skills: tuple
     """Exploration step: roll the stage's dice, re-roll, find a location, loot 10 ducats per point."""
     run(session, Exploration(warband=warband, table=table, skills=list(skills), modifier=modifier,
                              rerolls=list(rerolls)), dice=dice)
+
+
+@group.command("retire")
+@click.argument("warband")
+@click.argument("fighter")
+@pass_session
+def retire(session: Session, warband: str, fighter: str) -> None:
+    """Quartermaster: retire a model with 2 Battle Scars; its Battlekit goes to the Arsenal."""
+    run(session, Retire(warband=warband, fighter=fighter))
+
+
+def _currency(glory: bool) -> str:
+    return tce.GLORY_POINTS if glory else tce.DUCATS
+
+
+@group.command("buy")
+@click.argument("warband")
+@click.argument("item")
+@click.option("--price", type=int, required=True, help="Its price in the faction Armoury or Glory Item table.")
+@click.option("--glory", is_flag=True, help="Paid in Glory Points instead of ducats.")
+@click.option("--glory-item", is_flag=True, help="A Glory Item (always paid in Glory).")
+@click.option("--elite-only", is_flag=True, help="ELITE-only Battlekit: only an ELITE model may be given it.")
+@pass_session
+def buy(session: Session, warband: str, item: str, price: int, glory: bool, glory_item: bool, elite_only: bool) -> None:
+    """Quartermaster: buy Battlekit or a Glory Item into the Arsenal."""
+    run(session, BuyKit(warband=warband, item=item, price=price, currency=_currency(glory or glory_item),
+                        glory_item=glory_item, elite_only=elite_only))
+
+
+@group.command("sell")
+@click.argument("warband")
+@click.argument("item")
+@click.option("--from", "fighter", default=None, help="The model carrying it (default: from the Arsenal).")
+@click.option("--price", type=int, default=None, help="The price paid, when the ledger does not know it.")
+@click.option("--glory", is_flag=True, help="With --price: it was paid in Glory Points.")
+@pass_session
+def sell(session: Session, warband: str, item: str, fighter: str | None, price: int | None, glory: bool) -> None:
+    """Quartermaster: sell Battlekit or a Glory Item for half the price paid, rounded up."""
+    if glory and price is None:
+        raise BadInput("--glory goes with --price (the currency of the price paid)")
+    run(session, SellKit(warband=warband, item=item, fighter=fighter, price=price,
+                         currency=_currency(glory) if price is not None else None))
+
+
+@group.command("give")
+@click.argument("warband")
+@click.argument("fighter")
+@click.argument("item")
+@pass_session
+def give(session: Session, warband: str, fighter: str, item: str) -> None:
+    """Quartermaster: give FIGHTER an ITEM from the Arsenal."""
+    run(session, Allocate(warband=warband, fighter=fighter, item=item))
+
+
+@group.command("stow")
+@click.argument("warband")
+@click.argument("fighter")
+@click.argument("item")
+@pass_session
+def stow(session: Session, warband: str, fighter: str, item: str) -> None:
+    """Quartermaster: put FIGHTER's ITEM back in the Arsenal."""
+    run(session, Allocate(warband=warband, fighter=fighter, item=item, to_arsenal=True))
+
+
+@group.command("quartermaster")
+@click.argument("warband")
+@pass_session
+def quartermaster(session: Session, warband: str) -> None:
+    """Quartermaster step done (retire, recruit, buy, sell, give and stow before this)."""
+    run(session, Quartermaster(warband=warband))
+
+
+@group.command("roster")
+@click.argument("warband")
+@pass_session
+def roster(session: Session, warband: str) -> None:
+    """Roster step done: the roster is up to date, ready for the next game."""
+    run(session, Roster(warband=warband))
 
 
 def status_of(state: CampaignState, warband: str) -> dict[str, Any]:

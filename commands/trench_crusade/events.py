@@ -18,7 +18,11 @@ TreasuryChanged, ItemGained/ItemLost…). An event here records what has no shar
 - `trench-crusade.advancement-earned` / `advancement`: an Advancement Roll owed on
   reaching a circled XP box, and its two rolls with the result kept;
 - `trench-crusade.exploration`: the final Exploration Roll and the location found;
-- `trench-crusade.ransomed`: a Captured model bought back (it returns to the roster).
+- `trench-crusade.ransomed`: a Captured model bought back (it returns to the roster);
+- `trench-crusade.kit-bought`: Battlekit or a Glory Item bought in the Quartermaster step, with
+  the price paid, its currency and whether it is ELITE-only: selling it later gives back half
+  of that price in that currency, and only an ELITE may be given ELITE-only kit, so the
+  purchase must be a fact in the stream (the shared `item.gained` carries only the name).
 
 A Campaign Phase step done is the shared `post-game.step-done`.
 """
@@ -34,7 +38,8 @@ from ledger.describe import fighter_name, warband_name
 from ledger.state import CampaignState
 
 # Keys of `ext` this ruleset folds into. Warband: STREAK, GLORY, LAST_BATTLE (the payload of its
-# latest battle-record), LOCATIONS (ids found).
+# latest battle-record), LOCATIONS (ids found), ARMOURY (item name -> {price, currency, glory_item,
+# elite_only} of the latest purchase of that item).
 # Fighter: MODEL, TRAUMA_ROWS (rows suffered), BATTLE_SCARS, ADVANCEMENTS_DUE.
 STREAK = "promotion_streak"
 GLORY = "glory"
@@ -44,6 +49,8 @@ MODEL = "model"
 TRAUMA_ROWS = "trauma_rows"
 BATTLE_SCARS = "battle_scars"
 ADVANCEMENTS_DUE = "advancements_due"
+ARMOURY = "armoury"
+DUCATS, GLORY_POINTS = "ducats", "glory"  # the two currencies a price is paid in
 
 
 def _plural(count: int, word: str) -> str:
@@ -247,6 +254,26 @@ class FighterRansomed(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.r
         return f"{fighter_name(state, self.fighter)} is ransomed from {warband_name(state, self.to_warband)} for {self.ducats} ducats and makes a Full Recovery"
 
 
+@ev.event_type
+class KitBought(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.kit-bought"):
+    """Bought into the Arsenal; the `item.gained` and the currency spent go with it."""
+
+    warband: str
+    item: str
+    price: int
+    currency: str  # DUCATS or GLORY_POINTS
+    glory_item: bool = False
+    elite_only: bool = False
+
+    def describe(self, state: CampaignState) -> str:
+        what = "Glory Item" if self.glory_item else "ELITE-only Battlekit" if self.elite_only else "Battlekit"
+        return f"{warband_name(state, self.warband)} buys {self.item} ({what}) for {self.price} {_currency(self.currency)}"
+
+
+def _currency(currency: str) -> str:
+    return "Glory" if currency == GLORY_POINTS else "ducats"
+
+
 def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
     found = state.fighters.get(fighter)
     return found.ext if found else None
@@ -279,3 +306,6 @@ def evolve(state: CampaignState, event: ev.Event) -> None:
             band.ext.setdefault(LOCATIONS, []).append(location)
         case FighterRansomed() if fighter:
             fighter.status = "active"
+        case KitBought(item=item) if band:
+            band.ext.setdefault(ARMOURY, {})[item] = {key: value for key, value in ev.fields_of(event).items()
+                                                      if key in ("price", "currency", "glory_item", "elite_only")}

@@ -14,8 +14,17 @@ Decisions (the rules module's docstring lists the rule readings):
 - Reinforcements (optional, rules §4 and §9) is taken in Exploration's place and forfeits it:
   `trench-crusade.reinforcements` discards the Arsenal and sets the Strongbox to 0; recruiting
   on the budget is left to the players (the ledger does not price Battlekit, so it cannot work
-  out the warband's Total Cost). Quartermaster and Roster are not modelled, so nothing waits
-  for them.
+  out the warband's Total Cost).
+- Quartermaster and Roster (rules §11) close the phase and are required: the rules make them
+  part of every Campaign Phase, and a player finishes them with no purchases (`quartermaster`,
+  then `roster`, each only a confirmation). Until the Quartermaster step is done, and once
+  Exploration or Reinforcements is, a warband may retire a model with 2 Battle Scars (its kit to
+  the Arsenal), buy Battlekit (ducats or Glory) and Glory Items (Glory) at the price the player
+  gives (the public rules print no Armoury prices), sell for half the price paid, rounded up, in
+  the currency paid, and move kit between the Arsenal and its models (ELITE-only kit only to
+  ELITE). After Reinforcements the window is open too: rules §13 C1 is read as the TC step page
+  has it ("go to Quartermaster"); the other reading is a Quartermaster step with no purchases.
+  One price per item name and warband, the latest purchase's: an Armoury prices an item, not a copy.
 - A battle is refused for a warband that has not finished the Campaign Phase of its latest
   battle (the guided post-game's steps, `steps.py`): its remaining steps would otherwise be
   dropped, since every step belongs to the latest battle.
@@ -127,6 +136,43 @@ class Advancement(Command, frozen=True, kw_only=True, tag="trench-crusade.advanc
 
 
 class Reinforcements(Command, frozen=True, kw_only=True, tag="trench-crusade.reinforcements"):
+    warband: str
+
+
+class Retire(Command, frozen=True, kw_only=True, tag="trench-crusade.retire"):
+    warband: str
+    fighter: str
+
+
+class BuyKit(Command, frozen=True, kw_only=True, tag="trench-crusade.buy"):
+    warband: str
+    item: str
+    price: int  # as the faction Armoury or Glory Item table prices it
+    currency: str = tce.DUCATS  # or tce.GLORY_POINTS
+    glory_item: bool = False  # a Glory Item: bought with Glory only
+    elite_only: bool = False  # may sit in the Arsenal, but only an ELITE may be given it
+
+
+class SellKit(Command, frozen=True, kw_only=True, tag="trench-crusade.sell"):
+    warband: str
+    item: str
+    fighter: str | None = None  # the model carrying it; None: from the Arsenal
+    price: int | None = None  # the price paid, for an item bought before the ledger knew prices
+    currency: str | None = None  # the currency it was paid in, with `price` (default ducats)
+
+
+class Allocate(Command, frozen=True, kw_only=True, tag="trench-crusade.allocate"):
+    warband: str
+    item: str
+    fighter: str
+    to_arsenal: bool = False  # False: from the Arsenal to the model; True: back to the Arsenal
+
+
+class Quartermaster(Command, frozen=True, kw_only=True, tag="trench-crusade.quartermaster"):
+    warband: str
+
+
+class Roster(Command, frozen=True, kw_only=True, tag="trench-crusade.roster"):
     warband: str
 
 
@@ -251,7 +297,9 @@ def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
 
 # --- the Campaign Phase order ------------------------------------------------------------------
 
-STEP_TITLES = {"trauma": "Trauma", "promotions": "Promotions", "experience": "Experience", "exploration": "Exploration"}
+QUARTERMASTER, ROSTER = "quartermaster", "roster"
+STEP_TITLES = {"trauma": "Trauma", "promotions": "Promotions", "experience": "Experience", "exploration": "Exploration",
+               QUARTERMASTER: "Quartermaster", ROSTER: "Roster"}
 STEP_ORDER = tuple(STEP_TITLES)
 # Taken instead of Exploration, in its place in the order (rules §4: Reinforcements forfeits Exploration).
 REINFORCEMENTS = "reinforcements"
@@ -275,7 +323,8 @@ def begin_step(state: CampaignState, band: Warband, step: str) -> CampaignBattle
     if taken is not None:
         raise RuleViolation(f"{band.name} has done the {TITLES[taken]} step for battle {battle.number}: "
                             "Reinforcements are taken instead of Exploration, not as well")
-    missing = [earlier for earlier in STEP_ORDER[: STEP_ORDER.index(place)] if earlier not in done]
+    places_done = {INSTEAD_OF.get(other, other) for other in done}
+    missing = [earlier for earlier in STEP_ORDER[: STEP_ORDER.index(place)] if earlier not in places_done]
     if missing:
         raise RuleViolation(
             f"{band.name} must do the {STEP_TITLES[missing[0]]} step for battle {battle.number} first "
@@ -732,6 +781,133 @@ def reinforcements(cmd: Reinforcements, ctx: Context) -> None:
     finish_step(ctx, band, battle, REINFORCEMENTS)
 
 
+# --- the Quartermaster and Roster steps ---------------------------------------------------------
+
+
+def quartermaster_window(state: CampaignState, band: Warband, activity: str) -> None:
+    """Quartermaster activities happen after Exploration (or Reinforcements) and before the step is done."""
+    try:
+        begin_step(state, band, QUARTERMASTER)
+    except RuleViolation as error:
+        raise RuleViolation(f"{band.name} can {activity} only in the Quartermaster step: {error}") from None
+
+
+def _currency_word(currency: str) -> str:
+    return "Glory" if currency == tce.GLORY_POINTS else "ducats"
+
+
+def change_funds(ctx: Context, band: Warband, currency: str, delta: int, reason: str) -> None:
+    """Ducats from the Strongbox (the treasury) or Glory Points, refused when there are too few."""
+    held = band.ext.get(tce.GLORY, 0) if currency == tce.GLORY_POINTS else band.treasury
+    if held + delta < 0:
+        raise RuleViolation(f"{band.name} has {held} {_currency_word(currency)}; {reason} costs {-delta}")
+    if currency == tce.GLORY_POINTS:
+        ctx.emit(tce.GloryChanged(warband=band.id, delta=delta, reason=reason))
+    else:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=delta, reason=reason))
+
+
+def known_currency(currency: str) -> str:
+    if currency not in (tce.DUCATS, tce.GLORY_POINTS):
+        raise BadInput(f"a price is paid in {tce.DUCATS} or {tce.GLORY_POINTS}, not {currency!r}")
+    return currency
+
+
+def retire(cmd: Retire, ctx: Context) -> None:
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    quartermaster_window(state, band, "retire a model")
+    fighter = member(state, band, cmd.fighter)
+    scars = fighter.ext.get(tce.BATTLE_SCARS, 0)
+    if scars < 2:
+        raise RuleViolation(f"{fighter.name} has {scars} Battle Scar{'' if scars == 1 else 's'}: "
+                            "only a model with 2 Battle Scars may be retired")
+    ctx.emit(ev.FighterRetired(warband=band.id, fighter=fighter.id, reason="retired with 2 Battle Scars in the Quartermaster step"))
+    kit_to_arsenal(ctx, band, fighter, f"{fighter.name} retired")
+
+
+def buy(cmd: BuyKit, ctx: Context) -> None:
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    currency = known_currency(cmd.currency)
+    if not cmd.item.strip():
+        raise BadInput("name the item bought")
+    if cmd.price < 0:
+        raise BadInput(f"a price cannot be {cmd.price}")
+    if cmd.glory_item and currency != tce.GLORY_POINTS:
+        raise RuleViolation("a Glory Item is bought with Glory, not ducats")
+    quartermaster_window(state, band, "buy")
+    item = cmd.item.strip()
+    if cmd.price:
+        change_funds(ctx, band, currency, -cmd.price, item)
+    ctx.emit(
+        tce.KitBought(warband=band.id, item=item, price=cmd.price, currency=currency,
+                      glory_item=cmd.glory_item, elite_only=cmd.elite_only),
+        ev.ItemGained(warband=band.id, item=item, reason=f"bought for {cmd.price} {_currency_word(currency)}"),
+    )
+
+
+def sell(cmd: SellKit, ctx: Context) -> None:
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    quartermaster_window(state, band, "sell")
+    holder = member(state, band, cmd.fighter) if cmd.fighter else None
+    if cmd.item not in (holder.equipment if holder else band.stash):
+        raise RuleViolation(f"{holder.name} carries no {cmd.item}" if holder else f"{band.name} has no {cmd.item} in the Arsenal")
+    bought = band.ext.get(tce.ARMOURY, {}).get(cmd.item)
+    if bought is None:
+        if cmd.price is None:
+            raise RuleViolation(f"the ledger does not know what {band.name} paid for {cmd.item}: "
+                                "give the price paid (--price, with --glory if it was paid in Glory)")
+        if cmd.price < 0:
+            raise BadInput(f"a price cannot be {cmd.price}")
+        price, currency = cmd.price, known_currency(cmd.currency or tce.DUCATS)
+    else:
+        price, currency = bought["price"], bought["currency"]
+        if cmd.price not in (None, price) or cmd.currency not in (None, currency):
+            raise RuleViolation(f"{band.name} paid {price} {_currency_word(currency)} for {cmd.item}: it sells for half of that")
+    refund = -(-price // 2)  # half the price paid, rounded up
+    ctx.emit(ev.ItemLost(warband=band.id, item=cmd.item, fighter=holder.id if holder else None,
+                         reason=f"sold for {refund} {_currency_word(currency)} (half of {price}, rounded up)"))
+    if refund:
+        change_funds(ctx, band, currency, refund, f"sold {cmd.item}")
+
+
+def allocate(cmd: Allocate, ctx: Context) -> None:
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    quartermaster_window(state, band, "allocate Battlekit")
+    fighter = member(state, band, cmd.fighter)
+    if cmd.to_arsenal:
+        if cmd.item not in fighter.equipment:
+            raise RuleViolation(f"{fighter.name} carries no {cmd.item}")
+        ctx.emit(
+            ev.ItemLost(warband=band.id, fighter=fighter.id, item=cmd.item, reason="to the Arsenal"),
+            ev.ItemGained(warband=band.id, item=cmd.item, reason=f"from {fighter.name}"),
+        )
+        return
+    if cmd.item not in band.stash:
+        raise RuleViolation(f"{band.name} has no {cmd.item} in the Arsenal")
+    if band.ext.get(tce.ARMOURY, {}).get(cmd.item, {}).get("elite_only") and r.ELITE not in fighter.keywords:
+        raise RuleViolation(f"{cmd.item} is ELITE-only Battlekit and {fighter.name} is not ELITE")
+    ctx.emit(
+        ev.ItemLost(warband=band.id, item=cmd.item, reason=f"to {fighter.name}"),
+        ev.ItemGained(warband=band.id, fighter=fighter.id, item=cmd.item, reason="from the Arsenal"),
+    )
+
+
+def quartermaster(cmd: Quartermaster, ctx: Context) -> None:
+    """The Quartermaster step is done (its activities are commands of their own, before this)."""
+    band = ctx.state.warband(cmd.warband)
+    finish_step(ctx, band, begin_step(ctx.state, band, QUARTERMASTER), QUARTERMASTER)
+
+
+def roster(cmd: Roster, ctx: Context) -> None:
+    """The Roster step: the rules give it nothing to do but bring the roster up to date."""
+    band = ctx.state.warband(cmd.warband)
+    finish_step(ctx, band, begin_step(ctx.state, band, ROSTER), ROSTER)
+
+
 # Exploration Skills the ledger applies: (extra dice, extra re-rolls, added to the roll).
 EXPLORATION_SKILL_EFFECTS = {"extra-dice": (1, 0, 0), "re-roll-dice": (0, 1, 0), "seek": (0, 0, 1), "circle-back": (0, 0, -1)}
 
@@ -833,6 +1009,12 @@ HANDLERS = {
             Advancement: advancement,
             Reinforcements: reinforcements,
             Exploration: exploration,
+            Retire: retire,
+            BuyKit: buy,
+            SellKit: sell,
+            Allocate: allocate,
+            Quartermaster: quartermaster,
+            Roster: roster,
         }.items()
     },
 }

@@ -2,8 +2,10 @@
 
 Steps in the rules' order: Trauma, Promotions, Experience, Advancement Rolls, Exploration
 (the optional Reinforcements is taken in Exploration's place with `trench-crusade
-reinforcements`, which counts as Exploration done; Quartermaster and Roster are not modelled:
-see README.md). Each step builds one command; whether it is done is read from the events of the
+reinforcements`, which counts as Exploration done), Quartermaster, Roster. The Quartermaster
+step's activities (retire, recruit, buy, sell, give, stow) are commands of their own, done
+before the step: at a terminal the walk offers to stop there for them; the step itself and
+the Roster step are a confirmation each. Each step builds one command; whether it is done is read from the events of the
 warband's latest battle (`post-game.step-done`, and the Advancement Rolls still owed), so the
 sequence resumes where it stopped. The same steps decide whether a warband may fight again
 (`next_step`): a battle is refused until its latest battle's phase is finished. With no one to
@@ -29,8 +31,12 @@ from .handlers import (
     Advancement,
     AdvanceRoll,
     Experience,
+    QUARTERMASTER,
+    ROSTER,
     Exploration,
     Promotions,
+    Quartermaster,
+    Roster,
     Trauma,
     advancements_due,
     latest_battle,
@@ -176,6 +182,12 @@ STEPS = (
     Step("exploration", "Exploration (or Reinforcements instead)", recorded("exploration"), build_exploration,
          before="take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
                 "discarded, the Strongbox set to 0, no Exploration)?"),
+    Step(QUARTERMASTER, "Quartermaster: done buying, selling, recruiting, retiring and allocating",
+         recorded(QUARTERMASTER), lambda state, warband, ask: Quartermaster(warband=state.warbands[warband].name),
+         before="retire, recruit, buy, sell or allocate Battlekit first (`campaign trench-crusade "
+                "retire|recruit|buy|sell|give|stow`)?"),
+    Step(ROSTER, "Roster: the roster is up to date", recorded(ROSTER),
+         lambda state, warband, ask: Roster(warband=state.warbands[warband].name)),
 )
 
 

@@ -18,9 +18,11 @@ from commands.trench_crusade.handlers import (
     AdvanceRoll,
     Experience,
     Promotions,
+    Quartermaster,
     RecordTrenchBattle,
     Recruit,
     Reinforcements,
+    Roster,
     Trauma,
     advancements_due,
 )
@@ -89,8 +91,8 @@ class Table(LedgerHarness):
     def finish_phase(self, warband: str, *, promotions: Sequence[int] = (), advancement: Sequence[int] = ()) -> None:
         """The steps left of the warband's Campaign Phase, so that it may fight again, with the
         table dice of the steps that roll: the Promotion Dice spread evenly, each Advancement Roll
-        owed on Melee & Strength and Wildcard keeping Wildcard, and Reinforcements instead of
-        Exploration (it rolls no dice). Trauma is given no dice: a test with casualties does it itself."""
+        owed on Melee & Strength and Wildcard keeping Wildcard, Reinforcements instead of
+        Exploration (it rolls no dice), and Quartermaster and Roster with nothing bought. Trauma is given no dice: a test with casualties does it itself."""
         dice = {"promotions": promotions, "advancement": advancement}
         band = self.state.warband(warband).id
         while (step := next_step(self.state, band)) is not None:
@@ -122,6 +124,8 @@ PHASE_COMMANDS: dict[str, Callable[[CampaignState, str], Command]] = {
     "experience": lambda state, band: Experience(warband=band),
     "advancement": owed_advancement_rolls,
     "exploration": lambda state, band: Reinforcements(warband=band),
+    "quartermaster": lambda state, band: Quartermaster(warband=band),
+    "roster": lambda state, band: Roster(warband=band),
 }
 
 

@@ -107,7 +107,7 @@ def test_steps_run_in_order_once_per_battle(campaign):
     assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has not fought a battle yet"
     campaign.battle()
     assert campaign.refusal(Promotions(warband="Pilgrims", even=True)) == (
-        "Pilgrims must do the Trauma step for battle 1 first (the Campaign Phase goes Trauma, Promotions, Experience, Exploration)"
+        "Pilgrims must do the Trauma step for battle 1 first (the Campaign Phase goes Trauma, Promotions, Experience, Exploration, Quartermaster, Roster)"
     )
     assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma")]
     assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has already done the Trauma step for battle 1"
@@ -369,8 +369,10 @@ def test_a_held_skill_gives_the_next_lower_one(campaign):
 def ready_to_explore(table) -> None:
     """A battle without deeds or casualties: Anna rolls the one Promotion Die (a 1); the Legion
     has no Troop, so its die is lost. An Advancement Roll owed is made (double 1s: Patron Skill).
-    The Legion, which does not explore in these tests, ends the battle before with Reinforcements."""
+    The Legion, which does not explore in these tests, ends the battle before with Reinforcements;
+    the Pilgrims end it with Quartermaster and Roster, buying nothing."""
     table.finish_phase("Legion")
+    table.finish_phase("Pilgrims")
     table.battle()
     for band, promotion_dice in (("Pilgrims", [1]), ("Legion", [])):
         table.do(Trauma(warband=band))

@@ -133,13 +133,16 @@ def test_guided_post_game_without_a_terminal_does_one_step_at_a_time(league):
         "[ ] experience: Experience: XP for the ELITE",
         "[ ] advancement: Advancement Rolls",
         "[ ] exploration: Exploration (or Reinforcements instead)",
+        "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
+        "[ ] roster: Roster: the roster is up to date",
     ]
 
 
 def test_the_ruleset_group_lists_its_commands(cli):
     listing = cli("trench-crusade", "--help").output.split("Commands:\n")[1]
     assert [line.split()[0] for line in listing.splitlines()] == [
-        "advance", "battle", "experience", "exploration", "promotions", "ransom", "recruit", "reinforcements", "status", "trauma"]
+        "advance", "battle", "buy", "experience", "exploration", "give", "promotions", "quartermaster", "ransom", "recruit",
+        "reinforcements", "retire", "roster", "sell", "status", "stow", "trauma"]
 
 
 @pytest.mark.parametrize("again", [
@@ -181,6 +184,20 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
         "  Pilgrims treasury -100: Reinforcements: the Strongbox is set to 0",
         "  Pilgrims: post-game step reinforcements done for battle 1",
     ])
-    # then the Campaign Phase of battle 1 is finished without Exploration.
-    assert league("post-game", "Pilgrims", "--list").output.splitlines()[-1] == "[x] exploration: Exploration (or Reinforcements instead)"
+    # then Exploration counts as done,
+    assert league("post-game", "Pilgrims", "--list").output.splitlines()[4] == "[x] exploration: Exploration (or Reinforcements instead)"
+    # and the walk goes on into the Quartermaster step, offering to stop for purchases first,
+    # then the Roster step, which finish the Campaign Phase of battle 1.
+    walk = league("post-game", "Pilgrims", input="go on\n")
+    assert [line.split(". Head ")[0] for line in walk.output.splitlines()] == [
+        "== Quartermaster: done buying, selling, recruiting, retiring and allocating",
+        "Before this step: retire, recruit, buy, sell or allocate Battlekit first (`campaign trench-crusade "
+        "retire|recruit|buy|sell|give|stow`)? (go on, stop here): go on",
+        "  Pilgrims: post-game step quartermaster done for battle 1",
+        "Recorded T14 (2 events)",
+        "== Roster: the roster is up to date",
+        "  Pilgrims: post-game step roster done for battle 1",
+        "Recorded T15 (2 events)",
+        "Post-game sequence complete.",
+    ]
     assert league("trench-crusade", "status", "Pilgrims").output.splitlines()[-1] == "Campaign Phase of battle 1: done"

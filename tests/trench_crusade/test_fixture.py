@@ -16,6 +16,8 @@ Battle 1, Trench Warfare, P wins. Deeds: Anna Headshot, Gaius Good Hunting, P Vi
   P Advancement: Gaius 7 on Melee & Strength (Melee Proficiency), 11 on Wildcard (War Stories):
     keeps War Stories.
   P Exploration: game 1, 3 dice, Common: 2+3+4 = 9 Survivor; +90 ducats -> 635.
+  P Quartermaster, Roster: nothing bought. Every phase below ends with these two steps, for
+    both warbands; only the Pilgrims' last Quartermaster step buys anything.
   L Trauma: Troops first: Dag's Survival Roll 1 -> dead. Baal D66 35 Minor Wound, 1 Battle Scar.
   L Promotions: 1 + 1 deed = 2 dice; Cain is the only promotable Troop (Wret is Wretched; Dag is
     dead): Cain 2; rolls 4 (streak 1), 6 -> Cain promoted, ELITE, 0 XP; streak 0.
@@ -40,6 +42,9 @@ Out of Action: Wret. P's phase runs through the guided `post-game`.
     first die (a 3) counts as a 6: Anna promoted, 0 XP; rolling stops; streak 0.
   P Experience: Gaius +1 = 6; Anna, promoted before Experience, survived +1 = 1.
   P Exploration: game 3, 4 dice, the Rare table chosen: 3+4+5+5 = 17 Book of Golems; +170 -> 945.
+  P Quartermaster: a Trench Shield for 15 ducats -> 930, given to Bert (not ELITE-only, so a
+    Troop may carry it); a Glory Item, Martyr's Medal, for 3 of its 4 Glory -> 1, kept in the
+    Arsenal. Then the guided post-game does the Quartermaster step and, run again, the Roster step.
   L Trauma: Wret's Survival Roll 3 -> fine. L Promotions: 2 dice lost again.
   L Experience: Baal +1 (circle 2) +1 deed = 3; Cain +1 = 5.
   L Advancement: Baal 11 Champion / 5 Shadow Walker: keeps Champion.
@@ -64,18 +69,18 @@ def troop(name, model):
 
 EXPECTED = {
     "Pilgrims of Saint Gaius": {
-        "warband": "Pilgrims of Saint Gaius", "faction": "trench-pilgrims", "ducats": 945, "glory": 4, "promotion_streak": 0,
+        "warband": "Pilgrims of Saint Gaius", "faction": "trench-pilgrims", "ducats": 930, "glory": 1, "promotion_streak": 0,
         "elite": [elite("Gaius", "War Prophet", 6, keywords=("ELITE", "LEADER")), elite("Anna", "Trench Pilgrim", 1)],
         "troops": [troop("Bert", "Trench Pilgrim"), troop("Carl", "Ecclesiastic Prisoners")],
         "locations_found": ["common/9-survivor", "common/14-map-document-bag", "rare/17-book-of-golems"],
-        "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration"],
+        "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration", "quartermaster", "roster"],
     },
     "Legion of Gehenna": {
         "warband": "Legion of Gehenna", "faction": "heretic-legions", "ducats": 920, "glory": 3, "promotion_streak": 0,
         "elite": [elite("Baal", "Heretic Priest", 3, keywords=("ELITE", "LEADER"), scars=1), elite("Cain", "Heretic Trooper", 5)],
         "troops": [troop("Wret", "Wretched")],
         "locations_found": ["common/8-ruined-house", "common/18-fallen-knight", "common/10-fallen-soldier"],
-        "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration"],
+        "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration", "quartermaster", "roster"],
     },
 }
 
@@ -95,6 +100,8 @@ def test_the_demo_campaign_ends_as_worked_out_by_hand(cli):
     assert roster["Dag"]["status"] == "dead"
     assert roster["Baal"]["injuries"] == ["Minor Wound"]
     assert (roster["Anna"]["role"], roster["Cain"]["role"]) == ("elite", "elite")
+    assert roster["Bert"]["equipment"] == ["Trench Shield"]
+    assert json.loads(cli("--campaign", name, "roster", "Pilgrims of Saint Gaius", "--json").output)["stash"] == ["Martyr's Medal"]
     checked = cli("--campaign", name, "replay", "--check")
     assert (checked.exit_code, checked.output.splitlines()[-1]) == (
         0, f"Re-decided {len(FIXTURE['steps'])} transactions from their commands and dice: all match."

@@ -8,7 +8,16 @@ from collections.abc import Sequence
 
 import pytest
 
-from commands.trench_crusade.handlers import Advancement, AdvanceRoll, Experience, Exploration, Promotions, Trauma
+from commands.trench_crusade.handlers import (
+    Advancement,
+    AdvanceRoll,
+    Experience,
+    Exploration,
+    Promotions,
+    Quartermaster,
+    Roster,
+    Trauma,
+)
 from commands.trench_crusade.steps import post_game
 from ledger.errors import NeedsDice
 
@@ -49,7 +58,7 @@ def after_trauma(table):
 
 def test_steps_follow_the_campaign_phase_and_resume_from_events(after_trauma):
     table = after_trauma
-    assert list(steps(table)) == ["trauma", "promotions", "experience", "advancement", "exploration"]
+    assert list(steps(table)) == ["trauma", "promotions", "experience", "advancement", "exploration", "quartermaster", "roster"]
     assert done(table) == ["trauma"]
     table.do(steps(table)["promotions"].build(table.state, "pilgrims", nobody), [1, 1, 1])
     table.do(Experience(warband="Pilgrims"))
@@ -59,6 +68,12 @@ def test_steps_follow_the_campaign_phase_and_resume_from_events(after_trauma):
              [1, 1, 1, 1])
     table.do(Exploration(warband="Pilgrims", rerolls=[]), [1, 1, 1])
     assert done(table) == ["trauma", "promotions", "experience", "advancement", "exploration"]
+    # Quartermaster and Roster are a confirmation each once any purchases are made.
+    assert steps(table)["quartermaster"].build(table.state, "pilgrims", nobody) == Quartermaster(warband="Pilgrims")
+    table.do(Quartermaster(warband="Pilgrims"))
+    assert steps(table)["roster"].build(table.state, "pilgrims", nobody) == Roster(warband="Pilgrims")
+    table.do(Roster(warband="Pilgrims"))
+    assert done(table) == list(steps(table))
     table.finish_phase("Legion")
     table.battle()
     assert done(table) == []  # battle 2's Campaign Phase starts

@@ -14,8 +14,10 @@ from commands.trench_crusade.handlers import (
     Experience,
     Exploration,
     Promotions,
+    Quartermaster,
     Recruit,
     Reinforcements,
+    Roster,
     Trauma,
 )
 from commands.trench_crusade.steps import next_step
@@ -24,7 +26,7 @@ from ledger import events as ev
 # Battle 1's Campaign Phase for the Pilgrims, each step with its table dice. Victory or Death
 # gives 2 Promotion Dice (Anna 1, Bert 1: two 1s, nobody promoted) and gives Gaius 2 XP (survived,
 # and the warband's deed as its LEADER), so one Advancement Roll is owed; Exploration after game
-# 1 is 3 dice on the Common table, none re-rolled.
+# 1 is 3 dice on the Common table, none re-rolled; Quartermaster and Roster buy nothing.
 PILGRIMS_PHASE = [
     ("trauma", Trauma(warband="Pilgrims"), []),
     ("promotions", Promotions(warband="Pilgrims", even=True), [1, 1]),
@@ -32,7 +34,10 @@ PILGRIMS_PHASE = [
     ("advancement", Advancement(warband="Pilgrims", rolls=[
         AdvanceRoll(fighter="Gaius", tables=["melee-strength", "wildcard"], keep="wildcard")]), [3, 4, 5, 6]),
     ("exploration", Exploration(warband="Pilgrims", rerolls=[]), [2, 3, 4]),
+    ("quartermaster", Quartermaster(warband="Pilgrims"), []),
+    ("roster", Roster(warband="Pilgrims"), []),
 ]
+EXPLORATION = 4  # its place in PILGRIMS_PHASE
 
 
 def unfinished(step: str, battle: int = 1) -> str:
@@ -115,7 +120,7 @@ def test_a_first_battle_is_never_held_back(table):
 
 
 def through_advancement(table) -> None:
-    for _key, command, dice in PILGRIMS_PHASE[:-1]:
+    for _key, command, dice in PILGRIMS_PHASE[:EXPLORATION]:
         table.do(command, dice)
 
 
@@ -134,10 +139,14 @@ def test_reinforcements_instead_of_exploration_finish_the_phase(after_battle_1):
     ]
     band = after_battle_1.state.warbands["pilgrims"]
     assert (band.stash, band.treasury) == ([], 0)
-    # Exploration is forfeited, and the next battle may be fought.
+    # Exploration is forfeited, Quartermaster comes next (rules §13 C1, read as the TC step page
+    # has it), and once it and Roster are done the next battle may be fought.
     assert after_battle_1.refusal(Exploration(warband="Pilgrims", rerolls=[]), [2, 3, 4]) == (
         "Pilgrims has done the Reinforcements step for battle 1: Reinforcements are taken instead of Exploration, not as well"
     )
+    assert next_step(after_battle_1.state, "pilgrims").key == "quartermaster"
+    for _key, command, dice in PILGRIMS_PHASE[EXPLORATION + 1:]:
+        after_battle_1.do(command, dice)
     assert after_battle_1.do(the_next_battle(after_battle_1))[0].battle == 2
 
 
@@ -150,7 +159,7 @@ def test_reinforcements_take_exploration_s_place_in_the_order(after_battle_1):
         "Gaius still has an Advancement Roll to make before Reinforcements"
     )
     # and once the warband has explored, Reinforcements are no longer open.
-    for _key, command, dice in PILGRIMS_PHASE[3:]:
+    for _key, command, dice in PILGRIMS_PHASE[3:EXPLORATION + 1]:
         after_battle_1.do(command, dice)
     assert after_battle_1.refusal(Reinforcements(warband="Pilgrims")) == (
         "Pilgrims has done the Exploration step for battle 1: Reinforcements are taken instead of Exploration, not as well"

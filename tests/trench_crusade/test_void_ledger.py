@@ -14,9 +14,10 @@ from ledger.errors import Conflict
 
 # Transactions of the campaign below: T1 start, T2-T6 Pilgrims and their four models, T7-T8
 # Legion and Baal; battle 1 is T9 (record), T10 (Pilgrims' Trauma), T11 (their Promotions), then
-# the rest of its Campaign Phase: the Pilgrims' T12-T13, the Legion's T14-T17. Battle 2 runs
-# T18-T28 (two Advancement Rolls owed among them), battle 3 T29-T31.
-BATTLE_1_PROMOTIONS, PILGRIMS_BATTLE_1_REST, BATTLE_2, LAST = 11, [12, 13], 18, 31
+# the rest of its Campaign Phase: the Pilgrims' T12-T15 (Experience, Reinforcements,
+# Quartermaster, Roster), the Legion's T16-T21. Battle 2 runs T22-T36 (two Advancement Rolls
+# owed among them), battle 3 T37-T39.
+BATTLE_1_PROMOTIONS, PILGRIMS_BATTLE_1_REST, BATTLE_2, LAST = 11, [12, 13, 14, 15], 22, 39
 CHECKED = LAST - 1  # every transaction but the campaign's start
 
 
@@ -49,7 +50,7 @@ def test_voiding_a_promotion_roll_takes_the_later_battles_with_its_phase(three_b
     # Pilgrims' phase (everything after it goes with it); the Legion's own steps of battle 1 stand.
     affected = [*PILGRIMS_BATTLE_1_REST, *range(BATTLE_2, LAST + 1)]
     assert [line.split(":")[0] for line in lines[1:]] == [f"  T{tx}" for tx in affected]
-    assert lines[3] == (f"  T{BATTLE_2}: Pilgrims has not finished the Campaign Phase of battle 1: next is promotions "
+    assert lines[1 + len(PILGRIMS_BATTLE_1_REST)] == (f"  T{BATTLE_2}: Pilgrims has not finished the Campaign Phase of battle 1: next is promotions "
                         "(campaign post-game Pilgrims)")
     assert table.state.transactions == LAST  # nothing written
 
