@@ -796,11 +796,12 @@ def _currency_word(currency: str) -> str:
     return "Glory" if currency == tce.GLORY_POINTS else "ducats"
 
 
+def funds(band: Warband, currency: str) -> int:
+    """Ducats in the Strongbox (the treasury), or Glory Points."""
+    return band.ext.get(tce.GLORY, 0) if currency == tce.GLORY_POINTS else band.treasury
+
+
 def change_funds(ctx: Context, band: Warband, currency: str, delta: int, reason: str) -> None:
-    """Ducats from the Strongbox (the treasury) or Glory Points, refused when there are too few."""
-    held = band.ext.get(tce.GLORY, 0) if currency == tce.GLORY_POINTS else band.treasury
-    if held + delta < 0:
-        raise RuleViolation(f"{band.name} has {held} {_currency_word(currency)}; {reason} costs {-delta}")
     if currency == tce.GLORY_POINTS:
         ctx.emit(tce.GloryChanged(warband=band.id, delta=delta, reason=reason))
     else:
@@ -838,8 +839,10 @@ def buy(cmd: BuyKit, ctx: Context) -> None:
         raise RuleViolation("a Glory Item is bought with Glory, not ducats")
     quartermaster_window(state, band, "buy")
     item = cmd.item.strip()
+    if cmd.price > funds(band, currency):
+        raise RuleViolation(f"{band.name} has {funds(band, currency)} {_currency_word(currency)}; {item} costs {cmd.price}")
     if cmd.price:
-        change_funds(ctx, band, currency, -cmd.price, item)
+        change_funds(ctx, band, currency, -cmd.price, f"bought {item}")
     ctx.emit(
         tce.KitBought(warband=band.id, item=item, price=cmd.price, currency=currency,
                       glory_item=cmd.glory_item, elite_only=cmd.elite_only),

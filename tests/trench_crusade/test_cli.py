@@ -201,3 +201,31 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
         "Post-game sequence complete.",
     ]
     assert league("trench-crusade", "status", "Pilgrims").output.splitlines()[-1] == "Campaign Phase of battle 1: done"
+
+
+def test_the_quartermaster_step_buys_allocates_and_sells(league):
+    # Given the Pilgrims' Campaign Phase through Exploration (Roll 1+1+1 = 3: 30 ducats, so 130),
+    for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"], ["experience", "Pilgrims"],
+                 ["exploration", "Pilgrims", "--dice", "1,1,1"]):
+        assert league("trench-crusade", *args).exit_code == 0
+    # when they buy ELITE-only Battlekit for 15 ducats,
+    bought = league("trench-crusade", "buy", "Pilgrims", "Holy Relic Blade", "--price", "15", "--elite-only")
+    assert (bought.exit_code, bought.output.splitlines()[:-1]) == (0, [
+        "  Pilgrims treasury -15: bought Holy Relic Blade",
+        "  Pilgrims buys Holy Relic Blade (ELITE-only Battlekit) for 15 ducats",
+        "  Pilgrims stash gains Holy Relic Blade",
+    ])
+    # then a Troop cannot be given it (nothing written), an ELITE can,
+    before = events(league)
+    refused = league("trench-crusade", "give", "Pilgrims", "Anna", "Holy Relic Blade")
+    assert (refused.exit_code, refused.output) == (1, "Error: Holy Relic Blade is ELITE-only Battlekit and Anna is not ELITE\n")
+    assert events(league) == before
+    given = league("trench-crusade", "give", "Pilgrims", "Gaius", "Holy Relic Blade")
+    assert given.output.splitlines()[:-1] == ["  Pilgrims stash loses Holy Relic Blade", "  Gaius gains Holy Relic Blade"]
+    # and sold from Gaius it brings back 8 ducats (half of 15, rounded up): 130 - 15 + 8 = 123.
+    sold = league("trench-crusade", "sell", "Pilgrims", "Holy Relic Blade", "--from", "Gaius")
+    assert sold.output.splitlines()[:-1] == ["  Gaius loses Holy Relic Blade", "  Pilgrims treasury +8: sold Holy Relic Blade"]
+    assert league("trench-crusade", "status", "Pilgrims").output.splitlines()[0] == "Pilgrims (trench-pilgrims)  ducats 123  Glory 2"
+    # --glory names the currency of a --price given, so alone it is bad input.
+    alone = league("trench-crusade", "sell", "Pilgrims", "Rifle", "--glory")
+    assert (alone.exit_code, alone.output) == (2, "Error: --glory goes with --price (the currency of the price paid)\n")
