@@ -77,8 +77,8 @@ def describe(event: ev.Event, state: CampaignState) -> str:
             return f"{fighter_name(state, f)} is dead{': ' + r if r else ''}"
         case ev.FighterCaptured(fighter=f):
             return f"{fighter_name(state, f)} is captured"
-        case ev.FighterRetired(fighter=f):
-            return f"{fighter_name(state, f)} retires"
+        case ev.FighterRetired(fighter=f, reason=r):
+            return f"{fighter_name(state, f)} retires{': ' + r if r else ''}"
         case ev.FighterPromoted(fighter=f, role=role):
             return f"{fighter_name(state, f)} is promoted to {role}"
         case ev.ItemGained(fighter=f, item=item, warband=w):

@@ -28,7 +28,7 @@ from commands.coreheim import rules
 from commands.coreheim.advances import roll_advance
 from commands.coreheim.outcomes import Consequences, hero_injury, henchman_injury
 from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_record, enlist_warband, unique_id
-from commands.shared import _enemy_id as enemy_id
+from commands.shared import enemy_id
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation

@@ -191,7 +191,7 @@ def battle_record(cmd: RecordBattle, ctx: Context) -> ev.BattleRecorded:
             raise RuleViolation(f"{fighter.name} is {fighter.status} and cannot fight")
         if fighter.missed_games:
             raise RuleViolation(f"{fighter.name} must miss this battle (injured): leave them out of it")
-        took_out = [_enemy_id(state, name, fighter) for name in deed.took_out]
+        took_out = [enemy_id(state, name, fighter) for name in deed.took_out]
         deeds.append(
             ev.Deed(
                 fighter=fighter.id,
@@ -212,7 +212,7 @@ def battle_record(cmd: RecordBattle, ctx: Context) -> ev.BattleRecorded:
     )
 
 
-def _enemy_id(state: CampaignState, name: str, by: Fighter) -> str:
+def enemy_id(state: CampaignState, name: str, by: Fighter) -> str:
     """A known enemy fighter's id, or the name as given for an enemy the ledger does not track."""
     enemy = next(
         (f for f in state.fighters.values() if f.warband != by.warband and name.lower() in (f.id, f.name.lower())),

@@ -73,7 +73,7 @@ def test_money_items_and_corrections(two_warbands):
     corrected = c("correct", "Reikland Rats", "Gunnar", "--reason", "misread card", "--stat", "WS=-1", "--status", "retired")
     assert corrected.output.splitlines()[:2] == [
         "  Gunnar WS -1: correction: misread card",
-        "  Gunnar retires",
+        "  Gunnar retires: correction: misread card",
     ]
     assert c("xp", "award", "Gunnar", "1", "--reason", "x").output == "Error: Gunnar is retired\n"
     bad_stat = c("correct", "Reikland Rats", "Gunnar", "--reason", "x", "--stat", "WS=up")

@@ -272,7 +272,7 @@ def test_an_underdog_point_spent_on_a_hired_sword_from_the_command_line(underdog
     # At the upkeep he is let go (the event's reason is checked in test_underdog_ledger; the log line has none)
     lines = ok(underdog_battle("coreheim", "upkeep", S, "--answer", "grimm:upkeep=release"))
     assert lines[:-1] == [
-        "  Grimm retires",
+        "  Grimm retires: left (came for battle 1 with the underdog bonus): upkeep not paid",
         "  Clan Skrit: post-game step upkeep done for battle 1",
     ]
 
