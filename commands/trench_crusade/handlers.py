@@ -8,9 +8,10 @@ becomes a `RuleViolation` in one place, `_refusing`, around every handler.
 Decisions (the rules module's docstring lists the rule readings):
 
 - The Campaign Phase runs strictly in order for the warband's latest battle: Trauma,
-  Promotions, Experience, then every Advancement Roll owed, then Exploration. Each step is
-  one command, refused when an earlier step is not done or when it was already done; a
-  shared `post-game.step-done` event marks it done even when it changed nothing.
+  Promotions, Experience, then every Advancement Roll owed, then Exploration, Quartermaster
+  and Roster. Each step is one command, refused when an earlier step is not done or when it
+  was already done; a shared `post-game.step-done` event marks it done even when it changed
+  nothing.
 - Reinforcements (optional, rules §4 and §9) is taken in Exploration's place and forfeits it:
   `trench-crusade.reinforcements` discards the Arsenal and sets the Strongbox to 0; recruiting
   on the budget is left to the players (the ledger does not price Battlekit, so it cannot work
