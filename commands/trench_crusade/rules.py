@@ -11,7 +11,11 @@ Decisions where the text is silent (or where the seed and later sources differ):
    whether or not they were in the Force: the seed says "Troop models in your Warband".
 2. Models on the non-promotable list never take Promotion Dice, so the levelling rule
    counts only the promotable Troops (v1.0 reading, compatible with the seed).
-   Head-Wounded ELITE do not take Promotion Dice: the seed only speaks of Troops.
+   Head-Wounded ELITE do not take Promotion Dice: the seed only speaks of Troops. The v1.0
+   rule (rules D5) is a house rule, ``head_wound_elite=True``: such a model takes dice exactly
+   as a Troop (it counts for levelling, its dice follow the order, streak and stop rules), and
+   its 6 lifts the Head Wound's XP block instead of promoting it (the Battle Scar stays). That
+   6 stops rolling as a promotion does and resets the streak, but adds no ELITE to the count.
 3. Levelling: a model's 1st and 2nd dice are free; its k-th die (k >= 3) needs every
    eligible Troop to hold at least k-1. So 2/0 over two Troops is allowed, 3/1 is not.
 4. The whole pool must be assigned. When no Troop can take dice, the dice are lost
@@ -230,13 +234,20 @@ class PromotionEligibility(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def promotion_eligibility(
-    roster: Sequence[Fighter], faction: str, tables: TrenchCrusadeTables
+    roster: Sequence[Fighter],
+    faction: str,
+    tables: TrenchCrusadeTables,
+    *,
+    head_wound_elite: bool = False,
 ) -> PromotionEligibility:
-    """The Troops that may take Promotion Dice, and why every other model may not."""
+    """The Troops that may take Promotion Dice, and why every other model may not;
+    ``head_wound_elite`` (house rule, v1.0) lets a Head-Wounded ELITE take them as a Troop."""
     eligible: list[Fighter] = []
     excluded: list[Exclusion] = []
     for fighter in roster:
-        if fighter.is_elite:
+        if fighter.is_elite and head_wound_elite and fighter.xp_blocked:
+            eligible.append(fighter)
+        elif fighter.is_elite:
             excluded.append(
                 Exclusion(fighter_id=fighter.fighter_id, name=fighter.name, reason="already ELITE")
             )
@@ -276,6 +287,8 @@ def validate_assignment(
         if any(assignment.values()):
             raise TrenchCrusadeRuleError("no Troop in this warband can take Promotion Dice")
         return
+    # A Head-Wounded ELITE taking dice as a Troop (house rule) is levelled with the Troops.
+    levelled = "Troop" if not any(f.is_elite for f in eligible.values()) else "model taking Promotion Dice"
     assigned = sum(assignment.values())
     if assigned != pool_size:
         raise TrenchCrusadeRuleError(
@@ -290,7 +303,7 @@ def validate_assignment(
         raise TrenchCrusadeRuleError(
             f"{eligible[most_id].name} cannot take a {_ordinal(most)} Promotion Die while "
             f"{eligible[fewest_id].name} has {fewest}: no model gets a {_ordinal(most)} die "
-            f"until every Troop has at least {most - 1} (Promotions Step)"
+            f"until every {levelled} has at least {most - 1} (Promotions Step)"
         )
 
 
@@ -357,11 +370,13 @@ class PromotionDie(msgspec.Struct, frozen=True, kw_only=True):
     counted_as_six: bool
     promoted: bool
     streak_after: int
+    xp_restored: bool = False  # a Head-Wounded ELITE's 6 (house rule): XP gain, not ELITE
 
 
 class PromotionRolls(msgspec.Struct, frozen=True, kw_only=True):
     dice: tuple[PromotionDie, ...]  # the dice actually rolled, in order
     promoted: tuple[str, ...]
+    xp_restored: tuple[str, ...]  # Head-Wounded ELITE whose 6 lifted the XP block
     streak_before: int
     streak_after: int
     unrolled: int  # assigned dice left unrolled because rolling stopped
@@ -383,6 +398,7 @@ def roll_promotion_dice(
     elite_at_start: int,
     stop_rule: PromotionStopRule = "first-six",
     on_die: Callable[[PromotionDie], None] | None = None,
+    restores_xp: Collection[str] = (),
 ) -> PromotionRolls:
     """Roll the assigned dice one at a time in the player's order, using ``faces`` in turn.
 
@@ -391,6 +407,8 @@ def roll_promotion_dice(
     records exactly the dice the rule asked for. ``on_die`` hears each die as soon as it is
     resolved. Rolling stops at the first promotion (``first-six``), or, with ``per-model``,
     skips the promoted model's remaining dice and stops once a promotion makes 6 ELITE.
+    A 6 for a model of ``restores_xp`` (Head-Wounded ELITE, house rule) lifts its XP block
+    instead of promoting it: it stops rolling like a promotion but adds no ELITE.
     """
     if elite_at_start >= ELITE_CAP:
         raise TrenchCrusadeRuleError(
@@ -398,14 +416,17 @@ def roll_promotion_dice(
         )
     rolled: list[PromotionDie] = []
     promoted: list[str] = []
+    restored: list[str] = []
     current_streak = streak
     for position, fighter_id in enumerate(order):
-        if fighter_id in promoted:
+        if fighter_id in promoted or fighter_id in restored:
             continue
         if callable(faces):
             face = faces(fighter_id, len(rolled) + 1)
         elif len(rolled) == len(faces):
-            still_to_roll = sum(1 for later in order[position:] if later not in promoted)
+            still_to_roll = sum(
+                1 for later in order[position:] if later not in promoted and later not in restored
+            )
             raise MoreDiceNeeded(
                 f"roll the next Promotion Die: {still_to_roll} assigned "
                 f"{_dice_word(still_to_roll)} not rolled yet",
@@ -415,23 +436,26 @@ def roll_promotion_dice(
             face = faces[len(rolled)]
         step = streak_step(current_streak, face)
         current_streak = step.new_streak
+        restores = step.promoted and fighter_id in restores_xp
         die = PromotionDie(
             fighter_id=fighter_id,
             face=face,
             counted_as_six=step.counted_as_six,
-            promoted=step.promoted,
+            promoted=step.promoted and not restores,
             streak_after=current_streak,
+            xp_restored=restores,
         )
         rolled.append(die)
         if on_die is not None:
             on_die(die)
         if step.promoted:
-            promoted.append(fighter_id)
+            (restored if restores else promoted).append(fighter_id)
             if stop_rule == "first-six" or elite_at_start + len(promoted) >= ELITE_CAP:
                 break
     return PromotionRolls(
         dice=tuple(rolled),
         promoted=tuple(promoted),
+        xp_restored=tuple(restored),
         streak_before=streak,
         streak_after=current_streak,
         unrolled=len(order) - len(rolled),
@@ -441,6 +465,11 @@ def roll_promotion_dice(
 def promote(fighter: Fighter) -> Fighter:
     """Gains ELITE at once (so it moves to the Elite Models section) and starts at 0 XP."""
     return msgspec.structs.replace(fighter, keywords=fighter.keywords | {ELITE}, xp=0)
+
+
+def restore_xp_gain(fighter: Fighter) -> Fighter:
+    """A Head-Wounded ELITE's Promotion 6 (house rule): it gains XP again; the scar stays."""
+    return msgspec.structs.replace(fighter, xp_blocked=False)
 
 
 class PromotionStepResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -465,8 +494,10 @@ def resolve_promotion_step(
     streak: int,
     stop_rule: PromotionStopRule = "first-six",
     on_die: Callable[[PromotionDie], None] | None = None,
+    head_wound_elite: bool = False,
 ) -> PromotionStepResult:
-    """The whole Promotions Step: skip check, pool, assignment, rolling, promotion."""
+    """The whole Promotions Step: skip check, pool, assignment, rolling, promotion;
+    ``head_wound_elite`` is the v1.0 house rule (see ``promotion_eligibility``)."""
     if promotion_step_skipped(roster):
         if any(assignment.values()):
             raise TrenchCrusadeRuleError(
@@ -482,7 +513,7 @@ def resolve_promotion_step(
             streak_after=streak,
         )
     pool = promotion_pool(deeds, extra_dice, tables)
-    eligibility = promotion_eligibility(roster, faction, tables)
+    eligibility = promotion_eligibility(roster, faction, tables, head_wound_elite=head_wound_elite)
     validate_assignment(assignment, eligibility, pool.size)
     validate_roll_order(order, assignment, {fighter.fighter_id: fighter.name for fighter in roster})
     rolls = roll_promotion_dice(
@@ -492,9 +523,15 @@ def resolve_promotion_step(
         elite_at_start=elite_count(roster),
         stop_rule=stop_rule,
         on_die=on_die,
+        restores_xp={fighter.fighter_id for fighter in eligibility.eligible if fighter.is_elite},
     )
     roster_after = tuple(
-        promote(fighter) if fighter.fighter_id in rolls.promoted else fighter for fighter in roster
+        promote(fighter)
+        if fighter.fighter_id in rolls.promoted
+        else restore_xp_gain(fighter)
+        if fighter.fighter_id in rolls.xp_restored
+        else fighter
+        for fighter in roster
     )
     return PromotionStepResult(
         skipped=False,

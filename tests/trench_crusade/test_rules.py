@@ -11,6 +11,7 @@ from commands.trench_crusade.rules import (
     ExtraPromotionDice,
     Fighter,
     MoreDiceNeeded,
+    PromotionDie,
     TrenchCrusadeRuleError,
     advancement_circles_reached,
     advancement_skill,
@@ -348,6 +349,42 @@ def test_stop_rules_and_the_six_elite_cap(
         stop_rule=stop_rule,
     )
     assert (rolls.promoted, rolls.dice_consumed, rolls.unrolled) == (promoted, consumed, unrolled)
+
+
+@pytest.mark.parametrize(
+    ("stop_rule", "faces", "promoted", "consumed"),
+    [
+        pytest.param("first-six", [6, 6, 6], (), 1, id="seed stop rule: the Head Wound's 6 ends rolling"),
+        pytest.param("per-model", [6, 6, 6], ("bert",), 2,
+                     id="v1.0: skip Anna's 2nd die; her 6 adds no ELITE, so Bert makes the 6th and stops"),
+    ],
+)
+def test_a_head_wounded_elites_six_restores_xp_and_is_no_promotion(stop_rule, faces, promoted, consumed):
+    # Given 5 ELITE and Anna a Head-Wounded ELITE taking dice as a Troop (house rule)
+    rolls = roll_promotion_dice(
+        ["anna", "anna", "bert", "cole"], faces, streak=3, elite_at_start=5, stop_rule=stop_rule, restores_xp={"anna"}
+    )
+    # Then her 6 lifts her XP block, resets the streak, and stops her rolling, like a promotion
+    assert (rolls.xp_restored, rolls.promoted, rolls.dice_consumed) == (("anna",), promoted, consumed)
+    assert rolls.dice[0] == PromotionDie(fighter_id="anna", face=6, counted_as_six=False, promoted=False,
+                                         streak_after=0, xp_restored=True)
+
+
+def test_the_house_rule_makes_only_a_head_wounded_elite_eligible():
+    roster = [elite("prophet", xp_blocked=True), elite("sniper"), troop("anna")]
+    seed = promotion_eligibility(roster, PILGRIMS, TABLES)
+    v1 = promotion_eligibility(roster, PILGRIMS, TABLES, head_wound_elite=True)
+    assert [f.fighter_id for f in seed.eligible] == ["anna"]
+    assert ([f.fighter_id for f in v1.eligible], [e.fighter_id for e in v1.excluded]) == (["prophet", "anna"], ["sniper"])
+
+
+def test_a_restored_head_wounded_elite_gains_xp_again_and_keeps_its_scar():
+    restored = resolve_promotion_step(
+        [elite("prophet", xp_blocked=True, battle_scars=1), troop("anna")], PILGRIMS, TABLES,
+        deeds=(), extra_dice=(), assignment={"prophet": 1}, order=["prophet"], faces=[6], streak=0,
+        head_wound_elite=True,
+    ).roster_after[0]
+    assert (restored.is_elite, restored.xp_blocked, restored.battle_scars) == (True, False, 1)
 
 
 # --- Rules 5 and 6: promotion, skipping at 6 ELITE ------------------------------------------
