@@ -34,7 +34,10 @@ from .handlers import (
     Roster,
     SellKit,
     Trauma,
+    head_wound_promotion,
     latest_battle,
+    tables_for,
+    xp_blocking_rows,
 )
 from .steps import next_step
 
@@ -266,9 +269,19 @@ def roster(session: Session, warband: str) -> None:
     run(session, Roster(warband=warband))
 
 
+# A Head-Wounded model's XP, in `status`: blocked, or restored by a Promotion 6 (house rule `head_wound_promotion`).
+XP_BLOCKED, XP_RESTORED = "xp-blocked", "xp-restored"
+
+
 def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
     band = state.warband(warband)
     fighters = state.fighters_of(band.id)
+    tables = tables_for(state)
+
+    def head_wound(fighter: Any) -> str | None:
+        if xp_blocking_rows(fighter, tables):
+            return XP_BLOCKED
+        return XP_RESTORED if tce.XP_RESTORED_AFTER in fighter.ext else None
 
     def row(fighter: Any) -> dict[str, Any]:
         return {
@@ -278,6 +291,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
             "keywords": list(fighter.keywords),
             "battle_scars": fighter.ext.get(tce.BATTLE_SCARS, 0),
             "advancements_due": fighter.ext.get(tce.ADVANCEMENTS_DUE, 0),
+            "head_wound": head_wound(fighter),
         }
 
     try:
@@ -290,12 +304,19 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         "ducats": band.treasury,
         "glory": band.ext.get(tce.GLORY, 0),
         "promotion_streak": band.ext.get(tce.STREAK, 0),
+        "head_wound_promotion": head_wound_promotion(state),
         "elite": [row(f) for f in fighters if r.ELITE in f.keywords],
         "troops": [row(f) for f in fighters if r.ELITE not in f.keywords],
         "locations_found": list(band.ext.get(tce.LOCATIONS, [])),
         "battle": battle,
         "steps_done": steps_done(state, band.id, battle) if battle is not None else [],
     }
+
+
+def _head_wound_text(head_wound: str, promotion_dice: bool) -> str:
+    if head_wound == XP_RESTORED:
+        return "Head Wound: gains XP again (a Promotion 6)"
+    return "Head Wound: gains no XP" + (", takes Promotion Dice as a Troop" if promotion_dice else "")
 
 
 @group.command("status")
@@ -317,6 +338,7 @@ def status(session: Session, warband: str, as_json: bool) -> None:
             extras = [f"XP {model['xp']}"] if section == "elite" else []
             extras += [f"Battle Scars {model['battle_scars']}"] if model["battle_scars"] else []
             extras += [f"Advancement Rolls due {model['advancements_due']}"] if model["advancements_due"] else []
+            extras += [_head_wound_text(model["head_wound"], shown["head_wound_promotion"])] if model["head_wound"] else []
             click.echo(f"  {model['name']} — {model['model']}{'  ' + '  '.join(extras) if extras else ''}")
     if shown["battle"] is not None:
         left = next_step(state, state.warband(warband).id)

@@ -6,7 +6,9 @@ TreasuryChanged, ItemGained/ItemLost…). An event here records what has no shar
 
 - `trench-crusade.promotion-die`: one Promotion Die with its face AND whether the failure
   streak made it count as a 6, and the streak the roster carries afterwards (the streak
-  lives across battles, so it must be a fact in the stream, not a derived number);
+  lives across battles, so it must be a fact in the stream, not a derived number); under the
+  house rule `head_wound_promotion` a Head-Wounded ELITE's 6 is `xp_restored` instead of
+  `promoted`: the die is the whole fact, so it needs no event of its own;
 - `trench-crusade.promotion-pool` / `promotions-skipped`: how the pool was made and dealt
   (or that 6 ELITE skipped the step), so the audit trail explains every die;
 - `trench-crusade.trauma`: the Trauma table row with its Battle Scar count (no shared fact
@@ -40,7 +42,8 @@ from ledger.state import CampaignState
 # Keys of `ext` this ruleset folds into. Warband: STREAK, GLORY, LAST_BATTLE (the payload of its
 # latest battle-record), LOCATIONS (ids found), ARMOURY (item name -> {price, currency, glory_item,
 # elite_only} of the latest purchase of that item).
-# Fighter: MODEL, TRAUMA_ROWS (rows suffered), BATTLE_SCARS, ADVANCEMENTS_DUE.
+# Fighter: MODEL, TRAUMA_ROWS (rows suffered), BATTLE_SCARS, ADVANCEMENTS_DUE, XP_RESTORED_AFTER (how many
+# of its TRAUMA_ROWS it had when a Promotion 6 restored its XP gain: only rows suffered later block XP).
 STREAK = "promotion_streak"
 GLORY = "glory"
 LAST_BATTLE = "last_battle"
@@ -49,6 +52,7 @@ MODEL = "model"
 TRAUMA_ROWS = "trauma_rows"
 BATTLE_SCARS = "battle_scars"
 ADVANCEMENTS_DUE = "advancements_due"
+XP_RESTORED_AFTER = "xp_restored_after"
 ARMOURY = "armoury"
 DUCATS, GLORY_POINTS = "ducats", "glory"  # the two currencies a price is paid in
 
@@ -178,12 +182,14 @@ class PromotionDieRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusad
     counted_as_six: bool  # the failure streak (5 dice without a promotion) made it a 6
     promoted: bool
     streak: int  # dice in a row without a promotion after this die (kept on the roster)
+    xp_restored: bool = False  # house rule: a Head-Wounded ELITE's 6 lifts its XP block (no promotion)
 
     def describe(self, state: CampaignState) -> str:
+        success = "Head Wound lifted, gains XP again (the Battle Scar stays)" if self.xp_restored else "promoted"
         if self.counted_as_six:
-            outcome = f"{self.face}, counted as a 6 after 5 dice without a Promotion: promoted"
-        elif self.promoted:
-            outcome = "6: promoted"
+            outcome = f"{self.face}, counted as a 6 after 5 dice without a Promotion: {success}"
+        elif self.promoted or self.xp_restored:
+            outcome = f"6: {success}"
         else:
             outcome = f"{self.face}, no Promotion ({_plural(self.streak, 'die')} in a row without one)"
         return f"{fighter_name(state, self.fighter)}'s Promotion Die {self.die} of {self.of}: {outcome}"
@@ -293,11 +299,13 @@ def evolve(state: CampaignState, event: ev.Event) -> None:
         case TraumaResolved(row=row, battle_scars=scars) if fighter:
             fighter.ext.setdefault(TRAUMA_ROWS, []).append(row)
             fighter.ext[BATTLE_SCARS] = scars
-        case PromotionDieRolled(streak=streak, promoted=promoted) if band:
+        case PromotionDieRolled(streak=streak, promoted=promoted, xp_restored=xp_restored) if band:
             band.ext[STREAK] = streak
             if promoted and fighter:
                 # The model keeps its Faction List entry when its role becomes "elite".
                 fighter.ext.setdefault(MODEL, fighter.role)
+            if xp_restored and fighter:
+                fighter.ext[XP_RESTORED_AFTER] = len(fighter.ext.get(TRAUMA_ROWS, []))
         case AdvancementEarned() if fighter:
             fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) + 1
         case AdvancementRolled() if fighter:

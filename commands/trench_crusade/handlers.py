@@ -189,7 +189,8 @@ class Exploration(Command, frozen=True, kw_only=True, tag="trench-crusade.explor
 
 DEFAULT_TABLES = load_tables()
 STOP_RULES = ("first-six", "per-model")
-DEFAULT_OPTIONS: dict[str, Any] = {"dice": "table", "promotion_stop_rule": "first-six", "tables": {}}
+DEFAULT_OPTIONS: dict[str, Any] = {"dice": "table", "head_wound_promotion": False, "promotion_stop_rule": "first-six",
+                                   "tables": {}}
 
 
 @lru_cache(maxsize=32)
@@ -203,12 +204,19 @@ def tables_for(state: CampaignState) -> TrenchCrusadeTables:
     return _tables(json.dumps(state.options.get("tables", {}), sort_keys=True))
 
 
+def head_wound_promotion(state: CampaignState) -> bool:
+    """House rule (v1.0, rules D5): a Head-Wounded ELITE takes Promotion Dice as a Troop; off, as the seed."""
+    return bool(state.options.get("head_wound_promotion", False))
+
+
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
     if unknown:
         raise BadInput(f"trench-crusade has no option {', '.join(unknown)} (options: {', '.join(DEFAULT_OPTIONS)})")
     if options["dice"] not in ("table", "ledger"):
         raise BadInput(f"dice must be table or ledger, not {options['dice']!r}")
+    if not isinstance(options["head_wound_promotion"], bool):
+        raise BadInput(f"head_wound_promotion must be true or false, not {options['head_wound_promotion']!r}")
     if options["promotion_stop_rule"] not in STOP_RULES:
         raise BadInput(f"promotion_stop_rule must be one of {', '.join(STOP_RULES)}, not {options['promotion_stop_rule']!r}")
     if not isinstance(options["tables"], dict):
@@ -242,9 +250,15 @@ def faction_id(text: str) -> str:
 # --- the rules' view of the state ----------------------------------------------------------
 
 
+def xp_blocking_rows(fighter: Fighter, tables: TrenchCrusadeTables) -> list[str]:
+    """The trauma rows that stop the model gaining XP (Head Wound), but for those a Promotion 6 lifted."""
+    suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])[fighter.ext.get(tce.XP_RESTORED_AFTER, 0):]
+    stopping = {row.id for row in tables.trauma.elite if row.stops_xp}
+    return [row for row in suffered if row in stopping]
+
+
 def rules_fighter(fighter: Fighter, tables: TrenchCrusadeTables) -> r.Fighter:
     suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])
-    trauma_rows = {row.id: row for row in tables.trauma.elite}
     return r.Fighter(
         fighter_id=fighter.id,
         name=fighter.name,
@@ -254,7 +268,7 @@ def rules_fighter(fighter: Fighter, tables: TrenchCrusadeTables) -> r.Fighter:
         skills=frozenset(fighter.skills),
         injuries=tuple(suffered),
         battle_scars=fighter.ext.get(tce.BATTLE_SCARS, 0),
-        xp_blocked=any(trauma_rows[row].stops_xp for row in suffered if row in trauma_rows),
+        xp_blocked=bool(xp_blocking_rows(fighter, tables)),
     )
 
 
@@ -633,7 +647,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
     deeds = battle.record.deeds
     extra = [r.ExtraPromotionDice(source_id=source, dice=dice) for source, dice in cmd.extra.items()]
     pool = r.promotion_pool(deeds, extra, tables)
-    eligibility = r.promotion_eligibility(roster, band.faction, tables)
+    eligibility = r.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))
     eligible = [f.fighter_id for f in eligibility.eligible]
     if cmd.even:
         assignment = r.even_spread(eligible, pool.size)
@@ -673,6 +687,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
                 counted_as_six=die.counted_as_six,
                 promoted=die.promoted,
                 streak=die.streak_after,
+                xp_restored=die.xp_restored,
             )
         )
         if die.promoted:
@@ -681,6 +696,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
     r.resolve_promotion_step(
         roster, band.faction, tables, deeds=deeds, extra_dice=extra, assignment=assignment, order=order,
         faces=roll_die, streak=streak, stop_rule=state.options.get("promotion_stop_rule", "first-six"), on_die=resolved,
+        head_wound_elite=head_wound_promotion(state),
     )
     finish_step(ctx, band, battle, "promotions")
 

@@ -39,6 +39,7 @@ from .handlers import (
     Roster,
     Trauma,
     advancements_due,
+    head_wound_promotion,
     latest_battle,
     roster_of,
     tables_for,
@@ -107,7 +108,7 @@ def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Prom
     extra = _more_dice(ask, tables)
     deeds = latest_battle(state, band).record.deeds
     pool = r.promotion_pool(deeds, [r.ExtraPromotionDice(source_id=s, dice=n) for s, n in extra.items()], tables)
-    eligibility = r.promotion_eligibility(roster, band.faction, tables)
+    eligibility = r.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))
     names = {f.fighter_id: f.name for f in eligibility.eligible}
     if not names:
         return Promotions(warband=band.name, even=True, extra=extra)

@@ -428,7 +428,8 @@ def test_exploration_skills_and_rerolls_chosen_after_rolling(campaign):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        pytest.param({"house": 1}, "trench-crusade has no option house (options: dice, promotion_stop_rule, tables)", id="unknown"),
+        pytest.param({"house": 1}, "trench-crusade has no option house (options: dice, head_wound_promotion, promotion_stop_rule, tables)",
+                     id="unknown"),
         pytest.param({"promotion_stop_rule": "never"}, "promotion_stop_rule must be one of first-six, per-model, not 'never'",
                      id="stop rule"),
         pytest.param({"tables": {"non-promotable": {"source": "x", "rows": [{"id": 1, "faction": None, "model": "Golem"}]}}},
