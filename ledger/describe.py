@@ -19,8 +19,15 @@ def warband_name(state: CampaignState, warband: str | None) -> str:
     return found.name if found else (warband or "")
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else str(n)
+def signed(n: int) -> str:
+    """A change as people write it: +2, -1 (0 for none)."""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def plural(count: int, word: str) -> str:
+    """`1 game`, `2 games`, `3 dice`."""
+    many = "dice" if word == "die" else f"{word}s"
+    return f"{count} {word if count == 1 else many}"
 
 
 def describe(event: ev.Event, state: CampaignState) -> str:
@@ -63,7 +70,7 @@ def describe(event: ev.Event, state: CampaignState) -> str:
         case ev.XPSpent(fighter=f, amount=a, on=on):
             return f"{fighter_name(state, f)} spends {a} XP on {on}"
         case ev.StatChanged(fighter=f, stat=stat, delta=delta, reason=r):
-            return f"{fighter_name(state, f)} {stat} {_signed(delta)}: {r}"
+            return f"{fighter_name(state, f)} {stat} {signed(delta)}: {r}"
         case ev.SkillLearned(fighter=f, skill=skill):
             return f"{fighter_name(state, f)} learns {skill}"
         case ev.KeywordGained(fighter=f, keyword=k):
@@ -86,7 +93,7 @@ def describe(event: ev.Event, state: CampaignState) -> str:
         case ev.ItemLost(fighter=f, item=item, warband=w):
             return f"{fighter_name(state, f) if f else warband_name(state, w) + ' stash'} loses {item}"
         case ev.TreasuryChanged(warband=w, delta=delta, reason=r):
-            return f"{warband_name(state, w)} treasury {_signed(delta)}: {r}"
+            return f"{warband_name(state, w)} treasury {signed(delta)}: {r}"
         case ev.PostGameStepDone(warband=w, battle=n, step=step):
             return f"{warband_name(state, w)}: post-game step {step} done for battle {n}"
         case ev.NoteRecorded(text=text):

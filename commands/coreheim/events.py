@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger import events as ev
-from ledger.describe import fighter_name, warband_name
+from ledger.describe import fighter_name, plural, signed, warband_name
 from ledger.state import CampaignState
 
 # Keys of `ext`. Fighter: TYPE, RACE, SKILL_LISTS, ADVANCED_TO (XP up to which advances were
@@ -57,10 +57,6 @@ FOUND = "rare_found"
 RATINGS = "ratings"
 UNDERDOG = "underdog"
 DEEDS = "deeds"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 @ev.event_type
@@ -88,8 +84,7 @@ class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-
     row: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        change = f"+{self.delta}" if self.delta > 0 else str(self.delta)
-        return f"{fighter_name(state, self.fighter)} {change} {'member' if abs(self.delta) == 1 else 'members'}: {self.reason}"
+        return f"{fighter_name(state, self.fighter)} {signed(self.delta)} {'member' if abs(self.delta) == 1 else 'members'}: {self.reason}"
 
 
 @ev.event_type
@@ -100,8 +95,7 @@ class ShardsChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.shards-ch
     row: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        change = f"+{self.delta}" if self.delta > 0 else str(self.delta)
-        return f"{warband_name(state, self.warband)} wyrdstone {change}: {self.reason}"
+        return f"{warband_name(state, self.warband)} wyrdstone {signed(self.delta)}: {self.reason}"
 
 
 @ev.event_type
@@ -119,7 +113,7 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exp
     def describe(self, state: CampaignState) -> str:
         chosen = f"; multiple {self.multiple} ({', '.join(self.rows)})" if self.multiple else ""
         return (f"{warband_name(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
-                f"= {_plural(self.shards, 'shard')} ({self.row or 'no dice'}){chosen}")
+                f"= {plural(self.shards, 'shard')} ({self.row or 'no dice'}){chosen}")
 
 
 @ev.event_type
@@ -210,7 +204,7 @@ class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deed
     def describe(self, state: CampaignState) -> str:
         out = ", ".join(fighter_name(state, f) for f in self.out_of_action) or "nobody"
         took = sum(len(enemies) for enemies in self.took_out.values())
-        return (f"{warband_name(state, self.warband)} in battle {self.battle}: {_plural(len(self.fought), 'warrior')} fought, "
+        return (f"{warband_name(state, self.warband)} in battle {self.battle}: {plural(len(self.fought), 'warrior')} fought, "
                 f"out of action: {out}; {took} {'enemy' if took == 1 else 'enemies'} taken out")
 
 
@@ -225,7 +219,7 @@ class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ra
         parts = []
         for warband, rating in self.ratings.items():
             points = self.underdog.get(warband, 0)
-            bonus = f", underdog {_plural(points, 'point')} ({self.rows.get(warband, '')})" if points else ""
+            bonus = f", underdog {plural(points, 'point')} ({self.rows.get(warband, '')})" if points else ""
             parts.append(f"{warband_name(state, warband)} {rating}{bonus}")
         return f"ratings at battle {self.battle}: " + "; ".join(parts)
 
@@ -239,7 +233,7 @@ class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-
 
     def describe(self, state: CampaignState) -> str:
         brought = f" (one brought {fighter_name(state, self.sword)}, a Hired Sword)" if self.sword else ""
-        return (f"{warband_name(state, self.warband)} spends {_plural(self.points, 'underdog point')} "
+        return (f"{warband_name(state, self.warband)} spends {plural(self.points, 'underdog point')} "
                 f"of battle {self.battle}{brought}")
 
 

@@ -36,7 +36,7 @@ from typing import Any
 import msgspec
 
 from ledger import events as ev
-from ledger.describe import fighter_name, warband_name
+from ledger.describe import fighter_name, plural, warband_name
 from ledger.state import CampaignState
 
 # Keys of `ext` this ruleset folds into. Warband: STREAK, GLORY, LAST_BATTLE (the payload of its
@@ -55,11 +55,6 @@ ADVANCEMENTS_DUE = "advancements_due"
 XP_RESTORED_AFTER = "xp_restored_after"
 ARMOURY = "armoury"
 DUCATS, GLORY_POINTS = "ducats", "glory"  # the two currencies a price is paid in
-
-
-def _plural(count: int, word: str) -> str:
-    plural = "dice" if word == "die" else f"{word}s"
-    return f"{count} {word if count == 1 else plural}"
 
 
 @ev.event_type
@@ -94,7 +89,7 @@ class BattleRecordKept(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.
 
     def describe(self, state: CampaignState) -> str:
         deeds = ", ".join(f"{d.deed} ({fighter_name(state, d.fighter) if d.fighter else 'the warband'})" for d in self.deeds)
-        return (f"{warband_name(state, self.warband)} in battle {self.battle}: {self.result}, {_plural(len(self.force), 'model')} fought, "
+        return (f"{warband_name(state, self.warband)} in battle {self.battle}: {self.result}, {plural(len(self.force), 'model')} fought, "
                 f"{len(self.out_of_action)} Out of Action; Glorious Deeds: {deeds or 'none'}")
 
 
@@ -125,7 +120,7 @@ class TraumaResolved(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.tr
 
     def describe(self, state: CampaignState) -> str:
         shown = ", then ".join(str(roll) for roll in self.rolls)
-        scars = f"; {_plural(self.battle_scars, 'Battle Scar')}" if self.battle_scars else ""
+        scars = f"; {plural(self.battle_scars, 'Battle Scar')}" if self.battle_scars else ""
         unfit = "; Unfit for Duty" if self.unfit_for_duty else ""
         enemy = f" (against {', '.join(warband_name(state, w) for w in self.enemies)})" if self.enemies else ""
         return f"{fighter_name(state, self.fighter)} rolled {shown} after going Out of Action: {self.result}{enemy}{scars}{unfit}"
@@ -155,7 +150,7 @@ class PromotionPoolFormed(ev.Event, frozen=True, kw_only=True, tag="trench-crusa
     streak: int = 0  # dice rolled in a row without a promotion, before this step
 
     def describe(self, state: CampaignState) -> str:
-        parts = [f"{self.base} base", *([_plural(self.glorious_deeds, "Glorious Deed")] if self.glorious_deeds else [])]
+        parts = [f"{self.base} base", *([plural(self.glorious_deeds, "Glorious Deed")] if self.glorious_deeds else [])]
         parts += [f"{extra.dice} from {extra.source}" for extra in self.extra]
         dealt = ", ".join(f"{fighter_name(state, f)} {n}" for f, n in self.assignment.items() if n)
         where = f"; assigned {dealt}" if dealt else "; no Troop can take them, so they are lost"
@@ -191,7 +186,7 @@ class PromotionDieRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusad
         elif self.promoted or self.xp_restored:
             outcome = f"6: {success}"
         else:
-            outcome = f"{self.face}, no Promotion ({_plural(self.streak, 'die')} in a row without one)"
+            outcome = f"{self.face}, no Promotion ({plural(self.streak, 'die')} in a row without one)"
         return f"{fighter_name(state, self.fighter)}'s Promotion Die {self.die} of {self.of}: {outcome}"
 
 

@@ -12,7 +12,7 @@ import click
 
 from ledger import audit
 from ledger.cli.app import Session, emit_json, main, pass_session
-from ledger.cli.views import plural
+from ledger.describe import plural
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import canonical
 from projections.history import log_rows, void_annotations

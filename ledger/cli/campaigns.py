@@ -8,7 +8,8 @@ import click
 
 from ledger import rulesets
 from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report
-from ledger.cli.views import campaign_summary, plural, print_campaign, print_roster
+from ledger.cli.views import campaign_summary, print_campaign, print_roster
+from ledger.describe import plural
 from projections.roster import roster as roster_view
 from ledger.errors import BadInput
 

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from ledger.cli.app import COMMIT_HOOKS, Session, main, pass_session
-from ledger.cli.views import plural
+from ledger.describe import plural
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections import sql

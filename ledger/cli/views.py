@@ -6,12 +6,9 @@ from typing import Any
 
 import click
 
+from ledger.describe import plural
 from ledger.state import CampaignState
 from projections.roster import campaign_row, fighter_rows, warband_row
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def campaign_summary(state: CampaignState, *, detail: bool = False) -> dict[str, Any]:

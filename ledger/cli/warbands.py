@@ -6,7 +6,8 @@ import click
 
 from commands.shared import EnlistWarband
 from ledger.cli.app import Session, emit_json, main, pass_session, run
-from ledger.cli.views import plural, print_roster
+from ledger.cli.views import print_roster
+from ledger.describe import plural
 from projections.roster import roster as roster_view
 from projections.roster import warband_row
 
