@@ -191,11 +191,11 @@ class RerollDice:
         return self.fresh.card(deck, purpose, candidates)
 
     def finish(self) -> None:
-        getattr(self.fresh, "finish", lambda: None)()
+        self.fresh.finish()
 
     def rewind(self) -> None:
         self.recorded.rewind()
-        getattr(self.fresh, "rewind", lambda: None)()
+        self.fresh.rewind()
         self.diverged = False
 
 
@@ -349,9 +349,9 @@ class Ledger:
             source = dice or ledger_dice
             if source is None:
                 raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
-            getattr(source, "rewind", lambda: None)()
+            source.rewind()
             events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask, reason=reason)
-            getattr(source, "finish", lambda: None)()
+            source.finish()
             return Attempt(state, [(events, actor)])
 
         return self._write(campaign_id, f"recording {command_name(command)}", attempt)

@@ -62,6 +62,12 @@ class DiceSource(Protocol):
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         """The card drawn from a physical deck."""
 
+    def rewind(self) -> None:
+        """Start again from the first die, to decide the same command again after a conflict."""
+
+    def finish(self) -> None:
+        """Refuse dice or cards that were given but not used."""
+
 
 @dataclass
 class TableDice:
