@@ -57,7 +57,7 @@ class Diverged(Exception):
 
 class DiceSource(Protocol):
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
-        """(faces, source, epoch) for roll number `roll`, one face per die in `die_sides`."""
+        """The faces for roll number `roll`, one per die in `die_sides`, and where they came from."""
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         """The card drawn from a physical deck."""

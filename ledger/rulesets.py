@@ -122,6 +122,7 @@ class Ruleset:
 
 _REGISTRY: dict[str, Ruleset] = {}
 RULESET_PACKAGE = "commands"
+_package_imported = False
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -130,8 +131,11 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def load_rulesets() -> dict[str, Ruleset]:
-    # Always import (a no-op once done): a ruleset registered elsewhere first must not hide these.
-    importlib.import_module(RULESET_PACKAGE)
+    # Import the package once, whatever registered first; folds call this for every record.
+    global _package_imported
+    if not _package_imported:
+        importlib.import_module(RULESET_PACKAGE)
+        _package_imported = True
     return _REGISTRY
 
 
