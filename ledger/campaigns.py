@@ -102,7 +102,7 @@ def decide(
         answers=command.answers,
         ask=ask,
         ruleset_evolve=ruleset.evolve,
-        decks=dict(ruleset.decks),
+        decks=ruleset.decks_of(state),
         options=state.options,
     )
     ruleset.handler_for(command)(command, ctx)

@@ -20,7 +20,7 @@ Rule readings (the seed is the authority; `shared/rules/speedheim.md` fills in t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .options import Options
 from .tables import Caps, HenchmanHalf, HeroHalf
@@ -43,6 +43,9 @@ class Drawn:
     ref: str  # the card id (`07`) or the table row (`14-16`)
     hero: HeroHalf
     henchman: HenchmanHalf = ""
+    deck: str = ""  # where a card came from (empty: a d20 table)
+    position: int | None = None  # its place in that deck since the last shuffle, from 1
+    roll: int | None = None  # the roll number of a d20 table row
 
 
 @dataclass(frozen=True)
@@ -181,7 +184,7 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
 
 
 def _with_card(reading: Reading, drawn: Drawn) -> Reading:
-    return Reading(drawn, reading.outcome, reading.why, reading.stat, reading.delta, reading.faces, reading.target)
+    return replace(reading, drawn=drawn)
 
 
 def improve_hero(unit: Unit, draw: Draw, halves: Sequence[HeroHalf], caps: Caps, options: Options, roll: Roll,

@@ -95,6 +95,11 @@ class Scars(_Row, kw_only=True):
     blight: tuple[ScarRow, ...]
 
 
+class Loot(_Row, kw_only=True):
+    source: str
+    rows: tuple[ScarRow, ...]  # the Loot table each natural 20 of the income dice rolls on
+
+
 class SkillLists(_Row, kw_only=True):
     source: str
     skills: dict[str, tuple[str, ...]]  # skill type (Melee, Ranged, …) -> learnable Skills
@@ -107,6 +112,7 @@ class Tables(msgspec.Struct, frozen=True, kw_only=True):
     henchman_d20: HenchmanD20
     caps: Caps
     scars: Scars
+    loot: Loot
     skills: SkillLists
 
     def card(self, card_id: str) -> Card:
@@ -114,7 +120,8 @@ class Tables(msgspec.Struct, frozen=True, kw_only=True):
 
 
 SCHEMAS: dict[str, type[msgspec.Struct]] = {
-    "deck": Deck, "hero_d20": HeroD20, "henchman_d20": HenchmanD20, "caps": Caps, "scars": Scars, "skills": SkillLists,
+    "deck": Deck, "hero_d20": HeroD20, "henchman_d20": HenchmanD20, "caps": Caps, "scars": Scars, "loot": Loot,
+    "skills": SkillLists,
 }
 
 
@@ -128,8 +135,8 @@ def _check(name: str, table: Any) -> None:
     if isinstance(table, Deck):
         ids = [card.id for card in table.cards]
         if not ids or len(set(ids)) != len(ids):
-            raise TableError(f"table 'deck': needs at least one card, each with its own id")
-    elif isinstance(table, (HeroD20, HenchmanD20)):
+            raise TableError("table 'deck': needs at least one card, each with its own id")
+    elif isinstance(table, (HeroD20, HenchmanD20, Loot)):
         _check_d20(name, table.rows)
     elif isinstance(table, Scars):
         for part in ("hero", "henchman", "major_wound", "blight"):

@@ -1,0 +1,151 @@
+"""Speedheim's own events, and their fold into `ext` of the state.
+
+The shared vocabulary carries every consequence: `card.drawn` and `deck.shuffled` (the deck),
+`dice.rolled` (checks, d20 tables, Scars), `stat.changed`, `skill.learned`, `keyword.gained`
+(special rules from Scars, Blighted, Deathtouched), `injury.suffered`, `fighter.promoted`,
+`fighter.died`, `fighter.retired`, `treasury.changed`, `item.gained` and `post-game.step-done`.
+An event here records what has no shared name:
+
+- `speedheim.incapacitation`: a unit Incapacitated an opponent, with whom and whether a Leader, a
+  Hero or a henchman — recorded the moment it happens, during the battle, while the shared
+  `battle.recorded` (with its deeds) comes only at the end;
+- `speedheim.card-read`: what one card (or d20 row) meant for the unit that drew it: the card, the
+  deck position it came from, the half read, the outcome (improved, check failed, redraw and why,
+  Skill pending, promote at the end of the battle, nothing) — `card.drawn` names the card only,
+  and the audit trail must explain each improvement and each redraw;
+- `speedheim.hero-slots`: the warband's hero slots (3 to start, +1 on a promotion, bought up to 6);
+- `speedheim.skill-types`: the Skill types a hero may learn from (its row of the warband's table);
+- `speedheim.modifiers`: equipment modifiers of a unit's stats, read by `check_against=modified`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger import events as ev
+from ledger.describe import fighter_name, signed, warband_name
+from ledger.state import CampaignState
+
+# Keys of `ext`. Fighter: SKILL_CARDS (Skill/Spell cards read: pending = these - skills learned),
+# PROMOTE_IN (the battle at whose end a henchman promotes), SKILL_TYPES, MODIFIERS, BOUGHT_AFTER (the
+# battle after which it bought an Improvement Attempt). Warband: HERO_SLOTS.
+# Campaign: INCAPACITATIONS ({"battle": N, "entries": [Incapacitation fields]} of the latest battle number
+# seen: the battle in progress until it is recorded, then the latest battle, whose Scars read it).
+SKILL_CARDS, PROMOTE_IN, SKILL_TYPES, MODIFIERS, BOUGHT_AFTER = "skill_cards", "promote_in", "skill_types", "modifiers", "bought_after"
+HERO_SLOTS, STARTING_HERO_SLOTS = "hero_slots", 3
+INCAPACITATIONS = "incapacitations"
+ORDINALS = {1: "st", 2: "nd", 3: "rd"}
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else ORDINALS.get(n % 10, 'th')}"
+
+
+@ev.event_type
+class Incapacitation(ev.Event, frozen=True, kw_only=True, tag="speedheim.incapacitation"):
+    warband: str  # the warband of the unit that Incapacitated (of the victim, when no unit is credited)
+    fighter: str | None  # the unit that Incapacitated; None: no unit is credited (a fall)
+    victim: str  # a fighter id, or the name of an enemy the ledger does not track
+    victim_kind: str  # leader, hero or henchman
+    battle: int
+    draws: bool = True  # False: a henchman that will promote at the end of this battle draws no more
+
+    def describe(self, state: CampaignState) -> str:
+        victim = f"{fighter_name(state, self.victim)}, a {self.victim_kind},"
+        if self.fighter is None:
+            return f"{victim} was Incapacitated in battle {self.battle} (no unit credited)"
+        why = "" if self.draws else " (promotes at the end of the battle: draws no more cards)"
+        return f"{fighter_name(state, self.fighter)} Incapacitated {victim} in battle {self.battle}{why}"
+
+
+@ev.event_type
+class CardRead(ev.Event, frozen=True, kw_only=True, tag="speedheim.card-read"):
+    warband: str
+    fighter: str
+    attempt: str  # incapacitation, free, bought, advantage (a Scar 20)
+    battle: int
+    half: str  # hero or henchman
+    card: str = ""  # the card id, or the d20 row; empty when no card was drawn
+    deck: str = ""  # the deck it came from (empty: the d20 table)
+    position: int | None = None  # its place in the deck since the last shuffle, from 1
+    roll: int | None = None  # the d20 table roll, under improvement=d20-table
+    reads: str = ""  # the half as printed, e.g. Mel/Rgd, Promote if a Leader
+    outcome: str  # improved, failed, redraw, skill, promote, nothing, set-aside
+    why: str
+    stat: str | None = None
+    faces: list[int] = []  # the check's d20
+    target: int | None = None
+
+    def describe(self, state: CampaignState) -> str:
+        who = fighter_name(state, self.fighter)
+        if not self.card:
+            return f"{who}: {self.why}"
+        if self.deck:
+            source = f"card {self.card} ({ordinal(self.position or 0)} from the top of {self.deck})"
+        else:
+            source = f"d20 row {self.card} (R{self.roll})"
+        return f"{who} reads the {self.half} half of {source}, {self.reads or 'blank'}: {self.why}"
+
+
+@ev.event_type
+class HeroSlots(ev.Event, frozen=True, kw_only=True, tag="speedheim.hero-slots"):
+    warband: str
+    slots: int  # after the change
+    reason: str
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{warband_name(state, self.warband)} has {self.slots} hero slots: {self.reason}"
+
+
+@ev.event_type
+class SkillTypes(ev.Event, frozen=True, kw_only=True, tag="speedheim.skill-types"):
+    warband: str
+    fighter: str
+    types: list[str]
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{fighter_name(state, self.fighter)} learns Skills from: {', '.join(self.types)}"
+
+
+@ev.event_type
+class Modifiers(ev.Event, frozen=True, kw_only=True, tag="speedheim.modifiers"):
+    warband: str
+    fighter: str
+    modifiers: dict[str, int]  # stat -> what equipment adds to the base value
+
+    def describe(self, state: CampaignState) -> str:
+        shown = ", ".join(f"{stat} {signed(n)}" for stat, n in sorted(self.modifiers.items())) or "none"
+        return f"{fighter_name(state, self.fighter)}'s equipment modifiers: {shown}"
+
+
+def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
+    found = state.fighters.get(fighter)
+    return found.ext if found else None
+
+
+def evolve(state: CampaignState, event: ev.Event) -> None:
+    match event:
+        case Incapacitation(battle=battle):
+            kept = state.ext.get(INCAPACITATIONS)
+            if kept is None or kept["battle"] != battle:
+                kept = state.ext[INCAPACITATIONS] = {"battle": battle, "entries": []}
+            kept["entries"].append(ev.fields_of(event))
+        case CardRead(fighter=fighter, outcome="skill"):
+            if (ext := _fighter_ext(state, fighter)) is not None:
+                ext[SKILL_CARDS] = ext.get(SKILL_CARDS, 0) + 1
+        case CardRead(fighter=fighter, outcome="promote", battle=battle):
+            if (ext := _fighter_ext(state, fighter)) is not None:
+                ext[PROMOTE_IN] = battle
+        case CardRead(fighter=fighter, attempt="bought", battle=battle):
+            if (ext := _fighter_ext(state, fighter)) is not None:
+                ext[BOUGHT_AFTER] = battle
+        case HeroSlots(warband=warband, slots=slots):
+            if band := state.warbands.get(warband):
+                band.ext[HERO_SLOTS] = slots
+        case SkillTypes(fighter=fighter, types=types):
+            if (ext := _fighter_ext(state, fighter)) is not None:
+                ext[SKILL_TYPES] = list(types)
+        case Modifiers(fighter=fighter, modifiers=modifiers):
+            if (ext := _fighter_ext(state, fighter)) is not None:
+                ext[MODIFIERS] = dict(modifiers)
+

@@ -1,0 +1,324 @@
+"""Speedheim's post-game steps (shared/rules/speedheim.md §7), each one command, in order for the
+warband's latest battle: Income & Loot, Resolve Promotions (before Scars, so a promotee rolls on the
+Hero table), Scars and the Blight, one free Improvement Attempt per hero, Learn Skills & Spells, and
+Spend Gold (bought Improvement Attempts and hero slots; then `spend-gold` closes the step).
+
+Decisions:
+- Update Wins/Losses is done by recording the battle. Income: each Treasure token carried at the end
+  (the winner adds 1) rolls a d20, a double-value token 2; gold is their sum + 40g; each natural 20
+  gives a Loot roll on the d20 Loot table, whose category goes to the stash (its own table is rolled
+  at the table: the public rules' Loot tables are not part of the ledger).
+- Learning is done when no Skill/Spell card is left to choose: each choice is its own command
+  (`speedheim learn`), and the step has no command of its own.
+- A promotion that would make a 7th hero asks which hero retires, or `lose the promotion`.
+- Blight: Large and Undead units are immune. A Pit Fight (Scar 16) is fought at the table: its
+  result is noted, and a win's Improvement Attempt and 50g are recorded with `buy-attempt --free`
+  and `treasury change` by the arbiter.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from ledger import events as ev
+from ledger.decide import Command, Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.rulesets import steps_done
+from ledger.state import CampaignState, Fighter, Warband
+
+from . import events as se
+from . import rules as r
+from .handlers import (
+    heroes_of,
+    hero_slots,
+    improvement_attempt,
+    is_hero,
+    learned_skills,
+    member,
+    options_for,
+    pending,
+    spells_of,
+    tables_for,
+)
+
+STEPS = {"income": "Income & Loot", "promotions": "Resolve Promotions", "scars": "Scars and the Blight",
+         "improvement": "Free Improvement Attempts", "learning": "Learn Skills & Spells", "spend-gold": "Spend Gold"}
+LEARNING = "learning"
+INCOME_GOLD = 40
+LOSE = "lose the promotion"
+BLIGHT_IMMUNE = ("Large", "Undead")
+
+
+class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
+    warband: str
+    tokens: int = 0  # Treasure tokens carried at the end of the game (the winner's +1 is added)
+    double: int = 0  # of them, double-value tokens (2 dice each)
+
+
+class Promotions(Command, frozen=True, kw_only=True, tag="speedheim.promotions"):
+    warband: str
+
+
+class Scars(Command, frozen=True, kw_only=True, tag="speedheim.scars"):
+    warband: str
+
+
+class FreeAttempts(Command, frozen=True, kw_only=True, tag="speedheim.improvement"):
+    warband: str
+
+
+class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
+    warband: str
+    fighter: str
+    skill: str  # a Skill of its types, or a Spell of its schools
+
+
+class BuyAttempt(Command, frozen=True, kw_only=True, tag="speedheim.buy-attempt"):
+    warband: str
+    fighter: str
+
+
+class BuyHeroSlot(Command, frozen=True, kw_only=True, tag="speedheim.buy-hero-slot"):
+    warband: str
+
+
+class SpendGold(Command, frozen=True, kw_only=True, tag="speedheim.spend-gold"):
+    warband: str
+
+
+# --- the phase ---------------------------------------------------------------------------------------
+
+
+def latest_battle(state: CampaignState, band: Warband) -> int:
+    fought = [b.number for b in state.battles if band.id in b.participants]
+    if not fought:
+        raise RuleViolation(f"{band.name} has not fought a battle yet")
+    return fought[-1]
+
+
+def learning_left(state: CampaignState, band: Warband) -> list[Fighter]:
+    return [f for f in state.fighters_of(band.id) if pending(f) > 0]
+
+
+def done_steps(state: CampaignState, band: Warband) -> list[str]:
+    """The steps done for the warband's latest battle (Learning once the free attempts are done and
+    no card is left to choose)."""
+    done = steps_done(state, band.id, latest_battle(state, band))
+    if "improvement" in done and not learning_left(state, band):
+        done.insert(done.index("improvement") + 1, LEARNING)
+    return done
+
+
+def next_step(state: CampaignState, band: Warband) -> str | None:
+    if not any(band.id in b.participants for b in state.battles):
+        return None
+    done = done_steps(state, band)
+    return next((step for step in STEPS if step not in done), None)
+
+
+def begin_step(state: CampaignState, band: Warband, step: str) -> int:
+    battle = latest_battle(state, band)
+    done = done_steps(state, band)
+    if step in done:
+        raise RuleViolation(f"{band.name} has already done the {STEPS[step]} step for battle {battle}")
+    missing = [s for s in list(STEPS)[: list(STEPS).index(step)] if s not in done]
+    if missing:
+        raise RuleViolation(f"{band.name} must do the {STEPS[missing[0]]} step for battle {battle} first "
+                            f"(the post-game goes {', '.join(STEPS.values())})")
+    return battle
+
+
+def finish_step(ctx: Context, band: Warband, battle: int, step: str) -> None:
+    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle, step=step))
+
+
+def refuse_an_unfinished_phase(state: CampaignState, participants: list[str]) -> None:
+    for band_id in participants:
+        band = state.warbands[band_id]
+        step = next_step(state, band)
+        if step is not None:
+            raise RuleViolation(f"{band.name} has not finished the post-game of battle {latest_battle(state, band)}: "
+                                f"next is {step} (campaign post-game {shlex.quote(band.name)})")
+
+
+# --- the steps -----------------------------------------------------------------------------------------
+
+
+def income(cmd: Income, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = begin_step(ctx.state, band, "income")
+    if cmd.tokens < 0 or not 0 <= cmd.double <= cmd.tokens:
+        raise BadInput("tokens cannot be negative, and double-value tokens are some of the tokens")
+    won = any(b.number == battle and b.winner == band.id for b in ctx.state.battles)
+    dice = cmd.tokens + cmd.double + int(won)
+    faces = ctx.roll(f"{dice}D20", f"{band.name}: income, {dice} Treasure dice").faces if dice else []
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=sum(faces) + INCOME_GOLD,
+                                reason=f"income: Treasure dice {sum(faces)} + {INCOME_GOLD}g"))
+    for _ in range(faces.count(20)):
+        roll = ctx.roll("D20", f"{band.name}: Loot (a natural 20 on a Treasure die)")
+        row = r.d20_row(tables_for(ctx.state).loot.rows, roll.value)
+        ctx.emit(ev.ItemGained(warband=band.id, item=f"Loot: {row.name}", reason=f"Loot roll {roll.value}"))  # type: ignore[attr-defined]
+    finish_step(ctx, band, battle, "income")
+
+
+def promotions(cmd: Promotions, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = begin_step(ctx.state, band, "promotions")
+    for fighter in ctx.state.fighters_of(band.id):
+        if is_hero(fighter) or fighter.ext.get(se.PROMOTE_IN) != battle:
+            continue
+        outcome = r.promotion(len(heroes_of(ctx.state, band)), hero_slots(band))
+        if outcome.retire_needed:
+            names = [h.name for h in heroes_of(ctx.state, band)]
+            choice = ctx.choose(f"promote.{fighter.id}", f"{band.name} would have 7 heroes: retire a hero to promote "
+                                f"{fighter.name}, or lose the promotion", [*names, LOSE])
+            if choice == LOSE:
+                ctx.emit(ev.NoteRecorded(text=f"{fighter.name}'s promotion is lost: 6 heroes", warband=band.id))
+                continue
+            retired = member(ctx.state, band, choice)
+            ctx.emit(ev.FighterRetired(warband=band.id, fighter=retired.id, reason=f"to make room for {fighter.name}"))
+        ctx.emit(ev.FighterPromoted(warband=band.id, fighter=fighter.id, role="hero",
+                                    reason=f"promote card drawn in battle {battle}: keeps its unit type and stat line"))
+        if outcome.slots != hero_slots(band):
+            ctx.emit(se.HeroSlots(warband=band.id, slots=outcome.slots, reason=f"{fighter.name} promoted"))
+    finish_step(ctx, band, battle, "promotions")
+
+
+def _blighted(ctx: Context, band: Warband, fighter: Fighter, worse: bool) -> None:
+    """Blight (Scar 1) or a Blight roll of 1–4 on an already Blighted unit."""
+    if not worse and "Blighted" not in fighter.keywords:
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword="Blighted", reason="Blight"))
+    elif is_hero(fighter):
+        _deathtouched(ctx, band, fighter)
+    else:
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason="the Blight"))
+
+
+def _deathtouched(ctx: Context, band: Warband, fighter: Fighter) -> None:
+    if "Deathtouched" in fighter.keywords:
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason="Deathtouched a second time"))
+    else:
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword="Deathtouched", reason="Scar"))
+
+
+def _scar(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
+    tables = tables_for(ctx.state).scars
+    hero = is_hero(fighter)
+    roll = ctx.roll("D20", f"{fighter.name}: {'Hero' if hero else 'Henchman'} Scars")
+    row = r.d20_row(tables.hero if hero else tables.henchman, roll.value)
+    effect = row.effect  # type: ignore[attr-defined]
+    if effect != "none":
+        ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=row.name, row=row.id,  # type: ignore[attr-defined]
+                                   missed_games=int(effect == "miss-game")))
+    if effect == "blight" and not any(k in BLIGHT_IMMUNE for k in fighter.keywords):
+        _blighted(ctx, band, fighter, worse="Blighted" in fighter.keywords)
+    elif effect == "deathtouched":
+        _deathtouched(ctx, band, fighter)
+    elif effect == "dead":
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=f"Scar {roll.value}"))
+    elif effect == "skill":
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.skill, reason=row.name))  # type: ignore[attr-defined]
+    elif effect == "major-wound":
+        wound = r.d20_row(tables.major_wound, ctx.roll("D20", f"{fighter.name}: Major Wound").value)
+        if wound.stat in fighter.stats:  # type: ignore[attr-defined]
+            ctx.emit(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=wound.stat, delta=2,  # type: ignore[attr-defined]
+                                    reason="Major Wound: 2 points worse", row=wound.id))  # type: ignore[attr-defined]
+    elif effect == "pit-fight":
+        ctx.emit(ev.NoteRecorded(text=f"{fighter.name} must duel the Pit Fighter (fought at the table)", warband=band.id))
+    elif effect == "attempt-advantage":
+        improvement_attempt(ctx, band, ctx.state.fighters[fighter.id], "advantage", battle, advantage=True)
+
+
+def scars(cmd: Scars, ctx: Context) -> None:
+    """Every unit of the warband Incapacitated in the game rolls for Scars, then every Blighted unit
+    rolls for the Blight."""
+    band = ctx.state.warband(cmd.warband)
+    battle = begin_step(ctx.state, band, "scars")
+    kept = ctx.state.ext.get(se.INCAPACITATIONS) or {"battle": 0, "entries": []}
+    victims = [e["victim"] for e in kept["entries"] if kept["battle"] == battle]
+    for fighter_id in dict.fromkeys(victims):
+        fighter = ctx.state.fighters.get(fighter_id)
+        if fighter is not None and fighter.warband == band.id and fighter.active:
+            _scar(ctx, band, fighter, battle)
+    for fighter in ctx.state.fighters_of(band.id):
+        if "Blighted" in fighter.keywords and not any(k in BLIGHT_IMMUNE for k in fighter.keywords):
+            row = r.d20_row(tables_for(ctx.state).scars.blight, ctx.roll("D20", f"{fighter.name}: Blight roll").value)
+            if row.effect == "blight-worsens":  # type: ignore[attr-defined]
+                _blighted(ctx, band, fighter, worse=True)
+            elif row.effect == "cured":  # type: ignore[attr-defined]
+                ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword="Blighted", reason="cured of the Blight"))
+    finish_step(ctx, band, battle, "scars")
+
+
+def free_attempts(cmd: FreeAttempts, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = begin_step(ctx.state, band, "improvement")
+    for hero in heroes_of(ctx.state, band):
+        improvement_attempt(ctx, band, ctx.state.fighters[hero.id], "free", battle)
+    finish_step(ctx, band, battle, "improvement")
+
+
+def learn(cmd: Learn, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    fighter = member(ctx.state, band, cmd.fighter)
+    if pending(fighter) <= 0:
+        raise RuleViolation(f"{fighter.name} has no Skill/Spell card to choose for")
+    if "improvement" not in done_steps(ctx.state, band):
+        raise RuleViolation(f"{fighter.name} learns at the end of the game, after the Free Improvement Attempts step")
+    tables = tables_for(ctx.state)
+    schools, _left = spells_of(fighter, tables)
+    at_cap = len(learned_skills(fighter, tables)) >= tables.caps.skills
+    types = fighter.ext.get(se.SKILL_TYPES) or list(tables.skills.skills)
+    allowed = r.learnable(types, tables.skills.skills, tables.skills.spells, schools,
+                          [*fighter.skills, *fighter.keywords], at_cap)
+    if cmd.skill not in allowed:
+        raise RuleViolation(f"{fighter.name} cannot learn {cmd.skill} (can learn: {', '.join(allowed) or 'nothing'})")
+    ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=cmd.skill, reason="Skill/Spell card"))
+
+
+def _spend_gold_window(state: CampaignState, band: Warband) -> int:
+    battle = latest_battle(state, band)
+    done = done_steps(state, band)
+    if LEARNING not in done or "spend-gold" in done:
+        raise RuleViolation(f"{band.name} spends gold in the Spend Gold step of battle {battle} "
+                            f"(next step: {next_step(state, band) or 'none: the post-game is finished'})")
+    return battle
+
+
+def _pay(ctx: Context, band: Warband, price: int, what: str) -> None:
+    if band.treasury < price:
+        raise RuleViolation(f"{band.name} has {band.treasury}g; {what} costs {price}g")
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-price, reason=what))
+
+
+def buy_attempt(cmd: BuyAttempt, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = _spend_gold_window(ctx.state, band)
+    fighter = member(ctx.state, band, cmd.fighter)
+    if not is_hero(fighter):
+        raise RuleViolation(f"{fighter.name} is a henchman: only heroes make Improvement Attempts")
+    if fighter.ext.get(se.BOUGHT_AFTER) == battle:
+        raise RuleViolation(f"{fighter.name} has bought its Improvement Attempt since battle {battle} (once per hero between games)")
+    if options_for(ctx.state).free_attempt_counts_as_bought:
+        raise RuleViolation(f"{fighter.name} made its free attempt (option free_attempt_counts_as_bought)")
+    _pay(ctx, band, r.IMPROVEMENT_PRICE, f"an Improvement Attempt for {fighter.name}")
+    improvement_attempt(ctx, band, fighter, "bought", battle)
+
+
+def buy_hero_slot(cmd: BuyHeroSlot, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    _spend_gold_window(ctx.state, band)
+    slots = hero_slots(band) + 1
+    if slots > r.MAX_HERO_SLOTS:
+        raise RuleViolation(f"{band.name} has {r.MAX_HERO_SLOTS} hero slots, the most a warband can have")
+    _pay(ctx, band, r.HERO_SLOT_PRICES[slots], f"hero slot {slots}")
+    ctx.emit(se.HeroSlots(warband=band.id, slots=slots, reason="bought"))
+
+
+def spend_gold(cmd: SpendGold, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = begin_step(ctx.state, band, "spend-gold")
+    left = learning_left(ctx.state, band)
+    if left:
+        raise RuleViolation(f"{', '.join(f.name for f in left)} must first choose a Skill or Spell (speedheim learn)")
+    finish_step(ctx, band, battle, "spend-gold")
