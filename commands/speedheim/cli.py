@@ -158,7 +158,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         return {"name": fighter.name, "role": fighter.role, "stats": dict(fighter.stats),
                 "keywords": list(fighter.keywords), "skills": list(fighter.skills),
                 "learned_skills": len(h.learned_skills(fighter, tables)), "pending": h.pending(fighter),
-                "promotes_after_battle": fighter.ext.get(se.PROMOTE_IN)}
+                "promotes_after_battle": None if h.is_hero(fighter) else fighter.ext.get(se.PROMOTE_IN)}
 
     try:
         battle: int | None = pg.latest_battle(state, band)
@@ -188,7 +188,7 @@ def status(session: Session, warband: str, as_json: bool) -> None:
             stats = " ".join(f"{k} {v}" for k, v in unit["stats"].items())
             extras = [f"skills: {', '.join(unit['skills'])}"] if unit["skills"] else []
             extras += [f"Skill/Spell to choose: {unit['pending']}"] if unit["pending"] else []
-            extras += [f"promotes after battle {unit['promotes_after_battle']}"] if unit["promotes_after_battle"] and section == "henchmen" else []
+            extras += [f"promotes after battle {unit['promotes_after_battle']}"] if unit["promotes_after_battle"] else []
             click.echo(f"  {unit['name']} ({unit['role']}) {stats}{'  ' + '; '.join(extras) if extras else ''}")
     if shown["battle"] is not None:
         click.echo(f"Post-game of battle {shown['battle']}: " + (f"next {shown['next_step']}" if shown["next_step"] else "done"))

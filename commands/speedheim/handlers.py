@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from commands.shared import RecordBattle, RecruitFighter, battle_record, enemy_id, recruit_fighter
+from commands.shared import RecordBattle, RecruitFighter, battle_record, enemy_id, recruit_fighter, slug
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
@@ -214,13 +214,14 @@ def _card_read(band: Warband, fighter: Fighter, attempt: str, battle: int, readi
 
 
 def improvement_attempt(ctx: Context, band: Warband, fighter: Fighter, attempt: str, battle: int,
-                        *, advantage: bool = False) -> None:
-    """A hero draws (redrawing as the caps demand) and improves at once."""
+                        *, advantage: bool = False, victim: str = "") -> None:
+    """A hero draws (redrawing as the caps demand) and improves at once. The player's choices are
+    answered under `<fighter>.<victim or attempt>.<draw>.mel-rgd` (or `.keep`), unique in a command."""
     tables, options = tables_for(ctx.state), options_for(ctx.state)
     halves = ([row.hero for row in tables.hero_d20.rows] if options.improvement == "d20-table"
               else [card.hero for card in tables.deck.cards])
     purpose = f"{fighter.name}: Improvement ({attempt})"
-    key = f"{fighter.id}.{attempt}"
+    key = f"{fighter.id}.{slug(victim) if victim else attempt}"
     readings = r.improve_hero(unit_of(fighter, tables), _drawer(ctx, band, battle, purpose, False), halves, tables.caps,
                               options, _roller(ctx), ctx.choose, key, advantage=advantage)
     for reading in readings:
@@ -301,7 +302,7 @@ def incapacitation(ctx: Context, battle: int, participants: list[str], entry: In
     if not draws or attacker is None:
         return
     if is_hero(attacker):
-        improvement_attempt(ctx, band, attacker, "incapacitation", battle)
+        improvement_attempt(ctx, band, attacker, "incapacitation", battle, victim=victim_id)
     else:
         henchman_draw(ctx, band, attacker, kind, battle)
 

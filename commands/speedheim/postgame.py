@@ -47,6 +47,7 @@ LEARNING = "learning"
 INCOME_GOLD = 40
 LOSE = "lose the promotion"
 BLIGHT_IMMUNE = ("Large", "Undead")
+BLIGHTED, DEATHTOUCHED = "Blighted", "Deathtouched"
 
 
 class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
@@ -184,47 +185,58 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
     finish_step(ctx, band, battle, "promotions")
 
 
-def _blighted(ctx: Context, band: Warband, fighter: Fighter, worse: bool) -> None:
-    """Blight (Scar 1) or a Blight roll of 1–4 on an already Blighted unit."""
-    if not worse and "Blighted" not in fighter.keywords:
-        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword="Blighted", reason="Blight"))
+def _blighted(ctx: Context, band: Warband, fighter: Fighter, worse: bool, reason: str) -> None:
+    """Blight (Scar 1) on a unit, or the Blight taking hold of a Blighted one (a henchman dies, a hero is
+    Deathtouched)."""
+    if not worse:
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=BLIGHTED, reason=reason))
     elif is_hero(fighter):
-        _deathtouched(ctx, band, fighter)
+        _deathtouched(ctx, band, fighter, reason)
     else:
-        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason="the Blight"))
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
 
 
-def _deathtouched(ctx: Context, band: Warband, fighter: Fighter) -> None:
-    if "Deathtouched" in fighter.keywords:
-        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason="Deathtouched a second time"))
+def _deathtouched(ctx: Context, band: Warband, fighter: Fighter, reason: str) -> None:
+    if DEATHTOUCHED in fighter.keywords:
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=f"{reason}: Deathtouched a second time"))
     else:
-        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword="Deathtouched", reason="Scar"))
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=DEATHTOUCHED, reason=reason))
 
 
 def _scar(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
+    """One Scar roll. Lasting harm is an injury (Light Wound, Major Wound); a special rule gained, Blight and
+    Deathtouched are keywords; each names its Scar row."""
     tables = tables_for(ctx.state).scars
     hero = is_hero(fighter)
     roll = ctx.roll("D20", f"{fighter.name}: {'Hero' if hero else 'Henchman'} Scars")
     row = r.d20_row(tables.hero if hero else tables.henchman, roll.value)
-    effect = row.effect  # type: ignore[attr-defined]
-    if effect != "none":
+    effect, reason = row.effect, f"Scar {roll.value}: {row.name}"  # type: ignore[attr-defined]
+    if effect in ("miss-game", "major-wound"):
         ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=row.name, row=row.id,  # type: ignore[attr-defined]
                                    missed_games=int(effect == "miss-game")))
-    if effect == "blight" and not any(k in BLIGHT_IMMUNE for k in fighter.keywords):
-        _blighted(ctx, band, fighter, worse="Blighted" in fighter.keywords)
+    if effect == "blight":
+        if any(k in BLIGHT_IMMUNE for k in fighter.keywords):
+            ctx.emit(ev.NoteRecorded(text=f"{fighter.name} is immune to the Blight ({reason})", warband=band.id))
+        else:
+            _blighted(ctx, band, fighter, BLIGHTED in fighter.keywords, reason)
     elif effect == "deathtouched":
-        _deathtouched(ctx, band, fighter)
+        _deathtouched(ctx, band, fighter, reason)
     elif effect == "dead":
-        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=f"Scar {roll.value}"))
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
     elif effect == "skill":
-        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.skill, reason=row.name))  # type: ignore[attr-defined]
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.skill, reason=reason))  # type: ignore[attr-defined]
     elif effect == "major-wound":
         wound = r.d20_row(tables.major_wound, ctx.roll("D20", f"{fighter.name}: Major Wound").value)
-        if wound.stat in fighter.stats:  # type: ignore[attr-defined]
-            ctx.emit(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=wound.stat, delta=2,  # type: ignore[attr-defined]
+        stat = wound.stat  # type: ignore[attr-defined]
+        if stat in fighter.stats:
+            ctx.emit(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=stat, delta=2,
                                     reason="Major Wound: 2 points worse", row=wound.id))  # type: ignore[attr-defined]
+        else:
+            ctx.emit(ev.NoteRecorded(text=f"{fighter.name} has no {stat} (`-`): the Major Wound changes nothing",
+                                     warband=band.id))
     elif effect == "pit-fight":
-        ctx.emit(ev.NoteRecorded(text=f"{fighter.name} must duel the Pit Fighter (fought at the table)", warband=band.id))
+        ctx.emit(ev.NoteRecorded(text=f"{fighter.name} must duel the Pit Fighter ({reason}, fought at the table)",
+                                 warband=band.id))
     elif effect == "attempt-advantage":
         improvement_attempt(ctx, band, ctx.state.fighters[fighter.id], "advantage", battle, advantage=True)
 
@@ -241,12 +253,12 @@ def scars(cmd: Scars, ctx: Context) -> None:
         if fighter is not None and fighter.warband == band.id and fighter.active:
             _scar(ctx, band, fighter, battle)
     for fighter in ctx.state.fighters_of(band.id):
-        if "Blighted" in fighter.keywords and not any(k in BLIGHT_IMMUNE for k in fighter.keywords):
+        if BLIGHTED in fighter.keywords and not any(k in BLIGHT_IMMUNE for k in fighter.keywords):
             row = r.d20_row(tables_for(ctx.state).scars.blight, ctx.roll("D20", f"{fighter.name}: Blight roll").value)
             if row.effect == "blight-worsens":  # type: ignore[attr-defined]
-                _blighted(ctx, band, fighter, worse=True)
+                _blighted(ctx, band, fighter, True, f"Blight roll: {row.name}")  # type: ignore[attr-defined]
             elif row.effect == "cured":  # type: ignore[attr-defined]
-                ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword="Blighted", reason="cured of the Blight"))
+                ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=BLIGHTED, reason="cured of the Blight"))
     finish_step(ctx, band, battle, "scars")
 
 

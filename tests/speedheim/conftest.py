@@ -17,7 +17,7 @@ from commands.speedheim import handlers as h
 from commands.speedheim import postgame as pg
 from ledger import events as ev
 from ledger.decide import Command, TableDice
-from ledger.testing import LedgerHarness
+from ledger.testing import CampaignRunner, LedgerHarness
 
 # Sellswords Captain and Infantry (shared/rules/speedheim.md §2).
 CAPTAIN = {"Mov": 6, "Mel": 12, "Rgd": 12, "Def": 17, "Agi": 8, "Mrl": 7, "Atk": 1, "Wnd": 1, "Inj": 0, "Prc": 0}
@@ -94,3 +94,9 @@ def house_rules():
         return campaign
 
     return make
+
+
+@pytest.fixture
+def campaign(tmp_path) -> CampaignRunner:
+    """The real `campaign` command on a SQLite file, with a fixed clock and dice seed."""
+    return CampaignRunner("sqlite:///" + str(tmp_path / "campaign.db"))

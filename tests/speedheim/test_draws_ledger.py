@@ -40,7 +40,7 @@ def test_mel_at_cap_player_draws_again_and_every_card_is_named_with_its_position
     from commands.shared import Correct
 
     table.do(Correct(warband="Sellswords", fighter="Gunnar", reason="setup: Mel at the cap", stats={"Mel": -7}))
-    events = table.incap("Gunnar", "Rat", cards=["10", "02"], **{"gunnar.incapacitation.1.mel-rgd": "draw again"})
+    events = table.incap("Gunnar", "Rat", cards=["10", "02"], **{"gunnar.rat.1.mel-rgd": "draw again"})
     assert [(r.card, r.position, r.outcome) for r in of(events, se.CardRead)] == [("10", 1, "redraw"), ("02", 2, "improved")]
     assert table.stat("Gunnar", "Atk") == 2 and table.stat("Gunnar", "Mel") == 5
 
@@ -115,7 +115,7 @@ def test_the_physical_deck_runs_out_mid_battle_and_is_reshuffled(table):
         card_id = f"{n:02d}"
         dice = [20] if h.DEFAULT_TABLES.card(card_id).hero in checks else []  # every check fails: no stat reaches a cap
         reads += of(table.do(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim=f"Ogre {n}", kind="henchman",
-                                            answers={"gunnar.incapacitation.1.mel-rgd": "Mel"}), dice, [card_id]), se.CardRead)
+                                            answers={f"gunnar.ogre-{n}.1.mel-rgd": "Mel"}), dice, [card_id]), se.CardRead)
     assert [(r.card, r.position) for r in reads] == [(f"{n:02d}", n) for n in range(1, 21)]
     more = table.do(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Ogre 21", kind="henchman"), [20], ["15"])
     assert of(more, ev.DeckShuffled) == [ev.DeckShuffled(deck="improvement", cards=[], source="table")]
