@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from commands.shared import SHARED_HANDLERS, RecordBattle
+from commands.shared import SHARED_HANDLERS, RecordBattle, RecruitFighter
 from ledger.decide import Context
 from ledger.rulesets import Ruleset, refusing_as_rule_violation, register
 
@@ -37,6 +37,12 @@ def record_shared_battle(cmd: RecordBattle, ctx: Context) -> None:
                                             absent=absent, incapacitations=incaps), ctx)
 
 
+def recruit_shared(cmd: RecruitFighter, ctx: Context) -> None:
+    """`campaign fighter add` in a Speedheim campaign: a Speedheim recruit (its role checked, hero slots kept)."""
+    h.recruit(h.Recruit(warband=cmd.warband, name=cmd.name, role=cmd.role, stats=cmd.stats, keywords=cmd.keywords,
+                        equipment=cmd.equipment, cost=cmd.cost, paid=cmd.paid), ctx)
+
+
 _refusing = refusing_as_rule_violation(SpeedheimRuleError)
 
 HANDLERS = {
@@ -45,6 +51,7 @@ HANDLERS = {
         command: _refusing(handler)
         for command, handler in {
             RecordBattle: record_shared_battle,
+            RecruitFighter: recruit_shared,
             h.Recruit: h.recruit,
             h.SetModifiers: h.set_modifiers,
             h.Incapacitate: h.incapacitate,

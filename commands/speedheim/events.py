@@ -29,8 +29,8 @@ from ledger.state import CampaignState
 # Keys of `ext`. Fighter: SKILL_CARDS (Skill/Spell cards read: pending = these - skills learned),
 # PROMOTE_IN (the battle at whose end a henchman promotes), SKILL_TYPES, MODIFIERS, BOUGHT_AFTER (the
 # battle after which it bought an Improvement Attempt). Warband: HERO_SLOTS.
-# Campaign: INCAPACITATIONS ({"battle": N, "entries": [Incapacitation fields]} of the latest battle number
-# seen: the battle in progress until it is recorded, then the latest battle, whose Scars read it).
+# Campaign: INCAPACITATIONS (battle number as text -> the Incapacitation fields of that battle, in order:
+# every battle's, since a warband's Scars may be rolled after other warbands have fought again).
 SKILL_CARDS, PROMOTE_IN, SKILL_TYPES, MODIFIERS, BOUGHT_AFTER = "skill_cards", "promote_in", "skill_types", "modifiers", "bought_after"
 HERO_SLOTS, STARTING_HERO_SLOTS = "hero_slots", 3
 INCAPACITATIONS = "incapacitations"
@@ -126,10 +126,7 @@ def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
 def evolve(state: CampaignState, event: ev.Event) -> None:
     match event:
         case Incapacitation(battle=battle):
-            kept = state.ext.get(INCAPACITATIONS)
-            if kept is None or kept["battle"] != battle:
-                kept = state.ext[INCAPACITATIONS] = {"battle": battle, "entries": []}
-            kept["entries"].append(ev.fields_of(event))
+            state.ext.setdefault(INCAPACITATIONS, {}).setdefault(str(battle), []).append(ev.fields_of(event))
         case CardRead(fighter=fighter, outcome="skill"):
             if (ext := _fighter_ext(state, fighter)) is not None:
                 ext[SKILL_CARDS] = ext.get(SKILL_CARDS, 0) + 1
@@ -149,3 +146,8 @@ def evolve(state: CampaignState, event: ev.Event) -> None:
             if (ext := _fighter_ext(state, fighter)) is not None:
                 ext[MODIFIERS] = dict(modifiers)
 
+
+
+def incapacitations(state: CampaignState, battle: int) -> list[dict[str, Any]]:
+    """The Incapacitations of a battle (the one in progress too), in the order recorded."""
+    return list(state.ext.get(INCAPACITATIONS, {}).get(str(battle), []))

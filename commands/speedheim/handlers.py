@@ -266,16 +266,11 @@ def set_modifiers(cmd: SetModifiers, ctx: Context) -> None:
     ctx.emit(se.Modifiers(warband=band.id, fighter=fighter.id, modifiers=dict(cmd.modifiers)))
 
 
-def _incapacitations(state: CampaignState, battle: int) -> list[dict[str, Any]]:
-    kept = state.ext.get(se.INCAPACITATIONS)
-    return list(kept["entries"]) if kept and kept["battle"] == battle else []
-
-
 def incapacitation(ctx: Context, battle: int, participants: list[str], entry: Incap) -> None:
     """Record one Incapacitation and let the unit that made it draw."""
     state = ctx.state
     attacker = state.fighter(entry.fighter) if entry.fighter else None
-    earlier = _incapacitations(state, battle)
+    earlier = se.incapacitations(state, battle)
     down = {e["victim"] for e in earlier}
     if attacker is not None:
         if attacker.warband not in participants:
@@ -332,14 +327,14 @@ def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
     refuse_an_unfinished_phase(state, participants)
     battle = len(state.battles) + 1
     absent = {state.fighter(ref).id for ref in cmd.absent}
-    earlier = _incapacitations(state, battle)
+    earlier = se.incapacitations(state, battle)
     strays = sorted({e["warband"] for e in earlier} - set(participants))
     if strays:
         raise RuleViolation(f"{', '.join(state.warbands[w].name for w in strays)} recorded Incapacitations in this "
                             "battle: name it as a warband that fought")
     for entry in cmd.incapacitations:
         incapacitation(ctx, battle, participants, entry)
-    entries = _incapacitations(ctx.state, battle)
+    entries = se.incapacitations(ctx.state, battle)
     took_out: dict[str, list[str]] = {}
     for e in entries:
         if e["fighter"]:

@@ -103,9 +103,10 @@ def learning_left(state: CampaignState, band: Warband) -> list[Fighter]:
 
 def done_steps(state: CampaignState, band: Warband) -> list[str]:
     """The steps done for the warband's latest battle (Learning once the free attempts are done and
-    no card is left to choose)."""
+    no card is left to choose, or once Spend Gold closed the post-game)."""
     done = steps_done(state, band.id, latest_battle(state, band))
-    if "improvement" in done and not learning_left(state, band):
+    # A closed post-game stays closed: a Skill card drawn in the next battle is learned after that one.
+    if "improvement" in done and ("spend-gold" in done or not learning_left(state, band)):
         done.insert(done.index("improvement") + 1, LEARNING)
     return done
 
@@ -246,8 +247,7 @@ def scars(cmd: Scars, ctx: Context) -> None:
     rolls for the Blight."""
     band = ctx.state.warband(cmd.warband)
     battle = begin_step(ctx.state, band, "scars")
-    kept = ctx.state.ext.get(se.INCAPACITATIONS) or {"battle": 0, "entries": []}
-    victims = [e["victim"] for e in kept["entries"] if kept["battle"] == battle]
+    victims = [e["victim"] for e in se.incapacitations(ctx.state, battle)]
     for fighter_id in dict.fromkeys(victims):
         fighter = ctx.state.fighters.get(fighter_id)
         if fighter is not None and fighter.warband == band.id and fighter.active:
@@ -275,7 +275,8 @@ def learn(cmd: Learn, ctx: Context) -> None:
     fighter = member(ctx.state, band, cmd.fighter)
     if pending(fighter) <= 0:
         raise RuleViolation(f"{fighter.name} has no Skill/Spell card to choose for")
-    if "improvement" not in done_steps(ctx.state, band):
+    done = steps_done(ctx.state, band.id, latest_battle(ctx.state, band))
+    if "improvement" not in done or "spend-gold" in done:
         raise RuleViolation(f"{fighter.name} learns at the end of the game, after the Free Improvement Attempts step")
     tables = tables_for(ctx.state)
     schools, _left = spells_of(fighter, tables)

@@ -104,3 +104,31 @@ def test_the_next_battle_waits_for_the_post_game(fought):
     message = fought.refusal(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Hilde"))
     assert message == "Skaven has not finished the post-game of battle 1: next is income (campaign post-game Skaven)"
 
+
+
+def test_scars_of_a_battle_after_other_warbands_fought_again(fought):
+    """Each battle keeps its own Incapacitations: the Sellswords roll for Gunnar and Hilde after the Skaven have
+    finished their post-game and fought the Orcs."""
+    from commands.shared import EnlistWarband
+
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "03", "20"])
+    fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Sprint"))
+    fought.do(pg.SpendGold(warband="Skaven"))
+    fought.do(EnlistWarband(name="Orcs", player="Cy"))
+    fought.do(h.Recruit(warband="Orcs", name="Grom", role="leader", stats={"Mel": 12, "Atk": 1, "Wnd": 1}, paid=False))
+    fought.do(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Grom"), [], ["07"])
+    fought.do(h.RecordSpeedheimBattle(participants=["Skaven", "Orcs"], winner="Skaven"))
+    fought.do(pg.Income(warband="Sellswords"))
+    fought.do(pg.Promotions(warband="Sellswords"))
+    events = fought.do(pg.Scars(warband="Sellswords"), [12])
+    assert [r.purpose for r in of(events, ev.DiceRolled)] == ["Gunnar: Hero Scars"]
+
+
+def test_a_skill_card_drawn_in_a_battle_is_learned_after_it(table):
+    """"At the end of the game, select a new Skill or Spell for that hero\"."""
+    table.incap("Gunnar", "Rat", cards=["05"])
+    assert table.refusal(pg.Learn(warband="Sellswords", fighter="Gunnar", skill="Cleave")) == (
+        "Sellswords has not fought a battle yet")
