@@ -151,3 +151,14 @@ def test_every_section_10_option_is_pinned_with_its_default():
         "natural_rolls_on_improvement": False, "check_against": "base", "advantage": "draw-two-choose-one",
         "capped_card": "redraw", "leader_counts_as_hero": False, "missing_stat": "as-cap", "pending_skills_count": True,
         "deck_per": "campaign", "deck_between_games": "kept", "free_attempt_counts_as_bought": False}
+
+
+def test_a_disputed_check_is_rerolled_with_the_same_physical_card(table):
+    """A reroll voids the draw's transaction and decides it again: the card drawn stays the card on the table."""
+    from ledger.decide import TableDice
+
+    table.incap("Gunnar", "Rat", dice=[18], cards=["08"])  # Def 17: 18 fails
+    outcome = table.ledger.reroll(table.cid, "R0", reason="the die fell off the table", actor="arbiter", dice=TableDice([3]))
+    events = [r.event for r in outcome.records]
+    assert [(e.card, e.position) for e in of(events, se.CardRead)] == [("08", 1)]
+    assert table.stat("Gunnar", "Def") == 16
