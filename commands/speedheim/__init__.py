@@ -70,19 +70,33 @@ HANDLERS = {
 
 
 class _CommandsOnFirstUse(click.Group):
-    """The `campaign speedheim` group, loading its commands only when it is used (as trench-crusade's:
-    the commands need the CLI's helpers, which import every registered ruleset)."""
+    """The `campaign speedheim` group, adding its commands only when it is used: they need the CLI's
+    helpers, and importing the CLI mounts every registered ruleset's group (as trench-crusade's). Once
+    the ruleset kit's `register_commands` hook is on main, `cli.register_commands` is that hook."""
+
+    _loaded = False
 
     def _group(self) -> click.Group:
-        from .cli import group
+        if not self._loaded:
+            from types import SimpleNamespace
 
-        return group
+            from ledger.cli import app
+
+            from .cli import register_commands
+
+            register_commands(self, SimpleNamespace(
+                pass_session=app.pass_session, run=app.run, dice_options=app.dice_options,
+                answers_option=app.answers_option, emit_json=app.emit_json, parse_int_pairs=app.parse_int_pairs))
+            self._loaded = True
+        return self
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return self._group().list_commands(ctx)
+        self._group()
+        return super().list_commands(ctx)
 
     def get_command(self, ctx: click.Context, name: str) -> Any:
-        return self._group().get_command(ctx, name)
+        self._group()
+        return super().get_command(ctx, name)
 
 
 RULESET = register(
