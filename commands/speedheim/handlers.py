@@ -38,7 +38,7 @@ from .tables import DEFAULT_TABLES, Tables, with_house_rules
 HERO_ROLES, ROLES = ("leader", "hero"), ("leader", "hero", "henchman")
 ANIMAL_OR_LARGE = ("Animal", "Large")
 DECK = "improvement"
-HERO_READS = {"Wnd": "+1 Wnd", "Atk": "+1 Atk", "Prc": "+1 Prc", "Inj": "+1 Inj", "Skill": "Skill/Spell",
+HERO_READS = {"": "no hero half", "Wnd": "+1 Wnd", "Atk": "+1 Atk", "Prc": "+1 Prc", "Inj": "+1 Inj", "Skill": "Skill/Spell",
               "Def": "Def (roll under)", "Mel/Rgd": "Mel/Rgd (roll under)", "Agi": "Agi (roll under)", "Mrl": "Mrl (roll under)"}
 HENCHMAN_READS = {"promote": "Promote!", "hero": "Promote if a Hero", "leader": "Promote if a Leader", "": "blank"}
 
@@ -113,8 +113,8 @@ def deck_id(options: Options, warband: str, battle: int) -> str:
 def decks_for(state: CampaignState) -> Mapping[str, list[str]]:
     """Every deck the campaign may draw from now, each a full copy of its deck."""
     options, cards = options_for(state), [card.id for card in tables_for(state).deck.cards]
-    battles = range(1, len(state.battles) + 2)
-    return {deck_id(options, band, n): cards for band in [*state.warbands, ""] for n in battles}
+    bands = list(state.warbands) if options.deck_per == "warband" else [""]
+    return {deck_id(options, band, n): cards for band in bands for n in range(1, len(state.battles) + 2)}
 
 
 # --- the rules' view of the state ----------------------------------------------------------------------
@@ -184,10 +184,10 @@ def _drawer(ctx: Context, band: Warband, battle: int, purpose: str, henchman: bo
         if options.improvement == "d20-table":
             roll = ctx.roll("D20", purpose)
             if henchman:
-                row = r.d20_row(tables.henchman_d20.rows, roll.value)
-                return r.Drawn(row.id, "Skill", row.henchman, roll=roll.number)  # type: ignore[attr-defined]
+                hench = r.d20_row(tables.henchman_d20.rows, roll.value)
+                return r.Drawn(hench.id, None, hench.henchman, roll=roll.number)
             row = r.d20_row(tables.hero_d20.rows, roll.value)
-            return r.Drawn(row.id, row.hero, roll=roll.number)  # type: ignore[attr-defined]
+            return r.Drawn(row.id, row.hero, roll=roll.number)
         deck = deck_id(options, band.id, battle)
         card = tables.card(ctx.draw(deck, purpose))
         return r.Drawn(card.id, card.hero, card.henchman, deck=deck, position=ctx.state.decks[deck].drawn)
@@ -204,7 +204,7 @@ def _roller(ctx: Context) -> r.Roll:
 
 def _card_read(band: Warband, fighter: Fighter, attempt: str, battle: int, reading: r.Reading, hero: bool) -> se.CardRead:
     drawn = reading.drawn
-    reads = "" if drawn is None else HERO_READS[drawn.hero] if hero else HENCHMAN_READS[drawn.henchman]
+    reads = "" if drawn is None else HERO_READS[drawn.hero or ""] if hero else HENCHMAN_READS[drawn.henchman]
     return se.CardRead(
         warband=band.id, fighter=fighter.id, attempt=attempt, battle=battle, half="hero" if hero else "henchman",
         card=drawn.ref if drawn else "", deck=drawn.deck if drawn else "", position=drawn.position if drawn else None,
@@ -279,10 +279,14 @@ def incapacitation(ctx: Context, battle: int, participants: list[str], entry: In
             raise RuleViolation(f"{attacker.name} is {attacker.status}")
         if attacker.id in down:
             raise RuleViolation(f"{attacker.name} was Incapacitated earlier in battle {battle}: it is out of the game")
+        if attacker.missed_games:
+            raise RuleViolation(f"{attacker.name} must miss this battle (injured)")
     victim_id = enemy_id(state, entry.victim, attacker) if attacker else state.fighter(entry.victim).id
     victim = state.fighters.get(victim_id)
     if victim is not None and victim.warband not in participants:
         raise RuleViolation(f"{victim.name}'s warband did not fight in this battle")
+    if victim is not None and (victim.missed_games or not victim.active):
+        raise RuleViolation(f"{victim.name} is not in this battle ({victim.status if not victim.active else 'injured: misses it'})")
     if victim_id in down:
         raise RuleViolation(f"{fighter_label(state, victim_id)} is already Incapacitated in battle {battle}")
     kind = kind_of(victim) if victim is not None else entry.kind
@@ -311,11 +315,11 @@ def incapacitate(cmd: Incapacitate, ctx: Context) -> None:
     from .postgame import refuse_an_unfinished_phase  # the phase reads this module's views
 
     band = ctx.state.warband(cmd.warband)
-    refuse_an_unfinished_phase(ctx.state, [band.id])
     attacker = member(ctx.state, band, cmd.fighter)
     battle = len(ctx.state.battles) + 1
     victim = next((f for f in ctx.state.fighters.values() if f.warband != band.id and cmd.victim.lower() in (f.id, f.name.lower())), None)
     participants = [band.id] + ([victim.warband] if victim else [])
+    refuse_an_unfinished_phase(ctx.state, participants)
     incapacitation(ctx, battle, participants, Incap(fighter=attacker.id, victim=cmd.victim, kind=cmd.kind))
 
 

@@ -159,7 +159,7 @@ def income(cmd: Income, ctx: Context) -> None:
     for _ in range(faces.count(20)):
         roll = ctx.roll("D20", f"{band.name}: Loot (a natural 20 on a Treasure die)")
         row = r.d20_row(tables_for(ctx.state).loot.rows, roll.value)
-        ctx.emit(ev.ItemGained(warband=band.id, item=f"Loot: {row.name}", reason=f"Loot roll {roll.value}"))  # type: ignore[attr-defined]
+        ctx.emit(ev.ItemGained(warband=band.id, item=f"Loot: {row.name}", reason=f"Loot roll {roll.value}"))
     finish_step(ctx, band, battle, "income")
 
 
@@ -211,9 +211,9 @@ def _scar(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
     hero = is_hero(fighter)
     roll = ctx.roll("D20", f"{fighter.name}: {'Hero' if hero else 'Henchman'} Scars")
     row = r.d20_row(tables.hero if hero else tables.henchman, roll.value)
-    effect, reason = row.effect, f"Scar {roll.value}: {row.name}"  # type: ignore[attr-defined]
+    effect, reason = row.effect, f"Scar {roll.value}: {row.name}"
     if effect in ("miss-game", "major-wound"):
-        ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=row.name, row=row.id,  # type: ignore[attr-defined]
+        ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=row.name, row=row.id,
                                    missed_games=int(effect == "miss-game")))
     if effect == "blight":
         if any(k in BLIGHT_IMMUNE for k in fighter.keywords):
@@ -225,13 +225,13 @@ def _scar(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
     elif effect == "dead":
         ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
     elif effect == "skill":
-        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.skill, reason=reason))  # type: ignore[attr-defined]
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.skill, reason=reason))
     elif effect == "major-wound":
         wound = r.d20_row(tables.major_wound, ctx.roll("D20", f"{fighter.name}: Major Wound").value)
-        stat = wound.stat  # type: ignore[attr-defined]
+        stat = wound.stat
         if stat in fighter.stats:
             ctx.emit(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=stat, delta=2,
-                                    reason="Major Wound: 2 points worse", row=wound.id))  # type: ignore[attr-defined]
+                                    reason="Major Wound: 2 points worse", row=wound.id))
         else:
             ctx.emit(ev.NoteRecorded(text=f"{fighter.name} has no {stat} (`-`): the Major Wound changes nothing",
                                      warband=band.id))
@@ -255,9 +255,9 @@ def scars(cmd: Scars, ctx: Context) -> None:
     for fighter in ctx.state.fighters_of(band.id):
         if BLIGHTED in fighter.keywords and not any(k in BLIGHT_IMMUNE for k in fighter.keywords):
             row = r.d20_row(tables_for(ctx.state).scars.blight, ctx.roll("D20", f"{fighter.name}: Blight roll").value)
-            if row.effect == "blight-worsens":  # type: ignore[attr-defined]
-                _blighted(ctx, band, fighter, True, f"Blight roll: {row.name}")  # type: ignore[attr-defined]
-            elif row.effect == "cured":  # type: ignore[attr-defined]
+            if row.effect == "blight-worsens":
+                _blighted(ctx, band, fighter, True, f"Blight roll: {row.name}")
+            elif row.effect == "cured":
                 ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=BLIGHTED, reason="cured of the Blight"))
     finish_step(ctx, band, battle, "scars")
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol, TypeVar
 
 from .options import Options
 from .tables import Caps, HenchmanHalf, HeroHalf
@@ -41,7 +42,7 @@ class Drawn:
     """One card of the Improvement Deck, or one row of a d20 table, as the rules read it."""
 
     ref: str  # the card id (`07`) or the table row (`14-16`)
-    hero: HeroHalf
+    hero: HeroHalf | None  # None: a row of the henchman d20 table, which has no hero half
     henchman: HenchmanHalf = ""
     deck: str = ""  # where a card came from (empty: a d20 table)
     position: int | None = None  # its place in that deck since the last shuffle, from 1
@@ -143,6 +144,8 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
               *, advantage: bool = False) -> Reading:
     """The hero half of one card for this hero."""
     half = drawn.hero
+    if half is None:
+        raise SpeedheimRuleError(f"{drawn.ref} has no hero half")
 
     def redraw(why: str) -> Reading:
         return Reading(drawn, "redraw", why)
@@ -233,9 +236,17 @@ def read_henchman(unit: Unit, drawn: Drawn, victim: str, options: Options) -> Re
     return Reading(drawn, "nothing", f"promote only if it Incapacitated a {wanted}; it Incapacitated a {victim}")
 
 
-def d20_row(rows: Sequence[object], face: int) -> object:
+class D20Row(Protocol):
+    low: int
+    high: int
+
+
+Row = TypeVar("Row", bound=D20Row)
+
+
+def d20_row(rows: Sequence[Row], face: int) -> Row:
     """The row of a d20 table whose range holds the face."""
-    return next(row for row in rows if row.low <= face <= row.high)  # type: ignore[attr-defined]
+    return next(row for row in rows if row.low <= face <= row.high)
 
 
 MAX_HERO_SLOTS = 6

@@ -162,3 +162,19 @@ def test_a_disputed_check_is_rerolled_with_the_same_physical_card(table):
     events = [r.event for r in outcome.records]
     assert [(e.card, e.position) for e in of(events, se.CardRead)] == [("08", 1)]
     assert table.stat("Gunnar", "Def") == 16
+
+
+def test_a_unit_missing_the_battle_neither_incapacitates_nor_is_incapacitated(table):
+    from commands.speedheim import postgame as pg
+
+    table.incap("Gunnar", "Rikk", cards=["01"])
+    table.battle()
+    table.do(pg.Income(warband="Skaven"))
+    table.do(pg.Promotions(warband="Skaven"))
+    table.do(pg.Scars(warband="Skaven"), [10])  # Light Wound: Rikk misses the next game
+    table.do(pg.FreeAttempts(warband="Skaven"), [], ["02", "03"])
+    table.do(pg.SpendGold(warband="Skaven"))
+    assert table.refusal(h.Incapacitate(warband="Skaven", fighter="Rikk", victim="Ogre", kind="hero")) == (
+        "Rikk must miss this battle (injured)")
+    assert table.refusal(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Rikk")) == (
+        "Sellswords has not finished the post-game of battle 1: next is income (campaign post-game Sellswords)")
