@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 import msgspec
 
@@ -47,7 +47,7 @@ def check_options(ruleset_id: str, options_type: type[O],
         try:
             typed = msgspec.convert(given, options_type)
         except msgspec.ValidationError as error:
-            raise BadInput(f"{ruleset_id} option {_where(error)}") from None
+            raise BadInput(f"{ruleset_id} option {_where(error, options_type)}") from None
         if more is not None:
             more(typed)
         return msgspec.to_builtins(typed)
@@ -55,13 +55,17 @@ def check_options(ruleset_id: str, options_type: type[O],
     return check
 
 
-def _where(error: msgspec.ValidationError) -> str:
-    """msgspec says `Expected `bool`, got `str` - at `$.henchman_deed_xp``: name the option first."""
+def _where(error: msgspec.ValidationError, options_type: type[Options]) -> str:
+    """msgspec says `Expected `bool`, got `str` - at `$.henchman_deed_xp``: name the option first,
+    and the values a closed choice allows."""
     text = str(error)
     message, _, path = text.rpartition(" - at `$.")
     if not path:
         return text
-    return f"{path.rstrip('`')}: {message}"
+    name = path.rstrip("`")
+    allowed = next((get_args(f.type) for f in msgspec.structs.fields(options_type)
+                    if f.name == name and get_origin(f.type) is Literal), ())
+    return f"{name}: {message}" + (f" (one of: {', '.join(map(str, allowed))})" if allowed else "")
 
 
 @lru_cache(maxsize=64)

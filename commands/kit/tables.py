@@ -35,6 +35,7 @@ class Tables(Generic[T]):
 
     def __init__(self, title: str, tables_type: type[T], package: str, *, names: Mapping[str, str] | None = None,
                  check: Callable[[T], None] | None = None, folder: str = "data") -> None:
+        """`package` is the ruleset's package name (`__package__`): its tables are `<package>/<folder>/<name>.json`."""
         self.title = title
         self.tables_type = tables_type
         self.package = package
