@@ -2,7 +2,7 @@
 
 - `phase`: the post-game phase, declared (`Phase`, `PhaseStep`, `Window`, `PhaseMessages`)
 - `tables`: rule tables from the package's data files, with house-rule overrides (`Tables`, `TableError`)
-- `options`: options as a typed Struct (`Options`, `check_options`, `options_of`)
+- `options`: options as a typed Struct (`Options`, `check_options`, `option_defaults`, `options_of`)
 - `state`: the ruleset's own facts, typed, and their fold (`RulesetFacts`, `Facts`, `Folds`)
 - `dice`: rules that need more dice (`MoreDice`, `Rolled`, `resolve`), `check_faces`, `d66`
 - `versions`: gating a rule fix on the version in force (`since`)
@@ -14,7 +14,7 @@ who was taken out of action and what each did are in the core state (`projection
 """
 
 from commands.kit.dice import MoreDice, Rolled, check_faces, d66, resolve
-from commands.kit.options import Options, check_options, options_of
+from commands.kit.options import Options, check_options, option_defaults, options_of
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from commands.kit.refusals import refusing
 from commands.kit.state import Facts, Folds, RulesetFacts
@@ -23,6 +23,6 @@ from commands.kit.versions import since
 
 __all__ = [
     "Facts", "Folds", "MoreDice", "Options", "Phase", "PhaseMessages", "PhaseStep", "Rolled", "RulesetFacts",
-    "TableError", "Tables", "Window", "check_faces", "check_options", "d66", "options_of", "refusing", "resolve",
+    "TableError", "Tables", "Window", "check_faces", "check_options", "d66", "option_defaults", "options_of", "refusing", "resolve",
     "since",
 ]

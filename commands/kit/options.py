@@ -34,10 +34,16 @@ def _field_names(options_type: type[Options]) -> tuple[str, ...]:
     return options_type.__struct_fields__
 
 
+def option_defaults(options_type: type[Options]) -> dict[str, Any]:
+    """Every option at its default: a ruleset's `default_options`, so that a campaign pins them all."""
+    return msgspec.to_builtins(options_type())
+
+
 def check_options(ruleset_id: str, options_type: type[O],
                   more: Callable[[O], None] | None = None) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """The `Ruleset.check_options` of a typed ruleset: given options -> the options to pin (every
-    field, defaults included). `more` checks what a type cannot say (a table that must load)."""
+    """The `Ruleset.check_options` of a typed ruleset: the options given (overlaid on the ruleset's
+    `default_options`) -> the options to pin, the same keys with their values checked against the
+    type. `more` checks what a type cannot say (a house-rule table that must load)."""
     names = _field_names(options_type)
 
     def check(given: dict[str, Any]) -> dict[str, Any]:
@@ -50,7 +56,7 @@ def check_options(ruleset_id: str, options_type: type[O],
             raise BadInput(f"{ruleset_id} option {_where(error, options_type)}") from None
         if more is not None:
             more(typed)
-        return msgspec.to_builtins(typed)
+        return {name: value for name, value in msgspec.to_builtins(typed).items() if name in given}
 
     return check
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from commands.kit import Facts, Folds, Phase, PhaseStep, RulesetFacts, Tables, Window
-from commands.kit import check_options, options_of, resolve, since
+from commands.kit import check_options, option_defaults, options_of, resolve, since
 from commands.kit.cli import Session, Shell
 from commands.kit.example import rules
 from commands.shared import SHARED_HANDLERS, RecordBattle, record_battle
@@ -139,7 +139,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
 RULESET = register(Ruleset(
     id=ID, version="2", versions=("1", "2"), title="The kit's worked example",
-    handlers=HANDLERS, evolve=FOLDS.evolve,
+    handlers=HANDLERS, evolve=FOLDS.evolve, default_options=option_defaults(rules.ExampleOptions),
     check_options=check_options(ID, rules.ExampleOptions, lambda options: TABLES.for_options({"tables": options.tables})),
     post_game=PHASE.guided_steps, register_commands=register_commands,
 ))
