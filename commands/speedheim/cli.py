@@ -33,14 +33,14 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
     def row(fighter: Any) -> dict[str, Any]:
         return {"name": fighter.name, "role": fighter.role, "stats": dict(fighter.stats),
                 "keywords": list(fighter.keywords), "skills": list(fighter.skills),
-                "learned_skills": len(h.learned_skills(fighter, tables)), "pending": h.pending(fighter),
-                "promotes_after_battle": None if h.is_hero(fighter) else fighter.ext.get(se.PROMOTE_IN)}
+                "learned_skills": len(h.learned_skills(fighter, tables)), "pending": h.pending(state, fighter),
+                "promotes_after_battle": None if h.is_hero(fighter) else h.promotes_in(state, fighter)}
 
     try:
         battle: int | None = pg.latest_battle(state, band)
     except RuleViolation:
         battle = None
-    return {"warband": band.name, "gold": band.treasury, "hero_slots": h.hero_slots(band),
+    return {"warband": band.name, "gold": band.treasury, "hero_slots": h.hero_slots(state, band),
             "heroes": [row(f) for f in h.heroes_of(state, band)],
             "henchmen": [row(f) for f in state.fighters_of(band.id) if not h.is_hero(f)],
             "battle": battle, "next_step": pg.next_step(state, band)}

@@ -20,20 +20,13 @@ An event here records what has no shared name:
 
 from __future__ import annotations
 
-from typing import Any
-
+from commands.kit.state import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.describe import fighter_name, signed, warband_name
 from ledger.state import CampaignState
 
-# Keys of `ext`. Fighter: SKILL_CARDS (Skill/Spell cards read: pending = these - skills learned),
-# PROMOTE_IN (the battle at whose end a henchman promotes), SKILL_TYPES, MODIFIERS, BOUGHT_AFTER (the
-# battle after which it bought an Improvement Attempt). Warband: HERO_SLOTS.
-# Campaign: INCAPACITATIONS (battle number as text -> the Incapacitation fields of that battle, in order:
-# every battle's, since a warband's Scars may be rolled after other warbands have fought again).
-SKILL_CARDS, PROMOTE_IN, SKILL_TYPES, MODIFIERS, BOUGHT_AFTER = "skill_cards", "promote_in", "skill_types", "modifiers", "bought_after"
-HERO_SLOTS, STARTING_HERO_SLOTS = "hero_slots", 3
-INCAPACITATIONS = "incapacitations"
+from .options import ID
+
 ORDINALS = {1: "st", 2: "nd", 3: "rd"}
 
 
@@ -118,36 +111,55 @@ class Modifiers(ev.Event, frozen=True, kw_only=True, tag="speedheim.modifiers"):
         return f"{fighter_name(state, self.fighter)}'s equipment modifiers: {shown}"
 
 
-def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
-    found = state.fighters.get(fighter)
-    return found.ext if found else None
+class SpeedheimFacts(RulesetFacts, kw_only=True):
+    """What only Speedheim keeps, by fighter or warband id."""
+
+    skill_cards: dict[str, int] = {}  # Skill/Spell cards read (pending = these - skills learned)
+    promote_in: dict[str, int] = {}  # the battle at whose end a henchman promotes
+    bought_after: dict[str, int] = {}  # the battle after which a hero bought its Improvement Attempt
+    skill_types: dict[str, list[str]] = {}
+    modifiers: dict[str, dict[str, int]] = {}
+    hero_slots: dict[str, int] = {}  # by warband; 3 until it changes
+    # Every battle's Incapacitations (battle number as text), in order: a warband's Scars may be rolled
+    # after other warbands have fought again, and the battle in progress has no core record yet.
+    incapacitations: dict[str, list[Incapacitation]] = {}
 
 
-def evolve(state: CampaignState, event: ev.Event) -> None:
-    match event:
-        case Incapacitation(battle=battle):
-            state.ext.setdefault(INCAPACITATIONS, {}).setdefault(str(battle), []).append(ev.fields_of(event))
-        case CardRead(fighter=fighter, outcome="skill"):
-            if (ext := _fighter_ext(state, fighter)) is not None:
-                ext[SKILL_CARDS] = ext.get(SKILL_CARDS, 0) + 1
-        case CardRead(fighter=fighter, outcome="promote", battle=battle):
-            if (ext := _fighter_ext(state, fighter)) is not None:
-                ext[PROMOTE_IN] = battle
-        case CardRead(fighter=fighter, attempt="bought", battle=battle):
-            if (ext := _fighter_ext(state, fighter)) is not None:
-                ext[BOUGHT_AFTER] = battle
-        case HeroSlots(warband=warband, slots=slots):
-            if band := state.warbands.get(warband):
-                band.ext[HERO_SLOTS] = slots
-        case SkillTypes(fighter=fighter, types=types):
-            if (ext := _fighter_ext(state, fighter)) is not None:
-                ext[SKILL_TYPES] = list(types)
-        case Modifiers(fighter=fighter, modifiers=modifiers):
-            if (ext := _fighter_ext(state, fighter)) is not None:
-                ext[MODIFIERS] = dict(modifiers)
+FACTS = Facts(ID, SpeedheimFacts)
+FOLDS = Folds(FACTS)
+STARTING_HERO_SLOTS = 3
 
 
+@FOLDS.on(Incapacitation)
+def _incapacitation(facts: SpeedheimFacts, event: Incapacitation, state: CampaignState) -> None:
+    facts.incapacitations.setdefault(str(event.battle), []).append(event)
 
-def incapacitations(state: CampaignState, battle: int) -> list[dict[str, Any]]:
+
+@FOLDS.on(CardRead)
+def _card_read(facts: SpeedheimFacts, event: CardRead, state: CampaignState) -> None:
+    if event.outcome == "skill":
+        facts.skill_cards[event.fighter] = facts.skill_cards.get(event.fighter, 0) + 1
+    elif event.outcome == "promote":
+        facts.promote_in[event.fighter] = event.battle
+    if event.attempt == "bought":
+        facts.bought_after[event.fighter] = event.battle
+
+
+@FOLDS.on(HeroSlots)
+def _hero_slots(facts: SpeedheimFacts, event: HeroSlots, state: CampaignState) -> None:
+    facts.hero_slots[event.warband] = event.slots
+
+
+@FOLDS.on(SkillTypes)
+def _skill_types(facts: SpeedheimFacts, event: SkillTypes, state: CampaignState) -> None:
+    facts.skill_types[event.fighter] = list(event.types)
+
+
+@FOLDS.on(Modifiers)
+def _modifiers(facts: SpeedheimFacts, event: Modifiers, state: CampaignState) -> None:
+    facts.modifiers[event.fighter] = dict(event.modifiers)
+
+
+def incapacitations(state: CampaignState, battle: int) -> list[Incapacitation]:
     """The Incapacitations of a battle (the one in progress too), in the order recorded."""
-    return list(state.ext.get(INCAPACITATIONS, {}).get(str(battle), []))
+    return list(FACTS.of(state).incapacitations.get(str(battle), []))

@@ -17,9 +17,7 @@ Decisions (the rules module's docstring lists the rule readings):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -32,8 +30,9 @@ from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as se
 from . import rules as r
-from .options import Options, options_of
-from .tables import DEFAULT_TABLES, Tables, with_house_rules
+from .options import SpeedheimOptions
+from .options import options_for as options_of
+from .tables import TABLES, SpeedheimTables
 
 HERO_ROLES, ROLES = ("leader", "hero"), ("leader", "hero", "henchman")
 ANIMAL_OR_LARGE = ("Animal", "Large")
@@ -90,22 +89,16 @@ class SetModifiers(Command, frozen=True, kw_only=True, tag="speedheim.modifiers"
 # --- the campaign's tables, options and decks ----------------------------------------------------------
 
 
-@lru_cache(maxsize=32)
-def _tables(overrides: str) -> Tables:
-    replaced = json.loads(overrides)
-    return with_house_rules(DEFAULT_TABLES, replaced) if replaced else DEFAULT_TABLES
-
-
-def tables_for(state: CampaignState) -> Tables:
+def tables_for(state: CampaignState) -> SpeedheimTables:
     """The defaults with the campaign's house-rule tables (a house deck replaces the v0.93 deck)."""
-    return _tables(json.dumps(state.options.get("tables", {}), sort_keys=True))
+    return TABLES.for_options(state.options)
 
 
-def options_for(state: CampaignState) -> Options:
+def options_for(state: CampaignState) -> SpeedheimOptions:
     return options_of(state.options)
 
 
-def deck_id(options: Options, warband: str, battle: int) -> str:
+def deck_id(options: SpeedheimOptions, warband: str, battle: int) -> str:
     name = DECK + (f":{warband}" if options.deck_per == "warband" else "")
     return name + (f":battle-{battle}" if options.deck_between_games == "reshuffled" else "")
 
@@ -128,7 +121,7 @@ def kind_of(fighter: Fighter) -> str:
     return fighter.role if is_hero(fighter) else "henchman"
 
 
-def spells_of(fighter: Fighter, tables: Tables) -> tuple[list[str], list[str]]:
+def spells_of(fighter: Fighter, tables: SpeedheimTables) -> tuple[list[str], list[str]]:
     """(its Spellcasting schools, the spells of those schools it does not know)."""
     schools = [k for k in fighter.keywords if k in tables.skills.spells]
     known = set(fighter.skills) | set(fighter.keywords)
@@ -136,24 +129,25 @@ def spells_of(fighter: Fighter, tables: Tables) -> tuple[list[str], list[str]]:
     return schools, list(dict.fromkeys(left))
 
 
-def learned_skills(fighter: Fighter, tables: Tables) -> list[str]:
+def learned_skills(fighter: Fighter, tables: SpeedheimTables) -> list[str]:
     spells = {s for names in tables.skills.spells.values() for s in names}
     return [s for s in fighter.skills if s not in spells]
 
 
-def pending(fighter: Fighter) -> int:
-    return fighter.ext.get(se.SKILL_CARDS, 0) - len(fighter.skills)
+def pending(state: CampaignState, fighter: Fighter) -> int:
+    """Skill/Spell cards read and not yet chosen."""
+    return se.FACTS.of(state).skill_cards.get(fighter.id, 0) - len(fighter.skills)
 
 
-def unit_of(fighter: Fighter, tables: Tables) -> r.Unit:
+def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> r.Unit:
     return r.Unit(
         name=fighter.name,
         hero=is_hero(fighter),
         stats=dict(fighter.stats),
-        modifiers=dict(fighter.ext.get(se.MODIFIERS, {})),
+        modifiers=dict(se.FACTS.of(state).modifiers.get(fighter.id, {})),
         animal_or_large=any(k in ANIMAL_OR_LARGE for k in fighter.keywords),
         learned_skills=len(learned_skills(fighter, tables)),
-        pending=pending(fighter),
+        pending=pending(state, fighter),
         spells_left=len(spells_of(fighter, tables)[1]),
     )
 
@@ -165,8 +159,13 @@ def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
     return fighter
 
 
-def hero_slots(band: Warband) -> int:
-    return band.ext.get(se.HERO_SLOTS, se.STARTING_HERO_SLOTS)
+def hero_slots(state: CampaignState, band: Warband) -> int:
+    return se.FACTS.of(state).hero_slots.get(band.id, se.STARTING_HERO_SLOTS)
+
+
+def promotes_in(state: CampaignState, fighter: Fighter) -> int | None:
+    """The battle at whose end the henchman promotes (None: it has drawn no promote card it met)."""
+    return se.FACTS.of(state).promote_in.get(fighter.id)
 
 
 def heroes_of(state: CampaignState, band: Warband) -> list[Fighter]:
@@ -222,7 +221,7 @@ def improvement_attempt(ctx: Context, band: Warband, fighter: Fighter, attempt: 
               else [card.hero for card in tables.deck.cards])
     purpose = f"{fighter.name}: Improvement ({attempt})"
     key = f"{fighter.id}.{slug(victim) if victim else attempt}"
-    readings = r.improve_hero(unit_of(fighter, tables), _drawer(ctx, band, battle, purpose, False), halves, tables.caps,
+    readings = r.improve_hero(unit_of(ctx.state, fighter, tables), _drawer(ctx, band, battle, purpose, False), halves, tables.caps,
                               options, _roller(ctx), ctx.choose, key, advantage=advantage)
     for reading in readings:
         ctx.emit(_card_read(band, fighter, attempt, battle, reading, True))
@@ -237,7 +236,7 @@ def improvement_attempt(ctx: Context, band: Warband, fighter: Fighter, attempt: 
 def henchman_draw(ctx: Context, band: Warband, fighter: Fighter, victim_kind: str, battle: int) -> None:
     purpose = f"{fighter.name}: Incapacitated a {victim_kind}"
     drawn = _drawer(ctx, band, battle, purpose, True)()
-    reading = r.read_henchman(unit_of(fighter, tables_for(ctx.state)), drawn, victim_kind, options_for(ctx.state))
+    reading = r.read_henchman(unit_of(ctx.state, fighter, tables_for(ctx.state)), drawn, victim_kind, options_for(ctx.state))
     ctx.emit(_card_read(band, fighter, "incapacitation", battle, reading, False))
 
 
@@ -248,8 +247,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     if cmd.role not in ROLES:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
-    if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(band):
-        raise RuleViolation(f"{band.name} has {hero_slots(band)} hero slots, all taken")
+    if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
+        raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
     unknown = [t for t in cmd.skill_types if t not in tables_for(ctx.state).skills.skills]
     if unknown:
         raise BadInput(f"no Skill type {', '.join(unknown)} (types: {', '.join(tables_for(ctx.state).skills.skills)})")
@@ -271,7 +270,7 @@ def incapacitation(ctx: Context, battle: int, participants: list[str], entry: In
     state = ctx.state
     attacker = state.fighter(entry.fighter) if entry.fighter else None
     earlier = se.incapacitations(state, battle)
-    down = {e["victim"] for e in earlier}
+    down = {e.victim for e in earlier}
     if attacker is not None:
         if attacker.warband not in participants:
             raise RuleViolation(f"{attacker.name}'s warband did not fight in this battle")
@@ -295,7 +294,7 @@ def incapacitation(ctx: Context, battle: int, participants: list[str], entry: In
     if victim is not None and entry.kind is not None and entry.kind != kind:
         raise RuleViolation(f"{victim.name} is a {kind}, not a {entry.kind}")
     band = state.warbands[attacker.warband if attacker else victim.warband]  # type: ignore[union-attr]
-    draws = attacker is not None and attacker.ext.get(se.PROMOTE_IN) != battle
+    draws = attacker is not None and promotes_in(state, attacker) != battle
     ctx.emit(se.Incapacitation(warband=band.id, fighter=attacker.id if attacker else None, victim=victim_id,
                                victim_kind=kind, battle=battle, draws=draws))
     if not draws or attacker is None:
@@ -312,27 +311,27 @@ def fighter_label(state: CampaignState, ref: str) -> str:
 
 
 def incapacitate(cmd: Incapacitate, ctx: Context) -> None:
-    from .postgame import refuse_an_unfinished_phase  # the phase reads this module's views
+    from .postgame import PHASE  # the phase reads this module's views
 
     band = ctx.state.warband(cmd.warband)
     attacker = member(ctx.state, band, cmd.fighter)
     battle = len(ctx.state.battles) + 1
     victim = next((f for f in ctx.state.fighters.values() if f.warband != band.id and cmd.victim.lower() in (f.id, f.name.lower())), None)
     participants = [band.id] + ([victim.warband] if victim else [])
-    refuse_an_unfinished_phase(ctx.state, participants)
+    PHASE.refuse_unfinished(ctx.state, participants)
     incapacitation(ctx, battle, participants, Incap(fighter=attacker.id, victim=cmd.victim, kind=cmd.kind))
 
 
 def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
-    from .postgame import refuse_an_unfinished_phase
+    from .postgame import PHASE
 
     state = ctx.state
     participants = [state.warband(ref).id for ref in cmd.participants]
-    refuse_an_unfinished_phase(state, participants)
+    PHASE.refuse_unfinished(state, participants)
     battle = len(state.battles) + 1
     absent = {state.fighter(ref).id for ref in cmd.absent}
     earlier = se.incapacitations(state, battle)
-    strays = sorted({e["warband"] for e in earlier} - set(participants))
+    strays = sorted({e.warband for e in earlier} - set(participants))
     if strays:
         raise RuleViolation(f"{', '.join(state.warbands[w].name for w in strays)} recorded Incapacitations in this "
                             "battle: name it as a warband that fought")
@@ -341,9 +340,9 @@ def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
     entries = se.incapacitations(ctx.state, battle)
     took_out: dict[str, list[str]] = {}
     for e in entries:
-        if e["fighter"]:
-            took_out.setdefault(e["fighter"], []).append(e["victim"])
-    down = {e["victim"] for e in entries}
+        if e.fighter:
+            took_out.setdefault(e.fighter, []).append(e.victim)
+    down = {e.victim for e in entries}
     deeds = [ev.Deed(fighter=f.id, out_of_action=f.id in down, took_out=took_out.get(f.id, []))
              for band in participants for f in ctx.state.fighters_of(band) if f.id not in absent and not f.missed_games]
     ctx.emit(battle_record(RecordBattle(participants=participants, winner=cmd.winner, scenario=cmd.scenario,

@@ -1,4 +1,5 @@
-"""Speedheim's options (house rules) as one typed Struct: unknown keys and wrong types are refused.
+"""Speedheim's options (house rules) as one typed Struct on the kit's `Options`: unknown keys and
+wrong types are refused at `campaign new`.
 
 Every ambiguity listed in section 10 of `shared/rules/speedheim.md` is a named option here, with
 the default the file proposes (or, where it proposes none, the reading named in the comment).
@@ -8,15 +9,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import msgspec
+from commands.kit.options import Options, check_options, option_defaults, options_of
 
-from ledger.errors import BadInput
+from .tables import TABLES
 
-from .tables import DEFAULT_TABLES, TableError, with_house_rules
+ID = "speedheim"
 
 
-class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    dice: Literal["table", "ledger"] = "table"
+class SpeedheimOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     decks: Literal["ledger", "physical"] = "ledger"  # digital shuffles, or a physical deck entered card by card
     # The seed's "alternate method": the d20 Hero Improvement Table instead of the deck.
     improvement: Literal["deck", "d20-table"] = "deck"
@@ -42,28 +42,13 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     deck_between_games: Literal["kept", "reshuffled"] = "kept"
     # §10: the free post-game attempt counts toward the once-per-hero bought attempt: "we assume it does not".
     free_attempt_counts_as_bought: bool = False
-    # House-rule tables replacing the defaults by name (deck, hero_d20, henchman_d20, caps, scars, skills).
+    # House-rule tables replacing the defaults by name (deck, hero_d20, henchman_d20, caps, scars, loot, skills).
     tables: dict[str, Any] = {}
 
 
-DEFAULT_OPTIONS: dict[str, Any] = msgspec.to_builtins(Options())
+DEFAULT_OPTIONS: dict[str, Any] = option_defaults(SpeedheimOptions)
+check = check_options(ID, SpeedheimOptions, lambda options: TABLES.for_options({"tables": options.tables}))
 
 
-def options_of(given: dict[str, Any]) -> Options:
-    try:
-        return msgspec.convert(given, Options)
-    except msgspec.ValidationError as error:
-        raise BadInput(f"speedheim option: {error}") from None
-
-
-def check_options(given: dict[str, Any]) -> dict[str, Any]:
-    """The campaign's options as pinned: every key known, every value of its type, house tables valid."""
-    unknown = sorted(set(given) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise BadInput(f"speedheim has no option {', '.join(unknown)} (options: {', '.join(DEFAULT_OPTIONS)})")
-    options = options_of(given)
-    try:
-        with_house_rules(DEFAULT_TABLES, options.tables)
-    except TableError as error:
-        raise BadInput(str(error)) from None
-    return msgspec.to_builtins(options)
+def options_for(state_options: dict[str, Any]) -> SpeedheimOptions:
+    return options_of(state_options, SpeedheimOptions)

@@ -9,21 +9,23 @@ Decisions:
   gives a Loot roll on the d20 Loot table, whose category goes to the stash (its own table is rolled
   at the table: the public rules' Loot tables are not part of the ledger).
 - Learning is done when no Skill/Spell card is left to choose: each choice is its own command
-  (`speedheim learn`), and the step has no command of its own.
+  (`speedheim learn`), and the step has no command of its own (the phase's `done` test says so).
 - A promotion that would make a 7th hero asks which hero retires, or `lose the promotion`.
-- Blight: Large and Undead units are immune. A Pit Fight (Scar 16) is fought at the table: its
-  result is noted, and a win's Improvement Attempt and 50g are recorded with `buy-attempt --free`
-  and `treasury change` by the arbiter.
+- Blight: Large and Undead units are immune. A Pit Fight (Scar 16) is fought at the table and only
+  noted: the arbiter records a win's 50g with `treasury change`; the Improvement Attempt it wins is
+  not modelled.
+- Learning and Spend Gold are windows of the phase: a Skill is learned after the free attempts and
+  before Spend Gold closes the post-game; attempts and hero slots are bought once learning is done.
 """
 
 from __future__ import annotations
 
-import shlex
+from collections.abc import Callable
 
+from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from ledger import events as ev
-from ledger.decide import Command, Context
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets import steps_done
+from ledger.decide import AskChoice, Command, Context
+from ledger.errors import BadInput, NeedsDice, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as se
@@ -37,13 +39,13 @@ from .handlers import (
     member,
     options_for,
     pending,
+    promotes_in,
     spells_of,
     tables_for,
 )
 
-STEPS = {"income": "Income & Loot", "promotions": "Resolve Promotions", "scars": "Scars and the Blight",
-         "improvement": "Free Improvement Attempts", "learning": "Learn Skills & Spells", "spend-gold": "Spend Gold"}
-LEARNING = "learning"
+LEARN, BUY = "learn a Skill or Spell", "spend gold"  # the post-game's windows
+MAX_TOKENS = 12
 INCOME_GOLD = 40
 LOSE = "lose the promotion"
 BLIGHT_IMMUNE = ("Large", "Undead")
@@ -91,56 +93,64 @@ class SpendGold(Command, frozen=True, kw_only=True, tag="speedheim.spend-gold"):
 
 
 def latest_battle(state: CampaignState, band: Warband) -> int:
-    fought = [b.number for b in state.battles if band.id in b.participants]
-    if not fought:
+    battle = PHASE.latest_battle(state, band)
+    if battle is None:
         raise RuleViolation(f"{band.name} has not fought a battle yet")
-    return fought[-1]
+    return battle.number
 
 
 def learning_left(state: CampaignState, band: Warband) -> list[Fighter]:
-    return [f for f in state.fighters_of(band.id) if pending(f) > 0]
+    return [f for f in state.fighters_of(band.id) if pending(state, f) > 0]
 
 
-def done_steps(state: CampaignState, band: Warband) -> list[str]:
-    """The steps done for the warband's latest battle (Learning once the free attempts are done and
-    no card is left to choose, or once Spend Gold closed the post-game)."""
-    done = steps_done(state, band.id, latest_battle(state, band))
-    # A closed post-game stays closed: a Skill card drawn in the next battle is learned after that one.
-    if "improvement" in done and ("spend-gold" in done or not learning_left(state, band)):
-        done.insert(done.index("improvement") + 1, LEARNING)
-    return done
+def _learning_done(state: CampaignState, band: Warband) -> bool:
+    """Once the free attempts are done and no card is left to choose; and a closed post-game stays
+    closed (a Skill card drawn in the next battle is learned after that one)."""
+    recorded = PHASE.recorded(state, band)
+    return "improvement" in recorded and ("spend-gold" in recorded or not learning_left(state, band))
+
+
+def _income(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    try:
+        tokens = int(ask("Treasure tokens carried at the end of the game (the winner's extra one is added)",
+                         [str(n) for n in range(MAX_TOKENS + 1)]))
+    except NeedsDice:  # no one to ask: no tokens but the winner's (`speedheim income --tokens N` gives them)
+        tokens = 0
+    return Income(warband=warband, tokens=tokens)
+
+
+def _learn(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    fighter = learning_left(state, state.warbands[warband])[0]
+    return Learn(warband=warband, fighter=fighter.id, skill=ask(f"{fighter.name} learns", allowed_to_learn(state, fighter)))
+
+
+def _warband_only(command: type[Command]) -> Callable[[CampaignState, str, AskChoice], Command]:
+    return lambda state, warband, ask: command(warband=warband)
+
+
+PHASE = Phase(
+    steps=[
+        PhaseStep("income", "Income & Loot", build=_income),
+        PhaseStep("promotions", "Resolve Promotions", build=_warband_only(Promotions)),
+        PhaseStep("scars", "Scars and the Blight", build=_warband_only(Scars)),
+        PhaseStep("improvement", "Free Improvement Attempts", build=_warband_only(FreeAttempts)),
+        PhaseStep("learning", "Learn Skills & Spells", build=_learn, done=_learning_done),
+        PhaseStep("spend-gold", "Spend Gold", build=_warband_only(SpendGold),
+                  before="buy Improvement Attempts (speedheim buy-attempt, 25g, once per hero), hero slots "
+                         "(speedheim buy-hero-slot), units (speedheim recruit) and equipment"),
+    ],
+    windows={LEARN: Window(after="improvement", until="spend-gold"), BUY: Window(after="learning", until="spend-gold")},
+    messages=PhaseMessages(
+        no_battle="{band} has not fought a battle yet",
+        already_done="{band} has already done the {step} step for battle {battle}",
+        not_yet="{band} must do the {first} step for battle {battle} first (the post-game goes {order})",
+        unfinished="{band} has not finished the post-game of battle {battle}: next is {next_key} (campaign post-game {quoted})",
+    ),
+)
 
 
 def next_step(state: CampaignState, band: Warband) -> str | None:
-    if not any(band.id in b.participants for b in state.battles):
-        return None
-    done = done_steps(state, band)
-    return next((step for step in STEPS if step not in done), None)
-
-
-def begin_step(state: CampaignState, band: Warband, step: str) -> int:
-    battle = latest_battle(state, band)
-    done = done_steps(state, band)
-    if step in done:
-        raise RuleViolation(f"{band.name} has already done the {STEPS[step]} step for battle {battle}")
-    missing = [s for s in list(STEPS)[: list(STEPS).index(step)] if s not in done]
-    if missing:
-        raise RuleViolation(f"{band.name} must do the {STEPS[missing[0]]} step for battle {battle} first "
-                            f"(the post-game goes {', '.join(STEPS.values())})")
-    return battle
-
-
-def finish_step(ctx: Context, band: Warband, battle: int, step: str) -> None:
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle, step=step))
-
-
-def refuse_an_unfinished_phase(state: CampaignState, participants: list[str]) -> None:
-    for band_id in participants:
-        band = state.warbands[band_id]
-        step = next_step(state, band)
-        if step is not None:
-            raise RuleViolation(f"{band.name} has not finished the post-game of battle {latest_battle(state, band)}: "
-                                f"next is {step} (campaign post-game {shlex.quote(band.name)})")
+    return PHASE.next_step(state, band)
 
 
 # --- the steps -----------------------------------------------------------------------------------------
@@ -148,7 +158,7 @@ def refuse_an_unfinished_phase(state: CampaignState, participants: list[str]) ->
 
 def income(cmd: Income, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
-    battle = begin_step(ctx.state, band, "income")
+    battle = PHASE.begin(ctx.state, band, "income").number
     if cmd.tokens < 0 or not 0 <= cmd.double <= cmd.tokens:
         raise BadInput("tokens cannot be negative, and double-value tokens are some of the tokens")
     won = any(b.number == battle and b.winner == band.id for b in ctx.state.battles)
@@ -160,16 +170,16 @@ def income(cmd: Income, ctx: Context) -> None:
         roll = ctx.roll("D20", f"{band.name}: Loot (a natural 20 on a Treasure die)")
         row = r.d20_row(tables_for(ctx.state).loot.rows, roll.value)
         ctx.emit(ev.ItemGained(warband=band.id, item=f"Loot: {row.name}", reason=f"Loot roll {roll.value}"))
-    finish_step(ctx, band, battle, "income")
+    PHASE.finish(ctx, band, battle, "income")
 
 
 def promotions(cmd: Promotions, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
-    battle = begin_step(ctx.state, band, "promotions")
+    battle = PHASE.begin(ctx.state, band, "promotions").number
     for fighter in ctx.state.fighters_of(band.id):
-        if is_hero(fighter) or fighter.ext.get(se.PROMOTE_IN) != battle:
+        if is_hero(fighter) or promotes_in(ctx.state, fighter) != battle:
             continue
-        outcome = r.promotion(len(heroes_of(ctx.state, band)), hero_slots(band))
+        outcome = r.promotion(len(heroes_of(ctx.state, band)), hero_slots(ctx.state, band))
         if outcome.retire_needed:
             names = [h.name for h in heroes_of(ctx.state, band)]
             choice = ctx.choose(f"promote.{fighter.id}", f"{band.name} would have 7 heroes: retire a hero to promote "
@@ -181,9 +191,9 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
             ctx.emit(ev.FighterRetired(warband=band.id, fighter=retired.id, reason=f"to make room for {fighter.name}"))
         ctx.emit(ev.FighterPromoted(warband=band.id, fighter=fighter.id, role="hero",
                                     reason=f"promote card drawn in battle {battle}: keeps its unit type and stat line"))
-        if outcome.slots != hero_slots(band):
+        if outcome.slots != hero_slots(ctx.state, band):
             ctx.emit(se.HeroSlots(warband=band.id, slots=outcome.slots, reason=f"{fighter.name} promoted"))
-    finish_step(ctx, band, battle, "promotions")
+    PHASE.finish(ctx, band, battle, "promotions")
 
 
 def _blighted(ctx: Context, band: Warband, fighter: Fighter, worse: bool, reason: str) -> None:
@@ -246,8 +256,8 @@ def scars(cmd: Scars, ctx: Context) -> None:
     """Every unit of the warband Incapacitated in the game rolls for Scars, then every Blighted unit
     rolls for the Blight."""
     band = ctx.state.warband(cmd.warband)
-    battle = begin_step(ctx.state, band, "scars")
-    victims = [e["victim"] for e in se.incapacitations(ctx.state, battle)]
+    battle = PHASE.begin(ctx.state, band, "scars").number
+    victims = [e.victim for e in se.incapacitations(ctx.state, battle)]
     for fighter_id in dict.fromkeys(victims):
         fighter = ctx.state.fighters.get(fighter_id)
         if fighter is not None and fighter.warband == band.id and fighter.active:
@@ -259,31 +269,34 @@ def scars(cmd: Scars, ctx: Context) -> None:
                 _blighted(ctx, band, fighter, True, f"Blight roll: {row.name}")
             elif row.effect == "cured":
                 ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=BLIGHTED, reason="cured of the Blight"))
-    finish_step(ctx, band, battle, "scars")
+    PHASE.finish(ctx, band, battle, "scars")
 
 
 def free_attempts(cmd: FreeAttempts, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
-    battle = begin_step(ctx.state, band, "improvement")
+    battle = PHASE.begin(ctx.state, band, "improvement").number
     for hero in heroes_of(ctx.state, band):
         improvement_attempt(ctx, band, ctx.state.fighters[hero.id], "free", battle)
-    finish_step(ctx, band, battle, "improvement")
+    PHASE.finish(ctx, band, battle, "improvement")
+
+
+def allowed_to_learn(state: CampaignState, fighter: Fighter) -> list[str]:
+    """A Skill of the hero's types (none at the Skill cap, never one it has) or a Spell of its schools."""
+    tables = tables_for(state)
+    schools, _left = spells_of(fighter, tables)
+    types = se.FACTS.of(state).skill_types.get(fighter.id) or list(tables.skills.skills)
+    return r.learnable(types, tables.skills.skills, tables.skills.spells, schools, [*fighter.skills, *fighter.keywords],
+                       len(learned_skills(fighter, tables)) >= tables.caps.skills)
 
 
 def learn(cmd: Learn, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     fighter = member(ctx.state, band, cmd.fighter)
-    if pending(fighter) <= 0:
+    if pending(ctx.state, fighter) <= 0:
         raise RuleViolation(f"{fighter.name} has no Skill/Spell card to choose for")
-    done = steps_done(ctx.state, band.id, latest_battle(ctx.state, band))
-    if "improvement" not in done or "spend-gold" in done:
-        raise RuleViolation(f"{fighter.name} learns at the end of the game, after the Free Improvement Attempts step")
-    tables = tables_for(ctx.state)
-    schools, _left = spells_of(fighter, tables)
-    at_cap = len(learned_skills(fighter, tables)) >= tables.caps.skills
-    types = fighter.ext.get(se.SKILL_TYPES) or list(tables.skills.skills)
-    allowed = r.learnable(types, tables.skills.skills, tables.skills.spells, schools,
-                          [*fighter.skills, *fighter.keywords], at_cap)
+    latest_battle(ctx.state, band)
+    PHASE.open_window(ctx.state, band, LEARN)
+    allowed = allowed_to_learn(ctx.state, fighter)
     if cmd.skill not in allowed:
         raise RuleViolation(f"{fighter.name} cannot learn {cmd.skill} (can learn: {', '.join(allowed) or 'nothing'})")
     ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=cmd.skill, reason="Skill/Spell card"))
@@ -291,10 +304,7 @@ def learn(cmd: Learn, ctx: Context) -> None:
 
 def _spend_gold_window(state: CampaignState, band: Warband) -> int:
     battle = latest_battle(state, band)
-    done = done_steps(state, band)
-    if LEARNING not in done or "spend-gold" in done:
-        raise RuleViolation(f"{band.name} spends gold in the Spend Gold step of battle {battle} "
-                            f"(next step: {next_step(state, band) or 'none: the post-game is finished'})")
+    PHASE.open_window(state, band, BUY)
     return battle
 
 
@@ -310,7 +320,7 @@ def buy_attempt(cmd: BuyAttempt, ctx: Context) -> None:
     fighter = member(ctx.state, band, cmd.fighter)
     if not is_hero(fighter):
         raise RuleViolation(f"{fighter.name} is a henchman: only heroes make Improvement Attempts")
-    if fighter.ext.get(se.BOUGHT_AFTER) == battle:
+    if se.FACTS.of(ctx.state).bought_after.get(fighter.id) == battle:
         raise RuleViolation(f"{fighter.name} has bought its Improvement Attempt since battle {battle} (once per hero between games)")
     if options_for(ctx.state).free_attempt_counts_as_bought:
         raise RuleViolation(f"{fighter.name} made its free attempt (option free_attempt_counts_as_bought)")
@@ -321,7 +331,7 @@ def buy_attempt(cmd: BuyAttempt, ctx: Context) -> None:
 def buy_hero_slot(cmd: BuyHeroSlot, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     _spend_gold_window(ctx.state, band)
-    slots = hero_slots(band) + 1
+    slots = hero_slots(ctx.state, band) + 1
     if slots > r.MAX_HERO_SLOTS:
         raise RuleViolation(f"{band.name} has {r.MAX_HERO_SLOTS} hero slots, the most a warband can have")
     _pay(ctx, band, r.HERO_SLOT_PRICES[slots], f"hero slot {slots}")
@@ -330,8 +340,8 @@ def buy_hero_slot(cmd: BuyHeroSlot, ctx: Context) -> None:
 
 def spend_gold(cmd: SpendGold, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
-    battle = begin_step(ctx.state, band, "spend-gold")
+    battle = PHASE.begin(ctx.state, band, "spend-gold").number
     left = learning_left(ctx.state, band)
     if left:
         raise RuleViolation(f"{', '.join(f.name for f in left)} must first choose a Skill or Spell (speedheim learn)")
-    finish_step(ctx, band, battle, "spend-gold")
+    PHASE.finish(ctx, band, battle, "spend-gold")

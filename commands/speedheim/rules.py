@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol, TypeVar
 
-from .options import Options
+from .options import SpeedheimOptions as Options
 from .tables import Caps, HenchmanHalf, HeroHalf
 
 UP_STATS = ("Wnd", "Atk", "Prc", "Inj")  # higher is better: +1, no check

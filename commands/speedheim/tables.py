@@ -9,20 +9,16 @@ covering 1–20 once, known hero and henchman halves).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from importlib import resources
 from typing import Any, Literal
 
 import msgspec
+
+from commands.kit.tables import TableError, Tables
 
 # The hero half of a card (or a row of the Hero Improvement Table): the stat it improves.
 HeroHalf = Literal["Wnd", "Atk", "Prc", "Inj", "Skill", "Def", "Mel/Rgd", "Agi", "Mrl"]
 # The henchman half: promote at once, if the incapacitated unit was a Hero / a Leader, or blank.
 HenchmanHalf = Literal["promote", "hero", "leader", ""]
-
-
-class TableError(ValueError):
-    """A table (default or house rule) that does not fit its schema."""
 
 
 class _Row(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -106,7 +102,7 @@ class SkillLists(_Row, kw_only=True):
     spells: dict[str, tuple[str, ...]]  # Spellcasting skill -> its spells
 
 
-class Tables(msgspec.Struct, frozen=True, kw_only=True):
+class SpeedheimTables(msgspec.Struct, frozen=True, kw_only=True):
     deck: Deck
     hero_d20: HeroD20
     henchman_d20: HenchmanD20
@@ -119,55 +115,22 @@ class Tables(msgspec.Struct, frozen=True, kw_only=True):
         return next(card for card in self.deck.cards if card.id == card_id)
 
 
-SCHEMAS: dict[str, type[msgspec.Struct]] = {
-    "deck": Deck, "hero_d20": HeroD20, "henchman_d20": HenchmanD20, "caps": Caps, "scars": Scars, "loot": Loot,
-    "skills": SkillLists,
-}
-
-
 def _check_d20(name: str, rows: tuple[Any, ...]) -> None:
     faces = sorted(face for row in rows for face in range(row.low, row.high + 1))
     if faces != list(range(1, 21)):
-        raise TableError(f"table {name!r}: its rows must cover each d20 face 1–20 exactly once")
+        raise ValueError(f"Speedheim table {name!r}: its rows must cover each d20 face 1–20 exactly once")
 
 
-def _check(name: str, table: Any) -> None:
-    if isinstance(table, Deck):
-        ids = [card.id for card in table.cards]
-        if not ids or len(set(ids)) != len(ids):
-            raise TableError("table 'deck': needs at least one card, each with its own id")
-    elif isinstance(table, (HeroD20, HenchmanD20, Loot)):
-        _check_d20(name, table.rows)
-    elif isinstance(table, Scars):
-        for part in ("hero", "henchman", "major_wound", "blight"):
-            _check_d20(f"{name}.{part}", getattr(table, part))
+def check_tables(tables: SpeedheimTables) -> None:
+    ids = [card.id for card in tables.deck.cards]
+    if not ids or len(set(ids)) != len(ids):
+        raise ValueError("Speedheim table 'deck': needs at least one card, each with its own id")
+    for name in ("hero_d20", "henchman_d20", "loot"):
+        _check_d20(name, getattr(tables, name).rows)
+    for part in ("hero", "henchman", "major_wound", "blight"):
+        _check_d20(f"scars.{part}", getattr(tables.scars, part))
 
 
-def _decode(name: str, content: Any) -> Any:
-    schema = SCHEMAS[name]
-    try:
-        if isinstance(content, (bytes, str)):
-            table = msgspec.json.decode(content, type=schema)
-        else:
-            table = msgspec.convert(content, type=schema)
-    except (msgspec.ValidationError, msgspec.DecodeError) as error:
-        raise TableError(f"table {name!r}: {error}") from None
-    _check(name, table)
-    return table
-
-
-def load_tables() -> Tables:
-    """The default tables shipped with the ruleset (the seed's v0.93 deck and caps)."""
-    data = resources.files(__package__).joinpath("data")
-    return Tables(**{name: _decode(name, data.joinpath(f"{name}.json").read_bytes()) for name in SCHEMAS})
-
-
-def with_house_rules(tables: Tables, overrides: Mapping[str, Any]) -> Tables:
-    """Replace whole tables by name; each replacement is checked like the defaults."""
-    unknown = sorted(set(overrides) - set(SCHEMAS))
-    if unknown:
-        raise TableError(f"no such Speedheim table: {', '.join(unknown)}; tables are {', '.join(SCHEMAS)}")
-    return msgspec.structs.replace(tables, **{name: _decode(name, content) for name, content in overrides.items()})
-
-
-DEFAULT_TABLES = load_tables()
+TABLES = Tables("Speedheim", SpeedheimTables, __package__, check=check_tables)
+DEFAULT_TABLES = TABLES.defaults
+__all__ = ["DEFAULT_TABLES", "TABLES", "SpeedheimTables", "TableError"]

@@ -72,7 +72,7 @@ def test_bad_input_is_refused_and_nothing_is_written(blightmeer, args, code, mes
 
 def test_an_unknown_option_or_value_is_refused_at_new(campaign):
     result = campaign("new", "X", "--ruleset", "speedheim", "--option", "improvement=cards")
-    assert (result.exit_code, result.output) == (2, "Error: speedheim option: Invalid enum value 'cards' - at `$.improvement`\n")
+    assert (result.exit_code, result.output) == (2, "Error: speedheim option improvement: Invalid enum value 'cards' (one of: deck, d20-table)\n")
     result = campaign("new", "X", "--ruleset", "speedheim", "--option", "skill_cap=2")
     assert result.exit_code == 2 and result.output.startswith("Error: speedheim has no option skill_cap (options: dice, decks, ")
 

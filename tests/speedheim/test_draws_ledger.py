@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from commands.speedheim import events as se
 from commands.speedheim import handlers as h
+from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
 from ledger.testing import LedgerHarness
 
@@ -54,7 +55,7 @@ def test_henchman_promote_cards_after_a_leader_a_hero_and_a_henchman(table):
     assert of(events, se.CardRead)[0].outcome == "nothing"
     events = table.incap("Rat", "Gunnar", cards=["05"])  # a Leader card after the Leader: promotes
     assert of(events, se.CardRead)[0].outcome == "promote"
-    assert table.state.fighter("Rat").ext[se.PROMOTE_IN] == 1
+    assert se.FACTS.of(table.state).promote_in["rat"] == 1
 
 
 def test_a_promoted_to_be_henchman_draws_no_more_cards(table):
@@ -113,7 +114,7 @@ def test_the_physical_deck_runs_out_mid_battle_and_is_reshuffled(table):
     reads = []
     for n in range(1, 21):
         card_id = f"{n:02d}"
-        dice = [20] if h.DEFAULT_TABLES.card(card_id).hero in checks else []  # every check fails: no stat reaches a cap
+        dice = [20] if DEFAULT_TABLES.card(card_id).hero in checks else []  # every check fails: no stat reaches a cap
         reads += of(table.do(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim=f"Ogre {n}", kind="henchman",
                                             answers={f"gunnar.ogre-{n}.1.mel-rgd": "Mel"}), dice, [card_id]), se.CardRead)
     assert [(r.card, r.position) for r in reads] == [(f"{n:02d}", n) for n in range(1, 21)]

@@ -96,7 +96,7 @@ def test_a_skill_from_a_bought_attempt_is_learned_before_spend_gold_closes(fough
     assert of(events, se.CardRead)[0].outcome == "skill"
     assert fought.refusal(pg.SpendGold(warband="Skaven")).startswith("Skaven must do the Learn Skills & Spells step")
     fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Leap"))
-    assert h.pending(fought.state.fighter("Skab")) == 0
+    assert h.pending(fought.state, fought.state.fighter("Skab")) == 0
     fought.do(pg.SpendGold(warband="Skaven"))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from commands.speedheim.options import Options
+from commands.speedheim.options import SpeedheimOptions as Options
 from commands.speedheim.rules import (
     DRAW_AGAIN,
     Drawn,
