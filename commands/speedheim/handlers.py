@@ -247,6 +247,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     if cmd.role not in ROLES:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
+    if "Large" in cmd.keywords and not any(band.id in b.participants for b in ctx.state.battles):
+        raise RuleViolation(f"{band.name} cannot buy a Large unit at warband creation: only after its first game")
     if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
         raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
     unknown = [t for t in cmd.skill_types if t not in tables_for(ctx.state).skills.skills]
