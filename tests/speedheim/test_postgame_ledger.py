@@ -158,3 +158,17 @@ def test_large_units_are_bought_only_after_the_first_game(table):
     """"Large: cannot be bought at warband creation" (rules file §2)."""
     assert table.refusal(h.Recruit(warband="Skaven", name="Ogre", role="henchman", stats={"Mel": 12}, keywords=["Large"])) == (
         "Skaven cannot buy a Large unit at warband creation: only after its first game")
+
+
+@pytest.mark.parametrize("result", ["won", "lost"])
+def test_a_pit_fight_is_won_for_50g_and_an_attempt_or_lost(fought, result):
+    """Hero Scars 16: "Duel the Pit Fighter. A win gives an Improvement Attempt + 50g; a loss makes the hero the new
+    Pit Fighter\"."""
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    events = fought.do(pg.Scars(warband="Skaven", answers={"rikk.pit-fight": result}), [16, 12], ["03"] if result == "won" else [])
+    if result == "won":
+        assert of(events, ev.TreasuryChanged)[0].delta == 50
+        assert [(r.fighter, r.attempt, r.card) for r in of(events, se.CardRead)] == [("rikk", "pit-fight", "03")]
+    else:
+        assert [(e.fighter, e.keyword) for e in of(events, ev.KeywordGained)] == [("rikk", "Pit Fighter")]
