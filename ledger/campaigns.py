@@ -500,7 +500,7 @@ class Ledger:
         """The campaign as it stood at a position, or once battle K and everything after it until the next battle."""
         records = self.history(campaign_id)
         if battle is not None:
-            until = _end_of_battle(records, battle)
+            until = end_of_battle(records, battle)
         if until is not None:
             if until < 1:
                 raise BadInput("--until takes a position from 1")
@@ -542,7 +542,7 @@ def _affected_message(target: int, affected: list[tuple[int, str]]) -> str:
     return f"voiding T{target} affects later transactions (add --cascade to void them too):\n{lines}"
 
 
-def _end_of_battle(records: Sequence[Record], battle: int) -> int:
+def end_of_battle(records: Sequence[Record], battle: int) -> int:
     voided = voids_in(records)
     starts = [
         r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided

@@ -19,6 +19,7 @@ import msgspec
 from ledger.decide import AskChoice, Command, Context
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve
+from ledger.terms import Terms
 
 Handler = Callable[[Any, Context], None]
 
@@ -84,6 +85,7 @@ class Ruleset:
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
     rating: Callable[[CampaignState, str], int] | None = None
     cli: Any = None  # a click group of this ruleset's own commands, mounted as `campaign <id>`
+    terms: Terms = Terms()  # its words for people: rating, treasury, resources (report, roster sheets)
 
     @cached_property
     def command_types(self) -> dict[str, type[Command]]:

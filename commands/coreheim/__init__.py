@@ -43,6 +43,7 @@ import click
 from commands.coreheim import events, handlers, model, steps
 from commands.shared import SHARED_HANDLERS
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 
 class _CoreheimCommands(click.Group):
@@ -79,5 +80,12 @@ RULESET = register(
         post_game=steps.post_game,
         rating=model.rating,
         cli=CLI,
+        terms=Terms(
+            rating="Warband rating",
+            treasury="Gold crowns",
+            resources={"shards": "Wyrdstone shards"},
+            fighter_facts={"type": "Type", "race": "Race", "skill_lists": "Skill lists"},
+            stat_order=("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"),
+        ),
     )
 )

@@ -5,6 +5,7 @@ It has one deck, `cards` (a 52-card French deck), so that draws can be recorded 
 
 from commands.shared import SHARED_HANDLERS
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 SUITS = "SHDC"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -17,5 +18,6 @@ RULESET = register(
         handlers=SHARED_HANDLERS,
         decks={"cards": [rank + suit for suit in SUITS for rank in RANKS]},
         default_options={"decks": "ledger"},
+        terms=Terms(resources={}),
     )
 )

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 from .events import evolve
 from .handlers import DEFAULT_OPTIONS, HANDLERS, check_options
@@ -50,6 +51,11 @@ RULESET = register(
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
         cli=_CommandsOnFirstUse(
             "trench-crusade", help="Trench Crusade: recruit, record battles, and each step of the Campaign Phase."
+        ),
+        terms=Terms(
+            treasury="Ducats",
+            resources={"glory": "Glory", "promotion_streak": "Promotion streak"},
+            fighter_facts={"model": "Model", "battle_scars": "Battle scars"},
         ),
     )
 )

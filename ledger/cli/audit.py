@@ -12,22 +12,11 @@ import click
 
 from ledger import audit
 from ledger.cli.app import Session, emit_json, main, pass_session
+from ledger.cli.report import dice_line
 from ledger.describe import plural
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import canonical
 from projections.history import log_rows, void_annotations
-
-
-def _dice_line(chain: audit.Chain) -> str:
-    parts = []
-    if chain.ledger_rolls_verified:
-        epochs = ", ".join(str(e) for e in sorted(chain.revealed))
-        parts.append(f"{plural(chain.ledger_rolls_verified, 'roll')} re-derived from the revealed "
-                     f"{'seed' if len(chain.revealed) == 1 else 'seeds'} of epoch {epochs}")
-    for epoch, count in sorted(chain.ledger_rolls_waiting.items()):
-        parts.append(f"{plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
-                     "for its seed to be revealed")
-    return "Ledger dice: " + ("; ".join(parts) if parts else "none rolled") + "."
 
 
 def _summary(chain: audit.Chain, noted: int | None) -> dict[str, Any]:
@@ -68,7 +57,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_
         return
     click.echo(f"Hash chain intact: {subject} {chain.name} ({chain.campaign_id}), "
                f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}.")
-    click.echo(_dice_line(chain))
+    click.echo(dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
     if noted is not None:
