@@ -80,6 +80,7 @@ class Chapter:
     battles: list[BattleSummary]
     transactions: list[Transaction]
     head: str  # the head after this chapter: the hash players note after a battle
+    head_label: str  # "before the first battle", "after battle 2"
 
 
 @dataclass
@@ -256,7 +257,7 @@ def sentence(text: str) -> str:
     if not text:
         return ""
     text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
+    return text if text[-1] in ".!?…" else text + "."
 
 
 def _line(row: dict[str, Any]) -> Line:
@@ -324,12 +325,11 @@ def chapters(rows: Rows, marks: list[Mark], names: dict[str, str], ratings: list
     ends = [m.position for m in marks] if marks else []
     if not ends or ends[-1] < log[-1]["position"]:
         ends.append(log[-1]["position"])  # no battle yet: the whole campaign is the muster
-    titles = [("Before the first battle" if m.battle is None else f"Battle {m.battle}") for m in marks]
-    titles += ["Before the first battle"] * (len(ends) - len(titles))
+    battles_at = [m.battle for m in marks] + [None] * (len(ends) - len(marks))
     by_position = {row["position"]: row for row in log}
     result: list[Chapter] = []
     start = 0
-    for end, title in zip(ends, titles):
+    for end, number in zip(ends, battles_at):
         rows_in = [row for row in log if start < row["position"] <= end]
         start = end
         if not rows_in:
@@ -337,10 +337,11 @@ def chapters(rows: Rows, marks: list[Mark], names: dict[str, str], ratings: list
         txs = {row["tx"] for row in rows_in}
         result.append(
             Chapter(
-                title=title,
+                title="Before the first battle" if number is None else f"Battle {number}",
                 battles=[_battle_summary(b, names, ratings) for b in battles if b["tx"] in txs],
                 transactions=_transactions(rows_in),
                 head=by_position[end]["hash"],
+                head_label="before the first battle" if number is None else f"after battle {number}",
             )
         )
     return result

@@ -41,7 +41,11 @@ def verified_history(session: Session, campaign_id: uuid.UUID) -> tuple[list[Rec
         return session.ledger.history(campaign_id), Verification(
             ok=False, summary=f"The stored hash chain does NOT verify: {error}"
         )
-    return chain.records, Verification(
+    return chain.records, verified(chain)
+
+
+def verified(chain: audit.Chain) -> Verification:
+    return Verification(
         ok=True,
         summary=f"Hash chain intact: {plural(len(chain.entries), 'event')} in "
                 f"{plural(chain.transactions, 'transaction')}, checked when this was written.",
@@ -56,12 +60,12 @@ def write_output(output: Path, text: str) -> None:
         raise BadInput(f"cannot write {output}: {error.strerror}") from None
 
 
-def roster_sheet(session: Session, warband_ref: str, fmt: str) -> str:
-    """`campaign roster WARBAND --format html|md`: the warband's printable roster sheet."""
+def roster_sheet(session: Session, warband_ref: str, fmt: str) -> tuple[str, str]:
+    """`campaign roster WARBAND --format html|md`: the warband's name and its printable roster sheet."""
     cid, state = session.state()
     band = state.warband(warband_ref)
     report = build_report(session.ledger.history(cid), verification=None)
-    return render.roster_sheet(report, band.name, fmt)
+    return band.name, render.roster_sheet(report, band.name, fmt)
 
 
 @main.command("report")

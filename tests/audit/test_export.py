@@ -1,5 +1,5 @@
-"""`campaign export`: the JSON Lines trail exactly as docs/audit-format.md defines it, and the same
-rows as CSV and Markdown for people."""
+"""`campaign export`: the JSON Lines trail exactly as docs/audit-format.md defines it, the same
+rows as CSV and Markdown (md-audit) for people, and the campaign as a Markdown chronicle (md)."""
 
 from __future__ import annotations
 
@@ -109,13 +109,13 @@ def test_csv_carries_the_same_rows_for_people(played):
     assert rows[5][:6] == ["5", "T2", "command.recorded", "arbiter", TIME, "warband.enlist"]
 
 
-def test_markdown_is_a_table_with_pipes_escaped(cli):
+def test_markdown_audit_is_a_table_with_pipes_escaped(cli):
     cli("new", "Pipes")
     cli("note", "left | right")
     hashes = [row["hash"] for row in cli.log()]
     commitment = hashlib.sha256(bytes([1] * 32)).hexdigest()
     cid = cli.show()["campaign_id"]
-    assert cli("export", "--format", "md").output == "\n".join([
+    assert cli("export", "--format", "md-audit").output == "\n".join([
         "# Audit trail of Pipes",
         "",
         f"- Campaign id: {cid}",
@@ -140,6 +140,82 @@ def test_markdown_is_a_table_with_pipes_escaped(cli):
         f'{{"args":{{"answers":{{}},"text":"left \\| right","warband":null}},"command":"note"}} |  | {hashes[4]} |',
         f"| 6 | T2 | note.recorded | arbiter | {TIME} | note: left \\| right | "
         f'{{"text":"left \\| right"}} |  | {hashes[5]} |',
+        "",
+    ])
+
+
+def test_markdown_is_the_chronicle_with_voids_struck_and_the_audit(played):
+    head = played.show()["head"]
+    commitments = [hashlib.sha256(bytes([n] * 32)).hexdigest()[:16] for n in (1, 2)]
+    at = f"arbiter, {TIME}"
+    assert played("export", "--format", "md").output == "\n".join([
+        "# Demo",
+        "",
+        "Freeform (shared commands only) · ruleset `freeform` v1 · 25 events in 10 transactions (2 voided)",
+        "",
+        "House rules: `decks=ledger`",
+        "",
+        "## Standings",
+        "",
+        "| Warband | Player | Treasury | Battles | Wins |",
+        "|---|---|---:|---:|---:|",
+        "| Rattenfänger | Ann | 100 | 0 | 0 |",
+        "",
+        "## Rosters",
+        "",
+        "### Rattenfänger",
+        "",
+        "Played by Ann",
+        "",
+        "- **Treasury:** 100",
+        "- **Battles:** 0 fought, 0 won",
+        "- **Stash:** empty",
+        "",
+        "No fighters yet.",
+        "",
+        "## Chronicle",
+        "",
+        "### Before the first battle",
+        "",
+        f"- T1 `campaign.new` by {at}",
+        "  - Campaign Demo started.",
+        "  - Ruleset freeform v1.",
+        f"  - Dice seed of epoch 0 committed: sha256 {commitments[0]}…",
+        f"- T2 `warband.enlist` by {at}",
+        "  - Rattenfänger enlisted by Ann with 100 in the treasury.",
+        f"- T3 `roll` by {at} — **voided by T6 ({at}): typo in the dice**",
+        "  - ~~R0 injury: 2D6 rolled [3, 5] = 8 (table).~~",
+        f"- T4 `roll` by {at} — **voided by T7 ({at}): die fell off the table**",
+        "  - ~~R1 loot: D6 rolled [6] = 6 (ledger).~~",
+        f"- T5 `draw` by {at}",
+        "  - R2 shuffle cards (ledger dice).",
+        "  - Cards shuffled (ledger).",
+        "  - Fate: drew 5D from cards.",
+        f"- T6 `void (typo in the dice)` by {at}",
+        "  - T3 voided: typo in the dice.",
+        f"- T7 `reroll (die fell off the table)` by {at}",
+        "  - T4 voided: die fell off the table.",
+        f"- T8 `roll` by {at}",
+        "  - R3 loot: D6 rolled [2] = 2 (ledger).",
+        f"- T9 `seed.reveal` by {at}",
+        "  - Dice seed of epoch 0 revealed: " + "01" * 32 + ".",
+        f"  - Dice seed of epoch 1 committed: sha256 {commitments[1]}…",
+        f"- T10 `roll` by {at}",
+        "  - R4 later: D6 rolled [3] = 3 (ledger).",
+        "",
+        f"Head before the first battle: `{head}`",
+        "",
+        "## Audit",
+        "",
+        "Hash chain intact: 25 events in 10 transactions, checked when this was written. Ledger dice: 3 rolls "
+        "re-derived from the revealed seed of epoch 0; 1 roll of epoch 1 waits for its seed to be revealed.",
+        "",
+        f"Head: `{head}`",
+        "",
+        "Revealed dice seeds: epoch 0 `" + "01" * 32 + "`.",
+        "",
+        "The JSON Lines export (`campaign export --format jsonl`) is the verifiable trail; `--format md-audit` "
+        "gives every event with its payload and hash.",
         "",
     ])
 
