@@ -58,17 +58,18 @@ def _nice_step(span: int) -> int:
 
 
 def _spread(wanted: list[float], low: float, high: float) -> list[float]:
-    """Move end labels apart (keeping their order) so that none overlaps the next."""
+    """Move end labels apart, keeping their order, so that none overlaps the next: down from the
+    top, then back up from the bottom where that pushed them past it."""
     order = sorted(range(len(wanted)), key=lambda i: wanted[i])
-    placed = [0.0] * len(wanted)
+    placed = list(wanted)
     previous = low - LABEL_GAP
     for i in order:
         placed[i] = max(wanted[i], previous + LABEL_GAP)
         previous = placed[i]
-    overflow = previous - high
-    if overflow > 0:  # pushed below the plot: shift everyone up, as far as the top allows
-        for i in order:
-            placed[i] -= overflow
+    limit = high
+    for i in reversed(order):
+        placed[i] = min(placed[i], limit)
+        limit = placed[i] - LABEL_GAP
     return placed
 
 

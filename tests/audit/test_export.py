@@ -229,3 +229,16 @@ def test_a_store_that_does_not_verify_is_not_exported(played, database):
         "position 8: stored hash does not match its record (the event was edited)\n"
     ))
     assert not path.exists()
+
+
+def test_a_report_of_a_store_that_does_not_verify_says_so(played, database):
+    database.rewrite(8, b'"faces":[3,5]', b'"faces":[3,6]')
+    path = played.folder / "report.html"
+    result = played("report", "-o", str(path))
+    failure = "The stored hash chain does NOT verify: position 8: stored hash does not match its record (the event was edited)"
+    assert result.exit_code == 3
+    written, error = result.output.splitlines()
+    assert written.startswith(f"Wrote the report of Demo to {path}. Head ")
+    assert error == f"Error: {failure} (the report says so)"
+    html = path.read_text(encoding="utf-8")
+    assert f'<p class="verdict bad" id="verdict">{failure}</p>' in html

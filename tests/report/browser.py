@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 CONSOLE = re.compile(r":CONSOLE(?:\(\d+\)|:\d+)\] (.*)")
+PDF_PAGE = re.compile(rb"/Type\s*/Page\b(?!s)")  # a page object, not the /Pages tree
 TIMEOUT = 90  # seconds for one page: generous, the test machine is shared
 
 
@@ -59,3 +60,11 @@ def screenshot(page: Path, out: Path, width: int, height: int) -> Path:
     done = _run(page, f"--window-size={width},{height}", f"--screenshot={out}")
     assert done.returncode == 0 and out.is_file(), done.stderr[-2000:]
     return out
+
+
+def printed_pages(page: Path, pdf: Path) -> int:
+    """How many pages the page prints on (Chromium's --print-to-pdf, A4/Letter by its default)."""
+    done = _run(page, "--no-pdf-header-footer", f"--print-to-pdf={pdf}")
+    assert done.returncode == 0 and pdf.is_file(), done.stderr[-2000:]
+    return len(PDF_PAGE.findall(pdf.read_bytes()))
+

@@ -10,6 +10,8 @@ import pytest
 from PIL import Image
 
 from . import browser
+from ledger.testing import CampaignRunner
+
 from .conftest import FIXTURES, Tables
 from .dom import parse, standings
 
@@ -82,3 +84,28 @@ def test_the_page_is_drawn_and_fits_the_width(size, demo, tmp_path):
         document.body.setAttribute("data-scroll-width", main.scrollWidth);"""), width, height)
     assert measured.console == []
     assert int(parse(measured.dom).find("body").attrs["data-scroll-width"]) <= width  # no sideways scrolling
+
+
+def test_each_roster_card_prints_on_a_page_of_its_own(tmp_path):
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (
+        ["new", "Small"],
+        ["warband", "add", "Rats", "--player", "Ann"],
+        ["warband", "add", "Skaven", "--player", "Bob"],
+        ["fighter", "add", "Rats", "Gunnar", "--role", "leader"],
+        ["fighter", "add", "Skaven", "Snikch", "--role", "leader"],
+    ):
+        assert runner(*args).exit_code == 0
+    page = tmp_path / "small.html"
+    assert runner("report", "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    rosters_only = "#house-rules, #chronicle, #audit { display: none; }"  # so that the rest is short
+
+    def pages(name: str, style: str) -> int:
+        copy = page.with_name(name + ".html")
+        copy.write_text(html.replace("</head>", f"<style>{style}</style></head>"), encoding="utf-8")
+        return browser.printed_pages(copy, tmp_path / (name + ".pdf"))
+
+    # Without the print rule that breaks at cards it all fits on one page; with it, each card has its own.
+    assert pages("run-on", rosters_only + "@media print { .card { break-before: auto !important; } }") == 1
+    assert pages("cards", rosters_only) == 3
