@@ -61,12 +61,14 @@ class Transaction:
     recorded_at: str
     lines: list[Line]
     voided: dict[str, Any] | None  # voided_by, voided_by_actor, voided_at, reason
+    warbands: set[str] = field(default_factory=set)  # the warbands it concerns (none: the whole campaign)
 
 
 @dataclass
 class BattleSummary:
     number: int
     scenario: str
+    participants: list[str]  # warband ids
     sides: list[dict[str, Any]]  # name, rating before the battle (None without a rating)
     winner: str | None
     gap: int | None
@@ -186,7 +188,7 @@ def build_report(
         standings=sorted(warbands, key=lambda w: (-(w["rating"] or 0), -w["wins"], w["seq"])),
         cards=cards,
         rating_chart=rating_chart,
-        chapters=chapters(rows, marks, names, ratings),
+        chapters=chapters(rows, marks, names, ratings, {f["fighter"]: f["warband"] for f in fighters}),
         marks=marks,
         revealed_seeds=[
             {"epoch": row["payload"]["epoch"], "seed": row["payload"]["seed"], "position": row["position"]}
@@ -269,7 +271,14 @@ def _line(row: dict[str, Any]) -> Line:
     return Line(sentence(row["description"]), "event")
 
 
-def _transactions(log: list[dict[str, Any]]) -> list[Transaction]:
+def concerns(payload: dict[str, Any], owners: dict[str, str]) -> set[str]:
+    """The warbands an event concerns: those it names, and those of the fighters it names."""
+    named = {payload.get("warband"), payload.get("winner"), owners.get(payload.get("fighter") or "")}
+    named.update(payload.get("participants") or [])
+    return {w for w in named if isinstance(w, str) and w}
+
+
+def _transactions(log: list[dict[str, Any]], owners: dict[str, str]) -> list[Transaction]:
     grouped: dict[int, Transaction] = {}
     for row in log:
         tx = grouped.get(row["tx"])
@@ -279,6 +288,8 @@ def _transactions(log: list[dict[str, Any]]) -> list[Transaction]:
                 void = {"voided_by": row["voided_by"], "voided_by_actor": row["voided_by_actor"],
                         "voided_at": row["voided_at"], "reason": row["void_reason"]}
             tx = grouped[row["tx"]] = Transaction(row["tx"], "", row["actor"], row["recorded_at"], [], void)
+        if row["event_type"] != "command.recorded":
+            tx.warbands |= concerns(row["payload"], owners)
         if row["event_type"] == "command.recorded":
             tx.command = row["description"]
         elif row["description"]:
@@ -307,6 +318,7 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: list
     return BattleSummary(
         number=battle["battle"],
         scenario=battle["scenario"],
+        participants=battle["participants"],
         sides=sides,
         winner=names.get(battle["winner"], battle["winner"]) if battle["winner"] else None,
         gap=max(rated) - min(rated) if len(rated) == len(sides) and len(rated) > 1 else None,
@@ -315,9 +327,12 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: list
     )
 
 
-def chapters(rows: Rows, marks: list[Mark], names: dict[str, str], ratings: list[dict[str, Any]]) -> list[Chapter]:
+def chapters(
+    rows: Rows, marks: list[Mark], names: dict[str, str], ratings: list[dict[str, Any]], owners: dict[str, str]
+) -> list[Chapter]:
     """The muster, then each battle with what followed it; transactions go to the chapter their
-    first event falls in (a voided battle stays where it was recorded, struck through)."""
+    first event falls in (a voided battle stays where it was recorded, struck through). `owners`
+    maps each fighter to its warband, to tell which warbands a transaction concerns."""
     log = table_dicts(rows, LOG)
     battles = table_dicts(rows, BATTLES)
     if not log:
@@ -339,7 +354,7 @@ def chapters(rows: Rows, marks: list[Mark], names: dict[str, str], ratings: list
             Chapter(
                 title="Before the first battle" if number is None else f"Battle {number}",
                 battles=[_battle_summary(b, names, ratings) for b in battles if b["tx"] in txs],
-                transactions=_transactions(rows_in),
+                transactions=_transactions(rows_in, owners),
                 head=by_position[end]["hash"],
                 head_label="before the first battle" if number is None else f"after battle {number}",
             )

@@ -25,3 +25,16 @@
     });
   });
 })();
+
+// Read the chronicle for one warband: hide what concerns only others (the campaign's own stays).
+(function () {
+  var filter = document.getElementById("chronicle-filter");
+  if (!filter) { return; }
+  filter.addEventListener("change", function () {
+    var chosen = filter.value;
+    document.querySelectorAll("#chronicle [data-warbands]").forEach(function (item) {
+      var concerned = item.getAttribute("data-warbands").split(" ").filter(Boolean);
+      item.hidden = chosen !== "" && concerned.length > 0 && concerned.indexOf(chosen) < 0;
+    });
+  });
+})();

@@ -109,3 +109,23 @@ def test_each_roster_card_prints_on_a_page_of_its_own(tmp_path):
     # Without the print rule that breaks at cards it all fits on one page; with it, each card has its own.
     assert pages("run-on", rosters_only + "@media print { .card { break-before: auto !important; } }") == 1
     assert pages("cards", rosters_only) == 3
+
+
+def test_the_chronicle_reads_for_one_warband(demo, tmp_path):
+    name = FIXTURES["coreheim"]["name"]
+    tables = Tables(demo.store, name)
+    rats = next(w["warband"] for w in tables.rows("rm_warbands") if w["name"] == "Reikland Rats")
+    page = with_script(report_page(demo, name, tmp_path), f"""
+        var filter = document.getElementById("chronicle-filter");
+        filter.value = "{rats}";
+        filter.dispatchEvent(new Event("change"));""")
+    loaded = browser.load(page)
+    assert loaded.console == []
+    items = parse(loaded.dom).find("section", id="chronicle").find_all("div", class_="tx")
+    hidden = [i for i in items if "hidden" in i.attrs]
+    shown = [i for i in items if "hidden" not in i.attrs]
+    assert hidden and shown
+    assert all(rats not in i.attrs["data-warbands"].split() and i.attrs["data-warbands"] for i in hidden)
+    assert all(rats in i.attrs["data-warbands"].split() or not i.attrs["data-warbands"] for i in shown)
+    hire = next(i for i in items if "Gunnar, leader, joins Reikland Rats." in i.text)
+    assert hire.attrs["data-warbands"] == rats and hire in shown
