@@ -10,12 +10,15 @@ from pathlib import Path
 import pytest
 
 from commands.shared import SHARED_HANDLERS
-from ledger import rulesets
-from ledger.campaigns import Ledger
+from ledger import audit, rulesets
+from ledger.campaigns import Ledger, fold, voids_in
 from ledger.store import Store
 from ledger.terms import Terms
 from ledger.testing import CampaignRunner
-from projections.report import Report, build_report
+from projections import render
+from projections.history import void_annotations
+from projections.report import Report, Verification, build_report
+from projections.roster import warband_row
 
 from .conftest import FIXTURES, Tables
 from .dom import parse, standings
@@ -204,3 +207,30 @@ def test_a_ruleset_names_its_rating_and_resources_with_its_terms(monkeypatch, tm
     assert standings(page)["Rats"]["rating"] == "104"
     facts = page.find("article", data_warband="rats").find("dl").text
     assert "WBR 104" in facts and "Crowns 50" in facts and "Renown 0" in facts
+
+
+GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("trail", GOLDEN, ids=lambda path: path.stem)
+def test_every_golden_campaign_has_a_report_that_agrees_with_its_fold(trail):
+    """Campaigns of every ruleset, with voids, rerolls and refusals: the page renders, and its
+    standings, XP and voids are those of the campaign folded from its events."""
+    chain = audit.read_trail(trail.read_bytes(), void_annotations)
+    state = fold(chain.records)
+    report = build_report(chain.records, Verification(ok=True, summary="checked"))
+    page = parse(render.report_html(report))
+    expected = {}
+    for warband in state.warbands:
+        row = warband_row(state, warband)
+        expected[row["name"]] = {"name": row["name"], "treasury": str(row["treasury"]), "games": str(row["games"]),
+                                 "wins": str(row["wins"])} | ({"rating": str(row["rating"])} if report.has_rating else {})
+    assert (standings(page) if state.warbands else {}) == expected
+    for card in report.cards:
+        if card.xp_chart is not None:
+            assert len(card.xp_chart.series) == len(card.fighters)
+            for series, fighter in zip(card.xp_chart.series, card.fighters):
+                assert (series.name, series.points[-1].value) == (fighter["name"], state.fighters[fighter["fighter"]].xp)
+    for tx in voids_in(chain.records):
+        assert "voided" in page.find("div", id=f"T{tx}").attrs["class"]
+    assert render.chronicle_md(report).startswith(f"# {state.name}\n")
