@@ -6,6 +6,7 @@ report inlines its styles and script, so the file it gives needs nothing else to
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import jinja2
@@ -15,9 +16,17 @@ from projections.report import Report
 FORMATS = ("html", "md")
 
 
+MARKDOWN_INLINE = re.compile(r"([\\`*_~<])")
+
+
+def md_text(text: object) -> str:
+    """Text people typed (names, reasons) as Markdown that shows it as typed: no emphasis, code or HTML."""
+    return MARKDOWN_INLINE.sub(r"\\\1", str(text))
+
+
 def md_cell(text: object) -> str:
-    """Text for a Markdown table cell: a pipe would end the cell, a newline the row."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>")
+    """Text for a Markdown table cell: besides `md_text`, a pipe would end the cell, a newline the row."""
+    return md_text(text).replace("|", "\\|").replace("\n", "<br>")
 
 
 @cache
@@ -29,6 +38,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["md"] = md_cell
+    env.filters["md_text"] = md_text
     return env
 
 

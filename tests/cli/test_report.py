@@ -84,3 +84,20 @@ def test_roster_sheet_refusals(two_warbands, tmp_path):
         assert (result.exit_code, result.output) == (2, message)
     result = two_warbands("roster", "Nobody", "--format", "md")
     assert result.exit_code == 1 and result.output.startswith("Error: no warband 'Nobody'")
+
+
+def test_names_people_typed_are_shown_as_typed(campaign, tmp_path):
+    """Markup in a name or reason is text: escaped in HTML, backslashed in Markdown."""
+    name = "<script>alert(1)</script> *Rats*_|"
+    for args in (["new", "League"], ["warband", "add", name, "--player", "Ann"],
+                 ["note", "a `tick` and ~tilde~", "--warband", name]):
+        assert campaign(*args).exit_code == 0
+    out = tmp_path / "r.html"
+    assert campaign("report", "-o", str(out)).exit_code == 0
+    html = out.read_text(encoding="utf-8")
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; *Rats*_|" in html
+    chronicle = campaign("export", "--format", "md").output
+    assert "### \\<script>alert(1)\\</script> \\*Rats\\*\\_|\n" in chronicle
+    assert "| \\<script>alert(1)\\</script> \\*Rats\\*\\_\\| | Ann |" in chronicle
+    assert "  - Note: a \\`tick\\` and \\~tilde\\~.\n" in chronicle
