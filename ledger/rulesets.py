@@ -80,12 +80,12 @@ class Ruleset:
     handlers: Mapping[type[Command], Handler]
     evolve: RulesetEvolve | None = None
     decks: Mapping[str, list[str]] = field(default_factory=dict)
+    terms: Terms = Terms()  # its words for people: rating, treasury, resources (report, roster sheets)
     default_options: Mapping[str, Any] = field(default_factory=dict)
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
     rating: Callable[[CampaignState, str], int] | None = None
     cli: Any = None  # a click group of this ruleset's own commands, mounted as `campaign <id>`
-    terms: Terms = Terms()  # its words for people: rating, treasury, resources (report, roster sheets)
 
     @cached_property
     def command_types(self) -> dict[str, type[Command]]:
