@@ -75,11 +75,6 @@ RULESET = register(
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers={**SHARED_HANDLERS, **{command: handlers.player_grade(h) for command, h in handlers.HANDLERS.items()}},
         evolve=events.evolve,
-        default_options=model.DEFAULT_OPTIONS,
-        check_options=model.check_options,
-        post_game=steps.post_game,
-        rating=model.rating,
-        cli=CLI,
         terms=Terms(
             rating="Warband rating",
             treasury="Gold crowns",
@@ -87,5 +82,10 @@ RULESET = register(
             fighter_facts={"type": "Type", "race": "Race", "skill_lists": "Skill lists"},
             stat_order=("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"),
         ),
+        default_options=model.DEFAULT_OPTIONS,
+        check_options=model.check_options,
+        post_game=steps.post_game,
+        rating=model.rating,
+        cli=CLI,
     )
 )

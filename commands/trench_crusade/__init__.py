@@ -45,17 +45,17 @@ RULESET = register(
         title="Trench Crusade v1.0 campaign (Promotions Step per seed 001)",
         handlers=HANDLERS,
         evolve=evolve,
+        terms=Terms(
+            treasury="Ducats",
+            resources={"glory": "Glory", "promotion_streak": "Promotion streak"},
+            fighter_facts={"model": "Model", "battle_scars": "Battle scars"},
+        ),
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,
         post_game=post_game,
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
         cli=_CommandsOnFirstUse(
             "trench-crusade", help="Trench Crusade: recruit, record battles, and each step of the Campaign Phase."
-        ),
-        terms=Terms(
-            treasury="Ducats",
-            resources={"glory": "Glory", "promotion_streak": "Promotion streak"},
-            fighter_facts={"model": "Model", "battle_scars": "Battle scars"},
         ),
     )
 )
