@@ -17,7 +17,7 @@ from typing import Any
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.campaigns import apply_record, end_of_battle, transactions, voids_in
+from ledger.campaigns import apply_record, battle_ends, end_of_battle, transactions, voids_in
 from ledger.errors import BadInput, NotFound
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
@@ -200,19 +200,16 @@ def build_report(
 
 def battle_marks(records: Sequence[Record]) -> list[Mark]:
     """The muster (everything before the first battle) and the end of each battle that stands."""
-    if not records:
+    ends = battle_ends(records)
+    if not ends:
         return []
-    voided = voids_in(records)
-    starts = [r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided]
     by_position = {r.position: r for r in records}
-    marks = []
-    if starts:
-        first_tx = min(r.tx for r in starts)
-        muster = next(r.position for r in records if r.tx == first_tx) - 1
-        marks.append(Mark("start", None, muster, by_position[muster].hash if muster else GENESIS))
-    for start in sorted(starts, key=lambda r: r.position):
-        end = end_of_battle(records, start.event.battle)
-        marks.append(Mark(f"after {start.event.battle}", start.event.battle, end, by_position[end].hash))
+    voided = voids_in(records)
+    first_battle_tx = min(r.tx for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided)
+    muster = next(r.position for r in records if r.tx == first_battle_tx) - 1
+    marks = [Mark("start", None, muster, by_position[muster].hash if muster else GENESIS)]
+    for number, end in sorted(ends.items(), key=lambda item: item[1]):
+        marks.append(Mark(f"after {number}", number, end, by_position[end].hash))
     return marks
 
 
