@@ -342,7 +342,7 @@ def chapters(
     result: list[Chapter] = []
     start = 0
     for end, number in zip(ends, battles_at):
-        rows_in = [row for row in log if start < row["position"] <= end]
+        rows_in = log[start:end]  # the log holds positions 1, 2, … in order
         start = end
         if not rows_in:
             continue
