@@ -11,6 +11,7 @@ writes markup.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,7 +154,7 @@ def build_report(
     terms = ruleset.terms
     warbands = table_dicts(rows, WARBANDS)
     fighters = table_dicts(rows, FIGHTERS)
-    ratings = table_dicts(rows, RATINGS)
+    ratings = Ratings(table_dicts(rows, RATINGS))
     names = {w["warband"]: w["name"] for w in warbands} | {f["fighter"]: f["name"] for f in fighters}
     marks = battle_marks(shown)
     xp = xp_at_marks(shown, marks)
@@ -177,7 +178,7 @@ def build_report(
     if has_rating and len(marks) > 1 and warbands:
         rating_chart = line_chart(
             f"{terms.rating} over the battles", [m.label for m in marks],
-            [(w["name"], [rating_at(ratings, w["warband"], m.position) for m in marks]) for w in warbands],
+            [(w["name"], [ratings.at(w["warband"], m.position) for m in marks]) for w in warbands],
         )
     return Report(
         campaign=campaign,
@@ -241,10 +242,21 @@ def xp_at_marks(records: Sequence[Record], marks: Sequence[Mark]) -> dict[str, l
     return xp
 
 
-def rating_at(ratings: list[dict[str, Any]], warband: str, position: int) -> int | None:
-    """The warband's rating at a position: its rm_ratings row with the latest position not after it."""
-    rows = [r for r in ratings if r["warband"] == warband and r["position"] <= position]
-    return max(rows, key=lambda r: r["position"])["rating"] if rows else None
+class Ratings:
+    """The rm_ratings rows, to ask a warband's rating at any position: the row with the latest
+    position not after it (None before its first)."""
+
+    def __init__(self, rows: list[dict[str, Any]]):
+        self._rows: dict[str, tuple[list[int], list[int]]] = {}
+        for row in sorted(rows, key=lambda r: r["position"]):
+            positions, values = self._rows.setdefault(row["warband"], ([], []))
+            positions.append(row["position"])
+            values.append(row["rating"])
+
+    def at(self, warband: str, position: int) -> int | None:
+        positions, values = self._rows.get(warband, ([], []))
+        found = bisect_right(positions, position)
+        return values[found - 1] if found else None
 
 
 # --- the chronicle -------------------------------------------------------------------------------
@@ -294,9 +306,9 @@ def _transactions(log: list[dict[str, Any]], owners: dict[str, str]) -> list[Tra
     return list(grouped.values())
 
 
-def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: list[dict[str, Any]]) -> BattleSummary:
+def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings) -> BattleSummary:
     before = battle["position"] - 1
-    sides = [{"name": names.get(w, w), "rating": rating_at(ratings, w, before)} for w in battle["participants"]]
+    sides = [{"name": names.get(w, w), "rating": ratings.at(w, before)} for w in battle["participants"]]
     rated = [s["rating"] for s in sides if s["rating"] is not None]
     deeds = []
     for deed in battle["deeds"]:
@@ -325,7 +337,7 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: list
 
 
 def chapters(
-    rows: Rows, marks: list[Mark], names: dict[str, str], ratings: list[dict[str, Any]], owners: dict[str, str]
+    rows: Rows, marks: list[Mark], names: dict[str, str], ratings: Ratings, owners: dict[str, str]
 ) -> list[Chapter]:
     """The muster, then each battle with what followed it; transactions go to the chapter their
     first event falls in (a voided battle stays where it was recorded, struck through). `owners`
