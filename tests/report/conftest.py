@@ -37,7 +37,7 @@ class Tables:
 
 
 def _parsed(value: Any) -> Any:
-    if isinstance(value, str) and value[:1] in "[{":
+    if isinstance(value, str) and value.startswith(("[", "{")):
         return json.loads(value)
     return value
 
