@@ -24,6 +24,7 @@ from ledger import events as ev
 from ledger.decide import AskChoice, Command, Context
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve
+from ledger.terms import Terms
 
 Handler = Callable[[Any, Context], None]
 
@@ -93,6 +94,7 @@ class Ruleset:
     # A campaign's own decks, for a ruleset whose decks depend on its options (a house-rule deck,
     # one deck per warband or per battle); None: every campaign uses `decks`.
     decks_for: Callable[[CampaignState], Mapping[str, list[str]]] | None = None
+    terms: Terms = Terms()  # its words for people: rating, treasury, resources (report, roster sheets)
     default_options: Mapping[str, Any] = field(default_factory=dict)
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
