@@ -7,6 +7,7 @@ from commands.speedheim import events as se
 from commands.speedheim import handlers as h
 from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
+from ledger.errors import LedgerError
 from ledger.testing import LedgerHarness
 
 from .conftest import of
@@ -138,7 +139,7 @@ def test_options_are_checked_when_the_campaign_is_made():
                          ({"tables": {"deck": {"source": "x", "cards": []}}}, "needs at least one card")]:
         try:
             LedgerHarness("speedheim", bad)
-        except Exception as error:  # noqa: BLE001
+        except LedgerError as error:
             assert message in str(error)
         else:
             raise AssertionError(f"{bad} was accepted")
