@@ -97,6 +97,8 @@ class UnitRecovered(ev.Event, frozen=True, kw_only=True, tag="warbands.recovery"
     row: str = ""  # the recovery table's row, or "" when the players said how many recovered
 
     def describe(self, state: CampaignState) -> str:
+        if not self.casualties:
+            return f"{fighter_name(state, self.fighter)}: no casualties; {self.survivors} models"
         casualties = "casualty" if self.casualties == 1 else "casualties"
         return (f"{fighter_name(state, self.fighter)}: {self.recovered} of {self.casualties} {casualties} "
                 f"recovered; {self.survivors} of {self.starting} models after Recovery")
@@ -134,7 +136,7 @@ class BattleSurvived(ev.Event, frozen=True, kw_only=True, tag="warbands.battle-s
 
     def describe(self, state: CampaignState) -> str:
         return (f"{fighter_name(state, self.fighter)} survived battle {self.battle}: "
-                f"{plural(self.survived_since_ability, 'battle')} since his last ability")
+                f"{plural(self.survived_since_ability, 'battle')} survived toward the next Archetype Ability")
 
 
 class AdvancementRead(msgspec.Struct, frozen=True, kw_only=True):

@@ -43,7 +43,8 @@ from . import model as m
 from . import rules as r
 
 STEPS = ("recovery", "injuries", "survival", "experience")
-MANUAL_INJURIES = ("recovered", "dead", "amnesia", "misses-game")
+# What an injury roll did, as the players tell it when the group has no injury table (U4), and its name.
+MANUAL_INJURIES = {"recovered": "Full Recovery", "dead": "Dead", "amnesia": "Amnesia", "misses-game": "Injured, misses a game"}
 
 # --- commands ---------------------------------------------------------------------------------
 
@@ -331,7 +332,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
         else:
             effect = told.get(fighter_id) or ctx.choose(f"injury:{hero.id}", f"{hero.name}: what did the injury roll do?",
                                                         list(MANUAL_INJURIES))
-            name, row_id, missed = effect.replace("-", " ").capitalize(), "", 1 if effect == "misses-game" else 0
+            name, row_id, missed = MANUAL_INJURIES[effect], "", 1 if effect == "misses-game" else 0
         if effect == "dead":
             ctx.emit(ev.FighterDied(warband=band.id, fighter=hero.id, reason="Character Injury", row=row_id))
         elif effect != "recovered":
