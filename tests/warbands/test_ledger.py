@@ -291,3 +291,15 @@ def test_U1_a_groups_xp_award_table_names_its_rows(house_rules):
     t.do(Survival(warband="Reiklanders"))
     events = t.do(Experience(warband="Reiklanders"))
     assert [(e.delta, e.row) for e in events if isinstance(e, ev.TreasuryChanged)] == [(5, "fought"), (3, "won")]
+
+
+# --- undo: a voided purchase takes its WBR and XP with it -------------------------------------------
+
+def test_R5_voiding_an_advancement_roll_gives_back_the_xp_and_takes_its_wbr(table):
+    advance_ready(table)
+    xp = table.xp()
+    table.do(Advance(warband="Reiklanders", character="Hans"), [1])
+    assert (table.xp(), table.rating()) == (xp - 25, 175)
+    table.ledger.void(table.cid, f"T{table.state.transactions}", reason="rolled for the wrong character", actor="arbiter")
+    assert (table.xp(), table.rating()) == (xp, 150)
+    assert table.state.fighters["hans"].ext["survived_since_ability"] == 3

@@ -1,0 +1,121 @@
+"""`campaign warbands …` through the CLI: exact output, exit codes, and nothing written on a refusal."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+
+def started(cli, *options: str):
+    assert cli("new", "Old World", "--ruleset", "warbands", *options).exit_code == 0
+    return cli
+
+
+def test_enlist_and_recruit_then_status_explains_the_rating(cli):
+    started(cli)
+    result = cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "empire")
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Reiklanders enlisted by Ann with 250 in the treasury")
+    assert json.loads(cli("roster", "Reiklanders", "--json").output)["faction"] == "Empire"
+    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    result = cli("warbands", "status", "Reiklanders")
+    assert (result.exit_code, result.output) == (0, (
+        "Reiklanders (Empire): 110 points, 140 XP, WBR 110\n"
+        "   110  points\n"
+        "  unit Swordsmen: 10 x 6 points, no Veteran Status\n"
+        "  character Hans: 50 points, Intellectual (Advantage of Ground); no Archetype Ability yet; "
+        "0 battles survived toward the next Archetype Ability\n"))
+
+
+def test_mistakes_get_an_error_line_a_non_zero_exit_and_nothing_written(cli):
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    head = json.loads(cli("show", "--json").output)["head"]
+    cases = [
+        (["warbands", "enlist", "Kislevites", "--player", "Cy", "--type", "Kislev"], 1,
+         "Error: 'Kislev' is not a warband type of the Archetype Table (types: Beasts of Chaos,"),
+        (["warbands", "recruit", "Reiklanders", "Knights", "--points", "25", "--models", "11"], 1,
+         "Error: recruiting Knights would make the starting warband 275 points; a warband starts with at most 250\n"),
+        (["warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Wizard"], 1,
+         "Error: 'Wizard' is not an Archetype (Archetypes: Barbarian, Intellectual, Intimidator, Magician, Noble, "
+         "Psychopath, Trickster, Veteran)\n"),
+        (["warbands", "recruit", "Reiklanders", "Hans", "--points", "50"], 2,
+         "Error: a unit is recruited with its models, a character with his Archetype (one of the two)\n"),
+        (["warbands", "upgrade", "Reiklanders", "Swordsmen"], 1, "Error: no fighter 'Swordsmen' in Reiklanders\n"),
+        (["warbands", "recovery", "Reiklanders"], 1, "Error: Reiklanders has not fought a battle yet\n"),
+        (["warbands", "battle", "--warband", "Reiklanders", "--removed", "Swordsmen=x"], 2,
+         "Error: --removed Swordsmen: 'x' is not a whole number\n"),
+        (["warband", "add", "Da Boyz", "--player", "Bob"], 1,
+         "Error: in a Warbands campaign a warband is enlisted with its type: campaign warbands enlist NAME --player P --type TYPE\n"),
+    ]
+    for args, code, message in cases:
+        result = cli(*args)
+        assert (result.exit_code, result.output[:len(message)]) == (code, message), args
+    assert json.loads(cli("show", "--json").output)["head"] == head
+
+
+def tables_file(tmp_path, tables) -> str:
+    path = tmp_path / "tables.json"
+    path.write_text(json.dumps(tables), encoding="utf-8")
+    return str(path)
+
+
+def test_a_groups_tables_come_in_with_the_options_file_and_are_checked(cli, tmp_path):
+    bad = tables_file(tmp_path, {"tables": {"archetype-table": {"rows": [{"type": "Empire", "archetypes": ["Noble"]}]}}})
+    result = cli("new", "Old World", "--ruleset", "warbands", "--options-file", bad)
+    assert (result.exit_code, result.output) == (2, "Error: table 'archetype-table': the seed's 28 warband types, each once; "
+                                                    "missing Beasts of Chaos, Bretonnia, Chaos Dwarfs, Dark Elves, Dogs of War, "
+                                                    "Dwarfs, High Elves, Hordes of Chaos, Lizardmen, Ogre Kingdoms, Orcs & Goblins, "
+                                                    "Skaven, Tomb Kings, Vampire Counts, Wood Elves, Archaon's Horde, "
+                                                    "Army of Middenland, Army of Sylvania, Cult of Slaanesh, Daemonic Legions, "
+                                                    "Errantry War, Grimgor's 'Ardboyz, High Elf Sea Patrol, Skaven Clan Eshin, "
+                                                    "Slayer Army of Karak Kadrin, Bubonic Court of Nurglitch, Red Host of Tehenhauin\n")
+    assert cli("list").output == "No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.\n"
+
+
+def test_an_unknown_option_is_refused(cli):
+    result = cli("new", "Old World", "--ruleset", "warbands", "--option", "points_cap=lots")
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: warbands option: Expected `int`, got `str` - at `$.points_cap`")
+
+
+def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "Orcs & Goblins")
+    cli("warbands", "recruit", "Da Boyz", "Boyz", "--points", "6", "--models", "10")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Swordsmen=4")
+    result = cli("post-game", "Reiklanders")
+    assert (result.exit_code, result.output) == (1, (
+        "== Recovery: each unit's casualties that recover (survival counts after it)\n"
+        "Error: Swordsmen: how many of its 4 casualties recovered?: answer with --answer recovered:swordsmen=CHOICE "
+        "(one of: 0, 1, 2, 3, 4)\n"))
+    assert cli("post-game", "Reiklanders", "--answer", "recovered:swordsmen=1").exit_code == 0
+    assert cli("post-game", "Reiklanders").exit_code == 0  # injuries: nobody down
+    assert cli("post-game", "Reiklanders").output.splitlines()[1] == (
+        "  Swordsmen eligible for its next Veteran level: 7 of 10 survived battle 1")
+    result = cli("post-game", "Reiklanders")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == ("Error: Reiklanders: the campaign has no XP award table: give the XP earned "
+                                              "in battle 1 with --xp N (or --answer xp=N)")
+    result = cli("post-game", "Reiklanders", "--answer", "xp=7")
+    lines = result.output.splitlines()
+    assert (result.exit_code, lines[1], lines[-1]) == (0, "  Reiklanders treasury +7: XP for battle 1", "Post-game sequence complete.")
+    assert cli("post-game", "Reiklanders", "--list").output == (
+        "[x] recovery: Recovery: each unit's casualties that recover (survival counts after it)\n"
+        "[x] injuries: Injuries: each character removed as a casualty\n"
+        "[x] survival: Survival: Veteran eligibility or loss for units, battles survived for characters\n"
+        "[x] experience: Experience: the XP the battle earned\n")
+
+
+def test_the_wbr_is_kept_in_the_read_models_as_a_series(cli, tmp_path):
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    with sqlite3.connect(tmp_path / "c.db") as db:
+        rows = db.execute("SELECT games, rating FROM rm_ratings WHERE warband = 'reiklanders' ORDER BY tx").fetchall()
+        current = db.execute("SELECT rating, treasury FROM rm_warbands WHERE warband = 'reiklanders'").fetchone()
+    assert rows == [(0, 0), (0, 60), (0, 110)]  # enlisted, then each recruit
+    assert current == (110, 140)
