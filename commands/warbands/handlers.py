@@ -9,7 +9,9 @@ Decisions (the rules module and shared/rules/warbands.md section 4 give the read
   one model whose `cost` is its points. Units and characters must be named uniquely per
   warband; in a battle a name both warbands use is written WARBAND/NAME.
 - After a battle each warband does, in order: Recovery (U3), character Injuries (U4), Survival
-  (R6, R7, R11, R12, R16: judged after both) and Experience (U1). A step is refused before the
+  (R6, R7, R11, R12, R16: judged after both) and Experience (U1). Only the units and characters
+  that fought are judged: one left out (`--absent`, or missing a game) keeps its eligibility
+  and its count, its latest battle being the one before. A step is refused before the
   earlier ones, or twice; a warband may not spend XP, recruit or fight again until all are done.
 - Spending XP (Veteran upgrades, Veteran recruits, Advancement rolls, new recruits) is each
   its own transaction, refused when it would break the 500-point cap (R3) or the XP pool.
@@ -162,6 +164,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     state, options = ctx.state, m.options_of(ctx.state)
     band = state.warband(cmd.warband)
     name = cmd.name.strip()
+    if not name:
+        raise BadInput("a unit or character needs a name")
     if cmd.points < 0 or (cmd.models is not None and cmd.models < 1):
         raise BadInput("points cannot be negative and a unit has at least 1 model")
     if (cmd.models is None) == (cmd.archetype is None):
@@ -182,9 +186,9 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     fighter = unique_id(name, state.fighters)
     if cmd.archetype is not None:
         tables = m.tables_of(state)
-        archetype = next((a for a in (x.name for x in tables.archetypes.archetypes) if a.lower() == cmd.archetype.strip().lower()), cmd.archetype)
-        r.check_archetype(band.faction, archetype, tables.allowed_archetypes(band.faction),
-                          [a.name for a in tables.archetypes.archetypes])
+        names = [a.name for a in tables.archetypes.archetypes]
+        archetype = next((a for a in names if a.lower() == cmd.archetype.strip().lower()), cmd.archetype)
+        r.check_archetype(band.faction, archetype, tables.allowed_archetypes(band.faction), names)
     ctx.emit(ev.FighterRecruited(warband=band.id, fighter=fighter, name=name,
                                  role=we.UNIT if cmd.models is not None else we.CHARACTER,
                                  cost=cmd.points, group_size=cmd.models or 1))

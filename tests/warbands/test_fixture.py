@@ -79,7 +79,7 @@ def build(cli) -> list[str]:
 
 
 def test_the_demo_campaign_ends_as_worked_out_by_hand(cli):
-    outputs = build(cli)
+    build(cli)
     for warband, expected in EXPECTED.items():
         assert json.loads(cli("--campaign", NAME, "warbands", "status", warband, "--json").output) == expected
     assert json.loads(cli("--campaign", NAME, "warbands", "ratings", "--json").output) == {
