@@ -4,6 +4,8 @@ shared/rules/warbands.md, quoting the seed (003, WD 298 pp. 16–17) where a rea
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from commands.warbands import rules as r
 from commands.warbands.tables import ARCHETYPES
@@ -304,3 +306,16 @@ def test_R24_a_starting_warband_is_at_most_250_points():
 def test_R25_unspent_starting_points_become_xp_one_for_one():
     # WD 298's example: a 243-point warband starts with 7 Experience Points.
     assert r.starting_xp(250, 243) == 7
+
+
+# --- R6 and R11 are complements, for every unit size --------------------------------------------------
+
+@given(st.integers(min_value=1, max_value=200).flatmap(
+    lambda starting: st.tuples(st.just(starting), st.integers(min_value=0, max_value=starting), st.integers(0, 3))))
+def test_R6_R11_more_than_half_is_eligible_half_or_fewer_loses_any_status(case):
+    starting, survivors, level = case
+    outcome = r.veteran_after_battle(unit(models=starting, veteran=level), starting, survivors)
+    if 2 * survivors > starting:
+        assert (outcome.level, outcome.eligible, outcome.lost_status) == (level, level < 3, False)
+    else:
+        assert (outcome.level, outcome.eligible, outcome.lost_status) == (0, False, level > 0)
