@@ -1,38 +1,16 @@
 """Warhammer Warbands (`warbands`): Warband Rating, Veteran Status and character Archetypes
 (seed 003, White Dwarf 298; rules restated in shared/rules/warbands.md as R1–R25, U1–U12).
 
-`rules` (pure functions) and `tables` (data files, a group's own tables) are the game.
+`rules` (pure functions) and `tables` (data files, a group's own tables) are the game; `model`,
+`handlers`, `events` and `steps` put them on the ledger; `cli` is `campaign warbands …`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import click
-
 from ledger.rulesets import Ruleset, register
 
 from . import events, handlers, model, steps
-
-
-class _CommandsOnFirstUse(click.Group):
-    """`campaign warbands …`, loaded when first used: the commands need the CLI's helpers, and
-    importing those while the rulesets register would mount the CLI before this ruleset exists."""
-
-    def _load(self) -> None:
-        if not self.commands:
-            from . import cli
-
-            for command in cli.COMMANDS:
-                self.add_command(command)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load()
-        return super().list_commands(ctx)
-
-    def get_command(self, ctx: click.Context, name: str) -> Any:
-        self._load()
-        return super().get_command(ctx, name)
+from .cli import register_commands
 
 
 RULESET = register(
@@ -46,6 +24,6 @@ RULESET = register(
         check_options=model.check_options,
         post_game=steps.post_game,
         rating=model.rating,
-        cli=_CommandsOnFirstUse("warbands", help="Warhammer Warbands: enlist, recruit, battles, each post-game step, spending XP."),
+        register_commands=register_commands,
     )
 )

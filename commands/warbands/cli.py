@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, parse_int_pairs, parse_pairs, pass_session, run
+from commands.kit.cli import DiceChoice, Session, Shell
 from ledger.describe import plural
 from ledger.state import CampaignState
 from projections.tables import RATINGS, all_rows
@@ -30,114 +30,6 @@ from .handlers import (
 )
 
 
-@click.command("enlist")
-@click.argument("name")
-@click.option("--player", required=True, help="Who plays the warband.")
-@click.option("--type", "warband_type", required=True, help="The warband type, a row of the Archetype Table (e.g. Empire).")
-@pass_session
-def enlist(session: Session, name: str, player: str, warband_type: str) -> None:
-    """Enlist warband NAME with its starting points (250) to spend on recruits."""
-    run(session, Enlist(name=name, player=player, type=warband_type))
-
-
-@click.command("recruit")
-@click.argument("warband")
-@click.argument("name")
-@click.option("--points", type=int, required=True, help="Army-book points: per model for a unit, for a character his own.")
-@click.option("--models", type=int, default=None, help="A unit: how many models.")
-@click.option("--archetype", default=None, help="A character: his Archetype (Barbarian, Intellectual, …).")
-@pass_session
-def recruit(session: Session, warband: str, name: str, points: int, models: int | None, archetype: str | None) -> None:
-    """Recruit unit or character NAME, paid from the starting points, or in XP once the warband has fought."""
-    run(session, Recruit(warband=warband, name=name, points=points, models=models, archetype=archetype))
-
-
-@click.command("battle")
-@click.option("--warband", "warbands", multiple=True, required=True, help="A warband that fought (repeat).")
-@click.option("--winner", default=None, help="The winning warband (omit for a draw).")
-@click.option("--scenario", default="", help="The scenario played.")
-@click.option("--removed", multiple=True, metavar="UNIT=N", help="Models of UNIT removed as casualties (repeatable).")
-@click.option("--fled", multiple=True, metavar="UNIT=N", help="Models of UNIT that fled the table (repeatable).")
-@click.option("--down", multiple=True, metavar="CHARACTER", help="A character removed as a casualty (repeatable).")
-@click.option("--absent", multiple=True, help="A unit or character that did not fight (repeatable).")
-@pass_session
-def battle(session: Session, warbands: tuple[str, ...], winner: str | None, scenario: str, removed: tuple[str, ...],
-           fled: tuple[str, ...], down: tuple[str, ...], absent: tuple[str, ...]) -> None:
-    """Record a battle: every unit and character not --absent fought with all its models."""
-    run(session, RecordWarbandsBattle(participants=list(warbands), winner=winner, scenario=scenario,
-                                      removed=parse_int_pairs(removed, "--removed"), fled=parse_int_pairs(fled, "--fled"),
-                                      down=list(down), absent=list(absent)))
-
-
-@click.command("recovery")
-@click.argument("warband")
-@click.option("--recovered", multiple=True, metavar="UNIT=N",
-              help="Casualties of UNIT that recovered, when the campaign has no recovery table (repeatable).")
-@dice_options
-@pass_session
-def recovery(session: Session, warband: str, recovered: tuple[str, ...], dice: DiceChoice) -> None:
-    """Post-game step 2: Recovery of each unit's casualties (on the campaign's table, or as told)."""
-    run(session, Recovery(warband=warband, recovered=parse_int_pairs(recovered, "--recovered")), dice=dice)
-
-
-@click.command("injuries")
-@click.argument("warband")
-@click.option("--outcome", "outcomes", multiple=True, metavar="CHARACTER=EFFECT",
-              help="recovered, dead, amnesia or misses-game, when the campaign has no injury table (repeatable).")
-@dice_options
-@pass_session
-def injuries(session: Session, warband: str, outcomes: tuple[str, ...], dice: DiceChoice) -> None:
-    """Post-game step 3: Injuries of each character removed as a casualty."""
-    run(session, Injuries(warband=warband, outcomes=parse_pairs(outcomes, "--outcome")), dice=dice)
-
-
-@click.command("survival")
-@click.argument("warband")
-@pass_session
-def survival(session: Session, warband: str) -> None:
-    """Post-game step 4: Veteran eligibility or loss for each unit, battles survived for each character."""
-    run(session, Survival(warband=warband))
-
-
-@click.command("experience")
-@click.argument("warband")
-@click.option("--xp", type=int, default=None, help="XP earned, when the campaign has no XP award table.")
-@pass_session
-def experience(session: Session, warband: str, xp: int | None) -> None:
-    """Post-game step 5: the XP the battle earned the warband."""
-    run(session, Experience(warband=warband, xp=xp))
-
-
-@click.command("upgrade")
-@click.argument("warband")
-@click.argument("unit")
-@pass_session
-def upgrade(session: Session, warband: str, unit: str) -> None:
-    """Spend 10 XP on UNIT's next Veteran level (it must be eligible)."""
-    run(session, Upgrade(warband=warband, unit=unit))
-
-
-@click.command("veteran-recruits")
-@click.argument("warband")
-@click.argument("unit")
-@click.option("--models", type=int, required=True, help="How many recruits join the Veteran unit.")
-@pass_session
-def veteran_recruits(session: Session, warband: str, unit: str, models: int) -> None:
-    """Buy recruits for a Veteran UNIT at their points in XP."""
-    run(session, VeteranRecruits(warband=warband, unit=unit, models=models))
-
-
-@click.command("advance")
-@click.argument("warband")
-@click.argument("character")
-@click.option("--useless", multiple=True, metavar="ABILITY", help="An ability useless to him: rolled again if it comes up (repeatable).")
-@dice_options
-@pass_session
-def advance(session: Session, warband: str, character: str, useless: tuple[str, ...], dice: DiceChoice) -> None:
-    """Spend 25 XP on a roll on CHARACTER's Archetype Advancement Table."""
-    run(session, Advance(warband=warband, character=character, useless=list(useless)), dice=dice)
-
-
 def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
     band = state.warband(warband)
     return {
@@ -151,33 +43,6 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
                         "abilities": list(c.abilities), "survived_since_ability": c.survived_since_ability}
                        for f in m.characters_of(state, band.id) for c in [m.as_character(f)]],
     }
-
-
-@click.command("status")
-@click.argument("warband")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_session
-def status(session: Session, warband: str, as_json: bool) -> None:
-    """WARBAND's points, XP and Warband Rating explained line by line; Veteran Status and Archetypes."""
-    _cid, state = session.state()
-    row = status_of(state, warband)
-    if as_json:
-        emit_json(row)
-        return
-    click.echo(f"{row['name']} ({row['type']}): {row['points']} points, {row['xp']} XP, WBR {row['wbr']}")
-    for line in row["wbr_lines"]:
-        click.echo(f"  {line['points']:>4}  {line['what']}")
-    for unit in row["units"]:
-        veteran = f"Veteran +{unit['veteran']}" if unit["veteran"] else "no Veteran Status"
-        eligible = ", eligible for the next level" if unit["eligible"] else ""
-        click.echo(f"  unit {unit['name']}: {unit['models']} x {unit['points_per_model']} points, {veteran}{eligible}")
-    for hero in row["characters"]:
-        abilities = ", ".join(hero["abilities"]) or "no Archetype Ability yet"
-        click.echo(f"  character {hero['name']}: {hero['points']} points, {hero['archetype']} "
-                   f"({hero['starting_ability']}); {abilities}; {plural(hero['survived_since_ability'], 'battle')} "
-                   "survived toward the next Archetype Ability")
-    if row["post_game_next"]:
-        click.echo(f"  post-game: {row['post_game_next']} is next")
 
 
 def wbr_series(session: Session) -> dict[str, list[int]]:
@@ -197,19 +62,143 @@ def wbr_series(session: Session) -> dict[str, list[int]]:
     return series
 
 
-@click.command("ratings")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_session
-def ratings(session: Session, as_json: bool) -> None:
-    """Every warband's WBR over the campaign: at the start and after each battle it fought."""
-    series = wbr_series(session)
-    if as_json:
-        emit_json(series)
-        return
-    _cid, state = session.state()
-    for band, values in series.items():
-        after = "".join(f", {wbr} after battle {n}" for n, wbr in enumerate(values[1:], start=1))
-        click.echo(f"{state.warbands[band].name}: WBR {values[0]} at the start{after}")
+def register_commands(group: click.Group, shell: Shell) -> None:
+    """`campaign warbands …`: the Ruleset's `register_commands` hook."""
 
+    @group.command("enlist")
+    @click.argument("name")
+    @click.option("--player", required=True, help="Who plays the warband.")
+    @click.option("--type", "warband_type", required=True, help="The warband type, a row of the Archetype Table (e.g. Empire).")
+    @shell.pass_session
+    def enlist(session: Session, name: str, player: str, warband_type: str) -> None:
+        """Enlist warband NAME with its starting points (250) to spend on recruits."""
+        shell.run(session, Enlist(name=name, player=player, type=warband_type))
 
-COMMANDS = [enlist, recruit, battle, recovery, injuries, survival, experience, upgrade, veteran_recruits, advance, status, ratings]
+    @group.command("recruit")
+    @click.argument("warband")
+    @click.argument("name")
+    @click.option("--points", type=int, required=True, help="Army-book points: per model for a unit, for a character his own.")
+    @click.option("--models", type=int, default=None, help="A unit: how many models.")
+    @click.option("--archetype", default=None, help="A character: his Archetype (Barbarian, Intellectual, …).")
+    @shell.pass_session
+    def recruit(session: Session, warband: str, name: str, points: int, models: int | None, archetype: str | None) -> None:
+        """Recruit unit or character NAME, paid from the starting points, or in XP once the warband has fought."""
+        shell.run(session, Recruit(warband=warband, name=name, points=points, models=models, archetype=archetype))
+
+    @group.command("battle")
+    @click.option("--warband", "warbands", multiple=True, required=True, help="A warband that fought (repeat).")
+    @click.option("--winner", default=None, help="The winning warband (omit for a draw).")
+    @click.option("--scenario", default="", help="The scenario played.")
+    @click.option("--removed", multiple=True, metavar="UNIT=N", help="Models of UNIT removed as casualties (repeatable).")
+    @click.option("--fled", multiple=True, metavar="UNIT=N", help="Models of UNIT that fled the table (repeatable).")
+    @click.option("--down", multiple=True, metavar="CHARACTER", help="A character removed as a casualty (repeatable).")
+    @click.option("--absent", multiple=True, help="A unit or character that did not fight (repeatable).")
+    @shell.pass_session
+    def battle(session: Session, warbands: tuple[str, ...], winner: str | None, scenario: str, removed: tuple[str, ...],
+               fled: tuple[str, ...], down: tuple[str, ...], absent: tuple[str, ...]) -> None:
+        """Record a battle: every unit and character not --absent fought with all its models."""
+        shell.run(session, RecordWarbandsBattle(participants=list(warbands), winner=winner, scenario=scenario,
+                                          removed=shell.parse_int_pairs(removed, "--removed"), fled=shell.parse_int_pairs(fled, "--fled"),
+                                          down=list(down), absent=list(absent)))
+
+    @group.command("recovery")
+    @click.argument("warband")
+    @click.option("--recovered", multiple=True, metavar="UNIT=N",
+                  help="Casualties of UNIT that recovered, when the campaign has no recovery table (repeatable).")
+    @shell.dice_options
+    @shell.pass_session
+    def recovery(session: Session, warband: str, recovered: tuple[str, ...], dice: DiceChoice) -> None:
+        """Post-game step 2: Recovery of each unit's casualties (on the campaign's table, or as told)."""
+        shell.run(session, Recovery(warband=warband, recovered=shell.parse_int_pairs(recovered, "--recovered")), dice=dice)
+
+    @group.command("injuries")
+    @click.argument("warband")
+    @click.option("--outcome", "outcomes", multiple=True, metavar="CHARACTER=EFFECT",
+                  help="recovered, dead, amnesia or misses-game, when the campaign has no injury table (repeatable).")
+    @shell.dice_options
+    @shell.pass_session
+    def injuries(session: Session, warband: str, outcomes: tuple[str, ...], dice: DiceChoice) -> None:
+        """Post-game step 3: Injuries of each character removed as a casualty."""
+        shell.run(session, Injuries(warband=warband, outcomes=shell.parse_pairs(outcomes, "--outcome")), dice=dice)
+
+    @group.command("survival")
+    @click.argument("warband")
+    @shell.pass_session
+    def survival(session: Session, warband: str) -> None:
+        """Post-game step 4: Veteran eligibility or loss for each unit, battles survived for each character."""
+        shell.run(session, Survival(warband=warband))
+
+    @group.command("experience")
+    @click.argument("warband")
+    @click.option("--xp", type=int, default=None, help="XP earned, when the campaign has no XP award table.")
+    @shell.pass_session
+    def experience(session: Session, warband: str, xp: int | None) -> None:
+        """Post-game step 5: the XP the battle earned the warband."""
+        shell.run(session, Experience(warband=warband, xp=xp))
+
+    @group.command("upgrade")
+    @click.argument("warband")
+    @click.argument("unit")
+    @shell.pass_session
+    def upgrade(session: Session, warband: str, unit: str) -> None:
+        """Spend 10 XP on UNIT's next Veteran level (it must be eligible)."""
+        shell.run(session, Upgrade(warband=warband, unit=unit))
+
+    @group.command("veteran-recruits")
+    @click.argument("warband")
+    @click.argument("unit")
+    @click.option("--models", type=int, required=True, help="How many recruits join the Veteran unit.")
+    @shell.pass_session
+    def veteran_recruits(session: Session, warband: str, unit: str, models: int) -> None:
+        """Buy recruits for a Veteran UNIT at their points in XP."""
+        shell.run(session, VeteranRecruits(warband=warband, unit=unit, models=models))
+
+    @group.command("advance")
+    @click.argument("warband")
+    @click.argument("character")
+    @click.option("--useless", multiple=True, metavar="ABILITY", help="An ability useless to him: rolled again if it comes up (repeatable).")
+    @shell.dice_options
+    @shell.pass_session
+    def advance(session: Session, warband: str, character: str, useless: tuple[str, ...], dice: DiceChoice) -> None:
+        """Spend 25 XP on a roll on CHARACTER's Archetype Advancement Table."""
+        shell.run(session, Advance(warband=warband, character=character, useless=list(useless)), dice=dice)
+
+    @group.command("status")
+    @click.argument("warband")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    @shell.pass_session
+    def status(session: Session, warband: str, as_json: bool) -> None:
+        """WARBAND's points, XP and Warband Rating explained line by line; Veteran Status and Archetypes."""
+        _cid, state = session.state()
+        row = status_of(state, warband)
+        if as_json:
+            shell.emit_json(row)
+            return
+        click.echo(f"{row['name']} ({row['type']}): {row['points']} points, {row['xp']} XP, WBR {row['wbr']}")
+        for line in row["wbr_lines"]:
+            click.echo(f"  {line['points']:>4}  {line['what']}")
+        for unit in row["units"]:
+            veteran = f"Veteran +{unit['veteran']}" if unit["veteran"] else "no Veteran Status"
+            eligible = ", eligible for the next level" if unit["eligible"] else ""
+            click.echo(f"  unit {unit['name']}: {unit['models']} x {unit['points_per_model']} points, {veteran}{eligible}")
+        for hero in row["characters"]:
+            abilities = ", ".join(hero["abilities"]) or "no Archetype Ability yet"
+            click.echo(f"  character {hero['name']}: {hero['points']} points, {hero['archetype']} "
+                       f"({hero['starting_ability']}); {abilities}; {plural(hero['survived_since_ability'], 'battle')} "
+                       "survived toward the next Archetype Ability")
+        if row["post_game_next"]:
+            click.echo(f"  post-game: {row['post_game_next']} is next")
+
+    @group.command("ratings")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    @shell.pass_session
+    def ratings(session: Session, as_json: bool) -> None:
+        """Every warband's WBR over the campaign: at the start and after each battle it fought."""
+        series = wbr_series(session)
+        if as_json:
+            shell.emit_json(series)
+            return
+        _cid, state = session.state()
+        for band, values in series.items():
+            after = "".join(f", {wbr} after battle {n}" for n, wbr in enumerate(values[1:], start=1))
+            click.echo(f"{state.warbands[band].name}: WBR {values[0]} at the start{after}")
