@@ -154,14 +154,14 @@ def _post_game_finished(state: CampaignState, band: Warband, doing: str) -> None
 
 def enlist(cmd: Enlist, ctx: Context) -> None:
     """A new warband: its type, and the starting points (R24) in its treasury."""
-    options = m.options_of(ctx.state)
+    options = m.campaign_options(ctx.state)
     enlist_warband(EnlistWarband(name=cmd.name, player=cmd.player, faction=m.warband_type(cmd.type),
                                  treasury=options.starting_points), ctx)
 
 
 def recruit(cmd: Recruit, ctx: Context) -> None:
     """R3, R13, R15, R24, U2: a unit or a character joins, paid from the starting points or XP."""
-    state, options = ctx.state, m.options_of(ctx.state)
+    state, options = ctx.state, m.campaign_options(ctx.state)
     band = state.warband(cmd.warband)
     name = cmd.name.strip()
     if not name:
@@ -349,7 +349,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
 def survival(cmd: Survival, ctx: Context) -> None:
     """R6, R11, R12 for each unit that fought (survivors after Recovery, R7); R16 for each
     character still alive after Injuries."""
-    state, options = ctx.state, m.options_of(ctx.state)
+    state, options = ctx.state, m.campaign_options(ctx.state)
     band = state.warband(cmd.warband)
     battle = _start_step(state, band, "survival")
     for casualties in battle.units:
@@ -420,7 +420,7 @@ def upgrade(cmd: Upgrade, ctx: Context) -> None:
 
 def veteran_recruits(cmd: VeteranRecruits, ctx: Context) -> None:
     """R10: recruits for a Veteran unit, at their points in XP, within the cap (R3)."""
-    state, options = ctx.state, m.options_of(ctx.state)
+    state, options = ctx.state, m.campaign_options(ctx.state)
     band = state.warband(cmd.warband)
     _post_game_finished(state, band, "spending XP")
     fighter = m.warband_unit(state, band, cmd.unit)
@@ -432,7 +432,7 @@ def veteran_recruits(cmd: VeteranRecruits, ctx: Context) -> None:
 def advance(cmd: Advance, ctx: Context) -> None:
     """R16, R17, R19, U5, U9: 25 XP for a roll on the Archetype's Advancement Table, rolled again
     for an ability already held or declared useless, until one is gained."""
-    state, options = ctx.state, m.options_of(ctx.state)
+    state, options = ctx.state, m.campaign_options(ctx.state)
     band = state.warband(cmd.warband)
     _post_game_finished(state, band, "spending XP")
     fighter = m.warband_character(state, band, cmd.character)

@@ -3,65 +3,42 @@ points, Experience Points and the Warband Rating (the ruleset's `rating`)."""
 
 from __future__ import annotations
 
-import json
 import re
-from functools import lru_cache
 from typing import Any
 
-import msgspec
-
+from commands.kit import check_options as kit_check_options
+from commands.kit import option_defaults, options_of
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as we
 from . import rules as r
-from .tables import SEED_ROW_SIZES, TableError, WarbandsTables, load_tables, with_house_rules
+from .tables import SEED_ROW_SIZES, TABLES, WarbandsTables
 
-DEFAULT_TABLES = load_tables()
-
-
-class CampaignOptions(r.Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The rules' options plus what the core reads (`dice`) and the group's own tables."""
-
-    dice: str = "table"
-    tables: dict[str, Any] = {}
+DEFAULT_OPTIONS: dict[str, Any] = option_defaults(r.Options)
 
 
-DEFAULT_OPTIONS: dict[str, Any] = msgspec.to_builtins(CampaignOptions())
-
-
-def check_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options as pinned at `campaign new`: every key known, every value of its type, every
-    table the group supplies checked as the defaults are (TableError is a BadInput)."""
-    try:
-        checked = msgspec.convert(options, CampaignOptions)
-    except msgspec.ValidationError as error:
-        raise BadInput(f"warbands option: {error} (options: {', '.join(DEFAULT_OPTIONS)})") from None
+def _check_more(options: r.Options) -> None:
+    """What the option types cannot say; the group's tables must load (TableError names the fault)."""
     for name in ("points_cap", "starting_points"):
-        if getattr(checked, name) < 1:
+        if getattr(options, name) < 1:
             raise BadInput(f"warbands option {name} must be a positive number of points")
-    if checked.starting_points > checked.points_cap:
-        raise BadInput(f"warbands option starting_points ({checked.starting_points}) is above points_cap ({checked.points_cap})")
-    if checked.useless_reroll_xp < 0:
+    if options.starting_points > options.points_cap:
+        raise BadInput(f"warbands option starting_points ({options.starting_points}) is above points_cap ({options.points_cap})")
+    if options.useless_reroll_xp < 0:
         raise BadInput("warbands option useless_reroll_xp cannot be negative")
-    with_house_rules(DEFAULT_TABLES, checked.tables)
-    return msgspec.to_builtins(checked)
+    TABLES.for_options({"tables": options.tables})
 
 
-def options_of(state: CampaignState) -> CampaignOptions:
-    return msgspec.convert(state.options, CampaignOptions)
+check_options = kit_check_options("warbands", r.Options, _check_more)
 
 
-@lru_cache(maxsize=32)
-def _tables(overrides: str) -> WarbandsTables:
-    return with_house_rules(DEFAULT_TABLES, json.loads(overrides))
+def campaign_options(state: CampaignState) -> r.Options:
+    return options_of(state.options, r.Options)
 
 
 def tables_of(state: CampaignState) -> WarbandsTables:
-    try:
-        return _tables(json.dumps(state.options.get("tables", {}), sort_keys=True))
-    except TableError as error:  # checked at `campaign new`: only a hand-edited store gets here
-        raise RuleViolation(str(error)) from None
+    return TABLES.for_options(state.options)
 
 
 def _plain(text: str) -> str:

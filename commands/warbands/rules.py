@@ -21,9 +21,11 @@ Readings where the seed is silent (each is the rules file's default):
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
+
+from commands.kit import Options as KitOptions
 
 VETERAN_WBR = {0: 0, 1: 10, 2: 20, 3: 30}  # R1: the level's value, not a running sum
 ABILITY_WBR = 25  # R2: per Archetype Ability beyond the Starting Ability
@@ -38,8 +40,9 @@ class WarbandsRuleError(ValueError):
     """A refusal: the rules do not allow what was asked."""
 
 
-class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A campaign's choices where the seed is silent or a group plays otherwise."""
+class Options(KitOptions, frozen=True, kw_only=True):
+    """A campaign's choices where the seed is silent or a group plays otherwise (`--option KEY=VALUE`);
+    `tables` holds the group's own tables by name (`--tables FILE`)."""
 
     points_cap: int = 500  # R3
     starting_points: int = 250  # R24
@@ -47,6 +50,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     xp_buys_new_units: bool = True  # U2: XP buys ordinary new units and characters, 1 XP a point
     veteran_eligibility: Literal["latest-battle", "banked"] = "latest-battle"  # U8
     useless_reroll_xp: int = 0  # U9: what rerolling a useless ability costs
+    tables: dict[str, Any] = {}
 
 
 # --- the rules' view of a warband -------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Warbands tables: the data the seed refers to but does not print, as checked msgspec Structs.
 
-One JSON file per table in ``data/`` (``archetype-table`` is ``data/archetype_table.json``).
-A campaign replaces whole tables with its own (``campaign new --ruleset warbands --tables
-FILE``, kept in the pinned options under ``tables``); every replacement is checked exactly as
-the defaults are, and a bad one is refused with the table's name and what is wrong.
+Loaded by the kit's `Tables`: one JSON file per table in ``data/`` named as the table
+(``data/archetype-table.json``). A campaign replaces whole tables with its own (``campaign new
+--ruleset warbands --tables FILE``, kept in the pinned options under ``tables``); every
+replacement is checked exactly as the defaults are, and a bad one is refused with the table's
+name and what is wrong.
 
 What the defaults hold (shared/rules/warbands.md, section 5):
 - ``archetype-table`` (U6): the seed's 28 warband types in its order. The seed lost the
@@ -20,12 +21,11 @@ What the defaults hold (shared/rules/warbands.md, section 5):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
-from importlib import resources
 from typing import Any, Literal
 
 import msgspec
 
+from commands.kit import Tables
 from ledger.dice import parse_expression
 from ledger.errors import BadInput
 
@@ -41,10 +41,6 @@ SEED_ROW_SIZES: dict[str, int] = {
     "High Elf Sea Patrol": 5, "Skaven Clan Eshin": 6, "Slayer Army of Karak Kadrin": 4,
     "Bubonic Court of Nurglitch": 4, "Red Host of Tehenhauin": 4,
 }
-
-
-class TableError(BadInput):
-    """A table (default or a group's own) that does not fit its schema or the seed."""
 
 
 class _Row(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -147,24 +143,15 @@ class WarbandsTables(msgspec.Struct, frozen=True, kw_only=True):
         return next(row.archetypes for row in self.archetype_table.rows if row.type == warband_type)
 
 
-TABLE_SCHEMAS: dict[str, tuple[str, type]] = {
-    "archetype-table": ("archetype_table", ArchetypeTable),
-    "archetypes": ("archetypes", ArchetypesTable),
-    "recovery": ("recovery", RecoveryTable),
-    "character-injury": ("character_injury", InjuryTable),
-    "xp-awards": ("xp_awards", XPAwardsTable),
-}
-
-
 def die_results(expression: str, table: str) -> list[int]:
     """Every value the die can give, to check that a table's rows cover each exactly once."""
     try:
         parsed = parse_expression(expression)
     except BadInput as error:
-        raise TableError(f"table {table!r}: {error}") from None
+        raise ValueError(f"Warbands table {table!r}: {error}") from None
     sides = parsed.die_sides
     if len(sides) > 3:
-        raise TableError(f"table {table!r}: {expression} rolls too many dice for a table")
+        raise ValueError(f"Warbands table {table!r}: {expression} rolls too many dice for a table")
     return sorted({parsed.evaluate(list(faces))[0] for faces in itertools.product(*(range(1, s + 1) for s in sides))})
 
 
@@ -173,13 +160,13 @@ def _check_rows_cover(table: str, label: str, rows: tuple[Any, ...], expression:
         matches = [row.id for row in rows if row.low <= result <= row.high]
         if len(matches) != 1:
             found = f"rows {matches}" if matches else "no row"
-            raise TableError(f"table {table!r}: {label} result {result} on {expression} has {found}")
+            raise ValueError(f"Warbands table {table!r}: {label} result {result} on {expression} has {found}")
 
 
 def _unique(table: str, ids: list[str]) -> None:
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
-        raise TableError(f"table {table!r}: {', '.join(duplicates)} given more than once")
+        raise ValueError(f"Warbands table {table!r}: {', '.join(duplicates)} given more than once")
 
 
 def _check_archetype_table(table: ArchetypeTable) -> None:
@@ -188,8 +175,8 @@ def _check_archetype_table(table: ArchetypeTable) -> None:
     missing = [t for t in SEED_ROW_SIZES if t not in types]
     unknown = [t for t in types if t not in SEED_ROW_SIZES]
     if missing or unknown:
-        raise TableError(
-            "table 'archetype-table': the seed's 28 warband types, each once"
+        raise ValueError(
+            "Warbands table 'archetype-table': the seed's 28 warband types, each once"
             + (f"; missing {', '.join(missing)}" if missing else "")
             + (f"; not in the seed {', '.join(unknown)}" if unknown else "")
         )
@@ -199,10 +186,10 @@ def _check_archetype_table(table: ArchetypeTable) -> None:
         _unique("archetype-table", list(row.archetypes))
         strangers = [a for a in row.archetypes if a not in ARCHETYPES]
         if strangers:
-            raise TableError(f"table 'archetype-table': {row.type}: {', '.join(strangers)} is not an Archetype "
+            raise ValueError(f"Warbands table 'archetype-table': {row.type}: {', '.join(strangers)} is not an Archetype "
                              f"(Archetypes: {', '.join(ARCHETYPES)})")
         if len(row.archetypes) != SEED_ROW_SIZES[row.type]:
-            raise TableError(f"table 'archetype-table': {row.type} has {SEED_ROW_SIZES[row.type]} Archetypes "
+            raise ValueError(f"Warbands table 'archetype-table': {row.type} has {SEED_ROW_SIZES[row.type]} Archetypes "
                              f"in the seed's table, not {len(row.archetypes)}")
 
 
@@ -210,58 +197,26 @@ def _check_archetypes(table: ArchetypesTable) -> None:
     names = [a.name for a in table.archetypes]
     _unique("archetypes", names)
     if sorted(names) != sorted(ARCHETYPES):
-        raise TableError(f"table 'archetypes': one entry for each Archetype: {', '.join(ARCHETYPES)}")
+        raise ValueError(f"Warbands table 'archetypes': one entry for each Archetype: {', '.join(ARCHETYPES)}")
     for archetype in table.archetypes:
         _unique("archetypes", [row.id for row in archetype.advancement])
         _check_rows_cover("archetypes", archetype.name, archetype.advancement, archetype.die)
         if archetype.starting_ability in {row.ability for row in archetype.advancement}:
-            raise TableError(f"table 'archetypes': {archetype.name}'s Starting Ability is also on its Advancement Table")
+            raise ValueError(f"Warbands table 'archetypes': {archetype.name}'s Starting Ability is also on its Advancement Table")
 
 
-def _check(name: str, table: Any) -> None:
-    if isinstance(table, ArchetypeTable):
-        _check_archetype_table(table)
-    elif isinstance(table, ArchetypesTable):
-        _check_archetypes(table)
-    elif isinstance(table, RecoveryTable):
-        die_results(table.die, name)
-        _unique(name, [row.id for row in table.rows])
-    elif isinstance(table, InjuryTable):
-        _unique(name, [row.id for row in table.rows])
-        if table.rows:
-            _check_rows_cover(name, "injury", table.rows, table.die)
-    elif isinstance(table, XPAwardsTable):
-        _unique(name, [row.id for row in table.rows])
+def check_tables(tables: WarbandsTables) -> None:
+    """What the schemas cannot say: the seed's row sizes, dice covered, ids once (ValueError)."""
+    _check_archetype_table(tables.archetype_table)
+    _check_archetypes(tables.archetypes)
+    die_results(tables.recovery.die, "recovery")
+    _unique("recovery", [row.id for row in tables.recovery.rows])
+    _unique("character-injury", [row.id for row in tables.character_injury.rows])
+    if tables.character_injury.rows:
+        _check_rows_cover("character-injury", "injury", tables.character_injury.rows, tables.character_injury.die)
+    _unique("xp-awards", [row.id for row in tables.xp_awards.rows])
 
 
-def decode_table(name: str, content: Any) -> Any:
-    """A table from JSON text/bytes or parsed JSON, checked; TableError names what is wrong."""
-    if name not in TABLE_SCHEMAS:
-        raise TableError(f"warbands has no table {name!r} (tables: {', '.join(TABLE_SCHEMAS)})")
-    schema = TABLE_SCHEMAS[name][1]
-    try:
-        if isinstance(content, (bytes, str)):
-            table = msgspec.json.decode(content, type=schema)
-        else:
-            table = msgspec.convert(content, type=schema)
-    except (msgspec.ValidationError, msgspec.DecodeError) as error:
-        raise TableError(f"table {name!r}: {error}") from None
-    _check(name, table)
-    return table
-
-
-def load_tables() -> WarbandsTables:
-    """The default tables shipped with the ruleset."""
-    data = resources.files(__package__).joinpath("data")
-    return WarbandsTables(**{
-        attribute: decode_table(name, data.joinpath(f"{name.replace('-', '_')}.json").read_bytes())
-        for name, (attribute, _schema) in TABLE_SCHEMAS.items()
-    })
-
-
-def with_house_rules(tables: WarbandsTables, overrides: Mapping[str, Any]) -> WarbandsTables:
-    """The tables with whole tables replaced by a group's own (each checked as the defaults are)."""
-    if not isinstance(overrides, Mapping):
-        raise TableError("tables must be an object: table name -> table")
-    replaced = {name: decode_table(name, content) for name, content in overrides.items()}
-    return msgspec.structs.replace(tables, **{TABLE_SCHEMAS[name][0]: table for name, table in replaced.items()})
+TABLES = Tables("Warbands", WarbandsTables, __package__, check=check_tables, names={
+    "archetype-table": "archetype_table", "archetypes": "archetypes", "recovery": "recovery",
+    "character-injury": "character_injury", "xp-awards": "xp_awards"})

@@ -63,7 +63,7 @@ def tables_file(tmp_path, tables) -> str:
 def test_a_groups_tables_come_in_with_the_options_file_and_are_checked(cli, tmp_path):
     bad = tables_file(tmp_path, {"tables": {"archetype-table": {"rows": [{"type": "Empire", "archetypes": ["Noble"]}]}}})
     result = cli("new", "Old World", "--ruleset", "warbands", "--options-file", bad)
-    assert (result.exit_code, result.output) == (2, "Error: table 'archetype-table': the seed's 28 warband types, each once; "
+    assert (result.exit_code, result.output) == (2, "Error: Warbands table 'archetype-table': the seed's 28 warband types, each once; "
                                                     "missing Beasts of Chaos, Bretonnia, Chaos Dwarfs, Dark Elves, Dogs of War, "
                                                     "Dwarfs, High Elves, Hordes of Chaos, Lizardmen, Ogre Kingdoms, Orcs & Goblins, "
                                                     "Skaven, Tomb Kings, Vampire Counts, Wood Elves, Archaon's Horde, "
@@ -75,8 +75,12 @@ def test_a_groups_tables_come_in_with_the_options_file_and_are_checked(cli, tmp_
 
 def test_an_unknown_option_is_refused(cli):
     result = cli("new", "Old World", "--ruleset", "warbands", "--option", "points_cap=lots")
-    assert result.exit_code == 2
-    assert result.output.startswith("Error: warbands option: Expected `int`, got `str` - at `$.points_cap`")
+    assert (result.exit_code, result.output) == (2, "Error: warbands option points_cap: Expected `int`, got `str`\n")
+    result = cli("new", "Old World", "--ruleset", "warbands", "--option", "wbr_base=rating")
+    assert (result.exit_code, result.output) == (
+        2, "Error: warbands option wbr_base: Invalid enum value 'rating' (one of: points, none)\n")
+    result = cli("new", "Old World", "--ruleset", "warbands", "--option", "underdog=yes")
+    assert (result.exit_code, result.output.split(" (options:")[0]) == (2, "Error: warbands has no option underdog")
 
 
 def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):

@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from commands.warbands.tables import ARCHETYPES, SEED_ROW_SIZES, TableError, decode_table, load_tables, with_house_rules
+from commands.kit import TableError
+from commands.warbands.tables import ARCHETYPES, SEED_ROW_SIZES, TABLES
 
-DEFAULTS = load_tables()
+DEFAULTS = TABLES.defaults
 
 
 def archetype_table(**rows: list[str]) -> dict:
@@ -34,8 +35,8 @@ def test_defaults_leave_the_unknown_cells_empty_and_name_only_the_intellectual_s
 
 def test_a_supplied_row_of_the_seeds_size_is_accepted():
     supplied = archetype_table(Bretonnia=["Noble", "Veteran", "Magician", "Barbarian"])
-    assert decode_table("archetype-table", supplied).rows[1].archetypes == ("Noble", "Veteran", "Magician", "Barbarian")
-    tables = with_house_rules(DEFAULTS, {"archetype-table": supplied})
+    assert TABLES.decode("archetype-table", supplied).rows[1].archetypes == ("Noble", "Veteran", "Magician", "Barbarian")
+    tables = TABLES.with_house_rules({"archetype-table": supplied})
     assert tables.allowed_archetypes("Bretonnia") == ("Noble", "Veteran", "Magician", "Barbarian")
     assert tables.allowed_archetypes("Empire") is None
 
@@ -54,13 +55,13 @@ def test_a_supplied_row_of_the_seeds_size_is_accepted():
     ("character-injury", {"die": "D6", "rows": [{"id": "dead", "low": 1, "high": 2, "name": "Dead", "effect": "dead"}]},
      "injury result 3 on D6 has no row"),
     ("character-injury", {"rows": [{"id": "x", "low": 1, "high": 6, "name": "X", "effect": "maimed"}]},
-     "table 'character-injury': Invalid enum value 'maimed' - at `\\$.rows\\[0\\].effect`"),
-    ("xp-awards", "{\"rows\": [", "table 'xp-awards': Input data was truncated"),
-    ("injuries", {}, "warbands has no table 'injuries'"),
+     "Warbands table 'character-injury' is invalid: Invalid enum value 'maimed' - at `\\$.rows\\[0\\].effect`"),
+    ("xp-awards", "{\"rows\": [", "Warbands table 'xp-awards' is invalid: Input data was truncated"),
+    ("injuries", {}, "there is no Warbands table 'injuries'; tables are: archetype-table, archetypes, character-injury, recovery, xp-awards"),
 ])
 def test_bad_tables_are_refused_naming_the_table_and_the_fault(name, content, message):
     with pytest.raises(TableError, match=message):
-        with_house_rules(DEFAULTS, {name: content})
+        TABLES.with_house_rules({name: content})
 
 
 def test_an_advancement_table_must_cover_its_die_and_may_use_any_die():
@@ -68,11 +69,11 @@ def test_an_advancement_table_must_cover_its_die_and_may_use_any_die():
         {"name": a, "starting_ability": f"{a} start", "die": "D3",
          "advancement": [{"id": f"{a}-{n}", "low": n, "high": n, "ability": f"{a} {n}"} for n in (1, 2, 3)]}
         for a in ARCHETYPES]}))
-    assert with_house_rules(DEFAULTS, {"archetypes": archetypes}).archetype("Noble").die == "D3"
+    assert TABLES.with_house_rules({"archetypes": archetypes}).archetype("Noble").die == "D3"
     archetypes["archetypes"][0]["die"] = "2D6"
     with pytest.raises(TableError, match="Barbarian result 4 on 2D6 has no row"):
-        with_house_rules(DEFAULTS, {"archetypes": archetypes})
+        TABLES.with_house_rules({"archetypes": archetypes})
     archetypes["archetypes"][0]["die"] = "D3"
     archetypes["archetypes"][0]["advancement"][0]["ability"] = "Barbarian start"
     with pytest.raises(TableError, match="Barbarian's Starting Ability is also on its Advancement Table"):
-        with_house_rules(DEFAULTS, {"archetypes": archetypes})
+        TABLES.with_house_rules({"archetypes": archetypes})
