@@ -13,7 +13,6 @@ from ledger.describe import plural
 from ledger.state import CampaignState
 from projections.tables import RATINGS, all_rows
 
-from . import events as we
 from . import model as m
 from .handlers import (
     Advance,
@@ -26,7 +25,7 @@ from .handlers import (
     Survival,
     Upgrade,
     VeteranRecruits,
-    next_step,
+    PHASE,
 )
 
 
@@ -36,12 +35,12 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         "warband": band.id, "name": band.name, "type": band.faction, "points": m.points(state, band.id),
         "xp": band.treasury, "wbr": m.rating(state, band.id),
         "wbr_lines": [{"what": line.what, "points": line.points} for line in m.rating_lines(state, band.id)],
-        "post_game_next": next_step(state, band),
+        "post_game_next": PHASE.next_step(state, band),
         "units": [{"name": f.name, "models": f.group_size, "points_per_model": f.cost, "veteran": m.veteran_level(f),
-                   "eligible": bool(f.ext.get(we.ELIGIBLE, False))} for f in m.units_of(state, band.id)],
+                   "eligible": m.as_unit(state, f).eligible} for f in m.units_of(state, band.id)],
         "characters": [{"name": f.name, "points": f.cost, "archetype": c.archetype, "starting_ability": c.starting_ability,
                         "abilities": list(c.abilities), "survived_since_ability": c.survived_since_ability}
-                       for f in m.characters_of(state, band.id) for c in [m.as_character(f)]],
+                       for f in m.characters_of(state, band.id) for c in [m.as_character(state, f)]],
     }
 
 

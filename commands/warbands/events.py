@@ -1,4 +1,4 @@
-"""Warbands' own events, and their fold into `ext` of the state.
+"""Warbands' own events, the ruleset's typed facts (`WarbandsFacts`) and their fold (`FOLDS`).
 
 The shared vocabulary carries what it has names for: a warband's Experience Points are its
 treasury (`treasury.changed`: starting points left over, awards and every purchase), units and
@@ -27,21 +27,13 @@ records what has no shared name:
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
+from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.describe import fighter_name, plural, warband_name
 from ledger.state import CampaignState
 
-# ext keys. Warband: LAST_BATTLE (payload of its latest warbands.casualties).
-# Fighter: ARCHETYPE, STARTING_ABILITY (characters); ELIGIBLE (units); SURVIVED (characters).
-LAST_BATTLE = "last_battle"
-ARCHETYPE = "archetype"
-STARTING_ABILITY = "starting_ability"
-ELIGIBLE = "veteran_eligible"
-SURVIVED = "survived_since_ability"
 UNIT, CHARACTER = "unit", "character"  # the two roles of Warbands fighters
 
 
@@ -173,34 +165,68 @@ class AbilitiesLost(ev.Event, frozen=True, kw_only=True, tag="warbands.abilities
         return f"{fighter_name(state, self.fighter)} loses {', '.join(self.abilities)}: {self.reason}"
 
 
-def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
-    found = state.fighters.get(fighter)
-    return found.ext if found is not None else None
+# --- the ruleset's facts and their fold ---------------------------------------------------------------
 
 
-def evolve(state: CampaignState, event: ev.Event) -> None:
-    match event:
-        case ArchetypeChosen(fighter=f, archetype=archetype, starting_ability=starting):
-            if (ext := _fighter_ext(state, f)) is not None:
-                ext.update({ARCHETYPE: archetype, STARTING_ABILITY: starting, SURVIVED: 0})
-        case CasualtiesRecorded(warband=w):
-            if band := state.warbands.get(w):
-                band.ext[LAST_BATTLE] = ev.fields_of(event)
-        case UnitRecovered(fighter=f, survivors=survivors):
-            if fighter := state.fighters.get(f):
-                fighter.group_size = survivors
-        case RecruitsJoined(fighter=f, models=models):
-            if fighter := state.fighters.get(f):
-                fighter.group_size += models
-        case VeteranEligibility(fighter=f, eligible=eligible):
-            if (ext := _fighter_ext(state, f)) is not None:
-                ext[ELIGIBLE] = eligible
-        case BattleSurvived(fighter=f, survived_since_ability=count):
-            if (ext := _fighter_ext(state, f)) is not None:
-                ext[SURVIVED] = count
-        case AdvancementRolled(fighter=f):
-            if (ext := _fighter_ext(state, f)) is not None:
-                ext[SURVIVED] = 0
-        case AbilitiesLost(fighter=f, abilities=lost):
-            if fighter := state.fighters.get(f):
-                fighter.skills = [s for s in fighter.skills if s not in lost]
+class CharacterFacts(msgspec.Struct, kw_only=True):
+    archetype: str
+    starting_ability: str
+    survived_since_ability: int = 0  # battles survived since joining or his last Archetype Ability (R16, R17)
+
+
+class WarbandsFacts(RulesetFacts, kw_only=True):
+    """What only Warbands keeps: each warband's side of its latest battle, each character's
+    Archetype and count, each unit's eligibility for its next Veteran level (R6, R8)."""
+
+    last_battle: dict[str, CasualtiesRecorded] = {}  # warband id -> its side of its latest battle
+    characters: dict[str, CharacterFacts] = {}  # fighter id -> his Archetype facts
+    eligible: dict[str, bool] = {}  # unit id -> eligible for its next Veteran level
+
+
+FACTS = Facts("warbands", WarbandsFacts)
+FOLDS = Folds(FACTS)
+
+
+@FOLDS.on(ArchetypeChosen)
+def _archetype(facts: WarbandsFacts, e: ArchetypeChosen, state: CampaignState) -> None:
+    facts.characters[e.fighter] = CharacterFacts(archetype=e.archetype, starting_ability=e.starting_ability)
+
+
+@FOLDS.on(CasualtiesRecorded)
+def _casualties(facts: WarbandsFacts, e: CasualtiesRecorded, state: CampaignState) -> None:
+    facts.last_battle[e.warband] = e
+
+
+@FOLDS.on(UnitRecovered)
+def _recovered(facts: WarbandsFacts, e: UnitRecovered, state: CampaignState) -> None:
+    if fighter := state.fighters.get(e.fighter):
+        fighter.group_size = e.survivors
+
+
+@FOLDS.on(RecruitsJoined)
+def _joined(facts: WarbandsFacts, e: RecruitsJoined, state: CampaignState) -> None:
+    if fighter := state.fighters.get(e.fighter):
+        fighter.group_size += e.models
+
+
+@FOLDS.on(VeteranEligibility)
+def _eligibility(facts: WarbandsFacts, e: VeteranEligibility, state: CampaignState) -> None:
+    facts.eligible[e.fighter] = e.eligible
+
+
+@FOLDS.on(BattleSurvived)
+def _survived(facts: WarbandsFacts, e: BattleSurvived, state: CampaignState) -> None:
+    if character := facts.characters.get(e.fighter):
+        character.survived_since_ability = e.survived_since_ability
+
+
+@FOLDS.on(AdvancementRolled)
+def _advanced(facts: WarbandsFacts, e: AdvancementRolled, state: CampaignState) -> None:
+    if character := facts.characters.get(e.fighter):
+        character.survived_since_ability = 0
+
+
+@FOLDS.on(AbilitiesLost)
+def _forgotten(facts: WarbandsFacts, e: AbilitiesLost, state: CampaignState) -> None:
+    if fighter := state.fighters.get(e.fighter):
+        fighter.skills = [s for s in fighter.skills if s not in e.abilities]

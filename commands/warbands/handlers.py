@@ -11,7 +11,9 @@ Decisions (the rules module and shared/rules/warbands.md section 4 give the read
 - After a battle each warband does, in order: Recovery (U3), character Injuries (U4), Survival
   (R6, R7, R11, R12, R16: judged after both) and Experience (U1). Only the units and characters
   that fought are judged: one left out (`--absent`, or missing a game) keeps its eligibility
-  and its count, its latest battle being the one before. A step is refused before the
+  and its count, its latest battle being the one before. The phase is the kit's (`PHASE`): the
+  guided `campaign post-game WARBAND` walks it, and what the players tell the ledger there is
+  given as answers (`recovered:UNIT=N`, `injury:CHARACTER=EFFECT`, `xp=N`) or asked at a terminal. A step is refused before the
   earlier ones, or twice; a warband may not spend XP, recruit or fight again until all are done.
 - Spending XP (Veteran upgrades, Veteran recruits, Advancement rolls, new recruits) is each
   its own transaction, refused when it would break the 500-point cap (R3) or the XP pool.
@@ -21,8 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
+from commands.kit import Phase, PhaseStep, refusing
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
@@ -37,14 +38,12 @@ from commands.shared import (
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets import refusing_as_rule_violation, steps_done
-from ledger.state import CampaignState, Fighter, Warband
+from ledger.state import Battle, CampaignState, Fighter, Warband
 
 from . import events as we
 from . import model as m
 from . import rules as r
 
-STEPS = ("recovery", "injuries", "survival", "experience")
 # What an injury roll did, as the players tell it when the group has no injury table (U4), and its name.
 MANUAL_INJURIES = {"recovered": "Full Recovery", "dead": "Dead", "amnesia": "Amnesia", "misses-game": "Injured, misses a game"}
 
@@ -111,42 +110,38 @@ class Advance(Command, frozen=True, kw_only=True, tag="warbands.advance"):
     useless: list[str] = []  # abilities useless to this character: rolled again if they come up (R19)
 
 
-# --- the post-game order --------------------------------------------------------------------------
+# --- the post-game order (shared/rules/warbands.md section 4) ---------------------------------------------
+
+PHASE = Phase(steps=[
+    PhaseStep("recovery", "roll Recovery", guide="Recovery: each unit's casualties that recover (survival counts after it)",
+              build=lambda state, band, ask: Recovery(warband=band)),
+    PhaseStep("injuries", "roll character Injuries", guide="Injuries: each character removed as a casualty",
+              build=lambda state, band, ask: Injuries(warband=band)),
+    PhaseStep("survival", "judge survival",
+              guide="Survival: Veteran eligibility or loss for units, battles survived for characters",
+              build=lambda state, band, ask: Survival(warband=band)),
+    PhaseStep("experience", "award Experience", guide="Experience: the XP the battle earned",
+              build=lambda state, band, ask: Experience(warband=band)),
+])
 
 
-def latest_battle(band: Warband) -> we.CasualtiesRecorded:
-    """The warband's side of its latest battle, as recorded (the state keeps it as data)."""
-    record = band.ext.get(we.LAST_BATTLE)
-    if record is None:
-        raise RuleViolation(f"{band.name} has not fought a battle yet")
-    return msgspec.convert({**record, "type": "warbands.casualties"}, we.CasualtiesRecorded)
+def casualties_of(state: CampaignState, band: Warband, battle: Battle) -> we.CasualtiesRecorded:
+    """The warband's side of the battle whose post-game is being done."""
+    record = we.FACTS.of(state).last_battle.get(band.id)
+    if record is None or record.battle != battle.number:
+        raise RuleViolation(f"battle {battle.number} was not recorded with `campaign warbands battle`: "
+                            f"{band.name}'s units have no casualties to recover")
+    return record
 
 
-def next_step(state: CampaignState, band: Warband) -> str | None:
-    """The first post-game step not done for the warband's latest battle (None: all done)."""
-    if band.ext.get(we.LAST_BATTLE) is None:
-        return None
-    done = steps_done(state, band.id, latest_battle(band).battle)
-    return next((step for step in STEPS if step not in done), None)
-
-
-def _start_step(state: CampaignState, band: Warband, step: str) -> we.CasualtiesRecorded:
-    battle = latest_battle(band)
-    due = next_step(state, band)
-    if due != step:
-        done = f"{step} is done" if due is None or STEPS.index(due) > STEPS.index(step) else f"{due} comes first"
-        raise RuleViolation(f"{band.name}, battle {battle.battle}: {done}")
-    return battle
-
-
-def _step_done(ctx: Context, band: Warband, battle: we.CasualtiesRecorded, step: str) -> None:
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.battle, step=step))
+def _begin(state: CampaignState, band: Warband, step: str) -> we.CasualtiesRecorded:
+    return casualties_of(state, band, PHASE.begin(state, band, step))
 
 
 def _post_game_finished(state: CampaignState, band: Warband, doing: str) -> None:
-    step = next_step(state, band)
+    step = PHASE.next_step(state, band)
     if step is not None:
-        raise RuleViolation(f"{band.name} must finish its post-game ({step} is next) before {doing}")
+        raise RuleViolation(f"{band.name} must finish its post-game (next: {PHASE.title(step)}) before {doing}")
 
 
 # --- enlisting and recruiting ----------------------------------------------------------------------
@@ -222,9 +217,8 @@ def record_battle(cmd: RecordWarbandsBattle, ctx: Context) -> None:
     the characters removed as casualties."""
     state = ctx.state
     bands = [state.warband(ref) for ref in cmd.participants]
-    for band in bands:
-        _post_game_finished(state, band, "fighting again")
     ids = [b.id for b in bands]
+    PHASE.refuse_unfinished(state, ids)
     absent = {_fighter_in(state, ids, ref).id for ref in cmd.absent}
     removed = {_fighter_in(state, ids, ref).id: n for ref, n in cmd.removed.items()}
     fled = {_fighter_in(state, ids, ref).id: n for ref, n in cmd.fled.items()}
@@ -276,7 +270,7 @@ def recovery(cmd: Recovery, ctx: Context) -> None:
     """U3, R7: each unit's casualties that recover, rolled on the group's table or as told."""
     state = ctx.state
     band = state.warband(cmd.warband)
-    battle = _start_step(state, band, "recovery")
+    battle = _begin(state, band, "recovery")
     table = m.tables_of(state).recovery
     told = {_fighter_in(state, [band.id], ref).id: n for ref, n in cmd.recovered.items()}
     for unit_id in told:
@@ -309,7 +303,7 @@ def recovery(cmd: Recovery, ctx: Context) -> None:
                                   casualties=lost, recovered=recovered, survivors=survivors, row="+".join(rows)))
         if survivors == 0:
             ctx.emit(ev.FighterDied(warband=band.id, fighter=unit.id, reason="wiped out: no model recovered"))
-    _step_done(ctx, band, battle, "recovery")
+    PHASE.finish(ctx, band, battle.battle, "recovery")
 
 
 def injuries(cmd: Injuries, ctx: Context) -> None:
@@ -317,7 +311,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
     players say what the roll did); death and amnesia take his Archetype Abilities with them."""
     state = ctx.state
     band = state.warband(cmd.warband)
-    battle = _start_step(state, band, "injuries")
+    battle = _begin(state, band, "injuries")
     table = m.tables_of(state).character_injury
     told = {_fighter_in(state, [band.id], ref).id: effect for ref, effect in cmd.outcomes.items()}
     for fighter_id, effect in told.items():
@@ -341,9 +335,9 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
             ctx.emit(ev.FighterDied(warband=band.id, fighter=hero.id, reason="Character Injury", row=row_id))
         elif effect != "recovered":
             ctx.emit(ev.InjurySuffered(warband=band.id, fighter=hero.id, injury=name, row=row_id, missed_games=missed))
-        if effect == "amnesia" and (lost := r.amnesia(m.as_character(hero))):
+        if effect == "amnesia" and (lost := r.amnesia(m.as_character(state, hero))):
             ctx.emit(we.AbilitiesLost(warband=band.id, fighter=hero.id, abilities=list(lost), reason=f"{name} (amnesia)"))
-    _step_done(ctx, band, battle, "injuries")
+    PHASE.finish(ctx, band, battle.battle, "injuries")
 
 
 def survival(cmd: Survival, ctx: Context) -> None:
@@ -351,12 +345,12 @@ def survival(cmd: Survival, ctx: Context) -> None:
     character still alive after Injuries."""
     state, options = ctx.state, m.campaign_options(ctx.state)
     band = state.warband(cmd.warband)
-    battle = _start_step(state, band, "survival")
+    battle = _begin(state, band, "survival")
     for casualties in battle.units:
         fighter = state.fighters[casualties.fighter]
         if not fighter.active:
             continue
-        unit = m.as_unit(fighter)
+        unit = m.as_unit(state, fighter)
         outcome = r.veteran_after_battle(unit, casualties.starting, unit.models, options.veteran_eligibility)
         judged = f"{unit.models} of {casualties.starting} survived battle {battle.battle}"
         if outcome.lost_status:
@@ -367,16 +361,16 @@ def survival(cmd: Survival, ctx: Context) -> None:
     for fighter_id in battle.characters:
         fighter = state.fighters[fighter_id]
         if fighter.active:
-            count = r.survived_battle(m.as_character(fighter), True).survived_since_ability
+            count = r.survived_battle(m.as_character(state, fighter), True).survived_since_ability
             ctx.emit(we.BattleSurvived(warband=band.id, fighter=fighter.id, battle=battle.battle, survived_since_ability=count))
-    _step_done(ctx, band, battle, "survival")
+    PHASE.finish(ctx, band, battle.battle, "survival")
 
 
 def experience(cmd: Experience, ctx: Context) -> None:
     """U1: the XP the battle earned, from the group's award table or as told."""
     state = ctx.state
     band = state.warband(cmd.warband)
-    battle = _start_step(state, band, "experience")
+    battle = _begin(state, band, "experience")
     table = m.tables_of(state).xp_awards
     if table.rows:
         if cmd.xp is not None:
@@ -398,7 +392,7 @@ def experience(cmd: Experience, ctx: Context) -> None:
             raise BadInput(f"XP earned cannot be negative ({xp})")
         if xp:
             ctx.emit(ev.TreasuryChanged(warband=band.id, delta=xp, reason=f"XP for battle {battle.battle}"))
-    _step_done(ctx, band, battle, "experience")
+    PHASE.finish(ctx, band, battle.battle, "experience")
 
 
 # --- spending XP -----------------------------------------------------------------------------------
@@ -410,7 +404,7 @@ def upgrade(cmd: Upgrade, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     _post_game_finished(state, band, "spending XP")
     fighter = m.warband_unit(state, band, cmd.unit)
-    level = r.veteran_upgrade(m.as_unit(fighter), band.treasury)
+    level = r.veteran_upgrade(m.as_unit(state, fighter), band.treasury)
     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-r.VETERAN_UPGRADE_XP, reason=f"XP: +{level} Veteran Status for {fighter.name}"))
     if level > 1:
         ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=we.veteran_keyword(level - 1), reason=f"upgraded to +{level}"))
@@ -424,7 +418,7 @@ def veteran_recruits(cmd: VeteranRecruits, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     _post_game_finished(state, band, "spending XP")
     fighter = m.warband_unit(state, band, cmd.unit)
-    cost = r.veteran_recruits_cost(m.as_unit(fighter), cmd.models, band.treasury, m.points(state, band.id), options.points_cap)
+    cost = r.veteran_recruits_cost(m.as_unit(state, fighter), cmd.models, band.treasury, m.points(state, band.id), options.points_cap)
     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cost, reason=f"XP: {cmd.models} Veteran recruits for {fighter.name}"),
              we.RecruitsJoined(warband=band.id, fighter=fighter.id, models=cmd.models))
 
@@ -436,7 +430,7 @@ def advance(cmd: Advance, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     _post_game_finished(state, band, "spending XP")
     fighter = m.warband_character(state, band, cmd.character)
-    hero = m.as_character(fighter)
+    hero = m.as_character(state, fighter)
     r.check_advancement(hero, band.treasury)
     archetype = m.tables_of(state).archetype(hero.archetype)
     rows = {value: (row.id, row.ability) for row in archetype.advancement for value in range(row.low, row.high + 1)}
@@ -485,7 +479,7 @@ HANDLERS = {
     AwardXP: _use_instead("Experience Points belong to the warband, not a model: they are its treasury "
                           "(campaign warbands experience, or campaign treasury WARBAND N --reason …)"),
     SpendXP: _use_instead("XP is spent by buying something: campaign warbands upgrade | veteran-recruits | advance | recruit"),
-    **{command: refusing_as_rule_violation(r.WarbandsRuleError)(handler) for command, handler in {
+    **refusing(r.WarbandsRuleError, {
         Enlist: enlist,
         Recruit: recruit,
         RecordWarbandsBattle: record_battle,
@@ -496,5 +490,5 @@ HANDLERS = {
         Upgrade: upgrade,
         VeteranRecruits: veteran_recruits,
         Advance: advance,
-    }.items()},
+    }),
 }

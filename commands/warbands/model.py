@@ -61,16 +61,18 @@ def veteran_level(fighter: Fighter) -> int:
     return max((int(k.removeprefix("Veteran +")) for k in fighter.keywords if k.startswith("Veteran +")), default=0)
 
 
-def as_unit(fighter: Fighter) -> r.Unit:
+def as_unit(state: CampaignState, fighter: Fighter) -> r.Unit:
     return r.Unit(name=fighter.name, models=fighter.group_size, points_per_model=fighter.cost,
-                  veteran=veteran_level(fighter), eligible=bool(fighter.ext.get(we.ELIGIBLE, False)))
+                  veteran=veteran_level(fighter), eligible=we.FACTS.of(state).eligible.get(fighter.id, False))
 
 
-def as_character(fighter: Fighter) -> r.Character:
-    starting = fighter.ext.get(we.STARTING_ABILITY, "")
-    return r.Character(name=fighter.name, points=fighter.cost, archetype=fighter.ext.get(we.ARCHETYPE, ""),
-                       starting_ability=starting, abilities=tuple(s for s in fighter.skills if s != starting),
-                       survived_since_ability=fighter.ext.get(we.SURVIVED, 0))
+def as_character(state: CampaignState, fighter: Fighter) -> r.Character:
+    """The character as the rules see him: his Archetype Abilities are his skills but the Starting Ability."""
+    facts = we.FACTS.of(state).characters.get(fighter.id) or we.CharacterFacts(archetype="", starting_ability="")
+    return r.Character(name=fighter.name, points=fighter.cost, archetype=facts.archetype,
+                       starting_ability=facts.starting_ability,
+                       abilities=tuple(s for s in fighter.skills if s != facts.starting_ability),
+                       survived_since_ability=facts.survived_since_ability)
 
 
 def units_of(state: CampaignState, warband: str) -> list[Fighter]:
@@ -82,14 +84,14 @@ def characters_of(state: CampaignState, warband: str) -> list[Fighter]:
 
 
 def points(state: CampaignState, warband: str) -> int:
-    return r.warband_points([as_unit(f) for f in units_of(state, warband)],
-                            [as_character(f) for f in characters_of(state, warband)])
+    return r.warband_points([as_unit(state, f) for f in units_of(state, warband)],
+                            [as_character(state, f) for f in characters_of(state, warband)])
 
 
 def rating_lines(state: CampaignState, warband: str) -> list[r.RatingLine]:
-    return r.rating_lines([as_unit(f) for f in units_of(state, warband)],
-                          [as_character(f) for f in characters_of(state, warband)],
-                          state.options.get("wbr_base", "points"))
+    return r.rating_lines([as_unit(state, f) for f in units_of(state, warband)],
+                          [as_character(state, f) for f in characters_of(state, warband)],
+                          campaign_options(state).wbr_base)
 
 
 def rating(state: CampaignState, warband: str) -> int:

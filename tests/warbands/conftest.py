@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from commands.warbands import model
+from commands.warbands import model, rules
 from commands.warbands.handlers import (
     Enlist,
     Experience,
@@ -63,6 +63,14 @@ class Table(LedgerHarness):
 
     def xp(self, warband: str = "reiklanders") -> int:
         return self.state.warbands[warband].treasury
+
+    def unit(self, name: str) -> rules.Unit:
+        state = self.state
+        return model.as_unit(state, state.fighter(name))
+
+    def character(self, name: str) -> rules.Character:
+        state = self.state
+        return model.as_character(state, state.fighter(name))
 
 
 def tags(events: Sequence[ev.Event]) -> list[str]:

@@ -102,7 +102,7 @@ def test_R8_no_second_level_from_the_same_battle(table):
 @pytest.mark.parametrize(("starting_lost", "eligible"), [(2, True), (3, False)])
 def test_R6_boundaries_on_the_ledger_5_models_3_or_2_survivors(table, starting_lost, eligible):
     table.quiet_battle(removed={"Handgunners": starting_lost})
-    assert table.state.fighters["handgunners"].ext["veteran_eligible"] is eligible
+    assert table.unit("Handgunners").eligible is eligible
 
 
 def test_R11_a_unit_gains_1_then_2_and_loses_it_all_with_its_wbr_in_the_same_transaction(table):
@@ -123,7 +123,7 @@ def test_R11_a_unit_gains_1_then_2_and_loses_it_all_with_its_wbr_in_the_same_tra
                                         "Swordsmen not eligible for a Veteran level: 5 of 10 survived battle 3"]
     assert events[0].reason == "lost 50% or more: 5 of 10 survived battle 3"
     assert table.rating() == 120  # the +20 is gone with the status, in the same transaction
-    assert table.state.fighters["swordsmen"].ext["veteran_eligible"] is False
+    assert table.unit("Swordsmen").eligible is False
 
 
 def test_R10_veteran_recruits_cost_their_points_in_xp_and_join_the_unit(table):
@@ -245,13 +245,14 @@ def test_R18_a_dead_character_takes_his_points_and_abilities_off_the_rating(tabl
 
 def test_steps_run_in_order_once_and_before_the_next_battle(table):
     table.battle()
-    assert table.refusal(Survival(warband="Reiklanders")) == "Reiklanders, battle 1: recovery comes first"
+    assert table.refusal(Survival(warband="Reiklanders")) == (
+        "Reiklanders cannot judge survival yet: roll Recovery first (post-game of battle 1)")
     table.do(Recovery(warband="Reiklanders"))
-    assert table.refusal(Recovery(warband="Reiklanders")) == "Reiklanders, battle 1: recovery is done"
+    assert table.refusal(Recovery(warband="Reiklanders")) == "Reiklanders has already done 'roll Recovery' for battle 1"
     assert table.refusal(Upgrade(warband="Reiklanders", unit="Swordsmen")) == (
-        "Reiklanders must finish its post-game (injuries is next) before spending XP")
+        "Reiklanders must finish its post-game (next: roll character Injuries) before spending XP")
     assert table.refusal(RecordWarbandsBattle(participants=["Reiklanders", "Da Boyz"])) == (
-        "Reiklanders must finish its post-game (injuries is next) before fighting again")
+        "Reiklanders must finish the post-game of battle 1 first (next: roll character Injuries)")
 
 
 def test_U3_a_groups_recovery_table_rolls_one_die_per_casualty(house_rules):
@@ -302,4 +303,4 @@ def test_R5_voiding_an_advancement_roll_gives_back_the_xp_and_takes_its_wbr(tabl
     assert (table.xp(), table.rating()) == (xp - 25, 175)
     table.ledger.void(table.cid, f"T{table.state.transactions}", reason="rolled for the wrong character", actor="arbiter")
     assert (table.xp(), table.rating()) == (xp, 150)
-    assert table.state.fighters["hans"].ext["survived_since_ability"] == 3
+    assert table.character("Hans").survived_since_ability == 3
