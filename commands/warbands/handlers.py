@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.kit import Phase, PhaseStep, refusing
+from commands.kit import Phase, PhaseStep, refusing, resolve
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
@@ -437,22 +437,15 @@ def advance(cmd: Advance, ctx: Context) -> None:
     unknown = [u for u in cmd.useless if u not in {a for _id, a in rows.values()}]
     if unknown:
         raise BadInput(f"{', '.join(unknown)} is not on the {hero.archetype} Advancement Table")
-    if {a for _id, a in rows.values()} <= {*hero.abilities, *cmd.useless}:
-        raise RuleViolation(f"every result on the {hero.archetype} Advancement Table is held by {hero.name} or useless to him")
     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-r.ADVANCEMENT_XP, reason=f"XP: Advancement roll for {hero.name}"))
-    numbers, values = [], []
-    while True:
-        roll = ctx.roll(archetype.die, f"{hero.archetype} Advancement Table for {hero.name}")
-        numbers.append(roll.number)
-        values.append(roll.value)
-        try:
-            results = r.advancement_results(hero, values, rows, cmd.useless)
-            break
-        except r.MoreRolls as more:
-            if more.results[-1].outcome == "useless-rerolled" and options.useless_reroll_xp:
-                r.check_xp(state.warbands[band.id].treasury, options.useless_reroll_xp, "rerolling a useless ability")
-                ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-options.useless_reroll_xp,
-                                            reason=f"XP: rerolling {more.results[-1].ability}, useless to {hero.name}"))
+    first_roll = ctx.state.rolls
+    results = resolve(ctx, lambda rolled: r.advancement_roll(hero, archetype.die, rows, rolled, cmd.useless))
+    numbers = range(first_roll, first_roll + len(results))
+    for result in results:
+        if result.outcome == "useless-rerolled" and options.useless_reroll_xp:
+            r.check_xp(ctx.state.warbands[band.id].treasury, options.useless_reroll_xp, "rerolling a useless ability")
+            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-options.useless_reroll_xp,
+                                        reason=f"XP: rerolling {result.ability}, useless to {hero.name}"))
     gained = results[-1]
     ctx.emit(we.AdvancementRolled(warband=band.id, fighter=fighter.id, archetype=hero.archetype, ability=gained.ability,
                                   reads=[we.AdvancementRead(roll=n, value=x.value, row=x.row, ability=x.ability, outcome=x.outcome)

@@ -20,12 +20,15 @@ Readings where the seed is silent (each is the rules file's default):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Literal
 
 import msgspec
 
 from commands.kit import Options as KitOptions
+from commands.kit import Rolled
+from commands.kit.dice import value_of
 
 VETERAN_WBR = {0: 0, 1: 10, 2: 20, 3: 30}  # R1: the level's value, not a running sum
 ABILITY_WBR = 25  # R2: per Archetype Ability beyond the Starting Ability
@@ -246,16 +249,20 @@ class AdvancementResult(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Literal["gained", "already-held", "useless-rerolled"]
 
 
-def advancement_results(
-    character: Character, values: Sequence[int], rows: Mapping[int, tuple[str, str]], useless: Collection[str] = ()
-) -> list[AdvancementResult]:
-    """R17, R19, U5: read the Advancement Table for each value rolled, in order, until an ability
-    is gained. `rows` maps a result to (row id, ability). A result the character already holds
-    is rolled again (U5); one the player declares useless to him is rolled again (R19) — the
-    Starting Ability is never on the table, so it is never rerolled. Raises `MoreRolls` when
-    the values given run out before an ability is gained."""
+def advancement_roll(character: Character, die: str, rows: Mapping[int, tuple[str, str]], rolled: Rolled,
+                     useless: Collection[str] = ()) -> list[AdvancementResult]:
+    """R17, R19, U5: roll the Archetype's Advancement Table (`die`) until an ability is gained.
+    `rows` maps a result to (row id, ability). A result the character already holds is rolled
+    again (U5); one the player declares useless to him is rolled again (R19) — the Starting
+    Ability is never on the table, so it is never rerolled. Each roll comes from `rolled`
+    (the kit's dice protocol: `MoreDice` asks for the next one)."""
+    abilities = {ability for _row, ability in rows.values()}
+    if abilities <= {*character.abilities, *useless}:
+        raise WarbandsRuleError(f"every result on the {character.archetype} Advancement Table is held by "
+                                f"{character.name} or useless to him")
     results = []
-    for value in values:
+    for index in itertools.count():
+        value = value_of(die, rolled.next(index, die, f"{character.archetype} Advancement Table for {character.name}"))
         row, ability = rows[value]
         if ability in character.abilities:
             results.append(AdvancementResult(value=value, row=row, ability=ability, outcome="already-held"))
@@ -264,15 +271,7 @@ def advancement_results(
         else:
             results.append(AdvancementResult(value=value, row=row, ability=ability, outcome="gained"))
             return results
-    raise MoreRolls(results)
-
-
-class MoreRolls(WarbandsRuleError):
-    """The values rolled so far gave no ability: roll again."""
-
-    def __init__(self, results: list[AdvancementResult]):
-        super().__init__("the Advancement Table needs another roll")
-        self.results = results
+    raise AssertionError("unreachable: itertools.count() never ends")
 
 
 def amnesia(character: Character) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from commands.kit import MoreDice, Rolled
 from commands.warbands import rules as r
 from commands.warbands.tables import ARCHETYPES
 
@@ -250,7 +251,7 @@ ROWS = {n: (f"intellectual-{n}", f"Ability {n}") for n in range(1, 7)}
 
 
 def test_R17_and_U5_a_result_already_held_is_rolled_again():
-    results = r.advancement_results(character(abilities=["Ability 2"]), [2, 4], ROWS)
+    results = r.advancement_roll(character(abilities=["Ability 2"]), "D6", ROWS, Rolled.of([[2], [4]]))
     assert [(x.value, x.outcome) for x in results] == [(2, "already-held"), (4, "gained")]
 
 
@@ -262,11 +263,22 @@ def test_R18_amnesia_takes_every_archetype_ability_but_not_the_starting_ability(
 
 def test_R19_a_useless_result_may_be_rerolled():
     # "characters for whom such an Ability would be useless may reroll the skill in question"
-    results = r.advancement_results(character(), [3, 5], ROWS, useless={"Ability 3"})
+    results = r.advancement_roll(character(), "D6", ROWS, Rolled.of([[3], [5]]), useless={"Ability 3"})
     assert [(x.value, x.outcome) for x in results] == [(3, "useless-rerolled"), (5, "gained")]
-    with pytest.raises(r.MoreRolls) as more:
-        r.advancement_results(character(), [3], ROWS, useless={"Ability 3"})
-    assert [x.outcome for x in more.value.results] == ["useless-rerolled"]
+    with pytest.raises(MoreDice) as more:  # the reroll is asked for
+        r.advancement_roll(character(), "D6", ROWS, Rolled.of([[3]]), useless={"Ability 3"})
+    assert (more.value.key, more.value.expression, more.value.purpose) == ("1", "D6", "Intellectual Advancement Table for Hans")
+
+
+def test_R19_with_every_result_held_or_useless_there_is_nothing_to_roll_for():
+    held = character(abilities=[f"Ability {n}" for n in (1, 2, 3, 4)])
+    with pytest.raises(r.WarbandsRuleError, match="every result on the Intellectual Advancement Table is held by Hans or useless to him"):
+        r.advancement_roll(held, "D6", ROWS, Rolled.of([]), useless={"Ability 5", "Ability 6"})
+
+
+def test_U5_the_advancement_die_is_data():
+    rows = {value: (f"row-{value}", f"Ability {value}") for value in range(2, 13)}
+    assert r.advancement_roll(character(), "2D6", rows, Rolled.of([[5, 6]]))[-1].ability == "Ability 11"
 
 
 def test_R20_abilities_never_stack_pick_one():
