@@ -55,23 +55,68 @@ def test_mistakes_get_an_error_line_a_non_zero_exit_and_nothing_written(cli):
     assert json.loads(cli("show", "--json").output)["head"] == head
 
 
-def tables_file(tmp_path, tables) -> str:
-    path = tmp_path / "tables.json"
+def tables_file(tmp_path, tables, name: str = "tables.json") -> str:
+    path = tmp_path / name
     path.write_text(json.dumps(tables), encoding="utf-8")
     return str(path)
 
 
-def test_a_groups_tables_come_in_with_the_options_file_and_are_checked(cli, tmp_path):
-    bad = tables_file(tmp_path, {"tables": {"archetype-table": {"rows": [{"type": "Empire", "archetypes": ["Noble"]}]}}})
-    result = cli("new", "Old World", "--ruleset", "warbands", "--options-file", bad)
-    assert (result.exit_code, result.output) == (2, "Error: Warbands table 'archetype-table': the seed's 28 warband types, each once; "
-                                                    "missing Beasts of Chaos, Bretonnia, Chaos Dwarfs, Dark Elves, Dogs of War, "
-                                                    "Dwarfs, High Elves, Hordes of Chaos, Lizardmen, Ogre Kingdoms, Orcs & Goblins, "
-                                                    "Skaven, Tomb Kings, Vampire Counts, Wood Elves, Archaon's Horde, "
-                                                    "Army of Middenland, Army of Sylvania, Cult of Slaanesh, Daemonic Legions, "
-                                                    "Errantry War, Grimgor's 'Ardboyz, High Elf Sea Patrol, Skaven Clan Eshin, "
-                                                    "Slayer Army of Karak Kadrin, Bubonic Court of Nurglitch, Red Host of Tehenhauin\n")
+def empire_row(archetypes: list[str]) -> dict:
+    from commands.warbands.tables import SEED_ROW_SIZES
+
+    return {"archetype-table": {"rows": [{"type": t, "archetypes": archetypes if t == "Empire" else None}
+                                         for t in SEED_ROW_SIZES]}}
+
+
+EMPIRE = ["Barbarian", "Intellectual", "Noble", "Magician", "Trickster", "Veteran"]
+
+
+def test_campaign_new_tables_loads_the_groups_tables_and_the_rules_use_them(cli, tmp_path):
+    result = cli("new", "Old World", "--ruleset", "warbands", "--tables", tables_file(tmp_path, empire_row(EMPIRE)))
+    assert result.exit_code == 0, result.output
+    assert json.loads(cli("show", "--json").output)["options"]["tables"] == empire_row(EMPIRE)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    result = cli("warbands", "recruit", "Reiklanders", "Max", "--points", "50", "--archetype", "Psychopath")
+    assert (result.exit_code, result.output) == (
+        1, "Error: Empire characters may not be Psychopaths (the Archetype Table allows " + ", ".join(EMPIRE) + ")\n")
+
+
+TYPES_MISSING = ("missing Beasts of Chaos, Bretonnia, Chaos Dwarfs, Dark Elves, Dogs of War, Dwarfs, High Elves, Hordes of "
+                 "Chaos, Lizardmen, Ogre Kingdoms, Orcs & Goblins, Skaven, Tomb Kings, Vampire Counts, Wood Elves, "
+                 "Archaon's Horde, Army of Middenland, Army of Sylvania, Cult of Slaanesh, Daemonic Legions, Errantry War, "
+                 "Grimgor's 'Ardboyz, High Elf Sea Patrol, Skaven Clan Eshin, Slayer Army of Karak Kadrin, "
+                 "Bubonic Court of Nurglitch, Red Host of Tehenhauin")
+
+
+def test_campaign_new_tables_refuses_a_bad_file_with_a_clear_error_and_starts_nothing(cli, tmp_path):
+    not_json = tmp_path / "broken.json"
+    not_json.write_text("{\"archetype-table\": ", encoding="utf-8")
+    cases = [
+        (tables_file(tmp_path, empire_row(EMPIRE[:5]), "short.json"),
+         "Error: Warbands table 'archetype-table': Empire has 6 Archetypes in the seed's table, not 5\n"),
+        (tables_file(tmp_path, {"archetype-table": {"rows": [{"type": "Empire", "archetypes": ["Noble"]}]}}, "few.json"),
+         f"Error: Warbands table 'archetype-table': the seed's 28 warband types, each once; {TYPES_MISSING}\n"),
+        (tables_file(tmp_path, {"injuries": {}}, "unknown.json"),
+         "Error: there is no Warbands table 'injuries'; tables are: archetype-table, archetypes, character-injury, "
+         "recovery, xp-awards\n"),
+        (tables_file(tmp_path, [1, 2], "list.json"), f"Error: {tmp_path / 'list.json'}: tables must be a JSON object\n"),
+        (str(not_json), f"Error: {not_json}: not JSON (Expecting value: line 1 column 21 (char 20))\n"),
+    ]
+    for path, message in cases:
+        result = cli("new", "Old World", "--ruleset", "warbands", "--tables", path)
+        assert (result.exit_code, result.output) == (2, message)
     assert cli("list").output == "No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.\n"
+
+
+def test_tables_in_the_options_file_work_too_but_not_in_both_places(cli, tmp_path):
+    house = tmp_path / "house.json"
+    house.write_text(json.dumps({"points_cap": 400, "tables": empire_row(EMPIRE)}), encoding="utf-8")
+    result = cli("new", "Old World", "--ruleset", "warbands", "--options-file", str(house),
+                 "--tables", tables_file(tmp_path, empire_row(EMPIRE)))
+    assert (result.exit_code, result.output) == (
+        2, f"Error: {house} gives tables too: give them in one place, --tables or --options-file\n")
+    assert cli("new", "Old World", "--ruleset", "warbands", "--options-file", str(house)).exit_code == 0
+    assert json.loads(cli("show", "--json").output)["options"]["points_cap"] == 400
 
 
 def test_an_unknown_option_is_refused(cli):
