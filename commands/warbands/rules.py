@@ -198,8 +198,9 @@ def veteran_recruits_cost(unit: Unit, models: int, xp: int, points_now: int, cap
     if not unit.veteran:
         raise WarbandsRuleError(f"{unit.name} has no Veteran Status: only Veteran units take Veteran recruits")
     cost = models * unit.points_per_model
-    check_points_cap(points_now, cost, cap, f"{models} recruits for {unit.name}")
-    check_xp(xp, cost, f"{models} recruits for {unit.name} at {unit.points_per_model} points each")
+    recruits = f"{models} recruit{'s' if models != 1 else ''} for {unit.name}"
+    check_points_cap(points_now, cost, cap, recruits)
+    check_xp(xp, cost, f"{recruits} at {unit.points_per_model} points each")
     return cost
 
 

@@ -137,6 +137,17 @@ def test_R10_veteran_recruits_cost_their_points_in_xp_and_join_the_unit(table):
     assert (table.state.fighters["swordsmen"].group_size, table.xp()) == (10, 88)
 
 
+def test_R3_R10_veteran_recruits_are_refused_past_the_cap(house_rules):
+    t = house_rules({"starting_points": 500})
+    t.empire()
+    t.orcs()
+    t.do(Recruit(warband="Reiklanders", name="Knights", points=25, models=14))  # 150 + 350 = 500 points
+    t.quiet_battle(xp=10)
+    t.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
+    assert t.refusal(VeteranRecruits(warband="Reiklanders", unit="Swordsmen", models=1)) == (
+        "1 recruit for Swordsmen would make the warband 506 points; no warband may be larger than 500 points (it is 500)")
+
+
 # --- R13–R18: Archetypes on the ledger ----------------------------------------------------------------
 
 EMPIRE_ROW = ["Barbarian", "Intellectual", "Noble", "Magician", "Trickster", "Veteran"]
