@@ -11,10 +11,11 @@ Decisions (the rules module and shared/rules/warbands.md section 4 give the read
 - After a battle each warband does, in order: Recovery (U3), character Injuries (U4), Survival
   (R6, R7, R11, R12, R16: judged after both) and Experience (U1). Only the units and characters
   that fought are judged: one left out (`--absent`, or missing a game) keeps its eligibility
-  and its count, its latest battle being the one before. The phase is the kit's (`PHASE`): the
-  guided `campaign post-game WARBAND` walks it, and what the players tell the ledger there is
-  given as answers (`recovered:UNIT=N`, `injury:CHARACTER=EFFECT`, `xp=N`) or asked at a terminal. A step is refused before the
-  earlier ones, or twice; a warband may not spend XP, recruit or fight again until all are done.
+  and its count, its latest battle being the one before. A step is refused before the earlier
+  ones, or twice; a warband may not spend XP, recruit or fight again until all are done. The
+  phase is the kit's (`PHASE`): the guided `campaign post-game WARBAND` walks it, and what the
+  players tell the ledger there is given as answers (`recovered:UNIT=N`, `injury:CHARACTER=EFFECT`,
+  `xp=N`) or asked at a terminal.
 - Spending XP (Veteran upgrades, Veteran recruits, Advancement rolls, new recruits) is each
   its own transaction, refused when it would break the 500-point cap (R3) or the XP pool.
 """
