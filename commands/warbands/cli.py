@@ -4,16 +4,12 @@ Rating explained line by line."""
 
 from __future__ import annotations
 
-from typing import Any
 
 import click
 
 from commands.kit.cli import DiceChoice, Session, Shell
 from ledger.describe import plural
-from ledger.state import CampaignState
-from projections.tables import RATINGS, all_rows
 
-from . import model as m
 from .handlers import (
     Advance,
     Enlist,
@@ -25,40 +21,8 @@ from .handlers import (
     Survival,
     Upgrade,
     VeteranRecruits,
-    PHASE,
 )
-
-
-def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
-    band = state.warband(warband)
-    return {
-        "warband": band.id, "name": band.name, "type": band.faction, "points": m.points(state, band.id),
-        "xp": band.treasury, "wbr": m.rating(state, band.id),
-        "wbr_lines": [{"what": line.what, "points": line.points} for line in m.rating_lines(state, band.id)],
-        "post_game_next": PHASE.next_step(state, band),
-        "units": [{"name": f.name, "models": f.group_size, "points_per_model": f.cost, "veteran": m.veteran_level(f),
-                   "eligible": m.as_unit(state, f).eligible} for f in m.units_of(state, band.id)],
-        "characters": [{"name": f.name, "points": f.cost, "archetype": c.archetype, "starting_ability": c.starting_ability,
-                        "abilities": list(c.abilities), "survived_since_ability": c.survived_since_ability}
-                       for f in m.characters_of(state, band.id) for c in [m.as_character(state, f)]],
-    }
-
-
-def wbr_series(session: Session) -> dict[str, list[int]]:
-    """Each warband's WBR at the start and after each of its battles (its rating just before the
-    next battle, post-game and purchases included), from the rm_ratings rows of the campaign."""
-    cid, state = session.state()
-    _final, rows = all_rows(session.ledger.history(cid))
-    latest: dict[str, dict[int, int]] = {band: {} for band in state.warbands}
-    for values in rows[RATINGS.name]:
-        row = dict(zip(RATINGS.column_names, values))
-        latest[row["warband"]][row["games"]] = row["rating"]
-    series: dict[str, list[int]] = {}
-    for band, by_games in latest.items():
-        series[band] = []
-        for games in range(state.warbands[band].games + 1):
-            series[band].append(by_games.get(games, series[band][-1] if series[band] else 0))
-    return series
+from .views import status_of, wbr_series
 
 
 def register_commands(group: click.Group, shell: Shell) -> None:
@@ -193,11 +157,11 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @shell.pass_session
     def ratings(session: Session, as_json: bool) -> None:
         """Every warband's WBR over the campaign: at the start and after each battle it fought."""
-        series = wbr_series(session)
+        cid, state = session.state()
+        series = wbr_series(state, session.ledger.history(cid))
         if as_json:
             shell.emit_json(series)
             return
-        _cid, state = session.state()
         for band, values in series.items():
             after = "".join(f", {wbr} after battle {n}" for n, wbr in enumerate(values[1:], start=1))
             click.echo(f"{state.warbands[band].name}: WBR {values[0]} at the start{after}")
