@@ -315,3 +315,41 @@ def test_R5_voiding_an_advancement_roll_gives_back_the_xp_and_takes_its_wbr(tabl
     table.ledger.void(table.cid, f"T{table.state.transactions}", reason="rolled for the wrong character", actor="arbiter")
     assert (table.xp(), table.rating()) == (xp, 150)
     assert table.character("Hans").survived_since_ability == 3
+
+
+# --- R4: the seed's example, played out ---------------------------------------------------------------
+
+def test_R4_two_500_point_warbands_reach_525_and_765_and_the_status_explains_each_point(house_rules):
+    """"One 500-point Warband could have a WBR as low as 525 or lower, whereas another 500-point
+    Warband could have a WBR of 765 or higher." Fifteen battles without casualties: Low's Hans
+    rolls once (+25); High's three units climb to +3 (3 x 30) and its characters roll 5 and 2
+    Archetype Abilities (7 x 25): 500 + 90 + 175 = 765."""
+    from commands.warbands.views import status_of
+
+    t = house_rules({"starting_points": 500})
+    for band, heroes in (("Low", [("Hans", 100, "Intellectual")]),
+                         ("High", [("Greta", 60, "Magician"), ("Karl", 40, "Veteran")])):
+        t.do(Enlist(name=band, player=band, type="Empire"))
+        for unit, points, models in (("Spearmen", 6, 20), ("Archers", 8, 10), ("Knights", 25, 8)):
+            t.do(Recruit(warband=band, name=unit, points=points, models=models))
+        for hero, points, archetype in heroes:
+            t.do(Recruit(warband=band, name=hero, points=points, archetype=archetype))
+    rolls = {"Greta": iter([1, 2, 3, 4, 5]), "Karl": iter([1, 2]), "Hans": iter([1])}
+    for battle in range(1, 16):
+        t.do(RecordWarbandsBattle(participants=["Low", "High"]))
+        t.post_game("Low", xp=10)
+        t.post_game("High", xp=50)
+        if battle <= 3:
+            for unit in ("Spearmen", "Archers", "Knights"):
+                t.do(Upgrade(warband="High", unit=unit))
+        for band, hero in (("High", "Greta"), ("High", "Karl"), ("Low", "Hans")):
+            if battle % 3 == 0 and (face := next(rolls[hero], None)) is not None:
+                t.do(Advance(warband=band, character=hero), [face])
+    low, high = status_of(t.state, "Low"), status_of(t.state, "High")
+    assert (low["points"], low["wbr"], high["points"], high["wbr"]) == (500, 525, 500, 765)
+    assert low["wbr_lines"] == [{"what": "points", "points": 500}, {"what": "Hans: 1 Archetype Ability", "points": 25}]
+    assert high["wbr_lines"] == [
+        {"what": "points", "points": 500},
+        {"what": "Spearmen: Veteran +3", "points": 30}, {"what": "Archers: Veteran +3", "points": 30},
+        {"what": "Knights: Veteran +3", "points": 30},
+        {"what": "Greta: 5 Archetype Abilities", "points": 125}, {"what": "Karl: 2 Archetype Abilities", "points": 50}]
