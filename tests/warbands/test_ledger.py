@@ -353,3 +353,14 @@ def test_R4_two_500_point_warbands_reach_525_and_765_and_the_status_explains_eac
         {"what": "Spearmen: Veteran +3", "points": 30}, {"what": "Archers: Veteran +3", "points": 30},
         {"what": "Knights: Veteran +3", "points": 30},
         {"what": "Greta: 5 Archetype Abilities", "points": 125}, {"what": "Karl: 2 Archetype Abilities", "points": 50}]
+
+
+def test_U10_every_unit_may_become_veteran_and_no_character_may(table):
+    table.quiet_battle()
+    assert table.refusal(Upgrade(warband="Reiklanders", unit="Hans")) == "Hans is not a unit of Reiklanders"
+
+
+def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned(table):
+    table.battle(scenario="Little War")
+    state = table.state
+    assert (state.battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "1")
