@@ -34,7 +34,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @click.option("--type", "warband_type", required=True, help="The warband type, a row of the Archetype Table (e.g. Empire).")
     @shell.pass_session
     def enlist(session: Session, name: str, player: str, warband_type: str) -> None:
-        """Enlist warband NAME with its starting points (250) to spend on recruits."""
+        """Enlist warband NAME with its starting points (250 unless the campaign says otherwise) to spend on recruits."""
         shell.run(session, Enlist(name=name, player=player, type=warband_type))
 
     @group.command("recruit")
