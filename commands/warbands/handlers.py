@@ -207,7 +207,7 @@ def _fighter_in(state: CampaignState, warbands: list[str], ref: str) -> Fighter:
     found = [f for w in bands for f in state.fighters_of(w) if ref.lower() in (f.id, f.name.lower()) or
              name.lower() in (f.id, f.name.lower())]
     if not found:
-        raise RuleViolation(f"no unit or character '{ref}' in the warbands that fought")
+        raise RuleViolation(f"no unit or character '{ref}' in {' or '.join(state.warbands[w].name for w in bands)}")
     if len(found) > 1:
         raise BadInput(f"'{ref}' is in several warbands: write WARBAND/{ref}")
     return found[0]
@@ -234,8 +234,10 @@ def record_battle(cmd: RecordWarbandsBattle, ctx: Context) -> None:
         unit = state.fighters[fighter_id]
         if unit.role != we.UNIT:
             raise BadInput(f"{unit.name} is a character: a character removed as a casualty is --down")
+        if min(removed.get(fighter_id, 0), fled.get(fighter_id, 0)) < 0:
+            raise BadInput(f"{unit.name}: models removed or fled cannot be negative")
         lost = removed.get(fighter_id, 0) + fled.get(fighter_id, 0)
-        if min(removed.get(fighter_id, 0), fled.get(fighter_id, 0)) < 0 or lost > unit.group_size:
+        if lost > unit.group_size:
             raise BadInput(f"{unit.name} has {unit.group_size} models: it cannot lose {lost}")
     for fighter_id in down:
         if state.fighters[fighter_id].role != we.CHARACTER:
