@@ -169,3 +169,41 @@ def test_the_wbr_is_kept_in_the_read_models_as_a_series(cli, tmp_path):
         current = db.execute("SELECT rating, treasury FROM rm_warbands WHERE warband = 'reiklanders'").fetchone()
     assert rows == [(0, 0), (0, 60), (0, 110)]  # enlisted, then each recruit
     assert current == (110, 140)
+
+
+def test_post_game_mistakes_are_refused_with_nothing_written(cli):
+    started(cli)
+    for args in (("warbands", "enlist", "R", "--player", "Ann", "--type", "Empire"),
+                 ("warbands", "recruit", "R", "Swordsmen", "--points", "6", "--models", "10"),
+                 ("warbands", "recruit", "R", "Hans", "--points", "50", "--archetype", "Noble"),
+                 ("warbands", "enlist", "B", "--player", "Bob", "--type", "Skaven"),
+                 ("warbands", "recruit", "B", "Rats", "--points", "5", "--models", "10")):
+        assert cli(*args).exit_code == 0
+    cases = [
+        (["warbands", "battle", "--warband", "R", "--warband", "B", "--removed", "Swordsmen=-2"], 2,
+         "Error: Swordsmen: models removed or fled cannot be negative\n"),
+        (["warbands", "battle", "--warband", "R", "--warband", "B", "--removed", "Swordsmen=11"], 2,
+         "Error: Swordsmen has 10 models: it cannot lose 11\n"),
+        (["warbands", "battle", "--warband", "R", "--warband", "B", "--down", "Swordsmen"], 2,
+         "Error: Swordsmen is a unit: give its casualties with --removed or --fled\n"),
+    ]
+    head = json.loads(cli("show", "--json").output)["head"]
+    for args, code, message in cases:
+        result = cli(*args)
+        assert (result.exit_code, result.output) == (code, message), args
+    assert json.loads(cli("show", "--json").output)["head"] == head
+    assert cli("warbands", "battle", "--warband", "R", "--warband", "B", "--removed", "Swordsmen=3", "--down", "Hans").exit_code == 0
+    head = json.loads(cli("show", "--json").output)["head"]
+    cases = [
+        (["warbands", "recovery", "R", "--recovered", "Rats=1"], 1, "Error: no unit or character 'Rats' in R\n"),
+        (["warbands", "recovery", "R", "--recovered", "Swordsmen=4"], 1, "Error: 4 models cannot recover out of 3 casualties\n"),
+        (["warbands", "injuries", "R"], 1, "Error: R cannot roll character Injuries yet: roll Recovery first (post-game of battle 1)\n"),
+    ]
+    for args, code, message in cases:
+        result = cli(*args)
+        assert (result.exit_code, result.output) == (code, message), args
+    assert json.loads(cli("show", "--json").output)["head"] == head
+    assert cli("warbands", "recovery", "R", "--recovered", "Swordsmen=1").exit_code == 0
+    result = cli("warbands", "injuries", "R", "--outcome", "Hans=maimed")
+    assert (result.exit_code, result.output) == (
+        2, "Error: an injury's outcome is one of: recovered, dead, amnesia, misses-game; not 'maimed'\n")
