@@ -36,7 +36,8 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import cli, events, handlers, model, steps
+from commands.coreheim import cli, events, handlers, model
+from commands.coreheim.phase import PHASE
 from commands.shared import SHARED_HANDLERS
 from ledger.rulesets import Ruleset, register
 
@@ -49,7 +50,7 @@ RULESET = register(
         evolve=events.evolve,
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,
-        post_game=steps.post_game,
+        post_game=PHASE.guided_steps,
         rating=model.rating,
         register_commands=cli.register_commands,
     )

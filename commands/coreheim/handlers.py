@@ -20,12 +20,27 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
-import msgspec
 
 from commands.coreheim import events as ce
 from commands.coreheim import model as m
 from commands.coreheim import rules
 from commands.coreheim.advances import roll_advance
+from commands.coreheim.commands import (
+    Advance,
+    Buy,
+    Experience,
+    Explore,
+    Hire,
+    Injuries,
+    Reinforce,
+    Search,
+    Sell,
+    SellShards,
+    SpendUnderdog,
+    UnderdogSword,
+    Upkeep,
+)
+from commands.coreheim.phase import PHASE
 from commands.coreheim.outcomes import Consequences, hero_injury, henchman_injury
 from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_record, enlist_warband, unique_id
 from commands.shared import enemy_id
@@ -39,104 +54,6 @@ from ledger.state import Warband as Band
 
 # The one place where the rules' refusals become the ledger's.
 player_grade = refusing_as_rule_violation(rules.CoreheimRuleError)
-
-
-# --- commands --------------------------------------------------------------------------------------
-
-
-class Hire(Command, frozen=True, kw_only=True, tag="coreheim.hire"):
-    """Hire a hero (a hero type of the warband list: cost and starting XP from the list), a
-    Hired Sword (by id: fee from the table), or a henchman group, animal or monster (`cost` per
-    member, from the player's list). `free` for warriors an exploration result gives."""
-
-    warband: str
-    name: str
-    type: str
-    race: str = ""
-    stats: dict[str, int] = {}
-    cost: int | None = None
-    group_size: int = 1
-    free: bool = False
-
-
-class Explore(Command, frozen=True, kw_only=True, tag="coreheim.explore"):
-    warband: str
-    extra_dice: int = 0  # scenario or Hired Sword dice beyond one per hero and the win
-    discard: int = 0  # dice to drop before keeping (e.g. Bionic Eye)
-
-
-class Injuries(Command, frozen=True, kw_only=True, tag="coreheim.injuries"):
-    warband: str
-
-
-class Experience(Command, frozen=True, kw_only=True, tag="coreheim.experience"):
-    warband: str
-    scenario_xp: dict[str, int] = {}  # warrior -> XP the scenario gives
-    henchman_deeds: list[str] = []  # groups that took out an enemy hero (only with henchman_deed_xp)
-
-
-class Advance(Command, frozen=True, kw_only=True, tag="coreheim.advance"):
-    """Roll the advances reached: every warrior's, one warrior's, or one threshold of one warrior."""
-
-    warband: str
-    fighter: str | None = None
-    threshold: int | None = None
-    names: dict[str, str] = {}  # henchman group -> name of the member Talent! promotes
-
-
-class SellShards(Command, frozen=True, kw_only=True, tag="coreheim.sell-shards"):
-    warband: str
-    shards: int
-
-
-class Sell(Command, frozen=True, kw_only=True, tag="coreheim.sell"):
-    warband: str
-    item: str
-    fighter: str | None = None  # None: from the stash
-    price: int | None = None  # the base price, for items the tables do not price
-
-
-class RareSearch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    hero: str
-    item: str
-    rarity: int | None = None  # for items the tables give no rarity
-
-
-class Search(Command, frozen=True, kw_only=True, tag="coreheim.search"):
-    warband: str
-    searches: list[RareSearch] = []
-
-
-class Buy(Command, frozen=True, kw_only=True, tag="coreheim.buy"):
-    warband: str
-    item: str
-    fighter: str | None = None  # None: into the stash; a henchman group buys one for each member
-    price: int | None = None
-
-
-class Upkeep(Command, frozen=True, kw_only=True, tag="coreheim.upkeep"):
-    warband: str
-
-
-class Reinforce(Command, frozen=True, kw_only=True, tag="coreheim.reinforce"):
-    warband: str
-
-
-class UnderdogSword(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A Hired Sword one underdog point brings to the battle, and what he did in it."""
-
-    name: str
-    type: str  # a Hired Sword id (ogre-bodyguard…)
-    race: str = ""
-    stats: dict[str, int] = {}
-    out_of_action: bool = False
-    took_out: list[str] = []  # enemies he took out of action
-
-
-class SpendUnderdog(Command, frozen=True, kw_only=True, tag="coreheim.underdog"):
-    warband: str
-    xp: dict[str, int] = {}  # warrior -> XP bought with underdog points
-    sword: UnderdogSword | None = None  # bought with one point
 
 
 # --- the warband ------------------------------------------------------------------------------------
@@ -195,7 +112,7 @@ def _hire_terms(cmd: Hire, band: Band, ctx: Context) -> tuple[str, int, int]:
 def hire(cmd: Hire, ctx: Context) -> None:
     state = ctx.state
     band = state.warband(cmd.warband)
-    m.open_window(state, band, "hire warriors")
+    PHASE.open_window(state, band, "hire warriors")
     _recruit(cmd, band, ctx)
 
 
@@ -248,15 +165,7 @@ def record_battle(cmd: RecordBattle, ctx: Context) -> None:
     """The battle, with every warband's rating before it and the underdog points that gives."""
     state, tables = ctx.state, m.tables_for(ctx.options)
     battle = battle_record(cmd, ctx)
-    for warband in battle.participants:
-        band = state.warbands[warband]
-        unfinished = m.next_step(state, band)
-        if unfinished is not None:
-            last = m.latest_battle(state, band)
-            raise RuleViolation(
-                f"{band.name} must finish the post-game of battle {last.number if last else 0} first "
-                f"(next: {m.STEP_TITLES[unfinished]})"
-            )
+    PHASE.refuse_unfinished(state, battle.participants)
     ratings = {w: m.rating(state, w) for w in battle.participants}
     underdog: dict[str, int] = {}
     rows: dict[str, str] = {}
@@ -291,15 +200,15 @@ def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
     """
     state = ctx.state
     band = state.warband(cmd.warband)
-    battle = m.latest_battle(state, band)
+    battle = PHASE.latest_battle(state, band)
     if battle is None:
         raise RuleViolation(f"{band.name} has not fought a battle yet")
     held = band.ext.get(ce.UNDERDOG, {}).get(str(battle.number), {"points": 0, "spent": 0})
     if not held["points"]:
         raise RuleViolation(f"{band.name} earned no underdog points in battle {battle.number}")
-    if cmd.xp and m.step_done(state, band, "experience"):
+    if cmd.xp and PHASE.is_done(state, band, "experience"):
         raise RuleViolation(f"{band.name} has already been awarded experience for battle {battle.number}")
-    if cmd.sword is not None and m.step_done(state, band, "explore"):
+    if cmd.sword is not None and PHASE.is_done(state, band, "explore"):
         raise RuleViolation(
             f"{band.name} has already explored after battle {battle.number}: "
             "a Hired Sword bought with underdog points joins before the post-game"
@@ -352,7 +261,7 @@ def _dice(values: list[int] | tuple[int, ...]) -> str:
 def explore(cmd: Explore, ctx: Context) -> None:
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
-    battle = m.begin_step(state, band, "explore")
+    battle = PHASE.begin(state, band, "explore")
     if cmd.extra_dice < 0 or cmd.discard < 0:
         raise BadInput("extra and discarded dice cannot be negative")
     listing = m.band_list(band, tables)[0]
@@ -393,7 +302,7 @@ def explore(cmd: Explore, ctx: Context) -> None:
         effects = Consequences(ctx, band, battle, f"exploration: {entry.name}")
         for outcome in resolution.outcomes:
             effects.apply(outcome, resolution.rows_used[-1])
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="explore"))
+    PHASE.finish(ctx, band, battle, "explore")
 
 
 def _table_faces(roll: Any, dice: str) -> list[int]:
@@ -432,7 +341,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
     the battle's deeds list the warband's fighters."""
     state = ctx.state
     band = state.warband(cmd.warband)
-    battle = m.begin_step(state, band, "injuries")
+    battle = PHASE.begin(state, band, "injuries")
     out = m.deeds(band, battle)["out_of_action"]
     heroes = [f for f in out if state.fighters[f].role in m.HEROES]
     for fighter_id in [f for f in out if f not in heroes]:
@@ -441,7 +350,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
     for fighter_id in heroes:
         if state.fighters[fighter_id].active:
             hero_injury(ctx, band, battle, state.fighters[fighter_id])
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="injuries"))
+    PHASE.finish(ctx, band, battle, "injuries")
 
 
 # --- experience ----------------------------------------------------------------------------------------
@@ -463,7 +372,7 @@ def experience(cmd: Experience, ctx: Context) -> None:
     """Battle experience (seed 2.1 Experience 1-4); advances are rolled in the next step."""
     state = ctx.state
     band = state.warband(cmd.warband)
-    battle = m.begin_step(state, band, "experience")
+    battle = PHASE.begin(state, band, "experience")
     done = m.deeds(band, battle)
     fought = [state.fighters[f] for f in done["fought"]]
     deed_groups = {m.member(state, band, ref).id for ref in cmd.henchman_deeds}
@@ -484,15 +393,15 @@ def experience(cmd: Experience, ctx: Context) -> None:
     for award in awards:
         ctx.emit(ev.XPAwarded(warband=band.id, fighter=by_name[award.fighter].id, amount=award.amount,
                               reason=f"{XP_REASONS[award.reason]} (battle {battle.number})"))
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="experience"))
+    PHASE.finish(ctx, band, battle, "experience")
 
 
 def advance(cmd: Advance, ctx: Context) -> None:
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
-    battle = m.latest_battle(state, band)
-    if battle is not None and not m.step_done(state, band, "experience"):
-        m.begin_step(state, band, "advances")  # refuses with the step that comes first
+    battle = PHASE.latest_battle(state, band)
+    if battle is not None and not PHASE.is_done(state, band, "experience"):
+        PHASE.begin(state, band, "advances")  # refuses with the step that comes first
     if cmd.fighter is None:
         if cmd.threshold is not None:
             raise BadInput("name the warrior whose threshold to roll for")
@@ -536,7 +445,7 @@ def sell_shards(cmd: SellShards, ctx: Context) -> None:
     """Trading 1: sell wyrdstone; the price depends on the warband's size (Hired Swords excluded)."""
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
-    battle = m.begin_step(state, band, "sell-shards")
+    battle = PHASE.begin(state, band, "sell-shards")
     if cmd.shards < 0:
         raise BadInput("shards sold cannot be negative")
     if cmd.shards:
@@ -547,7 +456,7 @@ def sell_shards(cmd: SellShards, ctx: Context) -> None:
             ev.TreasuryChanged(warband=band.id, delta=sale.gold, reason=f"sold {sale.shards_sold} wyrdstone shards",
                                row=sale.row_id),
         )
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="sell-shards"))
+    PHASE.finish(ctx, band, battle, "sell-shards")
 
 
 def _holder(state: Any, band: Band, ref: str | None) -> tuple[Fighter | None, list[str], str]:
@@ -578,7 +487,7 @@ def sell(cmd: Sell, ctx: Context) -> None:
     sells the item of every member."""
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
-    m.open_window(state, band, "sell equipment")
+    PHASE.open_window(state, band, "sell equipment")
     fighter, items, owner = _holder(state, band, cmd.fighter)
     item = m.item_id(tables, cmd.item)
     if item not in items:
@@ -597,7 +506,7 @@ def search(cmd: Search, ctx: Context) -> None:
     """Trading 3: each hero not taken out of action may look for one rare item: 2D6 >= rarity."""
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
-    battle = m.begin_step(state, band, "search")
+    battle = PHASE.begin(state, band, "search")
     searched: set[str] = set()
     for wanted in cmd.searches:
         hero = m.member(state, band, wanted.hero)
@@ -617,7 +526,7 @@ def search(cmd: Search, ctx: Context) -> None:
         searched.add(hero.id)
         ctx.emit(ce.RareItemSearched(warband=band.id, battle=battle.number, fighter=hero.id, item=item,
                                      rarity=rarity, total=found.total, found=found.found))
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="search"))
+    PHASE.finish(ctx, band, battle, "search")
 
 
 def buy(cmd: Buy, ctx: Context) -> None:
@@ -625,11 +534,11 @@ def buy(cmd: Buy, ctx: Context) -> None:
     dice ("30+2D6") is rolled; a henchman group buys one for each member."""
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
-    m.open_window(state, band, "buy equipment")
+    PHASE.open_window(state, band, "buy equipment")
     fighter, _items, _owner = _holder(state, band, cmd.fighter)
     item = m.item_id(tables, cmd.item)
     row = m.item_row(tables, item)
-    battle = m.latest_battle(state, band)
+    battle = PHASE.latest_battle(state, band)
     found = band.ext.get(ce.FOUND, {}).get(str(battle.number), []) if battle else []
     rare = item in found or (row is not None and row.rarity is not None)
     if rare and battle is not None and item not in found:
@@ -654,7 +563,7 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
     underdog bonus brought to this battle is kept the same way, from this first upkeep on."""
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
-    battle = m.begin_step(state, band, "upkeep")
+    battle = PHASE.begin(state, band, "upkeep")
     dwarves = any(f.ext.get(ce.RACE) == "dwarf" for f in state.fighters_of(band.id))
     underdog_sword = band.ext.get(ce.UNDERDOG, {}).get(str(battle.number), {}).get("sword")
     for sword in [f for f in state.fighters_of(band.id) if f.role == m.HIRED_SWORD]:
@@ -670,7 +579,7 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
         elif fee:
             ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-fee, reason=f"upkeep of {sword.name}",
                                         row=f"hired-sword:{sword.ext.get(ce.TYPE, '')}"))
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="upkeep"))
+    PHASE.finish(ctx, band, battle, "upkeep")
 
 
 def _recruits_room(group: Fighter, budget: int, tables) -> int:
@@ -685,7 +594,7 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
     that much of it (0-XP groups cost none); he costs what a member of his group cost."""
     state, tables = ctx.state, m.tables_for(ctx.options)
     band = state.warband(cmd.warband)
-    battle = m.begin_step(state, band, "reinforce")
+    battle = PHASE.begin(state, band, "reinforce")
     groups = [f for f in state.fighters_of(band.id) if f.role == m.HENCHMAN]
     question = f"Reinforce {band.name}'s henchman groups (a D6 gives the experience available)?"
     if groups and ctx.choose("reinforce", question, ["yes", "no"]) == "yes":
@@ -710,7 +619,7 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
                 if g.cost:
                     recruits = f"{n} recruit{'' if n == 1 else 's'}"
                     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-g.cost * n, reason=f"{recruits} for {g.name}"))
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step="reinforce"))
+    PHASE.finish(ctx, band, battle, "reinforce")
 
 
 HANDLERS: dict[type[Command], Callable[[Any, Context], None]] = {

@@ -24,7 +24,6 @@ from commands.coreheim import events as ce
 from commands.coreheim import rules
 from commands.coreheim.tables import CoreheimTables, HeroType, HouseRuleError, Item, Warband, load_tables
 from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rulesets import steps_done
 from ledger.state import Battle, CampaignState, Fighter
 from ledger.state import Warband as Band
 
@@ -169,35 +168,14 @@ def skill_lists(fighter: Fighter, band: Band, tables: CoreheimTables) -> tuple[s
     return rules.hero_skill_lists(listing.id, fighter.ext[ce.TYPE], variant=variant, tables=tables)
 
 
-# --- battles and the post-game sequence ------------------------------------------------------------
-
-STEP_TITLES = {
-    "explore": "explore",
-    "injuries": "roll injuries",
-    "experience": "award experience",
-    "advances": "roll advances",
-    "sell-shards": "sell wyrdstone",
-    "search": "look for rare items",
-    "upkeep": "pay Hired Sword upkeep",
-    "reinforce": "reinforce henchman groups",
-}
-STEPS = tuple(STEP_TITLES)
-# Trading actions done any number of times, between two steps of the seed's trading order:
-# 2 sell equipment (after 1 wyrdstone, before 3 rare items), 4 buy (before 5 upkeep),
-# 6 hire (before 7 reinforce). Before a warband's first battle they are always open.
-WINDOWS = {
-    "sell equipment": ("sell-shards", "search"),
-    "buy equipment": ("search", "upkeep"),
-    "hire warriors": ("upkeep", "reinforce"),
-}
-
-
-def latest_battle(state: CampaignState, band: Band) -> Battle | None:
-    return next((b for b in reversed(state.battles) if band.id in b.participants), None)
+# --- a battle's deeds ---------------------------------------------------------------------------------
 
 
 def deeds(band: Band, battle: Battle) -> dict[str, Any]:
-    """Who of the warband fought the battle, who was taken out of action, whom each took out."""
+    """Who of the warband fought the battle, who was taken out of action, whom each took out.
+
+    Kept from `coreheim.battle-deeds` rather than the core's battle record: a Hired Sword an
+    underdog point brings joins the battle after it was recorded (the event states the deeds again)."""
     held = band.ext.get(ce.DEEDS, {})
     if held.get("battle") != battle.number:
         return {"battle": battle.number, "fought": [], "out_of_action": [], "took_out": {}}
@@ -206,60 +184,6 @@ def deeds(band: Band, battle: Battle) -> dict[str, Any]:
 
 def was_out_of_action(band: Band, battle: Battle, fighter: Fighter) -> bool:
     return fighter.id in deeds(band, battle)["out_of_action"]
-
-
-def step_done(state: CampaignState, band: Band, step: str) -> bool:
-    """Done for the warband's latest battle. Advances are done once experience was awarded and
-    no warrior has a threshold left to roll for."""
-    battle = latest_battle(state, band)
-    if battle is None:
-        return False
-    if step == "advances":
-        tables = tables_for(state.options)
-        return step_done(state, band, "experience") and not any(
-            pending_thresholds(f, tables) for f in state.fighters_of(band.id)
-        )
-    return step in steps_done(state, band.id, battle.number)
-
-
-def next_step(state: CampaignState, band: Band) -> str | None:
-    """The first step not done for the latest battle (None: nothing to do)."""
-    if latest_battle(state, band) is None:
-        return None
-    return next((step for step in STEPS if not step_done(state, band, step)), None)
-
-
-def begin_step(state: CampaignState, band: Band, step: str) -> Battle:
-    """The battle whose post-game this step belongs to, once every earlier step is done."""
-    battle = latest_battle(state, band)
-    if battle is None:
-        raise RuleViolation(f"{band.name} has not fought a battle yet: there is no post-game to {STEP_TITLES[step]}")
-    if step_done(state, band, step):
-        raise RuleViolation(f"{band.name} has already done '{STEP_TITLES[step]}' for battle {battle.number}")
-    first = next_step(state, band)
-    if first != step:
-        raise RuleViolation(
-            f"{band.name} cannot {STEP_TITLES[step]} yet: {STEP_TITLES[first]} first (post-game of battle {battle.number})"
-        )
-    return battle
-
-
-def open_window(state: CampaignState, band: Band, action: str) -> None:
-    """Refuse a trading action outside its place in the seed's trading order."""
-    battle = latest_battle(state, band)
-    if battle is None:
-        return
-    after, before = WINDOWS[action]
-    if step_done(state, band, before):
-        raise RuleViolation(
-            f"{band.name} can no longer {action} after battle {battle.number}: "
-            f"'{STEP_TITLES[before]}' is done"
-        )
-    if not step_done(state, band, after):
-        raise RuleViolation(
-            f"{band.name} cannot {action} yet: {STEP_TITLES[next_step(state, band) or after]} first "
-            f"(post-game of battle {battle.number})"
-        )
 
 
 # --- rating ----------------------------------------------------------------------------------------
