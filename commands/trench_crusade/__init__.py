@@ -11,8 +11,9 @@ from ledger.rulesets import Ruleset, register
 
 from .cli import register_commands
 from .events import evolve
-from .handlers import DEFAULT_OPTIONS, HANDLERS, check_options
-from .steps import post_game
+from .handlers import HANDLERS
+from .model import DEFAULT_OPTIONS, check_options
+from .phase import PHASE
 
 RULESET = register(
     Ruleset(
@@ -23,7 +24,7 @@ RULESET = register(
         evolve=evolve,
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,
-        post_game=post_game,
+        post_game=PHASE.guided_steps,
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
         register_commands=register_commands,
     )

@@ -48,10 +48,7 @@ Decisions (the rules module's docstring lists the rule readings):
 
 from __future__ import annotations
 
-import json
-import shlex
-from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 
@@ -69,314 +66,52 @@ from commands.shared import (
     slug,
 )
 from ledger import events as ev
-from ledger.decide import Command, Context
+from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets import refusing_as_rule_violation, steps_done
+from ledger.rulesets import refusing_as_rule_violation
 from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as tce
 from . import rules as r
-from .tables import TableError, TrenchCrusadeTables, load_tables, with_house_rules
-
-# --- commands ---------------------------------------------------------------------------------
-
-
-class Recruit(Command, frozen=True, kw_only=True, tag="trench-crusade.recruit"):
-    warband: str
-    name: str
-    model: str  # the Faction List entry, e.g. "Trench Pilgrim"
-    elite: bool = False
-    keywords: list[str] = []
-    equipment: list[str] = []
-    cost: int = 0
-    paid: bool = True
-
-
-class RecordTrenchBattle(Command, frozen=True, kw_only=True, tag="trench-crusade.battle"):
-    participants: list[str]
-    scenario: str  # id or name of a scenario of the glorious-deeds table
-    winner: str | None = None
-    deeds: list[ev.Deed] = []  # every model of the Force, with its Glorious Deeds (ids or names)
-    warband_deeds: dict[str, list[str]] = {}  # warband -> Glorious Deeds done with no doer
-    attacker: str | None = None  # for scenarios whose deeds belong to one side
-
-
-class Trauma(Command, frozen=True, kw_only=True, tag="trench-crusade.trauma"):
-    warband: str
-
-
-class Ransom(Command, frozen=True, kw_only=True, tag="trench-crusade.ransom"):
-    warband: str
-    fighter: str
-    paid: int | None = None  # ducats paid; None: the ransom was not paid
-    to: str | None = None  # the captor; needed only when several warbands fought
-
-
-class Promotions(Command, frozen=True, kw_only=True, tag="trench-crusade.promotions"):
-    warband: str
-    assign: dict[str, int] = {}  # model -> Promotion Dice
-    even: bool = False  # deal the pool evenly instead, in roster order
-    order: list[str] = []  # one model per die, or each model once (all its dice together)
-    extra: dict[str, int] = {}  # promotion-dice-sources row -> dice it adds
-
-
-class Experience(Command, frozen=True, kw_only=True, tag="trench-crusade.experience"):
-    warband: str
-    leader: str | None = None  # the ELITE LEADER gaining a warband-level deed's XP
-
-
-class AdvanceRoll(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    fighter: str
-    tables: list[str]  # the two skill tables rolled on
-    keep: str | None = None  # the table whose result is kept; asked after rolling if not given
-
-
-class Advancement(Command, frozen=True, kw_only=True, tag="trench-crusade.advancement"):
-    warband: str
-    rolls: list[AdvanceRoll]
-
-
-class Reinforcements(Command, frozen=True, kw_only=True, tag="trench-crusade.reinforcements"):
-    warband: str
-
-
-class Retire(Command, frozen=True, kw_only=True, tag="trench-crusade.retire"):
-    warband: str
-    fighter: str
-
-
-class BuyKit(Command, frozen=True, kw_only=True, tag="trench-crusade.buy"):
-    warband: str
-    item: str
-    price: int  # as the faction Armoury or Glory Item table prices it
-    currency: str = tce.DUCATS  # or tce.GLORY_POINTS
-    glory_item: bool = False  # a Glory Item: bought with Glory only
-    elite_only: bool = False  # may sit in the Arsenal, but only an ELITE may be given it
-
-
-class SellKit(Command, frozen=True, kw_only=True, tag="trench-crusade.sell"):
-    warband: str
-    item: str
-    fighter: str | None = None  # the model carrying it; None: from the Arsenal
-    price: int | None = None  # the price paid, for an item bought before the ledger knew prices
-    currency: str | None = None  # the currency it was paid in, with `price` (default ducats)
-
-
-class Allocate(Command, frozen=True, kw_only=True, tag="trench-crusade.allocate"):
-    warband: str
-    item: str
-    fighter: str
-    to_arsenal: bool = False  # False: from the Arsenal to the model; True: back to the Arsenal
-
-
-class Quartermaster(Command, frozen=True, kw_only=True, tag="trench-crusade.quartermaster"):
-    warband: str
-
-
-class Roster(Command, frozen=True, kw_only=True, tag="trench-crusade.roster"):
-    warband: str
-
-
-class Exploration(Command, frozen=True, kw_only=True, tag="trench-crusade.exploration"):
-    warband: str
-    table: str | None = None  # chosen before rolling when the stage offers two
-    skills: list[str] = []  # Exploration Skills the warband uses (ids of the exploration table)
-    modifier: int = 0  # Allies, Equipment…: added to the Exploration Roll
-    rerolls: list[int] | None = None  # dice (from 1) re-rolled; None: asked after rolling
-
-
-# --- tables and options ----------------------------------------------------------------------
-
-DEFAULT_TABLES = load_tables()
-STOP_RULES = ("first-six", "per-model")
-DEFAULT_OPTIONS: dict[str, Any] = {"dice": "table", "head_wound_promotion": False, "promotion_stop_rule": "first-six",
-                                   "tables": {}}
-
-
-@lru_cache(maxsize=32)
-def _tables(overrides: str) -> TrenchCrusadeTables:
-    replaced = json.loads(overrides)
-    return with_house_rules(DEFAULT_TABLES, replaced) if replaced else DEFAULT_TABLES
-
-
-def tables_for(state: CampaignState) -> TrenchCrusadeTables:
-    """The campaign's tables: the defaults with its house-rule replacements."""
-    return _tables(json.dumps(state.options.get("tables", {}), sort_keys=True))
-
-
-def head_wound_promotion(state: CampaignState) -> bool:
-    """House rule (v1.0, rules D5): a Head-Wounded ELITE takes Promotion Dice as a Troop; off, as the seed."""
-    return bool(state.options.get("head_wound_promotion", False))
-
-
-def check_options(options: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise BadInput(f"trench-crusade has no option {', '.join(unknown)} (options: {', '.join(DEFAULT_OPTIONS)})")
-    if options["dice"] not in ("table", "ledger"):
-        raise BadInput(f"dice must be table or ledger, not {options['dice']!r}")
-    if not isinstance(options["head_wound_promotion"], bool):
-        raise BadInput(f"head_wound_promotion must be true or false, not {options['head_wound_promotion']!r}")
-    if options["promotion_stop_rule"] not in STOP_RULES:
-        raise BadInput(f"promotion_stop_rule must be one of {', '.join(STOP_RULES)}, not {options['promotion_stop_rule']!r}")
-    if not isinstance(options["tables"], dict):
-        raise BadInput("tables must be an object: table name -> replacement table")
-    try:
-        with_house_rules(DEFAULT_TABLES, options["tables"])
-    except TableError as error:
-        raise BadInput(str(error)) from None
-    return options
-
-
-# The v1.0 factions by id (the ids the model lists use) and printed name.
-FACTIONS = {
-    "new-antioch": "Principality of New Antioch",
-    "trench-pilgrims": "Trench Pilgrims",
-    "iron-sultanate": "Sultanate of the Iron Wall",
-    "heretic-legions": "Heretic Legions",
-    "black-grail": "Cult of the Black Grail",
-    "court-of-the-seven-headed-serpent": "Court of the Seven-Headed Serpent",
-}
-
-
-def faction_id(text: str) -> str:
-    wanted = slug(text)
-    for known, name in FACTIONS.items():
-        if wanted in (known, slug(name)):
-            return known
-    raise RuleViolation(f"'{text}' is not a Trench Crusade faction (factions: {', '.join(FACTIONS)})")
-
-
-# --- the rules' view of the state ----------------------------------------------------------
-
-
-def xp_blocking_rows(fighter: Fighter, tables: TrenchCrusadeTables) -> list[str]:
-    """The trauma rows that stop the model gaining XP (Head Wound), but for those a Promotion 6 lifted."""
-    suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])[fighter.ext.get(tce.XP_RESTORED_AFTER, 0):]
-    stopping = {row.id for row in tables.trauma.elite if row.stops_xp}
-    return [row for row in suffered if row in stopping]
-
-
-def rules_fighter(fighter: Fighter, tables: TrenchCrusadeTables) -> r.Fighter:
-    suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])
-    return r.Fighter(
-        fighter_id=fighter.id,
-        name=fighter.name,
-        model=fighter.ext.get(tce.MODEL, fighter.role),
-        keywords=frozenset(fighter.keywords),
-        xp=fighter.xp,
-        skills=frozenset(fighter.skills),
-        injuries=tuple(suffered),
-        battle_scars=fighter.ext.get(tce.BATTLE_SCARS, 0),
-        xp_blocked=bool(xp_blocking_rows(fighter, tables)),
-    )
-
-
-def roster_of(state: CampaignState, band: Warband, tables: TrenchCrusadeTables) -> list[r.Fighter]:
-    """The models on the warband's roster now (dead, captured and removed ones are not)."""
-    return [rules_fighter(fighter, tables) for fighter in state.fighters_of(band.id)]
-
-
-def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
-    fighter = state.fighter(ref, band.id)
-    if not fighter.active:
-        raise RuleViolation(f"{fighter.name} is {fighter.status}")
-    return fighter
-
-
-class CampaignBattle(NamedTuple):
-    """A warband's latest battle, as its Campaign Phase reads it."""
-
-    number: int
-    record: r.BattleRecord
-    enemies: list[str]
-
-
-def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
-    kept = band.ext.get(tce.LAST_BATTLE)
-    if kept is None:
-        raise RuleViolation(f"{band.name} has not fought a battle yet")
-    return CampaignBattle(
-        number=kept["battle"],
-        enemies=list(kept["enemies"]),
-        record=r.BattleRecord(
-            scenario_id=kept["scenario"],
-            result=kept["result"],
-            participants=tuple(kept["force"]),
-            out_of_action=tuple(kept["out_of_action"]),
-            deeds=tuple(r.DeedRecord(deed_id=d["deed"], fighter_id=d.get("fighter")) for d in kept["deeds"]),
-            side=kept.get("side"),
-        ),
-    )
-
-
-# --- the Campaign Phase order ------------------------------------------------------------------
-
-QUARTERMASTER, ROSTER = "quartermaster", "roster"
-STEP_TITLES = {"trauma": "Trauma", "promotions": "Promotions", "experience": "Experience", "exploration": "Exploration",
-               QUARTERMASTER: "Quartermaster", ROSTER: "Roster"}
-STEP_ORDER = tuple(STEP_TITLES)
-# Taken instead of Exploration, in its place in the order (rules §4: Reinforcements forfeits Exploration).
-REINFORCEMENTS = "reinforcements"
-INSTEAD_OF = {REINFORCEMENTS: "exploration"}
-TITLES = {**STEP_TITLES, REINFORCEMENTS: "Reinforcements"}
-
-
-def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
-    """Advancement Rolls owed, by fighter id."""
-    return {f.id: f.ext[tce.ADVANCEMENTS_DUE] for f in state.fighters_of(band.id) if f.ext.get(tce.ADVANCEMENTS_DUE, 0) > 0}
+from .commands import (
+    Advancement,
+    Allocate,
+    BuyKit,
+    Experience,
+    Exploration,
+    Promotions,
+    Quartermaster,
+    Ransom,
+    RecordTrenchBattle,
+    Recruit,
+    Reinforcements,
+    Retire,
+    Roster,
+    SellKit,
+    Trauma,
+)
+from .model import (
+    CampaignBattle,
+    faction_id,
+    head_wound_promotion,
+    latest_battle,
+    member,
+    roster_of,
+    rules_fighter,
+    tables_for,
+)
+from .phase import PHASE, QUARTERMASTER, REINFORCEMENTS, ROSTER
+from .tables import TrenchCrusadeTables
 
 
 def begin_step(state: CampaignState, band: Warband, step: str) -> CampaignBattle:
-    """The battle whose Campaign Phase this step belongs to, once the steps before it are done."""
-    battle = latest_battle(state, band)
-    done = steps_done(state, band.id, battle.number)
-    if step in done:
-        raise RuleViolation(f"{band.name} has already done the {TITLES[step]} step for battle {battle.number}")
-    place = INSTEAD_OF.get(step, step)
-    taken = next((other for other in done if other != step and INSTEAD_OF.get(other, other) == place), None)
-    if taken is not None:
-        raise RuleViolation(f"{band.name} has done the {TITLES[taken]} step for battle {battle.number}: "
-                            "Reinforcements are taken instead of Exploration, not as well")
-    places_done = {INSTEAD_OF.get(other, other) for other in done}
-    missing = [earlier for earlier in STEP_ORDER[: STEP_ORDER.index(place)] if earlier not in places_done]
-    if missing:
-        raise RuleViolation(
-            f"{band.name} must do the {STEP_TITLES[missing[0]]} step for battle {battle.number} first "
-            f"(the Campaign Phase goes {', '.join(STEP_TITLES.values())})"
-        )
-    captives = [f.name for f in state.fighters_of(band.id, active_only=False) if f.status == "captured"]
-    if step != "trauma" and captives:
-        # The rules settle a ransom before the phase goes on; a captive left pending would also escape
-        # the 6-ELITE count of the Promotions step and could return as a 7th ELITE.
-        raise RuleViolation(
-            f"{', '.join(captives)} {'is' if len(captives) == 1 else 'are'} Captured: settle the ransom "
-            f"(trench-crusade ransom, paid or unpaid) before the {TITLES[step]} step"
-        )
-    if place == "exploration" and (owed := advancements_due(state, band)):
-        names = ", ".join(state.fighters[f].name for f in owed)
-        raise RuleViolation(f"{names} still {'has' if len(owed) == 1 else 'have'} an Advancement Roll to make before {TITLES[step]}")
-    return battle
+    """The latest battle, as the Campaign Phase reads it, once the phase lets this step begin."""
+    PHASE.begin(state, band, step)
+    return latest_battle(state, band)
 
 
 def finish_step(ctx: Context, band: Warband, battle: CampaignBattle, step: str) -> None:
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step=step))
-
-
-def refuse_an_unfinished_phase(state: CampaignState, participants: list[str]) -> None:
-    """A warband fights again only once the Campaign Phase of its latest battle is finished: the
-    steps belong to the latest battle, so the ones left would be dropped without a word."""
-    from .steps import next_step  # the guided post-game's step list is built on this module
-
-    for band_id in participants:
-        step = next_step(state, band_id)
-        if step is not None:
-            band = state.warbands[band_id]
-            raise RuleViolation(
-                f"{band.name} has not finished the Campaign Phase of battle {latest_battle(state, band).number}: "
-                f"next is {step.key} (campaign post-game {shlex.quote(band.name)})"
-            )
-
+    PHASE.finish(ctx, band, battle.number, step)
 
 # --- shared consequences ---------------------------------------------------------------------
 
@@ -469,7 +204,7 @@ def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
     battle = battle_record(
         RecordBattle(participants=cmd.participants, winner=cmd.winner, scenario=scenario.id, deeds=deeds), ctx
     )
-    refuse_an_unfinished_phase(state, battle.participants)
+    PHASE.refuse_unfinished(state, battle.participants)
     by_warband = {state.warband(ref).id: deed_ids(names) for ref, names in cmd.warband_deeds.items()}
     attacker = state.warband(cmd.attacker).id if cmd.attacker else None
     for named in [*by_warband, *([attacker] if attacker else [])]:

@@ -10,7 +10,7 @@ from ledger.state import CampaignState
 
 from . import events as tce
 from . import rules as r
-from .handlers import head_wound_promotion, latest_battle, tables_for, xp_blocking_rows
+from .model import head_wound_promotion, latest_battle, tables_for, xp_blocking_rows
 
 # A Head-Wounded model's XP, in `status`: blocked, or restored by a Promotion 6 (house rule `head_wound_promotion`).
 XP_BLOCKED, XP_RESTORED = "xp-blocked", "xp-restored"

@@ -29,7 +29,6 @@ from commands.coreheim.commands import (
     SellShards,
     Upkeep,
 )
-from commands.coreheim import model
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle
 from ledger import events as ev

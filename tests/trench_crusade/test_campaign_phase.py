@@ -8,7 +8,7 @@ import pytest
 
 from commands.shared import GainItem, RecordBattle, RecruitFighter
 from commands.trench_crusade import events as tc
-from commands.trench_crusade.handlers import (
+from commands.trench_crusade.commands import (
     Advancement,
     AdvanceRoll,
     Experience,

@@ -15,7 +15,7 @@ import pytest
 
 from commands.shared import AwardXP
 from commands.trench_crusade import events as tc
-from commands.trench_crusade.handlers import Experience, Promotions, Trauma
+from commands.trench_crusade.commands import Experience, Promotions, Trauma
 from ledger import events as ev
 
 DEEDS = {"Gaius": ["headshot"], "Anna": ["good-hunting"]}

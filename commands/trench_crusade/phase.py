@@ -1,50 +1,43 @@
-"""The guided Campaign Phase (`campaign post-game WARBAND`) for Trench Crusade.
+"""The Campaign Phase, declared: Trauma, Promotions, Experience, the Advancement Rolls owed,
+Exploration (or Reinforcements in its place), Quartermaster and Roster, for the warband's latest
+battle; and how the guided `campaign post-game WARBAND` builds each step's command.
 
-Steps in the rules' order: Trauma, Promotions, Experience, Advancement Rolls, Exploration
-(the optional Reinforcements is taken in Exploration's place with `trench-crusade
-reinforcements`, which counts as Exploration done), Quartermaster, Roster. The Quartermaster
-step's activities (retire, recruit, buy, sell, give, stow) are commands of their own, done
-before the step: at a terminal the walk offers to stop there for them; the step itself and
-the Roster step are a confirmation each. Each step builds one command; whether it is done is read from the events of the
-warband's latest battle (`post-game.step-done`, and the Advancement Rolls still owed), so the
-sequence resumes where it stopped. The same steps decide whether a warband may fight again
-(`next_step`): a battle is refused until its latest battle's phase is finished. With no one to
-ask (no terminal), choices with a sensible default (accept the even spread, roll each model's
-dice together, no extra dice, no re-rolls) take it; choices the command itself asks while
+The Quartermaster step's activities (retire, recruit, buy, sell, give, stow) are commands of their
+own, done before the step: at a terminal the walk offers to stop there for them; the step itself
+and the Roster step are a confirmation each. Whether a step is done is read from the events of the
+warband's latest battle (`post-game.step-done`, and the Advancement Rolls still owed), so the walk
+resumes where it stopped, and a battle is refused until its latest battle's phase is finished. With
+no one to ask (no terminal), choices with a sensible default (accept the even spread, roll each
+model's dice together, no extra dice, no re-rolls) take it; choices the command itself asks while
 deciding (the table to explore, which LEADER gains a warband deed's XP) are left to it, so
-`post-game --answer table=rare` gives them; the skill tables of an Advancement Roll need a
-terminal or `campaign trench-crusade advance`.
+`post-game --answer table=rare` gives them; the skill tables of an Advancement Roll need a terminal
+or `campaign trench-crusade advance`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger.decide import AskChoice
+from commands.kit import Phase, PhaseMessages, PhaseStep
+from ledger.decide import AskChoice, Command
 from ledger.errors import NeedsDice, RuleViolation
-from ledger.rulesets import Step, steps_done
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Warband
 
 from . import rules as r
-from .handlers import (
-    INSTEAD_OF,
+from .commands import (
     Advancement,
     AdvanceRoll,
     Experience,
-    QUARTERMASTER,
-    ROSTER,
     Exploration,
     Promotions,
     Quartermaster,
     Roster,
     Trauma,
-    advancements_due,
-    head_wound_promotion,
-    latest_battle,
-    roster_of,
-    tables_for,
 )
+from .model import advancements_due, head_wound_promotion, latest_battle, roster_of, tables_for
 from .tables import TrenchCrusadeTables
+
+QUARTERMASTER, ROSTER, REINFORCEMENTS = "quartermaster", "roster", "reinforcements"
 
 
 def offer(ask: AskChoice, prompt: str, options: Sequence[str], default: str | None) -> str | None:
@@ -56,24 +49,25 @@ def offer(ask: AskChoice, prompt: str, options: Sequence[str], default: str | No
         return default
 
 
-def recorded(step: str):
-    """Done once the step, or the step taken in its place (Reinforcements for Exploration), is
-    recorded for the warband's latest battle."""
-    stands_for = {step, *(other for other, place in INSTEAD_OF.items() if place == step)}
-
-    def done(state: CampaignState, warband: str) -> bool:
-        band = state.warbands[warband]
-        try:
-            battle = latest_battle(state, band)
-        except RuleViolation:
-            return False
-        return not stands_for.isdisjoint(steps_done(state, warband, battle.number))
-
-    return done
+def advancement_done(state: CampaignState, band: Warband) -> bool:
+    return PHASE.is_done(state, band, "experience") and not advancements_due(state, band)
 
 
-def advancement_done(state: CampaignState, warband: str) -> bool:
-    return recorded("experience")(state, warband) and not advancements_due(state, state.warbands[warband])
+def settled_first(state: CampaignState, band: Warband, step: str) -> None:
+    """What the rules settle before a step: a ransom before anything after Trauma, the Advancement
+    Rolls owed before Exploration (or Reinforcements)."""
+    captives = [f.name for f in state.fighters_of(band.id, active_only=False) if f.status == "captured"]
+    title = PHASE.title(step)
+    if step != "trauma" and captives:
+        # The rules settle a ransom before the phase goes on; a captive left pending would also escape
+        # the 6-ELITE count of the Promotions step and could return as a 7th ELITE.
+        raise RuleViolation(
+            f"{', '.join(captives)} {'is' if len(captives) == 1 else 'are'} Captured: settle the ransom "
+            f"(trench-crusade ransom, paid or unpaid) before the {title} step"
+        )
+    if PHASE.place(step) == "exploration" and (owed := advancements_due(state, band)):
+        names = ", ".join(state.fighters[f].name for f in owed)
+        raise RuleViolation(f"{names} still {'has' if len(owed) == 1 else 'have'} an Advancement Roll to make before {title}")
 
 
 def _more_dice(ask: AskChoice, tables: TrenchCrusadeTables) -> dict[str, int]:
@@ -174,34 +168,41 @@ def build_exploration(state: CampaignState, warband: str, ask: AskChoice) -> Exp
     return Exploration(warband=band.name, table=table, rerolls=None if rerolls == "yes" else [])
 
 
-STEPS = (
-    Step("trauma", "Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
-         recorded("trauma"), lambda state, warband, ask: Trauma(warband=state.warbands[warband].name)),
-    Step("promotions", "Promotions: the Promotion Dice pool", recorded("promotions"), build_promotions),
-    Step("experience", "Experience: XP for the ELITE", recorded("experience"), build_experience),
-    Step("advancement", "Advancement Rolls", advancement_done, build_advancement),
-    Step("exploration", "Exploration (or Reinforcements instead)", recorded("exploration"), build_exploration,
-         before="take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
-                "discarded, the Strongbox set to 0, no Exploration)?"),
-    Step(QUARTERMASTER, "Quartermaster: done buying, selling, recruiting, retiring and allocating",
-         recorded(QUARTERMASTER), lambda state, warband, ask: Quartermaster(warband=state.warbands[warband].name),
-         before="retire, recruit, buy, sell or allocate Battlekit first (`campaign trench-crusade "
-                "retire|recruit|buy|sell|give|stow`)?"),
-    Step(ROSTER, "Roster: the roster is up to date", recorded(ROSTER),
-         lambda state, warband, ask: Roster(warband=state.warbands[warband].name)),
+def _plain(command: type[Command]):
+    def build(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+        return command(warband=state.warbands[warband].name)
+
+    return build
+
+
+PHASE = Phase(
+    steps=[
+        PhaseStep("trauma", "Trauma", build=_plain(Trauma),
+                  guide="Trauma: Survival Rolls for Troops, the Trauma Table for ELITE"),
+        PhaseStep("promotions", "Promotions", build=build_promotions, guide="Promotions: the Promotion Dice pool"),
+        PhaseStep("experience", "Experience", build=build_experience, guide="Experience: XP for the ELITE"),
+        PhaseStep("advancement", "Advancement", build=build_advancement, guide="Advancement Rolls",
+                  done=advancement_done, checked_by_command=True),
+        PhaseStep("exploration", "Exploration", build=build_exploration,
+                  guide="Exploration (or Reinforcements instead)",
+                  before="take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
+                         "discarded, the Strongbox set to 0, no Exploration)?"),
+        # Taken instead of Exploration, in its place in the order (rules §4: Reinforcements forfeits Exploration).
+        PhaseStep(REINFORCEMENTS, "Reinforcements", instead_of="exploration"),
+        PhaseStep(QUARTERMASTER, "Quartermaster", build=_plain(Quartermaster),
+                  guide="Quartermaster: done buying, selling, recruiting, retiring and allocating",
+                  before="retire, recruit, buy, sell or allocate Battlekit first (`campaign trench-crusade "
+                         "retire|recruit|buy|sell|give|stow`)?"),
+        PhaseStep(ROSTER, "Roster", build=_plain(Roster), guide="Roster: the roster is up to date"),
+    ],
+    messages=PhaseMessages(
+        no_battle="{band} has not fought a battle yet",
+        already_done="{band} has already done the {step} step for battle {battle}",
+        taken_instead="{band} has done the {taken} step for battle {battle}: "
+                      "Reinforcements are taken instead of Exploration, not as well",
+        not_yet="{band} must do the {first} step for battle {battle} first (the Campaign Phase goes {order})",
+        unfinished="{band} has not finished the Campaign Phase of battle {battle}: next is {next_key} "
+                   "(campaign post-game {quoted})",
+    ),
+    gate=settled_first,
 )
-
-
-def post_game(state: CampaignState, warband: str) -> Sequence[Step]:
-    return STEPS
-
-
-def next_step(state: CampaignState, warband: str) -> Step | None:
-    """The first step of the Campaign Phase of the warband's latest battle not yet done (None: the
-    phase is finished, or the warband has not fought yet)."""
-    band = state.warbands[warband]
-    try:
-        latest_battle(state, band)
-    except RuleViolation:
-        return None
-    return next((step for step in STEPS if not step.done(state, warband)), None)

@@ -1,0 +1,146 @@
+"""The ledger's state read in Trench Crusade's terms: options and tables, factions, the rules' view
+of a fighter and of the warband's latest battle, and the Advancement Rolls owed. No events are
+emitted here."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from commands.shared import slug
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import CampaignState, Fighter, Warband
+
+from . import events as tce
+from . import rules as r
+from .tables import TableError, TrenchCrusadeTables, load_tables, with_house_rules
+
+DEFAULT_TABLES = load_tables()
+STOP_RULES = ("first-six", "per-model")
+DEFAULT_OPTIONS: dict[str, Any] = {"dice": "table", "head_wound_promotion": False, "promotion_stop_rule": "first-six",
+                                   "tables": {}}
+
+
+@lru_cache(maxsize=32)
+def _tables(overrides: str) -> TrenchCrusadeTables:
+    replaced = json.loads(overrides)
+    return with_house_rules(DEFAULT_TABLES, replaced) if replaced else DEFAULT_TABLES
+
+
+def tables_for(state: CampaignState) -> TrenchCrusadeTables:
+    """The campaign's tables: the defaults with its house-rule replacements."""
+    return _tables(json.dumps(state.options.get("tables", {}), sort_keys=True))
+
+
+def head_wound_promotion(state: CampaignState) -> bool:
+    """House rule (v1.0, rules D5): a Head-Wounded ELITE takes Promotion Dice as a Troop; off, as the seed."""
+    return bool(state.options.get("head_wound_promotion", False))
+
+
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise BadInput(f"trench-crusade has no option {', '.join(unknown)} (options: {', '.join(DEFAULT_OPTIONS)})")
+    if options["dice"] not in ("table", "ledger"):
+        raise BadInput(f"dice must be table or ledger, not {options['dice']!r}")
+    if not isinstance(options["head_wound_promotion"], bool):
+        raise BadInput(f"head_wound_promotion must be true or false, not {options['head_wound_promotion']!r}")
+    if options["promotion_stop_rule"] not in STOP_RULES:
+        raise BadInput(f"promotion_stop_rule must be one of {', '.join(STOP_RULES)}, not {options['promotion_stop_rule']!r}")
+    if not isinstance(options["tables"], dict):
+        raise BadInput("tables must be an object: table name -> replacement table")
+    try:
+        with_house_rules(DEFAULT_TABLES, options["tables"])
+    except TableError as error:
+        raise BadInput(str(error)) from None
+    return options
+
+
+# The v1.0 factions by id (the ids the model lists use) and printed name.
+FACTIONS = {
+    "new-antioch": "Principality of New Antioch",
+    "trench-pilgrims": "Trench Pilgrims",
+    "iron-sultanate": "Sultanate of the Iron Wall",
+    "heretic-legions": "Heretic Legions",
+    "black-grail": "Cult of the Black Grail",
+    "court-of-the-seven-headed-serpent": "Court of the Seven-Headed Serpent",
+}
+
+
+def faction_id(text: str) -> str:
+    wanted = slug(text)
+    for known, name in FACTIONS.items():
+        if wanted in (known, slug(name)):
+            return known
+    raise RuleViolation(f"'{text}' is not a Trench Crusade faction (factions: {', '.join(FACTIONS)})")
+
+
+# --- the rules' view of the state ----------------------------------------------------------
+
+
+def xp_blocking_rows(fighter: Fighter, tables: TrenchCrusadeTables) -> list[str]:
+    """The trauma rows that stop the model gaining XP (Head Wound), but for those a Promotion 6 lifted."""
+    suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])[fighter.ext.get(tce.XP_RESTORED_AFTER, 0):]
+    stopping = {row.id for row in tables.trauma.elite if row.stops_xp}
+    return [row for row in suffered if row in stopping]
+
+
+def rules_fighter(fighter: Fighter, tables: TrenchCrusadeTables) -> r.Fighter:
+    suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])
+    return r.Fighter(
+        fighter_id=fighter.id,
+        name=fighter.name,
+        model=fighter.ext.get(tce.MODEL, fighter.role),
+        keywords=frozenset(fighter.keywords),
+        xp=fighter.xp,
+        skills=frozenset(fighter.skills),
+        injuries=tuple(suffered),
+        battle_scars=fighter.ext.get(tce.BATTLE_SCARS, 0),
+        xp_blocked=bool(xp_blocking_rows(fighter, tables)),
+    )
+
+
+def roster_of(state: CampaignState, band: Warband, tables: TrenchCrusadeTables) -> list[r.Fighter]:
+    """The models on the warband's roster now (dead, captured and removed ones are not)."""
+    return [rules_fighter(fighter, tables) for fighter in state.fighters_of(band.id)]
+
+
+def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
+    fighter = state.fighter(ref, band.id)
+    if not fighter.active:
+        raise RuleViolation(f"{fighter.name} is {fighter.status}")
+    return fighter
+
+
+class CampaignBattle(NamedTuple):
+    """A warband's latest battle, as its Campaign Phase reads it."""
+
+    number: int
+    record: r.BattleRecord
+    enemies: list[str]
+
+
+def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
+    kept = band.ext.get(tce.LAST_BATTLE)
+    if kept is None:
+        raise RuleViolation(f"{band.name} has not fought a battle yet")
+    return CampaignBattle(
+        number=kept["battle"],
+        enemies=list(kept["enemies"]),
+        record=r.BattleRecord(
+            scenario_id=kept["scenario"],
+            result=kept["result"],
+            participants=tuple(kept["force"]),
+            out_of_action=tuple(kept["out_of_action"]),
+            deeds=tuple(r.DeedRecord(deed_id=d["deed"], fighter_id=d.get("fighter")) for d in kept["deeds"]),
+            side=kept.get("side"),
+        ),
+    )
+
+
+
+
+def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
+    """Advancement Rolls owed, by fighter id."""
+    return {f.id: f.ext[tce.ADVANCEMENTS_DUE] for f in state.fighters_of(band.id) if f.ext.get(tce.ADVANCEMENTS_DUE, 0) > 0}
