@@ -147,7 +147,7 @@ def _skill(
     """The skill the player picks, checked by the rules (so a refusal says why)."""
     listing = m.band_list(band, tables)[0]
     others = {f.name: f.skills for f in ctx.state.fighters_of(band.id) if f.id != fighter.id}
-    casual = ctx.options.get("mode") == "casual"
+    casual = m.campaign_options(ctx.options).mode == "casual"
 
     def check(skill: str) -> str:
         return rules.check_new_skill(skill, hero=fighter.name, skill_lists=lists, known_skills=fighter.skills,

@@ -387,7 +387,7 @@ def experience(cmd: Experience, ctx: Context) -> None:
     scenario = {m.member(state, band, ref).name: amount for ref, amount in cmd.scenario_xp.items()}
     awards = rules.battle_xp_awards(
         participants, won=battle.winner == band.id, scenario_awards=scenario,
-        henchman_deed_xp=bool(ctx.options.get("henchman_deed_xp")),
+        henchman_deed_xp=m.campaign_options(ctx.options).henchman_deed_xp,
     )
     by_name = {f.name: f for f in fought}
     for award in awards:

@@ -15,15 +15,15 @@ How a Coreheim warrior is stored (decided here, documented in the package docstr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from commands.coreheim import events as ce
 from commands.coreheim import rules
-from commands.coreheim.tables import CoreheimTables, HeroType, HouseRuleError, Item, Warband, load_tables
-from ledger.errors import BadInput, NotFound, RuleViolation
+from commands.coreheim.tables import TABLES, CoreheimTables, HeroType, Item, Warband
+from commands.kit import Options, option_defaults, options_of
+from commands.kit import check_options as checked_options
+from ledger.errors import NotFound, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter
 from ledger.state import Warband as Band
 
@@ -31,45 +31,27 @@ LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchm
 HEROES = (LEADER, HERO)
 GROUP_TYPES = (HENCHMAN, ANIMAL, MONSTER)  # hire types that are not in the warband list's heroes
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "dice": "table",  # "ledger": roll digital dice unless --dice is given
-    "mode": "complex",  # or "casual" (2.5): casual rating
-    "henchman_deed_xp": False,  # 6.1: +1 XP for a henchman group that took out an enemy hero (D3)
-    "tables": {},  # house rules: table name -> a whole replacement table (see tables.py)
-}
-MODES = ("complex", "casual")
+class CoreheimOptions(Options, frozen=True, kw_only=True):
+    """The house rules a Coreheim campaign may set (`dice`: who rolls by default, from Options)."""
+
+    mode: Literal["complex", "casual"] = "complex"  # casual (2.5): the casual rating
+    henchman_deed_xp: bool = False  # 6.1: +1 XP for a henchman group that took out an enemy hero (D3)
+    tables: dict[str, Any] = {}  # house rules: table name -> a whole replacement table (see tables.py)
 
 
-# --- house rules -----------------------------------------------------------------------------
+DEFAULT_OPTIONS = option_defaults(CoreheimOptions)
 
 
-@lru_cache(maxsize=16)
-def _tables(overrides: str) -> CoreheimTables:
-    return load_tables(json.loads(overrides))
+def campaign_options(state_options: Mapping[str, Any]) -> CoreheimOptions:
+    return options_of(state_options, CoreheimOptions)
 
 
-def tables_for(options: Mapping[str, Any]) -> CoreheimTables:
+def tables_for(state_options: Mapping[str, Any]) -> CoreheimTables:
     """The campaign's tables: the defaults with its house-rule tables in place."""
-    return _tables(json.dumps(options.get("tables") or {}, sort_keys=True))
+    return TABLES.for_options(state_options)
 
 
-def check_options(options: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise BadInput(f"coreheim has no option {', '.join(unknown)} (options: {', '.join(DEFAULT_OPTIONS)})")
-    if options["dice"] not in ("table", "ledger"):
-        raise BadInput(f"option dice is 'table' or 'ledger', not {options['dice']!r}")
-    if options["mode"] not in MODES:
-        raise BadInput(f"option mode is one of {', '.join(MODES)}, not {options['mode']!r}")
-    if not isinstance(options["henchman_deed_xp"], bool):
-        raise BadInput(f"option henchman_deed_xp is true or false, not {options['henchman_deed_xp']!r}")
-    if not isinstance(options["tables"], dict):
-        raise BadInput("option tables maps table names to replacement tables")
-    try:
-        tables_for(options)
-    except HouseRuleError as error:
-        raise BadInput(str(error)) from None
-    return options
+check_options = checked_options("coreheim", CoreheimOptions, lambda given: TABLES.for_options({"tables": given.tables}))
 
 
 # --- warband lists -----------------------------------------------------------------------------
@@ -202,4 +184,4 @@ def rating(state: CampaignState, warband: str) -> int:
             swords.append(rules.RatedHiredSword(sword=fighter.ext.get(ce.TYPE, ""), xp=fighter.xp))
         elif fighter.role in RATED_ROLES:
             members += [rules.RatedMember(role=RATED_ROLES[fighter.role], xp=fighter.xp)] * fighter.group_size
-    return rules.warband_rating(members, swords, casual=state.options.get("mode") == "casual", tables=tables)
+    return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual", tables=tables)

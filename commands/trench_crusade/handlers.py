@@ -92,6 +92,7 @@ from .commands import (
 )
 from .model import (
     CampaignBattle,
+    campaign_options,
     faction_id,
     head_wound_promotion,
     latest_battle,
@@ -430,7 +431,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
 
     r.resolve_promotion_step(
         roster, band.faction, tables, deeds=deeds, extra_dice=extra, assignment=assignment, order=order,
-        faces=roll_die, streak=streak, stop_rule=state.options.get("promotion_stop_rule", "first-six"), on_die=resolved,
+        faces=roll_die, streak=streak, stop_rule=campaign_options(state).promotion_stop_rule, on_die=resolved,
         head_wound_elite=head_wound_promotion(state),
     )
     finish_step(ctx, band, battle, "promotions")

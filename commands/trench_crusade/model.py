@@ -4,57 +4,43 @@ emitted here."""
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any, NamedTuple
 
+from commands.kit import Options, option_defaults, options_of
+from commands.kit import check_options as checked_options
 from commands.shared import slug
-from ledger.errors import BadInput, RuleViolation
+from ledger.errors import RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as tce
 from . import rules as r
-from .tables import TableError, TrenchCrusadeTables, load_tables, with_house_rules
+from .tables import TABLES, TrenchCrusadeTables
 
-DEFAULT_TABLES = load_tables()
-STOP_RULES = ("first-six", "per-model")
-DEFAULT_OPTIONS: dict[str, Any] = {"dice": "table", "head_wound_promotion": False, "promotion_stop_rule": "first-six",
-                                   "tables": {}}
+class TrenchCrusadeOptions(Options, frozen=True, kw_only=True):
+    """The house rules a Trench Crusade campaign may set (`dice`: who rolls by default, from Options)."""
+
+    head_wound_promotion: bool = False  # v1.0 rules D5: a Head-Wounded ELITE takes Promotion Dice as a Troop
+    promotion_stop_rule: r.PromotionStopRule = "first-six"
+    tables: dict[str, Any] = {}  # house rules: table name -> a whole replacement table
 
 
-@lru_cache(maxsize=32)
-def _tables(overrides: str) -> TrenchCrusadeTables:
-    replaced = json.loads(overrides)
-    return with_house_rules(DEFAULT_TABLES, replaced) if replaced else DEFAULT_TABLES
+DEFAULT_OPTIONS = option_defaults(TrenchCrusadeOptions)
+check_options = checked_options("trench-crusade", TrenchCrusadeOptions,
+                                lambda given: TABLES.for_options({"tables": given.tables}))
+
+
+def campaign_options(state: CampaignState) -> TrenchCrusadeOptions:
+    return options_of(state.options, TrenchCrusadeOptions)
 
 
 def tables_for(state: CampaignState) -> TrenchCrusadeTables:
     """The campaign's tables: the defaults with its house-rule replacements."""
-    return _tables(json.dumps(state.options.get("tables", {}), sort_keys=True))
+    return TABLES.for_options(state.options)
 
 
 def head_wound_promotion(state: CampaignState) -> bool:
     """House rule (v1.0, rules D5): a Head-Wounded ELITE takes Promotion Dice as a Troop; off, as the seed."""
-    return bool(state.options.get("head_wound_promotion", False))
-
-
-def check_options(options: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise BadInput(f"trench-crusade has no option {', '.join(unknown)} (options: {', '.join(DEFAULT_OPTIONS)})")
-    if options["dice"] not in ("table", "ledger"):
-        raise BadInput(f"dice must be table or ledger, not {options['dice']!r}")
-    if not isinstance(options["head_wound_promotion"], bool):
-        raise BadInput(f"head_wound_promotion must be true or false, not {options['head_wound_promotion']!r}")
-    if options["promotion_stop_rule"] not in STOP_RULES:
-        raise BadInput(f"promotion_stop_rule must be one of {', '.join(STOP_RULES)}, not {options['promotion_stop_rule']!r}")
-    if not isinstance(options["tables"], dict):
-        raise BadInput("tables must be an object: table name -> replacement table")
-    try:
-        with_house_rules(DEFAULT_TABLES, options["tables"])
-    except TableError as error:
-        raise BadInput(str(error)) from None
-    return options
+    return campaign_options(state).head_wound_promotion
 
 
 # The v1.0 factions by id (the ids the model lists use) and printed name.

@@ -65,10 +65,10 @@ from commands.coreheim.tables import (
     MissGame,
     Robbed,
     StatChange,
-    default_tables,
 )
+from commands.coreheim.tables import TABLES as COREHEIM_TABLES
 
-TABLES = default_tables()
+TABLES = COREHEIM_TABLES.defaults
 S = MultipleSet  # (face, count) of a set of multiples
 
 

@@ -153,13 +153,14 @@ def test_a_house_rule_table_is_used_and_named_in_the_events(house_rules):
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"tables": {"shards": {"die": "D6"}}}, "House rule for table 'shards' is invalid: Object missing required field `max_kept_dice`"),
-        ({"tables": {"shard": GENEROUS_SHARDS}}, "There is no Coreheim table named 'shard'; tables are: equipment, henchman_advances, "
+        ({"tables": {"shards": {"die": "D6"}}}, "Coreheim table 'shards' is invalid: Object missing required field `max_kept_dice`"),
+        ({"tables": {"shard": GENEROUS_SHARDS}}, "there is no Coreheim table 'shard'; tables are: equipment, henchman_advances, "
                                                  "henchman_injury, hero_advances, hero_injury, hired_swords, max_characteristics, "
                                                  "multiples, shards, skills, underdog, warband_rating, warbands, wyrdstone_sale, "
                                                  "xp_thresholds"),
         ({"arm_wound": "WS"}, "coreheim has no option arm_wound (options: dice, mode, henchman_deed_xp, tables)"),
-        ({"mode": "easy"}, "option mode is one of complex, casual, not 'easy'"),
+        ({"mode": "easy"}, "coreheim option mode: Invalid enum value 'easy' (one of: complex, casual)"),
+        ({"henchman_deed_xp": "yes"}, "coreheim option henchman_deed_xp: Expected `bool`, got `str`"),
     ],
 )
 def test_bad_house_rules_are_refused_at_the_start(house_rules, options, message):

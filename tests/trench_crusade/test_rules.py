@@ -37,9 +37,9 @@ from commands.trench_crusade.rules import (
     validate_battle_record,
     validate_roll_order,
 )
-from commands.trench_crusade.tables import load_tables
+from commands.trench_crusade.tables import TABLES as TRENCH_TABLES
 
-TABLES = load_tables()
+TABLES = TRENCH_TABLES.defaults
 PILGRIMS = "trench-pilgrims"
 
 
