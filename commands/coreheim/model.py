@@ -18,14 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from commands.coreheim import events as ce
+from commands.coreheim import events
 from commands.coreheim import rules
-from commands.coreheim.tables import TABLES, CoreheimTables, HeroType, Item, Warband
+from commands.coreheim.tables import TABLES, CoreheimTables, HeroType, Item, WarbandList
 from commands.kit import Options, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from ledger.errors import NotFound, RuleViolation
-from ledger.state import Battle, CampaignState, Fighter
-from ledger.state import Warband as Band
+from ledger.state import Battle, CampaignState, Fighter, Warband
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
 HEROES = (LEADER, HERO)
@@ -57,7 +56,7 @@ check_options = checked_options("coreheim", CoreheimOptions, lambda given: TABLE
 # --- warband lists -----------------------------------------------------------------------------
 
 
-def band_list(band: Band, tables: CoreheimTables) -> tuple[Warband, str | None]:
+def band_list(band: Warband, tables: CoreheimTables) -> tuple[WarbandList, str | None]:
     """The warband list (and variant) named by the warband's faction."""
     list_id, _, variant = band.faction.partition("/")
     found = next((w for w in tables.warbands.warbands if w.id == list_id), None)
@@ -69,7 +68,7 @@ def band_list(band: Band, tables: CoreheimTables) -> tuple[Warband, str | None]:
     return found, variant or None
 
 
-def hero_type(listing: Warband, type_id: str) -> HeroType | None:
+def hero_type(listing: WarbandList, type_id: str) -> HeroType | None:
     return next((h for h in listing.hero_types if h.id == type_id), None)
 
 
@@ -88,7 +87,7 @@ def item_id(tables: CoreheimTables, name: str) -> str:
 # --- fighters ------------------------------------------------------------------------------------
 
 
-def member(state: CampaignState, band: Band, ref: str) -> Fighter:
+def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
     """An active fighter of this warband; naming another warband's fighter is a rule violation."""
     try:
         fighter = state.fighter(ref, band.id)
@@ -102,15 +101,15 @@ def member(state: CampaignState, band: Band, ref: str) -> Fighter:
     return fighter
 
 
-def heroes(state: CampaignState, band: Band) -> list[Fighter]:
+def heroes(state: CampaignState, band: Warband) -> list[Fighter]:
     return [f for f in state.fighters_of(band.id) if f.role in HEROES]
 
 
-def leader(state: CampaignState, band: Band) -> Fighter | None:
+def leader(state: CampaignState, band: Warband) -> Fighter | None:
     return next((f for f in state.fighters_of(band.id) if f.role == LEADER), None)
 
 
-def warband_size(state: CampaignState, band: Band) -> int:
+def warband_size(state: CampaignState, band: Warband) -> int:
     """Warriors, animals and monsters; Hired Swords never count (2.3)."""
     return sum(f.group_size for f in state.fighters_of(band.id) if f.role != HIRED_SWORD)
 
@@ -120,7 +119,7 @@ def characteristics(fighter: Fighter) -> rules.Characteristics:
 
 
 def race(fighter: Fighter) -> str:
-    found = fighter.ext.get(ce.RACE)
+    found = fighter.ext.get(events.RACE)
     if not found:
         raise RuleViolation(f"{fighter.name} has no race on record, which the maximum characteristics need")
     return found
@@ -136,35 +135,35 @@ def pending_thresholds(fighter: Fighter, tables: CoreheimTables) -> tuple[int, .
     kind = advance_kind(fighter)
     if kind is None or not fighter.active:
         return ()
-    return rules.advance_thresholds_crossed(fighter.ext.get(ce.ADVANCED_TO, fighter.xp), fighter.xp, kind=kind, tables=tables)
+    return rules.advance_thresholds_crossed(fighter.ext.get(events.ADVANCED_TO, fighter.xp), fighter.xp, kind=kind, tables=tables)
 
 
-def skill_lists(fighter: Fighter, band: Band, tables: CoreheimTables) -> tuple[str, ...]:
+def skill_lists(fighter: Fighter, band: Warband, tables: CoreheimTables) -> tuple[str, ...]:
     """A promoted henchman's chosen lists, else his hero type's lists (with the variant's extras)."""
-    chosen = fighter.ext.get(ce.SKILL_LISTS)
+    chosen = fighter.ext.get(events.SKILL_LISTS)
     if chosen:
         return tuple(chosen)
     listing, variant = band_list(band, tables)
-    if hero_type(listing, fighter.ext.get(ce.TYPE, "")) is None:
+    if hero_type(listing, fighter.ext.get(events.TYPE, "")) is None:
         return ()
-    return rules.hero_skill_lists(listing.id, fighter.ext[ce.TYPE], variant=variant, tables=tables)
+    return rules.hero_skill_lists(listing.id, fighter.ext[events.TYPE], variant=variant, tables=tables)
 
 
 # --- a battle's deeds ---------------------------------------------------------------------------------
 
 
-def deeds(band: Band, battle: Battle) -> dict[str, Any]:
+def deeds(band: Warband, battle: Battle) -> dict[str, Any]:
     """Who of the warband fought the battle, who was taken out of action, whom each took out.
 
     Kept from `coreheim.battle-deeds` rather than the core's battle record: a Hired Sword an
     underdog point brings joins the battle after it was recorded (the event states the deeds again)."""
-    held = band.ext.get(ce.DEEDS, {})
+    held = band.ext.get(events.DEEDS, {})
     if held.get("battle") != battle.number:
         return {"battle": battle.number, "fought": [], "out_of_action": [], "took_out": {}}
     return held
 
 
-def was_out_of_action(band: Band, battle: Battle, fighter: Fighter) -> bool:
+def was_out_of_action(band: Warband, battle: Battle, fighter: Fighter) -> bool:
     return fighter.id in deeds(band, battle)["out_of_action"]
 
 
@@ -181,7 +180,7 @@ def rating(state: CampaignState, warband: str) -> int:
     swords: list[rules.RatedHiredSword] = []
     for fighter in state.fighters_of(warband):
         if fighter.role == HIRED_SWORD:
-            swords.append(rules.RatedHiredSword(sword=fighter.ext.get(ce.TYPE, ""), xp=fighter.xp))
+            swords.append(rules.RatedHiredSword(sword=fighter.ext.get(events.TYPE, ""), xp=fighter.xp))
         elif fighter.role in RATED_ROLES:
             members += [rules.RatedMember(role=RATED_ROLES[fighter.role], xp=fighter.xp)] * fighter.group_size
     return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual", tables=tables)

@@ -343,7 +343,7 @@ class WarbandVariant(Data):
     promoted_optional_lists: tuple[str, ...]
 
 
-class Warband(Data):
+class WarbandList(Data):
     id: str
     name: str
     max_size: int
@@ -358,7 +358,7 @@ class WarbandsTable(Data):
     max_henchman_group_size: int
     starting_gold: int
     talent_skill_list_count: int
-    warbands: tuple[Warband, ...]
+    warbands: tuple[WarbandList, ...]
 
 
 class WyrdstoneSaleRow(Data):

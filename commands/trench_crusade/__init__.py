@@ -1,8 +1,12 @@
 """Trench Crusade ruleset (`trench-crusade`): the v1.0 Campaign Phase on the ledger.
 
-`rules.py` and `tables.py` are the pure rules and their data; `handlers.py` runs them on the
-ledger, `events.py` holds this ruleset's own events and their fold, `steps.py` the guided
-post-game and `cli.py` the `campaign trench-crusade …` commands. See README.md.
+Built on the ruleset kit (commands/README.md). `rules/` (a package per topic: promotions,
+experience, trauma, exploration) and `tables` are the pure rules and their data; `commands` are
+what a player asks; `handlers/` runs the rules on the ledger (its `__init__` holds the one table of
+handlers); `model` reads the state in the game's terms (options, tables, the latest battle);
+`phase` declares the Campaign Phase and the guided walk; `events` holds this ruleset's own events
+and their fold; `views` what `status` shows; `cli` the `campaign trench-crusade …` commands,
+handed their group by the CLI. See README.md.
 """
 
 from __future__ import annotations

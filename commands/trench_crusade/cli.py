@@ -11,7 +11,7 @@ from commands.kit.cli import DiceChoice, Session, Shell
 from ledger.errors import BadInput
 from projections.battles import deeds_for
 
-from . import events as tce
+from . import events
 from .commands import (
     Advancement,
     AdvanceRoll,
@@ -195,7 +195,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
 
     def _currency(glory: bool) -> str:
-        return tce.GLORY_POINTS if glory else tce.DUCATS
+        return events.GLORY_POINTS if glory else events.DUCATS
 
 
     @group.command("buy")

@@ -12,15 +12,15 @@ from commands.shared import slug
 from ledger.errors import RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
-from . import events as tce
-from . import rules as r
+from . import events
+from . import rules
 from .tables import TABLES, TrenchCrusadeTables
 
 class TrenchCrusadeOptions(Options, frozen=True, kw_only=True):
     """The house rules a Trench Crusade campaign may set (`dice`: who rolls by default, from Options)."""
 
     head_wound_promotion: bool = False  # v1.0 rules D5: a Head-Wounded ELITE takes Promotion Dice as a Troop
-    promotion_stop_rule: r.PromotionStopRule = "first-six"
+    promotion_stop_rule: rules.PromotionStopRule = "first-six"
     tables: dict[str, Any] = {}  # house rules: table name -> a whole replacement table
 
 
@@ -67,27 +67,27 @@ def faction_id(text: str) -> str:
 
 def xp_blocking_rows(fighter: Fighter, tables: TrenchCrusadeTables) -> list[str]:
     """The trauma rows that stop the model gaining XP (Head Wound), but for those a Promotion 6 lifted."""
-    suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])[fighter.ext.get(tce.XP_RESTORED_AFTER, 0):]
+    suffered = fighter.ext.get(events.TRAUMA_ROWS, [])[fighter.ext.get(events.XP_RESTORED_AFTER, 0):]
     stopping = {row.id for row in tables.trauma.elite if row.stops_xp}
     return [row for row in suffered if row in stopping]
 
 
-def rules_fighter(fighter: Fighter, tables: TrenchCrusadeTables) -> r.Fighter:
-    suffered = fighter.ext.get(tce.TRAUMA_ROWS, [])
-    return r.Fighter(
+def rules_fighter(fighter: Fighter, tables: TrenchCrusadeTables) -> rules.Fighter:
+    suffered = fighter.ext.get(events.TRAUMA_ROWS, [])
+    return rules.Fighter(
         fighter_id=fighter.id,
         name=fighter.name,
-        model=fighter.ext.get(tce.MODEL, fighter.role),
+        model=fighter.ext.get(events.MODEL, fighter.role),
         keywords=frozenset(fighter.keywords),
         xp=fighter.xp,
         skills=frozenset(fighter.skills),
         injuries=tuple(suffered),
-        battle_scars=fighter.ext.get(tce.BATTLE_SCARS, 0),
+        battle_scars=fighter.ext.get(events.BATTLE_SCARS, 0),
         xp_blocked=bool(xp_blocking_rows(fighter, tables)),
     )
 
 
-def roster_of(state: CampaignState, band: Warband, tables: TrenchCrusadeTables) -> list[r.Fighter]:
+def roster_of(state: CampaignState, band: Warband, tables: TrenchCrusadeTables) -> list[rules.Fighter]:
     """The models on the warband's roster now (dead, captured and removed ones are not)."""
     return [rules_fighter(fighter, tables) for fighter in state.fighters_of(band.id)]
 
@@ -103,23 +103,23 @@ class CampaignBattle(NamedTuple):
     """A warband's latest battle, as its Campaign Phase reads it."""
 
     number: int
-    record: r.BattleRecord
+    record: rules.BattleRecord
     enemies: list[str]
 
 
 def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
-    kept = band.ext.get(tce.LAST_BATTLE)
+    kept = band.ext.get(events.LAST_BATTLE)
     if kept is None:
         raise RuleViolation(f"{band.name} has not fought a battle yet")
     return CampaignBattle(
         number=kept["battle"],
         enemies=list(kept["enemies"]),
-        record=r.BattleRecord(
+        record=rules.BattleRecord(
             scenario_id=kept["scenario"],
             result=kept["result"],
             participants=tuple(kept["force"]),
             out_of_action=tuple(kept["out_of_action"]),
-            deeds=tuple(r.DeedRecord(deed_id=d["deed"], fighter_id=d.get("fighter")) for d in kept["deeds"]),
+            deeds=tuple(rules.DeedRecord(deed_id=d["deed"], fighter_id=d.get("fighter")) for d in kept["deeds"]),
             side=kept.get("side"),
         ),
     )
@@ -129,4 +129,4 @@ def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
 
 def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
     """Advancement Rolls owed, by fighter id."""
-    return {f.id: f.ext[tce.ADVANCEMENTS_DUE] for f in state.fighters_of(band.id) if f.ext.get(tce.ADVANCEMENTS_DUE, 0) > 0}
+    return {f.id: f.ext[events.ADVANCEMENTS_DUE] for f in state.fighters_of(band.id) if f.ext.get(events.ADVANCEMENTS_DUE, 0) > 0}

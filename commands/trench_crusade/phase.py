@@ -23,7 +23,7 @@ from ledger.decide import AskChoice, Command
 from ledger.errors import NeedsDice, RuleViolation
 from ledger.state import CampaignState, Warband
 
-from . import rules as r
+from . import rules
 from .commands import (
     Advancement,
     AdvanceRoll,
@@ -86,7 +86,7 @@ def _more_dice(ask: AskChoice, tables: TrenchCrusadeTables) -> dict[str, int]:
         extra[source] = int(ask(f"How many dice does {row.name} add ({row.dice_each} per {row.per})?", counts))
 
 
-def _assignment_table(names: dict[str, str], assignment: dict[str, int], pool: r.PromotionPool) -> str:
+def _assignment_table(names: dict[str, str], assignment: dict[str, int], pool: rules.PromotionPool) -> str:
     width = max(len(name) for name in names.values())
     rows = "\n".join(f"  {names[f].ljust(width)}  {assignment.get(f, 0)}" for f in names)
     made_of = f"1 + {pool.glorious_deeds} Glorious Deeds" + "".join(f" + {e.dice} {e.source_id}" for e in pool.extra)
@@ -97,16 +97,16 @@ def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Prom
     band = state.warbands[warband]
     tables = tables_for(state)
     roster = roster_of(state, band, tables)
-    if r.promotion_step_skipped(roster):
+    if rules.promotion_step_skipped(roster):
         return Promotions(warband=band.name)
     extra = _more_dice(ask, tables)
     deeds = latest_battle(state, band).record.deeds
-    pool = r.promotion_pool(deeds, [r.ExtraPromotionDice(source_id=s, dice=n) for s, n in extra.items()], tables)
-    eligibility = r.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))
+    pool = rules.promotion_pool(deeds, [rules.ExtraPromotionDice(source_id=s, dice=n) for s, n in extra.items()], tables)
+    eligibility = rules.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))
     names = {f.fighter_id: f.name for f in eligibility.eligible}
     if not names:
         return Promotions(warband=band.name, even=True, extra=extra)
-    even = r.even_spread(list(names), pool.size)
+    even = rules.even_spread(list(names), pool.size)
     assignment, refusal = even, ""
     while True:
         prompt = f"{refusal}{_assignment_table(names, assignment, pool)}Accept this assignment?"
@@ -114,11 +114,11 @@ def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Prom
             break
         edited = {f: int(ask(f"Promotion Dice for {name}", [str(n) for n in range(pool.size + 1)])) for f, name in names.items()}
         try:
-            r.validate_assignment(edited, eligibility, pool.size)
+            rules.validate_assignment(edited, eligibility, pool.size)
             assignment, refusal = edited, ""
-        except r.TrenchCrusadeRuleError as error:
+        except rules.TrenchCrusadeRuleError as error:
             refusal = f"Not allowed: {error}\n"
-    default_order = r.dice_in_fighter_order(assignment, [f for f in names if assignment.get(f)])
+    default_order = rules.dice_in_fighter_order(assignment, [f for f in names if assignment.get(f)])
     order: list[str] = []  # empty: the default, each model's dice together
     shown = ", ".join(names[f] for f in default_order)
     if offer(ask, f"Roll in this order: {shown}?", ["accept", "edit"], "accept") == "edit":
@@ -138,7 +138,7 @@ def build_experience(state: CampaignState, warband: str, ask: AskChoice) -> Expe
     tables = tables_for(state)
     record = latest_battle(state, band).record
     warband_deeds = {deed.id for deed in tables.glorious_deeds.deeds if deed.warband_level}
-    leaders = r.warband_deed_leaders(roster_of(state, band, tables), record)
+    leaders = rules.warband_deed_leaders(roster_of(state, band, tables), record)
     if len(leaders) > 1 and any(deed.deed_id in warband_deeds for deed in record.deeds):
         prompt = "Which ELITE LEADER gains the XP of the warband's Glorious Deed?"
         return Experience(warband=band.name, leader=offer(ask, prompt, [f.name for f in leaders], None))
@@ -162,7 +162,7 @@ def build_advancement(state: CampaignState, warband: str, ask: AskChoice) -> Adv
 def build_exploration(state: CampaignState, warband: str, ask: AskChoice) -> Exploration:
     band = state.warbands[warband]
     tables = tables_for(state)
-    stage = r.exploration_stage(band.games, tables)
+    stage = rules.exploration_stage(band.games, tables)
     table = stage.tables[0] if len(stage.tables) == 1 else offer(ask, f"Explore which table after {band.games} games?", list(stage.tables), None)
     rerolls = offer(ask, "Re-roll Exploration dice once you have seen them?", ["no", "yes"], "no")
     return Exploration(warband=band.name, table=table, rerolls=None if rerolls == "yes" else [])

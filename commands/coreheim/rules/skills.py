@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from commands.coreheim.tables import (
     CoreheimTables,
-    Warband,
+    WarbandList,
     WarbandVariant,
 )
 from commands.coreheim.rules.common import CoreheimRuleError, Result, _check_faces
@@ -16,7 +16,7 @@ from commands.coreheim.rules.common import CoreheimRuleError, Result, _check_fac
 # --- Skills and Talent! ---------------------------------------------------------------
 
 
-def _warband(warband: str, tables: CoreheimTables) -> Warband:
+def _warband(warband: str, tables: CoreheimTables) -> WarbandList:
     for row in tables.warbands.warbands:
         if row.id == warband:
             return row
@@ -24,7 +24,7 @@ def _warband(warband: str, tables: CoreheimTables) -> Warband:
     raise CoreheimRuleError(f"Unknown warband list {warband!r}; lists are {known}")
 
 
-def _variant(warband: Warband, variant: str | None) -> WarbandVariant | None:
+def _variant(warband: WarbandList, variant: str | None) -> WarbandVariant | None:
     if variant is None:
         return None
     for row in warband.variants:
