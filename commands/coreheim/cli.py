@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import click
 
-from commands.coreheim import events
 from commands.coreheim.commands import (
     Advance,
     Buy,
@@ -24,6 +23,7 @@ from commands.coreheim.commands import (
     Upkeep,
 )
 from commands.coreheim import model
+from commands.coreheim.views import ratings_by_battle
 from ledger.errors import BadInput
 
 from commands.kit.cli import DiceChoice, Session, Shell
@@ -219,11 +219,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     def ratings(session: Session, as_json: bool) -> None:
         """Every warband's rating at each battle it fought, and now; wyrdstone held."""
         _cid, state = session.state()
-        rows = [
-            {"warband": band.name, "by_battle": {int(k): v for k, v in band.ext.get(events.RATINGS, {}).items()},
-             "now": model.rating(state, band.id), "shards": band.ext.get(events.SHARDS, 0)}
-            for band in state.warbands.values()
-        ]
+        rows = ratings_by_battle(state)
         if as_json:
             emit_json(rows)
             return
