@@ -15,6 +15,7 @@ from commands.shared import SHARED_HANDLERS, RecordBattle, record_battle
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.rulesets import Ruleset, register
+from ledger.state import CampaignState
 from projections.battles import fought
 
 ID = "kit-example"
@@ -48,12 +49,13 @@ class ExampleFacts(RulesetFacts, kw_only=True):
 
 
 FACTS = Facts(ID, ExampleFacts)
-FOLDS = Folds(FACTS)
+FOLDS = Folds()
 
 
 @FOLDS.on(Scarred)
-def _scarred(facts: ExampleFacts, event: Scarred, state: Any) -> None:
-    facts.scars[event.fighter] = facts.scars.get(event.fighter, 0) + 1
+def _scarred(state: CampaignState, event: Scarred) -> None:
+    scars = FACTS.of(state).scars
+    scars[event.fighter] = scars.get(event.fighter, 0) + 1
 
 
 # --- the phase and the handlers ------------------------------------------------------------------------
