@@ -9,6 +9,7 @@ from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
 
+from commands.kit import resolve
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
@@ -47,14 +48,7 @@ def trauma(cmd: Trauma, ctx: Context) -> None:
 
 
 def elite_trauma(ctx: Context, band: Warband, battle: CampaignBattle, fighter: Fighter, tables: TrenchCrusadeTables) -> None:
-    rolls: list[int] = []
-    while True:
-        try:
-            outcome = rules.elite_trauma(rules_fighter(fighter, tables), rolls, tables)
-            break
-        except rules.MoreDiceNeeded:
-            again = f" (roll {len(rolls) + 1}: an injury it already has is rolled again)" if rolls else ""
-            rolls.append(ctx.roll("D66", purpose=f"Trauma roll for {fighter.name}{again}").value)
+    outcome = resolve(ctx, lambda rolled: rules.elite_trauma(rules_fighter(fighter, tables), rolled, tables))
     row = outcome.row
     ctx.emit(
         events.TraumaResolved(

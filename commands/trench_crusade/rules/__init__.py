@@ -51,7 +51,6 @@ from commands.trench_crusade.rules.common import (
     ELITE_CAP,
     PromotionStopRule,
     TrenchCrusadeRuleError,
-    MoreDiceNeeded,
     Fighter,
     DeedRecord,
     BattleRecord,
@@ -101,6 +100,7 @@ from commands.trench_crusade.rules.experience import (
 from commands.trench_crusade.rules.trauma import (
     troop_survival,
     TraumaOutcome,
+    trauma_roll_purpose,
     elite_trauma,
 )
 from commands.trench_crusade.rules.exploration import (
@@ -122,7 +122,6 @@ __all__ = [
     "ELITE_CAP",
     "PromotionStopRule",
     "TrenchCrusadeRuleError",
-    "MoreDiceNeeded",
     "Fighter",
     "DeedRecord",
     "BattleRecord",
@@ -166,6 +165,7 @@ __all__ = [
     "resolve_advancement_roll",
     "troop_survival",
     "TraumaOutcome",
+    "trauma_roll_purpose",
     "elite_trauma",
     "exploration_stage",
     "exploration_dice_count",

@@ -27,14 +27,6 @@ class TrenchCrusadeRuleError(ValueError):
     """A refusal: the rules do not allow what was asked."""
 
 
-class MoreDiceNeeded(TrenchCrusadeRuleError):
-    """The dice given ran out before the rule was resolved; roll more and try again."""
-
-    def __init__(self, message: str, *, at_least: int) -> None:
-        super().__init__(message)
-        self.at_least = at_least
-
-
 class Fighter(msgspec.Struct, frozen=True, kw_only=True):
     """A model on a warband roster, as the rules need to see it."""
 

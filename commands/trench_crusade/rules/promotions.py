@@ -8,10 +8,11 @@ from typing import NamedTuple
 
 import msgspec
 
+from commands.kit import Rolled
 from commands.trench_crusade.tables import (
     TrenchCrusadeTables,
 )
-from commands.trench_crusade.rules.common import BAD_COMPANY, BASE_PROMOTION_DICE, DeedRecord, ELITE, ELITE_CAP, FAILURES_BEFORE_AUTOMATIC_SIX, Fighter, MoreDiceNeeded, PromotionStopRule, TrenchCrusadeRuleError, _check_face, _dice_word, _ordinal, non_promotable_row
+from commands.trench_crusade.rules.common import BAD_COMPANY, BASE_PROMOTION_DICE, DeedRecord, ELITE, ELITE_CAP, FAILURES_BEFORE_AUTOMATIC_SIX, Fighter, PromotionStopRule, TrenchCrusadeRuleError, _check_face, _dice_word, _ordinal, non_promotable_row
 
 
 def elite_count(roster: Sequence[Fighter]) -> int:
@@ -234,7 +235,7 @@ RollDie = Callable[[str, int], int]
 
 def roll_promotion_dice(
     order: Sequence[str],
-    faces: Sequence[int] | RollDie,
+    faces: Rolled | Sequence[int] | RollDie,
     *,
     streak: int,
     elite_at_start: int,
@@ -244,9 +245,10 @@ def roll_promotion_dice(
 ) -> PromotionRolls:
     """Roll the assigned dice one at a time in the player's order, using ``faces`` in turn.
 
-    ``faces`` is either the faces already rolled (faces beyond those needed are not
-    consumed) or a function that rolls each die only when it is needed, so that a ledger
-    records exactly the dice the rule asked for. ``on_die`` hears each die as soon as it is
+    ``faces`` is either the dice already rolled (the kit's `Rolled`, or a list of faces: dice beyond
+    those needed are not consumed, and one more is asked for with the kit's `MoreDice`) or a function that rolls each die only
+    when it is needed, so that a ledger records each die as the rule asks for it, between the events
+    ``on_die`` emits. ``on_die`` hears each die as soon as it is
     resolved. Rolling stops at the first promotion (``first-six``), or, with ``per-model``,
     skips the promoted model's remaining dice and stops once a promotion makes 6 ELITE.
     A 6 for a model of ``restores_xp`` (Head-Wounded ELITE, house rule) lifts its XP block
@@ -256,6 +258,8 @@ def roll_promotion_dice(
         raise TrenchCrusadeRuleError(
             f"the warband has {elite_at_start} ELITE models, so the Promotion step is skipped"
         )
+    if not callable(faces) and not isinstance(faces, Rolled):
+        faces = Rolled.of([[face] for face in faces])
     rolled: list[PromotionDie] = []
     promoted: list[str] = []
     restored: list[str] = []
@@ -265,17 +269,12 @@ def roll_promotion_dice(
             continue
         if callable(faces):
             face = faces(fighter_id, len(rolled) + 1)
-        elif len(rolled) == len(faces):
+        else:
             still_to_roll = sum(
                 1 for later in order[position:] if later not in promoted and later not in restored
             )
-            raise MoreDiceNeeded(
-                f"roll the next Promotion Die: {still_to_roll} assigned "
-                f"{_dice_word(still_to_roll)} not rolled yet",
-                at_least=1,
-            )
-        else:
-            face = faces[len(rolled)]
+            purpose = f"the next Promotion Die: {still_to_roll} assigned {_dice_word(still_to_roll)} not rolled yet"
+            face = faces.next(len(rolled), "D6", purpose)[0]
         step = streak_step(current_streak, face)
         current_streak = step.new_streak
         restores = step.promoted and fighter_id in restores_xp
@@ -332,7 +331,7 @@ def resolve_promotion_step(
     extra_dice: Sequence[ExtraPromotionDice],
     assignment: Mapping[str, int],
     order: Sequence[str],
-    faces: Sequence[int] | RollDie,
+    faces: Rolled | Sequence[int] | RollDie,
     streak: int,
     stop_rule: PromotionStopRule = "first-six",
     on_die: Callable[[PromotionDie], None] | None = None,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import msgspec
 
 from commands.trench_crusade.tables import (
@@ -11,7 +9,8 @@ from commands.trench_crusade.tables import (
     TrenchCrusadeTables,
     TroopSurvivalRow,
 )
-from commands.trench_crusade.rules.common import Fighter, MoreDiceNeeded, TrenchCrusadeRuleError, _check_face
+from commands.kit import Rolled, d66
+from commands.trench_crusade.rules.common import Fighter, TrenchCrusadeRuleError, _check_face
 
 
 def troop_survival(face: int, tables: TrenchCrusadeTables) -> TroopSurvivalRow:
@@ -37,12 +36,19 @@ class TraumaOutcome(msgspec.Struct, frozen=True, kw_only=True):
     unfit_for_duty: bool
 
 
-def elite_trauma(
-    fighter: Fighter, d66_rolls: Sequence[int], tables: TrenchCrusadeTables
-) -> TraumaOutcome:
-    """An ELITE taken Out of Action rolls D66 on the Trauma Table (re-rolling repeats)."""
+def trauma_roll_purpose(name: str, index: int) -> str:
+    again = f" (roll {index + 1}: an injury it already has is rolled again)" if index else ""
+    return f"Trauma roll for {name}{again}"
+
+
+def elite_trauma(fighter: Fighter, rolled: Rolled, tables: TrenchCrusadeTables) -> TraumaOutcome:
+    """An ELITE taken Out of Action rolls D66 on the Trauma Table (re-rolling repeats): each D66 is
+    asked for through `rolled` (the kit's protocol), so a repeat asks for one more."""
     rerolled: list[str] = []
-    for used, roll in enumerate(d66_rolls, start=1):
+    rolls: list[int] = []
+    while True:
+        roll = d66(rolled.next(len(rolls), "D66", trauma_roll_purpose(fighter.name, len(rolls))))
+        rolls.append(roll)
         row = _d66_row(roll, tables)
         repeated = row.kind == "injury" and row.id in fighter.injuries
         if repeated and row.repeat == "re-roll":
@@ -55,15 +61,10 @@ def elite_trauma(
         )
         return TraumaOutcome(
             fighter_id=fighter.fighter_id,
-            rolls_used=tuple(d66_rolls[:used]),
+            rolls_used=tuple(rolls),
             rerolled_rows=tuple(rerolled),
             row=row,
             removed=removed,
             battle_scars_after=scars,
             unfit_for_duty=not removed and scars >= allowed,
         )
-    raise MoreDiceNeeded(
-        f"{fighter.name} already has {', '.join(rerolled) or 'nothing rolled'}: "
-        "roll D66 again on the Trauma Table",
-        at_least=1,
-    )
