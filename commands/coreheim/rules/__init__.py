@@ -49,7 +49,6 @@ from commands.coreheim.rules.common import (
     STATS,
     HIGHER_IS_BETTER,
     Characteristics,
-    d66_value,
     passes_test,
 )
 from commands.coreheim.rules.exploration import (
@@ -130,7 +129,6 @@ __all__ = [
     "STATS",
     "HIGHER_IS_BETTER",
     "Characteristics",
-    "d66_value",
     "passes_test",
     "MultipleSet",
     "ShardsFound",

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Union
 
 import msgspec
+
+from commands.kit import check_faces
 
 
 class CoreheimRuleError(ValueError):
@@ -46,21 +47,11 @@ class Characteristics(Result):
     Ld: int | None
 
 
-def _check_faces(faces: Sequence[int], sides: int, what: str) -> None:
-    for face in faces:
-        if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= sides:
-            raise CoreheimRuleError(f"{what}: {face!r} is not a face of a D{sides}")
-
-
-def d66_value(tens: int, units: int) -> int:
-    """D66 reads two D6 as tens and units (3 then 5 is 35), never as a sum."""
-    _check_faces((tens, units), 6, "D66")
-    return tens * 10 + units
 
 
 def passes_test(face: int, target: int) -> bool:
     """A characteristic test: D12 >= target; a natural 12 always passes, a 1 always fails."""
-    _check_faces((face,), 12, "Characteristic test")
+    check_faces((face,), 12, "Characteristic test")
     return face == 12 or (face != 1 and face >= target)
 
 

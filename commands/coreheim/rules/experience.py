@@ -7,6 +7,8 @@ from typing import Literal
 
 import msgspec
 
+from commands.kit import check_faces
+
 from commands.coreheim.tables import (
     AdvanceRow,
     AdvanceTable,
@@ -17,7 +19,7 @@ from commands.coreheim.tables import (
     TalentAdvance,
     dice_spec,
 )
-from commands.coreheim.rules.common import Characteristics, ChoiceRequest, CoreheimRuleError, HIGHER_IS_BETTER, Pending, Result, RollRequest, STATS, _check_faces, _show
+from commands.coreheim.rules.common import Characteristics, ChoiceRequest, CoreheimRuleError, HIGHER_IS_BETTER, Pending, Result, RollRequest, STATS, _show
 
 
 Role = Literal["hero", "henchman-group", "hired-sword", "animal", "monster"]
@@ -248,7 +250,7 @@ def _resolve_advance_rolls(
     count, sides = dice_spec(table.die)
     if count != 1:
         raise CoreheimRuleError(f"Advance tables rolled with {table.die} need a house-rule reader")
-    _check_faces(faces, sides, f"Advance roll for {fighter}")
+    check_faces(faces, sides, f"Advance roll for {fighter}")
     refusals = [rules.refusal(row) for row in table.rows]
     if all(refusals):
         reason = "; ".join(sorted(set(refusals)))

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Union
 
 
+from commands.kit import check_faces
 from commands.coreheim.tables import (
     Captured,
     CoreheimTables,
@@ -39,7 +40,7 @@ from commands.coreheim.tables import (
     Fight,
     dice_spec,
 )
-from commands.coreheim.rules.common import ChoiceRequest, CoreheimRuleError, Pending, Result, RollRequest, _check_faces, passes_test
+from commands.coreheim.rules.common import ChoiceRequest, CoreheimRuleError, Pending, Result, RollRequest, passes_test
 
 
 class MultipleSet(Result):
@@ -72,7 +73,7 @@ def keep_exploration_dice(
     ``keep`` lists the faces the player keeps. It is needed when more than six dice remain
     after ``discard`` dice are dropped; otherwise all remaining dice are kept.
     """
-    _check_faces(rolled, 6, "Exploration dice")
+    check_faces(rolled, 6, "Exploration dice")
     limit = tables.shards.max_kept_dice
     if discard < 0 or discard > len(rolled):
         raise CoreheimRuleError(f"Cannot discard {discard} of {len(rolled)} exploration dice")
@@ -98,7 +99,7 @@ def keep_exploration_dice(
 
 def shards_found(kept: Sequence[int], *, tables: CoreheimTables) -> ShardsFound:
     """Total of the kept dice looked up on the shards table."""
-    _check_faces(kept, 6, "Exploration dice")
+    check_faces(kept, 6, "Exploration dice")
     total = sum(kept)
     if not kept:
         return ShardsFound(total=0, shards=0, row_id=None)
@@ -115,7 +116,7 @@ def shards_row(total: int, *, tables: CoreheimTables) -> ShardsRow:
 
 def find_multiples(kept: Sequence[int]) -> tuple[MultipleSet, ...]:
     """Every set of two or more kept dice showing the same face, by face."""
-    _check_faces(kept, 6, "Exploration dice")
+    check_faces(kept, 6, "Exploration dice")
     counts = Counter(kept)
     return tuple(
         MultipleSet(face=face, count=count) for face, count in sorted(counts.items()) if count >= 2
@@ -218,7 +219,7 @@ class _EffectResolver:
         faces = tuple(self.rolls[roll_id])
         if len(faces) != count:
             raise CoreheimRuleError(f"{purpose} needs {dice}: {count} dice, not {len(faces)}")
-        _check_faces(faces, sides, purpose)
+        check_faces(faces, sides, purpose)
         self.used.add(roll_id)
         return faces
 

@@ -6,6 +6,9 @@ from collections.abc import Sequence
 
 import msgspec
 
+from commands import kit
+from commands.kit import check_faces
+
 from commands.coreheim.tables import (
     CoreheimTables,
     Dead,
@@ -16,7 +19,7 @@ from commands.coreheim.tables import (
     Fight,
     dice_spec,
 )
-from commands.coreheim.rules.common import CoreheimRuleError, Pending, Result, RollRequest, _check_faces, d66_value
+from commands.coreheim.rules.common import CoreheimRuleError, Pending, Result, RollRequest
 from commands.coreheim.rules.exploration import Outcome, _EffectResolver
 
 
@@ -32,7 +35,7 @@ def resolve_henchman_injury(
     """D12 for a henchman, mount or Hired Sword taken out of action: 1-4 dead, 5-12 survives.
     A dead warrior's weapons, armour and equipment are lost with him."""
     table: HenchmanInjuryTable = tables.henchman_injury
-    _check_faces((face,), dice_spec(table.die)[1], "Henchman injury")
+    check_faces((face,), dice_spec(table.die)[1], "Henchman injury")
     rows = table.marienburg_hired_sword_rows if marienburg_hired_sword else table.rows
     row = next(r for r in rows if r.min <= face <= r.max)
     dead = row.result == "dead"
@@ -121,7 +124,7 @@ def resolve_hero_injury(
             if position >= len(rolls):
                 slots.insert(0, rerolled)
                 return pending_roll()
-            d66 = d66_value(*rolls[position])
+            d66 = kit.d66(rolls[position])
             position += 1
             row = hero_injury_row(d66, tables=tables)
             if row.result in rerolled:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 
+from commands.kit import check_faces
 from commands.coreheim.tables import (
     CoreheimTables,
     WarbandList,
     WarbandVariant,
 )
-from commands.coreheim.rules.common import CoreheimRuleError, Result, _check_faces
+from commands.coreheim.rules.common import CoreheimRuleError, Result
 
 
 # --- Skills and Talent! ---------------------------------------------------------------
@@ -167,7 +168,7 @@ def plan_reinforcements(
     """The D6 rolled is the experience available: each recruit joins his group at the
     group's XP and uses that much of it (a 5 buys one recruit into a 3-XP group and two
     into a 1-XP group). Group and warband size limits still apply."""
-    _check_faces((budget_face,), 6, "Reinforcement roll")
+    check_faces((budget_face,), 6, "Reinforcement roll")
     limits = tables.warbands
     max_size = _warband(warband, tables).max_size
     spent = 0

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 
+from commands.kit import check_faces
 from commands.coreheim.tables import (
     CoreheimTables,
     WyrdstoneSaleRow,
 )
-from commands.coreheim.rules.common import CoreheimRuleError, Result, _check_faces
+from commands.coreheim.rules.common import CoreheimRuleError, Result
 from commands.coreheim.rules.experience import Role
 
 
@@ -84,7 +85,7 @@ def search_rare_item(
         raise CoreheimRuleError(f"{searcher} has already looked for a rare item this post-game")
     if len(faces) != 2:
         raise CoreheimRuleError(f"A rare item search rolls 2D6, not {len(faces)} dice")
-    _check_faces(faces, 6, "Rare item search")
+    check_faces(faces, 6, "Rare item search")
     bonus = sum(b.bonus for b in tables.skills.rare_search_bonus if b.skill in skills)
     total = sum(faces) + bonus + (1 if wears_cathayan_silks else 0)
     return RareSearch(total=total, needed=rarity, found=total >= rarity)

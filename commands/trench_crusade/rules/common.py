@@ -73,11 +73,6 @@ def _dice_word(count: int) -> str:
     return "die" if count == 1 else "dice"
 
 
-def _check_face(face: int, sides: int, what: str) -> None:
-    if not 1 <= face <= sides:
-        raise TrenchCrusadeRuleError(f"{what} must be between 1 and {sides}, not {face}")
-
-
 def _matching_row(
     rows: Sequence[ModelListRow], fighter: Fighter, faction: str
 ) -> ModelListRow | None:

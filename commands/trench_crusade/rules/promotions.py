@@ -8,11 +8,11 @@ from typing import NamedTuple
 
 import msgspec
 
-from commands.kit import Rolled
+from commands.kit import Rolled, check_faces
 from commands.trench_crusade.tables import (
     TrenchCrusadeTables,
 )
-from commands.trench_crusade.rules.common import BAD_COMPANY, BASE_PROMOTION_DICE, DeedRecord, ELITE, ELITE_CAP, FAILURES_BEFORE_AUTOMATIC_SIX, Fighter, PromotionStopRule, TrenchCrusadeRuleError, _check_face, _dice_word, _ordinal, non_promotable_row
+from commands.trench_crusade.rules.common import BAD_COMPANY, BASE_PROMOTION_DICE, DeedRecord, ELITE, ELITE_CAP, FAILURES_BEFORE_AUTOMATIC_SIX, Fighter, PromotionStopRule, TrenchCrusadeRuleError, _dice_word, _ordinal, non_promotable_row
 
 
 def elite_count(roster: Sequence[Fighter]) -> int:
@@ -201,7 +201,7 @@ def streak_step(streak: int, face: int) -> StreakStep:
             f"a streak of {streak} dice without a Promotion is impossible: "
             f"the die after {FAILURES_BEFORE_AUTOMATIC_SIX} always counts as a 6"
         )
-    _check_face(face, 6, "a Promotion Die")
+    check_faces([face], 6, "a Promotion Die")
     counted_as_six = streak >= FAILURES_BEFORE_AUTOMATIC_SIX
     promoted = counted_as_six or face == 6
     return StreakStep(counted_as_six, promoted, 0 if promoted else streak + 1)

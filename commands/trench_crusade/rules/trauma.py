@@ -9,13 +9,13 @@ from commands.trench_crusade.tables import (
     TrenchCrusadeTables,
     TroopSurvivalRow,
 )
-from commands.kit import Rolled, d66
-from commands.trench_crusade.rules.common import Fighter, TrenchCrusadeRuleError, _check_face
+from commands.kit import Rolled, check_faces, d66
+from commands.trench_crusade.rules.common import Fighter, TrenchCrusadeRuleError
 
 
 def troop_survival(face: int, tables: TrenchCrusadeTables) -> TroopSurvivalRow:
     """A Troop taken Out of Action rolls a D6: 1-2 it is removed, 3+ it is fine."""
-    _check_face(face, 6, "a Survival Roll")
+    check_faces([face], 6, "a Survival Roll")
     return next(row for row in tables.trauma.troop_survival if row.low <= face <= row.high)
 
 
