@@ -42,6 +42,7 @@ from commands.coreheim import cli, events, model
 from commands.coreheim.handlers import HANDLERS
 from commands.coreheim.phase import PHASE
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 RULESET = register(
     Ruleset(
@@ -50,6 +51,13 @@ RULESET = register(
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers=HANDLERS,
         evolve=events.evolve,
+        terms=Terms(
+            rating="Warband rating",
+            treasury="Gold crowns",
+            resources={"shards": "Wyrdstone shards"},
+            fighter_facts={"type": "Type", "race": "Race", "skill_lists": "Skill lists"},
+            stat_order=("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"),
+        ),
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,
         post_game=PHASE.guided_steps,
