@@ -240,42 +240,44 @@ class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-
 
 # --- the fold ------------------------------------------------------------------------------------
 
-FOLDS = Folds()  # InjuryRolled is kept for the audit trail only: it changes nothing
+# No typed facts yet: they are kept in `ext` (the keys above). InjuryRolled is kept for the audit
+# trail only: it changes nothing.
+FOLDS = Folds()
 
 
 @FOLDS.on(WarriorProfile)
-def _profile(state: CampaignState, event: WarriorProfile) -> None:
+def _profile(facts: None, event: WarriorProfile, state: CampaignState) -> None:
     if fighter := state.fighters.get(event.fighter):
         fighter.ext.update({TYPE: event.warrior_type, RACE: event.race, SKILL_LISTS: list(event.skill_lists), ADVANCED_TO: event.advanced_to})
 
 
 @FOLDS.on(GroupSizeChanged)
-def _group_size(state: CampaignState, event: GroupSizeChanged) -> None:
+def _group_size(facts: None, event: GroupSizeChanged, state: CampaignState) -> None:
     if fighter := state.fighters.get(event.fighter):
         fighter.group_size += event.delta
 
 
 @FOLDS.on(ShardsChanged)
-def _shards(state: CampaignState, event: ShardsChanged) -> None:
+def _shards(facts: None, event: ShardsChanged, state: CampaignState) -> None:
     if band := state.warbands.get(event.warband):
         band.ext[SHARDS] = band.ext.get(SHARDS, 0) + event.delta
 
 
 @FOLDS.on(ExplorationResolved)
-def _explored(state: CampaignState, event: ExplorationResolved) -> None:
+def _explored(facts: None, event: ExplorationResolved, state: CampaignState) -> None:
     if band := state.warbands.get(event.warband):
         band.ext.pop(BONUS_DICE, None)  # the bonus dice were rolled in this exploration
 
 
 @FOLDS.on(ExplorationBonus)
-def _bonus(state: CampaignState, event: ExplorationBonus) -> None:
+def _bonus(facts: None, event: ExplorationBonus, state: CampaignState) -> None:
     if band := state.warbands.get(event.warband):
         held = band.ext.get(BONUS_DICE, {"extra": 0, "discard": 0})
         band.ext[BONUS_DICE] = {"extra": held["extra"] + event.extra, "discard": held["discard"] + event.discard}
 
 
 @FOLDS.on(AdvanceRolled)
-def _advanced(state: CampaignState, event: AdvanceRolled) -> None:
+def _advanced(facts: None, event: AdvanceRolled, state: CampaignState) -> None:
     if fighter := state.fighters.get(event.fighter):
         fighter.ext[ADVANCED_TO] = max(fighter.ext.get(ADVANCED_TO, 0), event.threshold)
         if event.stat and fighter.role == "henchman":  # only henchmen are limited to one advance per characteristic
@@ -283,7 +285,7 @@ def _advanced(state: CampaignState, event: AdvanceRolled) -> None:
 
 
 @FOLDS.on(MissesGame)
-def _misses(state: CampaignState, event: MissesGame) -> None:
+def _misses(facts: None, event: MissesGame, state: CampaignState) -> None:
     if fighter := state.fighters.get(event.fighter):
         fighter.missed_games += 1
 
@@ -297,13 +299,13 @@ def _latest(band: Any, key: str, battle: int, empty: Any) -> Any:
 
 
 @FOLDS.on(RareItemSearched)
-def _searched(state: CampaignState, event: RareItemSearched) -> None:
+def _searched(facts: None, event: RareItemSearched, state: CampaignState) -> None:
     if (band := state.warbands.get(event.warband)) and event.found:
         _latest(band, FOUND, event.battle, []).append(event.item)
 
 
 @FOLDS.on(RareItemBought)
-def _bought(state: CampaignState, event: RareItemBought) -> None:
+def _bought(facts: None, event: RareItemBought, state: CampaignState) -> None:
     if band := state.warbands.get(event.warband):
         found = band.ext.get(FOUND, {}).get(str(event.battle), [])
         if event.item in found:
@@ -311,14 +313,14 @@ def _bought(state: CampaignState, event: RareItemBought) -> None:
 
 
 @FOLDS.on(BattleDeeds)
-def _deeds(state: CampaignState, event: BattleDeeds) -> None:
+def _deeds(facts: None, event: BattleDeeds, state: CampaignState) -> None:
     if band := state.warbands.get(event.warband):
         band.ext[DEEDS] = {"battle": event.battle, "fought": list(event.fought), "out_of_action": list(event.out_of_action),
                            "took_out": {k: list(v) for k, v in event.took_out.items()}}
 
 
 @FOLDS.on(BattleRatings)
-def _ratings(state: CampaignState, event: BattleRatings) -> None:
+def _ratings(facts: None, event: BattleRatings, state: CampaignState) -> None:
     for warband, rating in event.ratings.items():
         if band := state.warbands.get(warband):
             band.ext.setdefault(RATINGS, {})[str(event.battle)] = rating
@@ -326,7 +328,7 @@ def _ratings(state: CampaignState, event: BattleRatings) -> None:
 
 
 @FOLDS.on(UnderdogSpent)
-def _underdog(state: CampaignState, event: UnderdogSpent) -> None:
+def _underdog(facts: None, event: UnderdogSpent, state: CampaignState) -> None:
     if band := state.warbands.get(event.warband):
         held = _latest(band, UNDERDOG, event.battle, {"points": 0, "spent": 0})
         held["spent"] += event.points

@@ -283,7 +283,7 @@ def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
 
 # --- the fold: this ruleset's own events; like the shared fold it ignores unknown warbands/fighters ---
 
-FOLDS = Folds()
+FOLDS = Folds()  # no typed facts yet: they are kept in `ext` (the keys above)
 
 
 def _band(state: CampaignState, event: Any) -> Warband | None:
@@ -295,32 +295,32 @@ def _fighter(state: CampaignState, event: Any) -> Fighter | None:
 
 
 @FOLDS.on(ModelEntry)
-def _model(state: CampaignState, event: ModelEntry) -> None:
+def _model(facts: None, event: ModelEntry, state: CampaignState) -> None:
     if fighter := _fighter(state, event):
         fighter.ext[MODEL] = event.model
 
 
 @FOLDS.on(BattleRecordKept)
-def _battle_kept(state: CampaignState, event: BattleRecordKept) -> None:
+def _battle_kept(facts: None, event: BattleRecordKept, state: CampaignState) -> None:
     if band := _band(state, event):
         band.ext[LAST_BATTLE] = ev.fields_of(event)
 
 
 @FOLDS.on(GloryChanged)
-def _glory(state: CampaignState, event: GloryChanged) -> None:
+def _glory(facts: None, event: GloryChanged, state: CampaignState) -> None:
     if band := _band(state, event):
         band.ext[GLORY] = band.ext.get(GLORY, 0) + event.delta
 
 
 @FOLDS.on(TraumaResolved)
-def _trauma(state: CampaignState, event: TraumaResolved) -> None:
+def _trauma(facts: None, event: TraumaResolved, state: CampaignState) -> None:
     if fighter := _fighter(state, event):
         fighter.ext.setdefault(TRAUMA_ROWS, []).append(event.row)
         fighter.ext[BATTLE_SCARS] = event.battle_scars
 
 
 @FOLDS.on(PromotionDieRolled)
-def _promotion_die(state: CampaignState, event: PromotionDieRolled) -> None:
+def _promotion_die(facts: None, event: PromotionDieRolled, state: CampaignState) -> None:
     if band := _band(state, event):
         band.ext[STREAK] = event.streak
         fighter = _fighter(state, event)
@@ -332,31 +332,31 @@ def _promotion_die(state: CampaignState, event: PromotionDieRolled) -> None:
 
 
 @FOLDS.on(AdvancementEarned)
-def _advancement_earned(state: CampaignState, event: AdvancementEarned) -> None:
+def _advancement_earned(facts: None, event: AdvancementEarned, state: CampaignState) -> None:
     if fighter := _fighter(state, event):
         fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) + 1
 
 
 @FOLDS.on(AdvancementRolled)
-def _advancement_rolled(state: CampaignState, event: AdvancementRolled) -> None:
+def _advancement_rolled(facts: None, event: AdvancementRolled, state: CampaignState) -> None:
     if fighter := _fighter(state, event):
         fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) - 1
 
 
 @FOLDS.on(ExplorationResolved)
-def _explored(state: CampaignState, event: ExplorationResolved) -> None:
+def _explored(facts: None, event: ExplorationResolved, state: CampaignState) -> None:
     if (band := _band(state, event)) and event.location and not event.pillaged:
         band.ext.setdefault(LOCATIONS, []).append(event.location)
 
 
 @FOLDS.on(FighterRansomed)
-def _ransomed(state: CampaignState, event: FighterRansomed) -> None:
+def _ransomed(facts: None, event: FighterRansomed, state: CampaignState) -> None:
     if fighter := _fighter(state, event):
         fighter.status = "active"
 
 
 @FOLDS.on(KitBought)
-def _kit_bought(state: CampaignState, event: KitBought) -> None:
+def _kit_bought(facts: None, event: KitBought, state: CampaignState) -> None:
     if band := _band(state, event):
         band.ext.setdefault(ARMOURY, {})[event.item] = {
             key: value for key, value in ev.fields_of(event).items() if key in ("price", "currency", "glory_item", "elite_only")}

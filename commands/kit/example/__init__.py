@@ -49,13 +49,12 @@ class ExampleFacts(RulesetFacts, kw_only=True):
 
 
 FACTS = Facts(ID, ExampleFacts)
-FOLDS = Folds()
+FOLDS = Folds(FACTS)
 
 
 @FOLDS.on(Scarred)
-def _scarred(state: CampaignState, event: Scarred) -> None:
-    scars = FACTS.of(state).scars
-    scars[event.fighter] = scars.get(event.fighter, 0) + 1
+def _scarred(facts: ExampleFacts, event: Scarred, state: CampaignState) -> None:
+    facts.scars[event.fighter] = facts.scars.get(event.fighter, 0) + 1
 
 
 # --- the phase and the handlers ------------------------------------------------------------------------
