@@ -1,0 +1,54 @@
+"""Helpers shared by the attacks: a CLI runner on a SQLite file, the bytes of a store (to prove a
+refusal changed nothing), and a copy of the checked-in store written by an older version."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ledger.testing import CampaignRunner
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def store_digest(folder: Path) -> dict[str, str]:
+    """Every file in the store's folder and a hash of its bytes: equal digests mean nothing was
+    written and no file was created."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+@pytest.fixture
+def db_path(tmp_path) -> Path:
+    return tmp_path / "campaign.db"
+
+
+@pytest.fixture
+def cli(db_path) -> CampaignRunner:
+    """`cli(*args)`: the real `campaign` command on a SQLite file in tmp_path (tracebacks fail)."""
+    return CampaignRunner("sqlite:///" + str(db_path))
+
+
+@pytest.fixture
+def league(cli) -> CampaignRunner:
+    """A freeform campaign with two warbands and a leader each."""
+    for args in (
+        ["new", "Test League"],
+        ["warband", "add", "Reikland Rats", "--player", "Ann", "--treasury", "500"],
+        ["warband", "add", "Clan Skrittle", "--player", "Bob", "--treasury", "300"],
+        ["fighter", "add", "Reikland Rats", "Gunnar", "--role", "leader", "--stat", "WS=4", "--cost", "60"],
+        ["fighter", "add", "Clan Skrittle", "Snikch", "--role", "leader", "--cost", "90"],
+    ):
+        result = cli(*args)
+        assert result.exit_code == 0, result.output
+    return cli
+
+
+@pytest.fixture
+def old_store(tmp_path) -> Path:
+    """A copy of tests/reliability/fixtures/old-store.db (made by make_old_store.py)."""
+    copy = tmp_path / "old-store.db"
+    shutil.copyfile(FIXTURES / "old-store.db", copy)
+    return copy
