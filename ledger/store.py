@@ -16,14 +16,14 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote, urlparse, urlunparse
 
 import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Transcoder
 
 from ledger import events as ev
-from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound
+from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
 from ledger.records import Record
 
 DEFAULT_STORE = "sqlite:///campaign.db"
@@ -123,12 +123,50 @@ class LedgerApplication(Application[uuid.UUID]):
     }
 
 
+def public_url(url: str) -> str:
+    """The store URL as it may be shown: a password never appears in a message, a log or an export."""
+    try:
+        parsed = urlparse(url)
+        if parsed.password is None:
+            return url
+        host = parsed.netloc.rpartition("@")[2]
+        return urlunparse(parsed._replace(netloc=f"{parsed.username or ''}:***@{host}"))
+    except ValueError:
+        return "the store URL given"
+
+
+def store_failure(url: str, error: BaseException) -> LedgerError:
+    """A database's own failure as a message for people: a damaged file says so and what to do."""
+    text = _redacted(url, str(error))
+    if "malformed" in text or "not a database" in text or "disk image" in text:
+        return IntegrityFailure(
+            f"the store {public_url(url)} is damaged ({text}); nothing was written to it. "
+            "Restore a copy made by `campaign backup`, or import an exported trail into a new store"
+        )
+    if "locked" in text or "busy" in text:
+        return Conflict(f"the store {public_url(url)} is busy ({text}): try again")
+    return BadInput(f"the store {public_url(url)} failed: {text}")
+
+
+def _redacted(url: str, text: str) -> str:
+    """A driver's message on one line, without the store's password (a driver may quote its DSN)."""
+    text = " ".join(text.split()).replace(url, public_url(url))
+    try:
+        password = urlparse(url).password
+    except ValueError:
+        return text
+    for form in {password, unquote(password or "")} - {None, ""}:
+        text = text.replace(form, "***")
+    return text
+
+
 def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     """eventsourcing settings for a store URL, refusing what it cannot open.
 
     With `create=False` a SQLite file that does not exist is refused instead of created, so that
     a mistyped store URL in a command that only reads (or fails) leaves no empty database behind."""
     parsed = urlparse(url)
+    shown = public_url(url)
     if parsed.scheme == "sqlite":
         path = unquote(parsed.path)
         path = path[1:] if path.startswith("/") else path  # sqlite:///rel.db, sqlite:////abs.db
@@ -146,16 +184,20 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     if parsed.scheme in ("postgresql", "postgres"):
         if importlib.util.find_spec("psycopg") is None:
             raise BadInput(
-                f"store '{url}': PostgreSQL support is not installed: pip install 'campaign-ledger[postgres]'"
+                f"store '{shown}': PostgreSQL support is not installed: pip install 'campaign-ledger[postgres]'"
                 " (from a checkout: pip install -e '.[postgres]')"
             )
         if not parsed.path.strip("/"):
-            raise BadInput(f"store '{url}': name the database, e.g. postgresql://postgres@127.0.0.1:5432/test")
+            raise BadInput(f"store '{shown}': name the database, e.g. postgresql://postgres@127.0.0.1:5432/test")
+        try:
+            port = parsed.port
+        except ValueError:
+            raise BadInput(f"store '{shown}': the port must be a number from 1 to 65535") from None
         settings = {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": parsed.path.strip("/"),
             "POSTGRES_HOST": parsed.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(parsed.port or 5432),
+            "POSTGRES_PORT": str(port or 5432),
             "POSTGRES_USER": unquote(parsed.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(parsed.password or ""),
             "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
@@ -165,8 +207,14 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     if parsed.scheme == "memory":
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
     raise BadInput(
-        f"store '{url}' is not understood: use sqlite:///PATH, postgresql://USER@HOST:PORT/DB or memory://"
+        f"store '{shown}' is not understood: use sqlite:///PATH, postgresql://USER@HOST:PORT/DB or memory://"
     )
+
+
+def new_sqlite_file(url: str) -> str | None:
+    """The path of the SQLite file a store URL names, if that file does not exist yet."""
+    path = settings_for(url).get("SQLITE_DBNAME")
+    return path if path is not None and not os.path.exists(path) else None
 
 
 def _why_unreachable(settings: dict[str, str]) -> str | None:
@@ -191,13 +239,14 @@ class Store:
     """A campaign database: streams of records, snapshots of state, and secret seeds."""
 
     def __init__(self, url: str = DEFAULT_STORE, *, create: bool = True):
-        self.url = url
+        self.url = public_url(url)  # what messages show; the password stays in the settings only
         settings = settings_for(url, create=create)
         self.kind = settings["PERSISTENCE_MODULE"].rsplit(".", 1)[1]
         try:
             self.app = LedgerApplication(env=settings)
         except Exception as error:  # the driver's own errors vary by backend
-            raise BadInput(f"cannot open store {url}: {_why_unreachable(settings) or error}") from None
+            reason = _redacted(url, str(_why_unreachable(settings) or error))
+            raise BadInput(f"cannot open store {self.url}: {reason}") from None
         assert self.app.snapshots is not None
         self._snapshots = self.app.snapshots
         self._seeds = self.app.factory.event_store(

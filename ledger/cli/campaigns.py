@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import BinaryIO
 
 import click
 
-from ledger import rulesets
+from ledger import audit, rulesets
 from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
 from ledger.describe import plural
@@ -22,6 +23,25 @@ def _option_value(text: str) -> object:
         return text
 
 
+HOUSE_RULES_LIMIT = 1_000_000  # bytes: house rules are tables, not archives
+
+
+def _house_rules(file: BinaryIO) -> dict[str, object]:
+    """An --options-file: a JSON object in UTF-8, integers only, no key twice, at most 1 MB."""
+    data = file.read(HOUSE_RULES_LIMIT + 1)
+    if len(data) > HOUSE_RULES_LIMIT:
+        raise BadInput(f"{file.name}: larger than {HOUSE_RULES_LIMIT:,} bytes; house rules are tables, not archives")
+    try:
+        loaded = audit.strict_json(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise BadInput(f"{file.name}: not UTF-8 text (byte {error.start})") from None
+    except ValueError as error:  # json.JSONDecodeError, a float, a key twice, too deep, too many digits
+        raise BadInput(f"{file.name}: not JSON the ledger takes ({error})") from None
+    if not isinstance(loaded, dict):
+        raise BadInput(f"{file.name}: house rules must be a JSON object")
+    return loaded
+
+
 @main.command("new")
 @click.argument("name")
 @click.option("--ruleset", "ruleset_id", default="freeform", show_default=True,
@@ -34,13 +54,7 @@ def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], 
     """Start a campaign NAME under a ruleset, committing to the secret seed of its ledger dice."""
     chosen: dict[str, object] = {}
     if options_file is not None:
-        try:
-            loaded = json.load(options_file)
-        except json.JSONDecodeError as error:
-            raise BadInput(f"{options_file.name}: not JSON ({error})") from None
-        if not isinstance(loaded, dict):
-            raise BadInput(f"{options_file.name}: house rules must be a JSON object")
-        chosen.update(loaded)
+        chosen.update(_house_rules(options_file))
     chosen.update({k: _option_value(v) for k, v in parse_pairs(options, "--option").items()})
     outcome = session.ledger.start(name, ruleset_id, chosen, session.actor)
     report(outcome)

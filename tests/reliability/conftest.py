@@ -52,3 +52,9 @@ def old_store(tmp_path) -> Path:
     copy = tmp_path / "old-store.db"
     shutil.copyfile(FIXTURES / "old-store.db", copy)
     return copy
+
+
+@pytest.fixture
+def store_bytes(db_path):
+    """`store_bytes()`: the digest of every file beside the store (see store_digest)."""
+    return lambda: store_digest(db_path.parent)

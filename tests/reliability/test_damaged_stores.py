@@ -29,3 +29,21 @@ def test_a_store_written_by_the_older_version_takes_new_commands_with_its_open_s
     rolled = cli("roll", "D6", "--for", "the first die of the new version", "--ledger")
     assert rolled.exit_code == 0, rolled.output
     assert cli("verify").exit_code == 0
+
+
+def flip(path, offset: int, count: int = 2) -> None:
+    with open(path, "r+b") as file:
+        file.seek(offset)
+        data = file.read(count)
+        file.seek(offset)
+        file.write(bytes(b ^ 0xFF for b in data))
+
+
+def test_two_flipped_bytes_at_offset_4096_are_a_clear_error_not_a_traceback(old_store):
+    flip(old_store, 4096)
+    result = CampaignRunner("sqlite:///" + str(old_store))("verify")
+    assert result.exit_code == 3, result.output
+    assert result.output == (
+        f"Error: the store sqlite:///{old_store} is damaged (database disk image is malformed); nothing was "
+        "written to it. Restore a copy made by `campaign backup`, or import an exported trail into a new store\n"
+    )
