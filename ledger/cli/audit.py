@@ -10,10 +10,10 @@ from typing import Any, BinaryIO
 
 import click
 
-from ledger import audit
+from ledger import audit, files
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.describe import plural
-from ledger.errors import BadInput, IntegrityFailure
+from ledger.errors import IntegrityFailure
 from ledger.records import canonical
 from projections.history import log_rows, void_annotations
 
@@ -140,10 +140,13 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "md"]), default="jsonl", show_default=True,
               help="jsonl: the verifiable trail; csv and md: the same rows for people.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file instead of standard output.")
+              help="Write to this file instead of standard output (never over an existing one).")
+@click.option("--force", is_flag=True, help="Replace the --output file (or link) if it exists.")
 @pass_session
-def export(session: Session, fmt: str, output: Path | None) -> None:
+def export(session: Session, fmt: str, output: Path | None, force: bool) -> None:
     """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain."""
+    if output is not None:
+        files.refuse_existing(output, force)  # before the work, and again before the rename
     store = session.ledger.store
     campaign_id = audit.find_campaign(store, session.campaign_ref)
     try:
@@ -160,10 +163,7 @@ def export(session: Session, fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo(data, nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
         return
-    try:
-        output.write_bytes(data)
-    except OSError as error:
-        raise BadInput(f"cannot write {output}: {error.strerror}") from None
+    files.write_whole(output, data, force=force)
     click.echo(f"Exported {plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
 
 
