@@ -217,6 +217,38 @@ def new_sqlite_file(url: str) -> str | None:
     return path if path is not None and not os.path.exists(path) else None
 
 
+# Held while tables, types and functions are created in a PostgreSQL database: several processes
+# opening one database at once would otherwise collide ("tuple concurrently updated").
+SCHEMA_LOCK_KEY = 0x63616D706169676E  # "campaign"
+
+
+@contextlib.contextmanager
+def _schema_lock(settings: dict[str, str]) -> Iterator[None]:
+    if settings["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
+        yield
+        return
+    import psycopg  # deferred: the PostgreSQL driver is imported only when it is used
+
+    connection = psycopg.connect(
+        dbname=settings["POSTGRES_DBNAME"], host=settings["POSTGRES_HOST"], port=settings["POSTGRES_PORT"],
+        user=settings["POSTGRES_USER"], password=settings["POSTGRES_PASSWORD"],
+        connect_timeout=int(settings["POSTGRES_CONNECT_TIMEOUT"]), autocommit=True,
+    )
+    with connection:
+        connection.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK_KEY,))
+        try:
+            yield
+        finally:
+            connection.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK_KEY,))
+
+
+def lock_schema(cursor: Any, kind: str) -> None:
+    """Inside a transaction that creates tables: wait for any other creator (PostgreSQL only;
+    SQLite lets one writer at a time in anyway)."""
+    if kind == "postgres":
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
+
+
 def _why_unreachable(settings: dict[str, str]) -> str | None:
     """The server's own reason (no such database, unknown user, connection refused): the
     connection pool only says that it got no connection in time."""
@@ -243,9 +275,12 @@ class Store:
         settings = settings_for(url, create=create)
         self.kind = settings["PERSISTENCE_MODULE"].rsplit(".", 1)[1]
         try:
-            self.app = LedgerApplication(env=settings)
+            with _schema_lock(settings):
+                self.app = LedgerApplication(env=settings)
         except Exception as error:  # the driver's own errors vary by backend
-            reason = _redacted(url, str(_why_unreachable(settings) or error))
+            # The driver's own error says why; the connection pool's only says that it timed out.
+            told = type(error).__module__.startswith("psycopg")
+            reason = _redacted(url, str(error if told else _why_unreachable(settings) or error))
             raise BadInput(f"cannot open store {self.url}: {reason}") from None
         assert self.app.snapshots is not None
         self._snapshots = self.app.snapshots

@@ -29,7 +29,7 @@ from ledger import events as ev
 from ledger.errors import BadInput
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
-from ledger.store import Store
+from ledger.store import Store, lock_schema
 from projections.tables import (
     CURRENT_TABLES,
     READ_MODELS,
@@ -53,6 +53,7 @@ NO_SQL = "no SQL"  # a memory:// store
 
 @dataclass(frozen=True)
 class Dialect:
+    kind: str  # the store's kind: "sqlite" or "postgres"
     placeholder: str  # DB-API paramstyle: "?" (sqlite3) or "%s" (psycopg)
     integer: str
     lock: str  # appended to reading the tracking row, so that one campaign's updates take turns
@@ -76,10 +77,10 @@ class Dialect:
 
 def dialect(store: Store) -> Dialect | None:
     if store.kind == "sqlite":
-        return Dialect(placeholder="?", integer="INTEGER", lock="", schema=None, script=False)
+        return Dialect(kind="sqlite", placeholder="?", integer="INTEGER", lock="", schema=None, script=False)
     if store.kind == "postgres":
         schema = store.app.recorder.datastore.schema  # type: ignore[attr-defined]
-        return Dialect(placeholder="%s", integer="BIGINT", lock=" FOR UPDATE", schema=schema, script=True)
+        return Dialect(kind="postgres", placeholder="%s", integer="BIGINT", lock=" FOR UPDATE", schema=schema, script=True)
     return None
 
 
@@ -94,6 +95,7 @@ def require_sql(store: Store) -> Dialect:
 
 
 def create_tables(cursor: Any, d: Dialect) -> None:
+    lock_schema(cursor, d.kind)  # two processes creating one table at once would collide
     statements = []
     for table in TABLES:
         columns = ", ".join(

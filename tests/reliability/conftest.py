@@ -4,7 +4,10 @@ refusal changed nothing), and a copy of the checked-in store written by an older
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,3 +61,39 @@ def old_store(tmp_path) -> Path:
 def store_bytes(db_path):
     """`store_bytes()`: the digest of every file beside the store (see store_digest)."""
     return lambda: store_digest(db_path.parent)
+
+
+class Processes:
+    """`campaign …` run as processes of their own, as several players' terminals would."""
+
+    command = [sys.executable, "-c", "from ledger.cli import main; main()"]
+
+    def spawn(self, *args: str) -> subprocess.Popen:
+        """Start `campaign *args` (text output captured; no CAMPAIGN_* variable, so no debug)."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CAMPAIGN_")}
+        return subprocess.Popen([*self.command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env)
+
+    @staticmethod
+    def finished(process: subprocess.Popen, timeout: float = 120) -> tuple[int, str, str]:
+        out, err = process.communicate(timeout=timeout)
+        return process.returncode, out, err
+
+    def run(self, *args: str) -> tuple[int, str, str]:
+        return self.finished(self.spawn(*args))
+
+
+@pytest.fixture
+def processes() -> Processes:
+    return Processes()
+
+
+@pytest.fixture
+def fresh_postgres(postgres_database) -> str:
+    """A PostgreSQL database with nothing in it (its public schema emptied)."""
+    import psycopg
+
+    with psycopg.connect(postgres_database, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA public CASCADE")
+        conn.execute("CREATE SCHEMA public")
+    return postgres_database

@@ -27,9 +27,9 @@ def test_a_bad_port_is_named_without_the_password():
 
 
 @pytest.mark.postgres
-def test_a_working_store_with_a_password_never_shows_it(postgres_database, tmp_path):
+def test_a_working_store_with_a_password_never_shows_it(fresh_postgres, tmp_path):
     # The test server trusts local connections, so any password opens it: the ledger holds one all along.
-    parsed = urlparse(postgres_database)
+    parsed = urlparse(fresh_postgres)
     url = urlunparse(parsed._replace(netloc=f"{parsed.username or 'postgres'}:{PASSWORD}@{parsed.hostname}:{parsed.port or 5432}"))
     cli = CampaignRunner(url)
     outputs = []
@@ -37,6 +37,7 @@ def test_a_working_store_with_a_password_never_shows_it(postgres_database, tmp_p
                  ["log"], ["list"], ["verify"], ["--campaign", "Nope", "log"], ["new", "Secret League"],
                  ["export", "-o", str(tmp_path / "t.jsonl")], ["export", "--format", "md"], ["export", "--format", "csv"]):
         outputs.append(cli(*args).output)
+    assert (tmp_path / "t.jsonl").exists(), outputs
     assert "Error: no campaign 'Nope' in postgresql://postgres:***@" in outputs[7]
     assert "already exists in postgresql://postgres:***@" in outputs[8]
     assert all(PASSWORD not in text for text in outputs)
