@@ -21,6 +21,7 @@ TEXT_LIMIT = 2000
 # Explicit directional formatting characters (embeddings, overrides, isolates, marks).
 BIDI_FORMATTING = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _FSI, _PDI = "\u2068", "\u2069"
+_ISOLATES = frozenset("\u2066\u2067\u2068\u2069")
 
 
 def _forbidden(char: str) -> bool:
@@ -46,21 +47,42 @@ def checked_argument(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def check_name(name: str, what: str) -> None:
+# The fields of a command that name something new (a warband, a fighter, a player).
+NAME_FIELDS = ("name", "player", "faction")
+
+
+def check_name(name: str, what: str = "the name") -> None:
     if len(name) > NAME_LIMIT:
         raise BadInput(f"{what} '{_label(name)}' is {len(name)} characters long; names take at most {NAME_LIMIT}")
 
 
-def escaped(text: str) -> str:
-    """Control and bidirectional formatting characters written out as \\uXXXX."""
-    if not any(_forbidden(char) for char in text):
+def check_names(command: object) -> None:
+    """The names a command gives (its NAME_FIELDS) are no longer than NAME_LIMIT."""
+    for field in NAME_FIELDS:
+        value = getattr(command, field, None)
+        if isinstance(value, str):
+            check_name(value, f"the {field}")
+
+
+def escaped(text: str, *, keep: frozenset[str] = frozenset()) -> str:
+    """Control and bidirectional formatting characters (but those in `keep`) written out as \\uXXXX."""
+    if not any(_forbidden(char) and char not in keep for char in text):
         return text
-    return "".join(f"\\u{ord(char):04x}" if _forbidden(char) else char for char in text)
+    return "".join(f"\\u{ord(char):04x}" if _forbidden(char) and char not in keep else char for char in text)
 
 
-def shown(text: str) -> str:
-    """Text from the store as it may be shown on one line: escaped, and right-to-left text isolated."""
-    text = escaped(text)
+def _isolated(text: str) -> str:
     if any(unicodedata.bidirectional(char) in ("R", "AL") for char in text):
         return _FSI + text + _PDI
     return text
+
+
+def shown(text: str) -> str:
+    """A value from the store (a name, a note) as it may be shown: escaped, and right-to-left text isolated."""
+    return _isolated(escaped(text))
+
+
+def shown_sentence(text: str) -> str:
+    """A sentence made of values already `shown` (a log line's description): escaped again, keeping
+    the isolates its values brought, and isolated as a whole from the columns around it."""
+    return _isolated(escaped(text, keep=_ISOLATES))

@@ -218,6 +218,22 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
     return RECOMPUTED
 
 
+def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
+    """Bring a campaign's tables up to `state` if they fell behind it (an update that failed, or a
+    process killed between its commit and the update): one read of the tracking row otherwise."""
+    d = dialect(store)
+    if d is None or state.position == 0:
+        return NO_SQL
+    cid = str(campaign_id)
+    with store.sql() as cursor:
+        create_tables(cursor, d)
+        tracked = d.select(cursor, f"SELECT position FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
+    position = tracked[0][0] if tracked else 0
+    if position >= state.position:
+        return REFLECTED
+    return update(store, campaign_id, state, list(store.records(campaign_id, after=position)))
+
+
 def on_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
     """The `Ledger.on_commit` hook."""
     update(ledger.store, campaign_id, state, records)

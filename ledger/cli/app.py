@@ -22,7 +22,7 @@ from ledger.decide import Command, DiceSource, TableDice
 from ledger.errors import BadInput, LedgerError
 from ledger.state import CampaignState
 from ledger.store import DEFAULT_STORE, Store, new_sqlite_file, store_failure
-from ledger.text import checked_argument
+from ledger.text import check_name, check_names, checked_argument
 
 # A failure nobody foresaw is a bug: it still gets one `Error:` line, and this exit code (BSD's
 # EX_SOFTWARE); CAMPAIGN_DEBUG=1 shows the traceback instead, for whoever fixes it.
@@ -129,7 +129,10 @@ class Session:
 
     def state(self) -> tuple[uuid.UUID, CampaignState]:
         cid = self.campaign()
-        return cid, self.ledger.load(cid)
+        state = self.ledger.load(cid)
+        for hook in LOAD_HOOKS:
+            hook(self.ledger, cid, state)
+        return cid, state
 
     def close(self) -> None:
         if self._ledger is not None:
@@ -137,6 +140,9 @@ class Session:
 
 
 COMMIT_HOOKS: list[Callable[..., None]] = []  # read models register here (see projections)
+# Called with (ledger, campaign id, state) whenever a command loads a campaign: read models that
+# fell behind (a process killed between its commit and their update) catch up here.
+LOAD_HOOKS: list[Callable[..., None]] = []
 
 # Only these start campaigns; any other command on a SQLite file that is not there is refused, so
 # a mistyped --store leaves no empty database behind.
@@ -155,6 +161,9 @@ STORE_CREATING_COMMANDS = {"new", "import", "demo"}
 def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | None) -> None:
     """Keep the books of a skirmish-wargame campaign: every roll, draw, XP award and purchase is an
     immutable event that can be replayed, voided with a reason, and exported as a verifiable trail."""
+    # --as and --campaign may come from the environment, where parse_args did not see them.
+    actor, campaign_ref = checked_argument(actor), campaign_ref and checked_argument(campaign_ref)
+    check_name(actor, "the actor (--as)")
     session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS),
                       creates_store=ctx.invoked_subcommand in STORE_CREATING_COMMANDS)
     ctx.obj = session
@@ -267,6 +276,7 @@ def parse_int_pairs(pairs: Sequence[str], option: str) -> dict[str, int]:
 
 def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "") -> Outcome:
     """Record one command in the session's campaign and report what happened."""
+    check_names(command)
     cid, state = session.state()
     source = dice.source(state) if dice else None
     outcome = session.ledger.execute(

@@ -13,6 +13,7 @@ from ledger.cli.views import campaign_summary, print_campaign, print_roster
 from ledger.describe import plural
 from projections.roster import roster as roster_view
 from ledger.errors import BadInput
+from ledger.text import check_name
 
 
 def _option_value(text: str) -> object:
@@ -56,6 +57,7 @@ def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], 
     if options_file is not None:
         chosen.update(_house_rules(options_file))
     chosen.update({k: _option_value(v) for k, v in parse_pairs(options, "--option").items()})
+    check_name(name.strip(), "the campaign name")
     outcome = session.ledger.start(name, ruleset_id, chosen, session.actor)
     report(outcome)
 

@@ -91,3 +91,15 @@ def test_an_unforeseen_failure_is_one_error_line_with_its_own_exit_code(cli, mon
     assert result.exit_code == 70
     assert result.output.startswith("Error: unexpected failure, a bug in campaign-ledger (TypeError: a bug)")
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_demo_step_that_fails_is_reported_not_passed_over(cli, monkeypatch):
+    # click returns (not raises) the exit code of a failed command when not in standalone mode.
+    from ledger.cli import demo
+
+    broken = {"name": "Broken Demo", "ruleset": "freeform", "steps": [["xp", "award", "Nobody", "1", "--reason", "x"]]}
+    monkeypatch.setattr(demo, "fixture_campaigns", lambda: {"freeform": broken})
+    result = cli("demo")
+    assert result.exit_code == 3
+    assert result.output.endswith("Error: demo step `campaign xp award Nobody 1 --reason x` failed: "
+                                  "Error: no fighter 'Nobody'\n"), result.output
