@@ -136,6 +136,21 @@ def worker_label(record) -> str | None:
     return None
 
 
+def read_models_and_head(url: str) -> tuple[int, int]:
+    """(the position the read-model tables reflect, the position of the head) of the store's one
+    campaign, read straight from the tables: reading through the CLI would let them catch up."""
+    from ledger.campaigns import Ledger
+    from ledger.store import Store
+
+    store = Store(url, create=False)
+    try:
+        [(_, tracked, _)] = dump_read_models(store)["rm_tracking"]
+        ledger = Ledger(store)
+        return tracked, ledger.history(ledger.find(None))[-1].position
+    finally:
+        store.close()
+
+
 def dump_read_models(store) -> dict[str, list[tuple]]:
     from projections.sql import dialect
     from projections.tables import TABLES
@@ -146,8 +161,10 @@ def dump_read_models(store) -> dict[str, list[tuple]]:
                 for table in TABLES}
 
 
-def check_campaign(url: str, name: str, report: WorkerReport) -> list:
-    """Everything issue #13 asks to hold after concurrent writers or a crash; returns the records."""
+def check_campaign(url: str, name: str, report: WorkerReport, *, full: bool = True) -> list:
+    """Everything issue #13 asks to hold after concurrent writers or a crash; returns the records.
+    Without `full`, the two checks whose cost grows with the whole history are left for the end:
+    re-deciding every transaction, and comparing the read models with a rebuild."""
     from ledger import audit
     from ledger import events as ev
     from ledger.campaigns import Ledger
@@ -177,15 +194,17 @@ def check_campaign(url: str, name: str, report: WorkerReport) -> list:
         rolls = [r.event.roll for r in records if isinstance(r.event, ev.DiceRolled)]
         assert rolls == list(range(len(rolls)))
         audit.verify_store(store, cid)
-        assert ledger.check(cid)[1] == []
+        if full:
+            assert ledger.check(cid)[1] == []
         # The read models catch up when the campaign is next loaded (by a read, nobody rebuilding
         # them), and then equal a rebuild.
         shown = CampaignRunner(url)("--campaign", name, "show")
         assert shown.exit_code == 0 and "Warning" not in shown.output, shown.output
         kept = dump_read_models(store)
         assert (str(cid), records[-1].position, records[-1].hash) in kept["rm_tracking"]
-        sql.rebuild(store, store.campaign_ids(), drop=True)
-        assert dump_read_models(store) == kept
+        if full:
+            sql.rebuild(store, store.campaign_ids(), drop=True)
+            assert dump_read_models(store) == kept
         return records
     finally:
         store.close()
@@ -216,3 +235,9 @@ def worker():
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=env, cwd=Path(__file__).parents[2])
     return start
+
+
+@pytest.fixture
+def read_models_behind():
+    """`read_models_behind(url)`: (tracked position, head position); see read_models_and_head."""
+    return read_models_and_head
