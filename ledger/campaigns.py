@@ -237,16 +237,27 @@ class Ledger:
         snapshot = self.store.latest_snapshot(campaign_id)
         if snapshot is not None:
             position, data = snapshot
-            state = decode_state(data)
-            newer = list(self.store.records(campaign_id, after=position))
-            targets = voids_in(newer)
-            stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
-            if not stale:
-                return fold(newer, state)
+            try:
+                state = decode_state(data)
+            except msgspec.DecodeError:  # a damaged snapshot is only a lost cache: fold the events
+                state = None
+            if state is not None:
+                newer = list(self.store.records(campaign_id, after=position))
+                targets = voids_in(newer)
+                stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
+                # A snapshot the events do not follow on from (damaged, or edited) is not used either.
+                follows = newer[0].prev_hash == state.head if newer else self._ends_at(campaign_id, position, state.head)
+                if follows and not stale:
+                    return fold(newer, state)
         state = fold(list(self.store.records(campaign_id)))
         if state.position == 0:
             raise NotFound(f"no campaign {campaign_id}")
         return state
+
+    def _ends_at(self, campaign_id: uuid.UUID, position: int, head: str) -> bool:
+        """Is `head` the hash of the event at `position` (so a snapshot there is not beyond the stream)?"""
+        at = list(self.store.records(campaign_id, after=position - 1, upto=position))
+        return bool(at) and at[-1].hash == head
 
     def history(self, campaign_id: uuid.UUID, upto: int | None = None) -> list[Record]:
         return list(self.store.records(campaign_id, upto=upto))

@@ -36,6 +36,7 @@ def written_whole(path: Path, *, force: bool = False) -> Iterator[Path]:
     except OSError as error:
         raise BadInput(f"cannot write {path}: {error.strerror}") from None
     os.close(handle)
+    os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary new file, not mkstemp's owner-only
     try:
         yield Path(temporary)
         with open(temporary, "rb") as written:
@@ -48,6 +49,12 @@ def written_whole(path: Path, *, force: bool = False) -> Iterator[Path]:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.remove(temporary)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_whole(path: Path, data: bytes, *, force: bool = False) -> None:

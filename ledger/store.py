@@ -10,8 +10,10 @@ driver is imported only when a PostgreSQL store is opened.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import os
+import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -24,11 +26,12 @@ from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Trans
 
 from ledger import events as ev
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
-from ledger.records import Record
+from ledger.records import Record, hash_body
 
 DEFAULT_STORE = "sqlite:///campaign.db"
 SNAPSHOT_TOPIC = "ledger.snapshot"
 SEED_TOPIC = "ledger.seed"
+_CHECKSUM = b"#sha256="  # a snapshot's stored bytes: this, the hex digest of the state, a newline, the state
 
 
 class _StoredRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -75,7 +78,13 @@ class MsgspecMapper(Mapper[uuid.UUID]):
         elif stored_event.topic == SEED_TOPIC:
             value = stored_event.state.decode()
         else:
-            value = decode_record(stored_event.state)
+            try:
+                value = decode_record(stored_event.state)
+            except (msgspec.DecodeError, UnicodeDecodeError) as error:
+                raise IntegrityFailure(
+                    f"position {stored_event.originator_version}: the stored event does not decode ({error}); "
+                    "the store was damaged or edited: see `campaign verify`"
+                ) from None
         return Item(
             originator_id=_uuid(stored_event.originator_id),
             originator_version=stored_event.originator_version,
@@ -108,6 +117,11 @@ def decode_record(data: bytes) -> Record:
         hash=raw.hash,
         event=ev.event_decoder().decode(raw.event),
     )
+
+
+def _unsound(position: int, problem: str) -> IntegrityFailure:
+    return IntegrityFailure(f"position {position}: {problem}; the store was damaged or edited, "
+                            "and `campaign verify` says where")
 
 
 def _uuid(value: uuid.UUID | str) -> uuid.UUID:
@@ -274,6 +288,7 @@ class Store:
         self.url = public_url(url)  # what messages show; the password stays in the settings only
         settings = settings_for(url, create=create)
         self.kind = settings["PERSISTENCE_MODULE"].rsplit(".", 1)[1]
+        self._sqlite_path = settings.get("SQLITE_DBNAME")
         try:
             with _schema_lock(settings):
                 self.app = LedgerApplication(env=settings)
@@ -305,8 +320,21 @@ class Store:
             start = page[-1].id + 1
 
     def records(self, campaign_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> Iterator[Record]:
+        """The campaign's records after position `after` (up to `upto`), each checked against its
+        own hash and its link to the one before: a damaged or edited store is an error, never a
+        quietly different answer (`campaign verify` locates and explains it)."""
+        expected = after + 1
+        previous_hash = None
         for item in self.app.events.get(campaign_id, gt=after or None, lte=upto):
-            yield item.value
+            record: Record = item.value
+            if record.position != expected:
+                raise _unsound(record.position, f"the stored events go from {expected - 1} to {record.position}")
+            if record.hash != hash_body(record.body()):
+                raise _unsound(record.position, "the stored event does not match its hash")
+            if previous_hash is not None and record.prev_hash != previous_hash:
+                raise _unsound(record.position, "the stored event does not follow the one before it")
+            expected, previous_hash = expected + 1, record.hash
+            yield record
 
     def raw_rows(self, campaign_id: uuid.UUID) -> Sequence[StoredEvent]:
         """The stored bytes, for verification that must not trust the decoder."""
@@ -324,15 +352,27 @@ class Store:
 
     # --- snapshots ----------------------------------------------------------------------------------
 
-    def latest_snapshot(self, campaign_id: uuid.UUID) -> tuple[int, bytes] | None:
+    def latest_snapshot(self, campaign_id: uuid.UUID, *, sound: bool = True) -> tuple[int, bytes] | None:
+        """The latest snapshot's position and state. A snapshot is a cache: one whose bytes no longer
+        match their checksum (a damaged file) is passed over, unless `sound=False` (for verify,
+        which reports it). Snapshots stored before checksums were kept have none to check, so they are
+        passed over too, until the next snapshot (taken every 100 events) replaces them."""
         for item in self._snapshots.get(campaign_id, desc=True, limit=1):
-            return item.originator_version, item.value
+            data: bytes = item.value
+            if data.startswith(_CHECKSUM):
+                digest, _, data = data[len(_CHECKSUM):].partition(b"\n")
+                if sound and digest.decode("ascii", "replace") != hashlib.sha256(data).hexdigest():
+                    return None
+            elif sound:
+                return None  # an older version's snapshot, with nothing to check it by: fold the events
+            return item.originator_version, data
         return None
 
     def save_snapshot(self, campaign_id: uuid.UUID, position: int, state: bytes) -> None:
         # Two processes may snapshot the same position: the first one wins, both are equal.
+        checked = _CHECKSUM + hashlib.sha256(state).hexdigest().encode() + b"\n" + state
         with contextlib.suppress(IntegrityError):
-            self._snapshots.put([Item(campaign_id, position, SNAPSHOT_TOPIC, state)])
+            self._snapshots.put([Item(campaign_id, position, SNAPSHOT_TOPIC, checked)])
 
     # --- secret seeds (never in the stream) ----------------------------------------------------
 
@@ -346,6 +386,33 @@ class Store:
         for item in self._seeds.get(campaign_id, gt=epoch, lte=epoch + 1):
             return item.value
         return None
+
+    # --- the file itself (SQLite) ----------------------------------------------------------------------
+
+    def damage(self) -> str | None:
+        """SQLite's own check of every page and index of the file: what is wrong, or None."""
+        if self._sqlite_path is None:
+            return None
+        with self.sql() as cursor:
+            cursor.execute("PRAGMA integrity_check")  # quick_check misses rows lost from a table but not its index
+            problems = [str(row[0]) for row in cursor.fetchall()]
+        return None if problems == ["ok"] else "; ".join(problems[:3])
+
+    def backup(self, target: str) -> None:
+        """A consistent copy of a live SQLite store at `target`, by SQLite's online backup: the
+        committed state at one moment, whatever other writers are doing meanwhile."""
+        if self._sqlite_path is None:
+            raise BadInput(f"campaign backup copies SQLite stores; back up {self.url} with the database's own "
+                           "tools (pg_dump)")
+        source = sqlite3.connect(self._sqlite_path)
+        copy = sqlite3.connect(target)
+        try:
+            with copy:
+                source.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
+        finally:
+            copy.close()
+            source.close()
 
     # --- SQL for read models --------------------------------------------------------------------------
 

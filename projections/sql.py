@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger import events as ev
-from ledger.errors import BadInput
+from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
 from ledger.store import Store, lock_schema
@@ -227,9 +227,19 @@ def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
     cid = str(campaign_id)
     with store.sql() as cursor:
         create_tables(cursor, d)
-        tracked = d.select(cursor, f"SELECT position FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
-    position = tracked[0][0] if tracked else 0
-    if position >= state.position:
+        tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
+    position, head = tracked[0] if tracked else (0, GENESIS)
+    if position > state.position:  # another writer committed since `state` was loaded, or events were lost
+        since = list(store.records(campaign_id, after=state.position, upto=position))
+        if since and (since[-1].position, since[-1].hash) == (position, head):
+            return REFLECTED
+    # The tables once reflected more than the stream now holds, or another history: events were lost.
+    if position > state.position or (position == state.position and head != state.head):
+        raise IntegrityFailure(
+            f"the read models reflect position {position} (head {head[:16]}), but the stored events end at "
+            f"{state.position} (head {state.head[:16]}): events were lost (a damaged file, or a copy taken "
+            "without its -wal file); restore a copy made by `campaign backup`")
+    if position == state.position:
         return REFLECTED
     return update(store, campaign_id, state, list(store.records(campaign_id, after=position)))
 

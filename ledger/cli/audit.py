@@ -60,6 +60,10 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_
         subject = f"{trail.name}, campaign"
     else:
         store = session.ledger.store
+        damage = store.damage()
+        if damage:
+            raise IntegrityFailure(f"the store {store.url} is damaged (SQLite finds: {damage}); restore a copy made by "
+                                   "`campaign backup`, or import an exported trail into a new store")
         chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
         subject = "campaign"
     noted = audit.locate_head(chain, noted_head) if noted_head else None

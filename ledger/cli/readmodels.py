@@ -17,6 +17,7 @@ import click
 
 from ledger.cli.app import COMMIT_HOOKS, LOAD_HOOKS, Session, main, pass_session
 from ledger.describe import plural
+from ledger.errors import LedgerError
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections import sql
@@ -39,6 +40,8 @@ def keep_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, 
 def catch_up_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState) -> None:
     try:
         sql.catch_up(ledger.store, campaign_id, state)
+    except LedgerError:
+        raise  # the tables show that events were lost: that must not pass as a warning
     except Exception as error:  # noqa: BLE001 - a read must not fail because its side job did
         click.echo(f"Warning: the read-model tables are behind the events and could not catch up ({error}); "
                    "run `campaign rebuild`.", err=True)

@@ -3,6 +3,8 @@ traceback, and leaves the store byte-for-byte unchanged (no file created where t
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -103,3 +105,99 @@ def test_a_demo_step_that_fails_is_reported_not_passed_over(cli, monkeypatch):
     assert result.exit_code == 3
     assert result.output.endswith("Error: demo step `campaign xp award Nobody 1 --reason x` failed: "
                                   "Error: no fighter 'Nobody'\n"), result.output
+
+
+# --- house-rule tables ---------------------------------------------------------------------------------
+
+
+def hero_injury(change) -> bytes:
+    from importlib import resources
+
+    table = json.loads((resources.files("commands.coreheim") / "data" / "hero_injury.json").read_text(encoding="utf-8"))
+    change(table["rows"])
+    return json.dumps({"tables": {"hero_injury": table}}).encode()
+
+
+@pytest.mark.parametrize("content, message", [
+    (hero_injury(lambda rows: rows.pop(1)), "Error: hero_injury: rows must cover each D66 value 11-66 exactly once\n"),
+    (hero_injury(lambda rows: rows[1].update(d66=[14, 15])), "Error: hero_injury: rows must cover each D66 value 11-66 exactly once\n"),
+    (hero_injury(lambda rows: rows[1].update(d66="15")),
+     "Error: House rule for table 'hero_injury' is invalid: Expected `array`, got `str` - at `$.rows[1].d66`\n"),
+], ids=["a range missing", "ranges overlapping", "a wrong type"])
+def test_a_bad_house_rule_table_is_refused_and_creates_no_store(cli, db_path, tmp_path, content, message):
+    house = tmp_path / "house.json"
+    house.write_bytes(content)
+    result = cli("new", "Feud", "--ruleset", "coreheim", "--options-file", str(house))
+    assert (result.exit_code, result.output) == (2, message)
+    assert not db_path.exists()
+
+
+# --- import files ----------------------------------------------------------------------------------------
+
+
+def trail_lines(league, tmp_path) -> list[dict]:
+    exported = tmp_path / "good.jsonl"
+    assert league("export", "-o", str(exported)).exit_code == 0
+    return [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
+
+
+def as_bytes(lines: list[dict]) -> bytes:
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode()
+
+
+def edited(change):
+    def edit(lines: list[dict]) -> bytes:
+        change(lines)
+        return as_bytes(lines)
+    return edit
+
+
+IMPORT_DEFECTS = {
+    "empty": (lambda lines: b"", 2, "Error: the trail is empty"),
+    "truncated": (lambda lines: as_bytes(lines)[:-40], 3, "Error: line "),
+    "not UTF-8": (lambda lines: as_bytes(lines).replace(b'Reikland', b'Reik\xffland', 1), 3, "does not decode: not UTF-8 text"),
+    "not JSON": (lambda lines: b"hello\n", 3, "Error: line 1: does not decode: Expecting value"),
+    "a key twice": (lambda lines: as_bytes(lines).replace(b'{"actor":', b'{"actor": "x", "actor":', 1), 3, "appears twice"),
+    "NaN": (lambda lines: as_bytes(lines).replace(b'"treasury": 500', b'"treasury": NaN', 1), 3, "NaN is not an integer"),
+    "a huge number": (lambda lines: as_bytes(lines).replace(b'"treasury": 500', b'"treasury": 1' + b"0" * 30, 1), 3, "digits; too large"),
+    "deep nesting": (lambda lines: b"[" * 50_000 + b"\n", 3, "nested too deeply"),
+    "a wrong type": (edited(lambda lines: lines[6]["payload"].update(treasury="500")), 3, "Error: line 7: "),
+    "an unknown event type": (edited(lambda lines: lines[6].update(type="no.such.event")), 3, "Error: line 7: "),
+    "a future format version": (edited(lambda lines: lines[0].update(format=99)), 3, "Error: line 1: "),
+    "a gap in positions": (edited(lambda lines: lines.pop(5)), 3, "where position 5 was expected"),
+    "a repeated position": (edited(lambda lines: lines.insert(5, lines[5])), 3, "Error: line 7: "),
+}
+
+
+@pytest.mark.parametrize("defect, code, message", IMPORT_DEFECTS.values(), ids=IMPORT_DEFECTS.keys())
+def test_a_defective_import_file_is_refused_and_changes_nothing(league, tmp_path, defect, code, message):
+    trail = tmp_path / "trail.jsonl"
+    trail.write_bytes(defect(trail_lines(league, tmp_path)))
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    result = CampaignRunner(f"sqlite:///{fresh / 'copy.db'}")("import", str(trail))
+    refused(result, code, message)
+    assert list(fresh.iterdir()) == []  # no file created where there was none
+
+
+# --- commands refused: the store unchanged ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["xp", "award", "Nobody", "1", "--reason", "x"], 1, "Error: no fighter 'Nobody'"),
+    (["warband", "show", "Nobody"], 1, "Error: no warband 'Nobody'"),
+    (["roll", "2D6", "--for", "x", "--dice", "3,7"], 2, "Error: "),
+    (["roll", "2D6", "--for", "x", "--dice", "3"], 1, "Error: "),
+    (["roll", "9999D6", "--for", "x", "--ledger"], 2, "Error: "),
+    (["xp", "spend", "Gunnar", "50", "--on", "WS"], 1, "Error: Gunnar has 0 XP"),
+    (["xp", "award", "Gunnar", "lots", "--reason", "x"], 2, "Error: Invalid value for 'AMOUNT'"),
+    (["void", "T999", "--reason", "x"], 1, "Error: "),
+    (["reroll", "R0", "--reason", "x"], 1, "Error: "),
+    (["warband", "add", "Reikland Rats", "--player", "Ann"], 1, "Error: "),
+    (["--campaign", "Nope", "log"], 1, "Error: no campaign 'Nope'"),
+    (["treasury", "Reikland Rats", "9007199254740993", "--reason", "x"], 2, "too large"),
+])
+def test_a_refused_command_leaves_the_store_byte_for_byte_unchanged(league, store_bytes, args, code, message):
+    before = store_bytes()
+    refused(league(*args), code, message)
+    assert store_bytes() == before
