@@ -7,8 +7,9 @@ from typing import BinaryIO
 
 import click
 
+from commands.shared import UpgradeRules
 from ledger import audit, rulesets
-from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report
+from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report, run
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
 from ledger.describe import plural
 from projections.roster import roster as roster_view
@@ -82,12 +83,15 @@ def list_campaigns(session: Session, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
 def show(session: Session, as_json: bool) -> None:
-    """Show the campaign: ruleset, warbands with their ratings, battles, head hash."""
+    """Show the campaign: ruleset and its options (house rules), warbands with their ratings, battles, head hash."""
     _cid, state = session.state()
     if as_json:
         emit_json(campaign_summary(state, detail=True))
     else:
         print_campaign(state)
+        if state.options:
+            click.echo("options: " + ", ".join(f"{key}={json.dumps(value, sort_keys=True)}"
+                                               for key, value in state.options.items()))
 
 
 @main.command("rulesets")
@@ -101,6 +105,24 @@ def list_rulesets(as_json: bool) -> None:
         return
     for row in rows:
         click.echo(f"{row['id']}  v{row['version']}  {row['title']}")
+
+
+@main.group("rules")
+def rules() -> None:
+    """The version of its ruleset a campaign is decided under."""
+
+
+@rules.command("upgrade")
+@click.option("--reason", default="", help="Why (kept in the audit trail).")
+@pass_session
+def rules_upgrade(session: Session, reason: str) -> None:
+    """Decide the campaign's later transactions under the newest version of its ruleset.
+
+    Earlier transactions keep the version they were decided under: replay, voids and import
+    decide each transaction under the version in force at it."""
+    _cid, state = session.state()
+    newest = rulesets.get(state.ruleset).version
+    run(session, UpgradeRules(version=newest), reason=reason)
 
 
 @main.group("seed")

@@ -32,7 +32,7 @@ HOUSE_RULE_FILES = {
     "NaN": (b'{"x": NaN}', "NaN is not an integer"),
     "a fraction": (b'{"x": 1.5}', "1.5 is not an integer"),
     "not an object": (b"[1, 2]", "house rules must be a JSON object"),
-    "wrong type": (b'{"dice": 7}', "option dice is 'table' or 'ledger', not 7"),
+    "wrong type": (b'{"dice": 7}', "freeform option dice: Expected `str`, got `int` (one of: table, ledger)"),
     "huge size": (b'{"x": "' + b"a" * 1_000_001 + b'"}', "larger than 1,000,000 bytes"),
 }
 
@@ -46,7 +46,7 @@ def test_a_bad_options_file_is_refused_and_creates_no_store(cli, db_path, tmp_pa
 
 
 def test_a_bad_option_is_refused_and_creates_no_store(cli, db_path):
-    refused(cli("new", "Spring", "--option", "dice=bogus"), 2, "option dice is 'table' or 'ledger', not 'bogus'")
+    refused(cli("new", "Spring", "--option", "dice=bogus"), 2, "freeform option dice: Invalid enum value 'bogus'")
     assert not db_path.exists()
 
 

@@ -23,7 +23,7 @@ from ledger.testing import CampaignRunner
 KILLS = {"sqlite": max(50, int(os.environ.get("CAMPAIGN_TEST_KILLS_SQLITE", "50"))),
          "postgresql": max(20, int(os.environ.get("CAMPAIGN_TEST_KILLS_POSTGRES", "20")))}
 # How long a worker may run before its kill, in seconds (a PostgreSQL command is slower).
-SPAN = {"sqlite": 0.6, "postgresql": 1.2}
+SPAN = {"sqlite": 0.35, "postgresql": 1.2}
 SEED = int(os.environ.get("CAMPAIGN_TEST_CRASH_SEED", str(random.SystemRandom().randrange(10**6))))
 BETWEEN_COMMIT_AND_READ_MODELS = 5  # every 5th kill lands there
 
