@@ -4,6 +4,7 @@ traceback, and leaves the store byte-for-byte unchanged (no file created where t
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -200,4 +201,12 @@ def test_a_defective_import_file_is_refused_and_changes_nothing(league, tmp_path
 def test_a_refused_command_leaves_the_store_byte_for_byte_unchanged(league, store_bytes, args, code, message):
     before = store_bytes()
     refused(league(*args), code, message)
+    assert store_bytes() == before
+
+
+def test_a_real_process_given_a_byte_that_is_not_utf8_says_so(league, processes, store_bytes):
+    # As typed in a shell: campaign note "$(printf '\xff')" (Python hands the byte over as U+DCFF).
+    before = store_bytes()
+    code, out, err = processes.run("--store", league.store, "note", os.fsdecode(b"\xff"))
+    assert (code, out, err) == (2, "", "Error: argument '\\udcff' is not valid UTF-8 text\n")
     assert store_bytes() == before
