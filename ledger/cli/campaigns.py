@@ -28,8 +28,8 @@ def _option_value(text: str) -> object:
 HOUSE_RULES_LIMIT = 1_000_000  # bytes: house rules are tables, not archives
 
 
-def _house_rules(file: BinaryIO) -> dict[str, object]:
-    """An --options-file: a JSON object in UTF-8, integers only, no key twice, at most 1 MB."""
+def _json_object(file: BinaryIO, what: str) -> dict[str, object]:
+    """An --options-file or --tables file: a JSON object in UTF-8, integers only, no key twice, at most 1 MB."""
     data = file.read(HOUSE_RULES_LIMIT + 1)
     if len(data) > HOUSE_RULES_LIMIT:
         raise BadInput(f"{file.name}: larger than {HOUSE_RULES_LIMIT:,} bytes; house rules are tables, not archives")
@@ -40,7 +40,7 @@ def _house_rules(file: BinaryIO) -> dict[str, object]:
     except ValueError as error:  # json.JSONDecodeError, a float, a key twice, too deep, too many digits
         raise BadInput(f"{file.name}: not JSON the ledger takes ({error})") from None
     if not isinstance(loaded, dict):
-        raise BadInput(f"{file.name}: house rules must be a JSON object")
+        raise BadInput(f"{file.name}: {what} must be a JSON object")
     return loaded
 
 
@@ -51,12 +51,18 @@ def _house_rules(file: BinaryIO) -> dict[str, object]:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A house rule or setting, e.g. dice=ledger or decks=physical (repeatable; JSON values allowed).")
 @click.option("--options-file", type=click.File("rb"), help="House rules as a JSON object (e.g. replacement tables).")
+@click.option("--tables", "tables_file", type=click.File("rb"),
+              help="The group's own rule tables as a JSON object, table name -> table (the ruleset's `tables` option).")
 @pass_session
-def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], options_file) -> None:
+def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], options_file, tables_file) -> None:
     """Start a campaign NAME under a ruleset, committing to the secret seed of its ledger dice."""
     chosen: dict[str, object] = {}
     if options_file is not None:
-        chosen.update(_house_rules(options_file))
+        chosen.update(_json_object(options_file, "house rules"))
+    if tables_file is not None:
+        if "tables" in chosen:
+            raise BadInput(f"{options_file.name} gives tables too: give them in one place, --tables or --options-file")
+        chosen["tables"] = _json_object(tables_file, "tables")
     chosen.update({k: _option_value(v) for k, v in parse_pairs(options, "--option").items()})
     check_name(name.strip(), "the campaign name")
     outcome = session.ledger.start(name, ruleset_id, chosen, session.actor)

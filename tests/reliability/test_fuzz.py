@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger import audit
-from ledger.cli.campaigns import _house_rules
+from ledger.cli.campaigns import _json_object
 from ledger.errors import LedgerError
 from ledger.testing import CampaignRunner
 from projections.history import void_annotations
@@ -81,7 +81,7 @@ def test_the_options_parser_takes_any_bytes(data):
     file = io.BytesIO(data)
     file.name = "house.json"
     try:
-        _house_rules(file)
+        _json_object(file, "house rules")
     except LedgerError:
         pass
 
