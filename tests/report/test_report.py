@@ -49,7 +49,8 @@ def test_standings_and_roster_cards_show_the_read_models(fixture_campaign, demo,
     name, tables = fixture_campaign
     page = write_report(demo, name, tmp_path / "report.html")
     warbands = tables.rows("rm_warbands", "seq")
-    rated = rulesets.get(tables.rows("rm_campaigns")[0]["ruleset"]).rating is not None
+    ruleset = rulesets.get(tables.rows("rm_campaigns")[0]["ruleset"])
+    rated, terms = ruleset.rating is not None, ruleset.terms
     expected = {
         w["name"]: {"name": w["name"], "treasury": str(w["treasury"]), "games": str(w["games"]), "wins": str(w["wins"])}
         | ({"rating": str(w["rating"])} if rated else {})
@@ -62,6 +63,11 @@ def test_standings_and_roster_cards_show_the_read_models(fixture_campaign, demo,
         assert card.find("dd", data_key="treasury").text == str(w["treasury"])
         if rated:
             assert card.find("dd", data_key="rating").text == str(w["rating"])
+        facts = card.find("dl")
+        shown_resources = [(dd.text) for dd in facts.find_all("dd", data_key="resource")]
+        assert shown_resources == [str(w["ext"].get(key, 0)) for key in terms.resources]
+        labels = [dt.text for dt in facts.find_all("dt")]
+        assert all(label in labels for label in terms.resources.values())
         fighters = [f for f in tables.rows("rm_fighters", "seq") if f["warband"] == w["warband"]]
         shown = {s.attrs["data-fighter"]: s for s in card.iter() if "data-fighter" in s.attrs}
         assert set(shown) == {f["fighter"] for f in fighters}
