@@ -91,11 +91,11 @@ class Ruleset:
     handlers: Mapping[type[Command], Handler]
     evolve: RulesetEvolve | None = None
     decks: Mapping[str, list[str]] = field(default_factory=dict)
-    terms: Terms = Terms()  # its words for people: rating, treasury, resources (report, roster sheets)
     default_options: Mapping[str, Any] = field(default_factory=dict)
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
     rating: Callable[[CampaignState, str], int] | None = None
+    terms: Terms = Terms()  # its words for people: rating, treasury, resources (report, roster sheets)
     register_commands: RegisterCommands | None = None
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded
     # command decides is a new version, gated in the handler on `ctx.version`.
