@@ -57,7 +57,7 @@ def test_standings_and_roster_cards_show_the_read_models(fixture_campaign, demo,
         for w in warbands
     }
     assert standings(page) == expected
-    assert len(warbands) == 2  # every fixture has two warbands: the check above compared something
+    assert warbands  # the check above compared something
     for w in warbands:
         card = page.find("article", data_warband=w["warband"])
         assert card.find("dd", data_key="treasury").text == str(w["treasury"])
