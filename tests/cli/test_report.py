@@ -78,7 +78,7 @@ def test_roster_sheet_in_html_to_a_file(two_warbands, tmp_path):
 def test_roster_sheet_refusals(two_warbands, tmp_path):
     for args, message in [
         (["--format", "md", "--json"], "Error: give --json or --format md, not both\n"),
-        (["-o", str(tmp_path / "x.md")], "Error: --out writes a roster sheet: add --format html or --format md\n"),
+        (["--output", str(tmp_path / "x.md")], "Error: --out writes a roster sheet: add --format html or --format md\n"),
     ]:
         result = two_warbands("roster", "Reikland Rats", *args)
         assert (result.exit_code, result.output) == (2, message)
