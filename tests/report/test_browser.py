@@ -107,7 +107,7 @@ def test_each_roster_card_prints_on_a_page_of_its_own(tmp_path):
         return browser.printed_pages(copy, tmp_path / (name + ".pdf"))
 
     # Without the print rule that breaks at cards it all fits on one page; with it, each card has its own.
-    assert pages("run-on", rosters_only + "@media print { .card { break-before: auto !important; } }") == 1
+    assert pages("run-on", rosters_only + "@media print { #rosters, .card ~ .card { break-before: auto !important; } }") == 1
     assert pages("cards", rosters_only) == 3
     sheet = tmp_path / "rats.html"
     assert runner("roster", "Rats", "--format", "html", "-o", str(sheet)).exit_code == 0
