@@ -14,7 +14,7 @@ from ledger import audit
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.cli.report import dice_line, verified, write_output
 from ledger.describe import plural
-from ledger.errors import BadInput, IntegrityFailure
+from ledger.errors import IntegrityFailure
 from ledger.records import canonical
 from projections import render
 from projections.history import log_rows, void_annotations
