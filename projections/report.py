@@ -50,7 +50,7 @@ class Mark:
 @dataclass
 class Line:
     text: str
-    kind: str  # "event", "dice" (a roll: faces shown), "card"
+    kind: str  # "event", "dice" (a roll: faces shown), "draw" (a card drawn)
     faces: list[int] = field(default_factory=list)
 
 
@@ -276,7 +276,7 @@ def _line(row: dict[str, Any]) -> Line:
     if row["event_type"] == "dice.rolled" and not str(payload.get("expression", "")).startswith("shuffle"):
         return Line(sentence(row["description"]), "dice", list(payload.get("faces", [])))
     if row["event_type"] == "card.drawn":
-        return Line(sentence(row["description"]), "card")
+        return Line(sentence(row["description"]), "draw")
     return Line(sentence(row["description"]), "event")
 
 
