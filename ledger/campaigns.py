@@ -102,7 +102,7 @@ def decide(
         answers=command.answers,
         ask=ask,
         ruleset_evolve=ruleset.evolve,
-        decks=dict(ruleset.decks),
+        decks=ruleset.decks_of(state),
         options=state.options,
     )
     ruleset.handler_for(command)(command, ctx)
@@ -188,6 +188,10 @@ class RerollDice:
         return self.fresh.faces(roll, expression, die_sides, purpose)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        # A physical card drawn is on the table: disputing a die does not draw it again.
+        index = self.recorded._next_card
+        if index < len(self.recorded.draws) and self.recorded.draws[index].card in candidates:
+            return self.recorded.card(deck, purpose, candidates)
         return self.fresh.card(deck, purpose, candidates)
 
     def finish(self) -> None:

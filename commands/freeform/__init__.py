@@ -26,8 +26,8 @@ RULESET = register(
         title="Freeform (shared commands only)",
         handlers=SHARED_HANDLERS,
         decks={"cards": [rank + suit for suit in SUITS for rank in RANKS]},
-        terms=Terms(resources={}),
         default_options={"decks": "ledger"},  # what a freeform campaign has always pinned
         check_options=check_options("freeform", FreeformOptions),
+        terms=Terms(resources={}),
     )
 )
