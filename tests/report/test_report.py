@@ -58,6 +58,8 @@ def test_standings_and_roster_cards_show_the_read_models(fixture_campaign, demo,
     }
     assert standings(page) == expected
     assert warbands  # the check above compared something
+    headers = [th.text for th in page.find("table", id="standings").find_all("th")]
+    assert headers == ["Warband", "Player", *([terms.rating] if rated else []), terms.treasury, "Battles", "Wins"]
     for w in warbands:
         card = page.find("article", data_warband=w["warband"])
         assert card.find("dd", data_key="treasury").text == str(w["treasury"])
@@ -258,3 +260,9 @@ def test_an_xp_chart_needs_a_battle_and_some_xp(tmp_path):
     assert captions(write_report(runner, "League", tmp_path / "a.html")) == []  # nobody has XP yet
     assert runner("xp", "award", "Gunnar", "2", "--reason", "won").exit_code == 0
     assert captions(write_report(runner, "League", tmp_path / "b.html")) == ["Rats: each fighter's XP over the battles"]
+
+
+def test_warbands_shows_its_rating_as_wbr(demo, tmp_path):
+    """The issue: every ruleset "with its own rating and terms — WBR for warbands"."""
+    page = write_report(demo, FIXTURES["warbands"]["name"], tmp_path / "w.html")
+    assert [th.text for th in page.find("table", id="standings").find_all("th")][2:4] == ["WBR", "XP pool"]
