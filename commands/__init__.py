@@ -3,3 +3,4 @@
 from commands import freeform  # noqa: F401 - registers the ruleset
 from commands import trench_crusade  # noqa: F401 - registers the ruleset
 from commands import coreheim  # noqa: F401 - registers the ruleset
+from commands import retinue  # noqa: F401 - registers the ruleset

@@ -66,7 +66,10 @@ class Battle(msgspec.Struct, kw_only=True):
     participants: list[str]
     winner: str | None
     scenario: str
-    tx: int  # each fighter's deeds stay in the battle.recorded event: the state keeps what rules ask about
+    tx: int
+    # What each fighter did: rules award experience from it after the battle (the kit of issue #8
+    # keeps deeds in the core state so that no ruleset re-emits them).
+    deeds: list[ev.Deed] = []
 
 
 class Deck(msgspec.Struct, kw_only=True):
@@ -223,6 +226,7 @@ def _battle(s: CampaignState, e: ev.BattleRecorded) -> None:
             winner=e.winner,
             scenario=e.scenario,
             tx=s.current_tx,
+            deeds=list(e.deeds),
         )
     )
     for warband_id in e.participants:
