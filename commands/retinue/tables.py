@@ -118,7 +118,8 @@ def _check_attribute_values(where: str, values: Mapping[str, int], *, complete: 
     missing = [a for a in ATTRIBUTES if a not in values]
     if complete and missing:
         raise DataError(f"{where}: no value for {', '.join(missing)}")
-    for attribute, value in values.items():
+    for attribute in (a for a in ATTRIBUTES if a in values):
+        value = values[attribute]
         if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
             raise DataError(f"{where}: {attribute} {value} is outside {ATTRIBUTE_MIN}-{ATTRIBUTE_MAX}")
 
