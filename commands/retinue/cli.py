@@ -8,7 +8,7 @@ import click
 from ledger.cli.app import DiceChoice, Session, dice_options, parse_int_pairs, parse_pairs, pass_session, run
 
 from .handlers import BattlePass, Bonus, Buy, Casualties, Doom, PostGamePass, Recruit, ScenarioPass, SpendingDone, latest_battle
-from .rules import ADVANCEMENTS, ScenarioAward
+from .rules import ScenarioAward
 
 
 @click.group("retinue")
@@ -97,14 +97,16 @@ def post_game_pass(session: Session, warband: str, bonuses: tuple[str, ...]) -> 
 @group.command("buy")
 @click.argument("warband")
 @click.argument("fighter")
-@click.argument("advancement", type=click.Choice(list(ADVANCEMENTS), case_sensitive=False))
+@click.argument("advancement")
 @click.option("--feat", default=None, help="The feat bought (feat, feat-outside).")
 @click.option("--spell", default=None, help="The spell chosen with Caster, from the fighter's Domain.")
 @click.option("--reduce", default=None, help="The attribute reduced when the raise goes beyond baseline + 1 (S7).")
 @pass_session
 def buy(session: Session, warband: str, fighter: str, advancement: str, feat: str | None, spell: str | None,
         reduce: str | None) -> None:
-    """Buy one ADVANCEMENT for FIGHTER, paid from its XP bank (S1-S9)."""
+    """Buy one ADVANCEMENT for FIGHTER, paid from its XP bank (S1-S9).
+
+    ADVANCEMENT is a row of the price table: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, feat-outside."""
     run(session, Buy(warband=warband, fighter=fighter, advancement=advancement, feat=feat, spell=spell, reduce=reduce))
 
 

@@ -16,7 +16,16 @@ from typing import Any
 
 import msgspec
 
-from commands.shared import SHARED_HANDLERS, RecordBattle, active_fighter, battle_record, unique_id
+from commands.shared import (
+    SHARED_HANDLERS,
+    AwardXP,
+    RecordBattle,
+    RecruitFighter,
+    SpendXP,
+    active_fighter,
+    battle_record,
+    unique_id,
+)
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
@@ -357,6 +366,18 @@ def buy(cmd: Buy, ctx: Context) -> None:
     ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=cost, on=f"{bought.label}{surcharge}"), *applied)
 
 
+def refuse_bare_xp_and_recruits(cmd: Command, ctx: Context) -> None:
+    """The shared `xp award`, `xp spend` and `fighter add` would step around the passes (E2), the
+    prices (S1-S3) and the ancestry every attribute rule reads (S7): a retinue uses its own."""
+    instead = {
+        AwardXP: "E2: a retinue's XP is awarded in the three passes (campaign post-game WARBAND); "
+                 "an arbiter's correction is `campaign correct`",
+        SpendXP: "S1: a retinue's XP is spent on an advancement: campaign retinue buy WARBAND FIGHTER ADVANCEMENT",
+        RecruitFighter: "a retinue fighter is recruited with its ancestry: campaign retinue recruit WARBAND NAME --ancestry …",
+    }
+    raise RuleViolation(instead[type(cmd)])
+
+
 def spending_done(cmd: SpendingDone, ctx: Context) -> None:
     band, battle = begin(ctx, cmd.warband, "spending")
     finish(ctx, band, battle, "spending")
@@ -367,6 +388,9 @@ refusing = refusing_as_rule_violation(r.RetinueRuleError)
 HANDLERS: dict[type[Command], Any] = {
     **SHARED_HANDLERS,
     RecordBattle: record_battle,
+    AwardXP: refuse_bare_xp_and_recruits,
+    SpendXP: refuse_bare_xp_and_recruits,
+    RecruitFighter: refuse_bare_xp_and_recruits,
     Recruit: recruit,
     BattlePass: battle_pass,
     ScenarioPass: scenario_pass,

@@ -1,0 +1,135 @@
+"""`campaign retinue …` and the guided `campaign post-game` for a retinue, as a user types them:
+exact output lines and exit codes (the last line of a recorded command, with its head hash, is left out)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def hawks(cli):
+    """Hawks (Kestrel, Vampire Warrior of Blood, Leader; Finch, Human Scout) and Wolves (Lupa,
+    Dwarf, Leader), after a battle where Kestrel put Lupa Out of Action and Finch went down."""
+    for args in (["new", "R", "--ruleset", "retinue"], ["warband", "add", "Hawks", "--player", "Ann"],
+                 ["warband", "add", "Wolves", "--player", "Bob"],
+                 ["retinue", "recruit", "Hawks", "Kestrel", "--ancestry", "Vampire", "--archetype", "Warrior",
+                  "--domain", "Blood", "--leader"],
+                 ["retinue", "recruit", "Hawks", "Finch", "--ancestry", "Human", "--archetype", "Scout"],
+                 ["retinue", "recruit", "Wolves", "Lupa", "--ancestry", "Dwarf", "--leader"],
+                 ["battle", "record", "--warband", "Hawks", "--warband", "Wolves", "--took-out", "Kestrel=Lupa",
+                  "--ooa", "Lupa", "--ooa", "Finch"]):
+        assert cli(*args).exit_code == 0, args
+    return cli
+
+
+def lines(result):
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()[:-1]
+
+
+def refused(result, code, message):
+    assert (result.exit_code, result.output) == (code, f"Error: {message}\n")
+    return True
+
+
+def test_recruit_takes_the_ancestry_baselines(cli):
+    cli("new", "R", "--ruleset", "retinue")
+    cli("warband", "add", "Hawks", "--player", "Ann")
+    assert lines(cli("retinue", "recruit", "Hawks", "Wren", "--ancestry", "Human", "--domain", "Storm", "--stat", "Sa=4")) == [
+        "  Wren, fighter, joins Hawks"]
+    shown = cli("fighter", "show", "Wren").output.splitlines()
+    assert shown[1:3] == ["  XP 0  games 0  Wi2 Sa4 Mt3 Sk3 W2 M3 Df3 CC3 RC3", "  keywords: Human, Storm"]
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["--ancestry", "Elf"], 2, "no ancestry 'Elf' in this campaign's data (Human, Dwarf, Vampire, Thrall)"),
+    (["--ancestry", "Human", "--domain", "Fire"], 2, "no domain 'Fire' in this campaign's data (Blood, Storm)"),
+    (["--ancestry", "Human", "--stat", "CC=7"], 1, "S6: attributes run from 1 to 6, not CC 7"),
+    (["--ancestry", "Human", "--stat", "Luck=2"], 2, "no attribute Luck (attributes: Wi, Sa, Mt, Sk, W, M, Df, CC, RC)"),
+])
+def test_recruit_refusals(cli, args, code, message):
+    cli("new", "R", "--ruleset", "retinue")
+    cli("warband", "add", "Hawks", "--player", "Ann")
+    assert refused(cli("retinue", "recruit", "Hawks", "Wren", *args), code, message)
+
+
+def test_the_shared_commands_that_would_step_around_the_rules_are_refused(hawks):
+    assert refused(hawks("xp", "award", "Kestrel", "3", "--reason", "bravery"), 1,
+                   "E2: a retinue's XP is awarded in the three passes (campaign post-game WARBAND); "
+                   "an arbiter's correction is `campaign correct`")
+    assert refused(hawks("xp", "spend", "Kestrel", "3", "--on", "a feat"), 1,
+                   "S1: a retinue's XP is spent on an advancement: campaign retinue buy WARBAND FIGHTER ADVANCEMENT")
+    assert refused(hawks("fighter", "add", "Hawks", "Ibis", "--role", "fighter"), 1,
+                   "a retinue fighter is recruited with its ancestry: campaign retinue recruit WARBAND NAME --ancestry …")
+
+
+def test_each_step_as_its_own_command(hawks):
+    assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 1,
+                   "E2: Hawks must do the battle-pass step of battle 1 before the casualty step")
+    assert lines(hawks("retinue", "battle-pass", "Hawks")) == [
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+    ]
+    assert lines(hawks("retinue", "scenario-pass", "Hawks", "--award", "Finch=2", "--for", "lit the beacon")) == [
+        "  Finch gains 2 XP: scenario pass: lit the beacon",
+        "  Hawks: post-game step scenario-pass done for battle 1",
+    ]
+    assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 1,
+                   "Finch rolled 6 on the Casualty Table: the outcome: answer with --answer casualty:finch=CHOICE "
+                   "(one of: Slain, Captured, Hardy, Recovered)")
+    assert lines(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Hardy")) == [
+        "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
+        "  Finch's Casualty Table: 6 — Hardy (named by the player)",
+        "  Hawks: post-game step casualty done for battle 1",
+    ]
+    assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4", "--outcome", "Kestrel=Spared")) == [
+        "  R1 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
+        "  Kestrel's Doom Table: 7 — Spared (named by the player)",
+        "  Hawks: post-game step doom done for battle 1",
+    ]
+    assert lines(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel=survival roll")) == [
+        "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
+        "  Kestrel gains 1 XP: post-game pass: survival roll",
+        "  Hawks: post-game step post-game-pass done for battle 1",
+    ]
+    assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "CC"), 1,
+                   "S1, S3: Kestrel has 4 XP; CC +1 costs 12, 14 for a Vampire: 10 XP short")
+    assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "luck"), 1,
+                   "S2: no advancement 'luck' (advancements: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, feat-outside)")
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "feat", "--feat", "Fleet")) == [
+        "  Finch spends 3 XP on Feat", "  Finch learns Fleet"]
+    assert refused(hawks("battle", "record", "--warband", "Hawks", "--warband", "Wolves"), 1,
+                   "Hawks has not finished the post-game of battle 1: next is spending (campaign post-game Hawks)")
+    assert lines(hawks("retinue", "spending-done", "Hawks")) == ["  Hawks: post-game step spending done for battle 1"]
+
+
+def test_the_guided_post_game_walks_the_passes_in_order_one_step_per_run_without_a_terminal(hawks):
+    first = hawks("post-game", "Hawks").output.splitlines()
+    assert first[:4] + first[5:] == [
+        "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+        "Next step: scenario-pass (run `campaign post-game Hawks` again with its dice).",
+    ]
+    assert first[4].startswith("Recorded T8 (4 events). Head ")
+    assert hawks("post-game", "Hawks", "--list").output.splitlines() == [
+        "[x] battle-pass: Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "[ ] scenario-pass: Scenario pass: XP the scenario gives named fighters (E6)",
+        "[ ] casualty: Casualty Table (D6) for each fighter that went Out of Action",
+        "[ ] doom: Doom Table (2D6)",
+        "[ ] post-game-pass: Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        "[ ] spending: Spending: advancements bought (S1-S9)",
+    ]
+    hawks("post-game", "Hawks")  # scenario pass: no award without a terminal
+    walked = hawks("post-game", "Hawks", "--dice", "2", "--answer", "casualty:finch=Recovered")
+    assert walked.output.splitlines()[:4] == [
+        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "  R0 Finch's Casualty Table: D6 rolled [2] = 2 (table)",
+        "  Finch's Casualty Table: 2 — Recovered (named by the player)",
+        "  Hawks: post-game step casualty done for battle 1",
+    ]
+    for _ in range(3):
+        assert hawks("post-game", "Hawks").exit_code == 0
+    assert hawks("post-game", "Hawks").output == "Post-game sequence complete.\n"
