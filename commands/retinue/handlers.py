@@ -162,6 +162,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     S9's limits apply at recruitment too."""
     data = data_of(ctx.state)
     band = ctx.state.warband(cmd.warband)
+    if not cmd.name.strip() or cmd.cost < 0:
+        raise BadInput("a fighter needs a name, and a cost of 0 or more")
     for kind, name, known in (("ancestry", cmd.ancestry, data.ancestries), ("archetype", cmd.archetype, data.archetypes),
                               ("domain", cmd.domain, data.domains)):
         if name is not None and name not in known:
@@ -187,8 +189,6 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
             raise RuleViolation(f"S9: only 1 fighter in a retinue may have the Caster keyword ({', '.join(casters)})")
         if mortal is not None:
             raise RuleViolation(f"S9: {mortal} has the Mortal keyword, so no fighter of {band.name} may have Caster")
-    if not cmd.name.strip() or cmd.cost < 0:
-        raise BadInput("a fighter needs a name, and a cost of 0 or more")
     if cmd.paid and cmd.cost > band.treasury:
         raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; {cmd.name} costs {cmd.cost}")
     fighter_id = unique_id(cmd.name, ctx.state.fighters)
@@ -331,7 +331,7 @@ def buy(cmd: Buy, ctx: Context) -> None:
             named = cmd.reduce or ctx.choose(
                 "reduce", f"{fighter.name}'s {bought.attribute} goes beyond its ancestry baseline + 1: reduce which attribute?",
                 r.reducible(fighter, bought.attribute, options.reduce_at_one) or [a for a in ATTRIBUTES if a != bought.attribute])
-            delta = r.reduction(fighter, bought.attribute, named, owed, data, options.reduce_at_one)
+            delta = r.reduction(fighter, bought.attribute, named, owed, options.reduce_at_one)
             base = r.baseline(fighter, bought.attribute, data)
             why = (f"S7: {bought.attribute} {fighter.stats[bought.attribute] + 1} is beyond the ancestry baseline "
                    f"{base} + 1")

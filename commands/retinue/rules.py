@@ -14,6 +14,9 @@ Readings where the seed is silent:
 - S7 the reduction is applied to the attribute the player names; A1 and A2 decide how much and
   what happens at 1 (options, `options.py`).
 - S9 counts the fighters still in the retinue (not dead, captured or retired).
+- Who rolls on the Doom Table is not said: the player names the fighters. A fighter Slain there
+  without having gone Out of Action keeps its "did not go Out of Action" award, made in the battle
+  pass before the tables (E2's order); E5's "it went OOA" reads Slain as a Casualty Table result.
 """
 
 from __future__ import annotations
@@ -273,7 +276,7 @@ def reducible(fighter: Fighter, raised: str, at_one_rule: str) -> list[str]:
     return [a for a in others if fighter.stats[a] > ATTRIBUTE_MIN] if at_one_rule == "refuse" else others
 
 
-def reduction(fighter: Fighter, raised: str, named: str, owed: int, data: RetinueData, at_one_rule: str) -> int:
+def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule: str) -> int:
     """S7 with A2: the (negative) change to the named attribute, to a minimum of 1."""
     if named == raised or named not in ATTRIBUTES:
         raise RetinueRuleError(f"S7: name an attribute of {fighter.name} other than {raised} to reduce "

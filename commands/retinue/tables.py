@@ -88,9 +88,6 @@ class RetinueData(msgspec.Struct, frozen=True, kw_only=True):
     def ancestry_of(self, keywords: Any) -> str | None:
         return next((k for k in keywords if k in self.ancestries), None)
 
-    def archetype_of(self, keywords: Any) -> str | None:
-        return next((k for k in keywords if k in self.archetypes), None)
-
     def domain_of(self, keywords: Any) -> str | None:
         return next((k for k in keywords if k in self.domains), None)
 
@@ -142,9 +139,8 @@ def _check(data: RetinueData) -> None:
     for name, ancestry in data.ancestries.items():
         _check_attribute_values(f"ancestries: {name}", ancestry.baselines, complete=True)
     listed = {*data.feats.universal}
-    for kind, holders in (("archetypes", data.archetypes), ("domains", data.domains)):
-        for name, holder in holders.items():
-            listed.update(holder.feats)
+    for holder in (*data.archetypes.values(), *data.domains.values()):
+        listed.update(holder.feats)
     for feat, prerequisite in data.feats.prerequisites.items():
         if feat not in listed:
             raise DataError(f"feats: prerequisites for {feat!r}, which no feat list holds")

@@ -8,6 +8,7 @@ import pytest
 from commands.retinue import rules as r
 from commands.retinue.handlers import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
 from ledger import events as ev
+from ledger.errors import Conflict
 
 # --- E1: a bank per fighter ----------------------------------------------------------------------
 
@@ -198,3 +199,22 @@ def test_E7_hardy_is_a_casualty_result_and_miraculous_a_doom_result(game):
     game.do(ScenarioPass(warband="Hawks"))
     assert game.refusal(Casualties(warband="Hawks", outcomes={"Finch": "Miraculous"}), [6]) == (
         "E7: Miraculous is a Doom Table result, not a Casualty Table one")
+
+
+# --- undo: a disputed Casualty roll --------------------------------------------------------------
+
+
+def test_voiding_the_casualty_roll_that_slew_a_fighter_brings_it_back_and_later_steps_are_re_checked(game):
+    """A disputed roll is voided: the passes after it no longer follow (E2), so the void is refused
+    with their list unless they are voided too; then Finch is alive with his battle XP."""
+    game.battle(took_out=[("Finch", "Fang")], ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks", outcomes={"Finch": "Slain"}), [1])
+    casualty_tx = game.state.transactions
+    game.do(Doom(warband="Hawks"))
+    with pytest.raises(Conflict, match=f"T{casualty_tx + 1}"):
+        game.ledger.void(game.cid, f"T{casualty_tx}", reason="the die fell off the table", actor="arbiter")
+    game.ledger.void(game.cid, f"T{casualty_tx}", reason="the die fell off the table", actor="arbiter", cascade=True)
+    assert (game.fighter("Finch").status, game.fighter("Finch").xp) == ("active", 1)
+    assert game.ledger.check(game.cid)[1] == []
