@@ -69,6 +69,18 @@ def test_the_demo_campaign_ends_as_worked_out_by_hand(cli):
             for band in ("Hawks of the Mere", "Wolves of Harrow")
             for row in json.loads(cli("--campaign", name, "roster", band, "--json").output)["roster"]}
     assert rows == EXPECTED
+    # E2: the fighter's history keeps the passes apart.
+    history = cli("--campaign", name, "history", "--fighter", "Wren").output.splitlines()
+    assert [line.split("arbiter    ")[1] for line in history if " XP" in line] == [
+        "Wren gains 1 XP: battle pass: did not go Out of Action",
+        "Wren gains 2 XP: scenario pass: escaped with the Horn token",
+        "Wren spends 3 XP on Feat",
+        "Wren gains 1 XP: battle pass: did not go Out of Action",
+        "Wren gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "Wren gains 2 XP: scenario pass: escaped with the Horn token",
+        "Wren gains 1 XP: post-game pass: survival roll of 6",
+        "Wren spends 6 XP on Sa +1",
+    ]
     post_game = cli("--campaign", name, "post-game", "Wolves of Harrow", "--list")
     assert post_game.output.splitlines()[-1] == "[x] spending: Spending: advancements bought (S1-S9)"
     checked = cli("--campaign", name, "replay", "--check")
