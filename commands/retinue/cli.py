@@ -3,12 +3,17 @@ with ancestry, archetype and domain, and buying advancements."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import click
 
-from ledger.cli.app import DiceChoice, Session, dice_options, parse_int_pairs, parse_pairs, pass_session, run
+from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, parse_int_pairs, parse_pairs, pass_session, run
+from ledger.errors import BadInput
 
 from .handlers import BattlePass, Bonus, Buy, Casualties, Doom, PostGamePass, Recruit, ScenarioPass, SpendingDone, latest_battle
 from .rules import ScenarioAward
+from .tables import SCHEMAS, DataError, load
 
 
 @click.group("retinue")
@@ -116,3 +121,25 @@ def buy(session: Session, warband: str, fighter: str, advancement: str, feat: st
 def spending_done(session: Session, warband: str) -> None:
     """Close the post-game of WARBAND's latest battle: its next battle may be recorded."""
     run(session, SpendingDone(warband=warband))
+
+
+@group.command("data")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+def data(files: tuple[str, ...]) -> None:
+    """Check a group's own data FILES (named ancestries.json, archetypes.json, domains.json,
+    feats.json, casualty.json, doom.json) with the sample set for the others, and print the house
+    rules that use them: save the output and pass it to `campaign new --options-file`."""
+    replaced = {}
+    for path in files:
+        name = Path(path).stem
+        if name not in SCHEMAS:
+            raise BadInput(f"{path}: a retinue data file is named after what it holds ({', '.join(f'{n}.json' for n in SCHEMAS)})")
+        try:
+            replaced[name] = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise BadInput(f"{path}: not JSON ({error})") from None
+    try:
+        load(replaced)
+    except DataError as error:
+        raise BadInput(f"retinue data: {error}") from None
+    emit_json({"data": replaced})

@@ -3,6 +3,8 @@ exact output lines and exit codes (the last line of a recorded command, with its
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 
@@ -133,3 +135,31 @@ def test_the_guided_post_game_walks_the_passes_in_order_one_step_per_run_without
     for _ in range(3):
         assert hawks("post-game", "Hawks").exit_code == 0
     assert hawks("post-game", "Hawks").output == "Post-game sequence complete.\n"
+
+
+def test_a_groups_own_data_files_are_checked_and_turned_into_house_rules(cli, tmp_path):
+    """A4: the group's files, named after what they hold, checked with the sample set for the rest."""
+    elf = {"Elf": {"baselines": {"Wi": 3, "Sa": 3, "Mt": 2, "Sk": 4, "W": 2, "M": 4, "Df": 2, "CC": 3, "RC": 4}}}
+    ancestries = tmp_path / "ancestries.json"
+    ancestries.write_text(json.dumps(elf), encoding="utf-8")
+    made = cli("retinue", "data", str(ancestries))
+    assert made.exit_code == 0 and json.loads(made.output) == {"data": {"ancestries": elf}}
+    house = tmp_path / "group.json"
+    house.write_text(made.output, encoding="utf-8")
+    assert cli("new", "R", "--ruleset", "retinue", "--options-file", str(house)).exit_code == 0
+    cli("warband", "add", "Hawks", "--player", "Ann")
+    assert lines(cli("retinue", "recruit", "Hawks", "Sylph", "--ancestry", "Elf")) == ["  Sylph, fighter, joins Hawks"]
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("ancestries.json", '{"Elf": {"baselines": {"Wi": 9}}}', "retinue data: ancestries: Elf: no value for Sa, Mt, Sk, W, M, Df, CC, RC"),
+    ("doom.json", '{"dice": "2D6", "rows": [{"low": 2, "high": 12, "outcome": "Spared", "kind": "lucky"}]}',
+     "retinue data: doom: Invalid enum value 'lucky' - at `$.rows[0].kind`"),
+    ("spells.json", "{}", "{path}: a retinue data file is named after what it holds (ancestries.json, archetypes.json, "
+                          "domains.json, feats.json, casualty.json, doom.json)"),
+    ("feats.json", "{not json", "{path}: not JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"),
+])
+def test_a_bad_data_file_is_refused_with_what_is_wrong(cli, tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    assert refused(cli("retinue", "data", str(path)), 2, message.format(path=path))
