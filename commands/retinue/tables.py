@@ -154,15 +154,26 @@ def _check(data: RetinueData) -> None:
 
 
 def decode(name: str, content: Any) -> Any:
-    """One data file, from JSON bytes/text or already-parsed values, with msgspec's message on a fault."""
+    """One data file, from JSON bytes/text or already-parsed values, with msgspec's message on a
+    fault; a file of named entries (ancestries, archetypes, domains) names the entry at fault."""
     if name not in SCHEMAS:
         raise DataError(f"no retinue data file '{name}' (files: {', '.join(SCHEMAS)})")
+    schema = SCHEMAS[name]
+    entry = getattr(schema, "__args__", (None, None))[1]  # dict[str, Entry] files
     try:
-        if isinstance(content, (bytes, str)):
-            return msgspec.json.decode(content, type=SCHEMAS[name])
-        return msgspec.convert(content, type=SCHEMAS[name])
+        raw = msgspec.json.decode(content) if isinstance(content, (bytes, str)) else content
+        if entry is None:
+            return msgspec.convert(raw, type=schema)
+        entries = msgspec.convert(raw, type=dict[str, Any])
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise DataError(f"{name}: {error}") from None
+    decoded = {}
+    for key, value in entries.items():
+        try:
+            decoded[key] = msgspec.convert(value, type=entry)
+        except msgspec.ValidationError as error:
+            raise DataError(f"{name}: {key}: {error}") from None
+    return decoded
 
 
 def sample_files() -> dict[str, bytes]:

@@ -59,7 +59,7 @@ def test_a_groups_own_data_file_replaces_the_sample(house_rules):
 
 
 @pytest.mark.parametrize(("files", "error"), [
-    ({"domains": {"Blood": {"casting": "Mt", "spells": []}}}, "domains: Invalid enum value 'Mt' - at `$[...].casting`"),
+    ({"domains": {"Blood": {"casting": "Mt", "spells": []}}}, "domains: Blood: Invalid enum value 'Mt' - at `$.casting`"),
     ({"ancestries": {"Imp": {"baselines": {"Wi": 2}}}}, "ancestries: Imp: no value for Sa, Mt, Sk, W, M, Df, CC, RC"),
     ({"ancestries": {"Imp": {"baselines": dict.fromkeys(tables.ATTRIBUTES, 7)}}}, "ancestries: Imp: Wi 7 is outside 1-6"),
     ({"casualty": {"dice": "D6", "rows": [{"low": 1, "high": 5, "outcome": "Slain", "kind": "slain"}]}},
