@@ -9,7 +9,7 @@ while deciding, so `post-game --answer casualty:kestrel=Hardy` gives them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ledger.decide import AskChoice, Command
 from ledger.errors import NeedsDice
@@ -29,13 +29,12 @@ def _offer(ask: AskChoice, prompt: str, options: Sequence[str]) -> str:
         return NONE
 
 
-def _pick_fighters(state: CampaignState, warband: str, ask: AskChoice, prompt: str) -> list[str]:
+def _pick_fighters(state: CampaignState, warband: str, ask: AskChoice, prompt: str) -> Iterator[str]:
+    """The fighters the player picks, one at a time (what follows a pick is asked before the next)."""
     left = [f.name for f in state.fighters_of(warband)]
-    picked: list[str] = []
     while left and (name := _offer(ask, prompt, left)) != NONE:
-        picked.append(name)
         left.remove(name)
-    return picked
+        yield name
 
 
 def build_scenario_pass(state: CampaignState, warband: str, ask: AskChoice) -> h.ScenarioPass:
@@ -50,7 +49,7 @@ def build_scenario_pass(state: CampaignState, warband: str, ask: AskChoice) -> h
 
 def build_doom(state: CampaignState, warband: str, ask: AskChoice) -> h.Doom:
     return h.Doom(warband=state.warbands[warband].name,
-                  fighters=_pick_fighters(state, warband, ask, "Which fighter rolls on the Doom Table?"))
+                  fighters=list(_pick_fighters(state, warband, ask, "Which fighter rolls on the Doom Table?")))
 
 
 def build_post_game_pass(state: CampaignState, warband: str, ask: AskChoice) -> h.PostGamePass:

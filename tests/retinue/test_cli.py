@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from ledger.cli import app
+
 
 @pytest.fixture
 def hawks(cli):
@@ -163,3 +165,44 @@ def test_a_bad_data_file_is_refused_with_what_is_wrong(cli, tmp_path, name, cont
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
     assert refused(cli("retinue", "data", str(path)), 2, message.format(path=path))
+
+
+def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, monkeypatch):
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    answers = ["Finch", "2", "none",  # scenario pass: Finch gets 2, nobody else
+               "6", "Hardy",  # Finch's Casualty Table: the die, then the outcome named (A3)
+               "none",  # nobody rolls on the Doom Table
+               "none",  # no survival-roll bonus
+               "go on"]  # no purchase before closing the spending step
+    walked = hawks("post-game", "Hawks", input="\n".join(answers) + "\n")
+    assert walked.exit_code == 0, walked.output
+    said = [line for line in walked.output.splitlines() if not line.startswith("Recorded T")]
+    assert said == [
+        "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+        "== Scenario pass: XP the scenario gives named fighters (E6)",
+        "Which fighter does the scenario award XP (E6: named fighters only)? (none, Kestrel, Finch): Finch",
+        "How much XP does the scenario award Finch? (1, 2, 3, 4, 5): 2",
+        "Which fighter does the scenario award XP (E6: named fighters only)? (none, Kestrel): none",
+        "  Finch gains 2 XP: scenario pass: the scenario",
+        "  Hawks: post-game step scenario-pass done for battle 1",
+        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "Finch's Casualty Table (D6) — enter 1 face (D6): 6",
+        "Finch rolled 6 on the Casualty Table: the outcome (Slain, Captured, Hardy, Recovered): Hardy",
+        "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
+        "  Finch's Casualty Table: 6 — Hardy (named by the player)",
+        "  Hawks: post-game step casualty done for battle 1",
+        "== Doom Table (2D6)",
+        "Which fighter rolls on the Doom Table? (none, Kestrel, Finch): none",
+        "  Hawks: post-game step doom done for battle 1",
+        "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        "Which surviving fighter gains +1 from a survival roll or scenario result? (none, Kestrel, Finch): none",
+        "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
+        "  Hawks: post-game step post-game-pass done for battle 1",
+        "== Spending: advancements bought (S1-S9)",
+        "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)? (go on, stop here): go on",
+        "  Hawks: post-game step spending done for battle 1",
+        "Post-game sequence complete.",
+    ]
