@@ -1,4 +1,4 @@
-"""Retinue's own event, and its fold.
+"""Retinue's own event, and its typed fold.
 
 Everything else is a shared fact: `xp.awarded` (its reason starts with the pass, E2), `xp.spent`
 (paid before the advancement applies, S1), `stat.changed`, `skill.learned` (feats, and the spell
@@ -12,14 +12,14 @@ E7), and most outcomes (Hardy, Miraculous, a recovery) have no other shared cons
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
 
+from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.describe import fighter_name
 from ledger.state import CampaignState
 
-# Warband ext: the Casualty and Doom outcomes of its latest battle, {"battle": n, "results": [...]}.
-OUTCOMES = "retinue_outcomes"
+from .rules import Outcome
 
 
 @ev.event_type
@@ -39,15 +39,28 @@ class OutcomeRolled(ev.Event, frozen=True, kw_only=True, tag="retinue.outcome"):
         return f"{fighter_name(state, self.fighter)}'s {self.table.capitalize()} Table: {self.result} — {self.outcome} ({source})"
 
 
-def outcomes_of(state: CampaignState, warband: str, battle: int) -> list[dict[str, Any]]:
-    kept = state.warbands[warband].ext.get(OUTCOMES)
-    return list(kept["results"]) if kept and kept["battle"] == battle else []
+class BattleOutcomes(msgspec.Struct, kw_only=True):
+    battle: int
+    outcomes: list[Outcome] = []
 
 
-def evolve(state: CampaignState, event: ev.Event) -> None:
-    """Fold this ruleset's event; like the shared fold it ignores an unknown warband."""
-    if isinstance(event, OutcomeRolled) and (band := state.warbands.get(event.warband)):
-        kept = band.ext.get(OUTCOMES)
-        if not kept or kept["battle"] != event.battle:
-            kept = band.ext[OUTCOMES] = {"battle": event.battle, "results": []}
-        kept["results"].append({"fighter": event.fighter, "table": event.table, "outcome": event.outcome, "kind": event.kind})
+class RetinueFacts(RulesetFacts, kw_only=True):
+    # warband id -> the Casualty and Doom outcomes of its latest battle
+    outcomes: dict[str, BattleOutcomes] = {}
+
+
+FACTS = Facts("retinue", RetinueFacts)
+FOLDS = Folds(FACTS)
+
+
+@FOLDS.on(OutcomeRolled)
+def _outcome(facts: RetinueFacts, event: OutcomeRolled, state: CampaignState) -> None:
+    kept = facts.outcomes.get(event.warband)
+    if kept is None or kept.battle != event.battle:
+        kept = facts.outcomes[event.warband] = BattleOutcomes(battle=event.battle)
+    kept.outcomes.append(Outcome(fighter=event.fighter, table=event.table, outcome=event.outcome, kind=event.kind))  # type: ignore[arg-type]
+
+
+def outcomes_of(state: CampaignState, warband: str, battle: int) -> list[Outcome]:
+    kept = FACTS.of(state).outcomes.get(warband)
+    return list(kept.outcomes) if kept is not None and kept.battle == battle else []

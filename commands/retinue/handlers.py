@@ -1,21 +1,17 @@
-"""Retinue commands and their handlers: the pure rules of `rules.py` run on the ledger.
+"""Retinue's handlers: the pure rules of `rules.py` run on the ledger.
 
-The post-game of a warband's latest battle is six steps, each one command (one transaction),
-refused out of order or twice (`PHASE`): the battle pass, the scenario pass, the Casualty Table,
-the Doom Table, the post-game pass (E2, E7: after both tables), then spending, closed by
-`retinue.spending-done`. Purchases (`retinue.buy`) are taken whenever the fighter can pay
-("if you have the XP, you can spend it"); the guided post-game offers them before its last step.
-A warband's next battle is refused until its latest battle's post-game is finished, so no pass
-is dropped. Every refusal of the rules (`RetinueRuleError`) reaches the player as a
-RuleViolation in one place, `refusing`, around every handler.
+Each step of the post-game (`phase.py`) begins and finishes through the kit's `Phase`. Purchases
+(`retinue.buy`) are taken whenever the fighter can pay ("if you have the XP, you can spend it");
+the guided post-game offers them before its last step. Every refusal of the rules
+(`RetinueRuleError`) reaches the player as a RuleViolation in one place, the handler table.
 """
 
 from __future__ import annotations
 
-from typing import Any
 
 import msgspec
 
+from commands.kit import refusing
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
@@ -29,80 +25,19 @@ from commands.shared import (
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets import refusing_as_rule_violation, steps_done
 from ledger.state import Battle, CampaignState, Fighter, Warband
+from projections.battles import fought, out_of_action
 
 from . import rules as r
+from .commands import BattlePass, Buy, Casualties, Doom, PostGamePass, Recruit, ScenarioPass, SpendingDone
 from .events import OutcomeRolled, outcomes_of
-from .options import parse
-from .tables import ATTRIBUTES, RetinueData, data_for
+from .options import data_for, options_for
+from .phase import PHASE
+from .tables import ATTRIBUTES
 
 LEADER_ROLE = "leader"
 
-# --- commands ---------------------------------------------------------------------------------
-
-
-class Recruit(Command, frozen=True, kw_only=True, tag="retinue.recruit"):
-    warband: str
-    name: str
-    ancestry: str
-    archetype: str | None = None
-    domain: str | None = None
-    keywords: list[str] = []  # more keywords, e.g. Caster
-    stats: dict[str, int] = {}  # recruitment values; an attribute not given is the ancestry baseline
-    leader: bool = False
-    cost: int = 0
-    paid: bool = True
-
-
-class BattlePass(Command, frozen=True, kw_only=True, tag="retinue.battle-pass"):
-    warband: str
-
-
-class ScenarioPass(Command, frozen=True, kw_only=True, tag="retinue.scenario-pass"):
-    warband: str
-    awards: list[r.ScenarioAward] = []  # as the scenario states; none is a pass with no awards
-
-
-class Casualties(Command, frozen=True, kw_only=True, tag="retinue.casualty"):
-    warband: str
-    outcomes: dict[str, str] = {}  # fighter -> outcome named by the player (A3 "by-name")
-
-
-class Doom(Command, frozen=True, kw_only=True, tag="retinue.doom"):
-    warband: str
-    fighters: list[str] = []  # the fighters who roll on the Doom Table
-    outcomes: dict[str, str] = {}
-
-
-class Bonus(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    fighter: str
-    reason: str  # the survival roll or scenario result granting +1
-
-
-class PostGamePass(Command, frozen=True, kw_only=True, tag="retinue.post-game-pass"):
-    warband: str
-    bonus: list[Bonus] = []
-
-
-class Buy(Command, frozen=True, kw_only=True, tag="retinue.buy"):
-    warband: str
-    fighter: str
-    advancement: str  # an S2 row: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, feat-outside
-    feat: str | None = None
-    spell: str | None = None  # Caster: the spell chosen at purchase (S8)
-    reduce: str | None = None  # S7: the attribute reduced when the raise goes beyond baseline + 1
-
-
-class SpendingDone(Command, frozen=True, kw_only=True, tag="retinue.spending-done"):
-    warband: str
-
-
 # --- the campaign's data and the rules' view of the state ---------------------------------------
-
-
-def data_of(state: CampaignState) -> RetinueData:
-    return data_for(parse(state.options).data)
 
 
 def rules_fighter(fighter: Fighter) -> r.Fighter:
@@ -110,39 +45,14 @@ def rules_fighter(fighter: Fighter) -> r.Fighter:
                      feats=tuple(fighter.skills), xp=fighter.xp)
 
 
-def latest_battle(state: CampaignState, band: Warband) -> Battle:
-    battle = next((b for b in reversed(state.battles) if band.id in b.participants), None)
-    if battle is None:
-        raise RuleViolation(f"{band.name} has not fought a battle yet")
-    return battle
-
-
-PHASE = ("battle-pass", "scenario-pass", "casualty", "doom", "post-game-pass", "spending")
-
-
-def next_step(state: CampaignState, band: Warband) -> str | None:
-    """The first step of the latest battle's post-game not yet done (None: finished, or no battle)."""
-    battle = next((b for b in reversed(state.battles) if band.id in b.participants), None)
-    if battle is None:
-        return None
-    done = steps_done(state, band.id, battle.number)
-    return next((step for step in PHASE if step not in done), None)
-
-
 def begin(ctx: Context, warband: str, step: str) -> tuple[Warband, Battle]:
     """The warband and its latest battle, once it is this step's turn (E2: passes in order)."""
     band = ctx.state.warband(warband)
-    battle = latest_battle(ctx.state, band)
-    due = next_step(ctx.state, band)
-    if due != step:
-        if due is None or PHASE.index(step) < PHASE.index(due):
-            raise RuleViolation(f"{band.name} has done the {step} step of battle {battle.number} already")
-        raise RuleViolation(f"E2: {band.name} must do the {due} step of battle {battle.number} before the {step} step")
-    return band, battle
+    return band, PHASE.begin(ctx.state, band, step)
 
 
 def finish(ctx: Context, band: Warband, battle: Battle, step: str) -> None:
-    ctx.emit(ev.PostGameStepDone(warband=band.id, battle=battle.number, step=step))
+    PHASE.finish(ctx, band, battle, step)
 
 
 def emit_awards(ctx: Context, band: Warband, awards: list[r.Award]) -> None:
@@ -160,7 +70,7 @@ def is_leader(fighter: Fighter) -> bool:
 def recruit(cmd: Recruit, ctx: Context) -> None:
     """A fighter with its ancestry, archetype and domain as keywords (S4, S5, S7, S8 read them);
     S9's limits apply at recruitment too."""
-    data = data_of(ctx.state)
+    data = data_for(ctx.state)
     band = ctx.state.warband(cmd.warband)
     if not cmd.name.strip() or cmd.cost < 0:
         raise BadInput("a fighter needs a name, and a cost of 0 or more")
@@ -200,20 +110,14 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
 
 def record_battle(cmd: RecordBattle, ctx: Context) -> None:
     """The shared battle record, refused while a warband that fought has a post-game unfinished."""
-    for ref in cmd.participants:
-        band = ctx.state.warband(ref)
-        step = next_step(ctx.state, band)
-        if step is not None:
-            battle = latest_battle(ctx.state, band)
-            raise RuleViolation(f"{band.name} has not finished the post-game of battle {battle.number}: next is {step} "
-                                f"(campaign post-game {band.name})")
+    PHASE.refuse_unfinished(ctx.state, [ctx.state.warband(ref).id for ref in cmd.participants])
     ctx.emit(battle_record(cmd, ctx))
 
 
 def battle_pass(cmd: BattlePass, ctx: Context) -> None:
     band, battle = begin(ctx, cmd.warband, "battle-pass")
     state = ctx.state
-    own = [d for d in battle.deeds if d.fighter in state.fighters and state.fighters[d.fighter].warband == band.id]
+    own = fought(battle, band.id, state)
     deeds = [r.BattleDeed(fighter=d.fighter, went_out_of_action=d.out_of_action) for d in own]
     # `took_out` holds enemies put Out of Action by a direct action the fighter resolved (E4); an
     # enemy removed by an indirect effect is Out of Action with no fighter credited.
@@ -247,8 +151,8 @@ DOOM_CHOICES = ("Slain", "Miraculous", "Spared")
 def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter, table: str, named: str | None) -> None:
     """One roll on the Casualty (D6) or Doom (2D6) Table, read from the data (A3 "data") or named
     by the player (A3 "by-name"), and its shared consequence."""
-    options = parse(ctx.state.options)
-    rows = getattr(data_of(ctx.state), table)
+    options = options_for(ctx.state)
+    rows = getattr(data_for(ctx.state), table)
     roll = ctx.roll(rows.dice, purpose=f"{fighter.name}'s {table.capitalize()} Table")
     if options.outcome_tables == "data":
         if named is not None:
@@ -282,8 +186,7 @@ def _named(state: CampaignState, band: Warband, outcomes: dict[str, str], rollin
 def casualties(cmd: Casualties, ctx: Context) -> None:
     """Every fighter of the warband that went Out of Action rolls on the Casualty Table (D6)."""
     band, battle = begin(ctx, cmd.warband, "casualty")
-    rolling = [ctx.state.fighters[d.fighter] for d in battle.deeds
-               if d.out_of_action and d.fighter in ctx.state.fighters and ctx.state.fighters[d.fighter].warband == band.id]
+    rolling = [ctx.state.fighters[fighter] for fighter in out_of_action(battle, band.id, ctx.state)]
     named = _named(ctx.state, band, cmd.outcomes, rolling)
     for fighter in rolling:
         _roll_outcome(ctx, band, battle, fighter, "casualty", named.get(fighter.id))
@@ -305,7 +208,7 @@ def doom(cmd: Doom, ctx: Context) -> None:
 def post_game_pass(cmd: PostGamePass, ctx: Context) -> None:
     band, battle = begin(ctx, cmd.warband, "post-game-pass")
     state = ctx.state
-    outcomes = [r.Outcome(**o) for o in outcomes_of(state, band.id, battle.number)]
+    outcomes = outcomes_of(state, band.id, battle.number)
     members = state.fighters_of(band.id, active_only=False)
     names = {f.id: f.name for f in members}
     dead = [f.id for f in members if f.status == "dead"]
@@ -317,8 +220,8 @@ def post_game_pass(cmd: PostGamePass, ctx: Context) -> None:
 def buy(cmd: Buy, ctx: Context) -> None:
     """S1: the price leaves the bank (`xp.spent`) before the advancement applies."""
     state = ctx.state
-    options = parse(state.options)
-    data = data_of(state)
+    options = options_for(state)
+    data = data_for(state)
     band = state.warband(cmd.warband)
     fighter = rules_fighter(active_fighter(state, cmd.fighter, band.id))
     bought = r.advancement(cmd.advancement)
@@ -383,9 +286,7 @@ def spending_done(cmd: SpendingDone, ctx: Context) -> None:
     finish(ctx, band, battle, "spending")
 
 
-refusing = refusing_as_rule_violation(r.RetinueRuleError)
-
-HANDLERS: dict[type[Command], Any] = {
+HANDLERS = refusing(r.RetinueRuleError, {
     **SHARED_HANDLERS,
     RecordBattle: record_battle,
     AwardXP: refuse_bare_xp_and_recruits,
@@ -399,5 +300,4 @@ HANDLERS: dict[type[Command], Any] = {
     PostGamePass: post_game_pass,
     Buy: buy,
     SpendingDone: spending_done,
-}
-HANDLERS = {command: refusing(handler) for command, handler in HANDLERS.items()}
+})

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import msgspec
+from commands.kit import Options, check_options, option_defaults, options_of
+from ledger.state import CampaignState
 
-from ledger.errors import BadInput
-
-from .tables import DataError, data_for
+from .tables import TABLES, RetinueData
 
 
-class RetinueOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    dice: Literal["table", "ledger"] = "table"
+class RetinueOptions(Options, frozen=True, kw_only=True):
     # A1, S7 "for each point beyond that first +1": one reduction per purchase that ends above
     # baseline + 1 (it raises one point), or the whole excess (new value - (baseline + 1)) each time.
     baseline_excess: Literal["one-per-purchase", "whole-excess"] = "one-per-purchase"
@@ -32,21 +30,15 @@ class RetinueOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     data: dict[str, Any] = {}
 
 
-DEFAULT_OPTIONS: dict[str, Any] = msgspec.to_builtins(RetinueOptions())
+DEFAULT_OPTIONS = option_defaults(RetinueOptions)
+# Refuses unknown keys, wrong values and data files that do not validate, at `campaign new`.
+CHECK_OPTIONS = check_options("retinue", RetinueOptions, lambda options: TABLES.with_house_rules(options.data))
 
 
-def parse(options: dict[str, Any]) -> RetinueOptions:
-    try:
-        return msgspec.convert(options, RetinueOptions)
-    except msgspec.ValidationError as error:
-        raise BadInput(f"retinue option: {error}") from None
+def options_for(state: CampaignState) -> RetinueOptions:
+    return options_of(state.options, RetinueOptions)
 
 
-def check_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Refuse unknown keys, wrong values and data files that do not validate, at `campaign new`."""
-    parsed = parse(options)
-    try:
-        data_for(parsed.data)
-    except DataError as error:
-        raise BadInput(f"retinue data: {error}") from None
-    return msgspec.to_builtins(parsed)
+def data_for(state: CampaignState) -> RetinueData:
+    """The campaign's data: the sample set with the group's files in place of those it replaced."""
+    return TABLES.with_house_rules(options_for(state).data)

@@ -9,13 +9,12 @@ feats that exist, tables covering every result once), with an error naming the f
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Literal
 
 import msgspec
+
+from commands.kit import Tables
 
 ATTRIBUTES = ("Wi", "Sa", "Mt", "Sk", "W", "M", "Df", "CC", "RC")
 ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 6
@@ -30,7 +29,10 @@ KNOWN_OUTCOMES: Mapping[str, OutcomeKind] = {
 
 
 class DataError(ValueError):
-    """A data file (shipped or the group's) that does not fit its schema."""
+    """A data file (shipped or the group's) that makes no sense; the kit's loader reports it."""
+
+    def __init__(self, name: str, fault: str) -> None:
+        super().__init__(f"Retinue table '{name}' is invalid: {fault}")
 
 
 class _Data(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -92,15 +94,6 @@ class RetinueData(msgspec.Struct, frozen=True, kw_only=True):
         return next((k for k in keywords if k in self.domains), None)
 
 
-#: file name -> schema of its content
-SCHEMAS: Mapping[str, Any] = {
-    "ancestries": dict[str, Ancestry],
-    "archetypes": dict[str, Archetype],
-    "domains": dict[str, Domain],
-    "feats": Feats,
-    "casualty": OutcomeTable,
-    "doom": OutcomeTable,
-}
 # The results each table's dice can give, which its rows must cover exactly once.
 TABLE_RESULTS = {"casualty": ("D6", range(1, 7)), "doom": ("2D6", range(2, 13))}
 # Hardy is a Casualty Table result, Miraculous a Doom Table one (E7).
@@ -108,93 +101,49 @@ TABLE_KINDS = {"casualty": {"slain", "captured", "hardy", "injury", "none"},
                "doom": {"slain", "captured", "miraculous", "injury", "none"}}
 
 
-def _check_attribute_values(where: str, values: Mapping[str, int], *, complete: bool) -> None:
+def _check_attribute_values(name: str, where: str, values: Mapping[str, int], *, complete: bool) -> None:
     unknown = sorted(set(values) - set(ATTRIBUTES))
     if unknown:
-        raise DataError(f"{where}: unknown attribute {', '.join(unknown)} (attributes: {', '.join(ATTRIBUTES)})")
+        raise DataError(name, f"{where}: unknown attribute {', '.join(unknown)} (attributes: {', '.join(ATTRIBUTES)})")
     missing = [a for a in ATTRIBUTES if a not in values]
     if complete and missing:
-        raise DataError(f"{where}: no value for {', '.join(missing)}")
+        raise DataError(name, f"{where}: no value for {', '.join(missing)}")
     for attribute in (a for a in ATTRIBUTES if a in values):
         value = values[attribute]
         if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
-            raise DataError(f"{where}: {attribute} {value} is outside {ATTRIBUTE_MIN}-{ATTRIBUTE_MAX}")
+            raise DataError(name, f"{where}: {attribute} {value} is outside {ATTRIBUTE_MIN}-{ATTRIBUTE_MAX}")
 
 
 def check_outcome_table(name: str, table: OutcomeTable) -> None:
     dice, results = TABLE_RESULTS[name]
     if table.dice != dice:
-        raise DataError(f"{name}: the {name.capitalize()} Table is rolled on {dice}, not {table.dice}")
+        raise DataError(name, f"the {name.capitalize()} Table is rolled on {dice}, not {table.dice}")
     for result in results:
         rows = [row.outcome for row in table.rows if row.low <= result <= row.high]
         if len(rows) != 1:
-            raise DataError(f"{name}: a roll of {result} gives {' and '.join(rows) if rows else 'no row'}; "
+            raise DataError(name, f"a roll of {result} gives {' and '.join(rows) if rows else 'no row'}; "
                             "every result needs exactly one row")
     for row in table.rows:
         if row.kind not in TABLE_KINDS[name]:
-            raise DataError(f"{name}: row {row.outcome!r} is {row.kind}, which is not a {name.capitalize()} Table result")
+            raise DataError(name, f"row {row.outcome!r} is {row.kind}, which is not a {name.capitalize()} Table result")
 
 
-def _check(data: RetinueData) -> None:
+def check_data(data: RetinueData) -> None:
     for name, ancestry in data.ancestries.items():
-        _check_attribute_values(f"ancestries: {name}", ancestry.baselines, complete=True)
+        _check_attribute_values("ancestries", name, ancestry.baselines, complete=True)
     listed = {*data.feats.universal}
     for holder in (*data.archetypes.values(), *data.domains.values()):
         listed.update(holder.feats)
     for feat, prerequisite in data.feats.prerequisites.items():
         if feat not in listed:
-            raise DataError(f"feats: prerequisites for {feat!r}, which no feat list holds")
-        _check_attribute_values(f"feats: {feat}", prerequisite.attributes, complete=False)
+            raise DataError("feats", f"prerequisites for {feat!r}, which no feat list holds")
+        _check_attribute_values("feats", feat, prerequisite.attributes, complete=False)
     names = [*data.ancestries, *data.archetypes, *data.domains]
     clashes = sorted({n for n in names if names.count(n) > 1})
     if clashes:
-        raise DataError(f"{', '.join(clashes)} is both an ancestry, archetype or domain: each is a keyword, so names must differ")
+        raise DataError("ancestries", f"{', '.join(clashes)} is both an ancestry, archetype or domain: each is a keyword, so names must differ")
     for name in TABLE_RESULTS:
         check_outcome_table(name, getattr(data, name))
 
 
-def decode(name: str, content: Any) -> Any:
-    """One data file, from JSON bytes/text or already-parsed values, with msgspec's message on a
-    fault; a file of named entries (ancestries, archetypes, domains) names the entry at fault."""
-    if name not in SCHEMAS:
-        raise DataError(f"no retinue data file '{name}' (files: {', '.join(SCHEMAS)})")
-    schema = SCHEMAS[name]
-    entry = getattr(schema, "__args__", (None, None))[1]  # dict[str, Entry] files
-    try:
-        raw = msgspec.json.decode(content) if isinstance(content, (bytes, str)) else content
-        if entry is None:
-            return msgspec.convert(raw, type=schema)
-        entries = msgspec.convert(raw, type=dict[str, Any])
-    except (msgspec.ValidationError, msgspec.DecodeError) as error:
-        raise DataError(f"{name}: {error}") from None
-    decoded = {}
-    for key, value in entries.items():
-        try:
-            decoded[key] = msgspec.convert(value, type=entry)
-        except msgspec.ValidationError as error:
-            raise DataError(f"{name}: {key}: {error}") from None
-    return decoded
-
-
-def sample_files() -> dict[str, bytes]:
-    folder = resources.files(__package__).joinpath("data")
-    return {name: folder.joinpath(f"{name}.json").read_bytes() for name in SCHEMAS}
-
-
-def load(overrides: Mapping[str, Any] | None = None) -> RetinueData:
-    """The sample set with whole files replaced by the group's own, all checked."""
-    files = {name: decode(name, content) for name, content in sample_files().items()}
-    files.update({name: decode(name, content) for name, content in (overrides or {}).items()})
-    data = RetinueData(**files)
-    _check(data)
-    return data
-
-
-@lru_cache(maxsize=32)
-def _cached(overrides: str) -> RetinueData:
-    return load(json.loads(overrides))
-
-
-def data_for(overrides: Mapping[str, Any]) -> RetinueData:
-    """`load`, cached by content: every handler of a campaign asks for the same data."""
-    return _cached(json.dumps(overrides, sort_keys=True))
+TABLES = Tables("Retinue", RetinueData, __package__, check=check_data)

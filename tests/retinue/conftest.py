@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from commands.retinue.handlers import BattlePass, Buy, Casualties, Doom, PostGamePass, Recruit, ScenarioPass, SpendingDone
+from commands.retinue.commands import BattlePass, Buy, Casualties, Doom, PostGamePass, Recruit, ScenarioPass, SpendingDone
 from commands.shared import Correct, EnlistWarband, RecordBattle
 from ledger import events as ev
 from ledger.state import CampaignState

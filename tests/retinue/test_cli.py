@@ -69,7 +69,7 @@ def test_the_shared_commands_that_would_step_around_the_rules_are_refused(hawks)
 
 def test_each_step_as_its_own_command(hawks):
     assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 1,
-                   "E2: Hawks must do the battle-pass step of battle 1 before the casualty step")
+                   "E2: Hawks must do the battle pass before it can roll on the Casualty Table (post-game of battle 1)")
     assert lines(hawks("retinue", "battle-pass", "Hawks")) == [
         "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
         "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
@@ -104,7 +104,7 @@ def test_each_step_as_its_own_command(hawks):
     assert lines(hawks("retinue", "buy", "Hawks", "Finch", "feat", "--feat", "Fleet")) == [
         "  Finch spends 3 XP on Feat", "  Finch learns Fleet"]
     assert refused(hawks("battle", "record", "--warband", "Hawks", "--warband", "Wolves"), 1,
-                   "Hawks has not finished the post-game of battle 1: next is spending (campaign post-game Hawks)")
+                   "Hawks has not finished the post-game of battle 1: next, finish spending (campaign post-game Hawks)")
     assert lines(hawks("retinue", "spending-done", "Hawks")) == ["  Hawks: post-game step spending done for battle 1"]
 
 
@@ -154,9 +154,9 @@ def test_a_groups_own_data_files_are_checked_and_turned_into_house_rules(cli, tm
 
 
 @pytest.mark.parametrize(("name", "content", "message"), [
-    ("ancestries.json", '{"Elf": {"baselines": {"Wi": 9}}}', "retinue data: ancestries: Elf: no value for Sa, Mt, Sk, W, M, Df, CC, RC"),
+    ("ancestries.json", '{"Elf": {"baselines": {"Wi": 9}}}', "Retinue table 'ancestries' is invalid: Elf: no value for Sa, Mt, Sk, W, M, Df, CC, RC"),
     ("doom.json", '{"dice": "2D6", "rows": [{"low": 2, "high": 12, "outcome": "Spared", "kind": "lucky"}]}',
-     "retinue data: doom: Invalid enum value 'lucky' - at `$.rows[0].kind`"),
+     "Retinue table 'doom' is invalid: Invalid enum value 'lucky' - at `$.rows[0].kind`"),
     ("spells.json", "{}", "{path}: a retinue data file is named after what it holds (ancestries.json, archetypes.json, "
                           "domains.json, feats.json, casualty.json, doom.json)"),
     ("feats.json", "{not json", "{path}: not JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from commands.retinue import rules as r
-from commands.retinue.handlers import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
+from commands.retinue.commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
 from ledger import events as ev
 from ledger.errors import Conflict
 
@@ -35,15 +35,15 @@ def test_E2_the_passes_come_in_order_battle_scenario_then_post_game(game):
     """"Award XP during Step 8 … in three passes — battle, scenario, then post-game.\""""
     game.battle()
     assert game.refusal(ScenarioPass(warband="Hawks")) == (
-        "E2: Hawks must do the battle-pass step of battle 1 before the scenario-pass step")
+        "E2: Hawks must do the battle pass before it can do the scenario pass (post-game of battle 1)")
     game.do(BattlePass(warband="Hawks"))
-    assert game.refusal(BattlePass(warband="Hawks")) == "Hawks has done the battle-pass step of battle 1 already"
+    assert game.refusal(BattlePass(warband="Hawks")) == "Hawks cannot do the battle pass again: it is done for battle 1"
     game.do(ScenarioPass(warband="Hawks"))
     # "Award after the Casualty Table and Doom Table": the post-game pass waits for both.
     assert game.refusal(PostGamePass(warband="Hawks")) == (
-        "E2: Hawks must do the casualty step of battle 1 before the post-game-pass step")
+        "E2: Hawks must roll on the Casualty Table before it can do the post-game pass (post-game of battle 1)")
     game.do(Casualties(warband="Hawks"))
-    assert game.refusal(PostGamePass(warband="Hawks")).startswith("E2: Hawks must do the doom step")
+    assert game.refusal(PostGamePass(warband="Hawks")).startswith("E2: Hawks must roll on the Doom Table")
 
 
 def test_E2_each_award_records_its_pass_and_they_stay_apart_in_the_history(game):

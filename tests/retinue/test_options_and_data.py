@@ -10,7 +10,7 @@ import pytest
 
 from commands.retinue import tables
 from commands.retinue.events import OutcomeRolled
-from commands.retinue.handlers import BattlePass, Casualties, Recruit, ScenarioPass
+from commands.retinue.commands import BattlePass, Casualties, Recruit, ScenarioPass
 from commands.retinue.options import DEFAULT_OPTIONS
 from ledger import events as ev
 
@@ -34,10 +34,10 @@ def test_campaign_show_and_the_audit_trail_header_carry_the_options(cli, tmp_pat
 
 
 @pytest.mark.parametrize(("option", "error"), [
-    ("baseline_excess=half", "Error: retinue option: Invalid enum value 'half' - at `$.baseline_excess`"),
-    ("reduce_at_one=maybe", "Error: retinue option: Invalid enum value 'maybe' - at `$.reduce_at_one`"),
-    ("outcome_tables=dice", "Error: retinue option: Invalid enum value 'dice' - at `$.outcome_tables`"),
-    ("colour=red", "Error: retinue option: Object contains unknown field `colour`"),
+    ("baseline_excess=half", "Error: retinue option baseline_excess: Invalid enum value 'half' (one of: one-per-purchase, whole-excess)"),
+    ("reduce_at_one=maybe", "Error: retinue option reduce_at_one: Invalid enum value 'maybe' (one of: refuse, no-effect)"),
+    ("outcome_tables=dice", "Error: retinue option outcome_tables: Invalid enum value 'dice' (one of: by-name, data)"),
+    ("colour=red", "Error: retinue has no option colour (options: dice, baseline_excess, reduce_at_one, outcome_tables, data)"),
 ])
 def test_a_bad_option_is_refused_and_nothing_is_written(cli, option, error):
     result = cli("new", "R", "--ruleset", "retinue", "--option", option)
@@ -59,27 +59,27 @@ def test_a_groups_own_data_file_replaces_the_sample(house_rules):
 
 
 @pytest.mark.parametrize(("files", "error"), [
-    ({"domains": {"Blood": {"casting": "Mt", "spells": []}}}, "domains: Blood: Invalid enum value 'Mt' - at `$.casting`"),
-    ({"ancestries": {"Imp": {"baselines": {"Wi": 2}}}}, "ancestries: Imp: no value for Sa, Mt, Sk, W, M, Df, CC, RC"),
-    ({"ancestries": {"Imp": {"baselines": dict.fromkeys(tables.ATTRIBUTES, 7)}}}, "ancestries: Imp: Wi 7 is outside 1-6"),
+    ({"domains": {"Blood": {"casting": "Mt", "spells": []}}}, "Retinue table 'domains' is invalid: Invalid enum value 'Mt' - at `$[...].casting`"),
+    ({"ancestries": {"Imp": {"baselines": {"Wi": 2}}}}, "Retinue table 'ancestries' is invalid: Imp: no value for Sa, Mt, Sk, W, M, Df, CC, RC"),
+    ({"ancestries": {"Imp": {"baselines": dict.fromkeys(tables.ATTRIBUTES, 7)}}}, "Retinue table 'ancestries' is invalid: Imp: Wi 7 is outside 1-6"),
     ({"casualty": {"dice": "D6", "rows": [{"low": 1, "high": 5, "outcome": "Slain", "kind": "slain"}]}},
-     "casualty: a roll of 6 gives no row; every result needs exactly one row"),
+     "Retinue table 'casualty' is invalid: a roll of 6 gives no row; every result needs exactly one row"),
     ({"doom": {"dice": "2D6", "rows": [{"low": 2, "high": 12, "outcome": "Hardy", "kind": "hardy"}]}},
-     "doom: row 'Hardy' is hardy, which is not a Doom Table result"),
-    ({"doom": {"dice": "D6", "rows": []}}, "doom: the Doom Table is rolled on 2D6, not D6"),
+     "Retinue table 'doom' is invalid: row 'Hardy' is hardy, which is not a Doom Table result"),
+    ({"doom": {"dice": "D6", "rows": []}}, "Retinue table 'doom' is invalid: the Doom Table is rolled on 2D6, not D6"),
     ({"feats": {"universal": ["Tough"], "prerequisites": {"Flight": {"keywords": ["Caster"]}}}},
-     "feats: prerequisites for 'Flight', which no feat list holds"),
-    ({"spells": {}}, "no retinue data file 'spells' (files: ancestries, archetypes, domains, feats, casualty, doom)"),
+     "Retinue table 'feats' is invalid: prerequisites for 'Flight', which no feat list holds"),
+    ({"spells": {}}, "there is no Retinue table 'spells'; tables are: ancestries, archetypes, casualty, domains, doom, feats"),
 ])
 def test_a_bad_data_file_gets_an_error_naming_the_file_and_the_fault(cli, tmp_path, files, error):
     group = tmp_path / "group.json"
     group.write_text(json.dumps({"data": files}), encoding="utf-8")
     result = cli("new", "R", "--ruleset", "retinue", "--options-file", str(group))
-    assert (result.exit_code, result.output.strip()) == (2, f"Error: retinue data: {error}")
+    assert (result.exit_code, result.output.strip()) == (2, f"Error: {error}")
 
 
 def test_the_sample_set_validates():
-    data = tables.load()
+    data = tables.TABLES.defaults
     assert set(data.ancestries) == {"Human", "Dwarf", "Vampire", "Thrall"}
     assert {name: d.casting for name, d in data.domains.items()} == {"Blood": "Wi", "Storm": "Sa"}
 

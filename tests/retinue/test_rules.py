@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from commands.retinue import rules as r
-from commands.retinue.tables import load
+from commands.retinue.tables import TABLES
 
-DATA = load()
+DATA = TABLES.defaults
 HUMAN = {"Wi": 2, "Sa": 2, "Mt": 3, "Sk": 3, "W": 2, "M": 3, "Df": 3, "CC": 3, "RC": 3}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from commands.retinue.handlers import Buy, Recruit
+from commands.retinue.commands import Buy, Recruit
 from commands.shared import Correct
 from ledger import events as ev
 
