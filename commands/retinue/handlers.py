@@ -8,7 +8,6 @@ the guided post-game offers them before its last step. Every refusal of the rule
 
 from __future__ import annotations
 
-
 import msgspec
 
 from commands.kit import refusing
@@ -91,14 +90,7 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     if any(f.name.casefold() == cmd.name.strip().casefold() for f in ctx.state.fighters_of(band.id)):
         raise RuleViolation(f"{band.name} already has a fighter called {cmd.name}")
     newcomer = r.Fighter(id="", name=cmd.name.strip(), stats=stats, keywords=tuple(keywords))
-    retinue = [rules_fighter(f) for f in ctx.state.fighters_of(band.id)] + [newcomer]
-    if newcomer.has(r.CASTER) or any(f.has(r.CASTER) for f in retinue):
-        casters = [f.name for f in retinue if f.has(r.CASTER)]
-        mortal = next((f.name for f in retinue if f.has(r.MORTAL)), None)
-        if len(casters) > 1:
-            raise RuleViolation(f"S9: only 1 fighter in a retinue may have the Caster keyword ({', '.join(casters)})")
-        if mortal is not None:
-            raise RuleViolation(f"S9: {mortal} has the Mortal keyword, so no fighter of {band.name} may have Caster")
+    r.check_caster_limits([rules_fighter(f) for f in ctx.state.fighters_of(band.id)] + [newcomer])
     if cmd.paid and cmd.cost > band.treasury:
         raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; {cmd.name} costs {cmd.cost}")
     fighter_id = unique_id(cmd.name, ctx.state.fighters)

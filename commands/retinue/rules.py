@@ -385,6 +385,17 @@ def check_caster(fighter: Fighter, retinue: Sequence[Fighter], data: RetinueData
     return domain
 
 
+def check_caster_limits(retinue: Sequence[Fighter]) -> None:
+    """S9 as recruitment applies it to a retinue with a newcomer: at most 1 Caster, and no Caster
+    with a Mortal fighter."""
+    casters = [f.name for f in retinue if f.has(CASTER)]
+    if len(casters) > 1:
+        raise RetinueRuleError(f"S9: only 1 fighter in a retinue may have the {CASTER} keyword ({', '.join(casters)})")
+    mortal = next((f.name for f in retinue if f.has(MORTAL)), None)
+    if casters and mortal is not None:
+        raise RetinueRuleError(f"S9: {mortal} has the {MORTAL} keyword, so no fighter of the retinue may have {CASTER}")
+
+
 def check_spell(domain: str, spell: str, data: RetinueData) -> None:
     spells = data.domains[domain].spells
     if spell not in spells:

@@ -289,3 +289,13 @@ def test_S9_no_caster_while_any_fighter_of_the_retinue_is_mortal(game):
     game.xp("Wren", 9)
     assert game.buy_refused("Wren", "caster", spell="Gust") == (
         "S9: Tam has the Mortal keyword: no fighter may buy Caster while one does")
+
+
+def test_S9_at_recruitment_no_caster_joins_a_retinue_with_a_mortal_nor_a_mortal_one_with_a_caster(game):
+    """"The recruitment restrictions on Caster still apply\""""
+    game.recruit("Hawks", "Tam", ancestry="Thrall")
+    assert game.refusal(Recruit(warband="Hawks", name="Ibis", ancestry="Human", keywords=["Caster"])) == (
+        "S9: Tam has the Mortal keyword, so no fighter of the retinue may have Caster")
+    game.recruit("Wolves", "Moth", ancestry="Human", keywords=["Caster"])
+    assert game.refusal(Recruit(warband="Wolves", name="Serf", ancestry="Thrall")) == (
+        "S9: Serf has the Mortal keyword, so no fighter of the retinue may have Caster")
