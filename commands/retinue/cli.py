@@ -141,4 +141,4 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             except (UnicodeDecodeError, json.JSONDecodeError) as error:
                 raise BadInput(f"{path}: not JSON ({error})") from None
         TABLES.with_house_rules(replaced)
-        shell.emit_json({"data": replaced})
+        shell.emit_json({"tables": replaced})

@@ -26,13 +26,14 @@ class RetinueOptions(Options, frozen=True, kw_only=True):
     # name with the roll, or read from the `casualty` and `doom` data files.
     outcome_tables: Literal["by-name", "data"] = "by-name"
     # A4, ancestries, archetypes, domains, feats and the two tables: the shipped sample set, with
-    # whole files replaced by the group's own (file name -> its content).
-    data: dict[str, Any] = {}
+    # whole files replaced by the group's own (file name -> its content), as every ruleset's
+    # house-rule tables are.
+    tables: dict[str, Any] = {}
 
 
 DEFAULT_OPTIONS = option_defaults(RetinueOptions)
 # Refuses unknown keys, wrong values and data files that do not validate, at `campaign new`.
-CHECK_OPTIONS = check_options("retinue", RetinueOptions, lambda options: TABLES.with_house_rules(options.data))
+CHECK_OPTIONS = check_options("retinue", RetinueOptions, lambda options: TABLES.with_house_rules(options.tables))
 
 
 def options_for(state: CampaignState) -> RetinueOptions:
@@ -41,4 +42,4 @@ def options_for(state: CampaignState) -> RetinueOptions:
 
 def data_for(state: CampaignState) -> RetinueData:
     """The campaign's data: the sample set with the group's files in place of those it replaced."""
-    return TABLES.with_house_rules(options_for(state).data)
+    return TABLES.with_house_rules(options_for(state).tables)

@@ -2,7 +2,7 @@
 
 The seed names these but does not print them, so they are data the group supplies. A small sample
 set ships in ``data/*.json`` for the demo and the tests. A campaign replaces any of the files with
-its own (the option ``data``, e.g. from ``campaign new --options-file group.json``); every file is
+its own (the option ``tables``, e.g. from ``campaign new --options-file group.json``); every file is
 decoded into the frozen Structs below and checked for what msgspec cannot see (attributes 1-6,
 feats that exist, tables covering every result once), with an error naming the file and the fault.
 """

@@ -145,7 +145,7 @@ def test_a_groups_own_data_files_are_checked_and_turned_into_house_rules(cli, tm
     ancestries = tmp_path / "ancestries.json"
     ancestries.write_text(json.dumps(elf), encoding="utf-8")
     made = cli("retinue", "data", str(ancestries))
-    assert made.exit_code == 0 and json.loads(made.output) == {"data": {"ancestries": elf}}
+    assert made.exit_code == 0 and json.loads(made.output) == {"tables": {"ancestries": elf}}
     house = tmp_path / "group.json"
     house.write_text(made.output, encoding="utf-8")
     assert cli("new", "R", "--ruleset", "retinue", "--options-file", str(house)).exit_code == 0

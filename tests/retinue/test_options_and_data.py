@@ -14,12 +14,12 @@ from commands.retinue.commands import BattlePass, Casualties, Recruit, ScenarioP
 from commands.retinue.options import DEFAULT_OPTIONS
 from ledger import events as ev
 
-DEFAULTS_SHOWN = "options: dice=table, baseline_excess=one-per-purchase, reduce_at_one=refuse, outcome_tables=by-name, data={}"
+DEFAULTS_SHOWN = "options: dice=table, baseline_excess=one-per-purchase, reduce_at_one=refuse, outcome_tables=by-name, tables={}"
 
 
 def test_the_defaults_are_the_first_reading_of_each_ambiguity():
     assert DEFAULT_OPTIONS == {"dice": "table", "baseline_excess": "one-per-purchase", "reduce_at_one": "refuse",
-                               "outcome_tables": "by-name", "data": {}}
+                               "outcome_tables": "by-name", "tables": {}}
 
 
 def test_campaign_show_and_the_audit_trail_header_carry_the_options(cli, tmp_path):
@@ -29,15 +29,15 @@ def test_campaign_show_and_the_audit_trail_header_carry_the_options(cli, tmp_pat
     assert cli("export", "-o", str(trail)).exit_code == 0
     header = json.loads(trail.read_text(encoding="utf-8").splitlines()[0])
     assert header["ruleset"] == {"id": "retinue", "version": "1.0.0", "options": {
-        "baseline_excess": "one-per-purchase", "data": {}, "dice": "table", "outcome_tables": "by-name",
-        "reduce_at_one": "no-effect"}}
+        "baseline_excess": "one-per-purchase", "dice": "table", "outcome_tables": "by-name",
+        "reduce_at_one": "no-effect", "tables": {}}}
 
 
 @pytest.mark.parametrize(("option", "error"), [
     ("baseline_excess=half", "Error: retinue option baseline_excess: Invalid enum value 'half' (one of: one-per-purchase, whole-excess)"),
     ("reduce_at_one=maybe", "Error: retinue option reduce_at_one: Invalid enum value 'maybe' (one of: refuse, no-effect)"),
     ("outcome_tables=dice", "Error: retinue option outcome_tables: Invalid enum value 'dice' (one of: by-name, data)"),
-    ("colour=red", "Error: retinue has no option colour (options: dice, baseline_excess, reduce_at_one, outcome_tables, data)"),
+    ("colour=red", "Error: retinue has no option colour (options: dice, baseline_excess, reduce_at_one, outcome_tables, tables)"),
 ])
 def test_a_bad_option_is_refused_and_nothing_is_written(cli, option, error):
     result = cli("new", "R", "--ruleset", "retinue", "--option", option)
@@ -51,7 +51,7 @@ def test_a_groups_own_data_file_replaces_the_sample(house_rules):
              "Human": {"baselines": dict.fromkeys(tables.ATTRIBUTES, 2)},
              "Vampire": {"baselines": dict.fromkeys(tables.ATTRIBUTES, 3), "keywords": ["Vampire"]},
              "Dwarf": {"baselines": dict.fromkeys(tables.ATTRIBUTES, 3)}}
-    game = house_rules({"data": {"ancestries": elves}})
+    game = house_rules({"tables": {"ancestries": elves}})
     game.recruit("Hawks", "Sylph", ancestry="Elf", archetype="Scout")
     assert game.fighter("Sylph").stats["Sk"] == 4
     assert game.refusal(Recruit(warband="Hawks", name="Tam", ancestry="Thrall")) == (
@@ -73,7 +73,7 @@ def test_a_groups_own_data_file_replaces_the_sample(house_rules):
 ])
 def test_a_bad_data_file_gets_an_error_naming_the_file_and_the_fault(cli, tmp_path, files, error):
     group = tmp_path / "group.json"
-    group.write_text(json.dumps({"data": files}), encoding="utf-8")
+    group.write_text(json.dumps({"tables": files}), encoding="utf-8")
     result = cli("new", "R", "--ruleset", "retinue", "--options-file", str(group))
     assert (result.exit_code, result.output.strip()) == (2, f"Error: {error}")
 
