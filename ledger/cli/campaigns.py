@@ -72,7 +72,10 @@ def show(session: Session, as_json: bool) -> None:
     if as_json:
         emit_json(campaign_summary(state, detail=True))
     else:
-        print_campaign(state, with_options=True)
+        print_campaign(state)
+        if state.options:
+            click.echo("options: " + ", ".join(f"{key}={json.dumps(value, sort_keys=True)}"
+                                               for key, value in state.options.items()))
 
 
 @main.command("rulesets")

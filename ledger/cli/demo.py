@@ -40,7 +40,9 @@ def build(session: Session, fixture: dict[str, Any]) -> None:
     """Replay a fixture's CLI steps against the session's store, failing loudly on the first step
     that does not end as the fixture says (done, or refused with its message)."""
     base = ["--store", session.store_url, "--as", session.actor]
-    steps = [["new", fixture["name"], "--ruleset", fixture["ruleset"]], *fixture["steps"]]
+    # A fixture's options are house rules pinned at `new` (e.g. a physical deck whose cards the steps name).
+    options = [arg for key, value in fixture.get("options", {}).items() for arg in ("--option", f"{key}={value}")]
+    steps = [["new", fixture["name"], "--ruleset", fixture["ruleset"], *options], *fixture["steps"]]
     with click.progressbar(steps, label=f"Building {fixture['name']}", file=sys.stderr) as bar:
         for step in bar:
             args, refused = fixture_step(step)
@@ -86,4 +88,4 @@ def demo(session: Session, only: str | None) -> None:
         click.echo("")
         print_log(session.ledger.history(cid), state)
     click.echo("")
-    click.echo("Try: campaign --campaign NAME log | roster WARBAND | replay --battle 1 | verify | export --format md")
+    click.echo("Try: campaign --campaign NAME report | log | roster WARBAND | replay --battle 1 | verify | export --format md")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
@@ -23,13 +22,8 @@ def campaign_summary(state: CampaignState, *, detail: bool = False) -> dict[str,
     return summary
 
 
-def print_campaign(state: CampaignState, *, with_options: bool = False) -> None:
+def print_campaign(state: CampaignState) -> None:
     click.echo(f"{state.name} — {state.ruleset} v{state.ruleset_version}")
-    if with_options and state.options:
-        # The house rules the campaign pinned, as `campaign new --option KEY=VALUE` takes them.
-        shown = (f"{key}={value if isinstance(value, str) else json.dumps(value, sort_keys=True)}"
-                 for key, value in state.options.items())
-        click.echo(f"options: {', '.join(shown)}")
     click.echo(f"{state.position} events in {state.transactions} transactions"
                f"{', ' + str(len(state.voided)) + ' voided' if state.voided else ''}; head {state.head}")
     for warband in state.warbands:

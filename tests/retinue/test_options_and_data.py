@@ -14,7 +14,8 @@ from commands.retinue.commands import BattlePass, Casualties, Recruit, ScenarioP
 from commands.retinue.options import DEFAULT_OPTIONS
 from ledger import events as ev
 
-DEFAULTS_SHOWN = "options: dice=table, baseline_excess=one-per-purchase, reduce_at_one=refuse, outcome_tables=by-name, tables={}"
+DEFAULTS_SHOWN = ('options: dice="table", baseline_excess="one-per-purchase", reduce_at_one="refuse", '
+                  'outcome_tables="by-name", tables={}')
 
 
 def test_the_defaults_are_the_first_reading_of_each_ambiguity():
@@ -24,7 +25,7 @@ def test_the_defaults_are_the_first_reading_of_each_ambiguity():
 
 def test_campaign_show_and_the_audit_trail_header_carry_the_options(cli, tmp_path):
     assert cli("new", "R", "--ruleset", "retinue", "--option", "reduce_at_one=no-effect").exit_code == 0
-    assert cli("show").output.splitlines()[1] == DEFAULTS_SHOWN.replace("refuse", "no-effect")
+    assert cli("show").output.splitlines()[-1] == DEFAULTS_SHOWN.replace("refuse", "no-effect")
     trail = tmp_path / "trail.jsonl"
     assert cli("export", "-o", str(trail)).exit_code == 0
     header = json.loads(trail.read_text(encoding="utf-8").splitlines()[0])
