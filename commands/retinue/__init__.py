@@ -9,12 +9,14 @@ run on the ledger, `phase.py` the post-game, `events.py` the one event of its ow
 from __future__ import annotations
 
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 from .cli import register_commands
 from .events import FOLDS
 from .handlers import HANDLERS
 from .options import CHECK_OPTIONS, DEFAULT_OPTIONS
 from .phase import PHASE
+from .tables import ATTRIBUTES
 
 RULESET = register(
     Ruleset(
@@ -27,6 +29,7 @@ RULESET = register(
         check_options=CHECK_OPTIONS,
         post_game=PHASE.guided_steps,
         rating=None,  # the seed gives no retinue rating
+        terms=Terms(resources={}, stat_order=ATTRIBUTES),  # XP is banked per fighter: no warband resources
         register_commands=register_commands,
     )
 )
