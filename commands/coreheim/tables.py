@@ -432,19 +432,26 @@ class UnderdogTable(Data):
 
 
 class CoreheimTables(msgspec.Struct, frozen=True, kw_only=True):
+    """Every table, by the name a house rule replaces it under (and its data file's)."""
+
+    # exploration
     shards: ShardsTable
     multiples: MultiplesTable
+    # injuries
     henchman_injury: HenchmanInjuryTable
     hero_injury: HeroInjuryTable
+    # experience and advances
     xp_thresholds: XpThresholds
     hero_advances: AdvanceTable
     henchman_advances: AdvanceTable
     max_characteristics: MaxCharacteristicsTable
     skills: SkillsTable
+    # warbands and trading
     warbands: WarbandsTable
     wyrdstone_sale: WyrdstoneSaleTable
     equipment: EquipmentTable
     hired_swords: HiredSwordsTable
+    # rating
     warband_rating: WarbandRatingRules
     underdog: UnderdogTable
 
