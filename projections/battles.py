@@ -19,7 +19,8 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     """Every active fighter of the warbands fought, unless absent or missing games for an injury;
     the pairs (fighter, enemy taken out) and (fighter, glorious deed) add what each did."""
     band_ids = [state.warband(w).id for w in warbands]
-    fighters = [f for b in band_ids for f in state.fighters_of(b) if not f.missed_games]
+    missing_games = {f.id for b in band_ids for f in must_miss(state, b)}
+    fighters = [f for b in band_ids for f in state.fighters_of(b) if f.id not in missing_games]
     missing = {state.fighter(name).id for name in absent}
     ooa = {state.fighter(name).id for name in out_of_action}
     took: dict[str, list[str]] = {}
@@ -42,8 +43,3 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
 def fought(battle: Battle, warband: str, state: CampaignState) -> list[ev.Deed]:
     """The deeds of the warband's fighters in the battle, in the order recorded (roster order)."""
     return [deed for deed in battle.deeds if (f := state.fighters.get(deed.fighter)) is not None and f.warband == warband]
-
-
-def out_of_action(battle: Battle, warband: str, state: CampaignState) -> list[str]:
-    """Ids of the warband's fighters taken out of action in the battle."""
-    return [deed.fighter for deed in fought(battle, warband, state) if deed.out_of_action]
