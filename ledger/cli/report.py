@@ -16,7 +16,7 @@ from ledger.describe import plural
 from ledger.errors import IntegrityFailure
 from ledger.records import Record
 from projections import render
-from projections.report import Report, Verification, build_report
+from projections.report import Verification, build_report
 
 
 def dice_line(chain: audit.Chain) -> str:
@@ -68,7 +68,7 @@ def roster_sheet(session: Session, warband_ref: str, fmt: str) -> tuple[str, str
 
 
 @main.command("report")
-@click.option("-o", "--out", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The HTML file to write (default: the campaign's name, e.g. spring-league-report.html).")
 @click.option("--until", type=int, help="The campaign as it stood at this event position.")
 @click.option("--battle", type=int, help="The campaign once battle K and what followed it, before the next battle.")
@@ -78,7 +78,7 @@ def report(session: Session, output: Path | None, until: int | None, battle: int
     chronicle with its dice and voids, and the audit box. Opens in any browser, offline; prints."""
     cid = session.campaign()
     records, verification = verified_history(session, cid)
-    built: Report = build_report(records, verification, until=until, battle=battle)
+    built = build_report(records, verification, until=until, battle=battle)
     path = output or Path(f"{slug(built.campaign['name'])}-report.html")
     write_output(path, render.report_html(built))
     where = f" as it stood {built.cut}" if built.cut else ""

@@ -123,7 +123,7 @@ def hero_injury(change) -> bytes:
     (hero_injury(lambda rows: rows.pop(1)), "Error: hero_injury: rows must cover each D66 value 11-66 exactly once\n"),
     (hero_injury(lambda rows: rows[1].update(d66=[14, 15])), "Error: hero_injury: rows must cover each D66 value 11-66 exactly once\n"),
     (hero_injury(lambda rows: rows[1].update(d66="15")),
-     "Error: House rule for table 'hero_injury' is invalid: Expected `array`, got `str` - at `$.rows[1].d66`\n"),
+     "Error: Coreheim table 'hero_injury' is invalid: Expected `array`, got `str` - at `$.rows[1].d66`\n"),
 ], ids=["a range missing", "ranges overlapping", "a wrong type"])
 def test_a_bad_house_rule_table_is_refused_and_creates_no_store(cli, db_path, tmp_path, content, message):
     house = tmp_path / "house.json"
