@@ -236,18 +236,19 @@ class Ledger:
                 return cid
         raise NotFound(f"no campaign '{ref}' in {self.store.url}")
 
-    def load(self, campaign_id: uuid.UUID) -> CampaignState:
-        """The current state: the latest snapshot plus what followed it, unless a void made it stale."""
-        snapshot = self.store.latest_snapshot(campaign_id)
+    def load(self, campaign_id: uuid.UUID, upto: int | None = None) -> CampaignState:
+        """The current state (or the state at position `upto`, as it was known then): the latest
+        snapshot (at or before `upto`) plus what followed it, unless a void made it stale."""
+        snapshot = self.store.latest_snapshot(campaign_id, upto=upto)
         state = decode_state(snapshot[1]) if snapshot is not None else None
         if snapshot is not None and state is not None:
             position = snapshot[0]
-            newer = list(self.store.records(campaign_id, after=position))
+            newer = list(self.store.records(campaign_id, after=position, upto=upto))
             targets = voids_in(newer)
             stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
             if not stale:
                 return fold(newer, state)
-        state = fold(list(self.store.records(campaign_id)))
+        state = fold(list(self.store.records(campaign_id, upto=upto)))
         if state.position == 0:
             raise NotFound(f"no campaign {campaign_id}")
         return state

@@ -240,8 +240,9 @@ class Store:
 
     # --- snapshots ----------------------------------------------------------------------------------
 
-    def latest_snapshot(self, campaign_id: uuid.UUID) -> tuple[int, bytes] | None:
-        for item in self._snapshots.get(campaign_id, desc=True, limit=1):
+    def latest_snapshot(self, campaign_id: uuid.UUID, upto: int | None = None) -> tuple[int, bytes] | None:
+        """The latest snapshot (at or before position `upto`): (its position, the encoded state)."""
+        for item in self._snapshots.get(campaign_id, lte=upto, desc=True, limit=1):
             return item.originator_version, item.value
         return None
 
