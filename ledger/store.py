@@ -203,6 +203,31 @@ class Store:
         self._seeds = self.app.factory.event_store(
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )
+        self._index_topics()
+
+    def _index_topics(self) -> None:
+        """Index the events by topic, so that `campaign_ids` (asked by nearly every command) reads
+        the campaign.started rows instead of scanning every event. Made once per database (an
+        existing store gets it the first time it is opened)."""
+        if self.kind not in ("sqlite", "postgres"):
+            return
+        recorder: Any = self.app.recorder
+        table = recorder.events_table_name
+        if self.kind == "sqlite":
+            exists = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?"
+            index, create = f"{table}_topic_idx", f"CREATE INDEX IF NOT EXISTS {table}_topic_idx ON {table} (topic)"
+        else:
+            schema = recorder.datastore.schema
+            exists = "SELECT 1 FROM pg_indexes WHERE schemaname = %s AND indexname = %s"
+            index = f"{table}_topic_idx"
+            create = f'CREATE INDEX IF NOT EXISTS {index} ON "{schema}".{table} (topic, notification_id)'
+        params = (index,) if self.kind == "sqlite" else (recorder.datastore.schema, index)
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(exists, params)
+            if cursor.fetchone():
+                return
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(create)
 
     def close(self) -> None:
         self.app.close()
