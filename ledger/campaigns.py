@@ -277,13 +277,17 @@ class Ledger:
         self.store.append(campaign_id, records)
         return records
 
-    def _after_commit(self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool) -> CampaignState:
+    def _after_commit(
+        self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool, snapshot: bool = False
+    ) -> CampaignState:
+        """Fold what was committed (everything again when `refold`), snapshot when that crossed a
+        hundred events (always when `refold` or `snapshot`), and run the commit hooks."""
         if refold:
             state = fold(self.history(campaign_id))
         else:
             state = fold(records, state)
         crossed = (state.position // SNAPSHOT_INTERVAL) > ((records[0].position - 1) // SNAPSHOT_INTERVAL)
-        if refold or crossed:
+        if refold or crossed or snapshot:
             self.store.save_snapshot(campaign_id, state.position, encode_state(state))
         for hook in self.on_commit:
             hook(self, campaign_id, state, records)
@@ -310,7 +314,8 @@ class Ledger:
         for record in records:
             check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
         self.store.append(campaign_id, records)
-        return self._after_commit(campaign_id, CampaignState(), records, refold=True)
+        # The records are the whole history: folded as they are, not read back from the store.
+        return self._after_commit(campaign_id, CampaignState(), records, refold=False, snapshot=True)
 
     def start(self, name: str, ruleset_id: str, options: dict[str, Any], actor: str) -> Outcome:
         name = name.strip()

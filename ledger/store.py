@@ -259,7 +259,7 @@ class Store:
             Item(campaign_id, record.position, ev.tag_of(record.event), record) for record in records
         ]
         try:
-            self.app.save(*items)
+            self.app.events.put(items)  # not Application.save, which checks every item against protocols (slow)
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 

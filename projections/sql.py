@@ -233,8 +233,9 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
             _append(cursor, d, Ledger(store), campaign_id, state, missing, position)
             return APPENDED
     # A void or reroll changed the past (or the tracked head is not in the history): recompute.
-    # The events are read outside the SQL transaction, so the tracking row is not held meanwhile.
-    history = list(store.records(campaign_id))
+    # The events are read outside the SQL transaction, so the tracking row is not held meanwhile
+    # (and not at all when the records committed are the whole history: an import).
+    history = list(records) if records[0].position == 1 else list(store.records(campaign_id))
     _state, rows = all_rows(history)
     newest = history[-1]
     with store.sql() as cursor:
