@@ -3,7 +3,8 @@
 Each campaign starts as its ruleset's sample campaign (`fixtures/<ruleset>/demo.json`, built
 through the CLI exactly as `campaign demo` builds it: warbands, fighters, battles and post-games
 decided by the ruleset), then grows to the size asked for with commands every ruleset takes
-(XP awards, bare rolls, items, treasury, notes, and now and then a battle), each decided by the
+(XP awards, bare rolls, items, treasury, notes, and now and then a battle with every
+fighter's deeds), each decided by the
 ruleset's own handler table on the campaign's state with the campaign's ledger dice. A command
 the rules refuse on that state (a battle while a post-game is pending, say) is not recorded and
 an XP award is tried instead. Now and then the latest transaction is voided through the ledger.
@@ -26,6 +27,7 @@ from ledger import rulesets
 from ledger.campaigns import Ledger, decide, fold, utc_now
 from ledger.decide import Command
 from ledger.errors import LedgerError
+from ledger.events import Deed
 from ledger.records import Record, seal
 from ledger.state import CampaignState, encode_state
 from ledger.store import Store
@@ -54,7 +56,10 @@ def next_command(turn: int, state: CampaignState) -> Command:
     fighter = fighters[turn % len(fighters)]
     if turn % 50 == 0 and len(warbands) >= 2:
         pair = [warbands[turn // 50 % len(warbands)], warbands[(turn // 50 + 1) % len(warbands)]]
-        return RecordBattle(participants=pair, winner=pair[turn // 100 % 2])
+        fought = [f for f in fighters if f.warband in pair]
+        deeds = [Deed(fighter=f.id, out_of_action=n % 3 == 0, took_out=[fought[n - 1].id] if n % 4 == 0 else [])
+                 for n, f in enumerate(fought)]
+        return RecordBattle(participants=pair, winner=pair[turn // 100 % 2], deeds=deeds)
     if turn % 7 == 0:
         return BareRoll(expression="2D6", purpose=f"bench roll {turn}")
     if turn % 11 == 0:
