@@ -73,7 +73,7 @@ def check_numbers(value: Any, where: str) -> None:
     infinity are fractions too) or a whole number beyond ±LARGEST_NUMBER."""
     if isinstance(value, dict):
         for key, item in value.items():
-            check_numbers(item, f"{where}.{key}")
+            check_numbers(item, f"{where}.{key}" if str(key).isidentifier() else f"{where}[{key!r}]")  # one line, whatever the key
     elif isinstance(value, list):
         for index, item in enumerate(value):
             check_numbers(item, f"{where}[{index}]")
