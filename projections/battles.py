@@ -43,3 +43,8 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
 def fought(battle: Battle, warband: str, state: CampaignState) -> list[ev.Deed]:
     """The deeds of the warband's fighters in the battle, in the order recorded (roster order)."""
     return [deed for deed in battle.deeds if (f := state.fighters.get(deed.fighter)) is not None and f.warband == warband]
+
+
+def out_of_action(battle: Battle, warband: str, state: CampaignState) -> list[str]:
+    """Ids of the warband's fighters taken out of action in the battle."""
+    return [deed.fighter for deed in fought(battle, warband, state) if deed.out_of_action]
