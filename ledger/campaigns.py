@@ -170,21 +170,26 @@ class Attempt:
 
 @dataclass
 class RerollDice:
-    """Hands back a transaction's recorded dice, except the disputed roll and what follows it."""
+    """Hands back every recorded roll of a transaction except the disputed one.
 
-    recorded: RecordedDice
+    Each roll the re-decided command asks for takes the first recorded roll not yet handed back
+    with the same expression and purpose, as a copy (`copy_of`); new dice are drawn only for the
+    disputed roll and for rolls that were never recorded (the new result asks for them). A
+    recorded roll the command no longer asks for is simply not repeated."""
+
+    rolls: list[ev.DiceRolled]
     disputed_roll: int
     fresh: DiceSource
-    diverged: bool = False
+    _used: set[int] = field(default_factory=set)
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
-        index = self.recorded._next
-        if not self.diverged and index < len(self.recorded.rolls):
-            old = self.recorded.rolls[index]
-            if old.roll != self.disputed_roll and old.expression == expression and old.purpose == purpose:
-                kept = self.recorded.faces(roll, expression, die_sides, purpose)
-                return kept._replace(copy_of=old.roll if old.copy_of is None else old.copy_of)
-        self.diverged = True
+        for index, old in enumerate(self.rolls):
+            if index in self._used or old.expression != expression or old.purpose != purpose:
+                continue
+            self._used.add(index)
+            if old.roll == self.disputed_roll:
+                break
+            return Faces(list(old.faces), old.source, old.epoch, old.roll if old.copy_of is None else old.copy_of)
         return self.fresh.faces(roll, expression, die_sides, purpose)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
@@ -194,9 +199,8 @@ class RerollDice:
         self.fresh.finish()
 
     def rewind(self) -> None:
-        self.recorded.rewind()
         self.fresh.rewind()
-        self.diverged = False
+        self._used.clear()
 
 
 # --- the service -------------------------------------------------------------------------------------
@@ -476,11 +480,7 @@ class Ledger:
             fresh = dice or ledger_dice
             if fresh is None:
                 raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
-            recorded = RecordedDice(
-                rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
-                draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
-            )
-            rerolled = RerollDice(recorded, roll, fresh)
+            rerolled = RerollDice([r.event for r in group if isinstance(r.event, ev.DiceRolled)], roll, fresh)
             void_events = [
                 ev.CommandRecorded(command="reroll", args={"target": target, "roll": roll, "cascade": cascade}, reason=reason),
                 *_void_events(target, reason, affected),
