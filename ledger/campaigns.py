@@ -416,7 +416,7 @@ class Ledger:
             raise RuleViolation(f"T{target} ({what}) belongs to the ledger itself and cannot be voided")
         voided = voids_in(records)
         if target in voided:
-            raise RuleViolation(f"T{target} is already voided")
+            raise BadInput(f"T{target} is already voided")
         voided.add(target)
         state = CampaignState()
         affected: list[tuple[int, str]] = []

@@ -12,11 +12,16 @@ class RuleViolation(LedgerError):
 
 
 class NotFound(LedgerError):
-    """A campaign, warband, fighter, transaction or roll that does not exist."""
+    """A campaign, warband, fighter, transaction or roll that does not exist (bad input: exit 2)."""
+
+    exit_code = 2
 
 
 class NeedsDice(LedgerError):
-    """A handler needs more table dice (or a choice) than were given and no one can be asked."""
+    """A handler needs more table dice (or a choice) than were given and no one can be asked
+    (input is missing: exit 2)."""
+
+    exit_code = 2
 
 
 class Conflict(LedgerError):

@@ -22,7 +22,7 @@ def test_campaign_refusals(campaign):
         f"Error: a campaign named 'test league' already exists in {campaign.store}\n"
     )
     refused = campaign("new", "X", "--ruleset", "nope")
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert refused.output.startswith("Error: no ruleset 'nope' (known: ")
     bad_option = campaign("new", "Y", "--option", "dice")
     assert (bad_option.exit_code, bad_option.output) == (2, "Error: --option takes KEY=VALUE, not 'dice'\n")
@@ -31,7 +31,7 @@ def test_campaign_refusals(campaign):
 
 def test_commands_need_a_campaign(campaign):
     result = campaign("warband", "list")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output == f"Error: no campaign in {campaign.store}: start one with `campaign new NAME`\n"
 
 

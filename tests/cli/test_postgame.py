@@ -78,7 +78,7 @@ def test_without_a_terminal_each_run_does_the_next_step(after_battle):
     ]
     refused = after_battle("post-game", "Rats")
     assert (refused.exit_code, refused.output) == (
-        1, "== Muster\nError: Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans)\n"
+        2, "== Muster\nError: Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans)\n"
     )
     second = after_battle("post-game", "Rats", "--answer", "hero=Hans")
     assert second.output.splitlines()[1] == "  Hans gains 1 XP: muster"

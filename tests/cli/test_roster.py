@@ -54,7 +54,7 @@ def test_battle_refusals_write_nothing(two_warbands):
     assert (absent.exit_code, absent.output) == (2, "Error: Gunnar did not fight in this battle\n")
     unknown = two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Orcs")
     assert (unknown.exit_code, unknown.output) == (
-        1, "Error: no warband 'Orcs' in this campaign (warbands: Reikland Rats, Clan Skrittle)\n"
+        2, "Error: no warband 'Orcs' in this campaign (warbands: Reikland Rats, Clan Skrittle)\n"
     )
     bad_pair = two_warbands("battle", "record", "--warband", "Reikland Rats", "--took-out", "Gunnar")
     assert (bad_pair.exit_code, bad_pair.output) == (2, "Error: --took-out takes KEY=VALUE, not 'Gunnar'\n")

@@ -70,7 +70,7 @@ def test_a_step_out_of_order_is_an_error_that_writes_nothing(after_battle):
 
 def test_a_choice_left_out_says_how_to_give_it(after_battle):
     result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,5,5,2,1,4,3")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output == (
         "Error: Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: answer with --answer keep=CHOICE "
         "(one of: 6,5,5,4,3,2, 6,5,5,4,3,1, 6,5,5,4,2,1, 6,5,5,3,2,1, 6,5,4,3,2,1, 5,5,4,3,2,1)\n"

@@ -93,7 +93,7 @@ def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league
                      "Troop has at least 2 (Promotions Step)", id="uneven assignment"),
         pytest.param(["promotions", "Pilgrims", "--even", "--dice", "6,6"], 2,
                      "Error: 2 dice given but only 1 used: check --dice", id="the first 6 stops: a die left over"),
-        pytest.param(["promotions", "Pilgrims", "--even"], 1,
+        pytest.param(["promotions", "Pilgrims", "--even"], 2,
                      "Error: promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use --ledger",
                      id="dice are needed"),
         pytest.param(["ransom", "Pilgrims", "Gaius"], 2, "Error: give --paid DUCATS or --unpaid", id="ransom needs a decision"),
