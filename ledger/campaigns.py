@@ -222,19 +222,21 @@ class Ledger:
         return [self.load(cid) for cid in self.store.campaign_ids()]
 
     def find(self, ref: str | None) -> uuid.UUID:
-        """A campaign by name or id; with no reference, the store's only campaign."""
+        """A campaign by name or id; with no reference, the store's only campaign, or its current one
+        (`campaign use`; a new or imported campaign becomes current)."""
         ids = self.store.campaign_ids()
-        if not ids:
-            raise NotFound(f"no campaign in {self.store.url}: start one with `campaign new NAME`")
         if ref is None:
-            if len(ids) > 1:
-                names = ", ".join(self.load(cid).name for cid in ids)
-                raise BadInput(f"this store holds several campaigns ({names}): choose one with --campaign")
-            return ids[0]
+            return self.store.pick_unnamed(ids, lambda cid: self.load(cid).name)
         for cid in ids:
             if str(cid) == ref.lower() or self.load(cid).name.lower() == ref.lower():
                 return cid
         raise NotFound(f"no campaign '{ref}' in {self.store.url}")
+
+    def use(self, ref: str) -> CampaignState:
+        """Make a campaign the store's current one: commands that name none then mean it."""
+        campaign_id = self.find(ref)
+        self.store.set_current_campaign(campaign_id)
+        return self.load(campaign_id)
 
     def load(self, campaign_id: uuid.UUID) -> CampaignState:
         """The current state: the latest snapshot plus what followed it, unless a void made it stale."""
@@ -309,6 +311,7 @@ class Ledger:
         for record in records:
             check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
         self.store.append(campaign_id, records)
+        self.store.set_current_campaign(campaign_id)
         return self._after_commit(campaign_id, CampaignState(), records, refold=True)
 
     def start(self, name: str, ruleset_id: str, options: dict[str, Any], actor: str) -> Outcome:
@@ -332,6 +335,7 @@ class Ledger:
         ]
         state = CampaignState()
         records = self._commit(campaign_id, state, [(events, actor)])
+        self.store.set_current_campaign(campaign_id)
         return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
 
     def execute(

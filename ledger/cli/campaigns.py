@@ -51,15 +51,29 @@ def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], 
 @pass_session
 def list_campaigns(session: Session, as_json: bool) -> None:
     """List the campaigns in the store."""
-    summaries = [campaign_summary(state) for state in session.ledger.campaigns()]
+    states = session.ledger.campaigns()
+    current = session.ledger.store.current_campaign() if len(states) > 1 else None
+    summaries = [{**campaign_summary(state), "current": str(current) == state.campaign_id} for state in states]
     if as_json:
         emit_json(summaries)
         return
     if not summaries:
         click.echo("No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.")
     for s in summaries:
-        click.echo(f"{s['name']}  {s['ruleset']}  {plural(s['warbands'], 'warband')}  {plural(s['battles'], 'battle')}  "
+        click.echo(f"{'* ' if s['current'] else ''}{s['name']}  {s['ruleset']}  {plural(s['warbands'], 'warband')}  {plural(s['battles'], 'battle')}  "
                    f"{plural(s['events'], 'event')}  head {s['head'][:16]}")
+
+
+@main.command("use")
+@click.argument("name")
+@pass_session
+def use(session: Session, name: str) -> None:
+    """Make campaign NAME the store's current one: commands without --campaign then mean it.
+
+    Kept in the store, so everyone using that store shares it; `campaign new` and `campaign import`
+    make the campaign they create current."""
+    state = session.ledger.use(name)
+    click.echo(f"Now using {state.name} ({state.ruleset}) in {session.store_url}.")
 
 
 @main.command("show")

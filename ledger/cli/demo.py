@@ -72,4 +72,4 @@ def demo(session: Session, only: str | None) -> None:
         click.echo("")
         print_log(session.ledger.history(cid), state)
     click.echo("")
-    click.echo("Try: campaign --campaign NAME log | roster WARBAND | replay --battle 1 | verify | export --format md")
+    click.echo("Try: campaign use NAME, then: campaign log | roster WARBAND | replay --battle 1 | verify | export --format md")

@@ -17,7 +17,7 @@ from ledger.cli.app import (
     pass_session,
     report,
 )
-from ledger.errors import BadInput, NeedsDice, RuleViolation
+from ledger.errors import BadInput, NeedsDice
 
 
 @main.command("post-game")
@@ -39,7 +39,11 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     ruleset = rulesets.get(state.ruleset)
     band = state.warband(warband_ref)
     if ruleset.post_game is None:
-        raise RuleViolation(f"ruleset {ruleset.id} has no guided post-game sequence")
+        # Not a mistake to refuse: there is simply no sequence to walk, so say what to use instead.
+        click.echo(f"{ruleset.title} has no post-battle sequence to walk: record what happened to {band.name} "
+                   "with the shared commands — `campaign xp award`, `campaign roll`, `campaign item gain|lose`, "
+                   "`campaign treasury`, `campaign correct` and `campaign note`.")
+        return
     steps = list(ruleset.post_game(state, band.id))
     if only is not None and only not in {s.key for s in steps}:
         raise BadInput(f"no step '{only}' (steps: {', '.join(s.key for s in steps)})")

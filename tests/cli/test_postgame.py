@@ -101,7 +101,12 @@ def test_step_by_key_and_unknown_step(after_battle):
     assert after_battle("post-game", "Rats", "--step", "trade").output == "Error: no step 'trade' (steps: loot, muster)\n"
 
 
-def test_freeform_has_no_guided_sequence(two_warbands):
-    assert two_warbands("post-game", "Reikland Rats").output == (
-        "Error: ruleset freeform has no guided post-game sequence\n"
-    )
+def test_freeform_has_no_guided_sequence_and_says_what_to_use_instead(two_warbands):
+    before = two_warbands("verify", "--json").output
+    said = two_warbands("post-game", "Reikland Rats")
+    assert (said.exit_code, said.output) == (0, (
+        "Freeform (shared commands only) has no post-battle sequence to walk: record what happened to Reikland Rats "
+        "with the shared commands — `campaign xp award`, `campaign roll`, `campaign item gain|lose`, "
+        "`campaign treasury`, `campaign correct` and `campaign note`.\n"
+    ))
+    assert two_warbands("verify", "--json").output == before
