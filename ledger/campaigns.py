@@ -504,7 +504,7 @@ class Ledger:
         """The campaign as it stood at a position, or once battle K and everything after it until the next battle."""
         records = self.history(campaign_id)
         if battle is not None:
-            until = _end_of_battle(records, battle)
+            _first, until = battle_span(records, battle)
         if until is not None:
             if until < 1:
                 raise BadInput("--until takes a position from 1")
@@ -546,7 +546,9 @@ def _affected_message(target: int, affected: list[tuple[int, str]]) -> str:
     return f"voiding T{target} affects later transactions (add --cascade to void them too):\n{lines}"
 
 
-def _end_of_battle(records: Sequence[Record], battle: int) -> int:
+def battle_span(records: Sequence[Record], battle: int) -> tuple[int, int]:
+    """The positions (first, last) from battle K's transaction to the last event before the next
+    battle's transaction: the battle and everything after it until the next battle."""
     voided = voids_in(records)
     starts = [
         r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided
@@ -554,8 +556,10 @@ def _end_of_battle(records: Sequence[Record], battle: int) -> int:
     numbers = [r.event.battle for r in starts]
     if battle not in numbers:
         raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, numbers)) or 'none yet'})")
+    opened_tx = next(r.tx for r in starts if r.event.battle == battle)
+    first = next(r.position for r in records if r.tx == opened_tx)
     following = [r for r in starts if r.event.battle > battle]
     if not following:
-        return records[-1].position
+        return first, records[-1].position
     first_tx = min(r.tx for r in following)
-    return next(r.position for r in records if r.tx == first_tx) - 1
+    return first, next(r.position for r in records if r.tx == first_tx) - 1

@@ -74,18 +74,26 @@ COMMIT_HOOKS: list[Callable[..., None]] = []  # read models register here (see p
 STORE_CREATING_COMMANDS = {"new", "import", "demo"}
 
 
-@click.group(cls=LedgerGroup)
-@click.option("--store", "store_url", envvar="CAMPAIGN_STORE", default=DEFAULT_STORE, show_default=True,
+@click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--store", "store_url", envvar="CAMPAIGN_STORE", show_envvar=True, default=DEFAULT_STORE,
+              show_default=True,
               help="Where campaigns are kept: sqlite:///PATH, postgresql://USER@HOST:PORT/DB or memory://.")
-@click.option("--as", "actor", envvar="CAMPAIGN_ACTOR", default="arbiter", show_default=True,
+@click.option("--as", "actor", envvar="CAMPAIGN_ACTOR", show_envvar=True, default="arbiter", show_default=True,
               help="Who is doing this (recorded on every event).")
-@click.option("--campaign", "campaign_ref", envvar="CAMPAIGN_NAME", default=None,
-              help="Campaign name or id; not needed when the store holds one campaign.")
+@click.option("--campaign", "campaign_ref", envvar="CAMPAIGN_NAME", show_envvar=True, default=None,
+              help="Campaign name or id; without it, the store's only or current campaign (`campaign use`).")
 @click.version_option(package_name="campaign-ledger")
 @click.pass_context
 def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | None) -> None:
     """Keep the books of a skirmish-wargame campaign: every roll, draw, XP award and purchase is an
-    immutable event that can be replayed, voided with a reason, and exported as a verifiable trail."""
+    immutable event that can be replayed, voided with a reason, and exported as a verifiable trail.
+
+    \b
+    Environment variables:
+      CAMPAIGN_STORE   the store, as --store
+      CAMPAIGN_ACTOR   who is acting, as --as
+      CAMPAIGN_NAME    the campaign, as --campaign
+    Exit codes: 0 done, 1 refused by the rules, 2 bad input, 3 a chain that does not verify."""
     session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS),
                       creates_store=ctx.invoked_subcommand in STORE_CREATING_COMMANDS)
     ctx.obj = session

@@ -24,3 +24,18 @@ def test_help_runs_for_every_command():
         result = runner.invoke(main, [*path, "--help"])
         assert result.exit_code == 0, path
         assert result.output.startswith("Usage: main " + " ".join(path)), path
+
+
+def test_dash_h_is_help_everywhere():
+    runner = CliRunner()
+    for path, _command in [((), main), *all_commands(main)]:
+        short, long = runner.invoke(main, [*path, "-h"]), runner.invoke(main, [*path, "--help"])
+        assert (short.exit_code, short.output) == (0, long.output), path
+
+
+def test_root_help_names_the_environment_variables_and_exit_codes():
+    shown = " ".join(CliRunner().invoke(main, ["--help"]).output.split())
+    for variable, option in (("CAMPAIGN_STORE", "--store"), ("CAMPAIGN_ACTOR", "--as"), ("CAMPAIGN_NAME", "--campaign")):
+        assert f"[env var: {variable}" in shown and f"{variable} " in shown.split("Options:")[0], variable
+        assert f"as {option}" in shown
+    assert "Exit codes: 0 done, 1 refused by the rules, 2 bad input, 3 a chain that does not verify." in shown
