@@ -46,6 +46,7 @@ class Session:
     campaign_ref: str | None
     on_commit: list[Callable[..., None]] = field(default_factory=list)
     creates_store: bool = False  # may this command create a SQLite file that is not there yet?
+    answer_json: bool = False  # a write's --json: answer with JSON instead of the event lines
     _ledger: Ledger | None = None
 
     @property
@@ -215,10 +216,49 @@ def run(session: Session, command: Command, *, dice: DiceChoice | None = None, r
     return outcome
 
 
+def writes(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A command that records: `--json` makes it answer with JSON (see `outcome_json`)."""
+
+    @click.option("--json", "answer_json", is_flag=True,
+                  help="Answer with JSON: the transactions recorded, their rolls and events, and the new head.")
+    @wraps(func)
+    def wrapper(*args: Any, answer_json: bool, **kwargs: Any) -> Any:
+        click.get_current_context().find_object(Session).answer_json = answer_json
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """What a write recorded, for scripts: one object per commit (a reroll's void and new decision
+    are one commit), on one line."""
+    from ledger import events as ev
+    from projections.history import record_text  # deferred: formatting is only needed when printing
+
+    return {
+        "transactions": sorted({r.tx for r in outcome.records}),
+        "rolls": [
+            {"roll": e.roll, "tx": r.tx, "expression": e.expression, "purpose": e.purpose, "faces": e.faces,
+             "value": e.value, "source": e.source, "copy_of": e.copy_of}
+            for r in outcome.records if isinstance(e := r.event, ev.DiceRolled)
+        ],
+        "events": [
+            {"position": r.position, "tx": r.tx, "type": ev.tag_of(r.event), "text": record_text(r, outcome.state)}
+            for r in outcome.records
+        ],
+        "head": outcome.state.head,
+    }
+
+
 def report(outcome: Outcome) -> None:
-    """One line per event a person cares about, then the transaction and head hash."""
+    """One line per event a person cares about, then the transaction and head hash (or, after a
+    write's --json, one line of JSON)."""
     from ledger.describe import describe  # deferred: formatting is only needed when printing
 
+    session = click.get_current_context().find_object(Session)
+    if session is not None and session.answer_json:
+        click.echo(json.dumps(outcome_json(outcome), sort_keys=True, ensure_ascii=False))
+        return
     for record in outcome.records:
         line = describe(record.event, outcome.state)
         if line:

@@ -6,7 +6,7 @@ import click
 
 from commands.shared import RecordBattle
 from ledger import events as ev
-from ledger.cli.app import Session, main, parse_pairs, pass_session, run
+from ledger.cli.app import Session, main, parse_pairs, pass_session, run, writes
 from ledger.errors import BadInput
 from ledger.state import CampaignState
 
@@ -53,6 +53,7 @@ def _pairs(values: tuple[str, ...], option: str) -> list[tuple[str, str]]:
 
 
 @battle.command("record")
+@writes
 @click.option("--warband", "warbands", multiple=True, required=True, help="A warband that fought (repeat).")
 @click.option("--winner", default=None, help="The winning warband (omit for a draw).")
 @click.option("--scenario", default="", help="The scenario played.")

@@ -7,7 +7,17 @@ import json
 import click
 
 from ledger import rulesets
-from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report
+from ledger.cli.app import (
+    DiceChoice,
+    Session,
+    dice_options,
+    emit_json,
+    main,
+    parse_pairs,
+    pass_session,
+    report,
+    writes,
+)
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
 from ledger.describe import plural
 from projections.roster import roster as roster_view
@@ -23,6 +33,7 @@ def _option_value(text: str) -> object:
 
 
 @main.command("new")
+@writes
 @click.argument("name")
 @click.option("--ruleset", "ruleset_id", default="freeform", show_default=True,
               help="The game's rules (see `campaign rulesets`).")
@@ -107,6 +118,7 @@ def seed() -> None:
 
 
 @seed.command("reveal")
+@writes
 @pass_session
 def seed_reveal(session: Session) -> None:
     """Reveal this epoch's seed so anyone can recompute its dice, and commit to a new one."""
@@ -115,6 +127,7 @@ def seed_reveal(session: Session) -> None:
 
 
 @main.command("void")
+@writes
 @click.argument("ref")
 @click.option("--reason", required=True, help="Why (kept in the audit trail).")
 @click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")
@@ -129,6 +142,7 @@ def void(session: Session, ref: str, reason: str, cascade: bool) -> None:
 
 
 @main.command("reroll")
+@writes
 @click.argument("roll")
 @click.option("--reason", required=True, help="Why the roll is disputed.")
 @click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from commands.shared import EnlistWarband
-from ledger.cli.app import Session, emit_json, main, pass_session, run
+from ledger.cli.app import Session, emit_json, main, pass_session, run, writes
 from ledger.cli.views import print_roster
 from ledger.describe import plural
 from projections.roster import roster as roster_view
@@ -18,6 +18,7 @@ def warband() -> None:
 
 
 @warband.command("add")
+@writes
 @click.argument("name")
 @click.option("--player", required=True, help="Who plays it.")
 @click.option("--faction", default="", help="Faction, race or warband type.")
