@@ -11,7 +11,7 @@ import json
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import groupby
@@ -31,6 +31,7 @@ from ledger.decide import (
     Faces,
     LedgerDice,
     RecordedDice,
+    check_answers,
     command_name,
 )
 from ledger.describe import describe
@@ -93,8 +94,11 @@ def decide(
     shuffle_dice: DiceSource | None,
     ask: AskChoice | None = None,
     reason: str = "",
+    answered_now: Iterable[str] = (),
 ) -> list[ev.Event]:
-    """The events a command produces on this state with these dice (the state is not changed)."""
+    """The events a command produces on this state with these dice (the state is not changed).
+    `answered_now`: the keys of answers a person gave for this decision, each of which the command
+    must have asked for or document (recorded answers are not checked: they were asked then)."""
     ctx = Context(
         state.copy(),
         dice=dice,
@@ -106,6 +110,7 @@ def decide(
         options=state.options,
     )
     ruleset.handler_for(command)(command, ctx)
+    check_answers(command, answered_now, ctx.asked)
     answered = msgspec.structs.replace(command, answers=ctx.answers)
     args = msgspec.to_builtins(answered)
     args.pop("command", None)
@@ -347,8 +352,12 @@ class Ledger:
         dice: DiceSource | None = None,
         ask: AskChoice | None = None,
         reason: str = "",
+        answered_now: Iterable[str] | None = None,
     ) -> Outcome:
-        """Decide and store one command; on a conflicting writer, decide again on the new state."""
+        """Decide and store one command; on a conflicting writer, decide again on the new state.
+        Every answer the command carries must be one it asks for or documents, unless
+        `answered_now` names the ones to check (the guided post-game checks its own)."""
+        checked = list(command.answers) if answered_now is None else list(answered_now)
 
         def attempt() -> Attempt:
             state = self.load(campaign_id)
@@ -358,7 +367,8 @@ class Ledger:
             if source is None:
                 raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
             source.rewind()
-            events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask, reason=reason)
+            events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask, reason=reason,
+                            answered_now=checked)
             source.finish()
             return Attempt(state, [(events, actor)])
 
@@ -464,8 +474,11 @@ class Ledger:
         actor: str,
         dice: DiceSource | None = None,
         cascade: bool = False,
+        answers: Mapping[str, str] | None = None,
+        ask: AskChoice | None = None,
     ) -> Outcome:
-        """Void the transaction of a disputed roll and decide its command again with a new roll, in one commit."""
+        """Void the transaction of a disputed roll and decide its command again with a new roll, in one commit.
+        `answers` answer (or change the answer to) questions the new decision asks."""
         if not reason.strip():
             raise BadInput("say why with --reason: a reroll is part of the audit trail")
 
@@ -492,7 +505,9 @@ class Ledger:
             # The new command follows the void, so it is decided on the state without the voided transactions;
             # its own rolls are numbered after the void's.
             command = ruleset.command_from(opened.command, opened.args)
-            events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, reason=opened.reason)
+            command = msgspec.structs.replace(command, answers={**command.answers, **(answers or {})})
+            events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, ask=ask,
+                            reason=opened.reason, answered_now=list(answers or {}))
             rerolled.finish()
             return Attempt(fold(records), [(void_events, actor), (events, actor)], refold=True, affected=affected)
 

@@ -8,9 +8,10 @@ the clock, the disk or a random generator: everything random comes through a `Di
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
 
@@ -21,9 +22,36 @@ from ledger.state import CampaignState, RulesetEvolve, evolve
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", forbid_unknown_fields=True):
-    """Base of every command. `answers` holds each choice made while deciding (key -> option)."""
+    """Base of every command. `answers` holds each choice made while deciding (key -> option).
+
+    `answer_keys` documents the questions the command may ask, as patterns (`FIGHTER:pit-fight`:
+    an upper-case word stands for any name): an answer given for a key the command neither asked
+    nor documents is refused, while one documented but not asked this time (it depends on the
+    dice) is accepted and left unused."""
 
     answers: dict[str, str] = {}
+    answer_keys: ClassVar[tuple[str, ...]] = ()
+
+
+def documents_key(command_type: type[Command], key: str) -> bool:
+    return any(_key_pattern(pattern).fullmatch(key) for pattern in command_type.answer_keys)
+
+
+def _key_pattern(pattern: str) -> re.Pattern[str]:
+    parts = re.split(r"\b([A-Z][A-Z-]*[A-Z]|[A-Z])\b", pattern)
+    return re.compile("".join(".+?" if index % 2 else re.escape(part) for index, part in enumerate(parts)))
+
+
+def check_answers(command: Command, given: Iterable[str], asked: Sequence[str]) -> None:
+    """Refuse an answer the command neither asked for nor documents, naming the keys it knows."""
+    unknown = [key for key in given if key not in asked and not documents_key(type(command), key)]
+    if unknown:
+        known = list(dict.fromkeys([*asked, *type(command).answer_keys]))
+        keys = ", ".join(known) if known else "none: it asks no questions"
+        raise BadInput(
+            f"--answer {', '.join(unknown)}: not a question of {command_name(command)} "
+            f"(its keys: {keys})"
+        )
 
 
 def command_name(command: Command) -> str:
@@ -201,6 +229,7 @@ class Context:
         self.state = state
         self.events: list[ev.Event] = []
         self.answers = dict(answers)
+        self.asked: list[str] = []  # the keys `choose` was asked for, in order
         self.options = options
         self._dice = dice
         self._shuffle_dice = shuffle_dice
@@ -237,6 +266,7 @@ class Context:
         """The option the player picked for `key`: from the command's answers, or asked now."""
         if not options:
             raise RuleViolation(f"{prompt}: there is nothing to choose from")
+        self.asked.append(key)
         if key in self.answers:
             answer = self.answers[key]
         elif len(options) == 1:

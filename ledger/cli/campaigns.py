@@ -10,8 +10,10 @@ from ledger import rulesets
 from ledger.cli.app import (
     DiceChoice,
     Session,
+    answers_option,
     dice_options,
     emit_json,
+    interactive_ask,
     main,
     parse_pairs,
     pass_session,
@@ -146,13 +148,18 @@ def void(session: Session, ref: str, reason: str, cascade: bool) -> None:
 @click.argument("roll")
 @click.option("--reason", required=True, help="Why the roll is disputed.")
 @click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")
+@answers_option
 @dice_options
 @pass_session
-def reroll(session: Session, roll: str, reason: str, cascade: bool, dice: DiceChoice) -> None:
-    """Void the transaction of a disputed roll (R5) and record its command again with a new roll."""
+def reroll(session: Session, roll: str, reason: str, cascade: bool, dice: DiceChoice, answers: dict[str, str]) -> None:
+    """Void the transaction of a disputed roll (R5) and record its command again with a new roll.
+
+    Only the disputed roll is rolled again (--dice or --ledger); the transaction's other rolls are
+    handed back. If the new result asks a question, answer it with --answer KEY=CHOICE."""
     cid, state = session.state()
     outcome = session.ledger.reroll(
-        cid, roll, reason=reason, actor=session.actor, dice=dice.source(state), cascade=cascade
+        cid, roll, reason=reason, actor=session.actor, dice=dice.source(state), cascade=cascade, answers=answers,
+        ask=interactive_ask(),
     )
     report(outcome)
 

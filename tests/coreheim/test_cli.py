@@ -292,3 +292,28 @@ def test_an_underdog_sword_beyond_the_points_left_is_refused(underdog_battle):
                              "--race", "human", *HUMAN)
     assert (result.exit_code, result.output) == (1, "Error: Clan Skrit has 1 underdog point left for battle 1, not 2\n")
     assert events(underdog_battle) == before
+
+
+def test_an_unknown_answer_is_refused_naming_the_keys_the_command_knows(after_battle):
+    """Issue 9, item 10: a misspelt --answer key used to be silently ignored."""
+    before = events(after_battle)
+    result = after_battle("coreheim", "explore", R, "--dice", "1,2,3", "--answer", "kep=1,2,3")
+    assert (result.exit_code, result.output) == (
+        2, "Error: --answer kep: not a question of coreheim.explore (its keys: keep)\n"
+    )
+    assert events(after_battle) == before
+
+
+def test_a_reroll_takes_the_answer_its_new_result_asks_for(after_battle):
+    """Issue 9, item 10: rerolling Hans's D66 into 44 (Sold to the Pits) asks how the pit fight went."""
+    ok(after_battle("coreheim", "explore", R, "--dice", "1,2,3"))  # R0
+    ok(after_battle("coreheim", "injuries", R, "--dice", "4,2"))  # R1: 42, Smashed Leg
+    before = events(after_battle)
+    asked = after_battle("reroll", "R1", "--reason", "cocked die", "--dice", "4,4")
+    assert (asked.exit_code, asked.output) == (
+        2, "Error: Did Hans win the fight in the pits?: answer with --answer hans:pit-fight=CHOICE (one of: won, lost)\n"
+    )
+    assert events(after_battle) == before
+    answered = after_battle("reroll", "R1", "--reason", "cocked die", "--dice", "4,4", "--answer", "hans:pit-fight=won")
+    assert answered.exit_code == 0, answered.output
+    assert "  Reikland Rats treasury +25: serious injury: Sold to the Pits" in answered.output.splitlines()
