@@ -6,6 +6,7 @@ import json
 
 import click
 
+from commands.shared import UpgradeRules
 from ledger import rulesets
 from ledger.cli.app import (
     DiceChoice,
@@ -18,6 +19,7 @@ from ledger.cli.app import (
     parse_pairs,
     pass_session,
     report,
+    run,
     writes,
 )
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
@@ -112,6 +114,25 @@ def list_rulesets(as_json: bool) -> None:
         return
     for row in rows:
         click.echo(f"{row['id']}  v{row['version']}  {row['title']}")
+
+
+@main.group("rules")
+def rules() -> None:
+    """The version of its ruleset a campaign is decided under."""
+
+
+@rules.command("upgrade")
+@writes
+@click.option("--reason", default="", help="Why (kept in the audit trail).")
+@pass_session
+def rules_upgrade(session: Session, reason: str) -> None:
+    """Decide the campaign's later transactions under the newest version of its ruleset.
+
+    Earlier transactions keep the version they were decided under: replay, voids and import
+    decide each transaction under the version in force at it."""
+    _cid, state = session.state()
+    newest = rulesets.get(state.ruleset).version
+    run(session, UpgradeRules(version=newest), reason=reason)
 
 
 @main.group("seed")
