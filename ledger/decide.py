@@ -17,7 +17,7 @@ import msgspec
 
 from ledger import dice as d
 from ledger import events as ev
-from ledger.errors import BadInput, NeedsDice, RuleViolation
+from ledger.errors import BadInput, NeedsAnswer, NeedsDice, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve, evolve
 
 
@@ -105,6 +105,7 @@ class TableDice:
     ask: AskDice | None = None
     cards: list[str] = field(default_factory=list)
     ask_card: Callable[[str, Sequence[str]], str] | None = None
+    used_by: str = ""  # what the dice were given to, named when they go unused (a post-game step)
     _next: int = 0
     _next_card: int = 0
 
@@ -148,7 +149,10 @@ class TableDice:
         unused = len(self.given) - self._next
         if unused > 0:
             given = f"{len(self.given)} {'die' if len(self.given) == 1 else 'dice'}"
-            raise BadInput(f"{given} given but only {self._next} used: check --dice")
+            if self.used_by and self._next == 0:
+                raise BadInput(f"{self.used_by} rolls no dice, yet --dice gave {given}: give them to a step that rolls")
+            by = f" by {self.used_by}" if self.used_by else ""
+            raise BadInput(f"{given} given but only {self._next} used{by}: check --dice")
         if len(self.cards) > self._next_card:
             raise BadInput(f"{len(self.cards)} cards given but only {self._next_card} drawn")
 
@@ -280,7 +284,7 @@ class Context:
         elif self._ask is not None:
             answer = self._ask(prompt, options)
         else:
-            raise NeedsDice(f"{prompt}: answer with --answer {key}=CHOICE (one of: {', '.join(options)})")
+            raise NeedsAnswer(key, prompt, list(options))
         if answer not in options:
             raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
         self.answers[key] = answer

@@ -24,6 +24,15 @@ class NeedsDice(LedgerError):
     exit_code = 2
 
 
+class NeedsAnswer(NeedsDice):
+    """A choice the command did not carry, with no one to ask: its key, question and choices."""
+
+    def __init__(self, key: str, prompt: str, options: list[str]):
+        self.key, self.prompt, self.options = key, prompt, options
+        how = f"answer with --answer {key}=CHOICE" if key else "run at a terminal to answer it"
+        super().__init__(f"{prompt}: {how} (one of: {', '.join(options)})")
+
+
 class Conflict(LedgerError):
     """Another writer changed the campaign and retrying did not help, or a void has dependants."""
 

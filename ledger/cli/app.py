@@ -176,8 +176,32 @@ def ask_card(prompt: str, candidates: Sequence[str]) -> str:
     return click.prompt(prompt, type=click.Choice(list(candidates)))
 
 
+# A choice that changes nothing: Enter takes it (the walk's "stop here" writes nothing either).
+SAFE_DEFAULTS = ("stop here", "no", "none", "nothing", "0")
+
+
 def ask_choice(prompt: str, options: Sequence[str]) -> str:
-    return click.prompt(prompt, type=click.Choice(list(options)))
+    """At a terminal: yes/no read as yes or no; other choices listed by number and picked by number
+    or name; Enter takes the choice that changes nothing, where there is one."""
+    choices = list(options)
+    default = next((o for o in SAFE_DEFAULTS if o in choices), None)
+    if sorted(choices) == ["no", "yes"]:
+        return "yes" if click.confirm(prompt, default=False) else "no"
+    numbered = not all(o.isdigit() for o in choices)  # numbers are their own names
+    if numbered:
+        click.echo(prompt)
+        for index, option in enumerate(choices, 1):
+            click.echo(f"  {index}) {option}")
+        prompt = "Choose by number or name"
+    else:
+        prompt = f"{prompt} ({', '.join(choices)})"
+    while True:
+        text = click.prompt(prompt, default=default).strip()
+        if text in choices:
+            return text
+        if numbered and text.isdigit() and 1 <= int(text) <= len(choices):
+            return choices[int(text) - 1]
+        click.echo(f"  '{text}' is not one of the choices", err=True)
 
 
 def is_interactive() -> bool:

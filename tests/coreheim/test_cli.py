@@ -90,10 +90,13 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "[ ] experience: Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
         "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!",
         "[ ] sell-shards: Trading 1: sell wyrdstone shards",
+        "      (at a terminal) 0|1|2  Reikland Rats holds 2 shards: how many to sell?",
         "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
+        "      (at a terminal) nothing|power-scroll  Which rare item does Gunnar look for?",
         "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
         "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
+        "      may ask, depending on the dice: reinforce",
     ]
     lines = ok(after_battle("post-game", R, "--dice", "5,5"))
     assert lines[:4] == [
@@ -102,7 +105,13 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "  Hans serious injury 55: full-recovery (hero-injury:45-64)",
         "  Reikland Rats: post-game step injuries done for battle 1",
     ]
-    assert lines[-1] == "Next step: experience (run `campaign post-game Reikland Rats` again with its dice)."
+    # Without a terminal the walk runs on through experience (no dice, no answer) and stops at a question.
+    assert lines[5] == "== Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"
+    assert lines[-2:] == [
+        "== Trading 1: sell wyrdstone shards",
+        "Next step: sell-shards — Reikland Rats holds 2 shards: how many to sell?: run at a terminal to answer it "
+        "(one of: 0, 1, 2); then run `campaign post-game Reikland Rats` again.",
+    ]
 
 
 def test_house_rules_that_do_not_decode_are_refused_and_nothing_is_written(campaign, tmp_path):
@@ -221,11 +230,15 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
         ok(after_battle("coreheim", *args))
     ok(after_battle("item", "gain", R, "sword", "--fighter", "Gunnar"))
     monkeypatch.setattr(app, "is_interactive", lambda: True)
-    # When the walk reaches the search and the player stops there to sell gear first
-    assert ok(after_battle("post-game", R, input="stop here\n")) == [
+    # When the walk reaches the search and the player stops there to sell gear first, with Enter:
+    # stopping is the choice that changes nothing, so it is the default (issue 9, item 12)
+    assert ok(after_battle("post-game", R, input="\n")) == [
         "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
-        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)? (go on, stop here): stop here",
+        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
+        "  1) go on",
+        "  2) stop here",
+        "Choose by number or name [stop here]: ",
         f"Stopped before search: run `campaign post-game {R}` again to carry on.",
     ]
     # Then the search is still to do, and the sale is still open

@@ -115,24 +115,28 @@ def test_a_bad_house_rule_is_refused_with_exit_2(cli):
     assert cli("list").output == "No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.\n"
 
 
-def test_guided_post_game_without_a_terminal_does_one_step_at_a_time(league):
+def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(league):
     first = league("post-game", "Pilgrims")
     assert first.output.splitlines() == [
         "== Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
         "  Pilgrims: post-game step trauma done for battle 1",
         first.output.splitlines()[2],  # the transaction and head hash
-        "Next step: promotions (run `campaign post-game Pilgrims` again with its dice).",
+        "== Promotions: the Promotion Dice pool",
+        "Next step: promotions — promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use "
+        "--ledger; then run `campaign post-game Pilgrims` again.",
     ]
     second = league("post-game", "Pilgrims", "--dice", "6")
     assert "  Pilgrims Promotion Dice pool: 3 (1 base + 2 Glorious Deeds); assigned Anna 2, Bert 1" in second.output
     assert "  Anna is promoted to elite" in second.output
     listed = league("post-game", "Pilgrims", "--list")
-    assert listed.output.splitlines() == [
+    assert listed.output.splitlines() == [  # the run with the promotion die went on through Experience
         "[x] trauma: Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
         "[x] promotions: Promotions: the Promotion Dice pool",
-        "[ ] experience: Experience: XP for the ELITE",
+        "[x] experience: Experience: XP for the ELITE",
         "[ ] advancement: Advancement Rolls",
+        "      (at a terminal) melee-strength|ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: first skill table",
         "[ ] exploration: Exploration (or Reinforcements instead)",
+        "      (at a terminal) no|yes  Re-roll Exploration dice once you have seen them?",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "[ ] roster: Roster: the roster is up to date",
     ]
@@ -175,7 +179,10 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
     assert walk.output.splitlines() == [
         "== Exploration (or Reinforcements instead)",
         "Before this step: take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
-        "discarded, the Strongbox set to 0, no Exploration)? (go on, stop here): stop here",
+        "discarded, the Strongbox set to 0, no Exploration)?",
+        "  1) go on",
+        "  2) stop here",
+        "Choose by number or name [stop here]: stop here",
         "Stopped before exploration: run `campaign post-game Pilgrims` again to carry on.",
     ]
     # and takes Reinforcements,
@@ -188,11 +195,14 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
     assert league("post-game", "Pilgrims", "--list").output.splitlines()[4] == "[x] exploration: Exploration (or Reinforcements instead)"
     # and the walk goes on into the Quartermaster step, offering to stop for purchases first,
     # then the Roster step, which finish the Campaign Phase of battle 1.
-    walk = league("post-game", "Pilgrims", input="go on\n")
+    walk = league("post-game", "Pilgrims", input="1\n")  # a choice picked by its number
     assert [line.split(". Head ")[0] for line in walk.output.splitlines()] == [
         "== Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "Before this step: retire, recruit, buy, sell or allocate Battlekit first (`campaign trench-crusade "
-        "retire|recruit|buy|sell|give|stow`)? (go on, stop here): go on",
+        "retire|recruit|buy|sell|give|stow`)?",
+        "  1) go on",
+        "  2) stop here",
+        "Choose by number or name [stop here]: 1",
         "  Pilgrims: post-game step quartermaster done for battle 1",
         "Recorded T14 (2 events)",
         "== Roster: the roster is up to date",
