@@ -106,7 +106,7 @@ def decide(
         answers=command.answers,
         ask=ask,
         ruleset_evolve=ruleset.evolve,
-        decks=dict(ruleset.decks),
+        decks=ruleset.decks_of(state),
         options=state.options,
     )
     ruleset.handler_for(command)(command, ctx)
@@ -183,9 +183,11 @@ class RerollDice:
     recorded roll the command no longer asks for is simply not repeated."""
 
     rolls: list[ev.DiceRolled]
+    draws: list[ev.CardDrawn]
     disputed_roll: int
     fresh: DiceSource
     _used: set[int] = field(default_factory=set)
+    _next_card: int = 0
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
         for index, old in enumerate(self.rolls):
@@ -198,6 +200,10 @@ class RerollDice:
         return self.fresh.faces(roll, expression, die_sides, purpose)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        # A physical card drawn is on the table: disputing a die does not draw it again.
+        if self._next_card < len(self.draws) and self.draws[self._next_card].card in candidates:
+            self._next_card += 1
+            return self.draws[self._next_card - 1].card
         return self.fresh.card(deck, purpose, candidates)
 
     def finish(self) -> None:
@@ -206,6 +212,7 @@ class RerollDice:
     def rewind(self) -> None:
         self.fresh.rewind()
         self._used.clear()
+        self._next_card = 0
 
 
 # --- the service -------------------------------------------------------------------------------------
@@ -497,7 +504,12 @@ class Ledger:
             fresh = dice or ledger_dice
             if fresh is None:
                 raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
-            rerolled = RerollDice([r.event for r in group if isinstance(r.event, ev.DiceRolled)], roll, fresh)
+            rerolled = RerollDice(
+                rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
+                draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
+                disputed_roll=roll,
+                fresh=fresh,
+            )
             void_events = [
                 ev.CommandRecorded(command="reroll", args={"target": target, "roll": roll, "cascade": cascade}, reason=reason),
                 *_void_events(target, reason, affected),
@@ -519,7 +531,7 @@ class Ledger:
         """The campaign as it stood at a position, or once battle K and everything after it until the next battle."""
         records = self.history(campaign_id)
         if battle is not None:
-            _first, until = battle_span(records, battle)
+            until = end_of_battle(records, battle)
         if until is not None:
             if until < 1:
                 raise BadInput("--until takes a position from 1")
@@ -561,20 +573,34 @@ def _affected_message(target: int, affected: list[tuple[int, str]]) -> str:
     return f"voiding T{target} affects later transactions (add --cascade to void them too):\n{lines}"
 
 
-def battle_span(records: Sequence[Record], battle: int) -> tuple[int, int]:
-    """The positions (first, last) from battle K's transaction to the last event before the next
-    battle's transaction: the battle and everything after it until the next battle."""
+def battle_ends(records: Sequence[Record]) -> dict[int, int]:
+    """Each standing battle's number -> where it ends with everything after it: the position before
+    the first transaction of a battle numbered above it, or the last record. In record order; one pass."""
     voided = voids_in(records)
-    starts = [
-        r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided
-    ]
-    numbers = [r.event.battle for r in starts]
-    if battle not in numbers:
-        raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, numbers)) or 'none yet'})")
-    opened_tx = next(r.tx for r in starts if r.event.battle == battle)
-    first = next(r.position for r in records if r.tx == opened_tx)
-    following = [r for r in starts if r.event.battle > battle]
-    if not following:
-        return first, records[-1].position
-    first_tx = min(r.tx for r in following)
-    return first, next(r.position for r in records if r.tx == first_tx) - 1
+    starts = [r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided]
+    first_position: dict[int, int] = {}
+    for record in records:
+        first_position.setdefault(record.tx, record.position)
+    ends: dict[int, int] = {}
+    earliest_later: int | None = None  # the first transaction of the battles numbered above
+    by_number = sorted(starts, key=lambda r: r.event.battle, reverse=True)
+    for number, same in groupby(by_number, key=lambda r: r.event.battle):
+        ends[number] = first_position[earliest_later] - 1 if earliest_later is not None else records[-1].position
+        earliest_later = min([r.tx for r in same] + ([earliest_later] if earliest_later is not None else []))
+    return {r.event.battle: ends[r.event.battle] for r in starts}
+
+
+def end_of_battle(records: Sequence[Record], battle: int) -> int:
+    ends = battle_ends(records)
+    if battle not in ends:
+        raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, ends)) or 'none yet'})")
+    return ends[battle]
+
+
+def battle_span(records: Sequence[Record], battle: int) -> tuple[int, int]:
+    """The positions (first, last) of battle K's transaction and everything after it until the next battle."""
+    last = end_of_battle(records, battle)
+    voided = voids_in(records)
+    opened = next(r.tx for r in records if isinstance(r.event, ev.BattleRecorded) and r.event.battle == battle
+                  and r.tx not in voided)
+    return next(r.position for r in records if r.tx == opened), last

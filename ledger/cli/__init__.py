@@ -17,6 +17,7 @@ from ledger.cli import (  # noqa: F401 - each module registers its commands on `
     history,
     postgame,
     readmodels,
+    report,
     warbands,
 )
 

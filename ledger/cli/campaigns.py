@@ -95,12 +95,15 @@ def use(session: Session, name: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
 def show(session: Session, as_json: bool) -> None:
-    """Show the campaign: ruleset, warbands with their ratings, battles, head hash."""
+    """Show the campaign: ruleset and its options (house rules), warbands with their ratings, battles, head hash."""
     _cid, state = session.state()
     if as_json:
         emit_json(campaign_summary(state, detail=True))
     else:
         print_campaign(state)
+        if state.options:
+            click.echo("options: " + ", ".join(f"{key}={json.dumps(value, sort_keys=True)}"
+                                               for key, value in state.options.items()))
 
 
 @main.command("rulesets")
