@@ -141,7 +141,7 @@ def enlist_warband(cmd: EnlistWarband, ctx: Context) -> None:
     if cmd.treasury < 0:
         raise BadInput("a treasury cannot start below 0")
     if any(w.name.lower() == cmd.name.strip().lower() for w in ctx.state.warbands.values()):
-        raise RuleViolation(f"there is already a warband called {cmd.name}")
+        raise BadInput(f"there is already a warband called {cmd.name}")
     ctx.emit(
         ev.WarbandEnlisted(
             warband=unique_id(cmd.name, ctx.state.warbands),
@@ -160,7 +160,7 @@ def recruit_fighter(cmd: RecruitFighter, ctx: Context) -> None:
     if cmd.cost < 0 or cmd.group_size < 1:
         raise BadInput("cost cannot be negative and a group has at least 1 member")
     if any(f.name.lower() == cmd.name.strip().lower() for f in ctx.state.fighters_of(band.id)):
-        raise RuleViolation(f"{band.name} already has a fighter called {cmd.name}")
+        raise BadInput(f"{band.name} already has a fighter called {cmd.name}")
     total = cmd.cost * cmd.group_size
     if cmd.paid and total > band.treasury:
         raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; {cmd.name} costs {total}")

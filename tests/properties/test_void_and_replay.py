@@ -84,7 +84,7 @@ class FreeformCampaign(RuleBasedStateMachine):
         before = self.ledger.history(self.id)
         try:
             self.ledger.execute(self.id, command, actor="Ann", dice=TableDice(dice) if dice is not None else None)
-        except (RuleViolation, NotFound):
+        except (RuleViolation, NotFound, BadInput):
             event("command refused")
             assert self.ledger.history(self.id) == before
         else:
