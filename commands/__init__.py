@@ -14,4 +14,6 @@ RULESETS = {
         "commands.trench_crusade", "Trench Crusade: recruit, record battles, and each step of the Campaign Phase."),
     "speedheim": RulesetEntry(
         "commands.speedheim", "Speedheim: recruit, Incapacitations and their draws, battles, and each post-game step."),
+    "warbands": RulesetEntry(
+        "commands.warbands", "Warhammer Warbands: enlist, recruit, battles, each post-game step, spending XP."),
 }

@@ -27,7 +27,7 @@ from ledger.cli.app import (
     report,
 )
 from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key
-from ledger.errors import BadInput, LedgerError, NeedsAnswer, NeedsDice
+from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
 
 GO_ON, STOP = "go on", "stop here"
@@ -90,7 +90,8 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             command = step.build(state, band.id, StepAsk(answers, ask))
             command = msgspec.structs.replace(command, answers={**command.answers, **answers})
             outcome = session.ledger.execute(cid, command, actor=session.actor, dice=source, ask=ask, answered_now=())
-        except NeedsDice as need:
+        except LedgerError as need:
+            # The run's first step cannot go on: an error. A later one: the walk did what it could.
             if did == 0:
                 raise
             say(f"Next step: {step.key} — {need}; then run `campaign post-game {warband_ref}` again.")

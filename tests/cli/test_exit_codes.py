@@ -13,7 +13,8 @@ import pytest
 from ledger.cli import main
 from ledger.testing import CampaignRunner
 
-FREE, CORE, TRENCH, SPEED = "Demo: Freeform Skirmish", "Demo: Coreheim Border Feud", "Demo: Trench Crusade", "Demo: Speedheim"
+FREE, CORE, TRENCH = "Demo: Freeform Skirmish", "Demo: Coreheim Border Feud", "Demo: Trench Crusade"
+SPEED, WARBANDS = "Demo: Speedheim", "Demo: Warhammer Warbands"
 RATS, PILGRIMS, SELLSWORDS = "Reikland Rats", "Pilgrims of Saint Gaius", "Sellswords"
 
 BAD_INPUT, RULES, CHAIN = 2, 1, 3
@@ -114,6 +115,20 @@ CASES = [
     ("speedheim scars", SPEED, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("speedheim spend-gold", SPEED, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("speedheim status", SPEED, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    # --- warbands ---------------------------------------------------------------------------------------------
+    ("warbands advance", WARBANDS, ["Orcs", "Grubnash"], BAD_INPUT, "no warband 'Orcs'"),
+    ("warbands battle", WARBANDS, ["--warband", "Reiklanders", "--warband", "Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("warbands enlist", WARBANDS, ["Reiklanders", "--player", "Cid", "--type", "Empire"], BAD_INPUT,
+     "there is already a warband called Reiklanders"),
+    ("warbands experience", WARBANDS, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("warbands injuries", WARBANDS, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("warbands ratings", "Nowhere", [], BAD_INPUT, "no campaign 'Nowhere'"),
+    ("warbands recovery", WARBANDS, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("warbands recruit", WARBANDS, ["Orcs", "Spears", "--points", "6"], BAD_INPUT, "no warband 'Orcs'"),
+    ("warbands status", WARBANDS, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("warbands survival", WARBANDS, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("warbands upgrade", WARBANDS, ["Reiklanders", "Nobody"], BAD_INPUT, "Nobody"),
+    ("warbands veteran-recruits", WARBANDS, ["Orcs", "Boyz", "--models", "1"], BAD_INPUT, "no warband 'Orcs'"),
 ]
 
 
