@@ -60,6 +60,12 @@ class AwardXP(Command, frozen=True, kw_only=True, tag="xp.award"):
     warband: str | None = None
 
 
+class RenameFighter(Command, frozen=True, kw_only=True, tag="fighter.rename"):
+    fighter: str
+    name: str
+    warband: str | None = None
+
+
 class SpendXP(Command, frozen=True, kw_only=True, tag="xp.spend"):
     fighter: str
     amount: int
@@ -133,6 +139,21 @@ def active_fighter(state: CampaignState, ref: str, warband: str | None) -> Fight
     if not fighter.active:
         raise RuleViolation(f"{fighter.name} is {fighter.status}")
     return fighter
+
+
+def rename_fighter(cmd: RenameFighter, ctx: Context) -> None:
+    """Names are unique within a warband (whatever a fighter's status: the history names them)."""
+    fighter = ctx.state.fighter(cmd.fighter, ctx.state.warband(cmd.warband).id if cmd.warband else None)
+    name = cmd.name.strip()
+    if not name:
+        raise BadInput("a fighter needs a name")
+    band = ctx.state.warbands[fighter.warband]
+    if any(f.name.lower() == name.lower() and f.id != fighter.id
+           for f in ctx.state.fighters_of(band.id, active_only=False)):
+        raise BadInput(f"{band.name} already has a fighter called {name}")
+    if name == fighter.name:
+        raise BadInput(f"{fighter.name} is already called {name}")
+    ctx.emit(ev.FighterRenamed(warband=band.id, fighter=fighter.id, name=name, was=fighter.name))
 
 
 def enlist_warband(cmd: EnlistWarband, ctx: Context) -> None:
@@ -348,6 +369,7 @@ def upgrade_rules(cmd: UpgradeRules, ctx: Context) -> None:
 SHARED_HANDLERS = {
     EnlistWarband: enlist_warband,
     RecruitFighter: recruit_fighter,
+    RenameFighter: rename_fighter,
     RecordBattle: record_battle,
     AwardXP: award_xp,
     SpendXP: spend_xp,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from commands.shared import AwardXP, ChangeTreasury, Correct, GainItem, LoseItem, RecruitFighter, SpendXP
+from commands.shared import AwardXP, ChangeTreasury, Correct, GainItem, LoseItem, RecruitFighter, RenameFighter, SpendXP
 from ledger.cli.app import Session, emit_json, main, parse_int_pairs, pass_session, run, writes
 from projections.roster import fighter_rows
 
@@ -33,6 +33,17 @@ def fighter_add(session: Session, warband: str, name: str, role: str, stats: tup
         warband=warband, name=name, role=role, stats=parse_int_pairs(stats, "--stat"),
         keywords=list(keywords), equipment=list(equipment), cost=cost, group_size=group_size, paid=not free,
     ))
+
+
+@fighter.command("rename")
+@writes
+@click.argument("fighter_ref", metavar="FIGHTER")
+@click.argument("name")
+@click.option("--warband", default=None, help="The fighter's warband, when the name is not enough.")
+@pass_session
+def fighter_rename(session: Session, fighter_ref: str, name: str, warband: str | None) -> None:
+    """Give FIGHTER (a name or an id) a new NAME, unique in the warband; the history keeps both."""
+    run(session, RenameFighter(fighter=fighter_ref, name=name, warband=warband))
 
 
 @fighter.command("show")

@@ -29,6 +29,8 @@ CASES = [
     ("draw", FREE, ["tarot", "--for", "x"], BAD_INPUT, "no deck 'tarot'"),
     ("export", FREE, ["--format", "pdf"], BAD_INPUT, "'pdf' is not one of"),
     ("fighter add", FREE, ["Orcs", "Grom", "--role", "leader"], BAD_INPUT, "no warband 'Orcs'"),
+    ("fighter rename", FREE, ["Gunnar", "marksmen"], BAD_INPUT, "Reikland Rats already has a fighter called marksmen"),
+    ("fighter rename", FREE, ["Gunnar", "Gunnar"], BAD_INPUT, "already called Gunnar"),
     ("fighter show", FREE, ["Nobody"], BAD_INPUT, "Nobody"),
     ("history", FREE, ["Nobody"], BAD_INPUT, "Nobody"),
     ("import", None, ["no-such-trail.jsonl"], BAD_INPUT, "No such file or directory"),

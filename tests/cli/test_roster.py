@@ -185,3 +185,26 @@ def test_a_log_longer_than_the_terminal_goes_through_the_pager(two_warbands, mon
     assert two_warbands("log").output == ""
     assert paged == [printed] and printed.count("\n") > 5
     assert two_warbands("log", "--tail", "2").output.count("\n") == 3  # short enough: printed
+
+
+def test_a_fighter_is_renamed_by_an_event_and_the_history_keeps_both_names(two_warbands):
+    """Issue 9, item 8: `fighter rename` exists, names stay unique within a warband."""
+    c = two_warbands
+    c("fighter", "add", "Reikland Rats", "Swords", "--role", "henchman", "--cost", "25")
+    renamed = c("fighter", "rename", "Swords", "Swords of Altdorf")
+    assert (renamed.exit_code, renamed.output.splitlines()[0]) == (0, "  Swords is now called Swords of Altdorf")
+    assert "  Swords of Altdorf — henchman  XP 0" in c("roster", "Reikland Rats").output.splitlines()
+    assert [row["text"] for row in json.loads(c("history", "Swords of Altdorf", "--json").output)] == [
+        "Swords, henchman, joins Reikland Rats",
+        "Swords is now called Swords of Altdorf",
+    ]
+    for args, message in [
+        (["Swords of Altdorf", "Gunnar"], "Error: Reikland Rats already has a fighter called Gunnar"),
+        (["Swords of Altdorf", "gunnar"], "Error: Reikland Rats already has a fighter called gunnar"),
+        (["Swords of Altdorf", " "], "Error: a fighter needs a name"),
+        (["Swords", "Axes"], "Error: no fighter 'Swords'"),
+    ]:
+        refused = c("fighter", "rename", *args)
+        assert (refused.exit_code, refused.output) == (2, message + "\n")
+    assert c("fighter", "rename", "swords", "Snikch").exit_code == 0  # the id; another warband's name is free
+    assert c("replay", "--check").exit_code == 0
