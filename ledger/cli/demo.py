@@ -39,11 +39,9 @@ def build(session: Session, fixture: dict[str, Any]) -> None:
             argv = base + (["--campaign", fixture["name"]] if step[0] != "new" else []) + step
             captured = io.StringIO()
             with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-                try:
-                    main.main(args=argv, prog_name="campaign", standalone_mode=False)
-                    code = 0
-                except click.exceptions.Exit as done:
-                    code = done.exit_code
+                # Without standalone mode click returns the exit code of a failed command.
+                returned = main.main(args=argv, prog_name="campaign", standalone_mode=False)
+                code = returned if isinstance(returned, int) else 0
             if code:
                 raise IntegrityFailure(f"demo step `campaign {' '.join(step)}` failed: {captured.getvalue().strip()}")
 

@@ -22,6 +22,7 @@ BAD_INPUT, RULES, CHAIN = 2, 1, 3
 # (command path, campaign, arguments after the path, exit code, a fragment of the error line)
 CASES = [
     # --- the core commands, on the freeform demo --------------------------------------------------------
+    ("backup", None, ["no-such-folder/copy.db"], BAD_INPUT, "no-such-folder"),
     ("battle record", FREE, ["--warband", RATS, "--warband", "Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("battle record", FREE, ["--warband", RATS, "--warband", "Clan Skrittle", "--ooa", "Nobody"], BAD_INPUT, "Nobody"),
     ("correct", FREE, [RATS, "Nobody", "--reason", "x", "--xp", "1"], BAD_INPUT, "Nobody"),
