@@ -3,6 +3,9 @@
 import json
 import os
 
+from ledger.campaigns import Ledger
+from ledger.store import Store
+
 from ledger.cli import history as history_cli
 
 
@@ -208,3 +211,17 @@ def test_a_fighter_is_renamed_by_an_event_and_the_history_keeps_both_names(two_w
         assert (refused.exit_code, refused.output) == (2, message + "\n")
     assert c("fighter", "rename", "swords", "Snikch").exit_code == 0  # the id; another warband's name is free
     assert c("replay", "--check").exit_code == 0
+
+
+def test_an_enemy_taken_out_is_out_of_action_unless_the_record_says_otherwise(two_warbands):
+    """Issue 9, item 4: "out of action: nobody" after `--took-out Gunnar=Snikch` left the injuries
+    step nothing to roll."""
+    c = two_warbands
+    c("fighter", "add", "Clan Skrittle", "Skreet", "--role", "hero")
+    c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--took-out", "Gunnar=Snikch",
+      "--took-out", "Gunnar=Skreet", "--not-out", "Skreet")
+    ledger = Ledger(Store(c.store))
+    deeds = {d.fighter: d for d in ledger.load(ledger.find(None)).battles[0].deeds}
+    ledger.store.close()
+    assert (deeds["snikch"].out_of_action, deeds["skreet"].out_of_action) == (True, False)
+    assert not deeds["gunnar"].out_of_action and deeds["gunnar"].took_out == ["snikch", "skreet"]
