@@ -60,6 +60,13 @@ def command_name(command: Command) -> str:
 
 # Asked when a handler needs a choice that the command did not carry: (prompt, options) -> option.
 AskChoice = Callable[[str, Sequence[str]], str]
+class BuildAsk(Protocol):
+    """What a guided post-game step's builder asks with: a question under its answer `key`, so
+    `post-game --answer KEY=CHOICE` answers it ahead and `post-game --list` shows it."""
+
+    def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str: ...
+
+
 # Asked when table dice run out: (prompt naming the roll, die sides) -> faces.
 AskDice = Callable[[str, Sequence[int]], list[int]]
 

@@ -91,10 +91,10 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "[ ] experience: Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
         "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!",
         "[ ] sell-shards: Trading 1: sell wyrdstone shards",
-        "      (at a terminal) 0|1|2  Reikland Rats holds 2 shards: how many to sell?",
+        "      --answer shards=0|1|2  Reikland Rats holds 2 shards: how many to sell?",
         "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
-        "      (at a terminal) nothing|power-scroll  Which rare item does Gunnar look for?",
+        "      --answer gunnar:search=nothing|power-scroll  Which rare item does Gunnar look for?",
         "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
         "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
         "      may ask, depending on the dice: reinforce",
@@ -110,9 +110,12 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert lines[5] == "== Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"
     assert lines[-2:] == [
         "== Trading 1: sell wyrdstone shards",
-        "Next step: sell-shards — Reikland Rats holds 2 shards: how many to sell?: run at a terminal to answer it "
+        "Next step: sell-shards — Reikland Rats holds 2 shards: how many to sell?: answer with --answer shards=CHOICE "
         "(one of: 0, 1, 2); then run `campaign post-game Reikland Rats` again.",
     ]
+    # Issue 9, item 9: with the keys --list names, one run answers every question left.
+    done = ok(after_battle("post-game", R, "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
+    assert done[-1] == "Post-game sequence complete."
 
 
 def test_house_rules_that_do_not_decode_are_refused_and_nothing_is_written(campaign, tmp_path):
