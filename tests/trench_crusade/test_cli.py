@@ -135,9 +135,10 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
         "[x] promotions: Promotions: the Promotion Dice pool",
         "[x] experience: Experience: XP for the ELITE",
         "[ ] advancement: Advancement Rolls",
-        "      (at a terminal) melee-strength|ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: first skill table",
+        "      --answer anna:1:first-table=melee-strength|ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: "
+        "first skill table",
         "[ ] exploration: Exploration (or Reinforcements instead)",
-        "      (at a terminal) no|yes  Re-roll Exploration dice once you have seen them?",
+        "      --answer rerolls=no|yes  Re-roll Exploration dice once you have seen them?",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "[ ] roster: Roster: the roster is up to date",
     ]
