@@ -9,9 +9,9 @@ warband's latest battle (`post-game.step-done`, and the Advancement Rolls still 
 resumes where it stopped, and a battle is refused until its latest battle's phase is finished. With
 no one to ask (no terminal), choices with a sensible default (accept the even spread, roll each
 model's dice together, no extra dice, no re-rolls) take it; choices the command itself asks while
-deciding (the table to explore, which LEADER gains a warband deed's XP) are left to it, so
-`post-game --answer table=rare` gives them; the skill tables of an Advancement Roll need a terminal
-or `campaign trench-crusade advance`.
+deciding (the table to explore, which LEADER gains a warband deed's XP) are left to it. Every
+question is asked under an answer key (`post-game --list` shows them), so `post-game --answer
+table=rare` or `--answer anna:1:first-table=ranged` gives it ahead.
 """
 
 from __future__ import annotations

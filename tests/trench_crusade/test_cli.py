@@ -241,3 +241,19 @@ def test_the_quartermaster_step_buys_allocates_and_sells(league):
     # --glory names the currency of a --price given, so alone it is bad input.
     alone = league("trench-crusade", "sell", "Pilgrims", "Rifle", "--glory")
     assert (alone.exit_code, alone.output) == (2, "Error: --glory goes with --price (the currency of the price paid)\n")
+
+
+def test_advance_names_its_keep_option_when_the_kept_table_is_missing(league):
+    """Issue 9, item 10: `trench-crusade advance` said "answer with --answer keep-0=…", an option
+    it does not have; its own option is --keep."""
+    for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "6"], ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *args).exit_code == 0, args
+    before = events(league)
+    asked = league("trench-crusade", "advance", "Pilgrims", "--roll", "Anna=melee-strength,wildcard", "--dice", "3,4,5,6")
+    assert asked.exit_code == 2
+    assert asked.output.startswith("Error: Anna may learn ")
+    assert asked.output.endswith(": keep which?: give --keep TABLE, one per --roll in order (one of: melee-strength, wildcard)\n")
+    assert events(league) == before
+    kept = league("trench-crusade", "advance", "Pilgrims", "--roll", "Anna=melee-strength,wildcard", "--keep", "wildcard",
+                  "--dice", "3,4,5,6")
+    assert kept.exit_code == 0, kept.output
