@@ -334,3 +334,14 @@ def test_a_reroll_takes_the_answer_its_new_result_asks_for(after_battle):
     answered = after_battle("reroll", "R1", "--reason", "cocked die", "--dice", "4,4", "--answer", "hans:pit-fight=won")
     assert answered.exit_code == 0, answered.output
     assert "  Reikland Rats treasury +25: serious injury: Sold to the Pits" in answered.output.splitlines()
+
+
+def test_advance_with_nothing_to_roll_says_the_step_is_done(after_battle):
+    """Issue 9, item 6: it was an error (exit 1) although the step counts as done."""
+    for args in (["explore", R, "--dice", "1,2,3"], ["injuries", R, "--dice", "5,5"], ["experience", R]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    said = after_battle("coreheim", "advance", R)
+    assert (said.exit_code, said.output) == (0, f"{R} has no advances to roll: the advances step is done.\n")
+    assert events(after_battle) == before
+    assert "[x] advances" in after_battle("post-game", R, "--list").output
