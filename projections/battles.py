@@ -22,7 +22,8 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     taken out who fought in the battle is out of action too, unless named in `not_out` (the
     record says otherwise)."""
     band_ids = [state.warband(w).id for w in warbands]
-    fighters = [f for b in band_ids for f in state.fighters_of(b) if not f.missed_games]
+    missing_games = {f.id for b in band_ids for f in must_miss(state, b)}
+    fighters = [f for b in band_ids for f in state.fighters_of(b) if f.id not in missing_games]
     missing = {state.fighter(name).id for name in absent}
     ooa = {state.fighter(name).id for name in out_of_action}
     took: dict[str, list[str]] = {}

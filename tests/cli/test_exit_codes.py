@@ -14,7 +14,7 @@ from ledger.cli import main
 from ledger.testing import CampaignRunner
 
 FREE, CORE, TRENCH = "Demo: Freeform Skirmish", "Demo: Coreheim Border Feud", "Demo: Trench Crusade"
-SPEED, WARBANDS = "Demo: Speedheim", "Demo: Warhammer Warbands"
+SPEED, WARBANDS, RETINUE = "Demo: Speedheim", "Demo: Warhammer Warbands", "Demo: Retinue"
 RATS, PILGRIMS, SELLSWORDS = "Reikland Rats", "Pilgrims of Saint Gaius", "Sellswords"
 
 BAD_INPUT, RULES, CHAIN = 2, 1, 3
@@ -132,6 +132,16 @@ CASES = [
     ("warbands survival", WARBANDS, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("warbands upgrade", WARBANDS, ["Reiklanders", "Nobody"], BAD_INPUT, "Nobody"),
     ("warbands veteran-recruits", WARBANDS, ["Orcs", "Boyz", "--models", "1"], BAD_INPUT, "no warband 'Orcs'"),
+    # --- retinue ----------------------------------------------------------------------------------------------
+    ("retinue battle-pass", RETINUE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("retinue buy", RETINUE, ["Orcs", "Kestrel", "x"], BAD_INPUT, "no warband 'Orcs'"),
+    ("retinue casualty", RETINUE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("retinue data", None, ["no-such-file.json"], BAD_INPUT, "no-such-file.json"),
+    ("retinue doom", RETINUE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("retinue post-game-pass", RETINUE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("retinue recruit", RETINUE, ["Orcs", "Dora", "--ancestry", "Human"], BAD_INPUT, "no warband 'Orcs'"),
+    ("retinue scenario-pass", RETINUE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
+    ("retinue spending-done", RETINUE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
 ]
 
 

@@ -55,4 +55,4 @@ def test_every_read_and_write_takes_json():
     assert missing == []
 
 
-CORE = {name for name in main.commands if name not in ("coreheim", "trench-crusade", "speedheim", "warbands")}
+CORE = {name for name in main.commands if name not in ("coreheim", "trench-crusade", "speedheim", "warbands", "retinue")}
