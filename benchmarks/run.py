@@ -45,6 +45,7 @@ from ledger.campaigns import Ledger, decide  # noqa: E402
 from ledger.decide import Command  # noqa: E402
 from ledger.errors import LedgerError  # noqa: E402
 from ledger.records import canonical  # noqa: E402
+from ledger.state import encode_state  # noqa: E402
 from ledger.store import Store  # noqa: E402
 from projections import sql  # noqa: E402
 
@@ -161,10 +162,11 @@ def in_process(args: list[str]) -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         try:
-            main.main(args=args, prog_name="campaign", standalone_mode=False)
+            code = main.main(args=args, prog_name="campaign", standalone_mode=False)
         except click.exceptions.Exit as done:
-            if done.exit_code:
-                raise RuntimeError(f"campaign {' '.join(args)} failed: {out.getvalue()[-500:]}") from None
+            code = done.exit_code
+    if code:
+        raise RuntimeError(f"campaign {' '.join(args)} failed: {out.getvalue()[-500:]}")
 
 
 def cli_commands(c: Campaign) -> dict[str, list[str]]:
@@ -261,9 +263,14 @@ def measure_commands(large: Campaign, small: Campaign, folder: Path, repeat: int
 
 
 def measure_load(large: Campaign, sample: Campaign, repeat: int) -> list[Row]:
+    """Each campaign loaded right after a snapshot of its current state: what grows with the
+    campaign, not the tail of events a snapshot leaves to fold (bench/load.py times that too)."""
+
     def load_seconds(c: Campaign) -> float:
         store = Store(c.url)
         try:
+            state = Ledger(store).load(c.campaign_id)
+            store.save_snapshot(c.campaign_id, state.position, encode_state(state))
             return median_of(lambda: Ledger(store).load(c.campaign_id), repeat * 4)
         finally:
             store.close()
@@ -277,7 +284,7 @@ def measure_trail(c: Campaign, folder: Path, repeat: int) -> list[Row]:
     In this process: the CLI rows measure start-up."""
     base = ["--store", c.url, "--campaign", c.name]
     trail = folder / f"{c.ruleset}.jsonl"
-    export = lambda: in_process([*base, "export", "-o", str(trail)])  # noqa: E731
+    export = lambda: in_process([*base, "export", "--force", "-o", str(trail)])  # noqa: E731
     export()
     lines = trail.read_bytes().splitlines()
     bodies = [json.loads(line) for line in lines[1:-1]]
@@ -325,7 +332,7 @@ def measure_memory(large: Campaign, sample: Campaign, folder: Path) -> list[Row]
     for c in (large, sample):
         trail = folder / f"peak-{c.name}.jsonl"
         runs = {
-            "export": ["--store", c.url, "--campaign", c.name, "export", "-o", str(trail)],
+            "export": ["--store", c.url, "--campaign", c.name, "export", "--force", "-o", str(trail)],
             "verify FILE": ["verify", str(trail)],
             "import": ["--store", f"sqlite:///{folder}/peak-{c.name}.db", "import", str(trail)],
         }
