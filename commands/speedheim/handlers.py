@@ -63,6 +63,10 @@ class Incap(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     kind: str | None = None  # leader, hero or henchman: needed for an enemy the ledger does not track
 
 
+# The questions an Improvement attempt may ask, depending on the cards drawn (see improvement_attempt).
+IMPROVEMENT_KEYS = ("FIGHTER.ATTEMPT.N.mel-rgd", "FIGHTER.ATTEMPT.N.keep")
+
+
 class Incapacitate(Command, frozen=True, kw_only=True, tag="speedheim.incapacitate"):
     """During the battle: a unit Incapacitated an opponent (it draws now)."""
 
@@ -71,6 +75,8 @@ class Incapacitate(Command, frozen=True, kw_only=True, tag="speedheim.incapacita
     victim: str
     kind: str | None = None
 
+    answer_keys = IMPROVEMENT_KEYS
+
 
 class RecordSpeedheimBattle(Command, frozen=True, kw_only=True, tag="speedheim.battle"):
     participants: list[str]
@@ -78,6 +84,8 @@ class RecordSpeedheimBattle(Command, frozen=True, kw_only=True, tag="speedheim.b
     scenario: str = ""
     absent: list[str] = []  # units that did not fight
     incapacitations: list[Incap] = []  # recorded after the battle, in the order they happened
+
+    answer_keys = IMPROVEMENT_KEYS
 
 
 class SetModifiers(Command, frozen=True, kw_only=True, tag="speedheim.modifiers"):

@@ -33,6 +33,7 @@ from . import rules as r
 from .handlers import (
     heroes_of,
     hero_slots,
+    IMPROVEMENT_KEYS,
     improvement_attempt,
     is_hero,
     learned_skills,
@@ -62,13 +63,19 @@ class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
 class Promotions(Command, frozen=True, kw_only=True, tag="speedheim.promotions"):
     warband: str
 
+    answer_keys = (*IMPROVEMENT_KEYS, "promote.FIGHTER")
+
 
 class Scars(Command, frozen=True, kw_only=True, tag="speedheim.scars"):
     warband: str
 
+    answer_keys = IMPROVEMENT_KEYS
+
 
 class FreeAttempts(Command, frozen=True, kw_only=True, tag="speedheim.improvement"):
     warband: str
+
+    answer_keys = IMPROVEMENT_KEYS
 
 
 class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
@@ -80,6 +87,8 @@ class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
 class BuyAttempt(Command, frozen=True, kw_only=True, tag="speedheim.buy-attempt"):
     warband: str
     fighter: str
+
+    answer_keys = IMPROVEMENT_KEYS
 
 
 class BuyHeroSlot(Command, frozen=True, kw_only=True, tag="speedheim.buy-hero-slot"):
