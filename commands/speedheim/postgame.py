@@ -69,7 +69,7 @@ class Promotions(Command, frozen=True, kw_only=True, tag="speedheim.promotions")
 class Scars(Command, frozen=True, kw_only=True, tag="speedheim.scars"):
     warband: str
 
-    answer_keys = IMPROVEMENT_KEYS
+    answer_keys = (*IMPROVEMENT_KEYS, "FIGHTER.pit-fight")
 
 
 class FreeAttempts(Command, frozen=True, kw_only=True, tag="speedheim.improvement"):
