@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlparse, urlunparse
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Transcoder
+from eventsourcing.persistence import IntegrityError, Mapper, PersistenceError, StoredEvent, Transcoder
 
 from ledger import events as ev
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
@@ -330,7 +330,9 @@ class Store:
             cursor.execute(exists, params)
             if cursor.fetchone():
                 return
-        with recorder.datastore.transaction(commit=True) as cursor:
+        # Only a speed-up: a store that cannot take it now (a read-only file, or another process
+        # making the same index this instant) is read without it.
+        with contextlib.suppress(PersistenceError), recorder.datastore.transaction(commit=True) as cursor:
             cursor.execute(create)
 
     def close(self) -> None:
