@@ -23,7 +23,7 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
-from ledger.campaigns import Ledger, fold
+from ledger.campaigns import LEDGER_COMMANDS, Ledger, fold
 from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound
 from ledger.records import GENESIS, Record, canonical, event_from_body, hash_body
 from ledger.state import CampaignState, decode_state, encode_state
@@ -135,6 +135,7 @@ class Chain:
     ledger_rolls_verified: int
     ledger_rolls_waiting: dict[int, int]  # epoch whose seed is still secret -> ledger rolls in it
     snapshot: int | None = None  # position of the snapshot checked against the events (stores only)
+    abandoned: list[int] = field(default_factory=list)  # epochs whose seed was left behind for good
 
     @property
     def head(self) -> str:
@@ -180,6 +181,8 @@ class ChainChecker:
     commitments: dict[int, tuple[str, str]] = field(default_factory=dict)  # epoch -> (commitment, where)
     revealed: dict[int, str] = field(default_factory=dict)
     revealed_in: dict[int, int] = field(default_factory=dict)  # epoch -> transaction of its reveal
+    abandoned_in: dict[int, int] = field(default_factory=dict)  # epoch left behind -> its transaction
+    pending_tx: int = 0  # the latest transaction stored pending: it may hold nothing but dice
     rolls: int = 0
     ledger_rolls: list[_LedgerRoll] = field(default_factory=list)
     thrown: dict[int, tuple[str, list[int]]] = field(default_factory=dict)  # roll -> (expression, faces)
@@ -212,6 +215,10 @@ class ChainChecker:
     def _follow(self, entry: Entry, previous: Entry | None) -> None:
         """The ledger's own bookkeeping: the campaign, the ruleset, seeds, roll numbers, shuffles."""
         event, where, tx = entry.record.event, entry.where, entry.body["tx"]
+        if tx == self.pending_tx and not isinstance(event, ev.DiceRolled):
+            raise self.fail(where, f"T{tx} is pending: it may hold its command and dice only, not {entry.body['type']}")
+        if isinstance(event, ev.DiceRolled):
+            self._rolled(where, event)
         match event:
             case ev.CampaignStarted():
                 if self.campaign_id is not None:
@@ -225,8 +232,17 @@ class ChainChecker:
                 self._committed(where, tx, event)
             case ev.SeedRevealed():
                 self._revealed(where, tx, event)
-            case ev.DiceRolled():
-                self._rolled(where, event)
+            case ev.SeedAbandoned():
+                if event.epoch != self.epoch or event.epoch in self.revealed or event.epoch in self.abandoned_in:
+                    raise self.fail(where, f"leaves epoch {event.epoch} behind, but epoch {self.epoch} is the one in use")
+                self.abandoned_in[event.epoch] = tx
+            case ev.DecisionPending():
+                opened = previous.record.event if previous else None
+                if not (isinstance(opened, ev.CommandRecorded) and previous and previous.body["tx"] == tx
+                        and opened.command not in LEDGER_COMMANDS):
+                    raise self.fail(where, "a pending decision must directly follow the command.recorded of its transaction")
+                self.pending_tx = tx
+
             case ev.DeckShuffled(source="ledger"):
                 shuffle = previous.record.event if previous else None
                 if not (isinstance(shuffle, ev.DiceRolled) and shuffle.roll == event.roll
@@ -238,7 +254,7 @@ class ChainChecker:
         expected = 0 if self.epoch is None else self.epoch + 1
         if event.epoch != expected:
             raise self.fail(where, f"commits epoch {event.epoch} where epoch {expected} was expected")
-        if expected > 0 and self.revealed_in.get(expected - 1) != tx:
+        if expected > 0 and tx not in (self.revealed_in.get(expected - 1), self.abandoned_in.get(expected - 1)):
             raise self.fail(where, f"commits epoch {expected} without revealing epoch {expected - 1} "
                                    "in the same transaction")
         if not _is_hex(event.commitment, 64):
@@ -332,6 +348,7 @@ class ChainChecker:
             revealed=seeds,
             ledger_rolls_verified=verified,
             ledger_rolls_waiting=waiting,
+            abandoned=sorted(self.abandoned_in),
         )
 
 

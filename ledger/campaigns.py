@@ -30,20 +30,23 @@ from ledger.decide import (
     Diverged,
     Faces,
     LedgerDice,
+    NeedsAnswer,
     RecordedDice,
+    TableDice,
     command_name,
 )
-from ledger.describe import describe
-from ledger.errors import BadInput, Conflict, LedgerError, NotFound, RuleViolation
+from ledger.describe import describe, warband_name
+from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound, RuleViolation
 from ledger.records import Record, check_numbers, seal
-from ledger.state import LEDGER_EVENTS, CampaignState, decode_state, encode_state, evolve
+from ledger.state import LEDGER_EVENTS, CampaignState, Pending, decode_state, encode_state, evolve
 from ledger.store import Store
 
 SNAPSHOT_INTERVAL = 100
 RETRIES = 5
+SEED_FORMAT = "campaign-ledger-seed"
 RETRY_PAUSE = 0.02  # seconds; the pause before try n is up to n times this
 # Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
-LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal")
+LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "answer", "seed.new-epoch")
 
 
 def utc_now() -> str:
@@ -84,6 +87,28 @@ def transactions(records: Sequence[Record]) -> list[list[Record]]:
 # --- deciding ------------------------------------------------------------------------------------
 
 
+class Halted(Exception):
+    """Deciding stopped (a choice to make, a refusal, an interrupted prompt) after new ledger dice
+    were drawn: those dice are shown by the message or the prompt, so they must be stored first."""
+
+    def __init__(self, cause: BaseException, opened: ev.CommandRecorded, rolls: list[ev.DiceRolled]):
+        super().__init__(str(cause))
+        self.cause, self.opened, self.rolls = cause, opened, rolls
+
+    def events(self, concerns: set[str] | None) -> list[ev.Event]:
+        """The pending transaction: its command, what it waits for, and every roll it made. It
+        concerns one warband, or (a command about several, or none) the campaign."""
+        warband = next(iter(concerns)) if concerns and len(concerns) == 1 else None
+        asked = self.cause if isinstance(self.cause, NeedsAnswer) else None
+        waiting = ev.DecisionPending(
+            question=asked.key if asked else "",
+            prompt=asked.prompt if asked else (str(self.cause) or "stopped at the prompt"),
+            options=asked.options if asked else [],
+            warband=warband,
+        )
+        return [self.opened, waiting, *self.rolls]
+
+
 def decide(
     ruleset: rulesets.Ruleset,
     state: CampaignState,
@@ -93,8 +118,12 @@ def decide(
     shuffle_dice: DiceSource | None,
     ask: AskChoice | None = None,
     reason: str = "",
+    keep_dice: bool = False,
 ) -> list[ev.Event]:
-    """The events a command produces on this state with these dice (the state is not changed)."""
+    """The events a command produces on this state with these dice (the state is not changed).
+
+    With `keep_dice`, a command that stops after drawing new ledger dice raises Halted with the
+    rolls to store, whatever stopped it."""
     ctx = Context(
         state.copy(),
         dice=dice,
@@ -105,11 +134,20 @@ def decide(
         decks=dict(ruleset.decks),
         options=state.options,
     )
-    ruleset.handler_for(command)(command, ctx)
-    answered = msgspec.structs.replace(command, answers=ctx.answers)
-    args = msgspec.to_builtins(answered)
+    try:
+        ruleset.handler_for(command)(command, ctx)
+    except (Exception, KeyboardInterrupt) as error:
+        if not (keep_dice and ctx.drew_ledger_dice()):
+            raise
+        rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
+        raise Halted(error, _opening(command, ctx.answers, reason), rolls) from error
+    return [_opening(command, ctx.answers, reason), *ctx.events]
+
+
+def _opening(command: Command, answers: dict[str, str], reason: str) -> ev.CommandRecorded:
+    args = msgspec.to_builtins(msgspec.structs.replace(command, answers=answers))
     args.pop("command", None)
-    return [ev.CommandRecorded(command=command_name(command), args=args, reason=reason), *ctx.events]
+    return ev.CommandRecorded(command=command_name(command), args=args, reason=reason)
 
 
 def redecide(state: CampaignState, records: Sequence[Record]) -> str | None:
@@ -145,6 +183,16 @@ def is_ledger_transaction(records: Sequence[Record]) -> bool:
     return not isinstance(opened, ev.CommandRecorded) or opened.command in LEDGER_COMMANDS
 
 
+def is_pending(records: Sequence[Record]) -> bool:
+    """A transaction stopped half-way: it holds its dice and no consequences, so it is never
+    re-decided (its answer, a later transaction, is)."""
+    return len(records) > 1 and isinstance(records[1].event, ev.DecisionPending)
+
+
+def is_redecided(records: Sequence[Record]) -> bool:
+    return not is_ledger_transaction(records) and not is_pending(records)
+
+
 @dataclass
 class Outcome:
     """What a committed transaction (or pair, for a reroll) wrote, and the state after it."""
@@ -152,10 +200,20 @@ class Outcome:
     records: list[Record]
     state: CampaignState
     affected: list[tuple[int, str]] = field(default_factory=list)
+    halted: Halted | None = None  # the last transaction was stored pending: why it stopped
 
     @property
     def tx(self) -> int:
         return self.records[0].tx
+
+
+class PendingDecision(LedgerError):
+    """A command stopped half-way after drawing ledger dice: its dice are stored, and it waits as
+    pending transaction `tx` for an answer or a void (the message names both)."""
+
+    def __init__(self, message: str, tx: int, waiting: Pending, outcome: Outcome | None = None):
+        super().__init__(message)
+        self.tx, self.waiting, self.outcome = tx, waiting, outcome
 
 
 @dataclass
@@ -166,6 +224,7 @@ class Attempt:
     groups: list[tuple[list[ev.Event], str]]  # (events, actor) per transaction, in order
     refold: bool = False  # the past changed (a void): fold everything again after the commit
     affected: list[tuple[int, str]] = field(default_factory=list)
+    halted: Halted | None = None  # the last group is a pending transaction
 
 
 @dataclass
@@ -197,6 +256,27 @@ class RerollDice:
         self.recorded.rewind()
         self.fresh.rewind()
         self.diverged = False
+
+
+@dataclass
+class NoLedgerDice:
+    """Stands in for the ledger dice when their seed is missing or does not match its commitment:
+    table dice work as ever, and the first ledger die asked for is refused, saying why."""
+
+    why: str
+    error: type[LedgerError] = RuleViolation
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        raise self.error(self.why)
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        raise self.error(self.why)
+
+    def finish(self) -> None:
+        """Nothing was handed out."""
+
+    def rewind(self) -> None:
+        """Nothing was handed out."""
 
 
 # --- the service -------------------------------------------------------------------------------------
@@ -251,9 +331,39 @@ class Ledger:
     def history(self, campaign_id: uuid.UUID, upto: int | None = None) -> list[Record]:
         return list(self.store.records(campaign_id, upto=upto))
 
-    def ledger_dice(self, campaign_id: uuid.UUID, state: CampaignState) -> LedgerDice | None:
+    def ledger_dice(self, campaign_id: uuid.UUID, state: CampaignState) -> DiceSource:
+        """The ledger dice of the open epoch, from its seed once that is checked against the epoch's
+        commitment; where the seed is missing or wrong, a source that refuses to roll, saying why."""
         seed = self.store.seed(campaign_id, state.epoch)
-        return LedgerDice(bytes.fromhex(seed), state.epoch, str(campaign_id)) if seed else None
+        if seed is None:
+            return NoLedgerDice(self.missing_seed(state))
+        problem = self.seed_problem(state, seed)
+        if problem:
+            return NoLedgerDice(problem, IntegrityFailure)
+        return LedgerDice(bytes.fromhex(seed), state.epoch, str(campaign_id))
+
+    def missing_seed(self, state: CampaignState) -> str:
+        where = f"the key file {self.store.keys.path}" if self.store.keys else self.store.url
+        return (
+            f"the secret dice seed of {state.name} (epoch {state.epoch}) is not in {where}, so the ledger "
+            "cannot roll: bring it from the machine that started the campaign (`campaign seed export` "
+            "there, `campaign seed import FILE` here), or open a new epoch here with `campaign seed "
+            "new-epoch --reason …` (recorded in the log); table dice (--dice) work either way"
+        )
+
+    @staticmethod
+    def seed_problem(state: CampaignState, seed: str) -> str | None:
+        """Why a seed may not be used for the open epoch (None: it matches the commitment)."""
+        try:
+            matches = d.commitment(bytes.fromhex(seed)) == state.commitment
+        except ValueError:
+            matches = False
+        if matches:
+            return None
+        return (
+            f"the stored seed of epoch {state.epoch} does not match the epoch's commitment "
+            f"({state.commitment[:16]}…): it was changed, so the ledger refuses to roll with it or reveal it"
+        )
 
     # --- writing ---------------------------------------------------------------------------------------
 
@@ -296,7 +406,12 @@ class Ledger:
                 time.sleep(random.uniform(0, RETRY_PAUSE * tries))  # noqa: S311 - not for dice
                 continue
             state = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
-            return Outcome(written, state, decided.affected)
+            outcome = Outcome(written, state, decided.affected, decided.halted)
+            if decided.halted is not None:
+                tx = written[-1].tx
+                raise PendingDecision(pending_message(tx, state.pending[str(tx)], decided.halted.cause),
+                                      tx, state.pending[str(tx)], outcome)
+            return outcome
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
     def adopt(self, campaign_id: uuid.UUID, records: list[Record]) -> CampaignState:
@@ -340,21 +455,126 @@ class Ledger:
         ask: AskChoice | None = None,
         reason: str = "",
     ) -> Outcome:
-        """Decide and store one command; on a conflicting writer, decide again on the new state."""
+        """Decide and store one command; on a conflicting writer, decide again on the new state.
+
+        A command that stops after drawing ledger dice is stored pending (PendingDecision is
+        raised). While a decision is pending, the same command again is taken as its answer, and
+        other commands about the same warband (or the campaign) are refused."""
 
         def attempt() -> Attempt:
             state = self.load(campaign_id)
+            waiting = self._pending_in_the_way(campaign_id, state, command)
+            if waiting is not None:
+                return self._answer_attempt(campaign_id, state, waiting, command.answers, actor, dice, ask)
             ruleset = rulesets.get(state.ruleset)
             ledger_dice = self.ledger_dice(campaign_id, state)
             source = dice or ledger_dice
-            if source is None:
-                raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
             source.rewind()
-            events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask, reason=reason)
+            try:
+                events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask,
+                                reason=reason, keep_dice=True)
+            except Halted as halted:
+                return Attempt(state, [(halted.events(_scope(state, command)), actor)], halted=halted)
             source.finish()
             return Attempt(state, [(events, actor)])
 
         return self._write(campaign_id, f"recording {command_name(command)}", attempt)
+
+    # --- pending decisions ---------------------------------------------------------------------------
+
+    def pending_transaction(self, campaign_id: uuid.UUID, state: CampaignState, tx: int) -> list[Record]:
+        opened_at = state.pending[str(tx)].opened_at
+        return [r for r in self.store.records(campaign_id, after=opened_at - 1) if r.tx == tx]
+
+    def _pending_in_the_way(self, campaign_id: uuid.UUID, state: CampaignState, command: Command) -> int | None:
+        """The pending transaction this command is the same as (to be answered), if any; refuses a
+        command about a warband (or the campaign) that a pending decision concerns."""
+        if not state.pending:
+            return None
+        name, args = command_name(command), _args_without_answers(command)
+        concerns = _scope(state, command)
+        for tx_text, waiting in sorted(state.pending.items(), key=lambda item: int(item[0])):
+            opened = self.pending_transaction(campaign_id, state, int(tx_text))[0].event
+            if opened.command == name and _without_answers(opened.args) == args:
+                return int(tx_text)
+            if waiting.warband is None or concerns is None or waiting.warband in concerns:
+                about = "the campaign" if waiting.warband is None else warband_name(state, waiting.warband)
+                raise Conflict(f"T{tx_text} ({opened.command}) is pending, so nothing more can be recorded for {about} "
+                               f"until it is settled: {waiting.prompt}; {ways_out(int(tx_text), waiting)}")
+        return None
+
+    def answer(
+        self,
+        campaign_id: uuid.UUID,
+        answers: dict[str, str],
+        *,
+        actor: str,
+        target: int | None = None,
+        dice: DiceSource | None = None,
+        ask: AskChoice | None = None,
+    ) -> Outcome:
+        """Complete a pending transaction with these answers and the dice it recorded."""
+
+        def attempt() -> Attempt:
+            state = self.load(campaign_id)
+            tx = self._which_pending(state, target, answers)
+            return self._answer_attempt(campaign_id, state, tx, answers, actor, dice, ask)
+
+        return self._write(campaign_id, "answering", attempt)
+
+    def _which_pending(self, state: CampaignState, target: int | None, answers: dict[str, str]) -> int:
+        if target is not None:
+            if str(target) not in state.pending:
+                raise NotFound(f"T{target} is not a pending decision"
+                               + (f" (pending: {_listed(state)})" if state.pending else ""))
+            return target
+        if not state.pending:
+            raise NotFound("no decision is pending in this campaign")
+        asked = [int(t) for t, w in state.pending.items() if w.question in answers]
+        if len(state.pending) == 1:
+            return int(next(iter(state.pending)))
+        if len(asked) == 1:
+            return asked[0]
+        raise BadInput(f"several decisions are pending ({_listed(state)}): name one with --decision T<number>")
+
+    def _answer_attempt(
+        self, campaign_id: uuid.UUID, state: CampaignState, tx: int, answers: dict[str, str], actor: str,
+        dice: DiceSource | None, ask: AskChoice | None,
+    ) -> Attempt:
+        """The answer of pending `tx` (a ledger transaction) and its command decided again on the
+        state now, its recorded rolls handed back in order as copies, new dice after them."""
+        waiting = state.pending[str(tx)]
+        group = self.pending_transaction(campaign_id, state, tx)
+        opened = group[0].event
+        ruleset = rulesets.get(state.ruleset)
+        given = {**opened.args.get("answers", {}), **answers}
+        command = ruleset.command_from(opened.command, {**opened.args, "answers": given})
+        rolls = [r.event for r in group if isinstance(r.event, ev.DiceRolled)]
+        recorded = RecordedDice(rolls=rolls, draws=[])
+        ledger_dice = self.ledger_dice(campaign_id, state)
+        if dice is None:
+            # New dice come as the recorded ones came: from the ledger, or typed in (asked for).
+            by_hand = any(r.source == "table" for r in rolls if not r.expression.startswith("shuffle"))
+            dice = TableDice(ask=None) if by_hand else ledger_dice
+        kept = RerollDice(recorded, -1, dice)
+        kept_for_shuffles = RerollDice(recorded, -1, ledger_dice)  # one cursor over the recorded rolls
+        kept.rewind()
+        marker: list[ev.Event] = [
+            ev.CommandRecorded(command="answer", args={"target": tx, "answers": answers}),
+            ev.DecisionAnswered(target=tx, answers=answers),
+        ]
+        try:
+            events = decide(ruleset, state, command, dice=kept, shuffle_dice=kept_for_shuffles, ask=ask,
+                            reason=opened.reason, keep_dice=True)
+        except Halted as halted:
+            concerns = {waiting.warband} if waiting.warband else None
+            return Attempt(state, [(marker, actor), (halted.events(concerns), actor)], halted=halted)
+        except NeedsAnswer as asked:
+            now = Pending(opened_at=waiting.opened_at, question=asked.key, prompt=asked.prompt,
+                          options=asked.options, warband=waiting.warband)
+            raise PendingDecision(pending_message(tx, now, asked), tx, now) from None
+        kept.finish()
+        return Attempt(state, [(marker, actor), (events, actor)])
 
     def reveal_seed(self, campaign_id: uuid.UUID, *, actor: str) -> Outcome:
         """Publish this epoch's seed (so anyone can recompute its dice) and commit to a new one."""
@@ -363,19 +583,80 @@ class Ledger:
             state = self.load(campaign_id)
             seed = self.store.seed(campaign_id, state.epoch)
             if seed is None:
-                raise RuleViolation(f"this store does not hold the seed of epoch {state.epoch}, so it cannot reveal it")
-            following = self.store.seed(campaign_id, state.epoch + 1)
-            if following is None:
-                following = d.new_seed().hex()
-                self.store.save_seed(campaign_id, state.epoch + 1, following)
+                raise NotFound(self.missing_seed(state))
+            problem = self.seed_problem(state, seed)
+            if problem:
+                raise IntegrityFailure(problem)
             events = [
                 ev.CommandRecorded(command="seed.reveal", args={"epoch": state.epoch}),
                 ev.SeedRevealed(epoch=state.epoch, seed=seed),
-                ev.SeedCommitted(epoch=state.epoch + 1, commitment=d.commitment(bytes.fromhex(following))),
+                self._commit_to_next_epoch(campaign_id, state),
             ]
             return Attempt(state, [(events, actor)])
 
         return self._write(campaign_id, "revealing the seed", attempt)
+
+    def _commit_to_next_epoch(self, campaign_id: uuid.UUID, state: CampaignState) -> ev.SeedCommitted:
+        following = self.store.seed(campaign_id, state.epoch + 1)
+        if following is None:
+            following = d.new_seed().hex()
+            self.store.save_seed(campaign_id, state.epoch + 1, following)
+        return ev.SeedCommitted(epoch=state.epoch + 1, commitment=d.commitment(bytes.fromhex(following)))
+
+    def new_epoch(self, campaign_id: uuid.UUID, *, reason: str, actor: str) -> Outcome:
+        """Open a new dice epoch where the open epoch's seed is not at hand (the campaign moved to
+        another machine without its key): the old epoch is recorded as left behind, for good."""
+        if not reason.strip():
+            raise BadInput("say why with --reason: a new epoch is part of the audit trail")
+
+        def attempt() -> Attempt:
+            state = self.load(campaign_id)
+            if self.store.seed(campaign_id, state.epoch) is not None:
+                raise RuleViolation(f"the seed of epoch {state.epoch} is here: reveal it with `campaign seed reveal`, "
+                                    "which also opens the next epoch")
+            events = [
+                ev.CommandRecorded(command="seed.new-epoch", args={"epoch": state.epoch}, reason=reason),
+                ev.SeedAbandoned(epoch=state.epoch, reason=reason),
+                self._commit_to_next_epoch(campaign_id, state),
+            ]
+            return Attempt(state, [(events, actor)])
+
+        return self._write(campaign_id, "opening a new epoch", attempt)
+
+    def export_seed(self, campaign_id: uuid.UUID) -> dict[str, Any]:
+        """The open epoch's secret seed, to take the campaign's dice to another machine."""
+        state = self.load(campaign_id)
+        seed = self.store.seed(campaign_id, state.epoch)
+        if seed is None:
+            raise NotFound(self.missing_seed(state))
+        problem = self.seed_problem(state, seed)
+        if problem:
+            raise IntegrityFailure(problem)
+        return {"format": SEED_FORMAT, "campaign": {"id": str(campaign_id), "name": state.name},
+                "epoch": state.epoch, "seed": seed}
+
+    def import_seed(self, data: dict[str, Any]) -> CampaignState:
+        """Keep a seed exported elsewhere, once it is checked against the campaign's commitment."""
+        if not isinstance(data, dict) or data.get("format") != SEED_FORMAT:
+            raise BadInput(f"not a seed file made by `campaign seed export` (format {SEED_FORMAT})")
+        campaign, epoch, seed = data.get("campaign"), data.get("epoch"), data.get("seed")
+        if not isinstance(campaign, dict) or not isinstance(epoch, int) or not isinstance(seed, str):
+            raise BadInput("the seed file needs its campaign, epoch and seed")
+        try:
+            campaign_id = uuid.UUID(str(campaign.get("id")))
+        except ValueError:
+            raise BadInput(f"the seed file names no campaign id ('{campaign.get('id')}')") from None
+        if campaign_id not in self.store.campaign_ids():
+            raise NotFound(f"campaign {campaign.get('name')} ({campaign_id}) is not in {self.store.url}: "
+                           "import its trail first (`campaign import TRAIL`)")
+        state = self.load(campaign_id)
+        if epoch != state.epoch:
+            raise RuleViolation(f"the file holds the seed of epoch {epoch}, but epoch {state.epoch} is open here")
+        problem = self.seed_problem(state, seed)
+        if problem:
+            raise IntegrityFailure(problem.replace("stored seed", "seed in the file"))
+        self.store.save_seed(campaign_id, epoch, seed)
+        return state
 
     # --- void and reroll -----------------------------------------------------------------------------
 
@@ -419,7 +700,7 @@ class Ledger:
         for group in groups:
             tx = group[0].tx
             live = tx not in voided
-            if live and tx > target and not is_ledger_transaction(group):
+            if live and tx > target and is_redecided(group):
                 why = redecide(state, group)
                 if why is not None:
                     affected.append((tx, why))
@@ -470,12 +751,12 @@ class Ledger:
             if affected and not cascade:
                 raise Conflict(_affected_message(target, affected))
             group = next(g for g in transactions(records) if g[0].tx == target)
+            if is_pending(group):
+                raise RuleViolation(f"T{target} is pending: settle it with `campaign answer` or void it, not reroll")
             opened = group[0].event
             ruleset = rulesets.get(planned.ruleset)
             ledger_dice = self.ledger_dice(campaign_id, planned)
             fresh = dice or ledger_dice
-            if fresh is None:
-                raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
             recorded = RecordedDice(
                 rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
                 draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
@@ -488,7 +769,13 @@ class Ledger:
             # The new command follows the void, so it is decided on the state without the voided transactions;
             # its own rolls are numbered after the void's.
             command = ruleset.command_from(opened.command, opened.args)
-            events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, reason=opened.reason)
+            try:
+                events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice,
+                                reason=opened.reason, keep_dice=True)
+            except Halted as halted:
+                stopped = halted.events(_scope(planned, command))
+                return Attempt(fold(records), [(void_events, actor), (stopped, actor)], refold=True,
+                               affected=affected, halted=halted)
             rerolled.finish()
             return Attempt(fold(records), [(void_events, actor), (events, actor)], refold=True, affected=affected)
 
@@ -517,7 +804,7 @@ class Ledger:
         for group in transactions(records):
             tx = group[0].tx
             live = tx not in voided
-            if live and not is_ledger_transaction(group):
+            if live and is_redecided(group):
                 checked += 1
                 why = redecide(state, group)
                 if why is not None:
@@ -525,6 +812,50 @@ class Ledger:
             for record in group:
                 apply_record(state, record, not live)
         return checked, differences
+
+
+def _args_without_answers(command: Command) -> dict[str, Any]:
+    args = msgspec.to_builtins(command)
+    args.pop("command", None)
+    return _without_answers(args)
+
+
+def _without_answers(args: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in args.items() if key != "answers"}
+
+
+def _scope(state: CampaignState, command: Command) -> set[str] | None:
+    """The warbands a command concerns (by id), or None for the campaign as a whole."""
+    named = [getattr(command, "warband", None), *(getattr(command, "participants", None) or [])]
+    fighter = getattr(command, "fighter", None)
+    if fighter and not named[0]:
+        found = next((f for f in state.fighters.values() if fighter in (f.id, f.name)), None)
+        named.append(found.warband if found else None)
+    found_ids = {_warband_id(state, ref) for ref in named if ref}
+    return found_ids or None
+
+
+def _warband_id(state: CampaignState, ref: str) -> str:
+    if ref in state.warbands:
+        return ref
+    return next((w.id for w in state.warbands.values() if w.name.lower() == ref.lower()), ref)
+
+
+def _listed(state: CampaignState) -> str:
+    return ", ".join(f"T{tx}" for tx in sorted(state.pending, key=int))
+
+
+def ways_out(tx: int, waiting: Pending) -> str:
+    if waiting.question:
+        answer = f"`campaign answer {waiting.question}=CHOICE` ({' | '.join(waiting.options)})"
+    else:
+        answer = "`campaign answer` (with the answers the command needs)"
+    return f"settle it with {answer}, or void it with `campaign void T{tx} --reason …`"
+
+
+def pending_message(tx: int, waiting: Pending, cause: BaseException) -> str:
+    why = "stopped at the prompt" if isinstance(cause, KeyboardInterrupt | EOFError) or not str(cause) else waiting.prompt
+    return f"{why} — its dice are recorded and T{tx} is pending: {ways_out(tx, waiting)}"
 
 
 def _void_events(target: int, reason: str, affected: list[tuple[int, str]]) -> list[ev.Event]:

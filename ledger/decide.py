@@ -51,6 +51,15 @@ class Faces(NamedTuple):
     copy_of: int | None = None  # a reroll keeps its transaction's undisputed rolls: the roll they copy
 
 
+class NeedsAnswer(NeedsDice):
+    """A choice the command did not carry and nobody may be asked for now: either no one is at a
+    terminal, or ledger dice were drawn for this command and must be stored before any prompt."""
+
+    def __init__(self, key: str, prompt: str, options: Sequence[str]):
+        super().__init__(f"{prompt}: answer with --answer {key}=CHOICE (one of: {', '.join(options)})")
+        self.key, self.prompt, self.options = key, prompt, list(options)
+
+
 class Diverged(Exception):
     """Re-deciding asked for dice other than those recorded (a void's 'affected' case)."""
 
@@ -241,14 +250,22 @@ class Context:
             answer = self.answers[key]
         elif len(options) == 1:
             return options[0]
-        elif self._ask is not None:
+        elif self._ask is not None and not self.drew_ledger_dice():
             answer = self._ask(prompt, options)
         else:
-            raise NeedsDice(f"{prompt}: answer with --answer {key}=CHOICE (one of: {', '.join(options)})")
+            # After new ledger dice no prompt may show them before they are stored: the service
+            # stores the transaction as pending and asks then.
+            raise NeedsAnswer(key, prompt, options)
         if answer not in options:
             raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
         self.answers[key] = answer
         return answer
+
+    def drew_ledger_dice(self) -> bool:
+        """Were new ledger dice drawn while deciding (not copies of stored ones)?"""
+        return any(
+            isinstance(e, ev.DiceRolled) and e.source == "ledger" and e.copy_of is None for e in self.events
+        )
 
     def draw(self, deck_id: str, purpose: str) -> str:
         """Draw the next card. A digital deck is shuffled with ledger dice whenever it runs out;

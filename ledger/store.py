@@ -2,9 +2,12 @@
 
 A store URL picks the backend: `sqlite:///PATH` (the default `sqlite:///campaign.db`),
 `postgresql://USER@HOST:PORT/DB` (a league server) or `memory://` (tests). One campaign is one
-eventsourcing aggregate sequence; snapshots of the folded state and the secret dice seeds live
-in two more sequences of the same database, outside the campaign's stream. The PostgreSQL
-driver is imported only when a PostgreSQL store is opened.
+eventsourcing aggregate sequence; snapshots of the folded state live in another sequence of the
+same database, outside the campaign's stream. The secret dice seeds never sit in a SQLite campaign
+file (which players copy): they are kept in the dice keeper's key file (ledger.keyfile); seeds that
+an older version left in the file's `stored_seeds` table move there on first use, once. A
+PostgreSQL store keeps them in the database (see ledger.dealer for the roles that hide them), a
+memory store in memory. The PostgreSQL driver is imported only when a PostgreSQL store is opened.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Trans
 
 from ledger import events as ev
 from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound
+from ledger.keyfile import KeyFile
 from ledger.records import Record
 
 DEFAULT_STORE = "sqlite:///campaign.db"
@@ -200,7 +204,8 @@ class Store:
             raise BadInput(f"cannot open store {url}: {_why_unreachable(settings) or error}") from None
         assert self.app.snapshots is not None
         self._snapshots = self.app.snapshots
-        self._seeds = self.app.factory.event_store(
+        self.keys = KeyFile() if self.kind == "sqlite" else None
+        self._seeds = None if self.keys else self.app.factory.event_store(
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )
 
@@ -253,15 +258,47 @@ class Store:
     # --- secret seeds (never in the stream) ----------------------------------------------------
 
     def save_seed(self, campaign_id: uuid.UUID, epoch: int, seed_hex: str) -> None:
+        if self.keys is not None:
+            self.keys.save(str(campaign_id), epoch, seed_hex)
+            return
+        assert self._seeds is not None
         try:
             self._seeds.put([Item(campaign_id, epoch + 1, SEED_TOPIC, seed_hex)])
         except IntegrityError:
             raise IntegrityFailure(f"a seed for epoch {epoch} is already stored") from None
 
     def seed(self, campaign_id: uuid.UUID, epoch: int) -> str | None:
+        if self.keys is not None:
+            found = self.keys.seed(str(campaign_id), epoch)
+            if found is None and self._move_legacy_seeds(campaign_id):
+                found = self.keys.seed(str(campaign_id), epoch)
+            return found
+        assert self._seeds is not None
         for item in self._seeds.get(campaign_id, gt=epoch, lte=epoch + 1):
             return item.value
         return None
+
+    def _move_legacy_seeds(self, campaign_id: uuid.UUID) -> bool:
+        """Move the seeds an older version kept in this SQLite file's `stored_seeds` table to the key
+        file, then erase them from the file (overwritten, not only unlinked); True if any moved."""
+        with self.sql() as cursor:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='stored_seeds'")
+            if cursor.fetchone() is None:
+                return False
+            cursor.execute(
+                "SELECT originator_version, state FROM stored_seeds WHERE originator_id = ?", (campaign_id.hex,)
+            )
+            rows = cursor.fetchall()
+        if not rows:
+            return False
+        seeds = {int(version) - 1: bytes(state).decode() for version, state in rows}
+        self.keys.save_all(str(campaign_id), seeds)  # type: ignore[union-attr]  # SQLite stores have keys
+        with self.sql() as cursor:
+            cursor.execute("PRAGMA secure_delete = ON")
+            cursor.execute("DELETE FROM stored_seeds WHERE originator_id = ?", (campaign_id.hex,))
+        with self.sql() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return True
 
     # --- SQL for read models --------------------------------------------------------------------------
 

@@ -78,3 +78,11 @@ def store_url(request, tmp_path) -> str:
 def clock() -> Callable[[], str]:
     """A clock that always tells FIXED_TIME, so that record hashes are the same on every run."""
     return lambda: FIXED_TIME
+
+
+@pytest.fixture(autouse=True)
+def _dice_key_file(tmp_path_factory, monkeypatch) -> None:
+    """Every test keeps SQLite dice seeds in a key file of its own, never in the user's."""
+    from ledger.keyfile import KEYS_ENV
+
+    monkeypatch.setenv(KEYS_ENV, str(tmp_path_factory.mktemp("keys") / "keys.json"))

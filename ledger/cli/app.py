@@ -14,7 +14,7 @@ import click
 import msgspec
 
 from ledger import dice as d
-from ledger.campaigns import Ledger, Outcome
+from ledger.campaigns import Ledger, Outcome, PendingDecision, pending_message
 from ledger.decide import Command, DiceSource, TableDice
 from ledger.errors import BadInput, LedgerError
 from ledger.state import CampaignState
@@ -34,7 +34,8 @@ class LedgerGroup(click.Group):
             click.echo(f"Error: {error}", err=True)
             ctx.exit(BadInput.exit_code)
         except click.Abort:
-            # Only the prompts for dice, cards and choices abort, and they come before the commit.
+            # Only the prompts for dice, cards and choices abort; a prompt after new ledger dice
+            # comes after they are stored (see settle), and one before them writes nothing.
             click.echo("\nError: stopped at the prompt (Ctrl-C or end of input): nothing was recorded", err=True)
             ctx.exit(1)
 
@@ -200,11 +201,38 @@ def run(session: Session, command: Command, *, dice: DiceChoice | None = None, r
     """Record one command in the session's campaign and report what happened."""
     cid, state = session.state()
     source = dice.source(state) if dice else None
-    outcome = session.ledger.execute(
+    outcome = settle(session, lambda: session.ledger.execute(
         cid, command, actor=session.actor, dice=source, ask=interactive_ask(), reason=reason
-    )
+    ))
     report(outcome)
     return outcome
+
+
+def settle(session: Session, write: Callable[[], Outcome]) -> Outcome:
+    """Do `write`; when it stops on a pending decision (its dice stored), show what was recorded
+    and, at a terminal, ask the question and answer it, until the decision is complete."""
+    ask = interactive_ask()
+    try:
+        return write()
+    except PendingDecision as pending:
+        stopped = pending
+    while True:
+        if stopped.outcome is not None:
+            report(stopped.outcome)
+        if ask is None or not stopped.waiting.question:
+            raise stopped
+        try:
+            choice = ask(stopped.waiting.prompt, stopped.waiting.options)
+        except click.Abort:
+            click.echo("", err=True)  # end the prompt's line
+            raise PendingDecision(pending_message(stopped.tx, stopped.waiting, KeyboardInterrupt()),
+                                  stopped.tx, stopped.waiting) from None
+        cid = session.campaign()
+        try:
+            return session.ledger.answer(cid, {stopped.waiting.question: choice}, target=stopped.tx,
+                                         actor=session.actor, ask=ask)
+        except PendingDecision as again:
+            stopped = again
 
 
 def report(outcome: Outcome) -> None:

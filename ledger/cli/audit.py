@@ -25,8 +25,11 @@ def _dice_line(chain: audit.Chain) -> str:
         parts.append(f"{plural(chain.ledger_rolls_verified, 'roll')} re-derived from the revealed "
                      f"{'seed' if len(chain.revealed) == 1 else 'seeds'} of epoch {epochs}")
     for epoch, count in sorted(chain.ledger_rolls_waiting.items()):
-        parts.append(f"{plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
-                     "for its seed to be revealed")
+        if epoch in chain.abandoned:
+            parts.append(f"{plural(count, 'roll')} of epoch {epoch} can never be re-derived here (its seed was left behind)")
+        else:
+            parts.append(f"{plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
+                         "for its seed to be revealed")
     return "Ledger dice: " + ("; ".join(parts) if parts else "none rolled") + "."
 
 
@@ -177,12 +180,18 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     """Rebuild a campaign from an exported JSON Lines TRAIL, identical down to its head hash.
 
     The trail is verified first; nothing is written unless all of it verifies. The secret seed of
-    the campaign's current dice epoch is not in a trail, so the imported copy records table dice."""
+    the campaign's open dice epoch is not in a trail: it comes from this machine's key file (see
+    `campaign seed`)."""
     chain = audit.read_trail(trail.read(), void_annotations)
     state = audit.import_chain(session.ledger, chain)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
                f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
-    click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} stayed with the original store, so this copy "
-               "cannot roll ledger dice or reveal that seed; record table dice with --dice.")
+    if session.ledger.store.seed(uuid.UUID(chain.campaign_id), state.epoch) is not None:
+        click.echo(f"Ledger dice: this machine's key holds the secret seed of epoch {state.epoch}, so ledger dice "
+                   "roll on as before.")
+    else:
+        click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} is not on this machine: bring it with "
+                   "`campaign seed import FILE` or open a new epoch with `campaign seed new-epoch --reason …`; "
+                   "table dice (--dice) work meanwhile.")
     click.echo(f"Head {state.head}")
 

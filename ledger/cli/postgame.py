@@ -16,6 +16,7 @@ from ledger.cli.app import (
     main,
     pass_session,
     report,
+    settle,
 )
 from ledger.errors import BadInput, NeedsDice, RuleViolation
 
@@ -65,7 +66,8 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             return
         command = step.build(state, band.id, ask or _no_ask(step.key))
         command = msgspec.structs.replace(command, answers={**command.answers, **answers})
-        outcome = session.ledger.execute(cid, command, actor=session.actor, dice=dice.source(state), ask=ask)
+        outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
+            cid, command, actor=session.actor, dice=dice.source(state), ask=ask))
         report(outcome)
         state = outcome.state
         did += 1
