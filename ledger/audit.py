@@ -23,9 +23,9 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
-from ledger.campaigns import LEDGER_COMMANDS, Ledger, fold
+from ledger.campaigns import LEDGER_COMMANDS, Ledger, fold, recheck
 from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound
-from ledger.records import GENESIS, Record, canonical, event_from_body, hash_body
+from ledger.records import GENESIS, Record, canonical, check_numbers, event_from_body, hash_body
 from ledger.state import CampaignState, decode_state, encode_state
 from ledger.store import Store, decode_record
 
@@ -655,9 +655,44 @@ def _check_annotations(chain: Chain, annotations: list[Any], annotate: Annotator
 # --- import ------------------------------------------------------------------------------------------
 
 
+SeedLookup = Callable[[uuid.UUID, int], "str | None"]
+
+
+def check_before_import(chain: Chain, seed_of: SeedLookup) -> None:
+    """Refuse a verified chain that the rules do not produce (every transaction re-decided under the
+    rules in force at it, as `replay --check` does), or whose unrevealed ledger dice differ from
+    what the seed kept here gives. Needs no store, so a refused import creates none."""
+    for record in chain.records:
+        check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
+    _checked, differences = recheck(chain.records, first_only=True)
+    if differences:
+        raise IntegrityFailure(f"{differences[0]} — the rules in force at it do not produce the trail's events "
+                               "from its command and dice; nothing imported")
+    _check_secret_dice(chain, seed_of)
+
+
+def _check_secret_dice(chain: Chain, seed_of: SeedLookup) -> None:
+    """Ledger dice of an epoch not yet revealed, re-derived where this machine keeps its seed."""
+    campaign_id = uuid.UUID(chain.campaign_id)
+    for entry in chain.entries:
+        event = entry.record.event
+        if not isinstance(event, ev.DiceRolled) or event.source != "ledger" or event.copy_of is not None:
+            continue
+        if event.epoch is None or event.epoch in chain.revealed:
+            continue
+        seed = seed_of(campaign_id, event.epoch)
+        if seed is None:
+            continue
+        derived = d.ledger_faces(bytes.fromhex(seed), chain.campaign_id, event.roll, _die_sides(event.expression))
+        if derived != event.faces:
+            raise IntegrityFailure(f"{entry.where}: ledger roll R{event.roll} shows {event.faces}, but the seed of "
+                                   f"epoch {event.epoch} kept here gives {derived}; nothing imported")
+
+
 def import_chain(ledger: Ledger, chain: Chain) -> CampaignState:
     """Store a verified trail's records exactly (same positions, transactions, actors, times, hashes)
-    in one atomic save, so the imported campaign has the same head."""
+    in one atomic save, so the imported campaign has the same head — once every transaction is
+    re-decided under the rules in force at it, as `replay --check` does."""
     store = ledger.store
     for entry in chain.entries:
         # The store re-encodes the typed event: it must come out as the payload that was hashed.
@@ -666,6 +701,7 @@ def import_chain(ledger: Ledger, chain: Chain) -> CampaignState:
             differ = sorted(k for k in {*stored, *entry.body["payload"]} if stored.get(k) != entry.body["payload"].get(k))
             raise BadInput(f"{entry.where}: this version of campaign-ledger would store {entry.body['type']} "
                            f"differently ({', '.join(differ)}), so the imported chain would not verify; nothing imported")
+    check_before_import(chain, store.seed)
     campaign_id = uuid.UUID(chain.campaign_id)
     if campaign_id in store.campaign_ids():
         raise Conflict(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")

@@ -173,6 +173,11 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     )
 
 
+def uses_key_file(url: str) -> bool:
+    """Does a store at this URL keep its seeds in the dice keeper's key file (SQLite) ?"""
+    return urlparse(url).scheme == "sqlite"
+
+
 def _why_unreachable(settings: dict[str, str]) -> str | None:
     """The server's own reason (no such database, unknown user, connection refused): the
     connection pool only says that it got no connection in time."""
@@ -204,7 +209,7 @@ class Store:
             raise BadInput(f"cannot open store {url}: {_why_unreachable(settings) or error}") from None
         assert self.app.snapshots is not None
         self._snapshots = self.app.snapshots
-        self.keys = KeyFile() if self.kind == "sqlite" else None
+        self.keys = KeyFile() if uses_key_file(url) else None
         self._seeds = None if self.keys else self.app.factory.event_store(
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )

@@ -14,6 +14,8 @@ from ledger import audit
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.describe import plural
 from ledger.errors import BadInput, IntegrityFailure
+from ledger.keyfile import KeyFile
+from ledger.store import uses_key_file
 from ledger.records import canonical
 from projections.history import log_rows, void_annotations
 
@@ -183,6 +185,9 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     the campaign's open dice epoch is not in a trail: it comes from this machine's key file (see
     `campaign seed`)."""
     chain = audit.read_trail(trail.read(), void_annotations)
+    if uses_key_file(session.store_url):  # checked before the store is opened: a refusal creates no file
+        keys = KeyFile()
+        audit.check_before_import(chain, lambda cid, epoch: keys.seed(str(cid), epoch))
     state = audit.import_chain(session.ledger, chain)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
                f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
