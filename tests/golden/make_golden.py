@@ -1,0 +1,255 @@
+"""Regenerate the golden trails in tests/golden/ (run once, before a refactor; check the files in).
+
+    .venv/bin/python tests/golden/make_golden.py
+
+The trails are the proof that a refactor changes no recorded event: `test_golden.py` imports each
+one and re-decides every transaction under today's rules. They come from two places:
+
+- the sample campaigns of `campaign demo` (one per ruleset), built with a fixed clock, fixed
+  campaign ids and fixed seeds, each extended by a tail that rolls ledger dice and reveals the
+  seed, so that every ledger die of the trail can be re-derived;
+- campaigns built by the existing tests: the test suite runs once with a plugin that notes every
+  campaign any test writes, exports each one's trail at the end of the test, and then a greedy
+  cover keeps the fewest trails that together hold every command of every ruleset, voids with
+  and without cascade, rerolls, ledger dice and revealed seeds.
+
+Regenerating after a rule change is exactly what the golden trails exist to forbid: only do it
+for a new ruleset or a new version, and say so in the commit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import uuid
+from functools import partial
+from pathlib import Path
+from types import SimpleNamespace
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+FIXED_TIME = "2026-06-01T18:00:00.000000Z"
+MAX_HARVESTED = 30
+
+
+def trail_of(store, campaign_id) -> str:
+    from ledger import audit
+    from projections.history import void_annotations
+
+    chain = audit.verify_store(store, campaign_id)
+    return "".join(line + "\n" for line in audit.trail_lines(chain, void_annotations))
+
+
+# --- the demo campaigns ------------------------------------------------------------------------------
+
+# After the sample campaign's own steps: ledger dice in a command, then the seed revealed, so the
+# trail proves its ledger dice; a void and a reroll of ledger dice.
+DEMO_TAILS = {
+    "freeform": [
+        ["roll", "2D6", "--for", "a ledger roll", "--ledger"],
+        ["roll", "D66", "--for", "another", "--ledger"],
+        ["reroll", "R{last}", "--reason", "die fell off the table", "--ledger"],
+        ["seed", "reveal"],
+    ],
+    "coreheim": [
+        ["battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrit", "--winner", "Reikland Rats",
+         "--scenario", "Skirmish", "--took-out", "Otto=Snikch", "--took-out", "Otto=Skulk", "--ooa", "Snikch",
+         "--ooa", "Skulk", "--ooa", "Jorg"],
+        ["coreheim", "explore", "Reikland Rats", "--ledger"],
+        ["coreheim", "injuries", "Reikland Rats", "--ledger"],
+        ["coreheim", "explore", "Clan Skrit", "--ledger"],
+        ["coreheim", "injuries", "Clan Skrit", "--ledger"],
+        ["coreheim", "experience", "Clan Skrit"],
+        ["roll", "D6", "--for", "a ledger roll", "--ledger"],
+        ["seed", "reveal"],
+    ],
+    "trench-crusade": [
+        ["trench-crusade", "battle", "--warband", "Pilgrims of Saint Gaius", "--warband", "Legion of Gehenna",
+         "--scenario", "Trench Warfare", "--winner", "Legion of Gehenna", "--ooa", "Anna", "--ooa", "Gaius",
+         "--ooa", "Cain"],
+        ["trench-crusade", "trauma", "Pilgrims of Saint Gaius", "--ledger"],
+        ["trench-crusade", "promotions", "Pilgrims of Saint Gaius", "--even", "--ledger"],
+        ["trench-crusade", "trauma", "Legion of Gehenna", "--ledger"],
+        ["roll", "D6", "--for", "a ledger roll", "--ledger"],
+        ["seed", "reveal"],
+    ],
+}
+
+# Options recorded before options were typed: such campaigns must still open and replay.
+EXTRA_CAMPAIGNS = {
+    "freeform-odd-options": [
+        ["new", "Odd options", "--option", "exploration=weird", "--option", "dice=table"],
+        ["warband", "add", "Band", "--player", "Ann", "--treasury", "10"],
+        ["roll", "D6", "--for", "anything", "--dice", "4"],
+    ],
+}
+
+
+def make_demo_trails(folder: Path) -> dict[str, str]:
+    from click.testing import CliRunner
+
+    from ledger import campaigns, dice
+    from ledger.campaigns import Ledger
+    from ledger.cli import app, main
+    from ledger.cli.demo import fixture_campaigns
+    from ledger.store import Store
+
+    ids = iter(uuid.UUID(f"90150000-0000-4000-8000-{n:012d}") for n in range(1, 1000))
+    seeds = iter(bytes([n] * 32) for n in range(1, 250))
+    app.Ledger = partial(Ledger, clock=lambda: FIXED_TIME)
+    dice.new_seed = lambda: next(seeds)
+    campaigns.uuid = SimpleNamespace(uuid4=lambda: next(ids))
+    runner = CliRunner()
+    trails = {}
+    for ruleset_id, fixture in fixture_campaigns().items():
+        url = "sqlite:///" + str(folder / f"demo-{ruleset_id}.db")
+        base = ["--store", url, "--as", "golden"]
+        result = runner.invoke(main, [*base, "demo", "--ruleset", ruleset_id], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        for step in DEMO_TAILS.get(ruleset_id, []):
+            if any("{last}" in arg for arg in step):
+                log = json.loads(runner.invoke(main, [*base, "log", "--json"]).output)
+                last = max(int(m[1]) for row in log if (m := re.match(r"R(\d+) ", row["text"] or "")))
+                step = [arg.replace("{last}", str(last)) for arg in step]
+            result = runner.invoke(main, [*base, "--campaign", fixture["name"], *step], catch_exceptions=False)
+            assert result.exit_code == 0, (step, result.output)
+        store = Store(url, create=False)
+        try:
+            (campaign_id,) = store.campaign_ids()
+            trails[f"demo-{ruleset_id}"] = trail_of(store, campaign_id)
+        finally:
+            store.close()
+    for name, steps in EXTRA_CAMPAIGNS.items():
+        url = "sqlite:///" + str(folder / f"{name}.db")
+        for step in steps:
+            result = runner.invoke(main, ["--store", url, "--as", "golden", *step], catch_exceptions=False)
+            assert result.exit_code == 0, (step, result.output)
+        store = Store(url, create=False)
+        try:
+            (campaign_id,) = store.campaign_ids()
+            trails[name] = trail_of(store, campaign_id)
+        finally:
+            store.close()
+    return trails
+
+
+# --- campaigns the tests build ----------------------------------------------------------------------
+
+
+class Harvest:
+    """A pytest plugin: every campaign a test writes is exported when the test ends."""
+
+    def __init__(self) -> None:
+        self.touched: dict = {}  # campaign id -> the Store object that last wrote it
+        self.trails: dict[str, str] = {}  # "nodeid campaign-id" -> trail text
+
+    def pytest_sessionstart(self, session) -> None:
+        from ledger.store import Store
+
+        original = Store.append
+        harvest = self
+
+        def append(store, campaign_id, records):
+            original(store, campaign_id, records)
+            harvest.touched[campaign_id] = store
+
+        Store.append = append
+
+    def pytest_runtest_teardown(self, item) -> None:
+        from ledger.store import Store
+
+        for campaign_id, store in self.touched.items():
+            try:
+                if store.kind == "sqlite":  # the CLI closed it: open the file again
+                    store = Store(store.url, create=False)
+                self.trails[f"{item.nodeid} {campaign_id}"] = trail_of(store, campaign_id)
+            except Exception:  # tests that tamper with a store on purpose leave chains that do not verify
+                pass
+        self.touched.clear()
+
+
+def features(trail: str) -> set[str]:
+    lines = [json.loads(line) for line in trail.splitlines()]
+    header, events = lines[0], lines[1:-1]
+    ruleset = header["ruleset"]["id"]
+    found = {f"ruleset:{ruleset}"}
+    if header["ruleset"]["options"]:
+        found.add(f"{ruleset} options:" + ",".join(sorted(header["ruleset"]["options"])))
+    for line in events:
+        kind, payload = line["type"], line["payload"]
+        if kind == "command.recorded":
+            found.add(f"{ruleset} command:{payload['command']}")
+            if payload.get("args", {}).get("answers"):
+                found.add(f"{ruleset} answers")
+        elif kind == "transaction.voided":
+            found.add(f"{ruleset} void cascaded" if payload.get("because_of") is not None else f"{ruleset} void")
+        elif kind == "dice.rolled":
+            found.add(f"{ruleset} dice:{payload['source']}")
+            if payload.get("copy_of") is not None:
+                found.add(f"{ruleset} reroll kept a roll")
+        elif kind == "seed.revealed":
+            found.add(f"{ruleset} seed revealed")
+        found.add(f"{ruleset} event:{kind}")
+    return found
+
+
+def cover(candidates: dict[str, str], already: set[str], limit: int) -> dict[str, str]:
+    """Greedy set cover: the trail adding most uncovered features, ties to the shorter trail."""
+    wanted = {name: features(text) for name, text in candidates.items()}
+    covered = set(already)
+    chosen: dict[str, str] = {}
+    while len(chosen) < limit:
+        gains = {name: len(f - covered) for name, f in wanted.items() if name not in chosen}
+        best = max(gains, key=lambda name: (gains[name], -len(candidates[name])), default=None)
+        if best is None or gains[best] == 0:
+            break
+        chosen[best] = candidates[best]
+        covered |= wanted[best]
+    return chosen
+
+
+def slug(name: str) -> str:
+    test = name.split(" ")[0].removeprefix("tests/")
+    return re.sub(r"[^A-Za-z0-9]+", "-", test.replace(".py::", "-")).strip("-").lower()[:90]
+
+
+def harvest_tests() -> dict[str, str]:
+    import pytest
+
+    plugin = Harvest()
+    code = pytest.main(
+        ["-q", "-p", "no:cacheprovider", "-m", "not postgres", "--ignore", str(HERE),
+         str(ROOT / "tests")],
+        plugins=[plugin],
+    )
+    assert code == 0, f"the test suite must pass before trails are harvested (pytest exit {code})"
+    shipped = {"freeform", "coreheim", "trench-crusade"}  # not the toy rulesets some tests register
+    return {name: text for name, text in plugin.trails.items()
+            if json.loads(text.splitlines()[0])["ruleset"]["id"] in shipped}
+
+
+def main() -> None:
+    import tempfile
+
+    sys.path.insert(0, str(ROOT))
+    harvested = harvest_tests()
+    with tempfile.TemporaryDirectory() as folder:
+        demos = make_demo_trails(Path(folder))
+    covered = set().union(*(features(text) for text in demos.values()))
+    chosen = cover(harvested, covered, MAX_HARVESTED)
+    for old in HERE.glob("*.jsonl"):
+        old.unlink()
+    for name, text in demos.items():
+        (HERE / f"{name}.jsonl").write_text(text, encoding="utf-8")
+    for name, text in chosen.items():
+        (HERE / f"{slug(name)}.jsonl").write_text(text, encoding="utf-8")
+        print(f"{slug(name)}: {len(text.splitlines()) - 2} events")
+    everything = set().union(*(features(t) for t in harvested.values()), covered)
+    kept = covered.union(*(features(t) for t in chosen.values()))
+    print(f"{len(demos)} demo trails, {len(chosen)} of {len(harvested)} test campaigns; "
+          f"features not covered: {sorted(everything - kept) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()
