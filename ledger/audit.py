@@ -372,6 +372,24 @@ def locate_head(chain: Chain, noted: str) -> int:
     return found[0]
 
 
+def check_extends(newer: Chain, older: Chain, older_name: str) -> int:
+    """Prove that `newer` starts with exactly the events of `older` (an append-only history between
+    two exports): the number of events added since, or IntegrityFailure at the first position where
+    they part (a chain recomputed from there)."""
+    if newer.campaign_id != older.campaign_id:
+        raise IntegrityFailure(f"{older_name} is campaign {older.name} ({older.campaign_id}), "
+                               f"not {newer.name} ({newer.campaign_id})")
+    for old, new in zip(older.entries, newer.entries):
+        if old.hash != new.hash:
+            position = old.body["position"]
+            raise IntegrityFailure(f"position {position}: differs from {older_name} ({new.where} here, {old.where} "
+                                   "there): the history was rewritten from there on, not extended")
+    if len(newer.entries) < len(older.entries):
+        raise IntegrityFailure(f"position {len(newer.entries) + 1}: {older_name} goes on to position "
+                               f"{len(older.entries)}; events were removed since, not added")
+    return len(newer.entries) - len(older.entries)
+
+
 # --- the store ---------------------------------------------------------------------------------------
 
 

@@ -54,9 +54,12 @@ def _summary(chain: audit.Chain, noted: int | None) -> dict[str, Any]:
 @click.argument("trail", required=False, type=click.File("rb"))
 @click.option("--head", "noted_head", default=None, metavar="HASH",
               help="A head hash noted earlier (at least 8 hex digits): it must be in the chain.")
+@click.option("--extends", "older_trail", type=click.File("rb"), default=None, metavar="OLD.jsonl",
+              help="An earlier export of the campaign: prove this history starts with exactly its events.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
-def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_json: bool) -> None:
+def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, older_trail: BinaryIO | None,
+           as_json: bool) -> None:
     """Check the hash chain and the revealed ledger dice of the campaign, or of an exported TRAIL file.
 
     Exits 3 naming the first position (or line) that does not verify."""
@@ -68,8 +71,15 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_
         chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
         subject = "campaign"
     noted = audit.locate_head(chain, noted_head) if noted_head else None
+    extended = 0
+    if older_trail is not None:
+        older = audit.read_trail(older_trail.read(), void_annotations)
+        extended = audit.check_extends(chain, older, older_trail.name)
     if as_json:
-        emit_json(_summary(chain, noted))
+        summary = _summary(chain, noted)
+        if older_trail is not None:
+            summary["extends"] = {"trail": older_trail.name, "events": len(chain.entries) - extended, "added": extended}
+        emit_json(summary)
         return
     click.echo(f"Hash chain intact: {subject} {chain.name} ({chain.campaign_id}), "
                f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}.")
@@ -80,6 +90,10 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_
         added = len(chain.entries) - noted
         click.echo("The noted head is the current head." if added == 0 else
                    f"Head noted at position {noted}; {plural(added, 'event')} {'was' if added == 1 else 'were'} added since.")
+    if older_trail is not None:
+        kept = len(chain.entries) - extended
+        click.echo(f"Extends {older_trail.name}: its {plural(kept, 'event')} are the first {kept} here; "
+                   f"{plural(extended, 'event')} added since.")
     click.echo(f"Head {chain.head}")
 
 
