@@ -242,3 +242,60 @@ def rebuild(
         for cid, newest, _state, rows in computed:
             _replace(cursor, d, cid, rows, newest)
     return [state for _cid, _newest, state, _rows in computed]
+
+
+# --- checking them -----------------------------------------------------------------------------------
+
+
+def _sort_key(row: Row) -> tuple[tuple[bool, Any], ...]:
+    return tuple((value is None, value if value is not None else 0) for value in row)
+
+
+def _row_difference(table: Table, key: Row, stored: Row | None, expected: Row | None) -> str:
+    named = ", ".join(f"{name}={value}" for name, value in zip(table.key, key))
+    if stored is None:
+        return f"{table.name}: row ({named}) is missing (the events give one)"
+    if expected is None:
+        return f"{table.name}: row ({named}) is not given by the events"
+    for name, found, wanted in zip(table.column_names, stored, expected):
+        if found != wanted:
+            return f"{table.name}: row ({named}) holds {name}={found!r}, the events give {name}={wanted!r}"
+    return f"{table.name}: row ({named}) differs"
+
+
+def check(store: Store, campaign_id: uuid.UUID, records: Sequence[Record]) -> tuple[int, int] | None:
+    """Compare a campaign's read-model rows with a rebuild from its events, up to the position its
+    tracking row says they reflect: (that position, tables compared); None for a store without SQL
+    or a campaign whose tables were never written. A difference raises IntegrityFailure naming the
+    first table and row that differ (tables in the order of docs/read-models.md, rows by key)."""
+    from ledger.errors import IntegrityFailure  # the only failure this module raises
+
+    d = dialect(store)
+    if d is None:
+        return None
+    cid = str(campaign_id)
+    try:
+        with store.sql() as cursor:
+            tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
+            stored = {table.name: d.select(
+                cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", cid)
+                for table in READ_MODELS}
+    except Exception:  # noqa: BLE001 - no such table (the driver's error type varies): nothing was written yet
+        return None
+    if not tracked:
+        if any(stored.values()):
+            raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")
+        return None
+    [(position, head)] = tracked
+    if not 0 <= position <= len(records) or (position and records[position - 1].hash != head):
+        raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={cid}) says the tables reflect position {position} "
+                               f"with head {head[:16]}, which is not in the chain")
+    _state, expected = all_rows(records[:position])
+    for table in READ_MODELS:
+        key = [table.column_names.index(name) for name in table.key]
+        found = {tuple(row[i] for i in key): row for row in stored[table.name]}
+        wanted = {tuple(row[i] for i in key): row for row in expected[table.name]} if position else {}
+        for row_key in sorted(set(found) | set(wanted), key=_sort_key):
+            if found.get(row_key) != wanted.get(row_key):
+                raise IntegrityFailure(_row_difference(table, row_key, found.get(row_key), wanted.get(row_key)))
+    return position, len(READ_MODELS)

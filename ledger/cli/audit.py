@@ -17,6 +17,7 @@ from ledger.errors import BadInput, IntegrityFailure
 from ledger.keyfile import KeyFile
 from ledger.store import uses_key_file
 from ledger.records import canonical
+from projections import sql
 from projections.history import log_rows, void_annotations
 
 
@@ -63,13 +64,16 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     """Check the hash chain and the revealed ledger dice of the campaign, or of an exported TRAIL file.
 
     Exits 3 naming the first position (or line) that does not verify."""
+    read_models = None
     if trail is not None:
         chain = audit.read_trail(trail.read(), void_annotations)
         subject = f"{trail.name}, campaign"
     else:
         store = session.ledger.store
-        chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
+        campaign_id = audit.find_campaign(store, session.campaign_ref)
+        chain = audit.verify_store(store, campaign_id)
         subject = "campaign"
+        read_models = sql.check(store, campaign_id, chain.records)
     noted = audit.locate_head(chain, noted_head) if noted_head else None
     extended = 0
     if older_trail is not None:
@@ -86,6 +90,11 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(_dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
+    if read_models is not None:
+        position, tables = read_models
+        behind = "" if position == len(chain.entries) else (
+            f" (they reflect position {position}: `campaign rebuild` catches them up)")
+        click.echo(f"Read models: the {tables} rm_* tables match a rebuild from the events{behind}.")
     if noted is not None:
         added = len(chain.entries) - noted
         click.echo("The noted head is the current head." if added == 0 else
