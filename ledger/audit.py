@@ -509,6 +509,7 @@ def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
             "version": FORMAT_VERSION,
             "campaign": {"id": chain.campaign_id, "name": chain.name},
             "ruleset": chain.ruleset,
+            "decks": deck_orders(chain),
             "hash": {
                 "algorithm": HASH_ALGORITHM,
                 "canonical": CANONICAL_FORM,
@@ -643,9 +644,20 @@ def read_trail(data: bytes, annotate: Annotator) -> Chain:
     return chain
 
 
+def deck_orders(chain: Chain) -> dict[str, list[str]]:
+    """Each ledger deck's starting order (as its ruleset lists it), from which a verifier re-derives
+    the order every shuffle produced; {} for a ruleset this version does not know."""
+    try:
+        return {deck: list(cards) for deck, cards in rulesets.get(chain.ruleset.get("id", "")).decks.items()}
+    except NotFound:
+        return {}
+
+
 def _check_header(header: _Line, chain: Chain) -> None:
     said = {"campaign": header.obj.get("campaign"), "ruleset": header.obj.get("ruleset")}
     chained = {"campaign": {"id": chain.campaign_id, "name": chain.name}, "ruleset": chain.ruleset}
+    if "decks" in header.obj:  # trails exported before the decks were written have none
+        said["decks"], chained["decks"] = header.obj["decks"], deck_orders(chain)
     for key in said:
         if said[key] != chained[key]:
             raise IntegrityFailure(f"line {header.number}: its {key} {json.dumps(said[key], ensure_ascii=False)} "
