@@ -1,5 +1,15 @@
-"""The rules: one package per ruleset. Importing this package registers every ruleset."""
+"""The rules: one package per ruleset, listed here without being imported.
 
-from commands import freeform  # noqa: F401 - registers the ruleset
-from commands import trench_crusade  # noqa: F401 - registers the ruleset
-from commands import coreheim  # noqa: F401 - registers the ruleset
+A ruleset's package is imported (and registers its `Ruleset`) only when a campaign, a command or
+an event needs it, so that `campaign --help` and commands of other games never pay for it. The
+summary is the help line of `campaign <id>`, shown before the ruleset is imported.
+"""
+
+from ledger.rulesets import RulesetEntry
+
+RULESETS = {
+    "freeform": RulesetEntry("commands.freeform"),
+    "coreheim": RulesetEntry("commands.coreheim", "Coreheim's post-game steps and trading, one command each."),
+    "trench-crusade": RulesetEntry(
+        "commands.trench_crusade", "Trench Crusade: recruit, record battles, and each step of the Campaign Phase."),
+}

@@ -315,9 +315,9 @@ class Ledger:
     def load(self, campaign_id: uuid.UUID) -> CampaignState:
         """The current state: the latest snapshot plus what followed it, unless a void made it stale."""
         snapshot = self.store.latest_snapshot(campaign_id)
-        if snapshot is not None:
-            position, data = snapshot
-            state = decode_state(data)
+        state = decode_state(snapshot[1]) if snapshot is not None else None
+        if snapshot is not None and state is not None:
+            position = snapshot[0]
             newer = list(self.store.records(campaign_id, after=position))
             targets = voids_in(newer)
             stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)

@@ -217,6 +217,12 @@ class Context:
         self._evolve = ruleset_evolve
         self._decks = decks
 
+    @property
+    def version(self) -> str:
+        """The ruleset version in force at this transaction: a rule fix is gated on it, so campaigns
+        recorded under an older version keep deciding as they did (`campaign rules upgrade` moves on)."""
+        return self.state.ruleset_version
+
     def emit(self, *events: ev.Event) -> None:
         for event in events:
             self.events.append(event)

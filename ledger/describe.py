@@ -37,6 +37,8 @@ def describe(event: ev.Event, state: CampaignState) -> str:
             return f"campaign {name} started"
         case ev.RulesetPinned(ruleset=ruleset, version=version):
             return f"ruleset {ruleset} v{version}"
+        case ev.RulesetUpgraded(version=version, previous=previous):
+            return f"rules upgraded from v{previous} to v{version} for the transactions that follow"
         case ev.CommandRecorded():
             return ""
         case ev.SeedCommitted(epoch=epoch, commitment=c):

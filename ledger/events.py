@@ -8,6 +8,7 @@ types with `@event_type` only where no shared one fits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Union
 
 import msgspec
@@ -50,6 +51,43 @@ def event_decoder() -> msgspec.json.Decoder:
     return decoder
 
 
+# Called with a tag no registered event has; True when it registered more event types (the ruleset
+# registry imports the ruleset whose id prefixes the tag), so decoding is tried again.
+_unknown_tag_loaders: list[Callable[[str], bool]] = []
+
+
+def on_unknown_tag(loader: Callable[[str], bool]) -> None:
+    _unknown_tag_loaders.append(loader)
+
+
+class _Tagged(msgspec.Struct):
+    type: str = ""
+
+
+def _load_unknown(tag: str) -> bool:
+    return tag not in EVENT_TYPES and any(load(tag) for load in _unknown_tag_loaders)
+
+
+def decode_event(data: bytes) -> Event:
+    """A stored event's JSON, as its registered type (importing the ruleset that defines it if need be)."""
+    try:
+        return event_decoder().decode(data)
+    except msgspec.ValidationError:
+        if not _load_unknown(msgspec.json.decode(data, type=_Tagged).type):
+            raise
+        return event_decoder().decode(data)
+
+
+def convert_event(payload: dict[str, Any]) -> Event:
+    """An event from plain JSON values with its `type` (a trail's record), like `decode_event`."""
+    try:
+        return msgspec.convert(payload, event_union())
+    except msgspec.ValidationError:
+        if not _load_unknown(str(payload.get("type", ""))):
+            raise
+        return msgspec.convert(payload, event_union())
+
+
 def tag_of(event: Event) -> str:
     return type(event).__struct_config__.tag
 
@@ -80,6 +118,14 @@ class RulesetPinned(Event, frozen=True, kw_only=True, tag="ruleset.pinned"):
     ruleset: str
     version: str
     options: dict[str, Any] = {}
+
+
+@event_type
+class RulesetUpgraded(Event, frozen=True, kw_only=True, tag="ruleset.upgraded"):
+    """From the next transaction on, the campaign is decided under this version of its ruleset."""
+
+    version: str
+    previous: str
 
 
 @event_type

@@ -116,4 +116,4 @@ def seal(
 
 def event_from_body(body: dict[str, Any]) -> ev.Event:
     """Decode the event of an exported record (type + payload) with the one typed decoder."""
-    return msgspec.convert({**body["payload"], "type": body["type"]}, ev.event_union())
+    return ev.convert_event({**body["payload"], "type": body["type"]})

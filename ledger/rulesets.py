@@ -1,21 +1,26 @@
 """What a ruleset is, and the registry that maps a ruleset id to one.
 
-The core knows no game rules: rulesets live in the `commands` package and register themselves
-when it is imported (`load_rulesets`). A ruleset gives a visible table mapping each of its
-command types to its handler, its own events' fold, its decks, its options (house rules), its
-guided post-game steps and its warband rating.
+The core knows no game rules: rulesets live in the `commands` package, whose `RULESETS` index
+names each ruleset's module without importing it. A ruleset's module is imported (and registers
+itself) only when something needs that ruleset: a campaign under it, one of its commands, or one
+of its events being read (a ruleset's own event tags start with its id and a dot). A ruleset
+gives a visible table mapping each of its command types to its handler, its own events' fold,
+its decks, its options (house rules), its guided post-game steps, its warband rating, its
+versions, and a hook that adds its own commands to the CLI group it is handed.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, wraps
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 import msgspec
 
+from ledger import events as ev
 from ledger.decide import AskChoice, Command, Context
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve
@@ -71,10 +76,16 @@ def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:
 CORE_OPTIONS: Mapping[str, tuple[str, ...]] = {"dice": ("table", "ledger"), "decks": ("ledger", "physical")}
 
 
+# (the click group `campaign <ruleset-id>`, the shell's helpers) -> None: adds the ruleset's own
+# commands to the group. The helpers (`commands.kit.cli.Shell`) are handed over so that a
+# ruleset never imports the CLI.
+RegisterCommands = Callable[[Any, Any], None]
+
+
 @dataclass(frozen=True)
 class Ruleset:
     id: str
-    version: str
+    version: str  # the newest: what a new campaign pins
     title: str
     handlers: Mapping[type[Command], Handler]
     evolve: RulesetEvolve | None = None
@@ -83,7 +94,16 @@ class Ruleset:
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
     rating: Callable[[CampaignState, str], int] | None = None
-    cli: Any = None  # a click group of this ruleset's own commands, mounted as `campaign <id>`
+    register_commands: RegisterCommands | None = None
+    # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded
+    # command decides is a new version, gated in the handler on `ctx.version`.
+    versions: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        if not self.versions:
+            object.__setattr__(self, "versions", (self.version,))
+        if self.versions[-1] != self.version:
+            raise ValueError(f"ruleset {self.id}: the newest of its versions {list(self.versions)} must be {self.version}")
 
     @cached_property
     def command_types(self) -> dict[str, type[Command]]:
@@ -120,9 +140,16 @@ class Ruleset:
         return checked
 
 
+class RulesetEntry(NamedTuple):
+    """A line of the ruleset index: the module that registers the ruleset, and the one-line help of
+    its command group `campaign <id>` (empty: it has no commands of its own)."""
+
+    module: str
+    summary: str = ""
+
+
 _REGISTRY: dict[str, Ruleset] = {}
 RULESET_PACKAGE = "commands"
-_package_imported = False
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -130,18 +157,42 @@ def register(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
+def index() -> Mapping[str, RulesetEntry]:
+    """The ruleset index (`commands.RULESETS`): id -> where its module is and its CLI summary."""
+    return importlib.import_module(RULESET_PACKAGE).RULESETS
+
+
 def load_rulesets() -> dict[str, Ruleset]:
-    # Import the package once, whatever registered first; folds call this for every record.
-    global _package_imported
-    if not _package_imported:
-        importlib.import_module(RULESET_PACKAGE)
-        _package_imported = True
+    """Every ruleset, each imported (for `campaign rulesets` and for reading any event)."""
+    for ruleset_id in index():
+        get(ruleset_id)
     return _REGISTRY
 
 
 def get(ruleset_id: str) -> Ruleset:
-    rulesets = load_rulesets()
-    try:
-        return rulesets[ruleset_id]
-    except KeyError:
-        raise NotFound(f"no ruleset '{ruleset_id}' (known: {', '.join(sorted(rulesets))})") from None
+    """A ruleset by id, its module imported the first time it is asked for (folds ask once per record)."""
+    found = _REGISTRY.get(ruleset_id)
+    if found is not None:
+        return found
+    entry = index().get(ruleset_id)
+    if entry is None:
+        raise NotFound(f"no ruleset '{ruleset_id}' (known: {', '.join(sorted({*index(), *_REGISTRY}))})")
+    importlib.import_module(entry.module)
+    return _REGISTRY[ruleset_id]
+
+
+def _load_ruleset_of_tag(tag: str) -> bool:
+    """An event tag the decoder does not know: import the ruleset whose id prefixes it."""
+    ruleset_id = tag.partition(".")[0]
+    if ruleset_id in _REGISTRY or ruleset_id not in index():
+        return False
+    get(ruleset_id)
+    return True
+
+
+ev.on_unknown_tag(_load_ruleset_of_tag)
+
+
+def imported_rulesets() -> list[str]:
+    """The ids of the rulesets whose modules have been imported (for tests of lazy loading)."""
+    return [ruleset_id for ruleset_id, entry in index().items() if entry.module in sys.modules]

@@ -66,7 +66,10 @@ class Battle(msgspec.Struct, kw_only=True):
     participants: list[str]
     winner: str | None
     scenario: str
-    tx: int  # each fighter's deeds stay in the battle.recorded event: the state keeps what rules ask about
+    tx: int
+    # Who fought, who was taken out of action, whom each took out, their glorious deeds: every
+    # ruleset's post-game reads them, so the core keeps them (projections.battles reads them).
+    deeds: list[ev.Deed] = []
 
 
 class Deck(msgspec.Struct, kw_only=True):
@@ -86,7 +89,13 @@ class Pending(msgspec.Struct, kw_only=True):
     warband: str | None = None
 
 
+# The shape of the state a snapshot holds. A snapshot of another shape (taken by an older version of
+# the ledger) is not used: loading folds the events instead, and the next snapshot has this shape.
+STATE_SCHEMA = 2
+
+
 class CampaignState(msgspec.Struct, kw_only=True):
+    schema: int = STATE_SCHEMA
     campaign_id: str = ""
     name: str = ""
     ruleset: str = ""
@@ -150,11 +159,21 @@ class CampaignState(msgspec.Struct, kw_only=True):
 _STATE_DECODER = msgspec.json.Decoder(CampaignState)
 
 
+class _Schema(msgspec.Struct):
+    schema: int = 1  # snapshots from before the schema was recorded
+
+
+_SCHEMA_DECODER = msgspec.json.Decoder(_Schema)
+
+
 def encode_state(state: CampaignState) -> bytes:
     return msgspec.json.encode(state)
 
 
-def decode_state(data: bytes) -> CampaignState:
+def decode_state(data: bytes) -> CampaignState | None:
+    """A snapshot's state, or None when it has the shape of an older version of the ledger."""
+    if _SCHEMA_DECODER.decode(data).schema != STATE_SCHEMA:
+        return None
     return _STATE_DECODER.decode(data)
 
 
@@ -171,6 +190,10 @@ def _started(s: CampaignState, e: ev.CampaignStarted) -> None:
 
 def _pinned(s: CampaignState, e: ev.RulesetPinned) -> None:
     s.ruleset, s.ruleset_version, s.options = e.ruleset, e.version, dict(e.options)
+
+
+def _upgraded(s: CampaignState, e: ev.RulesetUpgraded) -> None:
+    s.ruleset_version = e.version
 
 
 def _committed(s: CampaignState, e: ev.SeedCommitted) -> None:
@@ -245,6 +268,7 @@ def _battle(s: CampaignState, e: ev.BattleRecorded) -> None:
             winner=e.winner,
             scenario=e.scenario,
             tx=s.current_tx,
+            deeds=list(e.deeds),
         )
     )
     for warband_id in e.participants:
@@ -352,6 +376,7 @@ def _nothing(s: CampaignState, e: Any) -> None:
 EVOLVERS: dict[type[ev.Event], Callable[[CampaignState, Any], None]] = {
     ev.CampaignStarted: _started,
     ev.RulesetPinned: _pinned,
+    ev.RulesetUpgraded: _upgraded,
     ev.CommandRecorded: _nothing,
     ev.SeedCommitted: _committed,
     ev.SeedRevealed: _revealed,

@@ -110,7 +110,7 @@ def decode_record(data: bytes) -> Record:
         recorded_at=raw.recorded_at,
         prev_hash=raw.prev_hash,
         hash=raw.hash,
-        event=ev.event_decoder().decode(raw.event),
+        event=ev.decode_event(raw.event),
     )
 
 

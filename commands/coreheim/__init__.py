@@ -36,36 +36,9 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from typing import Any
-
-import click
-
-from commands.coreheim import events, handlers, model, steps
+from commands.coreheim import cli, events, handlers, model, steps
 from commands.shared import SHARED_HANDLERS
 from ledger.rulesets import Ruleset, register
-
-
-class _CoreheimCommands(click.Group):
-    """`campaign coreheim …`, loaded when first used: the commands need the CLI's session helpers,
-    and importing those while the rulesets register would mount the CLI before this ruleset exists."""
-
-    def _load(self) -> None:
-        if not self.commands:
-            from commands.coreheim import cli
-
-            for command in cli.COMMANDS:
-                self.add_command(command)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load()
-        return super().list_commands(ctx)
-
-    def get_command(self, ctx: click.Context, name: str) -> Any:
-        self._load()
-        return super().get_command(ctx, name)
-
-
-CLI = _CoreheimCommands("coreheim", help="Coreheim's post-game steps and trading, one command each.")
 
 RULESET = register(
     Ruleset(
@@ -78,6 +51,6 @@ RULESET = register(
         check_options=model.check_options,
         post_game=steps.post_game,
         rating=model.rating,
-        cli=CLI,
+        register_commands=cli.register_commands,
     )
 )

@@ -9,214 +9,209 @@ import click
 from commands.coreheim import events as ce
 from commands.coreheim import handlers as h
 from commands.coreheim import model as m
-from ledger.cli.app import (
-    DiceChoice,
-    Session,
-    answers_option,
-    dice_options,
-    emit_json,
-    parse_int_pairs,
-    parse_pairs,
-    pass_session,
-    run,
-)
 from ledger.errors import BadInput
 
-warband_argument = click.argument("warband")
+from commands.kit.cli import DiceChoice, Session, Shell
 
 
-@click.command("hire")
-@warband_argument
-@click.argument("name")
-@click.option("--type", "type_", required=True,
-              help="A hero type of the warband list (captain…), henchman, animal, monster, or a Hired Sword (ogre-bodyguard…).")
-@click.option("--race", default="", help="human, dwarf, elf, skaven… (sets the maximum characteristics).")
-@click.option("--stat", "stats", multiple=True, metavar="STAT=N", help="M A W T WS BS I Ld, e.g. WS=6 for 6+ (repeat).")
-@click.option("--cost", type=int, default=None, help="Cost of one henchman, animal or monster (heroes and swords: from the list).")
-@click.option("--size", "group_size", type=int, default=1, show_default=True, help="Members of a henchman group.")
-@click.option("--free", is_flag=True, help="Joins without pay (a warrior an exploration result gave).")
-@pass_session
-def hire(session: Session, warband: str, name: str, type_: str, race: str, stats: tuple[str, ...], cost: int | None,
-         group_size: int, free: bool) -> None:
-    """Hire warrior NAME into WARBAND (trading step 6, or before the first battle)."""
-    run(session, h.Hire(warband=warband, name=name, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
-                        cost=cost, group_size=group_size, free=free))
+def register_commands(group: click.Group, shell: Shell) -> None:
+    """`campaign coreheim …`: the Ruleset's `register_commands` hook."""
+    pass_session, run = shell.pass_session, shell.run
+    dice_options, answers_option, emit_json = shell.dice_options, shell.answers_option, shell.emit_json
+    parse_pairs, parse_int_pairs = shell.parse_pairs, shell.parse_int_pairs
+
+    warband_argument = click.argument("warband")
 
 
-@click.command("explore")
-@warband_argument
-@click.option("--extra-dice", type=int, default=0, show_default=True, help="Dice a scenario or a skill adds.")
-@click.option("--discard", type=int, default=0, show_default=True, help="Dice to drop before keeping (Bionic Eye…).")
-@dice_options
-@answers_option
-@pass_session
-def explore(session: Session, warband: str, extra_dice: int, discard: int, dice: DiceChoice, answers: dict[str, str]) -> None:
-    """Exploration: a D6 per hero (+1 for a win); keep six (--answer keep=6,5,5,4,3,2); shards and multiples."""
-    run(session, h.Explore(warband=warband, extra_dice=extra_dice, discard=discard, answers=answers), dice=dice)
+    @group.command("hire")
+    @warband_argument
+    @click.argument("name")
+    @click.option("--type", "type_", required=True,
+                  help="A hero type of the warband list (captain…), henchman, animal, monster, or a Hired Sword (ogre-bodyguard…).")
+    @click.option("--race", default="", help="human, dwarf, elf, skaven… (sets the maximum characteristics).")
+    @click.option("--stat", "stats", multiple=True, metavar="STAT=N", help="M A W T WS BS I Ld, e.g. WS=6 for 6+ (repeat).")
+    @click.option("--cost", type=int, default=None, help="Cost of one henchman, animal or monster (heroes and swords: from the list).")
+    @click.option("--size", "group_size", type=int, default=1, show_default=True, help="Members of a henchman group.")
+    @click.option("--free", is_flag=True, help="Joins without pay (a warrior an exploration result gave).")
+    @pass_session
+    def hire(session: Session, warband: str, name: str, type_: str, race: str, stats: tuple[str, ...], cost: int | None,
+             group_size: int, free: bool) -> None:
+        """Hire warrior NAME into WARBAND (trading step 6, or before the first battle)."""
+        run(session, h.Hire(warband=warband, name=name, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
+                            cost=cost, group_size=group_size, free=free))
 
 
-@click.command("injuries")
-@warband_argument
-@dice_options
-@answers_option
-@pass_session
-def injuries(session: Session, warband: str, dice: DiceChoice, answers: dict[str, str]) -> None:
-    """Injuries of the warriors taken out of action in WARBAND's latest battle.
-
-    \b
-    Dice go in the seed's order, each part in roster order:
-    1. a D12 per henchman, mount or Hired Sword taken out of action
-       (a group rolls one per member out: --answer GROUP:out=N);
-    2. then a D66 per hero, tens then units (55 is --dice 5,5),
-       and the extra rolls of a Multiple Injuries."""
-    run(session, h.Injuries(warband=warband, answers=answers), dice=dice)
+    @group.command("explore")
+    @warband_argument
+    @click.option("--extra-dice", type=int, default=0, show_default=True, help="Dice a scenario or a skill adds.")
+    @click.option("--discard", type=int, default=0, show_default=True, help="Dice to drop before keeping (Bionic Eye…).")
+    @dice_options
+    @answers_option
+    @pass_session
+    def explore(session: Session, warband: str, extra_dice: int, discard: int, dice: DiceChoice, answers: dict[str, str]) -> None:
+        """Exploration: a D6 per hero (+1 for a win); keep six (--answer keep=6,5,5,4,3,2); shards and multiples."""
+        run(session, h.Explore(warband=warband, extra_dice=extra_dice, discard=discard, answers=answers), dice=dice)
 
 
-@click.command("experience")
-@warband_argument
-@click.option("--scenario-xp", multiple=True, metavar="WARRIOR=N", help="XP the scenario gives (repeat).")
-@click.option("--henchman-deed", "deeds", multiple=True, metavar="GROUP",
-              help="A group that took out an enemy hero (with the henchman_deed_xp house rule).")
-@pass_session
-def experience(session: Session, warband: str, scenario_xp: tuple[str, ...], deeds: tuple[str, ...]) -> None:
-    """Experience for the latest battle: survival, enemies taken out, the winning leader."""
-    run(session, h.Experience(warband=warband, scenario_xp=parse_int_pairs(scenario_xp, "--scenario-xp"),
-                              henchman_deeds=list(deeds)))
+    @group.command("injuries")
+    @warband_argument
+    @dice_options
+    @answers_option
+    @pass_session
+    def injuries(session: Session, warband: str, dice: DiceChoice, answers: dict[str, str]) -> None:
+        """Injuries of the warriors taken out of action in WARBAND's latest battle.
+
+        \b
+        Dice go in the seed's order, each part in roster order:
+        1. a D12 per henchman, mount or Hired Sword taken out of action
+           (a group rolls one per member out: --answer GROUP:out=N);
+        2. then a D66 per hero, tens then units (55 is --dice 5,5),
+           and the extra rolls of a Multiple Injuries."""
+        run(session, h.Injuries(warband=warband, answers=answers), dice=dice)
 
 
-@click.command("advance")
-@warband_argument
-@click.argument("fighter", required=False)
-@click.option("--threshold", type=int, default=None, help="The XP threshold to roll for (default: every one reached).")
-@click.option("--name", "names", multiple=True, metavar="GROUP=NAME", help="Name of a henchman Talent! promotes.")
-@dice_options
-@answers_option
-@pass_session
-def advance(session: Session, warband: str, fighter: str | None, threshold: int | None, names: tuple[str, ...],
-            dice: DiceChoice, answers: dict[str, str]) -> None:
-    """Roll the advances reached: every warrior's, or FIGHTER's (one --threshold)."""
-    _cid, state = session.state()
-    band = state.warband(warband)
-    named = {m.member(state, band, group).id: name for group, name in parse_pairs(names, "--name").items()}
-    run(session, h.Advance(warband=warband, fighter=fighter, threshold=threshold, names=named, answers=answers), dice=dice)
+    @group.command("experience")
+    @warband_argument
+    @click.option("--scenario-xp", multiple=True, metavar="WARRIOR=N", help="XP the scenario gives (repeat).")
+    @click.option("--henchman-deed", "deeds", multiple=True, metavar="GROUP",
+                  help="A group that took out an enemy hero (with the henchman_deed_xp house rule).")
+    @pass_session
+    def experience(session: Session, warband: str, scenario_xp: tuple[str, ...], deeds: tuple[str, ...]) -> None:
+        """Experience for the latest battle: survival, enemies taken out, the winning leader."""
+        run(session, h.Experience(warband=warband, scenario_xp=parse_int_pairs(scenario_xp, "--scenario-xp"),
+                                  henchman_deeds=list(deeds)))
 
 
-@click.command("sell-shards")
-@warband_argument
-@click.argument("shards", type=int)
-@pass_session
-def sell_shards(session: Session, warband: str, shards: int) -> None:
-    """Trading 1: sell SHARDS wyrdstone shards (0 to keep them all)."""
-    run(session, h.SellShards(warband=warband, shards=shards))
+    @group.command("advance")
+    @warband_argument
+    @click.argument("fighter", required=False)
+    @click.option("--threshold", type=int, default=None, help="The XP threshold to roll for (default: every one reached).")
+    @click.option("--name", "names", multiple=True, metavar="GROUP=NAME", help="Name of a henchman Talent! promotes.")
+    @dice_options
+    @answers_option
+    @pass_session
+    def advance(session: Session, warband: str, fighter: str | None, threshold: int | None, names: tuple[str, ...],
+                dice: DiceChoice, answers: dict[str, str]) -> None:
+        """Roll the advances reached: every warrior's, or FIGHTER's (one --threshold)."""
+        _cid, state = session.state()
+        band = state.warband(warband)
+        named = {m.member(state, band, group).id: name for group, name in parse_pairs(names, "--name").items()}
+        run(session, h.Advance(warband=warband, fighter=fighter, threshold=threshold, names=named, answers=answers), dice=dice)
 
 
-@click.command("sell")
-@warband_argument
-@click.argument("item")
-@click.option("--fighter", default=None, help="Who carries it (default: the stash).")
-@click.option("--price", type=int, default=None, help="Its base price, if the tables do not price it.")
-@pass_session
-def sell(session: Session, warband: str, item: str, fighter: str | None, price: int | None) -> None:
-    """Trading 2: sell ITEM for half its base price, rounded down."""
-    run(session, h.Sell(warband=warband, item=item, fighter=fighter, price=price))
+    @group.command("sell-shards")
+    @warband_argument
+    @click.argument("shards", type=int)
+    @pass_session
+    def sell_shards(session: Session, warband: str, shards: int) -> None:
+        """Trading 1: sell SHARDS wyrdstone shards (0 to keep them all)."""
+        run(session, h.SellShards(warband=warband, shards=shards))
 
 
-def _searches(values: tuple[str, ...]) -> list[h.RareSearch]:
-    searches = []
-    # One pair at a time: a hero named twice must reach the rules (one search per hero), not
-    # be folded into one dict entry that silently keeps only his last search.
-    for hero, wanted in (next(iter(parse_pairs([value], "--search").items())) for value in values):
-        item, _, rarity = wanted.partition(":")
-        if rarity and not rarity.isdigit():
-            raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is a number")
-        searches.append(h.RareSearch(hero=hero, item=item, rarity=int(rarity) if rarity else None))
-    return searches
+    @group.command("sell")
+    @warband_argument
+    @click.argument("item")
+    @click.option("--fighter", default=None, help="Who carries it (default: the stash).")
+    @click.option("--price", type=int, default=None, help="Its base price, if the tables do not price it.")
+    @pass_session
+    def sell(session: Session, warband: str, item: str, fighter: str | None, price: int | None) -> None:
+        """Trading 2: sell ITEM for half its base price, rounded down."""
+        run(session, h.Sell(warband=warband, item=item, fighter=fighter, price=price))
 
 
-@click.command("search")
-@warband_argument
-@click.option("--search", "searches", multiple=True, metavar="HERO=ITEM[:RARITY]", help="A hero looks for an item (repeat).")
-@dice_options
-@pass_session
-def search(session: Session, warband: str, searches: tuple[str, ...], dice: DiceChoice) -> None:
-    """Trading 3: heroes not taken out of action look for rare items (2D6 >= rarity)."""
-    run(session, h.Search(warband=warband, searches=_searches(searches)), dice=dice)
+    def _searches(values: tuple[str, ...]) -> list[h.RareSearch]:
+        searches = []
+        # One pair at a time: a hero named twice must reach the rules (one search per hero), not
+        # be folded into one dict entry that silently keeps only his last search.
+        for hero, wanted in (next(iter(parse_pairs([value], "--search").items())) for value in values):
+            item, _, rarity = wanted.partition(":")
+            if rarity and not rarity.isdigit():
+                raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is a number")
+            searches.append(h.RareSearch(hero=hero, item=item, rarity=int(rarity) if rarity else None))
+        return searches
 
 
-@click.command("buy")
-@warband_argument
-@click.argument("item")
-@click.option("--fighter", default=None, help="Who carries it (default: the stash); a group buys one per member.")
-@click.option("--price", type=int, default=None, help="Its price, if the tables do not price it.")
-@dice_options
-@pass_session
-def buy(session: Session, warband: str, item: str, fighter: str | None, price: int | None, dice: DiceChoice) -> None:
-    """Trading 4: buy ITEM (a rare one must have been found this post-game)."""
-    run(session, h.Buy(warband=warband, item=item, fighter=fighter, price=price), dice=dice)
+    @group.command("search")
+    @warband_argument
+    @click.option("--search", "searches", multiple=True, metavar="HERO=ITEM[:RARITY]", help="A hero looks for an item (repeat).")
+    @dice_options
+    @pass_session
+    def search(session: Session, warband: str, searches: tuple[str, ...], dice: DiceChoice) -> None:
+        """Trading 3: heroes not taken out of action look for rare items (2D6 >= rarity)."""
+        run(session, h.Search(warband=warband, searches=_searches(searches)), dice=dice)
 
 
-@click.command("upkeep")
-@warband_argument
-@answers_option
-@pass_session
-def upkeep(session: Session, warband: str, answers: dict[str, str]) -> None:
-    """Trading 5: pay each Hired Sword's upkeep (--answer SWORD:upkeep=pay|release)."""
-    run(session, h.Upkeep(warband=warband, answers=answers))
+    @group.command("buy")
+    @warband_argument
+    @click.argument("item")
+    @click.option("--fighter", default=None, help="Who carries it (default: the stash); a group buys one per member.")
+    @click.option("--price", type=int, default=None, help="Its price, if the tables do not price it.")
+    @dice_options
+    @pass_session
+    def buy(session: Session, warband: str, item: str, fighter: str | None, price: int | None, dice: DiceChoice) -> None:
+        """Trading 4: buy ITEM (a rare one must have been found this post-game)."""
+        run(session, h.Buy(warband=warband, item=item, fighter=fighter, price=price), dice=dice)
 
 
-@click.command("reinforce")
-@warband_argument
-@dice_options
-@answers_option
-@pass_session
-def reinforce(session: Session, warband: str, dice: DiceChoice, answers: dict[str, str]) -> None:
-    """Trading 7: roll a D6 of experience and add recruits to henchman groups (--answer GROUP:recruits=N)."""
-    run(session, h.Reinforce(warband=warband, answers=answers), dice=dice)
+    @group.command("upkeep")
+    @warband_argument
+    @answers_option
+    @pass_session
+    def upkeep(session: Session, warband: str, answers: dict[str, str]) -> None:
+        """Trading 5: pay each Hired Sword's upkeep (--answer SWORD:upkeep=pay|release)."""
+        run(session, h.Upkeep(warband=warband, answers=answers))
 
 
-@click.command("underdog")
-@warband_argument
-@click.option("--xp", "xp", multiple=True, metavar="WARRIOR=N", help="Spend N points on N XP (repeat).")
-@click.option("--sword", default=None, metavar="NAME", help="Spend a point on Hired Sword NAME, who fought in the battle.")
-@click.option("--type", "type_", default=None, help="The sword's type (ogre-bodyguard, pit-fighter…).")
-@click.option("--race", default="", help="The sword's race (sets his maximum characteristics).")
-@click.option("--stat", "stats", multiple=True, metavar="STAT=N", help="The sword's M A W T WS BS I Ld (repeat).")
-@click.option("--took-out", "took_out", multiple=True, metavar="ENEMY", help="An enemy the sword took out of action (repeat).")
-@click.option("--out-of-action", is_flag=True, help="The sword was taken out of action.")
-@pass_session
-def underdog(session: Session, warband: str, xp: tuple[str, ...], sword: str | None, type_: str | None, race: str,
-             stats: tuple[str, ...], took_out: tuple[str, ...], out_of_action: bool) -> None:
-    """Spend the underdog points of the latest battle: on experience (before the experience step),
-    or one on a Hired Sword who fought in it (before exploring; keep him at the upkeep by paying it)."""
-    hired = None
-    if sword is None:
-        if type_ or race or stats or took_out or out_of_action:
-            raise BadInput("--type, --race, --stat, --took-out and --out-of-action describe a Hired Sword: name him with --sword")
-    elif type_ is None:
-        raise BadInput(f"give {sword}'s Hired Sword type with --type")
-    else:
-        hired = h.UnderdogSword(name=sword, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
-                                took_out=list(took_out), out_of_action=out_of_action)
-    run(session, h.SpendUnderdog(warband=warband, xp=parse_int_pairs(xp, "--xp"), sword=hired))
+    @group.command("reinforce")
+    @warband_argument
+    @dice_options
+    @answers_option
+    @pass_session
+    def reinforce(session: Session, warband: str, dice: DiceChoice, answers: dict[str, str]) -> None:
+        """Trading 7: roll a D6 of experience and add recruits to henchman groups (--answer GROUP:recruits=N)."""
+        run(session, h.Reinforce(warband=warband, answers=answers), dice=dice)
 
 
-@click.command("ratings")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@pass_session
-def ratings(session: Session, as_json: bool) -> None:
-    """Every warband's rating at each battle it fought, and now; wyrdstone held."""
-    _cid, state = session.state()
-    rows = [
-        {"warband": band.name, "by_battle": {int(k): v for k, v in band.ext.get(ce.RATINGS, {}).items()},
-         "now": m.rating(state, band.id), "shards": band.ext.get(ce.SHARDS, 0)}
-        for band in state.warbands.values()
-    ]
-    if as_json:
-        emit_json(rows)
-        return
-    for row in rows:
-        history = ", ".join(f"battle {n}: {r}" for n, r in row["by_battle"].items())
-        click.echo(f"{row['warband']}: rating {row['now']} now{'; ' + history if history else ''}; wyrdstone {row['shards']}")
+    @group.command("underdog")
+    @warband_argument
+    @click.option("--xp", "xp", multiple=True, metavar="WARRIOR=N", help="Spend N points on N XP (repeat).")
+    @click.option("--sword", default=None, metavar="NAME", help="Spend a point on Hired Sword NAME, who fought in the battle.")
+    @click.option("--type", "type_", default=None, help="The sword's type (ogre-bodyguard, pit-fighter…).")
+    @click.option("--race", default="", help="The sword's race (sets his maximum characteristics).")
+    @click.option("--stat", "stats", multiple=True, metavar="STAT=N", help="The sword's M A W T WS BS I Ld (repeat).")
+    @click.option("--took-out", "took_out", multiple=True, metavar="ENEMY", help="An enemy the sword took out of action (repeat).")
+    @click.option("--out-of-action", is_flag=True, help="The sword was taken out of action.")
+    @pass_session
+    def underdog(session: Session, warband: str, xp: tuple[str, ...], sword: str | None, type_: str | None, race: str,
+                 stats: tuple[str, ...], took_out: tuple[str, ...], out_of_action: bool) -> None:
+        """Spend the underdog points of the latest battle: on experience (before the experience step),
+        or one on a Hired Sword who fought in it (before exploring; keep him at the upkeep by paying it)."""
+        hired = None
+        if sword is None:
+            if type_ or race or stats or took_out or out_of_action:
+                raise BadInput("--type, --race, --stat, --took-out and --out-of-action describe a Hired Sword: name him with --sword")
+        elif type_ is None:
+            raise BadInput(f"give {sword}'s Hired Sword type with --type")
+        else:
+            hired = h.UnderdogSword(name=sword, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
+                                    took_out=list(took_out), out_of_action=out_of_action)
+        run(session, h.SpendUnderdog(warband=warband, xp=parse_int_pairs(xp, "--xp"), sword=hired))
 
 
-COMMANDS = [hire, explore, injuries, experience, advance, sell_shards, sell, search, buy, upkeep, reinforce, underdog, ratings]
+    @group.command("ratings")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    @pass_session
+    def ratings(session: Session, as_json: bool) -> None:
+        """Every warband's rating at each battle it fought, and now; wyrdstone held."""
+        _cid, state = session.state()
+        rows = [
+            {"warband": band.name, "by_battle": {int(k): v for k, v in band.ext.get(ce.RATINGS, {}).items()},
+             "now": m.rating(state, band.id), "shards": band.ext.get(ce.SHARDS, 0)}
+            for band in state.warbands.values()
+        ]
+        if as_json:
+            emit_json(rows)
+            return
+        for row in rows:
+            history = ", ".join(f"battle {n}: {r}" for n, r in row["by_battle"].items())
+            click.echo(f"{row['warband']}: rating {row['now']} now{'; ' + history if history else ''}; wyrdstone {row['shards']}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ledger import events as ev
+from ledger import rulesets
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter
@@ -112,6 +113,13 @@ class BareDraw(Command, frozen=True, kw_only=True, tag="draw"):
 class RecordNote(Command, frozen=True, kw_only=True, tag="note"):
     text: str
     warband: str | None = None
+
+
+class UpgradeRules(Command, frozen=True, kw_only=True, tag="rules.upgrade"):
+    """Decide the campaign's later transactions under `version` of its ruleset (recorded, so that
+    replaying decides it the same way whatever versions exist by then)."""
+
+    version: str
 
 
 def positive(amount: int, what: str) -> None:
@@ -326,6 +334,17 @@ def record_note(cmd: RecordNote, ctx: Context) -> None:
     ctx.emit(ev.NoteRecorded(text=cmd.text.strip(), warband=band))
 
 
+def upgrade_rules(cmd: UpgradeRules, ctx: Context) -> None:
+    versions = list(rulesets.get(ctx.state.ruleset).versions)
+    current = ctx.version
+    if cmd.version not in versions:
+        raise BadInput(f"{ctx.state.ruleset} has no version {cmd.version} (versions: {', '.join(versions)})")
+    if current in versions and versions.index(cmd.version) <= versions.index(current):
+        raise RuleViolation(f"the campaign already plays {ctx.state.ruleset} v{current}: nothing to upgrade to "
+                            f"(the newest is v{versions[-1]})")
+    ctx.emit(ev.RulesetUpgraded(version=cmd.version, previous=current))
+
+
 SHARED_HANDLERS = {
     EnlistWarband: enlist_warband,
     RecruitFighter: recruit_fighter,
@@ -339,4 +358,5 @@ SHARED_HANDLERS = {
     BareRoll: bare_roll,
     BareDraw: bare_draw,
     RecordNote: record_note,
+    UpgradeRules: upgrade_rules,
 }

@@ -7,35 +7,12 @@ post-game and `cli.py` the `campaign trench-crusade …` commands. See README.md
 
 from __future__ import annotations
 
-from typing import Any
-
-import click
-
 from ledger.rulesets import Ruleset, register
 
+from .cli import register_commands
 from .events import evolve
 from .handlers import DEFAULT_OPTIONS, HANDLERS, check_options
 from .steps import post_game
-
-
-class _CommandsOnFirstUse(click.Group):
-    """The `campaign trench-crusade` group, loading its commands only when it is used.
-
-    Its commands need the CLI's helpers (`ledger.cli.app`), and importing `ledger.cli` mounts
-    every registered ruleset's group: importing them while the rulesets are still registering
-    would mount a partial list."""
-
-    def _group(self) -> click.Group:
-        from .cli import group
-
-        return group
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return self._group().list_commands(ctx)
-
-    def get_command(self, ctx: click.Context, name: str) -> Any:
-        return self._group().get_command(ctx, name)
-
 
 RULESET = register(
     Ruleset(
@@ -48,8 +25,6 @@ RULESET = register(
         check_options=check_options,
         post_game=post_game,
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
-        cli=_CommandsOnFirstUse(
-            "trench-crusade", help="Trench Crusade: recruit, record battles, and each step of the Campaign Phase."
-        ),
+        register_commands=register_commands,
     )
 )

@@ -1,6 +1,7 @@
 """The `campaign` command: the outermost shell, where domain errors become user messages.
 
-One module per noun; each registers its commands on `main`. Reads take `--json`.
+One module per noun; each registers its commands on `main`. Reads take `--json`. A ruleset's own
+commands come through its `register_commands` hook, when `campaign <ruleset-id>` is used.
 """
 
 from __future__ import annotations
@@ -20,17 +21,5 @@ from ledger.cli import (  # noqa: F401 - each module registers its commands on `
     readmodels,
     warbands,
 )
-
-
-def _mount_ruleset_commands() -> None:
-    """Each ruleset's own commands appear as `campaign <ruleset-id> …`."""
-    from ledger.rulesets import load_rulesets
-
-    for ruleset in load_rulesets().values():
-        if ruleset.cli is not None:
-            main.add_command(ruleset.cli, name=ruleset.id)
-
-
-_mount_ruleset_commands()
 
 __all__ = ["main"]

@@ -22,7 +22,24 @@ from ledger.store import DEFAULT_STORE, Store
 
 
 class LedgerGroup(click.Group):
-    """Turns every foreseeable failure into `Error: …` and the error's exit code; never a traceback."""
+    """Turns every foreseeable failure into `Error: …` and the error's exit code; never a traceback.
+
+    Each ruleset with commands of its own appears as `campaign <ruleset-id>` (see RulesetCommands)."""
+
+    def _ruleset_groups(self) -> dict[str, str]:
+        from ledger import rulesets
+
+        return {ruleset_id: entry.summary for ruleset_id, entry in rulesets.index().items() if entry.summary}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self._ruleset_groups()})
+
+    def get_command(self, ctx: click.Context, name: str) -> Any:
+        found = super().get_command(ctx, name)
+        if found is None and name in (groups := self._ruleset_groups()):
+            found = RulesetCommands(name, groups[name])
+            self.add_command(found)
+        return found
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -187,6 +204,14 @@ def parse_pairs(pairs: Sequence[str], option: str) -> dict[str, str]:
     return parsed
 
 
+def parse_pair_list(values: Sequence[str], option: str) -> list[tuple[str, str]]:
+    """KEY=VALUE options where a key may come back (one fighter taking out two enemies)."""
+    pairs = []
+    for value in values:
+        pairs.extend(parse_pairs([value], option).items())
+    return pairs
+
+
 def parse_int_pairs(pairs: Sequence[str], option: str) -> dict[str, int]:
     parsed = {}
     for key, value in parse_pairs(pairs, option).items():
@@ -250,3 +275,48 @@ def report(outcome: Outcome) -> None:
 
 def emit_json(value: Any) -> None:
     click.echo(json.dumps(msgspec.to_builtins(value), indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@dataclass(frozen=True)
+class Shell:
+    """The helpers a ruleset's `register_commands(group, shell)` hook is handed (commands.kit.cli.Shell)."""
+
+    pass_session: Callable[..., Any]
+    dice_options: Callable[..., Any]
+    answers_option: Callable[..., Any]
+    run: Callable[..., Outcome]
+    emit_json: Callable[[Any], None]
+    parse_pairs: Callable[[Sequence[str], str], dict[str, str]]
+    parse_int_pairs: Callable[[Sequence[str], str], dict[str, int]]
+    parse_pair_list: Callable[[Sequence[str], str], list[tuple[str, str]]]
+
+
+SHELL = Shell(pass_session=pass_session, dice_options=dice_options, answers_option=answers_option, run=run,
+              emit_json=emit_json, parse_pairs=parse_pairs, parse_int_pairs=parse_int_pairs,
+              parse_pair_list=parse_pair_list)
+
+
+class RulesetCommands(click.Group):
+    """`campaign <ruleset-id>`: the ruleset is imported, and hands its commands over through its
+    `register_commands` hook, only when the group is used (its help line comes from the index)."""
+
+    def __init__(self, ruleset_id: str, summary: str) -> None:
+        super().__init__(ruleset_id, help=summary)
+        self._registered = False
+
+    def _register(self) -> None:
+        if not self._registered:
+            from ledger import rulesets
+
+            self._registered = True
+            ruleset = rulesets.get(self.name or "")
+            if ruleset.register_commands is not None:
+                ruleset.register_commands(self, SHELL)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._register()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, name: str) -> Any:
+        self._register()
+        return super().get_command(ctx, name)

@@ -6,8 +6,9 @@ import json
 
 import click
 
+from commands.shared import UpgradeRules
 from ledger import rulesets
-from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report
+from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report, run
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
 from ledger.describe import plural
 from projections.roster import roster as roster_view
@@ -85,6 +86,24 @@ def list_rulesets(as_json: bool) -> None:
         return
     for row in rows:
         click.echo(f"{row['id']}  v{row['version']}  {row['title']}")
+
+
+@main.group("rules")
+def rules() -> None:
+    """The version of its ruleset a campaign is decided under."""
+
+
+@rules.command("upgrade")
+@click.option("--reason", default="", help="Why (kept in the audit trail).")
+@pass_session
+def rules_upgrade(session: Session, reason: str) -> None:
+    """Decide the campaign's later transactions under the newest version of its ruleset.
+
+    Earlier transactions keep the version they were decided under: replay, voids and import
+    decide each transaction under the version in force at it."""
+    _cid, state = session.state()
+    newest = rulesets.get(state.ruleset).version
+    run(session, UpgradeRules(version=newest), reason=reason)
 
 
 @main.group("seed")

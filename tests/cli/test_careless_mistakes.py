@@ -124,10 +124,11 @@ def test_leaving_the_dice_prompt_records_nothing(two_warbands, monkeypatch):
 
 
 @pytest.mark.parametrize(("option", "message"), [
-    ("dice=leger", "option dice is 'table' or 'ledger', not 'leger'"),
-    ("decks=phyiscal", "option decks is 'ledger' or 'physical', not 'phyiscal'"),
+    ("dice=leger", "freeform option dice: Invalid enum value 'leger' (one of: table, ledger)"),
+    ("decks=phyiscal", "freeform option decks: Invalid enum value 'phyiscal' (one of: ledger, physical)"),
+    ("exploration=weird", "freeform has no option exploration (options: dice, decks)"),
 ])
-def test_a_misspelt_dice_or_deck_option_is_refused_not_pinned(campaign, option, message):
+def test_a_misspelt_or_unknown_option_is_refused_not_pinned(campaign, option, message):
     refused = campaign("new", "Spring", "--option", option)
     assert (refused.exit_code, refused.output) == (2, f"Error: {message}\n")
     assert campaign("list", "--json").output == "[]\n"

@@ -1,0 +1,59 @@
+"""What a ruleset's command hook is handed: the click group `campaign <ruleset-id>` and the shell.
+
+A ruleset adds its commands in `register_commands(group, shell)` (its `Ruleset.register_commands`),
+as sqlite-utils plugins do: it never imports the CLI. The shell carries the helpers every command
+needs (the session, dice and answer options, running a command and printing what it recorded);
+these Protocols say what they are, for type checkers and readers.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from ledger.campaigns import Ledger, Outcome
+from ledger.decide import Command
+from ledger.state import CampaignState
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+class Session(Protocol):
+    """The store, actor and campaign of one CLI invocation."""
+
+    actor: str
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+    def state(self) -> tuple[uuid.UUID, CampaignState]: ...
+
+
+class DiceChoice(Protocol):
+    """`--dice 3,5`, `--card …` or `--ledger`, as given (see `Shell.dice_options`)."""
+
+    text: str | None
+    cards: list[str]
+    use_ledger: bool
+
+
+class Shell(Protocol):
+    pass_session: Decorator  # hands the command its Session as first argument
+    dice_options: Decorator  # --dice/--card/--ledger, handed to the command as `dice: DiceChoice`
+    answers_option: Decorator  # --answer KEY=CHOICE (repeatable), handed as `answers: dict[str, str]`
+
+    def run(self, session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "") -> Outcome:
+        """Record the command in the session's campaign and print the events it recorded."""
+
+    def emit_json(self, value: Any) -> None:
+        """Print a read for `--json`."""
+
+    def parse_pairs(self, pairs: Sequence[str], option: str) -> dict[str, str]:
+        """KEY=VALUE options; `Error: …` naming the option on a malformed one."""
+
+    def parse_int_pairs(self, pairs: Sequence[str], option: str) -> dict[str, int]:
+        """KEY=N options."""
+
+    def parse_pair_list(self, values: Sequence[str], option: str) -> list[tuple[str, str]]:
+        """KEY=VALUE options where a key may come back, in the order given."""

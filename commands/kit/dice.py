@@ -1,0 +1,86 @@
+"""One protocol for rules that need more dice than they were given, one face check, one D66.
+
+Rules are pure: they take the dice rolled so far (`Rolled`) and either return their result or
+raise `MoreDice` naming the roll they need next (its key, expression and purpose). `resolve`
+drives such a rule on a handler's context: it rolls what is asked, adds it, and calls the rule
+again until it answers. A test drives the same rule without a ledger by handing it `Rolled`
+faces directly. The key lets a rule ask for rolls in any order (one per fighter, one per step
+of a chart); a rule with one sequence of rolls uses `Rolled.next`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from ledger import dice as core_dice
+from ledger.decide import Context
+
+R = TypeVar("R")
+
+
+class MoreDice(Exception):
+    """The rule needs the roll `key` (`expression`, for `purpose`) before it can answer."""
+
+    def __init__(self, key: str, expression: str, purpose: str) -> None:
+        super().__init__(f"{purpose} needs {expression}")
+        self.key = key
+        self.expression = expression
+        self.purpose = purpose
+
+
+@dataclass
+class Rolled:
+    """The faces rolled so far, by key (insertion order is the order rolled)."""
+
+    faces: dict[str, list[int]] = field(default_factory=dict)
+
+    def get(self, key: str, expression: str, purpose: str) -> list[int]:
+        """The faces of roll `key`, checked against `expression`; MoreDice when not rolled yet."""
+        if key not in self.faces:
+            raise MoreDice(key, expression, purpose)
+        faces = self.faces[key]
+        check_faces(faces, expression, purpose)
+        return faces
+
+    def next(self, index: int, expression: str, purpose: str) -> list[int]:
+        """The `index`-th roll of a rule that rolls one after another (keys "0", "1", …)."""
+        return self.get(str(index), expression, purpose)
+
+    def add(self, key: str, faces: Sequence[int]) -> None:
+        self.faces[key] = list(faces)
+
+    @classmethod
+    def of(cls, faces: Mapping[str, Sequence[int]] | Sequence[Sequence[int]]) -> Rolled:
+        """For tests: `Rolled.of([[3], [6, 1]])` or `Rolled.of({"injury:gunnar": [6, 1]})`."""
+        items = faces.items() if isinstance(faces, Mapping) else ((str(i), f) for i, f in enumerate(faces))
+        return cls({key: list(f) for key, f in items})
+
+
+def resolve(ctx: Context, rule: Callable[[Rolled], R], rolled: Rolled | None = None) -> R:
+    """Call `rule` with the dice rolled so far, rolling (and recording) each roll it asks for."""
+    rolled = rolled if rolled is not None else Rolled()
+    while True:
+        try:
+            return rule(rolled)
+        except MoreDice as need:
+            if need.key in rolled.faces:
+                raise  # a rule asking again for a roll it was given would loop for ever
+            rolled.add(need.key, ctx.roll(need.expression, purpose=need.purpose).faces)
+
+
+def check_faces(faces: Sequence[int], expression: str, purpose: str) -> None:
+    """Faces must be one per die of the expression, each on its die (BadInput otherwise)."""
+    core_dice.check_faces(list(faces), core_dice.parse_expression(expression).die_sides, purpose)
+
+
+def d66(faces: Sequence[int]) -> int:
+    """Two D6 read as tens then units: 11 … 66."""
+    tens, units = faces
+    return tens * 10 + units
+
+
+def value_of(expression: str, faces: Sequence[int]) -> int:
+    """What the faces of `expression` count as (the sum, D3 halved up, D66 as 11 … 66, kept dice)."""
+    return core_dice.parse_expression(expression).evaluate(list(faces))[0]

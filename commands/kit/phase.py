@@ -1,0 +1,210 @@
+"""A ruleset's post-game phase, declared once: its steps in order, steps taken instead of others,
+trading windows between steps, and the checks every step and the next battle go through.
+
+A phase belongs to a warband's latest battle (the core state's `battles`). A step done is a
+`post-game.step-done` event (emitted by `finish`), unless the step declares `done` itself (a
+step that is over once nothing is left to do in it, like advances once every threshold is
+rolled). `begin` refuses a step that is done, out of order, or shut out by a step taken in its
+place; `refuse_unfinished` refuses the next battle of a warband whose phase is not finished;
+`open_window` refuses a trading action outside its window. The refusals are worded by the
+ruleset's `PhaseMessages`, so each game speaks its own words.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ledger import events as ev
+from ledger.decide import AskChoice, Command, Context
+from ledger.errors import RuleViolation
+from ledger.rulesets import Step, steps_done
+from ledger.state import Battle, CampaignState, Warband
+
+# (state, warband) -> whether the step is over for the latest battle
+StepDone = Callable[[CampaignState, Warband], bool]
+# (state, warband, step key) -> None, or a RuleViolation: a ruleset's own condition on beginning a step
+StepGate = Callable[[CampaignState, Warband, str], None]
+# (state, warband id, ask) -> the step's command, asked for by the guided `campaign post-game`
+BuildCommand = Callable[[CampaignState, str, AskChoice], Command]
+
+
+@dataclass(frozen=True)
+class PhaseStep:
+    """One step of the phase. `title` is how refusals name it; `guide` the line the guided walk prints;
+    `build` makes its command for the guided walk (None: not offered there); `before` names what a
+    player may do with other commands before it (the walk offers to stop there); `done` replaces
+    "a step-done event was recorded" for steps that are over once nothing is left to do; `instead_of`
+    makes it a step taken in another's place (it then has no place of its own in the order);
+    `checked_by_command` keeps it out of the order `begin` enforces (the phase still waits for it
+    before the next battle, and the walk offers it): its command checks for itself when it may run."""
+
+    key: str
+    title: str
+    guide: str = ""
+    build: BuildCommand | None = None
+    before: str = ""
+    done: StepDone | None = None
+    instead_of: str | None = None
+    checked_by_command: bool = False
+
+
+@dataclass(frozen=True)
+class PhaseMessages:
+    """How the refusals read. Fields: {band} the warband's name, {battle} the battle's number,
+    {step} the refused step's title, {first} the title of the step to do first, {order} every
+    step's title in order, {taken} the title of the step taken in its place, {action} a trading
+    action, {limit} the step that closes a window, {next_key} the key of the next step, {quoted}
+    the warband's name quoted for a shell."""
+
+    no_battle: str = "{band} has not fought a battle yet: there is no post-game to {step}"
+    already_done: str = "{band} has already done '{step}' for battle {battle}"
+    not_yet: str = "{band} cannot {step} yet: {first} first (post-game of battle {battle})"
+    taken_instead: str = "{band} has done '{taken}' for battle {battle}, taken instead of '{step}'"
+    window_closed: str = "{band} can no longer {action} after battle {battle}: '{limit}' is done"
+    window_not_open: str = "{band} cannot {action} yet: {first} first (post-game of battle {battle})"
+    unfinished: str = "{band} must finish the post-game of battle {battle} first (next: {first})"
+
+
+@dataclass(frozen=True)
+class Window:
+    """A trading action open after step `after` is done and until step `until` is done."""
+
+    after: str
+    until: str
+
+
+@dataclass(frozen=True)
+class Phase:
+    steps: Sequence[PhaseStep]
+    windows: Mapping[str, Window] = field(default_factory=dict)
+    messages: PhaseMessages = PhaseMessages()
+    gate: StepGate | None = None
+
+    def __post_init__(self) -> None:
+        keys = [step.key for step in self.steps]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"a phase lists a step twice: {keys}")
+        for step in self.steps:
+            if step.instead_of is not None and step.instead_of not in self.sequence:
+                raise ValueError(f"step {step.key} is taken instead of {step.instead_of}, which is not in the order")
+        for action, window in self.windows.items():
+            if window.after not in self.sequence or window.until not in self.sequence:
+                raise ValueError(f"window {action} must lie between two steps of the order")
+
+    # --- the declaration read back ---------------------------------------------------------------
+
+    @property
+    def sequence(self) -> tuple[str, ...]:
+        """The keys of the steps with a place of their own, in order: what finishes the phase."""
+        return tuple(step.key for step in self.steps if step.instead_of is None)
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The part of the sequence that `begin` enforces."""
+        return tuple(key for key in self.sequence if not self.step(key).checked_by_command)
+
+    def step(self, key: str) -> PhaseStep:
+        return next(step for step in self.steps if step.key == key)
+
+    def title(self, key: str) -> str:
+        return self.step(key).title
+
+    def place(self, key: str) -> str:
+        """The place in the order a step takes: its own, or the one of the step it replaces."""
+        return self.step(key).instead_of or key
+
+    # --- where a warband stands --------------------------------------------------------------------
+
+    @staticmethod
+    def latest_battle(state: CampaignState, band: Warband) -> Battle | None:
+        return next((b for b in reversed(state.battles) if band.id in b.participants), None)
+
+    def recorded(self, state: CampaignState, band: Warband) -> list[str]:
+        """Step keys recorded done for the latest battle, in the order done."""
+        battle = self.latest_battle(state, band)
+        return steps_done(state, band.id, battle.number) if battle is not None else []
+
+    def is_done(self, state: CampaignState, band: Warband, key: str) -> bool:
+        """Done for the latest battle: recorded (itself or a step taken in its place), or over by its own test."""
+        if self.latest_battle(state, band) is None:
+            return False
+        own = self.step(key).done
+        if own is not None:
+            return own(state, band)
+        recorded = self.recorded(state, band)
+        return any(self.place(done) == key or done == key for done in recorded)
+
+    def next_step(self, state: CampaignState, band: Warband) -> str | None:
+        """The first step of the sequence not done for the latest battle (None: finished, or no battle)."""
+        if self.latest_battle(state, band) is None:
+            return None
+        return next((key for key in self.sequence if not self.is_done(state, band, key)), None)
+
+    # --- the checks --------------------------------------------------------------------------------
+
+    def _say(self, template: str, band: Warband, battle: Battle | None, **more: str) -> RuleViolation:
+        return RuleViolation(template.format(band=band.name, battle=battle.number if battle else 0,
+                                             order=", ".join(self.title(k) for k in self.order),
+                                             quoted=shlex.quote(band.name), **more))
+
+    def begin(self, state: CampaignState, band: Warband, key: str) -> Battle:
+        """The battle whose phase this step belongs to, once it may be taken now."""
+        battle = self.latest_battle(state, band)
+        title = self.title(key)
+        if battle is None:
+            raise self._say(self.messages.no_battle, band, None, step=title)
+        recorded = self.recorded(state, band)
+        if key in recorded or (self.step(key).done is not None and self.step(key).done(state, band)):
+            raise self._say(self.messages.already_done, band, battle, step=title)
+        place = self.place(key)
+        taken = next((other for other in recorded if other != key and self.place(other) == place), None)
+        if taken is not None:
+            raise self._say(self.messages.taken_instead, band, battle, step=title, taken=self.title(taken))
+        earlier = [k for k in self.sequence[: self.sequence.index(place)] if k in self.order]
+        first = next((k for k in earlier if not self.is_done(state, band, k)), None)
+        if first is not None:
+            raise self._say(self.messages.not_yet, band, battle, step=title, first=self.title(first))
+        if self.gate is not None:
+            self.gate(state, band, key)
+        return battle
+
+    @staticmethod
+    def finish(ctx: Context, band: Warband, battle: Battle | int, key: str) -> None:
+        number = battle if isinstance(battle, int) else battle.number
+        ctx.emit(ev.PostGameStepDone(warband=band.id, battle=number, step=key))
+
+    def open_window(self, state: CampaignState, band: Warband, action: str) -> None:
+        """Refuse a trading action outside its window (before the first battle every window is open)."""
+        battle = self.latest_battle(state, band)
+        if battle is None:
+            return
+        window = self.windows[action]
+        if self.is_done(state, band, window.until):
+            raise self._say(self.messages.window_closed, band, battle, action=action, limit=self.title(window.until))
+        if not self.is_done(state, band, window.after):
+            first = self.next_step(state, band) or window.after
+            raise self._say(self.messages.window_not_open, band, battle, action=action, first=self.title(first))
+
+    def refuse_unfinished(self, state: CampaignState, participants: Sequence[str]) -> None:
+        """A warband fights again only once the phase of its latest battle is finished: the steps
+        belong to the latest battle, so those left would be dropped without a word."""
+        for band_id in participants:
+            band = state.warbands[band_id]
+            first = self.next_step(state, band)
+            if first is not None:
+                raise self._say(self.messages.unfinished, band, self.latest_battle(state, band),
+                                first=self.title(first), next_key=first)
+
+    # --- the guided walk (`campaign post-game WARBAND`) -----------------------------------------------
+
+    def guided_steps(self, state: CampaignState, warband: str) -> list[Step]:
+        """The steps the guided walk offers, each done as this phase says (the ruleset's `post_game`)."""
+
+        def done_test(key: str) -> Callable[[CampaignState, str], bool]:
+            return lambda state, warband: self.is_done(state, state.warbands[warband], key)
+
+        return [Step(key=step.key, title=step.guide or step.title, done=done_test(step.key), build=step.build,
+                     before=step.before)
+                for step in self.steps if step.build is not None and step.instead_of is None]

@@ -1,0 +1,69 @@
+"""A ruleset's own facts, typed, and the one way they are folded.
+
+The core state (`ledger.state.CampaignState`) keeps what every game shares: warbands, fighters,
+battles with who fought, deeds and casualties, XP, injuries, items. A ruleset keeps what only
+its game has in one msgspec Struct of its own (`RulesetFacts`), held in the campaign state's
+`ext` under the ruleset's id, so snapshots carry it. `Facts.of(state)` gives it typed (decoding
+it once after a snapshot or a copy), and `Folds` is the fold: a table from each of the ruleset's
+event types to the function that applies it, registered with `@folds.on(EventType)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from ledger import events as ev
+from ledger.state import CampaignState
+
+F = TypeVar("F", bound=msgspec.Struct)
+E = TypeVar("E", bound=ev.Event)
+
+
+class RulesetFacts(msgspec.Struct, kw_only=True):
+    """Base of a ruleset's facts: fields with defaults, mutable (folds update them in place)."""
+
+
+class Facts(Generic[F]):
+    """Where a ruleset's facts live in the campaign state, and their type."""
+
+    def __init__(self, key: str, facts_type: type[F]) -> None:
+        self.key = key
+        self.facts_type = facts_type
+
+    def of(self, state: CampaignState) -> F:
+        held = state.ext.get(self.key)
+        if not isinstance(held, self.facts_type):
+            # A snapshot or a copy holds them as plain JSON values: type them once, in place.
+            held = msgspec.convert(held or {}, self.facts_type)
+            state.ext[self.key] = held
+        return held
+
+
+# (the ruleset's facts, the event, the whole campaign state) -> None
+Fold = Callable[[Any, Any, CampaignState], None]
+
+
+class Folds(Generic[F]):
+    """A ruleset's `evolve`: each of its event types applied by one registered function."""
+
+    def __init__(self, facts: Facts[F]) -> None:
+        self.facts = facts
+        self.table: dict[type[ev.Event], Fold] = {}
+
+    def on(self, event_type: type[E]) -> Callable[[Callable[[F, E, CampaignState], None]], Callable[[F, E, CampaignState], None]]:
+        def register(fold: Callable[[F, E, CampaignState], None]) -> Callable[[F, E, CampaignState], None]:
+            if event_type in self.table:
+                raise ValueError(f"{event_type.__name__} is folded twice")
+            self.table[event_type] = fold
+            return fold
+
+        return register
+
+    def evolve(self, state: CampaignState, event: ev.Event) -> None:
+        """The `Ruleset.evolve` hook: the core calls it for every event it does not fold itself."""
+        fold = self.table.get(type(event))
+        if fold is not None:
+            fold(self.facts.of(state), event, state)

@@ -1,0 +1,100 @@
+"""One loader for a ruleset's rule tables: JSON data files in its package, validated into frozen
+msgspec Structs, with whole tables replaced by house rules (the campaign's `tables` option).
+
+A ruleset declares a Struct whose fields are its tables; each field's default is read from
+`<package>/data/<name>.json` (a house rule names the table the same way), decoded strictly
+(unknown keys refused, so a typo in a house rule is an error, not a silent default), then checked
+for meaning by the ruleset's own `check` (rows covering a die's range, ids that exist…).
+Errors are `TableError`s naming the table: `campaign new` turns them into `Error: …`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from functools import cached_property, lru_cache
+from importlib import resources
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from ledger.errors import BadInput
+
+T = TypeVar("T", bound=msgspec.Struct)
+
+
+class TableError(BadInput):
+    """A table (shipped or a house rule) does not decode or does not make sense."""
+
+
+class Tables(Generic[T]):
+    """The tables of one ruleset: `defaults`, and `for_options(options)` with its house rules.
+
+    `names` maps a table's name (its file name and house-rule key) to the Struct field that holds it,
+    where they differ (e.g. "hero-injury" -> "hero_injury"); by default they are the same."""
+
+    def __init__(self, title: str, tables_type: type[T], package: str, *, names: Mapping[str, str] | None = None,
+                 check: Callable[[T], None] | None = None, folder: str = "data") -> None:
+        """`package` is the ruleset's package name (`__package__`): its tables are `<package>/<folder>/<name>.json`."""
+        self.title = title
+        self.tables_type = tables_type
+        self.package = package
+        self.folder = folder
+        self.names = dict(names) if names else {f: f for f in tables_type.__struct_fields__}
+        self.check = check
+        self._types = {name: msgspec.structs.fields(tables_type)[_index(tables_type, field)].type
+                       for name, field in self.names.items()}
+        self._for = lru_cache(maxsize=32)(self._replaced)
+
+    def decode(self, name: str, content: Any) -> Any:
+        """One table from JSON text/bytes or decoded JSON (dicts and lists), strictly."""
+        wanted = self._types[name]
+        try:
+            if isinstance(content, (str, bytes)):
+                return msgspec.json.decode(content, type=wanted)
+            return msgspec.convert(content, type=wanted)
+        except (msgspec.ValidationError, msgspec.DecodeError) as error:
+            raise TableError(f"{self.title} table '{name}' is invalid: {error}") from None
+
+    @cached_property
+    def defaults(self) -> T:
+        data = resources.files(self.package).joinpath(self.folder)
+        tables = self.tables_type(**{field: self.decode(name, data.joinpath(f"{name}.json").read_bytes())
+                                     for name, field in self.names.items()})
+        self._check(tables)
+        return tables
+
+    def with_house_rules(self, overrides: Mapping[str, Any]) -> T:
+        """The defaults with whole tables replaced (each validated like the defaults)."""
+        return self._for(json.dumps(dict(overrides), sort_keys=True))
+
+    def for_options(self, options: Mapping[str, Any]) -> T:
+        """The campaign's tables: its `tables` option replaces whole tables."""
+        overrides = options.get("tables") or {}
+        if not isinstance(overrides, Mapping):
+            raise TableError("option tables maps table names to replacement tables")
+        return self.with_house_rules(overrides)
+
+    def _replaced(self, overrides: str) -> T:
+        replacing = json.loads(overrides)
+        if not replacing:
+            return self.defaults
+        unknown = sorted(set(replacing) - set(self.names))
+        if unknown:
+            raise TableError(f"there is no {self.title} table {', '.join(repr(n) for n in unknown)}; "
+                             f"tables are: {', '.join(sorted(self.names))}")
+        tables = msgspec.structs.replace(
+            self.defaults, **{self.names[name]: self.decode(name, content) for name, content in replacing.items()})
+        self._check(tables)
+        return tables
+
+    def _check(self, tables: T) -> None:
+        if self.check is not None:
+            try:
+                self.check(tables)
+            except ValueError as error:
+                raise TableError(str(error)) from None
+
+
+def _index(struct_type: type[msgspec.Struct], field: str) -> int:
+    return struct_type.__struct_fields__.index(field)

@@ -1,0 +1,58 @@
+"""What `campaign trench-crusade status` shows, read from the state: the CLI only prints it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.errors import RuleViolation
+from ledger.rulesets import steps_done
+from ledger.state import CampaignState
+
+from . import events as tce
+from . import rules as r
+from .handlers import head_wound_promotion, latest_battle, tables_for, xp_blocking_rows
+
+# A Head-Wounded model's XP, in `status`: blocked, or restored by a Promotion 6 (house rule `head_wound_promotion`).
+XP_BLOCKED, XP_RESTORED = "xp-blocked", "xp-restored"
+
+
+def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
+    band = state.warband(warband)
+    fighters = state.fighters_of(band.id)
+    tables = tables_for(state)
+
+    def head_wound(fighter: Any) -> str | None:
+        if xp_blocking_rows(fighter, tables):
+            return XP_BLOCKED
+        return XP_RESTORED if tce.XP_RESTORED_AFTER in fighter.ext else None
+
+    def row(fighter: Any) -> dict[str, Any]:
+        return {
+            "name": fighter.name,
+            "model": fighter.ext.get(tce.MODEL, fighter.role),
+            "xp": fighter.xp,
+            "keywords": list(fighter.keywords),
+            "battle_scars": fighter.ext.get(tce.BATTLE_SCARS, 0),
+            "advancements_due": fighter.ext.get(tce.ADVANCEMENTS_DUE, 0),
+            "head_wound": head_wound(fighter),
+        }
+
+    try:
+        battle: int | None = latest_battle(state, band).number
+    except RuleViolation:  # a warband that has not fought yet has no Campaign Phase
+        battle = None
+    return {
+        "warband": band.name,
+        "faction": band.faction,
+        "ducats": band.treasury,
+        "glory": band.ext.get(tce.GLORY, 0),
+        "promotion_streak": band.ext.get(tce.STREAK, 0),
+        "head_wound_promotion": head_wound_promotion(state),
+        "elite": [row(f) for f in fighters if r.ELITE in f.keywords],
+        "troops": [row(f) for f in fighters if r.ELITE not in f.keywords],
+        "locations_found": list(band.ext.get(tce.LOCATIONS, [])),
+        "battle": battle,
+        "steps_done": steps_done(state, band.id, battle) if battle is not None else [],
+    }
+
+

@@ -1,0 +1,49 @@
+"""Who fights a battle, who must miss it, and what each did: read from the core state, for every ruleset."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ledger import events as ev
+from ledger.errors import BadInput
+from ledger.state import Battle, CampaignState, Fighter
+
+
+def must_miss(state: CampaignState, warband: str) -> list[Fighter]:
+    """Active fighters of the warband with games still to miss for an injury."""
+    return [f for f in state.fighters_of(warband) if f.missed_games]
+
+
+def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[str], out_of_action: Sequence[str],
+              took_out: Sequence[tuple[str, str]], glorious: Sequence[tuple[str, str]]) -> list[ev.Deed]:
+    """Every active fighter of the warbands fought, unless absent or missing games for an injury;
+    the pairs (fighter, enemy taken out) and (fighter, glorious deed) add what each did."""
+    band_ids = [state.warband(w).id for w in warbands]
+    fighters = [f for b in band_ids for f in state.fighters_of(b) if not f.missed_games]
+    missing = {state.fighter(name).id for name in absent}
+    ooa = {state.fighter(name).id for name in out_of_action}
+    took: dict[str, list[str]] = {}
+    for fighter_name, enemy in took_out:
+        took.setdefault(state.fighter(fighter_name).id, []).append(enemy)
+    deeds_of: dict[str, list[str]] = {}
+    for fighter_name, deed in glorious:
+        deeds_of.setdefault(state.fighter(fighter_name).id, []).append(deed)
+    fought = {f.id for f in fighters if f.id not in missing}
+    for named in ooa | set(took) | set(deeds_of):
+        if named not in fought:
+            raise BadInput(f"{state.fighters[named].name} did not fight in this battle")
+    return [
+        ev.Deed(fighter=f.id, out_of_action=f.id in ooa, took_out=took.get(f.id, []), glorious_deeds=deeds_of.get(f.id, []))
+        for f in fighters
+        if f.id in fought
+    ]
+
+
+def fought(battle: Battle, warband: str, state: CampaignState) -> list[ev.Deed]:
+    """The deeds of the warband's fighters in the battle, in the order recorded (roster order)."""
+    return [deed for deed in battle.deeds if (f := state.fighters.get(deed.fighter)) is not None and f.warband == warband]
+
+
+def out_of_action(battle: Battle, warband: str, state: CampaignState) -> list[str]:
+    """Ids of the warband's fighters taken out of action in the battle."""
+    return [deed.fighter for deed in fought(battle, warband, state) if deed.out_of_action]

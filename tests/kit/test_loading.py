@@ -1,0 +1,54 @@
+"""Rulesets are imported only when needed, and add their commands through the hook they are handed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+import commands.kit.example as example
+from ledger.cli import main
+from ledger.cli.app import RulesetCommands
+
+RULESET_MODULES = ("commands.coreheim", "commands.trench_crusade", "commands.freeform")
+
+
+def imported_by(*code: str) -> set[str]:
+    """The modules `python -X importtime` reports for running `code` in a fresh interpreter."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "\n".join(code)],
+                          capture_output=True, text=True, check=True)
+    return {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+
+
+def cli(*args: str) -> str:
+    return f"from ledger.cli import main\ntry:\n    main({list(args)!r})\nexcept SystemExit:\n    pass"
+
+
+def test_campaign_help_imports_no_ruleset():
+    modules = imported_by(cli("--help"))
+    assert "ledger.cli" in modules
+    assert not {m for m in modules if m.startswith(RULESET_MODULES)}
+
+
+def test_a_ruleset_group_imports_that_ruleset_only():
+    modules = imported_by(cli("coreheim", "--help"))
+    assert {m for m in modules if m.startswith("commands.coreheim")}
+    assert not {m for m in modules if m.startswith(("commands.trench_crusade", "commands.freeform"))}
+
+
+def test_no_ruleset_module_imports_the_cli():
+    modules = imported_by("import commands.coreheim, commands.trench_crusade, commands.freeform, commands.kit.example")
+    assert not {m for m in modules if m.startswith("ledger.cli")}
+
+
+def test_a_ruleset_adds_its_commands_through_the_hook_it_is_handed():
+    group = RulesetCommands("kit-example", "The kit's worked example.")
+    main.add_command(group)
+    try:
+        result = CliRunner().invoke(main, ["kit-example", "--help"])
+    finally:
+        main.commands.pop("kit-example")
+    assert result.exit_code == 0, result.output
+    assert "injuries    Injuries of WARBAND's fighters taken out of action in its..." in result.output
+    assert example.RULESET.register_commands is not None
