@@ -22,6 +22,7 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
+from ledger.dealer import AlreadyDealt, Dealer, expression_for
 from ledger.decide import (
     AskChoice,
     Command,
@@ -36,7 +37,7 @@ from ledger.decide import (
     command_name,
 )
 from ledger.describe import describe, warband_name
-from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound, RuleViolation
+from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.records import Record, check_numbers, seal
 from ledger.state import LEDGER_EVENTS, CampaignState, Pending, decode_state, encode_state, evolve
 from ledger.store import Store
@@ -46,7 +47,7 @@ RETRIES = 5
 SEED_FORMAT = "campaign-ledger-seed"
 RETRY_PAUSE = 0.02  # seconds; the pause before try n is up to n times this
 # Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
-LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "answer", "seed.new-epoch")
+LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "answer", "seed.new-epoch", "dice.burn")
 
 
 def utc_now() -> str:
@@ -137,7 +138,8 @@ def decide(
     try:
         ruleset.handler_for(command)(command, ctx)
     except (Exception, KeyboardInterrupt) as error:
-        if not (keep_dice and ctx.drew_ledger_dice()):
+        # A conflict (a roll number dealt elsewhere) decides again: what this try drew is burned then.
+        if not (keep_dice and ctx.drew_ledger_dice()) or isinstance(error, Conflict):
             raise
         rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
         raise Halted(error, _opening(command, ctx.answers, reason), rolls) from error
@@ -279,6 +281,28 @@ class NoLedgerDice:
         """Nothing was handed out."""
 
 
+@dataclass
+class DealtDice:
+    """Ledger dice dealt by a PostgreSQL league server's dice functions (ledger.dealer)."""
+
+    dealer: Dealer
+    campaign_id: str
+    epoch: int
+    commitment: str
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        return Faces(self.dealer.deal(self.campaign_id, self.epoch, self.commitment, roll, die_sides), "ledger", self.epoch)
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        raise NeedsDice(f"{purpose}: {deck} is a physical deck in this campaign: name the card drawn with --card")
+
+    def finish(self) -> None:
+        """Ledger dice cannot be over-supplied."""
+
+    def rewind(self) -> None:
+        """Nothing to rewind: every roll number is dealt once."""
+
+
 # --- the service -------------------------------------------------------------------------------------
 
 
@@ -334,6 +358,8 @@ class Ledger:
     def ledger_dice(self, campaign_id: uuid.UUID, state: CampaignState) -> DiceSource:
         """The ledger dice of the open epoch, from its seed once that is checked against the epoch's
         commitment; where the seed is missing or wrong, a source that refuses to roll, saying why."""
+        if self.store.dealer is not None:
+            return DealtDice(self.store.dealer, str(campaign_id), state.epoch, state.commitment)
         seed = self.store.seed(campaign_id, state.epoch)
         if seed is None:
             return NoLedgerDice(self.missing_seed(state))
@@ -398,7 +424,10 @@ class Ledger:
         """Commit what `attempt` decides on the latest state; when another writer got there first,
         wait a moment and decide again, a bounded number of times."""
         for tries in range(1, RETRIES + 1):
-            decided = attempt()
+            try:
+                decided = attempt()
+            except AlreadyDealt:
+                continue  # the next try burns the number first
             try:
                 written = self._commit(campaign_id, decided.state, decided.groups)
             except Conflict:
@@ -433,13 +462,17 @@ class Ledger:
             if self.load(cid).name.lower() == name.lower():
                 raise BadInput(f"a campaign named '{name}' already exists in {self.store.url}")
         campaign_id = uuid.uuid4()
-        seed = d.new_seed()
-        self.store.save_seed(campaign_id, 0, seed.hex())
+        if self.store.dealer is not None:
+            committed = self.store.dealer.commit(str(campaign_id), 0)
+        else:
+            seed = d.new_seed()
+            self.store.save_seed(campaign_id, 0, seed.hex())
+            committed = d.commitment(seed)
         events: list[ev.Event] = [
             ev.CommandRecorded(command="campaign.new", args={"name": name, "ruleset": ruleset_id, "options": options}),
             ev.CampaignStarted(campaign_id=str(campaign_id), name=name),
             ev.RulesetPinned(ruleset=ruleset.id, version=ruleset.version, options=checked),
-            ev.SeedCommitted(epoch=0, commitment=d.commitment(seed)),
+            ev.SeedCommitted(epoch=0, commitment=committed),
         ]
         state = CampaignState()
         records = self._commit(campaign_id, state, [(events, actor)])
@@ -467,18 +500,43 @@ class Ledger:
             if waiting is not None:
                 return self._answer_attempt(campaign_id, state, waiting, command.answers, actor, dice, ask)
             ruleset = rulesets.get(state.ruleset)
-            ledger_dice = self.ledger_dice(campaign_id, state)
+            burns, rolling = self._burns(campaign_id, state, actor)
+            ledger_dice = self.ledger_dice(campaign_id, rolling)
             source = dice or ledger_dice
             source.rewind()
             try:
-                events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask,
+                events = decide(ruleset, rolling, command, dice=source, shuffle_dice=ledger_dice, ask=ask,
                                 reason=reason, keep_dice=True)
             except Halted as halted:
-                return Attempt(state, [(halted.events(_scope(state, command)), actor)], halted=halted)
+                return Attempt(state, [*burns, (halted.events(_scope(state, command)), actor)], halted=halted)
             source.finish()
-            return Attempt(state, [(events, actor)])
+            return Attempt(state, [*burns, (events, actor)])
 
         return self._write(campaign_id, f"recording {command_name(command)}", attempt)
+
+    def _burns(self, campaign_id: uuid.UUID, state: CampaignState, actor: str) -> tuple[list[tuple[list[ev.Event], str]], CampaignState]:
+        """Roll numbers of the open epoch dealt by the league server but never stored (a peek, a
+        crash, a try that lost a race), from the next one on: recorded as burned, in a transaction
+        of their own before the command's, which then rolls with the numbers after them."""
+        if self.store.dealer is None:
+            return [], state
+        dealt = {x.roll: x for x in self.store.dealer.dealt(str(campaign_id), state.rolls) if x.epoch == state.epoch}
+        burned: list[ev.Event] = []
+        while state.rolls + len(burned) in dealt:
+            x = dealt[state.rolls + len(burned)]
+            expression = expression_for(x.sides)
+            value, kept = (0, []) if expression.startswith("shuffle") else d.parse_expression(expression).evaluate(x.faces)
+            burned.append(ev.DiceRolled(
+                roll=x.roll, expression=expression, purpose=f"burned: dealt to {x.dealt_to} at {x.dealt_at}, never recorded",
+                faces=x.faces, value=value, kept=kept, source="ledger", epoch=x.epoch,
+            ))
+        if not burned:
+            return [], state
+        after = state.copy()
+        for event in burned:
+            evolve(after, event)
+        opened = ev.CommandRecorded(command="dice.burn", args={"rolls": [x.roll for x in dealt.values() if x.roll < after.rolls]})
+        return [([opened, *burned], actor)], after
 
     # --- pending decisions ---------------------------------------------------------------------------
 
@@ -581,9 +639,12 @@ class Ledger:
 
         def attempt() -> Attempt:
             state = self.load(campaign_id)
-            seed = self.store.seed(campaign_id, state.epoch)
-            if seed is None:
-                raise NotFound(self.missing_seed(state))
+            if self.store.dealer is not None:
+                seed = self.store.dealer.reveal(str(campaign_id), state.epoch, state.commitment)
+            else:
+                seed = self.store.seed(campaign_id, state.epoch)
+                if seed is None:
+                    raise NotFound(self.missing_seed(state))
             problem = self.seed_problem(state, seed)
             if problem:
                 raise IntegrityFailure(problem)
@@ -597,6 +658,8 @@ class Ledger:
         return self._write(campaign_id, "revealing the seed", attempt)
 
     def _commit_to_next_epoch(self, campaign_id: uuid.UUID, state: CampaignState) -> ev.SeedCommitted:
+        if self.store.dealer is not None:
+            return ev.SeedCommitted(epoch=state.epoch + 1, commitment=self.store.dealer.commit(str(campaign_id), state.epoch + 1))
         following = self.store.seed(campaign_id, state.epoch + 1)
         if following is None:
             following = d.new_seed().hex()
@@ -608,6 +671,8 @@ class Ledger:
         another machine without its key): the old epoch is recorded as left behind, for good."""
         if not reason.strip():
             raise BadInput("say why with --reason: a new epoch is part of the audit trail")
+
+        self._refuse_on_a_dealer("a new epoch without revealing the open one")
 
         def attempt() -> Attempt:
             state = self.load(campaign_id)
@@ -623,8 +688,14 @@ class Ledger:
 
         return self._write(campaign_id, "opening a new epoch", attempt)
 
+    def _refuse_on_a_dealer(self, what: str) -> None:
+        if self.store.dealer is not None:
+            raise RuleViolation(f"{what} is for SQLite key files: the seeds of {self.store.url} stay inside its "
+                                "database, where players cannot read them")
+
     def export_seed(self, campaign_id: uuid.UUID) -> dict[str, Any]:
         """The open epoch's secret seed, to take the campaign's dice to another machine."""
+        self._refuse_on_a_dealer("exporting a seed")
         state = self.load(campaign_id)
         seed = self.store.seed(campaign_id, state.epoch)
         if seed is None:
@@ -637,6 +708,7 @@ class Ledger:
 
     def import_seed(self, data: dict[str, Any]) -> CampaignState:
         """Keep a seed exported elsewhere, once it is checked against the campaign's commitment."""
+        self._refuse_on_a_dealer("importing a seed")
         if not isinstance(data, dict) or data.get("format") != SEED_FORMAT:
             raise BadInput(f"not a seed file made by `campaign seed export` (format {SEED_FORMAT})")
         campaign, epoch, seed = data.get("campaign"), data.get("epoch"), data.get("seed")
@@ -809,8 +881,9 @@ LEDGER_TRANSACTION_EVENTS: dict[str, tuple[type[ev.Event], ...]] = {
     "seed.reveal": (ev.SeedRevealed, ev.SeedCommitted),
     "seed.new-epoch": (ev.SeedAbandoned, ev.SeedCommitted),
     "answer": (ev.DecisionAnswered,),
+    "dice.burn": (ev.DiceRolled,),
 }
-LEDGER_ONLY_EVENTS = tuple({kind for kinds in LEDGER_TRANSACTION_EVENTS.values() for kind in kinds})
+LEDGER_ONLY_EVENTS = tuple({kind for kinds in LEDGER_TRANSACTION_EVENTS.values() for kind in kinds} - {ev.DiceRolled})
 
 
 def _shape_problem(group: Sequence[Record]) -> str | None:

@@ -26,7 +26,8 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Transcoder
 
 from ledger import events as ev
-from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound
+from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound, RuleViolation
+from ledger.dealer import Dealer
 from ledger.keyfile import KeyFile
 from ledger.records import Record
 
@@ -178,6 +179,15 @@ def uses_key_file(url: str) -> bool:
     return urlparse(url).scheme == "sqlite"
 
 
+def _lacks_privilege(error: BaseException | None) -> bool:
+    """Is this (or what caused it) PostgreSQL's "insufficient privilege"?"""
+    while error is not None:
+        if getattr(error, "sqlstate", None) == "42501":
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def _why_unreachable(settings: dict[str, str]) -> str | None:
     """The server's own reason (no such database, unknown user, connection refused): the
     connection pool only says that it got no connection in time."""
@@ -204,17 +214,26 @@ class Store:
         settings = settings_for(url, create=create)
         self.kind = settings["PERSISTENCE_MODULE"].rsplit(".", 1)[1]
         try:
-            self.app = LedgerApplication(env=settings)
+            try:
+                self.app = LedgerApplication(env=settings)
+            except Exception as error:  # the driver's own errors vary by backend
+                if not _lacks_privilege(error):
+                    raise
+                # A league player's role may not create (or re-create) the tables an administrator made.
+                self.app = LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
         except Exception as error:  # the driver's own errors vary by backend
             raise BadInput(f"cannot open store {url}: {_why_unreachable(settings) or error}") from None
         assert self.app.snapshots is not None
         self._snapshots = self.app.snapshots
         self.keys = KeyFile() if uses_key_file(url) else None
-        self._seeds = None if self.keys else self.app.factory.event_store(
+        self.dealer = Dealer(settings) if self.kind == "postgres" else None
+        self._seeds = None if self.keys or self.dealer else self.app.factory.event_store(
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )
 
     def close(self) -> None:
+        if self.dealer is not None:
+            self.dealer.close()
         self.app.close()
 
     # --- the campaign streams -------------------------------------------------------------------
@@ -248,6 +267,11 @@ class Store:
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 
+    def event_tables(self) -> list[str]:
+        """The tables the eventsourcing library keeps (events and snapshots)."""
+        return [self.app.recorder.events_table_name,  # type: ignore[attr-defined]
+                self.app.snapshots.recorder.events_table_name]  # type: ignore[union-attr]
+
     # --- snapshots ----------------------------------------------------------------------------------
 
     def latest_snapshot(self, campaign_id: uuid.UUID) -> tuple[int, bytes] | None:
@@ -266,7 +290,8 @@ class Store:
         if self.keys is not None:
             self.keys.save(str(campaign_id), epoch, seed_hex)
             return
-        assert self._seeds is not None
+        if self._seeds is None:
+            raise RuleViolation(f"the seeds of {self.url} are drawn inside its database, never handed in")
         try:
             self._seeds.put([Item(campaign_id, epoch + 1, SEED_TOPIC, seed_hex)])
         except IntegrityError:
@@ -278,7 +303,8 @@ class Store:
             if found is None and self._move_legacy_seeds(campaign_id):
                 found = self.keys.seed(str(campaign_id), epoch)
             return found
-        assert self._seeds is not None
+        if self._seeds is None:
+            return None  # a league server's seeds are out of reach: its dice functions deal the faces
         for item in self._seeds.get(campaign_id, gt=epoch, lte=epoch + 1):
             return item.value
         return None

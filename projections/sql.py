@@ -108,6 +108,17 @@ def create_tables(cursor: Any, d: Dialect) -> None:
             cursor.execute(statement)
 
 
+def tables_exist(cursor: Any, d: Dialect) -> bool:
+    names = [table.name for table in TABLES]
+    if d.schema is None:
+        found = d.select(cursor, f"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                                 f"({', '.join('?' for _ in names)})", *names)
+    else:
+        found = d.select(cursor, "SELECT count(*) FROM pg_tables WHERE schemaname = ? AND tablename = ANY(?)",
+                         d.schema, names)
+    return found[0][0] == len(names)
+
+
 def drop_tables(cursor: Any, d: Dialect) -> None:
     for table in TABLES:
         d.execute(cursor, f"DROP TABLE IF EXISTS {d.table(table)}")
@@ -187,7 +198,8 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
         return NO_SQL
     cid = str(campaign_id)
     with store.sql() as cursor:
-        create_tables(cursor, d)
+        if not tables_exist(cursor, d):  # a league player's role may not create tables, only fill them
+            create_tables(cursor, d)
     # The update's transaction starts with a write (see _lock_tracking): a SQLite transaction that
     # has read cannot wait for another writer to finish, it fails at once with "database is locked".
     with store.sql() as cursor:

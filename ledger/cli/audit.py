@@ -11,6 +11,7 @@ from typing import Any, BinaryIO
 import click
 
 from ledger import audit
+from ledger import events as ev
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.describe import plural
 from ledger.errors import BadInput, IntegrityFailure
@@ -65,6 +66,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
 
     Exits 3 naming the first position (or line) that does not verify."""
     read_models = None
+    unrecorded: list[Any] = []
     if trail is not None:
         chain = audit.read_trail(trail.read(), void_annotations)
         subject = f"{trail.name}, campaign"
@@ -74,6 +76,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         chain = audit.verify_store(store, campaign_id)
         subject = "campaign"
         read_models = sql.check(store, campaign_id, chain.records)
+        unrecorded = _dealt_but_unrecorded(store, campaign_id, chain)
     noted = audit.locate_head(chain, noted_head) if noted_head else None
     extended = 0
     if older_trail is not None:
@@ -81,6 +84,10 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         extended = audit.check_extends(chain, older, older_trail.name)
     if as_json:
         summary = _summary(chain, noted)
+        if unrecorded:
+            summary["dealt_unrecorded"] = [
+                {"roll": x.roll, "epoch": x.epoch, "dealt_to": x.dealt_to, "dealt_at": x.dealt_at} for x in unrecorded
+            ]
         if older_trail is not None:
             summary["extends"] = {"trail": older_trail.name, "events": len(chain.entries) - extended, "added": extended}
         emit_json(summary)
@@ -90,6 +97,9 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(_dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
+    for x in unrecorded:
+        click.echo(f"Dealt but not recorded: R{x.roll} (epoch {x.epoch}) to {x.dealt_to} at {x.dealt_at}; "
+                   "the next ledger roll burns it.")
     if read_models is not None:
         position, tables = read_models
         behind = "" if position == len(chain.entries) else (
@@ -104,6 +114,15 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         click.echo(f"Extends {older_trail.name}: its {plural(kept, 'event')} are the first {kept} here; "
                    f"{plural(extended, 'event')} added since.")
     click.echo(f"Head {chain.head}")
+
+
+def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, chain: audit.Chain) -> list[Any]:
+    """Roll numbers a league server dealt that the stream does not hold (a peek, or a crash)."""
+    if store.dealer is None:
+        return []
+    recorded = {(e.epoch, e.roll) for e in (r.event for r in chain.records)
+                if isinstance(e, ev.DiceRolled) and e.source == "ledger" and e.copy_of is None}
+    return [x for x in store.dealer.dealt(str(campaign_id)) if (x.epoch, x.roll) not in recorded]
 
 
 # --- export ---------------------------------------------------------------------------------------------

@@ -11,8 +11,11 @@ import click
 
 from ledger.cli.app import Session, main, pass_session, report
 from ledger.cli.campaigns import seed
+from ledger.dealer import DICE_ROLE, init_roles_sql
 from ledger.errors import BadInput
 from ledger.keyfile import KEYS_ENV, KeyFile
+from projections import sql
+from projections.tables import TABLES
 
 
 @seed.command("where")
@@ -70,3 +73,37 @@ def seed_new_epoch(session: Session, reason: str) -> None:
 
     The old epoch is recorded as left behind: its ledger dice can never be re-derived here."""
     report(session.ledger.new_epoch(session.campaign(), reason=reason, actor=session.actor))
+
+
+@main.group("admin")
+def admin() -> None:
+    """Setting up a league server (PostgreSQL)."""
+
+
+@admin.command("init-roles")
+@click.option("--player", "player_role", required=True, help="The role players connect as (created if missing).")
+@click.option("--player-password", default=None, help="Its password (none: the server's own authentication).")
+@click.option("--dice-role", default=DICE_ROLE, show_default=True, help="The role that owns the seeds (no login).")
+@click.option("--print-sql", is_flag=True, help="Print the SQL instead of running it (to run it by hand).")
+@pass_session
+def init_roles(session: Session, player_role: str, player_password: str | None, dice_role: str, print_sql: bool) -> None:
+    """Create the dice role (owns the seeds, the dealt dice and the dice functions) and a player
+    role (may roll ledger dice and record events, may not read any seed), on the store's PostgreSQL
+    database. Run it once, connected as an administrator; players then use --store with their role."""
+    store = session.ledger.store
+    if store.dealer is None:
+        raise BadInput(f"{store.url} is not a PostgreSQL store: roles are for a league server")
+    d = sql.require_sql(store)
+    with store.sql() as cursor:
+        sql.create_tables(cursor, d)  # the read models, so that players need not create tables
+    schema = store.dealer.schema
+    script = init_roles_sql(
+        schema=schema, dice_role=dice_role, player_role=player_role, password=player_password,
+        event_tables=store.event_tables(), read_model_tables=[table.name for table in TABLES],
+    )
+    if print_sql:
+        click.echo(script, nl=False)
+        return
+    store.dealer.run(script)
+    click.echo(f"Roles ready on {store.url}: {dice_role} owns the dice seeds and deals the faces; {player_role} "
+               f"rolls ledger dice and records events, and cannot read a seed.")
