@@ -12,4 +12,8 @@ RULESETS = {
     "coreheim": RulesetEntry("commands.coreheim", "Coreheim's post-game steps and trading, one command each."),
     "trench-crusade": RulesetEntry(
         "commands.trench_crusade", "Trench Crusade: recruit, record battles, and each step of the Campaign Phase."),
+    "speedheim": RulesetEntry(
+        "commands.speedheim", "Speedheim: recruit, Incapacitations and their draws, battles, and each post-game step."),
+    "warbands": RulesetEntry(
+        "commands.warbands", "Warhammer Warbands: enlist, recruit, battles, each post-game step, spending XP."),
 }

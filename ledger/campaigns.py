@@ -132,7 +132,7 @@ def decide(
         answers=command.answers,
         ask=ask,
         ruleset_evolve=ruleset.evolve,
-        decks=dict(ruleset.decks),
+        decks=ruleset.decks_of(state),
         options=state.options,
     )
     try:
@@ -249,6 +249,10 @@ class RerollDice:
         return self.fresh.faces(roll, expression, die_sides, purpose)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        # A physical card drawn is on the table: disputing a die does not draw it again.
+        index = self.recorded._next_card
+        if index < len(self.recorded.draws) and self.recorded.draws[index].card in candidates:
+            return self.recorded.card(deck, purpose, candidates)
         return self.fresh.card(deck, purpose, candidates)
 
     def finish(self) -> None:
@@ -831,7 +835,7 @@ class Ledger:
         """The campaign as it stood at a position, or once battle K and everything after it until the next battle."""
         records = self.history(campaign_id)
         if battle is not None:
-            until = _end_of_battle(records, battle)
+            until = end_of_battle(records, battle)
         if until is not None:
             if until < 1:
                 raise BadInput("--until takes a position from 1")
@@ -1018,16 +1022,25 @@ def _affected_message(target: int, affected: list[tuple[int, str]]) -> str:
     return f"voiding T{target} affects later transactions (add --cascade to void them too):\n{lines}"
 
 
-def _end_of_battle(records: Sequence[Record], battle: int) -> int:
+def battle_ends(records: Sequence[Record]) -> dict[int, int]:
+    """Each standing battle's number -> where it ends with everything after it: the position before
+    the first transaction of a battle numbered above it, or the last record. In record order; one pass."""
     voided = voids_in(records)
-    starts = [
-        r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided
-    ]
-    numbers = [r.event.battle for r in starts]
-    if battle not in numbers:
-        raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, numbers)) or 'none yet'})")
-    following = [r for r in starts if r.event.battle > battle]
-    if not following:
-        return records[-1].position
-    first_tx = min(r.tx for r in following)
-    return next(r.position for r in records if r.tx == first_tx) - 1
+    starts = [r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided]
+    first_position: dict[int, int] = {}
+    for record in records:
+        first_position.setdefault(record.tx, record.position)
+    ends: dict[int, int] = {}
+    earliest_later: int | None = None  # the first transaction of the battles numbered above
+    by_number = sorted(starts, key=lambda r: r.event.battle, reverse=True)
+    for number, same in groupby(by_number, key=lambda r: r.event.battle):
+        ends[number] = first_position[earliest_later] - 1 if earliest_later is not None else records[-1].position
+        earliest_later = min([r.tx for r in same] + ([earliest_later] if earliest_later is not None else []))
+    return {r.event.battle: ends[r.event.battle] for r in starts}
+
+
+def end_of_battle(records: Sequence[Record], battle: int) -> int:
+    ends = battle_ends(records)
+    if battle not in ends:
+        raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, ends)) or 'none yet'})")
+    return ends[battle]

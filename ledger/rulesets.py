@@ -24,6 +24,7 @@ from ledger import events as ev
 from ledger.decide import AskChoice, Command, Context
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve
+from ledger.terms import Terms
 
 Handler = Callable[[Any, Context], None]
 
@@ -90,6 +91,10 @@ class Ruleset:
     handlers: Mapping[type[Command], Handler]
     evolve: RulesetEvolve | None = None
     decks: Mapping[str, list[str]] = field(default_factory=dict)
+    # A campaign's own decks, for a ruleset whose decks depend on its options (a house-rule deck,
+    # one deck per warband or per battle); None: every campaign uses `decks`.
+    decks_for: Callable[[CampaignState], Mapping[str, list[str]]] | None = None
+    terms: Terms = Terms()  # its words for people: rating, treasury, resources (report, roster sheets)
     default_options: Mapping[str, Any] = field(default_factory=dict)
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
@@ -121,6 +126,9 @@ class Ruleset:
             return msgspec.convert({**args, "command": name}, self._command_union)
         except msgspec.ValidationError as error:
             raise BadInput(f"{name}: {error}") from None
+
+    def decks_of(self, state: CampaignState) -> dict[str, list[str]]:
+        return dict(self.decks_for(state) if self.decks_for is not None else self.decks)
 
     def handler_for(self, command: Command) -> Handler:
         try:

@@ -80,9 +80,17 @@ def clock() -> Callable[[], str]:
     return lambda: FIXED_TIME
 
 
-@pytest.fixture(autouse=True)
-def _dice_key_file(tmp_path_factory, monkeypatch) -> None:
-    """Every test keeps SQLite dice seeds in a key file of its own, never in the user's."""
+@pytest.fixture(autouse=True, scope="session")
+def _dice_key_file(tmp_path_factory) -> Iterator[None]:
+    """Every test keeps SQLite dice seeds in a key file of this test run, never in the user's own
+    (one file for the run, so that campaigns a session fixture builds keep their seeds; seeds are
+    kept by campaign id, and tests that need a key file of their own set CAMPAIGN_KEYS)."""
     from ledger.keyfile import KEYS_ENV
 
-    monkeypatch.setenv(KEYS_ENV, str(tmp_path_factory.mktemp("keys") / "keys.json"))
+    before = os.environ.get(KEYS_ENV)
+    os.environ[KEYS_ENV] = str(tmp_path_factory.mktemp("keys") / "keys.json")
+    yield
+    if before is None:
+        os.environ.pop(KEYS_ENV, None)
+    else:
+        os.environ[KEYS_ENV] = before

@@ -39,6 +39,7 @@ from __future__ import annotations
 from commands.coreheim import cli, events, handlers, model, steps
 from commands.shared import SHARED_HANDLERS
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 RULESET = register(
     Ruleset(
@@ -47,6 +48,13 @@ RULESET = register(
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers={**SHARED_HANDLERS, **{command: handlers.player_grade(h) for command, h in handlers.HANDLERS.items()}},
         evolve=events.evolve,
+        terms=Terms(
+            rating="Warband rating",
+            treasury="Gold crowns",
+            resources={"shards": "Wyrdstone shards"},
+            fighter_facts={"type": "Type", "race": "Race", "skill_lists": "Skill lists"},
+            stat_order=("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"),
+        ),
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,
         post_game=steps.post_game,

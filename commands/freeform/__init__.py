@@ -9,6 +9,7 @@ from typing import Literal
 from commands.kit import Options, check_options
 from commands.shared import SHARED_HANDLERS
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 SUITS = "SHDC"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -27,5 +28,6 @@ RULESET = register(
         decks={"cards": [rank + suit for suit in SUITS for rank in RANKS]},
         default_options={"decks": "ledger"},  # what a freeform campaign has always pinned
         check_options=check_options("freeform", FreeformOptions),
+        terms=Terms(resources={}),
     )
 )

@@ -8,6 +8,7 @@ post-game and `cli.py` the `campaign trench-crusade …` commands. See README.md
 from __future__ import annotations
 
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 from .cli import register_commands
 from .events import evolve
@@ -21,6 +22,11 @@ RULESET = register(
         title="Trench Crusade v1.0 campaign (Promotions Step per seed 001)",
         handlers=HANDLERS,
         evolve=evolve,
+        terms=Terms(
+            treasury="Ducats",
+            resources={"glory": "Glory", "promotion_streak": "Promotion streak"},
+            fighter_facts={"model": "Model", "battle_scars": "Battle scars"},
+        ),
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,
         post_game=post_game,

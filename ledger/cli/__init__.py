@@ -19,6 +19,7 @@ from ledger.cli import (  # noqa: F401 - each module registers its commands on `
     pending,
     postgame,
     readmodels,
+    report,
     warbands,
 )
 

@@ -13,28 +13,15 @@ import click
 from ledger import audit
 from ledger import events as ev
 from ledger.cli.app import Session, emit_json, main, pass_session
+from ledger.cli.report import dice_line, verified, write_output
 from ledger.describe import plural
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.keyfile import KeyFile
 from ledger.store import uses_key_file
 from ledger.records import canonical
-from projections import sql
+from projections import render, sql
 from projections.history import log_rows, void_annotations
-
-
-def _dice_line(chain: audit.Chain) -> str:
-    parts = []
-    if chain.ledger_rolls_verified:
-        epochs = ", ".join(str(e) for e in sorted(chain.revealed))
-        parts.append(f"{plural(chain.ledger_rolls_verified, 'roll')} re-derived from the revealed "
-                     f"{'seed' if len(chain.revealed) == 1 else 'seeds'} of epoch {epochs}")
-    for epoch, count in sorted(chain.ledger_rolls_waiting.items()):
-        if epoch in chain.abandoned:
-            parts.append(f"{plural(count, 'roll')} of epoch {epoch} can never be re-derived here (its seed was left behind)")
-        else:
-            parts.append(f"{plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
-                         "for its seed to be revealed")
-    return "Ledger dice: " + ("; ".join(parts) if parts else "none rolled") + "."
+from projections.report import build_report
 
 
 def _summary(chain: audit.Chain, noted: int | None) -> dict[str, Any]:
@@ -94,7 +81,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         return
     click.echo(f"Hash chain intact: {subject} {chain.name} ({chain.campaign_id}), "
                f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}.")
-    click.echo(_dice_line(chain))
+    click.echo(dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
     for x in unrecorded:
@@ -184,13 +171,14 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
 
 
 @main.command("export")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "md"]), default="jsonl", show_default=True,
-              help="jsonl: the verifiable trail; csv and md: the same rows for people.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "md", "md-audit"]), default="jsonl", show_default=True,
+              help="jsonl: the verifiable trail; csv and md-audit: its rows for people; md: the chronicle to read.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output.")
 @pass_session
 def export(session: Session, fmt: str, output: Path | None) -> None:
-    """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain."""
+    """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain;
+    or (md) the campaign as a readable chronicle: standings, rosters, battles, heads."""
     store = session.ledger.store
     campaign_id = audit.find_campaign(store, session.campaign_ref)
     try:
@@ -201,16 +189,14 @@ def export(session: Session, fmt: str, output: Path | None) -> None:
         text = "".join(line + "\n" for line in audit.trail_lines(chain, void_annotations))
     elif fmt == "csv":
         text = _csv(_rows(session, campaign_id, chain))
-    else:
+    elif fmt == "md-audit":
         text = _markdown(chain, _rows(session, campaign_id, chain))
-    data = text.encode("utf-8")
+    else:
+        text = render.chronicle_md(build_report(chain.records, verified(chain)))
     if output is None:
-        click.echo(data, nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
+        click.echo(text.encode("utf-8"), nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
         return
-    try:
-        output.write_bytes(data)
-    except OSError as error:
-        raise BadInput(f"cannot write {output}: {error.strerror}") from None
+    write_output(output, text)
     click.echo(f"Exported {plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
 
 

@@ -23,6 +23,16 @@ def _option_value(text: str) -> object:
         return text
 
 
+def _json_object(file, what: str) -> dict[str, object]:
+    try:
+        loaded = json.load(file)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise BadInput(f"{file.name}: not JSON ({error})") from None
+    if not isinstance(loaded, dict):
+        raise BadInput(f"{file.name}: {what} must be a JSON object")
+    return loaded
+
+
 @main.command("new")
 @click.argument("name")
 @click.option("--ruleset", "ruleset_id", default="freeform", show_default=True,
@@ -30,18 +40,18 @@ def _option_value(text: str) -> object:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A house rule or setting, e.g. dice=ledger or decks=physical (repeatable; JSON values allowed).")
 @click.option("--options-file", type=click.File("rb"), help="House rules as a JSON object (e.g. replacement tables).")
+@click.option("--tables", "tables_file", type=click.File("rb"),
+              help="The group's own rule tables as a JSON object, table name -> table (the ruleset's `tables` option).")
 @pass_session
-def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], options_file) -> None:
+def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], options_file, tables_file) -> None:
     """Start a campaign NAME under a ruleset, committing to the secret seed of its ledger dice."""
     chosen: dict[str, object] = {}
     if options_file is not None:
-        try:
-            loaded = json.load(options_file)
-        except json.JSONDecodeError as error:
-            raise BadInput(f"{options_file.name}: not JSON ({error})") from None
-        if not isinstance(loaded, dict):
-            raise BadInput(f"{options_file.name}: house rules must be a JSON object")
-        chosen.update(loaded)
+        chosen.update(_json_object(options_file, "house rules"))
+    if tables_file is not None:
+        if "tables" in chosen:
+            raise BadInput(f"{options_file.name} gives tables too: give them in one place, --tables or --options-file")
+        chosen["tables"] = _json_object(tables_file, "tables")
     chosen.update({k: _option_value(v) for k, v in parse_pairs(options, "--option").items()})
     outcome = session.ledger.start(name, ruleset_id, chosen, session.actor)
     report(outcome)
@@ -67,12 +77,15 @@ def list_campaigns(session: Session, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
 def show(session: Session, as_json: bool) -> None:
-    """Show the campaign: ruleset, warbands with their ratings, battles, head hash."""
+    """Show the campaign: ruleset and its options (house rules), warbands with their ratings, battles, head hash."""
     _cid, state = session.state()
     if as_json:
         emit_json(campaign_summary(state, detail=True))
     else:
         print_campaign(state)
+        if state.options:
+            click.echo("options: " + ", ".join(f"{key}={json.dumps(value, sort_keys=True)}"
+                                               for key, value in state.options.items()))
 
 
 @main.command("rulesets")

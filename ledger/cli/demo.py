@@ -31,7 +31,9 @@ def fixture_campaigns() -> dict[str, dict[str, Any]]:
 def build(session: Session, fixture: dict[str, Any]) -> None:
     """Replay a fixture's CLI steps against the session's store, failing loudly on the first refusal."""
     base = ["--store", session.store_url, "--as", session.actor]
-    steps = [["new", fixture["name"], "--ruleset", fixture["ruleset"]], *fixture["steps"]]
+    # A fixture's options are house rules pinned at `new` (e.g. a physical deck whose cards the steps name).
+    options = [arg for key, value in fixture.get("options", {}).items() for arg in ("--option", f"{key}={value}")]
+    steps = [["new", fixture["name"], "--ruleset", fixture["ruleset"], *options], *fixture["steps"]]
     with click.progressbar(steps, label=f"Building {fixture['name']}", file=sys.stderr) as bar:
         for step in bar:
             argv = base + (["--campaign", fixture["name"]] if step[0] != "new" else []) + step
@@ -72,4 +74,4 @@ def demo(session: Session, only: str | None) -> None:
         click.echo("")
         print_log(session.ledger.history(cid), state)
     click.echo("")
-    click.echo("Try: campaign --campaign NAME log | roster WARBAND | replay --battle 1 | verify | export --format md")
+    click.echo("Try: campaign --campaign NAME report | log | roster WARBAND | replay --battle 1 | verify | export --format md")

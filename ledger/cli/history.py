@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from ledger.cli.app import Session, emit_json, main, pass_session
-from ledger import events as ev
-from ledger.campaigns import voids_in
+from ledger.campaigns import battle_ends
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections.history import fighter_history, log_rows
@@ -40,25 +39,14 @@ def print_log(records: list[Record], state: CampaignState, *, show_all: bool = F
     as `replay --battle K` shows it) the head hash then, for players to note and check later
     with `campaign verify --head`."""
     rows = log_rows(records, state)
-    ends = battle_ends(records)
+    # The last battle ends at the current head, which the log ends with.
+    ends = {end: battle for battle, end in battle_ends(records).items() if end != state.position}
     for row in rows:
         if show_all or row["type"] != "command.recorded":
             _print_rows([row])
         if row["position"] in ends:
             click.echo(f"      Head after battle {ends[row['position']]}: {row['hash']}")
     click.echo(f"Head {state.head}")
-
-
-def battle_ends(records: list[Record]) -> dict[int, int]:
-    """Position of the last event before the next (live) battle -> the battle it closes (the last
-    battle is closed by the current head, which the log ends with)."""
-    voided = voids_in(records)
-    starts = [(r.tx, r.event.battle) for r in records
-              if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided]
-    first_of_tx = {}
-    for record in records:
-        first_of_tx.setdefault(record.tx, record.position)
-    return {first_of_tx[tx] - 1: battle for (_, battle), (tx, _) in zip(starts, starts[1:])}
 
 
 @main.command("history")

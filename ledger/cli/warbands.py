@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from commands.shared import EnlistWarband
 from ledger.cli.app import Session, emit_json, main, pass_session, run
+from ledger.cli.report import roster_sheet, write_output
 from ledger.cli.views import print_roster
 from ledger.describe import plural
+from ledger.errors import BadInput
+from projections import render
 from projections.roster import roster as roster_view
 from projections.roster import warband_row
 
@@ -56,11 +61,27 @@ def warband_show(session: Session, warband_ref: str, as_json: bool) -> None:
 
 @main.command("roster")
 @click.argument("warband_ref", metavar="WARBAND")
+@click.option("--format", "fmt", type=click.Choice(["text", *render.FORMATS]), default="text", show_default=True,
+              help="text for the terminal; html or md: a printable roster sheet.")
+@click.option("-o", "--out", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the sheet to this file instead of standard output.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
-def roster(session: Session, warband_ref: str, as_json: bool) -> None:
+def roster(session: Session, warband_ref: str, fmt: str, output: Path | None, as_json: bool) -> None:
     """Show a warband's roster: fighters, stats, XP, skills, keywords, injuries, equipment, treasury."""
-    _show_roster(session, warband_ref, as_json)
+    if fmt == "text":
+        if output is not None:
+            raise BadInput("--out writes a roster sheet: add --format html or --format md")
+        _show_roster(session, warband_ref, as_json)
+        return
+    if as_json:
+        raise BadInput(f"give --json or --format {fmt}, not both")
+    name, sheet = roster_sheet(session, warband_ref, fmt)
+    if output is None:
+        click.echo(sheet.encode("utf-8"), nl=False)
+        return
+    write_output(output, sheet)
+    click.echo(f"Wrote the roster sheet of {name} to {output} ({fmt}).")
 
 
 def _show_roster(session: Session, warband_ref: str, as_json: bool) -> None:

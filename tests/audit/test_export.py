@@ -1,5 +1,5 @@
-"""`campaign export`: the JSON Lines trail exactly as docs/audit-format.md defines it, and the same
-rows as CSV and Markdown for people."""
+"""`campaign export`: the JSON Lines trail exactly as docs/audit-format.md defines it, the same
+rows as CSV and Markdown (md-audit) for people, and the campaign as a Markdown chronicle (md)."""
 
 from __future__ import annotations
 
@@ -110,13 +110,13 @@ def test_csv_carries_the_same_rows_for_people(played):
     assert rows[5][:6] == ["5", "T2", "command.recorded", "arbiter", TIME, "warband.enlist"]
 
 
-def test_markdown_is_a_table_with_pipes_escaped(cli):
+def test_markdown_audit_is_a_table_with_pipes_escaped(cli):
     cli("new", "Pipes")
     cli("note", "left | right")
     hashes = [row["hash"] for row in cli.log()]
     commitment = hashlib.sha256(bytes([1] * 32)).hexdigest()
     cid = cli.show()["campaign_id"]
-    assert cli("export", "--format", "md").output == "\n".join([
+    assert cli("export", "--format", "md-audit").output == "\n".join([
         "# Audit trail of Pipes",
         "",
         f"- Campaign id: {cid}",
@@ -145,6 +145,82 @@ def test_markdown_is_a_table_with_pipes_escaped(cli):
     ])
 
 
+def test_markdown_is_the_chronicle_with_voids_struck_and_the_audit(played):
+    head = played.show()["head"]
+    commitments = [hashlib.sha256(bytes([n] * 32)).hexdigest()[:16] for n in (1, 2)]
+    at = f"arbiter, {TIME}"
+    assert played("export", "--format", "md").output == "\n".join([
+        "# Demo",
+        "",
+        "Freeform (shared commands only) · ruleset `freeform` v1 · 25 events in 10 transactions (2 voided)",
+        "",
+        "House rules: `decks=ledger`",
+        "",
+        "## Standings",
+        "",
+        "| Warband | Player | Treasury | Battles | Wins |",
+        "|---|---|---:|---:|---:|",
+        "| Rattenfänger | Ann | 100 | 0 | 0 |",
+        "",
+        "## Rosters",
+        "",
+        "### Rattenfänger",
+        "",
+        "Played by Ann",
+        "",
+        "- **Treasury:** 100",
+        "- **Battles:** 0 fought, 0 won",
+        "- **Stash:** empty",
+        "",
+        "No fighters yet.",
+        "",
+        "## Chronicle",
+        "",
+        "### Before the first battle",
+        "",
+        f"- T1 `campaign.new` by {at}",
+        "  - Campaign Demo started.",
+        "  - Ruleset freeform v1.",
+        f"  - Dice seed of epoch 0 committed: sha256 {commitments[0]}…",
+        f"- T2 `warband.enlist` by {at}",
+        "  - Rattenfänger enlisted by Ann with 100 in the treasury.",
+        f"- T3 `roll` by {at} — **voided by T6 ({at}): typo in the dice**",
+        "  - ~~R0 injury: 2D6 rolled [3, 5] = 8 (table).~~",
+        f"- T4 `roll` by {at} — **voided by T7 ({at}): die fell off the table**",
+        "  - ~~R1 loot: D6 rolled [6] = 6 (ledger).~~",
+        f"- T5 `draw` by {at}",
+        "  - R2 shuffle cards (ledger dice).",
+        "  - Cards shuffled (ledger).",
+        "  - Fate: drew 5D from cards.",
+        f"- T6 `void (typo in the dice)` by {at}",
+        "  - T3 voided: typo in the dice.",
+        f"- T7 `reroll (die fell off the table)` by {at}",
+        "  - T4 voided: die fell off the table.",
+        f"- T8 `roll` by {at}",
+        "  - R3 loot: D6 rolled [2] = 2 (ledger).",
+        f"- T9 `seed.reveal` by {at}",
+        "  - Dice seed of epoch 0 revealed: " + "01" * 32 + ".",
+        f"  - Dice seed of epoch 1 committed: sha256 {commitments[1]}…",
+        f"- T10 `roll` by {at}",
+        "  - R4 later: D6 rolled [3] = 3 (ledger).",
+        "",
+        f"Head before the first battle: `{head}`",
+        "",
+        "## Audit",
+        "",
+        "Hash chain intact: 25 events in 10 transactions, checked when this was written. Ledger dice: 3 rolls "
+        "re-derived from the revealed seed of epoch 0; 1 roll of epoch 1 waits for its seed to be revealed.",
+        "",
+        f"Head: `{head}`",
+        "",
+        "Revealed dice seeds: epoch 0 `" + "01" * 32 + "`.",
+        "",
+        "The JSON Lines export (`campaign export --format jsonl`) is the verifiable trail; `--format md-audit` "
+        "gives every event with its payload and hash.",
+        "",
+    ])
+
+
 def test_a_store_that_does_not_verify_is_not_exported(played, database):
     database.rewrite(8, b'"faces":[3,5]', b'"faces":[3,6]')
     path = played.folder / "out.jsonl"
@@ -154,3 +230,16 @@ def test_a_store_that_does_not_verify_is_not_exported(played, database):
         "position 8: stored hash does not match its record (the event was edited)\n"
     ))
     assert not path.exists()
+
+
+def test_a_report_of_a_store_that_does_not_verify_says_so(played, database):
+    database.rewrite(8, b'"faces":[3,5]', b'"faces":[3,6]')
+    path = played.folder / "report.html"
+    result = played("report", "-o", str(path))
+    failure = "The stored hash chain does NOT verify: position 8: stored hash does not match its record (the event was edited)"
+    assert result.exit_code == 3
+    written, error = result.output.splitlines()
+    assert written.startswith(f"Wrote the report of Demo to {path}. Head ")
+    assert error == f"Error: {failure} (the report says so)"
+    html = path.read_text(encoding="utf-8")
+    assert f'<p class="verdict bad" id="verdict">{failure}</p>' in html

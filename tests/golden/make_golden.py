@@ -74,6 +74,10 @@ DEMO_TAILS = {
         ["roll", "D6", "--for", "a ledger roll", "--ledger"],
         ["seed", "reveal"],
     ],
+    "warbands": [
+        ["warbands", "advance", "Reiklanders", "Greta", "--ledger"],
+        ["seed", "reveal"],
+    ],
 }
 
 # Options recorded before options were typed: such campaigns must still open and replay.
@@ -224,7 +228,7 @@ def harvest_tests() -> dict[str, str]:
         plugins=[plugin],
     )
     assert code == 0, f"the test suite must pass before trails are harvested (pytest exit {code})"
-    shipped = {"freeform", "coreheim", "trench-crusade"}  # not the toy rulesets some tests register
+    shipped = {"freeform", "coreheim", "trench-crusade", "warbands"}  # not the toy rulesets some tests register
     return {name: text for name, text in plugin.trails.items()
             if json.loads(text.splitlines()[0])["ruleset"]["id"] in shipped}
 

@@ -1,0 +1,77 @@
+"""Speedheim ruleset (`speedheim`): the Improvement Deck of seed 000 on the ledger.
+
+`rules.py`, `tables.py` (with `data/*.json`) and `options.py` are the pure rules, their data and the
+campaign's options; `handlers.py` runs draws and battles on the ledger, `postgame.py` the post-game
+phase and its steps (the guided post-game too), `events.py` this ruleset's own events and their
+typed facts, and `cli.py` the `campaign speedheim …` commands. It is built on the ruleset kit
+(`commands/kit`, commands/README.md). See README.md.
+"""
+
+from __future__ import annotations
+
+from commands.kit.refusals import refusing
+from commands.shared import SHARED_HANDLERS, RecordBattle, RecruitFighter
+from ledger.decide import Context
+from ledger.rulesets import Ruleset, register
+
+from . import handlers as h
+from . import postgame as pg
+from .cli import register_commands
+from .events import FOLDS
+from .options import DEFAULT_OPTIONS, ID, check
+from .rules import SpeedheimRuleError
+
+
+def record_shared_battle(cmd: RecordBattle, ctx: Context) -> None:
+    """`campaign battle record` in a Speedheim campaign: its took-out deeds are Incapacitations."""
+    incaps = [h.Incap(fighter=deed.fighter, victim=victim) for deed in cmd.deeds for victim in deed.took_out]
+    credited = {victim.lower() for deed in cmd.deeds for victim in deed.took_out}
+    incaps += [h.Incap(fighter=None, victim=deed.fighter) for deed in cmd.deeds
+               if deed.out_of_action and deed.fighter.lower() not in credited
+               and ctx.state.fighter(deed.fighter).name.lower() not in credited]
+    absent = [f.id for band in cmd.participants for f in ctx.state.fighters_of(ctx.state.warband(band).id)
+              if f.id not in {deed.fighter for deed in cmd.deeds}] if cmd.deeds else []
+    h.record_battle(h.RecordSpeedheimBattle(participants=cmd.participants, winner=cmd.winner, scenario=cmd.scenario,
+                                            absent=absent, incapacitations=incaps), ctx)
+
+
+def recruit_shared(cmd: RecruitFighter, ctx: Context) -> None:
+    """`campaign fighter add` in a Speedheim campaign: a Speedheim recruit (its role checked, hero slots kept)."""
+    h.recruit(h.Recruit(warband=cmd.warband, name=cmd.name, role=cmd.role, stats=cmd.stats, keywords=cmd.keywords,
+                        equipment=cmd.equipment, cost=cmd.cost, paid=cmd.paid), ctx)
+
+
+HANDLERS = {
+    **SHARED_HANDLERS,
+    **refusing(SpeedheimRuleError, {
+        RecordBattle: record_shared_battle,
+        RecruitFighter: recruit_shared,
+        h.Recruit: h.recruit,
+        h.SetModifiers: h.set_modifiers,
+        h.Incapacitate: h.incapacitate,
+        h.RecordSpeedheimBattle: h.record_battle,
+        pg.Income: pg.income,
+        pg.Promotions: pg.promotions,
+        pg.Scars: pg.scars,
+        pg.FreeAttempts: pg.free_attempts,
+        pg.Learn: pg.learn,
+        pg.BuyAttempt: pg.buy_attempt,
+        pg.BuyHeroSlot: pg.buy_hero_slot,
+        pg.SpendGold: pg.spend_gold,
+    }),
+}
+
+RULESET = register(
+    Ruleset(
+        id=ID,
+        version="1",
+        title="Speedheim v0.93 Improvement Deck (seed 000)",
+        handlers=HANDLERS,
+        evolve=FOLDS.evolve,
+        decks_for=h.decks_for,
+        default_options=DEFAULT_OPTIONS,
+        check_options=check,
+        post_game=pg.PHASE.guided_steps,
+        register_commands=register_commands,
+    )
+)

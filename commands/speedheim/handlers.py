@@ -1,0 +1,349 @@
+"""Speedheim commands and their handlers up to the end of a battle: recruiting, Incapacitations and
+their draws, recording the battle. The pure rules of `rules.py` run on the ledger: a handler turns
+the state into the rules' view (`rules.Unit`), hands the rules `draw`, `roll` and `choose` built on
+the context, and emits what they decide. The post-game steps are in `postgame.py`.
+
+Decisions (the rules module's docstring lists the rule readings):
+
+- A fighter's role is `leader`, `hero` or `henchman`; its starting Skills and special rules
+  (Animal, Large, a Spellcasting skill such as Divine Magic) are its keywords and never count
+  toward the Skill cap; learned Skills and Spells are its skills. A `-` stat is left out of its stats.
+- An Incapacitation is recorded the moment it happens (`speedheim incapacitate`, during the battle
+  not yet recorded) or with the battle (`speedheim battle --incap`): either way the unit draws then,
+  and a hero's stat improves at once. A unit Incapacitated earlier in the battle cannot Incapacitate.
+- The deck is the campaign's (`deck_per`, `deck_between_games` name which one): deck ids are
+  `improvement`, `improvement:<warband>` and `…:battle-<n>`, each a full copy of the campaign's deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from commands.shared import RecordBattle, RecruitFighter, battle_record, enemy_id, recruit_fighter, slug
+from ledger import events as ev
+from ledger.decide import Command, Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import CampaignState, Fighter, Warband
+
+from . import events as se
+from . import rules as r
+from .options import SpeedheimOptions
+from .options import options_for as options_of
+from .tables import TABLES, SpeedheimTables
+
+HERO_ROLES, ROLES = ("leader", "hero"), ("leader", "hero", "henchman")
+ANIMAL_OR_LARGE = ("Animal", "Large")
+DECK = "improvement"
+HERO_READS = {"": "no hero half", "Wnd": "+1 Wnd", "Atk": "+1 Atk", "Prc": "+1 Prc", "Inj": "+1 Inj", "Skill": "Skill/Spell",
+              "Def": "Def (roll under)", "Mel/Rgd": "Mel/Rgd (roll under)", "Agi": "Agi (roll under)", "Mrl": "Mrl (roll under)"}
+HENCHMAN_READS = {"promote": "Promote!", "hero": "Promote if a Hero", "leader": "Promote if a Leader", "": "blank"}
+
+
+# --- commands ---------------------------------------------------------------------------------------
+
+
+class Recruit(Command, frozen=True, kw_only=True, tag="speedheim.recruit"):
+    warband: str
+    name: str
+    role: str  # leader, hero or henchman
+    stats: dict[str, int] = {}  # base values; leave out a `-` stat
+    keywords: list[str] = []  # starting Skills and special rules
+    skill_types: list[str] = []  # the Skill types a hero learns from
+    equipment: list[str] = []
+    cost: int = 0
+    paid: bool = True
+
+
+class Incap(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    fighter: str | None  # None: no unit is credited (a fall)
+    victim: str
+    kind: str | None = None  # leader, hero or henchman: needed for an enemy the ledger does not track
+
+
+class Incapacitate(Command, frozen=True, kw_only=True, tag="speedheim.incapacitate"):
+    """During the battle: a unit Incapacitated an opponent (it draws now)."""
+
+    warband: str
+    fighter: str
+    victim: str
+    kind: str | None = None
+
+
+class RecordSpeedheimBattle(Command, frozen=True, kw_only=True, tag="speedheim.battle"):
+    participants: list[str]
+    winner: str | None = None
+    scenario: str = ""
+    absent: list[str] = []  # units that did not fight
+    incapacitations: list[Incap] = []  # recorded after the battle, in the order they happened
+
+
+class SetModifiers(Command, frozen=True, kw_only=True, tag="speedheim.modifiers"):
+    warband: str
+    fighter: str
+    modifiers: dict[str, int]
+
+
+# --- the campaign's tables, options and decks ----------------------------------------------------------
+
+
+def tables_for(state: CampaignState) -> SpeedheimTables:
+    """The defaults with the campaign's house-rule tables (a house deck replaces the v0.93 deck)."""
+    return TABLES.for_options(state.options)
+
+
+def options_for(state: CampaignState) -> SpeedheimOptions:
+    return options_of(state.options)
+
+
+def deck_id(options: SpeedheimOptions, warband: str, battle: int) -> str:
+    name = DECK + (f":{warband}" if options.deck_per == "warband" else "")
+    return name + (f":battle-{battle}" if options.deck_between_games == "reshuffled" else "")
+
+
+def decks_for(state: CampaignState) -> Mapping[str, list[str]]:
+    """Every deck the campaign may draw from now, each a full copy of its deck."""
+    options, cards = options_for(state), [card.id for card in tables_for(state).deck.cards]
+    bands = list(state.warbands) if options.deck_per == "warband" else [""]
+    return {deck_id(options, band, n): cards for band in bands for n in range(1, len(state.battles) + 2)}
+
+
+# --- the rules' view of the state ----------------------------------------------------------------------
+
+
+def is_hero(fighter: Fighter) -> bool:
+    return fighter.role in HERO_ROLES
+
+
+def kind_of(fighter: Fighter) -> str:
+    return fighter.role if is_hero(fighter) else "henchman"
+
+
+def spells_of(fighter: Fighter, tables: SpeedheimTables) -> tuple[list[str], list[str]]:
+    """(its Spellcasting schools, the spells of those schools it does not know)."""
+    schools = [k for k in fighter.keywords if k in tables.skills.spells]
+    known = set(fighter.skills) | set(fighter.keywords)
+    left = [s for school in schools for s in tables.skills.spells[school] if s not in known]
+    return schools, list(dict.fromkeys(left))
+
+
+def learned_skills(fighter: Fighter, tables: SpeedheimTables) -> list[str]:
+    spells = {s for names in tables.skills.spells.values() for s in names}
+    return [s for s in fighter.skills if s not in spells]
+
+
+def pending(state: CampaignState, fighter: Fighter) -> int:
+    """Skill/Spell cards read and not yet chosen."""
+    return se.FACTS.of(state).skill_cards.get(fighter.id, 0) - len(fighter.skills)
+
+
+def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> r.Unit:
+    return r.Unit(
+        name=fighter.name,
+        hero=is_hero(fighter),
+        stats=dict(fighter.stats),
+        modifiers=dict(se.FACTS.of(state).modifiers.get(fighter.id, {})),
+        animal_or_large=any(k in ANIMAL_OR_LARGE for k in fighter.keywords),
+        learned_skills=len(learned_skills(fighter, tables)),
+        pending=pending(state, fighter),
+        spells_left=len(spells_of(fighter, tables)[1]),
+    )
+
+
+def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
+    fighter = state.fighter(ref, band.id)
+    if not fighter.active:
+        raise RuleViolation(f"{fighter.name} is {fighter.status}")
+    return fighter
+
+
+def hero_slots(state: CampaignState, band: Warband) -> int:
+    return se.FACTS.of(state).hero_slots.get(band.id, se.STARTING_HERO_SLOTS)
+
+
+def promotes_in(state: CampaignState, fighter: Fighter) -> int | None:
+    """The battle at whose end the henchman promotes (None: it has drawn no promote card it met)."""
+    return se.FACTS.of(state).promote_in.get(fighter.id)
+
+
+def heroes_of(state: CampaignState, band: Warband) -> list[Fighter]:
+    return [f for f in state.fighters_of(band.id) if is_hero(f)]
+
+
+# --- drawing and reading cards --------------------------------------------------------------------------
+
+
+def _drawer(ctx: Context, band: Warband, battle: int, purpose: str, henchman: bool) -> r.Draw:
+    """The next card of the campaign's deck, or a row of the d20 table (improvement=d20-table)."""
+    options, tables = options_for(ctx.state), tables_for(ctx.state)
+
+    def draw() -> r.Drawn:
+        if options.improvement == "d20-table":
+            roll = ctx.roll("D20", purpose)
+            if henchman:
+                hench = r.d20_row(tables.henchman_d20.rows, roll.value)
+                return r.Drawn(hench.id, None, hench.henchman, roll=roll.number)
+            row = r.d20_row(tables.hero_d20.rows, roll.value)
+            return r.Drawn(row.id, row.hero, roll=roll.number)
+        deck = deck_id(options, band.id, battle)
+        card = tables.card(ctx.draw(deck, purpose))
+        return r.Drawn(card.id, card.hero, card.henchman, deck=deck, position=ctx.state.decks[deck].drawn)
+
+    return draw
+
+
+def _roller(ctx: Context) -> r.Roll:
+    def roll(purpose: str, dice: int) -> list[int]:
+        return ctx.roll(f"{dice}D20" if dice > 1 else "D20", purpose).faces
+
+    return roll
+
+
+def _card_read(band: Warband, fighter: Fighter, attempt: str, battle: int, reading: r.Reading, hero: bool) -> se.CardRead:
+    drawn = reading.drawn
+    reads = "" if drawn is None else HERO_READS[drawn.hero or ""] if hero else HENCHMAN_READS[drawn.henchman]
+    return se.CardRead(
+        warband=band.id, fighter=fighter.id, attempt=attempt, battle=battle, half="hero" if hero else "henchman",
+        card=drawn.ref if drawn else "", deck=drawn.deck if drawn else "", position=drawn.position if drawn else None,
+        roll=drawn.roll if drawn else None, reads=reads, outcome=reading.outcome, why=reading.why, stat=reading.stat,
+        faces=list(reading.faces), target=reading.target,
+    )
+
+
+def improvement_attempt(ctx: Context, band: Warband, fighter: Fighter, attempt: str, battle: int,
+                        *, advantage: bool = False, victim: str = "") -> None:
+    """A hero draws (redrawing as the caps demand) and improves at once. The player's choices are
+    answered under `<fighter>.<victim or attempt>.<draw>.mel-rgd` (or `.keep`), unique in a command."""
+    tables, options = tables_for(ctx.state), options_for(ctx.state)
+    halves = ([row.hero for row in tables.hero_d20.rows] if options.improvement == "d20-table"
+              else [card.hero for card in tables.deck.cards])
+    purpose = f"{fighter.name}: Improvement ({attempt})"
+    key = f"{fighter.id}.{slug(victim) if victim else attempt}"
+    readings = r.improve_hero(unit_of(ctx.state, fighter, tables), _drawer(ctx, band, battle, purpose, False), halves, tables.caps,
+                              options, _roller(ctx), ctx.choose, key, advantage=advantage)
+    for reading in readings:
+        ctx.emit(_card_read(band, fighter, attempt, battle, reading, True))
+    final = readings[-1]
+    if final.outcome == "improved" and final.stat:
+        ref = final.drawn.ref if final.drawn else ""
+        source = f"card {ref}" if final.drawn and final.drawn.deck else f"d20 row {ref}"
+        ctx.emit(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=final.stat, delta=final.delta,
+                                reason=f"Improvement ({attempt}), {source}", row=ref))
+
+
+def henchman_draw(ctx: Context, band: Warband, fighter: Fighter, victim_kind: str, battle: int) -> None:
+    purpose = f"{fighter.name}: Incapacitated a {victim_kind}"
+    drawn = _drawer(ctx, band, battle, purpose, True)()
+    reading = r.read_henchman(unit_of(ctx.state, fighter, tables_for(ctx.state)), drawn, victim_kind, options_for(ctx.state))
+    ctx.emit(_card_read(band, fighter, "incapacitation", battle, reading, False))
+
+
+# --- handlers ---------------------------------------------------------------------------------------------
+
+
+def recruit(cmd: Recruit, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    if cmd.role not in ROLES:
+        raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
+    if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
+        raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
+    unknown = [t for t in cmd.skill_types if t not in tables_for(ctx.state).skills.skills]
+    if unknown:
+        raise BadInput(f"no Skill type {', '.join(unknown)} (types: {', '.join(tables_for(ctx.state).skills.skills)})")
+    recruit_fighter(RecruitFighter(warband=band.id, name=cmd.name, role=cmd.role, stats=cmd.stats,
+                                   keywords=cmd.keywords, equipment=cmd.equipment, cost=cmd.cost, paid=cmd.paid), ctx)
+    if cmd.skill_types:
+        fighter = ctx.state.fighter(cmd.name, band.id)
+        ctx.emit(se.SkillTypes(warband=band.id, fighter=fighter.id, types=list(cmd.skill_types)))
+
+
+def set_modifiers(cmd: SetModifiers, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    fighter = member(ctx.state, band, cmd.fighter)
+    ctx.emit(se.Modifiers(warband=band.id, fighter=fighter.id, modifiers=dict(cmd.modifiers)))
+
+
+def incapacitation(ctx: Context, battle: int, participants: list[str], entry: Incap) -> None:
+    """Record one Incapacitation and let the unit that made it draw."""
+    state = ctx.state
+    attacker = state.fighter(entry.fighter) if entry.fighter else None
+    earlier = se.incapacitations(state, battle)
+    down = {e.victim for e in earlier}
+    if attacker is not None:
+        if attacker.warband not in participants:
+            raise RuleViolation(f"{attacker.name}'s warband did not fight in this battle")
+        if not attacker.active:
+            raise RuleViolation(f"{attacker.name} is {attacker.status}")
+        if attacker.id in down:
+            raise RuleViolation(f"{attacker.name} was Incapacitated earlier in battle {battle}: it is out of the game")
+        if attacker.missed_games:
+            raise RuleViolation(f"{attacker.name} must miss this battle (injured)")
+    victim_id = enemy_id(state, entry.victim, attacker) if attacker else state.fighter(entry.victim).id
+    victim = state.fighters.get(victim_id)
+    if victim is not None and victim.warband not in participants:
+        raise RuleViolation(f"{victim.name}'s warband did not fight in this battle")
+    if victim is not None and (victim.missed_games or not victim.active):
+        raise RuleViolation(f"{victim.name} is not in this battle ({victim.status if not victim.active else 'injured: misses it'})")
+    if victim_id in down:
+        raise RuleViolation(f"{fighter_label(state, victim_id)} is already Incapacitated in battle {battle}")
+    kind = kind_of(victim) if victim is not None else entry.kind
+    if kind not in r.VICTIM_KINDS:
+        raise BadInput(f"say whether {entry.victim} is a leader, a hero or a henchman (the ledger does not know it)")
+    if victim is not None and entry.kind is not None and entry.kind != kind:
+        raise RuleViolation(f"{victim.name} is a {kind}, not a {entry.kind}")
+    band = state.warbands[attacker.warband if attacker else victim.warband]  # type: ignore[union-attr]
+    draws = attacker is not None and promotes_in(state, attacker) != battle
+    ctx.emit(se.Incapacitation(warband=band.id, fighter=attacker.id if attacker else None, victim=victim_id,
+                               victim_kind=kind, battle=battle, draws=draws))
+    if not draws or attacker is None:
+        return
+    if is_hero(attacker):
+        improvement_attempt(ctx, band, attacker, "incapacitation", battle, victim=victim_id)
+    else:
+        henchman_draw(ctx, band, attacker, kind, battle)
+
+
+def fighter_label(state: CampaignState, ref: str) -> str:
+    found = state.fighters.get(ref)
+    return found.name if found else ref
+
+
+def incapacitate(cmd: Incapacitate, ctx: Context) -> None:
+    from .postgame import PHASE  # the phase reads this module's views
+
+    band = ctx.state.warband(cmd.warband)
+    attacker = member(ctx.state, band, cmd.fighter)
+    battle = len(ctx.state.battles) + 1
+    victim = next((f for f in ctx.state.fighters.values() if f.warband != band.id and cmd.victim.lower() in (f.id, f.name.lower())), None)
+    participants = [band.id] + ([victim.warband] if victim else [])
+    PHASE.refuse_unfinished(ctx.state, participants)
+    incapacitation(ctx, battle, participants, Incap(fighter=attacker.id, victim=cmd.victim, kind=cmd.kind))
+
+
+def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
+    from .postgame import PHASE
+
+    state = ctx.state
+    participants = [state.warband(ref).id for ref in cmd.participants]
+    PHASE.refuse_unfinished(state, participants)
+    battle = len(state.battles) + 1
+    absent = {state.fighter(ref).id for ref in cmd.absent}
+    earlier = se.incapacitations(state, battle)
+    strays = sorted({e.warband for e in earlier} - set(participants))
+    if strays:
+        raise RuleViolation(f"{', '.join(state.warbands[w].name for w in strays)} recorded Incapacitations in this "
+                            "battle: name it as a warband that fought")
+    for entry in cmd.incapacitations:
+        incapacitation(ctx, battle, participants, entry)
+    entries = se.incapacitations(ctx.state, battle)
+    took_out: dict[str, list[str]] = {}
+    for e in entries:
+        if e.fighter:
+            took_out.setdefault(e.fighter, []).append(e.victim)
+    down = {e.victim for e in entries}
+    deeds = [ev.Deed(fighter=f.id, out_of_action=f.id in down, took_out=took_out.get(f.id, []))
+             for band in participants for f in ctx.state.fighters_of(band) if f.id not in absent and not f.missed_games]
+    ctx.emit(battle_record(RecordBattle(participants=participants, winner=cmd.winner, scenario=cmd.scenario,
+                                        deeds=deeds), ctx))

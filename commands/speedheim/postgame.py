@@ -1,0 +1,347 @@
+"""Speedheim's post-game steps (shared/rules/speedheim.md §7), each one command, in order for the
+warband's latest battle: Income & Loot, Resolve Promotions (before Scars, so a promotee rolls on the
+Hero table), Scars and the Blight, one free Improvement Attempt per hero, Learn Skills & Spells, and
+Spend Gold (bought Improvement Attempts and hero slots; then `spend-gold` closes the step).
+
+Decisions:
+- Update Wins/Losses is done by recording the battle. Income: each Treasure token carried at the end
+  (the winner adds 1) rolls a d20, a double-value token 2; gold is their sum + 40g; each natural 20
+  gives a Loot roll on the d20 Loot table, whose category goes to the stash (its own table is rolled
+  at the table: the public rules' Loot tables are not part of the ledger).
+- Learning is done when no Skill/Spell card is left to choose: each choice is its own command
+  (`speedheim learn`), and the step has no command of its own (the phase's `done` test says so).
+- A promotion that would make a 7th hero asks which hero retires, or `lose the promotion`.
+- Blight: Large and Undead units are immune. A Pit Fight (Scar 16) is fought at the table and only
+  noted: the arbiter records a win's 50g with `treasury change`; the Improvement Attempt it wins is
+  not modelled.
+- Learning and Spend Gold are windows of the phase: a Skill is learned after the free attempts and
+  before Spend Gold closes the post-game; attempts and hero slots are bought once learning is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
+from ledger import events as ev
+from ledger.decide import AskChoice, Command, Context
+from ledger.errors import BadInput, NeedsDice, RuleViolation
+from ledger.state import CampaignState, Fighter, Warband
+
+from . import events as se
+from . import rules as r
+from .handlers import (
+    heroes_of,
+    hero_slots,
+    improvement_attempt,
+    is_hero,
+    learned_skills,
+    member,
+    options_for,
+    pending,
+    promotes_in,
+    spells_of,
+    tables_for,
+)
+
+LEARN, BUY = "learn a Skill or Spell", "spend gold"  # the post-game's windows
+MAX_TOKENS = 12
+INCOME_GOLD = 40
+LOSE = "lose the promotion"
+BLIGHT_IMMUNE = ("Large", "Undead")
+BLIGHTED, DEATHTOUCHED = "Blighted", "Deathtouched"
+
+
+class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
+    warband: str
+    tokens: int = 0  # Treasure tokens carried at the end of the game (the winner's +1 is added)
+    double: int = 0  # of them, double-value tokens (2 dice each)
+
+
+class Promotions(Command, frozen=True, kw_only=True, tag="speedheim.promotions"):
+    warband: str
+
+
+class Scars(Command, frozen=True, kw_only=True, tag="speedheim.scars"):
+    warband: str
+
+
+class FreeAttempts(Command, frozen=True, kw_only=True, tag="speedheim.improvement"):
+    warband: str
+
+
+class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
+    warband: str
+    fighter: str
+    skill: str  # a Skill of its types, or a Spell of its schools
+
+
+class BuyAttempt(Command, frozen=True, kw_only=True, tag="speedheim.buy-attempt"):
+    warband: str
+    fighter: str
+
+
+class BuyHeroSlot(Command, frozen=True, kw_only=True, tag="speedheim.buy-hero-slot"):
+    warband: str
+
+
+class SpendGold(Command, frozen=True, kw_only=True, tag="speedheim.spend-gold"):
+    warband: str
+
+
+# --- the phase ---------------------------------------------------------------------------------------
+
+
+def latest_battle(state: CampaignState, band: Warband) -> int:
+    battle = PHASE.latest_battle(state, band)
+    if battle is None:
+        raise RuleViolation(f"{band.name} has not fought a battle yet")
+    return battle.number
+
+
+def learning_left(state: CampaignState, band: Warband) -> list[Fighter]:
+    return [f for f in state.fighters_of(band.id) if pending(state, f) > 0]
+
+
+def _learning_done(state: CampaignState, band: Warband) -> bool:
+    """Once the free attempts are done and no card is left to choose; and a closed post-game stays
+    closed (a Skill card drawn in the next battle is learned after that one)."""
+    recorded = PHASE.recorded(state, band)
+    return "improvement" in recorded and ("spend-gold" in recorded or not learning_left(state, band))
+
+
+def _income(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    try:
+        tokens = int(ask("Treasure tokens carried at the end of the game (the winner's extra one is added)",
+                         [str(n) for n in range(MAX_TOKENS + 1)]))
+    except NeedsDice:  # no one to ask: no tokens but the winner's (`speedheim income --tokens N` gives them)
+        tokens = 0
+    return Income(warband=warband, tokens=tokens)
+
+
+def _learn(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    fighter = learning_left(state, state.warbands[warband])[0]
+    return Learn(warband=warband, fighter=fighter.id, skill=ask(f"{fighter.name} learns", allowed_to_learn(state, fighter)))
+
+
+def _warband_only(command: type[Command]) -> Callable[[CampaignState, str, AskChoice], Command]:
+    return lambda state, warband, ask: command(warband=warband)
+
+
+PHASE = Phase(
+    steps=[
+        PhaseStep("income", "Income & Loot", build=_income),
+        PhaseStep("promotions", "Resolve Promotions", build=_warband_only(Promotions)),
+        PhaseStep("scars", "Scars and the Blight", build=_warband_only(Scars)),
+        PhaseStep("improvement", "Free Improvement Attempts", build=_warband_only(FreeAttempts)),
+        PhaseStep("learning", "Learn Skills & Spells", build=_learn, done=_learning_done),
+        PhaseStep("spend-gold", "Spend Gold", build=_warband_only(SpendGold),
+                  before="buy Improvement Attempts (speedheim buy-attempt, 25g, once per hero), hero slots "
+                         "(speedheim buy-hero-slot), units (speedheim recruit) and equipment"),
+    ],
+    windows={LEARN: Window(after="improvement", until="spend-gold"), BUY: Window(after="learning", until="spend-gold")},
+    messages=PhaseMessages(
+        no_battle="{band} has not fought a battle yet",
+        already_done="{band} has already done the {step} step for battle {battle}",
+        not_yet="{band} must do the {first} step for battle {battle} first (the post-game goes {order})",
+        unfinished="{band} has not finished the post-game of battle {battle}: next is {next_key} (campaign post-game {quoted})",
+    ),
+)
+
+
+def next_step(state: CampaignState, band: Warband) -> str | None:
+    return PHASE.next_step(state, band)
+
+
+# --- the steps -----------------------------------------------------------------------------------------
+
+
+def income(cmd: Income, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = PHASE.begin(ctx.state, band, "income").number
+    if cmd.tokens < 0 or not 0 <= cmd.double <= cmd.tokens:
+        raise BadInput("tokens cannot be negative, and double-value tokens are some of the tokens")
+    won = any(b.number == battle and b.winner == band.id for b in ctx.state.battles)
+    dice = cmd.tokens + cmd.double + int(won)
+    faces = ctx.roll(f"{dice}D20", f"{band.name}: income, {dice} Treasure dice").faces if dice else []
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=sum(faces) + INCOME_GOLD,
+                                reason=f"income: Treasure dice {sum(faces)} + {INCOME_GOLD}g"))
+    for _ in range(faces.count(20)):
+        roll = ctx.roll("D20", f"{band.name}: Loot (a natural 20 on a Treasure die)")
+        row = r.d20_row(tables_for(ctx.state).loot.rows, roll.value)
+        ctx.emit(ev.ItemGained(warband=band.id, item=f"Loot: {row.name}", reason=f"Loot roll {roll.value}"))
+    PHASE.finish(ctx, band, battle, "income")
+
+
+def promotions(cmd: Promotions, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = PHASE.begin(ctx.state, band, "promotions").number
+    for fighter in ctx.state.fighters_of(band.id):
+        if is_hero(fighter) or promotes_in(ctx.state, fighter) != battle:
+            continue
+        outcome = r.promotion(len(heroes_of(ctx.state, band)), hero_slots(ctx.state, band))
+        if outcome.retire_needed:
+            names = [h.name for h in heroes_of(ctx.state, band)]
+            choice = ctx.choose(f"promote.{fighter.id}", f"{band.name} would have 7 heroes: retire a hero to promote "
+                                f"{fighter.name}, or lose the promotion", [*names, LOSE])
+            if choice == LOSE:
+                ctx.emit(ev.NoteRecorded(text=f"{fighter.name}'s promotion is lost: 6 heroes", warband=band.id))
+                continue
+            retired = member(ctx.state, band, choice)
+            ctx.emit(ev.FighterRetired(warband=band.id, fighter=retired.id, reason=f"to make room for {fighter.name}"))
+        ctx.emit(ev.FighterPromoted(warband=band.id, fighter=fighter.id, role="hero",
+                                    reason=f"promote card drawn in battle {battle}: keeps its unit type and stat line"))
+        if outcome.slots != hero_slots(ctx.state, band):
+            ctx.emit(se.HeroSlots(warband=band.id, slots=outcome.slots, reason=f"{fighter.name} promoted"))
+    PHASE.finish(ctx, band, battle, "promotions")
+
+
+def _blighted(ctx: Context, band: Warband, fighter: Fighter, worse: bool, reason: str) -> None:
+    """Blight (Scar 1) on a unit, or the Blight taking hold of a Blighted one (a henchman dies, a hero is
+    Deathtouched)."""
+    if not worse:
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=BLIGHTED, reason=reason))
+    elif is_hero(fighter):
+        _deathtouched(ctx, band, fighter, reason)
+    else:
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
+
+
+def _deathtouched(ctx: Context, band: Warband, fighter: Fighter, reason: str) -> None:
+    if DEATHTOUCHED in fighter.keywords:
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=f"{reason}: Deathtouched a second time"))
+    else:
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=DEATHTOUCHED, reason=reason))
+
+
+def _scar(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
+    """One Scar roll. Lasting harm is an injury (Light Wound, Major Wound); a special rule gained, Blight and
+    Deathtouched are keywords; each names its Scar row."""
+    tables = tables_for(ctx.state).scars
+    hero = is_hero(fighter)
+    roll = ctx.roll("D20", f"{fighter.name}: {'Hero' if hero else 'Henchman'} Scars")
+    row = r.d20_row(tables.hero if hero else tables.henchman, roll.value)
+    effect, reason = row.effect, f"Scar {roll.value}: {row.name}"
+    if effect in ("miss-game", "major-wound"):
+        ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=row.name, row=row.id,
+                                   missed_games=int(effect == "miss-game")))
+    if effect == "blight":
+        if any(k in BLIGHT_IMMUNE for k in fighter.keywords):
+            ctx.emit(ev.NoteRecorded(text=f"{fighter.name} is immune to the Blight ({reason})", warband=band.id))
+        else:
+            _blighted(ctx, band, fighter, BLIGHTED in fighter.keywords, reason)
+    elif effect == "deathtouched":
+        _deathtouched(ctx, band, fighter, reason)
+    elif effect == "dead":
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
+    elif effect == "skill":
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.skill, reason=reason))
+    elif effect == "major-wound":
+        wound = r.d20_row(tables.major_wound, ctx.roll("D20", f"{fighter.name}: Major Wound").value)
+        stat = wound.stat
+        if stat in fighter.stats:
+            ctx.emit(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=stat, delta=2,
+                                    reason="Major Wound: 2 points worse", row=wound.id))
+        else:
+            ctx.emit(ev.NoteRecorded(text=f"{fighter.name} has no {stat} (`-`): the Major Wound changes nothing",
+                                     warband=band.id))
+    elif effect == "pit-fight":
+        ctx.emit(ev.NoteRecorded(text=f"{fighter.name} must duel the Pit Fighter ({reason}, fought at the table)",
+                                 warband=band.id))
+    elif effect == "attempt-advantage":
+        improvement_attempt(ctx, band, ctx.state.fighters[fighter.id], "advantage", battle, advantage=True)
+
+
+def scars(cmd: Scars, ctx: Context) -> None:
+    """Every unit of the warband Incapacitated in the game rolls for Scars, then every Blighted unit
+    rolls for the Blight."""
+    band = ctx.state.warband(cmd.warband)
+    battle = PHASE.begin(ctx.state, band, "scars").number
+    victims = [e.victim for e in se.incapacitations(ctx.state, battle)]
+    for fighter_id in dict.fromkeys(victims):
+        fighter = ctx.state.fighters.get(fighter_id)
+        if fighter is not None and fighter.warband == band.id and fighter.active:
+            _scar(ctx, band, fighter, battle)
+    for fighter in ctx.state.fighters_of(band.id):
+        if BLIGHTED in fighter.keywords and not any(k in BLIGHT_IMMUNE for k in fighter.keywords):
+            row = r.d20_row(tables_for(ctx.state).scars.blight, ctx.roll("D20", f"{fighter.name}: Blight roll").value)
+            if row.effect == "blight-worsens":
+                _blighted(ctx, band, fighter, True, f"Blight roll: {row.name}")
+            elif row.effect == "cured":
+                ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=BLIGHTED, reason="cured of the Blight"))
+    PHASE.finish(ctx, band, battle, "scars")
+
+
+def free_attempts(cmd: FreeAttempts, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = PHASE.begin(ctx.state, band, "improvement").number
+    for hero in heroes_of(ctx.state, band):
+        improvement_attempt(ctx, band, ctx.state.fighters[hero.id], "free", battle)
+    PHASE.finish(ctx, band, battle, "improvement")
+
+
+def allowed_to_learn(state: CampaignState, fighter: Fighter) -> list[str]:
+    """A Skill of the hero's types (none at the Skill cap, never one it has) or a Spell of its schools."""
+    tables = tables_for(state)
+    schools, _left = spells_of(fighter, tables)
+    types = se.FACTS.of(state).skill_types.get(fighter.id) or list(tables.skills.skills)
+    return r.learnable(types, tables.skills.skills, tables.skills.spells, schools, [*fighter.skills, *fighter.keywords],
+                       len(learned_skills(fighter, tables)) >= tables.caps.skills)
+
+
+def learn(cmd: Learn, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    fighter = member(ctx.state, band, cmd.fighter)
+    if pending(ctx.state, fighter) <= 0:
+        raise RuleViolation(f"{fighter.name} has no Skill/Spell card to choose for")
+    latest_battle(ctx.state, band)
+    PHASE.open_window(ctx.state, band, LEARN)
+    allowed = allowed_to_learn(ctx.state, fighter)
+    if cmd.skill not in allowed:
+        raise RuleViolation(f"{fighter.name} cannot learn {cmd.skill} (can learn: {', '.join(allowed) or 'nothing'})")
+    ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=cmd.skill, reason="Skill/Spell card"))
+
+
+def _spend_gold_window(state: CampaignState, band: Warband) -> int:
+    battle = latest_battle(state, band)
+    PHASE.open_window(state, band, BUY)
+    return battle
+
+
+def _pay(ctx: Context, band: Warband, price: int, what: str) -> None:
+    if band.treasury < price:
+        raise RuleViolation(f"{band.name} has {band.treasury}g; {what} costs {price}g")
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-price, reason=what))
+
+
+def buy_attempt(cmd: BuyAttempt, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = _spend_gold_window(ctx.state, band)
+    fighter = member(ctx.state, band, cmd.fighter)
+    if not is_hero(fighter):
+        raise RuleViolation(f"{fighter.name} is a henchman: only heroes make Improvement Attempts")
+    if se.FACTS.of(ctx.state).bought_after.get(fighter.id) == battle:
+        raise RuleViolation(f"{fighter.name} has bought its Improvement Attempt since battle {battle} (once per hero between games)")
+    if options_for(ctx.state).free_attempt_counts_as_bought:
+        raise RuleViolation(f"{fighter.name} made its free attempt (option free_attempt_counts_as_bought)")
+    _pay(ctx, band, r.IMPROVEMENT_PRICE, f"an Improvement Attempt for {fighter.name}")
+    improvement_attempt(ctx, band, fighter, "bought", battle)
+
+
+def buy_hero_slot(cmd: BuyHeroSlot, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    _spend_gold_window(ctx.state, band)
+    slots = hero_slots(ctx.state, band) + 1
+    if slots > r.MAX_HERO_SLOTS:
+        raise RuleViolation(f"{band.name} has {r.MAX_HERO_SLOTS} hero slots, the most a warband can have")
+    _pay(ctx, band, r.HERO_SLOT_PRICES[slots], f"hero slot {slots}")
+    ctx.emit(se.HeroSlots(warband=band.id, slots=slots, reason="bought"))
+
+
+def spend_gold(cmd: SpendGold, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    battle = PHASE.begin(ctx.state, band, "spend-gold").number
+    left = learning_left(ctx.state, band)
+    if left:
+        raise RuleViolation(f"{', '.join(f.name for f in left)} must first choose a Skill or Spell (speedheim learn)")
+    PHASE.finish(ctx, band, battle, "spend-gold")

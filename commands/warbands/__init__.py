@@ -1,0 +1,29 @@
+"""Warhammer Warbands (`warbands`): Warband Rating, Veteran Status and character Archetypes
+(seed 003, White Dwarf 298; rules restated in shared/rules/warbands.md as R1–R25, U1–U12).
+
+`rules` (pure functions) and `tables` (data files, a group's own tables) are the game; `model`,
+`handlers` (with the post-game phase) and `events` put them on the ledger; `cli` is `campaign warbands …`.
+"""
+
+from __future__ import annotations
+
+from ledger.rulesets import Ruleset, register
+
+from . import events, handlers, model
+from .cli import register_commands
+
+
+RULESET = register(
+    Ruleset(
+        id="warbands",
+        version="1",
+        title="Warhammer Warbands (WD 298): Warband Rating, Veteran Status, Archetypes",
+        handlers=handlers.HANDLERS,
+        evolve=events.FOLDS.evolve,
+        default_options=model.DEFAULT_OPTIONS,
+        check_options=model.check_options,
+        post_game=handlers.PHASE.guided_steps,
+        rating=model.rating,
+        register_commands=register_commands,
+    )
+)

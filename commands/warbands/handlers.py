@@ -1,0 +1,490 @@
+"""Warbands commands and their handlers: the pure rules of `rules.py` run on the ledger.
+
+Decisions (the rules module and shared/rules/warbands.md section 4 give the readings):
+- A warband is enlisted with its type (a row of the Archetype Table) and the starting points
+  (250, R24) in its treasury. Recruiting pays points from the treasury; once the warband has
+  fought, what is left is its Experience Points (R25), and every purchase after that is paid in
+  XP (R10; ordinary units and characters too unless `xp_buys_new_units` is off, U2).
+- A unit is one fighter with `group_size` models and `cost` points per model; a character is
+  one model whose `cost` is its points. Units and characters must be named uniquely per
+  warband; in a battle a name both warbands use is written WARBAND/NAME.
+- After a battle each warband does, in order: Recovery (U3), character Injuries (U4), Survival
+  (R6, R7, R11, R12, R16: judged after both) and Experience (U1). Only the units and characters
+  that fought are judged: one left out (`--absent`, or missing a game) keeps its eligibility
+  and its count, its latest battle being the one before. A step is refused before the earlier
+  ones, or twice; a warband may not spend XP, recruit or fight again until all are done. The
+  phase is the kit's (`PHASE`): the guided `campaign post-game WARBAND` walks it, and what the
+  players tell the ledger there is given as answers (`recovered:UNIT=N`, `injury:CHARACTER=EFFECT`,
+  `xp=N`) or asked at a terminal.
+- Spending XP (Veteran upgrades, Veteran recruits, Advancement rolls, new recruits) is each
+  its own transaction, refused when it would break the 500-point cap (R3) or the XP pool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commands.kit import Phase, PhaseStep, refusing, resolve
+from commands.shared import (
+    SHARED_HANDLERS,
+    AwardXP,
+    EnlistWarband,
+    RecordBattle,
+    RecruitFighter,
+    SpendXP,
+    battle_record,
+    enlist_warband,
+    unique_id,
+)
+from ledger import events as ev
+from ledger.decide import Command, Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import Battle, CampaignState, Fighter, Warband
+
+from . import events as we
+from . import model as m
+from . import rules as r
+
+# What an injury roll did, as the players tell it when the group has no injury table (U4), and its name.
+MANUAL_INJURIES = {"recovered": "Full Recovery", "dead": "Dead", "amnesia": "Amnesia", "misses-game": "Injured, misses a game"}
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+class Enlist(Command, frozen=True, kw_only=True, tag="warbands.enlist"):
+    name: str
+    player: str
+    type: str  # a warband type of the Archetype Table
+
+
+class Recruit(Command, frozen=True, kw_only=True, tag="warbands.recruit"):
+    warband: str
+    name: str
+    points: int  # a unit's points per model, a character's points
+    models: int | None = None  # a unit's models; None: a character
+    archetype: str | None = None  # a character's Archetype (R13)
+
+
+class RecordWarbandsBattle(Command, frozen=True, kw_only=True, tag="warbands.battle"):
+    participants: list[str]
+    winner: str | None = None
+    scenario: str = ""
+    removed: dict[str, int] = {}  # unit -> models removed as casualties
+    fled: dict[str, int] = {}  # unit -> models that fled the table
+    down: list[str] = []  # characters removed as casualties
+    absent: list[str] = []  # units and characters that did not fight
+
+
+class Recovery(Command, frozen=True, kw_only=True, tag="warbands.recovery"):
+    warband: str
+    recovered: dict[str, int] = {}  # unit -> casualties recovered, when the group has no recovery table
+
+
+class Injuries(Command, frozen=True, kw_only=True, tag="warbands.injuries"):
+    warband: str
+    outcomes: dict[str, str] = {}  # character -> recovered|dead|amnesia|misses-game, when there is no injury table
+
+
+class Survival(Command, frozen=True, kw_only=True, tag="warbands.survival"):
+    warband: str
+
+
+class Experience(Command, frozen=True, kw_only=True, tag="warbands.experience"):
+    warband: str
+    xp: int | None = None  # XP earned, when the group has no XP award table
+
+
+class Upgrade(Command, frozen=True, kw_only=True, tag="warbands.upgrade"):
+    warband: str
+    unit: str
+
+
+class VeteranRecruits(Command, frozen=True, kw_only=True, tag="warbands.veteran-recruits"):
+    warband: str
+    unit: str
+    models: int
+
+
+class Advance(Command, frozen=True, kw_only=True, tag="warbands.advance"):
+    warband: str
+    character: str
+    useless: list[str] = []  # abilities useless to this character: rolled again if they come up (R19)
+
+
+# --- the post-game order (shared/rules/warbands.md section 4) ---------------------------------------------
+
+PHASE = Phase(steps=[
+    PhaseStep("recovery", "roll Recovery", guide="Recovery: each unit's casualties that recover (survival counts after it)",
+              build=lambda state, band, ask: Recovery(warband=band)),
+    PhaseStep("injuries", "roll character Injuries", guide="Injuries: each character removed as a casualty",
+              build=lambda state, band, ask: Injuries(warband=band)),
+    PhaseStep("survival", "judge survival",
+              guide="Survival: Veteran eligibility or loss for units, battles survived for characters",
+              build=lambda state, band, ask: Survival(warband=band)),
+    PhaseStep("experience", "award Experience", guide="Experience: the XP the battle earned",
+              build=lambda state, band, ask: Experience(warband=band)),
+])
+
+
+def casualties_of(state: CampaignState, band: Warband, battle: Battle) -> we.CasualtiesRecorded:
+    """The warband's side of the battle whose post-game is being done."""
+    record = we.FACTS.of(state).last_battle.get(band.id)
+    if record is None or record.battle != battle.number:
+        raise RuleViolation(f"battle {battle.number} was not recorded with `campaign warbands battle`: "
+                            f"{band.name}'s units have no casualties to recover")
+    return record
+
+
+def _begin(state: CampaignState, band: Warband, step: str) -> we.CasualtiesRecorded:
+    return casualties_of(state, band, PHASE.begin(state, band, step))
+
+
+def _post_game_finished(state: CampaignState, band: Warband, doing: str) -> None:
+    step = PHASE.next_step(state, band)
+    if step is not None:
+        raise RuleViolation(f"{band.name} must finish its post-game (next: {PHASE.title(step)}) before {doing}")
+
+
+# --- enlisting and recruiting ----------------------------------------------------------------------
+
+
+def enlist(cmd: Enlist, ctx: Context) -> None:
+    """A new warband: its type, and the starting points (R24) in its treasury."""
+    options = m.campaign_options(ctx.state)
+    enlist_warband(EnlistWarband(name=cmd.name, player=cmd.player, faction=m.warband_type(cmd.type),
+                                 treasury=options.starting_points), ctx)
+
+
+def recruit(cmd: Recruit, ctx: Context) -> None:
+    """R3, R13, R15, R24, U2: a unit or a character joins, paid from the starting points or XP."""
+    state, options = ctx.state, m.campaign_options(ctx.state)
+    band = state.warband(cmd.warband)
+    name = cmd.name.strip()
+    if not name:
+        raise BadInput("a unit or character needs a name")
+    if cmd.points < 0 or (cmd.models is not None and cmd.models < 1):
+        raise BadInput("points cannot be negative and a unit has at least 1 model")
+    if (cmd.models is None) == (cmd.archetype is None):
+        raise BadInput("a unit is recruited with its models, a character with his Archetype (one of the two)")
+    cost = cmd.points * (cmd.models or 1)
+    now = m.points(state, band.id)
+    if m.founded(band):
+        _post_game_finished(state, band, f"recruiting {name}")
+        if not options.xp_buys_new_units:
+            raise RuleViolation("in this campaign Experience Points do not buy new units or characters (xp_buys_new_units)")
+        r.check_points_cap(now, cost, options.points_cap, f"recruiting {name}")
+        r.check_xp(band.treasury, cost, name)
+    else:
+        r.check_starting_size(now, cost, options.starting_points, f"recruiting {name}")
+        r.check_points_cap(now, cost, options.points_cap, f"recruiting {name}")
+    if any(f.name.lower() == name.lower() for f in state.fighters_of(band.id)):
+        raise RuleViolation(f"{band.name} already has a unit or character called {name}")
+    fighter = unique_id(name, state.fighters)
+    if cmd.archetype is not None:
+        tables = m.tables_of(state)
+        names = [a.name for a in tables.archetypes.archetypes]
+        archetype = next((a for a in names if a.lower() == cmd.archetype.strip().lower()), cmd.archetype)
+        r.check_archetype(band.faction, archetype, tables.allowed_archetypes(band.faction), names)
+    ctx.emit(ev.FighterRecruited(warband=band.id, fighter=fighter, name=name,
+                                 role=we.UNIT if cmd.models is not None else we.CHARACTER,
+                                 cost=cmd.points, group_size=cmd.models or 1))
+    if cmd.archetype is not None:
+        starting = tables.archetype(archetype).starting_ability
+        ctx.emit(we.ArchetypeChosen(warband=band.id, fighter=fighter, archetype=archetype, starting_ability=starting),
+                 ev.SkillLearned(warband=band.id, fighter=fighter, skill=starting, reason="Starting Ability"))
+    if cost:
+        spent = "XP" if m.founded(band) else "starting points"
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cost, reason=f"{spent}: recruited {name} ({cost} points)"))
+
+
+# --- the battle ------------------------------------------------------------------------------------
+
+
+def _fighter_in(state: CampaignState, warbands: list[str], ref: str) -> Fighter:
+    """A fighter of one of the warbands, by id, name, or WARBAND/NAME."""
+    band_ref, _, name = ref.rpartition("/")
+    bands = [state.warband(band_ref).id] if band_ref else warbands
+    found = [f for w in bands for f in state.fighters_of(w) if ref.lower() in (f.id, f.name.lower()) or
+             name.lower() in (f.id, f.name.lower())]
+    if not found:
+        raise RuleViolation(f"no unit or character '{ref}' in {' or '.join(state.warbands[w].name for w in bands)}")
+    if len(found) > 1:
+        raise BadInput(f"'{ref}' is in several warbands: write WARBAND/{ref}")
+    return found[0]
+
+
+def record_battle(cmd: RecordWarbandsBattle, ctx: Context) -> None:
+    """Step 1 of the post-battle sequence: who fought, each unit's starting numbers and losses,
+    the characters removed as casualties."""
+    state = ctx.state
+    bands = [state.warband(ref) for ref in cmd.participants]
+    ids = [b.id for b in bands]
+    PHASE.refuse_unfinished(state, ids)
+    absent = {_fighter_in(state, ids, ref).id for ref in cmd.absent}
+    removed = {_fighter_in(state, ids, ref).id: n for ref, n in cmd.removed.items()}
+    fled = {_fighter_in(state, ids, ref).id: n for ref, n in cmd.fled.items()}
+    down = {_fighter_in(state, ids, ref).id for ref in cmd.down}
+    fought = [f for w in ids for f in state.fighters_of(w) if f.id not in absent and not f.missed_games]
+    fought_ids = {f.id for f in fought}
+    for fighter_id in [*removed, *fled, *down]:
+        fighter = state.fighters[fighter_id]
+        if fighter_id not in fought_ids:
+            raise RuleViolation(f"{fighter.name} did not fight in this battle")
+    for fighter_id in [*removed, *fled]:
+        unit = state.fighters[fighter_id]
+        if unit.role != we.UNIT:
+            raise BadInput(f"{unit.name} is a character: a character removed as a casualty is --down")
+        if min(removed.get(fighter_id, 0), fled.get(fighter_id, 0)) < 0:
+            raise BadInput(f"{unit.name}: models removed or fled cannot be negative")
+        lost = removed.get(fighter_id, 0) + fled.get(fighter_id, 0)
+        if lost > unit.group_size:
+            raise BadInput(f"{unit.name} has {unit.group_size} models: it cannot lose {lost}")
+    for fighter_id in down:
+        if state.fighters[fighter_id].role != we.CHARACTER:
+            raise BadInput(f"{state.fighters[fighter_id].name} is a unit: give its casualties with --removed or --fled")
+    deeds = [ev.Deed(fighter=f.id, out_of_action=f.id in down or (
+        f.role == we.UNIT and removed.get(f.id, 0) + fled.get(f.id, 0) == f.group_size)) for f in fought]
+    battle = battle_record(RecordBattle(participants=ids, winner=cmd.winner, scenario=cmd.scenario, deeds=deeds), ctx)
+    ctx.emit(battle)
+    for band in bands:
+        result = "draw" if battle.winner is None else "win" if battle.winner == band.id else "loss"
+        mine = [f for f in fought if f.warband == band.id]
+        ctx.emit(we.CasualtiesRecorded(
+            warband=band.id, battle=battle.battle, result=result,
+            units=[we.UnitCasualties(fighter=f.id, starting=f.group_size, removed=removed.get(f.id, 0), fled=fled.get(f.id, 0))
+                   for f in mine if f.role == we.UNIT],
+            characters=[f.id for f in mine if f.role == we.CHARACTER],
+            characters_down=[f.id for f in mine if f.id in down]))
+
+
+# --- post-game steps ----------------------------------------------------------------------------------
+
+
+def _recovery_target(rows: tuple[Any, ...], result: str, casualty: str) -> Any:
+    """The most specific row for the battle's result and the kind of casualty."""
+    for wanted in ((result, casualty), (result, "any"), ("any", casualty), ("any", "any")):
+        for row in rows:
+            if (row.result, row.casualty) == wanted:
+                return row
+    raise RuleViolation(f"the recovery table has no row for a {casualty} model after a {result}")
+
+
+def recovery(cmd: Recovery, ctx: Context) -> None:
+    """U3, R7: each unit's casualties that recover, rolled on the group's table or as told."""
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    battle = _begin(state, band, "recovery")
+    table = m.tables_of(state).recovery
+    told = {_fighter_in(state, [band.id], ref).id: n for ref, n in cmd.recovered.items()}
+    for unit_id in told:
+        if not any(u.fighter == unit_id and u.removed + u.fled for u in battle.units):
+            raise BadInput(f"{state.fighters[unit_id].name} had no casualties in battle {battle.battle}")
+    for casualties in battle.units:
+        unit = state.fighters[casualties.fighter]
+        lost = casualties.removed + casualties.fled
+        rows = []
+        if not lost:
+            recovered = 0
+        elif table.rows:
+            if unit.id in told:
+                raise BadInput(f"this campaign rolls Recovery on its table: leave out --recovered {unit.name}")
+            recovered = 0
+            for kind, count in (("removed", casualties.removed), ("fled", casualties.fled)):
+                if count:
+                    row = _recovery_target(table.rows, battle.result, kind)
+                    rows.append(row.id)
+                    for n in range(count):
+                        roll = ctx.roll(table.die, f"Recovery of {unit.name}, {kind} model {n + 1} of {count} ({row.target}+)")
+                        recovered += roll.value >= row.target
+        elif unit.id in told:
+            recovered = told[unit.id]
+        else:
+            recovered = int(ctx.choose(f"recovered:{unit.id}", f"{unit.name}: how many of its {lost} casualties recovered?",
+                                       [str(n) for n in range(lost + 1)]))
+        survivors = r.survivors_after_recovery(casualties.starting, lost, recovered)
+        ctx.emit(we.UnitRecovered(warband=band.id, fighter=unit.id, battle=battle.battle, starting=casualties.starting,
+                                  casualties=lost, recovered=recovered, survivors=survivors, row="+".join(rows)))
+        if survivors == 0:
+            ctx.emit(ev.FighterDied(warband=band.id, fighter=unit.id, reason="wiped out: no model recovered"))
+    PHASE.finish(ctx, band, battle.battle, "recovery")
+
+
+def injuries(cmd: Injuries, ctx: Context) -> None:
+    """U4, R18: each character removed as a casualty rolls on the Character Injury Table (or the
+    players say what the roll did); death and amnesia take his Archetype Abilities with them."""
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    battle = _begin(state, band, "injuries")
+    table = m.tables_of(state).character_injury
+    told = {_fighter_in(state, [band.id], ref).id: effect for ref, effect in cmd.outcomes.items()}
+    for fighter_id, effect in told.items():
+        if fighter_id not in battle.characters_down:
+            raise BadInput(f"{state.fighters[fighter_id].name} was not removed as a casualty in battle {battle.battle}")
+        if table.rows:
+            raise BadInput(f"this campaign rolls on its Character Injury Table: leave out the outcome for {state.fighters[fighter_id].name}")
+        if effect not in MANUAL_INJURIES:
+            raise BadInput(f"an injury's outcome is one of: {', '.join(MANUAL_INJURIES)}; not {effect!r}")
+    for fighter_id in battle.characters_down:
+        hero = state.fighters[fighter_id]
+        if table.rows:
+            value = ctx.roll(table.die, f"Character Injury of {hero.name}").value
+            row = next(x for x in table.rows if x.low <= value <= x.high)
+            effect, name, row_id, missed = row.effect, row.name, row.id, row.missed_games
+        else:
+            effect = told.get(fighter_id) or ctx.choose(f"injury:{hero.id}", f"{hero.name}: what did the injury roll do?",
+                                                        list(MANUAL_INJURIES))
+            name, row_id, missed = MANUAL_INJURIES[effect], "", 1 if effect == "misses-game" else 0
+        if effect == "dead":
+            ctx.emit(ev.FighterDied(warband=band.id, fighter=hero.id, reason="Character Injury", row=row_id))
+        elif effect != "recovered":
+            ctx.emit(ev.InjurySuffered(warband=band.id, fighter=hero.id, injury=name, row=row_id, missed_games=missed))
+        if effect == "amnesia" and (lost := r.amnesia(m.as_character(state, hero))):
+            ctx.emit(we.AbilitiesLost(warband=band.id, fighter=hero.id, abilities=list(lost), reason=f"{name} (amnesia)"))
+    PHASE.finish(ctx, band, battle.battle, "injuries")
+
+
+def survival(cmd: Survival, ctx: Context) -> None:
+    """R6, R11, R12 for each unit that fought (survivors after Recovery, R7); R16 for each
+    character still alive after Injuries."""
+    state, options = ctx.state, m.campaign_options(ctx.state)
+    band = state.warband(cmd.warband)
+    battle = _begin(state, band, "survival")
+    for casualties in battle.units:
+        fighter = state.fighters[casualties.fighter]
+        if not fighter.active:
+            continue
+        unit = m.as_unit(state, fighter)
+        outcome = r.veteran_after_battle(unit, casualties.starting, unit.models, options.veteran_eligibility)
+        judged = f"{unit.models} of {casualties.starting} survived battle {battle.battle}"
+        if outcome.lost_status:
+            ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=we.veteran_keyword(unit.veteran),
+                                    reason=f"lost 50% or more: {judged}"))
+        ctx.emit(we.VeteranEligibility(warband=band.id, fighter=fighter.id, eligible=outcome.eligible,
+                                       battle=battle.battle, reason=judged))
+    for fighter_id in battle.characters:
+        fighter = state.fighters[fighter_id]
+        if fighter.active:
+            count = r.survived_battle(m.as_character(state, fighter), True).survived_since_ability
+            ctx.emit(we.BattleSurvived(warband=band.id, fighter=fighter.id, battle=battle.battle, survived_since_ability=count))
+    PHASE.finish(ctx, band, battle.battle, "survival")
+
+
+def experience(cmd: Experience, ctx: Context) -> None:
+    """U1: the XP the battle earned, from the group's award table or as told."""
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    battle = _begin(state, band, "experience")
+    table = m.tables_of(state).xp_awards
+    if table.rows:
+        if cmd.xp is not None:
+            raise BadInput("this campaign awards XP from its table: leave out --xp (add more with `campaign treasury`)")
+        for row in table.rows:
+            if row.result in (battle.result, "any") and row.xp:
+                ctx.emit(ev.TreasuryChanged(warband=band.id, delta=row.xp, row=row.id,
+                                            reason=f"XP for battle {battle.battle}: {row.description or row.id}"))
+    else:
+        told = cmd.xp if cmd.xp is not None else ctx.answers.get("xp")
+        if told is None:
+            raise RuleViolation(f"{band.name}: the campaign has no XP award table: give the XP earned in "
+                                f"battle {battle.battle} with --xp N (or --answer xp=N)")
+        try:
+            xp = int(told)
+        except ValueError:
+            raise BadInput(f"XP earned is a whole number, not {told!r}") from None
+        if xp < 0:
+            raise BadInput(f"XP earned cannot be negative ({xp})")
+        if xp:
+            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=xp, reason=f"XP for battle {battle.battle}"))
+    PHASE.finish(ctx, band, battle.battle, "experience")
+
+
+# --- spending XP -----------------------------------------------------------------------------------
+
+
+def upgrade(cmd: Upgrade, ctx: Context) -> None:
+    """R8: the next Veteran level for 10 XP, using up the eligibility of one battle."""
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    _post_game_finished(state, band, "spending XP")
+    fighter = m.warband_unit(state, band, cmd.unit)
+    level = r.veteran_upgrade(m.as_unit(state, fighter), band.treasury)
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-r.VETERAN_UPGRADE_XP, reason=f"XP: +{level} Veteran Status for {fighter.name}"))
+    if level > 1:
+        ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=we.veteran_keyword(level - 1), reason=f"upgraded to +{level}"))
+    ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=we.veteran_keyword(level), reason="10 XP"),
+             we.VeteranEligibility(warband=band.id, fighter=fighter.id, eligible=False, reason=f"used for +{level}"))
+
+
+def veteran_recruits(cmd: VeteranRecruits, ctx: Context) -> None:
+    """R10: recruits for a Veteran unit, at their points in XP, within the cap (R3)."""
+    state, options = ctx.state, m.campaign_options(ctx.state)
+    band = state.warband(cmd.warband)
+    _post_game_finished(state, band, "spending XP")
+    fighter = m.warband_unit(state, band, cmd.unit)
+    cost = r.veteran_recruits_cost(m.as_unit(state, fighter), cmd.models, band.treasury, m.points(state, band.id), options.points_cap)
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cost, reason=f"XP: {cmd.models} Veteran recruits for {fighter.name}"),
+             we.RecruitsJoined(warband=band.id, fighter=fighter.id, models=cmd.models))
+
+
+def advance(cmd: Advance, ctx: Context) -> None:
+    """R16, R17, R19, U5, U9: 25 XP for a roll on the Archetype's Advancement Table, rolled again
+    for an ability already held or declared useless, until one is gained."""
+    state, options = ctx.state, m.campaign_options(ctx.state)
+    band = state.warband(cmd.warband)
+    _post_game_finished(state, band, "spending XP")
+    fighter = m.warband_character(state, band, cmd.character)
+    hero = m.as_character(state, fighter)
+    r.check_advancement(hero, band.treasury)
+    archetype = m.tables_of(state).archetype(hero.archetype)
+    rows = {value: (row.id, row.ability) for row in archetype.advancement for value in range(row.low, row.high + 1)}
+    unknown = [u for u in cmd.useless if u not in {a for _id, a in rows.values()}]
+    if unknown:
+        raise BadInput(f"{', '.join(unknown)} is not on the {hero.archetype} Advancement Table")
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-r.ADVANCEMENT_XP, reason=f"XP: Advancement roll for {hero.name}"))
+    first_roll = ctx.state.rolls
+    results = resolve(ctx, lambda rolled: r.advancement_roll(hero, archetype.die, rows, rolled, cmd.useless))
+    numbers = range(first_roll, first_roll + len(results))
+    for result in results:
+        if result.outcome == "useless-rerolled" and options.useless_reroll_xp:
+            r.check_xp(ctx.state.warbands[band.id].treasury, options.useless_reroll_xp, "rerolling a useless ability")
+            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-options.useless_reroll_xp,
+                                        reason=f"XP: rerolling {result.ability}, useless to {hero.name}"))
+    gained = results[-1]
+    ctx.emit(we.AdvancementRolled(warband=band.id, fighter=fighter.id, archetype=hero.archetype, ability=gained.ability,
+                                  reads=[we.AdvancementRead(roll=n, value=x.value, row=x.row, ability=x.ability, outcome=x.outcome)
+                                         for n, x in zip(numbers, results)]),
+             ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=gained.ability,
+                             reason=f"{hero.archetype} Advancement Table", row=gained.row))
+
+
+# --- the shared commands this ruleset does otherwise -------------------------------------------------
+
+
+def _use_instead(instead: str):
+    def refuse(cmd: Command, ctx: Context) -> None:
+        raise RuleViolation(f"in a Warbands campaign {instead}")
+
+    return refuse
+
+
+HANDLERS = {
+    **SHARED_HANDLERS,
+    EnlistWarband: _use_instead("a warband is enlisted with its type: campaign warbands enlist NAME --player P --type TYPE"),
+    RecruitFighter: _use_instead("units and characters join with campaign warbands recruit"),
+    RecordBattle: _use_instead("battles are recorded with campaign warbands battle (each unit's casualties)"),
+    AwardXP: _use_instead("Experience Points belong to the warband, not a model: they are its treasury "
+                          "(campaign warbands experience, or campaign treasury WARBAND N --reason …)"),
+    SpendXP: _use_instead("XP is spent by buying something: campaign warbands upgrade | veteran-recruits | advance | recruit"),
+    **refusing(r.WarbandsRuleError, {
+        Enlist: enlist,
+        Recruit: recruit,
+        RecordWarbandsBattle: record_battle,
+        Recovery: recovery,
+        Injuries: injuries,
+        Survival: survival,
+        Experience: experience,
+        Upgrade: upgrade,
+        VeteranRecruits: veteran_recruits,
+        Advance: advance,
+    }),
+}

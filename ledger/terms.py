@@ -1,0 +1,53 @@
+"""How a ruleset names things for people: its rating, its money, its own resources, its stats.
+
+The report, the roster sheets and the Markdown chronicle read these instead of knowing rulesets
+by id, so a new ruleset shows its own words by declaring them (and gets plain ones if it does not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Terms:
+    rating: str = "Rating"  # the warband rating's name, e.g. "Warband rating", "WBR"
+    treasury: str = "Treasury"  # what the treasury holds, e.g. "Gold crowns", "Ducats"
+    # The warband's own resources: key of its read-model `ext` -> label, e.g. {"glory": "Glory"}.
+    # None (not declared) shows every whole-number fact of `ext`, named after its key.
+    resources: Mapping[str, str] | None = None
+    # Fighter facts worth a line on a roster card: key of the fighter's `ext` -> label.
+    fighter_facts: Mapping[str, str] = field(default_factory=dict)
+    # Characteristics in the order the game's profiles print them; others follow alphabetically.
+    stat_order: tuple[str, ...] = ()
+
+    def resources_of(self, ext: Mapping[str, Any]) -> list[tuple[str, int]]:
+        """(label, amount) of each resource the warband's `ext` holds."""
+        if self.resources is None:
+            return [
+                (humanize(key), value)
+                for key, value in sorted(ext.items())
+                if isinstance(value, int) and not isinstance(value, bool)
+            ]
+        return [(label, ext.get(key, 0)) for key, label in self.resources.items()]
+
+    def facts_of(self, ext: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(label, text) of each declared fighter fact present in its `ext`."""
+        return [
+            (label, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+            for key, label in self.fighter_facts.items()
+            if (value := ext.get(key)) not in (None, "", [])
+        ]
+
+    def ordered_stats(self, stats: Mapping[str, int]) -> list[tuple[str, int]]:
+        known = [(name, stats[name]) for name in self.stat_order if name in stats]
+        rest = sorted((name, value) for name, value in stats.items() if name not in self.stat_order)
+        return known + rest
+
+
+def humanize(key: str) -> str:
+    """`promotion_streak` -> `Promotion streak`."""
+    words = key.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:]

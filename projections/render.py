@@ -1,0 +1,55 @@
+"""The report's templates (files in `projections/templates/`), rendered with Jinja2.
+
+HTML is autoescaped; Markdown is not, and escapes table cells with the `md` filter. The HTML
+report inlines its styles and script, so the file it gives needs nothing else to be read.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import jinja2
+
+from projections.report import Report
+
+FORMATS = ("html", "md")
+
+
+MARKDOWN_INLINE = re.compile(r"([\\`*_~<])")
+
+
+def md_text(text: object) -> str:
+    """Text people typed (names, reasons) as Markdown that shows it as typed: no emphasis, code or HTML."""
+    return MARKDOWN_INLINE.sub(r"\\\1", str(text))
+
+
+def md_cell(text: object) -> str:
+    """Text for a Markdown table cell: besides `md_text`, a pipe would end the cell, a newline the row."""
+    return md_text(text).replace("|", "\\|").replace("\n", "<br>")
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("projections", "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = md_cell
+    env.filters["md_text"] = md_text
+    return env
+
+
+def report_html(report: Report) -> str:
+    return environment().get_template("report.html.j2").render(report=report)
+
+
+def chronicle_md(report: Report) -> str:
+    return environment().get_template("chronicle.md.j2").render(report=report)
+
+
+def roster_sheet(report: Report, warband_name: str, fmt: str) -> str:
+    """One warband's roster card alone, as a printable HTML page or Markdown."""
+    return environment().get_template(f"roster.{fmt}.j2").render(report=report, card_=report.card(warband_name))

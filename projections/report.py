@@ -1,0 +1,371 @@
+"""The campaign report's data: plain values built from the read-model rows and the log alone.
+
+`build_report` computes the read-model rows of the campaign as it stood at the cut (the same
+`all_rows` fold that fills the `rm_*` tables, so the report's numbers are the tables' numbers),
+and arranges them for people: standings, roster cards, charts over the battles, the chronicle in
+chapters (what came before the first battle, then each battle with what followed it), and the
+audit box. The templates in `projections/templates/` turn it into HTML or Markdown; nothing here
+writes markup.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger import events as ev
+from ledger import rulesets
+from ledger.campaigns import apply_record, battle_ends, end_of_battle, transactions, voids_in
+from ledger.errors import BadInput, NotFound
+from ledger.records import GENESIS, Record
+from ledger.state import CampaignState
+from ledger.terms import Terms
+from projections.charts import Chart, line_chart
+from projections.tables import BATTLES, CAMPAIGNS, FIGHTERS, LOG, RATINGS, WARBANDS, Rows, Table, all_rows
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What checking the stored chain said, handed in by the caller (who may read the store)."""
+
+    ok: bool
+    summary: str  # "hash chain intact: 242 events in 58 transactions" or the failure
+    dice: str = ""  # the ledger dice line, e.g. "3 rolls re-derived from the revealed seed of epoch 0"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point of the campaign the charts and the audit box look at: the muster, or the end of a
+    battle and of everything that followed it before the next battle."""
+
+    label: str
+    battle: int | None
+    position: int
+    head: str
+
+
+@dataclass
+class Line:
+    text: str
+    kind: str  # "event", "dice" (a roll: faces shown), "card"
+    faces: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Transaction:
+    tx: int
+    command: str
+    actor: str
+    recorded_at: str
+    lines: list[Line]
+    voided: dict[str, Any] | None  # voided_by, voided_by_actor, voided_at, reason
+    warbands: set[str] = field(default_factory=set)  # the warbands it concerns (none: the whole campaign)
+
+
+@dataclass
+class BattleSummary:
+    number: int
+    scenario: str
+    participants: list[str]  # warband ids
+    sides: list[dict[str, Any]]  # name, rating before the battle (None without a rating)
+    winner: str | None
+    gap: int | None
+    deeds: list[str]
+    voided: dict[str, Any] | None
+
+
+@dataclass
+class Chapter:
+    title: str
+    battles: list[BattleSummary]
+    transactions: list[Transaction]
+    head: str  # the head after this chapter: the hash players note after a battle
+    head_label: str  # "before the first battle", "after battle 2"
+
+
+@dataclass
+class Card:
+    warband: dict[str, Any]  # the rm_warbands row, JSON columns parsed
+    resources: list[tuple[str, int]]
+    fighters: list[dict[str, Any]]  # rm_fighters rows, plus "facts" and "ordered_stats"
+    xp_chart: Chart | None
+
+
+@dataclass
+class Report:
+    campaign: dict[str, Any]  # the rm_campaigns row
+    title: str  # the ruleset's title
+    terms: Terms
+    has_rating: bool
+    cut: str  # "" for the whole campaign, else what the report stops at
+    standings: list[dict[str, Any]]
+    cards: list[Card]
+    rating_chart: Chart | None
+    chapters: list[Chapter]
+    marks: list[Mark]
+    revealed_seeds: list[dict[str, Any]]
+    verification: Verification | None  # None for a roster sheet, which has no audit box
+
+    def card(self, warband_name: str) -> Card:
+        return next(card for card in self.cards if card.warband["name"] == warband_name)
+
+
+def table_dicts(rows: Rows, table: Table) -> list[dict[str, Any]]:
+    """A table's rows as dicts, JSON columns parsed."""
+    kinds = dict(table.columns)
+    return [
+        {
+            name: json.loads(value) if kinds[name] == "json" and value is not None else value
+            for name, value in zip(table.column_names, row)
+        }
+        for row in rows[table.name]
+    ]
+
+
+def cut_records(records: Sequence[Record], *, until: int | None = None, battle: int | None = None) -> tuple[list[Record], str]:
+    """The records of the campaign as it stood at position `until`, or once battle `battle` and all
+    that followed it before the next battle; and a phrase saying where it stops ('' for now)."""
+    if until is not None and battle is not None:
+        raise BadInput("give --until or --battle, not both")
+    if battle is not None:
+        until = end_of_battle(records, battle)
+        phrase = f"after battle {battle} (position {until})"
+    elif until is not None:
+        if until < 1:
+            raise BadInput("--until takes a position from 1")
+        if until > len(records):
+            raise NotFound(f"no position {until}: the campaign has {len(records)} events")
+        phrase = f"at position {until}"
+    else:
+        return list(records), ""
+    return [r for r in records if r.position <= until], phrase
+
+
+def build_report(
+    records: Sequence[Record], verification: Verification | None, *, until: int | None = None, battle: int | None = None
+) -> Report:
+    shown, cut = cut_records(records, until=until, battle=battle)
+    _state, rows = all_rows(shown)
+    [campaign] = table_dicts(rows, CAMPAIGNS)
+    ruleset = rulesets.get(campaign["ruleset"])
+    terms = ruleset.terms
+    warbands = table_dicts(rows, WARBANDS)
+    fighters = table_dicts(rows, FIGHTERS)
+    ratings = Ratings(table_dicts(rows, RATINGS))
+    names = {w["warband"]: w["name"] for w in warbands} | {f["fighter"]: f["name"] for f in fighters}
+    marks = battle_marks(shown)
+    xp = xp_at_marks(shown, marks)
+    cards = [
+        Card(
+            warband=band,
+            resources=terms.resources_of(band["ext"]),
+            fighters=[
+                {**f, "facts": terms.facts_of(f["ext"]), "ordered_stats": terms.ordered_stats(f["stats"])}
+                for f in fighters if f["warband"] == band["warband"]
+            ],
+            xp_chart=line_chart(
+                f"XP of {band['name']}'s fighters", [m.label for m in marks],
+                [(f["name"], xp.get(f["fighter"], [])) for f in fighters if f["warband"] == band["warband"]],
+            ) if len(marks) > 1 else None,
+        )
+        for band in warbands
+    ]
+    has_rating = ruleset.rating is not None
+    rating_chart = None
+    if has_rating and len(marks) > 1 and warbands:
+        rating_chart = line_chart(
+            f"{terms.rating} over the battles", [m.label for m in marks],
+            [(w["name"], [ratings.at(w["warband"], m.position) for m in marks]) for w in warbands],
+        )
+    return Report(
+        campaign=campaign,
+        title=ruleset.title,
+        terms=terms,
+        has_rating=has_rating,
+        cut=cut,
+        standings=sorted(warbands, key=lambda w: (-(w["rating"] or 0), -w["wins"], w["seq"])),
+        cards=cards,
+        rating_chart=rating_chart,
+        chapters=chapters(rows, marks, names, ratings, {f["fighter"]: f["warband"] for f in fighters}),
+        marks=marks,
+        revealed_seeds=[
+            {"epoch": row["payload"]["epoch"], "seed": row["payload"]["seed"], "position": row["position"]}
+            for row in table_dicts(rows, LOG) if row["event_type"] == "seed.revealed"
+        ],
+        verification=verification,
+    )
+
+
+def battle_marks(records: Sequence[Record]) -> list[Mark]:
+    """The muster (everything before the first battle) and the end of each battle that stands."""
+    ends = battle_ends(records)
+    if not ends:
+        return []
+    by_position = {r.position: r for r in records}
+    voided = voids_in(records)
+    first_battle_tx = min(r.tx for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided)
+    muster = next(r.position for r in records if r.tx == first_battle_tx) - 1
+    marks = [Mark("start", None, muster, by_position[muster].hash if muster else GENESIS)]
+    for number, end in sorted(ends.items(), key=lambda item: item[1]):
+        marks.append(Mark(f"after {number}", number, end, by_position[end].hash))
+    return marks
+
+
+def xp_at_marks(records: Sequence[Record], marks: Sequence[Mark]) -> dict[str, list[int | None]]:
+    """Each fighter's XP at each mark (None before it was recruited): one fold, voided
+    transactions skipped as the read models skip them."""
+    voided = voids_in(records)
+    state = CampaignState()
+    xp: dict[str, list[int | None]] = {}
+    positions = [m.position for m in marks]
+    samples = 0
+
+    def sample() -> None:
+        for fighter in state.fighters.values():
+            xp.setdefault(fighter.id, [None] * samples)
+        for fighter_id, values in xp.items():
+            fighter = state.fighters.get(fighter_id)
+            values.append(fighter.xp if fighter is not None else None)
+
+    for group in transactions(records):
+        while samples < len(positions) and positions[samples] < group[0].position:
+            sample()
+            samples += 1
+        for record in group:
+            apply_record(state, record, record.tx in voided)
+    while samples < len(positions):
+        sample()
+        samples += 1
+    return xp
+
+
+class Ratings:
+    """The rm_ratings rows, to ask a warband's rating at any position: the row with the latest
+    position not after it (None before its first)."""
+
+    def __init__(self, rows: list[dict[str, Any]]):
+        self._rows: dict[str, tuple[list[int], list[int]]] = {}
+        for row in sorted(rows, key=lambda r: r["position"]):
+            positions, values = self._rows.setdefault(row["warband"], ([], []))
+            positions.append(row["position"])
+            values.append(row["rating"])
+
+    def at(self, warband: str, position: int) -> int | None:
+        positions, values = self._rows.get(warband, ([], []))
+        found = bisect_right(positions, position)
+        return values[found - 1] if found else None
+
+
+# --- the chronicle -------------------------------------------------------------------------------
+
+
+def sentence(text: str) -> str:
+    """A log line as a sentence: capital first letter, full stop."""
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?…" else text + "."
+
+
+def _line(row: dict[str, Any]) -> Line:
+    payload = row["payload"]
+    if row["event_type"] == "dice.rolled" and not str(payload.get("expression", "")).startswith("shuffle"):
+        return Line(sentence(row["description"]), "dice", list(payload.get("faces", [])))
+    if row["event_type"] == "card.drawn":
+        return Line(sentence(row["description"]), "card")
+    return Line(sentence(row["description"]), "event")
+
+
+def concerns(payload: dict[str, Any], owners: dict[str, str]) -> set[str]:
+    """The warbands an event concerns: those it names, and those of the fighters it names."""
+    named = {payload.get("warband"), payload.get("winner"), owners.get(payload.get("fighter") or "")}
+    named.update(payload.get("participants") or [])
+    return {w for w in named if isinstance(w, str) and w}
+
+
+def _transactions(log: list[dict[str, Any]], owners: dict[str, str]) -> list[Transaction]:
+    grouped: dict[int, Transaction] = {}
+    for row in log:
+        tx = grouped.get(row["tx"])
+        if tx is None:
+            void = None
+            if row["voided_by"] is not None:
+                void = {"voided_by": row["voided_by"], "voided_by_actor": row["voided_by_actor"],
+                        "voided_at": row["voided_at"], "reason": row["void_reason"]}
+            tx = grouped[row["tx"]] = Transaction(row["tx"], "", row["actor"], row["recorded_at"], [], void)
+        if row["event_type"] != "command.recorded":
+            tx.warbands |= concerns(row["payload"], owners)
+        if row["event_type"] == "command.recorded":
+            tx.command = row["description"]
+        elif row["description"]:
+            tx.lines.append(_line(row))
+    return list(grouped.values())
+
+
+def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings) -> BattleSummary:
+    before = battle["position"] - 1
+    sides = [{"name": names.get(w, w), "rating": ratings.at(w, before)} for w in battle["participants"]]
+    rated = [s["rating"] for s in sides if s["rating"] is not None]
+    deeds = []
+    for deed in battle["deeds"]:
+        who = names.get(deed["fighter"], deed["fighter"])
+        if deed["took_out"]:
+            deeds.append(f"{who} took out {', '.join(names.get(t, t) for t in deed['took_out'])}.")
+        if deed["out_of_action"]:
+            deeds.append(f"{who} was taken out of action.")
+        for glorious in deed.get("glorious_deeds", []):
+            deeds.append(f"{who}: glorious deed {glorious}.")
+        if deed.get("notes"):
+            deeds.append(f"{who}: {deed['notes']}")
+    void = None
+    if battle["voided_by"] is not None:
+        void = {"voided_by": battle["voided_by"]}
+    return BattleSummary(
+        number=battle["battle"],
+        scenario=battle["scenario"],
+        participants=battle["participants"],
+        sides=sides,
+        winner=names.get(battle["winner"], battle["winner"]) if battle["winner"] else None,
+        gap=max(rated) - min(rated) if len(rated) == len(sides) and len(rated) > 1 else None,
+        deeds=deeds,
+        voided=void,
+    )
+
+
+def chapters(
+    rows: Rows, marks: list[Mark], names: dict[str, str], ratings: Ratings, owners: dict[str, str]
+) -> list[Chapter]:
+    """The muster, then each battle with what followed it; transactions go to the chapter their
+    first event falls in (a voided battle stays where it was recorded, struck through). `owners`
+    maps each fighter to its warband, to tell which warbands a transaction concerns."""
+    log = table_dicts(rows, LOG)
+    battles = table_dicts(rows, BATTLES)
+    if not log:
+        return []
+    ends = [m.position for m in marks] if marks else []
+    if not ends or ends[-1] < log[-1]["position"]:
+        ends.append(log[-1]["position"])  # no battle yet: the whole campaign is the muster
+    battles_at = [m.battle for m in marks] + [None] * (len(ends) - len(marks))
+    by_position = {row["position"]: row for row in log}
+    result: list[Chapter] = []
+    start = 0
+    for end, number in zip(ends, battles_at):
+        rows_in = log[start:end]  # the log holds positions 1, 2, … in order
+        start = end
+        if not rows_in:
+            continue
+        txs = {row["tx"] for row in rows_in}
+        result.append(
+            Chapter(
+                title="Before the first battle" if number is None else f"Battle {number}",
+                battles=[_battle_summary(b, names, ratings) for b in battles if b["tx"] in txs],
+                transactions=_transactions(rows_in, owners),
+                head=by_position[end]["hash"],
+                head_label="before the first battle" if number is None else f"after battle {number}",
+            )
+        )
+    return result

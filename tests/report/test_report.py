@@ -1,0 +1,236 @@
+"""`campaign report`: every number the report shows is the read models' (the rm_* tables of the
+demo store, read with SQL), for every fixture campaign; cuts, voids, the audit box, empty campaigns
+and a ruleset's own words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from commands.shared import SHARED_HANDLERS
+from ledger import audit, rulesets
+from ledger.campaigns import Ledger, fold, voids_in
+from ledger.store import Store
+from ledger.terms import Terms
+from ledger.testing import CampaignRunner
+from projections import render
+from projections.history import void_annotations
+from projections.report import Report, Verification, build_report
+from projections.roster import warband_row
+
+from .conftest import FIXTURES, Tables
+from .dom import parse, standings
+
+
+def report_of(store_url: str, name: str, **cut) -> Report:
+    store = Store(store_url)
+    try:
+        ledger = Ledger(store)
+        return build_report(ledger.history(ledger.find(name)), None, **cut)
+    finally:
+        store.close()
+
+
+def write_report(runner: CampaignRunner, name: str, out: Path, *args: str):
+    result = runner("--campaign", name, "report", "-o", str(out), *args)
+    assert result.exit_code == 0, result.output
+    return parse(out.read_text(encoding="utf-8"))
+
+
+def rating_at(ratings: list[dict], warband: str, position: int):
+    """Independently of the report: the rm_ratings row in force at a position."""
+    rows = [r for r in ratings if r["warband"] == warband and r["position"] <= position]
+    return rows[-1]["rating"] if rows else None
+
+
+def test_standings_and_roster_cards_show_the_read_models(fixture_campaign, demo, tmp_path):
+    name, tables = fixture_campaign
+    page = write_report(demo, name, tmp_path / "report.html")
+    warbands = tables.rows("rm_warbands", "seq")
+    rated = rulesets.get(tables.rows("rm_campaigns")[0]["ruleset"]).rating is not None
+    expected = {
+        w["name"]: {"name": w["name"], "treasury": str(w["treasury"]), "games": str(w["games"]), "wins": str(w["wins"])}
+        | ({"rating": str(w["rating"])} if rated else {})
+        for w in warbands
+    }
+    assert standings(page) == expected
+    assert len(warbands) == 2  # every fixture has two warbands: the check above compared something
+    for w in warbands:
+        card = page.find("article", data_warband=w["warband"])
+        assert card.find("dd", data_key="treasury").text == str(w["treasury"])
+        if rated:
+            assert card.find("dd", data_key="rating").text == str(w["rating"])
+        fighters = [f for f in tables.rows("rm_fighters", "seq") if f["warband"] == w["warband"]]
+        shown = {s.attrs["data-fighter"]: s for s in card.iter() if "data-fighter" in s.attrs}
+        assert set(shown) == {f["fighter"] for f in fighters}
+        for f in fighters:
+            section = shown[f["fighter"]]
+            assert section.find("span", data_key="xp").text == str(f["xp"])
+            assert f["name"] in section.find("h4").text
+            for item in f["skills"] + f["injuries"] + f["equipment"] + f["keywords"]:
+                assert item in section.text
+            if f["stats"]:
+                cells = section.find("table").find_all("td")
+                assert sorted(int(c.text) for c in cells) == sorted(f["stats"].values())
+
+
+def test_charts_follow_the_ratings_and_xp_of_the_read_models(fixture_campaign, demo):
+    name, tables = fixture_campaign
+    report = report_of(demo.store, name)
+    marks = report.marks
+    battles = [b for b in tables.rows("rm_battles", "position") if b["voided_by"] is None]
+    assert [m.battle for m in marks] == [None] + [b["battle"] for b in battles]
+    log = {row["position"]: row for row in tables.rows("rm_log", "position")}
+    assert [m.head for m in marks] == [log[m.position]["hash"] for m in marks]
+    warbands = tables.rows("rm_warbands", "seq")
+    ratings = tables.rows("rm_ratings", "tx")
+    if report.has_rating:
+        series = {s.name: [p.value for p in s.points] for s in report.rating_chart.series}
+        assert series == {
+            w["name"]: [rating_at(ratings, w["warband"], m.position) for m in marks] for w in warbands
+        }
+        assert {name: values[-1] for name, values in series.items()} == {w["name"]: w["rating"] for w in warbands}
+    else:
+        assert report.rating_chart is None and ratings == []
+    fighters = tables.rows("rm_fighters", "seq")
+    for card in report.cards:
+        ends = {s.name: s.points[-1].value for s in card.xp_chart.series}
+        assert ends == {f["name"]: f["xp"] for f in fighters if f["warband"] == card.warband["warband"]}
+
+
+def test_the_chronicle_tells_each_battle_and_strikes_voided_actions(demo, tmp_path):
+    name = FIXTURES["freeform"]["name"]
+    tables = Tables(demo.store, name)
+    page = write_report(demo, name, tmp_path / "report.html")
+    names = {w["warband"]: w["name"] for w in tables.rows("rm_warbands")}
+    for battle in tables.rows("rm_battles", "position"):
+        shown = page.find("div", data_battle=str(battle["battle"]))
+        winner = f"won by {names[battle['winner']]}" if battle["winner"] else "a draw"
+        assert winner in shown.text
+    voided = [row for row in tables.rows("rm_log", "position") if row["voided_by"] is not None]
+    assert voided  # the freeform demo voids a disputed roll
+    for tx in sorted({row["tx"] for row in voided}):
+        row = next(r for r in voided if r["tx"] == tx)
+        block = page.find("div", id=f"T{tx}")
+        assert "voided" in block.attrs["class"]
+        note = block.find("p", class_="void-note").text
+        assert note == (f"Voided by T{row['voided_by']} ({row['voided_by_actor']}, {row['voided_at']}): "
+                        f"{row['void_reason']}")
+        struck = [li for li in block.find_all("li")]
+        assert struck and all(li.find_all("del") for li in struck)
+    rolled = [row for row in tables.rows("rm_log", "position") if row["event_type"] == "dice.rolled"]
+    assert rolled
+    for tx in sorted({row["tx"] for row in rolled}):  # the dice that decided things, face by face
+        items = page.find("div", id=f"T{tx}").find_all("li", class_="dice")
+        assert [[int(die.text) for die in li.find_all("span", class_="die")] for li in items] == [
+            row["payload"]["faces"] for row in rolled if row["tx"] == tx
+        ]
+
+
+def test_the_audit_box_shows_heads_verification_and_revealed_seeds(demo, tmp_path):
+    name = FIXTURES["coreheim"]["name"]
+    assert demo("--campaign", name, "seed", "reveal").exit_code == 0
+    tables = Tables(demo.store, name)
+    page = write_report(demo, name, tmp_path / "report.html")
+    [campaign] = tables.rows("rm_campaigns")
+    assert page.find(id="head").text == campaign["head"]
+    assert page.find(id="verdict").text == (
+        f"Hash chain intact: {campaign['events']} events in {campaign['transactions']} transactions, "
+        "checked when this was written."
+    )
+    [revealed] = [row for row in tables.rows("rm_log", "position") if row["event_type"] == "seed.revealed"]
+    assert revealed["payload"]["seed"] in page.find("section", id="audit").text
+    log = {row["position"]: row["hash"] for row in tables.rows("rm_log", "position")}
+    heads = page.find("table", id="heads").find_all("tr")[1:]
+    assert [(int(r.find_all("td")[1].text), r.find_all("td")[2].text) for r in heads] == [
+        (p, log[p]) for p in [int(r.find_all("td")[1].text) for r in heads]
+    ]
+    assert len(heads) == 1 + campaign["battles"]
+
+
+def test_battle_and_until_show_the_campaign_as_it_stood(demo, tmp_path):
+    name = FIXTURES["coreheim"]["name"]
+    then = json.loads(demo("--campaign", name, "replay", "--battle", "1", "--json").output)
+    page = write_report(demo, name, tmp_path / "b1.html", "--battle", "1")
+    assert standings(page) == {
+        w["name"]: {"name": w["name"], "rating": str(w["rating"]), "treasury": str(w["treasury"]),
+                    "games": str(w["games"]), "wins": str(w["wins"])}
+        for w in then["warbands"]
+    }
+    assert page.find(id="cut").text == (
+        f"The campaign as it stood after battle 1 (position {then['events']}), not as it stands now."
+    )
+    assert page.find(id="head").text == then["head"]
+    assert [h.text for h in page.find("section", id="chronicle").find_all("h3")] == ["Before the first battle", "Battle 1"]
+    until = write_report(demo, name, tmp_path / "u20.html", "--until", "20")
+    log = {row["position"]: row["hash"] for row in Tables(demo.store, name).rows("rm_log")}
+    assert until.find(id="head").text == log[20]
+    assert "The campaign as it stood at position 20" in until.find(id="cut").text
+
+
+@pytest.mark.parametrize("ruleset", ["freeform", "coreheim", "trench-crusade"])
+def test_an_empty_campaign_has_a_report(ruleset, tmp_path):
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    assert runner("new", "Empty", "--ruleset", ruleset).exit_code == 0
+    page = write_report(runner, "Empty", tmp_path / "empty.html")
+    assert page.find("section", id="standings-section").find("p", class_="empty").text == "No warbands yet."
+    assert [h.text for h in page.find("section", id="chronicle").find_all("h3")] == ["Before the first battle"]
+    assert "Campaign Empty started." in page.find("section", id="chronicle").text
+    assert not page.find_all("svg")
+
+
+WBR_TEST = rulesets.Ruleset(
+    id="wbr-test",
+    version="1",
+    title="Shared commands with a WBR and a Renown resource, named only by their terms",
+    handlers=SHARED_HANDLERS,
+    rating=lambda state, warband: 100 + sum(f.xp for f in state.fighters_of(warband)),
+    terms=Terms(rating="WBR", treasury="Crowns", resources={"renown": "Renown"}),
+)
+
+
+def test_a_ruleset_names_its_rating_and_resources_with_its_terms(monkeypatch, tmp_path):
+    monkeypatch.setitem(rulesets.load_rulesets(), WBR_TEST.id, WBR_TEST)
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (
+        ["new", "League", "--ruleset", "wbr-test"],
+        ["warband", "add", "Rats", "--player", "Ann", "--treasury", "50"],
+        ["fighter", "add", "Rats", "Gunnar", "--role", "leader"],
+        ["xp", "award", "Gunnar", "4", "--reason", "won"],
+    ):
+        assert runner(*args).exit_code == 0, runner(*args).output
+    page = write_report(runner, "League", tmp_path / "r.html")
+    headers = [th.text for th in page.find("table", id="standings").find_all("th")]
+    assert headers == ["Warband", "Player", "WBR", "Crowns", "Battles", "Wins"]
+    assert standings(page)["Rats"]["rating"] == "104"
+    facts = page.find("article", data_warband="rats").find("dl").text
+    assert "WBR 104" in facts and "Crowns 50" in facts and "Renown 0" in facts
+
+
+GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("trail", GOLDEN, ids=lambda path: path.stem)
+def test_every_golden_campaign_has_a_report_that_agrees_with_its_fold(trail):
+    """Campaigns of every ruleset, with voids, rerolls and refusals: the page renders, and its
+    standings, XP and voids are those of the campaign folded from its events."""
+    chain = audit.read_trail(trail.read_bytes(), void_annotations)
+    state = fold(chain.records)
+    report = build_report(chain.records, Verification(ok=True, summary="checked"))
+    page = parse(render.report_html(report))
+    expected = {}
+    for warband in state.warbands:
+        row = warband_row(state, warband)
+        expected[row["name"]] = {"name": row["name"], "treasury": str(row["treasury"]), "games": str(row["games"]),
+                                 "wins": str(row["wins"])} | ({"rating": str(row["rating"])} if report.has_rating else {})
+    assert (standings(page) if state.warbands else {}) == expected
+    for card in report.cards:
+        if card.xp_chart is not None:
+            assert len(card.xp_chart.series) == len(card.fighters)
+            for series, fighter in zip(card.xp_chart.series, card.fighters):
+                assert (series.name, series.points[-1].value) == (fighter["name"], state.fighters[fighter["fighter"]].xp)
+    for tx in voids_in(chain.records):
+        assert "voided" in page.find("div", id=f"T{tx}").attrs["class"]
+    assert render.chronicle_md(report).startswith(f"# {state.name}\n")

@@ -1,0 +1,23 @@
+"""A ruleset's words for people (`ledger.terms.Terms`), and the plain ones of a ruleset that names none."""
+
+from ledger.terms import Terms
+
+EXT = {"glory": 3, "promotion_streak": 1, "veteran": True, "armoury": {"Shield": {}}, "found": ["a"]}
+
+
+def test_undeclared_resources_are_the_whole_numbers_a_warband_keeps():
+    assert Terms().resources_of(EXT) == [("Glory", 3), ("Promotion streak", 1)]  # not flags, tables or lists
+
+
+def test_declared_resources_are_shown_in_their_order_and_zero_when_not_kept_yet():
+    terms = Terms(resources={"shards": "Wyrdstone shards", "glory": "Glory"})
+    assert terms.resources_of(EXT) == [("Wyrdstone shards", 0), ("Glory", 3)]
+    assert Terms(resources={}).resources_of(EXT) == []
+
+
+def test_fighter_facts_and_the_profile_order():
+    terms = Terms(fighter_facts={"type": "Type", "skill_lists": "Skill lists", "race": "Race"},
+                  stat_order=("M", "WS", "BS", "S"))
+    assert terms.facts_of({"type": "captain", "skill_lists": ["combat", "shooting"], "race": ""}) == [
+        ("Type", "captain"), ("Skill lists", "combat, shooting")]
+    assert terms.ordered_stats({"Ld": 7, "WS": 4, "M": 4, "A": 1}) == [("M", 4), ("WS", 4), ("A", 1), ("Ld", 7)]

@@ -1,0 +1,116 @@
+"""`campaign speedheim …` as a user types it: exact output, exit codes, and bad input refused with an
+`Error: …` line and nothing written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def blightmeer(campaign):
+    for args in (
+        ["new", "Blightmeer", "--ruleset", "speedheim", "--option", "decks=physical"],
+        ["warband", "add", "Sellswords", "--player", "Ann", "--treasury", "500"],
+        ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", "Mov=6,Mel=12,Rgd=12,Def=17",
+         "--stats", "Agi=8,Mrl=7,Atk=1,Wnd=1", "--keyword", "Leader", "--skill-type", "Melee", "--cost", "75"],
+        ["speedheim", "recruit", "Sellswords", "Ivo", "--role", "henchman", "--stats", "Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1",
+         "--cost", "30"],
+        ["warband", "add", "Skaven", "--player", "Bob", "--treasury", "500"],
+        ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "80"],
+    ):
+        result = campaign(*args)
+        assert result.exit_code == 0, result.output
+    return campaign
+
+
+def events(c) -> int:
+    return json.loads(c("show", "--json").output)["events"]
+
+
+def test_an_incapacitation_draws_and_says_which_card_from_where(blightmeer):
+    result = blightmeer("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "10", "--dice", "12",
+                        "--answer", "gunnar.skab.1.mel-rgd=Mel")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:-1] == [
+        "  Gunnar Incapacitated Skab, a leader, in battle 1",
+        "  Gunnar: Improvement (incapacitation): drew 10 from improvement",
+        "  R0 Gunnar: improve Mel, roll 12 or under: D20 rolled [12] = 12 (table)",
+        "  Gunnar reads the hero half of card 10 (1st from the top of improvement), Mel/Rgd (roll under): rolled 12, 12 or under: Mel 12 -> 11",
+        "  Gunnar Mel -1: Improvement (incapacitation), card 10",
+    ]
+    result = blightmeer("speedheim", "incapacitate", "Skaven", "Skab", "Ivo", "--card", "01")
+    assert result.exit_code == 1 and result.output == "Error: Skab was Incapacitated earlier in battle 1: it is out of the game\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["speedheim", "incapacitate", "Sellswords", "Gunnar", "Troll"], 2,
+         "Error: say whether Troll is a leader, a hero or a henchman (the ledger does not know it)"),
+        (["speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab"], 1,
+         "Error: Gunnar: Improvement (incapacitation): name the card drawn from improvement with --card"),
+        (["speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "21"], 2,
+         "Error: Gunnar: Improvement (incapacitation): '21' is not a card left in improvement"),
+        (["speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "10"], 1,
+         "Error: Gunnar drew Mel/Rgd: which stat to try: answer with --answer gunnar.skab.1.mel-rgd=CHOICE (one of: Mel, Rgd)"),
+        (["speedheim", "battle", "--warband", "Sellswords", "--incap", "Gunnar"], 2,
+         "Error: --incap takes UNIT=VICTIM[:KIND], not 'Gunnar'"),
+        (["speedheim", "recruit", "Sellswords", "Hilde", "--role", "hero", "--skill-type", "Cooking"], 2,
+         "Error: no Skill type Cooking (types: Melee, Ranged, Agility, Defence, Morale)"),
+        (["speedheim", "income", "Sellswords"], 1, "Error: Sellswords has not fought a battle yet"),
+        (["speedheim", "learn", "Sellswords", "Gunnar", "Cleave"], 1, "Error: Gunnar has no Skill/Spell card to choose for"),
+    ],
+)
+def test_bad_input_is_refused_and_nothing_is_written(blightmeer, args, code, message):
+    before = events(blightmeer)
+    result = blightmeer(*args)
+    assert (result.exit_code, result.output.splitlines()[-1]) == (code, message)
+    assert events(blightmeer) == before
+
+
+def test_an_unknown_option_or_value_is_refused_at_new(campaign):
+    result = campaign("new", "X", "--ruleset", "speedheim", "--option", "improvement=cards")
+    assert (result.exit_code, result.output) == (2, "Error: speedheim option improvement: Invalid enum value 'cards' (one of: deck, d20-table)\n")
+    result = campaign("new", "X", "--ruleset", "speedheim", "--option", "skill_cap=2")
+    assert result.exit_code == 2 and result.output.startswith("Error: speedheim has no option skill_cap (options: dice, decks, ")
+
+
+def test_show_prints_every_option(campaign):
+    assert campaign("new", "X", "--ruleset", "speedheim").exit_code == 0
+    options = [line for line in campaign("show").output.splitlines() if line.startswith("options: ")]
+    assert options == [
+        'options: dice="table", decks="ledger", improvement="deck", natural_rolls_on_improvement=false, '
+        'check_against="base", advantage="draw-two-choose-one", capped_card="redraw", leader_counts_as_hero=false, '
+        'missing_stat="as-cap", pending_skills_count=true, deck_per="campaign", deck_between_games="kept", '
+        'free_attempt_counts_as_bought=false, tables={}']
+
+
+def test_status_and_the_guided_post_game(blightmeer):
+    blightmeer("speedheim", "incapacitate", "Skaven", "Skab", "Ivo", "--card", "07")
+    result = blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven")
+    assert result.exit_code == 0
+    status = blightmeer("speedheim", "status", "Skaven").output.splitlines()
+    assert status == [
+        "Skaven  gold 420  hero slots 3",
+        "Heroes:",
+        "  Skab (leader) Mel 13 Def 18 Agi 8 Mrl 7 Atk 1 Wnd 1  Skill/Spell to choose: 1",
+        "Henchmen:",
+        "Post-game of battle 1: next income",
+    ]
+    # Without a terminal each step takes its own dice: income (the winner's die), then promotions, …
+    result = blightmeer("post-game", "Skaven", "--dice", "7")
+    assert result.output.splitlines()[-1] == "Next step: promotions (run `campaign post-game Skaven` again with its dice)."
+    assert blightmeer("post-game", "Skaven").exit_code == 0  # promotions: none
+    assert blightmeer("post-game", "Skaven").exit_code == 0  # scars: no Skaven was Incapacitated
+    result = blightmeer("post-game", "Skaven", "--card", "02")  # Skab's free attempt: +1 Atk
+    assert "  Skab Atk +1: Improvement (free), card 02" in result.output.splitlines()
+    result = blightmeer("post-game", "Skaven")  # learning needs a choice: a terminal, or `speedheim learn`
+    assert result.exit_code == 1 and "Skab learns" in result.output
+    assert blightmeer("speedheim", "learn", "Skaven", "Skab", "Cleave").exit_code == 0
+    assert blightmeer("post-game", "Skaven", "--list").output.splitlines() == [
+        "[x] income: Income & Loot", "[x] promotions: Resolve Promotions", "[x] scars: Scars and the Blight",
+        "[x] improvement: Free Improvement Attempts", "[x] learning: Learn Skills & Spells", "[ ] spend-gold: Spend Gold"]
+    result = blightmeer("post-game", "Skaven")
+    assert result.output.splitlines()[-1] == "Post-game sequence complete."

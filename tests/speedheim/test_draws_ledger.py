@@ -1,0 +1,181 @@
+"""Given/when/then on the ledger: Incapacitations and the cards they draw, the deck, redraws and the
+d20 table (seed 000; a physical deck, so each card is given as players draw it)."""
+
+from __future__ import annotations
+
+from commands.speedheim import events as se
+from commands.speedheim import handlers as h
+from commands.speedheim.tables import DEFAULT_TABLES
+from ledger import events as ev
+from ledger.testing import LedgerHarness
+
+from .conftest import of
+
+
+def test_a_hero_draws_and_improves_at_once(table):
+    """"Whenever a unit Incapacitates an opponent, that unit draws from the Improvement Deck" — "improve
+    that stat by 1 immediately"."""
+    events = table.incap("Gunnar", "Rat", cards=["01"])
+    assert of(events, se.Incapacitation) == [se.Incapacitation(warband="sellswords", fighter="gunnar", victim="rat",
+                                                               victim_kind="henchman", battle=1)]
+    assert [(e.card, e.deck, e.source) for e in of(events, ev.CardDrawn)] == [("01", "improvement", "table")]
+    read = of(events, se.CardRead)[0]
+    assert (read.card, read.position, read.half, read.reads, read.outcome) == ("01", 1, "hero", "+1 Wnd", "improved")
+    assert of(events, ev.StatChanged) == [ev.StatChanged(warband="sellswords", fighter="gunnar", stat="Wnd", delta=1,
+                                                         reason="Improvement (incapacitation), card 01", row="01")]
+    assert table.stat("Gunnar", "Wnd") == 2
+
+
+def test_a_check_card_rolls_under_the_base_stat(table):
+    events = table.incap("Gunnar", "Rat", dice=[17], cards=["08"])
+    assert [(r.purpose, r.faces) for r in of(events, ev.DiceRolled)] == [("Gunnar: improve Def, roll 17 or under", [17])]
+    assert table.stat("Gunnar", "Def") == 16
+    events = table.incap("Gunnar", "Hound", dice=[17], cards=["09"])
+    assert of(events, se.CardRead)[0].outcome == "failed" and table.stat("Gunnar", "Def") == 16
+
+
+def test_mel_at_cap_player_draws_again_and_every_card_is_named_with_its_position(table):
+    """"If a unit's Melee or Ranged is at the Stat Cap, the player has the choice to either attempt to Improve the
+    stat not at the Stat Cap, or draw again\"."""
+    table.do(h.SetModifiers(warband="Sellswords", fighter="Gunnar", modifiers={}))
+    from commands.shared import Correct
+
+    table.do(Correct(warband="Sellswords", fighter="Gunnar", reason="setup: Mel at the cap", stats={"Mel": -7}))
+    events = table.incap("Gunnar", "Rat", cards=["10", "02"], **{"gunnar.rat.1.mel-rgd": "draw again"})
+    assert [(r.card, r.position, r.outcome) for r in of(events, se.CardRead)] == [("10", 1, "redraw"), ("02", 2, "improved")]
+    assert table.stat("Gunnar", "Atk") == 2 and table.stat("Gunnar", "Mel") == 5
+
+
+def test_henchman_promote_cards_after_a_leader_a_hero_and_a_henchman(table):
+    """The henchman half: Leader cards (3), Hero cards (2), Promote! (1); "If the unit meets the condition, it will
+    Promote at the end of the battle! It does not draw any additional cards ... for the rest of the battle.\""""
+    events = table.incap("Rat", "Hilde", cards=["04"])  # a Leader card after a Hero: not met
+    assert of(events, se.CardRead)[0].outcome == "nothing"
+    events = table.incap("Rat", "Ivo", cards=["02"])  # a Hero card after a henchman: not met
+    assert of(events, se.CardRead)[0].outcome == "nothing"
+    events = table.incap("Rat", "Gunnar", cards=["05"])  # a Leader card after the Leader: promotes
+    assert of(events, se.CardRead)[0].outcome == "promote"
+    assert se.FACTS.of(table.state).promote_in["rat"] == 1
+
+
+def test_a_promoted_to_be_henchman_draws_no_more_cards(table):
+    table.incap("Rat", "Hilde", cards=["02"])  # a Hero card after a Hero: promotes
+    events = table.incap("Rat", "Gunnar")  # no card given, none drawn
+    assert of(events, ev.CardDrawn) == [] and of(events, se.CardRead) == []
+    assert of(events, se.Incapacitation)[0].draws is False
+
+
+def test_animal_henchman_promotes_only_on_promote(table):
+    assert of(table.incap("Hound", "Gunnar", cards=["06"]), se.CardRead)[0].outcome == "nothing"
+    assert of(table.incap("Hound", "Hilde", cards=["01"]), se.CardRead)[0].outcome == "promote"
+
+
+def test_a_unit_incapacitated_earlier_cannot_incapacitate(table):
+    table.incap("Gunnar", "Rat", cards=["01"])
+    assert table.refusal(h.Incapacitate(warband="Skaven", fighter="Rat", victim="Hilde")) == (
+        "Rat was Incapacitated earlier in battle 1: it is out of the game")
+
+
+def test_an_unknown_enemy_needs_its_kind(table):
+    assert "say whether Ogre is a leader, a hero or a henchman" in table.refusal(
+        h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Ogre"))
+    events = table.do(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Ogre", kind="hero"), cards=["01"])
+    assert of(events, se.Incapacitation)[0].victim_kind == "hero"
+
+
+def test_incapacitations_during_and_after_the_battle_share_the_deck_positions(table):
+    """"recorded during or after the battle": two draws during it, one with the battle record."""
+    drawn = of(table.incap("Gunnar", "Rat", cards=["01"]), se.CardRead)
+    drawn += of(table.incap("Hilde", "Hound", cards=["02"]), se.CardRead)
+    events = table.battle(incaps=[("Ivo", "Rikk")], cards=["20"])
+    drawn += of(events, se.CardRead)
+    assert [(r.card, r.position) for r in drawn] == [("01", 1), ("02", 2), ("20", 3)]
+    battle = of(events, ev.BattleRecorded)[0]
+    assert battle.battle == 1 and {d.fighter: d.took_out for d in battle.deeds if d.took_out} == {
+        "gunnar": ["rat"], "hilde": ["hound"], "ivo": ["rikk"]}
+    assert {d.fighter for d in battle.deeds if d.out_of_action} == {"rat", "hound", "rikk"}
+
+
+def test_a_house_deck_replaces_the_default_and_runs_out_into_a_ledger_shuffle(house_rules):
+    """Decks are per campaign: a house-rule deck of two cards; the third draw shuffles the discards (a recorded
+    shuffle, with its dice) and is the 1st card of the new deck."""
+    deck = {"source": "house", "cards": [{"id": "A", "hero": "Atk"}, {"id": "B", "hero": "Wnd", "henchman": "promote"}]}
+    campaign = house_rules({"decks": "ledger", "tables": {"deck": deck}})
+    events = [e for victim in ("Rat", "Hound", "Rikk") for e in campaign.incap("Gunnar", victim)]
+    assert len(of(events, ev.DeckShuffled)) == 2  # the first draw shuffles the new deck, the third the discards
+    assert [r.position for r in of(events, se.CardRead)] == [1, 2, 1]
+    assert sorted(r.card for r in of(events, se.CardRead)[:2]) == ["A", "B"]
+    assert all(e.roll is not None and e.source == "ledger" for e in of(events, ev.DeckShuffled))
+
+
+def test_the_physical_deck_runs_out_mid_battle_and_is_reshuffled(table):
+    """The 21st card of a battle comes from the discards shuffled into a new deck (recorded as a shuffle)."""
+    checks = {"Def", "Mel/Rgd", "Agi", "Mrl"}
+    reads = []
+    for n in range(1, 21):
+        card_id = f"{n:02d}"
+        dice = [20] if DEFAULT_TABLES.card(card_id).hero in checks else []  # every check fails: no stat reaches a cap
+        reads += of(table.do(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim=f"Ogre {n}", kind="henchman",
+                                            answers={f"gunnar.ogre-{n}.1.mel-rgd": "Mel"}), dice, [card_id]), se.CardRead)
+    assert [(r.card, r.position) for r in reads] == [(f"{n:02d}", n) for n in range(1, 21)]
+    more = table.do(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Ogre 21", kind="henchman"), [20], ["15"])
+    assert of(more, ev.DeckShuffled) == [ev.DeckShuffled(deck="improvement", cards=[], source="table")]
+    assert (of(more, se.CardRead)[0].card, of(more, se.CardRead)[0].position) == ("15", 1)
+
+
+def test_d20_table_instead_of_the_deck(house_rules):
+    """"The following shows an alternate method for checking Hero stat ups via rolling a d20\"."""
+    campaign = house_rules({"improvement": "d20-table"})
+    events = campaign.incap("Gunnar", "Hound", dice=[20])
+    read = of(events, se.CardRead)[0]
+    assert (read.card, read.deck, read.roll, read.outcome, read.stat) == ("20", "", 0, "improved", "Wnd")
+    events = campaign.incap("Rat", "Gunnar", dice=[16])  # henchman: 15-17 is the Leader card's odds
+    assert of(events, se.CardRead)[0].outcome == "promote"
+
+
+def test_options_are_checked_when_the_campaign_is_made():
+    for bad, message in [({"improvement": "cards"}, "speedheim option"), ({"deck_size": 3}, "no option deck_size"),
+                         ({"tables": {"deck": {"source": "x", "cards": []}}}, "needs at least one card")]:
+        try:
+            LedgerHarness("speedheim", bad)
+        except Exception as error:  # noqa: BLE001
+            assert message in str(error)
+        else:
+            raise AssertionError(f"{bad} was accepted")
+
+
+def test_every_section_10_option_is_pinned_with_its_default():
+    state = LedgerHarness("speedheim").state
+    assert {k: state.options[k] for k in ("natural_rolls_on_improvement", "check_against", "advantage", "capped_card",
+                                           "leader_counts_as_hero", "missing_stat", "pending_skills_count", "deck_per",
+                                           "deck_between_games", "free_attempt_counts_as_bought")} == {
+        "natural_rolls_on_improvement": False, "check_against": "base", "advantage": "draw-two-choose-one",
+        "capped_card": "redraw", "leader_counts_as_hero": False, "missing_stat": "as-cap", "pending_skills_count": True,
+        "deck_per": "campaign", "deck_between_games": "kept", "free_attempt_counts_as_bought": False}
+
+
+def test_a_disputed_check_is_rerolled_with_the_same_physical_card(table):
+    """A reroll voids the draw's transaction and decides it again: the card drawn stays the card on the table."""
+    from ledger.decide import TableDice
+
+    table.incap("Gunnar", "Rat", dice=[18], cards=["08"])  # Def 17: 18 fails
+    outcome = table.ledger.reroll(table.cid, "R0", reason="the die fell off the table", actor="arbiter", dice=TableDice([3]))
+    events = [r.event for r in outcome.records]
+    assert [(e.card, e.position) for e in of(events, se.CardRead)] == [("08", 1)]
+    assert table.stat("Gunnar", "Def") == 16
+
+
+def test_a_unit_missing_the_battle_neither_incapacitates_nor_is_incapacitated(table):
+    from commands.speedheim import postgame as pg
+
+    table.incap("Gunnar", "Rikk", cards=["01"])
+    table.battle()
+    table.do(pg.Income(warband="Skaven"))
+    table.do(pg.Promotions(warband="Skaven"))
+    table.do(pg.Scars(warband="Skaven"), [10])  # Light Wound: Rikk misses the next game
+    table.do(pg.FreeAttempts(warband="Skaven"), [], ["02", "03"])
+    table.do(pg.SpendGold(warband="Skaven"))
+    assert table.refusal(h.Incapacitate(warband="Skaven", fighter="Rikk", victim="Ogre", kind="hero")) == (
+        "Rikk must miss this battle (injured)")
+    assert table.refusal(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Rikk")) == (
+        "Sellswords has not finished the post-game of battle 1: next is income (campaign post-game Sellswords)")

@@ -1,0 +1,89 @@
+"""Given/when/then on the ledger for the options that change which deck is drawn, the shared battle
+record in a Speedheim campaign, and promotions with 6 heroes."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.shared import RecordBattle, RecruitFighter
+from commands.speedheim import events as se
+from commands.speedheim import handlers as h
+from commands.speedheim import postgame as pg
+from ledger import events as ev
+
+from .conftest import CAPTAIN, of
+
+
+def finish(campaign, warband: str, scars=(), improvement_cards=(), improvement_dice=()) -> None:
+    """The warband's post-game with no tokens: income (the winner's die 1), promotions, scars, free attempts."""
+    won = campaign.state.battles[-1].winner == campaign.state.warband(warband).id
+    campaign.do(pg.Income(warband=warband), [1] if won else [])
+    campaign.do(pg.Promotions(warband=warband))
+    campaign.do(pg.Scars(warband=warband), scars)
+    campaign.do(pg.FreeAttempts(warband=warband), improvement_dice, improvement_cards)
+
+
+def test_one_deck_per_warband(house_rules):
+    """deck_per=warband (one deck per player): each warband's first card is the 1st of its own deck."""
+    campaign = house_rules({"deck_per": "warband"})
+    first = of(campaign.incap("Gunnar", "Rat", cards=["01"]), se.CardRead)[0]
+    second = of(campaign.incap("Skab", "Ivo", cards=["01"]), se.CardRead)[0]
+    assert (first.deck, first.position, second.deck, second.position) == (
+        "improvement:sellswords", 1, "improvement:skaven", 1)
+
+
+def test_a_new_full_deck_every_game(house_rules):
+    """deck_between_games=reshuffled: battle 2 draws from a deck of its own, card 01 again at position 1."""
+    campaign = house_rules({"deck_between_games": "reshuffled"})
+    campaign.incap("Gunnar", "Rat", cards=["01"])
+    campaign.battle()
+    finish(campaign, "Sellswords", improvement_cards=["02", "03"])
+    finish(campaign, "Skaven", scars=[12], improvement_cards=["04", "05"])
+    campaign.do(pg.SpendGold(warband="Sellswords"))
+    campaign.do(pg.Learn(warband="Skaven", fighter="Rikk", skill="Sprint"))
+    campaign.do(pg.SpendGold(warband="Skaven"))
+    read = of(campaign.incap("Gunnar", "Rat", cards=["01"]), se.CardRead)[0]
+    assert (read.deck, read.position) == ("improvement:battle-2", 1)
+
+
+def test_the_shared_battle_record_draws_for_each_took_out(table):
+    """`campaign battle record --took-out Gunnar=Rat --ooa Hound` in a Speedheim campaign: Gunnar draws, the Hound
+    was Incapacitated with no unit credited."""
+    fighters = [f for band in ("sellswords", "skaven") for f in table.state.fighters_of(band)]
+    deeds = [ev.Deed(fighter=f.id, took_out=["rat"] if f.name == "Gunnar" else [], out_of_action=f.name in ("Rat", "Hound"))
+             for f in fighters]
+    events = table.do(RecordBattle(participants=["Sellswords", "Skaven"], winner="Sellswords", deeds=deeds), cards=["02"])
+    assert [(i.fighter, i.victim) for i in of(events, se.Incapacitation)] == [("gunnar", "rat"), (None, "hound")]
+    assert of(events, ev.StatChanged)[0].stat == "Atk"
+
+
+def test_the_shared_fighter_add_is_a_speedheim_recruit(table):
+    message = table.refusal(RecruitFighter(warband="Skaven", name="Boss", role="boss", stats=CAPTAIN))
+    assert message == "a Speedheim unit is a leader, a hero, a henchman, not 'boss'"
+
+
+@pytest.mark.parametrize(("answer", "heroes"), [("Rikk", ["Skab", "Rat", "Hound", "Ada", "Bea", "Cid"]),
+                                                 (pg.LOSE, ["Skab", "Rikk", "Rat", "Ada", "Bea", "Cid"])])
+def test_a_seventh_hero_retires_one_or_loses_the_promotion(table, answer, heroes):
+    """"If the warband would have more than 6 heroes, the player retires an existing hero; otherwise the promotion
+    is lost" (rules file §6)."""
+    table.incap("Rat", "Gunnar", cards=["04"])  # a Leader card after the Leader: the Rat promotes
+    table.battle(winner="Sellswords")
+    finish(table, "Skaven", improvement_cards=["05", "06", "07"])  # Skab, Rikk and the Rat, a hero now: Skill cards
+    for fighter, skill in (("Skab", "Sprint"), ("Rikk", "Sprint"), ("Rat", "Sprint")):
+        table.do(pg.Learn(warband="Skaven", fighter=fighter, skill=skill))
+    assert of(table.do(pg.BuyHeroSlot(warband="Skaven")), se.HeroSlots)[0].slots == 5
+    assert of(table.do(pg.BuyHeroSlot(warband="Skaven")), se.HeroSlots)[0].slots == 6
+    assert "6 hero slots, the most" in table.refusal(pg.BuyHeroSlot(warband="Skaven"))
+    for name in ("Ada", "Bea", "Cid"):
+        table.do(h.Recruit(warband="Skaven", name=name, role="hero", stats=CAPTAIN, paid=False))
+    assert "all taken" in table.refusal(h.Recruit(warband="Skaven", name="Dax", role="hero", stats=CAPTAIN, paid=False))
+    table.do(pg.SpendGold(warband="Skaven"))
+    finish(table, "Sellswords", scars=[12], improvement_cards=["02", "03"])
+    table.do(pg.SpendGold(warband="Sellswords"))
+    table.incap("Hound", "Gunnar", cards=["01"])  # Promote!, even for an Animal
+    table.battle(winner="Sellswords")
+    table.do(pg.Income(warband="Skaven"))
+    events = table.do(pg.Promotions(warband="Skaven", answers={"promote.hound": answer}))
+    assert [f.name for f in h.heroes_of(table.state, table.state.warband("Skaven"))] == heroes
+    assert of(events, se.HeroSlots) == []  # already 6

@@ -1,0 +1,134 @@
+"""Given/when/then on the ledger: the post-game steps of shared/rules/speedheim.md §7 (promotions before
+Scars, Scars and the Blight, one free Improvement Attempt per hero, learning, spending gold)."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.speedheim import events as se
+from commands.speedheim import handlers as h
+from commands.speedheim import postgame as pg
+from ledger import events as ev
+
+from .conftest import of
+
+
+@pytest.fixture
+def fought(table):
+    """Battle 1, won by the Skaven: Gunnar takes out Rikk (card 01), Rat takes out Gunnar, the Leader (card 05:
+    promote), Hilde takes out Rat (card 02)."""
+    table.incap("Gunnar", "Rikk", cards=["01"])
+    table.incap("Rat", "Gunnar", cards=["05"])
+    table.incap("Hilde", "Rat", cards=["02"])
+    table.battle(winner="Skaven")
+    return table
+
+
+def test_income_rolls_a_d20_per_token_plus_40_and_a_natural_20_rolls_for_loot(fought):
+    """"Gold = the sum of the dice + 40g"; "the winner adds 1"; "Each natural 20 also gives Loot\"."""
+    events = fought.do(pg.Income(warband="Skaven", tokens=1), [20, 13, 15])
+    assert of(events, ev.TreasuryChanged) == [ev.TreasuryChanged(warband="skaven", delta=73, reason="income: Treasure dice 33 + 40g")]
+    assert [e.item for e in of(events, ev.ItemGained)] == ["Loot: Rare Oddments"]
+
+
+def test_post_game_in_order_promotion_before_scars(fought):
+    """Promotion is resolved "before Scars. An incapacitated promotee therefore rolls on the Hero Scars table\"."""
+    assert fought.refusal(pg.Scars(warband="Skaven")) == (
+        "Skaven must do the Income & Loot step for battle 1 first (the post-game goes Income & Loot, Resolve Promotions, "
+        "Scars and the Blight, Free Improvement Attempts, Learn Skills & Spells, Spend Gold)")
+    fought.do(pg.Income(warband="Skaven"), [5])
+    events = fought.do(pg.Promotions(warband="Skaven"))
+    assert of(events, ev.FighterPromoted) == [ev.FighterPromoted(
+        warband="skaven", fighter="rat", role="hero", reason="promote card drawn in battle 1: keeps its unit type and stat line")]
+    assert of(events, se.HeroSlots) == [se.HeroSlots(warband="skaven", slots=4, reason="Rat promoted")]
+    # Rikk: Major Wound (9), then 6-10: Mel 2 worse; Rat, now a hero: Deathtouched (2-6), not a henchman's death.
+    events = fought.do(pg.Scars(warband="Skaven"), [9, 7, 3])
+    assert [r.purpose for r in of(events, ev.DiceRolled)] == ["Rikk: Hero Scars", "Rikk: Major Wound", "Rat: Hero Scars"]
+    assert of(events, ev.StatChanged)[0].stat == "Mel" and fought.stat("Rikk", "Mel") == 14
+    assert [k.keyword for k in of(events, ev.KeywordGained)] == ["Deathtouched"]
+
+
+def test_henchman_scars_and_the_blight(table):
+    table.incap("Gunnar", "Rat", cards=["01"])
+    table.incap("Hilde", "Hound", cards=["02"])
+    table.battle()
+    table.do(pg.Income(warband="Skaven"))
+    table.do(pg.Promotions(warband="Skaven"))
+    # Rat: Blight (1); Hound: 2-4 death; then the Blight roll of the Blighted Rat: 1-4, a henchman dies.
+    events = table.do(pg.Scars(warband="Skaven"), [1, 3, 2])
+    assert [e.fighter for e in of(events, ev.FighterDied)] == ["hound", "rat"]
+    assert [e.keyword for e in of(events, ev.KeywordGained)] == ["Blighted"]
+
+
+def test_free_attempt_per_hero_then_learning_then_spending_gold(fought):
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    # "Each hero makes one free Improvement Attempt": Skab (card 06, Skill), Rikk (03, Prc), Rat, a hero now (20, Mrl).
+    events = fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "03", "20"])
+    assert [(r.fighter, r.card, r.outcome) for r in of(events, se.CardRead)] == [
+        ("skab", "06", "skill"), ("rikk", "03", "improved"), ("rat", "20", "improved")]
+    assert fought.stat("Rat", "Mrl") == 9
+    # Learning is its own command; Spend Gold waits for it.
+    assert fought.refusal(pg.SpendGold(warband="Skaven")).startswith("Skaven must do the Learn Skills & Spells step")
+    assert fought.refusal(pg.Learn(warband="Skaven", fighter="Rikk", skill="Sprint")) == "Rikk has no Skill/Spell card to choose for"
+    assert "Skab cannot learn Heal" in fought.refusal(pg.Learn(warband="Skaven", fighter="Skab", skill="Heal"))
+    assert of(fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Sprint")), ev.SkillLearned)[0].skill == "Sprint"
+    # "Buy an Improvement Attempt for 25g ... Limited to once per hero between games."
+    events = fought.do(pg.BuyAttempt(warband="Skaven", fighter="Rikk"), [], ["04"])
+    assert of(events, ev.TreasuryChanged)[0].delta == -25 and fought.stat("Rikk", "Inj") == 1
+    assert "once per hero between games" in fought.refusal(pg.BuyAttempt(warband="Skaven", fighter="Rikk"))
+    assert "only heroes" in fought.refusal(pg.BuyAttempt(warband="Skaven", fighter="Hound"))
+    events = fought.do(pg.BuyHeroSlot(warband="Skaven"))
+    assert of(events, se.HeroSlots)[0].slots == 5 and of(events, ev.TreasuryChanged)[0].delta == -100
+    fought.do(pg.SpendGold(warband="Skaven"))
+    assert pg.next_step(fought.state, fought.state.warband("Skaven")) is None
+
+
+def test_a_skill_from_a_bought_attempt_is_learned_before_spend_gold_closes(fought):
+    """"select a new Skill or Spell for that hero when updating your warband": a bought attempt's Skill card too."""
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "03", "20"])
+    fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Sprint"))
+    events = fought.do(pg.BuyAttempt(warband="Skaven", fighter="Skab"), [], ["07"])
+    assert of(events, se.CardRead)[0].outcome == "skill"
+    assert fought.refusal(pg.SpendGold(warband="Skaven")).startswith("Skaven must do the Learn Skills & Spells step")
+    fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Leap"))
+    assert h.pending(fought.state, fought.state.fighter("Skab")) == 0
+    fought.do(pg.SpendGold(warband="Skaven"))
+
+
+def test_the_next_battle_waits_for_the_post_game(fought):
+    message = fought.refusal(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Hilde"))
+    assert message == "Skaven has not finished the post-game of battle 1: next is income (campaign post-game Skaven)"
+
+
+
+def test_scars_of_a_battle_after_other_warbands_fought_again(fought):
+    """Each battle keeps its own Incapacitations: the Sellswords roll for Gunnar and Hilde after the Skaven have
+    finished their post-game and fought the Orcs."""
+    from commands.shared import EnlistWarband
+
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "03", "20"])
+    fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Sprint"))
+    fought.do(pg.SpendGold(warband="Skaven"))
+    fought.do(EnlistWarband(name="Orcs", player="Cy"))
+    fought.do(h.Recruit(warband="Orcs", name="Grom", role="leader", stats={"Mel": 12, "Atk": 1, "Wnd": 1}, paid=False))
+    fought.do(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Grom"), [], ["07"])
+    fought.do(h.RecordSpeedheimBattle(participants=["Skaven", "Orcs"], winner="Skaven"))
+    fought.do(pg.Income(warband="Sellswords"))
+    fought.do(pg.Promotions(warband="Sellswords"))
+    events = fought.do(pg.Scars(warband="Sellswords"), [12])
+    assert [r.purpose for r in of(events, ev.DiceRolled)] == ["Gunnar: Hero Scars"]
+
+
+def test_a_skill_card_drawn_in_a_battle_is_learned_after_it(table):
+    """"At the end of the game, select a new Skill or Spell for that hero\"."""
+    table.incap("Gunnar", "Rat", cards=["05"])
+    assert table.refusal(pg.Learn(warband="Sellswords", fighter="Gunnar", skill="Cleave")) == (
+        "Sellswords has not fought a battle yet")

@@ -1,0 +1,209 @@
+"""`campaign warbands …` through the CLI: exact output, exit codes, and nothing written on a refusal."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+
+def started(cli, *options: str):
+    assert cli("new", "Old World", "--ruleset", "warbands", *options).exit_code == 0
+    return cli
+
+
+def test_enlist_and_recruit_then_status_explains_the_rating(cli):
+    started(cli)
+    result = cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "empire")
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Reiklanders enlisted by Ann with 250 in the treasury")
+    assert json.loads(cli("roster", "Reiklanders", "--json").output)["faction"] == "Empire"
+    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    result = cli("warbands", "status", "Reiklanders")
+    assert (result.exit_code, result.output) == (0, (
+        "Reiklanders (Empire): 110 points, 140 XP, WBR 110\n"
+        "   110  points\n"
+        "  unit Swordsmen: 10 x 6 points, no Veteran Status\n"
+        "  character Hans: 50 points, Intellectual (Advantage of Ground); no Archetype Ability yet; "
+        "0 battles survived toward the next Archetype Ability\n"))
+
+
+def test_mistakes_get_an_error_line_a_non_zero_exit_and_nothing_written(cli):
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    head = json.loads(cli("show", "--json").output)["head"]
+    cases = [
+        (["warbands", "enlist", "Kislevites", "--player", "Cy", "--type", "Kislev"], 1,
+         "Error: 'Kislev' is not a warband type of the Archetype Table (types: Beasts of Chaos,"),
+        (["warbands", "recruit", "Reiklanders", "Knights", "--points", "25", "--models", "11"], 1,
+         "Error: recruiting Knights would make the starting warband 275 points; a warband starts with at most 250\n"),
+        (["warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Wizard"], 1,
+         "Error: 'Wizard' is not an Archetype (Archetypes: Barbarian, Intellectual, Intimidator, Magician, Noble, "
+         "Psychopath, Trickster, Veteran)\n"),
+        (["warbands", "recruit", "Reiklanders", "Hans", "--points", "50"], 2,
+         "Error: a unit is recruited with its models, a character with his Archetype (one of the two)\n"),
+        (["warbands", "upgrade", "Reiklanders", "Swordsmen"], 1, "Error: no fighter 'Swordsmen' in Reiklanders\n"),
+        (["warbands", "recovery", "Reiklanders"], 1,
+         "Error: Reiklanders has not fought a battle yet: there is no post-game to roll Recovery\n"),
+        (["warbands", "battle", "--warband", "Reiklanders", "--removed", "Swordsmen=x"], 2,
+         "Error: --removed Swordsmen: 'x' is not a whole number\n"),
+        (["warband", "add", "Da Boyz", "--player", "Bob"], 1,
+         "Error: in a Warbands campaign a warband is enlisted with its type: campaign warbands enlist NAME --player P --type TYPE\n"),
+    ]
+    for args, code, message in cases:
+        result = cli(*args)
+        assert (result.exit_code, result.output[:len(message)]) == (code, message), args
+    assert json.loads(cli("show", "--json").output)["head"] == head
+
+
+def tables_file(tmp_path, tables, name: str = "tables.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(tables), encoding="utf-8")
+    return str(path)
+
+
+def empire_row(archetypes: list[str]) -> dict:
+    from commands.warbands.tables import SEED_ROW_SIZES
+
+    return {"archetype-table": {"rows": [{"type": t, "archetypes": archetypes if t == "Empire" else None}
+                                         for t in SEED_ROW_SIZES]}}
+
+
+EMPIRE = ["Barbarian", "Intellectual", "Noble", "Magician", "Trickster", "Veteran"]
+
+
+def test_campaign_new_tables_loads_the_groups_tables_and_the_rules_use_them(cli, tmp_path):
+    result = cli("new", "Old World", "--ruleset", "warbands", "--tables", tables_file(tmp_path, empire_row(EMPIRE)))
+    assert result.exit_code == 0, result.output
+    assert json.loads(cli("show", "--json").output)["options"]["tables"] == empire_row(EMPIRE)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    result = cli("warbands", "recruit", "Reiklanders", "Max", "--points", "50", "--archetype", "Psychopath")
+    assert (result.exit_code, result.output) == (
+        1, "Error: Empire characters may not be Psychopaths (the Archetype Table allows " + ", ".join(EMPIRE) + ")\n")
+
+
+TYPES_MISSING = ("missing Beasts of Chaos, Bretonnia, Chaos Dwarfs, Dark Elves, Dogs of War, Dwarfs, High Elves, Hordes of "
+                 "Chaos, Lizardmen, Ogre Kingdoms, Orcs & Goblins, Skaven, Tomb Kings, Vampire Counts, Wood Elves, "
+                 "Archaon's Horde, Army of Middenland, Army of Sylvania, Cult of Slaanesh, Daemonic Legions, Errantry War, "
+                 "Grimgor's 'Ardboyz, High Elf Sea Patrol, Skaven Clan Eshin, Slayer Army of Karak Kadrin, "
+                 "Bubonic Court of Nurglitch, Red Host of Tehenhauin")
+
+
+def test_campaign_new_tables_refuses_a_bad_file_with_a_clear_error_and_starts_nothing(cli, tmp_path):
+    not_json = tmp_path / "broken.json"
+    not_json.write_text("{\"archetype-table\": ", encoding="utf-8")
+    cases = [
+        (tables_file(tmp_path, empire_row(EMPIRE[:5]), "short.json"),
+         "Error: Warbands table 'archetype-table': Empire has 6 Archetypes in the seed's table, not 5\n"),
+        (tables_file(tmp_path, {"archetype-table": {"rows": [{"type": "Empire", "archetypes": ["Noble"]}]}}, "few.json"),
+         f"Error: Warbands table 'archetype-table': the seed's 28 warband types, each once; {TYPES_MISSING}\n"),
+        (tables_file(tmp_path, {"injuries": {}}, "unknown.json"),
+         "Error: there is no Warbands table 'injuries'; tables are: archetype-table, archetypes, character-injury, "
+         "recovery, xp-awards\n"),
+        (tables_file(tmp_path, [1, 2], "list.json"), f"Error: {tmp_path / 'list.json'}: tables must be a JSON object\n"),
+        (str(not_json), f"Error: {not_json}: not JSON (Expecting value: line 1 column 21 (char 20))\n"),
+    ]
+    for path, message in cases:
+        result = cli("new", "Old World", "--ruleset", "warbands", "--tables", path)
+        assert (result.exit_code, result.output) == (2, message)
+    assert cli("list").output == "No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.\n"
+
+
+def test_tables_in_the_options_file_work_too_but_not_in_both_places(cli, tmp_path):
+    house = tmp_path / "house.json"
+    house.write_text(json.dumps({"points_cap": 400, "tables": empire_row(EMPIRE)}), encoding="utf-8")
+    result = cli("new", "Old World", "--ruleset", "warbands", "--options-file", str(house),
+                 "--tables", tables_file(tmp_path, empire_row(EMPIRE)))
+    assert (result.exit_code, result.output) == (
+        2, f"Error: {house} gives tables too: give them in one place, --tables or --options-file\n")
+    assert cli("new", "Old World", "--ruleset", "warbands", "--options-file", str(house)).exit_code == 0
+    assert json.loads(cli("show", "--json").output)["options"]["points_cap"] == 400
+
+
+def test_an_unknown_option_is_refused(cli):
+    result = cli("new", "Old World", "--ruleset", "warbands", "--option", "points_cap=lots")
+    assert (result.exit_code, result.output) == (2, "Error: warbands option points_cap: Expected `int`, got `str`\n")
+    result = cli("new", "Old World", "--ruleset", "warbands", "--option", "wbr_base=rating")
+    assert (result.exit_code, result.output) == (
+        2, "Error: warbands option wbr_base: Invalid enum value 'rating' (one of: points, none)\n")
+    result = cli("new", "Old World", "--ruleset", "warbands", "--option", "underdog=yes")
+    assert (result.exit_code, result.output.split(" (options:")[0]) == (2, "Error: warbands has no option underdog")
+
+
+def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "Orcs & Goblins")
+    cli("warbands", "recruit", "Da Boyz", "Boyz", "--points", "6", "--models", "10")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Swordsmen=4")
+    result = cli("post-game", "Reiklanders")
+    assert (result.exit_code, result.output) == (1, (
+        "== Recovery: each unit's casualties that recover (survival counts after it)\n"
+        "Error: Swordsmen: how many of its 4 casualties recovered?: answer with --answer recovered:swordsmen=CHOICE "
+        "(one of: 0, 1, 2, 3, 4)\n"))
+    assert cli("post-game", "Reiklanders", "--answer", "recovered:swordsmen=1").exit_code == 0
+    assert cli("post-game", "Reiklanders").exit_code == 0  # injuries: nobody down
+    assert cli("post-game", "Reiklanders").output.splitlines()[1] == (
+        "  Swordsmen eligible for its next Veteran level: 7 of 10 survived battle 1")
+    result = cli("post-game", "Reiklanders")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == ("Error: Reiklanders: the campaign has no XP award table: give the XP earned "
+                                              "in battle 1 with --xp N (or --answer xp=N)")
+    result = cli("post-game", "Reiklanders", "--answer", "xp=7")
+    lines = result.output.splitlines()
+    assert (result.exit_code, lines[1], lines[-1]) == (0, "  Reiklanders treasury +7: XP for battle 1", "Post-game sequence complete.")
+    assert cli("post-game", "Reiklanders", "--list").output == (
+        "[x] recovery: Recovery: each unit's casualties that recover (survival counts after it)\n"
+        "[x] injuries: Injuries: each character removed as a casualty\n"
+        "[x] survival: Survival: Veteran eligibility or loss for units, battles survived for characters\n"
+        "[x] experience: Experience: the XP the battle earned\n")
+
+
+def test_the_wbr_is_kept_in_the_read_models_as_a_series(cli, tmp_path):
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    with sqlite3.connect(tmp_path / "c.db") as db:
+        rows = db.execute("SELECT games, rating FROM rm_ratings WHERE warband = 'reiklanders' ORDER BY tx").fetchall()
+        current = db.execute("SELECT rating, treasury FROM rm_warbands WHERE warband = 'reiklanders'").fetchone()
+    assert rows == [(0, 0), (0, 60), (0, 110)]  # enlisted, then each recruit
+    assert current == (110, 140)
+
+
+def test_post_game_mistakes_are_refused_with_nothing_written(cli):
+    started(cli)
+    for args in (("warbands", "enlist", "R", "--player", "Ann", "--type", "Empire"),
+                 ("warbands", "recruit", "R", "Swordsmen", "--points", "6", "--models", "10"),
+                 ("warbands", "recruit", "R", "Hans", "--points", "50", "--archetype", "Noble"),
+                 ("warbands", "enlist", "B", "--player", "Bob", "--type", "Skaven"),
+                 ("warbands", "recruit", "B", "Rats", "--points", "5", "--models", "10")):
+        assert cli(*args).exit_code == 0
+    cases = [
+        (["warbands", "battle", "--warband", "R", "--warband", "B", "--removed", "Swordsmen=-2"], 2,
+         "Error: Swordsmen: models removed or fled cannot be negative\n"),
+        (["warbands", "battle", "--warband", "R", "--warband", "B", "--removed", "Swordsmen=11"], 2,
+         "Error: Swordsmen has 10 models: it cannot lose 11\n"),
+        (["warbands", "battle", "--warband", "R", "--warband", "B", "--down", "Swordsmen"], 2,
+         "Error: Swordsmen is a unit: give its casualties with --removed or --fled\n"),
+    ]
+    head = json.loads(cli("show", "--json").output)["head"]
+    for args, code, message in cases:
+        result = cli(*args)
+        assert (result.exit_code, result.output) == (code, message), args
+    assert json.loads(cli("show", "--json").output)["head"] == head
+    assert cli("warbands", "battle", "--warband", "R", "--warband", "B", "--removed", "Swordsmen=3", "--down", "Hans").exit_code == 0
+    head = json.loads(cli("show", "--json").output)["head"]
+    cases = [
+        (["warbands", "recovery", "R", "--recovered", "Rats=1"], 1, "Error: no unit or character 'Rats' in R\n"),
+        (["warbands", "recovery", "R", "--recovered", "Swordsmen=4"], 1, "Error: 4 models cannot recover out of 3 casualties\n"),
+        (["warbands", "injuries", "R"], 1, "Error: R cannot roll character Injuries yet: roll Recovery first (post-game of battle 1)\n"),
+    ]
+    for args, code, message in cases:
+        result = cli(*args)
+        assert (result.exit_code, result.output) == (code, message), args
+    assert json.loads(cli("show", "--json").output)["head"] == head
+    assert cli("warbands", "recovery", "R", "--recovered", "Swordsmen=1").exit_code == 0
+    result = cli("warbands", "injuries", "R", "--outcome", "Hans=maimed")
+    assert (result.exit_code, result.output) == (
+        2, "Error: an injury's outcome is one of: recovered, dead, amnesia, misses-game; not 'maimed'\n")

@@ -1,0 +1,366 @@
+"""The Warbands rules on the ledger, given/when/then: given the commands done so far, when this
+command with these table dice, then these events (or this refusal, with nothing written)."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.warbands.handlers import (
+    Advance,
+    Enlist,
+    Experience,
+    Injuries,
+    RecordWarbandsBattle,
+    Recovery,
+    Recruit,
+    Survival,
+    Upgrade,
+    VeteranRecruits,
+)
+from commands.shared import AwardXP, EnlistWarband
+from commands.warbands.events import UnitRecovered
+from ledger import events as ev
+from ledger.describe import describe
+
+from .conftest import Table, tags
+
+
+def lines(table: Table, events) -> list[str]:
+    return [describe(e, table.state) for e in events if describe(e, table.state)]
+
+
+# --- R24, R25, R3: the start and the cap ---------------------------------------------------------------
+
+def test_R24_R25_starting_points_pay_for_the_warband_and_the_rest_is_xp(table):
+    # Reiklanders spent 150 of 250: "Starting points not spent convert into XP one for one".
+    assert table.xp() == 100
+    t = Table()
+    t.do(Enlist(name="Ostlanders", player="Cy", type="empire"))
+    t.do(Recruit(warband="Ostlanders", name="Halberdiers", points=9, models=27))  # 243 points
+    assert t.xp("ostlanders") == 7
+    assert t.refusal(Recruit(warband="Ostlanders", name="Dog", points=8, models=1)) == (
+        "recruiting Dog would make the starting warband 251 points; a warband starts with at most 250")
+
+
+def test_R3_the_cap_refuses_a_recruit_that_would_pass_500_points():
+    t = Table({"starting_points": 500})
+    t.do(Enlist(name="Ostlanders", player="Cy", type="Empire"))
+    t.do(Recruit(warband="Ostlanders", name="Halberdiers", points=9, models=55))  # 495
+    assert t.refusal(Recruit(warband="Ostlanders", name="Knight", points=10, archetype="Noble")) == (
+        "recruiting Knight would make the starting warband 505 points; a warband starts with at most 500")
+    t.do(Recruit(warband="Ostlanders", name="Dog", points=5, models=1))  # exactly 500 is legal
+
+
+def test_R3_after_the_start_xp_pays_and_the_cap_still_holds(table):
+    table.quiet_battle(xp=400)
+    assert table.xp() == 500
+    table.do(Recruit(warband="Reiklanders", name="Knights", points=25, models=14))  # 150 + 350 = 500
+    assert table.refusal(Recruit(warband="Reiklanders", name="Dog", points=5, models=1)) == (
+        "recruiting Dog would make the warband 505 points; no warband may be larger than 500 points (it is 500)")
+
+
+def test_U2_xp_may_be_barred_from_buying_new_units(house_rules):
+    t = house_rules({"xp_buys_new_units": False})
+    t.empire()
+    t.orcs()
+    t.quiet_battle(xp=20)
+    assert "do not buy new units" in t.refusal(Recruit(warband="Reiklanders", name="Dog", points=5, models=1))
+
+
+def test_shared_commands_that_the_ruleset_does_otherwise_point_to_its_own(table):
+    assert "campaign warbands enlist" in table.refusal(EnlistWarband(name="X", player="Y"))
+    assert "Experience Points belong to the warband" in table.refusal(AwardXP(fighter="Hans", amount=1, reason="x"))
+
+
+# --- R6, R7, R8, R11: Veteran Status over battles -----------------------------------------------------
+
+def test_R7_survival_counts_after_recovery_and_R8_upgrade_costs_10_xp(table):
+    # Swordsmen lose all 10 on the table; 6 recover: "still eligible for Veteran Status".
+    table.battle(removed={"Swordsmen": 7}, fled={"Swordsmen": 3})
+    events = table.do(Recovery(warband="Reiklanders", recovered={"Swordsmen": 6}))
+    assert lines(table, events)[0] == "Swordsmen: 6 of 10 casualties recovered; 6 of 10 models after Recovery"
+    table.do(Injuries(warband="Reiklanders"))
+    events = table.do(Survival(warband="Reiklanders"))
+    assert lines(table, events)[:2] == [
+        "Swordsmen eligible for its next Veteran level: 6 of 10 survived battle 1",
+        "Handgunners eligible for its next Veteran level: 5 of 5 survived battle 1"]
+    table.do(Experience(warband="Reiklanders", xp=0))
+    table.post_game("Da Boyz")
+    events = table.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
+    assert tags(events) == ["treasury.changed", "keyword.gained", "warbands.veteran-eligibility"]
+    assert (table.xp(), table.rating()) == (90, 126 + 10)  # 6 x 6 + 40 + 50 = 126 points, +10
+
+
+def test_R8_no_second_level_from_the_same_battle(table):
+    table.quiet_battle()
+    table.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
+    assert table.refusal(Upgrade(warband="Reiklanders", unit="Swordsmen")) == (
+        "Swordsmen has not survived a battle since its last upgrade with more than 50% of its starting numbers: "
+        "not eligible for +2")
+
+
+@pytest.mark.parametrize(("starting_lost", "eligible"), [(2, True), (3, False)])
+def test_R6_boundaries_on_the_ledger_5_models_3_or_2_survivors(table, starting_lost, eligible):
+    table.quiet_battle(removed={"Handgunners": starting_lost})
+    assert table.unit("Handgunners").eligible is eligible
+
+
+def test_R11_a_unit_gains_1_then_2_and_loses_it_all_with_its_wbr_in_the_same_transaction(table):
+    table.quiet_battle()
+    table.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
+    table.quiet_battle()
+    table.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
+    assert table.state.fighters["swordsmen"].keywords == ["Veteran +2"]
+    assert table.rating() == 150 + 20
+    # 10 start, 5 survive: "loses 50% or more … instantly loses its Veteran Status".
+    table.battle(removed={"Swordsmen": 5})
+    table.do(Recovery(warband="Reiklanders", recovered={"Swordsmen": 0}))
+    table.do(Injuries(warband="Reiklanders"))
+    before = table.rating()
+    assert before == 120 + 20
+    events = table.do(Survival(warband="Reiklanders"))
+    assert lines(table, events)[:2] == ["Swordsmen loses Veteran +2",
+                                        "Swordsmen not eligible for a Veteran level: 5 of 10 survived battle 3"]
+    assert events[0].reason == "lost 50% or more: 5 of 10 survived battle 3"
+    assert table.rating() == 120  # the +20 is gone with the status, in the same transaction
+    assert table.unit("Swordsmen").eligible is False
+
+
+def test_R10_veteran_recruits_cost_their_points_in_xp_and_join_the_unit(table):
+    table.quiet_battle(removed={"Swordsmen": 2}, xp=10)
+    table.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
+    assert table.refusal(VeteranRecruits(warband="Reiklanders", unit="Handgunners", models=1)) == (
+        "Handgunners has no Veteran Status: only Veteran units take Veteran recruits")
+    events = table.do(VeteranRecruits(warband="Reiklanders", unit="Swordsmen", models=2))
+    assert lines(table, events) == ["Reiklanders treasury -12: XP: 2 Veteran recruits for Swordsmen",
+                                    "2 Veteran recruits join Swordsmen"]
+    assert (table.state.fighters["swordsmen"].group_size, table.xp()) == (10, 88)
+
+
+def test_R3_R10_veteran_recruits_are_refused_past_the_cap(house_rules):
+    t = house_rules({"starting_points": 500})
+    t.empire()
+    t.orcs()
+    t.do(Recruit(warband="Reiklanders", name="Knights", points=25, models=14))  # 150 + 350 = 500 points
+    t.quiet_battle(xp=10)
+    t.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
+    assert t.refusal(VeteranRecruits(warband="Reiklanders", unit="Swordsmen", models=1)) == (
+        "1 recruit for Swordsmen would make the warband 506 points; no warband may be larger than 500 points (it is 500)")
+
+
+# --- R13–R18: Archetypes on the ledger ----------------------------------------------------------------
+
+EMPIRE_ROW = ["Barbarian", "Intellectual", "Noble", "Magician", "Trickster", "Veteran"]
+
+
+def supplied_archetype_table() -> dict:
+    from commands.warbands.tables import SEED_ROW_SIZES
+
+    return {"rows": [{"type": t, "archetypes": EMPIRE_ROW if t == "Empire" else None} for t in SEED_ROW_SIZES]}
+
+
+def test_R13_R15_an_archetype_from_the_types_row_and_its_starting_ability(house_rules):
+    t = house_rules({"tables": {"archetype-table": supplied_archetype_table()}})
+    t.do(Enlist(name="Reiklanders", player="Ann", type="Empire"))
+    assert t.refusal(Recruit(warband="Reiklanders", name="Mad Max", points=50, archetype="Psychopath")) == (
+        "Empire characters may not be Psychopaths (the Archetype Table allows " + ", ".join(EMPIRE_ROW) + ")")
+    events = t.do(Recruit(warband="Reiklanders", name="Hans", points=50, archetype="intellectual"))
+    assert lines(t, events) == ["Hans, character, joins Reiklanders",
+                                "Hans is an Intellectual (Starting Ability Advantage of Ground)",
+                                "Hans learns Advantage of Ground",
+                                "Reiklanders treasury -50: starting points: recruited Hans (50 points)"]
+
+
+def advance_ready(table: Table, battles: int = 3, xp: int = 30) -> None:
+    for _ in range(battles):
+        table.quiet_battle(xp=xp)
+
+
+def test_R16_three_battles_survived_after_injuries_then_25_xp_for_a_roll(table):
+    table.quiet_battle(down=["Hans"])  # down, recovered from his injury: survived
+    table.quiet_battle(xp=30)
+    assert table.refusal(Advance(warband="Reiklanders", character="Hans")) == (
+        "Hans has survived 2 of the 3 battles since joining needed to roll on the Advancement Table")
+    table.quiet_battle()
+    events = table.do(Advance(warband="Reiklanders", character="Hans"), [4])
+    assert lines(table, events) == [
+        "Reiklanders treasury -25: XP: Advancement roll for Hans",
+        "R0 Intellectual Advancement Table for Hans: D6 rolled [4] = 4 (table)",
+        "Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 4",
+        "Hans learns Intellectual Advancement 4"]
+    assert table.rating() == 150 + 25
+
+
+def test_R17_three_more_games_before_the_next_roll_and_U5_a_held_result_is_rolled_again(table):
+    advance_ready(table)
+    table.do(Advance(warband="Reiklanders", character="Hans"), [4])
+    table.quiet_battle()
+    table.quiet_battle()
+    assert "has survived 2 of the 3 battles since his last Archetype Ability" in table.refusal(
+        Advance(warband="Reiklanders", character="Hans"))
+    table.quiet_battle()
+    events = table.do(Advance(warband="Reiklanders", character="Hans"), [4, 2])
+    assert lines(table, events)[-2] == ("Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 2, "
+                                        "after rerolling Intellectual Advancement 4 (already held)")
+
+
+def test_R17_never_a_sixth_ability(table):
+    for face in (1, 2, 3, 4, 5):
+        advance_ready(table)
+        table.do(Advance(warband="Reiklanders", character="Hans"), [face])
+    advance_ready(table)
+    assert table.refusal(Advance(warband="Reiklanders", character="Hans")) == (
+        "Hans has six Abilities, the most a character may have")
+    assert table.rating() == 150 + 125
+
+
+def test_R19_a_useless_result_is_rolled_again_for_free_by_default(table):
+    advance_ready(table)
+    xp = table.xp()
+    events = table.do(Advance(warband="Reiklanders", character="Hans", useless=["Intellectual Advancement 3"]), [3, 6])
+    assert "after rerolling Intellectual Advancement 3 (useless to him)" in lines(table, events)[-2]
+    assert table.xp() == xp - 25
+
+
+def test_U9_a_useless_reroll_may_cost_xp(house_rules):
+    t = house_rules({"useless_reroll_xp": 5})
+    t.empire()
+    t.orcs()
+    advance_ready(t)
+    xp = t.xp()
+    t.do(Advance(warband="Reiklanders", character="Hans", useless=["Intellectual Advancement 3"]), [3, 6])
+    assert t.xp() == xp - 30
+
+
+def test_R18_amnesia_takes_the_archetype_abilities_and_their_wbr_but_not_the_starting_ability(table):
+    advance_ready(table)
+    table.do(Advance(warband="Reiklanders", character="Hans"), [1])
+    table.battle(down=["Hans"])
+    table.do(Recovery(warband="Reiklanders"))
+    events = table.do(Injuries(warband="Reiklanders", outcomes={"Hans": "amnesia"}))
+    assert lines(table, events)[:2] == ["Hans suffers Amnesia", "Hans loses Intellectual Advancement 1: Amnesia (amnesia)"]
+    assert table.state.fighters["hans"].skills == ["Advantage of Ground"]
+    assert table.rating() == 150
+
+
+def test_R18_a_dead_character_takes_his_points_and_abilities_off_the_rating(table):
+    advance_ready(table)
+    table.do(Advance(warband="Reiklanders", character="Hans"), [1])
+    table.battle(down=["Hans"])
+    table.do(Recovery(warband="Reiklanders"))
+    table.do(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}))
+    assert table.rating() == 100  # Swordsmen 60 + Handgunners 40
+
+
+# --- the post-game order, and the group's own tables ------------------------------------------------
+
+def test_steps_run_in_order_once_and_before_the_next_battle(table):
+    table.battle()
+    assert table.refusal(Survival(warband="Reiklanders")) == (
+        "Reiklanders cannot judge survival yet: roll Recovery first (post-game of battle 1)")
+    table.do(Recovery(warband="Reiklanders"))
+    assert table.refusal(Recovery(warband="Reiklanders")) == "Reiklanders has already done 'roll Recovery' for battle 1"
+    assert table.refusal(Upgrade(warband="Reiklanders", unit="Swordsmen")) == (
+        "Reiklanders must finish its post-game (next: roll character Injuries) before spending XP")
+    assert table.refusal(RecordWarbandsBattle(participants=["Reiklanders", "Da Boyz"])) == (
+        "Reiklanders must finish the post-game of battle 1 first (next: roll character Injuries)")
+
+
+def test_U3_a_groups_recovery_table_rolls_one_die_per_casualty(house_rules):
+    t = house_rules({"tables": {"recovery": {"die": "D6", "rows": [
+        {"id": "winner-removed", "result": "win", "casualty": "removed", "target": 4},
+        {"id": "any", "target": 5}]}}})
+    t.empire()
+    t.orcs()
+    t.battle(removed={"Swordsmen": 3}, fled={"Swordsmen": 1})
+    events = t.do(Recovery(warband="Reiklanders"), [4, 3, 6, 5])
+    recovered = next(e for e in events if isinstance(e, UnitRecovered))
+    assert (recovered.recovered, recovered.survivors, recovered.row) == (3, 9, "winner-removed+any")
+
+
+def test_U4_a_groups_injury_table_is_rolled(house_rules):
+    t = house_rules({"tables": {"character-injury": {"die": "D6", "rows": [
+        {"id": "dead", "low": 1, "high": 1, "name": "Dead", "effect": "dead"},
+        {"id": "amnesia", "low": 2, "high": 2, "name": "Amnesia", "effect": "amnesia"},
+        {"id": "fine", "low": 3, "high": 6, "name": "Full Recovery", "effect": "recovered"}]}}})
+    t.empire()
+    t.orcs()
+    t.battle(down=["Hans"])
+    t.do(Recovery(warband="Reiklanders"))
+    assert "leave out the outcome for Hans" in t.refusal(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}))
+    events = t.do(Injuries(warband="Reiklanders"), [1])
+    assert [e.row for e in events if isinstance(e, ev.FighterDied)] == ["dead"]
+
+
+def test_U1_a_groups_xp_award_table_names_its_rows(house_rules):
+    t = house_rules({"tables": {"xp-awards": {"rows": [
+        {"id": "fought", "result": "any", "xp": 5}, {"id": "won", "result": "win", "xp": 3}]}}})
+    t.empire()
+    t.orcs()
+    t.battle()
+    t.do(Recovery(warband="Reiklanders"))
+    t.do(Injuries(warband="Reiklanders"))
+    t.do(Survival(warband="Reiklanders"))
+    events = t.do(Experience(warband="Reiklanders"))
+    assert [(e.delta, e.row) for e in events if isinstance(e, ev.TreasuryChanged)] == [(5, "fought"), (3, "won")]
+
+
+# --- undo: a voided purchase takes its WBR and XP with it -------------------------------------------
+
+def test_R5_voiding_an_advancement_roll_gives_back_the_xp_and_takes_its_wbr(table):
+    advance_ready(table)
+    xp = table.xp()
+    table.do(Advance(warband="Reiklanders", character="Hans"), [1])
+    assert (table.xp(), table.rating()) == (xp - 25, 175)
+    table.ledger.void(table.cid, f"T{table.state.transactions}", reason="rolled for the wrong character", actor="arbiter")
+    assert (table.xp(), table.rating()) == (xp, 150)
+    assert table.character("Hans").survived_since_ability == 3
+
+
+# --- R4: the seed's example, played out ---------------------------------------------------------------
+
+def test_R4_two_500_point_warbands_reach_525_and_765_and_the_status_explains_each_point(house_rules):
+    """"One 500-point Warband could have a WBR as low as 525 or lower, whereas another 500-point
+    Warband could have a WBR of 765 or higher." Fifteen battles without casualties: Low's Hans
+    rolls once (+25); High's three units climb to +3 (3 x 30) and its characters roll 5 and 2
+    Archetype Abilities (7 x 25): 500 + 90 + 175 = 765."""
+    from commands.warbands.views import status_of
+
+    t = house_rules({"starting_points": 500})
+    for band, heroes in (("Low", [("Hans", 100, "Intellectual")]),
+                         ("High", [("Greta", 60, "Magician"), ("Karl", 40, "Veteran")])):
+        t.do(Enlist(name=band, player=band, type="Empire"))
+        for unit, points, models in (("Spearmen", 6, 20), ("Archers", 8, 10), ("Knights", 25, 8)):
+            t.do(Recruit(warband=band, name=unit, points=points, models=models))
+        for hero, points, archetype in heroes:
+            t.do(Recruit(warband=band, name=hero, points=points, archetype=archetype))
+    rolls = {"Greta": iter([1, 2, 3, 4, 5]), "Karl": iter([1, 2]), "Hans": iter([1])}
+    for battle in range(1, 16):
+        t.do(RecordWarbandsBattle(participants=["Low", "High"]))
+        t.post_game("Low", xp=10)
+        t.post_game("High", xp=50)
+        if battle <= 3:
+            for unit in ("Spearmen", "Archers", "Knights"):
+                t.do(Upgrade(warband="High", unit=unit))
+        for band, hero in (("High", "Greta"), ("High", "Karl"), ("Low", "Hans")):
+            if battle % 3 == 0 and (face := next(rolls[hero], None)) is not None:
+                t.do(Advance(warband=band, character=hero), [face])
+    low, high = status_of(t.state, "Low"), status_of(t.state, "High")
+    assert (low["points"], low["wbr"], high["points"], high["wbr"]) == (500, 525, 500, 765)
+    assert low["wbr_lines"] == [{"what": "points", "points": 500}, {"what": "Hans: 1 Archetype Ability", "points": 25}]
+    assert high["wbr_lines"] == [
+        {"what": "points", "points": 500},
+        {"what": "Spearmen: Veteran +3", "points": 30}, {"what": "Archers: Veteran +3", "points": 30},
+        {"what": "Knights: Veteran +3", "points": 30},
+        {"what": "Greta: 5 Archetype Abilities", "points": 125}, {"what": "Karl: 2 Archetype Abilities", "points": 50}]
+
+
+def test_U10_every_unit_may_become_veteran_and_no_character_may(table):
+    table.quiet_battle()
+    assert table.refusal(Upgrade(warband="Reiklanders", unit="Hans")) == "Hans is not a unit of Reiklanders"
+
+
+def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned(table):
+    table.battle(scenario="Little War")
+    state = table.state
+    assert (state.battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "1")
