@@ -16,4 +16,5 @@ RULESETS = {
         "commands.speedheim", "Speedheim: recruit, Incapacitations and their draws, battles, and each post-game step."),
     "warbands": RulesetEntry(
         "commands.warbands", "Warhammer Warbands: enlist, recruit, battles, each post-game step, spending XP."),
+    "retinue": RulesetEntry("commands.retinue", "Retinue: recruit, each step of the post-game, buy advancements."),
 }

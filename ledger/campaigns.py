@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
+
 from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
@@ -90,21 +92,32 @@ class Ledger(SeedKeeping, PendingDecisions):
     def load(self, campaign_id: uuid.UUID) -> CampaignState:
         """The current state: the latest snapshot plus what followed it, unless a void made it stale."""
         snapshot = self.store.latest_snapshot(campaign_id)
-        state = decode_state(snapshot[1]) if snapshot is not None else None
-        if snapshot is not None and state is not None:
-            position = snapshot[0]
-            newer = list(self.store.records(campaign_id, after=position))
-            targets = voids_in(newer)
-            stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
-            if not stale:
-                return fold(newer, state)
+        if snapshot is not None:
+            position, data = snapshot
+            try:
+                state = decode_state(data)  # None for a snapshot of an older shape
+            except msgspec.DecodeError:  # a damaged snapshot is only a lost cache: fold the events
+                state = None
+            if state is not None:
+                newer = list(self.store.records(campaign_id, after=position))
+                targets = voids_in(newer)
+                stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
+                # A snapshot the events do not follow on from (damaged, or edited) is not used either.
+                follows = newer[0].prev_hash == state.head if newer else self._ends_at(campaign_id, position, state.head)
+                if follows and not stale:
+                    return fold(newer, state)
         state = fold(list(self.store.records(campaign_id)))
         if state.position == 0:
             raise NotFound(f"no campaign {campaign_id}")
         return state
 
-    def history(self, campaign_id: uuid.UUID, upto: int | None = None) -> list[Record]:
-        return list(self.store.records(campaign_id, upto=upto))
+    def _ends_at(self, campaign_id: uuid.UUID, position: int, head: str) -> bool:
+        """Is `head` the hash of the event at `position` (so a snapshot there is not beyond the stream)?"""
+        at = list(self.store.records(campaign_id, after=position - 1, upto=position))
+        return bool(at) and at[-1].hash == head
+
+    def history(self, campaign_id: uuid.UUID, upto: int | None = None, *, check: bool = True) -> list[Record]:
+        return list(self.store.records(campaign_id, upto=upto, check=check))
 
     def _commit(
         self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]]
@@ -213,7 +226,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             if waiting is not None:
                 return self._answer_attempt(campaign_id, state, waiting, command.answers, actor, dice, ask)
             ruleset = rulesets.get(state.ruleset)
-            burns, rolling = self._burns(campaign_id, state, actor)
+            burns, rolling = self._burns(campaign_id, state)
             ledger_dice = self.ledger_dice(campaign_id, rolling)
             source = dice or ledger_dice
             source.rewind()

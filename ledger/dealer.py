@@ -89,7 +89,7 @@ CREATE OR REPLACE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
 DECLARE
     k bytea; was_revealed boolean; block bytea; x numeric; lim numeric; a integer; j integer; i integer;
-    dealt integer[] := '{{}}';
+    dealt integer[] := '{{}}'; inserted integer;
 BEGIN
     k := ledger_dice_seed(p_campaign, p_epoch, p_commitment);
     SELECT revealed INTO was_revealed FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
@@ -113,9 +113,12 @@ BEGIN
         END LOOP;
         dealt := dealt || ((x % p_sides[j])::integer + 1);
     END LOOP;
+    -- Two writers may deal one number at once: the first keeps it, the other hears it was dealt.
     INSERT INTO ledger_dice_dealt VALUES (p_campaign, p_roll, p_epoch, p_sides, dealt, session_user, now(),
-                                          txid_current());
-    RETURN true;
+                                          txid_current())
+        ON CONFLICT (campaign_id, epoch, roll) DO NOTHING;
+    GET DIAGNOSTICS inserted = ROW_COUNT;
+    RETURN inserted = 1;
 END $$;
 
 CREATE OR REPLACE FUNCTION ledger_dice_faces(p_campaign text, p_epoch integer, p_roll integer) RETURNS integer[]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ledger import events as ev
 from ledger.state import CampaignState
+from ledger.text import shown
 
 
 def fighter_name(state: CampaignState, fighter: str | None) -> str:
@@ -11,12 +12,12 @@ def fighter_name(state: CampaignState, fighter: str | None) -> str:
     if fighter is None:
         return "the stash"
     found = state.fighters.get(fighter)
-    return found.name if found else fighter
+    return shown(found.name if found else fighter)
 
 
 def warband_name(state: CampaignState, warband: str | None) -> str:
     found = state.warbands.get(warband or "")
-    return found.name if found else (warband or "")
+    return shown(found.name if found else (warband or ""))
 
 
 def signed(n: int) -> str:
@@ -34,7 +35,7 @@ def describe(event: ev.Event, state: CampaignState) -> str:
     """A sentence for the event, or '' for bookkeeping a person need not read."""
     match event:
         case ev.CampaignStarted(name=name):
-            return f"campaign {name} started"
+            return f"campaign {shown(name)} started"
         case ev.RulesetPinned(ruleset=ruleset, version=version):
             return f"ruleset {ruleset} v{version}"
         case ev.RulesetUpgraded(version=version, previous=previous):
@@ -58,10 +59,10 @@ def describe(event: ev.Event, state: CampaignState) -> str:
         case ev.CardDrawn(deck=deck, card=card, purpose=p):
             return f"{p}: drew {card} from {deck}"
         case ev.WarbandEnlisted(name=name, player=player, treasury=t):
-            return f"{name} enlisted by {player} with {t} in the treasury"
+            return f"{shown(name)} enlisted by {shown(player)} with {t} in the treasury"
         case ev.FighterRecruited(name=name, role=role, warband=w, group_size=size):
             group = f" (group of {size})" if size > 1 else ""
-            return f"{name}, {role}{group}, joins {warband_name(state, w)}"
+            return f"{shown(name)}, {role}{group}, joins {warband_name(state, w)}"
         case ev.BattleRecorded(battle=n, participants=p, winner=winner, scenario=scenario):
             names = " vs ".join(warband_name(state, w) for w in p)
             result = f", won by {warband_name(state, winner)}" if winner else ", a draw"
@@ -99,6 +100,6 @@ def describe(event: ev.Event, state: CampaignState) -> str:
         case ev.PostGameStepDone(warband=w, battle=n, step=step):
             return f"{warband_name(state, w)}: post-game step {step} done for battle {n}"
         case ev.NoteRecorded(text=text):
-            return f"note: {text}"
+            return f"note: {shown(text)}"
     describe_own = getattr(event, "describe", None)
     return describe_own(state) if callable(describe_own) else ev.tag_of(event)

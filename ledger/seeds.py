@@ -18,6 +18,7 @@ from ledger.errors import BadInput, IntegrityFailure, NotFound, RuleViolation
 from ledger.state import CampaignState, evolve
 
 SEED_FORMAT = "campaign-ledger-seed"
+BURN_ACTOR = "ledger"
 
 
 class SeedKeeping:
@@ -155,7 +156,7 @@ class SeedKeeping:
         self.store.save_seed(campaign_id, epoch, seed)
         return state
 
-    def _burns(self, campaign_id: uuid.UUID, state: CampaignState, actor: str) -> tuple[list[tuple[list[ev.Event], str]], CampaignState]:
+    def _burns(self, campaign_id: uuid.UUID, state: CampaignState) -> tuple[list[tuple[list[ev.Event], str]], CampaignState]:
         """Roll numbers of the open epoch dealt by the league server but never stored (a peek, a
         crash, a try that lost a race), from the next one on: recorded as burned, in a transaction
         of their own before the command's, which then rolls with the numbers after them."""
@@ -177,4 +178,6 @@ class SeedKeeping:
         for event in burned:
             evolve(after, event)
         opened = ev.CommandRecorded(command="dice.burn", args={"rolls": [x.roll for x in dealt.values() if x.roll < after.rolls]})
-        return [([opened, *burned], actor)], after
+        # Recorded by the ledger itself: the burned numbers are nobody's command (who was dealt them
+        # is in each roll's purpose), whichever command came next and found them.
+        return [([opened, *burned], BURN_ACTOR)], after

@@ -13,27 +13,30 @@ memory store in memory. The PostgreSQL driver is imported only when a PostgreSQL
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import os
+import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote, urlparse, urlunparse
 
 import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Transcoder
 
 from ledger import events as ev
-from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound, RuleViolation
 from ledger.dealer import Dealer
+from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound, RuleViolation
 from ledger.keyfile import KeyFile
-from ledger.records import Record
+from ledger.records import Record, hash_body
 
 DEFAULT_STORE = "sqlite:///campaign.db"
 SNAPSHOT_TOPIC = "ledger.snapshot"
 SEED_TOPIC = "ledger.seed"
+_CHECKSUM = b"#sha256="  # a snapshot's stored bytes: this, the hex digest of the state, a newline, the state
 
 
 class _StoredRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -80,7 +83,13 @@ class MsgspecMapper(Mapper[uuid.UUID]):
         elif stored_event.topic == SEED_TOPIC:
             value = stored_event.state.decode()
         else:
-            value = decode_record(stored_event.state)
+            try:
+                value = decode_record(stored_event.state)
+            except (msgspec.DecodeError, UnicodeDecodeError) as error:
+                raise IntegrityFailure(
+                    f"position {stored_event.originator_version}: the stored event does not decode ({error}); "
+                    "the store was damaged or edited: see `campaign verify`"
+                ) from None
         return Item(
             originator_id=_uuid(stored_event.originator_id),
             originator_version=stored_event.originator_version,
@@ -115,6 +124,11 @@ def decode_record(data: bytes) -> Record:
     )
 
 
+def _unsound(position: int, problem: str) -> IntegrityFailure:
+    return IntegrityFailure(f"position {position}: {problem}; the store was damaged or edited, "
+                            "and `campaign verify` says where")
+
+
 def _uuid(value: uuid.UUID | str) -> uuid.UUID:
     return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
 
@@ -128,12 +142,50 @@ class LedgerApplication(Application[uuid.UUID]):
     }
 
 
+def public_url(url: str) -> str:
+    """The store URL as it may be shown: a password never appears in a message, a log or an export."""
+    try:
+        parsed = urlparse(url)
+        if parsed.password is None:
+            return url
+        host = parsed.netloc.rpartition("@")[2]
+        return urlunparse(parsed._replace(netloc=f"{parsed.username or ''}:***@{host}"))
+    except ValueError:
+        return "the store URL given"
+
+
+def store_failure(url: str, error: BaseException) -> LedgerError:
+    """A database's own failure as a message for people: a damaged file says so and what to do."""
+    text = _redacted(url, str(error))
+    if "malformed" in text or "not a database" in text or "disk image" in text:
+        return IntegrityFailure(
+            f"the store {public_url(url)} is damaged ({text}); nothing was written to it. "
+            "Restore a copy made by `campaign backup`, or import an exported trail into a new store"
+        )
+    if "locked" in text or "busy" in text:
+        return Conflict(f"the store {public_url(url)} is busy ({text}): try again")
+    return BadInput(f"the store {public_url(url)} failed: {text}")
+
+
+def _redacted(url: str, text: str) -> str:
+    """A driver's message on one line, without the store's password (a driver may quote its DSN)."""
+    text = " ".join(text.split()).replace(url, public_url(url))
+    try:
+        password = urlparse(url).password
+    except ValueError:
+        return text
+    for form in {password, unquote(password or "")} - {None, ""}:
+        text = text.replace(form, "***")
+    return text
+
+
 def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     """eventsourcing settings for a store URL, refusing what it cannot open.
 
     With `create=False` a SQLite file that does not exist is refused instead of created, so that
     a mistyped store URL in a command that only reads (or fails) leaves no empty database behind."""
     parsed = urlparse(url)
+    shown = public_url(url)
     if parsed.scheme == "sqlite":
         path = unquote(parsed.path)
         path = path[1:] if path.startswith("/") else path  # sqlite:///rel.db, sqlite:////abs.db
@@ -151,16 +203,20 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     if parsed.scheme in ("postgresql", "postgres"):
         if importlib.util.find_spec("psycopg") is None:
             raise BadInput(
-                f"store '{url}': PostgreSQL support is not installed: pip install 'campaign-ledger[postgres]'"
+                f"store '{shown}': PostgreSQL support is not installed: pip install 'campaign-ledger[postgres]'"
                 " (from a checkout: pip install -e '.[postgres]')"
             )
         if not parsed.path.strip("/"):
-            raise BadInput(f"store '{url}': name the database, e.g. postgresql://postgres@127.0.0.1:5432/test")
+            raise BadInput(f"store '{shown}': name the database, e.g. postgresql://postgres@127.0.0.1:5432/test")
+        try:
+            port = parsed.port
+        except ValueError:
+            raise BadInput(f"store '{shown}': the port must be a number from 1 to 65535") from None
         settings = {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": parsed.path.strip("/"),
             "POSTGRES_HOST": parsed.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(parsed.port or 5432),
+            "POSTGRES_PORT": str(port or 5432),
             "POSTGRES_USER": unquote(parsed.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(parsed.password or ""),
             "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
@@ -170,7 +226,7 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     if parsed.scheme == "memory":
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
     raise BadInput(
-        f"store '{url}' is not understood: use sqlite:///PATH, postgresql://USER@HOST:PORT/DB or memory://"
+        f"store '{shown}' is not understood: use sqlite:///PATH, postgresql://USER@HOST:PORT/DB or memory://"
     )
 
 
@@ -186,6 +242,44 @@ def _lacks_privilege(error: BaseException | None) -> bool:
             return True
         error = error.__cause__ or error.__context__
     return False
+
+
+def new_sqlite_file(url: str) -> str | None:
+    """The path of the SQLite file a store URL names, if that file does not exist yet."""
+    path = settings_for(url).get("SQLITE_DBNAME")
+    return path if path is not None and not os.path.exists(path) else None
+
+
+# Held while tables, types and functions are created in a PostgreSQL database: several processes
+# opening one database at once would otherwise collide ("tuple concurrently updated").
+SCHEMA_LOCK_KEY = 0x63616D706169676E  # "campaign"
+
+
+@contextlib.contextmanager
+def _schema_lock(settings: dict[str, str]) -> Iterator[None]:
+    if settings["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
+        yield
+        return
+    import psycopg  # deferred: the PostgreSQL driver is imported only when it is used
+
+    connection = psycopg.connect(
+        dbname=settings["POSTGRES_DBNAME"], host=settings["POSTGRES_HOST"], port=settings["POSTGRES_PORT"],
+        user=settings["POSTGRES_USER"], password=settings["POSTGRES_PASSWORD"],
+        connect_timeout=int(settings["POSTGRES_CONNECT_TIMEOUT"]), autocommit=True,
+    )
+    with connection:
+        connection.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK_KEY,))
+        try:
+            yield
+        finally:
+            connection.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK_KEY,))
+
+
+def lock_schema(cursor: Any, kind: str) -> None:
+    """Inside a transaction that creates tables: wait for any other creator (PostgreSQL only;
+    SQLite lets one writer at a time in anyway)."""
+    if kind == "postgres":
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
 
 
 def _why_unreachable(settings: dict[str, str]) -> str | None:
@@ -210,19 +304,24 @@ class Store:
     """A campaign database: streams of records, snapshots of state, and secret seeds."""
 
     def __init__(self, url: str = DEFAULT_STORE, *, create: bool = True):
-        self.url = url
+        self.url = public_url(url)  # what messages show; the password stays in the settings only
         settings = settings_for(url, create=create)
         self.kind = settings["PERSISTENCE_MODULE"].rsplit(".", 1)[1]
+        self._sqlite_path = settings.get("SQLITE_DBNAME")
         try:
-            try:
-                self.app = LedgerApplication(env=settings)
-            except Exception as error:  # the driver's own errors vary by backend
-                if not _lacks_privilege(error):
-                    raise
-                # A league player's role may not create (or re-create) the tables an administrator made.
-                self.app = LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
+            with _schema_lock(settings):
+                try:
+                    self.app = LedgerApplication(env=settings)
+                except Exception as error:  # the driver's own errors vary by backend
+                    if not _lacks_privilege(error):
+                        raise
+                    # A league player's role may not create (or re-create) the tables an administrator made.
+                    self.app = LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
         except Exception as error:  # the driver's own errors vary by backend
-            raise BadInput(f"cannot open store {url}: {_why_unreachable(settings) or error}") from None
+            # The driver's own error says why; the connection pool's only says that it timed out.
+            told = type(error).__module__.startswith("psycopg")
+            reason = _redacted(url, str(error if told else _why_unreachable(settings) or error))
+            raise BadInput(f"cannot open store {self.url}: {reason}") from None
         assert self.app.snapshots is not None
         self._snapshots = self.app.snapshots
         self.keys = KeyFile() if uses_key_file(url) else None
@@ -249,9 +348,28 @@ class Store:
                 return found
             start = page[-1].id + 1
 
-    def records(self, campaign_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> Iterator[Record]:
+    def records(
+        self, campaign_id: uuid.UUID, *, after: int = 0, upto: int | None = None, check: bool = True
+    ) -> Iterator[Record]:
+        """The campaign's records after position `after` (up to `upto`), each checked against its
+        own hash and its link to the one before: a damaged or edited store is an error, never a
+        quietly different answer (`campaign verify` locates and explains it). Only a reader that
+        shows the failure itself (a report of a store that does not verify) passes `check=False`."""
+        expected = after + 1
+        previous_hash = None
         for item in self.app.events.get(campaign_id, gt=after or None, lte=upto):
-            yield item.value
+            record: Record = item.value
+            if not check:
+                yield record
+                continue
+            if record.position != expected:
+                raise _unsound(record.position, f"the stored events go from {expected - 1} to {record.position}")
+            if record.hash != hash_body(record.body()):
+                raise _unsound(record.position, "the stored event does not match its hash")
+            if previous_hash is not None and record.prev_hash != previous_hash:
+                raise _unsound(record.position, "the stored event does not follow the one before it")
+            expected, previous_hash = expected + 1, record.hash
+            yield record
 
     def raw_rows(self, campaign_id: uuid.UUID) -> Sequence[StoredEvent]:
         """The stored bytes, for verification that must not trust the decoder."""
@@ -274,15 +392,27 @@ class Store:
 
     # --- snapshots ----------------------------------------------------------------------------------
 
-    def latest_snapshot(self, campaign_id: uuid.UUID) -> tuple[int, bytes] | None:
+    def latest_snapshot(self, campaign_id: uuid.UUID, *, sound: bool = True) -> tuple[int, bytes] | None:
+        """The latest snapshot's position and state. A snapshot is a cache: one whose bytes no longer
+        match their checksum (a damaged file) is passed over, unless `sound=False` (for verify,
+        which reports it). Snapshots stored before checksums were kept have none to check, so they are
+        passed over too, until the next snapshot (taken every 100 events) replaces them."""
         for item in self._snapshots.get(campaign_id, desc=True, limit=1):
-            return item.originator_version, item.value
+            data: bytes = item.value
+            if data.startswith(_CHECKSUM):
+                digest, _, data = data[len(_CHECKSUM):].partition(b"\n")
+                if sound and digest.decode("ascii", "replace") != hashlib.sha256(data).hexdigest():
+                    return None
+            elif sound:
+                return None  # an older version's snapshot, with nothing to check it by: fold the events
+            return item.originator_version, data
         return None
 
     def save_snapshot(self, campaign_id: uuid.UUID, position: int, state: bytes) -> None:
         # Two processes may snapshot the same position: the first one wins, both are equal.
+        checked = _CHECKSUM + hashlib.sha256(state).hexdigest().encode() + b"\n" + state
         with contextlib.suppress(IntegrityError):
-            self._snapshots.put([Item(campaign_id, position, SNAPSHOT_TOPIC, state)])
+            self._snapshots.put([Item(campaign_id, position, SNAPSHOT_TOPIC, checked)])
 
     # --- secret seeds (never in the stream) ----------------------------------------------------
 
@@ -330,6 +460,33 @@ class Store:
         with self.sql() as cursor:
             cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return True
+
+    # --- the file itself (SQLite) ----------------------------------------------------------------------
+
+    def damage(self) -> str | None:
+        """SQLite's own check of every page and index of the file: what is wrong, or None."""
+        if self._sqlite_path is None:
+            return None
+        with self.sql() as cursor:
+            cursor.execute("PRAGMA integrity_check")  # quick_check misses rows lost from a table but not its index
+            problems = [str(row[0]) for row in cursor.fetchall()]
+        return None if problems == ["ok"] else "; ".join(problems[:3])
+
+    def backup(self, target: str) -> None:
+        """A consistent copy of a live SQLite store at `target`, by SQLite's online backup: the
+        committed state at one moment, whatever other writers are doing meanwhile."""
+        if self._sqlite_path is None:
+            raise BadInput(f"campaign backup copies SQLite stores; back up {self.url} with the database's own "
+                           "tools (pg_dump)")
+        source = sqlite3.connect(self._sqlite_path)
+        copy = sqlite3.connect(target)
+        try:
+            with copy:
+                source.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
+        finally:
+            copy.close()
+            source.close()
 
     # --- SQL for read models --------------------------------------------------------------------------
 

@@ -80,7 +80,7 @@ def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
 
 def _check_snapshot(store: Store, campaign_id: uuid.UUID, records: list[Record]) -> int | None:
     """The latest snapshot (what loading starts from) must be the fold of the events up to it."""
-    snapshot = store.latest_snapshot(campaign_id)
+    snapshot = store.latest_snapshot(campaign_id, sound=False)  # a damaged one is reported, not passed over
     if snapshot is None:
         return None
     position, data = snapshot

@@ -31,6 +31,8 @@ FIXED_TIME = "2026-11-29T12:00:00.000000Z"
 FIXED_SEED = bytes(range(32))
 # Set in a developer's shell they would change who acts or which campaign is meant.
 CAMPAIGN_ENVIRONMENT = ("CAMPAIGN_STORE", "CAMPAIGN_ACTOR", "CAMPAIGN_NAME")
+# A bug raises its traceback in a test instead of becoming an `Error:` line (see ledger.cli.app).
+TEST_ENVIRONMENT = {**dict.fromkeys(CAMPAIGN_ENVIRONMENT), "CAMPAIGN_DEBUG": "1"}
 
 
 def fixed_clock() -> str:
@@ -74,7 +76,8 @@ class LedgerHarness:
 
 class CampaignRunner:
     """`runner(*args)` runs `campaign --store STORE *args` and gives click's `Result`; `input` is
-    what a person would type at the prompts. The `CAMPAIGN_*` environment variables are unset."""
+    what a person would type at the prompts. The `CAMPAIGN_*` environment variables are unset, but
+    CAMPAIGN_DEBUG is set: an unforeseen failure raises its traceback in the test."""
 
     def __init__(self, store: str):
         self.store = store
@@ -83,4 +86,4 @@ class CampaignRunner:
     def __call__(self, *args: str, input: str | None = None) -> Result:
         with mock.patch.object(campaigns, "utc_now", fixed_clock), mock.patch.object(dice, "new_seed", lambda: FIXED_SEED):
             return self.runner.invoke(main, ["--store", self.store, *args], input=input,
-                                      env=dict.fromkeys(CAMPAIGN_ENVIRONMENT), catch_exceptions=False)
+                                      env=TEST_ENVIRONMENT, catch_exceptions=False)

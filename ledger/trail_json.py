@@ -42,11 +42,22 @@ def _no_constant(text: str) -> Any:
     raise Malformed(f"{text} is not an integer (records hold integers only)")
 
 
+def _bounded_int(text: str) -> int:
+    # Python refuses to read more than 4300 digits, and msgspec more than 64 bits: say so plainly.
+    if len(text.lstrip("-")) > 20:
+        raise Malformed(f"the number {text[:12]}… has {len(text.lstrip('-'))} digits; too large")
+    return int(text)
+
+
 def strict_json(text: str | bytes) -> Any:
-    """JSON as the trail allows it: no floats, NaN or duplicated keys."""
-    return json.loads(
-        text, object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant
-    )
+    """JSON as the trail allows it: no floats, NaN or duplicated keys (ValueError names the fault)."""
+    try:
+        return json.loads(
+            text, object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant,
+            parse_int=_bounded_int,
+        )
+    except RecursionError:
+        raise Malformed("nested too deeply") from None
 
 
 def canonical_text(obj: dict[str, Any]) -> str:

@@ -50,7 +50,7 @@ class Mark:
 @dataclass
 class Line:
     text: str
-    kind: str  # "event", "dice" (a roll: faces shown), "card"
+    kind: str  # "event", "dice" (a roll: faces shown), "draw" (a card drawn)
     faces: list[int] = field(default_factory=list)
 
 
@@ -166,10 +166,7 @@ def build_report(
                 {**f, "facts": terms.facts_of(f["ext"]), "ordered_stats": terms.ordered_stats(f["stats"])}
                 for f in fighters if f["warband"] == band["warband"]
             ],
-            xp_chart=line_chart(
-                f"XP of {band['name']}'s fighters", [m.label for m in marks],
-                [(f["name"], xp.get(f["fighter"], [])) for f in fighters if f["warband"] == band["warband"]],
-            ) if len(marks) > 1 else None,
+            xp_chart=xp_chart(band, [f for f in fighters if f["warband"] == band["warband"]], marks, xp),
         )
         for band in warbands
     ]
@@ -197,6 +194,16 @@ def build_report(
         ],
         verification=verification,
     )
+
+
+def xp_chart(
+    band: dict[str, Any], fighters: list[dict[str, Any]], marks: list[Mark], xp: dict[str, list[int | None]]
+) -> Chart | None:
+    """The warband's fighters' XP over the battles; none before a battle, or while nobody has any."""
+    series = [(f["name"], xp.get(f["fighter"], [])) for f in fighters]
+    if len(marks) < 2 or not any(value for _name, values in series for value in values):
+        return None
+    return line_chart(f"{band['name']}: each fighter's XP over the battles", [m.label for m in marks], series)
 
 
 def battle_marks(records: Sequence[Record]) -> list[Mark]:
@@ -276,7 +283,7 @@ def _line(row: dict[str, Any]) -> Line:
     if row["event_type"] == "dice.rolled" and not str(payload.get("expression", "")).startswith("shuffle"):
         return Line(sentence(row["description"]), "dice", list(payload.get("faces", [])))
     if row["event_type"] == "card.drawn":
-        return Line(sentence(row["description"]), "card")
+        return Line(sentence(row["description"]), "draw")
     return Line(sentence(row["description"]), "event")
 
 

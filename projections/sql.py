@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger import events as ev
-from ledger.errors import BadInput
+from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
-from ledger.store import Store
+from ledger.store import Store, lock_schema
 from projections.tables import (
     CURRENT_TABLES,
     READ_MODELS,
@@ -53,6 +53,7 @@ NO_SQL = "no SQL"  # a memory:// store
 
 @dataclass(frozen=True)
 class Dialect:
+    kind: str  # the store's kind: "sqlite" or "postgres"
     placeholder: str  # DB-API paramstyle: "?" (sqlite3) or "%s" (psycopg)
     integer: str
     lock: str  # appended to reading the tracking row, so that one campaign's updates take turns
@@ -76,10 +77,10 @@ class Dialect:
 
 def dialect(store: Store) -> Dialect | None:
     if store.kind == "sqlite":
-        return Dialect(placeholder="?", integer="INTEGER", lock="", schema=None, script=False)
+        return Dialect(kind="sqlite", placeholder="?", integer="INTEGER", lock="", schema=None, script=False)
     if store.kind == "postgres":
         schema = store.app.recorder.datastore.schema  # type: ignore[attr-defined]
-        return Dialect(placeholder="%s", integer="BIGINT", lock=" FOR UPDATE", schema=schema, script=True)
+        return Dialect(kind="postgres", placeholder="%s", integer="BIGINT", lock=" FOR UPDATE", schema=schema, script=True)
     return None
 
 
@@ -94,6 +95,9 @@ def require_sql(store: Store) -> Dialect:
 
 
 def create_tables(cursor: Any, d: Dialect) -> None:
+    if tables_exist(cursor, d):  # a league player's role may not create tables, only fill them
+        return
+    lock_schema(cursor, d.kind)  # two processes creating one table at once would collide
     statements = []
     for table in TABLES:
         columns = ", ".join(
@@ -198,8 +202,7 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
         return NO_SQL
     cid = str(campaign_id)
     with store.sql() as cursor:
-        if not tables_exist(cursor, d):  # a league player's role may not create tables, only fill them
-            create_tables(cursor, d)
+        create_tables(cursor, d)
     # The update's transaction starts with a write (see _lock_tracking): a SQLite transaction that
     # has read cannot wait for another writer to finish, it fails at once with "database is locked".
     with store.sql() as cursor:
@@ -226,6 +229,32 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
             return REFLECTED  # another process got there first
         _replace(cursor, d, cid, rows, newest)
     return RECOMPUTED
+
+
+def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
+    """Bring a campaign's tables up to `state` if they fell behind it (an update that failed, or a
+    process killed between its commit and the update): one read of the tracking row otherwise."""
+    d = dialect(store)
+    if d is None or state.position == 0:
+        return NO_SQL
+    cid = str(campaign_id)
+    with store.sql() as cursor:
+        create_tables(cursor, d)
+        tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
+    position, head = tracked[0] if tracked else (0, GENESIS)
+    if position > state.position:  # another writer committed since `state` was loaded, or events were lost
+        since = list(store.records(campaign_id, after=state.position, upto=position))
+        if since and (since[-1].position, since[-1].hash) == (position, head):
+            return REFLECTED
+    # The tables once reflected more than the stream now holds, or another history: events were lost.
+    if position > state.position or (position == state.position and head != state.head):
+        raise IntegrityFailure(
+            f"the read models reflect position {position} (head {head[:16]}), but the stored events end at "
+            f"{state.position} (head {state.head[:16]}): events were lost (a damaged file, or a copy taken "
+            "without its -wal file); restore a copy made by `campaign backup`")
+    if position == state.position:
+        return REFLECTED
+    return update(store, campaign_id, state, list(store.records(campaign_id, after=position)))
 
 
 def on_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
@@ -286,14 +315,18 @@ def check(store: Store, campaign_id: uuid.UUID, records: Sequence[Record]) -> tu
     if d is None:
         return None
     cid = str(campaign_id)
+    with store.sql() as cursor:
+        if not tables_exist(cursor, d):
+            return None  # never written: nothing to compare
     try:
         with store.sql() as cursor:
             tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
             stored = {table.name: d.select(
                 cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", cid)
                 for table in READ_MODELS}
-    except Exception:  # noqa: BLE001 - no such table (the driver's error type varies): nothing was written yet
-        return None
+    except Exception as error:  # noqa: BLE001 - the driver's error types vary: a damaged table, a dropped column
+        raise IntegrityFailure(f"the read-model tables cannot be read ({' '.join(str(error).split())}): "
+                               "`campaign rebuild` makes them again from the events") from None
     if not tracked:
         if any(stored.values()):
             raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")

@@ -1,10 +1,12 @@
 """Coreheim (`coreheim`): the whole post-game sequence of Coreheim v10 "D12", a community rework
 of Mordheim (seed 002, section 2.1; data in shared/rules/coreheim.md).
 
-Layers: `tables` (data files, house-rule overrides) and `rules` (pure functions, no I/O) are
-the game; `handlers` (commands), `advances`, `outcomes` and `model` put it on the ledger;
-`events` are the facts the shared vocabulary has no name for; `steps` is the guided
-`campaign post-game WARBAND`; `cli` is `campaign coreheim …`.
+Built on the ruleset kit (commands/README.md). Layers: `tables` (data files, house-rule
+overrides) and `rules/` (pure functions, no I/O, a module per topic) are the game; `commands` are
+what a player asks; `handlers/` (a module per part of the sequence, and the one handler table in
+its `__init__`), `advances`, `outcomes` and `model` put it on the ledger; `events` are the facts
+the shared vocabulary has no name for; `phase` declares the post-game sequence and the guided
+`campaign post-game WARBAND`; `views` what `ratings` shows; `cli` is `campaign coreheim …`.
 
 Decisions on top of those in `rules` (where the seed and the rules file are silent):
 - A warband's faction names its warband list: `campaign warband add NAME --faction mercenaries`
@@ -36,8 +38,9 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import cli, events, handlers, model, steps
-from commands.shared import SHARED_HANDLERS
+from commands.coreheim import cli, events, model
+from commands.coreheim.handlers import HANDLERS
+from commands.coreheim.phase import PHASE
 from ledger.rulesets import Ruleset, register
 from ledger.terms import Terms
 
@@ -46,7 +49,7 @@ RULESET = register(
         id="coreheim",
         version="1",
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
-        handlers={**SHARED_HANDLERS, **{command: handlers.player_grade(h) for command, h in handlers.HANDLERS.items()}},
+        handlers=HANDLERS,
         evolve=events.evolve,
         terms=Terms(
             rating="Warband rating",
@@ -57,7 +60,7 @@ RULESET = register(
         ),
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,
-        post_game=steps.post_game,
+        post_game=PHASE.guided_steps,
         rating=model.rating,
         register_commands=cli.register_commands,
     )

@@ -12,19 +12,18 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from commands.coreheim import events as ce
-from commands.coreheim import model as m
+from commands.coreheim import events
+from commands.coreheim import model
 from commands.coreheim import rules
 from commands.coreheim.tables import AdvanceTable, CoreheimTables
 from commands.shared import unique_id
 from ledger import events as ev
 from ledger.decide import Context
-from ledger.state import Fighter
-from ledger.state import Warband as Band
+from ledger.state import Fighter, Warband
 
 
-def roll_advance(ctx: Context, band: Band, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
-    if fighter.role == m.HENCHMAN:
+def roll_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
+    if fighter.role == model.HENCHMAN:
         henchman_advance(ctx, band, fighter, threshold, key=f"{fighter.id}:{threshold}", names=names)
     else:
         hero_advance(ctx, band, fighter, threshold, key=f"{fighter.id}:{threshold}")
@@ -40,13 +39,13 @@ def _roll(ctx: Context, fighter: Fighter, threshold: int, table: AdvanceTable, a
     return ctx.roll(table.die, purpose=f"{label} of {fighter.name} at {threshold} XP").value
 
 
-def hero_advance(ctx: Context, band: Band, fighter: Fighter, threshold: int, key: str) -> None:
-    tables = m.tables_for(ctx.options)
+def hero_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, key: str) -> None:
+    tables = model.tables_for(ctx.options)
     faces: list[int] = []
     stat_choice: str | None = None
     while True:
         resolution = rules.resolve_hero_advance(
-            faces, hero=fighter.name, characteristics=m.characteristics(fighter), race=m.race(fighter),
+            faces, hero=fighter.name, characteristics=model.characteristics(fighter), race=model.race(fighter),
             stat_choice=stat_choice, tables=tables,
         )
         if resolution.complete:
@@ -60,9 +59,9 @@ def hero_advance(ctx: Context, band: Band, fighter: Fighter, threshold: int, key
 
 
 def henchman_advance(
-    ctx: Context, band: Band, group: Fighter, threshold: int, key: str, names: dict[str, str], talent_allowed: bool = True
+    ctx: Context, band: Warband, group: Fighter, threshold: int, key: str, names: dict[str, str], talent_allowed: bool = True
 ) -> None:
-    tables = m.tables_for(ctx.options)
+    tables = model.tables_for(ctx.options)
     faces: list[int] = []
     stat_choice: str | None = None
     group_reroll = False
@@ -70,8 +69,8 @@ def henchman_advance(
     while True:
         group = ctx.state.fighters[group.id]
         resolution = rules.resolve_henchman_advance(
-            faces, group=group.name, group_size=group.group_size, characteristics=m.characteristics(group),
-            race=m.race(group), advanced_stats=group.ext.get(ce.ADVANCED_STATS, []), use_group_reroll=group_reroll,
+            faces, group=group.name, group_size=group.group_size, characteristics=model.characteristics(group),
+            race=model.race(group), advanced_stats=group.ext.get(events.ADVANCED_STATS, []), use_group_reroll=group_reroll,
             talent_allowed=talent_allowed, may_repeat_stats="Twitchy" in group.skills + group.keywords,
             stat_choice=stat_choice, tables=tables,
         )
@@ -108,7 +107,7 @@ def _rows(resolution: rules.AdvanceResolution) -> list[str]:
 
 
 def _apply(
-    ctx: Context, band: Band, fighter: Fighter, threshold: int, key: str,
+    ctx: Context, band: Warband, fighter: Fighter, threshold: int, key: str,
     resolution: rules.AdvanceResolution, tables: CoreheimTables,
 ) -> None:
     row = resolution.rolls[-1].row_id if resolution.rolls else ""
@@ -116,15 +115,15 @@ def _apply(
     match resolution.advance:
         case rules.StatImproved(stat=stat, delta=delta, old=old, new=new):
             ctx.emit(
-                ce.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
+                events.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
                                  result=f"{stat} {old} -> {new}", stat=stat),
                 ev.StatChanged(warband=band.id, fighter=fighter.id, stat=stat, delta=delta, reason=reason, row=row),
             )
         case rules.NewSkill():
-            lists = m.skill_lists(fighter, band, tables)
+            lists = model.skill_lists(fighter, band, tables)
             if not lists:
                 ctx.emit(
-                    ce.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
+                    events.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
                                      result="new skill"),
                     ev.NoteRecorded(text=f"pending decision: {fighter.name} learns a skill from his own entry's list "
                                          f"({row}); the warband lists do not give it", warband=band.id, fighter=fighter.id),
@@ -132,22 +131,22 @@ def _apply(
                 return
             skill, source = _skill(ctx, band, fighter, key, lists, tables)
             ctx.emit(
-                ce.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
+                events.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
                                  result=f"new skill: {skill}"),
                 ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=skill, reason=f"{reason} ({source} list)", row=row),
             )
         case rules.NoAdvancePossible(reason=why):
-            ctx.emit(ce.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=[],
+            ctx.emit(events.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=[],
                                       result=f"no advance possible: {why}"))
 
 
 def _skill(
-    ctx: Context, band: Band, fighter: Fighter, key: str, lists: tuple[str, ...], tables: CoreheimTables
+    ctx: Context, band: Warband, fighter: Fighter, key: str, lists: tuple[str, ...], tables: CoreheimTables
 ) -> tuple[str, str]:
     """The skill the player picks, checked by the rules (so a refusal says why)."""
-    listing = m.band_list(band, tables)[0]
+    listing = model.band_list(band, tables)[0]
     others = {f.name: f.skills for f in ctx.state.fighters_of(band.id) if f.id != fighter.id}
-    casual = ctx.options.get("mode") == "casual"
+    casual = model.campaign_options(ctx.options).mode == "casual"
 
     def check(skill: str) -> str:
         return rules.check_new_skill(skill, hero=fighter.name, skill_lists=lists, known_skills=fighter.skills,
@@ -169,19 +168,19 @@ def _skill(
 
 
 def _talent(
-    ctx: Context, band: Band, group: Fighter, threshold: int, key: str, names: dict[str, str],
+    ctx: Context, band: Warband, group: Fighter, threshold: int, key: str, names: dict[str, str],
     resolution: rules.AdvanceResolution, tables: CoreheimTables,
 ) -> bool:
     """Talent!: one member becomes a hero with two skill lists and rolls once on the hero table;
     the rest of the group rolls again. False when the player re-rolls rather than sack a hero."""
     state = ctx.state
-    listing, variant = m.band_list(band, tables)
-    heroes = m.heroes(state, band)
+    listing, variant = model.band_list(band, tables)
+    heroes = model.heroes(state, band)
     name = names.get(group.id) or f"{group.name} (promoted)"
     sack: str | None = None
     if len(heroes) >= tables.warbands.max_heroes:
         picked = ctx.choose(f"{key}:six-heroes", f"{band.name} has {len(heroes)} heroes: sack one for {name}, or re-roll?",
-                            ["re-roll", *(h.name for h in heroes if h.role != m.LEADER)])
+                            ["re-roll", *(h.name for h in heroes if h.role != model.LEADER)])
         if picked == "re-roll":
             return False
         sack = picked
@@ -196,25 +195,25 @@ def _talent(
         warband=listing.id, variant=variant, chosen_skill_lists=chosen.split("+"), sack_hero=sack, tables=tables,
     )
     row = resolution.rolls[-1].row_id
-    ctx.emit(ce.AdvanceRolled(warband=band.id, fighter=group.id, threshold=threshold, rows=_rows(resolution),
+    ctx.emit(events.AdvanceRolled(warband=band.id, fighter=group.id, threshold=threshold, rows=_rows(resolution),
                               result=f"Talent! {name} becomes a hero"))
     if sack is not None:
         sacked = next(h for h in heroes if h.name == sack)
         ctx.emit(ev.FighterRetired(warband=band.id, fighter=sacked.id, reason=f"sacked to make room for {name}"))
-    profile = {"warrior_type": group.ext.get(ce.TYPE, m.HENCHMAN), "race": m.race(group),
+    profile = {"warrior_type": group.ext.get(events.TYPE, model.HENCHMAN), "race": model.race(group),
                "skill_lists": list(promotion.skill_lists), "advanced_to": threshold}
     if group.group_size == 1:
         hero_id = group.id
     else:
         hero_id = unique_id(name, state.fighters)
         ctx.emit(
-            ce.GroupSizeChanged(warband=band.id, fighter=group.id, delta=-1, reason=f"{name} leaves the group: Talent!", row=row),
-            ev.FighterRecruited(warband=band.id, fighter=hero_id, name=name, role=m.HENCHMAN, stats=dict(group.stats),
+            events.GroupSizeChanged(warband=band.id, fighter=group.id, delta=-1, reason=f"{name} leaves the group: Talent!", row=row),
+            ev.FighterRecruited(warband=band.id, fighter=hero_id, name=name, role=model.HENCHMAN, stats=dict(group.stats),
                                 equipment=list(group.equipment), cost=group.cost, xp=group.xp),
         )
     ctx.emit(
-        ev.FighterPromoted(warband=band.id, fighter=hero_id, role=m.HERO, reason=f"Talent! ({row})"),
-        ce.WarriorProfile(warband=band.id, fighter=hero_id, **profile),
+        ev.FighterPromoted(warband=band.id, fighter=hero_id, role=model.HERO, reason=f"Talent! ({row})"),
+        events.WarriorProfile(warband=band.id, fighter=hero_id, **profile),
     )
     hero_advance(ctx, band, state.fighters[hero_id], threshold, key=f"{key}:hero")
     if promotion.group_rolls_again:

@@ -6,9 +6,24 @@ from __future__ import annotations
 
 import click
 
-from commands.coreheim import events as ce
-from commands.coreheim import handlers as h
-from commands.coreheim import model as m
+from commands.coreheim.commands import (
+    Advance,
+    Buy,
+    Experience,
+    Explore,
+    Hire,
+    Injuries,
+    RareSearch,
+    Reinforce,
+    Search,
+    Sell,
+    SellShards,
+    SpendUnderdog,
+    UnderdogSword,
+    Upkeep,
+)
+from commands.coreheim import model
+from commands.coreheim.views import ratings_by_battle
 from ledger.errors import BadInput
 
 from commands.kit.cli import DiceChoice, Session, Shell
@@ -37,7 +52,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     def hire(session: Session, warband: str, name: str, type_: str, race: str, stats: tuple[str, ...], cost: int | None,
              group_size: int, free: bool) -> None:
         """Hire warrior NAME into WARBAND (trading step 6, or before the first battle)."""
-        run(session, h.Hire(warband=warband, name=name, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
+        run(session, Hire(warband=warband, name=name, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
                             cost=cost, group_size=group_size, free=free))
 
 
@@ -50,7 +65,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def explore(session: Session, warband: str, extra_dice: int, discard: int, dice: DiceChoice, answers: dict[str, str]) -> None:
         """Exploration: a D6 per hero (+1 for a win); keep six (--answer keep=6,5,5,4,3,2); shards and multiples."""
-        run(session, h.Explore(warband=warband, extra_dice=extra_dice, discard=discard, answers=answers), dice=dice)
+        run(session, Explore(warband=warband, extra_dice=extra_dice, discard=discard, answers=answers), dice=dice)
 
 
     @group.command("injuries")
@@ -67,7 +82,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
            (a group rolls one per member out: --answer GROUP:out=N);
         2. then a D66 per hero, tens then units (55 is --dice 5,5),
            and the extra rolls of a Multiple Injuries."""
-        run(session, h.Injuries(warband=warband, answers=answers), dice=dice)
+        run(session, Injuries(warband=warband, answers=answers), dice=dice)
 
 
     @group.command("experience")
@@ -78,7 +93,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def experience(session: Session, warband: str, scenario_xp: tuple[str, ...], deeds: tuple[str, ...]) -> None:
         """Experience for the latest battle: survival, enemies taken out, the winning leader."""
-        run(session, h.Experience(warband=warband, scenario_xp=parse_int_pairs(scenario_xp, "--scenario-xp"),
+        run(session, Experience(warband=warband, scenario_xp=parse_int_pairs(scenario_xp, "--scenario-xp"),
                                   henchman_deeds=list(deeds)))
 
 
@@ -95,8 +110,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         """Roll the advances reached: every warrior's, or FIGHTER's (one --threshold)."""
         _cid, state = session.state()
         band = state.warband(warband)
-        named = {m.member(state, band, group).id: name for group, name in parse_pairs(names, "--name").items()}
-        run(session, h.Advance(warband=warband, fighter=fighter, threshold=threshold, names=named, answers=answers), dice=dice)
+        named = {model.member(state, band, group).id: name for group, name in parse_pairs(names, "--name").items()}
+        run(session, Advance(warband=warband, fighter=fighter, threshold=threshold, names=named, answers=answers), dice=dice)
 
 
     @group.command("sell-shards")
@@ -105,7 +120,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def sell_shards(session: Session, warband: str, shards: int) -> None:
         """Trading 1: sell SHARDS wyrdstone shards (0 to keep them all)."""
-        run(session, h.SellShards(warband=warband, shards=shards))
+        run(session, SellShards(warband=warband, shards=shards))
 
 
     @group.command("sell")
@@ -116,10 +131,10 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def sell(session: Session, warband: str, item: str, fighter: str | None, price: int | None) -> None:
         """Trading 2: sell ITEM for half its base price, rounded down."""
-        run(session, h.Sell(warband=warband, item=item, fighter=fighter, price=price))
+        run(session, Sell(warband=warband, item=item, fighter=fighter, price=price))
 
 
-    def _searches(values: tuple[str, ...]) -> list[h.RareSearch]:
+    def _searches(values: tuple[str, ...]) -> list[RareSearch]:
         searches = []
         # One pair at a time: a hero named twice must reach the rules (one search per hero), not
         # be folded into one dict entry that silently keeps only his last search.
@@ -127,7 +142,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             item, _, rarity = wanted.partition(":")
             if rarity and not rarity.isdigit():
                 raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is a number")
-            searches.append(h.RareSearch(hero=hero, item=item, rarity=int(rarity) if rarity else None))
+            searches.append(RareSearch(hero=hero, item=item, rarity=int(rarity) if rarity else None))
         return searches
 
 
@@ -138,7 +153,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def search(session: Session, warband: str, searches: tuple[str, ...], dice: DiceChoice) -> None:
         """Trading 3: heroes not taken out of action look for rare items (2D6 >= rarity)."""
-        run(session, h.Search(warband=warband, searches=_searches(searches)), dice=dice)
+        run(session, Search(warband=warband, searches=_searches(searches)), dice=dice)
 
 
     @group.command("buy")
@@ -150,7 +165,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def buy(session: Session, warband: str, item: str, fighter: str | None, price: int | None, dice: DiceChoice) -> None:
         """Trading 4: buy ITEM (a rare one must have been found this post-game)."""
-        run(session, h.Buy(warband=warband, item=item, fighter=fighter, price=price), dice=dice)
+        run(session, Buy(warband=warband, item=item, fighter=fighter, price=price), dice=dice)
 
 
     @group.command("upkeep")
@@ -159,7 +174,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def upkeep(session: Session, warband: str, answers: dict[str, str]) -> None:
         """Trading 5: pay each Hired Sword's upkeep (--answer SWORD:upkeep=pay|release)."""
-        run(session, h.Upkeep(warband=warband, answers=answers))
+        run(session, Upkeep(warband=warband, answers=answers))
 
 
     @group.command("reinforce")
@@ -169,7 +184,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def reinforce(session: Session, warband: str, dice: DiceChoice, answers: dict[str, str]) -> None:
         """Trading 7: roll a D6 of experience and add recruits to henchman groups (--answer GROUP:recruits=N)."""
-        run(session, h.Reinforce(warband=warband, answers=answers), dice=dice)
+        run(session, Reinforce(warband=warband, answers=answers), dice=dice)
 
 
     @group.command("underdog")
@@ -193,9 +208,9 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         elif type_ is None:
             raise BadInput(f"give {sword}'s Hired Sword type with --type")
         else:
-            hired = h.UnderdogSword(name=sword, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
+            hired = UnderdogSword(name=sword, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
                                     took_out=list(took_out), out_of_action=out_of_action)
-        run(session, h.SpendUnderdog(warband=warband, xp=parse_int_pairs(xp, "--xp"), sword=hired))
+        run(session, SpendUnderdog(warband=warband, xp=parse_int_pairs(xp, "--xp"), sword=hired))
 
 
     @group.command("ratings")
@@ -204,11 +219,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     def ratings(session: Session, as_json: bool) -> None:
         """Every warband's rating at each battle it fought, and now; wyrdstone held."""
         _cid, state = session.state()
-        rows = [
-            {"warband": band.name, "by_battle": {int(k): v for k, v in band.ext.get(ce.RATINGS, {}).items()},
-             "now": m.rating(state, band.id), "shards": band.ext.get(ce.SHARDS, 0)}
-            for band in state.warbands.values()
-        ]
+        rows = ratings_by_battle(state)
         if as_json:
             emit_json(rows)
             return

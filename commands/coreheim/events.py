@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from commands.kit import Folds
 from ledger import events as ev
 from ledger.describe import fighter_name, plural, signed, warband_name
 from ledger.state import CampaignState
@@ -239,42 +240,53 @@ class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-
 
 # --- the fold ------------------------------------------------------------------------------------
 
-
-def _profile(s: CampaignState, e: WarriorProfile) -> None:
-    if fighter := s.fighters.get(e.fighter):
-        fighter.ext.update({TYPE: e.warrior_type, RACE: e.race, SKILL_LISTS: list(e.skill_lists), ADVANCED_TO: e.advanced_to})
-
-
-def _group_size(s: CampaignState, e: GroupSizeChanged) -> None:
-    if fighter := s.fighters.get(e.fighter):
-        fighter.group_size += e.delta
+# No typed facts yet: they are kept in `ext` (the keys above). InjuryRolled is kept for the audit
+# trail only: it changes nothing.
+FOLDS = Folds()
 
 
-def _shards(s: CampaignState, e: ShardsChanged) -> None:
-    if band := s.warbands.get(e.warband):
-        band.ext[SHARDS] = band.ext.get(SHARDS, 0) + e.delta
+@FOLDS.on(WarriorProfile)
+def _profile(facts: None, event: WarriorProfile, state: CampaignState) -> None:
+    if fighter := state.fighters.get(event.fighter):
+        fighter.ext.update({TYPE: event.warrior_type, RACE: event.race, SKILL_LISTS: list(event.skill_lists), ADVANCED_TO: event.advanced_to})
 
 
-def _explored(s: CampaignState, e: ExplorationResolved) -> None:
-    if band := s.warbands.get(e.warband):
+@FOLDS.on(GroupSizeChanged)
+def _group_size(facts: None, event: GroupSizeChanged, state: CampaignState) -> None:
+    if fighter := state.fighters.get(event.fighter):
+        fighter.group_size += event.delta
+
+
+@FOLDS.on(ShardsChanged)
+def _shards(facts: None, event: ShardsChanged, state: CampaignState) -> None:
+    if band := state.warbands.get(event.warband):
+        band.ext[SHARDS] = band.ext.get(SHARDS, 0) + event.delta
+
+
+@FOLDS.on(ExplorationResolved)
+def _explored(facts: None, event: ExplorationResolved, state: CampaignState) -> None:
+    if band := state.warbands.get(event.warband):
         band.ext.pop(BONUS_DICE, None)  # the bonus dice were rolled in this exploration
 
 
-def _bonus(s: CampaignState, e: ExplorationBonus) -> None:
-    if band := s.warbands.get(e.warband):
+@FOLDS.on(ExplorationBonus)
+def _bonus(facts: None, event: ExplorationBonus, state: CampaignState) -> None:
+    if band := state.warbands.get(event.warband):
         held = band.ext.get(BONUS_DICE, {"extra": 0, "discard": 0})
-        band.ext[BONUS_DICE] = {"extra": held["extra"] + e.extra, "discard": held["discard"] + e.discard}
+        band.ext[BONUS_DICE] = {"extra": held["extra"] + event.extra, "discard": held["discard"] + event.discard}
 
 
-def _advanced(s: CampaignState, e: AdvanceRolled) -> None:
-    if fighter := s.fighters.get(e.fighter):
-        fighter.ext[ADVANCED_TO] = max(fighter.ext.get(ADVANCED_TO, 0), e.threshold)
-        if e.stat and fighter.role == "henchman":  # only henchmen are limited to one advance per characteristic
-            fighter.ext.setdefault(ADVANCED_STATS, []).append(e.stat)
+@FOLDS.on(AdvanceRolled)
+def _advanced(facts: None, event: AdvanceRolled, state: CampaignState) -> None:
+    if fighter := state.fighters.get(event.fighter):
+        fighter.ext[ADVANCED_TO] = max(fighter.ext.get(ADVANCED_TO, 0), event.threshold)
+        if event.stat and fighter.role == "henchman":  # only henchmen are limited to one advance per characteristic
+            fighter.ext.setdefault(ADVANCED_STATS, []).append(event.stat)
 
 
-def _misses(s: CampaignState, e: MissesGame) -> None:
-    if fighter := s.fighters.get(e.fighter):
+@FOLDS.on(MissesGame)
+def _misses(facts: None, event: MissesGame, state: CampaignState) -> None:
+    if fighter := state.fighters.get(event.fighter):
         fighter.missed_games += 1
 
 
@@ -286,62 +298,42 @@ def _latest(band: Any, key: str, battle: int, empty: Any) -> Any:
     return held[str(battle)]
 
 
-def _searched(s: CampaignState, e: RareItemSearched) -> None:
-    if (band := s.warbands.get(e.warband)) and e.found:
-        _latest(band, FOUND, e.battle, []).append(e.item)
+@FOLDS.on(RareItemSearched)
+def _searched(facts: None, event: RareItemSearched, state: CampaignState) -> None:
+    if (band := state.warbands.get(event.warband)) and event.found:
+        _latest(band, FOUND, event.battle, []).append(event.item)
 
 
-def _bought(s: CampaignState, e: RareItemBought) -> None:
-    if band := s.warbands.get(e.warband):
-        found = band.ext.get(FOUND, {}).get(str(e.battle), [])
-        if e.item in found:
-            found.remove(e.item)
+@FOLDS.on(RareItemBought)
+def _bought(facts: None, event: RareItemBought, state: CampaignState) -> None:
+    if band := state.warbands.get(event.warband):
+        found = band.ext.get(FOUND, {}).get(str(event.battle), [])
+        if event.item in found:
+            found.remove(event.item)
 
 
-def _deeds(s: CampaignState, e: BattleDeeds) -> None:
-    if band := s.warbands.get(e.warband):
-        band.ext[DEEDS] = {"battle": e.battle, "fought": list(e.fought), "out_of_action": list(e.out_of_action),
-                           "took_out": {k: list(v) for k, v in e.took_out.items()}}
+@FOLDS.on(BattleDeeds)
+def _deeds(facts: None, event: BattleDeeds, state: CampaignState) -> None:
+    if band := state.warbands.get(event.warband):
+        band.ext[DEEDS] = {"battle": event.battle, "fought": list(event.fought), "out_of_action": list(event.out_of_action),
+                           "took_out": {k: list(v) for k, v in event.took_out.items()}}
 
 
-def _ratings(s: CampaignState, e: BattleRatings) -> None:
-    for warband, rating in e.ratings.items():
-        if band := s.warbands.get(warband):
-            band.ext.setdefault(RATINGS, {})[str(e.battle)] = rating
-            band.ext[UNDERDOG] = {str(e.battle): {"points": e.underdog.get(warband, 0), "spent": 0}}
+@FOLDS.on(BattleRatings)
+def _ratings(facts: None, event: BattleRatings, state: CampaignState) -> None:
+    for warband, rating in event.ratings.items():
+        if band := state.warbands.get(warband):
+            band.ext.setdefault(RATINGS, {})[str(event.battle)] = rating
+            band.ext[UNDERDOG] = {str(event.battle): {"points": event.underdog.get(warband, 0), "spent": 0}}
 
 
-def _underdog(s: CampaignState, e: UnderdogSpent) -> None:
-    if band := s.warbands.get(e.warband):
-        held = _latest(band, UNDERDOG, e.battle, {"points": 0, "spent": 0})
-        held["spent"] += e.points
-        if e.sword:
-            held["sword"] = e.sword
+@FOLDS.on(UnderdogSpent)
+def _underdog(facts: None, event: UnderdogSpent, state: CampaignState) -> None:
+    if band := state.warbands.get(event.warband):
+        held = _latest(band, UNDERDOG, event.battle, {"points": 0, "spent": 0})
+        held["spent"] += event.points
+        if event.sword:
+            held["sword"] = event.sword
 
 
-def _nothing(s: CampaignState, e: Any) -> None:
-    """Facts kept for the audit trail only."""
-
-
-FOLDS = {
-    WarriorProfile: _profile,
-    GroupSizeChanged: _group_size,
-    ShardsChanged: _shards,
-    ExplorationResolved: _explored,
-    ExplorationBonus: _bonus,
-    InjuryRolled: _nothing,
-    AdvanceRolled: _advanced,
-    MissesGame: _misses,
-    RareItemSearched: _searched,
-    RareItemBought: _bought,
-    BattleDeeds: _deeds,
-    BattleRatings: _ratings,
-    UnderdogSpent: _underdog,
-}
-
-
-def evolve(state: CampaignState, event: ev.Event) -> None:
-    """Fold one of this ruleset's events; other rulesets' events change nothing here."""
-    fold = FOLDS.get(type(event))
-    if fold is not None:
-        fold(state, event)
+evolve = FOLDS.evolve

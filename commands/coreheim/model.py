@@ -15,68 +15,48 @@ How a Coreheim warrior is stored (decided here, documented in the package docstr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
-from commands.coreheim import events as ce
+from commands.coreheim import events
 from commands.coreheim import rules
-from commands.coreheim.tables import CoreheimTables, HeroType, HouseRuleError, Item, Warband, load_tables
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rulesets import steps_done
-from ledger.state import Battle, CampaignState, Fighter
-from ledger.state import Warband as Band
+from commands.coreheim.tables import TABLES, CoreheimTables, HeroType, Item, WarbandList
+from commands.kit import Options, option_defaults, options_of
+from commands.kit import check_options as checked_options
+from ledger.errors import NotFound, RuleViolation
+from ledger.state import Battle, CampaignState, Fighter, Warband
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
 HEROES = (LEADER, HERO)
 GROUP_TYPES = (HENCHMAN, ANIMAL, MONSTER)  # hire types that are not in the warband list's heroes
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "dice": "table",  # "ledger": roll digital dice unless --dice is given
-    "mode": "complex",  # or "casual" (2.5): casual rating
-    "henchman_deed_xp": False,  # 6.1: +1 XP for a henchman group that took out an enemy hero (D3)
-    "tables": {},  # house rules: table name -> a whole replacement table (see tables.py)
-}
-MODES = ("complex", "casual")
+class CoreheimOptions(Options, frozen=True, kw_only=True):
+    """The house rules a Coreheim campaign may set (`dice`: who rolls by default, from Options)."""
+
+    mode: Literal["complex", "casual"] = "complex"  # casual (2.5): the casual rating
+    henchman_deed_xp: bool = False  # 6.1: +1 XP for a henchman group that took out an enemy hero (D3)
+    tables: dict[str, Any] = {}  # house rules: table name -> a whole replacement table (see tables.py)
 
 
-# --- house rules -----------------------------------------------------------------------------
+DEFAULT_OPTIONS = option_defaults(CoreheimOptions)
 
 
-@lru_cache(maxsize=16)
-def _tables(overrides: str) -> CoreheimTables:
-    return load_tables(json.loads(overrides))
+def campaign_options(state_options: Mapping[str, Any]) -> CoreheimOptions:
+    return options_of(state_options, CoreheimOptions)
 
 
-def tables_for(options: Mapping[str, Any]) -> CoreheimTables:
+def tables_for(state_options: Mapping[str, Any]) -> CoreheimTables:
     """The campaign's tables: the defaults with its house-rule tables in place."""
-    return _tables(json.dumps(options.get("tables") or {}, sort_keys=True))
+    return TABLES.for_options(state_options)
 
 
-def check_options(options: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise BadInput(f"coreheim has no option {', '.join(unknown)} (options: {', '.join(DEFAULT_OPTIONS)})")
-    if options["dice"] not in ("table", "ledger"):
-        raise BadInput(f"option dice is 'table' or 'ledger', not {options['dice']!r}")
-    if options["mode"] not in MODES:
-        raise BadInput(f"option mode is one of {', '.join(MODES)}, not {options['mode']!r}")
-    if not isinstance(options["henchman_deed_xp"], bool):
-        raise BadInput(f"option henchman_deed_xp is true or false, not {options['henchman_deed_xp']!r}")
-    if not isinstance(options["tables"], dict):
-        raise BadInput("option tables maps table names to replacement tables")
-    try:
-        tables_for(options)
-    except HouseRuleError as error:
-        raise BadInput(str(error)) from None
-    return options
+check_options = checked_options("coreheim", CoreheimOptions, lambda given: TABLES.for_options({"tables": given.tables}))
 
 
 # --- warband lists -----------------------------------------------------------------------------
 
 
-def band_list(band: Band, tables: CoreheimTables) -> tuple[Warband, str | None]:
+def band_list(band: Warband, tables: CoreheimTables) -> tuple[WarbandList, str | None]:
     """The warband list (and variant) named by the warband's faction."""
     list_id, _, variant = band.faction.partition("/")
     found = next((w for w in tables.warbands.warbands if w.id == list_id), None)
@@ -88,7 +68,7 @@ def band_list(band: Band, tables: CoreheimTables) -> tuple[Warband, str | None]:
     return found, variant or None
 
 
-def hero_type(listing: Warband, type_id: str) -> HeroType | None:
+def hero_type(listing: WarbandList, type_id: str) -> HeroType | None:
     return next((h for h in listing.hero_types if h.id == type_id), None)
 
 
@@ -107,7 +87,7 @@ def item_id(tables: CoreheimTables, name: str) -> str:
 # --- fighters ------------------------------------------------------------------------------------
 
 
-def member(state: CampaignState, band: Band, ref: str) -> Fighter:
+def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
     """An active fighter of this warband; naming another warband's fighter is a rule violation."""
     try:
         fighter = state.fighter(ref, band.id)
@@ -121,15 +101,15 @@ def member(state: CampaignState, band: Band, ref: str) -> Fighter:
     return fighter
 
 
-def heroes(state: CampaignState, band: Band) -> list[Fighter]:
+def heroes(state: CampaignState, band: Warband) -> list[Fighter]:
     return [f for f in state.fighters_of(band.id) if f.role in HEROES]
 
 
-def leader(state: CampaignState, band: Band) -> Fighter | None:
+def leader(state: CampaignState, band: Warband) -> Fighter | None:
     return next((f for f in state.fighters_of(band.id) if f.role == LEADER), None)
 
 
-def warband_size(state: CampaignState, band: Band) -> int:
+def warband_size(state: CampaignState, band: Warband) -> int:
     """Warriors, animals and monsters; Hired Swords never count (2.3)."""
     return sum(f.group_size for f in state.fighters_of(band.id) if f.role != HIRED_SWORD)
 
@@ -139,7 +119,7 @@ def characteristics(fighter: Fighter) -> rules.Characteristics:
 
 
 def race(fighter: Fighter) -> str:
-    found = fighter.ext.get(ce.RACE)
+    found = fighter.ext.get(events.RACE)
     if not found:
         raise RuleViolation(f"{fighter.name} has no race on record, which the maximum characteristics need")
     return found
@@ -155,111 +135,36 @@ def pending_thresholds(fighter: Fighter, tables: CoreheimTables) -> tuple[int, .
     kind = advance_kind(fighter)
     if kind is None or not fighter.active:
         return ()
-    return rules.advance_thresholds_crossed(fighter.ext.get(ce.ADVANCED_TO, fighter.xp), fighter.xp, kind=kind, tables=tables)
+    return rules.advance_thresholds_crossed(fighter.ext.get(events.ADVANCED_TO, fighter.xp), fighter.xp, kind=kind, tables=tables)
 
 
-def skill_lists(fighter: Fighter, band: Band, tables: CoreheimTables) -> tuple[str, ...]:
+def skill_lists(fighter: Fighter, band: Warband, tables: CoreheimTables) -> tuple[str, ...]:
     """A promoted henchman's chosen lists, else his hero type's lists (with the variant's extras)."""
-    chosen = fighter.ext.get(ce.SKILL_LISTS)
+    chosen = fighter.ext.get(events.SKILL_LISTS)
     if chosen:
         return tuple(chosen)
     listing, variant = band_list(band, tables)
-    if hero_type(listing, fighter.ext.get(ce.TYPE, "")) is None:
+    if hero_type(listing, fighter.ext.get(events.TYPE, "")) is None:
         return ()
-    return rules.hero_skill_lists(listing.id, fighter.ext[ce.TYPE], variant=variant, tables=tables)
+    return rules.hero_skill_lists(listing.id, fighter.ext[events.TYPE], variant=variant, tables=tables)
 
 
-# --- battles and the post-game sequence ------------------------------------------------------------
-
-STEP_TITLES = {
-    "explore": "explore",
-    "injuries": "roll injuries",
-    "experience": "award experience",
-    "advances": "roll advances",
-    "sell-shards": "sell wyrdstone",
-    "search": "look for rare items",
-    "upkeep": "pay Hired Sword upkeep",
-    "reinforce": "reinforce henchman groups",
-}
-STEPS = tuple(STEP_TITLES)
-# Trading actions done any number of times, between two steps of the seed's trading order:
-# 2 sell equipment (after 1 wyrdstone, before 3 rare items), 4 buy (before 5 upkeep),
-# 6 hire (before 7 reinforce). Before a warband's first battle they are always open.
-WINDOWS = {
-    "sell equipment": ("sell-shards", "search"),
-    "buy equipment": ("search", "upkeep"),
-    "hire warriors": ("upkeep", "reinforce"),
-}
+# --- a battle's deeds ---------------------------------------------------------------------------------
 
 
-def latest_battle(state: CampaignState, band: Band) -> Battle | None:
-    return next((b for b in reversed(state.battles) if band.id in b.participants), None)
+def deeds(band: Warband, battle: Battle) -> dict[str, Any]:
+    """Who of the warband fought the battle, who was taken out of action, whom each took out.
 
-
-def deeds(band: Band, battle: Battle) -> dict[str, Any]:
-    """Who of the warband fought the battle, who was taken out of action, whom each took out."""
-    held = band.ext.get(ce.DEEDS, {})
+    Kept from `coreheim.battle-deeds` rather than the core's battle record: a Hired Sword an
+    underdog point brings joins the battle after it was recorded (the event states the deeds again)."""
+    held = band.ext.get(events.DEEDS, {})
     if held.get("battle") != battle.number:
         return {"battle": battle.number, "fought": [], "out_of_action": [], "took_out": {}}
     return held
 
 
-def was_out_of_action(band: Band, battle: Battle, fighter: Fighter) -> bool:
+def was_out_of_action(band: Warband, battle: Battle, fighter: Fighter) -> bool:
     return fighter.id in deeds(band, battle)["out_of_action"]
-
-
-def step_done(state: CampaignState, band: Band, step: str) -> bool:
-    """Done for the warband's latest battle. Advances are done once experience was awarded and
-    no warrior has a threshold left to roll for."""
-    battle = latest_battle(state, band)
-    if battle is None:
-        return False
-    if step == "advances":
-        tables = tables_for(state.options)
-        return step_done(state, band, "experience") and not any(
-            pending_thresholds(f, tables) for f in state.fighters_of(band.id)
-        )
-    return step in steps_done(state, band.id, battle.number)
-
-
-def next_step(state: CampaignState, band: Band) -> str | None:
-    """The first step not done for the latest battle (None: nothing to do)."""
-    if latest_battle(state, band) is None:
-        return None
-    return next((step for step in STEPS if not step_done(state, band, step)), None)
-
-
-def begin_step(state: CampaignState, band: Band, step: str) -> Battle:
-    """The battle whose post-game this step belongs to, once every earlier step is done."""
-    battle = latest_battle(state, band)
-    if battle is None:
-        raise RuleViolation(f"{band.name} has not fought a battle yet: there is no post-game to {STEP_TITLES[step]}")
-    if step_done(state, band, step):
-        raise RuleViolation(f"{band.name} has already done '{STEP_TITLES[step]}' for battle {battle.number}")
-    first = next_step(state, band)
-    if first != step:
-        raise RuleViolation(
-            f"{band.name} cannot {STEP_TITLES[step]} yet: {STEP_TITLES[first]} first (post-game of battle {battle.number})"
-        )
-    return battle
-
-
-def open_window(state: CampaignState, band: Band, action: str) -> None:
-    """Refuse a trading action outside its place in the seed's trading order."""
-    battle = latest_battle(state, band)
-    if battle is None:
-        return
-    after, before = WINDOWS[action]
-    if step_done(state, band, before):
-        raise RuleViolation(
-            f"{band.name} can no longer {action} after battle {battle.number}: "
-            f"'{STEP_TITLES[before]}' is done"
-        )
-    if not step_done(state, band, after):
-        raise RuleViolation(
-            f"{band.name} cannot {action} yet: {STEP_TITLES[next_step(state, band) or after]} first "
-            f"(post-game of battle {battle.number})"
-        )
 
 
 # --- rating ----------------------------------------------------------------------------------------
@@ -275,7 +180,7 @@ def rating(state: CampaignState, warband: str) -> int:
     swords: list[rules.RatedHiredSword] = []
     for fighter in state.fighters_of(warband):
         if fighter.role == HIRED_SWORD:
-            swords.append(rules.RatedHiredSword(sword=fighter.ext.get(ce.TYPE, ""), xp=fighter.xp))
+            swords.append(rules.RatedHiredSword(sword=fighter.ext.get(events.TYPE, ""), xp=fighter.xp))
         elif fighter.role in RATED_ROLES:
             members += [rules.RatedMember(role=RATED_ROLES[fighter.role], xp=fighter.xp)] * fighter.group_size
-    return rules.warband_rating(members, swords, casual=state.options.get("mode") == "casual", tables=tables)
+    return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual", tables=tables)

@@ -11,15 +11,14 @@ the next game) becomes a NoteRecorded pending decision.
 
 from __future__ import annotations
 
-from commands.coreheim import events as ce
-from commands.coreheim import model as m
+from commands.coreheim import events
+from commands.coreheim import model
 from commands.coreheim import rules
 from commands.coreheim import tables as t
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import RuleViolation
-from ledger.state import Battle, Fighter
-from ledger.state import Warband as Band
+from ledger.state import Battle, Fighter, Warband
 
 # Answer keys for fighters a table row leaves to the player.
 CHOSEN = {"chosen-hero": "hero", "map-holder": "map-holder", "chosen-warrior": "warrior"}
@@ -28,13 +27,13 @@ CHOSEN = {"chosen-hero": "hero", "map-holder": "map-holder", "chosen-warrior": "
 class Consequences:
     """Applies outcomes for one warband; `source` says where they came from (a chart entry)."""
 
-    def __init__(self, ctx: Context, band: Band, battle: Battle, source: str, injured: Fighter | None = None):
+    def __init__(self, ctx: Context, band: Warband, battle: Battle, source: str, injured: Fighter | None = None):
         self.ctx = ctx
         self.band = band
         self.battle = battle
         self.source = source
         self.injured = injured
-        self.tables = m.tables_for(ctx.options)
+        self.tables = model.tables_for(ctx.options)
 
     # --- whom a row means ---------------------------------------------------------------------
 
@@ -43,14 +42,14 @@ class Consequences:
         if role == "injured-hero" and self.injured is not None:
             return state.fighters[self.injured.id]
         if role == "leader":
-            found = m.leader(state, self.band)
+            found = model.leader(state, self.band)
             if found is None:
                 raise RuleViolation(f"{self.band.name} has no leader to take {self.source}")
             return found
         if role not in CHOSEN:
             raise RuleViolation(f"{self.source} names '{role}', which the ledger cannot map to a warrior")
-        pool = m.heroes(state, self.band) if role != "chosen-warrior" else [
-            f for f in state.fighters_of(self.band.id) if f.role not in (m.HIRED_SWORD, m.ANIMAL, m.MONSTER)
+        pool = model.heroes(state, self.band) if role != "chosen-warrior" else [
+            f for f in state.fighters_of(self.band.id) if f.role not in (model.HIRED_SWORD, model.ANIMAL, model.MONSTER)
         ]
         what = "warrior" if role == "chosen-warrior" else "hero"
         picked = self.ctx.choose(CHOSEN[role], f"{self.source}: which {what} of {self.band.name}?", [f.name for f in pool])
@@ -69,7 +68,7 @@ class Consequences:
             case t.LoseItem(item=item) if item in ctx.state.warbands[band].stash:
                 ctx.emit(ev.ItemLost(warband=band, item=item, reason=f"{why} ({row})"))
             case t.GainShards(count=count):
-                ctx.emit(ce.ShardsChanged(warband=band, delta=count, reason=why, row=row))
+                ctx.emit(events.ShardsChanged(warband=band, delta=count, reason=why, row=row))
             case t.GainXp(target=role, amount=amount):
                 fighter = self.target(role)
                 ctx.emit(ev.XPAwarded(warband=band, fighter=fighter.id, amount=amount, reason=f"{why} ({row})"))
@@ -79,9 +78,9 @@ class Consequences:
                     ctx.emit(ev.SkillLearned(warband=band, fighter=fighter.id, skill=skill, reason=why, row=row))
             case t.MissGame(target=role):
                 fighter = self.target(role)
-                ctx.emit(ce.MissesGame(warband=band, fighter=fighter.id, reason=why, row=row))
+                ctx.emit(events.MissesGame(warband=band, fighter=fighter.id, reason=why, row=row))
             case t.ExplorationDice(extra=extra, discard=discard):
-                ctx.emit(ce.ExplorationBonus(warband=band, extra=extra, discard=discard, row=row))
+                ctx.emit(events.ExplorationBonus(warband=band, extra=extra, discard=discard, row=row))
             case t.StatChange(target=role, stat=stat, delta=delta):
                 fighter = self.target(role)
                 ctx.emit(ev.StatChanged(warband=band, fighter=fighter.id, stat=stat, delta=delta, reason=why, row=row))
@@ -130,7 +129,7 @@ def _lasting(row: t.HeroInjuryRow) -> bool:
     return row.result != "full-recovery" and all(isinstance(e, (t.StatChange, t.MissGame)) for e in row.effects)
 
 
-def _shackles_holder(ctx: Context, band: Band, battle: Battle) -> str | None:
+def _shackles_holder(ctx: Context, band: Warband, battle: Battle) -> str | None:
     """An enemy warband in this battle holding Shackles in its stash."""
     for warband in battle.participants:
         if warband == band.id:
@@ -140,9 +139,9 @@ def _shackles_holder(ctx: Context, band: Band, battle: Battle) -> str | None:
     return None
 
 
-def hero_injury(ctx: Context, band: Band, battle: Battle, hero: Fighter) -> None:
+def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> None:
     """D66 for a hero taken out of action, with Multiple Injuries' extra rolls, and its consequences."""
-    tables = m.tables_for(ctx.options)
+    tables = model.tables_for(ctx.options)
     holder = _shackles_holder(ctx, band, battle)
     rolls: list[tuple[int, int]] = []
     pit_fight_won: bool | None = None
@@ -153,7 +152,7 @@ def hero_injury(ctx: Context, band: Band, battle: Battle, hero: Fighter) -> None
             warband_game_number=ctx.state.warbands[band.id].games,
             pit_fight_won=pit_fight_won,
             enemy_has_shackles=holder is not None,
-            immortal=hero.ext.get(ce.TYPE) == "vampire",
+            immortal=hero.ext.get(events.TYPE) == "vampire",
             tables=tables,
         )
         if resolution.complete:
@@ -167,7 +166,7 @@ def hero_injury(ctx: Context, band: Band, battle: Battle, hero: Fighter) -> None
             pit_fight_won = answer == "won"
     rows = {row.id: row for row in tables.hero_injury.rows}
     for roll in resolution.rolls:
-        ctx.emit(ce.InjuryRolled(warband=band.id, fighter=hero.id, d66=roll.d66, row=roll.row_id,
+        ctx.emit(events.InjuryRolled(warband=band.id, fighter=hero.id, d66=roll.d66, row=roll.row_id,
                                  result=roll.result, counted=roll.counted, note=roll.note))
         if not roll.counted:
             continue
@@ -183,16 +182,16 @@ def hero_injury(ctx: Context, band: Band, battle: Battle, hero: Fighter) -> None
         ctx.emit(ev.ItemLost(warband=holder, item="shackles", reason=f"used to capture {hero.name}"))
 
 
-def henchman_injury(ctx: Context, band: Band, fighter: Fighter) -> None:
+def henchman_injury(ctx: Context, band: Warband, fighter: Fighter) -> None:
     """D12 for each member taken out of action: 1-4 dead (a dead member's gear is lost with him)."""
-    tables = m.tables_for(ctx.options)
-    listing_variant = m.band_list(band, tables)[1]
+    tables = model.tables_for(ctx.options)
+    listing_variant = model.band_list(band, tables)[1]
     size = fighter.group_size
     out = 1 if size == 1 else int(ctx.choose(
         f"{fighter.id}:out", f"How many of {fighter.name} ({size}) were taken out of action?",
         [str(n) for n in range(1, size + 1)],
     ))
-    marienburg_sword = fighter.role == m.HIRED_SWORD and listing_variant == "marienburg"
+    marienburg_sword = fighter.role == model.HIRED_SWORD and listing_variant == "marienburg"
     for n in range(1, out + 1):
         which = f" ({n} of {out})" if out > 1 else ""
         face = ctx.roll("D12", purpose=f"injury of {fighter.name}{which}").value
@@ -200,7 +199,7 @@ def henchman_injury(ctx: Context, band: Band, fighter: Fighter) -> None:
         if not injury.dead:
             continue
         if ctx.state.fighters[fighter.id].group_size > 1:
-            ctx.emit(ce.GroupSizeChanged(warband=band.id, fighter=fighter.id, delta=-1, reason="a member died of his wounds",
+            ctx.emit(events.GroupSizeChanged(warband=band.id, fighter=fighter.id, delta=-1, reason="a member died of his wounds",
                                          row=injury.row_id))
         else:
             ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason="died of his wounds", row=injury.row_id))
@@ -209,13 +208,13 @@ def henchman_injury(ctx: Context, band: Band, fighter: Fighter) -> None:
 # --- capture and succession -------------------------------------------------------------------------
 
 
-def capture(ctx: Context, band: Band, battle: Battle, hero: Fighter, row: str) -> None:
+def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str) -> None:
     """The hero leaves the roster; his gear goes to the stash of the warband that took him out
     (with one enemy, that one; with several and no record of who, the player names it)."""
     state = ctx.state
     enemies = [w for w in battle.participants if w != band.id]
     takers = [w for w in enemies
-              if any(hero.id in took for took in m.deeds(state.warbands[w], battle)["took_out"].values())]
+              if any(hero.id in took for took in model.deeds(state.warbands[w], battle)["took_out"].values())]
     if takers:
         captor = takers[0]
     else:
@@ -232,11 +231,11 @@ def capture(ctx: Context, band: Band, battle: Battle, hero: Fighter, row: str) -
     succeed_leader(ctx, band, hero)
 
 
-def succeed_leader(ctx: Context, band: Band, lost: Fighter) -> None:
+def succeed_leader(ctx: Context, band: Warband, lost: Fighter) -> None:
     """1.8: when the leader is lost, the hero with the best Leadership takes over; on a tie the player chooses."""
-    if lost.role != m.LEADER:
+    if lost.role != model.LEADER:
         return
-    candidates = m.heroes(ctx.state, band)
+    candidates = model.heroes(ctx.state, band)
     if not candidates:
         ctx.emit(ev.NoteRecorded(text=f"{band.name} has no hero left to lead it", warband=band.id))
         return
@@ -246,5 +245,5 @@ def succeed_leader(ctx: Context, band: Band, lost: Fighter) -> None:
     names = [f.name for f in tied]
     picked = ctx.choose("new-leader", f"{lost.name} is lost: who leads {band.name}? (Ld {best}+)", names)
     heir = tied[names.index(picked)]
-    ctx.emit(ev.FighterPromoted(warband=band.id, fighter=heir.id, role=m.LEADER,
+    ctx.emit(ev.FighterPromoted(warband=band.id, fighter=heir.id, role=model.LEADER,
                                 reason=f"takes over from {lost.name}: best Leadership ({best}+)"))

@@ -1,22 +1,18 @@
 """Coreheim's data tables, loaded from ``data/*.json`` into frozen msgspec Structs.
 
 The JSON files are the defaults from ``shared/rules/coreheim.md``; a campaign may replace
-any whole table as a house rule (``load_tables({"shards": {...}})``). Every row carries a
+any whole table as a house rule (``TABLES.with_house_rules({"shards": {...}})``). Every row carries a
 stable ``id`` so that events can name the row they used.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable, Mapping
-from importlib import resources
+from collections.abc import Iterable
 from typing import Literal, Union
 
 import msgspec
 
-
-class HouseRuleError(ValueError):
-    """A house-rule table (or a shipped table) is malformed or inconsistent."""
+from commands.kit import TableError, Tables
 
 
 class Data(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -347,7 +343,7 @@ class WarbandVariant(Data):
     promoted_optional_lists: tuple[str, ...]
 
 
-class Warband(Data):
+class WarbandList(Data):
     id: str
     name: str
     max_size: int
@@ -362,7 +358,7 @@ class WarbandsTable(Data):
     max_henchman_group_size: int
     starting_gold: int
     talent_skill_list_count: int
-    warbands: tuple[Warband, ...]
+    warbands: tuple[WarbandList, ...]
 
 
 class WyrdstoneSaleRow(Data):
@@ -453,48 +449,6 @@ class CoreheimTables(msgspec.Struct, frozen=True, kw_only=True):
     underdog: UnderdogTable
 
 
-TABLE_TYPES: dict[str, type] = {
-    field.name: field.type for field in msgspec.structs.fields(CoreheimTables)
-}
-
-
-def _read_default(name: str) -> object:
-    data = resources.files(__package__).joinpath("data", f"{name}.json").read_bytes()
-    return msgspec.json.decode(data, type=TABLE_TYPES[name])
-
-
-@functools.cache
-def default_tables() -> CoreheimTables:
-    tables = CoreheimTables(**{name: _read_default(name) for name in TABLE_TYPES})
-    check_tables(tables)
-    return tables
-
-
-def load_tables(overrides: Mapping[str, object] | None = None) -> CoreheimTables:
-    """The default tables with whole tables replaced by house rules.
-
-    ``overrides`` maps a table name to its replacement: JSON text/bytes or the decoded
-    JSON object (dicts and lists). Errors name the table and quote msgspec's message.
-    """
-    if not overrides:
-        return default_tables()
-    replacements = {}
-    for name, value in overrides.items():
-        if name not in TABLE_TYPES:
-            known = ", ".join(sorted(TABLE_TYPES))
-            raise HouseRuleError(f"There is no Coreheim table named {name!r}; tables are: {known}")
-        try:
-            if isinstance(value, (str, bytes)):
-                replacements[name] = msgspec.json.decode(value, type=TABLE_TYPES[name])
-            else:
-                replacements[name] = msgspec.convert(value, type=TABLE_TYPES[name])
-        except (msgspec.ValidationError, msgspec.DecodeError) as error:
-            raise HouseRuleError(f"House rule for table {name!r} is invalid: {error}") from error
-    tables = msgspec.structs.replace(default_tables(), **replacements)
-    check_tables(tables)
-    return tables
-
-
 # --- Consistency checks (shape is msgspec's job; these check meaning) -----------------
 
 
@@ -504,25 +458,25 @@ def _check_ranges(what: str, rows: Iterable, first: int, last: int | None) -> No
     ordered = list(rows)
     for index, (low, high) in enumerate(ordered):
         if low != expected:
-            raise HouseRuleError(f"{what}: a row starts at {low}, expected {expected}")
+            raise TableError(f"{what}: a row starts at {low}, expected {expected}")
         if high is None:
             if last is not None or index != len(ordered) - 1:
-                raise HouseRuleError(f"{what}: only the last row may be open-ended")
+                raise TableError(f"{what}: only the last row may be open-ended")
             return
         if high < low:
-            raise HouseRuleError(f"{what}: row {low}-{high} is empty")
+            raise TableError(f"{what}: row {low}-{high} is empty")
         expected = high + 1
     if last is None:
-        raise HouseRuleError(f"{what}: the last row must be open-ended")
+        raise TableError(f"{what}: the last row must be open-ended")
     if expected != last + 1:
-        raise HouseRuleError(f"{what}: rows stop at {expected - 1}, expected {last}")
+        raise TableError(f"{what}: rows stop at {expected - 1}, expected {last}")
 
 
 def dice_spec(expression: str) -> tuple[int, int]:
     """``"2D6"`` -> (2, 6); ``"D3"`` -> (1, 3). The only dice syntax the tables use."""
     count, separator, sides = expression.upper().partition("D")
     if not separator or not sides.isdigit() or (count and not count.isdigit()):
-        raise HouseRuleError(f"Unknown dice expression {expression!r} (expected e.g. D6, 2D6)")
+        raise TableError(f"Unknown dice expression {expression!r} (expected e.g. D6, 2D6)")
     return (int(count) if count else 1, int(sides))
 
 
@@ -547,21 +501,21 @@ def _check_effects(what: str, effects: Iterable[Effect], items: set[str]) -> Non
     for effect in _walk_effects(effects):
         match effect:
             case GainItem(item=item) | LoseItem(item=item) if item not in items:
-                raise HouseRuleError(f"{what}: item {item!r} is not in the equipment table")
+                raise TableError(f"{what}: item {item!r} is not in the equipment table")
             case GainGold(dice=str(dice)):
                 dice_spec(dice)
             case RollTable() as table:
                 count, sides = dice_spec(table.dice)
                 if count != 1:
-                    raise HouseRuleError(f"{what}: roll table {table.id} must roll one die")
+                    raise TableError(f"{what}: roll table {table.id} must roll one die")
                 _check_ranges(table.id, ((row.min, row.max) for row in table.rows), 1, sides)
 
 
 def check_tables(tables: CoreheimTables) -> None:
-    """Raise HouseRuleError unless every table covers its dice and references resolve."""
+    """Raise TableError unless every table covers its dice and references resolve."""
     _check_ranges("shards", ((r.min_total, r.max_total) for r in tables.shards.rows), 1, None)
     if tables.shards.max_kept_dice < 1:
-        raise HouseRuleError("shards: max_kept_dice must be at least 1")
+        raise TableError("shards: max_kept_dice must be at least 1")
 
     items = {item.id for item in tables.equipment.items}
     for item in tables.equipment.items:
@@ -571,15 +525,15 @@ def check_tables(tables: CoreheimTables) -> None:
     for entry in tables.multiples.entries:
         key = (entry.face, entry.count)
         if key in seen:
-            raise HouseRuleError(f"multiples: {entry.face}x{entry.count} appears twice")
+            raise TableError(f"multiples: {entry.face}x{entry.count} appears twice")
         seen.add(key)
         if sum(1 for variant in entry.variants if not variant.warbands) != 1:
-            raise HouseRuleError(f"multiples: {entry.id} needs exactly one variant for other warbands")
+            raise TableError(f"multiples: {entry.id} needs exactly one variant for other warbands")
         for variant in entry.variants:
             _check_effects(variant.id, variant.effects, items)
     missing = {(face, count) for face in range(1, 7) for count in range(2, 7)} - seen
     if missing:
-        raise HouseRuleError(f"multiples: no entry for {sorted(missing)} (face, count)")
+        raise TableError(f"multiples: no entry for {sorted(missing)} (face, count)")
 
     for rows_name in ("rows", "marienburg_hired_sword_rows"):
         rows = getattr(tables.henchman_injury, rows_name)
@@ -588,7 +542,7 @@ def check_tables(tables: CoreheimTables) -> None:
     d66_values = sorted(value for row in tables.hero_injury.rows for value in row.d66)
     every_d66 = [tens * 10 + units for tens in range(1, 7) for units in range(1, 7)]
     if d66_values != every_d66:
-        raise HouseRuleError("hero_injury: rows must cover each D66 value 11-66 exactly once")
+        raise TableError("hero_injury: rows must cover each D66 value 11-66 exactly once")
     results = {row.result for row in tables.hero_injury.rows}
     for row in tables.hero_injury.rows:
         _check_effects(row.id, row.effects, items)
@@ -596,7 +550,7 @@ def check_tables(tables: CoreheimTables) -> None:
             if isinstance(effect, (MultipleInjuries, InjuryReroll)):
                 unknown = set(effect.reroll_results) - results
                 if unknown:
-                    raise HouseRuleError(f"{row.id}: re-rolls unknown results {sorted(unknown)}")
+                    raise TableError(f"{row.id}: re-rolls unknown results {sorted(unknown)}")
 
     for name in ("hero_advances", "henchman_advances"):
         table: AdvanceTable = getattr(tables, name)
@@ -606,7 +560,7 @@ def check_tables(tables: CoreheimTables) -> None:
     for name in ("hero", "henchman", "hired_sword"):
         thresholds = getattr(tables.xp_thresholds, name)
         if list(thresholds) != sorted(set(thresholds)):
-            raise HouseRuleError(f"xp_thresholds.{name} must be strictly increasing")
+            raise TableError(f"xp_thresholds.{name} must be strictly increasing")
 
     list_ids = {skill_list.id for skill_list in tables.skills.lists}
     for warband in tables.warbands.warbands:
@@ -616,11 +570,11 @@ def check_tables(tables: CoreheimTables) -> None:
             named += [variant.promoted_extra_lists, variant.promoted_optional_lists]
         unknown = {list_id for lists in named for list_id in lists} - list_ids
         if unknown:
-            raise HouseRuleError(f"warbands: {warband.id} names unknown skill lists {sorted(unknown)}")
+            raise TableError(f"warbands: {warband.id} names unknown skill lists {sorted(unknown)}")
 
     shard_counts = sorted({row.shards for row in tables.wyrdstone_sale.rows})
     if shard_counts != list(range(1, len(shard_counts) + 1)):
-        raise HouseRuleError("wyrdstone_sale: shard counts must run 1, 2, 3, … without gaps")
+        raise TableError("wyrdstone_sale: shard counts must run 1, 2, 3, … without gaps")
     for shards in shard_counts:
         rows = sorted(
             (row for row in tables.wyrdstone_sale.rows if row.shards == shards),
@@ -633,7 +587,7 @@ def check_tables(tables: CoreheimTables) -> None:
     ids = [row.id for row in _all_rows(tables)]
     duplicates = sorted({row_id for row_id in ids if ids.count(row_id) > 1})
     if duplicates:
-        raise HouseRuleError(f"Row ids must be unique; repeated: {duplicates}")
+        raise TableError(f"Row ids must be unique; repeated: {duplicates}")
 
 
 def _all_rows(tables: CoreheimTables) -> Iterable:
@@ -653,3 +607,7 @@ def _all_rows(tables: CoreheimTables) -> Iterable:
             for effect in _walk_effects(variant.effects):
                 if isinstance(effect, RollTable):
                     yield from effect.rows
+
+
+# The tables a campaign plays with: the defaults in data/, whole tables replaced by its house rules.
+TABLES = Tables("Coreheim", CoreheimTables, __package__, check=check_tables)

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from ledger import dice as core_dice
 from ledger.decide import Context
+from ledger.errors import BadInput
 
 R = TypeVar("R")
 
@@ -70,13 +71,18 @@ def resolve(ctx: Context, rule: Callable[[Rolled], R], rolled: Rolled | None = N
             rolled.add(need.key, ctx.roll(need.expression, purpose=need.purpose).faces)
 
 
-def check_faces(faces: Sequence[int], expression: str, purpose: str) -> None:
-    """Faces must be one per die of the expression, each on its die (BadInput otherwise)."""
-    core_dice.check_faces(list(faces), core_dice.parse_expression(expression).die_sides, purpose)
+def check_faces(faces: Sequence[int], dice: str | int, purpose: str) -> None:
+    """The one face check: `dice` is an expression ("2D6", "D66": one face per die, each on its die)
+    or a number of sides (any number of faces, each on such a die). BadInput names the die otherwise."""
+    sides = core_dice.parse_expression(dice).die_sides if isinstance(dice, str) else [dice] * len(faces)
+    if any(not isinstance(face, int) or isinstance(face, bool) for face in faces):
+        raise BadInput(f"{purpose}: faces are whole numbers, not {list(faces)}")
+    core_dice.check_faces(list(faces), sides, purpose)
 
 
 def d66(faces: Sequence[int]) -> int:
-    """Two D6 read as tens then units: 11 … 66."""
+    """Two D6 read as tens then units (3 then 5 is 35, never a sum): 11 … 66."""
+    check_faces(faces, "D66", "D66")
     tens, units = faces
     return tens * 10 + units
 

@@ -5,7 +5,7 @@ battles with who fought, deeds and casualties, XP, injuries, items. A ruleset ke
 its game has in one msgspec Struct of its own (`RulesetFacts`), held in the campaign state's
 `ext` under the ruleset's id, so snapshots carry it. `Facts.of(state)` gives it typed (decoding
 it once after a snapshot or a copy), and `Folds` is the fold: a table from each of the ruleset's
-event types to the function that applies it, registered with `@folds.on(EventType)`.
+event types to the function `(facts, event, state)` that applies it, registered with `@FOLDS.on(EventType)`.
 """
 
 from __future__ import annotations
@@ -42,14 +42,15 @@ class Facts(Generic[F]):
         return held
 
 
-# (the ruleset's facts, the event, the whole campaign state) -> None
+# (the ruleset's facts, the event, the whole campaign state) -> None: updates them in place
 Fold = Callable[[Any, Any, CampaignState], None]
 
 
 class Folds(Generic[F]):
-    """A ruleset's `evolve`: each of its event types applied by one registered function."""
+    """A ruleset's `evolve`: each of its event types applied by one registered function, handed the
+    ruleset's typed facts (None for a ruleset that keeps none), the event and the campaign state."""
 
-    def __init__(self, facts: Facts[F]) -> None:
+    def __init__(self, facts: Facts[F] | None = None) -> None:
         self.facts = facts
         self.table: dict[type[ev.Event], Fold] = {}
 
@@ -66,4 +67,4 @@ class Folds(Generic[F]):
         """The `Ruleset.evolve` hook: the core calls it for every event it does not fold itself."""
         fold = self.table.get(type(event))
         if fold is not None:
-            fold(self.facts.of(state), event, state)
+            fold(self.facts.of(state) if self.facts is not None else None, event, state)

@@ -2,7 +2,8 @@
 msgspec Structs, with whole tables replaced by house rules (the campaign's `tables` option).
 
 A ruleset declares a Struct whose fields are its tables; each field's default is read from
-`<package>/data/<name>.json` (a house rule names the table the same way), decoded strictly
+`<package>/data/<name>.json` (the name a house rule gives the table: the field's by default), or
+`<package>/data/<field>.json` where the file is named after the field, decoded strictly
 (unknown keys refused, so a typo in a house rule is an error, not a silent default), then checked
 for meaning by the ruleset's own `check` (rows covering a die's range, ids that exist…).
 Errors are `TableError`s naming the table: `campaign new` turns them into `Error: …`.
@@ -30,12 +31,13 @@ class TableError(BadInput):
 class Tables(Generic[T]):
     """The tables of one ruleset: `defaults`, and `for_options(options)` with its house rules.
 
-    `names` maps a table's name (its file name and house-rule key) to the Struct field that holds it,
+    `names` maps a table's name (its house-rule key and data file) to the Struct field that holds it,
     where they differ (e.g. "hero-injury" -> "hero_injury"); by default they are the same."""
 
     def __init__(self, title: str, tables_type: type[T], package: str, *, names: Mapping[str, str] | None = None,
                  check: Callable[[T], None] | None = None, folder: str = "data") -> None:
-        """`package` is the ruleset's package name (`__package__`): its tables are `<package>/<folder>/<name>.json`."""
+        """`package` is the ruleset's package name (`__package__`): its tables are `<package>/<folder>/<name>.json`
+        (or `<field>.json`)."""
         self.title = title
         self.tables_type = tables_type
         self.package = package
@@ -59,14 +61,26 @@ class Tables(Generic[T]):
     @cached_property
     def defaults(self) -> T:
         data = resources.files(self.package).joinpath(self.folder)
-        tables = self.tables_type(**{field: self.decode(name, data.joinpath(f"{name}.json").read_bytes())
-                                     for name, field in self.names.items()})
+        def content(name: str, field: str) -> bytes:
+            named = data.joinpath(f"{name}.json")  # a file named as house rules name the table,
+            return (named if named.is_file() else data.joinpath(f"{field}.json")).read_bytes()  # or as its field
+
+        tables = self.tables_type(**{field: self.decode(name, content(name, field)) for name, field in self.names.items()})
         self._check(tables)
         return tables
 
-    def with_house_rules(self, overrides: Mapping[str, Any]) -> T:
-        """The defaults with whole tables replaced (each validated like the defaults)."""
-        return self._for(json.dumps(dict(overrides), sort_keys=True))
+    def with_house_rules(self, overrides: Mapping[str, Any] | None = None) -> T:
+        """The defaults with whole tables replaced (each validated like the defaults); a replacement
+        is JSON text/bytes or decoded JSON (dicts and lists)."""
+        parsed = {}
+        for name, content in (overrides or {}).items():
+            if isinstance(content, (str, bytes)):
+                try:
+                    content = msgspec.json.decode(content)
+                except msgspec.DecodeError as error:
+                    raise TableError(f"{self.title} table '{name}' is invalid: {error}") from None
+            parsed[name] = content
+        return self._for(json.dumps(parsed, sort_keys=True))
 
     def for_options(self, options: Mapping[str, Any]) -> T:
         """The campaign's tables: its `tables` option replaces whole tables."""

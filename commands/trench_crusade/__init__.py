@@ -1,8 +1,12 @@
 """Trench Crusade ruleset (`trench-crusade`): the v1.0 Campaign Phase on the ledger.
 
-`rules.py` and `tables.py` are the pure rules and their data; `handlers.py` runs them on the
-ledger, `events.py` holds this ruleset's own events and their fold, `steps.py` the guided
-post-game and `cli.py` the `campaign trench-crusade …` commands. See README.md.
+Built on the ruleset kit (commands/README.md). `rules/` (a package per topic: promotions,
+experience, trauma, exploration) and `tables` are the pure rules and their data; `commands` are
+what a player asks; `handlers/` runs the rules on the ledger (its `__init__` holds the one table of
+handlers); `model` reads the state in the game's terms (options, tables, the latest battle);
+`phase` declares the Campaign Phase and the guided walk; `events` holds this ruleset's own events
+and their fold; `views` what `status` shows; `cli` the `campaign trench-crusade …` commands,
+handed their group by the CLI. See README.md.
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ from ledger.terms import Terms
 
 from .cli import register_commands
 from .events import evolve
-from .handlers import DEFAULT_OPTIONS, HANDLERS, check_options
-from .steps import post_game
+from .handlers import HANDLERS
+from .model import DEFAULT_OPTIONS, check_options
+from .phase import PHASE
 
 RULESET = register(
     Ruleset(
@@ -29,7 +34,7 @@ RULESET = register(
         ),
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,
-        post_game=post_game,
+        post_game=PHASE.guided_steps,
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
         register_commands=register_commands,
     )

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import click
 
-from ledger.errors import BadInput
-
 from commands.kit.cli import DiceChoice, Session, Shell
+from ledger.errors import BadInput
 from projections.battles import deeds_for
 
-from . import events as tce
-from . import rules as r
-from .handlers import (
+from . import events
+from .commands import (
     Advancement,
     AdvanceRoll,
     Allocate,
@@ -32,7 +30,7 @@ from .handlers import (
     SellKit,
     Trauma,
 )
-from .steps import next_step
+from .phase import PHASE
 from .views import XP_RESTORED, status_of
 
 
@@ -197,7 +195,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
 
     def _currency(glory: bool) -> str:
-        return tce.GLORY_POINTS if glory else tce.DUCATS
+        return events.GLORY_POINTS if glory else events.DUCATS
 
 
     @group.command("buy")
@@ -293,5 +291,5 @@ def register_commands(group: click.Group, shell: Shell) -> None:
                 extras += [_head_wound_text(model["head_wound"], shown["head_wound_promotion"])] if model["head_wound"] else []
                 click.echo(f"  {model['name']} — {model['model']}{'  ' + '  '.join(extras) if extras else ''}")
         if shown["battle"] is not None:
-            left = next_step(state, state.warband(warband).id)
-            click.echo(f"Campaign Phase of battle {shown['battle']}: " + (f"next {left.key}" if left else "done"))
+            left = PHASE.next_step(state, state.warband(warband))
+            click.echo(f"Campaign Phase of battle {shown['battle']}: " + (f"next {left}" if left else "done"))

@@ -35,9 +35,10 @@ from typing import Any
 
 import msgspec
 
+from commands.kit import Folds
 from ledger import events as ev
 from ledger.describe import fighter_name, plural, warband_name
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Fighter, Warband
 
 # Keys of `ext` this ruleset folds into. Warband: STREAK, GLORY, LAST_BATTLE (the payload of its
 # latest battle-record), LOCATIONS (ids found), ARMOURY (item name -> {price, currency, glory_item,
@@ -280,35 +281,85 @@ def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
     return found.ext if found else None
 
 
-def evolve(state: CampaignState, event: ev.Event) -> None:
-    """Fold this ruleset's own events; like the shared fold it ignores unknown warbands/fighters."""
-    band = state.warbands.get(getattr(event, "warband", ""))
-    fighter = state.fighters.get(getattr(event, "fighter", ""))
-    match event:
-        case ModelEntry(model=model) if fighter:
-            fighter.ext[MODEL] = model
-        case BattleRecordKept() if band:
-            band.ext[LAST_BATTLE] = ev.fields_of(event)
-        case GloryChanged(delta=delta) if band:
-            band.ext[GLORY] = band.ext.get(GLORY, 0) + delta
-        case TraumaResolved(row=row, battle_scars=scars) if fighter:
-            fighter.ext.setdefault(TRAUMA_ROWS, []).append(row)
-            fighter.ext[BATTLE_SCARS] = scars
-        case PromotionDieRolled(streak=streak, promoted=promoted, xp_restored=xp_restored) if band:
-            band.ext[STREAK] = streak
-            if promoted and fighter:
-                # The model keeps its Faction List entry when its role becomes "elite".
-                fighter.ext.setdefault(MODEL, fighter.role)
-            if xp_restored and fighter:
-                fighter.ext[XP_RESTORED_AFTER] = len(fighter.ext.get(TRAUMA_ROWS, []))
-        case AdvancementEarned() if fighter:
-            fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) + 1
-        case AdvancementRolled() if fighter:
-            fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) - 1
-        case ExplorationResolved(location=location, pillaged=False) if band and location:
-            band.ext.setdefault(LOCATIONS, []).append(location)
-        case FighterRansomed() if fighter:
-            fighter.status = "active"
-        case KitBought(item=item) if band:
-            band.ext.setdefault(ARMOURY, {})[item] = {key: value for key, value in ev.fields_of(event).items()
-                                                      if key in ("price", "currency", "glory_item", "elite_only")}
+# --- the fold: this ruleset's own events; like the shared fold it ignores unknown warbands/fighters ---
+
+FOLDS = Folds()  # no typed facts yet: they are kept in `ext` (the keys above)
+
+
+def _band(state: CampaignState, event: Any) -> Warband | None:
+    return state.warbands.get(event.warband)
+
+
+def _fighter(state: CampaignState, event: Any) -> Fighter | None:
+    return state.fighters.get(event.fighter)
+
+
+@FOLDS.on(ModelEntry)
+def _model(facts: None, event: ModelEntry, state: CampaignState) -> None:
+    if fighter := _fighter(state, event):
+        fighter.ext[MODEL] = event.model
+
+
+@FOLDS.on(BattleRecordKept)
+def _battle_kept(facts: None, event: BattleRecordKept, state: CampaignState) -> None:
+    if band := _band(state, event):
+        band.ext[LAST_BATTLE] = ev.fields_of(event)
+
+
+@FOLDS.on(GloryChanged)
+def _glory(facts: None, event: GloryChanged, state: CampaignState) -> None:
+    if band := _band(state, event):
+        band.ext[GLORY] = band.ext.get(GLORY, 0) + event.delta
+
+
+@FOLDS.on(TraumaResolved)
+def _trauma(facts: None, event: TraumaResolved, state: CampaignState) -> None:
+    if fighter := _fighter(state, event):
+        fighter.ext.setdefault(TRAUMA_ROWS, []).append(event.row)
+        fighter.ext[BATTLE_SCARS] = event.battle_scars
+
+
+@FOLDS.on(PromotionDieRolled)
+def _promotion_die(facts: None, event: PromotionDieRolled, state: CampaignState) -> None:
+    if band := _band(state, event):
+        band.ext[STREAK] = event.streak
+        fighter = _fighter(state, event)
+        if event.promoted and fighter:
+            # The model keeps its Faction List entry when its role becomes "elite".
+            fighter.ext.setdefault(MODEL, fighter.role)
+        if event.xp_restored and fighter:
+            fighter.ext[XP_RESTORED_AFTER] = len(fighter.ext.get(TRAUMA_ROWS, []))
+
+
+@FOLDS.on(AdvancementEarned)
+def _advancement_earned(facts: None, event: AdvancementEarned, state: CampaignState) -> None:
+    if fighter := _fighter(state, event):
+        fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) + 1
+
+
+@FOLDS.on(AdvancementRolled)
+def _advancement_rolled(facts: None, event: AdvancementRolled, state: CampaignState) -> None:
+    if fighter := _fighter(state, event):
+        fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) - 1
+
+
+@FOLDS.on(ExplorationResolved)
+def _explored(facts: None, event: ExplorationResolved, state: CampaignState) -> None:
+    if (band := _band(state, event)) and event.location and not event.pillaged:
+        band.ext.setdefault(LOCATIONS, []).append(event.location)
+
+
+@FOLDS.on(FighterRansomed)
+def _ransomed(facts: None, event: FighterRansomed, state: CampaignState) -> None:
+    if fighter := _fighter(state, event):
+        fighter.status = "active"
+
+
+@FOLDS.on(KitBought)
+def _kit_bought(facts: None, event: KitBought, state: CampaignState) -> None:
+    if band := _band(state, event):
+        band.ext.setdefault(ARMOURY, {})[event.item] = {
+            key: value for key, value in ev.fields_of(event).items() if key in ("price", "currency", "glory_item", "elite_only")}
+
+
+evolve = FOLDS.evolve

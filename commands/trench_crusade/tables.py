@@ -2,21 +2,18 @@
 
 Every table is one JSON file named after the table (``non-promotable`` is
 ``data/non_promotable.json``). Every row has a stable ``id`` so that an event can name the
-row it used. A campaign may replace whole tables as house rules: ``with_house_rules`` checks
-each replacement against the same Structs and reports msgspec's own error message.
+row it used. A campaign may replace whole tables as house rules: ``TABLES.with_house_rules``
+checks each replacement against the same Structs and reports msgspec's own error message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from importlib import resources
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import msgspec
 
-
-class TableError(ValueError):
-    """A table (default or house rule) that does not fit its schema."""
+from commands.kit import TableError, Tables
 
 
 class _Row(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -239,19 +236,6 @@ class TrenchCrusadeTables(msgspec.Struct, frozen=True, kw_only=True):
     glorious_deeds: GloriousDeedsTable
 
 
-#: table name (as used in house rules) -> (attribute of TrenchCrusadeTables, schema)
-TABLE_SCHEMAS: Mapping[str, tuple[str, type]] = {
-    "non-promotable": ("non_promotable", NonPromotableTable),
-    "limited-potential": ("limited_potential", LimitedPotentialTable),
-    "promotion-dice-sources": ("promotion_dice_sources", PromotionDiceSourcesTable),
-    "experience": ("experience", ExperienceTable),
-    "trauma": ("trauma", TraumaTable),
-    "advancement-skills": ("advancement_skills", AdvancementSkillsTable),
-    "exploration": ("exploration", ExplorationTables),
-    "glorious-deeds": ("glorious_deeds", GloriousDeedsTable),
-}
-
-
 def _row_groups(table: Any) -> Iterable[tuple[str, Iterable[Any]]]:
     """The row collections of a table whose ids must be unique, with a label for messages."""
     if isinstance(table, AdvancementSkillsTable):
@@ -307,44 +291,12 @@ def _check_table(name: str, table: Any) -> None:
                 )
 
 
-def _decode(name: str, content: Any) -> Any:
-    """Decode bytes/str (JSON) or an already-parsed object into the table's schema."""
-    _, schema = TABLE_SCHEMAS[name]
-    try:
-        if isinstance(content, (bytes, str)):
-            table = msgspec.json.decode(content, type=schema)
-        else:
-            table = msgspec.convert(content, type=schema)
-    except (msgspec.ValidationError, msgspec.DecodeError) as error:
-        raise TableError(f"table {name!r}: {error}") from error
-    _check_table(name, table)
-    return table
+def check_tables(tables: TrenchCrusadeTables) -> None:
+    for name, field in NAMES.items():
+        _check_table(name, getattr(tables, field))
 
 
-def load_tables() -> TrenchCrusadeTables:
-    """The default tables shipped with the ruleset."""
-    data = resources.files(__package__).joinpath("data")
-    loaded = {
-        attribute: _decode(name, data.joinpath(f"{name.replace('-', '_')}.json").read_bytes())
-        for name, (attribute, _) in TABLE_SCHEMAS.items()
-    }
-    return TrenchCrusadeTables(**loaded)
-
-
-def with_house_rules(
-    tables: TrenchCrusadeTables, overrides: Mapping[str, Any]
-) -> TrenchCrusadeTables:
-    """Replace whole tables by name; each replacement is validated like the defaults.
-
-    A replacement may be JSON text/bytes or the parsed object (dicts and lists).
-    """
-    unknown = sorted(set(overrides) - set(TABLE_SCHEMAS))
-    if unknown:
-        raise TableError(
-            f"no such Trench Crusade table: {', '.join(unknown)}; "
-            f"tables are {', '.join(TABLE_SCHEMAS)}"
-        )
-    replaced = {
-        TABLE_SCHEMAS[name][0]: _decode(name, content) for name, content in overrides.items()
-    }
-    return msgspec.structs.replace(tables, **replaced)
+# Table name (as house rules name it) -> the field of TrenchCrusadeTables (and its data file).
+NAMES = {field.replace("_", "-"): field for field in TrenchCrusadeTables.__struct_fields__}
+# The tables a campaign plays with: the defaults in data/, whole tables replaced by its house rules.
+TABLES = Tables("Trench Crusade", TrenchCrusadeTables, __package__, names=NAMES, check=check_tables)

@@ -8,9 +8,9 @@ from ledger.errors import RuleViolation
 from ledger.rulesets import steps_done
 from ledger.state import CampaignState
 
-from . import events as tce
-from . import rules as r
-from .handlers import head_wound_promotion, latest_battle, tables_for, xp_blocking_rows
+from . import events
+from . import rules
+from .model import head_wound_promotion, latest_battle, tables_for, xp_blocking_rows
 
 # A Head-Wounded model's XP, in `status`: blocked, or restored by a Promotion 6 (house rule `head_wound_promotion`).
 XP_BLOCKED, XP_RESTORED = "xp-blocked", "xp-restored"
@@ -24,16 +24,16 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
     def head_wound(fighter: Any) -> str | None:
         if xp_blocking_rows(fighter, tables):
             return XP_BLOCKED
-        return XP_RESTORED if tce.XP_RESTORED_AFTER in fighter.ext else None
+        return XP_RESTORED if events.XP_RESTORED_AFTER in fighter.ext else None
 
     def row(fighter: Any) -> dict[str, Any]:
         return {
             "name": fighter.name,
-            "model": fighter.ext.get(tce.MODEL, fighter.role),
+            "model": fighter.ext.get(events.MODEL, fighter.role),
             "xp": fighter.xp,
             "keywords": list(fighter.keywords),
-            "battle_scars": fighter.ext.get(tce.BATTLE_SCARS, 0),
-            "advancements_due": fighter.ext.get(tce.ADVANCEMENTS_DUE, 0),
+            "battle_scars": fighter.ext.get(events.BATTLE_SCARS, 0),
+            "advancements_due": fighter.ext.get(events.ADVANCEMENTS_DUE, 0),
             "head_wound": head_wound(fighter),
         }
 
@@ -45,12 +45,12 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         "warband": band.name,
         "faction": band.faction,
         "ducats": band.treasury,
-        "glory": band.ext.get(tce.GLORY, 0),
-        "promotion_streak": band.ext.get(tce.STREAK, 0),
+        "glory": band.ext.get(events.GLORY, 0),
+        "promotion_streak": band.ext.get(events.STREAK, 0),
         "head_wound_promotion": head_wound_promotion(state),
-        "elite": [row(f) for f in fighters if r.ELITE in f.keywords],
-        "troops": [row(f) for f in fighters if r.ELITE not in f.keywords],
-        "locations_found": list(band.ext.get(tce.LOCATIONS, [])),
+        "elite": [row(f) for f in fighters if rules.ELITE in f.keywords],
+        "troops": [row(f) for f in fighters if rules.ELITE not in f.keywords],
+        "locations_found": list(band.ext.get(events.LOCATIONS, [])),
         "battle": battle,
         "steps_done": steps_done(state, band.id, battle) if battle is not None else [],
     }

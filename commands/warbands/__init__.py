@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 from . import events, handlers, model
 from .cli import register_commands
@@ -20,6 +21,8 @@ RULESET = register(
         title="Warhammer Warbands (WD 298): Warband Rating, Veteran Status, Archetypes",
         handlers=handlers.HANDLERS,
         evolve=events.FOLDS.evolve,
+        # The report's words: the rating is the seed's WBR; the treasury is the warband's XP pool (R25).
+        terms=Terms(rating="WBR", treasury="XP pool"),
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,
         post_game=handlers.PHASE.guided_steps,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ledger.cli.app import main
 from ledger.cli import (  # noqa: F401 - each module registers its commands on `main`
     audit,
+    backup,
     battles,
     campaigns,
     demo,

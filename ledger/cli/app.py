@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import sqlite3
 import sys
 import uuid
 from collections.abc import Callable, Sequence
@@ -18,13 +21,43 @@ from ledger.campaigns import Ledger, Outcome, PendingDecision, pending_message
 from ledger.decide import Command, DiceSource, TableDice
 from ledger.errors import BadInput, LedgerError
 from ledger.state import CampaignState
-from ledger.store import DEFAULT_STORE, Store
+from ledger.store import DEFAULT_STORE, Store, new_sqlite_file, store_failure
+from ledger.text import check_name, check_names, checked_argument
+
+# A failure nobody foresaw is a bug: it still gets one `Error:` line, and this exit code (BSD's
+# EX_SOFTWARE); CAMPAIGN_DEBUG=1 shows the traceback instead, for whoever fixes it.
+BUG_EXIT_CODE = 70
+
+
+class _Refused(click.ClickException):
+    """A refusal before any command runs (a bad argument): `Error: …` and the error's exit code."""
+
+    def __init__(self, error: LedgerError):
+        super().__init__(str(error))
+        self.exit_code = error.exit_code
+
+
+def _database_errors() -> tuple[type[BaseException], ...]:
+    from eventsourcing.persistence import PersistenceError
+
+    errors: list[type[BaseException]] = [PersistenceError, sqlite3.Error]
+    if "psycopg" in sys.modules:  # the PostgreSQL driver is imported only when it is used
+        errors.append(sys.modules["psycopg"].Error)
+    return tuple(errors)
 
 
 class LedgerGroup(click.Group):
-    """Turns every foreseeable failure into `Error: …` and the error's exit code; never a traceback.
+    """Turns every failure into `Error: …` and an exit code; never a traceback.
 
     Each ruleset with commands of its own appears as `campaign <ruleset-id>` (see RulesetCommands)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Every argument of every command is checked once here (see ledger.text).
+        try:
+            args = [checked_argument(arg) for arg in args]
+        except LedgerError as error:
+            raise _Refused(error) from None
+        return super().parse_args(ctx, args)
 
     def _ruleset_groups(self) -> dict[str, str]:
         from ledger import rulesets
@@ -45,16 +78,38 @@ class LedgerGroup(click.Group):
         try:
             return super().invoke(ctx)
         except LedgerError as error:
-            click.echo(f"Error: {error}", err=True)
-            ctx.exit(error.exit_code)
+            self._refuse(ctx, error)
         except msgspec.ValidationError as error:
-            click.echo(f"Error: {error}", err=True)
-            ctx.exit(BadInput.exit_code)
+            self._refuse(ctx, BadInput(str(error)))
         except click.Abort:
             # Only the prompts for dice, cards and choices abort; a prompt after new ledger dice
             # comes after they are stored (see settle), and one before them writes nothing.
             click.echo("\nError: stopped at the prompt (Ctrl-C or end of input): nothing was recorded", err=True)
+            self._discard_new_store(ctx)
             ctx.exit(1)
+        except (click.exceptions.Exit, click.ClickException):
+            raise
+        except RecursionError:
+            self._refuse(ctx, BadInput("the input is nested too deeply to read"))
+        except Exception as error:
+            if isinstance(error, _database_errors()):
+                self._refuse(ctx, store_failure(ctx.params.get("store_url") or DEFAULT_STORE, error))
+            if os.environ.get("CAMPAIGN_DEBUG"):
+                raise
+            click.echo(f"Error: unexpected failure, a bug in campaign-ledger ({type(error).__name__}: {error}); "
+                       "nothing was recorded unless a line above says so. Run again with CAMPAIGN_DEBUG=1 "
+                       "to see where, and report it", err=True)
+            ctx.exit(BUG_EXIT_CODE)
+
+    def _refuse(self, ctx: click.Context, error: LedgerError) -> None:
+        click.echo(f"Error: {error}", err=True)
+        self._discard_new_store(ctx)
+        ctx.exit(error.exit_code)
+
+    @staticmethod
+    def _discard_new_store(ctx: click.Context) -> None:
+        if isinstance(ctx.obj, Session):
+            ctx.obj.discard_if_new()
 
 
 @dataclass
@@ -66,19 +121,36 @@ class Session:
     creates_store: bool = False  # may this command create a SQLite file that is not there yet?
     _ledger: Ledger | None = None
 
+    _new_file: str | None = None  # a SQLite file this command is creating
+
     @property
     def ledger(self) -> Ledger:
         if self._ledger is None:
+            if self.creates_store:
+                self._new_file = new_sqlite_file(self.store_url)
             store = Store(self.store_url, create=self.creates_store)
             self._ledger = Ledger(store, on_commit=self.on_commit)
         return self._ledger
+
+    def discard_if_new(self) -> None:
+        """A refused `new` or `import` leaves no file behind where there was none."""
+        if self._ledger is None or self._new_file is None or self._ledger.store.campaign_ids():
+            return
+        self.close()
+        self._ledger = None
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(self._new_file + suffix)
 
     def campaign(self) -> uuid.UUID:
         return self.ledger.find(self.campaign_ref)
 
     def state(self) -> tuple[uuid.UUID, CampaignState]:
         cid = self.campaign()
-        return cid, self.ledger.load(cid)
+        state = self.ledger.load(cid)
+        for hook in LOAD_HOOKS:
+            hook(self.ledger, cid, state)
+        return cid, state
 
     def close(self) -> None:
         if self._ledger is not None:
@@ -86,6 +158,9 @@ class Session:
 
 
 COMMIT_HOOKS: list[Callable[..., None]] = []  # read models register here (see projections)
+# Called with (ledger, campaign id, state) whenever a command loads a campaign: read models that
+# fell behind (a process killed between its commit and their update) catch up here.
+LOAD_HOOKS: list[Callable[..., None]] = []
 
 # Only these start campaigns; any other command on a SQLite file that is not there is refused, so
 # a mistyped --store leaves no empty database behind.
@@ -104,6 +179,9 @@ STORE_CREATING_COMMANDS = {"new", "import", "demo"}
 def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | None) -> None:
     """Keep the books of a skirmish-wargame campaign: every roll, draw, XP award and purchase is an
     immutable event that can be replayed, voided with a reason, and exported as a verifiable trail."""
+    # --as and --campaign may come from the environment, where parse_args did not see them.
+    actor, campaign_ref = checked_argument(actor), campaign_ref and checked_argument(campaign_ref)
+    check_name(actor, "the actor (--as)")
     session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS),
                       creates_store=ctx.invoked_subcommand in STORE_CREATING_COMMANDS)
     ctx.obj = session
@@ -224,6 +302,7 @@ def parse_int_pairs(pairs: Sequence[str], option: str) -> dict[str, int]:
 
 def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "") -> Outcome:
     """Record one command in the session's campaign and report what happened."""
+    check_names(command)
     cid, state = session.state()
     source = dice.source(state) if dice else None
     outcome = settle(session, lambda: session.ledger.execute(

@@ -10,12 +10,12 @@ from typing import Any, BinaryIO
 
 import click
 
-from ledger import audit
+from ledger import audit, files
 from ledger import events as ev
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.cli.report import dice_line, verified, write_output
 from ledger.describe import plural
-from ledger.errors import BadInput, IntegrityFailure
+from ledger.errors import IntegrityFailure
 from ledger.keyfile import KeyFile
 from ledger.store import uses_key_file
 from ledger.records import canonical
@@ -59,6 +59,10 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         subject = f"{trail.name}, campaign"
     else:
         store = session.ledger.store
+        damage = store.damage()
+        if damage:
+            raise IntegrityFailure(f"the store {store.url} is damaged (SQLite finds: {damage}); restore a copy made by "
+                                   "`campaign backup`, or import an exported trail into a new store")
         campaign_id = audit.find_campaign(store, session.campaign_ref)
         chain = audit.verify_store(store, campaign_id)
         subject = "campaign"
@@ -174,11 +178,14 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "md", "md-audit"]), default="jsonl", show_default=True,
               help="jsonl: the verifiable trail; csv and md-audit: its rows for people; md: the chronicle to read.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file instead of standard output.")
+              help="Write to this file instead of standard output (never over an existing one).")
+@click.option("--force", is_flag=True, help="Replace the --output file (or link) if it exists.")
 @pass_session
-def export(session: Session, fmt: str, output: Path | None) -> None:
+def export(session: Session, fmt: str, output: Path | None, force: bool) -> None:
     """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain;
     or (md) the campaign as a readable chronicle: standings, rosters, battles, heads."""
+    if output is not None:
+        files.refuse_existing(output, force)  # before the work, and again before the rename
     store = session.ledger.store
     campaign_id = audit.find_campaign(store, session.campaign_ref)
     try:
@@ -196,7 +203,7 @@ def export(session: Session, fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo(text.encode("utf-8"), nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
         return
-    write_output(output, text)
+    write_output(output, text, force=force)
     click.echo(f"Exported {plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
 
 

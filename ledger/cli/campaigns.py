@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+from typing import BinaryIO
 
 import click
 
 from commands.shared import UpgradeRules
-from ledger import rulesets
+from ledger import audit, rulesets
 from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report, run
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
 from ledger.describe import plural
 from projections.roster import roster as roster_view
 from ledger.errors import BadInput
+from ledger.text import check_name
 
 
 def _option_value(text: str) -> object:
@@ -23,11 +25,20 @@ def _option_value(text: str) -> object:
         return text
 
 
-def _json_object(file, what: str) -> dict[str, object]:
+HOUSE_RULES_LIMIT = 1_000_000  # bytes: house rules are tables, not archives
+
+
+def _json_object(file: BinaryIO, what: str) -> dict[str, object]:
+    """An --options-file or --tables file: a JSON object in UTF-8, integers only, no key twice, at most 1 MB."""
+    data = file.read(HOUSE_RULES_LIMIT + 1)
+    if len(data) > HOUSE_RULES_LIMIT:
+        raise BadInput(f"{file.name}: larger than {HOUSE_RULES_LIMIT:,} bytes; house rules are tables, not archives")
     try:
-        loaded = json.load(file)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BadInput(f"{file.name}: not JSON ({error})") from None
+        loaded = audit.strict_json(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise BadInput(f"{file.name}: not UTF-8 text (byte {error.start})") from None
+    except ValueError as error:  # json.JSONDecodeError, a float, a key twice, too deep, too many digits
+        raise BadInput(f"{file.name}: not JSON the ledger takes ({error})") from None
     if not isinstance(loaded, dict):
         raise BadInput(f"{file.name}: {what} must be a JSON object")
     return loaded
@@ -53,6 +64,7 @@ def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], 
             raise BadInput(f"{options_file.name} gives tables too: give them in one place, --tables or --options-file")
         chosen["tables"] = _json_object(tables_file, "tables")
     chosen.update({k: _option_value(v) for k, v in parse_pairs(options, "--option").items()})
+    check_name(name.strip(), "the campaign name")
     outcome = session.ledger.start(name, ruleset_id, chosen, session.actor)
     report(outcome)
 

@@ -28,24 +28,39 @@ def fixture_campaigns() -> dict[str, dict[str, Any]]:
     return found
 
 
+def fixture_step(step: list[str] | dict[str, Any]) -> tuple[list[str], str | None]:
+    """A fixture step: the CLI arguments, and the error it must be refused with (None: it must
+    succeed). A step written `{"step": [...], "refused": "Error: …"}` shows a refusal in the demo."""
+    if isinstance(step, dict):
+        return step["step"], step["refused"]
+    return step, None
+
+
 def build(session: Session, fixture: dict[str, Any]) -> None:
-    """Replay a fixture's CLI steps against the session's store, failing loudly on the first refusal."""
+    """Replay a fixture's CLI steps against the session's store, failing loudly on the first step
+    that does not end as the fixture says (done, or refused with its message)."""
     base = ["--store", session.store_url, "--as", session.actor]
     # A fixture's options are house rules pinned at `new` (e.g. a physical deck whose cards the steps name).
     options = [arg for key, value in fixture.get("options", {}).items() for arg in ("--option", f"{key}={value}")]
     steps = [["new", fixture["name"], "--ruleset", fixture["ruleset"], *options], *fixture["steps"]]
     with click.progressbar(steps, label=f"Building {fixture['name']}", file=sys.stderr) as bar:
         for step in bar:
-            argv = base + (["--campaign", fixture["name"]] if step[0] != "new" else []) + step
+            args, refused = fixture_step(step)
+            argv = base + (["--campaign", fixture["name"]] if args[0] != "new" else []) + args
             captured = io.StringIO()
             with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
                 try:
-                    main.main(args=argv, prog_name="campaign", standalone_mode=False)
-                    code = 0
-                except click.exceptions.Exit as done:
-                    code = done.exit_code
-            if code:
-                raise IntegrityFailure(f"demo step `campaign {' '.join(step)}` failed: {captured.getvalue().strip()}")
+                    # Without standalone mode click returns the exit code of a refusal (ctx.exit).
+                    returned = main.main(args=argv, prog_name="campaign", standalone_mode=False)
+                    code = returned if isinstance(returned, int) else 0
+                except click.ClickException as error:
+                    error.show()
+                    code = error.exit_code
+            said = captured.getvalue().strip()
+            if refused is None and code:
+                raise IntegrityFailure(f"demo step `campaign {' '.join(args)}` failed: {said}")
+            if refused is not None and (not code or said != refused):
+                raise IntegrityFailure(f"demo step `campaign {' '.join(args)}` should be refused with {refused!r}: {said}")
 
 
 @main.command("demo")

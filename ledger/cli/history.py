@@ -8,6 +8,7 @@ from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.campaigns import battle_ends
 from ledger.records import Record
 from ledger.state import CampaignState
+from ledger.text import shown, shown_sentence
 from projections.history import fighter_history, log_rows
 
 
@@ -16,8 +17,9 @@ def _print_rows(rows: list[dict]) -> None:
         mark = ""
         if row["voided"]:
             v = row["voided"]
-            mark = f"  [VOIDED by T{v['voided_by']} ({v['voided_by_actor']}): {v['reason']}]"
-        click.echo(f"{row['position']:>5} T{row['tx']:<4} {row['actor']:<10} {row['text']}{mark}")
+            mark = f"  [VOIDED by T{v['voided_by']} ({shown(v['voided_by_actor'])}): {shown(v['reason'])}]"
+        # Each text of people's is escaped and isolated: it cannot forge a line or reorder the columns.
+        click.echo(f"{row['position']:>5} T{row['tx']:<4} {shown(row['actor']):<10} {shown_sentence(row['text'])}{mark}")
 
 
 @main.command("log")

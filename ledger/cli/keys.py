@@ -24,7 +24,8 @@ def seed_where(session: Session) -> None:
     """Say where this store's secret dice seeds are kept."""
     keys = KeyFile() if session.store_url.startswith("sqlite") else None
     if keys is None:
-        kind = "in memory" if session.store_url.startswith("memory") else "in the database, readable by its dice role only"
+        kind = "in memory" if session.store_url.startswith("memory") else (
+            "in its database, in the tables of the dice role (see `campaign admin init-roles`)")
         click.echo(f"Seeds of {session.store_url} are kept {kind}.")
         return
     held = "holds no seeds yet" if not keys.path.exists() else f"holds the seeds of {keys.campaigns()} campaign(s)"

@@ -1,7 +1,8 @@
 """The read-model tables: kept current after every command (a commit hook), and `campaign rebuild`.
 
 See docs/read-models.md for the tables. A failed update never hides that the command itself was
-recorded: it warns, and the next command (or `campaign rebuild`) catches up from the events.
+recorded: it warns, and the next command that loads the campaign — a read such as `show` or `log`
+too — catches up from the events (so does `campaign rebuild`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any
 
 import click
 
-from ledger.cli.app import COMMIT_HOOKS, Session, main, pass_session
+from ledger.cli.app import COMMIT_HOOKS, LOAD_HOOKS, Session, main, pass_session
 from ledger.describe import plural
+from ledger.errors import LedgerError
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections import sql
@@ -35,7 +37,18 @@ def keep_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, 
         )
 
 
+def catch_up_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState) -> None:
+    try:
+        sql.catch_up(ledger.store, campaign_id, state)
+    except LedgerError:
+        raise  # the tables show that events were lost: that must not pass as a warning
+    except Exception as error:  # noqa: BLE001 - a read must not fail because its side job did
+        click.echo(f"Warning: the read-model tables are behind the events and could not catch up ({error}); "
+                   "run `campaign rebuild`.", err=True)
+
+
 COMMIT_HOOKS.append(keep_read_models)
+LOAD_HOOKS.append(catch_up_read_models)
 
 
 @main.command("rebuild")

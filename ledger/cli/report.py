@@ -10,13 +10,13 @@ from pathlib import Path
 import click
 
 from commands.shared import slug
-from ledger import audit
+from ledger import audit, files
 from ledger.cli.app import Session, main, pass_session
 from ledger.describe import plural
-from ledger.errors import BadInput, IntegrityFailure
+from ledger.errors import IntegrityFailure
 from ledger.records import Record
 from projections import render
-from projections.report import Report, Verification, build_report
+from projections.report import Verification, build_report
 
 
 def dice_line(chain: audit.Chain) -> str:
@@ -41,7 +41,8 @@ def verified_history(session: Session, campaign_id: uuid.UUID) -> tuple[list[Rec
     try:
         chain = audit.verify_store(session.ledger.store, campaign_id)
     except IntegrityFailure as error:
-        return session.ledger.history(campaign_id), Verification(
+        # Read as stored, unchecked: the report shows the failure on its first line.
+        return session.ledger.history(campaign_id, check=False), Verification(
             ok=False, summary=f"The stored hash chain does NOT verify: {error}"
         )
     return chain.records, verified(chain)
@@ -56,11 +57,9 @@ def verified(chain: audit.Chain) -> Verification:
     )
 
 
-def write_output(output: Path, text: str) -> None:
-    try:
-        output.write_bytes(text.encode("utf-8"))
-    except OSError as error:
-        raise BadInput(f"cannot write {output}: {error.strerror}") from None
+def write_output(output: Path, text: str, *, force: bool = True) -> None:
+    """Write the whole file or nothing (see ledger.files); without `force`, never over an existing file."""
+    files.write_whole(output, text.encode("utf-8"), force=force)
 
 
 def roster_sheet(session: Session, warband_ref: str, fmt: str) -> tuple[str, str]:
@@ -72,7 +71,7 @@ def roster_sheet(session: Session, warband_ref: str, fmt: str) -> tuple[str, str
 
 
 @main.command("report")
-@click.option("-o", "--out", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The HTML file to write (default: the campaign's name, e.g. spring-league-report.html).")
 @click.option("--until", type=int, help="The campaign as it stood at this event position.")
 @click.option("--battle", type=int, help="The campaign once battle K and what followed it, before the next battle.")
@@ -82,7 +81,7 @@ def report(session: Session, output: Path | None, until: int | None, battle: int
     chronicle with its dice and voids, and the audit box. Opens in any browser, offline; prints."""
     cid = session.campaign()
     records, verification = verified_history(session, cid)
-    built: Report = build_report(records, verification, until=until, battle=battle)
+    built = build_report(records, verification, until=until, battle=battle)
     path = output or Path(f"{slug(built.campaign['name'])}-report.html")
     write_output(path, render.report_html(built))
     where = f" as it stood {built.cut}" if built.cut else ""

@@ -8,6 +8,7 @@ import click
 
 from ledger.describe import plural
 from ledger.state import CampaignState
+from ledger.text import shown
 from projections.roster import campaign_row, fighter_rows, warband_row
 
 
@@ -23,33 +24,33 @@ def campaign_summary(state: CampaignState, *, detail: bool = False) -> dict[str,
 
 
 def print_campaign(state: CampaignState) -> None:
-    click.echo(f"{state.name} — {state.ruleset} v{state.ruleset_version}")
+    click.echo(f"{shown(state.name)} — {state.ruleset} v{state.ruleset_version}")
     click.echo(f"{state.position} events in {state.transactions} transactions"
                f"{', ' + str(len(state.voided)) + ' voided' if state.voided else ''}; head {state.head}")
     for warband in state.warbands:
         row = warband_row(state, warband)
         rating = f", rating {row['rating']}" if row["rating"] is not None else ""
-        click.echo(f"  {row['name']} ({row['player']}): {plural(row['fighters'], 'fighter')}, treasury {row['treasury']}, "
+        click.echo(f"  {shown(row['name'])} ({shown(row['player'])}): {plural(row['fighters'], 'fighter')}, treasury {row['treasury']}, "
                    f"{plural(row['games'], 'game')}, {plural(row['wins'], 'win')}{rating}")
     for battle in state.battles:
-        names = " vs ".join(state.warbands[w].name for w in battle.participants if w in state.warbands)
-        winner = state.warbands[battle.winner].name if battle.winner in state.warbands else "draw"
+        names = " vs ".join(shown(state.warbands[w].name) for w in battle.participants if w in state.warbands)
+        winner = shown(state.warbands[battle.winner].name) if battle.winner in state.warbands else "draw"
         click.echo(f"  battle {battle.number}: {names} — {winner}")
 
 
 def print_roster(state: CampaignState, warband: str) -> None:
     row = warband_row(state, warband)
     rating = f"  rating {row['rating']}" if row["rating"] is not None else ""
-    click.echo(f"{row['name']} ({row['player']}{', ' + row['faction'] if row['faction'] else ''})"
+    click.echo(f"{shown(row['name'])} ({shown(row['player'])}{', ' + shown(row['faction']) if row['faction'] else ''})"
                f"  treasury {row['treasury']}{rating}  games {row['games']}  wins {row['wins']}")
     if row["stash"]:
-        click.echo(f"  stash: {', '.join(row['stash'])}")
+        click.echo(f"  stash: {', '.join(shown(item) for item in row['stash'])}")
     for f in fighter_rows(state, warband):
         size = f" x{f['group_size']}" if f["group_size"] > 1 else ""
         status = "" if f["status"] == "active" else f" [{f['status']}]"
         stats = " ".join(f"{k}{v}" for k, v in f["stats"].items())
         missing = f"  misses {plural(f['missed_games'], 'game')}" if f["missed_games"] else ""
-        click.echo(f"  {f['name']}{size} — {f['role']}{status}  XP {f['xp']}  {stats}".rstrip() + missing)
+        click.echo(f"  {shown(f['name'])}{size} — {f['role']}{status}  XP {f['xp']}  {stats}".rstrip() + missing)
         for label in ("keywords", "skills", "injuries", "equipment"):
             if f[label]:
-                click.echo(f"      {label}: {', '.join(f[label])}")
+                click.echo(f"      {label}: {', '.join(shown(text) for text in f[label])}")

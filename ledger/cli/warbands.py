@@ -63,7 +63,7 @@ def warband_show(session: Session, warband_ref: str, as_json: bool) -> None:
 @click.argument("warband_ref", metavar="WARBAND")
 @click.option("--format", "fmt", type=click.Choice(["text", *render.FORMATS]), default="text", show_default=True,
               help="text for the terminal; html or md: a printable roster sheet.")
-@click.option("-o", "--out", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the sheet to this file instead of standard output.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session

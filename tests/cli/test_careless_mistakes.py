@@ -2,6 +2,7 @@
 exit, and nothing written — no file, no event, no seed."""
 
 import json
+import os
 import sqlite3
 import sys
 
@@ -87,7 +88,7 @@ def test_an_imported_trail_with_a_number_too_large_is_refused(two_warbands, tmp_
         2, "Error: 1152921504606846976 (E6 warband.enlisted.treasury) is too large: "
         "the ledger records whole numbers up to 9007199254740991\n"
     )
-    assert not copy.exists()
+    assert not copy.exists()  # a refused import leaves no file behind
 
 
 def test_a_postgresql_store_without_its_driver_says_what_to_install(monkeypatch):
@@ -131,4 +132,4 @@ def test_leaving_the_dice_prompt_records_nothing(two_warbands, monkeypatch):
 def test_a_misspelt_or_unknown_option_is_refused_not_pinned(campaign, option, message):
     refused = campaign("new", "Spring", "--option", option)
     assert (refused.exit_code, refused.output) == (2, f"Error: {message}\n")
-    assert campaign("list", "--json").output == "[]\n"
+    assert not os.path.exists(campaign.store.removeprefix("sqlite:///"))  # nothing pinned, no file

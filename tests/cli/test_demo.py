@@ -1,5 +1,6 @@
 """campaign demo builds the sample campaigns of fixtures/ and shows them."""
 
+from ledger.cli import demo
 from ledger.cli.demo import fixture_campaigns
 
 
@@ -31,3 +32,28 @@ def test_unknown_sample(campaign):
     result = campaign("demo", "--ruleset", "chess")
     assert result.exit_code == 2
     assert result.output.startswith("Error: no sample campaign for 'chess' (samples: ")
+
+
+def sample(*steps):
+    return {"freeform": {"name": "Demo: Broken", "ruleset": "freeform", "steps": [["warband", "add", "Rats", "--player", "Ann"], *steps]}}
+
+
+def test_a_sample_step_that_is_refused_stops_the_demo_with_its_message(campaign, monkeypatch):
+    monkeypatch.setattr(demo, "fixture_campaigns", lambda: sample(["fighter", "add", "Nowhere", "Gunnar", "--role", "leader"]))
+    result = campaign("demo")
+    assert result.exit_code == 3
+    assert result.output.splitlines()[-1] == (
+        "Error: demo step `campaign fighter add Nowhere Gunnar --role leader` failed: "
+        "Error: no warband 'Nowhere' in this campaign (warbands: Rats)")
+
+
+def test_a_sample_step_may_expect_a_refusal_and_fails_the_demo_when_it_is_not_refused(campaign, monkeypatch):
+    refused = {"step": ["warband", "add", "Rats", "--player", "Bob"], "refused": "Error: there is already a warband called Rats"}
+    monkeypatch.setattr(demo, "fixture_campaigns", lambda: sample(refused))
+    assert campaign("demo").exit_code == 0
+    wrong = {"step": ["warband", "add", "Mice", "--player", "Bob"], "refused": "Error: no mice"}
+    monkeypatch.setattr(demo, "fixture_campaigns", lambda: {"freeform": {**sample(wrong)["freeform"], "name": "Demo: Mice"}})
+    result = campaign("demo")
+    assert result.exit_code == 3
+    assert "Error: demo step `campaign warband add Mice --player Bob` should be refused with 'Error: no mice': " \
+           "Mice enlisted by Bob" in result.output

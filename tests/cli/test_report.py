@@ -78,7 +78,7 @@ def test_roster_sheet_in_html_to_a_file(two_warbands, tmp_path):
 def test_roster_sheet_refusals(two_warbands, tmp_path):
     for args, message in [
         (["--format", "md", "--json"], "Error: give --json or --format md, not both\n"),
-        (["-o", str(tmp_path / "x.md")], "Error: --out writes a roster sheet: add --format html or --format md\n"),
+        (["--output", str(tmp_path / "x.md")], "Error: --out writes a roster sheet: add --format html or --format md\n"),
     ]:
         result = two_warbands("roster", "Reikland Rats", *args)
         assert (result.exit_code, result.output) == (2, message)
@@ -101,3 +101,13 @@ def test_names_people_typed_are_shown_as_typed(campaign, tmp_path):
     assert "### \\<script>alert(1)\\</script> \\*Rats\\*\\_|\n" in chronicle
     assert "| \\<script>alert(1)\\</script> \\*Rats\\*\\_\\| | Ann |" in chronicle
     assert "  - Note: a \\`tick\\` and \\~tilde\\~.\n" in chronicle
+
+
+def test_a_card_drawn_is_a_line_of_the_chronicle_not_a_roster_card(two_warbands, tmp_path):
+    assert two_warbands("draw", "cards", "--for", "fate", "--ledger").exit_code == 0
+    out = tmp_path / "r.html"
+    assert two_warbands("report", "-o", str(out)).exit_code == 0
+    page = parse(out.read_text(encoding="utf-8"))
+    [drawn] = page.find_all("li", class_="draw")
+    assert drawn.text.startswith("Fate: drew ") and drawn.text.endswith(" from cards.")
+    assert {e.tag for e in page.iter() if "card" in e.attrs.get("class", "").split()} == {"article"}

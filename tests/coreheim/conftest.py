@@ -18,8 +18,18 @@ from typing import Any
 
 import pytest
 
-from commands.coreheim import handlers as h
-from commands.coreheim import model
+from commands.coreheim.commands import (
+    Advance,
+    Experience,
+    Explore,
+    Hire,
+    Injuries,
+    Reinforce,
+    Search,
+    SellShards,
+    Upkeep,
+)
+from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle
 from ledger import events as ev
 from ledger.testing import LedgerHarness
@@ -40,7 +50,7 @@ class Table(LedgerHarness):
     def hire(self, warband: str, name: str, type_: str, stats: dict[str, int] | None = None, **more: Any) -> list[ev.Event]:
         race = more.pop("race", "skaven" if warband == "Clan Skrit" else "human")
         base = SKAVEN if race == "skaven" else HUMAN
-        return self.do(h.Hire(warband=warband, name=name, type=type_, race=race, stats={**base, **(stats or {})}, **more))
+        return self.do(Hire(warband=warband, name=name, type=type_, race=race, stats={**base, **(stats or {})}, **more))
 
     def rats(self, *, faction: str = "mercenaries/reikland") -> None:
         self.do(EnlistWarband(name="Reikland Rats", player="Ann", faction=faction, treasury=500))
@@ -77,24 +87,24 @@ class Table(LedgerHarness):
         heroes = sum(1 for f in state.fighters_of(band.id) if f.role in ("leader", "hero"))
         battle = next(b for b in reversed(state.battles) if band.id in b.participants)
         count = heroes + (battle.winner == band.id)
-        self.do(h.Explore(warband=warband), list(range(1, count + 1)))
+        self.do(Explore(warband=warband), list(range(1, count + 1)))
 
     def through(self, step: str, warband: str = "Reikland Rats", **dice: Sequence[int]) -> None:
         """Do every post-game step not yet done before `step` ("end": all of them), each with no
         choice to make and its dice from `dice` (keyed by step, "-" as "_")."""
         commands = {
-            "injuries": h.Injuries(warband=warband),
-            "experience": h.Experience(warband=warband),
-            "advances": h.Advance(warband=warband),
-            "sell-shards": h.SellShards(warband=warband, shards=0),
-            "search": h.Search(warband=warband),
-            "upkeep": h.Upkeep(warband=warband),
-            "reinforce": h.Reinforce(warband=warband, answers={"reinforce": "no"}),
+            "injuries": Injuries(warband=warband),
+            "experience": Experience(warband=warband),
+            "advances": Advance(warband=warband),
+            "sell-shards": SellShards(warband=warband, shards=0),
+            "search": Search(warband=warband),
+            "upkeep": Upkeep(warband=warband),
+            "reinforce": Reinforce(warband=warband, answers={"reinforce": "no"}),
         }
-        for key in model.STEPS:
+        for key in PHASE.sequence:
             if key == step:
                 return
-            if model.step_done(self.state, self.state.warband(warband), key):
+            if PHASE.is_done(self.state, self.state.warband(warband), key):
                 continue
             if key == "explore":
                 self.explore_quietly(warband)

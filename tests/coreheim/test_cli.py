@@ -4,6 +4,7 @@ SQLite file: exact output, exit codes, and the sample campaign's end worked out 
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
 
 import pytest
@@ -110,9 +111,9 @@ def test_house_rules_that_do_not_decode_are_refused_and_nothing_is_written(campa
     house.write_text(json.dumps({"tables": {"shards": {"die": "D6"}}}))
     result = campaign("new", "League", "--ruleset", "coreheim", "--options-file", str(house))
     assert (result.exit_code, result.output) == (
-        2, "Error: House rule for table 'shards' is invalid: Object missing required field `max_kept_dice`\n"
+        2, "Error: Coreheim table 'shards' is invalid: Object missing required field `max_kept_dice`\n"
     )
-    assert ok(campaign("list")) == ["No campaigns yet: start one with `campaign new NAME --ruleset RULESET`."]
+    assert not os.path.exists(campaign.store.removeprefix("sqlite:///"))  # a refused start leaves no file behind
 
 
 # --- the sample campaign: fixtures/coreheim/demo.json ---------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from commands.coreheim import events as ce
-from commands.coreheim import handlers as h
+from commands.coreheim.commands import Advance, Experience, Injuries, SellShards, SpendUnderdog
 from commands.coreheim import model
 from commands.shared import Correct
 from ledger import events as ev
@@ -45,7 +45,7 @@ def given_xp(table, **amounts: int) -> None:
 def advance(table, dice: list[int], *, answers: dict[str, str] | None = None, **battle) -> list[ev.Event]:
     table.battle(**battle)
     table.through("advances")
-    return table.do(h.Advance(warband="Reikland Rats", answers=answers or {}), dice)
+    return table.do(Advance(warband="Reikland Rats", answers=answers or {}), dice)
 
 
 # --- 1-4. the battle's experience ----------------------------------------------------------------------
@@ -54,7 +54,7 @@ def advance(table, dice: list[int], *, answers: dict[str, str] | None = None, **
 def test_survivors_heroes_taking_enemies_out_and_the_winning_leader_gain_experience(rats_and_skaven):
     rats_and_skaven.battle(took_out={"Gunnar": ["Snikch", "Skink"], "Marksmen": ["Skrat"]})
     rats_and_skaven.through("experience")
-    events = rats_and_skaven.do(h.Experience(warband="Reikland Rats"))
+    events = rats_and_skaven.do(Experience(warband="Reikland Rats"))
     assert events == [
         xp("gunnar", 1, "survived the battle"),
         xp("gunnar", 2, "took enemies out of action"),
@@ -68,8 +68,8 @@ def test_survivors_heroes_taking_enemies_out_and_the_winning_leader_gain_experie
 def test_the_dead_and_the_absent_gain_nothing_and_the_loser_only_survives(rats_and_skaven):
     rats_and_skaven.battle(winner="Clan Skrit", ooa=["Marksmen"], absent=["Hans"])
     rats_and_skaven.explore_quietly()
-    rats_and_skaven.do(h.Injuries(warband="Reikland Rats", answers={"marksmen:out": "3"}), [1, 1, 1])
-    assert rats_and_skaven.do(h.Experience(warband="Reikland Rats")) == [
+    rats_and_skaven.do(Injuries(warband="Reikland Rats", answers={"marksmen:out": "3"}), [1, 1, 1])
+    assert rats_and_skaven.do(Experience(warband="Reikland Rats")) == [
         xp("gunnar", 1, "survived the battle"),
         ev.PostGameStepDone(warband=RATS, battle=1, step="experience"),
     ]
@@ -78,14 +78,14 @@ def test_the_dead_and_the_absent_gain_nothing_and_the_loser_only_survives(rats_a
 def test_scenario_experience_goes_to_the_warrior_named(rats_and_skaven):
     rats_and_skaven.battle()
     rats_and_skaven.through("experience")
-    events = rats_and_skaven.do(h.Experience(warband="Reikland Rats", scenario_xp={"Hans": 2}))
+    events = rats_and_skaven.do(Experience(warband="Reikland Rats", scenario_xp={"Hans": 2}))
     assert events[-2] == xp("hans", 2, "scenario")
 
 
 def test_scenario_experience_for_another_warbands_warrior_is_refused(rats_and_skaven):
     rats_and_skaven.battle()
     rats_and_skaven.through("experience")
-    assert rats_and_skaven.refusal(h.Experience(warband="Reikland Rats", scenario_xp={"Snikch": 1})) == (
+    assert rats_and_skaven.refusal(Experience(warband="Reikland Rats", scenario_xp={"Snikch": 1})) == (
         "Snikch is not in Reikland Rats (but in Clan Skrit)"
     )
 
@@ -105,7 +105,7 @@ def test_crossing_two_thresholds_in_one_battle_rolls_two_advances(rats_and_skave
         advanced("hans", 4, ["hero-advance:6"], "W 1 -> 2", "W"),
         stat("hans", "W", 1, 4, "hero-advance:6"),
     ]
-    assert rats_and_skaven.do(h.SellShards(warband="Reikland Rats", shards=0))  # the step is done
+    assert rats_and_skaven.do(SellShards(warband="Reikland Rats", shards=0))  # the step is done
 
 
 def test_an_advance_past_the_races_maximum_is_rolled_again(table):
@@ -132,7 +132,7 @@ def test_weapon_or_ballistic_skill_without_a_choice_asks(rats_and_skaven):
     given_xp(rats_and_skaven, Hans=1)
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [9]) == (
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats"), [9]) == (
         "Which does Hans improve: WS or BS?: answer with --answer hans:2:stat=CHOICE (one of: WS, BS)"
     )
 
@@ -160,7 +160,7 @@ def test_a_skill_from_a_list_the_hero_cannot_use_is_refused(rats_and_skaven):
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
     # A Youngblood takes Combat, Shooting and Speed skills; Decapitate is a Strength skill.
-    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats", answers={"hans:2:skill": "Decapitate"}), [11]) == (
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", answers={"hans:2:skill": "Decapitate"}), [11]) == (
         "Decapitate is not on Hans's skill lists (combat, shooting, speed)"
     )
 
@@ -171,7 +171,7 @@ def test_a_skill_left_out_is_asked_for_in_one_sentence(rats_and_skaven):
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
     # Then the question reads like the others: no stray colon before "answer with"
-    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [11]) == (
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats"), [11]) == (
         "Hans learns a skill (combat, shooting, speed): answer with --answer hans:2:skill=CHOICE (one of: Blaze, "
         "Militiaman, Sidestep, Swashbuckler, Swordsman, Veteran, Weapons Training, Arms Expert, Crack Shot, "
         "Gunslinger, Gunnery Drill, Quick Shot, Tilean Marksman, Yeoman, Alley Cat, Dodge, Leap, Whirlwind, "
@@ -197,19 +197,19 @@ def test_an_advance_for_a_threshold_not_reached_is_refused(rats_and_skaven, figh
     given_xp(rats_and_skaven, Hans=1)
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats", fighter=fighter, threshold=threshold), [6]) == message
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", fighter=fighter, threshold=threshold), [6]) == message
 
 
 def test_one_threshold_can_be_rolled_on_its_own(rats_and_skaven):
     given_xp(rats_and_skaven, Hans=1)
     rats_and_skaven.battle(took_out={"Hans": ["Snikch", "Skink"]})
     rats_and_skaven.through("advances")
-    events = rats_and_skaven.do(h.Advance(warband="Reikland Rats", fighter="Hans", threshold=2), [6])
+    events = rats_and_skaven.do(Advance(warband="Reikland Rats", fighter="Hans", threshold=2), [6])
     assert events[1] == advanced("hans", 2, ["hero-advance:6"], "W 1 -> 2", "W")
-    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats", fighter="Hans", threshold=2), [6]) == (
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", fighter="Hans", threshold=2), [6]) == (
         "Hans has no advance to roll at 2 XP: it was rolled or came with his starting XP"
     )
-    assert rats_and_skaven.refusal(h.SellShards(warband="Reikland Rats", shards=0)) == (
+    assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=0)) == (
         "Reikland Rats cannot sell wyrdstone yet: roll advances first (post-game of battle 1)"
     )
 
@@ -218,12 +218,12 @@ def test_advances_come_after_experience_and_only_once(rats_and_skaven):
     given_xp(rats_and_skaven, Hans=1)
     rats_and_skaven.battle()
     rats_and_skaven.through("experience")
-    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [6]) == (
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats"), [6]) == (
         "Reikland Rats cannot roll advances yet: award experience first (post-game of battle 1)"
     )
-    rats_and_skaven.do(h.Experience(warband="Reikland Rats"))
-    rats_and_skaven.do(h.Advance(warband="Reikland Rats"), [6])
-    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [6]) == "Reikland Rats has no advances to roll"
+    rats_and_skaven.do(Experience(warband="Reikland Rats"))
+    rats_and_skaven.do(Advance(warband="Reikland Rats"), [6])
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats"), [6]) == "Reikland Rats has no advances to roll"
 
 
 # --- henchmen: the whole group advances; a group of 2+ may re-roll once; one advance per characteristic --------
@@ -255,7 +255,7 @@ def test_the_group_reroll_is_asked_for(rats_and_skaven):
     given_xp(rats_and_skaven, Marksmen=1)
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    assert rats_and_skaven.refusal(h.Advance(warband="Reikland Rats"), [5]) == (
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats"), [5]) == (
         "Marksmen rolled 5 (Weapon Skill or Ballistic Skill one step): keep it or re-roll once?: "
         "answer with --answer marksmen:2:group-reroll=CHOICE (one of: keep, re-roll)"
     )
@@ -280,7 +280,7 @@ def test_talent_makes_a_member_a_hero_who_advances_and_the_group_rolls_again(rat
     answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
     profile = dict(rats_and_skaven.fighter("Marksmen").stats)  # the new hero keeps it
     # 10 is Talent!; Ulli's hero advance is a 6 (W +1); the group's second roll is 10 again (ignored, re-rolled), then 8 (Ld).
-    events = rats_and_skaven.do(h.Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 10, 8])
+    events = rats_and_skaven.do(Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 10, 8])
     talent = "henchman-advance:10-12"
     assert events == [
         d12(1, "advance of Marksmen at 2 XP", 10),
@@ -312,7 +312,7 @@ def test_the_promoted_heros_skills_come_from_the_two_lists_he_picked(rats_and_sk
     answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
                "marksmen:2:hero:skill": "Decapitate"}
     assert rats_and_skaven.refusal(
-        h.Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 11]
+        Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 11]
     ) == "Decapitate is not on Ulli's skill lists (combat, speed)"
 
 
@@ -336,14 +336,14 @@ def test_the_battle_records_each_rating_and_the_underdogs_points(underdog):
 
 def test_underdog_points_buy_experience(underdog):
     underdog.battle()
-    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 2})) == (
+    assert underdog.refusal(SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 2})) == (
         "Clan Skrit has 1 underdog point left for battle 1, not 2"
     )
-    assert underdog.do(h.SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1})) == [
+    assert underdog.do(SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1})) == [
         ev.XPAwarded(warband="clan-skrit", fighter="snikch", amount=1, reason="underdog bonus (battle 1)"),
         ce.UnderdogSpent(warband="clan-skrit", battle=1, points=1),
     ]
-    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1})) == (
+    assert underdog.refusal(SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1})) == (
         "Clan Skrit has 0 underdog points left for battle 1, not 1"
     )
 
@@ -353,6 +353,6 @@ def test_a_warband_that_earned_no_underdog_points_is_told_so_even_after_its_expe
     underdog.battle()
     underdog.through("advances")
     # When they try to spend underdog points, then the refusal names the real reason
-    assert underdog.refusal(h.SpendUnderdog(warband="Reikland Rats", xp={"Gunnar": 1})) == (
+    assert underdog.refusal(SpendUnderdog(warband="Reikland Rats", xp={"Gunnar": 1})) == (
         "Reikland Rats earned no underdog points in battle 1"
     )

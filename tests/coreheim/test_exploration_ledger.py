@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from commands.coreheim import events as ce
-from commands.coreheim import handlers as h
+from commands.coreheim.commands import Explore
 from ledger import events as ev
 
 RATS = "reikland-rats"
@@ -38,7 +38,7 @@ DONE = ev.PostGameStepDone(warband=RATS, battle=1, step="explore")
 def test_the_winner_rolls_a_die_per_hero_and_one_more(rats_and_skaven):
     # Gunnar and Hans are heroes (the Marksmen are henchmen): 2 dice, +1 for winning.
     rats_and_skaven.battle(winner="Reikland Rats")
-    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats"), [1, 2, 3])
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats"), [1, 2, 3])
     assert events == [
         dice(0, "3D6", "exploration of Reikland Rats", [1, 2, 3], 6),
         explored([1, 2, 3], [1, 2, 3], 6, 2, "shards:6-11"),  # 6 is in 6-11: 2 shards
@@ -50,7 +50,7 @@ def test_the_winner_rolls_a_die_per_hero_and_one_more(rats_and_skaven):
 
 def test_heroes_taken_out_of_action_still_roll_and_the_loser_has_no_extra_die(rats_and_skaven):
     rats_and_skaven.battle(winner="Clan Skrit", ooa=["Hans"])
-    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats"), [2, 3])
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats"), [2, 3])
     assert events[0] == dice(0, "2D6", "exploration of Reikland Rats", [2, 3], 5)
     assert events[1:3] == [explored([2, 3], [2, 3], 5, 1, "shards:1-5"), found(1, "shards:1-5")]
 
@@ -73,7 +73,7 @@ SEVEN = [6, 5, 5, 2, 1, 4, 3]  # 2 heroes + the win + 4 scenario dice
 )
 def test_seven_dice_keep_the_six_the_player_picks(rats_and_skaven, keep, kept, total, shards, row, multiple):
     rats_and_skaven.battle()
-    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": keep}), SEVEN)
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": keep}), SEVEN)
     assert events[0] == dice(0, "7D6", "exploration of Reikland Rats", SEVEN, 26)
     rows = ("multiples:5x2", "multiples:5x2:other") if multiple else ()
     assert events[1] == explored(SEVEN, kept, total, shards, row, multiple, rows)
@@ -82,7 +82,7 @@ def test_seven_dice_keep_the_six_the_player_picks(rats_and_skaven, keep, kept, t
 
 def test_seven_dice_without_a_choice_ask_which_six(rats_and_skaven):
     rats_and_skaven.battle()
-    message = rats_and_skaven.refusal(h.Explore(warband="Reikland Rats", extra_dice=4), SEVEN)
+    message = rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=4), SEVEN)
     assert message == (
         "Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: answer with --answer keep=CHOICE "
         "(one of: 6,5,5,4,3,2, 6,5,5,4,3,1, 6,5,5,4,2,1, 6,5,5,3,2,1, 6,5,4,3,2,1, 5,5,4,3,2,1)"
@@ -91,7 +91,7 @@ def test_seven_dice_without_a_choice_ask_which_six(rats_and_skaven):
 
 def test_dice_that_were_not_rolled_cannot_be_kept(rats_and_skaven):
     rats_and_skaven.battle()
-    message = rats_and_skaven.refusal(h.Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": "6,6,5,5,4,3"}), SEVEN)
+    message = rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": "6,6,5,5,4,3"}), SEVEN)
     assert message.startswith("Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: '6,6,5,5,4,3' is not one of:")
 
 
@@ -102,7 +102,7 @@ SEVERAL = [5, 5, 2, 2, 2, 1]  # 2 heroes + the win + 3 scenario dice: 17 = 3 sha
 
 def test_several_multiples_ask_which_one_counts(rats_and_skaven):
     rats_and_skaven.battle()
-    message = rats_and_skaven.refusal(h.Explore(warband="Reikland Rats", extra_dice=3), SEVERAL)
+    message = rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=3), SEVERAL)
     assert message == (
         "Reikland Rats rolled several multiples, 2x3 (Prisoners), 5x2 (Mordheim Survivor): which one counts?: "
         "answer with --answer multiple=CHOICE (one of: 2x3, 5x2)"
@@ -111,7 +111,7 @@ def test_several_multiples_ask_which_one_counts(rats_and_skaven):
 
 def test_choosing_the_mordheim_survivor_gives_a_die_more_next_time_then_one_discarded(rats_and_skaven):
     rats_and_skaven.battle()
-    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", extra_dice=3, answers={"multiple": "5x2"}), SEVERAL)
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats", extra_dice=3, answers={"multiple": "5x2"}), SEVERAL)
     assert events[1:] == [
         explored(SEVERAL, SEVERAL, 17, 3, "shards:12-17", "5x2", ("multiples:5x2", "multiples:5x2:other")),
         found(3, "shards:12-17"),
@@ -122,7 +122,7 @@ def test_choosing_the_mordheim_survivor_gives_a_die_more_next_time_then_one_disc
     rats_and_skaven.battle()
     # Battle 2: 3 dice + the survivor's 1 = 4; one is discarded, so 3 are kept (the player's pick).
     # (R1 was Clan Skrit's exploration of battle 1.)
-    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", answers={"keep": "6,4,1"}), [6, 4, 1, 1])
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats", answers={"keep": "6,4,1"}), [6, 4, 1, 1])
     assert events[0] == dice(2, "4D6", "exploration of Reikland Rats", [6, 4, 1, 1], 12)
     assert events[1] == ce.ExplorationResolved(warband=RATS, battle=2, dice=[6, 4, 1, 1], kept=[6, 4, 1], total=11,
                                                shards=2, row="shards:6-11")
@@ -131,7 +131,7 @@ def test_choosing_the_mordheim_survivor_gives_a_die_more_next_time_then_one_disc
 
 def test_choosing_the_prisoners_rolls_their_gold_and_leaves_the_free_henchman_to_the_players(rats_and_skaven):
     rats_and_skaven.battle()
-    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", extra_dice=3, answers={"multiple": "2x3"}),
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats", extra_dice=3, answers={"multiple": "2x3"}),
                                 [*SEVERAL, 4, 3])
     assert events[1:] == [
         dice(1, "2D6", "Gold found (2D6) for Reikland Rats", [4, 3], 7),
@@ -147,7 +147,7 @@ def test_choosing_the_prisoners_rolls_their_gold_and_leaves_the_free_henchman_to
 def test_the_well_sends_a_chosen_hero_down_and_a_low_roll_keeps_him_from_the_next_game(rats_and_skaven):
     rats_and_skaven.battle()
     answers = {"multiples:1x2:search": "yes", "hero": "Hans"}
-    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats", answers=answers), [1, 1, 4, 2])
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats", answers=answers), [1, 1, 4, 2])
     assert events == [
         dice(0, "3D6", "exploration of Reikland Rats", [1, 1, 4], 6),
         dice(1, "D6", "exploration chart follow-up multiples:1x2:d6 for Reikland Rats", [2], 2),
@@ -163,7 +163,7 @@ def test_the_well_sends_a_chosen_hero_down_and_a_low_roll_keeps_him_from_the_nex
 def test_a_corpse_gives_an_item_to_the_stash(rats_and_skaven):
     rats_and_skaven.battle()
     # 3+3+6 = 12: 3 shards; the double 3 is a Corpse, whose D6 of 4 is a Sword.
-    events = rats_and_skaven.do(h.Explore(warband="Reikland Rats"), [3, 3, 6, 4])
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats"), [3, 3, 6, 4])
     assert events[3:5] == [
         found(3, "shards:12-17"),
         ev.ItemGained(warband=RATS, item="sword", reason="exploration: Corpse (multiples:3x2:d6:4-5)"),
@@ -175,7 +175,7 @@ def test_a_corpse_gives_an_item_to_the_stash(rats_and_skaven):
 
 
 def test_no_exploration_before_a_battle(rats_and_skaven):
-    assert rats_and_skaven.refusal(h.Explore(warband="Reikland Rats"), [1]) == (
+    assert rats_and_skaven.refusal(Explore(warband="Reikland Rats"), [1]) == (
         "Reikland Rats has not fought a battle yet: there is no post-game to explore"
     )
 
@@ -183,6 +183,6 @@ def test_no_exploration_before_a_battle(rats_and_skaven):
 def test_exploring_twice_for_one_battle_is_refused(rats_and_skaven):
     rats_and_skaven.battle()
     rats_and_skaven.explore_quietly()
-    assert rats_and_skaven.refusal(h.Explore(warband="Reikland Rats"), [1, 2, 3]) == (
+    assert rats_and_skaven.refusal(Explore(warband="Reikland Rats"), [1, 2, 3]) == (
         "Reikland Rats has already done 'explore' for battle 1"
     )

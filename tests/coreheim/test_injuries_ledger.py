@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from commands.coreheim import events as ce
-from commands.coreheim import handlers as h
+from commands.coreheim.commands import Buy, Injuries
 from commands.shared import GainItem
 from ledger import events as ev
 
@@ -29,7 +29,7 @@ def without_dice(events: list[ev.Event]) -> list[ev.Event]:
 def injuries_after_battle(table, dice: list[int], answers: dict[str, str] | None = None, **battle) -> list[ev.Event]:
     table.battle(**battle)
     table.explore_quietly()
-    return table.do(h.Injuries(warband="Reikland Rats", answers=answers or {}), dice)
+    return table.do(Injuries(warband="Reikland Rats", answers=answers or {}), dice)
 
 
 # --- 1. henchmen: D12, 1-4 dead, 5-12 survives ------------------------------------------------------
@@ -66,7 +66,7 @@ def test_each_member_out_of_action_rolls_and_the_last_death_ends_the_group(rats_
 def test_how_many_of_a_group_were_out_of_action_is_asked(rats_and_skaven):
     rats_and_skaven.battle(ooa=["Marksmen"])
     rats_and_skaven.explore_quietly()
-    assert rats_and_skaven.refusal(h.Injuries(warband="Reikland Rats"), [5]) == (
+    assert rats_and_skaven.refusal(Injuries(warband="Reikland Rats"), [5]) == (
         "How many of Marksmen (3) were taken out of action?: answer with --answer marksmen:out=CHOICE (one of: 1, 2, 3)"
     )
 
@@ -102,7 +102,7 @@ def test_a_hero_cannot_die_in_the_warbands_first_two_games(rats_and_skaven, game
     rats_and_skaven.battle(ooa=["Hans"])
     rats_and_skaven.explore_quietly()
     # 13 is Dead, which counts as Multiple Injuries: four more rolls, 23 Chest Wound and three Full Recoveries.
-    events = rats_and_skaven.do(h.Injuries(warband="Reikland Rats"), [1, 3, 2, 3, 5, 1, 5, 2, 5, 3])
+    events = rats_and_skaven.do(Injuries(warband="Reikland Rats"), [1, 3, 2, 3, 5, 1, 5, 2, 5, 3])
     assert [e.faces for e in events if isinstance(e, ev.DiceRolled)] == [[1, 3], [2, 3], [5, 1], [5, 2], [5, 3]]
     assert without_dice(events) == [
         injury_rolled(13, "hero-injury:11-14", "multiple-injuries", f"Dead counts as Multiple Injuries (game {game} of the warband)"),
@@ -119,11 +119,11 @@ def test_a_hero_cannot_die_in_the_warbands_first_two_games(rats_and_skaven, game
 
 
 def test_a_hero_dies_from_the_third_game_and_his_gear_is_lost(rats_and_skaven):
-    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=10))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=10))
     play_quiet_battles(rats_and_skaven, 2)
     rats_and_skaven.battle(ooa=["Hans"])
     rats_and_skaven.explore_quietly()
-    events = rats_and_skaven.do(h.Injuries(warband="Reikland Rats"), [1, 3])
+    events = rats_and_skaven.do(Injuries(warband="Reikland Rats"), [1, 3])
     assert without_dice(events) == [
         injury_rolled(13, "hero-injury:11-14", "dead"),
         ev.FighterDied(warband=RATS, fighter="hans", reason="serious injury: Dead", row="hero-injury:11-14"),
@@ -151,7 +151,7 @@ def test_a_hero_sold_to_the_pits_who_wins_earns_gold_and_experience(rats_and_ska
 
 
 def test_a_captured_hero_leaves_and_his_gear_goes_to_the_captors_stash(rats_and_skaven):
-    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=10))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=10))
     events = injuries_after_battle(rats_and_skaven, [1, 5], ooa=["Hans"], took_out={"Snikch": ["Hans"]})
     assert without_dice(events) == [
         injury_rolled(15, "hero-injury:15", "captured"),
@@ -172,7 +172,7 @@ def leader_dies_in_game_three(table, *, answers: dict[str, str] | None = None) -
     play_quiet_battles(table, 2)
     table.battle(ooa=["Gunnar"])
     table.explore_quietly()
-    return table.do(h.Injuries(warband="Reikland Rats", answers=answers or {}), [1, 1])
+    return table.do(Injuries(warband="Reikland Rats", answers=answers or {}), [1, 1])
 
 
 def test_the_hero_with_the_best_leadership_takes_over(rats_and_skaven):
@@ -197,7 +197,7 @@ def test_a_tie_for_the_best_leadership_without_a_choice_asks_for_it(rats_and_ska
     play_quiet_battles(rats_and_skaven, 2)
     rats_and_skaven.battle(ooa=["Gunnar"])
     rats_and_skaven.explore_quietly()
-    assert rats_and_skaven.refusal(h.Injuries(warband="Reikland Rats"), [1, 1]) == (
+    assert rats_and_skaven.refusal(Injuries(warband="Reikland Rats"), [1, 1]) == (
         "Gunnar is lost: who leads Reikland Rats? (Ld 7+): answer with --answer new-leader=CHOICE (one of: Hans, Otto)"
     )
 
@@ -248,7 +248,7 @@ def test_a_leader_dying_after_the_henchmen_rolled_loses_his_gear_and_the_best_he
     play_quiet_battles(rats_and_skaven, 2)
     rats_and_skaven.battle(ooa=["Gunnar", "Marksmen"])
     rats_and_skaven.explore_quietly()
-    events = rats_and_skaven.do(h.Injuries(warband="Reikland Rats", answers={"marksmen:out": "1"}), [6, 1, 1])
+    events = rats_and_skaven.do(Injuries(warband="Reikland Rats", answers={"marksmen:out": "1"}), [6, 1, 1])
     assert [(e.purpose, e.value) for e in events if isinstance(e, ev.DiceRolled)] == [
         ("injury of Marksmen", 6), ("serious injury of Gunnar", 11)
     ]

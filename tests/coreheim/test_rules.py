@@ -3,6 +3,9 @@ and shared/rules/coreheim.md. Expected values are worked out by hand from the te
 
 import pytest
 
+from commands.kit import d66
+from ledger.errors import BadInput
+
 from commands.coreheim.rules import (
     AdvanceRoll,
     BattleParticipant,
@@ -27,7 +30,6 @@ from commands.coreheim.rules import (
     battle_xp_awards,
     check_new_skill,
     choose_multiple,
-    d66_value,
     exploration_dice_count,
     find_multiples,
     hero_skill_lists,
@@ -65,10 +67,10 @@ from commands.coreheim.tables import (
     MissGame,
     Robbed,
     StatChange,
-    default_tables,
 )
+from commands.coreheim.tables import TABLES as COREHEIM_TABLES
 
-TABLES = default_tables()
+TABLES = COREHEIM_TABLES.defaults
 S = MultipleSet  # (face, count) of a set of multiples
 
 
@@ -121,11 +123,11 @@ def test_keep_exploration_dice(rolled, keep, discard, kept):
         ([6, 6, 5, 4, 3, 2, 1], [6, 6, 5, 4, 3], 0, "Keep exactly 6 of the 7 exploration dice, not 5"),
         ([6, 6, 5, 4, 3, 2, 1], [6, 6, 6, 4, 3, 2], 0, "Cannot keep [6]"),
         ([1, 2, 3], [1, 2, 3], 1, "Keep exactly 2 of the 3 exploration dice, not 3"),
-        ([1, 2, 7], None, 0, "7 is not a face of a D6"),
+        ([1, 2, 7], None, 0, "Exploration dice: die 3 shows 7, but a D6 shows 1 to 6"),
     ],
 )
 def test_keep_exploration_dice_refusals(rolled, keep, discard, message):
-    with pytest.raises(CoreheimRuleError, match=message.replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises((CoreheimRuleError, BadInput), match=message.replace("[", r"\[").replace("]", r"\]")):
         keep_exploration_dice(rolled, keep, discard=discard, tables=TABLES)
 
 
@@ -275,13 +277,13 @@ def test_multiples_tell_which_follow_up_rolls_are_needed():
     "chosen, rolls, message",
     [
         (S(face=5, count=4), {"multiples:5x4:gold": [1, 2]}, "needs 3D6: 3 dice, not 2"),
-        (S(face=4, count=2), {"multiples:4x2:d6": [7]}, "7 is not a face of a D6"),
+        (S(face=4, count=2), {"multiples:4x2:d6": [7]}, "die 1 shows 7, but a D6 shows 1 to 6"),
         (S(face=6, count=2), {"multiples:4x2:d6": [1]}, "were not needed"),
-        (S(face=1, count=5), {"multiples:1x5:other:d3": [4]}, "4 is not a face of a D3"),
+        (S(face=1, count=5), {"multiples:1x5:other:d3": [4]}, "die 1 shows 4, but a D3 shows 1 to 3"),
     ],
 )
 def test_resolve_multiples_refusals(chosen, rolls, message):
-    with pytest.raises(CoreheimRuleError, match=message):
+    with pytest.raises((CoreheimRuleError, BadInput), match=message):
         resolve_multiples(chosen, warband="undead", rolls=rolls, tables=TABLES)
 
 
@@ -315,7 +317,7 @@ def test_henchman_injury(face, marienburg, dead, row_id):
 
 @pytest.mark.parametrize("face", [0, 13])
 def test_henchman_injury_refuses_faces_off_the_d12(face):
-    with pytest.raises(CoreheimRuleError, match=f"{face} is not a face of a D12"):
+    with pytest.raises((CoreheimRuleError, BadInput), match=f"Henchman injury: die 1 shows {face}, but a D12 shows 1 to 12"):
         resolve_henchman_injury(face, tables=TABLES)
 
 
@@ -323,8 +325,8 @@ def test_henchman_injury_refuses_faces_off_the_d12(face):
 
 
 def test_d66_reads_tens_then_units():
-    assert d66_value(3, 5) == 35
-    assert d66_value(5, 3) == 53
+    assert d66([3, 5]) == 35
+    assert d66([5, 3]) == 53
 
 
 @pytest.mark.parametrize(
@@ -427,12 +429,12 @@ def test_enemy_shackles_turn_dead_into_captured():
     "rolls, kwargs, message",
     [
         ([(5, 5), (5, 5)], {}, "Gunnar's injuries needed 1 D66 rolls, but 2 were given"),
-        ([(7, 1)], {}, "7 is not a face of a D6"),
+        ([(7, 1)], {}, "D66: die 1 shows 7, but a D6 shows 1 to 6"),
         ([(5, 5)], {"pit_fight_won": True}, "Gunnar was not sold to the pits"),
     ],
 )
 def test_hero_injury_refusals(rolls, kwargs, message):
-    with pytest.raises(CoreheimRuleError, match=message):
+    with pytest.raises((CoreheimRuleError, BadInput), match=message):
         resolve_hero_injury(rolls, hero="Gunnar", warband_game_number=5, tables=TABLES, **kwargs)
 
 
@@ -636,11 +638,11 @@ def test_a_henchman_with_nothing_left_to_improve_loses_the_advance():
     [
         ([10, 3], {"group_size": 1, "use_group_reroll": True}, "only groups of two or more may re-roll"),
         ([2, 3], {"group_size": 3}, "settled by roll 1; extra dice given"),
-        ([13], {"group_size": 3}, "13 is not a face of a D12"),
+        ([13], {"group_size": 3}, "die 1 shows 13, but a D12 shows 1 to 12"),
     ],
 )
 def test_henchman_advance_refusals(faces, kwargs, message):
-    with pytest.raises(CoreheimRuleError, match=message):
+    with pytest.raises((CoreheimRuleError, BadInput), match=message):
         resolve_henchman_advance(faces, group="Swordsmen", characteristics=HENCHMAN, race="human", tables=TABLES, **kwargs)
 
 
@@ -774,11 +776,11 @@ def test_recruits_into_a_group_without_experience_cost_nothing():
         (6, [Reinforcement(group="Archers", group_xp=1, group_size=4, recruits=2)], 9, "a group holds at most 5"),
         (6, [Reinforcement(group="Archers", group_xp=0, group_size=3, recruits=2)], 14,
          "The warband has 14 warriors; 2 more would pass its maximum of 15"),
-        (7, [], 9, "7 is not a face of a D6"),
+        (7, [], 9, "Reinforcement roll: die 1 shows 7, but a D6 shows 1 to 6"),
     ],
 )
 def test_reinforcing_refusals(face, plans, size, message):
-    with pytest.raises(CoreheimRuleError, match=message):
+    with pytest.raises((CoreheimRuleError, BadInput), match=message):
         plan_reinforcements(face, plans, warband="mercenaries", warband_size=size, tables=TABLES)
 
 

@@ -7,7 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from commands.coreheim import handlers as h
+from commands.coreheim.phase import PHASE
+from commands.coreheim.commands import (
+    Buy,
+    Experience,
+    Explore,
+    Injuries,
+    RareSearch,
+    Reinforce,
+    Search,
+    SellShards,
+    Upkeep,
+)
 from commands.coreheim import model
 from commands.shared import RecordBattle
 from ledger import rulesets
@@ -21,18 +32,18 @@ R, S = "Reikland Rats", "Clan Skrit"
 def full_post_game(t) -> None:
     """Battle 1 and both warbands' whole post-game, with something happening at every step."""
     t.battle(ooa=["Hans", "Marksmen", "Snikch"], took_out={"Gunnar": ["Snikch"]})
-    t.do(h.Explore(warband=R), [5, 5, 2])  # 12: 3 shards; 5 5 is the Mordheim Survivor
-    t.do(h.Explore(warband=S), [4])  # the loser's one hero: 1 die, 4: 1 shard
-    t.do(h.Injuries(warband=R, answers={"marksmen:out": "1"}), [4, 2, 3])  # a Marksman rolls 4: dead; Hans 23 Chest Wound
-    t.do(h.Injuries(warband=S), [6, 6])  # Snikch 66: Seen It All, +1 XP
-    t.do(h.Experience(warband=R))  # Gunnar 20 + 3 = 23, Hans 1, Marksmen 1: no threshold reached
-    t.do(h.Experience(warband=S))  # Snikch 20 + 1 + 1 = 22
-    t.do(h.SellShards(warband=R, shards=3))  # 4 warriors: 70 gc
-    t.do(h.Search(warband=R, searches=[h.RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
-    t.do(h.Buy(warband=R, item="power-scroll", price=25))
-    t.do(h.Upkeep(warband=R))
+    t.do(Explore(warband=R), [5, 5, 2])  # 12: 3 shards; 5 5 is the Mordheim Survivor
+    t.do(Explore(warband=S), [4])  # the loser's one hero: 1 die, 4: 1 shard
+    t.do(Injuries(warband=R, answers={"marksmen:out": "1"}), [4, 2, 3])  # a Marksman rolls 4: dead; Hans 23 Chest Wound
+    t.do(Injuries(warband=S), [6, 6])  # Snikch 66: Seen It All, +1 XP
+    t.do(Experience(warband=R))  # Gunnar 20 + 3 = 23, Hans 1, Marksmen 1: no threshold reached
+    t.do(Experience(warband=S))  # Snikch 20 + 1 + 1 = 22
+    t.do(SellShards(warband=R, shards=3))  # 4 warriors: 70 gc
+    t.do(Search(warband=R, searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
+    t.do(Buy(warband=R, item="power-scroll", price=25))
+    t.do(Upkeep(warband=R))
     t.hire(R, "Otto", "sergeant")  # 40 gc, 6 XP
-    t.do(h.Reinforce(warband=R, answers={"reinforce": "yes", "marksmen:recruits": "1"}), [3])  # 25 gc
+    t.do(Reinforce(warband=R, answers={"reinforce": "yes", "marksmen:recruits": "1"}), [3])  # 25 gc
     t.finish()  # Clan Skrit trades nothing
 
 
@@ -62,11 +73,11 @@ def test_a_warband_finishes_its_post_game_before_it_fights_again(rats_and_skaven
 
 def test_steps_out_of_order_are_refused_with_the_step_that_comes_first(rats_and_skaven):
     rats_and_skaven.battle()
-    assert rats_and_skaven.refusal(h.Injuries(warband=R)) == (
+    assert rats_and_skaven.refusal(Injuries(warband=R)) == (
         "Reikland Rats cannot roll injuries yet: explore first (post-game of battle 1)"
     )
     rats_and_skaven.through("reinforce")
-    assert rats_and_skaven.refusal(h.Search(warband=R)) == "Reikland Rats has already done 'look for rare items' for battle 1"
+    assert rats_and_skaven.refusal(Search(warband=R)) == "Reikland Rats has already done 'look for rare items' for battle 1"
 
 
 def test_the_guided_steps_are_done_from_the_events_alone(rats_and_skaven):
@@ -87,10 +98,10 @@ def injuries_then_experience(t) -> tuple[int, int]:
     """(the Rats' injuries transaction, their experience transaction); Clan Skrit explores in between."""
     t.battle(ooa=["Hans"])
     t.explore_quietly()
-    t.do(h.Injuries(warband=R), [2, 3])  # R1: Hans 23, Chest Wound
+    t.do(Injuries(warband=R), [2, 3])  # R1: Hans 23, Chest Wound
     injuries = t.state.transactions
     t.explore_quietly(S)
-    t.do(h.Experience(warband=R))
+    t.do(Experience(warband=R))
     return injuries, t.state.transactions
 
 
@@ -113,7 +124,7 @@ def test_rerolling_an_injury_roll_re_decides_the_step_and_voids_what_depended_on
     state = rats_and_skaven.state
     hans = state.fighter("Hans")
     assert (hans.stats["T"], hans.injuries, hans.xp) == (0, [], 0)  # 55 is a Full Recovery; his XP went with the void
-    assert model.next_step(state, state.warband(R)) == "experience"
+    assert PHASE.next_step(state, state.warband(R)) == "experience"
     rats_and_skaven.through("end")
     assert rats_and_skaven.ledger.check(rats_and_skaven.cid)[1] == []
 
@@ -135,20 +146,21 @@ def test_a_house_rule_table_is_used_and_named_in_the_events(house_rules):
     table.rats()
     table.skaven()
     table.battle()
-    events = table.do(h.Explore(warband=R), [1, 2, 3])
+    events = table.do(Explore(warband=R), [1, 2, 3])
     assert (events[1].shards, events[1].row) == (3, "house-shards:1-11")
 
 
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"tables": {"shards": {"die": "D6"}}}, "House rule for table 'shards' is invalid: Object missing required field `max_kept_dice`"),
-        ({"tables": {"shard": GENEROUS_SHARDS}}, "There is no Coreheim table named 'shard'; tables are: equipment, henchman_advances, "
+        ({"tables": {"shards": {"die": "D6"}}}, "Coreheim table 'shards' is invalid: Object missing required field `max_kept_dice`"),
+        ({"tables": {"shard": GENEROUS_SHARDS}}, "there is no Coreheim table 'shard'; tables are: equipment, henchman_advances, "
                                                  "henchman_injury, hero_advances, hero_injury, hired_swords, max_characteristics, "
                                                  "multiples, shards, skills, underdog, warband_rating, warbands, wyrdstone_sale, "
                                                  "xp_thresholds"),
         ({"arm_wound": "WS"}, "coreheim has no option arm_wound (options: dice, mode, henchman_deed_xp, tables)"),
-        ({"mode": "easy"}, "option mode is one of complex, casual, not 'easy'"),
+        ({"mode": "easy"}, "coreheim option mode: Invalid enum value 'easy' (one of: complex, casual)"),
+        ({"henchman_deed_xp": "yes"}, "coreheim option henchman_deed_xp: Expected `bool`, got `str`"),
     ],
 )
 def test_bad_house_rules_are_refused_at_the_start(house_rules, options, message):
@@ -163,7 +175,7 @@ def test_the_henchman_deed_house_rule_gives_a_group_that_took_out_a_hero_one_mor
     table.skaven()
     table.battle(took_out={"Marksmen": ["Snikch"]})
     table.through("experience")
-    events = table.do(h.Experience(warband=R, henchman_deeds=["Marksmen"]))
+    events = table.do(Experience(warband=R, henchman_deeds=["Marksmen"]))
     assert [(e.fighter, e.amount) for e in events[:-1] if e.fighter == "marksmen"] == [("marksmen", 1), ("marksmen", 1)]
 
 
@@ -191,7 +203,7 @@ def test_the_guided_steps_ask_for_what_their_commands_need(rats_and_skaven):
     build = {s.key: s.build for s in rulesets.get("coreheim").post_game(rats_and_skaven.state, RATS)}
     rats_and_skaven.battle(ooa=["Hans"])
     rats_and_skaven.explore_quietly()  # 1, 2, 3: 2 shards
-    rats_and_skaven.do(h.Injuries(warband=R), [5, 5])
+    rats_and_skaven.do(Injuries(warband=R), [5, 5])
     asked: list[tuple[str, list[str]]] = []
 
     def ask(prompt: str, options: list[str]) -> str:
@@ -199,9 +211,9 @@ def test_the_guided_steps_ask_for_what_their_commands_need(rats_and_skaven):
         return options[-1]
 
     state = rats_and_skaven.state
-    assert build["sell-shards"](state, RATS, ask) == h.SellShards(warband=RATS, shards=2)
+    assert build["sell-shards"](state, RATS, ask) == SellShards(warband=RATS, shards=2)
     # Hans was taken out of action, so only Gunnar may look, for an item the tables give a rarity.
-    assert build["search"](state, RATS, ask) == h.Search(warband=RATS, searches=[h.RareSearch(hero="Gunnar", item="power-scroll")])
+    assert build["search"](state, RATS, ask) == Search(warband=RATS, searches=[RareSearch(hero="Gunnar", item="power-scroll")])
     assert asked == [
         ("Reikland Rats holds 2 shards: how many to sell?", ["0", "1", "2"]),
         ("Which rare item does Gunnar look for?", ["nothing", "power-scroll"]),

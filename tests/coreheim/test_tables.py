@@ -4,19 +4,16 @@ import msgspec
 import pytest
 
 from commands.coreheim.rules import resolve_hero_injury, shards_found
-from commands.coreheim.tables import (
-    HouseRuleError,
-    StatChange,
-    TABLE_TYPES,
-    default_tables,
-    load_tables,
-)
+from commands.coreheim.tables import TABLES as COREHEIM_TABLES
+from commands.coreheim.tables import StatChange
+from commands.kit import TableError
 
-TABLES = default_tables()
+TABLES = COREHEIM_TABLES.defaults
+load_tables = COREHEIM_TABLES.with_house_rules
 
 
 def test_every_table_file_loads():
-    assert set(TABLE_TYPES) == {
+    assert set(COREHEIM_TABLES.names) == {
         "shards", "multiples", "henchman_injury", "hero_injury", "xp_thresholds", "hero_advances",
         "henchman_advances", "max_characteristics", "skills", "warbands", "wyrdstone_sale",
         "equipment", "hired_swords", "warband_rating", "underdog",
@@ -32,8 +29,8 @@ def test_tables_are_frozen():
 
 
 def test_no_house_rules_gives_the_defaults():
-    assert load_tables() is default_tables()
-    assert load_tables({}) is default_tables()
+    assert load_tables() is TABLES
+    assert load_tables({}) is TABLES
 
 
 def shards_house_rule(first_max):
@@ -67,19 +64,19 @@ def test_arm_wound_house_rule():
     "overrides, message",
     [
         ({"shards": {"die": "D6", "max_kept_dice": 6, "rows": [{"id": "x", "min_total": "a"}]}},
-         "House rule for table 'shards' is invalid: Expected `int`, got `str` - at `$.rows[0].min_total`"),
+         "Coreheim table 'shards' is invalid: Expected `int`, got `str` - at `$.rows[0].min_total`"),
         ({"shards": {"die": "D6", "max_kept_dice": 6, "rows": [], "colour": "red"}},
-         "House rule for table 'shards' is invalid: Object contains unknown field `colour`"),
-        ({"underdog": b"{not json"}, "House rule for table 'underdog' is invalid: JSON is malformed"),
+         "Coreheim table 'shards' is invalid: Object contains unknown field `colour`"),
+        ({"underdog": b"{not json"}, "Coreheim table 'underdog' is invalid: JSON is malformed"),
         ({"shards": {"die": "D6", "max_kept_dice": 6, "rows": [
             {"id": "a", "min_total": 1, "max_total": 5, "shards": 1},
             {"id": "b", "min_total": 7, "max_total": None, "shards": 2}]}},
          "shards: a row starts at 7, expected 6"),
-        ({"dice": {}}, "There is no Coreheim table named 'dice'"),
+        ({"dice": {}}, "there is no Coreheim table 'dice'"),
     ],
 )
 def test_invalid_house_rules_are_explained(overrides, message):
-    with pytest.raises(HouseRuleError) as error:
+    with pytest.raises(TableError) as error:
         load_tables(overrides)
     assert message in str(error.value)
 
@@ -87,19 +84,19 @@ def test_invalid_house_rules_are_explained(overrides, message):
 def test_house_rule_hero_injury_must_cover_every_d66():
     rules = msgspec.to_builtins(TABLES.hero_injury)
     rules["rows"] = rules["rows"][1:]
-    with pytest.raises(HouseRuleError, match="must cover each D66 value 11-66 exactly once"):
+    with pytest.raises(TableError, match="must cover each D66 value 11-66 exactly once"):
         load_tables({"hero_injury": rules})
 
 
 def test_house_rule_multiples_must_name_known_items():
     rules = msgspec.to_builtins(TABLES.multiples)
     rules["entries"][5]["variants"][0]["effects"] = [{"kind": "item", "item": "magic-beans", "count": 1}]
-    with pytest.raises(HouseRuleError, match="item 'magic-beans' is not in the equipment table"):
+    with pytest.raises(TableError, match="item 'magic-beans' is not in the equipment table"):
         load_tables({"multiples": rules})
 
 
 def test_row_ids_are_unique_and_named_by_table():
     rules = msgspec.to_builtins(TABLES.underdog)
     rules["rows"][1]["id"] = rules["rows"][0]["id"]
-    with pytest.raises(HouseRuleError, match="repeated: \\['underdog:0-50'\\]"):
+    with pytest.raises(TableError, match="repeated: \\['underdog:0-50'\\]"):
         load_tables({"underdog": rules})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from commands.coreheim import events as ce
-from commands.coreheim import handlers as h
+from commands.coreheim.commands import Buy, Hire, Injuries, RareSearch, Reinforce, Search, Sell, SellShards, Upkeep
 from commands.shared import ChangeTreasury, Correct, EnlistWarband, RecruitFighter
 from ledger import events as ev
 
@@ -47,7 +47,7 @@ def test_shards_sell_by_the_warbands_size(table, marksmen, sword, row, gold):
         table.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
     table.skaven()
     trading(table, "sell-shards")
-    assert table.do(h.SellShards(warband="Reikland Rats", shards=2)) == [
+    assert table.do(SellShards(warband="Reikland Rats", shards=2)) == [
         ce.ShardsChanged(warband=RATS, delta=-2, reason="sold", row=row),
         ev.TreasuryChanged(warband=RATS, delta=gold, reason="sold 2 wyrdstone shards", row=row),
         done("sell-shards"),
@@ -56,10 +56,10 @@ def test_shards_sell_by_the_warbands_size(table, marksmen, sword, row, gold):
 
 def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven):
     trading(rats_and_skaven, "sell-shards")
-    assert rats_and_skaven.refusal(h.SellShards(warband="Reikland Rats", shards=3)) == "The warband has 2 shards, not 3"
-    assert rats_and_skaven.do(h.SellShards(warband="Reikland Rats", shards=0)) == [done("sell-shards")]
+    assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=3)) == "The warband has 2 shards, not 3"
+    assert rats_and_skaven.do(SellShards(warband="Reikland Rats", shards=0)) == [done("sell-shards")]
     assert rats_and_skaven.state.warband("Reikland Rats").ext["shards"] == 2
-    assert rats_and_skaven.refusal(h.SellShards(warband="Reikland Rats", shards=1)) == (
+    assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=1)) == (
         "Reikland Rats has already done 'sell wyrdstone' for battle 1"
     )
 
@@ -77,9 +77,9 @@ def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven
     ],
 )
 def test_gear_sells_for_half_its_price_rounded_down(rats_and_skaven, item, fighter, price, dice, gold, reason):
-    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item=item, fighter=fighter, price=price), dice)
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item=item, fighter=fighter, price=price), dice)
     trading(rats_and_skaven, "search")
-    events = rats_and_skaven.do(h.Sell(warband="Reikland Rats", item=item, fighter=fighter, price=price))
+    events = rats_and_skaven.do(Sell(warband="Reikland Rats", item=item, fighter=fighter, price=price))
     holder = rats_and_skaven.fighter(fighter).id if fighter else None
     assert events == [
         ev.ItemLost(warband=RATS, fighter=holder, item=item, reason="sold"),
@@ -90,22 +90,22 @@ def test_gear_sells_for_half_its_price_rounded_down(rats_and_skaven, item, fight
 @pytest.mark.parametrize(
     "sell, message",
     [
-        (h.Sell(warband="Reikland Rats", item="sword", fighter="Hans"), "the tables give Sword no price: give its list price with --price"),
-        (h.Sell(warband="Reikland Rats", item="holy-tome", price=100), "Holy Tome is priced 80 gc by the tables, not 100"),
-        (h.Sell(warband="Reikland Rats", item="lance", price=40), "Reikland Rats's stash has no lance"),
+        (Sell(warband="Reikland Rats", item="sword", fighter="Hans"), "the tables give Sword no price: give its list price with --price"),
+        (Sell(warband="Reikland Rats", item="holy-tome", price=100), "Holy Tome is priced 80 gc by the tables, not 100"),
+        (Sell(warband="Reikland Rats", item="lance", price=40), "Reikland Rats's stash has no lance"),
     ],
 )
 def test_selling_refusals(rats_and_skaven, sell, message):
-    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=15))
-    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="holy-tome"))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=15))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="holy-tome"))
     trading(rats_and_skaven, "search")
     assert rats_and_skaven.refusal(sell) == message
 
 
 def test_gear_is_sold_after_the_wyrdstone_and_before_the_rare_items(rats_and_skaven):
-    rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="holy-tome"))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="holy-tome"))
     trading(rats_and_skaven, "sell-shards")
-    sell = h.Sell(warband="Reikland Rats", item="holy-tome")
+    sell = Sell(warband="Reikland Rats", item="holy-tome")
     assert rats_and_skaven.refusal(sell) == (
         "Reikland Rats cannot sell equipment yet: sell wyrdstone first (post-game of battle 1)"
     )
@@ -121,7 +121,7 @@ def test_gear_is_sold_after_the_wyrdstone_and_before_the_rare_items(rats_and_ska
 @pytest.mark.parametrize("faces, found", [([3, 5], True), ([3, 4], False)])
 def test_a_hero_finds_a_rare_item_on_its_rarity_or_more(rats_and_skaven, faces, found):
     trading(rats_and_skaven, "search")
-    events = rats_and_skaven.do(h.Search(warband="Reikland Rats", searches=[h.RareSearch(hero="Gunnar", item="Power Scroll")]), faces)
+    events = rats_and_skaven.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="Power Scroll")]), faces)
     assert events == [
         ev.DiceRolled(roll=1, expression="2D6", purpose="Gunnar looks for power-scroll", faces=faces, value=sum(faces), source="table"),
         ce.RareItemSearched(warband=RATS, battle=1, fighter="gunnar", item="power-scroll", rarity=8, total=sum(faces), found=found),
@@ -132,21 +132,21 @@ def test_a_hero_finds_a_rare_item_on_its_rarity_or_more(rats_and_skaven, faces, 
 @pytest.mark.parametrize(
     "searches, message",
     [
-        ([h.RareSearch(hero="Hans", item="power-scroll")], "Hans was taken out of action and cannot look for rare items"),
-        ([h.RareSearch(hero="Marksmen", item="power-scroll")], "Marksmen is not a hero; only heroes look for rare items"),
-        ([h.RareSearch(hero="Gunnar", item="power-scroll"), h.RareSearch(hero="Gunnar", item="lance", rarity=9)],
+        ([RareSearch(hero="Hans", item="power-scroll")], "Hans was taken out of action and cannot look for rare items"),
+        ([RareSearch(hero="Marksmen", item="power-scroll")], "Marksmen is not a hero; only heroes look for rare items"),
+        ([RareSearch(hero="Gunnar", item="power-scroll"), RareSearch(hero="Gunnar", item="lance", rarity=9)],
          "Gunnar has already looked for a rare item this post-game"),
-        ([h.RareSearch(hero="Gunnar", item="lance")], "the tables give lance no rarity: give it as Gunnar=lance:RARITY"),
-        ([h.RareSearch(hero="Gunnar", item="power-scroll", rarity=9)], "power-scroll is rare 8 by the tables, not 9"),
-        ([h.RareSearch(hero="Snikch", item="power-scroll")], "Snikch is not in Reikland Rats (but in Clan Skrit)"),
+        ([RareSearch(hero="Gunnar", item="lance")], "the tables give lance no rarity: give it as Gunnar=lance:RARITY"),
+        ([RareSearch(hero="Gunnar", item="power-scroll", rarity=9)], "power-scroll is rare 8 by the tables, not 9"),
+        ([RareSearch(hero="Snikch", item="power-scroll")], "Snikch is not in Reikland Rats (but in Clan Skrit)"),
     ],
 )
 def test_rare_item_refusals(rats_and_skaven, searches, message):
     rats_and_skaven.battle(ooa=["Hans"])
     rats_and_skaven.through("injuries")
-    rats_and_skaven.do(h.Injuries(warband="Reikland Rats"), [5, 5])  # Hans: 55, Full Recovery
+    rats_and_skaven.do(Injuries(warband="Reikland Rats"), [5, 5])  # Hans: 55, Full Recovery
     rats_and_skaven.through("search")
-    assert rats_and_skaven.refusal(h.Search(warband="Reikland Rats", searches=searches), [4, 4, 4, 4]) == message
+    assert rats_and_skaven.refusal(Search(warband="Reikland Rats", searches=searches), [4, 4, 4, 4]) == message
 
 
 # --- 4. buying ------------------------------------------------------------------------------------------------------
@@ -154,8 +154,8 @@ def test_rare_item_refusals(rats_and_skaven, searches, message):
 
 def test_a_rare_item_found_may_be_bought_once(rats_and_skaven):
     trading(rats_and_skaven, "search")
-    rats_and_skaven.do(h.Search(warband="Reikland Rats", searches=[h.RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
-    buy = h.Buy(warband="Reikland Rats", item="power-scroll", price=25)
+    rats_and_skaven.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
+    buy = Buy(warband="Reikland Rats", item="power-scroll", price=25)
     assert rats_and_skaven.do(buy) == [
         ev.TreasuryChanged(warband=RATS, delta=-25, reason="bought power-scroll", row="equipment:power-scroll"),
         ev.ItemGained(warband=RATS, item="power-scroll", reason="bought for 25 gc"),
@@ -166,7 +166,7 @@ def test_a_rare_item_found_may_be_bought_once(rats_and_skaven):
 
 def test_a_price_with_dice_is_rolled(rats_and_skaven):
     trading(rats_and_skaven, "upkeep")
-    events = rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="telescope"), [2, 3])
+    events = rats_and_skaven.do(Buy(warband="Reikland Rats", item="telescope"), [2, 3])
     assert events == [
         ev.DiceRolled(roll=1, expression="2D6", purpose="price of telescope", faces=[2, 3], value=5, source="table"),
         ev.TreasuryChanged(warband=RATS, delta=-35, reason="bought telescope", row="equipment:telescope"),  # 30+5
@@ -175,16 +175,16 @@ def test_a_price_with_dice_is_rolled(rats_and_skaven):
 
 
 def test_a_henchman_group_buys_one_for_each_member(rats_and_skaven):
-    events = rats_and_skaven.do(h.Buy(warband="Reikland Rats", item="crossbow", fighter="Marksmen", price=25))
+    events = rats_and_skaven.do(Buy(warband="Reikland Rats", item="crossbow", fighter="Marksmen", price=25))
     assert events[0] == ev.TreasuryChanged(warband=RATS, delta=-75, reason="bought crossbow x3", row="equipment:crossbow")
 
 
 @pytest.mark.parametrize(
     "buy, message",
     [
-        (h.Buy(warband="Reikland Rats", item="lance", price=400), "Reikland Rats has 350 gc; lance costs 400 gc"),
-        (h.Buy(warband="Reikland Rats", item="power-scroll", price=25), "power-scroll is rare (8): a hero must find it this post-game first"),
-        (h.Buy(warband="Reikland Rats", item="lance", fighter="Grok", price=40), "Grok is a Hired Sword: he neither buys nor sells gear"),
+        (Buy(warband="Reikland Rats", item="lance", price=400), "Reikland Rats has 350 gc; lance costs 400 gc"),
+        (Buy(warband="Reikland Rats", item="power-scroll", price=25), "power-scroll is rare (8): a hero must find it this post-game first"),
+        (Buy(warband="Reikland Rats", item="lance", fighter="Grok", price=40), "Grok is a Hired Sword: he neither buys nor sells gear"),
     ],
 )
 def test_buying_refusals(rats_and_skaven, buy, message):
@@ -205,11 +205,11 @@ def with_grok(rats_and_skaven):
 
 def test_upkeep_paid_or_the_sword_leaves(with_grok):
     trading(with_grok, "upkeep")
-    upkeep = h.Upkeep(warband="Reikland Rats")
+    upkeep = Upkeep(warband="Reikland Rats")
     assert with_grok.refusal(upkeep) == (
         "Pay Grok's upkeep of 30 gc (Reikland Rats has 300 gc)?: answer with --answer grok:upkeep=CHOICE (one of: pay, release)"
     )
-    assert with_grok.do(h.Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "pay"})) == [
+    assert with_grok.do(Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "pay"})) == [
         ev.TreasuryChanged(warband=RATS, delta=-30, reason="upkeep of Grok", row="hired-sword:ogre-bodyguard"),
         done("upkeep"),
     ]
@@ -218,10 +218,10 @@ def test_upkeep_paid_or_the_sword_leaves(with_grok):
 def test_a_sword_not_paid_leaves_and_too_little_gold_cannot_pay(with_grok):
     with_grok.do(ChangeTreasury(warband="Reikland Rats", delta=-280, reason="spent in the tavern"))
     trading(with_grok, "upkeep")
-    assert with_grok.refusal(h.Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "pay"})) == (
+    assert with_grok.refusal(Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "pay"})) == (
         "Reikland Rats has 20 gc; Grok's upkeep is 30 gc"
     )
-    assert with_grok.do(h.Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "release"})) == [
+    assert with_grok.do(Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "release"})) == [
         ev.FighterRetired(warband=RATS, fighter="grok", reason="left: upkeep not paid"),
         done("upkeep"),
     ]
@@ -267,27 +267,27 @@ def test_hiring_beyond_the_lists_limits_is_refused(rats_and_skaven, name, type_,
     rats_and_skaven.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
     rats_and_skaven.hire("Reikland Rats", "Halberds", "henchman", cost=0, group_size=5)
     rats_and_skaven.hire("Reikland Rats", "Hounds", "animal", cost=0, group_size=1)  # animals count toward the size
-    assert rats_and_skaven.refusal(h.Hire(warband="Reikland Rats", name=name, type=type_,
+    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name=name, type=type_,
                                           stats={"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7},
                                           race=more.pop("race", "human"), **more)) == message
 
 
 def test_hiring_with_too_little_gold_is_refused(rats_and_skaven):
     rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=-330, reason="spent in the tavern"))
-    assert rats_and_skaven.refusal(h.Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
+    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
                                           stats={"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7})) == (
         "Reikland Rats has 20 gc; Otto costs 40 gc"
     )
 
 
 def test_a_warrior_needs_his_whole_profile_and_race(rats_and_skaven):
-    assert rats_and_skaven.refusal(h.Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
+    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
                                           stats={"M": 4})) == "give Otto's A W T WS BS I Ld with --stat (e.g. --stat A=4)"
 
 
 def test_hiring_waits_for_its_place_in_the_trading_order(rats_and_skaven):
     trading(rats_and_skaven, "search")
-    hire = h.Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
+    hire = Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
                   stats={"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7})
     assert rats_and_skaven.refusal(hire) == "Reikland Rats cannot hire warriors yet: look for rare items first (post-game of battle 1)"
     rats_and_skaven.through("reinforce")
@@ -316,7 +316,7 @@ def test_a_roll_of_5_buys_one_recruit_at_3_xp_and_two_at_1_xp(rats_and_skaven):
     rats_and_skaven.do(Correct(warband="Reikland Rats", fighter="Veterans", reason="test setup", xp=2))
     trading(rats_and_skaven, "reinforce", advances=[8])
     answers = {"reinforce": "yes", "marksmen:recruits": "2", "veterans:recruits": "1"}
-    assert rats_and_skaven.do(h.Reinforce(warband="Reikland Rats", answers=answers), [5]) == [
+    assert rats_and_skaven.do(Reinforce(warband="Reikland Rats", answers=answers), [5]) == [
         ev.DiceRolled(roll=2, expression="D6", purpose="reinforcements of Reikland Rats", faces=[5], value=5, source="table"),
         ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=2, reason="reinforced: 2 x 1 XP of the 5 rolled"),
         ev.TreasuryChanged(warband=RATS, delta=-50, reason="2 recruits for Marksmen"),
@@ -338,11 +338,11 @@ def test_reinforcing_offers_only_the_recruits_the_roll_and_the_group_allow(rats_
     trading(rats_and_skaven, "reinforce")
     answers = {"reinforce": "yes", "marksmen:recruits": recruits}
     # When the player asks for more recruits than fit, then the choice offered says how many do
-    assert rats_and_skaven.refusal(h.Reinforce(warband="Reikland Rats", answers=answers), [face]) == (
+    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers), [face]) == (
         f"Recruits for Marksmen (3 at 1 XP; {face} XP to spend)?: '{recruits}' is not one of: {offered}"
     )
 
 
 def test_not_reinforcing_rolls_nothing(rats_and_skaven):
     trading(rats_and_skaven, "reinforce")
-    assert rats_and_skaven.do(h.Reinforce(warband="Reikland Rats", answers={"reinforce": "no"})) == [done("reinforce")]
+    assert rats_and_skaven.do(Reinforce(warband="Reikland Rats", answers={"reinforce": "no"})) == [done("reinforce")]

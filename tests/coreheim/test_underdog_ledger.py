@@ -8,14 +8,14 @@ import msgspec
 import pytest
 
 from commands.coreheim import events as ce
-from commands.coreheim import handlers as h
+from commands.coreheim.commands import Experience, Injuries, SpendUnderdog, UnderdogSword, Upkeep
 from ledger import events as ev
 
 from .conftest import HUMAN
 
 SKRIT = "clan-skrit"
-PIT_FIGHTER = h.UnderdogSword(name="Grimm", type="pit-fighter", race="human", stats=HUMAN, took_out=["Hans"])
-QUIET_PIT_FIGHTER = h.UnderdogSword(name="Grimm", type="pit-fighter", race="human", stats=HUMAN)  # 1 XP: no advance
+PIT_FIGHTER = UnderdogSword(name="Grimm", type="pit-fighter", race="human", stats=HUMAN, took_out=["Hans"])
+QUIET_PIT_FIGHTER = UnderdogSword(name="Grimm", type="pit-fighter", race="human", stats=HUMAN)  # 1 XP: no advance
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def test_an_underdog_point_brings_a_hired_sword_who_fought_in_the_battle(underdo
     # Given the Skrit's 1 underdog point, and the Rats' Hans taken out of action (by the sword, as it turns out)
     underdog.battle(ooa=["Hans"])
     # When the Skrit spend it on a Pit Fighter who took Hans out
-    events = underdog.do(h.SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))
+    events = underdog.do(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))
     # Then he is hired at his fee of 40 gc without paying it, and fought in battle 1 beside Snikch
     assert events == [
         ev.FighterRecruited(warband=SKRIT, fighter="grimm", name="Grimm", role="hired-sword", stats=HUMAN, cost=40),
@@ -44,9 +44,9 @@ def test_an_underdog_point_brings_a_hired_sword_who_fought_in_the_battle(underdo
 
 def test_the_underdog_sword_earns_experience_as_a_hired_sword_who_fought(underdog):
     underdog.battle(ooa=["Hans"])
-    underdog.do(h.SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))
+    underdog.do(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))
     underdog.through("experience", "Clan Skrit")
-    events = underdog.do(h.Experience(warband="Clan Skrit"))
+    events = underdog.do(Experience(warband="Clan Skrit"))
     # Snikch survived (+1); Grimm survived (+1) and took out one enemy (+1 for a Hired Sword)
     assert [e for e in events if isinstance(e, ev.XPAwarded)] == [
         ev.XPAwarded(warband=SKRIT, fighter="snikch", amount=1, reason="survived the battle (battle 1)"),
@@ -57,9 +57,9 @@ def test_the_underdog_sword_earns_experience_as_a_hired_sword_who_fought(underdo
 
 def test_an_underdog_sword_taken_out_of_action_rolls_his_d12_at_the_injuries(underdog):
     underdog.battle()
-    underdog.do(h.SpendUnderdog(warband="Clan Skrit", sword=msgspec.structs.replace(QUIET_PIT_FIGHTER, out_of_action=True)))
+    underdog.do(SpendUnderdog(warband="Clan Skrit", sword=msgspec.structs.replace(QUIET_PIT_FIGHTER, out_of_action=True)))
     underdog.through("injuries", "Clan Skrit")
-    events = underdog.do(h.Injuries(warband="Clan Skrit"), [3])
+    events = underdog.do(Injuries(warband="Clan Skrit"), [3])
     # A D12 of 3 is in the 1-4 row: he dies of his wounds
     assert events[-2:] == [
         ev.FighterDied(warband=SKRIT, fighter="grimm", reason="died of his wounds", row="henchman-injury:1-4"),
@@ -77,9 +77,9 @@ def test_an_underdog_sword_taken_out_of_action_rolls_his_d12_at_the_injuries(und
 )
 def test_at_the_upkeep_the_underdog_sword_is_kept_for_his_upkeep_or_let_go(underdog, answer, expected):
     underdog.battle()
-    underdog.do(h.SpendUnderdog(warband="Clan Skrit", sword=QUIET_PIT_FIGHTER))
+    underdog.do(SpendUnderdog(warband="Clan Skrit", sword=QUIET_PIT_FIGHTER))
     underdog.through("upkeep", "Clan Skrit")
-    assert underdog.do(h.Upkeep(warband="Clan Skrit", answers={"grimm:upkeep": answer})) == [
+    assert underdog.do(Upkeep(warband="Clan Skrit", answers={"grimm:upkeep": answer})) == [
         expected,
         ev.PostGameStepDone(warband=SKRIT, battle=1, step="upkeep"),
     ]
@@ -87,14 +87,14 @@ def test_at_the_upkeep_the_underdog_sword_is_kept_for_his_upkeep_or_let_go(under
 
 def test_a_sword_and_experience_together_cost_more_points_than_the_skrit_have(underdog):
     underdog.battle()
-    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1}, sword=PIT_FIGHTER)) == (
+    assert underdog.refusal(SpendUnderdog(warband="Clan Skrit", xp={"Snikch": 1}, sword=PIT_FIGHTER)) == (
         "Clan Skrit has 1 underdog point left for battle 1, not 2"
     )
 
 
 def test_a_type_that_is_not_a_hired_sword_is_refused(underdog):
     underdog.battle()
-    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", sword=h.UnderdogSword(
+    assert underdog.refusal(SpendUnderdog(warband="Clan Skrit", sword=UnderdogSword(
         name="Skab", type="assassin", race="skaven", stats=HUMAN))) == (
         "assassin is not a Hired Sword Clan Skrit can hire (ogre-bodyguard, halfling-scout, dwarf-slayer, "
         "elven-ranger, pit-fighter, warlock, freelancer, skryre-engineer)"
@@ -105,7 +105,7 @@ def test_a_second_sword_of_a_type_already_on_the_roster_is_refused(underdog):
     # Given the Skrit with a Halfling Scout (rating 25 + 5 = 30: a gap of 51 still earns 1 point)
     underdog.hire("Clan Skrit", "Pip", "halfling-scout", race="halfling")
     underdog.battle()
-    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", sword=h.UnderdogSword(
+    assert underdog.refusal(SpendUnderdog(warband="Clan Skrit", sword=UnderdogSword(
         name="Tom", type="halfling-scout", race="halfling", stats=HUMAN))) == (
         "Clan Skrit already has Halfling Scout Pip; one of each Hired Sword at most"
     )
@@ -114,13 +114,13 @@ def test_a_second_sword_of_a_type_already_on_the_roster_is_refused(underdog):
 def test_the_sword_joins_before_the_post_game_so_not_after_exploring(underdog):
     underdog.battle()
     underdog.explore_quietly("Clan Skrit")
-    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER)) == (
+    assert underdog.refusal(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER)) == (
         "Clan Skrit has already explored after battle 1: a Hired Sword bought with underdog points joins before the post-game"
     )
 
 
 def test_spending_nothing_is_refused(underdog):
     underdog.battle()
-    assert underdog.refusal(h.SpendUnderdog(warband="Clan Skrit")) == (
+    assert underdog.refusal(SpendUnderdog(warband="Clan Skrit")) == (
         "spend the points on experience (warrior=N) or on a Hired Sword"
     )

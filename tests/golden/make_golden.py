@@ -74,6 +74,16 @@ DEMO_TAILS = {
         ["roll", "D6", "--for", "a ledger roll", "--ledger"],
         ["seed", "reveal"],
     ],
+    "retinue": [
+        ["battle", "record", "--warband", "Hawks of the Mere", "--warband", "Wolves of Harrow", "--winner",
+         "Wolves of Harrow", "--scenario", "Night Raid", "--took-out", "Lupa=Finch", "--ooa", "Finch"],
+        ["retinue", "battle-pass", "Hawks of the Mere"],
+        ["retinue", "scenario-pass", "Hawks of the Mere"],
+        ["retinue", "casualty", "Hawks of the Mere", "--ledger", "--outcome", "Finch=Recovered"],
+        ["retinue", "doom", "Hawks of the Mere", "--fighter", "Kestrel", "--ledger", "--outcome", "Kestrel=Spared"],
+        ["roll", "D6", "--for", "a ledger roll", "--ledger"],
+        ["seed", "reveal"],
+    ],
     "warbands": [
         ["warbands", "advance", "Reiklanders", "Greta", "--ledger"],
         ["seed", "reveal"],
@@ -228,7 +238,7 @@ def harvest_tests() -> dict[str, str]:
         plugins=[plugin],
     )
     assert code == 0, f"the test suite must pass before trails are harvested (pytest exit {code})"
-    shipped = {"freeform", "coreheim", "trench-crusade", "warbands"}  # not the toy rulesets some tests register
+    shipped = {"freeform", "coreheim", "trench-crusade", "warbands", "retinue"}  # not the toy rulesets some tests register
     return {name: text for name, text in plugin.trails.items()
             if json.loads(text.splitlines()[0])["ruleset"]["id"] in shipped}
 

@@ -11,6 +11,7 @@ import pytest
 
 from ledger.cli.demo import fixture_campaigns
 from ledger.testing import CampaignRunner
+from projections.tables import TABLES
 
 FIXTURES = fixture_campaigns()  # ruleset id -> the fixture campaign
 
@@ -32,14 +33,12 @@ class Tables:
         [(self.cid,)] = self.db.execute("SELECT campaign_id FROM rm_campaigns WHERE name = ?", (campaign_name,))
 
     def rows(self, table: str, order: str = "rowid") -> list[dict[str, Any]]:
+        kinds = dict(next(t for t in TABLES if t.name == table).columns)
         found = self.db.execute(f"SELECT * FROM {table} WHERE campaign_id = ? ORDER BY {order}", (self.cid,))
-        return [{key: _parsed(row[key]) for key in row.keys()} for row in found]
-
-
-def _parsed(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(("[", "{")):
-        return json.loads(value)
-    return value
+        return [
+            {key: json.loads(row[key]) if kinds[key] == "json" and row[key] is not None else row[key] for key in row.keys()}
+            for row in found
+        ]
 
 
 @pytest.fixture(params=sorted(FIXTURES))

@@ -69,21 +69,27 @@ def test_clicking_a_column_sorts_the_standings(demo, tmp_path):
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_page_is_drawn_and_fits_the_width(size, demo, tmp_path):
+def test_the_page_is_drawn_and_fits_the_width(size, fixture_campaign, demo, tmp_path):
     width, height = size
-    page = report_page(demo, FIXTURES["coreheim"]["name"], tmp_path)
+    page = report_page(demo, fixture_campaign[0], tmp_path)
     shot = Image.open(browser.screenshot(page, tmp_path / f"{width}.png", width, height)).convert("L")
     assert shot.size == size
     dark = sum(shot.histogram()[:128])
     assert dark > 0.01 * width * height  # text and rules drawn, not a blank page
     # Headless Chromium lays a --dump-dom page out at least 500 pixels wide, so the page itself is
-    # narrowed to the width; what overflows <main> (other than scrollable tables) widens its scrollWidth.
+    # narrowed to the width; what overflows <main> (other than scrollable tables) widens its
+    # scrollWidth, and what overflows a fighter's box (a long profile) widens the box's.
     measured = browser.load(with_script(page, f"""
         document.documentElement.style.width = "{width}px";
         var main = document.querySelector("main");
-        document.body.setAttribute("data-scroll-width", main.scrollWidth);"""), width, height)
+        var spilling = Array.prototype.filter.call(document.querySelectorAll(".fighter"), function (box) {{
+            return box.scrollWidth > box.clientWidth; }});
+        document.body.setAttribute("data-scroll-width", main.scrollWidth);
+        document.body.setAttribute("data-spilling", spilling.length);"""), width, height)
     assert measured.console == []
-    assert int(parse(measured.dom).find("body").attrs["data-scroll-width"]) <= width  # no sideways scrolling
+    body = parse(measured.dom).find("body")
+    assert int(body.attrs["data-scroll-width"]) <= width  # no sideways scrolling
+    assert body.attrs["data-spilling"] == "0"  # no fighter's profile runs into the next
 
 
 def test_each_roster_card_prints_on_a_page_of_its_own(tmp_path):
@@ -107,8 +113,11 @@ def test_each_roster_card_prints_on_a_page_of_its_own(tmp_path):
         return browser.printed_pages(copy, tmp_path / (name + ".pdf"))
 
     # Without the print rule that breaks at cards it all fits on one page; with it, each card has its own.
-    assert pages("run-on", rosters_only + "@media print { .card { break-before: auto !important; } }") == 1
+    assert pages("run-on", rosters_only + "@media print { #rosters, .card ~ .card { break-before: auto !important; } }") == 1
     assert pages("cards", rosters_only) == 3
+    sheet = tmp_path / "rats.html"
+    assert runner("roster", "Rats", "--format", "html", "-o", str(sheet)).exit_code == 0
+    assert browser.printed_pages(sheet, tmp_path / "rats.pdf") == 1  # a roster sheet alone: no blank page first
 
 
 def test_the_chronicle_reads_for_one_warband(demo, tmp_path):

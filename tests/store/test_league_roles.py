@@ -52,6 +52,8 @@ def league(postgres_database):
     ))
     yield postgres_database, as_role(postgres_database, player), player
     with connect(postgres_database, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA public CASCADE")  # the tables made for the league: others expect none
+        conn.execute("CREATE SCHEMA public")
         conn.execute(f'DROP OWNED BY "{player}", "{dice}" CASCADE')
         conn.execute(f'DROP ROLE "{player}"')
         conn.execute(f'DROP ROLE "{dice}"')
@@ -75,11 +77,16 @@ def test_a_player_rolls_ledger_dice_but_cannot_read_a_seed(league, tmp_path):
 def test_a_face_fetched_by_hand_is_recorded_and_burned_by_the_next_roll(league, tmp_path):
     _admin_url, player_url, player = league
     campaign = CampaignRunner(player_url)
-    campaign("new", "League")
-    show = json.loads(campaign("show", "--json").output)
+    created = campaign("new", "League")
+    assert created.exit_code == 0, created.output
+    shown = campaign("show", "--json")
+    assert shown.exit_code == 0, shown.output
+    show = json.loads(shown.output)
     campaign_id, commitment = show["campaign_id"], json.loads(campaign("log", "--json").output)
     commitment = next(row for row in commitment if row["type"] == "seed.committed")["text"]
-    committed = json.loads(campaign("export").output.splitlines()[4])["payload"]["commitment"]
+    exported = campaign("export")
+    assert exported.exit_code == 0, exported.output
+    committed = json.loads(exported.output.splitlines()[4])["payload"]["commitment"]
 
     # Inside a transaction that could be rolled back, the face dealt cannot be read.
     with connect(player_url) as conn:

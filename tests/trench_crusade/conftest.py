@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from commands.shared import Correct, EnlistWarband
-from commands.trench_crusade.handlers import (
+from commands.trench_crusade.commands import (
     Advancement,
     AdvanceRoll,
     Experience,
@@ -24,9 +24,9 @@ from commands.trench_crusade.handlers import (
     Reinforcements,
     Roster,
     Trauma,
-    advancements_due,
 )
-from commands.trench_crusade.steps import next_step
+from commands.trench_crusade.model import advancements_due
+from commands.trench_crusade.phase import PHASE
 from ledger import events as ev
 from ledger.decide import Command
 from ledger.state import CampaignState
@@ -95,8 +95,8 @@ class Table(LedgerHarness):
         Exploration (it rolls no dice), and Quartermaster and Roster with nothing bought. Trauma is given no dice: a test with casualties does it itself."""
         dice = {"promotions": promotions, "advancement": advancement}
         band = self.state.warband(warband).id
-        while (step := next_step(self.state, band)) is not None:
-            self.do(PHASE_COMMANDS[step.key](self.state, band), dice.get(step.key, ()))
+        while (step := PHASE.next_step(self.state, self.state.warbands[band])) is not None:
+            self.do(PHASE_COMMANDS[step](self.state, band), dice.get(step, ()))
 
     def finish_phases(self, *, promotions: Sequence[int] = ()) -> None:
         """Both warbands finish the latest battle's Campaign Phase (`finish_phase`), so that they may

@@ -8,7 +8,7 @@ import pytest
 
 from commands.shared import GainItem, RecordBattle, RecruitFighter
 from commands.trench_crusade import events as tc
-from commands.trench_crusade.handlers import (
+from commands.trench_crusade.commands import (
     Advancement,
     AdvanceRoll,
     Experience,
@@ -430,12 +430,16 @@ def test_exploration_skills_and_rerolls_chosen_after_rolling(campaign):
     [
         pytest.param({"house": 1}, "trench-crusade has no option house (options: dice, head_wound_promotion, promotion_stop_rule, tables)",
                      id="unknown"),
-        pytest.param({"promotion_stop_rule": "never"}, "promotion_stop_rule must be one of first-six, per-model, not 'never'",
+        pytest.param({"promotion_stop_rule": "never"}, "trench-crusade option promotion_stop_rule: Invalid enum value 'never' (one of: first-six, per-model)",
                      id="stop rule"),
         pytest.param({"tables": {"non-promotable": {"source": "x", "rows": [{"id": 1, "faction": None, "model": "Golem"}]}}},
-                     "table 'non-promotable': Expected `str`, got `int` - at `$.rows[0].id`", id="msgspec's message"),
-        pytest.param({"tables": {"xp": {}}}, "no such Trench Crusade table: xp; tables are non-promotable, limited-potential, "
-                     "promotion-dice-sources, experience, trauma, advancement-skills, exploration, glorious-deeds", id="unknown table"),
+                     "Trench Crusade table 'non-promotable' is invalid: Expected `str`, got `int` - at `$.rows[0].id`",
+                     id="msgspec's message"),
+        pytest.param({"tables": {"xp": {}}}, "there is no Trench Crusade table 'xp'; tables are: advancement-skills, experience, "
+                     "exploration, glorious-deeds, limited-potential, non-promotable, promotion-dice-sources, trauma",
+                     id="unknown table"),
+        pytest.param({"head_wound_promotion": "yes"}, "trench-crusade option head_wound_promotion: Expected `bool`, got `str`",
+                     id="wrong type"),
     ],
 )
 def test_bad_house_rules_are_refused_at_the_start(options, message):

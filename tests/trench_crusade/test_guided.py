@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from commands.trench_crusade.handlers import (
+from commands.trench_crusade.commands import (
     Advancement,
     AdvanceRoll,
     Experience,
@@ -18,7 +18,7 @@ from commands.trench_crusade.handlers import (
     Roster,
     Trauma,
 )
-from commands.trench_crusade.steps import post_game
+from commands.trench_crusade.phase import PHASE
 from ledger.errors import NeedsDice
 
 
@@ -40,7 +40,7 @@ def nobody(prompt: str, options: Sequence[str]) -> str:
 
 
 def steps(table):
-    return {step.key: step for step in post_game(table.state, "pilgrims")}
+    return {step.key: step for step in PHASE.guided_steps(table.state, "pilgrims")}
 
 
 def done(table) -> list[str]:

@@ -11,11 +11,13 @@ each: the pool is 1 + 2 = 3 dice.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from commands.shared import AwardXP
 from commands.trench_crusade import events as tc
-from commands.trench_crusade.handlers import Experience, Promotions, Trauma
+from commands.trench_crusade.commands import Experience, Promotions, Trauma
 from ledger import events as ev
 
 DEEDS = {"Gaius": ["headshot"], "Anna": ["good-hunting"]}
@@ -141,8 +143,8 @@ def test_on_an_elite_without_a_head_wound_still_gets_no_dice(v1):
 
 def test_a_bad_option_value_is_refused_and_nothing_is_started(cli):
     result = cli("new", "League", "--ruleset", "trench-crusade", "--option", "head_wound_promotion=yes")
-    assert (result.exit_code, result.output) == (2, "Error: head_wound_promotion must be true or false, not 'yes'\n")
-    assert cli("list").output == "No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.\n"
+    assert (result.exit_code, result.output) == (2, "Error: trench-crusade option head_wound_promotion: Expected `bool`, got `str`\n")
+    assert not os.path.exists(cli.store.removeprefix("sqlite:///"))  # a refused start leaves no file behind
 
 
 SETUP = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from commands.shared import EnlistWarband, GainItem, RecordBattle
-from commands.trench_crusade.handlers import (
+from commands.trench_crusade.commands import (
     Advancement,
     AdvanceRoll,
     Experience,
@@ -20,7 +20,7 @@ from commands.trench_crusade.handlers import (
     Roster,
     Trauma,
 )
-from commands.trench_crusade.steps import next_step
+from commands.trench_crusade.phase import PHASE
 from ledger import events as ev
 
 # Battle 1's Campaign Phase for the Pilgrims, each step with its table dice. Victory or Death
@@ -83,7 +83,7 @@ def test_once_the_phase_is_finished_the_next_battle_is_recorded(after_battle_1):
         battle=2, participants=["pilgrims", "legion"], winner=None, scenario="trench-warfare",
         deeds=[ev.Deed(fighter=f) for f in ("gaius", "anna", "bert", "carl", "baal")],
     )
-    assert next_step(after_battle_1.state, "pilgrims").key == "trauma"
+    assert PHASE.next_step(after_battle_1.state, after_battle_1.state.warbands["pilgrims"]) == "trauma"
 
 
 def test_the_enemy_unfinished_phase_holds_the_battle_too(table):
@@ -144,7 +144,7 @@ def test_reinforcements_instead_of_exploration_finish_the_phase(after_battle_1):
     assert after_battle_1.refusal(Exploration(warband="Pilgrims", rerolls=[]), [2, 3, 4]) == (
         "Pilgrims has done the Reinforcements step for battle 1: Reinforcements are taken instead of Exploration, not as well"
     )
-    assert next_step(after_battle_1.state, "pilgrims").key == "quartermaster"
+    assert PHASE.next_step(after_battle_1.state, after_battle_1.state.warbands["pilgrims"]) == "quartermaster"
     for _key, command, dice in PILGRIMS_PHASE[EXPLORATION + 1:]:
         after_battle_1.do(command, dice)
     assert after_battle_1.do(the_next_battle(after_battle_1))[0].battle == 2

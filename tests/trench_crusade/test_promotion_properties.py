@@ -13,9 +13,9 @@ from commands.trench_crusade.rules import (
     roll_promotion_dice,
     validate_assignment,
 )
-from commands.trench_crusade.tables import load_tables
+from commands.trench_crusade.tables import TABLES as TRENCH_TABLES
 
-TABLES = load_tables()
+TABLES = TRENCH_TABLES.defaults
 faces = st.lists(st.integers(1, 6), min_size=12, max_size=12)
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from commands.shared import AwardXP
 from commands.trench_crusade import events as tc
-from commands.trench_crusade.handlers import Experience, Promotions, Recruit, Trauma
+from commands.trench_crusade.commands import Experience, Promotions, Recruit, Trauma
 from ledger import events as ev
 
 EXCLUDED = [

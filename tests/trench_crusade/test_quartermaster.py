@@ -10,7 +10,7 @@ import pytest
 
 from commands.shared import GainItem
 from commands.trench_crusade import events as tc
-from commands.trench_crusade.handlers import (
+from commands.trench_crusade.commands import (
     Allocate,
     BuyKit,
     Experience,
@@ -23,7 +23,7 @@ from commands.trench_crusade.handlers import (
     SellKit,
     Trauma,
 )
-from commands.trench_crusade.steps import next_step
+from commands.trench_crusade.phase import PHASE
 from ledger import events as ev
 
 from .conftest import PHASE_COMMANDS
@@ -207,8 +207,8 @@ def scarred(table):
     table.battle(ooa=["Gaius"])
     table.do(Trauma(warband="Pilgrims"), [1, 4])
     dice = {"promotions": [1], "advancement": [1, 1, 1, 1]}
-    while (step := next_step(table.state, "pilgrims")).key != "quartermaster":
-        table.do(PHASE_COMMANDS[step.key](table.state, "pilgrims"), dice.get(step.key, []))
+    while (step := PHASE.next_step(table.state, table.state.warbands["pilgrims"])) != "quartermaster":
+        table.do(PHASE_COMMANDS[step](table.state, "pilgrims"), dice.get(step, []))
     assert table.state.fighters["gaius"].ext["battle_scars"] == 2
     return table
 
@@ -254,6 +254,6 @@ def test_quartermaster_then_roster_finish_the_phase_and_close_the_window(shop):
     assert shop.refusal(Retire(warband="Pilgrims", fighter="Gaius")) == (
         "Pilgrims can retire a model only in the Quartermaster step: Pilgrims has already done the Quartermaster step for battle 1"
     )
-    assert next_step(shop.state, "pilgrims").key == "roster"
+    assert PHASE.next_step(shop.state, shop.state.warbands["pilgrims"]) == "roster"
     assert shop.do(Roster(warband="Pilgrims")) == [ev.PostGameStepDone(warband="pilgrims", battle=1, step="roster")]
-    assert next_step(shop.state, "pilgrims") is None
+    assert PHASE.next_step(shop.state, shop.state.warbands["pilgrims"]) is None

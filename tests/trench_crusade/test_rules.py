@@ -10,7 +10,6 @@ from commands.trench_crusade.rules import (
     DeedRecord,
     ExtraPromotionDice,
     Fighter,
-    MoreDiceNeeded,
     PromotionDie,
     TrenchCrusadeRuleError,
     advancement_circles_reached,
@@ -37,9 +36,16 @@ from commands.trench_crusade.rules import (
     validate_battle_record,
     validate_roll_order,
 )
-from commands.trench_crusade.tables import load_tables
+from commands.kit import MoreDice, Rolled
+from commands.trench_crusade.tables import TABLES as TRENCH_TABLES
+from ledger.errors import BadInput
 
-TABLES = load_tables()
+TABLES = TRENCH_TABLES.defaults
+
+
+def d66_dice(rolls):
+    """D66 results (14) as the dice they were rolled on ([1, 4])."""
+    return Rolled.of([list(divmod(roll, 10)) for roll in rolls])
 PILGRIMS = "trench-pilgrims"
 
 
@@ -273,10 +279,11 @@ def test_streak_step(streak, face, counted_as_six, promoted, new_streak):
 
 @pytest.mark.parametrize(
     ("streak", "face", "message"),
-    [(6, 1, "streak of 6"), (-1, 1, "streak of -1"), (0, 7, "not 7"), (0, 0, "not 0")],
+    [(6, 1, "streak of 6"), (-1, 1, "streak of -1"), (0, 7, "die 1 shows 7, but a D6 shows 1 to 6"),
+     (0, 0, "die 1 shows 0, but a D6 shows 1 to 6")],
 )
 def test_streak_step_refuses_impossible_values(streak, face, message):
-    with pytest.raises(TrenchCrusadeRuleError, match=message):
+    with pytest.raises((TrenchCrusadeRuleError, BadInput), match=message):
         streak_step(streak, face)
 
 
@@ -321,9 +328,9 @@ def test_streak_goes_2_then_5_across_two_battles_and_the_6th_die_succeeds_in_the
 
 
 def test_rolling_asks_for_more_dice_when_the_faces_run_out():
-    with pytest.raises(MoreDiceNeeded, match="2 assigned dice not rolled yet") as refusal:
+    with pytest.raises(MoreDice, match="2 assigned dice not rolled yet") as refusal:
         roll_promotion_dice(["anna", "bert", "bert"], [1], streak=0, elite_at_start=0)
-    assert refusal.value.at_least == 1
+    assert (refusal.value.key, refusal.value.expression) == ("1", "D6")
 
 
 @pytest.mark.parametrize(
@@ -671,7 +678,7 @@ def test_troop_survival_roll(face, survives):
     ],
 )
 def test_elite_trauma(fighter, rolls, row_id, used, removed, scars, unfit):
-    outcome = elite_trauma(fighter, rolls, TABLES)
+    outcome = elite_trauma(fighter, d66_dice(rolls), TABLES)
     assert outcome.row.id == row_id
     assert outcome.rolls_used == tuple(rolls[:used])
     assert (outcome.removed, outcome.battle_scars_after, outcome.unfit_for_duty) == (
@@ -682,11 +689,13 @@ def test_elite_trauma(fighter, rolls, row_id, used, removed, scars, unfit):
 
 
 def test_elite_trauma_refusals():
-    with pytest.raises(MoreDiceNeeded, match="roll D66 again"):
-        elite_trauma(elite("e", injuries=("d66-14-hand-wound",)), [14], TABLES)
-    with pytest.raises(TrenchCrusadeRuleError, match="17 is not a D66 result"):
-        elite_trauma(elite("e"), [17], TABLES)
-    with pytest.raises(TrenchCrusadeRuleError, match="not 7"):
+    with pytest.raises(MoreDice) as more:  # a repeated injury is rolled again
+        elite_trauma(elite("e", injuries=("d66-14-hand-wound",)), d66_dice([14]), TABLES)
+    assert (more.value.key, more.value.expression, more.value.purpose) == (
+        "1", "D66", "Trauma roll for E (roll 2: an injury it already has is rolled again)")
+    with pytest.raises(BadInput, match="Trauma roll for E"):  # the kit's one face check
+        elite_trauma(elite("e"), Rolled.of([[1, 7]]), TABLES)
+    with pytest.raises(BadInput, match="a Survival Roll: die 1 shows 7, but a D6 shows 1 to 6"):
         troop_survival(7, TABLES)
 
 

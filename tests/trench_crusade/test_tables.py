@@ -12,14 +12,11 @@ from commands.trench_crusade.rules import (
     award_xp,
     promotion_eligibility,
 )
-from commands.trench_crusade.tables import (
-    TABLE_SCHEMAS,
-    TableError,
-    load_tables,
-    with_house_rules,
-)
+from commands.kit import TableError
+from commands.trench_crusade.tables import NAMES
+from commands.trench_crusade.tables import TABLES as TRENCH_TABLES
 
-TABLES = load_tables()
+TABLES = TRENCH_TABLES.defaults
 
 
 def as_json_object(table) -> dict:
@@ -28,9 +25,9 @@ def as_json_object(table) -> dict:
 
 
 def test_every_default_table_loads_with_its_source():
-    for name, (attribute, schema) in TABLE_SCHEMAS.items():
+    for name, attribute in NAMES.items():
         table = getattr(TABLES, attribute)
-        assert isinstance(table, schema), name
+        assert isinstance(table, msgspec.structs.fields(type(TABLES))[type(TABLES).__struct_fields__.index(attribute)].type), name
         assert table.source
 
 
@@ -47,9 +44,7 @@ def test_house_rule_war_wolf_as_limited_potential_instead_of_non_promotable():
         {"id": "heretic-legions/war-wolf-assault-beast", "faction": "heretic-legions",
          "model": "War Wolf Assault Beast"}
     )
-    house = with_house_rules(
-        TABLES, {"non-promotable": json.dumps(non_promotable), "limited-potential": limited}
-    )
+    house = TRENCH_TABLES.with_house_rules({"non-promotable": json.dumps(non_promotable), "limited-potential": limited})
     wolf = Fighter(fighter_id="wolf", name="Fang", model="War Wolf Assault Beast")
     assert promotion_eligibility([wolf], "heretic-legions", TABLES).eligible == ()
     assert promotion_eligibility([wolf], "heretic-legions", house).eligible == (wolf,)
@@ -60,7 +55,7 @@ def test_house_rule_war_wolf_as_limited_potential_instead_of_non_promotable():
 
 
 def with_change(name: str, change) -> dict:
-    attribute, _ = TABLE_SCHEMAS[name]
+    attribute = NAMES[name]
     table = as_json_object(getattr(TABLES, attribute))
     change(table)
     return table
@@ -72,7 +67,7 @@ def with_change(name: str, change) -> dict:
         (
             "experience",
             with_change("experience", lambda table: table.update(xp_cap="ten")),
-            r"table 'experience': Expected `int`, got `str` - at `\$.xp_cap`",
+            r"Trench Crusade table 'experience' is invalid: Expected `int`, got `str` - at `\$.xp_cap`",
         ),
         (
             "non-promotable",
@@ -108,10 +103,10 @@ def with_change(name: str, change) -> dict:
             ),
             "duplicate id 'common/4-moonshine-stash' in locations",
         ),
-        ("trauma", b"{not json", "table 'trauma': JSON is malformed"),
-        ("sorcery", {}, "no such Trench Crusade table: sorcery"),
+        ("trauma", b"{not json", "Trench Crusade table 'trauma' is invalid: JSON is malformed"),
+        ("sorcery", {}, "there is no Trench Crusade table 'sorcery'"),
     ],
 )
 def test_invalid_house_rules_are_refused_with_msgspec_messages(name, replacement, message):
     with pytest.raises(TableError, match=message):
-        with_house_rules(TABLES, {name: replacement})
+        TRENCH_TABLES.with_house_rules({name: replacement})

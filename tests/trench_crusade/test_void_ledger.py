@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from commands.trench_crusade import events as tc
-from commands.trench_crusade.steps import next_step
+from commands.trench_crusade.phase import PHASE
 from ledger.decide import TableDice
 from ledger.errors import Conflict
 
@@ -60,7 +60,7 @@ def test_voiding_a_promotion_roll_takes_the_later_battles_with_its_phase(three_b
     assert state.warbands["pilgrims"].ext.get("promotion_streak", 0) == 0
     assert "ELITE" not in state.fighters["bert"].keywords
     assert [battle.number for battle in state.battles] == [1]
-    assert next_step(state, "pilgrims").key == "promotions"
+    assert PHASE.next_step(state, state.warbands["pilgrims"]) == "promotions"
     assert table.ledger.check(table.cid) == (CHECKED - 1 - len(affected), [])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 
 
@@ -100,12 +101,12 @@ def test_campaign_new_tables_refuses_a_bad_file_with_a_clear_error_and_starts_no
          "Error: there is no Warbands table 'injuries'; tables are: archetype-table, archetypes, character-injury, "
          "recovery, xp-awards\n"),
         (tables_file(tmp_path, [1, 2], "list.json"), f"Error: {tmp_path / 'list.json'}: tables must be a JSON object\n"),
-        (str(not_json), f"Error: {not_json}: not JSON (Expecting value: line 1 column 21 (char 20))\n"),
+        (str(not_json), f"Error: {not_json}: not JSON the ledger takes (Expecting value: line 1 column 21 (char 20))\n"),
     ]
     for path, message in cases:
         result = cli("new", "Old World", "--ruleset", "warbands", "--tables", path)
         assert (result.exit_code, result.output) == (2, message)
-    assert cli("list").output == "No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.\n"
+    assert not os.path.exists(cli.store.removeprefix("sqlite:///"))  # a refused start leaves no file behind
 
 
 def test_tables_in_the_options_file_work_too_but_not_in_both_places(cli, tmp_path):

@@ -15,6 +15,7 @@ from commands.shared import SHARED_HANDLERS, RecordBattle, record_battle
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.rulesets import Ruleset, register
+from ledger.state import CampaignState
 from projections.battles import fought
 
 ID = "kit-example"
@@ -52,7 +53,7 @@ FOLDS = Folds(FACTS)
 
 
 @FOLDS.on(Scarred)
-def _scarred(facts: ExampleFacts, event: Scarred, state: Any) -> None:
+def _scarred(facts: ExampleFacts, event: Scarred, state: CampaignState) -> None:
     facts.scars[event.fighter] = facts.scars.get(event.fighter, 0) + 1
 
 

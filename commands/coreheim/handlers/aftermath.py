@@ -1,0 +1,128 @@
+"""Injuries, experience and advances (post-game steps 2 to 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+from commands.coreheim import model
+from commands.coreheim import rules
+from commands.coreheim.advances import roll_advance
+from commands.coreheim.commands import (
+    Advance,
+    Experience,
+    Injuries,
+)
+from commands.coreheim.phase import PHASE
+from commands.coreheim.outcomes import hero_injury, henchman_injury
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import Fighter, Warband
+
+
+# --- injuries ----------------------------------------------------------------------------------------
+
+
+def injuries(cmd: Injuries, ctx: Context) -> None:
+    """In the seed's order, so table dice typed as the rules list them land on the right warrior:
+    first a D12 for each henchman, mount and Hired Sword taken out of action, then a D66 for each
+    hero (with Multiple Injuries' extra rolls). Each pass goes in roster order, the order in which
+    the battle's deeds list the warband's fighters."""
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    battle = PHASE.begin(state, band, "injuries")
+    out = model.deeds(band, battle)["out_of_action"]
+    heroes = [f for f in out if state.fighters[f].role in model.HEROES]
+    for fighter_id in [f for f in out if f not in heroes]:
+        if state.fighters[fighter_id].active:
+            henchman_injury(ctx, band, state.fighters[fighter_id])
+    for fighter_id in heroes:
+        if state.fighters[fighter_id].active:
+            hero_injury(ctx, band, battle, state.fighters[fighter_id])
+    PHASE.finish(ctx, band, battle, "injuries")
+
+
+# --- experience ----------------------------------------------------------------------------------------
+
+XP_REASONS = {
+    "survived": "survived the battle",
+    "enemies-out-of-action": "took enemies out of action",
+    "leader-won": "led the winning warband",
+    "scenario": "scenario",
+    "henchman-deed": "took out an enemy hero",
+}
+PARTICIPANT_ROLES: dict[str, Any] = {
+    model.LEADER: "hero", model.HERO: "hero", model.HENCHMAN: "henchman-group", model.HIRED_SWORD: "hired-sword",
+    model.ANIMAL: "animal", model.MONSTER: "monster",
+}
+
+
+def experience(cmd: Experience, ctx: Context) -> None:
+    """Battle experience (seed 2.1 Experience 1-4); advances are rolled in the next step."""
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    battle = PHASE.begin(state, band, "experience")
+    done = model.deeds(band, battle)
+    fought = [state.fighters[f] for f in done["fought"]]
+    deed_groups = {model.member(state, band, ref).id for ref in cmd.henchman_deeds}
+    participants = [
+        rules.BattleParticipant(
+            name=f.name, role=PARTICIPANT_ROLES[f.role], survived=f.active, is_leader=f.role == model.LEADER and f.active,
+            enemies_out_of_action=len(done["took_out"].get(f.id, [])),
+            downed_enemy_hero_or_large_creature=f.id in deed_groups,
+        )
+        for f in fought
+    ]
+    scenario = {model.member(state, band, ref).name: amount for ref, amount in cmd.scenario_xp.items()}
+    awards = rules.battle_xp_awards(
+        participants, won=battle.winner == band.id, scenario_awards=scenario,
+        henchman_deed_xp=model.campaign_options(ctx.options).henchman_deed_xp,
+    )
+    by_name = {f.name: f for f in fought}
+    for award in awards:
+        ctx.emit(ev.XPAwarded(warband=band.id, fighter=by_name[award.fighter].id, amount=award.amount,
+                              reason=f"{XP_REASONS[award.reason]} (battle {battle.number})"))
+    PHASE.finish(ctx, band, battle, "experience")
+
+
+def advance(cmd: Advance, ctx: Context) -> None:
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    battle = PHASE.latest_battle(state, band)
+    if battle is not None and not PHASE.is_done(state, band, "experience"):
+        PHASE.begin(state, band, "advances")  # refuses with the step that comes first
+    if cmd.fighter is None:
+        if cmd.threshold is not None:
+            raise BadInput("name the warrior whose threshold to roll for")
+        due = [f for f in state.fighters_of(band.id) if model.pending_thresholds(f, tables)]
+        if not due:
+            raise RuleViolation(f"{band.name} has no advances to roll")
+        for fighter in due:
+            _advance_fighter(ctx, band, fighter, None, cmd.names)
+        return
+    _advance_fighter(ctx, band, model.member(state, band, cmd.fighter), cmd.threshold, cmd.names)
+
+
+def _advance_fighter(ctx: Context, band: Warband, fighter: Fighter, threshold: int | None, names: dict[str, str]) -> None:
+    """Roll one threshold (checked), or every threshold the warrior reached, lowest first."""
+    tables = model.tables_for(ctx.options)
+    due = model.pending_thresholds(fighter, tables)
+    kind = model.advance_kind(fighter)
+    if kind is None:
+        raise RuleViolation(f"{fighter.name} never gains experience, so never advances")
+    if threshold is not None:
+        thresholds = getattr(tables.xp_thresholds, kind.replace("-", "_"))
+        if threshold not in thresholds:
+            raise RuleViolation(f"{threshold} XP is not an advance threshold of a {kind} ({', '.join(map(str, thresholds))})")
+        if threshold > fighter.xp:
+            raise RuleViolation(f"{fighter.name} has {fighter.xp} XP: the advance at {threshold} XP is not reached")
+        if threshold not in due:
+            raise RuleViolation(f"{fighter.name} has no advance to roll at {threshold} XP: it was rolled or came with his starting XP")
+        if threshold != due[0]:
+            raise RuleViolation(f"{fighter.name} rolls the advance at {due[0]} XP first")
+        due = (threshold,)
+    elif not due:
+        raise RuleViolation(f"{fighter.name} has no advance to roll ({fighter.xp} XP)")
+    for reached in due:
+        roll_advance(ctx, band, ctx.state.fighters[fighter.id], reached, names)

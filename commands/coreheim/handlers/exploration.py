@@ -1,0 +1,99 @@
+"""Exploration (post-game step 1): dice kept, shards, multiples."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+
+from commands.coreheim import events
+from commands.coreheim import model
+from commands.coreheim import rules
+from commands.coreheim.commands import (
+    Explore,
+)
+from commands.coreheim.phase import PHASE
+from commands.coreheim.outcomes import Consequences
+from ledger.decide import Context
+from ledger.errors import BadInput
+from ledger.state import Warband
+
+
+# --- exploration ------------------------------------------------------------------------------------
+
+
+def _dice(values: list[int] | tuple[int, ...]) -> str:
+    return ",".join(str(v) for v in sorted(values, reverse=True))
+
+
+def explore(cmd: Explore, ctx: Context) -> None:
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    battle = PHASE.begin(state, band, "explore")
+    if cmd.extra_dice < 0 or cmd.discard < 0:
+        raise BadInput("extra and discarded dice cannot be negative")
+    listing = model.band_list(band, tables)[0]
+    bonus = band.ext.get(events.BONUS_DICE, {"extra": 0, "discard": 0})
+    count = rules.exploration_dice_count(
+        len(model.heroes(state, band)), won=battle.winner == band.id, extra_dice=cmd.extra_dice + bonus["extra"]
+    )
+    discard = cmd.discard + bonus["discard"]
+    rolled = ctx.roll(f"{count}D6", purpose=f"exploration of {band.name}").faces if count else []
+    needed = min(tables.shards.max_kept_dice, len(rolled) - discard)
+    keep = None
+    if needed < len(rolled):
+        if "keep" in ctx.answers:  # any order of the faces will do
+            ctx.answers["keep"] = _dice([int(x) for x in ctx.answers["keep"].split(",") if x.strip().isdigit()])
+        options = sorted({_dice(c) for c in combinations(rolled, max(needed, 0))}, reverse=True)
+        answer = ctx.choose("keep", f"{band.name} rolled {list(rolled)}: which {needed} dice count?", options)
+        keep = [int(x) for x in answer.split(",")] if answer else []
+    kept = rules.keep_exploration_dice(rolled, keep, discard=discard, tables=tables)
+    found = rules.shards_found(kept, tables=tables)
+    sets = rules.find_multiples(kept)
+    chosen = None
+    if sets:
+        labels = {f"{s.face}x{s.count}": s for s in sets}
+        names = ", ".join(f"{label} ({rules.multiples_entry(s, tables=tables).name})" for label, s in labels.items())
+        picked = ctx.choose("multiple", f"{band.name} rolled several multiples, {names}: which one counts?", list(labels))
+        chosen = rules.choose_multiple(sets, labels[picked])
+    resolution = _resolve_multiple(ctx, band, chosen, listing.id) if chosen else None
+    ctx.emit(events.ExplorationResolved(
+        warband=band.id, battle=battle.number, dice=list(rolled), kept=list(kept), total=found.total,
+        shards=found.shards, row=found.row_id or "", multiple=f"{chosen.face}x{chosen.count}" if chosen else "",
+        rows=list(resolution.rows_used) if resolution else [],
+    ))
+    if found.shards:
+        ctx.emit(events.ShardsChanged(warband=band.id, delta=found.shards, reason=f"explored after battle {battle.number}",
+                                  row=found.row_id or ""))
+    if chosen and resolution:
+        entry = rules.multiples_entry(chosen, tables=tables)
+        effects = Consequences(ctx, band, battle, f"exploration: {entry.name}")
+        for outcome in resolution.outcomes:
+            effects.apply(outcome, resolution.rows_used[-1])
+    PHASE.finish(ctx, band, battle, "explore")
+
+
+def _table_faces(roll: Any, dice: str) -> list[int]:
+    """The faces the rules read: a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
+    return [(face + 1) // 2 for face in roll.faces] if dice.upper().endswith("D3") else list(roll.faces)
+
+
+def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, listing: str) -> rules.Resolution:
+    """Resolve a chart entry, rolling and asking for what it needs one layer at a time."""
+    tables = model.tables_for(ctx.options)
+    leader = model.leader(ctx.state, band)
+    rolls: dict[str, list[int]] = {}
+    choices: dict[str, bool] = {}
+    while True:
+        resolution = rules.resolve_multiples(
+            chosen, warband=listing, rolls=rolls, choices=choices,
+            leader_ld=leader.stats.get("Ld") if leader else None, tables=tables,
+        )
+        if resolution.complete:
+            return resolution
+        for request in resolution.pending:
+            if isinstance(request, rules.RollRequest):
+                roll = ctx.roll(request.dice, purpose=f"{request.purpose} for {band.name}")
+                rolls[request.id] = _table_faces(roll, request.dice)
+            else:
+                choices[request.id] = ctx.choose(request.id, request.question, ["yes", "no"]) == "yes"

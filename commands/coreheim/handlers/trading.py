@@ -1,0 +1,207 @@
+"""Trading: wyrdstone, selling, the rare-item search, buying, upkeep, reinforcing henchmen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+from commands.coreheim import events
+from commands.coreheim import model
+from commands.coreheim import rules
+from commands.coreheim.commands import (
+    Buy,
+    Reinforce,
+    Search,
+    Sell,
+    SellShards,
+    Upkeep,
+)
+from commands.coreheim.phase import PHASE
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import Fighter, Warband
+
+
+# --- trading -------------------------------------------------------------------------------------------
+
+
+def sell_shards(cmd: SellShards, ctx: Context) -> None:
+    """Trading 1: sell wyrdstone; the price depends on the warband's size (Hired Swords excluded)."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    battle = PHASE.begin(state, band, "sell-shards")
+    if cmd.shards < 0:
+        raise BadInput("shards sold cannot be negative")
+    if cmd.shards:
+        sale = rules.sell_wyrdstone(cmd.shards, shards_held=band.ext.get(events.SHARDS, 0),
+                                    warriors=model.warband_size(state, band), tables=tables)
+        ctx.emit(
+            events.ShardsChanged(warband=band.id, delta=-sale.shards_sold, reason="sold", row=sale.row_id),
+            ev.TreasuryChanged(warband=band.id, delta=sale.gold, reason=f"sold {sale.shards_sold} wyrdstone shards",
+                               row=sale.row_id),
+        )
+    PHASE.finish(ctx, band, battle, "sell-shards")
+
+
+def _holder(state: Any, band: Warband, ref: str | None) -> tuple[Fighter | None, list[str], str]:
+    if ref is None:
+        return None, band.stash, f"{band.name}'s stash"
+    fighter = model.member(state, band, ref)
+    if fighter.role == model.HIRED_SWORD:
+        raise RuleViolation(f"{fighter.name} is a Hired Sword: he neither buys nor sells gear")
+    return fighter, fighter.equipment, fighter.name
+
+
+def _base_price(tables: Any, item: str, given: int | None) -> tuple[int, str | None]:
+    """(fixed price, dice added to it) from the tables, or the price the player gives."""
+    row = model.item_row(tables, item)
+    if row is not None and row.price is not None:
+        if given is not None and given != row.price.fixed:
+            raise RuleViolation(f"{row.name} is priced {row.price.fixed} gc by the tables, not {given}")
+        return row.price.fixed, row.price.dice
+    if given is None:
+        raise RuleViolation(f"the tables give {row.name if row else item} no price: give its list price with --price")
+    if given < 0:
+        raise BadInput("a price cannot be negative")
+    return given, None
+
+
+def sell(cmd: Sell, ctx: Context) -> None:
+    """Trading 2: half the base price, rounded down (of the fixed part, for "15+2D6"); a group
+    sells the item of every member."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    PHASE.open_window(state, band, "sell equipment")
+    fighter, items, owner = _holder(state, band, cmd.fighter)
+    item = model.item_id(tables, cmd.item)
+    if item not in items:
+        raise RuleViolation(f"{owner} has no {item}")
+    price, _dice_part = _base_price(tables, item, cmd.price)
+    members = fighter.group_size if fighter else 1
+    gold = rules.sale_value(price) * members
+    each = f" x{members}" if members > 1 else ""
+    ctx.emit(ev.ItemLost(warband=band.id, fighter=fighter.id if fighter else None, item=item, reason="sold"))
+    if gold:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=gold, reason=f"sold {item}{each} (half of {price} gc)",
+                                    row=f"equipment:{item}"))
+
+
+def search(cmd: Search, ctx: Context) -> None:
+    """Trading 3: each hero not taken out of action may look for one rare item: 2D6 >= rarity."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    battle = PHASE.begin(state, band, "search")
+    searched: set[str] = set()
+    for wanted in cmd.searches:
+        hero = model.member(state, band, wanted.hero)
+        row = model.item_row(tables, wanted.item)
+        item = model.item_id(tables, wanted.item)
+        rarity = row.rarity if row is not None and row.rarity is not None else wanted.rarity
+        if rarity is None:
+            raise RuleViolation(f"the tables give {item} no rarity: give it as {hero.name}={item}:RARITY")
+        if wanted.rarity is not None and wanted.rarity != rarity:
+            raise RuleViolation(f"{item} is rare {rarity} by the tables, not {wanted.rarity}")
+        roll = ctx.roll("2D6", purpose=f"{hero.name} looks for {item}")
+        found = rules.search_rare_item(
+            roll.faces, searcher=hero.name, role="hero" if hero.role in model.HEROES else hero.role, rarity=rarity,
+            out_of_action=model.was_out_of_action(band, battle, hero), already_searched=hero.id in searched,
+            skills=hero.skills, wears_cathayan_silks="cathayan-silks" in hero.equipment, tables=tables,
+        )
+        searched.add(hero.id)
+        ctx.emit(events.RareItemSearched(warband=band.id, battle=battle.number, fighter=hero.id, item=item,
+                                     rarity=rarity, total=found.total, found=found.found))
+    PHASE.finish(ctx, band, battle, "search")
+
+
+def buy(cmd: Buy, ctx: Context) -> None:
+    """Trading 4: a rare item must have been found this post-game (not at creation); a price with
+    dice ("30+2D6") is rolled; a henchman group buys one for each member."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    PHASE.open_window(state, band, "buy equipment")
+    fighter, _items, _owner = _holder(state, band, cmd.fighter)
+    item = model.item_id(tables, cmd.item)
+    row = model.item_row(tables, item)
+    battle = PHASE.latest_battle(state, band)
+    found = band.ext.get(events.FOUND, {}).get(str(battle.number), []) if battle else []
+    rare = item in found or (row is not None and row.rarity is not None)
+    if rare and battle is not None and item not in found:
+        raise RuleViolation(f"{item} is rare ({row.rarity if row else '?'}): a hero must find it this post-game first")
+    price, dice = _base_price(tables, item, cmd.price)
+    if dice:
+        price += ctx.roll(dice, purpose=f"price of {item}").value
+    members = fighter.group_size if fighter else 1
+    total = price * members
+    each = f" x{members}" if members > 1 else ""
+    if total > band.treasury:
+        raise RuleViolation(f"{band.name} has {band.treasury} gc; {item}{each} costs {total} gc")
+    if total:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=f"bought {item}{each}", row=f"equipment:{item}"))
+    ctx.emit(ev.ItemGained(warband=band.id, fighter=fighter.id if fighter else None, item=item, reason=f"bought for {price} gc"))
+    if rare and battle is not None:
+        ctx.emit(events.RareItemBought(warband=band.id, battle=battle.number, item=item))
+
+
+def upkeep(cmd: Upkeep, ctx: Context) -> None:
+    """Trading 5: each Hired Sword's upkeep, after every game; unpaid, he leaves. A sword the
+    underdog bonus brought to this battle is kept the same way, from this first upkeep on."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    battle = PHASE.begin(state, band, "upkeep")
+    dwarves = any(f.ext.get(events.RACE) == "dwarf" for f in state.fighters_of(band.id))
+    underdog_sword = band.ext.get(events.UNDERDOG, {}).get(str(battle.number), {}).get("sword")
+    for sword in [f for f in state.fighters_of(band.id) if f.role == model.HIRED_SWORD]:
+        fee = rules.hired_sword_upkeep(sword.ext.get(events.TYPE, ""), warband_has_dwarves=dwarves, tables=tables)
+        treasury = state.warbands[band.id].treasury
+        answer = ctx.choose(f"{sword.id}:upkeep", f"Pay {sword.name}'s upkeep of {fee} gc ({band.name} has {treasury} gc)?",
+                            ["pay", "release"])
+        if answer == "release":
+            came = f" (came for battle {battle.number} with the underdog bonus)" if sword.id == underdog_sword else ""
+            ctx.emit(ev.FighterRetired(warband=band.id, fighter=sword.id, reason=f"left{came}: upkeep not paid"))
+        elif fee > treasury:
+            raise RuleViolation(f"{band.name} has {treasury} gc; {sword.name}'s upkeep is {fee} gc")
+        elif fee:
+            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-fee, reason=f"upkeep of {sword.name}",
+                                        row=f"hired-sword:{sword.ext.get(events.TYPE, '')}"))
+    PHASE.finish(ctx, band, battle, "upkeep")
+
+
+def _recruits_room(group: Fighter, budget: int, tables) -> int:
+    """The most recruits a group can take on its own: the places left in it, and what the
+    experience rolled pays for (recruits into a 0-XP group use none of it)."""
+    room = tables.warbands.max_henchman_group_size - group.group_size
+    return min(room, budget // group.xp) if group.xp else room
+
+
+def reinforce(cmd: Reinforce, ctx: Context) -> None:
+    """Trading 7: a D6 is the experience available; each recruit joins a group at its XP and uses
+    that much of it (0-XP groups cost none); he costs what a member of his group cost."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    battle = PHASE.begin(state, band, "reinforce")
+    groups = [f for f in state.fighters_of(band.id) if f.role == model.HENCHMAN]
+    question = f"Reinforce {band.name}'s henchman groups (a D6 gives the experience available)?"
+    if groups and ctx.choose("reinforce", question, ["yes", "no"]) == "yes":
+        budget = ctx.roll("D6", purpose=f"reinforcements of {band.name}").value
+        wanted = {
+            g.id: int(ctx.choose(f"{g.id}:recruits", f"Recruits for {g.name} ({g.group_size} at {g.xp} XP; {budget} XP to spend)?",
+                                 [str(n) for n in range(_recruits_room(g, budget, tables) + 1)]))
+            for g in groups
+        }
+        plans = [rules.Reinforcement(group=g.name, group_xp=g.xp, group_size=g.group_size, recruits=wanted[g.id])
+                 for g in groups if wanted[g.id]]
+        listing = model.band_list(band, tables)[0]
+        rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=model.warband_size(state, band), tables=tables)
+        cost = sum(g.cost * wanted[g.id] for g in groups)
+        if cost > band.treasury:
+            raise RuleViolation(f"{band.name} has {band.treasury} gc; the recruits cost {cost} gc")
+        for g in groups:
+            if wanted[g.id]:
+                n = wanted[g.id]
+                ctx.emit(events.GroupSizeChanged(warband=band.id, fighter=g.id, delta=n,
+                                             reason=f"reinforced: {n} x {g.xp} XP of the {budget} rolled"))
+                if g.cost:
+                    recruits = f"{n} recruit{'' if n == 1 else 's'}"
+                    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-g.cost * n, reason=f"{recruits} for {g.name}"))
+    PHASE.finish(ctx, band, battle, "reinforce")

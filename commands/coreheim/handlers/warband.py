@@ -1,0 +1,215 @@
+"""Warbands, hiring, recording a battle, and the underdog points it gives."""
+
+from __future__ import annotations
+
+
+from commands.coreheim import events
+from commands.coreheim import model
+from commands.coreheim import rules
+from commands.coreheim.commands import (
+    Hire,
+    SpendUnderdog,
+    UnderdogSword,
+)
+from commands.coreheim.phase import PHASE
+from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_record, enlist_warband, unique_id
+from commands.shared import enemy_id
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import Battle, Warband
+
+
+# --- the warband ------------------------------------------------------------------------------------
+
+
+def enlist(cmd: EnlistWarband, ctx: Context) -> None:
+    """A Coreheim warband names its warband list as its faction ("mercenaries/marienburg")."""
+    tables = model.tables_for(ctx.options)
+    model.band_list(Warband(id="", name=cmd.name, player=cmd.player, faction=cmd.faction), tables)
+    enlist_warband(cmd, ctx)
+
+
+def refuse_recruit(cmd: RecruitFighter, ctx: Context) -> None:
+    raise RuleViolation(
+        "in a coreheim campaign hire warriors with `campaign coreheim hire WARBAND NAME --type TYPE`: "
+        "it takes cost, starting XP and limits from the warband list"
+    )
+
+
+def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> tuple[str, int, int]:
+    """(role, cost per member, starting XP) for the type hired, checking the list's limits."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    listing, variant = model.band_list(band, tables)
+    of_type = [f for f in state.fighters_of(band.id) if f.ext.get(events.TYPE) == cmd.type]
+    hero = model.hero_type(listing, cmd.type)
+    sword = next((s for s in tables.hired_swords.swords if s.id == cmd.type), None)
+    if hero is not None or sword is not None:
+        if cmd.group_size != 1:
+            raise RuleViolation(f"{cmd.name} is hired alone, not in a group of {cmd.group_size}")
+    if hero is not None:
+        if len(of_type) >= hero.max_count:
+            raise RuleViolation(f"{band.name} may have at most {hero.max_count} {hero.name}; it has {len(of_type)}")
+        count = len(model.heroes(state, band))
+        if count >= tables.warbands.max_heroes:
+            raise RuleViolation(f"{band.name} has {count} heroes; a warband has at most {tables.warbands.max_heroes}")
+        return (model.LEADER if hero.leader else model.HERO), hero.hire_cost, hero.starting_xp
+    if sword is not None:
+        if of_type:
+            raise RuleViolation(f"{band.name} already has {sword.name} {of_type[0].name}; one of each Hired Sword at most")
+        discount = tables.hired_swords.marienburg_hire_discount if variant == "marienburg" else 0
+        return model.HIRED_SWORD, sword.hire - discount, 0
+    if cmd.type not in model.GROUP_TYPES:
+        known = [h.id for h in listing.hero_types] + list(model.GROUP_TYPES) + [s.id for s in tables.hired_swords.swords]
+        raise RuleViolation(f"{cmd.type} is not a type {band.name} can hire ({', '.join(known)})")
+    if cmd.cost is None or cmd.cost < 0:
+        raise BadInput(f"give the cost of one {cmd.type} from {listing.name}' list with --cost")
+    limits = tables.warbands
+    if cmd.type == model.HENCHMAN and not limits.min_henchman_group_size <= cmd.group_size <= limits.max_henchman_group_size:
+        raise RuleViolation(
+            f"henchmen are hired in groups of {limits.min_henchman_group_size} to {limits.max_henchman_group_size}, "
+            f"not {cmd.group_size}"
+        )
+    return cmd.type, cmd.cost, 0
+
+
+def hire(cmd: Hire, ctx: Context) -> None:
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    PHASE.open_window(state, band, "hire warriors")
+    _recruit(cmd, band, ctx)
+
+
+def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
+    """Hire's checks and events, whenever the warrior joins; returns his fighter id."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    name = cmd.name.strip()
+    if not name:
+        raise BadInput("a warrior needs a name")
+    if any(f.name.lower() == name.lower() for f in state.fighters_of(band.id)):
+        raise RuleViolation(f"{band.name} already has a warrior called {name}")
+    role, cost, xp = _hire_terms(cmd, band, ctx)
+    if cmd.cost is not None and cmd.cost != cost:
+        raise RuleViolation(f"a {cmd.type} costs {cost} gc in {band.name}, not {cmd.cost}")
+    unknown = sorted(set(cmd.stats) - set(rules.STATS))
+    if unknown:
+        raise BadInput(f"{', '.join(unknown)}: not a characteristic ({' '.join(rules.STATS)})")
+    if role not in (model.ANIMAL, model.MONSTER):
+        missing = [s for s in rules.STATS if s not in cmd.stats]
+        if missing:
+            raise BadInput(f"give {name}'s {' '.join(missing)} with --stat (e.g. --stat {missing[0]}=4)")
+        if not cmd.race:
+            raise BadInput(f"give {name}'s race with --race (it sets his maximum characteristics)")
+        rules.race_maximums(cmd.race, tables=tables)
+    listing = model.band_list(band, tables)[0]
+    size = model.warband_size(state, band)
+    if role != model.HIRED_SWORD and size + cmd.group_size > listing.max_size:
+        raise RuleViolation(
+            f"{band.name} has {size} warriors; {cmd.group_size} more would pass its maximum of {listing.max_size}"
+        )
+    total = cost * cmd.group_size
+    if not cmd.free and total > band.treasury:
+        raise RuleViolation(f"{band.name} has {band.treasury} gc; {name} costs {total} gc")
+    acting = model.leader(state, band)
+    fighter = unique_id(name, state.fighters)
+    ctx.emit(
+        ev.FighterRecruited(warband=band.id, fighter=fighter, name=name, role=role, stats=dict(cmd.stats), cost=cost,
+                            group_size=cmd.group_size, xp=xp),
+        events.WarriorProfile(warband=band.id, fighter=fighter, warrior_type=cmd.type, race=cmd.race, advanced_to=xp),
+    )
+    if total and not cmd.free:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=f"hired {name}", row=cmd.type))
+    if role == model.LEADER and acting is not None:
+        # 1.8: a warband that hires its list's leader type again is led by him at once.
+        ctx.emit(ev.FighterPromoted(warband=band.id, fighter=acting.id, role=model.HERO, reason=f"{name} leads the warband"))
+    return fighter
+
+
+def record_battle(cmd: RecordBattle, ctx: Context) -> None:
+    """The battle, with every warband's rating before it and the underdog points that gives."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    battle = battle_record(cmd, ctx)
+    PHASE.refuse_unfinished(state, battle.participants)
+    ratings = {w: model.rating(state, w) for w in battle.participants}
+    underdog: dict[str, int] = {}
+    rows: dict[str, str] = {}
+    if len(ratings) > 1:
+        for warband, own in ratings.items():
+            row = rules.underdog_bonus(own, [r for w, r in ratings.items() if w != warband], tables=tables)
+            if row.points:
+                underdog[warband], rows[warband] = row.points, row.id
+    ctx.emit(battle)
+    for warband in battle.participants:
+        own = [d for d in battle.deeds if state.fighters[d.fighter].warband == warband]
+        ctx.emit(events.BattleDeeds(
+            warband=warband, battle=battle.battle, fought=[d.fighter for d in own],
+            out_of_action=[d.fighter for d in own if d.out_of_action],
+            took_out={d.fighter: list(d.took_out) for d in own if d.took_out},
+        ))
+    ctx.emit(events.BattleRatings(battle=battle.battle, ratings=ratings, underdog=underdog, rows=rows))
+
+
+def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
+    """Underdog points (5.4): each buys +1 XP, or a Hired Sword to help in the battle.
+
+    The rules spend them before the battle, but the ledger knows them only from the battle's
+    ratings, recorded with it; so they are spent right after the battle is recorded: XP before
+    the experience step, a Hired Sword before exploration, so that the whole post-game sees him.
+    One point brings one sword. He joins as a hire does (a Hired Sword type, one of each type;
+    FighterRecruited at his fee, no gold paid) and the warband's deeds in the battle are stated
+    again with him among those who fought, with the enemies he took out and whether he was taken
+    out, so injuries and experience treat him as any Hired Sword. (An enemy who took him out names
+    him in the battle record, as an enemy the ledger does not know yet.) At the upkeep step the
+    player keeps him by paying his upkeep or lets him go, as for every Hired Sword.
+    """
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    battle = PHASE.latest_battle(state, band)
+    if battle is None:
+        raise RuleViolation(f"{band.name} has not fought a battle yet")
+    held = band.ext.get(events.UNDERDOG, {}).get(str(battle.number), {"points": 0, "spent": 0})
+    if not held["points"]:
+        raise RuleViolation(f"{band.name} earned no underdog points in battle {battle.number}")
+    if cmd.xp and PHASE.is_done(state, band, "experience"):
+        raise RuleViolation(f"{band.name} has already been awarded experience for battle {battle.number}")
+    if cmd.sword is not None and PHASE.is_done(state, band, "explore"):
+        raise RuleViolation(
+            f"{band.name} has already explored after battle {battle.number}: "
+            "a Hired Sword bought with underdog points joins before the post-game"
+        )
+    if any(amount < 1 for amount in cmd.xp.values()):
+        raise BadInput("spend at least 1 point on each warrior named")
+    wanted = sum(cmd.xp.values()) + (cmd.sword is not None)
+    if not wanted:
+        raise BadInput("spend the points on experience (warrior=N) or on a Hired Sword")
+    left = held["points"] - held["spent"]
+    if wanted > left:
+        raise RuleViolation(
+            f"{band.name} has {left} underdog point{'' if left == 1 else 's'} left for battle {battle.number}, not {wanted}"
+        )
+    for ref, amount in cmd.xp.items():
+        fighter = model.member(state, band, ref)
+        if model.advance_kind(fighter) is None:
+            raise RuleViolation(f"{fighter.name} never gains experience")
+        ctx.emit(ev.XPAwarded(warband=band.id, fighter=fighter.id, amount=amount,
+                              reason=f"underdog bonus (battle {battle.number})"))
+    sword = _underdog_sword(cmd.sword, band, battle, ctx) if cmd.sword is not None else None
+    ctx.emit(events.UnderdogSpent(warband=band.id, battle=battle.number, points=wanted, sword=sword))
+
+
+def _underdog_sword(spec: UnderdogSword, band: Warband, battle: Battle, ctx: Context) -> str:
+    """Hire the sword without pay and add him to the warband's deeds in the battle; his id."""
+    swords = [s.id for s in model.tables_for(ctx.options).hired_swords.swords]
+    if spec.type not in swords:
+        raise RuleViolation(f"{spec.type} is not a Hired Sword {band.name} can hire ({', '.join(swords)})")
+    fighter = _recruit(Hire(warband=band.id, name=spec.name, type=spec.type, race=spec.race, stats=spec.stats, free=True),
+                       band, ctx)
+    state = ctx.state
+    took_out = [enemy_id(state, name, state.fighters[fighter]) for name in spec.took_out]
+    done = model.deeds(band, battle)
+    ctx.emit(events.BattleDeeds(
+        warband=band.id, battle=battle.number, fought=[*done["fought"], fighter],
+        out_of_action=[*done["out_of_action"], *([fighter] if spec.out_of_action else [])],
+        took_out={**done["took_out"], **({fighter: took_out} if took_out else {})},
+    ))
+    return fighter

@@ -1,0 +1,106 @@
+"""Coreheim's post-game sequence, declared (seed 002, section 2.1): the steps in the seed's order,
+the trading actions open between them, and how the guided `campaign post-game WARBAND` builds
+each step's command.
+
+Steps, once per battle and in this order (each refuses to run early or twice):
+explore → injuries → experience → advances → sell-shards → search → upkeep → reinforce.
+Trading actions done any number of times sit between them, in the seed's trading order:
+sell equipment (2) before the rare-item search (3), buy (4) before upkeep (5), hire (6) before
+reinforcing (7). Before a warband's first battle they are always open. A warband finishes the
+post-game of its last battle before it fights again.
+
+The trading actions that take free input (sell or buy an item at a price, hire a warrior with his
+profile) are not steps: each step's `before` says what may be done ahead of it, and at a terminal
+the walk offers to stop there, since once the step is done that window is closed.
+"""
+
+from __future__ import annotations
+
+from commands.coreheim import events
+from commands.coreheim import model
+from commands.coreheim.commands import (
+    Advance,
+    Experience,
+    Explore,
+    Injuries,
+    RareSearch,
+    Reinforce,
+    Search,
+    SellShards,
+    Upkeep,
+)
+from commands.kit import Phase, PhaseStep, Window
+from ledger.decide import AskChoice, Command
+from ledger.state import CampaignState, Warband
+
+NOTHING = "nothing"
+
+
+def advances_done(state: CampaignState, band: Warband) -> bool:
+    """Advances are over once experience was awarded and no warrior has a threshold left to roll."""
+    tables = model.tables_for(state.options)
+    return PHASE.is_done(state, band, "experience") and not any(
+        model.pending_thresholds(f, tables) for f in state.fighters_of(band.id))
+
+
+def _sell_shards(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    band = state.warbands[warband]
+    tables = model.tables_for(state.options)
+    held = band.ext.get(events.SHARDS, 0)
+    most = min(held, max(row.shards for row in tables.wyrdstone_sale.rows))
+    shards = int(ask(f"{band.name} holds {held} shards: how many to sell?", [str(n) for n in range(most + 1)])) if most else 0
+    return SellShards(warband=warband, shards=shards)
+
+
+def _search(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    """Each hero not taken out of action may look for an item whose rarity the tables give."""
+    band = state.warbands[warband]
+    tables = model.tables_for(state.options)
+    battle = PHASE.latest_battle(state, band)
+    rare = [item.id for item in tables.equipment.items if item.rarity is not None]
+    searches = []
+    for hero in model.heroes(state, band):
+        if battle is not None and model.was_out_of_action(band, battle, hero):
+            continue
+        wanted = ask(f"Which rare item does {hero.name} look for?", [NOTHING, *rare])
+        if wanted != NOTHING:
+            searches.append(RareSearch(hero=hero.name, item=wanted))
+    return Search(warband=warband, searches=searches)
+
+
+def _plain(command: type[Command]):
+    def build(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+        return command(warband=warband)
+
+    return build
+
+
+PHASE = Phase(
+    steps=[
+        PhaseStep("explore", "explore", build=_plain(Explore),
+                  guide="Exploration: a D6 per hero, +1 for a win; keep six, find shards and multiples"),
+        PhaseStep("injuries", "roll injuries", build=_plain(Injuries),
+                  guide="Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero"),
+        PhaseStep("experience", "award experience", build=_plain(Experience),
+                  guide="Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"),
+        PhaseStep("advances", "roll advances", build=_plain(Advance), done=advances_done,
+                  guide="Advances: one roll per threshold reached (D12), maximums respected, Talent!"),
+        PhaseStep("sell-shards", "sell wyrdstone", build=_sell_shards, guide="Trading 1: sell wyrdstone shards"),
+        PhaseStep("search", "look for rare items", build=_search,
+                  guide="Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+                        "`campaign coreheim sell`)",
+                  before="anything to sell first (trading 2, `campaign coreheim sell`)?"),
+        PhaseStep("upkeep", "pay Hired Sword upkeep", build=_plain(Upkeep),
+                  guide="Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+                  before="anything to buy first (trading 4, `campaign coreheim buy`)?"),
+        PhaseStep("reinforce", "reinforce henchman groups", build=_plain(Reinforce),
+                  guide="Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
+                  before="anyone to hire first (trading 6, `campaign coreheim hire`)?"),
+    ],
+    # Trading actions done any number of times, between two steps of the seed's trading order.
+    windows={
+        "sell equipment": Window(after="sell-shards", until="search"),
+        "buy equipment": Window(after="search", until="upkeep"),
+        "hire warriors": Window(after="upkeep", until="reinforce"),
+    },
+)

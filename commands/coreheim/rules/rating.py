@@ -1,0 +1,66 @@
+"""The warband rating and the underdog bonus."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+
+from commands.coreheim.tables import (
+    CoreheimTables,
+    UnderdogRow,
+)
+from commands.coreheim.rules.common import CoreheimRuleError, Result
+
+
+class RatedMember(Result):
+    role: Literal["hero", "henchman", "animal", "mount", "monster"]
+    xp: int = 0
+
+
+class RatedHiredSword(Result):
+    sword: str
+    xp: int = 0
+
+
+def warband_rating(
+    members: Sequence[RatedMember],
+    hired_swords: Sequence[RatedHiredSword] = (),
+    *,
+    casual: bool = False,
+    tables: CoreheimTables,
+) -> int:
+    """5 per member + all members' XP + 15 per monster + each Hired Sword's rating and XP.
+    Members missing the next game still count. Casual mode: hero 10, others 5, swords
+    their listed rating."""
+    rules = tables.warband_rating
+    swords = {s.id: s for s in tables.hired_swords.swords}
+    for sword in hired_swords:
+        if sword.sword not in swords:
+            raise CoreheimRuleError(f"{sword.sword!r} is not a Hired Sword")
+    if casual:
+        per_role = {"hero": rules.casual.hero, "henchman": rules.casual.henchman,
+                    "animal": rules.casual.animal, "mount": rules.casual.animal,
+                    "monster": rules.casual.monster}
+        return sum(per_role[m.role] for m in members) + sum(swords[s.sword].rating for s in hired_swords)
+    rating = rules.per_member * len(members) + sum(m.xp for m in members)
+    rating += rules.per_monster * sum(1 for m in members if m.role == "monster")
+    for sword in hired_swords:
+        rating += swords[sword.sword].rating + (sword.xp if rules.hired_sword_adds_xp else 0)
+    return rating
+
+
+def underdog_bonus(own_rating: int, opponent_ratings: Sequence[int], *, tables: CoreheimTables) -> UnderdogRow:
+    """Bonus points (each +1 XP or a Hired Sword for the battle) for the lower-rated side.
+    Against several opponents the gap is to the second-highest rating in the battle."""
+    if not opponent_ratings:
+        raise CoreheimRuleError("An underdog bonus needs at least one opponent")
+    if len(opponent_ratings) == 1:
+        reference = opponent_ratings[0]
+    else:
+        reference = sorted([own_rating, *opponent_ratings], reverse=True)[1]
+    gap = max(0, reference - own_rating)
+    return next(
+        row for row in tables.underdog.rows
+        if row.min_gap <= gap and (row.max_gap is None or gap <= row.max_gap)
+    )

@@ -1,0 +1,295 @@
+"""Retinue's handlers: the pure rules of `rules.py` run on the ledger.
+
+Each step of the post-game (`phase.py`) begins and finishes through the kit's `Phase`. Purchases
+(`retinue.buy`) are taken whenever the fighter can pay ("if you have the XP, you can spend it");
+the guided post-game offers them before its last step. Every refusal of the rules
+(`RetinueRuleError`) reaches the player as a RuleViolation in one place, the handler table.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from commands.kit import refusing
+from commands.shared import (
+    SHARED_HANDLERS,
+    AwardXP,
+    RecordBattle,
+    RecruitFighter,
+    SpendXP,
+    active_fighter,
+    battle_record,
+    unique_id,
+)
+from ledger import events as ev
+from ledger.decide import Command, Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import Battle, CampaignState, Fighter, Warband
+from projections.battles import fought, out_of_action
+
+from . import rules as r
+from .commands import BattlePass, Buy, Casualties, Doom, PostGamePass, Recruit, ScenarioPass, SpendingDone
+from .events import OutcomeRolled, outcomes_of
+from .options import data_for, options_for
+from .phase import PHASE
+from .tables import ATTRIBUTES
+
+LEADER_ROLE = "leader"
+
+# --- the campaign's data and the rules' view of the state ---------------------------------------
+
+
+def rules_fighter(fighter: Fighter) -> r.Fighter:
+    return r.Fighter(id=fighter.id, name=fighter.name, stats=dict(fighter.stats), keywords=tuple(fighter.keywords),
+                     feats=tuple(fighter.skills), xp=fighter.xp)
+
+
+def begin(ctx: Context, warband: str, step: str) -> tuple[Warband, Battle]:
+    """The warband and its latest battle, once it is this step's turn (E2: passes in order)."""
+    band = ctx.state.warband(warband)
+    return band, PHASE.begin(ctx.state, band, step)
+
+
+def finish(ctx: Context, band: Warband, battle: Battle, step: str) -> None:
+    PHASE.finish(ctx, band, battle, step)
+
+
+def emit_awards(ctx: Context, band: Warband, awards: list[r.Award]) -> None:
+    for award in awards:
+        ctx.emit(ev.XPAwarded(warband=band.id, fighter=award.fighter, amount=award.amount, reason=award.reason))
+
+
+def is_leader(fighter: Fighter) -> bool:
+    return fighter.role.casefold() == LEADER_ROLE or "leader" in {k.casefold() for k in fighter.keywords}
+
+
+# --- handlers -----------------------------------------------------------------------------------
+
+
+def recruit(cmd: Recruit, ctx: Context) -> None:
+    """A fighter with its ancestry, archetype and domain as keywords (S4, S5, S7, S8 read them);
+    S9's limits apply at recruitment too."""
+    data = data_for(ctx.state)
+    band = ctx.state.warband(cmd.warband)
+    if not cmd.name.strip() or cmd.cost < 0:
+        raise BadInput("a fighter needs a name, and a cost of 0 or more")
+    for kind, name, known in (("ancestry", cmd.ancestry, data.ancestries), ("archetype", cmd.archetype, data.archetypes),
+                              ("domain", cmd.domain, data.domains)):
+        if name is not None and name not in known:
+            raise BadInput(f"no {kind} '{name}' in this campaign's data ({', '.join(known)})")
+    unknown = sorted(set(cmd.stats) - set(ATTRIBUTES))
+    if unknown:
+        raise BadInput(f"no attribute {', '.join(unknown)} (attributes: {', '.join(ATTRIBUTES)})")
+    ancestry = data.ancestries[cmd.ancestry]
+    stats = {a: cmd.stats.get(a, ancestry.baselines[a]) for a in ATTRIBUTES}
+    out_of_range = [f"{a} {v}" for a, v in stats.items() if not 1 <= v <= 6]
+    if out_of_range:
+        raise RuleViolation(f"S6: attributes run from 1 to 6, not {', '.join(out_of_range)}")
+    keywords = list(dict.fromkeys([cmd.ancestry, *ancestry.keywords, *filter(None, (cmd.archetype, cmd.domain)),
+                                   *cmd.keywords]))
+    if any(f.name.casefold() == cmd.name.strip().casefold() for f in ctx.state.fighters_of(band.id)):
+        raise RuleViolation(f"{band.name} already has a fighter called {cmd.name}")
+    newcomer = r.Fighter(id="", name=cmd.name.strip(), stats=stats, keywords=tuple(keywords))
+    r.check_caster_limits([rules_fighter(f) for f in ctx.state.fighters_of(band.id)] + [newcomer])
+    if cmd.paid and cmd.cost > band.treasury:
+        raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; {cmd.name} costs {cmd.cost}")
+    fighter_id = unique_id(cmd.name, ctx.state.fighters)
+    ctx.emit(ev.FighterRecruited(warband=band.id, fighter=fighter_id, name=newcomer.name,
+                                 role=LEADER_ROLE if cmd.leader else "fighter", stats=stats, keywords=keywords, cost=cmd.cost))
+    if cmd.paid and cmd.cost:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cmd.cost, reason=f"recruited {newcomer.name}"))
+
+
+def record_battle(cmd: RecordBattle, ctx: Context) -> None:
+    """The shared battle record, refused while a warband that fought has a post-game unfinished."""
+    PHASE.refuse_unfinished(ctx.state, [ctx.state.warband(ref).id for ref in cmd.participants])
+    ctx.emit(battle_record(cmd, ctx))
+
+
+def battle_pass(cmd: BattlePass, ctx: Context) -> None:
+    band, battle = begin(ctx, cmd.warband, "battle-pass")
+    state = ctx.state
+    own = fought(battle, band.id, state)
+    deeds = [r.BattleDeed(fighter=d.fighter, went_out_of_action=d.out_of_action) for d in own]
+    # `took_out` holds enemies put Out of Action by a direct action the fighter resolved (E4); an
+    # enemy removed by an indirect effect is Out of Action with no fighter credited.
+    removals = []
+    for deed in own:
+        for victim in deed.took_out:
+            enemy = state.fighters.get(victim)
+            removals.append(r.Removal(victim=enemy.name if enemy else victim, by=deed.fighter, direct=True,
+                                      victim_is_leader=enemy is not None and is_leader(enemy)))
+    emit_awards(ctx, band, r.battle_awards(deeds, removals))
+    finish(ctx, band, battle, "battle-pass")
+
+
+def scenario_pass(cmd: ScenarioPass, ctx: Context) -> None:
+    band, battle = begin(ctx, cmd.warband, "scenario-pass")
+    names = {f.id: f.name for f in ctx.state.fighters_of(band.id)}
+    awards = [msgspec.structs.replace(a, fighter=_fighter_id(ctx.state, band, a.fighter)) for a in cmd.awards]
+    emit_awards(ctx, band, r.scenario_awards(awards, names))
+    finish(ctx, band, battle, "scenario-pass")
+
+
+def _fighter_id(state: CampaignState, band: Warband, ref: str) -> str:
+    """The id of a fighter of the warband named by id or name (left as given when none is)."""
+    return next((f.id for f in state.fighters_of(band.id, active_only=False) if ref.casefold() in (f.id, f.name.casefold())), ref)
+
+
+OUTCOME_CHOICES = ("Slain", "Captured", "Hardy", "Recovered")
+DOOM_CHOICES = ("Slain", "Miraculous", "Spared")
+
+
+def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter, table: str, named: str | None) -> None:
+    """One roll on the Casualty (D6) or Doom (2D6) Table, read from the data (A3 "data") or named
+    by the player (A3 "by-name"), and its shared consequence."""
+    options = options_for(ctx.state)
+    rows = getattr(data_for(ctx.state), table)
+    roll = ctx.roll(rows.dice, purpose=f"{fighter.name}'s {table.capitalize()} Table")
+    if options.outcome_tables == "data":
+        if named is not None:
+            raise BadInput(f"A3: this campaign reads the {table.capitalize()} Table from its data: do not name the outcome")
+        row = rows.row_for(roll.value)
+        outcome, kind, row_id = row.outcome, row.kind, f"{table} {roll.value}"
+    else:
+        choices = OUTCOME_CHOICES if table == "casualty" else DOOM_CHOICES
+        outcome = named if named is not None else ctx.choose(
+            f"{table}:{fighter.id}", f"{fighter.name} rolled {roll.value} on the {table.capitalize()} Table: the outcome", choices)
+        kind, row_id = r.outcome_by_name(table, outcome), ""  # type: ignore[arg-type]
+    ctx.emit(OutcomeRolled(warband=band.id, fighter=fighter.id, battle=battle.number, table=table, roll=roll.number,
+                           result=roll.value, outcome=outcome.strip(), kind=kind, row=row_id))
+    reason = f"{outcome.strip()} on the {table.capitalize()} Table"
+    if kind == "slain":
+        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason, row=row_id))
+    elif kind == "captured":
+        ctx.emit(ev.FighterCaptured(warband=band.id, fighter=fighter.id, reason=reason, row=row_id))
+    elif kind == "injury":
+        ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=outcome.strip(), row=row_id))
+
+
+def _named(state: CampaignState, band: Warband, outcomes: dict[str, str], rolling: list[Fighter]) -> dict[str, str]:
+    named = {_fighter_id(state, band, ref): outcome for ref, outcome in outcomes.items()}
+    stray = [ref for ref in named if ref not in {f.id for f in rolling}]
+    if stray:
+        raise BadInput(f"an outcome is named for {', '.join(stray)}, who does not roll on this table")
+    return named
+
+
+def casualties(cmd: Casualties, ctx: Context) -> None:
+    """Every fighter of the warband that went Out of Action rolls on the Casualty Table (D6)."""
+    band, battle = begin(ctx, cmd.warband, "casualty")
+    rolling = [ctx.state.fighters[fighter] for fighter in out_of_action(battle, band.id, ctx.state)]
+    named = _named(ctx.state, band, cmd.outcomes, rolling)
+    for fighter in rolling:
+        _roll_outcome(ctx, band, battle, fighter, "casualty", named.get(fighter.id))
+    finish(ctx, band, battle, "casualty")
+
+
+def doom(cmd: Doom, ctx: Context) -> None:
+    """The named fighters of the warband, still in it, roll on the Doom Table (2D6)."""
+    band, battle = begin(ctx, cmd.warband, "doom")
+    rolling = [active_fighter(ctx.state, ref, band.id) for ref in cmd.fighters]
+    if len({f.id for f in rolling}) != len(rolling):
+        raise BadInput("name each fighter rolling on the Doom Table once")
+    named = _named(ctx.state, band, cmd.outcomes, rolling)
+    for fighter in rolling:
+        _roll_outcome(ctx, band, battle, fighter, "doom", named.get(fighter.id))
+    finish(ctx, band, battle, "doom")
+
+
+def post_game_pass(cmd: PostGamePass, ctx: Context) -> None:
+    band, battle = begin(ctx, cmd.warband, "post-game-pass")
+    state = ctx.state
+    outcomes = outcomes_of(state, band.id, battle.number)
+    members = state.fighters_of(band.id, active_only=False)
+    names = {f.id: f.name for f in members}
+    dead = [f.id for f in members if f.status == "dead"]
+    bonus = [(_fighter_id(state, band, b.fighter), b.reason) for b in cmd.bonus]
+    emit_awards(ctx, band, r.post_game_awards(outcomes, bonus, names, dead))
+    finish(ctx, band, battle, "post-game-pass")
+
+
+def buy(cmd: Buy, ctx: Context) -> None:
+    """S1: the price leaves the bank (`xp.spent`) before the advancement applies."""
+    state = ctx.state
+    options = options_for(state)
+    data = data_for(state)
+    band = state.warband(cmd.warband)
+    fighter = rules_fighter(active_fighter(state, cmd.fighter, band.id))
+    bought = r.advancement(cmd.advancement)
+    applied: list[ev.Event] = []
+    if bought.attribute is not None:
+        owed = r.reduction_owed(fighter, bought.attribute, data, options.baseline_excess)
+        applied.append(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=bought.attribute, delta=1,
+                                      reason=f"advancement: {bought.label}"))
+        if owed:
+            named = cmd.reduce or ctx.choose(
+                "reduce", f"{fighter.name}'s {bought.attribute} goes beyond its ancestry baseline + 1: reduce which attribute?",
+                r.reducible(fighter, bought.attribute, options.reduce_at_one) or [a for a in ATTRIBUTES if a != bought.attribute])
+            delta = r.reduction(fighter, bought.attribute, named, owed, options.reduce_at_one)
+            base = r.baseline(fighter, bought.attribute, data)
+            why = (f"S7: {bought.attribute} {fighter.stats[bought.attribute] + 1} is beyond the ancestry baseline "
+                   f"{base} + 1")
+            if delta:
+                applied.append(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=named, delta=delta, reason=why))
+            else:
+                applied.append(ev.NoteRecorded(text=f"{why}; {fighter.name}'s {named} is already 1: no effect (A2)",
+                                               warband=band.id, fighter=fighter.id))
+        elif cmd.reduce is not None:
+            raise BadInput(f"S7: {bought.label} stays within {fighter.name}'s ancestry baseline + 1: nothing to reduce")
+    elif bought.id == "caster":
+        domain = r.check_caster(fighter, [rules_fighter(f) for f in state.fighters_of(band.id)], data)
+        spell = cmd.spell or ctx.choose("spell", f"{fighter.name}'s spell from the {domain} Domain", data.domains[domain].spells)
+        r.check_spell(domain, spell, data)
+        applied.append(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=r.CASTER, reason="advancement: Caster"))
+        applied.append(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=spell,
+                                       reason=f"Caster: a spell of the {domain} Domain, chosen at purchase", row=f"spell:{domain}"))
+    else:
+        if not cmd.feat:
+            raise BadInput(f"name the feat with --feat for {bought.label}")
+        if bought.id == "feat":
+            source = r.check_feat(fighter, cmd.feat, data)
+            reason = f"advancement: Feat from the {source} list"
+        else:
+            source = r.check_feat_outside(fighter, cmd.feat, data)
+            reason = f"advancement: Feat outside Archetype or Domain, from the {source} list (no {source} keyword)"
+        applied.append(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=cmd.feat, reason=reason, row=f"feat:{source}"))
+    if bought.id != "caster" and cmd.spell is not None:
+        raise BadInput("a spell is chosen only when buying Caster")
+    cost = r.check_affordable(fighter, bought)
+    surcharge = f" ({bought.cost} + {r.VAMPIRE_SURCHARGE} for a Vampire)" if cost != bought.cost else ""
+    ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=cost, on=f"{bought.label}{surcharge}"), *applied)
+
+
+def refuse_bare_xp_and_recruits(cmd: Command, ctx: Context) -> None:
+    """The shared `xp award`, `xp spend` and `fighter add` would step around the passes (E2), the
+    prices (S1-S3) and the ancestry every attribute rule reads (S7): a retinue uses its own."""
+    instead = {
+        AwardXP: "E2: a retinue's XP is awarded in the three passes (campaign post-game WARBAND); "
+                 "an arbiter's correction is `campaign correct`",
+        SpendXP: "S1: a retinue's XP is spent on an advancement: campaign retinue buy WARBAND FIGHTER ADVANCEMENT",
+        RecruitFighter: "a retinue fighter is recruited with its ancestry: campaign retinue recruit WARBAND NAME --ancestry …",
+    }
+    raise RuleViolation(instead[type(cmd)])
+
+
+def spending_done(cmd: SpendingDone, ctx: Context) -> None:
+    band, battle = begin(ctx, cmd.warband, "spending")
+    finish(ctx, band, battle, "spending")
+
+
+HANDLERS = refusing(r.RetinueRuleError, {
+    **SHARED_HANDLERS,
+    RecordBattle: record_battle,
+    AwardXP: refuse_bare_xp_and_recruits,
+    SpendXP: refuse_bare_xp_and_recruits,
+    RecruitFighter: refuse_bare_xp_and_recruits,
+    Recruit: recruit,
+    BattlePass: battle_pass,
+    ScenarioPass: scenario_pass,
+    Casualties: casualties,
+    Doom: doom,
+    PostGamePass: post_game_pass,
+    Buy: buy,
+    SpendingDone: spending_done,
+})

@@ -1,0 +1,87 @@
+"""The post-game of a retinue's latest battle, declared with the kit's `Phase`: the three award
+passes in order, the Casualty and Doom Tables between the scenario and post-game passes (E2, E7),
+then spending, closed by `retinue.spending-done`. Each step is one command, refused out of order
+or twice; a warband's next battle waits until the phase is finished, so no pass is dropped.
+
+The guided walk (`campaign post-game WARBAND`) builds each step's command; with no one to ask (no
+terminal) it takes the defaults: no scenario award, nobody on the Doom Table, no survival-roll
+bonus. Outcomes named by the player (A3 "by-name") are asked while deciding, so
+`post-game --answer casualty:kestrel=Hardy` gives them. Purchases are commands of their own,
+offered before the last step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from commands.kit import Phase, PhaseMessages, PhaseStep
+from ledger.decide import AskChoice
+from ledger.errors import NeedsDice
+from ledger.state import CampaignState
+
+from .commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
+from .rules import ScenarioAward
+
+NONE = "none"
+
+
+def _offer(ask: AskChoice, prompt: str, options: Sequence[str]) -> str:
+    """Ask; with no one to ask the answer is `none`."""
+    try:
+        return ask(prompt, [NONE, *options])
+    except NeedsDice:
+        return NONE
+
+
+def _pick_fighters(state: CampaignState, warband: str, ask: AskChoice, prompt: str) -> Iterator[str]:
+    """The fighters the player picks, one at a time (what follows a pick is asked before the next)."""
+    left = [f.name for f in state.fighters_of(warband)]
+    while left and (name := _offer(ask, prompt, left)) != NONE:
+        left.remove(name)
+        yield name
+
+
+def build_scenario_pass(state: CampaignState, warband: str, ask: AskChoice) -> ScenarioPass:
+    band = state.warbands[warband]
+    battle = PHASE.latest_battle(state, band)
+    scenario = (battle.scenario if battle else "") or "the scenario"
+    awards = []
+    for name in _pick_fighters(state, warband, ask, f"Which fighter does {scenario} award XP (E6: named fighters only)?"):
+        amount = int(ask(f"How much XP does {scenario} award {name}?", [str(n) for n in range(1, 6)]))
+        awards.append(ScenarioAward(fighter=name, amount=amount, reason=scenario))
+    return ScenarioPass(warband=band.name, awards=awards)
+
+
+def build_doom(state: CampaignState, warband: str, ask: AskChoice) -> Doom:
+    return Doom(warband=state.warbands[warband].name,
+                fighters=list(_pick_fighters(state, warband, ask, "Which fighter rolls on the Doom Table?")))
+
+
+def build_post_game_pass(state: CampaignState, warband: str, ask: AskChoice) -> PostGamePass:
+    prompt = "Which surviving fighter gains +1 from a survival roll or scenario result?"
+    bonus = [Bonus(fighter=name, reason="survival roll or scenario result")
+             for name in _pick_fighters(state, warband, ask, prompt)]
+    return PostGamePass(warband=state.warbands[warband].name, bonus=bonus)
+
+
+PHASE = Phase(
+    steps=[
+        PhaseStep("battle-pass", "do the battle pass", guide="Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+                  build=lambda state, warband, ask: BattlePass(warband=state.warbands[warband].name)),
+        PhaseStep("scenario-pass", "do the scenario pass", guide="Scenario pass: XP the scenario gives named fighters (E6)",
+                  build=build_scenario_pass),
+        PhaseStep("casualty", "roll on the Casualty Table", guide="Casualty Table (D6) for each fighter that went Out of Action",
+                  build=lambda state, warband, ask: Casualties(warband=state.warbands[warband].name)),
+        PhaseStep("doom", "roll on the Doom Table", guide="Doom Table (2D6)", build=build_doom),
+        PhaseStep("post-game-pass", "do the post-game pass", guide="Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+                  build=build_post_game_pass),
+        PhaseStep("spending", "finish spending", guide="Spending: advancements bought (S1-S9)",
+                  build=lambda state, warband, ask: SpendingDone(warband=state.warbands[warband].name),
+                  before="buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?"),
+    ],
+    messages=PhaseMessages(
+        already_done="{band} cannot {step} again: it is done for battle {battle}",
+        not_yet="E2: {band} must {first} before it can {step} (post-game of battle {battle})",
+        unfinished="{band} has not finished the post-game of battle {battle}: next, {first} (campaign post-game {quoted})",
+    ),
+)

@@ -1,0 +1,83 @@
+"""The Experience step and Advancement Rolls."""
+
+from __future__ import annotations
+
+
+
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.errors import BadInput, RuleViolation
+
+from commands.trench_crusade import events
+from commands.trench_crusade import rules
+from commands.trench_crusade.commands import (
+    Advancement,
+    Experience,
+)
+from commands.trench_crusade.model import (
+    member,
+    roster_of,
+    rules_fighter,
+    tables_for,
+)
+from commands.trench_crusade.handlers.consequences import begin_step, finish_step, give_xp
+
+
+def experience(cmd: Experience, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, "experience")
+    roster = roster_of(state, band, tables)
+    record = battle.record
+    leader = member(state, band, cmd.leader).id if cmd.leader else None
+    warband_deeds = {deed.id for deed in tables.glorious_deeds.deeds if deed.warband_level}
+    if leader is None and any(deed.deed_id in warband_deeds for deed in record.deeds):
+        leaders = rules.warband_deed_leaders(roster, record)
+        if len(leaders) > 1:
+            chosen = ctx.choose("leader", "Which ELITE LEADER gains the XP of the warband's Glorious Deed?",
+                                [f.name for f in leaders])
+            leader = next(f.fighter_id for f in leaders if f.name == chosen)
+    for line in rules.battle_experience(roster, record, tables, warband_deed_leader=leader):
+        fighter = rules_fighter(state.fighters[line.fighter_id], tables)  # as it is after earlier awards
+        grant = rules.award_xp(fighter, line.amount, line.award_id, band.faction, tables)
+        give_xp(ctx, band, grant, f"battle {battle.number}: {line.award_id}")
+    finish_step(ctx, band, battle, "experience")
+
+
+def advancement(cmd: Advancement, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    if not cmd.rolls:
+        raise BadInput("name the fighter and the two skill tables of each Advancement Roll")
+    skill_tables = {table.id: table.name for table in tables.advancement_skills.tables}
+    for index, chosen in enumerate(cmd.rolls, start=1):
+        fighter = member(state, band, chosen.fighter)
+        if fighter.ext.get(events.ADVANCEMENTS_DUE, 0) < 1:
+            raise RuleViolation(f"{fighter.name} has no Advancement Roll to make")
+        unknown = [t for t in chosen.tables if t not in skill_tables]
+        if unknown or len(set(chosen.tables)) != 2 or len(chosen.tables) != 2:
+            raise RuleViolation(f"an Advancement Roll uses two different skill tables of: {', '.join(skill_tables)}")
+        results = [
+            (table, ctx.roll("2D6", purpose=f"Advancement Roll for {fighter.name} on {skill_tables[table]}").value)
+            for table in chosen.tables
+        ]
+        offered = [rules.advancement_skill(table, roll, fighter.skills, tables) for table, roll in results]
+        keep = chosen.keep or ctx.choose(
+            f"keep-{index}",
+            f"{fighter.name} may learn {offered[0].skill} ({chosen.tables[0]}) or {offered[1].skill} ({chosen.tables[1]}): keep which?",
+            list(chosen.tables),
+        )
+        result = rules.resolve_advancement_roll(results, keep, fighter.skills, tables)
+        ctx.emit(
+            events.AdvancementRolled(
+                warband=band.id,
+                fighter=fighter.id,
+                options=[
+                    events.AdvancementOption(table=o.table_id, roll=o.roll, rolled_row=o.rolled_row_id, row=o.result.id, skill=o.result.skill)
+                    for o in result.options
+                ],
+                kept=keep,
+            ),
+            ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=result.kept.result.skill,
+                            reason="Advancement Roll", row=result.kept.result.id),
+        )

@@ -1,0 +1,104 @@
+"""Exploration, or Reinforcements in its place."""
+
+from __future__ import annotations
+
+
+
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.errors import BadInput, RuleViolation
+
+from commands.trench_crusade import events
+from commands.trench_crusade import rules
+from commands.trench_crusade.commands import (
+    Exploration,
+    Reinforcements,
+)
+from commands.trench_crusade.model import (
+    tables_for,
+)
+from commands.trench_crusade.phase import REINFORCEMENTS
+from commands.trench_crusade.handlers.consequences import begin_step, finish_step
+
+
+def reinforcements(cmd: Reinforcements, ctx: Context) -> None:
+    """Reinforcements instead of Exploration (rules §9, steps 1-2): the Arsenal is discarded and the
+    Strongbox set to 0. The budget (next game's Threshold less the warband's Total Cost) is spent
+    by the players with `recruit --free` and the shared item commands."""
+    state = ctx.state
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, REINFORCEMENTS)
+    for item in band.stash:
+        ctx.emit(ev.ItemLost(warband=band.id, item=item, reason="Reinforcements: the Arsenal is discarded"))
+    if band.treasury:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-band.treasury, reason="Reinforcements: the Strongbox is set to 0"))
+    finish_step(ctx, band, battle, REINFORCEMENTS)
+
+
+EXPLORATION_SKILL_EFFECTS = {"extra-dice": (1, 0, 0), "re-roll-dice": (0, 1, 0), "seek": (0, 0, 1), "circle-back": (0, 0, -1)}
+
+
+def exploration(cmd: Exploration, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, "exploration")
+    known = {skill.id: skill.name for skill in tables.exploration.skills}
+    for skill in cmd.skills:
+        if skill not in known:
+            raise RuleViolation(f"there is no Exploration Skill '{skill}' (skills: {', '.join(known)})")
+        if skill not in EXPLORATION_SKILL_EFFECTS:
+            raise RuleViolation(f"{known[skill]} changes the dice themselves, which the ledger does not model: "
+                                "apply it as a --modifier and say so in a note")
+    extra_dice, extra_rerolls, skill_modifier = (sum(EXPLORATION_SKILL_EFFECTS[s][i] for s in cmd.skills) for i in range(3))
+    stage = rules.exploration_stage(band.games, tables)
+    table = cmd.table or ctx.choose("table", f"Explore which table after {band.games} games?", list(stage.tables))
+    count = rules.exploration_dice_count(band.games, extra_dice, tables)
+    faces = list(ctx.roll(f"{count}D6", purpose=f"Exploration dice for {band.name}").faces)
+    allowed = rules.exploration_rerolls(battle.record.result == "win", extra_rerolls, tables)
+    for position in chosen_rerolls(ctx, cmd.rerolls, faces, allowed):
+        faces[position - 1] = ctx.roll("D6", purpose=f"Exploration re-roll of die {position} for {band.name}").value
+    modifier = skill_modifier + cmd.modifier
+    found = rules.resolve_exploration(band.games, table, sum(faces) + modifier, band.ext.get(events.LOCATIONS, []), tables)  # type: ignore[arg-type]
+    seen = found.location or next(
+        (row for row in tables.exploration.locations if found.pillaged and row.table == table and row.roll == found.final_roll), None
+    )
+    ctx.emit(
+        events.ExplorationResolved(
+            warband=band.id,
+            stage=found.stage_id,
+            table=table,
+            dice=faces,
+            modifier=modifier,
+            final=found.final_roll,
+            location=found.location.id if found.location else None,
+            location_name=seen.name if seen else "",
+            pillaged=found.pillaged,
+            loot=found.loot_ducats,
+        )
+    )
+    if found.loot_ducats:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=found.loot_ducats,
+                                    reason=f"Exploration loot: Exploration Roll {found.final_roll}",
+                                    row=found.location.id if found.location else found.stage_id))
+    finish_step(ctx, band, battle, "exploration")
+
+
+def chosen_rerolls(ctx: Context, given: list[int] | None, faces: list[int], allowed: int) -> list[int]:
+    """The dice to re-roll (never the same die twice): as given, or asked one at a time."""
+    if given is not None:
+        if len(given) > allowed:
+            raise RuleViolation(f"only {allowed} Exploration {'die' if allowed == 1 else 'dice'} may be re-rolled")
+        if len(set(given)) != len(given):
+            raise RuleViolation("the same Exploration die cannot be re-rolled twice")
+        for position in given:
+            if not 1 <= position <= len(faces):
+                raise BadInput(f"there is no Exploration die {position}: dice are 1 to {len(faces)}")
+        return list(given)
+    chosen: list[int] = []
+    for turn in range(1, allowed + 1):
+        options = ["none", *(str(p) for p in range(1, len(faces) + 1) if p not in chosen)]
+        answer = ctx.choose(f"reroll-{turn}", f"Exploration dice {faces}: re-roll which die? ({allowed - turn + 1} re-roll(s) left)", options)
+        if answer == "none":
+            break
+        chosen.append(int(answer))
+    return chosen

@@ -1,0 +1,120 @@
+"""The Promotions step."""
+
+from __future__ import annotations
+
+
+
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.errors import BadInput
+from ledger.state import CampaignState, Fighter, Warband
+
+from commands.trench_crusade import events
+from commands.trench_crusade import rules
+from commands.trench_crusade.commands import (
+    Promotions,
+)
+from commands.trench_crusade.model import (
+    campaign_options,
+    head_wound_promotion,
+    member,
+    roster_of,
+    tables_for,
+)
+from commands.trench_crusade.handlers.consequences import begin_step, finish_step
+
+
+def promotions(cmd: Promotions, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    band = state.warband(cmd.warband)
+    battle = begin_step(state, band, "promotions")
+    if cmd.even and cmd.assign:
+        raise BadInput("give the assignment or ask for an even spread, not both")
+    roster = roster_of(state, band, tables)
+    streak = band.ext.get(events.STREAK, 0)
+    assignment = {member(state, band, ref).id: dice for ref, dice in cmd.assign.items()}
+    if rules.promotion_step_skipped(roster):
+        # The rules refuse an assignment here; a skipped step rolls nothing.
+        rules.resolve_promotion_step(roster, band.faction, tables, deeds=(), extra_dice=(), assignment=assignment,
+                                 order=(), faces=(), streak=streak)
+        ctx.emit(events.PromotionsSkipped(warband=band.id, elite=rules.elite_count(roster)))
+        finish_step(ctx, band, battle, "promotions")
+        return
+    deeds = battle.record.deeds
+    extra = [rules.ExtraPromotionDice(source_id=source, dice=dice) for source, dice in cmd.extra.items()]
+    pool = rules.promotion_pool(deeds, extra, tables)
+    eligibility = rules.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))
+    eligible = [f.fighter_id for f in eligibility.eligible]
+    if cmd.even:
+        assignment = rules.even_spread(eligible, pool.size)
+    elif not assignment and eligible:
+        raise BadInput("assign the Promotion Dice to Troops (e.g. --assign Anna=2) or ask for an even spread (--even)")
+    rules.validate_assignment(assignment, eligibility, pool.size)
+    order = roll_order(state, band, cmd.order, assignment, eligible)
+    ctx.emit(
+        events.PromotionPoolFormed(
+            warband=band.id,
+            size=pool.size,
+            base=pool.base,
+            glorious_deeds=pool.glorious_deeds,
+            extra=[events.ExtraDice(source=e.source_id, dice=e.dice) for e in pool.extra],
+            assignment={f: n for f, n in assignment.items() if n},
+            order=order,
+            excluded=[events.Excluded(fighter=e.fighter_id, reason=e.reason, row=e.row_id) for e in eligibility.excluded],
+            streak=streak,
+        )
+    )
+    roll_numbers: list[int] = []
+
+    def roll_die(fighter_id: str, number: int) -> int:
+        rolled = ctx.roll("D6", purpose=f"promotion die {number} of {len(order)} for {state.fighters[fighter_id].name}")
+        roll_numbers.append(rolled.number)
+        return rolled.value
+
+    def resolved(die: rules.PromotionDie) -> None:
+        ctx.emit(
+            events.PromotionDieRolled(
+                warband=band.id,
+                fighter=die.fighter_id,
+                roll=roll_numbers[-1],
+                die=len(roll_numbers),
+                of=len(order),
+                face=die.face,
+                counted_as_six=die.counted_as_six,
+                promoted=die.promoted,
+                streak=die.streak_after,
+                xp_restored=die.xp_restored,
+            )
+        )
+        if die.promoted:
+            promote(ctx, band, state.fighters[die.fighter_id], die)
+
+    rules.resolve_promotion_step(
+        roster, band.faction, tables, deeds=deeds, extra_dice=extra, assignment=assignment, order=order,
+        faces=roll_die, streak=streak, stop_rule=campaign_options(state).promotion_stop_rule, on_die=resolved,
+        head_wound_elite=head_wound_promotion(state),
+    )
+    finish_step(ctx, band, battle, "promotions")
+
+
+def roll_order(state: CampaignState, band: Warband, refs: list[str], assignment: dict[str, int], eligible: list[str]) -> list[str]:
+    """The fighter of each die in rolling order: as given per die (a model named once per die it
+    holds), or each named model's dice together (every model named once), or by default each
+    model's dice together in roster order."""
+    named = [member(state, band, ref).id for ref in refs]
+    if len(set(named)) < len(named):  # a model named twice: the order is one entry per die
+        rules.validate_roll_order(named, assignment, {f: state.fighters[f].name for f in {*named, *assignment}})
+        return named
+    holders = named or [f for f in eligible if assignment.get(f)]
+    return list(rules.dice_in_fighter_order(assignment, holders))
+
+
+def promote(ctx: Context, band: Warband, fighter: Fighter, die: rules.PromotionDie) -> None:
+    how = "a Promotion Die counted as a 6" if die.counted_as_six else "a 6 on a Promotion Die"
+    ctx.emit(
+        ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=rules.ELITE, reason=f"Promotion: {how}"),
+        ev.FighterPromoted(warband=band.id, fighter=fighter.id, role="elite", reason=f"Promotion: {how}"),
+    )
+    if fighter.xp:
+        ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=fighter.xp,
+                            on="Promotion: an ELITE begins with 0 Experience Points"))

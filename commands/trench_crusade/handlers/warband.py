@@ -1,0 +1,165 @@
+"""Warbands, recruiting, recording a battle, and XP an arbiter awards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from commands.shared import (
+    AwardXP,
+    EnlistWarband,
+    RecordBattle,
+    RecruitFighter,
+    active_fighter,
+    battle_record,
+    enlist_warband,
+    positive,
+    recruit_fighter,
+    slug,
+)
+from ledger import events as ev
+from ledger.decide import Context
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import CampaignState, Warband
+
+from commands.trench_crusade import events
+from commands.trench_crusade import rules
+from commands.trench_crusade.commands import (
+    RecordTrenchBattle,
+    Recruit,
+)
+from commands.trench_crusade.model import (
+    faction_id,
+    roster_of,
+    rules_fighter,
+    tables_for,
+)
+from commands.trench_crusade.phase import PHASE
+from commands.trench_crusade.handlers.consequences import give_xp
+
+
+# --- handlers ------------------------------------------------------------------------------------
+
+
+def enlist(cmd: EnlistWarband, ctx: Context) -> None:
+    enlist_warband(msgspec.structs.replace(cmd, faction=faction_id(cmd.faction)), ctx)
+
+
+def refuse_a_seventh_elite(state: CampaignState, band: Warband, keywords: list[str]) -> None:
+    if rules.ELITE in keywords and rules.elite_count(roster_of(state, band, tables_for(state))) >= rules.ELITE_CAP:
+        raise RuleViolation(f"{band.name} already has {rules.ELITE_CAP} ELITE models, the most a warband may have")
+
+
+def recruit_shared(cmd: RecruitFighter, ctx: Context) -> None:
+    """`fighter add` in a Trench Crusade campaign: the 6-ELITE limit holds for it too."""
+    refuse_a_seventh_elite(ctx.state, ctx.state.warband(cmd.warband), cmd.keywords)
+    recruit_fighter(cmd, ctx)
+
+
+def recruit(cmd: Recruit, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    if not cmd.model.strip():
+        raise BadInput("name the model's Faction List entry with --model")
+    keywords = list(dict.fromkeys([*([rules.ELITE] if cmd.elite else []), *cmd.keywords]))
+    refuse_a_seventh_elite(ctx.state, band, keywords)
+    recruit_fighter(
+        RecruitFighter(
+            warband=band.id,
+            name=cmd.name,
+            role="elite" if rules.ELITE in keywords else "troop",
+            keywords=keywords,
+            equipment=cmd.equipment,
+            cost=cmd.cost,
+            paid=cmd.paid,
+        ),
+        ctx,
+    )
+    recruited = next(e for e in reversed(ctx.events) if isinstance(e, ev.FighterRecruited))
+    ctx.emit(events.ModelEntry(warband=band.id, fighter=recruited.fighter, model=cmd.model.strip()))
+
+
+def _by_id_or_name(text: str, rows: Any, what: str) -> Any:
+    wanted = slug(text)
+    for row in rows:
+        if wanted in (row.id, slug(row.name)):
+            return row
+    raise RuleViolation(f"there is no {what} '{text}'")
+
+
+def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
+    state, tables = ctx.state, tables_for(ctx.state)
+    scenario = _by_id_or_name(cmd.scenario, tables.glorious_deeds.scenarios, "scenario")
+    known_deeds = tables.glorious_deeds.deeds
+
+    def deed_ids(names: list[str]) -> list[str]:
+        return [_by_id_or_name(name, known_deeds, "Glorious Deed").id for name in names]
+
+    deeds = [msgspec.structs.replace(deed, glorious_deeds=deed_ids(deed.glorious_deeds)) for deed in cmd.deeds]
+    battle = battle_record(
+        RecordBattle(participants=cmd.participants, winner=cmd.winner, scenario=scenario.id, deeds=deeds), ctx
+    )
+    PHASE.refuse_unfinished(state, battle.participants)
+    by_warband = {state.warband(ref).id: deed_ids(names) for ref, names in cmd.warband_deeds.items()}
+    attacker = state.warband(cmd.attacker).id if cmd.attacker else None
+    for named in [*by_warband, *([attacker] if attacker else [])]:
+        if named not in battle.participants:
+            raise RuleViolation(f"{state.warbands[named].name} did not fight in this battle")
+    kept: list[tuple[events.BattleRecordKept, int]] = []  # each warband's record and the Glory its deeds give
+    claimed: set[str] = set()
+    for band_id in battle.participants:
+        band = state.warbands[band_id]
+        mine = [deed for deed in battle.deeds if state.fighters[deed.fighter].warband == band_id]
+        record = rules.BattleRecord(
+            scenario_id=scenario.id,
+            result="draw" if battle.winner is None else "win" if battle.winner == band_id else "loss",
+            participants=tuple(deed.fighter for deed in mine),
+            out_of_action=tuple(deed.fighter for deed in mine if deed.out_of_action),
+            deeds=tuple(
+                [rules.DeedRecord(deed_id=deed_id, fighter_id=deed.fighter) for deed in mine for deed_id in deed.glorious_deeds]
+                + [rules.DeedRecord(deed_id=deed_id) for deed_id in by_warband.get(band_id, [])]
+            ),
+            side=None if attacker is None else "attacker" if band_id == attacker else "defender",
+        )
+        rules.validate_battle_record(record, roster_of(state, band, tables), tables)
+        for deed in record.deeds:
+            if deed.deed_id in claimed:
+                name = _by_id_or_name(deed.deed_id, known_deeds, "Glorious Deed").name
+                raise RuleViolation(f"{name} can be completed only once per game, by the first warband to do it")
+            claimed.add(deed.deed_id)
+        kept.append((
+            events.BattleRecordKept(
+                warband=band_id,
+                battle=battle.battle,
+                scenario=scenario.id,
+                result=record.result,
+                enemies=[w for w in battle.participants if w != band_id],
+                force=list(record.participants),
+                out_of_action=list(record.out_of_action),
+                deeds=[events.DeedEntry(deed=d.deed_id, fighter=d.fighter_id) for d in record.deeds],
+                side=record.side,
+            ),
+            rules.glory_from_deeds(record, tables),
+        ))
+    ctx.emit(battle)
+    for record_kept, glory in kept:
+        ctx.emit(record_kept)
+        if glory:
+            ctx.emit(events.GloryChanged(warband=record_kept.warband, delta=glory, reason=f"Glorious Deeds in battle {battle.battle}"))
+
+
+def record_shared_battle(cmd: RecordBattle, ctx: Context) -> None:
+    """`campaign battle record` in a Trench Crusade campaign: a battle with no warband-level deeds."""
+    record_battle(
+        RecordTrenchBattle(participants=cmd.participants, scenario=cmd.scenario, winner=cmd.winner, deeds=cmd.deeds),
+        ctx,
+    )
+
+
+def award_capped_xp(cmd: AwardXP, ctx: Context) -> None:
+    """`xp award` in a Trench Crusade campaign: only ELITE gain XP, up to their cap."""
+    positive(cmd.amount, "an XP award")
+    fighter = active_fighter(ctx.state, cmd.fighter, cmd.warband)
+    band = ctx.state.warbands[fighter.warband]
+    tables = tables_for(ctx.state)
+    give_xp(ctx, band, rules.grant_xp(rules_fighter(fighter, tables), cmd.amount, rules.ARBITER_AWARD, band.faction, tables), cmd.reason)

@@ -1,0 +1,208 @@
+"""The Campaign Phase, declared: Trauma, Promotions, Experience, the Advancement Rolls owed,
+Exploration (or Reinforcements in its place), Quartermaster and Roster, for the warband's latest
+battle; and how the guided `campaign post-game WARBAND` builds each step's command.
+
+The Quartermaster step's activities (retire, recruit, buy, sell, give, stow) are commands of their
+own, done before the step: at a terminal the walk offers to stop there for them; the step itself
+and the Roster step are a confirmation each. Whether a step is done is read from the events of the
+warband's latest battle (`post-game.step-done`, and the Advancement Rolls still owed), so the walk
+resumes where it stopped, and a battle is refused until its latest battle's phase is finished. With
+no one to ask (no terminal), choices with a sensible default (accept the even spread, roll each
+model's dice together, no extra dice, no re-rolls) take it; choices the command itself asks while
+deciding (the table to explore, which LEADER gains a warband deed's XP) are left to it, so
+`post-game --answer table=rare` gives them; the skill tables of an Advancement Roll need a terminal
+or `campaign trench-crusade advance`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from commands.kit import Phase, PhaseMessages, PhaseStep
+from ledger.decide import AskChoice, Command
+from ledger.errors import NeedsDice, RuleViolation
+from ledger.state import CampaignState, Warband
+
+from . import rules
+from .commands import (
+    Advancement,
+    AdvanceRoll,
+    Experience,
+    Exploration,
+    Promotions,
+    Quartermaster,
+    Roster,
+    Trauma,
+)
+from .model import advancements_due, head_wound_promotion, latest_battle, roster_of, tables_for
+from .tables import TrenchCrusadeTables
+
+QUARTERMASTER, ROSTER, REINFORCEMENTS = "quartermaster", "roster", "reinforcements"
+
+
+def offer(ask: AskChoice, prompt: str, options: Sequence[str], default: str | None) -> str | None:
+    """Ask a choice; with no one to ask, the default is the answer (None: the command asks
+    while deciding, where `post-game --answer KEY=CHOICE` can give it)."""
+    try:
+        return ask(prompt, options)
+    except NeedsDice:
+        return default
+
+
+def advancement_done(state: CampaignState, band: Warband) -> bool:
+    return PHASE.is_done(state, band, "experience") and not advancements_due(state, band)
+
+
+def settled_first(state: CampaignState, band: Warband, step: str) -> None:
+    """What the rules settle before a step: a ransom before anything after Trauma, the Advancement
+    Rolls owed before Exploration (or Reinforcements)."""
+    captives = [f.name for f in state.fighters_of(band.id, active_only=False) if f.status == "captured"]
+    title = PHASE.title(step)
+    if step != "trauma" and captives:
+        # The rules settle a ransom before the phase goes on; a captive left pending would also escape
+        # the 6-ELITE count of the Promotions step and could return as a 7th ELITE.
+        raise RuleViolation(
+            f"{', '.join(captives)} {'is' if len(captives) == 1 else 'are'} Captured: settle the ransom "
+            f"(trench-crusade ransom, paid or unpaid) before the {title} step"
+        )
+    if PHASE.place(step) == "exploration" and (owed := advancements_due(state, band)):
+        names = ", ".join(state.fighters[f].name for f in owed)
+        raise RuleViolation(f"{names} still {'has' if len(owed) == 1 else 'have'} an Advancement Roll to make before {title}")
+
+
+def _more_dice(ask: AskChoice, tables: TrenchCrusadeTables) -> dict[str, int]:
+    """Extra Promotion Dice from Skills or Glory Items, each with its source."""
+    sources = {row.id: row for row in tables.promotion_dice_sources.rows}
+    extra: dict[str, int] = {}
+    while True:
+        left = [source for source in sources if source not in extra]
+        if not left:
+            return extra
+        source = offer(ask, "Extra Promotion Dice from a Skill or Glory Item?", ["none", *left], "none")
+        if source == "none":
+            return extra
+        row = sources[source]
+        counts = [str(row.dice_each * n) for n in range(1, 7)]
+        extra[source] = int(ask(f"How many dice does {row.name} add ({row.dice_each} per {row.per})?", counts))
+
+
+def _assignment_table(names: dict[str, str], assignment: dict[str, int], pool: rules.PromotionPool) -> str:
+    width = max(len(name) for name in names.values())
+    rows = "\n".join(f"  {names[f].ljust(width)}  {assignment.get(f, 0)}" for f in names)
+    made_of = f"1 + {pool.glorious_deeds} Glorious Deeds" + "".join(f" + {e.dice} {e.source_id}" for e in pool.extra)
+    return f"Promotion Dice: {pool.size} ({made_of})\n{rows}\n"
+
+
+def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Promotions:
+    band = state.warbands[warband]
+    tables = tables_for(state)
+    roster = roster_of(state, band, tables)
+    if rules.promotion_step_skipped(roster):
+        return Promotions(warband=band.name)
+    extra = _more_dice(ask, tables)
+    deeds = latest_battle(state, band).record.deeds
+    pool = rules.promotion_pool(deeds, [rules.ExtraPromotionDice(source_id=s, dice=n) for s, n in extra.items()], tables)
+    eligibility = rules.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))
+    names = {f.fighter_id: f.name for f in eligibility.eligible}
+    if not names:
+        return Promotions(warband=band.name, even=True, extra=extra)
+    even = rules.even_spread(list(names), pool.size)
+    assignment, refusal = even, ""
+    while True:
+        prompt = f"{refusal}{_assignment_table(names, assignment, pool)}Accept this assignment?"
+        if offer(ask, prompt, ["accept", "edit"], "accept") == "accept":
+            break
+        edited = {f: int(ask(f"Promotion Dice for {name}", [str(n) for n in range(pool.size + 1)])) for f, name in names.items()}
+        try:
+            rules.validate_assignment(edited, eligibility, pool.size)
+            assignment, refusal = edited, ""
+        except rules.TrenchCrusadeRuleError as error:
+            refusal = f"Not allowed: {error}\n"
+    default_order = rules.dice_in_fighter_order(assignment, [f for f in names if assignment.get(f)])
+    order: list[str] = []  # empty: the default, each model's dice together
+    shown = ", ".join(names[f] for f in default_order)
+    if offer(ask, f"Roll in this order: {shown}?", ["accept", "edit"], "accept") == "edit":
+        left = dict(assignment)
+        for die in range(1, len(default_order) + 1):
+            holders = {names[f]: f for f, n in left.items() if n}
+            picked = ask(f"Promotion Die {die} of {len(default_order)}: roll for which model?", list(holders))
+            left[holders[picked]] -= 1
+            order.append(picked)
+    if assignment == even:
+        return Promotions(warband=band.name, even=True, order=order, extra=extra)
+    return Promotions(warband=band.name, assign={names[f]: n for f, n in assignment.items() if n}, order=order, extra=extra)
+
+
+def build_experience(state: CampaignState, warband: str, ask: AskChoice) -> Experience:
+    band = state.warbands[warband]
+    tables = tables_for(state)
+    record = latest_battle(state, band).record
+    warband_deeds = {deed.id for deed in tables.glorious_deeds.deeds if deed.warband_level}
+    leaders = rules.warband_deed_leaders(roster_of(state, band, tables), record)
+    if len(leaders) > 1 and any(deed.deed_id in warband_deeds for deed in record.deeds):
+        prompt = "Which ELITE LEADER gains the XP of the warband's Glorious Deed?"
+        return Experience(warband=band.name, leader=offer(ask, prompt, [f.name for f in leaders], None))
+    return Experience(warband=band.name)
+
+
+def build_advancement(state: CampaignState, warband: str, ask: AskChoice) -> Advancement:
+    band = state.warbands[warband]
+    skill_tables = [table.id for table in tables_for(state).advancement_skills.tables]
+    rolls = []
+    for fighter_id, due in advancements_due(state, band).items():
+        name = state.fighters[fighter_id].name
+        for number in range(1, due + 1):
+            first = ask(f"{name}, Advancement Roll {number} of {due}: first skill table", skill_tables)
+            second = ask(f"{name}, Advancement Roll {number} of {due}: second skill table",
+                         [t for t in skill_tables if t != first])
+            rolls.append(AdvanceRoll(fighter=name, tables=[first, second]))
+    return Advancement(warband=band.name, rolls=rolls)
+
+
+def build_exploration(state: CampaignState, warband: str, ask: AskChoice) -> Exploration:
+    band = state.warbands[warband]
+    tables = tables_for(state)
+    stage = rules.exploration_stage(band.games, tables)
+    table = stage.tables[0] if len(stage.tables) == 1 else offer(ask, f"Explore which table after {band.games} games?", list(stage.tables), None)
+    rerolls = offer(ask, "Re-roll Exploration dice once you have seen them?", ["no", "yes"], "no")
+    return Exploration(warband=band.name, table=table, rerolls=None if rerolls == "yes" else [])
+
+
+def _plain(command: type[Command]):
+    def build(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+        return command(warband=state.warbands[warband].name)
+
+    return build
+
+
+PHASE = Phase(
+    steps=[
+        PhaseStep("trauma", "Trauma", build=_plain(Trauma),
+                  guide="Trauma: Survival Rolls for Troops, the Trauma Table for ELITE"),
+        PhaseStep("promotions", "Promotions", build=build_promotions, guide="Promotions: the Promotion Dice pool"),
+        PhaseStep("experience", "Experience", build=build_experience, guide="Experience: XP for the ELITE"),
+        PhaseStep("advancement", "Advancement", build=build_advancement, guide="Advancement Rolls",
+                  done=advancement_done, checked_by_command=True),
+        PhaseStep("exploration", "Exploration", build=build_exploration,
+                  guide="Exploration (or Reinforcements instead)",
+                  before="take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
+                         "discarded, the Strongbox set to 0, no Exploration)?"),
+        # Taken instead of Exploration, in its place in the order (rules §4: Reinforcements forfeits Exploration).
+        PhaseStep(REINFORCEMENTS, "Reinforcements", instead_of="exploration"),
+        PhaseStep(QUARTERMASTER, "Quartermaster", build=_plain(Quartermaster),
+                  guide="Quartermaster: done buying, selling, recruiting, retiring and allocating",
+                  before="retire, recruit, buy, sell or allocate Battlekit first (`campaign trench-crusade "
+                         "retire|recruit|buy|sell|give|stow`)?"),
+        PhaseStep(ROSTER, "Roster", build=_plain(Roster), guide="Roster: the roster is up to date"),
+    ],
+    messages=PhaseMessages(
+        no_battle="{band} has not fought a battle yet",
+        already_done="{band} has already done the {step} step for battle {battle}",
+        taken_instead="{band} has done the {taken} step for battle {battle}: "
+                      "Reinforcements are taken instead of Exploration, not as well",
+        not_yet="{band} must do the {first} step for battle {battle} first (the Campaign Phase goes {order})",
+        unfinished="{band} has not finished the Campaign Phase of battle {battle}: next is {next_key} "
+                   "(campaign post-game {quoted})",
+    ),
+    gate=settled_first,
+)

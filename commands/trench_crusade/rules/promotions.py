@@ -1,0 +1,384 @@
+"""The Promotions Step (seed 001): the pool, who may take Promotion Dice, the assignment, the dice and the streak."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import NamedTuple
+
+import msgspec
+
+from commands.kit import Rolled, check_faces
+from commands.trench_crusade.tables import (
+    TrenchCrusadeTables,
+)
+from commands.trench_crusade.rules.common import BAD_COMPANY, BASE_PROMOTION_DICE, DeedRecord, ELITE, ELITE_CAP, FAILURES_BEFORE_AUTOMATIC_SIX, Fighter, PromotionStopRule, TrenchCrusadeRuleError, _dice_word, _ordinal, non_promotable_row
+
+
+def elite_count(roster: Sequence[Fighter]) -> int:
+    """ELITE models as counted for the 6-ELITE checks (Bad Company models do not count)."""
+    return sum(1 for fighter in roster if fighter.is_elite and BAD_COMPANY not in fighter.skills)
+
+
+def promotion_step_skipped(roster: Sequence[Fighter]) -> bool:
+    """Ignore the Promotion step completely with 6 or more ELITE at the start of the phase."""
+    return elite_count(roster) >= ELITE_CAP
+
+
+class ExtraPromotionDice(msgspec.Struct, frozen=True, kw_only=True):
+    """Dice added by a Skill or Glory Item, naming its row in ``promotion-dice-sources``."""
+
+    source_id: str
+    dice: int
+
+
+class PromotionPool(msgspec.Struct, frozen=True, kw_only=True):
+    base: int
+    glorious_deeds: int
+    extra: tuple[ExtraPromotionDice, ...]
+    size: int
+
+
+def promotion_pool(
+    deeds: Sequence[DeedRecord],
+    extra_dice: Sequence[ExtraPromotionDice],
+    tables: TrenchCrusadeTables,
+) -> PromotionPool:
+    """1D6, plus 1D6 per Glorious Deed by any model of the warband, plus named extra dice."""
+    sources = {source.id: source for source in tables.promotion_dice_sources.rows}
+    for extra in extra_dice:
+        source = sources.get(extra.source_id)
+        if source is None:
+            raise TrenchCrusadeRuleError(
+                f"{extra.source_id!r} does not add Promotion Dice; known sources: "
+                f"{', '.join(sources) or 'none'}"
+            )
+        if extra.dice < 1 or extra.dice % source.dice_each:
+            raise TrenchCrusadeRuleError(
+                f"{source.name} adds {source.dice_each} {_dice_word(source.dice_each)} per "
+                f"{source.per}, so it cannot add {extra.dice}"
+            )
+    size = BASE_PROMOTION_DICE + len(deeds) + sum(extra.dice for extra in extra_dice)
+    return PromotionPool(
+        base=BASE_PROMOTION_DICE, glorious_deeds=len(deeds), extra=tuple(extra_dice), size=size
+    )
+
+
+class Exclusion(msgspec.Struct, frozen=True, kw_only=True):
+    fighter_id: str
+    name: str
+    reason: str
+    row_id: str | None = None  # the non-promotable row, when that is the reason
+
+
+class PromotionEligibility(msgspec.Struct, frozen=True, kw_only=True):
+    eligible: tuple[Fighter, ...]
+    excluded: tuple[Exclusion, ...]
+
+
+def promotion_eligibility(
+    roster: Sequence[Fighter],
+    faction: str,
+    tables: TrenchCrusadeTables,
+    *,
+    head_wound_elite: bool = False,
+) -> PromotionEligibility:
+    """The Troops that may take Promotion Dice, and why every other model may not;
+    ``head_wound_elite`` (house rule, v1.0) lets a Head-Wounded ELITE take them as a Troop."""
+    eligible: list[Fighter] = []
+    excluded: list[Exclusion] = []
+    for fighter in roster:
+        if fighter.is_elite and head_wound_elite and fighter.xp_blocked:
+            eligible.append(fighter)
+        elif fighter.is_elite:
+            excluded.append(
+                Exclusion(fighter_id=fighter.fighter_id, name=fighter.name, reason="already ELITE")
+            )
+        elif (row := non_promotable_row(fighter, faction, tables)) is not None:
+            excluded.append(
+                Exclusion(
+                    fighter_id=fighter.fighter_id,
+                    name=fighter.name,
+                    reason=f"{fighter.model} cannot be Promoted",
+                    row_id=row.id,
+                )
+            )
+        else:
+            eligible.append(fighter)
+    return PromotionEligibility(eligible=tuple(eligible), excluded=tuple(excluded))
+
+
+def validate_assignment(
+    assignment: Mapping[str, int], eligibility: PromotionEligibility, pool_size: int
+) -> None:
+    """Refuse an assignment of Promotion Dice (fighter id -> dice) the seed does not allow."""
+    eligible = {fighter.fighter_id: fighter for fighter in eligibility.eligible}
+    excluded = {exclusion.fighter_id: exclusion for exclusion in eligibility.excluded}
+    for fighter_id, dice in assignment.items():
+        if fighter_id in excluded:
+            exclusion = excluded[fighter_id]
+            raise TrenchCrusadeRuleError(
+                f"{exclusion.name} cannot take Promotion Dice: {exclusion.reason}"
+            )
+        if fighter_id not in eligible:
+            raise TrenchCrusadeRuleError(f"there is no model {fighter_id!r} in this warband")
+        if dice < 0:
+            raise TrenchCrusadeRuleError(
+                f"{eligible[fighter_id].name} cannot take {dice} Promotion Dice"
+            )
+    if not eligible:
+        if any(assignment.values()):
+            raise TrenchCrusadeRuleError("no Troop in this warband can take Promotion Dice")
+        return
+    # A Head-Wounded ELITE taking dice as a Troop (house rule) is levelled with the Troops.
+    levelled = "Troop" if not any(f.is_elite for f in eligible.values()) else "model taking Promotion Dice"
+    assigned = sum(assignment.values())
+    if assigned != pool_size:
+        raise TrenchCrusadeRuleError(
+            f"all {pool_size} Promotion {_dice_word(pool_size)} must be assigned; "
+            f"{assigned} {'is' if assigned == 1 else 'are'}"
+        )
+    counts = {fighter_id: assignment.get(fighter_id, 0) for fighter_id in eligible}
+    most_id = max(counts, key=counts.__getitem__)
+    fewest_id = min(counts, key=counts.__getitem__)
+    most, fewest = counts[most_id], counts[fewest_id]
+    if most >= 3 and fewest < most - 1:
+        raise TrenchCrusadeRuleError(
+            f"{eligible[most_id].name} cannot take a {_ordinal(most)} Promotion Die while "
+            f"{eligible[fewest_id].name} has {fewest}: no model gets a {_ordinal(most)} die "
+            f"until every {levelled} has at least {most - 1} (Promotions Step)"
+        )
+
+
+def even_spread(eligible_ids: Sequence[str], pool_size: int) -> dict[str, int]:
+    """Deal the pool round-robin in the given order: always a valid assignment."""
+    if not eligible_ids:
+        return {}
+    each, remainder = divmod(pool_size, len(eligible_ids))
+    return {
+        fighter_id: each + (1 if position < remainder else 0)
+        for position, fighter_id in enumerate(eligible_ids)
+    }
+
+
+def dice_in_fighter_order(
+    assignment: Mapping[str, int], fighter_order: Sequence[str]
+) -> tuple[str, ...]:
+    """A rolling order that rolls all of one model's dice before the next model's."""
+    if set(fighter_order) != {fighter_id for fighter_id, dice in assignment.items() if dice}:
+        raise TrenchCrusadeRuleError(
+            "the rolling order must name every model that has Promotion Dice, and only those"
+        )
+    return tuple(fighter_id for fighter_id in fighter_order for _ in range(assignment[fighter_id]))
+
+
+def validate_roll_order(
+    order: Sequence[str], assignment: Mapping[str, int], names: Mapping[str, str]
+) -> None:
+    """The rolling order lists one entry per assigned die (a model once per die it holds);
+    ``names`` (fighter id -> name) lets the refusal name the model as the player does."""
+    in_order = Counter(order)
+    for fighter_id in sorted(set(in_order) | set(assignment)):
+        assigned, listed = assignment.get(fighter_id, 0), in_order.get(fighter_id, 0)
+        if assigned != listed:
+            raise TrenchCrusadeRuleError(
+                f"the rolling order has {listed} {_dice_word(listed)} for "
+                f"{names.get(fighter_id, fighter_id)} but {assigned} "
+                f"{'is' if assigned == 1 else 'are'} assigned"
+            )
+
+
+class StreakStep(NamedTuple):
+    counted_as_six: bool  # the failure-streak rule made this die a 6
+    promoted: bool
+    new_streak: int
+
+
+def streak_step(streak: int, face: int) -> StreakStep:
+    """One Promotion Die: a 6 promotes; after 5 dice in a row without one, so does the next."""
+    if not 0 <= streak <= FAILURES_BEFORE_AUTOMATIC_SIX:
+        raise TrenchCrusadeRuleError(
+            f"a streak of {streak} dice without a Promotion is impossible: "
+            f"the die after {FAILURES_BEFORE_AUTOMATIC_SIX} always counts as a 6"
+        )
+    check_faces([face], 6, "a Promotion Die")
+    counted_as_six = streak >= FAILURES_BEFORE_AUTOMATIC_SIX
+    promoted = counted_as_six or face == 6
+    return StreakStep(counted_as_six, promoted, 0 if promoted else streak + 1)
+
+
+class PromotionDie(msgspec.Struct, frozen=True, kw_only=True):
+    fighter_id: str
+    face: int
+    counted_as_six: bool
+    promoted: bool
+    streak_after: int
+    xp_restored: bool = False  # a Head-Wounded ELITE's 6 (house rule): XP gain, not ELITE
+
+
+class PromotionRolls(msgspec.Struct, frozen=True, kw_only=True):
+    dice: tuple[PromotionDie, ...]  # the dice actually rolled, in order
+    promoted: tuple[str, ...]
+    xp_restored: tuple[str, ...]  # Head-Wounded ELITE whose 6 lifted the XP block
+    streak_before: int
+    streak_after: int
+    unrolled: int  # assigned dice left unrolled because rolling stopped
+
+    @property
+    def dice_consumed(self) -> int:
+        return len(self.dice)
+
+
+#: Rolls one Promotion Die when it is needed: (fighter id, die number from 1) -> face.
+RollDie = Callable[[str, int], int]
+
+
+def roll_promotion_dice(
+    order: Sequence[str],
+    faces: Rolled | Sequence[int] | RollDie,
+    *,
+    streak: int,
+    elite_at_start: int,
+    stop_rule: PromotionStopRule = "first-six",
+    on_die: Callable[[PromotionDie], None] | None = None,
+    restores_xp: Collection[str] = (),
+) -> PromotionRolls:
+    """Roll the assigned dice one at a time in the player's order, using ``faces`` in turn.
+
+    ``faces`` is either the dice already rolled (the kit's `Rolled`, or a list of faces: dice beyond
+    those needed are not consumed, and one more is asked for with the kit's `MoreDice`) or a function that rolls each die only
+    when it is needed, so that a ledger records each die as the rule asks for it, between the events
+    ``on_die`` emits. ``on_die`` hears each die as soon as it is
+    resolved. Rolling stops at the first promotion (``first-six``), or, with ``per-model``,
+    skips the promoted model's remaining dice and stops once a promotion makes 6 ELITE.
+    A 6 for a model of ``restores_xp`` (Head-Wounded ELITE, house rule) lifts its XP block
+    instead of promoting it: it stops rolling like a promotion but adds no ELITE.
+    """
+    if elite_at_start >= ELITE_CAP:
+        raise TrenchCrusadeRuleError(
+            f"the warband has {elite_at_start} ELITE models, so the Promotion step is skipped"
+        )
+    if not callable(faces) and not isinstance(faces, Rolled):
+        faces = Rolled.of([[face] for face in faces])
+    rolled: list[PromotionDie] = []
+    promoted: list[str] = []
+    restored: list[str] = []
+    current_streak = streak
+    for position, fighter_id in enumerate(order):
+        if fighter_id in promoted or fighter_id in restored:
+            continue
+        if callable(faces):
+            face = faces(fighter_id, len(rolled) + 1)
+        else:
+            still_to_roll = sum(
+                1 for later in order[position:] if later not in promoted and later not in restored
+            )
+            purpose = f"the next Promotion Die: {still_to_roll} assigned {_dice_word(still_to_roll)} not rolled yet"
+            face = faces.next(len(rolled), "D6", purpose)[0]
+        step = streak_step(current_streak, face)
+        current_streak = step.new_streak
+        restores = step.promoted and fighter_id in restores_xp
+        die = PromotionDie(
+            fighter_id=fighter_id,
+            face=face,
+            counted_as_six=step.counted_as_six,
+            promoted=step.promoted and not restores,
+            streak_after=current_streak,
+            xp_restored=restores,
+        )
+        rolled.append(die)
+        if on_die is not None:
+            on_die(die)
+        if step.promoted:
+            (restored if restores else promoted).append(fighter_id)
+            if stop_rule == "first-six" or elite_at_start + len(promoted) >= ELITE_CAP:
+                break
+    return PromotionRolls(
+        dice=tuple(rolled),
+        promoted=tuple(promoted),
+        xp_restored=tuple(restored),
+        streak_before=streak,
+        streak_after=current_streak,
+        unrolled=len(order) - len(rolled),
+    )
+
+
+def promote(fighter: Fighter) -> Fighter:
+    """Gains ELITE at once (so it moves to the Elite Models section) and starts at 0 XP."""
+    return msgspec.structs.replace(fighter, keywords=fighter.keywords | {ELITE}, xp=0)
+
+
+def restore_xp_gain(fighter: Fighter) -> Fighter:
+    """A Head-Wounded ELITE's Promotion 6 (house rule): it gains XP again; the scar stays."""
+    return msgspec.structs.replace(fighter, xp_blocked=False)
+
+
+class PromotionStepResult(msgspec.Struct, frozen=True, kw_only=True):
+    skipped: bool
+    pool: PromotionPool | None
+    eligibility: PromotionEligibility | None
+    rolls: PromotionRolls | None
+    roster_after: tuple[Fighter, ...]
+    streak_after: int
+
+
+def resolve_promotion_step(
+    roster: Sequence[Fighter],
+    faction: str,
+    tables: TrenchCrusadeTables,
+    *,
+    deeds: Sequence[DeedRecord],
+    extra_dice: Sequence[ExtraPromotionDice],
+    assignment: Mapping[str, int],
+    order: Sequence[str],
+    faces: Rolled | Sequence[int] | RollDie,
+    streak: int,
+    stop_rule: PromotionStopRule = "first-six",
+    on_die: Callable[[PromotionDie], None] | None = None,
+    head_wound_elite: bool = False,
+) -> PromotionStepResult:
+    """The whole Promotions Step: skip check, pool, assignment, rolling, promotion;
+    ``head_wound_elite`` is the v1.0 house rule (see ``promotion_eligibility``)."""
+    if promotion_step_skipped(roster):
+        if any(assignment.values()):
+            raise TrenchCrusadeRuleError(
+                f"the warband has {elite_count(roster)} ELITE models, so the Promotion step "
+                "is skipped and no Promotion Dice are assigned"
+            )
+        return PromotionStepResult(
+            skipped=True,
+            pool=None,
+            eligibility=None,
+            rolls=None,
+            roster_after=tuple(roster),
+            streak_after=streak,
+        )
+    pool = promotion_pool(deeds, extra_dice, tables)
+    eligibility = promotion_eligibility(roster, faction, tables, head_wound_elite=head_wound_elite)
+    validate_assignment(assignment, eligibility, pool.size)
+    validate_roll_order(order, assignment, {fighter.fighter_id: fighter.name for fighter in roster})
+    rolls = roll_promotion_dice(
+        order,
+        faces,
+        streak=streak,
+        elite_at_start=elite_count(roster),
+        stop_rule=stop_rule,
+        on_die=on_die,
+        restores_xp={fighter.fighter_id for fighter in eligibility.eligible if fighter.is_elite},
+    )
+    roster_after = tuple(
+        promote(fighter)
+        if fighter.fighter_id in rolls.promoted
+        else restore_xp_gain(fighter)
+        if fighter.fighter_id in rolls.xp_restored
+        else fighter
+        for fighter in roster
+    )
+    return PromotionStepResult(
+        skipped=False,
+        pool=pool,
+        eligibility=eligibility,
+        rolls=rolls,
+        roster_after=roster_after,
+        streak_after=rolls.streak_after,
+    )

@@ -1,0 +1,70 @@
+"""Trauma: a Troop's Survival Roll and an ELITE's Trauma Table roll."""
+
+from __future__ import annotations
+
+import msgspec
+
+from commands.trench_crusade.tables import (
+    EliteTraumaRow,
+    TrenchCrusadeTables,
+    TroopSurvivalRow,
+)
+from commands.kit import Rolled, check_faces, d66
+from commands.trench_crusade.rules.common import Fighter, TrenchCrusadeRuleError
+
+
+def troop_survival(face: int, tables: TrenchCrusadeTables) -> TroopSurvivalRow:
+    """A Troop taken Out of Action rolls a D6: 1-2 it is removed, 3+ it is fine."""
+    check_faces([face], 6, "a Survival Roll")
+    return next(row for row in tables.trauma.troop_survival if row.low <= face <= row.high)
+
+
+def _d66_row(roll: int, tables: TrenchCrusadeTables) -> EliteTraumaRow:
+    tens, units = divmod(roll, 10)
+    if not (1 <= tens <= 6 and 1 <= units <= 6):
+        raise TrenchCrusadeRuleError(f"{roll} is not a D66 result (11 to 66, digits 1 to 6)")
+    return next(row for row in tables.trauma.elite if row.low <= roll <= row.high)
+
+
+class TraumaOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    fighter_id: str
+    rolls_used: tuple[int, ...]
+    rerolled_rows: tuple[str, ...]  # injuries it already had, rolled again
+    row: EliteTraumaRow
+    removed: bool  # dead, or a repeated injury that removes it; a capture is settled apart
+    battle_scars_after: int
+    unfit_for_duty: bool
+
+
+def trauma_roll_purpose(name: str, index: int) -> str:
+    again = f" (roll {index + 1}: an injury it already has is rolled again)" if index else ""
+    return f"Trauma roll for {name}{again}"
+
+
+def elite_trauma(fighter: Fighter, rolled: Rolled, tables: TrenchCrusadeTables) -> TraumaOutcome:
+    """An ELITE taken Out of Action rolls D66 on the Trauma Table (re-rolling repeats): each D66 is
+    asked for through `rolled` (the kit's protocol), so a repeat asks for one more."""
+    rerolled: list[str] = []
+    rolls: list[int] = []
+    while True:
+        roll = d66(rolled.next(len(rolls), "D66", trauma_roll_purpose(fighter.name, len(rolls))))
+        rolls.append(roll)
+        row = _d66_row(roll, tables)
+        repeated = row.kind == "injury" and row.id in fighter.injuries
+        if repeated and row.repeat == "re-roll":
+            rerolled.append(row.id)
+            continue
+        removed = row.kind == "dead" or (repeated and row.repeat == "removed")
+        scars = fighter.battle_scars + (1 if row.battle_scar and not removed else 0)
+        allowed = tables.trauma.scars_to_unfit + sum(
+            1 for skill in tables.trauma.extra_scar_skills if skill in fighter.skills
+        )
+        return TraumaOutcome(
+            fighter_id=fighter.fighter_id,
+            rolls_used=tuple(rolls),
+            rerolled_rows=tuple(rerolled),
+            row=row,
+            removed=removed,
+            battle_scars_after=scars,
+            unfit_for_duty=not removed and scars >= allowed,
+        )

@@ -1,0 +1,62 @@
+"""Files the ledger writes for people (exports, backups): whole or not at all, never over another file.
+
+The content goes to a temporary file in the same folder, is flushed to disk, and is renamed over
+the name asked for only when complete, so a crash or a full disk leaves the old file (or none),
+never half a trail. An existing file — or a symbolic link, whose target would be overwritten — is
+refused unless the caller forces it; then the name is replaced, never a link's target.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from ledger.errors import BadInput
+
+
+def refuse_existing(path: Path, force: bool) -> None:
+    if force:
+        return
+    if path.is_symlink():
+        raise BadInput(f"{path} is a symbolic link (to {os.readlink(path)}): nothing written; --force replaces the link")
+    if path.exists():
+        raise BadInput(f"{path} already exists: nothing written; --force replaces it")
+
+
+@contextlib.contextmanager
+def written_whole(path: Path, *, force: bool = False) -> Iterator[Path]:
+    """A temporary path in `path`'s folder to write to; renamed to `path` when the block ends well."""
+    refuse_existing(path, force)
+    folder = path.parent
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".partial")
+    except OSError as error:
+        raise BadInput(f"cannot write {path}: {error.strerror}") from None
+    os.close(handle)
+    os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary new file, not mkstemp's owner-only
+    try:
+        yield Path(temporary)
+        with open(temporary, "rb") as written:
+            os.fsync(written.fileno())
+        if not force:
+            refuse_existing(path, force)  # made meanwhile by someone else
+        os.replace(temporary, path)
+    except OSError as error:
+        raise BadInput(f"cannot write {path}: {error.strerror}") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(temporary)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_whole(path: Path, data: bytes, *, force: bool = False) -> None:
+    with written_whole(path, force=force) as temporary:
+        temporary.write_bytes(data)

@@ -1,0 +1,88 @@
+"""The text the ledger takes from people, and how it shows text back.
+
+Every argument of the command line is checked here before a command sees it: it must be valid
+UTF-8 (Python hands an undecodable byte over as a lone surrogate), hold no control character
+(a newline in a name would forge lines in `log`) and no hidden bidirectional formatting character
+(U+202E would disguise a name), and is normalised to Unicode NFC, so that two spellings of one name
+are the same name. Names take at most NAME_LIMIT characters and free texts (notes, reasons) at most
+TEXT_LIMIT. When text is shown, anything that slipped in (from an older store or an imported trail)
+is escaped, and right-to-left text is isolated so that it cannot reorder the rest of the line.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from ledger.errors import BadInput
+
+NAME_LIMIT = 80
+TEXT_LIMIT = 2000
+
+# Explicit directional formatting characters (embeddings, overrides, isolates, marks).
+BIDI_FORMATTING = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_FSI, _PDI = "\u2068", "\u2069"
+_ISOLATES = frozenset("\u2066\u2067\u2068\u2069")
+
+
+def _forbidden(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Cs") or char in BIDI_FORMATTING
+
+
+def _label(text: str) -> str:
+    shortened = text if len(text) <= 40 else text[:40] + "…"
+    return escaped(shortened)
+
+
+def checked_argument(text: str) -> str:
+    """One command-line argument as NFC text, or BadInput naming what is wrong with it."""
+    for char in text:
+        if unicodedata.category(char) == "Cs":
+            raise BadInput(f"argument '{_label(text)}' is not valid UTF-8 text")
+        if _forbidden(char):
+            raise BadInput(f"argument '{_label(text)}' holds the control character U+{ord(char):04X}; "
+                           "names and texts may not")
+    if len(text) > TEXT_LIMIT:
+        raise BadInput(f"argument '{_label(text)}' is {len(text)} characters long; "
+                       f"the limit is {TEXT_LIMIT} (names: {NAME_LIMIT})")
+    return unicodedata.normalize("NFC", text)
+
+
+# The fields of a command that name something new (a warband, a fighter, a player).
+NAME_FIELDS = ("name", "player", "faction")
+
+
+def check_name(name: str, what: str = "the name") -> None:
+    if len(name) > NAME_LIMIT:
+        raise BadInput(f"{what} '{_label(name)}' is {len(name)} characters long; names take at most {NAME_LIMIT}")
+
+
+def check_names(command: object) -> None:
+    """The names a command gives (its NAME_FIELDS) are no longer than NAME_LIMIT."""
+    for field in NAME_FIELDS:
+        value = getattr(command, field, None)
+        if isinstance(value, str):
+            check_name(value, f"the {field}")
+
+
+def escaped(text: str, *, keep: frozenset[str] = frozenset()) -> str:
+    """Control and bidirectional formatting characters (but those in `keep`) written out as \\uXXXX."""
+    if not any(_forbidden(char) and char not in keep for char in text):
+        return text
+    return "".join(f"\\u{ord(char):04x}" if _forbidden(char) and char not in keep else char for char in text)
+
+
+def _isolated(text: str) -> str:
+    if any(unicodedata.bidirectional(char) in ("R", "AL") for char in text):
+        return _FSI + text + _PDI
+    return text
+
+
+def shown(text: str) -> str:
+    """A value from the store (a name, a note) as it may be shown: escaped, and right-to-left text isolated."""
+    return _isolated(escaped(text))
+
+
+def shown_sentence(text: str) -> str:
+    """A sentence made of values already `shown` (a log line's description): escaped again, keeping
+    the isolates its values brought, and isolated as a whole from the columns around it."""
+    return _isolated(escaped(text, keep=_ISOLATES))

@@ -1,0 +1,182 @@
+"""Damaged stores: flipped bytes, a missing or stale -wal file, a store written by an older
+version; each gets a clear message (never a crash, never a silent wrong answer)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ledger.testing import CampaignRunner
+
+OLD = json.loads((Path(__file__).parent / "fixtures" / "old-store.json").read_text(encoding="utf-8"))
+
+
+def test_a_store_written_by_the_older_version_opens_verifies_and_replays(old_store):
+    cli = CampaignRunner("sqlite:///" + str(old_store))
+    verified = cli("verify", "--head", OLD["head"])
+    assert verified.exit_code == 0, verified.output
+    assert f"{OLD['events']} events" in verified.output
+    assert "1 roll re-derived from the revealed seed of epoch 0" in verified.output
+    checked = cli("replay", "--check")
+    assert checked.exit_code == 0, checked.output
+    assert "all match" in checked.output
+    shown = json.loads(cli("show", "--json").output)
+    assert (shown["name"], shown["head"], shown["events"]) == (OLD["campaign"], OLD["head"], OLD["events"])
+
+
+def test_a_store_written_by_the_older_version_takes_new_commands_with_its_open_seed(old_store):
+    cli = CampaignRunner("sqlite:///" + str(old_store))
+    rolled = cli("roll", "D6", "--for", "the first die of the new version", "--ledger")
+    assert rolled.exit_code == 0, rolled.output
+    assert cli("verify").exit_code == 0
+
+
+def flip(path, offset: int, count: int = 2) -> None:
+    with open(path, "r+b") as file:
+        file.seek(offset)
+        data = file.read(count)
+        file.seek(offset)
+        file.write(bytes(b ^ 0xFF for b in data))
+
+
+def test_two_flipped_bytes_at_offset_4096_are_a_clear_error_not_a_traceback(old_store):
+    flip(old_store, 4096)
+    result = CampaignRunner("sqlite:///" + str(old_store))("verify")
+    assert result.exit_code == 3, result.output
+    assert result.output == (
+        f"Error: the store sqlite:///{old_store} is damaged (database disk image is malformed); nothing was "
+        "written to it. Restore a copy made by `campaign backup`, or import an exported trail into a new store\n"
+    )
+
+
+PAGE = 4096
+
+
+def outputs(cli) -> dict[str, tuple[int, str]]:
+    return {command: (result.exit_code, result.output)
+            for command in ("verify", "log", "show")
+            for result in [cli(*command.split())]}
+
+
+FLIPS_PER_PAGE = int(os.environ.get("CAMPAIGN_TEST_FLIPS_PER_PAGE", "2"))
+
+
+@pytest.mark.parametrize("page, seed", [(page, seed) for page in range(1, 35) for seed in range(FLIPS_PER_PAGE)])
+def test_flipped_bytes_anywhere_are_an_error_line_or_change_nothing(old_store, page, seed):
+    """Two bytes flipped in each page of the file, at random places: every command either answers
+    exactly as before (the bytes were unused space, or in a table the command does not read) or
+    gives one `Error:` line — never a traceback, never a different answer."""
+    before = outputs(CampaignRunner("sqlite:///" + str(old_store)))
+    offset = (page - 1) * PAGE + random.Random(f"{page}:{seed}").randrange(PAGE - 2)
+    flip(old_store, offset)
+    after = outputs(CampaignRunner("sqlite:///" + str(old_store)))
+    for command, (code, text) in after.items():
+        if code == 0:
+            assert text == before[command][1], (command, offset)
+        else:
+            assert code in (1, 2, 3) and text.startswith("Error: ") and text.count("\n") == 1, (command, offset, text)
+
+
+# --- the -wal file ----------------------------------------------------------------------------------
+
+
+def head_of(cli) -> str:
+    return json.loads(cli("show", "--json").output)["head"]
+
+
+def test_a_copy_taken_without_its_wal_file_is_caught_against_the_noted_head(league, db_path, tmp_path):
+    keeper = sqlite3.connect(db_path)  # another client keeps the -wal file from being folded in
+    keeper.execute("SELECT count(*) FROM stored_events").fetchall()
+    for n in range(3):
+        assert league("note", f"session {n}").exit_code == 0
+    noted = head_of(league)
+    assert Path(f"{db_path}-wal").stat().st_size > 0
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db_path, copy)  # the file alone, as a careless copy takes it
+    keeper.close()
+    copied = CampaignRunner(f"sqlite:///{copy}")
+    assert copied("verify").exit_code == 0  # an older state, whole in itself
+    result = copied("verify", "--head", noted)
+    assert (result.exit_code, result.output) == (
+        3, f"Error: the noted head {noted} is not in this chain: the history it ended was changed\n")
+
+
+def test_a_stale_wal_file_never_passes_for_the_noted_head(league, db_path, tmp_path):
+    keeper = sqlite3.connect(db_path)
+    keeper.execute("SELECT count(*) FROM stored_events").fetchall()
+    assert league("note", "kept in the wal").exit_code == 0
+    stale = tmp_path / "stale-wal"
+    shutil.copyfile(f"{db_path}-wal", stale)
+    keeper.close()  # the last client: the -wal file is folded into the database and removed
+    for n in range(3):
+        assert league("note", f"later {n}").exit_code == 0
+    noted = head_of(league)
+    shutil.copyfile(stale, f"{db_path}-wal")
+    for args in (["verify", "--head", noted], ["log"], ["show"]):
+        result = league(*args)
+        assert result.exit_code in (0, 1, 2, 3), result.output
+        if result.exit_code:
+            assert result.output.startswith("Error: ") and result.output.count("\n") == 1, result.output
+        elif args[0] == "verify":
+            assert result.output.endswith(f"Head {noted}\n")
+
+
+# --- campaign backup ---------------------------------------------------------------------------------
+
+
+def test_backup_of_a_live_store_is_consistent_and_restoring_it_verifies(league, db_path, tmp_path, worker, worker_report):
+    writer = worker(league.store, "Test League", "w", 0)  # keeps writing while the backup is taken
+    try:
+        while writer.stdout.readline().startswith("ok w-") is False:
+            pass
+        copy = tmp_path / "backup.db"
+        result = league("backup", str(copy))
+        assert result.exit_code == 0, result.output
+        assert result.output.endswith(f"Backed up 1 campaign to {copy}; the copy verifies.\n")
+    finally:
+        writer.kill()
+        writer.communicate()
+    assert not Path(f"{copy}-wal").exists()
+    backed_up = CampaignRunner(f"sqlite:///{copy}")
+    head = head_of(backed_up)
+    assert backed_up("verify").exit_code == 0
+    assert league("verify", "--head", head).exit_code == 0  # the copy is a moment of the original's history
+    # Restoring: the copy takes the damaged file's place.
+    flip(db_path, 4096)
+    assert league("verify").exit_code == 3
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+    shutil.copyfile(copy, db_path)
+    assert league("verify", "--head", head).output.endswith(f"Head {head}\n")
+
+
+def test_backup_refuses_to_replace_a_file_and_postgresql(league, tmp_path):
+    kept = tmp_path / "kept.db"
+    kept.write_text("x")
+    result = league("backup", str(kept))
+    assert (result.exit_code, result.output) == (2, f"Error: {kept} already exists: nothing written; --force replaces it\n")
+    assert league("backup", str(kept), "--force").exit_code == 0
+    result = CampaignRunner("memory://")("backup", str(tmp_path / "m.db"))
+    assert result.exit_code != 0 and result.output.startswith("Error: ")
+
+
+def test_sqlite_keeps_its_full_durability_setting(league):
+    """The README promises that a recorded command survives a power loss: WAL with synchronous=FULL."""
+    from ledger.store import Store
+
+    store = Store(league.store, create=False)
+    try:
+        with store.sql() as cursor:
+            cursor.execute("PRAGMA synchronous")
+            [(synchronous,)] = cursor.fetchall()
+            cursor.execute("PRAGMA journal_mode")
+            [(journal,)] = cursor.fetchall()
+    finally:
+        store.close()
+    assert (synchronous, journal) == (2, "wal")  # 2 is FULL

@@ -1,0 +1,66 @@
+"""`campaign export -o FILE` writes a temporary file and renames it, and never replaces an existing
+file or a symbolic link's target unless --force (issue #13, item 4)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "md"])
+def test_an_existing_file_is_not_replaced_without_force(league, tmp_path, fmt):
+    kept = tmp_path / "kept.txt"
+    kept.write_text("my notes\n")
+    result = league("export", "--format", fmt, "-o", str(kept))
+    assert (result.exit_code, result.output) == (2, f"Error: {kept} already exists: nothing written; --force replaces it\n")
+    assert kept.read_text() == "my notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["campaign.db", "kept.txt"]  # no temporary left
+
+
+def test_a_symlink_is_refused_and_its_target_untouched(league, tmp_path):
+    target = tmp_path / "precious.txt"
+    target.write_text("do not overwrite\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    result = league("export", "-o", str(link))
+    assert (result.exit_code, result.output) == (
+        2, f"Error: {link} is a symbolic link (to {target}): nothing written; --force replaces the link\n")
+    assert target.read_text() == "do not overwrite\n"
+
+
+def test_force_replaces_the_link_itself_never_its_target(league, tmp_path):
+    target = tmp_path / "precious.txt"
+    target.write_text("do not overwrite\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    assert league("export", "-o", str(link), "--force").exit_code == 0
+    assert not link.is_symlink() and link.read_text().startswith('{"')
+    assert target.read_text() == "do not overwrite\n"
+    assert league("verify", str(link)).exit_code == 0
+
+
+def test_a_dangling_symlink_is_refused_too(league, tmp_path):
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(tmp_path / "nowhere")
+    assert league("export", "-o", str(link)).exit_code == 2
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_the_trail_appears_only_whole(league, tmp_path, monkeypatch):
+    # A failure while writing (a full disk) leaves no file and no temporary behind.
+    out = tmp_path / "trail.jsonl"
+
+    def disk_full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    result = league("export", "-o", str(out))
+    assert (result.exit_code, result.output) == (2, f"Error: cannot write {out}: No space left on device\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["campaign.db"]
+
+
+def test_a_folder_that_does_not_exist_is_a_clear_error(league, tmp_path):
+    out = tmp_path / "no" / "trail.jsonl"
+    result = league("export", "-o", str(out))
+    assert (result.exit_code, result.output) == (2, f"Error: cannot write {out}: No such file or directory\n")

@@ -1,0 +1,94 @@
+"""Names and free texts (issue #13, item 7): control characters refused, bidirectional text
+isolated when shown, documented length limits, and NFC-equal names are one name."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from ledger.text import NAME_LIMIT, TEXT_LIMIT
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+@pytest.mark.parametrize("args", [
+    ["warband", "add", "Rats\n   99 T99   arbiter    Gunnar gains 100 XP", "--player", "Ann"],
+    ["fighter", "add", "Reikland Rats", "Gun\rnar", "--role", "hero"],
+    ["note", "a\x1b[2Jcleared screen"],
+    ["xp", "award", "Gunnar", "1", "--reason", "tab\there"],
+    ["--as", "Ann\x00", "note", "hi"],
+])
+def test_a_control_character_is_refused_and_nothing_written(league, store_bytes, args):
+    before = store_bytes()
+    result = league(*args)
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: argument '") and "holds the control character U+00" in result.output
+    assert result.output.count("\n") == 1
+    assert store_bytes() == before
+
+
+def test_a_right_to_left_override_is_refused(league, store_bytes):
+    before = store_bytes()
+    result = league("warband", "add", "Rats\u202eslaM", "--player", "Ann")
+    assert result.output == "Error: argument 'Rats\\u202eslaM' holds the control character U+202E; names and texts may not\n"
+    assert store_bytes() == before
+
+
+def test_an_actor_from_the_environment_is_checked_too(league, monkeypatch):
+    from click.testing import CliRunner
+
+    from ledger.cli import main
+
+    result = CliRunner().invoke(main, ["--store", league.store, "note", "hi"], env={"CAMPAIGN_ACTOR": "Ann\nBob"})
+    assert (result.exit_code, result.output) == (2, "Error: argument 'Ann\\u000aBob' holds the control character U+000A; names and texts may not\n")
+
+
+def test_right_to_left_names_are_isolated_when_shown(league):
+    hebrew = "\u05d7\u05d5\u05dc\u05d3\u05d4"  # a warband name written right to left
+    assert league("warband", "add", hebrew, "--player", "Dana", "--treasury", "7").exit_code == 0
+    # The name is isolated, and so is the whole description in its column of the log.
+    assert f"arbiter    {FSI}{FSI}{hebrew}{PDI} enlisted by Dana with 7 in the treasury{PDI}\n" in league("log").output
+    assert league("roster", hebrew).output.startswith(f"{FSI}{hebrew}{PDI} (Dana)")
+    assert f"  {FSI}{hebrew}{PDI} (Dana): 0 fighters" in league("show").output
+
+
+def test_stored_control_characters_are_escaped_when_shown(league, tmp_path):
+    # A trail from elsewhere may hold what the command line refuses: it is shown escaped, on one line.
+    from ledger.text import shown
+
+    assert shown("Rats\n   9 T9 forged") == "Rats\\u000a   9 T9 forged"
+    assert shown("a\u202eb") == "a\\u202eb"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["warband", "add", "R" * (NAME_LIMIT + 1), "--player", "Ann"], f"Error: the name 'RRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRR…' is {NAME_LIMIT + 1} characters long; names take at most {NAME_LIMIT}\n"),
+    (["warband", "add", "Rats", "--player", "P" * (NAME_LIMIT + 1)], f"Error: the player 'PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP…' is {NAME_LIMIT + 1} characters long; names take at most {NAME_LIMIT}\n"),
+    (["fighter", "add", "Reikland Rats", "G" * 100_000], f"Error: argument 'GGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGG…' is 100000 characters long; the limit is {TEXT_LIMIT} (names: {NAME_LIMIT})\n"),
+    (["note", "n" * 100_000], f"Error: argument 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn…' is 100000 characters long; the limit is {TEXT_LIMIT} (names: {NAME_LIMIT})\n"),
+])
+def test_names_and_texts_have_length_limits(league, store_bytes, args, message):
+    before = store_bytes()
+    result = league(*args)
+    assert (result.exit_code, result.output) == (2, message)
+    assert store_bytes() == before
+
+
+def test_the_limits_themselves_are_accepted(league):
+    assert league("warband", "add", "W" * NAME_LIMIT, "--player", "Ann").exit_code == 0
+    assert league("note", "n" * TEXT_LIMIT).exit_code == 0
+
+
+def test_a_new_campaign_name_is_limited_too(cli, db_path):
+    result = cli("new", "C" * (NAME_LIMIT + 1))
+    assert result.exit_code == 2 and "names take at most" in result.output
+    assert not db_path.exists()
+
+
+def test_two_spellings_equal_after_nfc_are_one_name(league):
+    composed, decomposed = "Caf\u00e9 Rats", "Cafe\u0301 Rats"
+    assert unicodedata.normalize("NFC", decomposed) == composed != decomposed
+    assert league("warband", "add", decomposed, "--player", "Ann").exit_code == 0
+    again = league("warband", "add", composed, "--player", "Bob")
+    assert again.exit_code != 0 and "Caf\u00e9 Rats" in again.output
+    assert league("roster", decomposed).output.startswith("Caf\u00e9 Rats (Ann)")

@@ -1,0 +1,208 @@
+"""`campaign retinue …` and the guided `campaign post-game` for a retinue, as a user types them:
+exact output lines and exit codes (the last line of a recorded command, with its head hash, is left out)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ledger.cli import app
+
+
+@pytest.fixture
+def hawks(cli):
+    """Hawks (Kestrel, Vampire Warrior of Blood, Leader; Finch, Human Scout) and Wolves (Lupa,
+    Dwarf, Leader), after a battle where Kestrel put Lupa Out of Action and Finch went down."""
+    for args in (["new", "R", "--ruleset", "retinue"], ["warband", "add", "Hawks", "--player", "Ann"],
+                 ["warband", "add", "Wolves", "--player", "Bob"],
+                 ["retinue", "recruit", "Hawks", "Kestrel", "--ancestry", "Vampire", "--archetype", "Warrior",
+                  "--domain", "Blood", "--leader"],
+                 ["retinue", "recruit", "Hawks", "Finch", "--ancestry", "Human", "--archetype", "Scout"],
+                 ["retinue", "recruit", "Wolves", "Lupa", "--ancestry", "Dwarf", "--leader"],
+                 ["battle", "record", "--warband", "Hawks", "--warband", "Wolves", "--took-out", "Kestrel=Lupa",
+                  "--ooa", "Lupa", "--ooa", "Finch"]):
+        assert cli(*args).exit_code == 0, args
+    return cli
+
+
+def lines(result):
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()[:-1]
+
+
+def refused(result, code, message):
+    assert (result.exit_code, result.output) == (code, f"Error: {message}\n")
+    return True
+
+
+def test_recruit_takes_the_ancestry_baselines(cli):
+    cli("new", "R", "--ruleset", "retinue")
+    cli("warband", "add", "Hawks", "--player", "Ann")
+    assert lines(cli("retinue", "recruit", "Hawks", "Wren", "--ancestry", "Human", "--domain", "Storm", "--stat", "Sa=4")) == [
+        "  Wren, fighter, joins Hawks"]
+    shown = cli("fighter", "show", "Wren").output.splitlines()
+    assert shown[1:3] == ["  XP 0  games 0  Wi2 Sa4 Mt3 Sk3 W2 M3 Df3 CC3 RC3", "  keywords: Human, Storm"]
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["--ancestry", "Elf"], 2, "no ancestry 'Elf' in this campaign's data (Human, Dwarf, Vampire, Thrall)"),
+    (["--ancestry", "Human", "--domain", "Fire"], 2, "no domain 'Fire' in this campaign's data (Blood, Storm)"),
+    (["--ancestry", "Human", "--stat", "CC=7"], 1, "S6: attributes run from 1 to 6, not CC 7"),
+    (["--ancestry", "Human", "--stat", "Luck=2"], 2, "no attribute Luck (attributes: Wi, Sa, Mt, Sk, W, M, Df, CC, RC)"),
+])
+def test_recruit_refusals(cli, args, code, message):
+    cli("new", "R", "--ruleset", "retinue")
+    cli("warband", "add", "Hawks", "--player", "Ann")
+    assert refused(cli("retinue", "recruit", "Hawks", "Wren", *args), code, message)
+
+
+def test_the_shared_commands_that_would_step_around_the_rules_are_refused(hawks):
+    assert refused(hawks("xp", "award", "Kestrel", "3", "--reason", "bravery"), 1,
+                   "E2: a retinue's XP is awarded in the three passes (campaign post-game WARBAND); "
+                   "an arbiter's correction is `campaign correct`")
+    assert refused(hawks("xp", "spend", "Kestrel", "3", "--on", "a feat"), 1,
+                   "S1: a retinue's XP is spent on an advancement: campaign retinue buy WARBAND FIGHTER ADVANCEMENT")
+    assert refused(hawks("fighter", "add", "Hawks", "Ibis", "--role", "fighter"), 1,
+                   "a retinue fighter is recruited with its ancestry: campaign retinue recruit WARBAND NAME --ancestry …")
+
+
+def test_each_step_as_its_own_command(hawks):
+    assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 1,
+                   "E2: Hawks must do the battle pass before it can roll on the Casualty Table (post-game of battle 1)")
+    assert lines(hawks("retinue", "battle-pass", "Hawks")) == [
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+    ]
+    assert lines(hawks("retinue", "scenario-pass", "Hawks", "--award", "Finch=2", "--for", "lit the beacon")) == [
+        "  Finch gains 2 XP: scenario pass: lit the beacon",
+        "  Hawks: post-game step scenario-pass done for battle 1",
+    ]
+    assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 1,
+                   "Finch rolled 6 on the Casualty Table: the outcome: answer with --answer casualty:finch=CHOICE "
+                   "(one of: Slain, Captured, Hardy, Recovered)")
+    assert lines(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Hardy")) == [
+        "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
+        "  Finch's Casualty Table: 6 — Hardy (named by the player)",
+        "  Hawks: post-game step casualty done for battle 1",
+    ]
+    assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4", "--outcome", "Kestrel=Spared")) == [
+        "  R1 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
+        "  Kestrel's Doom Table: 7 — Spared (named by the player)",
+        "  Hawks: post-game step doom done for battle 1",
+    ]
+    assert lines(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel=survival roll")) == [
+        "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
+        "  Kestrel gains 1 XP: post-game pass: survival roll",
+        "  Hawks: post-game step post-game-pass done for battle 1",
+    ]
+    assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "CC"), 1,
+                   "S1, S3: Kestrel has 4 XP; CC +1 costs 12, 14 for a Vampire: 10 XP short")
+    assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "luck"), 1,
+                   "S2: no advancement 'luck' (advancements: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, feat-outside)")
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "feat", "--feat", "Fleet")) == [
+        "  Finch spends 3 XP on Feat", "  Finch learns Fleet"]
+    assert refused(hawks("battle", "record", "--warband", "Hawks", "--warband", "Wolves"), 1,
+                   "Hawks has not finished the post-game of battle 1: next, finish spending (campaign post-game Hawks)")
+    assert lines(hawks("retinue", "spending-done", "Hawks")) == ["  Hawks: post-game step spending done for battle 1"]
+
+
+def test_the_guided_post_game_walks_the_passes_in_order_one_step_per_run_without_a_terminal(hawks):
+    first = hawks("post-game", "Hawks").output.splitlines()
+    assert first[:4] + first[5:] == [
+        "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+        "Next step: scenario-pass (run `campaign post-game Hawks` again with its dice).",
+    ]
+    assert first[4].startswith("Recorded T8 (4 events). Head ")
+    assert hawks("post-game", "Hawks", "--list").output.splitlines() == [
+        "[x] battle-pass: Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "[ ] scenario-pass: Scenario pass: XP the scenario gives named fighters (E6)",
+        "[ ] casualty: Casualty Table (D6) for each fighter that went Out of Action",
+        "[ ] doom: Doom Table (2D6)",
+        "[ ] post-game-pass: Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        "[ ] spending: Spending: advancements bought (S1-S9)",
+    ]
+    hawks("post-game", "Hawks")  # scenario pass: no award without a terminal
+    walked = hawks("post-game", "Hawks", "--dice", "2", "--answer", "casualty:finch=Recovered")
+    assert walked.output.splitlines()[:4] == [
+        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "  R0 Finch's Casualty Table: D6 rolled [2] = 2 (table)",
+        "  Finch's Casualty Table: 2 — Recovered (named by the player)",
+        "  Hawks: post-game step casualty done for battle 1",
+    ]
+    for _ in range(3):
+        assert hawks("post-game", "Hawks").exit_code == 0
+    assert hawks("post-game", "Hawks").output == "Post-game sequence complete.\n"
+
+
+def test_a_groups_own_data_files_are_checked_and_turned_into_house_rules(cli, tmp_path):
+    """A4: the group's files, named after what they hold, checked with the sample set for the rest."""
+    elf = {"Elf": {"baselines": {"Wi": 3, "Sa": 3, "Mt": 2, "Sk": 4, "W": 2, "M": 4, "Df": 2, "CC": 3, "RC": 4}}}
+    ancestries = tmp_path / "ancestries.json"
+    ancestries.write_text(json.dumps(elf), encoding="utf-8")
+    made = cli("retinue", "data", str(ancestries))
+    assert made.exit_code == 0 and json.loads(made.output) == {"tables": {"ancestries": elf}}
+    house = tmp_path / "group.json"
+    house.write_text(made.output, encoding="utf-8")
+    assert cli("new", "R", "--ruleset", "retinue", "--options-file", str(house)).exit_code == 0
+    cli("warband", "add", "Hawks", "--player", "Ann")
+    assert lines(cli("retinue", "recruit", "Hawks", "Sylph", "--ancestry", "Elf")) == ["  Sylph, fighter, joins Hawks"]
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("ancestries.json", '{"Elf": {"baselines": {"Wi": 9}}}', "Retinue table 'ancestries' is invalid: Elf: no value for Sa, Mt, Sk, W, M, Df, CC, RC"),
+    ("doom.json", '{"dice": "2D6", "rows": [{"low": 2, "high": 12, "outcome": "Spared", "kind": "lucky"}]}',
+     "Retinue table 'doom' is invalid: Invalid enum value 'lucky' - at `$.rows[0].kind`"),
+    ("spells.json", "{}", "{path}: a retinue data file is named after what it holds (ancestries.json, archetypes.json, "
+                          "domains.json, feats.json, casualty.json, doom.json)"),
+    ("feats.json", "{not json", "{path}: not JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"),
+])
+def test_a_bad_data_file_is_refused_with_what_is_wrong(cli, tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    assert refused(cli("retinue", "data", str(path)), 2, message.format(path=path))
+
+
+def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, monkeypatch):
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    answers = ["Finch", "2", "none",  # scenario pass: Finch gets 2, nobody else
+               "6", "Hardy",  # Finch's Casualty Table: the die, then the outcome named (A3)
+               "none",  # nobody rolls on the Doom Table
+               "none",  # no survival-roll bonus
+               "go on"]  # no purchase before closing the spending step
+    walked = hawks("post-game", "Hawks", input="\n".join(answers) + "\n")
+    assert walked.exit_code == 0, walked.output
+    said = [line for line in walked.output.splitlines() if not line.startswith("Recorded T")]
+    assert said == [
+        "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+        "== Scenario pass: XP the scenario gives named fighters (E6)",
+        "Which fighter does the scenario award XP (E6: named fighters only)? (none, Kestrel, Finch): Finch",
+        "How much XP does the scenario award Finch? (1, 2, 3, 4, 5): 2",
+        "Which fighter does the scenario award XP (E6: named fighters only)? (none, Kestrel): none",
+        "  Finch gains 2 XP: scenario pass: the scenario",
+        "  Hawks: post-game step scenario-pass done for battle 1",
+        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "Finch's Casualty Table (D6) — enter 1 face (D6): 6",
+        "Finch rolled 6 on the Casualty Table: the outcome (Slain, Captured, Hardy, Recovered): Hardy",
+        "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
+        "  Finch's Casualty Table: 6 — Hardy (named by the player)",
+        "  Hawks: post-game step casualty done for battle 1",
+        "== Doom Table (2D6)",
+        "Which fighter rolls on the Doom Table? (none, Kestrel, Finch): none",
+        "  Hawks: post-game step doom done for battle 1",
+        "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        "Which surviving fighter gains +1 from a survival roll or scenario result? (none, Kestrel, Finch): none",
+        "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
+        "  Hawks: post-game step post-game-pass done for battle 1",
+        "== Spending: advancements bought (S1-S9)",
+        "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)? (go on, stop here): go on",
+        "  Hawks: post-game step spending done for battle 1",
+        "Post-game sequence complete.",
+    ]

@@ -1,0 +1,220 @@
+"""Earning XP, rules E1-E7 of shared/rules/retinue.md (seed 004), as given/when/then cases:
+given the commands done so far, when this command with these dice, then these awards or this refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.retinue import rules as r
+from commands.retinue.commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
+from ledger import events as ev
+from ledger.errors import Conflict
+
+# --- E1: a bank per fighter ----------------------------------------------------------------------
+
+
+def test_E1_xp_is_a_running_total_and_unspent_xp_carries_forward(game):
+    """"Track Experience on the fighter card as a running total. Unspent XP carries forward."
+    "There are no levels and no thresholds.\""""
+    game.battle(took_out=[("Wren", "Fang")])
+    game.finish_post_game("Hawks")
+    game.finish_post_game("Wolves")
+    assert game.fighter("Wren").xp == 2  # not Out of Action +1, Fang +1
+    game.battle(took_out=[("Wren", "Grim")])
+    events = game.do(BattlePass(warband="Hawks"))
+    assert game.fighter("Wren").xp == 4
+    assert {type(e) for e in events} == {ev.XPAwarded, ev.PostGameStepDone}  # no level, no advancement owed
+    game.buy("Wren", "feat", feat="Tough")
+    assert game.fighter("Wren").xp == 1  # 4 - 3, kept for later
+
+
+# --- E2: three passes, in order, kept apart ------------------------------------------------------
+
+
+def test_E2_the_passes_come_in_order_battle_scenario_then_post_game(game):
+    """"Award XP during Step 8 … in three passes — battle, scenario, then post-game.\""""
+    game.battle()
+    assert game.refusal(ScenarioPass(warband="Hawks")) == (
+        "E2: Hawks must do the battle pass before it can do the scenario pass (post-game of battle 1)")
+    game.do(BattlePass(warband="Hawks"))
+    assert game.refusal(BattlePass(warband="Hawks")) == "Hawks cannot do the battle pass again: it is done for battle 1"
+    game.do(ScenarioPass(warband="Hawks"))
+    # "Award after the Casualty Table and Doom Table": the post-game pass waits for both.
+    assert game.refusal(PostGamePass(warband="Hawks")) == (
+        "E2: Hawks must roll on the Casualty Table before it can do the post-game pass (post-game of battle 1)")
+    game.do(Casualties(warband="Hawks"))
+    assert game.refusal(PostGamePass(warband="Hawks")).startswith("E2: Hawks must roll on the Doom Table")
+
+
+def test_E2_each_award_records_its_pass_and_they_stay_apart_in_the_history(game):
+    """"… so casualty, Captured, and Doom awards stay separate from in-battle deeds.\""""
+    game.battle(took_out=[("Finch", "Fang")])
+    made = game.do(BattlePass(warband="Hawks"))
+    made += game.do(ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter="Finch", amount=1, reason="held the shrine")]))
+    made += game.do(Casualties(warband="Hawks"))
+    made += game.do(Doom(warband="Hawks", fighters=["Finch"], outcomes={"Finch": "Miraculous"}), [6, 6])
+    made += game.do(PostGamePass(warband="Hawks"))
+    finch = [(amount, reason) for name, amount, reason in game.awards(made) if name == "Finch"]
+    assert finch == [
+        (1, "battle pass: did not go Out of Action"),
+        (1, "battle pass: put Fang Out of Action"),
+        (1, "scenario pass: held the shrine"),
+        (2, "post-game pass: Miraculous (Doom Table)"),
+    ]
+    assert [r.pass_of(reason) for _, reason in finch] == ["battle", "battle", "scenario", "post-game"]
+
+
+# --- E3, E4: the battle pass ---------------------------------------------------------------------
+
+
+def test_E3_did_not_go_out_of_action_earns_1_and_going_out_of_action_earns_nothing(game):
+    """"Did not go Out of Action: The fighter never went Out of Action during the battle." +1"""
+    game.battle(ooa=["Finch"])
+    assert game.awards(game.do(BattlePass(warband="Hawks"))) == [
+        ("Kestrel", 1, "battle pass: did not go Out of Action"),
+        ("Wren", 1, "battle pass: did not go Out of Action"),
+    ]
+
+
+def test_E3_one_award_per_enemy_fighter_however_many_times_it_went_down(game):
+    """"+1 (once per enemy fighter)": Fang put Out of Action twice by Finch gives +1."""
+    game.battle(took_out=[("Finch", "Fang"), ("Finch", "Fang"), ("Finch", "Grim")], ooa=["Fang", "Grim"])
+    finch = [a for a in game.awards(game.do(BattlePass(warband="Hawks"))) if a[0] == "Finch"]
+    assert finch == [("Finch", 1, "battle pass: did not go Out of Action"),
+                     ("Finch", 1, "battle pass: put Fang Out of Action"),
+                     ("Finch", 1, "battle pass: put Grim Out of Action")]
+
+
+def test_E3_the_enemy_leader_is_worth_2_and_never_1_more(game):
+    """"The +2 award is for taking the enemy Leader Out of Action; do not also add +1 for the same
+    Out of Action.\""""
+    game.battle(took_out=[("Kestrel", "Lupa"), ("Kestrel", "Lupa")], ooa=["Lupa"])
+    kestrel = [a for a in game.awards(game.do(BattlePass(warband="Hawks"))) if a[0] == "Kestrel"]
+    assert kestrel == [("Kestrel", 1, "battle pass: did not go Out of Action"),
+                       ("Kestrel", 2, "battle pass: put the enemy Leader Lupa Out of Action")]
+    assert game.fighter("Kestrel").xp == 3
+
+
+def test_E4_an_indirect_removal_earns_nothing(game):
+    """"Do not award Out of Action XP for indirect effects — for example, when a spell or terrain
+    effect such as The Void removes an enemy without your fighter resolving the final action."
+    Fang falls into The Void: he is Out of Action and no fighter is credited."""
+    game.battle(ooa=["Fang"])
+    assert [a for a in game.awards(game.do(BattlePass(warband="Hawks"))) if "Fang" in a[2]] == []
+    # The rule itself: a removal by an effect the fighter did not resolve is not credited.
+    void = r.Removal(victim="Fang", by="kestrel", direct=False)
+    assert r.battle_awards([r.BattleDeed(fighter="kestrel", went_out_of_action=True)], [void]) == []
+
+
+def test_E4_only_the_fighter_who_resolved_the_final_action_earns_it(game):
+    game.battle(took_out=[("Wren", "Grim")], ooa=["Grim"])
+    awards = game.awards(game.do(BattlePass(warband="Hawks")))
+    assert [a for a in awards if "Grim" in a[2]] == [("Wren", 1, "battle pass: put Grim Out of Action")]
+
+
+# --- E5: Slain -----------------------------------------------------------------------------------
+
+
+def test_E5_a_slain_fighter_keeps_its_out_of_action_xp_but_not_did_not_go_out_of_action(game):
+    """"A fighter who puts an enemy Out of Action and is later Slain on the Casualty Table keeps the
+    Out of Action XP. Slain fighters do not receive the Did not go Out of Action award …\""""
+    game.battle(took_out=[("Finch", "Fang")], ooa=["Fang", "Finch"])
+    assert [a for a in game.awards(game.do(BattlePass(warband="Hawks"))) if a[0] == "Finch"] == [
+        ("Finch", 1, "battle pass: put Fang Out of Action")]
+    game.do(ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter="Finch", amount=2, reason="carried the Horn")]))
+    died = game.do(Casualties(warband="Hawks", outcomes={"Finch": "Slain"}), [1])
+    assert any(isinstance(e, ev.FighterDied) for e in died)
+    game.do(Doom(warband="Hawks"))
+    assert game.awards(game.do(PostGamePass(warband="Hawks"))) == []
+    assert (game.fighter("Finch").status, game.fighter("Finch").xp) == ("dead", 3)  # battle and scenario XP kept
+
+
+def test_E5_a_slain_fighter_gets_no_hardy_miraculous_or_other_post_game_xp(game):
+    """"Slain fighters do not receive … Hardy, Miraculous, or other post-game Experience." Finch is
+    Hardy on the Casualty Table, then Slain on the Doom Table."""
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks", outcomes={"Finch": "Hardy"}), [6])
+    game.do(Doom(warband="Hawks", fighters=["Finch"], outcomes={"Finch": "Slain"}), [1, 1])
+    assert game.refusal(PostGamePass(warband="Hawks", bonus=[Bonus(fighter="Finch", reason="survival roll")])) == (
+        "E5: Finch was Slain: a Slain fighter gets no post-game Experience")
+    assert game.awards(game.do(PostGamePass(warband="Hawks"))) == []
+
+
+# --- E6: the scenario pass -----------------------------------------------------------------------
+
+
+def test_E6_scenario_xp_goes_to_named_fighters(game):
+    """"Scenario awards are per fighter … (for example, the fighter who escaped with the Horn token).\""""
+    game.battle()
+    game.do(BattlePass(warband="Hawks"))
+    made = game.do(ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter="Wren", amount=2, reason="escaped with the Horn token")]))
+    assert game.awards(made) == [("Wren", 2, "scenario pass: escaped with the Horn token")]
+
+
+@pytest.mark.parametrize(("fighter", "amount", "refusal"), [
+    ("Hawks", 1, "E6: scenario XP goes to a named fighter of the retinue, and 'Hawks' is not one (never retinue-wide "
+                 "unless the scenario names a specific fighter)"),
+    ("all", 1, "E6: scenario XP goes to a named fighter of the retinue, and 'all' is not one (never retinue-wide "
+               "unless the scenario names a specific fighter)"),
+    ("Fang", 1, "E6: scenario XP goes to a named fighter of the retinue, and 'Fang' is not one (never retinue-wide "
+                "unless the scenario names a specific fighter)"),
+    ("Wren", 0, "E6: a scenario award is a positive amount of XP, not 0"),
+])
+def test_E6_never_retinue_wide_nor_to_another_retinue(game, fighter, amount, refusal):
+    """"… never retinue-wide unless the scenario names a specific fighter.\""""
+    game.battle()
+    game.do(BattlePass(warband="Hawks"))
+    assert game.refusal(ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter=fighter, amount=amount, reason="x")])) == refusal
+
+
+# --- E7: the post-game pass ----------------------------------------------------------------------
+
+
+def test_E7_hardy_plus_1_miraculous_plus_2_and_a_survival_plus_1(house_rules):
+    """"Hardy (Casualty Table d6) +1; Miraculous (Doom Table 2d6) +2. Some Survival Roll or scenario
+    results also grant +1 Experience to one named or selected surviving fighter. Apply those in this
+    pass." The tables are the sample data (A3 "data"): Casualty 6 is Hardy, Doom 12 Miraculous."""
+    game = house_rules({"outcome_tables": "data"})
+    game.battle(ooa=["Finch", "Wren"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    rolled = game.do(Casualties(warband="Hawks"), [6, 5])
+    assert [(e.outcome, e.row) for e in rolled if e.__class__.__name__ == "OutcomeRolled"] == [
+        ("Hardy", "casualty 6"), ("Full Recovery", "casualty 5")]
+    game.do(Doom(warband="Hawks", fighters=["Wren"]), [6, 6])
+    made = game.do(PostGamePass(warband="Hawks", bonus=[Bonus(fighter="Kestrel", reason="survival roll 6")]))
+    assert game.awards(made) == [
+        ("Finch", 1, "post-game pass: Hardy (Casualty Table)"),
+        ("Wren", 2, "post-game pass: Miraculous (Doom Table)"),
+        ("Kestrel", 1, "post-game pass: survival roll 6"),
+    ]
+    game.do(SpendingDone(warband="Hawks"))
+
+
+def test_E7_hardy_is_a_casualty_result_and_miraculous_a_doom_result(game):
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    assert game.refusal(Casualties(warband="Hawks", outcomes={"Finch": "Miraculous"}), [6]) == (
+        "E7: Miraculous is a Doom Table result, not a Casualty Table one")
+
+
+# --- undo: a disputed Casualty roll --------------------------------------------------------------
+
+
+def test_voiding_the_casualty_roll_that_slew_a_fighter_brings_it_back_and_later_steps_are_re_checked(game):
+    """A disputed roll is voided: the passes after it no longer follow (E2), so the void is refused
+    with their list unless they are voided too; then Finch is alive with his battle XP."""
+    game.battle(took_out=[("Finch", "Fang")], ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks", outcomes={"Finch": "Slain"}), [1])
+    casualty_tx = game.state.transactions
+    game.do(Doom(warband="Hawks"))
+    with pytest.raises(Conflict, match=f"T{casualty_tx + 1}"):
+        game.ledger.void(game.cid, f"T{casualty_tx}", reason="the die fell off the table", actor="arbiter")
+    game.ledger.void(game.cid, f"T{casualty_tx}", reason="the die fell off the table", actor="arbiter", cascade=True)
+    assert (game.fighter("Finch").status, game.fighter("Finch").xp) == ("active", 1)
+    assert game.ledger.check(game.cid)[1] == []
