@@ -89,9 +89,10 @@ class Ledger(SeedKeeping, PendingDecisions):
                 return cid
         raise NotFound(f"no campaign '{ref}' in {self.store.url}")
 
-    def load(self, campaign_id: uuid.UUID) -> CampaignState:
-        """The current state: the latest snapshot plus what followed it, unless a void made it stale."""
-        snapshot = self.store.latest_snapshot(campaign_id)
+    def load(self, campaign_id: uuid.UUID, upto: int | None = None) -> CampaignState:
+        """The current state (or the state at position `upto`, as it was known then): the latest
+        snapshot (at or before `upto`) plus what followed it, unless a void made it stale."""
+        snapshot = self.store.latest_snapshot(campaign_id, upto=upto)
         if snapshot is not None:
             position, data = snapshot
             try:
@@ -99,16 +100,20 @@ class Ledger(SeedKeeping, PendingDecisions):
             except msgspec.DecodeError:  # a damaged snapshot is only a lost cache: fold the events
                 state = None
             if state is not None:
-                newer = list(self.store.records(campaign_id, after=position))
+                newer = list(self.store.records(campaign_id, after=position, upto=upto))
                 targets = voids_in(newer)
                 stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
                 # A snapshot the events do not follow on from (damaged, or edited) is not used either.
                 follows = newer[0].prev_hash == state.head if newer else self._ends_at(campaign_id, position, state.head)
                 if follows and not stale:
                     return fold(newer, state)
-        state = fold(list(self.store.records(campaign_id)))
+        state = fold(list(self.store.records(campaign_id, upto=upto)))
         if state.position == 0:
             raise NotFound(f"no campaign {campaign_id}")
+        if upto is None and state.position >= SNAPSHOT_INTERVAL:
+            # No snapshot this load could use (stale, damaged, or of an older shape): the next load
+            # starts from this one instead of folding everything again.
+            self.store.save_snapshot(campaign_id, state.position, encode_state(state))
         return state
 
     def _ends_at(self, campaign_id: uuid.UUID, position: int, head: str) -> bool:
@@ -134,13 +139,17 @@ class Ledger(SeedKeeping, PendingDecisions):
         self.store.append(campaign_id, records)
         return records
 
-    def _after_commit(self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool) -> CampaignState:
+    def _after_commit(
+        self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool, snapshot: bool = False
+    ) -> CampaignState:
+        """Fold what was committed (everything again when `refold`), snapshot when that crossed a
+        hundred events (always when `refold` or `snapshot`), and run the commit hooks."""
         if refold:
             state = fold(self.history(campaign_id))
         else:
             state = fold(records, state)
         crossed = (state.position // SNAPSHOT_INTERVAL) > ((records[0].position - 1) // SNAPSHOT_INTERVAL)
-        if refold or crossed:
+        if refold or crossed or snapshot:
             self.store.save_snapshot(campaign_id, state.position, encode_state(state))
         for hook in self.on_commit:
             hook(self, campaign_id, state, records)
@@ -175,7 +184,8 @@ class Ledger(SeedKeeping, PendingDecisions):
         for record in records:
             check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
         self.store.append(campaign_id, records)
-        return self._after_commit(campaign_id, CampaignState(), records, refold=True)
+        # The records are the whole history: folded as they are, not read back from the store.
+        return self._after_commit(campaign_id, CampaignState(), records, refold=False, snapshot=True)
 
     def start(self, name: str, ruleset_id: str, options: dict[str, Any], actor: str) -> Outcome:
         name = name.strip()

@@ -12,7 +12,6 @@ versions, and a hook that adds its own commands to the CLI group it is handed.
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, wraps
@@ -199,8 +198,3 @@ def _load_ruleset_of_tag(tag: str) -> bool:
 
 
 ev.on_unknown_tag(_load_ruleset_of_tag)
-
-
-def imported_rulesets() -> list[str]:
-    """The ids of the rulesets whose modules have been imported (for tests of lazy loading)."""
-    return [ruleset_id for ruleset_id, entry in index().items() if entry.module in sys.modules]

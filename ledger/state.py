@@ -69,6 +69,8 @@ class Battle(msgspec.Struct, kw_only=True):
     tx: int
     # Who fought, who was taken out of action, whom each took out, their glorious deeds: every
     # ruleset's post-game reads them, so the core keeps them (projections.battles reads them).
+    # A post-game is about a warband's latest battle: once every warband in this one has fought
+    # again, its deeds are dropped (they stay in the history), so a snapshot does not grow with them.
     deeds: list[ev.Deed] = []
 
 
@@ -91,7 +93,7 @@ class Pending(msgspec.Struct, kw_only=True):
 
 # The shape of the state a snapshot holds. A snapshot of another shape (taken by an older version of
 # the ledger) is not used: loading folds the events instead, and the next snapshot has this shape.
-STATE_SCHEMA = 2
+STATE_SCHEMA = 3  # 3: deeds are kept only for a battle that is still the latest of one of its warbands
 
 
 class CampaignState(msgspec.Struct, kw_only=True):
@@ -285,6 +287,20 @@ def _battle(s: CampaignState, e: ev.BattleRecorded) -> None:
         for fighter in s.fighters_of(warband_id):
             if fighter.missed_games and fighter.id not in fought:
                 fighter.missed_games -= 1
+    for warband_id in e.participants:
+        previous = _latest_battle(s, warband_id, before=len(s.battles) - 1)
+        if previous is not None and previous.deeds and not any(
+            _latest_battle(s, band) is previous for band in previous.participants
+        ):
+            previous.deeds = []
+
+
+def _latest_battle(s: CampaignState, warband_id: str, before: int | None = None) -> Battle | None:
+    """The warband's latest battle (among the first `before` ones)."""
+    for index in range((len(s.battles) if before is None else before) - 1, -1, -1):
+        if warband_id in s.battles[index].participants:
+            return s.battles[index]
+    return None
 
 
 def _xp_awarded(s: CampaignState, e: ev.XPAwarded) -> None:

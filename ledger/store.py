@@ -329,6 +329,31 @@ class Store:
         self._seeds = None if self.keys or self.dealer else self.app.factory.event_store(
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )
+        self._index_topics()
+
+    def _index_topics(self) -> None:
+        """Index the events by topic, so that `campaign_ids` (asked by nearly every command) reads
+        the campaign.started rows instead of scanning every event. Made once per database (an
+        existing store gets it the first time it is opened)."""
+        if self.kind not in ("sqlite", "postgres"):
+            return
+        recorder: Any = self.app.recorder
+        table = recorder.events_table_name
+        if self.kind == "sqlite":
+            exists = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?"
+            index, create = f"{table}_topic_idx", f"CREATE INDEX IF NOT EXISTS {table}_topic_idx ON {table} (topic)"
+        else:
+            schema = recorder.datastore.schema
+            exists = "SELECT 1 FROM pg_indexes WHERE schemaname = %s AND indexname = %s"
+            index = f"{table}_topic_idx"
+            create = f'CREATE INDEX IF NOT EXISTS {index} ON "{schema}".{table} (topic, notification_id)'
+        params = (index,) if self.kind == "sqlite" else (recorder.datastore.schema, index)
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(exists, params)
+            if cursor.fetchone():
+                return
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(create)
 
     def close(self) -> None:
         if self.dealer is not None:
@@ -381,7 +406,7 @@ class Store:
             Item(campaign_id, record.position, ev.tag_of(record.event), record) for record in records
         ]
         try:
-            self.app.save(*items)
+            self.app.events.put(items)  # not Application.save, which checks every item against protocols (slow)
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 
@@ -392,12 +417,14 @@ class Store:
 
     # --- snapshots ----------------------------------------------------------------------------------
 
-    def latest_snapshot(self, campaign_id: uuid.UUID, *, sound: bool = True) -> tuple[int, bytes] | None:
-        """The latest snapshot's position and state. A snapshot is a cache: one whose bytes no longer
-        match their checksum (a damaged file) is passed over, unless `sound=False` (for verify,
+    def latest_snapshot(
+        self, campaign_id: uuid.UUID, upto: int | None = None, *, sound: bool = True
+    ) -> tuple[int, bytes] | None:
+        """The latest snapshot's (at or before position `upto`) position and state. A snapshot is a
+        cache: one whose bytes no longer match their checksum (a damaged file) is passed over, unless `sound=False` (for verify,
         which reports it). Snapshots stored before checksums were kept have none to check, so they are
         passed over too, until the next snapshot (taken every 100 events) replaces them."""
-        for item in self._snapshots.get(campaign_id, desc=True, limit=1):
+        for item in self._snapshots.get(campaign_id, lte=upto, desc=True, limit=1):
             data: bytes = item.value
             if data.startswith(_CHECKSUM):
                 digest, _, data = data[len(_CHECKSUM):].partition(b"\n")

@@ -19,7 +19,8 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     """Every active fighter of the warbands fought, unless absent or missing games for an injury;
     the pairs (fighter, enemy taken out) and (fighter, glorious deed) add what each did."""
     band_ids = [state.warband(w).id for w in warbands]
-    fighters = [f for b in band_ids for f in state.fighters_of(b) if not f.missed_games]
+    missing_games = {f.id for b in band_ids for f in must_miss(state, b)}
+    fighters = [f for b in band_ids for f in state.fighters_of(b) if f.id not in missing_games]
     missing = {state.fighter(name).id for name in absent}
     ooa = {state.fighter(name).id for name in out_of_action}
     took: dict[str, list[str]] = {}

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import TYPE_CHECKING
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
-from projections.report import Report
+    from projections.report import Report
 
 FORMATS = ("html", "md")
 
@@ -31,6 +33,9 @@ def md_cell(text: object) -> str:
 
 @cache
 def environment() -> jinja2.Environment:
+    # Imported here, not with the module: every CLI command imports this one, few render a page.
+    import jinja2
+
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("projections", "templates"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),

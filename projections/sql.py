@@ -4,12 +4,14 @@ After every command, `update` (through `on_commit`, the ledger's commit hook) br
 campaign's tables up to date inside ONE SQL transaction together with its row in `rm_tracking`,
 which records the position and head hash the tables reflect. That makes updates exactly-once:
 - tracking already at (or past) the new records: nothing to do;
-- the new records are one plain transaction that follows the tracked head: its rows are appended
-  and the current tables (campaign, warbands, fighters) brought in line with the state, writing
-  only the rows that changed;
-- anything else (a void or reroll changed the past, a commit of several transactions, or the
-  tables fell behind because an earlier update failed): the campaign's rows are computed again
-  from its events and replace the old ones.
+- no void among the records since the tracked head (the usual command, or tables that fell
+  behind because another writer committed first or an earlier update failed): the rows of every
+  transaction since the head are appended, each computed with the state after it (from the
+  state at the head, loaded from a snapshot), and the current tables (campaign, warbands,
+  fighters) brought in line with the state, writing only the rows that changed. The cost follows
+  what is missing, not the length of the history;
+- a void or reroll changed the past (or the tracked head is not in the history): the campaign's
+  rows are computed again from its events, outside the SQL transaction, and replace the old ones.
 `rebuild` drops the tables and computes them from the events; both paths compute rows with
 `projections.tables`, so a rebuild gives exactly the rows that the updates kept.
 
@@ -21,11 +23,13 @@ integer type, row locking) are kept in `Dialect`.
 from __future__ import annotations
 
 import uuid
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ledger import events as ev
+from ledger.campaigns import Ledger, fold, transactions
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
@@ -185,14 +189,45 @@ def _replace(cursor: Any, d: Dialect, campaign_id: str, rows: Rows, last: Record
 # --- keeping them current ------------------------------------------------------------------------
 
 
-def _is_next_transaction(records: Sequence[Record], position: int, head: str) -> bool:
-    """One transaction, no void, right after the tracked head: its rows can simply be appended."""
-    first = records[0]
+def _missing_records(store: Store, campaign_id: uuid.UUID, records: Sequence[Record], position: int) -> list[Record]:
+    """The records after the tracked position, up to the last one just committed."""
+    if records[0].position == position + 1:
+        return list(records)
+    # The store reads on its own connection: it does not wait for this transaction's lock.
+    return list(store.records(campaign_id, after=position, upto=records[-1].position))
+
+
+def _appendable(missing: Sequence[Record], position: int, head: str) -> bool:
+    """Transactions right after the tracked head (always the end of a transaction: tracking moves
+    only to the last record of a commit), none a void: their rows can simply be appended."""
+    first = missing[0]
     return (
         first.position == position + 1
         and first.prev_hash == head
-        and all(r.tx == first.tx and not isinstance(r.event, ev.TransactionVoided) for r in records)
+        and not any(isinstance(r.event, ev.TransactionVoided) for r in missing)
     )
+
+
+def _append(
+    cursor: Any, d: Dialect, ledger: Ledger, campaign_id: uuid.UUID, state: CampaignState, missing: Sequence[Record], position: int
+) -> None:
+    """Add the missing transactions' rows and bring the current tables in line with the state after them."""
+    cid = str(campaign_id)
+    stored = {table.name: _stored(cursor, d, cid, table) for table in CURRENT_TABLES}
+    warband, rating = (WARBANDS.column_names.index(name) for name in ("warband", "rating"))
+    ratings = {row[warband]: row[rating] for row in stored[WARBANDS.name]}
+    groups = transactions(missing)
+    if len(groups) > 1:
+        # The state after each transaction: from the state at the tracked position, as it was then.
+        state = ledger.load(campaign_id, upto=position) if position else CampaignState()
+    for group in groups:
+        if len(groups) > 1:
+            fold(group, state)
+        _insert(cursor, d, transaction_rows(group, state, {}, ratings))
+    current = current_rows(state)
+    for table in CURRENT_TABLES:
+        _sync(cursor, d, table, stored[table.name], current[table.name])
+    _track(cursor, d, cid, missing[-1])
 
 
 def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> str:
@@ -201,26 +236,21 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
     if d is None or not records:
         return NO_SQL
     cid = str(campaign_id)
-    with store.sql() as cursor:
-        create_tables(cursor, d)
+    _create_once(store, d)
     # The update's transaction starts with a write (see _lock_tracking): a SQLite transaction that
     # has read cannot wait for another writer to finish, it fails at once with "database is locked".
     with store.sql() as cursor:
         position, head = _lock_tracking(cursor, d, cid)
         if position >= records[-1].position:
             return REFLECTED
-        if _is_next_transaction(records, position, head):
-            stored = {table.name: _stored(cursor, d, cid, table) for table in CURRENT_TABLES}
-            warband, rating = (WARBANDS.column_names.index(name) for name in ("warband", "rating"))
-            ratings = {row[warband]: row[rating] for row in stored[WARBANDS.name]}
-            current = current_rows(state)
-            for table in CURRENT_TABLES:
-                _sync(cursor, d, table, stored[table.name], current[table.name])
-            _insert(cursor, d, transaction_rows(records, state, {}, ratings))
-            _track(cursor, d, cid, records[-1])
+        missing = _missing_records(store, campaign_id, records, position)
+        if missing and _appendable(missing, position, head):
+            _append(cursor, d, Ledger(store), campaign_id, state, missing, position)
             return APPENDED
-    # The events are read outside the SQL transaction: the store reads on its own connections.
-    history = list(store.records(campaign_id))
+    # A void or reroll changed the past (or the tracked head is not in the history): recompute.
+    # The events are read outside the SQL transaction, so the tracking row is not held meanwhile
+    # (and not at all when the records committed are the whole history: an import).
+    history = list(records) if records[0].position == 1 else list(store.records(campaign_id))
     _state, rows = all_rows(history)
     newest = history[-1]
     with store.sql() as cursor:
@@ -231,6 +261,17 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
     return RECOMPUTED
 
 
+_tables_created: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
+def _create_once(store: Store, d: Dialect) -> None:
+    """Create the tables if need be, once per open store (not once per command)."""
+    if store not in _tables_created:
+        with store.sql() as cursor:
+            create_tables(cursor, d)
+        _tables_created.add(store)
+
+
 def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
     """Bring a campaign's tables up to `state` if they fell behind it (an update that failed, or a
     process killed between its commit and the update): one read of the tracking row otherwise."""
@@ -238,8 +279,8 @@ def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
     if d is None or state.position == 0:
         return NO_SQL
     cid = str(campaign_id)
+    _create_once(store, d)
     with store.sql() as cursor:
-        create_tables(cursor, d)
         tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
     position, head = tracked[0] if tracked else (0, GENESIS)
     if position > state.position:  # another writer committed since `state` was loaded, or events were lost

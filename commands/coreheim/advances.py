@@ -14,6 +14,7 @@ from itertools import combinations
 
 from commands.coreheim import events
 from commands.coreheim import model
+from commands.kit import MoreDice
 from commands.coreheim import rules
 from commands.coreheim.tables import AdvanceTable, CoreheimTables
 from commands.shared import unique_id
@@ -44,17 +45,17 @@ def hero_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, 
     faces: list[int] = []
     stat_choice: str | None = None
     while True:
-        resolution = rules.resolve_hero_advance(
-            faces, hero=fighter.name, characteristics=model.characteristics(fighter), race=model.race(fighter),
-            stat_choice=stat_choice, tables=tables,
-        )
+        try:
+            resolution = rules.resolve_hero_advance(
+                faces, hero=fighter.name, characteristics=model.characteristics(fighter), race=model.race(fighter),
+                stat_choice=stat_choice, tables=tables,
+            )
+        except MoreDice:
+            faces.append(_roll(ctx, fighter, threshold, tables.hero_advances, again=bool(faces)))
+            continue
         if resolution.complete:
             break
-        request = resolution.pending[0]
-        if isinstance(request, rules.RollRequest):
-            faces.append(_roll(ctx, fighter, threshold, tables.hero_advances, again=bool(faces)))
-        else:
-            stat_choice = _stat_choice(ctx, key, request, tables.hero_advances)
+        stat_choice = _stat_choice(ctx, key, resolution.pending[0], tables.hero_advances)
     _apply(ctx, band, fighter, threshold, key, resolution, tables)
 
 
@@ -68,12 +69,16 @@ def henchman_advance(
     offered = False
     while True:
         group = ctx.state.fighters[group.id]
-        resolution = rules.resolve_henchman_advance(
-            faces, group=group.name, group_size=group.group_size, characteristics=model.characteristics(group),
-            race=model.race(group), advanced_stats=group.ext.get(events.ADVANCED_STATS, []), use_group_reroll=group_reroll,
-            talent_allowed=talent_allowed, may_repeat_stats="Twitchy" in group.skills + group.keywords,
-            stat_choice=stat_choice, tables=tables,
-        )
+        try:
+            resolution = rules.resolve_henchman_advance(
+                faces, group=group.name, group_size=group.group_size, characteristics=model.characteristics(group),
+                race=model.race(group), advanced_stats=group.ext.get(events.ADVANCED_STATS, []), use_group_reroll=group_reroll,
+                talent_allowed=talent_allowed, may_repeat_stats="Twitchy" in group.skills + group.keywords,
+                stat_choice=stat_choice, tables=tables,
+            )
+        except MoreDice:
+            faces.append(_roll(ctx, group, threshold, tables.henchman_advances, again=bool(faces)))
+            continue
         first_stands = len(faces) == 1 and (
             (resolution.complete and resolution.rolls and resolution.rolls[0].outcome == "applied")
             or any(isinstance(p, rules.ChoiceRequest) for p in resolution.pending)
@@ -94,11 +99,7 @@ def henchman_advance(
                 return
             talent_allowed = False  # six heroes, and the player re-rolls rather than sack one
             continue
-        request = resolution.pending[0]
-        if isinstance(request, rules.RollRequest):
-            faces.append(_roll(ctx, group, threshold, tables.henchman_advances, again=bool(faces)))
-        else:
-            stat_choice = _stat_choice(ctx, key, request, tables.henchman_advances)
+        stat_choice = _stat_choice(ctx, key, resolution.pending[0], tables.henchman_advances)
     _apply(ctx, band, group, threshold, key, resolution, tables)
 
 

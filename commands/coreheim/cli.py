@@ -7,26 +7,13 @@ from __future__ import annotations
 import click
 
 from commands.coreheim.commands import (
-    Advance,
-    Buy,
-    Experience,
-    Explore,
-    Hire,
-    Injuries,
-    RareSearch,
-    Reinforce,
-    Search,
-    Sell,
-    SellShards,
-    SpendUnderdog,
-    UnderdogSword,
-    Upkeep,
+    Advance, Buy, Experience, Explore, Hire, Injuries, RareSearch, Reinforce, Search, Sell,
+    SellShards, SpendUnderdog, UnderdogSword, Upkeep,
 )
 from commands.coreheim import model
 from commands.coreheim.views import ratings_by_battle
-from ledger.errors import BadInput
-
 from commands.kit.cli import DiceChoice, Session, Shell
+from ledger.errors import BadInput
 
 
 def register_commands(group: click.Group, shell: Shell) -> None:
@@ -36,7 +23,6 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     parse_pairs, parse_int_pairs = shell.parse_pairs, shell.parse_int_pairs
 
     warband_argument = click.argument("warband")
-
 
     @group.command("hire")
     @warband_argument

@@ -49,15 +49,10 @@ class Advance(Command, frozen=True, kw_only=True, tag="coreheim.advance"):
 
 
 class SellShards(Command, frozen=True, kw_only=True, tag="coreheim.sell-shards"):
+    """Trading 1: sell wyrdstone shards (0 keeps them all)."""
+
     warband: str
     shards: int
-
-
-class Sell(Command, frozen=True, kw_only=True, tag="coreheim.sell"):
-    warband: str
-    item: str
-    fighter: str | None = None  # None: from the stash
-    price: int | None = None  # the base price, for items the tables do not price
 
 
 class RareSearch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -69,6 +64,15 @@ class RareSearch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 class Search(Command, frozen=True, kw_only=True, tag="coreheim.search"):
     warband: str
     searches: list[RareSearch] = []
+
+
+class Sell(Command, frozen=True, kw_only=True, tag="coreheim.sell"):
+    """Trading 2: sell an item for half its base price, rounded down."""
+
+    warband: str
+    item: str
+    fighter: str | None = None  # None: from the stash
+    price: int | None = None  # the base price, for items the tables do not price
 
 
 class Buy(Command, frozen=True, kw_only=True, tag="coreheim.buy"):

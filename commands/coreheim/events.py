@@ -60,7 +60,6 @@ UNDERDOG = "underdog"
 DEEDS = "deeds"
 
 
-@ev.event_type
 class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-profile"):
     warband: str
     fighter: str
@@ -76,7 +75,6 @@ class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-
         return f"{fighter_name(state, self.fighter)} is {article} {what}{lists}"
 
 
-@ev.event_type
 class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-size-changed"):
     warband: str
     fighter: str
@@ -88,7 +86,6 @@ class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-
         return f"{fighter_name(state, self.fighter)} {signed(self.delta)} {'member' if abs(self.delta) == 1 else 'members'}: {self.reason}"
 
 
-@ev.event_type
 class ShardsChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.shards-changed"):
     warband: str
     delta: int
@@ -99,7 +96,6 @@ class ShardsChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.shards-ch
         return f"{warband_name(state, self.warband)} wyrdstone {signed(self.delta)}: {self.reason}"
 
 
-@ev.event_type
 class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-resolved"):
     warband: str
     battle: int
@@ -117,7 +113,6 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exp
                 f"= {plural(self.shards, 'shard')} ({self.row or 'no dice'}){chosen}")
 
 
-@ev.event_type
 class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-bonus"):
     warband: str
     extra: int
@@ -129,7 +124,6 @@ class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.explor
                 f"{'die' if self.extra == 1 else 'dice'} next time, then discards {self.discard} ({self.row})")
 
 
-@ev.event_type
 class InjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.injury-rolled"):
     warband: str
     fighter: str
@@ -145,7 +139,6 @@ class InjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.injury-rol
         return f"{fighter_name(state, self.fighter)} serious injury {self.d66}: {verdict} ({self.row}){note}"
 
 
-@ev.event_type
 class AdvanceRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.advance-rolled"):
     warband: str
     fighter: str
@@ -158,7 +151,6 @@ class AdvanceRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.advance-r
         return f"{fighter_name(state, self.fighter)} advance at {self.threshold} XP: {self.result} ({', '.join(self.rows) or 'no roll'})"
 
 
-@ev.event_type
 class MissesGame(ev.Event, frozen=True, kw_only=True, tag="coreheim.misses-game"):
     warband: str
     fighter: str
@@ -169,7 +161,6 @@ class MissesGame(ev.Event, frozen=True, kw_only=True, tag="coreheim.misses-game"
         return f"{fighter_name(state, self.fighter)} misses the next game: {self.reason}"
 
 
-@ev.event_type
 class RareItemSearched(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-item-searched"):
     warband: str
     battle: int
@@ -184,7 +175,6 @@ class RareItemSearched(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-i
         return f"{fighter_name(state, self.fighter)} looks for {self.item} (rare {self.rarity}): {self.total}, {verdict}"
 
 
-@ev.event_type
 class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-item-bought"):
     warband: str
     battle: int
@@ -194,7 +184,6 @@ class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-ite
         return f"{warband_name(state, self.warband)} has bought the {self.item} found after battle {self.battle}"
 
 
-@ev.event_type
 class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deeds"):
     warband: str
     battle: int
@@ -209,7 +198,6 @@ class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deed
                 f"out of action: {out}; {took} {'enemy' if took == 1 else 'enemies'} taken out")
 
 
-@ev.event_type
 class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ratings"):
     battle: int
     ratings: dict[str, int]  # warband -> rating before the battle
@@ -225,7 +213,6 @@ class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ra
         return f"ratings at battle {self.battle}: " + "; ".join(parts)
 
 
-@ev.event_type
 class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-spent"):
     warband: str
     battle: int
@@ -236,6 +223,27 @@ class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-
         brought = f" (one brought {fighter_name(state, self.sword)}, a Hired Sword)" if self.sword else ""
         return (f"{warband_name(state, self.warband)} spends {plural(self.points, 'underdog point')} "
                 f"of battle {self.battle}{brought}")
+
+
+# --- registered with the ledger's decoder, all at once -----------------------------------------
+
+EVENTS = (
+    WarriorProfile,
+    GroupSizeChanged,
+    ShardsChanged,
+    ExplorationResolved,
+    ExplorationBonus,
+    InjuryRolled,
+    AdvanceRolled,
+    MissesGame,
+    RareItemSearched,
+    RareItemBought,
+    BattleDeeds,
+    BattleRatings,
+    UnderdogSpent,
+)
+for registered in EVENTS:
+    ev.event_type(registered)
 
 
 # --- the fold ------------------------------------------------------------------------------------

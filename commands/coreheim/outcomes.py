@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from commands.coreheim import events
 from commands.coreheim import model
+from commands.kit import MoreDice
 from commands.coreheim import rules
 from commands.coreheim import tables as t
 from ledger import events as ev
@@ -146,24 +147,24 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> N
     rolls: list[tuple[int, int]] = []
     pit_fight_won: bool | None = None
     while True:
-        resolution = rules.resolve_hero_injury(
-            rolls,
-            hero=hero.name,
-            warband_game_number=ctx.state.warbands[band.id].games,
-            pit_fight_won=pit_fight_won,
-            enemy_has_shackles=holder is not None,
-            immortal=hero.ext.get(events.TYPE) == "vampire",
-            tables=tables,
-        )
-        if resolution.complete:
-            break
-        request = resolution.pending[0]
-        if isinstance(request, rules.RollRequest):
+        try:
+            resolution = rules.resolve_hero_injury(
+                rolls,
+                hero=hero.name,
+                warband_game_number=ctx.state.warbands[band.id].games,
+                pit_fight_won=pit_fight_won,
+                enemy_has_shackles=holder is not None,
+                immortal=hero.ext.get(events.TYPE) == "vampire",
+                tables=tables,
+            )
+        except MoreDice:
             roll = ctx.roll("D66", purpose=f"serious injury of {hero.name}")
             rolls.append((roll.faces[0], roll.faces[1]))
-        else:
-            answer = ctx.choose(f"{hero.id}:pit-fight", f"Did {hero.name} win the fight in the pits?", ["won", "lost"])
-            pit_fight_won = answer == "won"
+            continue
+        if resolution.complete:
+            break
+        answer = ctx.choose(f"{hero.id}:pit-fight", f"Did {hero.name} win the fight in the pits?", ["won", "lost"])
+        pit_fight_won = answer == "won"
     rows = {row.id: row for row in tables.hero_injury.rows}
     for roll in resolution.rolls:
         ctx.emit(events.InjuryRolled(warband=band.id, fighter=hero.id, d66=roll.d66, row=roll.row_id,

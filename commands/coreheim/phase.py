@@ -19,15 +19,7 @@ from __future__ import annotations
 from commands.coreheim import events
 from commands.coreheim import model
 from commands.coreheim.commands import (
-    Advance,
-    Experience,
-    Explore,
-    Injuries,
-    RareSearch,
-    Reinforce,
-    Search,
-    SellShards,
-    Upkeep,
+    Advance, Experience, Explore, Injuries, RareSearch, Reinforce, Search, SellShards, Upkeep
 )
 from commands.kit import Phase, PhaseStep, Window
 from ledger.decide import AskChoice, Command

@@ -49,7 +49,8 @@ def check_options(ruleset_id: str, options_type: type[O],
     def check(given: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(given) - set(names))
         if unknown:
-            raise BadInput(f"{ruleset_id} has no option {', '.join(unknown)} (options: {', '.join(names)})")
+            shown = ", ".join(name if name.isidentifier() else repr(name) for name in unknown)  # one line, whatever the key
+            raise BadInput(f"{ruleset_id} has no option {shown} (options: {', '.join(names)})")
         try:
             typed = msgspec.convert(given, options_type)
         except msgspec.ValidationError as error:

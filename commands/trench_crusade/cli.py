@@ -13,22 +13,8 @@ from projections.battles import deeds_for
 
 from . import events
 from .commands import (
-    Advancement,
-    AdvanceRoll,
-    Allocate,
-    BuyKit,
-    Experience,
-    Exploration,
-    Promotions,
-    Quartermaster,
-    Ransom,
-    RecordTrenchBattle,
-    Recruit,
-    Reinforcements,
-    Retire,
-    Roster,
-    SellKit,
-    Trauma,
+    Advancement, AdvanceRoll, Allocate, BuyKit, Experience, Exploration, Promotions, Quartermaster,
+    Ransom, RecordTrenchBattle, Recruit, Reinforcements, Retire, Roster, SellKit, Trauma,
 )
 from .phase import PHASE
 from .views import XP_RESTORED, status_of

@@ -225,15 +225,22 @@ class GloriousDeedsTable(_Row, kw_only=True):
 # --- the whole set -------------------------------------------------------------------------
 
 
-class TrenchCrusadeTables(msgspec.Struct, frozen=True, kw_only=True):
-    non_promotable: NonPromotableTable
-    limited_potential: LimitedPotentialTable
-    promotion_dice_sources: PromotionDiceSourcesTable
-    experience: ExperienceTable
-    trauma: TraumaTable
-    advancement_skills: AdvancementSkillsTable
-    exploration: ExplorationTables
-    glorious_deeds: GloriousDeedsTable
+# Every table by the name house rules give it (its data file is data/<name with _>.json), and its type.
+TABLE_TYPES = {
+    "non-promotable": NonPromotableTable,
+    "limited-potential": LimitedPotentialTable,
+    "promotion-dice-sources": PromotionDiceSourcesTable,
+    "experience": ExperienceTable,
+    "trauma": TraumaTable,
+    "advancement-skills": AdvancementSkillsTable,
+    "exploration": ExplorationTables,
+    "glorious-deeds": GloriousDeedsTable,
+}
+# Table name -> the field of TrenchCrusadeTables that holds it.
+NAMES = {name: name.replace("-", "_") for name in TABLE_TYPES}
+TrenchCrusadeTables = msgspec.defstruct(
+    "TrenchCrusadeTables", [(NAMES[name], table) for name, table in TABLE_TYPES.items()], frozen=True, kw_only=True,
+    module=__name__)
 
 
 def _row_groups(table: Any) -> Iterable[tuple[str, Iterable[Any]]]:
@@ -296,7 +303,5 @@ def check_tables(tables: TrenchCrusadeTables) -> None:
         _check_table(name, getattr(tables, field))
 
 
-# Table name (as house rules name it) -> the field of TrenchCrusadeTables (and its data file).
-NAMES = {field.replace("_", "-"): field for field in TrenchCrusadeTables.__struct_fields__}
 # The tables a campaign plays with: the defaults in data/, whole tables replaced by its house rules.
 TABLES = Tables("Trench Crusade", TrenchCrusadeTables, __package__, names=NAMES, check=check_tables)

@@ -99,6 +99,7 @@ class LedgerGroup(click.Group):
             click.echo(f"Error: unexpected failure, a bug in campaign-ledger ({type(error).__name__}: {error}); "
                        "nothing was recorded unless a line above says so. Run again with CAMPAIGN_DEBUG=1 "
                        "to see where, and report it", err=True)
+            self._discard_new_store(ctx)
             ctx.exit(BUG_EXIT_CODE)
 
     def _refuse(self, ctx: click.Context, error: LedgerError) -> None:
@@ -120,7 +121,6 @@ class Session:
     on_commit: list[Callable[..., None]] = field(default_factory=list)
     creates_store: bool = False  # may this command create a SQLite file that is not there yet?
     _ledger: Ledger | None = None
-
     _new_file: str | None = None  # a SQLite file this command is creating
 
     @property

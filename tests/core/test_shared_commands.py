@@ -184,3 +184,29 @@ def test_sitting_out_a_battle_pays_off_one_missed_game():
         evolve(state, event)
     assert (state.fighters["gunnar"].missed_games, state.fighters["gunnar"].games) == (1, 0)
     assert state.fighters["snikch"].games == 1
+
+
+def test_a_battles_deeds_are_kept_while_it_is_the_latest_battle_of_one_of_its_warbands():
+    """Post-games read a warband's latest battle; older deeds stay in the history, not in the state
+    (or a snapshot would grow with every battle fought)."""
+    orcs = ev.WarbandEnlisted(warband="orcs", name="Orcs", player="Cy", treasury=10)
+    grok = ev.FighterRecruited(warband="orcs", fighter="grok", name="Grok", role="leader")
+    state = given(*BASE, orcs, grok)
+
+    def battle(*bands: str) -> None:
+        deeds = [ev.Deed(fighter=f.id, out_of_action=True) for band in bands for f in state.fighters_of(band)]
+        for event in when(state, c.RecordBattle(participants=list(bands), deeds=deeds)):
+            evolve(state, event)
+
+    def deeds() -> list[list[str]]:
+        return [[deed.fighter for deed in b.deeds] for b in state.battles]
+
+    battle("rats", "skaven")
+    battle("rats", "orcs")  # battle 1 is still the Skaven's latest
+    assert deeds() == [["gunnar", "snikch"], ["gunnar", "grok"]]
+    battle("skaven", "orcs")  # now both warbands of battle 1 fought again; battle 2 is still the Rats'
+    assert deeds() == [[], ["gunnar", "grok"], ["snikch", "grok"]]
+    battle("rats", "skaven")
+    assert deeds() == [[], [], ["snikch", "grok"], ["gunnar", "snikch"]]
+    assert [(b.number, b.participants) for b in state.battles][0] == (1, ["rats", "skaven"])
+    assert (state.fighters["gunnar"].games, state.warbands["skaven"].games) == (3, 3)

@@ -92,6 +92,7 @@ def test_experience_reads_the_deeds_the_core_keeps_and_the_typed_option():
 
 @pytest.mark.parametrize("options, refusal", [
     ({"exploration": "weird"}, "kit-example has no option exploration (options: dice, xp_per_enemy, tables)"),
+    ({"two\nlines": 1}, "kit-example has no option 'two\\nlines' (options: dice, xp_per_enemy, tables)"),
     ({"xp_per_enemy": "two"}, "kit-example option xp_per_enemy: Expected `int`, got `str`"),
     ({"dice": "loaded"}, "kit-example option dice: Invalid enum value 'loaded' (one of: table, ledger)"),
     ({"tables": {"injry": {}}}, "there is no Example table 'injry'; tables are: injury"),

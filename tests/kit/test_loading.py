@@ -31,6 +31,13 @@ def test_campaign_help_imports_no_ruleset():
     assert not {m for m in modules if m.startswith(RULESET_MODULES)}
 
 
+def test_campaign_help_imports_no_template_engine():
+    """Jinja2 is imported by the commands that render a page, not by every command's start-up."""
+    modules = imported_by(cli("--help"))
+    assert "projections.render" in modules
+    assert "jinja2" not in modules
+
+
 def test_a_ruleset_group_imports_that_ruleset_only():
     modules = imported_by(cli("coreheim", "--help"))
     assert {m for m in modules if m.startswith("commands.coreheim")}

@@ -150,11 +150,47 @@ def test_an_update_that_comes_after_a_newer_one_changes_nothing(store, clock, ra
     cid = enlist_and_hire(ledger, "Test League")
     first = ledger.execute(cid, AwardXP(fighter="Gunnar", amount=1, reason="first"), actor="Ann")
     second = ledger.execute(cid, AwardXP(fighter="Gunnar", amount=1, reason="second"), actor="Bob")
-    assert sql.update(store, cid, second.state, second.records) == sql.RECOMPUTED  # catches up with the first too
+    assert sql.update(store, cid, second.state, second.records) == sql.APPENDED  # appends the first's rows too
     kept = dump(store)
     assert sql.update(store, cid, first.state, first.records) == sql.REFLECTED
     assert dump(store) == kept
     assert kept["rm_tracking"] == [(str(cid), second.state.position, second.state.head)]
+    assert [row[6] for row in kept["rm_log"] if "XP:" in row[6]] == ["Gunnar gains 1 XP: first", "Gunnar gains 1 XP: second"]
+    sql.rebuild(store, [cid], drop=True)
+    assert dump(store) == kept
+
+
+def test_tables_far_behind_catch_up_by_appending_the_missing_transactions(store, clock, rated_ruleset, dump):
+    """Updates fail (or another writer's never ran) for many commands, across snapshots: the next
+    update appends every missing transaction's rows, each described with the state after it, and
+    gives what a rebuild gives."""
+    ledger = Ledger(store, clock=clock)  # no hook: the update is called by hand
+    cid = enlist_and_hire(ledger, "Test League")
+    started = ledger.load(cid)
+    assert sql.update(store, cid, started, ledger.history(cid)) == sql.APPENDED  # tracked at T3
+    ledger.execute(cid, EnlistWarband(name="Clan Skrittle", player="Bob", treasury=50), actor="Bob")
+    for n in range(120):
+        ledger.execute(cid, AwardXP(fighter="Gunnar", amount=1, reason=f"award {n}"), actor="Ann")
+    last = ledger.execute(cid, RecordBattle(participants=["Reikland Rats", "Clan Skrittle"], winner="Clan Skrittle"),
+                          actor="Bob")
+    assert store.latest_snapshot(cid)[0] > started.position  # the missing records cross snapshots
+    assert sql.update(store, cid, last.state, last.records) == sql.APPENDED
+    kept = dump(store)
+    sql.rebuild(store, [cid], drop=True)
+    assert dump(store) == kept
+    assert len(kept["rm_ratings"]) > 3  # a rating row per award that changed it
+
+
+def test_tables_behind_a_void_are_recomputed(store, clock, rated_ruleset, dump):
+    ledger = Ledger(store, clock=clock)
+    cid = enlist_and_hire(ledger, "Test League")
+    assert sql.update(store, cid, ledger.load(cid), ledger.history(cid)) == sql.APPENDED
+    ledger.execute(cid, AwardXP(fighter="Gunnar", amount=1, reason="first"), actor="Ann")
+    voided = ledger.void(cid, "T4", reason="never happened", actor="Ann")
+    assert sql.update(store, cid, voided.state, voided.records) == sql.RECOMPUTED
+    kept = dump(store)
+    sql.rebuild(store, [cid], drop=True)
+    assert dump(store) == kept
 
 
 def test_writers_in_parallel_keep_the_tables_exactly(store, sql_url, ledger, league, dump, clock):

@@ -210,3 +210,15 @@ def test_a_real_process_given_a_byte_that_is_not_utf8_says_so(league, processes,
     code, out, err = processes.run("--store", league.store, "note", os.fsdecode(b"\xff"))
     assert (code, out, err) == (2, "", "Error: argument '\\udcff' is not valid UTF-8 text\n")
     assert store_bytes() == before
+
+
+def test_a_bug_while_starting_a_campaign_leaves_no_file_either(cli, db_path, monkeypatch):
+    from ledger.campaigns import Ledger
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(Ledger, "start", broken)
+    result = CliRunner().invoke(main, ["--store", cli.store, "new", "Spring"], env={"CAMPAIGN_DEBUG": None})
+    assert result.exit_code == 70 and result.output.startswith("Error: unexpected failure, a bug")
+    assert not db_path.exists()

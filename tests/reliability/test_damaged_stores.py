@@ -37,6 +37,19 @@ def test_a_store_written_by_the_older_version_takes_new_commands_with_its_open_s
     assert cli("verify").exit_code == 0
 
 
+def test_a_store_written_by_the_older_version_moves_to_a_new_store_by_export_and_import(old_store, tmp_path):
+    """The other upgrade path: its trail, imported into a store made by this version, is the same
+    campaign down to the head hash."""
+    trail = tmp_path / "old.jsonl"
+    assert CampaignRunner("sqlite:///" + str(old_store))("export", "-o", str(trail)).exit_code == 0
+    fresh = CampaignRunner(f"sqlite:///{tmp_path / 'new.db'}")
+    imported = fresh("import", str(trail))
+    assert imported.exit_code == 0, imported.output
+    assert imported.output.endswith(f"Head {OLD['head']}\n")
+    assert fresh("verify", "--head", OLD["head"]).exit_code == 0
+    assert fresh("replay", "--check").exit_code == 0
+
+
 def flip(path, offset: int, count: int = 2) -> None:
     with open(path, "r+b") as file:
         file.seek(offset)

@@ -154,3 +154,33 @@ def test_each_campaign_has_its_own_stream(ledger, campaign):
     assert list(ledger.load(other).warbands) == ["clan-skrittle"]
     assert [r.position for r in campaign.records()] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
     assert list(campaign.load().warbands) == ["reikland-rats"]
+
+
+def _topic_index(store) -> list[str]:
+    """The names of the events table's topic index, as the database lists it."""
+    recorder = store.app.recorder
+    index = f"{recorder.events_table_name}_topic_idx"
+    with store.sql() as cursor:
+        if store.kind == "sqlite":
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?", (index,))
+        else:
+            cursor.execute("SELECT indexname FROM pg_indexes WHERE schemaname = %s AND indexname = %s",
+                           (recorder.datastore.schema, index))
+        return [tuple(row.values())[0] if isinstance(row, dict) else row[0] for row in cursor.fetchall()]
+
+
+def test_a_store_made_before_the_topic_index_gets_it_when_opened(ledger, store, reopen):
+    """campaign_ids reads the campaign.started rows through an index, not a scan of every event."""
+    if store.kind == "popo":
+        pytest.skip("memory:// keeps no SQL tables")
+    first = ledger.start("Mordheim League", "freeform", {}, actor="Ann")
+    [index] = _topic_index(store)
+    schema = f'"{store.app.recorder.datastore.schema}".' if store.kind == "postgres" else ""
+    with store.sql() as cursor:
+        cursor.execute(f"DROP INDEX {schema}{index}")
+    assert _topic_index(store) == []
+
+    again = reopen()
+
+    assert _topic_index(again) == [index]
+    assert [str(cid) for cid in again.campaign_ids()] == [first.state.campaign_id]

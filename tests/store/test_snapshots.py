@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle
@@ -85,6 +86,28 @@ def test_a_void_takes_a_new_snapshot_that_loading_then_uses(campaign, store, mon
     assert read == [15]  # only the event at the snapshot, to check that the stream does reach it
     assert state.fighters["gunnar"].xp == 2
     assert state == campaign.ledger.replay(campaign.id)
+
+
+def test_a_snapshot_of_an_older_shape_is_replaced_by_the_load_that_cannot_use_it(campaign, store, monkeypatch):
+    """A snapshot taken by an older version of the ledger is not used; the load that folds instead
+    snapshots its state, so the next load does not fold everything again."""
+    monkeypatch.setattr(campaigns, "SNAPSHOT_INTERVAL", 10)
+    current = campaigns.encode_state
+    older = lambda state: msgspec.json.encode({**msgspec.to_builtins(state), "schema": 2})  # noqa: E731
+    monkeypatch.setattr(campaigns, "encode_state", older)
+    award(campaign, 5)  # T4, 10–11: a snapshot at 11, of the older shape
+    monkeypatch.setattr(campaigns, "encode_state", current)
+    award(campaign, 2)  # T5, 12–13
+    read = count_records_read(store, monkeypatch)
+
+    state = campaign.load()
+
+    assert read == list(range(1, 14))
+    assert store.latest_snapshot(campaign.id)[0] == 13
+    read.clear()
+    again = campaign.load()
+    assert read == [13]  # only the event at the snapshot, which shows the stream ends there
+    assert again == state == fold(campaign.records())
 
 
 def test_replay_until_a_position_shows_the_campaign_as_it_stood_then(campaign):

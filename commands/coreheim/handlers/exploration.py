@@ -8,6 +8,7 @@ from typing import Any
 
 from commands.coreheim import events
 from commands.coreheim import model
+from commands.kit import MoreDice, Rolled
 from commands.coreheim import rules
 from commands.coreheim.commands import (
     Explore,
@@ -82,18 +83,19 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
     """Resolve a chart entry, rolling and asking for what it needs one layer at a time."""
     tables = model.tables_for(ctx.options)
     leader = model.leader(ctx.state, band)
-    rolls: dict[str, list[int]] = {}
+    rolled = Rolled()  # the faces as the rules read them, by the rules' roll id
     choices: dict[str, bool] = {}
     while True:
-        resolution = rules.resolve_multiples(
-            chosen, warband=listing, rolls=rolls, choices=choices,
-            leader_ld=leader.stats.get("Ld") if leader else None, tables=tables,
-        )
+        try:
+            resolution = rules.resolve_multiples(
+                chosen, warband=listing, rolls=rolled.faces, choices=choices,
+                leader_ld=leader.stats.get("Ld") if leader else None, tables=tables,
+            )
+        except MoreDice as need:
+            roll = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}")
+            rolled.add(need.key, _table_faces(roll, need.expression))
+            continue
         if resolution.complete:
             return resolution
         for request in resolution.pending:
-            if isinstance(request, rules.RollRequest):
-                roll = ctx.roll(request.dice, purpose=f"{request.purpose} for {band.name}")
-                rolls[request.id] = _table_faces(roll, request.dice)
-            else:
-                choices[request.id] = ctx.choose(request.id, request.question, ["yes", "no"]) == "yes"
+            choices[request.id] = ctx.choose(request.id, request.question, ["yes", "no"]) == "yes"

@@ -2,8 +2,8 @@
 
 No I/O, no randomness, no clock: every die is a parameter (faces already rolled) and every
 player decision is a parameter. When a rule needs a roll or a decision it was not given,
-the result lists it as ``pending`` (a RollRequest or ChoiceRequest) so a later layer can
-roll/ask and call again. A refusal raises CoreheimRuleError with a message for players.
+it raises the kit's ``MoreDice`` (a roll) or lists it as ``pending`` (a ChoiceRequest), so a
+later layer can roll or ask and call again. A refusal raises CoreheimRuleError with a message for players.
 
 Decisions taken where the seed and shared/rules/coreheim.md are silent:
 
@@ -43,7 +43,6 @@ Decisions taken where the seed and shared/rules/coreheim.md are silent:
 from commands.coreheim.rules.common import (
     CoreheimRuleError,
     Result,
-    RollRequest,
     ChoiceRequest,
     Pending,
     STATS,
@@ -123,7 +122,6 @@ from commands.coreheim.rules.rating import (
 __all__ = [
     "CoreheimRuleError",
     "Result",
-    "RollRequest",
     "ChoiceRequest",
     "Pending",
     "STATS",

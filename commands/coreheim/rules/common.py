@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Union
 
 import msgspec
 
@@ -17,18 +16,12 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     """Base for the values these functions return."""
 
 
-class RollRequest(Result):
-    id: str
-    dice: str
-    purpose: str
-
-
 class ChoiceRequest(Result):
     id: str
     question: str
 
 
-Pending = Union[RollRequest, ChoiceRequest]
+Pending = ChoiceRequest  # a rule that needs more dice raises the kit's MoreDice instead
 
 STATS = ("M", "A", "W", "T", "WS", "BS", "I", "Ld")
 HIGHER_IS_BETTER = frozenset({"M", "A", "W"})

@@ -7,7 +7,7 @@ from typing import Literal
 
 import msgspec
 
-from commands.kit import check_faces
+from commands.kit import MoreDice, check_faces
 
 from commands.coreheim.tables import (
     AdvanceRow,
@@ -19,7 +19,7 @@ from commands.coreheim.tables import (
     TalentAdvance,
     dice_spec,
 )
-from commands.coreheim.rules.common import Characteristics, ChoiceRequest, CoreheimRuleError, HIGHER_IS_BETTER, Pending, Result, RollRequest, STATS, _show
+from commands.coreheim.rules.common import Characteristics, ChoiceRequest, CoreheimRuleError, HIGHER_IS_BETTER, Pending, Result, STATS, _show
 
 
 Role = Literal["hero", "henchman-group", "hired-sword", "animal", "monster"]
@@ -272,8 +272,7 @@ def _resolve_advance_rolls(
             return AdvanceResolution(rolls=tuple(rolls), advance=None, pending=(verdict,))
         rolls.append(AdvanceRoll(face=face, row_id=row.id, outcome="applied"))
         return AdvanceResolution(rolls=tuple(rolls), advance=verdict, pending=())
-    request = RollRequest(id=f"advance:{fighter}:roll-{len(faces) + 1}", dice=table.die, purpose=f"Advance for {fighter}")
-    return AdvanceResolution(rolls=tuple(rolls), advance=None, pending=(request,))
+    raise MoreDice(f"advance:{fighter}:roll-{len(faces) + 1}", table.die, f"Advance for {fighter}")
 
 
 def resolve_hero_advance(

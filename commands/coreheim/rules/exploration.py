@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Union
 
 
-from commands.kit import check_faces
+from commands.kit import MoreDice, check_faces
 from commands.coreheim.tables import (
     Captured,
     CoreheimTables,
@@ -40,7 +40,7 @@ from commands.coreheim.tables import (
     Fight,
     dice_spec,
 )
-from commands.coreheim.rules.common import ChoiceRequest, CoreheimRuleError, Pending, Result, RollRequest, passes_test
+from commands.coreheim.rules.common import ChoiceRequest, CoreheimRuleError, Pending, Result, passes_test
 
 
 class MultipleSet(Result):
@@ -211,10 +211,9 @@ class _EffectResolver:
         self.pending: list[Pending] = []
         self.used: set[str] = set()
 
-    def roll(self, roll_id: str, dice: str, purpose: str) -> tuple[int, ...] | None:
+    def roll(self, roll_id: str, dice: str, purpose: str) -> tuple[int, ...]:
         if roll_id not in self.rolls:
-            self.pending.append(RollRequest(id=roll_id, dice=dice, purpose=purpose))
-            return None
+            raise MoreDice(roll_id, dice, purpose)
         count, sides = dice_spec(dice)
         faces = tuple(self.rolls[roll_id])
         if len(faces) != count:
@@ -240,9 +239,8 @@ class _EffectResolver:
                 self.outcomes.append(GoldGained(source=effect.id, amount=effect.fixed))
             case GainGold(dice=str(dice)):
                 faces = self.roll(effect.id, dice, f"Gold found ({dice})")
-                if faces is not None:
-                    amount = effect.fixed + effect.multiplier * sum(faces)
-                    self.outcomes.append(GoldGained(source=effect.id, amount=amount))
+                amount = effect.fixed + effect.multiplier * sum(faces)
+                self.outcomes.append(GoldGained(source=effect.id, amount=amount))
             case GainItem():
                 self.outcomes.append(effect)
                 item = next(i for i in self.tables.equipment.items if i.id == effect.item)
@@ -253,10 +251,9 @@ class _EffectResolver:
                     self.run(effect.effects)
             case RollTable():
                 faces = self.roll(effect.id, effect.dice, f"exploration chart follow-up {effect.id}")
-                if faces is not None:
-                    row = next(r for r in effect.rows if r.min <= faces[0] <= r.max)
-                    self.rows_used.append(row.id)
-                    self.run(row.effects)
+                row = next(r for r in effect.rows if r.min <= faces[0] <= r.max)
+                self.rows_used.append(row.id)
+                self.run(row.effects)
             case LeaderTest():
                 self.leader_test(effect)
             case Fight():
@@ -278,8 +275,6 @@ class _EffectResolver:
             passed: bool | None = True
         else:
             faces = self.roll(test.id, "D12", f"Leader's {test.stat} test")
-            if faces is None:
-                return
             if self.leader_ld is None:
                 raise CoreheimRuleError(f"The leader's {test.stat} is needed for this test")
             passed = passes_test(faces[0], self.leader_ld)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import msgspec
 
 from commands import kit
-from commands.kit import check_faces
+from commands.kit import MoreDice, check_faces
 
 from commands.coreheim.tables import (
     CoreheimTables,
@@ -19,7 +19,7 @@ from commands.coreheim.tables import (
     Fight,
     dice_spec,
 )
-from commands.coreheim.rules.common import CoreheimRuleError, Pending, Result, RollRequest
+from commands.coreheim.rules.common import CoreheimRuleError, Pending, Result
 from commands.coreheim.rules.exploration import Outcome, _EffectResolver
 
 
@@ -109,21 +109,11 @@ def resolve_hero_injury(
     slots: list[frozenset[str]] = [frozenset()]
     position = 0
 
-    def pending_roll() -> HeroInjuryResolution:
-        request = RollRequest(
-            id=f"hero-injury:{hero}:roll-{position + 1}", dice="D66", purpose=f"Serious injury for {hero}"
-        )
-        return HeroInjuryResolution(
-            rolls=tuple(results), outcomes=tuple(outcomes), rows_used=tuple(rows_used),
-            pending=(request,), shackles_used=shackles_used,
-        )
-
     while slots:
         rerolled = slots.pop(0)
         while True:
             if position >= len(rolls):
-                slots.insert(0, rerolled)
-                return pending_roll()
+                raise MoreDice(f"hero-injury:{hero}:roll-{position + 1}", "D66", f"Serious injury for {hero}")
             d66 = kit.d66(rolls[position])
             position += 1
             row = hero_injury_row(d66, tables=tables)

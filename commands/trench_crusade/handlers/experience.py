@@ -11,14 +11,10 @@ from ledger.errors import BadInput, RuleViolation
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
-    Advancement,
-    Experience,
+    Advancement, Experience,
 )
 from commands.trench_crusade.model import (
-    member,
-    roster_of,
-    rules_fighter,
-    tables_for,
+    member, roster_of, rules_fighter, tables_for,
 )
 from commands.trench_crusade.handlers.consequences import begin_step, finish_step, give_xp
 

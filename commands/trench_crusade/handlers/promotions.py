@@ -15,11 +15,7 @@ from commands.trench_crusade.commands import (
     Promotions,
 )
 from commands.trench_crusade.model import (
-    campaign_options,
-    head_wound_promotion,
-    member,
-    roster_of,
-    tables_for,
+    campaign_options, head_wound_promotion, member, roster_of, tables_for,
 )
 from commands.trench_crusade.handlers.consequences import begin_step, finish_step
 

@@ -1,0 +1,419 @@
+"""The performance suite of issue #14: each measurement against a baseline timed in the same run.
+
+    python benchmarks/run.py                    # 10k events a campaign (about 10 minutes)
+    python benchmarks/run.py --size 1k          # quicker
+    python benchmarks/run.py --size 100k        # long: builds 5 campaigns of 100,000 events
+    python benchmarks/run.py --size 1m          # opt-in, very long: a league of 10 campaigns, 1,000,000 events
+    python benchmarks/run.py --size 10k --rulesets coreheim freeform --repeat 3
+
+Builds a league in one SQLite store: a campaign of the size asked for under each ruleset (see
+benchmarks/league.py: real rules, the ruleset's sample campaign grown with commands its handlers
+decide), and next to it the same campaigns at 1,000 events and as bare samples, for the
+measurements that compare a large campaign with a small one. Each measurement is run `--repeat`
+times; the table gives the median, the baseline's median, their ratio and the target the ratio
+must meet. These machines are noisy and shared: only ratios measured in one run mean anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import importlib.metadata
+import io
+import json
+import os
+import platform
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a checkout
+
+from benchmarks import league  # noqa: E402
+from commands.shared import AwardXP, BareRoll  # noqa: E402
+from ledger import rulesets  # noqa: E402
+from ledger.campaigns import Ledger, decide  # noqa: E402
+from ledger.decide import Command  # noqa: E402
+from ledger.errors import LedgerError  # noqa: E402
+from ledger.records import canonical  # noqa: E402
+from ledger.store import Store  # noqa: E402
+from projections import sql  # noqa: E402
+
+SIZES = {"tiny": 300, "1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 100_000}
+LEAGUE_CAMPAIGNS = {"1m": 2}  # campaigns per ruleset: the 1m league is 2 x 5 rulesets x 100k events
+SMALL = 1_000  # the small campaign the large one is compared with
+CLI = "import sys; from ledger.cli import main; sys.argv[0] = 'campaign'; main()"
+BARE_PROCESS = "import eventsourcing.application, msgspec, click"
+# Prints the process's peak resident memory (KiB) on the last line of stderr. Linux's VmHWM, not
+# ru_maxrss: that one keeps the high-water mark of the forked parent across exec.
+PRINT_PEAK = "import re, sys; print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1], file=sys.stderr)"
+PEAK = (
+    "import sys; from ledger.cli import main\n"
+    "try:\n    main(sys.argv[1:], prog_name='campaign')\n"
+    "except SystemExit as done:\n    code = done.code\n"
+    f"{PRINT_PEAK}\n"
+    "sys.exit(code)\n"
+)
+
+
+@dataclass
+class Row:
+    measurement: str
+    ruleset: str
+    events: int
+    value: float
+    baseline: float
+    ratio: float
+    target: str
+    passed: bool
+    unit: str = "ms"
+
+
+def median_of(action: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def at_most(limit: float) -> tuple[str, Callable[[float], bool]]:
+    return f"≤ ×{limit:g}", lambda ratio: ratio <= limit
+
+
+def at_least(limit: float) -> tuple[str, Callable[[float], bool]]:
+    return f"≥ ×{limit:.2g}", lambda ratio: ratio >= limit
+
+
+def row(measurement: str, ruleset: str, events: int, value: float, baseline: float,
+        target: tuple[str, Callable[[float], bool]], *, inverse: bool = False, unit: str = "ms") -> Row:
+    """`inverse`: the ratio is baseline / value (a throughput compared with the baseline's)."""
+    ratio = baseline / value if inverse else value / baseline
+    return Row(measurement, ruleset, events, value, baseline, ratio, target[0], target[1](ratio), unit)
+
+
+# --- the campaigns -------------------------------------------------------------------------------
+
+
+@dataclass
+class Campaign:
+    ruleset: str
+    name: str
+    url: str
+    campaign_id: uuid.UUID
+    events: int
+
+
+def build_league(folder: Path, size: str, rulesets: list[str]) -> dict[str, list[Campaign]]:
+    """Per ruleset: [the large campaign, the 1k one, the bare sample], large ones sharing one store."""
+    events = SIZES[size]
+    made: dict[str, list[Campaign]] = {r: [] for r in rulesets}
+    stores = [("league", f"sqlite:///{folder}/league.db", events, LEAGUE_CAMPAIGNS.get(size, 1)),
+              ("small", f"sqlite:///{folder}/small.db", min(SMALL, events), 1),
+              ("sample", f"sqlite:///{folder}/sample.db", 0, 1)]
+    for label, url, target, copies in stores:
+        for ruleset in rulesets:
+            for copy in range(copies):
+                name = f"Bench {ruleset} {label} {copy + 1}"
+                started = time.perf_counter()
+                cid = league.build_campaign(url, ruleset, name, target)
+                count = _events(url, cid)
+                print(f"  built {name}: {count} events in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+                if copy == 0:
+                    made[ruleset].append(Campaign(ruleset, name, url, cid, count))
+    return made
+
+
+def _events(url: str, campaign_id: uuid.UUID) -> int:
+    store = Store(url)
+    try:
+        return Ledger(store).load(campaign_id).position
+    finally:
+        store.close()
+
+
+# --- measurements -----------------------------------------------------------------------------------
+
+
+def run_cli(args: list[str], *, check: bool = True) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, cwd=ROOT, check=False)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"campaign {' '.join(args)} failed: {done.stderr.decode()[-500:]}")
+    return done
+
+
+def in_process(args: list[str]) -> None:
+    """A CLI command run in this process: what it costs without the interpreter's start-up."""
+    import click
+
+    from ledger.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            main.main(args=args, prog_name="campaign", standalone_mode=False)
+        except click.exceptions.Exit as done:
+            if done.exit_code:
+                raise RuntimeError(f"campaign {' '.join(args)} failed: {out.getvalue()[-500:]}") from None
+
+
+def cli_commands(c: Campaign) -> dict[str, list[str]]:
+    """roster, xp award and roll on the campaign (the fighter one whose award the rules accept)."""
+    store = Store(c.url)
+    try:
+        state = Ledger(store).load(c.campaign_id)
+    finally:
+        store.close()
+    base = ["--store", c.url, "--as", "bench", "--campaign", c.name]
+    commands = {"roster": [*base, "roster", next(iter(state.warbands))],
+                "roll": [*base, "roll", "2D6", "--for", "bench", "--ledger"]}
+    for fighter in state.fighters.values():
+        award = [*base, "xp", "award", fighter.id, "1", "--reason", "bench", "--warband", fighter.warband]
+        if run_cli(award, check=False).returncode == 0:
+            commands["xp award"] = award
+            break
+    return commands
+
+
+def measure_cli(c: Campaign, repeat: int) -> list[Row]:
+    bare = median_of(lambda: subprocess.run([sys.executable, "-c", BARE_PROCESS], check=True), repeat)
+    base = ["--store", c.url, "--as", "bench", "--campaign", c.name]
+    rows = []
+    for name, args in cli_commands(c).items():
+        run_cli(args)  # warm the file cache
+        rows.append(row(f"CLI {name}", c.ruleset, c.events, median_of(lambda a=args: run_cli(a), repeat), bare, at_most(2)))
+    for name, args in {"log": ["log"], "log --json": ["log", "--json"]}.items():
+        rows.append(row(f"CLI {name}", c.ruleset, c.events,
+                        median_of(lambda a=args: run_cli([*base, *a]), repeat), bare, at_most(2.5)))
+    return rows
+
+
+def bare_commit(folder: Path, repeat: int) -> float:
+    """One single-row commit at the store's durability (WAL, synchronous as eventsourcing leaves it)."""
+    path = folder / "bare-commit.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, state BLOB)")
+    payload = b"x" * 300
+
+    def commit() -> None:
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO t (state) VALUES (?)", (payload,))
+        conn.execute("COMMIT")
+
+    try:
+        return median_of(commit, repeat)
+    finally:
+        conn.close()
+
+
+def accepted_command(ledger: Ledger, campaign_id: uuid.UUID) -> Command:
+    """An XP award the rules accept (a Warbands model earns none, for one), else a bare roll."""
+    state = ledger.load(campaign_id)
+    ruleset = rulesets.get(state.ruleset)
+    dice = ledger.ledger_dice(campaign_id, state)
+    for fighter in state.fighters.values():
+        award = AwardXP(fighter=fighter.id, warband=fighter.warband, amount=1, reason="bench")
+        try:
+            decide(ruleset, state, award, dice=dice, shuffle_dice=dice)
+        except LedgerError:
+            continue
+        return award
+    return BareRoll(expression="D6", purpose="bench")
+
+
+def command_seconds(c: Campaign, commands: int) -> tuple[float, int]:
+    """Median seconds of an in-process command with its read-model update, and the events written."""
+    store = Store(c.url)
+    try:
+        ledger = Ledger(store, on_commit=[sql.on_commit])
+        command = accepted_command(ledger, c.campaign_id)
+        ledger.execute(c.campaign_id, command, actor="bench")
+        before = ledger.load(c.campaign_id).position
+        seconds = median_of(lambda: ledger.execute(c.campaign_id, command, actor="bench"), commands)
+        return seconds, ledger.load(c.campaign_id).position - before
+    finally:
+        store.close()
+
+
+def measure_commands(large: Campaign, small: Campaign, folder: Path, repeat: int) -> list[Row]:
+    commands = max(10, repeat * 4)
+    bare = bare_commit(folder, commands)
+    at_large, written = command_seconds(large, commands)
+    at_small, _ = command_seconds(small, commands)
+    per_command = written / commands
+    return [
+        row("command + read model vs bare commit", large.ruleset, large.events, at_large, bare, at_most(2)),
+        row(f"command at {large.events} vs at {small.events} events", large.ruleset, large.events, at_large, at_small, at_most(1.2)),
+        row(f"building: events/s at {large.events} vs at {small.events}", large.ruleset, large.events,
+            per_command / at_large, per_command / at_small, at_least(1 / 1.2), unit="ev/s"),
+    ]
+
+
+def measure_load(large: Campaign, sample: Campaign, repeat: int) -> list[Row]:
+    def load_seconds(c: Campaign) -> float:
+        store = Store(c.url)
+        try:
+            return median_of(lambda: Ledger(store).load(c.campaign_id), repeat * 4)
+        finally:
+            store.close()
+
+    return [row(f"load at {large.events} vs {sample.events} events", large.ruleset, large.events,
+                load_seconds(large), load_seconds(sample), at_most(2))]
+
+
+def measure_trail(c: Campaign, folder: Path, repeat: int) -> list[Row]:
+    """export, verify and verify FILE vs hashing the same records in pure Python; import vs executemany.
+    In this process: the CLI rows measure start-up."""
+    base = ["--store", c.url, "--campaign", c.name]
+    trail = folder / f"{c.ruleset}.jsonl"
+    export = lambda: in_process([*base, "export", "-o", str(trail)])  # noqa: E731
+    export()
+    lines = trail.read_bytes().splitlines()
+    bodies = [json.loads(line) for line in lines[1:-1]]
+    for body in bodies:
+        del body["hash"], body["annotations"]
+    hashing = median_of(lambda: [hashlib.sha256(canonical(body)).hexdigest() for body in bodies], repeat)
+
+    imports = iter(range(10**6))
+
+    def import_once() -> None:
+        in_process(["--store", f"sqlite:///{folder}/import-{c.ruleset}-{next(imports)}.db", "import", str(trail)])
+
+    def executemany_once() -> None:
+        conn = sqlite3.connect(folder / f"raw-{c.ruleset}-{next(imports)}.db")
+        conn.execute("CREATE TABLE t (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, "
+                     "PRIMARY KEY (originator_id, originator_version))")
+        with conn:
+            conn.executemany("INSERT INTO t VALUES (?, ?, ?, ?)",
+                             ((c.campaign_id.hex, i, "t", line) for i, line in enumerate(lines[1:-1], start=1)))
+        conn.close()
+
+    return [
+        row("export (throughput vs hashing)", c.ruleset, c.events, median_of(export, repeat), hashing, at_least(0.25), inverse=True),
+        row("verify (throughput vs hashing)", c.ruleset, c.events,
+            median_of(lambda: in_process([*base, "verify"]), repeat), hashing, at_least(0.25), inverse=True),
+        row("verify FILE (throughput vs hashing)", c.ruleset, c.events,
+            median_of(lambda: in_process(["verify", str(trail)]), repeat), hashing, at_least(0.25), inverse=True),
+        row("import (throughput vs executemany)", c.ruleset, c.events,
+            median_of(import_once, repeat), median_of(executemany_once, repeat), at_least(0.1), inverse=True),
+    ]
+
+
+def peak_kib(code: str, args: list[str]) -> int:
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, cwd=ROOT, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{args} failed: {done.stderr.decode()[-500:]}")
+    return int(done.stderr.decode().strip().splitlines()[-1])
+
+
+def measure_memory(large: Campaign, sample: Campaign, folder: Path) -> list[Row]:
+    """Peak memory of the large campaign's export, verify FILE and import, and (the baseline) of
+    the sample campaign's; the growth per event between them projected to 1M events must stay
+    under 200 MB."""
+    peaks = {}
+    for c in (large, sample):
+        trail = folder / f"peak-{c.name}.jsonl"
+        runs = {
+            "export": ["--store", c.url, "--campaign", c.name, "export", "-o", str(trail)],
+            "verify FILE": ["verify", str(trail)],
+            "import": ["--store", f"sqlite:///{folder}/peak-{c.name}.db", "import", str(trail)],
+        }
+        peaks[c.name] = {name: peak_kib(PEAK, args) / 1024 for name, args in runs.items()}
+    rows = []
+    for name, at_sample in peaks[sample.name].items():
+        at_large = peaks[large.name][name]
+        per_event = max(0.0, at_large - at_sample) / max(1, large.events - sample.events)
+        at_million = at_sample + per_event * (1_000_000 - sample.events)
+        rows.append(Row(f"peak memory of {name} at 1M events (projected from {large.events})", large.ruleset,
+                        large.events, at_million, at_sample, at_million / at_sample, "< 200 MB", at_million < 200, unit="MB"))
+    return rows
+
+
+# --- the report ------------------------------------------------------------------------------------------
+
+
+def machine() -> list[str]:
+    versions = ", ".join(f"{p} {importlib.metadata.version(p)}" for p in ("eventsourcing", "msgspec", "click"))
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT, check=False)
+    return [
+        f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}",
+        f"python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {versions}",
+        f"commit {commit.stdout.strip() or '?'}, load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}",
+    ]
+
+
+def fmt(value: float, unit: str) -> str:
+    if unit == "ms":
+        return f"{value * 1000:.1f} ms"
+    return f"{value:,.0f} {unit}" if value >= 100 else f"{value:.1f} {unit}"
+
+
+def table(rows: list[Row]) -> list[str]:
+    lines = ["| measurement | ruleset | events | median | baseline | ratio | target | |", "|---|---|---:|---:|---:|---:|---|---|"]
+    for r in rows:
+        lines.append(f"| {r.measurement} | {r.ruleset} | {r.events:,} | {fmt(r.value, r.unit)} | {fmt(r.baseline, r.unit)} "
+                     f"| ×{r.ratio:.2f} | {r.target} | {'pass' if r.passed else 'MISS'} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", choices=list(SIZES), default="10k", help="events in each large campaign (1m: the league)")
+    parser.add_argument("--rulesets", nargs="+", default=None, help="default: every ruleset with a sample campaign")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each measurement (the median is reported)")
+    parser.add_argument("--keep", type=Path, default=None, help="build in this folder and keep it (default: a temporary one)")
+    args = parser.parse_args(argv)
+    chosen = args.rulesets or league.ruleset_ids()
+    with tempfile.TemporaryDirectory(prefix="campaign-bench-") as temporary:
+        folder = args.keep or Path(temporary)
+        folder.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        campaigns = build_league(folder, args.size, chosen)
+        print(f"  league built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        rows: list[Row] = []
+        failures: list[str] = []
+        for ruleset in chosen:
+            large, small, sample = campaigns[ruleset]
+            print(f"  measuring {ruleset}", file=sys.stderr, flush=True)
+            measured = [
+                lambda: measure_cli(large, args.repeat),
+                lambda: measure_commands(large, small, folder, args.repeat),
+                lambda: measure_load(large, sample, args.repeat),
+                lambda: measure_trail(large, folder, args.repeat),
+                lambda: measure_memory(large, sample, folder),
+            ]
+            for measure in measured:
+                try:
+                    more = measure()
+                except Exception as error:  # noqa: BLE001 - reported, and the other measurements go on
+                    failures.append(f"{ruleset}: {type(error).__name__}: {error}")
+                    print(f"  FAILED: {failures[-1]}", file=sys.stderr, flush=True)
+                    continue
+                print("\n".join(table(more)[2:]), file=sys.stderr, flush=True)
+                rows += more
+    print(f"Size {args.size}, {args.repeat} runs a measurement, medians; {time.perf_counter() - started:.0f} s in all.")
+    print("\n".join(f"- {line}" for line in machine()))
+    print("")
+    print("\n".join(table(rows)))
+    print("")
+    print("Not measured here yet: PostgreSQL with 8 clients on one campaign and on 8 campaigns.")
+    misses = sum(not r.passed for r in rows)
+    print(f"{len(rows) - misses} of {len(rows)} targets met.")
+    for failure in failures:
+        print(f"Failed to measure: {failure}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

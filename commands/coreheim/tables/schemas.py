@@ -1,0 +1,293 @@
+"""The tables' shapes: exploration, injuries, experience, warbands and trading, and the whole set."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from commands.coreheim.tables.effects import Data, Effect
+
+
+# --- Exploration ----------------------------------------------------------------------
+
+
+class ShardsRow(Data):
+    id: str
+    min_total: int
+    max_total: int | None
+    shards: int
+
+
+class ShardsTable(Data):
+    die: str
+    max_kept_dice: int
+    rows: tuple[ShardsRow, ...]
+
+
+class MultiplesVariant(Data):
+    """The result for the listed warbands; an empty list means "any other warband"."""
+
+    id: str
+    warbands: tuple[str, ...]
+    effects: tuple[Effect, ...]
+
+
+class MultiplesEntry(Data):
+    id: str
+    face: int
+    count: int
+    name: str
+    variants: tuple[MultiplesVariant, ...]
+
+
+class MultiplesTable(Data):
+    entries: tuple[MultiplesEntry, ...]
+
+
+# --- Injuries -------------------------------------------------------------------------
+
+
+class RangeRow(Data):
+    id: str
+    min: int
+    max: int
+    result: Literal["dead", "survives"]
+
+
+class HenchmanInjuryTable(Data):
+    die: str
+    rows: tuple[RangeRow, ...]
+    marienburg_hired_sword_rows: tuple[RangeRow, ...]
+
+
+class HeroInjuryRow(Data):
+    id: str
+    d66: tuple[int, ...]
+    result: str
+    name: str
+    effects: tuple[Effect, ...]
+    note: str = ""
+
+
+class HeroInjuryTable(Data):
+    dice: str
+    rows: tuple[HeroInjuryRow, ...]
+
+
+# --- Experience -----------------------------------------------------------------------
+
+
+class XpThresholds(Data):
+    hero: tuple[int, ...]
+    henchman: tuple[int, ...]
+    hired_sword: tuple[int, ...]
+
+
+class StatAdvance(Data, tag_field="kind", tag="stat"):
+    """Improve one of ``stats`` (the player picks when there are several) by ``delta``."""
+
+    stats: tuple[str, ...]
+    delta: int
+
+
+class SkillAdvance(Data, tag_field="kind", tag="skill"):
+    spell_instead_for_wizards: bool
+
+
+class TalentAdvance(Data, tag_field="kind", tag="talent"):
+    pass
+
+
+class AdvanceRow(Data):
+    id: str
+    min: int
+    max: int
+    name: str
+    advance: StatAdvance | SkillAdvance | TalentAdvance
+
+
+class AdvanceTable(Data):
+    die: str
+    rows: tuple[AdvanceRow, ...]
+
+
+class RaceMaximums(Data):
+    """Best allowed values. M, A, W: higher is better; T and the targets: lower is better.
+    ``None`` means the characteristic cannot be improved."""
+
+    race: str
+    M: int | None
+    A: int | None
+    W: int | None
+    T: int | None
+    WS: int | None
+    BS: int | None
+    I: int | None  # noqa: E741 - the game's own abbreviation for Initiative
+    Ld: int | None
+
+
+class MaxCharacteristicsTable(Data):
+    races: tuple[RaceMaximums, ...]
+
+
+class SkillList(Data):
+    id: str
+    name: str
+    skills: tuple[str, ...]
+
+
+class ForbiddenSkill(Data):
+    skill: str
+    warbands: tuple[str, ...]
+
+
+class SkillBonus(Data):
+    skill: str
+    bonus: int
+
+
+class SkillsTable(Data):
+    lists: tuple[SkillList, ...]
+    one_per_warband: tuple[str, ...]
+    forbidden_for_warbands: tuple[ForbiddenSkill, ...]
+    rare_search_bonus: tuple[SkillBonus, ...]
+
+
+# --- Warbands, trading ----------------------------------------------------------------
+
+
+class HeroType(Data):
+    id: str
+    name: str
+    leader: bool
+    max_count: int
+    hire_cost: int
+    starting_xp: int
+    skill_lists: tuple[str, ...]
+
+
+class ExtraSkillLists(Data):
+    hero_type: str
+    skill_lists: tuple[str, ...]
+
+
+class WarbandVariant(Data):
+    id: str
+    rout_at: int | None
+    extra_skill_lists: tuple[ExtraSkillLists, ...]
+    promoted_extra_lists: tuple[str, ...]
+    promoted_optional_lists: tuple[str, ...]
+
+
+class WarbandList(Data):
+    id: str
+    name: str
+    max_size: int
+    rout_at: int
+    hero_types: tuple[HeroType, ...]
+    variants: tuple[WarbandVariant, ...]
+
+
+class WarbandsTable(Data):
+    max_heroes: int
+    min_henchman_group_size: int
+    max_henchman_group_size: int
+    starting_gold: int
+    talent_skill_list_count: int
+    warbands: tuple[WarbandList, ...]
+
+
+class WyrdstoneSaleRow(Data):
+    id: str
+    shards: int
+    min_warriors: int
+    max_warriors: int | None
+    gold: int
+
+
+class WyrdstoneSaleTable(Data):
+    rows: tuple[WyrdstoneSaleRow, ...]
+
+
+class Price(Data):
+    fixed: int
+    dice: str | None
+
+
+class Item(Data):
+    id: str
+    name: str
+    price: Price | None
+    rarity: int | None
+    on_gain: tuple[Effect, ...]
+
+
+class EquipmentTable(Data):
+    items: tuple[Item, ...]
+    note: str = ""
+
+
+class HiredSword(Data):
+    id: str
+    name: str
+    hire: int
+    upkeep: int
+    rating: int
+    upkeep_with_dwarves: int | None
+
+
+class HiredSwordsTable(Data):
+    marienburg_hire_discount: int
+    swords: tuple[HiredSword, ...]
+
+
+class CasualRating(Data):
+    hero: int
+    henchman: int
+    animal: int
+    monster: int
+
+
+class WarbandRatingRules(Data):
+    per_member: int
+    per_monster: int
+    hired_sword_adds_xp: bool
+    casual: CasualRating
+
+
+class UnderdogRow(Data):
+    id: str
+    min_gap: int
+    max_gap: int | None
+    points: int
+
+
+class UnderdogTable(Data):
+    multiplayer_reference: Literal["second-highest"]
+    rows: tuple[UnderdogRow, ...]
+
+
+class CoreheimTables(msgspec.Struct, frozen=True, kw_only=True):
+    """Every table, by the name a house rule replaces it under (and its data file's)."""
+
+    # exploration
+    shards: ShardsTable
+    multiples: MultiplesTable
+    # injuries
+    henchman_injury: HenchmanInjuryTable
+    hero_injury: HeroInjuryTable
+    # experience and advances
+    xp_thresholds: XpThresholds
+    hero_advances: AdvanceTable
+    henchman_advances: AdvanceTable
+    max_characteristics: MaxCharacteristicsTable
+    skills: SkillsTable
+    # warbands and trading
+    warbands: WarbandsTable
+    wyrdstone_sale: WyrdstoneSaleTable
+    equipment: EquipmentTable
+    hired_swords: HiredSwordsTable
+    # rating
+    warband_rating: WarbandRatingRules
+    underdog: UnderdogTable

@@ -1,0 +1,28 @@
+"""The benchmark suite runs end to end at a tiny size (its timings are not checked here: speed
+targets live in benchmarks/, never in timed unit tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_suite_runs_at_a_tiny_size_and_prints_every_measurement():
+    done = subprocess.run(
+        [sys.executable, "benchmarks/run.py", "--size", "tiny", "--repeat", "1", "--rulesets", "freeform"],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "| freeform |" in line]
+    measured = [row.split(" | ")[0].removeprefix("| ") for row in rows]
+    assert [m.split(" at ")[0].split(" (")[0] for m in measured] == [
+        "CLI roster", "CLI roll", "CLI xp award", "CLI log", "CLI log --json",
+        "command + read model vs bare commit", "command", "building: events/s",
+        "load", "export", "verify", "verify FILE", "import",
+        "peak memory of export", "peak memory of verify FILE", "peak memory of import",
+    ]
+    assert all(row.rstrip(" |").endswith(("pass", "MISS")) for row in rows)
+    assert "- machine: " in done.stdout and "eventsourcing " in done.stdout

@@ -1,0 +1,39 @@
+"""campaign rules upgrade: a campaign keeps the ruleset version it started under until it records
+the switch to the newest one, which then decides the transactions that follow."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import commands.kit.example as example
+from ledger.rulesets import register
+
+
+def test_a_campaign_on_the_newest_version_has_nothing_to_upgrade(campaign):
+    assert campaign("new", "League").exit_code == 0
+    refused = campaign("rules", "upgrade")
+    assert (refused.exit_code, refused.output) == (
+        1, "Error: the campaign already plays freeform v1: nothing to upgrade to (the newest is v1)\n")
+    assert [row["type"] for row in campaign_log(campaign)][-1] == "seed.committed"  # nothing written
+
+
+def test_an_older_campaign_upgrades_from_the_next_transaction_on(campaign):
+    newest = example.RULESET
+    register(dataclasses.replace(newest, version="1", versions=("1",)))
+    try:
+        assert campaign("new", "League", "--ruleset", "kit-example").exit_code == 0  # pinned v1
+    finally:
+        register(newest)
+    assert json.loads(campaign("show", "--json").output)["ruleset_version"] == "1"
+    upgraded = campaign("rules", "upgrade", "--reason", "the scar rule")
+    assert upgraded.exit_code == 0, upgraded.output
+    assert upgraded.output.splitlines()[0] == "  rules upgraded from v1 to v2 for the transactions that follow"
+    assert upgraded.output.splitlines()[1].startswith("Recorded T2 (2 events). Head ")
+    assert json.loads(campaign("show", "--json").output)["ruleset_version"] == "2"
+    checked = campaign("replay", "--check")
+    assert (checked.exit_code, checked.output) == (0, "Re-decided 1 transactions from their commands and dice: all match.\n")
+
+
+def campaign_log(campaign) -> list[dict]:
+    return json.loads(campaign("log", "--json").output)

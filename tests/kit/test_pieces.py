@@ -1,0 +1,118 @@
+"""The kit's pieces on their own: a phase with a step taken instead of another, a step its command
+checks and a gate; the options read back from campaigns recorded before options were typed; the
+table loader's file names and house rules given as JSON text; the one face check and D66."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from commands.kit import Options, Phase, PhaseMessages, PhaseStep, TableError, Tables, check_faces, d66, options_of
+from ledger import events as ev
+from ledger.errors import BadInput, RuleViolation
+from ledger.state import CampaignState, Warband, evolve
+
+PHASE = Phase(
+    steps=[
+        PhaseStep("trauma", "Trauma"),
+        PhaseStep("advancement", "Advancement", checked_by_command=True,
+                  done=lambda state, band: PHASE.is_done(state, band, "trauma") and not band.ext.get("owed")),
+        PhaseStep("exploration", "Exploration"),
+        PhaseStep("reinforcements", "Reinforcements", instead_of="exploration"),
+        PhaseStep("roster", "Roster"),
+    ],
+    messages=PhaseMessages(not_yet="{band} must do {first} first (the phase goes {order})"),
+    gate=lambda state, band, step: (_ for _ in ()).throw(RuleViolation("captive")) if band.ext.get("captive") else None,
+)
+
+
+def campaign(*steps: str, **ext: object) -> tuple[CampaignState, Warband]:
+    state = CampaignState()
+    for event in (ev.WarbandEnlisted(warband="rats", name="Rats", player="Ann"),
+                  ev.BattleRecorded(battle=1, participants=["rats"]),
+                  *(ev.PostGameStepDone(warband="rats", battle=1, step=step) for step in steps)):
+        evolve(state, event)
+    band = state.warbands["rats"]
+    band.ext.update(ext)
+    return state, band
+
+
+def test_a_step_taken_instead_of_another_takes_its_place_and_shuts_it_out():
+    state, band = campaign("trauma", "reinforcements")
+    assert PHASE.is_done(state, band, "exploration")
+    assert PHASE.next_step(state, band) == "roster"
+    with pytest.raises(RuleViolation, match="Rats has done 'Reinforcements' for battle 1, taken instead of 'Exploration'"):
+        PHASE.begin(state, band, "exploration")
+
+
+def test_the_order_names_only_the_steps_begin_enforces():
+    state, band = campaign()
+    with pytest.raises(RuleViolation) as refused:
+        PHASE.begin(state, band, "exploration")
+    assert str(refused.value) == "Rats must do Trauma first (the phase goes Trauma, Exploration, Roster)"
+
+
+def test_a_step_its_command_checks_still_holds_the_next_battle():
+    state, band = campaign("trauma", owed=1)
+    assert PHASE.begin(state, band, "exploration").number == 1  # not in the enforced order
+    with pytest.raises(RuleViolation, match=r"next: Advancement"):
+        PHASE.refuse_unfinished(state, ["rats"])
+
+
+def test_the_gate_runs_after_the_order():
+    state, band = campaign("trauma", captive=True)
+    with pytest.raises(RuleViolation, match="captive"):
+        PHASE.begin(state, band, "exploration")
+
+
+def test_a_phase_declared_inconsistently_is_refused():
+    with pytest.raises(ValueError, match="taken instead of nowhere"):
+        Phase(steps=[PhaseStep("a", "A", instead_of="nowhere")])
+
+
+class Odd(Options, frozen=True, kw_only=True):
+    mode: str = "complex"
+    bonus: int = 1
+
+
+def test_options_recorded_before_they_were_typed_read_leniently():
+    recorded = {"exploration": "weird", "bonus": "two", "mode": "casual", "dice": "ledger"}
+    assert options_of(recorded, Odd) == Odd(dice="ledger", mode="casual", bonus=1)
+
+
+class Pair(msgspec.Struct, frozen=True, kw_only=True):
+    injury: dict[str, int]
+    hero_injury: dict[str, int]
+
+
+def test_tables_load_by_table_name_or_field_and_take_json_text(tmp_path, monkeypatch):
+    package = tmp_path / "kit_tables_example"
+    (package / "data").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "data" / "injury.json").write_text('{"a": 1}')
+    (package / "data" / "hero_injury.json").write_text('{"b": 2}')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    tables = Tables("Pair", Pair, "kit_tables_example", names={"injury": "injury", "hero-injury": "hero_injury"})
+    assert tables.defaults == Pair(injury={"a": 1}, hero_injury={"b": 2})
+    assert tables.with_house_rules({"hero-injury": b'{"c": 3}'}).hero_injury == {"c": 3}
+    assert tables.with_house_rules({}) is tables.defaults
+    with pytest.raises(TableError, match="Pair table 'injury' is invalid: JSON is malformed"):
+        tables.with_house_rules({"injury": "{oops"})
+    with pytest.raises(TableError, match="Pair table 'injury' is invalid: Expected `int`, got `str`"):
+        tables.for_options({"tables": {"injury": {"a": "x"}}})
+
+
+@pytest.mark.parametrize("faces, dice, message", [
+    ([7], 6, "Survival: die 1 shows 7, but a D6 shows 1 to 6"),
+    ([3, 0], "D66", "Survival: die 2 shows 0, but a D6 shows 1 to 6"),
+    ([1], "2D6", "Survival: 2 dice needed, 1 given"),
+    ([True], 6, "Survival: faces are whole numbers, not [True]"),
+])
+def test_the_one_face_check(faces, dice, message):
+    with pytest.raises(BadInput) as refused:
+        check_faces(faces, dice, "Survival")
+    assert str(refused.value) == message
+
+
+def test_d66_reads_tens_then_units():
+    assert (d66([3, 5]), d66([5, 3])) == (35, 53)
