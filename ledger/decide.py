@@ -288,14 +288,22 @@ class Context:
             answer = self.answers[key]
         elif len(options) == 1:
             return options[0]
-        elif self._ask is not None:
+        elif self._ask is not None and not self.drew_ledger_dice():
             answer = self._ask(prompt, options)
         else:
+            # After new ledger dice no prompt may show them before they are stored: the service
+            # stores the transaction as pending and asks then.
             raise NeedsAnswer(key, prompt, list(options))
         if answer not in options:
             raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
         self.answers[key] = answer
         return answer
+
+    def drew_ledger_dice(self) -> bool:
+        """Were new ledger dice drawn while deciding (not copies of stored ones)?"""
+        return any(
+            isinstance(e, ev.DiceRolled) and e.source == "ledger" and e.copy_of is None for e in self.events
+        )
 
     def draw(self, deck_id: str, purpose: str) -> str:
         """Draw the next card. A digital deck is shuffled with ledger dice whenever it runs out;

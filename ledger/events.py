@@ -376,3 +376,48 @@ class NoteRecorded(Event, frozen=True, kw_only=True, tag="note.recorded"):
     text: str
     warband: str | None = None
     fighter: str | None = None
+
+
+# --- decisions left half-way, and epochs whose seed stayed elsewhere ---------------------------
+
+
+@event_type
+class DecisionPending(Event, frozen=True, kw_only=True, tag="decision.pending"):
+    """The command that opened this transaction stopped half-way after ledger dice were drawn for
+    it (a choice not yet made, a refusal): the transaction keeps its dice and nothing else, until
+    `campaign answer` completes it with those very dice, or a void removes it."""
+
+    question: str  # the answer key asked for ("" when the command was refused, not asked)
+    prompt: str  # what the player was asked, or the refusal
+    options: list[str] = []
+    warband: str | None = None  # the warband it concerns; None: the campaign as a whole
+
+    def describe(self, state: Any) -> str:
+        ask = f" — answer {self.question}=" + "|".join(self.options) if self.question else ""
+        return f"pending: {self.prompt}{ask}"
+
+
+@event_type
+class DecisionAnswered(Event, frozen=True, kw_only=True, tag="decision.answered"):
+    """A pending transaction completed: the next transaction decides its command again with the
+    answers, its recorded dice handed back as copies (`copy_of`)."""
+
+    target: int
+    answers: dict[str, str] = {}
+
+    def describe(self, state: Any) -> str:
+        given = ", ".join(f"{key}={value}" for key, value in self.answers.items())
+        return f"T{self.target} answered{': ' + given if given else ''}"
+
+
+@event_type
+class SeedAbandoned(Event, frozen=True, kw_only=True, tag="seed.abandoned"):
+    """The seed of this epoch is not where the campaign is now kept (another machine's key file):
+    its ledger dice can no longer be re-derived here; a new epoch is committed in the same
+    transaction."""
+
+    epoch: int
+    reason: str
+
+    def describe(self, state: Any) -> str:
+        return f"dice seed of epoch {self.epoch} left behind, never to be revealed here: {self.reason}"

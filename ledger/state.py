@@ -81,6 +81,16 @@ class Deck(msgspec.Struct, kw_only=True):
     drawn: int = 0
 
 
+class Pending(msgspec.Struct, kw_only=True):
+    """A transaction stopped half-way with its dice: what it waits for, and what it blocks."""
+
+    opened_at: int  # position of the transaction's command.recorded (the decision follows it)
+    question: str = ""
+    prompt: str = ""
+    options: list[str] = []
+    warband: str | None = None
+
+
 # The shape of the state a snapshot holds. A snapshot of another shape (taken by an older version of
 # the ledger) is not used: loading folds the events instead, and the next snapshot has this shape.
 STATE_SCHEMA = 3  # 3: deeds are kept only for a battle that is still the latest of one of its warbands
@@ -106,6 +116,7 @@ class CampaignState(msgspec.Struct, kw_only=True):
     commitment: str = ""
     revealed: dict[str, str] = {}  # epoch (as text) -> seed hex
     voided: dict[str, str] = {}  # transaction number (as text) -> reason
+    pending: dict[str, Pending] = {}  # transaction number (as text) -> the decision it waits for
     head: str = "0" * 64
     current_tx: int = 0  # the transaction being folded (lets evolve record where a battle came from)
 
@@ -197,6 +208,17 @@ def _revealed(s: CampaignState, e: ev.SeedRevealed) -> None:
 
 def _voided(s: CampaignState, e: ev.TransactionVoided) -> None:
     s.voided[str(e.target)] = e.reason
+    s.pending.pop(str(e.target), None)
+
+
+def _pending(s: CampaignState, e: ev.DecisionPending) -> None:
+    s.pending[str(s.current_tx)] = Pending(
+        opened_at=s.position - 1, question=e.question, prompt=e.prompt, options=list(e.options), warband=e.warband
+    )
+
+
+def _answered(s: CampaignState, e: ev.DecisionAnswered) -> None:
+    s.pending.pop(str(e.target), None)
 
 
 def _rolled(s: CampaignState, e: ev.DiceRolled) -> None:
@@ -403,6 +425,9 @@ EVOLVERS: dict[type[ev.Event], Callable[[CampaignState, Any], None]] = {
     ev.TreasuryChanged: _treasury,
     ev.PostGameStepDone: _step_done,
     ev.NoteRecorded: _nothing,
+    ev.DecisionPending: _pending,
+    ev.DecisionAnswered: _answered,
+    ev.SeedAbandoned: _nothing,
 }
 
 # Facts about the ledger itself: they count even when their transaction is voided, because a

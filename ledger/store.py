@@ -2,9 +2,12 @@
 
 A store URL picks the backend: `sqlite:///PATH` (the default `sqlite:///campaign.db`),
 `postgresql://USER@HOST:PORT/DB` (a league server) or `memory://` (tests). One campaign is one
-eventsourcing aggregate sequence; snapshots of the folded state and the secret dice seeds live
-in two more sequences of the same database, outside the campaign's stream. The PostgreSQL
-driver is imported only when a PostgreSQL store is opened.
+eventsourcing aggregate sequence; snapshots of the folded state live in another sequence of the
+same database, outside the campaign's stream. The secret dice seeds never sit in a SQLite campaign
+file (which players copy): they are kept in the dice keeper's key file (ledger.keyfile); seeds that
+an older version left in the file's `stored_seeds` table move there on first use, once. A
+PostgreSQL store keeps them in the database (see ledger.dealer for the roles that hide them), a
+memory store in memory. The PostgreSQL driver is imported only when a PostgreSQL store is opened.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, PersistenceError, StoredEvent, Transcoder
 
 from ledger import events as ev
-from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
+from ledger.dealer import Dealer
+from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound, RuleViolation
+from ledger.keyfile import KeyFile
 from ledger.records import Record, hash_body
 
 DEFAULT_STORE = "sqlite:///campaign.db"
@@ -230,6 +235,20 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     )
 
 
+def uses_key_file(url: str) -> bool:
+    """Does a store at this URL keep its seeds in the dice keeper's key file (SQLite) ?"""
+    return urlparse(url).scheme == "sqlite"
+
+
+def _lacks_privilege(error: BaseException | None) -> bool:
+    """Is this (or what caused it) PostgreSQL's "insufficient privilege"?"""
+    while error is not None:
+        if getattr(error, "sqlstate", None) == "42501":
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def new_sqlite_file(url: str) -> str | None:
     """The path of the SQLite file a store URL names, if that file does not exist yet."""
     path = settings_for(url).get("SQLITE_DBNAME")
@@ -296,7 +315,13 @@ class Store:
         self._sqlite_path = settings.get("SQLITE_DBNAME")
         try:
             with _schema_lock(settings):
-                self.app = LedgerApplication(env=settings)
+                try:
+                    self.app = LedgerApplication(env=settings)
+                except Exception as error:  # the driver's own errors vary by backend
+                    if not _lacks_privilege(error):
+                        raise
+                    # A league player's role may not create (or re-create) the tables an administrator made.
+                    self.app = LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
         except Exception as error:  # the driver's own errors vary by backend
             # The driver's own error says why; the connection pool's only says that it timed out.
             told = type(error).__module__.startswith("psycopg")
@@ -304,7 +329,9 @@ class Store:
             raise BadInput(f"cannot open store {self.url}: {reason}") from None
         assert self.app.snapshots is not None
         self._snapshots = self.app.snapshots
-        self._seeds = self.app.factory.event_store(
+        self.keys = KeyFile() if uses_key_file(url) else None
+        self.dealer = Dealer(settings) if self.kind == "postgres" else None
+        self._seeds = None if self.keys or self.dealer else self.app.factory.event_store(
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )
         self._index_topics()
@@ -336,6 +363,8 @@ class Store:
             cursor.execute(create)
 
     def close(self) -> None:
+        if self.dealer is not None:
+            self.dealer.close()
         self.app.close()
 
     # --- the campaign streams -------------------------------------------------------------------
@@ -388,6 +417,11 @@ class Store:
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 
+    def event_tables(self) -> list[str]:
+        """The tables the eventsourcing library keeps (events and snapshots)."""
+        return [self.app.recorder.events_table_name,  # type: ignore[attr-defined]
+                self.app.snapshots.recorder.events_table_name]  # type: ignore[union-attr]
+
     # --- snapshots ----------------------------------------------------------------------------------
 
     def latest_snapshot(
@@ -417,12 +451,24 @@ class Store:
     # --- secret seeds (never in the stream) ----------------------------------------------------
 
     def save_seed(self, campaign_id: uuid.UUID, epoch: int, seed_hex: str) -> None:
+        if self.keys is not None:
+            self.keys.save(str(campaign_id), epoch, seed_hex)
+            return
+        if self._seeds is None:
+            raise RuleViolation(f"the seeds of {self.url} are drawn inside its database, never handed in")
         try:
             self._seeds.put([Item(campaign_id, epoch + 1, SEED_TOPIC, seed_hex)])
         except IntegrityError:
             raise IntegrityFailure(f"a seed for epoch {epoch} is already stored") from None
 
     def seed(self, campaign_id: uuid.UUID, epoch: int) -> str | None:
+        if self.keys is not None:
+            found = self.keys.seed(str(campaign_id), epoch)
+            if found is None and self._move_legacy_seeds(campaign_id):
+                found = self.keys.seed(str(campaign_id), epoch)
+            return found
+        if self._seeds is None:
+            return None  # a league server's seeds are out of reach: its dice functions deal the faces
         for item in self._seeds.get(campaign_id, gt=epoch, lte=epoch + 1):
             return item.value
         return None
@@ -464,6 +510,29 @@ class Store:
             except IntegrityError:
                 continue
         raise Conflict("another process kept choosing the current campaign; try again")
+
+    def _move_legacy_seeds(self, campaign_id: uuid.UUID) -> bool:
+        """Move the seeds an older version kept in this SQLite file's `stored_seeds` table to the key
+        file, then erase them from the file (overwritten, not only unlinked); True if any moved."""
+        with self.sql() as cursor:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='stored_seeds'")
+            if cursor.fetchone() is None:
+                return False
+            cursor.execute(
+                "SELECT originator_version, state FROM stored_seeds WHERE originator_id = ?", (campaign_id.hex,)
+            )
+            rows = cursor.fetchall()
+        if not rows:
+            return False
+        seeds = {int(version) - 1: bytes(state).decode() for version, state in rows}
+        self.keys.save_all(str(campaign_id), seeds)  # type: ignore[union-attr]  # SQLite stores have keys
+        with self.sql() as cursor:
+            cursor.execute("PRAGMA secure_delete = ON")
+            cursor.execute("DELETE FROM stored_seeds WHERE originator_id = ?", (campaign_id.hex,))
+        with self.sql() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return True
+
     # --- the file itself (SQLite) ----------------------------------------------------------------------
 
     def damage(self) -> str | None:

@@ -99,6 +99,8 @@ def require_sql(store: Store) -> Dialect:
 
 
 def create_tables(cursor: Any, d: Dialect) -> None:
+    if tables_exist(cursor, d):  # a league player's role may not create tables, only fill them
+        return
     lock_schema(cursor, d.kind)  # two processes creating one table at once would collide
     statements = []
     for table in TABLES:
@@ -112,6 +114,17 @@ def create_tables(cursor: Any, d: Dialect) -> None:
     else:
         for statement in statements:
             cursor.execute(statement)
+
+
+def tables_exist(cursor: Any, d: Dialect) -> bool:
+    names = [table.name for table in TABLES]
+    if d.schema is None:
+        found = d.select(cursor, f"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                                 f"({', '.join('?' for _ in names)})", *names)
+    else:
+        found = d.select(cursor, "SELECT count(*) FROM pg_tables WHERE schemaname = ? AND tablename = ANY(?)",
+                         d.schema, names)
+    return found[0][0] == len(names)
 
 
 def drop_tables(cursor: Any, d: Dialect) -> None:
@@ -311,3 +324,64 @@ def rebuild(
         for cid, newest, _state, rows in computed:
             _replace(cursor, d, cid, rows, newest)
     return [state for _cid, _newest, state, _rows in computed]
+
+
+# --- checking them -----------------------------------------------------------------------------------
+
+
+def _sort_key(row: Row) -> tuple[tuple[bool, Any], ...]:
+    return tuple((value is None, value if value is not None else 0) for value in row)
+
+
+def _row_difference(table: Table, key: Row, stored: Row | None, expected: Row | None) -> str:
+    named = ", ".join(f"{name}={value}" for name, value in zip(table.key, key))
+    if stored is None:
+        return f"{table.name}: row ({named}) is missing (the events give one)"
+    if expected is None:
+        return f"{table.name}: row ({named}) is not given by the events"
+    for name, found, wanted in zip(table.column_names, stored, expected):
+        if found != wanted:
+            return f"{table.name}: row ({named}) holds {name}={found!r}, the events give {name}={wanted!r}"
+    return f"{table.name}: row ({named}) differs"
+
+
+def check(store: Store, campaign_id: uuid.UUID, records: Sequence[Record]) -> tuple[int, int] | None:
+    """Compare a campaign's read-model rows with a rebuild from its events, up to the position its
+    tracking row says they reflect: (that position, tables compared); None for a store without SQL
+    or a campaign whose tables were never written. A difference raises IntegrityFailure naming the
+    first table and row that differ (tables in the order of docs/read-models.md, rows by key)."""
+    from ledger.errors import IntegrityFailure  # the only failure this module raises
+
+    d = dialect(store)
+    if d is None:
+        return None
+    cid = str(campaign_id)
+    with store.sql() as cursor:
+        if not tables_exist(cursor, d):
+            return None  # never written: nothing to compare
+    try:
+        with store.sql() as cursor:
+            tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
+            stored = {table.name: d.select(
+                cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", cid)
+                for table in READ_MODELS}
+    except Exception as error:  # noqa: BLE001 - the driver's error types vary: a damaged table, a dropped column
+        raise IntegrityFailure(f"the read-model tables cannot be read ({' '.join(str(error).split())}): "
+                               "`campaign rebuild` makes them again from the events") from None
+    if not tracked:
+        if any(stored.values()):
+            raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")
+        return None
+    [(position, head)] = tracked
+    if not 0 <= position <= len(records) or (position and records[position - 1].hash != head):
+        raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={cid}) says the tables reflect position {position} "
+                               f"with head {head[:16]}, which is not in the chain")
+    _state, expected = all_rows(records[:position])
+    for table in READ_MODELS:
+        key = [table.column_names.index(name) for name in table.key]
+        found = {tuple(row[i] for i in key): row for row in stored[table.name]}
+        wanted = {tuple(row[i] for i in key): row for row in expected[table.name]} if position else {}
+        for row_key in sorted(set(found) | set(wanted), key=_sort_key):
+            if found.get(row_key) != wanted.get(row_key):
+                raise IntegrityFailure(_row_difference(table, row_key, found.get(row_key), wanted.get(row_key)))
+    return position, len(READ_MODELS)

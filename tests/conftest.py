@@ -78,3 +78,22 @@ def store_url(request, tmp_path) -> str:
 def clock() -> Callable[[], str]:
     """A clock that always tells FIXED_TIME, so that record hashes are the same on every run."""
     return lambda: FIXED_TIME
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _dice_key_file(tmp_path_factory) -> Iterator[None]:
+    """Every test keeps SQLite dice seeds in a key file of this test run, never in the user's own:
+    XDG_DATA_HOME points into the run's temporary folder, so the default key file is there, for
+    this process and for every `campaign` process a test starts (even one started without the
+    CAMPAIGN_* variables). One file for the run, so that campaigns a session fixture builds keep
+    their seeds; seeds are kept by campaign id, and a test that needs a key file of its own sets
+    CAMPAIGN_KEYS."""
+    saved = {name: os.environ.get(name) for name in ("XDG_DATA_HOME", "CAMPAIGN_KEYS")}
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
+    os.environ.pop("CAMPAIGN_KEYS", None)
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value

@@ -107,6 +107,37 @@ def ledger_face(seed, campaign_id, roll, die, sides):
         attempt += 1
 
 
+def shuffled(cards, faces):
+    """Fisher-Yates from the last position down: position i swaps with position face - 1."""
+    order = list(cards)
+    for face, i in zip(faces, range(len(order) - 1, 0, -1)):
+        order[i], order[face - 1] = order[face - 1], order[i]
+    return order
+
+
+def deck_before_shuffle(deck, starting_orders, deck_events, voided):
+    """The order a ledger shuffle of `deck` starts from: the deck's starting order (header `decks`)
+    if it was never shuffled, else the cards drawn since its last shuffle, in the order drawn. Only
+    transactions not voided at this point count."""
+    pile = discards = None
+    for tx, kind, p in deck_events:
+        if tx in voided or p.get("deck") != deck:
+            continue
+        if kind == "deck.shuffled":
+            pile, discards = list(p.get("cards", [])), []
+        else:  # card.drawn
+            if pile is None:
+                pile, discards = [], []
+            if p.get("card") in pile:
+                pile.remove(p["card"])
+            discards.append(p.get("card"))
+    if pile is None:
+        if deck not in starting_orders:
+            raise Bad("the header gives no starting order for deck %r" % deck)
+        return list(starting_orders[deck])
+    return discards
+
+
 def check_types(where, record, line):
     for key in ("position", "tx"):
         if not is_int(record[key]):
@@ -145,10 +176,17 @@ def verify(data):
     trailer = lines[-1]
     events = lines[1:-1]
 
+    starting_orders = header.get("decks", {})
+    if not isinstance(starting_orders, dict):
+        raise Bad("line 1: decks must be an object")
+    deck_events = []  # (tx, type, payload) of every deck.shuffled and card.drawn so far
+    voided_so_far = set()
+    shuffles_checked = 0
+    shuffle_problems = []
     prev_hash, last_tx = GENESIS, 0
     campaign = ruleset = None
     epoch = None  # the committed epoch in use
-    commitments, revealed, revealed_tx = {}, {}, {}
+    commitments, revealed, revealed_tx, abandoned_tx = {}, {}, {}, {}
     next_roll = 0
     ledger_rolls = []  # (line, roll, epoch, faces, sides)
     thrown = {}  # roll -> (expression, faces), for rolls a reroll copied
@@ -185,9 +223,9 @@ def verify(data):
             expected = 0 if epoch is None else epoch + 1
             if p.get("epoch") != expected or not is_hex(p.get("commitment"), 64):
                 raise Bad("%s: expected the commitment of epoch %d" % (where, expected))
-            if expected > 0 and revealed_tx.get(expected - 1) != record["tx"]:
-                raise Bad("%s: epoch %d is committed without revealing epoch %d in the same transaction"
-                          % (where, expected, expected - 1))
+            if expected > 0 and record["tx"] not in (revealed_tx.get(expected - 1), abandoned_tx.get(expected - 1)):
+                raise Bad("%s: epoch %d is committed without revealing (or leaving behind) epoch %d in the same "
+                          "transaction" % (where, expected, expected - 1))
             epoch = expected
             commitments[epoch] = p["commitment"]
         elif kind == "seed.revealed":
@@ -197,6 +235,10 @@ def verify(data):
             if sha256_hex(bytes.fromhex(seed)) != commitments[epoch]:
                 raise Bad("%s: the seed of epoch %d does not match its commitment" % (where, epoch))
             revealed[epoch], revealed_tx[epoch] = seed, record["tx"]
+        elif kind == "seed.abandoned":
+            if p.get("epoch") != epoch or epoch in revealed or epoch in abandoned_tx:
+                raise Bad("%s: leaves epoch %r behind, but epoch %r is in use" % (where, p.get("epoch"), epoch))
+            abandoned_tx[epoch] = record["tx"]
         elif kind == "dice.rolled":
             n, faces, source = p.get("roll"), p.get("faces"), p.get("source")
             if n != next_roll:
@@ -230,13 +272,27 @@ def verify(data):
             if not isinstance(cards, list) or prior.get("roll") != p.get("roll") \
                     or prior.get("expression") != "shuffle %d" % len(cards):
                 raise Bad("%s: a ledger shuffle must follow its 'shuffle K' roll" % where)
+            # Only new shuffles name their starting orders in the header; a trail without them has none to check.
+            if "decks" in header:
+                try:
+                    before = deck_before_shuffle(p.get("deck"), starting_orders, deck_events, voided_so_far)
+                except Bad as error:
+                    raise Bad("%s: %s" % (where, error))
+                # Reported after the dice are re-derived: a forged shuffle die is named as a die first.
+                if shuffled(before, prior["faces"]) != cards:
+                    shuffle_problems.append("%s: shuffling %r with R%d's faces gives %r, not %r"
+                                            % (where, p.get("deck"), p["roll"], shuffled(before, prior["faces"]), cards))
+                shuffles_checked += 1
         elif kind == "transaction.voided":
+            voided_so_far.add(p.get("target"))
             voids[p.get("target")] = {
                 "voided_by": record["tx"],
                 "voided_by_actor": record["actor"],
                 "voided_at": record["recorded_at"],
                 "reason": p.get("reason"),
             }
+        if kind in ("deck.shuffled", "card.drawn"):
+            deck_events.append((record["tx"], kind, p))
         previous = record
 
     if not events or campaign is None:
@@ -269,8 +325,10 @@ def verify(data):
             if derived != faces:
                 raise Bad("%s: ledger roll R%d shows %r, the seed gives %r" % (where, n, faces, derived))
             checked += 1
-    return "OK %d events, head %s, %d ledger rolls re-derived, %d awaiting a seed" % (
-        len(events), prev_hash, checked, len(ledger_rolls) - checked)
+    if shuffle_problems:
+        raise Bad(shuffle_problems[0])
+    return "OK %d events, head %s, %d ledger rolls re-derived, %d awaiting a seed, %d shuffles re-derived" % (
+        len(events), prev_hash, checked, len(ledger_rolls) - checked, shuffles_checked)
 
 
 def main(argv):

@@ -16,6 +16,8 @@ from ledger.cli import (  # noqa: F401 - each module registers its commands on `
     dicecmds,
     fighters,
     history,
+    keys,
+    pending,
     postgame,
     readmodels,
     report,

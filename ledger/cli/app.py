@@ -17,7 +17,7 @@ import click
 import msgspec
 
 from ledger import dice as d
-from ledger.campaigns import Ledger, Outcome
+from ledger.campaigns import Ledger, Outcome, PendingDecision, pending_message
 from ledger.decide import Command, DiceSource, TableDice
 from ledger.errors import BadInput, LedgerError
 from ledger.state import CampaignState
@@ -82,7 +82,8 @@ class LedgerGroup(click.Group):
         except msgspec.ValidationError as error:
             self._refuse(ctx, BadInput(str(error)))
         except click.Abort:
-            # Only the prompts for dice, cards and choices abort, and they come before the commit.
+            # Only the prompts for dice, cards and choices abort; a prompt after new ledger dice
+            # comes after they are stored (see settle), and one before them writes nothing.
             click.echo("\nError: stopped at the prompt (Ctrl-C or end of input): nothing was recorded", err=True)
             self._discard_new_store(ctx)
             ctx.exit(1)
@@ -338,9 +339,9 @@ def run(session: Session, command: Command, *, dice: DiceChoice | None = None, r
     check_names(command)
     cid, state = session.state()
     source = dice.source(state) if dice else None
-    outcome = session.ledger.execute(
+    outcome = settle(session, lambda: session.ledger.execute(
         cid, command, actor=session.actor, dice=source, ask=interactive_ask(), reason=reason
-    )
+    ))
     report(outcome)
     return outcome
 
@@ -377,6 +378,33 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         ],
         "head": outcome.state.head,
     }
+
+
+def settle(session: Session, write: Callable[[], Outcome]) -> Outcome:
+    """Do `write`; when it stops on a pending decision (its dice stored), show what was recorded
+    and, at a terminal, ask the question and answer it, until the decision is complete."""
+    ask = interactive_ask()
+    try:
+        return write()
+    except PendingDecision as pending:
+        stopped = pending
+    while True:
+        if stopped.outcome is not None:
+            report(stopped.outcome)
+        if ask is None or not stopped.waiting.question:
+            raise stopped
+        try:
+            choice = ask(stopped.waiting.prompt, stopped.waiting.options)
+        except click.Abort:
+            click.echo("", err=True)  # end the prompt's line
+            raise PendingDecision(pending_message(stopped.tx, stopped.waiting, KeyboardInterrupt()),
+                                  stopped.tx, stopped.waiting) from None
+        cid = session.campaign()
+        try:
+            return session.ledger.answer(cid, {stopped.waiting.question: choice}, target=stopped.tx,
+                                         actor=session.actor, ask=ask)
+        except PendingDecision as again:
+            stopped = again
 
 
 def report(outcome: Outcome) -> None:

@@ -11,12 +11,15 @@ from typing import Any, BinaryIO
 import click
 
 from ledger import audit, files
+from ledger import events as ev
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.cli.report import dice_line, verified, write_output
 from ledger.describe import plural
 from ledger.errors import IntegrityFailure
+from ledger.keyfile import KeyFile
+from ledger.store import uses_key_file
 from ledger.records import canonical
-from projections import render
+from projections import render, sql
 from projections.history import log_rows, void_annotations
 from projections.report import build_report
 
@@ -40,12 +43,17 @@ def _summary(chain: audit.Chain, noted: int | None) -> dict[str, Any]:
 @click.argument("trail", required=False, type=click.File("rb"))
 @click.option("--head", "noted_head", default=None, metavar="HASH",
               help="A head hash noted earlier (at least 8 hex digits): it must be in the chain.")
+@click.option("--extends", "older_trail", type=click.File("rb"), default=None, metavar="OLD.jsonl",
+              help="An earlier export of the campaign: prove this history starts with exactly its events.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
-def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_json: bool) -> None:
+def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, older_trail: BinaryIO | None,
+           as_json: bool) -> None:
     """Check the hash chain and the revealed ledger dice of the campaign, or of an exported TRAIL file.
 
     Exits 3 naming the first position (or line) that does not verify."""
+    read_models = None
+    unrecorded: list[Any] = []
     if trail is not None:
         chain = audit.read_trail(trail.read(), void_annotations)
         subject = f"{trail.name}, campaign"
@@ -55,22 +63,57 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, as_
         if damage:
             raise IntegrityFailure(f"the store {store.url} is damaged (SQLite finds: {damage}); restore a copy made by "
                                    "`campaign backup`, or import an exported trail into a new store")
-        chain = audit.verify_store(store, audit.find_campaign(store, session.campaign_ref))
+        campaign_id = audit.find_campaign(store, session.campaign_ref)
+        chain = audit.verify_store(store, campaign_id)
         subject = "campaign"
+        read_models = sql.check(store, campaign_id, chain.records)
+        unrecorded = _dealt_but_unrecorded(store, campaign_id, chain)
     noted = audit.locate_head(chain, noted_head) if noted_head else None
+    extended = 0
+    if older_trail is not None:
+        older = audit.read_trail(older_trail.read(), void_annotations)
+        extended = audit.check_extends(chain, older, older_trail.name)
     if as_json:
-        emit_json(_summary(chain, noted))
+        summary = _summary(chain, noted)
+        if unrecorded:
+            summary["dealt_unrecorded"] = [
+                {"roll": x.roll, "epoch": x.epoch, "dealt_to": x.dealt_to, "dealt_at": x.dealt_at} for x in unrecorded
+            ]
+        if older_trail is not None:
+            summary["extends"] = {"trail": older_trail.name, "events": len(chain.entries) - extended, "added": extended}
+        emit_json(summary)
         return
     click.echo(f"Hash chain intact: {subject} {chain.name} ({chain.campaign_id}), "
                f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}.")
     click.echo(dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
+    for x in unrecorded:
+        click.echo(f"Dealt but not recorded: R{x.roll} (epoch {x.epoch}) to {x.dealt_to} at {x.dealt_at}; "
+                   "the next ledger roll burns it.")
+    if read_models is not None:
+        position, tables = read_models
+        behind = "" if position == len(chain.entries) else (
+            f" (they reflect position {position}: `campaign rebuild` catches them up)")
+        click.echo(f"Read models: the {tables} rm_* tables match a rebuild from the events{behind}.")
     if noted is not None:
         added = len(chain.entries) - noted
         click.echo("The noted head is the current head." if added == 0 else
                    f"Head noted at position {noted}; {plural(added, 'event')} {'was' if added == 1 else 'were'} added since.")
+    if older_trail is not None:
+        kept = len(chain.entries) - extended
+        click.echo(f"Extends {older_trail.name}: its {plural(kept, 'event')} are the first {kept} here; "
+                   f"{plural(extended, 'event')} added since.")
     click.echo(f"Head {chain.head}")
+
+
+def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, chain: audit.Chain) -> list[Any]:
+    """Roll numbers a league server dealt that the stream does not hold (a peek, or a crash)."""
+    if store.dealer is None:
+        return []
+    recorded = {(e.epoch, e.roll) for e in (r.event for r in chain.records)
+                if isinstance(e, ev.DiceRolled) and e.source == "ledger" and e.copy_of is None}
+    return [x for x in store.dealer.dealt(str(campaign_id)) if (x.epoch, x.roll) not in recorded]
 
 
 # --- export ---------------------------------------------------------------------------------------------
@@ -174,12 +217,21 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     """Rebuild a campaign from an exported JSON Lines TRAIL, identical down to its head hash.
 
     The trail is verified first; nothing is written unless all of it verifies. The secret seed of
-    the campaign's current dice epoch is not in a trail, so the imported copy records table dice."""
+    the campaign's open dice epoch is not in a trail: it comes from this machine's key file (see
+    `campaign seed`)."""
     chain = audit.read_trail(trail.read(), void_annotations)
+    if uses_key_file(session.store_url):  # checked before the store is opened: a refusal creates no file
+        keys = KeyFile()
+        audit.check_before_import(chain, lambda cid, epoch: keys.seed(str(cid), epoch))
     state = audit.import_chain(session.ledger, chain)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
                f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
-    click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} stayed with the original store, so this copy "
-               "cannot roll ledger dice or reveal that seed; record table dice with --dice.")
+    if session.ledger.store.seed(uuid.UUID(chain.campaign_id), state.epoch) is not None:
+        click.echo(f"Ledger dice: this machine's key holds the secret seed of epoch {state.epoch}, so ledger dice "
+                   "roll on as before.")
+    else:
+        click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} is not on this machine: bring it with "
+                   "`campaign seed import FILE` or open a new epoch with `campaign seed new-epoch --reason …`; "
+                   "table dice (--dice) work meanwhile.")
     click.echo(f"Head {state.head}")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ledger.campaigns import battle_span
+from ledger.campaigns import battle_ends, battle_span
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.errors import BadInput
 from ledger.records import Record
@@ -17,9 +17,16 @@ from ledger.text import shown, shown_sentence
 from projections.history import fighter_history, log_rows, warband_transactions
 
 
-def _row_lines(rows: list[dict[str, Any]]) -> list[str]:
-    lines = []
+def _row_lines(rows: list[dict[str, Any]], heads: dict[int, tuple[int, str]] | None = None) -> list[str]:
+    """The rows as text; `heads` (see heads_after_battles) adds the head after each battle once the
+    rows shown have reached its end."""
+    lines: list[str] = []
+    pending = sorted((heads or {}).items())
     for row in rows:
+        while pending and pending[0][0] < row["position"]:
+            _, (battle, head) = pending.pop(0)
+            if lines:
+                lines.append(f"      Head after battle {battle}: {head}")
         mark = ""
         if row["voided"]:
             v = row["voided"]
@@ -87,12 +94,22 @@ def log(session: Session, warband_ref: str | None, battle: int | None, tail: int
     if as_json:
         emit_json(rows)
         return
-    _show([*_row_lines(rows), f"Head {state.head}"])
+    # The whole log notes the head after each battle; a filtered one shows only what was asked for.
+    heads = heads_after_battles(records, state) if warband_ref is None and battle is None and tail is None else None
+    _show([*_row_lines(rows, heads), f"Head {state.head}"])
 
 
 def print_log(records: list[Record], state: CampaignState) -> None:
-    for line in [*_row_lines(shown_rows(records, state)), f"Head {state.head}"]:
+    for line in [*_row_lines(shown_rows(records, state), heads_after_battles(records, state)), f"Head {state.head}"]:
         click.echo(line)
+
+
+def heads_after_battles(records: list[Record], state: CampaignState) -> dict[int, tuple[int, str]]:
+    """Position where each battle ends (the battle and all that followed it before the next one, as
+    `replay --battle K` shows it) -> (battle, head hash then), for players to note and check later
+    with `campaign verify --head`. The last battle ends at the current head, which the log ends with."""
+    hashes = {r.position: r.hash for r in records}
+    return {end: (battle, hashes[end]) for battle, end in battle_ends(records).items() if end != state.position}
 
 
 @main.command("history")

@@ -25,6 +25,7 @@ from ledger.cli.app import (
     main,
     pass_session,
     report,
+    settle,
 )
 from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key
 from ledger.errors import BadInput, LedgerError, NeedsAnswer
@@ -89,7 +90,8 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
         try:
             command = step.build(state, band.id, StepAsk(answers, ask))
             command = msgspec.structs.replace(command, answers={**command.answers, **answers})
-            outcome = session.ledger.execute(cid, command, actor=session.actor, dice=source, ask=ask, answered_now=())
+            outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
+                cid, command, actor=session.actor, dice=source, ask=ask, answered_now=()))
         except LedgerError as need:
             # The run's first step cannot go on: an error. A later one: the walk did what it could.
             if did == 0:

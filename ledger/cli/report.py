@@ -27,8 +27,11 @@ def dice_line(chain: audit.Chain) -> str:
         parts.append(f"{plural(chain.ledger_rolls_verified, 'roll')} re-derived from the revealed "
                      f"{'seed' if len(chain.revealed) == 1 else 'seeds'} of epoch {epochs}")
     for epoch, count in sorted(chain.ledger_rolls_waiting.items()):
-        parts.append(f"{plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
-                     "for its seed to be revealed")
+        if epoch in chain.abandoned:
+            parts.append(f"{plural(count, 'roll')} of epoch {epoch} can never be re-derived here (its seed was left behind)")
+        else:
+            parts.append(f"{plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
+                         "for its seed to be revealed")
     return "Ledger dice: " + ("; ".join(parts) if parts else "none rolled") + "."
 
 

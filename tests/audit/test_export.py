@@ -21,6 +21,7 @@ def test_the_header_names_the_campaign_ruleset_and_hash(played, campaign_id):
         "version": 1,
         "campaign": {"id": campaign_id, "name": "Demo"},
         "ruleset": {"id": "freeform", "version": "1", "options": {"decks": "ledger"}},
+        "decks": {"cards": [rank + suit for suit in "SHDC" for rank in ["A", *"23456789", "10", "J", "Q", "K"]]},
         "hash": {
             "algorithm": "sha256",
             "canonical": (

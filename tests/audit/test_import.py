@@ -8,6 +8,7 @@ import uuid
 
 from ledger import audit, campaigns
 from ledger.campaigns import Ledger
+from ledger.keyfile import KEYS_ENV
 from ledger.store import Store
 from projections.history import void_annotations
 
@@ -16,16 +17,17 @@ def imported_line(trail, campaign_id: str) -> str:
     return f"Imported Demo ({campaign_id}) from {trail.path}: 25 events in 10 transactions, hash chain verified.\n"
 
 
+SAME_KEYS = "Ledger dice: this machine's key holds the secret seed of epoch 1, so ledger dice roll on as before.\n"
 NO_LEDGER_DICE = (
-    "Ledger dice: the secret seed of epoch 1 stayed with the original store, so this copy cannot roll "
-    "ledger dice or reveal that seed; record table dice with --dice.\n"
+    "Ledger dice: the secret seed of epoch 1 is not on this machine: bring it with `campaign seed import FILE` "
+    "or open a new epoch with `campaign seed new-epoch --reason …`; table dice (--dice) work meanwhile.\n"
 )
 
 
 def test_an_imported_trail_is_the_same_campaign_down_to_its_head(played, trail, campaign_id):
     head = played.show()["head"]
     result = played("import", str(trail.path), store="copy.db")
-    assert (result.exit_code, result.output) == (0, imported_line(trail, campaign_id) + NO_LEDGER_DICE + f"Head {head}\n")
+    assert (result.exit_code, result.output) == (0, imported_line(trail, campaign_id) + SAME_KEYS + f"Head {head}\n")
     assert played.show(store="copy.db") == played.show()
     assert played.log(store="copy.db") == played.log()
     # Exporting the copy gives the very bytes that were imported.
@@ -34,8 +36,9 @@ def test_an_imported_trail_is_the_same_campaign_down_to_its_head(played, trail, 
 
 def test_the_imported_copy_verifies_and_replays(played, trail):
     played("import", str(trail.path), store="copy.db")
-    assert played("verify", store="copy.db").output.splitlines()[-2:] == [
+    assert played("verify", store="copy.db").output.splitlines()[-3:] == [
         "Snapshot at position 25 matches the events.",  # import snapshots the state it folded
+        "Read models: the 7 rm_* tables match a rebuild from the events.",
         f"Head {played.show()['head']}",
     ]
     result = played("replay", "--check", store="copy.db")
@@ -50,16 +53,20 @@ def test_the_read_model_tables_are_filled_by_an_import(played, trail):
     assert rows == [("Demo", 25, played.show()["head"])]
 
 
-def test_the_copy_rolls_table_dice_but_not_ledger_dice(played, trail):
-    played("import", str(trail.path), store="copy.db")
+def test_a_copy_on_another_machine_rolls_table_dice_but_not_ledger_dice(played, trail, monkeypatch, campaign_id):
+    monkeypatch.setenv(KEYS_ENV, str(played.folder / "other-machine-keys.json"))
+    imported = played("import", str(trail.path), store="copy.db")
+    assert imported.output.splitlines()[1] + "\n" == NO_LEDGER_DICE
+    missing = (
+        f"the secret dice seed of Demo (epoch 1) is not in the key file {played.folder / 'other-machine-keys.json'}, "
+        "so the ledger cannot roll: bring it from the machine that started the campaign (`campaign seed export` "
+        "there, `campaign seed import FILE` here), or open a new epoch here with `campaign seed new-epoch "
+        "--reason …` (recorded in the log); table dice (--dice) work either way"
+    )
     ledger = played("roll", "D6", "--for", "x", "--ledger", store="copy.db")
-    assert (ledger.exit_code, ledger.output) == (
-        1, "Error: this store does not hold the campaign's dice seed: give table dice with --dice\n"
-    )
+    assert (ledger.exit_code, ledger.output) == (2, f"Error: {missing}\n")
     reveal = played("seed", "reveal", store="copy.db")
-    assert (reveal.exit_code, reveal.output) == (
-        1, "Error: this store does not hold the seed of epoch 1, so it cannot reveal it\n"
-    )
+    assert (reveal.exit_code, reveal.output) == (2, f"Error: {missing}\n")
     table = played("roll", "D6", "--for", "x", "--dice", "4", store="copy.db")
     head = played.show(store="copy.db")["head"]
     assert (table.exit_code, table.output) == (

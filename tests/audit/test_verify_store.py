@@ -16,6 +16,7 @@ def test_an_untouched_campaign_verifies_with_its_counts_and_head(played, campaig
         "Ledger dice: 3 rolls re-derived from the revealed seed of epoch 0; "
         "1 roll of epoch 1 waits for its seed to be revealed.\n"
         "Snapshot at position 20 matches the events.\n"  # written by the reroll's refold
+        "Read models: the 7 rm_* tables match a rebuild from the events.\n"
         f"Head {head}\n"
     ))
 
@@ -117,6 +118,9 @@ def double_six(event: dict) -> None:
 def test_a_forged_chain_rehashed_to_the_end_verifies_but_not_against_a_noted_head(played, database):
     noted = played.show()["head"]
     database.forge(8, double_six)  # R0, table dice
+    tracked = played("verify")  # the read models still reflect the old head
+    assert tracked.exit_code == 3 and tracked.output.startswith("Error: rm_tracking: row (campaign_id=")
+    assert played("rebuild").exit_code == 0  # a careful forger rebuilds them too
     assert played("verify").exit_code == 0  # table dice can only be vouched for by the noted head
     result = played("verify", "--head", noted[:16])
     assert (result.exit_code, result.output) == (

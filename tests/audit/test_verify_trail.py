@@ -34,7 +34,7 @@ def test_an_exported_trail_verifies_on_its_own(played, trail, campaign_id):
 def test_the_independent_verifier_accepts_the_export(played, trail):
     result = independent(trail.path)
     assert (result.returncode, result.stdout, result.stderr) == (
-        0, f"OK 25 events, head {played.show()['head']}, 3 ledger rolls re-derived, 1 awaiting a seed\n", ""
+        0, f"OK 25 events, head {played.show()['head']}, 3 ledger rolls re-derived, 1 awaiting a seed, 1 shuffles re-derived\n", ""
     )
 
 
@@ -45,7 +45,7 @@ def test_a_seed_given_in_the_trailer_makes_its_epoch_verifiable(played, trail):
     assert played("verify", str(trail.path)).output.splitlines()[1] == (
         "Ledger dice: 4 rolls re-derived from the revealed seeds of epoch 0, 1."
     )
-    assert independent(trail.path).stdout.endswith(", 4 ledger rolls re-derived, 0 awaiting a seed\n")
+    assert independent(trail.path).stdout.endswith(", 4 ledger rolls re-derived, 0 awaiting a seed, 1 shuffles re-derived\n")
 
 
 def test_a_noted_head_is_checked_in_a_file_too(played, trail):

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from ledger.cli import app
+from ledger.keyfile import KEYS_ENV, KeyFile
 from ledger.records import GENESIS, hash_body
 from ledger.testing import CampaignRunner
 
@@ -56,14 +57,15 @@ def test_a_number_beyond_what_every_json_parser_reads_exactly_is_refused(two_war
 
 
 @pytest.mark.parametrize(("option", "shown"), [("x=1.5", "1.5"), ("x=NaN", "nan"), ("x=1e400", "inf")])
-def test_a_fraction_in_the_house_rules_is_refused_before_anything_is_stored(campaign, tmp_path, option, shown):
+def test_a_fraction_in_the_house_rules_is_refused_before_anything_is_stored(campaign, tmp_path, monkeypatch, option, shown):
+    monkeypatch.setenv(KEYS_ENV, str(tmp_path / "keys.json"))
     campaign("new", "Spring")
     refused = campaign("new", "Autumn", "--option", option)
     assert (refused.exit_code, refused.output) == (
         2, f"Error: {shown} (options.x) is not a whole number: the ledger records integers only\n"
     )
     db = tmp_path / "campaign.db"
-    assert (stored_rows(db, "stored_events"), stored_rows(db, "stored_seeds")) == (4, 1)
+    assert (stored_rows(db, "stored_events"), KeyFile().campaigns()) == (4, 1)
 
 
 def test_an_imported_trail_with_a_number_too_large_is_refused(two_warbands, tmp_path):

@@ -22,6 +22,8 @@ BAD_INPUT, RULES, CHAIN = 2, 1, 3
 # (command path, campaign, arguments after the path, exit code, a fragment of the error line)
 CASES = [
     # --- the core commands, on the freeform demo --------------------------------------------------------
+    ("admin init-roles", None, ["--player", "bob"], BAD_INPUT, "is not a PostgreSQL store"),
+    ("answer", FREE, ["keep=1"], BAD_INPUT, "no decision is pending"),
     ("backup", None, ["no-such-folder/copy.db"], BAD_INPUT, "no-such-folder"),
     ("battle record", FREE, ["--warband", RATS, "--warband", "Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("battle record", FREE, ["--warband", RATS, "--warband", "Clan Skrittle", "--ooa", "Nobody"], BAD_INPUT, "Nobody"),
@@ -55,7 +57,12 @@ CASES = [
     ("roster", FREE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("rules upgrade", FREE, [], RULES, "nothing to upgrade"),
     ("rulesets", None, ["--bogus"], BAD_INPUT, "No such option"),
+    ("pending", "Nowhere", [], BAD_INPUT, "no campaign 'Nowhere'"),
+    ("seed export", "Nowhere", ["-o", "seed.json"], BAD_INPUT, "no campaign 'Nowhere'"),
+    ("seed import", None, ["no-such-file.json"], BAD_INPUT, "No such file or directory"),
+    ("seed new-epoch", FREE, [], BAD_INPUT, "Missing option '--reason'"),
     ("seed reveal", "Nowhere", [], BAD_INPUT, "no campaign 'Nowhere'"),
+    ("seed where", None, ["--bogus"], BAD_INPUT, "No such option"),
     ("show", "Nowhere", [], BAD_INPUT, "no campaign 'Nowhere'"),
     ("treasury", FREE, ["Orcs", "5", "--reason", "x"], BAD_INPUT, "no warband 'Orcs'"),
     ("treasury", FREE, [RATS, "five", "--reason", "x"], BAD_INPUT, "'five' is not a valid integer"),

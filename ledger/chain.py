@@ -1,0 +1,293 @@
+"""A hash chain read back in order: each record's hash and link, and the ledger's own bookkeeping
+(the campaign, seeds, one roll numbering, copies, shuffles, pending transactions), then every
+ledger die of a revealed epoch re-derived. The first entry that does not verify is named."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger import dice as d
+from ledger import events as ev
+from ledger.deciding import LEDGER_COMMANDS
+from ledger.errors import BadInput, IntegrityFailure
+from ledger.records import GENESIS, Record, hash_body
+from ledger.trail_json import HEX_DIGITS, is_hex
+
+@dataclass(frozen=True)
+class Entry:
+    """One event as read back: its hashed record, its hash, and the typed record."""
+
+    where: str  # how a problem names it: "position 17" in a store, "line 18" in a file
+    body: dict[str, Any]
+    hash: str
+    record: Record
+
+
+@dataclass
+class Chain:
+    """A verified chain and what was learned reading it."""
+
+    entries: list[Entry]
+    campaign_id: str
+    name: str
+    ruleset: dict[str, Any]
+    transactions: int
+    revealed: dict[int, str]  # epoch -> seed hex, from seed.revealed events and a trailer
+    ledger_rolls_verified: int
+    ledger_rolls_waiting: dict[int, int]  # epoch whose seed is still secret -> ledger rolls in it
+    snapshot: int | None = None  # position of the snapshot checked against the events (stores only)
+    abandoned: list[int] = field(default_factory=list)  # epochs whose seed was left behind for good
+
+    @property
+    def head(self) -> str:
+        return self.entries[-1].hash
+
+    @property
+    def records(self) -> list[Record]:
+        return [entry.record for entry in self.entries]
+
+
+@dataclass
+class _LedgerRoll:
+    where: str
+    event: ev.DiceRolled
+    die_sides: list[int]
+
+
+def die_sides(expression: str) -> list[int]:
+    """The dice a recorded expression rolls: `shuffle K` (a Fisher–Yates shuffle of K cards) or a dice expression."""
+    words = expression.split(" ")
+    if words[0] == "shuffle":
+        if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 1:
+            raise BadInput(f"'{expression}' is not a shuffle (shuffle K, K at least 1)")
+        return d.shuffle_die_sides(int(words[1]))
+    return d.parse_expression(expression).die_sides
+
+
+def _counts_as(expression: str, faces: list[int]) -> tuple[int, list[int]]:
+    if expression.startswith("shuffle"):
+        return 0, []
+    return d.parse_expression(expression).evaluate(faces)
+
+
+@dataclass
+class ChainChecker:
+    """Reads entries in stream order and raises IntegrityFailure at the first that does not verify."""
+
+    entries: list[Entry] = field(default_factory=list)
+    campaign_id: str | None = None
+    name: str = ""
+    ruleset: dict[str, Any] = field(default_factory=dict)
+    epoch: int | None = None  # the committed epoch whose dice are being rolled
+    commitments: dict[int, tuple[str, str]] = field(default_factory=dict)  # epoch -> (commitment, where)
+    revealed: dict[int, str] = field(default_factory=dict)
+    revealed_in: dict[int, int] = field(default_factory=dict)  # epoch -> transaction of its reveal
+    abandoned_in: dict[int, int] = field(default_factory=dict)  # epoch left behind -> its transaction
+    pending_tx: int = 0  # the latest transaction stored pending: it may hold nothing but dice
+    rolls: int = 0
+    ledger_rolls: list[_LedgerRoll] = field(default_factory=list)
+    thrown: dict[int, tuple[str, list[int]]] = field(default_factory=dict)  # roll -> (expression, faces)
+
+    @staticmethod
+    def fail(where: str, problem: str) -> IntegrityFailure:
+        return IntegrityFailure(f"{where}: {problem}")
+
+    def add(self, entry: Entry) -> None:
+        body, where = entry.body, entry.where
+        previous = self.entries[-1] if self.entries else None
+        expected = len(self.entries) + 1
+        if body["position"] != expected:
+            raise self.fail(where, f"holds position {body['position']} where position {expected} was expected "
+                                   "(an event was removed, added or moved)")
+        if hash_body(body) != entry.hash:
+            raise self.fail(where, "stored hash does not match its record (the event was edited)")
+        if previous is None and body["prev_hash"] != GENESIS:
+            raise self.fail(where, "the first event's prev_hash must be 64 zeros")
+        if previous is not None and body["prev_hash"] != previous.hash:
+            raise self.fail(where, f"its prev_hash is not the hash of position {expected - 1} "
+                                   "(an event before it was replaced, or this one was edited)")
+        last_tx = previous.body["tx"] if previous else 0
+        if body["tx"] not in (last_tx, last_tx + 1) or (previous is None and body["tx"] != 1):
+            raise self.fail(where, f"transaction {body['tx']} follows transaction {last_tx} "
+                                   "(transactions are numbered from 1 without gaps)")
+        self._follow(entry, previous)
+        self.entries.append(entry)
+
+    def _follow(self, entry: Entry, previous: Entry | None) -> None:
+        """The ledger's own bookkeeping: the campaign, the ruleset, seeds, roll numbers, shuffles."""
+        event, where, tx = entry.record.event, entry.where, entry.body["tx"]
+        if tx == self.pending_tx and not isinstance(event, ev.DiceRolled):
+            raise self.fail(where, f"T{tx} is pending: it may hold its command and dice only, not {entry.body['type']}")
+        if isinstance(event, ev.DiceRolled):
+            self._rolled(where, event)
+        match event:
+            case ev.CampaignStarted():
+                if self.campaign_id is not None:
+                    raise self.fail(where, "a second campaign.started in one campaign")
+                if not _is_canonical_uuid(event.campaign_id):
+                    raise self.fail(where, f"campaign id '{event.campaign_id}' is not a lowercase hyphenated UUID")
+                self.campaign_id, self.name = event.campaign_id, event.name
+            case ev.RulesetPinned() if not self.ruleset:
+                self.ruleset = {"id": event.ruleset, "version": event.version, "options": dict(event.options)}
+            case ev.SeedCommitted():
+                self._committed(where, tx, event)
+            case ev.SeedRevealed():
+                self._revealed(where, tx, event)
+            case ev.SeedAbandoned():
+                if event.epoch != self.epoch or event.epoch in self.revealed or event.epoch in self.abandoned_in:
+                    raise self.fail(where, f"leaves epoch {event.epoch} behind, but epoch {self.epoch} is the one in use")
+                self.abandoned_in[event.epoch] = tx
+            case ev.DecisionPending():
+                opened = previous.record.event if previous else None
+                if not (isinstance(opened, ev.CommandRecorded) and previous and previous.body["tx"] == tx
+                        and opened.command not in LEDGER_COMMANDS):
+                    raise self.fail(where, "a pending decision must directly follow the command.recorded of its transaction")
+                self.pending_tx = tx
+
+            case ev.DeckShuffled(source="ledger"):
+                shuffle = previous.record.event if previous else None
+                if not (isinstance(shuffle, ev.DiceRolled) and shuffle.roll == event.roll
+                        and shuffle.expression == f"shuffle {len(event.cards)}"):
+                    raise self.fail(where, f"a ledger shuffle of {len(event.cards)} cards must follow its roll "
+                                           f"R{event.roll} ('shuffle {len(event.cards)}')")
+
+    def _committed(self, where: str, tx: int, event: ev.SeedCommitted) -> None:
+        expected = 0 if self.epoch is None else self.epoch + 1
+        if event.epoch != expected:
+            raise self.fail(where, f"commits epoch {event.epoch} where epoch {expected} was expected")
+        if expected > 0 and tx not in (self.revealed_in.get(expected - 1), self.abandoned_in.get(expected - 1)):
+            raise self.fail(where, f"commits epoch {expected} without revealing epoch {expected - 1} "
+                                   "in the same transaction")
+        if not is_hex(event.commitment, 64):
+            raise self.fail(where, "a commitment is 64 lowercase hex digits")
+        self.epoch = event.epoch
+        self.commitments[event.epoch] = (event.commitment, where)
+
+    def _revealed(self, where: str, tx: int, event: ev.SeedRevealed) -> None:
+        if event.epoch != self.epoch or event.epoch in self.revealed:
+            raise self.fail(where, f"reveals epoch {event.epoch}, but epoch {self.epoch} is the one in use")
+        problem = self.seed_problem(event.epoch, event.seed)
+        if problem:
+            raise self.fail(where, problem)
+        self.revealed[event.epoch] = event.seed
+        self.revealed_in[event.epoch] = tx
+
+    def seed_problem(self, epoch: int, seed: Any) -> str | None:
+        if not is_hex(seed, 64):
+            return f"the seed of epoch {epoch} must be 64 lowercase hex digits (32 bytes)"
+        if epoch not in self.commitments:
+            return f"a seed for epoch {epoch}, which was never committed"
+        commitment, committed_at = self.commitments[epoch]
+        if d.commitment(bytes.fromhex(seed)) != commitment:
+            return f"the seed of epoch {epoch} does not match its commitment ({committed_at})"
+        return None
+
+    def _rolled(self, where: str, event: ev.DiceRolled) -> None:
+        label = f"roll R{event.roll}"
+        if event.roll != self.rolls:
+            raise self.fail(where, f"{label} where R{self.rolls} was expected (roll numbers have no gaps)")
+        self.rolls += 1
+        try:
+            sides = die_sides(event.expression)
+        except BadInput as error:
+            raise self.fail(where, f"{label}: {error}") from None
+        if len(event.faces) != len(sides) or any(not 1 <= f <= s for f, s in zip(event.faces, sides)):
+            raise self.fail(where, f"{label}: faces {event.faces} cannot come from {event.expression}")
+        value, kept = _counts_as(event.expression, event.faces)
+        if (event.value, event.kept) != (value, kept):
+            raise self.fail(where, f"{label}: {event.expression} showing {event.faces} counts as {value} "
+                                   f"(kept {kept}), not {event.value} (kept {event.kept})")
+        self.thrown[event.roll] = (event.expression, event.faces)
+        if event.copy_of is not None:
+            # A reroll kept this undisputed roll of the transaction it re-decided: same dice, new number.
+            if self.thrown.get(event.copy_of) != (event.expression, event.faces):
+                raise self.fail(where, f"{label} claims to copy R{event.copy_of}, but its dice differ")
+        elif event.source == "table":
+            if event.epoch is not None:
+                raise self.fail(where, f"{label}: table dice name no epoch")
+        elif event.source == "ledger":
+            if self.epoch is None or event.epoch != self.epoch or self.epoch in self.revealed:
+                in_use = "none" if self.epoch is None or self.epoch in self.revealed else str(self.epoch)
+                raise self.fail(where, f"{label}: ledger dice of epoch {event.epoch}, but the epoch with "
+                                       f"a secret committed seed is {in_use}")
+            self.ledger_rolls.append(_LedgerRoll(where, event, sides))
+        else:
+            raise self.fail(where, f"{label}: source '{event.source}' is neither 'table' nor 'ledger'")
+
+    def finish(self, more_seeds: dict[int, tuple[str, str]] | None = None) -> Chain:
+        """Re-derive the revealed ledger dice; `more_seeds`: epoch -> (seed, where) from a trailer."""
+        if not self.entries:
+            raise IntegrityFailure("the chain holds no events")
+        if self.campaign_id is None:
+            raise IntegrityFailure("the chain has no campaign.started event")
+        seeds = dict(self.revealed)
+        for epoch, (seed, where) in sorted((more_seeds or {}).items()):
+            problem = self.seed_problem(epoch, seed)
+            if problem is None and epoch in self.revealed and self.revealed[epoch] != seed:
+                problem = f"the seed of epoch {epoch} differs from the one revealed in the chain"
+            if problem:
+                raise self.fail(where, problem)
+            seeds[epoch] = seed
+        verified, waiting = 0, {}
+        for roll in self.ledger_rolls:
+            epoch = roll.event.epoch
+            assert epoch is not None  # _rolled refused ledger dice without an epoch
+            if epoch not in seeds:
+                waiting[epoch] = waiting.get(epoch, 0) + 1
+                continue
+            derived = d.ledger_faces(bytes.fromhex(seeds[epoch]), self.campaign_id, roll.event.roll, roll.die_sides)
+            if derived != roll.event.faces:
+                raise self.fail(roll.where, f"ledger roll R{roll.event.roll} shows {roll.event.faces}, but the "
+                                            f"revealed seed of epoch {epoch} gives {derived}")
+            verified += 1
+        return Chain(
+            entries=self.entries,
+            campaign_id=self.campaign_id,
+            name=self.name,
+            ruleset=self.ruleset,
+            transactions=self.entries[-1].body["tx"],
+            revealed=seeds,
+            ledger_rolls_verified=verified,
+            ledger_rolls_waiting=waiting,
+            abandoned=sorted(self.abandoned_in),
+        )
+
+
+def _is_canonical_uuid(text: str) -> bool:
+    try:
+        return str(uuid.UUID(text)) == text
+    except ValueError:
+        return False
+
+
+def locate_head(chain: Chain, noted: str) -> int:
+    """The position of a noted head (its full hash or a prefix of at least 8 hex digits)."""
+    prefix = noted.strip().lower()
+    if not 8 <= len(prefix) <= 64 or not set(prefix) <= HEX_DIGITS:
+        raise BadInput(f"--head takes a head hash or at least its first 8 hex digits, not '{noted}'")
+    found = [entry.body["position"] for entry in chain.entries if entry.hash.startswith(prefix)]
+    if not found:
+        raise IntegrityFailure(f"the noted head {prefix} is not in this chain: the history it ended was changed")
+    if len(found) > 1:
+        raise BadInput(f"--head {prefix} matches positions {', '.join(map(str, found))}: give more digits")
+    return found[0]
+
+
+def check_extends(newer: Chain, older: Chain, older_name: str) -> int:
+    """Prove that `newer` starts with exactly the events of `older` (an append-only history between
+    two exports): the number of events added since, or IntegrityFailure at the first position where
+    they part (a chain recomputed from there)."""
+    if newer.campaign_id != older.campaign_id:
+        raise IntegrityFailure(f"{older_name} is campaign {older.name} ({older.campaign_id}), "
+                               f"not {newer.name} ({newer.campaign_id})")
+    for old, new in zip(older.entries, newer.entries):
+        if old.hash != new.hash:
+            position = old.body["position"]
+            raise IntegrityFailure(f"position {position}: differs from {older_name} ({new.where} here, {old.where} "
+                                   "there): the history was rewritten from there on, not extended")
+    if len(newer.entries) < len(older.entries):
+        raise IntegrityFailure(f"position {len(newer.entries) + 1}: {older_name} goes on to position "
+                               f"{len(older.entries)}; events were removed since, not added")
+    return len(newer.entries) - len(older.entries)

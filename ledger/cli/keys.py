@@ -1,0 +1,111 @@
+"""campaign seed where / export / import / new-epoch: where the secret dice seeds are kept, and
+how a campaign's dice move to another machine (or start afresh there, visibly)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from ledger.cli.app import Session, main, pass_session, report, writes
+from ledger.cli.campaigns import seed
+from ledger.dealer import DICE_ROLE, init_roles_sql
+from ledger.errors import BadInput
+from ledger.keyfile import KEYS_ENV, KeyFile
+from projections import sql
+from projections.tables import TABLES
+
+
+@seed.command("where")
+@pass_session
+def seed_where(session: Session) -> None:
+    """Say where this store's secret dice seeds are kept."""
+    keys = KeyFile() if session.store_url.startswith("sqlite") else None
+    if keys is None:
+        kind = "in memory" if session.store_url.startswith("memory") else (
+            "in its database, in the tables of the dice role (see `campaign admin init-roles`)")
+        click.echo(f"Seeds of {session.store_url} are kept {kind}.")
+        return
+    held = "holds no seeds yet" if not keys.path.exists() else f"holds the seeds of {keys.campaigns()} campaign(s)"
+    click.echo(f"Key file: {keys.path} ({held}; set {KEYS_ENV} to use another file).")
+
+
+@seed.command("export")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The file to write (readable by you only): keep it secret, it predicts every ledger die.")
+@pass_session
+def seed_export(session: Session, output: Path) -> None:
+    """Write the open epoch's secret seed to a file, to take the campaign's dice to another machine."""
+    exported = session.ledger.export_seed(session.campaign())
+    try:
+        handle = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise BadInput(f"{output} already exists: choose a new file") from None
+    except OSError as error:
+        raise BadInput(f"cannot write {output}: {error.strerror}") from None
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(json.dumps(exported, sort_keys=True) + "\n")
+    click.echo(f"Exported the seed of epoch {exported['epoch']} of {exported['campaign']['name']} to {output}. "
+               "Anyone who reads it can predict the ledger dice: move it, import it, then delete it.")
+
+
+@seed.command("import")
+@click.argument("seed_file", type=click.File("rb"))
+@pass_session
+def seed_import(session: Session, seed_file) -> None:
+    """Keep a seed exported with `campaign seed export`, after checking it against its commitment."""
+    try:
+        data = json.loads(seed_file.read())
+    except (ValueError, UnicodeDecodeError) as error:
+        raise BadInput(f"{seed_file.name}: not JSON ({error})") from None
+    state = session.ledger.import_seed(data)
+    where = session.ledger.store.keys.path if session.ledger.store.keys else session.store_url
+    click.echo(f"The seed of epoch {state.epoch} of {state.name} matches its commitment and is kept in {where}: "
+               "ledger dice roll here now.")
+
+
+@seed.command("new-epoch")
+@writes
+@click.option("--reason", required=True, help="Why the open epoch's seed is not at hand (kept in the log).")
+@pass_session
+def seed_new_epoch(session: Session, reason: str) -> None:
+    """Commit to a new seed here when the open epoch's seed stayed on another machine.
+
+    The old epoch is recorded as left behind: its ledger dice can never be re-derived here."""
+    report(session.ledger.new_epoch(session.campaign(), reason=reason, actor=session.actor))
+
+
+@main.group("admin")
+def admin() -> None:
+    """Setting up a league server (PostgreSQL)."""
+
+
+@admin.command("init-roles")
+@click.option("--player", "player_role", required=True, help="The role players connect as (created if missing).")
+@click.option("--player-password", default=None, help="Its password (none: the server's own authentication).")
+@click.option("--dice-role", default=DICE_ROLE, show_default=True, help="The role that owns the seeds (no login).")
+@click.option("--print-sql", is_flag=True, help="Print the SQL instead of running it (to run it by hand).")
+@pass_session
+def init_roles(session: Session, player_role: str, player_password: str | None, dice_role: str, print_sql: bool) -> None:
+    """Create the dice role (owns the seeds, the dealt dice and the dice functions) and a player
+    role (may roll ledger dice and record events, may not read any seed), on the store's PostgreSQL
+    database. Run it once, connected as an administrator; players then use --store with their role."""
+    store = session.ledger.store
+    if store.dealer is None:
+        raise BadInput(f"{store.url} is not a PostgreSQL store: roles are for a league server")
+    d = sql.require_sql(store)
+    with store.sql() as cursor:
+        sql.create_tables(cursor, d)  # the read models, so that players need not create tables
+    schema = store.dealer.schema
+    script = init_roles_sql(
+        schema=schema, dice_role=dice_role, player_role=player_role, password=player_password,
+        event_tables=store.event_tables(), read_model_tables=[table.name for table in TABLES],
+    )
+    if print_sql:
+        click.echo(script, nl=False)
+        return
+    store.dealer.run(script)
+    click.echo(f"Roles ready on {store.url}: {dice_role} owns the dice seeds and deals the faces; {player_role} "
+               f"rolls ledger dice and records events, and cannot read a seed.")

@@ -1,0 +1,74 @@
+"""campaign answer / pending: completing a decision that stopped half-way after its ledger dice."""
+
+from __future__ import annotations
+
+import click
+
+from ledger.campaigns import ways_out
+from ledger.cli.app import (
+    DiceChoice,
+    Session,
+    dice_options,
+    emit_json,
+    interactive_ask,
+    main,
+    parse_pairs,
+    pass_session,
+    report,
+    settle,
+    writes,
+)
+from ledger.errors import BadInput
+
+
+def _decision(text: str | None) -> int | None:
+    if text is None:
+        return None
+    number = text.strip().upper().removeprefix("T")
+    if not number.isdigit():
+        raise BadInput(f"--decision takes a transaction, e.g. T12, not '{text}'")
+    return int(number)
+
+
+@main.command("answer")
+@writes
+@click.argument("answers", nargs=-1, metavar="KEY=CHOICE…")
+@click.option("--decision", "decision", default=None, metavar="T<n>",
+              help="The pending transaction to complete (needed when several are pending).")
+@dice_options
+@pass_session
+def answer(session: Session, answers: tuple[str, ...], decision: str | None, dice: DiceChoice) -> None:
+    """Complete a pending decision with the dice it already recorded.
+
+    A command that drew ledger dice and then stopped (a choice not given, Ctrl-C at a prompt, a
+    refusal) is stored as pending with its dice; this records the answers and decides the command
+    again with those same dice. At a terminal, questions not answered here are asked."""
+    given = parse_pairs(answers, "answer")
+    cid, state = session.state()
+    target = _decision(decision)
+    if not given and interactive_ask() is None and target is None and len(state.pending) == 1:
+        tx, waiting = next(iter(state.pending.items()))
+        raise BadInput(f"T{tx} waits for: {waiting.prompt}; {ways_out(int(tx), waiting)}")
+    source = dice.source(state) if (dice.text or dice.cards) else None
+    outcome = settle(session, lambda: session.ledger.answer(
+        cid, given, target=target, actor=session.actor, dice=source, ask=interactive_ask()))
+    report(outcome)
+
+
+@main.command("pending")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def pending(session: Session, as_json: bool) -> None:
+    """List the decisions waiting for an answer (or a void), with their ways out."""
+    _cid, state = session.state()
+    rows = [
+        {"tx": int(tx), "question": w.question, "prompt": w.prompt, "options": w.options, "warband": w.warband}
+        for tx, w in sorted(state.pending.items(), key=lambda item: int(item[0]))
+    ]
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("No decision is pending.")
+    for tx, waiting in sorted(state.pending.items(), key=lambda item: int(item[0])):
+        click.echo(f"T{tx}: {waiting.prompt}; {ways_out(int(tx), waiting)}")

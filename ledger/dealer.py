@@ -1,0 +1,345 @@
+"""Ledger dice on a PostgreSQL league server: the seeds stay inside the database, out of players' reach.
+
+The seeds and a record of every die dealt are tables of a *dice role*; players connect with a role
+that may not read them. Faces are derived inside the database by SECURITY DEFINER functions owned
+by the dice role, with pgcrypto's `hmac`, exactly as DESIGN.md and docs/audit-format.md derive them
+(so trails verify offline as ever):
+
+- `ledger_dice_commit(campaign, epoch)` draws an epoch's seed (once) and returns its commitment;
+- `ledger_dice_deal(campaign, epoch, commitment, roll, sides[])` checks the seed against the
+  commitment, refuses a revealed epoch, derives the faces of roll `roll` and records them with who
+  and when, dealing a roll number only once; it returns no face;
+- `ledger_dice_faces(campaign, epoch, roll)` gives the faces of a dealt roll, but never to the
+  transaction that dealt it: a face cannot be seen before its record is committed, so a peek
+  inside a transaction rolled back afterwards sees nothing;
+- `ledger_dice_dealt(campaign, from_roll)` lists dealt rolls (for burning and for `verify`);
+- `ledger_dice_reveal(campaign, epoch, commitment)` reveals an epoch's seed once it matches.
+
+A roll number dealt but never stored in the campaign's stream (a player calling the function to
+peek, or a crash) is *burned*: the next command first records it (its faces, who was dealt it and
+when) and takes the next number, so a peek gains nothing and shows in the log. (A number dealt in an
+epoch revealed since is dealt afresh from the next epoch's seed: the peeked face is never used.)
+
+`campaign admin init-roles` creates the two roles and hands the objects to the dice role; without
+it, whoever opens the store owns them (a single-user server: the seeds are as safe as that role).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.errors import BadInput, Conflict, IntegrityFailure, RuleViolation
+
+DICE_ROLE = "campaign_ledger_dice"
+
+_TABLES = """
+CREATE EXTENSION IF NOT EXISTS pgcrypto;
+CREATE TABLE IF NOT EXISTS ledger_dice_seeds (
+    campaign_id text NOT NULL,
+    epoch integer NOT NULL,
+    seed bytea NOT NULL,
+    revealed boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (campaign_id, epoch)
+);
+CREATE TABLE IF NOT EXISTS ledger_dice_dealt (
+    campaign_id text NOT NULL,
+    roll integer NOT NULL,
+    epoch integer NOT NULL,
+    sides integer[] NOT NULL,
+    faces integer[] NOT NULL,
+    dealt_to text NOT NULL,
+    dealt_at timestamptz NOT NULL,
+    dealt_xact bigint NOT NULL,
+    PRIMARY KEY (campaign_id, epoch, roll)
+);
+REVOKE ALL ON ledger_dice_seeds, ledger_dice_dealt FROM PUBLIC;
+"""
+
+# Each function body runs with the privileges of its owner (the dice role) and a fixed search path.
+_FUNCTIONS = """
+CREATE OR REPLACE FUNCTION ledger_dice_commit(p_campaign text, p_epoch integer) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
+DECLARE k bytea;
+BEGIN
+    INSERT INTO ledger_dice_seeds (campaign_id, epoch, seed) VALUES (p_campaign, p_epoch, gen_random_bytes(32))
+        ON CONFLICT (campaign_id, epoch) DO NOTHING;
+    SELECT seed INTO k FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    RETURN encode(digest(k, 'sha256'), 'hex');
+END $$;
+
+CREATE OR REPLACE FUNCTION ledger_dice_seed(p_campaign text, p_epoch integer, p_commitment text) RETURNS bytea
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
+DECLARE k bytea;
+BEGIN
+    SELECT seed INTO k FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    IF k IS NULL THEN
+        RAISE EXCEPTION 'no dice seed of epoch % for campaign % in this database', p_epoch, p_campaign
+            USING ERRCODE = 'P0002';
+    END IF;
+    IF encode(digest(k, 'sha256'), 'hex') <> p_commitment THEN
+        RAISE EXCEPTION 'the stored seed of epoch % does not match the epoch''s commitment', p_epoch
+            USING ERRCODE = 'P0003';
+    END IF;
+    RETURN k;
+END $$;
+
+CREATE OR REPLACE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_commitment text, p_roll integer,
+                                            p_sides integer[]) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
+DECLARE
+    k bytea; was_revealed boolean; block bytea; x numeric; lim numeric; a integer; j integer; i integer;
+    dealt integer[] := '{{}}'; inserted integer;
+BEGIN
+    k := ledger_dice_seed(p_campaign, p_epoch, p_commitment);
+    SELECT revealed INTO was_revealed FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    IF was_revealed THEN
+        RAISE EXCEPTION 'epoch % is revealed: its dice are no longer dealt', p_epoch USING ERRCODE = 'P0005';
+    END IF;
+    IF EXISTS (SELECT 1 FROM ledger_dice_dealt WHERE campaign_id = p_campaign AND epoch = p_epoch AND roll = p_roll) THEN
+        RETURN false;
+    END IF;
+    FOR j IN 1 .. coalesce(array_length(p_sides, 1), 0) LOOP
+        lim := floor(18446744073709551616 / p_sides[j]) * p_sides[j];
+        a := 0;
+        LOOP
+            block := hmac(convert_to(p_campaign || ':' || p_roll || ':' || (j - 1) || ':' || a, 'UTF8'), k, 'sha256');
+            x := 0;
+            FOR i IN 0 .. 7 LOOP
+                x := x * 256 + get_byte(block, i);
+            END LOOP;
+            EXIT WHEN x < lim;
+            a := a + 1;
+        END LOOP;
+        dealt := dealt || ((x % p_sides[j])::integer + 1);
+    END LOOP;
+    -- Two writers may deal one number at once: the first keeps it, the other hears it was dealt.
+    INSERT INTO ledger_dice_dealt VALUES (p_campaign, p_roll, p_epoch, p_sides, dealt, session_user, now(),
+                                          txid_current())
+        ON CONFLICT (campaign_id, epoch, roll) DO NOTHING;
+    GET DIAGNOSTICS inserted = ROW_COUNT;
+    RETURN inserted = 1;
+END $$;
+
+CREATE OR REPLACE FUNCTION ledger_dice_faces(p_campaign text, p_epoch integer, p_roll integer) RETURNS integer[]
+LANGUAGE sql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
+    SELECT faces FROM ledger_dice_dealt
+    WHERE campaign_id = p_campaign AND epoch = p_epoch AND roll = p_roll AND dealt_xact <> txid_current()
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_dice_dealt(p_campaign text, p_from_roll integer)
+RETURNS TABLE (roll integer, epoch integer, sides integer[], faces integer[], dealt_to text, dealt_at text)
+LANGUAGE sql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
+    SELECT roll, epoch, sides, faces, dealt_to, to_char(dealt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+    FROM ledger_dice_dealt
+    WHERE campaign_id = p_campaign AND roll >= p_from_roll AND dealt_xact <> txid_current()
+    ORDER BY epoch, roll
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_dice_reveal(p_campaign text, p_epoch integer, p_commitment text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
+DECLARE k bytea;
+BEGIN
+    k := ledger_dice_seed(p_campaign, p_epoch, p_commitment);
+    UPDATE ledger_dice_seeds SET revealed = true WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    RETURN encode(k, 'hex');
+END $$;
+
+REVOKE ALL ON FUNCTION ledger_dice_seed(text, integer, text) FROM PUBLIC;
+"""
+PLAYER_FUNCTIONS = (
+    "ledger_dice_commit(text, integer)",
+    "ledger_dice_deal(text, integer, text, integer, integer[])",
+    "ledger_dice_faces(text, integer, integer)",
+    "ledger_dice_dealt(text, integer)",
+    "ledger_dice_reveal(text, integer, text)",
+)
+DICE_TABLES = ("ledger_dice_seeds", "ledger_dice_dealt")
+
+
+def setup_sql(schema: str) -> str:
+    """The dice tables and functions, as one script (what `campaign admin init-roles` runs)."""
+    return _TABLES + _FUNCTIONS.format(schema=f'"{schema}"')
+
+
+@dataclass(frozen=True)
+class Dealt:
+    roll: int
+    epoch: int
+    sides: list[int]
+    faces: list[int]
+    dealt_to: str
+    dealt_at: str
+
+
+class AlreadyDealt(Conflict):
+    """The roll number was dealt before (a peek, a crash, or this command's own earlier try): it is
+    burned and the command decided again with the next number."""
+
+
+class Dealer:
+    """The dice functions of one PostgreSQL database, called on a connection of its own in
+    autocommit mode (a deal is committed before its faces can be read)."""
+
+    def __init__(self, settings: dict[str, str]):
+        self.settings = settings
+        self.schema = settings.get("POSTGRES_SCHEMA") or "public"
+        self._conn: Any = None
+        self._moved_legacy = False
+
+    def _connection(self) -> Any:
+        if self._conn is None:
+            import psycopg  # deferred: the PostgreSQL driver is imported only when it is used
+
+            s = self.settings
+            self._conn = psycopg.connect(
+                dbname=s["POSTGRES_DBNAME"], host=s["POSTGRES_HOST"], port=s["POSTGRES_PORT"],
+                user=s["POSTGRES_USER"], password=s["POSTGRES_PASSWORD"], autocommit=True,
+                connect_timeout=int(s.get("POSTGRES_CONNECT_TIMEOUT", "5")),
+                options=f"-c search_path={self.schema}",
+            )
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _call(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        if not self._moved_legacy:
+            self._move_legacy()
+        try:
+            return self._connection().execute(sql, params).fetchall()
+        except psycopg.errors.UndefinedFunction:
+            self.ensure()
+            return self._connection().execute(sql, params).fetchall()
+        except psycopg.Error as error:
+            raise _ledger_error(error) from None
+
+    def _move_legacy(self) -> None:
+        """On first use, move seeds left in the old table (a role that may not: the administrator's
+        `init-roles` does it)."""
+        import psycopg
+
+        self._moved_legacy = True
+        conn = self._connection()
+        if conn.execute("SELECT to_regclass('campaignledger_seeds')").fetchone()[0] is None:
+            return
+        self.ensure()
+        try:
+            conn.execute(move_legacy_sql(self.schema))
+        except psycopg.errors.InsufficientPrivilege:
+            pass
+
+    def ensure(self) -> None:
+        """Create the dice tables and functions if this database has none yet (the role that does
+        owns them: on a league server `campaign admin init-roles` does it as the dice role's)."""
+        import psycopg
+
+        conn = self._connection()
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext('campaign-ledger dice'))")
+                if conn.execute("SELECT to_regprocedure('ledger_dice_faces(text, integer, integer)')").fetchone()[0] is None:
+                    conn.execute(setup_sql(self.schema))
+        except psycopg.errors.InsufficientPrivilege:
+            raise RuleViolation("this PostgreSQL database has no ledger dice set up, and this role may not set "
+                                "them up: ask the league's administrator to run `campaign admin init-roles`") from None
+
+    def run(self, script: str) -> None:
+        """Run an administrator's script in one transaction."""
+        import psycopg
+
+        conn = self._connection()
+        try:
+            with conn.transaction():
+                conn.execute(script)
+        except psycopg.Error as error:
+            raise BadInput(f"the database refused the set-up: {' '.join(str(error).split())}") from None
+
+    # --- what the ledger asks ------------------------------------------------------------------
+
+    def commit(self, campaign_id: str, epoch: int) -> str:
+        return self._call("SELECT ledger_dice_commit(%s, %s)", campaign_id, epoch)[0][0]
+
+    def reveal(self, campaign_id: str, epoch: int, commitment: str) -> str:
+        return self._call("SELECT ledger_dice_reveal(%s, %s, %s)", campaign_id, epoch, commitment)[0][0]
+
+    def deal(self, campaign_id: str, epoch: int, commitment: str, roll: int, sides: list[int]) -> list[int]:
+        fresh = self._call("SELECT ledger_dice_deal(%s, %s, %s, %s, %s)", campaign_id, epoch, commitment, roll, sides)
+        if not fresh[0][0]:
+            raise AlreadyDealt(f"roll R{roll} was dealt before and never recorded: it is burned")
+        return list(self._call("SELECT ledger_dice_faces(%s, %s, %s)", campaign_id, epoch, roll)[0][0])
+
+    def dealt(self, campaign_id: str, from_roll: int = 0) -> list[Dealt]:
+        rows = self._call("SELECT * FROM ledger_dice_dealt(%s, %s)", campaign_id, from_roll)
+        return [Dealt(roll, epoch, list(sides), list(faces), who, when) for roll, epoch, sides, faces, who, when in rows]
+
+
+def init_roles_sql(*, schema: str, dice_role: str, player_role: str, password: str | None,
+                   event_tables: list[str], read_model_tables: list[str]) -> str:
+    """The administrator's script: the dice role owns the seeds, the dealt dice and the functions;
+    the player role may call the functions and read and append events, and nothing else.
+    (Documented in the README; `campaign admin init-roles` runs it.)"""
+    login = "LOGIN" + (" PASSWORD " + _literal(password) if password else "")
+    q = _identifier
+    functions = (*PLAYER_FUNCTIONS, "ledger_dice_seed(text, integer, text)")
+    statements = [
+        f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = {_literal(dice_role)}) THEN "
+        f"CREATE ROLE {q(dice_role)} NOLOGIN; END IF; END $$",
+        f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = {_literal(player_role)}) THEN "
+        f"CREATE ROLE {q(player_role)} {login}; END IF; END $$",
+        setup_sql(schema).strip().rstrip(";"),
+        move_legacy_sql(schema),
+        *(f"ALTER TABLE {q(schema)}.{table} OWNER TO {q(dice_role)}" for table in DICE_TABLES),
+        *(f"ALTER FUNCTION {q(schema)}.{function} OWNER TO {q(dice_role)}" for function in functions),
+        *(f"REVOKE ALL ON FUNCTION {q(schema)}.{function} FROM PUBLIC" for function in functions),
+        *(f"GRANT EXECUTE ON FUNCTION {q(schema)}.{function} TO {q(player_role)}" for function in PLAYER_FUNCTIONS),
+        f"GRANT USAGE ON SCHEMA {q(schema)} TO {q(dice_role)}, {q(player_role)}",
+        *(f"GRANT SELECT, INSERT ON {q(schema)}.{table} TO {q(player_role)}" for table in event_tables),
+        *(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {q(schema)}.{table} TO {q(player_role)}" for table in read_model_tables),
+        f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {q(schema)} TO {q(player_role)}",
+    ]
+    return ";\n".join(statements) + ";\n"
+
+
+def move_legacy_sql(schema: str) -> str:
+    """Seeds an older version kept in the `campaignledger_seeds` table (readable by any role that
+    could connect) move into the dice table, once; the old table goes."""
+    q = _identifier(schema)
+    return (
+        f"DO $$ BEGIN IF to_regclass('{q}.campaignledger_seeds') IS NOT NULL THEN "
+        f"INSERT INTO {q}.ledger_dice_seeds (campaign_id, epoch, seed) "
+        f"SELECT originator_id::text, originator_version - 1, decode(convert_from(state, 'UTF8'), 'hex') "
+        f"FROM {q}.campaignledger_seeds ON CONFLICT DO NOTHING; "
+        f"DROP TABLE {q}.campaignledger_seeds; END IF; END $$"
+    )
+
+
+def _identifier(name: str) -> str:
+    if not name.replace("_", "").isalnum():
+        raise BadInput(f"'{name}' is not a role or schema name (letters, digits and _ only)")
+    return f'"{name}"'
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _ledger_error(error: Any) -> Exception:
+    message = getattr(getattr(error, "diag", None), "message_primary", None) or str(error)
+    code = getattr(error, "sqlstate", None)
+    if code == "P0003":
+        return IntegrityFailure(f"{message}: the ledger refuses to roll with it or reveal it")
+    if code in ("P0002", "P0005"):
+        return RuleViolation(message)
+    return BadInput(f"the database refused the ledger dice: {message}")
+
+
+def expression_for(sides: list[int]) -> str:
+    """An expression that rolls exactly these dice: `ND<s>`, or `shuffle K` for a shuffle's dice."""
+    if sides and all(s == sides[0] for s in sides):
+        return f"{'' if len(sides) == 1 else len(sides)}D{sides[0]}"
+    return f"shuffle {len(sides) + 1}"

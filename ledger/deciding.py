@@ -1,0 +1,259 @@
+"""Deciding a command in the service: where its dice come from (recorded, kept, dealt or missing),
+what one try decided, and what a stored transaction would decide today.
+
+`decide` runs a ruleset's handler; with `keep_dice`, a command that stops after drawing new ledger
+dice raises Halted with the rolls to store as a pending transaction (no face before its record).
+`redecide` is what `replay --check`, voids and import ask of every recorded transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import msgspec
+
+from ledger import events as ev
+from ledger import rulesets
+from ledger.dealer import Dealer
+from ledger.decide import (
+    AskChoice,
+    Command,
+    Context,
+    DiceSource,
+    Diverged,
+    Faces,
+    NeedsAnswer,
+    RecordedDice,
+    check_answers,
+    command_name,
+)
+from ledger.describe import describe
+from ledger.errors import Conflict, LedgerError, NeedsDice, RuleViolation
+from ledger.records import Record
+from ledger.state import CampaignState
+
+# Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
+LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "answer", "seed.new-epoch", "dice.burn")
+
+
+class Halted(Exception):
+    """Deciding stopped (a choice to make, a refusal, an interrupted prompt) after new ledger dice
+    were drawn: those dice are shown by the message or the prompt, so they must be stored first."""
+
+    def __init__(self, cause: BaseException, opened: ev.CommandRecorded, rolls: list[ev.DiceRolled]):
+        super().__init__(str(cause))
+        self.cause, self.opened, self.rolls = cause, opened, rolls
+
+    def events(self, concerns: set[str] | None) -> list[ev.Event]:
+        """The pending transaction: its command, what it waits for, and every roll it made. It
+        concerns one warband, or (a command about several, or none) the campaign."""
+        warband = next(iter(concerns)) if concerns and len(concerns) == 1 else None
+        asked = self.cause if isinstance(self.cause, NeedsAnswer) else None
+        waiting = ev.DecisionPending(
+            question=asked.key if asked else "",
+            prompt=asked.prompt if asked else (str(self.cause) or "stopped at the prompt"),
+            options=asked.options if asked else [],
+            warband=warband,
+        )
+        return [self.opened, waiting, *self.rolls]
+
+
+def decide(
+    ruleset: rulesets.Ruleset,
+    state: CampaignState,
+    command: Command,
+    *,
+    dice: DiceSource,
+    shuffle_dice: DiceSource | None,
+    ask: AskChoice | None = None,
+    reason: str = "",
+    keep_dice: bool = False,
+    answered_now: Iterable[str] = (),
+) -> list[ev.Event]:
+    """The events a command produces on this state with these dice (the state is not changed).
+    `answered_now`: the keys of answers a person gave for this decision, each of which the command
+    must have asked for or document (recorded answers are not checked: they were asked then).
+
+    With `keep_dice`, a command that stops after drawing new ledger dice raises Halted with the
+    rolls to store, whatever stopped it."""
+    ctx = Context(
+        state.copy(),
+        dice=dice,
+        shuffle_dice=shuffle_dice,
+        answers=command.answers,
+        ask=ask,
+        ruleset_evolve=ruleset.evolve,
+        decks=ruleset.decks_of(state),
+        options=state.options,
+    )
+    try:
+        ruleset.handler_for(command)(command, ctx)
+    except (Exception, KeyboardInterrupt) as error:
+        # A conflict (a roll number dealt elsewhere) decides again: what this try drew is burned then.
+        if not (keep_dice and ctx.drew_ledger_dice()) or isinstance(error, Conflict):
+            raise
+        rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
+        raise Halted(error, _opening(command, ctx.answers, reason), rolls) from error
+    check_answers(command, answered_now, ctx.asked)
+    return [_opening(command, ctx.answers, reason), *ctx.events]
+
+
+def _opening(command: Command, answers: dict[str, str], reason: str) -> ev.CommandRecorded:
+    args = msgspec.to_builtins(msgspec.structs.replace(command, answers=answers))
+    args.pop("command", None)
+    return ev.CommandRecorded(command=command_name(command), args=args, reason=reason)
+
+
+def redecide(state: CampaignState, records: Sequence[Record]) -> str | None:
+    """Why a recorded transaction no longer follows from this state (None: it still does)."""
+    opened = records[0].event
+    assert isinstance(opened, ev.CommandRecorded)
+    ruleset = rulesets.get(state.ruleset)
+    recorded = RecordedDice(
+        rolls=[r.event for r in records if isinstance(r.event, ev.DiceRolled)],
+        draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn)],
+    )
+    try:
+        command = ruleset.command_from(opened.command, opened.args)
+        events = decide(ruleset, state, command, dice=recorded, shuffle_dice=recorded, reason=opened.reason)
+    except (LedgerError, Diverged) as error:
+        return str(error)
+    stored = [r.event for r in records]
+    if events == stored:
+        return None
+    for index, (now, then) in enumerate(zip(events, stored)):
+        if now != then:
+            return f"event {records[0].position + index} would now be “{_said(now, state)}”, not “{_said(then, state)}”"
+    return f"would now produce {len(events)} events instead of {len(stored)}"
+
+
+def _said(event: ev.Event, state: CampaignState) -> str:
+    """An event as the log says it, or its type and payload where the log shows no line."""
+    return describe(event, state) or f"{ev.tag_of(event)} {json.dumps(ev.payload_of(event), sort_keys=True)}"
+
+
+def is_ledger_transaction(records: Sequence[Record]) -> bool:
+    opened = records[0].event
+    return not isinstance(opened, ev.CommandRecorded) or opened.command in LEDGER_COMMANDS
+
+
+def is_pending(records: Sequence[Record]) -> bool:
+    """A transaction stopped half-way: it holds its dice and no consequences, so it is never
+    re-decided (its answer, a later transaction, is)."""
+    return len(records) > 1 and isinstance(records[1].event, ev.DecisionPending)
+
+
+def is_redecided(records: Sequence[Record]) -> bool:
+    return not is_ledger_transaction(records) and not is_pending(records)
+
+
+@dataclass
+class Outcome:
+    """What a committed transaction (or pair, for a reroll) wrote, and the state after it."""
+
+    records: list[Record]
+    state: CampaignState
+    affected: list[tuple[int, str]] = field(default_factory=list)
+    halted: Halted | None = None  # the last transaction was stored pending: why it stopped
+
+    @property
+    def tx(self) -> int:
+        return self.records[0].tx
+
+
+@dataclass
+class Attempt:
+    """What one try of a write decided: the state it was decided on and the transactions to seal."""
+
+    state: CampaignState
+    groups: list[tuple[list[ev.Event], str]]  # (events, actor) per transaction, in order
+    refold: bool = False  # the past changed (a void): fold everything again after the commit
+    affected: list[tuple[int, str]] = field(default_factory=list)
+    halted: Halted | None = None  # the last group is a pending transaction
+
+
+@dataclass
+class RerollDice:
+    """Hands back every recorded roll of a transaction except the disputed one.
+
+    Each roll the re-decided command asks for takes the first recorded roll not yet handed back
+    with the same expression and purpose, as a copy (`copy_of`); new dice are drawn only for the
+    disputed roll and for rolls that were never recorded (the new result asks for them). A
+    recorded roll the command no longer asks for is simply not repeated."""
+
+    rolls: list[ev.DiceRolled]
+    draws: list[ev.CardDrawn]
+    disputed_roll: int
+    fresh: DiceSource
+    _used: set[int] = field(default_factory=set)
+    _next_card: int = 0
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        for index, old in enumerate(self.rolls):
+            if index in self._used or old.expression != expression or old.purpose != purpose:
+                continue
+            self._used.add(index)
+            if old.roll == self.disputed_roll:
+                break
+            return Faces(list(old.faces), old.source, old.epoch, old.roll if old.copy_of is None else old.copy_of)
+        return self.fresh.faces(roll, expression, die_sides, purpose)
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        # A physical card drawn is on the table: disputing a die does not draw it again.
+        if self._next_card < len(self.draws) and self.draws[self._next_card].card in candidates:
+            self._next_card += 1
+            return self.draws[self._next_card - 1].card
+        return self.fresh.card(deck, purpose, candidates)
+
+    def finish(self) -> None:
+        self.fresh.finish()
+
+    def rewind(self) -> None:
+        self.fresh.rewind()
+        self._used.clear()
+        self._next_card = 0
+
+
+@dataclass
+class NoLedgerDice:
+    """Stands in for the ledger dice when their seed is missing or does not match its commitment:
+    table dice work as ever, and the first ledger die asked for is refused, saying why."""
+
+    why: str
+    error: type[LedgerError] = RuleViolation
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        raise self.error(self.why)
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        raise self.error(self.why)
+
+    def finish(self) -> None:
+        """Nothing was handed out."""
+
+    def rewind(self) -> None:
+        """Nothing was handed out."""
+
+
+@dataclass
+class DealtDice:
+    """Ledger dice dealt by a PostgreSQL league server's dice functions (ledger.dealer)."""
+
+    dealer: Dealer
+    campaign_id: str
+    epoch: int
+    commitment: str
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        return Faces(self.dealer.deal(self.campaign_id, self.epoch, self.commitment, roll, die_sides), "ledger", self.epoch)
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        raise NeedsDice(f"{purpose}: {deck} is a physical deck in this campaign: name the card drawn with --card")
+
+    def finish(self) -> None:
+        """Ledger dice cannot be over-supplied."""
+
+    def rewind(self) -> None:
+        """Nothing to rewind: every roll number is dealt once."""

@@ -1,0 +1,76 @@
+"""Folding a campaign's records into its state, and the spans they fall into (transactions, battles).
+
+Voided transactions are skipped, except the ledger's own bookkeeping (roll numbers, seeds, voids),
+which counts whatever happened to the transaction it was recorded in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+
+from ledger import events as ev
+from ledger import rulesets
+from ledger.errors import NotFound
+from ledger.records import Record
+from ledger.state import LEDGER_EVENTS, CampaignState, evolve
+
+def apply_record(state: CampaignState, record: Record, voided: bool) -> None:
+    """Fold one stored record: ledger bookkeeping always, the event itself only when live."""
+    state.position = record.position
+    state.head = record.hash
+    state.current_tx = record.tx
+    state.transactions = max(state.transactions, record.tx)
+    if not voided or isinstance(record.event, LEDGER_EVENTS):
+        ruleset_evolve = rulesets.get(state.ruleset).evolve if state.ruleset else None
+        evolve(state, record.event, ruleset_evolve)
+
+
+def voids_in(records: Iterable[Record]) -> set[int]:
+    return {r.event.target for r in records if isinstance(r.event, ev.TransactionVoided)}
+
+
+def fold(records: Sequence[Record], state: CampaignState | None = None) -> CampaignState:
+    """State from records, skipping every transaction voided in them (or before them)."""
+    state = state or CampaignState()
+    voided = {int(t) for t in state.voided} | voids_in(records)
+    for record in records:
+        apply_record(state, record, record.tx in voided)
+    return state
+
+
+def transactions(records: Sequence[Record]) -> list[list[Record]]:
+    return [list(group) for _, group in groupby(records, key=lambda r: r.tx)]
+
+
+def battle_ends(records: Sequence[Record]) -> dict[int, int]:
+    """Each standing battle's number -> where it ends with everything after it: the position before
+    the first transaction of a battle numbered above it, or the last record. In record order; one pass."""
+    voided = voids_in(records)
+    starts = [r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided]
+    first_position: dict[int, int] = {}
+    for record in records:
+        first_position.setdefault(record.tx, record.position)
+    ends: dict[int, int] = {}
+    earliest_later: int | None = None  # the first transaction of the battles numbered above
+    by_number = sorted(starts, key=lambda r: r.event.battle, reverse=True)
+    for number, same in groupby(by_number, key=lambda r: r.event.battle):
+        ends[number] = first_position[earliest_later] - 1 if earliest_later is not None else records[-1].position
+        earliest_later = min([r.tx for r in same] + ([earliest_later] if earliest_later is not None else []))
+    return {r.event.battle: ends[r.event.battle] for r in starts}
+
+
+def end_of_battle(records: Sequence[Record], battle: int) -> int:
+    ends = battle_ends(records)
+    if battle not in ends:
+        raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, ends)) or 'none yet'})")
+    return ends[battle]
+
+
+def battle_span(records: Sequence[Record], battle: int) -> tuple[int, int]:
+    """The positions (first, last) of battle K's transaction and everything after it until the next battle."""
+    last = end_of_battle(records, battle)
+    voided = voids_in(records)
+    opened = next(r.tx for r in records if isinstance(r.event, ev.BattleRecorded) and r.event.battle == battle
+                  and r.tx not in voided)
+    return next(r.position for r in records if r.tx == opened), last

@@ -1,0 +1,104 @@
+"""The dice keeper's key file: the secret seeds of SQLite campaigns, outside every campaign file.
+
+A SQLite campaign file gets copied around a league; if the seed of the open epoch were inside it,
+whoever holds a copy could predict every ledger die. So the seeds live in one file of the person
+running the ledger: `$CAMPAIGN_KEYS` when set, else `$XDG_DATA_HOME/campaign-ledger/keys.json`
+(`~/.local/share/campaign-ledger/keys.json`), readable by its owner only (mode 0600, in a folder of
+mode 0700). It maps campaign id -> epoch -> seed (64 hex digits). Writes replace the file
+atomically under a lock, so two commands starting campaigns at once both keep their seeds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from ledger.errors import BadInput, IntegrityFailure
+
+KEYS_ENV = "CAMPAIGN_KEYS"
+FORMAT = "campaign-ledger-keys"
+
+
+def key_file_path() -> Path:
+    override = os.environ.get(KEYS_ENV)
+    if override:
+        return Path(override).expanduser()
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "campaign-ledger" / "keys.json"
+
+
+class KeyFile:
+    """Seeds by campaign and epoch, in the key file at `path` (read afresh on every look-up)."""
+
+    def __init__(self, path: Path | None = None):
+        self.path = path or key_file_path()
+
+    def _read(self) -> dict[str, dict[str, str]]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}
+        except OSError as error:
+            raise BadInput(f"cannot read the key file {self.path}: {error.strerror}") from None
+        try:
+            data = json.loads(text)
+            seeds = data["seeds"] if data.get("format") == FORMAT else None
+        except (ValueError, AttributeError, KeyError):
+            seeds = None
+        if not isinstance(seeds, dict):
+            raise IntegrityFailure(f"the key file {self.path} is not a campaign-ledger key file")
+        return seeds
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            lock = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as error:
+            raise BadInput(f"cannot write the key file {self.path}: {error.strerror}") from None
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(lock)
+
+    def _write(self, seeds: dict[str, dict[str, str]]) -> None:
+        text = json.dumps({"format": FORMAT, "version": 1, "seeds": seeds}, indent=1, sort_keys=True)
+        temporary = self.path.with_name(self.path.name + ".new")
+        try:
+            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(temporary, 0o600)  # an existing temporary file keeps its mode through O_CREAT
+            os.replace(temporary, self.path)
+        except OSError as error:
+            raise BadInput(f"cannot write the key file {self.path}: {error.strerror}") from None
+
+    def seed(self, campaign_id: str, epoch: int) -> str | None:
+        return self._read().get(campaign_id, {}).get(str(epoch))
+
+    def seeds(self, campaign_id: str) -> dict[int, str]:
+        return {int(epoch): seed for epoch, seed in self._read().get(campaign_id, {}).items()}
+
+    def campaigns(self) -> int:
+        return len(self._read())
+
+    def save(self, campaign_id: str, epoch: int, seed_hex: str) -> None:
+        """Keep a seed; a different seed for an epoch that has one is refused (never replaced)."""
+        self.save_all(campaign_id, {epoch: seed_hex})
+
+    def save_all(self, campaign_id: str, seeds: dict[int, str]) -> None:
+        with self._locked():
+            kept = self._read()
+            held = kept.setdefault(campaign_id, {})
+            for epoch, seed_hex in sorted(seeds.items()):
+                if held.get(str(epoch), seed_hex) != seed_hex:
+                    raise IntegrityFailure(f"a seed for epoch {epoch} is already stored")
+                held[str(epoch)] = seed_hex
+            self._write(kept)

@@ -1,0 +1,174 @@
+"""Decisions left half-way: a command that stopped after drawing ledger dice waits, stored with its
+dice, for `campaign answer` (its command decided again with those dice, handed back as copies) or a
+void; meanwhile it blocks other writes about its warband, or about the campaign.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from ledger import events as ev
+from ledger import rulesets
+from ledger.deciding import Attempt, Halted, RerollDice, decide
+from ledger.decide import AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name
+from ledger.describe import warband_name
+from ledger.errors import BadInput, Conflict, LedgerError, NotFound
+from ledger.records import Record
+from ledger.state import CampaignState, Pending
+
+if TYPE_CHECKING:
+    from ledger.deciding import Outcome
+
+class PendingDecision(LedgerError):
+    """A command stopped half-way after drawing ledger dice: its dice are stored, and it waits as
+    pending transaction `tx` for an answer or a void (the message names both)."""
+
+    def __init__(self, message: str, tx: int, waiting: Pending, outcome: Outcome | None = None):
+        super().__init__(message)
+        self.tx, self.waiting, self.outcome = tx, waiting, outcome
+
+
+class PendingDecisions:
+    """The pending-decision part of the service (mixed into `Ledger`, which provides `store`,
+    `load`, `ledger_dice` and `_write`)."""
+
+    def pending_transaction(self, campaign_id: uuid.UUID, state: CampaignState, tx: int) -> list[Record]:
+        opened_at = state.pending[str(tx)].opened_at
+        return [r for r in self.store.records(campaign_id, after=opened_at - 1) if r.tx == tx]
+
+    def _pending_in_the_way(self, campaign_id: uuid.UUID, state: CampaignState, command: Command) -> int | None:
+        """The pending transaction this command is the same as (to be answered), if any; refuses a
+        command about a warband (or the campaign) that a pending decision concerns."""
+        if not state.pending:
+            return None
+        name, args = command_name(command), _args_without_answers(command)
+        concerns = scope(state, command)
+        for tx_text, waiting in sorted(state.pending.items(), key=lambda item: int(item[0])):
+            opened = self.pending_transaction(campaign_id, state, int(tx_text))[0].event
+            if opened.command == name and _without_answers(opened.args) == args:
+                return int(tx_text)
+            if waiting.warband is None or concerns is None or waiting.warband in concerns:
+                about = "the campaign" if waiting.warband is None else warband_name(state, waiting.warband)
+                raise Conflict(f"T{tx_text} ({opened.command}) is pending, so nothing more can be recorded for {about} "
+                               f"until it is settled: {waiting.prompt}; {ways_out(int(tx_text), waiting)}")
+        return None
+
+    def answer(
+        self,
+        campaign_id: uuid.UUID,
+        answers: dict[str, str],
+        *,
+        actor: str,
+        target: int | None = None,
+        dice: DiceSource | None = None,
+        ask: AskChoice | None = None,
+    ) -> Outcome:
+        """Complete a pending transaction with these answers and the dice it recorded."""
+
+        def attempt() -> Attempt:
+            state = self.load(campaign_id)
+            tx = self._which_pending(state, target, answers)
+            return self._answer_attempt(campaign_id, state, tx, answers, actor, dice, ask)
+
+        return self._write(campaign_id, "answering", attempt)
+
+    def _which_pending(self, state: CampaignState, target: int | None, answers: dict[str, str]) -> int:
+        if target is not None:
+            if str(target) not in state.pending:
+                raise NotFound(f"T{target} is not a pending decision"
+                               + (f" (pending: {_listed(state)})" if state.pending else ""))
+            return target
+        if not state.pending:
+            raise NotFound("no decision is pending in this campaign")
+        asked = [int(t) for t, w in state.pending.items() if w.question in answers]
+        if len(state.pending) == 1:
+            return int(next(iter(state.pending)))
+        if len(asked) == 1:
+            return asked[0]
+        raise BadInput(f"several decisions are pending ({_listed(state)}): name one with --decision T<number>")
+
+    def _answer_attempt(
+        self, campaign_id: uuid.UUID, state: CampaignState, tx: int, answers: dict[str, str], actor: str,
+        dice: DiceSource | None, ask: AskChoice | None,
+    ) -> Attempt:
+        """The answer of pending `tx` (a ledger transaction) and its command decided again on the
+        state now, its recorded rolls handed back in order as copies, new dice after them."""
+        waiting = state.pending[str(tx)]
+        group = self.pending_transaction(campaign_id, state, tx)
+        opened = group[0].event
+        ruleset = rulesets.get(state.ruleset)
+        given = {**opened.args.get("answers", {}), **answers}
+        command = ruleset.command_from(opened.command, {**opened.args, "answers": given})
+        rolls = [r.event for r in group if isinstance(r.event, ev.DiceRolled)]
+        ledger_dice = self.ledger_dice(campaign_id, state)
+        if dice is None:
+            # New dice come as the recorded ones came: from the ledger, or typed in (asked for).
+            by_hand = any(r.source == "table" for r in rolls if not r.expression.startswith("shuffle"))
+            dice = TableDice(ask=None) if by_hand else ledger_dice
+        kept = RerollDice(rolls=rolls, draws=[], disputed_roll=-1, fresh=dice)
+        # Shuffles take their dice from the same recorded rolls: one record of which were handed back.
+        kept_for_shuffles = RerollDice(rolls=rolls, draws=[], disputed_roll=-1, fresh=ledger_dice, _used=kept._used)
+        kept.rewind()
+        marker: list[ev.Event] = [
+            ev.CommandRecorded(command="answer", args={"target": tx, "answers": answers}),
+            ev.DecisionAnswered(target=tx, answers=answers),
+        ]
+        try:
+            events = decide(ruleset, state, command, dice=kept, shuffle_dice=kept_for_shuffles, ask=ask,
+                            reason=opened.reason, keep_dice=True)
+        except Halted as halted:
+            concerns = {waiting.warband} if waiting.warband else None
+            return Attempt(state, [(marker, actor), (halted.events(concerns), actor)], halted=halted)
+        except NeedsAnswer as asked:
+            now = Pending(opened_at=waiting.opened_at, question=asked.key, prompt=asked.prompt,
+                          options=asked.options, warband=waiting.warband)
+            raise PendingDecision(pending_message(tx, now, asked), tx, now) from None
+        kept.finish()
+        return Attempt(state, [(marker, actor), (events, actor)])
+
+
+def _args_without_answers(command: Command) -> dict[str, Any]:
+    args = msgspec.to_builtins(command)
+    args.pop("command", None)
+    return _without_answers(args)
+
+
+def _without_answers(args: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in args.items() if key != "answers"}
+
+
+def scope(state: CampaignState, command: Command) -> set[str] | None:
+    """The warbands a command concerns (by id), or None for the campaign as a whole."""
+    named = [getattr(command, "warband", None), *(getattr(command, "participants", None) or [])]
+    fighter = getattr(command, "fighter", None)
+    if fighter and not named[0]:
+        found = next((f for f in state.fighters.values() if fighter in (f.id, f.name)), None)
+        named.append(found.warband if found else None)
+    found_ids = {_warband_id(state, ref) for ref in named if ref}
+    return found_ids or None
+
+
+def _warband_id(state: CampaignState, ref: str) -> str:
+    if ref in state.warbands:
+        return ref
+    return next((w.id for w in state.warbands.values() if w.name.lower() == ref.lower()), ref)
+
+
+def _listed(state: CampaignState) -> str:
+    return ", ".join(f"T{tx}" for tx in sorted(state.pending, key=int))
+
+
+def ways_out(tx: int, waiting: Pending) -> str:
+    if waiting.question:
+        answer = f"`campaign answer {waiting.question}=CHOICE` ({' | '.join(waiting.options)})"
+    else:
+        answer = "`campaign answer` (with the answers the command needs)"
+    return f"settle it with {answer}, or void it with `campaign void T{tx} --reason …`"
+
+
+def pending_message(tx: int, waiting: Pending, cause: BaseException) -> str:
+    why = "stopped at the prompt" if isinstance(cause, KeyboardInterrupt | EOFError) or not str(cause) else waiting.prompt
+    return f"{why} — its dice are recorded and T{tx} is pending: {ways_out(tx, waiting)}"

@@ -1,0 +1,183 @@
+"""The service's dice seeds: drawing, checking, revealing and moving them, and burning roll numbers
+a league server dealt but the stream never recorded. Where a seed is kept depends on the store:
+the dice keeper's key file (SQLite, ledger.keyfile), the dice role's tables (PostgreSQL,
+ledger.dealer), or memory.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from ledger import dice as d
+from ledger import events as ev
+from ledger.dealer import expression_for
+from ledger.deciding import Attempt, DealtDice, NoLedgerDice, Outcome
+from ledger.decide import DiceSource, LedgerDice
+from ledger.errors import BadInput, IntegrityFailure, NotFound, RuleViolation
+from ledger.state import CampaignState, evolve
+
+SEED_FORMAT = "campaign-ledger-seed"
+BURN_ACTOR = "ledger"
+
+
+class SeedKeeping:
+    """The seed part of the service (mixed into `Ledger`, which provides `store`, `load` and `_write`)."""
+
+    def ledger_dice(self, campaign_id: uuid.UUID, state: CampaignState) -> DiceSource:
+        """The ledger dice of the open epoch, from its seed once that is checked against the epoch's
+        commitment; where the seed is missing or wrong, a source that refuses to roll, saying why."""
+        if self.store.dealer is not None:
+            return DealtDice(self.store.dealer, str(campaign_id), state.epoch, state.commitment)
+        seed = self.store.seed(campaign_id, state.epoch)
+        if seed is None:
+            return NoLedgerDice(self.missing_seed(state), NotFound)
+        problem = self.seed_problem(state, seed)
+        if problem:
+            return NoLedgerDice(problem, IntegrityFailure)
+        return LedgerDice(bytes.fromhex(seed), state.epoch, str(campaign_id))
+
+    def missing_seed(self, state: CampaignState) -> str:
+        where = f"the key file {self.store.keys.path}" if self.store.keys else self.store.url
+        return (
+            f"the secret dice seed of {state.name} (epoch {state.epoch}) is not in {where}, so the ledger "
+            "cannot roll: bring it from the machine that started the campaign (`campaign seed export` "
+            "there, `campaign seed import FILE` here), or open a new epoch here with `campaign seed "
+            "new-epoch --reason …` (recorded in the log); table dice (--dice) work either way"
+        )
+
+    @staticmethod
+    def seed_problem(state: CampaignState, seed: str) -> str | None:
+        """Why a seed may not be used for the open epoch (None: it matches the commitment)."""
+        try:
+            matches = d.commitment(bytes.fromhex(seed)) == state.commitment
+        except ValueError:
+            matches = False
+        if matches:
+            return None
+        return (
+            f"the stored seed of epoch {state.epoch} does not match the epoch's commitment "
+            f"({state.commitment[:16]}…): it was changed, so the ledger refuses to roll with it or reveal it"
+        )
+
+    def reveal_seed(self, campaign_id: uuid.UUID, *, actor: str) -> Outcome:
+        """Publish this epoch's seed (so anyone can recompute its dice) and commit to a new one."""
+
+        def attempt() -> Attempt:
+            state = self.load(campaign_id)
+            if self.store.dealer is not None:
+                seed = self.store.dealer.reveal(str(campaign_id), state.epoch, state.commitment)
+            else:
+                seed = self.store.seed(campaign_id, state.epoch)
+                if seed is None:
+                    raise NotFound(self.missing_seed(state))
+            problem = self.seed_problem(state, seed)
+            if problem:
+                raise IntegrityFailure(problem)
+            events = [
+                ev.CommandRecorded(command="seed.reveal", args={"epoch": state.epoch}),
+                ev.SeedRevealed(epoch=state.epoch, seed=seed),
+                self._commit_to_next_epoch(campaign_id, state),
+            ]
+            return Attempt(state, [(events, actor)])
+
+        return self._write(campaign_id, "revealing the seed", attempt)
+
+    def _commit_to_next_epoch(self, campaign_id: uuid.UUID, state: CampaignState) -> ev.SeedCommitted:
+        if self.store.dealer is not None:
+            return ev.SeedCommitted(epoch=state.epoch + 1, commitment=self.store.dealer.commit(str(campaign_id), state.epoch + 1))
+        following = self.store.seed(campaign_id, state.epoch + 1)
+        if following is None:
+            following = d.new_seed().hex()
+            self.store.save_seed(campaign_id, state.epoch + 1, following)
+        return ev.SeedCommitted(epoch=state.epoch + 1, commitment=d.commitment(bytes.fromhex(following)))
+
+    def new_epoch(self, campaign_id: uuid.UUID, *, reason: str, actor: str) -> Outcome:
+        """Open a new dice epoch where the open epoch's seed is not at hand (the campaign moved to
+        another machine without its key): the old epoch is recorded as left behind, for good."""
+        if not reason.strip():
+            raise BadInput("say why with --reason: a new epoch is part of the audit trail")
+
+        self._refuse_on_a_dealer("a new epoch without revealing the open one")
+
+        def attempt() -> Attempt:
+            state = self.load(campaign_id)
+            if self.store.seed(campaign_id, state.epoch) is not None:
+                raise RuleViolation(f"the seed of epoch {state.epoch} is here: reveal it with `campaign seed reveal`, "
+                                    "which also opens the next epoch")
+            events = [
+                ev.CommandRecorded(command="seed.new-epoch", args={"epoch": state.epoch}, reason=reason),
+                ev.SeedAbandoned(epoch=state.epoch, reason=reason),
+                self._commit_to_next_epoch(campaign_id, state),
+            ]
+            return Attempt(state, [(events, actor)])
+
+        return self._write(campaign_id, "opening a new epoch", attempt)
+
+    def _refuse_on_a_dealer(self, what: str) -> None:
+        if self.store.dealer is not None:
+            raise RuleViolation(f"{what} is for SQLite key files: the seeds of {self.store.url} stay inside its "
+                                "database, where players cannot read them")
+
+    def export_seed(self, campaign_id: uuid.UUID) -> dict[str, Any]:
+        """The open epoch's secret seed, to take the campaign's dice to another machine."""
+        self._refuse_on_a_dealer("exporting a seed")
+        state = self.load(campaign_id)
+        seed = self.store.seed(campaign_id, state.epoch)
+        if seed is None:
+            raise NotFound(self.missing_seed(state))
+        problem = self.seed_problem(state, seed)
+        if problem:
+            raise IntegrityFailure(problem)
+        return {"format": SEED_FORMAT, "campaign": {"id": str(campaign_id), "name": state.name},
+                "epoch": state.epoch, "seed": seed}
+
+    def import_seed(self, data: dict[str, Any]) -> CampaignState:
+        """Keep a seed exported elsewhere, once it is checked against the campaign's commitment."""
+        self._refuse_on_a_dealer("importing a seed")
+        if not isinstance(data, dict) or data.get("format") != SEED_FORMAT:
+            raise BadInput(f"not a seed file made by `campaign seed export` (format {SEED_FORMAT})")
+        campaign, epoch, seed = data.get("campaign"), data.get("epoch"), data.get("seed")
+        if not isinstance(campaign, dict) or not isinstance(epoch, int) or not isinstance(seed, str):
+            raise BadInput("the seed file needs its campaign, epoch and seed")
+        try:
+            campaign_id = uuid.UUID(str(campaign.get("id")))
+        except ValueError:
+            raise BadInput(f"the seed file names no campaign id ('{campaign.get('id')}')") from None
+        if campaign_id not in self.store.campaign_ids():
+            raise NotFound(f"campaign {campaign.get('name')} ({campaign_id}) is not in {self.store.url}: "
+                           "import its trail first (`campaign import TRAIL`)")
+        state = self.load(campaign_id)
+        if epoch != state.epoch:
+            raise RuleViolation(f"the file holds the seed of epoch {epoch}, but epoch {state.epoch} is open here")
+        problem = self.seed_problem(state, seed)
+        if problem:
+            raise IntegrityFailure(problem.replace("stored seed", "seed in the file"))
+        self.store.save_seed(campaign_id, epoch, seed)
+        return state
+
+    def _burns(self, campaign_id: uuid.UUID, state: CampaignState) -> tuple[list[tuple[list[ev.Event], str]], CampaignState]:
+        """Roll numbers of the open epoch dealt by the league server but never stored (a peek, a
+        crash, a try that lost a race), from the next one on: recorded as burned, in a transaction
+        of their own before the command's, which then rolls with the numbers after them."""
+        if self.store.dealer is None:
+            return [], state
+        dealt = {x.roll: x for x in self.store.dealer.dealt(str(campaign_id), state.rolls) if x.epoch == state.epoch}
+        burned: list[ev.Event] = []
+        while state.rolls + len(burned) in dealt:
+            x = dealt[state.rolls + len(burned)]
+            expression = expression_for(x.sides)
+            value, kept = (0, []) if expression.startswith("shuffle") else d.parse_expression(expression).evaluate(x.faces)
+            burned.append(ev.DiceRolled(
+                roll=x.roll, expression=expression, purpose=f"burned: dealt to {x.dealt_to} at {x.dealt_at}, never recorded",
+                faces=x.faces, value=value, kept=kept, source="ledger", epoch=x.epoch,
+            ))
+        if not burned:
+            return [], state
+        after = state.copy()
+        for event in burned:
+            evolve(after, event)
+        opened = ev.CommandRecorded(command="dice.burn", args={"rolls": [x.roll for x in dealt.values() if x.roll < after.rolls]})
+        # Recorded by the ledger itself: the burned numbers are nobody's command (who was dealt them
+        # is in each roll's purpose), whichever command came next and found them.
+        return [([opened, *burned], BURN_ACTOR)], after

@@ -1,0 +1,281 @@
+"""The JSON Lines trail: writing it (header with each ledger deck's starting order, one line per
+event, trailer), reading and verifying one on its own, and importing it — once every transaction
+is re-decided under the rules in force at it. docs/audit-format.md describes the file."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from ledger import dice as d
+from ledger import events as ev
+from ledger import rulesets
+from ledger.campaigns import Ledger
+from ledger.chain import Chain, ChainChecker, Entry, die_sides
+from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound
+from ledger.records import GENESIS, Record, check_numbers, event_from_body
+from ledger.rechecking import recheck
+from ledger.state import CampaignState
+from ledger.stored_chain import stored_name
+from ledger.trail_json import (
+    CANONICAL_FORM,
+    EXCLUDED_KEYS,
+    HASH_ALGORITHM,
+    RECORD_KEYS,
+    Malformed,
+    canonical_text,
+    check_body,
+    keys_problem,
+    strict_json,
+)
+
+FORMAT = "campaign-ledger-audit"
+FORMAT_VERSION = 1
+# Transaction -> what is known about it after the fact (who voided it, when, why): the CLI hands
+# in projections.history.void_annotations, which the core may not import.
+Annotator = Callable[[Sequence[Record]], dict[int, dict[str, Any]]]
+
+
+def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
+    """The export: a header line, one line per event, a trailer line (each canonical JSON)."""
+    notes = annotate(chain.records)
+    yield canonical_text(
+        {
+            "kind": "header",
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "campaign": {"id": chain.campaign_id, "name": chain.name},
+            "ruleset": chain.ruleset,
+            "decks": deck_orders(chain),
+            "hash": {
+                "algorithm": HASH_ALGORITHM,
+                "canonical": CANONICAL_FORM,
+                "record_keys": list(RECORD_KEYS),
+                "excluded_keys": list(EXCLUDED_KEYS),
+                "genesis": GENESIS,
+            },
+        }
+    )
+    for entry in chain.entries:
+        yield canonical_text(
+            {**entry.body, "hash": entry.hash, "annotations": _annotations(notes, entry.body["tx"])}
+        )
+    yield canonical_text(
+        {
+            "kind": "trailer",
+            "count": len(chain.entries),
+            "head": chain.head,
+            "revealed_seeds": {str(epoch): seed for epoch, seed in sorted(chain.revealed.items())},
+        }
+    )
+
+
+def _annotations(notes: dict[int, dict[str, Any]], tx: int) -> dict[str, Any]:
+    return {"voided": notes[tx]} if tx in notes else {}
+
+
+@dataclass
+class _Line:
+    number: int
+    obj: dict[str, Any]
+
+
+def _lines(data: bytes) -> Iterator[_Line]:
+    """Each line of a trail as a JSON object; the newline after the last line is optional."""
+    raw_lines = data.split(b"\n")
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()
+    if not raw_lines:
+        raise BadInput("the trail is empty")
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            obj = strict_json(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise IntegrityFailure(f"line {number}: does not decode: not UTF-8 text") from None
+        except ValueError as error:  # json.JSONDecodeError and Malformed
+            raise IntegrityFailure(f"line {number}: does not decode: {error}") from None
+        # Event lines are exactly record + hash + annotations; only the header and trailer say their kind.
+        if not isinstance(obj, dict) or obj.get("kind") not in (None, "header", "trailer"):
+            raise IntegrityFailure(f"line {number}: not a header, event or trailer line (its 'kind')")
+        yield _Line(number, obj)
+
+
+def _header_problem(header: dict[str, Any]) -> str | None:
+    if header.get("format") != FORMAT:
+        return f"not a {FORMAT} trail (format {header.get('format')!r})"
+    if header.get("version") != FORMAT_VERSION:
+        return f"format version {header.get('version')!r}; this campaign-ledger reads version {FORMAT_VERSION}"
+    algorithm = header.get("hash", {}).get("algorithm") if isinstance(header.get("hash"), dict) else None
+    if algorithm != HASH_ALGORITHM:
+        return f"hash algorithm {algorithm!r}; trails are hashed with {HASH_ALGORITHM}"
+    return None
+
+
+def _event_entry(line: _Line) -> tuple[Entry, Any]:
+    """An event line as an entry, and its annotations."""
+    where = f"line {line.number}"
+    problem = keys_problem(set(line.obj), {*RECORD_KEYS, *EXCLUDED_KEYS})
+    if problem:
+        raise IntegrityFailure(f"{where}: does not decode: {problem}")
+    body = {key: line.obj[key] for key in RECORD_KEYS}
+    try:
+        check_body(body, line.obj["hash"])
+        event = event_from_body(body)
+    except (Malformed, msgspec.ValidationError) as error:
+        raise IntegrityFailure(f"{where}: does not decode: {error}") from None
+    record = Record(
+        position=body["position"],
+        tx=body["tx"],
+        actor=body["actor"],
+        recorded_at=body["recorded_at"],
+        prev_hash=body["prev_hash"],
+        hash=line.obj["hash"],
+        event=event,
+    )
+    return Entry(where=where, body=body, hash=line.obj["hash"], record=record), line.obj["annotations"]
+
+
+def _trailer_seeds(line: _Line) -> dict[int, tuple[str, str]]:
+    seeds = line.obj.get("revealed_seeds")
+    where = f"line {line.number}"
+    if not isinstance(seeds, dict) or not all(k.isdigit() and str(int(k)) == k for k in seeds):
+        raise IntegrityFailure(f"{where}: 'revealed_seeds' must map epochs ('0', '1', …) to seeds")
+    return {int(epoch): (seed, where) for epoch, seed in seeds.items()}
+
+
+def read_trail(data: bytes, annotate: Annotator) -> Chain:
+    """Verify an exported trail on its own; the first line that does not verify is named."""
+    rulesets.load_rulesets()
+    checker = ChainChecker()
+    annotations: list[Any] = []
+    header: _Line | None = None
+    trailer: _Line | None = None
+    last = 0
+    for line in _lines(data):
+        last = line.number
+        kind = line.obj.get("kind", "event")
+        if header is None:
+            if kind != "header":
+                raise IntegrityFailure(f"line {line.number}: the trail must start with its header line")
+            problem = _header_problem(line.obj)
+            if problem:
+                raise IntegrityFailure(f"line {line.number}: {problem}")
+            header = line
+        elif trailer is not None:
+            raise IntegrityFailure(f"line {line.number}: nothing may follow the trailer (line {trailer.number})")
+        elif kind == "event":
+            entry, notes = _event_entry(line)
+            checker.add(entry)
+            annotations.append(notes)
+        elif kind == "trailer":
+            trailer = line
+        else:
+            raise IntegrityFailure(f"line {line.number}: a second header")
+    assert header is not None  # _lines yields at least one line, and the first must be the header
+    if trailer is None:
+        raise IntegrityFailure(f"line {last + 1}: the trailer line is missing (the trail was cut short)")
+    chain = checker.finish(_trailer_seeds(trailer))
+    _check_header(header, chain)
+    _check_trailer(trailer, chain)
+    _check_annotations(chain, annotations, annotate)
+    return chain
+
+
+def deck_orders(chain: Chain) -> dict[str, list[str]]:
+    """Each ledger deck's starting order (as its ruleset lists it), from which a verifier re-derives
+    the order every shuffle produced; {} for a ruleset this version does not know."""
+    try:
+        return {deck: list(cards) for deck, cards in rulesets.get(chain.ruleset.get("id", "")).decks.items()}
+    except NotFound:
+        return {}
+
+
+def _check_header(header: _Line, chain: Chain) -> None:
+    said = {"campaign": header.obj.get("campaign"), "ruleset": header.obj.get("ruleset")}
+    chained = {"campaign": {"id": chain.campaign_id, "name": chain.name}, "ruleset": chain.ruleset}
+    if "decks" in header.obj:  # trails exported before the decks were written have none
+        said["decks"], chained["decks"] = header.obj["decks"], deck_orders(chain)
+    for key in said:
+        if said[key] != chained[key]:
+            raise IntegrityFailure(f"line {header.number}: its {key} {json.dumps(said[key], ensure_ascii=False)} "
+                                   f"is not the chain's {json.dumps(chained[key], ensure_ascii=False)}")
+
+
+def _check_trailer(trailer: _Line, chain: Chain) -> None:
+    where = f"line {trailer.number}"
+    if trailer.obj.get("count") != len(chain.entries):
+        raise IntegrityFailure(f"{where}: counts {trailer.obj.get('count')} events, the trail holds {len(chain.entries)}")
+    if trailer.obj.get("head") != chain.head:
+        raise IntegrityFailure(f"{where}: its head is not the hash of the last event")
+
+
+def _check_annotations(chain: Chain, annotations: list[Any], annotate: Annotator) -> None:
+    """Annotations are outside the hashes, but they must say what the chain's voids say."""
+    notes = annotate(chain.records)
+    for entry, found in zip(chain.entries, annotations):
+        expected = _annotations(notes, entry.body["tx"])
+        if found != expected:
+            raise IntegrityFailure(f"{entry.where}: its annotations are not what the chain says: "
+                                   f"{json.dumps(expected, ensure_ascii=False, sort_keys=True)}")
+
+
+SeedLookup = Callable[[uuid.UUID, int], "str | None"]
+
+
+def check_before_import(chain: Chain, seed_of: SeedLookup) -> None:
+    """Refuse a verified chain that the rules do not produce (every transaction re-decided under the
+    rules in force at it, as `replay --check` does), or whose unrevealed ledger dice differ from
+    what the seed kept here gives. Needs no store, so a refused import creates none."""
+    for record in chain.records:
+        check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
+    _checked, differences = recheck(chain.records, first_only=True)
+    if differences:
+        raise IntegrityFailure(f"{differences[0]} — the rules in force at it do not produce the trail's events "
+                               "from its command and dice; nothing imported")
+    _check_secret_dice(chain, seed_of)
+
+
+def _check_secret_dice(chain: Chain, seed_of: SeedLookup) -> None:
+    """Ledger dice of an epoch not yet revealed, re-derived where this machine keeps its seed."""
+    campaign_id = uuid.UUID(chain.campaign_id)
+    for entry in chain.entries:
+        event = entry.record.event
+        if not isinstance(event, ev.DiceRolled) or event.source != "ledger" or event.copy_of is not None:
+            continue
+        if event.epoch is None or event.epoch in chain.revealed:
+            continue
+        seed = seed_of(campaign_id, event.epoch)
+        if seed is None:
+            continue
+        derived = d.ledger_faces(bytes.fromhex(seed), chain.campaign_id, event.roll, die_sides(event.expression))
+        if derived != event.faces:
+            raise IntegrityFailure(f"{entry.where}: ledger roll R{event.roll} shows {event.faces}, but the seed of "
+                                   f"epoch {event.epoch} kept here gives {derived}; nothing imported")
+
+
+def import_chain(ledger: Ledger, chain: Chain) -> CampaignState:
+    """Store a verified trail's records exactly (same positions, transactions, actors, times, hashes)
+    in one atomic save, so the imported campaign has the same head — once every transaction is
+    re-decided under the rules in force at it, as `replay --check` does."""
+    store = ledger.store
+    for entry in chain.entries:
+        # The store re-encodes the typed event: it must come out as the payload that was hashed.
+        stored = ev.payload_of(entry.record.event)
+        if stored != entry.body["payload"]:
+            differ = sorted(k for k in {*stored, *entry.body["payload"]} if stored.get(k) != entry.body["payload"].get(k))
+            raise BadInput(f"{entry.where}: this version of campaign-ledger would store {entry.body['type']} "
+                           f"differently ({', '.join(differ)}), so the imported chain would not verify; nothing imported")
+    check_before_import(chain, store.seed)
+    campaign_id = uuid.UUID(chain.campaign_id)
+    if campaign_id in store.campaign_ids():
+        raise Conflict(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")
+    for other in store.campaign_ids():
+        if (stored_name(store, other) or "").lower() == chain.name.lower():
+            raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
+                           "the hashed history, so import into another store")
+    return ledger.adopt(campaign_id, chain.records)

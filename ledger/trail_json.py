@@ -1,0 +1,89 @@
+"""The audit trail's JSON: the hashed record's keys, the canonical form, and JSON read as strictly as
+the format allows (no floats, NaN or repeated keys), so a record is hashed as it was written."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ledger.records import canonical
+
+HASH_ALGORITHM = "sha256"
+CANONICAL_FORM = (
+    "the record as JSON with keys sorted, separators ',' and ':' and no other whitespace, "
+    "non-ASCII characters written as themselves, encoded as UTF-8, integers only: Python's "
+    "json.dumps(record, sort_keys=True, separators=(',', ':'), ensure_ascii=False).encode('utf-8')"
+)
+# The hashed record of an event; an event line adds the keys outside it.
+RECORD_KEYS = ("position", "type", "recorded_at", "actor", "tx", "payload", "prev_hash")
+EXCLUDED_KEYS = ("hash", "annotations")
+HEX_DIGITS = set("0123456789abcdef")
+
+
+class Malformed(ValueError):
+    """JSON that a record may not be: a float, a duplicated key, a wrong shape."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # A duplicated key would be read one way here and another way by a parser that keeps the first.
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise Malformed(f"key '{key}' appears twice")
+        obj[key] = value
+    return obj
+
+
+def _no_float(text: str) -> Any:
+    raise Malformed(f"{text} is not an integer (records hold integers only)")
+
+
+def _no_constant(text: str) -> Any:
+    raise Malformed(f"{text} is not an integer (records hold integers only)")
+
+
+def _bounded_int(text: str) -> int:
+    # Python refuses to read more than 4300 digits, and msgspec more than 64 bits: say so plainly.
+    if len(text.lstrip("-")) > 20:
+        raise Malformed(f"the number {text[:12]}… has {len(text.lstrip('-'))} digits; too large")
+    return int(text)
+
+
+def strict_json(text: str | bytes) -> Any:
+    """JSON as the trail allows it: no floats, NaN or duplicated keys (ValueError names the fault)."""
+    try:
+        return json.loads(
+            text, object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant,
+            parse_int=_bounded_int,
+        )
+    except RecursionError:
+        raise Malformed("nested too deeply") from None
+
+
+def canonical_text(obj: dict[str, Any]) -> str:
+    return canonical(obj).decode("utf-8")
+
+
+def is_hex(text: Any, length: int) -> bool:
+    return isinstance(text, str) and len(text) == length and set(text) <= HEX_DIGITS
+
+
+def check_body(body: dict[str, Any], stored_hash: Any) -> None:
+    """The record's fields have the types the format defines (bool is not an integer here)."""
+    kinds = {"position": int, "tx": int, "type": str, "recorded_at": str, "actor": str, "payload": dict}
+    names = {int: "an integer", str: "a string", dict: "a JSON object"}
+    for key, kind in kinds.items():
+        if type(body[key]) is not kind:
+            raise Malformed(f"'{key}' must be {names[kind]}")
+    for key, value in (("prev_hash", body["prev_hash"]), ("hash", stored_hash)):
+        if not is_hex(value, 64):
+            raise Malformed(f"'{key}' must be 64 lowercase hex digits")
+
+
+def keys_problem(found: set[str], expected: set[str]) -> str | None:
+    missing, extra = sorted(expected - found), sorted(found - expected)
+    if missing:
+        return f"missing {', '.join(missing)}"
+    if extra:
+        return f"unexpected {', '.join(extra)}"
+    return None

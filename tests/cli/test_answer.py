@@ -1,0 +1,191 @@
+"""Pending decisions (`campaign answer`, `campaign pending`): no ledger die is shown before it is
+stored, so a command that stops after drawing ledger dice leaves them in the stream, pending, and
+the only ways on are to answer it (with those very dice) or to void it with a reason.
+
+The attack of issue #7, scripted: a command draws ledger dice and stops for a choice; the player
+reads the faces, burns the next roll number on something else and re-issues the command hoping
+for new dice. Here the first step already records the dice, the burn is refused, and the command
+issued again gets the same faces."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from types import SimpleNamespace
+
+import pytest
+
+from ledger import campaigns
+from ledger.cli import app
+from ledger.testing import CampaignRunner
+
+R, S = "Reikland Rats", "Clan Skrit"
+HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0",
+         "--stat", "WS=8", "--stat", "BS=8", "--stat", "I=8", "--stat", "Ld=7"]
+# With this campaign id and the runner's fixed seed, the 7 exploration dice are these.
+CAMPAIGN_ID = "0b0c0d0e-0000-4000-8000-000000000008"
+FACES = "[3, 1, 1, 6, 6, 5, 2]"
+KEEP = "6,6,5,3,2,1"
+OPTIONS = "6,6,5,3,2,1 | 6,6,5,3,1,1 | 6,6,5,2,1,1 | 6,6,3,2,1,1 | 6,5,3,2,1,1"
+EXPLORE = ["coreheim", "explore", R, "--extra-dice", "4", "--ledger"]
+QUESTION = f"Reikland Rats rolled {FACES}: which 6 dice count?"
+WAYS_OUT = (f"settle it with `campaign answer keep=CHOICE` ({OPTIONS}), "
+            "or void it with `campaign void T8 --reason …`")
+STOPPED = [
+    f"  pending: {QUESTION} — answer keep={OPTIONS.replace(' | ', '|')}",
+    f"  R0 exploration of Reikland Rats: 7D6 rolled {FACES} = 24 (ledger)",
+]
+EXPLORED = [
+    f"  R1 exploration of Reikland Rats: 7D6 rolled {FACES} = 24 (ledger)",
+    f"  Reikland Rats explored: kept [6, 6, 5, 3, 2, 1] of {FACES}, total 23 = 4 shards (shards:18-24); "
+    "multiple 6x2 (multiples:6x2, multiples:6x2:any)",
+]
+
+
+@pytest.fixture
+def campaign(tmp_path, monkeypatch) -> CampaignRunner:
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(CAMPAIGN_ID), UUID=uuid.UUID))
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (
+        ["new", "League", "--ruleset", "coreheim"],
+        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+        ["coreheim", "hire", R, "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
+        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--took-out", "Gunnar=Snikch"],
+    ):
+        assert runner(*args).exit_code == 0
+    return runner
+
+
+def events(campaign) -> int:
+    return json.loads(campaign("show", "--json").output)["events"]
+
+
+def rolls(campaign) -> list[dict]:
+    return [row for row in json.loads(campaign("log", "--json").output) if row["type"] == "dice.rolled"]
+
+
+@pytest.fixture
+def peeked(campaign) -> CampaignRunner:
+    """The explore stopped for its choice: T8 holds its command, the question and the dice."""
+    result = campaign(*EXPLORE)
+    assert result.exit_code == 1
+    return campaign
+
+
+def test_a_choice_after_ledger_dice_leaves_them_recorded_and_pending_before_they_are_shown(campaign):
+    result = campaign(*EXPLORE)
+    lines = result.output.splitlines()
+    assert result.exit_code == 1
+    assert lines[:2] == STOPPED
+    assert lines[2].startswith("Recorded T8 (3 events). Head ")
+    assert lines[3:] == [f"Error: {QUESTION} — its dice are recorded and T8 is pending: {WAYS_OUT}"]
+    assert [(r["tx"], r["text"]) for r in rolls(campaign)] == [(8, STOPPED[1].strip())]
+    assert campaign("pending").output == f"T8: {QUESTION}; {WAYS_OUT}\n"
+
+
+def test_the_burnt_roll_and_every_other_write_about_the_warband_are_refused(peeked):
+    before = events(peeked)
+    blocked = (f"Error: T8 (coreheim.explore) is pending, so nothing more can be recorded for {{}} until it is "
+               f"settled: {QUESTION}; {WAYS_OUT}\n")
+    burn = peeked("roll", "D12", "--ledger", "--for", "burn a die")
+    assert (burn.exit_code, burn.output) == (1, blocked.format(R))  # a roll about no warband: about every one
+    gold = peeked("treasury", R, "10", "--reason", "gold")
+    assert (gold.exit_code, gold.output) == (1, blocked.format(R))
+    assert events(peeked) == before
+
+
+def test_the_command_issued_again_gets_the_same_faces_not_new_ones(peeked):
+    before = events(peeked)
+    again = peeked(*EXPLORE)
+    assert (again.exit_code, again.output) == (
+        1, f"Error: {QUESTION} — its dice are recorded and T8 is pending: {WAYS_OUT}\n"
+    )
+    assert events(peeked) == before
+    answered = peeked(*EXPLORE, "--answer", f"keep={KEEP}")
+    lines = answered.output.splitlines()
+    assert answered.exit_code == 0, answered.output
+    assert lines[:3] == [f"  T8 answered: keep={KEEP}", *EXPLORED]
+    assert lines[-1].startswith("Recorded T9, T10 (")
+
+
+def test_campaign_answer_completes_the_decision_with_its_recorded_dice(peeked):
+    answered = peeked("answer", f"keep={KEEP}")
+    assert answered.exit_code == 0, answered.output
+    assert answered.output.splitlines()[:3] == [f"  T8 answered: keep={KEEP}", *EXPLORED]
+    copied = rolls(peeked)[-1]
+    assert (copied["tx"], copied["text"]) == (10, EXPLORED[0].strip())
+    trail = [json.loads(line) for line in peeked("export").output.splitlines()]
+    assert [(e["position"], e["payload"]["roll"], e["payload"].get("copy_of")) for e in trail
+            if e.get("type") == "dice.rolled"] == [(28, 0, None), (32, 1, 0)]
+    assert peeked("pending").output == "No decision is pending.\n"
+    assert peeked("replay", "--check").output == "Re-decided 7 transactions from their commands and dice: all match.\n"
+    assert peeked("verify").exit_code == 0
+
+
+def test_other_warbands_go_on_while_a_decision_is_pending(peeked):
+    award = peeked("xp", "award", "Snikch", "1", "--reason", "survived")
+    assert award.exit_code == 0, award.output
+
+
+def test_a_wrong_answer_is_refused_and_the_decision_stays_pending(peeked):
+    before = events(peeked)
+    wrong = peeked("answer", "keep=6,6,6,6,6,6")
+    assert (wrong.exit_code, wrong.output) == (
+        2, f"Error: {QUESTION}: '6,6,6,6,6,6' is not one of: {OPTIONS.replace(' | ', ', ')}\n"
+    )
+    assert events(peeked) == before
+    nothing = peeked("answer")
+    assert (nothing.exit_code, nothing.output) == (2, f"Error: T8 waits for: {QUESTION}; {WAYS_OUT}\n")
+
+
+def test_void_is_the_other_way_out_and_the_dice_stay_in_the_log(peeked):
+    voided = peeked("void", "T8", "--reason", "we changed our minds")
+    assert voided.exit_code == 0, voided.output
+    assert peeked("pending").output == "No decision is pending.\n"
+    fresh = peeked(*EXPLORE)
+    assert "R1 exploration of Reikland Rats: 7D6 rolled" in fresh.output  # a new roll number: new dice
+    assert [r["text"] for r in rolls(peeked)][0] == STOPPED[1].strip()
+
+
+def test_ctrl_c_at_the_prompt_leaves_the_dice_pending_and_the_same_command_asks_again(campaign, monkeypatch):
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    stopped = campaign(*EXPLORE, input="")  # end of input at the prompt, as Ctrl-C
+    assert stopped.exit_code == 1
+    assert stopped.stdout.splitlines()[:2] == STOPPED
+    assert stopped.stderr == f"\nError: stopped at the prompt — its dice are recorded and T8 is pending: {WAYS_OUT}\n"
+    again = campaign(*EXPLORE, input=f"{KEEP}\n")
+    assert again.exit_code == 0, again.output
+    assert EXPLORED[0] in again.output.splitlines()
+    assert campaign("pending").output == "No decision is pending.\n"
+
+
+def test_at_a_terminal_the_question_is_asked_once_the_dice_are_stored(campaign, monkeypatch):
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    result = campaign(*EXPLORE, input=f"{KEEP}\n")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:2] == STOPPED and lines[2].startswith("Recorded T8 (3 events)")
+    assert lines[3].startswith(QUESTION)
+    assert EXPLORED[0] in lines
+
+
+def test_table_dice_keep_todays_behaviour_a_refusal_writes_nothing(campaign):
+    before = events(campaign)
+    result = campaign("coreheim", "explore", R, "--extra-dice", "4", "--dice", "3,1,1,6,6,5,2")
+    assert result.exit_code == 2  # an answer missing is bad input (README, exit codes)
+    assert result.output.startswith(f"Error: {QUESTION}: answer with --answer keep=CHOICE")
+    assert events(campaign) == before
+
+
+def test_a_trail_with_a_pending_decision_and_its_answer_exports_and_imports(peeked, tmp_path):
+    peeked("answer", f"keep={KEEP}")
+    trail = tmp_path / "trail.jsonl"
+    assert peeked("export", "-o", str(trail)).exit_code == 0
+    copy = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))
+    imported = copy("import", str(trail))
+    assert imported.exit_code == 0, imported.output
+    assert copy("show", "--json").output == peeked("show", "--json").output
+    assert copy("replay", "--check").exit_code == 0
