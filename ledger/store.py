@@ -418,9 +418,11 @@ class Store:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 
     def event_tables(self) -> list[str]:
-        """The tables the eventsourcing library keeps (events and snapshots)."""
+        """The tables the eventsourcing library keeps (events, snapshots, and the store's settings:
+        `campaign use`), each made now if missing."""
         return [self.app.recorder.events_table_name,  # type: ignore[attr-defined]
-                self.app.snapshots.recorder.events_table_name]  # type: ignore[union-attr]
+                self.app.snapshots.recorder.events_table_name,  # type: ignore[union-attr]
+                self._settings.recorder.events_table_name]
 
     # --- snapshots ----------------------------------------------------------------------------------
 
