@@ -206,7 +206,7 @@ def test_the_guided_steps_ask_for_what_their_commands_need(rats_and_skaven):
     rats_and_skaven.do(Injuries(warband=R), [5, 5])
     asked: list[tuple[str, list[str]]] = []
 
-    def ask(prompt: str, options: list[str]) -> str:
+    def ask(prompt: str, options: list[str], key: str | None = None) -> str:
         asked.append((prompt, list(options)))
         return options[-1]
 
