@@ -45,6 +45,7 @@ from ledger.campaigns import Ledger, decide  # noqa: E402
 from ledger.decide import Command  # noqa: E402
 from ledger.errors import LedgerError  # noqa: E402
 from ledger.records import canonical  # noqa: E402
+from ledger.state import encode_state  # noqa: E402
 from ledger.store import Store  # noqa: E402
 from projections import sql  # noqa: E402
 
@@ -161,10 +162,11 @@ def in_process(args: list[str]) -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         try:
-            main.main(args=args, prog_name="campaign", standalone_mode=False)
+            code = main.main(args=args, prog_name="campaign", standalone_mode=False)
         except click.exceptions.Exit as done:
-            if done.exit_code:
-                raise RuntimeError(f"campaign {' '.join(args)} failed: {out.getvalue()[-500:]}") from None
+            code = done.exit_code
+    if code:
+        raise RuntimeError(f"campaign {' '.join(args)} failed: {out.getvalue()[-500:]}")
 
 
 def cli_commands(c: Campaign) -> dict[str, list[str]]:
@@ -261,9 +263,14 @@ def measure_commands(large: Campaign, small: Campaign, folder: Path, repeat: int
 
 
 def measure_load(large: Campaign, sample: Campaign, repeat: int) -> list[Row]:
+    """Each campaign loaded right after a snapshot of its current state: what grows with the
+    campaign, not the tail of events a snapshot leaves to fold (bench/load.py times that too)."""
+
     def load_seconds(c: Campaign) -> float:
         store = Store(c.url)
         try:
+            state = Ledger(store).load(c.campaign_id)
+            store.save_snapshot(c.campaign_id, state.position, encode_state(state))
             return median_of(lambda: Ledger(store).load(c.campaign_id), repeat * 4)
         finally:
             store.close()
@@ -277,7 +284,7 @@ def measure_trail(c: Campaign, folder: Path, repeat: int) -> list[Row]:
     In this process: the CLI rows measure start-up."""
     base = ["--store", c.url, "--campaign", c.name]
     trail = folder / f"{c.ruleset}.jsonl"
-    export = lambda: in_process([*base, "export", "-o", str(trail)])  # noqa: E731
+    export = lambda: in_process([*base, "export", "--force", "-o", str(trail)])  # noqa: E731
     export()
     lines = trail.read_bytes().splitlines()
     bodies = [json.loads(line) for line in lines[1:-1]]
@@ -325,7 +332,7 @@ def measure_memory(large: Campaign, sample: Campaign, folder: Path) -> list[Row]
     for c in (large, sample):
         trail = folder / f"peak-{c.name}.jsonl"
         runs = {
-            "export": ["--store", c.url, "--campaign", c.name, "export", "-o", str(trail)],
+            "export": ["--store", c.url, "--campaign", c.name, "export", "--force", "-o", str(trail)],
             "verify FILE": ["verify", str(trail)],
             "import": ["--store", f"sqlite:///{folder}/peak-{c.name}.db", "import", str(trail)],
         }
@@ -338,6 +345,29 @@ def measure_memory(large: Campaign, sample: Campaign, folder: Path) -> list[Row]
         rows.append(Row(f"peak memory of {name} at 1M events (projected from {large.events})", large.ruleset,
                         large.events, at_million, at_sample, at_million / at_sample, "< 200 MB", at_million < 200, unit="MB"))
     return rows
+
+
+def measure_postgres(server: str, ruleset: str, commands: int) -> list[Row]:
+    """8 client processes on one campaign, and on 8 campaigns, against one client alone."""
+    from benchmarks import postgres
+
+    with postgres.scratch_database(server) as url:
+        if url is None:
+            raise RuntimeError(f"PostgreSQL at {server} does not answer")
+        ids = postgres.league_of(url, ruleset, 8)
+        alone = postgres.run_clients(url, ids[:1], commands)
+        shared = postgres.run_clients(url, ids[:1] * 8, commands)
+        spread = postgres.run_clients(url, ids, commands)
+    name = "PostgreSQL, 8 clients"
+    return [
+        row(f"{name} on one campaign: commands/s vs one client", ruleset, 0, shared.rate, alone.rate, at_least(1), unit="cmd/s"),
+        row(f"{name} on one campaign: slowest 1% vs median command", ruleset, 0,
+            postgres.p99_over_median(shared.latencies) * statistics.median(shared.latencies),
+            statistics.median(shared.latencies), at_most(10)),
+        Row(f"{name} on one campaign: commands failed (of {8 * commands})", ruleset, 0, shared.failed, 0, shared.failed,
+            "none", shared.failed == 0, unit="failed"),
+        row(f"{name} on 8 campaigns: commands/s vs one client", ruleset, 0, spread.rate, alone.rate, at_least(4), unit="cmd/s"),
+    ]
 
 
 # --- the report ------------------------------------------------------------------------------------------
@@ -356,13 +386,15 @@ def machine() -> list[str]:
 def fmt(value: float, unit: str) -> str:
     if unit == "ms":
         return f"{value * 1000:.1f} ms"
+    if unit == "failed":
+        return f"{value:.0f}"
     return f"{value:,.0f} {unit}" if value >= 100 else f"{value:.1f} {unit}"
 
 
 def table(rows: list[Row]) -> list[str]:
     lines = ["| measurement | ruleset | events | median | baseline | ratio | target | |", "|---|---|---:|---:|---:|---:|---|---|"]
     for r in rows:
-        lines.append(f"| {r.measurement} | {r.ruleset} | {r.events:,} | {fmt(r.value, r.unit)} | {fmt(r.baseline, r.unit)} "
+        lines.append(f"| {r.measurement} | {r.ruleset} | {f'{r.events:,}' if r.events else 'sample'} | {fmt(r.value, r.unit)} | {fmt(r.baseline, r.unit)} "
                      f"| ×{r.ratio:.2f} | {r.target} | {'pass' if r.passed else 'MISS'} |")
     return lines
 
@@ -372,6 +404,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", choices=list(SIZES), default="10k", help="events in each large campaign (1m: the league)")
     parser.add_argument("--rulesets", nargs="+", default=None, help="default: every ruleset with a sample campaign")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each measurement (the median is reported)")
+    parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test",
+                        help="a PostgreSQL server to make a scratch database on for the 8-client measurements ('' to skip)")
     parser.add_argument("--keep", type=Path, default=None, help="build in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
     chosen = args.rulesets or league.ruleset_ids()
@@ -402,12 +436,17 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 print("\n".join(table(more)[2:]), file=sys.stderr, flush=True)
                 rows += more
+        if args.postgres:
+            print("  measuring PostgreSQL clients", file=sys.stderr, flush=True)
+            try:
+                rows += measure_postgres(args.postgres, chosen[0], max(10, args.repeat * 4))
+            except Exception as error:  # noqa: BLE001 - reported, like any other measurement that fails
+                failures.append(f"PostgreSQL: {type(error).__name__}: {error}")
     print(f"Size {args.size}, {args.repeat} runs a measurement, medians; {time.perf_counter() - started:.0f} s in all.")
     print("\n".join(f"- {line}" for line in machine()))
     print("")
     print("\n".join(table(rows)))
     print("")
-    print("Not measured here yet: PostgreSQL with 8 clients on one campaign and on 8 campaigns.")
     misses = sum(not r.passed for r in rows)
     print(f"{len(rows) - misses} of {len(rows)} targets met.")
     for failure in failures:
