@@ -28,11 +28,14 @@ class Explore(Command, frozen=True, kw_only=True, tag="coreheim.explore"):
     extra_dice: int = 0  # scenario or Hired Sword dice beyond one per hero and the win
     discard: int = 0  # dice to drop before keeping (e.g. Bionic Eye)
 
-    answer_keys = ("keep",)  # asked only when more than six dice are rolled
+    # Asked depending on the dice: which six count, which multiple, who a result picks.
+    answer_keys = ("keep", "multiple", "hero", "map-holder", "warrior")
 
 
 class Injuries(Command, frozen=True, kw_only=True, tag="coreheim.injuries"):
     warband: str
+
+    answer_keys = ("GROUP:out", "HERO:pit-fight", "HERO:captor", "new-leader")  # the last three depend on the dice
 
 
 class Experience(Command, frozen=True, kw_only=True, tag="coreheim.experience"):
@@ -48,6 +51,10 @@ class Advance(Command, frozen=True, kw_only=True, tag="coreheim.advance"):
     fighter: str | None = None
     threshold: int | None = None
     names: dict[str, str] = {}  # henchman group -> name of the member Talent! promotes
+
+    # Per warrior and threshold, depending on the dice (a promoted hero's own advance adds ":hero").
+    answer_keys = ("FIGHTER:XP:stat", "FIGHTER:XP:skill", "FIGHTER:XP:group-reroll", "FIGHTER:XP:six-heroes",
+                   "FIGHTER:XP:skill-lists")
 
 
 class SellShards(Command, frozen=True, kw_only=True, tag="coreheim.sell-shards"):
@@ -87,11 +94,13 @@ class Buy(Command, frozen=True, kw_only=True, tag="coreheim.buy"):
 class Upkeep(Command, frozen=True, kw_only=True, tag="coreheim.upkeep"):
     warband: str
 
+    answer_keys = ("SWORD:upkeep",)
+
 
 class Reinforce(Command, frozen=True, kw_only=True, tag="coreheim.reinforce"):
     warband: str
 
-    answer_keys = ("reinforce",)  # asked only when there is a henchman group to reinforce
+    answer_keys = ("reinforce", "GROUP:recruits")  # asked only when there is a henchman group to reinforce
 
 
 class UnderdogSword(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -88,16 +88,20 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert ok(after_battle("post-game", R, "--list")) == [
         "[x] explore: Exploration: a D6 per hero, +1 for a win; keep six, find shards and multiples",
         "[ ] injuries: Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero",
+        "      may ask, depending on the dice: GROUP:out, HERO:pit-fight, HERO:captor, new-leader",
         "[ ] experience: Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
         "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!",
+        "      may ask, depending on the dice: FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, "
+        "FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists",
         "[ ] sell-shards: Trading 1: sell wyrdstone shards",
         "      --answer shards=0|1|2  Reikland Rats holds 2 shards: how many to sell?",
         "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         "      --answer gunnar:search=nothing|power-scroll  Which rare item does Gunnar look for?",
         "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+        "      may ask, depending on the dice: SWORD:upkeep",
         "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
-        "      may ask, depending on the dice: reinforce",
+        "      may ask, depending on the dice: reinforce, GROUP:recruits",
     ]
     lines = ok(after_battle("post-game", R, "--dice", "5,5"))
     assert lines[:4] == [
@@ -316,7 +320,7 @@ def test_an_unknown_answer_is_refused_naming_the_keys_the_command_knows(after_ba
     before = events(after_battle)
     result = after_battle("coreheim", "explore", R, "--dice", "1,2,3", "--answer", "kep=1,2,3")
     assert (result.exit_code, result.output) == (
-        2, "Error: --answer kep: not a question of coreheim.explore (its keys: keep)\n"
+        2, "Error: --answer kep: not a question of coreheim.explore (its keys: keep, multiple, hero, map-holder, warrior)\n"
     )
     assert events(after_battle) == before
 
@@ -345,3 +349,12 @@ def test_advance_with_nothing_to_roll_says_the_step_is_done(after_battle):
     assert (said.exit_code, said.output) == (0, f"{R} has no advances to roll: the advances step is done.\n")
     assert events(after_battle) == before
     assert "[x] advances" in after_battle("post-game", R, "--list").output
+
+
+def test_a_script_may_answer_ahead_a_question_the_dice_may_not_raise(after_battle):
+    """Issue 9, item 9: Hans's pit fight is asked only on a 44; answering it ahead is accepted."""
+    ok(after_battle("coreheim", "explore", R, "--dice", "1,2,3"))
+    done = ok(after_battle("post-game", R, "--dice", "4,2", "--answer", "hans:pit-fight=won"))
+    assert any(line.startswith("  Hans serious injury 42: ") for line in done)
+    listed = after_battle("post-game", R, "--list").output
+    assert "may ask, depending on the dice: SWORD:upkeep" in listed
