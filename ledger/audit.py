@@ -463,12 +463,7 @@ def find_campaign(store: Store, ref: str | None) -> uuid.UUID:
     """The campaign to verify, found without decoding (and so without trusting) its history."""
     ids = store.campaign_ids()
     if ref is None:
-        if len(ids) == 1:
-            return ids[0]
-        if not ids:
-            raise NotFound(f"no campaign in {store.url}")
-        names = ", ".join(stored_name(store, cid) or str(cid) for cid in ids)
-        raise BadInput(f"this store holds several campaigns ({names}): choose one with --campaign")
+        return store.pick_unnamed(ids, lambda cid: stored_name(store, cid) or str(cid))
     for cid in ids:
         if str(cid) == ref.strip().lower() or (stored_name(store, cid) or "").lower() == ref.strip().lower():
             return cid

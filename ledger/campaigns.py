@@ -11,7 +11,7 @@ import json
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import groupby
@@ -31,6 +31,7 @@ from ledger.decide import (
     Faces,
     LedgerDice,
     RecordedDice,
+    check_answers,
     command_name,
 )
 from ledger.describe import describe
@@ -93,8 +94,11 @@ def decide(
     shuffle_dice: DiceSource | None,
     ask: AskChoice | None = None,
     reason: str = "",
+    answered_now: Iterable[str] = (),
 ) -> list[ev.Event]:
-    """The events a command produces on this state with these dice (the state is not changed)."""
+    """The events a command produces on this state with these dice (the state is not changed).
+    `answered_now`: the keys of answers a person gave for this decision, each of which the command
+    must have asked for or document (recorded answers are not checked: they were asked then)."""
     ctx = Context(
         state.copy(),
         dice=dice,
@@ -106,6 +110,7 @@ def decide(
         options=state.options,
     )
     ruleset.handler_for(command)(command, ctx)
+    check_answers(command, answered_now, ctx.asked)
     answered = msgspec.structs.replace(command, answers=ctx.answers)
     args = msgspec.to_builtins(answered)
     args.pop("command", None)
@@ -170,37 +175,44 @@ class Attempt:
 
 @dataclass
 class RerollDice:
-    """Hands back a transaction's recorded dice, except the disputed roll and what follows it."""
+    """Hands back every recorded roll of a transaction except the disputed one.
 
-    recorded: RecordedDice
+    Each roll the re-decided command asks for takes the first recorded roll not yet handed back
+    with the same expression and purpose, as a copy (`copy_of`); new dice are drawn only for the
+    disputed roll and for rolls that were never recorded (the new result asks for them). A
+    recorded roll the command no longer asks for is simply not repeated."""
+
+    rolls: list[ev.DiceRolled]
+    draws: list[ev.CardDrawn]
     disputed_roll: int
     fresh: DiceSource
-    diverged: bool = False
+    _used: set[int] = field(default_factory=set)
+    _next_card: int = 0
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
-        index = self.recorded._next
-        if not self.diverged and index < len(self.recorded.rolls):
-            old = self.recorded.rolls[index]
-            if old.roll != self.disputed_roll and old.expression == expression and old.purpose == purpose:
-                kept = self.recorded.faces(roll, expression, die_sides, purpose)
-                return kept._replace(copy_of=old.roll if old.copy_of is None else old.copy_of)
-        self.diverged = True
+        for index, old in enumerate(self.rolls):
+            if index in self._used or old.expression != expression or old.purpose != purpose:
+                continue
+            self._used.add(index)
+            if old.roll == self.disputed_roll:
+                break
+            return Faces(list(old.faces), old.source, old.epoch, old.roll if old.copy_of is None else old.copy_of)
         return self.fresh.faces(roll, expression, die_sides, purpose)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         # A physical card drawn is on the table: disputing a die does not draw it again.
-        index = self.recorded._next_card
-        if index < len(self.recorded.draws) and self.recorded.draws[index].card in candidates:
-            return self.recorded.card(deck, purpose, candidates)
+        if self._next_card < len(self.draws) and self.draws[self._next_card].card in candidates:
+            self._next_card += 1
+            return self.draws[self._next_card - 1].card
         return self.fresh.card(deck, purpose, candidates)
 
     def finish(self) -> None:
         self.fresh.finish()
 
     def rewind(self) -> None:
-        self.recorded.rewind()
         self.fresh.rewind()
-        self.diverged = False
+        self._used.clear()
+        self._next_card = 0
 
 
 # --- the service -------------------------------------------------------------------------------------
@@ -222,19 +234,21 @@ class Ledger:
         return [self.load(cid) for cid in self.store.campaign_ids()]
 
     def find(self, ref: str | None) -> uuid.UUID:
-        """A campaign by name or id; with no reference, the store's only campaign."""
+        """A campaign by name or id; with no reference, the store's only campaign, or its current one
+        (`campaign use`; a new or imported campaign becomes current)."""
         ids = self.store.campaign_ids()
-        if not ids:
-            raise NotFound(f"no campaign in {self.store.url}: start one with `campaign new NAME`")
         if ref is None:
-            if len(ids) > 1:
-                names = ", ".join(self.load(cid).name for cid in ids)
-                raise BadInput(f"this store holds several campaigns ({names}): choose one with --campaign")
-            return ids[0]
+            return self.store.pick_unnamed(ids, lambda cid: self.load(cid).name)
         for cid in ids:
             if str(cid) == ref.lower() or self.load(cid).name.lower() == ref.lower():
                 return cid
         raise NotFound(f"no campaign '{ref}' in {self.store.url}")
+
+    def use(self, ref: str) -> CampaignState:
+        """Make a campaign the store's current one: commands that name none then mean it."""
+        campaign_id = self.find(ref)
+        self.store.set_current_campaign(campaign_id)
+        return self.load(campaign_id)
 
     def load(self, campaign_id: uuid.UUID, upto: int | None = None) -> CampaignState:
         """The current state (or the state at position `upto`, as it was known then): the latest
@@ -329,6 +343,7 @@ class Ledger:
         for record in records:
             check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
         self.store.append(campaign_id, records)
+        self.store.set_current_campaign(campaign_id)
         # The records are the whole history: folded as they are, not read back from the store.
         return self._after_commit(campaign_id, CampaignState(), records, refold=False, snapshot=True)
 
@@ -353,6 +368,7 @@ class Ledger:
         ]
         state = CampaignState()
         records = self._commit(campaign_id, state, [(events, actor)])
+        self.store.set_current_campaign(campaign_id)
         return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
 
     def execute(
@@ -364,8 +380,12 @@ class Ledger:
         dice: DiceSource | None = None,
         ask: AskChoice | None = None,
         reason: str = "",
+        answered_now: Iterable[str] | None = None,
     ) -> Outcome:
-        """Decide and store one command; on a conflicting writer, decide again on the new state."""
+        """Decide and store one command; on a conflicting writer, decide again on the new state.
+        Every answer the command carries must be one it asks for or documents, unless
+        `answered_now` names the ones to check (the guided post-game checks its own)."""
+        checked = list(command.answers) if answered_now is None else list(answered_now)
 
         def attempt() -> Attempt:
             state = self.load(campaign_id)
@@ -375,7 +395,8 @@ class Ledger:
             if source is None:
                 raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
             source.rewind()
-            events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask, reason=reason)
+            events = decide(ruleset, state, command, dice=source, shuffle_dice=ledger_dice, ask=ask, reason=reason,
+                            answered_now=checked)
             source.finish()
             return Attempt(state, [(events, actor)])
 
@@ -437,7 +458,7 @@ class Ledger:
             raise RuleViolation(f"T{target} ({what}) belongs to the ledger itself and cannot be voided")
         voided = voids_in(records)
         if target in voided:
-            raise RuleViolation(f"T{target} is already voided")
+            raise BadInput(f"T{target} is already voided")
         voided.add(target)
         state = CampaignState()
         affected: list[tuple[int, str]] = []
@@ -481,8 +502,11 @@ class Ledger:
         actor: str,
         dice: DiceSource | None = None,
         cascade: bool = False,
+        answers: Mapping[str, str] | None = None,
+        ask: AskChoice | None = None,
     ) -> Outcome:
-        """Void the transaction of a disputed roll and decide its command again with a new roll, in one commit."""
+        """Void the transaction of a disputed roll and decide its command again with a new roll, in one commit.
+        `answers` answer (or change the answer to) questions the new decision asks."""
         if not reason.strip():
             raise BadInput("say why with --reason: a reroll is part of the audit trail")
 
@@ -501,11 +525,12 @@ class Ledger:
             fresh = dice or ledger_dice
             if fresh is None:
                 raise RuleViolation("this store does not hold the campaign's dice seed: give table dice with --dice")
-            recorded = RecordedDice(
+            rerolled = RerollDice(
                 rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
                 draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
+                disputed_roll=roll,
+                fresh=fresh,
             )
-            rerolled = RerollDice(recorded, roll, fresh)
             void_events = [
                 ev.CommandRecorded(command="reroll", args={"target": target, "roll": roll, "cascade": cascade}, reason=reason),
                 *_void_events(target, reason, affected),
@@ -513,7 +538,9 @@ class Ledger:
             # The new command follows the void, so it is decided on the state without the voided transactions;
             # its own rolls are numbered after the void's.
             command = ruleset.command_from(opened.command, opened.args)
-            events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, reason=opened.reason)
+            command = msgspec.structs.replace(command, answers={**command.answers, **(answers or {})})
+            events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, ask=ask,
+                            reason=opened.reason, answered_now=list(answers or {}))
             rerolled.finish()
             return Attempt(fold(records), [(void_events, actor), (events, actor)], refold=True, affected=affected)
 
@@ -589,3 +616,12 @@ def end_of_battle(records: Sequence[Record], battle: int) -> int:
     if battle not in ends:
         raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, ends)) or 'none yet'})")
     return ends[battle]
+
+
+def battle_span(records: Sequence[Record], battle: int) -> tuple[int, int]:
+    """The positions (first, last) of battle K's transaction and everything after it until the next battle."""
+    last = end_of_battle(records, battle)
+    voided = voids_in(records)
+    opened = next(r.tx for r in records if isinstance(r.event, ev.BattleRecorded) and r.event.battle == battle
+                  and r.tx not in voided)
+    return next(r.position for r in records if r.tx == opened), last

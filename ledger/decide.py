@@ -8,22 +8,50 @@ the clock, the disk or a random generator: everything random comes through a `Di
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
 
 from ledger import dice as d
 from ledger import events as ev
-from ledger.errors import BadInput, NeedsDice, RuleViolation
+from ledger.errors import BadInput, NeedsAnswer, NeedsDice, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve, evolve
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", forbid_unknown_fields=True):
-    """Base of every command. `answers` holds each choice made while deciding (key -> option)."""
+    """Base of every command. `answers` holds each choice made while deciding (key -> option).
+
+    `answer_keys` documents the questions the command may ask, as patterns (`FIGHTER:pit-fight`:
+    an upper-case word stands for any name): an answer given for a key the command neither asked
+    nor documents is refused, while one documented but not asked this time (it depends on the
+    dice) is accepted and left unused."""
 
     answers: dict[str, str] = {}
+    answer_keys: ClassVar[tuple[str, ...]] = ()
+
+
+def documents_key(command_type: type[Command], key: str) -> bool:
+    return any(_key_pattern(pattern).fullmatch(key) for pattern in command_type.answer_keys)
+
+
+def _key_pattern(pattern: str) -> re.Pattern[str]:
+    parts = re.split(r"\b([A-Z][A-Z-]*[A-Z]|[A-Z])\b", pattern)
+    return re.compile("".join(".+?" if index % 2 else re.escape(part) for index, part in enumerate(parts)))
+
+
+def check_answers(command: Command, given: Iterable[str], asked: Sequence[str]) -> None:
+    """Refuse an answer the command neither asked for nor documents, naming the keys it knows."""
+    unknown = [key for key in given if key not in asked and not documents_key(type(command), key)]
+    if unknown:
+        known = list(dict.fromkeys([*asked, *type(command).answer_keys]))
+        keys = ", ".join(known) if known else "none: it asks no questions"
+        raise BadInput(
+            f"--answer {', '.join(unknown)}: not a question of {command_name(command)} "
+            f"(its keys: {keys})"
+        )
 
 
 def command_name(command: Command) -> str:
@@ -32,6 +60,13 @@ def command_name(command: Command) -> str:
 
 # Asked when a handler needs a choice that the command did not carry: (prompt, options) -> option.
 AskChoice = Callable[[str, Sequence[str]], str]
+class BuildAsk(Protocol):
+    """What a guided post-game step's builder asks with: a question under its answer `key`, so
+    `post-game --answer KEY=CHOICE` answers it ahead and `post-game --list` shows it."""
+
+    def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str: ...
+
+
 # Asked when table dice run out: (prompt naming the roll, die sides) -> faces.
 AskDice = Callable[[str, Sequence[int]], list[int]]
 
@@ -77,6 +112,7 @@ class TableDice:
     ask: AskDice | None = None
     cards: list[str] = field(default_factory=list)
     ask_card: Callable[[str, Sequence[str]], str] | None = None
+    used_by: str = ""  # what the dice were given to, named when they go unused (a post-game step)
     _next: int = 0
     _next_card: int = 0
 
@@ -120,7 +156,10 @@ class TableDice:
         unused = len(self.given) - self._next
         if unused > 0:
             given = f"{len(self.given)} {'die' if len(self.given) == 1 else 'dice'}"
-            raise BadInput(f"{given} given but only {self._next} used: check --dice")
+            if self.used_by and self._next == 0:
+                raise BadInput(f"{self.used_by} rolls no dice, yet --dice gave {given}: give them to a step that rolls")
+            by = f" by {self.used_by}" if self.used_by else ""
+            raise BadInput(f"{given} given but only {self._next} used{by}: check --dice")
         if len(self.cards) > self._next_card:
             raise BadInput(f"{len(self.cards)} cards given but only {self._next_card} drawn")
 
@@ -201,6 +240,7 @@ class Context:
         self.state = state
         self.events: list[ev.Event] = []
         self.answers = dict(answers)
+        self.asked: list[str] = []  # the keys `choose` was asked for, in order
         self.options = options
         self._dice = dice
         self._shuffle_dice = shuffle_dice
@@ -243,6 +283,7 @@ class Context:
         """The option the player picked for `key`: from the command's answers, or asked now."""
         if not options:
             raise RuleViolation(f"{prompt}: there is nothing to choose from")
+        self.asked.append(key)
         if key in self.answers:
             answer = self.answers[key]
         elif len(options) == 1:
@@ -250,7 +291,7 @@ class Context:
         elif self._ask is not None:
             answer = self._ask(prompt, options)
         else:
-            raise NeedsDice(f"{prompt}: answer with --answer {key}=CHOICE (one of: {', '.join(options)})")
+            raise NeedsAnswer(key, prompt, list(options))
         if answer not in options:
             raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
         self.answers[key] = answer

@@ -63,6 +63,8 @@ def describe(event: ev.Event, state: CampaignState) -> str:
         case ev.FighterRecruited(name=name, role=role, warband=w, group_size=size):
             group = f" (group of {size})" if size > 1 else ""
             return f"{shown(name)}, {role}{group}, joins {warband_name(state, w)}"
+        case ev.FighterRenamed(name=name, was=was):
+            return f"{shown(was)} is now called {shown(name)}"
         case ev.BattleRecorded(battle=n, participants=p, winner=winner, scenario=scenario):
             names = " vs ".join(warband_name(state, w) for w in p)
             result = f", won by {warband_name(state, winner)}" if winner else ", a draw"

@@ -12,11 +12,25 @@ class RuleViolation(LedgerError):
 
 
 class NotFound(LedgerError):
-    """A campaign, warband, fighter, transaction or roll that does not exist."""
+    """A campaign, warband, fighter, transaction or roll that does not exist (bad input: exit 2)."""
+
+    exit_code = 2
 
 
 class NeedsDice(LedgerError):
-    """A handler needs more table dice (or a choice) than were given and no one can be asked."""
+    """A handler needs more table dice (or a choice) than were given and no one can be asked
+    (input is missing: exit 2)."""
+
+    exit_code = 2
+
+
+class NeedsAnswer(NeedsDice):
+    """A choice the command did not carry, with no one to ask: its key, question and choices."""
+
+    def __init__(self, key: str, prompt: str, options: list[str]):
+        self.key, self.prompt, self.options = key, prompt, options
+        how = f"answer with --answer {key}=CHOICE" if key else "run at a terminal to answer it"
+        super().__init__(f"{prompt}: {how} (one of: {', '.join(options)})")
 
 
 class Conflict(LedgerError):

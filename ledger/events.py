@@ -214,6 +214,16 @@ class FighterRecruited(Event, frozen=True, kw_only=True, tag="fighter.recruited"
     xp: int = 0
 
 
+@event_type
+class FighterRenamed(Event, frozen=True, kw_only=True, tag="fighter.renamed"):
+    """A fighter takes a new name; the history keeps the old one (`was`)."""
+
+    warband: str
+    fighter: str
+    name: str
+    was: str
+
+
 class Deed(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """What one fighter did in a battle."""
 

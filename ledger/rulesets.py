@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, Union
 import msgspec
 
 from ledger import events as ev
-from ledger.decide import AskChoice, Command, Context
+from ledger.decide import BuildAsk, Command, Context
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve
 from ledger.terms import Terms
@@ -60,7 +60,7 @@ class Step:
     key: str
     title: str
     done: Callable[[CampaignState, str], bool]
-    build: Callable[[CampaignState, str, AskChoice], Command]
+    build: Callable[[CampaignState, str, BuildAsk], Command]
     before: str = ""
 
 

@@ -221,6 +221,11 @@ def _enlisted(s: CampaignState, e: ev.WarbandEnlisted) -> None:
     )
 
 
+def _renamed(s: CampaignState, e: ev.FighterRenamed) -> None:
+    if e.fighter in s.fighters:
+        s.fighters[e.fighter].name = e.name
+
+
 def _recruited(s: CampaignState, e: ev.FighterRecruited) -> None:
     band = s.warbands.get(e.warband)
     if band is None:
@@ -380,6 +385,7 @@ EVOLVERS: dict[type[ev.Event], Callable[[CampaignState, Any], None]] = {
     ev.CardDrawn: _drawn,
     ev.WarbandEnlisted: _enlisted,
     ev.FighterRecruited: _recruited,
+    ev.FighterRenamed: _renamed,
     ev.BattleRecorded: _battle,
     ev.XPAwarded: _xp_awarded,
     ev.XPSpent: _xp_spent,

@@ -15,8 +15,9 @@ import importlib.util
 import os
 import sqlite3
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 from urllib.parse import unquote, urlparse, urlunparse
 
@@ -31,6 +32,10 @@ from ledger.records import Record, hash_body
 DEFAULT_STORE = "sqlite:///campaign.db"
 SNAPSHOT_TOPIC = "ledger.snapshot"
 SEED_TOPIC = "ledger.seed"
+CURRENT_TOPIC = "ledger.current"  # `campaign use NAME`: the store's current campaign
+TEXT_TOPICS = (SEED_TOPIC, CURRENT_TOPIC)
+# The one sequence, outside every campaign, that records which campaign is current.
+CURRENT_ID = uuid.uuid5(uuid.NAMESPACE_URL, "campaign-ledger:current-campaign")
 _CHECKSUM = b"#sha256="  # a snapshot's stored bytes: this, the hex digest of the state, a newline, the state
 
 
@@ -51,7 +56,7 @@ class Item:
     originator_id: uuid.UUID
     originator_version: int
     topic: str
-    value: Any  # Record, bytes of an encoded state, or a seed's hex
+    value: Any  # Record, bytes of an encoded state, a seed's hex, or the current campaign's id
 
 
 class MsgspecMapper(Mapper[uuid.UUID]):
@@ -61,7 +66,7 @@ class MsgspecMapper(Mapper[uuid.UUID]):
         item: Item = domain_event
         if item.topic == SNAPSHOT_TOPIC:
             state = item.value
-        elif item.topic == SEED_TOPIC:
+        elif item.topic in TEXT_TOPICS:
             state = item.value.encode()
         else:
             state = msgspec.json.encode(item.value)
@@ -75,7 +80,7 @@ class MsgspecMapper(Mapper[uuid.UUID]):
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         if stored_event.topic == SNAPSHOT_TOPIC:
             value: Any = stored_event.state
-        elif stored_event.topic == SEED_TOPIC:
+        elif stored_event.topic in TEXT_TOPICS:
             value = stored_event.state.decode()
         else:
             try:
@@ -422,6 +427,43 @@ class Store:
             return item.value
         return None
 
+    # --- the current campaign (`campaign use`) ----------------------------------------------------
+
+    def pick_unnamed(self, ids: Sequence[uuid.UUID], name_of: Callable[[uuid.UUID], str]) -> uuid.UUID:
+        """The campaign a command that names none means: the only one, else the current one."""
+        if not ids:
+            raise NotFound(f"no campaign in {self.url}: start one with `campaign new NAME`")
+        if len(ids) == 1:
+            return ids[0]
+        current = self.current_campaign()
+        if current in ids:
+            return current
+        names = ", ".join(name_of(cid) for cid in ids)
+        raise BadInput(f"this store holds several campaigns ({names}): choose one with `campaign use NAME` or --campaign")
+
+    @cached_property
+    def _settings(self) -> Any:
+        """A table of its own (`stored_settings`), not the seeds': a player's role may write it."""
+        return self.app.factory.event_store(
+            mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="settings")
+        )
+
+    def current_campaign(self) -> uuid.UUID | None:
+        for item in self._settings.get(CURRENT_ID, desc=True, limit=1):
+            return uuid.UUID(item.value)
+        return None
+
+    def set_current_campaign(self, campaign_id: uuid.UUID) -> None:
+        """Append the choice (the sequence keeps every earlier one); of two at once, the later wins."""
+        for _ in range(3):
+            latest = next(iter(self._settings.get(CURRENT_ID, desc=True, limit=1)), None)
+            version = latest.originator_version + 1 if latest is not None else 1
+            try:
+                self._settings.put([Item(CURRENT_ID, version, CURRENT_TOPIC, str(campaign_id))])
+                return
+            except IntegrityError:
+                continue
+        raise Conflict("another process kept choosing the current campaign; try again")
     # --- the file itself (SQLite) ----------------------------------------------------------------------
 
     def damage(self) -> str | None:

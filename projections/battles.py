@@ -15,9 +15,12 @@ def must_miss(state: CampaignState, warband: str) -> list[Fighter]:
 
 
 def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[str], out_of_action: Sequence[str],
-              took_out: Sequence[tuple[str, str]], glorious: Sequence[tuple[str, str]]) -> list[ev.Deed]:
+              took_out: Sequence[tuple[str, str]], glorious: Sequence[tuple[str, str]],
+              not_out: Sequence[str] = ()) -> list[ev.Deed]:
     """Every active fighter of the warbands fought, unless absent or missing games for an injury;
-    the pairs (fighter, enemy taken out) and (fighter, glorious deed) add what each did."""
+    the pairs (fighter, enemy taken out) and (fighter, glorious deed) add what each did. An enemy
+    taken out who fought in the battle is out of action too, unless named in `not_out` (the
+    record says otherwise)."""
     band_ids = [state.warband(w).id for w in warbands]
     missing_games = {f.id for b in band_ids for f in must_miss(state, b)}
     fighters = [f for b in band_ids for f in state.fighters_of(b) if f.id not in missing_games]
@@ -30,7 +33,12 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     for fighter_name, deed in glorious:
         deeds_of.setdefault(state.fighter(fighter_name).id, []).append(deed)
     fought = {f.id for f in fighters if f.id not in missing}
-    for named in ooa | set(took) | set(deeds_of):
+    kept_in = {state.fighter(name).id for name in not_out}
+    for taker, enemies in took.items():
+        for enemy in enemies:
+            ooa |= {f.id for f in fighters if f.id in fought and f.name.lower() == enemy.lower()
+                    and f.warband != state.fighters[taker].warband and f.id not in kept_in}
+    for named in ooa | set(took) | set(deeds_of) | kept_in:
         if named not in fought:
             raise BadInput(f"{state.fighters[named].name} did not fight in this battle")
     return [

@@ -51,6 +51,21 @@ def log_rows(records: Sequence[Record], state: CampaignState) -> list[dict[str, 
     ]
 
 
+def concerns_warband(event: ev.Event, state: CampaignState, warband: str) -> bool:
+    """Is the event about this warband: its own, one of its fighters', or a battle it fought?"""
+    if isinstance(event, ev.BattleRecorded):
+        return warband in event.participants
+    if getattr(event, "warband", None) == warband:
+        return True
+    fighter = state.fighters.get(getattr(event, "fighter", None) or "")
+    return fighter is not None and fighter.warband == warband
+
+
+def warband_transactions(records: Sequence[Record], state: CampaignState, warband: str) -> set[int]:
+    """The transactions with an event about the warband: the log shows them whole, dice included."""
+    return {record.tx for record in records if concerns_warband(record.event, state, warband)}
+
+
 def fighters_involved(event: ev.Event) -> dict[str, str]:
     """Fighter (id, or an untracked enemy's name) -> how the event involves them: the fighter it is
     about ("subject"), one who fought in a battle ("fought"), or one taken out there ("taken out")."""

@@ -11,6 +11,7 @@ from commands.coreheim.commands import (
     SellShards, SpendUnderdog, UnderdogSword, Upkeep,
 )
 from commands.coreheim import model
+from commands.coreheim.phase import advances_done
 from commands.coreheim.views import ratings_by_battle
 from commands.kit.cli import DiceChoice, Session, Shell
 from ledger.errors import BadInput
@@ -96,6 +97,10 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         """Roll the advances reached: every warrior's, or FIGHTER's (one --threshold)."""
         _cid, state = session.state()
         band = state.warband(warband)
+        if fighter is None and advances_done(state, band):
+            # Nothing owed is not a mistake: the advances step is simply done (see `post-game --list`).
+            click.echo(f"{band.name} has no advances to roll: the advances step is done.")
+            return
         named = {model.member(state, band, group).id: name for group, name in parse_pairs(names, "--name").items()}
         run(session, Advance(warband=warband, fighter=fighter, threshold=threshold, names=named, answers=answers), dice=dice)
 

@@ -28,6 +28,8 @@ class Explore(Command, frozen=True, kw_only=True, tag="coreheim.explore"):
     extra_dice: int = 0  # scenario or Hired Sword dice beyond one per hero and the win
     discard: int = 0  # dice to drop before keeping (e.g. Bionic Eye)
 
+    answer_keys = ("keep",)  # asked only when more than six dice are rolled
+
 
 class Injuries(Command, frozen=True, kw_only=True, tag="coreheim.injuries"):
     warband: str
@@ -88,6 +90,8 @@ class Upkeep(Command, frozen=True, kw_only=True, tag="coreheim.upkeep"):
 
 class Reinforce(Command, frozen=True, kw_only=True, tag="coreheim.reinforce"):
     warband: str
+
+    answer_keys = ("reinforce",)  # asked only when there is a henchman group to reinforce
 
 
 class UnderdogSword(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

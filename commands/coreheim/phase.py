@@ -22,7 +22,7 @@ from commands.coreheim.commands import (
     Advance, Experience, Explore, Injuries, RareSearch, Reinforce, Search, SellShards, Upkeep
 )
 from commands.kit import Phase, PhaseStep, Window
-from ledger.decide import AskChoice, Command
+from ledger.decide import BuildAsk, Command
 from ledger.state import CampaignState, Warband
 
 NOTHING = "nothing"
@@ -35,16 +35,17 @@ def advances_done(state: CampaignState, band: Warband) -> bool:
         model.pending_thresholds(f, tables) for f in state.fighters_of(band.id))
 
 
-def _sell_shards(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+def _sell_shards(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     band = state.warbands[warband]
     tables = model.tables_for(state.options)
     held = band.ext.get(events.SHARDS, 0)
     most = min(held, max(row.shards for row in tables.wyrdstone_sale.rows))
-    shards = int(ask(f"{band.name} holds {held} shards: how many to sell?", [str(n) for n in range(most + 1)])) if most else 0
+    shards = int(ask(f"{band.name} holds {held} shards: how many to sell?", [str(n) for n in range(most + 1)],
+                     key="shards")) if most else 0
     return SellShards(warband=warband, shards=shards)
 
 
-def _search(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+def _search(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     """Each hero not taken out of action may look for an item whose rarity the tables give."""
     band = state.warbands[warband]
     tables = model.tables_for(state.options)
@@ -54,14 +55,14 @@ def _search(state: CampaignState, warband: str, ask: AskChoice) -> Command:
     for hero in model.heroes(state, band):
         if battle is not None and model.was_out_of_action(band, battle, hero):
             continue
-        wanted = ask(f"Which rare item does {hero.name} look for?", [NOTHING, *rare])
+        wanted = ask(f"Which rare item does {hero.name} look for?", [NOTHING, *rare], key=f"{hero.id}:search")
         if wanted != NOTHING:
             searches.append(RareSearch(hero=hero.name, item=wanted))
     return Search(warband=warband, searches=searches)
 
 
 def _plain(command: type[Command]):
-    def build(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    def build(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
         return command(warband=warband)
 
     return build

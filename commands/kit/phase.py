@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ledger import events as ev
-from ledger.decide import AskChoice, Command, Context
+from ledger.decide import BuildAsk, Command, Context
 from ledger.errors import RuleViolation
 from ledger.rulesets import Step, steps_done
 from ledger.state import Battle, CampaignState, Warband
@@ -27,7 +27,7 @@ StepDone = Callable[[CampaignState, Warband], bool]
 # (state, warband, step key) -> None, or a RuleViolation: a ruleset's own condition on beginning a step
 StepGate = Callable[[CampaignState, Warband, str], None]
 # (state, warband id, ask) -> the step's command, asked for by the guided `campaign post-game`
-BuildCommand = Callable[[CampaignState, str, AskChoice], Command]
+BuildCommand = Callable[[CampaignState, str, BuildAsk], Command]
 
 
 @dataclass(frozen=True)

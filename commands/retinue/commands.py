@@ -35,11 +35,15 @@ class Casualties(Command, frozen=True, kw_only=True, tag="retinue.casualty"):
     warband: str
     outcomes: dict[str, str] = {}  # fighter -> outcome named by the player (A3 "by-name")
 
+    answer_keys = ("casualty:FIGHTER",)  # asked after each fighter's die, when no outcome was named
+
 
 class Doom(Command, frozen=True, kw_only=True, tag="retinue.doom"):
     warband: str
     fighters: list[str] = []  # the fighters who roll on the Doom Table
     outcomes: dict[str, str] = {}
+
+    answer_keys = ("doom:FIGHTER",)  # asked after each fighter's die, when no outcome was named
 
 
 class Bonus(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -60,6 +60,12 @@ class AwardXP(Command, frozen=True, kw_only=True, tag="xp.award"):
     warband: str | None = None
 
 
+class RenameFighter(Command, frozen=True, kw_only=True, tag="fighter.rename"):
+    fighter: str
+    name: str
+    warband: str | None = None
+
+
 class SpendXP(Command, frozen=True, kw_only=True, tag="xp.spend"):
     fighter: str
     amount: int
@@ -135,13 +141,28 @@ def active_fighter(state: CampaignState, ref: str, warband: str | None) -> Fight
     return fighter
 
 
+def rename_fighter(cmd: RenameFighter, ctx: Context) -> None:
+    """Names are unique within a warband (whatever a fighter's status: the history names them)."""
+    fighter = ctx.state.fighter(cmd.fighter, ctx.state.warband(cmd.warband).id if cmd.warband else None)
+    name = cmd.name.strip()
+    if not name:
+        raise BadInput("a fighter needs a name")
+    band = ctx.state.warbands[fighter.warband]
+    if any(f.name.lower() == name.lower() and f.id != fighter.id
+           for f in ctx.state.fighters_of(band.id, active_only=False)):
+        raise BadInput(f"{band.name} already has a fighter called {name}")
+    if name == fighter.name:
+        raise BadInput(f"{fighter.name} is already called {name}")
+    ctx.emit(ev.FighterRenamed(warband=band.id, fighter=fighter.id, name=name, was=fighter.name))
+
+
 def enlist_warband(cmd: EnlistWarband, ctx: Context) -> None:
     if not cmd.name.strip() or not cmd.player.strip():
         raise BadInput("a warband needs a name and a player")
     if cmd.treasury < 0:
         raise BadInput("a treasury cannot start below 0")
     if any(w.name.lower() == cmd.name.strip().lower() for w in ctx.state.warbands.values()):
-        raise RuleViolation(f"there is already a warband called {cmd.name}")
+        raise BadInput(f"there is already a warband called {cmd.name}")
     ctx.emit(
         ev.WarbandEnlisted(
             warband=unique_id(cmd.name, ctx.state.warbands),
@@ -160,7 +181,7 @@ def recruit_fighter(cmd: RecruitFighter, ctx: Context) -> None:
     if cmd.cost < 0 or cmd.group_size < 1:
         raise BadInput("cost cannot be negative and a group has at least 1 member")
     if any(f.name.lower() == cmd.name.strip().lower() for f in ctx.state.fighters_of(band.id)):
-        raise RuleViolation(f"{band.name} already has a fighter called {cmd.name}")
+        raise BadInput(f"{band.name} already has a fighter called {cmd.name}")
     total = cmd.cost * cmd.group_size
     if cmd.paid and total > band.treasury:
         raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; {cmd.name} costs {total}")
@@ -348,6 +369,7 @@ def upgrade_rules(cmd: UpgradeRules, ctx: Context) -> None:
 SHARED_HANDLERS = {
     EnlistWarband: enlist_warband,
     RecruitFighter: recruit_fighter,
+    RenameFighter: rename_fighter,
     RecordBattle: record_battle,
     AwardXP: award_xp,
     SpendXP: spend_xp,

@@ -13,6 +13,7 @@ from commands.kit.refusals import refusing
 from commands.shared import SHARED_HANDLERS, RecordBattle, RecruitFighter
 from ledger.decide import Context
 from ledger.rulesets import Ruleset, register
+from ledger.terms import Terms
 
 from . import handlers as h
 from . import postgame as pg
@@ -68,6 +69,8 @@ RULESET = register(
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,
+        # The stat line in the order the warband tables print it (rules file §1); money is gold.
+        terms=Terms(treasury="Gold", resources={}, stat_order=("Mov", "Mel", "Rgd", "Def", "Agi", "Mrl", "Atk", "Wnd", "Inj", "Prc")),
         decks_for=h.decks_for,
         default_options=DEFAULT_OPTIONS,
         check_options=check,

@@ -55,7 +55,7 @@ class Incapacitation(ev.Event, frozen=True, kw_only=True, tag="speedheim.incapac
 class CardRead(ev.Event, frozen=True, kw_only=True, tag="speedheim.card-read"):
     warband: str
     fighter: str
-    attempt: str  # incapacitation, free, bought, advantage (a Scar 20)
+    attempt: str  # incapacitation, free, bought, advantage (a Scar 20), pit-fight (a Pit Fight won)
     battle: int
     half: str  # hero or henchman
     card: str = ""  # the card id, or the d20 row; empty when no card was drawn

@@ -63,6 +63,10 @@ class Incap(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     kind: str | None = None  # leader, hero or henchman: needed for an enemy the ledger does not track
 
 
+# The questions an Improvement attempt may ask, depending on the cards drawn (see improvement_attempt).
+IMPROVEMENT_KEYS = ("FIGHTER.ATTEMPT.N.mel-rgd", "FIGHTER.ATTEMPT.N.keep")
+
+
 class Incapacitate(Command, frozen=True, kw_only=True, tag="speedheim.incapacitate"):
     """During the battle: a unit Incapacitated an opponent (it draws now)."""
 
@@ -71,6 +75,8 @@ class Incapacitate(Command, frozen=True, kw_only=True, tag="speedheim.incapacita
     victim: str
     kind: str | None = None
 
+    answer_keys = IMPROVEMENT_KEYS
+
 
 class RecordSpeedheimBattle(Command, frozen=True, kw_only=True, tag="speedheim.battle"):
     participants: list[str]
@@ -78,6 +84,8 @@ class RecordSpeedheimBattle(Command, frozen=True, kw_only=True, tag="speedheim.b
     scenario: str = ""
     absent: list[str] = []  # units that did not fight
     incapacitations: list[Incap] = []  # recorded after the battle, in the order they happened
+
+    answer_keys = IMPROVEMENT_KEYS
 
 
 class SetModifiers(Command, frozen=True, kw_only=True, tag="speedheim.modifiers"):
@@ -247,6 +255,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     if cmd.role not in ROLES:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
+    if "Large" in cmd.keywords and not any(band.id in b.participants for b in ctx.state.battles):
+        raise RuleViolation(f"{band.name} cannot buy a Large unit at warband creation: only after its first game")
     if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
         raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
     unknown = [t for t in cmd.skill_types if t not in tables_for(ctx.state).skills.skills]
@@ -293,7 +303,9 @@ def incapacitation(ctx: Context, battle: int, participants: list[str], entry: In
         raise BadInput(f"say whether {entry.victim} is a leader, a hero or a henchman (the ledger does not know it)")
     if victim is not None and entry.kind is not None and entry.kind != kind:
         raise RuleViolation(f"{victim.name} is a {kind}, not a {entry.kind}")
-    band = state.warbands[attacker.warband if attacker else victim.warband]  # type: ignore[union-attr]
+    credited = attacker or victim  # a fall (no attacker) names a fighter the ledger knows: state.fighter found it
+    assert credited is not None
+    band = state.warbands[credited.warband]
     draws = attacker is not None and promotes_in(state, attacker) != battle
     ctx.emit(se.Incapacitation(warband=band.id, fighter=attacker.id if attacker else None, victim=victim_id,
                                victim_kind=kind, battle=battle, draws=draws))
@@ -316,7 +328,7 @@ def incapacitate(cmd: Incapacitate, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     attacker = member(ctx.state, band, cmd.fighter)
     battle = len(ctx.state.battles) + 1
-    victim = next((f for f in ctx.state.fighters.values() if f.warband != band.id and cmd.victim.lower() in (f.id, f.name.lower())), None)
+    victim = ctx.state.fighters.get(enemy_id(ctx.state, cmd.victim, attacker))
     participants = [band.id] + ([victim.warband] if victim else [])
     PHASE.refuse_unfinished(ctx.state, participants)
     incapacitation(ctx, battle, participants, Incap(fighter=attacker.id, victim=cmd.victim, kind=cmd.kind))

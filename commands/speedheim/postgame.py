@@ -11,9 +11,9 @@ Decisions:
 - Learning is done when no Skill/Spell card is left to choose: each choice is its own command
   (`speedheim learn`), and the step has no command of its own (the phase's `done` test says so).
 - A promotion that would make a 7th hero asks which hero retires, or `lose the promotion`.
-- Blight: Large and Undead units are immune. A Pit Fight (Scar 16) is fought at the table and only
-  noted: the arbiter records a win's 50g with `treasury change`; the Improvement Attempt it wins is
-  not modelled.
+- Blight: Large and Undead units are immune. A Pit Fight (Scar 16) is fought at the table; the
+  player answers `<fighter>.pit-fight=won|lost`: a win gives 50g and an Improvement Attempt, a loss the
+  keyword Pit Fighter (how many games it then misses is left to the table).
 - Learning and Spend Gold are windows of the phase: a Skill is learned after the free attempts and
   before Spend Gold closes the post-game; attempts and hero slots are bought once learning is done.
 """
@@ -33,6 +33,7 @@ from . import rules as r
 from .handlers import (
     heroes_of,
     hero_slots,
+    IMPROVEMENT_KEYS,
     improvement_attempt,
     is_hero,
     learned_skills,
@@ -50,6 +51,7 @@ INCOME_GOLD = 40
 LOSE = "lose the promotion"
 BLIGHT_IMMUNE = ("Large", "Undead")
 BLIGHTED, DEATHTOUCHED = "Blighted", "Deathtouched"
+WON, LOST, PIT_FIGHT_GOLD = "won", "lost", 50
 
 
 class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
@@ -61,13 +63,19 @@ class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
 class Promotions(Command, frozen=True, kw_only=True, tag="speedheim.promotions"):
     warband: str
 
+    answer_keys = (*IMPROVEMENT_KEYS, "promote.FIGHTER")
+
 
 class Scars(Command, frozen=True, kw_only=True, tag="speedheim.scars"):
     warband: str
 
+    answer_keys = IMPROVEMENT_KEYS
+
 
 class FreeAttempts(Command, frozen=True, kw_only=True, tag="speedheim.improvement"):
     warband: str
+
+    answer_keys = IMPROVEMENT_KEYS
 
 
 class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
@@ -79,6 +87,8 @@ class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
 class BuyAttempt(Command, frozen=True, kw_only=True, tag="speedheim.buy-attempt"):
     warband: str
     fighter: str
+
+    answer_keys = IMPROVEMENT_KEYS
 
 
 class BuyHeroSlot(Command, frozen=True, kw_only=True, tag="speedheim.buy-hero-slot"):
@@ -246,10 +256,21 @@ def _scar(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
             ctx.emit(ev.NoteRecorded(text=f"{fighter.name} has no {stat} (`-`): the Major Wound changes nothing",
                                      warband=band.id))
     elif effect == "pit-fight":
-        ctx.emit(ev.NoteRecorded(text=f"{fighter.name} must duel the Pit Fighter ({reason}, fought at the table)",
-                                 warband=band.id))
+        _pit_fight(ctx, band, fighter, battle)
     elif effect == "attempt-advantage":
         improvement_attempt(ctx, band, ctx.state.fighters[fighter.id], "advantage", battle, advantage=True)
+
+
+def _pit_fight(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
+    """Scar 16: the hero duels the Pit Fighter at the table; the player says how it went. A win gives an
+    Improvement Attempt and 50g; a loss makes the hero the new Pit Fighter (a keyword: it misses games
+    as the table rules it)."""
+    result = ctx.choose(f"{fighter.id}.pit-fight", f"{fighter.name} duels the Pit Fighter (Scar 16)", [WON, LOST])
+    if result == LOST:
+        ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword="Pit Fighter", reason="lost the Pit Fight"))
+        return
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=PIT_FIGHT_GOLD, reason=f"{fighter.name} won the Pit Fight"))
+    improvement_attempt(ctx, band, ctx.state.fighters[fighter.id], "pit-fight", battle)
 
 
 def scars(cmd: Scars, ctx: Context) -> None:

@@ -9,9 +9,9 @@ warband's latest battle (`post-game.step-done`, and the Advancement Rolls still 
 resumes where it stopped, and a battle is refused until its latest battle's phase is finished. With
 no one to ask (no terminal), choices with a sensible default (accept the even spread, roll each
 model's dice together, no extra dice, no re-rolls) take it; choices the command itself asks while
-deciding (the table to explore, which LEADER gains a warband deed's XP) are left to it, so
-`post-game --answer table=rare` gives them; the skill tables of an Advancement Roll need a terminal
-or `campaign trench-crusade advance`.
+deciding (the table to explore, which LEADER gains a warband deed's XP) are left to it. Every
+question is asked under an answer key (`post-game --list` shows them), so `post-game --answer
+table=rare` or `--answer anna:1:first-table=ranged` gives it ahead.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from commands.kit import Phase, PhaseMessages, PhaseStep
-from ledger.decide import AskChoice, Command
+from ledger.decide import BuildAsk, Command
 from ledger.errors import NeedsDice, RuleViolation
 from ledger.state import CampaignState, Warband
 
@@ -40,11 +40,11 @@ from .tables import TrenchCrusadeTables
 QUARTERMASTER, ROSTER, REINFORCEMENTS = "quartermaster", "roster", "reinforcements"
 
 
-def offer(ask: AskChoice, prompt: str, options: Sequence[str], default: str | None) -> str | None:
-    """Ask a choice; with no one to ask, the default is the answer (None: the command asks
-    while deciding, where `post-game --answer KEY=CHOICE` can give it)."""
+def offer(ask: BuildAsk, prompt: str, options: Sequence[str], default: str | None, key: str) -> str | None:
+    """Ask a choice under its answer key; with no one to ask and no answer given, the default is
+    the answer (None: the command asks while deciding)."""
     try:
-        return ask(prompt, options)
+        return ask(prompt, options, key=key)
     except NeedsDice:
         return default
 
@@ -70,7 +70,7 @@ def settled_first(state: CampaignState, band: Warband, step: str) -> None:
         raise RuleViolation(f"{names} still {'has' if len(owed) == 1 else 'have'} an Advancement Roll to make before {title}")
 
 
-def _more_dice(ask: AskChoice, tables: TrenchCrusadeTables) -> dict[str, int]:
+def _more_dice(ask: BuildAsk, tables: TrenchCrusadeTables) -> dict[str, int]:
     """Extra Promotion Dice from Skills or Glory Items, each with its source."""
     sources = {row.id: row for row in tables.promotion_dice_sources.rows}
     extra: dict[str, int] = {}
@@ -78,12 +78,14 @@ def _more_dice(ask: AskChoice, tables: TrenchCrusadeTables) -> dict[str, int]:
         left = [source for source in sources if source not in extra]
         if not left:
             return extra
-        source = offer(ask, "Extra Promotion Dice from a Skill or Glory Item?", ["none", *left], "none")
+        source = offer(ask, "Extra Promotion Dice from a Skill or Glory Item?", ["none", *left], "none",
+                       key=f"extra-dice:{len(extra) + 1}")
         if source == "none":
             return extra
         row = sources[source]
         counts = [str(row.dice_each * n) for n in range(1, 7)]
-        extra[source] = int(ask(f"How many dice does {row.name} add ({row.dice_each} per {row.per})?", counts))
+        extra[source] = int(ask(f"How many dice does {row.name} add ({row.dice_each} per {row.per})?", counts,
+                                key=f"{source}:dice"))
 
 
 def _assignment_table(names: dict[str, str], assignment: dict[str, int], pool: rules.PromotionPool) -> str:
@@ -93,7 +95,7 @@ def _assignment_table(names: dict[str, str], assignment: dict[str, int], pool: r
     return f"Promotion Dice: {pool.size} ({made_of})\n{rows}\n"
 
 
-def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Promotions:
+def build_promotions(state: CampaignState, warband: str, ask: BuildAsk) -> Promotions:
     band = state.warbands[warband]
     tables = tables_for(state)
     roster = roster_of(state, band, tables)
@@ -110,9 +112,10 @@ def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Prom
     assignment, refusal = even, ""
     while True:
         prompt = f"{refusal}{_assignment_table(names, assignment, pool)}Accept this assignment?"
-        if offer(ask, prompt, ["accept", "edit"], "accept") == "accept":
+        if offer(ask, prompt, ["accept", "edit"], "accept", key="assignment") == "accept":
             break
-        edited = {f: int(ask(f"Promotion Dice for {name}", [str(n) for n in range(pool.size + 1)])) for f, name in names.items()}
+        edited = {f: int(ask(f"Promotion Dice for {name}", [str(n) for n in range(pool.size + 1)], key=f"{f}:promotion-dice"))
+                  for f, name in names.items()}
         try:
             rules.validate_assignment(edited, eligibility, pool.size)
             assignment, refusal = edited, ""
@@ -121,11 +124,12 @@ def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Prom
     default_order = rules.dice_in_fighter_order(assignment, [f for f in names if assignment.get(f)])
     order: list[str] = []  # empty: the default, each model's dice together
     shown = ", ".join(names[f] for f in default_order)
-    if offer(ask, f"Roll in this order: {shown}?", ["accept", "edit"], "accept") == "edit":
+    if offer(ask, f"Roll in this order: {shown}?", ["accept", "edit"], "accept", key="order") == "edit":
         left = dict(assignment)
         for die in range(1, len(default_order) + 1):
             holders = {names[f]: f for f, n in left.items() if n}
-            picked = ask(f"Promotion Die {die} of {len(default_order)}: roll for which model?", list(holders))
+            picked = ask(f"Promotion Die {die} of {len(default_order)}: roll for which model?", list(holders),
+                         key=f"promotion-die:{die}")
             left[holders[picked]] -= 1
             order.append(picked)
     if assignment == even:
@@ -133,7 +137,7 @@ def build_promotions(state: CampaignState, warband: str, ask: AskChoice) -> Prom
     return Promotions(warband=band.name, assign={names[f]: n for f, n in assignment.items() if n}, order=order, extra=extra)
 
 
-def build_experience(state: CampaignState, warband: str, ask: AskChoice) -> Experience:
+def build_experience(state: CampaignState, warband: str, ask: BuildAsk) -> Experience:
     band = state.warbands[warband]
     tables = tables_for(state)
     record = latest_battle(state, band).record
@@ -141,35 +145,37 @@ def build_experience(state: CampaignState, warband: str, ask: AskChoice) -> Expe
     leaders = rules.warband_deed_leaders(roster_of(state, band, tables), record)
     if len(leaders) > 1 and any(deed.deed_id in warband_deeds for deed in record.deeds):
         prompt = "Which ELITE LEADER gains the XP of the warband's Glorious Deed?"
-        return Experience(warband=band.name, leader=offer(ask, prompt, [f.name for f in leaders], None))
+        return Experience(warband=band.name, leader=offer(ask, prompt, [f.name for f in leaders], None, key="deed-leader"))
     return Experience(warband=band.name)
 
 
-def build_advancement(state: CampaignState, warband: str, ask: AskChoice) -> Advancement:
+def build_advancement(state: CampaignState, warband: str, ask: BuildAsk) -> Advancement:
     band = state.warbands[warband]
     skill_tables = [table.id for table in tables_for(state).advancement_skills.tables]
     rolls = []
     for fighter_id, due in advancements_due(state, band).items():
         name = state.fighters[fighter_id].name
         for number in range(1, due + 1):
-            first = ask(f"{name}, Advancement Roll {number} of {due}: first skill table", skill_tables)
+            first = ask(f"{name}, Advancement Roll {number} of {due}: first skill table", skill_tables,
+                        key=f"{fighter_id}:{number}:first-table")
             second = ask(f"{name}, Advancement Roll {number} of {due}: second skill table",
-                         [t for t in skill_tables if t != first])
+                         [t for t in skill_tables if t != first], key=f"{fighter_id}:{number}:second-table")
             rolls.append(AdvanceRoll(fighter=name, tables=[first, second]))
     return Advancement(warband=band.name, rolls=rolls)
 
 
-def build_exploration(state: CampaignState, warband: str, ask: AskChoice) -> Exploration:
+def build_exploration(state: CampaignState, warband: str, ask: BuildAsk) -> Exploration:
     band = state.warbands[warband]
     tables = tables_for(state)
     stage = rules.exploration_stage(band.games, tables)
-    table = stage.tables[0] if len(stage.tables) == 1 else offer(ask, f"Explore which table after {band.games} games?", list(stage.tables), None)
-    rerolls = offer(ask, "Re-roll Exploration dice once you have seen them?", ["no", "yes"], "no")
+    table = stage.tables[0] if len(stage.tables) == 1 else offer(
+        ask, f"Explore which table after {band.games} games?", list(stage.tables), None, key="table")
+    rerolls = offer(ask, "Re-roll Exploration dice once you have seen them?", ["no", "yes"], "no", key="rerolls")
     return Exploration(warband=band.name, table=table, rerolls=None if rerolls == "yes" else [])
 
 
 def _plain(command: type[Command]):
-    def build(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    def build(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
         return command(warband=state.warbands[warband].name)
 
     return build

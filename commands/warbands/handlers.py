@@ -38,7 +38,7 @@ from commands.shared import (
 )
 from ledger import events as ev
 from ledger.decide import Command, Context
-from ledger.errors import BadInput, RuleViolation
+from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
 
 from . import events as we
@@ -79,10 +79,14 @@ class Recovery(Command, frozen=True, kw_only=True, tag="warbands.recovery"):
     warband: str
     recovered: dict[str, int] = {}  # unit -> casualties recovered, when the group has no recovery table
 
+    answer_keys = ("recovered:UNIT",)
+
 
 class Injuries(Command, frozen=True, kw_only=True, tag="warbands.injuries"):
     warband: str
     outcomes: dict[str, str] = {}  # character -> recovered|dead|amnesia|misses-game, when there is no injury table
+
+    answer_keys = ("injury:CHARACTER",)
 
 
 class Survival(Command, frozen=True, kw_only=True, tag="warbands.survival"):
@@ -92,6 +96,8 @@ class Survival(Command, frozen=True, kw_only=True, tag="warbands.survival"):
 class Experience(Command, frozen=True, kw_only=True, tag="warbands.experience"):
     warband: str
     xp: int | None = None  # XP earned, when the group has no XP award table
+
+    answer_keys = ("xp",)  # read from the answers, not asked: when the campaign has no XP award table
 
 
 class Upgrade(Command, frozen=True, kw_only=True, tag="warbands.upgrade"):
@@ -207,7 +213,7 @@ def _fighter_in(state: CampaignState, warbands: list[str], ref: str) -> Fighter:
     found = [f for w in bands for f in state.fighters_of(w) if ref.lower() in (f.id, f.name.lower()) or
              name.lower() in (f.id, f.name.lower())]
     if not found:
-        raise RuleViolation(f"no unit or character '{ref}' in {' or '.join(state.warbands[w].name for w in bands)}")
+        raise NotFound(f"no unit or character '{ref}' in {' or '.join(state.warbands[w].name for w in bands)}")
     if len(found) > 1:
         raise BadInput(f"'{ref}' is in several warbands: write WARBAND/{ref}")
     return found[0]

@@ -119,6 +119,7 @@ class Session:
     campaign_ref: str | None
     on_commit: list[Callable[..., None]] = field(default_factory=list)
     creates_store: bool = False  # may this command create a SQLite file that is not there yet?
+    answer_json: bool = False  # a write's --json: answer with JSON instead of the event lines
     _ledger: Ledger | None = None
     _new_file: str | None = None  # a SQLite file this command is creating
 
@@ -166,18 +167,27 @@ LOAD_HOOKS: list[Callable[..., None]] = []
 STORE_CREATING_COMMANDS = {"new", "import", "demo"}
 
 
-@click.group(cls=LedgerGroup)
-@click.option("--store", "store_url", envvar="CAMPAIGN_STORE", default=DEFAULT_STORE, show_default=True,
+@click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--store", "store_url", envvar="CAMPAIGN_STORE", show_envvar=True, default=DEFAULT_STORE,
+              show_default=True,
               help="Where campaigns are kept: sqlite:///PATH, postgresql://USER@HOST:PORT/DB or memory://.")
-@click.option("--as", "actor", envvar="CAMPAIGN_ACTOR", default="arbiter", show_default=True,
+@click.option("--as", "actor", envvar="CAMPAIGN_ACTOR", show_envvar=True, default="arbiter", show_default=True,
               help="Who is doing this (recorded on every event).")
-@click.option("--campaign", "campaign_ref", envvar="CAMPAIGN_NAME", default=None,
-              help="Campaign name or id; not needed when the store holds one campaign.")
+@click.option("--campaign", "campaign_ref", envvar="CAMPAIGN_NAME", show_envvar=True, default=None,
+              help="Campaign name or id; without it, the store's only or current campaign (`campaign use`).")
 @click.version_option(package_name="campaign-ledger")
 @click.pass_context
 def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | None) -> None:
     """Keep the books of a skirmish-wargame campaign: every roll, draw, XP award and purchase is an
-    immutable event that can be replayed, voided with a reason, and exported as a verifiable trail."""
+    immutable event that can be replayed, voided with a reason, and exported as a verifiable trail.
+
+    \b
+    Environment variables:
+      CAMPAIGN_STORE   the store, as --store
+      CAMPAIGN_ACTOR   who is acting, as --as
+      CAMPAIGN_NAME    the campaign, as --campaign
+    Exit codes: 0 done, 1 refused by the rules, 2 bad input, 3 a chain or store that does not verify,
+    70 a bug (CAMPAIGN_DEBUG=1 shows its traceback)."""
     # --as and --campaign may come from the environment, where parse_args did not see them.
     actor, campaign_ref = checked_argument(actor), campaign_ref and checked_argument(campaign_ref)
     check_name(actor, "the actor (--as)")
@@ -245,8 +255,32 @@ def ask_card(prompt: str, candidates: Sequence[str]) -> str:
     return click.prompt(prompt, type=click.Choice(list(candidates)))
 
 
+# A choice that changes nothing: Enter takes it (the walk's "stop here" writes nothing either).
+SAFE_DEFAULTS = ("stop here", "no", "none", "nothing", "0")
+
+
 def ask_choice(prompt: str, options: Sequence[str]) -> str:
-    return click.prompt(prompt, type=click.Choice(list(options)))
+    """At a terminal: yes/no read as yes or no; other choices listed by number and picked by number
+    or name; Enter takes the choice that changes nothing, where there is one."""
+    choices = list(options)
+    default = next((o for o in SAFE_DEFAULTS if o in choices), None)
+    if sorted(choices) == ["no", "yes"]:
+        return "yes" if click.confirm(prompt, default=False) else "no"
+    numbered = not all(o.isdigit() for o in choices)  # numbers are their own names
+    if numbered:
+        click.echo(prompt)
+        for index, option in enumerate(choices, 1):
+            click.echo(f"  {index}) {option}")
+        prompt = "Choose by number or name"
+    else:
+        prompt = f"{prompt} ({', '.join(choices)})"
+    while True:
+        text = click.prompt(prompt, default=default).strip()
+        if text in choices:
+            return text
+        if numbered and text.isdigit() and 1 <= int(text) <= len(choices):
+            return choices[int(text) - 1]
+        click.echo(f"  '{text}' is not one of the choices", err=True)
 
 
 def is_interactive() -> bool:
@@ -311,10 +345,49 @@ def run(session: Session, command: Command, *, dice: DiceChoice | None = None, r
     return outcome
 
 
+def writes(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A command that records: `--json` makes it answer with JSON (see `outcome_json`)."""
+
+    @click.option("--json", "answer_json", is_flag=True,
+                  help="Answer with JSON: the transactions recorded, their rolls and events, and the new head.")
+    @wraps(func)
+    def wrapper(*args: Any, answer_json: bool, **kwargs: Any) -> Any:
+        click.get_current_context().find_object(Session).answer_json = answer_json
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """What a write recorded, for scripts: one object per commit (a reroll's void and new decision
+    are one commit), on one line."""
+    from ledger import events as ev
+    from projections.history import record_text  # deferred: formatting is only needed when printing
+
+    return {
+        "transactions": sorted({r.tx for r in outcome.records}),
+        "rolls": [
+            {"roll": e.roll, "tx": r.tx, "expression": e.expression, "purpose": e.purpose, "faces": e.faces,
+             "value": e.value, "source": e.source, "copy_of": e.copy_of}
+            for r in outcome.records if isinstance(e := r.event, ev.DiceRolled)
+        ],
+        "events": [
+            {"position": r.position, "tx": r.tx, "type": ev.tag_of(r.event), "text": record_text(r, outcome.state)}
+            for r in outcome.records
+        ],
+        "head": outcome.state.head,
+    }
+
+
 def report(outcome: Outcome) -> None:
-    """One line per event a person cares about, then the transaction and head hash."""
+    """One line per event a person cares about, then the transaction and head hash (or, after a
+    write's --json, one line of JSON)."""
     from ledger.describe import describe  # deferred: formatting is only needed when printing
 
+    session = click.get_current_context().find_object(Session)
+    if session is not None and session.answer_json:
+        click.echo(json.dumps(outcome_json(outcome), sort_keys=True, ensure_ascii=False))
+        return
     for record in outcome.records:
         line = describe(record.event, outcome.state)
         if line:

@@ -9,7 +9,20 @@ import click
 
 from commands.shared import UpgradeRules
 from ledger import audit, rulesets
-from ledger.cli.app import DiceChoice, Session, dice_options, emit_json, main, parse_pairs, pass_session, report, run
+from ledger.cli.app import (
+    DiceChoice,
+    Session,
+    answers_option,
+    dice_options,
+    emit_json,
+    interactive_ask,
+    main,
+    parse_pairs,
+    pass_session,
+    report,
+    run,
+    writes,
+)
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
 from ledger.describe import plural
 from projections.roster import roster as roster_view
@@ -45,6 +58,7 @@ def _json_object(file: BinaryIO, what: str) -> dict[str, object]:
 
 
 @main.command("new")
+@writes
 @click.argument("name")
 @click.option("--ruleset", "ruleset_id", default="freeform", show_default=True,
               help="The game's rules (see `campaign rulesets`).")
@@ -74,15 +88,29 @@ def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], 
 @pass_session
 def list_campaigns(session: Session, as_json: bool) -> None:
     """List the campaigns in the store."""
-    summaries = [campaign_summary(state) for state in session.ledger.campaigns()]
+    states = session.ledger.campaigns()
+    current = session.ledger.store.current_campaign() if len(states) > 1 else None
+    summaries = [{**campaign_summary(state), "current": str(current) == state.campaign_id} for state in states]
     if as_json:
         emit_json(summaries)
         return
     if not summaries:
         click.echo("No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.")
     for s in summaries:
-        click.echo(f"{s['name']}  {s['ruleset']}  {plural(s['warbands'], 'warband')}  {plural(s['battles'], 'battle')}  "
+        click.echo(f"{'* ' if s['current'] else ''}{s['name']}  {s['ruleset']}  {plural(s['warbands'], 'warband')}  {plural(s['battles'], 'battle')}  "
                    f"{plural(s['events'], 'event')}  head {s['head'][:16]}")
+
+
+@main.command("use")
+@click.argument("name")
+@pass_session
+def use(session: Session, name: str) -> None:
+    """Make campaign NAME the store's current one: commands without --campaign then mean it.
+
+    Kept in the store, so everyone using that store shares it; `campaign new` and `campaign import`
+    make the campaign they create current."""
+    state = session.ledger.use(name)
+    click.echo(f"Now using {state.name} ({state.ruleset}) in {session.store_url}.")
 
 
 @main.command("show")
@@ -119,6 +147,7 @@ def rules() -> None:
 
 
 @rules.command("upgrade")
+@writes
 @click.option("--reason", default="", help="Why (kept in the audit trail).")
 @pass_session
 def rules_upgrade(session: Session, reason: str) -> None:
@@ -137,6 +166,7 @@ def seed() -> None:
 
 
 @seed.command("reveal")
+@writes
 @pass_session
 def seed_reveal(session: Session) -> None:
     """Reveal this epoch's seed so anyone can recompute its dice, and commit to a new one."""
@@ -145,6 +175,7 @@ def seed_reveal(session: Session) -> None:
 
 
 @main.command("void")
+@writes
 @click.argument("ref")
 @click.option("--reason", required=True, help="Why (kept in the audit trail).")
 @click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")
@@ -159,16 +190,22 @@ def void(session: Session, ref: str, reason: str, cascade: bool) -> None:
 
 
 @main.command("reroll")
+@writes
 @click.argument("roll")
 @click.option("--reason", required=True, help="Why the roll is disputed.")
 @click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")
+@answers_option
 @dice_options
 @pass_session
-def reroll(session: Session, roll: str, reason: str, cascade: bool, dice: DiceChoice) -> None:
-    """Void the transaction of a disputed roll (R5) and record its command again with a new roll."""
+def reroll(session: Session, roll: str, reason: str, cascade: bool, dice: DiceChoice, answers: dict[str, str]) -> None:
+    """Void the transaction of a disputed roll (R5) and record its command again with a new roll.
+
+    Only the disputed roll is rolled again (--dice or --ledger); the transaction's other rolls are
+    handed back. If the new result asks a question, answer it with --answer KEY=CHOICE."""
     cid, state = session.state()
     outcome = session.ledger.reroll(
-        cid, roll, reason=reason, actor=session.actor, dice=dice.source(state), cascade=cascade
+        cid, roll, reason=reason, actor=session.actor, dice=dice.source(state), cascade=cascade, answers=answers,
+        ask=interactive_ask(),
     )
     report(outcome)
 

@@ -89,4 +89,4 @@ def demo(session: Session, only: str | None) -> None:
         click.echo("")
         print_log(session.ledger.history(cid), state)
     click.echo("")
-    click.echo("Try: campaign --campaign NAME report | log | roster WARBAND | replay --battle 1 | verify | export --format md")
+    click.echo("Try: campaign use NAME, then: campaign report | log | roster WARBAND | replay --battle 1 | verify | export --format md")

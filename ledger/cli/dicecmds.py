@@ -5,10 +5,11 @@ from __future__ import annotations
 import click
 
 from commands.shared import BareDraw, BareRoll, RecordNote
-from ledger.cli.app import DiceChoice, Session, dice_options, main, pass_session, run
+from ledger.cli.app import DiceChoice, Session, dice_options, main, pass_session, run, writes
 
 
 @main.command("roll")
+@writes
 @click.argument("expression")
 @click.option("--for", "purpose", required=True, help="What the roll is for.")
 @dice_options
@@ -19,6 +20,7 @@ def roll(session: Session, expression: str, purpose: str, dice: DiceChoice) -> N
 
 
 @main.command("draw")
+@writes
 @click.argument("deck")
 @click.option("--for", "purpose", required=True, help="What the card is for.")
 @dice_options
@@ -29,6 +31,7 @@ def draw(session: Session, deck: str, purpose: str, dice: DiceChoice) -> None:
 
 
 @main.command("note")
+@writes
 @click.argument("text")
 @click.option("--warband", default=None, help="The warband the note is about.")
 @pass_session

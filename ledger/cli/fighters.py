@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from commands.shared import AwardXP, ChangeTreasury, Correct, GainItem, LoseItem, RecruitFighter, SpendXP
-from ledger.cli.app import Session, emit_json, main, parse_int_pairs, pass_session, run
+from commands.shared import AwardXP, ChangeTreasury, Correct, GainItem, LoseItem, RecruitFighter, RenameFighter, SpendXP
+from ledger.cli.app import Session, emit_json, main, parse_int_pairs, pass_session, run, writes
 from projections.roster import fighter_rows
 
 
@@ -15,6 +15,7 @@ def fighter() -> None:
 
 
 @fighter.command("add")
+@writes
 @click.argument("warband")
 @click.argument("name")
 @click.option("--role", required=True, help="leader, hero, henchman, troop, elite, hired-sword, unit…")
@@ -32,6 +33,17 @@ def fighter_add(session: Session, warband: str, name: str, role: str, stats: tup
         warband=warband, name=name, role=role, stats=parse_int_pairs(stats, "--stat"),
         keywords=list(keywords), equipment=list(equipment), cost=cost, group_size=group_size, paid=not free,
     ))
+
+
+@fighter.command("rename")
+@writes
+@click.argument("fighter_ref", metavar="FIGHTER")
+@click.argument("name")
+@click.option("--warband", default=None, help="The fighter's warband, when the name is not enough.")
+@pass_session
+def fighter_rename(session: Session, fighter_ref: str, name: str, warband: str | None) -> None:
+    """Give FIGHTER (a name or an id) a new NAME, unique in the warband; the history keeps both."""
+    run(session, RenameFighter(fighter=fighter_ref, name=name, warband=warband))
 
 
 @fighter.command("show")
@@ -59,6 +71,7 @@ def xp() -> None:
 
 
 @xp.command("award")
+@writes
 @click.argument("fighter_ref", metavar="FIGHTER")
 @click.argument("amount", type=int)
 @click.option("--reason", required=True, help="What the XP is for.")
@@ -70,6 +83,7 @@ def xp_award(session: Session, fighter_ref: str, amount: int, reason: str, warba
 
 
 @xp.command("spend")
+@writes
 @click.argument("fighter_ref", metavar="FIGHTER")
 @click.argument("amount", type=int)
 @click.option("--on", required=True, help="What the XP buys.")
@@ -86,6 +100,7 @@ def item() -> None:
 
 
 @item.command("gain")
+@writes
 @click.argument("warband")
 @click.argument("name")
 @click.option("--fighter", default=None, help="Who carries it (default: the warband's stash).")
@@ -97,6 +112,7 @@ def item_gain(session: Session, warband: str, name: str, fighter: str | None, re
 
 
 @item.command("lose")
+@writes
 @click.argument("warband")
 @click.argument("name")
 @click.option("--fighter", default=None, help="Who carried it (default: the warband's stash).")
@@ -108,6 +124,7 @@ def item_lose(session: Session, warband: str, name: str, fighter: str | None, re
 
 
 @main.command("treasury", context_settings={"ignore_unknown_options": True})
+@writes
 @click.argument("warband")
 @click.argument("delta", type=int)
 @click.option("--reason", required=True, help="Why the money changes.")
@@ -118,6 +135,7 @@ def treasury(session: Session, warband: str, delta: int, reason: str) -> None:
 
 
 @main.command("correct")
+@writes
 @click.argument("warband")
 @click.argument("fighter_ref", metavar="FIGHTER")
 @click.option("--reason", required=True, help="The arbiter's reason.")

@@ -1,11 +1,20 @@
-"""campaign post-game WARBAND: the ruleset's post-battle sequence, step by step, resumable."""
+"""campaign post-game WARBAND: the ruleset's post-battle sequence, step by step, resumable.
+
+Without a terminal the walk runs on through every step it can do with what it was given (the
+`--dice` go to the first step of the run; later steps roll with `--ledger` or stop for dice) and
+stops, saying what comes next, at the first step that needs dice or an answer it was not given.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 import click
 import msgspec
 
 from ledger import rulesets
+from ledger.campaigns import decide
 from ledger.cli.app import (
     DiceChoice,
     Session,
@@ -17,14 +26,20 @@ from ledger.cli.app import (
     pass_session,
     report,
 )
-from ledger.errors import BadInput, NeedsDice, RuleViolation
+from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key
+from ledger.errors import BadInput, LedgerError, NeedsAnswer
+from ledger.state import CampaignState
+
+GO_ON, STOP = "go on", "stop here"
 
 
 @main.command("post-game")
 @click.argument("warband_ref", metavar="WARBAND")
 @click.option("--step", "only", default=None, help="Do just this step (by key).")
-@click.option("--list", "list_only", is_flag=True, help="Show the steps and which are done, without doing any.")
-@click.option("--json", "as_json", is_flag=True, help="With --list: print JSON.")
+@click.option("--list", "list_only", is_flag=True,
+              help="Show the steps, which are done, and the questions still open (keys and choices); do nothing.")
+@click.option("--json", "as_json", is_flag=True,
+              help="With --list: print JSON. Otherwise answer each step done with a line of JSON.")
 @answers_option
 @dice_options
 @pass_session
@@ -33,52 +48,187 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     """Walk WARBAND through its game's post-battle sequence in order.
 
     Each step is one transaction: if you stop half way, run this again and it carries on with the
-    first step not yet done for the warband's latest battle. Dice are asked for at a terminal
-    (or given with --dice / --ledger); choices are asked for as they come up."""
+    first step not yet done for the warband's latest battle. At a terminal dice and choices are
+    asked for as they come up. Without one, --dice are the first step's; the walk goes on through
+    the steps that need no dice and no answer (with --ledger, through every step) and stops at the
+    first that needs what it was not given. --answer KEY=CHOICE answers any step's question ahead:
+    --list shows the keys."""
     cid, state = session.state()
     ruleset = rulesets.get(state.ruleset)
     band = state.warband(warband_ref)
     if ruleset.post_game is None:
-        raise RuleViolation(f"ruleset {ruleset.id} has no guided post-game sequence")
+        # Not a mistake to refuse: there is simply no sequence to walk, so say what to use instead.
+        click.echo(f"{ruleset.title} has no post-battle sequence to walk: record what happened to {band.name} "
+                   "with the shared commands — `campaign xp award`, `campaign roll`, `campaign item gain|lose`, "
+                   "`campaign treasury`, `campaign correct` and `campaign note`.")
+        return
     steps = list(ruleset.post_game(state, band.id))
     if only is not None and only not in {s.key for s in steps}:
         raise BadInput(f"no step '{only}' (steps: {', '.join(s.key for s in steps)})")
-    if list_only and as_json:
-        emit_json([{"key": s.key, "title": s.title, "done": s.done(state, band.id)} for s in steps])
-        return
+    chosen = [s for s in steps if only is None or s.key == only]
     if list_only:
-        for step in steps:
-            click.echo(f"[{'x' if step.done(state, band.id) else ' '}] {step.key}: {step.title}")
+        _list(ruleset, state, band.id, steps, answers, as_json)
         return
+    _refuse_unknown_answers(ruleset, state, band.id, [s for s in chosen if not s.done(state, band.id)], answers)
+    session.answer_json = as_json
+    say = (lambda text: None) if as_json else click.echo
     ask = interactive_ask()
     did = 0
-    for step in steps:
-        if (only is not None and step.key != only) or step.done(state, band.id):
+    for step in chosen:
+        if step.done(state, band.id):
             continue
-        if ask is None and did:
-            # Without a terminal each step takes its own --dice: stop and say what comes next.
-            click.echo(f"Next step: {step.key} (run `campaign post-game {warband_ref}` again with its dice).")
-            return
-        click.echo(f"== {step.title}")
+        say(f"== {step.title}")
         if ask is not None and step.before and ask(f"Before this step: {step.before}", [GO_ON, STOP]) == STOP:
-            click.echo(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on.")
+            say(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on.")
             return
-        command = step.build(state, band.id, ask or _no_ask(step.key))
-        command = msgspec.structs.replace(command, answers={**command.answers, **answers})
-        outcome = session.ledger.execute(cid, command, actor=session.actor, dice=dice.source(state), ask=ask)
+        # The --dice are the first step's; later steps roll with --ledger, at a terminal, or stop for dice.
+        given = dice if did == 0 else DiceChoice(None, [], dice.use_ledger)
+        source = given.source(state)
+        if isinstance(source, TableDice):
+            source.used_by = f"step {step.key}"
+        try:
+            command = step.build(state, band.id, StepAsk(answers, ask))
+            command = msgspec.structs.replace(command, answers={**command.answers, **answers})
+            outcome = session.ledger.execute(cid, command, actor=session.actor, dice=source, ask=ask, answered_now=())
+        except LedgerError as need:
+            # The run's first step cannot go on: an error. A later one: the walk did what it could.
+            if did == 0:
+                raise
+            say(f"Next step: {step.key} — {need}; then run `campaign post-game {warband_ref}` again.")
+            return
         report(outcome)
         state = outcome.state
         did += 1
     if all(s.done(state, band.id) for s in steps):
-        click.echo("Post-game sequence complete.")
+        say("Post-game sequence complete.")
 
 
-GO_ON, STOP = "go on", "stop here"
+class StepAsk:
+    """What a step's builder asks with: the answer given for the question's key, else the
+    person at the terminal, else a refusal naming the key (a builder that names no key can only
+    be answered at a terminal)."""
+
+    def __init__(self, answers: dict[str, str], ask: AskChoice | None):
+        self.answers, self.ask = answers, ask
+
+    def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str:
+        if key is not None and key in self.answers:
+            if self.answers[key] not in options:
+                raise BadInput(f"{prompt}: '{self.answers[key]}' is not one of: {', '.join(options)}")
+            return self.answers[key]
+        if self.ask is not None:
+            return self.ask(prompt, options)
+        raise NeedsAnswer(key or "", prompt, list(options))
 
 
-def _no_ask(step: str):
-    def refuse(prompt: str, options):
-        raise NeedsDice(f"{step}: {prompt} — run at a terminal or give the choice as an option")
+# --- what is still open --------------------------------------------------------------------------
 
-    return refuse
 
+class _Questions(StepAsk):
+    """Records a builder's questions, answered as a run without a terminal answers them."""
+
+    def __init__(self, answers: dict[str, str]):
+        super().__init__(answers, None)
+        self.asked: list[dict[str, Any]] = []
+
+    def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str:
+        self.asked.append({"key": key or "", "prompt": prompt, "choices": list(options)})
+        return super().__call__(prompt, options, key)
+
+
+class _StopAtFirstRoll(Exception):
+    pass
+
+
+class _NoDiceYet:
+    """Dice for a look ahead: the questions before the first roll are the ones known now."""
+
+    def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        raise _StopAtFirstRoll
+
+    def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
+        raise _StopAtFirstRoll
+
+    def rewind(self) -> None:
+        """Nothing to rewind."""
+
+    def finish(self) -> None:
+        """Nothing given, nothing left over."""
+
+
+def _built(step: rulesets.Step, state: CampaignState, warband: str, answers: dict[str, str]) -> tuple[Command | None, list]:
+    questions = _Questions(answers)
+    try:
+        return step.build(state, warband, questions), questions.asked
+    except LedgerError:
+        return None, questions.asked
+
+
+def _open_questions(ruleset: rulesets.Ruleset, state: CampaignState, command: Command) -> list[dict[str, Any]]:
+    """The questions the command asks before its first roll, on this state: each answered with its
+    first choice to find the next, until a roll, the end, or a refusal."""
+    asked: list[dict[str, Any]] = []
+    answers = dict(command.answers)
+    for _ in range(100):  # a bound: every round answers one more question
+        try:
+            decide(ruleset, state, msgspec.structs.replace(command, answers=answers), dice=_NoDiceYet(),
+                   shuffle_dice=_NoDiceYet())
+        except NeedsAnswer as need:
+            asked.append({"key": need.key, "prompt": need.prompt, "choices": need.options})
+            answers[need.key] = need.options[0]
+            continue
+        except (LedgerError, _StopAtFirstRoll):
+            pass
+        break
+    return asked
+
+
+def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: list[rulesets.Step],
+          answers: dict[str, str], as_json: bool) -> None:
+    """Each step, done or not; for the next step the questions it asks now (before any dice), and
+    for every open step the keys it may ask depending on the dice."""
+    rows = []
+    first_open = True
+    for step in steps:
+        done = step.done(state, warband)
+        row: dict[str, Any] = {"key": step.key, "title": step.title, "done": done, "questions": [], "may_ask": []}
+        if not done:
+            command, asked = _built(step, state, warband, answers)
+            if first_open and command is not None:
+                asked += _open_questions(ruleset, state, msgspec.structs.replace(command, answers={**answers}))
+            first_open = False
+            row["questions"] = [q for q in asked if q["key"] not in answers]
+            known = {q["key"] for q in asked}
+            row["may_ask"] = [k for k in (type(command).answer_keys if command else ()) if k not in known]
+        rows.append(row)
+    if as_json:
+        emit_json(rows)
+        return
+    for row in rows:
+        click.echo(f"[{'x' if row['done'] else ' '}] {row['key']}: {row['title']}")
+        for q in row["questions"]:
+            key = f"--answer {q['key']}=" if q["key"] else "(at a terminal) "
+            click.echo(f"      {key}{'|'.join(q['choices'])}  {q['prompt']}")
+        if row["may_ask"]:
+            click.echo(f"      may ask, depending on the dice: {', '.join(row['may_ask'])}")
+
+
+def _refuse_unknown_answers(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
+                            open_steps: list[rulesets.Step], answers: dict[str, str]) -> None:
+    """Before anything is written: every --answer must be a question an open step asks or documents."""
+    if not answers:
+        return
+    known: list[str] = []
+    commands = []
+    for index, step in enumerate(open_steps):
+        command, asked = _built(step, state, warband, answers)
+        known += [q["key"] for q in asked if q["key"]]
+        if command is not None:
+            commands.append(command)
+            known += list(type(command).answer_keys)
+            if index == 0:
+                known += [q["key"] for q in _open_questions(ruleset, state, command)]
+    unknown = [k for k in answers if k not in known and not any(documents_key(type(c), k) for c in commands)]
+    if unknown:
+        keys = ", ".join(dict.fromkeys(known)) or "none"
+        raise BadInput(f"--answer {', '.join(unknown)}: no open step of the post-game asks it (keys: {keys})")

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from commands.shared import EnlistWarband
-from ledger.cli.app import Session, emit_json, main, pass_session, run
+from ledger.cli.app import Session, emit_json, main, pass_session, run, writes
 from ledger.cli.report import roster_sheet, write_output
 from ledger.cli.views import print_roster
 from ledger.describe import plural
@@ -23,6 +23,7 @@ def warband() -> None:
 
 
 @warband.command("add")
+@writes
 @click.argument("name")
 @click.option("--player", required=True, help="Who plays it.")
 @click.option("--faction", default="", help="Faction, race or warband type.")

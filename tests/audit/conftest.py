@@ -59,7 +59,7 @@ class Cli:
         return json.loads(self("show", "--json", store=store).output)
 
     def log(self, store: str = "c.db") -> list[dict]:
-        return json.loads(self("log", "--json", store=store).output)
+        return json.loads(self("log", "--json", "--all", store=store).output)  # every event, by position
 
 
 @pytest.fixture

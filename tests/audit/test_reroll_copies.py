@@ -9,13 +9,14 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from commands.shared import SHARED_HANDLERS
+from commands.shared import SHARED_HANDLERS, EnlistWarband
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.cli import main
-from ledger.decide import Command, Context
+from ledger.decide import Command, Context, TableDice
 from ledger.rulesets import Ruleset, register
 from ledger.store import Store
+from ledger.testing import LedgerHarness
 
 VERIFIER = Path(__file__).resolve().parent.parent / "independent_verifier.py"
 
@@ -72,3 +73,17 @@ def test_a_rerolled_second_roll_keeps_the_first_as_a_copy_and_verifies(tmp_path)
     refused = subprocess.run([sys.executable, "-I", "-S", str(VERIFIER), str(forged)], capture_output=True, text=True)
     assert refused.returncode == 1
     assert campaign("verify", str(forged)).exit_code == 3
+
+
+def test_a_rerolled_first_roll_hands_back_the_later_undisputed_roll_unchanged():
+    """README: "A reroll re-rolls only the disputed roll" — the roll after the disputed one is a
+    copy of the recorded one, not a new roll (issue 9, item 2)."""
+    table = LedgerHarness("test-two-rolls")
+    table.do(EnlistWarband(name="Rats", player="Ann"))
+    table.do(TwoRolls(warband="Rats"), [3, 4])  # R0 = 3, R1 = 4
+    rolled = table.ledger.reroll(table.cid, "R0", reason="cocked die", actor="arbiter", dice=TableDice([6]))
+    rolls = [r.event for r in rolled.records if isinstance(r.event, ev.DiceRolled)]
+    assert [(r.roll, r.purpose, r.faces, r.copy_of) for r in rolls] == [
+        (2, "where to look", [6], None),
+        (3, "what is found", [4], 1),
+    ]

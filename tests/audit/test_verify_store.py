@@ -169,4 +169,4 @@ def test_a_campaign_is_found_by_name_even_when_its_rows_do_not_decode(played, da
 
 def test_verify_names_an_unknown_campaign(played):
     result = played("--campaign", "Other", "verify")
-    assert (result.exit_code, result.output) == (1, f"Error: no campaign 'Other' in {played.url()}\n")
+    assert (result.exit_code, result.output) == (2, f"Error: no campaign 'Other' in {played.url()}\n")

@@ -1,6 +1,7 @@
 """campaign new / list / show / rulesets / seed reveal."""
 
 import json
+import sqlite3
 
 from ledger import dice
 
@@ -22,7 +23,7 @@ def test_campaign_refusals(campaign):
         f"Error: a campaign named 'test league' already exists in {campaign.store}\n"
     )
     refused = campaign("new", "X", "--ruleset", "nope")
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert refused.output.startswith("Error: no ruleset 'nope' (known: ")
     bad_option = campaign("new", "Y", "--option", "dice")
     assert (bad_option.exit_code, bad_option.output) == (2, "Error: --option takes KEY=VALUE, not 'dice'\n")
@@ -31,20 +32,37 @@ def test_campaign_refusals(campaign):
 
 def test_commands_need_a_campaign(campaign):
     result = campaign("warband", "list")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output == f"Error: no campaign in {campaign.store}: start one with `campaign new NAME`\n"
 
 
-def test_several_campaigns_need_choosing(campaign):
+def test_the_newest_campaign_is_current_and_use_picks_another(campaign):
+    """Issue 9, item 13: `campaign new` in a store that holds campaigns already (the demo's) makes
+    the new one current, so the README's quick tour works after its "Try it"."""
     campaign("new", "Spring")
     campaign("new", "Autumn")
-    assert campaign("warband", "list").output == (
-        "Error: this store holds several campaigns (Spring, Autumn): choose one with --campaign\n"
-    )
-    assert campaign("--campaign", "autumn", "warband", "add", "Rats", "--player", "Ann").exit_code == 0
+    assert campaign("warband", "add", "Rats", "--player", "Ann").exit_code == 0  # Autumn's
+    used = campaign("use", "spring")
+    assert (used.exit_code, used.output) == (0, f"Now using Spring (freeform) in {campaign.store}.\n")
+    assert campaign("warband", "add", "Skaven", "--player", "Bob").exit_code == 0  # Spring's
+    assert campaign("--campaign", "autumn", "warband", "list").output == "Rats  (Ann)  0 fighters  treasury 0\n"
     listed = campaign("list").output.splitlines()
-    assert listed[0].startswith("Spring  freeform  0 warbands  0 battles  4 events  head ")
+    assert listed[0].startswith("* Spring  freeform  1 warband  0 battles  6 events  head ")
     assert listed[1].startswith("Autumn  freeform  1 warband  0 battles  6 events  head ")
+    unknown = campaign("use", "Winter")
+    assert (unknown.exit_code, unknown.output) == (2, f"Error: no campaign 'Winter' in {campaign.store}\n")
+    assert campaign("warband", "list").output == "Skaven  (Bob)  0 fighters  treasury 0\n"
+
+
+def test_several_campaigns_and_none_current_need_choosing(campaign, tmp_path):
+    campaign("new", "Spring")
+    campaign("new", "Autumn")
+    with sqlite3.connect(tmp_path / "campaign.db") as db:  # as a store from before `campaign use`
+        db.execute("DROP TABLE stored_settings")
+    refused = campaign("warband", "list")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: this store holds several campaigns (Spring, Autumn): choose one with `campaign use NAME` or --campaign\n"
+    )
 
 
 def test_show_json(two_warbands):

@@ -23,7 +23,7 @@ def test_a_mistyped_sqlite_store_is_not_created(tmp_path, args):
     typo = tmp_path / "campain.db"
     result = CampaignRunner(f"sqlite:///{typo}")(*args)
     assert (result.exit_code, result.output) == (
-        1, f"Error: no campaign in sqlite:///{typo}: start one with `campaign new NAME`\n"
+        2, f"Error: no campaign in sqlite:///{typo}: start one with `campaign new NAME`\n"
     )
     assert not typo.exists()
 

@@ -37,11 +37,11 @@ def test_expressions(two_warbands, expression, faces, line):
 @pytest.mark.parametrize(
     ("args", "message", "code"),
     [
-        (["2D6", "--dice", "3"], "Error: x needs 2D6 (1 more die): pass them with --dice, or use --ledger", 1),
+        (["2D6", "--dice", "3"], "Error: x needs 2D6 (1 more die): pass them with --dice, or use --ledger", 2),
         (["2D6", "--dice", "3,5,6"], "Error: 3 dice given but only 2 used: check --dice", 2),
         (["D6", "--dice", "7"], "Error: x: die 1 shows 7, but a D6 shows 1 to 6", 2),
         (["2D6", "--dice", "3,five"], "Error: die 2: 'five' is not a number", 2),
-        (["2D6"], "Error: x needs 2D6 (2 more dice): pass them with --dice, or use --ledger", 1),
+        (["2D6"], "Error: x needs 2D6 (2 more dice): pass them with --dice, or use --ledger", 2),
         (["2Q6", "--dice", "1"], "Error: '2Q6' is not a dice expression (try D6, 2D6, D66, D3, 7D6 keep 6 highest)", 2),
         (["D6", "--dice", "3", "--ledger"], "Error: give either --dice/--card or --ledger, not both", 2),
     ],
@@ -102,3 +102,24 @@ def test_a_die_given_to_a_command_that_rolls_none_is_refused(campaign):
     campaign("new", "Cards", "--option", "decks=physical")
     refused = campaign("draw", "cards", "--for", "event", "--card", "QH", "--dice", "3")
     assert (refused.exit_code, refused.output) == (2, "Error: 1 die given but only 0 used: check --dice\n")
+
+
+def test_a_write_answers_with_json_its_transactions_rolls_and_new_head(two_warbands):
+    rolled = two_warbands("roll", "2D6", "--for", "loot", "--dice", "3,5", "--json")
+    assert rolled.exit_code == 0
+    answer = json.loads(rolled.output)
+    head = json.loads(two_warbands("show", "--json").output)["head"]
+    assert answer == {
+        "transactions": [6],
+        "rolls": [{"roll": 0, "tx": 6, "expression": "2D6", "purpose": "loot", "faces": [3, 5], "value": 8,
+                   "source": "table", "copy_of": None}],
+        "events": [
+            {"position": 15, "tx": 6, "type": "command.recorded", "text": "roll"},
+            {"position": 16, "tx": 6, "type": "dice.rolled", "text": "R0 loot: 2D6 rolled [3, 5] = 8 (table)"},
+        ],
+        "head": head,
+    }
+    rerolled = json.loads(two_warbands("reroll", "R0", "--reason", "cocked", "--dice", "6,6", "--json").output)
+    assert rerolled["transactions"] == [7, 8] and rerolled["rolls"][0]["faces"] == [6, 6]
+    awarded = json.loads(two_warbands("xp", "award", "Gunnar", "1", "--reason", "x", "--json").output)
+    assert [e["text"] for e in awarded["events"]] == ["xp.award", "Gunnar gains 1 XP: x"]

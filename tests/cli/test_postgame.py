@@ -4,6 +4,7 @@ each is one transaction, and an interrupted sequence carries on where it stopped
 import json
 
 import pytest
+from click.testing import CliRunner
 
 from commands.shared import SHARED_HANDLERS
 from ledger import events as ev
@@ -18,6 +19,8 @@ class Loot(Command, frozen=True, kw_only=True, tag="test-postgame.loot"):
 
 class Muster(Command, frozen=True, kw_only=True, tag="test-postgame.muster"):
     warband: str
+
+    answer_keys = ("hero", "FIGHTER:oath")  # the oath is sworn only on a 6 (see muster)
 
 
 def latest_battle(state, warband: str) -> int:
@@ -35,6 +38,8 @@ def muster(cmd: Muster, ctx: Context) -> None:
     chosen = ctx.choose("hero", "Who gets 1 XP?", names)
     fighter = ctx.state.fighter(chosen, cmd.warband)
     ctx.emit(ev.XPAwarded(warband=cmd.warband, fighter=fighter.id, amount=1, reason="muster"))
+    if fighter.role == "hero" and ctx.state.warbands[cmd.warband].treasury >= 6 and ctx.roll("D6", purpose="oath").value == 6:
+        ctx.choose(f"{fighter.name.lower()}:oath", f"Does {fighter.name} swear the oath?", ["yes", "no"])
     ctx.emit(ev.PostGameStepDone(warband=cmd.warband, step="muster", battle=latest_battle(ctx.state, cmd.warband)))
 
 
@@ -67,22 +72,66 @@ def after_battle(campaign):
     return campaign
 
 
-def test_without_a_terminal_each_run_does_the_next_step(after_battle):
+def test_without_a_terminal_the_walk_stops_at_the_first_question_it_was_not_given(after_battle):
     first = after_battle("post-game", "Rats", "--dice", "4")
     assert first.output.splitlines()[:3] == ["== Loot", "  R0 loot: D6 rolled [4] = 4 (table)", "  Rats treasury +4: loot"]
-    assert first.output.splitlines()[-1] == "Next step: muster (run `campaign post-game Rats` again with its dice)."
-    assert after_battle("post-game", "Rats", "--list").output == "[x] loot: Loot\n[ ] muster: Muster\n"
-    assert json.loads(after_battle("post-game", "Rats", "--list", "--json").output) == [
-        {"key": "loot", "title": "Loot", "done": True},
-        {"key": "muster", "title": "Muster", "done": False},
+    assert first.output.splitlines()[-2:] == [
+        "== Muster",
+        "Next step: muster — Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans); "
+        "then run `campaign post-game Rats` again.",
     ]
-    refused = after_battle("post-game", "Rats")
+    assert first.exit_code == 0
+    assert after_battle("post-game", "Rats", "--list").output == (
+        "[x] loot: Loot\n"
+        "[ ] muster: Muster\n"
+        "      --answer hero=Gunnar|Hans  Who gets 1 XP?\n"
+        "      may ask, depending on the dice: FIGHTER:oath\n"
+    )
+    assert json.loads(after_battle("post-game", "Rats", "--list", "--json").output) == [
+        {"key": "loot", "title": "Loot", "done": True, "questions": [], "may_ask": []},
+        {"key": "muster", "title": "Muster", "done": False,
+         "questions": [{"key": "hero", "prompt": "Who gets 1 XP?", "choices": ["Gunnar", "Hans"]}],
+         "may_ask": ["FIGHTER:oath"]},
+    ]
+    refused = after_battle("post-game", "Rats")  # the first step of a run cannot go on: an error
     assert (refused.exit_code, refused.output) == (
-        1, "== Muster\nError: Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans)\n"
+        2, "== Muster\nError: Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans)\n"
     )
     second = after_battle("post-game", "Rats", "--answer", "hero=Hans")
     assert second.output.splitlines()[1] == "  Hans gains 1 XP: muster"
     assert second.output.splitlines()[-1] == "Post-game sequence complete."
+
+
+def test_one_run_answers_every_step_and_json_answers_each_step(after_battle):
+    """Issue 9, items 9 and 11: with --ledger and the answers the list names, one run does it all."""
+    done = after_battle("post-game", "Rats", "--ledger", "--answer", "hero=Gunnar", "--json")
+    assert done.exit_code == 0, done.output
+    steps = [json.loads(line) for line in done.output.splitlines()]
+    assert [[e["type"] for e in step["events"]][1:] for step in steps] == [
+        ["dice.rolled", "treasury.changed", "post-game.step-done"],
+        ["xp.awarded", "post-game.step-done"],  # Gunnar leads: he swears no oath
+    ]
+    assert steps[1]["head"] == json.loads(after_battle("show", "--json").output)["head"]
+
+
+def test_an_answer_no_open_step_asks_is_refused_before_anything_is_written(after_battle):
+    before = after_battle("log", "--json", "--all").output
+    refused = after_battle("post-game", "Rats", "--dice", "4", "--answer", "heroe=Hans")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: --answer heroe: no open step of the post-game asks it (keys: hero, FIGHTER:oath)\n"
+    )
+    # A documented key, asked only on some dice, is accepted (and left unused when not asked).
+    accepted = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
+    assert accepted.exit_code == 0, accepted.output
+    assert after_battle("log", "--json", "--all").output != before
+
+
+def test_dice_given_to_a_step_that_rolls_none_are_refused_naming_it(after_battle):
+    after_battle("post-game", "Rats", "--dice", "4")
+    refused = after_battle("post-game", "Rats", "--dice", "3", "--answer", "hero=Hans")
+    assert (refused.exit_code, refused.output) == (
+        2, "== Muster\nError: step muster rolls no dice, yet --dice gave 1 die: give them to a step that rolls\n"
+    )
 
 
 def test_at_a_terminal_it_asks_and_resumes_after_an_interruption(after_battle, monkeypatch):
@@ -90,8 +139,10 @@ def test_at_a_terminal_it_asks_and_resumes_after_an_interruption(after_battle, m
     interrupted = after_battle("post-game", "Rats", input="5\n")  # the input ends before the choice
     assert "  R0 loot: D6 rolled [5] = 5 (table)" in interrupted.output
     assert interrupted.exit_code == 1  # click's Abort on end of input
-    resumed = after_battle("post-game", "Rats", input="Gunnar\n")
-    assert resumed.output.startswith("== Muster\nWho gets 1 XP? (Gunnar, Hans): Gunnar\n  Gunnar gains 1 XP: muster\n")
+    resumed = after_battle("post-game", "Rats", input="1\n")  # a choice picked by its number
+    assert resumed.output.startswith(
+        "== Muster\nWho gets 1 XP?\n  1) Gunnar\n  2) Hans\nChoose by number or name: 1\n  Gunnar gains 1 XP: muster\n"
+    )
     assert after_battle("post-game", "Rats", "--list").output == "[x] loot: Loot\n[x] muster: Muster\n"
 
 
@@ -101,7 +152,36 @@ def test_step_by_key_and_unknown_step(after_battle):
     assert after_battle("post-game", "Rats", "--step", "trade").output == "Error: no step 'trade' (steps: loot, muster)\n"
 
 
-def test_freeform_has_no_guided_sequence(two_warbands):
-    assert two_warbands("post-game", "Reikland Rats").output == (
-        "Error: ruleset freeform has no guided post-game sequence\n"
-    )
+def test_freeform_has_no_guided_sequence_and_says_what_to_use_instead(two_warbands):
+    before = two_warbands("verify", "--json").output
+    said = two_warbands("post-game", "Reikland Rats")
+    assert (said.exit_code, said.output) == (0, (
+        "Freeform (shared commands only) has no post-battle sequence to walk: record what happened to Reikland Rats "
+        "with the shared commands — `campaign xp award`, `campaign roll`, `campaign item gain|lose`, "
+        "`campaign treasury`, `campaign correct` and `campaign note`.\n"
+    ))
+    assert two_warbands("verify", "--json").output == before
+
+
+@pytest.mark.parametrize(
+    ("options", "typed", "picked"),
+    [
+        (["yes", "no"], "y\n", "yes"),  # yes/no read as yes or no
+        (["no", "yes"], "n\n", "no"),
+        (["yes", "no"], "\n", "no"),  # Enter: no, the answer that changes nothing
+        (["nothing", "lance", "sword"], "3\n", "sword"),  # by number
+        (["nothing", "lance", "sword"], "lance\n", "lance"),  # by name
+        (["nothing", "lance", "sword"], "\n", "nothing"),  # Enter: the choice that changes nothing
+        (["nothing", "lance"], "7\nlance\n", "lance"),  # asked again after a choice that is not one
+        (["0", "1", "2"], "2\n", "2"),  # numbers are their own names
+    ],
+)
+def test_at_a_terminal_choices_are_picked_by_number_or_name(options, typed, picked):
+    """Issue 9, item 12."""
+    with CliRunner().isolation(input=typed):
+        assert app.ask_choice("Which?", options) == picked
+
+
+def test_a_choice_without_a_safe_default_waits_for_one():
+    with CliRunner().isolation(input="\n2\n"):
+        assert app.ask_choice("Who?", ["Gunnar", "Hans"]) == "Hans"

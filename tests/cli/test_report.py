@@ -31,8 +31,8 @@ def test_report_refuses_bad_cuts_and_paths_writing_nothing(two_warbands, tmp_pat
     for args, code, message in [
         (["--until", "0"], 2, "Error: --until takes a position from 1\n"),
         (["--until", "5", "--battle", "1"], 2, "Error: give --until or --battle, not both\n"),
-        (["--until", "99"], 1, "Error: no position 99: the campaign has 14 events\n"),
-        (["--battle", "1"], 1, "Error: no battle 1 (battles: none yet)\n"),
+        (["--until", "99"], 2, "Error: no position 99: the campaign has 14 events\n"),
+        (["--battle", "1"], 2, "Error: no battle 1 (battles: none yet)\n"),
     ]:
         result = two_warbands("report", "--out", str(out), *args)
         assert (result.exit_code, result.output) == (code, message)
@@ -83,7 +83,7 @@ def test_roster_sheet_refusals(two_warbands, tmp_path):
         result = two_warbands("roster", "Reikland Rats", *args)
         assert (result.exit_code, result.output) == (2, message)
     result = two_warbands("roster", "Nobody", "--format", "md")
-    assert result.exit_code == 1 and result.output.startswith("Error: no warband 'Nobody'")
+    assert result.exit_code == 2 and result.output.startswith("Error: no warband 'Nobody'")
 
 
 def test_names_people_typed_are_shown_as_typed(campaign, tmp_path):

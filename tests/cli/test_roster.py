@@ -1,6 +1,12 @@
 """campaign warband / fighter / battle / roster / xp / item / treasury / correct / log / history."""
 
 import json
+import os
+
+from ledger.campaigns import Ledger
+from ledger.store import Store
+
+from ledger.cli import history as history_cli
 
 
 def test_roster_text(two_warbands):
@@ -30,7 +36,8 @@ def test_battle_then_xp_and_history(two_warbands):
                "--glorious", "Snikch=Slew the leader")
     assert result.output.splitlines()[0] == "  battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle"
     c("xp", "award", "Snikch", "2", "--reason", "won and took Gunnar out")
-    history = c("history", "--fighter", "Snikch").output.splitlines()
+    assert c("history", "--fighter", "Snikch").output == c("history", "Snikch").output  # older scripts still work
+    history = c("history", "Snikch").output.splitlines()  # like `roster WARBAND` and `xp award FIGHTER`
     assert history == [
         "   13 T5    arbiter    Snikch, leader, joins Clan Skrittle",
         "   16 T6    arbiter    battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
@@ -54,7 +61,7 @@ def test_battle_refusals_write_nothing(two_warbands):
     assert (absent.exit_code, absent.output) == (2, "Error: Gunnar did not fight in this battle\n")
     unknown = two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Orcs")
     assert (unknown.exit_code, unknown.output) == (
-        1, "Error: no warband 'Orcs' in this campaign (warbands: Reikland Rats, Clan Skrittle)\n"
+        2, "Error: no warband 'Orcs' in this campaign (warbands: Reikland Rats, Clan Skrittle)\n"
     )
     bad_pair = two_warbands("battle", "record", "--warband", "Reikland Rats", "--took-out", "Gunnar")
     assert (bad_pair.exit_code, bad_pair.output) == (2, "Error: --took-out takes KEY=VALUE, not 'Gunnar'\n")
@@ -132,3 +139,89 @@ def test_battle_record_leaves_out_a_fighter_who_must_miss_the_game():
     ):
         evolve(state, event)
     assert deeds_for(state, ["Rats"], (), (), (), ()) == [ev.Deed(fighter="otto")]
+
+
+def test_log_filters_by_warband_battle_and_tail_and_json_gives_the_rows_shown(two_warbands):
+    c = two_warbands
+    c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner", "Clan Skrittle")
+    c("xp", "award", "Snikch", "2", "--reason", "won")
+    c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner", "Reikland Rats")
+    c("treasury", "Reikland Rats", "5", "--reason", "loot")
+    head = json.loads(c("show", "--json").output)["head"]
+    assert c("log", "--battle", "1").output.splitlines() == [
+        "   16 T6    arbiter    battle 1: Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
+        "   18 T7    arbiter    Snikch gains 2 XP: won",
+        f"Head {head}",
+    ]
+    assert c("log", "--warband", "Reikland Rats", "--tail", "3").output.splitlines() == [
+        "   16 T6    arbiter    battle 1: Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
+        "   20 T8    arbiter    battle 2: Reikland Rats vs Clan Skrittle, won by Reikland Rats",
+        "   22 T9    arbiter    Reikland Rats treasury +5: loot",
+        f"Head {head}",
+    ]
+    shown = json.loads(c("log", "--json", "--warband", "Clan Skrittle", "--tail", "3").output)
+    assert [(row["position"], row["text"]) for row in shown] == [
+        (16, "battle 1: Reikland Rats vs Clan Skrittle, won by Clan Skrittle"),
+        (18, "Snikch gains 2 XP: won"),
+        (20, "battle 2: Reikland Rats vs Clan Skrittle, won by Reikland Rats"),
+    ]
+    # Text and JSON show the same rows; --all adds each transaction's recorded command.
+    assert len(json.loads(c("log", "--json").output)) == len(c("log").output.splitlines()) - 1
+    everything = json.loads(c("log", "--json", "--all").output)
+    assert [row["position"] for row in everything] == list(range(1, 23))
+    assert everything[20] == {**everything[20], "type": "command.recorded", "text": "treasury.change"}
+    for args, message in [
+        (["--battle", "3"], "Error: no battle 3 (battles: 1, 2)"),
+        (["--tail", "0"], "Error: --tail takes a number of rows from 1"),
+        (["--warband", "Orcs"], "Error: no warband 'Orcs' in this campaign (warbands: Reikland Rats, Clan Skrittle)"),
+    ]:
+        refused = c("log", *args)
+        assert (refused.exit_code, refused.output) == (2, message + "\n")
+
+
+def test_a_log_longer_than_the_terminal_goes_through_the_pager(two_warbands, monkeypatch):
+    printed = two_warbands("log").output  # not at a terminal: printed
+    paged = []
+    monkeypatch.setattr(history_cli, "output_is_terminal", lambda: True)
+    monkeypatch.setattr(history_cli.shutil, "get_terminal_size", lambda: os.terminal_size((80, 5)))
+    monkeypatch.setattr(history_cli.click, "echo_via_pager", paged.append)
+    assert two_warbands("log").output == ""
+    assert paged == [printed] and printed.count("\n") > 5
+    assert two_warbands("log", "--tail", "2").output.count("\n") == 3  # short enough: printed
+
+
+def test_a_fighter_is_renamed_by_an_event_and_the_history_keeps_both_names(two_warbands):
+    """Issue 9, item 8: `fighter rename` exists, names stay unique within a warband."""
+    c = two_warbands
+    c("fighter", "add", "Reikland Rats", "Swords", "--role", "henchman", "--cost", "25")
+    renamed = c("fighter", "rename", "Swords", "Swords of Altdorf")
+    assert (renamed.exit_code, renamed.output.splitlines()[0]) == (0, "  Swords is now called Swords of Altdorf")
+    assert "  Swords of Altdorf — henchman  XP 0" in c("roster", "Reikland Rats").output.splitlines()
+    assert [row["text"] for row in json.loads(c("history", "Swords of Altdorf", "--json").output)] == [
+        "Swords, henchman, joins Reikland Rats",
+        "Swords is now called Swords of Altdorf",
+    ]
+    for args, message in [
+        (["Swords of Altdorf", "Gunnar"], "Error: Reikland Rats already has a fighter called Gunnar"),
+        (["Swords of Altdorf", "gunnar"], "Error: Reikland Rats already has a fighter called gunnar"),
+        (["Swords of Altdorf", " "], "Error: a fighter needs a name"),
+        (["Swords", "Axes"], "Error: no fighter 'Swords'"),
+    ]:
+        refused = c("fighter", "rename", *args)
+        assert (refused.exit_code, refused.output) == (2, message + "\n")
+    assert c("fighter", "rename", "swords", "Snikch").exit_code == 0  # the id; another warband's name is free
+    assert c("replay", "--check").exit_code == 0
+
+
+def test_an_enemy_taken_out_is_out_of_action_unless_the_record_says_otherwise(two_warbands):
+    """Issue 9, item 4: "out of action: nobody" after `--took-out Gunnar=Snikch` left the injuries
+    step nothing to roll."""
+    c = two_warbands
+    c("fighter", "add", "Clan Skrittle", "Skreet", "--role", "hero")
+    c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--took-out", "Gunnar=Snikch",
+      "--took-out", "Gunnar=Skreet", "--not-out", "Skreet")
+    ledger = Ledger(Store(c.store))
+    deeds = {d.fighter: d for d in ledger.load(ledger.find(None)).battles[0].deeds}
+    ledger.store.close()
+    assert (deeds["snikch"].out_of_action, deeds["skreet"].out_of_action) == (True, False)
+    assert not deeds["gunnar"].out_of_action and deeds["gunnar"].took_out == ["snikch", "skreet"]

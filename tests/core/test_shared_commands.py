@@ -121,7 +121,7 @@ REFUSALS = [
     ("recruit into an unknown warband", BASE, c.RecruitFighter(warband="Orcs", name="Grob", role="hero"),
      NotFound, "no warband 'Orcs' in this campaign (warbands: Reikland Rats, Skaven)"),
     ("recruit a name the warband already has", BASE, c.RecruitFighter(warband="rats", name="gunnar", role="hero"),
-     RuleViolation, "Reikland Rats already has a fighter called gunnar"),
+     BadInput, "Reikland Rats already has a fighter called gunnar"),
     ("spend more XP than held", BASE, c.SpendXP(fighter="Gunnar", amount=1, on="Df +1"),
      RuleViolation, "Gunnar has 0 XP; Df +1 costs 1 XP"),
     ("award zero XP", BASE, c.AwardXP(fighter="Gunnar", amount=0, reason="x"),

@@ -71,7 +71,7 @@ def test_a_step_out_of_order_is_an_error_that_writes_nothing(after_battle):
 
 def test_a_choice_left_out_says_how_to_give_it(after_battle):
     result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,5,5,2,1,4,3")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output == (
         "Error: Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: answer with --answer keep=CHOICE "
         "(one of: 6,5,5,4,3,2, 6,5,5,4,3,1, 6,5,5,4,2,1, 6,5,5,3,2,1, 6,5,4,3,2,1, 5,5,4,3,2,1)\n"
@@ -91,10 +91,13 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "[ ] experience: Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
         "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!",
         "[ ] sell-shards: Trading 1: sell wyrdstone shards",
+        "      --answer shards=0|1|2  Reikland Rats holds 2 shards: how many to sell?",
         "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
+        "      --answer gunnar:search=nothing|power-scroll  Which rare item does Gunnar look for?",
         "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
         "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
+        "      may ask, depending on the dice: reinforce",
     ]
     lines = ok(after_battle("post-game", R, "--dice", "5,5"))
     assert lines[:4] == [
@@ -103,7 +106,16 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "  Hans serious injury 55: full-recovery (hero-injury:45-64)",
         "  Reikland Rats: post-game step injuries done for battle 1",
     ]
-    assert lines[-1] == "Next step: experience (run `campaign post-game Reikland Rats` again with its dice)."
+    # Without a terminal the walk runs on through experience (no dice, no answer) and stops at a question.
+    assert lines[5] == "== Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"
+    assert lines[-2:] == [
+        "== Trading 1: sell wyrdstone shards",
+        "Next step: sell-shards — Reikland Rats holds 2 shards: how many to sell?: answer with --answer shards=CHOICE "
+        "(one of: 0, 1, 2); then run `campaign post-game Reikland Rats` again.",
+    ]
+    # Issue 9, item 9: with the keys --list names, one run answers every question left.
+    done = ok(after_battle("post-game", R, "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
+    assert done[-1] == "Post-game sequence complete."
 
 
 def test_house_rules_that_do_not_decode_are_refused_and_nothing_is_written(campaign, tmp_path):
@@ -222,11 +234,15 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
         ok(after_battle("coreheim", *args))
     ok(after_battle("item", "gain", R, "sword", "--fighter", "Gunnar"))
     monkeypatch.setattr(app, "is_interactive", lambda: True)
-    # When the walk reaches the search and the player stops there to sell gear first
-    assert ok(after_battle("post-game", R, input="stop here\n")) == [
+    # When the walk reaches the search and the player stops there to sell gear first, with Enter:
+    # stopping is the choice that changes nothing, so it is the default (issue 9, item 12)
+    assert ok(after_battle("post-game", R, input="\n")) == [
         "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
-        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)? (go on, stop here): stop here",
+        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
+        "  1) go on",
+        "  2) stop here",
+        "Choose by number or name [stop here]: ",
         f"Stopped before search: run `campaign post-game {R}` again to carry on.",
     ]
     # Then the search is still to do, and the sale is still open
@@ -293,3 +309,39 @@ def test_an_underdog_sword_beyond_the_points_left_is_refused(underdog_battle):
                              "--race", "human", *HUMAN)
     assert (result.exit_code, result.output) == (1, "Error: Clan Skrit has 1 underdog point left for battle 1, not 2\n")
     assert events(underdog_battle) == before
+
+
+def test_an_unknown_answer_is_refused_naming_the_keys_the_command_knows(after_battle):
+    """Issue 9, item 10: a misspelt --answer key used to be silently ignored."""
+    before = events(after_battle)
+    result = after_battle("coreheim", "explore", R, "--dice", "1,2,3", "--answer", "kep=1,2,3")
+    assert (result.exit_code, result.output) == (
+        2, "Error: --answer kep: not a question of coreheim.explore (its keys: keep)\n"
+    )
+    assert events(after_battle) == before
+
+
+def test_a_reroll_takes_the_answer_its_new_result_asks_for(after_battle):
+    """Issue 9, item 10: rerolling Hans's D66 into 44 (Sold to the Pits) asks how the pit fight went."""
+    ok(after_battle("coreheim", "explore", R, "--dice", "1,2,3"))  # R0
+    ok(after_battle("coreheim", "injuries", R, "--dice", "4,2"))  # R1: 42, Smashed Leg
+    before = events(after_battle)
+    asked = after_battle("reroll", "R1", "--reason", "cocked die", "--dice", "4,4")
+    assert (asked.exit_code, asked.output) == (
+        2, "Error: Did Hans win the fight in the pits?: answer with --answer hans:pit-fight=CHOICE (one of: won, lost)\n"
+    )
+    assert events(after_battle) == before
+    answered = after_battle("reroll", "R1", "--reason", "cocked die", "--dice", "4,4", "--answer", "hans:pit-fight=won")
+    assert answered.exit_code == 0, answered.output
+    assert "  Reikland Rats treasury +25: serious injury: Sold to the Pits" in answered.output.splitlines()
+
+
+def test_advance_with_nothing_to_roll_says_the_step_is_done(after_battle):
+    """Issue 9, item 6: it was an error (exit 1) although the step counts as done."""
+    for args in (["explore", R, "--dice", "1,2,3"], ["injuries", R, "--dice", "5,5"], ["experience", R]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    said = after_battle("coreheim", "advance", R)
+    assert (said.exit_code, said.output) == (0, f"{R} has no advances to roll: the advances step is done.\n")
+    assert events(after_battle) == before
+    assert "[x] advances" in after_battle("post-game", R, "--list").output

@@ -13,6 +13,7 @@ from commands.coreheim import events as ce
 from commands.coreheim.commands import Buy, Injuries
 from commands.shared import GainItem
 from ledger import events as ev
+from ledger.decide import TableDice
 
 RATS = "reikland-rats"
 INJURIES_DONE = ev.PostGameStepDone(warband=RATS, battle=1, step="injuries")
@@ -260,3 +261,20 @@ def test_a_leader_dying_after_the_henchmen_rolled_loses_his_gear_and_the_best_he
     ]
     gunnar = rats_and_skaven.fighter("Gunnar")
     assert (gunnar.status, gunnar.equipment, rats_and_skaven.fighter("Marksmen").group_size) == ("dead", [], 3)
+
+
+def test_a_reroll_of_a_henchmans_d12_hands_back_the_heroes_undisputed_d66(rats_and_skaven):
+    """Issue 9, item 2: rerolling the Marksmen's first D12 must not re-roll Hans's D66 (66, Seen It
+    All) that came after it. The README: "A reroll re-rolls only the disputed roll"."""
+    rats_and_skaven.battle(ooa=["Hans", "Marksmen"])
+    rats_and_skaven.explore_quietly()
+    rats_and_skaven.do(Injuries(warband="Reikland Rats", answers={"marksmen:out": "2"}), [3, 8, 6, 6])  # R1 R2 R3
+    rerolled = rats_and_skaven.ledger.reroll(rats_and_skaven.cid, "R1", reason="die fell off", actor="arbiter",
+                                             dice=TableDice([9]))
+    rolls = [r.event for r in rerolled.records if isinstance(r.event, ev.DiceRolled)]
+    assert [(r.purpose, r.faces, r.copy_of) for r in rolls] == [
+        ("injury of Marksmen (1 of 2)", [9], None),
+        ("injury of Marksmen (2 of 2)", [8], 2),
+        ("serious injury of Hans", [6, 6], 3),
+    ]
+    assert rats_and_skaven.fighter("Marksmen").group_size == 3  # 9 and 8 both survive

@@ -204,10 +204,10 @@ def test_the_guided_steps_ask_for_what_their_commands_need(rats_and_skaven):
     rats_and_skaven.battle(ooa=["Hans"])
     rats_and_skaven.explore_quietly()  # 1, 2, 3: 2 shards
     rats_and_skaven.do(Injuries(warband=R), [5, 5])
-    asked: list[tuple[str, list[str]]] = []
+    asked: list[tuple[str, list[str], str]] = []
 
-    def ask(prompt: str, options: list[str]) -> str:
-        asked.append((prompt, list(options)))
+    def ask(prompt: str, options: list[str], key: str) -> str:
+        asked.append((prompt, list(options), key))
         return options[-1]
 
     state = rats_and_skaven.state
@@ -215,6 +215,6 @@ def test_the_guided_steps_ask_for_what_their_commands_need(rats_and_skaven):
     # Hans was taken out of action, so only Gunnar may look, for an item the tables give a rarity.
     assert build["search"](state, RATS, ask) == Search(warband=RATS, searches=[RareSearch(hero="Gunnar", item="power-scroll")])
     assert asked == [
-        ("Reikland Rats holds 2 shards: how many to sell?", ["0", "1", "2"]),
-        ("Which rare item does Gunnar look for?", ["nothing", "power-scroll"]),
+        ("Reikland Rats holds 2 shards: how many to sell?", ["0", "1", "2"], "shards"),
+        ("Which rare item does Gunnar look for?", ["nothing", "power-scroll"], "gunnar:search"),
     ]

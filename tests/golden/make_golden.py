@@ -1,6 +1,7 @@
 """Regenerate the golden trails in tests/golden/ (run once, before a refactor; check the files in).
 
     .venv/bin/python tests/golden/make_golden.py
+    .venv/bin/python tests/golden/make_golden.py --only speedheim   # a new ruleset's trails only
 
 The trails are the proof that a refactor changes no recorded event: `test_golden.py` imports each
 one and re-decides every transaction under today's rules. They come from two places:
@@ -64,6 +65,11 @@ DEMO_TAILS = {
         ["roll", "D6", "--for", "a ledger roll", "--ledger"],
         ["seed", "reveal"],
     ],
+    "speedheim": [
+        ["roll", "D20", "--for", "a ledger roll", "--ledger"],
+        ["reroll", "R{last}", "--reason", "die fell off the table", "--ledger"],
+        ["seed", "reveal"],
+    ],
     "trench-crusade": [
         ["trench-crusade", "battle", "--warband", "Pilgrims of Saint Gaius", "--warband", "Legion of Gehenna",
          "--scenario", "Trench Warfare", "--winner", "Legion of Gehenna", "--ooa", "Anna", "--ooa", "Gaius",
@@ -90,8 +96,29 @@ DEMO_TAILS = {
     ],
 }
 
-# Options recorded before options were typed: such campaigns must still open and replay.
+# Options recorded before options were typed: such campaigns must still open and replay. And a
+# Speedheim campaign whose deck is shuffled by ledger dice (running out mid-battle), with a void and a
+# reroll: its Animal leader at Mel 5 with no Rgd draws again on every Skill and Mel/Rgd card, so the
+# ledger's cards ask no question.
+SPEEDHEIM_INCAPS = [["speedheim", "incapacitate", "Sellswords", "Gunnar", f"Ogre {n}", "--kind", "hero"] for n in range(1, 13)]
 EXTRA_CAMPAIGNS = {
+    "speedheim-ledger-deck": [
+        ["new", "Ledger deck", "--ruleset", "speedheim", "--option", "dice=ledger"],
+        ["warband", "add", "Sellswords", "--player", "Ann", "--treasury", "500"],
+        ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", "Mel=5,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1",
+         "--keyword", "Leader", "--keyword", "Animal"],
+        ["speedheim", "recruit", "Sellswords", "Ivo", "--role", "henchman", "--stats", "Mel=5,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1"],
+        *SPEEDHEIM_INCAPS,
+        ["speedheim", "incapacitate", "Sellswords", "Ivo", "Ogre Boss", "--kind", "leader"],
+        ["speedheim", "battle", "--warband", "Sellswords", "--winner", "Sellswords", "--incap", "Gunnar=Ogre 20:henchman"],
+        ["speedheim", "income", "Sellswords", "--tokens", "2"],
+        ["speedheim", "promotions", "Sellswords"],
+        ["speedheim", "scars", "Sellswords"],
+        ["speedheim", "improvement", "Sellswords"],
+        ["void", "T{tx}", "--reason", "recorded twice"],
+        ["speedheim", "improvement", "Sellswords"],
+        ["seed", "reveal"],
+    ],
     "freeform-odd-options": [
         ["new", "Odd options", "--option", "exploration=weird", "--option", "dice=table"],
         ["warband", "add", "Band", "--player", "Ann", "--treasury", "10"],
@@ -100,7 +127,9 @@ EXTRA_CAMPAIGNS = {
 }
 
 
-def make_demo_trails(folder: Path) -> dict[str, str]:
+def make_demo_trails(folder: Path, only: str | None = None) -> dict[str, str]:
+    """The demo trails and the extra campaigns' (`only`: just those of one ruleset, for a new ruleset's
+    trails without regenerating the others)."""
     from click.testing import CliRunner
 
     from ledger import campaigns, dice
@@ -117,6 +146,8 @@ def make_demo_trails(folder: Path) -> dict[str, str]:
     runner = CliRunner()
     trails = {}
     for ruleset_id, fixture in fixture_campaigns().items():
+        if only is not None and ruleset_id != only:
+            continue
         url = "sqlite:///" + str(folder / f"demo-{ruleset_id}.db")
         base = ["--store", url, "--as", "golden"]
         result = runner.invoke(main, [*base, "demo", "--ruleset", ruleset_id], catch_exceptions=False)
@@ -135,8 +166,13 @@ def make_demo_trails(folder: Path) -> dict[str, str]:
         finally:
             store.close()
     for name, steps in EXTRA_CAMPAIGNS.items():
+        if only is not None and not name.startswith(only):
+            continue
         url = "sqlite:///" + str(folder / f"{name}.db")
         for step in steps:
+            if any("{tx}" in arg for arg in step):
+                log = json.loads(runner.invoke(main, ["--store", url, "log", "--json"]).output)
+                step = [arg.replace("{tx}", str(max(row["tx"] for row in log))) for arg in step]
             result = runner.invoke(main, ["--store", url, "--as", "golden", *step], catch_exceptions=False)
             assert result.exit_code == 0, (step, result.output)
         store = Store(url, create=False)
@@ -247,6 +283,12 @@ def main() -> None:
     import tempfile
 
     sys.path.insert(0, str(ROOT))
+    if sys.argv[1:2] == ["--only"]:  # a new ruleset's trails, the others left as they are
+        with tempfile.TemporaryDirectory() as folder:
+            for name, text in make_demo_trails(Path(folder), only=sys.argv[2]).items():
+                (HERE / f"{name}.jsonl").write_text(text, encoding="utf-8")
+                print(f"{name}: {len(text.splitlines()) - 2} events")
+        return
     harvested = harvest_tests()
     with tempfile.TemporaryDirectory() as folder:
         demos = make_demo_trails(Path(folder))

@@ -25,7 +25,7 @@ TRAILS = sorted(Path(__file__).parent.glob("*.jsonl"))
 
 def test_there_are_golden_trails_of_every_ruleset():
     rulesets = {json.loads(path.read_text(encoding="utf-8").splitlines()[0])["ruleset"]["id"] for path in TRAILS}
-    assert {"freeform", "coreheim", "trench-crusade", "warbands", "retinue"} <= rulesets
+    assert {"freeform", "coreheim", "trench-crusade", "speedheim", "warbands", "retinue"} <= rulesets
 
 
 @pytest.mark.parametrize("trail", TRAILS, ids=lambda path: path.stem)

@@ -87,7 +87,7 @@ def test_a_short_rebuild_shows_no_progress_bar(league, monkeypatch):
 def test_rebuild_of_an_unknown_campaign_is_refused_and_changes_nothing(league, sql_url, dump):
     kept = dump(sql_url)
     result = league("rebuild", "--campaign", "Nowhere")
-    assert (result.exit_code, result.output) == (1, f"Error: no campaign 'Nowhere' in {sql_url}\n")
+    assert (result.exit_code, result.output) == (2, f"Error: no campaign 'Nowhere' in {sql_url}\n")
     assert dump(sql_url) == kept
 
 

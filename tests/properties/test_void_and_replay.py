@@ -35,7 +35,7 @@ from ledger import audit, campaigns
 from ledger import events as ev
 from ledger.campaigns import Ledger, is_ledger_transaction, transactions
 from ledger.decide import TableDice
-from ledger.errors import Conflict, NotFound, RuleViolation
+from ledger.errors import BadInput, Conflict, NotFound, RuleViolation
 from ledger.state import CampaignState, evolve
 from ledger.store import Store
 from projections.history import void_annotations
@@ -84,7 +84,7 @@ class FreeformCampaign(RuleBasedStateMachine):
         before = self.ledger.history(self.id)
         try:
             self.ledger.execute(self.id, command, actor="Ann", dice=TableDice(dice) if dice is not None else None)
-        except (RuleViolation, NotFound):
+        except (RuleViolation, NotFound, BadInput):
             event("command refused")
             assert self.ledger.history(self.id) == before
         else:
@@ -160,7 +160,7 @@ class FreeformCampaign(RuleBasedStateMachine):
         try:
             with lose_snapshot:
                 outcome = self.ledger.void(self.id, f"T{tx}", reason="disputed", actor="Ann", cascade=cascade)
-        except RuleViolation as refusal:
+        except (RuleViolation, BadInput) as refusal:
             event("void refused: a ledger transaction or already voided")
             assert is_ledger_transaction(group) or tx in voided
             expected = "belongs to the ledger itself" if is_ledger_transaction(group) else "is already voided"

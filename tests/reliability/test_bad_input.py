@@ -185,17 +185,17 @@ def test_a_defective_import_file_is_refused_and_changes_nothing(league, tmp_path
 
 
 @pytest.mark.parametrize("args, code, message", [
-    (["xp", "award", "Nobody", "1", "--reason", "x"], 1, "Error: no fighter 'Nobody'"),
-    (["warband", "show", "Nobody"], 1, "Error: no warband 'Nobody'"),
+    (["xp", "award", "Nobody", "1", "--reason", "x"], 2, "Error: no fighter 'Nobody'"),
+    (["warband", "show", "Nobody"], 2, "Error: no warband 'Nobody'"),
     (["roll", "2D6", "--for", "x", "--dice", "3,7"], 2, "Error: "),
-    (["roll", "2D6", "--for", "x", "--dice", "3"], 1, "Error: "),
+    (["roll", "2D6", "--for", "x", "--dice", "3"], 2, "Error: "),
     (["roll", "9999D6", "--for", "x", "--ledger"], 2, "Error: "),
     (["xp", "spend", "Gunnar", "50", "--on", "WS"], 1, "Error: Gunnar has 0 XP"),
     (["xp", "award", "Gunnar", "lots", "--reason", "x"], 2, "Error: Invalid value for 'AMOUNT'"),
-    (["void", "T999", "--reason", "x"], 1, "Error: "),
-    (["reroll", "R0", "--reason", "x"], 1, "Error: "),
-    (["warband", "add", "Reikland Rats", "--player", "Ann"], 1, "Error: "),
-    (["--campaign", "Nope", "log"], 1, "Error: no campaign 'Nope'"),
+    (["void", "T999", "--reason", "x"], 2, "Error: "),
+    (["reroll", "R0", "--reason", "x"], 2, "Error: "),
+    (["warband", "add", "Reikland Rats", "--player", "Ann"], 2, "Error: "),
+    (["--campaign", "Nope", "log"], 2, "Error: no campaign 'Nope'"),
     (["treasury", "Reikland Rats", "9007199254740993", "--reason", "x"], 2, "too large"),
 ])
 def test_a_refused_command_leaves_the_store_byte_for_byte_unchanged(league, store_bytes, args, code, message):

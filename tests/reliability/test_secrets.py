@@ -46,4 +46,4 @@ def test_a_working_store_with_a_password_never_shows_it(fresh_postgres, tmp_path
     done = subprocess.run([sys.executable, "-c", "from ledger.cli import main; main()", "--store", url,
                            "--campaign", "Nope", "log"], capture_output=True, text=True,
                           env={**os.environ, "CAMPAIGN_DEBUG": ""}, check=False)
-    assert done.returncode == 1 and PASSWORD not in done.stdout + done.stderr, done.stderr
+    assert done.returncode == 2 and PASSWORD not in done.stdout + done.stderr, done.stderr

@@ -17,6 +17,7 @@ from commands.speedheim import handlers as h
 from commands.speedheim import postgame as pg
 from ledger import events as ev
 from ledger.decide import Command, TableDice
+from ledger.errors import LedgerError
 from ledger.testing import CampaignRunner, LedgerHarness
 
 # Sellswords Captain and Infantry (shared/rules/speedheim.md §2).
@@ -36,7 +37,7 @@ class Table(LedgerHarness):
         before = self.state.position
         try:
             self.do(command, dice, cards)
-        except Exception as refused:  # noqa: BLE001 - the harness reports any refusal's message
+        except LedgerError as refused:
             message = str(refused)
         else:
             raise AssertionError(f"{type(command).__name__} was done, not refused")

@@ -7,6 +7,7 @@ from commands.speedheim import events as se
 from commands.speedheim import handlers as h
 from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
+from ledger.errors import LedgerError
 from ledger.testing import LedgerHarness
 
 from .conftest import of
@@ -138,7 +139,7 @@ def test_options_are_checked_when_the_campaign_is_made():
                          ({"tables": {"deck": {"source": "x", "cards": []}}}, "needs at least one card")]:
         try:
             LedgerHarness("speedheim", bad)
-        except Exception as error:  # noqa: BLE001
+        except LedgerError as error:
             assert message in str(error)
         else:
             raise AssertionError(f"{bad} was accepted")
@@ -179,3 +180,14 @@ def test_a_unit_missing_the_battle_neither_incapacitates_nor_is_incapacitated(ta
         "Rikk must miss this battle (injured)")
     assert table.refusal(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Rikk")) == (
         "Sellswords has not finished the post-game of battle 1: next is income (campaign post-game Sellswords)")
+
+
+def test_the_d20_table_rolls_again_where_the_deck_would_draw_again(house_rules):
+    """The d20 table "with the same checks and caps": a row at its cap is rolled again, each roll recorded."""
+    from commands.shared import Correct
+
+    campaign = house_rules({"improvement": "d20-table"})
+    campaign.do(Correct(warband="Sellswords", fighter="Gunnar", reason="setup: Wnd at the cap", stats={"Wnd": 2}))
+    events = campaign.incap("Gunnar", "Hound", dice=[20, 19])
+    assert [(r.card, r.roll, r.outcome) for r in of(events, se.CardRead)] == [("20", 0, "redraw"), ("19", 1, "improved")]
+    assert [r.purpose for r in of(events, ev.DiceRolled)] == ["Gunnar: Improvement (incapacitation)"] * 2

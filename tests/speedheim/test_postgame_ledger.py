@@ -132,3 +132,43 @@ def test_a_skill_card_drawn_in_a_battle_is_learned_after_it(table):
     table.incap("Gunnar", "Rat", cards=["05"])
     assert table.refusal(pg.Learn(warband="Sellswords", fighter="Gunnar", skill="Cleave")) == (
         "Sellswords has not fought a battle yet")
+
+
+def test_deathtouched_twice_kills_and_the_blight_takes_a_blighted_hero(table):
+    """Hero Scars 2–6 Deathtouched, "A second Deathtouched kills the hero"; a Blight roll of 1–4 makes a Blighted
+    hero Deathtouched; Large units are immune to the Blight."""
+    from commands.shared import Correct
+
+    table.do(Correct(warband="Skaven", fighter="Skab", reason="setup", add_keywords=["Deathtouched"]))
+    table.do(Correct(warband="Skaven", fighter="Rikk", reason="setup", add_keywords=["Blighted"]))
+    table.do(Correct(warband="Skaven", fighter="Hound", reason="setup", add_keywords=["Large"]))
+    table.incap("Gunnar", "Skab", cards=["01"])
+    table.incap("Hilde", "Hound", cards=["02"])
+    table.battle()
+    table.do(pg.Income(warband="Skaven"))
+    table.do(pg.Promotions(warband="Skaven"))
+    # Skab 4: Deathtouched again -> dead; the Hound (Large) 1: Blight, immune; Rikk's Blight roll 3 -> Deathtouched.
+    events = table.do(pg.Scars(warband="Skaven"), [4, 1, 3])
+    assert [(e.fighter, e.reason) for e in of(events, ev.FighterDied)] == [("skab", "Scar 4: Deathtouched: Deathtouched a second time")]
+    assert [e.text for e in of(events, ev.NoteRecorded)] == ["Hound is immune to the Blight (Scar 1: Blight)"]
+    assert [(e.fighter, e.keyword) for e in of(events, ev.KeywordGained)] == [("rikk", "Deathtouched")]
+
+
+def test_large_units_are_bought_only_after_the_first_game(table):
+    """"Large: cannot be bought at warband creation" (rules file §2)."""
+    assert table.refusal(h.Recruit(warband="Skaven", name="Ogre", role="henchman", stats={"Mel": 12}, keywords=["Large"])) == (
+        "Skaven cannot buy a Large unit at warband creation: only after its first game")
+
+
+@pytest.mark.parametrize("result", ["won", "lost"])
+def test_a_pit_fight_is_won_for_50g_and_an_attempt_or_lost(fought, result):
+    """Hero Scars 16: "Duel the Pit Fighter. A win gives an Improvement Attempt + 50g; a loss makes the hero the new
+    Pit Fighter\"."""
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    events = fought.do(pg.Scars(warband="Skaven", answers={"rikk.pit-fight": result}), [16, 12], ["03"] if result == "won" else [])
+    if result == "won":
+        assert of(events, ev.TreasuryChanged)[0].delta == 50
+        assert [(r.fighter, r.attempt, r.card) for r in of(events, se.CardRead)] == [("rikk", "pit-fight", "03")]
+    else:
+        assert [(e.fighter, e.keyword) for e in of(events, ev.KeywordGained)] == [("rikk", "Pit Fighter")]

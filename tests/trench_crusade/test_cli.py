@@ -94,7 +94,7 @@ def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league
                      "Troop has at least 2 (Promotions Step)", id="uneven assignment"),
         pytest.param(["promotions", "Pilgrims", "--even", "--dice", "6,6"], 2,
                      "Error: 2 dice given but only 1 used: check --dice", id="the first 6 stops: a die left over"),
-        pytest.param(["promotions", "Pilgrims", "--even"], 1,
+        pytest.param(["promotions", "Pilgrims", "--even"], 2,
                      "Error: promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use --ledger",
                      id="dice are needed"),
         pytest.param(["ransom", "Pilgrims", "Gaius"], 2, "Error: give --paid DUCATS or --unpaid", id="ransom needs a decision"),
@@ -116,24 +116,29 @@ def test_a_bad_house_rule_is_refused_with_exit_2(cli):
     assert not os.path.exists(cli.store.removeprefix("sqlite:///"))  # a refused start leaves no file behind
 
 
-def test_guided_post_game_without_a_terminal_does_one_step_at_a_time(league):
+def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(league):
     first = league("post-game", "Pilgrims")
     assert first.output.splitlines() == [
         "== Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
         "  Pilgrims: post-game step trauma done for battle 1",
         first.output.splitlines()[2],  # the transaction and head hash
-        "Next step: promotions (run `campaign post-game Pilgrims` again with its dice).",
+        "== Promotions: the Promotion Dice pool",
+        "Next step: promotions — promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use "
+        "--ledger; then run `campaign post-game Pilgrims` again.",
     ]
     second = league("post-game", "Pilgrims", "--dice", "6")
     assert "  Pilgrims Promotion Dice pool: 3 (1 base + 2 Glorious Deeds); assigned Anna 2, Bert 1" in second.output
     assert "  Anna is promoted to elite" in second.output
     listed = league("post-game", "Pilgrims", "--list")
-    assert listed.output.splitlines() == [
+    assert listed.output.splitlines() == [  # the run with the promotion die went on through Experience
         "[x] trauma: Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
         "[x] promotions: Promotions: the Promotion Dice pool",
-        "[ ] experience: Experience: XP for the ELITE",
+        "[x] experience: Experience: XP for the ELITE",
         "[ ] advancement: Advancement Rolls",
+        "      --answer anna:1:first-table=melee-strength|ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: "
+        "first skill table",
         "[ ] exploration: Exploration (or Reinforcements instead)",
+        "      --answer rerolls=no|yes  Re-roll Exploration dice once you have seen them?",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "[ ] roster: Roster: the roster is up to date",
     ]
@@ -176,7 +181,10 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
     assert walk.output.splitlines() == [
         "== Exploration (or Reinforcements instead)",
         "Before this step: take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
-        "discarded, the Strongbox set to 0, no Exploration)? (go on, stop here): stop here",
+        "discarded, the Strongbox set to 0, no Exploration)?",
+        "  1) go on",
+        "  2) stop here",
+        "Choose by number or name [stop here]: stop here",
         "Stopped before exploration: run `campaign post-game Pilgrims` again to carry on.",
     ]
     # and takes Reinforcements,
@@ -189,11 +197,14 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
     assert league("post-game", "Pilgrims", "--list").output.splitlines()[4] == "[x] exploration: Exploration (or Reinforcements instead)"
     # and the walk goes on into the Quartermaster step, offering to stop for purchases first,
     # then the Roster step, which finish the Campaign Phase of battle 1.
-    walk = league("post-game", "Pilgrims", input="go on\n")
+    walk = league("post-game", "Pilgrims", input="1\n")  # a choice picked by its number
     assert [line.split(". Head ")[0] for line in walk.output.splitlines()] == [
         "== Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "Before this step: retire, recruit, buy, sell or allocate Battlekit first (`campaign trench-crusade "
-        "retire|recruit|buy|sell|give|stow`)? (go on, stop here): go on",
+        "retire|recruit|buy|sell|give|stow`)?",
+        "  1) go on",
+        "  2) stop here",
+        "Choose by number or name [stop here]: 1",
         "  Pilgrims: post-game step quartermaster done for battle 1",
         "Recorded T14 (2 events)",
         "== Roster: the roster is up to date",
@@ -230,3 +241,19 @@ def test_the_quartermaster_step_buys_allocates_and_sells(league):
     # --glory names the currency of a --price given, so alone it is bad input.
     alone = league("trench-crusade", "sell", "Pilgrims", "Rifle", "--glory")
     assert (alone.exit_code, alone.output) == (2, "Error: --glory goes with --price (the currency of the price paid)\n")
+
+
+def test_advance_names_its_keep_option_when_the_kept_table_is_missing(league):
+    """Issue 9, item 10: `trench-crusade advance` said "answer with --answer keep-0=…", an option
+    it does not have; its own option is --keep."""
+    for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "6"], ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *args).exit_code == 0, args
+    before = events(league)
+    asked = league("trench-crusade", "advance", "Pilgrims", "--roll", "Anna=melee-strength,wildcard", "--dice", "3,4,5,6")
+    assert asked.exit_code == 2
+    assert asked.output.startswith("Error: Anna may learn ")
+    assert asked.output.endswith(": keep which?: give --keep TABLE, one per --roll in order (one of: melee-strength, wildcard)\n")
+    assert events(league) == before
+    kept = league("trench-crusade", "advance", "Pilgrims", "--roll", "Anna=melee-strength,wildcard", "--keep", "wildcard",
+                  "--dice", "3,4,5,6")
+    assert kept.exit_code == 0, kept.output

@@ -29,12 +29,12 @@ class Player:
         self.answers = list(answers)
         self.asked: list[tuple[str, list[str]]] = []
 
-    def __call__(self, prompt: str, options: Sequence[str]) -> str:
+    def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str:
         self.asked.append((prompt, list(options)))
         return self.answers.pop(0)
 
 
-def nobody(prompt: str, options: Sequence[str]) -> str:
+def nobody(prompt: str, options: Sequence[str], key: str | None = None) -> str:
     """What the guided post-game asks with when there is no terminal."""
     raise NeedsDice(prompt)
 
