@@ -331,6 +331,7 @@ class Store:
         self._snapshots = self.app.snapshots
         self.keys = KeyFile() if uses_key_file(url) else None
         self.dealer = Dealer(settings) if self.kind == "postgres" else None
+        self._open_settings = settings  # to take the schema lock again for a table made on first use
         self._seeds = None if self.keys or self.dealer else self.app.factory.event_store(
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )
@@ -491,10 +492,12 @@ class Store:
 
     @cached_property
     def _settings(self) -> Any:
-        """A table of its own (`stored_settings`), not the seeds': a player's role may write it."""
-        return self.app.factory.event_store(
-            mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="settings")
-        )
+        """A table of its own (`stored_settings`), not the seeds': a player's role may write it.
+        Made on first use, under the schema lock: several processes may make it at once."""
+        with _schema_lock(self._open_settings):
+            return self.app.factory.event_store(
+                mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="settings")
+            )
 
     def current_campaign(self) -> uuid.UUID | None:
         for item in self._settings.get(CURRENT_ID, desc=True, limit=1):
