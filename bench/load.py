@@ -23,13 +23,12 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlparse, urlunparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
+from benchmarks.postgres import scratch_database  # noqa: E402
 from commands.shared import (  # noqa: E402
     AwardXP,
     BareRoll,
@@ -137,30 +136,6 @@ def measure(url: str, sizes: list[int], repeat: int) -> list[tuple[str, int, flo
     return results
 
 
-@contextmanager
-def postgres_database(server: str) -> Iterator[str | None]:
-    """A fresh database on `server` for the benchmark (None when the server does not answer)."""
-    try:
-        import psycopg
-
-        parsed = urlparse(server)
-        admin = psycopg.connect(
-            host=parsed.hostname or "127.0.0.1", port=parsed.port or 5432, user=parsed.username or "postgres",
-            password=parsed.password or "", dbname=parsed.path.strip("/"), connect_timeout=3, autocommit=True,
-        )  # fmt: skip
-    except Exception as error:  # no driver or no server: the benchmark runs on SQLite only
-        print(f"PostgreSQL at {server} is not reachable ({error}); skipping it", flush=True)
-        yield None
-        return
-    name = f"campaign_bench_{uuid.uuid4().hex[:8]}"
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield urlunparse(parsed._replace(path="/" + name))
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def report(backend: str, url: str, sizes: list[int], repeat: int) -> None:
     print(f"{backend} (snapshot every {campaigns.SNAPSHOT_INTERVAL} positions, median of {repeat} loads):", flush=True)
     try:
@@ -190,8 +165,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         report("SQLite", "sqlite:///" + str(Path(folder) / "bench.db"), args.sizes, args.repeat)
     if args.postgres:
-        with postgres_database(args.postgres) as url:
-            if url is not None:
+        with scratch_database(args.postgres) as url:
+            if url is None:
+                print(f"PostgreSQL at {args.postgres} is not reachable; skipping it", flush=True)
+            else:
                 report("PostgreSQL", url, args.sizes, args.repeat)
 
 
