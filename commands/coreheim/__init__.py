@@ -47,7 +47,8 @@ from ledger.terms import Terms
 RULESET = register(
     Ruleset(
         id="coreheim",
-        version="1",
+        version="2",
+        versions=("1", "2"),
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers=HANDLERS,
         evolve=events.evolve,
