@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from ledger import rulesets
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Fighter, Warband
 
 
 def rating_of(state: CampaignState, warband: str) -> int | None:
     ruleset = rulesets.get(state.ruleset)
     return ruleset.rating(state, warband) if ruleset.rating else None
+
+
+def ext_of(state: CampaignState, holder: Warband | Fighter) -> dict[str, Any]:
+    """The warband's or fighter's own facts as its ruleset shows them (the read models' `ext`)."""
+    return rulesets.get(state.ruleset).ext_of(state, holder)
 
 
 def campaign_row(state: CampaignState) -> dict[str, Any]:
@@ -63,7 +68,7 @@ def fighter_rows(state: CampaignState, warband: str) -> list[dict[str, Any]]:
             "cost": f.cost,
             "games": f.games,
             "missed_games": f.missed_games,
-            "ext": dict(f.ext),
+            "ext": ext_of(state, f),
         }
         for f in state.fighters_of(warband, active_only=False)
     ]
