@@ -4,8 +4,8 @@ Built on the ruleset kit (commands/README.md). `rules/` (a package per topic: pr
 experience, trauma, exploration) and `tables` are the pure rules and their data; `commands` are
 what a player asks; `handlers/` runs the rules on the ledger (its `__init__` holds the one table of
 handlers); `model` reads the state in the game's terms (options, tables, the latest battle);
-`phase` declares the Campaign Phase and the guided walk; `events` holds this ruleset's own events
-and their fold; `views` what `status` shows; `cli` the `campaign trench-crusade …` commands,
+`phase` declares the Campaign Phase and the guided walk; `events` holds this ruleset's own events,
+its typed facts and their fold; `views` what `status` shows; `cli` the `campaign trench-crusade …` commands,
 handed their group by the CLI. See README.md.
 """
 
@@ -15,7 +15,7 @@ from ledger.rulesets import Ruleset, register
 from ledger.terms import Terms
 
 from .cli import register_commands
-from .events import evolve
+from .events import FACTS, FOLDS
 from .handlers import HANDLERS
 from .model import DEFAULT_OPTIONS, check_options
 from .phase import PHASE
@@ -26,7 +26,8 @@ RULESET = register(
         version="1.0.0",
         title="Trench Crusade v1.0 campaign (Promotions Step per seed 001)",
         handlers=HANDLERS,
-        evolve=evolve,
+        evolve=FOLDS.evolve,
+        shown_ext=FACTS.shown_ext,  # the report's Glory, Promotion streak, Model and Battle scars
         terms=Terms(
             treasury="Ducats",
             resources={"glory": "Glory", "promotion_streak": "Promotion streak"},

@@ -1,4 +1,4 @@
-"""Trench Crusade's own events, and their fold into `ext` of the state.
+"""Trench Crusade's own events, the ruleset's typed facts (`TrenchCrusadeFacts`) and their fold (`FOLDS`).
 
 The shared vocabulary carries every consequence (KeywordGained ELITE, FighterPromoted,
 XPAwarded with `requested` when capped, InjurySuffered, FighterDied, SkillLearned,
@@ -15,7 +15,9 @@ TreasuryChanged, ItemGained/ItemLost…). An event here records what has no shar
   counts scars, and a 3rd makes the model Unfit for Duty);
 - `trench-crusade.model`: the Faction List entry a fighter is (the model lists match it);
 - `trench-crusade.battle-record`: one warband's side of a battle (its Force, casualties and
-  Glorious Deeds, warband-level deeds included), which its Campaign Phase reads;
+  Glorious Deeds, warband-level deeds included). The Campaign Phase reads who fought, who went
+  Out of Action and each model's deeds from the core's battle; from this record only what the
+  core does not keep: the warband's side and its warband-level deeds (deeds with no doer);
 - `trench-crusade.glory`: Glory Points, a second currency beside ducats (the treasury);
 - `trench-crusade.advancement-earned` / `advancement`: an Advancement Roll owed on
   reaching a circled XP box, and its two rolls with the result kept;
@@ -35,26 +37,11 @@ from typing import Any
 
 import msgspec
 
-from commands.kit import Folds
+from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.describe import fighter_name, plural, warband_name
 from ledger.state import CampaignState, Fighter, Warband
 
-# Keys of `ext` this ruleset folds into. Warband: STREAK, GLORY, LAST_BATTLE (the payload of its
-# latest battle-record), LOCATIONS (ids found), ARMOURY (item name -> {price, currency, glory_item,
-# elite_only} of the latest purchase of that item).
-# Fighter: MODEL, TRAUMA_ROWS (rows suffered), BATTLE_SCARS, ADVANCEMENTS_DUE, XP_RESTORED_AFTER (how many
-# of its TRAUMA_ROWS it had when a Promotion 6 restored its XP gain: only rows suffered later block XP).
-STREAK = "promotion_streak"
-GLORY = "glory"
-LAST_BATTLE = "last_battle"
-LOCATIONS = "locations_found"
-MODEL = "model"
-TRAUMA_ROWS = "trauma_rows"
-BATTLE_SCARS = "battle_scars"
-ADVANCEMENTS_DUE = "advancements_due"
-XP_RESTORED_AFTER = "xp_restored_after"
-ARMOURY = "armoury"
 DUCATS, GLORY_POINTS = "ducats", "glory"  # the two currencies a price is paid in
 
 
@@ -75,8 +62,9 @@ class DeedEntry(msgspec.Struct, frozen=True, kw_only=True):
 
 @ev.event_type
 class BattleRecordKept(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.battle-record"):
-    """One warband's record of a battle, as its Campaign Phase reads it (the shared state does
-    not keep each fighter's deeds, and warband-level deeds have no fighter to go with)."""
+    """One warband's record of a battle. The core's battle keeps who fought, who went Out of Action and
+    each fighter's deeds (the Campaign Phase reads them there); warband-level deeds have no fighter to
+    go with, and the side is the scenario's, so those two are read from here."""
 
     warband: str
     battle: int
@@ -276,90 +264,143 @@ def _currency(currency: str) -> str:
     return "Glory" if currency == GLORY_POINTS else "ducats"
 
 
-def _fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any] | None:
-    found = state.fighters.get(fighter)
-    return found.ext if found else None
+# --- the ruleset's facts and their fold: like the shared fold, it ignores unknown warbands and fighters ---
 
 
-# --- the fold: this ruleset's own events; like the shared fold it ignores unknown warbands/fighters ---
+class Purchase(msgspec.Struct, kw_only=True):
+    """The latest purchase of an item: its price, in its currency, and what kind of kit it is."""
 
-FOLDS = Folds()  # no typed facts yet: they are kept in `ext` (the keys above)
+    price: int
+    currency: str  # DUCATS or GLORY_POINTS
+    glory_item: bool = False
+    elite_only: bool = False
 
 
-def _band(state: CampaignState, event: Any) -> Warband | None:
-    return state.warbands.get(event.warband)
+class LatestBattle(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What the core's battle does not hold of a warband's latest battle (its battle-record)."""
+
+    battle: int
+    side: str | None = None  # attacker or defender, when the scenario has sides
+    warband_deeds: list[str] = []  # Glorious Deeds done by the warband, with no doer
 
 
-def _fighter(state: CampaignState, event: Any) -> Fighter | None:
-    return state.fighters.get(event.fighter)
+class BandFacts(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A warband's own facts; the names are what the read models and the report show."""
+
+    promotion_streak: int = 0  # Promotion Dice in a row without a promotion (it lives across battles)
+    glory: int = 0
+    locations_found: list[str] = []  # location rows found
+    armoury: dict[str, Purchase] = {}  # item name -> its latest purchase
+    last_battle: LatestBattle | None = None
+
+
+class ModelFacts(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A fighter's own facts; the names are what the read models and the report show."""
+
+    model: str | None = None  # the Faction List entry; None: read by its role
+    trauma_rows: list[str] = []  # trauma table rows suffered, in order
+    battle_scars: int | None = None  # None until its first trauma
+    advancements_due: int = 0
+    # How many of its trauma_rows it had when a Promotion 6 restored its XP gain (house rule):
+    # only rows suffered later block XP. None: never restored.
+    xp_restored_after: int | None = None
+
+
+class TrenchCrusadeFacts(RulesetFacts, kw_only=True):
+    warbands: dict[str, BandFacts] = {}  # by warband id
+    fighters: dict[str, ModelFacts] = {}  # by fighter id
+
+    def shown(self, holder: Warband | Fighter) -> dict[str, Any]:
+        facts = (self.warbands if isinstance(holder, Warband) else self.fighters).get(holder.id)
+        return msgspec.to_builtins(facts) if facts is not None else {}
+
+
+FACTS = Facts("trench-crusade", TrenchCrusadeFacts)
+FOLDS = Folds(FACTS)
+
+
+def band_facts(state: CampaignState, warband: str) -> BandFacts:
+    """The warband's facts (the defaults for one with none yet)."""
+    return FACTS.of(state).warbands.get(warband) or BandFacts()
+
+
+def model_facts(state: CampaignState, fighter: str) -> ModelFacts:
+    """The fighter's facts (the defaults for one with none yet)."""
+    return FACTS.of(state).fighters.get(fighter) or ModelFacts()
+
+
+def _band(facts: TrenchCrusadeFacts, event: Any, state: CampaignState) -> BandFacts | None:
+    return facts.warbands.setdefault(event.warband, BandFacts()) if event.warband in state.warbands else None
+
+
+def _model(facts: TrenchCrusadeFacts, event: Any, state: CampaignState) -> ModelFacts | None:
+    return facts.fighters.setdefault(event.fighter, ModelFacts()) if event.fighter in state.fighters else None
 
 
 @FOLDS.on(ModelEntry)
-def _model(facts: None, event: ModelEntry, state: CampaignState) -> None:
-    if fighter := _fighter(state, event):
-        fighter.ext[MODEL] = event.model
+def _model_entry(facts: TrenchCrusadeFacts, event: ModelEntry, state: CampaignState) -> None:
+    if model := _model(facts, event, state):
+        model.model = event.model
 
 
 @FOLDS.on(BattleRecordKept)
-def _battle_kept(facts: None, event: BattleRecordKept, state: CampaignState) -> None:
-    if band := _band(state, event):
-        band.ext[LAST_BATTLE] = ev.fields_of(event)
+def _battle_kept(facts: TrenchCrusadeFacts, event: BattleRecordKept, state: CampaignState) -> None:
+    if band := _band(facts, event, state):
+        band.last_battle = LatestBattle(battle=event.battle, side=event.side,
+                                        warband_deeds=[d.deed for d in event.deeds if d.fighter is None])
 
 
 @FOLDS.on(GloryChanged)
-def _glory(facts: None, event: GloryChanged, state: CampaignState) -> None:
-    if band := _band(state, event):
-        band.ext[GLORY] = band.ext.get(GLORY, 0) + event.delta
+def _glory(facts: TrenchCrusadeFacts, event: GloryChanged, state: CampaignState) -> None:
+    if band := _band(facts, event, state):
+        band.glory += event.delta
 
 
 @FOLDS.on(TraumaResolved)
-def _trauma(facts: None, event: TraumaResolved, state: CampaignState) -> None:
-    if fighter := _fighter(state, event):
-        fighter.ext.setdefault(TRAUMA_ROWS, []).append(event.row)
-        fighter.ext[BATTLE_SCARS] = event.battle_scars
+def _trauma(facts: TrenchCrusadeFacts, event: TraumaResolved, state: CampaignState) -> None:
+    if model := _model(facts, event, state):
+        model.trauma_rows.append(event.row)
+        model.battle_scars = event.battle_scars
 
 
 @FOLDS.on(PromotionDieRolled)
-def _promotion_die(facts: None, event: PromotionDieRolled, state: CampaignState) -> None:
-    if band := _band(state, event):
-        band.ext[STREAK] = event.streak
-        fighter = _fighter(state, event)
-        if event.promoted and fighter:
+def _promotion_die(facts: TrenchCrusadeFacts, event: PromotionDieRolled, state: CampaignState) -> None:
+    if band := _band(facts, event, state):
+        band.promotion_streak = event.streak
+        model = _model(facts, event, state)
+        if event.promoted and model and model.model is None:
             # The model keeps its Faction List entry when its role becomes "elite".
-            fighter.ext.setdefault(MODEL, fighter.role)
-        if event.xp_restored and fighter:
-            fighter.ext[XP_RESTORED_AFTER] = len(fighter.ext.get(TRAUMA_ROWS, []))
+            model.model = state.fighters[event.fighter].role
+        if event.xp_restored and model:
+            model.xp_restored_after = len(model.trauma_rows)
 
 
 @FOLDS.on(AdvancementEarned)
-def _advancement_earned(facts: None, event: AdvancementEarned, state: CampaignState) -> None:
-    if fighter := _fighter(state, event):
-        fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) + 1
+def _advancement_earned(facts: TrenchCrusadeFacts, event: AdvancementEarned, state: CampaignState) -> None:
+    if model := _model(facts, event, state):
+        model.advancements_due += 1
 
 
 @FOLDS.on(AdvancementRolled)
-def _advancement_rolled(facts: None, event: AdvancementRolled, state: CampaignState) -> None:
-    if fighter := _fighter(state, event):
-        fighter.ext[ADVANCEMENTS_DUE] = fighter.ext.get(ADVANCEMENTS_DUE, 0) - 1
+def _advancement_rolled(facts: TrenchCrusadeFacts, event: AdvancementRolled, state: CampaignState) -> None:
+    if model := _model(facts, event, state):
+        model.advancements_due -= 1
 
 
 @FOLDS.on(ExplorationResolved)
-def _explored(facts: None, event: ExplorationResolved, state: CampaignState) -> None:
-    if (band := _band(state, event)) and event.location and not event.pillaged:
-        band.ext.setdefault(LOCATIONS, []).append(event.location)
+def _explored(facts: TrenchCrusadeFacts, event: ExplorationResolved, state: CampaignState) -> None:
+    if (band := _band(facts, event, state)) and event.location and not event.pillaged:
+        band.locations_found.append(event.location)
 
 
 @FOLDS.on(FighterRansomed)
-def _ransomed(facts: None, event: FighterRansomed, state: CampaignState) -> None:
-    if fighter := _fighter(state, event):
+def _ransomed(facts: TrenchCrusadeFacts, event: FighterRansomed, state: CampaignState) -> None:
+    if fighter := state.fighters.get(event.fighter):
         fighter.status = "active"
 
 
 @FOLDS.on(KitBought)
-def _kit_bought(facts: None, event: KitBought, state: CampaignState) -> None:
-    if band := _band(state, event):
-        band.ext.setdefault(ARMOURY, {})[event.item] = {
-            key: value for key, value in ev.fields_of(event).items() if key in ("price", "currency", "glory_item", "elite_only")}
-
-
-evolve = FOLDS.evolve
+def _kit_bought(facts: TrenchCrusadeFacts, event: KitBought, state: CampaignState) -> None:
+    if band := _band(facts, event, state):
+        band.armoury[event.item] = Purchase(price=event.price, currency=event.currency,
+                                            glory_item=event.glory_item, elite_only=event.elite_only)

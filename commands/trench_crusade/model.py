@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from commands.kit import Options, option_defaults, options_of
+from commands.kit import Options, Phase, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from commands.shared import slug
 from ledger.errors import RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
+from projections.battles import fought
 
 from . import events
 from . import rules
@@ -65,31 +66,36 @@ def faction_id(text: str) -> str:
 # --- the rules' view of the state ----------------------------------------------------------
 
 
-def xp_blocking_rows(fighter: Fighter, tables: TrenchCrusadeTables) -> list[str]:
+def xp_blocking_rows(state: CampaignState, fighter: Fighter, tables: TrenchCrusadeTables) -> list[str]:
     """The trauma rows that stop the model gaining XP (Head Wound), but for those a Promotion 6 lifted."""
-    suffered = fighter.ext.get(events.TRAUMA_ROWS, [])[fighter.ext.get(events.XP_RESTORED_AFTER, 0):]
+    facts = events.model_facts(state, fighter.id)
     stopping = {row.id for row in tables.trauma.elite if row.stops_xp}
-    return [row for row in suffered if row in stopping]
+    return [row for row in facts.trauma_rows[facts.xp_restored_after or 0:] if row in stopping]
 
 
-def rules_fighter(fighter: Fighter, tables: TrenchCrusadeTables) -> rules.Fighter:
-    suffered = fighter.ext.get(events.TRAUMA_ROWS, [])
+def model_of(state: CampaignState, fighter: Fighter) -> str:
+    """Its Faction List entry; a fighter added with the shared `fighter add` is read by its role."""
+    return events.model_facts(state, fighter.id).model or fighter.role
+
+
+def rules_fighter(state: CampaignState, fighter: Fighter, tables: TrenchCrusadeTables) -> rules.Fighter:
+    facts = events.model_facts(state, fighter.id)
     return rules.Fighter(
         fighter_id=fighter.id,
         name=fighter.name,
-        model=fighter.ext.get(events.MODEL, fighter.role),
+        model=model_of(state, fighter),
         keywords=frozenset(fighter.keywords),
         xp=fighter.xp,
         skills=frozenset(fighter.skills),
-        injuries=tuple(suffered),
-        battle_scars=fighter.ext.get(events.BATTLE_SCARS, 0),
-        xp_blocked=bool(xp_blocking_rows(fighter, tables)),
+        injuries=tuple(facts.trauma_rows),
+        battle_scars=facts.battle_scars or 0,
+        xp_blocked=bool(xp_blocking_rows(state, fighter, tables)),
     )
 
 
 def roster_of(state: CampaignState, band: Warband, tables: TrenchCrusadeTables) -> list[rules.Fighter]:
     """The models on the warband's roster now (dead, captured and removed ones are not)."""
-    return [rules_fighter(fighter, tables) for fighter in state.fighters_of(band.id)]
+    return [rules_fighter(state, fighter, tables) for fighter in state.fighters_of(band.id)]
 
 
 def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
@@ -108,25 +114,30 @@ class CampaignBattle(NamedTuple):
 
 
 def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
-    kept = band.ext.get(events.LAST_BATTLE)
-    if kept is None:
+    """Who fought, who went Out of Action and who did which Glorious Deed are the core's (its latest
+    battle's deeds); the warband's side and its warband-level deeds are its battle-record's."""
+    battle = Phase.latest_battle(state, band)
+    if battle is None:
         raise RuleViolation(f"{band.name} has not fought a battle yet")
+    mine = fought(battle, band.id, state)
+    kept = events.band_facts(state, band.id).last_battle
+    own = kept if kept is not None and kept.battle == battle.number else events.LatestBattle(battle=battle.number)
     return CampaignBattle(
-        number=kept["battle"],
-        enemies=list(kept["enemies"]),
+        number=battle.number,
+        enemies=[w for w in battle.participants if w != band.id],
         record=rules.BattleRecord(
-            scenario_id=kept["scenario"],
-            result=kept["result"],
-            participants=tuple(kept["force"]),
-            out_of_action=tuple(kept["out_of_action"]),
-            deeds=tuple(rules.DeedRecord(deed_id=d["deed"], fighter_id=d.get("fighter")) for d in kept["deeds"]),
-            side=kept.get("side"),
+            scenario_id=battle.scenario,
+            result="draw" if battle.winner is None else "win" if battle.winner == band.id else "loss",
+            participants=tuple(deed.fighter for deed in mine),
+            out_of_action=tuple(deed.fighter for deed in mine if deed.out_of_action),
+            deeds=tuple([rules.DeedRecord(deed_id=d, fighter_id=deed.fighter) for deed in mine for d in deed.glorious_deeds]
+                        + [rules.DeedRecord(deed_id=d) for d in own.warband_deeds]),
+            side=own.side,
         ),
     )
 
 
-
-
 def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
     """Advancement Rolls owed, by fighter id."""
-    return {f.id: f.ext[events.ADVANCEMENTS_DUE] for f in state.fighters_of(band.id) if f.ext.get(events.ADVANCEMENTS_DUE, 0) > 0}
+    due = {f.id: events.model_facts(state, f.id).advancements_due for f in state.fighters_of(band.id)}
+    return {fighter: owed for fighter, owed in due.items() if owed > 0}

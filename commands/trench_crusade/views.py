@@ -10,7 +10,7 @@ from ledger.state import CampaignState
 
 from . import events
 from . import rules
-from .model import head_wound_promotion, latest_battle, tables_for, xp_blocking_rows
+from .model import head_wound_promotion, latest_battle, model_of, tables_for, xp_blocking_rows
 
 # A Head-Wounded model's XP, in `status`: blocked, or restored by a Promotion 6 (house rule `head_wound_promotion`).
 XP_BLOCKED, XP_RESTORED = "xp-blocked", "xp-restored"
@@ -20,20 +20,21 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
     band = state.warband(warband)
     fighters = state.fighters_of(band.id)
     tables = tables_for(state)
+    facts = events.band_facts(state, band.id)
 
     def head_wound(fighter: Any) -> str | None:
-        if xp_blocking_rows(fighter, tables):
+        if xp_blocking_rows(state, fighter, tables):
             return XP_BLOCKED
-        return XP_RESTORED if events.XP_RESTORED_AFTER in fighter.ext else None
+        return XP_RESTORED if events.model_facts(state, fighter.id).xp_restored_after is not None else None
 
     def row(fighter: Any) -> dict[str, Any]:
         return {
             "name": fighter.name,
-            "model": fighter.ext.get(events.MODEL, fighter.role),
+            "model": model_of(state, fighter),
             "xp": fighter.xp,
             "keywords": list(fighter.keywords),
-            "battle_scars": fighter.ext.get(events.BATTLE_SCARS, 0),
-            "advancements_due": fighter.ext.get(events.ADVANCEMENTS_DUE, 0),
+            "battle_scars": events.model_facts(state, fighter.id).battle_scars or 0,
+            "advancements_due": events.model_facts(state, fighter.id).advancements_due,
             "head_wound": head_wound(fighter),
         }
 
@@ -45,12 +46,12 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         "warband": band.name,
         "faction": band.faction,
         "ducats": band.treasury,
-        "glory": band.ext.get(events.GLORY, 0),
-        "promotion_streak": band.ext.get(events.STREAK, 0),
+        "glory": facts.glory,
+        "promotion_streak": facts.promotion_streak,
         "head_wound_promotion": head_wound_promotion(state),
         "elite": [row(f) for f in fighters if rules.ELITE in f.keywords],
         "troops": [row(f) for f in fighters if rules.ELITE not in f.keywords],
-        "locations_found": list(band.ext.get(events.LOCATIONS, [])),
+        "locations_found": list(facts.locations_found),
         "battle": battle,
         "steps_done": steps_done(state, band.id, battle) if battle is not None else [],
     }

@@ -64,7 +64,7 @@ def test_a_battle_keeps_each_warbands_force_casualties_and_deeds(campaign):
         tc.BattleRecordKept(warband="legion", battle=1, scenario="trench-warfare", result="loss", enemies=["pilgrims"],
                             force=["baal"], out_of_action=["baal"]),
     ]
-    assert campaign.state.warbands["pilgrims"].ext["glory"] == 3
+    assert tc.band_facts(campaign.state, "pilgrims").glory == 3
 
 
 def test_the_shared_battle_command_is_checked_the_same_way(campaign):
@@ -378,7 +378,7 @@ def ready_to_explore(table) -> None:
         table.do(Trauma(warband=band))
         table.do(Promotions(warband=band, even=True), promotion_dice)
         table.do(Experience(warband=band))
-    if table.state.fighters["gaius"].ext.get("advancements_due"):
+    if tc.model_facts(table.state, "gaius").advancements_due:
         table.do(Advancement(warband="Pilgrims", rolls=[AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="wildcard")]),
                  [1, 1, 1, 1])
 
@@ -407,7 +407,7 @@ def test_a_location_found_twice_is_pillaged(campaign):
         warband="pilgrims", stage="games-1-2", table="common", dice=[4, 3, 3], modifier=0, final=10, location=None,
         location_name="Fallen Soldier", pillaged=True, loot=100,
     )
-    assert campaign.state.warbands["pilgrims"].ext["locations_found"] == ["common/10-fallen-soldier"]
+    assert tc.band_facts(campaign.state, "pilgrims").locations_found == ["common/10-fallen-soldier"]
 
 
 def test_exploration_skills_and_rerolls_chosen_after_rolling(campaign):

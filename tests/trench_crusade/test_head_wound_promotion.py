@@ -102,7 +102,7 @@ def test_on_a_head_wounded_elite_takes_dice_and_a_six_lifts_the_xp_block_and_sto
     assert v1.do(AwardXP(fighter="Gaius", amount=1, reason="story")) == [
         ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=1, reason="story"),
     ]
-    assert (v1.state.fighters["gaius"].xp, v1.state.fighters["gaius"].ext[tc.BATTLE_SCARS]) == (3, 1)
+    assert (v1.state.fighters["gaius"].xp, tc.model_facts(v1.state, "gaius").battle_scars) == (3, 1)
 
 
 def test_on_a_failed_die_leaves_the_xp_block(v1):
@@ -113,7 +113,7 @@ def test_on_a_failed_die_leaves_the_xp_block(v1):
     assert v1.do(Experience(warband="Pilgrims"))[0] == ev.XPAwarded(
         warband="pilgrims", fighter="gaius", amount=0, requested=1, reason=HEAD_WOUND
     )
-    assert v1.state.warbands["pilgrims"].ext[tc.STREAK] == 3
+    assert tc.band_facts(v1.state, "pilgrims").promotion_streak == 3
 
 
 def test_on_the_levelling_rule_counts_the_head_wounded_elite(v1):

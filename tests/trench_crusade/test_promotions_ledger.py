@@ -217,13 +217,13 @@ def test_streak_goes_2_then_5_and_the_sixth_die_counts_as_a_six(table):
     # Battle 1: one deed -> 2 dice, no 6: the streak is 2.
     first = table.promotions_for({"Anna": ["good-hunting"]}, [1, 2], even=True)
     assert first[1:-1] == [*die("anna", 0, 1, 2, 1, 1), *die("bert", 1, 2, 2, 2, 2)]
-    assert table.state.warbands["pilgrims"].ext["promotion_streak"] == 2
+    assert tc.band_facts(table.state, "pilgrims").promotion_streak == 2
     table.finish_phases()
     # Battle 2: two deeds -> 3 dice, no 6: the streak goes on from 2 to 5.
     second = table.promotions_for({"Anna": ["good-hunting"], "Bert": ["headshot"]}, [5, 4, 3], even=True)
     assert second[0].streak == 2
     assert second[1:-1] == [*die("anna", 2, 1, 3, 5, 3), *die("anna", 3, 2, 3, 4, 4), *die("bert", 4, 3, 3, 3, 5)]
-    assert table.state.warbands["pilgrims"].ext["promotion_streak"] == 5
+    assert tc.band_facts(table.state, "pilgrims").promotion_streak == 5
     # Gaius and Baal reach 2 XP in battle 2: each makes an Advancement Roll (R5-R6, R7-R8).
     table.finish_phases()
     # Battle 3: no deed -> 1 die; a 2 counts as a 6 after 5 dice without a Promotion.
@@ -234,7 +234,7 @@ def test_streak_goes_2_then_5_and_the_sixth_die_counts_as_a_six(table):
         *promoted("bert", COUNTED),
         done(3),
     ]
-    assert table.state.warbands["pilgrims"].ext["promotion_streak"] == 0
+    assert tc.band_facts(table.state, "pilgrims").promotion_streak == 0
     assert str(third[2].describe(table.state)) == "Bert's Promotion Die 1 of 1: 2, counted as a 6 after 5 dice without a Promotion: promoted"
 
 
@@ -246,7 +246,7 @@ def test_a_natural_six_resets_the_streak(table):
     events = table.promotions_for({}, [6], assign={"Anna": 1})
     assert events[2] == tc.PromotionDieRolled(warband="pilgrims", fighter="anna", roll=2, die=1, of=1, face=6,
                                               counted_as_six=False, promoted=True, streak=0)
-    assert table.state.warbands["pilgrims"].ext["promotion_streak"] == 0
+    assert tc.band_facts(table.state, "pilgrims").promotion_streak == 0
 
 
 # --- Rule 5: six ELITE -------------------------------------------------------------------------
@@ -326,7 +326,7 @@ def test_house_rule_non_promotable_list_loses_the_pool(house_rules):
         pool(2, 1, {}, [], excluded=excluded),
         done(),
     ]
-    assert table.state.warbands["pilgrims"].ext.get("promotion_streak", 0) == 0
+    assert tc.band_facts(table.state, "pilgrims").promotion_streak == 0
 
 
 CAPPED = "(capped: at most 7 XP as trench-pilgrims/communicant)"

@@ -50,7 +50,7 @@ def shop(table):
     through_experience(table)
     table.do(Exploration(warband="Pilgrims", rerolls=[]), [1, 1, 1])
     band = table.state.warbands["pilgrims"]
-    assert (band.treasury, band.ext["glory"]) == (730, 1)
+    assert (band.treasury, tc.band_facts(table.state, band.id).glory) == (730, 1)
     return table
 
 
@@ -104,7 +104,7 @@ def test_a_glory_item_is_bought_and_sold_in_glory(shop):
         tc.GloryChanged(warband="pilgrims", delta=1, reason="sold Martyr's Medal"),
     ]
     band = shop.state.warbands["pilgrims"]
-    assert (band.treasury, band.ext["glory"]) == (730, 1)
+    assert (band.treasury, tc.band_facts(shop.state, band.id).glory) == (730, 1)
 
 
 def test_kit_the_ledger_has_no_price_for_is_sold_at_the_price_the_player_gives(shop):
@@ -209,7 +209,7 @@ def scarred(table):
     dice = {"promotions": [1], "advancement": [1, 1, 1, 1]}
     while (step := PHASE.next_step(table.state, table.state.warbands["pilgrims"])) != "quartermaster":
         table.do(PHASE_COMMANDS[step](table.state, "pilgrims"), dice.get(step, []))
-    assert table.state.fighters["gaius"].ext["battle_scars"] == 2
+    assert tc.model_facts(table.state, "gaius").battle_scars == 2
     return table
 
 

@@ -57,7 +57,7 @@ def test_voiding_a_promotion_roll_takes_the_later_battles_with_its_phase(three_b
     outcome = table.ledger.void(table.cid, "R0", reason="die rolled off the table", actor="arbiter", cascade=True)
     assert [tx for tx, _why in outcome.affected] == affected
     state = table.state
-    assert state.warbands["pilgrims"].ext.get("promotion_streak", 0) == 0
+    assert tc.band_facts(state, "pilgrims").promotion_streak == 0
     assert "ELITE" not in state.fighters["bert"].keywords
     assert [battle.number for battle in state.battles] == [1]
     assert PHASE.next_step(state, state.warbands["pilgrims"]) == "promotions"

@@ -48,7 +48,7 @@ def trauma(cmd: Trauma, ctx: Context) -> None:
 
 
 def elite_trauma(ctx: Context, band: Warband, battle: CampaignBattle, fighter: Fighter, tables: TrenchCrusadeTables) -> None:
-    outcome = resolve(ctx, lambda rolled: rules.elite_trauma(rules_fighter(fighter, tables), rolled, tables))
+    outcome = resolve(ctx, lambda rolled: rules.elite_trauma(rules_fighter(ctx.state, fighter, tables), rolled, tables))
     row = outcome.row
     ctx.emit(
         events.TraumaResolved(
@@ -83,7 +83,7 @@ def elite_trauma(ctx: Context, band: Warband, battle: CampaignBattle, fighter: F
         ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.gains_keyword, reason=why))
     if row.bonus_xp_dice:
         amount = ctx.roll(row.bonus_xp_dice, purpose=f"{row.name} XP for {fighter.name}").value
-        grant = rules.award_xp(rules_fighter(fighter, tables), amount, BITTER_LESSONS_AWARD, band.faction, tables)
+        grant = rules.award_xp(rules_fighter(ctx.state, fighter, tables), amount, BITTER_LESSONS_AWARD, band.faction, tables)
         give_xp(ctx, band, grant, why)
     if outcome.unfit_for_duty:
         ctx.emit(ev.FighterRetired(warband=band.id, fighter=fighter.id,

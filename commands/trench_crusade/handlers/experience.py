@@ -34,7 +34,7 @@ def experience(cmd: Experience, ctx: Context) -> None:
                                 [f.name for f in leaders])
             leader = next(f.fighter_id for f in leaders if f.name == chosen)
     for line in rules.battle_experience(roster, record, tables, warband_deed_leader=leader):
-        fighter = rules_fighter(state.fighters[line.fighter_id], tables)  # as it is after earlier awards
+        fighter = rules_fighter(state, state.fighters[line.fighter_id], tables)  # as it is after earlier awards
         grant = rules.award_xp(fighter, line.amount, line.award_id, band.faction, tables)
         give_xp(ctx, band, grant, f"battle {battle.number}: {line.award_id}")
     finish_step(ctx, band, battle, "experience")
@@ -48,7 +48,7 @@ def advancement(cmd: Advancement, ctx: Context) -> None:
     skill_tables = {table.id: table.name for table in tables.advancement_skills.tables}
     for index, chosen in enumerate(cmd.rolls, start=1):
         fighter = member(state, band, chosen.fighter)
-        if fighter.ext.get(events.ADVANCEMENTS_DUE, 0) < 1:
+        if events.model_facts(state, fighter.id).advancements_due < 1:
             raise RuleViolation(f"{fighter.name} has no Advancement Roll to make")
         unknown = [t for t in chosen.tables if t not in skill_tables]
         if unknown or len(set(chosen.tables)) != 2 or len(chosen.tables) != 2:

@@ -58,7 +58,7 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
     for position in chosen_rerolls(ctx, cmd.rerolls, faces, allowed):
         faces[position - 1] = ctx.roll("D6", purpose=f"Exploration re-roll of die {position} for {band.name}").value
     modifier = skill_modifier + cmd.modifier
-    found = rules.resolve_exploration(band.games, table, sum(faces) + modifier, band.ext.get(events.LOCATIONS, []), tables)  # type: ignore[arg-type]
+    found = rules.resolve_exploration(band.games, table, sum(faces) + modifier, events.band_facts(state, band.id).locations_found, tables)  # type: ignore[arg-type]
     seen = found.location or next(
         (row for row in tables.exploration.locations if found.pillaged and row.table == table and row.roll == found.final_roll), None
     )

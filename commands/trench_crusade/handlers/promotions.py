@@ -27,7 +27,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
     if cmd.even and cmd.assign:
         raise BadInput("give the assignment or ask for an even spread, not both")
     roster = roster_of(state, band, tables)
-    streak = band.ext.get(events.STREAK, 0)
+    streak = events.band_facts(state, band.id).promotion_streak
     assignment = {member(state, band, ref).id: dice for ref, dice in cmd.assign.items()}
     if rules.promotion_step_skipped(roster):
         # The rules refuse an assignment here; a skipped step rolls nothing.

@@ -41,9 +41,9 @@ def _currency_word(currency: str) -> str:
     return "Glory" if currency == events.GLORY_POINTS else "ducats"
 
 
-def funds(band: Warband, currency: str) -> int:
+def funds(state: CampaignState, band: Warband, currency: str) -> int:
     """Ducats in the Strongbox (the treasury), or Glory Points."""
-    return band.ext.get(events.GLORY, 0) if currency == events.GLORY_POINTS else band.treasury
+    return events.band_facts(state, band.id).glory if currency == events.GLORY_POINTS else band.treasury
 
 
 def change_funds(ctx: Context, band: Warband, currency: str, delta: int, reason: str) -> None:
@@ -64,7 +64,7 @@ def retire(cmd: Retire, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     quartermaster_window(state, band, "retire a model")
     fighter = member(state, band, cmd.fighter)
-    scars = fighter.ext.get(events.BATTLE_SCARS, 0)
+    scars = events.model_facts(state, fighter.id).battle_scars or 0
     if scars < 2:
         raise RuleViolation(f"{fighter.name} has {scars} Battle Scar{'' if scars == 1 else 's'}: "
                             "only a model with 2 Battle Scars may be retired")
@@ -84,8 +84,8 @@ def buy(cmd: BuyKit, ctx: Context) -> None:
         raise RuleViolation("a Glory Item is bought with Glory, not ducats")
     quartermaster_window(state, band, "buy")
     item = cmd.item.strip()
-    if cmd.price > funds(band, currency):
-        raise RuleViolation(f"{band.name} has {funds(band, currency)} {_currency_word(currency)}; {item} costs {cmd.price}")
+    if cmd.price > funds(state, band, currency):
+        raise RuleViolation(f"{band.name} has {funds(state, band, currency)} {_currency_word(currency)}; {item} costs {cmd.price}")
     if cmd.price:
         change_funds(ctx, band, currency, -cmd.price, f"bought {item}")
     ctx.emit(
@@ -102,7 +102,7 @@ def sell(cmd: SellKit, ctx: Context) -> None:
     holder = member(state, band, cmd.fighter) if cmd.fighter else None
     if cmd.item not in (holder.equipment if holder else band.stash):
         raise RuleViolation(f"{holder.name} carries no {cmd.item}" if holder else f"{band.name} has no {cmd.item} in the Arsenal")
-    bought = band.ext.get(events.ARMOURY, {}).get(cmd.item)
+    bought = events.band_facts(state, band.id).armoury.get(cmd.item)
     if bought is None:
         if cmd.price is None:
             raise RuleViolation(f"the ledger does not know what {band.name} paid for {cmd.item}: "
@@ -111,7 +111,7 @@ def sell(cmd: SellKit, ctx: Context) -> None:
             raise BadInput(f"a price cannot be {cmd.price}")
         price, currency = cmd.price, known_currency(cmd.currency or events.DUCATS)
     else:
-        price, currency = bought["price"], bought["currency"]
+        price, currency = bought.price, bought.currency
         if cmd.price not in (None, price) or cmd.currency not in (None, currency):
             raise RuleViolation(f"{band.name} paid {price} {_currency_word(currency)} for {cmd.item}: it sells for half of that")
     refund = -(-price // 2)  # half the price paid, rounded up
@@ -136,7 +136,8 @@ def allocate(cmd: Allocate, ctx: Context) -> None:
         return
     if cmd.item not in band.stash:
         raise RuleViolation(f"{band.name} has no {cmd.item} in the Arsenal")
-    if band.ext.get(events.ARMOURY, {}).get(cmd.item, {}).get("elite_only") and rules.ELITE not in fighter.keywords:
+    bought = events.band_facts(state, band.id).armoury.get(cmd.item)
+    if bought is not None and bought.elite_only and rules.ELITE not in fighter.keywords:
         raise RuleViolation(f"{cmd.item} is ELITE-only Battlekit and {fighter.name} is not ELITE")
     ctx.emit(
         ev.ItemLost(warband=band.id, item=cmd.item, reason=f"to {fighter.name}"),

@@ -162,4 +162,4 @@ def award_capped_xp(cmd: AwardXP, ctx: Context) -> None:
     fighter = active_fighter(ctx.state, cmd.fighter, cmd.warband)
     band = ctx.state.warbands[fighter.warband]
     tables = tables_for(ctx.state)
-    give_xp(ctx, band, rules.grant_xp(rules_fighter(fighter, tables), cmd.amount, rules.ARBITER_AWARD, band.faction, tables), cmd.reason)
+    give_xp(ctx, band, rules.grant_xp(rules_fighter(ctx.state, fighter, tables), cmd.amount, rules.ARBITER_AWARD, band.faction, tables), cmd.reason)
