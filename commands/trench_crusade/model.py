@@ -4,11 +4,13 @@ emitted here."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from commands.kit import Options, Phase, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from commands.shared import slug
+from ledger import events as ev
 from ledger.errors import RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 from projections.battles import fought
@@ -119,21 +121,26 @@ def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
     battle = Phase.latest_battle(state, band)
     if battle is None:
         raise RuleViolation(f"{band.name} has not fought a battle yet")
-    mine = fought(battle, band.id, state)
     kept = events.band_facts(state, band.id).last_battle
     own = kept if kept is not None and kept.battle == battle.number else events.LatestBattle(battle=battle.number)
     return CampaignBattle(
         number=battle.number,
         enemies=[w for w in battle.participants if w != band.id],
-        record=rules.BattleRecord(
-            scenario_id=battle.scenario,
-            result="draw" if battle.winner is None else "win" if battle.winner == band.id else "loss",
-            participants=tuple(deed.fighter for deed in mine),
-            out_of_action=tuple(deed.fighter for deed in mine if deed.out_of_action),
-            deeds=tuple([rules.DeedRecord(deed_id=d, fighter_id=deed.fighter) for deed in mine for d in deed.glorious_deeds]
-                        + [rules.DeedRecord(deed_id=d) for d in own.warband_deeds]),
-            side=own.side,
-        ),
+        record=warband_record(band.id, battle.scenario, battle.winner, fought(battle, band.id, state), own.warband_deeds, own.side),
+    )
+
+
+def warband_record(band: str, scenario: str, winner: str | None, mine: Sequence[ev.Deed], warband_deeds: Sequence[str],
+                  side: str | None) -> rules.BattleRecord:
+    """One warband's side of a battle in the rules' terms: its fighters' deeds, then the warband's own."""
+    return rules.BattleRecord(
+        scenario_id=scenario,
+        result="draw" if winner is None else "win" if winner == band else "loss",
+        participants=tuple(deed.fighter for deed in mine),
+        out_of_action=tuple(deed.fighter for deed in mine if deed.out_of_action),
+        deeds=tuple([rules.DeedRecord(deed_id=d, fighter_id=deed.fighter) for deed in mine for d in deed.glorious_deeds]
+                    + [rules.DeedRecord(deed_id=d) for d in warband_deeds]),
+        side=side,
     )
 
 

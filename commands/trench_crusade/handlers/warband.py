@@ -34,6 +34,7 @@ from commands.trench_crusade.model import (
     roster_of,
     rules_fighter,
     tables_for,
+    warband_record,
 )
 from commands.trench_crusade.phase import PHASE
 from commands.trench_crusade.handlers.consequences import give_xp
@@ -110,17 +111,8 @@ def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
     for band_id in battle.participants:
         band = state.warbands[band_id]
         mine = [deed for deed in battle.deeds if state.fighters[deed.fighter].warband == band_id]
-        record = rules.BattleRecord(
-            scenario_id=scenario.id,
-            result="draw" if battle.winner is None else "win" if battle.winner == band_id else "loss",
-            participants=tuple(deed.fighter for deed in mine),
-            out_of_action=tuple(deed.fighter for deed in mine if deed.out_of_action),
-            deeds=tuple(
-                [rules.DeedRecord(deed_id=deed_id, fighter_id=deed.fighter) for deed in mine for deed_id in deed.glorious_deeds]
-                + [rules.DeedRecord(deed_id=deed_id) for deed_id in by_warband.get(band_id, [])]
-            ),
-            side=None if attacker is None else "attacker" if band_id == attacker else "defender",
-        )
+        side = None if attacker is None else "attacker" if band_id == attacker else "defender"
+        record = warband_record(band_id, scenario.id, battle.winner, mine, by_warband.get(band_id, []), side)
         rules.validate_battle_record(record, roster_of(state, band, tables), tables)
         for deed in record.deeds:
             if deed.deed_id in claimed:
