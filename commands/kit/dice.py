@@ -36,6 +36,7 @@ class Rolled:
     """The faces rolled so far, by key (insertion order is the order rolled)."""
 
     faces: dict[str, list[int]] = field(default_factory=dict)
+    numbers: dict[str, int] = field(default_factory=dict)  # the ledger's roll number of each roll `resolve` made
 
     def get(self, key: str, expression: str, purpose: str) -> list[int]:
         """The faces of roll `key`, checked against `expression`; MoreDice when not rolled yet."""
@@ -49,8 +50,10 @@ class Rolled:
         """The `index`-th roll of a rule that rolls one after another (keys "0", "1", …)."""
         return self.get(str(index), expression, purpose)
 
-    def add(self, key: str, faces: Sequence[int]) -> None:
+    def add(self, key: str, faces: Sequence[int], number: int | None = None) -> None:
         self.faces[key] = list(faces)
+        if number is not None:
+            self.numbers[key] = number
 
     @classmethod
     def of(cls, faces: Mapping[str, Sequence[int]] | Sequence[Sequence[int]]) -> Rolled:
@@ -68,7 +71,8 @@ def resolve(ctx: Context, rule: Callable[[Rolled], R], rolled: Rolled | None = N
         except MoreDice as need:
             if need.key in rolled.faces:
                 raise  # a rule asking again for a roll it was given would loop for ever
-            rolled.add(need.key, ctx.roll(need.expression, purpose=need.purpose).faces)
+            roll = ctx.roll(need.expression, purpose=need.purpose)
+            rolled.add(need.key, roll.faces, roll.number)
 
 
 def check_faces(faces: Sequence[int], dice: str | int, purpose: str) -> None:

@@ -1,14 +1,16 @@
 """The kit's pieces on their own: a phase with a step taken instead of another, a step its command
 checks and a gate; the options read back from campaigns recorded before options were typed; the
-table loader's file names and house rules given as JSON text; the one face check and D66."""
+table loader's file names and house rules given as JSON text; the one face check and D66; resolve
+and the roll numbers it keeps."""
 
 from __future__ import annotations
 
 import msgspec
 import pytest
 
-from commands.kit import Options, Phase, PhaseMessages, PhaseStep, TableError, Tables, check_faces, d66, options_of
+from commands.kit import Options, Phase, PhaseMessages, PhaseStep, Rolled, TableError, Tables, check_faces, d66, options_of, resolve
 from ledger import events as ev
+from ledger.decide import Context, TableDice
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Warband, evolve
 
@@ -116,3 +118,21 @@ def test_the_one_face_check(faces, dice, message):
 
 def test_d66_reads_tens_then_units():
     assert (d66([3, 5]), d66([5, 3])) == (35, 53)
+
+
+def test_resolve_rolls_what_the_rule_asks_for_and_keeps_each_rolls_number():
+    # Given a campaign that has rolled 7 dice already, and a rule asking for a D6, then another unless it shows 6
+    state = CampaignState(rolls=7)
+    ctx = Context(state, dice=TableDice(given=[2, 5]), shuffle_dice=None, answers={}, ask=None,
+                  ruleset_evolve=None, decks={}, options={})
+
+    def rule(rolled: Rolled) -> list[int]:
+        first = rolled.next(0, "D6", "first")[0]
+        return [first] if first == 6 else [first, rolled.next(1, "D6", "second")[0]]
+
+    rolled = Rolled()
+    # When resolve drives it
+    assert resolve(ctx, rule, rolled) == [2, 5]
+    # Then each roll was recorded in order, and the Rolled names the ledger's roll number of each
+    assert [(e.roll, e.purpose, e.faces) for e in ctx.events] == [(7, "first", [2]), (8, "second", [5])]
+    assert rolled.numbers == {"0": 7, "1": 8}

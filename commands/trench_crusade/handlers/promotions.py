@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-
-
+from commands.kit import Rolled, resolve
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput
@@ -60,20 +59,13 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
             streak=streak,
         )
     )
-    roll_numbers: list[int] = []
-
-    def roll_die(fighter_id: str, number: int) -> int:
-        rolled = ctx.roll("D6", purpose=f"promotion die {number} of {len(order)} for {state.fighters[fighter_id].name}")
-        roll_numbers.append(rolled.number)
-        return rolled.value
-
-    def resolved(die: rules.PromotionDie) -> None:
+    def tell(die: rules.PromotionDie, number: int, roll: int) -> None:
         ctx.emit(
             events.PromotionDieRolled(
                 warband=band.id,
                 fighter=die.fighter_id,
-                roll=roll_numbers[-1],
-                die=len(roll_numbers),
+                roll=roll,
+                die=number,
                 of=len(order),
                 face=die.face,
                 counted_as_six=die.counted_as_six,
@@ -85,11 +77,28 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
         if die.promoted:
             promote(ctx, band, state.fighters[die.fighter_id], die)
 
-    rules.resolve_promotion_step(
-        roster, band.faction, tables, deeds=deeds, extra_dice=extra, assignment=assignment, order=order,
-        faces=roll_die, streak=streak, stop_rule=campaign_options(state).promotion_stop_rule, on_die=resolved,
-        head_wound_elite=head_wound_promotion(state),
-    )
+    told = 0  # dice whose events are out
+
+    def step(rolled: Rolled) -> rules.PromotionStepResult:
+        heard = 0
+
+        def on_die(die: rules.PromotionDie) -> None:
+            # `resolve` runs the rule again with each new die, which tells the earlier dice again: each
+            # die's events are emitted once, before the next die is rolled (the rule rolls with `rolled.next`).
+            nonlocal heard, told
+            heard += 1
+            if heard > told:
+                told = heard
+                tell(die, heard, rolled.numbers[str(heard - 1)])
+
+        return rules.resolve_promotion_step(
+            roster, band.faction, tables, deeds=deeds, extra_dice=extra, assignment=assignment, order=order,
+            faces=rolled, streak=streak, stop_rule=campaign_options(state).promotion_stop_rule, on_die=on_die,
+            head_wound_elite=head_wound_promotion(state),
+            purpose=lambda fighter_id, number, _: f"promotion die {number} of {len(order)} for {state.fighters[fighter_id].name}",
+        )
+
+    resolve(ctx, step)
     finish_step(ctx, band, battle, "promotions")
 
 

@@ -229,27 +229,31 @@ class PromotionRolls(msgspec.Struct, frozen=True, kw_only=True):
         return len(self.dice)
 
 
-#: Rolls one Promotion Die when it is needed: (fighter id, die number from 1) -> face.
-RollDie = Callable[[str, int], int]
+#: The purpose a Promotion Die is asked for with: (fighter id, die number from 1, assigned dice not rolled yet) -> text.
+DiePurpose = Callable[[str, int, int], str]
+
+
+def next_die_purpose(fighter_id: str, number: int, still_to_roll: int) -> str:
+    return f"the next Promotion Die: {still_to_roll} assigned {_dice_word(still_to_roll)} not rolled yet"
 
 
 def roll_promotion_dice(
     order: Sequence[str],
-    faces: Rolled | Sequence[int] | RollDie,
+    faces: Rolled | Sequence[int],
     *,
     streak: int,
     elite_at_start: int,
     stop_rule: PromotionStopRule = "first-six",
     on_die: Callable[[PromotionDie], None] | None = None,
     restores_xp: Collection[str] = (),
+    purpose: DiePurpose = next_die_purpose,
 ) -> PromotionRolls:
     """Roll the assigned dice one at a time in the player's order, using ``faces`` in turn.
 
-    ``faces`` is either the dice already rolled (the kit's `Rolled`, or a list of faces: dice beyond
-    those needed are not consumed, and one more is asked for with the kit's `MoreDice`) or a function that rolls each die only
-    when it is needed, so that a ledger records each die as the rule asks for it, between the events
-    ``on_die`` emits. ``on_die`` hears each die as soon as it is
-    resolved. Rolling stops at the first promotion (``first-six``), or, with ``per-model``,
+    ``faces`` are the dice already rolled (the kit's `Rolled`, or a list of faces): dice beyond those
+    needed are not consumed, and one more is asked for with the kit's `MoreDice`, worded by ``purpose``.
+    ``on_die`` hears each die as soon as it is resolved (run again with one more die, the rule tells
+    the earlier dice again), so that a handler can record each die's consequences before the next is rolled. Rolling stops at the first promotion (``first-six``), or, with ``per-model``,
     skips the promoted model's remaining dice and stops once a promotion makes 6 ELITE.
     A 6 for a model of ``restores_xp`` (Head-Wounded ELITE, house rule) lifts its XP block
     instead of promoting it: it stops rolling like a promotion but adds no ELITE.
@@ -258,7 +262,7 @@ def roll_promotion_dice(
         raise TrenchCrusadeRuleError(
             f"the warband has {elite_at_start} ELITE models, so the Promotion step is skipped"
         )
-    if not callable(faces) and not isinstance(faces, Rolled):
+    if not isinstance(faces, Rolled):
         faces = Rolled.of([[face] for face in faces])
     rolled: list[PromotionDie] = []
     promoted: list[str] = []
@@ -267,14 +271,8 @@ def roll_promotion_dice(
     for position, fighter_id in enumerate(order):
         if fighter_id in promoted or fighter_id in restored:
             continue
-        if callable(faces):
-            face = faces(fighter_id, len(rolled) + 1)
-        else:
-            still_to_roll = sum(
-                1 for later in order[position:] if later not in promoted and later not in restored
-            )
-            purpose = f"the next Promotion Die: {still_to_roll} assigned {_dice_word(still_to_roll)} not rolled yet"
-            face = faces.next(len(rolled), "D6", purpose)[0]
+        still_to_roll = sum(1 for later in order[position:] if later not in promoted and later not in restored)
+        face = faces.next(len(rolled), "D6", purpose(fighter_id, len(rolled) + 1, still_to_roll))[0]
         step = streak_step(current_streak, face)
         current_streak = step.new_streak
         restores = step.promoted and fighter_id in restores_xp
@@ -331,11 +329,12 @@ def resolve_promotion_step(
     extra_dice: Sequence[ExtraPromotionDice],
     assignment: Mapping[str, int],
     order: Sequence[str],
-    faces: Rolled | Sequence[int] | RollDie,
+    faces: Rolled | Sequence[int],
     streak: int,
     stop_rule: PromotionStopRule = "first-six",
     on_die: Callable[[PromotionDie], None] | None = None,
     head_wound_elite: bool = False,
+    purpose: DiePurpose = next_die_purpose,
 ) -> PromotionStepResult:
     """The whole Promotions Step: skip check, pool, assignment, rolling, promotion;
     ``head_wound_elite`` is the v1.0 house rule (see ``promotion_eligibility``)."""
@@ -364,6 +363,7 @@ def resolve_promotion_step(
         elite_at_start=elite_count(roster),
         stop_rule=stop_rule,
         on_die=on_die,
+        purpose=purpose,
         restores_xp={fighter.fighter_id for fighter in eligibility.eligible if fighter.is_elite},
     )
     roster_after = tuple(
