@@ -131,7 +131,7 @@ def latest_battle(state: CampaignState, band: Warband) -> CampaignBattle:
 
 
 def warband_record(band: str, scenario: str, winner: str | None, mine: Sequence[ev.Deed], warband_deeds: Sequence[str],
-                  side: str | None) -> rules.BattleRecord:
+                   side: str | None) -> rules.BattleRecord:
     """One warband's side of a battle in the rules' terms: its fighters' deeds, then the warband's own."""
     return rules.BattleRecord(
         scenario_id=scenario,
