@@ -300,7 +300,7 @@ class ModelFacts(msgspec.Struct, kw_only=True, omit_defaults=True):
     model: str | None = None  # the Faction List entry; None: read by its role
     trauma_rows: list[str] = []  # trauma table rows suffered, in order
     battle_scars: int | None = None  # None until its first trauma
-    advancements_due: int = 0
+    advancements_due: int | None = None  # None until its first Advancement Roll is earned
     # How many of its trauma_rows it had when a Promotion 6 restored its XP gain (house rule):
     # only rows suffered later block XP. None: never restored.
     xp_restored_after: int | None = None
@@ -378,13 +378,13 @@ def _promotion_die(facts: TrenchCrusadeFacts, event: PromotionDieRolled, state: 
 @FOLDS.on(AdvancementEarned)
 def _advancement_earned(facts: TrenchCrusadeFacts, event: AdvancementEarned, state: CampaignState) -> None:
     if model := _model(facts, event, state):
-        model.advancements_due += 1
+        model.advancements_due = (model.advancements_due or 0) + 1
 
 
 @FOLDS.on(AdvancementRolled)
 def _advancement_rolled(facts: TrenchCrusadeFacts, event: AdvancementRolled, state: CampaignState) -> None:
     if model := _model(facts, event, state):
-        model.advancements_due -= 1
+        model.advancements_due = (model.advancements_due or 0) - 1
 
 
 @FOLDS.on(ExplorationResolved)

@@ -146,5 +146,5 @@ def warband_record(band: str, scenario: str, winner: str | None, mine: Sequence[
 
 def advancements_due(state: CampaignState, band: Warband) -> dict[str, int]:
     """Advancement Rolls owed, by fighter id."""
-    due = {f.id: events.model_facts(state, f.id).advancements_due for f in state.fighters_of(band.id)}
+    due = {f.id: events.model_facts(state, f.id).advancements_due or 0 for f in state.fighters_of(band.id)}
     return {fighter: owed for fighter, owed in due.items() if owed > 0}

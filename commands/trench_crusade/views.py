@@ -34,7 +34,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
             "xp": fighter.xp,
             "keywords": list(fighter.keywords),
             "battle_scars": events.model_facts(state, fighter.id).battle_scars or 0,
-            "advancements_due": events.model_facts(state, fighter.id).advancements_due,
+            "advancements_due": events.model_facts(state, fighter.id).advancements_due or 0,
             "head_wound": head_wound(fighter),
         }
 

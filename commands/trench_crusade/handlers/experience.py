@@ -48,7 +48,7 @@ def advancement(cmd: Advancement, ctx: Context) -> None:
     skill_tables = {table.id: table.name for table in tables.advancement_skills.tables}
     for index, chosen in enumerate(cmd.rolls, start=1):
         fighter = member(state, band, chosen.fighter)
-        if events.model_facts(state, fighter.id).advancements_due < 1:
+        if (events.model_facts(state, fighter.id).advancements_due or 0) < 1:
             raise RuleViolation(f"{fighter.name} has no Advancement Roll to make")
         unknown = [t for t in chosen.tables if t not in skill_tables]
         if unknown or len(set(chosen.tables)) != 2 or len(chosen.tables) != 2:
