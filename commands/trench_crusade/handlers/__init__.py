@@ -1,9 +1,9 @@
 """Trench Crusade's handlers: the pure rules of `rules` run on the ledger, one module per part of
 the campaign, and the one table mapping each command to its handler.
 
-A handler reads the campaign state, turns it into the rules' own view (`rules.Fighter`,
-`rules.BattleRecord`), asks the rules what happens, rolls each die through `ctx.roll` as the
-rules ask for it, and emits events. Every refusal of the rules (`TrenchCrusadeRuleError`)
+A handler reads the campaign state (the core's battles, the ruleset's typed facts), turns it into
+the rules' own view (`rules.Fighter`, `rules.BattleRecord`), asks the rules what happens, rolls each
+die the rules ask for (the kit's `resolve` where a rule asks with `MoreDice`), and emits events. Every refusal of the rules (`TrenchCrusadeRuleError`)
 becomes a `RuleViolation` in one place, the `refusing` wrapper of the handler table below.
 
 Decisions (the rules module's docstring lists the rule readings):
