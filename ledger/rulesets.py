@@ -99,6 +99,11 @@ class Ruleset:
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
     rating: Callable[[CampaignState, str], int] | None = None
     register_commands: RegisterCommands | None = None
+    # A warband's and a fighter's own facts as the read models show them (their `ext`: roster,
+    # report, exports), for a ruleset that keeps them typed (commands.kit.state); None: the `ext`
+    # dicts of the state's warbands and fighters.
+    warband_ext: Callable[[CampaignState, str], dict[str, Any]] | None = None
+    fighter_ext: Callable[[CampaignState, str], dict[str, Any]] | None = None
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded
     # command decides is a new version, gated in the handler on `ctx.version`.
     versions: Sequence[str] = ()

@@ -13,6 +13,17 @@ def rating_of(state: CampaignState, warband: str) -> int | None:
     return ruleset.rating(state, warband) if ruleset.rating else None
 
 
+def warband_ext(state: CampaignState, warband: str) -> dict[str, Any]:
+    """The warband's own facts under its ruleset (typed facts shown as the ruleset says, else its `ext`)."""
+    shown = rulesets.get(state.ruleset).warband_ext
+    return shown(state, warband) if shown is not None else dict(state.warbands[warband].ext)
+
+
+def fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any]:
+    shown = rulesets.get(state.ruleset).fighter_ext
+    return shown(state, fighter) if shown is not None else dict(state.fighters[fighter].ext)
+
+
 def campaign_row(state: CampaignState) -> dict[str, Any]:
     return {
         "campaign_id": state.campaign_id,
@@ -63,7 +74,7 @@ def fighter_rows(state: CampaignState, warband: str) -> list[dict[str, Any]]:
             "cost": f.cost,
             "games": f.games,
             "missed_games": f.missed_games,
-            "ext": dict(f.ext),
+            "ext": fighter_ext(state, f.id),
         }
         for f in state.fighters_of(warband, active_only=False)
     ]
