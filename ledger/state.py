@@ -93,7 +93,8 @@ class Pending(msgspec.Struct, kw_only=True):
 
 # The shape of the state a snapshot holds. A snapshot of another shape (taken by an older version of
 # the ledger) is not used: loading folds the events instead, and the next snapshot has this shape.
-STATE_SCHEMA = 3  # 3: deeds are kept only for a battle that is still the latest of one of its warbands
+STATE_SCHEMA = 4  # 3: deeds are kept only for a battle that is still the latest of one of its warbands;
+# 4: coreheim keeps its facts typed under ext["coreheim"], no longer in its warbands' and fighters' ext
 
 
 class CampaignState(msgspec.Struct, kw_only=True):

@@ -38,7 +38,7 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import cli, events, model
+from commands.coreheim import cli, facts, model, views
 from commands.coreheim.handlers import HANDLERS
 from commands.coreheim.phase import PHASE
 from ledger.rulesets import Ruleset, register
@@ -51,7 +51,7 @@ RULESET = register(
         versions=("1", "2"),
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers=HANDLERS,
-        evolve=events.evolve,
+        evolve=facts.FOLDS.evolve,
         terms=Terms(
             rating="Warband rating",
             treasury="Gold crowns",
@@ -63,6 +63,8 @@ RULESET = register(
         check_options=model.check_options,
         post_game=PHASE.guided_steps,
         rating=model.rating,
+        warband_ext=views.warband_ext,
+        fighter_ext=views.fighter_ext,
         register_commands=cli.register_commands,
     )
 )

@@ -47,7 +47,7 @@ def hero_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, 
     while True:
         try:
             resolution = rules.resolve_hero_advance(
-                faces, hero=fighter.name, characteristics=model.characteristics(fighter), race=model.race(fighter),
+                faces, hero=fighter.name, characteristics=model.characteristics(fighter), race=model.race(ctx.state, fighter),
                 stat_choice=stat_choice, tables=tables,
             )
         except MoreDice:
@@ -72,7 +72,7 @@ def henchman_advance(
         try:
             resolution = rules.resolve_henchman_advance(
                 faces, group=group.name, group_size=group.group_size, characteristics=model.characteristics(group),
-                race=model.race(group), advanced_stats=group.ext.get(events.ADVANCED_STATS, []), use_group_reroll=group_reroll,
+                race=model.race(ctx.state, group), advanced_stats=model.warrior(ctx.state, group).advanced_stats, use_group_reroll=group_reroll,
                 talent_allowed=talent_allowed, may_repeat_stats="Twitchy" in group.skills + group.keywords,
                 stat_choice=stat_choice, tables=tables,
             )
@@ -121,7 +121,7 @@ def _apply(
                 ev.StatChanged(warband=band.id, fighter=fighter.id, stat=stat, delta=delta, reason=reason, row=row),
             )
         case rules.NewSkill():
-            lists = model.skill_lists(fighter, band, tables)
+            lists = model.skill_lists(ctx.state, fighter, band, tables)
             if not lists:
                 ctx.emit(
                     events.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
@@ -201,7 +201,7 @@ def _talent(
     if sack is not None:
         sacked = next(h for h in heroes if h.name == sack)
         ctx.emit(ev.FighterRetired(warband=band.id, fighter=sacked.id, reason=f"sacked to make room for {name}"))
-    profile = {"warrior_type": group.ext.get(events.TYPE, model.HENCHMAN), "race": model.race(group),
+    profile = {"warrior_type": model.warrior(state, group).type, "race": model.race(state, group),
                "skill_lists": list(promotion.skill_lists), "advanced_to": threshold}
     if group.group_size == 1:
         hero_id = group.id

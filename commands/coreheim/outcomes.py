@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from commands.coreheim import events
 from commands.coreheim import model
+from commands.coreheim.phase import PHASE
 from commands.kit import MoreDice
 from commands.coreheim import rules
 from commands.coreheim import tables as t
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import RuleViolation
-from ledger.state import Battle, Fighter, Warband
+from ledger.state import Battle, CampaignState, Fighter, Warband
+from projections.battles import fought
 
 # Answer keys for fighters a table row leaves to the player.
 CHOSEN = {"chosen-hero": "hero", "map-holder": "map-holder", "chosen-warrior": "warrior"}
@@ -154,7 +156,7 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> N
                 warband_game_number=ctx.state.warbands[band.id].games,
                 pit_fight_won=pit_fight_won,
                 enemy_has_shackles=holder is not None,
-                immortal=hero.ext.get(events.TYPE) == "vampire",
+                immortal=model.warrior(ctx.state, hero).type == "vampire",
                 tables=tables,
             )
         except MoreDice:
@@ -214,8 +216,10 @@ def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str
     (with one enemy, that one; with several and no record of who, the player names it)."""
     state = ctx.state
     enemies = [w for w in battle.participants if w != band.id]
-    takers = [w for w in enemies
-              if any(hero.id in took for took in model.deeds(state.warbands[w], battle)["took_out"].values())]
+    # Only an enemy for whom this is still the latest battle is asked: one who fought again since
+    # is not (as the deeds were kept when this rule was recorded), and the player names the captor.
+    takers = [w for w in enemies if _latest_number(state, w) == battle.number
+              and any(hero.id in deed.took_out for deed in fought(battle, w, state))]
     if takers:
         captor = takers[0]
     else:
@@ -230,6 +234,11 @@ def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str
     ctx.emit(ev.NoteRecorded(text=f"pending decision: {captor_name} holds {hero.name} captive (no rules for captives in v10)",
                              warband=captor, fighter=hero.id))
     succeed_leader(ctx, band, hero)
+
+
+def _latest_number(state: CampaignState, warband: str) -> int | None:
+    latest = PHASE.latest_battle(state, state.warbands[warband])
+    return latest.number if latest is not None else None
 
 
 def succeed_leader(ctx: Context, band: Warband, lost: Fighter) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 
 from commands.coreheim import events
+from commands.coreheim import facts
 from commands.coreheim import model
 from commands.kit import MoreDice, Rolled
 from commands.coreheim import rules
@@ -34,11 +35,11 @@ def explore(cmd: Explore, ctx: Context) -> None:
     if cmd.extra_dice < 0 or cmd.discard < 0:
         raise BadInput("extra and discarded dice cannot be negative")
     listing = model.band_list(band, tables)[0]
-    bonus = band.ext.get(events.BONUS_DICE, {"extra": 0, "discard": 0})
+    bonus = facts.of(state).warband(band.id).bonus or facts.BonusDice()
     count = rules.exploration_dice_count(
-        len(model.heroes(state, band)), won=battle.winner == band.id, extra_dice=cmd.extra_dice + bonus["extra"]
+        len(model.heroes(state, band)), won=battle.winner == band.id, extra_dice=cmd.extra_dice + bonus.extra
     )
-    discard = cmd.discard + bonus["discard"]
+    discard = cmd.discard + bonus.discard
     rolled = ctx.roll(f"{count}D6", purpose=f"exploration of {band.name}").faces if count else []
     needed = min(tables.shards.max_kept_dice, len(rolled) - discard)
     keep = None
