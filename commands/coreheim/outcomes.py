@@ -14,7 +14,7 @@ from __future__ import annotations
 from commands.coreheim import events
 from commands.coreheim import model
 from commands.coreheim.phase import PHASE
-from commands.kit import MoreDice
+from commands.kit import MoreDice, Rolled, resolve
 from commands.coreheim import rules
 from commands.coreheim import tables as t
 from ledger import events as ev
@@ -146,25 +146,24 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> N
     """D66 for a hero taken out of action, with Multiple Injuries' extra rolls, and its consequences."""
     tables = model.tables_for(ctx.options)
     holder = _shackles_holder(ctx, band, battle)
-    rolls: list[tuple[int, int]] = []
+    rolled = Rolled()
     pit_fight_won: bool | None = None
-    while True:
-        try:
-            resolution = rules.resolve_hero_injury(
-                rolls,
-                hero=hero.name,
-                warband_game_number=ctx.state.warbands[band.id].games,
-                pit_fight_won=pit_fight_won,
-                enemy_has_shackles=holder is not None,
-                immortal=model.warrior(ctx.state, hero).type == "vampire",
-                tables=tables,
-            )
-        except MoreDice:
-            roll = ctx.roll("D66", purpose=f"serious injury of {hero.name}")
-            rolls.append((roll.faces[0], roll.faces[1]))
-            continue
-        if resolution.complete:
-            break
+
+    def injury(dice: Rolled) -> rules.HeroInjuryResolution:
+        return rules.resolve_hero_injury(
+            [(tens, units) for tens, units in dice.faces.values()],
+            hero=hero.name,
+            warband_game_number=ctx.state.warbands[band.id].games,
+            pit_fight_won=pit_fight_won,
+            enemy_has_shackles=holder is not None,
+            immortal=model.warrior(ctx.state, hero).type == "vampire",
+            tables=tables,
+        )
+
+    def roll(need: MoreDice) -> list[int]:
+        return ctx.roll(need.expression, purpose=f"serious injury of {hero.name}").faces
+
+    while not (resolution := resolve(ctx, injury, rolled, roll=roll)).complete:
         answer = ctx.choose(f"{hero.id}:pit-fight", f"Did {hero.name} win the fight in the pits?", ["won", "lost"])
         pit_fight_won = answer == "won"
     rows = {row.id: row for row in tables.hero_injury.rows}

@@ -7,7 +7,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from commands.kit import Options, Phase, PhaseMessages, PhaseStep, TableError, Tables, check_faces, d66, options_of
+from commands.kit import (
+    MoreDice, Options, Phase, PhaseMessages, PhaseStep, Rolled, TableError, Tables, check_faces, d66, options_of, resolve,
+)
 from ledger import events as ev
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Warband, evolve
@@ -116,3 +118,20 @@ def test_the_one_face_check(faces, dice, message):
 
 def test_d66_reads_tens_then_units():
     assert (d66([3, 5]), d66([5, 3])) == (35, 53)
+
+
+def test_resolve_rolls_what_the_rule_asks_with_the_handlers_roll_and_keeps_the_faces_for_a_choice():
+    asked: list[tuple[str, str, str]] = []
+
+    def roll(need: MoreDice) -> list[int]:  # the handler's: names the roll its own way, reads a D3 off a D6
+        asked.append((need.key, need.expression, need.purpose))
+        return [3] if need.expression == "D3" else [6]
+
+    def rule(rolled: Rolled) -> int:
+        return rolled.next(0, "D3", "bonus")[0] + rolled.next(1, "D6", "survival")[0]
+
+    rolled = Rolled()
+    assert resolve(None, rule, rolled, roll=roll) == 9  # type: ignore[arg-type]  # no ledger: the handler rolls
+    assert asked == [("0", "D3", "bonus"), ("1", "D6", "survival")]
+    # Resolved again with the same faces (after a player's choice), nothing more is rolled
+    assert resolve(None, rule, rolled, roll=roll) == 9 and len(asked) == 2  # type: ignore[arg-type]

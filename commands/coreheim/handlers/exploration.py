@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 
 from commands.coreheim import events
 from commands.coreheim import facts
 from commands.coreheim import model
-from commands.kit import MoreDice, Rolled
+from commands.kit import MoreDice, Rolled, resolve
 from commands.coreheim import rules
 from commands.coreheim.commands import (
     Explore,
@@ -75,28 +74,23 @@ def explore(cmd: Explore, ctx: Context) -> None:
     PHASE.finish(ctx, band, battle, "explore")
 
 
-def _table_faces(roll: Any, dice: str) -> list[int]:
-    """The faces the rules read: a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
-    return [(face + 1) // 2 for face in roll.faces] if dice.upper().endswith("D3") else list(roll.faces)
-
-
 def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, listing: str) -> rules.Resolution:
     """Resolve a chart entry, rolling and asking for what it needs one layer at a time."""
     tables = model.tables_for(ctx.options)
     leader = model.leader(ctx.state, band)
     rolled = Rolled()  # the faces as the rules read them, by the rules' roll id
     choices: dict[str, bool] = {}
-    while True:
-        try:
-            resolution = rules.resolve_multiples(
-                chosen, warband=listing, rolls=rolled.faces, choices=choices,
-                leader_ld=leader.stats.get("Ld") if leader else None, tables=tables,
-            )
-        except MoreDice as need:
-            roll = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}")
-            rolled.add(need.key, _table_faces(roll, need.expression))
-            continue
-        if resolution.complete:
-            return resolution
+
+    def entry(dice: Rolled) -> rules.Resolution:
+        return rules.resolve_multiples(chosen, warband=listing, rolls=dice.faces, choices=choices,
+                                       leader_ld=leader.stats.get("Ld") if leader else None, tables=tables)
+
+    def roll(need: MoreDice) -> list[int]:
+        """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
+        faces = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}").faces
+        return [(face + 1) // 2 for face in faces] if need.expression.upper().endswith("D3") else faces
+
+    while not (resolution := resolve(ctx, entry, rolled, roll=roll)).complete:
         for request in resolution.pending:
             choices[request.id] = ctx.choose(request.id, request.question, ["yes", "no"]) == "yes"
+    return resolution
