@@ -5,8 +5,9 @@ Built on the ruleset kit (commands/README.md). Layers: `tables` (data files, hou
 overrides) and `rules/` (pure functions, no I/O, a module per topic) are the game; `commands` are
 what a player asks; `handlers/` (a module per part of the sequence, and the one handler table in
 its `__init__`), `advances`, `outcomes` and `model` put it on the ledger; `events` are the facts
-the shared vocabulary has no name for; `phase` declares the post-game sequence and the guided
-`campaign post-game WARBAND`; `views` what `ratings` shows; `cli` is `campaign coreheim …`.
+the shared vocabulary has no name for, and `facts` what the state keeps of them, typed; `phase`
+declares the post-game sequence and the guided `campaign post-game WARBAND`; `views` what
+`ratings` and the read models show; `cli` is `campaign coreheim …`.
 
 Decisions on top of those in `rules` (where the seed and the rules file are silent):
 - A warband's faction names its warband list: `campaign warband add NAME --faction mercenaries`
