@@ -22,7 +22,7 @@ import msgspec
 from ledger import events as ev
 from ledger.decide import BuildAsk, Command, Context
 from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.state import CampaignState, RulesetEvolve
+from ledger.state import CampaignState, Fighter, RulesetEvolve, Warband
 from ledger.terms import Terms
 
 Handler = Callable[[Any, Context], None]
@@ -98,12 +98,10 @@ class Ruleset:
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
     rating: Callable[[CampaignState, str], int] | None = None
+    # A warband's or fighter's own facts as the read models and the report show them (their `ext`),
+    # for a ruleset keeping them typed (`commands.kit.Facts.shown_ext`); None: the holder's `ext`.
+    shown_ext: Callable[[CampaignState, Warband | Fighter], Mapping[str, Any]] | None = None
     register_commands: RegisterCommands | None = None
-    # A warband's and a fighter's own facts as the read models show them (their `ext`: roster,
-    # report, exports), for a ruleset that keeps them typed (commands.kit.state); None: the `ext`
-    # dicts of the state's warbands and fighters.
-    warband_ext: Callable[[CampaignState, str], dict[str, Any]] | None = None
-    fighter_ext: Callable[[CampaignState, str], dict[str, Any]] | None = None
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded
     # command decides is a new version, gated in the handler on `ctx.version`.
     versions: Sequence[str] = ()
@@ -130,6 +128,10 @@ class Ruleset:
             return msgspec.convert({**args, "command": name}, self._command_union)
         except msgspec.ValidationError as error:
             raise BadInput(f"{name}: {error}") from None
+
+    def ext_of(self, state: CampaignState, holder: Warband | Fighter) -> dict[str, Any]:
+        """The warband's or fighter's own facts, as the read models show them."""
+        return dict(self.shown_ext(state, holder) if self.shown_ext is not None else holder.ext)
 
     def decks_of(self, state: CampaignState) -> dict[str, list[str]]:
         return dict(self.decks_for(state) if self.decks_for is not None else self.decks)

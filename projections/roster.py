@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger import rulesets
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Fighter, Warband
 
 
 def rating_of(state: CampaignState, warband: str) -> int | None:
@@ -13,15 +13,9 @@ def rating_of(state: CampaignState, warband: str) -> int | None:
     return ruleset.rating(state, warband) if ruleset.rating else None
 
 
-def warband_ext(state: CampaignState, warband: str) -> dict[str, Any]:
-    """The warband's own facts under its ruleset (typed facts shown as the ruleset says, else its `ext`)."""
-    shown = rulesets.get(state.ruleset).warband_ext
-    return shown(state, warband) if shown is not None else dict(state.warbands[warband].ext)
-
-
-def fighter_ext(state: CampaignState, fighter: str) -> dict[str, Any]:
-    shown = rulesets.get(state.ruleset).fighter_ext
-    return shown(state, fighter) if shown is not None else dict(state.fighters[fighter].ext)
+def ext_of(state: CampaignState, holder: Warband | Fighter) -> dict[str, Any]:
+    """The warband's or fighter's own facts as its ruleset shows them (the read models' `ext`)."""
+    return rulesets.get(state.ruleset).ext_of(state, holder)
 
 
 def campaign_row(state: CampaignState) -> dict[str, Any]:
@@ -74,7 +68,7 @@ def fighter_rows(state: CampaignState, warband: str) -> list[dict[str, Any]]:
             "cost": f.cost,
             "games": f.games,
             "missed_games": f.missed_games,
-            "ext": fighter_ext(state, f.id),
+            "ext": ext_of(state, f),
         }
         for f in state.fighters_of(warband, active_only=False)
     ]

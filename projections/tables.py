@@ -27,7 +27,7 @@ from ledger.campaigns import apply_record, transactions, voids_in
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections.history import fighters_involved, record_text, void_annotations
-from projections.roster import campaign_row, fighter_rows, rating_of, warband_ext, warband_row
+from projections.roster import campaign_row, ext_of, fighter_rows, rating_of, warband_row
 
 Row = tuple[Any, ...]
 
@@ -150,7 +150,7 @@ def current_rows(state: CampaignState) -> Rows:
                 warband=warband,
                 seq=seq,
                 **{k: band[k] for k in ("name", "player", "faction", "treasury", "stash", "games", "wins", "rating", "fighters")},
-                ext=warband_ext(state, warband),
+                ext=ext_of(state, state.warbands[warband]),
             )
         )
         for fighter_seq, fighter in enumerate(fighter_rows(state, warband), start=1):

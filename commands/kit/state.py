@@ -6,24 +6,31 @@ its game has in one msgspec Struct of its own (`RulesetFacts`), held in the camp
 `ext` under the ruleset's id, so snapshots carry it. `Facts.of(state)` gives it typed (decoding
 it once after a snapshot or a copy), and `Folds` is the fold: a table from each of the ruleset's
 event types to the function `(facts, event, state)` that applies it, registered with `@FOLDS.on(EventType)`.
+What the read models and the report show of a warband's or fighter's facts (its `ext`, which the
+ruleset's `Terms` name) is the facts' `shown(holder)`, handed to the core as `Ruleset(shown_ext=FACTS.shown_ext)`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 import msgspec
 
 from ledger import events as ev
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Fighter, Warband
 
-F = TypeVar("F", bound=msgspec.Struct)
+F = TypeVar("F", bound="RulesetFacts")
 E = TypeVar("E", bound=ev.Event)
 
 
 class RulesetFacts(msgspec.Struct, kw_only=True):
     """Base of a ruleset's facts: fields with defaults, mutable (folds update them in place)."""
+
+    def shown(self, holder: Warband | Fighter) -> Mapping[str, Any]:
+        """The warband's or fighter's facts as people see them (read models, report): none unless declared."""
+        return {}
 
 
 class Facts(Generic[F]):
@@ -40,6 +47,10 @@ class Facts(Generic[F]):
             held = msgspec.convert(held or {}, self.facts_type, str_keys=True)
             state.ext[self.key] = held
         return held
+
+    def shown_ext(self, state: CampaignState, holder: Warband | Fighter) -> dict[str, Any]:
+        """The `Ruleset.shown_ext` hook: what the holder still keeps in its `ext`, and its typed facts."""
+        return {**holder.ext, **self.of(state).shown(holder)}
 
 
 # (the ruleset's facts, the event, the whole campaign state) -> None: updates them in place

@@ -19,6 +19,7 @@ from ledger import events as ev
 from ledger.errors import BadInput
 from ledger.rulesets import register
 from ledger.testing import LedgerHarness
+from projections.roster import fighter_rows
 
 
 def campaign(**options) -> LedgerHarness:
@@ -125,6 +126,13 @@ def test_the_facts_are_typed_and_survive_a_snapshot_copy():
     battle(table)
     table.do(example.Injuries(warband="Rats"), [3])
     assert example.FACTS.of(table.state.copy()) == example.ExampleFacts(scars={"gunnar": 1})
+
+
+def test_the_read_models_show_the_typed_facts_the_ruleset_declares_shown():
+    table = campaign()
+    battle(table)
+    table.do(example.Injuries(warband="Rats"), [3])
+    assert {row["fighter"]: row["ext"] for row in fighter_rows(table.state.copy(), "rats")} == {"gunnar": {"scars": 1}}
 
 
 def test_a_campaign_keeps_its_version_until_it_upgrades_and_replays_under_each():

@@ -15,7 +15,7 @@ from commands.shared import SHARED_HANDLERS, RecordBattle, record_battle
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.rulesets import Ruleset, register
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Fighter, Warband
 from projections.battles import fought
 
 ID = "kit-example"
@@ -46,6 +46,9 @@ class Scarred(ev.Event, frozen=True, kw_only=True, tag="kit-example.scarred"):
 
 class ExampleFacts(RulesetFacts, kw_only=True):
     scars: dict[str, int] = {}  # fighter id -> scars
+
+    def shown(self, holder: Warband | Fighter) -> dict[str, Any]:  # a fighter's roster row shows its scars
+        return {"scars": self.scars[holder.id]} if isinstance(holder, Fighter) and holder.id in self.scars else {}
 
 
 FACTS = Facts(ID, ExampleFacts)
@@ -142,5 +145,5 @@ RULESET = register(Ruleset(
     id=ID, version="2", versions=("1", "2"), title="The kit's worked example",
     handlers=HANDLERS, evolve=FOLDS.evolve, default_options=option_defaults(rules.ExampleOptions),
     check_options=check_options(ID, rules.ExampleOptions, lambda options: TABLES.for_options({"tables": options.tables})),
-    post_game=PHASE.guided_steps, register_commands=register_commands,
+    post_game=PHASE.guided_steps, register_commands=register_commands, shown_ext=FACTS.shown_ext,
 ))
