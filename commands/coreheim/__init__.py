@@ -7,7 +7,7 @@ what a player asks; `handlers/` (a module per part of the sequence, and the one 
 its `__init__`), `advances`, `outcomes` and `model` put it on the ledger; `events` are the facts
 the shared vocabulary has no name for, and `facts` what the state keeps of them, typed; `phase`
 declares the post-game sequence and the guided `campaign post-game WARBAND`; `views` what
-`ratings` and the read models show; `cli` is `campaign coreheim …`.
+`ratings` shows; `cli` is `campaign coreheim …`.
 
 Decisions on top of those in `rules` (where the seed and the rules file are silent):
 - A warband's faction names its warband list: `campaign warband add NAME --faction mercenaries`
@@ -39,7 +39,7 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import cli, facts, model, views
+from commands.coreheim import cli, facts, model
 from commands.coreheim.handlers import HANDLERS
 from commands.coreheim.phase import PHASE
 from ledger.rulesets import Ruleset, register
@@ -64,8 +64,7 @@ RULESET = register(
         check_options=model.check_options,
         post_game=PHASE.guided_steps,
         rating=model.rating,
-        warband_ext=views.warband_ext,
-        fighter_ext=views.fighter_ext,
+        shown_ext=facts.FACTS.shown_ext,
         register_commands=cli.register_commands,
     )
 )

@@ -11,16 +11,21 @@ injuries, items, gold) is read from it; these are only what Coreheim adds:
 
 `coreheim.battle-deeds` is not kept here: a restatement that adds a warrior (a Hired Sword an
 underdog point brought after the battle was recorded) adds his deed to the core's battle.
+
+`shown` is what the roster, the report and the exports show of these (a warband's or fighter's
+`ext`), in the shape they have always shown: battles as text keys, only what was ever set.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import msgspec
 
 from commands.coreheim import events
 from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Fighter, Warband
 
 ID = "coreheim"
 
@@ -31,6 +36,14 @@ class WarriorFacts(msgspec.Struct, kw_only=True):
     skill_lists: list[str] = []  # a promoted henchman's; others use their hero type's
     advanced_to: int | None = None  # XP up to which advances were rolled; None: his profile is not recorded
     advanced_stats: list[str] = []  # characteristics a henchman group improved
+
+    def shown(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"type": self.type, "race": self.race, "skill_lists": list(self.skill_lists)}
+        if self.advanced_to is not None:
+            shown["advanced_to"] = self.advanced_to
+        if self.advanced_stats:
+            shown["advanced_stats"] = list(self.advanced_stats)
+        return shown
 
 
 class BonusDice(msgspec.Struct, kw_only=True):
@@ -63,6 +76,21 @@ class WarbandFacts(msgspec.Struct, kw_only=True):
     def underdog_of(self, battle: int) -> Underdog:
         return self.underdog if self.underdog is not None and self.underdog.battle == battle else Underdog(battle=battle)
 
+    def shown(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {}
+        if self.ratings:
+            shown["ratings"] = {str(number): rating for number, rating in self.ratings.items()}
+        if (underdog := self.underdog) is not None:
+            points = {"points": underdog.points, "spent": underdog.spent} | ({"sword": underdog.sword} if underdog.sword else {})
+            shown["underdog"] = {str(underdog.battle): points}
+        if self.shards is not None:
+            shown["shards"] = self.shards
+        if self.found is not None:
+            shown["rare_found"] = {str(self.found.battle): list(self.found.items)}
+        if self.bonus is not None:
+            shown["exploration_bonus"] = {"extra": self.bonus.extra, "discard": self.bonus.discard}
+        return shown
+
 
 class CoreheimFacts(RulesetFacts, kw_only=True):
     warriors: dict[str, WarriorFacts] = {}  # fighter id ->
@@ -76,6 +104,11 @@ class CoreheimFacts(RulesetFacts, kw_only=True):
 
     def shards(self, warband: str) -> int:
         return self.warband(warband).shards or 0
+
+    def shown(self, holder: Warband | Fighter) -> dict[str, Any]:
+        if isinstance(holder, Fighter):
+            return self.warriors[holder.id].shown() if holder.id in self.warriors else {}
+        return self.warbands[holder.id].shown() if holder.id in self.warbands else {}
 
 
 FACTS = Facts(ID, CoreheimFacts)
