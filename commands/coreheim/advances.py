@@ -20,7 +20,7 @@ from commands.coreheim import rules
 from commands.coreheim.tables import AdvanceTable, CoreheimTables
 from commands.shared import unique_id
 from ledger import events as ev
-from ledger.decide import Context
+from ledger.decide import Context, Roll
 from ledger.state import Fighter, Warband
 
 
@@ -36,11 +36,11 @@ def _stat_choice(ctx: Context, key: str, request: rules.ChoiceRequest, table: Ad
     return ctx.choose(f"{key}:stat", request.question, list(row.advance.stats))
 
 
-def _roller(ctx: Context, fighter: Fighter, threshold: int, table: AdvanceTable, rolled: Rolled) -> Callable[[MoreDice], list[int]]:
+def _roller(ctx: Context, fighter: Fighter, threshold: int, table: AdvanceTable, rolled: Rolled) -> Callable[[MoreDice], Roll]:
     """How an advance's rolls are named on the ledger: its first roll, then each re-roll."""
-    def roll(need: MoreDice) -> list[int]:
+    def roll(need: MoreDice) -> Roll:
         label = "re-roll of the advance" if rolled.faces else "advance"
-        return ctx.roll(table.die, purpose=f"{label} of {fighter.name} at {threshold} XP").faces
+        return ctx.roll(table.die, purpose=f"{label} of {fighter.name} at {threshold} XP")
 
     return roll
 

@@ -18,7 +18,7 @@ from commands.kit import MoreDice, Rolled, resolve
 from commands.coreheim import rules
 from commands.coreheim import tables as t
 from ledger import events as ev
-from ledger.decide import Context
+from ledger.decide import Context, Roll
 from ledger.errors import RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
 from projections.battles import fought
@@ -160,8 +160,8 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> N
             tables=tables,
         )
 
-    def roll(need: MoreDice) -> list[int]:
-        return ctx.roll(need.expression, purpose=f"serious injury of {hero.name}").faces
+    def roll(need: MoreDice) -> Roll:
+        return ctx.roll(need.expression, purpose=f"serious injury of {hero.name}")
 
     while not (resolution := resolve(ctx, injury, rolled, roll=roll)).complete:
         answer = ctx.choose(f"{hero.id}:pit-fight", f"Did {hero.name} win the fight in the pits?", ["won", "lost"])

@@ -11,6 +11,7 @@ from commands.kit import (
     MoreDice, Options, Phase, PhaseMessages, PhaseStep, Rolled, TableError, Tables, check_faces, d66, options_of, resolve,
 )
 from ledger import events as ev
+from ledger.decide import Roll
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Warband, evolve
 
@@ -123,9 +124,10 @@ def test_d66_reads_tens_then_units():
 def test_resolve_rolls_what_the_rule_asks_with_the_handlers_roll_and_keeps_the_faces_for_a_choice():
     asked: list[tuple[str, str, str]] = []
 
-    def roll(need: MoreDice) -> list[int]:  # the handler's: names the roll its own way, reads a D3 off a D6
+    def roll(need: MoreDice) -> Roll:  # the handler's: names the roll its own way, reads a D3 off a D6
         asked.append((need.key, need.expression, need.purpose))
-        return [3] if need.expression == "D3" else [6]
+        faces = [3] if need.expression == "D3" else [6]
+        return Roll(number=len(asked) - 1, faces=faces, value=faces[0], kept=faces)
 
     def rule(rolled: Rolled) -> int:
         return rolled.next(0, "D3", "bonus")[0] + rolled.next(1, "D6", "survival")[0]

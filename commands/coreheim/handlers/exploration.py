@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 
@@ -15,7 +16,7 @@ from commands.coreheim.commands import (
 )
 from commands.coreheim.phase import PHASE
 from commands.coreheim.outcomes import Consequences
-from ledger.decide import Context
+from ledger.decide import Context, Roll
 from ledger.errors import BadInput
 from ledger.state import Warband
 
@@ -85,10 +86,12 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
         return rules.resolve_multiples(chosen, warband=listing, rolls=dice.faces, choices=choices,
                                        leader_ld=leader.stats.get("Ld") if leader else None, tables=tables)
 
-    def roll(need: MoreDice) -> list[int]:
+    def roll(need: MoreDice) -> Roll:
         """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
-        faces = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}").faces
-        return [(face + 1) // 2 for face in faces] if need.expression.upper().endswith("D3") else faces
+        made = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}")
+        if need.expression.upper().endswith("D3"):
+            return replace(made, faces=[(face + 1) // 2 for face in made.faces])
+        return made
 
     while not (resolution := resolve(ctx, entry, rolled, roll=roll)).complete:
         for request in resolution.pending:
