@@ -93,7 +93,8 @@ class Pending(msgspec.Struct, kw_only=True):
 
 # The shape of the state a snapshot holds. A snapshot of another shape (taken by an older version of
 # the ledger) is not used: loading folds the events instead, and the next snapshot has this shape.
-STATE_SCHEMA = 4  # 3: deeds are kept only for a battle that is still the latest of one of its warbands; 4: trench-crusade keeps its facts typed in `ext["trench-crusade"]`
+STATE_SCHEMA = 5  # 3: deeds are kept only for a battle that is still the latest of one of its warbands;
+# 4: trench-crusade keeps its facts typed in ext["trench-crusade"]; 5: so does coreheim, in ext["coreheim"]
 
 
 class CampaignState(msgspec.Struct, kw_only=True):

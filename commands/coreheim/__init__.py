@@ -5,8 +5,9 @@ Built on the ruleset kit (commands/README.md). Layers: `tables` (data files, hou
 overrides) and `rules/` (pure functions, no I/O, a module per topic) are the game; `commands` are
 what a player asks; `handlers/` (a module per part of the sequence, and the one handler table in
 its `__init__`), `advances`, `outcomes` and `model` put it on the ledger; `events` are the facts
-the shared vocabulary has no name for; `phase` declares the post-game sequence and the guided
-`campaign post-game WARBAND`; `views` what `ratings` shows; `cli` is `campaign coreheim …`.
+the shared vocabulary has no name for, and `facts` what the state keeps of them, typed; `phase`
+declares the post-game sequence and the guided `campaign post-game WARBAND`; `views` what
+`ratings` shows; `cli` is `campaign coreheim …`.
 
 Decisions on top of those in `rules` (where the seed and the rules file are silent):
 - A warband's faction names its warband list: `campaign warband add NAME --faction mercenaries`
@@ -38,7 +39,7 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import cli, events, model
+from commands.coreheim import cli, facts, model
 from commands.coreheim.handlers import HANDLERS
 from commands.coreheim.phase import PHASE
 from ledger.rulesets import Ruleset, register
@@ -51,7 +52,7 @@ RULESET = register(
         versions=("1", "2"),
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers=HANDLERS,
-        evolve=events.evolve,
+        evolve=facts.FOLDS.evolve,
         terms=Terms(
             rating="Warband rating",
             treasury="Gold crowns",
@@ -63,6 +64,7 @@ RULESET = register(
         check_options=model.check_options,
         post_game=PHASE.guided_steps,
         rating=model.rating,
+        shown_ext=facts.FACTS.shown_ext,
         register_commands=cli.register_commands,
     )
 )

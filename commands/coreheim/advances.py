@@ -10,16 +10,17 @@ rest of the group's second roll "<group>:<threshold>:again:…").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from commands.coreheim import events
 from commands.coreheim import model
-from commands.kit import MoreDice
+from commands.kit import MoreDice, Rolled, resolve
 from commands.coreheim import rules
 from commands.coreheim.tables import AdvanceTable, CoreheimTables
 from commands.shared import unique_id
 from ledger import events as ev
-from ledger.decide import Context
+from ledger.decide import Context, Roll
 from ledger.state import Fighter, Warband
 
 
@@ -35,26 +36,33 @@ def _stat_choice(ctx: Context, key: str, request: rules.ChoiceRequest, table: Ad
     return ctx.choose(f"{key}:stat", request.question, list(row.advance.stats))
 
 
-def _roll(ctx: Context, fighter: Fighter, threshold: int, table: AdvanceTable, again: bool) -> int:
-    label = "re-roll of the advance" if again else "advance"
-    return ctx.roll(table.die, purpose=f"{label} of {fighter.name} at {threshold} XP").value
+def _roller(ctx: Context, fighter: Fighter, threshold: int, table: AdvanceTable, rolled: Rolled) -> Callable[[MoreDice], Roll]:
+    """How an advance's rolls are named on the ledger: its first roll, then each re-roll."""
+    def roll(need: MoreDice) -> Roll:
+        label = "re-roll of the advance" if rolled.faces else "advance"
+        return ctx.roll(table.die, purpose=f"{label} of {fighter.name} at {threshold} XP")
+
+    return roll
+
+
+def _faces(rolled: Rolled) -> list[int]:
+    """The D12s of an advance as the rules read them: one face per roll, in the order rolled."""
+    return [faces[0] for faces in rolled.faces.values()]
 
 
 def hero_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, key: str) -> None:
     tables = model.tables_for(ctx.options)
-    faces: list[int] = []
+    rolled = Rolled()
+    roll = _roller(ctx, fighter, threshold, tables.hero_advances, rolled)
     stat_choice: str | None = None
-    while True:
-        try:
-            resolution = rules.resolve_hero_advance(
-                faces, hero=fighter.name, characteristics=model.characteristics(fighter), race=model.race(fighter),
-                stat_choice=stat_choice, tables=tables,
-            )
-        except MoreDice:
-            faces.append(_roll(ctx, fighter, threshold, tables.hero_advances, again=bool(faces)))
-            continue
-        if resolution.complete:
-            break
+
+    def advance(dice: Rolled) -> rules.AdvanceResolution:
+        return rules.resolve_hero_advance(
+            _faces(dice), hero=fighter.name, characteristics=model.characteristics(fighter),
+            race=model.race(ctx.state, fighter), stat_choice=stat_choice, tables=tables,
+        )
+
+    while not (resolution := resolve(ctx, advance, rolled, roll=roll)).complete:
         stat_choice = _stat_choice(ctx, key, resolution.pending[0], tables.hero_advances)
     _apply(ctx, band, fighter, threshold, key, resolution, tables)
 
@@ -63,22 +71,24 @@ def henchman_advance(
     ctx: Context, band: Warband, group: Fighter, threshold: int, key: str, names: dict[str, str], talent_allowed: bool = True
 ) -> None:
     tables = model.tables_for(ctx.options)
-    faces: list[int] = []
+    rolled = Rolled()
+    roll = _roller(ctx, group, threshold, tables.henchman_advances, rolled)
     stat_choice: str | None = None
     group_reroll = False
     offered = False
+
+    def advance(dice: Rolled) -> rules.AdvanceResolution:
+        return rules.resolve_henchman_advance(
+            _faces(dice), group=group.name, group_size=group.group_size, characteristics=model.characteristics(group),
+            race=model.race(ctx.state, group), advanced_stats=model.warrior(ctx.state, group).advanced_stats,
+            use_group_reroll=group_reroll, talent_allowed=talent_allowed,
+            may_repeat_stats="Twitchy" in group.skills + group.keywords, stat_choice=stat_choice, tables=tables,
+        )
+
     while True:
         group = ctx.state.fighters[group.id]
-        try:
-            resolution = rules.resolve_henchman_advance(
-                faces, group=group.name, group_size=group.group_size, characteristics=model.characteristics(group),
-                race=model.race(group), advanced_stats=group.ext.get(events.ADVANCED_STATS, []), use_group_reroll=group_reroll,
-                talent_allowed=talent_allowed, may_repeat_stats="Twitchy" in group.skills + group.keywords,
-                stat_choice=stat_choice, tables=tables,
-            )
-        except MoreDice:
-            faces.append(_roll(ctx, group, threshold, tables.henchman_advances, again=bool(faces)))
-            continue
+        resolution = resolve(ctx, advance, rolled, roll=roll)
+        faces = _faces(rolled)
         first_stands = len(faces) == 1 and (
             (resolution.complete and resolution.rolls and resolution.rolls[0].outcome == "applied")
             or any(isinstance(p, rules.ChoiceRequest) for p in resolution.pending)
@@ -121,7 +131,7 @@ def _apply(
                 ev.StatChanged(warband=band.id, fighter=fighter.id, stat=stat, delta=delta, reason=reason, row=row),
             )
         case rules.NewSkill():
-            lists = model.skill_lists(fighter, band, tables)
+            lists = model.skill_lists(ctx.state, fighter, band, tables)
             if not lists:
                 ctx.emit(
                     events.AdvanceRolled(warband=band.id, fighter=fighter.id, threshold=threshold, rows=_rows(resolution),
@@ -201,7 +211,7 @@ def _talent(
     if sack is not None:
         sacked = next(h for h in heroes if h.name == sack)
         ctx.emit(ev.FighterRetired(warband=band.id, fighter=sacked.id, reason=f"sacked to make room for {name}"))
-    profile = {"warrior_type": group.ext.get(events.TYPE, model.HENCHMAN), "race": model.race(group),
+    profile = {"warrior_type": model.warrior(state, group).type, "race": model.race(state, group),
                "skill_lists": list(promotion.skill_lists), "advanced_to": threshold}
     if group.group_size == 1:
         hero_id = group.id

@@ -1,4 +1,4 @@
-"""Coreheim's own events, and their fold into `ext` of the state.
+"""Coreheim's own events (folded into its typed facts in `facts`).
 
 The shared vocabulary carries every consequence it has a name for (XPAwarded, StatChanged,
 SkillLearned, InjurySuffered, FighterDied/Captured/Retired/Promoted, FighterRecruited,
@@ -23,7 +23,8 @@ An event here records what has no shared name:
 - `coreheim.rare-item-searched` / `rare-item-bought`: a 2D6 search and the found item
   being paid for (an item found may be bought once, in the same post-game);
 - `coreheim.battle-deeds`: who of a warband fought its latest battle, who was taken out of
-  action and whom each took out (the state keeps no deeds; the post-game reads these);
+  action and whom each took out, stated again when an underdog Hired Sword joins it (recorded
+  since before the core kept deeds; the post-game reads the core's battle, which this updates);
 - `coreheim.battle-ratings`: every warband's rating when the battle was recorded, and the
   underdog points this gave (ratings kept over time);
 - `coreheim.underdog-spent`: underdog points spent on XP.
@@ -33,31 +34,9 @@ A post-game step done is the shared `post-game.step-done`.
 
 from __future__ import annotations
 
-from typing import Any
-
-from commands.kit import Folds
 from ledger import events as ev
 from ledger.describe import fighter_name, plural, signed, warband_name
 from ledger.state import CampaignState
-
-# Keys of `ext`. Fighter: TYPE, RACE, SKILL_LISTS, ADVANCED_TO (XP up to which advances were
-# rolled), ADVANCED_STATS (characteristics a henchman improved, once each).
-# Warband: SHARDS, BONUS_DICE {"extra", "discard"}, RATINGS (battle as text -> rating, kept for every
-# battle), and for the latest battle only (a snapshot stays small): FOUND (battle as text -> rare items
-# found, not yet bought), UNDERDOG (battle as text -> {"points", "spent",
-# "sword": the Hired Sword an underdog point brought, if any}), DEEDS ({"battle", "fought",
-# "out_of_action", "took_out": fighter -> enemies}).
-TYPE = "type"
-RACE = "race"
-SKILL_LISTS = "skill_lists"
-ADVANCED_TO = "advanced_to"
-ADVANCED_STATS = "advanced_stats"
-SHARDS = "shards"
-BONUS_DICE = "exploration_bonus"
-FOUND = "rare_found"
-RATINGS = "ratings"
-UNDERDOG = "underdog"
-DEEDS = "deeds"
 
 
 class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-profile"):
@@ -244,104 +223,3 @@ EVENTS = (
 )
 for registered in EVENTS:
     ev.event_type(registered)
-
-
-# --- the fold ------------------------------------------------------------------------------------
-
-# No typed facts yet: they are kept in `ext` (the keys above). InjuryRolled is kept for the audit
-# trail only: it changes nothing.
-FOLDS = Folds()
-
-
-@FOLDS.on(WarriorProfile)
-def _profile(facts: None, event: WarriorProfile, state: CampaignState) -> None:
-    if fighter := state.fighters.get(event.fighter):
-        fighter.ext.update({TYPE: event.warrior_type, RACE: event.race, SKILL_LISTS: list(event.skill_lists), ADVANCED_TO: event.advanced_to})
-
-
-@FOLDS.on(GroupSizeChanged)
-def _group_size(facts: None, event: GroupSizeChanged, state: CampaignState) -> None:
-    if fighter := state.fighters.get(event.fighter):
-        fighter.group_size += event.delta
-
-
-@FOLDS.on(ShardsChanged)
-def _shards(facts: None, event: ShardsChanged, state: CampaignState) -> None:
-    if band := state.warbands.get(event.warband):
-        band.ext[SHARDS] = band.ext.get(SHARDS, 0) + event.delta
-
-
-@FOLDS.on(ExplorationResolved)
-def _explored(facts: None, event: ExplorationResolved, state: CampaignState) -> None:
-    if band := state.warbands.get(event.warband):
-        band.ext.pop(BONUS_DICE, None)  # the bonus dice were rolled in this exploration
-
-
-@FOLDS.on(ExplorationBonus)
-def _bonus(facts: None, event: ExplorationBonus, state: CampaignState) -> None:
-    if band := state.warbands.get(event.warband):
-        held = band.ext.get(BONUS_DICE, {"extra": 0, "discard": 0})
-        band.ext[BONUS_DICE] = {"extra": held["extra"] + event.extra, "discard": held["discard"] + event.discard}
-
-
-@FOLDS.on(AdvanceRolled)
-def _advanced(facts: None, event: AdvanceRolled, state: CampaignState) -> None:
-    if fighter := state.fighters.get(event.fighter):
-        fighter.ext[ADVANCED_TO] = max(fighter.ext.get(ADVANCED_TO, 0), event.threshold)
-        if event.stat and fighter.role == "henchman":  # only henchmen are limited to one advance per characteristic
-            fighter.ext.setdefault(ADVANCED_STATS, []).append(event.stat)
-
-
-@FOLDS.on(MissesGame)
-def _misses(facts: None, event: MissesGame, state: CampaignState) -> None:
-    if fighter := state.fighters.get(event.fighter):
-        fighter.missed_games += 1
-
-
-def _latest(band: Any, key: str, battle: int, empty: Any) -> Any:
-    """The entry of `key` for this battle, dropping those of earlier battles."""
-    held = band.ext.get(key, {})
-    if str(battle) not in held:
-        held = band.ext[key] = {str(battle): empty}
-    return held[str(battle)]
-
-
-@FOLDS.on(RareItemSearched)
-def _searched(facts: None, event: RareItemSearched, state: CampaignState) -> None:
-    if (band := state.warbands.get(event.warband)) and event.found:
-        _latest(band, FOUND, event.battle, []).append(event.item)
-
-
-@FOLDS.on(RareItemBought)
-def _bought(facts: None, event: RareItemBought, state: CampaignState) -> None:
-    if band := state.warbands.get(event.warband):
-        found = band.ext.get(FOUND, {}).get(str(event.battle), [])
-        if event.item in found:
-            found.remove(event.item)
-
-
-@FOLDS.on(BattleDeeds)
-def _deeds(facts: None, event: BattleDeeds, state: CampaignState) -> None:
-    if band := state.warbands.get(event.warband):
-        band.ext[DEEDS] = {"battle": event.battle, "fought": list(event.fought), "out_of_action": list(event.out_of_action),
-                           "took_out": {k: list(v) for k, v in event.took_out.items()}}
-
-
-@FOLDS.on(BattleRatings)
-def _ratings(facts: None, event: BattleRatings, state: CampaignState) -> None:
-    for warband, rating in event.ratings.items():
-        if band := state.warbands.get(warband):
-            band.ext.setdefault(RATINGS, {})[str(event.battle)] = rating
-            band.ext[UNDERDOG] = {str(event.battle): {"points": event.underdog.get(warband, 0), "spent": 0}}
-
-
-@FOLDS.on(UnderdogSpent)
-def _underdog(facts: None, event: UnderdogSpent, state: CampaignState) -> None:
-    if band := state.warbands.get(event.warband):
-        held = _latest(band, UNDERDOG, event.battle, {"points": 0, "spent": 0})
-        held["spent"] += event.points
-        if event.sword:
-            held["sword"] = event.sword
-
-
-evolve = FOLDS.evolve

@@ -6,9 +6,9 @@ How a Coreheim warrior is stored (decided here, documented in the package docstr
   identical members sharing XP and advances), "hired-sword", "animal", "monster".
 - `Fighter.stats` holds the v10 profile M A W T WS BS I Ld (WS/BS/I/Ld as D12 targets, 6 = 6+;
   T as a modifier); `Fighter.cost` is the price of one member.
-- `Fighter.ext` (folded from `coreheim.warrior-profile`) holds his type (a hero type of the
-  warband list, "henchman", a Hired Sword id…), his race (for maximums), the skill lists of a
-  promoted henchman and the XP up to which advances were rolled.
+- His Coreheim facts (`facts.WarriorFacts`, folded from `coreheim.warrior-profile`) hold his type
+  (a hero type of the warband list, "henchman", a Hired Sword id…), his race (for maximums), the
+  skill lists of a promoted henchman and the XP up to which advances were rolled.
 - `Warband.faction` names the warband list, optionally with its variant: "mercenaries" or
   "mercenaries/marienburg".
 """
@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from commands.coreheim import events
+from commands.coreheim import facts
 from commands.coreheim import rules
 from commands.coreheim.tables import TABLES, CoreheimTables, HeroType, Item, WarbandList
 from commands.kit import Options, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from ledger.errors import NotFound, RuleViolation
-from ledger.state import Battle, CampaignState, Fighter, Warband
+from ledger.state import CampaignState, Fighter, Warband
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
 HEROES = (LEADER, HERO)
@@ -118,8 +118,12 @@ def characteristics(fighter: Fighter) -> rules.Characteristics:
     return rules.Characteristics(**{stat: fighter.stats.get(stat) for stat in rules.STATS})
 
 
-def race(fighter: Fighter) -> str:
-    found = fighter.ext.get(events.RACE)
+def warrior(state: CampaignState, fighter: Fighter) -> facts.WarriorFacts:
+    return facts.of(state).warrior(fighter.id)
+
+
+def race(state: CampaignState, fighter: Fighter) -> str:
+    found = warrior(state, fighter).race
     if not found:
         raise RuleViolation(f"{fighter.name} has no race on record, which the maximum characteristics need")
     return found
@@ -130,41 +134,25 @@ def advance_kind(fighter: Fighter) -> rules.AdvanceKind | None:
     return {LEADER: "hero", HERO: "hero", HENCHMAN: "henchman", HIRED_SWORD: "hired-sword"}.get(fighter.role)
 
 
-def pending_thresholds(fighter: Fighter, tables: CoreheimTables) -> tuple[int, ...]:
+def pending_thresholds(state: CampaignState, fighter: Fighter, tables: CoreheimTables) -> tuple[int, ...]:
     """Thresholds reached since his last advance roll (XP he was hired with never counts)."""
     kind = advance_kind(fighter)
     if kind is None or not fighter.active:
         return ()
-    return rules.advance_thresholds_crossed(fighter.ext.get(events.ADVANCED_TO, fighter.xp), fighter.xp, kind=kind, tables=tables)
+    advanced_to = warrior(state, fighter).advanced_to
+    return rules.advance_thresholds_crossed(fighter.xp if advanced_to is None else advanced_to, fighter.xp, kind=kind,
+                                            tables=tables)
 
 
-def skill_lists(fighter: Fighter, band: Warband, tables: CoreheimTables) -> tuple[str, ...]:
+def skill_lists(state: CampaignState, fighter: Fighter, band: Warband, tables: CoreheimTables) -> tuple[str, ...]:
     """A promoted henchman's chosen lists, else his hero type's lists (with the variant's extras)."""
-    chosen = fighter.ext.get(events.SKILL_LISTS)
-    if chosen:
-        return tuple(chosen)
+    held = warrior(state, fighter)
+    if held.skill_lists:
+        return tuple(held.skill_lists)
     listing, variant = band_list(band, tables)
-    if hero_type(listing, fighter.ext.get(events.TYPE, "")) is None:
+    if hero_type(listing, held.type) is None:
         return ()
-    return rules.hero_skill_lists(listing.id, fighter.ext[events.TYPE], variant=variant, tables=tables)
-
-
-# --- a battle's deeds ---------------------------------------------------------------------------------
-
-
-def deeds(band: Warband, battle: Battle) -> dict[str, Any]:
-    """Who of the warband fought the battle, who was taken out of action, whom each took out.
-
-    Kept from `coreheim.battle-deeds` rather than the core's battle record: a Hired Sword an
-    underdog point brings joins the battle after it was recorded (the event states the deeds again)."""
-    held = band.ext.get(events.DEEDS, {})
-    if held.get("battle") != battle.number:
-        return {"battle": battle.number, "fought": [], "out_of_action": [], "took_out": {}}
-    return held
-
-
-def was_out_of_action(band: Warband, battle: Battle, fighter: Fighter) -> bool:
-    return fighter.id in deeds(band, battle)["out_of_action"]
+    return rules.hero_skill_lists(listing.id, held.type, variant=variant, tables=tables)
 
 
 # --- rating ----------------------------------------------------------------------------------------
@@ -180,7 +168,7 @@ def rating(state: CampaignState, warband: str) -> int:
     swords: list[rules.RatedHiredSword] = []
     for fighter in state.fighters_of(warband):
         if fighter.role == HIRED_SWORD:
-            swords.append(rules.RatedHiredSword(sword=fighter.ext.get(events.TYPE, ""), xp=fighter.xp))
+            swords.append(rules.RatedHiredSword(sword=warrior(state, fighter).type, xp=fighter.xp))
         elif fighter.role in RATED_ROLES:
             members += [rules.RatedMember(role=RATED_ROLES[fighter.role], xp=fighter.xp)] * fighter.group_size
     return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual", tables=tables)

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from commands.coreheim import events
 from commands.coreheim import model
-from commands.kit import MoreDice
+from commands.coreheim.phase import PHASE
+from commands.kit import MoreDice, Rolled, resolve
 from commands.coreheim import rules
 from commands.coreheim import tables as t
 from ledger import events as ev
-from ledger.decide import Context
+from ledger.decide import Context, Roll
 from ledger.errors import RuleViolation
-from ledger.state import Battle, Fighter, Warband
+from ledger.state import Battle, CampaignState, Fighter, Warband
+from projections.battles import fought
 
 # Answer keys for fighters a table row leaves to the player.
 CHOSEN = {"chosen-hero": "hero", "map-holder": "map-holder", "chosen-warrior": "warrior"}
@@ -144,25 +146,24 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> N
     """D66 for a hero taken out of action, with Multiple Injuries' extra rolls, and its consequences."""
     tables = model.tables_for(ctx.options)
     holder = _shackles_holder(ctx, band, battle)
-    rolls: list[tuple[int, int]] = []
+    rolled = Rolled()
     pit_fight_won: bool | None = None
-    while True:
-        try:
-            resolution = rules.resolve_hero_injury(
-                rolls,
-                hero=hero.name,
-                warband_game_number=ctx.state.warbands[band.id].games,
-                pit_fight_won=pit_fight_won,
-                enemy_has_shackles=holder is not None,
-                immortal=hero.ext.get(events.TYPE) == "vampire",
-                tables=tables,
-            )
-        except MoreDice:
-            roll = ctx.roll("D66", purpose=f"serious injury of {hero.name}")
-            rolls.append((roll.faces[0], roll.faces[1]))
-            continue
-        if resolution.complete:
-            break
+
+    def injury(dice: Rolled) -> rules.HeroInjuryResolution:
+        return rules.resolve_hero_injury(
+            [(tens, units) for tens, units in dice.faces.values()],
+            hero=hero.name,
+            warband_game_number=ctx.state.warbands[band.id].games,
+            pit_fight_won=pit_fight_won,
+            enemy_has_shackles=holder is not None,
+            immortal=model.warrior(ctx.state, hero).type == "vampire",
+            tables=tables,
+        )
+
+    def roll(need: MoreDice) -> Roll:
+        return ctx.roll(need.expression, purpose=f"serious injury of {hero.name}")
+
+    while not (resolution := resolve(ctx, injury, rolled, roll=roll)).complete:
         answer = ctx.choose(f"{hero.id}:pit-fight", f"Did {hero.name} win the fight in the pits?", ["won", "lost"])
         pit_fight_won = answer == "won"
     rows = {row.id: row for row in tables.hero_injury.rows}
@@ -214,8 +215,10 @@ def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str
     (with one enemy, that one; with several and no record of who, the player names it)."""
     state = ctx.state
     enemies = [w for w in battle.participants if w != band.id]
-    takers = [w for w in enemies
-              if any(hero.id in took for took in model.deeds(state.warbands[w], battle)["took_out"].values())]
+    # Only an enemy for whom this is still the latest battle is asked: one who fought again since
+    # is not (as the deeds were kept when this rule was recorded), and the player names the captor.
+    takers = [w for w in enemies if _latest_number(state, w) == battle.number
+              and any(hero.id in deed.took_out for deed in fought(battle, w, state))]
     if takers:
         captor = takers[0]
     else:
@@ -230,6 +233,11 @@ def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str
     ctx.emit(ev.NoteRecorded(text=f"pending decision: {captor_name} holds {hero.name} captive (no rules for captives in v10)",
                              warband=captor, fighter=hero.id))
     succeed_leader(ctx, band, hero)
+
+
+def _latest_number(state: CampaignState, warband: str) -> int | None:
+    latest = PHASE.latest_battle(state, state.warbands[warband])
+    return latest.number if latest is not None else None
 
 
 def succeed_leader(ctx: Context, band: Warband, lost: Fighter) -> None:

@@ -16,7 +16,7 @@ the walk offers to stop there, since once the step is done that window is closed
 
 from __future__ import annotations
 
-from commands.coreheim import events
+from commands.coreheim import facts
 from commands.coreheim import model
 from commands.coreheim.commands import (
     Advance, Experience, Explore, Injuries, RareSearch, Reinforce, Search, SellShards, Upkeep
@@ -24,6 +24,7 @@ from commands.coreheim.commands import (
 from commands.kit import Phase, PhaseStep, Window
 from ledger.decide import BuildAsk, Command
 from ledger.state import CampaignState, Warband
+from projections.battles import out_of_action
 
 NOTHING = "nothing"
 
@@ -32,13 +33,13 @@ def advances_done(state: CampaignState, band: Warband) -> bool:
     """Advances are over once experience was awarded and no warrior has a threshold left to roll."""
     tables = model.tables_for(state.options)
     return PHASE.is_done(state, band, "experience") and not any(
-        model.pending_thresholds(f, tables) for f in state.fighters_of(band.id))
+        model.pending_thresholds(state, f, tables) for f in state.fighters_of(band.id))
 
 
 def _sell_shards(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     band = state.warbands[warband]
     tables = model.tables_for(state.options)
-    held = band.ext.get(events.SHARDS, 0)
+    held = facts.of(state).shards(band.id)
     most = min(held, max(row.shards for row in tables.wyrdstone_sale.rows))
     shards = int(ask(f"{band.name} holds {held} shards: how many to sell?", [str(n) for n in range(most + 1)],
                      key="shards")) if most else 0
@@ -51,9 +52,10 @@ def _search(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     tables = model.tables_for(state.options)
     battle = PHASE.latest_battle(state, band)
     rare = [item.id for item in tables.equipment.items if item.rarity is not None]
+    out = out_of_action(battle, band.id, state) if battle is not None else []
     searches = []
     for hero in model.heroes(state, band):
-        if battle is not None and model.was_out_of_action(band, battle, hero):
+        if hero.id in out:
             continue
         wanted = ask(f"Which rare item does {hero.name} look for?", [NOTHING, *rare], key=f"{hero.id}:search")
         if wanted != NOTHING:

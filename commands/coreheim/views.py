@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.coreheim import events, model
+from commands.coreheim import facts, model
 from ledger.state import CampaignState
 
 
 def ratings_by_battle(state: CampaignState) -> list[dict[str, Any]]:
     """Every warband's rating at each battle it fought (as recorded with the battle), now, and its wyrdstone."""
+    held = facts.of(state)
     return [
-        {"warband": band.name, "by_battle": {int(k): v for k, v in band.ext.get(events.RATINGS, {}).items()},
-         "now": model.rating(state, band.id), "shards": band.ext.get(events.SHARDS, 0)}
+        {"warband": band.name, "by_battle": dict(held.warband(band.id).ratings),
+         "now": model.rating(state, band.id), "shards": held.shards(band.id)}
         for band in state.warbands.values()
     ]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ledger import dice as core_dice
-from ledger.decide import Context
+from ledger.decide import Context, Roll
 from ledger.errors import BadInput
 
 R = TypeVar("R")
@@ -62,8 +62,17 @@ class Rolled:
         return cls({key: list(f) for key, f in items})
 
 
-def resolve(ctx: Context, rule: Callable[[Rolled], R], rolled: Rolled | None = None) -> R:
-    """Call `rule` with the dice rolled so far, rolling (and recording) each roll it asks for."""
+def resolve(
+    ctx: Context, rule: Callable[[Rolled], R], rolled: Rolled | None = None, *,
+    roll: Callable[[MoreDice], Roll] | None = None,
+) -> R:
+    """Call `rule` with the dice rolled so far, rolling (and recording) each roll it asks for.
+
+    `rolled` carries the faces over from an earlier call, for a rule that also waits for a player's
+    choice: the handler asks it and resolves again with the same `rolled`. `roll(need)` rolls what
+    the rule asks (its faces are what the rule reads), for a handler that names the roll better than
+    the rule can (whose warband, which threshold) or reads its faces otherwise (a D3 from the D6
+    rolled); by default `ctx.roll(need.expression, purpose=need.purpose)`."""
     rolled = rolled if rolled is not None else Rolled()
     while True:
         try:
@@ -71,8 +80,8 @@ def resolve(ctx: Context, rule: Callable[[Rolled], R], rolled: Rolled | None = N
         except MoreDice as need:
             if need.key in rolled.faces:
                 raise  # a rule asking again for a roll it was given would loop for ever
-            roll = ctx.roll(need.expression, purpose=need.purpose)
-            rolled.add(need.key, roll.faces, roll.number)
+            made = roll(need) if roll is not None else ctx.roll(need.expression, purpose=need.purpose)
+            rolled.add(need.key, made.faces, made.number)
 
 
 def check_faces(faces: Sequence[int], dice: str | int, purpose: str) -> None:

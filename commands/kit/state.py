@@ -43,8 +43,8 @@ class Facts(Generic[F]):
     def of(self, state: CampaignState) -> F:
         held = state.ext.get(self.key)
         if not isinstance(held, self.facts_type):
-            # A snapshot or a copy holds them as plain JSON values: type them once, in place.
-            held = msgspec.convert(held or {}, self.facts_type)
+            # A snapshot or a copy holds them as plain JSON values (keys as text): type them once, in place.
+            held = msgspec.convert(held or {}, self.facts_type, str_keys=True)
             state.ext[self.key] = held
         return held
 

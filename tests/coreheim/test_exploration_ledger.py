@@ -11,6 +11,7 @@ import pytest
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Explore
 from ledger import events as ev
+from projections.roster import ext_of
 
 RATS = "reikland-rats"
 
@@ -45,7 +46,7 @@ def test_the_winner_rolls_a_die_per_hero_and_one_more(rats_and_skaven):
         found(2, "shards:6-11"),
         DONE,
     ]
-    assert rats_and_skaven.state.warband("Reikland Rats").ext["shards"] == 2
+    assert ext_of(rats_and_skaven.state, rats_and_skaven.state.warbands[RATS])["shards"] == 2
 
 
 def test_heroes_taken_out_of_action_still_roll_and_the_loser_has_no_extra_die(rats_and_skaven):
@@ -126,7 +127,7 @@ def test_choosing_the_mordheim_survivor_gives_a_die_more_next_time_then_one_disc
     assert events[0] == dice(2, "4D6", "exploration of Reikland Rats", [6, 4, 1, 1], 12)
     assert events[1] == ce.ExplorationResolved(warband=RATS, battle=2, dice=[6, 4, 1, 1], kept=[6, 4, 1], total=11,
                                                shards=2, row="shards:6-11")
-    assert "exploration_bonus" not in rats_and_skaven.state.warband("Reikland Rats").ext  # used up
+    assert "exploration_bonus" not in ext_of(rats_and_skaven.state, rats_and_skaven.state.warbands[RATS])  # used up
 
 
 def test_choosing_the_prisoners_rolls_their_gold_and_leaves_the_free_henchman_to_the_players(rats_and_skaven):

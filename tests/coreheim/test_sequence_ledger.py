@@ -24,6 +24,7 @@ from commands.shared import RecordBattle
 from ledger import rulesets
 from ledger.decide import TableDice
 from ledger.errors import BadInput, Conflict
+from projections.roster import ext_of
 
 RATS = "reikland-rats"
 R, S = "Reikland Rats", "Clan Skrit"
@@ -52,7 +53,7 @@ def test_a_full_post_game_is_re_decided_identically_by_check(rats_and_skaven):
     state = rats_and_skaven.state
     rats = state.warband(R)
     # Treasury 350 + 70 - 25 - 40 - 25; the Survivor's bonus die waits for the next exploration.
-    assert (rats.treasury, rats.stash, rats.ext["shards"], rats.ext["exploration_bonus"]) == (
+    assert (rats.treasury, rats.stash, ext_of(state, rats)["shards"], ext_of(state, rats)["exploration_bonus"]) == (
         330, ["power-scroll"], 0, {"extra": 1, "discard": 1}
     )
     assert [(f.name, f.xp, f.group_size, f.injuries) for f in state.fighters_of(RATS)] == [
@@ -194,8 +195,9 @@ def test_each_battle_keeps_the_ratings_it_was_fought_at(rats_and_skaven):
     rats_and_skaven.battle(winner="Clan Skrit")
     # Battle 1: Rats 45, Skrit 25. Then Gunnar +3, Hans +1, Marksmen +1 each (3): Rats 45 + 7 = 52;
     # Snikch +1: Skrit 26.
-    assert rats_and_skaven.state.warband(R).ext["ratings"] == {"1": 45, "2": 52}
-    assert rats_and_skaven.state.warband(S).ext["ratings"] == {"1": 25, "2": 26}
+    state = rats_and_skaven.state
+    assert ext_of(state, state.warband(R))["ratings"] == {"1": 45, "2": 52}
+    assert ext_of(state, state.warband(S))["ratings"] == {"1": 25, "2": 26}
 
 
 def test_the_guided_steps_ask_for_what_their_commands_need(rats_and_skaven):

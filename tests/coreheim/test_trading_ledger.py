@@ -14,6 +14,7 @@ from commands.coreheim import events as ce
 from commands.coreheim.commands import Buy, Hire, Injuries, RareSearch, Reinforce, Search, Sell, SellShards, Upkeep
 from commands.shared import ChangeTreasury, Correct, EnlistWarband, RecruitFighter
 from ledger import events as ev
+from projections.roster import ext_of
 
 RATS = "reikland-rats"
 
@@ -58,7 +59,7 @@ def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven
     trading(rats_and_skaven, "sell-shards")
     assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=3)) == "The warband has 2 shards, not 3"
     assert rats_and_skaven.do(SellShards(warband="Reikland Rats", shards=0)) == [done("sell-shards")]
-    assert rats_and_skaven.state.warband("Reikland Rats").ext["shards"] == 2
+    assert ext_of(rats_and_skaven.state, rats_and_skaven.state.warbands["reikland-rats"])["shards"] == 2
     assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=1)) == (
         "Reikland Rats has already done 'sell wyrdstone' for battle 1"
     )

@@ -10,6 +10,7 @@ import pytest
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Experience, Injuries, SpendUnderdog, UnderdogSword, Upkeep
 from ledger import events as ev
+from projections.battles import fought
 
 from .conftest import HUMAN
 
@@ -40,6 +41,16 @@ def test_an_underdog_point_brings_a_hired_sword_who_fought_in_the_battle(underdo
         ce.UnderdogSpent(warband=SKRIT, battle=1, points=1, sword="grimm"),
     ]
     assert underdog.state.warband("Clan Skrit").treasury == 430
+
+
+def test_the_underdog_sword_is_among_those_who_fought_in_the_core_battle(underdog):
+    # Given the Skrit's underdog point spent on a Pit Fighter who took Hans out
+    underdog.battle(ooa=["Hans"])
+    underdog.do(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))
+    # Then the battle's deeds, which every post-game reads, have him fight for the Skrit
+    state = underdog.state
+    assert fought(state.battles[0], SKRIT, state) == [ev.Deed(fighter="snikch"), ev.Deed(fighter="grimm", took_out=["hans"])]
+    assert state.fighters["grimm"].games == 0  # hired after the battle was recorded, as before
 
 
 def test_the_underdog_sword_earns_experience_as_a_hired_sword_who_fought(underdog):

@@ -8,9 +8,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from commands.kit import Options, Phase, PhaseMessages, PhaseStep, Rolled, TableError, Tables, check_faces, d66, options_of, resolve
+from commands.kit import (
+    MoreDice, Options, Phase, PhaseMessages, PhaseStep, Rolled, TableError, Tables, check_faces, d66, options_of, resolve,
+)
 from ledger import events as ev
-from ledger.decide import Context, TableDice
+from ledger.decide import Context, Roll, TableDice
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Warband, evolve
 
@@ -136,3 +138,21 @@ def test_resolve_rolls_what_the_rule_asks_for_and_keeps_each_rolls_number():
     # Then each roll was recorded in order, and the Rolled names the ledger's roll number of each
     assert [(e.roll, e.purpose, e.faces) for e in ctx.events] == [(7, "first", [2]), (8, "second", [5])]
     assert rolled.numbers == {"0": 7, "1": 8}
+
+
+def test_resolve_rolls_what_the_rule_asks_with_the_handlers_roll_and_keeps_the_faces_for_a_choice():
+    asked: list[tuple[str, str, str]] = []
+
+    def roll(need: MoreDice) -> Roll:  # the handler's: names the roll its own way, reads a D3 off a D6
+        asked.append((need.key, need.expression, need.purpose))
+        faces = [3] if need.expression == "D3" else [6]
+        return Roll(number=len(asked) - 1, faces=faces, value=faces[0], kept=faces)
+
+    def rule(rolled: Rolled) -> int:
+        return rolled.next(0, "D3", "bonus")[0] + rolled.next(1, "D6", "survival")[0]
+
+    rolled = Rolled()
+    assert resolve(None, rule, rolled, roll=roll) == 9  # type: ignore[arg-type]  # no ledger: the handler rolls
+    assert asked == [("0", "D3", "bonus"), ("1", "D6", "survival")]
+    # Resolved again with the same faces (after a player's choice), nothing more is rolled
+    assert resolve(None, rule, rolled, roll=roll) == 9 and len(asked) == 2  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
+from projections.battles import fought, out_of_action
 
 
 # --- injuries ----------------------------------------------------------------------------------------
@@ -32,7 +33,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
     state = ctx.state
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "injuries")
-    out = model.deeds(band, battle)["out_of_action"]
+    out = out_of_action(battle, band.id, state)
     heroes = [f for f in out if state.fighters[f].role in model.HEROES]
     for fighter_id in [f for f in out if f not in heroes]:
         if state.fighters[fighter_id].active:
@@ -63,23 +64,22 @@ def experience(cmd: Experience, ctx: Context) -> None:
     state = ctx.state
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "experience")
-    done = model.deeds(band, battle)
-    fought = [state.fighters[f] for f in done["fought"]]
+    deeds = fought(battle, band.id, state)
+    fighters = [state.fighters[deed.fighter] for deed in deeds]
     deed_groups = {model.member(state, band, ref).id for ref in cmd.henchman_deeds}
     participants = [
         rules.BattleParticipant(
             name=f.name, role=PARTICIPANT_ROLES[f.role], survived=f.active, is_leader=f.role == model.LEADER and f.active,
-            enemies_out_of_action=len(done["took_out"].get(f.id, [])),
-            downed_enemy_hero_or_large_creature=f.id in deed_groups,
+            enemies_out_of_action=len(deed.took_out), downed_enemy_hero_or_large_creature=f.id in deed_groups,
         )
-        for f in fought
+        for f, deed in zip(fighters, deeds)
     ]
     scenario = {model.member(state, band, ref).name: amount for ref, amount in cmd.scenario_xp.items()}
     awards = rules.battle_xp_awards(
         participants, won=battle.winner == band.id, scenario_awards=scenario,
         henchman_deed_xp=model.campaign_options(ctx.options).henchman_deed_xp,
     )
-    by_name = {f.name: f for f in fought}
+    by_name = {f.name: f for f in fighters}
     for award in awards:
         ctx.emit(ev.XPAwarded(warband=band.id, fighter=by_name[award.fighter].id, amount=award.amount,
                               reason=f"{XP_REASONS[award.reason]} (battle {battle.number})"))
@@ -95,7 +95,7 @@ def advance(cmd: Advance, ctx: Context) -> None:
     if cmd.fighter is None:
         if cmd.threshold is not None:
             raise BadInput("name the warrior whose threshold to roll for")
-        due = [f for f in state.fighters_of(band.id) if model.pending_thresholds(f, tables)]
+        due = [f for f in state.fighters_of(band.id) if model.pending_thresholds(state, f, tables)]
         if not due:
             raise RuleViolation(f"{band.name} has no advances to roll")
         for fighter in due:
@@ -107,7 +107,7 @@ def advance(cmd: Advance, ctx: Context) -> None:
 def _advance_fighter(ctx: Context, band: Warband, fighter: Fighter, threshold: int | None, names: dict[str, str]) -> None:
     """Roll one threshold (checked), or every threshold the warrior reached, lowest first."""
     tables = model.tables_for(ctx.options)
-    due = model.pending_thresholds(fighter, tables)
+    due = model.pending_thresholds(ctx.state, fighter, tables)
     kind = model.advance_kind(fighter)
     if kind is None:
         raise RuleViolation(f"{fighter.name} never gains experience, so never advances")

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
-from typing import Any
 
 
 from commands.coreheim import events
+from commands.coreheim import facts
 from commands.coreheim import model
-from commands.kit import MoreDice, Rolled
+from commands.kit import MoreDice, Rolled, resolve
 from commands.coreheim import rules
 from commands.coreheim.commands import (
     Explore,
 )
 from commands.coreheim.phase import PHASE
 from commands.coreheim.outcomes import Consequences
-from ledger.decide import Context
+from ledger.decide import Context, Roll
 from ledger.errors import BadInput
 from ledger.state import Warband
 
@@ -34,11 +35,11 @@ def explore(cmd: Explore, ctx: Context) -> None:
     if cmd.extra_dice < 0 or cmd.discard < 0:
         raise BadInput("extra and discarded dice cannot be negative")
     listing = model.band_list(band, tables)[0]
-    bonus = band.ext.get(events.BONUS_DICE, {"extra": 0, "discard": 0})
+    bonus = facts.of(state).warband(band.id).bonus or facts.BonusDice()
     count = rules.exploration_dice_count(
-        len(model.heroes(state, band)), won=battle.winner == band.id, extra_dice=cmd.extra_dice + bonus["extra"]
+        len(model.heroes(state, band)), won=battle.winner == band.id, extra_dice=cmd.extra_dice + bonus.extra
     )
-    discard = cmd.discard + bonus["discard"]
+    discard = cmd.discard + bonus.discard
     rolled = ctx.roll(f"{count}D6", purpose=f"exploration of {band.name}").faces if count else []
     needed = min(tables.shards.max_kept_dice, len(rolled) - discard)
     keep = None
@@ -74,28 +75,25 @@ def explore(cmd: Explore, ctx: Context) -> None:
     PHASE.finish(ctx, band, battle, "explore")
 
 
-def _table_faces(roll: Any, dice: str) -> list[int]:
-    """The faces the rules read: a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
-    return [(face + 1) // 2 for face in roll.faces] if dice.upper().endswith("D3") else list(roll.faces)
-
-
 def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, listing: str) -> rules.Resolution:
     """Resolve a chart entry, rolling and asking for what it needs one layer at a time."""
     tables = model.tables_for(ctx.options)
     leader = model.leader(ctx.state, band)
     rolled = Rolled()  # the faces as the rules read them, by the rules' roll id
     choices: dict[str, bool] = {}
-    while True:
-        try:
-            resolution = rules.resolve_multiples(
-                chosen, warband=listing, rolls=rolled.faces, choices=choices,
-                leader_ld=leader.stats.get("Ld") if leader else None, tables=tables,
-            )
-        except MoreDice as need:
-            roll = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}")
-            rolled.add(need.key, _table_faces(roll, need.expression))
-            continue
-        if resolution.complete:
-            return resolution
+
+    def entry(dice: Rolled) -> rules.Resolution:
+        return rules.resolve_multiples(chosen, warband=listing, rolls=dice.faces, choices=choices,
+                                       leader_ld=leader.stats.get("Ld") if leader else None, tables=tables)
+
+    def roll(need: MoreDice) -> Roll:
+        """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
+        made = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}")
+        if need.expression.upper().endswith("D3"):
+            return replace(made, faces=[(face + 1) // 2 for face in made.faces])
+        return made
+
+    while not (resolution := resolve(ctx, entry, rolled, roll=roll)).complete:
         for request in resolution.pending:
             choices[request.id] = ctx.choose(request.id, request.question, ["yes", "no"]) == "yes"
+    return resolution

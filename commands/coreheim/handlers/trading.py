@@ -6,6 +6,7 @@ from typing import Any
 
 
 from commands.coreheim import events
+from commands.coreheim import facts
 from commands.coreheim import model
 from commands.coreheim import rules
 from commands.coreheim.commands import (
@@ -21,6 +22,7 @@ from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
+from projections.battles import out_of_action
 
 
 # --- trading -------------------------------------------------------------------------------------------
@@ -34,7 +36,7 @@ def sell_shards(cmd: SellShards, ctx: Context) -> None:
     if cmd.shards < 0:
         raise BadInput("shards sold cannot be negative")
     if cmd.shards:
-        sale = rules.sell_wyrdstone(cmd.shards, shards_held=band.ext.get(events.SHARDS, 0),
+        sale = rules.sell_wyrdstone(cmd.shards, shards_held=facts.of(state).shards(band.id),
                                     warriors=model.warband_size(state, band), tables=tables)
         ctx.emit(
             events.ShardsChanged(warband=band.id, delta=-sale.shards_sold, reason="sold", row=sale.row_id),
@@ -105,7 +107,7 @@ def search(cmd: Search, ctx: Context) -> None:
         roll = ctx.roll("2D6", purpose=f"{hero.name} looks for {item}")
         found = rules.search_rare_item(
             roll.faces, searcher=hero.name, role="hero" if hero.role in model.HEROES else hero.role, rarity=rarity,
-            out_of_action=model.was_out_of_action(band, battle, hero), already_searched=hero.id in searched,
+            out_of_action=hero.id in out_of_action(battle, band.id, state), already_searched=hero.id in searched,
             skills=hero.skills, wears_cathayan_silks="cathayan-silks" in hero.equipment, tables=tables,
         )
         searched.add(hero.id)
@@ -124,7 +126,7 @@ def buy(cmd: Buy, ctx: Context) -> None:
     item = model.item_id(tables, cmd.item)
     row = model.item_row(tables, item)
     battle = PHASE.latest_battle(state, band)
-    found = band.ext.get(events.FOUND, {}).get(str(battle.number), []) if battle else []
+    found = facts.of(state).warband(band.id).found_after(battle.number) if battle else []
     rare = item in found or (row is not None and row.rarity is not None)
     if rare and battle is not None and item not in found:
         raise RuleViolation(f"{item} is rare ({row.rarity if row else '?'}): a hero must find it this post-game first")
@@ -149,10 +151,11 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
     state, tables = ctx.state, model.tables_for(ctx.options)
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "upkeep")
-    dwarves = any(f.ext.get(events.RACE) == "dwarf" for f in state.fighters_of(band.id))
-    underdog_sword = band.ext.get(events.UNDERDOG, {}).get(str(battle.number), {}).get("sword")
+    dwarves = any(model.warrior(state, f).race == "dwarf" for f in state.fighters_of(band.id))
+    underdog_sword = facts.of(state).warband(band.id).underdog_of(battle.number).sword
     for sword in [f for f in state.fighters_of(band.id) if f.role == model.HIRED_SWORD]:
-        fee = rules.hired_sword_upkeep(sword.ext.get(events.TYPE, ""), warband_has_dwarves=dwarves, tables=tables)
+        sword_type = model.warrior(state, sword).type
+        fee = rules.hired_sword_upkeep(sword_type, warband_has_dwarves=dwarves, tables=tables)
         treasury = state.warbands[band.id].treasury
         answer = ctx.choose(f"{sword.id}:upkeep", f"Pay {sword.name}'s upkeep of {fee} gc ({band.name} has {treasury} gc)?",
                             ["pay", "release"])
@@ -163,7 +166,7 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
             raise RuleViolation(f"{band.name} has {treasury} gc; {sword.name}'s upkeep is {fee} gc")
         elif fee:
             ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-fee, reason=f"upkeep of {sword.name}",
-                                        row=f"hired-sword:{sword.ext.get(events.TYPE, '')}"))
+                                        row=f"hired-sword:{sword_type}"))
     PHASE.finish(ctx, band, battle, "upkeep")
 
 

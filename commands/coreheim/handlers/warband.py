@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from commands.coreheim import events
+from commands.coreheim import facts
 from commands.coreheim import model
 from commands.coreheim import rules
 from commands.coreheim.commands import (
@@ -18,6 +19,7 @@ from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Battle, Warband
+from projections.battles import fought
 
 
 # --- the warband ------------------------------------------------------------------------------------
@@ -41,7 +43,7 @@ def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> tuple[str, int, int]:
     """(role, cost per member, starting XP) for the type hired, checking the list's limits."""
     state, tables = ctx.state, model.tables_for(ctx.options)
     listing, variant = model.band_list(band, tables)
-    of_type = [f for f in state.fighters_of(band.id) if f.ext.get(events.TYPE) == cmd.type]
+    of_type = [f for f in state.fighters_of(band.id) if model.warrior(state, f).type == cmd.type]
     hero = model.hero_type(listing, cmd.type)
     sword = next((s for s in tables.hired_swords.swords if s.id == cmd.type), None)
     if hero is not None or sword is not None:
@@ -167,8 +169,8 @@ def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
     battle = PHASE.latest_battle(state, band)
     if battle is None:
         raise RuleViolation(f"{band.name} has not fought a battle yet")
-    held = band.ext.get(events.UNDERDOG, {}).get(str(battle.number), {"points": 0, "spent": 0})
-    if not held["points"]:
+    held = facts.of(state).warband(band.id).underdog_of(battle.number)
+    if not held.points:
         raise RuleViolation(f"{band.name} earned no underdog points in battle {battle.number}")
     if cmd.xp and PHASE.is_done(state, band, "experience"):
         raise RuleViolation(f"{band.name} has already been awarded experience for battle {battle.number}")
@@ -182,7 +184,7 @@ def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
     wanted = sum(cmd.xp.values()) + (cmd.sword is not None)
     if not wanted:
         raise BadInput("spend the points on experience (warrior=N) or on a Hired Sword")
-    left = held["points"] - held["spent"]
+    left = held.points - held.spent
     if wanted > left:
         raise RuleViolation(
             f"{band.name} has {left} underdog point{'' if left == 1 else 's'} left for battle {battle.number}, not {wanted}"
@@ -206,10 +208,10 @@ def _underdog_sword(spec: UnderdogSword, band: Warband, battle: Battle, ctx: Con
                        band, ctx)
     state = ctx.state
     took_out = [enemy_id(state, name, state.fighters[fighter]) for name in spec.took_out]
-    done = model.deeds(band, battle)
+    deeds = fought(battle, band.id, state)
     ctx.emit(events.BattleDeeds(
-        warband=band.id, battle=battle.number, fought=[*done["fought"], fighter],
-        out_of_action=[*done["out_of_action"], *([fighter] if spec.out_of_action else [])],
-        took_out={**done["took_out"], **({fighter: took_out} if took_out else {})},
+        warband=band.id, battle=battle.number, fought=[*(d.fighter for d in deeds), fighter],
+        out_of_action=[*(d.fighter for d in deeds if d.out_of_action), *([fighter] if spec.out_of_action else [])],
+        took_out={**{d.fighter: list(d.took_out) for d in deeds if d.took_out}, **({fighter: took_out} if took_out else {})},
     ))
     return fighter
