@@ -97,6 +97,9 @@ def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league
         pytest.param(["promotions", "Pilgrims", "--even"], 2,
                      "Error: promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use --ledger",
                      id="dice are needed"),
+        pytest.param(["promotions", "Pilgrims", "--even", "--extra", "wildcard/show-off=3", "--dice", "6"], 1,
+                     "Error: Show Off (Wildcard skill) adds 1 die per model with the skill, and no model of the warband "
+                     "has Show Off: it cannot add 3", id="Show Off dice without a Show Off model"),
         pytest.param(["ransom", "Pilgrims", "Gaius"], 2, "Error: give --paid DUCATS or --unpaid", id="ransom needs a decision"),
         pytest.param(["advance", "Pilgrims", "--roll", "Gaius=ranged,wildcard", "--keep", "a", "--keep", "b"], 2,
                      "Error: give one --keep per --roll (1), or none to be asked", id="one keep per roll"),

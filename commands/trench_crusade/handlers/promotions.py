@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-
-
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput
 from ledger.state import CampaignState, Fighter, Warband
 
+from commands.kit import since
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
@@ -18,7 +17,6 @@ from commands.trench_crusade.model import (
     campaign_options, head_wound_promotion, member, roster_of, tables_for,
 )
 from commands.trench_crusade.handlers.consequences import begin_step, finish_step
-
 
 def promotions(cmd: Promotions, ctx: Context) -> None:
     state, tables = ctx.state, tables_for(ctx.state)
@@ -39,6 +37,8 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
     deeds = battle.record.deeds
     extra = [rules.ExtraPromotionDice(source_id=source, dice=dice) for source, dice in cmd.extra.items()]
     pool = rules.promotion_pool(deeds, extra, tables)
+    if since(ctx, "1.1.0"):  # 1.0.0 took extra dice on the player's word (README, Versions)
+        rules.refuse_extra_dice_without_holders(extra, roster, tables)
     eligibility = rules.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))
     eligible = [f.fighter_id for f in eligibility.eligible]
     if cmd.even:
