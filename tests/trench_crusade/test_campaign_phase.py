@@ -107,7 +107,7 @@ def test_steps_run_in_order_once_per_battle(campaign):
     assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has not fought a battle yet"
     campaign.battle()
     assert campaign.refusal(Promotions(warband="Pilgrims", even=True)) == (
-        "Pilgrims must do the Trauma step for battle 1 first (the Campaign Phase goes Trauma, Promotions, Experience, Exploration, Quartermaster, Roster)"
+        "Pilgrims must do the Trauma step for battle 1 first (the Campaign Phase goes Trauma, Promotions, Experience, Advancement, Exploration, Quartermaster, Roster)"
     )
     assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma")]
     assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has already done the Trauma step for battle 1"
