@@ -113,6 +113,18 @@ def test_refusals_write_nothing(league, args, code, message):
     assert events(league) == before
 
 
+def test_a_correction_of_an_elites_xp_owes_its_advancement_rolls_as_an_award_does(league):
+    # Given Gaius, an ELITE at 0 XP, when an arbiter corrects his XP by 4,
+    result = league("correct", "Pilgrims", "Gaius", "--xp", "4", "--reason", "deed XP missed")
+    # then he reaches the 2 and 4 XP circles: two Advancement Rolls due, as `xp award 4` would owe.
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:-1] == [
+        "  Gaius gains 4 XP: correction: deed XP missed",
+        "  Gaius reached the 2 XP circle: one Advancement Roll due",
+        "  Gaius reached the 4 XP circle: one Advancement Roll due",
+    ]
+
+
 def test_a_bad_house_rule_is_refused_with_exit_2(cli):
     result = cli("new", "League", "--ruleset", "trench-crusade", "--option", "promotion_stop_rule=never")
     assert (result.exit_code, result.output) == (2, "Error: trench-crusade option promotion_stop_rule: Invalid enum value 'never' (one of: first-six, per-model)\n")
