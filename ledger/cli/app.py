@@ -346,17 +346,42 @@ def run(session: Session, command: Command, *, dice: DiceChoice | None = None, r
     return outcome
 
 
-def writes(func: Callable[..., Any]) -> Callable[..., Any]:
-    """A command that records: `--json` makes it answer with JSON (see `outcome_json`)."""
+ANSWER_JSON_HELP = "Answer with JSON: the transactions recorded, their rolls and events, and the new head."
 
-    @click.option("--json", "answer_json", is_flag=True,
-                  help="Answer with JSON: the transactions recorded, their rolls and events, and the new head.")
+
+def _answering_json(func: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(func)
     def wrapper(*args: Any, answer_json: bool, **kwargs: Any) -> Any:
         click.get_current_context().find_object(Session).answer_json = answer_json
         return func(*args, **kwargs)
 
     return wrapper
+
+
+def writes(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A command that records: `--json` makes it answer with JSON (see `outcome_json`)."""
+    return click.option("--json", "answer_json", is_flag=True, help=ANSWER_JSON_HELP)(_answering_json(func))
+
+
+def made_a_write(command: click.Command) -> None:
+    """`writes` for a command already made: a ruleset's, handed over by its hook (`RulesetCommands`)."""
+    command.params.append(click.Option(["--json", "answer_json"], is_flag=True, help=ANSWER_JSON_HELP))
+    command.callback = _answering_json(command.callback)
+
+
+def campaign_command(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The shell's `pass_session`: hands a ruleset's command its Session, and marks it as one that
+    reads or records the campaign (so `RulesetCommands` can tell its writes)."""
+    passed = pass_session(func)
+    passed.uses_campaign = True  # type: ignore[attr-defined]  # kept by the option decorators' functools.wraps
+    return passed
+
+
+def records(command: click.Command) -> bool:
+    """A ruleset's command records when it uses the campaign and prints no read: a read declares its
+    own `--json`."""
+    own_json = any("--json" in getattr(param, "opts", ()) for param in command.params)
+    return getattr(command.callback, "uses_campaign", False) and not own_json
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
@@ -443,14 +468,15 @@ class Shell:
     parse_pair_list: Callable[[Sequence[str], str], list[tuple[str, str]]]
 
 
-SHELL = Shell(pass_session=pass_session, dice_options=dice_options, answers_option=answers_option, run=run,
+SHELL = Shell(pass_session=campaign_command, dice_options=dice_options, answers_option=answers_option, run=run,
               emit_json=emit_json, parse_pairs=parse_pairs, parse_int_pairs=parse_int_pairs,
               parse_pair_list=parse_pair_list)
 
 
 class RulesetCommands(click.Group):
     """`campaign <ruleset-id>`: the ruleset is imported, and hands its commands over through its
-    `register_commands` hook, only when the group is used (its help line comes from the index)."""
+    `register_commands` hook, only when the group is used (its help line comes from the index).
+    Each of its commands that records (`records`) gets the writes' `--json` here."""
 
     def __init__(self, ruleset_id: str, summary: str) -> None:
         super().__init__(ruleset_id, help=summary)
@@ -464,6 +490,10 @@ class RulesetCommands(click.Group):
             ruleset = rulesets.get(self.name or "")
             if ruleset.register_commands is not None:
                 ruleset.register_commands(self, SHELL)
+            # Every write of a ruleset answers --json as the shared writes do, from this one place.
+            for command in self.commands.values():
+                if records(command):
+                    made_a_write(command)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._register()

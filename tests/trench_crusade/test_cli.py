@@ -67,6 +67,26 @@ def test_promotions_report_every_die_in_the_players_order(league):
     ]
 
 
+def test_promotions_answer_with_json_their_transaction_rolls_and_new_head(league):
+    # Given battle 1's pool of 3 and its Trauma step done (T10),
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    # when the Promotions step is recorded with --json,
+    result = league("trench-crusade", "promotions", "Pilgrims", "--even", "--dice", "1,6", "--json")
+    # then it answers with one line of JSON: its transaction, the two dice it rolled, and the new head.
+    assert result.exit_code == 0
+    answer = json.loads(result.output)
+    assert answer["transactions"] == [11]
+    assert answer["rolls"] == [
+        {"roll": 0, "tx": 11, "expression": "D6", "purpose": "promotion die 1 of 3 for Anna", "faces": [1], "value": 1,
+         "source": "table", "copy_of": None},
+        {"roll": 1, "tx": 11, "expression": "D6", "purpose": "promotion die 2 of 3 for Anna", "faces": [6], "value": 6,
+         "source": "table", "copy_of": None},
+    ]
+    assert [e["text"] for e in answer["events"]][-3:] == [
+        "Anna gains ELITE", "Anna is promoted to elite", "Pilgrims: post-game step promotions done for battle 1"]
+    assert answer["head"] == json.loads(league("show", "--json").output)["head"]
+
+
 def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league):
     # Given battle 1's pool of 3 and its Trauma step done,
     assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
