@@ -19,7 +19,7 @@ import msgspec
 from ledger import dice as d
 from ledger.campaigns import Ledger, Outcome, PendingDecision, pending_message
 from ledger.decide import Command, DiceSource, TableDice
-from ledger.errors import BadInput, LedgerError
+from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
 from ledger.store import DEFAULT_STORE, Store, new_sqlite_file, store_failure
 from ledger.text import check_name, check_names, checked_argument
@@ -334,14 +334,22 @@ def parse_int_pairs(pairs: Sequence[str], option: str) -> dict[str, int]:
     return parsed
 
 
-def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "") -> Outcome:
-    """Record one command in the session's campaign and report what happened."""
+def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "",
+        answered_by: Callable[[str], str | None] | None = None) -> Outcome:
+    """Record one command in the session's campaign and report what happened. `answered_by` names,
+    for a question's answer key, the command's own option that answers it (None: `--answer`)."""
     check_names(command)
     cid, state = session.state()
     source = dice.source(state) if dice else None
-    outcome = settle(session, lambda: session.ledger.execute(
-        cid, command, actor=session.actor, dice=source, ask=interactive_ask(), reason=reason
-    ))
+    try:
+        outcome = settle(session, lambda: session.ledger.execute(
+            cid, command, actor=session.actor, dice=source, ask=interactive_ask(), reason=reason
+        ))
+    except NeedsAnswer as need:
+        how = answered_by(need.key) if answered_by is not None else None
+        if how is None:
+            raise
+        raise NeedsAnswer(need.key, need.prompt, need.options, how=how) from None
     report(outcome)
     return outcome
 
