@@ -119,22 +119,25 @@ def lines(result) -> list[str]:
     return result.output.splitlines()[:-1]  # without the transaction and head line
 
 
+def given(campaign, *commands: list[str]):
+    for args in commands:
+        assert campaign(*args).exit_code == 0, args
+    return campaign
+
+
 @pytest.fixture
 def crusade(campaign):
-    for args in TRENCH:
-        assert campaign(*args).exit_code == 0
-    return campaign
+    return given(campaign, *TRENCH)
 
 
 def test_void_cascade_answers_the_question_a_later_transaction_now_asks(crusade):
     # Given Ezra's LEADER keyword taken away (T8), then a battle won with a warband-level deed, its
     # Trauma, Promotions and Experience steps: the deed's XP went to Gaius, the only LEADER (T12),
-    for args in (["correct", "Pilgrims", "Ezra", "--remove-keyword", "LEADER", "--reason", "not a leader"],
-                 ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario",
-                  "Trench Warfare", "--winner", "Pilgrims", "--warband-deed", "Pilgrims=Victory or Death"],
-                 ["trench-crusade", "trauma", "Pilgrims"], ["trench-crusade", "promotions", "Pilgrims", "--even", "--dice", "1,2"],
-                 ["trench-crusade", "experience", "Pilgrims"]):
-        assert crusade(*args).exit_code == 0
+    given(crusade, ["correct", "Pilgrims", "Ezra", "--remove-keyword", "LEADER", "--reason", "not a leader"],
+          ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+           "--winner", "Pilgrims", "--warband-deed", "Pilgrims=Victory or Death"],
+          ["trench-crusade", "trauma", "Pilgrims"], ["trench-crusade", "promotions", "Pilgrims", "--even", "--dice", "1,2"],
+          ["trench-crusade", "experience", "Pilgrims"])
     # when the correction is voided with --cascade and the answer to the question the Experience step
     # now asks (two LEADERs took part),
     result = crusade("void", "T8", "--reason", "Ezra leads after all", "--cascade", "--answer", "leader=Ezra")
@@ -155,11 +158,10 @@ def test_void_cascade_answers_the_question_a_later_transaction_now_asks(crusade)
 
 def test_void_cascade_rolls_the_dice_a_later_transaction_now_asks_for(crusade):
     # Given Anna and Ezra Out of Action, Ezra then corrected to dead (T9), so Trauma rolled for Anna alone (T10),
-    for args in (["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario",
-                  "Trench Warfare", "--ooa", "Anna", "--ooa", "Ezra"],
-                 ["correct", "Pilgrims", "Ezra", "--status", "dead", "--reason", "fell in the trench"],
-                 ["trench-crusade", "trauma", "Pilgrims", "--dice", "4"]):
-        assert crusade(*args).exit_code == 0
+    given(crusade, ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario",
+                    "Trench Warfare", "--ooa", "Anna", "--ooa", "Ezra"],
+          ["correct", "Pilgrims", "Ezra", "--status", "dead", "--reason", "fell in the trench"],
+          ["trench-crusade", "trauma", "Pilgrims", "--dice", "4"])
     # when the correction is voided with --cascade and a die,
     result = crusade("void", "T9", "--reason", "Ezra crawled back", "--cascade", "--dice", "4,1")
     # then Trauma is decided again: Anna's recorded die handed back, Ezra's D66 rolled with the new dice.
