@@ -16,7 +16,7 @@ from importlib.resources import files
 
 import pytest
 
-from commands.shared import AwardXP
+from commands.shared import AwardXP, UpgradeRules
 from commands.trench_crusade import events as tc
 from commands.trench_crusade.commands import Experience, Promotions, Recruit, Trauma
 from ledger import events as ev
@@ -200,6 +200,19 @@ def test_version_1_0_0_took_show_off_dice_on_the_players_word(first_release):
     assert events[0] == pool(4, 0, {"anna": 2, "bert": 2}, ["anna", "anna", "bert", "bert"],
                              extra=[tc.ExtraDice(source=SHOW_OFF, dice=3)])
     assert events[-3:] == [*promoted("bert"), done()]
+
+
+def test_a_campaign_upgraded_to_1_1_0_refuses_show_off_dice_from_then_on(first_release):
+    table = first_release
+    table.pilgrims()
+    table.legion()
+    assert table.do(UpgradeRules(version="1.1.0")) == [ev.RulesetUpgraded(version="1.1.0", previous="1.0.0")]
+    table.battle()
+    table.do(Trauma(warband="Pilgrims"))
+    assert table.refusal(Promotions(warband="Pilgrims", even=True, extra={SHOW_OFF: 3}), [6]) == (
+        "Show Off (Wildcard skill) adds 1 die per model with the skill, and no model of the warband has Show Off: "
+        "it cannot add 3")
+    assert table.ledger.check(table.cid)[1] == []
 
 
 # --- Rule 3: one at a time in the player's order; the first 6 promotes and stops -----------------
