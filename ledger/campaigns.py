@@ -35,8 +35,8 @@ from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabul
     is_redecided,
     redecide,
 )
-from ledger.decide import AskChoice, Command, DiceSource, RecordedDice, command_name
-from ledger.errors import BadInput, Conflict, NotFound, RuleViolation
+from ledger.decide import AskChoice, Command, DiceSource, RecordedDice, command_name, documents_key
+from ledger.errors import BadInput, Conflict, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.fold import (  # noqa: F401 - re-exported
     apply_record,
     battle_ends,
@@ -50,7 +50,7 @@ from ledger.pending import PendingDecision, PendingDecisions, pending_message, s
 from ledger.rechecking import affected_message, plan_void, recheck, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import SeedKeeping
-from ledger.state import CampaignState, decode_state, encode_state
+from ledger.state import CampaignState, decode_state, encode_state, evolve
 from ledger.store import Store
 
 SNAPSHOT_INTERVAL = 100
@@ -282,23 +282,84 @@ class Ledger(SeedKeeping, PendingDecisions):
                 return r.tx, roll
         raise NotFound(f"no event at position {n}")
 
-    def void(self, campaign_id: uuid.UUID, ref: str, *, reason: str, actor: str, cascade: bool = False) -> Outcome:
+    def void(
+        self,
+        campaign_id: uuid.UUID,
+        ref: str,
+        *,
+        reason: str,
+        actor: str,
+        cascade: bool = False,
+        decide_again: bool = False,
+        answers: Mapping[str, str] | None = None,
+        dice: DiceSource | None = None,
+        ask: AskChoice | None = None,
+    ) -> Outcome:
+        """Void a transaction; with `cascade`, the later ones that no longer follow too. With
+        `decide_again` (a cascade given answers or dice), each of those is then decided again after
+        the void, as a reroll decides its command again: its recorded dice handed back, `answers`
+        for the questions it now asks, `dice` (None: the ledger's) for rolls it newly asks for. One
+        the rules now refuse stays voided."""
         if not reason.strip():
             raise BadInput("say why with --reason: a void is part of the audit trail")
+        if decide_again and not cascade:
+            raise BadInput("--answer and --dice are for the later transactions --cascade decides again: add --cascade")
 
         def attempt() -> Attempt:
             records = self.history(campaign_id)
             target, _roll = self.resolve(records, ref)
-            _state, affected = plan_void(records, target)
+            planned, affected = plan_void(records, target)
             if affected and not cascade:
                 raise Conflict(affected_message(target, affected))
             events = [
                 ev.CommandRecorded(command="void", args={"target": target, "cascade": cascade}, reason=reason),
                 *void_events(target, reason, affected),
             ]
-            return Attempt(fold(records), [(events, actor)], refold=True, affected=affected)
+            again = self._decided_again(campaign_id, records, planned, affected, answers or {}, dice, ask) \
+                if decide_again else []
+            return Attempt(fold(records), [(events, actor), *((group, actor) for group in again)], refold=True,
+                           affected=affected)
 
         return self._write(campaign_id, "voiding", attempt)
+
+    def _decided_again(self, campaign_id: uuid.UUID, records: list[Record], planned: CampaignState,
+                       affected: list[tuple[int, str]], answers: Mapping[str, str], dice: DiceSource | None,
+                       ask: AskChoice | None) -> list[list[ev.Event]]:
+        """The commands of the transactions a cascade voids, decided again in order after the void
+        (each on the state the ones before it leave); those the rules now refuse are left out."""
+        state = planned.copy()
+        ruleset = rulesets.get(state.ruleset)
+        ledger_dice = self.ledger_dice(campaign_id, state)
+        fresh = dice or ledger_dice
+        fresh.rewind()
+        by_tx = {group[0].tx: group for group in transactions(records)}
+        decided: list[list[ev.Event]] = []
+        known: set[str] = set()  # the keys of the questions they asked or document
+        for tx, _why in affected:
+            group = by_tx[tx]
+            opened = group[0].event
+            command = ruleset.command_from(opened.command, opened.args)
+            known |= {key for key in answers if documents_key(type(command), key)} | set(type(command).answer_keys)
+            handed_back = RerollDice(rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
+                                     draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
+                                     disputed_roll=-1, fresh=fresh)
+            try:
+                events = decide(ruleset, state, command, dice=handed_back, shuffle_dice=ledger_dice, ask=ask,
+                                reason=opened.reason, offered=answers)
+            except NeedsDice:
+                raise  # the player gives what it asks for (--dice, --answer) and voids again
+            except LedgerError:
+                continue  # refused now: it stays voided, with the reason the void recorded
+            known |= set(events[0].args.get("answers", {}))
+            for event in events:
+                evolve(state, event, ruleset.evolve)
+            decided.append(events)
+        fresh.finish()
+        if unknown := [key for key in answers if key not in known]:
+            keys = ", ".join(sorted(known)) or "none: they ask no questions"
+            raise BadInput(f"--answer {', '.join(unknown)}: not a question of the transactions decided again "
+                           f"(their keys: {keys})")
+        return decided
 
     def reroll(
         self,

@@ -9,7 +9,7 @@ dice raises Halted with the rolls to store as a pending transaction (no face bef
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
@@ -71,10 +71,12 @@ def decide(
     reason: str = "",
     keep_dice: bool = False,
     answered_now: Iterable[str] = (),
+    offered: Mapping[str, str] | None = None,
 ) -> list[ev.Event]:
     """The events a command produces on this state with these dice (the state is not changed).
     `answered_now`: the keys of answers a person gave for this decision, each of which the command
     must have asked for or document (recorded answers are not checked: they were asked then).
+    `offered`: answers given for several commands at once; the command records those it asked.
 
     With `keep_dice`, a command that stops after drawing new ledger dice raises Halted with the
     rolls to store, whatever stopped it."""
@@ -82,7 +84,7 @@ def decide(
         state.copy(),
         dice=dice,
         shuffle_dice=shuffle_dice,
-        answers=command.answers,
+        answers={**command.answers, **(offered or {})},
         ask=ask,
         ruleset_evolve=ruleset.evolve,
         decks=ruleset.decks_of(state),
@@ -97,7 +99,8 @@ def decide(
         rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
         raise Halted(error, _opening(command, ctx.answers, reason), rolls) from error
     check_answers(command, answered_now, ctx.asked)
-    return [_opening(command, ctx.answers, reason), *ctx.events]
+    kept = {key: answer for key, answer in ctx.answers.items() if key not in (offered or {}) or key in ctx.asked}
+    return [_opening(command, kept, reason), *ctx.events]
 
 
 def _opening(command: Command, answers: dict[str, str], reason: str) -> ev.CommandRecorded:

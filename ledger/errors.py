@@ -27,9 +27,10 @@ class NeedsDice(LedgerError):
 class NeedsAnswer(NeedsDice):
     """A choice the command did not carry, with no one to ask: its key, question and choices."""
 
-    def __init__(self, key: str, prompt: str, options: list[str]):
+    def __init__(self, key: str, prompt: str, options: list[str], *, how: str | None = None):
+        """`how` says how to answer when the command has an option of its own for it (not --answer)."""
         self.key, self.prompt, self.options = key, prompt, options
-        how = f"answer with --answer {key}=CHOICE" if key else "run at a terminal to answer it"
+        how = how or (f"answer with --answer {key}=CHOICE" if key else "run at a terminal to answer it")
         super().__init__(f"{prompt}: {how} (one of: {', '.join(options)})")
 
 

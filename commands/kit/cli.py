@@ -39,12 +39,19 @@ class DiceChoice(Protocol):
 
 
 class Shell(Protocol):
-    pass_session: Decorator  # hands the command its Session as first argument
+    # Hands the command its Session as first argument. A command taking it that declares no --json of
+    # its own records: the group gives it the shared writes' --json (transactions, rolls, new head),
+    # so a ruleset declares --json only on its reads.
+    pass_session: Decorator
     dice_options: Decorator  # --dice/--card/--ledger, handed to the command as `dice: DiceChoice`
     answers_option: Decorator  # --answer KEY=CHOICE (repeatable), handed as `answers: dict[str, str]`
 
-    def run(self, session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "") -> Outcome:
-        """Record the command in the session's campaign and print the events it recorded."""
+    def run(self, session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "",
+            answered_by: Callable[[str], str | None] | None = None) -> Outcome:
+        """Record the command in the session's campaign and print the events it recorded (after
+        --json, one line of JSON). A question the command cannot decide without an answer tells the
+        player to `--answer KEY=CHOICE`; `answered_by(key)` says instead how the command's own option
+        answers it (e.g. "answer with --outcome kestrel=CHOICE"), or None to keep `--answer`."""
 
     def emit_json(self, value: Any) -> None:
         """Print a read for `--json`."""

@@ -146,7 +146,7 @@ class Phase:
 
     def _say(self, template: str, band: Warband, battle: Battle | None, **more: str) -> RuleViolation:
         return RuleViolation(template.format(band=band.name, battle=battle.number if battle else 0,
-                                             order=", ".join(self.title(k) for k in self.order),
+                                             order=", ".join(self.title(k) for k in self.sequence),
                                              quoted=shlex.quote(band.name), **more))
 
     def begin(self, state: CampaignState, band: Warband, key: str) -> Battle:

@@ -17,6 +17,13 @@ from .rules import ScenarioAward
 from .tables import TABLES
 
 
+def outcome_option(key: str) -> str | None:
+    """The Casualty and Doom outcome (`casualty:FIGHTER`, `doom:FIGHTER`) is named with the command's
+    own --outcome, which takes the fighter's id as well as its name; it has no --answer."""
+    table, _, fighter = key.partition(":")
+    return f"answer with --outcome {fighter}=CHOICE" if table in ("casualty", "doom") and fighter else None
+
+
 def register_commands(group: click.Group, shell: Shell) -> None:
     """`campaign retinue …`: the Ruleset's `register_commands` hook."""
     pass_session, run, dice_options = shell.pass_session, shell.run, shell.dice_options
@@ -74,7 +81,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def casualty(session: Session, warband: str, outcomes: tuple[str, ...], dice: DiceChoice) -> None:
         """Casualty Table: a D6 for each fighter of WARBAND that went Out of Action."""
-        run(session, Casualties(warband=warband, outcomes=parse_pairs(outcomes, "--outcome")), dice=dice)
+        run(session, Casualties(warband=warband, outcomes=parse_pairs(outcomes, "--outcome")), dice=dice,
+            answered_by=outcome_option)
 
 
     @group.command("doom")
@@ -86,7 +94,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def doom(session: Session, warband: str, fighters: tuple[str, ...], outcomes: tuple[str, ...], dice: DiceChoice) -> None:
         """Doom Table: 2D6 for each fighter named (none: the step is done with no roll)."""
-        run(session, Doom(warband=warband, fighters=list(fighters), outcomes=parse_pairs(outcomes, "--outcome")), dice=dice)
+        run(session, Doom(warband=warband, fighters=list(fighters), outcomes=parse_pairs(outcomes, "--outcome")), dice=dice,
+            answered_by=outcome_option)
 
 
     @group.command("post-game-pass")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from commands.kit.cli import DiceChoice, Session, Shell
-from ledger.errors import BadInput, NeedsAnswer, NeedsDice
+from ledger.errors import BadInput
 from projections.battles import deeds_for
 
 from . import events
@@ -144,14 +144,9 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             fighter, tables = next(iter(parse_pairs([pair], "--roll").items()))
             chosen.append(AdvanceRoll(fighter=fighter, tables=[t.strip() for t in tables.split(",")],
                                       keep=keeps[index] if keeps else None))
-        try:
-            run(session, Advancement(warband=warband, rolls=chosen), dice=dice)
-        except NeedsAnswer as need:
-            if not need.key.startswith("keep-"):
-                raise
-            # The command's own option for this choice is --keep, not an --answer it does not take.
-            raise NeedsDice(f"{need.prompt}: give --keep TABLE, one per --roll in order "
-                            f"(one of: {', '.join(need.options)})") from None
+        # The command's own option for the kept table is --keep, not an --answer it does not take.
+        run(session, Advancement(warband=warband, rolls=chosen), dice=dice,
+            answered_by=lambda key: "give --keep TABLE, one per --roll in order" if key.startswith("keep-") else None)
 
 
     @group.command("reinforcements")

@@ -70,9 +70,11 @@ def settled_first(state: CampaignState, band: Warband, step: str) -> None:
         raise RuleViolation(f"{names} still {'has' if len(owed) == 1 else 'have'} an Advancement Roll to make before {title}")
 
 
-def _more_dice(ask: BuildAsk, tables: TrenchCrusadeTables) -> dict[str, int]:
-    """Extra Promotion Dice from Skills or Glory Items, each with its source."""
-    sources = {row.id: row for row in tables.promotion_dice_sources.rows}
+def _more_dice(ask: BuildAsk, tables: TrenchCrusadeTables, roster: Sequence[rules.Fighter]) -> dict[str, int]:
+    """Extra Promotion Dice from Skills or Glory Items, each with its source: a Skill's only when a
+    model holds it, and at most as many as its holders add."""
+    most = {row.id: rules.most_extra_dice(row, roster) for row in tables.promotion_dice_sources.rows}
+    sources = {row.id: row for row in tables.promotion_dice_sources.rows if most[row.id] != 0}
     extra: dict[str, int] = {}
     while True:
         left = [source for source in sources if source not in extra]
@@ -83,7 +85,7 @@ def _more_dice(ask: BuildAsk, tables: TrenchCrusadeTables) -> dict[str, int]:
         if source == "none":
             return extra
         row = sources[source]
-        counts = [str(row.dice_each * n) for n in range(1, 7)]
+        counts = [str(row.dice_each * n) for n in range(1, 7) if most[source] is None or row.dice_each * n <= most[source]]
         extra[source] = int(ask(f"How many dice does {row.name} add ({row.dice_each} per {row.per})?", counts,
                                 key=f"{source}:dice"))
 
@@ -101,7 +103,7 @@ def build_promotions(state: CampaignState, warband: str, ask: BuildAsk) -> Promo
     roster = roster_of(state, band, tables)
     if rules.promotion_step_skipped(roster):
         return Promotions(warband=band.name)
-    extra = _more_dice(ask, tables)
+    extra = _more_dice(ask, tables, roster)
     deeds = latest_battle(state, band).record.deeds
     pool = rules.promotion_pool(deeds, [rules.ExtraPromotionDice(source_id=s, dice=n) for s, n in extra.items()], tables)
     eligibility = rules.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))

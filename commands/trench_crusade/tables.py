@@ -62,6 +62,7 @@ class PromotionDiceSource(_Row, kw_only=True):
     name: str
     dice_each: int
     per: str
+    skill: str | None = None  # the Skill a model must hold: each such model adds dice_each
 
 
 class PromotionDiceSourcesTable(_Row, kw_only=True):

@@ -19,7 +19,7 @@ import msgspec
 from ledger import dice as d
 from ledger.campaigns import Ledger, Outcome, PendingDecision, pending_message
 from ledger.decide import Command, DiceSource, TableDice
-from ledger.errors import BadInput, LedgerError
+from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
 from ledger.store import DEFAULT_STORE, Store, new_sqlite_file, store_failure
 from ledger.text import check_name, check_names, checked_argument
@@ -334,29 +334,62 @@ def parse_int_pairs(pairs: Sequence[str], option: str) -> dict[str, int]:
     return parsed
 
 
-def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "") -> Outcome:
-    """Record one command in the session's campaign and report what happened."""
+def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "",
+        answered_by: Callable[[str], str | None] | None = None) -> Outcome:
+    """Record one command in the session's campaign and report what happened. `answered_by` names,
+    for a question's answer key, the command's own option that answers it (None: `--answer`)."""
     check_names(command)
     cid, state = session.state()
     source = dice.source(state) if dice else None
-    outcome = settle(session, lambda: session.ledger.execute(
-        cid, command, actor=session.actor, dice=source, ask=interactive_ask(), reason=reason
-    ))
+    try:
+        outcome = settle(session, lambda: session.ledger.execute(
+            cid, command, actor=session.actor, dice=source, ask=interactive_ask(), reason=reason
+        ))
+    except NeedsAnswer as need:
+        how = answered_by(need.key) if answered_by is not None else None
+        if how is None:
+            raise
+        raise NeedsAnswer(need.key, need.prompt, need.options, how=how) from None
     report(outcome)
     return outcome
 
 
-def writes(func: Callable[..., Any]) -> Callable[..., Any]:
-    """A command that records: `--json` makes it answer with JSON (see `outcome_json`)."""
+ANSWER_JSON_HELP = "Answer with JSON: the transactions recorded, their rolls and events, and the new head."
 
-    @click.option("--json", "answer_json", is_flag=True,
-                  help="Answer with JSON: the transactions recorded, their rolls and events, and the new head.")
+
+def _answering_json(func: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(func)
     def wrapper(*args: Any, answer_json: bool, **kwargs: Any) -> Any:
         click.get_current_context().find_object(Session).answer_json = answer_json
         return func(*args, **kwargs)
 
     return wrapper
+
+
+def writes(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A command that records: `--json` makes it answer with JSON (see `outcome_json`)."""
+    return click.option("--json", "answer_json", is_flag=True, help=ANSWER_JSON_HELP)(_answering_json(func))
+
+
+def made_a_write(command: click.Command) -> None:
+    """`writes` for a command already made: a ruleset's, handed over by its hook (`RulesetCommands`)."""
+    command.params.append(click.Option(["--json", "answer_json"], is_flag=True, help=ANSWER_JSON_HELP))
+    command.callback = _answering_json(command.callback)
+
+
+def campaign_command(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The shell's `pass_session`: hands a ruleset's command its Session, and marks it as one that
+    reads or records the campaign (so `RulesetCommands` can tell its writes)."""
+    passed = pass_session(func)
+    passed.uses_campaign = True  # type: ignore[attr-defined]  # kept by the option decorators' functools.wraps
+    return passed
+
+
+def records(command: click.Command) -> bool:
+    """A ruleset's command records when it uses the campaign and prints no read: a read declares its
+    own `--json`."""
+    own_json = any("--json" in getattr(param, "opts", ()) for param in command.params)
+    return getattr(command.callback, "uses_campaign", False) and not own_json
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
@@ -443,14 +476,15 @@ class Shell:
     parse_pair_list: Callable[[Sequence[str], str], list[tuple[str, str]]]
 
 
-SHELL = Shell(pass_session=pass_session, dice_options=dice_options, answers_option=answers_option, run=run,
+SHELL = Shell(pass_session=campaign_command, dice_options=dice_options, answers_option=answers_option, run=run,
               emit_json=emit_json, parse_pairs=parse_pairs, parse_int_pairs=parse_int_pairs,
               parse_pair_list=parse_pair_list)
 
 
 class RulesetCommands(click.Group):
     """`campaign <ruleset-id>`: the ruleset is imported, and hands its commands over through its
-    `register_commands` hook, only when the group is used (its help line comes from the index)."""
+    `register_commands` hook, only when the group is used (its help line comes from the index).
+    Each of its commands that records (`records`) gets the writes' `--json` here."""
 
     def __init__(self, ruleset_id: str, summary: str) -> None:
         super().__init__(ruleset_id, help=summary)
@@ -464,6 +498,10 @@ class RulesetCommands(click.Group):
             ruleset = rulesets.get(self.name or "")
             if ruleset.register_commands is not None:
                 ruleset.register_commands(self, SHELL)
+            # Every write of a ruleset answers --json as the shared writes do, from this one place.
+            for command in self.commands.values():
+                if records(command):
+                    made_a_write(command)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._register()

@@ -179,14 +179,22 @@ def seed_reveal(session: Session) -> None:
 @click.argument("ref")
 @click.option("--reason", required=True, help="Why (kept in the audit trail).")
 @click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")
+@answers_option
+@dice_options
 @pass_session
-def void(session: Session, ref: str, reason: str, cascade: bool) -> None:
+def void(session: Session, ref: str, reason: str, cascade: bool, answers: dict[str, str], dice: DiceChoice) -> None:
     """Void a transaction (T12), a roll (R5) or an event (E40): nothing is deleted.
 
     Every later transaction is re-decided with its own recorded dice; if any would now fail or
-    come out differently, the void is refused with the list, unless --cascade."""
-    cid = session.campaign()
-    report(session.ledger.void(cid, ref, reason=reason, actor=session.actor, cascade=cascade))
+    come out differently, the void is refused with the list, unless --cascade. With --cascade and
+    --answer or --dice (or --ledger), those later transactions are decided again after the void, as
+    reroll does: their recorded dice handed back, the answers for the questions they now ask, new
+    dice for rolls they newly ask for; one the rules now refuse stays voided."""
+    cid, state = session.state()
+    decide_again = bool(answers or dice.text or dice.cards or dice.use_ledger)
+    report(session.ledger.void(cid, ref, reason=reason, actor=session.actor, cascade=cascade,
+                               decide_again=decide_again, answers=answers,
+                               dice=dice.source(state) if decide_again else None, ask=interactive_ask()))
 
 
 @main.command("reroll")

@@ -99,3 +99,99 @@ def test_reroll_needs_a_roll_and_a_reason(after_battle):
         "Error: 'T7' is not a roll: reroll takes R<roll number>\n"
     )
     assert after_battle("void", "R0", "--reason", " ").output == "Error: say why with --reason: a void is part of the audit trail\n"
+
+
+# --- void --cascade decides the later transactions again, with --answer and --dice (issue 9, item 10) ---
+
+TRENCH = [
+    ["new", "Crusade", "--ruleset", "trench-crusade"],
+    ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims"],
+    ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--keyword", "LEADER", "--free"],
+    ["trench-crusade", "recruit", "Pilgrims", "Ezra", "--model", "Sniper Priest", "--elite", "--keyword", "LEADER", "--free"],
+    ["trench-crusade", "recruit", "Pilgrims", "Anna", "--model", "Trench Pilgrim", "--free"],
+    ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
+    ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite"],  # T7
+]
+
+
+def lines(result) -> list[str]:
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()[:-1]  # without the transaction and head line
+
+
+def given(campaign, *commands: list[str]):
+    for args in commands:
+        assert campaign(*args).exit_code == 0, args
+    return campaign
+
+
+@pytest.fixture
+def crusade(campaign):
+    return given(campaign, *TRENCH)
+
+
+def test_void_cascade_answers_the_question_a_later_transaction_now_asks(crusade):
+    # Given Ezra's LEADER keyword taken away (T8), then a battle won with a warband-level deed, its
+    # Trauma, Promotions and Experience steps: the deed's XP went to Gaius, the only LEADER (T12),
+    given(crusade, ["correct", "Pilgrims", "Ezra", "--remove-keyword", "LEADER", "--reason", "not a leader"],
+          ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+           "--winner", "Pilgrims", "--warband-deed", "Pilgrims=Victory or Death"],
+          ["trench-crusade", "trauma", "Pilgrims"], ["trench-crusade", "promotions", "Pilgrims", "--even", "--dice", "1,2"],
+          ["trench-crusade", "experience", "Pilgrims"])
+    # when the correction is voided with --cascade and the answer to the question the Experience step
+    # now asks (two LEADERs took part),
+    result = crusade("void", "T8", "--reason", "Ezra leads after all", "--cascade", "--answer", "leader=Ezra")
+    # then T12 is voided and decided again after the void, with that answer: Ezra gains the deed's XP.
+    assert lines(result) == [
+        "  T8 voided: Ezra leads after all",
+        "  T12 voided too: no longer follows once T8 is voided: Which ELITE LEADER gains the XP of the warband's "
+        "Glorious Deed?: answer with --answer leader=CHOICE (one of: Gaius, Ezra)",
+        "  Gaius gains 1 XP: battle 1: survived",
+        "  Ezra gains 1 XP: battle 1: survived",
+        "  Ezra gains 1 XP: battle 1: warband-deed-leader",
+        "  Ezra reached the 2 XP circle: one Advancement Roll due",
+        "  Pilgrims: post-game step experience done for battle 1",
+    ]
+    assert result.output.splitlines()[-1].startswith("Recorded T13, T14 (9 events).")
+    assert crusade("replay", "--check").output == "Re-decided 10 transactions from their commands and dice: all match.\n"
+
+
+def test_void_cascade_rolls_the_dice_a_later_transaction_now_asks_for(crusade):
+    # Given Anna and Ezra Out of Action, Ezra then corrected to dead (T9), so Trauma rolled for Anna alone (T10),
+    given(crusade, ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario",
+                    "Trench Warfare", "--ooa", "Anna", "--ooa", "Ezra"],
+          ["correct", "Pilgrims", "Ezra", "--status", "dead", "--reason", "fell in the trench"],
+          ["trench-crusade", "trauma", "Pilgrims", "--dice", "4"])
+    # when the correction is voided with --cascade and a die,
+    result = crusade("void", "T9", "--reason", "Ezra crawled back", "--cascade", "--dice", "4,1")
+    # then Trauma is decided again: Anna's recorded die handed back, Ezra's D66 rolled with the new dice.
+    assert lines(result) == [
+        "  T9 voided: Ezra crawled back",
+        "  T10 voided too: no longer follows once T9 is voided: now needs a roll of D66 for Trauma roll for Ezra "
+        "that was never made",
+        "  R1 Survival Roll for Anna: D6 rolled [4] = 4 (table)",
+        "  Anna rolled 4 after going Out of Action: survives",
+        "  R2 Trauma roll for Ezra: D66 rolled [4, 1] = 41 (table)",
+        "  Ezra rolled 41 after going Out of Action: Full Recovery",
+        "  Pilgrims: post-game step trauma done for battle 1",
+    ]
+    assert show(crusade)["voided"] == [9, 10]
+    assert crusade("replay", "--check").output == "Re-decided 8 transactions from their commands and dice: all match.\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(["--answer", "leader=Ezra"],
+                     "Error: --answer and --dice are for the later transactions --cascade decides again: add --cascade\n",
+                     id="answers need --cascade"),
+        pytest.param(["--cascade", "--answer", "colour=red"],
+                     "Error: --answer colour: not a question of the transactions decided again (their keys: none: they "
+                     "ask no questions)\n", id="an answer no transaction asks"),
+    ],
+)
+def test_void_answers_and_dice_refusals_write_nothing(crusade, args, message):
+    before = show(crusade)["events"]
+    result = crusade("void", "T7", "--reason", "no Baal", *args)
+    assert (result.exit_code, result.output) == (2, message)
+    assert show(crusade)["events"] == before

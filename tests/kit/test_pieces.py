@@ -49,11 +49,13 @@ def test_a_step_taken_instead_of_another_takes_its_place_and_shuts_it_out():
         PHASE.begin(state, band, "exploration")
 
 
-def test_the_order_names_only_the_steps_begin_enforces():
+def test_the_order_names_every_step_of_the_phase_those_commands_check_included():
+    # A player reads the order as the whole phase: a step its command checks (Advancement) is
+    # still one of its steps, though `begin` does not enforce it.
     state, band = campaign()
     with pytest.raises(RuleViolation) as refused:
         PHASE.begin(state, band, "exploration")
-    assert str(refused.value) == "Rats must do Trauma first (the phase goes Trauma, Exploration, Roster)"
+    assert str(refused.value) == "Rats must do Trauma first (the phase goes Trauma, Advancement, Exploration, Roster)"
 
 
 def test_a_step_its_command_checks_still_holds_the_next_battle():

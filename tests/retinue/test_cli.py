@@ -79,15 +79,19 @@ def test_each_step_as_its_own_command(hawks):
         "  Finch gains 2 XP: scenario pass: lit the beacon",
         "  Hawks: post-game step scenario-pass done for battle 1",
     ]
+    # An outcome not named is asked for with the command's own --outcome (it has no --answer).
     assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 2,
-                   "Finch rolled 6 on the Casualty Table: the outcome: answer with --answer casualty:finch=CHOICE "
+                   "Finch rolled 6 on the Casualty Table: the outcome: answer with --outcome finch=CHOICE "
                    "(one of: Slain, Captured, Hardy, Recovered)")
     assert lines(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Hardy")) == [
         "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
         "  Finch's Casualty Table: 6 — Hardy (named by the player)",
         "  Hawks: post-game step casualty done for battle 1",
     ]
-    assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4", "--outcome", "Kestrel=Spared")) == [
+    assert refused(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4"), 2,
+                   "Kestrel rolled 7 on the Doom Table: the outcome: answer with --outcome kestrel=CHOICE "
+                   "(one of: Slain, Miraculous, Spared)")
+    assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4", "--outcome", "kestrel=Spared")) == [
         "  R1 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
         "  Kestrel's Doom Table: 7 — Spared (named by the player)",
         "  Hawks: post-game step doom done for battle 1",

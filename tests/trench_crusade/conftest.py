@@ -7,12 +7,13 @@ event that opens every transaction), or the refusal's message.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 
-from commands.shared import Correct, EnlistWarband
+from commands.shared import AwardXP, Correct, EnlistWarband
 from commands.trench_crusade.commands import (
     Advancement,
     AdvanceRoll,
@@ -25,10 +26,12 @@ from commands.trench_crusade.commands import (
     Roster,
     Trauma,
 )
+from commands.trench_crusade import RULESET
 from commands.trench_crusade.model import advancements_due
 from commands.trench_crusade.phase import PHASE
 from ledger import events as ev
 from ledger.decide import Command
+from ledger.rulesets import register
 from ledger.state import CampaignState
 from ledger.testing import CampaignRunner, LedgerHarness
 
@@ -105,6 +108,13 @@ class Table(LedgerHarness):
         self.finish_phase("Pilgrims", promotions=promotions, advancement=[1, 1, 1, 1])
         self.finish_phase("Legion", advancement=[1, 1, 1, 1])
 
+    def learn_show_off(self, fighter: str) -> None:
+        """The Pilgrims' ELITE learns Show Off: an arbiter's 2 XP reach the first circle, and its
+        Advancement Roll is double 1s on Melee & Strength and 4+4 = 8 on Wildcard (Show Off), kept."""
+        self.do(AwardXP(warband="Pilgrims", fighter=fighter, amount=2, reason="test setup"))
+        self.do(Advancement(warband="Pilgrims", rolls=[AdvanceRoll(fighter=fighter, tables=["melee-strength", "wildcard"],
+                                                                   keep="wildcard")]), [1, 1, 4, 4])
+
     def give_xp(self, fighter: str, amount: int) -> None:
         """An arbiter's correction: the only way a Troop can hold XP."""
         self.do(Correct(warband="Pilgrims", fighter=fighter, reason="test setup", xp=amount))
@@ -132,6 +142,17 @@ PHASE_COMMANDS: dict[str, Callable[[CampaignState, str], Command]] = {
 @pytest.fixture
 def table() -> Table:
     return Table({})
+
+
+@pytest.fixture
+def first_release() -> Table:
+    """A campaign pinned to version 1.0.0, as one recorded before 1.1.0 existed."""
+    newest = RULESET
+    register(dataclasses.replace(newest, version="1.0.0", versions=("1.0.0",)))
+    try:
+        return Table({})
+    finally:
+        register(newest)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from commands.shared import GainItem, RecordBattle, RecruitFighter
+from commands.shared import AwardXP, Correct, GainItem, RecordBattle, RecruitFighter
 from commands.trench_crusade import events as tc
 from commands.trench_crusade.commands import (
     Advancement,
@@ -107,7 +107,7 @@ def test_steps_run_in_order_once_per_battle(campaign):
     assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has not fought a battle yet"
     campaign.battle()
     assert campaign.refusal(Promotions(warband="Pilgrims", even=True)) == (
-        "Pilgrims must do the Trauma step for battle 1 first (the Campaign Phase goes Trauma, Promotions, Experience, Exploration, Quartermaster, Roster)"
+        "Pilgrims must do the Trauma step for battle 1 first (the Campaign Phase goes Trauma, Promotions, Experience, Advancement, Exploration, Quartermaster, Roster)"
     )
     assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma")]
     assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has already done the Trauma step for battle 1"
@@ -311,6 +311,44 @@ def test_a_head_wound_stops_xp(campaign):
     assert campaign.do(Experience(warband="Pilgrims"))[0] == ev.XPAwarded(
         warband="pilgrims", fighter="gaius", amount=0, requested=1, reason="battle 1: survived (Head Wound: gains no more XP)"
     )
+
+
+# Rules §6.4: "Roster boxes filled left→right; reaching a circle box = one Advancement Roll. Circles
+# at 2, 4, 7, 10, 14, 18 XP". The box is reached whatever filled it: the Experience step, an
+# arbiter's `xp award`, or an arbiter's `correct --xp`.
+CIRCLES_2_AND_4 = [tc.AdvancementEarned(warband="pilgrims", fighter="gaius", circle="circle-2", xp=2),
+                   tc.AdvancementEarned(warband="pilgrims", fighter="gaius", circle="circle-4", xp=4)]
+
+
+@pytest.mark.parametrize(
+    ("given_xp", "when", "then"),
+    [
+        pytest.param(0, AwardXP(warband="Pilgrims", fighter="Gaius", amount=4, reason="missed"),
+                     [ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=4, reason="missed"), *CIRCLES_2_AND_4],
+                     id="xp award"),
+        pytest.param(0, Correct(warband="Pilgrims", fighter="Gaius", reason="missed", xp=4),
+                     [ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=4, reason="correction: missed"), *CIRCLES_2_AND_4],
+                     id="correct --xp"),
+        pytest.param(2, Correct(warband="Pilgrims", fighter="Gaius", reason="missed", xp=1),
+                     [ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=1, reason="correction: missed")],
+                     id="correct --xp reaching no circle"),
+        pytest.param(0, Correct(warband="Pilgrims", fighter="Anna", reason="missed", xp=4),
+                     [ev.XPAwarded(warband="pilgrims", fighter="anna", amount=4, reason="correction: missed")],
+                     id="a Troop's corrected XP owes no roll"),
+    ],
+)
+def test_xp_by_any_route_owes_an_advancement_roll_per_circle_reached(campaign, given_xp, when, then):
+    if given_xp:
+        campaign.do(AwardXP(warband="Pilgrims", fighter="Gaius", amount=given_xp, reason="given"))
+        campaign.do(Advancement(warband="Pilgrims", rolls=[AdvanceRoll(fighter="Gaius", tables=["ranged", "wildcard"],
+                                                                     keep="ranged")]), [1, 1, 1, 1])
+    assert campaign.do(when) == then
+
+
+def test_version_1_0_0_owed_no_advancement_roll_for_corrected_xp(first_release):
+    first_release.pilgrims()
+    assert first_release.do(Correct(warband="Pilgrims", fighter="Gaius", reason="missed", xp=4)) == [
+        ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=4, reason="correction: missed")]
 
 
 ADVANCE = AdvanceRoll(fighter="Gaius", tables=["melee-strength", "wildcard"])

@@ -67,6 +67,26 @@ def test_promotions_report_every_die_in_the_players_order(league):
     ]
 
 
+def test_promotions_answer_with_json_their_transaction_rolls_and_new_head(league):
+    # Given battle 1's pool of 3 and its Trauma step done (T10),
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    # when the Promotions step is recorded with --json,
+    result = league("trench-crusade", "promotions", "Pilgrims", "--even", "--dice", "1,6", "--json")
+    # then it answers with one line of JSON: its transaction, the two dice it rolled, and the new head.
+    assert result.exit_code == 0
+    answer = json.loads(result.output)
+    assert answer["transactions"] == [11]
+    assert answer["rolls"] == [
+        {"roll": 0, "tx": 11, "expression": "D6", "purpose": "promotion die 1 of 3 for Anna", "faces": [1], "value": 1,
+         "source": "table", "copy_of": None},
+        {"roll": 1, "tx": 11, "expression": "D6", "purpose": "promotion die 2 of 3 for Anna", "faces": [6], "value": 6,
+         "source": "table", "copy_of": None},
+    ]
+    assert [e["text"] for e in answer["events"]][-3:] == [
+        "Anna gains ELITE", "Anna is promoted to elite", "Pilgrims: post-game step promotions done for battle 1"]
+    assert answer["head"] == json.loads(league("show", "--json").output)["head"]
+
+
 def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league):
     # Given battle 1's pool of 3 and its Trauma step done,
     assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
@@ -97,6 +117,9 @@ def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league
         pytest.param(["promotions", "Pilgrims", "--even"], 2,
                      "Error: promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use --ledger",
                      id="dice are needed"),
+        pytest.param(["promotions", "Pilgrims", "--even", "--extra", "wildcard/show-off=3", "--dice", "6"], 1,
+                     "Error: Show Off (Wildcard skill) adds 1 die per model with the skill, and no model of the warband "
+                     "has Show Off: it cannot add 3", id="Show Off dice without a Show Off model"),
         pytest.param(["ransom", "Pilgrims", "Gaius"], 2, "Error: give --paid DUCATS or --unpaid", id="ransom needs a decision"),
         pytest.param(["advance", "Pilgrims", "--roll", "Gaius=ranged,wildcard", "--keep", "a", "--keep", "b"], 2,
                      "Error: give one --keep per --roll (1), or none to be asked", id="one keep per roll"),
@@ -108,6 +131,18 @@ def test_refusals_write_nothing(league, args, code, message):
     result = league("trench-crusade", *args)
     assert (result.exit_code, result.output) == (code, message + "\n")
     assert events(league) == before
+
+
+def test_a_correction_of_an_elites_xp_owes_its_advancement_rolls_as_an_award_does(league):
+    # Given Gaius, an ELITE at 0 XP, when an arbiter corrects his XP by 4,
+    result = league("correct", "Pilgrims", "Gaius", "--xp", "4", "--reason", "deed XP missed")
+    # then he reaches the 2 and 4 XP circles: two Advancement Rolls due, as `xp award 4` would owe.
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:-1] == [
+        "  Gaius gains 4 XP: correction: deed XP missed",
+        "  Gaius reached the 2 XP circle: one Advancement Roll due",
+        "  Gaius reached the 4 XP circle: one Advancement Roll due",
+    ]
 
 
 def test_a_bad_house_rule_is_refused_with_exit_2(cli):

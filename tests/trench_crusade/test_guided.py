@@ -79,20 +79,43 @@ def test_steps_follow_the_campaign_phase_and_resume_from_events(after_trauma):
     assert done(table) == []  # battle 2's Campaign Phase starts
 
 
+@pytest.fixture
+def show_off_after_trauma(table):
+    """As `after_trauma`, with Gaius holding Show Off (+1 Promotion die, rules §6.1) before the battle."""
+    table.pilgrims()
+    table.legion()
+    table.learn_show_off("Gaius")
+    table.battle(deeds={"Anna": ["good-hunting"]}, warband_deeds={"Pilgrims": ["victory-or-death"]})
+    table.do(Trauma(warband="Pilgrims"))
+    return table
+
+
 def test_promotions_offer_the_even_spread_as_a_table(after_trauma):
-    player = Player("none", "accept", "accept")
+    # No model holds Show Off, the only source of extra dice, so none are offered.
+    player = Player("accept", "accept")
     command = steps(after_trauma)["promotions"].build(after_trauma.state, "pilgrims", player)
     assert command == Promotions(warband="Pilgrims", even=True)
     assert player.asked == [
-        ("Extra Promotion Dice from a Skill or Glory Item?", ["none", "wildcard/show-off"]),
         ("Promotion Dice: 3 (1 + 2 Glorious Deeds)\n  Anna  2\n  Bert  1\nAccept this assignment?", ["accept", "edit"]),
         ("Roll in this order: Anna, Anna, Bert?", ["accept", "edit"]),
     ]
 
 
-def test_an_edited_assignment_is_checked_and_the_order_can_be_edited(after_trauma):
+def test_extra_dice_from_show_off_are_offered_as_many_as_its_holders_add(show_off_after_trauma):
+    # Rules §6.1: "Wildcard Show Off (+1 die per model with it)": Gaius alone has it, so 1 die at most.
+    player = Player("wildcard/show-off", "1", "accept", "accept")
+    command = steps(show_off_after_trauma)["promotions"].build(show_off_after_trauma.state, "pilgrims", player)
+    assert command == Promotions(warband="Pilgrims", even=True, extra={"wildcard/show-off": 1})
+    assert player.asked[:2] == [
+        ("Extra Promotion Dice from a Skill or Glory Item?", ["none", "wildcard/show-off"]),
+        ("How many dice does Show Off (Wildcard skill) add (1 per model with the skill)?", ["1"]),
+    ]
+
+
+def test_an_edited_assignment_is_checked_and_the_order_can_be_edited(show_off_after_trauma):
+    after_trauma = show_off_after_trauma
     player = Player(
-        "wildcard/show-off", "1",  # Show Off (the only source, so not asked again): pool 4
+        "wildcard/show-off", "1",  # Gaius's Show Off (the only source, so not asked again): pool 4
         "edit", "3", "1",  # refused: no 3rd die while Bert has 1
         "edit", "1", "3",  # refused again
         "edit", "2", "2", "accept",  # 2/2: the even spread
@@ -112,7 +135,7 @@ def test_an_edited_assignment_is_checked_and_the_order_can_be_edited(after_traum
 
 
 def test_an_uneven_assignment_is_kept_as_given(after_trauma):
-    player = Player("none", "edit", "1", "2", "accept", "accept")
+    player = Player("edit", "1", "2", "accept", "accept")
     command = steps(after_trauma)["promotions"].build(after_trauma.state, "pilgrims", player)
     assert command == Promotions(warband="Pilgrims", assign={"Anna": 1, "Bert": 2})
 

@@ -16,7 +16,7 @@ from importlib.resources import files
 
 import pytest
 
-from commands.shared import AwardXP
+from commands.shared import AwardXP, UpgradeRules
 from commands.trench_crusade import events as tc
 from commands.trench_crusade.commands import Experience, Promotions, Recruit, Trauma
 from ledger import events as ev
@@ -74,13 +74,6 @@ POOL_CASES = [
         [pool(3, 2, {"anna": 2, "bert": 1}, ["anna", "anna", "bert"]),
          *die("anna", 0, 1, 3, 2, 1), *die("anna", 1, 2, 3, 5, 2), *die("bert", 2, 3, 3, 1, 3), done()],
         id="even spread deals round the Troops in roster order",
-    ),
-    pytest.param(
-        # Show Off adds a die, entered with its source: 1 + 3 + 1 = 5, dealt 3/2.
-        THREE_DEEDS, dict(even=True, extra={"wildcard/show-off": 1}), [6],
-        [pool(5, 3, {"anna": 3, "bert": 2}, ["anna"] * 3 + ["bert"] * 2, extra=[tc.ExtraDice(source="wildcard/show-off", dice=1)]),
-         *die("anna", 0, 1, 5, 6, 0), *promoted("anna"), done()],
-        id="extra die from a skill, promotion on the first die",
     ),
     pytest.param(
         {}, dict(assign={"Bert": 1}), [4],
@@ -152,6 +145,74 @@ def test_refused_assignments(table, promotions, message):
     table.battle(deeds=THREE_DEEDS)
     table.do(Trauma(warband="Pilgrims"))
     assert table.refusal(Promotions(warband="Pilgrims", **promotions), [6, 6, 6, 6]) == message
+
+
+# --- Extra dice: "some Skills and Glory Items allow you to add more dice to the Promotion Dice Pool" ---
+# Rules §6.1: "Wildcard Show Off (+1 die per model with it)". Gaius learns Show Off before the
+# battle (its Advancement Roll is R0 and R1, a 2D6 on each table), so the first Promotion Die is R2.
+
+SHOW_OFF = "wildcard/show-off"
+
+
+def test_show_off_adds_a_die_per_model_with_it(table):
+    table.pilgrims()
+    table.legion()
+    table.learn_show_off("Gaius")
+    # when Gaius's Show Off adds its die: 1 + 3 deeds + 1 = 5, dealt 3/2; then the first die is a 6.
+    events = table.promotions_for(THREE_DEEDS, [6], even=True, extra={SHOW_OFF: 1})
+    assert events == [
+        pool(5, 3, {"anna": 3, "bert": 2}, ["anna"] * 3 + ["bert"] * 2, extra=[tc.ExtraDice(source=SHOW_OFF, dice=1)]),
+        *die("anna", 2, 1, 5, 6, 0), *promoted("anna"), done(),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("holders", "extra", "message"),
+    [
+        pytest.param(
+            [], 3,
+            "Show Off (Wildcard skill) adds 1 die per model with the skill, and no model of the warband has Show Off: it cannot add 3",
+            id="no model has Show Off",
+        ),
+        pytest.param(
+            ["Gaius"], 2,
+            "Show Off (Wildcard skill) adds 1 die per model with the skill, and only Gaius has Show Off: it cannot add 2",
+            id="more dice than its holders add",
+        ),
+    ],
+)
+def test_show_off_dice_without_a_model_holding_it_are_refused(table, holders, extra, message):
+    table.pilgrims()
+    table.legion()
+    for name in holders:
+        table.learn_show_off(name)
+    table.battle(deeds=THREE_DEEDS)
+    table.do(Trauma(warband="Pilgrims"))
+    assert table.refusal(Promotions(warband="Pilgrims", even=True, extra={SHOW_OFF: extra}), [6]) == message
+
+
+def test_version_1_0_0_took_show_off_dice_on_the_players_word(first_release):
+    """A campaign recorded under 1.0.0 keeps deciding as it did: 3 Show Off dice with no holder."""
+    table = first_release
+    table.pilgrims()
+    table.legion()
+    events = table.promotions_for({}, [1, 2, 6], even=True, extra={SHOW_OFF: 3})
+    assert events[0] == pool(4, 0, {"anna": 2, "bert": 2}, ["anna", "anna", "bert", "bert"],
+                             extra=[tc.ExtraDice(source=SHOW_OFF, dice=3)])
+    assert events[-3:] == [*promoted("bert"), done()]
+
+
+def test_a_campaign_upgraded_to_1_1_0_refuses_show_off_dice_from_then_on(first_release):
+    table = first_release
+    table.pilgrims()
+    table.legion()
+    assert table.do(UpgradeRules(version="1.1.0")) == [ev.RulesetUpgraded(version="1.1.0", previous="1.0.0")]
+    table.battle()
+    table.do(Trauma(warband="Pilgrims"))
+    assert table.refusal(Promotions(warband="Pilgrims", even=True, extra={SHOW_OFF: 3}), [6]) == (
+        "Show Off (Wildcard skill) adds 1 die per model with the skill, and no model of the warband has Show Off: "
+        "it cannot add 3")
+    assert table.ledger.check(table.cid)[1] == []
 
 
 # --- Rule 3: one at a time in the player's order; the first 6 promotes and stops -----------------

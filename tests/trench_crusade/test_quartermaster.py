@@ -28,7 +28,7 @@ from ledger import events as ev
 
 from .conftest import PHASE_COMMANDS
 
-PHASE_ORDER = "(the Campaign Phase goes Trauma, Promotions, Experience, Exploration, Quartermaster, Roster)"
+PHASE_ORDER = "(the Campaign Phase goes Trauma, Promotions, Experience, Advancement, Exploration, Quartermaster, Roster)"
 
 
 def through_experience(table) -> None:

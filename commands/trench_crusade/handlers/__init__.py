@@ -35,6 +35,9 @@ Decisions (the rules module's docstring lists the rule readings):
   play. If an arbiter's correction gave a Troop XP, the promotion emits `XPSpent` of all of
   it ("Promotion: an ELITE begins with 0 XP"): the shared fact keeps every read model right
   without a ruleset-only "reset" event.
+- XP owes an Advancement Roll per circle reached whatever gave it: the Experience step, `xp award`,
+  and (from 1.1.0) an arbiter's `correct --xp` on an ELITE. A correction is not capped, and a
+  negative one takes back no roll owed: the award to undo is voided instead.
 - A fighter's Faction List entry (what the model lists match) is recorded by
   `trench-crusade.recruit --model`; a fighter added with the shared `fighter add` is read
   by its `--role` instead.
@@ -48,7 +51,7 @@ Decisions (the rules module's docstring lists the rule readings):
 """
 
 from commands.kit import refusing
-from commands.shared import SHARED_HANDLERS, AwardXP, EnlistWarband, RecordBattle, RecruitFighter
+from commands.shared import SHARED_HANDLERS, AwardXP, Correct, EnlistWarband, RecordBattle, RecruitFighter
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
     Advancement,
@@ -76,6 +79,7 @@ HANDLERS = {
         RecruitFighter: warband.recruit_shared,
         RecordBattle: warband.record_shared_battle,
         AwardXP: warband.award_capped_xp,
+        Correct: warband.correct_earning_advancements,
         Recruit: warband.recruit,
         RecordTrenchBattle: warband.record_battle,
         Trauma: aftermath.trauma,

@@ -45,9 +45,14 @@ def give_xp(ctx: Context, band: Warband, grant: rules.XpGrant, reason: str) -> N
             requested=grant.requested if grant.granted < grant.requested else None,
         )
     )
+    earn_advancements(ctx, band, grant.fighter_id, grant.advancement_circles)
+
+
+def earn_advancements(ctx: Context, band: Warband, fighter_id: str, reached: tuple[str, ...]) -> None:
+    """One Advancement Roll owed per advancement circle the model's XP reached."""
     circles = {circle.id: circle.xp for circle in tables_for(ctx.state).experience.advancement_circles}
-    for circle in grant.advancement_circles:
-        ctx.emit(events.AdvancementEarned(warband=band.id, fighter=grant.fighter_id, circle=circle, xp=circles[circle]))
+    for circle in reached:
+        ctx.emit(events.AdvancementEarned(warband=band.id, fighter=fighter_id, circle=circle, xp=circles[circle]))
 
 
 def kit_to_arsenal(ctx: Context, band: Warband, fighter: Fighter, reason: str) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from commands.kit import Rolled, resolve
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput
 from ledger.state import CampaignState, Fighter, Warband
 
+from commands.kit import Rolled, resolve, since
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
@@ -38,6 +38,8 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
     deeds = battle.record.deeds
     extra = [rules.ExtraPromotionDice(source_id=source, dice=dice) for source, dice in cmd.extra.items()]
     pool = rules.promotion_pool(deeds, extra, tables)
+    if since(ctx, "1.1.0"):  # 1.0.0 took extra dice on the player's word (README, Versions)
+        rules.refuse_extra_dice_without_holders(extra, roster, tables)
     eligibility = rules.promotion_eligibility(roster, band.faction, tables, head_wound_elite=head_wound_promotion(state))
     eligible = [f.fighter_id for f in eligibility.eligible]
     if cmd.even:

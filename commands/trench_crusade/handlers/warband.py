@@ -6,13 +6,16 @@ from typing import Any
 
 import msgspec
 
+from commands.kit import since
 from commands.shared import (
     AwardXP,
+    Correct,
     EnlistWarband,
     RecordBattle,
     RecruitFighter,
     active_fighter,
     battle_record,
+    correct,
     enlist_warband,
     positive,
     recruit_fighter,
@@ -37,7 +40,7 @@ from commands.trench_crusade.model import (
     warband_record,
 )
 from commands.trench_crusade.phase import PHASE
-from commands.trench_crusade.handlers.consequences import give_xp
+from commands.trench_crusade.handlers.consequences import earn_advancements, give_xp
 
 
 # --- handlers ------------------------------------------------------------------------------------
@@ -155,3 +158,18 @@ def award_capped_xp(cmd: AwardXP, ctx: Context) -> None:
     band = ctx.state.warbands[fighter.warband]
     tables = tables_for(ctx.state)
     give_xp(ctx, band, rules.grant_xp(rules_fighter(ctx.state, fighter, tables), cmd.amount, rules.ARBITER_AWARD, band.faction, tables), cmd.reason)
+
+
+def correct_earning_advancements(cmd: Correct, ctx: Context) -> None:
+    """`correct` in a Trench Crusade campaign: XP a correction adds to an ELITE reaches advancement
+    circles as any XP does ("reaching a circle box = one Advancement Roll", rules §6.4), so it owes
+    the same Advancement Rolls as `xp award` and the Experience step. A correction stays an arbiter's
+    override: it is not capped, and removing XP takes back no roll (void the award instead)."""
+    correct(cmd, ctx)
+    if cmd.xp <= 0 or not since(ctx, "1.1.0"):  # 1.0.0 owed no roll for corrected XP (README, Versions)
+        return
+    band = ctx.state.warband(cmd.warband)
+    fighter = ctx.state.fighter(cmd.fighter, band.id)
+    if fighter.active and rules.ELITE in fighter.keywords:
+        reached = rules.advancement_circles_reached(fighter.xp - cmd.xp, fighter.xp, tables_for(ctx.state))
+        earn_advancements(ctx, band, fighter.id, reached)

@@ -10,6 +10,7 @@ import msgspec
 
 from commands.kit import Rolled, check_faces
 from commands.trench_crusade.tables import (
+    PromotionDiceSource,
     TrenchCrusadeTables,
 )
 from commands.trench_crusade.rules.common import BAD_COMPANY, BASE_PROMOTION_DICE, DeedRecord, ELITE, ELITE_CAP, FAILURES_BEFORE_AUTOMATIC_SIX, Fighter, PromotionStopRule, TrenchCrusadeRuleError, _dice_word, _ordinal, non_promotable_row
@@ -62,6 +63,36 @@ def promotion_pool(
     return PromotionPool(
         base=BASE_PROMOTION_DICE, glorious_deeds=len(deeds), extra=tuple(extra_dice), size=size
     )
+
+
+def most_extra_dice(source: PromotionDiceSource, roster: Sequence[Fighter]) -> int | None:
+    """The most dice a source adds to this warband's pool: ``dice_each`` per model holding its
+    Skill (None: the source names no Skill, so the ledger cannot count its holders)."""
+    if source.skill is None:
+        return None
+    return source.dice_each * sum(1 for fighter in roster if source.skill in fighter.skills)
+
+
+def refuse_extra_dice_without_holders(
+    extra_dice: Sequence[ExtraPromotionDice], roster: Sequence[Fighter], tables: TrenchCrusadeTables
+) -> None:
+    """Extra dice from a Skill need models that hold it: Show Off adds "+1 die per model with it"
+    (rules §6.1), so a warband without a Show Off model adds none."""
+    sources = {source.id: source for source in tables.promotion_dice_sources.rows}
+    for extra in extra_dice:
+        source = sources[extra.source_id]  # promotion_pool has refused an unknown source
+        most = most_extra_dice(source, roster)
+        if most is None or extra.dice <= most:
+            continue
+        holders = [fighter.name for fighter in roster if source.skill in fighter.skills]
+        held_by = (
+            f"only {', '.join(holders)} {'has' if len(holders) == 1 else 'have'} {source.skill}"
+            if holders else f"no model of the warband has {source.skill}"
+        )
+        raise TrenchCrusadeRuleError(
+            f"{source.name} adds {source.dice_each} {_dice_word(source.dice_each)} per {source.per}, "
+            f"and {held_by}: it cannot add {extra.dice}"
+        )
 
 
 class Exclusion(msgspec.Struct, frozen=True, kw_only=True):
