@@ -51,7 +51,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @answers_option
     @pass_session
     def explore(session: Session, warband: str, extra_dice: int, discard: int, dice: DiceChoice, answers: dict[str, str]) -> None:
-        """Exploration: a D6 per hero (+1 for a win); keep six (--answer keep=6,5,5,4,3,2); shards and multiples."""
+        """Exploration: a D6 per hero (+1 for a win); of seven or more, at most six count (--answer keep=6,5,5,4,3,2,
+        or fewer: keep=6,5,4); shards and multiples."""
         run(session, Explore(warband=warband, extra_dice=extra_dice, discard=discard, answers=answers), dice=dice)
 
 

@@ -73,9 +73,21 @@ def test_a_choice_left_out_says_how_to_give_it(after_battle):
     result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,5,5,2,1,4,3")
     assert result.exit_code == 2
     assert result.output == (
-        "Error: Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: answer with --answer keep=CHOICE "
+        "Error: Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count (or fewer)?: answer with --answer keep=CHOICE "
         "(one of: 6,5,5,4,3,2, 6,5,5,4,3,1, 6,5,5,4,2,1, 6,5,5,3,2,1, 6,5,4,3,2,1, 5,5,4,3,2,1)\n"
     )
+
+
+def test_with_seven_dice_fewer_than_six_may_count(after_battle):
+    # Seed 002, Exploration 2: "you must always pick a maximum of six dice as your result"; any six of
+    # these would hold four 6s (the Guardhouse), so the Rats keep three dice
+    lines = ok(after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,6,6,6,6,5,4", "--answer", "keep=6,5,4"))
+    assert lines[:-1] == [
+        "  R0 exploration of Reikland Rats: 7D6 rolled [6, 6, 6, 6, 6, 5, 4] = 39 (table)",
+        "  Reikland Rats explored: kept [6, 5, 4] of [6, 6, 6, 6, 6, 5, 4], total 15 = 3 shards (shards:12-17)",
+        "  Reikland Rats wyrdstone +3: explored after battle 1",
+        "  Reikland Rats: post-game step explore done for battle 1",
+    ]
 
 
 def test_bad_input_exits_2(after_battle):
