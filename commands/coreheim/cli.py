@@ -160,6 +160,21 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         run(session, Buy(warband=warband, item=item, fighter=fighter, price=price), dice=dice)
 
 
+    @group.command("items")
+    @click.option("--rare", is_flag=True, help="Only the rare items (those a hero must find first).")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    @pass_session
+    def items(session: Session, rare: bool, as_json: bool) -> None:
+        """The price chart: what `buy` and `search` know, each item's price and rarity (house rules included)."""
+        _cid, state = session.state()
+        listed = [i for i in model.tables_for(state.options).price_chart.items if i.rarity is not None or not rare]
+        if as_json:
+            emit_json([{"id": i.id, "name": i.name, "price": model.price_text(i.price), "rarity": i.rarity} for i in listed])
+            return
+        for i in listed:
+            click.echo(f"{i.id:<24}{model.price_text(i.price):<16}{'Rare ' + str(i.rarity) + '+' if i.rarity else 'Common'}")
+
+
     @group.command("upkeep")
     @warband_argument
     @answers_option
