@@ -51,7 +51,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @answers_option
     @pass_session
     def explore(session: Session, warband: str, extra_dice: int, discard: int, dice: DiceChoice, answers: dict[str, str]) -> None:
-        """Exploration: a D6 per hero (+1 for a win); keep six (--answer keep=6,5,5,4,3,2); shards and multiples."""
+        """Exploration: a D6 per hero (+1 for a win); of seven or more, at most six count (--answer keep=6,5,5,4,3,2,
+        or fewer: keep=6,5,4); shards and multiples."""
         run(session, Explore(warband=warband, extra_dice=extra_dice, discard=discard, answers=answers), dice=dice)
 
 
@@ -157,6 +158,21 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     def buy(session: Session, warband: str, item: str, fighter: str | None, price: int | None, dice: DiceChoice) -> None:
         """Trading 4: buy ITEM (a rare one must have been found this post-game)."""
         run(session, Buy(warband=warband, item=item, fighter=fighter, price=price), dice=dice)
+
+
+    @group.command("items")
+    @click.option("--rare", is_flag=True, help="Only the rare items (those a hero must find first).")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    @pass_session
+    def items(session: Session, rare: bool, as_json: bool) -> None:
+        """The price chart: what `buy` and `search` know, each item's price and rarity (house rules included)."""
+        _cid, state = session.state()
+        listed = [i for i in model.tables_for(state.options).price_chart.items if i.rarity is not None or not rare]
+        if as_json:
+            emit_json([{"id": i.id, "name": i.name, "price": model.price_text(i.price), "rarity": i.rarity} for i in listed])
+            return
+        for i in listed:
+            click.echo(f"{i.id:<24}{model.price_text(i.price):<16}{'Rare ' + str(i.rarity) + '+' if i.rarity else 'Common'}")
 
 
     @group.command("upkeep")

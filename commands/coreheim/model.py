@@ -15,12 +15,12 @@ How a Coreheim warrior is stored (decided here, documented in the package docstr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from commands.coreheim import facts
 from commands.coreheim import rules
-from commands.coreheim.tables import TABLES, CoreheimTables, HeroType, Item, WarbandList
+from commands.coreheim.tables import TABLES, ChartItem, CoreheimTables, HeroType, Item, Price, WarbandList
 from commands.kit import Options, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from ledger.errors import NotFound, RuleViolation
@@ -72,16 +72,38 @@ def hero_type(listing: WarbandList, type_id: str) -> HeroType | None:
     return next((h for h in listing.hero_types if h.id == type_id), None)
 
 
+def _named(rows: Iterable[Any], name: str) -> Any:
+    wanted = name.strip().lower()
+    return next((i for i in rows if wanted in (i.id, i.name.lower())), None)
+
+
 def item_row(tables: CoreheimTables, name: str) -> Item | None:
     """An equipment row by id or name, whatever the case."""
-    wanted = name.strip().lower()
-    return next((i for i in tables.equipment.items if wanted in (i.id, i.name.lower())), None)
+    return _named(tables.equipment.items, name)
 
 
-def item_id(tables: CoreheimTables, name: str) -> str:
-    """Items on the equipment table are kept under their id; others as typed."""
-    row = item_row(tables, name)
+def chart_row(tables: CoreheimTables, name: str) -> ChartItem | None:
+    """A price chart row by id or name, whatever the case."""
+    return _named(tables.price_chart.items, name)
+
+
+def priced_row(tables: CoreheimTables, name: str, *, chart: bool) -> Item | ChartItem | None:
+    """Where an item's price and rarity are read: the price chart (version 2 on, `chart`), or the
+    equipment table, which gave version 1 its few prices and rarities."""
+    return chart_row(tables, name) if chart else item_row(tables, name)
+
+
+def item_id(tables: CoreheimTables, name: str, *, chart: bool = False) -> str:
+    """Items on the equipment table (and, with `chart`, on the price chart) are kept under their id;
+    others as typed."""
+    row = (chart and chart_row(tables, name)) or item_row(tables, name)
     return row.id if row else name.strip()
+
+
+def price_text(price: Price) -> str:
+    """"30 gc", "7 + D6 gc", "75 + D6 x 10 gc", as the rules write a price."""
+    dice = f" + {price.dice}{f' x {price.times}' if price.times != 1 else ''}" if price.dice else ""
+    return f"{price.fixed}{dice} gc"
 
 
 # --- fighters ------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from commands.coreheim.commands import (
     Advance, Experience, Explore, Injuries, RareSearch, Reinforce, Search, SellShards, Upkeep
 )
 from commands.kit import Phase, PhaseStep, Window
+from commands.kit.versions import plays
 from ledger.decide import BuildAsk, Command
 from ledger.state import CampaignState, Warband
 from projections.battles import out_of_action
@@ -47,11 +48,13 @@ def _sell_shards(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
 
 
 def _search(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
-    """Each hero not taken out of action may look for an item whose rarity the tables give."""
+    """Each hero not taken out of action may look for an item whose rarity the tables give (the
+    price chart's, from version 2)."""
     band = state.warbands[warband]
     tables = model.tables_for(state.options)
     battle = PHASE.latest_battle(state, band)
-    rare = [item.id for item in tables.equipment.items if item.rarity is not None]
+    items = tables.price_chart.items if plays(state, "2") else tables.equipment.items
+    rare = [item.id for item in items if item.rarity is not None]
     out = out_of_action(battle, band.id, state) if battle is not None else []
     searches = []
     for hero in model.heroes(state, band):

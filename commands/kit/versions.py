@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from ledger import rulesets
 from ledger.decide import Context
+from ledger.state import CampaignState
+
+
+def plays(state: CampaignState, version: str) -> bool:
+    """Whether the campaign plays `version` of its ruleset or a later one now: `since` for what
+    reads the state outside a transaction (a guided step building its command)."""
+    versions = list(rulesets.get(state.ruleset).versions)
+    if version not in versions:
+        raise ValueError(f"{state.ruleset} has no version {version}: gate on one of {versions}")
+    current = state.ruleset_version if state.ruleset_version in versions else versions[0]
+    return versions.index(current) >= versions.index(version)
 
 
 def since(ctx: Context, version: str) -> bool:
@@ -14,8 +25,4 @@ def since(ctx: Context, version: str) -> bool:
         else:                 # what v1 decided, kept so v1 campaigns replay exactly
             ...
     """
-    versions = list(rulesets.get(ctx.state.ruleset).versions)
-    if version not in versions:
-        raise ValueError(f"{ctx.state.ruleset} has no version {version}: gate on one of {versions}")
-    current = ctx.version if ctx.version in versions else versions[0]
-    return versions.index(current) >= versions.index(version)
+    return plays(ctx.state, version)

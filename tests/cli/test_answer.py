@@ -28,7 +28,7 @@ FACES = "[3, 1, 1, 6, 6, 5, 2]"
 KEEP = "6,6,5,3,2,1"
 OPTIONS = "6,6,5,3,2,1 | 6,6,5,3,1,1 | 6,6,5,2,1,1 | 6,6,3,2,1,1 | 6,5,3,2,1,1"
 EXPLORE = ["coreheim", "explore", R, "--extra-dice", "4", "--ledger"]
-QUESTION = f"Reikland Rats rolled {FACES}: which 6 dice count?"
+QUESTION = f"Reikland Rats rolled {FACES}: which 6 dice count (or fewer)?"
 WAYS_OUT = (f"settle it with `campaign answer keep=CHOICE` ({OPTIONS}), "
             "or void it with `campaign void T8 --reason …`")
 STOPPED = [

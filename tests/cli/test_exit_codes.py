@@ -85,6 +85,7 @@ CASES = [
     ("coreheim hire", CORE, ["Orcs", "Grom", "--type", "captain"], BAD_INPUT, "no warband 'Orcs'"),
     ("coreheim injuries", CORE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("coreheim ratings", "Nowhere", [], BAD_INPUT, "no campaign 'Nowhere'"),
+    ("coreheim items", "Nowhere", [], BAD_INPUT, "no campaign 'Nowhere'"),
     ("coreheim reinforce", CORE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("coreheim search", CORE, ["Orcs"], BAD_INPUT, "no warband 'Orcs'"),
     ("coreheim sell", CORE, ["Orcs", "sword"], BAD_INPUT, "no warband 'Orcs'"),

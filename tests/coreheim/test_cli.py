@@ -10,6 +10,7 @@ from importlib import resources
 import pytest
 
 from ledger.cli import app
+from ledger.cli.demo import fixture_step
 from ledger.testing import CampaignRunner
 
 R, S = "Reikland Rats", "Clan Skrit"
@@ -73,14 +74,31 @@ def test_a_choice_left_out_says_how_to_give_it(after_battle):
     result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,5,5,2,1,4,3")
     assert result.exit_code == 2
     assert result.output == (
-        "Error: Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: answer with --answer keep=CHOICE "
+        "Error: Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count (or fewer)?: answer with --answer keep=CHOICE "
         "(one of: 6,5,5,4,3,2, 6,5,5,4,3,1, 6,5,5,4,2,1, 6,5,5,3,2,1, 6,5,4,3,2,1, 5,5,4,3,2,1)\n"
     )
+
+
+def test_with_seven_dice_fewer_than_six_may_count(after_battle):
+    # Seed 002, Exploration 2: "you must always pick a maximum of six dice as your result"; any six of
+    # these would hold four 6s (the Guardhouse), so the Rats keep three dice
+    lines = ok(after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,6,6,6,6,5,4", "--answer", "keep=6,5,4"))
+    assert lines[:-1] == [
+        "  R0 exploration of Reikland Rats: 7D6 rolled [6, 6, 6, 6, 6, 5, 4] = 39 (table)",
+        "  Reikland Rats explored: kept [6, 5, 4] of [6, 6, 6, 6, 6, 5, 4], total 15 = 3 shards (shards:12-17)",
+        "  Reikland Rats wyrdstone +3: explored after battle 1",
+        "  Reikland Rats: post-game step explore done for battle 1",
+    ]
 
 
 def test_bad_input_exits_2(after_battle):
     result = after_battle("coreheim", "search", R, "--search", "Gunnar=lance:x", "--dice", "4,4")
     assert (result.exit_code, result.output) == (2, "Error: --search Gunnar=lance:x: the rarity after ':' is a number\n")
+
+
+# The rare items of the price chart (commands/coreheim/data/price_chart.json), the choices of a search
+RARE = "|".join(item["id"] for item in json.loads(resources.files("commands.coreheim").joinpath(
+    "data", "price_chart.json").read_text(encoding="utf-8"))["items"] if item["rarity"] is not None)
 
 
 def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
@@ -97,7 +115,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "      --answer shards=0|1|2  Reikland Rats holds 2 shards: how many to sell?",
         "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
-        "      --answer gunnar:search=nothing|power-scroll  Which rare item does Gunnar look for?",
+        f"      --answer gunnar:search=nothing|{RARE}  Which rare item does Gunnar look for?",
         "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
         "      may ask, depending on the dice: SWORD:upkeep",
         "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
@@ -147,21 +165,28 @@ def fighters(campaign, warband: str) -> list[tuple]:
 def test_the_sample_campaign_ends_as_worked_out_by_hand(campaign):
     ok(campaign("new", DEMO["name"], "--ruleset", "coreheim"))
     for step in DEMO["steps"]:
-        ok(campaign("--campaign", DEMO["name"], *step))
+        args, refused = fixture_step(step)
+        result = campaign("--campaign", DEMO["name"], *args)
+        if refused:
+            assert (result.exit_code, result.output.strip()) == (1, refused)
+        else:
+            ok(result)
 
-    # Treasuries. Rats: 500 - 60 Gunnar - 15 Hans - 40 Otto - 3 x 25 Marksmen - 10 sword = 300.
+    # Treasuries, at the price chart's prices (sword 7 gc, Dwarven Ale 7 gc, Power Scroll 7 + D6 gc).
+    # Rats: 500 - 60 Gunnar - 15 Hans - 40 Otto - 3 x 25 Marksmen - 7 sword = 303.
     #   Battle 1 (lost): 2 shards sold by 6 warriors (4-6 column) +55; Dwarven Ale (Ruined Shop) sold at
-    #   half of 9 = +4; Power Scroll found on 4+4 = 8 and bought -25; Karl hired -15: 319.
-    #   Battle 2 (won): 4 shards by 7 warriors (7-9) +75; the Blacksmith's sword sold at half of 15 = +7;
-    #   reinforcing on a 4: 2 recruits at 2 XP each into the Marksmen -50: 351.
-    #   Battle 3 (lost): 4 shards by 8 warriors (Gunnar is dead) +75: 426.
-    # Skrit: 500 - 70 Snikch - 20 Skulk - 4 x 20 Verminkin - 50 Grok - 10 sword = 270.
+    #   half of 7 = +3; Power Scroll found on 4+4 = 8 and bought for 7 + 4 = -11 (Otto's 3+3 = 6 finds no
+    #   Lance, Rare 8+, so none is bought); Karl hired -15: 335.
+    #   Battle 2 (won): 4 shards by 7 warriors (7-9) +75; the Blacksmith's sword sold at half of 7 = +3;
+    #   reinforcing on a 4: 2 recruits at 2 XP each into the Marksmen -50: 363.
+    #   Battle 3 (lost): 4 shards by 8 warriors (Gunnar is dead) +75: 438.
+    # Skrit: 500 - 70 Snikch - 20 Skulk - 4 x 20 Verminkin - 50 Grok - 7 sword = 273.
     #   Battle 1 (won): 2 shards by 6 warriors (Grok, a Hired Sword, does not count) +55; Grok's upkeep -30;
-    #   one recruit at 1 XP on a D6 of 2 -20: 275. Battle 2: +55, Power Scroll (11 >= 8) -25, Grok let go: 305.
-    #   Battle 3: +55: 360.
+    #   one recruit at 1 XP on a D6 of 2 -20: 278. Battle 2: +55, Power Scroll (11 >= 8) for 7 + 4 = -11,
+    #   Grok let go: 322. Battle 3: +55: 377.
     rats = json.loads(campaign("roster", R, "--json").output)
     skrit = json.loads(campaign("roster", S, "--json").output)
-    assert (rats["treasury"], rats["stash"], skrit["treasury"], skrit["stash"]) == (426, [], 360, [])
+    assert (rats["treasury"], rats["stash"], skrit["treasury"], skrit["stash"]) == (438, [], 377, [])
 
     # XP. Gunnar 20 +2 (survived, took Skulk out) +4 (survived, took 2 out, led the winners) = 26, crossing 24
     # (D12 11: a skill, Streetwise); then dead on 11 in game 3, his sword and Power Scroll lost with him.
@@ -212,8 +237,8 @@ def test_campaign_demo_builds_the_coreheim_sample(campaign):
     lines = ok(campaign("demo", "--ruleset", "coreheim"))
     summary = lines.index(f"{DEMO['name']} — coreheim v2")
     assert lines[summary + 2:summary + 4] == [
-        "  Reikland Rats (Ann): 5 fighters, treasury 426, 3 games, 1 win, rating 71",
-        "  Clan Skrit (Bob): 3 fighters, treasury 360, 3 games, 2 wins, rating 78",
+        "  Reikland Rats (Ann): 5 fighters, treasury 438, 3 games, 1 win, rating 71",
+        "  Clan Skrit (Bob): 3 fighters, treasury 377, 3 games, 2 wins, rating 78",
     ]
 
 
@@ -224,11 +249,55 @@ def test_a_hero_named_twice_in_one_search_is_refused_not_cut_to_his_last_search(
         ok(after_battle("coreheim", *args))
     before = events(after_battle)
     # When Gunnar is sent to look for two items at once
-    result = after_battle("coreheim", "search", R, "--search", "Gunnar=power-scroll", "--search", "Gunnar=lance:9",
+    result = after_battle("coreheim", "search", R, "--search", "Gunnar=power-scroll", "--search", "Gunnar=lance",
                           "--dice", "5,3,6,6")
     # Then one search per hero is the rule, and nothing is written
     assert (result.exit_code, result.output) == (1, "Error: Gunnar has already looked for a rare item this post-game\n")
     assert events(after_battle) == before
+
+
+def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_name(after_battle):
+    # Issue 9, item 1, as reported. Seed 002, Trading 3: "If the result is equal to or higher than the
+    # item's rarity, you find it." The price chart makes the Lance Rare 8+ (30 gc).
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"]):
+        ok(after_battle("coreheim", *args))
+    assert ok(after_battle("coreheim", "search", R, "--search", "Gunnar=lance", "--dice", "4,3"))[:-1] == [
+        "  R2 Gunnar looks for lance: 2D6 rolled [4, 3] = 7 (table)",
+        "  Gunnar looks for lance (rare 8): 7, not found",
+        f"  {R}: post-game step search done for battle 1",
+    ]
+    before = events(after_battle)
+    refusals = [
+        (["lance", "--fighter", "Gunnar", "--price", "20"], 1, "Error: lance is rare (8): a hero must find it this post-game first\n"),
+        (["lance:9", "--fighter", "Gunnar"], 2,
+         "Error: 'lance:9': buy the item by its name alone (lance); a rarity (9) is given only when looking for it\n"),
+        (["lanse"], 2, "Error: 'lanse' is not on the price chart (and no hero found it this post-game): name an item of "
+                       "`campaign coreheim items`, or add it with a house rule's price_chart\n"),
+    ]
+    for args, code, output in refusals:
+        result = after_battle("coreheim", "buy", R, *args)
+        assert (result.exit_code, result.output) == (code, output)
+    assert events(after_battle) == before
+    # A common item is bought freely, at its chart price
+    assert ok(after_battle("coreheim", "buy", R, "sword", "--fighter", "Gunnar"))[:-1] == [
+        f"  {R} treasury -7: bought sword",
+        "  Gunnar gains sword",
+    ]
+
+
+def test_items_lists_the_price_chart(campaign):
+    ok(campaign("new", "League", "--ruleset", "coreheim"))
+    lines = ok(campaign("coreheim", "items", "--rare"))
+    assert lines[:3] == [
+        "ithilmar-sword          60 gc           Rare 10+",
+        "gromril-axe             60 gc           Rare 10+",
+        "lance                   30 gc           Rare 8+",
+    ]
+    assert "elven-cloak             75 + D6 x 10 gc Rare 12+" in lines
+    assert "sword                   7 gc            Common" in ok(campaign("coreheim", "items"))
+    assert {"id": "power-scroll", "name": "Power Scroll", "price": "7 + D6 gc", "rarity": 8} in \
+        json.loads(campaign("coreheim", "items", "--json").output)
 
 
 def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_commands(after_battle, monkeypatch):
@@ -251,8 +320,8 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
     ]
     # Then the search is still to do, and the sale is still open
     assert "[ ] search" in after_battle("post-game", R, "--list").output
-    assert ok(after_battle("coreheim", "sell", R, "sword", "--fighter", "Gunnar", "--price", "10"))[1] == (
-        f"  {R} treasury +5: sold sword (half of 10 gc)"
+    assert ok(after_battle("coreheim", "sell", R, "sword", "--fighter", "Gunnar"))[1] == (
+        f"  {R} treasury +3: sold sword (half of 7 gc)"
     )
 
 

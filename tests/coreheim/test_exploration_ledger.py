@@ -81,11 +81,34 @@ def test_seven_dice_keep_the_six_the_player_picks(rats_and_skaven, keep, kept, t
     assert events[2] == found(shards, row)
 
 
+@pytest.mark.parametrize(
+    "keep, kept, total, shards, row",
+    [
+        ("4,5,6", [6, 5, 4], 15, 3, "shards:12-17"),  # no multiple at all
+        ("6", [6], 6, 2, "shards:6-11"),
+    ],
+)
+def test_seven_dice_may_count_fewer_than_six_to_leave_a_guardhouse_out(rats_and_skaven, keep, kept, total, shards, row):
+    # Seed 002, Exploration 2: "Even if you are allowed to roll seven or more dice, you must always
+    # pick a maximum of six dice as your result." Any six of these hold four 6s (6x4, the Guardhouse).
+    rolled = [6, 6, 6, 6, 6, 5, 4]
+    rats_and_skaven.battle()
+    events = rats_and_skaven.do(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": keep}), rolled)
+    assert events[1:3] == [explored(rolled, kept, total, shards, row), found(shards, row)]
+
+
+def test_seven_dice_keep_six_at_most(rats_and_skaven):
+    rats_and_skaven.battle()
+    message = rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": "6,5,5,4,3,2,1"}), SEVEN)
+    assert message.startswith(
+        "Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count (or fewer)?: '6,5,5,4,3,2,1' is not one of: 6,5,5,4,3,2, ")
+
+
 def test_seven_dice_without_a_choice_ask_which_six(rats_and_skaven):
     rats_and_skaven.battle()
     message = rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=4), SEVEN)
     assert message == (
-        "Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: answer with --answer keep=CHOICE "
+        "Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count (or fewer)?: answer with --answer keep=CHOICE "
         "(one of: 6,5,5,4,3,2, 6,5,5,4,3,1, 6,5,5,4,2,1, 6,5,5,3,2,1, 6,5,4,3,2,1, 5,5,4,3,2,1)"
     )
 
@@ -93,7 +116,7 @@ def test_seven_dice_without_a_choice_ask_which_six(rats_and_skaven):
 def test_dice_that_were_not_rolled_cannot_be_kept(rats_and_skaven):
     rats_and_skaven.battle()
     message = rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": "6,6,5,5,4,3"}), SEVEN)
-    assert message.startswith("Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count?: '6,6,5,5,4,3' is not one of:")
+    assert message.startswith("Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count (or fewer)?: '6,6,5,5,4,3' is not one of:")
 
 
 # --- 4. multiples; 5. several sets: the player picks one ----------------------------------------------

@@ -120,7 +120,7 @@ def test_a_hero_cannot_die_in_the_warbands_first_two_games(rats_and_skaven, game
 
 
 def test_a_hero_dies_from_the_third_game_and_his_gear_is_lost(rats_and_skaven):
-    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=10))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans"))
     play_quiet_battles(rats_and_skaven, 2)
     rats_and_skaven.battle(ooa=["Hans"])
     rats_and_skaven.explore_quietly()
@@ -152,7 +152,7 @@ def test_a_hero_sold_to_the_pits_who_wins_earns_gold_and_experience(rats_and_ska
 
 
 def test_a_captured_hero_leaves_and_his_gear_goes_to_the_captors_stash(rats_and_skaven):
-    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=10))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans"))
     events = injuries_after_battle(rats_and_skaven, [1, 5], ooa=["Hans"], took_out={"Snikch": ["Hans"]})
     assert without_dice(events) == [
         injury_rolled(15, "hero-injury:15", "captured"),

@@ -1,6 +1,8 @@
 """Coreheim post-game rules, as given/when/then tables written from seed 002 (section 2.1)
 and shared/rules/coreheim.md. Expected values are worked out by hand from the text."""
 
+import re
+
 import pytest
 
 from commands.kit import MoreDice, d66
@@ -109,6 +111,11 @@ def test_exploration_dice_count(heroes, won, extra, dice):
         # Mordheim Survivor: one extra die, then discard any one die
         ([2, 3, 4, 5, 6, 6, 1], [2, 3, 4, 5, 6, 6], 1, (2, 3, 4, 5, 6, 6)),
         ([2, 3, 4, 5], [2, 3, 5], 1, (2, 3, 5)),
+        # "Even if you are allowed to roll seven or more dice, you must always pick a maximum of six
+        # dice as your result": fewer than six may count, here to leave the four 6s (a Guardhouse) out
+        ([6, 6, 6, 6, 6, 5, 4], [6, 6, 5, 4], 0, (6, 6, 5, 4)),
+        ([6, 6, 6, 6, 6, 5, 4], [6], 0, (6,)),
+        ([2, 3, 4, 5, 6, 6, 1, 1], [6, 6, 5], 1, (6, 6, 5)),  # eight dice, one discarded: still seven left
     ],
 )
 def test_keep_exploration_dice(rolled, keep, discard, kept):
@@ -118,15 +125,17 @@ def test_keep_exploration_dice(rolled, keep, discard, kept):
 @pytest.mark.parametrize(
     "rolled, keep, discard, message",
     [
-        ([6, 6, 5, 4, 3, 2, 1], None, 0, "7 exploration dice were rolled; choose the 6 to keep"),
-        ([6, 6, 5, 4, 3, 2, 1], [6, 6, 5, 4, 3], 0, "Keep exactly 6 of the 7 exploration dice, not 5"),
+        ([6, 6, 5, 4, 3, 2, 1], None, 0, "7 exploration dice were rolled; choose at most 6 to keep"),
+        ([6, 6, 5, 4, 3, 2, 1], [6, 6, 5, 4, 3, 2, 1], 0, "Keep at most 6 of the 7 exploration dice (and at least one), not 7"),
+        ([6, 6, 5, 4, 3, 2, 1], [], 0, "Keep at most 6 of the 7 exploration dice (and at least one), not 0"),
+        ([1, 2, 3], [1, 2], 0, "Keep exactly 3 of the 3 exploration dice, not 2"),  # six or fewer: all of them count
         ([6, 6, 5, 4, 3, 2, 1], [6, 6, 6, 4, 3, 2], 0, "Cannot keep [6]"),
         ([1, 2, 3], [1, 2, 3], 1, "Keep exactly 2 of the 3 exploration dice, not 3"),
         ([1, 2, 7], None, 0, "Exploration dice: die 3 shows 7, but a D6 shows 1 to 6"),
     ],
 )
 def test_keep_exploration_dice_refusals(rolled, keep, discard, message):
-    with pytest.raises((CoreheimRuleError, BadInput), match=message.replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises((CoreheimRuleError, BadInput), match=re.escape(message)):
         keep_exploration_dice(rolled, keep, discard=discard, tables=TABLES)
 
 

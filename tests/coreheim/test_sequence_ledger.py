@@ -20,6 +20,7 @@ from commands.coreheim.commands import (
     Upkeep,
 )
 from commands.coreheim import model
+from commands.coreheim.tables import TABLES
 from commands.shared import RecordBattle
 from ledger import rulesets
 from ledger.decide import TableDice
@@ -27,6 +28,7 @@ from ledger.errors import BadInput, Conflict
 from projections.roster import ext_of
 
 RATS = "reikland-rats"
+RARE = [item.id for item in TABLES.defaults.price_chart.items if item.rarity is not None]
 R, S = "Reikland Rats", "Clan Skrit"
 
 
@@ -41,7 +43,7 @@ def full_post_game(t) -> None:
     t.do(Experience(warband=S))  # Snikch 20 + 1 + 1 = 22
     t.do(SellShards(warband=R, shards=3))  # 4 warriors: 70 gc
     t.do(Search(warband=R, searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
-    t.do(Buy(warband=R, item="power-scroll", price=25))
+    t.do(Buy(warband=R, item="power-scroll"), [4])  # 7 + D6 gc: 11
     t.do(Upkeep(warband=R))
     t.hire(R, "Otto", "sergeant")  # 40 gc, 6 XP
     t.do(Reinforce(warband=R, answers={"reinforce": "yes", "marksmen:recruits": "1"}), [3])  # 25 gc
@@ -52,9 +54,9 @@ def test_a_full_post_game_is_re_decided_identically_by_check(rats_and_skaven):
     full_post_game(rats_and_skaven)
     state = rats_and_skaven.state
     rats = state.warband(R)
-    # Treasury 350 + 70 - 25 - 40 - 25; the Survivor's bonus die waits for the next exploration.
+    # Treasury 350 + 70 - 11 - 40 - 25; the Survivor's bonus die waits for the next exploration.
     assert (rats.treasury, rats.stash, ext_of(state, rats)["shards"], ext_of(state, rats)["exploration_bonus"]) == (
-        330, ["power-scroll"], 0, {"extra": 1, "discard": 1}
+        344, ["power-scroll"], 0, {"extra": 1, "discard": 1}
     )
     assert [(f.name, f.xp, f.group_size, f.injuries) for f in state.fighters_of(RATS)] == [
         ("Gunnar", 23, 1, []), ("Hans", 1, 1, ["Chest Wound"]), ("Marksmen", 1, 2 + 1, []), ("Otto", 6, 1, [])
@@ -157,7 +159,7 @@ def test_a_house_rule_table_is_used_and_named_in_the_events(house_rules):
         ({"tables": {"shards": {"die": "D6"}}}, "Coreheim table 'shards' is invalid: Object missing required field `max_kept_dice`"),
         ({"tables": {"shard": GENEROUS_SHARDS}}, "there is no Coreheim table 'shard'; tables are: equipment, henchman_advances, "
                                                  "henchman_injury, hero_advances, hero_injury, hired_swords, max_characteristics, "
-                                                 "multiples, shards, skills, underdog, warband_rating, warbands, wyrdstone_sale, "
+                                                 "multiples, price_chart, shards, skills, underdog, warband_rating, warbands, wyrdstone_sale, "
                                                  "xp_thresholds"),
         ({"arm_wound": "WS"}, "coreheim has no option arm_wound (options: dice, mode, henchman_deed_xp, tables)"),
         ({"mode": "easy"}, "coreheim option mode: Invalid enum value 'easy' (one of: complex, casual)"),
@@ -210,13 +212,13 @@ def test_the_guided_steps_ask_for_what_their_commands_need(rats_and_skaven):
 
     def ask(prompt: str, options: list[str], key: str) -> str:
         asked.append((prompt, list(options), key))
-        return options[-1]
+        return "power-scroll" if "power-scroll" in options else options[-1]
 
     state = rats_and_skaven.state
     assert build["sell-shards"](state, RATS, ask) == SellShards(warband=RATS, shards=2)
-    # Hans was taken out of action, so only Gunnar may look, for an item the tables give a rarity.
+    # Hans was taken out of action, so only Gunnar may look, for an item the price chart gives a rarity.
     assert build["search"](state, RATS, ask) == Search(warband=RATS, searches=[RareSearch(hero="Gunnar", item="power-scroll")])
     assert asked == [
         ("Reikland Rats holds 2 shards: how many to sell?", ["0", "1", "2"], "shards"),
-        ("Which rare item does Gunnar look for?", ["nothing", "power-scroll"], "gunnar:search"),
+        ("Which rare item does Gunnar look for?", ["nothing", *RARE], "gunnar:search"),
     ]

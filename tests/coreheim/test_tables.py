@@ -16,7 +16,7 @@ def test_every_table_file_loads():
     assert set(COREHEIM_TABLES.names) == {
         "shards", "multiples", "henchman_injury", "hero_injury", "xp_thresholds", "hero_advances",
         "henchman_advances", "max_characteristics", "skills", "warbands", "wyrdstone_sale",
-        "equipment", "hired_swords", "warband_rating", "underdog",
+        "equipment", "price_chart", "hired_swords", "warband_rating", "underdog",
     }
     assert len(TABLES.multiples.entries) == 30  # doubles to six of a kind, for each face
     assert sum(len(row.d66) for row in TABLES.hero_injury.rows) == 36

@@ -14,6 +14,7 @@ from commands.coreheim import events as ce
 from commands.coreheim.commands import Buy, Hire, Injuries, RareSearch, Reinforce, Search, Sell, SellShards, Upkeep
 from commands.shared import ChangeTreasury, Correct, EnlistWarband, RecruitFighter
 from ledger import events as ev
+from ledger.errors import BadInput
 from projections.roster import ext_of
 
 RATS = "reikland-rats"
@@ -72,9 +73,9 @@ def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven
     "item, fighter, price, dice, gold, reason",
     [
         ("holy-tome", None, None, [], 40, "sold holy-tome (half of 80 gc)"),
-        ("sword", "Hans", 15, [], 7, "sold sword (half of 15 gc)"),  # 7.5 rounds down
+        ("sword", "Hans", None, [], 3, "sold sword (half of 7 gc)"),  # 3.5 rounds down
         ("religious-relic", None, None, [4, 5], 7, "sold religious-relic (half of 15 gc)"),  # 15+2D6: half the 15
-        ("crossbow", "Marksmen", 25, [], 36, "sold crossbow x3 (half of 25 gc)"),  # 12 for each of 3
+        ("crossbow", "Marksmen", None, [], 36, "sold crossbow x3 (half of 25 gc)"),  # 12 for each of 3
     ],
 )
 def test_gear_sells_for_half_its_price_rounded_down(rats_and_skaven, item, fighter, price, dice, gold, reason):
@@ -96,9 +97,23 @@ def test_gear_sells_for_half_its_price_rounded_down(rats_and_skaven, item, fight
         (Sell(warband="Reikland Rats", item="lance", price=40), "Reikland Rats's stash has no lance"),
     ],
 )
+def test_selling_refusals_on_version_1(rats_and_skaven_v1, sell, message):
+    # Version 1 priced only a few items: the player gave the others' prices
+    rats_and_skaven_v1.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=15))
+    rats_and_skaven_v1.do(Buy(warband="Reikland Rats", item="holy-tome"))
+    trading(rats_and_skaven_v1, "search")
+    assert rats_and_skaven_v1.refusal(sell) == message
+
+
+@pytest.mark.parametrize(
+    "sell, message",
+    [
+        (Sell(warband="Reikland Rats", item="sword", fighter="Hans", price=15), "Sword is priced 7 gc by the tables, not 15"),
+        (Sell(warband="Reikland Rats", item="lance"), "Reikland Rats's stash has no lance"),
+    ],
+)
 def test_selling_refusals(rats_and_skaven, sell, message):
-    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans", price=15))
-    rats_and_skaven.do(Buy(warband="Reikland Rats", item="holy-tome"))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans"))
     trading(rats_and_skaven, "search")
     assert rats_and_skaven.refusal(sell) == message
 
@@ -135,19 +150,34 @@ def test_a_hero_finds_a_rare_item_on_its_rarity_or_more(rats_and_skaven, faces, 
     [
         ([RareSearch(hero="Hans", item="power-scroll")], "Hans was taken out of action and cannot look for rare items"),
         ([RareSearch(hero="Marksmen", item="power-scroll")], "Marksmen is not a hero; only heroes look for rare items"),
-        ([RareSearch(hero="Gunnar", item="power-scroll"), RareSearch(hero="Gunnar", item="lance", rarity=9)],
+        ([RareSearch(hero="Gunnar", item="power-scroll"), RareSearch(hero="Gunnar", item="lance")],
          "Gunnar has already looked for a rare item this post-game"),
-        ([RareSearch(hero="Gunnar", item="lance")], "the tables give lance no rarity: give it as Gunnar=lance:RARITY"),
+        ([RareSearch(hero="Gunnar", item="lance", rarity=9)], "lance is rare 8 by the tables, not 9"),
         ([RareSearch(hero="Gunnar", item="power-scroll", rarity=9)], "power-scroll is rare 8 by the tables, not 9"),
+        ([RareSearch(hero="Gunnar", item="sword")], "Sword is common: it is bought without looking for it"),
+        ([RareSearch(hero="Gunnar", item="ithilmar-dagger")],
+         "the tables give ithilmar-dagger no rarity: give it as Gunnar=ithilmar-dagger:RARITY"),
         ([RareSearch(hero="Snikch", item="power-scroll")], "Snikch is not in Reikland Rats (but in Clan Skrit)"),
     ],
 )
 def test_rare_item_refusals(rats_and_skaven, searches, message):
+    # Seed 002, Trading 3: "Heroes not taken out of action can look for rare items"; the rarities are the
+    # price chart's (Lance: Rare 8+), an item it does not list takes the rarity the player gives
     rats_and_skaven.battle(ooa=["Hans"])
     rats_and_skaven.through("injuries")
     rats_and_skaven.do(Injuries(warband="Reikland Rats"), [5, 5])  # Hans: 55, Full Recovery
     rats_and_skaven.through("search")
     assert rats_and_skaven.refusal(Search(warband="Reikland Rats", searches=searches), [4, 4, 4, 4]) == message
+
+
+def test_on_version_1_an_item_without_a_rarity_in_the_tables_takes_the_players(rats_and_skaven_v1):
+    rats_and_skaven_v1.battle()
+    rats_and_skaven_v1.through("search")
+    lance = Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="lance")])
+    assert rats_and_skaven_v1.refusal(lance, [4, 4]) == "the tables give lance no rarity: give it as Gunnar=lance:RARITY"
+    lance = Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="lance", rarity=9)])
+    assert rats_and_skaven_v1.do(lance, [4, 4])[1] == ce.RareItemSearched(
+        warband=RATS, battle=1, fighter="gunnar", item="lance", rarity=9, total=8, found=False)
 
 
 # --- 4. buying ------------------------------------------------------------------------------------------------------
@@ -156,43 +186,153 @@ def test_rare_item_refusals(rats_and_skaven, searches, message):
 def test_a_rare_item_found_may_be_bought_once(rats_and_skaven):
     trading(rats_and_skaven, "search")
     rats_and_skaven.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
+    buy = Buy(warband="Reikland Rats", item="power-scroll")
+    assert rats_and_skaven.do(buy, [4]) == [  # Power Scroll: 7 + D6 gc
+        ev.DiceRolled(roll=2, expression="D6", purpose="price of power-scroll", faces=[4], value=4, source="table"),
+        ev.TreasuryChanged(warband=RATS, delta=-11, reason="bought power-scroll", row="equipment:power-scroll"),
+        ev.ItemGained(warband=RATS, item="power-scroll", reason="bought for 11 gc"),
+        ce.RareItemBought(warband=RATS, battle=1, item="power-scroll"),
+    ]
+    assert rats_and_skaven.refusal(buy, [4]) == "power-scroll is rare (8): a hero must find it this post-game first"
+
+
+def test_on_version_1_a_rare_item_found_may_be_bought_once_at_the_players_price(rats_and_skaven_v1):
+    trading(rats_and_skaven_v1, "search")
+    rats_and_skaven_v1.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
     buy = Buy(warband="Reikland Rats", item="power-scroll", price=25)
-    assert rats_and_skaven.do(buy) == [
+    assert rats_and_skaven_v1.do(buy) == [
         ev.TreasuryChanged(warband=RATS, delta=-25, reason="bought power-scroll", row="equipment:power-scroll"),
         ev.ItemGained(warband=RATS, item="power-scroll", reason="bought for 25 gc"),
         ce.RareItemBought(warband=RATS, battle=1, item="power-scroll"),
     ]
-    assert rats_and_skaven.refusal(buy) == "power-scroll is rare (8): a hero must find it this post-game first"
+    assert rats_and_skaven_v1.refusal(buy) == "power-scroll is rare (8): a hero must find it this post-game first"
+
+
+def test_on_version_1_a_rare_item_the_tables_give_no_rarity_is_bought_without_a_find(rats_and_skaven_v1):
+    # What issue 9 (item 1) found: version 1 knew only the Power Scroll's rarity, and kept deciding so
+    trading(rats_and_skaven_v1, "search")
+    rats_and_skaven_v1.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="lance", rarity=9)]), [4, 4])
+    assert rats_and_skaven_v1.do(Buy(warband="Reikland Rats", item="lance", fighter="Gunnar", price=20))[1] == \
+        ev.ItemGained(warband=RATS, fighter="gunnar", item="lance", reason="bought for 20 gc")
+    assert rats_and_skaven_v1.do(Buy(warband="Reikland Rats", item="lance:9", price=20))[1] == \
+        ev.ItemGained(warband=RATS, item="lance:9", reason="bought for 20 gc")
 
 
 def test_a_price_with_dice_is_rolled(rats_and_skaven):
-    trading(rats_and_skaven, "upkeep")
+    trading(rats_and_skaven, "search")
+    rats_and_skaven.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="telescope")]), [6, 5])
     events = rats_and_skaven.do(Buy(warband="Reikland Rats", item="telescope"), [2, 3])
-    assert events == [
-        ev.DiceRolled(roll=1, expression="2D6", purpose="price of telescope", faces=[2, 3], value=5, source="table"),
+    assert events[:3] == [
+        ev.DiceRolled(roll=2, expression="2D6", purpose="price of telescope", faces=[2, 3], value=5, source="table"),
         ev.TreasuryChanged(warband=RATS, delta=-35, reason="bought telescope", row="equipment:telescope"),  # 30+5
         ev.ItemGained(warband=RATS, item="telescope", reason="bought for 35 gc"),
     ]
 
 
 def test_a_henchman_group_buys_one_for_each_member(rats_and_skaven):
-    events = rats_and_skaven.do(Buy(warband="Reikland Rats", item="crossbow", fighter="Marksmen", price=25))
+    events = rats_and_skaven.do(Buy(warband="Reikland Rats", item="crossbow", fighter="Marksmen"))
     assert events[0] == ev.TreasuryChanged(warband=RATS, delta=-75, reason="bought crossbow x3", row="equipment:crossbow")
 
 
 @pytest.mark.parametrize(
     "buy, message",
     [
-        (Buy(warband="Reikland Rats", item="lance", price=400), "Reikland Rats has 350 gc; lance costs 400 gc"),
-        (Buy(warband="Reikland Rats", item="power-scroll", price=25), "power-scroll is rare (8): a hero must find it this post-game first"),
-        (Buy(warband="Reikland Rats", item="lance", fighter="Grok", price=40), "Grok is a Hired Sword: he neither buys nor sells gear"),
+        (Buy(warband="Reikland Rats", item="heavy-armour", fighter="Marksmen"), "Reikland Rats has 50 gc; heavy-armour x3 costs 150 gc"),
+        (Buy(warband="Reikland Rats", item="power-scroll"), "power-scroll is rare (8): a hero must find it this post-game first"),
+        (Buy(warband="Reikland Rats", item="sword", fighter="Grok"), "Grok is a Hired Sword: he neither buys nor sells gear"),
     ],
 )
 def test_buying_refusals(rats_and_skaven, buy, message):
     rats_and_skaven.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
-    rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=50, reason="Grok's fee back, for round numbers"))
+    rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=-250, reason="spent in the tavern"))
     trading(rats_and_skaven, "upkeep")
     assert rats_and_skaven.refusal(buy) == message
+
+
+# --- rare items by the price chart (version 2; issue 9, item 1) -------------------------------------------------
+# Seed 002, Trading 3: "If the result is equal to or higher than the item's rarity, you find it." The rarities and
+# prices are the Coreheim price chart's (1.11 Arming and Equipping Warriors, 5.2 Price Chart, the warband lists).
+
+
+def search(table, item: str, faces: list[int], rarity: int | None = None) -> list[ev.Event]:
+    trading(table, "search")
+    return table.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item=item, rarity=rarity)]), faces)
+
+
+def test_a_rare_item_not_found_cannot_be_bought(rats_and_skaven):
+    # Lance: Rare 8+; 4 + 3 = 7 does not find it
+    assert search(rats_and_skaven, "lance", [4, 3])[1] == ce.RareItemSearched(
+        warband=RATS, battle=1, fighter="gunnar", item="lance", rarity=8, total=7, found=False)
+    assert rats_and_skaven.refusal(Buy(warband="Reikland Rats", item="lance", fighter="Gunnar")) == (
+        "lance is rare (8): a hero must find it this post-game first")
+
+
+def test_a_rare_item_found_is_bought_at_its_chart_price(rats_and_skaven):
+    # 4 + 4 = 8 finds a Lance (Rare 8+, 30 gc)
+    assert search(rats_and_skaven, "Lance", [4, 4])[1].found
+    assert rats_and_skaven.do(Buy(warband="Reikland Rats", item="lance", fighter="Gunnar")) == [
+        ev.TreasuryChanged(warband=RATS, delta=-30, reason="bought lance", row="equipment:lance"),
+        ev.ItemGained(warband=RATS, fighter="gunnar", item="lance", reason="bought for 30 gc"),
+        ce.RareItemBought(warband=RATS, battle=1, item="lance"),
+    ]
+
+
+def test_a_common_item_is_bought_without_a_search(rats_and_skaven):
+    trading(rats_and_skaven, "upkeep")
+    assert rats_and_skaven.do(Buy(warband="Reikland Rats", item="Halberd", fighter="Gunnar")) == [
+        ev.TreasuryChanged(warband=RATS, delta=-15, reason="bought halberd", row="equipment:halberd"),
+        ev.ItemGained(warband=RATS, fighter="gunnar", item="halberd", reason="bought for 15 gc"),
+    ]
+
+
+def test_before_the_first_battle_a_rare_item_needs_no_find(rats_and_skaven):
+    # shared/rules/coreheim.md 4.2: "At warband creation, rare items on the warband's list can be bought without a roll."
+    assert rats_and_skaven.do(Buy(warband="Reikland Rats", item="pistol", fighter="Gunnar"))[1] == \
+        ev.ItemGained(warband=RATS, fighter="gunnar", item="pistol", reason="bought for 15 gc")
+
+
+@pytest.mark.parametrize(
+    "item, message",
+    [
+        ("lance:9", "'lance:9': buy the item by its name alone (lance); a rarity (9) is given only when looking for it"),
+        ("lanse", "'lanse' is not on the price chart (and no hero found it this post-game): name an item of "
+                  "`campaign coreheim items`, or add it with a house rule's price_chart"),
+    ],
+)
+def test_an_item_with_a_rarity_or_not_on_the_chart_is_not_bought(rats_and_skaven, item, message):
+    search(rats_and_skaven, "lance", [6, 6])
+    assert rats_and_skaven.refusal(Buy(warband="Reikland Rats", item=item, fighter="Gunnar", price=20)) == message
+
+
+def test_an_item_the_chart_does_not_list_is_looked_for_with_its_rarity_and_bought_at_the_players_price(rats_and_skaven):
+    # The Ithilmar Dagger is priced nowhere in the Coreheim rules: the players give its rarity and price
+    assert search(rats_and_skaven, "Ithilmar Dagger", [4, 4], rarity=7)[1].found
+    assert rats_and_skaven.do(Buy(warband="Reikland Rats", item="Ithilmar Dagger", price=20)) == [
+        ev.TreasuryChanged(warband=RATS, delta=-20, reason="bought ithilmar-dagger", row="equipment:ithilmar-dagger"),
+        ev.ItemGained(warband=RATS, item="ithilmar-dagger", reason="bought for 20 gc"),
+        ce.RareItemBought(warband=RATS, battle=1, item="ithilmar-dagger"),
+    ]
+
+
+def test_the_elven_cloaks_die_is_multiplied_by_ten(rats_and_skaven):
+    # 1.11: "Elven Cloak | 75 + D6 x 10 gc | Rare 12+"
+    search(rats_and_skaven, "elven-cloak", [6, 6])
+    assert rats_and_skaven.do(Buy(warband="Reikland Rats", item="elven-cloak"), [3])[1] == ev.TreasuryChanged(
+        warband=RATS, delta=-105, reason="bought elven-cloak", row="equipment:elven-cloak")
+
+
+def test_a_house_rule_price_chart_sets_rarities_and_prices(house_rules):
+    # README "House rules": any table of data/ may be replaced; here the Lance is made Rare 6+ and 40 gc
+    lance = {"id": "lance", "name": "Lance", "price": {"fixed": 40, "dice": None}, "rarity": 6}
+    table = house_rules({"tables": {"price_chart": {"items": [lance]}}})
+    table.rats()
+    table.skaven()
+    assert search(table, "lance", [3, 3])[1].found
+    assert table.do(Buy(warband="Reikland Rats", item="lance"))[0] == ev.TreasuryChanged(
+        warband=RATS, delta=-40, reason="bought lance", row="equipment:lance")
+    with pytest.raises(BadInput) as refused:
+        house_rules({"tables": {"price_chart": {"items": [lance, lance]}}})
+    assert str(refused.value) == "price_chart: items listed twice: ['lance']"
 
 
 # --- 5. Hired Sword upkeep, after every game ---------------------------------------------------------------------------

@@ -42,12 +42,20 @@ def explore(cmd: Explore, ctx: Context) -> None:
     discard = cmd.discard + bonus.discard
     rolled = ctx.roll(f"{count}D6", purpose=f"exploration of {band.name}").faces if count else []
     needed = min(tables.shards.max_kept_dice, len(rolled) - discard)
+    # "a maximum of six dice": with more than six left, fewer may count too (named in the answer;
+    # the usual pick, six, is what the question lists).
+    at_most = len(rolled) - discard > needed
     keep = None
     if needed < len(rolled):
+        size = needed
         if "keep" in ctx.answers:  # any order of the faces will do
-            ctx.answers["keep"] = _dice([int(x) for x in ctx.answers["keep"].split(",") if x.strip().isdigit()])
-        options = sorted({_dice(c) for c in combinations(rolled, max(needed, 0))}, reverse=True)
-        answer = ctx.choose("keep", f"{band.name} rolled {list(rolled)}: which {needed} dice count?", options)
+            named = [int(x) for x in ctx.answers["keep"].split(",") if x.strip().isdigit()]
+            ctx.answers["keep"] = _dice(named)
+            if at_most and 1 <= len(named) < needed:
+                size = len(named)
+        options = sorted({_dice(c) for c in combinations(rolled, max(size, 0))}, reverse=True)
+        fewer = " (or fewer)" if at_most else ""
+        answer = ctx.choose("keep", f"{band.name} rolled {list(rolled)}: which {needed} dice count{fewer}?", options)
         keep = [int(x) for x in answer.split(",")] if answer else []
     kept = rules.keep_exploration_dice(rolled, keep, discard=discard, tables=tables)
     found = rules.shards_found(kept, tables=tables)

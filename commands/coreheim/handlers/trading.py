@@ -18,6 +18,7 @@ from commands.coreheim.commands import (
     Upkeep,
 )
 from commands.coreheim.phase import PHASE
+from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
@@ -55,18 +56,18 @@ def _holder(state: Any, band: Warband, ref: str | None) -> tuple[Fighter | None,
     return fighter, fighter.equipment, fighter.name
 
 
-def _base_price(tables: Any, item: str, given: int | None) -> tuple[int, str | None]:
-    """(fixed price, dice added to it) from the tables, or the price the player gives."""
-    row = model.item_row(tables, item)
+def _base_price(row: Any, item: str, given: int | None) -> tuple[int, str | None, int]:
+    """(fixed price, dice added to it, what the dice are multiplied by) from the tables, or the
+    price the player gives."""
     if row is not None and row.price is not None:
         if given is not None and given != row.price.fixed:
             raise RuleViolation(f"{row.name} is priced {row.price.fixed} gc by the tables, not {given}")
-        return row.price.fixed, row.price.dice
+        return row.price.fixed, row.price.dice, row.price.times
     if given is None:
         raise RuleViolation(f"the tables give {row.name if row else item} no price: give its list price with --price")
     if given < 0:
         raise BadInput("a price cannot be negative")
-    return given, None
+    return given, None, 1
 
 
 def sell(cmd: Sell, ctx: Context) -> None:
@@ -76,10 +77,11 @@ def sell(cmd: Sell, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     PHASE.open_window(state, band, "sell equipment")
     fighter, items, owner = _holder(state, band, cmd.fighter)
-    item = model.item_id(tables, cmd.item)
+    chart = since(ctx, "2")
+    item = model.item_id(tables, cmd.item, chart=chart)
     if item not in items:
         raise RuleViolation(f"{owner} has no {item}")
-    price, _dice_part = _base_price(tables, item, cmd.price)
+    price, _dice, _times = _base_price(model.priced_row(tables, item, chart=chart), item, cmd.price)
     members = fighter.group_size if fighter else 1
     gold = rules.sale_value(price) * members
     each = f" x{members}" if members > 1 else ""
@@ -94,11 +96,14 @@ def search(cmd: Search, ctx: Context) -> None:
     state, tables = ctx.state, model.tables_for(ctx.options)
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "search")
+    chart = since(ctx, "2")
     searched: set[str] = set()
     for wanted in cmd.searches:
         hero = model.member(state, band, wanted.hero)
-        row = model.item_row(tables, wanted.item)
-        item = model.item_id(tables, wanted.item)
+        row = model.priced_row(tables, wanted.item, chart=chart)
+        item = model.item_id(tables, wanted.item, chart=chart)
+        if chart and row is not None and row.rarity is None:
+            raise RuleViolation(f"{row.name} is common: it is bought without looking for it")
         rarity = row.rarity if row is not None and row.rarity is not None else wanted.rarity
         if rarity is None:
             raise RuleViolation(f"the tables give {item} no rarity: give it as {hero.name}={item}:RARITY")
@@ -116,6 +121,18 @@ def search(cmd: Search, ctx: Context) -> None:
     PHASE.finish(ctx, band, battle, "search")
 
 
+def _known_to_buy(typed: str, row: Any, found: bool) -> None:
+    """What can be bought is on the price chart, or was found this post-game (an item the chart does
+    not list, looked for with its rarity); a rarity belongs to the search, not to the purchase."""
+    name, colon, rarity = typed.partition(":")
+    if colon:
+        raise BadInput(f"'{typed}': buy the item by its name alone ({name.strip()}); "
+                       f"a rarity ({rarity.strip()}) is given only when looking for it")
+    if row is None and not found:
+        raise BadInput(f"'{typed}' is not on the price chart (and no hero found it this post-game): "
+                       f"name an item of `campaign coreheim items`, or add it with a house rule's price_chart")
+
+
 def buy(cmd: Buy, ctx: Context) -> None:
     """Trading 4: a rare item must have been found this post-game (not at creation); a price with
     dice ("30+2D6") is rolled; a henchman group buys one for each member."""
@@ -123,16 +140,21 @@ def buy(cmd: Buy, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     PHASE.open_window(state, band, "buy equipment")
     fighter, _items, _owner = _holder(state, band, cmd.fighter)
-    item = model.item_id(tables, cmd.item)
-    row = model.item_row(tables, item)
+    chart = since(ctx, "2")
+    item = model.item_id(tables, cmd.item, chart=chart)
+    row = model.priced_row(tables, item, chart=chart)
     battle = PHASE.latest_battle(state, band)
     found = facts.of(state).warband(band.id).found_after(battle.number) if battle else []
+    if chart:
+        _known_to_buy(cmd.item, row, item in found)
+    # From version 2 the price chart gives every item's rarity; an item it does not list was found
+    # with the rarity its search gave.
     rare = item in found or (row is not None and row.rarity is not None)
     if rare and battle is not None and item not in found:
         raise RuleViolation(f"{item} is rare ({row.rarity if row else '?'}): a hero must find it this post-game first")
-    price, dice = _base_price(tables, item, cmd.price)
+    price, dice, times = _base_price(row, item, cmd.price)
     if dice:
-        price += ctx.roll(dice, purpose=f"price of {item}").value
+        price += ctx.roll(dice, purpose=f"price of {item}").value * times
     members = fighter.group_size if fighter else 1
     total = price * members
     each = f" x{members}" if members > 1 else ""

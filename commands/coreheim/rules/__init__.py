@@ -7,9 +7,9 @@ later layer can roll or ask and call again. A refusal raises CoreheimRuleError w
 
 Decisions taken where the seed and shared/rules/coreheim.md are silent:
 
-- Exploration: with seven or more dice the player keeps exactly six (the kept dice are
-  "your result"; keeping fewer could only shrink a set of multiples, which the chart does
-  not intend). Dice to discard (Mordheim Survivor, Bionic Eye) are dropped first.
+- Exploration: with seven or more dice the player keeps one to six of them ("a maximum of six
+  dice as your result"; fewer may leave a set of multiples out); with six or fewer, all count.
+  Dice to discard (Mordheim Survivor, Bionic Eye) are dropped first.
   Multiples are read from the kept dice only. With no dice, no shards.
 - A set of multiples is all kept dice showing one face (5 5 5 is a triple, never a double).
 - D3 rolls are given as their D3 value (1-3); the dice layer halves the D6.
@@ -32,7 +32,8 @@ Decisions taken where the seed and shared/rules/coreheim.md are silent:
   in store. Warband size counts warriors and animals, never Hired Swords.
 - Selling a dice-priced item ("40+2D6") gives half its fixed part; an item with no price
   cannot be sold until a house rule prices it.
-- Rare items: one search per hero per post-game; only heroes not taken out of action.
+- Rare items: one search per hero per post-game; only heroes not taken out of action. The
+  rarities are the price chart's (Common: no search; from version 2 of the ledger's rules).
 - Underdog: with several opponents the reference is the second-highest rating among all
   warbands in the battle; a negative gap is no gap.
 - Casual-mode rating: animals and monsters count like henchmen (5).

@@ -71,7 +71,9 @@ def keep_exploration_dice(
     """The dice that form the exploration result.
 
     ``keep`` lists the faces the player keeps. It is needed when more than six dice remain
-    after ``discard`` dice are dropped; otherwise all remaining dice are kept.
+    after ``discard`` dice are dropped ("you must always pick a maximum of six dice as your
+    result": any number from one to six, e.g. fewer to leave a set of multiples out), and when
+    dice are discarded; otherwise all remaining dice are kept.
     """
     check_faces(rolled, 6, "Exploration dice")
     limit = tables.shards.max_kept_dice
@@ -82,10 +84,15 @@ def keep_exploration_dice(
     if keep is None:
         if discard or remaining > limit:
             raise CoreheimRuleError(
-                f"{len(rolled)} exploration dice were rolled; choose the {needed} to keep"
+                f"{len(rolled)} exploration dice were rolled; choose {'at most' if remaining > limit else 'the'} {needed} to keep"
             )
         return tuple(rolled)
-    if len(keep) != needed:
+    if remaining > limit:
+        if not 1 <= len(keep) <= limit:
+            raise CoreheimRuleError(
+                f"Keep at most {limit} of the {len(rolled)} exploration dice (and at least one), not {len(keep)}"
+            )
+    elif len(keep) != needed:
         raise CoreheimRuleError(
             f"Keep exactly {needed} of the {len(rolled)} exploration dice, not {len(keep)}"
         )

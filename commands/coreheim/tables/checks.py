@@ -81,6 +81,16 @@ def check_tables(tables: CoreheimTables) -> None:
     for item in tables.equipment.items:
         _check_effects(f"equipment {item.id}", item.on_gain, items)
 
+    chart_ids = [item.id for item in tables.price_chart.items]
+    twice = sorted({item for item in chart_ids if chart_ids.count(item) > 1})
+    if twice:
+        raise TableError(f"price_chart: items listed twice: {twice}")
+    for item in tables.price_chart.items:
+        if item.price.fixed < 0 or item.price.times < 1:
+            raise TableError(f"price_chart: {item.id} has a negative price or dice multiplied by less than 1")
+        if item.price.dice is not None:
+            dice_spec(item.price.dice)
+
     seen = set()
     for entry in tables.multiples.entries:
         key = (entry.face, entry.count)

@@ -213,6 +213,7 @@ class WyrdstoneSaleTable(Data):
 class Price(Data):
     fixed: int
     dice: str | None
+    times: int = 1  # the dice are multiplied: "75 + D6 x 10 gc"
 
 
 class Item(Data):
@@ -225,6 +226,23 @@ class Item(Data):
 
 class EquipmentTable(Data):
     items: tuple[Item, ...]
+    note: str = ""
+
+
+class ChartItem(Data):
+    """One item of the Coreheim price chart: its price, and its rarity (None: Common)."""
+
+    id: str
+    name: str
+    price: Price
+    rarity: int | None
+    source: str = ""  # the page of the Coreheim rules it comes from
+
+
+class PriceChart(Data):
+    """What every item costs and how rare it is (version 2 on; version 1 read the equipment table's)."""
+
+    items: tuple[ChartItem, ...]
     note: str = ""
 
 
@@ -287,6 +305,7 @@ class CoreheimTables(msgspec.Struct, frozen=True, kw_only=True):
     warbands: WarbandsTable
     wyrdstone_sale: WyrdstoneSaleTable
     equipment: EquipmentTable
+    price_chart: PriceChart
     hired_swords: HiredSwordsTable
     # rating
     warband_rating: WarbandRatingRules
