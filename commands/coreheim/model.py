@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from commands.coreheim import events
 from commands.coreheim import rules
-from commands.coreheim.tables import TABLES, CoreheimTables, HeroType, Item, WarbandList
+from commands.coreheim.tables import TABLES, CoreheimTables, HenchmanType, HeroType, Item, ListedWarrior, WarbandList
 from commands.kit import Options, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from ledger.errors import NotFound, RuleViolation
@@ -70,6 +70,21 @@ def band_list(band: Warband, tables: CoreheimTables) -> tuple[WarbandList, str |
 
 def hero_type(listing: WarbandList, type_id: str) -> HeroType | None:
     return next((h for h in listing.hero_types if h.id == type_id), None)
+
+
+def henchman_type(listing: WarbandList, type_id: str) -> HenchmanType | None:
+    return next((h for h in listing.henchman_types if h.id == type_id), None)
+
+
+def starting_profile(warrior: ListedWarrior, listing: WarbandList, variant: str | None) -> dict[str, int]:
+    """The profile the list prints for the warrior, with the variant's own starting values; a "-"
+    is left out (he has no such characteristic). {} when the list prints none."""
+    if warrior.profile is None:
+        return {}
+    profile = {stat: value for stat in rules.STATS if (value := getattr(warrior.profile, stat)) is not None}
+    changes = next((v.starting_stats for v in listing.variants if v.id == variant), ())
+    profile.update({start.stat: start.value for start in changes if start.hero_type == warrior.id})
+    return profile
 
 
 def item_row(tables: CoreheimTables, name: str) -> Item | None:
