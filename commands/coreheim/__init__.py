@@ -11,9 +11,10 @@ the shared vocabulary has no name for; `phase` declares the post-game sequence a
 Decisions on top of those in `rules` (where the seed and the rules file are silent):
 - A warband's faction names its warband list: `campaign warband add NAME --faction mercenaries`
   (or `mercenaries/marienburg` for a variant). Warriors join with `campaign coreheim hire`, which
-  takes a hero's cost and starting XP, a Hired Sword's fee, and the list's limits from the
-  tables; henchmen, animals and monsters cost what the player's list says (`--cost`). The
-  shared `fighter add` is refused in a Coreheim campaign.
+  takes a hero's or henchman type's price, starting XP, profile and race, a Hired Sword's fee, and
+  the list's limits from the tables (a stat or race given replaces the list's); a henchman,
+  animal or monster the list does not print costs what the player says (`--cost`). The shared
+  `fighter add` is refused in a Coreheim campaign.
 - Steps run once per battle, in the seed's order (explore, injuries, experience, advances, then
   trading 1 wyrdstone, 3 rare items, 5 upkeep, 7 reinforce); trading 2 sell, 4 buy and 6 hire
   are open between them. Reinforcing is trading step 7 (its own section of the seed explains
