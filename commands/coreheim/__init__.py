@@ -39,7 +39,7 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import cli, events, model
+from commands.coreheim import cli, events, model, rules
 from commands.coreheim.handlers import HANDLERS
 from commands.coreheim.phase import PHASE
 from ledger.rulesets import Ruleset, register
@@ -58,7 +58,7 @@ RULESET = register(
             treasury="Gold crowns",
             resources={"shards": "Wyrdstone shards"},
             fighter_facts={"type": "Type", "race": "Race", "skill_lists": "Skill lists"},
-            stat_order=("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"),
+            stat_order=rules.STATS,  # v10's profile, as the warband lists print it
         ),
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,

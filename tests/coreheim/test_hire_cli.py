@@ -81,3 +81,10 @@ def test_more_of_a_type_than_the_list_allows_is_a_rule_refusal(campaign):
     result = campaign("coreheim", "hire", R, "More", "--type", "marksman", "--size", "3")
     assert (result.exit_code, result.output) == (1, "Error: Reiklanders may have at most 7 Marksmen; it has 5, so not 3 more\n")
     assert events(campaign) == before
+
+
+def test_the_roster_sheet_prints_the_profile_in_the_lists_order(campaign):
+    """v10 prints `M A W T WS BS I Ld` (shared/rules/coreheim.md section 0); so does the sheet."""
+    assert campaign("coreheim", "hire", R, "Kurt", "--type", "captain").exit_code == 0
+    sheet = campaign("roster", R, "--format", "md").output.splitlines()
+    assert "| Kurt | leader<br>Type: captain<br>Race: human | 20 | M 7 A 1 W 1 T 0 WS 8 BS 8 I 5 Ld 4 |  |  |  |" in sheet
