@@ -186,8 +186,9 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @click.option("--xp", "xp", multiple=True, metavar="WARRIOR=N", help="Spend N points on N XP (repeat).")
     @click.option("--sword", default=None, metavar="NAME", help="Spend a point on Hired Sword NAME, who fought in the battle.")
     @click.option("--type", "type_", default=None, help="The sword's type (ogre-bodyguard, pit-fighter…).")
-    @click.option("--race", default="", help="The sword's race (sets his maximum characteristics).")
-    @click.option("--stat", "stats", multiple=True, metavar="STAT=N", help="The sword's M A W T WS BS I Ld (repeat).")
+    @click.option("--race", default="", help="The sword's race (sets his maximum characteristics; default: the table's).")
+    @click.option("--stat", "stats", multiple=True, metavar="STAT=N",
+                  help="One of the sword's M A W T WS BS I Ld, replacing the table's (repeat).")
     @click.option("--took-out", "took_out", multiple=True, metavar="ENEMY", help="An enemy the sword took out of action (repeat).")
     @click.option("--out-of-action", is_flag=True, help="The sword was taken out of action.")
     @pass_session

@@ -285,8 +285,8 @@ def test_hiring_with_too_little_gold_is_refused(rats_and_skaven):
 def test_a_warrior_the_list_does_not_print_needs_his_whole_profile_and_race(rats_and_skaven):
     assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="henchman", cost=25, race="human",
                                           stats={"M": 4})) == "give Otto's A W T WS BS I Ld with --stat (e.g. --stat A=4)"
-    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Grok", type="ogre-bodyguard",
-                                          stats=HUMAN)) == "give Grok's race with --race (it sets his maximum characteristics)"
+    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="henchman", cost=25,
+                                          stats=HUMAN)) == "give Otto's race with --race (it sets his maximum characteristics)"
 
 
 def test_hiring_waits_for_its_place_in_the_trading_order(rats_and_skaven):

@@ -62,6 +62,20 @@ def test_the_lists_profiles_and_prices_are_the_sources(list_id, type_id, source,
         assert warrior.max_count == int(source.split()[0].split("-")[-1]), source
 
 
+def test_a_hired_swords_profile_is_the_sources():
+    # 2.3: "### **Ogre Bodyguard** - **Hire:** 50gc | **Upkeep:** 30gc | **Rating:** +25"
+    ogre = next(s for s in tables_for({}).hired_swords.swords if s.id == "ogre-bodyguard")
+    assert (ogre.hire, ogre.race, profile_of(ogre)) == (50, "ogre", printed("| 8   | 2   | 3   | -1  | 6+  | -   | 7+  | 6+  |"))
+
+
+def test_every_race_the_lists_name_has_its_maximums():
+    tables = tables_for({})
+    races = {row.race for row in tables.max_characteristics.races}
+    listed = [*tables.hired_swords.swords,
+              *(w for band in tables.warbands.warbands for w in (*band.hero_types, *band.henchman_types))]
+    assert {warrior.race for warrior in listed if warrior.race} <= races
+
+
 def test_animals_and_monsters_are_kinds_of_their_own():
     # 3.2 Warhounds: "**Animals**: … and No Experience."; 3.6 Rat Ogre: "**Monster**: Cause Fear, …"
     assert (listed("witch-hunters", "warhound").kind, listed("skaven", "rat-ogre").kind) == ("animal", "monster")
@@ -135,6 +149,14 @@ def test_an_animal_of_the_list_needs_no_race(table):
     recruited, profile, paid = table.do(Hire(warband="Zealous", name="Hounds", type="warhound", group_size=2))
     assert (recruited.role, recruited.stats, profile.race, paid.delta) == (
         "animal", printed("| 9   | 1   | 1   | +0  | 8+  | -   | 5+  | 9+  |"), "", -40)
+
+
+def test_a_hired_sword_comes_with_his_profile_and_race(table):
+    reiklanders(table, "mercenaries/marienburg")
+    recruited, profile, paid = table.do(Hire(warband="Reiklanders", name="Grok", type="ogre-bodyguard"))
+    assert (recruited.role, recruited.stats, profile.race) == (
+        "hired-sword", printed("| 8   | 2   | 3   | -1  | 6+  | -   | 7+  | 6+  |"), "ogre")
+    assert paid.delta == -40  # Marienburg, City of Gold: "Deduct 10gc from the hire fee of all Hired Swords"
 
 
 @pytest.mark.parametrize(

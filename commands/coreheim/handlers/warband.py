@@ -47,7 +47,7 @@ class _HireTerms(NamedTuple):
 
 
 def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> _HireTerms:
-    """What the warband list (or the Hired Swords table) says of the type hired, checking its limits."""
+    """What the warband list or the Hired Swords table says of the type hired, checking its limits."""
     state, tables = ctx.state, model.tables_for(ctx.options)
     listing, variant = model.band_list(band, tables)
     of_type = [f for f in state.fighters_of(band.id) if f.ext.get(events.TYPE) == cmd.type]
@@ -69,7 +69,7 @@ def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> _HireTerms:
         if of_type:
             raise RuleViolation(f"{band.name} already has {sword.name} {of_type[0].name}; one of each Hired Sword at most")
         discount = tables.hired_swords.marienburg_hire_discount if variant == "marienburg" else 0
-        return _HireTerms(model.HIRED_SWORD, sword.hire - discount, 0, "", {})
+        return _HireTerms(model.HIRED_SWORD, sword.hire - discount, 0, sword.race, model.starting_profile(sword, listing, variant))
     if henchman is not None:
         members = sum(f.group_size for f in of_type)
         if henchman.max_count is not None and members + cmd.group_size > henchman.max_count:

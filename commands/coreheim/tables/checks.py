@@ -153,16 +153,12 @@ def check_tables(tables: CoreheimTables) -> None:
 
 def _check_warrior_types(warband: WarbandList, tables: CoreheimTables) -> None:
     """A hire type names one warrior: the list's own types, the generic kinds and the Hired Swords
-    never share an id; a race is on the maximums table; a variant's starting stat is a hero's."""
+    never share an id; a variant's starting stat is a hero's."""
     own = [warrior.id for warrior in (*warband.hero_types, *warband.henchman_types)]
     taken = [*own, *HENCHMAN_KINDS, *(sword.id for sword in tables.hired_swords.swords)]
     clashing = sorted({type_id for type_id in own if taken.count(type_id) > 1})
     if clashing:
         raise TableError(f"warbands: {warband.id} has more than one warrior type {clashing}")
-    races = {row.race for row in tables.max_characteristics.races}
-    unknown = sorted({w.race for w in (*warband.hero_types, *warband.henchman_types) if w.race} - races)
-    if unknown:
-        raise TableError(f"warbands: {warband.id} names races {unknown} that max_characteristics does not")
     heroes = {hero.id for hero in warband.hero_types}
     for variant in warband.variants:
         for start in variant.starting_stats:

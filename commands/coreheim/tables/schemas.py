@@ -163,18 +163,18 @@ class SkillsTable(Data):
 
 
 class ListedWarrior(Data):
-    """A warrior as a warband list prints him: his price and starting profile ("-" is None), and
-    the race whose maximum characteristics he has ("" when the list gives him none to improve).
-    A house-rule list without profiles leaves hiring to give the whole profile."""
+    """A warrior as a warband list (or the Hired Swords' section) prints him: his starting profile
+    ("-" is None), and the race whose maximum characteristics he has ("" when he has none to
+    improve). A house-rule table without profiles leaves hiring to give the whole profile."""
 
     id: str
     name: str
-    hire_cost: int
     race: str = ""
     profile: Profile | None = None
 
 
 class HeroType(ListedWarrior, kw_only=True):
+    hire_cost: int
     leader: bool
     max_count: int
     starting_xp: int
@@ -189,6 +189,7 @@ HENCHMAN_KINDS = ("henchman", "animal", "monster")
 class HenchmanType(ListedWarrior, kw_only=True):
     """A henchman group, animal or monster of the list; ``max_count`` members at most (None: any)."""
 
+    hire_cost: int
     kind: Literal[HENCHMAN_KINDS]
     max_count: int | None
 
@@ -264,9 +265,7 @@ class EquipmentTable(Data):
     note: str = ""
 
 
-class HiredSword(Data):
-    id: str
-    name: str
+class HiredSword(ListedWarrior, kw_only=True):
     hire: int
     upkeep: int
     rating: int
