@@ -8,10 +8,13 @@ quoted from it as printed (`M A W T WS BS I Ld`, "-" for none) and checked again
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from commands.coreheim.commands import Hire
 from commands.coreheim.model import tables_for
+from commands.coreheim.tables import TABLES
+from commands.kit import TableError
 from commands.shared import EnlistWarband
 from ledger import events as ev
 
@@ -209,3 +212,29 @@ def test_a_house_rule_list_without_profiles_asks_for_the_whole_profile():
     )
     assert table.do(Hire(warband="Reiklanders", name="Kurt", type="captain", race="human", stats=HUMAN))[0].stats == HUMAN
 
+
+
+def mercenaries_house_rule(change) -> dict:
+    """The default warband lists as a house rule, with `change` made to the mercenaries' list."""
+    warbands = msgspec.to_builtins(tables_for({}).warbands)
+    change(warbands["warbands"][0])
+    return {"warbands": warbands}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda band: band["henchman_types"][1].update(id="sergeant"),
+         "warbands: mercenaries has more than one warrior type ['sergeant']"),
+        (lambda band: band["henchman_types"][1].update(id="ogre-bodyguard"),
+         "warbands: mercenaries has more than one warrior type ['ogre-bodyguard']"),
+        (lambda band: band["variants"][0]["starting_stats"][0].update(hero_type="marksman"),
+         "warbands: mercenaries/reikland starts marksman's Ld, not a characteristic of one of its hero types"),
+        (lambda band: band["variants"][0]["starting_stats"][0].update(stat="S"),
+         "warbands: mercenaries/reikland starts sergeant's S, not a characteristic of one of its hero types"),
+    ],
+)
+def test_a_house_rule_list_must_name_each_type_once_and_real_stats(change, message):
+    with pytest.raises(TableError) as refused:
+        TABLES.with_house_rules(mercenaries_house_rule(change))
+    assert str(refused.value) == message

@@ -118,7 +118,7 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
     # does not print takes the whole profile from the command.
     stats, race = {**profile, **cmd.stats}, cmd.race or listed_race
     if role not in (model.ANIMAL, model.MONSTER):
-        missing = [s for s in rules.STATS if s not in stats] if not profile else []
+        missing = [] if profile else [s for s in rules.STATS if s not in stats]
         if missing:
             raise BadInput(f"give {name}'s {' '.join(missing)} with --stat (e.g. --stat {missing[0]}=4)")
         if not race:
