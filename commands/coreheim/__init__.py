@@ -12,9 +12,10 @@ declares the post-game sequence and the guided `campaign post-game WARBAND`; `vi
 Decisions on top of those in `rules` (where the seed and the rules file are silent):
 - A warband's faction names its warband list: `campaign warband add NAME --faction mercenaries`
   (or `mercenaries/marienburg` for a variant). Warriors join with `campaign coreheim hire`, which
-  takes a hero's cost and starting XP, a Hired Sword's fee, and the list's limits from the
-  tables; henchmen, animals and monsters cost what the player's list says (`--cost`). The
-  shared `fighter add` is refused in a Coreheim campaign.
+  takes a hero's or henchman type's price, starting XP, profile and race, a Hired Sword's fee, and
+  the list's limits from the tables (a stat or race given replaces the list's); a henchman,
+  animal or monster the list does not print costs what the player says (`--cost`). The shared
+  `fighter add` is refused in a Coreheim campaign.
 - Steps run once per battle, in the seed's order (explore, injuries, experience, advances, then
   trading 1 wyrdstone, 3 rare items, 5 upkeep, 7 reinforce); trading 2 sell, 4 buy and 6 hire
   are open between them. Reinforcing is trading step 7 (its own section of the seed explains
@@ -39,7 +40,7 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import cli, facts, model
+from commands.coreheim import cli, facts, model, rules
 from commands.coreheim.handlers import HANDLERS
 from commands.coreheim.phase import PHASE
 from ledger.rulesets import Ruleset, register
@@ -58,7 +59,7 @@ RULESET = register(
             treasury="Gold crowns",
             resources={"shards": "Wyrdstone shards"},
             fighter_facts={"type": "Type", "race": "Race", "skill_lists": "Skill lists"},
-            stat_order=("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"),
+            stat_order=rules.STATS,  # v10's profile, as the warband lists print it
         ),
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,

@@ -29,10 +29,13 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @warband_argument
     @click.argument("name")
     @click.option("--type", "type_", required=True,
-                  help="A hero type of the warband list (captain…), henchman, animal, monster, or a Hired Sword (ogre-bodyguard…).")
-    @click.option("--race", default="", help="human, dwarf, elf, skaven… (sets the maximum characteristics).")
-    @click.option("--stat", "stats", multiple=True, metavar="STAT=N", help="M A W T WS BS I Ld, e.g. WS=6 for 6+ (repeat).")
-    @click.option("--cost", type=int, default=None, help="Cost of one henchman, animal or monster (heroes and swords: from the list).")
+                  help="A hero or henchman type of the warband list (captain, marksman…), a Hired Sword (ogre-bodyguard…), "
+                       "or henchman, animal, monster for one the list does not print.")
+    @click.option("--race", default="", help="human, dwarf, elf, skaven… (sets the maximum characteristics; default: the list's).")
+    @click.option("--stat", "stats", multiple=True, metavar="STAT=N",
+                  help="M A W T WS BS I Ld, e.g. WS=6 for 6+ (repeat); replaces that one of the list's starting profile.")
+    @click.option("--cost", type=int, default=None,
+                  help="Cost of one henchman, animal or monster the list does not print (the list's types: from the list).")
     @click.option("--size", "group_size", type=int, default=1, show_default=True, help="Members of a henchman group.")
     @click.option("--free", is_flag=True, help="Joins without pay (a warrior an exploration result gave).")
     @pass_session
@@ -199,8 +202,9 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @click.option("--xp", "xp", multiple=True, metavar="WARRIOR=N", help="Spend N points on N XP (repeat).")
     @click.option("--sword", default=None, metavar="NAME", help="Spend a point on Hired Sword NAME, who fought in the battle.")
     @click.option("--type", "type_", default=None, help="The sword's type (ogre-bodyguard, pit-fighter…).")
-    @click.option("--race", default="", help="The sword's race (sets his maximum characteristics).")
-    @click.option("--stat", "stats", multiple=True, metavar="STAT=N", help="The sword's M A W T WS BS I Ld (repeat).")
+    @click.option("--race", default="", help="The sword's race (sets his maximum characteristics; default: the table's).")
+    @click.option("--stat", "stats", multiple=True, metavar="STAT=N",
+                  help="One of the sword's M A W T WS BS I Ld, replacing the table's (repeat).")
     @click.option("--took-out", "took_out", multiple=True, metavar="ENEMY", help="An enemy the sword took out of action (repeat).")
     @click.option("--out-of-action", is_flag=True, help="The sword was taken out of action.")
     @pass_session

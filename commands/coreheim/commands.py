@@ -9,9 +9,10 @@ from ledger.decide import Command
 
 
 class Hire(Command, frozen=True, kw_only=True, tag="coreheim.hire"):
-    """Hire a hero (a hero type of the warband list: cost and starting XP from the list), a
-    Hired Sword (by id: fee from the table), or a henchman group, animal or monster (`cost` per
-    member, from the player's list). `free` for warriors an exploration result gives."""
+    """Hire a hero or henchman type of the warband list (cost, starting XP, race and profile from
+    the list; `stats` and `race` replace the list's), a Hired Sword (by id: fee from the table),
+    or a henchman group, animal or monster the list does not print (`cost` per member and the
+    whole profile from the player). `free` for warriors an exploration result gives."""
 
     warband: str
     name: str

@@ -42,7 +42,7 @@ from ledger.state import CampaignState
 class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-profile"):
     warband: str
     fighter: str
-    warrior_type: str  # a hero type of the warband list, "henchman", "animal", "monster" or a Hired Sword
+    warrior_type: str  # a hero or henchman type of the warband list, "henchman", "animal", "monster" or a Hired Sword
     race: str = ""
     skill_lists: list[str] = []
     advanced_to: int = 0

@@ -20,7 +20,9 @@ from typing import Any, Literal
 
 from commands.coreheim import facts
 from commands.coreheim import rules
-from commands.coreheim.tables import TABLES, ChartItem, CoreheimTables, HeroType, Item, Price, WarbandList
+from commands.coreheim.tables import (
+    TABLES, ChartItem, CoreheimTables, HenchmanType, HeroType, Item, ListedWarrior, Price, WarbandList,
+)
 from commands.kit import Options, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from ledger.errors import NotFound, RuleViolation
@@ -75,6 +77,21 @@ def hero_type(listing: WarbandList, type_id: str) -> HeroType | None:
 def _named(rows: Iterable[Any], name: str) -> Any:
     wanted = name.strip().lower()
     return next((i for i in rows if wanted in (i.id, i.name.lower())), None)
+
+
+def henchman_type(listing: WarbandList, type_id: str) -> HenchmanType | None:
+    return next((h for h in listing.henchman_types if h.id == type_id), None)
+
+
+def starting_profile(warrior: ListedWarrior, listing: WarbandList, variant: str | None) -> dict[str, int]:
+    """The profile the list prints for the warrior, with the variant's own starting values; a "-"
+    is left out (he has no such characteristic). {} when the list prints none."""
+    if warrior.profile is None:
+        return {}
+    profile = {stat: value for stat in rules.STATS if (value := getattr(warrior.profile, stat)) is not None}
+    changes = next((v.starting_stats for v in listing.variants if v.id == variant), ())
+    profile.update({start.stat: start.value for start in changes if start.hero_type == warrior.id})
+    return profile
 
 
 def item_row(tables: CoreheimTables, name: str) -> Item | None:

@@ -16,6 +16,7 @@ from commands.shared import ChangeTreasury, Correct, EnlistWarband, RecruitFight
 from ledger import events as ev
 from ledger.errors import BadInput
 from projections.roster import ext_of
+from .conftest import HUMAN
 
 RATS = "reikland-rats"
 
@@ -398,7 +399,8 @@ def test_a_marienburg_warband_hires_swords_for_10_less(table):
          "Reikland Rats has 12 warriors; 5 more would pass its maximum of 15"),
         ("Otto", "sergeant", {"cost": 30}, "a sergeant costs 40 gc in Reikland Rats, not 30"),
         ("Hans", "sergeant", {}, "Reikland Rats already has a warrior called Hans"),
-        ("Ogg", "wizard", {}, "wizard is not a type Reikland Rats can hire (captain, sergeant, youngblood, henchman, animal, "
+        ("Ogg", "wizard", {}, "wizard is not a type Reikland Rats can hire (captain, sergeant, youngblood, militia, marksman, "
+                              "state-troop, greatsword, henchman, animal, "
                               "monster, ogre-bodyguard, halfling-scout, dwarf-slayer, elven-ranger, pit-fighter, warlock, "
                               "freelancer, skryre-engineer)"),
     ],
@@ -421,9 +423,11 @@ def test_hiring_with_too_little_gold_is_refused(rats_and_skaven):
     )
 
 
-def test_a_warrior_needs_his_whole_profile_and_race(rats_and_skaven):
-    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",
+def test_a_warrior_the_list_does_not_print_needs_his_whole_profile_and_race(rats_and_skaven):
+    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="henchman", cost=25, race="human",
                                           stats={"M": 4})) == "give Otto's A W T WS BS I Ld with --stat (e.g. --stat A=4)"
+    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="henchman", cost=25,
+                                          stats=HUMAN)) == "give Otto's race with --race (it sets his maximum characteristics)"
 
 
 def test_hiring_waits_for_its_place_in_the_trading_order(rats_and_skaven):

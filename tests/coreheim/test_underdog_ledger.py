@@ -53,6 +53,13 @@ def test_the_underdog_sword_is_among_those_who_fought_in_the_core_battle(underdo
     assert state.fighters["grimm"].games == 0  # hired after the battle was recorded, as before
 
 
+def test_an_underdog_sword_named_by_type_alone_has_the_tables_profile_and_race(underdog):
+    underdog.battle()
+    recruited, profile = underdog.do(SpendUnderdog(warband="Clan Skrit", sword=UnderdogSword(name="Grimm", type="pit-fighter")))[:2]
+    # 2.3 Pit Fighter: | 7 | 2 | 1 | -1 | 6+ | - | 7+ | 8+ |
+    assert (recruited.stats, profile.race) == ({"M": 7, "A": 2, "W": 1, "T": -1, "WS": 6, "I": 7, "Ld": 8}, "human")
+
+
 def test_the_underdog_sword_earns_experience_as_a_hired_sword_who_fought(underdog):
     underdog.battle(ooa=["Hans"])
     underdog.do(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
 
 from commands.coreheim import events
 from commands.coreheim import facts
@@ -39,12 +40,21 @@ def refuse_recruit(cmd: RecruitFighter, ctx: Context) -> None:
     )
 
 
-def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> tuple[str, int, int]:
-    """(role, cost per member, starting XP) for the type hired, checking the list's limits."""
+class _HireTerms(NamedTuple):
+    role: str
+    cost: int  # of one member
+    xp: int  # starting experience
+    race: str  # the list's, for a command that names none
+    profile: dict[str, int]  # the list's starting profile ("-" left out); {} for a type it does not print
+
+
+def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> _HireTerms:
+    """What the warband list or the Hired Swords table says of the type hired, checking its limits."""
     state, tables = ctx.state, model.tables_for(ctx.options)
     listing, variant = model.band_list(band, tables)
     of_type = [f for f in state.fighters_of(band.id) if model.warrior(state, f).type == cmd.type]
     hero = model.hero_type(listing, cmd.type)
+    henchman = model.henchman_type(listing, cmd.type)
     sword = next((s for s in tables.hired_swords.swords if s.id == cmd.type), None)
     if hero is not None or sword is not None:
         if cmd.group_size != 1:
@@ -55,24 +65,34 @@ def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> tuple[str, int, int]:
         count = len(model.heroes(state, band))
         if count >= tables.warbands.max_heroes:
             raise RuleViolation(f"{band.name} has {count} heroes; a warband has at most {tables.warbands.max_heroes}")
-        return (model.LEADER if hero.leader else model.HERO), hero.hire_cost, hero.starting_xp
+        return _HireTerms(model.LEADER if hero.leader else model.HERO, hero.hire_cost, hero.starting_xp, hero.race,
+                          model.starting_profile(hero, listing, variant))
     if sword is not None:
         if of_type:
             raise RuleViolation(f"{band.name} already has {sword.name} {of_type[0].name}; one of each Hired Sword at most")
         discount = tables.hired_swords.marienburg_hire_discount if variant == "marienburg" else 0
-        return model.HIRED_SWORD, sword.hire - discount, 0
-    if cmd.type not in model.GROUP_TYPES:
-        known = [h.id for h in listing.hero_types] + list(model.GROUP_TYPES) + [s.id for s in tables.hired_swords.swords]
-        raise RuleViolation(f"{cmd.type} is not a type {band.name} can hire ({', '.join(known)})")
-    if cmd.cost is None or cmd.cost < 0:
-        raise BadInput(f"give the cost of one {cmd.type} from {listing.name}' list with --cost")
+        return _HireTerms(model.HIRED_SWORD, sword.hire - discount, 0, sword.race, model.starting_profile(sword, listing, variant))
+    if henchman is not None:
+        members = sum(f.group_size for f in of_type)
+        if henchman.max_count is not None and members + cmd.group_size > henchman.max_count:
+            raise RuleViolation(f"{band.name} may have at most {henchman.max_count} {henchman.name}; "
+                                f"it has {members}, so not {cmd.group_size} more")
+        terms = _HireTerms(henchman.kind, henchman.hire_cost, 0, henchman.race, model.starting_profile(henchman, listing, variant))
+    elif cmd.type in model.GROUP_TYPES:
+        if cmd.cost is None or cmd.cost < 0:
+            raise BadInput(f"give the cost of one {cmd.type} from {listing.name}' list with --cost")
+        terms = _HireTerms(cmd.type, cmd.cost, 0, "", {})
+    else:
+        known = [w.id for w in (*listing.hero_types, *listing.henchman_types)]
+        known += [*model.GROUP_TYPES, *(s.id for s in tables.hired_swords.swords)]
+        raise BadInput(f"{cmd.type} is not a type {band.name} can hire ({', '.join(known)})")
     limits = tables.warbands
-    if cmd.type == model.HENCHMAN and not limits.min_henchman_group_size <= cmd.group_size <= limits.max_henchman_group_size:
+    if terms.role == model.HENCHMAN and not limits.min_henchman_group_size <= cmd.group_size <= limits.max_henchman_group_size:
         raise RuleViolation(
             f"henchmen are hired in groups of {limits.min_henchman_group_size} to {limits.max_henchman_group_size}, "
             f"not {cmd.group_size}"
         )
-    return cmd.type, cmd.cost, 0
+    return terms
 
 
 def hire(cmd: Hire, ctx: Context) -> None:
@@ -90,19 +110,22 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
         raise BadInput("a warrior needs a name")
     if any(f.name.lower() == name.lower() for f in state.fighters_of(band.id)):
         raise RuleViolation(f"{band.name} already has a warrior called {name}")
-    role, cost, xp = _hire_terms(cmd, band, ctx)
+    role, cost, xp, listed_race, profile = _hire_terms(cmd, band, ctx)
     if cmd.cost is not None and cmd.cost != cost:
         raise RuleViolation(f"a {cmd.type} costs {cost} gc in {band.name}, not {cmd.cost}")
     unknown = sorted(set(cmd.stats) - set(rules.STATS))
     if unknown:
         raise BadInput(f"{', '.join(unknown)}: not a characteristic ({' '.join(rules.STATS)})")
+    # The list's starting profile, each stat the command gives in its place; a type the list
+    # does not print takes the whole profile from the command.
+    stats, race = {**profile, **cmd.stats}, cmd.race or listed_race
     if role not in (model.ANIMAL, model.MONSTER):
-        missing = [s for s in rules.STATS if s not in cmd.stats]
+        missing = [] if profile else [s for s in rules.STATS if s not in stats]
         if missing:
             raise BadInput(f"give {name}'s {' '.join(missing)} with --stat (e.g. --stat {missing[0]}=4)")
-        if not cmd.race:
+        if not race:
             raise BadInput(f"give {name}'s race with --race (it sets his maximum characteristics)")
-        rules.race_maximums(cmd.race, tables=tables)
+        rules.race_maximums(race, tables=tables)
     listing = model.band_list(band, tables)[0]
     size = model.warband_size(state, band)
     if role != model.HIRED_SWORD and size + cmd.group_size > listing.max_size:
@@ -115,9 +138,9 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
     acting = model.leader(state, band)
     fighter = unique_id(name, state.fighters)
     ctx.emit(
-        ev.FighterRecruited(warband=band.id, fighter=fighter, name=name, role=role, stats=dict(cmd.stats), cost=cost,
+        ev.FighterRecruited(warband=band.id, fighter=fighter, name=name, role=role, stats=stats, cost=cost,
                             group_size=cmd.group_size, xp=xp),
-        events.WarriorProfile(warband=band.id, fighter=fighter, warrior_type=cmd.type, race=cmd.race, advanced_to=xp),
+        events.WarriorProfile(warband=band.id, fighter=fighter, warrior_type=cmd.type, race=race, advanced_to=xp),
     )
     if total and not cmd.free:
         ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=f"hired {name}", row=cmd.type))

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from commands.kit import TableError
 from commands.coreheim.tables.effects import Effect, Fight, FreeHiredSword, GainGold, GainItem, InjuryReroll, LeaderTest, LoseItem, MultipleInjuries, PlayerOption, RollTable
-from commands.coreheim.tables.schemas import AdvanceTable, CoreheimTables
+from commands.coreheim.tables.schemas import HENCHMAN_KINDS, AdvanceTable, CoreheimTables, Profile, WarbandList
 
 
 
@@ -141,6 +141,7 @@ def check_tables(tables: CoreheimTables) -> None:
         unknown = {list_id for lists in named for list_id in lists} - list_ids
         if unknown:
             raise TableError(f"warbands: {warband.id} names unknown skill lists {sorted(unknown)}")
+        _check_warrior_types(warband, tables)
 
     shard_counts = sorted({row.shards for row in tables.wyrdstone_sale.rows})
     if shard_counts != list(range(1, len(shard_counts) + 1)):
@@ -158,6 +159,22 @@ def check_tables(tables: CoreheimTables) -> None:
     duplicates = sorted({row_id for row_id in ids if ids.count(row_id) > 1})
     if duplicates:
         raise TableError(f"Row ids must be unique; repeated: {duplicates}")
+
+
+def _check_warrior_types(warband: WarbandList, tables: CoreheimTables) -> None:
+    """A hire type names one warrior: the list's own types, the generic kinds and the Hired Swords
+    never share an id; a variant's starting stat is a hero's."""
+    own = [warrior.id for warrior in (*warband.hero_types, *warband.henchman_types)]
+    taken = [*own, *HENCHMAN_KINDS, *(sword.id for sword in tables.hired_swords.swords)]
+    clashing = sorted({type_id for type_id in own if taken.count(type_id) > 1})
+    if clashing:
+        raise TableError(f"warbands: {warband.id} has more than one warrior type {clashing}")
+    heroes = {hero.id for hero in warband.hero_types}
+    for variant in warband.variants:
+        for start in variant.starting_stats:
+            if start.hero_type not in heroes or start.stat not in Profile.__struct_fields__:
+                raise TableError(f"warbands: {warband.id}/{variant.id} starts {start.hero_type}'s {start.stat}, "
+                                 f"not a characteristic of one of its hero types")
 
 
 def _all_rows(tables: CoreheimTables) -> Iterable:

@@ -112,11 +112,9 @@ class AdvanceTable(Data):
     rows: tuple[AdvanceRow, ...]
 
 
-class RaceMaximums(Data):
-    """Best allowed values. M, A, W: higher is better; T and the targets: lower is better.
-    ``None`` means the characteristic cannot be improved."""
+class Profile(Data):
+    """The eight characteristics in v10 terms: WS/BS/I/Ld are D12 targets (6 means 6+), T a modifier."""
 
-    race: str
     M: int | None
     A: int | None
     W: int | None
@@ -125,6 +123,13 @@ class RaceMaximums(Data):
     BS: int | None
     I: int | None  # noqa: E741 - the game's own abbreviation for Initiative
     Ld: int | None
+
+
+class RaceMaximums(Profile):
+    """Best allowed values. M, A, W: higher is better; T and the targets: lower is better.
+    ``None`` means the characteristic cannot be improved."""
+
+    race: str
 
 
 class MaxCharacteristicsTable(Data):
@@ -157,14 +162,44 @@ class SkillsTable(Data):
 # --- Warbands, trading ----------------------------------------------------------------
 
 
-class HeroType(Data):
+class ListedWarrior(Data):
+    """A warrior as a warband list (or the Hired Swords' section) prints him: his starting profile
+    ("-" is None), and the race whose maximum characteristics he has ("" when he has none to
+    improve). A house-rule table without profiles leaves hiring to give the whole profile."""
+
     id: str
     name: str
+    race: str = ""
+    profile: Profile | None = None
+
+
+class HeroType(ListedWarrior, kw_only=True):
+    hire_cost: int
     leader: bool
     max_count: int
-    hire_cost: int
     starting_xp: int
     skill_lists: tuple[str, ...]
+
+
+# What a henchman type of a list is; hiring also takes these as types of its own, for warriors a
+# list does not print (the player gives price and profile).
+HENCHMAN_KINDS = ("henchman", "animal", "monster")
+
+
+class HenchmanType(ListedWarrior, kw_only=True):
+    """A henchman group, animal or monster of the list; ``max_count`` members at most (None: any)."""
+
+    hire_cost: int
+    kind: Literal[HENCHMAN_KINDS]
+    max_count: int | None
+
+
+class StartingStat(Data):
+    """A variant's own starting value of one characteristic of a hero type (Reikland's Sergeants' Ld 4+)."""
+
+    hero_type: str
+    stat: str
+    value: int
 
 
 class ExtraSkillLists(Data):
@@ -178,6 +213,7 @@ class WarbandVariant(Data):
     extra_skill_lists: tuple[ExtraSkillLists, ...]
     promoted_extra_lists: tuple[str, ...]
     promoted_optional_lists: tuple[str, ...]
+    starting_stats: tuple[StartingStat, ...] = ()
 
 
 class WarbandList(Data):
@@ -187,6 +223,7 @@ class WarbandList(Data):
     rout_at: int
     hero_types: tuple[HeroType, ...]
     variants: tuple[WarbandVariant, ...]
+    henchman_types: tuple[HenchmanType, ...] = ()
 
 
 class WarbandsTable(Data):
@@ -246,9 +283,7 @@ class PriceChart(Data):
     note: str = ""
 
 
-class HiredSword(Data):
-    id: str
-    name: str
+class HiredSword(ListedWarrior, kw_only=True):
     hire: int
     upkeep: int
     rating: int

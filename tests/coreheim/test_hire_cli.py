@@ -1,0 +1,90 @@
+"""`campaign coreheim hire` from the warband list (issue 9, item 7): the type alone hires a warrior
+with the list's profile, race and price; `--stat` replaces single characteristics; exact output
+and exit codes, through the real CLI on a SQLite file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ledger.testing import CampaignRunner
+
+R = "Reiklanders"
+
+
+@pytest.fixture
+def campaign(tmp_path) -> CampaignRunner:
+    """A coreheim campaign with Reiklanders (mercenaries/reikland, 500 gc) and nobody hired yet."""
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (
+        ["new", "League", "--ruleset", "coreheim"],
+        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries/reikland", "--treasury", "500"],
+    ):
+        assert runner(*args).exit_code == 0
+    return runner
+
+
+def events(campaign) -> int:
+    return json.loads(campaign("show", "--json").output)["events"]
+
+
+def roster(campaign) -> list[str]:
+    result = campaign("roster", R)
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()[1:]
+
+
+def test_a_captain_is_hired_by_his_type(campaign):
+    result = campaign("coreheim", "hire", R, "Kurt", "--type", "captain")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:-1] == [
+        "  Kurt, leader, joins Reiklanders",
+        "  Kurt is a human captain",
+        "  Reiklanders treasury -60: hired Kurt",
+    ]
+    # 3.1, 1 Mercenary Captain: | 7 | 1 | 1 | +0 | 8+ | 8+ | 5+ | 4+ |, Starting Experience: 20
+    assert roster(campaign) == ["  Kurt — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4"]
+
+
+def test_a_stat_given_replaces_only_that_one(campaign):
+    result = campaign("coreheim", "hire", R, "Otto", "--type", "sergeant", "--stat", "WS=7")
+    assert result.exit_code == 0, result.output
+    # Sergeants: WS 8+ BS 9+ I 7+ Ld 6+, and Reikland's "Sergeants start with Ld 4+"
+    assert roster(campaign) == ["  Otto — hero  XP 6  M7 A1 W1 T0 WS7 BS9 I7 Ld4"]
+
+
+def test_a_henchman_group_is_hired_by_its_type(campaign):
+    result = campaign("coreheim", "hire", R, "Shots", "--type", "marksman", "--size", "3")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:-1] == [
+        "  Shots, henchman (group of 3), joins Reiklanders",
+        "  Shots is a human marksman",
+        "  Reiklanders treasury -75: hired Shots",
+    ]
+
+
+def test_an_unknown_type_is_refused_naming_the_lists_types(campaign):
+    before = events(campaign)
+    result = campaign("coreheim", "hire", R, "Ogg", "--type", "wizard")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: wizard is not a type Reiklanders can hire (captain, sergeant, youngblood, militia, marksman, "
+        "state-troop, greatsword, henchman, animal, monster, ogre-bodyguard, halfling-scout, dwarf-slayer, "
+        "elven-ranger, pit-fighter, warlock, freelancer, skryre-engineer)\n"
+    ))
+    assert events(campaign) == before
+
+
+def test_more_of_a_type_than_the_list_allows_is_a_rule_refusal(campaign):
+    assert campaign("coreheim", "hire", R, "Shots", "--type", "marksman", "--size", "5").exit_code == 0
+    before = events(campaign)
+    result = campaign("coreheim", "hire", R, "More", "--type", "marksman", "--size", "3")
+    assert (result.exit_code, result.output) == (1, "Error: Reiklanders may have at most 7 Marksmen; it has 5, so not 3 more\n")
+    assert events(campaign) == before
+
+
+def test_the_roster_sheet_prints_the_profile_in_the_lists_order(campaign):
+    """v10 prints `M A W T WS BS I Ld` (shared/rules/coreheim.md section 0); so does the sheet."""
+    assert campaign("coreheim", "hire", R, "Kurt", "--type", "captain").exit_code == 0
+    sheet = campaign("roster", R, "--format", "md").output.splitlines()
+    assert "| Kurt | leader<br>Type: captain<br>Race: human | 20 | M 7 A 1 W 1 T 0 WS 8 BS 8 I 5 Ld 4 |  |  |  |" in sheet
