@@ -212,8 +212,8 @@ def test_campaign_demo_builds_the_coreheim_sample(campaign):
     lines = ok(campaign("demo", "--ruleset", "coreheim"))
     summary = lines.index(f"{DEMO['name']} — coreheim v2")
     assert lines[summary + 2:summary + 4] == [
-        "  Reikland Rats (Ann): 5 fighters, treasury 426, 3 games, 1 win, rating 71",
-        "  Clan Skrit (Bob): 3 fighters, treasury 360, 3 games, 2 wins, rating 78",
+        "  Reikland Rats (Ann): 5 fighters, treasury 426, wyrdstone shards 0, 3 games, 1 win, rating 71",
+        "  Clan Skrit (Bob): 3 fighters, treasury 360, wyrdstone shards 0, 3 games, 2 wins, rating 78",
     ]
 
 
@@ -358,3 +358,21 @@ def test_a_script_may_answer_ahead_a_question_the_dice_may_not_raise(after_battl
     assert any(line.startswith("  Hans serious injury 42: ") for line in done)
     listed = after_battle("post-game", R, "--list").output
     assert "may ask, depending on the dice: SWORD:upkeep" in listed
+
+
+def test_the_wyrdstone_a_warband_keeps_is_on_its_roster_and_in_the_campaign(after_battle):
+    """Issue 9, item 6: the shards found were kept but shown nowhere (the ruleset's terms name them)."""
+    ok(after_battle("coreheim", "explore", R, "--dice", "3,3,6,4"))  # 12: 3 shards
+    assert ok(after_battle("roster", R))[0] == (
+        "Reikland Rats (Ann, mercenaries)  treasury 425  wyrdstone shards 3  rating 30  games 1  wins 1"
+    )
+    assert json.loads(after_battle("roster", R, "--json").output)["resources"] == [
+        {"resource": "shards", "label": "Wyrdstone shards", "amount": 3}
+    ]
+    assert ok(after_battle("show"))[2:4] == [
+        "  Reikland Rats (Ann): 2 fighters, treasury 425, wyrdstone shards 3, 1 game, 1 win, rating 30",
+        "  Clan Skrit (Bob): 1 fighter, treasury 430, wyrdstone shards 0, 1 game, 0 wins, rating 25",
+    ]
+    assert ok(after_battle("warband", "list"))[0] == (
+        "Reikland Rats  (Ann)  2 fighters  treasury 425  wyrdstone shards 3  rating 30"
+    )
