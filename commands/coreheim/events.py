@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from commands.coreheim import rules
+from commands.coreheim.tables import TABLES
 from commands.kit import Folds
 from ledger import events as ev
 from ledger.describe import fighter_name, plural, signed, warband_name
@@ -108,9 +110,13 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exp
     rows: list[str] = []  # the exploration chart rows read for the multiple
 
     def describe(self, state: CampaignState) -> str:
-        chosen = f"; multiple {self.multiple} ({', '.join(self.rows)})" if self.multiple else ""
+        chosen = ""
+        if self.multiple:
+            words = rules.chart_words(self.rows, tables=TABLES.for_options(state.options))
+            chosen = (f"; multiple {self.multiple}" + (f": {words[0]}" if words else "")
+                      + (f" ({'; '.join(words[1:])})" if words[1:] else ""))
         return (f"{warband_name(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
-                f"= {plural(self.shards, 'shard')} ({self.row or 'no dice'}){chosen}")
+                f"= {plural(self.shards, 'shard')}{'' if self.row else ' (no dice)'}{chosen}")
 
 
 class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-bonus"):

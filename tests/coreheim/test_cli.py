@@ -53,8 +53,8 @@ def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
     assert lines[:-1] == [
         "  R0 exploration of Reikland Rats: 3D6 rolled [3, 3, 6] = 12 (table)",
         "  R1 exploration chart follow-up multiples:3x2:d6 for Reikland Rats: D6 rolled [4] = 4 (table)",
-        "  Reikland Rats explored: kept [3, 3, 6] of [3, 3, 6], total 12 = 3 shards (shards:12-17); "
-        "multiple 3x2 (multiples:3x2, multiples:3x2:any, multiples:3x2:d6:4-5)",
+        # issue 9, item 6: the chart's names (Corpse, the Sword its D6 gave), not its row ids
+        "  Reikland Rats explored: kept [3, 3, 6] of [3, 3, 6], total 12 = 3 shards; multiple 3x2: Corpse (Sword)",
         "  Reikland Rats wyrdstone +3: explored after battle 1",
         "  Reikland Rats stash gains sword",
         "  Reikland Rats: post-game step explore done for battle 1",

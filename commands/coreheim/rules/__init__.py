@@ -66,6 +66,7 @@ from commands.coreheim.rules.exploration import (
     Outcome,
     Resolution,
     resolve_multiples,
+    chart_words,
 )
 from commands.coreheim.rules.injuries import (
     HenchmanInjury,
@@ -143,6 +144,7 @@ __all__ = [
     "Outcome",
     "Resolution",
     "resolve_multiples",
+    "chart_words",
     "HenchmanInjury",
     "resolve_henchman_injury",
     "InjuryRoll",

@@ -77,6 +77,7 @@ from commands.coreheim.tables.schemas import (
 from commands.coreheim.tables.checks import (
     dice_spec,
     check_tables,
+    walk_effects,
 )
 
 from commands.kit import TableError, Tables
@@ -155,4 +156,5 @@ __all__ = [
     "CoreheimTables",
     "dice_spec",
     "check_tables",
+    "walk_effects",
 ]
