@@ -18,6 +18,8 @@ An event here records what has no shared name:
 - `coreheim.exploration-bonus`: extra dice for the next exploration (Mordheim Survivor);
 - `coreheim.injury-rolled`: one hero D66 with the row rolled and the result that counted
   (Dead counts as Multiple Injuries in a warband's first two games);
+- `coreheim.henchman-injury-rolled`: one D12 of a henchman, mount or Hired Sword taken out of
+  action and what it gave, dead or survives (version 2 on: a survivor's roll said nothing);
 - `coreheim.advance-rolled`: one advance for one threshold: rows rolled and the result;
 - `coreheim.misses-game`: a warrior misses the next game without an injury (Well, fake map);
 - `coreheim.rare-item-searched` / `rare-item-bought`: a 2D6 search and the found item
@@ -117,6 +119,17 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exp
                       + (f" ({'; '.join(words[1:])})" if words[1:] else ""))
         return (f"{warband_name(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
                 f"= {plural(self.shards, 'shard')}{'' if self.row else ' (no dice)'}{chosen}")
+
+
+class HenchmanInjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.henchman-injury-rolled"):
+    warband: str
+    fighter: str
+    face: int
+    row: str
+    result: str  # "dead" or "survives", as the row says
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{fighter_name(state, self.fighter)} injury {self.face}: {self.result} ({self.row})"
 
 
 class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-bonus"):
@@ -240,6 +253,7 @@ EVENTS = (
     ExplorationResolved,
     ExplorationBonus,
     InjuryRolled,
+    HenchmanInjuryRolled,
     AdvanceRolled,
     MissesGame,
     RareItemSearched,
@@ -254,8 +268,8 @@ for registered in EVENTS:
 
 # --- the fold ------------------------------------------------------------------------------------
 
-# No typed facts yet: they are kept in `ext` (the keys above). InjuryRolled is kept for the audit
-# trail only: it changes nothing.
+# No typed facts yet: they are kept in `ext` (the keys above). InjuryRolled and HenchmanInjuryRolled
+# are kept for the audit trail only: they change nothing.
 FOLDS = Folds()
 
 

@@ -13,6 +13,7 @@ The usual warbands (stats are v10 targets: WS 8 means 8+):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +33,7 @@ from commands.coreheim.commands import (
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle
 from ledger import events as ev
+from ledger import rulesets
 from ledger.testing import LedgerHarness
 
 HUMAN = {"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7}
@@ -124,6 +126,21 @@ def table() -> Table:
 
 @pytest.fixture
 def rats_and_skaven(table: Table) -> Table:
+    table.rats()
+    table.skaven()
+    return table
+
+
+@pytest.fixture
+def rats_and_skaven_on_v1() -> Table:
+    """The usual warbands in a campaign pinned to coreheim version 1, as one recorded before version 2
+    existed: a rule fixed in version 2 must still decide there as version 1 did."""
+    newest = rulesets.get("coreheim")
+    rulesets.register(dataclasses.replace(newest, version="1", versions=("1",)))
+    try:
+        table = Table()
+    finally:
+        rulesets.register(newest)
     table.rats()
     table.skaven()
     return table

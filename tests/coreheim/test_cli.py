@@ -376,3 +376,27 @@ def test_the_wyrdstone_a_warband_keeps_is_on_its_roster_and_in_the_campaign(afte
     assert ok(after_battle("warband", "list"))[0] == (
         "Reikland Rats  (Ann)  2 fighters  treasury 425  wyrdstone shards 3  rating 30"
     )
+
+
+def test_a_henchman_who_survives_his_injury_roll_says_so(campaign):
+    """Issue 9, item 16: the D12 of a henchman who lives printed no outcome (seed 2.1: "5–12 = Survives")."""
+    for args in (
+        ["new", "League", "--ruleset", "coreheim"],
+        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+        ["coreheim", "hire", R, "Marksmen", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "3", *HUMAN],
+        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", S, "--ooa", "Marksmen"],
+        ["coreheim", "explore", R, "--dice", "1"],
+    ):
+        ok(campaign(*args))
+    lines = ok(campaign("coreheim", "injuries", R, "--dice", "7,2", "--answer", "marksmen:out=2"))
+    assert lines[:-1] == [
+        "  R1 injury of Marksmen (1 of 2): D12 rolled [7] = 7 (table)",
+        "  Marksmen injury 7: survives (henchman-injury:5-12)",
+        "  R2 injury of Marksmen (2 of 2): D12 rolled [2] = 2 (table)",
+        "  Marksmen injury 2: dead (henchman-injury:1-4)",
+        "  Marksmen -1 member: a member died of his wounds",
+        "  Reikland Rats: post-game step injuries done for battle 1",
+    ]
