@@ -41,8 +41,18 @@ SKAVEN = {"M": 5, "A": 1, "W": 1, "T": 0, "WS": 7, "BS": 8, "I": 6, "Ld": 7}
 
 
 class Table(LedgerHarness):
-    def __init__(self, options: dict[str, Any] | None = None):
-        super().__init__("coreheim", options)
+    def __init__(self, options: dict[str, Any] | None = None, *, version: str | None = None):
+        """A campaign on the newest rules, or pinned to an older `version` as one recorded then is."""
+        if version is None:
+            super().__init__("coreheim", options)
+            return
+        newest = rulesets.get("coreheim")
+        rulesets.register(dataclasses.replace(newest, version=version,
+                                              versions=newest.versions[:newest.versions.index(version) + 1]))
+        try:
+            super().__init__("coreheim", options)
+        finally:
+            rulesets.register(newest)
 
     def fighter(self, name: str):
         return self.state.fighter(name)
@@ -132,15 +142,9 @@ def rats_and_skaven(table: Table) -> Table:
 
 
 @pytest.fixture
-def rats_and_skaven_on_v1() -> Table:
-    """The usual warbands in a campaign pinned to coreheim version 1, as one recorded before version 2
-    existed: a rule fixed in version 2 must still decide there as version 1 did."""
-    newest = rulesets.get("coreheim")
-    rulesets.register(dataclasses.replace(newest, version="1", versions=("1",)))
-    try:
-        table = Table()
-    finally:
-        rulesets.register(newest)
+def rats_and_skaven_v1() -> Table:
+    """The usual warbands in a campaign recorded on version 1 of the rules."""
+    table = Table(version="1")
     table.rats()
     table.skaven()
     return table

@@ -339,9 +339,9 @@ def test_a_name_given_for_a_promotion_that_is_taken_is_refused(rats_and_skaven):
     )
 
 
-def test_on_version_1_the_promotions_share_the_name_and_naming_it_is_refused_with_both(rats_and_skaven_on_v1):
+def test_on_version_1_the_promotions_share_the_name_and_naming_it_is_refused_with_both(rats_and_skaven_v1):
     """A version 1 campaign replays as recorded: the same name twice; what is refused now is picking one."""
-    table = rats_and_skaven_on_v1
+    table = rats_and_skaven_v1
     given_xp(table, Marksmen=3)
     advance(table, TWO_TALENTS, answers=TWO_TALENTS_ANSWERS)
     assert promoted(table) == ["Marksmen (promoted)", "Marksmen (promoted)"]

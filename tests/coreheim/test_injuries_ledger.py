@@ -62,9 +62,9 @@ def test_a_survivor_s_roll_prints_that_he_survives(rats_and_skaven):
     assert events[1].describe(rats_and_skaven.state) == "Marksmen injury 9: survives (henchman-injury:5-12)"
 
 
-def test_on_version_1_a_henchman_s_roll_is_recorded_as_it_was(rats_and_skaven_on_v1):
+def test_on_version_1_a_henchman_s_roll_is_recorded_as_it_was(rats_and_skaven_v1):
     """Campaigns recorded before version 2 replay as recorded: no outcome event after the D12."""
-    events = injuries_after_battle(rats_and_skaven_on_v1, [5, 4], {"marksmen:out": "2"}, ooa=["Marksmen"])
+    events = injuries_after_battle(rats_and_skaven_v1, [5, 4], {"marksmen:out": "2"}, ooa=["Marksmen"])
     assert events == [
         d12(1, "injury of Marksmen (1 of 2)", 5),
         d12(2, "injury of Marksmen (2 of 2)", 4),

@@ -286,9 +286,9 @@ def test_a_dead_warriors_name_is_not_hired_again(rats_and_skaven):
     )
 
 
-def test_on_version_1_a_dead_warriors_name_could_be_hired_again(rats_and_skaven_on_v1):
-    rats_and_skaven_on_v1.do(Correct(warband="Reikland Rats", fighter="Hans", reason="fell", status="dead"))
-    assert rats_and_skaven_on_v1.do(HANS_AGAIN)[0] == ev.FighterRecruited(
+def test_on_version_1_a_dead_warriors_name_could_be_hired_again(rats_and_skaven_v1):
+    rats_and_skaven_v1.do(Correct(warband="Reikland Rats", fighter="Hans", reason="fell", status="dead"))
+    assert rats_and_skaven_v1.do(HANS_AGAIN)[0] == ev.FighterRecruited(
         warband=RATS, fighter="hans-2", name="Hans", role="hero", stats=HANS_AGAIN.stats, cost=15)
 
 
