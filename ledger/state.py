@@ -140,16 +140,24 @@ class CampaignState(msgspec.Struct, kw_only=True):
     def fighter(self, ref: str, warband: str | None = None) -> Fighter:
         from ledger.errors import NotFound
 
-        candidates = [
-            f for f in self.fighters.values() if warband is None or f.warband == warband
-        ]
-        found = next((f for f in candidates if f.id == ref), None) or next(
-            (f for f in candidates if f.name.lower() == ref.lower()), None
-        )
+        found = self.fighter_among(ref, [f for f in self.fighters.values() if warband is None or f.warband == warband])
         if found is None:
             where = f" in {self.warbands[warband].name}" if warband in self.warbands else ""
             raise NotFound(f"no fighter '{ref}'{where}")
         return found
+
+    def fighter_among(self, ref: str, candidates: list[Fighter]) -> Fighter | None:
+        """The candidate with this id, else the one with this name (None: no such one); a name several
+        candidates share is refused naming them (picking one would act on a fighter nobody chose)."""
+        from ledger.errors import BadInput
+
+        found = next((f for f in candidates if f.id == ref), None)
+        named = [f for f in candidates if f.name.lower() == ref.lower()]
+        if found is None and len(named) > 1:
+            which = ", ".join(f"{f.id} ({self.warbands[f.warband].name if f.warband in self.warbands else f.warband}"
+                              f"{'' if f.active else ', ' + f.status})" for f in named)
+            raise BadInput(f"{len(named)} fighters are called {ref}: {which}; give the id of the one you mean")
+        return found or next(iter(named), None)
 
     def fighters_of(self, warband: str, *, active_only: bool = True) -> list[Fighter]:
         band = self.warbands.get(warband)

@@ -25,13 +25,17 @@ class Terms:
 
     def resources_of(self, ext: Mapping[str, Any]) -> list[tuple[str, int]]:
         """(label, amount) of each resource the warband's `ext` holds."""
+        return [(label, amount) for _key, label, amount in self.resources_in(ext)]
+
+    def resources_in(self, ext: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+        """(key, label, amount) of each resource the warband's `ext` holds: declared ones, 0 when not kept yet."""
         if self.resources is None:
             return [
-                (humanize(key), value)
+                (key, humanize(key), value)
                 for key, value in sorted(ext.items())
                 if isinstance(value, int) and not isinstance(value, bool)
             ]
-        return [(label, ext.get(key, 0)) for key, label in self.resources.items()]
+        return [(key, label, ext.get(key, 0)) for key, label in self.resources.items()]
 
     def facts_of(self, ext: Mapping[str, Any]) -> list[tuple[str, str]]:
         """(label, text) of each declared fighter fact present in its `ext`."""

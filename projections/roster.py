@@ -34,6 +34,13 @@ def campaign_row(state: CampaignState) -> dict[str, Any]:
     }
 
 
+def resources(state: CampaignState, warband: str) -> list[dict[str, Any]]:
+    """What the warband keeps besides its treasury, as its ruleset's terms name it (wyrdstone shards, glory…)."""
+    terms = rulesets.get(state.ruleset).terms
+    return [{"resource": key, "label": label, "amount": amount}
+            for key, label, amount in terms.resources_in(ext_of(state, state.warbands[warband]))]
+
+
 def warband_row(state: CampaignState, warband: str) -> dict[str, Any]:
     band = state.warbands[warband]
     return {
@@ -42,6 +49,7 @@ def warband_row(state: CampaignState, warband: str) -> dict[str, Any]:
         "player": band.player,
         "faction": band.faction,
         "treasury": band.treasury,
+        "resources": resources(state, warband),
         "stash": list(band.stash),
         "games": band.games,
         "wins": band.wins,

@@ -15,12 +15,13 @@ from itertools import combinations
 
 from commands.coreheim import events
 from commands.coreheim import model
-from commands.kit import MoreDice, Rolled, resolve
+from commands.kit import MoreDice, Rolled, resolve, since
 from commands.coreheim import rules
 from commands.coreheim.tables import AdvanceTable, CoreheimTables
 from commands.shared import unique_id
 from ledger import events as ev
 from ledger.decide import Context, Roll
+from ledger.errors import BadInput
 from ledger.state import Fighter, Warband
 
 
@@ -178,6 +179,25 @@ def _skill(
     return skill, check(skill)
 
 
+def _promoted_name(ctx: Context, band: Warband, group: Fighter, given: str | None) -> str:
+    """The name of the member Talent! promotes: the one given with --name, else "GROUP (promoted)".
+    From version 2 names stay unique in the warband (v1 gave every promotion of a group the same
+    name): a given name already used is refused, and the default is numbered, "GROUP (promoted 2)"."""
+    if not since(ctx, "2"):
+        return given or f"{group.name} (promoted)"
+    taken = {f.name.lower() for f in ctx.state.fighters_of(band.id, active_only=False)}
+    if given is not None:
+        if given.lower() in taken:
+            raise BadInput(f"{band.name} already has a fighter called {given}: "
+                           f"give the member {group.name} promotes another name (--name {group.name}=NAME)")
+        return given
+    name, number = f"{group.name} (promoted)", 1
+    while name.lower() in taken:
+        number += 1
+        name = f"{group.name} (promoted {number})"
+    return name
+
+
 def _talent(
     ctx: Context, band: Warband, group: Fighter, threshold: int, key: str, names: dict[str, str],
     resolution: rules.AdvanceResolution, tables: CoreheimTables,
@@ -187,7 +207,7 @@ def _talent(
     state = ctx.state
     listing, variant = model.band_list(band, tables)
     heroes = model.heroes(state, band)
-    name = names.get(group.id) or f"{group.name} (promoted)"
+    name = _promoted_name(ctx, band, group, names.get(group.id))
     sack: str | None = None
     if len(heroes) >= tables.warbands.max_heroes:
         picked = ctx.choose(f"{key}:six-heroes", f"{band.name} has {len(heroes)} heroes: sack one for {name}, or re-roll?",

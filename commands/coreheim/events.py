@@ -18,6 +18,8 @@ An event here records what has no shared name:
 - `coreheim.exploration-bonus`: extra dice for the next exploration (Mordheim Survivor);
 - `coreheim.injury-rolled`: one hero D66 with the row rolled and the result that counted
   (Dead counts as Multiple Injuries in a warband's first two games);
+- `coreheim.henchman-injury-rolled`: one D12 of a henchman, mount or Hired Sword taken out of
+  action and what it gave, dead or survives (version 2 on: a survivor's roll said nothing);
 - `coreheim.advance-rolled`: one advance for one threshold: rows rolled and the result;
 - `coreheim.misses-game`: a warrior misses the next game without an injury (Well, fake map);
 - `coreheim.rare-item-searched` / `rare-item-bought`: a 2D6 search and the found item
@@ -34,6 +36,8 @@ A post-game step done is the shared `post-game.step-done`.
 
 from __future__ import annotations
 
+from commands.coreheim import rules
+from commands.coreheim.tables import TABLES
 from ledger import events as ev
 from ledger.describe import fighter_name, plural, signed, warband_name
 from ledger.state import CampaignState
@@ -87,9 +91,24 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exp
     rows: list[str] = []  # the exploration chart rows read for the multiple
 
     def describe(self, state: CampaignState) -> str:
-        chosen = f"; multiple {self.multiple} ({', '.join(self.rows)})" if self.multiple else ""
+        chosen = ""
+        if self.multiple:
+            words = rules.chart_words(self.rows, tables=TABLES.for_options(state.options))
+            chosen = (f"; multiple {self.multiple}" + (f": {words[0]}" if words else "")
+                      + (f" ({'; '.join(words[1:])})" if words[1:] else ""))
         return (f"{warband_name(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
-                f"= {plural(self.shards, 'shard')} ({self.row or 'no dice'}){chosen}")
+                f"= {plural(self.shards, 'shard')}{'' if self.row else ' (no dice)'}{chosen}")
+
+
+class HenchmanInjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.henchman-injury-rolled"):
+    warband: str
+    fighter: str
+    face: int
+    row: str
+    result: str  # "dead" or "survives", as the row says
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{fighter_name(state, self.fighter)} injury {self.face}: {self.result} ({self.row})"
 
 
 class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-bonus"):
@@ -213,6 +232,7 @@ EVENTS = (
     ExplorationResolved,
     ExplorationBonus,
     InjuryRolled,
+    HenchmanInjuryRolled,
     AdvanceRolled,
     MissesGame,
     RareItemSearched,

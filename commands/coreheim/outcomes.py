@@ -14,7 +14,7 @@ from __future__ import annotations
 from commands.coreheim import events
 from commands.coreheim import model
 from commands.coreheim.phase import PHASE
-from commands.kit import MoreDice, Rolled, resolve
+from commands.kit import MoreDice, Rolled, resolve, since
 from commands.coreheim import rules
 from commands.coreheim import tables as t
 from ledger import events as ev
@@ -198,6 +198,9 @@ def henchman_injury(ctx: Context, band: Warband, fighter: Fighter) -> None:
         which = f" ({n} of {out})" if out > 1 else ""
         face = ctx.roll("D12", purpose=f"injury of {fighter.name}{which}").value
         injury = rules.resolve_henchman_injury(face, marienburg_hired_sword=marienburg_sword, tables=tables)
+        if since(ctx, "2"):  # v2: each D12 says what it gave, as a hero's D66 does; a survivor's said nothing
+            ctx.emit(events.HenchmanInjuryRolled(warband=band.id, fighter=fighter.id, face=face, row=injury.row_id,
+                                                 result="dead" if injury.dead else "survives"))
         if not injury.dead:
             continue
         if ctx.state.fighters[fighter.id].group_size > 1:

@@ -16,6 +16,8 @@ the walk offers to stop there, since once the step is done that window is closed
 
 from __future__ import annotations
 
+import shlex
+
 from commands.coreheim import facts
 from commands.coreheim import model
 from commands.coreheim.commands import (
@@ -35,6 +37,14 @@ def advances_done(state: CampaignState, band: Warband) -> bool:
     tables = model.tables_for(state.options)
     return PHASE.is_done(state, band, "experience") and not any(
         model.pending_thresholds(state, f, tables) for f in state.fighters_of(band.id))
+
+
+def advances_owed(state: CampaignState, band: Warband) -> str:
+    """Who has advances to roll, and the command that rolls them (for the next battle's refusal)."""
+    tables = model.tables_for(state.options)
+    owing = [f"{f.name} at {', '.join(map(str, thresholds))} XP" for f in state.fighters_of(band.id)
+             if (thresholds := model.pending_thresholds(state, f, tables))]
+    return f"owed: {'; '.join(owing)} — `campaign coreheim advance {shlex.quote(band.name)}` rolls them"
 
 
 def _sell_shards(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
@@ -81,7 +91,7 @@ PHASE = Phase(
                   guide="Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero"),
         PhaseStep("experience", "award experience", build=_plain(Experience),
                   guide="Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"),
-        PhaseStep("advances", "roll advances", build=_plain(Advance), done=advances_done,
+        PhaseStep("advances", "roll advances", build=_plain(Advance), done=advances_done, owed=advances_owed,
                   guide="Advances: one roll per threshold reached (D12), maximums respected, Talent!"),
         PhaseStep("sell-shards", "sell wyrdstone", build=_sell_shards, guide="Trading 1: sell wyrdstone shards"),
         PhaseStep("search", "look for rare items", build=_search,

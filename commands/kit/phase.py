@@ -38,7 +38,9 @@ class PhaseStep:
     "a step-done event was recorded" for steps that are over once nothing is left to do; `instead_of`
     makes it a step taken in another's place (it then has no place of its own in the order);
     `checked_by_command` keeps it out of the order `begin` enforces (the phase still waits for it
-    before the next battle, and the walk offers it): its command checks for itself when it may run."""
+    before the next battle, and the walk offers it): its command checks for itself when it may run;
+    `owed` says what is left of a step that another command may reopen (advances after an XP
+    correction), so the next battle's refusal tells who owes what and how to do it."""
 
     key: str
     title: str
@@ -48,6 +50,7 @@ class PhaseStep:
     done: StepDone | None = None
     instead_of: str | None = None
     checked_by_command: bool = False
+    owed: Callable[[CampaignState, Warband], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -194,8 +197,10 @@ class Phase:
             band = state.warbands[band_id]
             first = self.next_step(state, band)
             if first is not None:
+                owed = self.step(first).owed
+                title = f"{self.title(first)}, {owed(state, band)}" if owed else self.title(first)
                 raise self._say(self.messages.unfinished, band, self.latest_battle(state, band),
-                                first=self.title(first), next_key=first)
+                                first=title, next_key=first)
 
     # --- the guided walk (`campaign post-game WARBAND`) -----------------------------------------------
 

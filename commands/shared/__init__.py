@@ -243,10 +243,7 @@ def battle_record(cmd: RecordBattle, ctx: Context) -> ev.BattleRecorded:
 
 def enemy_id(state: CampaignState, name: str, by: Fighter) -> str:
     """A known enemy fighter's id, or the name as given for an enemy the ledger does not track."""
-    enemy = next(
-        (f for f in state.fighters.values() if f.warband != by.warband and name.lower() in (f.id, f.name.lower())),
-        None,
-    )
+    enemy = state.fighter_among(name, [f for f in state.fighters.values() if f.warband != by.warband])
     if enemy is None and any(name.lower() in (f.id, f.name.lower()) for f in state.fighters_of(by.warband)):
         raise RuleViolation(f"{by.name} cannot take out {name}, a fighter of the same warband")
     return enemy.id if enemy else name

@@ -23,6 +23,11 @@ def campaign_summary(state: CampaignState, *, detail: bool = False) -> dict[str,
     return summary
 
 
+def resources_held(row: dict[str, Any]) -> list[str]:
+    """"wyrdstone shards 3": each resource of a warband row, worded like its treasury."""
+    return [f"{shown(held['label'][:1].lower() + held['label'][1:])} {held['amount']}" for held in row["resources"]]
+
+
 def print_campaign(state: CampaignState) -> None:
     click.echo(f"{shown(state.name)} — {state.ruleset} v{state.ruleset_version}")
     click.echo(f"{state.position} events in {state.transactions} transactions"
@@ -31,7 +36,8 @@ def print_campaign(state: CampaignState) -> None:
         row = warband_row(state, warband)
         rating = f", rating {row['rating']}" if row["rating"] is not None else ""
         click.echo(f"  {shown(row['name'])} ({shown(row['player'])}): {plural(row['fighters'], 'fighter')}, treasury {row['treasury']}, "
-                   f"{plural(row['games'], 'game')}, {plural(row['wins'], 'win')}{rating}")
+                   f"{''.join(held + ', ' for held in resources_held(row))}{plural(row['games'], 'game')}, "
+                   f"{plural(row['wins'], 'win')}{rating}")
     for battle in state.battles:
         names = " vs ".join(shown(state.warbands[w].name) for w in battle.participants if w in state.warbands)
         winner = shown(state.warbands[battle.winner].name) if battle.winner in state.warbands else "draw"
@@ -42,7 +48,8 @@ def print_roster(state: CampaignState, warband: str) -> None:
     row = warband_row(state, warband)
     rating = f"  rating {row['rating']}" if row["rating"] is not None else ""
     click.echo(f"{shown(row['name'])} ({shown(row['player'])}{', ' + shown(row['faction']) if row['faction'] else ''})"
-               f"  treasury {row['treasury']}{rating}  games {row['games']}  wins {row['wins']}")
+               f"  treasury {row['treasury']}{''.join('  ' + held for held in resources_held(row))}{rating}"
+               f"  games {row['games']}  wins {row['wins']}")
     if row["stash"]:
         click.echo(f"  stash: {', '.join(shown(item) for item in row['stash'])}")
     for f in fighter_rows(state, warband):

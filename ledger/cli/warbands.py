@@ -9,7 +9,7 @@ import click
 from commands.shared import EnlistWarband
 from ledger.cli.app import Session, emit_json, main, pass_session, run, writes
 from ledger.cli.report import roster_sheet, write_output
-from ledger.cli.views import print_roster
+from ledger.cli.views import print_roster, resources_held
 from ledger.describe import plural
 from ledger.errors import BadInput
 from projections import render
@@ -48,7 +48,8 @@ def warband_list(session: Session, as_json: bool) -> None:
         click.echo("No warbands yet: add one with `campaign warband add NAME --player PLAYER`.")
     for row in rows:
         rating = f"  rating {row['rating']}" if row["rating"] is not None else ""
-        click.echo(f"{row['name']}  ({row['player']})  {plural(row['fighters'], 'fighter')}  treasury {row['treasury']}{rating}")
+        click.echo(f"{row['name']}  ({row['player']})  {plural(row['fighters'], 'fighter')}  treasury {row['treasury']}"
+                   f"{''.join('  ' + held for held in resources_held(row))}{rating}")
 
 
 @warband.command("show")

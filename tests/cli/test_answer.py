@@ -37,8 +37,7 @@ STOPPED = [
 ]
 EXPLORED = [
     f"  R1 exploration of Reikland Rats: 7D6 rolled {FACES} = 24 (ledger)",
-    f"  Reikland Rats explored: kept [6, 6, 5, 3, 2, 1] of {FACES}, total 23 = 4 shards (shards:18-24); "
-    "multiple 6x2 (multiples:6x2, multiples:6x2:any)",
+    f"  Reikland Rats explored: kept [6, 6, 5, 3, 2, 1] of {FACES}, total 23 = 4 shards; multiple 6x2: Shrine",
 ]
 
 

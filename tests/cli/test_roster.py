@@ -229,3 +229,19 @@ def test_an_enemy_taken_out_is_out_of_action_unless_the_record_says_otherwise(tw
     ledger.store.close()
     assert (deeds["snikch"].out_of_action, deeds["skreet"].out_of_action) == (True, False)
     assert not deeds["gunnar"].out_of_action and deeds["gunnar"].took_out == ["snikch", "skreet"]
+
+
+def test_a_name_two_fighters_share_is_refused_naming_both(two_warbands):
+    """Issue 9, item 8: `xp award NAME` silently picked one of the fighters called so."""
+    c = two_warbands
+    assert c("fighter", "add", "Clan Skrittle", "Gunnar", "--role", "hero").exit_code == 0
+    before = json.loads(c("show", "--json").output)["events"]
+    refused = c("xp", "award", "Gunnar", "1", "--reason", "x")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: 2 fighters are called Gunnar: gunnar (Reikland Rats), gunnar-2 (Clan Skrittle); "
+           "give the id of the one you mean\n"
+    )
+    assert json.loads(c("show", "--json").output)["events"] == before
+    # the id, or the warband, tells them apart
+    assert c("xp", "award", "gunnar-2", "1", "--reason", "x").output.splitlines()[0] == "  Gunnar gains 1 XP: x"
+    assert c("xp", "award", "Gunnar", "1", "--reason", "x", "--warband", "Reikland Rats").exit_code == 0

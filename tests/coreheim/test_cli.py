@@ -54,8 +54,8 @@ def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
     assert lines[:-1] == [
         "  R0 exploration of Reikland Rats: 3D6 rolled [3, 3, 6] = 12 (table)",
         "  R1 exploration chart follow-up multiples:3x2:d6 for Reikland Rats: D6 rolled [4] = 4 (table)",
-        "  Reikland Rats explored: kept [3, 3, 6] of [3, 3, 6], total 12 = 3 shards (shards:12-17); "
-        "multiple 3x2 (multiples:3x2, multiples:3x2:any, multiples:3x2:d6:4-5)",
+        # issue 9, item 6: the chart's names (Corpse, the Sword its D6 gave), not its row ids
+        "  Reikland Rats explored: kept [3, 3, 6] of [3, 3, 6], total 12 = 3 shards; multiple 3x2: Corpse (Sword)",
         "  Reikland Rats wyrdstone +3: explored after battle 1",
         "  Reikland Rats stash gains sword",
         "  Reikland Rats: post-game step explore done for battle 1",
@@ -85,7 +85,7 @@ def test_with_seven_dice_fewer_than_six_may_count(after_battle):
     lines = ok(after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,6,6,6,6,5,4", "--answer", "keep=6,5,4"))
     assert lines[:-1] == [
         "  R0 exploration of Reikland Rats: 7D6 rolled [6, 6, 6, 6, 6, 5, 4] = 39 (table)",
-        "  Reikland Rats explored: kept [6, 5, 4] of [6, 6, 6, 6, 6, 5, 4], total 15 = 3 shards (shards:12-17)",
+        "  Reikland Rats explored: kept [6, 5, 4] of [6, 6, 6, 6, 6, 5, 4], total 15 = 3 shards",
         "  Reikland Rats wyrdstone +3: explored after battle 1",
         "  Reikland Rats: post-game step explore done for battle 1",
     ]
@@ -237,8 +237,8 @@ def test_campaign_demo_builds_the_coreheim_sample(campaign):
     lines = ok(campaign("demo", "--ruleset", "coreheim"))
     summary = lines.index(f"{DEMO['name']} — coreheim v2")
     assert lines[summary + 2:summary + 4] == [
-        "  Reikland Rats (Ann): 5 fighters, treasury 438, 3 games, 1 win, rating 71",
-        "  Clan Skrit (Bob): 3 fighters, treasury 377, 3 games, 2 wins, rating 78",
+        "  Reikland Rats (Ann): 5 fighters, treasury 438, wyrdstone shards 0, 3 games, 1 win, rating 71",
+        "  Clan Skrit (Bob): 3 fighters, treasury 377, wyrdstone shards 0, 3 games, 2 wins, rating 78",
     ]
 
 
@@ -427,3 +427,45 @@ def test_a_script_may_answer_ahead_a_question_the_dice_may_not_raise(after_battl
     assert any(line.startswith("  Hans serious injury 42: ") for line in done)
     listed = after_battle("post-game", R, "--list").output
     assert "may ask, depending on the dice: SWORD:upkeep" in listed
+
+
+def test_the_wyrdstone_a_warband_keeps_is_on_its_roster_and_in_the_campaign(after_battle):
+    """Issue 9, item 6: the shards found were kept but shown nowhere (the ruleset's terms name them)."""
+    ok(after_battle("coreheim", "explore", R, "--dice", "3,3,6,4"))  # 12: 3 shards
+    assert ok(after_battle("roster", R))[0] == (
+        "Reikland Rats (Ann, mercenaries)  treasury 425  wyrdstone shards 3  rating 30  games 1  wins 1"
+    )
+    assert json.loads(after_battle("roster", R, "--json").output)["resources"] == [
+        {"resource": "shards", "label": "Wyrdstone shards", "amount": 3}
+    ]
+    assert ok(after_battle("show"))[2:4] == [
+        "  Reikland Rats (Ann): 2 fighters, treasury 425, wyrdstone shards 3, 1 game, 1 win, rating 30",
+        "  Clan Skrit (Bob): 1 fighter, treasury 430, wyrdstone shards 0, 1 game, 0 wins, rating 25",
+    ]
+    assert ok(after_battle("warband", "list"))[0] == (
+        "Reikland Rats  (Ann)  2 fighters  treasury 425  wyrdstone shards 3  rating 30"
+    )
+
+
+def test_a_henchman_who_survives_his_injury_roll_says_so(campaign):
+    """Issue 9, item 16: the D12 of a henchman who lives printed no outcome (seed 2.1: "5–12 = Survives")."""
+    for args in (
+        ["new", "League", "--ruleset", "coreheim"],
+        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+        ["coreheim", "hire", R, "Marksmen", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "3", *HUMAN],
+        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", S, "--ooa", "Marksmen"],
+        ["coreheim", "explore", R, "--dice", "1"],
+    ):
+        ok(campaign(*args))
+    lines = ok(campaign("coreheim", "injuries", R, "--dice", "7,2", "--answer", "marksmen:out=2"))
+    assert lines[:-1] == [
+        "  R1 injury of Marksmen (1 of 2): D12 rolled [7] = 7 (table)",
+        "  Marksmen injury 7: survives (henchman-injury:5-12)",
+        "  R2 injury of Marksmen (2 of 2): D12 rolled [2] = 2 (table)",
+        "  Marksmen injury 2: dead (henchman-injury:1-4)",
+        "  Marksmen -1 member: a member died of his wounds",
+        "  Reikland Rats: post-game step injuries done for battle 1",
+    ]

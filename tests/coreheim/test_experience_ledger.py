@@ -15,7 +15,7 @@ import pytest
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Advance, Experience, Injuries, SellShards, SpendUnderdog
 from commands.coreheim import model
-from commands.shared import Correct
+from commands.shared import AwardXP, Correct
 from ledger import events as ev
 
 RATS = "reikland-rats"
@@ -303,6 +303,52 @@ def test_talent_makes_a_member_a_hero_who_advances_and_the_group_rolls_again(rat
         ("Gunnar", "leader", 1, 22), ("Hans", "hero", 1, 1), ("Marksmen", "henchman", 2, 2), ("Ulli", "hero", 1, 2)
     ]
     assert model.rating(state, RATS) == 5 * 5 + 22 + 1 + 2 * 2 + 2  # 5 members, then each member's XP
+
+
+TWO_TALENTS = [10, 6, 10, 8,  # at 2 XP: Talent!, the new hero's W +1, the group's 10 re-rolled into 8 (Ld)
+               10, 6, 10, 2]  # at 4 XP: Talent! again, W +1, the group's 10 re-rolled into 2 (I)
+TWO_TALENTS_ANSWERS = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
+                       "marksmen:4:group-reroll": "keep", "marksmen:4:skill-lists": "combat+speed"}
+
+
+def promoted(table) -> list[str]:
+    return [f.name for f in table.state.fighters_of(RATS) if f.name.startswith("Marksmen (")]
+
+
+def test_two_talents_of_one_group_make_two_heroes_with_names_of_their_own(rats_and_skaven):
+    """Issue 9, item 8: both promotions were called "Marksmen (promoted)" and `xp award` then picked one."""
+    # Given the Marksmen at 3 XP and a battle: 4 XP, thresholds 2 and 4
+    given_xp(rats_and_skaven, Marksmen=3)
+    # When both thresholds roll Talent! and no name is given for the new heroes
+    advance(rats_and_skaven, TWO_TALENTS, answers=TWO_TALENTS_ANSWERS)
+    # Then the second is numbered, and each is named on his own
+    assert promoted(rats_and_skaven) == ["Marksmen (promoted)", "Marksmen (promoted 2)"]
+    assert rats_and_skaven.do(AwardXP(warband="Reikland Rats", fighter="Marksmen (promoted 2)", amount=1, reason="x")) == [
+        ev.XPAwarded(warband=RATS, fighter="marksmen-promoted-2", amount=1, reason="x")]
+
+
+def test_a_name_given_for_a_promotion_that_is_taken_is_refused(rats_and_skaven):
+    given_xp(rats_and_skaven, Marksmen=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", names={"marksmen": "Hans"}, answers=answers),
+                                   [10, 6, 10, 8]) == (
+        "Reikland Rats already has a fighter called Hans: give the member Marksmen promotes another name "
+        "(--name Marksmen=NAME)"
+    )
+
+
+def test_on_version_1_the_promotions_share_the_name_and_naming_it_is_refused_with_both(rats_and_skaven_v1):
+    """A version 1 campaign replays as recorded: the same name twice; what is refused now is picking one."""
+    table = rats_and_skaven_v1
+    given_xp(table, Marksmen=3)
+    advance(table, TWO_TALENTS, answers=TWO_TALENTS_ANSWERS)
+    assert promoted(table) == ["Marksmen (promoted)", "Marksmen (promoted)"]
+    assert table.refusal(AwardXP(warband="Reikland Rats", fighter="Marksmen (promoted)", amount=1, reason="x")) == (
+        "2 fighters are called Marksmen (promoted): marksmen-promoted (Reikland Rats), "
+        "marksmen-promoted-2 (Reikland Rats); give the id of the one you mean"
+    )
 
 
 def test_the_promoted_heros_skills_come_from_the_two_lists_he_picked(rats_and_skaven):

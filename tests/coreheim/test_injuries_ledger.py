@@ -23,6 +23,10 @@ def d12(roll: int, purpose: str, face: int) -> ev.DiceRolled:
     return ev.DiceRolled(roll=roll, expression="D12", purpose=purpose, faces=[face], value=face, source="table")
 
 
+def henchman_rolled(fighter: str, face: int, row: str, result: str) -> ce.HenchmanInjuryRolled:
+    return ce.HenchmanInjuryRolled(warband=RATS, fighter=fighter, face=face, row=row, result=result)
+
+
 def without_dice(events: list[ev.Event]) -> list[ev.Event]:
     return [e for e in events if not isinstance(e, ev.DiceRolled)]
 
@@ -39,9 +43,11 @@ def injuries_after_battle(table, dice: list[int], answers: dict[str, str] | None
 @pytest.mark.parametrize(
     "face, after",
     [
-        (4, [ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="a member died of his wounds",
+        (4, [henchman_rolled("marksmen", 4, "henchman-injury:1-4", "dead"),
+             ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="a member died of his wounds",
                                  row="henchman-injury:1-4")]),
-        (5, []),  # exactly 5 survives: nothing but the roll
+        # exactly 5 survives, and the roll says so (issue 9, item 16: it said nothing)
+        (5, [henchman_rolled("marksmen", 5, "henchman-injury:5-12", "survives")]),
     ],
 )
 def test_a_henchman_dies_on_4_and_survives_on_5(rats_and_skaven, face, after):
@@ -50,14 +56,32 @@ def test_a_henchman_dies_on_4_and_survives_on_5(rats_and_skaven, face, after):
     assert rats_and_skaven.fighter("Marksmen").group_size == (2 if face == 4 else 3)
 
 
+def test_a_survivor_s_roll_prints_that_he_survives(rats_and_skaven):
+    """Seed 2.1, Injuries 1: "Roll a D12 for each henchman … 5–12 = Survives"."""
+    events = injuries_after_battle(rats_and_skaven, [9], {"marksmen:out": "1"}, ooa=["Marksmen"])
+    assert events[1].describe(rats_and_skaven.state) == "Marksmen injury 9: survives (henchman-injury:5-12)"
+
+
+def test_on_version_1_a_henchman_s_roll_is_recorded_as_it_was(rats_and_skaven_v1):
+    """Campaigns recorded before version 2 replay as recorded: no outcome event after the D12."""
+    events = injuries_after_battle(rats_and_skaven_v1, [5, 4], {"marksmen:out": "2"}, ooa=["Marksmen"])
+    assert events == [
+        d12(1, "injury of Marksmen (1 of 2)", 5),
+        d12(2, "injury of Marksmen (2 of 2)", 4),
+        ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="a member died of his wounds",
+                            row="henchman-injury:1-4"),
+        INJURIES_DONE,
+    ]
+
+
 def test_each_member_out_of_action_rolls_and_the_last_death_ends_the_group(rats_and_skaven):
     events = injuries_after_battle(rats_and_skaven, [1, 2, 3], {"marksmen:out": "3"}, ooa=["Marksmen"])
     died = ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="a member died of his wounds",
                                row="henchman-injury:1-4")
     assert events == [
-        d12(1, "injury of Marksmen (1 of 3)", 1), died,
-        d12(2, "injury of Marksmen (2 of 3)", 2), died,
-        d12(3, "injury of Marksmen (3 of 3)", 3),
+        d12(1, "injury of Marksmen (1 of 3)", 1), henchman_rolled("marksmen", 1, "henchman-injury:1-4", "dead"), died,
+        d12(2, "injury of Marksmen (2 of 3)", 2), henchman_rolled("marksmen", 2, "henchman-injury:1-4", "dead"), died,
+        d12(3, "injury of Marksmen (3 of 3)", 3), henchman_rolled("marksmen", 3, "henchman-injury:1-4", "dead"),
         ev.FighterDied(warband=RATS, fighter="marksmen", reason="died of his wounds", row="henchman-injury:1-4"),
         INJURIES_DONE,
     ]
@@ -78,9 +102,10 @@ def test_a_marienburg_hired_sword_dies_only_on_1_or_2(table, face, dies):
     table.skaven()
     table.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
     events = injuries_after_battle(table, [face], ooa=["Grok"])
-    row = "henchman-injury:marienburg-hired-sword:1-2"
+    row = f"henchman-injury:marienburg-hired-sword:{'1-2' if dies else '3-12'}"
     expected = [ev.FighterDied(warband=RATS, fighter="grok", reason="died of his wounds", row=row)] if dies else []
-    assert events == [d12(1, "injury of Grok", face), *expected, INJURIES_DONE]
+    assert events == [d12(1, "injury of Grok", face), henchman_rolled("grok", face, row, "dead" if dies else "survives"),
+                      *expected, INJURIES_DONE]
 
 
 # --- 2. heroes: D66 (tens, units); no death in the warband's first two games ------------------------------
@@ -234,6 +259,7 @@ def test_the_henchmens_d12s_come_before_the_heroes_d66s(rats_and_skaven):
     events = injuries_after_battle(rats_and_skaven, [4, 2, 3], {"marksmen:out": "1"}, ooa=["Hans", "Marksmen"])
     assert events == [
         d12(1, "injury of Marksmen", 4),
+        henchman_rolled("marksmen", 4, "henchman-injury:1-4", "dead"),
         ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=-1, reason="a member died of his wounds",
                             row="henchman-injury:1-4"),
         ev.DiceRolled(roll=2, expression="D66", purpose="serious injury of Hans", faces=[2, 3], value=23, source="table"),
@@ -254,6 +280,7 @@ def test_a_leader_dying_after_the_henchmen_rolled_loses_his_gear_and_the_best_he
         ("injury of Marksmen", 6), ("serious injury of Gunnar", 11)
     ]
     assert without_dice(events) == [
+        henchman_rolled("marksmen", 6, "henchman-injury:5-12", "survives"),
         ce.InjuryRolled(warband=RATS, fighter="gunnar", d66=11, row="hero-injury:11-14", result="dead"),
         ev.FighterDied(warband=RATS, fighter="gunnar", reason="serious injury: Dead", row="hero-injury:11-14"),
         ev.FighterPromoted(warband=RATS, fighter="hans", role="leader", reason="takes over from Gunnar: best Leadership (7+)"),

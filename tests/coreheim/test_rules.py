@@ -30,6 +30,7 @@ from commands.coreheim.rules import (
     apply_stat_change,
     battle_xp_awards,
     check_new_skill,
+    chart_words,
     choose_multiple,
     exploration_dice_count,
     find_multiples,
@@ -197,6 +198,15 @@ def test_several_sets_of_multiples_need_the_players_pick():
 def test_a_single_set_needs_no_pick_and_none_gives_nothing():
     assert choose_multiple(find_multiples([4, 4, 1])) == S(face=4, count=2)
     assert choose_multiple(find_multiples([1, 2, 3])) is None
+
+
+def test_the_chart_rows_read_are_told_by_their_names():
+    """Issue 9, item 6: the log said "multiples:6x4" where the chart says "Guardhouse"."""
+    read = ("multiples:6x4", "multiples:6x4:any", "multiples:6x4:ld-test:failed", "multiples:6x4:fight:won")
+    assert chart_words(read, tables=TABLES) == (
+        "Guardhouse", "leader's Ld test failed", "won the fight against the warhound")
+    # a row a house-rule table no longer has keeps its id rather than vanish
+    assert chart_words(("multiples:3x2", "multiples:3x2:d6:9"), tables=TABLES) == ("Corpse", "multiples:3x2:d6:9")
 
 
 @pytest.mark.parametrize(

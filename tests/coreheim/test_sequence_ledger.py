@@ -21,7 +21,7 @@ from commands.coreheim.commands import (
 )
 from commands.coreheim import model
 from commands.coreheim.tables import TABLES
-from commands.shared import RecordBattle
+from commands.shared import Correct, RecordBattle
 from ledger import rulesets
 from ledger.decide import TableDice
 from ledger.errors import BadInput, Conflict
@@ -71,6 +71,22 @@ def test_a_warband_finishes_its_post_game_before_it_fights_again(rats_and_skaven
     rats_and_skaven.through("upkeep")
     assert rats_and_skaven.refusal(RecordBattle(participants=[R, S], deeds=[])) == (
         "Reikland Rats must finish the post-game of battle 1 first (next: pay Hired Sword upkeep)"
+    )
+
+
+def test_advances_an_xp_correction_makes_owed_are_named_when_they_hold_up_the_next_battle(rats_and_skaven):
+    """Seed 2.1, Experience 5-6: "Henchmen that reach 2, 4, 6, and 7 experience roll for advances",
+    heroes at "2, 4, 6, 8, …". Issue 9, item 6: after `correct --xp` the next battle was refused
+    with "next: roll advances" and nobody could tell who owed one."""
+    # Given a whole post-game done (Hans 1 XP, the Marksmen 1 XP)
+    full_post_game(rats_and_skaven)
+    # and the arbiter's corrections: Hans +1 (reaches 2), the Marksmen +3 (reach 2 and 4)
+    rats_and_skaven.do(Correct(warband=R, fighter="Hans", xp=1, reason="forgot a deed"))
+    rats_and_skaven.do(Correct(warband=R, fighter="Marksmen", xp=3, reason="forgot a deed"))
+    # When the next battle is recorded, then it is refused naming who owes which advance and the command
+    assert rats_and_skaven.refusal(RecordBattle(participants=[R, S], deeds=[])) == (
+        "Reikland Rats must finish the post-game of battle 1 first (next: roll advances, owed: Hans at 2 XP; "
+        "Marksmen at 2, 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them)"
     )
 
 

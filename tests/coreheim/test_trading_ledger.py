@@ -415,6 +415,26 @@ def test_hiring_beyond_the_lists_limits_is_refused(rats_and_skaven, name, type_,
                                           race=more.pop("race", "human"), **more)) == message
 
 
+HANS_AGAIN = Hire(warband="Reikland Rats", name="Hans", type="youngblood", race="human",
+                  stats={"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7})
+
+
+def test_a_dead_warriors_name_is_not_hired_again(rats_and_skaven):
+    """Issue 9, item 8: names are unique within a warband, so every command names one warrior."""
+    # Given Hans dead
+    rats_and_skaven.do(Correct(warband="Reikland Rats", fighter="Hans", reason="fell", status="dead"))
+    # When a new warrior is hired as Hans, then it is refused
+    assert rats_and_skaven.refusal(HANS_AGAIN) == (
+        "Reikland Rats already has a warrior called Hans (dead): a name stays his, choose another"
+    )
+
+
+def test_on_version_1_a_dead_warriors_name_could_be_hired_again(rats_and_skaven_v1):
+    rats_and_skaven_v1.do(Correct(warband="Reikland Rats", fighter="Hans", reason="fell", status="dead"))
+    assert rats_and_skaven_v1.do(HANS_AGAIN)[0] == ev.FighterRecruited(
+        warband=RATS, fighter="hans-2", name="Hans", role="hero", stats=HANS_AGAIN.stats, cost=15)
+
+
 def test_hiring_with_too_little_gold_is_refused(rats_and_skaven):
     rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=-330, reason="spent in the tavern"))
     assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="sergeant", race="human",

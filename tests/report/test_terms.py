@@ -15,6 +15,11 @@ def test_declared_resources_are_shown_in_their_order_and_zero_when_not_kept_yet(
     assert Terms(resources={}).resources_of(EXT) == []
 
 
+def test_resources_keep_their_key_for_the_roster_json():
+    assert Terms(resources={"shards": "Wyrdstone shards"}).resources_in(EXT) == [("shards", "Wyrdstone shards", 0)]
+    assert Terms().resources_in(EXT) == [("glory", "Glory", 3), ("promotion_streak", "Promotion streak", 1)]
+
+
 def test_fighter_facts_and_the_profile_order():
     terms = Terms(fighter_facts={"type": "Type", "skill_lists": "Skill lists", "race": "Race"},
                   stat_order=("M", "WS", "BS", "S"))

@@ -16,6 +16,7 @@ from commands.coreheim.commands import (
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_record, enlist_warband, unique_id
 from commands.shared import enemy_id
+from commands.kit import since
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
@@ -108,8 +109,13 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
     name = cmd.name.strip()
     if not name:
         raise BadInput("a warrior needs a name")
-    if any(f.name.lower() == name.lower() for f in state.fighters_of(band.id)):
-        raise RuleViolation(f"{band.name} already has a warrior called {name}")
+    # From version 2 a name stays unique in the warband whatever became of its bearer (the history
+    # and every command name him by it); v1 only looked at the warriors still active.
+    bearer = next((f for f in state.fighters_of(band.id, active_only=not since(ctx, "2")) if f.name.lower() == name.lower()),
+                  None)
+    if bearer is not None:
+        was = "" if bearer.active else f" ({bearer.status}): a name stays his, choose another"
+        raise RuleViolation(f"{band.name} already has a warrior called {name}{was}")
     role, cost, xp, listed_race, profile = _hire_terms(cmd, band, ctx)
     if cmd.cost is not None and cmd.cost != cost:
         raise RuleViolation(f"a {cmd.type} costs {cost} gc in {band.name}, not {cmd.cost}")

@@ -67,6 +67,7 @@ from commands.coreheim.rules.exploration import (
     Outcome,
     Resolution,
     resolve_multiples,
+    chart_words,
 )
 from commands.coreheim.rules.injuries import (
     HenchmanInjury,
@@ -144,6 +145,7 @@ __all__ = [
     "Outcome",
     "Resolution",
     "resolve_multiples",
+    "chart_words",
     "HenchmanInjury",
     "resolve_henchman_injury",
     "InjuryRoll",

@@ -39,6 +39,7 @@ from commands.coreheim.tables import (
     StatChange,
     Fight,
     dice_spec,
+    walk_effects,
 )
 from commands.coreheim.rules.common import ChoiceRequest, CoreheimRuleError, Pending, Result, passes_test
 
@@ -323,3 +324,27 @@ def resolve_multiples(
     resolver.rows_used += [entry.id, variant.id]
     resolver.run(variant.effects)
     return resolver.result()
+
+
+def chart_words(rows_used: Sequence[str], *, tables: CoreheimTables) -> tuple[str, ...]:
+    """What the chart rows a resolution read say, for people: the entry's name ("Corpse"), then each
+    roll's result ("Sword") and each decision ("won the fight against the pit fighter"). A variant
+    adds nothing (it is the warband's own); a row the tables no longer have keeps its id."""
+    words: dict[str, str] = {}
+    for entry in tables.multiples.entries:
+        words[entry.id] = entry.name
+        for variant in entry.variants:
+            words[variant.id] = ""
+            for effect in walk_effects(variant.effects):
+                match effect:
+                    case RollTable():
+                        words.update((row.id, row.name) for row in effect.rows)
+                    case PlayerOption():
+                        words[f"{effect.id}:yes"] = f"{effect.question.rstrip('?')}: yes"
+                    case Fight():
+                        for outcome in ("won", "lost"):
+                            words[f"{effect.id}:{outcome}"] = f"{outcome} the fight against the {effect.opponent}"
+                    case LeaderTest():
+                        for outcome in ("passed", "failed"):
+                            words[f"{effect.id}:{outcome}"] = f"leader's {effect.stat} test {outcome}"
+    return tuple(said for said in (words.get(row, row) for row in rows_used) if said)

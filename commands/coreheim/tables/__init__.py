@@ -83,6 +83,7 @@ from commands.coreheim.tables.schemas import (
 from commands.coreheim.tables.checks import (
     dice_spec,
     check_tables,
+    walk_effects,
 )
 
 from commands.kit import TableError, Tables
@@ -167,4 +168,5 @@ __all__ = [
     "CoreheimTables",
     "dice_spec",
     "check_tables",
+    "walk_effects",
 ]

@@ -40,25 +40,25 @@ def dice_spec(expression: str) -> tuple[int, int]:
     return (int(count) if count else 1, int(sides))
 
 
-def _walk_effects(effects: Iterable[Effect]) -> Iterable[Effect]:
+def walk_effects(effects: Iterable[Effect]) -> Iterable[Effect]:
     for effect in effects:
         yield effect
         match effect:
             case PlayerOption() as optional:
-                yield from _walk_effects(optional.effects)
+                yield from walk_effects(optional.effects)
             case RollTable() as table:
                 for row in table.rows:
-                    yield from _walk_effects(row.effects)
+                    yield from walk_effects(row.effects)
             case LeaderTest() as test:
-                yield from _walk_effects(test.passed + test.failed)
+                yield from walk_effects(test.passed + test.failed)
             case Fight() as fight:
-                yield from _walk_effects(fight.won + fight.lost)
+                yield from walk_effects(fight.won + fight.lost)
             case FreeHiredSword() as sword:
-                yield from _walk_effects(sword.no_free_slot)
+                yield from walk_effects(sword.no_free_slot)
 
 
 def _check_effects(what: str, effects: Iterable[Effect], items: set[str]) -> None:
-    for effect in _walk_effects(effects):
+    for effect in walk_effects(effects):
         match effect:
             case GainItem(item=item) | LoseItem(item=item) if item not in items:
                 raise TableError(f"{what}: item {item!r} is not in the equipment table")
@@ -116,7 +116,7 @@ def check_tables(tables: CoreheimTables) -> None:
     results = {row.result for row in tables.hero_injury.rows}
     for row in tables.hero_injury.rows:
         _check_effects(row.id, row.effects, items)
-        for effect in _walk_effects(row.effects):
+        for effect in walk_effects(row.effects):
             if isinstance(effect, (MultipleInjuries, InjuryReroll)):
                 unknown = set(effect.reroll_results) - results
                 if unknown:
@@ -191,6 +191,6 @@ def _all_rows(tables: CoreheimTables) -> Iterable:
         for variant in entry.variants:
             if variant.id != entry.id:
                 yield variant
-            for effect in _walk_effects(variant.effects):
+            for effect in walk_effects(variant.effects):
                 if isinstance(effect, RollTable):
                     yield from effect.rows
