@@ -4,6 +4,8 @@ typed decoder), the chain checked, and the latest snapshot compared with the fol
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -12,8 +14,7 @@ from ledger import events as ev
 from ledger import rulesets
 from ledger.chain import Chain, ChainChecker, Entry
 from ledger.errors import BadInput, IntegrityFailure, NotFound
-from ledger.fold import fold
-from ledger.records import Record
+from ledger.fold import fold, voids_in
 from ledger.state import decode_state, encode_state
 from ledger.store import Store, decode_record
 from ledger.trail_json import Malformed, check_body, keys_problem, strict_json
@@ -51,14 +52,9 @@ def _stored_entry(row: Any) -> Entry:
     return Entry(where=f"position {row.originator_version}", body=body, hash=raw["hash"], record=decode_record(data))
 
 
-def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
-    """Check a campaign's stored chain, its revealed dice and its latest snapshot."""
-    rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
-    checker = ChainChecker()
-    rows = store.raw_rows(campaign_id)
-    if not rows:
-        raise NotFound(f"no campaign {campaign_id} in {store.url}")
-    for expected, row in enumerate(rows, start=1):
+def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = None) -> Iterator[Entry]:
+    """The campaign's rows as entries, a page at a time; IntegrityFailure at the first that cannot be one."""
+    for expected, row in enumerate(store.raw_rows(campaign_id, upto=upto), start=1):
         where = f"position {expected}"
         if row.originator_version != expected:
             raise IntegrityFailure(f"{where}: missing (the stored events go from {expected - 1} to "
@@ -69,24 +65,36 @@ def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
             raise IntegrityFailure(f"{where}: does not decode: {error}") from None
         if row.topic != entry.body["type"]:
             raise IntegrityFailure(f"{where}: stored under topic '{row.topic}' but holds a {entry.body['type']} event")
+        yield entry
+
+
+def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
+    """Check a campaign's stored chain, its revealed dice and its latest snapshot, reading it a page at a time."""
+    rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
+    checker = ChainChecker()
+    for entry in _stored_entries(store, campaign_id):
         checker.add(entry)
         started = entry.record.event
         if isinstance(started, ev.CampaignStarted) and started.campaign_id != str(campaign_id):
-            raise IntegrityFailure(f"{where}: names campaign {started.campaign_id} in the stream of {campaign_id}")
-    chain = checker.finish()
-    chain.snapshot = _check_snapshot(store, campaign_id, chain.records)
+            raise IntegrityFailure(f"{entry.where}: names campaign {started.campaign_id} in the stream of {campaign_id}")
+    if checker.count == 0:
+        raise NotFound(f"no campaign {campaign_id} in {store.url}")
+    count = checker.count
+    chain = checker.finish(lambda: _stored_entries(store, campaign_id, upto=count), None)
+    chain.snapshot = _check_snapshot(store, campaign_id, chain)
     return chain
 
 
-def _check_snapshot(store: Store, campaign_id: uuid.UUID, records: list[Record]) -> int | None:
+def _check_snapshot(store: Store, campaign_id: uuid.UUID, chain: Chain) -> int | None:
     """The latest snapshot (what loading starts from) must be the fold of the events up to it."""
     snapshot = store.latest_snapshot(campaign_id, sound=False)  # a damaged one is reported, not passed over
     if snapshot is None:
         return None
     position, data = snapshot
-    if position > len(records):
-        raise IntegrityFailure(f"the snapshot at position {position} is beyond the last event ({len(records)})")
-    expected = msgspec.json.decode(encode_state(fold(records[:position])))
+    if position > chain.count:
+        raise IntegrityFailure(f"the snapshot at position {position} is beyond the last event ({chain.count})")
+    voided = voids_in(void for void in chain.voids if void.position <= position)
+    expected = msgspec.json.decode(encode_state(fold(islice(chain.records, position), voided=voided)))
     try:
         decoded = decode_state(data)
     except msgspec.DecodeError as error:
