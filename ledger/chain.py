@@ -53,12 +53,12 @@ class Chain:
     abandoned: list[int] = field(default_factory=list)  # epochs whose seed was left behind for good
 
     @property
-    def entries(self) -> Iterator[Entry]:
-        return self.reread(self.source())
+    def entries(self) -> Iterable[Entry]:
+        return _Reread(self, lambda entry: entry)
 
     @property
-    def records(self) -> Iterator[Record]:
-        return (entry.record for entry in self.entries)
+    def records(self) -> Iterable[Record]:
+        return _Reread(self, lambda entry: entry.record)
 
     def where(self, position: int) -> str:
         return f"position {position}" if self.lines_before is None else f"line {position + self.lines_before}"
@@ -77,6 +77,17 @@ class Chain:
             yield entry
         if count < self.count:
             raise IntegrityFailure(f"{self.where(count + 1)}: gone since it was verified")
+
+
+@dataclass(frozen=True)
+class _Reread:
+    """A chain's events (or what `pick` takes of each), read again each time they are iterated."""
+
+    chain: Chain
+    pick: Callable[[Entry], Any]
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self.pick, self.chain.reread(self.chain.source()))
 
 
 @dataclass(frozen=True)

@@ -30,13 +30,10 @@ def voids_in(records: Iterable[Record]) -> set[int]:
     return {r.event.target for r in records if isinstance(r.event, ev.TransactionVoided)}
 
 
-def fold(records: Iterable[Record], state: CampaignState | None = None, *, voided: set[int] | None = None) -> CampaignState:
-    """State from records, skipping every transaction voided in them (or before them). Records read
-    only once (not a list) come with `voided`, the transactions their voids void."""
+def fold(records: Sequence[Record], state: CampaignState | None = None) -> CampaignState:
+    """State from records, skipping every transaction voided in them (or before them)."""
     state = state or CampaignState()
-    if voided is None:
-        voided = voids_in(records)
-    voided = {int(t) for t in state.voided} | voided
+    voided = {int(t) for t in state.voided} | voids_in(records)
     for record in records:
         apply_record(state, record, record.tx in voided)
     return state

@@ -58,7 +58,8 @@ def _refuse_float(text: str) -> Any:
 
 # Reads JSON fast; what it accepts is checked as below before it is trusted.
 _PLAIN_DECODER = msgspec.json.Decoder(float_hook=_refuse_float)
-_LONG_NUMBER = re.compile(rb"[0-9]{21}")
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_NUMBER = b"0" * 21  # more digits than a record's number may have (see _bounded_int)
 _NOT_PLAIN = object()
 
 
@@ -70,9 +71,9 @@ def _plain(text: str | bytes) -> Any:
     try:
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         obj = _PLAIN_DECODER.decode(data)
-    except (msgspec.MsgspecError, UnicodeError):
+    except (msgspec.MsgspecError, UnicodeError, RecursionError):
         return _NOT_PLAIN
-    if msgspec.json.encode(obj) != data or _LONG_NUMBER.search(data):
+    if msgspec.json.encode(obj) != data or _LONG_NUMBER in data.translate(_DIGITS_AS_ZERO):
         return _NOT_PLAIN
     return obj
 
@@ -103,13 +104,15 @@ def is_hex(text: Any, length: int) -> bool:
     return isinstance(text, str) and len(text) == length and _HEX.fullmatch(text) is not None
 
 
+_BODY_KINDS = {"position": int, "tx": int, "type": str, "recorded_at": str, "actor": str, "payload": dict}
+_KIND_NAMES = {int: "an integer", str: "a string", dict: "a JSON object"}
+
+
 def check_body(body: dict[str, Any], stored_hash: Any) -> None:
     """The record's fields have the types the format defines (bool is not an integer here)."""
-    kinds = {"position": int, "tx": int, "type": str, "recorded_at": str, "actor": str, "payload": dict}
-    names = {int: "an integer", str: "a string", dict: "a JSON object"}
-    for key, kind in kinds.items():
+    for key, kind in _BODY_KINDS.items():
         if type(body[key]) is not kind:
-            raise Malformed(f"'{key}' must be {names[kind]}")
+            raise Malformed(f"'{key}' must be {_KIND_NAMES[kind]}")
     for key, value in (("prev_hash", body["prev_hash"]), ("hash", stored_hash)):
         if not is_hex(value, 64):
             raise Malformed(f"'{key}' must be 64 lowercase hex digits")
