@@ -4,6 +4,7 @@ ledger die of a revealed epoch re-derived. The first entry that does not verify 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -103,18 +104,28 @@ class _LedgerRoll:
 
 def die_sides(expression: str) -> list[int]:
     """The dice a recorded expression rolls: `shuffle K` (a Fisher–Yates shuffle of K cards) or a dice expression."""
+    return list(_die_sides(expression))
+
+
+@functools.lru_cache(maxsize=1024)  # a campaign rolls the same few expressions again and again
+def _die_sides(expression: str) -> tuple[int, ...]:
     words = expression.split(" ")
     if words[0] == "shuffle":
         if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 1:
             raise BadInput(f"'{expression}' is not a shuffle (shuffle K, K at least 1)")
-        return d.shuffle_die_sides(int(words[1]))
-    return d.parse_expression(expression).die_sides
+        return tuple(d.shuffle_die_sides(int(words[1])))
+    return tuple(_parsed(expression).die_sides)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(expression: str) -> d.DiceExpression:
+    return d.parse_expression(expression)
 
 
 def _counts_as(expression: str, faces: list[int]) -> tuple[int, list[int]]:
     if expression.startswith("shuffle"):
         return 0, []
-    return d.parse_expression(expression).evaluate(faces)
+    return _parsed(expression).evaluate(faces)
 
 
 @dataclass
@@ -248,7 +259,7 @@ class ChainChecker:
             raise self.fail(where, f"{label} where R{self.rolls} was expected (roll numbers have no gaps)")
         self.rolls += 1
         try:
-            sides = die_sides(event.expression)
+            sides = _die_sides(event.expression)
         except BadInput as error:
             raise self.fail(where, f"{label}: {error}") from None
         if len(event.faces) != len(sides) or any(not 1 <= f <= s for f, s in zip(event.faces, sides)):
@@ -273,7 +284,7 @@ class ChainChecker:
                 raise self.fail(where, f"{label}: ledger dice of epoch {event.epoch}, but the epoch with "
                                        f"a secret committed seed is {in_use}")
             self.waiting.setdefault(event.epoch, []).append(
-                _LedgerRoll(self.ledger_rolls, where, event.roll, tuple(event.faces), tuple(sides)))
+                _LedgerRoll(self.ledger_rolls, where, event.roll, tuple(event.faces), sides))
             self.ledger_rolls += 1
         else:
             raise self.fail(where, f"{label}: source '{event.source}' is neither 'table' nor 'ledger'")

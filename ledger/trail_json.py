@@ -119,6 +119,8 @@ def check_body(body: dict[str, Any], stored_hash: Any) -> None:
 
 
 def keys_problem(found: set[str], expected: set[str]) -> str | None:
+    if found == expected:
+        return None
     missing, extra = sorted(expected - found), sorted(found - expected)
     if missing:
         return f"missing {', '.join(missing)}"
