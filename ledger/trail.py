@@ -40,8 +40,9 @@ from ledger.trail_json import (
 
 FORMAT = "campaign-ledger-audit"
 FORMAT_VERSION = 1
-# Transaction -> what is known about it after the fact (who voided it, when, why): the CLI hands
-# in projections.history.void_annotations, which the core may not import.
+# Transaction -> what is known about it after the fact (who voided it, when, why), from the chain's
+# transaction.voided records: the CLI hands in projections.history.void_annotations, which the core
+# may not import.
 Annotator = Callable[[Sequence[Record]], dict[int, dict[str, Any]]]
 
 
