@@ -5,6 +5,7 @@
     python benchmarks/run.py --size 100k        # long: builds 5 campaigns of 100,000 events
     python benchmarks/run.py --size 1m          # opt-in, very long: a league of 10 campaigns, 1,000,000 events
     python benchmarks/run.py --size 10k --rulesets coreheim freeform --repeat 3
+    python benchmarks/run.py --size 1k --only trail memory --postgres ''   # export, verify, import only
 
 Builds a league in one SQLite store: a campaign of the size asked for under each ruleset (see
 benchmarks/league.py: real rules, the ruleset's sample campaign grown with commands its handlers
@@ -51,6 +52,7 @@ from projections import sql  # noqa: E402
 
 SIZES = {"tiny": 300, "1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 100_000}
 LEAGUE_CAMPAIGNS = {"1m": 2}  # campaigns per ruleset: the 1m league is 2 x 5 rulesets x 100k events
+MEASUREMENTS = ("cli", "commands", "load", "trail", "memory")  # --only chooses among them
 SMALL = 1_000  # the small campaign the large one is compared with
 CLI = "import sys; from ledger.cli import main; sys.argv[0] = 'campaign'; main()"
 BARE_PROCESS = "import eventsourcing.application, msgspec, click"
@@ -406,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs of each measurement (the median is reported)")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test",
                         help="a PostgreSQL server to make a scratch database on for the 8-client measurements ('' to skip)")
+    parser.add_argument("--only", nargs="+", choices=MEASUREMENTS, default=list(MEASUREMENTS),
+                        help="the measurements to run (default: all)")
     parser.add_argument("--keep", type=Path, default=None, help="build in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
     chosen = args.rulesets or league.ruleset_ids()
@@ -420,14 +424,14 @@ def main(argv: list[str] | None = None) -> int:
         for ruleset in chosen:
             large, small, sample = campaigns[ruleset]
             print(f"  measuring {ruleset}", file=sys.stderr, flush=True)
-            measured = [
-                lambda: measure_cli(large, args.repeat),
-                lambda: measure_commands(large, small, folder, args.repeat),
-                lambda: measure_load(large, sample, args.repeat),
-                lambda: measure_trail(large, folder, args.repeat),
-                lambda: measure_memory(large, sample, folder),
-            ]
-            for measure in measured:
+            measured = {
+                "cli": lambda: measure_cli(large, args.repeat),
+                "commands": lambda: measure_commands(large, small, folder, args.repeat),
+                "load": lambda: measure_load(large, sample, args.repeat),
+                "trail": lambda: measure_trail(large, folder, args.repeat),
+                "memory": lambda: measure_memory(large, sample, folder),
+            }
+            for measure in (measured[name] for name in args.only):
                 try:
                     more = measure()
                 except Exception as error:  # noqa: BLE001 - reported, and the other measurements go on

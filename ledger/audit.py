@@ -5,11 +5,12 @@ reading, importing). docs/audit-format.md describes the format for people who wr
 verifier.
 
 The chain is never checked through the typed decoder: each record is rebuilt from the JSON that is
-stored (or exported), parsed strictly by the standard library, and hashed in its canonical form.
-The typed decoder is asked too — a row it cannot read "does not decode" — and its events drive the
-checks of dice and seeds. Chain problems are reported at the first bad position (or line) as they
-are met; revealed dice are re-derived once the whole chain has been read, since a seed is revealed
-after the rolls it made.
+stored (or exported), parsed strictly (ledger.trail_json.strict_json), and hashed in its canonical
+form. The typed decoder is asked too — a row it cannot read "does not decode" — and its events drive
+the checks of dice and seeds. The chain is read once, a page (or a line) at a time, and not held:
+a Chain reads its events again when asked. Chain problems are reported at the first bad position
+(or line) as they are met; a seed is revealed after the rolls it made, so those rolls are re-derived
+when it is, and a roll that differs is reported once the whole chain has been read.
 """
 
 from ledger.chain import Chain, ChainChecker, Entry, check_extends, locate_head  # noqa: F401 - the audit API

@@ -4,7 +4,10 @@ ledger die of a revealed epoch re-derived. The first entry that does not verify 
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import uuid
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,11 +28,20 @@ class Entry:
     record: Record
 
 
+DIGEST = 32  # bytes of a SHA-256
+
+
 @dataclass
 class Chain:
-    """A verified chain and what was learned reading it."""
+    """A verified chain and what was learned reading it. Its events are not held: `entries` reads
+    them again (from the store or the file) each time it is iterated, each checked against the hash
+    verified, so a chain of any length takes the same memory."""
 
-    entries: list[Entry]
+    source: Callable[[], Iterable[Entry]]  # the events read again, from the start
+    count: int
+    head: str
+    digests: bytes  # every event's hash (DIGEST bytes each, in order): a noted head, or two chains compared
+    lines_before: int | None  # a trail's lines before the first event (its header); None: a store's positions
     campaign_id: str
     name: str
     ruleset: dict[str, Any]
@@ -37,46 +49,96 @@ class Chain:
     revealed: dict[int, str]  # epoch -> seed hex, from seed.revealed events and a trailer
     ledger_rolls_verified: int
     ledger_rolls_waiting: dict[int, int]  # epoch whose seed is still secret -> ledger rolls in it
+    voids: list[Record]  # the transaction.voided records: what annotations and a fold need to know ahead
     snapshot: int | None = None  # position of the snapshot checked against the events (stores only)
     abandoned: list[int] = field(default_factory=list)  # epochs whose seed was left behind for good
 
     @property
-    def head(self) -> str:
-        return self.entries[-1].hash
+    def entries(self) -> Iterable[Entry]:
+        return _Reread(self, lambda entry: entry)
 
     @property
-    def records(self) -> list[Record]:
-        return [entry.record for entry in self.entries]
+    def records(self) -> Iterable[Record]:
+        return _Reread(self, lambda entry: entry.record)
+
+    def where(self, position: int) -> str:
+        return f"position {position}" if self.lines_before is None else f"line {position + self.lines_before}"
+
+    def digest(self, position: int) -> bytes:
+        return self.digests[(position - 1) * DIGEST:position * DIGEST]
+
+    def reread(self, entries: Iterable[Entry]) -> Iterator[Entry]:
+        """`entries` read again, each the event verified at its position (nothing changed meanwhile)."""
+        count = 0
+        for count, entry in enumerate(entries, start=1):
+            if count > self.count:
+                return
+            if bytes.fromhex(entry.hash) != self.digest(count) or hash_body(entry.body) != entry.hash:
+                raise IntegrityFailure(f"{entry.where}: changed since it was verified")
+            yield entry
+        if count < self.count:
+            raise IntegrityFailure(f"{self.where(count + 1)}: gone since it was verified")
 
 
-@dataclass
+@dataclass(frozen=True)
+class _Reread:
+    """A chain's events (or what `pick` takes of each), read again each time they are iterated."""
+
+    chain: Chain
+    pick: Callable[[Entry], Any]
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self.pick, self.chain.reread(self.chain.source()))
+
+
+@dataclass(frozen=True)
 class _LedgerRoll:
+    """A ledger roll waiting for its epoch's seed: only what re-deriving it needs."""
+
+    order: int  # among the ledger rolls, in stream order: the first that does not verify is named
     where: str
-    event: ev.DiceRolled
-    die_sides: list[int]
+    roll: int
+    faces: tuple[int, ...]
+    die_sides: tuple[int, ...]
 
 
 def die_sides(expression: str) -> list[int]:
     """The dice a recorded expression rolls: `shuffle K` (a Fisher–Yates shuffle of K cards) or a dice expression."""
+    return list(_die_sides(expression))
+
+
+@functools.lru_cache(maxsize=1024)  # a campaign rolls the same few expressions again and again
+def _die_sides(expression: str) -> tuple[int, ...]:
     words = expression.split(" ")
     if words[0] == "shuffle":
         if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 1:
             raise BadInput(f"'{expression}' is not a shuffle (shuffle K, K at least 1)")
-        return d.shuffle_die_sides(int(words[1]))
-    return d.parse_expression(expression).die_sides
+        return tuple(d.shuffle_die_sides(int(words[1])))
+    return tuple(_parsed(expression).die_sides)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(expression: str) -> d.DiceExpression:
+    return d.parse_expression(expression)
 
 
 def _counts_as(expression: str, faces: list[int]) -> tuple[int, list[int]]:
     if expression.startswith("shuffle"):
         return 0, []
-    return d.parse_expression(expression).evaluate(faces)
+    return _parsed(expression).evaluate(faces)
 
 
 @dataclass
 class ChainChecker:
-    """Reads entries in stream order and raises IntegrityFailure at the first that does not verify."""
+    """Reads entries in stream order and raises IntegrityFailure at the first that does not verify.
+    It keeps what the checks ahead need, not the entries: the last one, every hash (32 bytes), a
+    digest of every roll's dice (a reroll's copies name any earlier roll), the ledger rolls of epochs
+    whose seed is still secret, and the voids."""
 
-    entries: list[Entry] = field(default_factory=list)
+    count: int = 0
+    previous: Entry | None = None
+    digests: bytearray = field(default_factory=bytearray)
+    voids: list[Record] = field(default_factory=list)
     campaign_id: str | None = None
     name: str = ""
     ruleset: dict[str, Any] = field(default_factory=dict)
@@ -87,8 +149,11 @@ class ChainChecker:
     abandoned_in: dict[int, int] = field(default_factory=dict)  # epoch left behind -> its transaction
     pending_tx: int = 0  # the latest transaction stored pending: it may hold nothing but dice
     rolls: int = 0
-    ledger_rolls: list[_LedgerRoll] = field(default_factory=list)
-    thrown: dict[int, tuple[str, list[int]]] = field(default_factory=dict)  # roll -> (expression, faces)
+    thrown: bytearray = field(default_factory=bytearray)  # roll -> digest of (expression, faces)
+    ledger_rolls: int = 0
+    waiting: dict[int, list[_LedgerRoll]] = field(default_factory=dict)  # epoch not revealed yet -> its rolls
+    ledger_rolls_verified: int = 0
+    derivation_failure: tuple[int, IntegrityFailure] | None = None  # the first, by order: raised at the end
 
     @staticmethod
     def fail(where: str, problem: str) -> IntegrityFailure:
@@ -96,8 +161,8 @@ class ChainChecker:
 
     def add(self, entry: Entry) -> None:
         body, where = entry.body, entry.where
-        previous = self.entries[-1] if self.entries else None
-        expected = len(self.entries) + 1
+        previous = self.previous
+        expected = self.count + 1
         if body["position"] != expected:
             raise self.fail(where, f"holds position {body['position']} where position {expected} was expected "
                                    "(an event was removed, added or moved)")
@@ -113,7 +178,10 @@ class ChainChecker:
             raise self.fail(where, f"transaction {body['tx']} follows transaction {last_tx} "
                                    "(transactions are numbered from 1 without gaps)")
         self._follow(entry, previous)
-        self.entries.append(entry)
+        self.count, self.previous = expected, entry
+        self.digests += bytes.fromhex(entry.hash)
+        if isinstance(entry.record.event, ev.TransactionVoided):
+            self.voids.append(entry.record)
 
     def _follow(self, entry: Entry, previous: Entry | None) -> None:
         """The ledger's own bookkeeping: the campaign, the ruleset, seeds, roll numbers, shuffles."""
@@ -173,6 +241,7 @@ class ChainChecker:
             raise self.fail(where, problem)
         self.revealed[event.epoch] = event.seed
         self.revealed_in[event.epoch] = tx
+        self._derive(event.epoch, event.seed)
 
     def seed_problem(self, epoch: int, seed: Any) -> str | None:
         if not is_hex(seed, 64):
@@ -190,7 +259,7 @@ class ChainChecker:
             raise self.fail(where, f"{label} where R{self.rolls} was expected (roll numbers have no gaps)")
         self.rolls += 1
         try:
-            sides = die_sides(event.expression)
+            sides = _die_sides(event.expression)
         except BadInput as error:
             raise self.fail(where, f"{label}: {error}") from None
         if len(event.faces) != len(sides) or any(not 1 <= f <= s for f, s in zip(event.faces, sides)):
@@ -199,10 +268,12 @@ class ChainChecker:
         if (event.value, event.kept) != (value, kept):
             raise self.fail(where, f"{label}: {event.expression} showing {event.faces} counts as {value} "
                                    f"(kept {kept}), not {event.value} (kept {event.kept})")
-        self.thrown[event.roll] = (event.expression, event.faces)
+        thrown = _dice_digest(event.expression, event.faces)
+        self.thrown += thrown
         if event.copy_of is not None:
             # A reroll kept this undisputed roll of the transaction it re-decided: same dice, new number.
-            if self.thrown.get(event.copy_of) != (event.expression, event.faces):
+            copied = self.thrown[event.copy_of * _DICE_DIGEST:(event.copy_of + 1) * _DICE_DIGEST]
+            if not 0 <= event.copy_of <= event.roll or copied != thrown:
                 raise self.fail(where, f"{label} claims to copy R{event.copy_of}, but its dice differ")
         elif event.source == "table":
             if event.epoch is not None:
@@ -212,13 +283,32 @@ class ChainChecker:
                 in_use = "none" if self.epoch is None or self.epoch in self.revealed else str(self.epoch)
                 raise self.fail(where, f"{label}: ledger dice of epoch {event.epoch}, but the epoch with "
                                        f"a secret committed seed is {in_use}")
-            self.ledger_rolls.append(_LedgerRoll(where, event, sides))
+            self.waiting.setdefault(event.epoch, []).append(
+                _LedgerRoll(self.ledger_rolls, where, event.roll, tuple(event.faces), sides))
+            self.ledger_rolls += 1
         else:
             raise self.fail(where, f"{label}: source '{event.source}' is neither 'table' nor 'ledger'")
 
-    def finish(self, more_seeds: dict[int, tuple[str, str]] | None = None) -> Chain:
-        """Re-derive the revealed ledger dice; `more_seeds`: epoch -> (seed, where) from a trailer."""
-        if not self.entries:
+    def _derive(self, epoch: int, seed: str) -> None:
+        """Re-derive an epoch's ledger rolls from its seed; the first that differs is kept to be
+        raised once the whole chain is read (chain problems are named first, as they are met)."""
+        if self.campaign_id is None:
+            return  # a chain without its campaign.started fails in finish
+        for roll in self.waiting.pop(epoch, []):
+            derived = d.ledger_faces(bytes.fromhex(seed), self.campaign_id, roll.roll, list(roll.die_sides))
+            if derived == list(roll.faces):
+                self.ledger_rolls_verified += 1
+            elif self.derivation_failure is None or roll.order < self.derivation_failure[0]:
+                failure = self.fail(roll.where, f"ledger roll R{roll.roll} shows {list(roll.faces)}, but the "
+                                                f"revealed seed of epoch {epoch} gives {derived}")
+                self.derivation_failure = (roll.order, failure)
+                return
+
+    def finish(self, source: Callable[[], Iterable[Entry]], lines_before: int | None,
+               more_seeds: dict[int, tuple[str, str]] | None = None) -> Chain:
+        """The verified chain, read again from `source` (see Chain.lines_before); `more_seeds`:
+        epoch -> (seed, where) from a trailer, for the epochs the chain did not reveal."""
+        if self.previous is None:
             raise IntegrityFailure("the chain holds no events")
         if self.campaign_id is None:
             raise IntegrityFailure("the chain has no campaign.started event")
@@ -230,29 +320,33 @@ class ChainChecker:
             if problem:
                 raise self.fail(where, problem)
             seeds[epoch] = seed
-        verified, waiting = 0, {}
-        for roll in self.ledger_rolls:
-            epoch = roll.event.epoch
-            assert epoch is not None  # _rolled refused ledger dice without an epoch
-            if epoch not in seeds:
-                waiting[epoch] = waiting.get(epoch, 0) + 1
-                continue
-            derived = d.ledger_faces(bytes.fromhex(seeds[epoch]), self.campaign_id, roll.event.roll, roll.die_sides)
-            if derived != roll.event.faces:
-                raise self.fail(roll.where, f"ledger roll R{roll.event.roll} shows {roll.event.faces}, but the "
-                                            f"revealed seed of epoch {epoch} gives {derived}")
-            verified += 1
+        for epoch in [epoch for epoch in self.waiting if epoch in seeds]:
+            self._derive(epoch, seeds[epoch])
+        if self.derivation_failure is not None:
+            raise self.derivation_failure[1]
         return Chain(
-            entries=self.entries,
+            source=source,
+            count=self.count,
+            head=self.previous.hash,
+            digests=bytes(self.digests),
+            lines_before=lines_before,
             campaign_id=self.campaign_id,
             name=self.name,
             ruleset=self.ruleset,
-            transactions=self.entries[-1].body["tx"],
+            transactions=self.previous.body["tx"],
             revealed=seeds,
-            ledger_rolls_verified=verified,
-            ledger_rolls_waiting=waiting,
+            ledger_rolls_verified=self.ledger_rolls_verified,
+            ledger_rolls_waiting={epoch: len(rolls) for epoch, rolls in sorted(self.waiting.items()) if rolls},
+            voids=self.voids,
             abandoned=sorted(self.abandoned_in),
         )
+
+
+_DICE_DIGEST = 16  # bytes of a roll's dice digest: no two different throws share one
+
+
+def _dice_digest(expression: str, faces: list[int]) -> bytes:
+    return hashlib.blake2b(f"{expression}|{faces}".encode(), digest_size=_DICE_DIGEST).digest()
 
 
 def _is_canonical_uuid(text: str) -> bool:
@@ -267,7 +361,7 @@ def locate_head(chain: Chain, noted: str) -> int:
     prefix = noted.strip().lower()
     if not 8 <= len(prefix) <= 64 or not set(prefix) <= HEX_DIGITS:
         raise BadInput(f"--head takes a head hash or at least its first 8 hex digits, not '{noted}'")
-    found = [entry.body["position"] for entry in chain.entries if entry.hash.startswith(prefix)]
+    found = [position for position in range(1, chain.count + 1) if chain.digest(position).hex().startswith(prefix)]
     if not found:
         raise IntegrityFailure(f"the noted head {prefix} is not in this chain: the history it ended was changed")
     if len(found) > 1:
@@ -282,12 +376,11 @@ def check_extends(newer: Chain, older: Chain, older_name: str) -> int:
     if newer.campaign_id != older.campaign_id:
         raise IntegrityFailure(f"{older_name} is campaign {older.name} ({older.campaign_id}), "
                                f"not {newer.name} ({newer.campaign_id})")
-    for old, new in zip(older.entries, newer.entries):
-        if old.hash != new.hash:
-            position = old.body["position"]
-            raise IntegrityFailure(f"position {position}: differs from {older_name} ({new.where} here, {old.where} "
-                                   "there): the history was rewritten from there on, not extended")
-    if len(newer.entries) < len(older.entries):
-        raise IntegrityFailure(f"position {len(newer.entries) + 1}: {older_name} goes on to position "
-                               f"{len(older.entries)}; events were removed since, not added")
-    return len(newer.entries) - len(older.entries)
+    for position in range(1, min(newer.count, older.count) + 1):
+        if newer.digest(position) != older.digest(position):
+            raise IntegrityFailure(f"position {position}: differs from {older_name} ({newer.where(position)} here, "
+                                   f"{older.where(position)} there): the history was rewritten from there on, not extended")
+    if newer.count < older.count:
+        raise IntegrityFailure(f"position {newer.count + 1}: {older_name} goes on to position "
+                               f"{older.count}; events were removed since, not added")
+    return newer.count - older.count

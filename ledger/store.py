@@ -41,6 +41,7 @@ CURRENT_TOPIC = "ledger.current"  # `campaign use NAME`: the store's current cam
 TEXT_TOPICS = (SEED_TOPIC, CURRENT_TOPIC)
 # The one sequence, outside every campaign, that records which campaign is current.
 CURRENT_ID = uuid.uuid5(uuid.NAMESPACE_URL, "campaign-ledger:current-campaign")
+PAGE = 1000  # events read from the store at a time
 _CHECKSUM = b"#sha256="  # a snapshot's stored bytes: this, the hex digest of the state, a newline, the state
 
 
@@ -390,8 +391,8 @@ class Store:
         shows the failure itself (a report of a store that does not verify) passes `check=False`."""
         expected = after + 1
         previous_hash = None
-        for item in self.app.events.get(campaign_id, gt=after or None, lte=upto):
-            record: Record = item.value
+        for row in self.raw_rows(campaign_id, after=after, upto=upto):
+            record: Record = self.app.mapper.to_domain_event(row).value
             if not check:
                 yield record
                 continue
@@ -404,9 +405,15 @@ class Store:
             expected, previous_hash = expected + 1, record.hash
             yield record
 
-    def raw_rows(self, campaign_id: uuid.UUID) -> Sequence[StoredEvent]:
-        """The stored bytes, for verification that must not trust the decoder."""
-        return self.app.recorder.select_events(campaign_id)
+    def raw_rows(self, campaign_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
+        """The stored bytes (for verification that must not trust the decoder), in order, read a page
+        at a time: a campaign of any length is never held whole."""
+        while True:
+            page = self.app.recorder.select_events(campaign_id, gt=after or None, lte=upto, limit=PAGE)
+            yield from page
+            if len(page) < PAGE:
+                return
+            after = page[-1].originator_version
 
     def append(self, campaign_id: uuid.UUID, records: Sequence[Record]) -> None:
         """Store one transaction atomically; another writer's records at these positions → Conflict."""

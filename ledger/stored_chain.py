@@ -4,6 +4,7 @@ typed decoder), the chain checked, and the latest snapshot compared with the fol
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -12,9 +13,9 @@ from ledger import events as ev
 from ledger import rulesets
 from ledger.chain import Chain, ChainChecker, Entry
 from ledger.errors import BadInput, IntegrityFailure, NotFound
-from ledger.fold import fold
+from ledger.fold import apply_record
 from ledger.records import Record
-from ledger.state import decode_state, encode_state
+from ledger.state import CampaignState, decode_state, encode_state
 from ledger.store import Store, decode_record
 from ledger.trail_json import Malformed, check_body, keys_problem, strict_json
 
@@ -51,14 +52,9 @@ def _stored_entry(row: Any) -> Entry:
     return Entry(where=f"position {row.originator_version}", body=body, hash=raw["hash"], record=decode_record(data))
 
 
-def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
-    """Check a campaign's stored chain, its revealed dice and its latest snapshot."""
-    rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
-    checker = ChainChecker()
-    rows = store.raw_rows(campaign_id)
-    if not rows:
-        raise NotFound(f"no campaign {campaign_id} in {store.url}")
-    for expected, row in enumerate(rows, start=1):
+def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = None) -> Iterator[Entry]:
+    """The campaign's rows as entries, a page at a time; IntegrityFailure at the first that cannot be one."""
+    for expected, row in enumerate(store.raw_rows(campaign_id, upto=upto), start=1):
         where = f"position {expected}"
         if row.originator_version != expected:
             raise IntegrityFailure(f"{where}: missing (the stored events go from {expected - 1} to "
@@ -69,35 +65,64 @@ def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
             raise IntegrityFailure(f"{where}: does not decode: {error}") from None
         if row.topic != entry.body["type"]:
             raise IntegrityFailure(f"{where}: stored under topic '{row.topic}' but holds a {entry.body['type']} event")
+        yield entry
+
+
+def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
+    """Check a campaign's stored chain, its revealed dice and its latest snapshot, reading it once, a
+    page at a time."""
+    rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
+    snapshot = _Snapshot(store, campaign_id)
+    checker = ChainChecker()
+    for entry in _stored_entries(store, campaign_id):
         checker.add(entry)
         started = entry.record.event
         if isinstance(started, ev.CampaignStarted) and started.campaign_id != str(campaign_id):
-            raise IntegrityFailure(f"{where}: names campaign {started.campaign_id} in the stream of {campaign_id}")
-    chain = checker.finish()
-    chain.snapshot = _check_snapshot(store, campaign_id, chain.records)
+            raise IntegrityFailure(f"{entry.where}: names campaign {started.campaign_id} in the stream of {campaign_id}")
+        snapshot.fold(entry.record)
+    if checker.count == 0:
+        raise NotFound(f"no campaign {campaign_id} in {store.url}")
+    count = checker.count
+    chain = checker.finish(lambda: _stored_entries(store, campaign_id, upto=count), None)
+    chain.snapshot = snapshot.check(count)
     return chain
 
 
-def _check_snapshot(store: Store, campaign_id: uuid.UUID, records: list[Record]) -> int | None:
-    """The latest snapshot (what loading starts from) must be the fold of the events up to it."""
-    snapshot = store.latest_snapshot(campaign_id, sound=False)  # a damaged one is reported, not passed over
-    if snapshot is None:
-        return None
-    position, data = snapshot
-    if position > len(records):
-        raise IntegrityFailure(f"the snapshot at position {position} is beyond the last event ({len(records)})")
-    expected = msgspec.json.decode(encode_state(fold(records[:position])))
-    try:
-        decoded = decode_state(data)
-    except msgspec.DecodeError as error:
-        raise IntegrityFailure(f"the snapshot at position {position} does not decode: {error}") from None
-    if decoded is None:
-        return None  # taken by an older version of the ledger: loading does not use it
-    stored = msgspec.json.decode(encode_state(decoded))
-    if stored != expected:
-        raise IntegrityFailure(f"the snapshot at position {position} does not match the events before it "
-                               "(it was edited): campaigns would load a state the history does not give")
-    return position
+class _Snapshot:
+    """The latest snapshot (what loading starts from), which must be the fold of the events up to
+    it: folded as the events are read, skipping the transactions the snapshot says were voided —
+    the fold's own list of voids (from the events) then matches the snapshot's only if that was true."""
+
+    def __init__(self, store: Store, campaign_id: uuid.UUID):
+        found = store.latest_snapshot(campaign_id, sound=False)  # a damaged one is reported, not passed over
+        self.position = found[0] if found else None
+        self.state: CampaignState | None = None
+        self.problem: str | None = None
+        if found is not None:
+            try:
+                self.state = decode_state(found[1])  # None: taken by an older version, which loading does not use
+            except msgspec.DecodeError as error:
+                self.problem = f"does not decode: {error}"
+        self.voided = {int(tx) for tx in self.state.voided} if self.state is not None else set()
+        self.folded = CampaignState()
+
+    def fold(self, record: Record) -> None:
+        if self.state is not None and self.position is not None and record.position <= self.position:
+            apply_record(self.folded, record, record.tx in self.voided)
+
+    def check(self, count: int) -> int | None:
+        if self.position is None:
+            return None
+        if self.position > count:
+            raise IntegrityFailure(f"the snapshot at position {self.position} is beyond the last event ({count})")
+        if self.problem is not None:
+            raise IntegrityFailure(f"the snapshot at position {self.position} {self.problem}")
+        if self.state is None:
+            return None
+        if msgspec.json.decode(encode_state(self.state)) != msgspec.json.decode(encode_state(self.folded)):
+            raise IntegrityFailure(f"the snapshot at position {self.position} does not match the events before it "
+                                   "(it was edited): campaigns would load a state the history does not give")
+        return self.position
 
 
 def stored_name(store: Store, campaign_id: uuid.UUID) -> str | None:

@@ -4,11 +4,15 @@ is re-decided under the rules in force at it. docs/audit-format.md describes the
 
 from __future__ import annotations
 
+import io
 import json
+import shutil
+import tempfile
 import uuid
+from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -36,14 +40,16 @@ from ledger.trail_json import (
 
 FORMAT = "campaign-ledger-audit"
 FORMAT_VERSION = 1
-# Transaction -> what is known about it after the fact (who voided it, when, why): the CLI hands
-# in projections.history.void_annotations, which the core may not import.
+# Transaction -> what is known about it after the fact (who voided it, when, why), from the chain's
+# transaction.voided records: the CLI hands in projections.history.void_annotations, which the core
+# may not import.
 Annotator = Callable[[Sequence[Record]], dict[int, dict[str, Any]]]
 
 
 def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
-    """The export: a header line, one line per event, a trailer line (each canonical JSON)."""
-    notes = annotate(chain.records)
+    """The export: a header line, one line per event, a trailer line (each canonical JSON), each
+    event read again as it is written."""
+    notes = annotate(chain.voids)
     yield canonical_text(
         {
             "kind": "header",
@@ -68,7 +74,7 @@ def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
     yield canonical_text(
         {
             "kind": "trailer",
-            "count": len(chain.entries),
+            "count": chain.count,
             "head": chain.head,
             "revealed_seeds": {str(epoch): seed for epoch, seed in sorted(chain.revealed.items())},
         }
@@ -85,24 +91,43 @@ class _Line:
     obj: dict[str, Any]
 
 
-def _lines(data: bytes) -> Iterator[_Line]:
-    """Each line of a trail as a JSON object; the newline after the last line is optional."""
-    raw_lines = data.split(b"\n")
-    if raw_lines and raw_lines[-1] == b"":
-        raw_lines.pop()
-    if not raw_lines:
-        raise BadInput("the trail is empty")
-    for number, raw in enumerate(raw_lines, start=1):
-        try:
-            obj = strict_json(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise IntegrityFailure(f"line {number}: does not decode: not UTF-8 text") from None
-        except ValueError as error:  # json.JSONDecodeError and Malformed
-            raise IntegrityFailure(f"line {number}: does not decode: {error}") from None
-        # Event lines are exactly record + hash + annotations; only the header and trailer say their kind.
-        if not isinstance(obj, dict) or obj.get("kind") not in (None, "header", "trailer"):
-            raise IntegrityFailure(f"line {number}: not a header, event or trailer line (its 'kind')")
-        yield _Line(number, obj)
+class _TrailFile:
+    """A trail's bytes, read line by line as often as asked (a pipe is copied to a temporary file first)."""
+
+    def __init__(self, data: bytes | BinaryIO):
+        if isinstance(data, bytes):
+            self.file: BinaryIO = io.BytesIO(data)
+        elif data.seekable():
+            self.file = data
+        else:
+            self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the process
+            shutil.copyfileobj(data, self.file)
+        self.start = self.file.tell()
+
+    def lines(self) -> Iterator[_Line]:
+        """Each line of a trail as a JSON object; the newline after the last line is optional."""
+        self.file.seek(self.start)
+        number = 0
+        for number, raw in enumerate(self.file, start=1):
+            yield _line(number, raw[:-1] if raw.endswith(b"\n") else raw)
+        if number == 0:
+            raise BadInput("the trail is empty")
+
+    def entries(self) -> Iterator[Entry]:
+        return (_event_entry(line)[0] for line in self.lines() if line.number > 1 and "kind" not in line.obj)
+
+
+def _line(number: int, raw: bytes) -> _Line:
+    try:
+        obj = strict_json(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise IntegrityFailure(f"line {number}: does not decode: not UTF-8 text") from None
+    except ValueError as error:  # json.JSONDecodeError and Malformed
+        raise IntegrityFailure(f"line {number}: does not decode: {error}") from None
+    # Event lines are exactly record + hash + annotations; only the header and trailer say their kind.
+    if not isinstance(obj, dict) or obj.get("kind") not in (None, "header", "trailer"):
+        raise IntegrityFailure(f"line {number}: not a header, event or trailer line (its 'kind')")
+    return _Line(number, obj)
 
 
 def _header_problem(header: dict[str, Any]) -> str | None:
@@ -148,15 +173,16 @@ def _trailer_seeds(line: _Line) -> dict[int, tuple[str, str]]:
     return {int(epoch): (seed, where) for epoch, seed in seeds.items()}
 
 
-def read_trail(data: bytes, annotate: Annotator) -> Chain:
-    """Verify an exported trail on its own; the first line that does not verify is named."""
+def read_trail(data: bytes | BinaryIO, annotate: Annotator) -> Chain:
+    """Verify an exported trail on its own, line by line; the first line that does not verify is named."""
     rulesets.load_rulesets()
+    trail = _TrailFile(data)
     checker = ChainChecker()
-    annotations: list[Any] = []
+    annotations = _AnnotationsRead()
     header: _Line | None = None
     trailer: _Line | None = None
     last = 0
-    for line in _lines(data):
+    for line in trail.lines():
         last = line.number
         kind = line.obj.get("kind", "event")
         if header is None:
@@ -171,18 +197,18 @@ def read_trail(data: bytes, annotate: Annotator) -> Chain:
         elif kind == "event":
             entry, notes = _event_entry(line)
             checker.add(entry)
-            annotations.append(notes)
+            annotations.read(line.number, entry.body["tx"], notes)
         elif kind == "trailer":
             trailer = line
         else:
             raise IntegrityFailure(f"line {line.number}: a second header")
-    assert header is not None  # _lines yields at least one line, and the first must be the header
+    assert header is not None  # lines() yields at least one line, and the first must be the header
     if trailer is None:
         raise IntegrityFailure(f"line {last + 1}: the trailer line is missing (the trail was cut short)")
-    chain = checker.finish(_trailer_seeds(trailer))
+    chain = checker.finish(trail.entries, header.number, _trailer_seeds(trailer))
     _check_header(header, chain)
     _check_trailer(trailer, chain)
-    _check_annotations(chain, annotations, annotate)
+    annotations.check(annotate(chain.voids))
     return chain
 
 
@@ -208,20 +234,38 @@ def _check_header(header: _Line, chain: Chain) -> None:
 
 def _check_trailer(trailer: _Line, chain: Chain) -> None:
     where = f"line {trailer.number}"
-    if trailer.obj.get("count") != len(chain.entries):
-        raise IntegrityFailure(f"{where}: counts {trailer.obj.get('count')} events, the trail holds {len(chain.entries)}")
+    if trailer.obj.get("count") != chain.count:
+        raise IntegrityFailure(f"{where}: counts {trailer.obj.get('count')} events, the trail holds {chain.count}")
     if trailer.obj.get("head") != chain.head:
         raise IntegrityFailure(f"{where}: its head is not the hash of the last event")
 
 
-def _check_annotations(chain: Chain, annotations: list[Any], annotate: Annotator) -> None:
-    """Annotations are outside the hashes, but they must say what the chain's voids say."""
-    notes = annotate(chain.records)
-    for entry, found in zip(chain.entries, annotations):
-        expected = _annotations(notes, entry.body["tx"])
-        if found != expected:
-            raise IntegrityFailure(f"{entry.where}: its annotations are not what the chain says: "
-                                   f"{json.dumps(expected, ensure_ascii=False, sort_keys=True)}")
+@dataclass
+class _AnnotationsRead:
+    """What the event lines' annotations said, kept small for a trail of any length: the lines that
+    say something, and each transaction's first line that says nothing. Annotations are outside the
+    hashes, but they must say what the chain's voids say."""
+
+    said: list[tuple[int, int, Any]] = field(default_factory=list)  # (line, transaction, annotations)
+    first_silent: array = field(default_factory=lambda: array("q"))  # transaction -> its first line saying {}
+
+    def read(self, number: int, tx: int, found: Any) -> None:
+        if found != {}:
+            self.said.append((number, tx, found))
+            return
+        if tx >= len(self.first_silent):
+            self.first_silent.extend([0] * (tx + 1 - len(self.first_silent)))
+        if not self.first_silent[tx]:
+            self.first_silent[tx] = number
+
+    def check(self, notes: dict[int, dict[str, Any]]) -> None:
+        """The first line (in the trail's order) whose annotations are not what the voids say."""
+        wrong = [(number, tx) for number, tx, found in self.said if found != _annotations(notes, tx)]
+        wrong += [(self.first_silent[tx], tx) for tx in notes if tx < len(self.first_silent) and self.first_silent[tx]]
+        if wrong:
+            number, tx = min(wrong)
+            raise IntegrityFailure(f"line {number}: its annotations are not what the chain says: "
+                                   f"{json.dumps(_annotations(notes, tx), ensure_ascii=False, sort_keys=True)}")
 
 
 SeedLookup = Callable[[uuid.UUID, int], "str | None"]
@@ -231,9 +275,10 @@ def check_before_import(chain: Chain, seed_of: SeedLookup) -> None:
     """Refuse a verified chain that the rules do not produce (every transaction re-decided under the
     rules in force at it, as `replay --check` does), or whose unrevealed ledger dice differ from
     what the seed kept here gives. Needs no store, so a refused import creates none."""
-    for record in chain.records:
+    records = list(chain.records)
+    for record in records:
         check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
-    _checked, differences = recheck(chain.records, first_only=True)
+    _checked, differences = recheck(records, first_only=True)
     if differences:
         raise IntegrityFailure(f"{differences[0]} — the rules in force at it do not produce the trail's events "
                                "from its command and dice; nothing imported")
@@ -258,11 +303,13 @@ def _check_secret_dice(chain: Chain, seed_of: SeedLookup) -> None:
                                    f"epoch {event.epoch} kept here gives {derived}; nothing imported")
 
 
-def import_chain(ledger: Ledger, chain: Chain) -> CampaignState:
+def import_chain(ledger: Ledger, chain: Chain, *, rechecked: bool = False) -> CampaignState:
     """Store a verified trail's records exactly (same positions, transactions, actors, times, hashes)
     in one atomic save, so the imported campaign has the same head — once every transaction is
-    re-decided under the rules in force at it, as `replay --check` does."""
+    re-decided under the rules in force at it, as `replay --check` does (`rechecked`: that check
+    has passed already, with the seeds this store keeps)."""
     store = ledger.store
+    records = []
     for entry in chain.entries:
         # The store re-encodes the typed event: it must come out as the payload that was hashed.
         stored = ev.payload_of(entry.record.event)
@@ -270,7 +317,9 @@ def import_chain(ledger: Ledger, chain: Chain) -> CampaignState:
             differ = sorted(k for k in {*stored, *entry.body["payload"]} if stored.get(k) != entry.body["payload"].get(k))
             raise BadInput(f"{entry.where}: this version of campaign-ledger would store {entry.body['type']} "
                            f"differently ({', '.join(differ)}), so the imported chain would not verify; nothing imported")
-    check_before_import(chain, store.seed)
+        records.append(entry.record)
+    if not rechecked:
+        check_before_import(chain, store.seed)
     campaign_id = uuid.UUID(chain.campaign_id)
     if campaign_id in store.campaign_ids():
         raise Conflict(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")
@@ -278,4 +327,4 @@ def import_chain(ledger: Ledger, chain: Chain) -> CampaignState:
         if (stored_name(store, other) or "").lower() == chain.name.lower():
             raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
                            "the hashed history, so import into another store")
-    return ledger.adopt(campaign_id, chain.records)
+    return ledger.adopt(campaign_id, records)

@@ -4,7 +4,10 @@ the format allows (no floats, NaN or repeated keys), so a record is hashed as it
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+
+import msgspec
 
 from ledger.records import canonical
 
@@ -49,8 +52,38 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+def _refuse_float(text: str) -> Any:
+    raise Malformed(text)
+
+
+# Reads JSON fast; what it accepts is checked as below before it is trusted.
+_PLAIN_DECODER = msgspec.json.Decoder(float_hook=_refuse_float)
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_NUMBER = b"0" * 21  # more digits than a record's number may have (see _bounded_int)
+_NOT_PLAIN = object()
+
+
+def _plain(text: str | bytes) -> Any:
+    """JSON exactly as msgspec writes it (the trail's lines and the stored rows are) without a float
+    or a number too long, decoded fast; _NOT_PLAIN for anything else. Writing it again gives back
+    the same bytes, so it has no repeated key (the second would be dropped) and no other spelling
+    the standard library could read differently."""
+    try:
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        obj = _PLAIN_DECODER.decode(data)
+    except (msgspec.MsgspecError, UnicodeError, RecursionError):
+        return _NOT_PLAIN
+    if msgspec.json.encode(obj) != data or _LONG_NUMBER in data.translate(_DIGITS_AS_ZERO):
+        return _NOT_PLAIN
+    return obj
+
+
 def strict_json(text: str | bytes) -> Any:
-    """JSON as the trail allows it: no floats, NaN or duplicated keys (ValueError names the fault)."""
+    """JSON as the trail allows it: no floats, NaN or duplicated keys (ValueError names the fault).
+    Plain JSON (see _plain) is read fast; the rest by the standard library, whose hooks name the fault."""
+    obj = _plain(text)
+    if obj is not _NOT_PLAIN:
+        return obj
     try:
         return json.loads(
             text, object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant,
@@ -64,23 +97,30 @@ def canonical_text(obj: dict[str, Any]) -> str:
     return canonical(obj).decode("utf-8")
 
 
+_HEX = re.compile("[0-9a-f]*")
+
+
 def is_hex(text: Any, length: int) -> bool:
-    return isinstance(text, str) and len(text) == length and set(text) <= HEX_DIGITS
+    return isinstance(text, str) and len(text) == length and _HEX.fullmatch(text) is not None
+
+
+_BODY_KINDS = {"position": int, "tx": int, "type": str, "recorded_at": str, "actor": str, "payload": dict}
+_KIND_NAMES = {int: "an integer", str: "a string", dict: "a JSON object"}
 
 
 def check_body(body: dict[str, Any], stored_hash: Any) -> None:
     """The record's fields have the types the format defines (bool is not an integer here)."""
-    kinds = {"position": int, "tx": int, "type": str, "recorded_at": str, "actor": str, "payload": dict}
-    names = {int: "an integer", str: "a string", dict: "a JSON object"}
-    for key, kind in kinds.items():
+    for key, kind in _BODY_KINDS.items():
         if type(body[key]) is not kind:
-            raise Malformed(f"'{key}' must be {names[kind]}")
+            raise Malformed(f"'{key}' must be {_KIND_NAMES[kind]}")
     for key, value in (("prev_hash", body["prev_hash"]), ("hash", stored_hash)):
         if not is_hex(value, 64):
             raise Malformed(f"'{key}' must be 64 lowercase hex digits")
 
 
 def keys_problem(found: set[str], expected: set[str]) -> str | None:
+    if found == expected:
+        return None
     missing, extra = sorted(expected - found), sorted(found - expected)
     if missing:
         return f"missing {', '.join(missing)}"

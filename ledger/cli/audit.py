@@ -6,6 +6,7 @@ import csv
 import io
 import uuid
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import click
@@ -28,7 +29,7 @@ def _summary(chain: audit.Chain, noted: int | None) -> dict[str, Any]:
     return {
         "campaign_id": chain.campaign_id,
         "name": chain.name,
-        "events": len(chain.entries),
+        "events": chain.count,
         "transactions": chain.transactions,
         "head": chain.head,
         "revealed_seeds": {str(e): s for e, s in sorted(chain.revealed.items())},
@@ -55,7 +56,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     read_models = None
     unrecorded: list[Any] = []
     if trail is not None:
-        chain = audit.read_trail(trail.read(), void_annotations)
+        chain = audit.read_trail(trail, void_annotations)
         subject = f"{trail.name}, campaign"
     else:
         store = session.ledger.store
@@ -66,12 +67,12 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         campaign_id = audit.find_campaign(store, session.campaign_ref)
         chain = audit.verify_store(store, campaign_id)
         subject = "campaign"
-        read_models = sql.check(store, campaign_id, chain.records)
+        read_models = sql.check(store, campaign_id, list(chain.records))
         unrecorded = _dealt_but_unrecorded(store, campaign_id, chain)
     noted = audit.locate_head(chain, noted_head) if noted_head else None
     extended = 0
     if older_trail is not None:
-        older = audit.read_trail(older_trail.read(), void_annotations)
+        older = audit.read_trail(older_trail, void_annotations)
         extended = audit.check_extends(chain, older, older_trail.name)
     if as_json:
         summary = _summary(chain, noted)
@@ -80,11 +81,11 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
                 {"roll": x.roll, "epoch": x.epoch, "dealt_to": x.dealt_to, "dealt_at": x.dealt_at} for x in unrecorded
             ]
         if older_trail is not None:
-            summary["extends"] = {"trail": older_trail.name, "events": len(chain.entries) - extended, "added": extended}
+            summary["extends"] = {"trail": older_trail.name, "events": chain.count - extended, "added": extended}
         emit_json(summary)
         return
     click.echo(f"Hash chain intact: {subject} {chain.name} ({chain.campaign_id}), "
-               f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}.")
+               f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}.")
     click.echo(dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
@@ -93,15 +94,15 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
                    "the next ledger roll burns it.")
     if read_models is not None:
         position, tables = read_models
-        behind = "" if position == len(chain.entries) else (
+        behind = "" if position == chain.count else (
             f" (they reflect position {position}: `campaign rebuild` catches them up)")
         click.echo(f"Read models: the {tables} rm_* tables match a rebuild from the events{behind}.")
     if noted is not None:
-        added = len(chain.entries) - noted
+        added = chain.count - noted
         click.echo("The noted head is the current head." if added == 0 else
                    f"Head noted at position {noted}; {plural(added, 'event')} {'was' if added == 1 else 'were'} added since.")
     if older_trail is not None:
-        kept = len(chain.entries) - extended
+        kept = chain.count - extended
         click.echo(f"Extends {older_trail.name}: its {plural(kept, 'event')} are the first {kept} here; "
                    f"{plural(extended, 'event')} added since.")
     click.echo(f"Head {chain.head}")
@@ -121,7 +122,7 @@ def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, chain: audit.Chain
 
 def _rows(session: Session, campaign_id: uuid.UUID, chain: audit.Chain) -> list[dict[str, Any]]:
     """The trail's rows for people: the log's description beside each event's payload."""
-    rows = log_rows(chain.records, session.ledger.load(campaign_id))
+    rows = log_rows(list(chain.records), session.ledger.load(campaign_id))
     for row, entry in zip(rows, chain.entries):
         row["payload"] = canonical(entry.body["payload"]).decode("utf-8")
     return rows
@@ -161,7 +162,7 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
         "",
         f"- Campaign id: {chain.campaign_id}",
         f"- Ruleset: {ruleset['id']} v{ruleset['version']}, options {_md_cell(options)}",
-        f"- Events: {len(chain.entries)} in {plural(chain.transactions, 'transaction')}",
+        f"- Events: {chain.count} in {plural(chain.transactions, 'transaction')}",
         f"- Head: {chain.head}",
         "- Revealed seeds: " + (", ".join(f"epoch {e} {s}" for e, s in sorted(chain.revealed.items())) or "none"),
         "",
@@ -193,18 +194,33 @@ def export(session: Session, fmt: str, output: Path | None, force: bool) -> None
     except IntegrityFailure as error:
         raise IntegrityFailure(f"nothing exported: the stored chain does not verify: {error}") from None
     if fmt == "jsonl":
-        text = "".join(line + "\n" for line in audit.trail_lines(chain, void_annotations))
-    elif fmt == "csv":
+        _write_lines(audit.trail_lines(chain, void_annotations), output, force)
+        if output is not None:
+            click.echo(f"Exported {plural(chain.count, 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
+        return
+    if fmt == "csv":
         text = _csv(_rows(session, campaign_id, chain))
     elif fmt == "md-audit":
         text = _markdown(chain, _rows(session, campaign_id, chain))
     else:
-        text = render.chronicle_md(build_report(chain.records, verified(chain)))
+        text = render.chronicle_md(build_report(list(chain.records), verified(chain)))
     if output is None:
         click.echo(text.encode("utf-8"), nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
         return
     write_output(output, text, force=force)
-    click.echo(f"Exported {plural(len(chain.entries), 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
+    click.echo(f"Exported {plural(chain.count, 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
+
+
+def _write_lines(lines: Iterator[str], output: Path | None, force: bool) -> None:
+    """The trail written as it is read again from the store (never held whole): to standard output,
+    or whole-or-nothing to a file."""
+    if output is None:
+        for line in lines:
+            click.echo((line + "\n").encode("utf-8"), nl=False)  # bytes: UTF-8 whatever the terminal's encoding
+        return
+    with files.written_whole(output, force=force) as temporary, open(temporary, "wb") as out:
+        for line in lines:
+            out.write(line.encode("utf-8") + b"\n")
 
 
 # --- import ---------------------------------------------------------------------------------------------
@@ -219,13 +235,14 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     The trail is verified first; nothing is written unless all of it verifies. The secret seed of
     the campaign's open dice epoch is not in a trail: it comes from this machine's key file (see
     `campaign seed`)."""
-    chain = audit.read_trail(trail.read(), void_annotations)
-    if uses_key_file(session.store_url):  # checked before the store is opened: a refusal creates no file
+    chain = audit.read_trail(trail, void_annotations)
+    rechecked = uses_key_file(session.store_url)
+    if rechecked:  # checked before the store is opened (its seeds are the key file's): a refusal creates no file
         keys = KeyFile()
         audit.check_before_import(chain, lambda cid, epoch: keys.seed(str(cid), epoch))
-    state = audit.import_chain(session.ledger, chain)
+    state = audit.import_chain(session.ledger, chain, rechecked=rechecked)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
-               f"{plural(len(chain.entries), 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
+               f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
     if session.ledger.store.seed(uuid.UUID(chain.campaign_id), state.epoch) is not None:
         click.echo(f"Ledger dice: this machine's key holds the secret seed of epoch {state.epoch}, so ledger dice "
                    "roll on as before.")

@@ -36,7 +36,7 @@ def backup(session: Session, target: Path, force: bool) -> None:
                 chain = audit.verify_store(copy, campaign_id)
             except IntegrityFailure as error:
                 raise IntegrityFailure(f"the copy in {target} does not verify, nor does the store: {error}") from None
-            click.echo(f"{chain.name}: {plural(len(chain.entries), 'event')}, head {chain.head}")
+            click.echo(f"{chain.name}: {plural(chain.count, 'event')}, head {chain.head}")
         click.echo(f"Backed up {plural(len(copy.campaign_ids()), 'campaign')} to {target}; the copy verifies.")
     finally:
         copy.close()

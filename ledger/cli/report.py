@@ -45,13 +45,13 @@ def verified_history(session: Session, campaign_id: uuid.UUID) -> tuple[list[Rec
         return session.ledger.history(campaign_id, check=False), Verification(
             ok=False, summary=f"The stored hash chain does NOT verify: {error}"
         )
-    return chain.records, verified(chain)
+    return list(chain.records), verified(chain)
 
 
 def verified(chain: audit.Chain) -> Verification:
     return Verification(
         ok=True,
-        summary=f"Hash chain intact: {plural(len(chain.entries), 'event')} in "
+        summary=f"Hash chain intact: {plural(chain.count, 'event')} in "
                 f"{plural(chain.transactions, 'transaction')}, checked when this was written.",
         dice=dice_line(chain),
     )

@@ -70,7 +70,7 @@ def test_a_transaction_is_stored_whole_or_not_at_all(campaign, store):
 
 def test_the_stored_topic_is_the_event_tag_and_the_bytes_decode_by_it(campaign, store):
     campaign.execute(AwardXP(fighter="Gunnar", amount=3, reason="survived"))
-    rows = store.raw_rows(campaign.id)
+    rows = list(store.raw_rows(campaign.id))
 
     assert [row.topic for row in rows] == [
         "command.recorded", "campaign.started", "ruleset.pinned", "seed.committed",
@@ -88,7 +88,7 @@ def test_the_stored_topic_is_the_event_tag_and_the_bytes_decode_by_it(campaign, 
 
 def test_a_stored_event_with_a_field_this_version_does_not_know_still_decodes(campaign, store):
     """Events written by newer code (an added field) must stay readable: no forbid_unknown_fields."""
-    stored = msgspec.json.decode(store.raw_rows(campaign.id)[5].state)
+    stored = msgspec.json.decode(list(store.raw_rows(campaign.id))[5].state)
     stored["event"]["motto"] = "Death before dishonour"
 
     record = decode_record(msgspec.json.encode(stored))
