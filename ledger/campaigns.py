@@ -124,8 +124,10 @@ class Ledger(SeedKeeping, PendingDecisions):
         at = list(self.store.records(campaign_id, after=position - 1, upto=position))
         return bool(at) and at[-1].hash == head
 
-    def history(self, campaign_id: uuid.UUID, upto: int | None = None, *, check: bool = True) -> list[Record]:
-        return list(self.store.records(campaign_id, upto=upto, check=check))
+    def history(
+        self, campaign_id: uuid.UUID, upto: int | None = None, *, after: int = 0, check: bool = True
+    ) -> list[Record]:
+        return list(self.store.records(campaign_id, after=after, upto=upto, check=check))
 
     def _commit(
         self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]]
