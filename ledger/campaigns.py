@@ -162,7 +162,12 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def _write(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
         """Commit what `attempt` decides on the latest state; when another writer got there first,
-        wait a moment and decide again, a bounded number of times."""
+        wait a moment and decide again, a bounded number of times. Writers that take turns
+        (Store.writing) seldom need to."""
+        with self.store.writing(campaign_id):
+            return self._write_in_turn(campaign_id, doing, attempt)
+
+    def _write_in_turn(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
         for tries in range(1, RETRIES + 1):
             try:
                 decided = attempt()
