@@ -11,13 +11,15 @@ Builds a league in one SQLite store: a campaign of the size asked for under each
 benchmarks/league.py: real rules, the ruleset's sample campaign grown with commands its handlers
 decide), and next to it the same campaigns at 1,000 events and as bare samples, for the
 measurements that compare a large campaign with a small one. Each measurement is run `--repeat`
-times; the table gives the median, the baseline's median, their ratio and the target the ratio
-must meet. These machines are noisy and shared: only ratios measured in one run mean anything.
+times, by turns with its baseline (so that both are timed under the same load); the table gives
+the median, the baseline's median, their ratio and the target the ratio must meet. These machines
+are noisy and shared: only ratios of what was measured by turns mean anything.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import contextlib
 import hashlib
 import importlib.metadata
@@ -32,7 +34,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,13 +83,21 @@ class Row:
     unit: str = "ms"
 
 
-def median_of(action: Callable[[], object], repeat: int) -> float:
-    times = []
+def seconds(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def medians(repeat: int, *actions: Callable[[], object]) -> list[float]:
+    """Each action's median seconds over `repeat` rounds, every round running each action once in
+    turn: a measurement and its baseline are timed under the same load (these machines are shared;
+    timed minutes apart, the same baseline varied tenfold)."""
+    times: list[list[float]] = [[] for _ in actions]
     for _ in range(repeat):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        for taken, action in zip(times, actions):
+            taken.append(seconds(action))
+    return [statistics.median(taken) for taken in times]
 
 
 def at_most(limit: float) -> tuple[str, Callable[[float], bool]]:
@@ -148,6 +158,14 @@ def _events(url: str, campaign_id: uuid.UUID) -> int:
 # --- measurements -----------------------------------------------------------------------------------
 
 
+def compile_sources() -> None:
+    """Write the project's bytecode, as installing it does for the libraries of the baseline: under
+    PYTHONDONTWRITEBYTECODE (set in some environments) a checkout's every CLI process would
+    otherwise compile each module it imports from source."""
+    for package in ("ledger", "commands", "projections"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+
+
 def run_cli(args: list[str], *, check: bool = True) -> subprocess.CompletedProcess:
     done = subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, cwd=ROOT, check=False)
     if check and done.returncode != 0:
@@ -189,20 +207,25 @@ def cli_commands(c: Campaign) -> dict[str, list[str]]:
     return commands
 
 
+def bare_process() -> None:
+    subprocess.run([sys.executable, "-c", BARE_PROCESS], check=True)
+
+
 def measure_cli(c: Campaign, repeat: int) -> list[Row]:
-    bare = median_of(lambda: subprocess.run([sys.executable, "-c", BARE_PROCESS], check=True), repeat)
+    """Each command's process against a process that only imports the libraries, run by turns."""
     base = ["--store", c.url, "--as", "bench", "--campaign", c.name]
+    measured = [(f"CLI {name}", args, at_most(2)) for name, args in cli_commands(c).items()]
+    measured += [(f"CLI {name}", [*base, *args], at_most(2.5)) for name, args in {"log": ["log"], "log --json": ["log", "--json"]}.items()]
     rows = []
-    for name, args in cli_commands(c).items():
+    for name, args, target in measured:
         run_cli(args)  # warm the file cache
-        rows.append(row(f"CLI {name}", c.ruleset, c.events, median_of(lambda a=args: run_cli(a), repeat), bare, at_most(2)))
-    for name, args in {"log": ["log"], "log --json": ["log", "--json"]}.items():
-        rows.append(row(f"CLI {name}", c.ruleset, c.events,
-                        median_of(lambda a=args: run_cli([*base, *a]), repeat), bare, at_most(2.5)))
+        value, bare = medians(repeat, lambda a=args: run_cli(a), bare_process)
+        rows.append(row(name, c.ruleset, c.events, value, bare, target))
     return rows
 
 
-def bare_commit(folder: Path, repeat: int) -> float:
+@contextlib.contextmanager
+def bare_commit(folder: Path) -> Iterator[Callable[[], None]]:
     """One single-row commit at the store's durability (WAL, synchronous as eventsourcing leaves it)."""
     path = folder / "bare-commit.db"
     conn = sqlite3.connect(path, isolation_level=None)
@@ -216,7 +239,7 @@ def bare_commit(folder: Path, repeat: int) -> float:
         conn.execute("COMMIT")
 
     try:
-        return median_of(commit, repeat)
+        yield commit
     finally:
         conn.close()
 
@@ -236,26 +259,27 @@ def accepted_command(ledger: Ledger, campaign_id: uuid.UUID) -> Command:
     return BareRoll(expression="D6", purpose="bench")
 
 
-def command_seconds(c: Campaign, commands: int) -> tuple[float, int]:
-    """Median seconds of an in-process command with its read-model update, and the events written."""
+@contextlib.contextmanager
+def in_process_command(c: Campaign) -> Iterator[Callable[[], object]]:
+    """An in-process command with its read-model update (run once here, so that its store is warm)."""
     store = Store(c.url)
     try:
         ledger = Ledger(store, on_commit=[sql.on_commit])
         command = accepted_command(ledger, c.campaign_id)
-        ledger.execute(c.campaign_id, command, actor="bench")
-        before = ledger.load(c.campaign_id).position
-        seconds = median_of(lambda: ledger.execute(c.campaign_id, command, actor="bench"), commands)
-        return seconds, ledger.load(c.campaign_id).position - before
+        execute = lambda: ledger.execute(c.campaign_id, command, actor="bench")  # noqa: E731
+        execute()
+        yield execute
     finally:
         store.close()
 
 
 def measure_commands(large: Campaign, small: Campaign, folder: Path, repeat: int) -> list[Row]:
+    """Commands in the large and the small campaign and a bare commit, by turns."""
     commands = max(10, repeat * 4)
-    bare = bare_commit(folder, commands)
-    at_large, written = command_seconds(large, commands)
-    at_small, _ = command_seconds(small, commands)
-    per_command = written / commands
+    with bare_commit(folder) as commit, in_process_command(large) as at_large_cmd, in_process_command(small) as at_small_cmd:
+        before = _events(large.url, large.campaign_id)
+        at_large, at_small, bare = medians(commands, at_large_cmd, at_small_cmd, commit)
+        per_command = (_events(large.url, large.campaign_id) - before) / commands
     return [
         row("command + read model vs bare commit", large.ruleset, large.events, at_large, bare, at_most(2)),
         row(f"command at {large.events} vs at {small.events} events", large.ruleset, large.events, at_large, at_small, at_most(1.2)),
@@ -268,17 +292,16 @@ def measure_load(large: Campaign, sample: Campaign, repeat: int) -> list[Row]:
     """Each campaign loaded right after a snapshot of its current state: what grows with the
     campaign, not the tail of events a snapshot leaves to fold (bench/load.py times that too)."""
 
-    def load_seconds(c: Campaign) -> float:
-        store = Store(c.url)
-        try:
+    with contextlib.ExitStack() as stores:
+        loads = []
+        for c in (large, sample):
+            store = stores.enter_context(contextlib.closing(Store(c.url)))
             state = Ledger(store).load(c.campaign_id)
             store.save_snapshot(c.campaign_id, state.position, encode_state(state))
-            return median_of(lambda: Ledger(store).load(c.campaign_id), repeat * 4)
-        finally:
-            store.close()
-
+            loads.append(lambda s=store, c=c: Ledger(s).load(c.campaign_id))
+        at_large, at_sample = medians(repeat * 4, *loads)
     return [row(f"load at {large.events} vs {sample.events} events", large.ruleset, large.events,
-                load_seconds(large), load_seconds(sample), at_most(2))]
+                at_large, at_sample, at_most(2))]
 
 
 def measure_trail(c: Campaign, folder: Path, repeat: int) -> list[Row]:
@@ -292,7 +315,7 @@ def measure_trail(c: Campaign, folder: Path, repeat: int) -> list[Row]:
     bodies = [json.loads(line) for line in lines[1:-1]]
     for body in bodies:
         del body["hash"], body["annotations"]
-    hashing = median_of(lambda: [hashlib.sha256(canonical(body)).hexdigest() for body in bodies], repeat)
+    hashing = lambda: [hashlib.sha256(canonical(body)).hexdigest() for body in bodies]  # noqa: E731
 
     imports = iter(range(10**6))
 
@@ -308,14 +331,14 @@ def measure_trail(c: Campaign, folder: Path, repeat: int) -> list[Row]:
                              ((c.campaign_id.hex, i, "t", line) for i, line in enumerate(lines[1:-1], start=1)))
         conn.close()
 
+    exported, verified, verified_file, hashed, imported, executed = medians(
+        repeat, export, lambda: in_process([*base, "verify"]), lambda: in_process(["verify", str(trail)]), hashing,
+        import_once, executemany_once)
     return [
-        row("export (throughput vs hashing)", c.ruleset, c.events, median_of(export, repeat), hashing, at_least(0.25), inverse=True),
-        row("verify (throughput vs hashing)", c.ruleset, c.events,
-            median_of(lambda: in_process([*base, "verify"]), repeat), hashing, at_least(0.25), inverse=True),
-        row("verify FILE (throughput vs hashing)", c.ruleset, c.events,
-            median_of(lambda: in_process(["verify", str(trail)]), repeat), hashing, at_least(0.25), inverse=True),
-        row("import (throughput vs executemany)", c.ruleset, c.events,
-            median_of(import_once, repeat), median_of(executemany_once, repeat), at_least(0.1), inverse=True),
+        row("export (throughput vs hashing)", c.ruleset, c.events, exported, hashed, at_least(0.25), inverse=True),
+        row("verify (throughput vs hashing)", c.ruleset, c.events, verified, hashed, at_least(0.25), inverse=True),
+        row("verify FILE (throughput vs hashing)", c.ruleset, c.events, verified_file, hashed, at_least(0.25), inverse=True),
+        row("import (throughput vs executemany)", c.ruleset, c.events, imported, executed, at_least(0.1), inverse=True),
     ]
 
 
@@ -419,6 +442,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         campaigns = build_league(folder, args.size, chosen)
         print(f"  league built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        compile_sources()
         rows: list[Row] = []
         failures: list[str] = []
         for ruleset in chosen:

@@ -124,8 +124,10 @@ class Ledger(SeedKeeping, PendingDecisions):
         at = list(self.store.records(campaign_id, after=position - 1, upto=position))
         return bool(at) and at[-1].hash == head
 
-    def history(self, campaign_id: uuid.UUID, upto: int | None = None, *, check: bool = True) -> list[Record]:
-        return list(self.store.records(campaign_id, upto=upto, check=check))
+    def history(
+        self, campaign_id: uuid.UUID, upto: int | None = None, *, after: int = 0, check: bool = True
+    ) -> list[Record]:
+        return list(self.store.records(campaign_id, after=after, upto=upto, check=check))
 
     def _commit(
         self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]]
@@ -160,7 +162,12 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def _write(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
         """Commit what `attempt` decides on the latest state; when another writer got there first,
-        wait a moment and decide again, a bounded number of times."""
+        wait a moment and decide again, a bounded number of times. Writers that take turns
+        (Store.writing) seldom need to."""
+        with self.store.writing(campaign_id):
+            return self._write_in_turn(campaign_id, doing, attempt)
+
+    def _write_in_turn(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
         for tries in range(1, RETRIES + 1):
             try:
                 decided = attempt()

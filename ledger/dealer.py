@@ -26,6 +26,8 @@ it, whoever opens the store owns them (a single-user server: the seeds are as sa
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,6 +206,26 @@ class Dealer:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+    @contextlib.contextmanager
+    def turn(self, key: int, wait_seconds: float) -> Iterator[None]:
+        """Hold the session advisory lock `key` on this connection, once it is free; after
+        `wait_seconds` go ahead without it (what the lock orders is then left to the caller's own
+        checks)."""
+        import psycopg
+
+        conn = self._connection()
+        try:
+            with conn.transaction():  # the session lock outlives it; the timeout does not
+                conn.execute(f"SET LOCAL lock_timeout = {int(wait_seconds * 1000)}")
+                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+        except psycopg.errors.LockNotAvailable:
+            yield
+            return
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     def _call(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         import psycopg

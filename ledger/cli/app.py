@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import sqlite3
@@ -46,10 +47,31 @@ def _database_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+# The module (under ledger.cli) of each of the core commands, imported when the command is used or
+# listed: a command does not pay at start-up for every other command's imports.
+COMMAND_MODULES = {
+    **dict.fromkeys(["verify", "export", "import"], "audit"),
+    "backup": "backup",
+    "battle": "battles",
+    **dict.fromkeys(["new", "list", "use", "show", "rulesets", "rules", "seed", "void", "reroll", "replay"], "campaigns"),
+    "demo": "demo",
+    **dict.fromkeys(["roll", "draw", "note"], "dicecmds"),
+    **dict.fromkeys(["fighter", "xp", "item", "treasury", "correct"], "fighters"),
+    **dict.fromkeys(["log", "history"], "history"),
+    "admin": "keys",
+    **dict.fromkeys(["answer", "pending"], "pending"),
+    "post-game": "postgame",
+    "rebuild": "readmodels",
+    "report": "report",
+    **dict.fromkeys(["warband", "roster"], "warbands"),
+}
+
+
 class LedgerGroup(click.Group):
     """Turns every failure into `Error: …` and an exit code; never a traceback.
 
-    Each ruleset with commands of its own appears as `campaign <ruleset-id>` (see RulesetCommands)."""
+    The core commands are imported when used (COMMAND_MODULES). Each ruleset with commands of its
+    own appears as `campaign <ruleset-id>` (see RulesetCommands)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # Every argument of every command is checked once here (see ledger.text).
@@ -65,9 +87,11 @@ class LedgerGroup(click.Group):
         return {ruleset_id: entry.summary for ruleset_id, entry in rulesets.index().items() if entry.summary}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self._ruleset_groups()})
+        return sorted({*super().list_commands(ctx), *COMMAND_MODULES, *self._ruleset_groups()})
 
     def get_command(self, ctx: click.Context, name: str) -> Any:
+        if name not in self.commands and name in COMMAND_MODULES:
+            importlib.import_module(f"ledger.cli.{COMMAND_MODULES[name]}")  # registers its commands on `main`
         found = super().get_command(ctx, name)
         if found is None and name in (groups := self._ruleset_groups()):
             found = RulesetCommands(name, groups[name])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import uuid
 from typing import Any
 
 import click
@@ -11,6 +12,7 @@ import click
 from ledger.campaigns import battle_ends, battle_span
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.errors import BadInput
+from ledger.events import CommandRecorded
 from ledger.records import Record
 from ledger.state import CampaignState
 from ledger.text import shown, shown_sentence
@@ -49,6 +51,27 @@ def _show(lines: list[str]) -> None:
             click.echo(line)
 
 
+# The rows `campaign log` shows when no terminal says how many fit (piped, or in a script).
+PAGE = 50
+
+
+def page_rows() -> int:
+    """The log's page: what fits on the screen with the head line below it, else PAGE rows."""
+    return max(1, shutil.get_terminal_size().lines - 1) if output_is_terminal() else PAGE
+
+
+def last_records(session: Session, cid: uuid.UUID, state: CampaignState, rows: int, show_all: bool) -> list[Record]:
+    """The fewest records from the end that give the log's last `rows` rows (the voids that mark
+    them come after them, so they are among these): a page costs the same whatever the history."""
+    window = rows
+    while True:
+        after = max(0, state.position - window)
+        records = session.ledger.history(cid, after=after)
+        if after == 0 or sum(1 for r in records if show_all or not isinstance(r.event, CommandRecorded)) >= rows:
+            return records
+        window *= 2
+
+
 def shown_rows(
     records: list[Record],
     state: CampaignState,
@@ -56,10 +79,9 @@ def shown_rows(
     show_all: bool = False,
     warband: str | None = None,
     battle: int | None = None,
-    tail: int | None = None,
 ) -> list[dict[str, Any]]:
     """The log's rows, text and JSON alike: without `show_all` the bookkeeping (`command.recorded`)
-    rows are left out; then the warband's transactions, battle K's span, the last N rows."""
+    rows are left out; then the warband's transactions, battle K's span."""
     keep = set(range(1, state.position + 1))
     if warband is not None:
         txs = warband_transactions(records, state, state.warband(warband).id)
@@ -68,35 +90,45 @@ def shown_rows(
         first, last = battle_span(records, battle)
         keep &= set(range(first, last + 1))
     rows = [row for row in log_rows(records, state) if row["position"] in keep]
-    rows = [row for row in rows if show_all or row["type"] != "command.recorded"]
-    if tail is not None:
-        if tail < 1:
-            raise BadInput("--tail takes a number of rows from 1")
-        rows = rows[-tail:]
-    return rows
+    return [row for row in rows if show_all or row["type"] != "command.recorded"]
 
 
 @main.command("log")
 @click.option("--warband", "warband_ref", default=None, metavar="WARBAND", help="Only the transactions about this warband.")
 @click.option("--battle", type=int, default=None, metavar="K", help="Only battle K and what followed it before the next battle.")
 @click.option("--tail", type=int, default=None, metavar="N", help="Only the last N rows.")
+@click.option("--full", is_flag=True, help="The whole log, not only its last page (at a terminal, through the pager).")
 @click.option("--all", "show_all", is_flag=True, help="Include bookkeeping rows (each transaction's recorded command).")
 @click.option("--json", "as_json", is_flag=True, help="Print the same rows as JSON.")
 @pass_session
-def log(session: Session, warband_ref: str | None, battle: int | None, tail: int | None, show_all: bool,
+def log(session: Session, warband_ref: str | None, battle: int | None, tail: int | None, full: bool, show_all: bool,
         as_json: bool) -> None:
     """The campaign chronicle: every event, voided ones marked with who voided them and why.
 
-    At a terminal a log longer than the screen is shown through the pager."""
+    Without --full, --tail, --warband or --battle it shows its last page: what fits on the screen,
+    or the last 50 rows when not at a terminal; only those events are read."""
+    if tail is not None and tail < 1:
+        raise BadInput("--tail takes a number of rows from 1")
     cid, state = session.state()
-    records = session.ledger.history(cid)
-    rows = shown_rows(records, state, show_all=show_all, warband=warband_ref, battle=battle, tail=tail)
+    paged = not full and tail is None and warband_ref is None and battle is None
+    if paged:
+        tail = page_rows()
+    if tail is not None and warband_ref is None and battle is None:
+        records = last_records(session, cid, state, tail, show_all)
+    else:
+        records = session.ledger.history(cid)
+    rows = shown_rows(records, state, show_all=show_all, warband=warband_ref, battle=battle)
+    cut = tail is not None and (records[0].position > 1 or len(rows) > tail)
+    if cut:
+        rows = rows[-tail:]
+        if paged:
+            click.echo(f"(the last {tail} rows: --tail N shows the last N, --full all of them)", err=True)
     if as_json:
         emit_json(rows)
         return
-    # The whole log notes the head after each battle; a filtered one shows only what was asked for.
-    heads = heads_after_battles(records, state) if warband_ref is None and battle is None and tail is None else None
-    _show([*_row_lines(rows, heads), f"Head {state.head}"])
+    # The whole log notes the head after each battle; a part of it shows only what was asked for.
+    whole = (full or paged) and not cut
+    _show([*_row_lines(rows, heads_after_battles(records, state) if whole else None), f"Head {state.head}"])
 
 
 def print_log(records: list[Record], state: CampaignState) -> None:

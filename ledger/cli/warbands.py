@@ -8,7 +8,6 @@ import click
 
 from commands.shared import EnlistWarband
 from ledger.cli.app import Session, emit_json, main, pass_session, run, writes
-from ledger.cli.report import roster_sheet, write_output
 from ledger.cli.views import print_roster, resources_held
 from ledger.describe import plural
 from ledger.errors import BadInput
@@ -78,6 +77,8 @@ def roster(session: Session, warband_ref: str, fmt: str, output: Path | None, as
         return
     if as_json:
         raise BadInput(f"give --json or --format {fmt}, not both")
+    from ledger.cli.report import roster_sheet, write_output  # deferred: only a sheet needs the report builder
+
     name, sheet = roster_sheet(session, warband_ref, fmt)
     if output is None:
         click.echo(sheet.encode("utf-8"), nl=False)

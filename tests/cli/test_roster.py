@@ -183,15 +183,32 @@ def test_log_filters_by_warband_battle_and_tail_and_json_gives_the_rows_shown(tw
         assert (refused.exit_code, refused.output) == (2, message + "\n")
 
 
-def test_a_log_longer_than_the_terminal_goes_through_the_pager(two_warbands, monkeypatch):
-    printed = two_warbands("log").output  # not at a terminal: printed
+def test_at_a_terminal_the_log_shows_a_screenful_and_the_full_log_goes_through_the_pager(two_warbands, monkeypatch):
+    whole = two_warbands("log", "--full").output  # not at a terminal: printed
     paged = []
     monkeypatch.setattr(history_cli, "output_is_terminal", lambda: True)
     monkeypatch.setattr(history_cli.shutil, "get_terminal_size", lambda: os.terminal_size((80, 5)))
     monkeypatch.setattr(history_cli.click, "echo_via_pager", paged.append)
-    assert two_warbands("log").output == ""
-    assert paged == [printed] and printed.count("\n") > 5
+    assert two_warbands("log").output.splitlines() == [
+        "(the last 4 rows: --tail N shows the last N, --full all of them)", *whole.splitlines()[-5:]]
+    assert two_warbands("log", "--full").output == ""
+    assert paged == [whole] and whole.count("\n") > 5
     assert two_warbands("log", "--tail", "2").output.count("\n") == 3  # short enough: printed
+
+
+def test_a_log_longer_than_a_page_shows_its_last_page_reading_only_what_it_shows(two_warbands, monkeypatch):
+    """Issue #14: `campaign log` shows a page of the log, not all of it, unless asked (--full), and
+    reads only the events it needs from the end: twice as many each time a read holds too few rows."""
+    whole = two_warbands("log", "--full").output.splitlines()
+    assert len(whole) == 10 and whole == two_warbands("log").output.splitlines()  # it fits in a page
+    monkeypatch.setattr(history_cli, "PAGE", 3)
+    read = []
+    history = Ledger.history
+    monkeypatch.setattr(Ledger, "history", lambda self, cid, **kw: read.append(kw.get("after")) or history(self, cid, **kw))
+    assert two_warbands("log").output.splitlines() == [
+        "(the last 3 rows: --tail N shows the last N, --full all of them)", *whole[-4:]]
+    assert read == [11, 8]  # of 14 events: the last 3 hold 2 rows (one is bookkeeping), the last 6 enough
+    assert json.loads(two_warbands("log", "--json").stdout) == json.loads(two_warbands("log", "--json", "--full").output)[-3:]
 
 
 def test_a_fighter_is_renamed_by_an_event_and_the_history_keeps_both_names(two_warbands):

@@ -1,4 +1,5 @@
-"""Rulesets are imported only when needed, and add their commands through the hook they are handed."""
+"""Rulesets and the CLI's own commands are imported only when needed; rulesets add their commands
+through the hook they are handed."""
 
 from __future__ import annotations
 
@@ -7,18 +8,21 @@ import sys
 
 from click.testing import CliRunner
 
+import importlib
+
 import commands.kit.example as example
 from ledger.cli import main
-from ledger.cli.app import RulesetCommands
+from ledger.cli.app import COMMAND_MODULES, RulesetCommands
 
 RULESET_MODULES = ("commands.coreheim", "commands.trench_crusade", "commands.freeform")
 
 
 def imported_by(*code: str) -> set[str]:
-    """The modules `python -X importtime` reports for running `code` in a fresh interpreter."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "\n".join(code)],
+    """The modules imported by running `code` in a fresh interpreter (sys.modules: `-X importtime`
+    does not see what importlib.import_module imports)."""
+    done = subprocess.run([sys.executable, "-c", "\n".join([*code, "import sys", "print(*sys.modules, file=sys.stderr)"])],
                           capture_output=True, text=True, check=True)
-    return {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    return set(done.stderr.split())
 
 
 def cli(*args: str) -> str:
@@ -36,6 +40,23 @@ def test_campaign_help_imports_no_template_engine():
     modules = imported_by(cli("--help"))
     assert "projections.render" in modules
     assert "jinja2" not in modules
+
+
+def test_a_command_imports_its_own_module_only():
+    """`campaign roster` (issue #14: start-up) imports the warbands noun, not the audit, report or
+    campaign modules and what they need."""
+    modules = imported_by(cli("--store", "memory://", "roster", "Nobody"))
+    assert "ledger.cli.warbands" in modules
+    assert not {"ledger.cli.audit", "ledger.cli.report", "ledger.cli.campaigns", "projections.report"} & modules
+
+
+def test_the_command_table_names_each_command_of_each_module():
+    for module in set(COMMAND_MODULES.values()):
+        importlib.import_module(f"ledger.cli.{module}")
+    core = {name: command for name, command in main.commands.items() if not isinstance(command, RulesetCommands)}
+    assert {name: COMMAND_MODULES[name] for name in core} == COMMAND_MODULES
+    for name, command in core.items():
+        assert command.callback.__module__ == f"ledger.cli.{COMMAND_MODULES[name]}", name
 
 
 def test_a_ruleset_group_imports_that_ruleset_only():

@@ -1,7 +1,9 @@
-"""Optimistic concurrency: two writers on one campaign never lose or double an event."""
+"""Optimistic concurrency: two writers on one campaign never lose or double an event; on
+PostgreSQL they take turns, so that they seldom need to decide again."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import pytest
@@ -15,7 +17,9 @@ from ledger.errors import Conflict, RuleViolation
 def interleave_before_first_append(store, monkeypatch, rival_command):
     """Make `store`'s next append wait until `rival_command()` has committed, as if another
     writer had got in between this writer's load and its commit. Returns the positions that
-    first append tried."""
+    first append tried. The writer does not take its turn (Store.writing): as one whose wait for it
+    ran out, it decides while the rival may too."""
+    monkeypatch.setattr(store, "writing", lambda campaign_id: contextlib.nullcontext())
     real_append = store.append
     first_attempt = []
 
@@ -113,3 +117,54 @@ def test_writers_in_two_threads_lose_and_double_nothing(campaign, reopen, clock)
     assert sorted(amount for _, amount in xp_events(records)) == sorted(stored)
     assert campaign.load().fighters["gunnar"].xp == sum(stored)
     assert campaign.ledger.check(campaign.id) == (2 + len(stored), [])
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_postgresql_writers_of_one_campaign_take_turns_instead_of_deciding_again(campaign, reopen, clock, monkeypatch):
+    """Issue #14: eight clients on one campaign ran out of retries. A rival that starts while
+    this writer decides waits for its commit, then decides on it: no retry is needed (with one
+    allowed, a rival that had decided at the same time would fail with Conflict)."""
+    monkeypatch.setattr("ledger.campaigns.RETRIES", 1)
+    mine, rival = campaign.ledger, Ledger(reopen(), clock=clock)
+    rival_loaded, mine_committed = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def rival_writes() -> None:
+        try:
+            rival.execute(campaign.id, AwardXP(fighter="Gunnar", amount=5, reason="rival's award"), actor="Bob")
+        except BaseException as error:  # reported below: a thread's exception would be lost
+            failures.append(error)
+
+    rival_thread = threading.Thread(target=rival_writes)
+    mine_load, rival_load = mine.load, rival.load
+    mine_append, rival_append = mine.store.append, rival.store.append
+
+    def mine_loads(*args, **kwargs):  # inside its turn: the rival starts now
+        if not rival_thread.is_alive():
+            rival_thread.start()
+        return mine_load(*args, **kwargs)
+
+    def rival_loads(*args, **kwargs):
+        state = rival_load(*args, **kwargs)
+        rival_loaded.set()
+        return state
+
+    def mine_appends(*args):
+        rival_loaded.wait(timeout=2)  # without turns the rival decides meanwhile; with them it cannot
+        mine_append(*args)
+        mine_committed.set()
+
+    def rival_appends(*args):
+        mine_committed.wait(timeout=10)
+        rival_append(*args)
+
+    monkeypatch.setattr(mine, "load", mine_loads)
+    monkeypatch.setattr(rival, "load", rival_loads)
+    monkeypatch.setattr(mine.store, "append", mine_appends)
+    monkeypatch.setattr(rival.store, "append", rival_appends)
+    mine.execute(campaign.id, AwardXP(fighter="Gunnar", amount=3, reason="my award"), actor="Ann")
+    rival_thread.join()
+
+    assert failures == []
+    assert xp_events(campaign.records()) == [(11, 3), (13, 5)]
