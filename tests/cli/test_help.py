@@ -8,8 +8,9 @@ from ledger.cli.app import COMMAND_MODULES
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()):
-    """Every core command (imported when asked for, see COMMAND_MODULES) and their subcommands."""
-    commands = group.commands if prefix else {name: main.get_command(click.Context(main), name) for name in COMMAND_MODULES}
+    """Every command of the group and their subcommands; the root's core commands are imported when
+    asked for (see COMMAND_MODULES)."""
+    commands = {name: main.get_command(click.Context(main), name) for name in COMMAND_MODULES} if group is main else group.commands
     for name, command in commands.items():
         yield prefix + (name,), command
         if isinstance(command, click.Group):
