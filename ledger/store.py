@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import itertools
 import os
 import sqlite3
 import uuid
@@ -427,14 +428,28 @@ class Store:
             after = page[-1].originator_version
 
     def append(self, campaign_id: uuid.UUID, records: Sequence[Record]) -> None:
-        """Store one transaction atomically; another writer's records at these positions → Conflict."""
-        items = [
-            Item(campaign_id, record.position, ev.tag_of(record.event), record) for record in records
-        ]
+        """Store one transaction atomically; another writer's records at these positions → Conflict.
+        A long history (an imported trail) is encoded and written a page at a time inside one
+        database transaction, so its encoded form is never held whole."""
+        items = (Item(campaign_id, record.position, ev.tag_of(record.event), record) for record in records)
         try:
-            self.app.events.put(items)  # not Application.save, which checks every item against protocols (slow)
+            if len(records) <= PAGE or self.kind == "popo":
+                self.app.events.put(list(items))  # not Application.save, which checks every item against protocols (slow)
+                return
+            with self.sql() as cursor:
+                while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
+                    self._insert_page(cursor, page)
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
+
+    def _insert_page(self, cursor: Any, stored: list[StoredEvent]) -> None:
+        """Insert encoded events in the transaction of `cursor`, as the recorder's own insert does
+        (PostgreSQL's also locks the table and notifies its listeners) but without committing."""
+        recorder: Any = self.app.recorder
+        if self.kind == "postgres":
+            recorder._insert_stored_events(cursor, stored)  # noqa: SLF001 - no public insert inside a transaction
+        else:
+            recorder._insert_events(cursor, stored)  # noqa: SLF001
 
     def event_tables(self) -> list[str]:
         """The tables the eventsourcing library keeps (events, snapshots, and the store's settings:

@@ -13,7 +13,7 @@ from ledger import events as ev
 from ledger.decide import TableDice
 from ledger.errors import Conflict, IntegrityFailure, RuleViolation
 from ledger.records import GENESIS, seal
-from ledger.store import decode_record
+from ledger.store import PAGE, decode_record
 
 
 def test_records_read_back_equal_to_the_committed_ones_from_another_connection(campaign, reopen):
@@ -66,6 +66,32 @@ def test_a_transaction_is_stored_whole_or_not_at_all(campaign, store):
 
     # The raw rows: reading records would refuse the gap the rival's event left at 10.
     assert [r.originator_version for r in store.raw_rows(campaign.id)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]
+
+
+def _notes(count: int, first_position: int, prev_hash: str) -> list:
+    return seal([ev.NoteRecorded(text=f"note {n}") for n in range(count)], first_position=first_position,
+                prev_hash=prev_hash, tx=4, actor="Ann", recorded_at="2026-11-29T12:00:00.000000Z")
+
+
+def test_a_history_longer_than_a_page_is_stored_whole_or_not_at_all(campaign, store):
+    """An imported history is written a page at a time, but in one database transaction: a rival's
+    event in its last page must not leave the pages before it behind."""
+    history = _notes(PAGE + 2, 10, campaign.records()[-1].hash)
+    store.append(campaign.id, [history[-1]])
+
+    with pytest.raises(Conflict, match="another command was recorded in this campaign at the same time"):
+        store.append(campaign.id, history)
+
+    assert [r.originator_version for r in store.raw_rows(campaign.id)] == [*range(1, 10), history[-1].position]
+
+
+def test_a_history_longer_than_a_page_reads_back_as_written(store):
+    campaign_id = uuid.uuid4()
+    history = _notes(2 * PAGE + 1, 1, GENESIS)
+
+    store.append(campaign_id, history)
+
+    assert list(store.records(campaign_id)) == history
 
 
 def test_the_stored_topic_is_the_event_tag_and_the_bytes_decode_by_it(campaign, store):
