@@ -8,6 +8,10 @@ file (which players copy): they are kept in the dice keeper's key file (ledger.k
 an older version left in the file's `stored_seeds` table move there on first use, once. A
 PostgreSQL store keeps them in the database (see ledger.dealer for the roles that hide them), a
 memory store in memory. The PostgreSQL driver is imported only when a PostgreSQL store is opened.
+
+Longer than the project's ~500 lines on purpose: it is the one place that speaks to the three
+backends (opening, paging, snapshots, writer turns, settings), and splitting it would spread each
+backend's special cases over several modules.
 """
 
 from __future__ import annotations

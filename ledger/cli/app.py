@@ -1,4 +1,9 @@
-"""The root group, its global options, and the helpers every noun shares."""
+"""The root group, its global options, and the helpers every noun shares.
+
+Longer than the project's ~500 lines on purpose: the lazy groups (core nouns and rulesets) and the
+`run`/`writes` helpers every command goes through stay together, so that how a command is found,
+run and answered (text, `--json`, exit code) reads in one place.
+"""
 
 from __future__ import annotations
 
