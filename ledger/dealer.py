@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ledger.errors import BadInput, Conflict, IntegrityFailure, RuleViolation
 
@@ -164,8 +165,7 @@ def setup_sql(schema: str) -> str:
     return _TABLES + _FUNCTIONS.format(schema=f'"{schema}"')
 
 
-@dataclass(frozen=True)
-class Dealt:
+class Dealt(msgspec.Struct, frozen=True):
     roll: int
     epoch: int
     sides: list[int]

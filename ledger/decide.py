@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
@@ -71,8 +70,7 @@ class BuildAsk(Protocol):
 AskDice = Callable[[str, Sequence[int]], list[int]]
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(msgspec.Struct, frozen=True):
     number: int
     faces: list[int]
     value: int
@@ -104,13 +102,12 @@ class DiceSource(Protocol):
         """Refuse dice or cards that were given but not used."""
 
 
-@dataclass
-class TableDice:
+class TableDice(msgspec.Struct):
     """Faces typed by people: given up front, then asked for when a handler needs more."""
 
-    given: list[int] = field(default_factory=list)
+    given: list[int] = msgspec.field(default_factory=list)
     ask: AskDice | None = None
-    cards: list[str] = field(default_factory=list)
+    cards: list[str] = msgspec.field(default_factory=list)
     ask_card: Callable[[str, Sequence[str]], str] | None = None
     used_by: str = ""  # what the dice were given to, named when they go unused (a post-game step)
     _next: int = 0
@@ -164,8 +161,7 @@ class TableDice:
             raise BadInput(f"{len(self.cards)} cards given but only {self._next_card} drawn")
 
 
-@dataclass
-class LedgerDice:
+class LedgerDice(msgspec.Struct):
     """Verifiable digital dice derived from the campaign's secret seed of this epoch."""
 
     seed: bytes
@@ -185,8 +181,7 @@ class LedgerDice:
         """Nothing to rewind: faces are derived from the roll number."""
 
 
-@dataclass
-class RecordedDice:
+class RecordedDice(msgspec.Struct):
     """The dice and cards a transaction recorded, handed back when it is re-decided."""
 
     rolls: list[ev.DiceRolled]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 import msgspec
 
@@ -152,13 +151,12 @@ def is_redecided(records: Sequence[Record]) -> bool:
     return not is_ledger_transaction(records) and not is_pending(records)
 
 
-@dataclass
-class Outcome:
+class Outcome(msgspec.Struct):
     """What a committed transaction (or pair, for a reroll) wrote, and the state after it."""
 
     records: list[Record]
     state: CampaignState
-    affected: list[tuple[int, str]] = field(default_factory=list)
+    affected: list[tuple[int, str]] = msgspec.field(default_factory=list)
     halted: Halted | None = None  # the last transaction was stored pending: why it stopped
 
     @property
@@ -166,19 +164,17 @@ class Outcome:
         return self.records[0].tx
 
 
-@dataclass
-class Attempt:
+class Attempt(msgspec.Struct):
     """What one try of a write decided: the state it was decided on and the transactions to seal."""
 
     state: CampaignState
     groups: list[tuple[list[ev.Event], str]]  # (events, actor) per transaction, in order
     refold: bool = False  # the past changed (a void): fold everything again after the commit
-    affected: list[tuple[int, str]] = field(default_factory=list)
+    affected: list[tuple[int, str]] = msgspec.field(default_factory=list)
     halted: Halted | None = None  # the last group is a pending transaction
 
 
-@dataclass
-class RerollDice:
+class RerollDice(msgspec.Struct):
     """Hands back every recorded roll of a transaction except the disputed one.
 
     Each roll the re-decided command asks for takes the first recorded roll not yet handed back
@@ -190,7 +186,7 @@ class RerollDice:
     draws: list[ev.CardDrawn]
     disputed_roll: int
     fresh: DiceSource
-    _used: set[int] = field(default_factory=set)
+    _used: set[int] = msgspec.field(default_factory=set)
     _next_card: int = 0
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
@@ -219,8 +215,7 @@ class RerollDice:
         self._next_card = 0
 
 
-@dataclass
-class NoLedgerDice:
+class NoLedgerDice(msgspec.Struct):
     """Stands in for the ledger dice when their seed is missing or does not match its commitment:
     table dice work as ever, and the first ledger die asked for is refused, saying why."""
 
@@ -240,8 +235,7 @@ class NoLedgerDice:
         """Nothing was handed out."""
 
 
-@dataclass
-class DealtDice:
+class DealtDice(msgspec.Struct):
     """Ledger dice dealt by a PostgreSQL league server's dice functions (ledger.dealer)."""
 
     dealer: Dealer

@@ -13,7 +13,8 @@ import hashlib
 import hmac
 import re
 import secrets
-from dataclasses import dataclass
+
+import msgspec
 
 from ledger.errors import BadInput
 
@@ -23,8 +24,7 @@ _EXPRESSION = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class DiceExpression:
+class DiceExpression(msgspec.Struct, frozen=True):
     count: int
     sides: int  # 66 for a D66, 3 for a D3
     keep: int | None = None

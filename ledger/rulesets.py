@@ -45,8 +45,7 @@ def refusing_as_rule_violation(refusal: type[Exception]) -> Callable[[Handler], 
     return wrap
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(msgspec.Struct, frozen=True):
     """One step of a guided post-game sequence; each step is one command, hence one transaction.
 
     `done(state, warband)` tells from the events alone whether the step has been done for the
@@ -80,6 +79,16 @@ CORE_OPTIONS: Mapping[str, tuple[str, ...]] = {"dice": ("table", "ledger"), "dec
 # commands to the group. The helpers (`commands.kit.cli.Shell`) are handed over so that a
 # ruleset never imports the CLI.
 RegisterCommands = Callable[[Any, Any], None]
+
+
+def commands_in(module: str) -> RegisterCommands:
+    """The `register_commands` hook of a ruleset's module of commands (its `cli`), imported only
+    when `campaign <ruleset-id>` is used: the core's commands do not load it with the ruleset."""
+
+    def register_commands(group: Any, shell: Any) -> None:
+        importlib.import_module(module).register_commands(group, shell)
+
+    return register_commands
 
 
 @dataclass(frozen=True)

@@ -7,19 +7,19 @@ by id, so a new ruleset shows its own words by declaring them (and gets plain on
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 
-@dataclass(frozen=True)
-class Terms:
+
+class Terms(msgspec.Struct, frozen=True):
     rating: str = "Rating"  # the warband rating's name, e.g. "Warband rating", "WBR"
     treasury: str = "Treasury"  # what the treasury holds, e.g. "Gold crowns", "Ducats"
     # The warband's own resources: key of its read-model `ext` -> label, e.g. {"glory": "Glory"}.
     # None (not declared) shows every whole-number fact of `ext`, named after its key.
     resources: Mapping[str, str] | None = None
     # Fighter facts worth a line on a roster card: key of the fighter's `ext` -> label.
-    fighter_facts: Mapping[str, str] = field(default_factory=dict)
+    fighter_facts: Mapping[str, str] = msgspec.field(default_factory=dict)
     # Characteristics in the order the game's profiles print them; others follow alphabetically.
     stat_order: tuple[str, ...] = ()
 

@@ -40,10 +40,10 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import cli, facts, model, rules
+from commands.coreheim import facts, model, rules
 from commands.coreheim.handlers import HANDLERS
 from commands.coreheim.phase import PHASE
-from ledger.rulesets import Ruleset, register
+from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
 
 RULESET = register(
@@ -66,6 +66,6 @@ RULESET = register(
         post_game=PHASE.guided_steps,
         rating=model.rating,
         shown_ext=facts.FACTS.shown_ext,
-        register_commands=cli.register_commands,
+        register_commands=commands_in(f"{__package__}.cli"),
     )
 )

@@ -202,7 +202,6 @@ RATED_ROLES: dict[str, Any] = {LEADER: "hero", HERO: "hero", HENCHMAN: "henchman
 def rating(state: CampaignState, warband: str) -> int:
     """5 per member (each of a group), every member's XP, 15 more per monster, and each Hired
     Sword's rating plus XP; warriors missing the next game still count (2.4)."""
-    tables = tables_for(state.options)
     members: list[rules.RatedMember] = []
     swords: list[rules.RatedHiredSword] = []
     for fighter in state.fighters_of(warband):
@@ -210,4 +209,6 @@ def rating(state: CampaignState, warband: str) -> int:
             swords.append(rules.RatedHiredSword(sword=warrior(state, fighter).type, xp=fighter.xp))
         elif fighter.role in RATED_ROLES:
             members += [rules.RatedMember(role=RATED_ROLES[fighter.role], xp=fighter.xp)] * fighter.group_size
-    return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual", tables=tables)
+    return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual",
+                                rating_rules=TABLES.table("warband_rating", state.options),
+                                sword_table=TABLES.table("hired_swords", state.options))

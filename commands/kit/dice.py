@@ -11,8 +11,9 @@ of a chart); a rule with one sequence of rolls uses `Rolled.next`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TypeVar
+
+import msgspec
 
 from ledger import dice as core_dice
 from ledger.decide import Context, Roll
@@ -31,12 +32,11 @@ class MoreDice(Exception):
         self.purpose = purpose
 
 
-@dataclass
-class Rolled:
+class Rolled(msgspec.Struct):
     """The faces rolled so far, by key (insertion order is the order rolled)."""
 
-    faces: dict[str, list[int]] = field(default_factory=dict)
-    numbers: dict[str, int] = field(default_factory=dict)  # the ledger's roll number of each roll `resolve` made
+    faces: dict[str, list[int]] = msgspec.field(default_factory=dict)
+    numbers: dict[str, int] = msgspec.field(default_factory=dict)  # the ledger's roll number of each roll `resolve` made
 
     def get(self, key: str, expression: str, purpose: str) -> list[int]:
         """The faces of roll `key`, checked against `expression`; MoreDice when not rolled yet."""

@@ -12,9 +12,9 @@ Errors are `TableError`s naming the table: `campaign new` turns them into `Error
 from __future__ import annotations
 
 import json
+import pkgutil
 from collections.abc import Callable, Mapping
 from functools import cached_property, lru_cache
-from importlib import resources
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -47,6 +47,7 @@ class Tables(Generic[T]):
         self._types = {name: msgspec.structs.fields(tables_type)[_index(tables_type, field)].type
                        for name, field in self.names.items()}
         self._for = lru_cache(maxsize=32)(self._replaced)
+        self._default = lru_cache(maxsize=None)(self._read_default)
 
     def decode(self, name: str, content: Any) -> Any:
         """One table from JSON text/bytes or decoded JSON (dicts and lists), strictly."""
@@ -60,14 +61,32 @@ class Tables(Generic[T]):
 
     @cached_property
     def defaults(self) -> T:
-        data = resources.files(self.package).joinpath(self.folder)
-        def content(name: str, field: str) -> bytes:
-            named = data.joinpath(f"{name}.json")  # a file named as house rules name the table,
-            return (named if named.is_file() else data.joinpath(f"{field}.json")).read_bytes()  # or as its field
-
-        tables = self.tables_type(**{field: self.decode(name, content(name, field)) for name, field in self.names.items()})
+        tables = self.tables_type(**{field: self._default(name) for name, field in self.names.items()})
         self._check(tables)
         return tables
+
+    def table(self, name: str, options: Mapping[str, Any]) -> Any:
+        """One of the campaign's tables (by its name). While the campaign replaces no table, the
+        default is read alone from its file: a command that needs one table (a warband's rating)
+        does not decode every other one. The shipped files are checked whole with `defaults`."""
+        if not options.get("tables"):
+            return self._default(name)
+        return getattr(self.for_options(options), self.names[name])
+
+    def _read_default(self, name: str) -> Any:
+        # pkgutil, not importlib.resources: the same package data, without importing tempfile,
+        # shutil, zipfile… at the start of every command that reads a table.
+        def content(file: str) -> bytes:
+            data = pkgutil.get_data(self.package, f"{self.folder}/{file}.json")
+            if data is None:
+                raise TableError(f"{self.title} table '{name}' cannot be read from {self.package}")
+            return data
+
+        try:
+            found = content(name)  # a file named as house rules name the table,
+        except FileNotFoundError:
+            found = content(self.names[name])  # or as its field
+        return self.decode(name, found)
 
     def with_house_rules(self, overrides: Mapping[str, Any] | None = None) -> T:
         """The defaults with whole tables replaced (each validated like the defaults); a replacement

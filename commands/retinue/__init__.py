@@ -8,10 +8,9 @@ run on the ledger, `phase.py` the post-game, `events.py` the one event of its ow
 
 from __future__ import annotations
 
-from ledger.rulesets import Ruleset, register
+from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
 
-from .cli import register_commands
 from .events import FOLDS
 from .handlers import HANDLERS
 from .options import CHECK_OPTIONS, DEFAULT_OPTIONS
@@ -30,6 +29,6 @@ RULESET = register(
         post_game=PHASE.guided_steps,
         rating=None,  # the seed gives no retinue rating
         terms=Terms(resources={}, stat_order=ATTRIBUTES),  # XP is banked per fighter: no warband resources
-        register_commands=register_commands,
+        register_commands=commands_in(f"{__package__}.cli"),
     )
 )

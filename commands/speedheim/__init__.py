@@ -12,12 +12,11 @@ from __future__ import annotations
 from commands.kit.refusals import refusing
 from commands.shared import SHARED_HANDLERS, RecordBattle, RecruitFighter
 from ledger.decide import Context
-from ledger.rulesets import Ruleset, register
+from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
 
 from . import handlers as h
 from . import postgame as pg
-from .cli import register_commands
 from .events import FOLDS
 from .options import DEFAULT_OPTIONS, ID, check
 from .rules import SpeedheimRuleError
@@ -75,6 +74,6 @@ RULESET = register(
         default_options=DEFAULT_OPTIONS,
         check_options=check,
         post_game=pg.PHASE.guided_steps,
-        register_commands=register_commands,
+        register_commands=commands_in(f"{__package__}.cli"),
     )
 )

@@ -11,10 +11,9 @@ handed their group by the CLI. See README.md.
 
 from __future__ import annotations
 
-from ledger.rulesets import Ruleset, register
+from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
 
-from .cli import register_commands
 from .events import FACTS, FOLDS
 from .handlers import HANDLERS
 from .model import DEFAULT_OPTIONS, check_options
@@ -38,6 +37,6 @@ RULESET = register(
         check_options=check_options,
         post_game=PHASE.guided_steps,
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
-        register_commands=register_commands,
+        register_commands=commands_in(f"{__package__}.cli"),
     )
 )

@@ -7,11 +7,10 @@
 
 from __future__ import annotations
 
-from ledger.rulesets import Ruleset, register
+from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
 
 from . import events, handlers, model
-from .cli import register_commands
 
 
 RULESET = register(
@@ -27,6 +26,6 @@ RULESET = register(
         check_options=model.check_options,
         post_game=handlers.PHASE.guided_steps,
         rating=model.rating,
-        register_commands=register_commands,
+        register_commands=commands_in(f"{__package__}.cli"),
     )
 )

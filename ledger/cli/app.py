@@ -15,7 +15,6 @@ import sqlite3
 import sys
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
@@ -142,12 +141,11 @@ class LedgerGroup(click.Group):
             ctx.obj.discard_if_new()
 
 
-@dataclass
-class Session:
+class Session(msgspec.Struct):
     store_url: str
     actor: str
     campaign_ref: str | None
-    on_commit: list[Callable[..., None]] = field(default_factory=list)
+    on_commit: list[Callable[..., None]] = msgspec.field(default_factory=list)
     creates_store: bool = False  # may this command create a SQLite file that is not there yet?
     answer_json: bool = False  # a write's --json: answer with JSON instead of the event lines
     _ledger: Ledger | None = None
@@ -246,8 +244,7 @@ def dice_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@dataclass
-class DiceChoice:
+class DiceChoice(msgspec.Struct):
     text: str | None
     cards: list[str]
     use_ledger: bool
@@ -491,8 +488,7 @@ def emit_json(value: Any) -> None:
     click.echo(json.dumps(msgspec.to_builtins(value), indent=2, sort_keys=True, ensure_ascii=False))
 
 
-@dataclass(frozen=True)
-class Shell:
+class Shell(msgspec.Struct, frozen=True):
     """The helpers a ruleset's `register_commands(group, shell)` hook is handed (commands.kit.cli.Shell)."""
 
     pass_session: Callable[..., Any]

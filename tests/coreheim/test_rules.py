@@ -919,7 +919,8 @@ def test_hired_sword_upkeep(sword, dwarves, upkeep):
     ],
 )
 def test_warband_rating(members, swords, casual, rating):
-    assert warband_rating(members, swords, casual=casual, tables=TABLES) == rating
+    assert warband_rating(members, swords, casual=casual, rating_rules=TABLES.warband_rating,
+                          sword_table=TABLES.hired_swords) == rating
 
 
 @pytest.mark.parametrize(

@@ -65,6 +65,20 @@ def test_a_ruleset_group_imports_that_ruleset_only():
     assert not {m for m in modules if m.startswith(("commands.trench_crusade", "commands.freeform"))}
 
 
+def test_a_ruleset_is_loaded_without_its_commands_module_until_its_group_is_used():
+    loaded = imported_by("import commands.coreheim, commands.trench_crusade, commands.speedheim, commands.retinue, "
+                         "commands.warbands")
+    assert {"commands.coreheim", "commands.trench_crusade", "commands.warbands"} <= loaded
+    assert not {m for m in loaded if m.endswith(".cli")}
+    assert "commands.trench_crusade.cli" in imported_by(cli("trench-crusade", "--help"))
+
+
+def test_what_importing_the_cli_made_is_left_out_of_garbage_collections():
+    done = subprocess.run([sys.executable, "-c", "import gc, ledger.cli; print(gc.get_freeze_count())"],
+                          capture_output=True, text=True, check=True)
+    assert int(done.stdout) > 10_000
+
+
 def test_no_ruleset_module_imports_the_cli():
     modules = imported_by("import commands.coreheim, commands.trench_crusade, commands.freeform, commands.kit.example")
     assert not {m for m in modules if m.startswith("ledger.cli")}

@@ -91,14 +91,23 @@ class Pair(msgspec.Struct, frozen=True, kw_only=True):
     hero_injury: dict[str, int]
 
 
-def test_tables_load_by_table_name_or_field_and_take_json_text(tmp_path, monkeypatch):
+@pytest.fixture
+def pair_package(tmp_path, monkeypatch):
+    """A package with a Pair's data files, one named as its table, one as its field."""
     package = tmp_path / "kit_tables_example"
     (package / "data").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "data" / "injury.json").write_text('{"a": 1}')
     (package / "data" / "hero_injury.json").write_text('{"b": 2}')
     monkeypatch.syspath_prepend(str(tmp_path))
-    tables = Tables("Pair", Pair, "kit_tables_example", names={"injury": "injury", "hero-injury": "hero_injury"})
+    return "kit_tables_example"
+
+
+PAIR_NAMES = {"injury": "injury", "hero-injury": "hero_injury"}
+
+
+def test_tables_load_by_table_name_or_field_and_take_json_text(pair_package):
+    tables = Tables("Pair", Pair, pair_package, names=PAIR_NAMES)
     assert tables.defaults == Pair(injury={"a": 1}, hero_injury={"b": 2})
     assert tables.with_house_rules({"hero-injury": b'{"c": 3}'}).hero_injury == {"c": 3}
     assert tables.with_house_rules({}) is tables.defaults
@@ -106,6 +115,24 @@ def test_tables_load_by_table_name_or_field_and_take_json_text(tmp_path, monkeyp
         tables.with_house_rules({"injury": "{oops"})
     with pytest.raises(TableError, match="Pair table 'injury' is invalid: Expected `int`, got `str`"):
         tables.for_options({"tables": {"injury": {"a": "x"}}})
+
+
+def test_one_table_is_read_alone_unless_the_campaign_replaces_a_table(pair_package):
+    checked = []
+    tables = Tables("Pair", Pair, pair_package, names=PAIR_NAMES, check=checked.append)
+    # Without house rules, one table is its default, read without decoding and checking the set
+    assert tables.table("hero-injury", {}) == {"b": 2}
+    assert tables.table("injury", {"tables": {}}) == {"a": 1}
+    assert checked == []
+    # The set read later holds the same tables, and is checked whole
+    assert tables.defaults.hero_injury is tables.table("hero-injury", {})
+    assert checked == [tables.defaults]
+    # A campaign's house rules give its own table, checked with the others
+    house = {"tables": {"injury": {"a": 5}}}
+    assert (tables.table("injury", house), tables.table("hero-injury", house)) == ({"a": 5}, {"b": 2})
+    assert checked[-1] == Pair(injury={"a": 5}, hero_injury={"b": 2})
+    with pytest.raises(TableError, match="Pair table 'injury' is invalid"):
+        tables.table("hero-injury", {"tables": {"injury": {"a": "x"}}})
 
 
 @pytest.mark.parametrize("faces, dice, message", [

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 
+import msgspec
 
 from commands.coreheim import events
 from commands.coreheim import facts
@@ -98,7 +98,7 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
         """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
         made = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}")
         if need.expression.upper().endswith("D3"):
-            return replace(made, faces=[(face + 1) // 2 for face in made.faces])
+            return msgspec.structs.replace(made, faces=[(face + 1) // 2 for face in made.faces])
         return made
 
     while not (resolution := resolve(ctx, entry, rolled, roll=roll)).complete:

@@ -8,7 +8,9 @@ from typing import Literal
 
 from commands.coreheim.tables import (
     CoreheimTables,
+    HiredSwordsTable,
     UnderdogRow,
+    WarbandRatingRules,
 )
 from commands.coreheim.rules.common import CoreheimRuleError, Result
 
@@ -28,13 +30,14 @@ def warband_rating(
     hired_swords: Sequence[RatedHiredSword] = (),
     *,
     casual: bool = False,
-    tables: CoreheimTables,
+    rating_rules: WarbandRatingRules,
+    sword_table: HiredSwordsTable,
 ) -> int:
     """5 per member + all members' XP + 15 per monster + each Hired Sword's rating and XP.
     Members missing the next game still count. Casual mode: hero 10, others 5, swords
-    their listed rating."""
-    rules = tables.warband_rating
-    swords = {s.id: s for s in tables.hired_swords.swords}
+    their listed rating. Given only the two tables it reads (a rating is asked at most commands)."""
+    rules = rating_rules
+    swords = {s.id: s for s in sword_table.swords}
     for sword in hired_swords:
         if sword.sword not in swords:
             raise CoreheimRuleError(f"{sword.sword!r} is not a Hired Sword")
