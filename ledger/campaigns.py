@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,24 +36,29 @@ from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabul
     redecide,
 )
 from ledger.decide import AskChoice, Command, DiceSource, RecordedDice, command_name, documents_key
-from ledger.errors import BadInput, Conflict, LedgerError, NeedsDice, NotFound, RuleViolation
+from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.fold import (  # noqa: F401 - re-exported
+    History,
     apply_record,
     battle_ends,
     battle_span,
     end_of_battle,
     fold,
+    standing_battles,
     transactions,
+    void_records,
     voids_in,
 )
 from ledger.pending import PendingDecision, PendingDecisions, pending_message, scope, ways_out  # noqa: F401
 from ledger.rechecking import affected_message, plan_void, recheck, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import SeedKeeping
-from ledger.state import CampaignState, decode_state, encode_state, evolve
+from ledger.state import Battle, CampaignState, decode_state, encode_state, evolve
 from ledger.store import Store
 
 SNAPSHOT_INTERVAL = 100
+# The records that say which battles stand: the battles, and the voids that strike some out.
+BATTLE_TAGS = tuple(kind.__struct_config__.tag for kind in (ev.BattleRecorded, ev.TransactionVoided))
 RETRIES = 5
 RETRY_PAUSE = 0.02  # seconds; the pause before try n is up to n times this
 
@@ -78,11 +83,10 @@ class Ledger(SeedKeeping, PendingDecisions):
     def find(self, ref: str | None) -> uuid.UUID:
         """A campaign by name or id; with no reference, the store's only campaign, or its current one
         (`campaign use`; a new or imported campaign becomes current)."""
-        ids = self.store.campaign_ids()
         if ref is None:
-            return self.store.pick_unnamed(ids, lambda cid: self.load(cid).name)
-        for cid in ids:
-            if str(cid) == ref.lower() or self.load(cid).name.lower() == ref.lower():
+            return self.store.pick_unnamed(self.store.campaign_ids(), lambda cid: self.load(cid).name)
+        for cid, name in self.store.campaign_names():
+            if str(cid) == ref.lower() or name.lower() == ref.lower():
                 return cid
         raise NotFound(f"no campaign '{ref}' in {self.store.url}")
 
@@ -188,15 +192,25 @@ class Ledger(SeedKeeping, PendingDecisions):
             return outcome
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
-    def adopt(self, campaign_id: uuid.UUID, records: list[Record]) -> CampaignState:
-        """Store a history sealed elsewhere (an imported trail) as it is, in one atomic save, then
-        snapshot it and bring the read models up to date as after any commit."""
-        for record in records:
-            check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
-        self.store.append(campaign_id, records)
+    def adopt(self, campaign_id: uuid.UUID, history: History) -> CampaignState:
+        """Store a history sealed and checked elsewhere (an imported trail, its numbers checked
+        with `check_numbers`) as it is, in one atomic save, then snapshot it and bring the read
+        models up to date as after any commit. The history is read again for each of these, never
+        held, so a history of any length takes the same memory."""
+        state = CampaignState()
+        voided = voids_in(history.voids)
+
+        def folded() -> Iterator[Record]:  # folded as the store writes them: one reading for both
+            for record in history:
+                apply_record(state, record, record.tx in voided)
+                yield record
+
+        self.store.append(campaign_id, History(folded(), history.count, history.voids))  # read once
         self.store.set_current_campaign(campaign_id)
-        # The records are the whole history: folded as they are, not read back from the store.
-        return self._after_commit(campaign_id, CampaignState(), records, refold=False, snapshot=True)
+        self.store.save_snapshot(campaign_id, state.position, encode_state(state))
+        for hook in self.on_commit:  # projections.sql.update writes the read models a page at a time
+            hook(self, campaign_id, state, history)
+        return state
 
     def start(self, name: str, ruleset_id: str, options: dict[str, Any], actor: str) -> Outcome:
         name = name.strip()
@@ -428,6 +442,19 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def replay(self, campaign_id: uuid.UUID, *, until: int | None = None, battle: int | None = None) -> CampaignState:
         """The campaign as it stood at a position, or once battle K and everything after it until the next battle."""
+        return fold(self.history_at(campaign_id, until=until, battle=battle))
+
+    def battles(self, campaign_id: uuid.UUID, state: CampaignState) -> list[Battle]:
+        """Every battle that stands as of `state` (which keeps only each warband's latest), from the
+        battle and void records alone: a campaign of any length lists them at once."""
+        battles = standing_battles(self.store.records_tagged(campaign_id, BATTLE_TAGS, upto=state.position))
+        if len(battles) != state.battles_fought:  # rows lost, or a damaged index hides some
+            raise IntegrityFailure(f"the store holds {len(battles)} battles where its events count {state.battles_fought}; "
+                                   "the store was damaged or edited, and `campaign verify` says where")
+        return battles
+
+    def history_at(self, campaign_id: uuid.UUID, *, until: int | None = None, battle: int | None = None) -> list[Record]:
+        """The records the campaign had at a position, or once battle K and everything after it until the next battle."""
         records = self.history(campaign_id)
         if battle is not None:
             until = end_of_battle(records, battle)
@@ -435,7 +462,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             if until < 1:
                 raise BadInput("--until takes a position from 1")
             records = [r for r in records if r.position <= until]
-        return fold(records)
+        return records
 
     def check(self, campaign_id: uuid.UUID) -> tuple[int, list[str]]:
         """Re-decide every live transaction from its command and dice: (transactions checked, differences)."""

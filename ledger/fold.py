@@ -6,14 +6,16 @@ which counts whatever happened to the transaction it was recorded in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import groupby
 
 from ledger import events as ev
 from ledger import rulesets
 from ledger.errors import NotFound
 from ledger.records import Record
-from ledger.state import LEDGER_EVENTS, CampaignState, evolve
+from ledger.state import LEDGER_EVENTS, Battle, CampaignState, battle_of, evolve
+
 
 def apply_record(state: CampaignState, record: Record, voided: bool) -> None:
     """Fold one stored record: ledger bookkeeping always, the event itself only when live."""
@@ -30,6 +32,27 @@ def voids_in(records: Iterable[Record]) -> set[int]:
     return {r.event.target for r in records if isinstance(r.event, ev.TransactionVoided)}
 
 
+def void_records(records: Iterable[Record]) -> list[Record]:
+    """The transaction.voided records: what a fold of a history must know before it starts."""
+    return [r for r in records if isinstance(r.event, ev.TransactionVoided)]
+
+
+@dataclass(frozen=True)
+class History:
+    """A campaign's whole history read again (from a trail or a store) each time it is iterated,
+    never held, with what a fold must know before it starts: the transaction.voided records."""
+
+    records: Iterable[Record]  # read again, from the first record, each time it is iterated
+    count: int
+    voids: Sequence[Record]
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return self.count
+
+
 def fold(records: Sequence[Record], state: CampaignState | None = None) -> CampaignState:
     """State from records, skipping every transaction voided in them (or before them)."""
     state = state or CampaignState()
@@ -37,6 +60,14 @@ def fold(records: Sequence[Record], state: CampaignState | None = None) -> Campa
     for record in records:
         apply_record(state, record, record.tx in voided)
     return state
+
+
+def standing_battles(records: Sequence[Record]) -> list[Battle]:
+    """Every battle of the records that stands (its transaction not voided in them), in the order
+    fought: the list the state does not keep (only the latest battle of each warband). Deeds are
+    those recorded with the battle; a ruleset's fold may add to them in the state."""
+    voided = voids_in(records)
+    return [battle_of(r.event, r.tx) for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided]
 
 
 def transactions(records: Sequence[Record]) -> list[list[Record]]:

@@ -68,9 +68,7 @@ class Battle(msgspec.Struct, kw_only=True):
     scenario: str
     tx: int
     # Who fought, who was taken out of action, whom each took out, their glorious deeds: every
-    # ruleset's post-game reads them, so the core keeps them (projections.battles reads them).
-    # A post-game is about a warband's latest battle: once every warband in this one has fought
-    # again, its deeds are dropped (they stay in the history), so a snapshot does not grow with them.
+    # ruleset's post-game reads them (projections.battles).
     deeds: list[ev.Deed] = []
 
 
@@ -93,8 +91,9 @@ class Pending(msgspec.Struct, kw_only=True):
 
 # The shape of the state a snapshot holds. A snapshot of another shape (taken by an older version of
 # the ledger) is not used: loading folds the events instead, and the next snapshot has this shape.
-STATE_SCHEMA = 5  # 3: deeds are kept only for a battle that is still the latest of one of its warbands;
-# 4: trench-crusade keeps its facts typed in ext["trench-crusade"]; 5: so does coreheim, in ext["coreheim"]
+STATE_SCHEMA = 6  # 3: deeds are kept only for a battle that is still the latest of one of its warbands;
+# 4: trench-crusade keeps its facts typed in ext["trench-crusade"]; 5: so does coreheim, in ext["coreheim"];
+# 6: a count of the battles and only the latest battle of each warband (`latest_battles`), not every battle
 
 
 class CampaignState(msgspec.Struct, kw_only=True):
@@ -106,7 +105,12 @@ class CampaignState(msgspec.Struct, kw_only=True):
     options: dict[str, Any] = {}
     warbands: dict[str, Warband] = {}
     fighters: dict[str, Fighter] = {}
-    battles: list[Battle] = []
+    battles_fought: int = 0  # battles standing (a voided one is not folded): the next is numbered one more
+    # Only the battles that are still the latest of one of their warbands, in the order fought: the
+    # rules ask about a warband's latest battle, and the state (copied by every command, encoded by
+    # every snapshot) stays the same size however many battles are fought. Views that list every
+    # battle read them from the history (Ledger.battles, ledger.fold.standing_battles).
+    latest_battles: list[Battle] = []
     decks: dict[str, Deck] = {}
     ext: dict[str, Any] = {}  # a ruleset's own campaign-wide facts
     # Ledger bookkeeping, counted over every event including voided ones.
@@ -125,6 +129,10 @@ class CampaignState(msgspec.Struct, kw_only=True):
         return _STATE_DECODER.decode(msgspec.json.encode(self))
 
     # --- lookups that read as the rules do ---------------------------------------------------
+
+    def latest_battle(self, warband: str) -> Battle | None:
+        """The warband's latest battle (None: it has fought none)."""
+        return next((b for b in reversed(self.latest_battles) if warband in b.participants), None)
 
     def warband(self, ref: str) -> Warband:
         from ledger.errors import NotFound
@@ -276,17 +284,17 @@ def _recruited(s: CampaignState, e: ev.FighterRecruited) -> None:
     band.fighters.append(e.fighter)
 
 
+def battle_of(e: ev.BattleRecorded, tx: int) -> Battle:
+    """The battle the event records in transaction `tx`, with the deeds recorded with it."""
+    return Battle(number=e.battle, participants=list(e.participants), winner=e.winner, scenario=e.scenario, tx=tx,
+                  deeds=list(e.deeds))
+
+
 def _battle(s: CampaignState, e: ev.BattleRecorded) -> None:
-    s.battles.append(
-        Battle(
-            number=e.battle,
-            participants=list(e.participants),
-            winner=e.winner,
-            scenario=e.scenario,
-            tx=s.current_tx,
-            deeds=list(e.deeds),
-        )
-    )
+    s.battles_fought += 1
+    s.latest_battles.append(battle_of(e, s.current_tx))
+    # A battle every one of whose warbands has fought again is no rule's concern any more.
+    s.latest_battles = [b for b in s.latest_battles if any(s.latest_battle(w) is b for w in b.participants)]
     for warband_id in e.participants:
         band = s.warbands.get(warband_id)
         if band is not None:
@@ -301,20 +309,6 @@ def _battle(s: CampaignState, e: ev.BattleRecorded) -> None:
         for fighter in s.fighters_of(warband_id):
             if fighter.missed_games and fighter.id not in fought:
                 fighter.missed_games -= 1
-    for warband_id in e.participants:
-        previous = _latest_battle(s, warband_id, before=len(s.battles) - 1)
-        if previous is not None and previous.deeds and not any(
-            _latest_battle(s, band) is previous for band in previous.participants
-        ):
-            previous.deeds = []
-
-
-def _latest_battle(s: CampaignState, warband_id: str, before: int | None = None) -> Battle | None:
-    """The warband's latest battle (among the first `before` ones)."""
-    for index in range((len(s.battles) if before is None else before) - 1, -1, -1):
-        if warband_id in s.battles[index].participants:
-            return s.battles[index]
-    return None
 
 
 def _xp_awarded(s: CampaignState, e: ev.XPAwarded) -> None:

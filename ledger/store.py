@@ -389,14 +389,27 @@ class Store:
 
     def campaign_ids(self) -> list[uuid.UUID]:
         """Every campaign in the store, in the order they were started."""
-        found = []
+        return [_uuid(row.originator_id) for row in self.rows_of_topic("campaign.started")]
+
+    def rows_of_topic(self, topic: str) -> Iterator[StoredEvent]:
+        """The stored events of one topic in every campaign, in the order they were stored, found by
+        the topic index (not a scan of every event), a page at a time."""
         start = 1
         while True:
-            page = self.app.recorder.select_notifications(start, 500, topics=["campaign.started"])
-            found.extend(_uuid(n.originator_id) for n in page)
+            page = self.app.recorder.select_notifications(start, 500, topics=[topic])
+            yield from page
             if len(page) < 500:
-                return found
+                return
             start = page[-1].id + 1
+
+    def campaign_names(self) -> Iterator[tuple[uuid.UUID, str]]:
+        """Every campaign's id and name, in the order they were started, read from the event that
+        started it (checked against its hash): finding a campaign by name loads no campaign."""
+        for started in self.rows_of_topic("campaign.started"):
+            record: Record = self.app.mapper.to_domain_event(started).value
+            if record.hash != hash_body(record.body()):
+                raise _unsound(record.position, "the stored event does not match its hash")
+            yield _uuid(started.originator_id), record.event.name
 
     def records(
         self, campaign_id: uuid.UUID, *, after: int = 0, upto: int | None = None, check: bool = True
@@ -420,6 +433,25 @@ class Store:
                 raise _unsound(record.position, "the stored event does not follow the one before it")
             expected, previous_hash = expected + 1, record.hash
             yield record
+
+    def records_tagged(self, campaign_id: uuid.UUID, tags: Sequence[str], *, upto: int | None = None) -> list[Record]:
+        """The campaign's records of events with these tags (up to position `upto`), in order, read
+        through the topic index instead of the whole history; each checked against its own hash
+        (their links cannot be: the records between them are not read)."""
+        found: list[Record] = []
+        start = 1
+        while True:
+            page = self.app.recorder.select_notifications(start, PAGE, topics=list(tags))
+            for row in page:
+                if _uuid(row.originator_id) != campaign_id or (upto is not None and row.originator_version > upto):
+                    continue
+                record: Record = self.app.mapper.to_domain_event(row).value
+                if record.position != row.originator_version or record.hash != hash_body(record.body()):
+                    raise _unsound(row.originator_version, "the stored event does not match its hash")
+                found.append(record)
+            if len(page) < PAGE:
+                return sorted(found, key=lambda record: record.position)
+            start = page[-1].id + 1
 
     def raw_rows(self, campaign_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
         """The stored bytes (for verification that must not trust the decoder), in order, read a page

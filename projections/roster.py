@@ -29,7 +29,7 @@ def campaign_row(state: CampaignState) -> dict[str, Any]:
         "transactions": state.transactions,
         "voided": sorted(int(tx) for tx in state.voided),
         "warbands": len(state.warbands),
-        "battles": len(state.battles),
+        "battles": state.battles_fought,
         "head": state.head,
     }
 

@@ -194,7 +194,7 @@ def _bought(facts: CoreheimFacts, event: events.RareItemBought, state: CampaignS
 def _deeds(facts: CoreheimFacts, event: events.BattleDeeds, state: CampaignState) -> None:
     """The deeds stated again with a warrior who joined after the battle was recorded: his deed is
     added to the core's battle (the others are the core's own, recorded with the battle)."""
-    battle = next((b for b in state.battles if b.number == event.battle), None)
+    battle = next((b for b in state.latest_battles if b.number == event.battle), None)
     if battle is None:
         return
     known = {deed.fighter for deed in battle.deeds}

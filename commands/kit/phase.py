@@ -1,7 +1,7 @@
 """A ruleset's post-game phase, declared once: its steps in order, steps taken instead of others,
 trading windows between steps, and the checks every step and the next battle go through.
 
-A phase belongs to a warband's latest battle (the core state's `battles`). A step done is a
+A phase belongs to a warband's latest battle (the core state's `latest_battle`). A step done is a
 `post-game.step-done` event (emitted by `finish`), unless the step declares `done` itself (a
 step that is over once nothing is left to do in it, like advances once every threshold is
 rolled). `begin` refuses a step that is done, out of order, or shut out by a step taken in its
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from ledger import events as ev
 from ledger.decide import BuildAsk, Command, Context
@@ -30,8 +31,7 @@ StepGate = Callable[[CampaignState, Warband, str], None]
 BuildCommand = Callable[[CampaignState, str, BuildAsk], Command]
 
 
-@dataclass(frozen=True)
-class PhaseStep:
+class PhaseStep(msgspec.Struct, frozen=True):
     """One step of the phase. `title` is how refusals name it; `guide` the line the guided walk prints;
     `build` makes its command for the guided walk (None: not offered there); `before` names what a
     player may do with other commands before it (the walk offers to stop there); `done` replaces
@@ -53,8 +53,7 @@ class PhaseStep:
     owed: Callable[[CampaignState, Warband], str] | None = None
 
 
-@dataclass(frozen=True)
-class PhaseMessages:
+class PhaseMessages(msgspec.Struct, frozen=True):
     """How the refusals read. Fields: {band} the warband's name, {battle} the battle's number,
     {step} the refused step's title, {first} the title of the step to do first, {order} every
     step's title in order, {taken} the title of the step taken in its place, {action} a trading
@@ -70,18 +69,16 @@ class PhaseMessages:
     unfinished: str = "{band} must finish the post-game of battle {battle} first (next: {first})"
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(msgspec.Struct, frozen=True):
     """A trading action open after step `after` is done and until step `until` is done."""
 
     after: str
     until: str
 
 
-@dataclass(frozen=True)
-class Phase:
+class Phase(msgspec.Struct, frozen=True):
     steps: Sequence[PhaseStep]
-    windows: Mapping[str, Window] = field(default_factory=dict)
+    windows: Mapping[str, Window] = msgspec.field(default_factory=dict)
     messages: PhaseMessages = PhaseMessages()
     gate: StepGate | None = None
 
@@ -122,7 +119,7 @@ class Phase:
 
     @staticmethod
     def latest_battle(state: CampaignState, band: Warband) -> Battle | None:
-        return next((b for b in reversed(state.battles) if band.id in b.participants), None)
+        return state.latest_battle(band.id)
 
     def recorded(self, state: CampaignState, band: Warband) -> list[str]:
         """Step keys recorded done for the latest battle, in the order done."""

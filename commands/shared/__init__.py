@@ -233,7 +233,7 @@ def battle_record(cmd: RecordBattle, ctx: Context) -> ev.BattleRecorded:
     if len({deed.fighter for deed in deeds}) != len(deeds):
         raise BadInput("give each fighter's deeds once")
     return ev.BattleRecorded(
-        battle=len(state.battles) + 1,
+        battle=state.battles_fought + 1,
         participants=participants,
         winner=winner,
         scenario=cmd.scenario,

@@ -115,7 +115,7 @@ def decks_for(state: CampaignState) -> Mapping[str, list[str]]:
     """Every deck the campaign may draw from now, each a full copy of its deck."""
     options, cards = options_for(state), [card.id for card in tables_for(state).deck.cards]
     bands = list(state.warbands) if options.deck_per == "warband" else [""]
-    return {deck_id(options, band, n): cards for band in bands for n in range(1, len(state.battles) + 2)}
+    return {deck_id(options, band, n): cards for band in bands for n in range(1, state.battles_fought + 2)}
 
 
 # --- the rules' view of the state ----------------------------------------------------------------------
@@ -255,7 +255,7 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     if cmd.role not in ROLES:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
-    if "Large" in cmd.keywords and not any(band.id in b.participants for b in ctx.state.battles):
+    if "Large" in cmd.keywords and ctx.state.latest_battle(band.id) is None:
         raise RuleViolation(f"{band.name} cannot buy a Large unit at warband creation: only after its first game")
     if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
         raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
@@ -327,7 +327,7 @@ def incapacitate(cmd: Incapacitate, ctx: Context) -> None:
 
     band = ctx.state.warband(cmd.warband)
     attacker = member(ctx.state, band, cmd.fighter)
-    battle = len(ctx.state.battles) + 1
+    battle = ctx.state.battles_fought + 1
     victim = ctx.state.fighters.get(enemy_id(ctx.state, cmd.victim, attacker))
     participants = [band.id] + ([victim.warband] if victim else [])
     PHASE.refuse_unfinished(ctx.state, participants)
@@ -340,7 +340,7 @@ def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
     state = ctx.state
     participants = [state.warband(ref).id for ref in cmd.participants]
     PHASE.refuse_unfinished(state, participants)
-    battle = len(state.battles) + 1
+    battle = state.battles_fought + 1
     absent = {state.fighter(ref).id for ref in cmd.absent}
     earlier = se.incapacitations(state, battle)
     strays = sorted({e.warband for e in earlier} - set(participants))

@@ -168,10 +168,10 @@ def next_step(state: CampaignState, band: Warband) -> str | None:
 
 def income(cmd: Income, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
-    battle = PHASE.begin(ctx.state, band, "income").number
+    battle = PHASE.begin(ctx.state, band, "income")
     if cmd.tokens < 0 or not 0 <= cmd.double <= cmd.tokens:
         raise BadInput("tokens cannot be negative, and double-value tokens are some of the tokens")
-    won = any(b.number == battle and b.winner == band.id for b in ctx.state.battles)
+    won = battle.winner == band.id
     dice = cmd.tokens + cmd.double + int(won)
     faces = ctx.roll(f"{dice}D20", f"{band.name}: income, {dice} Treasure dice").faces if dice else []
     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=sum(faces) + INCOME_GOLD,

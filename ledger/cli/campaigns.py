@@ -25,6 +25,7 @@ from ledger.cli.app import (
 )
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
 from ledger.describe import plural
+from ledger.fold import fold, standing_battles
 from projections.roster import roster as roster_view
 from ledger.errors import BadInput
 from ledger.text import check_name
@@ -118,11 +119,12 @@ def use(session: Session, name: str) -> None:
 @pass_session
 def show(session: Session, as_json: bool) -> None:
     """Show the campaign: ruleset and its options (house rules), warbands with their ratings, battles, head hash."""
-    _cid, state = session.state()
+    cid, state = session.state()
+    battles = session.ledger.battles(cid, state)
     if as_json:
-        emit_json(campaign_summary(state, detail=True))
+        emit_json(campaign_summary(state, battles))
     else:
-        print_campaign(state)
+        print_campaign(state, battles)
         if state.options:
             click.echo("options: " + ", ".join(f"{key}={json.dumps(value, sort_keys=True)}"
                                                for key, value in state.options.items()))
@@ -245,7 +247,8 @@ def replay(session: Session, until: int | None, battle: int | None, check: bool,
         return
     if until is not None and battle is not None:
         raise BadInput("give --until or --battle, not both")
-    state = session.ledger.replay(cid, until=until, battle=battle)
+    records = session.ledger.history_at(cid, until=until, battle=battle)
+    state = fold(records)
     if roster_of is not None:
         band = state.warband(roster_of)
         if as_json:
@@ -253,6 +256,6 @@ def replay(session: Session, until: int | None, battle: int | None, check: bool,
         else:
             print_roster(state, band.id)
     elif as_json:
-        emit_json(campaign_summary(state, detail=True))
+        emit_json(campaign_summary(state, standing_battles(records)))
     else:
-        print_campaign(state)
+        print_campaign(state, standing_battles(records))

@@ -15,6 +15,7 @@ from ledger.cli.app import Session, main, pass_session
 from ledger.cli.history import print_log
 from ledger.cli.views import print_campaign, print_roster
 from ledger.errors import BadInput, IntegrityFailure
+from ledger.fold import standing_battles
 
 
 def fixture_campaigns() -> dict[str, dict[str, Any]]:
@@ -81,12 +82,13 @@ def demo(session: Session, only: str | None) -> None:
             build(session, fixture)
         cid = session.ledger.find(fixture["name"])
         state = session.ledger.load(cid)
+        records = session.ledger.history(cid)
         click.echo("")
-        print_campaign(state)
+        print_campaign(state, standing_battles(records))
         for warband in state.warbands:
             click.echo("")
             print_roster(state, warband)
         click.echo("")
-        print_log(session.ledger.history(cid), state)
+        print_log(records, state)
     click.echo("")
     click.echo("Try: campaign use NAME, then: campaign report | log | roster WARBAND | replay --battle 1 | verify | export --format md")

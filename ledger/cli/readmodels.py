@@ -74,7 +74,7 @@ def rebuild(session: Session, campaign_ref: str | None) -> None:
     for state in states:
         click.echo(
             f"{state.name}: {plural(state.position, 'event')}, {plural(len(state.warbands), 'warband')}, "
-            f"{plural(len(state.fighters), 'fighter')}, {plural(len(state.battles), 'battle')}; head {state.head[:16]}"
+            f"{plural(len(state.fighters), 'fighter')}, {plural(state.battles_fought, 'battle')}; head {state.head[:16]}"
         )
     where = "" if ref is not None else f" in {ledger.store.url}"
     click.echo(f"Rebuilt the read models of {plural(len(states), 'campaign')}{where} from the events.")

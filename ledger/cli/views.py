@@ -7,18 +7,19 @@ from typing import Any
 import click
 
 from ledger.describe import plural
-from ledger.state import CampaignState
+from ledger.state import Battle, CampaignState
 from ledger.text import shown
 from projections.roster import campaign_row, fighter_rows, warband_row
 
 
-def campaign_summary(state: CampaignState, *, detail: bool = False) -> dict[str, Any]:
+def campaign_summary(state: CampaignState, battles: list[Battle] | None = None) -> dict[str, Any]:
+    """The campaign's row; given its standing battles (`show`, `replay`), its warbands and battles too."""
     summary = campaign_row(state)
-    if detail:
+    if battles is not None:
         summary["warbands"] = [warband_row(state, w) for w in state.warbands]
         summary["battles"] = [
             {"battle": b.number, "participants": b.participants, "winner": b.winner, "scenario": b.scenario, "tx": b.tx}
-            for b in state.battles
+            for b in battles
         ]
     return summary
 
@@ -28,7 +29,7 @@ def resources_held(row: dict[str, Any]) -> list[str]:
     return [f"{shown(held['label'][:1].lower() + held['label'][1:])} {held['amount']}" for held in row["resources"]]
 
 
-def print_campaign(state: CampaignState) -> None:
+def print_campaign(state: CampaignState, battles: list[Battle]) -> None:
     click.echo(f"{shown(state.name)} — {state.ruleset} v{state.ruleset_version}")
     click.echo(f"{state.position} events in {state.transactions} transactions"
                f"{', ' + str(len(state.voided)) + ' voided' if state.voided else ''}; head {state.head}")
@@ -38,7 +39,7 @@ def print_campaign(state: CampaignState) -> None:
         click.echo(f"  {shown(row['name'])} ({shown(row['player'])}): {plural(row['fighters'], 'fighter')}, treasury {row['treasury']}, "
                    f"{''.join(held + ', ' for held in resources_held(row))}{plural(row['games'], 'game')}, "
                    f"{plural(row['wins'], 'win')}{rating}")
-    for battle in state.battles:
+    for battle in battles:
         names = " vs ".join(shown(state.warbands[w].name) for w in battle.participants if w in state.warbands)
         winner = shown(state.warbands[battle.winner].name) if battle.winner in state.warbands else "draw"
         click.echo(f"  battle {battle.number}: {names} — {winner}")

@@ -24,7 +24,8 @@ class Muster(Command, frozen=True, kw_only=True, tag="test-postgame.muster"):
 
 
 def latest_battle(state, warband: str) -> int:
-    return max((b.number for b in state.battles if warband in b.participants), default=0)
+    battle = state.latest_battle(warband)
+    return battle.number if battle is not None else 0
 
 
 def loot(cmd: Loot, ctx: Context) -> None:

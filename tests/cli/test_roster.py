@@ -242,7 +242,7 @@ def test_an_enemy_taken_out_is_out_of_action_unless_the_record_says_otherwise(tw
     c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--took-out", "Gunnar=Snikch",
       "--took-out", "Gunnar=Skreet", "--not-out", "Skreet")
     ledger = Ledger(Store(c.store))
-    deeds = {d.fighter: d for d in ledger.load(ledger.find(None)).battles[0].deeds}
+    deeds = {d.fighter: d for d in ledger.load(ledger.find(None)).latest_battles[0].deeds}
     ledger.store.close()
     assert (deeds["snikch"].out_of_action, deeds["skreet"].out_of_action) == (True, False)
     assert not deeds["gunnar"].out_of_action and deeds["gunnar"].took_out == ["snikch", "skreet"]

@@ -199,9 +199,9 @@ def test_sitting_out_a_battle_pays_off_one_missed_game():
     assert state.fighters["snikch"].games == 1
 
 
-def test_a_battles_deeds_are_kept_while_it_is_the_latest_battle_of_one_of_its_warbands():
-    """Post-games read a warband's latest battle; older deeds stay in the history, not in the state
-    (or a snapshot would grow with every battle fought)."""
+def test_the_state_keeps_a_battle_while_it_is_the_latest_battle_of_one_of_its_warbands():
+    """Post-games read a warband's latest battle; older battles stay in the history, not in the state
+    (or every command's copy and every snapshot would grow with every battle fought)."""
     orcs = ev.WarbandEnlisted(warband="orcs", name="Orcs", player="Cy", treasury=10)
     grok = ev.FighterRecruited(warband="orcs", fighter="grok", name="Grok", role="leader")
     state = given(*BASE, orcs, grok)
@@ -211,15 +211,17 @@ def test_a_battles_deeds_are_kept_while_it_is_the_latest_battle_of_one_of_its_wa
         for event in when(state, c.RecordBattle(participants=list(bands), deeds=deeds)):
             evolve(state, event)
 
-    def deeds() -> list[list[str]]:
-        return [[deed.fighter for deed in b.deeds] for b in state.battles]
+    def kept() -> list[tuple[int, list[str]]]:
+        return [(b.number, [deed.fighter for deed in b.deeds]) for b in state.latest_battles]
 
+    assert (state.battles_fought, kept(), state.latest_battle("rats")) == (0, [], None)
     battle("rats", "skaven")
     battle("rats", "orcs")  # battle 1 is still the Skaven's latest
-    assert deeds() == [["gunnar", "snikch"], ["gunnar", "grok"]]
+    assert kept() == [(1, ["gunnar", "snikch"]), (2, ["gunnar", "grok"])]
     battle("skaven", "orcs")  # now both warbands of battle 1 fought again; battle 2 is still the Rats'
-    assert deeds() == [[], ["gunnar", "grok"], ["snikch", "grok"]]
+    assert kept() == [(2, ["gunnar", "grok"]), (3, ["snikch", "grok"])]
     battle("rats", "skaven")
-    assert deeds() == [[], [], ["snikch", "grok"], ["gunnar", "snikch"]]
-    assert [(b.number, b.participants) for b in state.battles][0] == (1, ["rats", "skaven"])
+    assert kept() == [(3, ["snikch", "grok"]), (4, ["gunnar", "snikch"])]
+    assert [state.latest_battle(band).number for band in ("rats", "skaven", "orcs")] == [4, 4, 3]
+    assert state.battles_fought == 4
     assert (state.fighters["gunnar"].games, state.warbands["skaven"].games) == (3, 3)

@@ -97,7 +97,7 @@ class Table(LedgerHarness):
         state = self.state
         band = state.warband(warband)
         heroes = sum(1 for f in state.fighters_of(band.id) if f.role in ("leader", "hero"))
-        battle = next(b for b in reversed(state.battles) if band.id in b.participants)
+        battle = state.latest_battle(band.id)
         count = heroes + (battle.winner == band.id)
         self.do(Explore(warband=warband), list(range(1, count + 1)))
 

@@ -49,7 +49,7 @@ def test_the_underdog_sword_is_among_those_who_fought_in_the_core_battle(underdo
     underdog.do(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))
     # Then the battle's deeds, which every post-game reads, have him fight for the Skrit
     state = underdog.state
-    assert fought(state.battles[0], SKRIT, state) == [ev.Deed(fighter="snikch"), ev.Deed(fighter="grimm", took_out=["hans"])]
+    assert fought(state.latest_battle(SKRIT), SKRIT, state) == [ev.Deed(fighter="snikch"), ev.Deed(fighter="grimm", took_out=["hans"])]
     assert state.fighters["grimm"].games == 0  # hired after the battle was recorded, as before
 
 

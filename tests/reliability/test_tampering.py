@@ -82,6 +82,19 @@ def test_an_edited_row(played):
     verify_fails_at(cli, 6, "stored hash does not match its record (the event was edited)")
 
 
+def test_a_campaign_renamed_in_its_row_is_not_found_by_either_name(played):
+    """`--campaign NAME` reads the name from the event that started the campaign, checked by its hash."""
+    cli, rows = played
+    started = 2  # after the command.recorded event of `campaign new`
+    assert b'"campaign.started"' in rows.state(started)
+    rows.set_state(started, rows.state(started).replace(b'"name":"League"', b'"name":"Forged"'))
+    for name in ("League", "Forged"):
+        result = cli("--campaign", name, "show")
+        assert (result.exit_code, result.output) == (
+            3, "Error: position 2: the stored event does not match its hash; the store was damaged or "
+               "edited, and `campaign verify` says where\n")
+
+
 def test_a_deleted_row(played):
     cli, rows = played
     rows.execute("DELETE FROM {table} WHERE originator_version = ?", 9)

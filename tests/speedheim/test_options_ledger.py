@@ -16,7 +16,8 @@ from .conftest import CAPTAIN, of
 
 def finish(campaign, warband: str, scars=(), improvement_cards=(), improvement_dice=()) -> None:
     """The warband's post-game with no tokens: income (the winner's die 1), promotions, scars, free attempts."""
-    won = campaign.state.battles[-1].winner == campaign.state.warband(warband).id
+    band = campaign.state.warband(warband).id
+    won = campaign.state.latest_battle(band).winner == band
     campaign.do(pg.Income(warband=warband), [1] if won else [])
     campaign.do(pg.Promotions(warband=warband))
     campaign.do(pg.Scars(warband=warband), scars)

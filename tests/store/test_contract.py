@@ -11,7 +11,7 @@ import pytest
 from commands.shared import AwardXP, BareRoll, EnlistWarband
 from ledger import events as ev
 from ledger.decide import TableDice
-from ledger.errors import Conflict, IntegrityFailure, RuleViolation
+from ledger.errors import Conflict, IntegrityFailure, NotFound, RuleViolation
 from ledger.records import GENESIS, seal
 from ledger.store import PAGE, decode_record
 
@@ -170,6 +170,20 @@ def test_the_store_lists_its_campaigns_in_the_order_they_were_started(ledger, re
     assert [state.name for state in ledger.campaigns()] == ["Mordheim League", "Trench Winter"]
     assert [r.position for r in second.records] == [1, 2, 3, 4]
     assert str(ledger.find("trench winter")) == second.state.campaign_id
+
+
+def test_a_campaign_is_found_by_name_or_id_without_loading_any_campaign(ledger, monkeypatch):
+    first = uuid.UUID(ledger.start("Mordheim League", "freeform", {}, actor="Ann").state.campaign_id)
+    second = uuid.UUID(ledger.start("Trench Winter", "freeform", {}, actor="Bob").state.campaign_id)
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("find loaded a campaign")
+
+    monkeypatch.setattr(ledger, "load", no_load)
+    assert list(ledger.store.campaign_names()) == [(first, "Mordheim League"), (second, "Trench Winter")]
+    assert (ledger.find("TRENCH WINTER"), ledger.find(str(first).upper())) == (second, first)
+    with pytest.raises(NotFound, match="no campaign 'Nope'"):
+        ledger.find("Nope")
 
 
 def test_each_campaign_has_its_own_stream(ledger, campaign):

@@ -7,7 +7,9 @@ import pytest
 
 from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle
 from ledger import campaigns
+from ledger import events as ev
 from ledger.campaigns import fold
+from ledger.fold import standing_battles
 from ledger.decide import TableDice
 from ledger.errors import BadInput, NotFound
 
@@ -133,10 +135,39 @@ def test_replay_of_a_battle_runs_until_the_next_battle_starts(campaign):
     campaign.execute(RecordBattle(participants=["Reikland Rats", "Clan Skrittle"], winner="Reikland Rats"))  # T7
     award(campaign, 5)  # T8, 18–19
 
-    first = campaign.ledger.replay(campaign.id, battle=1)
-    second = campaign.ledger.replay(campaign.id, battle=2)
+    first = campaign.ledger.history_at(campaign.id, battle=1)
+    second = campaign.ledger.history_at(campaign.id, battle=2)
 
-    assert (first.position, [b.number for b in first.battles], first.fighters["gunnar"].xp) == (15, [1], 2)
-    assert (second.position, [b.number for b in second.battles], second.fighters["gunnar"].xp) == (19, [1, 2], 7)
+    assert campaign.ledger.replay(campaign.id, battle=1) == fold(first)
+    assert (fold(first).position, [b.number for b in standing_battles(first)], fold(first).fighters["gunnar"].xp) == (15, [1], 2)
+    assert (fold(second).position, [b.number for b in standing_battles(second)], fold(second).fighters["gunnar"].xp) == (19, [1, 2], 7)
     with pytest.raises(NotFound, match=r"^no battle 3 \(battles: 1, 2\)$"):
         campaign.ledger.replay(campaign.id, battle=3)
+
+
+def test_a_snapshot_that_keeps_every_battle_is_folded_again_and_replaced(campaign, store, monkeypatch):
+    """Before STATE_SCHEMA 6 a snapshot held every battle and no count of them: such a snapshot is
+    not used (read as the new shape it would count no battles, and number the next one 1); the
+    load that folds instead leaves a snapshot of the new shape, and both give the fold's state."""
+    monkeypatch.setattr(campaigns, "SNAPSHOT_INTERVAL", 10)
+    campaign.execute(EnlistWarband(name="Clan Skrittle", player="Bob"))  # T4, 10–11: a snapshot at 11
+    campaign.execute(RecordBattle(participants=["Reikland Rats", "Clan Skrittle"], winner="Clan Skrittle"))  # T5, 12–13
+    campaign.execute(RecordBattle(participants=["Reikland Rats", "Clan Skrittle"], winner="Reikland Rats"))  # T6, 14–15
+    older = msgspec.to_builtins(campaign.load())
+    del older["battles_fought"], older["latest_battles"]
+    older |= {"schema": 5, "battles": msgspec.to_builtins(standing_battles(campaign.records()))}
+    store.save_snapshot(campaign.id, 15, msgspec.json.encode(older))  # as the ledger wrote it then
+    award(campaign, 2)  # T7, 16–17
+    read = count_records_read(store, monkeypatch)
+
+    state = campaign.load()
+
+    assert read == list(range(1, 18))
+    assert store.latest_snapshot(campaign.id) == (17, campaigns.encode_state(state))
+    assert state == fold(campaign.records())
+    assert (state.battles_fought, [b.number for b in state.latest_battles]) == (2, [2])
+    read.clear()
+    assert campaign.load() == state
+    assert read == [17]  # only the event at the new snapshot, which shows the stream ends there
+    third = campaign.execute(RecordBattle(participants=["Reikland Rats", "Clan Skrittle"]))
+    assert [r.event.battle for r in third.records if isinstance(r.event, ev.BattleRecorded)] == [3]

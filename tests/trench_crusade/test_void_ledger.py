@@ -59,7 +59,7 @@ def test_voiding_a_promotion_roll_takes_the_later_battles_with_its_phase(three_b
     state = table.state
     assert tc.band_facts(state, "pilgrims").promotion_streak == 0
     assert "ELITE" not in state.fighters["bert"].keywords
-    assert [battle.number for battle in state.battles] == [1]
+    assert (state.battles_fought, [battle.number for battle in state.latest_battles]) == (1, [1])
     assert PHASE.next_step(state, state.warbands["pilgrims"]) == "promotions"
     assert table.ledger.check(table.cid) == (CHECKED - 1 - len(affected), [])
 

@@ -363,4 +363,4 @@ def test_U10_every_unit_may_become_veteran_and_no_character_may(table):
 def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned(table):
     table.battle(scenario="Little War")
     state = table.state
-    assert (state.battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "1")
+    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "1")
