@@ -5,42 +5,60 @@ follow), the shape of the ledger's own transactions, and re-deciding every trans
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import groupby
 
 from ledger import events as ev
 from ledger.deciding import is_ledger_transaction, is_redecided, redecide
 from ledger.errors import BadInput, LedgerError, RuleViolation
-from ledger.fold import apply_record, transactions, voids_in
+from ledger.fold import apply_record, transactions, void_records, voids_in
 from ledger.records import Record
 from ledger.state import CampaignState
+
+class _VoidPlan:
+    """Voiding `target`, planned as the transactions are fed in order from a state before any
+    that it changes: each later live transaction that no longer follows is voided too."""
+
+    def __init__(self, state: CampaignState, voided: set[int], target: int):
+        self.state, self.voided, self.target = state, voided, target
+        self.affected: list[tuple[int, str]] = []  # (transaction, why it no longer follows)
+        self.refused: Exception | None = None  # the ledger's refusal, or what folding failed on
+
+    def feed(self, group: Sequence[Record]) -> None:
+        tx = group[0].tx
+        live = tx not in self.voided
+        if live and tx > self.target and is_redecided(group):
+            why = redecide(self.state, group)
+            if why is not None:
+                self.affected.append((tx, why))
+                self.voided.add(tx)
+                live = False
+        for record in group:
+            apply_record(self.state, record, not live)
+
+
+def _unvoidable(target_group: Sequence[Record]) -> str | None:
+    """Why a transaction cannot be voided because of what it is (None: it can)."""
+    if not is_ledger_transaction(target_group):
+        return None
+    opened = target_group[0].event
+    what = opened.command if isinstance(opened, ev.CommandRecorded) else ev.tag_of(opened)
+    return f"T{target_group[0].tx} ({what}) belongs to the ledger itself and cannot be voided"
+
 
 def plan_void(records: list[Record], target: int) -> tuple[CampaignState, list[tuple[int, str]]]:
     """The state with `target` voided, and the later transactions that no longer follow."""
     groups = transactions(records)
-    by_tx = {g[0].tx: g for g in groups}
-    target_group = by_tx[target]
-    if is_ledger_transaction(target_group):
-        opened = target_group[0].event
-        what = opened.command if isinstance(opened, ev.CommandRecorded) else ev.tag_of(opened)
-        raise RuleViolation(f"T{target} ({what}) belongs to the ledger itself and cannot be voided")
+    why = _unvoidable({g[0].tx: g for g in groups}[target])
+    if why is not None:
+        raise RuleViolation(why)
     voided = voids_in(records)
     if target in voided:
         raise BadInput(f"T{target} is already voided")
-    voided.add(target)
-    state = CampaignState()
-    affected: list[tuple[int, str]] = []
+    plan = _VoidPlan(CampaignState(), voided | {target}, target)
     for group in groups:
-        tx = group[0].tx
-        live = tx not in voided
-        if live and tx > target and is_redecided(group):
-            why = redecide(state, group)
-            if why is not None:
-                affected.append((tx, why))
-                voided.add(tx)
-                live = False
-        for record in group:
-            apply_record(state, record, not live)
-    return state, affected
+        plan.feed(group)
+    return plan.state, plan.affected
 
 
 # The events only the ledger's own transactions hold, by the command that opens them.
@@ -75,20 +93,20 @@ def _shape_problem(group: Sequence[Record]) -> str | None:
     return None
 
 
-def _void_problem(earlier: list[Record], group: Sequence[Record]) -> str | None:
-    """Why a void (or a reroll's void) is not the one the ledger plans for its target now."""
+def _void_problem(group: Sequence[Record], first_tx: int, plan: _VoidPlan | None) -> str | None:
+    """Why a void (or a reroll's void) is not the one the ledger plans for its target now: `plan`
+    is that void planned on the transactions before it (from `first_tx`)."""
     opened = group[0].event
     voids = [r.event for r in group if isinstance(r.event, ev.TransactionVoided)]
     if not voids or voids[0].because_of is not None or opened.args.get("target") != voids[0].target:
         return f"does not begin by voiding its target T{opened.args.get('target')}"
     target = voids[0].target
-    if not any(r.tx == target for r in earlier):
+    if not first_tx <= target < group[0].tx:  # transactions are numbered without gaps
         return f"voids T{target}, which comes later or does not exist"
-    try:
-        _state, affected = plan_void(earlier, target)
-    except LedgerError as error:
-        return f"voids T{target}, which the ledger refuses now: {error}"
-    planned = [tx for tx, _why in affected]
+    assert plan is not None  # _Recheck plans every void whose target comes before it
+    if plan.refused is not None:
+        return f"voids T{target}, which the ledger refuses now: {plan.refused}"
+    planned = [tx for tx, _why in plan.affected]
     cascaded = [v.target for v in voids[1:] if v.because_of == target]
     if len(cascaded) != len(voids) - 1 or cascaded != planned:
         return (f"voids {', '.join(f'T{t}' for t in cascaded) or 'nothing'} as following from T{target}, "
@@ -96,39 +114,118 @@ def _void_problem(earlier: list[Record], group: Sequence[Record]) -> str | None:
     return None
 
 
-def recheck(records: Sequence[Record], *, first_only: bool = False) -> tuple[int, list[str]]:
+def recheck(
+    records: Iterable[Record], voids: Sequence[Record] | None = None, *, first_only: bool = False
+) -> tuple[int, list[str]]:
     """Check that the ledger's own transactions hold only what they may and that every void voids
     what the ledger plans (the voids decide which transactions count), then re-decide every live
-    transaction from its command and dice: (transactions re-decided, differences)."""
-    differences: list[str] = []
-    groups = transactions(records)
-    history: list[Record] = []
-    for group in groups:
-        why = _shape_problem(group)
-        opened = group[0].event
-        if why is None and isinstance(opened, ev.CommandRecorded) and opened.command in ("void", "reroll"):
-            why = _void_problem(history, group)
-        if why is not None:
-            differences.append(f"T{group[0].tx}: {why}")
-            if first_only:
-                return 0, differences
-        history.extend(group)
-    voided = voids_in(records)
-    state = CampaignState()
-    checked = 0
-    for group in groups:
+    transaction from its command and dice: (transactions re-decided, differences; the first
+    difference in the ledger's own transactions ends the check when `first_only`).
+
+    One pass, holding no records: `voids`, the history's transaction.voided records, are known
+    ahead (a verified chain's); without them `records` is read twice."""
+    if voids is None:
+        voids = void_records(records)
+    check = _Recheck(voids, first_only)
+    for _tx, group in groupby(records, key=lambda r: r.tx):
+        if not check.add(list(group)):
+            return check.checked, check.shape_differences
+    if check.failure is not None:
+        raise check.failure
+    return check.checked, check.shape_differences + check.redecided_differences
+
+
+class _Recheck:
+    """`recheck`, transaction by transaction. Each void's plan starts from a copy of the checked
+    state (every void of the history applied) at the first transaction where that differs from the
+    history the void was decided on (its own target, or an earlier one voided only later on), so
+    the state is folded once and each plan folds only the transactions its void may change."""
+
+    def __init__(self, voids: Sequence[Record], first_only: bool):
+        self.voids, self.first_only = voids, first_only
+        self.voided = {v.event.target for v in voids}
+        first_voided_in: dict[int, int] = {}  # target -> the first transaction that voids it
+        for v in voids:
+            first_voided_in.setdefault(v.event.target, v.tx)
+        self.forks: dict[int, list[tuple[int, int]]] = {}  # transaction -> (void, target) planned from it
+        targets: dict[int, int] = {}
+        for v in voids:
+            targets.setdefault(v.tx, v.event.target)  # a void transaction's first void names its target
+        for tx, target in targets.items():
+            if target < tx:
+                voided_later = [t for t, at in first_voided_in.items() if at >= tx and t != target]
+                self.forks.setdefault(min([target, *voided_later]), []).append((tx, target))
+        self.fork_points = sorted(self.forks)
+        self.plans: dict[int, _VoidPlan] = {}  # void transaction -> its plan, fed until it comes
+        self.unvoidable: dict[int, str] = {}  # a voided ledger transaction -> why it cannot be
+        self.first_tx: int | None = None
+        self.state = CampaignState()
+        self.checked = 0
+        self.shape_differences: list[str] = []
+        self.redecided_differences: list[str] = []
+        # What folding the history failed on: every plan started after it fails on it too.
+        self.failure: Exception | None = None
+
+    def add(self, group: list[Record]) -> bool:
+        """Check one transaction; False once `first_only` has its difference in the ledger's own."""
         tx = group[0].tx
-        live = tx not in voided
-        if live and is_redecided(group):
-            checked += 1
-            why = redecide(state, group)
+        if self.first_tx is None:
+            self.first_tx = tx
+        self._fork(tx)
+        if tx in self.voided and (why := _unvoidable(group)) is not None:
+            self.unvoidable[tx] = why
+        plan = self.plans.pop(tx, None)
+        if plan is not None and plan.target in self.unvoidable:  # refused before anything else
+            plan.refused = RuleViolation(self.unvoidable[plan.target])
+        problem = _shape_problem(group)
+        opened = group[0].event
+        if problem is None and isinstance(opened, ev.CommandRecorded) and opened.command in ("void", "reroll"):
+            problem = _void_problem(group, self.first_tx, plan)
+        if problem is not None:
+            self.shape_differences.append(f"T{tx}: {problem}")
+            if self.first_only:
+                self.checked = 0
+                self.shape_differences, self.redecided_differences = self.shape_differences[:1], []
+                return False
+        for pending in self.plans.values():
+            if pending.refused is None:
+                try:
+                    pending.feed(group)
+                except LedgerError as error:
+                    pending.refused = error
+        if self.failure is None:
+            try:
+                self._redecide(group)
+            except Exception as error:  # noqa: BLE001 - raised once the ledger's own transactions are checked
+                self.failure = error
+        return True
+
+    def _redecide(self, group: list[Record]) -> None:
+        tx = group[0].tx
+        live = tx not in self.voided
+        if live and is_redecided(group) and not (self.first_only and self.redecided_differences):
+            self.checked += 1
+            why = redecide(self.state, group)
             if why is not None:
-                differences.append(f"T{tx}: {why}")
-                if first_only:
-                    break
+                self.redecided_differences.append(f"T{tx}: {why}")
         for record in group:
-            apply_record(state, record, not live)
-    return checked, differences
+            apply_record(self.state, record, not live)
+
+    def _fork(self, tx: int) -> None:
+        """Start the plans of the voids that change the history from transaction `tx` on (or
+        before it: a void may name a transaction the history does not start with)."""
+        while self.fork_points and self.fork_points[0] <= tx:
+            self._start_plans(self.forks.pop(self.fork_points.pop(0)))
+
+    def _start_plans(self, voids: list[tuple[int, int]]) -> None:
+        for void_tx, target in voids:
+            decided_on = {v.event.target for v in self.voids if v.tx < void_tx}
+            plan = _VoidPlan(self.state.copy(), decided_on | {target}, target)
+            if target in decided_on:
+                plan.refused = BadInput(f"T{target} is already voided")
+            elif self.failure is not None:
+                plan.refused = self.failure
+            self.plans[void_tx] = plan
 
 
 def void_events(target: int, reason: str, affected: list[tuple[int, str]]) -> list[ev.Event]:

@@ -19,9 +19,9 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
-from ledger.campaigns import Ledger
+from ledger.campaigns import History, Ledger
 from ledger.chain import Chain, ChainChecker, Entry, die_sides
-from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound
+from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
 from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
@@ -273,53 +273,105 @@ SeedLookup = Callable[[uuid.UUID, int], "str | None"]
 
 def check_before_import(chain: Chain, seed_of: SeedLookup) -> None:
     """Refuse a verified chain that the rules do not produce (every transaction re-decided under the
-    rules in force at it, as `replay --check` does), or whose unrevealed ledger dice differ from
-    what the seed kept here gives. Needs no store, so a refused import creates none."""
-    records = list(chain.records)
-    for record in records:
-        check_numbers(ev.payload_of(record.event), f"E{record.position} {ev.tag_of(record.event)}")
-    _checked, differences = recheck(records, first_only=True)
-    if differences:
-        raise IntegrityFailure(f"{differences[0]} — the rules in force at it do not produce the trail's events "
-                               "from its command and dice; nothing imported")
-    _check_secret_dice(chain, seed_of)
+    rules in force at it, as `replay --check` does), whose unrevealed ledger dice differ from what
+    the seed kept here gives, or that this version would store differently. Needs no store, so a
+    refused import creates none."""
+    problems = _ImportProblems.of(chain, seed_of)
+    problems.raise_first(problems.numbers, problems.rules, problems.secret_dice, problems.stored_differently)
 
 
-def _check_secret_dice(chain: Chain, seed_of: SeedLookup) -> None:
+@dataclass
+class _ImportProblems:
+    """The first problem of each kind an import refuses, found in one reading of a verified chain
+    (which holds no records): the order to name them in is the caller's."""
+
+    stored_differently: LedgerError | None = None
+    numbers: LedgerError | None = None
+    rules: LedgerError | None = None
+    secret_dice: LedgerError | None = None
+
+    @classmethod
+    def of(cls, chain: Chain, seed_of: SeedLookup) -> _ImportProblems:
+        problems = cls()
+        secret_dice = _SecretDice(chain, seed_of)
+
+        def checked() -> Iterator[Record]:
+            for entry in chain.entries:
+                record = entry.record
+                payload = ev.payload_of(record.event)
+                problems.stored_differently = problems.stored_differently or _stored_differently(entry, payload)
+                problems.secret_dice = problems.secret_dice or secret_dice.problem(entry)
+                if problems.numbers is None:
+                    try:
+                        check_numbers(payload, f"E{record.position} {ev.tag_of(record.event)}")
+                    except BadInput as problem:
+                        problems.numbers = problem  # the rules are not asked about such a record
+                if problems.numbers is None:
+                    yield record
+
+        records = checked()
+        try:
+            _checked, differences = recheck(records, chain.voids, first_only=True)
+        except LedgerError as error:
+            problems.rules = error
+        else:
+            if differences:
+                problems.rules = IntegrityFailure(
+                    f"{differences[0]} — the rules in force at it do not produce the trail's events from its "
+                    "command and dice; nothing imported")
+        for _record in records:  # the rest of the chain, when the re-deciding stopped at a difference
+            pass
+        return problems
+
+    @staticmethod
+    def raise_first(*in_order: LedgerError | None) -> None:
+        for problem in in_order:
+            if problem is not None:
+                raise problem
+
+
+def _stored_differently(entry: Entry, stored: dict[str, Any]) -> BadInput | None:
+    """The store re-encodes the typed event (as `stored`): it must come out as the payload that was hashed."""
+    if stored == entry.body["payload"]:
+        return None
+    differ = sorted(k for k in {*stored, *entry.body["payload"]} if stored.get(k) != entry.body["payload"].get(k))
+    return BadInput(f"{entry.where}: this version of campaign-ledger would store {entry.body['type']} "
+                    f"differently ({', '.join(differ)}), so the imported chain would not verify; nothing imported")
+
+
+@dataclass
+class _SecretDice:
     """Ledger dice of an epoch not yet revealed, re-derived where this machine keeps its seed."""
-    campaign_id = uuid.UUID(chain.campaign_id)
-    for entry in chain.entries:
+
+    chain: Chain
+    seed_of: SeedLookup
+
+    def problem(self, entry: Entry) -> IntegrityFailure | None:
         event = entry.record.event
         if not isinstance(event, ev.DiceRolled) or event.source != "ledger" or event.copy_of is not None:
-            continue
-        if event.epoch is None or event.epoch in chain.revealed:
-            continue
-        seed = seed_of(campaign_id, event.epoch)
+            return None
+        if event.epoch is None or event.epoch in self.chain.revealed:
+            return None
+        seed = self.seed_of(uuid.UUID(self.chain.campaign_id), event.epoch)
         if seed is None:
-            continue
-        derived = d.ledger_faces(bytes.fromhex(seed), chain.campaign_id, event.roll, die_sides(event.expression))
+            return None
+        derived = d.ledger_faces(bytes.fromhex(seed), self.chain.campaign_id, event.roll, die_sides(event.expression))
         if derived != event.faces:
-            raise IntegrityFailure(f"{entry.where}: ledger roll R{event.roll} shows {event.faces}, but the seed of "
-                                   f"epoch {event.epoch} kept here gives {derived}; nothing imported")
+            return IntegrityFailure(f"{entry.where}: ledger roll R{event.roll} shows {event.faces}, but the seed of "
+                                    f"epoch {event.epoch} kept here gives {derived}; nothing imported")
+        return None
 
 
 def import_chain(ledger: Ledger, chain: Chain, *, rechecked: bool = False) -> CampaignState:
     """Store a verified trail's records exactly (same positions, transactions, actors, times, hashes)
     in one atomic save, so the imported campaign has the same head — once every transaction is
-    re-decided under the rules in force at it, as `replay --check` does (`rechecked`: that check
-    has passed already, with the seeds this store keeps)."""
+    re-decided under the rules in force at it, as `replay --check` does (`rechecked`:
+    `check_before_import` has passed already, with the seeds this store keeps). The trail is read
+    again for each step, never held."""
     store = ledger.store
-    records = []
-    for entry in chain.entries:
-        # The store re-encodes the typed event: it must come out as the payload that was hashed.
-        stored = ev.payload_of(entry.record.event)
-        if stored != entry.body["payload"]:
-            differ = sorted(k for k in {*stored, *entry.body["payload"]} if stored.get(k) != entry.body["payload"].get(k))
-            raise BadInput(f"{entry.where}: this version of campaign-ledger would store {entry.body['type']} "
-                           f"differently ({', '.join(differ)}), so the imported chain would not verify; nothing imported")
-        records.append(entry.record)
     if not rechecked:
-        check_before_import(chain, store.seed)
+        problems = _ImportProblems.of(chain, store.seed)
+        problems.raise_first(problems.stored_differently, problems.numbers, problems.rules, problems.secret_dice)
     campaign_id = uuid.UUID(chain.campaign_id)
     if campaign_id in store.campaign_ids():
         raise Conflict(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")
@@ -327,4 +379,4 @@ def import_chain(ledger: Ledger, chain: Chain, *, rechecked: bool = False) -> Ca
         if (stored_name(store, other) or "").lower() == chain.name.lower():
             raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
                            "the hashed history, so import into another store")
-    return ledger.adopt(campaign_id, records)
+    return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids))

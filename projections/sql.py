@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import uuid
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ledger import events as ev
-from ledger.campaigns import Ledger, fold, transactions
+from ledger.campaigns import History, Ledger, fold, transactions
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
@@ -45,6 +45,7 @@ from projections.tables import (
     Table,
     all_rows,
     current_rows,
+    rows_in_pages,
     transaction_rows,
 )
 
@@ -170,20 +171,23 @@ def _lock_tracking(cursor: Any, d: Dialect, campaign_id: str) -> tuple[int, str]
     return position, head
 
 
-def _track(cursor: Any, d: Dialect, campaign_id: str, last: Record) -> None:
+def _track(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) -> None:
     d.execute(
         cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? WHERE campaign_id = ?",
-        last.position, last.hash, campaign_id,
+        position, head, campaign_id,
     )
 
 
-def _replace(cursor: Any, d: Dialect, campaign_id: str, rows: Rows, last: Record) -> None:
-    """Put a campaign's freshly computed rows in place of its old ones, and track its head."""
+def _replace(cursor: Any, d: Dialect, campaign_id: str, pages: Iterable[tuple[CampaignState, Rows]]) -> None:
+    """Put a campaign's freshly computed rows (pages of them, each with the state after it) in place
+    of its old ones, and track the head the last page reaches."""
     _lock_tracking(cursor, d, campaign_id)
     for table in READ_MODELS:
         d.execute(cursor, f"DELETE FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
-    _insert(cursor, d, rows)
-    _track(cursor, d, campaign_id, last)
+    state = CampaignState()
+    for state, rows in pages:
+        _insert(cursor, d, rows)
+    _track(cursor, d, campaign_id, state.position, state.head)
 
 
 # --- keeping them current ------------------------------------------------------------------------
@@ -227,16 +231,19 @@ def _append(
     current = current_rows(state)
     for table in CURRENT_TABLES:
         _sync(cursor, d, table, stored[table.name], current[table.name])
-    _track(cursor, d, cid, missing[-1])
+    _track(cursor, d, cid, missing[-1].position, missing[-1].hash)
 
 
-def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> str:
-    """Bring one campaign's tables up to `records` (just committed; `state` is the state after them)."""
+def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record] | History) -> str:
+    """Bring one campaign's tables up to `records` (just committed; `state` is the state after them;
+    a History: the whole history, just adopted)."""
     d = dialect(store)
     if d is None or not records:
         return NO_SQL
     cid = str(campaign_id)
     _create_once(store, d)
+    if isinstance(records, History):
+        return _write_history(store, d, cid, records)
     # The update's transaction starts with a write (see _lock_tracking): a SQLite transaction that
     # has read cannot wait for another writer to finish, it fails at once with "database is locked".
     with store.sql() as cursor:
@@ -249,15 +256,26 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
             return APPENDED
     # A void or reroll changed the past (or the tracked head is not in the history): recompute.
     # The events are read outside the SQL transaction, so the tracking row is not held meanwhile
-    # (and not at all when the records committed are the whole history: an import).
+    # (and not at all when the records committed are the whole history).
     history = list(records) if records[0].position == 1 else list(store.records(campaign_id))
-    _state, rows = all_rows(history)
+    rebuilt, rows = all_rows(history)
     newest = history[-1]
     with store.sql() as cursor:
         position, head = _lock_tracking(cursor, d, cid)
         if position > newest.position or (position, head) == (newest.position, newest.hash):
             return REFLECTED  # another process got there first
-        _replace(cursor, d, cid, rows, newest)
+        _replace(cursor, d, cid, [(rebuilt, rows)])
+    return RECOMPUTED
+
+
+def _write_history(store: Store, d: Dialect, campaign_id: str, history: History) -> str:
+    """A whole history just stored (an import): its rows written as they are computed, a page at a
+    time, in one SQL transaction (no other writer knows the campaign yet)."""
+    with store.sql() as cursor:
+        position, _head = _lock_tracking(cursor, d, campaign_id)
+        if position >= history.count:
+            return REFLECTED
+        _replace(cursor, d, campaign_id, rows_in_pages(history, history.voids))
     return RECOMPUTED
 
 
@@ -316,14 +334,14 @@ def rebuild(
     for campaign_id in campaign_ids:
         history = list(store.records(campaign_id))
         state, rows = all_rows(history, advance)
-        computed.append((str(campaign_id), history[-1], state, rows))
+        computed.append((str(campaign_id), state, rows))
     with store.sql() as cursor:
         if drop:
             drop_tables(cursor, d)
         create_tables(cursor, d)
-        for cid, newest, _state, rows in computed:
-            _replace(cursor, d, cid, rows, newest)
-    return [state for _cid, _newest, state, _rows in computed]
+        for cid, state, rows in computed:
+            _replace(cursor, d, cid, [(state, rows)])
+    return [state for _cid, state, _rows in computed]
 
 
 # --- checking them -----------------------------------------------------------------------------------

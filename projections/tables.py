@@ -15,15 +15,17 @@ Two kinds of table:
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import groupby
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from ledger import events as ev
-from ledger.campaigns import apply_record, transactions, voids_in
+from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections.history import fighters_involved, record_text, void_annotations
@@ -39,13 +41,17 @@ class Table:
     key: tuple[str, ...]
     nullable: tuple[str, ...] = ()
 
-    @property
+    @functools.cached_property  # rows are made by the hundred thousand (an import)
     def column_names(self) -> tuple[str, ...]:
         return tuple(name for name, _kind in self.columns)
 
+    @functools.cached_property
+    def _names(self) -> frozenset[str]:
+        return frozenset(self.column_names)
+
     def row(self, **values: Any) -> Row:
         """The values in column order, lists and tables as JSON text."""
-        if set(values) != set(self.column_names):
+        if values.keys() != self._names:
             raise TypeError(f"{self.name} row has {sorted(values)}, expected {sorted(self.column_names)}")
         return tuple(
             json_text(values[name]) if kind == "json" else values[name] for name, kind in self.columns
@@ -235,21 +241,43 @@ def transaction_rows(
 
 
 def all_rows(records: Sequence[Record], advance: Callable[[int], None] | None = None) -> tuple[CampaignState, Rows]:
-    """Every read-model row of a campaign from its whole history, and the state it ends in.
+    """Every read-model row of a campaign from its whole history, and the state it ends in."""
+    state, rows = CampaignState(), empty_rows()
+    for state, page in rows_in_pages(records, void_records(records), advance):
+        for name, more in page.items():
+            rows[name].extend(more)
+    return state, rows
+
+
+PAGE_EVENTS = 1000  # records whose rows `rows_in_pages` computes before handing them on
+
+
+def rows_in_pages(
+    records: Iterable[Record], voids: Sequence[Record], advance: Callable[[int], None] | None = None
+) -> Iterator[tuple[CampaignState, Rows]]:
+    """Every read-model row of a campaign from its whole history (`voids`: its transaction.voided
+    records, known ahead), a page of transactions at a time, each with the state after it; the
+    last page holds the current tables' rows. Pages, so that a history of any length is never
+    held whole.
 
     One fold, transaction by transaction, skipping every voided one; `advance(n)` is told after
     each transaction how many records it folded (for a progress bar)."""
-    voided_txs = voids_in(records)
-    annotations = void_annotations(records)
+    voided_txs = voids_in(voids)
+    annotations = void_annotations(voids)
     state = CampaignState()
     ratings: dict[str, int | None] = {}
-    rows = empty_rows()
-    for group in transactions(records):
+    page, held = empty_rows(), 0
+    for _tx, grouped in groupby(records, key=lambda r: r.tx):
+        group = list(grouped)
         for record in group:
             apply_record(state, record, record.tx in voided_txs)
         for name, more in transaction_rows(group, state, annotations, ratings).items():
-            rows[name].extend(more)
+            page[name].extend(more)
+        held += len(group)
         if advance is not None:
             advance(len(group))
-    rows.update(current_rows(state))
-    return state, rows
+        if held >= PAGE_EVENTS:
+            yield state, page
+            page, held = empty_rows(), 0
+    page.update(current_rows(state))
+    yield state, page
