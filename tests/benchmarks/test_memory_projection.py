@@ -1,0 +1,36 @@
+"""The benchmark's projection of peak memory to 1M events: the slope between two measured sizes,
+so that what a process holds at any size is not counted as a cost per event."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from benchmarks.run import Campaign, memory_sizes, projected_peak
+
+
+def test_the_peak_is_extended_along_the_slope_between_the_two_sizes():
+    # 33.3 MB at 1,000 events and 35.9 MB at 10,000: 2.6 MB over 9,000 events
+    at_million, per_event = projected_peak((1_000, 33.3), (10_000, 35.9))
+    assert per_event == pytest.approx(2.6 / 9_000)
+    assert at_million == pytest.approx(35.9 + 2.6 / 9_000 * 990_000)
+
+
+def test_a_fixed_cost_is_not_projected():
+    # The old projection, (peak - baseline) / events x 1M, took 30 MB held at every size for 3 KB an event
+    assert projected_peak((1_000, 30.0), (10_000, 30.0)) == (30.0, 0.0)
+
+
+def test_a_smaller_peak_at_the_larger_size_counts_as_flat():
+    assert projected_peak((1_000, 31.0), (10_000, 30.5)) == (30.5, 0.0)
+
+
+def test_the_slope_is_measured_from_the_small_campaign_or_from_the_sample_when_the_large_one_is_no_larger():
+    def campaign(events: int) -> Campaign:
+        return Campaign("freeform", f"c{events}", "sqlite:///x", uuid.uuid4(), events)
+
+    large, small, sample = campaign(10_000), campaign(1_000), campaign(42)
+    assert memory_sizes(large, small, sample) == (small, large)
+    tiny, tiny_small = campaign(300), campaign(300)
+    assert memory_sizes(tiny, tiny_small, sample) == (sample, tiny)
