@@ -1,5 +1,6 @@
-"""The benchmark's projection of peak memory to 1M events: the slope between two measured sizes,
-so that what a process holds at any size is not counted as a cost per event."""
+"""The benchmark's own arithmetic: the projection of peak memory to 1M events (the slope between two
+measured sizes, so that what a process holds at any size is not counted as a cost per event), and
+the hashing baseline the trail's throughput is measured against."""
 
 from __future__ import annotations
 
@@ -34,3 +35,12 @@ def test_the_slope_is_measured_from_the_small_campaign_or_from_the_sample_when_t
     assert memory_sizes(large, small, sample) == (small, large)
     tiny, tiny_small = campaign(300), campaign(300)
     assert memory_sizes(tiny, tiny_small, sample) == (sample, tiny)
+
+
+def test_the_hashing_baseline_is_the_formats_own_definition_in_pure_python():
+    from benchmarks.run import pure_python_hash
+    from ledger.records import hash_body
+
+    body = {"position": 2, "type": "note.recorded", "recorded_at": "2026-12-01T18:00:00.000000Z", "actor": "Åsa",
+            "tx": 1, "payload": {"text": "Skavenblight — “rats” \u2028 ok", "b": [1, {"a": None}]}, "prev_hash": "0" * 64}
+    assert pure_python_hash(body) == hash_body(body)
