@@ -23,6 +23,7 @@ from ledger.trail import (  # noqa: F401
     deck_orders,
     import_chain,
     read_trail,
+    store_trail_lines,
     trail_lines,
 )
 from ledger.trail_json import canonical_text, strict_json  # noqa: F401

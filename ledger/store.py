@@ -453,6 +453,11 @@ class Store:
                 return sorted(found, key=lambda record: record.position)
             start = page[-1].id + 1
 
+    def last_position(self, campaign_id: uuid.UUID) -> int:
+        """The position of the campaign's latest stored event (0: none)."""
+        rows = self.app.recorder.select_events(campaign_id, desc=True, limit=1)
+        return rows[0].originator_version if rows else 0
+
     def raw_rows(self, campaign_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEvent]:
         """The stored bytes (for verification that must not trust the decoder), in order, read a page
         at a time: a campaign of any length is never held whole."""

@@ -17,7 +17,7 @@ from ledger.fold import apply_record
 from ledger.records import Record
 from ledger.state import CampaignState, decode_state, encode_state
 from ledger.store import Store, decode_record
-from ledger.trail_json import Malformed, check_body, keys_problem, strict_json
+from ledger.trail_json import Malformed, check_body, is_hex, keys_problem, plain_object, strict_json
 
 _STORED_KEYS = {"position", "tx", "actor", "recorded_at", "prev_hash", "hash", "event"}
 
@@ -27,9 +27,50 @@ def _row_bytes(row: Any) -> bytes:
     return row.state.encode("utf-8") if isinstance(row.state, str) else bytes(row.state)
 
 
+class _StoredRow(msgspec.Struct, forbid_unknown_fields=True):
+    """A stored row's fields in the order the store writes them (ledger.store._StoredRecord)."""
+
+    position: int
+    tx: int
+    actor: str
+    recorded_at: str
+    prev_hash: str
+    hash: str
+    event: msgspec.Raw
+
+
+_ROW_DECODER = msgspec.json.Decoder(_StoredRow)
+_ENCODE = msgspec.json.encode
+
+
 def _stored_entry(row: Any) -> Entry:
     """A stored row as an entry, or a ValueError / msgspec.DecodeError saying why it cannot be one."""
     data = _row_bytes(row)
+    return _plain_entry(row, data) or _strict_entry(row, data)
+
+
+def _plain_entry(row: Any, data: bytes) -> Entry | None:
+    """The entry of a row exactly as the store writes it, read without the strict reader: written
+    again by msgspec it gives the same bytes (so no repeated key, float or other spelling), and its
+    fields have their types. None for any other row, which `_strict_entry` reads and names the
+    fault of (the two agree on every row the fast one takes)."""
+    try:
+        raw = _ROW_DECODER.decode(data)
+    except msgspec.MsgspecError:
+        return None
+    event = plain_object(raw.event)
+    if (_ENCODE(raw) != data or event is None or type(event.get("type")) is not str
+            or not (is_hex(raw.prev_hash, 64) and is_hex(raw.hash, 64))):
+        return None
+    kind = event.pop("type")
+    body = {"position": raw.position, "type": kind, "recorded_at": raw.recorded_at, "actor": raw.actor,
+            "tx": raw.tx, "payload": event, "prev_hash": raw.prev_hash}
+    record = Record(position=raw.position, tx=raw.tx, actor=raw.actor, recorded_at=raw.recorded_at,
+                    prev_hash=raw.prev_hash, hash=raw.hash, event=ev.decode_event(raw.event))
+    return Entry(where=f"position {row.originator_version}", body=body, hash=raw.hash, record=record)
+
+
+def _strict_entry(row: Any, data: bytes) -> Entry:
     raw = strict_json(data)
     if not isinstance(raw, dict):
         raise Malformed("not a JSON object")
@@ -74,18 +115,40 @@ def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
     rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
     snapshot = _Snapshot(store, campaign_id)
     checker = ChainChecker()
-    for entry in _stored_entries(store, campaign_id):
+    for entry in checked_entries(store, campaign_id, checker):
+        snapshot.fold(entry.record)
+    chain = finish_chain(store, campaign_id, checker)
+    chain.snapshot = snapshot.check(chain.count)
+    return chain
+
+
+def checked_entries(store: Store, campaign_id: uuid.UUID, checker: ChainChecker, upto: int | None = None) -> Iterator[Entry]:
+    """The campaign's stored entries (up to position `upto`), each added to `checker` before it is
+    handed on: IntegrityFailure at the first that does not verify."""
+    for entry in _stored_entries(store, campaign_id, upto):
         checker.add(entry)
         started = entry.record.event
         if isinstance(started, ev.CampaignStarted) and started.campaign_id != str(campaign_id):
             raise IntegrityFailure(f"{entry.where}: names campaign {started.campaign_id} in the stream of {campaign_id}")
-        snapshot.fold(entry.record)
+        yield entry
+
+
+def finish_chain(store: Store, campaign_id: uuid.UUID, checker: ChainChecker) -> Chain:
+    """The chain `checked_entries` verified, read again from the store up to where it ended."""
     if checker.count == 0:
         raise NotFound(f"no campaign {campaign_id} in {store.url}")
     count = checker.count
-    chain = checker.finish(lambda: _stored_entries(store, campaign_id, upto=count), None)
-    chain.snapshot = snapshot.check(count)
-    return chain
+    return checker.finish(lambda: _stored_entries(store, campaign_id, upto=count), None)
+
+
+def voids_ahead(store: Store, campaign_id: uuid.UUID, upto: int) -> list[Record] | None:
+    """The campaign's transaction.voided records up to position `upto`, read through the topic
+    index before the chain is (what a trail line's annotations need); None when one of them does
+    not verify on its own, so that reading the whole chain names the first event that does not."""
+    try:
+        return store.records_tagged(campaign_id, [ev.TransactionVoided.__struct_config__.tag], upto=upto)
+    except (IntegrityFailure, msgspec.MsgspecError):
+        return None
 
 
 class _Snapshot:

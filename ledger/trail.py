@@ -25,7 +25,8 @@ from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, Not
 from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
-from ledger.stored_chain import stored_name
+from ledger.store import Store
+from ledger.stored_chain import checked_entries, finish_chain, stored_name, verify_store, voids_ahead
 from ledger.trail_json import (
     CANONICAL_FORM,
     EXCLUDED_KEYS,
@@ -47,17 +48,60 @@ Annotator = Callable[[Sequence[Record]], dict[int, dict[str, Any]]]
 
 
 def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
-    """The export: a header line, one line per event, a trailer line (each canonical JSON), each
-    event read again as it is written."""
+    """The export of a verified chain: a header line, one line per event, a trailer line (each
+    canonical JSON), each event read again as it is written."""
     notes = annotate(chain.voids)
-    yield canonical_text(
+    yield _header_line(chain.campaign_id, chain.name, chain.ruleset)
+    for entry in chain.entries:
+        yield _event_line(entry, notes)
+    yield _trailer_line(chain)
+
+
+def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator) -> Iterator[str]:
+    """The export of a campaign as stored, verified as it is written: the events are read once (the
+    voids, which a line's annotations name, read ahead through the topic index), up to the position
+    the campaign had when the export began. IntegrityFailure at the first event that does not
+    verify: the caller keeps what was written only once the trailer is (`campaign export` writes to
+    a file it renames at the end). A void that does not verify on its own is named by reading the
+    whole chain first instead."""
+    rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
+    last = store.last_position(campaign_id)
+    voids = voids_ahead(store, campaign_id, last) if last else None
+    if voids is None:  # no campaign (named by verifying), or a void that does not verify on its own
+        yield from trail_lines(verify_store(store, campaign_id), annotate)
+        return
+    notes = annotate(voids)
+    checker = ChainChecker()
+    held: list[str] | None = []  # event lines before the campaign and its ruleset are known (the header names them)
+    for entry in checked_entries(store, campaign_id, checker, upto=last):
+        line = _event_line(entry, notes)
+        if held is None:
+            yield line
+            continue
+        held.append(line)
+        if checker.campaign_id is not None and checker.ruleset:
+            yield _header_line(checker.campaign_id, checker.name, checker.ruleset)
+            yield from held
+            held = None
+    chain = finish_chain(store, campaign_id, checker)
+    if [(v.position, v.hash) for v in chain.voids] != [(v.position, v.hash) for v in voids]:
+        raise IntegrityFailure("the transaction.voided events read through the store's index of topics are not "
+                               "the chain's: the index or the events were edited")
+    if held is not None:
+        yield _header_line(chain.campaign_id, chain.name, chain.ruleset)
+        yield from held
+    yield _trailer_line(chain)
+
+
+def _header_line(campaign_id: str, name: str, ruleset: dict[str, Any]) -> str:
+    return canonical_text(
         {
             "kind": "header",
             "format": FORMAT,
             "version": FORMAT_VERSION,
-            "campaign": {"id": chain.campaign_id, "name": chain.name},
-            "ruleset": chain.ruleset,
-            "decks": deck_orders(chain),
+            "campaign": {"id": campaign_id, "name": name},
+            "ruleset": ruleset,
+            "decks": deck_orders(ruleset),
             "hash": {
                 "algorithm": HASH_ALGORITHM,
                 "canonical": CANONICAL_FORM,
@@ -67,11 +111,14 @@ def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
             },
         }
     )
-    for entry in chain.entries:
-        yield canonical_text(
-            {**entry.body, "hash": entry.hash, "annotations": _annotations(notes, entry.body["tx"])}
-        )
-    yield canonical_text(
+
+
+def _event_line(entry: Entry, notes: dict[int, dict[str, Any]]) -> str:
+    return canonical_text({**entry.body, "hash": entry.hash, "annotations": _annotations(notes, entry.body["tx"])})
+
+
+def _trailer_line(chain: Chain) -> str:
+    return canonical_text(
         {
             "kind": "trailer",
             "count": chain.count,
@@ -212,11 +259,11 @@ def read_trail(data: bytes | BinaryIO, annotate: Annotator) -> Chain:
     return chain
 
 
-def deck_orders(chain: Chain) -> dict[str, list[str]]:
-    """Each ledger deck's starting order (as its ruleset lists it), from which a verifier re-derives
-    the order every shuffle produced; {} for a ruleset this version does not know."""
+def deck_orders(ruleset: dict[str, Any]) -> dict[str, list[str]]:
+    """Each ledger deck's starting order (as the pinned ruleset lists it), from which a verifier
+    re-derives the order every shuffle produced; {} for a ruleset this version does not know."""
     try:
-        return {deck: list(cards) for deck, cards in rulesets.get(chain.ruleset.get("id", "")).decks.items()}
+        return {deck: list(cards) for deck, cards in rulesets.get(ruleset.get("id", "")).decks.items()}
     except NotFound:
         return {}
 
@@ -225,7 +272,7 @@ def _check_header(header: _Line, chain: Chain) -> None:
     said = {"campaign": header.obj.get("campaign"), "ruleset": header.obj.get("ruleset")}
     chained = {"campaign": {"id": chain.campaign_id, "name": chain.name}, "ruleset": chain.ruleset}
     if "decks" in header.obj:  # trails exported before the decks were written have none
-        said["decks"], chained["decks"] = header.obj["decks"], deck_orders(chain)
+        said["decks"], chained["decks"] = header.obj["decks"], deck_orders(chain.ruleset)
     for key in said:
         if said[key] != chained[key]:
             raise IntegrityFailure(f"line {header.number}: its {key} {json.dumps(said[key], ensure_ascii=False)} "

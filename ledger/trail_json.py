@@ -78,6 +78,13 @@ def _plain(text: str | bytes) -> Any:
     return obj
 
 
+def plain_object(data: bytes) -> dict[str, Any] | None:
+    """A JSON object exactly as msgspec writes it (see _plain), decoded fast; None for anything else
+    (the caller reads it the strict way, which names the fault)."""
+    obj = _plain(data)
+    return obj if type(obj) is dict else None
+
+
 def strict_json(text: str | bytes) -> Any:
     """JSON as the trail allows it: no floats, NaN or duplicated keys (ValueError names the fault).
     Plain JSON (see _plain) is read fast; the rest by the standard library, whose hooks name the fault."""

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
+import json
+import tempfile
 import uuid
 from pathlib import Path
 from collections.abc import Iterator
@@ -189,15 +192,13 @@ def export(session: Session, fmt: str, output: Path | None, force: bool) -> None
         files.refuse_existing(output, force)  # before the work, and again before the rename
     store = session.ledger.store
     campaign_id = audit.find_campaign(store, session.campaign_ref)
-    try:
+    with _unverified_exports_nothing():
+        if fmt == "jsonl":
+            count, name, head = _write_lines(audit.store_trail_lines(store, campaign_id, void_annotations), output, force)
+            if output is not None:
+                click.echo(f"Exported {plural(count, 'event')} of {name} to {output} ({fmt}). Head {head}")
+            return
         chain = audit.verify_store(store, campaign_id)
-    except IntegrityFailure as error:
-        raise IntegrityFailure(f"nothing exported: the stored chain does not verify: {error}") from None
-    if fmt == "jsonl":
-        _write_lines(audit.trail_lines(chain, void_annotations), output, force)
-        if output is not None:
-            click.echo(f"Exported {plural(chain.count, 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
-        return
     if fmt == "csv":
         text = _csv(_rows(session, campaign_id, chain))
     elif fmt == "md-audit":
@@ -211,16 +212,33 @@ def export(session: Session, fmt: str, output: Path | None, force: bool) -> None
     click.echo(f"Exported {plural(chain.count, 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
 
 
-def _write_lines(lines: Iterator[str], output: Path | None, force: bool) -> None:
-    """The trail written as it is read again from the store (never held whole): to standard output,
-    or whole-or-nothing to a file."""
-    if output is None:
+@contextlib.contextmanager
+def _unverified_exports_nothing() -> Iterator[None]:
+    try:
+        yield
+    except IntegrityFailure as error:
+        raise IntegrityFailure(f"nothing exported: the stored chain does not verify: {error}") from None
+
+
+def _write_lines(lines: Iterator[str], output: Path | None, force: bool) -> tuple[int, str, str]:
+    """The trail written as it is verified (never held whole), whole or not at all: to a file renamed
+    into place once the trailer is written, or to standard output once all of it verified (kept in
+    a temporary file meanwhile). (events, campaign name, head), read back from the header and trailer."""
+    with contextlib.ExitStack() as stack:
+        if output is None:
+            out: BinaryIO = stack.enter_context(tempfile.TemporaryFile())
+        else:
+            out = stack.enter_context(open(stack.enter_context(files.written_whole(output, force=force)), "wb"))
+        header = trailer = ""
         for line in lines:
-            click.echo((line + "\n").encode("utf-8"), nl=False)  # bytes: UTF-8 whatever the terminal's encoding
-        return
-    with files.written_whole(output, force=force) as temporary, open(temporary, "wb") as out:
-        for line in lines:
+            header, trailer = header or line, line
             out.write(line.encode("utf-8") + b"\n")
+        if output is None:
+            out.seek(0)
+            while chunk := out.read(1 << 16):
+                click.echo(chunk, nl=False)  # bytes: UTF-8 whatever the terminal's encoding
+    campaign, end = json.loads(header)["campaign"], json.loads(trailer)
+    return end["count"], campaign["name"], end["head"]
 
 
 # --- import ---------------------------------------------------------------------------------------------
