@@ -4,8 +4,8 @@ typed decoder), the chain checked, and the latest snapshot compared with the fol
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -112,14 +112,53 @@ def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = Non
 def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
     """Check a campaign's stored chain, its revealed dice and its latest snapshot, reading it once, a
     page at a time."""
+    chain, _nothing = verify_store_reading(store, campaign_id, lambda records, voids: None)
+    return chain
+
+
+T = TypeVar("T")
+
+
+def verify_store_reading(
+    store: Store, campaign_id: uuid.UUID, read: Callable[[Iterator[Record], Sequence[Record]], T]
+) -> tuple[Chain, T]:
+    """`verify_store`, with `read` handed the verified records as they are read (the same single
+    reading, up to the position the campaign had when it began; `read` may stop early) and the
+    campaign's transaction.voided records, known ahead. The chain, and what `read` returned. A
+    chain that does not verify is named before any IntegrityFailure of `read`, as if the chain had
+    been verified first."""
     rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
     snapshot = _Snapshot(store, campaign_id)
     checker = ChainChecker()
-    for entry in checked_entries(store, campaign_id, checker):
-        snapshot.fold(entry.record)
-    chain = finish_chain(store, campaign_id, checker)
+    last = store.last_position(campaign_id)
+    voids = voids_ahead(store, campaign_id, checker, last)
+
+    chain_failed: list[IntegrityFailure] = []
+
+    def verified() -> Iterator[Record]:
+        try:
+            for entry in checked_entries(store, campaign_id, checker, upto=last):
+                snapshot.fold(entry.record)
+                yield entry.record
+        except IntegrityFailure as failure:
+            chain_failed.append(failure)
+            raise
+
+    records = verified()
+    try:
+        result = read(records, voids)
+    except IntegrityFailure:
+        if chain_failed:
+            raise
+        for _record in records:  # the rest of the chain: its failures are named first
+            pass
+        finish_chain(store, campaign_id, checker, voids)
+        raise
+    for _record in records:
+        pass
+    chain = finish_chain(store, campaign_id, checker, voids)
     chain.snapshot = snapshot.check(chain.count)
-    return chain
+    return chain, result
 
 
 def checked_entries(store: Store, campaign_id: uuid.UUID, checker: ChainChecker, upto: int | None = None) -> Iterator[Entry]:
@@ -133,22 +172,31 @@ def checked_entries(store: Store, campaign_id: uuid.UUID, checker: ChainChecker,
         yield entry
 
 
-def finish_chain(store: Store, campaign_id: uuid.UUID, checker: ChainChecker) -> Chain:
-    """The chain `checked_entries` verified, read again from the store up to where it ended."""
+def finish_chain(store: Store, campaign_id: uuid.UUID, checker: ChainChecker, voids: Sequence[Record]) -> Chain:
+    """The chain `checked_entries` verified (`voids`: its transaction.voided records as read ahead),
+    read again from the store up to where it ended."""
     if checker.count == 0:
         raise NotFound(f"no campaign {campaign_id} in {store.url}")
     count = checker.count
-    return checker.finish(lambda: _stored_entries(store, campaign_id, upto=count), None)
+    chain = checker.finish(lambda: _stored_entries(store, campaign_id, upto=count), None)
+    if [(v.position, v.hash) for v in chain.voids] != [(v.position, v.hash) for v in voids]:
+        raise IntegrityFailure("the transaction.voided events read through the store's index of topics are not "
+                               "the chain's: the index or the events were edited")
+    return chain
 
 
-def voids_ahead(store: Store, campaign_id: uuid.UUID, upto: int) -> list[Record] | None:
+def voids_ahead(store: Store, campaign_id: uuid.UUID, checker: ChainChecker, upto: int) -> list[Record]:
     """The campaign's transaction.voided records up to position `upto`, read through the topic
-    index before the chain is (what a trail line's annotations need); None when one of them does
-    not verify on its own, so that reading the whole chain names the first event that does not."""
+    index before the chain is (what a trail line's annotations, and read-model rows, need). When one
+    of them does not verify on its own, the chain is read with `checker` to name the first event
+    that does not verify (at that void or before it)."""
     try:
         return store.records_tagged(campaign_id, [ev.TransactionVoided.__struct_config__.tag], upto=upto)
     except (IntegrityFailure, msgspec.MsgspecError):
-        return None
+        for _entry in checked_entries(store, campaign_id, checker, upto=upto):
+            pass
+        raise IntegrityFailure("a transaction.voided event read through the store's index of topics does not "
+                               "verify, but the chain does: the index was edited") from None
 
 
 class _Snapshot:

@@ -26,7 +26,7 @@ from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
 from ledger.store import Store
-from ledger.stored_chain import checked_entries, finish_chain, stored_name, verify_store, voids_ahead
+from ledger.stored_chain import checked_entries, finish_chain, stored_name, voids_ahead
 from ledger.trail_json import (
     CANONICAL_FORM,
     EXCLUDED_KEYS,
@@ -62,16 +62,12 @@ def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator)
     voids, which a line's annotations name, read ahead through the topic index), up to the position
     the campaign had when the export began. IntegrityFailure at the first event that does not
     verify: the caller keeps what was written only once the trailer is (`campaign export` writes to
-    a file it renames at the end). A void that does not verify on its own is named by reading the
-    whole chain first instead."""
+    a file it renames at the end)."""
     rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
-    last = store.last_position(campaign_id)
-    voids = voids_ahead(store, campaign_id, last) if last else None
-    if voids is None:  # no campaign (named by verifying), or a void that does not verify on its own
-        yield from trail_lines(verify_store(store, campaign_id), annotate)
-        return
-    notes = annotate(voids)
     checker = ChainChecker()
+    last = store.last_position(campaign_id)
+    voids = voids_ahead(store, campaign_id, checker, last)
+    notes = annotate(voids)
     held: list[str] | None = []  # event lines before the campaign and its ruleset are known (the header names them)
     for entry in checked_entries(store, campaign_id, checker, upto=last):
         line = _event_line(entry, notes)
@@ -83,10 +79,7 @@ def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator)
             yield _header_line(checker.campaign_id, checker.name, checker.ruleset)
             yield from held
             held = None
-    chain = finish_chain(store, campaign_id, checker)
-    if [(v.position, v.hash) for v in chain.voids] != [(v.position, v.hash) for v in voids]:
-        raise IntegrityFailure("the transaction.voided events read through the store's index of topics are not "
-                               "the chain's: the index or the events were edited")
+    chain = finish_chain(store, campaign_id, checker, voids)
     if held is not None:
         yield _header_line(chain.campaign_id, chain.name, chain.ruleset)
         yield from held

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import uuid
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,7 @@ from projections.tables import (
     Table,
     all_rows,
     current_rows,
+    empty_rows,
     rows_in_pages,
     transaction_rows,
 )
@@ -363,9 +364,10 @@ def _row_difference(table: Table, key: Row, stored: Row | None, expected: Row | 
     return f"{table.name}: row ({named}) differs"
 
 
-def check(store: Store, campaign_id: uuid.UUID, records: Sequence[Record]) -> tuple[int, int] | None:
-    """Compare a campaign's read-model rows with a rebuild from its events, up to the position its
-    tracking row says they reflect: (that position, tables compared); None for a store without SQL
+def check(store: Store, campaign_id: uuid.UUID, records: Iterable[Record], voids: Sequence[Record]) -> tuple[int, int] | None:
+    """Compare a campaign's read-model rows with a rebuild from its events (`records`, its verified
+    history in order, read once up to the position the tracking row names; `voids`, its
+    transaction.voided records): (that position, tables compared); None for a store without SQL
     or a campaign whose tables were never written. A difference raises IntegrityFailure naming the
     first table and row that differ (tables in the order of docs/read-models.md, rows by key)."""
     from ledger.errors import IntegrityFailure  # the only failure this module raises
@@ -391,10 +393,23 @@ def check(store: Store, campaign_id: uuid.UUID, records: Sequence[Record]) -> tu
             raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")
         return None
     [(position, head)] = tracked
-    if not 0 <= position <= len(records) or (position and records[position - 1].hash != head):
+    reached: list[Record] = []  # the record at the tracked position, once read
+
+    def reflected() -> Iterator[Record]:
+        for record in records:
+            if record.position > position:
+                return
+            if record.position == position:
+                reached.append(record)
+            yield record
+
+    expected = empty_rows()
+    for _state, page in rows_in_pages(reflected(), [v for v in voids if v.position <= position]):
+        for name, rows in page.items():
+            expected[name].extend(rows)
+    if position < 0 or (position and [r.hash for r in reached] != [head]):
         raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={cid}) says the tables reflect position {position} "
                                f"with head {head[:16]}, which is not in the chain")
-    _state, expected = all_rows(records[:position])
     for table in READ_MODELS:
         key = [table.column_names.index(name) for name in table.key]
         found = {tuple(row[i] for i in key): row for row in stored[table.name]}

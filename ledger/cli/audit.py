@@ -22,7 +22,7 @@ from ledger.describe import plural
 from ledger.errors import IntegrityFailure
 from ledger.keyfile import KeyFile
 from ledger.store import uses_key_file
-from ledger.records import canonical
+from ledger.records import Record, canonical
 from projections import render, sql
 from projections.history import log_rows, void_annotations
 from projections.report import build_report
@@ -68,10 +68,14 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
             raise IntegrityFailure(f"the store {store.url} is damaged (SQLite finds: {damage}); restore a copy made by "
                                    "`campaign backup`, or import an exported trail into a new store")
         campaign_id = audit.find_campaign(store, session.campaign_ref)
-        chain = audit.verify_store(store, campaign_id)
+        ledger_rolls: set[tuple[int | None, int]] = set()
+
+        def read_models_and_rolls(records: Iterator[Record], voids: list[Record]) -> tuple[int, int] | None:
+            return sql.check(store, campaign_id, _ledger_rolls(records, ledger_rolls), voids)
+
+        chain, read_models = audit.verify_store_reading(store, campaign_id, read_models_and_rolls)
         subject = "campaign"
-        read_models = sql.check(store, campaign_id, list(chain.records))
-        unrecorded = _dealt_but_unrecorded(store, campaign_id, chain)
+        unrecorded = _dealt_but_unrecorded(store, campaign_id, ledger_rolls)
     noted = audit.locate_head(chain, noted_head) if noted_head else None
     extended = 0
     if older_trail is not None:
@@ -111,12 +115,20 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(f"Head {chain.head}")
 
 
-def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, chain: audit.Chain) -> list[Any]:
+def _ledger_rolls(records: Iterator[Record], rolls: set[tuple[int | None, int]]) -> Iterator[Record]:
+    """The records, passed on; (epoch, roll) of each ledger roll among them (not a reroll's copy)
+    added to `rolls` as they go by."""
+    for record in records:
+        event = record.event
+        if isinstance(event, ev.DiceRolled) and event.source == "ledger" and event.copy_of is None:
+            rolls.add((event.epoch, event.roll))
+        yield record
+
+
+def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: set[tuple[int | None, int]]) -> list[Any]:
     """Roll numbers a league server dealt that the stream does not hold (a peek, or a crash)."""
     if store.dealer is None:
         return []
-    recorded = {(e.epoch, e.roll) for e in (r.event for r in chain.records)
-                if isinstance(e, ev.DiceRolled) and e.source == "ledger" and e.copy_of is None}
     return [x for x in store.dealer.dealt(str(campaign_id)) if (x.epoch, x.roll) not in recorded]
 
 
