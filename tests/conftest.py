@@ -63,15 +63,19 @@ def _empty_public_schema(url: str) -> None:
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def store_url(request, tmp_path) -> str:
-    """A store URL with nothing in it, once per backend."""
+def store_url(request, tmp_path) -> Iterator[str]:
+    """A store URL with nothing in it, once per backend. The PostgreSQL one is emptied after the test
+    too, so that no test finds another's tables in the run's database."""
     if request.param == "memory":
-        return "memory://"
+        yield "memory://"
+        return
     if request.param == "sqlite":
-        return "sqlite:///" + str(tmp_path / "campaign.db")  # tmp_path is absolute: four slashes
+        yield "sqlite:///" + str(tmp_path / "campaign.db")  # tmp_path is absolute: four slashes
+        return
     url = request.getfixturevalue("postgres_database")
     _empty_public_schema(url)
-    return url
+    yield url
+    _empty_public_schema(url)
 
 
 @pytest.fixture
