@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import uuid
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -102,6 +103,41 @@ class _LedgerRoll:
     die_sides: tuple[int, ...]
 
 
+class _WaitingRolls:
+    """The ledger rolls of one epoch whose seed is still secret, packed into arrays: a long campaign
+    holds one for every ledger roll since its last reveal (an object each took ~250 bytes)."""
+
+    def __init__(self) -> None:
+        self.orders, self.rolls, self.places, self.ends = array("q"), array("q"), array("q"), array("q")
+        self.faces = array("q")
+        self.expressions: list[str] = []  # each roll's, by index into the distinct ones
+        self.expression_of = array("q")
+        self._expression_index: dict[str, int] = {}
+        self.where_prefix = ""  # "position" in a store, "line" in a trail: the same for every roll of a chain
+
+    def add(self, order: int, where: str, roll: int, faces: list[int], expression: str) -> None:
+        self.where_prefix, _space, place = where.rpartition(" ")
+        self.orders.append(order)
+        self.rolls.append(roll)
+        self.places.append(int(place))
+        self.faces.extend(faces)
+        self.ends.append(len(self.faces))
+        index = self._expression_index.setdefault(expression, len(self.expressions))
+        if index == len(self.expressions):
+            self.expressions.append(expression)
+        self.expression_of.append(index)
+
+    def __len__(self) -> int:
+        return len(self.rolls)
+
+    def __iter__(self) -> Iterator[_LedgerRoll]:
+        start = 0
+        for n, end in enumerate(self.ends):
+            yield _LedgerRoll(self.orders[n], f"{self.where_prefix} {self.places[n]}", self.rolls[n],
+                              tuple(self.faces[start:end]), _die_sides(self.expressions[self.expression_of[n]]))
+            start = end
+
+
 def die_sides(expression: str) -> list[int]:
     """The dice a recorded expression rolls: `shuffle K` (a Fisher–Yates shuffle of K cards) or a dice expression."""
     return list(_die_sides(expression))
@@ -151,7 +187,7 @@ class ChainChecker:
     rolls: int = 0
     thrown: bytearray = field(default_factory=bytearray)  # roll -> digest of (expression, faces)
     ledger_rolls: int = 0
-    waiting: dict[int, list[_LedgerRoll]] = field(default_factory=dict)  # epoch not revealed yet -> its rolls
+    waiting: dict[int, _WaitingRolls] = field(default_factory=dict)  # epoch not revealed yet -> its rolls
     ledger_rolls_verified: int = 0
     derivation_failure: tuple[int, IntegrityFailure] | None = None  # the first, by order: raised at the end
 
@@ -283,8 +319,8 @@ class ChainChecker:
                 in_use = "none" if self.epoch is None or self.epoch in self.revealed else str(self.epoch)
                 raise self.fail(where, f"{label}: ledger dice of epoch {event.epoch}, but the epoch with "
                                        f"a secret committed seed is {in_use}")
-            self.waiting.setdefault(event.epoch, []).append(
-                _LedgerRoll(self.ledger_rolls, where, event.roll, tuple(event.faces), sides))
+            self.waiting.setdefault(event.epoch, _WaitingRolls()).add(
+                self.ledger_rolls, where, event.roll, event.faces, event.expression)
             self.ledger_rolls += 1
         else:
             raise self.fail(where, f"{label}: source '{event.source}' is neither 'table' nor 'ledger'")
@@ -294,7 +330,7 @@ class ChainChecker:
         raised once the whole chain is read (chain problems are named first, as they are met)."""
         if self.campaign_id is None:
             return  # a chain without its campaign.started fails in finish
-        for roll in self.waiting.pop(epoch, []):
+        for roll in self.waiting.pop(epoch, _WaitingRolls()):
             derived = d.ledger_faces(bytes.fromhex(seed), self.campaign_id, roll.roll, list(roll.die_sides))
             if derived == list(roll.faces):
                 self.ledger_rolls_verified += 1
