@@ -50,7 +50,9 @@ PAGE = 1000  # events read from the store at a time
 _CHECKSUM = b"#sha256="  # a snapshot's stored bytes: this, the hex digest of the state, a newline, the state
 
 
-class _StoredRecord(msgspec.Struct, frozen=True, kw_only=True):
+class StoredRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A record as the store writes it: its fields in this order, the event as its own JSON."""
+
     position: int
     tx: int
     actor: str
@@ -119,7 +121,7 @@ class PassThroughTranscoder(Transcoder):
         raise NotImplementedError("records are decoded by MsgspecMapper")
 
 
-_RECORD_DECODER = msgspec.json.Decoder(_StoredRecord)
+_RECORD_DECODER = msgspec.json.Decoder(StoredRecord)
 
 
 def decode_record(data: bytes) -> Record:

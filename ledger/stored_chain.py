@@ -16,7 +16,7 @@ from ledger.errors import BadInput, IntegrityFailure, NotFound
 from ledger.fold import apply_record
 from ledger.records import Record
 from ledger.state import CampaignState, decode_state, encode_state
-from ledger.store import Store, decode_record
+from ledger.store import Store, StoredRecord, decode_record
 from ledger.trail_json import Malformed, check_body, is_hex, keys_problem, plain_object, strict_json
 
 _STORED_KEYS = {"position", "tx", "actor", "recorded_at", "prev_hash", "hash", "event"}
@@ -27,16 +27,8 @@ def _row_bytes(row: Any) -> bytes:
     return row.state.encode("utf-8") if isinstance(row.state, str) else bytes(row.state)
 
 
-class _StoredRow(msgspec.Struct, forbid_unknown_fields=True):
-    """A stored row's fields in the order the store writes them (ledger.store._StoredRecord)."""
-
-    position: int
-    tx: int
-    actor: str
-    recorded_at: str
-    prev_hash: str
-    hash: str
-    event: msgspec.Raw
+class _StoredRow(StoredRecord, forbid_unknown_fields=True):
+    """A stored row with no key the store does not write (the strict reader refuses one too)."""
 
 
 _ROW_DECODER = msgspec.json.Decoder(_StoredRow)
