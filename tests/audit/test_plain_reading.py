@@ -1,5 +1,6 @@
-"""A stored row is read fast when msgspec, writing it again, gives its bytes back; any other row is
-read the strict way, which names its fault. Both readings agree on every row the fast one takes."""
+"""A stored row, or a trail's event line, is read fast when msgspec, writing it again, gives its bytes
+back; anything else is read the strict way, which names its fault. Both readings agree on every row
+and line the fast one takes."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from ledger import rulesets
 from ledger.stored_chain import _plain_entry, _strict_entry
+from ledger.trail import _event_entry, _line, _plain_event_entry
 
 
 def stored_rows(path) -> list[SimpleNamespace]:
@@ -53,3 +55,38 @@ def test_a_row_in_any_other_form_is_left_to_the_strict_reader(database, edit):
     edited = edit(bytes(row.state))
     assert edited != bytes(row.state)
     assert _plain_entry(row, edited) is None
+
+
+def test_every_event_line_as_the_export_writes_it_is_read_fast_and_as_the_strict_reader_reads_it(trail):
+    rulesets.load_rulesets()
+    lines = trail.path.read_bytes().splitlines()
+    slow = []
+    for number, raw in enumerate(lines[1:-1], start=2):
+        fast = _plain_event_entry(number, raw)
+        if fast is None:
+            slow.append(number)
+        else:
+            assert fast == _event_entry(_line(number, raw))
+    assert slow == [23]  # position 22, the seed of 01s (see above)
+    assert _plain_event_entry(1, lines[0]) is None and _plain_event_entry(len(lines), lines[-1]) is None  # header, trailer
+
+
+@pytest.mark.parametrize("edit", [
+    lambda line: line.replace(b'"tx":', b' "tx" : ', 1),
+    lambda line: line.replace(b'"faces":[3,5]', b'"faces":[3,5],"faces":[3,6]', 1),
+    lambda line: line.replace(b'"faces":[3,5]', b'"faces":[3.0,5]', 1),
+    lambda line: line.replace(b'"annotations":{', b'"annotations":{"x":1.5,', 1),
+    lambda line: line.replace(b'"tx":3,', b'"tx":true,', 1),
+    lambda line: line.replace(b'"tx":3,', b'"tx":3,"kind":"event",', 1),
+    lambda line: line.replace(b'"payload":{', b'"payload":{"type":"dice.rolled",', 1),
+    lambda line: line.replace(b'"type":"dice.rolled"', b'"type":"nobody.knows"', 1),
+    lambda line: line.replace(b'"faces":[3,5]', b'"faces":"3,5"', 1),  # not what the event type holds
+    lambda line: line.replace(b'{"actor"', b'{"position":8,"actor"', 1),  # keys out of their sorted order
+])
+def test_an_event_line_in_any_other_form_is_left_to_the_strict_reader(trail, edit):
+    rulesets.load_rulesets()
+    line = trail.path.read_bytes().splitlines()[8]  # position 8, R0 of 2D6 showing 3 and 5
+    assert b'"faces":[3,5]' in line and b'"annotations":{' in line
+    edited = edit(line)
+    assert edited != line
+    assert _plain_event_entry(9, edited) is None
