@@ -22,6 +22,7 @@ integer type, row locking) are kept in `Dialect`.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -364,32 +365,25 @@ def _row_difference(table: Table, key: Row, stored: Row | None, expected: Row | 
     return f"{table.name}: row ({named}) differs"
 
 
-def check(store: Store, campaign_id: uuid.UUID, records: Iterable[Record], voids: Sequence[Record]) -> tuple[int, int] | None:
+def check(store: Store, campaign_id: uuid.UUID, records: Iterable[Record], voids: Sequence[Record]) -> ReadModelCheck | None:
     """Compare a campaign's read-model rows with a rebuild from its events (`records`, its verified
     history in order, read once up to the position the tracking row names; `voids`, its
-    transaction.voided records): (that position, tables compared); None for a store without SQL
-    or a campaign whose tables were never written. A difference raises IntegrityFailure naming the
-    first table and row that differ (tables in the order of docs/read-models.md, rows by key)."""
-    from ledger.errors import IntegrityFailure  # the only failure this module raises
-
+    transaction.voided records), holding neither: each table's rows are summed up (their count and
+    the sum of their SHA-256 digests) as they are read from the table and as the rebuild computes
+    them. None for a store without SQL or a campaign whose tables were never written; a tracking
+    row the chain does not hold raises IntegrityFailure. Which row differs, when a table's sums
+    do, is named by `name_difference` (it holds both tables)."""
     d = dialect(store)
     if d is None:
         return None
     cid = str(campaign_id)
-    with store.sql() as cursor:
+    with _readable_tables(), store.sql() as cursor:
         if not tables_exist(cursor, d):
             return None  # never written: nothing to compare
-    try:
-        with store.sql() as cursor:
-            tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
-            stored = {table.name: d.select(
-                cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", cid)
-                for table in READ_MODELS}
-    except Exception as error:  # noqa: BLE001 - the driver's error types vary: a damaged table, a dropped column
-        raise IntegrityFailure(f"the read-model tables cannot be read ({' '.join(str(error).split())}): "
-                               "`campaign rebuild` makes them again from the events") from None
+        tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
+        stored = {table.name: _RowSums.of(_rows_of(cursor, d, table, cid)) for table in READ_MODELS}
     if not tracked:
-        if any(stored.values()):
+        if any(sums.count for sums in stored.values()):
             raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")
         return None
     [(position, head)] = tracked
@@ -403,18 +397,91 @@ def check(store: Store, campaign_id: uuid.UUID, records: Iterable[Record], voids
                 reached.append(record)
             yield record
 
-    expected = empty_rows()
+    expected = {table.name: _RowSums() for table in READ_MODELS}
     for _state, page in rows_in_pages(reflected(), [v for v in voids if v.position <= position]):
         for name, rows in page.items():
-            expected[name].extend(rows)
+            expected[name].add(rows)
     if position < 0 or (position and [r.hash for r in reached] != [head]):
         raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={cid}) says the tables reflect position {position} "
                                f"with head {head[:16]}, which is not in the chain")
-    for table in READ_MODELS:
+    if not position:
+        expected = {table.name: _RowSums() for table in READ_MODELS}  # tables at position 0 hold no row
+    differ = [table.name for table in READ_MODELS if stored[table.name] != expected[table.name]]
+    return ReadModelCheck(position, len(READ_MODELS), differ)
+
+
+@dataclass(frozen=True)
+class ReadModelCheck:
+    position: int  # the position the tables reflect, as their tracking row says
+    tables: int  # tables compared
+    differ: list[str]  # the tables whose rows are not what a rebuild gives: see name_difference
+
+
+@dataclass
+class _RowSums:
+    """A table's rows summed up in any order: their count and the sum of their hashes (Python's, as
+    keyed for this process: a forger cannot foresee them). Equal for equal sets of rows (a table's
+    rows differ in their keys; rows equal as tuples are, and hash alike), different but for a
+    collision of 64-bit sums for any others."""
+
+    count: int = 0
+    total: int = 0
+
+    @classmethod
+    def of(cls, rows: Iterable[Row]) -> _RowSums:
+        sums = cls()
+        sums.add(rows)
+        return sums
+
+    def add(self, rows: Iterable[Row]) -> None:
+        for row in rows:
+            self.count += 1
+            self.total += hash(row)
+        self.total %= 1 << 64
+
+
+def _rows_of(cursor: Any, d: Dialect, table: Table, campaign_id: str) -> Iterator[Row]:
+    """A campaign's rows of a table, fetched a page at a time (on PostgreSQL through a cursor on the
+    server: the client's own would fetch them all at once)."""
+    sql = f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?".replace("?", d.placeholder)
+    # psycopg's own cursor (eventsourcing hands it out as it is); sqlite3's inside the library's wrapper
+    reading = cursor.connection.cursor(name=f"rm_check_{table.name}") if d.kind == "postgres" else cursor.sqlite_cursor
+    try:
+        reading.execute(sql, (campaign_id,))
+        while page := reading.fetchmany(PAGE_ROWS):
+            yield from (tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in page)
+    finally:
+        if d.kind == "postgres":
+            reading.close()
+
+
+PAGE_ROWS = 1000
+
+
+@contextlib.contextmanager
+def _readable_tables() -> Iterator[None]:
+    try:
+        yield
+    except Exception as error:  # noqa: BLE001 - the driver's error types vary: a damaged table, a dropped column
+        raise IntegrityFailure(f"the read-model tables cannot be read ({' '.join(str(error).split())}): "
+                               "`campaign rebuild` makes them again from the events") from None
+
+
+def name_difference(store: Store, campaign_id: uuid.UUID, checked: ReadModelCheck, records: Iterable[Record],
+                    voids: Sequence[Record]) -> None:
+    """Raise IntegrityFailure naming the first row that differs (tables in the order of
+    docs/read-models.md, rows by key) among the tables `check` found to differ; both tables are held."""
+    d = require_sql(store)
+    cid = str(campaign_id)
+    tables = [table for table in READ_MODELS if table.name in checked.differ]
+    with _readable_tables(), store.sql() as cursor:
+        stored = {table.name: list(_rows_of(cursor, d, table, cid)) for table in tables}
+    reflected = [record for record in records if record.position <= checked.position]
+    _state, expected = all_rows(reflected) if checked.position else (None, empty_rows())
+    for table in tables:
         key = [table.column_names.index(name) for name in table.key]
         found = {tuple(row[i] for i in key): row for row in stored[table.name]}
-        wanted = {tuple(row[i] for i in key): row for row in expected[table.name]} if position else {}
+        wanted = {tuple(row[i] for i in key): row for row in expected[table.name]}
         for row_key in sorted(set(found) | set(wanted), key=_sort_key):
             if found.get(row_key) != wanted.get(row_key):
                 raise IntegrityFailure(_row_difference(table, row_key, found.get(row_key), wanted.get(row_key)))
-    return position, len(READ_MODELS)

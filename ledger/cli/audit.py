@@ -70,10 +70,12 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         campaign_id = audit.find_campaign(store, session.campaign_ref)
         ledger_rolls: set[tuple[int | None, int]] = set()
 
-        def read_models_and_rolls(records: Iterator[Record], voids: list[Record]) -> tuple[int, int] | None:
+        def read_models_and_rolls(records: Iterator[Record], voids: list[Record]) -> sql.ReadModelCheck | None:
             return sql.check(store, campaign_id, _ledger_rolls(records, ledger_rolls), voids)
 
         chain, read_models = audit.verify_store_reading(store, campaign_id, read_models_and_rolls)
+        if read_models is not None and read_models.differ:
+            sql.name_difference(store, campaign_id, read_models, chain.records, chain.voids)
         subject = "campaign"
         unrecorded = _dealt_but_unrecorded(store, campaign_id, ledger_rolls)
     noted = audit.locate_head(chain, noted_head) if noted_head else None
@@ -100,7 +102,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         click.echo(f"Dealt but not recorded: R{x.roll} (epoch {x.epoch}) to {x.dealt_to} at {x.dealt_at}; "
                    "the next ledger roll burns it.")
     if read_models is not None:
-        position, tables = read_models
+        position, tables = read_models.position, read_models.tables
         behind = "" if position == chain.count else (
             f" (they reflect position {position}: `campaign rebuild` catches them up)")
         click.echo(f"Read models: the {tables} rm_* tables match a rebuild from the events{behind}.")
