@@ -53,7 +53,7 @@ from ledger.pending import PendingDecision, PendingDecisions, pending_message, s
 from ledger.rechecking import affected_message, plan_void, recheck, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import SeedKeeping
-from ledger.state import Battle, CampaignState, decode_state, encode_state, evolve
+from ledger.state import Battle, CampaignState, decode_own, decode_state, encode_state, evolve
 from ledger.store import Store
 
 SNAPSHOT_INTERVAL = 100
@@ -76,6 +76,11 @@ class Ledger(SeedKeeping, PendingDecisions):
         self.store = store
         self.clock = clock or utc_now
         self.on_commit = list(on_commit)
+        # Each campaign's state after this ledger's own last load or commit, encoded (as a snapshot
+        # is, so that no caller can change it): a long-lived process loads from it while the store
+        # still ends where it does, instead of reading the snapshot and the events after it. Another
+        # writer's commit (a void, a command that made ours conflict) moves the end, so it is not used.
+        self._latest: dict[uuid.UUID, tuple[int, str, bytes]] = {}
 
     def campaigns(self) -> list[CampaignState]:
         return [self.load(cid) for cid in self.store.campaign_ids()]
@@ -97,8 +102,22 @@ class Ledger(SeedKeeping, PendingDecisions):
         return self.load(campaign_id)
 
     def load(self, campaign_id: uuid.UUID, upto: int | None = None) -> CampaignState:
-        """The current state (or the state at position `upto`, as it was known then): the latest
+        """The current state (or the state at position `upto`, as it was known then): the state
+        this ledger last loaded or committed while the store still ends there, else the latest
         snapshot (at or before `upto`) plus what followed it, unless a void made it stale."""
+        if upto is None:
+            latest = self._latest.get(campaign_id)
+            if latest is not None and self.store.ends_at(campaign_id, latest[0], latest[1]):
+                return decode_own(latest[2])
+            state = self._load(campaign_id, None)
+            self._remember(campaign_id, state, encode_state(state))
+            return state
+        return self._load(campaign_id, upto)
+
+    def _remember(self, campaign_id: uuid.UUID, state: CampaignState, encoded: bytes) -> None:
+        self._latest[campaign_id] = (state.position, state.head, encoded)
+
+    def _load(self, campaign_id: uuid.UUID, upto: int | None) -> CampaignState:
         snapshot = self.store.latest_snapshot(campaign_id, upto=upto)
         if snapshot is not None:
             position, data = snapshot
@@ -158,8 +177,10 @@ class Ledger(SeedKeeping, PendingDecisions):
         else:
             state = fold(records, state)
         crossed = (state.position // SNAPSHOT_INTERVAL) > ((records[0].position - 1) // SNAPSHOT_INTERVAL)
+        encoded = encode_state(state)
         if refold or crossed or snapshot:
-            self.store.save_snapshot(campaign_id, state.position, encode_state(state))
+            self.store.save_snapshot(campaign_id, state.position, encoded)
+        self._remember(campaign_id, state, encoded)
         for hook in self.on_commit:
             hook(self, campaign_id, state, records)
         return state
@@ -207,7 +228,9 @@ class Ledger(SeedKeeping, PendingDecisions):
 
         self.store.append(campaign_id, History(folded(), history.count, history.voids))  # read once
         self.store.set_current_campaign(campaign_id)
-        self.store.save_snapshot(campaign_id, state.position, encode_state(state))
+        encoded = encode_state(state)
+        self.store.save_snapshot(campaign_id, state.position, encoded)
+        self._remember(campaign_id, state, encoded)
         for hook in self.on_commit:  # projections.sql.update writes the read models a page at a time
             hook(self, campaign_id, state, history)
         return state
