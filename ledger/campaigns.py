@@ -71,11 +71,18 @@ class Ledger(SeedKeeping, PendingDecisions):
     """Campaigns in one store."""
 
     def __init__(
-        self, store: Store, clock: Callable[[], str] | None = None, on_commit: Sequence[Callable[..., None]] = ()
+        self, store: Store, clock: Callable[[], str] | None = None, on_commit: Sequence[Callable[..., None]] = (),
+        in_commit: Sequence[Callable[..., Callable[[Any], None] | None]] = (),
     ):
+        """`on_commit` hooks run after each commit, with (ledger, campaign id, state after it, its
+        records). `in_commit` hooks are called with the same before the records are stored (the past
+        unchanged: no void) and may return a writer, run with a cursor inside the commit's own
+        database transaction after the records (Store.append), so that what follows from them (the
+        read models) is stored with them in one durable commit."""
         self.store = store
         self.clock = clock or utc_now
         self.on_commit = list(on_commit)
+        self.in_commit = list(in_commit)
         # Each campaign's state after this ledger's own last load or commit, encoded (as a snapshot
         # is, so that no caller can change it): a long-lived process loads from it while the store
         # still ends where it does, instead of reading the snapshot and the events after it. Another
@@ -153,9 +160,10 @@ class Ledger(SeedKeeping, PendingDecisions):
         return list(self.store.records(campaign_id, after=after, upto=upto, check=check))
 
     def _commit(
-        self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]]
+        self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]], *, refold: bool = False
     ) -> list[Record]:
-        """Seal each group as one transaction and store them all in one atomic save."""
+        """Seal each group as one transaction and store them all in one atomic save. Unless the past
+        changes (`refold`), `state` becomes the state after them first, for the in-commit hooks."""
         recorded_at = self.clock()
         records: list[Record] = []
         position, head, tx = state.position, state.head, state.transactions
@@ -164,21 +172,24 @@ class Ledger(SeedKeeping, PendingDecisions):
             sealed = seal(events, first_position=position + 1, prev_hash=head, tx=tx, actor=actor, recorded_at=recorded_at)
             records.extend(sealed)
             position, head = sealed[-1].position, sealed[-1].hash
-        self.store.append(campaign_id, records)
+        writers = []
+        if not refold:
+            fold(records, state)
+            writers = [w for hook in self.in_commit if (w := hook(self, campaign_id, state, records)) is not None]
+        self.store.append(campaign_id, records, within=writers)
         return records
 
     def _after_commit(
-        self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool, snapshot: bool = False
+        self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool
     ) -> CampaignState:
-        """Fold what was committed (everything again when `refold`), snapshot when that crossed a
-        hundred events (always when `refold` or `snapshot`), and run the commit hooks."""
+        """Fold everything again when `refold` (`state` is the state after the records otherwise),
+        snapshot when the commit crossed a hundred events (always when `refold`), and run the commit
+        hooks."""
         if refold:
             state = fold(self.history(campaign_id))
-        else:
-            state = fold(records, state)
         crossed = (state.position // SNAPSHOT_INTERVAL) > ((records[0].position - 1) // SNAPSHOT_INTERVAL)
         encoded = encode_state(state)
-        if refold or crossed or snapshot:
+        if refold or crossed:
             self.store.save_snapshot(campaign_id, state.position, encoded)
         self._remember(campaign_id, state, encoded)
         for hook in self.on_commit:
@@ -199,7 +210,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             except AlreadyDealt:
                 continue  # the next try burns the number first
             try:
-                written = self._commit(campaign_id, decided.state, decided.groups)
+                written = self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold)
             except Conflict:
                 # Jitter, so that two writers who collided do not collide again in lockstep.
                 time.sleep(random.uniform(0, RETRY_PAUSE * tries))  # noqa: S311 - not for dice

@@ -312,6 +312,16 @@ def _why_unreachable(settings: dict[str, str]) -> str | None:
     return None
 
 
+def _apart(cursor: Any, write: Callable[[Any], None]) -> None:
+    """Run `write` inside the cursor's transaction, undoing only what it did if it fails."""
+    cursor.execute("SAVEPOINT within_commit")
+    try:
+        write(cursor)
+    except Exception:  # noqa: BLE001 - the records are stored whatever went wrong after them
+        cursor.execute("ROLLBACK TO SAVEPOINT within_commit")
+    cursor.execute("RELEASE SAVEPOINT within_commit")
+
+
 class Store:
     """A campaign database: streams of records, snapshots of state, and secret seeds."""
 
@@ -472,29 +482,40 @@ class Store:
                 return
             after = page[-1].originator_version
 
-    def append(self, campaign_id: uuid.UUID, records: Sequence[Record]) -> None:
+    def append(
+        self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Callable[[Any], None]] = ()
+    ) -> None:
         """Store one transaction atomically; another writer's records at these positions → Conflict.
         A long history (an imported trail) is encoded and written a page at a time inside one
-        database transaction, so its encoded form is never held whole."""
+        database transaction, so its encoded form is never held whole. Each of `within` (not for
+        memory://, which has no database transaction) is then run with the transaction's cursor, so
+        that what it writes is committed with the records, durably, once; one that fails is undone
+        alone (a savepoint) and the records are stored all the same."""
         items = (Item(campaign_id, record.position, ev.tag_of(record.event), record) for record in records)
         try:
-            if len(records) <= PAGE or self.kind == "popo":
+            if self.kind == "popo" or (len(records) <= PAGE and not within):
                 self.app.events.put(list(items))  # not Application.save, which checks every item against protocols (slow)
                 return
             with self.sql() as cursor:
                 while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
                     self._insert_page(cursor, page)
+                for write in within:
+                    _apart(cursor, write)
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 
     def _insert_page(self, cursor: Any, stored: list[StoredEvent]) -> None:
         """Insert encoded events in the transaction of `cursor`, as the recorder's own insert does
-        (PostgreSQL's also locks the table and notifies its listeners) but without committing."""
+        but without committing: on PostgreSQL through the library's insert function (the store
+        enables it), which a league player's role may call (locking the table, which the recorder's
+        other path does, needs more than SELECT and INSERT)."""
         recorder: Any = self.app.recorder
         if self.kind == "postgres":
-            recorder._insert_stored_events(cursor, stored)  # noqa: SLF001 - no public insert inside a transaction
+            events = [recorder.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state)
+                      for s in stored]
+            cursor.execute(recorder.sql_invoke_pg_function_insert_events, (events,), prepare=True)
         else:
-            recorder._insert_events(cursor, stored)  # noqa: SLF001
+            recorder._insert_events(cursor, stored)  # noqa: SLF001 - no public insert inside a transaction
 
     def event_tables(self) -> list[str]:
         """The tables the eventsourcing library keeps (events, snapshots, and the store's settings:

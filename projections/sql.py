@@ -37,6 +37,7 @@ from ledger.store import Store, lock_schema
 from projections.tables import (
     CURRENT_TABLES,
     READ_MODELS,
+    RECORD_TABLES,
     TABLES,
     TRACKING,
     WARBANDS,
@@ -212,26 +213,107 @@ def _appendable(missing: Sequence[Record], position: int, head: str) -> bool:
     )
 
 
-def _append(
-    cursor: Any, d: Dialect, ledger: Ledger, campaign_id: uuid.UUID, state: CampaignState, missing: Sequence[Record], position: int
-) -> None:
-    """Add the missing transactions' rows and bring the current tables in line with the state after them."""
-    cid = str(campaign_id)
-    stored = {table.name: _stored(cursor, d, cid, table) for table in CURRENT_TABLES}
-    warband, rating = (WARBANDS.column_names.index(name) for name in ("warband", "rating"))
-    ratings = {row[warband]: row[rating] for row in stored[WARBANDS.name]}
+@dataclass(frozen=True)
+class Tracked:
+    """A campaign's rows of the current tables as stored while its tables reflect `position` and `head`."""
+
+    position: int
+    head: str
+    current: dict[str, frozenset[Row]]  # table name -> rows
+
+    def ratings(self) -> dict[str, int | None]:
+        """Each warband's rating in rm_warbands."""
+        warband, rating = (WARBANDS.column_names.index(name) for name in ("warband", "rating"))
+        return {row[warband]: row[rating] for row in self.current[WARBANDS.name]}
+
+
+def _stored_current(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) -> Tracked:
+    """The current tables' rows as stored (read in the transaction whose tracking row says they reflect `position`, `head`)."""
+    return Tracked(position, head, {table.name: frozenset(_stored(cursor, d, campaign_id, table)) for table in CURRENT_TABLES})
+
+
+def _rows_after(
+    ledger: Ledger, campaign_id: uuid.UUID, state: CampaignState, missing: Sequence[Record], stored: Tracked
+) -> tuple[Rows, Rows]:
+    """The missing transactions' rows, each computed with the state after it (`state`, after them
+    all, when there is one), and the current tables' rows after them."""
+    ratings = stored.ratings()
     groups = transactions(missing)
+    after = state
     if len(groups) > 1:
         # The state after each transaction: from the state at the tracked position, as it was then.
-        state = ledger.load(campaign_id, upto=position) if position else CampaignState()
+        after = ledger.load(campaign_id, upto=stored.position) if stored.position else CampaignState()
+    rows: Rows = {table.name: [] for table in RECORD_TABLES}
     for group in groups:
         if len(groups) > 1:
-            fold(group, state)
-        _insert(cursor, d, transaction_rows(group, state, {}, ratings))
-    current = current_rows(state)
+            fold(group, after)
+        for name, more in transaction_rows(group, after, {}, ratings).items():
+            rows[name].extend(more)
+    return rows, current_rows(after)
+
+
+def _write(cursor: Any, d: Dialect, campaign_id: str, stored: Tracked, rows: Rows, current: Rows, last: Record) -> Tracked:
+    """Add the rows, bring the current tables from `stored` to `current` and track `last`: what
+    the tables then hold."""
+    _insert(cursor, d, rows)
     for table in CURRENT_TABLES:
-        _sync(cursor, d, table, stored[table.name], current[table.name])
-    _track(cursor, d, cid, missing[-1].position, missing[-1].hash)
+        _sync(cursor, d, table, stored.current[table.name], current[table.name])
+    _track(cursor, d, campaign_id, last.position, last.hash)
+    return Tracked(last.position, last.hash, {table.name: frozenset(current[table.name]) for table in CURRENT_TABLES})
+
+
+# What this process last wrote of each campaign's current tables (store -> campaign id), so that
+# its next command need not read them back: kept once the transaction that wrote them committed,
+# and used only while the tracking row shows the same position and head (a campaign's rows at one
+# position and head are the same whoever computed them: a rebuild gives the same bytes).
+_kept: weakref.WeakKeyDictionary[Store, dict[str, Tracked]] = weakref.WeakKeyDictionary()
+# What an in-commit writer wrote, until the commit's on_commit hook shows that it was committed.
+_written: weakref.WeakKeyDictionary[Store, dict[str, Tracked]] = weakref.WeakKeyDictionary()
+
+
+def _keep(store: Store, campaign_id: str, tracked: Tracked) -> None:
+    _kept.setdefault(store, {})[campaign_id] = tracked
+
+
+def _tracked(store: Store, d: Dialect, campaign_id: str, follows: tuple[int, str]) -> Tracked:
+    """The campaign's current rows and what they reflect: as this process last wrote them if that
+    is what the records to commit follow, else as stored."""
+    kept = _kept.get(store, {}).get(campaign_id)
+    if kept is not None and (kept.position, kept.head) == follows:
+        return kept  # checked against the tracking row inside the commit
+    with store.sql() as cursor:
+        tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", campaign_id)
+        position, head = tracked[0] if tracked else (0, GENESIS)
+        return _stored_current(cursor, d, campaign_id, position, head)
+
+
+def in_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> Callable[[Any], None] | None:
+    """The `Ledger.in_commit` hook: the rows of the transactions about to be committed, computed
+    now (`state` is the state after them), and a writer that stores them with the tracking row
+    inside the commit's own database transaction, if the tables reflect exactly what the records
+    follow. None where that cannot be (no SQL, tables behind, or any failure computing the rows):
+    on_commit then brings the tables up to date after the commit, as before, and reports what fails."""
+    store = ledger.store
+    d = dialect(store)
+    if d is None:
+        return None
+    cid = str(campaign_id)
+    follows = (records[0].position - 1, records[0].prev_hash)
+    try:
+        _create_once(store, d)
+        stored = _tracked(store, d, cid, follows)
+        if (stored.position, stored.head) != follows or not _appendable(records, *follows):
+            return None
+        rows, current = _rows_after(ledger, campaign_id, state, records, stored)
+    except Exception:  # noqa: BLE001 - the events are committed whatever went wrong here
+        return None
+
+    def write(cursor: Any) -> None:
+        # Another process may have moved the tracking row meanwhile: on_commit then sees to the tables.
+        if _lock_tracking(cursor, d, cid) == follows:
+            _written.setdefault(store, {})[cid] = _write(cursor, d, cid, stored, rows, current, records[-1])
+
+    return write
 
 
 def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record] | History) -> str:
@@ -246,14 +328,19 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
         return _write_history(store, d, cid, records)
     # The update's transaction starts with a write (see _lock_tracking): a SQLite transaction that
     # has read cannot wait for another writer to finish, it fails at once with "database is locked".
+    appended = None
     with store.sql() as cursor:
         position, head = _lock_tracking(cursor, d, cid)
         if position >= records[-1].position:
             return REFLECTED
         missing = _missing_records(store, campaign_id, records, position)
         if missing and _appendable(missing, position, head):
-            _append(cursor, d, Ledger(store), campaign_id, state, missing, position)
-            return APPENDED
+            stored = _stored_current(cursor, d, cid, position, head)
+            rows, current = _rows_after(Ledger(store), campaign_id, state, missing, stored)
+            appended = _write(cursor, d, cid, stored, rows, current, missing[-1])
+    if appended is not None:
+        _keep(store, cid, appended)
+        return APPENDED
     # A void or reroll changed the past (or the tracked head is not in the history): recompute.
     # The events are read outside the SQL transaction, so the tracking row is not held meanwhile
     # (and not at all when the records committed are the whole history).
@@ -316,8 +403,14 @@ def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
     return update(store, campaign_id, state, list(store.records(campaign_id, after=position)))
 
 
-def on_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
-    """The `Ledger.on_commit` hook."""
+def on_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record] | History) -> None:
+    """The `Ledger.on_commit` hook: nothing more to do when the commit's own transaction wrote the
+    rows (in_commit); else the tables are brought up to date now."""
+    written = _written.get(ledger.store, {}).pop(str(campaign_id), None)
+    if written is not None and not isinstance(records, History) and (written.position, written.head) == (
+            records[-1].position, records[-1].hash):
+        _keep(ledger.store, str(campaign_id), written)
+        return
     update(ledger.store, campaign_id, state, records)
 
 
