@@ -190,6 +190,10 @@ def _redacted(url: str, text: str) -> str:
     return text
 
 
+SQLITE_MODULE = "ledger.sqlite:Factory"  # eventsourcing's SQLite module, its statements kept prepared
+KINDS = {SQLITE_MODULE: "sqlite", "eventsourcing.postgres": "postgres", "eventsourcing.popo": "popo"}
+
+
 def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     """eventsourcing settings for a store URL, refusing what it cannot open.
 
@@ -210,7 +214,7 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
             raise BadInput(f"store '{url}': folder '{folder}' does not exist{hint}")
         if not create and not os.path.exists(path):
             raise NotFound(f"no campaign in {url}: start one with `campaign new NAME`")
-        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path}
+        return {"PERSISTENCE_MODULE": SQLITE_MODULE, "SQLITE_DBNAME": path}
     if parsed.scheme in ("postgresql", "postgres"):
         if importlib.util.find_spec("psycopg") is None:
             raise BadInput(
@@ -328,7 +332,7 @@ class Store:
     def __init__(self, url: str = DEFAULT_STORE, *, create: bool = True):
         self.url = public_url(url)  # what messages show; the password stays in the settings only
         settings = settings_for(url, create=create)
-        self.kind = settings["PERSISTENCE_MODULE"].rsplit(".", 1)[1]
+        self.kind = KINDS[settings["PERSISTENCE_MODULE"]]
         self._sqlite_path = settings.get("SQLITE_DBNAME")
         try:
             with _schema_lock(settings):
