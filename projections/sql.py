@@ -147,14 +147,19 @@ def _stored(cursor: Any, d: Dialect, campaign_id: str, table: Table) -> set[Row]
     return set(d.select(cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", campaign_id))
 
 
-def _sync(cursor: Any, d: Dialect, table: Table, stored: set[Row], rows: list[Row]) -> None:
-    """Make a campaign's rows of a current table `rows`, writing only those that changed."""
+def _sync(cursor: Any, d: Dialect, table: Table, stored: frozenset[Row], rows: list[Row]) -> None:
+    """Make a campaign's rows of a current table `rows`, writing only those that changed: the new
+    and changed ones in one statement (an upsert by key), and those no longer there in another."""
     key = [table.column_names.index(name) for name in table.key]
-    stale = [tuple(row[i] for i in key) for row in stored.difference(rows)]
-    if stale:
+    gone = {tuple(row[i] for i in key) for row in stored} - {tuple(row[i] for i in key) for row in rows}
+    if gone:
         where = " AND ".join(f"{name} = ?" for name in table.key)
-        d.executemany(cursor, f"DELETE FROM {d.table(table)} WHERE {where}", stale)
-    _insert(cursor, d, {table.name: [row for row in rows if row not in stored]})
+        d.executemany(cursor, f"DELETE FROM {d.table(table)} WHERE {where}", list(gone))
+    if changed := [row for row in rows if row not in stored]:
+        marks = ", ".join("?" for _ in table.columns)
+        values = ", ".join(f"{name} = excluded.{name}" for name in table.column_names if name not in table.key)
+        d.executemany(cursor, f"INSERT INTO {d.table(table)} ({', '.join(table.column_names)}) VALUES ({marks}) "
+                              f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {values}", changed)
 
 
 def _lock_tracking(cursor: Any, d: Dialect, campaign_id: str) -> tuple[int, str]:
@@ -177,6 +182,16 @@ def _track(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) 
         cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? WHERE campaign_id = ?",
         position, head, campaign_id,
     )
+
+
+def _move_tracking(cursor: Any, d: Dialect, campaign_id: str, reflected: tuple[int, str], last: Record) -> bool:
+    """Track `last` if the tracking row is at `reflected` (position, head): did it move? One
+    statement, which also locks the row until the transaction ends."""
+    return bool(d.select(
+        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? WHERE campaign_id = ? AND position = ? AND head = ? "
+                "RETURNING position",
+        last.position, last.hash, campaign_id, *reflected,
+    ))
 
 
 def _replace(cursor: Any, d: Dialect, campaign_id: str, pages: Iterable[tuple[CampaignState, Rows]]) -> None:
@@ -252,13 +267,12 @@ def _rows_after(
     return rows, current_rows(after)
 
 
-def _write(cursor: Any, d: Dialect, campaign_id: str, stored: Tracked, rows: Rows, current: Rows, last: Record) -> Tracked:
-    """Add the rows, bring the current tables from `stored` to `current` and track `last`: what
-    the tables then hold."""
+def _write(cursor: Any, d: Dialect, stored: Tracked, rows: Rows, current: Rows, last: Record) -> Tracked:
+    """Add the rows and bring the current tables from `stored` to `current`: what they then hold,
+    once tracked at `last`."""
     _insert(cursor, d, rows)
     for table in CURRENT_TABLES:
         _sync(cursor, d, table, stored.current[table.name], current[table.name])
-    _track(cursor, d, campaign_id, last.position, last.hash)
     return Tracked(last.position, last.hash, {table.name: frozenset(current[table.name]) for table in CURRENT_TABLES})
 
 
@@ -299,6 +313,8 @@ def in_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records
         return None
     cid = str(campaign_id)
     follows = (records[0].position - 1, records[0].prev_hash)
+    if follows[0] == 0:
+        return None  # a new campaign: its tracking row is made after the commit
     try:
         _create_once(store, d)
         stored = _tracked(store, d, cid, follows)
@@ -310,8 +326,8 @@ def in_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records
 
     def write(cursor: Any) -> None:
         # Another process may have moved the tracking row meanwhile: on_commit then sees to the tables.
-        if _lock_tracking(cursor, d, cid) == follows:
-            _written.setdefault(store, {})[cid] = _write(cursor, d, cid, stored, rows, current, records[-1])
+        if _move_tracking(cursor, d, cid, follows, records[-1]):
+            _written.setdefault(store, {})[cid] = _write(cursor, d, stored, rows, current, records[-1])
 
     return write
 
@@ -337,7 +353,8 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
         if missing and _appendable(missing, position, head):
             stored = _stored_current(cursor, d, cid, position, head)
             rows, current = _rows_after(Ledger(store), campaign_id, state, missing, stored)
-            appended = _write(cursor, d, cid, stored, rows, current, missing[-1])
+            appended = _write(cursor, d, stored, rows, current, missing[-1])
+            _track(cursor, d, cid, missing[-1].position, missing[-1].hash)
     if appended is not None:
         _keep(store, cid, appended)
         return APPENDED

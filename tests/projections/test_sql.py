@@ -153,7 +153,7 @@ def test_a_failed_update_writes_nothing(store, ledger, league, dump, clock, monk
     def fail(*_args):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(sql, "_track", fail)  # the last statement of an update
+    monkeypatch.setattr(sql, "_sync", fail)  # writing the current tables: in the commit, then again after it
     with pytest.raises(RuntimeError):
         ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="lost"), actor="Ann")
     assert dump(store) == before
