@@ -84,10 +84,10 @@ class Ledger(SeedKeeping, PendingDecisions):
         self.on_commit = list(on_commit)
         self.in_commit = list(in_commit)
         # Each campaign's state after this ledger's own last load or commit, encoded (as a snapshot
-        # is, so that no caller can change it): a long-lived process loads from it while the store
-        # still ends where it does, instead of reading the snapshot and the events after it. Another
-        # writer's commit (a void, a command that made ours conflict) moves the end, so it is not used.
-        self._latest: dict[uuid.UUID, tuple[int, str, bytes]] = {}
+        # is, so that no caller can change it): a long-lived process loads from it and the records
+        # other writers added since (none, mostly), instead of the latest snapshot and the records
+        # after it. A void of an earlier transaction among them makes it stale, as it would a snapshot.
+        self._latest: dict[uuid.UUID, bytes] = {}
 
     def campaigns(self) -> list[CampaignState]:
         return [self.load(cid) for cid in self.store.campaign_ids()]
@@ -110,36 +110,44 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def load(self, campaign_id: uuid.UUID, upto: int | None = None) -> CampaignState:
         """The current state (or the state at position `upto`, as it was known then): the state
-        this ledger last loaded or committed while the store still ends there, else the latest
-        snapshot (at or before `upto`) plus what followed it, unless a void made it stale."""
-        if upto is None:
-            latest = self._latest.get(campaign_id)
-            if latest is not None and self.store.ends_at(campaign_id, latest[0], latest[1]):
-                return decode_own(latest[2])
+        this ledger last loaded or committed, else the latest snapshot (at or before `upto`), plus
+        what followed it, unless a void made it stale."""
+        if upto is not None:
+            return self._load(campaign_id, upto)
+        state = None
+        if (latest := self._latest.get(campaign_id)) is not None:
+            kept = decode_own(latest)
+            # Read no further than from a snapshot: a snapshot's interval behind, the latest one is nearer.
+            bound = kept.position + SNAPSHOT_INTERVAL
+            state = self._onward(campaign_id, kept, upto=bound)
+            if state is not None and state.position == bound:
+                state = None
+        if state is None:
             state = self._load(campaign_id, None)
-            self._remember(campaign_id, state, encode_state(state))
-            return state
-        return self._load(campaign_id, upto)
+        self._latest[campaign_id] = encode_state(state)
+        return state
 
-    def _remember(self, campaign_id: uuid.UUID, state: CampaignState, encoded: bytes) -> None:
-        self._latest[campaign_id] = (state.position, state.head, encoded)
+    def _onward(self, campaign_id: uuid.UUID, state: CampaignState, upto: int | None) -> CampaignState | None:
+        """`state` (a snapshot's, or this ledger's latest) with the records after it (up to `upto`)
+        folded in; None if the stored record at its position is not its head (damaged, edited, or
+        another history) or a later void made it stale."""
+        read = list(self.store.records(campaign_id, after=state.position - 1, upto=upto))
+        if not read or read[0].hash != state.head:
+            return None
+        newer = read[1:]
+        if any(t <= state.transactions and str(t) not in state.voided for t in voids_in(newer)):
+            return None
+        return fold(newer, state)
 
     def _load(self, campaign_id: uuid.UUID, upto: int | None) -> CampaignState:
         snapshot = self.store.latest_snapshot(campaign_id, upto=upto)
         if snapshot is not None:
-            position, data = snapshot
             try:
-                state = decode_state(data)  # None for a snapshot of an older shape
+                state = decode_state(snapshot[1])  # None for a snapshot of an older shape
             except msgspec.DecodeError:  # a damaged snapshot is only a lost cache: fold the events
                 state = None
-            if state is not None:
-                newer = list(self.store.records(campaign_id, after=position, upto=upto))
-                targets = voids_in(newer)
-                stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
-                # A snapshot the events do not follow on from (damaged, or edited) is not used either.
-                follows = newer[0].prev_hash == state.head if newer else self._ends_at(campaign_id, position, state.head)
-                if follows and not stale:
-                    return fold(newer, state)
+            if state is not None and (onward := self._onward(campaign_id, state, upto)) is not None:
+                return onward
         state = fold(list(self.store.records(campaign_id, upto=upto)))
         if state.position == 0:
             raise NotFound(f"no campaign {campaign_id}")
@@ -148,11 +156,6 @@ class Ledger(SeedKeeping, PendingDecisions):
             # starts from this one instead of folding everything again.
             self.store.save_snapshot(campaign_id, state.position, encode_state(state))
         return state
-
-    def _ends_at(self, campaign_id: uuid.UUID, position: int, head: str) -> bool:
-        """Is `head` the hash of the event at `position` (so a snapshot there is not beyond the stream)?"""
-        at = list(self.store.records(campaign_id, after=position - 1, upto=position))
-        return bool(at) and at[-1].hash == head
 
     def history(
         self, campaign_id: uuid.UUID, upto: int | None = None, *, after: int = 0, check: bool = True
@@ -191,7 +194,7 @@ class Ledger(SeedKeeping, PendingDecisions):
         encoded = encode_state(state)
         if refold or crossed:
             self.store.save_snapshot(campaign_id, state.position, encoded)
-        self._remember(campaign_id, state, encoded)
+        self._latest[campaign_id] = encoded
         for hook in self.on_commit:
             hook(self, campaign_id, state, records)
         return state
@@ -241,7 +244,7 @@ class Ledger(SeedKeeping, PendingDecisions):
         self.store.set_current_campaign(campaign_id)
         encoded = encode_state(state)
         self.store.save_snapshot(campaign_id, state.position, encoded)
-        self._remember(campaign_id, state, encoded)
+        self._latest[campaign_id] = encoded
         for hook in self.on_commit:  # projections.sql.update writes the read models a page at a time
             hook(self, campaign_id, state, history)
         return state

@@ -448,15 +448,6 @@ class Store:
             expected, previous_hash = expected + 1, record.hash
             yield record
 
-    def ends_at(self, campaign_id: uuid.UUID, position: int, head: str) -> bool:
-        """Is the campaign's last stored record the one at `position` with hash `head`? One indexed
-        read of that record (checked against its own hash, as every record read is)."""
-        rows = self.app.recorder.select_events(campaign_id, desc=True, limit=1)
-        if not rows or rows[0].originator_version != position:
-            return False
-        record: Record = self.app.mapper.to_domain_event(rows[0]).value
-        return (record.position, record.hash) == (position, head) and record.hash == hash_body(record.body())
-
     def records_tagged(self, campaign_id: uuid.UUID, tags: Sequence[str], *, upto: int | None = None) -> list[Record]:
         """The campaign's records of events with these tags (up to position `upto`), in order, read
         through the topic index instead of the whole history; each checked against its own hash

@@ -1,5 +1,6 @@
 """A ledger that keeps running loads a campaign from the state it last loaded or committed itself,
-as long as the store still ends where that state does; otherwise as any new process would."""
+and the records other writers added since; from the latest snapshot, as any new process would,
+when a void among those made it stale, or more than a snapshot's interval of them came since."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def test_a_ledger_loads_what_it_committed_without_reading_the_events_again(campa
 
     state = campaign.load()
 
-    assert read == []
+    assert read == [11]  # only the record at its position: the store still ends there
     assert state == committed == fold(campaign.ledger.history(campaign.id))
     assert (state.position, state.fighters["gunnar"].xp) == (11, 3)
 
@@ -56,7 +57,7 @@ def test_a_state_that_was_loaded_and_then_changed_by_its_caller_is_not_what_the_
     assert state == fold(campaign.ledger.history(campaign.id))
 
 
-def test_after_another_ledger_wrote_the_campaign_is_loaded_from_the_store(campaign, store, reopen, monkeypatch):
+def test_after_another_ledger_wrote_the_records_it_added_are_folded_in(campaign, store, reopen, monkeypatch):
     award(campaign, 3)  # T4, 10–11, through the first ledger
     other = campaigns.Ledger(reopen(), clock=campaign.ledger.clock)
     award(campaign, 4, ledger=other)  # T5, 12–13, through another one (another process)
@@ -64,8 +65,24 @@ def test_after_another_ledger_wrote_the_campaign_is_loaded_from_the_store(campai
 
     state = campaign.load()
 
-    assert read == ["snapshot", *range(1, 14)]  # no snapshot yet at 13 events: everything is folded
+    assert read == [11, 12, 13]  # from its own state at 11
     assert (state.position, state.fighters["gunnar"].xp) == (13, 7)
+    assert state == fold(campaign.ledger.history(campaign.id))
+
+
+def test_more_than_a_snapshot_s_interval_behind_the_campaign_is_loaded_from_the_latest_snapshot(
+        campaign, store, reopen, monkeypatch):
+    monkeypatch.setattr(campaigns, "SNAPSHOT_INTERVAL", 10)
+    award(campaign, 1)  # T4, 10–11: a snapshot at 11
+    other = campaigns.Ledger(reopen(), clock=campaign.ledger.clock)
+    for _ in range(6):
+        award(campaign, 1, ledger=other)  # T5–T10, 12–23: a snapshot at 21
+    read = records_and_snapshots_read(store, monkeypatch)
+
+    state = campaign.load()
+
+    assert read == [*range(11, 22), "snapshot", 21, 22, 23]  # its own state is 12 records behind: the snapshot at 21
+    assert (state.position, state.fighters["gunnar"].xp) == (23, 7)
     assert state == fold(campaign.ledger.history(campaign.id))
 
 
