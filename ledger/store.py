@@ -23,7 +23,7 @@ import itertools
 import os
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -316,14 +316,8 @@ def _why_unreachable(settings: dict[str, str]) -> str | None:
     return None
 
 
-def _apart(cursor: Any, write: Callable[[Any], None]) -> None:
-    """Run `write` inside the cursor's transaction, undoing only what it did if it fails."""
-    cursor.execute("SAVEPOINT within_commit")
-    try:
-        write(cursor)
-    except Exception:  # noqa: BLE001 - the records are stored whatever went wrong after them
-        cursor.execute("ROLLBACK TO SAVEPOINT within_commit")
-    cursor.execute("RELEASE SAVEPOINT within_commit")
+class _WriterFailed(Exception):
+    """A writer run inside an append's transaction failed: the transaction is undone."""
 
 
 class Store:
@@ -484,20 +478,36 @@ class Store:
         A long history (an imported trail) is encoded and written a page at a time inside one
         database transaction, so its encoded form is never held whole. Each of `within` (not for
         memory://, which has no database transaction) is then run with the transaction's cursor, so
-        that what it writes is committed with the records, durably, once; one that fails is undone
-        alone (a savepoint) and the records are stored all the same."""
-        items = (Item(campaign_id, record.position, ev.tag_of(record.event), record) for record in records)
+        that what it writes is committed with the records, durably, once; if one fails, the
+        transaction is undone and the records are stored alone."""
         try:
-            if self.kind == "popo" or (len(records) <= PAGE and not within):
-                self.app.events.put(list(items))  # not Application.save, which checks every item against protocols (slow)
+            if within and self.kind != "popo":
+                with contextlib.suppress(_WriterFailed):
+                    self._insert(campaign_id, records, within)
+                    return
+            if len(records) <= PAGE or self.kind == "popo":
+                # Not Application.save, which checks every item against protocols (slow).
+                self.app.events.put([self._item(campaign_id, record) for record in records])
                 return
-            with self.sql() as cursor:
-                while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
-                    self._insert_page(cursor, page)
-                for write in within:
-                    _apart(cursor, write)
+            self._insert(campaign_id, records, ())
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
+
+    @staticmethod
+    def _item(campaign_id: uuid.UUID, record: Record) -> Item:
+        return Item(campaign_id, record.position, ev.tag_of(record.event), record)
+
+    def _insert(self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]]) -> None:
+        """The records a page at a time, then `within`, in one database transaction."""
+        items = (self._item(campaign_id, record) for record in records)
+        with self.sql() as cursor:
+            while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
+                self._insert_page(cursor, page)
+            try:
+                for write in within:
+                    write(cursor)
+            except Exception as error:  # the records are stored whatever went wrong after them
+                raise _WriterFailed from error
 
     def _insert_page(self, cursor: Any, stored: list[StoredEvent]) -> None:
         """Insert encoded events in the transaction of `cursor`, as the recorder's own insert does
