@@ -75,10 +75,11 @@ class Ledger(SeedKeeping, PendingDecisions):
         in_commit: Sequence[Callable[..., Callable[[Any], None] | None]] = (),
     ):
         """`on_commit` hooks run after each commit, with (ledger, campaign id, state after it, its
-        records). `in_commit` hooks are called with the same before the records are stored (the past
-        unchanged: no void) and may return a writer, run with a cursor inside the commit's own
-        database transaction after the records (Store.append), so that what follows from them (the
-        read models) is stored with them in one durable commit."""
+        records). `in_commit` hooks are called before the records are stored (the past unchanged: no
+        void), with (ledger, campaign id, state before them, state after them, the records), and may
+        return a writer, run with a cursor inside the commit's own database transaction after the
+        records (Store.append), so that what follows from them (the read models) is stored with
+        them in one durable commit."""
         self.store = store
         self.clock = clock or utc_now
         self.on_commit = list(on_commit)
@@ -177,8 +178,9 @@ class Ledger(SeedKeeping, PendingDecisions):
             position, head = sealed[-1].position, sealed[-1].hash
         writers = []
         if not refold:
+            before = state.copy() if self.in_commit else None
             fold(records, state)
-            writers = [w for hook in self.in_commit if (w := hook(self, campaign_id, state, records)) is not None]
+            writers = [w for hook in self.in_commit if (w := hook(self, campaign_id, before, state, records)) is not None]
         self.store.append(campaign_id, records, within=writers)
         return records
 

@@ -248,23 +248,21 @@ def _stored_current(cursor: Any, d: Dialect, campaign_id: str, position: int, he
 
 
 def _rows_after(
-    ledger: Ledger, campaign_id: uuid.UUID, state: CampaignState, missing: Sequence[Record], stored: Tracked
+    missing: Sequence[Record], stored: Tracked, after: CampaignState, start: Callable[[], CampaignState]
 ) -> tuple[Rows, Rows]:
-    """The missing transactions' rows, each computed with the state after it (`state`, after them
-    all, when there is one), and the current tables' rows after them."""
+    """The missing transactions' rows, each computed with the state after it (`after`, the state
+    after them all, for the last; `start()`, the state at the tracked position, folded on for the
+    others), and the current tables' rows after them."""
     ratings = stored.ratings()
     groups = transactions(missing)
-    after = state
-    if len(groups) > 1:
-        # The state after each transaction: from the state at the tracked position, as it was then.
-        after = ledger.load(campaign_id, upto=stored.position) if stored.position else CampaignState()
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
+    state = start() if len(groups) > 1 else after
     for group in groups:
         if len(groups) > 1:
-            fold(group, after)
-        for name, more in transaction_rows(group, after, {}, ratings).items():
+            fold(group, state)
+        for name, more in transaction_rows(group, state, {}, ratings).items():
             rows[name].extend(more)
-    return rows, current_rows(after)
+    return rows, current_rows(state)
 
 
 def _write(cursor: Any, d: Dialect, stored: Tracked, rows: Rows, current: Rows, last: Record) -> Tracked:
@@ -277,9 +275,7 @@ def _write(cursor: Any, d: Dialect, stored: Tracked, rows: Rows, current: Rows, 
 
 
 # What this process last wrote of each campaign's current tables (store -> campaign id), so that
-# its next command need not read them back: kept once the transaction that wrote them committed,
-# and used only while the tracking row shows the same position and head (a campaign's rows at one
-# position and head are the same whoever computed them: a rebuild gives the same bytes).
+# its next command need not compute them again: kept once the transaction that wrote them committed.
 _kept: weakref.WeakKeyDictionary[Store, dict[str, Tracked]] = weakref.WeakKeyDictionary()
 # What an in-commit writer wrote, until the commit's on_commit hook shows that it was committed.
 _written: weakref.WeakKeyDictionary[Store, dict[str, Tracked]] = weakref.WeakKeyDictionary()
@@ -289,43 +285,34 @@ def _keep(store: Store, campaign_id: str, tracked: Tracked) -> None:
     _kept.setdefault(store, {})[campaign_id] = tracked
 
 
-def _tracked(store: Store, d: Dialect, campaign_id: str, follows: tuple[int, str]) -> Tracked:
-    """The campaign's current rows and what they reflect: as this process last wrote them if that
-    is what the records to commit follow, else as stored."""
-    kept = _kept.get(store, {}).get(campaign_id)
-    if kept is not None and (kept.position, kept.head) == follows:
-        return kept  # checked against the tracking row inside the commit
-    with store.sql() as cursor:
-        tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", campaign_id)
-        position, head = tracked[0] if tracked else (0, GENESIS)
-        return _stored_current(cursor, d, campaign_id, position, head)
-
-
-def in_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> Callable[[Any], None] | None:
-    """The `Ledger.in_commit` hook: the rows of the transactions about to be committed, computed
-    now (`state` is the state after them), and a writer that stores them with the tracking row
-    inside the commit's own database transaction, if the tables reflect exactly what the records
-    follow. None where that cannot be (no SQL, tables behind, or any failure computing the rows):
+def in_commit(
+    ledger: Any, campaign_id: uuid.UUID, before: CampaignState, after: CampaignState, records: Sequence[Record]
+) -> Callable[[Any], None] | None:
+    """The `Ledger.in_commit` hook: the rows of the transactions about to be committed (`before`
+    and `after` them), computed now, and a writer that stores them inside the commit's own database
+    transaction, with the tracking row moved from `before`'s head to theirs, if it is there. The
+    current tables then hold the rows of `before`, as a rebuild gives them: they are compared with
+    those (or with the rows this process wrote, when it wrote them at that head), not read back.
+    None where that cannot be (no SQL, a void, a new campaign, any failure computing the rows):
     on_commit then brings the tables up to date after the commit, as before, and reports what fails."""
     store = ledger.store
     d = dialect(store)
-    if d is None:
+    follows = (before.position, before.head)
+    if d is None or before.position == 0 or not _appendable(records, *follows):
         return None
     cid = str(campaign_id)
-    follows = (records[0].position - 1, records[0].prev_hash)
-    if follows[0] == 0:
-        return None  # a new campaign: its tracking row is made after the commit
     try:
         _create_once(store, d)
-        stored = _tracked(store, d, cid, follows)
-        if (stored.position, stored.head) != follows or not _appendable(records, *follows):
-            return None
-        rows, current = _rows_after(ledger, campaign_id, state, records, stored)
+        kept = _kept.get(store, {}).get(cid)
+        stored = kept if kept is not None and (kept.position, kept.head) == follows else Tracked(
+            *follows, {name: frozenset(rows) for name, rows in current_rows(before).items()})
+        rows, current = _rows_after(records, stored, after, before.copy)
     except Exception:  # noqa: BLE001 - the events are committed whatever went wrong here
         return None
 
     def write(cursor: Any) -> None:
-        # Another process may have moved the tracking row meanwhile: on_commit then sees to the tables.
+        # Tables behind (a failed update, a process killed after its commit), or moved by another
+        # process meanwhile: on_commit sees to them.
         if _move_tracking(cursor, d, cid, follows, records[-1]):
             _written.setdefault(store, {})[cid] = _write(cursor, d, stored, rows, current, records[-1])
 
@@ -352,7 +339,8 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
         missing = _missing_records(store, campaign_id, records, position)
         if missing and _appendable(missing, position, head):
             stored = _stored_current(cursor, d, cid, position, head)
-            rows, current = _rows_after(Ledger(store), campaign_id, state, missing, stored)
+            rows, current = _rows_after(  # from the state at the tracked position, as it was then
+                missing, stored, state, lambda: Ledger(store).load(campaign_id, upto=position) if position else CampaignState())
             appended = _write(cursor, d, stored, rows, current, missing[-1])
             _track(cursor, d, cid, missing[-1].position, missing[-1].hash)
     if appended is not None:

@@ -122,10 +122,11 @@ def test_a_command_writes_its_rows_and_tracking_in_its_own_commit(store, ledger,
     assert dump(store) == kept
 
 
-def test_rows_another_process_wrote_since_are_read_before_the_next_command(store, sql_url, ledger, league, dump,
+def test_processes_taking_turns_each_write_their_rows_in_their_own_commit(store, sql_url, ledger, league, dump,
                                                                            clock, monkeypatch):
-    """Two processes take turns: each keeps the current rows it wrote, and each time the other one
-    wrote since (Snikch recruited, his XP) reads them again, so its commit stays in one transaction."""
+    """Two processes take turns: each keeps the current rows it wrote, but the other one wrote since
+    (Snikch recruited, his XP), so each compares with the rows of the state it decided on instead;
+    every commit stays one transaction, and the tables equal a rebuild."""
     def after_the_commit(*_args):
         raise AssertionError("the rows were left to after the commit")
 

@@ -69,7 +69,7 @@ def main_loop(argv: list[str]) -> None:
         COMMIT_HOOKS.insert(0, pause)
         IN_COMMIT_HOOKS.clear()
     if "--pause-in-commit" in argv:
-        def pause_inside(ledger, campaign_id, state, records):
+        def pause_inside(ledger, campaign_id, before, after, records):
             def write(cursor) -> None:
                 say(f"in commit {prefix}-0")
                 time.sleep(60)
