@@ -1,8 +1,12 @@
 """The read models as plain SQL tables in the campaign's own database, kept current with tracking.
 
-After every command, `update` (through `on_commit`, the ledger's commit hook) brings one
-campaign's tables up to date inside ONE SQL transaction together with its row in `rm_tracking`,
-which records the position and head hash the tables reflect. That makes updates exactly-once:
+A command's rows are written inside the database transaction that stores its events (`in_commit`,
+the ledger's in-commit hook: computed before that transaction opens, written only if the campaign's
+row in `rm_tracking`, which records the position and head hash the tables reflect, is at the head
+the command follows, and moved with them), so events and rows are one durable commit. Where that
+cannot be done (tables behind, a void, a failure), `update` (through `on_commit`, the hook after
+the commit) brings the tables up to date inside ONE SQL transaction together with the tracking
+row. Either way updates are exactly-once:
 - tracking already at (or past) the new records: nothing to do;
 - no void among the records since the tracked head (the usual command, or tables that fell
   behind because another writer committed first or an earlier update failed): the rows of every

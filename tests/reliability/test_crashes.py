@@ -1,10 +1,11 @@
 """Crashes (issue #13, "what must hold" 2): a process issuing commands is killed with SIGKILL at
 random moments spread over its whole run — its start-up, its commands, and, every few kills, right
-between the commit of its events and the update of the read models — at least 50 times on SQLite
-and 20 on PostgreSQL. After each kill every acknowledged command is present, no transaction is half
-stored, the chain verifies, and read models that fell behind catch up when the campaign is next
-read (nobody runs `rebuild`). At the end every transaction is re-decided (replay --check) and the
-read models equal a rebuild.
+between the commit of its events and an update of the read models left for after it — at least 50
+times on SQLite and 20 on PostgreSQL. After each kill every acknowledged command is present, no
+transaction is half stored, the chain verifies, and read models that fell behind catch up when the
+campaign is next read (nobody runs `rebuild`). At the end every transaction is re-decided (replay
+--check) and the read models equal a rebuild. A process killed inside its commit, after its events
+and read-model rows were written, leaves neither.
 
 CAMPAIGN_TEST_KILLS_SQLITE / CAMPAIGN_TEST_KILLS_POSTGRES change the counts (never below the
 issue's), CAMPAIGN_TEST_CRASH_SEED replays one run's moments."""
