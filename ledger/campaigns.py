@@ -204,29 +204,31 @@ class Ledger(SeedKeeping, PendingDecisions):
     def _write(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
         """Commit what `attempt` decides on the latest state; when another writer got there first,
         wait a moment and decide again, a bounded number of times. Writers that take turns
-        (Store.writing) seldom need to."""
+        (Store.writing) seldom need to; a turn ends with the commit (which holds the read models'
+        rows), and what follows it (a snapshot, the commit hooks) is done while the next writer decides."""
         with self.store.writing(campaign_id):
-            return self._write_in_turn(campaign_id, doing, attempt)
+            decided, written = self._write_in_turn(campaign_id, doing, attempt)
+        state = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
+        outcome = Outcome(written, state, decided.affected, decided.halted)
+        if decided.halted is not None:
+            tx = written[-1].tx
+            raise PendingDecision(pending_message(tx, state.pending[str(tx)], decided.halted.cause),
+                                  tx, state.pending[str(tx)], outcome)
+        return outcome
 
-    def _write_in_turn(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
+    def _write_in_turn(
+        self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]
+    ) -> tuple[Attempt, list[Record]]:
         for tries in range(1, RETRIES + 1):
             try:
                 decided = attempt()
             except AlreadyDealt:
                 continue  # the next try burns the number first
             try:
-                written = self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold)
+                return decided, self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold)
             except Conflict:
                 # Jitter, so that two writers who collided do not collide again in lockstep.
                 time.sleep(random.uniform(0, RETRY_PAUSE * tries))  # noqa: S311 - not for dice
-                continue
-            state = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
-            outcome = Outcome(written, state, decided.affected, decided.halted)
-            if decided.halted is not None:
-                tx = written[-1].tx
-                raise PendingDecision(pending_message(tx, state.pending[str(tx)], decided.halted.cause),
-                                      tx, state.pending[str(tx)], outcome)
-            return outcome
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
     def adopt(self, campaign_id: uuid.UUID, history: History) -> CampaignState:

@@ -384,7 +384,8 @@ class Store:
         self.app.close()
 
     def writing(self, campaign_id: uuid.UUID) -> contextlib.AbstractContextManager[None]:
-        """Held by a writer of the campaign from deciding to its read models. On PostgreSQL the
+        """Held by a writer of the campaign from deciding to its commit, which holds the read models'
+        rows (an update left for after it locks their tracking row itself). On PostgreSQL the
         writers of one campaign take turns (an advisory lock) instead of deciding at once and all
         but one deciding again: eight clients on one campaign ran out of retries. One that waited
         WRITER_TURN_WAIT (another stopped at a prompt, say) goes ahead, and a commit that lost the
