@@ -164,7 +164,8 @@ class Ledger(SeedKeeping, PendingDecisions):
         return list(self.store.records(campaign_id, after=after, upto=upto, check=check))
 
     def _commit(
-        self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]], *, refold: bool = False
+        self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]], *,
+        refold: bool = False,
     ) -> list[Record]:
         """Seal each group as one transaction and store them all in one atomic save. Unless the past
         changes (`refold`), `state` becomes the state after them first, for the in-commit hooks."""
@@ -180,7 +181,8 @@ class Ledger(SeedKeeping, PendingDecisions):
         if not refold:
             before = state.copy() if self.in_commit else None
             fold(records, state)
-            writers = [w for hook in self.in_commit if (w := hook(self, campaign_id, before, state, records)) is not None]
+            hooked = (hook(self, campaign_id, before, state, records) for hook in self.in_commit)
+            writers = [writer for writer in hooked if writer is not None]
         self.store.append(campaign_id, records, within=writers)
         return records
 

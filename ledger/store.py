@@ -498,7 +498,9 @@ class Store:
     def _item(campaign_id: uuid.UUID, record: Record) -> Item:
         return Item(campaign_id, record.position, ev.tag_of(record.event), record)
 
-    def _insert(self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]]) -> None:
+    def _insert(
+        self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]]
+    ) -> None:
         """The records a page at a time, then `within`, in one database transaction."""
         items = (self._item(campaign_id, record) for record in records)
         with self.sql() as cursor:

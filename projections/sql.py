@@ -26,6 +26,7 @@ integer type, row locking) are kept in `Dialect`.
 
 from __future__ import annotations
 
+import functools
 import uuid
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -192,8 +193,8 @@ def _move_tracking(cursor: Any, d: Dialect, campaign_id: str, reflected: tuple[i
     """Track `last` if the tracking row is at `reflected` (position, head): did it move? One
     statement, which also locks the row until the transaction ends."""
     return bool(d.select(
-        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? WHERE campaign_id = ? AND position = ? AND head = ? "
-                "RETURNING position",
+        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? "
+                "WHERE campaign_id = ? AND position = ? AND head = ? RETURNING position",
         last.position, last.hash, campaign_id, *reflected,
     ))
 
@@ -247,8 +248,10 @@ class Tracked:
 
 
 def _stored_current(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) -> Tracked:
-    """The current tables' rows as stored (read in the transaction whose tracking row says they reflect `position`, `head`)."""
-    return Tracked(position, head, {table.name: frozenset(_stored(cursor, d, campaign_id, table)) for table in CURRENT_TABLES})
+    """The current tables' rows as stored (read in the transaction whose tracking row says they
+    reflect `position` and `head`)."""
+    return Tracked(position, head, {table.name: frozenset(_stored(cursor, d, campaign_id, table))
+                                    for table in CURRENT_TABLES})
 
 
 def _rows_after(
@@ -343,8 +346,9 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
         missing = _missing_records(store, campaign_id, records, position)
         if missing and _appendable(missing, position, head):
             stored = _stored_current(cursor, d, cid, position, head)
-            rows, current = _rows_after(  # from the state at the tracked position, as it was then
-                missing, stored, state, lambda: Ledger(store).load(campaign_id, upto=position) if position else CampaignState())
+            # The state at the tracked position, as it was then (for several transactions).
+            start = functools.partial(Ledger(store).load, campaign_id, upto=position) if position else CampaignState
+            rows, current = _rows_after(missing, stored, state, start)
             appended = _write(cursor, d, stored, rows, current, missing[-1])
             _track(cursor, d, cid, missing[-1].position, missing[-1].hash)
     if appended is not None:
