@@ -65,7 +65,7 @@ def _client(job: tuple[str, str, int]) -> tuple[list[float], int, float, float]:
     except Exception:  # noqa: BLE001 - a client that cannot open the store is a failure to count
         return [], commands, begun, time.time()
     try:
-        ledger = Ledger(store, on_commit=[sql.on_commit])
+        ledger = Ledger(store, on_commit=[sql.on_commit], in_commit=[sql.in_commit])
         cid = uuid.UUID(campaign_id)
         from benchmarks.run import accepted_command  # the same command the SQLite measurements run
 

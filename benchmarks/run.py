@@ -264,7 +264,7 @@ def in_process_command(c: Campaign) -> Iterator[Callable[[], object]]:
     """An in-process command with its read-model update (run once here, so that its store is warm)."""
     store = Store(c.url)
     try:
-        ledger = Ledger(store, on_commit=[sql.on_commit])
+        ledger = Ledger(store, on_commit=[sql.on_commit], in_commit=[sql.in_commit])
         command = accepted_command(ledger, c.campaign_id)
         execute = lambda: ledger.execute(c.campaign_id, command, actor="bench")  # noqa: E731
         execute()

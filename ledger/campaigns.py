@@ -53,7 +53,7 @@ from ledger.pending import PendingDecision, PendingDecisions, pending_message, s
 from ledger.rechecking import affected_message, plan_void, recheck, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import SeedKeeping
-from ledger.state import Battle, CampaignState, decode_state, encode_state, evolve
+from ledger.state import Battle, CampaignState, decode_own, decode_state, encode_state, evolve
 from ledger.store import Store
 
 SNAPSHOT_INTERVAL = 100
@@ -71,11 +71,24 @@ class Ledger(SeedKeeping, PendingDecisions):
     """Campaigns in one store."""
 
     def __init__(
-        self, store: Store, clock: Callable[[], str] | None = None, on_commit: Sequence[Callable[..., None]] = ()
+        self, store: Store, clock: Callable[[], str] | None = None, on_commit: Sequence[Callable[..., None]] = (),
+        in_commit: Sequence[Callable[..., Callable[[Any], None] | None]] = (),
     ):
+        """`on_commit` hooks run after each commit, with (ledger, campaign id, state after it, its
+        records). `in_commit` hooks are called before the records are stored (the past unchanged: no
+        void), with (ledger, campaign id, state before them, state after them, the records), and may
+        return a writer, run with a cursor inside the commit's own database transaction after the
+        records (Store.append), so that what follows from them (the read models) is stored with
+        them in one durable commit."""
         self.store = store
         self.clock = clock or utc_now
         self.on_commit = list(on_commit)
+        self.in_commit = list(in_commit)
+        # Each campaign's state after this ledger's own last load or commit, encoded (as a snapshot
+        # is, so that no caller can change it): a long-lived process loads from it and the records
+        # other writers added since (none, mostly), instead of the latest snapshot and the records
+        # after it. A void of an earlier transaction among them makes it stale, as it would a snapshot.
+        self._latest: dict[uuid.UUID, bytes] = {}
 
     def campaigns(self) -> list[CampaignState]:
         return [self.load(cid) for cid in self.store.campaign_ids()]
@@ -97,23 +110,45 @@ class Ledger(SeedKeeping, PendingDecisions):
         return self.load(campaign_id)
 
     def load(self, campaign_id: uuid.UUID, upto: int | None = None) -> CampaignState:
-        """The current state (or the state at position `upto`, as it was known then): the latest
-        snapshot (at or before `upto`) plus what followed it, unless a void made it stale."""
+        """The current state (or the state at position `upto`, as it was known then): the state
+        this ledger last loaded or committed, else the latest snapshot (at or before `upto`), plus
+        what followed it, unless a void made it stale."""
+        if upto is not None:
+            return self._load(campaign_id, upto)
+        state = None
+        if (latest := self._latest.get(campaign_id)) is not None:
+            kept = decode_own(latest)
+            # Read no further than from a snapshot: a snapshot's interval behind, the latest one is nearer.
+            bound = kept.position + SNAPSHOT_INTERVAL
+            state = self._onward(campaign_id, kept, upto=bound)
+            if state is not None and state.position == bound:
+                state = None
+        if state is None:
+            state = self._load(campaign_id, None)
+        self._latest[campaign_id] = encode_state(state)
+        return state
+
+    def _onward(self, campaign_id: uuid.UUID, state: CampaignState, upto: int | None) -> CampaignState | None:
+        """`state` (a snapshot's, or this ledger's latest) with the records after it (up to `upto`)
+        folded in; None if the stored record at its position is not its head (damaged, edited, or
+        another history) or a later void made it stale."""
+        read = list(self.store.records(campaign_id, after=state.position - 1, upto=upto))
+        if not read or read[0].hash != state.head:
+            return None
+        newer = read[1:]
+        if any(t <= state.transactions and str(t) not in state.voided for t in voids_in(newer)):
+            return None
+        return fold(newer, state)
+
+    def _load(self, campaign_id: uuid.UUID, upto: int | None) -> CampaignState:
         snapshot = self.store.latest_snapshot(campaign_id, upto=upto)
         if snapshot is not None:
-            position, data = snapshot
             try:
-                state = decode_state(data)  # None for a snapshot of an older shape
+                state = decode_state(snapshot[1])  # None for a snapshot of an older shape
             except msgspec.DecodeError:  # a damaged snapshot is only a lost cache: fold the events
                 state = None
-            if state is not None:
-                newer = list(self.store.records(campaign_id, after=position, upto=upto))
-                targets = voids_in(newer)
-                stale = any(t <= state.transactions and str(t) not in state.voided for t in targets)
-                # A snapshot the events do not follow on from (damaged, or edited) is not used either.
-                follows = newer[0].prev_hash == state.head if newer else self._ends_at(campaign_id, position, state.head)
-                if follows and not stale:
-                    return fold(newer, state)
+            if state is not None and (onward := self._onward(campaign_id, state, upto)) is not None:
+                return onward
         state = fold(list(self.store.records(campaign_id, upto=upto)))
         if state.position == 0:
             raise NotFound(f"no campaign {campaign_id}")
@@ -123,20 +158,17 @@ class Ledger(SeedKeeping, PendingDecisions):
             self.store.save_snapshot(campaign_id, state.position, encode_state(state))
         return state
 
-    def _ends_at(self, campaign_id: uuid.UUID, position: int, head: str) -> bool:
-        """Is `head` the hash of the event at `position` (so a snapshot there is not beyond the stream)?"""
-        at = list(self.store.records(campaign_id, after=position - 1, upto=position))
-        return bool(at) and at[-1].hash == head
-
     def history(
         self, campaign_id: uuid.UUID, upto: int | None = None, *, after: int = 0, check: bool = True
     ) -> list[Record]:
         return list(self.store.records(campaign_id, after=after, upto=upto, check=check))
 
     def _commit(
-        self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]]
+        self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]], *,
+        refold: bool = False,
     ) -> list[Record]:
-        """Seal each group as one transaction and store them all in one atomic save."""
+        """Seal each group as one transaction and store them all in one atomic save. Unless the past
+        changes (`refold`), `state` becomes the state after them first, for the in-commit hooks."""
         recorded_at = self.clock()
         records: list[Record] = []
         position, head, tx = state.position, state.head, state.transactions
@@ -145,21 +177,28 @@ class Ledger(SeedKeeping, PendingDecisions):
             sealed = seal(events, first_position=position + 1, prev_hash=head, tx=tx, actor=actor, recorded_at=recorded_at)
             records.extend(sealed)
             position, head = sealed[-1].position, sealed[-1].hash
-        self.store.append(campaign_id, records)
+        writers = []
+        if not refold:
+            before = state.copy() if self.in_commit else None
+            fold(records, state)
+            hooked = (hook(self, campaign_id, before, state, records) for hook in self.in_commit)
+            writers = [writer for writer in hooked if writer is not None]
+        self.store.append(campaign_id, records, within=writers)
         return records
 
     def _after_commit(
-        self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool, snapshot: bool = False
+        self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool
     ) -> CampaignState:
-        """Fold what was committed (everything again when `refold`), snapshot when that crossed a
-        hundred events (always when `refold` or `snapshot`), and run the commit hooks."""
+        """Fold everything again when `refold` (`state` is the state after the records otherwise),
+        snapshot when the commit crossed a hundred events (always when `refold`), and run the commit
+        hooks."""
         if refold:
             state = fold(self.history(campaign_id))
-        else:
-            state = fold(records, state)
         crossed = (state.position // SNAPSHOT_INTERVAL) > ((records[0].position - 1) // SNAPSHOT_INTERVAL)
-        if refold or crossed or snapshot:
-            self.store.save_snapshot(campaign_id, state.position, encode_state(state))
+        encoded = encode_state(state)
+        if refold or crossed:
+            self.store.save_snapshot(campaign_id, state.position, encoded)
+        self._latest[campaign_id] = encoded
         for hook in self.on_commit:
             hook(self, campaign_id, state, records)
         return state
@@ -167,29 +206,31 @@ class Ledger(SeedKeeping, PendingDecisions):
     def _write(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
         """Commit what `attempt` decides on the latest state; when another writer got there first,
         wait a moment and decide again, a bounded number of times. Writers that take turns
-        (Store.writing) seldom need to."""
+        (Store.writing) seldom need to; a turn ends with the commit (which holds the read models'
+        rows), and what follows it (a snapshot, the commit hooks) is done while the next writer decides."""
         with self.store.writing(campaign_id):
-            return self._write_in_turn(campaign_id, doing, attempt)
+            decided, written = self._write_in_turn(campaign_id, doing, attempt)
+        state = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
+        outcome = Outcome(written, state, decided.affected, decided.halted)
+        if decided.halted is not None:
+            tx = written[-1].tx
+            raise PendingDecision(pending_message(tx, state.pending[str(tx)], decided.halted.cause),
+                                  tx, state.pending[str(tx)], outcome)
+        return outcome
 
-    def _write_in_turn(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
+    def _write_in_turn(
+        self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]
+    ) -> tuple[Attempt, list[Record]]:
         for tries in range(1, RETRIES + 1):
             try:
                 decided = attempt()
             except AlreadyDealt:
                 continue  # the next try burns the number first
             try:
-                written = self._commit(campaign_id, decided.state, decided.groups)
+                return decided, self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold)
             except Conflict:
                 # Jitter, so that two writers who collided do not collide again in lockstep.
                 time.sleep(random.uniform(0, RETRY_PAUSE * tries))  # noqa: S311 - not for dice
-                continue
-            state = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
-            outcome = Outcome(written, state, decided.affected, decided.halted)
-            if decided.halted is not None:
-                tx = written[-1].tx
-                raise PendingDecision(pending_message(tx, state.pending[str(tx)], decided.halted.cause),
-                                      tx, state.pending[str(tx)], outcome)
-            return outcome
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
     def adopt(self, campaign_id: uuid.UUID, history: History) -> CampaignState:
@@ -207,7 +248,9 @@ class Ledger(SeedKeeping, PendingDecisions):
 
         self.store.append(campaign_id, History(folded(), history.count, history.voids))  # read once
         self.store.set_current_campaign(campaign_id)
-        self.store.save_snapshot(campaign_id, state.position, encode_state(state))
+        encoded = encode_state(state)
+        self.store.save_snapshot(campaign_id, state.position, encoded)
+        self._latest[campaign_id] = encoded
         for hook in self.on_commit:  # projections.sql.update writes the read models a page at a time
             hook(self, campaign_id, state, history)
         return state

@@ -32,10 +32,14 @@ def key_file_path() -> Path:
 
 
 class KeyFile:
-    """Seeds by campaign and epoch, in the key file at `path` (read afresh on every look-up)."""
+    """Seeds by campaign and epoch, in the key file at `path`. A seed found is kept for the next
+    look-up (every ledger roll of a long-lived process would read the file again): an epoch's seed
+    never changes once kept (another is refused), and each use checks it against its commitment.
+    One not found is looked for afresh: another process may have kept it since."""
 
     def __init__(self, path: Path | None = None):
         self.path = path or key_file_path()
+        self._found: dict[tuple[str, int], str] = {}
 
     def _read(self) -> dict[str, dict[str, str]]:
         try:
@@ -81,7 +85,10 @@ class KeyFile:
             raise BadInput(f"cannot write the key file {self.path}: {error.strerror}") from None
 
     def seed(self, campaign_id: str, epoch: int) -> str | None:
-        return self._read().get(campaign_id, {}).get(str(epoch))
+        found = self._found.get((campaign_id, epoch)) or self._read().get(campaign_id, {}).get(str(epoch))
+        if found is not None:
+            self._found[campaign_id, epoch] = found
+        return found
 
     def seeds(self, campaign_id: str) -> dict[int, str]:
         return {int(epoch): seed for epoch, seed in self._read().get(campaign_id, {}).items()}

@@ -193,6 +193,11 @@ def decode_state(data: bytes) -> CampaignState | None:
     """A snapshot's state, or None when it has the shape of an older version of the ledger."""
     if _SCHEMA_DECODER.decode(data).schema != STATE_SCHEMA:
         return None
+    return decode_own(data)
+
+
+def decode_own(data: bytes) -> CampaignState:
+    """A state this version of the ledger encoded itself (its shape is known)."""
     return _STATE_DECODER.decode(data)
 
 

@@ -23,7 +23,7 @@ import itertools
 import os
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -192,6 +192,10 @@ def _redacted(url: str, text: str) -> str:
     return text
 
 
+SQLITE_MODULE = "ledger.sqlite:Factory"  # eventsourcing's SQLite module, its statements kept prepared
+KINDS = {SQLITE_MODULE: "sqlite", "eventsourcing.postgres": "postgres", "eventsourcing.popo": "popo"}
+
+
 def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     """eventsourcing settings for a store URL, refusing what it cannot open.
 
@@ -212,7 +216,7 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
             raise BadInput(f"store '{url}': folder '{folder}' does not exist{hint}")
         if not create and not os.path.exists(path):
             raise NotFound(f"no campaign in {url}: start one with `campaign new NAME`")
-        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path}
+        return {"PERSISTENCE_MODULE": SQLITE_MODULE, "SQLITE_DBNAME": path}
     if parsed.scheme in ("postgresql", "postgres"):
         if importlib.util.find_spec("psycopg") is None:
             raise BadInput(
@@ -314,13 +318,17 @@ def _why_unreachable(settings: dict[str, str]) -> str | None:
     return None
 
 
+class _WriterFailed(Exception):
+    """A writer run inside an append's transaction failed: the transaction is undone."""
+
+
 class Store:
     """A campaign database: streams of records, snapshots of state, and secret seeds."""
 
     def __init__(self, url: str = DEFAULT_STORE, *, create: bool = True):
         self.url = public_url(url)  # what messages show; the password stays in the settings only
         settings = settings_for(url, create=create)
-        self.kind = settings["PERSISTENCE_MODULE"].rsplit(".", 1)[1]
+        self.kind = KINDS[settings["PERSISTENCE_MODULE"]]
         self._sqlite_path = settings.get("SQLITE_DBNAME")
         try:
             with _schema_lock(settings):
@@ -378,7 +386,8 @@ class Store:
         self.app.close()
 
     def writing(self, campaign_id: uuid.UUID) -> contextlib.AbstractContextManager[None]:
-        """Held by a writer of the campaign from deciding to its read models. On PostgreSQL the
+        """Held by a writer of the campaign from deciding to its commit, which holds the read models'
+        rows (an update left for after it locks their tracking row itself). On PostgreSQL the
         writers of one campaign take turns (an advisory lock) instead of deciding at once and all
         but one deciding again: eight clients on one campaign ran out of retries. One that waited
         WRITER_TURN_WAIT (another stopped at a prompt, say) goes ahead, and a commit that lost the
@@ -470,29 +479,58 @@ class Store:
                 return
             after = page[-1].originator_version
 
-    def append(self, campaign_id: uuid.UUID, records: Sequence[Record]) -> None:
+    def append(
+        self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Callable[[Any], None]] = ()
+    ) -> None:
         """Store one transaction atomically; another writer's records at these positions → Conflict.
         A long history (an imported trail) is encoded and written a page at a time inside one
-        database transaction, so its encoded form is never held whole."""
-        items = (Item(campaign_id, record.position, ev.tag_of(record.event), record) for record in records)
+        database transaction, so its encoded form is never held whole. Each of `within` (not for
+        memory://, which has no database transaction) is then run with the transaction's cursor, so
+        that what it writes is committed with the records, durably, once; if one fails, the
+        transaction is undone and the records are stored alone."""
         try:
+            if within and self.kind != "popo":
+                with contextlib.suppress(_WriterFailed):
+                    self._insert(campaign_id, records, within)
+                    return
             if len(records) <= PAGE or self.kind == "popo":
-                self.app.events.put(list(items))  # not Application.save, which checks every item against protocols (slow)
+                # Not Application.save, which checks every item against protocols (slow).
+                self.app.events.put([self._item(campaign_id, record) for record in records])
                 return
-            with self.sql() as cursor:
-                while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
-                    self._insert_page(cursor, page)
+            self._insert(campaign_id, records, ())
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 
+    @staticmethod
+    def _item(campaign_id: uuid.UUID, record: Record) -> Item:
+        return Item(campaign_id, record.position, ev.tag_of(record.event), record)
+
+    def _insert(
+        self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]]
+    ) -> None:
+        """The records a page at a time, then `within`, in one database transaction."""
+        items = (self._item(campaign_id, record) for record in records)
+        with self.sql() as cursor:
+            while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
+                self._insert_page(cursor, page)
+            try:
+                for write in within:
+                    write(cursor)
+            except Exception as error:  # the records are stored whatever went wrong after them
+                raise _WriterFailed from error
+
     def _insert_page(self, cursor: Any, stored: list[StoredEvent]) -> None:
         """Insert encoded events in the transaction of `cursor`, as the recorder's own insert does
-        (PostgreSQL's also locks the table and notifies its listeners) but without committing."""
+        but without committing: on PostgreSQL through the library's insert function (the store
+        enables it), which a league player's role may call (locking the table, which the recorder's
+        other path does, needs more than SELECT and INSERT)."""
         recorder: Any = self.app.recorder
         if self.kind == "postgres":
-            recorder._insert_stored_events(cursor, stored)  # noqa: SLF001 - no public insert inside a transaction
+            events = [recorder.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state)
+                      for s in stored]
+            cursor.execute(recorder.sql_invoke_pg_function_insert_events, (events,), prepare=True)
         else:
-            recorder._insert_events(cursor, stored)  # noqa: SLF001
+            recorder._insert_events(cursor, stored)  # noqa: SLF001 - no public insert inside a transaction
 
     def event_tables(self) -> list[str]:
         """The tables the eventsourcing library keeps (events, snapshots, and the store's settings:

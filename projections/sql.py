@@ -1,8 +1,12 @@
 """The read models as plain SQL tables in the campaign's own database, kept current with tracking.
 
-After every command, `update` (through `on_commit`, the ledger's commit hook) brings one
-campaign's tables up to date inside ONE SQL transaction together with its row in `rm_tracking`,
-which records the position and head hash the tables reflect. That makes updates exactly-once:
+A command's rows are written inside the database transaction that stores its events (`in_commit`,
+the ledger's in-commit hook: computed before that transaction opens, written only if the campaign's
+row in `rm_tracking`, which records the position and head hash the tables reflect, is at the head
+the command follows, and moved with them), so events and rows are one durable commit. Where that
+cannot be done (tables behind, a void, a failure), `update` (through `on_commit`, the hook after
+the commit) brings the tables up to date inside ONE SQL transaction together with the tracking
+row. Either way updates are exactly-once:
 - tracking already at (or past) the new records: nothing to do;
 - no void among the records since the tracked head (the usual command, or tables that fell
   behind because another writer committed first or an earlier update failed): the rows of every
@@ -23,6 +27,7 @@ integer type, row locking) are kept in `Dialect`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import uuid
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -38,6 +43,7 @@ from ledger.store import Store, lock_schema
 from projections.tables import (
     CURRENT_TABLES,
     READ_MODELS,
+    RECORD_TABLES,
     TABLES,
     TRACKING,
     WARBANDS,
@@ -148,14 +154,19 @@ def _stored(cursor: Any, d: Dialect, campaign_id: str, table: Table) -> set[Row]
     return set(d.select(cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", campaign_id))
 
 
-def _sync(cursor: Any, d: Dialect, table: Table, stored: set[Row], rows: list[Row]) -> None:
-    """Make a campaign's rows of a current table `rows`, writing only those that changed."""
+def _sync(cursor: Any, d: Dialect, table: Table, stored: frozenset[Row], rows: list[Row]) -> None:
+    """Make a campaign's rows of a current table `rows`, writing only those that changed: the new
+    and changed ones in one statement (an upsert by key), and those no longer there in another."""
     key = [table.column_names.index(name) for name in table.key]
-    stale = [tuple(row[i] for i in key) for row in stored.difference(rows)]
-    if stale:
+    gone = {tuple(row[i] for i in key) for row in stored} - {tuple(row[i] for i in key) for row in rows}
+    if gone:
         where = " AND ".join(f"{name} = ?" for name in table.key)
-        d.executemany(cursor, f"DELETE FROM {d.table(table)} WHERE {where}", stale)
-    _insert(cursor, d, {table.name: [row for row in rows if row not in stored]})
+        d.executemany(cursor, f"DELETE FROM {d.table(table)} WHERE {where}", list(gone))
+    if changed := [row for row in rows if row not in stored]:
+        marks = ", ".join("?" for _ in table.columns)
+        values = ", ".join(f"{name} = excluded.{name}" for name in table.column_names if name not in table.key)
+        d.executemany(cursor, f"INSERT INTO {d.table(table)} ({', '.join(table.column_names)}) VALUES ({marks}) "
+                              f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {values}", changed)
 
 
 def _lock_tracking(cursor: Any, d: Dialect, campaign_id: str) -> tuple[int, str]:
@@ -178,6 +189,16 @@ def _track(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) 
         cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? WHERE campaign_id = ?",
         position, head, campaign_id,
     )
+
+
+def _move_tracking(cursor: Any, d: Dialect, campaign_id: str, reflected: tuple[int, str], last: Record) -> bool:
+    """Track `last` if the tracking row is at `reflected` (position, head): did it move? One
+    statement, which also locks the row until the transaction ends."""
+    return bool(d.select(
+        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? "
+                "WHERE campaign_id = ? AND position = ? AND head = ? RETURNING position",
+        last.position, last.hash, campaign_id, *reflected,
+    ))
 
 
 def _replace(cursor: Any, d: Dialect, campaign_id: str, pages: Iterable[tuple[CampaignState, Rows]]) -> None:
@@ -214,26 +235,97 @@ def _appendable(missing: Sequence[Record], position: int, head: str) -> bool:
     )
 
 
-def _append(
-    cursor: Any, d: Dialect, ledger: Ledger, campaign_id: uuid.UUID, state: CampaignState, missing: Sequence[Record], position: int
-) -> None:
-    """Add the missing transactions' rows and bring the current tables in line with the state after them."""
-    cid = str(campaign_id)
-    stored = {table.name: _stored(cursor, d, cid, table) for table in CURRENT_TABLES}
-    warband, rating = (WARBANDS.column_names.index(name) for name in ("warband", "rating"))
-    ratings = {row[warband]: row[rating] for row in stored[WARBANDS.name]}
+@dataclass(frozen=True)
+class Tracked:
+    """A campaign's rows of the current tables as stored while its tables reflect `position` and `head`."""
+
+    position: int
+    head: str
+    current: dict[str, frozenset[Row]]  # table name -> rows
+
+    def ratings(self) -> dict[str, int | None]:
+        """Each warband's rating in rm_warbands."""
+        warband, rating = (WARBANDS.column_names.index(name) for name in ("warband", "rating"))
+        return {row[warband]: row[rating] for row in self.current[WARBANDS.name]}
+
+
+def _stored_current(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) -> Tracked:
+    """The current tables' rows as stored (read in the transaction whose tracking row says they
+    reflect `position` and `head`)."""
+    return Tracked(position, head, {table.name: frozenset(_stored(cursor, d, campaign_id, table))
+                                    for table in CURRENT_TABLES})
+
+
+def _rows_after(
+    missing: Sequence[Record], stored: Tracked, after: CampaignState, start: Callable[[], CampaignState]
+) -> tuple[Rows, Rows]:
+    """The missing transactions' rows, each computed with the state after it (`after`, the state
+    after them all, for the last; `start()`, the state at the tracked position, folded on for the
+    others), and the current tables' rows after them."""
+    ratings = stored.ratings()
     groups = transactions(missing)
-    if len(groups) > 1:
-        # The state after each transaction: from the state at the tracked position, as it was then.
-        state = ledger.load(campaign_id, upto=position) if position else CampaignState()
+    rows: Rows = {table.name: [] for table in RECORD_TABLES}
+    state = start() if len(groups) > 1 else after
     for group in groups:
         if len(groups) > 1:
             fold(group, state)
-        _insert(cursor, d, transaction_rows(group, state, {}, ratings))
-    current = current_rows(state)
+        for name, more in transaction_rows(group, state, {}, ratings).items():
+            rows[name].extend(more)
+    return rows, current_rows(state)
+
+
+def _write(cursor: Any, d: Dialect, stored: Tracked, rows: Rows, current: Rows, last: Record) -> Tracked:
+    """Add the rows and bring the current tables from `stored` to `current`: what they then hold,
+    once tracked at `last`."""
+    _insert(cursor, d, rows)
     for table in CURRENT_TABLES:
-        _sync(cursor, d, table, stored[table.name], current[table.name])
-    _track(cursor, d, cid, missing[-1].position, missing[-1].hash)
+        _sync(cursor, d, table, stored.current[table.name], current[table.name])
+    return Tracked(last.position, last.hash, {table.name: frozenset(current[table.name]) for table in CURRENT_TABLES})
+
+
+# What this process last wrote of each campaign's current tables (store -> campaign id), so that
+# its next command need not compute them again: kept once the transaction that wrote them committed.
+_kept: weakref.WeakKeyDictionary[Store, dict[str, Tracked]] = weakref.WeakKeyDictionary()
+# What an in-commit writer wrote, until the commit's on_commit hook shows that it was committed.
+_written: weakref.WeakKeyDictionary[Store, dict[str, Tracked]] = weakref.WeakKeyDictionary()
+
+
+def _keep(store: Store, campaign_id: str, tracked: Tracked) -> None:
+    _kept.setdefault(store, {})[campaign_id] = tracked
+
+
+def in_commit(
+    ledger: Any, campaign_id: uuid.UUID, before: CampaignState, after: CampaignState, records: Sequence[Record]
+) -> Callable[[Any], None] | None:
+    """The `Ledger.in_commit` hook: the rows of the transactions about to be committed (`before`
+    and `after` them), computed now, and a writer that stores them inside the commit's own database
+    transaction, with the tracking row moved from `before`'s head to theirs, if it is there. The
+    current tables then hold the rows of `before`, as a rebuild gives them: they are compared with
+    those (or with the rows this process wrote, when it wrote them at that head), not read back.
+    None where that cannot be (no SQL, a void, a new campaign, any failure computing the rows):
+    on_commit then brings the tables up to date after the commit, as before, and reports what fails."""
+    store = ledger.store
+    d = dialect(store)
+    follows = (before.position, before.head)
+    if d is None or before.position == 0 or not _appendable(records, *follows):
+        return None
+    cid = str(campaign_id)
+    try:
+        _create_once(store, d)
+        kept = _kept.get(store, {}).get(cid)
+        stored = kept if kept is not None and (kept.position, kept.head) == follows else Tracked(
+            *follows, {name: frozenset(rows) for name, rows in current_rows(before).items()})
+        rows, current = _rows_after(records, stored, after, before.copy)
+    except Exception:  # noqa: BLE001 - the events are committed whatever went wrong here
+        return None
+
+    def write(cursor: Any) -> None:
+        # Tables behind (a failed update, a process killed after its commit), or moved by another
+        # process meanwhile: on_commit sees to them.
+        if _move_tracking(cursor, d, cid, follows, records[-1]):
+            _written.setdefault(store, {})[cid] = _write(cursor, d, stored, rows, current, records[-1])
+
+    return write
 
 
 def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record] | History) -> str:
@@ -248,14 +340,22 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
         return _write_history(store, d, cid, records)
     # The update's transaction starts with a write (see _lock_tracking): a SQLite transaction that
     # has read cannot wait for another writer to finish, it fails at once with "database is locked".
+    appended = None
     with store.sql() as cursor:
         position, head = _lock_tracking(cursor, d, cid)
         if position >= records[-1].position:
             return REFLECTED
         missing = _missing_records(store, campaign_id, records, position)
         if missing and _appendable(missing, position, head):
-            _append(cursor, d, Ledger(store), campaign_id, state, missing, position)
-            return APPENDED
+            stored = _stored_current(cursor, d, cid, position, head)
+            # The state at the tracked position, as it was then (for several transactions).
+            start = functools.partial(Ledger(store).load, campaign_id, upto=position) if position else CampaignState
+            rows, current = _rows_after(missing, stored, state, start)
+            appended = _write(cursor, d, stored, rows, current, missing[-1])
+            _track(cursor, d, cid, missing[-1].position, missing[-1].hash)
+    if appended is not None:
+        _keep(store, cid, appended)
+        return APPENDED
     # A void or reroll changed the past (or the tracked head is not in the history): recompute.
     # The events are read outside the SQL transaction, so the tracking row is not held meanwhile
     # (and not at all when the records committed are the whole history).
@@ -318,8 +418,14 @@ def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
     return update(store, campaign_id, state, list(store.records(campaign_id, after=position)))
 
 
-def on_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
-    """The `Ledger.on_commit` hook."""
+def on_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record] | History) -> None:
+    """The `Ledger.on_commit` hook: nothing more to do when the commit's own transaction wrote the
+    rows (in_commit); else the tables are brought up to date now."""
+    written = _written.get(ledger.store, {}).pop(str(campaign_id), None)
+    if written is not None and not isinstance(records, History) and (written.position, written.head) == (
+            records[-1].position, records[-1].hash):
+        _keep(ledger.store, str(campaign_id), written)
+        return
     update(ledger.store, campaign_id, state, records)
 
 

@@ -146,6 +146,7 @@ class Session(msgspec.Struct):
     actor: str
     campaign_ref: str | None
     on_commit: list[Callable[..., None]] = msgspec.field(default_factory=list)
+    in_commit: list[Callable[..., Any]] = msgspec.field(default_factory=list)
     creates_store: bool = False  # may this command create a SQLite file that is not there yet?
     answer_json: bool = False  # a write's --json: answer with JSON instead of the event lines
     _ledger: Ledger | None = None
@@ -157,7 +158,7 @@ class Session(msgspec.Struct):
             if self.creates_store:
                 self._new_file = new_sqlite_file(self.store_url)
             store = Store(self.store_url, create=self.creates_store)
-            self._ledger = Ledger(store, on_commit=self.on_commit)
+            self._ledger = Ledger(store, on_commit=self.on_commit, in_commit=self.in_commit)
         return self._ledger
 
     def discard_if_new(self) -> None:
@@ -186,6 +187,7 @@ class Session(msgspec.Struct):
 
 
 COMMIT_HOOKS: list[Callable[..., None]] = []  # read models register here (see projections)
+IN_COMMIT_HOOKS: list[Callable[..., Any]] = []  # … and here, to write inside the commit's transaction (Ledger)
 # Called with (ledger, campaign id, state) whenever a command loads a campaign: read models that
 # fell behind (a process killed between its commit and their update) catch up here.
 LOAD_HOOKS: list[Callable[..., None]] = []
@@ -220,6 +222,7 @@ def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | Non
     actor, campaign_ref = checked_argument(actor), campaign_ref and checked_argument(campaign_ref)
     check_name(actor, "the actor (--as)")
     session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS),
+                      in_commit=list(IN_COMMIT_HOOKS),
                       creates_store=ctx.invoked_subcommand in STORE_CREATING_COMMANDS)
     ctx.obj = session
     ctx.call_on_close(session.close)

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ledger.cli.app import COMMIT_HOOKS, LOAD_HOOKS, Session, main, pass_session
+from ledger.cli.app import COMMIT_HOOKS, IN_COMMIT_HOOKS, LOAD_HOOKS, Session, main, pass_session
 from ledger.describe import plural
 from ledger.errors import LedgerError
 from ledger.records import Record
@@ -47,6 +47,7 @@ def catch_up_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignSta
                    "run `campaign rebuild`.", err=True)
 
 
+IN_COMMIT_HOOKS.append(sql.in_commit)  # never fails a command: keep_read_models then catches up and warns
 COMMIT_HOOKS.append(keep_read_models)
 LOAD_HOOKS.append(catch_up_read_models)
 

@@ -17,7 +17,10 @@ import pytest
 
 from ledger import campaigns
 from ledger.cli import app
+from ledger.store import Store
 from ledger.testing import CampaignRunner
+from projections import sql
+from projections.tables import READ_MODELS
 
 R, S = "Reikland Rats", "Clan Skrit"
 HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0",
@@ -122,6 +125,27 @@ def test_campaign_answer_completes_the_decision_with_its_recorded_dice(peeked):
     assert peeked("pending").output == "No decision is pending.\n"
     assert peeked("replay", "--check").output == "Re-decided 7 transactions from their commands and dice: all match.\n"
     assert peeked("verify").exit_code == 0
+
+
+def test_an_answer_and_its_command_are_one_commit_with_their_read_model_rows(peeked, monkeypatch):
+    """T9 (the answer) and T10 (the command decided again) are stored in one commit, and their
+    read-model rows with them (each transaction's described with the state after it): nothing is
+    left for after the commit, and the tables equal a rebuild."""
+    def after_the_commit(*_args):
+        raise AssertionError("the rows were left to after the commit")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sql, "update", after_the_commit)
+        answered = peeked("answer", f"keep={KEEP}")
+    assert (answered.exit_code, "Warning" in answered.output) == (0, False), answered.output
+    store = Store(peeked.store)
+    try:
+        cid = store.campaign_ids()[0]
+        records = list(store.records(cid))
+        assert [r.tx for r in records[-8:]] == [9, 9, 10, 10, 10, 10, 10, 10]
+        assert sql.check(store, cid, records) == (records[-1].position, len(READ_MODELS))
+    finally:
+        store.close()
 
 
 def test_other_warbands_go_on_while_a_decision_is_pending(peeked):

@@ -18,7 +18,7 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 
 from ledger import dice
-from ledger.keyfile import KEYS_ENV
+from ledger.keyfile import KEYS_ENV, KeyFile
 from ledger.store import Store
 from ledger.testing import FIXED_SEED, CampaignRunner
 
@@ -164,6 +164,24 @@ def test_a_swapped_seed_is_refused_before_any_roll_or_reveal_and_nothing_is_writ
     assert campaign("verify").exit_code == 0 and campaign("export").exit_code == 0
     table = campaign("roll", "D6", "--for", "loot", "--dice", "4")
     assert table.exit_code == 0  # table dice need no seed
+
+
+def test_a_long_lived_store_reads_a_seed_from_the_key_file_once_and_a_missing_one_each_time(campaign, keys):
+    """Every ledger roll looks its seed up: a store that stays open keeps one it found (an epoch's
+    seed never changes), and looks again for one it did not find (another process may keep it since)."""
+    store = Store(campaign.store)
+    try:
+        cid = str(store.campaign_ids()[0])
+        real_read, reads = store.keys._read, []
+        store.keys._read = lambda: reads.append(1) or real_read()
+
+        assert [store.seed(uuid.UUID(cid), 0) for _ in range(3)] == [FIXED_SEED.hex()] * 3
+        assert store.seed(uuid.UUID(cid), 1) is None
+        KeyFile(keys).save(cid, 1, "cd" * 32)  # another process opens epoch 1
+        assert [store.seed(uuid.UUID(cid), 1) for _ in range(2)] == ["cd" * 32] * 2
+        assert len(reads) == 3  # epoch 0 once, epoch 1 missing, epoch 1 found
+    finally:
+        store.close()
 
 
 # --- campaigns whose seeds an older version kept inside the file ---------------------------------------

@@ -200,8 +200,8 @@ class Harvest:
         original = Store.append
         harvest = self
 
-        def append(store, campaign_id, records):
-            original(store, campaign_id, records)
+        def append(store, campaign_id, records, **options):
+            original(store, campaign_id, records, **options)
             harvest.touched[campaign_id] = store
 
         Store.append = append

@@ -64,7 +64,7 @@ def store(sql_url) -> Iterator[Store]:
 @pytest.fixture
 def ledger(store, clock) -> Ledger:
     """A ledger whose commits keep the read models, as the CLI's does."""
-    return Ledger(store, clock=clock, on_commit=[sql.on_commit])
+    return Ledger(store, clock=clock, on_commit=[sql.on_commit], in_commit=[sql.in_commit])
 
 
 Dump = dict[str, list[tuple]]

@@ -99,12 +99,15 @@ def test_a_memory_store_has_no_tables_to_rebuild():
     )
 
 
-def test_a_failed_update_warns_and_the_next_command_catches_up(league, sql_url, monkeypatch, dump):
+@pytest.mark.parametrize("broken_part", ["_rows_after", "_write"])
+def test_a_failed_update_warns_and_the_next_command_catches_up(league, sql_url, monkeypatch, dump, broken_part):
+    """Computing the rows fails (before the commit), or writing them does (inside the commit's own
+    transaction, then again after it): the command is recorded all the same, with a warning."""
     def broken(*_args):
         raise RuntimeError("database is locked")
 
     with monkeypatch.context() as patch:
-        patch.setattr(sql, "update", broken)
+        patch.setattr(sql, broken_part, broken)
         result = league("xp", "award", "Gunnar", "1", "--reason", "late")
     assert result.exit_code == 0
     assert result.stderr == (

@@ -105,13 +105,56 @@ def test_tables_that_fell_behind_catch_up_from_the_events(store, ledger, league,
     assert dump(store) == caught_up
 
 
+def test_a_command_writes_its_rows_and_tracking_in_its_own_commit(store, ledger, league, dump, monkeypatch):
+    """The tables reflect the head the command follows: its rows go in with its events, in one
+    database transaction, and nothing is left for after the commit."""
+    def after_the_commit(*_args):
+        raise AssertionError("the rows were left to after the commit")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sql, "update", after_the_commit)
+        outcome = ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="in one"), actor="Ann")  # T8
+    kept = dump(store)
+    assert kept["rm_tracking"] == [(str(league), outcome.state.position, outcome.state.head)]
+    assert [row[6] for row in kept["rm_log"][-2:]] == ["xp.award", "Gunnar gains 2 XP: in one"]
+    assert [row[6] for row in kept["rm_ratings"] if row[1] == "reikland-rats"] == [0, 40, 43, 45]
+    sql.rebuild(store, [league], drop=True)
+    assert dump(store) == kept
+
+
+def test_processes_taking_turns_each_write_their_rows_in_their_own_commit(store, sql_url, ledger, league, dump,
+                                                                           clock, monkeypatch):
+    """Two processes take turns: each keeps the current rows it wrote, but the other one wrote since
+    (Snikch recruited, his XP), so each compares with the rows of the state it decided on instead;
+    every commit stays one transaction, and the tables equal a rebuild."""
+    def after_the_commit(*_args):
+        raise AssertionError("the rows were left to after the commit")
+
+    other = Ledger(Store(sql_url), clock=clock, on_commit=[sql.on_commit], in_commit=[sql.in_commit])
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(sql, "update", after_the_commit)
+            ledger.execute(league, AwardXP(fighter="Gunnar", amount=1, reason="mine"), actor="Ann")
+            other.execute(league, RecruitFighter(warband="Clan Skrittle", name="Snikch", role="leader", cost=30),
+                          actor="Bob")
+            ledger.execute(league, AwardXP(fighter="Gunnar", amount=1, reason="mine again"), actor="Ann")
+            other.execute(league, AwardXP(fighter="Snikch", amount=2, reason="his"), actor="Bob")
+            ledger.execute(league, AwardXP(fighter="Snikch", amount=1, reason="mine for him"), actor="Ann")
+    finally:
+        other.store.close()
+    kept = dump(store)
+    assert [(row[1], row[8]) for row in kept["rm_fighters"]] == [("gunnar", 5), ("snikch", 3)]  # XP
+    sql.rebuild(store, [league], drop=True)
+    assert dump(store) == kept
+
+
 def test_a_failed_update_writes_nothing(store, ledger, league, dump, clock, monkeypatch):
     before = dump(store)
 
     def fail(*_args):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(sql, "_track", fail)  # the last statement of an update
+    monkeypatch.setattr(sql, "_sync", fail)  # writing the current tables: in the commit, then again after it
     with pytest.raises(RuntimeError):
         ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="lost"), actor="Ann")
     assert dump(store) == before
@@ -195,7 +238,8 @@ def test_tables_behind_a_void_are_recomputed(store, clock, rated_ruleset, dump):
 
 def test_writers_in_parallel_keep_the_tables_exactly(store, sql_url, ledger, league, dump, clock):
     """Four connections award XP at once: every update lands, and the tables are what a rebuild gives."""
-    writers = [Ledger(Store(sql_url), clock=clock, on_commit=[sql.on_commit]) for _ in range(4)]
+    writers = [Ledger(Store(sql_url), clock=clock, on_commit=[sql.on_commit], in_commit=[sql.in_commit])
+               for _ in range(4)]
     awarded: list[int] = []
     failures: list[BaseException] = []
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 
@@ -12,6 +13,8 @@ from ledger import events as ev
 from ledger.campaigns import Ledger, fold, transactions
 from ledger.records import Record
 from ledger.store import Store
+from ledger.testing import CampaignRunner
+from projections import tables
 from projections.tables import WARBANDS, all_rows, current_rows, transaction_rows
 
 T = "2026-11-29T12:00:00.000000Z"  # the fixed clock of tests/conftest.py
@@ -153,3 +156,26 @@ def test_appending_each_transaction_gives_what_a_full_computation_gives(gunnar):
         kept = {**{name: kept.get(name, []) + rows for name, rows in appended.items()}, **current_rows(state)}
         assert kept == all_rows(records[: group[-1].position])[1], f"after T{group[0].tx}"
     assert kept["rm_ratings"][-1][-1] == 40 + 3 + 10 * 2
+
+
+def test_json_text_writes_the_bytes_of_json_dumps_for_every_value_of_every_sample_campaign(tmp_path, monkeypatch):
+    """The JSON columns are documented as json.dumps(…, sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False); json_text writes them with msgspec. Every value of every row of each
+    ruleset's sample campaign, and keys msgspec cannot sort (numbers), give the same text."""
+    url = "sqlite:///" + str(tmp_path / "demo.db")
+    assert CampaignRunner(url)("demo").exit_code == 0
+    values = []
+    real = tables.json_text
+    monkeypatch.setattr(tables, "json_text", lambda value: values.append(value) or real(value))
+    store = Store(url)
+    try:
+        for cid in store.campaign_ids():
+            all_rows(list(store.records(cid)))
+    finally:
+        store.close()
+    monkeypatch.undo()
+    values += [{10: "ten", 9: "nine"}, {"é": ["\u2028", "\x00", "😀"], "a": None, "b": True}]
+
+    assert len(values) > 1000  # the sample campaigns were read
+    assert [v for v in values if tables.json_text(v) != json.dumps(v, sort_keys=True, separators=(",", ":"),
+                                                                    ensure_ascii=False)] == []

@@ -76,7 +76,7 @@ def test_a_command_that_cannot_commit_after_its_retries_fails_cleanly(cli, db_pa
     from ledger.errors import Conflict
     from ledger.store import Store
 
-    def always_taken(self, campaign_id, records):
+    def always_taken(self, campaign_id, records, **_options):
         raise Conflict("another command was recorded in this campaign at the same time")
 
     before = store_bytes()

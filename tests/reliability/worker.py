@@ -11,7 +11,10 @@ COUNT commands (0: until killed), cycling through a ledger roll, a note and an X
 labelled PREFIX-N (the roll's purpose, the note, the award's reason). --wait prints `ready` once
 imported and waits for a line on stdin before the first command (so that a kill can land in the
 commands, not the start-up). --pause-after-commit prints `committed LABEL` between the commit of
-the first command's events and the update of the read models, then sleeps there.
+the first command's events and the update of the read models, then sleeps there: the read models
+are then left to after the commit, as when they cannot be written in the commit's own transaction
+(tables behind, a failure). --pause-in-commit prints `in commit LABEL` inside the first command's
+database transaction, after its events and read-model rows, before it commits, and sleeps there.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import time
 import click
 
 from ledger.cli import main
-from ledger.cli.app import COMMIT_HOOKS
+from ledger.cli.app import COMMIT_HOOKS, IN_COMMIT_HOOKS
 
 
 def say(line: str) -> None:
@@ -64,6 +67,16 @@ def main_loop(argv: list[str]) -> None:
             time.sleep(60)
 
         COMMIT_HOOKS.insert(0, pause)
+        IN_COMMIT_HOOKS.clear()
+    if "--pause-in-commit" in argv:
+        def pause_inside(ledger, campaign_id, before, after, records):
+            def write(cursor) -> None:
+                say(f"in commit {prefix}-0")
+                time.sleep(60)
+
+            return write
+
+        IN_COMMIT_HOOKS.append(pause_inside)
     if "--wait" in argv:
         say("ready")
         sys.stdin.readline()

@@ -23,12 +23,12 @@ def interleave_before_first_append(store, monkeypatch, rival_command):
     real_append = store.append
     first_attempt = []
 
-    def append(campaign_id, records):
+    def append(campaign_id, records, **options):
         # Only the first append is interleaved (memory:// rivals share this store object).
         monkeypatch.setattr(store, "append", real_append)
         first_attempt.extend(r.position for r in records)
         rival_command()
-        real_append(campaign_id, records)
+        real_append(campaign_id, records, **options)
 
     monkeypatch.setattr(store, "append", append)
     return first_attempt
@@ -73,7 +73,7 @@ def test_the_second_decision_follows_the_rules_on_the_new_state(campaign, reopen
 
 
 def test_a_writer_that_keeps_losing_gives_up_with_a_conflict_and_writes_nothing(campaign, monkeypatch):
-    def always_taken(campaign_id, records):
+    def always_taken(campaign_id, records, **_options):
         raise Conflict("another command was recorded in this campaign at the same time")
 
     monkeypatch.setattr(campaign.ledger.store, "append", always_taken)
@@ -150,14 +150,14 @@ def test_postgresql_writers_of_one_campaign_take_turns_instead_of_deciding_again
         rival_loaded.set()
         return state
 
-    def mine_appends(*args):
+    def mine_appends(*args, **options):
         rival_loaded.wait(timeout=2)  # without turns the rival decides meanwhile; with them it cannot
-        mine_append(*args)
+        mine_append(*args, **options)
         mine_committed.set()
 
-    def rival_appends(*args):
+    def rival_appends(*args, **options):
         mine_committed.wait(timeout=10)
-        rival_append(*args)
+        rival_append(*args, **options)
 
     monkeypatch.setattr(mine, "load", mine_loads)
     monkeypatch.setattr(rival, "load", rival_loads)
