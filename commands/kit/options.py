@@ -90,5 +90,10 @@ def _read(options_type: type[Options], recorded: str) -> Options:
 
 
 def options_of(options: Mapping[str, Any], options_type: type[O]) -> O:
-    """The campaign's options as the ruleset's Struct (cached: folds and handlers read them often)."""
-    return _read(options_type, json.dumps(options, sort_keys=True, default=str))  # type: ignore[return-value]
+    """The campaign's options as the ruleset's Struct (cached: folds and handlers read them often,
+    a rating at every transaction of the read models)."""
+    try:
+        recorded = msgspec.json.encode(options, order="sorted").decode("utf-8")  # json.dumps's text, faster
+    except TypeError:  # what JSON does not hold (options are read from JSON, so only by mistake)
+        recorded = json.dumps(options, sort_keys=True, default=str)
+    return _read(options_type, recorded)  # type: ignore[return-value]
