@@ -8,13 +8,15 @@ client alone, measured in the same run on the same database.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import statistics
+import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 from benchmarks import league
@@ -23,7 +25,7 @@ from ledger.store import Store
 from projections import sql
 
 
-@contextmanager
+@contextlib.contextmanager
 def scratch_database(server: str) -> Iterator[str | None]:
     """A fresh database on `server`, dropped afterwards (None when the server does not answer)."""
     try:
@@ -56,14 +58,25 @@ class Clients:
         return len(self.latencies) / self.seconds
 
 
+_START: Any = None  # the clients' barrier: each starts its commands once every client is ready
+
+
+def _share_start(start: Any) -> None:
+    global _START  # noqa: PLW0603 - a pool worker's one shared object, set as it starts
+    _START = start
+
+
 def _client(job: tuple[str, str, int]) -> tuple[list[float], int, float, float]:
-    """(latencies, failed, wall clock of the first command's start, of the last one's end)."""
+    """(latencies, failed, wall clock of the first command's start, of the last one's end). The
+    commands start together, once every client has started its interpreter and opened the store
+    (at once, as a league's players would): what is timed is the clients writing at the same time,
+    not one client's commands while the others still import their modules."""
     url, campaign_id, commands = job
-    begun = time.time()
     try:
         store = Store(url)
     except Exception:  # noqa: BLE001 - a client that cannot open the store is a failure to count
-        return [], commands, begun, time.time()
+        _wait_for_the_others()
+        return [], commands, time.time(), time.time()
     try:
         ledger = Ledger(store, on_commit=[sql.on_commit], in_commit=[sql.in_commit])
         cid = uuid.UUID(campaign_id)
@@ -71,6 +84,7 @@ def _client(job: tuple[str, str, int]) -> tuple[list[float], int, float, float]:
 
         command = accepted_command(ledger, cid)
         latencies, failed = [], 0
+        _wait_for_the_others()
         begun = time.time()
         for _ in range(commands):
             started = time.perf_counter()
@@ -85,10 +99,17 @@ def _client(job: tuple[str, str, int]) -> tuple[list[float], int, float, float]:
         store.close()
 
 
+def _wait_for_the_others() -> None:
+    with contextlib.suppress(threading.BrokenBarrierError):
+        _START.wait(timeout=120)
+
+
 def run_clients(url: str, campaign_ids: list[uuid.UUID], commands: int) -> Clients:
     """One client process per campaign id given (ids may repeat: clients sharing a campaign)."""
     jobs = [(url, str(cid), commands) for cid in campaign_ids]
-    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:  # fresh interpreters, as CLI commands are
+    context = multiprocessing.get_context("spawn")  # fresh interpreters, as CLI commands are
+    start = context.Barrier(len(jobs))
+    with context.Pool(len(jobs), initializer=_share_start, initargs=(start,)) as pool:
         results = pool.map(_client, jobs)
     seconds = max(r[3] for r in results) - min(r[2] for r in results)
     return Clients(seconds, [t for r in results for t in r[0]], sum(r[1] for r in results))

@@ -56,6 +56,7 @@ SIZES = {"tiny": 300, "1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 100_000
 LEAGUE_CAMPAIGNS = {"1m": 2}  # campaigns per ruleset: the 1m league is 2 x 5 rulesets x 100k events
 MEASUREMENTS = ("cli", "commands", "load", "trail", "memory")  # --only chooses among them
 SMALL = 1_000  # the small campaign the large one is compared with
+POSTGRES_COMMANDS = 40  # each PostgreSQL client's: enough to be timed writing alongside the others
 CLI = "import sys; from ledger.cli import main; sys.argv[0] = 'campaign'; main()"
 BARE_PROCESS = "import eventsourcing.application, msgspec, click"
 # Prints the process's peak resident memory (KiB) on the last line of stderr. Linux's VmHWM, not
@@ -492,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.postgres:
             print("  measuring PostgreSQL clients", file=sys.stderr, flush=True)
             try:
-                rows += measure_postgres(args.postgres, chosen[0], max(10, args.repeat * 4))
+                rows += measure_postgres(args.postgres, chosen[0], POSTGRES_COMMANDS)
             except Exception as error:  # noqa: BLE001 - reported, like any other measurement that fails
                 failures.append(f"PostgreSQL: {type(error).__name__}: {error}")
     print(f"Size {args.size}, {args.repeat} runs a measurement, medians; {time.perf_counter() - started:.0f} s in all.")
