@@ -14,7 +14,7 @@ when it is, and a roll that differs is reported once the whole chain has been re
 """
 
 from ledger.chain import Chain, ChainChecker, Entry, check_extends, locate_head  # noqa: F401 - the audit API
-from ledger.stored_chain import find_campaign, stored_name, verify_store, verify_store_reading  # noqa: F401
+from ledger.stored_chain import find_campaign, stored_names, verify_store, verify_store_reading  # noqa: F401
 from ledger.trail import (  # noqa: F401
     FORMAT,
     FORMAT_VERSION,

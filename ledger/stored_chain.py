@@ -228,23 +228,26 @@ class _Snapshot:
         return self.position
 
 
-def stored_name(store: Store, campaign_id: uuid.UUID) -> str | None:
-    """A campaign's name read from its stored campaign.started row, without trusting the rest."""
-    for row in store.raw_rows(campaign_id):
-        if row.topic == "campaign.started":
-            try:
-                return str(strict_json(_row_bytes(row))["event"]["name"])
-            except (ValueError, TypeError, KeyError):
-                return None
-    return None
+def stored_names(store: Store) -> dict[uuid.UUID, str | None]:
+    """Every campaign's id and name, in the order they were started, the name read from its stored
+    campaign.started row (found through the topic index) without trusting anything else: None where
+    that row does not say it."""
+    names: dict[uuid.UUID, str | None] = {}
+    for row in store.rows_of_topic("campaign.started"):
+        try:
+            name: str | None = str(strict_json(_row_bytes(row))["event"]["name"])
+        except (ValueError, TypeError, KeyError):
+            name = None
+        names[uuid.UUID(str(row.originator_id))] = name
+    return names
 
 
 def find_campaign(store: Store, ref: str | None) -> uuid.UUID:
     """The campaign to verify, found without decoding (and so without trusting) its history."""
-    ids = store.campaign_ids()
+    names = stored_names(store)
     if ref is None:
-        return store.pick_unnamed(ids, lambda cid: stored_name(store, cid) or str(cid))
-    for cid in ids:
-        if str(cid) == ref.strip().lower() or (stored_name(store, cid) or "").lower() == ref.strip().lower():
+        return store.pick_unnamed(list(names), lambda cid: names[cid] or str(cid))
+    for cid, name in names.items():
+        if str(cid) == ref.strip().lower() or (name or "").lower() == ref.strip().lower():
             return cid
     raise NotFound(f"no campaign '{ref}' in {store.url}")

@@ -26,7 +26,7 @@ from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
 from ledger.store import Store
-from ledger.stored_chain import checked_entries, finish_chain, stored_name, voids_ahead
+from ledger.stored_chain import checked_entries, finish_chain, stored_names, voids_ahead
 from ledger.trail_json import (
     CANONICAL_FORM,
     EXCLUDED_KEYS,
@@ -476,10 +476,11 @@ def import_chain(ledger: Ledger, chain: Chain, *, rechecked: bool = False) -> Ca
         problems = _ImportProblems.of(chain, store.seed)
         problems.raise_first(problems.stored_differently, problems.numbers, problems.rules, problems.secret_dice)
     campaign_id = uuid.UUID(chain.campaign_id)
-    if campaign_id in store.campaign_ids():
+    names = stored_names(store)
+    if campaign_id in names:
         raise Conflict(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")
-    for other in store.campaign_ids():
-        if (stored_name(store, other) or "").lower() == chain.name.lower():
+    for name in names.values():
+        if (name or "").lower() == chain.name.lower():
             raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
                            "the hashed history, so import into another store")
     return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids))
