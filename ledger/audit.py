@@ -5,8 +5,10 @@ reading, importing). docs/audit-format.md describes the format for people who wr
 verifier.
 
 The chain is never checked through the typed decoder: each record is rebuilt from the JSON that is
-stored (or exported), parsed strictly (ledger.trail_json.strict_json), and hashed in its canonical
-form. The typed decoder is asked too — a row it cannot read "does not decode" — and its events drive
+stored (or exported) and hashed in its canonical form. A row or line exactly as the store or the
+export writes it is read fast (by typed decoders, then written again to prove it gives the same
+bytes: no repeated key, float or other spelling); anything else is parsed strictly
+(ledger.trail_json.strict_json), which names its fault. The typed decoder is asked too — a row it cannot read "does not decode" — and its events drive
 the checks of dice and seeds. The chain is read once, a page (or a line) at a time, and not held:
 a Chain reads its events again when asked. Chain problems are reported at the first bad position
 (or line) as they are met; a seed is revealed after the rolls it made, so those rolls are re-derived

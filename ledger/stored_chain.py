@@ -1,5 +1,8 @@
 """Verifying a campaign as stored: each row's raw JSON rebuilt into its record (never trusting the
-typed decoder), the chain checked, and the latest snapshot compared with the fold of the events."""
+typed decoder: a row is read by it only when writing it again gives its bytes back, anything else
+strictly), the chain checked, and the latest snapshot compared with the fold of the events. The
+chain is read once; what else must be checked against it (the read models, an export's lines)
+is handed the records as they are verified, the voids read ahead through the topic index."""
 
 from __future__ import annotations
 
