@@ -57,7 +57,8 @@ COMMAND_MODULES = {
     **dict.fromkeys(["verify", "export", "import"], "audit"),
     "backup": "backup",
     "battle": "battles",
-    **dict.fromkeys(["new", "list", "use", "show", "rulesets", "rules", "seed", "void", "reroll", "replay"], "campaigns"),
+    **dict.fromkeys(["new", "list", "use", "show", "rulesets", "rules", "void", "reroll", "replay"], "campaigns"),
+    "seed": "keys",  # the group is defined with campaigns, its key-file commands in keys (which imports it)
     "demo": "demo",
     **dict.fromkeys(["roll", "draw", "note"], "dicecmds"),
     **dict.fromkeys(["fighter", "xp", "item", "treasury", "correct"], "fighters"),

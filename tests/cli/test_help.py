@@ -1,5 +1,8 @@
 """Every command and group has help text, and `--help` works on each."""
 
+import subprocess
+import sys
+
 import click
 from click.testing import CliRunner
 
@@ -62,3 +65,17 @@ def test_every_read_and_write_takes_json():
 
 
 CORE = set(COMMAND_MODULES)
+
+
+def test_each_group_has_all_its_commands_in_a_fresh_process():
+    """A core command's module is imported when the command is used: the group must bring every
+    one of its subcommands along (`seed where` once came only if another module had been imported)."""
+    loaded = {path[0]: sorted(command.commands) for path, command in all_commands(main)
+              if len(path) == 1 and isinstance(command, click.Group)}
+    assert "seed" in loaded and "where" in loaded["seed"]
+    for name, subcommands in loaded.items():
+        shown = subprocess.run(
+            [sys.executable, "-c", "import sys, click; from ledger.cli import main; "
+             "print(' '.join(sorted(main.get_command(click.Context(main), sys.argv[1]).commands)))", name],
+            capture_output=True, text=True, check=True)
+        assert shown.stdout.split() == subcommands, name
