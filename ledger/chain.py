@@ -30,6 +30,9 @@ class Entry:
 
 
 DIGEST = 32  # bytes of a SHA-256
+# Told how many more events a reading got through (a progress bar's update), every PROGRESS_STEP.
+Progress = Callable[[int], None]
+PROGRESS_STEP = 1000
 
 
 @dataclass
@@ -53,6 +56,7 @@ class Chain:
     voids: list[Record]  # the transaction.voided records: what annotations and a fold need to know ahead
     snapshot: int | None = None  # position of the snapshot checked against the events (stores only)
     abandoned: list[int] = field(default_factory=list)  # epochs whose seed was left behind for good
+    advance: Progress | None = None  # told how many events each reading has got through
 
     @property
     def entries(self) -> Iterable[Entry]:
@@ -76,9 +80,13 @@ class Chain:
                 return
             if bytes.fromhex(entry.hash) != self.digest(count) or hash_body(entry.body) != entry.hash:
                 raise IntegrityFailure(f"{entry.where}: changed since it was verified")
+            if self.advance is not None and count % PROGRESS_STEP == 0:
+                self.advance(PROGRESS_STEP)
             yield entry
         if count < self.count:
             raise IntegrityFailure(f"{self.where(count + 1)}: gone since it was verified")
+        if self.advance is not None and count % PROGRESS_STEP:
+            self.advance(count % PROGRESS_STEP)
 
 
 @dataclass(frozen=True)
@@ -190,6 +198,7 @@ class ChainChecker:
     waiting: dict[int, _WaitingRolls] = field(default_factory=dict)  # epoch not revealed yet -> its rolls
     ledger_rolls_verified: int = 0
     derivation_failure: tuple[int, IntegrityFailure] | None = None  # the first, by order: raised at the end
+    advance: Progress | None = None  # told every PROGRESS_STEP events; handed on to the chain's readings again
 
     @staticmethod
     def fail(where: str, problem: str) -> IntegrityFailure:
@@ -216,6 +225,8 @@ class ChainChecker:
         self._follow(entry, previous)
         self.count, self.previous = expected, entry
         self.digests += bytes.fromhex(entry.hash)
+        if self.advance is not None and expected % PROGRESS_STEP == 0:
+            self.advance(PROGRESS_STEP)
         if isinstance(entry.record.event, ev.TransactionVoided):
             self.voids.append(entry.record)
 
@@ -360,6 +371,8 @@ class ChainChecker:
             self._derive(epoch, seeds[epoch])
         if self.derivation_failure is not None:
             raise self.derivation_failure[1]
+        if self.advance is not None and self.count % PROGRESS_STEP:
+            self.advance(self.count % PROGRESS_STEP)
         return Chain(
             source=source,
             count=self.count,
@@ -375,6 +388,7 @@ class ChainChecker:
             ledger_rolls_waiting={epoch: len(rolls) for epoch, rolls in sorted(self.waiting.items()) if rolls},
             voids=self.voids,
             abandoned=sorted(self.abandoned_in),
+            advance=self.advance,
         )
 
 

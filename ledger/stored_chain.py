@@ -14,7 +14,7 @@ import msgspec
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.chain import Chain, ChainChecker, Entry
+from ledger.chain import Chain, ChainChecker, Entry, Progress
 from ledger.errors import BadInput, IntegrityFailure, NotFound
 from ledger.fold import apply_record
 from ledger.records import Record
@@ -115,16 +115,17 @@ T = TypeVar("T")
 
 
 def verify_store_reading(
-    store: Store, campaign_id: uuid.UUID, read: Callable[[Iterator[Record], Sequence[Record]], T]
+    store: Store, campaign_id: uuid.UUID, read: Callable[[Iterator[Record], Sequence[Record]], T],
+    advance: Progress | None = None,
 ) -> tuple[Chain, T]:
     """`verify_store`, with `read` handed the verified records as they are read (the same single
     reading, up to the position the campaign had when it began; `read` may stop early) and the
     campaign's transaction.voided records, known ahead. The chain, and what `read` returned. A
     chain that does not verify is named before any IntegrityFailure of `read`, as if the chain had
-    been verified first."""
+    been verified first. `advance` is told how many events the reading has got through."""
     rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
     snapshot = _Snapshot(store, campaign_id)
-    checker = ChainChecker()
+    checker = ChainChecker(advance=advance)
     last = store.last_position(campaign_id)
     voids = voids_ahead(store, campaign_id, checker, last)
 

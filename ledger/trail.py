@@ -20,7 +20,7 @@ from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
 from ledger.campaigns import History, Ledger
-from ledger.chain import Chain, ChainChecker, Entry, die_sides
+from ledger.chain import Chain, ChainChecker, Entry, Progress, die_sides
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
 from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
@@ -59,14 +59,15 @@ def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
     yield _trailer_line(chain)
 
 
-def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator) -> Iterator[str]:
+def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator, advance: Progress | None = None
+                      ) -> Iterator[str]:
     """The export of a campaign as stored, verified as it is written: the events are read once (the
     voids, which a line's annotations name, read ahead through the topic index), up to the position
     the campaign had when the export began. IntegrityFailure at the first event that does not
     verify: the caller keeps what was written only once the trailer is (`campaign export` writes to
     a file it renames at the end)."""
     rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
-    checker = ChainChecker()
+    checker = ChainChecker(advance=advance)
     last = store.last_position(campaign_id)
     voids = voids_ahead(store, campaign_id, checker, last)
     notes = annotate(voids)
@@ -269,11 +270,12 @@ def _trailer_seeds(line: _Line) -> dict[int, tuple[str, str]]:
     return {int(epoch): (seed, where) for epoch, seed in seeds.items()}
 
 
-def read_trail(data: bytes | BinaryIO, annotate: Annotator) -> Chain:
-    """Verify an exported trail on its own, line by line; the first line that does not verify is named."""
+def read_trail(data: bytes | BinaryIO, annotate: Annotator, advance: Progress | None = None) -> Chain:
+    """Verify an exported trail on its own, line by line; the first line that does not verify is
+    named. `advance` is told how many events each reading of the trail has got through."""
     rulesets.load_rulesets()
     trail = _TrailFile(data)
-    checker = ChainChecker()
+    checker = ChainChecker(advance=advance)
     annotations = _AnnotationsRead()
     header: _Line | None = None
     trailer: _Line | None = None

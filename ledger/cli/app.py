@@ -14,7 +14,7 @@ import os
 import sqlite3
 import sys
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import wraps
 from typing import Any
 
@@ -486,6 +486,20 @@ def report(outcome: Outcome) -> None:
     txs = sorted({r.tx for r in outcome.records})
     label = ", ".join(f"T{t}" for t in txs)
     click.echo(f"Recorded {label} ({len(outcome.records)} events). Head {outcome.state.head[:16]}")
+
+
+PROGRESS_EVENTS = 5000  # work over at least this many events shows a progress bar on standard error
+
+
+@contextlib.contextmanager
+def progress(label: str, events: int) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on standard error over `events` (its update), when there are enough of them to
+    wait for; None otherwise. Not a terminal: click prints the label once instead."""
+    if events < PROGRESS_EVENTS:
+        yield None
+        return
+    with click.progressbar(length=events, label=label, file=sys.stderr) as bar:
+        yield bar.update
 
 
 def emit_json(value: Any) -> None:

@@ -16,7 +16,7 @@ import click
 
 from ledger import audit, files
 from ledger import events as ev
-from ledger.cli.app import Session, emit_json, main, pass_session
+from ledger.cli.app import Session, emit_json, main, pass_session, progress
 from ledger.cli.report import dice_line, verified, write_output
 from ledger.describe import plural
 from ledger.errors import IntegrityFailure
@@ -59,7 +59,8 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     read_models = None
     unrecorded: list[Any] = []
     if trail is not None:
-        chain = audit.read_trail(trail, void_annotations)
+        with progress("Verifying", _events_in(trail)) as advance:
+            chain = audit.read_trail(trail, void_annotations, advance)
         subject = f"{trail.name}, campaign"
     else:
         store = session.ledger.store
@@ -73,7 +74,8 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         def read_models_and_rolls(records: Iterator[Record], voids: list[Record]) -> sql.ReadModelCheck | None:
             return sql.check(store, campaign_id, _ledger_rolls(records, ledger_rolls), voids)
 
-        chain, read_models = audit.verify_store_reading(store, campaign_id, read_models_and_rolls)
+        with progress("Verifying", store.last_position(campaign_id)) as advance:
+            chain, read_models = audit.verify_store_reading(store, campaign_id, read_models_and_rolls, advance)
         if read_models is not None and read_models.differ:
             sql.name_difference(store, campaign_id, read_models, chain.records, chain.voids)
         subject = "campaign"
@@ -208,7 +210,9 @@ def export(session: Session, fmt: str, output: Path | None, force: bool) -> None
     campaign_id = audit.find_campaign(store, session.campaign_ref)
     with _unverified_exports_nothing():
         if fmt == "jsonl":
-            count, name, head = _write_lines(audit.store_trail_lines(store, campaign_id, void_annotations), output, force)
+            with progress("Exporting", store.last_position(campaign_id)) as advance:
+                lines = audit.store_trail_lines(store, campaign_id, void_annotations, advance)
+                count, name, head = _write_lines(lines, output, force)
             if output is not None:
                 click.echo(f"Exported {plural(count, 'event')} of {name} to {output} ({fmt}). Head {head}")
             return
@@ -224,6 +228,17 @@ def export(session: Session, fmt: str, output: Path | None, force: bool) -> None
         return
     write_output(output, text, force=force)
     click.echo(f"Exported {plural(chain.count, 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
+
+
+def _events_in(trail: BinaryIO) -> int:
+    """The event lines of a trail file (all but its header and trailer), counted without parsing
+    them, for a progress bar; 0 for one that cannot be read twice (a pipe)."""
+    if not trail.seekable():
+        return 0
+    start = trail.tell()
+    lines = sum(chunk.count(b"\n") for chunk in iter(lambda: trail.read(1 << 20), b""))
+    trail.seek(start)
+    return max(0, lines - 2)
 
 
 @contextlib.contextmanager
@@ -267,12 +282,14 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     The trail is verified first; nothing is written unless all of it verifies. The secret seed of
     the campaign's open dice epoch is not in a trail: it comes from this machine's key file (see
     `campaign seed`)."""
-    chain = audit.read_trail(trail, void_annotations)
-    rechecked = uses_key_file(session.store_url)
-    if rechecked:  # checked before the store is opened (its seeds are the key file's): a refusal creates no file
-        keys = KeyFile()
-        audit.check_before_import(chain, lambda cid, epoch: keys.seed(str(cid), epoch))
-    state = audit.import_chain(session.ledger, chain, rechecked=rechecked)
+    # The trail is read four times, never held: verified, re-decided, stored, and its read-model rows.
+    with progress("Importing", 4 * _events_in(trail)) as advance:
+        chain = audit.read_trail(trail, void_annotations, advance)
+        rechecked = uses_key_file(session.store_url)
+        if rechecked:  # checked before the store is opened (its seeds are the key file's): a refusal creates no file
+            keys = KeyFile()
+            audit.check_before_import(chain, lambda cid, epoch: keys.seed(str(cid), epoch))
+        state = audit.import_chain(session.ledger, chain, rechecked=rechecked)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
                f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
     if session.ledger.store.seed(uuid.UUID(chain.campaign_id), state.epoch) is not None:

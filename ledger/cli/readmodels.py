@@ -7,24 +7,18 @@ too — catches up from the events (so does `campaign rebuild`).
 
 from __future__ import annotations
 
-import contextlib
-import sys
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from ledger.cli.app import COMMIT_HOOKS, IN_COMMIT_HOOKS, LOAD_HOOKS, Session, main, pass_session
+from ledger.cli.app import COMMIT_HOOKS, IN_COMMIT_HOOKS, LOAD_HOOKS, Session, main, pass_session, progress
 from ledger.describe import plural
 from ledger.errors import LedgerError
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections import sql
-
-# Rebuilds folding at least this many events show a progress bar.
-PROGRESS_EVENTS = 5000
-
 
 def keep_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
     try:
@@ -63,15 +57,8 @@ def rebuild(session: Session, campaign_ref: str | None) -> None:
     sql.require_sql(ledger.store)
     campaign_ids = [ledger.find(ref)] if ref is not None else ledger.store.campaign_ids()
     total = sum(ledger.load(cid).position for cid in campaign_ids)
-    bar = (
-        click.progressbar(length=total, label="Rebuilding read models", file=sys.stderr)
-        if total >= PROGRESS_EVENTS
-        else contextlib.nullcontext()
-    )
-    with bar as progress:
-        states = sql.rebuild(
-            ledger.store, campaign_ids, drop=ref is None, advance=progress.update if progress is not None else None
-        )
+    with progress("Rebuilding read models", total) as advance:
+        states = sql.rebuild(ledger.store, campaign_ids, drop=ref is None, advance=advance)
     for state in states:
         click.echo(
             f"{state.name}: {plural(state.position, 'event')}, {plural(len(state.warbands), 'warband')}, "
