@@ -121,8 +121,8 @@ def verify_store_reading(
     """`verify_store`, with `read` handed the verified records as they are read (the same single
     reading, up to the position the campaign had when it began; `read` may stop early) and the
     campaign's transaction.voided records, known ahead. The chain, and what `read` returned. A
-    chain that does not verify is named before any IntegrityFailure of `read`, as if the chain had
-    been verified first. `advance` is told how many events the reading has got through."""
+    chain that does not verify is named before any failure of `read`, as if the chain had been
+    verified first. `advance` is told how many events the reading has got through."""
     rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
     snapshot = _Snapshot(store, campaign_id)
     checker = ChainChecker(advance=advance)
@@ -143,7 +143,7 @@ def verify_store_reading(
     records = verified()
     try:
         result = read(records, voids)
-    except IntegrityFailure:
+    except Exception:  # noqa: BLE001 - whatever `read` failed on, a chain that does not verify is named first
         if chain_failed:
             raise
         for _record in records:  # the rest of the chain: its failures are named first

@@ -8,6 +8,11 @@ import sqlite3
 
 import pytest
 
+from ledger import audit
+from ledger.campaigns import Ledger
+from ledger.errors import IntegrityFailure
+from ledger.store import Store
+
 def test_an_untouched_campaign_verifies_with_its_counts_and_head(played, campaign_id):
     head = played.show()["head"]
     result = played("verify")
@@ -174,3 +179,35 @@ def test_a_campaign_is_found_by_name_even_when_its_rows_do_not_decode(played, da
 def test_verify_names_an_unknown_campaign(played):
     result = played("--campaign", "Other", "verify")
     assert (result.exit_code, result.output) == (2, f"Error: no campaign 'Other' in {played.url()}\n")
+
+
+class ReadFailed(Exception):
+    pass
+
+
+def read_five_then_fail(records, voids):
+    for _n, _record in zip(range(5), records):
+        pass
+    raise ReadFailed("the check beside the chain failed")
+
+
+def test_a_chain_that_does_not_verify_is_named_before_what_the_check_beside_it_failed_on(played, database):
+    """verify reads the chain once and hands its records to the read-model check as they are
+    verified: when that check fails early, the rest of the chain is still read, and its own
+    failure (at position 20 here) is the one named, as when the chain was verified first."""
+    database.rewrite(20, b'"actor":"', b'"actor":"forger ')
+    ledger = Ledger(Store(played.url()))
+    try:
+        with pytest.raises(IntegrityFailure, match="^position 20: "):
+            audit.verify_store_reading(ledger.store, ledger.find(None), read_five_then_fail)
+    finally:
+        ledger.store.close()
+
+
+def test_what_the_check_beside_a_sound_chain_failed_on_is_raised(played):
+    ledger = Ledger(Store(played.url()))
+    try:
+        with pytest.raises(ReadFailed):
+            audit.verify_store_reading(ledger.store, ledger.find(None), read_five_then_fail)
+    finally:
+        ledger.store.close()
