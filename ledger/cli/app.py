@@ -58,7 +58,7 @@ COMMAND_MODULES = {
     "backup": "backup",
     "battle": "battles",
     **dict.fromkeys(["new", "list", "use", "show", "rulesets", "rules", "void", "reroll", "replay"], "campaigns"),
-    "seed": "keys",  # the group is defined with campaigns, its key-file commands in keys (which imports it)
+    "seed": "keys",
     "demo": "demo",
     **dict.fromkeys(["roll", "draw", "note"], "dicecmds"),
     **dict.fromkeys(["fighter", "xp", "item", "treasury", "correct"], "fighters"),

@@ -1,4 +1,4 @@
-"""campaign new / list / show, seed reveal, void, reroll, replay."""
+"""campaign new / list / show, void, reroll, replay."""
 
 from __future__ import annotations
 
@@ -160,20 +160,6 @@ def rules_upgrade(session: Session, reason: str) -> None:
     _cid, state = session.state()
     newest = rulesets.get(state.ruleset).version
     run(session, UpgradeRules(version=newest), reason=reason)
-
-
-@main.group("seed")
-def seed() -> None:
-    """The secret seed behind ledger dice."""
-
-
-@seed.command("reveal")
-@writes
-@pass_session
-def seed_reveal(session: Session) -> None:
-    """Reveal this epoch's seed so anyone can recompute its dice, and commit to a new one."""
-    cid = session.campaign()
-    report(session.ledger.reveal_seed(cid, actor=session.actor))
 
 
 @main.command("void")

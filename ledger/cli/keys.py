@@ -1,5 +1,6 @@
-"""campaign seed where / export / import / new-epoch: where the secret dice seeds are kept, and
-how a campaign's dice move to another machine (or start afresh there, visibly)."""
+"""campaign seed reveal / where / export / import / new-epoch: revealing a seed, where the secret
+dice seeds are kept, and how a campaign's dice move to another machine (or start afresh there,
+visibly)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,26 @@ from pathlib import Path
 import click
 
 from ledger.cli.app import Session, main, pass_session, report, writes
-from ledger.cli.campaigns import seed
 from ledger.dealer import DICE_ROLE, init_roles_sql
 from ledger.errors import BadInput
 from ledger.keyfile import KEYS_ENV, KeyFile
 from projections import sql
 from projections.tables import TABLES
+
+
+
+@main.group("seed")
+def seed() -> None:
+    """The secret seed behind ledger dice."""
+
+
+@seed.command("reveal")
+@writes
+@pass_session
+def seed_reveal(session: Session) -> None:
+    """Reveal this epoch's seed so anyone can recompute its dice, and commit to a new one."""
+    cid = session.campaign()
+    report(session.ledger.reveal_seed(cid, actor=session.actor))
 
 
 @seed.command("where")
