@@ -18,7 +18,6 @@ from projections import sql
 from projections.tables import TABLES
 
 
-
 @main.group("seed")
 def seed() -> None:
     """The secret seed behind ledger dice."""
