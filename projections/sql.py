@@ -475,8 +475,8 @@ def check(store: Store, campaign_id: uuid.UUID, records: Iterable[Record], voids
     """Compare a campaign's read-model rows with a rebuild from its events (`records`, its verified
     history in order, read once up to the position the tracking row names; `voids`, its
     transaction.voided records), holding neither: each table's rows are summed up (their count and
-    the sum of their SHA-256 digests) as they are read from the table and as the rebuild computes
-    them. None for a store without SQL or a campaign whose tables were never written; a tracking
+    the sum of their hashes, see _RowSums) as they are read from the table and as the rebuild
+    computes them. None for a store without SQL or a campaign whose tables were never written; a tracking
     row the chain does not hold raises IntegrityFailure. Which row differs, when a table's sums
     do, is named by `name_difference` (it holds both tables)."""
     d = dialect(store)
@@ -549,11 +549,10 @@ class _RowSums:
 def _rows_of(cursor: Any, d: Dialect, table: Table, campaign_id: str) -> Iterator[Row]:
     """A campaign's rows of a table, fetched a page at a time (on PostgreSQL through a cursor on the
     server: the client's own would fetch them all at once)."""
-    sql = f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?".replace("?", d.placeholder)
     # psycopg's own cursor (eventsourcing hands it out as it is); sqlite3's inside the library's wrapper
     reading = cursor.connection.cursor(name=f"rm_check_{table.name}") if d.kind == "postgres" else cursor.sqlite_cursor
     try:
-        reading.execute(sql, (campaign_id,))
+        d.execute(reading, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
         while page := reading.fetchmany(PAGE_ROWS):
             yield from (tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in page)
     finally:
@@ -573,8 +572,7 @@ def _readable_tables() -> Iterator[None]:
                                "`campaign rebuild` makes them again from the events") from None
 
 
-def name_difference(store: Store, campaign_id: uuid.UUID, checked: ReadModelCheck, records: Iterable[Record],
-                    voids: Sequence[Record]) -> None:
+def name_difference(store: Store, campaign_id: uuid.UUID, checked: ReadModelCheck, records: Iterable[Record]) -> None:
     """Raise IntegrityFailure naming the first row that differs (tables in the order of
     docs/read-models.md, rows by key) among the tables `check` found to differ; both tables are held."""
     d = require_sql(store)

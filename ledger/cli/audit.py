@@ -77,7 +77,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         with progress("Verifying", store.last_position(campaign_id)) as advance:
             chain, read_models = audit.verify_store_reading(store, campaign_id, read_models_and_rolls, advance)
         if read_models is not None and read_models.differ:
-            sql.name_difference(store, campaign_id, read_models, chain.records, chain.voids)
+            sql.name_difference(store, campaign_id, read_models, chain.records)
         subject = "campaign"
         unrecorded = _dealt_but_unrecorded(store, campaign_id, ledger_rolls)
     noted = audit.locate_head(chain, noted_head) if noted_head else None
