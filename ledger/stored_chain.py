@@ -123,17 +123,13 @@ def verify_store_reading(
     campaign's transaction.voided records, known ahead. The chain, and what `read` returned. A
     chain that does not verify is named before any failure of `read`, as if the chain had been
     verified first. `advance` is told how many events the reading has got through."""
-    rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
+    reading = StoredReading(store, campaign_id, advance)
     snapshot = _Snapshot(store, campaign_id)
-    checker = ChainChecker(advance=advance)
-    last = store.last_position(campaign_id)
-    voids = voids_ahead(store, campaign_id, checker, last)
-
     chain_failed: list[IntegrityFailure] = []
 
     def verified() -> Iterator[Record]:
         try:
-            for entry in checked_entries(store, campaign_id, checker, upto=last):
+            for entry in reading.entries():
                 snapshot.fold(entry.record)
                 yield entry.record
         except IntegrityFailure as failure:
@@ -142,57 +138,68 @@ def verify_store_reading(
 
     records = verified()
     try:
-        result = read(records, voids)
+        result = read(records, reading.voids)
     except Exception:  # noqa: BLE001 - whatever `read` failed on, a chain that does not verify is named first
         if chain_failed:
             raise
         for _record in records:  # the rest of the chain: its failures are named first
             pass
-        finish_chain(store, campaign_id, checker, voids)
+        reading.finish()
         raise
     for _record in records:
         pass
-    chain = finish_chain(store, campaign_id, checker, voids)
+    chain = reading.finish()
     chain.snapshot = snapshot.check(chain.count)
     return chain, result
 
 
-def checked_entries(store: Store, campaign_id: uuid.UUID, checker: ChainChecker, upto: int | None = None) -> Iterator[Entry]:
-    """The campaign's stored entries (up to position `upto`), each added to `checker` before it is
-    handed on: IntegrityFailure at the first that does not verify."""
-    for entry in _stored_entries(store, campaign_id, upto):
-        checker.add(entry)
-        started = entry.record.event
-        if isinstance(started, ev.CampaignStarted) and started.campaign_id != str(campaign_id):
-            raise IntegrityFailure(f"{entry.where}: names campaign {started.campaign_id} in the stream of {campaign_id}")
-        yield entry
+class StoredReading:
+    """One reading of a campaign's stored chain, up to the position the campaign had when it began,
+    with its transaction.voided records read ahead through the topic index (what a trail line's
+    annotations and the read-model rows need before the chain is read): `entries`, each checked as
+    it is handed on, then `finish`, the verified chain."""
 
+    def __init__(self, store: Store, campaign_id: uuid.UUID, advance: Progress | None = None):
+        rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
+        self.store, self.campaign_id = store, campaign_id
+        self.checker = ChainChecker(advance=advance)
+        self.last = store.last_position(campaign_id)
+        self.voids = self._voids_ahead()
 
-def finish_chain(store: Store, campaign_id: uuid.UUID, checker: ChainChecker, voids: Sequence[Record]) -> Chain:
-    """The chain `checked_entries` verified (`voids`: its transaction.voided records as read ahead),
-    read again from the store up to where it ended."""
-    if checker.count == 0:
-        raise NotFound(f"no campaign {campaign_id} in {store.url}")
-    count = checker.count
-    chain = checker.finish(lambda: _stored_entries(store, campaign_id, upto=count), None)
-    if [(v.position, v.hash) for v in chain.voids] != [(v.position, v.hash) for v in voids]:
-        raise IntegrityFailure("the transaction.voided events read through the store's index of topics are not "
-                               "the chain's: the index or the events were edited")
-    return chain
+    def entries(self) -> Iterator[Entry]:
+        """The stored entries, each added to the checker before it is handed on: IntegrityFailure at
+        the first that does not verify."""
+        for entry in _stored_entries(self.store, self.campaign_id, self.last):
+            self.checker.add(entry)
+            started = entry.record.event
+            if isinstance(started, ev.CampaignStarted) and started.campaign_id != str(self.campaign_id):
+                raise IntegrityFailure(f"{entry.where}: names campaign {started.campaign_id} in the stream of "
+                                       f"{self.campaign_id}")
+            yield entry
 
+    def finish(self) -> Chain:
+        """The chain `entries` verified, read again from the store up to where it ended."""
+        if self.checker.count == 0:
+            raise NotFound(f"no campaign {self.campaign_id} in {self.store.url}")
+        count = self.checker.count
+        chain = self.checker.finish(lambda: _stored_entries(self.store, self.campaign_id, upto=count), None)
+        if [(v.position, v.hash) for v in chain.voids] != [(v.position, v.hash) for v in self.voids]:
+            raise IntegrityFailure("the transaction.voided events read through the store's index of topics are not "
+                                   "the chain's: the index or the events were edited")
+        return chain
 
-def voids_ahead(store: Store, campaign_id: uuid.UUID, checker: ChainChecker, upto: int) -> list[Record]:
-    """The campaign's transaction.voided records up to position `upto`, read through the topic
-    index before the chain is (what a trail line's annotations, and read-model rows, need). When one
-    of them does not verify on its own, the chain is read with `checker` to name the first event
-    that does not verify (at that void or before it)."""
-    try:
-        return store.records_tagged(campaign_id, [ev.TransactionVoided.__struct_config__.tag], upto=upto)
-    except (IntegrityFailure, msgspec.MsgspecError):
-        for _entry in checked_entries(store, campaign_id, checker, upto=upto):
-            pass
-        raise IntegrityFailure("a transaction.voided event read through the store's index of topics does not "
-                               "verify, but the chain does: the index was edited") from None
+    def _voids_ahead(self) -> list[Record]:
+        """The transaction.voided records up to the reading's last position. When one of them does
+        not verify on its own, the chain is read to name the first event that does not verify (at
+        that void or before it)."""
+        try:
+            return self.store.records_tagged(self.campaign_id, [ev.TransactionVoided.__struct_config__.tag],
+                                             upto=self.last)
+        except (IntegrityFailure, msgspec.MsgspecError):
+            for _entry in self.entries():
+                pass
+            raise IntegrityFailure("a transaction.voided event read through the store's index of topics does not "
+                                   "verify, but the chain does: the index was edited") from None
 
 
 class _Snapshot:

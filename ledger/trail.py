@@ -26,7 +26,7 @@ from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
 from ledger.store import Store
-from ledger.stored_chain import checked_entries, finish_chain, stored_names, voids_ahead
+from ledger.stored_chain import StoredReading, stored_names
 from ledger.trail_json import (
     CANONICAL_FORM,
     EXCLUDED_KEYS,
@@ -66,23 +66,20 @@ def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator,
     the campaign had when the export began. IntegrityFailure at the first event that does not
     verify: the caller keeps what was written only once the trailer is (`campaign export` writes to
     a file it renames at the end)."""
-    rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
-    checker = ChainChecker(advance=advance)
-    last = store.last_position(campaign_id)
-    voids = voids_ahead(store, campaign_id, checker, last)
-    notes = annotate(voids)
+    reading = StoredReading(store, campaign_id, advance)
+    notes = annotate(reading.voids)
     held: list[str] | None = []  # event lines before the campaign and its ruleset are known (the header names them)
-    for entry in checked_entries(store, campaign_id, checker, upto=last):
+    for entry in reading.entries():
         line = _event_line(entry, notes)
         if held is None:
             yield line
             continue
         held.append(line)
-        if checker.campaign_id is not None and checker.ruleset:
-            yield _header_line(checker.campaign_id, checker.name, checker.ruleset)
+        if reading.checker.campaign_id is not None and reading.checker.ruleset:
+            yield _header_line(reading.checker.campaign_id, reading.checker.name, reading.checker.ruleset)
             yield from held
             held = None
-    chain = finish_chain(store, campaign_id, checker, voids)
+    chain = reading.finish()
     if held is not None:
         yield _header_line(chain.campaign_id, chain.name, chain.ruleset)
         yield from held
