@@ -62,20 +62,23 @@ def _empty_public_schema(url: str) -> None:
         conn.execute("CREATE SCHEMA public")
 
 
+@pytest.fixture
+def fresh_postgres(postgres_database) -> Iterator[str]:
+    """The run's PostgreSQL database with nothing in it: its public schema emptied before the test
+    and after it, so that no test finds another's tables."""
+    _empty_public_schema(postgres_database)
+    yield postgres_database
+    _empty_public_schema(postgres_database)
+
+
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def store_url(request, tmp_path) -> Iterator[str]:
-    """A store URL with nothing in it, once per backend. The PostgreSQL one is emptied after the test
-    too, so that no test finds another's tables in the run's database."""
+def store_url(request, tmp_path) -> str:
+    """A store URL with nothing in it, once per backend."""
     if request.param == "memory":
-        yield "memory://"
-        return
+        return "memory://"
     if request.param == "sqlite":
-        yield "sqlite:///" + str(tmp_path / "campaign.db")  # tmp_path is absolute: four slashes
-        return
-    url = request.getfixturevalue("postgres_database")
-    _empty_public_schema(url)
-    yield url
-    _empty_public_schema(url)
+        return "sqlite:///" + str(tmp_path / "campaign.db")  # tmp_path is absolute: four slashes
+    return request.getfixturevalue("fresh_postgres")
 
 
 @pytest.fixture

@@ -90,17 +90,6 @@ def processes() -> Processes:
     return Processes()
 
 
-@pytest.fixture
-def fresh_postgres(postgres_database) -> str:
-    """A PostgreSQL database with nothing in it (its public schema emptied)."""
-    import psycopg
-
-    with psycopg.connect(postgres_database, autocommit=True) as conn:
-        conn.execute("DROP SCHEMA public CASCADE")
-        conn.execute("CREATE SCHEMA public")
-    return postgres_database
-
-
 # --- what must hold after concurrent writers and crashes ---------------------------------------------
 
 
