@@ -118,6 +118,8 @@ class LedgerGroup(click.Group):
             ctx.exit(1)
         except (click.exceptions.Exit, click.ClickException):
             raise
+        except BrokenPipeError:
+            raise  # the reader of the output went away (`log --full | head`): click's main stops quietly
         except RecursionError:
             self._refuse(ctx, BadInput("the input is nested too deeply to read"))
         except Exception as error:

@@ -4,6 +4,7 @@ exit, and nothing written — no file, no event, no seed."""
 import json
 import os
 import sqlite3
+import subprocess
 import sys
 
 import pytest
@@ -133,3 +134,14 @@ def test_a_misspelt_or_unknown_option_is_refused_not_pinned(campaign, option, me
     refused = campaign("new", "Spring", "--option", option)
     assert (refused.exit_code, refused.output) == (2, f"Error: {message}\n")
     assert not os.path.exists(campaign.store.removeprefix("sqlite:///"))  # nothing pinned, no file
+
+
+def test_output_piped_into_a_reader_that_stops_early_ends_quietly(tmp_path):
+    """`campaign log --full | head -1`: the reader goes away, and the command stops without calling
+    it a bug (click's own exit for a broken pipe, 1)."""
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    assert CampaignRunner(url)("new", "Spring").exit_code == 0
+    run = subprocess.Popen([sys.executable, "-c", "from ledger.cli import main; main()", "--store", url, "log", "--full"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run.stdout.close()  # before it writes: its first write finds no reader
+    assert (run.wait(timeout=60), run.stderr.read()) == (1, b"")
