@@ -142,6 +142,7 @@ class _TrailFile:
         else:
             self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the process
             shutil.copyfileobj(data, self.file)
+            self.file.seek(0)  # the copy is read from its start
         self.start = self.file.tell()
 
     def raw_lines(self) -> Iterator[tuple[int, bytes]]:

@@ -31,6 +31,20 @@ def test_an_exported_trail_verifies_on_its_own(played, trail, campaign_id):
     ))
 
 
+def test_a_trail_piped_in_verifies_and_imports(played, trail, campaign_id):
+    """`campaign export | campaign verify -`: standard input that cannot be read twice is copied to
+    a temporary file first (it was then read from its end: "the trail is empty")."""
+    command = [sys.executable, "-c", "from ledger.cli import main; main()"]
+    piped = subprocess.run([*command, "verify", "-"], input=trail.path.read_bytes(), capture_output=True, check=False)
+    assert (piped.returncode, piped.stderr) == (0, b"")
+    assert piped.stdout.decode().splitlines()[0] == f"Hash chain intact: <stdin>, campaign Demo ({campaign_id}), 25 events in 10 transactions."
+    store = f"sqlite:///{played.folder / 'piped.db'}"
+    imported = subprocess.run([*command, "--store", store, "import", "-"], input=trail.path.read_bytes(),
+                              capture_output=True, check=False)
+    assert (imported.returncode, imported.stderr) == (0, b"")
+    assert imported.stdout.decode().endswith(f"Head {played.show()['head']}\n")
+
+
 def test_the_independent_verifier_accepts_the_export(played, trail):
     result = independent(trail.path)
     assert (result.returncode, result.stdout, result.stderr) == (
