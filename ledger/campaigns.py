@@ -10,8 +10,6 @@ ledger.seeds (the dice seeds); this module is the service and re-exports their v
 
 from __future__ import annotations
 
-import random
-import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -54,13 +52,11 @@ from ledger.rechecking import affected_message, plan_void, recheck, void_events 
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import SeedKeeping
 from ledger.state import Battle, CampaignState, decode_own, decode_state, encode_state, evolve
-from ledger.store import Store
+from ledger.store import RETRIES, Store, pause_before_try
 
 SNAPSHOT_INTERVAL = 100
 # The records that say which battles stand: the battles, and the voids that strike some out.
 BATTLE_TAGS = tuple(kind.__struct_config__.tag for kind in (ev.BattleRecorded, ev.TransactionVoided))
-RETRIES = 5
-RETRY_PAUSE = 0.02  # seconds; the pause before try n is up to n times this
 
 
 def utc_now() -> str:
@@ -229,8 +225,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             try:
                 return decided, self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold)
             except Conflict:
-                # Jitter, so that two writers who collided do not collide again in lockstep.
-                time.sleep(random.uniform(0, RETRY_PAUSE * tries))  # noqa: S311 - not for dice
+                pause_before_try(tries)
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
     def adopt(self, campaign_id: uuid.UUID, history: History) -> CampaignState:

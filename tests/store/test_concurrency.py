@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import uuid
 
 import pytest
 
@@ -12,6 +13,7 @@ from commands.shared import AwardXP, SpendXP
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.errors import Conflict, RuleViolation
+from ledger.store import CURRENT_ID, CURRENT_TOPIC, RETRIES, Item, Store
 
 
 def interleave_before_first_append(store, monkeypatch, rival_command):
@@ -168,3 +170,80 @@ def test_postgresql_writers_of_one_campaign_take_turns_instead_of_deciding_again
 
     assert failures == []
     assert xp_events(campaign.records()) == [(11, 3), (13, 5)]
+
+
+def stored_choices(store):
+    return [uuid.UUID(item.value) for item in store._settings.get(CURRENT_ID)]
+
+
+def rival_chooses_first(store, reopen, monkeypatch, rival_choice, times):
+    """Make `store`'s next `times` choices of the current campaign lose the race: another process
+    stores `rival_choice` between this one's reading of the latest choice and its writing."""
+    monkeypatch.setattr("ledger.store.RETRY_PAUSE", 0)
+    rival_put = reopen()._settings.put  # on memory:// the rival is this store: its put before patching
+    real_put = store._settings.put
+    lost: list[int] = []
+
+    def put(items):
+        if len(lost) < times:
+            version = items[0].originator_version
+            rival_put([Item(CURRENT_ID, version, CURRENT_TOPIC, str(rival_choice))])
+            lost.append(version)
+        return real_put(items)
+
+    monkeypatch.setattr(store._settings, "put", put)
+    return lost
+
+
+def test_a_choice_of_the_current_campaign_that_lost_the_race_is_made_again_and_comes_last(store, reopen, monkeypatch):
+    ours, theirs = uuid.uuid4(), uuid.uuid4()
+    lost = rival_chooses_first(store, reopen, monkeypatch, theirs, times=RETRIES - 1)
+
+    store.set_current_campaign(ours)
+
+    assert lost == [1, 2, 3, 4]
+    assert store.current_campaign() == ours
+    assert stored_choices(store) == [theirs, theirs, theirs, theirs, ours]
+
+
+def test_a_choice_that_keeps_losing_the_race_gives_up_with_a_conflict_and_writes_nothing(store, reopen, monkeypatch):
+    ours, theirs = uuid.uuid4(), uuid.uuid4()
+    rival_chooses_first(store, reopen, monkeypatch, theirs, times=RETRIES)
+
+    with pytest.raises(Conflict, match=r"^another process kept choosing the current campaign; try again$"):
+        store.set_current_campaign(ours)
+
+    assert store.current_campaign() == theirs
+    assert stored_choices(store) == [theirs] * RETRIES
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_postgresql_choosers_of_the_current_campaign_take_turns(store_url, monkeypatch):
+    """Eight `campaign new` at once outran the optimistic tries (CI, stop 19): choosers take turns,
+    so that each chooses once, even with a single try allowed."""
+    monkeypatch.setattr("ledger.store.RETRIES", 1)
+    stores = [Store(store_url) for _ in range(8)]
+    chosen = [uuid.uuid4() for _ in stores]
+    at_once = threading.Barrier(len(stores))
+    failures: list[BaseException] = []
+
+    def choose(store, campaign_id):
+        try:
+            store.current_campaign()  # opened before the start, so that all choose at once
+            at_once.wait(timeout=10)
+            store.set_current_campaign(campaign_id)
+        except BaseException as error:  # reported below: a thread's exception would be lost
+            failures.append(error)
+
+    threads = [threading.Thread(target=choose, args=pair) for pair in zip(stores, chosen, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert failures == []
+        assert sorted(stored_choices(stores[0])) == sorted(chosen)
+    finally:
+        for store in stores:
+            store.close()
