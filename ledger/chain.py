@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import uuid
 from array import array
 from collections.abc import Callable, Iterable, Iterator
@@ -27,9 +28,24 @@ class Entry:
     body: dict[str, Any]
     hash: str
     record: Record
+    data: bytes  # as read: the stored row or the trail's line
 
 
 DIGEST = 32  # bytes of a SHA-256
+# A reading again checks each row or line against a keyed digest of the bytes verified at its place:
+# keyed with this process's own secret, so nobody can make other bytes that pass for them.
+_READ_KEY = os.urandom(16)
+READ_DIGEST = 16
+
+
+def read_digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, key=_READ_KEY, digest_size=READ_DIGEST).digest()
+
+
+# Where the events are read again: (position or line number, bytes) in order, and how bytes
+# identical to those verified there become an entry again.
+RawSource = Callable[[], Iterable[tuple[int, bytes]]]
+ReadAgain = Callable[[int, bytes], Entry]
 # Told how many more events a reading got through (a progress bar's update), every PROGRESS_STEP.
 Progress = Callable[[int], None]
 PROGRESS_STEP = 1000
@@ -41,10 +57,12 @@ class Chain:
     them again (from the store or the file) each time it is iterated, each checked against the hash
     verified, so a chain of any length takes the same memory."""
 
-    source: Callable[[], Iterable[Entry]]  # the events read again, from the start
+    source: RawSource  # the events' bytes read again, from the start
+    read_again: ReadAgain
     count: int
     head: str
     digests: bytes  # every event's hash (DIGEST bytes each, in order): a noted head, or two chains compared
+    read_digests: bytes  # every event's bytes as verified (read_digest, READ_DIGEST bytes each, in order)
     lines_before: int | None  # a trail's lines before the first event (its header); None: a store's positions
     campaign_id: str
     name: str
@@ -72,17 +90,20 @@ class Chain:
     def digest(self, position: int) -> bytes:
         return self.digests[(position - 1) * DIGEST:position * DIGEST]
 
-    def reread(self, entries: Iterable[Entry]) -> Iterator[Entry]:
-        """`entries` read again, each the event verified at its position (nothing changed meanwhile)."""
+    def reread(self, raw: Iterable[tuple[int, bytes]]) -> Iterator[Entry]:
+        """The events read again, each the bytes verified at its place (nothing changed meanwhile),
+        so decoded without being checked again; what follows the last (a trailer) is not read."""
         count = 0
-        for count, entry in enumerate(entries, start=1):
-            if count > self.count:
-                return
-            if bytes.fromhex(entry.hash) != self.digest(count) or hash_body(entry.body) != entry.hash:
-                raise IntegrityFailure(f"{entry.where}: changed since it was verified")
+        digests = self.read_digests
+        for number, data in raw:
+            if count == self.count:
+                break
+            count += 1
+            if read_digest(data) != digests[(count - 1) * READ_DIGEST:count * READ_DIGEST]:
+                raise IntegrityFailure(f"{self.where(count)}: changed since it was verified")
             if self.advance is not None and count % PROGRESS_STEP == 0:
                 self.advance(PROGRESS_STEP)
-            yield entry
+            yield self.read_again(number, data)
         if count < self.count:
             raise IntegrityFailure(f"{self.where(count + 1)}: gone since it was verified")
         if self.advance is not None and count % PROGRESS_STEP:
@@ -182,6 +203,7 @@ class ChainChecker:
     count: int = 0
     previous: Entry | None = None
     digests: bytearray = field(default_factory=bytearray)
+    read_digests: bytearray = field(default_factory=bytearray)  # read_digest of each event's bytes, in order
     voids: list[Record] = field(default_factory=list)
     campaign_id: str | None = None
     name: str = ""
@@ -225,6 +247,7 @@ class ChainChecker:
         self._follow(entry, previous)
         self.count, self.previous = expected, entry
         self.digests += bytes.fromhex(entry.hash)
+        self.read_digests += read_digest(entry.data)
         if self.advance is not None and expected % PROGRESS_STEP == 0:
             self.advance(PROGRESS_STEP)
         if isinstance(entry.record.event, ev.TransactionVoided):
@@ -351,7 +374,7 @@ class ChainChecker:
                 self.derivation_failure = (roll.order, failure)
                 return
 
-    def finish(self, source: Callable[[], Iterable[Entry]], lines_before: int | None,
+    def finish(self, source: RawSource, read_again: ReadAgain, lines_before: int | None,
                more_seeds: dict[int, tuple[str, str]] | None = None) -> Chain:
         """The verified chain, read again from `source` (see Chain.lines_before); `more_seeds`:
         epoch -> (seed, where) from a trailer, for the epochs the chain did not reveal."""
@@ -375,9 +398,11 @@ class ChainChecker:
             self.advance(self.count % PROGRESS_STEP)
         return Chain(
             source=source,
+            read_again=read_again,
             count=self.count,
             head=self.previous.hash,
             digests=bytes(self.digests),
+            read_digests=bytes(self.read_digests),
             lines_before=lines_before,
             campaign_id=self.campaign_id,
             name=self.name,

@@ -6,6 +6,7 @@ is handed the records as they are verified, the voids read ahead through the top
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -38,13 +39,29 @@ _ROW_DECODER = msgspec.json.Decoder(_StoredRow)
 _ENCODE = msgspec.json.encode
 
 
-def _stored_entry(row: Any) -> Entry:
+def _stored_entry(position: int, data: bytes) -> Entry:
     """A stored row as an entry, or a ValueError / msgspec.DecodeError saying why it cannot be one."""
-    data = _row_bytes(row)
-    return _plain_entry(row, data) or _strict_entry(row, data)
+    return _plain_entry(position, data) or _strict_entry(position, data)
 
 
-def _plain_entry(row: Any, data: bytes) -> Entry | None:
+def _verified_row_entry(position: int, data: bytes) -> Entry:
+    """A stored row byte for byte as verified at its position, as an entry again: read by the typed
+    decoders alone (checking it again would find what it found)."""
+    try:
+        raw = _ROW_DECODER.decode(data)
+        event = ev.decode_event(raw.event)
+        payload = msgspec.json.decode(raw.event)
+    except msgspec.MsgspecError:  # a row the strict reader read: it reads it again
+        return _strict_entry(position, data)
+    kind = payload.pop("type")
+    body = {"position": raw.position, "type": kind, "recorded_at": raw.recorded_at, "actor": raw.actor,
+            "tx": raw.tx, "payload": payload, "prev_hash": raw.prev_hash}
+    record = Record(position=raw.position, tx=raw.tx, actor=raw.actor, recorded_at=raw.recorded_at,
+                    prev_hash=raw.prev_hash, hash=raw.hash, event=event)
+    return Entry(where=f"position {position}", body=body, hash=raw.hash, record=record, data=data)
+
+
+def _plain_entry(position: int, data: bytes) -> Entry | None:
     """The entry of a row exactly as the store writes it, read without the strict reader: written
     again by msgspec it gives the same bytes (so no repeated key, float or other spelling), and its
     fields have their types. None for any other row, which `_strict_entry` reads and names the
@@ -62,10 +79,10 @@ def _plain_entry(row: Any, data: bytes) -> Entry | None:
             "tx": raw.tx, "payload": event, "prev_hash": raw.prev_hash}
     record = Record(position=raw.position, tx=raw.tx, actor=raw.actor, recorded_at=raw.recorded_at,
                     prev_hash=raw.prev_hash, hash=raw.hash, event=ev.decode_event(raw.event))
-    return Entry(where=f"position {row.originator_version}", body=body, hash=raw.hash, record=record)
+    return Entry(where=f"position {position}", body=body, hash=raw.hash, record=record, data=data)
 
 
-def _strict_entry(row: Any, data: bytes) -> Entry:
+def _strict_entry(position: int, data: bytes) -> Entry:
     raw = strict_json(data)
     if not isinstance(raw, dict):
         raise Malformed("not a JSON object")
@@ -85,7 +102,7 @@ def _strict_entry(row: Any, data: bytes) -> Entry:
         "prev_hash": raw["prev_hash"],
     }
     check_body(body, raw["hash"])
-    return Entry(where=f"position {row.originator_version}", body=body, hash=raw["hash"], record=decode_record(data))
+    return Entry(where=f"position {position}", body=body, hash=raw["hash"], record=decode_record(data), data=data)
 
 
 def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = None) -> Iterator[Entry]:
@@ -96,7 +113,7 @@ def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = Non
             raise IntegrityFailure(f"{where}: missing (the stored events go from {expected - 1} to "
                                    f"{row.originator_version}): an event was deleted")
         try:
-            entry = _stored_entry(row)
+            entry = _stored_entry(expected, _row_bytes(row))
         except (ValueError, msgspec.DecodeError) as error:  # JSON, shape or typed-decoder errors
             raise IntegrityFailure(f"{where}: does not decode: {error}") from None
         if row.topic != entry.body["type"]:
@@ -182,11 +199,15 @@ class StoredReading:
         if self.checker.count == 0:
             raise NotFound(f"no campaign {self.campaign_id} in {self.store.url}")
         count = self.checker.count
-        chain = self.checker.finish(lambda: _stored_entries(self.store, self.campaign_id, upto=count), None)
+        chain = self.checker.finish(functools.partial(self._rows, count), _verified_row_entry, None)
         if [(v.position, v.hash) for v in chain.voids] != [(v.position, v.hash) for v in self.voids]:
             raise IntegrityFailure("the transaction.voided events read through the store's index of topics are not "
                                    "the chain's: the index or the events were edited")
         return chain
+
+    def _rows(self, upto: int) -> Iterator[tuple[int, bytes]]:
+        for row in self.store.raw_rows(self.campaign_id, upto=upto):
+            yield row.originator_version, _row_bytes(row)
 
     def _voids_ahead(self) -> list[Record]:
         """The transaction.voided records up to the reading's last position. When one of them does

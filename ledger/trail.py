@@ -129,6 +129,7 @@ def _annotations(notes: dict[int, dict[str, Any]], tx: int) -> dict[str, Any]:
 class _Line:
     number: int
     obj: dict[str, Any]
+    raw: bytes
 
 
 class _TrailFile:
@@ -154,18 +155,11 @@ class _TrailFile:
         if number == 0:
             raise BadInput("the trail is empty")
 
-    def entries(self) -> Iterator[Entry]:
-        """The event lines' entries, read again."""
-        for number, raw in self.raw_lines():
-            if number == 1:
-                continue
-            plain = _plain_event_entry(number, raw)
-            if plain is not None:
-                yield plain[0]
-                continue
-            line = _line(number, raw)
-            if "kind" not in line.obj:
-                yield _event_entry(line)[0]
+    def event_lines(self) -> Iterator[tuple[int, bytes]]:
+        """The lines after the header, read again (a verified chain stops before its trailer)."""
+        lines = self.raw_lines()
+        next(lines)
+        yield from lines
 
 
 class _PlainEventLine(msgspec.Struct, forbid_unknown_fields=True):
@@ -200,16 +194,35 @@ def _plain_event_entry(number: int, raw: bytes) -> tuple[Entry, Any] | None:
     if (payload is None or annotations is None or kind is None or "type" in payload
             or msgspec.json.encode(line) != raw or not (is_hex(line.prev_hash, 64) and is_hex(line.hash, 64))):
         return None
-    decoder = _EVENT_DECODERS.get(kind) or _EVENT_DECODERS.setdefault(kind, msgspec.json.Decoder(kind))
     try:
-        event = decoder.decode(line.payload)
+        event = _event_decoder(kind).decode(line.payload)
     except msgspec.MsgspecError:
         return None
     body = {"position": line.position, "type": line.type, "recorded_at": line.recorded_at, "actor": line.actor,
             "tx": line.tx, "payload": payload, "prev_hash": line.prev_hash}
     record = Record(position=line.position, tx=line.tx, actor=line.actor, recorded_at=line.recorded_at,
                     prev_hash=line.prev_hash, hash=line.hash, event=event)
-    return Entry(where=f"line {number}", body=body, hash=line.hash, record=record), annotations
+    return Entry(where=f"line {number}", body=body, hash=line.hash, record=record, data=raw), annotations
+
+
+def _verified_line_entry(number: int, raw: bytes) -> Entry:
+    """An event line byte for byte as verified at its place, as an entry again: read by the typed
+    decoders alone (checking it again would find what it found)."""
+    try:
+        line = _PLAIN_EVENT_LINE.decode(raw)
+        event = _event_decoder(ev.EVENT_TYPES[line.type]).decode(line.payload)
+        payload = msgspec.json.decode(line.payload)
+    except (msgspec.MsgspecError, KeyError):  # a line the strict reader read: it reads it again
+        return _event_entry(_line(number, raw))[0]
+    body = {"position": line.position, "type": line.type, "recorded_at": line.recorded_at, "actor": line.actor,
+            "tx": line.tx, "payload": payload, "prev_hash": line.prev_hash}
+    record = Record(position=line.position, tx=line.tx, actor=line.actor, recorded_at=line.recorded_at,
+                    prev_hash=line.prev_hash, hash=line.hash, event=event)
+    return Entry(where=f"line {number}", body=body, hash=line.hash, record=record, data=raw)
+
+
+def _event_decoder(kind: type) -> msgspec.json.Decoder:
+    return _EVENT_DECODERS.get(kind) or _EVENT_DECODERS.setdefault(kind, msgspec.json.Decoder(kind))
 
 
 def _line(number: int, raw: bytes) -> _Line:
@@ -222,7 +235,7 @@ def _line(number: int, raw: bytes) -> _Line:
     # Event lines are exactly record + hash + annotations; only the header and trailer say their kind.
     if not isinstance(obj, dict) or obj.get("kind") not in (None, "header", "trailer"):
         raise IntegrityFailure(f"line {number}: not a header, event or trailer line (its 'kind')")
-    return _Line(number, obj)
+    return _Line(number, obj, raw)
 
 
 def _header_problem(header: dict[str, Any]) -> str | None:
@@ -257,7 +270,7 @@ def _event_entry(line: _Line) -> tuple[Entry, Any]:
         hash=line.obj["hash"],
         event=event,
     )
-    return Entry(where=where, body=body, hash=line.obj["hash"], record=record), line.obj["annotations"]
+    return Entry(where=where, body=body, hash=line.obj["hash"], record=record, data=line.raw), line.obj["annotations"]
 
 
 def _trailer_seeds(line: _Line) -> dict[int, tuple[str, str]]:
@@ -308,7 +321,7 @@ def read_trail(data: bytes | BinaryIO, annotate: Annotator, advance: Progress | 
     assert header is not None  # raw_lines() yields at least one line, and the first must be the header
     if trailer is None:
         raise IntegrityFailure(f"line {last + 1}: the trailer line is missing (the trail was cut short)")
-    chain = checker.finish(trail.entries, header.number, _trailer_seeds(trailer))
+    chain = checker.finish(trail.event_lines, _verified_line_entry, header.number, _trailer_seeds(trailer))
     _check_header(header, chain)
     _check_trailer(trailer, chain)
     annotations.check(annotate(chain.voids))

@@ -5,13 +5,19 @@ and line the fast one takes."""
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from types import SimpleNamespace
 
 import pytest
 
 from ledger import rulesets
-from ledger.stored_chain import _plain_entry, _strict_entry
-from ledger.trail import _event_entry, _line, _plain_event_entry
+from ledger.errors import IntegrityFailure
+from ledger.store import Store
+from ledger.stored_chain import _plain_entry, _stored_entry, _strict_entry, verify_store
+from ledger.trail import _event_entry, _line, _plain_event_entry, read_trail
+from projections.history import void_annotations
+
+CAMPAIGN_ID = "0b0c0d0e-0000-4000-8000-000000000001"  # the played campaign's (tests/audit/conftest.py)
 
 
 def stored_rows(path) -> list[SimpleNamespace]:
@@ -27,11 +33,11 @@ def test_every_row_as_the_store_writes_it_is_read_fast_and_as_the_strict_reader_
     assert len(rows) == 25
     slow = []
     for row in rows:
-        fast = _plain_entry(row, bytes(row.state))
+        fast = _plain_entry(row.originator_version, bytes(row.state))
         if fast is None:
             slow.append(row.originator_version)
         else:
-            assert fast == _strict_entry(row, bytes(row.state))
+            assert fast == _strict_entry(row.originator_version, bytes(row.state))
     # The revealed seed of epoch 0 is 01 again and again: digits in a row, which the fast reader
     # cannot tell from a number too long to hold (the strict reader can)
     assert slow == [22]
@@ -54,7 +60,7 @@ def test_a_row_in_any_other_form_is_left_to_the_strict_reader(database, edit):
     assert b'"faces":[3,5]' in bytes(row.state) and b'"purpose":"injury"' in bytes(row.state)
     edited = edit(bytes(row.state))
     assert edited != bytes(row.state)
-    assert _plain_entry(row, edited) is None
+    assert _plain_entry(row.originator_version, edited) is None
 
 
 def test_every_event_line_as_the_export_writes_it_is_read_fast_and_as_the_strict_reader_reads_it(trail):
@@ -90,3 +96,66 @@ def test_an_event_line_in_any_other_form_is_left_to_the_strict_reader(trail, edi
     edited = edit(line)
     assert edited != line
     assert _plain_event_entry(9, edited) is None
+
+
+# --- reading a verified chain again -----------------------------------------------------------------
+# Each row or line is checked against a keyed digest of the bytes verified at its place, then read by
+# the typed decoders alone: it must give the entry the verifying reading gave, whichever reader that was.
+
+
+def verifying_entries(lines: list[bytes]) -> list:
+    return [(_plain_event_entry(n, raw) or _event_entry(_line(n, raw)))[0] for n, raw in enumerate(lines[1:-1], start=2)]
+
+
+@pytest.mark.parametrize("spelling", [
+    lambda line: line,  # as exported: every line but one read fast the first time
+    lambda line: line.replace(b'"tx":', b' "tx" : ', 1) if b'"kind"' not in line else line,  # every event line strictly
+])
+def test_a_trail_read_again_gives_the_entries_its_verifying_reading_gave(trail, spelling):
+    lines = [spelling(line) for line in trail.path.read_bytes().splitlines()]
+    trail.path.write_bytes(b"\n".join(lines) + b"\n")
+    with trail.path.open("rb") as file:
+        chain = read_trail(file, void_annotations)
+        assert list(chain.entries) == verifying_entries(lines)
+        assert [e.record.position for e in chain.entries] == list(range(1, 26))
+
+
+def test_a_store_read_again_gives_the_entries_its_verifying_reading_gave(database):
+    database.rewrite(8, b'"tx":', b' "tx" : ')  # this row is read strictly
+    store = Store(f"sqlite:///{database.path}")
+    try:
+        chain = verify_store(store, uuid.UUID(CAMPAIGN_ID))
+        rows = stored_rows(database.path)
+        assert list(chain.entries) == [_stored_entry(row.originator_version, bytes(row.state)) for row in rows]
+        assert _plain_entry(8, bytes(rows[7].state)) is None
+    finally:
+        store.close()
+
+
+def test_a_trail_line_changed_after_its_verifying_reading_is_refused_when_read_again(trail):
+    lines = trail.path.read_bytes().splitlines()
+    with trail.path.open("rb") as file:
+        chain = read_trail(file, void_annotations)
+        trail.path.write_bytes(b"\n".join([*lines[:8], lines[8].replace(b'"tx":', b' "tx" : ', 1), *lines[9:]]) + b"\n")
+        with pytest.raises(IntegrityFailure, match=r"^line 9: changed since it was verified$"):
+            list(chain.records)
+
+
+def test_a_trail_cut_short_after_its_verifying_reading_is_refused_when_read_again(trail):
+    lines = trail.path.read_bytes().splitlines()
+    with trail.path.open("rb") as file:
+        chain = read_trail(file, void_annotations)
+        trail.path.write_bytes(b"\n".join(lines[:20]) + b"\n")
+        with pytest.raises(IntegrityFailure, match=r"^line 21: gone since it was verified$"):
+            list(chain.records)
+
+
+def test_a_stored_row_changed_after_its_verifying_reading_is_refused_when_read_again(database):
+    store = Store(f"sqlite:///{database.path}")
+    try:
+        chain = verify_store(store, uuid.UUID(CAMPAIGN_ID))
+        database.rewrite(8, b'"tx":', b' "tx" : ')  # the same record, other bytes
+        with pytest.raises(IntegrityFailure, match=r"^position 8: changed since it was verified$"):
+            list(chain.records)
+    finally:
+        store.close()
