@@ -7,12 +7,15 @@ state it is given and returns it; callers that need the old state fold a `copy()
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from ledger import events as ev
+
+if TYPE_CHECKING:
+    from ledger.records import Record
 
 
 class Fighter(msgspec.Struct, kw_only=True):
@@ -441,6 +444,20 @@ EVOLVERS: dict[type[ev.Event], Callable[[CampaignState, Any], None]] = {
 # Facts about the ledger itself: they count even when their transaction is voided, because a
 # voided roll keeps its number and a void is never undone.
 LEDGER_EVENTS = (ev.DiceRolled, ev.SeedCommitted, ev.SeedRevealed, ev.TransactionVoided)
+
+# Events whose evolvers above change nothing of the warbands, the fighters or the campaign's options
+# and facts, only the ledger's own bookkeeping (roll numbers, decks, seeds, pending decisions, voids),
+# or nothing at all: a transaction of these alone leaves every roster row and rating as it was.
+BOOKKEEPING_EVENTS = frozenset({
+    ev.CommandRecorded, ev.NoteRecorded, ev.DiceRolled, ev.DeckShuffled, ev.CardDrawn, ev.SeedCommitted,
+    ev.SeedRevealed, ev.SeedAbandoned, ev.DecisionPending, ev.DecisionAnswered, ev.TransactionVoided,
+})
+
+
+def changes_rosters(records: Iterable[Record], voided: bool = False) -> bool:
+    """Can folding these records (of a transaction, `voided` or not) change a warband, a fighter,
+    or the campaign's options or facts? Not when voided: then only LEDGER_EVENTS are folded."""
+    return not voided and any(type(record.event) not in BOOKKEEPING_EVENTS for record in records)
 
 
 def evolve(

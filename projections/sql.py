@@ -38,9 +38,10 @@ from ledger import events as ev
 from ledger.campaigns import History, Ledger, fold, transactions
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
-from ledger.state import CampaignState
+from ledger.state import CampaignState, changes_rosters
 from ledger.store import Store, lock_schema
 from projections.tables import (
+    CAMPAIGNS,
     CURRENT_TABLES,
     READ_MODELS,
     RECORD_TABLES,
@@ -51,6 +52,7 @@ from projections.tables import (
     Rows,
     Table,
     all_rows,
+    campaign_rows,
     current_rows,
     empty_rows,
     rows_in_pages,
@@ -261,7 +263,8 @@ def _rows_after(
 ) -> tuple[Rows, Rows]:
     """The missing transactions' rows, each computed with the state after it (`after`, the state
     after them all, for the last; `start()`, the state at the tracked position, folded on for the
-    others), and the current tables' rows after them."""
+    others), and the current tables' rows after them (those of the warbands and fighters as stored,
+    when no transaction changed a roster: dice rolled, cards drawn)."""
     ratings = stored.ratings()
     groups = transactions(missing)
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
@@ -271,7 +274,9 @@ def _rows_after(
             fold(group, state)
         for name, more in transaction_rows(group, state, {}, ratings).items():
             rows[name].extend(more)
-    return rows, current_rows(state)
+    if any(changes_rosters(group) for group in groups):
+        return rows, current_rows(state)
+    return rows, {**{name: list(kept) for name, kept in stored.current.items()}, CAMPAIGNS.name: campaign_rows(state)}
 
 
 def _write(cursor: Any, d: Dialect, stored: Tracked, rows: Rows, current: Rows, last: Record) -> Tracked:

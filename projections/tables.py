@@ -26,7 +26,7 @@ import msgspec
 from ledger import events as ev
 from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record, canonical
-from ledger.state import CampaignState
+from ledger.state import CampaignState, changes_rosters
 from projections.history import fighters_involved, record_text, void_annotations
 from projections.roster import campaign_row, ext_of, fighter_rows, rating_of, warband_row
 
@@ -142,14 +142,15 @@ def empty_rows() -> Rows:
 # --- current tables ------------------------------------------------------------------------------
 
 
+def campaign_rows(state: CampaignState) -> list[Row]:
+    """rm_campaigns as the state stands."""
+    return [CAMPAIGNS.row(**campaign_row(state))]
+
+
 def current_rows(state: CampaignState) -> Rows:
     """rm_campaigns, rm_warbands and rm_fighters as the state stands."""
     cid = state.campaign_id
-    rows: Rows = {
-        CAMPAIGNS.name: [CAMPAIGNS.row(**campaign_row(state))],
-        WARBANDS.name: [],
-        FIGHTERS.name: [],
-    }
+    rows: Rows = {CAMPAIGNS.name: campaign_rows(state), WARBANDS.name: [], FIGHTERS.name: []}
     for seq, warband in enumerate(state.warbands, start=1):
         band = warband_row(state, warband)
         rows[WARBANDS.name].append(
@@ -179,7 +180,8 @@ def transaction_rows(
 
     `state` is the campaign just after the transaction; `voided` the void annotations (tx -> who,
     when, why); `ratings` each warband's rating after the previous transaction, updated in place.
-    A rating row is written when a warband's rating differs from the one before.
+    A rating row is written when a warband's rating differs from the one before; a transaction that
+    changes no roster (dice, cards, seeds, or voided) leaves the ratings as they were.
     """
     cid = state.campaign_id
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
@@ -228,6 +230,8 @@ def transaction_rows(
                         involvement=how, voided_by=voided_by,
                     )
                 )
+    if not changes_rosters(group, group[0].tx in voided):
+        return rows
     last = group[-1]
     for warband, band in state.warbands.items():
         rating = rating_of(state, warband)

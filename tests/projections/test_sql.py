@@ -268,3 +268,21 @@ def test_writers_in_parallel_keep_the_tables_exactly(store, sql_url, ledger, lea
     assert len(awarded) > 30  # most commands got through, so many updates ran side by side
     sql.rebuild(store, [league], drop=True)
     assert dump(store) == kept
+
+
+def test_a_roll_keeps_the_roster_rows_as_they_were_and_a_rebuild_agrees(store, ledger, league, dump, monkeypatch):
+    """Dice alone change no warband or fighter: the commit writes the roll's log rows, the campaign's
+    row and the tracking, without computing the roster again."""
+    before = dump(store)
+    with monkeypatch.context() as patch:
+        patch.setattr(sql, "current_rows", lambda state: pytest.fail("the roster rows were computed again"))
+        outcome = ledger.execute(league, BareRoll(expression="D6", purpose="ambush"), actor="Ann",
+                                 dice=TableDice(given=[2]))  # T8, positions 18-19
+    after = dump(store)
+    assert (after["rm_warbands"], after["rm_fighters"], after["rm_ratings"]) == (
+        before["rm_warbands"], before["rm_fighters"], before["rm_ratings"])
+    assert [row[5:7] for row in after["rm_campaigns"]] == [(19, 8)]  # events, transactions
+    assert [row[1] for row in after["rm_log"][-2:]] == [18, 19]
+    assert after["rm_tracking"] == [(str(league), outcome.state.position, outcome.state.head)]
+    sql.rebuild(store, [league], drop=True)
+    assert dump(store) == after

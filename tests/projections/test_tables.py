@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from commands.shared import AwardXP, EnlistWarband, RecordBattle, RecruitFighter
+from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle, RecruitFighter
+from ledger import audit
 from ledger import events as ev
 from ledger.campaigns import Ledger, fold, transactions
 from ledger.records import Record
+from ledger.state import changes_rosters
 from ledger.store import Store
 from ledger.testing import CampaignRunner
 from projections import tables
+from projections.history import void_annotations
 from projections.tables import WARBANDS, all_rows, current_rows, transaction_rows
 
 T = "2026-11-29T12:00:00.000000Z"  # the fixed clock of tests/conftest.py
@@ -179,3 +183,25 @@ def test_json_text_writes_the_bytes_of_json_dumps_for_every_value_of_every_sampl
     assert len(values) > 1000  # the sample campaigns were read
     assert [v for v in values if tables.json_text(v) != json.dumps(v, sort_keys=True, separators=(",", ":"),
                                                                     ensure_ascii=False)] == []
+
+
+GOLDEN = sorted((Path(__file__).parents[1] / "golden").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("trail", GOLDEN, ids=lambda path: path.stem)
+def test_transactions_that_change_no_roster_leave_the_ratings_as_a_computation_of_each_gives(trail, monkeypatch):
+    """A transaction of dice, cards, seeds or notes alone, or a voided one, changes no warband: its
+    ratings are not computed again. Every golden trail (every ruleset, voids, rerolls, decks) gives
+    the rows it gives when every transaction's ratings are computed."""
+    records = list(audit.read_trail(trail.read_bytes(), void_annotations).records)
+    skipping = all_rows(records)
+    monkeypatch.setattr(tables, "changes_rosters", lambda group, voided=False: True)
+    assert all_rows(records) == skipping
+
+
+def test_a_transaction_of_dice_alone_changes_no_roster_and_a_voided_one_none(gunnar):
+    gunnar.execute(BareRoll(expression="D6", purpose="weather"))
+    records = gunnar.records()
+    roll, award = transactions(records)[-1], transactions(records)[-2]
+    assert [type(r.event) for r in roll] == [ev.CommandRecorded, ev.DiceRolled]
+    assert (changes_rosters(roll), changes_rosters(award), changes_rosters(award, voided=True)) == (False, True, False)
