@@ -16,12 +16,12 @@ import msgspec
 from ledger import events as ev
 from ledger import rulesets
 from ledger.chain import Chain, ChainChecker, Entry, Progress
-from ledger.errors import BadInput, IntegrityFailure, NotFound
+from ledger.errors import IntegrityFailure, NotFound
 from ledger.fold import apply_record
 from ledger.records import Record
 from ledger.state import CampaignState, decode_state, encode_state
 from ledger.store import Store, StoredRecord, decode_record
-from ledger.trail_json import Malformed, check_body, is_hex, keys_problem, plain_object, strict_json
+from ledger.trail_json import Malformed, check_body, is_hex, keys_problem, strict_json
 
 _STORED_KEYS = {"position", "tx", "actor", "recorded_at", "prev_hash", "hash", "event"}
 
@@ -31,11 +31,6 @@ def _row_bytes(row: Any) -> bytes:
     return row.state.encode("utf-8") if isinstance(row.state, str) else bytes(row.state)
 
 
-class _StoredRow(StoredRecord, forbid_unknown_fields=True):
-    """A stored row with no key the store does not write (the strict reader refuses one too)."""
-
-
-_ROW_DECODER = msgspec.json.Decoder(_StoredRow)
 _ENCODE = msgspec.json.encode
 
 
@@ -46,40 +41,51 @@ def _stored_entry(position: int, data: bytes) -> Entry:
 
 def _verified_row_entry(position: int, data: bytes) -> Entry:
     """A stored row byte for byte as verified at its position, as an entry again: read by the typed
-    decoders alone (checking it again would find what it found)."""
+    decoder alone (checking it again would find what it found)."""
     try:
-        raw = _ROW_DECODER.decode(data)
-        event = ev.decode_event(raw.event)
-        payload = msgspec.json.decode(raw.event)
+        return _typed_entry(position, _typed_row(data), data)
     except msgspec.MsgspecError:  # a row the strict reader read: it reads it again
         return _strict_entry(position, data)
+
+
+def _plain_entry(position: int, data: bytes) -> Entry | None:
+    """The entry of a row exactly as the store writes it, read without the strict reader: decoded
+    with its event as its own type, it is written again by msgspec to the same bytes (so no
+    repeated or unknown key, no other spelling, nothing the types drop), and holds no fraction
+    (events hold none: the decoder refuses one where a field takes any value). None for any other
+    row, which `_strict_entry` reads and names the fault of (the two agree on every row the fast
+    one takes)."""
+    try:
+        raw = _typed_row(data)
+    except msgspec.MsgspecError:
+        return None
+    if _ENCODE(raw) != data or not (is_hex(raw.prev_hash, 64) and is_hex(raw.hash, 64)):
+        return None
+    return _typed_entry(position, raw, data)
+
+
+def _typed_row(data: bytes) -> Any:
+    return ev.decoder_of_events(_row_with_typed_event, float_hook=_refuse_fraction).decode(data)
+
+
+def _typed_entry(position: int, raw: Any, data: bytes) -> Entry:
+    payload = msgspec.to_builtins(raw.event, str_keys=True)  # what decoding its JSON gives (see _plain_entry)
     kind = payload.pop("type")
     body = {"position": raw.position, "type": kind, "recorded_at": raw.recorded_at, "actor": raw.actor,
             "tx": raw.tx, "payload": payload, "prev_hash": raw.prev_hash}
     record = Record(position=raw.position, tx=raw.tx, actor=raw.actor, recorded_at=raw.recorded_at,
-                    prev_hash=raw.prev_hash, hash=raw.hash, event=event)
+                    prev_hash=raw.prev_hash, hash=raw.hash, event=raw.event)
     return Entry(where=f"position {position}", body=body, hash=raw.hash, record=record, data=data)
 
 
-def _plain_entry(position: int, data: bytes) -> Entry | None:
-    """The entry of a row exactly as the store writes it, read without the strict reader: written
-    again by msgspec it gives the same bytes (so no repeated key, float or other spelling), and its
-    fields have their types. None for any other row, which `_strict_entry` reads and names the
-    fault of (the two agree on every row the fast one takes)."""
-    try:
-        raw = _ROW_DECODER.decode(data)
-    except msgspec.MsgspecError:
-        return None
-    event = plain_object(raw.event)
-    if (_ENCODE(raw) != data or event is None or type(event.get("type")) is not str
-            or not (is_hex(raw.prev_hash, 64) and is_hex(raw.hash, 64))):
-        return None
-    kind = event.pop("type")
-    body = {"position": raw.position, "type": kind, "recorded_at": raw.recorded_at, "actor": raw.actor,
-            "tx": raw.tx, "payload": event, "prev_hash": raw.prev_hash}
-    record = Record(position=raw.position, tx=raw.tx, actor=raw.actor, recorded_at=raw.recorded_at,
-                    prev_hash=raw.prev_hash, hash=raw.hash, event=ev.decode_event(raw.event))
-    return Entry(where=f"position {position}", body=body, hash=raw.hash, record=record, data=data)
+def _row_with_typed_event(union: Any) -> type:
+    """StoredRecord's fields in its order, the event decoded as its own registered type."""
+    fields = [(f.name, union if f.name == "event" else f.type) for f in msgspec.structs.fields(StoredRecord)]
+    return msgspec.defstruct("StoredRowWithEvent", fields, frozen=True, kw_only=True, forbid_unknown_fields=True)
+
+
+def _refuse_fraction(text: str) -> Any:
+    raise ValueError(f"a fraction ({text})")
 
 
 def _strict_entry(position: int, data: bytes) -> Entry:
