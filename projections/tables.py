@@ -48,13 +48,15 @@ class Table:
     def _names(self) -> frozenset[str]:
         return frozenset(self.column_names)
 
+    @functools.cached_property
+    def _layout(self) -> tuple[tuple[str, bool], ...]:
+        return tuple((name, kind == "json") for name, kind in self.columns)
+
     def row(self, **values: Any) -> Row:
         """The values in column order, lists and tables as JSON text."""
         if values.keys() != self._names:
             raise TypeError(f"{self.name} row has {sorted(values)}, expected {sorted(self.column_names)}")
-        return tuple(
-            json_text(values[name]) if kind == "json" else values[name] for name, kind in self.columns
-        )
+        return tuple([json_text(values[name]) if as_json else values[name] for name, as_json in self._layout])
 
 
 def _text(*names: str) -> tuple[tuple[str, str], ...]:
