@@ -33,7 +33,7 @@ from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabul
     is_redecided,
     redecide,
 )
-from ledger.decide import AskChoice, Command, DiceSource, RecordedDice, command_name, documents_key
+from ledger.decide import AskChoice, Command, DiceSource, command_name, documents_key
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.fold import (  # noqa: F401 - re-exported
     History,
