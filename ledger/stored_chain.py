@@ -20,15 +20,10 @@ from ledger.errors import IntegrityFailure, NotFound
 from ledger.fold import apply_record
 from ledger.records import Record
 from ledger.state import CampaignState, decode_state, encode_state
-from ledger.store import Store, StoredRecord, decode_record
+from ledger.store import Store, StoredRecord, decode_record, stored_bytes
 from ledger.trail_json import Malformed, check_body, is_hex, keys_problem, strict_json
 
 _STORED_KEYS = {"position", "tx", "actor", "recorded_at", "prev_hash", "hash", "event"}
-
-
-def _row_bytes(row: Any) -> bytes:
-    # An edit made with an SQL client may leave text where the library wrote a blob.
-    return row.state.encode("utf-8") if isinstance(row.state, str) else bytes(row.state)
 
 
 _ENCODE = msgspec.json.encode
@@ -119,7 +114,7 @@ def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = Non
             raise IntegrityFailure(f"{where}: missing (the stored events go from {expected - 1} to "
                                    f"{row.originator_version}): an event was deleted")
         try:
-            entry = _stored_entry(expected, _row_bytes(row))
+            entry = _stored_entry(expected, row.state)
         except (ValueError, msgspec.DecodeError) as error:  # JSON, shape or typed-decoder errors
             raise IntegrityFailure(f"{where}: does not decode: {error}") from None
         if row.topic != entry.body["type"]:
@@ -148,14 +143,14 @@ def verify_store_reading(
     verified first. `advance` is told how many events the reading has got through."""
     reading = StoredReading(store, campaign_id, advance)
     snapshot = _Snapshot(store, campaign_id)
-    chain_failed: list[IntegrityFailure] = []
+    chain_failed: list[Exception] = []
 
     def verified() -> Iterator[Record]:
         try:
             for entry in reading.entries():
                 snapshot.fold(entry.record)
                 yield entry.record
-        except IntegrityFailure as failure:
+        except Exception as failure:  # noqa: BLE001 - the chain's own failure (or the store's): named first
             chain_failed.append(failure)
             raise
 
@@ -213,7 +208,7 @@ class StoredReading:
 
     def _rows(self, upto: int) -> Iterator[tuple[int, bytes]]:
         for row in self.store.raw_rows(self.campaign_id, upto=upto):
-            yield row.originator_version, _row_bytes(row)
+            yield row.originator_version, row.state
 
     def _voids_ahead(self) -> list[Record]:
         """The transaction.voided records up to the reading's last position. When one of them does
@@ -273,8 +268,8 @@ def stored_names(store: Store) -> dict[uuid.UUID, str | None]:
     names: dict[uuid.UUID, str | None] = {}
     for row in store.rows_of_topic("campaign.started"):
         try:
-            name: str | None = str(strict_json(_row_bytes(row))["event"]["name"])
-        except (ValueError, TypeError, KeyError):
+            name: str | None = str(strict_json(stored_bytes(row.originator_version, row.state))["event"]["name"])
+        except (ValueError, TypeError, KeyError, IntegrityFailure):
             name = None
         names[uuid.UUID(str(row.originator_id))] = name
     return names

@@ -211,3 +211,19 @@ def test_what_the_check_beside_a_sound_chain_failed_on_is_raised(played):
             audit.verify_store_reading(ledger.store, ledger.find(None), read_five_then_fail)
     finally:
         ledger.store.close()
+
+
+def test_a_store_that_fails_while_the_chain_is_read_is_reported_as_it_failed(played, database, monkeypatch):
+    """Not as "no campaign" (the reading that failed had counted no event yet)."""
+    store = Store(f"sqlite:///{database.path}")
+
+    def failing(*_args, **_options):
+        raise sqlite3.OperationalError("disk I/O error")
+        yield  # a generator, as the store's
+
+    monkeypatch.setattr(store, "raw_rows", failing)
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="^disk I/O error$"):
+            audit.verify_store_reading(store, audit.find_campaign(store, None), lambda records, voids: list(records))
+    finally:
+        store.close()

@@ -149,3 +149,28 @@ def test_a_trail_cut_short_with_a_matching_trailer_is_caught_against_the_noted_h
     assert (result.exit_code, result.output) == (
         3, f"Error: the noted head {noted} is not in this chain: the history it ended was changed\n")
     assert cli("verify", str(trail), "--head", noted).exit_code == 0
+
+
+@pytest.mark.parametrize(("value", "verify_says", "log_says"), [
+    ("NULL", "the stored event is NULL, not its JSON; the store was damaged or edited: see `campaign verify`",
+     "the stored event is NULL, not its JSON; the store was damaged or edited: see `campaign verify`"),
+    ("1000000000000000", "does not decode: not a JSON object",  # read as a blob of its digits, never as that many bytes
+     "the stored event does not decode (Expected `object`, got `int`); the store was damaged or edited: "
+     "see `campaign verify`"),
+    ("CAST(x'ff7b' AS TEXT)", "does not decode: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte",
+     "the stored event does not decode (JSON is malformed: invalid character (byte 0)); the store was damaged or "
+     "edited: see `campaign verify`"),
+])
+def test_a_row_whose_value_an_sql_client_made_no_blob_is_named_by_every_reader(tmp_path, value, verify_says, log_says):
+    """SQLite keeps whatever type a value is given: a number, NULL, or text that is not UTF-8 where
+    the library writes a blob of JSON (a number or NULL was reported as a bug, and text that is not
+    UTF-8 made `verify` say that there was no such campaign)."""
+    cli = CampaignRunner(f"sqlite:///{tmp_path / 'league.db'}")
+    for args in (["new", "League"], ["warband", "add", "Rats", "--player", "Ann", "--treasury", "100"]):
+        assert cli(*args).exit_code == 0
+    with sqlite3.connect(tmp_path / "league.db") as conn:
+        conn.execute(f"UPDATE stored_events SET state = {value} WHERE originator_version = 5")
+    verify_fails_at(cli, 5, verify_says)
+    for args in (["log", "--full"], ["replay", "--check"]):
+        result = cli(*args)
+        assert (result.exit_code, result.output) == (3, f"Error: position 5: {log_says}\n")
