@@ -98,7 +98,11 @@ class MsgspecMapper(Mapper[uuid.UUID]):
             state = stored_event.state
             value: Any = bytes(state) if isinstance(state, (bytes, bytearray, memoryview)) else b""
         elif stored_event.topic in TEXT_TOPICS:
-            value = stored_bytes(stored_event.originator_version, stored_event.state, "value").decode()
+            try:
+                value = stored_bytes(stored_event.originator_version, stored_event.state, "value").decode()
+            except UnicodeDecodeError as error:
+                raise IntegrityFailure(f"position {stored_event.originator_version}: the stored value is not text "
+                                       f"({error}); the store was damaged or edited") from None
         else:
             value = stored_record(stored_event)
         return Item(
@@ -672,8 +676,13 @@ class Store:
             )
 
     def current_campaign(self) -> uuid.UUID | None:
-        for item in self._settings.get(CURRENT_ID, desc=True, limit=1):
-            return uuid.UUID(item.value)
+        """The campaign last chosen; None if none was, or if the choice stored is not a campaign's id
+        (edited by hand: a convenience, not a record, so choosing again is the way out)."""
+        try:
+            for item in self._settings.get(CURRENT_ID, desc=True, limit=1):
+                return uuid.UUID(item.value)
+        except (IntegrityFailure, ValueError):
+            return None
         return None
 
     def set_current_campaign(self, campaign_id: uuid.UUID) -> None:
@@ -682,8 +691,9 @@ class Store:
         outran three optimistic tries. Elsewhere a chooser that lost the race tries again."""
         with self._turn(CURRENT_ID):
             for tries in range(1, RETRIES + 1):
-                latest = next(iter(self._settings.get(CURRENT_ID, desc=True, limit=1)), None)
-                version = latest.originator_version + 1 if latest is not None else 1
+                # The latest version, not its value: a choice edited into garbage is simply followed.
+                latest = self._settings.recorder.select_events(CURRENT_ID, desc=True, limit=1)
+                version = latest[0].originator_version + 1 if latest else 1
                 try:
                     self._settings.put([Item(CURRENT_ID, version, CURRENT_TOPIC, str(campaign_id))])
                     return

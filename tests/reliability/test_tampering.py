@@ -174,3 +174,20 @@ def test_a_row_whose_value_an_sql_client_made_no_blob_is_named_by_every_reader(t
     for args in (["log", "--full"], ["replay", "--check"]):
         result = cli(*args)
         assert (result.exit_code, result.output) == (3, f"Error: position 5: {log_says}\n")
+
+
+@pytest.mark.parametrize("value", ["NULL", "12", "'not a campaign'", "x'ff'"])
+def test_a_current_campaign_choice_edited_into_garbage_counts_as_none_and_can_be_made_again(tmp_path, value):
+    """The choice is a convenience, not a record: a store whose choice an SQL client spoiled still
+    lists its campaigns, asks for one to be chosen, and takes a new choice."""
+    cli = CampaignRunner(f"sqlite:///{tmp_path / 'league.db'}")
+    for name in ("North", "South"):
+        assert cli("new", name).exit_code == 0
+    with sqlite3.connect(tmp_path / "league.db") as conn:
+        conn.execute(f"UPDATE stored_settings SET state = {value}")
+    assert [line.split("  ")[0] for line in cli("list").output.splitlines()] == ["North", "South"]
+    result = cli("show")
+    assert (result.exit_code, result.output) == (
+        2, "Error: this store holds several campaigns (North, South): choose one with `campaign use NAME` or --campaign\n")
+    assert cli("use", "North").exit_code == 0
+    assert [line.split("  ")[0] for line in cli("list").output.splitlines()] == ["* North", "South"]
