@@ -610,7 +610,14 @@ class Store:
         cache: one whose bytes no longer match their checksum (a damaged file) is passed over, unless `sound=False` (for verify,
         which reports it). Snapshots stored before checksums were kept have none to check, so they are
         passed over too, until the next snapshot (taken every 100 events) replaces them."""
-        for item in self._snapshots.get(campaign_id, lte=upto, desc=True, limit=1):
+        try:
+            found = list(self._snapshots.get(campaign_id, lte=upto, desc=True, limit=1))
+        except PersistenceError as error:  # text an SQL client left there that is not UTF-8, say
+            if sound:
+                return None
+            raise IntegrityFailure(f"the latest snapshot cannot be read ({' '.join(str(error).split())}): the store "
+                                   "was damaged or edited") from None
+        for item in found:
             data: bytes = item.value
             if data.startswith(_CHECKSUM):
                 digest, _, data = data[len(_CHECKSUM):].partition(b"\n")

@@ -191,3 +191,17 @@ def test_a_current_campaign_choice_edited_into_garbage_counts_as_none_and_can_be
         2, "Error: this store holds several campaigns (North, South): choose one with `campaign use NAME` or --campaign\n")
     assert cli("use", "North").exit_code == 0
     assert [line.split("  ")[0] for line in cli("list").output.splitlines()] == ["* North", "South"]
+
+
+def test_a_snapshot_left_as_text_that_is_not_utf8_is_a_lost_cache_that_verify_reports(tmp_path):
+    cli = CampaignRunner(f"sqlite:///{tmp_path / 'league.db'}")
+    assert cli("new", "League").exit_code == 0
+    for n in range(55):  # two events each: a snapshot at 100
+        assert cli("roll", "D6", "--for", f"roll {n}", "--dice", "3").exit_code == 0
+    with sqlite3.connect(tmp_path / "league.db") as conn:
+        assert conn.execute("UPDATE stored_snapshots SET state = CAST(x'ff' AS TEXT)").rowcount == 1
+    result = cli("verify")
+    assert (result.exit_code, result.output) == (3, "Error: the latest snapshot cannot be read (Could not decode to "
+                                                    "UTF-8 column 'state' with text '\ufffd'): the store was damaged or edited\n")
+    assert cli("roll", "D6", "--for", "after", "--dice", "4").exit_code == 0  # loaded from the events instead
+    assert cli("verify").exit_code == 0  # and snapshotted again from them
