@@ -56,8 +56,8 @@ PROGRESS_STEP = 1000
 @dataclass
 class Chain:
     """A verified chain and what was learned reading it. Its events are not held: `entries` reads
-    them again (from the store or the file) each time it is iterated, each checked against the hash
-    verified, so a chain of any length takes the same memory."""
+    them again (from the store or the file) each time it is iterated, each checked against a digest
+    of the bytes verified at its place, so a chain of any length takes the same memory."""
 
     source: RawSource  # the events' bytes read again, from the start
     read_again: ReadAgain

@@ -526,9 +526,9 @@ class Store:
         if self._sqlite_path is None:
             return [RawRow(row.originator_version, row.topic, stored_bytes(row.originator_version, row.state))
                     for row in self.app.recorder.select_events(campaign_id, gt=after or None, lte=upto, limit=PAGE)]
-        # The library's query, its rows taken as they come: its select_events makes a UUID and an object
-        # of each row, four times the cost of reading it (most of what reading a chain took). The state
-        # as a blob: text an SQL client left there would otherwise fail to read as UTF-8.
+        # A plain query of the library's table, its rows taken as they come: select_events makes a UUID
+        # and an object of each row, four times the cost of reading it (most of what reading a chain
+        # took). The state as a blob: text an SQL client left there would otherwise fail to read as UTF-8.
         table = self.app.recorder.events_table_name  # type: ignore[attr-defined]
         statement = (f"SELECT originator_version, topic, CAST(state AS BLOB) AS state FROM {table} "
                      "WHERE originator_id=? AND originator_version>? ")
