@@ -31,6 +31,17 @@ class Entry:
     data: bytes  # as read: the stored row or the trail's line
 
 
+def entry_of(where: str, fields: Any, kind: str, payload: dict[str, Any], event: ev.Event, data: bytes) -> Entry:
+    """The entry of a stored row or a trail line whose fields (`position`, `tx`, `actor`,
+    `recorded_at`, `prev_hash`, `hash`) the typed decoders read, with its event's type, payload
+    and typed event."""
+    body = {"position": fields.position, "type": kind, "recorded_at": fields.recorded_at, "actor": fields.actor,
+            "tx": fields.tx, "payload": payload, "prev_hash": fields.prev_hash}
+    record = Record(position=fields.position, tx=fields.tx, actor=fields.actor, recorded_at=fields.recorded_at,
+                    prev_hash=fields.prev_hash, hash=fields.hash, event=event)
+    return Entry(where=where, body=body, hash=fields.hash, record=record, data=data)
+
+
 DIGEST = 32  # bytes of a SHA-256
 # A reading again checks each row or line against a keyed digest of the bytes verified at its place:
 # keyed with this process's own secret, so nobody can make other bytes that pass for them (one who

@@ -15,13 +15,13 @@ import msgspec
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.chain import Chain, ChainChecker, Entry, Progress
+from ledger.chain import Chain, ChainChecker, Entry, Progress, entry_of
 from ledger.errors import IntegrityFailure, NotFound
 from ledger.fold import apply_record
 from ledger.records import Record
 from ledger.state import CampaignState, decode_state, encode_state
 from ledger.store import Store, StoredRecord, decode_record, stored_bytes
-from ledger.trail_json import Malformed, check_body, is_hex, keys_problem, strict_json
+from ledger.trail_json import Malformed, check_body, is_hex, keys_problem, refuse_float, strict_json
 
 _STORED_KEYS = {"position", "tx", "actor", "recorded_at", "prev_hash", "hash", "event"}
 
@@ -60,27 +60,19 @@ def _plain_entry(position: int, data: bytes) -> Entry | None:
 
 
 def _typed_row(data: bytes) -> Any:
-    return ev.decoder_of_events(_row_with_typed_event, float_hook=_refuse_fraction).decode(data)
+    return ev.decoder_of_events(_row_with_typed_event, float_hook=refuse_float).decode(data)
 
 
 def _typed_entry(position: int, raw: Any, data: bytes) -> Entry:
     payload = msgspec.to_builtins(raw.event, str_keys=True)  # what decoding its JSON gives (see _plain_entry)
     kind = payload.pop("type")
-    body = {"position": raw.position, "type": kind, "recorded_at": raw.recorded_at, "actor": raw.actor,
-            "tx": raw.tx, "payload": payload, "prev_hash": raw.prev_hash}
-    record = Record(position=raw.position, tx=raw.tx, actor=raw.actor, recorded_at=raw.recorded_at,
-                    prev_hash=raw.prev_hash, hash=raw.hash, event=raw.event)
-    return Entry(where=f"position {position}", body=body, hash=raw.hash, record=record, data=data)
+    return entry_of(f"position {position}", raw, kind, payload, raw.event, data)
 
 
 def _row_with_typed_event(union: Any) -> type:
     """StoredRecord's fields in its order, the event decoded as its own registered type."""
     fields = [(f.name, union if f.name == "event" else f.type) for f in msgspec.structs.fields(StoredRecord)]
     return msgspec.defstruct("StoredRowWithEvent", fields, frozen=True, kw_only=True, forbid_unknown_fields=True)
-
-
-def _refuse_fraction(text: str) -> Any:
-    raise ValueError(f"a fraction ({text})")
 
 
 def _strict_entry(position: int, data: bytes) -> Entry:

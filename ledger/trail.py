@@ -20,7 +20,7 @@ from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
 from ledger.campaigns import History, Ledger
-from ledger.chain import Chain, ChainChecker, Entry, Progress, die_sides
+from ledger.chain import Chain, ChainChecker, Entry, Progress, die_sides, entry_of
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
 from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
@@ -198,11 +198,7 @@ def _plain_event_entry(number: int, raw: bytes) -> tuple[Entry, Any] | None:
         event = _event_decoder(kind).decode(line.payload)
     except msgspec.MsgspecError:
         return None
-    body = {"position": line.position, "type": line.type, "recorded_at": line.recorded_at, "actor": line.actor,
-            "tx": line.tx, "payload": payload, "prev_hash": line.prev_hash}
-    record = Record(position=line.position, tx=line.tx, actor=line.actor, recorded_at=line.recorded_at,
-                    prev_hash=line.prev_hash, hash=line.hash, event=event)
-    return Entry(where=f"line {number}", body=body, hash=line.hash, record=record, data=raw), annotations
+    return entry_of(f"line {number}", line, line.type, payload, event, raw), annotations
 
 
 def _verified_line_entry(number: int, raw: bytes) -> Entry:
@@ -214,11 +210,7 @@ def _verified_line_entry(number: int, raw: bytes) -> Entry:
         payload = msgspec.json.decode(line.payload)
     except (msgspec.MsgspecError, KeyError):  # a line the strict reader read: it reads it again
         return _event_entry(_line(number, raw))[0]
-    body = {"position": line.position, "type": line.type, "recorded_at": line.recorded_at, "actor": line.actor,
-            "tx": line.tx, "payload": payload, "prev_hash": line.prev_hash}
-    record = Record(position=line.position, tx=line.tx, actor=line.actor, recorded_at=line.recorded_at,
-                    prev_hash=line.prev_hash, hash=line.hash, event=event)
-    return Entry(where=f"line {number}", body=body, hash=line.hash, record=record, data=raw)
+    return entry_of(f"line {number}", line, line.type, payload, event, raw)
 
 
 def _event_decoder(kind: type) -> msgspec.json.Decoder:

@@ -52,12 +52,12 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def _refuse_float(text: str) -> Any:
+def refuse_float(text: str) -> Any:
     raise Malformed(text)
 
 
 # Reads JSON fast; what it accepts is checked as below before it is trusted.
-_PLAIN_DECODER = msgspec.json.Decoder(float_hook=_refuse_float)
+_PLAIN_DECODER = msgspec.json.Decoder(float_hook=refuse_float)
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_NUMBER = b"0" * 21  # more digits than a record's number may have (see _bounded_int)
 _NOT_PLAIN = object()
