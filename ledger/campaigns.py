@@ -114,9 +114,12 @@ class Ledger(SeedKeeping, PendingDecisions):
         state = None
         if (latest := self._latest.get(campaign_id)) is not None:
             kept = decode_own(latest)
+            since = kept.position  # `_onward` folds into `kept`
             # Read no further than from a snapshot: a snapshot's interval behind, the latest one is nearer.
-            bound = kept.position + SNAPSHOT_INTERVAL
+            bound = since + SNAPSHOT_INTERVAL
             state = self._onward(campaign_id, kept, upto=bound)
+            if state is not None and state.position == since:
+                return state  # nothing was added since: `latest` is its encoding already
             if state is not None and state.position == bound:
                 state = None
         if state is None:
