@@ -738,7 +738,7 @@ class Store:
             return None
         with self.sql() as cursor:
             cursor.execute("PRAGMA integrity_check")  # quick_check misses rows lost from a table but not its index
-            problems = [str(row[0]) for row in cursor.fetchall()]
+            problems = [" ".join(str(row[0]).split()) for row in cursor.fetchall()]  # one line each
         return None if problems == ["ok"] else "; ".join(problems[:3])
 
     def backup(self, target: str) -> None:

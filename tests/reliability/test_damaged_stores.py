@@ -193,3 +193,31 @@ def test_sqlite_keeps_its_full_durability_setting(league):
     finally:
         store.close()
     assert (synchronous, journal) == (2, "wal")  # 2 is FULL
+
+
+def flip_last_byte_of(store: Path, tree: str) -> None:
+    """One bit of the last byte of a table's or an index's root page (the end of its cell content)."""
+    connection = sqlite3.connect(store)
+    [(root,)] = connection.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (tree,)).fetchall()
+    connection.close()
+    with open(store, "r+b") as file:
+        file.seek(root * PAGE - 1)
+        byte = file.read(1)[0]
+        file.seek(root * PAGE - 1)
+        file.write(bytes([byte ^ 1]))
+
+
+@pytest.mark.parametrize("tree, found", [
+    # a read-model table's index: the chain reads well, SQLite's check of the file (beside it) does not
+    ("sqlite_autoindex_rm_log_1", "row 1 missing from index sqlite_autoindex_rm_log_1"),
+    # the index the events are read by: named as the damage, whatever the reading made of it
+    ("sqlite_autoindex_stored_events_1", "row 1 missing from index sqlite_autoindex_stored_events_1"),
+    # SQLite's finding spans two lines: one line of error
+    ("stored_events", "*** in database main *** On tree page 22 cell 8: Rowid 9 out of order"),
+])
+def test_verify_names_what_sqlites_check_of_the_file_finds(old_store, tree, found):
+    flip_last_byte_of(old_store, tree)
+    result = CampaignRunner("sqlite:///" + str(old_store))("verify")
+    assert (result.exit_code, result.output) == (
+        3, f"Error: the store sqlite:///{old_store} is damaged (SQLite finds: {found}); restore a copy made by "
+           "`campaign backup`, or import an exported trail into a new store\n")
