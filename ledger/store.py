@@ -367,6 +367,7 @@ class Store:
 
     def __init__(self, url: str = DEFAULT_STORE, *, create: bool = True):
         self.url = public_url(url)  # what messages show; the password stays in the settings only
+        self._given_url = url  # to open the store again in another process
         settings = settings_for(url, create=create)
         self.kind = KINDS[settings["PERSISTENCE_MODULE"]]
         self._sqlite_path = settings.get("SQLITE_DBNAME")
@@ -419,6 +420,16 @@ class Store:
         # making the same index this instant) is read without it.
         with contextlib.suppress(PersistenceError), recorder.datastore.transaction(commit=True) as cursor:
             cursor.execute(create)
+
+    @property
+    def opens_elsewhere(self) -> bool:
+        """Can another process open this store and see what this one sees (not one held in memory)?"""
+        memory = self._sqlite_path is not None and (self._sqlite_path == ":memory:" or "mode=memory" in self._sqlite_path)
+        return self.kind in ("sqlite", "postgres") and not memory
+
+    def reopened(self) -> Store:
+        """This store opened again (in a forked process, which must not use this one's connections)."""
+        return Store(self._given_url, create=False)
 
     def close(self) -> None:
         if self.dealer is not None:
@@ -731,6 +742,14 @@ class Store:
         return True
 
     # --- the file itself (SQLite) ----------------------------------------------------------------------
+
+    @property
+    def file_size(self) -> int:
+        """Bytes of the SQLite file (0 for a store that is not one, or not on disk)."""
+        try:
+            return os.path.getsize(self._sqlite_path) if self._sqlite_path else 0
+        except OSError:
+            return 0
 
     def damage(self) -> str | None:
         """SQLite's own check of every page and index of the file: what is wrong, or None."""

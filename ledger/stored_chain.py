@@ -15,6 +15,7 @@ import msgspec
 
 from ledger import events as ev
 from ledger import rulesets
+from ledger.beside import Beside
 from ledger.chain import Chain, ChainChecker, Entry, Progress, entry_of
 from ledger.errors import IntegrityFailure, NotFound
 from ledger.fold import apply_record
@@ -117,24 +118,44 @@ def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = Non
 def verify_store(store: Store, campaign_id: uuid.UUID) -> Chain:
     """Check a campaign's stored chain, its revealed dice and its latest snapshot, reading it once, a
     page at a time."""
-    chain, _nothing = verify_store_reading(store, campaign_id, lambda records, voids: None)
+    chain, _nothing = verify_store_reading(store, campaign_id, lambda store, records, voids: None)
     return chain
 
 
 T = TypeVar("T")
+Read = Callable[[Store, Iterator[Record], Sequence[Record]], T]
+
+# From this many events a reading with `beside` hands `read` to a forked process (beside.py):
+# below it, forking and opening the store again cost more than they save.
+BESIDE_FROM = 2000
 
 
 def verify_store_reading(
-    store: Store, campaign_id: uuid.UUID, read: Callable[[Iterator[Record], Sequence[Record]], T],
-    advance: Progress | None = None,
+    store: Store, campaign_id: uuid.UUID, read: Read[T], advance: Progress | None = None, *, beside: bool = False,
 ) -> tuple[Chain, T]:
-    """`verify_store`, with `read` handed the verified records as they are read (the same single
-    reading, up to the position the campaign had when it began; `read` may stop early) and the
-    campaign's transaction.voided records, known ahead. The chain, and what `read` returned. A
+    """`verify_store`, with `read` handed the store, the verified records as they are read (the same
+    single reading, up to the position the campaign had when it began; `read` may stop early) and
+    the campaign's transaction.voided records, known ahead. The chain, and what `read` returned. A
     chain that does not verify is named before any failure of `read`, as if the chain had been
-    verified first. `advance` is told how many events the reading has got through."""
+    verified first. `advance` is told how many events the reading has got through.
+
+    With `beside`, a long history's `read` runs in a forked process on the store opened again,
+    decoding the rows this one verifies (so its result and its refusals must pickle), while this
+    one checks the chain; where it cannot, `read` runs here as without."""
     reading = StoredReading(store, campaign_id, advance)
     snapshot = _Snapshot(store, campaign_id)
+    worker = None
+    if beside and reading.last >= BESIDE_FROM and store.opens_elsewhere:
+        worker = Beside.started(functools.partial(_read_rows, store, read, reading.voids))
+    if worker is None:
+        chain, result = _read_here(reading, snapshot, read)
+    else:
+        chain, result = _read_beside(reading, snapshot, worker, read)
+    chain.snapshot = snapshot.check(chain.count)
+    return chain, result
+
+
+def _read_here(reading: StoredReading, snapshot: _Snapshot, read: Read[T]) -> tuple[Chain, T]:
     chain_failed: list[Exception] = []
 
     def verified() -> Iterator[Record]:
@@ -148,7 +169,7 @@ def verify_store_reading(
 
     records = verified()
     try:
-        result = read(records, reading.voids)
+        result = read(reading.store, records, reading.voids)
     except Exception:  # noqa: BLE001 - whatever `read` failed on, a chain that does not verify is named first
         if chain_failed:
             raise
@@ -158,9 +179,33 @@ def verify_store_reading(
         raise
     for _record in records:
         pass
-    chain = reading.finish()
-    chain.snapshot = snapshot.check(chain.count)
-    return chain, result
+    return reading.finish(), result
+
+
+def _read_beside(reading: StoredReading, snapshot: _Snapshot, worker: Beside, read: Read[T]) -> tuple[Chain, T]:
+    """The chain verified here, each row's bytes sent to `read` in the process beside once verified.
+    Where that process was lost, `read` runs here on the chain read again."""
+    try:
+        for entry in reading.entries():
+            snapshot.fold(entry.record)
+            worker.add(entry.record.position, entry.data)
+        chain = reading.finish()
+    except BaseException:  # the chain's failure is named (or this process was interrupted): the other stops
+        worker.stop()
+        raise
+    outcome = worker.finish()
+    if outcome.refused is not None:
+        raise outcome.refused
+    return chain, outcome.result if outcome.done else read(reading.store, iter(chain.records), reading.voids)
+
+
+def _read_rows(store: Store, read: Read[T], voids: Sequence[Record], rows: Iterator[tuple[int, bytes]]) -> T:
+    """`read` in the forked process: on the store opened again, the rows decoded as verified."""
+    again = store.reopened()
+    try:
+        return read(again, (_verified_row_entry(position, data).record for position, data in rows), voids)
+    finally:
+        again.close()
 
 
 class StoredReading:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import json
 import tempfile
@@ -15,13 +16,14 @@ from typing import Any, BinaryIO
 import click
 
 from ledger import audit, files
+from ledger.beside import Beside, Outcome
 from ledger import events as ev
 from ledger.cli.app import Session, emit_json, main, pass_session, progress
 from ledger.cli.report import dice_line, verified, write_output
 from ledger.describe import plural
 from ledger.errors import IntegrityFailure
 from ledger.keyfile import KeyFile
-from ledger.store import uses_key_file
+from ledger.store import Store, uses_key_file
 from ledger.records import Record, canonical
 from projections import render, sql
 from projections.history import log_rows, void_annotations
@@ -64,18 +66,19 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         subject = f"{trail.name}, campaign"
     else:
         store = session.ledger.store
-        damage = store.damage()
-        if damage:
-            raise IntegrityFailure(f"the store {store.url} is damaged (SQLite finds: {damage}); restore a copy made by "
-                                   "`campaign backup`, or import an exported trail into a new store")
-        campaign_id = audit.find_campaign(store, session.campaign_ref)
-        ledger_rolls: set[tuple[int | None, int]] = set()
+        with _damage_named_first(store):
+            campaign_id = audit.find_campaign(store, session.campaign_ref)
 
-        def read_models_and_rolls(records: Iterator[Record], voids: list[Record]) -> sql.ReadModelCheck | None:
-            return sql.check(store, campaign_id, _ledger_rolls(records, ledger_rolls), voids)
+            def read_models_and_rolls(checked: Store, records: Iterator[Record],
+                                      voids: list[Record]) -> tuple[sql.ReadModelCheck | None, LedgerRolls]:
+                """The read models against a rebuild, and the ledger rolls recorded (in a long history,
+                done in a process beside the chain's reading)."""
+                ledger_rolls: LedgerRolls = set()
+                return sql.check(checked, campaign_id, _ledger_rolls(records, ledger_rolls), voids), ledger_rolls
 
-        with progress("Verifying", store.last_position(campaign_id)) as advance:
-            chain, read_models = audit.verify_store_reading(store, campaign_id, read_models_and_rolls, advance)
+            with progress("Verifying", store.last_position(campaign_id)) as advance:
+                chain, (read_models, ledger_rolls) = audit.verify_store_reading(
+                    store, campaign_id, read_models_and_rolls, advance, beside=True)
         if read_models is not None and read_models.differ:
             sql.name_difference(store, campaign_id, read_models, chain.records)
         subject = "campaign"
@@ -119,7 +122,60 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(f"Head {chain.head}")
 
 
-def _ledger_rolls(records: Iterator[Record], rolls: set[tuple[int | None, int]]) -> Iterator[Record]:
+def _raise_if_damaged(store: Any) -> None:
+    damage = store.damage()
+    if damage:
+        raise IntegrityFailure(f"the store {store.url} is damaged (SQLite finds: {damage}); restore a copy made by "
+                               "`campaign backup`, or import an exported trail into a new store")
+
+
+# From this size a SQLite file is checked in a process beside the verifying (about 2 ms a MB; a
+# fork and the store opened again cost about 10 ms): in a league's store it takes seconds.
+DAMAGE_CHECK_BESIDE_FROM = 8 << 20
+
+
+@contextlib.contextmanager
+def _damage_named_first(store: Store) -> Iterator[None]:
+    """SQLite's check of the whole file, named instead of anything the block failed on (a damaged
+    file fails in ways of its own), as if it had been checked first; a large file is checked in a
+    process beside the block."""
+    large = store.opens_elsewhere and store.file_size >= DAMAGE_CHECK_BESIDE_FROM
+    checker = Beside.started(functools.partial(_damage_checked, store)) if large else None
+    if checker is None:
+        _raise_if_damaged(store)
+        yield
+        return
+    try:
+        yield
+    except Exception:
+        _damage_named(store, checker.finish())
+        raise
+    except BaseException:  # interrupted: the check is stopped with the rest
+        checker.stop()
+        raise
+    _damage_named(store, checker.finish())
+
+
+def _damage_checked(store: Store, _rows: object) -> None:
+    """The check, in the process beside (on the store opened again)."""
+    again = store.reopened()
+    try:
+        _raise_if_damaged(again)
+    finally:
+        again.close()
+
+
+def _damage_named(store: Store, outcome: Outcome) -> None:
+    if outcome.refused is not None:
+        raise outcome.refused
+    if not outcome.done:  # the process beside was lost: checked here
+        _raise_if_damaged(store)
+
+
+LedgerRolls = set[tuple[int | None, int]]  # (epoch, roll number)
+
+
+def _ledger_rolls(records: Iterator[Record], rolls: LedgerRolls) -> Iterator[Record]:
     """The records, passed on; (epoch, roll) of each ledger roll among them (not a reroll's copy)
     added to `rolls` as they go by."""
     for record in records:
@@ -129,7 +185,7 @@ def _ledger_rolls(records: Iterator[Record], rolls: set[tuple[int | None, int]])
         yield record
 
 
-def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: set[tuple[int | None, int]]) -> list[Any]:
+def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: LedgerRolls) -> list[Any]:
     """Roll numbers a league server dealt that the stream does not hold (a peek, or a crash)."""
     if store.dealer is None:
         return []

@@ -185,7 +185,7 @@ class ReadFailed(Exception):
     pass
 
 
-def read_five_then_fail(records, voids):
+def read_five_then_fail(store, records, voids):
     for _n, _record in zip(range(5), records):
         pass
     raise ReadFailed("the check beside the chain failed")
@@ -224,6 +224,6 @@ def test_a_store_that_fails_while_the_chain_is_read_is_reported_as_it_failed(pla
     monkeypatch.setattr(store, "raw_rows", failing)
     try:
         with pytest.raises(sqlite3.OperationalError, match="^disk I/O error$"):
-            audit.verify_store_reading(store, audit.find_campaign(store, None), lambda records, voids: list(records))
+            audit.verify_store_reading(store, audit.find_campaign(store, None), lambda store, records, voids: list(records))
     finally:
         store.close()

@@ -1,0 +1,223 @@
+"""`verify` of a long history checks its read models in a process forked beside the one that
+verifies the chain (ledger/beside.py): every answer is the one given when both are done in one
+process — a sound campaign, an edited read-model row, a tracking row the chain does not hold, an
+edited event, a damaged file — and the work is done in one process where the other is lost."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sqlite3
+
+import pytest
+
+from ledger import audit
+from ledger import stored_chain
+from ledger.cli import audit as cli_audit
+from ledger.cli import main
+from ledger.beside import Beside, Outcome
+from ledger.errors import IntegrityFailure
+from ledger.store import Store
+
+ONE_PROCESS = 10**9  # BESIDE_FROM for a reading done in one process
+BESIDE = 1  # and for one done beside it (the played campaign holds 25 events)
+
+
+@pytest.fixture(autouse=True)
+def outcomes(monkeypatch) -> list[Outcome]:
+    """The outcomes that came back from a process beside (none lost: the work was done there)."""
+    monkeypatch.setattr(stored_chain, "BESIDE_FROM", stored_chain.BESIDE_FROM)
+    came_back: list[Outcome] = []
+    finish = Beside.finish
+
+    def recorded(self: Beside) -> Outcome:
+        came_back.append(finish(self))
+        return came_back[-1]
+
+    monkeypatch.setattr(Beside, "finish", recorded)
+    return came_back
+
+
+def verify_both_ways(run, outcomes: list[Outcome], *args: str) -> dict[int, tuple[int, str]]:
+    """verify's exit code and output with the read models checked in one process and beside it."""
+    given = {}
+    for beside_from in (ONE_PROCESS, BESIDE):
+        stored_chain.BESIDE_FROM = beside_from
+        result = run("verify", *args)
+        given[beside_from] = (result.exit_code, result.output)
+    return given
+
+
+@pytest.fixture
+def answers(played, outcomes):
+    """`answers(*args)`: verify_both_ways on the played campaign."""
+    return lambda *args: verify_both_ways(played, outcomes, *args)
+
+
+def came_back(outcomes: list[Outcome]) -> bool:
+    """The work beside was done there (not lost, and so not done again here)."""
+    return bool(outcomes) and all(outcome.done or outcome.refused is not None for outcome in outcomes)
+
+
+@pytest.mark.parametrize("damage_checked_beside", [False, True])
+def test_a_sound_campaign_verifies_alike_beside(answers, outcomes, monkeypatch, damage_checked_beside):
+    monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0 if damage_checked_beside else 10**12)
+    given = answers()
+    assert given[BESIDE] == given[ONE_PROCESS]
+    assert given[BESIDE][0] == 0
+    assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in given[BESIDE][1]
+    json_given = answers("--json")
+    assert json_given[BESIDE] == json_given[ONE_PROCESS]
+    # the read models beside, once a run; SQLite's check of the file beside too, every run
+    assert came_back(outcomes) and len(outcomes) == (6 if damage_checked_beside else 2)
+
+
+def test_an_edited_read_model_row_is_named_alike_beside(answers, outcomes, database):
+    with sqlite3.connect(database.path) as conn:
+        conn.execute("UPDATE rm_log SET description = 'nothing happened' WHERE position = 8")
+    given = answers()
+    assert given[BESIDE] == given[ONE_PROCESS]
+    assert given[BESIDE][0] == 3
+    assert given[BESIDE][1].startswith("Error: rm_log: row (campaign_id=0b0c0d0e-0000-4000-8000-000000000001, "
+                                       "position=8) holds description='nothing happened', the events give ")
+    assert came_back(outcomes)
+
+
+def test_a_tracking_row_the_chain_does_not_hold_is_refused_alike_beside(answers, outcomes, database):
+    """The refusal is raised in the process beside and comes back as itself."""
+    with sqlite3.connect(database.path) as conn:
+        conn.execute("UPDATE rm_tracking SET head = ?", ("ab" * 32,))
+    given = answers()
+    assert given[BESIDE] == given[ONE_PROCESS]
+    assert given[BESIDE] == (3, "Error: rm_tracking: row (campaign_id=0b0c0d0e-0000-4000-8000-000000000001) says the "
+                                "tables reflect position 25 with head abababababababab, which is not in the chain\n")
+    assert came_back(outcomes)
+
+
+def test_an_edited_event_is_named_alike_beside(answers, outcomes, database):
+    database.rewrite(20, b'"actor":"', b'"actor":"forger ')
+    given = answers()
+    assert given[BESIDE] == given[ONE_PROCESS]
+    assert given[BESIDE][0] == 3
+    assert given[BESIDE][1].startswith("Error: position 20: ")
+    assert outcomes == [] and multiprocessing.active_children() == []  # stopped when the chain failed
+
+
+@pytest.mark.parametrize("damage_checked_beside", [False, True])
+def test_a_damaged_file_is_named_alike_beside(answers, outcomes, played, database, monkeypatch, damage_checked_beside):
+    """Named before anything else, whether SQLite's check ran first here or beside the reading."""
+    monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0 if damage_checked_beside else 10**12)
+    with sqlite3.connect(database.path) as conn:
+        [(root,)] = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_rm_log_1'")
+        [(page_size,)] = conn.execute("PRAGMA page_size")
+    with open(database.path, "r+b") as file:
+        file.seek(root * page_size - 1)
+        byte = file.read(1)[0]
+        file.seek(root * page_size - 1)
+        file.write(bytes([byte ^ 1]))
+    given = answers()
+    assert given[BESIDE] == given[ONE_PROCESS]
+    damaged = (f"the store {played.url()} is damaged (SQLite finds: row 1 missing from index sqlite_autoindex_rm_log_1);"
+               " restore a copy made by `campaign backup`, or import an exported trail into a new store")
+    assert given[BESIDE] == (3, f"Error: {damaged}\n")
+    refusals = [str(outcome.refused) for outcome in outcomes if outcome.refused is not None]
+    assert refusals == ([damaged, damaged] if damage_checked_beside else [])  # else checked here, first
+
+
+# --- the reading itself ------------------------------------------------------------------------------
+
+
+def verified_with(url: str, read, **options):
+    """What `read` returned, and the hashes of the verified chain."""
+    store = Store(url)
+    try:
+        chain, result = audit.verify_store_reading(store, audit.find_campaign(store, None), read, **options)
+        return result, [entry.hash for entry in chain.entries]
+    finally:
+        store.close()
+
+
+def hashes_and_process(store, records, voids):
+    return [record.hash for record in records], os.getpid(), [void.position for void in voids]
+
+
+def test_the_process_beside_reads_the_verified_records_and_its_result_comes_back(played):
+    stored_chain.BESIDE_FROM = BESIDE
+    (hashes, pid, voids), verified = verified_with(played.url(), hashes_and_process, beside=True)
+    assert pid != os.getpid()
+    assert hashes == verified and len(hashes) == 25
+    assert voids == [16, 18]  # the transaction.voided events of T6 and T7
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("beside_from, beside", [
+    (ONE_PROCESS, True),  # too short a history to be worth a process
+    (BESIDE, False),  # not asked for
+])
+def test_the_reading_is_done_in_this_process(played, beside_from, beside):
+    stored_chain.BESIDE_FROM = beside_from
+    (_hashes, pid, _voids), _verified = verified_with(played.url(), hashes_and_process, beside=beside)
+    assert pid == os.getpid()
+
+
+def test_only_a_store_on_disk_or_on_a_server_opens_in_another_process(tmp_path):
+    opened = {url: Store(url) for url in ("memory://", "sqlite:///:memory:", f"sqlite:///{tmp_path / 'c.db'}")}
+    try:
+        assert {url: store.opens_elsewhere for url, store in opened.items()} == {
+            "memory://": False, "sqlite:///:memory:": False, f"sqlite:///{tmp_path / 'c.db'}": True}
+    finally:
+        for store in opened.values():
+            store.close()
+
+
+def killed_beside(store, records, voids):
+    """Killed, when run in a process of its own; else the hashes."""
+    if multiprocessing.parent_process() is not None:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return [record.hash for record in records]
+
+
+def test_where_the_process_beside_is_lost_the_reading_is_done_here(played):
+    stored_chain.BESIDE_FROM = BESIDE
+    hashes, verified = verified_with(played.url(), killed_beside, beside=True)
+    assert hashes == verified and len(hashes) == 25
+    assert multiprocessing.active_children() == []
+
+
+def refused_beside(store, records, voids):
+    for _record in records:
+        pass
+    raise IntegrityFailure(f"refused in process {os.getpid()}")
+
+
+def test_a_refusal_beside_is_raised_here_as_itself(played):
+    stored_chain.BESIDE_FROM = BESIDE
+    with pytest.raises(IntegrityFailure, match=r"^refused in process (\d+)$") as refused:
+        verified_with(played.url(), refused_beside, beside=True)
+    assert refused.value.args[0] != f"refused in process {os.getpid()}"
+
+
+def test_an_interrupted_reading_stops_the_process_beside(played):
+    stored_chain.BESIDE_FROM = BESIDE
+
+    def interrupted(_events: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        verified_with(played.url(), hashes_and_process, beside=True, advance=interrupted)
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.postgres
+def test_a_postgresql_campaign_verifies_alike_beside(fresh_postgres, cli, outcomes):
+    def run(*args: str):
+        return cli.runner.invoke(main, ["--store", fresh_postgres, *args])
+
+    for args in (["new", "League"], ["warband", "add", "Reavers", "--player", "Bo"], ["roll", "D6", "--for", "loot", "--ledger"]):
+        assert run(*args).exit_code == 0
+    given = verify_both_ways(run, outcomes)
+    assert given[BESIDE] == given[ONE_PROCESS]
+    assert given[BESIDE][0] == 0
+    assert came_back(outcomes)
+    assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in given[BESIDE][1]
