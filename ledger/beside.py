@@ -1,7 +1,7 @@
 """Work on a verified history done in a process forked beside the one verifying it, so that a long
-history is read with two processors: this process sends each row's bytes as they verify, the other
-decodes them and works on the records (`verify` computes the read models' rows there while the
-chain is checked here). Its outcome comes back when the rows have all been sent.
+history is read with two processors: this process sends the items (records) as they verify, a page
+at a time in msgpack, the other works on them (`verify` computes the read models' rows there while
+the chain is checked here). Its outcome comes back when the items have all been sent.
 
 Only where a process can be forked (not on Windows); the caller does the work itself otherwise,
 and also when the other process was lost (killed, or a fault of the program there), so that a
@@ -13,7 +13,7 @@ import contextlib
 import multiprocessing
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -22,10 +22,7 @@ import msgspec
 
 from ledger.errors import LedgerError
 
-Rows = Iterator[tuple[int, bytes]]  # (position, bytes), in order
-PAGE_ROWS = 500  # rows sent at once: fewer, larger writes to the pipe
-
-_PAGE = msgspec.msgpack.Decoder(list[tuple[int, bytes]])
+PAGE_ITEMS = 500  # items sent at once: fewer, larger writes to the pipe
 _ENCODE_PAGE = msgspec.msgpack.encode
 
 
@@ -41,43 +38,48 @@ class Outcome:
 LOST = Outcome(done=False)
 
 
+Work = Callable[[Iterator[Any]], Any]  # on the items, in the order sent
+PageDecoder = Callable[[bytes], Iterable[Any]]  # a page of items back from its msgpack
+
+
 class Beside:
-    """`work(rows)` run in a forked process on the rows `add` sends it; `finish` ends the rows and
-    waits for its outcome; `stop` ends it at once (this side failed or was interrupted)."""
+    """`work(items)` run in a forked process on the items `add` sends it (each page decoded there by
+    `decode_page`: by default as plain msgpack values); `finish` ends the items and waits for its outcome; `stop` ends it at once (this
+    side failed or was interrupted)."""
 
     @classmethod
-    def started(cls, work: Callable[[Rows], Any]) -> Beside | None:
+    def started(cls, work: Work, decode_page: PageDecoder = msgspec.msgpack.decode) -> Beside | None:
         """`work` started beside, or None where no process can be forked (Windows, or a limit on
         processes reached): the caller does the work itself."""
         if "fork" not in multiprocessing.get_all_start_methods():
             return None
         try:
-            return cls(work)
+            return cls(work, decode_page)
         except OSError:
             return None
 
-    def __init__(self, work: Callable[[Rows], Any]):
+    def __init__(self, work: Work, decode_page: PageDecoder = msgspec.msgpack.decode):
         context = multiprocessing.get_context("fork")
         self._here, there = context.Pipe()
         for stream in (sys.stdout, sys.stderr):  # the other process flushes its copy of their buffers
             stream.flush()
-        self._process = context.Process(target=_run, args=(work, there, self._here), daemon=True)
+        self._process = context.Process(target=_run, args=(work, decode_page, there, self._here), daemon=True)
         self._process.start()
         there.close()  # the other process holds it: its end is seen here when that one ends
-        self._page: list[tuple[int, bytes]] = []
+        self._page: list[Any] = []
         self._lost = False
 
-    def add(self, position: int, data: bytes) -> None:
-        self._page.append((position, data))
-        if len(self._page) >= PAGE_ROWS:
+    def add(self, item: Any) -> None:
+        self._page.append(item)
+        if len(self._page) >= PAGE_ITEMS:
             self._send(_ENCODE_PAGE(self._page))
             self._page = []
 
     def finish(self) -> Outcome:
-        """The rows ended; the work's outcome (LOST if the other process ended without one)."""
+        """The items ended; the work's outcome (LOST if the other process ended without one)."""
         if self._page:
             self._send(_ENCODE_PAGE(self._page))
-        self._send(b"")  # no more rows
+        self._send(b"")  # no more items
         try:
             outcome = LOST if self._lost else self._here.recv()
         except Exception:  # noqa: BLE001 - gone (EOFError, OSError), or an outcome that does not unpickle
@@ -101,33 +103,33 @@ class Beside:
 
 
 class _Received:
-    """The rows as they arrive, up to the empty message that ends them."""
+    """The items as they arrive, up to the empty message that ends them."""
 
-    def __init__(self, connection: Connection):
-        self.connection, self.ended = connection, False
+    def __init__(self, connection: Connection, decode_page: PageDecoder):
+        self.connection, self.decode_page, self.ended = connection, decode_page, False
 
-    def rows(self) -> Rows:
+    def items(self) -> Iterator[Any]:
         while not self.ended:
             page = self.connection.recv_bytes()
             if not page:
                 self.ended = True
                 return
-            yield from _PAGE.decode(page)
+            yield from self.decode_page(page)
 
 
-def _run(work: Callable[[Rows], Any], there: Connection, here: Connection) -> None:
-    """The other process: the work on the rows received, then its outcome sent back."""
+def _run(work: Work, decode_page: PageDecoder, there: Connection, here: Connection) -> None:
+    """The other process: the work on the items received, then its outcome sent back."""
     here.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the first process, which stops this one
-    received = _Received(there)
+    received = _Received(there, decode_page)
     try:
-        outcome = Outcome(done=True, result=work(received.rows()))
+        outcome = Outcome(done=True, result=work(received.items()))
     except LedgerError as refused:
         outcome = Outcome(done=False, refused=refused)
     except BaseException:  # noqa: BLE001 - a fault of the program: the first process does the work itself
         outcome = LOST
     try:
-        for _row in received.rows():  # the rows the work did not ask for: the sender must not wait on them
+        for _item in received.items():  # those the work did not ask for: the sender must not wait on them
             pass
         there.send(outcome)
     except Exception:  # noqa: BLE001 - the first process is gone, or the outcome does not pickle

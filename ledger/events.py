@@ -22,7 +22,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_de
 
 
 EVENT_TYPES: dict[str, type[Event]] = {}
-_decoder_cache: dict[tuple[Callable[[Any], Any], int], msgspec.json.Decoder] = {}
+_decoder_cache: dict[tuple[Callable[[Any], Any], Any, int], Any] = {}
 
 
 def event_type(cls: type[Event]) -> type[Event]:
@@ -47,13 +47,13 @@ def event_decoder() -> msgspec.json.Decoder:
     return decoder_of_events(_the_union)
 
 
-def decoder_of_events(shape: Callable[[Any], Any], **options: Any) -> msgspec.json.Decoder:
-    """A decoder of `shape(the union of the registered event types)`, made again when rulesets
-    register more (`shape` a module-level function, `options` the same for each call)."""
-    key = (shape, len(EVENT_TYPES))
+def decoder_of_events(shape: Callable[[Any], Any], *, codec: Any = msgspec.json, **options: Any) -> Any:
+    """A decoder (JSON, or `codec`'s) of `shape(the union of the registered event types)`, made again
+    when rulesets register more (`shape` a module-level function, `options` the same for each call)."""
+    key = (shape, codec, len(EVENT_TYPES))
     decoder = _decoder_cache.get(key)
     if decoder is None:
-        decoder = _decoder_cache[key] = msgspec.json.Decoder(shape(event_union()), **options)
+        decoder = _decoder_cache[key] = codec.Decoder(shape(event_union()), **options)
     return decoder
 
 

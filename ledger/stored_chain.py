@@ -146,7 +146,7 @@ def verify_store_reading(
     snapshot = _Snapshot(store, campaign_id)
     worker = None
     if beside and reading.last >= BESIDE_FROM and store.opens_elsewhere:
-        worker = Beside.started(functools.partial(_read_rows, store, read, reading.voids))
+        worker = Beside.started(functools.partial(_read_records, store, read, reading.voids), _record_page)
     if worker is None:
         chain, result = _read_here(reading, snapshot, read)
     else:
@@ -183,12 +183,12 @@ def _read_here(reading: StoredReading, snapshot: _Snapshot, read: Read[T]) -> tu
 
 
 def _read_beside(reading: StoredReading, snapshot: _Snapshot, worker: Beside, read: Read[T]) -> tuple[Chain, T]:
-    """The chain verified here, each row's bytes sent to `read` in the process beside once verified.
+    """The chain verified here, each record sent to `read` in the process beside once verified.
     Where that process was lost, `read` runs here on the chain read again."""
     try:
         for entry in reading.entries():
             snapshot.fold(entry.record)
-            worker.add(entry.record.position, entry.data)
+            worker.add(entry.record)
         chain = reading.finish()
     except BaseException:  # the chain's failure is named (or this process was interrupted): the other stops
         worker.stop()
@@ -199,13 +199,26 @@ def _read_beside(reading: StoredReading, snapshot: _Snapshot, worker: Beside, re
     return chain, outcome.result if outcome.done else read(reading.store, iter(chain.records), reading.voids)
 
 
-def _read_rows(store: Store, read: Read[T], voids: Sequence[Record], rows: Iterator[tuple[int, bytes]]) -> T:
-    """`read` in the forked process: on the store opened again, the rows decoded as verified."""
+def _read_records(store: Store, read: Read[T], voids: Sequence[Record], records: Iterator[Record]) -> T:
+    """`read` in the forked process, on the store opened again."""
     again = store.reopened()
     try:
-        return read(again, (_verified_row_entry(position, data).record for position, data in rows), voids)
+        return read(again, records, voids)
     finally:
         again.close()
+
+
+def _record_page(data: bytes) -> list[Record]:
+    """Verified records as sent beside (msgpack, each event tagged with its type), records again."""
+    return [Record(position=r.position, tx=r.tx, actor=r.actor, recorded_at=r.recorded_at, prev_hash=r.prev_hash,
+                   hash=r.hash, event=r.event)
+            for r in ev.decoder_of_events(_record_with_typed_event, codec=msgspec.msgpack).decode(data)]
+
+
+def _record_with_typed_event(union: Any) -> Any:
+    """A list of Record's fields, its event decoded as its own registered type."""
+    fields = [(f.name, union if f.name == "event" else f.type) for f in msgspec.structs.fields(Record)]
+    return list[msgspec.defstruct("RecordWithEvent", fields, frozen=True, kw_only=True)]  # type: ignore[valid-type]
 
 
 class StoredReading:
