@@ -56,6 +56,12 @@ SIZES = {"tiny": 300, "1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 100_000
 LEAGUE_CAMPAIGNS = {"1m": 2}  # campaigns per ruleset: the 1m league is 2 x 5 rulesets x 100k events
 MEASUREMENTS = ("cli", "commands", "load", "trail", "memory")  # --only chooses among them
 SMALL = 1_000  # the small campaign the large one is compared with
+# The smaller size peak memory is measured at, where the large campaign is larger: past the first
+# few thousand events, whose peaks rise by a fixed 1.5-2 MB (SQLite's page cache of each connection
+# filling up to its 2 MB, the allocator's first arenas) that a slope from 1,000 events counts as a
+# cost per event (coreheim's export: 360 B an event from 1,000 to 10,000 events, 126 from 5,000,
+# 63 from 10,000 to 20,000).
+MEMORY_LOW = 5_000
 POSTGRES_COMMANDS = 40  # each PostgreSQL client's: enough to be timed writing alongside the others
 CLI = "import sys; from ledger.cli import main; sys.argv[0] = 'campaign'; main()"
 BARE_PROCESS = "import eventsourcing.application, msgspec, click"
@@ -128,13 +134,17 @@ class Campaign:
     events: int
 
 
-def build_league(folder: Path, size: str, rulesets: list[str]) -> dict[str, list[Campaign]]:
-    """Per ruleset: [the large campaign, the 1k one, the bare sample], large ones sharing one store."""
+def build_league(folder: Path, size: str, rulesets: list[str]) -> dict[str, dict[str, Campaign]]:
+    """Per ruleset, by label: the large campaign ("league", large ones sharing one store), the 1k one
+    ("small"), the bare sample ("sample") and, where the large one is larger, one of MEMORY_LOW
+    events ("memory")."""
     events = SIZES[size]
-    made: dict[str, list[Campaign]] = {r: [] for r in rulesets}
+    made: dict[str, dict[str, Campaign]] = {r: {} for r in rulesets}
     stores = [("league", f"sqlite:///{folder}/league.db", events, LEAGUE_CAMPAIGNS.get(size, 1)),
               ("small", f"sqlite:///{folder}/small.db", min(SMALL, events), 1),
               ("sample", f"sqlite:///{folder}/sample.db", 0, 1)]
+    if events > MEMORY_LOW:
+        stores.append(("memory", f"sqlite:///{folder}/memory.db", MEMORY_LOW, 1))
     for label, url, target, copies in stores:
         for ruleset in rulesets:
             for copy in range(copies):
@@ -144,7 +154,7 @@ def build_league(folder: Path, size: str, rulesets: list[str]) -> dict[str, list
                 count = _events(url, cid)
                 print(f"  built {name}: {count} events in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
                 if copy == 0:
-                    made[ruleset].append(Campaign(ruleset, name, url, cid, count))
+                    made[ruleset][label] = Campaign(ruleset, name, url, cid, count)
     return made
 
 
@@ -368,16 +378,17 @@ def projected_peak(low: tuple[int, float], high: tuple[int, float], at: int = 1_
     return high_peak + per_event * (at - high_events), per_event
 
 
-def memory_sizes(large: Campaign, small: Campaign, sample: Campaign) -> tuple[Campaign, Campaign]:
-    """The two campaigns the slope is measured between: the small (1k) one and the large one, or
-    the bare sample where the large one is no larger than the small one (--size tiny or 1k)."""
-    return (small if small.events < large.events else sample), large
+def memory_sizes(large: Campaign, smaller: list[Campaign]) -> tuple[Campaign, Campaign]:
+    """The two campaigns the slope is measured between: the largest of the `smaller` ones (the
+    MEMORY_LOW one, else the 1k one, else the bare sample) that is smaller than the large one, and
+    the large one."""
+    return max((c for c in smaller if c.events < large.events), key=lambda c: c.events), large
 
 
-def measure_memory(large: Campaign, small: Campaign, sample: Campaign, folder: Path) -> list[Row]:
+def measure_memory(large: Campaign, smaller: list[Campaign], folder: Path) -> list[Row]:
     """Peak memory of export, verify FILE and import at two sizes, projected to 1M events along the
     slope between them (must stay under 200 MB); the baseline is the peak at the smaller size."""
-    low, high = memory_sizes(large, small, sample)
+    low, high = memory_sizes(large, smaller)
     peaks = {}
     for c in (low, high):
         trail = folder / f"peak-{c.name}.jsonl"
@@ -472,14 +483,15 @@ def main(argv: list[str] | None = None) -> int:
         rows: list[Row] = []
         failures: list[str] = []
         for ruleset in chosen:
-            large, small, sample = campaigns[ruleset]
+            built = campaigns[ruleset]
+            large, small, sample = built["league"], built["small"], built["sample"]
             print(f"  measuring {ruleset}", file=sys.stderr, flush=True)
             measured = {
                 "cli": lambda: measure_cli(large, args.repeat),
                 "commands": lambda: measure_commands(large, small, folder, args.repeat),
                 "load": lambda: measure_load(large, sample, args.repeat),
                 "trail": lambda: measure_trail(large, folder, args.repeat),
-                "memory": lambda: measure_memory(large, small, sample, folder),
+                "memory": lambda: measure_memory(large, [c for label, c in built.items() if label != "league"], folder),
             }
             for measure in (measured[name] for name in args.only):
                 try:

@@ -27,14 +27,16 @@ def test_a_smaller_peak_at_the_larger_size_counts_as_flat():
     assert projected_peak((1_000, 31.0), (10_000, 30.5)) == (30.5, 0.0)
 
 
-def test_the_slope_is_measured_from_the_small_campaign_or_from_the_sample_when_the_large_one_is_no_larger():
+def test_the_slope_is_measured_from_the_largest_smaller_campaign():
+    """The MEMORY_LOW campaign where one was built, else the 1k one, else the bare sample."""
     def campaign(events: int) -> Campaign:
         return Campaign("freeform", f"c{events}", "sqlite:///x", uuid.uuid4(), events)
 
-    large, small, sample = campaign(10_000), campaign(1_000), campaign(42)
-    assert memory_sizes(large, small, sample) == (small, large)
+    large, low, small, sample = campaign(10_000), campaign(5_000), campaign(1_000), campaign(42)
+    assert memory_sizes(large, [small, sample, low]) == (low, large)
+    assert memory_sizes(large, [small, sample]) == (small, large)
     tiny, tiny_small = campaign(300), campaign(300)
-    assert memory_sizes(tiny, tiny_small, sample) == (sample, tiny)
+    assert memory_sizes(tiny, [tiny_small, sample]) == (sample, tiny)
 
 
 def test_the_hashing_baseline_is_the_formats_own_definition_in_pure_python():
