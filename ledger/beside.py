@@ -44,8 +44,8 @@ PageDecoder = Callable[[bytes], Iterable[Any]]  # a page of items back from its 
 
 class Beside:
     """`work(items)` run in a forked process on the items `add` sends it (each page decoded there by
-    `decode_page`: by default as plain msgpack values); `finish` ends the items and waits for its outcome; `stop` ends it at once (this
-    side failed or was interrupted)."""
+    `decode_page`: by default as plain msgpack values); `finish` ends the items and waits for its
+    outcome; `stop` ends it at once (this side failed or was interrupted)."""
 
     @classmethod
     def started(cls, work: Work, decode_page: PageDecoder = msgspec.msgpack.decode) -> Beside | None:
