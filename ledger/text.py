@@ -64,15 +64,20 @@ def check_names(command: object) -> None:
             check_name(value, f"the {field}")
 
 
+def _plain(text: str) -> bool:
+    """Printable ASCII: nothing to escape, nothing written right to left (most names and notes)."""
+    return text.isascii() and text.isprintable()
+
+
 def escaped(text: str, *, keep: frozenset[str] = frozenset()) -> str:
     """Control and bidirectional formatting characters (but those in `keep`) written out as \\uXXXX."""
-    if not any(_forbidden(char) and char not in keep for char in text):
+    if _plain(text) or not any(_forbidden(char) and char not in keep for char in text):
         return text
     return "".join(f"\\u{ord(char):04x}" if _forbidden(char) and char not in keep else char for char in text)
 
 
 def _isolated(text: str) -> str:
-    if any(unicodedata.bidirectional(char) in ("R", "AL") for char in text):
+    if not _plain(text) and any(unicodedata.bidirectional(char) in ("R", "AL") for char in text):
         return _FSI + text + _PDI
     return text
 

@@ -92,3 +92,21 @@ def test_two_spellings_equal_after_nfc_are_one_name(league):
     again = league("warband", "add", composed, "--player", "Bob")
     assert again.exit_code != 0 and "Caf\u00e9 Rats" in again.output
     assert league("roster", decomposed).output.startswith("Caf\u00e9 Rats (Ann)")
+
+
+def shown_by_character(value: str) -> str:
+    """What `shown` gives, each character looked at: forbidden ones escaped, right-to-left text isolated."""
+    from ledger import text
+
+    escaped = "".join(f"\\u{ord(c):04x}" if text._forbidden(c) else c for c in value)
+    right_to_left = any(unicodedata.bidirectional(c) in ("R", "AL") for c in escaped)
+    return text._FSI + escaped + text._PDI if right_to_left else escaped
+
+
+@pytest.mark.parametrize("char", [chr(code) for code in range(128)] + ["\u202e", "\u05d0", "é", "\u2066"])
+def test_text_is_shown_as_the_check_of_each_character_shows_it(char):
+    """Printable ASCII passes through untouched without a look at each character: the same answer."""
+    from ledger.text import shown
+
+    for value in (char, f"Rat {char} King"):
+        assert shown(value) == shown_by_character(value)
