@@ -38,6 +38,11 @@ class Outcome:
 LOST = Outcome(done=False)
 
 
+class NotBeside(Exception):
+    """Raised by a work that cannot be done in the process beside (it cannot open the store there,
+    say): not a refusal of the work, which the first process then does itself."""
+
+
 Work = Callable[[Iterator[Any]], Any]  # on the items, in the order sent
 PageDecoder = Callable[[bytes], Iterable[Any]]  # a page of items back from its msgpack
 
@@ -124,6 +129,8 @@ def _run(work: Work, decode_page: PageDecoder, there: Connection, here: Connecti
     received = _Received(there, decode_page)
     try:
         outcome = Outcome(done=True, result=work(received.items()))
+    except NotBeside:
+        outcome = LOST
     except LedgerError as refused:
         outcome = Outcome(done=False, refused=refused)
     except BaseException:  # noqa: BLE001 - a fault of the program: the first process does the work itself

@@ -36,6 +36,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, PersistenceError, StoredEvent, Transcoder
 
 from ledger import events as ev
+from ledger.beside import NotBeside
 from ledger.dealer import Dealer
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound, RuleViolation
 from ledger.keyfile import KeyFile
@@ -428,8 +429,12 @@ class Store:
         return self.kind in ("sqlite", "postgres") and not memory
 
     def reopened(self) -> Store:
-        """This store opened again (in a forked process, which must not use this one's connections)."""
-        return Store(self._given_url, create=False)
+        """This store opened again (in a forked process, which must not use this one's connections);
+        NotBeside where it cannot be (its server refuses another connection, say)."""
+        try:
+            return Store(self._given_url, create=False)
+        except LedgerError as error:
+            raise NotBeside(str(error)) from error
 
     def close(self) -> None:
         if self.dealer is not None:

@@ -221,3 +221,22 @@ def test_a_postgresql_campaign_verifies_alike_beside(fresh_postgres, cli, outcom
     assert given[BESIDE][0] == 0
     assert came_back(outcomes)
     assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in given[BESIDE][1]
+
+
+def test_where_the_store_cannot_be_opened_again_beside_the_work_is_done_here(answers, outcomes, monkeypatch):
+    """A store the process beside cannot open (its server refuses another connection, say) is no
+    refusal of the campaign: what it was to check is checked in the first process, alike."""
+    given_before = answers()
+    outcomes.clear()
+    reopened = Store.reopened
+
+    def reopened_elsewhere(self: Store) -> Store:
+        self._given_url = "sqlite:////no-such-folder/c.db"  # this process's copy of the store, beside
+        return reopened(self)
+
+    monkeypatch.setattr(Store, "reopened", reopened_elsewhere)
+    monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0)
+    given = answers()
+    assert given == given_before and given[BESIDE][0] == 0
+    # SQLite's check beside, both times; the read models beside, once: none came back done
+    assert len(outcomes) == 3 and not any(outcome.done or outcome.refused for outcome in outcomes)
