@@ -156,7 +156,7 @@ def _damage_named_first(store: Store) -> Iterator[None]:
     _damage_named(store, checker.finish())
 
 
-def _damage_checked(store: Store, _rows: object) -> None:
+def _damage_checked(store: Store, _items: object) -> None:
     """The check, in the process beside (on the store opened again)."""
     again = store.reopened()
     try:

@@ -208,7 +208,7 @@ def flip_last_byte_of(store: Path, tree: str) -> None:
 
 
 @pytest.mark.parametrize("tree, found", [
-    # a read-model table's index: the chain reads well, SQLite's check of the file (beside it) does not
+    # a read-model table's index: the chain reads well, SQLite's check of the file does not
     ("sqlite_autoindex_rm_log_1", "row 1 missing from index sqlite_autoindex_rm_log_1"),
     # the index the events are read by: named as the damage, whatever the reading made of it
     ("sqlite_autoindex_stored_events_1", "row 1 missing from index sqlite_autoindex_stored_events_1"),
