@@ -11,7 +11,7 @@ import uuid
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ledger import dice as d
 from ledger import events as ev
@@ -37,9 +37,13 @@ def entry_of(where: str, fields: Any, kind: str, payload: dict[str, Any], event:
     and typed event."""
     body = {"position": fields.position, "type": kind, "recorded_at": fields.recorded_at, "actor": fields.actor,
             "tx": fields.tx, "payload": payload, "prev_hash": fields.prev_hash}
-    record = Record(position=fields.position, tx=fields.tx, actor=fields.actor, recorded_at=fields.recorded_at,
-                    prev_hash=fields.prev_hash, hash=fields.hash, event=event)
-    return Entry(where=where, body=body, hash=fields.hash, record=record, data=data)
+    return Entry(where=where, body=body, hash=fields.hash, record=record_of(fields, event), data=data)
+
+
+def record_of(fields: Any, event: ev.Event) -> Record:
+    """The record of a stored row or a trail line from the fields the typed decoders read (see entry_of)."""
+    return Record(position=fields.position, tx=fields.tx, actor=fields.actor, recorded_at=fields.recorded_at,
+                  prev_hash=fields.prev_hash, hash=fields.hash, event=event)
 
 
 DIGEST = 32  # bytes of a SHA-256
@@ -56,9 +60,12 @@ def read_digest(data: bytes) -> bytes:
 
 
 # Where the events are read again: (position or line number, bytes) in order, and how bytes
-# identical to those verified there become an entry again.
+# identical to those verified there become an entry again, or only its record (what most readings
+# again need: no hashed body built).
 RawSource = Callable[[], Iterable[tuple[int, bytes]]]
 ReadAgain = Callable[[int, bytes], Entry]
+RecordAgain = Callable[[int, bytes], Record]
+T = TypeVar("T")
 # Told how many more events a reading got through (a progress bar's update), every PROGRESS_STEP.
 Progress = Callable[[int], None]
 PROGRESS_STEP = 1000
@@ -72,6 +79,7 @@ class Chain:
 
     source: RawSource  # the events' bytes read again, from the start
     read_again: ReadAgain
+    record_again: RecordAgain
     count: int
     head: str
     digests: bytes  # every event's hash (DIGEST bytes each, in order): a noted head, or two chains compared
@@ -91,11 +99,11 @@ class Chain:
 
     @property
     def entries(self) -> Iterable[Entry]:
-        return _Reread(self, lambda entry: entry)
+        return _Reread(self, self.read_again)
 
     @property
     def records(self) -> Iterable[Record]:
-        return _Reread(self, lambda entry: entry.record)
+        return _Reread(self, self.record_again)
 
     def where(self, position: int) -> str:
         return f"position {position}" if self.lines_before is None else f"line {position + self.lines_before}"
@@ -103,9 +111,10 @@ class Chain:
     def digest(self, position: int) -> bytes:
         return self.digests[(position - 1) * DIGEST:position * DIGEST]
 
-    def reread(self, raw: Iterable[tuple[int, bytes]]) -> Iterator[Entry]:
+    def reread(self, raw: Iterable[tuple[int, bytes]], decode: Callable[[int, bytes], T]) -> Iterator[T]:
         """The events read again, each the bytes verified at its place (nothing changed meanwhile),
-        so decoded without being checked again; what follows the last (a trailer) is not read."""
+        so decoded (by `decode`) without being checked again; what follows the last (a trailer) is
+        not read."""
         count = 0
         digests = self.read_digests
         for number, data in raw:
@@ -116,7 +125,7 @@ class Chain:
                 raise IntegrityFailure(f"{self.where(count)}: changed since it was verified")
             if self.advance is not None and count % PROGRESS_STEP == 0:
                 self.advance(PROGRESS_STEP)
-            yield self.read_again(number, data)
+            yield decode(number, data)
         if count < self.count:
             raise IntegrityFailure(f"{self.where(count + 1)}: gone since it was verified")
         if self.advance is not None and count % PROGRESS_STEP:
@@ -125,13 +134,13 @@ class Chain:
 
 @dataclass(frozen=True)
 class _Reread:
-    """A chain's events (or what `pick` takes of each), read again each time they are iterated."""
+    """A chain's events (as entries, or records), read again each time they are iterated."""
 
     chain: Chain
-    pick: Callable[[Entry], Any]
+    decode: Callable[[int, bytes], Any]
 
     def __iter__(self) -> Iterator[Any]:
-        return map(self.pick, self.chain.reread(self.chain.source()))
+        return self.chain.reread(self.chain.source(), self.decode)
 
 
 @dataclass(frozen=True)
@@ -387,7 +396,7 @@ class ChainChecker:
                 self.derivation_failure = (roll.order, failure)
                 return
 
-    def finish(self, source: RawSource, read_again: ReadAgain, lines_before: int | None,
+    def finish(self, source: RawSource, read_again: ReadAgain, record_again: RecordAgain, lines_before: int | None,
                more_seeds: dict[int, tuple[str, str]] | None = None) -> Chain:
         """The verified chain, read again from `source` (see Chain.lines_before); `more_seeds`:
         epoch -> (seed, where) from a trailer, for the epochs the chain did not reveal."""
@@ -412,6 +421,7 @@ class ChainChecker:
         return Chain(
             source=source,
             read_again=read_again,
+            record_again=record_again,
             count=self.count,
             head=self.previous.hash,
             digests=bytes(self.digests),

@@ -16,7 +16,7 @@ import msgspec
 from ledger import events as ev
 from ledger import rulesets
 from ledger.beside import Beside
-from ledger.chain import Chain, ChainChecker, Entry, Progress, entry_of
+from ledger.chain import Chain, ChainChecker, Entry, Progress, entry_of, record_of
 from ledger.errors import IntegrityFailure, NotFound
 from ledger.fold import apply_record
 from ledger.records import Record
@@ -42,6 +42,15 @@ def _verified_row_entry(position: int, data: bytes) -> Entry:
         return _typed_entry(position, _typed_row(data), data)
     except msgspec.MsgspecError:  # a row the strict reader read: it reads it again
         return _strict_entry(position, data)
+
+
+def _verified_row_record(position: int, data: bytes) -> Record:
+    """`_verified_row_entry`'s record alone (no hashed body built)."""
+    try:
+        raw = _typed_row(data)
+    except msgspec.MsgspecError:  # a row the strict reader read: it reads it again
+        return _strict_entry(position, data).record
+    return record_of(raw, raw.event)
 
 
 def _plain_entry(position: int, data: bytes) -> Entry | None:
@@ -250,7 +259,7 @@ class StoredReading:
         if self.checker.count == 0:
             raise NotFound(f"no campaign {self.campaign_id} in {self.store.url}")
         count = self.checker.count
-        chain = self.checker.finish(functools.partial(self._rows, count), _verified_row_entry, None)
+        chain = self.checker.finish(functools.partial(self._rows, count), _verified_row_entry, _verified_row_record, None)
         if [(v.position, v.hash) for v in chain.voids] != [(v.position, v.hash) for v in self.voids]:
             raise IntegrityFailure("the transaction.voided events read through the store's index of topics are not "
                                    "the chain's: the index or the events were edited")

@@ -20,7 +20,7 @@ from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
 from ledger.campaigns import History, Ledger
-from ledger.chain import Chain, ChainChecker, Entry, Progress, die_sides, entry_of
+from ledger.chain import Chain, ChainChecker, Entry, Progress, die_sides, entry_of, record_of
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
 from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
@@ -213,6 +213,16 @@ def _verified_line_entry(number: int, raw: bytes) -> Entry:
     return entry_of(f"line {number}", line, line.type, payload, event, raw)
 
 
+def _verified_line_record(number: int, raw: bytes) -> Record:
+    """`_verified_line_entry`'s record alone (no hashed body built: its payload is not decoded twice)."""
+    try:
+        line = _PLAIN_EVENT_LINE.decode(raw)
+        event = _event_decoder(ev.EVENT_TYPES[line.type]).decode(line.payload)
+    except (msgspec.MsgspecError, KeyError):  # a line the strict reader read: it reads it again
+        return _event_entry(_line(number, raw))[0].record
+    return record_of(line, event)
+
+
 def _event_decoder(kind: type) -> msgspec.json.Decoder:
     return _EVENT_DECODERS.get(kind) or _EVENT_DECODERS.setdefault(kind, msgspec.json.Decoder(kind))
 
@@ -313,7 +323,8 @@ def read_trail(data: bytes | BinaryIO, annotate: Annotator, advance: Progress | 
     assert header is not None  # raw_lines() yields at least one line, and the first must be the header
     if trailer is None:
         raise IntegrityFailure(f"line {last + 1}: the trailer line is missing (the trail was cut short)")
-    chain = checker.finish(trail.event_lines, _verified_line_entry, header.number, _trailer_seeds(trailer))
+    chain = checker.finish(trail.event_lines, _verified_line_entry, _verified_line_record, header.number,
+                           _trailer_seeds(trailer))
     _check_header(header, chain)
     _check_trailer(trailer, chain)
     annotations.check(annotate(chain.voids))

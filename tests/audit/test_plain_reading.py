@@ -133,6 +133,7 @@ def test_a_trail_read_again_gives_the_entries_its_verifying_reading_gave(trail, 
         chain = read_trail(file, void_annotations)
         assert list(chain.entries) == verifying_entries(lines)
         assert [e.record.position for e in chain.entries] == list(range(1, 26))
+        assert list(chain.records) == [entry.record for entry in verifying_entries(lines)]  # no body built
 
 
 def test_a_store_read_again_gives_the_entries_its_verifying_reading_gave(database):
@@ -142,6 +143,7 @@ def test_a_store_read_again_gives_the_entries_its_verifying_reading_gave(databas
         chain = verify_store(store, uuid.UUID(CAMPAIGN_ID))
         rows = stored_rows(database.path)
         assert list(chain.entries) == [_stored_entry(row.originator_version, bytes(row.state)) for row in rows]
+        assert list(chain.records) == [_stored_entry(row.originator_version, bytes(row.state)).record for row in rows]
         assert _plain_entry(8, bytes(rows[7].state)) is None
     finally:
         store.close()
