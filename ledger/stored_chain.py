@@ -79,10 +79,15 @@ def _typed_entry(position: int, raw: Any, data: bytes) -> Entry:
     return entry_of(f"position {position}", raw, kind, payload, raw.event, data)
 
 
+def _fields_with_typed_event(struct: type, union: Any) -> list[tuple[str, Any]]:
+    """A struct's fields in its order, its `event` typed as the union of the registered event types."""
+    return [(f.name, union if f.name == "event" else f.type) for f in msgspec.structs.fields(struct)]
+
+
 def _row_with_typed_event(union: Any) -> type:
-    """StoredRecord's fields in its order, the event decoded as its own registered type."""
-    fields = [(f.name, union if f.name == "event" else f.type) for f in msgspec.structs.fields(StoredRecord)]
-    return msgspec.defstruct("StoredRowWithEvent", fields, frozen=True, kw_only=True, forbid_unknown_fields=True)
+    """StoredRecord's fields, the event decoded as its own registered type."""
+    return msgspec.defstruct("StoredRowWithEvent", _fields_with_typed_event(StoredRecord, union), frozen=True,
+                             kw_only=True, forbid_unknown_fields=True)
 
 
 def _strict_entry(position: int, data: bytes) -> Entry:
@@ -219,15 +224,14 @@ def _read_records(store: Store, read: Read[T], voids: Sequence[Record], records:
 
 def _record_page(data: bytes) -> list[Record]:
     """Verified records as sent beside (msgpack, each event tagged with its type), records again."""
-    return [Record(position=r.position, tx=r.tx, actor=r.actor, recorded_at=r.recorded_at, prev_hash=r.prev_hash,
-                   hash=r.hash, event=r.event)
-            for r in ev.decoder_of_events(_record_with_typed_event, codec=msgspec.msgpack).decode(data)]
+    page = ev.decoder_of_events(_records_with_typed_events, codec=msgspec.msgpack).decode(data)
+    return [record_of(r, r.event) for r in page]
 
 
-def _record_with_typed_event(union: Any) -> Any:
-    """A list of Record's fields, its event decoded as its own registered type."""
-    fields = [(f.name, union if f.name == "event" else f.type) for f in msgspec.structs.fields(Record)]
-    return list[msgspec.defstruct("RecordWithEvent", fields, frozen=True, kw_only=True)]  # type: ignore[valid-type]
+def _records_with_typed_events(union: Any) -> Any:
+    """A list of Record's fields, each event decoded as its own registered type."""
+    return list[msgspec.defstruct("RecordWithEvent", _fields_with_typed_event(Record, union),  # type: ignore[valid-type]
+                                  frozen=True, kw_only=True)]
 
 
 class StoredReading:

@@ -205,8 +205,7 @@ def _verified_line_entry(number: int, raw: bytes) -> Entry:
     """An event line byte for byte as verified at its place, as an entry again: read by the typed
     decoders alone (checking it again would find what it found)."""
     try:
-        line = _PLAIN_EVENT_LINE.decode(raw)
-        event = _event_decoder(ev.EVENT_TYPES[line.type]).decode(line.payload)
+        line, event = _typed_line(raw)
         payload = msgspec.json.decode(line.payload)
     except (msgspec.MsgspecError, KeyError):  # a line the strict reader read: it reads it again
         return _event_entry(_line(number, raw))[0]
@@ -216,11 +215,16 @@ def _verified_line_entry(number: int, raw: bytes) -> Entry:
 def _verified_line_record(number: int, raw: bytes) -> Record:
     """`_verified_line_entry`'s record alone (no hashed body built: its payload is not decoded twice)."""
     try:
-        line = _PLAIN_EVENT_LINE.decode(raw)
-        event = _event_decoder(ev.EVENT_TYPES[line.type]).decode(line.payload)
+        line, event = _typed_line(raw)
     except (msgspec.MsgspecError, KeyError):  # a line the strict reader read: it reads it again
         return _event_entry(_line(number, raw))[0].record
     return record_of(line, event)
+
+
+def _typed_line(raw: bytes) -> tuple[_PlainEventLine, ev.Event]:
+    """An event line by the typed decoders: its fields and its event (KeyError: a type not registered)."""
+    line = _PLAIN_EVENT_LINE.decode(raw)
+    return line, _event_decoder(ev.EVENT_TYPES[line.type]).decode(line.payload)
 
 
 def _event_decoder(kind: type) -> msgspec.json.Decoder:
