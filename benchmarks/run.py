@@ -11,10 +11,11 @@ Builds a league in one SQLite store: a campaign of the size asked for under each
 benchmarks/league.py: real rules, the ruleset's sample campaign grown with commands its handlers
 decide), and next to it the same campaigns at 1,000 events and as bare samples, for the
 measurements that compare a large campaign with a small one. Peak memory is measured at two sizes
-(1,000 events and the large campaign) and projected to 1M events along the slope between them. Each measurement is run `--repeat`
-times, by turns with its baseline (so that both are timed under the same load); the table gives
-the median, the baseline's median, their ratio and the target the ratio must meet. These machines
-are noisy and shared: only ratios of what was measured by turns mean anything.
+(5,000 events, or the largest smaller campaign there is, and the large campaign) and projected to
+1M events along the slope between them. Each measurement is run `--repeat` times, by turns with its
+baseline (so that both are timed under the same load); the table gives the median, the baseline's
+median, their ratio and the target the ratio must meet. These machines are noisy and shared: only
+ratios of what was measured by turns mean anything.
 """
 
 from __future__ import annotations
