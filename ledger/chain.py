@@ -82,8 +82,9 @@ class Chain:
     record_again: RecordAgain
     count: int
     head: str
-    digests: bytes  # every event's hash (DIGEST bytes each, in order): a noted head, or two chains compared
-    read_digests: bytes  # every event's bytes as verified (read_digest, READ_DIGEST bytes each, in order)
+    # The checker's own buffers, read-only and not copied (a copy would double them at a chain's end):
+    digests: memoryview  # every event's hash (DIGEST bytes each, in order): a noted head, or two chains compared
+    read_digests: memoryview  # every event's bytes as verified (read_digest, READ_DIGEST bytes each, in order)
     lines_before: int | None  # a trail's lines before the first event (its header); None: a store's positions
     campaign_id: str
     name: str
@@ -109,7 +110,7 @@ class Chain:
         return f"position {position}" if self.lines_before is None else f"line {position + self.lines_before}"
 
     def digest(self, position: int) -> bytes:
-        return self.digests[(position - 1) * DIGEST:position * DIGEST]
+        return bytes(self.digests[(position - 1) * DIGEST:position * DIGEST])
 
     def reread(self, raw: Iterable[tuple[int, bytes]], decode: Callable[[int, bytes], T]) -> Iterator[T]:
         """The events read again, each the bytes verified at its place (nothing changed meanwhile),
@@ -424,8 +425,8 @@ class ChainChecker:
             record_again=record_again,
             count=self.count,
             head=self.previous.hash,
-            digests=bytes(self.digests),
-            read_digests=bytes(self.read_digests),
+            digests=memoryview(self.digests).toreadonly(),
+            read_digests=memoryview(self.read_digests).toreadonly(),
             lines_before=lines_before,
             campaign_id=self.campaign_id,
             name=self.name,
