@@ -103,6 +103,6 @@ def test_a_verified_chain_keeps_the_checkers_digests_without_copying_them(monkey
     chain = audit.read_trail(GOLDEN[0].read_bytes(), void_annotations)
     [(checker, finished_chain)] = finished
     assert finished_chain is chain
-    assert (chain.digests.obj, chain.read_digests.obj) == (checker.digests, checker.read_digests)
+    assert chain.digests.obj is checker.digests and chain.read_digests.obj is checker.read_digests
     assert chain.digests.readonly and chain.read_digests.readonly
     assert len(chain.digests) == 32 * chain.count and chain.digest(chain.count).hex() == chain.head
