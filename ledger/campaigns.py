@@ -85,6 +85,11 @@ class Ledger(SeedKeeping, PendingDecisions):
         # other writers added since (none, mostly), instead of the latest snapshot and the records
         # after it. A void of an earlier transaction among them makes it stale, as it would a snapshot.
         self._latest: dict[uuid.UUID, bytes] = {}
+        # Campaigns whose `_latest` a commit of this ledger did not follow (Conflict): another writer's
+        # commit is after it, so the next decision reads the store.
+        self._overtaken: set[uuid.UUID] = set()
+        # The position of the `_latest` the current try decides on unread, by campaign.
+        self._decided_unread: dict[uuid.UUID, int] = {}
 
     def campaigns(self) -> list[CampaignState]:
         return [self.load(cid) for cid in self.store.campaign_ids()]
@@ -126,6 +131,25 @@ class Ledger(SeedKeeping, PendingDecisions):
             state = self._load(campaign_id, None)
         self._latest[campaign_id] = encode_state(state)
         return state
+
+    def _state_to_decide_on(self, campaign_id: uuid.UUID) -> CampaignState:
+        """The state a write is decided on: this ledger's latest (of its last load or commit) as it
+        is, unread, where a commit that does not follow it fails (Conflict, Store.append) and is
+        decided again on a load; a load where the writers take turns (PostgreSQL, where the one
+        before has mostly just committed) or after a conflict."""
+        latest = self._latest.get(campaign_id)
+        if latest is None or campaign_id in self._overtaken or self.store.writers_take_turns:
+            self._overtaken.discard(campaign_id)
+            return self.load(campaign_id)
+        state = decode_own(latest)
+        self._decided_unread[campaign_id] = state.position
+        return state
+
+    def _refused_on_an_old_state(self, campaign_id: uuid.UUID) -> bool:
+        """Was a refusal decided on `_latest` unread when the store held more? Nothing was committed
+        to find out: it is decided again on a load, as a refusal of the latest state."""
+        unread = self._decided_unread.get(campaign_id)
+        return unread is not None and self.store.last_position(campaign_id) != unread
 
     def _onward(self, campaign_id: uuid.UUID, state: CampaignState, upto: int | None) -> CampaignState | None:
         """`state` (a snapshot's, or this ledger's latest) with the records after it (up to `upto`)
@@ -203,10 +227,11 @@ class Ledger(SeedKeeping, PendingDecisions):
         return state
 
     def _write(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
-        """Commit what `attempt` decides on the latest state; when another writer got there first,
-        wait a moment and decide again, a bounded number of times. Writers that take turns
-        (Store.writing) seldom need to; a turn ends with the commit (which holds the read models'
-        rows), and what follows it (a snapshot, the commit hooks) is done while the next writer decides."""
+        """Commit what `attempt` decides on the latest state (`_state_to_decide_on`); when another
+        writer got there first, wait a moment and decide again, a bounded number of times. Writers
+        that take turns (Store.writing) seldom need to; a turn ends with the commit (which holds the
+        read models' rows), and what follows it (a snapshot, the commit hooks) is done while the
+        next writer decides."""
         with self.store.writing(campaign_id):
             decided, written = self._write_in_turn(campaign_id, doing, attempt)
         state = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
@@ -221,13 +246,20 @@ class Ledger(SeedKeeping, PendingDecisions):
         self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]
     ) -> tuple[Attempt, list[Record]]:
         for tries in range(1, RETRIES + 1):
+            self._decided_unread.pop(campaign_id, None)
             try:
                 decided = attempt()
             except AlreadyDealt:
                 continue  # the next try burns the number first
+            except LedgerError:
+                if not self._refused_on_an_old_state(campaign_id):
+                    raise
+                self._overtaken.add(campaign_id)
+                continue
             try:
                 return decided, self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold)
             except Conflict:
+                self._overtaken.add(campaign_id)
                 pause_before_try(tries)
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
@@ -303,7 +335,7 @@ class Ledger(SeedKeeping, PendingDecisions):
         checked = list(command.answers) if answered_now is None else list(answered_now)
 
         def attempt() -> Attempt:
-            state = self.load(campaign_id)
+            state = self._state_to_decide_on(campaign_id)
             waiting = self._pending_in_the_way(campaign_id, state, command)
             if waiting is not None:
                 return self._answer_attempt(campaign_id, state, waiting, command.answers, actor, dice, ask)

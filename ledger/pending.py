@@ -69,7 +69,7 @@ class PendingDecisions:
         """Complete a pending transaction with these answers and the dice it recorded."""
 
         def attempt() -> Attempt:
-            state = self.load(campaign_id)
+            state = self._state_to_decide_on(campaign_id)
             tx = self._which_pending(state, target, answers)
             return self._answer_attempt(campaign_id, state, tx, answers, actor, dice, ask)
 

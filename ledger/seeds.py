@@ -64,7 +64,7 @@ class SeedKeeping:
         """Publish this epoch's seed (so anyone can recompute its dice) and commit to a new one."""
 
         def attempt() -> Attempt:
-            state = self.load(campaign_id)
+            state = self._state_to_decide_on(campaign_id)
             if self.store.dealer is not None:
                 seed = self.store.dealer.reveal(str(campaign_id), state.epoch, state.commitment)
             else:
@@ -101,7 +101,7 @@ class SeedKeeping:
         self._refuse_on_a_dealer("a new epoch without revealing the open one")
 
         def attempt() -> Attempt:
-            state = self.load(campaign_id)
+            state = self._state_to_decide_on(campaign_id)
             if self.store.seed(campaign_id, state.epoch) is not None:
                 raise RuleViolation(f"the seed of epoch {state.epoch} is here: reveal it with `campaign seed reveal`, "
                                     "which also opens the next epoch")

@@ -359,6 +359,10 @@ def _why_unreachable(settings: dict[str, str]) -> str | None:
     return None
 
 
+def _refuse_gap(after: int) -> None:
+    raise Conflict(f"the campaign holds fewer events than the {after} this was decided after; try again")
+
+
 class _WriterFailed(Exception):
     """A writer run inside an append's transaction failed: the transaction is undone."""
 
@@ -450,8 +454,12 @@ class Store:
         race is decided again as before. Other stores keep to that optimistic check alone."""
         return self._turn(campaign_id)
 
+    @property
+    def writers_take_turns(self) -> bool:
+        return self.dealer is not None
+
     def _turn(self, stream_id: uuid.UUID) -> contextlib.AbstractContextManager[None]:
-        if self.dealer is None:
+        if not self.writers_take_turns:
             return contextlib.nullcontext()
         return self.dealer.turn(int.from_bytes(stream_id.bytes[:8], "big", signed=True), WRITER_TURN_WAIT)
 
@@ -567,14 +575,17 @@ class Store:
         that what it writes is committed with the records, durably, once; if one fails, the
         transaction is undone and the records are stored alone."""
         try:
-            if within and self.kind != "popo":
+            if self.kind == "popo":
+                items = [self._item(campaign_id, record) for record in records]
+                if items and self.last_position(campaign_id) < (after := items[0].originator_version - 1):
+                    _refuse_gap(after)
+                # Not Application.save, which checks every item against protocols (slow).
+                self.app.events.put(items)
+                return
+            if within:
                 with contextlib.suppress(_WriterFailed):
                     self._insert(campaign_id, records, within)
                     return
-            if len(records) <= PAGE or self.kind == "popo":
-                # Not Application.save, which checks every item against protocols (slow).
-                self.app.events.put([self._item(campaign_id, record) for record in records])
-                return
             self._insert(campaign_id, records, ())
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
@@ -586,16 +597,33 @@ class Store:
     def _insert(
         self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]]
     ) -> None:
-        """The records a page at a time, then `within`, in one database transaction."""
+        """The records a page at a time, then `within`, in one database transaction; Conflict when a
+        page does not follow an event stored (the store holds fewer than its writer believed: a copy
+        of an older file put back under a running process), so that no gap is ever left."""
         items = (self._item(campaign_id, record) for record in records)
         with self.sql() as cursor:
             while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
-                self._insert_page(cursor, page)
+                self._insert_page(cursor, page)  # first: it takes the write lock, which a read before would not get
+                after = page[0].originator_version - 1
+                if after and not self._stored_at(cursor, campaign_id, after):
+                    _refuse_gap(after)
             try:
                 for write in within:
                     write(cursor)
             except Exception as error:  # the records are stored whatever went wrong after them
                 raise _WriterFailed from error
+
+    def _stored_at(self, cursor: Any, campaign_id: uuid.UUID, position: int) -> bool:
+        """Is the campaign's event at `position` stored (read in the transaction of `cursor`)?"""
+        recorder: Any = self.app.recorder
+        table = recorder.events_table_name
+        if self.kind == "postgres":
+            cursor.execute(f'SELECT 1 FROM "{recorder.datastore.schema}".{table} '
+                           "WHERE originator_id = %s AND originator_version = %s", (campaign_id, position), prepare=True)
+        else:
+            cursor.execute(f"SELECT 1 FROM {table} WHERE originator_id = ? AND originator_version = ?",
+                           (campaign_id.hex, position))
+        return cursor.fetchone() is not None
 
     def _insert_page(self, cursor: Any, stored: list[StoredEvent]) -> None:
         """Insert encoded events in the transaction of `cursor`, as the recorder's own insert does

@@ -4,12 +4,14 @@ PostgreSQL they take turns, so that they seldom need to decide again."""
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import threading
 import uuid
 
 import pytest
 
 from commands.shared import AwardXP, SpendXP
+from ledger import campaigns as ledger_campaigns
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.errors import Conflict, RuleViolation
@@ -72,6 +74,62 @@ def test_the_second_decision_follows_the_rules_on_the_new_state(campaign, reopen
     spent = [r for r in campaign.records() if isinstance(r.event, ev.XPSpent)]
     assert [(r.position, r.actor) for r in spent] == [(13, "Bob")]
     assert campaign.load().fighters["gunnar"].xp == 0
+
+
+def test_a_writer_decides_on_what_it_last_knew_and_again_on_what_another_process_committed_since(
+        campaign, reopen, clock, monkeypatch):
+    """A long-lived ledger decides unread on the state of its own last commit; the rival's commit
+    in between makes that decision's commit fail, and it is decided again on a load."""
+    monkeypatch.setattr("ledger.store.RETRY_PAUSE", 0)
+    mine, rival = campaign.ledger, Ledger(reopen(), clock=clock)
+    rival.execute(campaign.id, AwardXP(fighter="Gunnar", amount=5, reason="rival's award"), actor="Bob")
+
+    outcome = mine.execute(campaign.id, AwardXP(fighter="Gunnar", amount=3, reason="my award"), actor="Ann")
+
+    assert [r.position for r in outcome.records] == [12, 13]
+    assert xp_events(campaign.records()) == [(11, 5), (13, 3)]
+    assert mine.load(campaign.id).fighters["gunnar"].xp == 8
+
+
+def test_a_refusal_decided_on_an_old_state_is_decided_again_on_the_stored_one(campaign, reopen, clock):
+    """Mine last knew Gunnar with 0 XP; the rival has awarded him 5 since: spending them is not refused."""
+    mine, rival = campaign.ledger, Ledger(reopen(), clock=clock)
+    rival.execute(campaign.id, AwardXP(fighter="Gunnar", amount=5, reason="rival's award"), actor="Bob")
+
+    mine.execute(campaign.id, SpendXP(fighter="Gunnar", amount=5, on="+1 WS"), actor="Ann")
+
+    assert [(r.position, r.actor) for r in campaign.records() if isinstance(r.event, ev.XPSpent)] == [(13, "Ann")]
+    assert campaign.load().fighters["gunnar"].xp == 0
+
+
+def test_a_refusal_on_the_latest_state_is_decided_once(campaign, monkeypatch):
+    decisions = []
+    real_decide = ledger_campaigns.decide
+    monkeypatch.setattr(ledger_campaigns, "decide", lambda *a, **k: decisions.append(1) or real_decide(*a, **k))
+
+    with pytest.raises(RuleViolation, match=r"^Gunnar has 0 XP; \+1 WS costs 5 XP$"):
+        campaign.execute(SpendXP(fighter="Gunnar", amount=5, on="+1 WS"))
+
+    assert len(decisions) == 1
+
+
+@pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
+def test_a_writer_that_knew_more_events_than_the_file_holds_leaves_no_gap(campaign, store, monkeypatch):
+    """The file loses its last transaction under a running ledger (an older copy put back): the
+    ledger's next command conflicts instead of being stored after the missing events, and is
+    decided again on what the file holds."""
+    monkeypatch.setattr("ledger.store.RETRY_PAUSE", 0)
+    campaign.execute(AwardXP(fighter="Gunnar", amount=5, reason="lost with the copy"))
+    with sqlite3.connect(store._sqlite_path) as db:
+        db.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version > 9", (campaign.id.hex,))
+
+    outcome = campaign.execute(AwardXP(fighter="Gunnar", amount=3, reason="after the copy"))
+
+    records = campaign.records()
+    assert [r.position for r in outcome.records] == [10, 11]
+    assert [r.position for r in records] == list(range(1, 12))
+    assert xp_events(records) == [(11, 3)]
+    assert campaign.ledger.check(campaign.id) == (3, [])
 
 
 def test_a_writer_that_keeps_losing_gives_up_with_a_conflict_and_writes_nothing(campaign, monkeypatch):

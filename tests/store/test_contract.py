@@ -13,7 +13,7 @@ from ledger import events as ev
 from ledger.decide import TableDice
 from ledger.errors import Conflict, IntegrityFailure, NotFound, RuleViolation
 from ledger.records import GENESIS, seal
-from ledger.store import PAGE, decode_record
+from ledger.store import PAGE, Item, decode_record
 
 
 def test_records_read_back_equal_to_the_committed_ones_from_another_connection(campaign, reopen):
@@ -44,6 +44,12 @@ def test_reading_from_a_position_returns_only_what_follows_it(campaign, store):
     assert [r.position for r in store.records(campaign.id, after=2, upto=5)] == [3, 4, 5]
 
 
+def _rivals_event_past_the_gap_check(store, campaign_id, record):
+    """A rival's event stored by the library's own put: the store's append refuses to leave a gap
+    (test_events_that_do_not_follow_the_last_one_stored_are_refused_and_nothing_is_stored)."""
+    store.app.events.put([Item(campaign_id, record.position, ev.tag_of(record.event), record)])
+
+
 def test_a_transaction_is_stored_whole_or_not_at_all(campaign, store):
     """Another writer took position 11 only: a transaction at 10–12 must not leave 10 or 12 behind."""
     head = campaign.records()[-1]
@@ -59,13 +65,25 @@ def test_a_transaction_is_stored_whole_or_not_at_all(campaign, store):
         actor="Ann",
         recorded_at="2026-11-29T12:00:00.000000Z",
     )
-    store.append(campaign.id, [transaction[1]])
+    _rivals_event_past_the_gap_check(store, campaign.id, transaction[1])
 
     with pytest.raises(Conflict, match="another command was recorded in this campaign at the same time"):
         store.append(campaign.id, transaction)
 
     # The raw rows: reading records would refuse the gap the rival's event left at 10.
     assert [r.originator_version for r in store.raw_rows(campaign.id)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]
+
+
+def test_events_that_do_not_follow_the_last_one_stored_are_refused_and_nothing_is_stored(campaign, store):
+    """The store holds 9 events: a writer who believed it held 10 (an older copy of the file put
+    back under it, say) gets a conflict, never a gap at 10."""
+    after_ten = seal([ev.NoteRecorded(text="decided after 10")], first_position=11, prev_hash="a" * 64, tx=5,
+                     actor="Ann", recorded_at="2026-11-29T12:00:00.000000Z")
+
+    with pytest.raises(Conflict, match="^the campaign holds fewer events than the 10 this was decided after; try again$"):
+        store.append(campaign.id, after_ten)
+
+    assert [r.originator_version for r in store.raw_rows(campaign.id)] == list(range(1, 10))
 
 
 def _notes(count: int, first_position: int, prev_hash: str) -> list:
@@ -77,7 +95,7 @@ def test_a_history_longer_than_a_page_is_stored_whole_or_not_at_all(campaign, st
     """An imported history is written a page at a time, but in one database transaction: a rival's
     event in its last page must not leave the pages before it behind."""
     history = _notes(PAGE + 2, 10, campaign.records()[-1].hash)
-    store.append(campaign.id, [history[-1]])
+    _rivals_event_past_the_gap_check(store, campaign.id, history[-1])
 
     with pytest.raises(Conflict, match="another command was recorded in this campaign at the same time"):
         store.append(campaign.id, history)
