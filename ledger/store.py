@@ -286,13 +286,53 @@ def uses_key_file(url: str) -> bool:
     return urlparse(url).scheme == "sqlite"
 
 
+def _driver_errors(error: BaseException | None) -> Iterator[BaseException]:
+    """This error and what caused it, those of them the database driver raised (with a SQLSTATE)."""
+    while error is not None:
+        if getattr(error, "sqlstate", None) is not None:
+            yield error
+        error = error.__cause__ or error.__context__
+
+
 def _lacks_privilege(error: BaseException | None) -> bool:
     """Is this (or what caused it) PostgreSQL's "insufficient privilege"?"""
-    while error is not None:
-        if getattr(error, "sqlstate", None) == "42501":
-            return True
-        error = error.__cause__ or error.__context__
-    return False
+    return any(e.sqlstate == "42501" for e in _driver_errors(error))  # type: ignore[attr-defined]
+
+
+# Unique violation (of a catalog's index), duplicate table, duplicate object.
+_SCHEMA_COLLISIONS = {"23505", "42P07", "42710"}
+
+
+def _met_a_lost_openers_schema(error: BaseException) -> bool:
+    """Did opening meet the schema statements of a process killed while it opened the store? Its
+    schema lock (on a connection of its own) is gone with the process at once, while its session
+    making the tables and functions may still commit: the next opener's statements on the same
+    catalog rows then fail ("tuple concurrently updated"), and succeed when tried again."""
+    return any(e.sqlstate in _SCHEMA_COLLISIONS or "tuple concurrently updated" in str(e)  # type: ignore[attr-defined]
+               for e in _driver_errors(error))
+
+
+OPEN_ATTEMPTS = 4
+
+
+def _opened_application(settings: dict[str, str]) -> LedgerApplication:
+    """The application on the store, its tables made under the schema lock."""
+    attempt = 1
+    while True:
+        try:
+            with _schema_lock(settings):
+                try:
+                    return LedgerApplication(env=settings)
+                except Exception as error:  # the driver's own errors vary by backend
+                    if not _lacks_privilege(error):
+                        raise
+                    # A league player's role may not create (or re-create) the tables an administrator made.
+                    return LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
+        except Exception as error:  # the driver's own errors vary by backend
+            if attempt == OPEN_ATTEMPTS or not _met_a_lost_openers_schema(error):
+                raise
+        time.sleep(0.1 * attempt)
+        attempt += 1
 
 
 def new_sqlite_file(url: str) -> str | None:
@@ -377,14 +417,7 @@ class Store:
         self.kind = KINDS[settings["PERSISTENCE_MODULE"]]
         self._sqlite_path = settings.get("SQLITE_DBNAME")
         try:
-            with _schema_lock(settings):
-                try:
-                    self.app = LedgerApplication(env=settings)
-                except Exception as error:  # the driver's own errors vary by backend
-                    if not _lacks_privilege(error):
-                        raise
-                    # A league player's role may not create (or re-create) the tables an administrator made.
-                    self.app = LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
+            self.app = _opened_application(settings)
         except Exception as error:  # the driver's own errors vary by backend
             # The driver's own error says why; the connection pool's only says that it timed out.
             told = type(error).__module__.startswith("psycopg")

@@ -4,8 +4,11 @@ PostgreSQL they take turns, so that they seldom need to decide again."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import sqlite3
 import threading
+import time
+import urllib.parse
 import uuid
 
 import pytest
@@ -305,3 +308,44 @@ def test_postgresql_choosers_of_the_current_campaign_take_turns(store_url, monke
     finally:
         for store in stores:
             store.close()
+
+
+@pytest.mark.postgres
+def test_a_store_opens_while_the_session_of_a_killed_opener_still_commits_its_schema(fresh_postgres):
+    """A process killed while it opens a store loses the schema lock with its lock's connection at
+    once, while the session that was re-creating the store's functions (another of its connections)
+    may still commit: the next opener's CREATE OR REPLACE then meets it ("tuple concurrently
+    updated", seen in the crash test) and must open on a try after it."""
+    import psycopg
+
+    first = Store(fresh_postgres)
+    create_function = first.app.recorder.sql_create_pg_function_insert_events
+    first.close()
+    parsed = urllib.parse.urlparse(fresh_postgres)
+    connect = functools.partial(psycopg.connect, host=parsed.hostname, port=parsed.port, user=parsed.username,
+                                dbname=parsed.path.strip("/"))
+    with connect() as killed_openers_session, connect(autocommit=True) as watcher:
+        killed_openers_session.execute(create_function)  # its transaction holds the function's row
+        opened: list[Store | BaseException] = []
+
+        def open_store() -> None:
+            try:
+                opened.append(Store(fresh_postgres))
+            except BaseException as error:  # noqa: BLE001 - handed to the test's assertion
+                opened.append(error)
+
+        opener = threading.Thread(target=open_store)
+        opener.start()
+        for _ in range(500):  # until the opener waits for that row
+            waiting = watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND query LIKE 'CREATE OR REPLACE FUNCTION%'").fetchone()[0]
+            if waiting or not opener.is_alive():
+                break
+            time.sleep(0.01)
+        assert waiting == 1
+        killed_openers_session.commit()
+    opener.join(timeout=30)
+
+    assert len(opened) == 1 and isinstance(opened[0], Store), opened
+    opened[0].close()
