@@ -817,12 +817,14 @@ class Store:
         except OSError:
             return 0
 
-    def damage(self) -> str | None:
-        """SQLite's own check of every page and index of the file: what is wrong, or None."""
+    def damage(self, *, quick: bool = False) -> str | None:
+        """SQLite's own check of every page and index of the file: what is wrong, or None. `quick`
+        leaves out matching each index with its table (quick_check, which misses rows lost from a
+        table but not from its index, takes 35-40% of the time of integrity_check)."""
         if self._sqlite_path is None:
             return None
         with self.sql() as cursor:
-            cursor.execute("PRAGMA integrity_check")  # quick_check misses rows lost from a table but not its index
+            cursor.execute("PRAGMA quick_check" if quick else "PRAGMA integrity_check")
             problems = [" ".join(str(row[0]).split()) for row in cursor.fetchall()]  # one line each
         return None if problems == ["ok"] else "; ".join(problems[:3])
 

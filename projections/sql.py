@@ -476,14 +476,21 @@ def _row_difference(table: Table, key: Row, stored: Row | None, expected: Row | 
     return f"{table.name}: row ({named}) differs"
 
 
-def check(store: Store, campaign_id: uuid.UUID, records: Iterable[Record], voids: Sequence[Record]) -> ReadModelCheck | None:
-    """Compare a campaign's read-model rows with a rebuild from its events (`records`, its verified
-    history in order, read once up to the position the tracking row names; `voids`, its
-    transaction.voided records), holding neither: each table's rows are summed up (their count and
-    the sum of their hashes, see _RowSums) as they are read from the table and as the rebuild
-    computes them. None for a store without SQL or a campaign whose tables were never written; a tracking
-    row the chain does not hold raises IntegrityFailure. Which row differs, when a table's sums
-    do, is named by `name_difference` (it holds both tables)."""
+@dataclass(frozen=True)
+class StoredReadModels:
+    """A campaign's read-model tables as stored, read in one transaction: the position and head its
+    tracking row names, and each table's rows summed up (see _RowSums)."""
+
+    campaign_id: str
+    position: int
+    head: str
+    sums: dict[str, _RowSums]
+
+
+def stored_read_models(store: Store, campaign_id: uuid.UUID) -> StoredReadModels | None:
+    """The campaign's read-model tables as stored, none of their rows held; None for a store without
+    SQL or a campaign whose tables were never written. Rows without a tracking row raise
+    IntegrityFailure, as do tables that cannot be read."""
     d = dialect(store)
     if d is None:
         return None
@@ -492,12 +499,25 @@ def check(store: Store, campaign_id: uuid.UUID, records: Iterable[Record], voids
         if not tables_exist(cursor, d):
             return None  # never written: nothing to compare
         tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
-        stored = {table.name: _RowSums.of(_rows_of(cursor, d, table, cid)) for table in READ_MODELS}
+        sums = {table.name: _RowSums.of(_pages_of(cursor, d, table, cid)) for table in READ_MODELS}
     if not tracked:
-        if any(sums.count for sums in stored.values()):
+        if any(table_sums.count for table_sums in sums.values()):
             raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")
         return None
     [(position, head)] = tracked
+    return StoredReadModels(cid, position, head, sums)
+
+
+def check(stored: StoredReadModels | None, records: Iterable[Record], voids: Sequence[Record]) -> ReadModelCheck | None:
+    """Compare a campaign's read-model tables as stored (`stored_read_models`) with a rebuild from
+    its events (`records`, its verified history in order, read up to the position the tracking row
+    names; `voids`, its transaction.voided records), holding no row: the rebuild's rows are summed
+    up as they are computed. None where nothing was stored; a tracking row the chain does not hold
+    raises IntegrityFailure. Which row differs, when a table's sums do, is named by
+    `name_difference` (it holds both tables)."""
+    if stored is None:
+        return None
+    position, head = stored.position, stored.head
     reached: list[Record] = []  # the record at the tracked position, once read
 
     def reflected() -> Iterator[Record]:
@@ -513,11 +533,11 @@ def check(store: Store, campaign_id: uuid.UUID, records: Iterable[Record], voids
         for name, rows in page.items():
             expected[name].add(rows)
     if position < 0 or (position and [r.hash for r in reached] != [head]):
-        raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={cid}) says the tables reflect position {position} "
-                               f"with head {head[:16]}, which is not in the chain")
+        raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={stored.campaign_id}) says the tables reflect "
+                               f"position {position} with head {head[:16]}, which is not in the chain")
     if not position:
         expected = {table.name: _RowSums() for table in READ_MODELS}  # tables at position 0 hold no row
-    differ = [table.name for table in READ_MODELS if stored[table.name] != expected[table.name]]
+    differ = [table.name for table in READ_MODELS if stored.sums[table.name] != expected[table.name]]
     return ReadModelCheck(position, len(READ_MODELS), differ)
 
 
@@ -539,30 +559,34 @@ class _RowSums:
     total: int = 0
 
     @classmethod
-    def of(cls, rows: Iterable[Row]) -> _RowSums:
+    def of(cls, pages: Iterable[list[Row]]) -> _RowSums:
         sums = cls()
-        sums.add(rows)
+        for page in pages:
+            sums.add(page)
         return sums
 
-    def add(self, rows: Iterable[Row]) -> None:
-        for row in rows:
-            self.count += 1
-            self.total += hash(row)
-        self.total %= 1 << 64
+    def add(self, rows: list[Row]) -> None:
+        self.count += len(rows)
+        self.total = (self.total + sum(map(hash, rows))) % (1 << 64)
 
 
-def _rows_of(cursor: Any, d: Dialect, table: Table, campaign_id: str) -> Iterator[Row]:
-    """A campaign's rows of a table, fetched a page at a time (on PostgreSQL through a cursor on the
-    server: the client's own would fetch them all at once)."""
-    # psycopg's own cursor (eventsourcing hands it out as it is); sqlite3's inside the library's wrapper
-    reading = cursor.connection.cursor(name=f"rm_check_{table.name}") if d.kind == "postgres" else cursor.sqlite_cursor
+def _pages_of(cursor: Any, d: Dialect, table: Table, campaign_id: str) -> Iterator[list[Row]]:
+    """A campaign's rows of a table as tuples, a page at a time (on PostgreSQL through a cursor on
+    the server: the client's own would fetch them all at once)."""
+    if d.kind == "postgres":
+        from psycopg.rows import tuple_row  # deferred: the PostgreSQL driver is imported only when it is used
+
+        # psycopg's own connection (eventsourcing hands its cursor out as it is)
+        reading = cursor.connection.cursor(name=f"rm_check_{table.name}", row_factory=tuple_row)
+    else:
+        reading = cursor.sqlite_cursor.connection.cursor()  # in the library's transaction
+        reading.row_factory = None  # tuples, not the sqlite3.Row the library's cursors give
     try:
         d.execute(reading, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
         while page := reading.fetchmany(PAGE_ROWS):
-            yield from (tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in page)
+            yield page
     finally:
-        if d.kind == "postgres":
-            reading.close()
+        reading.close()
 
 
 PAGE_ROWS = 1000
@@ -584,7 +608,7 @@ def name_difference(store: Store, campaign_id: uuid.UUID, checked: ReadModelChec
     cid = str(campaign_id)
     tables = [table for table in READ_MODELS if table.name in checked.differ]
     with _readable_tables(), store.sql() as cursor:
-        stored = {table.name: list(_rows_of(cursor, d, table, cid)) for table in tables}
+        stored = {table.name: [row for page in _pages_of(cursor, d, table, cid) for row in page] for table in tables}
     reflected = [record for record in records if record.position <= checked.position]
     _state, expected = all_rows(reflected) if checked.position else (None, empty_rows())
     for table in tables:

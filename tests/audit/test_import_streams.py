@@ -57,7 +57,7 @@ def test_a_streamed_import_stores_what_the_records_held_in_memory_give(trail: Pa
             _state, expected = all_rows(held)
             for table, rows in tables.items():
                 assert sorted(rows, key=repr) == sorted(expected[table.name], key=repr), table.name
-            assert sql.check(ledger.store, campaign_id, iter(held), chain.voids) == sql.ReadModelCheck(len(held), len(sql.READ_MODELS), [])
+            assert sql.check(sql.stored_read_models(ledger.store, campaign_id), iter(held), chain.voids) == sql.ReadModelCheck(len(held), len(sql.READ_MODELS), [])
     finally:
         ledger.store.close()
 

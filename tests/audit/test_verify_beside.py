@@ -105,25 +105,39 @@ def test_an_edited_event_is_named_alike_beside(answers, outcomes, database):
     assert outcomes == [] and multiprocessing.active_children() == []  # stopped when the chain failed
 
 
-@pytest.mark.parametrize("damage_checked_beside", [False, True])
-def test_a_damaged_file_is_named_alike_beside(answers, outcomes, played, database, monkeypatch, damage_checked_beside):
-    """Named before anything else, whether SQLite's check ran first here or beside the reading."""
-    monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0 if damage_checked_beside else 10**12)
-    with sqlite3.connect(database.path) as conn:
-        [(root,)] = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_rm_log_1'")
+def flip_last_byte_of(path: str, tree: str) -> None:
+    """One bit of the last byte of a table's or an index's root page."""
+    with sqlite3.connect(path) as conn:
+        [(root,)] = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (tree,))
         [(page_size,)] = conn.execute("PRAGMA page_size")
-    with open(database.path, "r+b") as file:
+    with open(path, "r+b") as file:
         file.seek(root * page_size - 1)
         byte = file.read(1)[0]
         file.seek(root * page_size - 1)
         file.write(bytes([byte ^ 1]))
+
+
+@pytest.mark.parametrize("damage_checked_beside", [False, True])
+@pytest.mark.parametrize("tree, found, quick_check_finds", [
+    # An index that no longer matches its table: SQLite's quick check of the pages does not see
+    # it, the reading through it does (a read-model row is missing), and the full check names it.
+    ("sqlite_autoindex_rm_log_1", "row 1 missing from index sqlite_autoindex_rm_log_1", False),
+    # A page out of order: the quick check sees it, beside the reading where the file is large.
+    ("stored_events", "*** in database main *** On tree page 24 cell 8: Rowid 9 out of order", True),
+])
+def test_a_damaged_file_is_named_alike_beside(answers, outcomes, played, database, monkeypatch, damage_checked_beside,
+                                              tree, found, quick_check_finds):
+    """Named before anything else, whether SQLite's check ran first here or beside the reading."""
+    monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0 if damage_checked_beside else 10**12)
+    flip_last_byte_of(database.path, tree)
     given = answers()
     assert given[BESIDE] == given[ONE_PROCESS]
-    damaged = (f"the store {played.url()} is damaged (SQLite finds: row 1 missing from index sqlite_autoindex_rm_log_1);"
-               " restore a copy made by `campaign backup`, or import an exported trail into a new store")
+    damaged = (f"the store {played.url()} is damaged (SQLite finds: {found}); restore a copy made by `campaign "
+               "backup`, or import an exported trail into a new store")
     assert given[BESIDE] == (3, f"Error: {damaged}\n")
     refusals = [str(outcome.refused) for outcome in outcomes if outcome.refused is not None]
-    assert refusals == ([damaged, damaged] if damage_checked_beside else [])  # else checked here, first
+    # named beside where the quick check ran there and found it; else here, after the reading failed
+    assert refusals == ([damaged, damaged] if damage_checked_beside and quick_check_finds else [])
 
 
 # --- the reading itself ------------------------------------------------------------------------------

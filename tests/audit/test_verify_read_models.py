@@ -4,6 +4,11 @@ table and row that differ (issue #7, "What must hold" 6): a forged read-model ro
 from __future__ import annotations
 
 import sqlite3
+import urllib.parse
+
+import pytest
+
+from ledger.cli import main
 
 CID = "0b0c0d0e-0000-4000-8000-000000000001"
 
@@ -55,3 +60,29 @@ def test_tables_behind_the_events_are_compared_at_the_position_they_reflect(play
     assert result.exit_code == 0, result.output
     assert ("Read models: the 7 rm_* tables match a rebuild from the events (they reflect position 0: "
             "`campaign rebuild` catches them up).") in result.output.splitlines()
+
+
+@pytest.mark.postgres
+def test_ledger_rolls_after_the_position_the_tables_reflect_are_recorded_not_dealt_only(fresh_postgres, cli):
+    """A league server's verify names the rolls it dealt that the stream does not hold: one the
+    stream holds after the position the read models reflect (a writer stopped between its commit
+    and their update) is recorded, not dealt only."""
+    import psycopg
+
+    def run(*args: str):
+        return cli.runner.invoke(main, ["--store", fresh_postgres, *args])
+
+    for args in (["new", "League"], ["warband", "add", "Reavers", "--player", "Bo"], ["roll", "D6", "--for", "loot", "--ledger"]):
+        assert run(*args).exit_code == 0
+    parsed = urllib.parse.urlparse(fresh_postgres)
+    with psycopg.connect(host=parsed.hostname, port=parsed.port, user=parsed.username, dbname=parsed.path.strip("/"),
+                         autocommit=True) as conn:  # the tables as they were before any command
+        conn.execute("UPDATE rm_tracking SET position = 0, head = %s", ("0" * 64,))
+        for table in ("rm_log", "rm_campaigns", "rm_warbands", "rm_fighters", "rm_ratings", "rm_battles",
+                      "rm_fighter_history"):
+            conn.execute(f"DELETE FROM {table}")
+    result = run("verify")
+    assert result.exit_code == 0, result.output
+    assert ("Read models: the 7 rm_* tables match a rebuild from the events (they reflect position 0: "
+            "`campaign rebuild` catches them up).") in result.output.splitlines()
+    assert "Dealt but not recorded" not in result.output
