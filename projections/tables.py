@@ -16,6 +16,7 @@ Two kinds of table:
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import groupby
 from dataclasses import dataclass
@@ -45,18 +46,27 @@ class Table:
         return tuple(name for name, _kind in self.columns)
 
     @functools.cached_property
-    def _names(self) -> frozenset[str]:
-        return frozenset(self.column_names)
+    def _in_column_order(self) -> Callable[[dict[str, Any]], Row]:
+        return operator.itemgetter(*self.column_names)  # every table has two columns or more: a tuple
 
     @functools.cached_property
-    def _layout(self) -> tuple[tuple[str, bool], ...]:
-        return tuple((name, kind == "json") for name, kind in self.columns)
+    def _json_columns(self) -> tuple[int, ...]:
+        return tuple(i for i, (_name, kind) in enumerate(self.columns) if kind == "json")
 
     def row(self, **values: Any) -> Row:
         """The values in column order, lists and tables as JSON text."""
-        if values.keys() != self._names:
+        try:
+            cells = self._in_column_order(values) if len(values) == len(self.columns) else None
+        except KeyError:
+            cells = None
+        if cells is None:
             raise TypeError(f"{self.name} row has {sorted(values)}, expected {sorted(self.column_names)}")
-        return tuple([json_text(values[name]) if as_json else values[name] for name, as_json in self._layout])
+        if not self._json_columns:
+            return cells
+        listed = list(cells)
+        for i in self._json_columns:
+            listed[i] = json_text(listed[i])
+        return tuple(listed)
 
 
 def _text(*names: str) -> tuple[tuple[str, str], ...]:

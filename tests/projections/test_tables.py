@@ -205,3 +205,26 @@ def test_a_transaction_of_dice_alone_changes_no_roster_and_a_voided_one_none(gun
     roll, award = transactions(records)[-1], transactions(records)[-2]
     assert [type(r.event) for r in roll] == [ev.CommandRecorded, ev.DiceRolled]
     assert (changes_rosters(roll), changes_rosters(award), changes_rosters(award, voided=True)) == (False, True, False)
+
+
+RATING_ROW = dict(campaign_id="c", warband="rats", tx=3, position=7, recorded_at=T, games=1, rating=52)
+
+
+def test_a_row_is_its_values_in_column_order_with_lists_and_tables_as_json_text():
+    assert tables.RATINGS.row(**RATING_ROW) == ("c", "rats", 3, 7, T, 1, 52)
+    assert tables.FIGHTER_HISTORY.row(campaign_id="c", fighter="gunnar", position=7, tx=3, involvement="xp",
+                                      voided_by=None) == ("c", "gunnar", 7, 3, "xp", None)
+    row = tables.BATTLES.row(campaign_id="c", position=7, tx=3, battle=1, recorded_at=T, actor="Ann", scenario="Skirmish",
+                             participants=["rats", "skaven"], winner="rats", deeds=[{"fighter": "g", "ooa": 2}],
+                             voided_by=None)
+    assert row == ("c", 7, 3, 1, T, "Ann", "Skirmish", '["rats","skaven"]', "rats", '[{"fighter":"g","ooa":2}]', None)
+
+
+@pytest.mark.parametrize("values", [
+    {k: v for k, v in RATING_ROW.items() if k != "games"},  # a column missing
+    {**RATING_ROW, "xp": 5},  # a column the table does not have
+    {**{k: v for k, v in RATING_ROW.items() if k != "games"}, "xp": 5},  # one in place of another
+])
+def test_a_row_without_exactly_its_tables_columns_is_refused(values):
+    with pytest.raises(TypeError, match=r"^rm_ratings row has \[.*\], expected \['campaign_id', 'games', "):
+        tables.RATINGS.row(**values)
