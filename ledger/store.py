@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote, urlparse, urlunparse
 
 import msgspec
@@ -299,40 +299,47 @@ def _lacks_privilege(error: BaseException | None) -> bool:
     return any(e.sqlstate == "42501" for e in _driver_errors(error))  # type: ignore[attr-defined]
 
 
+T = TypeVar("T")
+
 # Unique violation (of a catalog's index), duplicate table, duplicate object.
 _SCHEMA_COLLISIONS = {"23505", "42P07", "42710"}
 
 
-def _met_a_lost_openers_schema(error: BaseException) -> bool:
-    """Did opening meet the schema statements of a process killed while it opened the store? Its
+def _met_a_lost_processes_schema(error: BaseException) -> bool:
+    """Did making the tables meet the schema statements of a process killed while it made them? Its
     schema lock (on a connection of its own) is gone with the process at once, while its session
-    making the tables and functions may still commit: the next opener's statements on the same
+    making the tables and functions may still commit: the next maker's statements on the same
     catalog rows then fail ("tuple concurrently updated"), and succeed when tried again."""
     return any(e.sqlstate in _SCHEMA_COLLISIONS or "tuple concurrently updated" in str(e)  # type: ignore[attr-defined]
                for e in _driver_errors(error))
 
 
-OPEN_ATTEMPTS = 4
+SCHEMA_ATTEMPTS = 4
 
 
-def _opened_application(settings: dict[str, str]) -> LedgerApplication:
-    """The application on the store, its tables made under the schema lock."""
+def _under_schema_lock(settings: dict[str, str], make: Callable[[], T]) -> T:
+    """`make()`, which makes tables or functions (or finds them made), under the schema lock; tried
+    again where it met the statements of a process killed while it made them."""
     attempt = 1
     while True:
         try:
             with _schema_lock(settings):
-                try:
-                    return LedgerApplication(env=settings)
-                except Exception as error:  # the driver's own errors vary by backend
-                    if not _lacks_privilege(error):
-                        raise
-                    # A league player's role may not create (or re-create) the tables an administrator made.
-                    return LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
+                return make()
         except Exception as error:  # the driver's own errors vary by backend
-            if attempt == OPEN_ATTEMPTS or not _met_a_lost_openers_schema(error):
+            if attempt == SCHEMA_ATTEMPTS or not _met_a_lost_processes_schema(error):
                 raise
         time.sleep(0.1 * attempt)
         attempt += 1
+
+
+def _application(settings: dict[str, str]) -> LedgerApplication:
+    try:
+        return LedgerApplication(env=settings)
+    except Exception as error:  # the driver's own errors vary by backend
+        if not _lacks_privilege(error):
+            raise
+        # A league player's role may not create (or re-create) the tables an administrator made.
+        return LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
 
 
 def new_sqlite_file(url: str) -> str | None:
@@ -417,7 +424,7 @@ class Store:
         self.kind = KINDS[settings["PERSISTENCE_MODULE"]]
         self._sqlite_path = settings.get("SQLITE_DBNAME")
         try:
-            self.app = _opened_application(settings)
+            self.app = _under_schema_lock(settings, lambda: _application(settings))
         except Exception as error:  # the driver's own errors vary by backend
             # The driver's own error says why; the connection pool's only says that it timed out.
             told = type(error).__module__.startswith("psycopg")
@@ -754,10 +761,8 @@ class Store:
     def _settings(self) -> Any:
         """A table of its own (`stored_settings`), not the seeds': a player's role may write it.
         Made on first use, under the schema lock: several processes may make it at once."""
-        with _schema_lock(self._open_settings):
-            return self.app.factory.event_store(
-                mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="settings")
-            )
+        return _under_schema_lock(self._open_settings, lambda: self.app.factory.event_store(
+            mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="settings")))
 
     def current_campaign(self) -> uuid.UUID | None:
         """The campaign last chosen; None if none was, or if the choice stored is not a campaign's id

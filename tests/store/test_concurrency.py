@@ -10,6 +10,8 @@ import threading
 import time
 import urllib.parse
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -310,42 +312,74 @@ def test_postgresql_choosers_of_the_current_campaign_take_turns(store_url, monke
             store.close()
 
 
+def _events_function(store: Store, _drop: Callable[[str], None]) -> list[Any]:
+    """The statement re-creating the events' insert function, made again at every opening."""
+    return [store.app.recorder.sql_create_pg_function_insert_events]
+
+
+def _settings_table(store: Store, drop: Callable[[str], None]) -> list[Any]:
+    """The statements making the settings' table, made the first time a process reads them
+    (dropped here, to be made again)."""
+    store.current_campaign()
+    recorder = store._settings.recorder
+    drop(f"DROP TABLE {recorder.events_table_name}")
+    return [statement for statement in recorder.sql_create_statements
+            if "CREATE TYPE" not in statement.as_string()]  # the types, shared with the events', stay
+
+
+def _opened(url: str) -> Store:
+    return Store(url)
+
+
+def _settings_read(url: str) -> Store:
+    store = Store(url)
+    assert store.current_campaign() is None
+    return store
+
+
 @pytest.mark.postgres
-def test_a_store_opens_while_the_session_of_a_killed_opener_still_commits_its_schema(fresh_postgres):
-    """A process killed while it opens a store loses the schema lock with its lock's connection at
-    once, while the session that was re-creating the store's functions (another of its connections)
-    may still commit: the next opener's CREATE OR REPLACE then meets it ("tuple concurrently
-    updated", seen in the crash test) and must open on a try after it."""
+@pytest.mark.parametrize("statements_of, make, waits_in", [
+    (_events_function, _opened, "CREATE OR REPLACE FUNCTION"),
+    (_settings_table, _settings_read, "CREATE TABLE"),
+])
+def test_tables_are_made_while_the_session_of_a_killed_maker_still_commits_its_schema(
+        fresh_postgres, statements_of, make, waits_in):
+    """A process killed while it makes a store's tables loses the schema lock with its lock's
+    connection at once, while the session that was making the tables and functions (another of
+    its connections) may still commit: the next maker's statements then meet it ("tuple
+    concurrently updated" where a function is re-created, seen in the crash test; a duplicate
+    catalog row where a table is made) and must succeed on a try after it."""
     import psycopg
 
-    first = Store(fresh_postgres)
-    create_function = first.app.recorder.sql_create_pg_function_insert_events
-    first.close()
     parsed = urllib.parse.urlparse(fresh_postgres)
     connect = functools.partial(psycopg.connect, host=parsed.hostname, port=parsed.port, user=parsed.username,
                                 dbname=parsed.path.strip("/"))
-    with connect() as killed_openers_session, connect(autocommit=True) as watcher:
-        killed_openers_session.execute(create_function)  # its transaction holds the function's row
-        opened: list[Store | BaseException] = []
+    with connect() as killed_makers_session, connect(autocommit=True) as watcher:
+        first = Store(fresh_postgres)
+        statements = statements_of(first, watcher.execute)
+        first.close()
+        for statement in statements:  # its transaction holds the catalog rows they write
+            killed_makers_session.execute(statement)
+        made: list[Store | BaseException] = []
 
-        def open_store() -> None:
+        def make_tables() -> None:
             try:
-                opened.append(Store(fresh_postgres))
+                made.append(make(fresh_postgres))
             except BaseException as error:  # noqa: BLE001 - handed to the test's assertion
-                opened.append(error)
+                made.append(error)
 
-        opener = threading.Thread(target=open_store)
-        opener.start()
-        for _ in range(500):  # until the opener waits for that row
+        maker = threading.Thread(target=make_tables)
+        maker.start()
+        for _ in range(500):  # until the maker waits for that row
             waiting = watcher.execute(
                 "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                "AND query LIKE 'CREATE OR REPLACE FUNCTION%'").fetchone()[0]
-            if waiting or not opener.is_alive():
+                "AND query LIKE %s", (waits_in + "%",)).fetchone()[0]
+            if waiting or not maker.is_alive():
                 break
             time.sleep(0.01)
         assert waiting == 1
-        killed_openers_session.commit()
-    opener.join(timeout=30)
+        killed_makers_session.commit()
+    maker.join(timeout=30)
 
-    assert len(opened) == 1 and isinstance(opened[0], Store), opened
-    opened[0].close()
+    assert len(made) == 1 and isinstance(made[0], Store), made
+    made[0].close()
