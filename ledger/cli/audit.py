@@ -142,10 +142,11 @@ def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain
 
 def _raise_if_damaged(store: Any, *, quick: bool = False) -> None:
     """IntegrityFailure naming what SQLite's full check of the file finds; with `quick`, looked for
-    only where its quick check finds something."""
-    if quick and not store.damage(quick=True):
+    only where its quick check finds something (named by the quick check if the full one does not)."""
+    found = store.damage(quick=True) if quick else None
+    if quick and not found:
         return
-    damage = store.damage()
+    damage = store.damage() or found
     if damage:
         raise IntegrityFailure(f"the store {store.url} is damaged (SQLite finds: {damage}); restore a copy made by "
                                "`campaign backup`, or import an exported trail into a new store")

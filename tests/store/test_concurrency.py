@@ -4,11 +4,9 @@ PostgreSQL they take turns, so that they seldom need to decide again."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import sqlite3
 import threading
 import time
-import urllib.parse
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -351,10 +349,8 @@ def test_tables_are_made_while_the_session_of_a_killed_maker_still_commits_its_s
     catalog row where a table is made) and must succeed on a try after it."""
     import psycopg
 
-    parsed = urllib.parse.urlparse(fresh_postgres)
-    connect = functools.partial(psycopg.connect, host=parsed.hostname, port=parsed.port, user=parsed.username,
-                                dbname=parsed.path.strip("/"))
-    with connect() as killed_makers_session, connect(autocommit=True) as watcher:
+    with psycopg.connect(fresh_postgres) as killed_makers_session, \
+            psycopg.connect(fresh_postgres, autocommit=True) as watcher:
         first = Store(fresh_postgres)
         statements = statements_of(first, watcher.execute)
         first.close()
