@@ -10,6 +10,7 @@ ledger.seeds (the dice seeds); this module is the service and re-exports their v
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -72,7 +73,8 @@ class Ledger(SeedKeeping, PendingDecisions):
     ):
         """`on_commit` hooks run after each commit, with (ledger, campaign id, state after it, its
         records). `in_commit` hooks are called before the records are stored (the past unchanged: no
-        void), with (ledger, campaign id, state before them, state after them, the records), and may
+        void), with (ledger, campaign id, a function giving a copy of the state before them (seldom
+        needed: copying costs), the state after them, the records), and may
         return a writer, run with a cursor inside the commit's own database transaction after the
         records (Store.append), so that what follows from them (the read models) is stored with
         them in one durable commit."""
@@ -202,7 +204,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             position, head = sealed[-1].position, sealed[-1].hash
         writers = []
         if not refold:
-            before = state.copy() if self.in_commit else None
+            before = functools.partial(decode_own, encode_state(state)) if self.in_commit else None
             fold(records, state)
             hooked = (hook(self, campaign_id, before, state, records) for hook in self.in_commit)
             writers = [writer for writer in hooked if writer is not None]

@@ -58,28 +58,29 @@ def warband_row(state: CampaignState, warband: str) -> dict[str, Any]:
     }
 
 
+def fighter_row(state: CampaignState, f: Fighter) -> dict[str, Any]:
+    return {
+        "fighter": f.id,
+        "warband": f.warband,
+        "name": f.name,
+        "role": f.role,
+        "status": f.status,
+        "group_size": f.group_size,
+        "xp": f.xp,
+        "stats": dict(f.stats),
+        "keywords": list(f.keywords),
+        "skills": list(f.skills),
+        "injuries": list(f.injuries),
+        "equipment": list(f.equipment),
+        "cost": f.cost,
+        "games": f.games,
+        "missed_games": f.missed_games,
+        "ext": ext_of(state, f),
+    }
+
+
 def fighter_rows(state: CampaignState, warband: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "fighter": f.id,
-            "warband": f.warband,
-            "name": f.name,
-            "role": f.role,
-            "status": f.status,
-            "group_size": f.group_size,
-            "xp": f.xp,
-            "stats": dict(f.stats),
-            "keywords": list(f.keywords),
-            "skills": list(f.skills),
-            "injuries": list(f.injuries),
-            "equipment": list(f.equipment),
-            "cost": f.cost,
-            "games": f.games,
-            "missed_games": f.missed_games,
-            "ext": ext_of(state, f),
-        }
-        for f in state.fighters_of(warband, active_only=False)
-    ]
+    return [fighter_row(state, f) for f in state.fighters_of(warband, active_only=False)]
 
 
 def roster(state: CampaignState, warband: str) -> dict[str, Any]:

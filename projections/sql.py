@@ -43,17 +43,19 @@ from ledger.store import Store, lock_schema
 from projections.tables import (
     CAMPAIGNS,
     CURRENT_TABLES,
+    FIGHTERS,
     READ_MODELS,
     RECORD_TABLES,
     TABLES,
     TRACKING,
     WARBANDS,
+    CurrentRows,
     Row,
     Rows,
     Table,
+    WarbandRows,
     all_rows,
-    campaign_rows,
-    current_rows,
+    current_rows_of,
     empty_rows,
     rows_in_pages,
     transaction_rows,
@@ -143,32 +145,34 @@ def drop_tables(cursor: Any, d: Dialect) -> None:
         d.execute(cursor, f"DROP TABLE IF EXISTS {d.table(table)}")
 
 
+@functools.cache  # a command writes to several tables: their statements are made once
+def _statements(d: Dialect, table: Table) -> tuple[str, str, str]:
+    """(insert a row, upsert a row by key, delete a row by key) of the table."""
+    insert = f"INSERT INTO {d.table(table)} ({', '.join(table.column_names)}) VALUES ({', '.join('?' for _ in table.columns)})"
+    values = ", ".join(f"{name} = excluded.{name}" for name in table.column_names if name not in table.key)
+    upsert = f"{insert} ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {values}"
+    delete = f"DELETE FROM {d.table(table)} WHERE {' AND '.join(f'{name} = ?' for name in table.key)}"
+    return insert, upsert, delete
+
+
 def _insert(cursor: Any, d: Dialect, rows: Rows) -> None:
     for table in READ_MODELS:
         if rows.get(table.name):
-            marks = ", ".join("?" for _ in table.columns)
-            d.executemany(
-                cursor, f"INSERT INTO {d.table(table)} ({', '.join(table.column_names)}) VALUES ({marks})", rows[table.name]
-            )
+            d.executemany(cursor, _statements(d, table)[0], rows[table.name])
 
 
-def _stored(cursor: Any, d: Dialect, campaign_id: str, table: Table) -> set[Row]:
-    return set(d.select(cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", campaign_id))
+def _stored(cursor: Any, d: Dialect, campaign_id: str, table: Table) -> list[Row]:
+    return d.select(cursor, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
 
 
 def _sync(cursor: Any, d: Dialect, table: Table, stored: frozenset[Row], rows: list[Row]) -> None:
-    """Make a campaign's rows of a current table `rows`, writing only those that changed: the new
-    and changed ones in one statement (an upsert by key), and those no longer there in another."""
-    key = [table.column_names.index(name) for name in table.key]
-    gone = {tuple(row[i] for i in key) for row in stored} - {tuple(row[i] for i in key) for row in rows}
-    if gone:
-        where = " AND ".join(f"{name} = ?" for name in table.key)
-        d.executemany(cursor, f"DELETE FROM {d.table(table)} WHERE {where}", list(gone))
+    """Make rows of a current table that were `stored` the `rows`, writing only those that changed:
+    the new and changed ones in one statement (an upsert by key), and those no longer there in another."""
+    key = table.key_of
+    if gone := {key(row) for row in stored} - {key(row) for row in rows}:
+        d.executemany(cursor, _statements(d, table)[2], list(gone))
     if changed := [row for row in rows if row not in stored]:
-        marks = ", ".join("?" for _ in table.columns)
-        values = ", ".join(f"{name} = excluded.{name}" for name in table.column_names if name not in table.key)
-        d.executemany(cursor, f"INSERT INTO {d.table(table)} ({', '.join(table.column_names)}) VALUES ({marks}) "
-                              f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {values}", changed)
+        d.executemany(cursor, _statements(d, table)[1], changed)
 
 
 def _lock_tracking(cursor: Any, d: Dialect, campaign_id: str) -> tuple[int, str]:
@@ -243,49 +247,56 @@ class Tracked:
 
     position: int
     head: str
-    current: dict[str, frozenset[Row]]  # table name -> rows
-
-    def ratings(self) -> dict[str, int | None]:
-        """Each warband's rating in rm_warbands."""
-        warband, rating = (WARBANDS.column_names.index(name) for name in ("warband", "rating"))
-        return {row[warband]: row[rating] for row in self.current[WARBANDS.name]}
+    current: CurrentRows
 
 
 def _stored_current(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) -> Tracked:
     """The current tables' rows as stored (read in the transaction whose tracking row says they
-    reflect `position` and `head`)."""
-    return Tracked(position, head, {table.name: frozenset(_stored(cursor, d, campaign_id, table))
-                                    for table in CURRENT_TABLES})
+    reflect `position` and `head`), each fighter's row with its warband's."""
+    warband_of = FIGHTERS.column_names.index("warband")
+    fighters: dict[str, list[Row]] = {}
+    for row in _stored(cursor, d, campaign_id, FIGHTERS):
+        fighters.setdefault(row[warband_of], []).append(row)
+    warbands = {row[1]: WarbandRows(row, tuple(fighters.pop(row[1], ()))) for row in _stored(cursor, d, campaign_id, WARBANDS)}
+    warbands.update((warband, WarbandRows(None, tuple(rows))) for warband, rows in fighters.items())
+    return Tracked(position, head, CurrentRows(tuple(_stored(cursor, d, campaign_id, CAMPAIGNS)), warbands))
 
 
 def _rows_after(
     missing: Sequence[Record], stored: Tracked, after: CampaignState, start: Callable[[], CampaignState]
-) -> tuple[Rows, Rows]:
+) -> tuple[Rows, CurrentRows]:
     """The missing transactions' rows, each computed with the state after it (`after`, the state
     after them all, for the last; `start()`, the state at the tracked position, folded on for the
-    others), and the current tables' rows after them (those of the warbands and fighters as stored,
-    when no transaction changed a roster: dice rolled, cards drawn)."""
-    ratings = stored.ratings()
+    others), and the current tables' rows after them: the rows stored of every warband whose rows
+    nothing changed (all of them when no transaction changed a roster: dice rolled, cards drawn)."""
     groups = transactions(missing)
+    if any(changes_rosters(group) for group in groups):
+        current = current_rows_of(after, stored.current)
+    else:
+        current = stored.current.with_campaign_of(after)
+    ratings = stored.current.ratings()
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
     state = start() if len(groups) > 1 else after
     for group in groups:
         if len(groups) > 1:
             fold(group, state)
-        for name, more in transaction_rows(group, state, {}, ratings).items():
+        rated = current.ratings() if group is groups[-1] else None  # `after`'s, computed with its rows
+        for name, more in transaction_rows(group, state, {}, ratings, rated).items():
             rows[name].extend(more)
-    if any(changes_rosters(group) for group in groups):
-        return rows, current_rows(state)
-    return rows, {**{name: list(kept) for name, kept in stored.current.items()}, CAMPAIGNS.name: campaign_rows(state)}
+    return rows, current
 
 
-def _write(cursor: Any, d: Dialect, stored: Tracked, rows: Rows, current: Rows, last: Record) -> Tracked:
-    """Add the rows and bring the current tables from `stored` to `current`: what they then hold,
-    once tracked at `last`."""
+def _write(cursor: Any, d: Dialect, stored: Tracked, rows: Rows, current: CurrentRows, last: Record) -> Tracked:
+    """Add the rows and bring the current tables from `stored` to `current`, comparing the rows of
+    the warbands whose rows are not the very ones stored: what they then hold, once tracked at `last`."""
     _insert(cursor, d, rows)
+    was, now = stored.current.warbands, current.warbands
+    changed = [warband for warband in {**was, **now} if was.get(warband) is not now.get(warband)]
+    was_rows = CurrentRows(stored.current.campaign, {w: was[w] for w in changed if w in was}).rows()
+    now_rows = CurrentRows(current.campaign, {w: now[w] for w in changed if w in now}).rows()
     for table in CURRENT_TABLES:
-        _sync(cursor, d, table, stored.current[table.name], current[table.name])
-    return Tracked(last.position, last.hash, {table.name: frozenset(current[table.name]) for table in CURRENT_TABLES})
+        _sync(cursor, d, table, frozenset(was_rows[table.name]), now_rows[table.name])
+    return Tracked(last.position, last.hash, current)
 
 
 # What this process last wrote of each campaign's current tables (store -> campaign id), so that
@@ -300,27 +311,29 @@ def _keep(store: Store, campaign_id: str, tracked: Tracked) -> None:
 
 
 def in_commit(
-    ledger: Any, campaign_id: uuid.UUID, before: CampaignState, after: CampaignState, records: Sequence[Record]
+    ledger: Any, campaign_id: uuid.UUID, before: Callable[[], CampaignState], after: CampaignState,
+    records: Sequence[Record],
 ) -> Callable[[Any], None] | None:
-    """The `Ledger.in_commit` hook: the rows of the transactions about to be committed (`before`
-    and `after` them), computed now, and a writer that stores them inside the commit's own database
-    transaction, with the tracking row moved from `before`'s head to theirs, if it is there. The
-    current tables then hold the rows of `before`, as a rebuild gives them: they are compared with
-    those (or with the rows this process wrote, when it wrote them at that head), not read back.
+    """The `Ledger.in_commit` hook: the rows of the transactions about to be committed (the state
+    `before()` and `after` them), computed now, and a writer that stores them inside the commit's own
+    database transaction, with the tracking row moved from the head they follow to theirs, if it is
+    there. The current tables then hold the rows of the state before, as a rebuild gives them: they
+    are compared with those (or with the rows this process wrote, when it wrote them at that head),
+    not read back.
     None where that cannot be (no SQL, a void, a new campaign, any failure computing the rows):
     on_commit then brings the tables up to date after the commit, as before, and reports what fails."""
     store = ledger.store
     d = dialect(store)
-    follows = (before.position, before.head)
-    if d is None or before.position == 0 or not _appendable(records, *follows):
+    follows = (records[0].position - 1, records[0].prev_hash)
+    if d is None or records[0].position == 1 or not _appendable(records, *follows):
         return None
     cid = str(campaign_id)
     try:
         _create_once(store, d)
         kept = _kept.get(store, {}).get(cid)
         stored = kept if kept is not None and (kept.position, kept.head) == follows else Tracked(
-            *follows, {name: frozenset(rows) for name, rows in current_rows(before).items()})
-        rows, current = _rows_after(records, stored, after, before.copy)
+            *follows, current_rows_of(before()))
+        rows, current = _rows_after(records, stored, after, before)
     except Exception:  # noqa: BLE001 - the events are committed whatever went wrong here
         return None
 
@@ -612,9 +625,8 @@ def name_difference(store: Store, campaign_id: uuid.UUID, checked: ReadModelChec
     reflected = [record for record in records if record.position <= checked.position]
     _state, expected = all_rows(reflected) if checked.position else (None, empty_rows())
     for table in tables:
-        key = [table.column_names.index(name) for name in table.key]
-        found = {tuple(row[i] for i in key): row for row in stored[table.name]}
-        wanted = {tuple(row[i] for i in key): row for row in expected[table.name]}
+        found = {table.key_of(row): row for row in stored[table.name]}
+        wanted = {table.key_of(row): row for row in expected[table.name]}
         for row_key in sorted(set(found) | set(wanted), key=_sort_key):
             if found.get(row_key) != wanted.get(row_key):
                 raise IntegrityFailure(_row_difference(table, row_key, found.get(row_key), wanted.get(row_key)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import groupby
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +29,7 @@ from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record, canonical
 from ledger.state import CampaignState, changes_rosters
 from projections.history import fighters_involved, record_text, void_annotations
-from projections.roster import campaign_row, ext_of, fighter_rows, rating_of, warband_row
+from projections.roster import campaign_row, ext_of, fighter_row, rating_of, warband_row
 
 Row = tuple[Any, ...]
 
@@ -48,6 +48,12 @@ class Table:
     @functools.cached_property
     def _in_column_order(self) -> Callable[[dict[str, Any]], Row]:
         return operator.itemgetter(*self.column_names)  # every table has two columns or more: a tuple
+
+    @functools.cached_property
+    def key_of(self) -> Callable[[Row], tuple[Any, ...]]:
+        """A row's key values, as a tuple."""
+        key = operator.itemgetter(*(self.column_names.index(name) for name in self.key))
+        return key if len(self.key) > 1 else lambda row: (key(row),)
 
     @functools.cached_property
     def _json_columns(self) -> tuple[int, ...]:
@@ -159,24 +165,100 @@ def campaign_rows(state: CampaignState) -> list[Row]:
     return [CAMPAIGNS.row(**campaign_row(state))]
 
 
-def current_rows(state: CampaignState) -> Rows:
-    """rm_campaigns, rm_warbands and rm_fighters as the state stands."""
+@dataclass(frozen=True)
+class WarbandRows:
+    """One warband's rows of rm_warbands and rm_fighters (in its order), with what they were
+    computed from: the warband and its place (`inputs`) and each of its fighters (`fighter_inputs`);
+    None: read from the tables. Fighters' rows whose warband has no row have `warband` None."""
+
+    warband: Row | None
+    fighters: tuple[Row, ...]
+    inputs: bytes | None = None
+    fighter_inputs: tuple[bytes, ...] | None = None
+
+
+@dataclass(frozen=True)
+class CurrentRows:
+    """A campaign's rows of the current tables: its rm_campaigns row and each warband's rows, in
+    the state's order, with the campaign-wide inputs they were computed from (None: read from the
+    tables). See `current_rows_of`."""
+
+    campaign: tuple[Row, ...]
+    warbands: dict[str, WarbandRows]
+    shared: bytes | None = None
+
+    def rows(self) -> Rows:
+        return {
+            CAMPAIGNS.name: list(self.campaign),
+            WARBANDS.name: [band.warband for band in self.warbands.values() if band.warband is not None],
+            FIGHTERS.name: [row for band in self.warbands.values() for row in band.fighters],
+        }
+
+    def ratings(self) -> dict[str, int | None]:
+        """Each warband's rating in its rm_warbands row."""
+        return {warband: band.warband[_RATING] for warband, band in self.warbands.items() if band.warband is not None}
+
+    def with_campaign_of(self, state: CampaignState) -> CurrentRows:
+        """These rows with the campaign's row of `state`, which changes no roster (dice, cards,
+        seeds or notes alone, see `changes_rosters`): each warband's rows still hold, so they are
+        kept for what `state` gives as their inputs."""
+        shared = None if self.shared is None else shared_inputs(state)
+        return CurrentRows(tuple(campaign_rows(state)), self.warbands, shared)
+
+
+_RATING = WARBANDS.column_names.index("rating")
+
+
+def shared_inputs(state: CampaignState) -> bytes:
+    """Everything campaign-wide a warband's or fighter's rows may read: the whole state but the
+    warbands, the fighters and the positions the ledger keeps, which change with every transaction."""
+    return msgspec.json.encode(msgspec.structs.replace(
+        state, warbands={}, fighters={}, position=0, transactions=0, head="", current_tx=0))
+
+
+def current_rows_of(state: CampaignState, previous: CurrentRows | None = None) -> CurrentRows:
+    """rm_campaigns, rm_warbands and rm_fighters as the state stands, each row computed again only
+    where what it is computed from differs from what `previous` was computed from. A fighter's row
+    is computed from the campaign-wide state (`shared_inputs`), its warband, its place there and the
+    fighter itself; a warband's row from the campaign-wide state, the warband, its place among the
+    warbands and its fighters. A ruleset's rows (a rating, an `ext`) read no more than that: never
+    another warband or its fighters. So a command about one fighter computes that fighter's row and
+    its warband's alone."""
     cid = state.campaign_id
-    rows: Rows = {CAMPAIGNS.name: campaign_rows(state), WARBANDS.name: [], FIGHTERS.name: []}
-    for seq, warband in enumerate(state.warbands, start=1):
-        band = warband_row(state, warband)
-        rows[WARBANDS.name].append(
+    shared = shared_inputs(state)
+    reusable = previous.warbands if previous is not None and previous.shared == shared else {}
+    warbands: dict[str, WarbandRows] = {}
+    for seq, (warband, band) in enumerate(state.warbands.items(), start=1):
+        fighters = state.fighters_of(warband, active_only=False)
+        inputs = msgspec.json.encode((seq, band))
+        fighter_inputs = tuple(map(msgspec.json.encode, fighters))
+        kept = reusable.get(warband)
+        if kept is not None and kept.inputs == inputs and kept.fighter_inputs == fighter_inputs:
+            warbands[warband] = kept
+            continue
+        # A fighter's row kept is one at the same place, computed from the same fighter in the same warband.
+        kept_fighters = list(zip(kept.fighter_inputs, kept.fighters)) if kept is not None and kept.inputs == inputs \
+            and kept.fighter_inputs is not None else []
+        row = warband_row(state, warband)
+        warbands[warband] = WarbandRows(
             WARBANDS.row(
                 campaign_id=cid,
                 warband=warband,
                 seq=seq,
-                **{k: band[k] for k in ("name", "player", "faction", "treasury", "stash", "games", "wins", "rating", "fighters")},
-                ext=ext_of(state, state.warbands[warband]),
-            )
+                **{k: row[k] for k in ("name", "player", "faction", "treasury", "stash", "games", "wins", "rating", "fighters")},
+                ext=ext_of(state, band),
+            ),
+            tuple(kept_fighters[i][1] if i < len(kept_fighters) and kept_fighters[i][0] == fighter_inputs[i]
+                  else FIGHTERS.row(campaign_id=cid, seq=i + 1, **fighter_row(state, f)) for i, f in enumerate(fighters)),
+            inputs,
+            fighter_inputs,
         )
-        for fighter_seq, fighter in enumerate(fighter_rows(state, warband), start=1):
-            rows[FIGHTERS.name].append(FIGHTERS.row(campaign_id=cid, seq=fighter_seq, **fighter))
-    return rows
+    return CurrentRows(tuple(campaign_rows(state)), warbands, shared)
+
+
+def current_rows(state: CampaignState) -> Rows:
+    """rm_campaigns, rm_warbands and rm_fighters as the state stands."""
+    return current_rows_of(state).rows()
 
 
 # --- per-record tables ---------------------------------------------------------------------------
@@ -187,11 +269,13 @@ def transaction_rows(
     state: CampaignState,
     voided: dict[int, dict[str, Any]],
     ratings: dict[str, int | None],
+    rated: Mapping[str, int | None] | None = None,
 ) -> Rows:
     """The log, battle, fighter-history and rating rows of one transaction.
 
     `state` is the campaign just after the transaction; `voided` the void annotations (tx -> who,
-    when, why); `ratings` each warband's rating after the previous transaction, updated in place.
+    when, why); `ratings` each warband's rating after the previous transaction, updated in place;
+    `rated` each warband's rating in `state` where it is known already (its current rows).
     A rating row is written when a warband's rating differs from the one before; a transaction that
     changes no roster (dice, cards, seeds, or voided) leaves the ratings as they were.
     """
@@ -246,7 +330,7 @@ def transaction_rows(
         return rows
     last = group[-1]
     for warband, band in state.warbands.items():
-        rating = rating_of(state, warband)
+        rating = rated[warband] if rated is not None else rating_of(state, warband)
         if rating is not None and rating != ratings.get(warband):
             rows[RATINGS.name].append(
                 RATINGS.row(

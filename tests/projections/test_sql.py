@@ -14,6 +14,7 @@ from ledger.decide import TableDice
 from ledger.errors import Conflict
 from projections import sql
 from ledger.store import Store
+from projections import tables
 from projections.tables import TABLES
 
 
@@ -275,7 +276,7 @@ def test_a_roll_keeps_the_roster_rows_as_they_were_and_a_rebuild_agrees(store, l
     row and the tracking, without computing the roster again."""
     before = dump(store)
     with monkeypatch.context() as patch:
-        patch.setattr(sql, "current_rows", lambda state: pytest.fail("the roster rows were computed again"))
+        patch.setattr(sql, "current_rows_of", lambda *args: pytest.fail("the roster rows were computed again"))
         outcome = ledger.execute(league, BareRoll(expression="D6", purpose="ambush"), actor="Ann",
                                  dice=TableDice(given=[2]))  # T8, positions 18-19
     after = dump(store)
@@ -284,5 +285,27 @@ def test_a_roll_keeps_the_roster_rows_as_they_were_and_a_rebuild_agrees(store, l
     assert [row[5:7] for row in after["rm_campaigns"]] == [(19, 8)]  # events, transactions
     assert [row[1] for row in after["rm_log"][-2:]] == [18, 19]
     assert after["rm_tracking"] == [(str(league), outcome.state.position, outcome.state.head)]
+    sql.rebuild(store, [league], drop=True)
+    assert dump(store) == after
+
+
+def test_a_command_about_one_fighter_computes_its_row_and_its_warbands_alone_and_a_rebuild_agrees(
+        store, ledger, league, dump, monkeypatch):
+    """Gunnar's XP changes his row and the Reikland Rats' (their rating): Ulli's row and Clan
+    Skrittle's rows are those the commit before computed; the tables are what a rebuild gives."""
+    ledger.execute(league, RecruitFighter(warband="Reikland Rats", name="Ulli", role="henchman", cost=25), actor="Ann")
+    computed = []
+    real_warband_row, real_fighter_row = tables.warband_row, tables.fighter_row
+    with monkeypatch.context() as patch:
+        patch.setattr(tables, "warband_row", lambda state, warband: computed.append(warband) or real_warband_row(state, warband))
+        patch.setattr(tables, "fighter_row", lambda state, f: computed.append(f.name) or real_fighter_row(state, f))
+        patch.setattr(tables, "rating_of", lambda *args: pytest.fail("the ratings are those of the warbands' rows"))
+        ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="again"), actor="Ann")
+        assert computed == ["reikland-rats", "Gunnar"]
+        ledger.execute(league, EnlistWarband(name="Grey Seers", player="Cy", treasury=10), actor="Cy")
+        assert computed == ["reikland-rats", "Gunnar", "grey-seers"]  # the campaign-wide inputs are unchanged
+    after = dump(store)
+    assert [(row[1], row[10]) for row in after["rm_warbands"]] == [("clan-skrittle", 0), ("grey-seers", 0),
+                                                                  ("reikland-rats", 45 + 25)]
     sql.rebuild(store, [league], drop=True)
     assert dump(store) == after

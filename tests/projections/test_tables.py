@@ -12,9 +12,9 @@ import pytest
 from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle, RecruitFighter
 from ledger import audit
 from ledger import events as ev
-from ledger.campaigns import Ledger, fold, transactions
+from ledger.campaigns import Ledger, apply_record, fold, transactions, voids_in
 from ledger.records import Record
-from ledger.state import changes_rosters
+from ledger.state import CampaignState, changes_rosters
 from ledger.store import Store
 from ledger.testing import CampaignRunner
 from projections import tables
@@ -197,6 +197,25 @@ def test_transactions_that_change_no_roster_leave_the_ratings_as_a_computation_o
     skipping = all_rows(records)
     monkeypatch.setattr(tables, "changes_rosters", lambda group, voided=False: True)
     assert all_rows(records) == skipping
+
+
+@pytest.mark.parametrize("trail", GOLDEN, ids=lambda path: path.stem)
+def test_current_rows_kept_from_the_transaction_before_are_those_computed_afresh(trail):
+    """A command computes the rows of the warbands whose inputs changed and keeps the others'
+    (`current_rows_of` given the rows after the transaction before): after every transaction of
+    every golden trail (every ruleset, voids, rerolls, decks), exactly the rows computed afresh."""
+    records = list(audit.read_trail(trail.read_bytes(), void_annotations).records)
+    voided = voids_in(records)
+    state, kept, reused = CampaignState(), None, 0
+    for group in transactions(records):
+        for record in group:
+            apply_record(state, record, record.tx in voided)
+        computed = tables.current_rows_of(state, kept)
+        assert computed.rows() == current_rows(state)
+        reused += sum(kept is not None and band is kept.warbands.get(warband) for warband, band in computed.warbands.items())
+        kept = computed
+    if trail.stem.startswith("demo-"):  # each ruleset's demo has commands that leave a warband as it was
+        assert reused > 0
 
 
 def test_a_transaction_of_dice_alone_changes_no_roster_and_a_voided_one_none(gunnar):
