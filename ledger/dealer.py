@@ -216,9 +216,10 @@ class Dealer:
 
         conn = self._connection()
         try:
-            with conn.transaction():  # the session lock outlives it; the timeout does not
-                conn.execute(f"SET LOCAL lock_timeout = {int(wait_seconds * 1000)}")
-                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            # One statement, one round trip: the timeout is set for its own transaction (the subquery,
+            # kept whole by OFFSET 0, runs first), and the session lock outlives that.
+            conn.execute("SELECT pg_advisory_lock(%s) FROM (SELECT set_config('lock_timeout', %s, true) OFFSET 0) AS timeout",
+                         (key, f"{int(wait_seconds * 1000)}ms"))
         except psycopg.errors.LockNotAvailable:
             yield
             return

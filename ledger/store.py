@@ -410,6 +410,16 @@ def _refuse_gap(after: int) -> None:
     raise Conflict(f"the campaign holds fewer events than the {after} this was decided after; try again")
 
 
+class _NoPipeline:
+    """Where statements are not sent ahead (SQLite, in process), there is nothing to sync."""
+
+    def sync(self) -> None:
+        return None
+
+
+_NO_PIPELINE = _NoPipeline()
+
+
 class _WriterFailed(Exception):
     """A writer run inside an append's transaction failed: the transaction is undone."""
 
@@ -641,7 +651,7 @@ class Store:
         page does not follow an event stored (the store holds fewer than its writer believed: a copy
         of an older file put back under a running process), so that no gap is ever left."""
         items = (self._item(campaign_id, record) for record in records)
-        with self.sql() as cursor:
+        with self.sql() as cursor, self._pipeline(cursor) as pipeline:
             while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
                 self._insert_page(cursor, page)  # first: it takes the write lock, which a read before would not get
                 after = page[0].originator_version - 1
@@ -650,8 +660,17 @@ class Store:
             try:
                 for write in within:
                     write(cursor)
+                pipeline.sync()  # what the writers sent fails here, not with the commit
             except Exception as error:  # the records are stored whatever went wrong after them
                 raise _WriterFailed from error
+
+    def _pipeline(self, cursor: Any) -> contextlib.AbstractContextManager[Any]:
+        """On PostgreSQL, the transaction's statements sent together (psycopg's pipeline mode): the
+        server is waited for only where a result is read and at `sync`, not after each statement
+        (each executemany of a command's read-model rows was three round trips)."""
+        if self.kind != "postgres":
+            return contextlib.nullcontext(_NO_PIPELINE)
+        return cursor.connection.pipeline()
 
     def _stored_at(self, cursor: Any, campaign_id: uuid.UUID, position: int) -> bool:
         """Is the campaign's event at `position` stored (read in the transaction of `cursor`)?"""
@@ -667,16 +686,28 @@ class Store:
 
     def _insert_page(self, cursor: Any, stored: list[StoredEvent]) -> None:
         """Insert encoded events in the transaction of `cursor`, as the recorder's own insert does
-        but without committing: on PostgreSQL through the library's insert function (the store
-        enables it), which a league player's role may call (locking the table, which the recorder's
-        other path does, needs more than SELECT and INSERT)."""
+        but without committing. On PostgreSQL by one INSERT of the page (a league player's role may
+        INSERT): not the library's insert function, whose NOTIFY (for subscribers, which the ledger
+        has none of) takes a lock of the whole server at every commit until it is flushed to disk,
+        so that no two writers of any campaigns committed at once; nor its other path, which locks
+        the events' table."""
         recorder: Any = self.app.recorder
         if self.kind == "postgres":
             events = [recorder.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state)
                       for s in stored]
-            cursor.execute(recorder.sql_invoke_pg_function_insert_events, (events,), prepare=True)
+            cursor.execute(self._postgres_insert, (events,), prepare=True)
         else:
             recorder._insert_events(cursor, stored)  # noqa: SLF001 - no public insert inside a transaction
+
+    @cached_property
+    def _postgres_insert(self) -> Any:
+        from psycopg.sql import SQL, Identifier  # deferred: the PostgreSQL driver is imported only when it is used
+
+        recorder: Any = self.app.recorder
+        return SQL("INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+                   "SELECT originator_id, originator_version, topic, state FROM unnest(%s::{schema}.{event}[])").format(
+            schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name),
+            event=Identifier(recorder.stored_event_type_name))
 
     def event_tables(self) -> list[str]:
         """The tables the eventsourcing library keeps (events, snapshots, and the store's settings:

@@ -233,6 +233,36 @@ def test_postgresql_writers_of_one_campaign_take_turns_instead_of_deciding_again
     assert xp_events(campaign.records()) == [(11, 3), (13, 5)]
 
 
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_postgresql_a_writers_turn_waits_for_the_holder_and_goes_ahead_after_its_wait(store, reopen):
+    """A turn is one statement: it waits while another session holds the campaign's lock, for at
+    most its wait (then goes ahead without the lock), and takes the lock once it is free."""
+    holder, waiter = store.dealer, reopen().dealer
+    key = 14
+    waiter._connection().execute("SET statement_timeout = '4s'")  # a turn that never times out fails, not hangs
+
+    def lock_held_by(dealer) -> bool:
+        pid = dealer._connection().info.backend_pid
+        found = dealer._connection().execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s AND pid = %s AND granted",
+            (key, pid)).fetchone()
+        return found[0] == 1
+
+    with holder.turn(key, wait_seconds=5):
+        assert lock_held_by(holder)
+        started = time.perf_counter()
+        with waiter.turn(key, wait_seconds=0.3):
+            waited = time.perf_counter() - started
+            assert not lock_held_by(waiter)
+        assert 0.25 < waited < 3
+    with waiter.turn(key, wait_seconds=0.3):
+        assert lock_held_by(waiter)
+    assert not lock_held_by(waiter)
+    timeout = waiter._connection().execute("SHOW lock_timeout").fetchone()[0]
+    assert timeout == "0"  # the wait was the turn's statement's own, not the session's
+
+
 def stored_choices(store):
     return [uuid.UUID(item.value) for item in store._settings.get(CURRENT_ID)]
 
