@@ -31,7 +31,7 @@ from ledger.decide import (
 from ledger.describe import describe
 from ledger.errors import Conflict, LedgerError, NeedsDice, RuleViolation
 from ledger.records import Record
-from ledger.state import CampaignState
+from ledger.state import CampaignState, decode_own, encode_state
 
 # Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
 LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "answer", "seed.new-epoch", "dice.burn")
@@ -71,8 +71,10 @@ def decide(
     keep_dice: bool = False,
     answered_now: Iterable[str] = (),
     offered: Mapping[str, str] | None = None,
+    in_place: bool = False,
 ) -> list[ev.Event]:
-    """The events a command produces on this state with these dice (the state is not changed).
+    """The events a command produces on this state with these dice (the state is not changed,
+    unless `in_place`: then the state itself is decided on, each event folded into it as emitted).
     `answered_now`: the keys of answers a person gave for this decision, each of which the command
     must have asked for or document (recorded answers are not checked: they were asked then).
     `offered`: answers given for several commands at once; the command records those it asked.
@@ -80,7 +82,7 @@ def decide(
     With `keep_dice`, a command that stops after drawing new ledger dice raises Halted with the
     rolls to store, whatever stopped it."""
     ctx = Context(
-        state.copy(),
+        state if in_place else state.copy(),
         dice=dice,
         shuffle_dice=shuffle_dice,
         answers={**command.answers, **(offered or {})},
@@ -108,8 +110,14 @@ def _opening(command: Command, answers: dict[str, str], reason: str) -> ev.Comma
     return ev.CommandRecorded(command=command_name(command), args=args, reason=reason)
 
 
-def redecide(state: CampaignState, records: Sequence[Record]) -> str | None:
-    """Why a recorded transaction no longer follows from this state (None: it still does)."""
+def redecide(state: CampaignState, records: Sequence[Record], *, folding: bool = False) -> str | None:
+    """Why a recorded transaction no longer follows from this state (None: it still does).
+
+    With `folding`, it is decided on the state itself, not a copy of it (what re-deciding a whole
+    history mostly cost): when it still follows, the state is then the state after it, as
+    `apply_record` folds its records (the transaction's number set before its events are folded,
+    its last position and hash after), the events decided being the very ones recorded; else the
+    state is put back as it was."""
     opened = records[0].event
     assert isinstance(opened, ev.CommandRecorded)
     ruleset = rulesets.get(state.ruleset)
@@ -117,18 +125,37 @@ def redecide(state: CampaignState, records: Sequence[Record]) -> str | None:
         rolls=[r.event for r in records if isinstance(r.event, ev.DiceRolled)],
         draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn)],
     )
+    before = encode_state(state) if folding else b""
+    if folding:
+        state.current_tx, state.transactions = records[0].tx, max(state.transactions, records[0].tx)
     try:
         command = ruleset.command_from(opened.command, opened.args)
-        events = decide(ruleset, state, command, dice=recorded, shuffle_dice=recorded, reason=opened.reason)
+        events = decide(ruleset, state, command, dice=recorded, shuffle_dice=recorded, reason=opened.reason,
+                        in_place=folding)
     except (LedgerError, Diverged) as error:
-        return str(error)
+        events, refused = [], str(error)
+    else:
+        refused = None
     stored = [r.event for r in records]
-    if events == stored:
+    if refused is None and events == stored:
+        if folding:
+            state.position, state.head = records[-1].position, records[-1].hash
         return None
+    if folding:
+        _put_back(state, before)
+    if refused is not None:
+        return refused
     for index, (now, then) in enumerate(zip(events, stored)):
         if now != then:
             return f"event {records[0].position + index} would now be “{_said(now, state)}”, not “{_said(then, state)}”"
     return f"would now produce {len(events)} events instead of {len(stored)}"
+
+
+def _put_back(state: CampaignState, encoded: bytes) -> None:
+    """The state as it was encoded, in place (its callers hold it)."""
+    was = decode_own(encoded)
+    for field in state.__struct_fields__:
+        setattr(state, field, getattr(was, field))
 
 
 def _said(event: ev.Event, state: CampaignState) -> str:

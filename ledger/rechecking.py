@@ -28,11 +28,12 @@ class _VoidPlan:
         tx = group[0].tx
         live = tx not in self.voided
         if live and tx > self.target and is_redecided(group):
-            why = redecide(self.state, group)
-            if why is not None:
-                self.affected.append((tx, why))
-                self.voided.add(tx)
-                live = False
+            why = redecide(self.state, group, folding=True)
+            if why is None:
+                return  # folded as it was decided again
+            self.affected.append((tx, why))
+            self.voided.add(tx)
+            live = False
         for record in group:
             apply_record(self.state, record, not live)
 
@@ -205,9 +206,10 @@ class _Recheck:
         live = tx not in self.voided
         if live and is_redecided(group) and not (self.first_only and self.redecided_differences):
             self.checked += 1
-            why = redecide(self.state, group)
-            if why is not None:
-                self.redecided_differences.append(f"T{tx}: {why}")
+            why = redecide(self.state, group, folding=True)
+            if why is None:
+                return  # folded as it was decided again
+            self.redecided_differences.append(f"T{tx}: {why}")
         for record in group:
             apply_record(self.state, record, not live)
 
