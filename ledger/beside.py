@@ -10,17 +10,18 @@ bug's traceback shows where it always did. A refusal (a LedgerError) comes back 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from ledger.errors import LedgerError
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 PAGE_ITEMS = 500  # items sent at once: fewer, larger writes to the pipe
 _ENCODE_PAGE = msgspec.msgpack.encode
@@ -56,6 +57,8 @@ class Beside:
     def started(cls, work: Work, decode_page: PageDecoder = msgspec.msgpack.decode) -> Beside | None:
         """`work` started beside, or None where no process can be forked (Windows, or a limit on
         processes reached): the caller does the work itself."""
+        import multiprocessing  # here: every command imports this module (the store's), few fork
+
         if "fork" not in multiprocessing.get_all_start_methods():
             return None
         try:
@@ -64,6 +67,8 @@ class Beside:
             return None
 
     def __init__(self, work: Work, decode_page: PageDecoder = msgspec.msgpack.decode):
+        import multiprocessing
+
         context = multiprocessing.get_context("fork")
         self._here, there = context.Pipe()
         for stream in (sys.stdout, sys.stderr):  # the other process flushes its copy of their buffers
