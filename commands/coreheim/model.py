@@ -15,6 +15,7 @@ How a Coreheim warrior is stored (decided here, documented in the package docstr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -199,6 +200,11 @@ def skill_lists(state: CampaignState, fighter: Fighter, band: Warband, tables: C
 RATED_ROLES: dict[str, Any] = {LEADER: "hero", HERO: "hero", HENCHMAN: "henchman", ANIMAL: "animal", MONSTER: "monster"}
 
 
+@functools.lru_cache(maxsize=4096)  # members are frozen: one of each kind and XP serves every rating
+def _rated_member(role: str, xp: int) -> rules.RatedMember:
+    return rules.RatedMember(role=role, xp=xp)
+
+
 def rating(state: CampaignState, warband: str) -> int:
     """5 per member (each of a group), every member's XP, 15 more per monster, and each Hired
     Sword's rating plus XP; warriors missing the next game still count (2.4)."""
@@ -207,8 +213,8 @@ def rating(state: CampaignState, warband: str) -> int:
     for fighter in state.fighters_of(warband):
         if fighter.role == HIRED_SWORD:
             swords.append(rules.RatedHiredSword(sword=warrior(state, fighter).type, xp=fighter.xp))
-        elif fighter.role in RATED_ROLES:
-            members += [rules.RatedMember(role=RATED_ROLES[fighter.role], xp=fighter.xp)] * fighter.group_size
+        elif (role := RATED_ROLES.get(fighter.role)) is not None:
+            members += [_rated_member(role, fighter.xp)] * fighter.group_size
     return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual",
                                 rating_rules=TABLES.table("warband_rating", state.options),
                                 sword_table=TABLES.table("hired_swords", state.options))

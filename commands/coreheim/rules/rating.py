@@ -37,7 +37,7 @@ def warband_rating(
     Members missing the next game still count. Casual mode: hero 10, others 5, swords
     their listed rating. Given only the two tables it reads (a rating is asked at most commands)."""
     rules = rating_rules
-    swords = {s.id: s for s in sword_table.swords}
+    swords = {s.id: s for s in sword_table.swords} if hired_swords else {}
     for sword in hired_swords:
         if sword.sword not in swords:
             raise CoreheimRuleError(f"{sword.sword!r} is not a Hired Sword")
