@@ -287,7 +287,7 @@ def in_process_command(c: Campaign) -> Iterator[Callable[[], object]]:
 
 def measure_commands(large: Campaign, small: Campaign, folder: Path, repeat: int) -> list[Row]:
     """Commands in the large and the small campaign and a bare commit, by turns."""
-    commands = max(10, repeat * 4)
+    commands = max(50, repeat * 20)  # a millisecond each: enough rounds for a median that one slow commit does not move
     with bare_commit(folder) as commit, in_process_command(large) as at_large_cmd, in_process_command(small) as at_small_cmd:
         before = _events(large.url, large.campaign_id)
         at_large, at_small, bare = medians(commands, at_large_cmd, at_small_cmd, commit)
