@@ -190,10 +190,11 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def _commit(
         self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]], *,
-        refold: bool = False,
+        refold: bool = False, encoded: bytes = b"",
     ) -> list[Record]:
         """Seal each group as one transaction and store them all in one atomic save. Unless the past
-        changes (`refold`), `state` becomes the state after them first, for the in-commit hooks."""
+        changes (`refold`), `state` becomes the state after them first, for the in-commit hooks
+        (`encoded`: the state's encoding, where the caller has it)."""
         recorded_at = self.clock()
         records: list[Record] = []
         position, head, tx = state.position, state.head, state.transactions
@@ -204,7 +205,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             position, head = sealed[-1].position, sealed[-1].hash
         writers = []
         if not refold:
-            before = functools.partial(decode_own, encode_state(state)) if self.in_commit else None
+            before = functools.partial(decode_own, encoded or encode_state(state)) if self.in_commit else None
             fold(records, state)
             hooked = (hook(self, campaign_id, before, state, records) for hook in self.in_commit)
             writers = [writer for writer in hooked if writer is not None]
@@ -259,7 +260,8 @@ class Ledger(SeedKeeping, PendingDecisions):
                 self._overtaken.add(campaign_id)
                 continue
             try:
-                return decided, self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold)
+                return decided, self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold,
+                                             encoded=decided.encoded)
             except Conflict:
                 self._overtaken.add(campaign_id)
                 pause_before_try(tries)
@@ -338,6 +340,7 @@ class Ledger(SeedKeeping, PendingDecisions):
 
         def attempt() -> Attempt:
             state = self._state_to_decide_on(campaign_id)
+            encoded = self._latest[campaign_id]  # the state's encoding: what it was decoded from, or loaded as
             waiting = self._pending_in_the_way(campaign_id, state, command)
             if waiting is not None:
                 return self._answer_attempt(campaign_id, state, waiting, command.answers, actor, dice, ask)
@@ -346,13 +349,16 @@ class Ledger(SeedKeeping, PendingDecisions):
             ledger_dice = self.ledger_dice(campaign_id, rolling)
             source = dice or ledger_dice
             source.rewind()
+            # Decided on a state of its own, decoded again rather than copied (a copy encodes it first).
+            deciding = decode_own(encoded) if rolling is state else rolling.copy()
             try:
-                events = decide(ruleset, rolling, command, dice=source, shuffle_dice=ledger_dice, ask=ask,
-                                reason=reason, keep_dice=True, answered_now=checked)
+                events = decide(ruleset, deciding, command, dice=source, shuffle_dice=ledger_dice, ask=ask,
+                                reason=reason, keep_dice=True, answered_now=checked, in_place=True)
             except Halted as halted:
-                return Attempt(state, [*burns, (halted.events(scope(state, command)), actor)], halted=halted)
+                return Attempt(state, [*burns, (halted.events(scope(state, command)), actor)], halted=halted,
+                               encoded=encoded)
             source.finish()
-            return Attempt(state, [*burns, (events, actor)])
+            return Attempt(state, [*burns, (events, actor)], encoded=encoded)
 
         return self._write(campaign_id, f"recording {command_name(command)}", attempt)
 

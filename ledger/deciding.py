@@ -199,6 +199,7 @@ class Attempt(msgspec.Struct):
     refold: bool = False  # the past changed (a void): fold everything again after the commit
     affected: list[tuple[int, str]] = msgspec.field(default_factory=list)
     halted: Halted | None = None  # the last group is a pending transaction
+    encoded: bytes = b""  # the state's own encoding, where it was at hand (it need not be encoded again)
 
 
 class RerollDice(msgspec.Struct):
