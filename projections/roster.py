@@ -58,24 +58,24 @@ def warband_row(state: CampaignState, warband: str) -> dict[str, Any]:
     }
 
 
-def fighter_row(state: CampaignState, f: Fighter) -> dict[str, Any]:
+def fighter_row(state: CampaignState, fighter: Fighter) -> dict[str, Any]:
     return {
-        "fighter": f.id,
-        "warband": f.warband,
-        "name": f.name,
-        "role": f.role,
-        "status": f.status,
-        "group_size": f.group_size,
-        "xp": f.xp,
-        "stats": dict(f.stats),
-        "keywords": list(f.keywords),
-        "skills": list(f.skills),
-        "injuries": list(f.injuries),
-        "equipment": list(f.equipment),
-        "cost": f.cost,
-        "games": f.games,
-        "missed_games": f.missed_games,
-        "ext": ext_of(state, f),
+        "fighter": fighter.id,
+        "warband": fighter.warband,
+        "name": fighter.name,
+        "role": fighter.role,
+        "status": fighter.status,
+        "group_size": fighter.group_size,
+        "xp": fighter.xp,
+        "stats": dict(fighter.stats),
+        "keywords": list(fighter.keywords),
+        "skills": list(fighter.skills),
+        "injuries": list(fighter.injuries),
+        "equipment": list(fighter.equipment),
+        "cost": fighter.cost,
+        "games": fighter.games,
+        "missed_games": fighter.missed_games,
+        "ext": ext_of(state, fighter),
     }
 
 

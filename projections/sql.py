@@ -253,11 +253,12 @@ class Tracked:
 def _stored_current(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) -> Tracked:
     """The current tables' rows as stored (read in the transaction whose tracking row says they
     reflect `position` and `head`), each fighter's row with its warband's."""
-    warband_of = FIGHTERS.column_names.index("warband")
+    fighters_warband, warbands_id = FIGHTERS.column_names.index("warband"), WARBANDS.column_names.index("warband")
     fighters: dict[str, list[Row]] = {}
     for row in _stored(cursor, d, campaign_id, FIGHTERS):
-        fighters.setdefault(row[warband_of], []).append(row)
-    warbands = {row[1]: WarbandRows(row, tuple(fighters.pop(row[1], ()))) for row in _stored(cursor, d, campaign_id, WARBANDS)}
+        fighters.setdefault(row[fighters_warband], []).append(row)
+    warbands = {row[warbands_id]: WarbandRows(row, tuple(fighters.pop(row[warbands_id], ())))
+                for row in _stored(cursor, d, campaign_id, WARBANDS)}
     warbands.update((warband, WarbandRows(None, tuple(rows))) for warband, rows in fighters.items())
     return Tracked(position, head, CurrentRows(tuple(_stored(cursor, d, campaign_id, CAMPAIGNS)), warbands))
 
