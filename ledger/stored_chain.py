@@ -155,27 +155,40 @@ def verify_store_reading(
 
     With `beside`, a long history's `read` runs in a forked process on the store opened again,
     decoding the rows this one verifies (so its result and its refusals must pickle), while this
-    one checks the chain; where it cannot, `read` runs here as without."""
+    one checks the chain; the snapshot's fold is done there too. Where it cannot, both run here as
+    without."""
     reading = StoredReading(store, campaign_id, advance)
     snapshot = _Snapshot(store, campaign_id)
+    read_and_fold = functools.partial(_folding_snapshot, snapshot, read)
     worker = None
     if beside and reading.last >= BESIDE_FROM and store.opens_elsewhere:
-        worker = Beside.started(functools.partial(_read_records, store, read, reading.voids), _record_page)
+        worker = Beside.started(functools.partial(_read_records, store, read_and_fold, reading.voids), _record_page)
     if worker is None:
-        chain, result = _read_here(reading, snapshot, read)
+        chain, (matches, result) = _read_here(reading, read_and_fold)
     else:
-        chain, result = _read_beside(reading, snapshot, worker, read)
-    chain.snapshot = snapshot.check(chain.count)
+        chain, (matches, result) = _read_beside(reading, worker, read_and_fold)
+    chain.snapshot = snapshot.check(chain.count, matches)
     return chain, result
 
 
-def _read_here(reading: StoredReading, snapshot: _Snapshot, read: Read[T]) -> tuple[Chain, T]:
+def _folding_snapshot(snapshot: _Snapshot, read: Read[T], store: Store, records: Iterator[Record],
+                      voids: Sequence[Record]) -> tuple[bool | None, T]:
+    """`read` on the records, each folded into the snapshot's check as it goes by (those `read` did
+    not ask for, once it returned): whether the snapshot is the fold of the events up to it (see
+    _Snapshot.matches), and what `read` returned."""
+    folded = snapshot.folding(records)
+    result = read(store, folded, voids)
+    for _record in folded:
+        pass
+    return snapshot.matches(), result
+
+
+def _read_here(reading: StoredReading, read: Read[T]) -> tuple[Chain, T]:
     chain_failed: list[Exception] = []
 
     def verified() -> Iterator[Record]:
         try:
             for entry in reading.entries():
-                snapshot.fold(entry.record)
                 yield entry.record
         except Exception as failure:  # noqa: BLE001 - the chain's own failure (or the store's): named first
             chain_failed.append(failure)
@@ -196,12 +209,11 @@ def _read_here(reading: StoredReading, snapshot: _Snapshot, read: Read[T]) -> tu
     return reading.finish(), result
 
 
-def _read_beside(reading: StoredReading, snapshot: _Snapshot, worker: Beside, read: Read[T]) -> tuple[Chain, T]:
+def _read_beside(reading: StoredReading, worker: Beside, read: Read[T]) -> tuple[Chain, T]:
     """The chain verified here, each record sent to `read` in the process beside once verified.
     Where that process was lost, `read` runs here on the chain read again."""
     try:
         for entry in reading.entries():
-            snapshot.fold(entry.record)
             worker.add(entry.record)
         chain = reading.finish()
     except BaseException:  # the chain's failure is named (or this process was interrupted): the other stops
@@ -305,20 +317,32 @@ class _Snapshot:
         self.voided = {int(tx) for tx in self.state.voided} if self.state is not None else set()
         self.folded = CampaignState()
 
-    def fold(self, record: Record) -> None:
-        if self.state is not None and self.position is not None and record.position <= self.position:
-            apply_record(self.folded, record, record.tx in self.voided)
+    def folding(self, records: Iterator[Record]) -> Iterator[Record]:
+        """The records, passed on; each one up to the snapshot folded as it goes by."""
+        for record in records:
+            if self.state is not None and self.position is not None and record.position <= self.position:
+                apply_record(self.folded, record, record.tx in self.voided)
+            yield record
 
-    def check(self, count: int) -> int | None:
+    def matches(self) -> bool | None:
+        """Whether the snapshot is the fold of the records `folding` passed on (None: no snapshot
+        loading would use)."""
+        if self.state is None:
+            return None
+        return msgspec.json.decode(encode_state(self.state)) == msgspec.json.decode(encode_state(self.folded))
+
+    def check(self, count: int, matches: bool | None) -> int | None:
+        """The snapshot's position, checked against the chain's `count` of events and what `matches`
+        found (in this process or the one beside); None where there is no snapshot to check."""
         if self.position is None:
             return None
         if self.position > count:
             raise IntegrityFailure(f"the snapshot at position {self.position} is beyond the last event ({count})")
         if self.problem is not None:
             raise IntegrityFailure(f"the snapshot at position {self.position} {self.problem}")
-        if self.state is None:
+        if matches is None:
             return None
-        if msgspec.json.decode(encode_state(self.state)) != msgspec.json.decode(encode_state(self.folded)):
+        if not matches:
             raise IntegrityFailure(f"the snapshot at position {self.position} does not match the events before it "
                                    "(it was edited): campaigns would load a state the history does not give")
         return self.position
