@@ -10,8 +10,10 @@ bug's traceback shows where it always did. A refusal (a LedgerError) comes back 
 from __future__ import annotations
 
 import contextlib
+import queue
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
 PAGE_ITEMS = 500  # items sent at once: fewer, larger writes to the pipe
+PAGES_AHEAD = 24  # pages queued to be sent (a verify's: about 4 MB)
 _ENCODE_PAGE = msgspec.msgpack.encode
 
 
@@ -78,18 +81,25 @@ class Beside:
         there.close()  # the other process holds it: its end is seen here when that one ends
         self._page: list[Any] = []
         self._lost = False
+        # A thread of its own sends the pages, up to PAGES_AHEAD of them ahead of the other process's
+        # reading: this one goes on while that one is busy (a socket holds about 200 KB).
+        self._pages: queue.Queue[bytes | None] = queue.Queue(maxsize=PAGES_AHEAD)
+        self._sender = threading.Thread(target=self._send_pages, daemon=True)
+        self._sender.start()
+        self._sending = True
 
     def add(self, item: Any) -> None:
         self._page.append(item)
         if len(self._page) >= PAGE_ITEMS:
-            self._send(_ENCODE_PAGE(self._page))
+            self._pages.put(_ENCODE_PAGE(self._page))
             self._page = []
 
     def finish(self) -> Outcome:
         """The items ended; the work's outcome (LOST if the other process ended without one)."""
         if self._page:
-            self._send(_ENCODE_PAGE(self._page))
-        self._send(b"")  # no more items
+            self._pages.put(_ENCODE_PAGE(self._page))
+        self._pages.put(b"")  # no more items
+        self._sent()
         try:
             outcome = LOST if self._lost else self._here.recv()
         except Exception:  # noqa: BLE001 - gone (EOFError, OSError), or an outcome that does not unpickle
@@ -98,18 +108,27 @@ class Beside:
         return outcome if isinstance(outcome, Outcome) else LOST
 
     def stop(self) -> None:
-        self._here.close()
         if self._process.is_alive():
             self._process.terminate()
         self._process.join()
+        self._sent()  # what the thread was sending fails, and the rest is dropped
+        self._here.close()
 
-    def _send(self, message: bytes) -> None:
-        if self._lost:
-            return
-        try:
-            self._here.send_bytes(message)
-        except OSError:  # the other process is gone: the work is done here instead
-            self._lost = True
+    def _sent(self) -> None:
+        """The pages queued so far sent (or dropped, the other process gone), and the thread ended."""
+        if self._sending:
+            self._sending = False
+            self._pages.put(None)
+            self._sender.join()
+
+    def _send_pages(self) -> None:
+        while (page := self._pages.get()) is not None:
+            if self._lost:
+                continue
+            try:
+                self._here.send_bytes(page)
+            except OSError:  # the other process is gone: the work is done here instead
+                self._lost = True
 
 
 class _Received:

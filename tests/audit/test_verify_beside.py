@@ -5,10 +5,12 @@ edited event, a damaged file — and the work is done in one process where the o
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import signal
 import sqlite3
+import threading
 
 import pytest
 
@@ -302,3 +304,24 @@ def test_where_the_store_cannot_be_opened_again_beside_the_work_is_done_here(ans
     # SQLite's check beside, both times; the read models beside, once: none came back done
     assert len(outcomes) == 3 and not any(outcome.done or outcome.refused for outcome in outcomes)
 
+
+def count_after_the_go(go, items) -> int:
+    """The work beside in the test below: it reads nothing until told to go."""
+    go.wait()
+    return sum(1 for _item in items)
+
+
+def test_this_process_sends_megabytes_ahead_of_a_busy_process_beside():
+    """The items wait in the kernel, not in this process: while the work beside is busy (here,
+    not reading at all), this one sends on (a verify's chain is read on while the read models'
+    rebuild catches up). With the system's default buffer the adds would wait for the go."""
+    go = multiprocessing.get_context("fork").Event()
+    worker = Beside.started(functools.partial(count_after_the_go, go))
+    sent = threading.Thread(target=lambda: [worker.add("x" * 300) for _ in range(4000)])  # 1.2 MB in msgpack
+    sent.start()
+    sent.join(timeout=30)
+    all_sent = not sent.is_alive()
+    go.set()
+    sent.join()
+    assert all_sent
+    assert worker.finish() == Outcome(done=True, result=4000)
