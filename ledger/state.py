@@ -460,6 +460,37 @@ def changes_rosters(records: Iterable[Record], voided: bool = False) -> bool:
     return not voided and any(type(record.event) not in BOOKKEEPING_EVENTS for record in records)
 
 
+# Events whose evolvers above change at most one fighter (its warband's roster) or one warband's
+# treasury, stash or post-game steps, and nothing campaign-wide. (Not a recruit: a recruit given
+# another warband's fighter's id takes that fighter's place in both warbands.)
+ONE_WARBAND_EVENTS = frozenset({
+    ev.FighterRenamed, ev.XPAwarded, ev.XPSpent, ev.StatChanged, ev.SkillLearned, ev.KeywordGained,
+    ev.KeywordLost, ev.InjurySuffered, ev.FighterDied, ev.FighterCaptured, ev.FighterRetired, ev.FighterPromoted,
+    ev.ItemGained, ev.ItemLost, ev.TreasuryChanged, ev.PostGameStepDone,
+})
+
+
+def warbands_changed(records: Iterable[Record], after: CampaignState, voided: bool = False) -> set[str] | None:
+    """The warbands whose rosters folding these records (of a transaction, `voided` or not) may have
+    changed, `after` being the state they were folded into: none for bookkeeping alone (see
+    `changes_rosters`); None where any warband or anything campaign-wide may have changed."""
+    if not changes_rosters(records, voided):
+        return set()
+    changed = set()
+    for record in records:
+        event, kind = record.event, type(record.event)
+        if kind in BOOKKEEPING_EVENTS:
+            continue
+        if kind not in ONE_WARBAND_EVENTS:
+            return None
+        fighter_id = getattr(event, "fighter", None)
+        if fighter_id is None:
+            changed.add(event.warband)
+        elif (fighter := after.fighters.get(fighter_id)) is not None:  # else the event changed nothing
+            changed.add(fighter.warband)
+    return changed
+
+
 def evolve(
     state: CampaignState, event: ev.Event, ruleset_evolve: RulesetEvolve | None = None
 ) -> CampaignState:

@@ -27,7 +27,7 @@ import msgspec
 from ledger import events as ev
 from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record, canonical
-from ledger.state import CampaignState, changes_rosters
+from ledger.state import CampaignState, warbands_changed
 from projections.history import fighters_involved, record_text, void_annotations
 from projections.roster import campaign_row, ext_of, fighter_row, rating_of, warband_row
 
@@ -277,7 +277,8 @@ def transaction_rows(
     when, why); `ratings` each warband's rating after the previous transaction, updated in place;
     `rated` each warband's rating in `state` where it is known already (its current rows).
     A rating row is written when a warband's rating differs from the one before; a transaction that
-    changes no roster (dice, cards, seeds, or voided) leaves the ratings as they were.
+    changes no roster (dice, cards, seeds, or voided) leaves the ratings as they were, and one that
+    changes a warband's fighters, treasury or stash alone the other warbands' (`warbands_changed`).
     """
     cid = state.campaign_id
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
@@ -326,10 +327,13 @@ def transaction_rows(
                         involvement=how, voided_by=voided_by,
                     )
                 )
-    if not changes_rosters(group, group[0].tx in voided):
+    changed = warbands_changed(group, state, group[0].tx in voided)
+    if changed is not None and not changed:
         return rows
     last = group[-1]
     for warband, band in state.warbands.items():
+        if changed is not None and warband not in changed and warband in ratings:
+            continue  # its roster is as it was: so is its rating
         rating = rated[warband] if rated is not None else rating_of(state, warband)
         if rating is not None and rating != ratings.get(warband):
             rows[RATINGS.name].append(

@@ -14,7 +14,7 @@ from ledger import audit
 from ledger import events as ev
 from ledger.campaigns import Ledger, apply_record, fold, transactions, voids_in
 from ledger.records import Record
-from ledger.state import CampaignState, changes_rosters
+from ledger.state import CampaignState, changes_rosters, warbands_changed
 from ledger.store import Store
 from ledger.testing import CampaignRunner
 from projections import tables
@@ -189,13 +189,14 @@ GOLDEN = sorted((Path(__file__).parents[1] / "golden").glob("*.jsonl"))
 
 
 @pytest.mark.parametrize("trail", GOLDEN, ids=lambda path: path.stem)
-def test_transactions_that_change_no_roster_leave_the_ratings_as_a_computation_of_each_gives(trail, monkeypatch):
-    """A transaction of dice, cards, seeds or notes alone, or a voided one, changes no warband: its
-    ratings are not computed again. Every golden trail (every ruleset, voids, rerolls, decks) gives
-    the rows it gives when every transaction's ratings are computed."""
+def test_ratings_not_computed_again_are_those_a_computation_of_each_gives(trail, monkeypatch):
+    """A transaction of dice, cards, seeds or notes alone, or a voided one, changes no warband, and
+    one of XP, items or treasury one warband alone: the others' ratings are not computed again.
+    Every golden trail (every ruleset, voids, rerolls, decks) gives the rows it gives when every
+    warband's rating is computed after every transaction."""
     records = list(audit.read_trail(trail.read_bytes(), void_annotations).records)
     skipping = all_rows(records)
-    monkeypatch.setattr(tables, "changes_rosters", lambda group, voided=False: True)
+    monkeypatch.setattr(tables, "warbands_changed", lambda group, after, voided=False: None)
     assert all_rows(records) == skipping
 
 
@@ -224,6 +225,9 @@ def test_a_transaction_of_dice_alone_changes_no_roster_and_a_voided_one_none(gun
     roll, award = transactions(records)[-1], transactions(records)[-2]
     assert [type(r.event) for r in roll] == [ev.CommandRecorded, ev.DiceRolled]
     assert (changes_rosters(roll), changes_rosters(award), changes_rosters(award, voided=True)) == (False, True, False)
+    state, _rows = all_rows(records)
+    assert (warbands_changed(roll, state), warbands_changed(award, state),
+            warbands_changed(award, state, voided=True)) == (set(), {state.fighters["gunnar"].warband}, set())
 
 
 RATING_ROW = dict(campaign_id="c", warband="rats", tx=3, position=7, recorded_at=T, games=1, rating=52)
