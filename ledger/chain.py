@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import msgspec
+
 from ledger import dice as d
 from ledger import events as ev
 from ledger.deciding import LEDGER_COMMANDS
@@ -20,9 +22,10 @@ from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record, hash_body
 from ledger.trail_json import HEX_DIGITS, is_hex
 
-@dataclass(frozen=True)
-class Entry:
-    """One event as read back: its hashed record, its hash, and the typed record."""
+
+class Entry(msgspec.Struct, frozen=True, kw_only=True):
+    """One event as read back: its hashed record, its hash, and the typed record. (A Struct: one
+    is made for every event verified, three times faster than a frozen dataclass.)"""
 
     where: str  # how a problem names it: "position 17" in a store, "line 18" in a file
     body: dict[str, Any]
@@ -216,6 +219,11 @@ def _counts_as(expression: str, faces: list[int]) -> tuple[int, list[int]]:
     return _parsed(expression).evaluate(faces)
 
 
+# The events ChainChecker._follow's cases are about.
+_FOLLOWED = frozenset({ev.CampaignStarted, ev.RulesetPinned, ev.SeedCommitted, ev.SeedRevealed, ev.SeedAbandoned,
+                       ev.DecisionPending, ev.DeckShuffled})
+
+
 @dataclass
 class ChainChecker:
     """Reads entries in stream order and raises IntegrityFailure at the first that does not verify.
@@ -283,6 +291,8 @@ class ChainChecker:
             raise self.fail(where, f"T{tx} is pending: it may hold its command and dice only, not {entry.body['type']}")
         if isinstance(event, ev.DiceRolled):
             self._rolled(where, event)
+        if type(event) not in _FOLLOWED:  # most events (XP, items, commands): no case below is theirs
+            return
         match event:
             case ev.CampaignStarted():
                 if self.campaign_id is not None:
