@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ledger import events as ev
 from ledger.state import CampaignState
 from ledger.text import shown
@@ -33,75 +36,79 @@ def plural(count: int, word: str) -> str:
 
 def describe(event: ev.Event, state: CampaignState) -> str:
     """A sentence for the event, or '' for bookkeeping a person need not read."""
-    match event:
-        case ev.CampaignStarted(name=name):
-            return f"campaign {shown(name)} started"
-        case ev.RulesetPinned(ruleset=ruleset, version=version):
-            return f"ruleset {ruleset} v{version}"
-        case ev.RulesetUpgraded(version=version, previous=previous):
-            return f"rules upgraded from v{previous} to v{version} for the transactions that follow"
-        case ev.CommandRecorded():
-            return ""
-        case ev.SeedCommitted(epoch=epoch, commitment=c):
-            return f"dice seed of epoch {epoch} committed: sha256 {c[:16]}…"
-        case ev.SeedRevealed(epoch=epoch, seed=seed):
-            return f"dice seed of epoch {epoch} revealed: {seed}"
-        case ev.TransactionVoided(target=t, reason=reason, because_of=None):
-            return f"T{t} voided: {reason}"
-        case ev.TransactionVoided(target=t, reason=reason):
-            return f"T{t} voided too: {reason}"
-        case ev.DiceRolled(roll=n, expression=e, purpose=p, faces=f, value=v, source=s):
-            if e.startswith("shuffle"):
-                return f"R{n} {p} ({s} dice)"
-            return f"R{n} {p}: {e} rolled {f} = {v} ({s})"
-        case ev.DeckShuffled(deck=deck, source=s):
-            return f"{deck} shuffled ({s})"
-        case ev.CardDrawn(deck=deck, card=card, purpose=p):
-            return f"{p}: drew {card} from {deck}"
-        case ev.WarbandEnlisted(name=name, player=player, treasury=t):
-            return f"{shown(name)} enlisted by {shown(player)} with {t} in the treasury"
-        case ev.FighterRecruited(name=name, role=role, warband=w, group_size=size):
-            group = f" (group of {size})" if size > 1 else ""
-            return f"{shown(name)}, {role}{group}, joins {warband_name(state, w)}"
-        case ev.FighterRenamed(name=name, was=was):
-            return f"{shown(was)} is now called {shown(name)}"
-        case ev.BattleRecorded(battle=n, participants=p, winner=winner, scenario=scenario):
-            names = " vs ".join(warband_name(state, w) for w in p)
-            result = f", won by {warband_name(state, winner)}" if winner else ", a draw"
-            return f"battle {n}{' (' + scenario + ')' if scenario else ''}: {names}{result}"
-        case ev.XPAwarded(fighter=f, amount=a, reason=r, requested=req):
-            capped = f" (capped from {req})" if req is not None else ""
-            return f"{fighter_name(state, f)} gains {a} XP{capped}: {r}"
-        case ev.XPSpent(fighter=f, amount=a, on=on):
-            return f"{fighter_name(state, f)} spends {a} XP on {on}"
-        case ev.StatChanged(fighter=f, stat=stat, delta=delta, reason=r):
-            return f"{fighter_name(state, f)} {stat} {signed(delta)}: {r}"
-        case ev.SkillLearned(fighter=f, skill=skill):
-            return f"{fighter_name(state, f)} learns {skill}"
-        case ev.KeywordGained(fighter=f, keyword=k):
-            return f"{fighter_name(state, f)} gains {k}"
-        case ev.KeywordLost(fighter=f, keyword=k):
-            return f"{fighter_name(state, f)} loses {k}"
-        case ev.InjurySuffered(fighter=f, injury=i, missed_games=m):
-            missed = f", misses {m} game{'s' if m != 1 else ''}" if m else ""
-            return f"{fighter_name(state, f)} suffers {i}{missed}"
-        case ev.FighterDied(fighter=f, reason=r):
-            return f"{fighter_name(state, f)} is dead{': ' + r if r else ''}"
-        case ev.FighterCaptured(fighter=f):
-            return f"{fighter_name(state, f)} is captured"
-        case ev.FighterRetired(fighter=f, reason=r):
-            return f"{fighter_name(state, f)} retires{': ' + r if r else ''}"
-        case ev.FighterPromoted(fighter=f, role=role):
-            return f"{fighter_name(state, f)} is promoted to {role}"
-        case ev.ItemGained(fighter=f, item=item, warband=w):
-            return f"{fighter_name(state, f) if f else warband_name(state, w) + ' stash'} gains {item}"
-        case ev.ItemLost(fighter=f, item=item, warband=w):
-            return f"{fighter_name(state, f) if f else warband_name(state, w) + ' stash'} loses {item}"
-        case ev.TreasuryChanged(warband=w, delta=delta, reason=r):
-            return f"{warband_name(state, w)} treasury {signed(delta)}: {r}"
-        case ev.PostGameStepDone(warband=w, battle=n, step=step):
-            return f"{warband_name(state, w)}: post-game step {step} done for battle {n}"
-        case ev.NoteRecorded(text=text):
-            return f"note: {shown(text)}"
+    described = _DESCRIBED.get(type(event))
+    if described is not None:
+        return described(event, state)
     describe_own = getattr(event, "describe", None)
     return describe_own(state) if callable(describe_own) else ev.tag_of(event)
+
+
+def _voided(e: ev.TransactionVoided, _s: CampaignState) -> str:
+    return f"T{e.target} voided{'' if e.because_of is None else ' too'}: {e.reason}"
+
+
+def _rolled(e: ev.DiceRolled, _s: CampaignState) -> str:
+    if e.expression.startswith("shuffle"):
+        return f"R{e.roll} {e.purpose} ({e.source} dice)"
+    return f"R{e.roll} {e.purpose}: {e.expression} rolled {e.faces} = {e.value} ({e.source})"
+
+
+def _recruited(e: ev.FighterRecruited, s: CampaignState) -> str:
+    group = f" (group of {e.group_size})" if e.group_size > 1 else ""
+    return f"{shown(e.name)}, {e.role}{group}, joins {warband_name(s, e.warband)}"
+
+
+def _battle(e: ev.BattleRecorded, s: CampaignState) -> str:
+    names = " vs ".join(warband_name(s, w) for w in e.participants)
+    result = f", won by {warband_name(s, e.winner)}" if e.winner else ", a draw"
+    return f"battle {e.battle}{' (' + e.scenario + ')' if e.scenario else ''}: {names}{result}"
+
+
+def _awarded(e: ev.XPAwarded, s: CampaignState) -> str:
+    capped = f" (capped from {e.requested})" if e.requested is not None else ""
+    return f"{fighter_name(s, e.fighter)} gains {e.amount} XP{capped}: {e.reason}"
+
+
+def _injured(e: ev.InjurySuffered, s: CampaignState) -> str:
+    missed = f", misses {e.missed_games} game{'s' if e.missed_games != 1 else ''}" if e.missed_games else ""
+    return f"{fighter_name(s, e.fighter)} suffers {e.injury}{missed}"
+
+
+def _holder(s: CampaignState, e: ev.ItemGained | ev.ItemLost) -> str:
+    return fighter_name(s, e.fighter) if e.fighter else warband_name(s, e.warband) + " stash"
+
+
+# Each event type's sentence, found by its type: most of a log's rows are described at each
+# rebuild and verify, and a match on the type tried every case above the event's own.
+_DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
+    ev.CampaignStarted: lambda e, s: f"campaign {shown(e.name)} started",
+    ev.RulesetPinned: lambda e, s: f"ruleset {e.ruleset} v{e.version}",
+    ev.RulesetUpgraded: lambda e, s: f"rules upgraded from v{e.previous} to v{e.version} for the transactions that follow",
+    ev.CommandRecorded: lambda e, s: "",
+    ev.SeedCommitted: lambda e, s: f"dice seed of epoch {e.epoch} committed: sha256 {e.commitment[:16]}…",
+    ev.SeedRevealed: lambda e, s: f"dice seed of epoch {e.epoch} revealed: {e.seed}",
+    ev.TransactionVoided: _voided,
+    ev.DiceRolled: _rolled,
+    ev.DeckShuffled: lambda e, s: f"{e.deck} shuffled ({e.source})",
+    ev.CardDrawn: lambda e, s: f"{e.purpose}: drew {e.card} from {e.deck}",
+    ev.WarbandEnlisted: lambda e, s: f"{shown(e.name)} enlisted by {shown(e.player)} with {e.treasury} in the treasury",
+    ev.FighterRecruited: _recruited,
+    ev.FighterRenamed: lambda e, s: f"{shown(e.was)} is now called {shown(e.name)}",
+    ev.BattleRecorded: _battle,
+    ev.XPAwarded: _awarded,
+    ev.XPSpent: lambda e, s: f"{fighter_name(s, e.fighter)} spends {e.amount} XP on {e.on}",
+    ev.StatChanged: lambda e, s: f"{fighter_name(s, e.fighter)} {e.stat} {signed(e.delta)}: {e.reason}",
+    ev.SkillLearned: lambda e, s: f"{fighter_name(s, e.fighter)} learns {e.skill}",
+    ev.KeywordGained: lambda e, s: f"{fighter_name(s, e.fighter)} gains {e.keyword}",
+    ev.KeywordLost: lambda e, s: f"{fighter_name(s, e.fighter)} loses {e.keyword}",
+    ev.InjurySuffered: _injured,
+    ev.FighterDied: lambda e, s: f"{fighter_name(s, e.fighter)} is dead{': ' + e.reason if e.reason else ''}",
+    ev.FighterCaptured: lambda e, s: f"{fighter_name(s, e.fighter)} is captured",
+    ev.FighterRetired: lambda e, s: f"{fighter_name(s, e.fighter)} retires{': ' + e.reason if e.reason else ''}",
+    ev.FighterPromoted: lambda e, s: f"{fighter_name(s, e.fighter)} is promoted to {e.role}",
+    ev.ItemGained: lambda e, s: f"{_holder(s, e)} gains {e.item}",
+    ev.ItemLost: lambda e, s: f"{_holder(s, e)} loses {e.item}",
+    ev.TreasuryChanged: lambda e, s: f"{warband_name(s, e.warband)} treasury {signed(e.delta)}: {e.reason}",
+    ev.PostGameStepDone: lambda e, s: f"{warband_name(s, e.warband)}: post-game step {e.step} done for battle {e.battle}",
+    ev.NoteRecorded: lambda e, s: f"note: {shown(e.text)}",
+}
