@@ -82,23 +82,22 @@ class Beside:
         self._page: list[Any] = []
         self._lost = False
         # A thread of its own sends the pages, up to PAGES_AHEAD of them ahead of the other process's
-        # reading: this one goes on while that one is busy (a socket holds about 200 KB).
+        # reading: this one goes on while that one is busy (a socket holds about 200 KB). Started
+        # with the first page, so that no thread of this one runs while another Beside forks.
         self._pages: queue.Queue[bytes | None] = queue.Queue(maxsize=PAGES_AHEAD)
-        self._sender = threading.Thread(target=self._send_pages, daemon=True)
-        self._sender.start()
-        self._sending = True
+        self._sender: threading.Thread | None = None
 
     def add(self, item: Any) -> None:
         self._page.append(item)
         if len(self._page) >= PAGE_ITEMS:
-            self._pages.put(_ENCODE_PAGE(self._page))
+            self._queue(_ENCODE_PAGE(self._page))
             self._page = []
 
     def finish(self) -> Outcome:
         """The items ended; the work's outcome (LOST if the other process ended without one)."""
         if self._page:
-            self._pages.put(_ENCODE_PAGE(self._page))
-        self._pages.put(b"")  # no more items
+            self._queue(_ENCODE_PAGE(self._page))
+        self._queue(b"")  # no more items
         self._sent()
         try:
             outcome = LOST if self._lost else self._here.recv()
@@ -114,10 +113,15 @@ class Beside:
         self._sent()  # what the thread was sending fails, and the rest is dropped
         self._here.close()
 
+    def _queue(self, message: bytes) -> None:
+        if self._sender is None:
+            self._sender = threading.Thread(target=self._send_pages, daemon=True)
+            self._sender.start()
+        self._pages.put(message)
+
     def _sent(self) -> None:
         """The pages queued so far sent (or dropped, the other process gone), and the thread ended."""
-        if self._sending:
-            self._sending = False
+        if self._sender is not None and self._sender.is_alive():
             self._pages.put(None)
             self._sender.join()
 

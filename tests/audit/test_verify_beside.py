@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from ledger import audit
-from ledger import stored_chain
+from ledger import beside, stored_chain
 from ledger.cli import audit as cli_audit
 from ledger.cli import main
 from ledger.beside import Beside, Outcome
@@ -325,3 +325,17 @@ def test_this_process_sends_megabytes_ahead_of_a_busy_process_beside():
     sent.join()
     assert all_sent
     assert worker.finish() == Outcome(done=True, result=4000)
+
+
+def test_a_beside_runs_no_thread_of_its_own_until_it_has_a_page_to_send():
+    """verify forks its read-model rebuild after the file's check is started beside: no thread of
+    the first Beside runs then (a fork copies only the thread that forks, not what another holds)."""
+    threads = threading.active_count()
+    checker = Beside.started(lambda items: sum(1 for _item in items))
+    rebuild = Beside.started(lambda items: sum(1 for _item in items))
+    assert threading.active_count() == threads
+    for n in range(beside.PAGE_ITEMS):
+        rebuild.add(n)
+    assert threading.active_count() == threads + 1
+    assert (rebuild.finish(), checker.finish()) == (Outcome(done=True, result=beside.PAGE_ITEMS), Outcome(done=True, result=0))
+    assert threading.active_count() == threads
