@@ -533,14 +533,11 @@ def check(stored: StoredReadModels | None, records: Iterable[Record], voids: Seq
         return None
     position, head = stored.position, stored.head
     reached: list[Record] = []  # the record at the tracked position, once read
-    last = 0  # the position of the last record read
 
     def reflected() -> Iterator[Record]:
-        nonlocal last
         for record in records:
             if record.position > position:
                 return
-            last = record.position
             if record.position == position:
                 reached.append(record)
             yield record
@@ -550,19 +547,12 @@ def check(stored: StoredReadModels | None, records: Iterable[Record], voids: Seq
         for name, rows in page.items():
             expected[name].add(rows)
     if position < 0 or (position and [r.hash for r in reached] != [head]):
-        beyond = TablesAhead if last < position else IntegrityFailure
-        raise beyond(f"{TRACKING.name}: row (campaign_id={stored.campaign_id}) says the tables reflect "
-                     f"position {position} with head {head[:16]}, which is not in the chain")
+        raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={stored.campaign_id}) says the tables reflect "
+                               f"position {position} with head {head[:16]}, which is not in the chain")
     if not position:
         expected = {table.name: _RowSums() for table in READ_MODELS}  # tables at position 0 hold no row
     differ = [table.name for table in READ_MODELS if stored.sums[table.name] != expected[table.name]]
     return ReadModelCheck(position, len(READ_MODELS), differ)
-
-
-class TablesAhead(IntegrityFailure):
-    """The tracking row names a position beyond the last of the records checked against the tables:
-    not in the chain, or a writer's, committed after those records were read and before the tables
-    were (read first, they cannot be ahead of a later reading but where the row lies)."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import json
 import tempfile
 import uuid
 from pathlib import Path
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import click
@@ -111,55 +111,33 @@ def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain
     rolls a league server dealt that it does not hold; a damaged file named first."""
     with _damage_named_first(store):
         campaign_id = audit.find_campaign(store, campaign_ref)
+        # Read here, before the chain (a long history's rebuild runs beside its reading); what
+        # refuses them is raised by the reading, which names a chain that does not verify first.
+        stored: sql.StoredReadModels | LedgerError | None
         try:
-            # The tables are read where they are checked (in a long history, in the process beside).
-            chain, read_models, ledger_rolls = _verified_campaign(
-                store, campaign_id, functools.partial(sql.stored_read_models, campaign_id=campaign_id))
-        except sql.TablesAhead:
-            # A writer committed after the chain's end was taken and before the tables were read: read
-            # them first this time, so that the chain read after them holds what they reflect.
-            chain, read_models, ledger_rolls = _verified_campaign(store, campaign_id, _tables_read_now(store, campaign_id))
+            stored = sql.stored_read_models(store, campaign_id)
+        except LedgerError as refused:
+            stored = refused
+
+        def read_models_and_rolls(_checked: Store, records: Iterator[Record],
+                                  voids: list[Record]) -> tuple[sql.ReadModelCheck | None, LedgerRolls]:
+            """The read models against a rebuild, and the ledger rolls recorded (in a long history,
+            done in a process beside the chain's reading)."""
+            if isinstance(stored, LedgerError):
+                raise stored
+            ledger_rolls: LedgerRolls = set()
+            recorded = _ledger_rolls(records, ledger_rolls)
+            checked = sql.check(stored, recorded, voids)
+            for _record in recorded:  # those after the position the read models reflect
+                pass
+            return checked, ledger_rolls
+
+        with progress("Verifying", store.last_position(campaign_id)) as advance:
+            chain, (read_models, ledger_rolls) = audit.verify_store_reading(
+                store, campaign_id, read_models_and_rolls, advance, beside=True)
+        if read_models is not None and read_models.differ:
+            sql.name_difference(store, campaign_id, read_models, chain.records)
     return chain, read_models, _dealt_but_unrecorded(store, campaign_id, ledger_rolls)
-
-
-Tables = Callable[[Store], "sql.StoredReadModels | None"]  # a campaign's stored read models, from a store
-
-
-def _tables_read_now(store: Store, campaign_id: uuid.UUID) -> Tables:
-    """The campaign's read-model tables as stored, read now; what refuses them is raised where they
-    are checked (after the chain, which is named first when it fails)."""
-    try:
-        stored = sql.stored_read_models(store, campaign_id)
-    except LedgerError as refused:
-        def refusing(_checked: Store) -> None:
-            raise refused
-        return refusing
-    return lambda _checked: stored
-
-
-def _verified_campaign(store: Store, campaign_id: uuid.UUID,
-                       tables: Tables) -> tuple[audit.Chain, sql.ReadModelCheck | None, LedgerRolls]:
-    """The chain verified, the read models (`tables` of the store they are checked in) against a
-    rebuild, and the ledger rolls the chain holds."""
-
-    def read_models_and_rolls(checked: Store, records: Iterator[Record],
-                              voids: list[Record]) -> tuple[sql.ReadModelCheck | None, LedgerRolls]:
-        """The read models against a rebuild, and the ledger rolls recorded (in a long history,
-        done in a process beside the chain's reading)."""
-        stored = tables(checked)
-        ledger_rolls: LedgerRolls = set()
-        recorded = _ledger_rolls(records, ledger_rolls)
-        result = sql.check(stored, recorded, voids)
-        for _record in recorded:  # those after the position the read models reflect
-            pass
-        return result, ledger_rolls
-
-    with progress("Verifying", store.last_position(campaign_id)) as advance:
-        chain, (read_models, ledger_rolls) = audit.verify_store_reading(
-            store, campaign_id, read_models_and_rolls, advance, beside=True)
-    if read_models is not None and read_models.differ:
-        sql.name_difference(store, campaign_id, read_models, chain.records)
-    return chain, read_models, ledger_rolls
 
 
 def _raise_if_damaged(store: Any, *, quick: bool = False) -> None:

@@ -99,8 +99,6 @@ def test_a_tracking_row_the_chain_does_not_hold_is_refused_alike_beside(answers,
 
 
 def test_a_tracking_row_beyond_the_chain_is_refused_alike_beside(answers, outcomes, database):
-    """Read with the check, then again before the chain (a writer might have committed between the
-    chain's end and the tables' reading): still beyond it, it is refused."""
     with sqlite3.connect(database.path) as conn:
         conn.execute("UPDATE rm_tracking SET position = 99")
     given = answers()
@@ -108,27 +106,6 @@ def test_a_tracking_row_beyond_the_chain_is_refused_alike_beside(answers, outcom
     assert given[BESIDE][0] == 3
     assert given[BESIDE][1].startswith("Error: rm_tracking: row (campaign_id=0b0c0d0e-0000-4000-8000-000000000001) "
                                        "says the tables reflect position 99 with head ")
-
-
-def test_tables_a_writer_moved_on_while_the_chain_was_read_are_read_again_first(answers, outcomes, monkeypatch):
-    """The reading ends where the campaign ended when it began; the tables, read where they are
-    checked, reflect what a writer committed since (here: the reading ends three events short of
-    them, as if the last transaction was committed meanwhile). verify reads the tables first and
-    the chain again, and finds them sound."""
-    sound = answers()
-    readings = []
-    began = stored_chain.StoredReading.__init__
-
-    def ending_short_once(self, *args, **options):
-        began(self, *args, **options)
-        readings.append(self.last)
-        if len(readings) % 2:
-            self.last -= 3
-
-    monkeypatch.setattr(stored_chain.StoredReading, "__init__", ending_short_once)
-    given = answers()
-    assert given == sound and given[BESIDE][0] == 0
-    assert readings == [25, 25, 25, 25]  # each run read twice
 
 
 def test_an_edited_snapshot_is_named_alike_beside(answers, outcomes, database):
