@@ -53,13 +53,16 @@ DIGEST = 32  # bytes of a SHA-256
 # A reading again checks each row or line against a keyed digest of the bytes verified at its place:
 # keyed with this process's own secret, so nobody can make other bytes that pass for them (one who
 # edits the file between two readings cannot see a digest, only guess: one chance in 2**64). Eight
-# bytes an event: a chain of a million holds 8 MB of them.
-_READ_KEY = os.urandom(16)
+# bytes an event: a chain of a million holds 8 MB of them. SHA-256 after the secret, absorbed once
+# and copied for each digest: twice as fast as a keyed BLAKE2b, which Python builds without SIMD.
+_KEYED = hashlib.sha256(os.urandom(16))
 READ_DIGEST = 8
 
 
 def read_digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, key=_READ_KEY, digest_size=READ_DIGEST).digest()
+    digest = _KEYED.copy()
+    digest.update(data)
+    return digest.digest()[:READ_DIGEST]
 
 
 # Where the events are read again: (position or line number, bytes) in order, and how bytes
