@@ -87,25 +87,21 @@ def test_an_edited_read_model_row_is_named_alike_beside(answers, outcomes, datab
     assert came_back(outcomes)
 
 
-def test_a_tracking_row_the_chain_does_not_hold_is_refused_alike_beside(answers, outcomes, database):
+@pytest.mark.parametrize("edit, reflects", [
+    ("UPDATE rm_tracking SET head = '" + "ab" * 32 + "'", "position 25 with head abababababababab"),
+    ("UPDATE rm_tracking SET position = 99", "position 99 with head {head}"),  # beyond the chain's end
+])
+def test_a_tracking_row_the_chain_does_not_hold_is_refused_alike_beside(answers, outcomes, played, database, edit,
+                                                                        reflects):
     """The refusal is raised in the process beside and comes back as itself."""
+    head = played.show()["head"][:16]
     with sqlite3.connect(database.path) as conn:
-        conn.execute("UPDATE rm_tracking SET head = ?", ("ab" * 32,))
+        conn.execute(edit)
     given = answers()
     assert given[BESIDE] == given[ONE_PROCESS]
     assert given[BESIDE] == (3, "Error: rm_tracking: row (campaign_id=0b0c0d0e-0000-4000-8000-000000000001) says the "
-                                "tables reflect position 25 with head abababababababab, which is not in the chain\n")
+                                f"tables reflect {reflects.format(head=head)}, which is not in the chain\n")
     assert came_back(outcomes)
-
-
-def test_a_tracking_row_beyond_the_chain_is_refused_alike_beside(answers, outcomes, database):
-    with sqlite3.connect(database.path) as conn:
-        conn.execute("UPDATE rm_tracking SET position = 99")
-    given = answers()
-    assert given[BESIDE] == given[ONE_PROCESS]
-    assert given[BESIDE][0] == 3
-    assert given[BESIDE][1].startswith("Error: rm_tracking: row (campaign_id=0b0c0d0e-0000-4000-8000-000000000001) "
-                                       "says the tables reflect position 99 with head ")
 
 
 def test_an_edited_snapshot_is_named_alike_beside(answers, outcomes, database):
