@@ -7,6 +7,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle, RecruitFighter
@@ -14,7 +15,7 @@ from ledger import audit
 from ledger import events as ev
 from ledger.campaigns import Ledger, apply_record, fold, transactions, voids_in
 from ledger.records import Record
-from ledger.state import CampaignState, changes_rosters, warbands_changed
+from ledger.state import ONE_WARBAND_EVENTS, CampaignState, changes_rosters, warbands_changed
 from ledger.store import Store
 from ledger.testing import CampaignRunner
 from projections import tables
@@ -251,3 +252,75 @@ def test_a_row_is_its_values_in_column_order_with_lists_and_tables_as_json_text(
 def test_a_row_without_exactly_its_tables_columns_is_refused(values):
     with pytest.raises(TypeError, match=r"^rm_ratings row has \[.*\], expected \['campaign_id', 'games', "):
         tables.RATINGS.row(**values)
+
+
+def two_warbands() -> CampaignState:
+    """Rats (Gunnar, Hilde) and Skaven (Snikch): the state the cases below fold one event into."""
+    state = CampaignState(campaign_id="c", position=9, transactions=4)  # shared events alone: no ruleset
+    for event in (ev.WarbandEnlisted(warband="rats", name="Rats", player="Ann", treasury=100),
+                  ev.WarbandEnlisted(warband="skaven", name="Skaven", player="Bo", treasury=80),
+                  ev.FighterRecruited(warband="rats", fighter="gunnar", name="Gunnar", role="leader"),
+                  ev.FighterRecruited(warband="rats", fighter="hilde", name="Hilde", role="hero"),
+                  ev.FighterRecruited(warband="skaven", fighter="snikch", name="Snikch", role="leader")):
+        fold([Record(position=0, tx=0, actor="a", recorded_at=T, prev_hash="", hash="", event=event)], state)
+    return state
+
+
+ONE_WARBAND_CASES = [  # the event, and the warband whose roster it changes
+    (ev.FighterRenamed(warband="rats", fighter="gunnar", name="Gunnar the Bold", was="Gunnar"), "rats"),
+    (ev.XPAwarded(warband="rats", fighter="hilde", amount=2, reason="survived"), "rats"),
+    (ev.XPSpent(warband="skaven", fighter="snikch", amount=1, on="advance"), "skaven"),
+    (ev.StatChanged(warband="rats", fighter="gunnar", stat="WS", delta=1, reason="advance"), "rats"),
+    (ev.SkillLearned(warband="rats", fighter="gunnar", skill="Step Aside"), "rats"),
+    (ev.KeywordGained(warband="rats", fighter="gunnar", keyword="elite"), "rats"),
+    (ev.KeywordLost(warband="rats", fighter="gunnar", keyword="elite"), "rats"),
+    (ev.InjurySuffered(warband="skaven", fighter="snikch", injury="Leg Wound", missed_games=1), "skaven"),
+    (ev.FighterDied(warband="rats", fighter="hilde"), "rats"),
+    (ev.FighterCaptured(warband="rats", fighter="hilde"), "rats"),
+    (ev.FighterRetired(warband="rats", fighter="hilde"), "rats"),
+    (ev.FighterPromoted(warband="skaven", fighter="snikch", role="hero"), "skaven"),
+    (ev.ItemGained(warband="rats", fighter="gunnar", item="sword"), "rats"),
+    (ev.ItemGained(warband="skaven", item="warpstone"), "skaven"),  # to the stash
+    (ev.ItemLost(warband="rats", item="rope"), "rats"),
+    (ev.TreasuryChanged(warband="skaven", delta=-5, reason="upkeep"), "skaven"),
+    (ev.PostGameStepDone(warband="rats", battle=1, step="exploration"), "rats"),
+    # The fighter's warband, not the one the event names (folding acts on the fighter).
+    (ev.XPAwarded(warband="skaven", fighter="gunnar", amount=1, reason="mislabelled"), "rats"),
+]
+
+
+@pytest.mark.parametrize("event, warband", ONE_WARBAND_CASES, ids=[type(e).__name__ for e, _w in ONE_WARBAND_CASES])
+def test_an_event_about_one_fighter_or_warband_changes_that_warband_alone(event, warband):
+    """Given two warbands, when one event of `ONE_WARBAND_EVENTS` is folded (after its command and a
+    roll), then `warbands_changed` names its warband, and folding it changed nothing else: neither
+    the other warband and its fighters nor anything campaign-wide (what a warband's rows read)."""
+    state = two_warbands()
+    group = [Record(position=10 + i, tx=5, actor="a", recorded_at=T, prev_hash="", hash="", event=e) for i, e in
+             enumerate([ev.CommandRecorded(command="test"), ev.DiceRolled(roll=0, expression="D6", purpose="p",
+                                                                        faces=[3], value=3, source="table"), event])]
+    before = state.copy()
+    fold(group[2:], state)
+    assert warbands_changed(group, state) == {warband}
+    others = [w for w in state.warbands if w != warband]
+    assert others and all(msgspec.json.encode((state.warbands[w], state.fighters_of(w, active_only=False))) ==
+                          msgspec.json.encode((before.warbands[w], before.fighters_of(w, active_only=False)))
+                          for w in others)
+    assert tables.shared_inputs(state) == tables.shared_inputs(before)
+
+
+def test_every_one_warband_event_has_a_case():
+    assert {type(event) for event, _warband in ONE_WARBAND_CASES} == set(ONE_WARBAND_EVENTS)
+
+
+@pytest.mark.parametrize("event, changed", [
+    (ev.XPAwarded(warband="rats", fighter="nobody", amount=1, reason="r"), set()),  # folding it changed nothing
+    (ev.BattleRecorded(battle=1, participants=["rats", "skaven"], winner="rats", scenario="Skirmish"), None),
+    (ev.FighterRecruited(warband="rats", fighter="snikch", name="Snikch II", role="hero"), None),  # takes an id in use
+    (ev.DiceRolled(roll=0, expression="D6", purpose="p", faces=[3], value=3, source="table"), set()),
+])
+def test_other_events_name_no_warband_or_every_one(event, changed):
+    state = two_warbands()
+    group = [Record(position=10, tx=5, actor="a", recorded_at=T, prev_hash="", hash="", event=event)]
+    fold(group, state)
+    assert warbands_changed(group, state) == changed
+    assert warbands_changed(group, state, voided=True) == set()
