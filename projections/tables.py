@@ -211,9 +211,11 @@ _RATING = WARBANDS.column_names.index("rating")
 
 def shared_inputs(state: CampaignState) -> bytes:
     """Everything campaign-wide a warband's or fighter's rows may read: the whole state but the
-    warbands, the fighters and the positions the ledger keeps, which change with every transaction."""
+    warbands, the fighters and the ledger's bookkeeping (positions, roll numbers, seeds, voids,
+    pending decisions), which rows do not read (commands/README.md) and a roll changes."""
     return msgspec.json.encode(msgspec.structs.replace(
-        state, warbands={}, fighters={}, position=0, transactions=0, head="", current_tx=0))
+        state, warbands={}, fighters={}, position=0, transactions=0, head="", current_tx=0, rolls=0, epoch=0,
+        commitment="", revealed={}, voided={}, pending={}))
 
 
 def current_rows_of(state: CampaignState, previous: CurrentRows | None = None) -> CurrentRows:

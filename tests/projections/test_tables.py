@@ -324,3 +324,25 @@ def test_other_events_name_no_warband_or_every_one(event, changed):
     fold(group, state)
     assert warbands_changed(group, state) == changed
     assert warbands_changed(group, state, voided=True) == set()
+
+
+def test_a_transaction_that_rolls_keeps_the_rows_of_the_warbands_it_did_not_change(gunnar):
+    """Dice change the ledger's bookkeeping (the roll numbers), which no row reads: an XP award
+    decided with a roll computes its fighter's warband's rows again and keeps the other's."""
+    gunnar.execute(EnlistWarband(name="Skaven", player="Bo", treasury=80))
+    state, _rows = all_rows(gunnar.records())
+    kept = tables.current_rows_of(state)
+    rats = next(w for w, band in state.warbands.items() if band.name == "Reikland Rats")
+    skaven = next(w for w in state.warbands if w != rats)
+    fighter = state.fighters_of(rats)[0].id
+    last = gunnar.records()[-1]
+    fold([Record(position=last.position + i + 1, tx=last.tx + 1, actor="Ann", recorded_at=T, prev_hash="", hash="",
+                 event=event) for i, event in enumerate([
+                     ev.CommandRecorded(command="test"),
+                     ev.DiceRolled(roll=state.rolls, expression="2D6", purpose="advance", faces=[3, 4], value=7,
+                                   source="table"),
+                     ev.XPAwarded(warband=rats, fighter=fighter, amount=1, reason="advance")])], state)
+    computed = tables.current_rows_of(state, kept)
+    assert computed.rows() == current_rows(state)
+    assert computed.warbands[skaven] is kept.warbands[skaven]
+    assert computed.warbands[rats] is not kept.warbands[rats]
