@@ -3,12 +3,13 @@ computed; and the strict reader's fast path reads exactly what the standard libr
 leaves the input to it (which names the fault)."""
 
 import json
+import re
 import sys
 
 import pytest
 
 from ledger.records import canonical
-from ledger.trail_json import Malformed, strict_json
+from ledger.trail_json import Malformed, is_hex, strict_json
 
 
 def by_the_standard_library(obj):
@@ -48,3 +49,16 @@ def test_what_the_trail_refuses_is_refused_with_the_same_words(line, fault):
 )
 def test_what_the_trail_accepts_reads_as_the_standard_library_reads_it(line):
     assert strict_json(line) == json.loads(line)
+
+
+HEX_OR_NOT = ["0" * 64, "0123456789abcdef" * 4, "F" * 64, "0" * 63, "0" * 65, " " + "0" * 63, "0" * 62 + " 0",
+              "0" * 63 + "\n", "\u0660" * 64, "\uff10" * 64, "0x" + "0" * 62, "g" * 64, "", b"0" * 64, None, 64]
+
+
+@pytest.mark.parametrize("text", HEX_OR_NOT, ids=repr)
+@pytest.mark.parametrize("length", [63, 64])
+def test_a_hash_is_lowercase_hex_digits_and_nothing_else(text, length):
+    """is_hex reads an even length back through its bytes: it answers as the pattern does, for
+    spaces between the digits (which bytes.fromhex skips), capitals, other scripts' digits."""
+    assert is_hex(text, length) is (isinstance(text, str) and len(text) == length
+                                    and re.fullmatch("[0-9a-f]*", text) is not None)
