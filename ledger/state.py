@@ -474,9 +474,9 @@ def warbands_changed(records: Iterable[Record], after: CampaignState, voided: bo
     """The warbands whose rosters folding these records (of a transaction, `voided` or not) may have
     changed, `after` being the state they were folded into: none for bookkeeping alone (see
     `changes_rosters`); None where any warband or anything campaign-wide may have changed."""
-    if not changes_rosters(records, voided):
-        return set()
-    changed = set()
+    changed: set[str] = set()
+    if voided:  # only its LEDGER_EVENTS were folded
+        return changed
     for record in records:
         event, kind = record.event, type(record.event)
         if kind in BOOKKEEPING_EVENTS:
