@@ -454,12 +454,6 @@ BOOKKEEPING_EVENTS = frozenset({
 })
 
 
-def changes_rosters(records: Iterable[Record], voided: bool = False) -> bool:
-    """Can folding these records (of a transaction, `voided` or not) change a warband, a fighter,
-    or the campaign's options or facts? Not when voided: then only LEDGER_EVENTS are folded."""
-    return not voided and any(type(record.event) not in BOOKKEEPING_EVENTS for record in records)
-
-
 # Events whose evolvers above change at most one fighter (its warband's roster) or one warband's
 # treasury, stash or post-game steps, and nothing campaign-wide. (Not a recruit: a recruit given
 # another warband's fighter's id takes that fighter's place in both warbands.)
@@ -472,8 +466,9 @@ ONE_WARBAND_EVENTS = frozenset({
 
 def warbands_changed(records: Iterable[Record], after: CampaignState, voided: bool = False) -> set[str] | None:
     """The warbands whose rosters folding these records (of a transaction, `voided` or not) may have
-    changed, `after` being the state they were folded into: none for bookkeeping alone (see
-    `changes_rosters`); None where any warband or anything campaign-wide may have changed."""
+    changed, `after` being the state they were folded into: none for BOOKKEEPING_EVENTS alone, or
+    when voided (only its LEDGER_EVENTS were folded); None where any warband or anything
+    campaign-wide may have changed."""
     changed: set[str] = set()
     if voided:  # only its LEDGER_EVENTS were folded
         return changed

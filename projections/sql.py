@@ -38,7 +38,7 @@ from ledger import events as ev
 from ledger.campaigns import History, Ledger, fold, transactions
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
-from ledger.state import CampaignState, changes_rosters
+from ledger.state import CampaignState, warbands_changed
 from ledger.store import Store, lock_schema
 from projections.tables import (
     CAMPAIGNS,
@@ -271,10 +271,13 @@ def _rows_after(
     others), and the current tables' rows after them: the rows stored of every warband whose rows
     nothing changed (all of them when no transaction changed a roster: dice rolled, cards drawn)."""
     groups = transactions(missing)
-    if any(changes_rosters(group) for group in groups):
-        current = current_rows_of(after, stored.current)
-    else:
-        current = stored.current.with_campaign_of(after)
+    changed: set[str] | None = set()
+    for group in groups:
+        if (more := warbands_changed(group, after)) is None:
+            changed = None
+            break
+        changed |= more
+    current = current_rows_of(after, stored.current, changed)
     ratings = stored.current.ratings()
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
     state = start() if len(groups) > 1 else after

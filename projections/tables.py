@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from itertools import groupby
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +27,7 @@ import msgspec
 from ledger import events as ev
 from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record, canonical
-from ledger.state import CampaignState, warbands_changed
+from ledger.state import CampaignState, Warband, warbands_changed
 from projections.history import fighters_involved, record_text, void_annotations
 from projections.roster import campaign_row, ext_of, fighter_row, rating_of, warband_row
 
@@ -198,13 +198,6 @@ class CurrentRows:
         """Each warband's rating in its rm_warbands row."""
         return {warband: band.warband[_RATING] for warband, band in self.warbands.items() if band.warband is not None}
 
-    def with_campaign_of(self, state: CampaignState) -> CurrentRows:
-        """These rows with the campaign's row of `state`, which changes no roster (dice, cards,
-        seeds or notes alone, see `changes_rosters`): each warband's rows still hold, so they are
-        kept for what `state` gives as their inputs."""
-        shared = None if self.shared is None else shared_inputs(state)
-        return CurrentRows(tuple(campaign_rows(state)), self.warbands, shared)
-
 
 _RATING = WARBANDS.column_names.index("rating")
 
@@ -218,44 +211,59 @@ def shared_inputs(state: CampaignState) -> bytes:
         commitment="", revealed={}, voided={}, pending={}))
 
 
-def current_rows_of(state: CampaignState, previous: CurrentRows | None = None) -> CurrentRows:
+def current_rows_of(
+    state: CampaignState, previous: CurrentRows | None = None, changed: Collection[str] | None = None
+) -> CurrentRows:
     """rm_campaigns, rm_warbands and rm_fighters as the state stands, each row computed again only
     where what it is computed from differs from what `previous` was computed from. A fighter's row
     is computed from the campaign-wide state (`shared_inputs`), its warband, its place there and the
     fighter itself; a warband's row from the campaign-wide state, the warband, its place among the
     warbands and its fighters. A ruleset's rows (a rating, an `ext`) read no more than that: never
     another warband or its fighters. So a command about one fighter computes that fighter's row and
-    its warband's alone."""
-    cid = state.campaign_id
+    its warband's alone.
+
+    `changed`, where `state` is `previous`'s after transactions that changed nothing campaign-wide
+    (`warbands_changed` of each, together): the warbands whose rows may differ; every other
+    warband's rows are `previous`'s as they are (computed, or read from the tables), not compared."""
     shared = shared_inputs(state)
+    places = enumerate(state.warbands.items(), start=1)
     reusable = previous.warbands if previous is not None and previous.shared == shared else {}
-    warbands: dict[str, WarbandRows] = {}
-    for seq, (warband, band) in enumerate(state.warbands.items(), start=1):
-        fighters = state.fighters_of(warband, active_only=False)
-        inputs = msgspec.json.encode((seq, band))
-        fighter_inputs = tuple(map(msgspec.json.encode, fighters))
-        kept = reusable.get(warband)
-        if kept is not None and kept.inputs == inputs and kept.fighter_inputs == fighter_inputs:
-            warbands[warband] = kept
-            continue
-        # A fighter's row kept is one at the same place, computed from the same fighter in the same warband.
-        kept_fighters = list(zip(kept.fighter_inputs, kept.fighters)) if kept is not None and kept.inputs == inputs \
-            and kept.fighter_inputs is not None else []
-        row = warband_row(state, warband)
-        warbands[warband] = WarbandRows(
-            WARBANDS.row(
-                campaign_id=cid,
-                warband=warband,
-                seq=seq,
-                **{k: row[k] for k in ("name", "player", "faction", "treasury", "stash", "games", "wins", "rating", "fighters")},
-                ext=ext_of(state, band),
-            ),
-            tuple(kept_fighters[i][1] if i < len(kept_fighters) and kept_fighters[i][0] == fighter_inputs[i]
-                  else FIGHTERS.row(campaign_id=cid, seq=i + 1, **fighter_row(state, f)) for i, f in enumerate(fighters)),
-            inputs,
-            fighter_inputs,
-        )
+    if previous is not None and changed is not None:
+        warbands = dict(previous.warbands)
+        for seq, (warband, band) in places:
+            if warband in changed or warband not in warbands:
+                warbands[warband] = _warband_rows(state, seq, warband, band, reusable.get(warband))
+    else:
+        warbands = {warband: _warband_rows(state, seq, warband, band, reusable.get(warband))
+                    for seq, (warband, band) in places}
     return CurrentRows(tuple(campaign_rows(state)), warbands, shared)
+
+
+def _warband_rows(state: CampaignState, seq: int, warband: str, band: Warband, kept: WarbandRows | None) -> WarbandRows:
+    """The warband's rows at place `seq`: `kept` where computed from the same inputs, and of each
+    fighter, its row kept where computed from the same fighter at the same place."""
+    fighters = state.fighters_of(warband, active_only=False)
+    inputs = msgspec.json.encode((seq, band))
+    fighter_inputs = tuple(map(msgspec.json.encode, fighters))
+    if kept is not None and kept.inputs == inputs and kept.fighter_inputs == fighter_inputs:
+        return kept
+    kept_fighters = list(zip(kept.fighter_inputs, kept.fighters)) if kept is not None and kept.inputs == inputs \
+        and kept.fighter_inputs is not None else []
+    cid = state.campaign_id
+    row = warband_row(state, warband)
+    return WarbandRows(
+        WARBANDS.row(
+            campaign_id=cid,
+            warband=warband,
+            seq=seq,
+            **{k: row[k] for k in ("name", "player", "faction", "treasury", "stash", "games", "wins", "rating", "fighters")},
+            ext=ext_of(state, band),
+        ),
+        tuple(kept_fighters[i][1] if i < len(kept_fighters) and kept_fighters[i][0] == fighter_inputs[i]
+              else FIGHTERS.row(campaign_id=cid, seq=i + 1, **fighter_row(state, f)) for i, f in enumerate(fighters)),
+        inputs,
+        fighter_inputs,
+    )
 
 
 def current_rows(state: CampaignState) -> Rows:

@@ -276,7 +276,7 @@ def test_a_roll_keeps_the_roster_rows_as_they_were_and_a_rebuild_agrees(store, l
     row and the tracking, without computing the roster again."""
     before = dump(store)
     with monkeypatch.context() as patch:
-        patch.setattr(sql, "current_rows_of", lambda *args: pytest.fail("the roster rows were computed again"))
+        patch.setattr(tables, "_warband_rows", lambda *args: pytest.fail("the roster rows were computed again"))
         outcome = ledger.execute(league, BareRoll(expression="D6", purpose="ambush"), actor="Ann",
                                  dice=TableDice(given=[2]))  # T8, positions 18-19
     after = dump(store)

@@ -15,7 +15,7 @@ from ledger import audit
 from ledger import events as ev
 from ledger.campaigns import Ledger, apply_record, fold, transactions, voids_in
 from ledger.records import Record
-from ledger.state import ONE_WARBAND_EVENTS, CampaignState, changes_rosters, warbands_changed
+from ledger.state import ONE_WARBAND_EVENTS, CampaignState, warbands_changed
 from ledger.store import Store
 from ledger.testing import CampaignRunner
 from projections import tables
@@ -202,17 +202,20 @@ def test_ratings_not_computed_again_are_those_a_computation_of_each_gives(trail,
 
 
 @pytest.mark.parametrize("trail", GOLDEN, ids=lambda path: path.stem)
-def test_current_rows_kept_from_the_transaction_before_are_those_computed_afresh(trail):
+@pytest.mark.parametrize("named", [False, True], ids=["compared", "named"])
+def test_current_rows_kept_from_the_transaction_before_are_those_computed_afresh(trail, named):
     """A command computes the rows of the warbands whose inputs changed and keeps the others'
-    (`current_rows_of` given the rows after the transaction before): after every transaction of
-    every golden trail (every ruleset, voids, rerolls, decks), exactly the rows computed afresh."""
+    (`current_rows_of` given the rows after the transaction before, and where `named`, the
+    warbands it changed, `warbands_changed`): after every transaction of every golden trail (every
+    ruleset, voids, rerolls, decks), exactly the rows computed afresh."""
     records = list(audit.read_trail(trail.read_bytes(), void_annotations).records)
     voided = voids_in(records)
     state, kept, reused = CampaignState(), None, 0
     for group in transactions(records):
         for record in group:
             apply_record(state, record, record.tx in voided)
-        computed = tables.current_rows_of(state, kept)
+        changed = warbands_changed(group, state, group[0].tx in voided) if named else None
+        computed = tables.current_rows_of(state, kept, changed)
         assert computed.rows() == current_rows(state)
         reused += sum(kept is not None and band is kept.warbands.get(warband) for warband, band in computed.warbands.items())
         kept = computed
@@ -225,7 +228,6 @@ def test_a_transaction_of_dice_alone_changes_no_roster_and_a_voided_one_none(gun
     records = gunnar.records()
     roll, award = transactions(records)[-1], transactions(records)[-2]
     assert [type(r.event) for r in roll] == [ev.CommandRecorded, ev.DiceRolled]
-    assert (changes_rosters(roll), changes_rosters(award), changes_rosters(award, voided=True)) == (False, True, False)
     state, _rows = all_rows(records)
     assert (warbands_changed(roll, state), warbands_changed(award, state),
             warbands_changed(award, state, voided=True)) == (set(), {state.fighters["gunnar"].warband}, set())
@@ -326,9 +328,10 @@ def test_other_events_name_no_warband_or_every_one(event, changed):
     assert warbands_changed(group, state, voided=True) == set()
 
 
-def test_a_transaction_that_rolls_keeps_the_rows_of_the_warbands_it_did_not_change(gunnar):
+def test_a_transaction_that_rolls_keeps_the_rows_of_the_warbands_it_did_not_change(gunnar, monkeypatch):
     """Dice change the ledger's bookkeeping (the roll numbers), which no row reads: an XP award
-    decided with a roll computes its fighter's warband's rows again and keeps the other's."""
+    decided with a roll computes its fighter's warband's rows again and keeps the other's, which
+    are not even compared once the transaction names the warband it changed."""
     gunnar.execute(EnlistWarband(name="Skaven", player="Bo", treasury=80))
     state, _rows = all_rows(gunnar.records())
     kept = tables.current_rows_of(state)
@@ -336,13 +339,20 @@ def test_a_transaction_that_rolls_keeps_the_rows_of_the_warbands_it_did_not_chan
     skaven = next(w for w in state.warbands if w != rats)
     fighter = state.fighters_of(rats)[0].id
     last = gunnar.records()[-1]
-    fold([Record(position=last.position + i + 1, tx=last.tx + 1, actor="Ann", recorded_at=T, prev_hash="", hash="",
-                 event=event) for i, event in enumerate([
-                     ev.CommandRecorded(command="test"),
-                     ev.DiceRolled(roll=state.rolls, expression="2D6", purpose="advance", faces=[3, 4], value=7,
-                                   source="table"),
-                     ev.XPAwarded(warband=rats, fighter=fighter, amount=1, reason="advance")])], state)
+    group = [Record(position=last.position + i + 1, tx=last.tx + 1, actor="Ann", recorded_at=T, prev_hash="", hash="",
+                    event=event) for i, event in enumerate([
+                        ev.CommandRecorded(command="test"),
+                        ev.DiceRolled(roll=state.rolls, expression="2D6", purpose="advance", faces=[3, 4], value=7,
+                                      source="table"),
+                        ev.XPAwarded(warband=rats, fighter=fighter, amount=1, reason="advance")])]
+    fold(group, state)
     computed = tables.current_rows_of(state, kept)
     assert computed.rows() == current_rows(state)
     assert computed.warbands[skaven] is kept.warbands[skaven]
     assert computed.warbands[rats] is not kept.warbands[rats]
+    fresh, compared, real = current_rows(state), [], tables._warband_rows
+    monkeypatch.setattr(tables, "_warband_rows", lambda state, seq, warband, *rest: compared.append(warband) or
+                        real(state, seq, warband, *rest))
+    named = tables.current_rows_of(state, kept, warbands_changed(group, state))
+    assert (named.rows(), compared) == (fresh, [rats])
+    assert named.warbands[skaven] is kept.warbands[skaven]
