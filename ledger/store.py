@@ -690,14 +690,16 @@ class Store:
         INSERT): not the library's insert function, whose NOTIFY (for subscribers, which the ledger
         has none of) takes a lock of the whole server at every commit until it is flushed to disk,
         so that no two writers of any campaigns committed at once; nor its other path, which locks
-        the events' table."""
+        the events' table. On SQLite by one executemany of the page: the library's application
+        recorder inserts a row at a time to return the notification ids, which the ledger never reads."""
         recorder: Any = self.app.recorder
         if self.kind == "postgres":
             events = [recorder.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state)
                       for s in stored]
             cursor.execute(self._postgres_insert, (events,), prepare=True)
         else:
-            recorder._insert_events(cursor, stored)  # noqa: SLF001 - no public insert inside a transaction
+            cursor.executemany(recorder.insert_events_statement,
+                               [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in stored])
 
     @cached_property
     def _postgres_insert(self) -> Any:
