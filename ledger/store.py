@@ -611,9 +611,14 @@ class Store:
             statement += "AND originator_version<=? "
             params.append(upto)
         with self.app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-            cursor.execute(statement + "ORDER BY originator_version LIMIT ?", [*params, PAGE])
-            return [RawRow(row["originator_version"], row["topic"], stored_bytes(row["originator_version"], row["state"]))
-                    for row in cursor.fetchall()]
+            plain = cursor.sqlite_cursor.connection.cursor()  # in the library's transaction, rows as tuples
+            try:
+                plain.row_factory = None  # not the sqlite3.Row the library's cursors make of each row
+                plain.execute(statement + "ORDER BY originator_version LIMIT ?", [*params, PAGE])
+                return [RawRow(version, topic, state if type(state) is bytes else stored_bytes(version, state))
+                        for version, topic, state in plain.fetchall()]
+            finally:
+                plain.close()
 
     def append(
         self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Callable[[Any], None]] = ()
