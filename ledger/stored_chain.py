@@ -116,16 +116,16 @@ def _strict_entry(position: int, data: bytes) -> Entry:
 def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = None) -> Iterator[Entry]:
     """The campaign's rows as entries, a page at a time; IntegrityFailure at the first that cannot be one."""
     for expected, row in enumerate(store.raw_rows(campaign_id, upto=upto), start=1):
-        where = f"position {expected}"
         if row.originator_version != expected:
-            raise IntegrityFailure(f"{where}: missing (the stored events go from {expected - 1} to "
+            raise IntegrityFailure(f"position {expected}: missing (the stored events go from {expected - 1} to "
                                    f"{row.originator_version}): an event was deleted")
         try:
             entry = _stored_entry(expected, row.state)
         except (ValueError, msgspec.DecodeError) as error:  # JSON, shape or typed-decoder errors
-            raise IntegrityFailure(f"{where}: does not decode: {error}") from None
+            raise IntegrityFailure(f"position {expected}: does not decode: {error}") from None
         if row.topic != entry.body["type"]:
-            raise IntegrityFailure(f"{where}: stored under topic '{row.topic}' but holds a {entry.body['type']} event")
+            raise IntegrityFailure(f"{entry.where}: stored under topic '{row.topic}' but holds a "
+                                   f"{entry.body['type']} event")
         yield entry
 
 
