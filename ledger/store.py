@@ -147,6 +147,14 @@ def stored_bytes(position: int, state: Any, what: str = "event") -> bytes:
                            "or edited: see `campaign verify`")
 
 
+def tuple_cursor(cursor: Any) -> sqlite3.Cursor:
+    """A cursor in the transaction of the library's SQLite `cursor` whose rows are plain tuples, not
+    the sqlite3.Row the library's cursors make of each row (a cost of its own, row after row)."""
+    plain = cursor.sqlite_cursor.connection.cursor()
+    plain.row_factory = None
+    return plain
+
+
 def stored_record(row: RawRow | StoredEvent) -> Record:
     """The record a stored event holds (IntegrityFailure if it does not decode)."""
     try:
@@ -611,14 +619,10 @@ class Store:
             statement += "AND originator_version<=? "
             params.append(upto)
         with self.app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-            plain = cursor.sqlite_cursor.connection.cursor()  # in the library's transaction, rows as tuples
-            try:
-                plain.row_factory = None  # not the sqlite3.Row the library's cursors make of each row
+            with contextlib.closing(tuple_cursor(cursor)) as plain:
                 plain.execute(statement + "ORDER BY originator_version LIMIT ?", [*params, PAGE])
                 return [RawRow(version, topic, state if type(state) is bytes else stored_bytes(version, state))
                         for version, topic, state in plain.fetchall()]
-            finally:
-                plain.close()
 
     def append(
         self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Callable[[Any], None]] = ()

@@ -39,7 +39,7 @@ from ledger.campaigns import History, Ledger, fold, transactions
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState, warbands_changed
-from ledger.store import Store, lock_schema
+from ledger.store import Store, lock_schema, tuple_cursor
 from projections.tables import (
     CAMPAIGNS,
     CURRENT_TABLES,
@@ -596,8 +596,7 @@ def _pages_of(cursor: Any, d: Dialect, table: Table, campaign_id: str) -> Iterat
         # psycopg's own connection (eventsourcing hands its cursor out as it is)
         reading = cursor.connection.cursor(name=f"rm_check_{table.name}", row_factory=tuple_row)
     else:
-        reading = cursor.sqlite_cursor.connection.cursor()  # in the library's transaction
-        reading.row_factory = None  # tuples, not the sqlite3.Row the library's cursors give
+        reading = tuple_cursor(cursor)
     try:
         d.execute(reading, f"SELECT {', '.join(table.column_names)} FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
         while page := reading.fetchmany(PAGE_ROWS):
