@@ -216,10 +216,27 @@ def _parsed(expression: str) -> d.DiceExpression:
     return d.parse_expression(expression)
 
 
-def _counts_as(expression: str, faces: list[int]) -> tuple[int, list[int]]:
-    if expression.startswith("shuffle"):
-        return 0, []
-    return _parsed(expression).evaluate(faces)
+@dataclass(frozen=True)
+class _Throw:
+    """What a recorded expression showing some faces is: its count (`value`, `kept`) and the digest
+    a reroll's copy is compared with, or what is wrong with it (`problem`)."""
+
+    problem: str | None = None
+    value: int = 0
+    kept: tuple[int, ...] = ()
+    digest: bytes = b""
+
+
+@functools.lru_cache(maxsize=4096)  # a campaign throws the same few dice again and again (a shuffle's are one-off)
+def _throw(expression: str, faces: tuple[int, ...]) -> _Throw:
+    try:
+        sides = _die_sides(expression)
+    except BadInput as error:
+        return _Throw(problem=str(error))
+    if len(faces) != len(sides) or any(not 1 <= f <= s for f, s in zip(faces, sides)):
+        return _Throw(problem=f"faces {list(faces)} cannot come from {expression}")
+    value, kept = (0, []) if expression.startswith("shuffle") else _parsed(expression).evaluate(list(faces))
+    return _Throw(value=value, kept=tuple(kept), digest=_dice_digest(expression, list(faces)))
 
 
 # The events ChainChecker._follow's cases are about.
@@ -360,40 +377,37 @@ class ChainChecker:
         return None
 
     def _rolled(self, where: str, event: ev.DiceRolled) -> None:
-        label = f"roll R{event.roll}"
         if event.roll != self.rolls:
-            raise self.fail(where, f"{label} where R{self.rolls} was expected (roll numbers have no gaps)")
+            raise self.fail(where, f"roll R{event.roll} where R{self.rolls} was expected (roll numbers have no gaps)")
         self.rolls += 1
-        try:
-            sides = _die_sides(event.expression)
-        except BadInput as error:
-            raise self.fail(where, f"{label}: {error}") from None
-        if len(event.faces) != len(sides) or any(not 1 <= f <= s for f, s in zip(event.faces, sides)):
-            raise self.fail(where, f"{label}: faces {event.faces} cannot come from {event.expression}")
-        value, kept = _counts_as(event.expression, event.faces)
-        if (event.value, event.kept) != (value, kept):
-            raise self.fail(where, f"{label}: {event.expression} showing {event.faces} counts as {value} "
-                                   f"(kept {kept}), not {event.value} (kept {event.kept})")
-        thrown = _dice_digest(event.expression, event.faces)
+        throw = _throw(event.expression, tuple(event.faces))
+        if throw.problem is not None:
+            raise self.fail(where, f"roll R{event.roll}: {throw.problem}")
+        if event.value != throw.value or tuple(event.kept) != throw.kept:
+            raise self.fail(where, f"roll R{event.roll}: {event.expression} showing {event.faces} counts as "
+                                   f"{throw.value} (kept {list(throw.kept)}), not {event.value} (kept {event.kept})")
+        thrown = throw.digest
         self.thrown += thrown
         if event.copy_of is not None:
             # A reroll kept this undisputed roll of the transaction it re-decided: same dice, new number.
             copied = self.thrown[event.copy_of * _DICE_DIGEST:(event.copy_of + 1) * _DICE_DIGEST]
             if not 0 <= event.copy_of <= event.roll or copied != thrown:
-                raise self.fail(where, f"{label} claims to copy R{event.copy_of}, but its dice differ")
+                raise self.fail(where, f"roll R{event.roll} claims to copy R{event.copy_of}, but its dice differ")
         elif event.source == "table":
             if event.epoch is not None:
-                raise self.fail(where, f"{label}: table dice name no epoch")
+                raise self.fail(where, f"roll R{event.roll}: table dice name no epoch")
         elif event.source == "ledger":
             if self.epoch is None or event.epoch != self.epoch or self.epoch in self.revealed:
                 in_use = "none" if self.epoch is None or self.epoch in self.revealed else str(self.epoch)
-                raise self.fail(where, f"{label}: ledger dice of epoch {event.epoch}, but the epoch with "
+                raise self.fail(where, f"roll R{event.roll}: ledger dice of epoch {event.epoch}, but the epoch with "
                                        f"a secret committed seed is {in_use}")
-            self.waiting.setdefault(event.epoch, _WaitingRolls()).add(
-                self.ledger_rolls, where, event.roll, event.faces, event.expression)
+            waiting = self.waiting.get(event.epoch)
+            if waiting is None:  # (not setdefault: a _WaitingRolls made for every roll costs 2 µs)
+                waiting = self.waiting[event.epoch] = _WaitingRolls()
+            waiting.add(self.ledger_rolls, where, event.roll, event.faces, event.expression)
             self.ledger_rolls += 1
         else:
-            raise self.fail(where, f"{label}: source '{event.source}' is neither 'table' nor 'ledger'")
+            raise self.fail(where, f"roll R{event.roll}: source '{event.source}' is neither 'table' nor 'ledger'")
 
     def _derive(self, epoch: int, seed: str) -> None:
         """Re-derive an epoch's ledger rolls from its seed; the first that differs is kept to be

@@ -155,6 +155,22 @@ def test_a_value_that_does_not_follow_from_the_faces_is_found(played, database):
     )
 
 
+@pytest.mark.parametrize("edit, problem", [
+    ({"faces": [7, 5], "value": 12}, "faces [7, 5] cannot come from 2D6"),
+    ({"faces": [3], "value": 3}, "faces [3] cannot come from 2D6"),
+    ({"faces": [3, 5, 1], "value": 9}, "faces [3, 5, 1] cannot come from 2D6"),
+    ({"kept": [5]}, "2D6 showing [3, 5] counts as 8 (kept []), not 8 (kept [5])"),
+    ({"expression": "shuffle 0"}, "'shuffle 0' is not a shuffle (shuffle K, K at least 1)"),
+    ({"epoch": 0}, "table dice name no epoch"),
+    ({"source": "dealer"}, "source 'dealer' is neither 'table' nor 'ledger'"),
+])
+def test_a_forged_roll_is_named_even_where_the_same_throw_verified_before(played, database, edit, problem):
+    assert played("verify").exit_code == 0  # R0's 2D6 showing [3, 5] verified once in this process
+    database.forge(8, lambda event: event.update(edit))
+    result = played("verify")
+    assert (result.exit_code, result.output) == (3, f"Error: position 8: roll R0: {problem}\n")
+
+
 def test_an_edited_snapshot_is_found(played):
     with sqlite3.connect(played.folder / "c.db") as conn:
         (state,) = conn.execute("SELECT state FROM stored_snapshots WHERE originator_version = 20").fetchone()
