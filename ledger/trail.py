@@ -468,6 +468,7 @@ class _SecretDice:
 
     chain: Chain
     seed_of: SeedLookup
+    seeds: dict[int, bytes | None] = field(default_factory=dict)  # epoch -> its seed kept here, asked once
 
     def problem(self, entry: Entry) -> IntegrityFailure | None:
         event = entry.record.event
@@ -475,14 +476,20 @@ class _SecretDice:
             return None
         if event.epoch is None or event.epoch in self.chain.revealed:
             return None
-        seed = self.seed_of(uuid.UUID(self.chain.campaign_id), event.epoch)
+        seed = self._seed(event.epoch)
         if seed is None:
             return None
-        derived = d.ledger_faces(bytes.fromhex(seed), self.chain.campaign_id, event.roll, die_sides(event.expression))
+        derived = d.ledger_faces(seed, self.chain.campaign_id, event.roll, die_sides(event.expression))
         if derived != event.faces:
             return IntegrityFailure(f"{entry.where}: ledger roll R{event.roll} shows {event.faces}, but the seed of "
                                     f"epoch {event.epoch} kept here gives {derived}; nothing imported")
         return None
+
+    def _seed(self, epoch: int) -> bytes | None:
+        if epoch not in self.seeds:
+            seed = self.seed_of(uuid.UUID(self.chain.campaign_id), epoch)
+            self.seeds[epoch] = None if seed is None else bytes.fromhex(seed)
+        return self.seeds[epoch]
 
 
 def import_chain(ledger: Ledger, chain: Chain, *, rechecked: bool = False) -> CampaignState:
