@@ -208,12 +208,7 @@ def _die_sides(expression: str) -> tuple[int, ...]:
         if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 1:
             raise BadInput(f"'{expression}' is not a shuffle (shuffle K, K at least 1)")
         return tuple(d.shuffle_die_sides(int(words[1])))
-    return tuple(_parsed(expression).die_sides)
-
-
-@functools.lru_cache(maxsize=1024)
-def _parsed(expression: str) -> d.DiceExpression:
-    return d.parse_expression(expression)
+    return tuple(d.parse_expression(expression).die_sides)
 
 
 @dataclass(frozen=True)
@@ -235,7 +230,7 @@ def _throw(expression: str, faces: tuple[int, ...]) -> _Throw:
         return _Throw(problem=str(error))
     if len(faces) != len(sides) or any(not 1 <= f <= s for f, s in zip(faces, sides)):
         return _Throw(problem=f"faces {list(faces)} cannot come from {expression}")
-    value, kept = (0, []) if expression.startswith("shuffle") else _parsed(expression).evaluate(list(faces))
+    value, kept = (0, []) if expression.startswith("shuffle") else d.parse_expression(expression).evaluate(list(faces))
     return _Throw(value=value, kept=tuple(kept), digest=_dice_digest(expression, list(faces)))
 
 

@@ -9,6 +9,7 @@ x = first 8 bytes big-endian; accept x < (2**64 // s) * s; face = x % s + 1.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -59,6 +60,7 @@ class DiceExpression(msgspec.Struct, frozen=True):
         return f"{text} keep {self.keep} highest" if self.keep is not None else text
 
 
+@functools.lru_cache(maxsize=1024)  # a campaign rolls the same few expressions again and again
 def parse_expression(text: str) -> DiceExpression:
     match = _EXPRESSION.match(text)
     if not match:
