@@ -494,47 +494,140 @@ def _row_difference(table: Table, key: Row, stored: Row | None, expected: Row | 
 
 
 @dataclass(frozen=True)
-class StoredReadModels:
-    """A campaign's read-model tables as stored, read in one transaction: the position and head its
-    tracking row names, and each table's rows summed up (see _RowSums)."""
+class TrackingRow:
+    """A campaign's row of rm_tracking: the position and head its read-model tables reflect."""
 
     campaign_id: str
     position: int
     head: str
+
+
+@dataclass(frozen=True)
+class StoredReadModels:
+    """A campaign's read-model tables as stored, read in one transaction: its tracking row, and each
+    table's rows summed up (see _RowSums)."""
+
+    tracked: TrackingRow
     sums: dict[str, _RowSums]
 
 
-def stored_read_models(store: Store, campaign_id: uuid.UUID) -> StoredReadModels | None:
-    """The campaign's read-model tables as stored, none of their rows held; None for a store without
-    SQL or a campaign whose tables were never written. Rows without a tracking row raise
-    IntegrityFailure, as do tables that cannot be read."""
+@dataclass
+class HeldReadModels:
+    """A campaign's read-model tables read in one transaction: their tracking row (`tracked`: None
+    where nothing was stored, or the refusal to raise once the chain is named) when it begins, their
+    rows' sums (`stored`) when `read` is called, from the same snapshot of the database."""
+
+    tracked: TrackingRow | IntegrityFailure | None
+    stored: StoredReadModels | None = None
+    _cursor: Any = None
+    _dialect: Dialect | None = None
+
+    def read(self) -> None:
+        """Sum the tables' rows up (IntegrityFailure where they cannot be read); nothing to do where
+        nothing was tracked or the sums were read with the tracking row."""
+        if not isinstance(self.tracked, TrackingRow) or self.stored is not None:
+            return
+        with _readable_tables():
+            self.stored = StoredReadModels(self.tracked, _stored_sums(self._cursor, self._dialect, self.tracked.campaign_id))
+
+
+@contextlib.contextmanager
+def held_read_models(store: Store, campaign_id: uuid.UUID) -> Iterator[HeldReadModels]:
+    """The campaign's read-model tables in one read transaction held open until the block ends, on a
+    connection of its own (the store opened again; on PostgreSQL at REPEATABLE READ): `verify` reads
+    their tracking row before the chain, so that the position they reflect is one the chain holds,
+    and their rows where that row moved on before another process could read them (`stored_as_tracked`),
+    as they were when its reading began. Where the store cannot be opened again (one held in
+    memory), everything is read at once."""
     d = dialect(store)
-    if d is None:
-        return None
     cid = str(campaign_id)
+    if d is None:
+        yield HeldReadModels(tracked=None)
+        return
+    with contextlib.ExitStack() as held_open:
+        cursor = _opened_again(store, held_open)
+        if cursor is not None:
+            yield _tracked(cursor, d, cid, read_now=False)
+            return
+    try:
+        with _readable_tables(), store.sql() as own:
+            held = _tracked(own, d, cid, read_now=True)
+    except IntegrityFailure as refused:
+        held = HeldReadModels(tracked=refused)
+    yield held
+
+
+def _opened_again(store: Store, held_open: contextlib.ExitStack) -> Any:
+    """A cursor in a transaction on the store opened again, kept open by `held_open`; None where the
+    store cannot be opened again (held in memory, or its server refuses another connection)."""
+    if not store.opens_elsewhere:
+        return None
+    try:
+        again = store.reopened()
+        held_open.callback(again.close)
+        return held_open.enter_context(again.sql())
+    except Exception:  # noqa: BLE001 - whatever keeps it from opening again, the tables are read as before
+        held_open.close()
+        return None
+
+
+def _tracked(cursor: Any, d: Dialect, cid: str, *, read_now: bool) -> HeldReadModels:
+    """The tracking row read (and, with `read_now` or without a tracking row, the rows' sums too)."""
+    try:
+        with _readable_tables():
+            _repeatable_read(cursor, d)
+            if not tables_exist(cursor, d):
+                return HeldReadModels(tracked=None)  # never written: nothing to compare
+            tracked = _tracking_row(cursor, d, cid)
+            if tracked is None:
+                if any(table_sums.count for table_sums in _stored_sums(cursor, d, cid).values()):
+                    raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")
+                return HeldReadModels(tracked=None)
+    except IntegrityFailure as refused:
+        return HeldReadModels(tracked=refused)
+    held = HeldReadModels(tracked=tracked, _cursor=cursor, _dialect=d)
+    if read_now:
+        held.read()  # its refusal is the caller's to keep for after the chain
+    return held
+
+
+def stored_as_tracked(store: Store, tracked: TrackingRow) -> StoredReadModels | None:
+    """The tables' rows summed up in a transaction of `store`'s own (another process's, beside the
+    chain's reading) where their tracking row is still `tracked`, so they are the rows it tracked;
+    None where it moved on (a writer committed since it was read: `HeldReadModels.read` then reads
+    them as they were)."""
+    d = require_sql(store)
     with _readable_tables(), store.sql() as cursor:
-        if not tables_exist(cursor, d):
-            return None  # never written: nothing to compare
-        tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
-        sums = {table.name: _RowSums.of(_pages_of(cursor, d, table, cid)) for table in READ_MODELS}
-    if not tracked:
-        if any(table_sums.count for table_sums in sums.values()):
-            raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")
-        return None
-    [(position, head)] = tracked
-    return StoredReadModels(cid, position, head, sums)
+        _repeatable_read(cursor, d)
+        if _tracking_row(cursor, d, tracked.campaign_id) != tracked:
+            return None
+        return StoredReadModels(tracked, _stored_sums(cursor, d, tracked.campaign_id))
 
 
-def check(stored: StoredReadModels | None, records: Iterable[Record], voids: Sequence[Record]) -> ReadModelCheck | None:
-    """Compare a campaign's read-model tables as stored (`stored_read_models`) with a rebuild from
-    its events (`records`, its verified history in order, read up to the position the tracking row
-    names; `voids`, its transaction.voided records), holding no row: the rebuild's rows are summed
-    up as they are computed. None where nothing was stored; a tracking row the chain does not hold
-    raises IntegrityFailure. Which row differs, when a table's sums do, is named by
-    `name_difference` (it holds both tables)."""
-    if stored is None:
+def _tracking_row(cursor: Any, d: Dialect, cid: str) -> TrackingRow | None:
+    rows = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
+    return TrackingRow(cid, *rows[0]) if rows else None
+
+
+def _repeatable_read(cursor: Any, d: Dialect) -> None:
+    """On PostgreSQL, every statement of the transaction sees its first one's snapshot (SQLite's
+    reads do in any case)."""
+    if d.kind == "postgres":
+        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+
+
+def _stored_sums(cursor: Any, d: Dialect, cid: str) -> dict[str, _RowSums]:
+    return {table.name: _RowSums.of(_pages_of(cursor, d, table, cid)) for table in READ_MODELS}
+
+
+def rebuilt_sums(tracked: TrackingRow | None, records: Iterable[Record], voids: Sequence[Record]) -> dict[str, _RowSums] | None:
+    """The sums of the read-model rows a rebuild from the campaign's events gives (`records`, its
+    verified history in order, read up to the position the tracking row names; `voids`, its
+    transaction.voided records), holding no row: the rows are summed up as they are computed. None
+    where nothing was tracked; a tracking row the chain does not hold raises IntegrityFailure."""
+    if tracked is None:
         return None
-    position, head = stored.position, stored.head
+    position, head = tracked.position, tracked.head
     reached: list[Record] = []  # the record at the tracked position, once read
 
     def reflected() -> Iterator[Record]:
@@ -550,12 +643,21 @@ def check(stored: StoredReadModels | None, records: Iterable[Record], voids: Seq
         for name, rows in page.items():
             expected[name].add(rows)
     if position < 0 or (position and [r.hash for r in reached] != [head]):
-        raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={stored.campaign_id}) says the tables reflect "
+        raise IntegrityFailure(f"{TRACKING.name}: row (campaign_id={tracked.campaign_id}) says the tables reflect "
                                f"position {position} with head {head[:16]}, which is not in the chain")
     if not position:
-        expected = {table.name: _RowSums() for table in READ_MODELS}  # tables at position 0 hold no row
-    differ = [table.name for table in READ_MODELS if stored.sums[table.name] != expected[table.name]]
-    return ReadModelCheck(position, len(READ_MODELS), differ)
+        return {table.name: _RowSums() for table in READ_MODELS}  # tables at position 0 hold no row
+    return expected
+
+
+def compare(stored: StoredReadModels | None, rebuilt: dict[str, _RowSums] | None) -> ReadModelCheck | None:
+    """The stored tables (`HeldReadModels.stored`) against a rebuild's sums (`rebuilt_sums`): None
+    where nothing was stored. Which row differs, when a table's sums do, is named by
+    `name_difference` (it holds both tables)."""
+    if stored is None or rebuilt is None:
+        return None
+    differ = [table.name for table in READ_MODELS if stored.sums[table.name] != rebuilt[table.name]]
+    return ReadModelCheck(stored.tracked.position, len(READ_MODELS), differ)
 
 
 @dataclass(frozen=True)

@@ -111,30 +111,33 @@ def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain
     rolls a league server dealt that it does not hold; a damaged file named first."""
     with _damage_named_first(store):
         campaign_id = audit.find_campaign(store, campaign_ref)
-        # Read here, before the chain (a long history's rebuild runs beside its reading); what
-        # refuses them is raised by the reading, which names a chain that does not verify first.
-        stored: sql.StoredReadModels | LedgerError | None
-        try:
-            stored = sql.stored_read_models(store, campaign_id)
-        except LedgerError as refused:
-            stored = refused
+        # The tables' tracking row is read before the chain; their rows are summed up beside the
+        # chain's reading (in a long history, by the process that rebuilds them, while it waits for
+        # the first records), or, where a writer moved them on meanwhile, as they were at its start.
+        with sql.held_read_models(store, campaign_id) as held:
 
-        def read_models_and_rolls(_checked: Store, records: Iterator[Record],
-                                  voids: list[Record]) -> tuple[sql.ReadModelCheck | None, LedgerRolls]:
-            """The read models against a rebuild, and the ledger rolls recorded (in a long history,
-            done in a process beside the chain's reading)."""
-            if isinstance(stored, LedgerError):
-                raise stored
-            ledger_rolls: LedgerRolls = set()
-            recorded = _ledger_rolls(records, ledger_rolls)
-            checked = sql.check(stored, recorded, voids)
-            for _record in recorded:  # those after the position the read models reflect
-                pass
-            return checked, ledger_rolls
+            def read_models_and_rolls(checked: Store, records: Iterator[Record], voids: list[Record]
+                                      ) -> tuple[sql.StoredReadModels | None, dict[str, Any] | None, LedgerRolls]:
+                """The stored read models' sums (None where they moved on), the rebuilt ones, and the
+                ledger rolls recorded. A refusal of the tables is raised here: a chain that does not
+                verify is named first."""
+                if isinstance(held.tracked, LedgerError):
+                    raise held.tracked
+                stored = held.stored or (sql.stored_as_tracked(checked, held.tracked) if held.tracked else None)
+                ledger_rolls: LedgerRolls = set()
+                recorded = _ledger_rolls(records, ledger_rolls)
+                rebuilt = sql.rebuilt_sums(held.tracked, recorded, voids)
+                for _record in recorded:  # those after the position the read models reflect
+                    pass
+                return stored, rebuilt, ledger_rolls
 
-        with progress("Verifying", store.last_position(campaign_id)) as advance:
-            chain, (read_models, ledger_rolls) = audit.verify_store_reading(
-                store, campaign_id, read_models_and_rolls, advance, beside=True)
+            with progress("Verifying", store.last_position(campaign_id)) as advance:
+                chain, (stored, rebuilt, ledger_rolls) = audit.verify_store_reading(
+                    store, campaign_id, read_models_and_rolls, advance, beside=True)
+            if stored is None:
+                held.read()
+                stored = held.stored
+        read_models = sql.compare(stored, rebuilt)
         if read_models is not None and read_models.differ:
             sql.name_difference(store, campaign_id, read_models, chain.records)
     return chain, read_models, _dealt_but_unrecorded(store, campaign_id, ledger_rolls)

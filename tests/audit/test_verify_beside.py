@@ -21,6 +21,7 @@ from ledger.cli import main
 from ledger.beside import Beside, Outcome
 from ledger.errors import IntegrityFailure
 from ledger.store import Store
+from projections import sql
 
 ONE_PROCESS = 10**9  # BESIDE_FROM for a reading done in one process
 BESIDE = 1  # and for one done beside it (the played campaign holds 25 events)
@@ -243,6 +244,63 @@ def test_an_interrupted_reading_stops_the_process_beside(played):
     with pytest.raises(KeyboardInterrupt):
         verified_with(played.url(), hashes_and_process, beside=True, advance=interrupted)
     assert multiprocessing.active_children() == []
+
+
+def writing_while_verifying(monkeypatch, run) -> None:
+    """A command recorded (with its read-model rows) once verify has read the tables' tracking row,
+    just before the tables' rows are read beside the chain's reading."""
+    stored_as_tracked = sql.stored_as_tracked
+
+    def after_a_write(store: Store, tracked: sql.TrackingRow) -> sql.StoredReadModels | None:
+        written = run("roll", "2D6", "--for", "meanwhile", "--dice", "2,4")
+        assert written.exit_code == 0, written.output
+        return stored_as_tracked(store, tracked)
+
+    monkeypatch.setattr(sql, "stored_as_tracked", after_a_write)
+
+
+def test_a_command_recorded_while_verifying_leaves_the_tables_as_the_reading_began(played, outcomes, monkeypatch):
+    """Where a writer moved the tables on, their rows are read in the transaction their tracking
+    row was read in: read as they are, they would hold rows of a position the chain it read does
+    not reach, and verify would name one."""
+    writing_while_verifying(monkeypatch, played)
+    for beside_from, events in ((ONE_PROCESS, 25), (BESIDE, 27)):
+        stored_chain.BESIDE_FROM = beside_from
+        result = played("verify")
+        assert result.exit_code == 0, result.output
+        assert f"{events} events in " in result.output.splitlines()[0]
+        assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
+    assert came_back(outcomes)
+    assert len(played.log()) == 29  # both writes were recorded
+
+
+def test_where_nothing_moved_the_tables_are_read_beside_the_chain_alone(answers, outcomes, monkeypatch):
+    def read_as_held(_held: sql.HeldReadModels) -> None:
+        raise AssertionError("read in the held transaction, though nothing had moved")
+
+    monkeypatch.setattr(sql.HeldReadModels, "read", read_as_held)
+    given = answers()
+    assert given[BESIDE] == given[ONE_PROCESS]
+    assert given[BESIDE][0] == 0
+    assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in given[BESIDE][1]
+    assert came_back(outcomes)
+
+
+@pytest.mark.postgres
+def test_a_command_recorded_while_verifying_on_postgresql_leaves_the_tables_as_the_reading_began(
+        fresh_postgres, cli, outcomes, monkeypatch):
+    def run(*args: str):
+        return cli.runner.invoke(main, ["--store", fresh_postgres, *args])
+
+    for args in (["new", "League"], ["warband", "add", "Reavers", "--player", "Bo"]):
+        assert run(*args).exit_code == 0
+    writing_while_verifying(monkeypatch, run)
+    for beside_from in (ONE_PROCESS, BESIDE):
+        stored_chain.BESIDE_FROM = beside_from
+        result = run("verify")
+        assert result.exit_code == 0, result.output
+        assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
+    assert came_back(outcomes)
 
 
 @pytest.mark.postgres
