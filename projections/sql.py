@@ -423,8 +423,8 @@ def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
     cid = str(campaign_id)
     _create_once(store, d)
     with store.sql() as cursor:
-        tracked = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
-    position, head = tracked[0] if tracked else (0, GENESIS)
+        tracked = _tracking_row(cursor, d, cid)
+    position, head = (tracked.position, tracked.head) if tracked else (0, GENESIS)
     if position > state.position:  # another writer committed since `state` was loaded, or events were lost
         since = list(store.records(campaign_id, after=state.position, upto=position))
         if since and (since[-1].position, since[-1].hash) == (position, head):
@@ -592,10 +592,10 @@ def _tracked(cursor: Any, d: Dialect, cid: str, *, read_now: bool) -> HeldReadMo
 
 
 def stored_as_tracked(store: Store, tracked: TrackingRow) -> StoredReadModels | None:
-    """The tables' rows summed up in a transaction of `store`'s own (another process's, beside the
-    chain's reading) where their tracking row is still `tracked`, so they are the rows it tracked;
-    None where it moved on (a writer committed since it was read: `HeldReadModels.read` then reads
-    them as they were)."""
+    """The tables' rows summed up in a transaction of `store`'s own (in a long history, the process
+    beside the chain's reading) where their tracking row is still `tracked`, so they are the rows it
+    tracked; None where it moved on (a writer committed since it was read: `HeldReadModels.read` then
+    reads them as they were)."""
     d = require_sql(store)
     with _readable_tables(), store.sql() as cursor:
         _repeatable_read(cursor, d)
