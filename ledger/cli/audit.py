@@ -109,21 +109,24 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
 def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain, sql.ReadModelCheck | None, list[Any]]:
     """A stored campaign's chain verified, its read models checked against a rebuild, and the ledger
     rolls a league server dealt that it does not hold; a damaged file named first."""
-    with _damage_named_first(store):
+    with _damage_named_first(store) as file_check:
         campaign_id = audit.find_campaign(store, campaign_ref)
         # The tables' tracking row is read before the chain; their rows are summed up beside the
-        # chain's reading (in a long history, by the process that rebuilds them, while it waits for
-        # the first records), or, where a writer moved them on meanwhile, as they were at its start.
+        # chain's reading (by the process that checks a large file, after its check; else, in a long
+        # history, by the process that rebuilds them, while it waits for the first records), or,
+        # where a writer moved them on meanwhile, as they were at its start.
         with sql.held_read_models(store, campaign_id) as held:
+            file_check.start(held.tracked)
 
             def read_models_and_rolls(checked: Store, records: Iterator[Record], voids: list[Record]
                                       ) -> tuple[sql.StoredReadModels | None, dict[str, Any] | None, LedgerRolls]:
-                """The stored read models' sums (None where they moved on), the rebuilt ones, and the
-                ledger rolls recorded. A refusal of the tables is raised here: a chain that does not
-                verify is named first."""
+                """The stored read models' sums (None where they moved on, or are summed up by the
+                file's check), the rebuilt ones, and the ledger rolls recorded. A refusal of the
+                tables is raised here: a chain that does not verify is named first."""
                 if isinstance(held.tracked, LedgerError):
                     raise held.tracked
-                stored = held.stored or (sql.stored_as_tracked(checked, held.tracked) if held.tracked else None)
+                stored = held.stored or (sql.stored_as_tracked(checked, held.tracked)
+                                         if held.tracked and not file_check.sums_tables else None)
                 ledger_rolls: LedgerRolls = set()
                 recorded = _ledger_rolls(records, ledger_rolls)
                 rebuilt = sql.rebuilt_sums(held.tracked, recorded, voids)
@@ -134,6 +137,7 @@ def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain
             with progress("Verifying", store.last_position(campaign_id)) as advance:
                 chain, (stored, rebuilt, ledger_rolls) = audit.verify_store_reading(
                     store, campaign_id, read_models_and_rolls, advance, beside=True)
+            stored = stored or file_check.stored_tables()
             if stored is None:
                 held.read()
                 stored = held.stored
@@ -161,44 +165,96 @@ def _raise_if_damaged(store: Any, *, quick: bool = False) -> None:
 DAMAGE_CHECK_BESIDE_FROM = 8 << 20
 
 
+class _FileCheck:
+    """SQLite's quick check of every page of the file: a small file's at once, a large file's in a
+    process beside the verifying, `start`ed once the tables' tracking row is read. That process,
+    which ends well before the chain's reading, then sums up the read-model tables (where they are
+    still at that tracking row), which the process rebuilding them would otherwise do (it is the
+    longer of the two)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.large = store.opens_elsewhere and store.file_size >= DAMAGE_CHECK_BESIDE_FROM
+        self.checker: Beside | None = None
+        self.outcome: Outcome | None = None  # the checker's, once it came back
+        if not self.large:
+            _raise_if_damaged(store, quick=True)
+
+    @property
+    def sums_tables(self) -> bool:
+        return self.checker is not None
+
+    def start(self, tracked: sql.TrackingRow | LedgerError | None) -> None:
+        if self.large and self.checker is None:
+            tables = tracked if isinstance(tracked, sql.TrackingRow) else None
+            self.checker = Beside.started(functools.partial(_damage_checked, self.store, tables))
+            if self.checker is None:  # no process to be had: checked here
+                self.large = False
+                _raise_if_damaged(self.store, quick=True)
+
+    def stored_tables(self) -> sql.StoredReadModels | None:
+        """The tables' sums the process beside read (None where it did not, or they had moved on),
+        once it ended: IntegrityFailure if it found the file damaged."""
+        if self.checker is None:
+            return None
+        outcome = self.finish()
+        return outcome.result if outcome.done else None
+
+    def finish(self) -> Outcome:
+        """The check's outcome (done here where there was no process beside, or it was lost);
+        IntegrityFailure naming the damage it found."""
+        if self.outcome is None:
+            # a small file was checked at the start; a large one never `start`ed is checked below
+            self.outcome = self.checker.finish() if self.checker is not None else Outcome(done=not self.large)
+            if self.outcome.refused is not None:
+                raise self.outcome.refused
+            if not self.outcome.done:  # lost, or never started: checked here
+                _raise_if_damaged(self.store, quick=True)
+        return self.outcome
+
+    def stop(self) -> None:
+        if self.checker is not None and self.outcome is None:
+            self.checker.stop()
+
+    def named(self, failure: BaseException) -> bool:
+        """Is `failure` the damage this check found (so that the file need not be checked again)?"""
+        return self.outcome is not None and failure is self.outcome.refused
+
+
 @contextlib.contextmanager
-def _damage_named_first(store: Store) -> Iterator[None]:
-    """SQLite's check of the whole file, named instead of anything the block failed on (a damaged
-    file fails in ways of its own), as if it had been checked first. Its quick check of every page
-    runs in any case (a large file's in a process beside the block); the full check, which also
-    matches each index with its table at 2.5 times the cost (most of a verify in a league's store),
-    runs where the quick one finds something or the block failed: an index that does not match its
-    table fails the block where the block reads through it, and elsewhere changes nothing it says."""
-    large = store.opens_elsewhere and store.file_size >= DAMAGE_CHECK_BESIDE_FROM
-    checker = Beside.started(functools.partial(_damage_checked, store)) if large else None
-    if checker is None:
-        _raise_if_damaged(store, quick=True)
+def _damage_named_first(store: Store) -> Iterator[_FileCheck]:
+    """SQLite's check of the whole file (_FileCheck), named instead of anything the block failed on
+    (a damaged file fails in ways of its own), as if it had been checked first. Its quick check of
+    every page runs in any case; the full check, which also matches each index with its table at 2.5
+    times the cost (most of a verify in a league's store), runs where the quick one finds something
+    or the block failed: an index that does not match its table fails the block where the block
+    reads through it, and elsewhere changes nothing it says."""
+    check = _FileCheck(store)
     try:
-        yield
+        yield check
     except BaseException as failure:
-        if checker is not None:
-            checker.stop()
-        if isinstance(failure, Exception):  # not when interrupted
+        check.stop()
+        if isinstance(failure, Exception) and not check.named(failure):  # not when interrupted
             _raise_if_damaged(store)
         raise
-    if checker is not None:
-        _damage_named(store, checker.finish())
+    check.finish()
 
 
-def _damage_checked(store: Store, _items: object) -> None:
-    """The quick check, in the process beside (on the store opened again)."""
+def _damage_checked(store: Store, tracked: sql.TrackingRow | None, _items: object) -> sql.StoredReadModels | None:
+    """The quick check, in the process beside (on the store opened again), then the read-model
+    tables summed up where they are still at `tracked` (None where they moved on, or cannot be
+    read: the first process reads them, and names what keeps them from being read)."""
     again = store.reopened()
     try:
         _raise_if_damaged(again, quick=True)
+        if tracked is None:
+            return None
+        try:
+            return sql.stored_as_tracked(again, tracked)
+        except LedgerError:
+            return None
     finally:
         again.close()
-
-
-def _damage_named(store: Store, outcome: Outcome) -> None:
-    if outcome.refused is not None:
-        raise outcome.refused
-    if not outcome.done:  # the process beside was lost: checked here
-        _raise_if_damaged(store, quick=True)
 
 
 LedgerRolls = set[tuple[int | None, int]]  # (epoch, roll number)

@@ -152,6 +152,9 @@ def test_a_damaged_file_is_named_alike_beside(answers, outcomes, played, databas
     """Named before anything else, whether SQLite's check ran first here or beside the reading."""
     monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0 if damage_checked_beside else 10**12)
     flip_last_byte_of(database.path, tree)
+    checked_here = []  # SQLite's checks run in this process
+    damage = Store.damage
+    monkeypatch.setattr(Store, "damage", lambda store, **quick: checked_here.append(quick) or damage(store, **quick))
     given = answers()
     assert given[BESIDE] == given[ONE_PROCESS]
     damaged = (f"the store {played.url()} is damaged (SQLite finds: {found}); restore a copy made by `campaign "
@@ -160,6 +163,8 @@ def test_a_damaged_file_is_named_alike_beside(answers, outcomes, played, databas
     refusals = [str(outcome.refused) for outcome in outcomes if outcome.refused is not None]
     # named beside where the quick check ran there and found it; else here, after the reading failed
     assert refusals == ([damaged, damaged] if damage_checked_beside and quick_check_finds else [])
+    # what the check beside found is not looked for again here
+    assert (checked_here == []) == (damage_checked_beside and quick_check_finds)
 
 
 # --- the reading itself ------------------------------------------------------------------------------
@@ -272,6 +277,39 @@ def test_a_command_recorded_while_verifying_leaves_the_tables_as_the_reading_beg
         assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
     assert came_back(outcomes)
     assert len(played.log()) == 29  # both writes were recorded
+
+
+def test_a_command_recorded_while_a_large_file_is_checked_leaves_the_tables_as_the_reading_began(
+        played, outcomes, monkeypatch):
+    """The process checking a large file sums the tables up after its check, by which time a writer
+    (here, that process itself) moved them on: they are read in the held transaction instead."""
+    monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0)
+    writing_while_verifying(monkeypatch, played)
+    for beside_from in (ONE_PROCESS, BESIDE):
+        stored_chain.BESIDE_FROM = beside_from
+        result = played("verify")
+        assert result.exit_code == 0, result.output
+        assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
+    assert came_back(outcomes)
+    assert len(played.log()) == 29  # both writes were recorded
+    assert not any(isinstance(outcome.result, sql.StoredReadModels) for outcome in outcomes)
+
+
+@pytest.mark.parametrize("beside_from", [ONE_PROCESS, BESIDE])
+def test_where_a_large_file_is_checked_beside_that_process_sums_the_tables_up(played, outcomes, monkeypatch,
+                                                                              beside_from):
+    """Not the process rebuilding them (whose work is the longer), nor this one."""
+    monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0)
+    stored_chain.BESIDE_FROM = beside_from
+    monkeypatch.setattr(sql.HeldReadModels, "read", lambda _held: pytest.fail("read in the held transaction"))
+    result = played("verify")
+    assert result.exit_code == 0, result.output
+    assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
+    summed = [outcome.result for outcome in outcomes if isinstance(outcome.result, sql.StoredReadModels)]
+    assert [stored.tracked.position for stored in summed] == [25]
+    rebuilt_beside = [outcome.result for outcome in outcomes if isinstance(outcome.result, tuple)]
+    # (the snapshot matches, what the reading gave: the stored sums, the rebuilt ones, the ledger rolls)
+    assert [read[0] for _matches, read in rebuilt_beside] == ([None] if beside_from == BESIDE else [])
 
 
 def test_where_nothing_moved_the_tables_are_read_beside_the_chain_alone(answers, outcomes, monkeypatch):
