@@ -21,6 +21,7 @@ from ledger.trail import (  # noqa: F401
     FORMAT,
     FORMAT_VERSION,
     Annotator,
+    ImportCheck,
     check_before_import,
     deck_orders,
     import_chain,

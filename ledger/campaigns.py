@@ -77,7 +77,8 @@ class Ledger(SeedKeeping, PendingDecisions):
         needed: copying costs), the state after them, the records), and may
         return a writer, run with a cursor inside the commit's own database transaction after the
         records (Store.append), so that what follows from them (the read models) is stored with
-        them in one durable commit."""
+        them in one durable commit. An adopted history is handed to them whole (a History, the
+        state after it complete once the records are stored, with no state before it)."""
         self.store = store
         self.clock = clock or utc_now
         self.on_commit = list(on_commit)
@@ -267,11 +268,15 @@ class Ledger(SeedKeeping, PendingDecisions):
                 pause_before_try(tries)
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
-    def adopt(self, campaign_id: uuid.UUID, history: History) -> CampaignState:
+    def adopt(
+        self, campaign_id: uuid.UUID, history: History, *, before_commit: Callable[[], None] = lambda: None
+    ) -> CampaignState:
         """Store a history sealed and checked elsewhere (an imported trail, its numbers checked
-        with `check_numbers`) as it is, in one atomic save, then snapshot it and bring the read
-        models up to date as after any commit. The history is read again for each of these, never
-        held, so a history of any length takes the same memory."""
+        with `check_numbers`) as it is, with what the in-commit hooks write of it (the read models),
+        in one atomic save, then snapshot it and run the commit hooks as after any commit.
+        `before_commit` is called before that save is committed: what it raises stores nothing.
+        The history is read again for each of these, never held, so a history of any length takes
+        the same memory."""
         state = CampaignState()
         voided = voids_in(history.voids)
 
@@ -280,7 +285,9 @@ class Ledger(SeedKeeping, PendingDecisions):
                 apply_record(state, record, record.tx in voided)
                 yield record
 
-        self.store.append(campaign_id, History(folded(), history.count, history.voids))  # read once
+        hooked = (hook(self, campaign_id, None, state, history) for hook in self.in_commit)
+        self.store.append(campaign_id, History(folded(), history.count, history.voids),  # read once
+                          within=[writer for writer in hooked if writer is not None], before_commit=before_commit)
         self.store.set_current_campaign(campaign_id)
         encoded = encode_state(state)
         self.store.save_snapshot(campaign_id, state.position, encoded)

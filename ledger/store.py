@@ -625,27 +625,30 @@ class Store:
                         for version, topic, state in plain.fetchall()]
 
     def append(
-        self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Callable[[Any], None]] = ()
+        self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Callable[[Any], None]] = (),
+        before_commit: Callable[[], None] = lambda: None,
     ) -> None:
         """Store one transaction atomically; another writer's records at these positions → Conflict.
         A long history (an imported trail) is encoded and written a page at a time inside one
         database transaction, so its encoded form is never held whole. Each of `within` (not for
         memory://, which has no database transaction) is then run with the transaction's cursor, so
         that what it writes is committed with the records, durably, once; if one fails, the
-        transaction is undone and the records are stored alone."""
+        transaction is undone and the records are stored alone. `before_commit` is called last: what
+        it raises undoes the transaction (an import waits there for its check beside)."""
         try:
             if self.kind == "popo":
                 items = [self._item(campaign_id, record) for record in records]
                 if items and self.last_position(campaign_id) < (after := items[0].originator_version - 1):
                     _refuse_gap(after)
+                before_commit()
                 # Not Application.save, which checks every item against protocols (slow).
                 self.app.events.put(items)
                 return
             if within:
                 with contextlib.suppress(_WriterFailed):
-                    self._insert(campaign_id, records, within)
+                    self._insert(campaign_id, records, within, before_commit)
                     return
-            self._insert(campaign_id, records, ())
+            self._insert(campaign_id, records, (), before_commit)
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 
@@ -654,11 +657,13 @@ class Store:
         return Item(campaign_id, record.position, ev.tag_of(record.event), record)
 
     def _insert(
-        self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]]
+        self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]],
+        before_commit: Callable[[], None],
     ) -> None:
-        """The records a page at a time, then `within`, in one database transaction; Conflict when a
-        page does not follow an event stored (the store holds fewer than its writer believed: a copy
-        of an older file put back under a running process), so that no gap is ever left."""
+        """The records a page at a time, then `within`, then `before_commit`, in one database
+        transaction; Conflict when a page does not follow an event stored (the store holds fewer
+        than its writer believed: a copy of an older file put back under a running process), so
+        that no gap is ever left."""
         items = (self._item(campaign_id, record) for record in records)
         with self.sql() as cursor, self._pipeline(cursor) as pipeline:
             while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
@@ -672,6 +677,7 @@ class Store:
                 pipeline.sync()  # what the writers sent fails here, not with the commit
             except Exception as error:  # the records are stored whatever went wrong after them
                 raise _WriterFailed from error
+            before_commit()
 
     def _pipeline(self, cursor: Any) -> contextlib.AbstractContextManager[Any]:
         """On PostgreSQL, the transaction's statements sent together (psycopg's pipeline mode): the

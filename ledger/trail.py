@@ -4,8 +4,10 @@ is re-decided under the rules in force at it. docs/audit-format.md describes the
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import os
 import shutil
 import tempfile
 import uuid
@@ -19,6 +21,7 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
+from ledger.beside import LOST, Beside
 from ledger.campaigns import History, Ledger
 from ledger.chain import Chain, ChainChecker, Entry, Progress, die_sides, entry_of, record_of
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
@@ -132,8 +135,13 @@ class _Line:
     raw: bytes
 
 
+READ_CHUNK = 1 << 20  # bytes of a trail file read at once
+
+
 class _TrailFile:
-    """A trail's bytes, read line by line as often as asked (a pipe is copied to a temporary file first)."""
+    """A trail's bytes, read line by line as often as asked (a pipe is copied to a temporary file
+    first). A file is read at its own offsets (os.pread), not the one its descriptor shares with a
+    process forked beside this one, so that both can read it at once (import's check does)."""
 
     def __init__(self, data: bytes | BinaryIO):
         if isinstance(data, bytes):
@@ -145,15 +153,34 @@ class _TrailFile:
             shutil.copyfileobj(data, self.file)
             self.file.seek(0)  # the copy is read from its start
         self.start = self.file.tell()
+        try:
+            self.descriptor: int | None = self.file.fileno()
+        except (OSError, ValueError):  # io.UnsupportedOperation: a stream in memory
+            self.descriptor = None
 
     def raw_lines(self) -> Iterator[tuple[int, bytes]]:
         """Each line of a trail, numbered from 1, without its newline (optional after the last line)."""
-        self.file.seek(self.start)
         number = 0
-        for number, raw in enumerate(self.file, start=1):
-            yield number, raw[:-1] if raw.endswith(b"\n") else raw
+        for number, raw in enumerate(self._lines(), start=1):
+            yield number, raw
         if number == 0:
             raise BadInput("the trail is empty")
+
+    def _lines(self) -> Iterator[bytes]:
+        offset, rest = self.start, b""
+        while chunk := self._read_at(offset):
+            offset += len(chunk)
+            lines = (rest + chunk).split(b"\n")
+            rest = lines.pop()
+            yield from lines
+        if rest:
+            yield rest
+
+    def _read_at(self, offset: int) -> bytes:
+        if self.descriptor is not None:
+            return os.pread(self.descriptor, READ_CHUNK, offset)
+        self.file.seek(offset)  # in this process's memory
+        return self.file.read(READ_CHUNK)
 
     def event_lines(self) -> Iterator[tuple[int, bytes]]:
         """The lines after the header, read again (a verified chain stops before its trailer)."""
@@ -403,6 +430,47 @@ def check_before_import(chain: Chain, seed_of: SeedLookup) -> None:
     problems.raise_first(problems.numbers, problems.rules, problems.secret_dice, problems.stored_differently)
 
 
+class ImportCheck:
+    """`check_before_import`, run in a process forked beside the import where one can be (each
+    reads the trail at its own offsets), while the import stores the trail and its read-model rows
+    in a database transaction that waits for `verdict` before it commits; done by `verdict` itself
+    otherwise. Used as a context: a refusal of the trail is named before whatever the import then
+    failed on, as if the trail had been checked first; an interrupt stops the process beside."""
+
+    def __init__(self, chain: Chain, seed_of: SeedLookup):
+        self.chain, self.seed_of = chain, seed_of
+        self.beside = Beside.started(functools.partial(_checked_beside, chain, seed_of))
+        self.done = False
+
+    def verdict(self) -> None:
+        """Once the trail is checked: what the check refused, raised here."""
+        if self.done:
+            return
+        self.done = True
+        outcome = self.beside.finish() if self.beside is not None else LOST
+        if outcome.refused is not None:
+            raise outcome.refused
+        if not outcome.done:  # no process beside, or it was lost: checked here
+            check_before_import(self.chain, self.seed_of)
+        elif self.chain.advance is not None:
+            self.chain.advance(self.chain.count)  # the reading done beside, as progress
+
+    def __enter__(self) -> ImportCheck:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, failure: BaseException | None, _traceback: Any) -> None:
+        if failure is None or isinstance(failure, Exception):
+            self.verdict()  # on a failure, raises the check's refusal in its place (if it refused)
+        elif self.beside is not None:
+            self.beside.stop()
+
+
+def _checked_beside(chain: Chain, seed_of: SeedLookup, _items: object) -> bool:
+    chain.advance = None  # the progress shown is the first process's
+    check_before_import(chain, seed_of)
+    return True
+
+
 @dataclass
 class _ImportProblems:
     """The first problem of each kind an import refuses, found in one reading of a verified chain
@@ -492,12 +560,14 @@ class _SecretDice:
         return self.seeds[epoch]
 
 
-def import_chain(ledger: Ledger, chain: Chain, *, rechecked: bool = False) -> CampaignState:
+def import_chain(
+    ledger: Ledger, chain: Chain, *, rechecked: bool = False, before_commit: Callable[[], None] = lambda: None
+) -> CampaignState:
     """Store a verified trail's records exactly (same positions, transactions, actors, times, hashes)
     in one atomic save, so the imported campaign has the same head — once every transaction is
     re-decided under the rules in force at it, as `replay --check` does (`rechecked`:
-    `check_before_import` has passed already, with the seeds this store keeps). The trail is read
-    again for each step, never held."""
+    `check_before_import` has passed already, with the seeds this store keeps, or is passed by
+    `before_commit`, an ImportCheck's verdict). The trail is read again for each step, never held."""
     store = ledger.store
     if not rechecked:
         problems = _ImportProblems.of(chain, store.seed)
@@ -510,4 +580,4 @@ def import_chain(ledger: Ledger, chain: Chain, *, rechecked: bool = False) -> Ca
         if (name or "").lower() == chain.name.lower():
             raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
                            "the hashed history, so import into another store")
-    return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids))
+    return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids), before_commit=before_commit)

@@ -315,21 +315,29 @@ def _keep(store: Store, campaign_id: str, tracked: Tracked) -> None:
 
 
 def in_commit(
-    ledger: Any, campaign_id: uuid.UUID, before: Callable[[], CampaignState], after: CampaignState,
-    records: Sequence[Record],
+    ledger: Any, campaign_id: uuid.UUID, before: Callable[[], CampaignState] | None, after: CampaignState,
+    records: Sequence[Record] | History,
 ) -> Callable[[Any], None] | None:
     """The `Ledger.in_commit` hook: the rows of the transactions about to be committed (the state
     `before()` and `after` them), computed now, and a writer that stores them inside the commit's own
     database transaction, with the tracking row moved from the head they follow to theirs, if it is
     there. The current tables then hold the rows of the state before, as a rebuild gives them: they
     are compared with those (or with the rows this process wrote, when it wrote them at that head),
-    not read back.
+    not read back. A whole history adopted (an import) has its rows computed as they are written.
     None where that cannot be (no SQL, a void, a new campaign, any failure computing the rows):
     on_commit then brings the tables up to date after the commit, as before, and reports what fails."""
     store = ledger.store
     d = dialect(store)
+    if d is None:
+        return None
+    if isinstance(records, History):
+        try:
+            _create_once(store, d)
+        except Exception:  # noqa: BLE001 - the events are committed whatever went wrong here
+            return None
+        return functools.partial(_history_rows, d=d, campaign_id=str(campaign_id), history=records)
     follows = (records[0].position - 1, records[0].prev_hash)
-    if d is None or records[0].position == 1 or not _appendable(records, *follows):
+    if records[0].position == 1 or not _appendable(records, *follows):
         return None
     cid = str(campaign_id)
     try:
@@ -396,10 +404,14 @@ def _write_history(store: Store, d: Dialect, campaign_id: str, history: History)
     """A whole history just stored (an import): its rows written as they are computed, a page at a
     time, in one SQL transaction (no other writer knows the campaign yet)."""
     with store.sql() as cursor:
-        position, _head = _lock_tracking(cursor, d, campaign_id)
-        if position >= history.count:
-            return REFLECTED
-        _replace(cursor, d, campaign_id, rows_in_pages(history, history.voids))
+        return _history_rows(cursor, d=d, campaign_id=campaign_id, history=history)
+
+
+def _history_rows(cursor: Any, *, d: Dialect, campaign_id: str, history: History) -> str:
+    position, _head = _lock_tracking(cursor, d, campaign_id)
+    if position >= history.count:
+        return REFLECTED
+    _replace(cursor, d, campaign_id, rows_in_pages(history, history.voids))
     return RECOMPUTED
 
 

@@ -426,11 +426,14 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     # The trail is read four times, never held: verified, re-decided, stored, and its read-model rows.
     with progress("Importing", 4 * _events_in(trail)) as advance:
         chain = audit.read_trail(trail, void_annotations, advance)
-        rechecked = uses_key_file(session.store_url)
-        if rechecked:  # checked before the store is opened (its seeds are the key file's): a refusal creates no file
+        if uses_key_file(session.store_url):
+            # Re-decided beside the storing (its seeds are the key file's, not the store's), which
+            # commits once it passed: a refusal stores nothing, and leaves no file it created.
             keys = KeyFile()
-            audit.check_before_import(chain, lambda cid, epoch: keys.seed(str(cid), epoch))
-        state = audit.import_chain(session.ledger, chain, rechecked=rechecked)
+            with audit.ImportCheck(chain, lambda cid, epoch: keys.seed(str(cid), epoch)) as checking:
+                state = audit.import_chain(session.ledger, chain, rechecked=True, before_commit=checking.verdict)
+        else:
+            state = audit.import_chain(session.ledger, chain)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
                f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
     if session.ledger.store.seed(uuid.UUID(chain.campaign_id), state.epoch) is not None:

@@ -1,0 +1,194 @@
+"""`campaign import` into a store whose seeds are the key file's re-decides the trail in a process
+forked beside the one storing it (ledger.trail.ImportCheck), and the storing's one database
+transaction (the events and their read-model rows) commits once that check has passed. Every
+answer is the one given when the trail is checked first, in this process: an honest trail imports
+to the same head, a refusal stores nothing (in a new store, or one holding other campaigns) and is
+named before anything the storing failed on, and the check is done here where the other process
+is lost."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import signal
+import sqlite3
+import uuid
+
+import pytest
+
+from ledger import audit, campaigns, trail as trails
+from ledger.beside import Beside, Outcome
+from ledger.errors import IntegrityFailure
+from ledger.store import Store
+from projections.history import void_annotations
+
+HERE, BESIDE = "here", "beside"
+FORGED = ("Error: T2: would now produce 2 events instead of 3 — the rules in force at it do not produce the "
+          "trail's events from its command and dice; nothing imported\n")
+
+
+@pytest.fixture(autouse=True)
+def outcomes(monkeypatch) -> list[Outcome]:
+    """The outcomes that came back from the process beside."""
+    came_back: list[Outcome] = []
+    finish = Beside.finish
+
+    def recorded(self: Beside) -> Outcome:
+        came_back.append(finish(self))
+        return came_back[-1]
+
+    monkeypatch.setattr(Beside, "finish", recorded)
+    return came_back
+
+
+@pytest.fixture
+def both_ways(played, monkeypatch):
+    """`both_ways(*args, store=…)`: the exit code and output of `campaign *args`, the check run
+    beside the storing and in this process first (no process to be had), each into the same store
+    as it was before."""
+    started = Beside.started
+
+    def run(*args: str, store: str) -> dict[str, tuple[int, str]]:
+        path = played.folder / store
+        before = path.read_bytes() if path.exists() else None
+        given = {}
+        for where in (BESIDE, HERE):
+            if before is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(before)
+            monkeypatch.setattr(Beside, "started", started if where == BESIDE else lambda *_args, **_kw: None)
+            result = played(*args, store=store)
+            given[where] = (result.exit_code, result.output)
+        return given
+
+    return run
+
+
+def forge(trail) -> None:
+    """A treasury change slipped into T2, the chain hashed again over it: it verifies as a chain,
+    but the rules do not produce it."""
+    lines = trail.lines()
+    enlisted = next(i for i, line in enumerate(lines) if line.get("type") == "warband.enlisted")
+    lines.insert(enlisted + 1, {**lines[enlisted], "type": "treasury.changed",
+                                "payload": {"warband": "rattenfanger", "delta": -1000000, "reason": "fine"}})
+    for position, line in enumerate((line for line in lines if "kind" not in line), start=1):
+        line["position"] = position
+    lines[-1]["count"] += 1
+    trail.write(lines, rehash=True)
+
+
+def came_back(outcomes: list[Outcome]) -> bool:
+    return bool(outcomes) and all(outcome.done or outcome.refused is not None for outcome in outcomes)
+
+
+def test_an_honest_trail_imports_alike_beside(played, trail, both_ways, outcomes):
+    given = both_ways("import", str(trail.path), store="copy.db")
+    assert given[BESIDE] == given[HERE]
+    assert given[BESIDE][0] == 0
+    assert given[BESIDE][1].endswith(f"Head {played.show()['head']}\n")
+    assert outcomes == [Outcome(done=True, result=True)]  # checked beside, once
+    verified = played("verify", store="copy.db")
+    assert verified.exit_code == 0
+    assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in verified.output
+
+
+def test_a_refused_trail_leaves_no_new_store_behind(played, trail, both_ways, outcomes):
+    forge(trail)
+    assert both_ways("import", str(trail.path), store="copy.db") == {BESIDE: (3, FORGED), HERE: (3, FORGED)}
+    assert not (played.folder / "copy.db").exists()
+    assert [str(outcome.refused) for outcome in outcomes] == [FORGED[len("Error: "):-1]]
+
+
+def test_a_refused_trail_leaves_a_store_of_other_campaigns_as_it_was(played, trail, both_ways, monkeypatch):
+    monkeypatch.setattr(campaigns, "uuid", uuid)  # another campaign id than the fixture's
+    assert played("new", "Other", store="other.db").exit_code == 0
+    assert played("warband", "add", "Reavers", "--player", "Bo", store="other.db").exit_code == 0
+    with sqlite3.connect(played.folder / "other.db") as conn:
+        tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        before = {name: sorted(conn.execute(f"SELECT * FROM {name}")) for name in tables}
+    forge(trail)
+    assert both_ways("import", str(trail.path), store="other.db") == {BESIDE: (3, FORGED), HERE: (3, FORGED)}
+    with sqlite3.connect(played.folder / "other.db") as conn:
+        assert {name: sorted(conn.execute(f"SELECT * FROM {name}")) for name in tables} == before
+
+
+def test_the_trails_refusal_is_named_before_what_the_storing_refuses(played, trail, both_ways):
+    """The campaign is in the store already, and the trail does not follow the rules: as when the
+    trail is checked first, the trail's fault is named."""
+    forge(trail)
+    assert both_ways("import", str(trail.path), store="c.db") == {BESIDE: (3, FORGED), HERE: (3, FORGED)}
+    assert played.show()["events"] == 25
+
+
+def killed_beside(chain, seed_of, items) -> bool:
+    os.kill(os.getpid(), signal.SIGKILL)
+    return True
+
+
+@pytest.mark.parametrize("forged, answer", [(False, 0), (True, 3)])
+def test_where_the_process_beside_is_lost_the_trail_is_checked_here(played, trail, outcomes, monkeypatch, forged,
+                                                                     answer):
+    if forged:
+        forge(trail)
+    monkeypatch.setattr(trails, "_checked_beside", killed_beside)
+    result = played("import", str(trail.path), store="copy.db")
+    assert (result.exit_code, result.output == FORGED) == (answer, forged)
+    assert (played.folder / "copy.db").exists() != forged
+    assert len(outcomes) == 1 and not outcomes[0].done and outcomes[0].refused is None  # lost
+    assert multiprocessing.active_children() == []
+
+
+def test_an_interrupted_import_stops_the_process_beside(played, trail, tmp_path):
+    chain = audit.read_trail(trail.path.read_bytes(), void_annotations)
+    store = Store("sqlite:///" + str(tmp_path / "copy.db"))
+    try:
+        with pytest.raises(KeyboardInterrupt), audit.ImportCheck(chain, lambda _cid, _epoch: None):
+            raise KeyboardInterrupt
+    finally:
+        store.close()
+    assert multiprocessing.active_children() == []
+
+
+class OffsetShared(io.FileIO):
+    """A trail file whose offset another process shares: reading it through that offset (read,
+    seek, iteration) fails the test once it is open."""
+
+    def tell(self) -> int:
+        return 0
+
+    def read(self, *_args):
+        raise AssertionError("read at the offset another process shares")
+
+    readinto = readline = readall = read
+
+    def seek(self, *_args):
+        raise AssertionError("moved the offset another process shares")
+
+
+def test_a_trail_file_is_read_at_its_own_offsets(trail):
+    """Import's check beside reads the file the storing reads, through the descriptor both processes
+    share: each reading keeps to its own offsets, so that neither moves the other's."""
+    with OffsetShared(trail.path, "r") as file:
+        chain = audit.read_trail(file, void_annotations)
+        pairs = list(zip(chain.records, chain.records))  # two readings at once, too
+    assert len(pairs) == 25 and all(first == second for first, second in pairs)
+
+
+def test_a_trail_changed_under_the_check_beside_is_refused(played, trail, monkeypatch):
+    """The check beside reads the trail again, as the storing does: each reading is held to the
+    bytes verified first."""
+    checked = trails._checked_beside
+
+    def after_an_edit(chain, seed_of, items) -> bool:
+        trail.path.write_bytes(trail.path.read_bytes().replace(b'"actor":"arbiter"', b'"actor":"forger!"', 1))
+        return checked(chain, seed_of, items)
+
+    monkeypatch.setattr(trails, "_checked_beside", after_an_edit)
+    result = played("import", str(trail.path), store="copy.db")
+    assert result.exit_code == 3
+    assert result.output.startswith("Error: line ") and "changed since it was verified" in result.output
+    assert not (played.folder / "copy.db").exists()
+    with pytest.raises(IntegrityFailure):  # and the file as it now is does not verify
+        audit.read_trail(trail.path.read_bytes(), void_annotations)
