@@ -5,6 +5,7 @@ is re-decided under the rules in force at it. docs/audit-format.md describes the
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import json
 import os
@@ -23,7 +24,7 @@ from ledger import events as ev
 from ledger import rulesets
 from ledger.beside import LOST, Beside
 from ledger.campaigns import History, Ledger
-from ledger.chain import Chain, ChainChecker, Entry, Progress, die_sides, entry_of, record_of
+from ledger.chain import READ_DIGEST, Chain, ChainChecker, Entry, Progress, die_sides, entry_of, read_digest, record_of
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
 from ledger.records import GENESIS, Record, check_numbers, event_from_body
 from ledger.rechecking import recheck
@@ -314,11 +315,11 @@ def _trailer_seeds(line: _Line) -> dict[int, tuple[str, str]]:
     return {int(epoch): (seed, where) for epoch, seed in seeds.items()}
 
 
-def read_trail(data: bytes | BinaryIO, annotate: Annotator, advance: Progress | None = None) -> Chain:
+def read_trail(data: bytes | BinaryIO | _TrailFile, annotate: Annotator, advance: Progress | None = None) -> Chain:
     """Verify an exported trail on its own, line by line; the first line that does not verify is
     named. `advance` is told how many events each reading of the trail has got through."""
     rulesets.load_rulesets()
-    trail = _TrailFile(data)
+    trail = data if isinstance(data, _TrailFile) else _TrailFile(data)
     checker = ChainChecker(advance=advance)
     annotations = _AnnotationsRead()
     header: _Line | None = None
@@ -430,45 +431,140 @@ def check_before_import(chain: Chain, seed_of: SeedLookup) -> None:
     problems.raise_first(problems.numbers, problems.rules, problems.secret_dice, problems.stored_differently)
 
 
-class ImportCheck:
-    """`check_before_import`, run in a process forked beside the import where one can be (each
-    reads the trail at its own offsets), while the import stores the trail and its read-model rows
-    in a database transaction that waits for `verdict` before it commits; done by `verdict` itself
-    otherwise. Used as a context: a refusal of the trail is named before whatever the import then
-    failed on, as if the trail had been checked first; an interrupt stops the process beside."""
+def import_trail(
+    ledger_of: Callable[[], Ledger], data: bytes | BinaryIO, annotate: Annotator, seed_of: SeedLookup,
+    advance: Progress | None = None,
+) -> tuple[Chain | _Verified, CampaignState]:
+    """Import a trail into a store whose seeds are the key file's (`seed_of`; `ledger_of` opens the
+    store): verified and re-decided (`read_trail`, `check_before_import`) in a process forked beside
+    this one, while this one stores the trail as it reads it (the events and their read-model rows,
+    in one database transaction) and commits once the trail passed and proved to be the one stored.
+    Where no process can be had, or it was lost, or the trail read here is not the one verified
+    there (edited meanwhile), it is verified and checked here first, then stored. A refusal of the
+    trail is named before anything the storing refused, as if the trail had been checked first.
+    (the trail as verified, the state it imports)"""
+    trail = _TrailFile(data)
+    with _VerifiedBeside(trail, annotate, seed_of) as verifying:
+        if verifying.beside is not None:
+            read = _as_read(trail, advance)
+            try:
+                state = import_chain(ledger_of(), read, rechecked=True,
+                                     before_commit=functools.partial(verifying.check_read, read))
+            except _NotAsVerified:
+                pass
+            else:
+                return verifying.verified(), state
+        chain = verifying.here(advance)
+        return chain, import_chain(ledger_of(), chain, rechecked=True)
 
-    def __init__(self, chain: Chain, seed_of: SeedLookup):
-        self.chain, self.seed_of = chain, seed_of
-        self.beside = Beside.started(functools.partial(_checked_beside, chain, seed_of))
-        self.done = False
 
-    def verdict(self) -> None:
-        """Once the trail is checked: what the check refused, raised here."""
-        if self.done:
-            return
-        self.done = True
-        outcome = self.beside.finish() if self.beside is not None else LOST
-        if outcome.refused is not None:
-            raise outcome.refused
-        if not outcome.done:  # no process beside, or it was lost: checked here
-            check_before_import(self.chain, self.seed_of)
-        elif self.chain.advance is not None:
-            self.chain.advance(self.chain.count)  # the reading done beside, as progress
+@dataclass(frozen=True)
+class _Verified:
+    """What the process beside verified of a trail, and what the trail read here must match."""
 
-    def __enter__(self) -> ImportCheck:
+    campaign_id: str
+    name: str
+    count: int
+    transactions: int
+    voids: list[tuple[int, str]]  # (position, hash) of each transaction.voided record
+    lines: bytes  # a digest of every event line's read digest, in order
+
+    @classmethod
+    def of(cls, chain: Chain) -> _Verified:
+        return cls(chain.campaign_id, chain.name, chain.count, chain.transactions,
+                   [(void.position, void.hash) for void in chain.voids],
+                   hashlib.sha256(chain.read_digests).digest())
+
+    def same_trail(self, other: _Verified) -> bool:
+        return (self.campaign_id, self.name, self.count, self.voids, self.lines) == (
+            other.campaign_id, other.name, other.count, other.voids, other.lines)
+
+
+class _NotAsVerified(Exception):
+    """The trail read here for storing is not the one verified beside: stored nothing, done again here."""
+
+
+class _VerifiedBeside:
+    """`read_trail` and `check_before_import` in a process forked beside this one (each reads the
+    trail at its own offsets), where one can be. Used as a context: where the block failed, the
+    trail's refusal is raised in its place; an interrupt stops the process beside."""
+
+    def __init__(self, trail: _TrailFile, annotate: Annotator, seed_of: SeedLookup):
+        self.trail, self.annotate, self.seed_of = trail, annotate, seed_of
+        self.beside = Beside.started(functools.partial(_verified_beside, trail, annotate, seed_of))
+        self.outcome: Any = None
+
+    def verified(self) -> _Verified:
+        """What the process beside verified (_NotAsVerified where it was lost); its refusal raised."""
+        if self.outcome is None:
+            self.outcome = self.beside.finish() if self.beside is not None else LOST
+        if self.outcome.refused is not None:
+            raise self.outcome.refused
+        if not self.outcome.done:
+            raise _NotAsVerified
+        return self.outcome.result
+
+    def check_read(self, read: Chain) -> None:
+        """Before the storing commits: the trail passed, and is the one read here."""
+        if not self.verified().same_trail(_Verified.of(read)):
+            raise _NotAsVerified
+        if read.advance is not None:
+            read.advance(2 * read.count)  # the readings done beside, as progress
+
+    def here(self, advance: Progress | None) -> Chain:
+        chain = read_trail(self.trail, self.annotate, advance)
+        check_before_import(chain, self.seed_of)
+        return chain
+
+    def __enter__(self) -> _VerifiedBeside:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, failure: BaseException | None, _traceback: Any) -> None:
-        if failure is None or isinstance(failure, Exception):
-            self.verdict()  # on a failure, raises the check's refusal in its place (if it refused)
-        elif self.beside is not None:
-            self.beside.stop()
+        if failure is None:
+            return
+        if not isinstance(failure, Exception):
+            if self.beside is not None:
+                self.beside.stop()
+            return
+        try:
+            self.verified()  # the trail's refusal, in place of the failure
+        except _NotAsVerified:
+            self.here(None)
 
 
-def _checked_beside(chain: Chain, seed_of: SeedLookup, _items: object) -> bool:
-    chain.advance = None  # the progress shown is the first process's
+def _verified_beside(trail: _TrailFile, annotate: Annotator, seed_of: SeedLookup, _items: object) -> _Verified:
+    chain = read_trail(trail, annotate)  # no progress shown: the first process's is
     check_before_import(chain, seed_of)
-    return True
+    return _Verified.of(chain)
+
+
+_VOIDED = b'"type":"transaction.voided"'  # in an event line as the export writes it
+
+
+def _as_read(trail: _TrailFile, advance: Progress | None) -> Chain:
+    """The trail as the storing reads it while the process beside verifies it: the campaign its
+    header names, the read digest of each event line (what the storing's readings are held to, and
+    what the verified chain's must be), its transaction.voided records (of lines as the export
+    writes them). Nothing is checked here: the fields the storing does not use are left empty, and
+    what it does use is compared with the verified chain before the commit (_Verified)."""
+    lines = trail.raw_lines()
+    _first, raw_header = next(lines)
+    campaign = _line(1, raw_header).obj.get("campaign")
+    read_digests = bytearray()
+    voids: list[Record] = []
+    previous: tuple[int, bytes] | None = None
+    for number, raw in lines:  # each line but the last (the trailer) is an event line
+        if previous is not None:
+            read_digests += read_digest(previous[1])
+            if _VOIDED in previous[1]:
+                voids.append(_verified_line_record(*previous))
+        previous = number, raw
+    campaign = campaign if isinstance(campaign, dict) else {}
+    return Chain(source=trail.event_lines, read_again=_verified_line_entry, record_again=_verified_line_record,
+                 count=len(read_digests) // READ_DIGEST, head="", digests=memoryview(b""),
+                 read_digests=memoryview(bytes(read_digests)), lines_before=1, campaign_id=str(campaign.get("id")),
+                 name=str(campaign.get("name")), ruleset={}, transactions=0, revealed={}, ledger_rolls_verified=0,
+                 ledger_rolls_waiting={}, voids=voids, advance=advance)
 
 
 @dataclass

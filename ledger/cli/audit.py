@@ -425,14 +425,14 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     `campaign seed`)."""
     # The trail is read four times, never held: verified, re-decided, stored, and its read-model rows.
     with progress("Importing", 4 * _events_in(trail)) as advance:
-        chain = audit.read_trail(trail, void_annotations, advance)
         if uses_key_file(session.store_url):
-            # Re-decided beside the storing (its seeds are the key file's, not the store's), which
-            # commits once it passed: a refusal stores nothing, and leaves no file it created.
+            # Verified and re-decided beside the storing (its seeds are the key file's, not the
+            # store's), which commits once it passed: a refusal stores nothing, and leaves no file.
             keys = KeyFile()
-            with audit.ImportCheck(chain, lambda cid, epoch: keys.seed(str(cid), epoch)) as checking:
-                state = audit.import_chain(session.ledger, chain, rechecked=True, before_commit=checking.verdict)
+            chain, state = audit.import_trail(lambda: session.ledger, trail, void_annotations,
+                                              lambda cid, epoch: keys.seed(str(cid), epoch), advance)
         else:
+            chain = audit.read_trail(trail, void_annotations, advance)
             state = audit.import_chain(session.ledger, chain)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
                f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
