@@ -110,14 +110,17 @@ def _opening(command: Command, answers: dict[str, str], reason: str) -> ev.Comma
     return ev.CommandRecorded(command=command_name(command), args=args, reason=reason)
 
 
-def redecide(state: CampaignState, records: Sequence[Record], *, folding: bool = False) -> str | None:
+def redecide(
+    state: CampaignState, records: Sequence[Record], *, folding: bool = False, put_back: bool = True
+) -> str | None:
     """Why a recorded transaction no longer follows from this state (None: it still does).
 
     With `folding`, it is decided on the state itself, not a copy of it (what re-deciding a whole
     history mostly cost): when it still follows, the state is then the state after it, as
     `apply_record` folds its records (the transaction's number set before its events are folded,
     its last position and hash after), the events decided being the very ones recorded; else the
-    state is put back as it was."""
+    state is put back as it was, unless not `put_back` (the caller can make it again, and saves
+    encoding the state before every transaction): then it is left as the decision left it."""
     opened = records[0].event
     assert isinstance(opened, ev.CommandRecorded)
     ruleset = rulesets.get(state.ruleset)
@@ -125,7 +128,7 @@ def redecide(state: CampaignState, records: Sequence[Record], *, folding: bool =
         rolls=[r.event for r in records if isinstance(r.event, ev.DiceRolled)],
         draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn)],
     )
-    before = encode_state(state) if folding else b""
+    before = encode_state(state) if folding and put_back else b""
     if folding:
         state.current_tx, state.transactions = records[0].tx, max(state.transactions, records[0].tx)
     try:
@@ -141,7 +144,7 @@ def redecide(state: CampaignState, records: Sequence[Record], *, folding: bool =
         if folding:
             state.position, state.head = records[-1].position, records[-1].hash
         return None
-    if folding:
+    if before:
         _put_back(state, before)
     if refused is not None:
         return refused

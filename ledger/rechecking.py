@@ -13,7 +13,7 @@ from ledger.deciding import is_ledger_transaction, is_redecided, redecide
 from ledger.errors import BadInput, LedgerError, RuleViolation
 from ledger.fold import apply_record, transactions, void_records, voids_in
 from ledger.records import Record
-from ledger.state import CampaignState
+from ledger.state import CampaignState, decode_own, encode_state
 
 class _VoidPlan:
     """Voiding `target`, planned as the transactions are fed in order from a state before any
@@ -136,6 +136,9 @@ def recheck(
     return check.checked, check.shape_differences + check.redecided_differences
 
 
+CHECKPOINT_EVERY = 64  # transactions folded between two encodings of the state re-decided on
+
+
 class _Recheck:
     """`recheck`, transaction by transaction. Each void's plan starts from a copy of the checked
     state (every void of the history applied) at the first transaction where that differs from the
@@ -166,6 +169,11 @@ class _Recheck:
         self.redecided_differences: list[str] = []
         # What folding the history failed on: every plan started after it fails on it too.
         self.failure: Exception | None = None
+        # The state encoded now and then, and the transactions folded since: what
+        # puts the state back where a transaction no longer follows, instead of encoding the state
+        # before every one (a seventh of re-deciding a history).
+        self.checkpoint = encode_state(self.state)
+        self.since: list[tuple[list[Record], bool, bool]] = []  # (records, live, decided again)
 
     def add(self, group: list[Record]) -> bool:
         """Check one transaction; False once `first_only` has its difference in the ledger's own."""
@@ -204,14 +212,31 @@ class _Recheck:
     def _redecide(self, group: list[Record]) -> None:
         tx = group[0].tx
         live = tx not in self.voided
+        if len(self.since) >= CHECKPOINT_EVERY:
+            self.checkpoint, self.since = encode_state(self.state), []
         if live and is_redecided(group) and not (self.first_only and self.redecided_differences):
             self.checked += 1
-            why = redecide(self.state, group, folding=True)
+            why = redecide(self.state, group, folding=True, put_back=False)
             if why is None:
+                self.since.append((group, live, True))
                 return  # folded as it was decided again
             self.redecided_differences.append(f"T{tx}: {why}")
+            self.state = self._as_before()
         for record in group:
             apply_record(self.state, record, not live)
+        self.since.append((group, live, False))
+
+    def _as_before(self) -> CampaignState:
+        """The state before the transaction that no longer follows (which its decision changed):
+        the checkpoint, with the transactions since decided again or folded, as they were."""
+        state = decode_own(self.checkpoint)
+        for group, live, decided in self.since:
+            if decided:
+                redecide(state, group, folding=True, put_back=False)
+            else:
+                for record in group:
+                    apply_record(state, record, not live)
+        return state
 
     def _fork(self, tx: int) -> None:
         """Start the plans of the voids that change the history from transaction `tx` on (or

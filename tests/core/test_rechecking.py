@@ -1,0 +1,70 @@
+"""Re-deciding a history (`recheck`: import and `replay --check`) decides each transaction on the
+state itself and puts the state back, where one no longer follows, from a checkpoint taken every
+CHECKPOINT_EVERY transactions and the transactions since: every difference it finds is the one it
+finds putting the state back from an encoding made before each transaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from ledger import audit, rechecking
+from ledger import events as ev
+from ledger.deciding import is_redecided, redecide
+from ledger.fold import apply_record, transactions, void_records, voids_in
+from ledger.state import CampaignState, encode_state
+from projections.history import void_annotations
+
+GOLDEN = Path(__file__).parents[1] / "golden"
+
+
+def with_faces_changed(records, every: int):
+    """Every `every`-th table roll of a live transaction shows its faces turned (1 <-> 6, 2 <-> 5,
+    3 <-> 4), so the decisions that read them no longer follow."""
+    changed, rolls = [], 0
+    for record in records:
+        event = record.event
+        if isinstance(event, ev.DiceRolled) and event.source == "table" and event.copy_of is None:
+            rolls += 1
+            if rolls % every == 0:
+                faces = [7 - face if 1 <= face <= 6 else face for face in event.faces]
+                record = msgspec.structs.replace(record, event=msgspec.structs.replace(event, faces=faces))
+        changed.append(record)
+    return changed
+
+
+@pytest.mark.parametrize("trail", ["demo-coreheim.jsonl", "demo-trench-crusade.jsonl", "demo-retinue.jsonl"])
+@pytest.mark.parametrize("first_only", [False, True])
+def test_the_differences_are_those_found_putting_the_state_back_before_each_transaction(trail, first_only,
+                                                                                       monkeypatch):
+    records = with_faces_changed(list(audit.read_trail((GOLDEN / trail).read_bytes(), void_annotations).records), 3)
+    found = {}
+    for every in (1, 3, rechecking.CHECKPOINT_EVERY):
+        monkeypatch.setattr(rechecking, "CHECKPOINT_EVERY", every)
+        check = rechecking._Recheck(void_records(records), first_only)
+        for group in transactions(records):
+            check.add(group)
+        found[every] = (check.checked, check.shape_differences, check.redecided_differences,
+                        encode_state(check.state))  # the state it ends in, folded on from each one put back
+    assert found[3] == found[1] == found[rechecking.CHECKPOINT_EVERY] == put_back_before_each(records, first_only)
+    checked, shapes, redecided, _state = found[1]
+    assert checked > 0 and shapes == [] and len(redecided) >= (1 if first_only else 2)
+
+
+def put_back_before_each(records, first_only: bool):
+    """What re-deciding found putting the state back from its encoding made before each transaction."""
+    voided, state = voids_in(records), CampaignState()
+    checked, differences = 0, []
+    for group in transactions(records):
+        live = group[0].tx not in voided
+        if live and is_redecided(group) and not (first_only and differences):
+            checked += 1
+            why = redecide(state, group, folding=True)  # puts the state back where it no longer follows
+            if why is None:
+                continue
+            differences.append(f"T{group[0].tx}: {why}")
+        for record in group:
+            apply_record(state, record, not live)
+    return checked, [], differences, encode_state(state)
