@@ -14,7 +14,7 @@ import functools
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -64,6 +64,37 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+class HistoryWriter(Protocol):
+    """What an in-commit hook writes of an adopted history (`Ledger.adopt`), in the transaction that
+    stores its records: told each record as the store reads it (`add`), it writes what follows from
+    those so far after each page of them (`write_page`), and the rest once all are stored (called)."""
+
+    def add(self, record: Record) -> None: ...
+
+    def write_page(self, cursor: Any) -> None: ...
+
+    def __call__(self, cursor: Any) -> None: ...
+
+
+class _Adopting:
+    """An adopted history's records as the store reads them, folded as they go by (`state`: one
+    reading for both) and told to the writers the first time; read again, and folded anew, where
+    the store stores them alone after a writer failed."""
+
+    def __init__(self, history: History, writers: list[HistoryWriter]):
+        self.history, self.writers = history, writers
+        self.voided = voids_in(history.voids)
+        self.state = CampaignState()
+
+    def __iter__(self) -> Iterator[Record]:
+        self.state, writers, self.writers = CampaignState(), self.writers, []
+        for record in self.history:
+            apply_record(self.state, record, record.tx in self.voided)
+            for writer in writers:
+                writer.add(record)
+            yield record
+
+
 class Ledger(SeedKeeping, PendingDecisions):
     """Campaigns in one store."""
 
@@ -77,8 +108,8 @@ class Ledger(SeedKeeping, PendingDecisions):
         needed: copying costs), the state after them, the records), and may
         return a writer, run with a cursor inside the commit's own database transaction after the
         records (Store.append), so that what follows from them (the read models) is stored with
-        them in one durable commit. An adopted history is handed to them whole (a History, the
-        state after it complete once the records are stored, with no state before it)."""
+        them in one durable commit. An adopted history is handed to them whole (a History, with no
+        state before or after it), and they return a HistoryWriter."""
         self.store = store
         self.clock = clock or utc_now
         self.on_commit = list(on_commit)
@@ -277,17 +308,12 @@ class Ledger(SeedKeeping, PendingDecisions):
         `before_commit` is called before that save is committed: what it raises stores nothing.
         The history is read again for each of these, never held, so a history of any length takes
         the same memory."""
-        state = CampaignState()
-        voided = voids_in(history.voids)
-
-        def folded() -> Iterator[Record]:  # folded as the store writes them: one reading for both
-            for record in history:
-                apply_record(state, record, record.tx in voided)
-                yield record
-
-        hooked = (hook(self, campaign_id, None, state, history) for hook in self.in_commit)
-        self.store.append(campaign_id, History(folded(), history.count, history.voids),  # read once
-                          within=[writer for writer in hooked if writer is not None], before_commit=before_commit)
+        hooked = (hook(self, campaign_id, None, None, history) for hook in self.in_commit)
+        writers: list[HistoryWriter] = [writer for writer in hooked if writer is not None]
+        adopting = _Adopting(history, writers)
+        self.store.append(campaign_id, History(adopting, history.count, history.voids), within=writers,
+                          each_page=[writer.write_page for writer in writers], before_commit=before_commit)
+        state = adopting.state
         self.store.set_current_campaign(campaign_id)
         encoded = encode_state(state)
         self.store.save_snapshot(campaign_id, state.position, encoded)

@@ -432,6 +432,20 @@ class _WriterFailed(Exception):
     """A writer run inside an append's transaction failed: the transaction is undone."""
 
 
+@contextlib.contextmanager
+def _as_writer_failed() -> Iterator[None]:
+    try:
+        yield
+    except Exception as error:  # the records are stored whatever went wrong after them
+        raise _WriterFailed from error
+
+
+def _written_by(writers: Sequence[Callable[[Any], None]], cursor: Any) -> None:
+    with _as_writer_failed():
+        for write in writers:
+            write(cursor)
+
+
 class Store:
     """A campaign database: streams of records, snapshots of state, and secret seeds."""
 
@@ -626,15 +640,16 @@ class Store:
 
     def append(
         self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Callable[[Any], None]] = (),
-        before_commit: Callable[[], None] = lambda: None,
+        each_page: Sequence[Callable[[Any], None]] = (), before_commit: Callable[[], None] = lambda: None,
     ) -> None:
         """Store one transaction atomically; another writer's records at these positions → Conflict.
         A long history (an imported trail) is encoded and written a page at a time inside one
-        database transaction, so its encoded form is never held whole. Each of `within` (not for
-        memory://, which has no database transaction) is then run with the transaction's cursor, so
-        that what it writes is committed with the records, durably, once; if one fails, the
-        transaction is undone and the records are stored alone. `before_commit` is called last: what
-        it raises undoes the transaction (an import waits there for its check beside)."""
+        database transaction, so its encoded form is never held whole. Each of `each_page` is run
+        with the transaction's cursor after each page, each of `within` after the last (not for
+        memory://, which has no database transaction), so that what they write is committed with
+        the records, durably, once; if one fails, the transaction is undone and the records (read
+        again) are stored alone. `before_commit` is called last: what it raises undoes the
+        transaction (an import waits there for its check beside)."""
         try:
             if self.kind == "popo":
                 items = [self._item(campaign_id, record) for record in records]
@@ -644,11 +659,11 @@ class Store:
                 # Not Application.save, which checks every item against protocols (slow).
                 self.app.events.put(items)
                 return
-            if within:
+            if within or each_page:
                 with contextlib.suppress(_WriterFailed):
-                    self._insert(campaign_id, records, within, before_commit)
+                    self._insert(campaign_id, records, within, each_page, before_commit)
                     return
-            self._insert(campaign_id, records, (), before_commit)
+            self._insert(campaign_id, records, (), (), before_commit)
         except IntegrityError:
             raise Conflict("another command was recorded in this campaign at the same time") from None
 
@@ -658,12 +673,12 @@ class Store:
 
     def _insert(
         self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]],
-        before_commit: Callable[[], None],
+        each_page: Sequence[Callable[[Any], None]], before_commit: Callable[[], None],
     ) -> None:
-        """The records a page at a time, then `within`, then `before_commit`, in one database
-        transaction; Conflict when a page does not follow an event stored (the store holds fewer
-        than its writer believed: a copy of an older file put back under a running process), so
-        that no gap is ever left."""
+        """The records a page at a time, each followed by `each_page`, then `within`, then
+        `before_commit`, in one database transaction; Conflict when a page does not follow an event
+        stored (the store holds fewer than its writer believed: a copy of an older file put back
+        under a running process), so that no gap is ever left."""
         items = (self._item(campaign_id, record) for record in records)
         with self.sql() as cursor, self._pipeline(cursor) as pipeline:
             while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
@@ -671,12 +686,10 @@ class Store:
                 after = page[0].originator_version - 1
                 if after and not self._stored_at(cursor, campaign_id, after):
                     _refuse_gap(after)
-            try:
-                for write in within:
-                    write(cursor)
+                _written_by(each_page, cursor)
+            _written_by(within, cursor)
+            with _as_writer_failed():
                 pipeline.sync()  # what the writers sent fails here, not with the commit
-            except Exception as error:  # the records are stored whatever went wrong after them
-                raise _WriterFailed from error
             before_commit()
 
     def _pipeline(self, cursor: Any) -> contextlib.AbstractContextManager[Any]:

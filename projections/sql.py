@@ -57,6 +57,7 @@ from projections.tables import (
     all_rows,
     current_rows_of,
     empty_rows,
+    RowsInPages,
     rows_in_pages,
     transaction_rows,
 )
@@ -207,12 +208,17 @@ def _move_tracking(cursor: Any, d: Dialect, campaign_id: str, reflected: tuple[i
     ))
 
 
-def _replace(cursor: Any, d: Dialect, campaign_id: str, pages: Iterable[tuple[CampaignState, Rows]]) -> None:
-    """Put a campaign's freshly computed rows (pages of them, each with the state after it) in place
-    of its old ones, and track the head the last page reaches."""
+def _clear(cursor: Any, d: Dialect, campaign_id: str) -> None:
+    """The campaign's rows deleted, its tracking row locked until the transaction ends."""
     _lock_tracking(cursor, d, campaign_id)
     for table in READ_MODELS:
         d.execute(cursor, f"DELETE FROM {d.table(table)} WHERE campaign_id = ?", campaign_id)
+
+
+def _replace(cursor: Any, d: Dialect, campaign_id: str, pages: Iterable[tuple[CampaignState, Rows]]) -> None:
+    """Put a campaign's freshly computed rows (pages of them, each with the state after it) in place
+    of its old ones, and track the head the last page reaches."""
+    _clear(cursor, d, campaign_id)
     state = CampaignState()
     for state, rows in pages:
         _insert(cursor, d, rows)
@@ -315,7 +321,7 @@ def _keep(store: Store, campaign_id: str, tracked: Tracked) -> None:
 
 
 def in_commit(
-    ledger: Any, campaign_id: uuid.UUID, before: Callable[[], CampaignState] | None, after: CampaignState,
+    ledger: Any, campaign_id: uuid.UUID, before: Callable[[], CampaignState] | None, after: CampaignState | None,
     records: Sequence[Record] | History,
 ) -> Callable[[Any], None] | None:
     """The `Ledger.in_commit` hook: the rows of the transactions about to be committed (the state
@@ -335,7 +341,7 @@ def in_commit(
             _create_once(store, d)
         except Exception:  # noqa: BLE001 - the events are committed whatever went wrong here
             return None
-        return functools.partial(_history_rows, d=d, campaign_id=str(campaign_id), history=records)
+        return _HistoryRows(d, str(campaign_id), records.voids)
     follows = (records[0].position - 1, records[0].prev_hash)
     if records[0].position == 1 or not _appendable(records, *follows):
         return None
@@ -413,6 +419,35 @@ def _history_rows(cursor: Any, *, d: Dialect, campaign_id: str, history: History
         return REFLECTED
     _replace(cursor, d, campaign_id, rows_in_pages(history, history.voids))
     return RECOMPUTED
+
+
+class _HistoryRows:
+    """The in-commit writer of an adopted history's rows (a HistoryWriter): told each record as the
+    store reads it, it writes the rows of each page of transactions after a page of records, and
+    the current tables' and the tracking row once every record is stored, in place of any the
+    campaign had."""
+
+    def __init__(self, d: Dialect, campaign_id: str, voids: Sequence[Record]):
+        self.d, self.campaign_id = d, campaign_id
+        self.rows = RowsInPages(voids)
+        self.cleared = False
+
+    def add(self, record: Record) -> None:
+        self.rows.add(record)
+
+    def write_page(self, cursor: Any) -> None:
+        if (page := self.rows.full_page()) is not None:
+            self._write(cursor, page)
+
+    def __call__(self, cursor: Any) -> None:
+        self._write(cursor, self.rows.last_page())
+        _track(cursor, self.d, self.campaign_id, self.rows.state.position, self.rows.state.head)
+
+    def _write(self, cursor: Any, rows: Rows) -> None:
+        if not self.cleared:
+            _clear(cursor, self.d, self.campaign_id)
+            self.cleared = True
+        _insert(cursor, self.d, rows)
 
 
 _tables_created: weakref.WeakSet[Store] = weakref.WeakSet()

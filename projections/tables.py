@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from itertools import groupby
 from dataclasses import dataclass
 from typing import Any
 
@@ -368,26 +367,56 @@ def rows_in_pages(
     """Every read-model row of a campaign from its whole history (`voids`: its transaction.voided
     records, known ahead), a page of transactions at a time, each with the state after it; the
     last page holds the current tables' rows. Pages, so that a history of any length is never
-    held whole.
+    held whole (see RowsInPages)."""
+    rows = RowsInPages(voids, advance)
+    for record in records:
+        rows.add(record)
+        if (page := rows.full_page()) is not None:
+            yield rows.state, page
+    yield rows.state, rows.last_page()
 
-    One fold, transaction by transaction, skipping every voided one; `advance(n)` is told after
-    each transaction how many records it folded (for a progress bar)."""
-    voided_txs = voids_in(voids)
-    annotations = void_annotations(voids)
-    state = CampaignState()
-    ratings: dict[str, int | None] = {}
-    page, held = empty_rows(), 0
-    for _tx, grouped in groupby(records, key=lambda r: r.tx):
-        group = list(grouped)
+
+class RowsInPages:
+    """`rows_in_pages` a record at a time, for a reader that hands the records on as it reads them
+    (an import storing them): one fold, transaction by transaction, skipping every voided one; the
+    rows of a transaction are computed once its last record is followed by another (or the end);
+    `advance(n)` is told after each transaction how many records it folded (for a progress bar)."""
+
+    def __init__(self, voids: Sequence[Record], advance: Callable[[int], None] | None = None):
+        self.voided_txs = voids_in(voids)
+        self.annotations = void_annotations(voids)
+        self.advance = advance
+        self.state = CampaignState()
+        self.ratings: dict[str, int | None] = {}
+        self.group: list[Record] = []
+        self.page, self.held = empty_rows(), 0
+
+    def add(self, record: Record) -> None:
+        if self.group and record.tx != self.group[0].tx:
+            self._transaction_done()
+        self.group.append(record)
+
+    def full_page(self) -> Rows | None:
+        """The rows computed so far, once they are a page's (PAGE_EVENTS records); None before."""
+        if self.held < PAGE_EVENTS:
+            return None
+        page, self.page, self.held = self.page, empty_rows(), 0
+        return page
+
+    def last_page(self) -> Rows:
+        """The rows computed since the last page, the last transaction's and the current tables'."""
+        if self.group:
+            self._transaction_done()
+        page, self.page, self.held = self.page, empty_rows(), 0
+        page.update(current_rows(self.state))
+        return page
+
+    def _transaction_done(self) -> None:
+        group, self.group = self.group, []
         for record in group:
-            apply_record(state, record, record.tx in voided_txs)
-        for name, more in transaction_rows(group, state, annotations, ratings).items():
-            page[name].extend(more)
-        held += len(group)
-        if advance is not None:
-            advance(len(group))
-        if held >= PAGE_EVENTS:
-            yield state, page
-            page, held = empty_rows(), 0
-    page.update(current_rows(state))
-    yield state, page
+            apply_record(self.state, record, record.tx in self.voided_txs)
+        for name, more in transaction_rows(group, self.state, self.annotations, self.ratings).items():
+            self.page[name].extend(more)
+        self.held += len(group)
+        if self.advance is not None:
+            self.advance(len(group))

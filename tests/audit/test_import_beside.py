@@ -19,6 +19,7 @@ import pytest
 
 from ledger import audit, campaigns, trail as trails
 from ledger.beside import Beside, Outcome
+from projections import sql
 from projections.history import void_annotations
 
 HERE, BESIDE = "here", "beside"
@@ -198,3 +199,22 @@ def test_a_trail_edited_while_it_is_imported_is_refused(played, trail, monkeypat
     assert (result.exit_code, result.output) == (
         3, "Error: line 2: stored hash does not match its record (the event was edited)\n")
     assert not (played.folder / "copy.db").exists()
+
+
+def test_where_the_rows_cannot_be_written_with_the_events_the_events_are_stored_and_the_rows_after(
+        played, trail, monkeypatch):
+    """The read-model rows are written in the events' transaction a page at a time, as the trail is
+    read; where writing them fails, the transaction is undone, the trail read again and its events
+    stored alone, and the rows made after the commit, as after any commit whose rows failed."""
+    fought = played("battle", "record", "--warband", "Rattenfänger", "--winner", "Rattenfänger")  # a game won
+    assert fought.exit_code == 0, fought.output
+    assert played("export", "--force", "-o", str(trail.path)).exit_code == 0
+    monkeypatch.setattr(sql._HistoryRows, "__call__", lambda _self, _cursor: 1 / 0)
+    result = played("import", str(trail.path), store="copy.db")
+    assert result.exit_code == 0, result.output
+    assert played.log(store="copy.db") == played.log()
+    verified = played("verify", store="copy.db")
+    assert verified.exit_code == 0, verified.output
+    assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in verified.output
+    assert "Snapshot at position 27 matches the events.\n" in verified.output
+    assert played.show(store="copy.db") == played.show()
