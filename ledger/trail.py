@@ -136,7 +136,7 @@ class _Line:
     raw: bytes
 
 
-READ_CHUNK = 1 << 20  # bytes of a trail file read at once
+READ_CHUNK = 1 << 16  # bytes of a trail file read at once: larger ones leave the heap fragmented
 
 
 class _TrailFile:
