@@ -4,10 +4,14 @@ pipe its label once. Every reading of the chain reports how far it got."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from ledger import audit, chain
+from ledger.beside import Beside
 from ledger.cli import app
+from ledger.cli import audit as cli_audit
 from projections.history import void_annotations
 
 
@@ -22,12 +26,25 @@ def test_export_and_verify_of_a_long_campaign_show_their_progress(played, monkey
         ["Exporting\n", "Verifying\n", "Verifying\n"] if shown else ["", "", ""])
 
 
-def test_an_import_counts_the_four_readings_of_its_trail(played, monkeypatch):
+@pytest.mark.parametrize("beside", [True, False])
+def test_an_import_counts_the_three_readings_of_its_trail(played, monkeypatch, beside):
+    """Verified, re-decided (beside the storing, or first, where no process can be had), and stored
+    with its read-model rows: the bar ends where it was told it would."""
     path = played.folder / "trail.jsonl"
     assert played("export", "-o", str(path)).exit_code == 0
-    monkeypatch.setattr(app, "PROGRESS_EVENTS", 100)  # 4 x 25 events
+    told: dict[str, int] = {}
+
+    @contextlib.contextmanager
+    def counted(_label: str, events: int):
+        told.update(total=events, done=0)
+        yield lambda done: told.update(done=told["done"] + done)
+
+    monkeypatch.setattr(cli_audit, "progress", counted)
+    if not beside:
+        monkeypatch.setattr(Beside, "started", lambda *_args, **_kw: None)
     result = played("import", str(path), store="copy.db")
-    assert (result.exit_code, result.stderr) == (0, "Importing\n")
+    assert result.exit_code == 0, result.output
+    assert told == {"total": 3 * 25, "done": 3 * 25}
 
 
 def test_each_reading_of_a_trail_reports_every_step_of_events(played, monkeypatch):
