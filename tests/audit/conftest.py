@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ledger import campaigns, dice
+from ledger.beside import Beside, Outcome
 from ledger.campaigns import Ledger
 from ledger.cli import app, main
 
@@ -184,3 +185,17 @@ def trail(played) -> TrailFile:
 @pytest.fixture
 def campaign_id() -> str:
     return CAMPAIGN_ID
+
+
+@pytest.fixture
+def beside_outcomes(monkeypatch) -> list[Outcome]:
+    """The outcomes that came back from the processes forked beside (ledger.beside), in order."""
+    came_back: list[Outcome] = []
+    finish = Beside.finish
+
+    def recorded(self: Beside) -> Outcome:
+        came_back.append(finish(self))
+        return came_back[-1]
+
+    monkeypatch.setattr(Beside, "finish", recorded)
+    return came_back

@@ -28,17 +28,9 @@ FORGED = ("Error: T2: would now produce 2 events instead of 3 — the rules in f
 
 
 @pytest.fixture(autouse=True)
-def outcomes(monkeypatch) -> list[Outcome]:
+def outcomes(beside_outcomes) -> list[Outcome]:
     """The outcomes that came back from the process beside."""
-    came_back: list[Outcome] = []
-    finish = Beside.finish
-
-    def recorded(self: Beside) -> Outcome:
-        came_back.append(finish(self))
-        return came_back[-1]
-
-    monkeypatch.setattr(Beside, "finish", recorded)
-    return came_back
+    return beside_outcomes
 
 
 @pytest.fixture

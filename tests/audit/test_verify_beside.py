@@ -28,19 +28,11 @@ BESIDE = 1  # and for one done beside it (the played campaign holds 25 events)
 
 
 @pytest.fixture(autouse=True)
-def outcomes(monkeypatch) -> list[Outcome]:
+def outcomes(beside_outcomes, monkeypatch) -> list[Outcome]:
     """The outcomes that came back from a process beside (none lost: the work was done there)."""
     monkeypatch.setattr(stored_chain, "BESIDE_FROM", stored_chain.BESIDE_FROM)
     monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 10**12)  # checked first, here, unless a test says
-    came_back: list[Outcome] = []
-    finish = Beside.finish
-
-    def recorded(self: Beside) -> Outcome:
-        came_back.append(finish(self))
-        return came_back[-1]
-
-    monkeypatch.setattr(Beside, "finish", recorded)
-    return came_back
+    return beside_outcomes
 
 
 def verify_both_ways(run, outcomes: list[Outcome], *args: str) -> dict[int, tuple[int, str]]:
@@ -264,18 +256,27 @@ def writing_while_verifying(monkeypatch, run) -> None:
     monkeypatch.setattr(sql, "stored_as_tracked", after_a_write)
 
 
+def verified_while_writing(run, outcomes: list[Outcome]) -> list[str]:
+    """verify's output, the read models checked in one process and beside it, each time with a
+    command recorded meanwhile (writing_while_verifying): each passes, the tables matching."""
+    outputs = []
+    for beside_from in (ONE_PROCESS, BESIDE):
+        stored_chain.BESIDE_FROM = beside_from
+        result = run("verify")
+        assert result.exit_code == 0, result.output
+        assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
+        outputs.append(result.output)
+    assert came_back(outcomes)
+    return outputs
+
+
 def test_a_command_recorded_while_verifying_leaves_the_tables_as_the_reading_began(played, outcomes, monkeypatch):
     """Where a writer moved the tables on, their rows are read in the transaction their tracking
     row was read in: read as they are, they would hold rows of a position the chain it read does
     not reach, and verify would name one."""
     writing_while_verifying(monkeypatch, played)
-    for beside_from, events in ((ONE_PROCESS, 25), (BESIDE, 27)):
-        stored_chain.BESIDE_FROM = beside_from
-        result = played("verify")
-        assert result.exit_code == 0, result.output
-        assert f"{events} events in " in result.output.splitlines()[0]
-        assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
-    assert came_back(outcomes)
+    here, beside = verified_while_writing(played, outcomes)
+    assert "25 events in " in here.splitlines()[0] and "27 events in " in beside.splitlines()[0]
     assert len(played.log()) == 29  # both writes were recorded
 
 
@@ -285,12 +286,7 @@ def test_a_command_recorded_while_a_large_file_is_checked_leaves_the_tables_as_t
     (here, that process itself) moved them on: they are read in the held transaction instead."""
     monkeypatch.setattr(cli_audit, "DAMAGE_CHECK_BESIDE_FROM", 0)
     writing_while_verifying(monkeypatch, played)
-    for beside_from in (ONE_PROCESS, BESIDE):
-        stored_chain.BESIDE_FROM = beside_from
-        result = played("verify")
-        assert result.exit_code == 0, result.output
-        assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
-    assert came_back(outcomes)
+    verified_while_writing(played, outcomes)
     assert len(played.log()) == 29  # both writes were recorded
     assert not any(isinstance(outcome.result, sql.StoredReadModels) for outcome in outcomes)
 
@@ -333,12 +329,7 @@ def test_a_command_recorded_while_verifying_on_postgresql_leaves_the_tables_as_t
     for args in (["new", "League"], ["warband", "add", "Reavers", "--player", "Bo"]):
         assert run(*args).exit_code == 0
     writing_while_verifying(monkeypatch, run)
-    for beside_from in (ONE_PROCESS, BESIDE):
-        stored_chain.BESIDE_FROM = beside_from
-        result = run("verify")
-        assert result.exit_code == 0, result.output
-        assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in result.output
-    assert came_back(outcomes)
+    verified_while_writing(run, outcomes)
 
 
 @pytest.mark.postgres
