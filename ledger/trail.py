@@ -493,6 +493,7 @@ class _VerifiedBeside:
         self.trail, self.annotate, self.seed_of = trail, annotate, seed_of
         self.beside = Beside.started(functools.partial(_verified_beside, trail, annotate, seed_of))
         self.outcome: Any = None
+        self.checked_here = False
 
     def verified(self) -> _Verified:
         """What the process beside verified (_NotAsVerified where it was lost); its refusal raised."""
@@ -512,6 +513,7 @@ class _VerifiedBeside:
             read.advance(2 * read.count)  # the readings done beside, as progress
 
     def here(self, advance: Progress | None) -> Chain:
+        self.checked_here = True  # whatever it finds is not looked for again, where the block then fails
         chain = read_trail(self.trail, self.annotate, advance)
         check_before_import(chain, self.seed_of)
         return chain
@@ -525,6 +527,8 @@ class _VerifiedBeside:
         if not isinstance(failure, Exception):
             if self.beside is not None:
                 self.beside.stop()
+            return
+        if self.checked_here:
             return
         try:
             self.verified()  # the trail's refusal, in place of the failure

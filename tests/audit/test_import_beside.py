@@ -210,3 +210,12 @@ def test_where_the_rows_cannot_be_written_with_the_events_the_events_are_stored_
     assert "Read models: the 7 rm_* tables match a rebuild from the events.\n" in verified.output
     assert "Snapshot at position 27 matches the events.\n" in verified.output
     assert played.show(store="copy.db") == played.show()
+
+
+def test_where_no_process_can_be_had_a_refused_trail_is_checked_once(played, trail, monkeypatch):
+    forge(trail)
+    monkeypatch.setattr(Beside, "started", lambda *_args, **_kw: None)
+    checked = []
+    check = trails.check_before_import
+    monkeypatch.setattr(trails, "check_before_import", lambda *args: checked.append(1) or check(*args))
+    assert (played("import", str(trail.path), store="copy.db").output, checked) == (FORGED, [1])
