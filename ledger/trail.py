@@ -560,8 +560,9 @@ def _as_read(trail: _TrailFile, advance: Progress | None) -> Chain:
     for number, raw in lines:  # each line but the last (the trailer) is an event line
         if previous is not None:
             read_digests += read_digest(previous[1])
-            if _VOIDED in previous[1]:
-                voids.append(_verified_line_record(*previous))
+            if _VOIDED in previous[1] and isinstance((record := _verified_line_record(*previous)).event,
+                                                      ev.TransactionVoided):
+                voids.append(record)  # (the words may be a nested object's too)
         previous = number, raw
     campaign = campaign if isinstance(campaign, dict) else {}
     return Chain(source=trail.event_lines, read_again=_verified_line_entry, record_again=_verified_line_record,

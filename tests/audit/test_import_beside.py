@@ -219,3 +219,17 @@ def test_where_no_process_can_be_had_a_refused_trail_is_checked_once(played, tra
     check = trails.check_before_import
     monkeypatch.setattr(trails, "check_before_import", lambda *args: checked.append(1) or check(*args))
     assert (played("import", str(trail.path), store="copy.db").output, checked) == (FORGED, [1])
+
+
+def test_the_storing_takes_for_voids_only_the_lines_that_are_voids(trail):
+    """It finds them by the export's spelling of their type, which a nested object may spell too
+    (here a command's argument): such a line is not one (the verified chain's voids would not be
+    the ones read, and the trail would be stored again, checked first)."""
+    lines = trail.lines()
+    opened = next(line for line in lines[1:] if line.get("type") == "command.recorded")
+    opened["payload"]["args"]["x"] = {"type": "transaction.voided"}
+    trail.write(lines, rehash=True)
+    assert b'"type":"transaction.voided"}' in trail.path.read_bytes()
+    read = trails._as_read(trails._TrailFile(trail.path.read_bytes()), None)
+    verified = audit.read_trail(trail.path.read_bytes(), void_annotations)
+    assert [(v.position, v.hash) for v in read.voids] == [(v.position, v.hash) for v in verified.voids] != []
