@@ -142,7 +142,8 @@ READ_CHUNK = 1 << 16  # bytes of a trail file read at once: larger ones leave th
 class _TrailFile:
     """A trail's bytes, read line by line as often as asked (a pipe is copied to a temporary file
     first). A file is read at its own offsets (os.pread), not the one its descriptor shares with a
-    process forked beside this one, so that both can read it at once (import's check does)."""
+    process forked beside this one, so that both can read it at once (import's verifying and its
+    storing do)."""
 
     def __init__(self, data: bytes | BinaryIO):
         if isinstance(data, bytes):
@@ -668,7 +669,8 @@ def import_chain(
     in one atomic save, so the imported campaign has the same head — once every transaction is
     re-decided under the rules in force at it, as `replay --check` does (`rechecked`:
     `check_before_import` has passed already, with the seeds this store keeps, or is passed by
-    `before_commit`, an ImportCheck's verdict). The trail is read again for each step, never held."""
+    `before_commit`, `_VerifiedBeside.check_read` in `import_trail`). The trail is read again for each
+    step, never held."""
     store = ledger.store
     if not rechecked:
         problems = _ImportProblems.of(chain, store.seed)
