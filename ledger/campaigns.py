@@ -67,7 +67,10 @@ def utc_now() -> str:
 class HistoryWriter(Protocol):
     """What an in-commit hook writes of an adopted history (`Ledger.adopt`), in the transaction that
     stores its records: told each record as the store reads it (`add`), it writes what follows from
-    those so far after each page of them (`write_page`), and the rest once all are stored (called)."""
+    those so far after each page of them (`write_page`), and the rest once all are stored (called).
+    Its rows are computed from the records' fold: once called, `state` is the state after them all."""
+
+    state: CampaignState
 
     def add(self, record: Record) -> None: ...
 
@@ -77,19 +80,26 @@ class HistoryWriter(Protocol):
 
 
 class _Adopting:
-    """An adopted history's records as the store reads them, folded as they go by (`state`: one
-    reading for both) and told to the writers the first time; read again, and folded anew, where
-    the store stores them alone after a writer failed."""
+    """An adopted history's records as the store reads them, told to the writers the first time
+    (`state`, once stored: the fold a writer made of them, the one reading folded once); read
+    again, and folded here, where the store stores them alone after a writer failed."""
 
     def __init__(self, history: History, writers: list[HistoryWriter]):
         self.history, self.writers = history, writers
         self.voided = voids_in(history.voids)
-        self.state = CampaignState()
+        self._state: Callable[[], CampaignState] = CampaignState
+
+    @property
+    def state(self) -> CampaignState:
+        return self._state()
 
     def __iter__(self) -> Iterator[Record]:
-        self.state, writers, self.writers = CampaignState(), self.writers, []
+        writers, self.writers = self.writers, []
+        state = CampaignState()
+        self._state = (lambda: writers[0].state) if writers else (lambda: state)
         for record in self.history:
-            apply_record(self.state, record, record.tx in self.voided)
+            if not writers:
+                apply_record(state, record, record.tx in self.voided)
             for writer in writers:
                 writer.add(record)
             yield record

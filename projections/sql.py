@@ -432,6 +432,10 @@ class _HistoryRows:
         self.rows = RowsInPages(voids)
         self.cleared = False
 
+    @property
+    def state(self) -> CampaignState:
+        return self.rows.state
+
     def add(self, record: Record) -> None:
         self.rows.add(record)
 
