@@ -129,6 +129,10 @@ class Ledger(SeedKeeping, PendingDecisions):
         # other writers added since (none, mostly), instead of the latest snapshot and the records
         # after it. A void of an earlier transaction among them makes it stale, as it would a snapshot.
         self._latest: dict[uuid.UUID, bytes] = {}
+        # The state `_latest` encodes, as this ledger's last commit left it, held by nobody else (a
+        # caller's Outcome decodes a copy of its own): the next write decides on it in place, or the
+        # next load folds onto it, taking it, instead of decoding `_latest` again.
+        self._latest_state: dict[uuid.UUID, CampaignState] = {}
         # Campaigns whose `_latest` a commit of this ledger did not follow (Conflict): another writer's
         # commit is after it, so the next decision reads the store.
         self._overtaken: set[uuid.UUID] = set()
@@ -162,7 +166,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             return self._load(campaign_id, upto)
         state = None
         if (latest := self._latest.get(campaign_id)) is not None:
-            kept = decode_own(latest)
+            kept = self._take_latest(campaign_id, latest)
             since = kept.position  # `_onward` folds into `kept`
             # Read no further than from a snapshot: a snapshot's interval behind, the latest one is nearer.
             bound = since + SNAPSHOT_INTERVAL
@@ -173,8 +177,23 @@ class Ledger(SeedKeeping, PendingDecisions):
                 state = None
         if state is None:
             state = self._load(campaign_id, None)
-        self._latest[campaign_id] = encode_state(state)
+        self._keep_latest(campaign_id, encode_state(state))
         return state
+
+    def _keep_latest(self, campaign_id: uuid.UUID, encoded: bytes, state: CampaignState | None = None) -> None:
+        """`encoded` is now this ledger's latest state of the campaign; `state` its decoding, if nobody
+        else holds that."""
+        self._latest[campaign_id] = encoded
+        if state is None:
+            self._latest_state.pop(campaign_id, None)
+        else:
+            self._latest_state[campaign_id] = state
+
+    def _take_latest(self, campaign_id: uuid.UUID, latest: bytes) -> CampaignState:
+        """The state `latest` (the campaign's `_latest`) encodes, for the caller to change: the one
+        kept, else a decoding of its own."""
+        state = self._latest_state.pop(campaign_id, None)
+        return decode_own(latest) if state is None else state
 
     def _state_to_decide_on(self, campaign_id: uuid.UUID) -> CampaignState:
         """The state a write is decided on: this ledger's latest (of its last load or commit) as it
@@ -185,7 +204,7 @@ class Ledger(SeedKeeping, PendingDecisions):
         if latest is None or campaign_id in self._overtaken or self.store.writers_take_turns:
             self._overtaken.discard(campaign_id)
             return self.load(campaign_id)
-        state = decode_own(latest)
+        state = self._take_latest(campaign_id, latest)
         self._decided_unread[campaign_id] = state.position
         return state
 
@@ -232,14 +251,16 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def _commit(
         self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]], *,
-        refold: bool = False, encoded: bytes = b"",
+        refold: bool = False, encoded: bytes = b"", folded_from: tuple[int, str, int] | None = None,
     ) -> list[Record]:
         """Seal each group as one transaction and store them all in one atomic save. Unless the past
         changes (`refold`), `state` becomes the state after them first, for the in-commit hooks
-        (`encoded`: the state's encoding, where the caller has it)."""
+        (`encoded`: the state's encoding, where the caller has it). `folded_from`: `state` was decided
+        on in place (see `Attempt`), from this position, head and transaction count, which `encoded`
+        is the state at."""
         recorded_at = self.clock()
         records: list[Record] = []
-        position, head, tx = state.position, state.head, state.transactions
+        position, head, tx = folded_from or (state.position, state.head, state.transactions)
         for events, actor in groups:
             tx += 1
             sealed = seal(events, first_position=position + 1, prev_hash=head, tx=tx, actor=actor, recorded_at=recorded_at)
@@ -248,7 +269,10 @@ class Ledger(SeedKeeping, PendingDecisions):
         writers = []
         if not refold:
             before = functools.partial(decode_own, encoded or encode_state(state)) if self.in_commit else None
-            fold(records, state)
+            if folded_from:
+                state.position, state.head = position, head
+            else:
+                fold(records, state)
             hooked = (hook(self, campaign_id, before, state, records) for hook in self.in_commit)
             writers = [writer for writer in hooked if writer is not None]
         self.store.append(campaign_id, records, within=writers)
@@ -256,20 +280,20 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def _after_commit(
         self, campaign_id: uuid.UUID, state: CampaignState, records: list[Record], refold: bool
-    ) -> CampaignState:
+    ) -> bytes:
         """Fold everything again when `refold` (`state` is the state after the records otherwise),
-        snapshot when the commit crossed a hundred events (always when `refold`), and run the commit
-        hooks."""
+        snapshot when the commit crossed a hundred events (always when `refold`), keep the state as
+        this ledger's latest and run the commit hooks (which do not change it). The state's encoding."""
         if refold:
             state = fold(self.history(campaign_id))
         crossed = (state.position // SNAPSHOT_INTERVAL) > ((records[0].position - 1) // SNAPSHOT_INTERVAL)
         encoded = encode_state(state)
         if refold or crossed:
             self.store.save_snapshot(campaign_id, state.position, encoded)
-        self._latest[campaign_id] = encoded
+        self._keep_latest(campaign_id, encoded, state)
         for hook in self.on_commit:
             hook(self, campaign_id, state, records)
-        return state
+        return encoded
 
     def _write(self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]) -> Outcome:
         """Commit what `attempt` decides on the latest state (`_state_to_decide_on`); when another
@@ -279,12 +303,12 @@ class Ledger(SeedKeeping, PendingDecisions):
         next writer decides."""
         with self.store.writing(campaign_id):
             decided, written = self._write_in_turn(campaign_id, doing, attempt)
-        state = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
-        outcome = Outcome(written, state, decided.affected, decided.halted)
+        encoded = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
+        outcome = Outcome(written, encoded, decided.affected, decided.halted)
         if decided.halted is not None:
             tx = written[-1].tx
-            raise PendingDecision(pending_message(tx, state.pending[str(tx)], decided.halted.cause),
-                                  tx, state.pending[str(tx)], outcome)
+            waiting = outcome.state.pending[str(tx)]
+            raise PendingDecision(pending_message(tx, waiting, decided.halted.cause), tx, waiting, outcome)
         return outcome
 
     def _write_in_turn(
@@ -303,7 +327,7 @@ class Ledger(SeedKeeping, PendingDecisions):
                 continue
             try:
                 return decided, self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold,
-                                             encoded=decided.encoded)
+                                             encoded=decided.encoded, folded_from=decided.folded_from)
             except Conflict:
                 self._overtaken.add(campaign_id)
                 pause_before_try(tries)
@@ -327,7 +351,7 @@ class Ledger(SeedKeeping, PendingDecisions):
         self.store.set_current_campaign(campaign_id)
         encoded = encode_state(state)
         self.store.save_snapshot(campaign_id, state.position, encoded)
-        self._latest[campaign_id] = encoded
+        self._keep_latest(campaign_id, encoded)
         for hook in self.on_commit:  # projections.sql.update writes the read models a page at a time
             hook(self, campaign_id, state, history)
         return state
@@ -392,16 +416,25 @@ class Ledger(SeedKeeping, PendingDecisions):
             ledger_dice = self.ledger_dice(campaign_id, rolling)
             source = dice or ledger_dice
             source.rewind()
-            # Decided on a state of its own, decoded again rather than copied (a copy encodes it first).
-            deciding = decode_own(encoded) if rolling is state else rolling.copy()
+            folded_from = None
+            if rolling is state:
+                # Decided on the state itself (a decoding of its own, which nothing else holds), numbered
+                # first as the fold numbers it: it is then the state its records fold to, and the commit
+                # neither decodes a copy to decide on nor folds the records again.
+                folded_from = (state.position, state.head, state.transactions)
+                state.current_tx = state.transactions = state.transactions + 1
+            deciding = state if folded_from else rolling.copy()
             try:
                 events = decide(ruleset, deciding, command, dice=source, shuffle_dice=ledger_dice, ask=ask,
                                 reason=reason, keep_dice=True, answered_now=checked, in_place=True)
             except Halted as halted:
-                return Attempt(state, [*burns, (halted.events(scope(state, command)), actor)], halted=halted,
+                # What the halted command decided is not what its transaction records: fold that onto the
+                # state it was decided on.
+                before = decode_own(encoded) if folded_from else state
+                return Attempt(before, [*burns, (halted.events(scope(before, command)), actor)], halted=halted,
                                encoded=encoded)
             source.finish()
-            return Attempt(state, [*burns, (events, actor)], encoded=encoded)
+            return Attempt(state, [*burns, (events, actor)], encoded=encoded, folded_from=folded_from)
 
         return self._write(campaign_id, f"recording {command_name(command)}", attempt)
 

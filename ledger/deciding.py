@@ -185,9 +185,17 @@ class Outcome(msgspec.Struct):
     """What a committed transaction (or pair, for a reroll) wrote, and the state after it."""
 
     records: list[Record]
-    state: CampaignState
+    encoded: bytes  # the state after them, encoded: `state` decodes it when first asked for
     affected: list[tuple[int, str]] = msgspec.field(default_factory=list)
     halted: Halted | None = None  # the last transaction was stored pending: why it stopped
+    _state: CampaignState | None = None
+
+    @property
+    def state(self) -> CampaignState:
+        """The state after the records, the caller's own (the ledger keeps the one it decided on)."""
+        if self._state is None:
+            self._state = decode_own(self.encoded)
+        return self._state
 
     @property
     def tx(self) -> int:
@@ -203,6 +211,10 @@ class Attempt(msgspec.Struct):
     affected: list[tuple[int, str]] = msgspec.field(default_factory=list)
     halted: Halted | None = None  # the last group is a pending transaction
     encoded: bytes = b""  # the state's own encoding, where it was at hand (it need not be encoded again)
+    # Where the one transaction was decided on `state` itself, numbered first as the fold numbers it
+    # (`redecide` does the same): the (position, head, transactions) its records follow, which
+    # `encoded` is the state at. `state` is then the state after it, but for its last position and hash.
+    folded_from: tuple[int, str, int] | None = None
 
 
 class RerollDice(msgspec.Struct):

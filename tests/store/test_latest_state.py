@@ -4,9 +4,12 @@ when a void among those made it stale, or more than a snapshot's interval of the
 
 from __future__ import annotations
 
+import pytest
+
 from commands.shared import AwardXP
 from ledger import campaigns
 from ledger.campaigns import fold
+from ledger.errors import RuleViolation
 
 
 def award(campaign, amount, ledger=None):
@@ -133,3 +136,36 @@ def test_a_commit_that_collides_is_decided_again_on_the_other_writer_s_state(cam
     assert [(r.position, r.tx) for r in outcome.records] == [(14, 6), (15, 6)]
     assert campaign.load().fighters["gunnar"].xp == 12
     assert campaign.load() == fold(campaign.ledger.history(campaign.id))
+
+
+def test_the_caller_s_outcome_is_its_own_and_the_next_command_is_decided_on_the_state_as_stored(campaign):
+    outcome = award(campaign, 3)
+    outcome.state.fighters["gunnar"].xp = 50  # the caller's copy: the ledger decides on the one it kept
+
+    after = award(campaign, 1)
+
+    assert after.state.fighters["gunnar"].xp == 4
+    assert after.state == campaign.load() == fold(campaign.ledger.history(campaign.id))
+
+
+def test_a_command_refused_after_its_decision_changed_the_state_leaves_the_next_decision_unchanged(
+        campaign, monkeypatch):
+    """A command is decided on the ledger's latest state itself, which its events change as they are
+    decided: one refused half-way must leave nothing of that behind for the next command."""
+    award(campaign, 3)
+    real_decide = campaigns.decide
+
+    def decide_then_refuse(ruleset, state, command, **options):
+        real_decide(ruleset, state, command, **options)  # in place: Gunnar's XP is raised on `state`
+        raise RuleViolation("refused after deciding")
+
+    monkeypatch.setattr(campaigns, "decide", decide_then_refuse)
+    with pytest.raises(RuleViolation):
+        award(campaign, 7)
+    monkeypatch.setattr(campaigns, "decide", real_decide)
+
+    after = award(campaign, 1)
+
+    assert after.state.fighters["gunnar"].xp == 4
+    assert [(r.position, r.tx) for r in after.records] == [(12, 5), (13, 5)]
+    assert after.state == campaign.load() == fold(campaign.ledger.history(campaign.id))
