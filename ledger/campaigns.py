@@ -119,7 +119,8 @@ class Ledger(SeedKeeping, PendingDecisions):
         return a writer, run with a cursor inside the commit's own database transaction after the
         records (Store.append), so that what follows from them (the read models) is stored with
         them in one durable commit. An adopted history is handed to them whole (a History, with no
-        state before or after it), and they return a HistoryWriter."""
+        state before or after it), and they return a HistoryWriter. Neither kind changes the state
+        after the records it is handed: the ledger decides its next command on it."""
         self.store = store
         self.clock = clock or utc_now
         self.on_commit = list(on_commit)

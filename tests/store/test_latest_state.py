@@ -10,6 +10,7 @@ from commands.shared import AwardXP
 from ledger import campaigns
 from ledger.campaigns import fold
 from ledger.errors import RuleViolation
+from projections import sql
 
 
 def award(campaign, amount, ledger=None):
@@ -169,3 +170,14 @@ def test_a_command_refused_after_its_decision_changed_the_state_leaves_the_next_
     assert after.state.fighters["gunnar"].xp == 4
     assert [(r.position, r.tx) for r in after.records] == [(12, 5), (13, 5)]
     assert after.state == campaign.load() == fold(campaign.ledger.history(campaign.id))
+
+
+def test_with_the_read_models_hooks_each_command_is_decided_on_the_state_its_history_folds_to(campaign, store):
+    """The commit hooks are handed the state the ledger keeps to decide its next command on: the read
+    models' hooks (as every CLI command has them) leave it as the history folds it."""
+    hooked = campaigns.Ledger(store, clock=campaign.ledger.clock, on_commit=[sql.on_commit], in_commit=[sql.in_commit])
+    for amount in (1, 2, 3):
+        outcome = award(campaign, amount, ledger=hooked)
+        assert outcome.state == hooked.load(campaign.id) == fold(hooked.history(campaign.id))
+
+    assert outcome.state.fighters["gunnar"].xp == 6
