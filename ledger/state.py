@@ -151,6 +151,9 @@ class CampaignState(msgspec.Struct, kw_only=True):
     def fighter(self, ref: str, warband: str | None = None) -> Fighter:
         from ledger.errors import NotFound
 
+        by_id = self.fighters.get(ref)  # fighters are kept by id: what most commands name them by
+        if by_id is not None and (warband is None or by_id.warband == warband):
+            return by_id
         found = self.fighter_among(ref, [f for f in self.fighters.values() if warband is None or f.warband == warband])
         if found is None:
             where = f" in {self.warbands[warband].name}" if warband in self.warbands else ""
