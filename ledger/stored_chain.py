@@ -155,18 +155,18 @@ def verify_store_reading(
 
     With `beside`, a long history's `read` runs in a forked process on the store opened again,
     decoding the rows this one verifies (so its result and its refusals must pickle), while this
-    one checks the chain; the snapshot's fold is done there too. Where it cannot, both run here as
-    without."""
+    one checks the chain and folds the snapshot's check (the process beside, rebuilding the read
+    models, is the longer of the two). Where it cannot, both run here as without."""
     reading = StoredReading(store, campaign_id, advance)
     snapshot = _Snapshot(store, campaign_id)
-    read_and_fold = functools.partial(_folding_snapshot, snapshot, read)
     worker = None
     if beside and reading.last >= BESIDE_FROM and store.opens_elsewhere:
-        worker = Beside.started(functools.partial(_read_records, store, read_and_fold, reading.voids), _record_page)
+        worker = Beside.started(functools.partial(_read_records, store, read, reading.voids), _record_page)
     if worker is None:
-        chain, (matches, result) = _read_here(reading, read_and_fold)
+        chain, (matches, result) = _read_here(reading, functools.partial(_folding_snapshot, snapshot, read))
     else:
-        chain, (matches, result) = _read_beside(reading, worker, read_and_fold)
+        chain, result = _read_beside(reading, worker, read, snapshot)
+        matches = snapshot.matches()
     chain.snapshot = snapshot.check(chain.count, matches)
     return chain, result
 
@@ -209,12 +209,13 @@ def _read_here(reading: StoredReading, read: Read[T]) -> tuple[Chain, T]:
     return reading.finish(), result
 
 
-def _read_beside(reading: StoredReading, worker: Beside, read: Read[T]) -> tuple[Chain, T]:
-    """The chain verified here, each record sent to `read` in the process beside once verified.
-    Where that process was lost, `read` runs here on the chain read again."""
+def _read_beside(reading: StoredReading, worker: Beside, read: Read[T], snapshot: _Snapshot) -> tuple[Chain, T]:
+    """The chain verified here, each record folded into the snapshot's check and sent to `read` in
+    the process beside once verified. Where that process was lost, `read` runs here on the chain
+    read again."""
     try:
-        for entry in reading.entries():
-            worker.add(entry.record)
+        for record in snapshot.folding(entry.record for entry in reading.entries()):
+            worker.add(record)
         chain = reading.finish()
     except BaseException:  # the chain's failure is named (or this process was interrupted): the other stops
         worker.stop()
@@ -316,17 +317,25 @@ class _Snapshot:
                 self.problem = f"does not decode: {error}"
         self.voided = {int(tx) for tx in self.state.voided} if self.state is not None else set()
         self.folded = CampaignState()
+        self.failure: Exception | None = None  # what folding failed on, raised by `matches`
 
     def folding(self, records: Iterator[Record]) -> Iterator[Record]:
-        """The records, passed on; each one up to the snapshot folded as it goes by."""
+        """The records, passed on; each one up to the snapshot folded as it goes by. A record the
+        fold fails on stops the fold, not the reading: the chain is named first if it fails too."""
         for record in records:
-            if self.state is not None and self.position is not None and record.position <= self.position:
-                apply_record(self.folded, record, record.tx in self.voided)
+            if (self.failure is None and self.state is not None and self.position is not None
+                    and record.position <= self.position):
+                try:
+                    apply_record(self.folded, record, record.tx in self.voided)
+                except Exception as failure:  # noqa: BLE001 - raised by `matches`, once the chain is read
+                    self.failure = failure
             yield record
 
     def matches(self) -> bool | None:
         """Whether the snapshot is the fold of the records `folding` passed on (None: no snapshot
-        loading would use)."""
+        loading would use); what the fold failed on is raised here."""
+        if self.failure is not None:
+            raise self.failure
         if self.state is None:
             return None
         return msgspec.json.decode(encode_state(self.state)) == msgspec.json.decode(encode_state(self.folded))

@@ -98,7 +98,7 @@ def test_a_tracking_row_the_chain_does_not_hold_is_refused_alike_beside(answers,
 
 
 def test_an_edited_snapshot_is_named_alike_beside(answers, outcomes, database):
-    """The snapshot is checked against the events folded where the read models are."""
+    """The snapshot is checked against the events folded as the chain is read, the read models rebuilt beside."""
     with sqlite3.connect(database.path) as conn:
         (state,) = conn.execute("SELECT state FROM stored_snapshots WHERE originator_version = 20").fetchone()
         conn.execute("UPDATE stored_snapshots SET state = ? WHERE originator_version = 20",
@@ -118,6 +118,31 @@ def test_an_edited_event_is_named_alike_beside(answers, outcomes, database):
     assert given[BESIDE][1].startswith("Error: position 20: ")
     assert outcomes == [] and multiprocessing.active_children() == []  # stopped when the chain failed
 
+
+
+def failing_at(position: int, fold):
+    """The fold, refusing the record at `position` (a record a ruleset's evolve cannot take)."""
+    def apply_record(state, record, voided):
+        if record.position == position:
+            raise IntegrityFailure(f"the fold cannot take the record at position {position}")
+        return fold(state, record, voided)
+    return apply_record
+
+
+def test_the_snapshot_fold_failing_names_a_chain_failing_later_first_alike_beside(answers, database, monkeypatch):
+    """The snapshot's fold (done as the chain is read) fails at position 5, the chain at 20."""
+    monkeypatch.setattr(stored_chain, "apply_record", failing_at(5, stored_chain.apply_record))
+    database.rewrite(20, b'"actor":"', b'"actor":"forger ')
+    given = answers()
+    assert given[BESIDE] == given[ONE_PROCESS]
+    assert given[BESIDE][0] == 3
+    assert given[BESIDE][1].startswith("Error: position 20: ")
+
+
+def test_the_snapshot_fold_failing_on_a_sound_chain_is_named_alike_beside(answers, monkeypatch):
+    monkeypatch.setattr(stored_chain, "apply_record", failing_at(5, stored_chain.apply_record))
+    given = answers()
+    assert given[BESIDE] == given[ONE_PROCESS] == (3, "Error: the fold cannot take the record at position 5\n")
 
 def flip_last_byte_of(path: str, tree: str) -> None:
     """One bit of the last byte of a table's or an index's root page."""
@@ -304,8 +329,8 @@ def test_where_a_large_file_is_checked_beside_that_process_sums_the_tables_up(pl
     summed = [outcome.result for outcome in outcomes if isinstance(outcome.result, sql.StoredReadModels)]
     assert [stored.tracked.position for stored in summed] == [25]
     rebuilt_beside = [outcome.result for outcome in outcomes if isinstance(outcome.result, tuple)]
-    # (the snapshot matches, what the reading gave: the stored sums, the rebuilt ones, the ledger rolls)
-    assert [read[0] for _matches, read in rebuilt_beside] == ([None] if beside_from == BESIDE else [])
+    # (what the reading gave: the stored sums, the rebuilt ones, the ledger rolls)
+    assert [read[0] for read in rebuilt_beside] == ([None] if beside_from == BESIDE else [])
 
 
 def test_where_nothing_moved_the_tables_are_read_beside_the_chain_alone(answers, outcomes, monkeypatch):
