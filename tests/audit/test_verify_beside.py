@@ -1,7 +1,8 @@
 """`verify` of a long history checks its read models in a process forked beside the one that
 verifies the chain (ledger/beside.py): every answer is the one given when both are done in one
 process — a sound campaign, an edited read-model row, a tracking row the chain does not hold, an
-edited event, a damaged file — and the work is done in one process where the other is lost."""
+edited event, a damaged file, a record the snapshot's fold cannot take — and the work is done in one
+process where the other is lost."""
 
 from __future__ import annotations
 
@@ -119,7 +120,6 @@ def test_an_edited_event_is_named_alike_beside(answers, outcomes, database):
     assert outcomes == [] and multiprocessing.active_children() == []  # stopped when the chain failed
 
 
-
 def failing_at(position: int, fold):
     """The fold, refusing the record at `position` (a record a ruleset's evolve cannot take)."""
     def apply_record(state, record, voided):
@@ -143,6 +143,7 @@ def test_the_snapshot_fold_failing_on_a_sound_chain_is_named_alike_beside(answer
     monkeypatch.setattr(stored_chain, "apply_record", failing_at(5, stored_chain.apply_record))
     given = answers()
     assert given[BESIDE] == given[ONE_PROCESS] == (3, "Error: the fold cannot take the record at position 5\n")
+
 
 def flip_last_byte_of(path: str, tree: str) -> None:
     """One bit of the last byte of a table's or an index's root page."""
