@@ -1,9 +1,9 @@
 """The performance suite of issue #14: each measurement against a baseline timed in the same run.
 
-    python benchmarks/run.py                    # 10k events a campaign (about 7 minutes at --repeat 3)
+    python benchmarks/run.py                    # 10k events a campaign (2 to 5 minutes at --repeat 3)
     python benchmarks/run.py --size 1k          # quicker
-    python benchmarks/run.py --size 100k        # hours: 6 campaigns of 100,000 events
-    python benchmarks/run.py --size 1m          # opt-in, very long: 2 campaigns of 100,000 events a ruleset, 1.2M events
+    python benchmarks/run.py --size 100k        # long: 6 campaigns of 100,000 events
+    python benchmarks/run.py --size 1m          # opt-in: 2 campaigns of 100,000 events a ruleset, 1.2M events (6 to 9 minutes at --repeat 1)
     python benchmarks/run.py --size 10k --rulesets coreheim freeform --repeat 3
     python benchmarks/run.py --size 1k --only trail memory --postgres ''   # export, verify, import only
 
@@ -15,7 +15,9 @@ measurements that compare a large campaign with a small one. Peak memory is meas
 1M events along the slope between them. Each measurement is run `--repeat` times, by turns with its
 baseline (so that both are timed under the same load); the table gives the median, the baseline's
 median, their ratio and the target the ratio must meet. These machines are noisy and shared: only
-ratios of what was measured by turns mean anything.
+ratios of what was measured by turns mean anything. Export, verify, verify FILE and import are
+timed in this process (without their start-up), its own heap frozen meanwhile: a `campaign`
+process holds no such heap.
 """
 
 from __future__ import annotations
