@@ -59,7 +59,7 @@ TEXT_TOPICS = (SEED_TOPIC, CURRENT_TOPIC)
 # The one sequence, outside every campaign, that records which campaign is current.
 CURRENT_ID = uuid.uuid5(uuid.NAMESPACE_URL, "campaign-ledger:current-campaign")
 PAGE = 1000  # events read from the store at a time
-_NO_POSITION_ABOVE = 2**63 - 1  # the largest bigint: a page read with no upper bound
+_NO_POSITION_ABOVE = 2**63 - 1  # the largest 64-bit integer (an SQLite integer, a bigint): no upper bound
 _CHECKSUM = b"#sha256="  # a snapshot's stored bytes: this, the hex digest of the state, a newline, the state
 
 
@@ -639,14 +639,12 @@ class Store:
         # took). The state as a blob: text an SQL client left there would otherwise fail to read as UTF-8.
         table = self.app.recorder.events_table_name  # type: ignore[attr-defined]
         statement = (f"SELECT originator_version, topic, CAST(state AS BLOB) AS state FROM {table} "
-                     "WHERE originator_id=? AND originator_version>? ")
-        params: list[Any] = [campaign_id.hex, after]
-        if upto is not None:
-            statement += "AND originator_version<=? "
-            params.append(upto)
+                     "WHERE originator_id=? AND originator_version>? AND originator_version<=? "
+                     "ORDER BY originator_version LIMIT ?")
+        bound = _NO_POSITION_ABOVE if upto is None else upto
         with self.app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
             with contextlib.closing(tuple_cursor(cursor)) as plain:
-                plain.execute(statement + "ORDER BY originator_version LIMIT ?", [*params, PAGE])
+                plain.execute(statement, (campaign_id.hex, after, bound, PAGE))
                 return [RawRow(version, topic, state if type(state) is bytes else stored_bytes(version, state))
                         for version, topic, state in plain.fetchall()]
 
