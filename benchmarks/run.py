@@ -482,11 +482,22 @@ def table(rows: list[Row]) -> list[str]:
     return lines
 
 
+def positive_int(text: str) -> int:
+    """`--repeat`'s value: a median needs at least one run."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} runs: a median needs at least one")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", choices=list(SIZES), default="10k", help="events in each large campaign (1m: the league)")
     parser.add_argument("--rulesets", nargs="+", default=None, help="default: every ruleset with a sample campaign")
-    parser.add_argument("--repeat", type=int, default=5, help="runs of each measurement (the median is reported)")
+    parser.add_argument("--repeat", type=positive_int, default=5, help="runs of each measurement (the median is reported)")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test",
                         help="a PostgreSQL server to make a scratch database on for the 8-client measurements ('' to skip)")
     parser.add_argument("--only", nargs="+", choices=MEASUREMENTS, default=list(MEASUREMENTS),

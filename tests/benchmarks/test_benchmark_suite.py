@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from benchmarks.run import main
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -26,3 +30,11 @@ def test_the_suite_runs_at_a_tiny_size_and_prints_every_measurement():
     ]
     assert all(row.rstrip(" |").endswith(("pass", "MISS")) for row in rows)
     assert "- machine: " in done.stdout and "eventsourcing " in done.stdout
+
+
+@pytest.mark.parametrize("given", ["0", "-2", "x", "1.5"])
+def test_a_repeat_that_gives_no_median_is_refused_before_anything_is_built(given, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--repeat", given, "--postgres", ""])
+    assert stopped.value.code == 2
+    assert "argument --repeat: " in capsys.readouterr().err
