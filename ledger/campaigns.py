@@ -51,7 +51,7 @@ from ledger.fold import (  # noqa: F401 - re-exported
 from ledger.pending import PendingDecision, PendingDecisions, pending_message, scope, ways_out  # noqa: F401
 from ledger.rechecking import affected_message, plan_void, recheck, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
-from ledger.seeds import SeedKeeping
+from ledger.seeds import DealtSince, SeedKeeping
 from ledger.state import Battle, CampaignState, decode_own, decode_state, encode_state, evolve
 from ledger.store import RETRIES, Store, pause_before_try
 
@@ -139,6 +139,8 @@ class Ledger(SeedKeeping, PendingDecisions):
         self._overtaken: set[uuid.UUID] = set()
         # The position of the `_latest` the current try decides on unread, by campaign.
         self._decided_unread: dict[uuid.UUID, int] = {}
+        # What a league server had dealt, asked before the writer's turn (SeedKeeping._burns).
+        self._dealt_before_turn: dict[uuid.UUID, DealtSince] = {}
 
     def campaigns(self) -> list[CampaignState]:
         return [self.load(cid) for cid in self.store.campaign_ids()]
@@ -437,7 +439,8 @@ class Ledger(SeedKeeping, PendingDecisions):
             source.finish()
             return Attempt(state, [*burns, (events, actor)], encoded=encoded, folded_from=folded_from)
 
-        return self._write(campaign_id, f"recording {command_name(command)}", attempt)
+        with self._dealt_asked_before_turn(campaign_id):
+            return self._write(campaign_id, f"recording {command_name(command)}", attempt)
 
     def resolve(self, records: Sequence[Record], ref: str) -> tuple[int, int | None]:
         """(transaction, disputed roll or None) for `T12`/`12` (transaction), `R5` (roll), `E40` (event)."""

@@ -6,12 +6,14 @@ ledger.dealer), or memory.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from ledger import dice as d
 from ledger import events as ev
-from ledger.dealer import expression_for
+from ledger.dealer import Dealt, expression_for
 from ledger.deciding import Attempt, DealtDice, NoLedgerDice, Outcome
 from ledger.decide import DiceSource, LedgerDice
 from ledger.errors import BadInput, IntegrityFailure, NotFound, RuleViolation
@@ -21,8 +23,16 @@ SEED_FORMAT = "campaign-ledger-seed"
 BURN_ACTOR = "ledger"
 
 
+class DealtSince(NamedTuple):
+    """The rolls a league server had dealt from roll `from_roll` on, as asked before a writer's turn."""
+
+    from_roll: int
+    dealt: list[Dealt]
+
+
 class SeedKeeping:
-    """The seed part of the service (mixed into `Ledger`, which provides `store`, `load` and `_write`)."""
+    """The seed part of the service (mixed into `Ledger`, which provides `store`, `load`, `_write`, the
+    state its last commit left (`_latest_state`) and `_dealt_before_turn`)."""
 
     def ledger_dice(self, campaign_id: uuid.UUID, state: CampaignState) -> DiceSource:
         """The ledger dice of the open epoch, from its seed once that is checked against the epoch's
@@ -156,13 +166,31 @@ class SeedKeeping:
         self.store.save_seed(campaign_id, epoch, seed)
         return state
 
+    @contextlib.contextmanager
+    def _dealt_asked_before_turn(self, campaign_id: uuid.UUID) -> Iterator[None]:
+        """On a league server, where the writers of one campaign take turns, ask which rolls were dealt
+        since this ledger's latest state before the turn, not in it: one round trip less that the
+        other writers wait for. A number dealt while this writer waits (a peek) is not among them: a
+        roll of this command then finds it dealt (AlreadyDealt) and its next try, which asks again
+        in its turn, burns it; a command that rolls nothing leaves it to the next one."""
+        kept = self._latest_state.get(campaign_id)
+        if self.store.dealer is not None and kept is not None:
+            self._dealt_before_turn[campaign_id] = DealtSince(kept.rolls, self.store.dealer.dealt(str(campaign_id), kept.rolls))
+        try:
+            yield
+        finally:
+            self._dealt_before_turn.pop(campaign_id, None)
+
     def _burns(self, campaign_id: uuid.UUID, state: CampaignState) -> tuple[list[tuple[list[ev.Event], str]], CampaignState]:
         """Roll numbers of the open epoch dealt by the league server but never stored (a peek, a
         crash, a try that lost a race), from the next one on: recorded as burned, in a transaction
         of their own before the command's, which then rolls with the numbers after them."""
         if self.store.dealer is None:
             return [], state
-        dealt = {x.roll: x for x in self.store.dealer.dealt(str(campaign_id), state.rolls) if x.epoch == state.epoch}
+        asked = self._dealt_before_turn.pop(campaign_id, None)
+        if asked is None or asked.from_roll > state.rolls:
+            asked = DealtSince(state.rolls, self.store.dealer.dealt(str(campaign_id), state.rolls))
+        dealt = {x.roll: x for x in asked.dealt if x.roll >= state.rolls and x.epoch == state.epoch}
         burned: list[ev.Event] = []
         while state.rolls + len(burned) in dealt:
             x = dealt[state.rolls + len(burned)]
