@@ -66,7 +66,10 @@ SMALL = 1_000  # the small campaign the large one is compared with
 # cost per event (coreheim's export: 360 B an event from 1,000 to 10,000 events, 126 from 5,000,
 # 63 from 10,000 to 20,000).
 MEMORY_LOW = 5_000
-POSTGRES_COMMANDS = 40  # each PostgreSQL client's: enough to be timed writing alongside the others
+# Each PostgreSQL client's commands: at 40, one code's ratio of 8 clients on one campaign moved
+# ×0.72–×0.94 from run to run (a run of about a second, each client's first commands preparing its
+# statements); at 150, ×0.89–×0.96 (1,200 commands shared, 6 s).
+POSTGRES_COMMANDS = 150
 CLI = "import sys; from ledger.cli import main; sys.argv[0] = 'campaign'; main()"
 BARE_PROCESS = "import eventsourcing.application, msgspec, click"
 # Prints the process's peak resident memory (KiB) on the last line of stderr. Linux's VmHWM, not
