@@ -175,11 +175,14 @@ class SeedKeeping:
         in its turn, burns it; a command that rolls nothing leaves it to the next one."""
         kept = self._latest_state.get(campaign_id)
         if self.store.dealer is not None and kept is not None:
-            self._dealt_before_turn[campaign_id] = DealtSince(kept.rolls, self.store.dealer.dealt(str(campaign_id), kept.rolls))
+            self._dealt_before_turn[campaign_id] = self._dealt_since(campaign_id, kept.rolls)
         try:
             yield
         finally:
             self._dealt_before_turn.pop(campaign_id, None)
+
+    def _dealt_since(self, campaign_id: uuid.UUID, from_roll: int) -> DealtSince:
+        return DealtSince(from_roll, self.store.dealer.dealt(str(campaign_id), from_roll))
 
     def _burns(self, campaign_id: uuid.UUID, state: CampaignState) -> tuple[list[tuple[list[ev.Event], str]], CampaignState]:
         """Roll numbers of the open epoch dealt by the league server but never stored (a peek, a
@@ -189,7 +192,7 @@ class SeedKeeping:
             return [], state
         asked = self._dealt_before_turn.pop(campaign_id, None)
         if asked is None or asked.from_roll > state.rolls:
-            asked = DealtSince(state.rolls, self.store.dealer.dealt(str(campaign_id), state.rolls))
+            asked = self._dealt_since(campaign_id, state.rolls)
         dealt = {x.roll: x for x in asked.dealt if x.roll >= state.rolls and x.epoch == state.epoch}
         burned: list[ev.Event] = []
         while state.rolls + len(burned) in dealt:

@@ -35,7 +35,7 @@ def peek(reopen, campaign, number):
 
 def turns_and_questions(store, monkeypatch):
     """What a write does from now on, in order: "turn" as it takes its turn, "dealt" as it asks the
-    league server which rolls were dealt, "in turn" when it asks that during its turn."""
+    league server which rolls were dealt, "dealt in turn" when it asks that during its turn."""
     seen: list[str] = []
     taking_turns, asking = store.writing, store.dealer.dealt
     in_turn = []
@@ -80,7 +80,7 @@ def test_the_rolls_dealt_are_asked_before_the_turn_by_a_ledger_that_kept_its_sta
 def test_a_new_ledger_asks_in_its_turn(campaign, store, clock, monkeypatch):
     seen = turns_and_questions(store, monkeypatch)
 
-    burns_and_rolls(roll(Ledger(store, clock=clock), campaign, "first"))
+    roll(Ledger(store, clock=clock), campaign, "first")
 
     assert seen == ["turn", "dealt in turn"]
 
@@ -100,7 +100,6 @@ def test_a_number_peeked_while_waiting_for_the_turn_is_burned_by_the_next_try(ca
     roll(campaign.ledger, campaign, "first")  # R0
     seen = turns_and_questions(store, monkeypatch)
     taking_turns = store.writing
-
     peeks = [1]
 
     @contextlib.contextmanager
