@@ -329,7 +329,9 @@ def in_commit(
     database transaction, with the tracking row moved from the head they follow to theirs, if it is
     there. The current tables then hold the rows of the state before, as a rebuild gives them: they
     are compared with those (or with the rows this process wrote, when it wrote them at that head),
-    not read back. A whole history adopted (an import) has its rows computed as they are written.
+    not read back; where another writer moved the head on, the rows of a warband or fighter whose
+    inputs are those of the rows this process wrote last are taken as they are, not computed again.
+    A whole history adopted (an import) has its rows computed as they are written.
     None where that cannot be (no SQL, a void, a new campaign, any failure computing the rows):
     on_commit then brings the tables up to date after the commit, as before, and reports what fails."""
     store = ledger.store
@@ -349,8 +351,10 @@ def in_commit(
     try:
         _create_once(store, d)
         kept = _kept.get(store, {}).get(cid)
-        stored = kept if kept is not None and (kept.position, kept.head) == follows else Tracked(
-            *follows, current_rows_of(before()))
+        if kept is not None and (kept.position, kept.head) == follows:
+            stored = kept
+        else:  # another writer committed since: rows of the inputs this process's rows were of are theirs
+            stored = Tracked(*follows, current_rows_of(before(), kept.current if kept is not None else None))
         rows, current = _rows_after(records, stored, after, before)
     except Exception:  # noqa: BLE001 - the events are committed whatever went wrong here
         return None

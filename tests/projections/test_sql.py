@@ -309,3 +309,30 @@ def test_a_command_about_one_fighter_computes_its_row_and_its_warbands_alone_and
                                                                   ("reikland-rats", 45 + 25)]
     sql.rebuild(store, [league], drop=True)
     assert dump(store) == after
+
+
+def test_after_another_writer_only_what_it_changed_is_computed_again_and_a_rebuild_agrees(
+        store, sql_url, ledger, league, dump, clock, monkeypatch):
+    """Another process awarded Gunnar XP since this one's last commit: the rows of the state before
+    this command are those of the rows this process wrote, but Gunnar's and the Reikland Rats'
+    (his XP and their rating), computed again; Clan Skrittle's are taken as they were."""
+    ledger.execute(league, AwardXP(fighter="Gunnar", amount=1, reason="mine"), actor="Ann")
+    other = Ledger(Store(sql_url), clock=clock, on_commit=[sql.on_commit], in_commit=[sql.in_commit])
+    try:
+        other.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="his"), actor="Bob")
+    finally:
+        other.store.close()
+    ledger.load(league)  # decided on the other writer's head, as the writers that take turns do, not retried
+    computed = []
+    real_warband_row, real_fighter_row = tables.warband_row, tables.fighter_row
+    with monkeypatch.context() as patch:
+        patch.setattr(sql, "update", lambda *args: pytest.fail("the rows were left to after the commit"))
+        patch.setattr(tables, "warband_row", lambda state, warband: computed.append(warband) or real_warband_row(state, warband))
+        patch.setattr(tables, "fighter_row", lambda state, f: computed.append(f.name) or real_fighter_row(state, f))
+        ledger.execute(league, AwardXP(fighter="Gunnar", amount=1, reason="mine again"), actor="Ann")
+    # the state before (the other writer's XP), then the state after (this command's)
+    assert computed == ["reikland-rats", "Gunnar", "reikland-rats", "Gunnar"]
+    kept = dump(store)
+    assert [(row[1], row[8]) for row in kept["rm_fighters"]] == [("gunnar", 7)]
+    sql.rebuild(store, [league], drop=True)
+    assert dump(store) == kept
