@@ -53,7 +53,7 @@ from ledger.rechecking import affected_message, plan_void, recheck, void_events 
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import DealtSince, SeedKeeping
 from ledger.state import Battle, CampaignState, decode_own, decode_state, encode_state, evolve
-from ledger.store import RETRIES, Store, pause_before_try
+from ledger.store import RETRIES, Store, Writer, pause_before_try
 
 SNAPSHOT_INTERVAL = 100
 # The records that say which battles stand: the battles, and the voids that strike some out.
@@ -110,15 +110,15 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def __init__(
         self, store: Store, clock: Callable[[], str] | None = None, on_commit: Sequence[Callable[..., None]] = (),
-        in_commit: Sequence[Callable[..., Callable[[Any], None] | None]] = (),
+        in_commit: Sequence[Callable[..., Writer | None]] = (),
     ):
         """`on_commit` hooks run after each commit, with (ledger, campaign id, state after it, its
         records). `in_commit` hooks are called before the records are stored (the past unchanged: no
         void), with (ledger, campaign id, a function giving a copy of the state before them (seldom
         needed: copying costs), the state after them, the records), and may
-        return a writer, run with a cursor inside the commit's own database transaction after the
-        records (Store.append), so that what follows from them (the read models) is stored with
-        them in one durable commit. An adopted history is handed to them whole (a History, with no
+        return a writer (ledger.store.Writer), run with a cursor inside the commit's own database transaction
+        after the records, so that what follows from them (the read models) is stored with them in
+        one durable commit. An adopted history is handed to them whole (a History, with no
         state before or after it), and they return a HistoryWriter. Neither kind changes the state
         after the records it is handed: the ledger decides its next command on it."""
         self.store = store

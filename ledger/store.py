@@ -319,8 +319,9 @@ def _lacks_privilege(error: BaseException | None) -> bool:
 
 T = TypeVar("T")
 
+UNIQUE_VIOLATION = "23505"
 # Unique violation (of a catalog's index), duplicate table, duplicate object.
-_SCHEMA_COLLISIONS = {"23505", "42P07", "42710"}
+_SCHEMA_COLLISIONS = {UNIQUE_VIOLATION, "42P07", "42710"}
 
 
 def _met_a_lost_processes_schema(error: BaseException) -> bool:
@@ -438,22 +439,54 @@ class _NoPipeline:
 _NO_PIPELINE = _NoPipeline()
 
 
+# A writer run inside an append's transaction with its cursor. What it returns, if anything, is
+# called once the server has answered the statements sent (on PostgreSQL they are sent ahead, see
+# Store._appending), before the commit: what that raises undoes the transaction as the writer's own
+# failure does.
+Writer = Callable[[Any], Callable[[], None] | None]
+
+
 class _WriterFailed(Exception):
     """A writer run inside an append's transaction failed: the transaction is undone."""
 
 
 @contextlib.contextmanager
-def _as_writer_failed() -> Iterator[None]:
+def _as_writer_failed(events_table: str) -> Iterator[None]:
     try:
         yield
     except Exception as error:  # the records are stored whatever went wrong after them
+        if _collided(error, events_table):
+            raise  # another writer's records at these positions: Conflict, not the writers' failure
         raise _WriterFailed from error
 
 
-def _written_by(writers: Sequence[Callable[[Any], None]], cursor: Any) -> None:
-    with _as_writer_failed():
-        for write in writers:
-            write(cursor)
+def _collided(error: Exception, events_table: str) -> bool:
+    """Is `error` the events' own insert failing on the positions another writer stored? On
+    PostgreSQL it is answered with the writers' statements, at the one sync."""
+    diag = getattr(error, "diag", None)  # psycopg's errors name the table a constraint failed in
+    return getattr(diag, "sqlstate", None) == UNIQUE_VIOLATION and getattr(diag, "table_name", None) == events_table
+
+
+def _written_by(writers: Sequence[Writer], cursor: Any, events_table: str) -> list[Callable[[], None]]:
+    with _as_writer_failed(events_table):
+        return [check for write in writers if (check := write(cursor)) is not None]
+
+
+def read_later(cursor: Any, sql: str, params: Sequence[Any]) -> Callable[[], list[tuple[Any, ...]]]:
+    """Run a query in the transaction of `cursor` (the library's SQLite cursor, or psycopg's); the
+    callable returned gives its rows. On PostgreSQL they are read when it is called, after the
+    pipeline's next sync (reading them now would wait for the server in the middle of the
+    transaction's statements); on SQLite at once."""
+    if hasattr(cursor, "sqlite_cursor"):
+        plain = tuple_cursor(cursor)
+        rows = plain.execute(sql, params).fetchall()
+        plain.close()
+        return lambda: rows
+    from psycopg.rows import tuple_row  # deferred: the PostgreSQL driver is imported only when it is used
+
+    own = cursor.connection.cursor(row_factory=tuple_row)  # its own: the next statement replaces a cursor's result
+    own.execute(sql, params, prepare=True)
+    return own.fetchall
 
 
 class Store:
@@ -671,8 +704,8 @@ class Store:
             schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
 
     def append(
-        self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Callable[[Any], None]] = (),
-        each_page: Sequence[Callable[[Any], None]] = (), before_commit: Callable[[], None] = lambda: None,
+        self, campaign_id: uuid.UUID, records: Sequence[Record], *, within: Sequence[Writer] = (),
+        each_page: Sequence[Writer] = (), before_commit: Callable[[], None] = lambda: None,
     ) -> None:
         """Store one transaction atomically; another writer's records at these positions → Conflict.
         A long history (an imported trail) is encoded and written a page at a time inside one
@@ -704,45 +737,68 @@ class Store:
         return Item(campaign_id, record.position, ev.tag_of(record.event), record)
 
     def _insert(
-        self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Callable[[Any], None]],
-        each_page: Sequence[Callable[[Any], None]], before_commit: Callable[[], None],
+        self, campaign_id: uuid.UUID, records: Iterable[Record], within: Sequence[Writer],
+        each_page: Sequence[Writer], before_commit: Callable[[], None],
     ) -> None:
         """The records a page at a time, each followed by `each_page`, then `within`, then
         `before_commit`, in one database transaction; Conflict when a page does not follow an event
         stored (the store holds fewer than its writer believed: a copy of an older file put back
         under a running process), so that no gap is ever left."""
         items = (self._item(campaign_id, record) for record in records)
-        with self.sql() as cursor, self._pipeline(cursor) as pipeline:
+        table = self.app.recorder.events_table_name  # type: ignore[attr-defined]
+        with self._appending() as (cursor, pipeline):
+            follows: list[tuple[int, Callable[[], bool]]] = []
+            checks: list[Callable[[], None]] = []
             while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
                 self._insert_page(cursor, page)  # first: it takes the write lock, which a read before would not get
-                after = page[0].originator_version - 1
-                if after and not self._stored_at(cursor, campaign_id, after):
-                    _refuse_gap(after)
-                _written_by(each_page, cursor)
-            _written_by(within, cursor)
-            with _as_writer_failed():
+                if after := page[0].originator_version - 1:
+                    follows.append((after, self._stored_at(cursor, campaign_id, after)))
+                checks += _written_by(each_page, cursor, table)
+            checks += _written_by(within, cursor, table)
+            with _as_writer_failed(table):
                 pipeline.sync()  # what the writers sent fails here, not with the commit
+            for after, stored in follows:
+                if not stored():
+                    _refuse_gap(after)
+            with _as_writer_failed(table):
+                for check in checks:
+                    check()
             before_commit()
 
-    def _pipeline(self, cursor: Any) -> contextlib.AbstractContextManager[Any]:
-        """On PostgreSQL, the transaction's statements sent together (psycopg's pipeline mode): the
-        server is waited for only where a result is read and at `sync`, not after each statement
-        (each executemany of a command's read-model rows was three round trips)."""
+    @contextlib.contextmanager
+    def _appending(self) -> Iterator[tuple[Any, Any]]:
+        """A cursor in one database transaction, committed unless the block raises, and what sends
+        its statements and waits for their answers. On PostgreSQL the transaction is run in psycopg's
+        pipeline mode from its BEGIN to its COMMIT, so that the server is waited for at the `sync`
+        and at the commit alone: its start, the gap check and the read models' tracking row were a
+        round trip each (each executemany of a command's read-model rows had been three)."""
         if self.kind != "postgres":
-            return contextlib.nullcontext(_NO_PIPELINE)
-        return cursor.connection.pipeline()
+            with self.sql() as cursor:
+                yield cursor, _NO_PIPELINE
+            return
+        with self.app.recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+            try:
+                with conn.pipeline() as pipeline:
+                    cursor = conn.cursor()  # the library's connections are in autocommit mode: BEGIN starts the transaction
+                    cursor.execute("BEGIN")
+                    yield cursor, pipeline
+                    cursor.execute("COMMIT")  # sent, and waited for, as the pipeline ends
+            except BaseException:
+                conn.rollback()  # psycopg's own, which also forgets the statements prepared in the transaction
+                raise
 
-    def _stored_at(self, cursor: Any, campaign_id: uuid.UUID, position: int) -> bool:
-        """Is the campaign's event at `position` stored (read in the transaction of `cursor`)?"""
+    def _stored_at(self, cursor: Any, campaign_id: uuid.UUID, position: int) -> Callable[[], bool]:
+        """Is the campaign's event at `position` stored (read in the transaction of `cursor`, and
+        answered when called: see `read_later`)?"""
         recorder: Any = self.app.recorder
         table = recorder.events_table_name
         if self.kind == "postgres":
-            cursor.execute(f'SELECT 1 FROM "{recorder.datastore.schema}".{table} '
-                           "WHERE originator_id = %s AND originator_version = %s", (campaign_id, position), prepare=True)
+            rows = read_later(cursor, f'SELECT 1 FROM "{recorder.datastore.schema}".{table} '
+                                      "WHERE originator_id = %s AND originator_version = %s", (campaign_id, position))
         else:
-            cursor.execute(f"SELECT 1 FROM {table} WHERE originator_id = ? AND originator_version = ?",
-                           (campaign_id.hex, position))
-        return cursor.fetchone() is not None
+            rows = read_later(cursor, f"SELECT 1 FROM {table} WHERE originator_id = ? AND originator_version = ?",
+                              (campaign_id.hex, position))
+        return lambda: bool(rows())
 
     def _insert_page(self, cursor: Any, stored: list[StoredEvent]) -> None:
         """Insert encoded events in the transaction of `cursor`, as the recorder's own insert does

@@ -39,7 +39,7 @@ from ledger.campaigns import History, Ledger, fold, transactions
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState, warbands_changed
-from ledger.store import Store, lock_schema, tuple_cursor
+from ledger.store import Store, Writer, lock_schema, read_later, tuple_cursor
 from projections.tables import (
     CAMPAIGNS,
     CURRENT_TABLES,
@@ -198,14 +198,15 @@ def _track(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) 
     )
 
 
-def _move_tracking(cursor: Any, d: Dialect, campaign_id: str, reflected: tuple[int, str], last: Record) -> bool:
-    """Track `last` if the tracking row is at `reflected` (position, head): did it move? One
-    statement, which also locks the row until the transaction ends."""
-    return bool(d.select(
-        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? "
-                "WHERE campaign_id = ? AND position = ? AND head = ? RETURNING position",
-        last.position, last.hash, campaign_id, *reflected,
-    ))
+def _move_tracking(
+    cursor: Any, d: Dialect, campaign_id: str, reflected: tuple[int, str], last: Record
+) -> Callable[[], bool]:
+    """Track `last` if the tracking row is at `reflected` (position, head): did it move (answered
+    when called, see `read_later`)? One statement, which also locks the row until the transaction ends."""
+    statement = (f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? "
+                 "WHERE campaign_id = ? AND position = ? AND head = ? RETURNING position")
+    moved = read_later(cursor, statement.replace("?", d.placeholder), (last.position, last.hash, campaign_id, *reflected))
+    return lambda: bool(moved())
 
 
 def _clear(cursor: Any, d: Dialect, campaign_id: str) -> None:
@@ -245,6 +246,10 @@ def _appendable(missing: Sequence[Record], position: int, head: str) -> bool:
         and first.prev_hash == head
         and not any(isinstance(r.event, ev.TransactionVoided) for r in missing)
     )
+
+
+class TablesMoved(Exception):
+    """The tracking row was not where the rows written in a commit follow: they are undone with it."""
 
 
 @dataclass(frozen=True)
@@ -323,15 +328,16 @@ def _keep(store: Store, campaign_id: str, tracked: Tracked) -> None:
 def in_commit(
     ledger: Any, campaign_id: uuid.UUID, before: Callable[[], CampaignState] | None, after: CampaignState | None,
     records: Sequence[Record] | History,
-) -> Callable[[Any], None] | None:
+) -> Writer | None:
     """The `Ledger.in_commit` hook: the rows of the transactions about to be committed (the state
     `before()` and `after` them), computed now, and a writer that stores them inside the commit's own
-    database transaction, with the tracking row moved from the head they follow to theirs, if it is
-    there. The current tables then hold the rows of the state before, as a rebuild gives them: they
-    are compared with those (or with the rows this process wrote, when it wrote them at that head),
-    not read back; where another writer moved the head on, the rows of a warband or fighter whose
-    inputs are those of the rows this process wrote last are taken as they are, not computed again.
-    A whole history adopted (an import) has its rows computed as they are written.
+    database transaction, with the tracking row moved from the head they follow to theirs; where it
+    is not there, the transaction is undone and its events stored alone. The current tables then
+    hold the rows of the state before, as a rebuild gives them: they are compared with those (or
+    with the rows this process wrote, when it wrote them at that head), not read back; where another
+    writer moved the head on, the rows of a warband or fighter whose inputs are those of the rows
+    this process wrote last are taken as they are, not computed again. A whole history adopted (an
+    import) has its rows computed as they are written.
     None where that cannot be (no SQL, a void, a new campaign, any failure computing the rows):
     on_commit then brings the tables up to date after the commit, as before, and reports what fails."""
     store = ledger.store
@@ -359,11 +365,19 @@ def in_commit(
     except Exception:  # noqa: BLE001 - the events are committed whatever went wrong here
         return None
 
-    def write(cursor: Any) -> None:
-        # Tables behind (a failed update, a process killed after its commit), or moved by another
-        # process meanwhile: on_commit sees to them.
-        if _move_tracking(cursor, d, cid, follows, records[-1]):
-            _written.setdefault(store, {})[cid] = _write(cursor, d, stored, rows, current, records[-1])
+    def write(cursor: Any) -> Callable[[], None]:
+        moved = _move_tracking(cursor, d, cid, follows, records[-1])
+        written = _write(cursor, d, stored, rows, current, records[-1])
+
+        def check() -> None:
+            # Tables behind (a failed update, a process killed after its commit), or moved by another
+            # process meanwhile: the rows are undone with the transaction, the events stored alone,
+            # and on_commit sees to the tables.
+            if not moved():
+                raise TablesMoved(f"the read models of {cid} do not reflect {follows[0]}")
+            _written.setdefault(store, {})[cid] = written
+
+        return check
 
     return write
 
