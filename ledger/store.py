@@ -784,7 +784,10 @@ class Store:
                     yield cursor, pipeline
                     cursor.execute("COMMIT")  # sent, and waited for, as the pipeline ends
             except BaseException:
-                conn.rollback()  # psycopg's own, which also forgets the statements prepared in the transaction
+                # psycopg's own rollback, which also forgets the statements prepared in the transaction; on a
+                # connection lost meanwhile it fails too, and the error that lost it is the one to tell
+                with contextlib.suppress(Exception):
+                    conn.rollback()
                 raise
 
     def _stored_at(self, cursor: Any, campaign_id: uuid.UUID, position: int) -> Callable[[], bool]:

@@ -113,3 +113,21 @@ def test_after_a_transaction_undone_the_store_reads_and_writes_as_before(campaig
         assert [r.position for r in store.records(campaign.id, after=position - 1)] == [position]
 
     assert [row[0] for row in tracked(store, tables)] == ["m11", "m13", "m15"]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)  # SQLite's transaction is the library's own
+def test_a_rollback_that_fails_too_leaves_the_error_that_undid_the_transaction(campaign, store, tables, monkeypatch):
+    """A connection lost in the middle of a transaction fails its rollback as well: what is told is
+    why the transaction was undone (here, another writer's event at its position)."""
+    import psycopg
+
+    def lost(_connection):
+        raise psycopg.OperationalError("the connection is lost")
+
+    rival = next_note(campaign, 10, "the rival's")
+    store.app.events.put([Item(campaign.id, 10, ev.tag_of(rival[0].event), rival[0])])
+    monkeypatch.setattr(psycopg.Connection, "rollback", lost)
+
+    with pytest.raises(Conflict, match="^another command was recorded in this campaign at the same time$"):
+        store.append(campaign.id, next_note(campaign, 10), within=[marking(tables, "mark", [])])
