@@ -478,9 +478,8 @@ def read_later(cursor: Any, sql: str, params: Sequence[Any]) -> Callable[[], lis
     pipeline's next sync (reading them now would wait for the server in the middle of the
     transaction's statements); on SQLite at once."""
     if hasattr(cursor, "sqlite_cursor"):
-        plain = tuple_cursor(cursor)
-        rows = plain.execute(sql, params).fetchall()
-        plain.close()
+        with contextlib.closing(tuple_cursor(cursor)) as plain:
+            rows = plain.execute(sql, params).fetchall()
         return lambda: rows
     from psycopg.rows import tuple_row  # deferred: the PostgreSQL driver is imported only when it is used
 

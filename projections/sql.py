@@ -89,6 +89,10 @@ class Dialect:
         # psycopg's cursor here gives dicts (in column order), sqlite3's gives sqlite3.Row.
         return [tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in cursor.fetchall()]
 
+    def select_later(self, cursor: Any, sql: str, *params: Any) -> Callable[[], list[Row]]:
+        """`select`, its rows given when the callable is called (see `read_later`)."""
+        return read_later(cursor, sql.replace("?", self.placeholder), params)
+
     def executemany(self, cursor: Any, sql: str, rows: Sequence[Row]) -> None:
         cursor.executemany(sql.replace("?", self.placeholder), rows)
 
@@ -203,9 +207,11 @@ def _move_tracking(
 ) -> Callable[[], bool]:
     """Track `last` if the tracking row is at `reflected` (position, head): did it move (answered
     when called, see `read_later`)? One statement, which also locks the row until the transaction ends."""
-    statement = (f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? "
-                 "WHERE campaign_id = ? AND position = ? AND head = ? RETURNING position")
-    moved = read_later(cursor, statement.replace("?", d.placeholder), (last.position, last.hash, campaign_id, *reflected))
+    moved = d.select_later(
+        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? "
+                "WHERE campaign_id = ? AND position = ? AND head = ? RETURNING position",
+        last.position, last.hash, campaign_id, *reflected,
+    )
     return lambda: bool(moved())
 
 

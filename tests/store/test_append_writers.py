@@ -10,7 +10,7 @@ import pytest
 from ledger import events as ev
 from ledger.errors import Conflict
 from ledger.records import seal
-from ledger.store import Item, read_later
+from ledger.store import Item
 from projections import sql
 from projections.tables import TRACKING
 
@@ -41,7 +41,7 @@ def marking(d, name: str, checked: list[str], fails: bool = False):
     and whose check records what it read (and fails, if asked to)."""
     def write(cursor):
         d.execute(cursor, f"INSERT INTO {d.table(TRACKING)} (campaign_id, position, head) VALUES (?, 1, 'h')", name)
-        rows = read_later(cursor, f"SELECT position FROM {d.table(TRACKING)} WHERE campaign_id = {d.placeholder}", (name,))
+        rows = d.select_later(cursor, f"SELECT position FROM {d.table(TRACKING)} WHERE campaign_id = ?", name)
 
         def check():
             checked.append(f"{name} read {rows()}")
