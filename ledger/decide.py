@@ -9,7 +9,7 @@ the clock, the disk or a random generator: everything random comes through a `Di
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
@@ -229,7 +229,7 @@ class Context:
         answers: dict[str, str],
         ask: AskChoice | None,
         ruleset_evolve: RulesetEvolve | None,
-        decks: dict[str, list[str]],
+        decks: Mapping[str, list[str]],
         options: dict[str, Any],
     ):
         self.state = state

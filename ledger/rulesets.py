@@ -140,8 +140,9 @@ class Ruleset:
         """The warband's or fighter's own facts, as the read models show them."""
         return dict(self.shown_ext(state, holder) if self.shown_ext is not None else holder.ext)
 
-    def decks_of(self, state: CampaignState) -> dict[str, list[str]]:
-        return dict(self.decks_for(state) if self.decks_for is not None else self.decks)
+    def decks_of(self, state: CampaignState) -> Mapping[str, list[str]]:
+        """The decks a decision on `state` may draw from (read, never changed: each draw copies its cards)."""
+        return self.decks_for(state) if self.decks_for is not None else self.decks
 
     def handler_for(self, command: Command) -> Handler:
         try:
