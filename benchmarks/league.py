@@ -57,7 +57,9 @@ def next_command(turn: int, state: CampaignState) -> Command:
     if turn % 50 == 0 and len(warbands) >= 2:
         pair = [warbands[turn // 50 % len(warbands)], warbands[(turn // 50 + 1) % len(warbands)]]
         fought = [f for f in fighters if f.warband in pair]
-        deeds = [Deed(fighter=f.id, out_of_action=n % 3 == 0, took_out=[fought[n - 1].id] if n % 4 == 0 else [])
+        enemies = {band: [f.id for f in fought if f.warband != band] for band in pair}
+        deeds = [Deed(fighter=f.id, out_of_action=n % 3 == 0,
+                      took_out=[enemies[f.warband][n % len(enemies[f.warband])]] if n % 4 == 0 and enemies[f.warband] else [])
                  for n, f in enumerate(fought)]
         return RecordBattle(participants=pair, winner=pair[turn // 100 % 2], deeds=deeds)
     if turn % 7 == 0:
