@@ -235,7 +235,7 @@ class Context:
         self.state = state
         self.events: list[ev.Event] = []
         self.answers = dict(answers)
-        self.asked: list[str] = []  # the keys `choose` was asked for, in order
+        self.asked: list[str] = []  # the keys `choose` was asked for (and `given` read), in order
         self.options = options
         self._dice = dice
         self._shuffle_dice = shuffle_dice
@@ -293,6 +293,14 @@ class Context:
             raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
         self.answers[key] = answer
         return answer
+
+    def given(self, key: str) -> str | None:
+        """The answer given for `key` where the command reads a value rather than asks a choice (None:
+        none given). Counted as asked: an answer offered from outside the command (a reroll's
+        --answer) is then recorded with it, as its re-deciding needs."""
+        if key in self.answers:
+            self.asked.append(key)
+        return self.answers.get(key)
 
     def drew_ledger_dice(self) -> bool:
         """Were new ledger dice drawn while deciding (not copies of stored ones)?"""

@@ -389,7 +389,7 @@ def experience(cmd: Experience, ctx: Context) -> None:
                 ctx.emit(ev.TreasuryChanged(warband=band.id, delta=row.xp, row=row.id,
                                             reason=f"XP for battle {battle.battle}: {row.description or row.id}"))
     else:
-        told = cmd.xp if cmd.xp is not None else ctx.answers.get("xp")
+        told = cmd.xp if cmd.xp is not None else ctx.given("xp")
         if told is None:
             raise RuleViolation(f"{band.name}: the campaign has no XP award table: give the XP earned in "
                                 f"battle {battle.battle} with --xp N (or --answer xp=N)")

@@ -20,6 +20,9 @@ from commands.warbands.handlers import (
 from commands.shared import AwardXP, EnlistWarband
 from commands.warbands.events import UnitRecovered
 from ledger import events as ev
+from ledger import rulesets
+from ledger.decide import TableDice
+from ledger.deciding import decide
 from ledger.describe import describe
 
 from .conftest import Table, tags
@@ -364,3 +367,23 @@ def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned
     table.battle(scenario="Little War")
     state = table.state
     assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "1")
+
+
+# --- an answer offered from outside the command (a cascade's --answer) ------------------------------
+
+def test_the_xp_earned_offered_to_the_experience_step_is_recorded_with_it_and_decides_it_again(table):
+    """Given a warband at its Experience step in a campaign with no XP award table, when the step is
+    decided with `xp=3` offered from outside the command (as `campaign void --cascade --answer xp=3`
+    decides a later transaction again), then the recorded command carries xp=3, and deciding that
+    recorded command again gives the same events (replay --check, import)."""
+    table.battle()
+    table.do(Recovery(warband="Reiklanders"))
+    table.do(Injuries(warband="Reiklanders"))
+    table.do(Survival(warband="Reiklanders"))
+    state, ruleset = table.state, rulesets.get("warbands")
+    decided = decide(ruleset, state, Experience(warband="Reiklanders"), dice=TableDice(), shuffle_dice=None,
+                     offered={"xp": "3"})
+    assert decided[0].args["answers"] == {"xp": "3"}
+    assert [(e.delta, e.reason) for e in decided if isinstance(e, ev.TreasuryChanged)] == [(3, "XP for battle 1")]
+    recorded = ruleset.command_from(decided[0].command, decided[0].args)
+    assert decide(ruleset, state, recorded, dice=TableDice(), shuffle_dice=None) == decided
