@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Mapping, Sequence
+from functools import cached_property
 
 import msgspec
 
@@ -76,7 +77,7 @@ class Window(msgspec.Struct, frozen=True):
     until: str
 
 
-class Phase(msgspec.Struct, frozen=True):
+class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are cached (cached_property)
     steps: Sequence[PhaseStep]
     windows: Mapping[str, Window] = msgspec.field(default_factory=dict)
     messages: PhaseMessages = PhaseMessages()
@@ -95,18 +96,24 @@ class Phase(msgspec.Struct, frozen=True):
 
     # --- the declaration read back ---------------------------------------------------------------
 
-    @property
+    # Read back by every post-game command and every check of one (tens of times a transaction when
+    # a history is decided again): computed once.
+    @cached_property
     def sequence(self) -> tuple[str, ...]:
         """The keys of the steps with a place of their own, in order: what finishes the phase."""
         return tuple(step.key for step in self.steps if step.instead_of is None)
 
-    @property
+    @cached_property
     def order(self) -> tuple[str, ...]:
         """The part of the sequence that `begin` enforces."""
         return tuple(key for key in self.sequence if not self.step(key).checked_by_command)
 
+    @cached_property
+    def _steps_by_key(self) -> dict[str, PhaseStep]:
+        return {step.key: step for step in self.steps}
+
     def step(self, key: str) -> PhaseStep:
-        return next(step for step in self.steps if step.key == key)
+        return self._steps_by_key[key]
 
     def title(self, key: str) -> str:
         return self.step(key).title
