@@ -34,14 +34,16 @@ def campaign_row(state: CampaignState) -> dict[str, Any]:
     }
 
 
-def resources(state: CampaignState, warband: str) -> list[dict[str, Any]]:
-    """What the warband keeps besides its treasury, as its ruleset's terms name it (wyrdstone shards, glory…)."""
+def resources(state: CampaignState, ext: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a warband keeps besides its treasury (in its `ext`), as its ruleset's terms name it
+    (wyrdstone shards, glory…)."""
     terms = rulesets.get(state.ruleset).terms
-    return [{"resource": key, "label": label, "amount": amount}
-            for key, label, amount in terms.resources_in(ext_of(state, state.warbands[warband]))]
+    return [{"resource": key, "label": label, "amount": amount} for key, label, amount in terms.resources_in(ext)]
 
 
-def warband_row(state: CampaignState, warband: str) -> dict[str, Any]:
+def warband_row(state: CampaignState, warband: str, ext: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`ext`: the warband's `ext_of`, where the caller has it: it grows with a ruleset's history
+    (coreheim's rating at each battle), so it is not made twice."""
     band = state.warbands[warband]
     return {
         "warband": band.id,
@@ -49,7 +51,7 @@ def warband_row(state: CampaignState, warband: str) -> dict[str, Any]:
         "player": band.player,
         "faction": band.faction,
         "treasury": band.treasury,
-        "resources": resources(state, warband),
+        "resources": resources(state, ext_of(state, band) if ext is None else ext),
         "stash": list(band.stash),
         "games": band.games,
         "wins": band.wins,

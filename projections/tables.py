@@ -243,14 +243,15 @@ def _warband_rows(state: CampaignState, seq: int, warband: str, band: Warband, k
     kept_fighters = list(zip(kept.fighter_inputs, kept.fighters)) if kept is not None and kept.inputs == inputs \
         and kept.fighter_inputs is not None else []
     cid = state.campaign_id
-    row = warband_row(state, warband)
+    ext = ext_of(state, band)
+    row = warband_row(state, warband, ext)
     return WarbandRows(
         WARBANDS.row(
             campaign_id=cid,
             warband=warband,
             seq=seq,
             **{k: row[k] for k in ("name", "player", "faction", "treasury", "stash", "games", "wins", "rating", "fighters")},
-            ext=ext_of(state, band),
+            ext=ext,
         ),
         tuple(kept_fighters[i][1] if i < len(kept_fighters) and kept_fighters[i][0] == fighter_inputs[i]
               else FIGHTERS.row(campaign_id=cid, seq=i + 1, **fighter_row(state, f)) for i, f in enumerate(fighters)),

@@ -297,7 +297,7 @@ def test_a_command_about_one_fighter_computes_its_row_and_its_warbands_alone_and
     computed = []
     real_warband_row, real_fighter_row = tables.warband_row, tables.fighter_row
     with monkeypatch.context() as patch:
-        patch.setattr(tables, "warband_row", lambda state, warband: computed.append(warband) or real_warband_row(state, warband))
+        patch.setattr(tables, "warband_row", lambda state, warband, ext: computed.append(warband) or real_warband_row(state, warband, ext))
         patch.setattr(tables, "fighter_row", lambda state, f: computed.append(f.name) or real_fighter_row(state, f))
         patch.setattr(tables, "rating_of", lambda *args: pytest.fail("the ratings are those of the warbands' rows"))
         ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="again"), actor="Ann")
@@ -327,7 +327,7 @@ def test_after_another_writer_only_what_it_changed_is_computed_again_and_a_rebui
     real_warband_row, real_fighter_row = tables.warband_row, tables.fighter_row
     with monkeypatch.context() as patch:
         patch.setattr(sql, "update", lambda *args: pytest.fail("the rows were left to after the commit"))
-        patch.setattr(tables, "warband_row", lambda state, warband: computed.append(warband) or real_warband_row(state, warband))
+        patch.setattr(tables, "warband_row", lambda state, warband, ext: computed.append(warband) or real_warband_row(state, warband, ext))
         patch.setattr(tables, "fighter_row", lambda state, f: computed.append(f.name) or real_fighter_row(state, f))
         ledger.execute(league, AwardXP(fighter="Gunnar", amount=1, reason="mine again"), actor="Ann")
     # the state before (the other writer's XP), then the state after (this command's)
