@@ -41,6 +41,7 @@ from projections import sql
 ACTOR = "bench"
 BATCH = 300  # transactions per atomic save while growing
 VOID_EVERY = 5000  # commands between two voids of the latest transaction
+STASH = 10  # items a warband keeps in its stash before it sells the oldest
 
 
 def sample_campaign(store_url: str, ruleset: str, name: str) -> None:
@@ -55,7 +56,8 @@ def sample_campaign(store_url: str, ruleset: str, name: str) -> None:
 
 
 def next_command(turn: int, state: CampaignState) -> Command:
-    """The turn's command: mostly XP awards, with rolls, items, money, notes and battles between."""
+    """The turn's command: mostly XP awards, with rolls, items, money, notes and battles between, and
+    now and then an item sold from a stash that holds more than STASH."""
     warbands = list(state.warbands)
     fighters = [f for f in state.fighters.values() if f.active] or list(state.fighters.values())
     fighter = fighters[turn % len(fighters)]
@@ -64,6 +66,9 @@ def next_command(turn: int, state: CampaignState) -> Command:
         fought = [f for f in state.fighters.values() if f.warband in pair and f.active and not f.missed_games]
         if all(any(f.warband == band for f in fought) for band in pair):
             return battle(state.ruleset, turn, pair, fought)
+    crowded = next((band for band in state.warbands.values() if len(band.stash) > STASH), None)
+    if crowded is not None and turn % 3 == 0:
+        return LoseItem(warband=crowded.id, item=crowded.stash[0], reason="sold")  # as players sell what they find
     if turn % 7 == 0:
         return BareRoll(expression="2D6", purpose=f"bench roll {turn}")
     if turn % 11 == 0:
