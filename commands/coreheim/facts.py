@@ -64,7 +64,10 @@ class Underdog(msgspec.Struct, kw_only=True):
 
 
 class WarbandFacts(msgspec.Struct, kw_only=True):
-    ratings: dict[int, int] = {}  # battle -> the warband's rating when it was recorded
+    # battle -> the warband's rating when it was recorded. The battle's number is kept as the text it
+    # is shown and stored as (the snapshot's JSON is the same either way): the ext of a warband of a
+    # long campaign is shown at every command about it, and made no copy of its keys.
+    ratings: dict[str, int] = {}
     underdog: Underdog | None = None  # of its latest battle
     shards: int | None = None  # None: never held any
     found: FoundItems | None = None  # of its latest battle
@@ -79,7 +82,7 @@ class WarbandFacts(msgspec.Struct, kw_only=True):
     def shown(self) -> dict[str, Any]:
         shown: dict[str, Any] = {}
         if self.ratings:
-            shown["ratings"] = {str(number): rating for number, rating in self.ratings.items()}
+            shown["ratings"] = dict(self.ratings)
         if (underdog := self.underdog) is not None:
             points = {"points": underdog.points, "spent": underdog.spent} | ({"sword": underdog.sword} if underdog.sword else {})
             shown["underdog"] = {str(underdog.battle): points}
@@ -209,7 +212,7 @@ def _deeds(facts: CoreheimFacts, event: events.BattleDeeds, state: CampaignState
 def _ratings(facts: CoreheimFacts, event: events.BattleRatings, state: CampaignState) -> None:
     for warband, rating in event.ratings.items():
         if band := _band(facts, state, warband):
-            band.ratings[event.battle] = rating
+            band.ratings[str(event.battle)] = rating
             band.underdog = Underdog(battle=event.battle, points=event.underdog.get(warband, 0))
 
 
