@@ -109,6 +109,11 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
         return tuple(key for key in self.sequence if not self.step(key).checked_by_command)
 
     @cached_property
+    def _enforced_before(self) -> dict[str, tuple[str, ...]]:
+        """For each place in the sequence, the steps of the order before it (what `begin` checks done)."""
+        return {place: tuple(k for k in self.sequence[:n] if k in self.order) for n, place in enumerate(self.sequence)}
+
+    @cached_property
     def _steps_by_key(self) -> dict[str, PhaseStep]:
         return {step.key: step for step in self.steps}
 
@@ -137,17 +142,21 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
         """Done for the latest battle: recorded (itself or a step taken in its place), or over by its own test."""
         if self.latest_battle(state, band) is None:
             return False
+        return self._done(state, band, key, self.recorded(state, band))
+
+    def _done(self, state: CampaignState, band: Warband, key: str, recorded: list[str]) -> bool:
+        """`is_done`, the latest battle's recorded steps given (read once for all the steps asked about)."""
         own = self.step(key).done
         if own is not None:
             return own(state, band)
-        recorded = self.recorded(state, band)
         return any(self.place(done) == key or done == key for done in recorded)
 
     def next_step(self, state: CampaignState, band: Warband) -> str | None:
         """The first step of the sequence not done for the latest battle (None: finished, or no battle)."""
         if self.latest_battle(state, band) is None:
             return None
-        return next((key for key in self.sequence if not self.is_done(state, band, key)), None)
+        recorded = self.recorded(state, band)
+        return next((key for key in self.sequence if not self._done(state, band, key, recorded)), None)
 
     # --- the checks --------------------------------------------------------------------------------
 
@@ -169,8 +178,7 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
         taken = next((other for other in recorded if other != key and self.place(other) == place), None)
         if taken is not None:
             raise self._say(self.messages.taken_instead, band, battle, step=title, taken=self.title(taken))
-        earlier = [k for k in self.sequence[: self.sequence.index(place)] if k in self.order]
-        first = next((k for k in earlier if not self.is_done(state, band, k)), None)
+        first = next((k for k in self._enforced_before[place] if not self._done(state, band, k, recorded)), None)
         if first is not None:
             raise self._say(self.messages.not_yet, band, battle, step=title, first=self.title(first))
         if self.gate is not None:
