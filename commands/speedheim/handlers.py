@@ -17,7 +17,8 @@ Decisions (the rules module's docstring lists the rule readings):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -117,23 +118,38 @@ def deck_id(options: SpeedheimOptions, warband: str, battle: int) -> str:
 
 def decks_for(state: CampaignState) -> Mapping[str, list[str]]:
     """Every deck the campaign may draw from now, each a full copy of its deck."""
-    return CampaignDecks(options_for(state), [card.id for card in tables_for(state).deck.cards],
-                         state.warbands, state.battles_fought + 1)
+    return CampaignDecks(state.options, tuple(state.warbands), state.battles_fought + 1)
 
 
 class CampaignDecks(Mapping[str, list[str]]):
-    """The deck of each `deck_id` for the warbands given and battles 1 to `battles`, an id found by
-    its parts: listing them all (warbands × battles, with a deck per warband and battle) made
-    every decision cost more with each battle fought (0.9 ms at 200 battles of 14 warbands)."""
+    """The deck of each `deck_id` for the campaign's options (house rules), the warbands given and
+    battles 1 to `battles`, an id found by its parts: listing them all (warbands × battles, with a
+    deck per warband and battle) made every decision cost more with each battle fought (0.9 ms at
+    200 battles of 14 warbands). Read when first looked up: most decisions draw no card. (The
+    options are a mapping the fold replaces, never changes, so the ones given stay the decision's.)"""
 
-    def __init__(self, options: SpeedheimOptions, cards: list[str], warbands: Iterable[str], battles: int):
-        self.options, self.cards, self.battles = options, cards, battles
-        self.warbands = tuple(warbands) if options.deck_per == "warband" else ("",)
-        self.band_decks = {band_deck(options, warband) for warband in self.warbands}
-        self.per_battle = options.deck_between_games == "reshuffled"
+    def __init__(self, house_rules: Mapping[str, Any], warbands: tuple[str, ...], battles: int):
+        self.house_rules, self.battles = house_rules, battles
+        self.warbands_given = warbands
+
+    @cached_property
+    def options(self) -> SpeedheimOptions:
+        return options_of(self.house_rules)
+
+    @cached_property
+    def cards(self) -> list[str]:
+        return [card.id for card in TABLES.for_options(self.house_rules).deck.cards]
+
+    @cached_property
+    def warbands(self) -> tuple[str, ...]:
+        return self.warbands_given if self.options.deck_per == "warband" else ("",)
+
+    @cached_property
+    def band_decks(self) -> set[str]:
+        return {band_deck(self.options, warband) for warband in self.warbands}
 
     def __getitem__(self, deck: str) -> list[str]:
-        if not self.per_battle:
+        if self.options.deck_between_games != "reshuffled":
             if deck in self.band_decks:
                 return self.cards
             raise KeyError(deck)

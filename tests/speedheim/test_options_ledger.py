@@ -95,15 +95,16 @@ def test_a_seventh_hero_retires_one_or_loses_the_promotion(table, answer, heroes
 def test_the_decks_a_decision_may_draw_from_are_each_deck_id_of_its_warbands_and_battles(deck_per, between_games):
     """Given a campaign's options, warbands and battles fought, a deck id is one to draw from exactly
     when `deck_id` gives it for one of the warbands and battles 1 to the next; found by its parts."""
-    options = h.options_of({"deck_per": deck_per, "deck_between_games": between_games})
+    house_rules = {"deck_per": deck_per, "deck_between_games": between_games}
+    options, cards = h.options_of(house_rules), [card.id for card in h.TABLES.defaults.deck.cards]
     warbands = ["sellswords", "skaven:battle-2", "battle-3"]  # ids that hold the separator's words too
-    decks = h.CampaignDecks(options, ["01", "02"], warbands, 3)
+    decks = h.CampaignDecks(house_rules, tuple(warbands), 3)
     listed = {h.deck_id(options, band, n) for band in warbands for n in range(1, 4)}
     near = {deck + suffix for deck in listed for suffix in ("", "0", "1", ":battle-1", "x")} | {
         "improvement", "improvement:", "improvement:battle-0", "improvement:battle-4", "improvement:battle-01",
         "improvement:battle-+1", "improvement:battle-١", "improvement:sellswords:battle-" + "9" * 5000,
         "improvement:nobody", "improvement:nobody:battle-1"}
     assert {deck for deck in near if deck in decks} == listed
-    assert all(decks[deck] == ["01", "02"] for deck in listed)
+    assert all(decks[deck] == cards for deck in listed)
     assert list(decks) == list(dict.fromkeys(h.deck_id(options, band, n) for band in warbands for n in range(1, 4)))
     assert len(decks) == len(listed)
