@@ -88,7 +88,7 @@ SCENARIOS = {"trench-crusade": "Trench Warfare", "warbands": "Little War"}
 def battle(ruleset: str, turn: int, pair: list[str], fought: list[Fighter]) -> Command:
     """A battle of the pair's fighters able to fight, in which the winner's first fighter takes out
     the loser's (a warbands unit loses a model instead): few casualties, since no one recruits. At
-    100,000 events coreheim's campaign has fought 784 battles; speedheim's stops at about 40, its
+    100,000 events coreheim's campaign has fought 782 battles; speedheim's stops at about 40, its
     warbands' fighters lost to their scars."""
     winner, scenario = pair[turn // 100 % 2], SCENARIOS.get(ruleset, "")
     firsts = {band: next(f for f in fought if f.warband == band) for band in reversed(pair)}
