@@ -115,7 +115,10 @@ class CampaignState(msgspec.Struct, kw_only=True):
     # battle read them from the history (Ledger.battles, ledger.fold.standing_battles).
     latest_battles: list[Battle] = []
     decks: dict[str, Deck] = {}
-    ext: dict[str, Any] = {}  # a ruleset's own campaign-wide facts
+    # A ruleset's own campaign-wide facts: read from JSON as that JSON (msgspec.Raw), which the
+    # ruleset's `Facts.of` types when first asked, so that loading a campaign does not decode a
+    # ruleset's history of facts that its command never reads (coreheim's ratings at every battle).
+    ext: dict[str, msgspec.Raw] = {}
     # Ledger bookkeeping, counted over every event including voided ones.
     position: int = 0
     transactions: int = 0

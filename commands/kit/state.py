@@ -39,13 +39,14 @@ class Facts(Generic[F]):
     def __init__(self, key: str, facts_type: type[F]) -> None:
         self.key = key
         self.facts_type = facts_type
+        self.decoder = msgspec.json.Decoder(facts_type)
 
     def of(self, state: CampaignState) -> F:
         held = state.ext.get(self.key)
         if not isinstance(held, self.facts_type):
-            # A snapshot or a copy holds them as plain JSON values (keys as text): type them once, in place.
-            held = msgspec.convert(held or {}, self.facts_type, str_keys=True)
-            state.ext[self.key] = held
+            # A snapshot or a copy holds them as their JSON (CampaignState.ext): typed once, in place.
+            held = self.facts_type() if held is None else self.decoder.decode(held)
+            state.ext[self.key] = held  # type: ignore[assignment]  # the facts, where their JSON was
         return held
 
     def shown_ext(self, state: CampaignState, holder: Warband | Fighter) -> dict[str, Any]:

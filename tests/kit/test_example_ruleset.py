@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import msgspec
 import pytest
 
 import commands.kit.example as example
@@ -125,7 +126,11 @@ def test_the_facts_are_typed_and_survive_a_snapshot_copy():
     table = campaign()
     battle(table)
     table.do(example.Injuries(warband="Rats"), [3])
-    assert example.FACTS.of(table.state.copy()) == example.ExampleFacts(scars={"gunnar": 1})
+    copied = table.state.copy()
+    # A copy (as a snapshot) holds them as their JSON until they are asked for, then typed once, in place.
+    assert copied.ext[example.ID] == msgspec.Raw(b'{"scars":{"gunnar":1}}')
+    assert example.FACTS.of(copied) == example.ExampleFacts(scars={"gunnar": 1})
+    assert copied.ext[example.ID] is example.FACTS.of(copied)
 
 
 def test_the_read_models_show_the_typed_facts_the_ruleset_declares_shown():
