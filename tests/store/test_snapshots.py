@@ -96,12 +96,16 @@ def test_a_void_takes_a_new_snapshot_that_loading_then_uses(campaign, store, mon
     assert state == campaign.ledger.replay(campaign.id)
 
 
-def test_a_snapshot_of_an_older_shape_is_replaced_by_the_load_that_cannot_use_it(campaign, store, monkeypatch):
+@pytest.mark.parametrize("shape", [
+    lambda builtins: {**builtins, "schema": 2},
+    lambda builtins: {key: value for key, value in builtins.items() if key != "schema"},  # before it was recorded
+], ids=["older schema", "no schema"])
+def test_a_snapshot_of_an_older_shape_is_replaced_by_the_load_that_cannot_use_it(campaign, store, monkeypatch, shape):
     """A snapshot taken by an older version of the ledger is not used; the load that folds instead
     snapshots its state, so the next load does not fold everything again."""
     monkeypatch.setattr(campaigns, "SNAPSHOT_INTERVAL", 10)
     current = campaigns.encode_state
-    older = lambda state: msgspec.json.encode({**msgspec.to_builtins(state), "schema": 2})  # noqa: E731
+    older = lambda state: msgspec.json.encode(shape(msgspec.to_builtins(state)))  # noqa: E731
     monkeypatch.setattr(campaigns, "encode_state", older)
     award(campaign, 5)  # T4, 10–11: a snapshot at 11, of the older shape
     monkeypatch.setattr(campaigns, "encode_state", current)
