@@ -3,6 +3,7 @@ and shared/rules/coreheim.md. Expected values are worked out by hand from the te
 
 import re
 
+import msgspec
 import pytest
 
 from commands.kit import MoreDice, d66
@@ -207,6 +208,11 @@ def test_the_chart_rows_read_are_told_by_their_names():
         "Guardhouse", "leader's Ld test failed", "won the fight against the warhound")
     # a row a house-rule table no longer has keeps its id rather than vanish
     assert chart_words(("multiples:3x2", "multiples:3x2:d6:9"), tables=TABLES) == ("Corpse", "multiples:3x2:d6:9")
+    # a house-rule chart says its own words, not those of the chart read before it
+    renamed = msgspec.structs.replace(TABLES.multiples, entries=tuple(
+        msgspec.structs.replace(entry, name=entry.name.upper()) for entry in TABLES.multiples.entries))
+    assert chart_words(read[:1], tables=msgspec.structs.replace(TABLES, multiples=renamed)) == ("GUARDHOUSE",)
+    assert chart_words(read[:1], tables=TABLES) == ("Guardhouse",)
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Union
@@ -31,6 +32,7 @@ from commands.coreheim.tables import (
     MissGame,
     MultipleInjuries,
     MultiplesEntry,
+    MultiplesTable,
     MultiplesVariant,
     PlayerOption,
     Robbed,
@@ -330,8 +332,15 @@ def chart_words(rows_used: Sequence[str], *, tables: CoreheimTables) -> tuple[st
     """What the chart rows a resolution read say, for people: the entry's name ("Corpse"), then each
     roll's result ("Sword") and each decision ("won the fight against the pit fighter"). A variant
     adds nothing (it is the warband's own); a row the tables no longer have keeps its id."""
+    words = _chart_vocabulary(tables.multiples)
+    return tuple(said for said in (words.get(row, row) for row in rows_used) if said)
+
+
+@functools.lru_cache(maxsize=32)  # a chart is frozen; walking it took 90 us at every exploration's log line
+def _chart_vocabulary(chart: MultiplesTable) -> Mapping[str, str]:
+    """Each row, variant and decision id of the multiples chart -> what it says for people."""
     words: dict[str, str] = {}
-    for entry in tables.multiples.entries:
+    for entry in chart.entries:
         words[entry.id] = entry.name
         for variant in entry.variants:
             words[variant.id] = ""
@@ -347,4 +356,4 @@ def chart_words(rows_used: Sequence[str], *, tables: CoreheimTables) -> tuple[st
                     case LeaderTest():
                         for outcome in ("passed", "failed"):
                             words[f"{effect.id}:{outcome}"] = f"leader's {effect.stat} test {outcome}"
-    return tuple(said for said in (words.get(row, row) for row in rows_used) if said)
+    return words
