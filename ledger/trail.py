@@ -13,7 +13,7 @@ import shutil
 import tempfile
 import uuid
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -321,49 +321,81 @@ def _trailer_seeds(line: _Line) -> dict[int, tuple[str, str]]:
 def read_trail(data: bytes | BinaryIO | _TrailFile, annotate: Annotator, advance: Progress | None = None) -> Chain:
     """Verify an exported trail on its own, line by line; the first line that does not verify is
     named. `advance` is told how many events each reading of the trail has got through."""
-    rulesets.load_rulesets()
-    trail = data if isinstance(data, _TrailFile) else _TrailFile(data)
-    checker = ChainChecker(advance=advance)
-    annotations = _AnnotationsRead()
-    header: _Line | None = None
-    trailer: _Line | None = None
-    last = 0
-    for number, raw in trail.raw_lines():
-        last = number
-        plain = _plain_event_entry(number, raw) if header is not None and trailer is None else None
-        if plain is not None:
-            entry, notes = plain
-            checker.add(entry)
-            annotations.read(number, entry.body["tx"], notes)
-            continue
-        line = _line(number, raw)
-        kind = line.obj.get("kind", "event")
-        if header is None:
-            if kind != "header":
-                raise IntegrityFailure(f"line {line.number}: the trail must start with its header line")
-            problem = _header_problem(line.obj)
-            if problem:
-                raise IntegrityFailure(f"line {line.number}: {problem}")
-            header = line
-        elif trailer is not None:
-            raise IntegrityFailure(f"line {line.number}: nothing may follow the trailer (line {trailer.number})")
-        elif kind == "event":
-            entry, notes = _event_entry(line)
-            checker.add(entry)
-            annotations.read(line.number, entry.body["tx"], notes)
-        elif kind == "trailer":
-            trailer = line
-        else:
-            raise IntegrityFailure(f"line {line.number}: a second header")
-    assert header is not None  # raw_lines() yields at least one line, and the first must be the header
-    if trailer is None:
-        raise IntegrityFailure(f"line {last + 1}: the trailer line is missing (the trail was cut short)")
-    chain = checker.finish(trail.event_lines, _verified_line_entry, _verified_line_record, header.number,
-                           _trailer_seeds(trailer))
-    _check_header(header, chain)
-    _check_trailer(trailer, chain)
-    annotations.check(annotate(chain.voids))
-    return chain
+    reading = _TrailReading(data if isinstance(data, _TrailFile) else _TrailFile(data), annotate, advance)
+    for _entry in reading:
+        pass
+    return reading.verified()
+
+
+class _TrailReading:
+    """`read_trail` an event at a time: iterated (once), it yields each event line's entry once the
+    line verified, then checks what only the whole trail shows (its trailer, header, annotations);
+    `verified()` is the chain, or the failure the reading raised."""
+
+    def __init__(self, trail: _TrailFile, annotate: Annotator, advance: Progress | None = None):
+        self.trail, self.annotate, self.advance = trail, annotate, advance
+        self.chain: Chain | None = None
+        self.failure: Exception | None = None
+
+    def verified(self) -> Chain:
+        if self.failure is not None:
+            raise self.failure
+        assert self.chain is not None, "the trail is verified once it was read to its end"
+        return self.chain
+
+    def __iter__(self) -> Iterator[Entry]:
+        try:
+            self.chain = yield from self._entries()
+        except Exception as failure:
+            self.failure = failure  # kept for `verified`: a reader of the entries may have caught it
+            raise
+
+    def _entries(self) -> Generator[Entry, None, Chain]:
+        rulesets.load_rulesets()
+        trail = self.trail
+        checker = ChainChecker(advance=self.advance)
+        annotations = _AnnotationsRead()
+        header: _Line | None = None
+        trailer: _Line | None = None
+        last = 0
+        for number, raw in trail.raw_lines():
+            last = number
+            plain = _plain_event_entry(number, raw) if header is not None and trailer is None else None
+            if plain is not None:
+                entry, notes = plain
+                checker.add(entry)
+                annotations.read(number, entry.body["tx"], notes)
+                yield entry
+                continue
+            line = _line(number, raw)
+            kind = line.obj.get("kind", "event")
+            if header is None:
+                if kind != "header":
+                    raise IntegrityFailure(f"line {line.number}: the trail must start with its header line")
+                problem = _header_problem(line.obj)
+                if problem:
+                    raise IntegrityFailure(f"line {line.number}: {problem}")
+                header = line
+            elif trailer is not None:
+                raise IntegrityFailure(f"line {line.number}: nothing may follow the trailer (line {trailer.number})")
+            elif kind == "event":
+                entry, notes = _event_entry(line)
+                checker.add(entry)
+                annotations.read(line.number, entry.body["tx"], notes)
+                yield entry
+            elif kind == "trailer":
+                trailer = line
+            else:
+                raise IntegrityFailure(f"line {line.number}: a second header")
+        assert header is not None  # raw_lines() yields at least one line, and the first must be the header
+        if trailer is None:
+            raise IntegrityFailure(f"line {last + 1}: the trailer line is missing (the trail was cut short)")
+        chain = checker.finish(trail.event_lines, _verified_line_entry, _verified_line_record, header.number,
+                               _trailer_seeds(trailer))
+        _check_header(header, chain)
+        _check_trailer(trailer, chain)
+        annotations.check(self.annotate(chain.voids))
+        return chain
 
 
 def deck_orders(ruleset: dict[str, Any]) -> dict[str, list[str]]:
@@ -430,8 +462,73 @@ def check_before_import(chain: Chain, seed_of: SeedLookup) -> None:
     rules in force at it, as `replay --check` does), whose unrevealed ledger dice differ from what
     the seed kept here gives, or that this version would store differently. Needs no store, so a
     refused import creates none."""
-    problems = _ImportProblems.of(chain, seed_of)
-    problems.raise_first(problems.numbers, problems.rules, problems.secret_dice, problems.stored_differently)
+    _ImportProblems.of(chain.entries, chain.voids, seed_of).raise_before_import(chain)
+
+
+def _checked_in_one_reading(trail: _TrailFile, annotate: Annotator, seed_of: SeedLookup) -> Chain:
+    """`read_trail` and `check_before_import` in one reading of the trail: each event re-decided once
+    its line verified, by the voids a scan of the lines found ahead (re-deciding must know them
+    first). Where those are not the voids of the verified chain (a void's line not as the export
+    writes it), the chain is checked again in a reading of its own, as `check_before_import` does;
+    where the trail does not verify, that is its refusal, whatever the re-deciding found so far."""
+    voids = _voids_ahead(trail)
+    if voids is not None:
+        reading = _TrailReading(trail, annotate)
+        try:
+            problems = _ImportProblems.of(_as_scanned(reading, voids), voids, seed_of)
+        except _NotAsScanned:
+            pass
+        else:
+            chain = reading.verified()
+            problems.raise_before_import(chain)
+            return chain
+    chain = read_trail(trail, annotate)
+    check_before_import(chain, seed_of)
+    return chain
+
+
+class _NotAsScanned(Exception):
+    """A verified event line is a void the scan ahead did not find, or the other way round."""
+
+
+def _as_scanned(entries: Iterable[Entry], voids: Sequence[Record]) -> Iterator[Entry]:
+    """The entries, each passed on once it proves to be a void where the scan found one and no void
+    elsewhere: re-deciding them by those voids is then re-deciding them by the chain's."""
+    ahead = iter(_void_places(voids))
+    expected = next(ahead, None)
+    for entry in entries:
+        record = entry.record
+        if expected is not None and expected[0] == record.position:
+            if not isinstance(record.event, ev.TransactionVoided) or expected[1] != record.hash:
+                raise _NotAsScanned
+            expected = next(ahead, None)
+        elif isinstance(record.event, ev.TransactionVoided):
+            raise _NotAsScanned
+        yield entry
+    if expected is not None:
+        raise _NotAsScanned
+
+
+def _voids_ahead(trail: _TrailFile) -> list[Record] | None:
+    """The trail's transaction.voided records, found by the export's spelling of their type (a nested
+    object's may spell it too: such a line is not one); None where such a line does not read."""
+    lines = trail.raw_lines()
+    try:
+        next(lines)  # the header
+        return [record for number, raw in lines if (record := _void_record(number, raw)) is not None]
+    except LedgerError:
+        return None
+
+
+def _void_record(number: int, raw: bytes) -> Record | None:
+    """The event line's record if it is a transaction.voided (None: any other line), read as verified."""
+    if _VOIDED in raw and isinstance((record := _verified_line_record(number, raw)).event, ev.TransactionVoided):
+        return record
+    return None
+
+
+def _void_places(voids: Sequence[Record]) -> list[tuple[int, str]]:
+    return [(void.position, void.hash) for void in voids]
 
 
 def import_trail(
@@ -474,8 +571,7 @@ class _Verified:
 
     @classmethod
     def of(cls, chain: Chain) -> _Verified:
-        return cls(chain.campaign_id, chain.name, chain.count, chain.transactions,
-                   [(void.position, void.hash) for void in chain.voids],
+        return cls(chain.campaign_id, chain.name, chain.count, chain.transactions, _void_places(chain.voids),
                    hashlib.sha256(chain.read_digests).digest())
 
     def same_trail(self, other: _Verified) -> bool:
@@ -540,9 +636,7 @@ class _VerifiedBeside:
 
 
 def _verified_beside(trail: _TrailFile, annotate: Annotator, seed_of: SeedLookup, _items: object) -> _Verified:
-    chain = read_trail(trail, annotate)  # no progress shown: the first process's is
-    check_before_import(chain, seed_of)
-    return _Verified.of(chain)
+    return _Verified.of(_checked_in_one_reading(trail, annotate, seed_of))  # no progress shown: the first process's is
 
 
 _VOIDED = b'"type":"transaction.voided"'  # in an event line as the export writes it
@@ -563,9 +657,8 @@ def _as_read(trail: _TrailFile, advance: Progress | None) -> Chain:
     for number, raw in lines:  # each line but the last (the trailer) is an event line
         if previous is not None:
             read_digests += read_digest(previous[1])
-            if _VOIDED in previous[1] and isinstance((record := _verified_line_record(*previous)).event,
-                                                      ev.TransactionVoided):
-                voids.append(record)  # (the words may be a nested object's too)
+            if (record := _void_record(*previous)) is not None:
+                voids.append(record)
         previous = number, raw
     campaign = campaign if isinstance(campaign, dict) else {}
     return Chain(source=trail.event_lines, read_again=_verified_line_entry, record_again=_verified_line_record,
@@ -577,25 +670,24 @@ def _as_read(trail: _TrailFile, advance: Progress | None) -> Chain:
 
 @dataclass
 class _ImportProblems:
-    """The first problem of each kind an import refuses, found in one reading of a verified chain
-    (which holds no records): the order to name them in is the caller's."""
+    """The first problem of each kind an import refuses, found in one reading of a chain's entries
+    (verified, or verified as they come: `_checked_in_one_reading`), re-decided by its voids."""
 
+    secret_dice: _SecretDice
     stored_differently: LedgerError | None = None
     numbers: LedgerError | None = None
     rules: LedgerError | None = None
-    secret_dice: LedgerError | None = None
 
     @classmethod
-    def of(cls, chain: Chain, seed_of: SeedLookup) -> _ImportProblems:
-        problems = cls()
-        secret_dice = _SecretDice(chain, seed_of)
+    def of(cls, entries: Iterable[Entry], voids: Sequence[Record], seed_of: SeedLookup) -> _ImportProblems:
+        problems = cls(_SecretDice(seed_of))
 
         def checked() -> Iterator[Record]:
-            for entry in chain.entries:
+            for entry in entries:
                 record = entry.record
                 payload = ev.payload_of(record.event)
                 problems.stored_differently = problems.stored_differently or _stored_differently(entry, payload)
-                problems.secret_dice = problems.secret_dice or secret_dice.problem(entry)
+                problems.secret_dice.read(entry)
                 if problems.numbers is None:
                     try:
                         check_numbers(payload, f"E{record.position} {ev.tag_of(record.event)}")
@@ -606,7 +698,7 @@ class _ImportProblems:
 
         records = checked()
         try:
-            _checked, differences = recheck(records, chain.voids, first_only=True)
+            _checked, differences = recheck(records, voids, first_only=True)
         except LedgerError as error:
             problems.rules = error
         else:
@@ -617,6 +709,10 @@ class _ImportProblems:
         for _record in records:  # the rest of the chain, when the re-deciding stopped at a difference
             pass
         return problems
+
+    def raise_before_import(self, chain: Chain) -> None:
+        """The first problem, in the order the trail's check names them."""
+        self.raise_first(self.numbers, self.rules, self.secret_dice.problem(chain.revealed), self.stored_differently)
 
     @staticmethod
     def raise_first(*in_order: LedgerError | None) -> None:
@@ -636,30 +732,40 @@ def _stored_differently(entry: Entry, stored: dict[str, Any]) -> BadInput | None
 
 @dataclass
 class _SecretDice:
-    """Ledger dice of an epoch not yet revealed, re-derived where this machine keeps its seed."""
+    """Ledger dice re-derived where this machine keeps their epoch's seed, as the chain's entries go
+    by: the first roll of each epoch that the seed does not give. Only an epoch the chain does not
+    reveal is refused for it (`problem`): the chain checks the others against the seed it reveals."""
 
-    chain: Chain
     seed_of: SeedLookup
+    campaign_id: str | None = None  # its campaign.started event's, once that went by
     seeds: dict[int, bytes | None] = field(default_factory=dict)  # epoch -> its seed kept here, asked once
+    wrong: dict[int, IntegrityFailure] = field(default_factory=dict)  # epoch -> its first roll not derived, in order
 
-    def problem(self, entry: Entry) -> IntegrityFailure | None:
+    def read(self, entry: Entry) -> None:
         event = entry.record.event
+        if isinstance(event, ev.CampaignStarted) and self.campaign_id is None:
+            self.campaign_id = event.campaign_id
         if not isinstance(event, ev.DiceRolled) or event.source != "ledger" or event.copy_of is not None:
-            return None
-        if event.epoch is None or event.epoch in self.chain.revealed:
-            return None
+            return
+        if event.epoch is None or event.epoch in self.wrong or self.campaign_id is None:
+            return
         seed = self._seed(event.epoch)
         if seed is None:
-            return None
-        derived = d.ledger_faces(seed, self.chain.campaign_id, event.roll, die_sides(event.expression))
+            return
+        derived = d.ledger_faces(seed, self.campaign_id, event.roll, die_sides(event.expression))
         if derived != event.faces:
-            return IntegrityFailure(f"{entry.where}: ledger roll R{event.roll} shows {event.faces}, but the seed of "
-                                    f"epoch {event.epoch} kept here gives {derived}; nothing imported")
-        return None
+            self.wrong[event.epoch] = IntegrityFailure(
+                f"{entry.where}: ledger roll R{event.roll} shows {event.faces}, but the seed of epoch {event.epoch} "
+                f"kept here gives {derived}; nothing imported")
+
+    def problem(self, revealed: dict[int, str]) -> IntegrityFailure | None:
+        """The first roll (in the chain's order) of an epoch the chain does not reveal that its seed kept here does not give."""
+        return next((failure for epoch, failure in self.wrong.items() if epoch not in revealed), None)
 
     def _seed(self, epoch: int) -> bytes | None:
         if epoch not in self.seeds:
-            seed = self.seed_of(uuid.UUID(self.chain.campaign_id), epoch)
+            assert self.campaign_id is not None
+            seed = self.seed_of(uuid.UUID(self.campaign_id), epoch)
             self.seeds[epoch] = None if seed is None else bytes.fromhex(seed)
         return self.seeds[epoch]
 
@@ -675,8 +781,9 @@ def import_chain(
     step, never held."""
     store = ledger.store
     if not rechecked:
-        problems = _ImportProblems.of(chain, store.seed)
-        problems.raise_first(problems.stored_differently, problems.numbers, problems.rules, problems.secret_dice)
+        problems = _ImportProblems.of(chain.entries, chain.voids, store.seed)
+        problems.raise_first(problems.stored_differently, problems.numbers, problems.rules,
+                             problems.secret_dice.problem(chain.revealed))
     campaign_id = uuid.UUID(chain.campaign_id)
     names = stored_names(store)
     if campaign_id in names:

@@ -15,10 +15,12 @@ import signal
 import sqlite3
 import uuid
 
+import msgspec
 import pytest
 
 from ledger import audit, campaigns, trail as trails
 from ledger.beside import Beside, Outcome
+from ledger.errors import IntegrityFailure
 from projections import sql
 from projections.history import void_annotations
 
@@ -233,3 +235,69 @@ def test_the_storing_takes_for_voids_only_the_lines_that_are_voids(trail):
     read = trails._as_read(trails._TrailFile(trail.path.read_bytes()), None)
     verified = audit.read_trail(trail.path.read_bytes(), void_annotations)
     assert [(v.position, v.hash) for v in read.voids] == [(v.position, v.hash) for v in verified.voids] != []
+
+
+def readings_of(monkeypatch) -> list[str]:
+    """From now on, "lines" for each reading of a trail file from its start, "again" for each of a
+    verified chain's readings again (its events read back as verified)."""
+    readings: list[str] = []
+    raw_lines, reread = trails._TrailFile.raw_lines, audit.Chain.reread
+    monkeypatch.setattr(trails._TrailFile, "raw_lines", lambda self: readings.append("lines") or raw_lines(self))
+    monkeypatch.setattr(audit.Chain, "reread", lambda self, *args: readings.append("again") or reread(self, *args))
+    return readings
+
+
+def checked_beside(data: bytes) -> audit.Chain:
+    return trails._checked_in_one_reading(trails._TrailFile(data), void_annotations, lambda _cid, _epoch: None)
+
+
+def test_beside_a_trail_is_verified_and_re_decided_in_one_reading(trail, monkeypatch):
+    """Its voids, found ahead by a scan of its lines, are the chain's: each event is re-decided once
+    its line verified, so the trail is read twice (the scan, then the one reading), not three times
+    (verified, then read again to be re-decided)."""
+    readings = readings_of(monkeypatch)
+    chain = checked_beside(trail.path.read_bytes())
+    assert readings == ["lines", "lines"]
+    verified = audit.read_trail(trail.path.read_bytes(), void_annotations)
+    assert (chain.count, chain.head, [(v.position, v.hash) for v in chain.voids]) == (
+        verified.count, verified.head, [(v.position, v.hash) for v in verified.voids]) == (25, verified.head, [
+            (16, verified.voids[0].hash), (18, verified.voids[1].hash)])
+
+
+@pytest.mark.parametrize("spelled", ['"type": "transaction.voided"', '"type":"transaction\\u002evoided"'])
+def test_beside_a_void_the_scan_did_not_find_has_the_trail_checked_by_the_chains_own_voids(trail, monkeypatch, spelled):
+    """A void's line not spelled as the export writes it (its hash is of the canonical form, so it
+    verifies) is not found by the scan: once its line verified, the reading stops, and the chain is
+    verified and checked by its own voids, as `check_before_import` checks it."""
+    data = trail.path.read_bytes().replace(b'"type":"transaction.voided"', spelled.encode(), 1)
+    readings = readings_of(monkeypatch)
+    chain = checked_beside(data)
+    assert readings == ["lines", "lines", "lines", "again", "lines"]  # the scan, the reading it stopped, then
+    # read_trail and check_before_import's reading again
+    assert [v.position for v in chain.voids] == [16, 18]
+
+
+def test_beside_a_void_the_scan_found_where_the_chain_has_none_has_the_trail_checked_by_the_chains_own_voids(
+        trail, monkeypatch):
+    """A command's argument spelling a void's type is not one; nor is a line the scan read as a void
+    that is not the verified one (here it is told another hash than the line's, as if the line had
+    changed between the two readings)."""
+    void_record = trails._void_record
+    monkeypatch.setattr(trails, "_void_record", lambda number, raw: (found := void_record(number, raw)) and
+                        msgspec.structs.replace(found, hash="0" * 64))
+    readings = readings_of(monkeypatch)
+    chain = checked_beside(trail.path.read_bytes())
+    assert readings == ["lines", "lines", "lines", "again", "lines"]
+    assert [v.position for v in chain.voids] == [16, 18]
+
+
+def test_beside_a_trail_that_does_not_verify_is_refused_for_that_whatever_its_re_deciding_found(played, trail):
+    """Forged in T2 (the rules do not produce it: found while re-deciding, before the end), then cut
+    short: the reading's failure is the refusal, as when the trail is verified first."""
+    forge(trail)
+    data = trail.path.read_bytes()
+    cut = data[:data.rindex(b"\n", 0, len(data) - 1) + 1]
+    with pytest.raises(IntegrityFailure, match="the trailer line is missing"):
+        checked_beside(cut)
+    with pytest.raises(IntegrityFailure, match="would now produce 2 events instead of 3"):
+        checked_beside(data)
