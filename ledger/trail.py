@@ -536,7 +536,7 @@ def import_trail(
     advance: Progress | None = None,
 ) -> tuple[Chain | _Verified, CampaignState]:
     """Import a trail into a store whose seeds are the key file's (`seed_of`; `ledger_of` opens the
-    store): verified and re-decided (`read_trail`, `check_before_import`) in a process forked beside
+    store): verified and re-decided (`_checked_in_one_reading`) in a process forked beside
     this one, while this one stores the trail as it reads it (the events and their read-model rows,
     in one database transaction) and commits once the trail passed and proved to be the one stored.
     Where no process can be had, or it was lost, or the trail read here is not the one verified
@@ -584,7 +584,7 @@ class _NotAsVerified(Exception):
 
 
 class _VerifiedBeside:
-    """`read_trail` and `check_before_import` in a process forked beside this one (each reads the
+    """`_checked_in_one_reading` in a process forked beside this one (each reads the
     trail at its own offsets), where one can be. Used as a context: where the block failed, the
     trail's refusal is raised in its place; an interrupt stops the process beside."""
 
@@ -609,7 +609,7 @@ class _VerifiedBeside:
         if not self.verified().same_trail(_Verified.of(read)):
             raise _NotAsVerified
         if read.advance is not None:
-            read.advance(2 * read.count)  # the readings done beside, as progress
+            read.advance(2 * read.count)  # the verifying and re-deciding done beside, as progress
 
     def here(self, advance: Progress | None) -> Chain:
         self.checked_here = True  # whatever it finds is not looked for again, where the block then fails

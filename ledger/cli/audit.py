@@ -423,7 +423,8 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
     The trail is verified first; nothing is written unless all of it verifies. The secret seed of
     the campaign's open dice epoch is not in a trail: it comes from this machine's key file (see
     `campaign seed`)."""
-    # The trail is read three times, never held: verified, re-decided, and stored with its read-model rows.
+    # Three steps over the whole trail, which is never held: verified, re-decided, and stored with its
+    # read-model rows (beside the storing, the first two are one reading of it).
     with progress("Importing", 3 * _events_in(trail)) as advance:
         if uses_key_file(session.store_url):
             # Verified and re-decided beside the storing (its seeds are the key file's, not the
