@@ -13,7 +13,7 @@ import shutil
 import tempfile
 import uuid
 from array import array
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -462,7 +462,7 @@ def check_before_import(chain: Chain, seed_of: SeedLookup) -> None:
     rules in force at it, as `replay --check` does), whose unrevealed ledger dice differ from what
     the seed kept here gives, or that this version would store differently. Needs no store, so a
     refused import creates none."""
-    _ImportProblems.of(chain.entries, chain.voids, seed_of).raise_before_import(chain)
+    _ImportProblems.of(chain.entries, chain.voids, seed_of, chain.revealed).raise_before_import(chain)
 
 
 def _checked_in_one_reading(trail: _TrailFile, annotate: Annotator, seed_of: SeedLookup) -> Chain:
@@ -471,11 +471,12 @@ def _checked_in_one_reading(trail: _TrailFile, annotate: Annotator, seed_of: See
     first). Where those are not the voids of the verified chain (a void's line not as the export
     writes it), the chain is checked again in a reading of its own, as `check_before_import` does;
     where the trail does not verify, that is its refusal, whatever the re-deciding found so far."""
-    voids = _voids_ahead(trail)
-    if voids is not None:
+    ahead = _scanned_ahead(trail)
+    if ahead is not None:
+        voids, revealed = ahead
         reading = _TrailReading(trail, annotate)
         try:
-            problems = _ImportProblems.of(_as_scanned(reading, voids), voids, seed_of)
+            problems = _ImportProblems.of(_as_scanned(reading, voids), voids, seed_of, revealed)
         except _NotAsScanned:
             pass
         else:
@@ -509,15 +510,25 @@ def _as_scanned(entries: Iterable[Entry], voids: Sequence[Record]) -> Iterator[E
         raise _NotAsScanned
 
 
-def _voids_ahead(trail: _TrailFile) -> list[Record] | None:
+def _scanned_ahead(trail: _TrailFile) -> tuple[list[Record], set[int]] | None:
     """The trail's transaction.voided records, found by the export's spelling of their type (a nested
-    object's may spell it too: such a line is not one); None where such a line does not read."""
+    object's may spell it too: such a line is not one), and the epochs its trailer reveals (none
+    where its last line is not a trailer: the reading names that); None where a void's line does
+    not read."""
     lines = trail.raw_lines()
+    voids: list[Record] = []
+    last = (0, b"")
     try:
         next(lines)  # the header
-        return [record for number, raw in lines if (record := _void_record(number, raw)) is not None]
+        for last in lines:
+            if (record := _void_record(*last)) is not None:
+                voids.append(record)
     except LedgerError:
         return None
+    try:
+        return voids, set(_trailer_seeds(_line(*last)))
+    except LedgerError:
+        return voids, set()
 
 
 def _void_record(number: int, raw: bytes) -> Record | None:
@@ -679,8 +690,11 @@ class _ImportProblems:
     rules: LedgerError | None = None
 
     @classmethod
-    def of(cls, entries: Iterable[Entry], voids: Sequence[Record], seed_of: SeedLookup) -> _ImportProblems:
-        problems = cls(_SecretDice(seed_of))
+    def of(
+        cls, entries: Iterable[Entry], voids: Sequence[Record], seed_of: SeedLookup, revealed: Container[int]
+    ) -> _ImportProblems:
+        """`revealed`: epochs the chain reveals (or its trailer says it does), whose dice the chain checks."""
+        problems = cls(_SecretDice(seed_of, revealed))
 
         def checked() -> Iterator[Record]:
             for entry in entries:
@@ -734,9 +748,11 @@ def _stored_differently(entry: Entry, stored: dict[str, Any]) -> BadInput | None
 class _SecretDice:
     """Ledger dice re-derived where this machine keeps their epoch's seed, as the chain's entries go
     by: the first roll of each epoch that the seed does not give. Only an epoch the chain does not
-    reveal is refused for it (`problem`): the chain checks the others against the seed it reveals."""
+    reveal is refused for it (`problem`): the chain checks the others against the seed it reveals,
+    and those known to be revealed ahead (`revealed`) are not derived here again."""
 
     seed_of: SeedLookup
+    revealed: Container[int]
     campaign_id: str | None = None  # its campaign.started event's, once that went by
     seeds: dict[int, bytes | None] = field(default_factory=dict)  # epoch -> its seed kept here, asked once
     wrong: dict[int, IntegrityFailure] = field(default_factory=dict)  # epoch -> its first roll not derived, in order
@@ -747,7 +763,9 @@ class _SecretDice:
             self.campaign_id = event.campaign_id
         if not isinstance(event, ev.DiceRolled) or event.source != "ledger" or event.copy_of is not None:
             return
-        if event.epoch is None or event.epoch in self.wrong or self.campaign_id is None:
+        if event.epoch is None or event.epoch in self.revealed or event.epoch in self.wrong:
+            return
+        if self.campaign_id is None:  # a ledger roll before campaign.started: the chain refuses it (no epoch open)
             return
         seed = self._seed(event.epoch)
         if seed is None:
@@ -759,7 +777,8 @@ class _SecretDice:
                 f"kept here gives {derived}; nothing imported")
 
     def problem(self, revealed: dict[int, str]) -> IntegrityFailure | None:
-        """The first roll (in the chain's order) of an epoch the chain does not reveal that its seed kept here does not give."""
+        """The first roll (in the chain's order) of an epoch the chain does not reveal that the seed
+        kept here does not give."""
         return next((failure for epoch, failure in self.wrong.items() if epoch not in revealed), None)
 
     def _seed(self, epoch: int) -> bytes | None:
@@ -781,7 +800,7 @@ def import_chain(
     step, never held."""
     store = ledger.store
     if not rechecked:
-        problems = _ImportProblems.of(chain.entries, chain.voids, store.seed)
+        problems = _ImportProblems.of(chain.entries, chain.voids, store.seed, chain.revealed)
         problems.raise_first(problems.stored_differently, problems.numbers, problems.rules,
                              problems.secret_dice.problem(chain.revealed))
     campaign_id = uuid.UUID(chain.campaign_id)

@@ -18,9 +18,10 @@ import uuid
 import msgspec
 import pytest
 
-from ledger import audit, campaigns, trail as trails
+from ledger import audit, campaigns, dice, trail as trails
 from ledger.beside import Beside, Outcome
 from ledger.errors import IntegrityFailure
+from ledger.keyfile import KeyFile
 from projections import sql
 from projections.history import void_annotations
 
@@ -301,3 +302,17 @@ def test_beside_a_trail_that_does_not_verify_is_refused_for_that_whatever_its_re
         checked_beside(cut)
     with pytest.raises(IntegrityFailure, match="would now produce 2 events instead of 3"):
         checked_beside(data)
+
+
+def test_beside_the_dice_of_an_epoch_the_trailer_reveals_are_derived_once(trail, monkeypatch):
+    """Epoch 0 is revealed (R1, the shuffle R2, R3): the chain derives its rolls from the seed it
+    reveals, and the check against the seeds this machine keeps derives only R4, of epoch 1, which is
+    not (the trailer, scanned ahead, says which epochs are revealed)."""
+    keys = KeyFile()
+    derived: list[int] = []
+    faces = dice.ledger_faces
+    monkeypatch.setattr(dice, "ledger_faces",
+                        lambda seed, cid, roll, sides: derived.append(roll) or faces(seed, cid, roll, sides))
+    trails._checked_in_one_reading(trails._TrailFile(trail.path.read_bytes()), void_annotations,
+                                   lambda cid, epoch: keys.seed(str(cid), epoch))
+    assert sorted(derived) == [1, 2, 3, 4]
