@@ -483,7 +483,13 @@ def _checked_in_one_reading(trail: _TrailFile, annotate: Annotator, seed_of: See
             chain = reading.verified()
             problems.raise_before_import(chain)
             return chain
-    chain = read_trail(trail, annotate)
+    return _read_and_checked(trail, annotate, seed_of)
+
+
+def _read_and_checked(trail: _TrailFile, annotate: Annotator, seed_of: SeedLookup,
+                      advance: Progress | None = None) -> Chain:
+    """`read_trail`, then `check_before_import` in a reading again of the verified chain."""
+    chain = read_trail(trail, annotate, advance)
     check_before_import(chain, seed_of)
     return chain
 
@@ -624,9 +630,7 @@ class _VerifiedBeside:
 
     def here(self, advance: Progress | None) -> Chain:
         self.checked_here = True  # whatever it finds is not looked for again, where the block then fails
-        chain = read_trail(self.trail, self.annotate, advance)
-        check_before_import(chain, self.seed_of)
-        return chain
+        return _read_and_checked(self.trail, self.annotate, self.seed_of, advance)
 
     def __enter__(self) -> _VerifiedBeside:
         return self
@@ -776,7 +780,7 @@ class _SecretDice:
                 f"{entry.where}: ledger roll R{event.roll} shows {event.faces}, but the seed of epoch {event.epoch} "
                 f"kept here gives {derived}; nothing imported")
 
-    def problem(self, revealed: dict[int, str]) -> IntegrityFailure | None:
+    def problem(self, revealed: Container[int]) -> IntegrityFailure | None:
         """The first roll (in the chain's order) of an epoch the chain does not reveal that the seed
         kept here does not give."""
         return next((failure for epoch, failure in self.wrong.items() if epoch not in revealed), None)
