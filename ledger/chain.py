@@ -32,15 +32,20 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
     hash: str
     record: Record
     data: bytes  # as read: the stored row or the trail's line
+    # Its payload is its event exactly as the store writes it (the store keeps what was hashed), every
+    # number in it a whole one within bounds: an import's checks of the record pass. False: not known.
+    as_stored: bool = False
 
 
-def entry_of(where: str, fields: Any, kind: str, payload: dict[str, Any], event: ev.Event, data: bytes) -> Entry:
+def entry_of(
+    where: str, fields: Any, kind: str, payload: dict[str, Any], event: ev.Event, data: bytes, *, as_stored: bool = False
+) -> Entry:
     """The entry of a stored row or a trail line whose fields (`position`, `tx`, `actor`,
     `recorded_at`, `prev_hash`, `hash`) the typed decoders read, with its event's type, payload
     and typed event."""
     body = {"position": fields.position, "type": kind, "recorded_at": fields.recorded_at, "actor": fields.actor,
             "tx": fields.tx, "payload": payload, "prev_hash": fields.prev_hash}
-    return Entry(where=where, body=body, hash=fields.hash, record=record_of(fields, event), data=data)
+    return Entry(where=where, body=body, hash=fields.hash, record=record_of(fields, event), data=data, as_stored=as_stored)
 
 
 def record_of(fields: Any, event: ev.Event) -> Record:

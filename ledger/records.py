@@ -87,15 +87,21 @@ _NO_FRACTIONS = msgspec.json.Decoder(float_hook=lambda text: _NOT_WHOLE)
 _NOT_WHOLE = object()
 
 
+def within_bounds(encoded: bytes) -> bool:
+    """True when no run of digits in this JSON is as long as LARGEST_NUMBER's: every number in it
+    is within bounds (False says only: it may not be)."""
+    return _SIXTEEN_DIGITS not in encoded.translate(_DIGITS_AS_ZERO)
+
+
 def _plainly_whole(value: Any) -> bool:
-    """True when `value` comes back exactly from its JSON with no fraction in it and no run of
-    digits as long as LARGEST_NUMBER's (so every number is a whole one within bounds): what nearly
-    every payload is, found without walking it in Python. False says only: walk it."""
+    """True when `value` comes back exactly from its JSON with no fraction in it and every number
+    `within_bounds`: what nearly every payload is, found without walking it in Python. False says
+    only: walk it."""
     try:
         encoded = msgspec.json.encode(value)
     except (TypeError, msgspec.EncodeError):
         return False
-    if _SIXTEEN_DIGITS in encoded.translate(_DIGITS_AS_ZERO):
+    if not within_bounds(encoded):
         return False
     # A fraction decodes as a marker, and a NaN or an infinity (written as null) as None: neither
     # equals what it was.

@@ -26,7 +26,7 @@ from ledger.beside import LOST, Beside
 from ledger.campaigns import History, Ledger
 from ledger.chain import READ_DIGEST, Chain, ChainChecker, Entry, Progress, die_sides, entry_of, read_digest, record_of
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
-from ledger.records import GENESIS, Record, check_numbers, event_from_body
+from ledger.records import GENESIS, Record, check_numbers, event_from_body, within_bounds
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
 from ledger.store import Store
@@ -42,6 +42,7 @@ from ledger.trail_json import (
     is_hex,
     keys_problem,
     plain_object,
+    refuse_float,
     strict_json,
 )
 
@@ -206,30 +207,49 @@ class _PlainEventLine(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _PLAIN_EVENT_LINE = msgspec.json.Decoder(_PlainEventLine)
-_EVENT_DECODERS: dict[type, msgspec.json.Decoder] = {}  # an event type's own decoder: a payload has no tag
+# An event type's own decoder (a payload has no tag). It refuses a fraction where a field takes any
+# value, as the stored rows' does: no event type has a field of fractions, so no event holds one.
+_EVENT_DECODERS: dict[type, msgspec.json.Decoder] = {}
 
 
 def _plain_event_entry(number: int, raw: bytes) -> tuple[Entry, Any] | None:
     """An event line exactly as the export writes it (msgspec writes it again byte for byte, so no
     repeated key, float or other spelling; its fields have their types; its event type is known)
     as an entry and its annotations, read without the strict reader; None for any other line, which
-    `_line` and `_event_entry` read and name the fault of (the two agree on every line this takes)."""
+    `_line` and `_event_entry` read and name the fault of (the two agree on every line this takes).
+    A payload written as the store writes its event (as the export does) is not decoded a second
+    time: the event's own payload is the entry's, `as_stored`."""
     try:
         line = _PLAIN_EVENT_LINE.decode(raw)
     except msgspec.MsgspecError:
         return None
     # Nearly every line's annotations are {}: compared as bytes, not decoded and written again.
     annotations = {} if bytes(line.annotations) == b"{}" else plain_object(line.annotations)
-    payload = plain_object(line.payload)
     kind = ev.EVENT_TYPES.get(line.type)
-    if (payload is None or annotations is None or kind is None or "type" in payload
-            or msgspec.json.encode(line) != raw or not (is_hex(line.prev_hash, 64) and is_hex(line.hash, 64))):
+    if (annotations is None or kind is None or msgspec.json.encode(line) != raw
+            or not (is_hex(line.prev_hash, 64) and is_hex(line.hash, 64))):
         return None
     try:
         event = _event_decoder(kind).decode(line.payload)
     except msgspec.MsgspecError:
         return None
-    return entry_of(f"line {number}", line, line.type, payload, event, raw), annotations
+    stored = _payload_as_stored(event, line.payload)
+    payload = stored if stored is not None else plain_object(line.payload)
+    if payload is None or "type" in payload:
+        return None
+    return entry_of(f"line {number}", line, line.type, payload, event, raw, as_stored=stored is not None), annotations
+
+
+def _payload_as_stored(event: ev.Event, payload: msgspec.Raw) -> dict[str, Any] | None:
+    """The event's payload as the store writes it, where `payload` (the line's, that it was decoded
+    from) is its canonical form, every number in it within bounds; None otherwise. The line's then
+    decodes to it exactly (no fraction: the event holds none), so it is not decoded again."""
+    stored = ev.payload_of(event)
+    try:
+        written = msgspec.json.encode(stored, order="sorted")
+    except TypeError:  # a key that is not a string, which the canonical form writes as one
+        return None
+    return stored if written == bytes(payload) and within_bounds(written) else None
 
 
 def _verified_line_entry(number: int, raw: bytes) -> Entry:
@@ -237,10 +257,11 @@ def _verified_line_entry(number: int, raw: bytes) -> Entry:
     decoders alone (checking it again would find what it found)."""
     try:
         line, event = _typed_line(raw)
-        payload = msgspec.json.decode(line.payload)
+        stored = _payload_as_stored(event, line.payload)
+        payload = stored if stored is not None else msgspec.json.decode(line.payload)
     except (msgspec.MsgspecError, KeyError):  # a line the strict reader read: it reads it again
         return _event_entry(_line(number, raw))[0]
-    return entry_of(f"line {number}", line, line.type, payload, event, raw)
+    return entry_of(f"line {number}", line, line.type, payload, event, raw, as_stored=stored is not None)
 
 
 def _verified_line_record(number: int, raw: bytes) -> Record:
@@ -259,7 +280,7 @@ def _typed_line(raw: bytes) -> tuple[_PlainEventLine, ev.Event]:
 
 
 def _event_decoder(kind: type) -> msgspec.json.Decoder:
-    return _EVENT_DECODERS.get(kind) or _EVENT_DECODERS.setdefault(kind, msgspec.json.Decoder(kind))
+    return _EVENT_DECODERS.get(kind) or _EVENT_DECODERS.setdefault(kind, msgspec.json.Decoder(kind, float_hook=refuse_float))
 
 
 def _line(number: int, raw: bytes) -> _Line:
@@ -703,14 +724,15 @@ class _ImportProblems:
         def checked() -> Iterator[Record]:
             for entry in entries:
                 record = entry.record
-                payload = ev.payload_of(record.event)
-                problems.stored_differently = problems.stored_differently or _stored_differently(entry, payload)
                 problems.secret_dice.read(entry)
-                if problems.numbers is None:
-                    try:
-                        check_numbers(payload, f"E{record.position} {ev.tag_of(record.event)}")
-                    except BadInput as problem:
-                        problems.numbers = problem  # the rules are not asked about such a record
+                if not entry.as_stored:  # else what is checked here is known to pass
+                    payload = ev.payload_of(record.event)
+                    problems.stored_differently = problems.stored_differently or _stored_differently(entry, payload)
+                    if problems.numbers is None:
+                        try:
+                            check_numbers(payload, f"E{record.position} {ev.tag_of(record.event)}")
+                        except BadInput as problem:
+                            problems.numbers = problem  # the rules are not asked about such a record
                 if problems.numbers is None:
                     yield record
 

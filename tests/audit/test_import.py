@@ -117,6 +117,20 @@ def test_an_event_this_version_would_store_differently_is_refused(played, trail)
     assert not (played.folder / "copy.db").exists()  # a refused import leaves no file behind
 
 
+def test_an_event_holding_a_number_beyond_bounds_is_refused(played, trail):
+    # A chain rehashed over a number no record may hold, written as the export writes a number.
+    lines = trail.lines()
+    lines[6]["payload"]["treasury"] = 9007199254740992  # position 6, warband.enlisted
+    trail.write(lines, rehash=True)
+    assert played("verify", str(trail.path)).exit_code == 0  # the chain itself is sound
+    result = played("import", str(trail.path), store="copy.db")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: 9007199254740992 (E6 warband.enlisted.treasury) is too large: the ledger records whole numbers "
+        "up to 9007199254740991\n"
+    ))
+    assert not (played.folder / "copy.db").exists()
+
+
 def test_import_keeps_the_head_on_every_backend(played, trail, store_url, clock):
     chain = audit.read_trail(trail.path.read_bytes(), void_annotations)
     ledger = Ledger(Store(store_url), clock=clock)

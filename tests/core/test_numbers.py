@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import math
 
+import msgspec
+import msgspec.inspect
 import pytest
 
+from ledger import events as ev
+from ledger import rulesets
 from ledger.errors import BadInput
 from ledger.records import LARGEST_NUMBER, check_numbers
 
@@ -37,3 +41,26 @@ def test_a_fraction_or_a_number_too_large_is_refused_naming_where_it_is(payload,
     with pytest.raises(BadInput) as refused:
         check_numbers(payload, "treasury.changed")
     assert str(refused.value) == message
+
+
+def _fraction_fields(info: msgspec.inspect.Type, where: str, seen: set[type]) -> list[str]:
+    """Where a type's values may hold a fraction: a float, or a decimal, at any depth."""
+    if isinstance(info, (msgspec.inspect.FloatType, msgspec.inspect.DecimalType)):
+        return [where]
+    if isinstance(info, msgspec.inspect.StructType):
+        if info.cls in seen:
+            return []
+        seen.add(info.cls)
+        return [found for f in info.fields for found in _fraction_fields(f.type, f"{where}.{f.name}", seen)]
+    inner = [getattr(info, name) for name in ("item_type", "key_type", "value_type") if hasattr(info, name)]
+    inner += list(getattr(info, "types", ())) + list(getattr(info, "item_types", ()))
+    return [found for kind in inner for found in _fraction_fields(kind, where, seen)]
+
+
+def test_no_event_type_of_any_ruleset_holds_a_fraction():
+    """The fast readers of rows and trail lines rely on it: their decoders refuse a fraction where a
+    field takes any value, so an event read by them holds none (ledger.stored_chain, ledger.trail)."""
+    rulesets.load_rulesets()
+    assert len(ev.EVENT_TYPES) > 50
+    assert [found for tag, kind in ev.EVENT_TYPES.items()
+            for found in _fraction_fields(msgspec.inspect.type_info(kind), tag, set())] == []
