@@ -168,6 +168,7 @@ class WarbandRows:
     fighters: tuple[Row, ...]
     inputs: bytes | None = None
     fighter_inputs: tuple[bytes, ...] | None = None
+    ext: bytes | None = None  # the warband's ext its row's was written from, as msgspec writes it (unsorted)
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ class CurrentRows:
         return {warband: band.warband[_RATING] for warband, band in self.warbands.items() if band.warband is not None}
 
 
-_RATING = WARBANDS.column_names.index("rating")
+_RATING, _EXT = WARBANDS.column_names.index("rating"), WARBANDS.column_names.index("ext")
 
 
 def shared_inputs(state: CampaignState) -> bytes:
@@ -217,8 +218,11 @@ def current_rows_of(
 
     `changed`, where `state` is `previous`'s after transactions that changed nothing campaign-wide
     (`warbands_changed` of each, together): the warbands whose rows may differ; every other
-    warband's rows are `previous`'s as they are (computed, or read from the tables), not compared."""
-    shared = shared_inputs(state)
+    warband's rows are `previous`'s as they are (computed, or read from the tables), not compared,
+    and the campaign-wide inputs are those `previous` was computed from, not encoded again (the
+    ruleset's facts among them grow with the campaign: coreheim's ratings at every battle)."""
+    unchanged = changed is not None and previous is not None and previous.shared is not None
+    shared = previous.shared if unchanged else shared_inputs(state)
     places = enumerate(state.warbands.items(), start=1)
     reusable = previous.warbands if previous is not None and previous.shared == shared else {}
     if previous is not None and changed is not None:
@@ -245,18 +249,23 @@ def _warband_rows(state: CampaignState, seq: int, warband: str, band: Warband, k
     cid = state.campaign_id
     ext = ext_of(state, band)
     row = warband_row(state, warband, ext)
+    # The ext written sorted again only where it changed: a long campaign's is long (coreheim's holds
+    # the warband's rating at every battle), and most commands change a fighter, not it.
+    ext_inputs = msgspec.json.encode(ext)
+    same_ext = kept is not None and kept.warband is not None and kept.ext == ext_inputs
     return WarbandRows(
         WARBANDS.row(
             campaign_id=cid,
             warband=warband,
             seq=seq,
             **{k: row[k] for k in ("name", "player", "faction", "treasury", "stash", "games", "wins", "rating", "fighters")},
-            ext=ext,
+            ext=msgspec.Raw(kept.warband[_EXT].encode()) if same_ext else ext,  # type: ignore[union-attr]
         ),
         tuple(kept_fighters[i][1] if i < len(kept_fighters) and kept_fighters[i][0] == fighter_inputs[i]
               else FIGHTERS.row(campaign_id=cid, seq=i + 1, **fighter_row(state, f)) for i, f in enumerate(fighters)),
         inputs,
         fighter_inputs,
+        ext_inputs,
     )
 
 

@@ -14,7 +14,7 @@ from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle, Recr
 from ledger import audit
 from ledger import events as ev
 from ledger.campaigns import Ledger, apply_record, fold, transactions, voids_in
-from ledger.records import Record
+from ledger.records import Record, canonical
 from ledger.state import ONE_WARBAND_EVENTS, CampaignState, warbands_changed
 from ledger.store import Store
 from ledger.testing import CampaignRunner
@@ -357,3 +357,47 @@ def test_a_transaction_that_rolls_keeps_the_rows_of_the_warbands_it_did_not_chan
     named = tables.current_rows_of(state, kept, warbands_changed(group, state))
     assert (named.rows(), compared) == (fresh, [rats])
     assert named.warbands[skaven] is kept.warbands[skaven]
+
+
+def test_a_transaction_naming_the_warbands_it_changed_takes_the_campaign_wide_inputs_of_the_rows_before(
+        gunnar, monkeypatch):
+    """Nothing campaign-wide changed (`warbands_changed` names the warbands that did): the rows
+    before it were computed from the same campaign-wide inputs, which are not encoded again (a
+    ruleset's facts among them grow with the campaign)."""
+    state, _rows = all_rows(gunnar.records())
+    kept = tables.current_rows_of(state)
+    rats = next(iter(state.warbands))
+    last = gunnar.records()[-1]
+    group = [Record(position=last.position + 1, tx=last.tx + 1, actor="Ann", recorded_at=T, prev_hash="", hash="",
+                    event=ev.XPAwarded(warband=rats, fighter="gunnar", amount=1, reason="survived"))]
+    fold(group, state)
+    fresh = current_rows(state)
+    monkeypatch.setattr(tables, "shared_inputs", lambda state: pytest.fail("the campaign-wide inputs were encoded again"))
+    named = tables.current_rows_of(state, kept, warbands_changed(group, state))
+    assert named.rows() == fresh
+    assert named.shared is kept.shared
+
+
+def test_a_warbands_ext_is_written_again_only_where_it_changed(gunnar, monkeypatch):
+    """A long campaign's ext is long (coreheim's holds a warband's rating at every battle): a command
+    about a fighter writes the fighter's warband's row again, but not its ext where that is the same,
+    down to each value's type (1 is not true)."""
+    state, _rows = all_rows(gunnar.records())
+    rats = next(iter(state.warbands))
+    ratings = {str(battle): 100 + battle for battle in range(1, 300)}
+    state.warbands[rats].ext = {"ratings": ratings, "flag": 1}
+    kept = tables.current_rows_of(state)
+    written: list = []
+    monkeypatch.setattr(tables, "json_text", lambda value: written.append(value) or canonical(value).decode())
+    fold([Record(position=99, tx=9, actor="Ann", recorded_at=T, prev_hash="", hash="",
+                 event=ev.XPAwarded(warband=rats, fighter="gunnar", amount=1, reason="survived"))], state)
+    after_xp = tables.current_rows_of(state, kept, {rats})
+    assert state.warbands[rats].ext not in written  # its ext's text is the kept row's
+    assert after_xp.rows() == current_rows(state)
+    assert after_xp.warbands[rats].warband != kept.warbands[rats].warband  # its rating and XP moved on
+    state.warbands[rats].ext = {"ratings": ratings, "flag": True}
+    written.clear()
+    flagged = tables.current_rows_of(state, after_xp, {rats})
+    assert {"ratings": ratings, "flag": True} in written
+    assert flagged.rows() == current_rows(state)
+    assert flagged.warbands[rats].warband[-1].startswith('{"flag":true,"ratings":{"1":101,"10":110,"100":200,')
