@@ -95,7 +95,7 @@ class MsgspecMapper(Mapper[uuid.UUID]):
         elif item.topic in TEXT_TOPICS:
             state = item.value.encode()
         else:
-            state = msgspec.json.encode(item.value)
+            state = encode_record(item.value)
         return StoredEvent(
             originator_id=item.originator_id,
             originator_version=item.originator_version,
@@ -174,6 +174,23 @@ def stored_record(row: RawRow | StoredEvent) -> Record:
             f"position {row.originator_version}: the stored event does not decode ({error}); "
             "the store was damaged or edited: see `campaign verify`"
         ) from None
+
+
+def encode_record(record: Record) -> bytes:
+    """A record as the store writes it (StoredRecord's fields, in their order)."""
+    return msgspec.json.encode(record)
+
+
+class _EventRow(NamedTuple):
+    """A record of a campaign as a row of the events' table, its campaign aside."""
+
+    position: int
+    topic: str
+    state: bytes
+
+
+def _event_row(record: Record) -> _EventRow:
+    return _EventRow(record.position, ev.tag_of(record.event), encode_record(record))
 
 
 def decode_record(data: bytes) -> Record:
@@ -744,14 +761,14 @@ class Store:
         `before_commit`, in one database transaction; Conflict when a page does not follow an event
         stored (the store holds fewer than its writer believed: a copy of an older file put back
         under a running process), so that no gap is ever left."""
-        items = (self._item(campaign_id, record) for record in records)
+        rows = map(_event_row, records)  # not the library's Item and StoredEvent: two frozen objects a record
         table = self.app.recorder.events_table_name  # type: ignore[attr-defined]
         with self._appending() as (cursor, pipeline):
             follows: list[tuple[int, Callable[[], bool]]] = []
             checks: list[Callable[[], None]] = []
-            while page := [self.app.mapper.to_stored_event(item) for item in itertools.islice(items, PAGE)]:
-                self._insert_page(cursor, page)  # first: it takes the write lock, which a read before would not get
-                if after := page[0].originator_version - 1:
+            while page := list(itertools.islice(rows, PAGE)):
+                self._insert_page(cursor, campaign_id, page)  # first: it takes the write lock, which a read before would not get
+                if after := page[0].position - 1:
                     follows.append((after, self._stored_at(cursor, campaign_id, after)))
                 checks += _written_by(each_page, cursor, table)
             checks += _written_by(within, cursor, table)
@@ -834,7 +851,7 @@ class Store:
                               (campaign_id.hex, position))
         return lambda: bool(rows())
 
-    def _insert_page(self, cursor: Any, stored: list[StoredEvent]) -> None:
+    def _insert_page(self, cursor: Any, campaign_id: uuid.UUID, rows: list[_EventRow]) -> None:
         """Insert encoded events in the transaction of `cursor`, as the recorder's own insert does
         but without committing. On PostgreSQL by one INSERT of the page (a league player's role may
         INSERT): not the library's insert function, whose NOTIFY (for subscribers, which the ledger
@@ -844,12 +861,10 @@ class Store:
         recorder inserts a row at a time to return the notification ids, which the ledger never reads."""
         recorder: Any = self.app.recorder
         if self.kind == "postgres":
-            events = [recorder.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state)
-                      for s in stored]
+            events = [recorder.construct_pg_stored_event(campaign_id, *row) for row in rows]
             cursor.execute(self._postgres_insert, (events,), prepare=True)
         else:
-            cursor.executemany(recorder.insert_events_statement,
-                               [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in stored])
+            cursor.executemany(recorder.insert_events_statement, [(campaign_id.hex, *row) for row in rows])
 
     @cached_property
     def _postgres_insert(self) -> Any:
