@@ -14,6 +14,7 @@ from ledger import audit, rechecking
 from ledger import events as ev
 from ledger.deciding import is_redecided, redecide
 from ledger.fold import apply_record, transactions, void_records, voids_in
+from ledger.records import GENESIS, seal
 from ledger.state import CampaignState, encode_state
 from projections.history import void_annotations
 
@@ -68,3 +69,35 @@ def put_back_before_each(records, first_only: bool):
         for record in group:
             apply_record(state, record, not live)
     return checked, [], differences, encode_state(state)
+
+
+def transaction_of(*events: ev.Event):
+    return seal(list(events), first_position=10, prev_hash=GENESIS, tx=4, actor="Ann",
+                recorded_at="2026-12-06T12:00:00.000000Z")
+
+
+AWARD = ev.CommandRecorded(command="xp.award", args={"fighter": "hans", "amount": 1})
+VOID = ev.CommandRecorded(command="void", args={"target": 2, "reason": "disputed"})
+XP = ev.XPAwarded(warband="rats", fighter="hans", amount=1, reason="a deed")
+ROLL = ev.DiceRolled(roll=3, expression="D6", purpose="a roll", faces=[4], value=4, source="ledger", epoch=0)
+
+
+@pytest.mark.parametrize(("events", "problem"), [
+    ((AWARD, XP), None),
+    ((AWARD, ROLL, XP), None),
+    ((VOID, ev.TransactionVoided(target=2, reason="disputed")), None),
+    ((XP,), "opens with xp.awarded, not with the command.recorded of a command"),
+    ((AWARD, AWARD), "event 11 is a second command.recorded in one transaction"),
+    ((VOID, ev.TransactionVoided(target=2, reason="disputed"), XP),
+     "event 12 (xp.awarded) has no place in a void transaction"),
+    ((AWARD, ev.SeedCommitted(epoch=1, commitment="0" * 64)),
+     "event 11 (seed.committed) belongs to the ledger's own transactions only"),
+    ((AWARD, XP, ev.TransactionVoided(target=2, reason="disputed")),
+     "event 12 (transaction.voided) belongs to the ledger's own transactions only"),
+    ((AWARD, ev.CampaignStarted(campaign_id="c", name="Another")),
+     "event 11 (campaign.started) belongs to the ledger's own transactions only"),
+    ((AWARD, ev.DecisionAnswered(target=2)),
+     "event 11 (decision.answered) belongs to the ledger's own transactions only"),
+])
+def test_a_transaction_holds_only_the_events_its_kind_of_transaction_holds(events, problem):
+    assert rechecking._shape_problem(transaction_of(*events)) == problem
