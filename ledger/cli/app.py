@@ -118,6 +118,9 @@ class LedgerGroup(click.Group):
             ctx.exit(1)
         except (click.exceptions.Exit, click.ClickException):
             raise
+        except KeyboardInterrupt:  # Ctrl-C: click says "Aborted!"; an interrupted `new` or `import` leaves no file either
+            self._discard_new_store(ctx)
+            raise
         except BrokenPipeError:
             raise  # the reader of the output went away (`log --full | head`): click's main stops quietly
         except RecursionError:

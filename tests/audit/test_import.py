@@ -86,6 +86,16 @@ def test_a_trail_that_does_not_verify_is_refused_and_no_store_is_created(played,
     assert not (played.folder / "copy.db").exists()
 
 
+def test_an_import_interrupted_while_it_stores_leaves_no_store_behind(played, trail, monkeypatch):
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "append", interrupted)
+    result = played("import", str(trail.path), store="copy.db")
+    assert (result.exit_code, result.output) == (1, "\nAborted!\n")
+    assert list(played.folder.glob("copy.db*")) == []
+
+
 def test_a_campaign_already_in_the_store_is_refused(played, trail, database, campaign_id):
     result = played("import", str(trail.path))
     assert (result.exit_code, result.output) == (
