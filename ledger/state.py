@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger import events as ev
+from ledger.errors import BadInput, NotFound
 
 if TYPE_CHECKING:
     from ledger.records import Record
@@ -141,8 +142,6 @@ class CampaignState(msgspec.Struct, kw_only=True):
         return next((b for b in reversed(self.latest_battles) if warband in b.participants), None)
 
     def warband(self, ref: str) -> Warband:
-        from ledger.errors import NotFound
-
         found = self.warbands.get(ref) or next(
             (w for w in self.warbands.values() if w.name.lower() == ref.lower()), None
         )
@@ -152,8 +151,6 @@ class CampaignState(msgspec.Struct, kw_only=True):
         return found
 
     def fighter(self, ref: str, warband: str | None = None) -> Fighter:
-        from ledger.errors import NotFound
-
         by_id = self.fighters.get(ref)  # fighters are kept by id: what most commands name them by
         if by_id is not None and (warband is None or by_id.warband == warband):
             return by_id
@@ -166,8 +163,6 @@ class CampaignState(msgspec.Struct, kw_only=True):
     def fighter_among(self, ref: str, candidates: list[Fighter]) -> Fighter | None:
         """The candidate with this id, else the one with this name (None: no such one); a name several
         candidates share is refused naming them (picking one would act on a fighter nobody chose)."""
-        from ledger.errors import BadInput
-
         found = next((f for f in candidates if f.id == ref), None)
         named = [f for f in candidates if f.name.lower() == ref.lower()]
         if found is None and len(named) > 1:
