@@ -789,8 +789,9 @@ class Store:
         pages go to the file once, where through the log they are written there and copied into the
         file again when the log is checkpointed (a tenth of an import of 100k events). It is as
         durable (synchronous=FULL) and as atomic. SQLite leaves the log only while no other connection
-        has the file open, so nobody reading it is kept waiting; where it does not, or the file holds
-        events, the history goes through the log as any commit does."""
+        has the file open, so no reader already there is kept waiting (one opening the new file
+        meanwhile waits for the commit); where it does not, or the file holds events, the history
+        goes through the log as any commit does."""
         journaled = self.kind == "sqlite" and self.opens_elsewhere and self._holds_no_events() and \
             self._journal_mode("delete")
         try:

@@ -30,11 +30,11 @@ def store(path):
     opened.close()
 
 
-def started(campaign_id: uuid.UUID, first_position: int = 1, prev_hash: str = GENESIS, tx: int = 1):
+def started(campaign_id: uuid.UUID):
+    """A campaign's first transaction, sealed."""
     return seal([ev.CommandRecorded(command="campaign.new", args={"name": "Test League"}),
                  ev.CampaignStarted(campaign_id=str(campaign_id), name="Test League")],
-                first_position=first_position, prev_hash=prev_hash, tx=tx, actor="Ann",
-                recorded_at="2026-12-06T12:00:00.000000Z")
+                first_position=1, prev_hash=GENESIS, tx=1, actor="Ann", recorded_at="2026-12-06T12:00:00.000000Z")
 
 
 def journal_seen(seen: list[str]):
