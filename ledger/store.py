@@ -784,27 +784,21 @@ class Store:
 
     @contextlib.contextmanager
     def _journaled_while_empty(self) -> Iterator[None]:
-        """A history written a page at a time (an import) into a SQLite file that holds no events yet
+        """A history written a page at a time (an import) into a SQLite file that holds no campaign yet
         is written with SQLite's rollback journal, and the write-ahead log taken up again after it: its
         pages go to the file once, where through the log they are written there and copied into the
         file again when the log is checkpointed (a tenth of an import of 100k events). It is as
         durable (synchronous=FULL) and as atomic. SQLite leaves the log only while no other connection
         has the file open, so no reader already there is kept waiting (one opening the new file
-        meanwhile waits for the commit); where it does not, or the file holds events, the history
+        meanwhile waits for the commit); where it does not, or the file holds a campaign, the history
         goes through the log as any commit does."""
-        journaled = self.kind == "sqlite" and self.opens_elsewhere and self._holds_no_events() and \
+        journaled = self.kind == "sqlite" and self.opens_elsewhere and not self.campaign_ids() and \
             self._journal_mode("delete")
         try:
             yield
         finally:
             if journaled:
                 self._journal_mode("wal")  # where another process opened the file meanwhile, its next opening does it
-
-    def _holds_no_events(self) -> bool:
-        table = self.app.recorder.events_table_name  # type: ignore[attr-defined]
-        with self.sql() as cursor:
-            cursor.execute(f"SELECT 1 FROM {table} LIMIT 1")
-            return cursor.fetchone() is None
 
     def _journal_mode(self, mode: str) -> bool:
         """Put the SQLite file in this journal mode, outside any transaction; False where SQLite refused."""

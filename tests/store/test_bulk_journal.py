@@ -1,6 +1,6 @@
-"""A history written a page at a time (an import) into a SQLite file that holds no events yet is
+"""A history written a page at a time (an import) into a SQLite file that holds no campaign yet is
 written with SQLite's rollback journal, and the file is in WAL mode again after it: the pages go to
-the file once instead of through the log. Never where the file holds events, nor where another
+the file once instead of through the log. Never where the file holds a campaign, nor where another
 connection has it open, and never left in another mode, whatever the append's outcome."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def stored_positions(store: Store, campaign_id: uuid.UUID) -> list[int]:
     return [row.originator_version for row in store.raw_rows(campaign_id)]
 
 
-def test_an_import_into_a_file_without_events_goes_through_the_rollback_journal_and_leaves_it_in_wal(store, path):
+def test_an_import_into_a_file_without_a_campaign_goes_through_the_rollback_journal_and_leaves_it_in_wal(store, path):
     seen: list[str] = []
     campaign_id = uuid.uuid4()
     store.append(campaign_id, started(campaign_id), each_page=[journal_seen(seen)])
@@ -67,7 +67,7 @@ def test_an_import_into_a_file_without_events_goes_through_the_rollback_journal_
     assert not Path(f"{path}-journal").exists()
 
 
-def test_an_import_into_a_file_holding_events_goes_through_the_log(store, path):
+def test_an_import_into_a_file_holding_a_campaign_goes_through_the_log(store, path):
     first, second = uuid.uuid4(), uuid.uuid4()
     store.append(first, started(first))
     seen: list[str] = []
