@@ -5,7 +5,8 @@
     python benchmarks/run.py --size 100k        # long: 6 campaigns of 100,000 events
     python benchmarks/run.py --size 1m          # opt-in: 2 campaigns of 100,000 events a ruleset, 1.2M events (6 to 9 minutes at --repeat 1)
     python benchmarks/run.py --size 10k --rulesets coreheim freeform --repeat 3
-    python benchmarks/run.py --size 1k --only trail memory --postgres ''   # export, verify, import only
+    python benchmarks/run.py --size 1k --only trail memory   # export, verify, import only
+    python benchmarks/run.py --only postgres    # the 8 PostgreSQL clients alone (no league is built)
 
 Builds a league in one SQLite store: a campaign of the size asked for under each ruleset (see
 benchmarks/league.py: real rules, the ruleset's sample campaign grown with commands its handlers
@@ -58,7 +59,8 @@ from projections import sql  # noqa: E402
 
 SIZES = {"tiny": 300, "1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 100_000}
 LEAGUE_CAMPAIGNS = {"1m": 2}  # campaigns per ruleset: the 1m league is 2 x 5 rulesets x 100k events
-MEASUREMENTS = ("cli", "commands", "load", "trail", "memory")  # --only chooses among them
+MEASUREMENTS = ("cli", "commands", "load", "trail", "memory", "postgres")  # --only chooses among them
+ON_THE_LEAGUE = MEASUREMENTS[:-1]  # measured on the SQLite league, which is built only for them
 SMALL = 1_000  # the small campaign the large one is compared with
 # The smaller size peak memory is measured at, where the large campaign is larger: past the first
 # few thousand events, whose peaks rise by a fixed 1.5-2 MB (SQLite's page cache of each connection
@@ -504,20 +506,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test",
                         help="a PostgreSQL server to make a scratch database on for the 8-client measurements ('' to skip)")
     parser.add_argument("--only", nargs="+", choices=MEASUREMENTS, default=list(MEASUREMENTS),
-                        help="the measurements to run (default: all)")
+                        help="the measurements to run (default: all; postgres: the 8-client rows, on --postgres's server)")
     parser.add_argument("--keep", type=Path, default=None, help="build in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
+    if args.only == ["postgres"] and not args.postgres:
+        parser.error("nothing to measure: --only postgres needs a server (--postgres URL)")
     chosen = args.rulesets or league.ruleset_ids()
+    on_the_league = [name for name in args.only if name in ON_THE_LEAGUE]
     with tempfile.TemporaryDirectory(prefix="campaign-bench-") as temporary:
         folder = args.keep or Path(temporary)
         folder.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        campaigns = build_league(folder, args.size, chosen)
-        print(f"  league built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        if on_the_league:
+            campaigns = build_league(folder, args.size, chosen)
+            print(f"  league built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
         compile_sources()
         rows: list[Row] = []
         failures: list[str] = []
-        for ruleset in chosen:
+        for ruleset in chosen if on_the_league else ():
             built = campaigns[ruleset]
             large, small, sample = built["league"], built["small"], built["sample"]
             print(f"  measuring {ruleset}", file=sys.stderr, flush=True)
@@ -529,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
                 "memory": lambda: measure_memory(large, [c for label, c in built.items() if label != "league"], folder,
                                                      args.repeat),
             }
-            for measure in (measured[name] for name in args.only):
+            for measure in (measured[name] for name in on_the_league):
                 try:
                     more = measure()
                 except Exception as error:  # noqa: BLE001 - reported, and the other measurements go on
@@ -538,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 print("\n".join(table(more)[2:]), file=sys.stderr, flush=True)
                 rows += more
-        if args.postgres:
+        if args.postgres and "postgres" in args.only:
             print("  measuring PostgreSQL clients", file=sys.stderr, flush=True)
             try:
                 rows += measure_postgres(args.postgres, chosen[0], POSTGRES_COMMANDS)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import run
 from benchmarks.run import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,3 +39,27 @@ def test_a_repeat_that_gives_no_median_is_refused_before_anything_is_built(given
         main(["--repeat", given, "--postgres", ""])
     assert stopped.value.code == 2
     assert "argument --repeat: " in capsys.readouterr().err
+
+
+def test_only_postgres_measures_the_clients_and_builds_no_league(monkeypatch, capsys):
+    measured = []
+    monkeypatch.setattr(run, "build_league", lambda *args: pytest.fail("a league was built"))
+    monkeypatch.setattr(run, "measure_postgres", lambda server, ruleset, commands: measured.append(server) or [])
+    assert main(["--only", "postgres", "--postgres", "postgresql://example/db", "--rulesets", "coreheim"]) == 0
+    assert measured == ["postgresql://example/db"]
+    assert "0 of 0 targets met." in capsys.readouterr().out
+
+
+def test_the_clients_are_measured_only_when_chosen(monkeypatch, capsys):
+    monkeypatch.setattr(run, "build_league", lambda *args: {"coreheim": {"league": "L", "small": "S", "sample": "B"}})
+    monkeypatch.setattr(run, "measure_load", lambda *args: [])
+    monkeypatch.setattr(run, "measure_postgres", lambda *args: pytest.fail("the clients were measured"))
+    assert main(["--only", "load", "--rulesets", "coreheim"]) == 0  # the default server given, not chosen
+    assert "0 of 0 targets met." in capsys.readouterr().out
+
+
+def test_only_postgres_without_a_server_is_refused(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--only", "postgres", "--postgres", ""])
+    assert stopped.value.code == 2
+    assert "nothing to measure: --only postgres needs a server (--postgres URL)" in capsys.readouterr().err
