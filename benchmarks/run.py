@@ -509,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the measurements to run (default: all; postgres: the 8-client rows, on --postgres's server)")
     parser.add_argument("--keep", type=Path, default=None, help="build in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
-    if args.only == ["postgres"] and not args.postgres:
+    if set(args.only) == {"postgres"} and not args.postgres:
         parser.error("nothing to measure: --only postgres needs a server (--postgres URL)")
     chosen = args.rulesets or league.ruleset_ids()
     on_the_league = [name for name in args.only if name in ON_THE_LEAGUE]
@@ -517,14 +517,13 @@ def main(argv: list[str] | None = None) -> int:
         folder = args.keep or Path(temporary)
         folder.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        if on_the_league:
-            campaigns = build_league(folder, args.size, chosen)
+        campaigns = build_league(folder, args.size, chosen) if on_the_league else {}
+        if campaigns:
             print(f"  league built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
         compile_sources()
         rows: list[Row] = []
         failures: list[str] = []
-        for ruleset in chosen if on_the_league else ():
-            built = campaigns[ruleset]
+        for ruleset, built in campaigns.items():
             large, small, sample = built["league"], built["small"], built["sample"]
             print(f"  measuring {ruleset}", file=sys.stderr, flush=True)
             measured = {
