@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import click
 import msgspec
 
 from commands.shared import AwardXP, BareRoll, ChangeTreasury, GainItem, LoseItem, RecordBattle, RecordNote
@@ -51,8 +52,11 @@ def sample_campaign(store_url: str, ruleset: str, name: str) -> None:
 
     fixture = {**fixture_campaigns()[ruleset], "name": name}
     session = Session(store_url=store_url, actor=ACTOR, campaign_ref=None, creates_store=True)
-    with contextlib.redirect_stderr(io.StringIO()):  # the build's progress bar
-        build(session, fixture)
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):  # the build's progress bar
+            build(session, fixture)
+    except click.Abort:  # click's word for a Ctrl-C in one of the CLI's steps: an interrupt here too
+        raise KeyboardInterrupt from None
 
 
 def next_command(turn: int, state: CampaignState) -> Command:

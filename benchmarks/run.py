@@ -498,6 +498,20 @@ def positive_int(text: str) -> int:
     return value
 
 
+def unusable_keep_folder(folder: Path) -> str | None:
+    """Why the league cannot be built in `folder` (made here if missing), else None: it must be new or
+    empty, as a league already there would hold campaigns of the same names."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if any(folder.iterdir()):
+            return f"{folder} is not empty: give a new or empty folder to build the league in"
+    except FileExistsError:
+        return f"{folder} is a file, not a folder"
+    except OSError as error:
+        return f"cannot make or read {folder}: {error.strerror}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", choices=list(SIZES), default="10k", help="events in each large campaign (1m: the league)")
@@ -507,22 +521,31 @@ def main(argv: list[str] | None = None) -> int:
                         help="a PostgreSQL server to make a scratch database on for the 8-client measurements ('' to skip)")
     parser.add_argument("--only", nargs="+", choices=MEASUREMENTS, default=list(MEASUREMENTS),
                         help="the measurements to run (default: all; postgres: the 8-client rows, on --postgres's server)")
-    parser.add_argument("--keep", type=Path, default=None, help="build in this folder and keep it (default: a temporary one)")
+    parser.add_argument("--keep", type=Path, default=None, help="build in this new or empty folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
     if set(args.only) == {"postgres"} and not args.postgres:
         parser.error("nothing to measure: --only postgres needs a server (--postgres URL)")
-    chosen = args.rulesets or league.ruleset_ids()
+    known = league.ruleset_ids()
+    if unknown := [name for name in args.rulesets or () if name not in known]:
+        parser.error(f"argument --rulesets: no sample campaign to grow for {', '.join(map(repr, unknown))} "
+                     f"(choose from {', '.join(known)})")
+    chosen = list(dict.fromkeys(args.rulesets or known))  # a ruleset named twice is measured once
+    if args.keep is not None and (problem := unusable_keep_folder(args.keep)):
+        parser.error(f"argument --keep: {problem}")
     on_the_league = [name for name in args.only if name in ON_THE_LEAGUE]
     with tempfile.TemporaryDirectory(prefix="campaign-bench-") as temporary:
         folder = args.keep or Path(temporary)
-        folder.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        campaigns = build_league(folder, args.size, chosen) if on_the_league else {}
+        rows: list[Row] = []
+        failures: list[str] = []
+        try:
+            campaigns = build_league(folder, args.size, chosen) if on_the_league else {}
+        except Exception as error:  # noqa: BLE001 - reported: nothing can be measured on the league then
+            campaigns = {}
+            failures.append(f"building the league: {type(error).__name__}: {error}")
         if campaigns:
             print(f"  league built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
         compile_sources()
-        rows: list[Row] = []
-        failures: list[str] = []
         for ruleset, built in campaigns.items():
             large, small, sample = built["league"], built["small"], built["sample"]
             print(f"  measuring {ruleset}", file=sys.stderr, flush=True)
@@ -562,4 +585,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # the temporary league is gone with its folder; a kept one stays as far as built
+        print("Aborted.", file=sys.stderr)
+        sys.exit(130)

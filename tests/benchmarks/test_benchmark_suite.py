@@ -7,9 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
-from benchmarks import run
+from benchmarks import league, run
 from benchmarks.run import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,3 +64,65 @@ def test_only_postgres_without_a_server_is_refused(capsys):
         main(["--only", "postgres", "--postgres", ""])
     assert stopped.value.code == 2
     assert "nothing to measure: --only postgres needs a server (--postgres URL)" in capsys.readouterr().err
+
+
+def test_a_ruleset_without_a_sample_campaign_is_refused_before_anything_is_built(monkeypatch, capsys):
+    monkeypatch.setattr(run, "build_league", lambda *args: pytest.fail("a league was built"))
+    with pytest.raises(SystemExit) as stopped:
+        main(["--rulesets", "coreheim", "mordheim", "--postgres", ""])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        " error: argument --rulesets: no sample campaign to grow for 'mordheim' "
+        "(choose from coreheim, freeform, retinue, speedheim, trench-crusade, warbands)\n")
+
+
+def test_a_ruleset_named_twice_is_measured_once(monkeypatch):
+    built = []
+    monkeypatch.setattr(run, "build_league", lambda folder, size, chosen: built.append(chosen) or {})
+    assert main(["--only", "load", "--rulesets", "coreheim", "coreheim", "--postgres", ""]) == 0
+    assert built == [["coreheim"]]
+
+
+def test_a_keep_folder_that_holds_anything_is_refused_before_anything_is_built(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(run, "build_league", lambda *args: pytest.fail("a league was built"))
+    (tmp_path / "league.db").write_bytes(b"")
+    for keep, problem in [
+        (tmp_path, f"{tmp_path} is not empty: give a new or empty folder to build the league in"),
+        (tmp_path / "league.db", f"{tmp_path / 'league.db'} is a file, not a folder"),
+        (tmp_path / "league.db" / "under", f"cannot make or read {tmp_path / 'league.db' / 'under'}: Not a directory"),
+    ]:
+        with pytest.raises(SystemExit) as stopped:
+            main(["--keep", str(keep), "--postgres", ""])
+        assert stopped.value.code == 2
+        assert capsys.readouterr().err.endswith(f" error: argument --keep: {problem}\n")
+
+
+def test_a_new_keep_folder_is_made_and_built_in(monkeypatch, tmp_path):
+    built = []
+    monkeypatch.setattr(run, "build_league", lambda folder, size, chosen: built.append(folder) or {})
+    assert main(["--only", "load", "--rulesets", "coreheim", "--keep", str(tmp_path / "new" / "league"), "--postgres", ""]) == 0
+    assert built == [tmp_path / "new" / "league"] and built[0].is_dir()
+
+
+def test_a_league_that_cannot_be_built_is_reported_with_a_failing_exit(monkeypatch, capsys):
+    def fails(*args):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(run, "build_league", fails)
+    assert main(["--only", "load", "--rulesets", "coreheim", "--postgres", ""]) == 1
+    out = capsys.readouterr().out
+    assert "0 of 0 targets met." in out
+    assert out.endswith("Failed to measure: building the league: OSError: No space left on device\n")
+
+
+def test_a_ctrl_c_in_a_cli_step_of_the_build_stops_the_suite(monkeypatch, tmp_path):
+    # click turns a Ctrl-C inside a command it runs without standalone mode into Abort, an Exception
+    # that the suite's report of failed measurements would otherwise take in and carry on after.
+    from ledger.cli import demo
+
+    def interrupted(session, fixture):
+        raise click.Abort()
+
+    monkeypatch.setattr(demo, "build", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        league.sample_campaign(f"sqlite:///{tmp_path}/league.db", "coreheim", "Bench")
