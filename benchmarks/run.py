@@ -498,6 +498,11 @@ def positive_int(text: str) -> int:
     return value
 
 
+def named_failure(what: str, error: Exception) -> str:
+    """A failed step as the run's last lines name it."""
+    return f"{what}: {type(error).__name__}: {error}"
+
+
 def unusable_keep_folder(folder: Path) -> str | None:
     """Why the league cannot be built in `folder` (made here if missing), else None: it must be new or
     empty, as a league already there would hold campaigns of the same names."""
@@ -515,7 +520,8 @@ def unusable_keep_folder(folder: Path) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", choices=list(SIZES), default="10k", help="events in each large campaign (1m: the league)")
-    parser.add_argument("--rulesets", nargs="+", default=None, help="default: every ruleset with a sample campaign")
+    parser.add_argument("--rulesets", nargs="+", choices=league.ruleset_ids(), default=None,
+                        help="default: every ruleset with a sample campaign")
     parser.add_argument("--repeat", type=positive_int, default=5, help="runs of each measurement (the median is reported)")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test",
                         help="a PostgreSQL server to make a scratch database on for the 8-client measurements ('' to skip)")
@@ -525,11 +531,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if set(args.only) == {"postgres"} and not args.postgres:
         parser.error("nothing to measure: --only postgres needs a server (--postgres URL)")
-    known = league.ruleset_ids()
-    if unknown := [name for name in args.rulesets or () if name not in known]:
-        parser.error(f"argument --rulesets: no sample campaign to grow for {', '.join(map(repr, unknown))} "
-                     f"(choose from {', '.join(known)})")
-    chosen = list(dict.fromkeys(args.rulesets or known))  # a ruleset named twice is measured once
+    chosen = list(dict.fromkeys(args.rulesets or league.ruleset_ids()))  # a ruleset named twice is measured once
     if args.keep is not None and (problem := unusable_keep_folder(args.keep)):
         parser.error(f"argument --keep: {problem}")
     on_the_league = [name for name in args.only if name in ON_THE_LEAGUE]
@@ -542,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
             campaigns = build_league(folder, args.size, chosen) if on_the_league else {}
         except Exception as error:  # noqa: BLE001 - reported: nothing can be measured on the league then
             campaigns = {}
-            failures.append(f"building the league: {type(error).__name__}: {error}")
+            failures.append(named_failure("building the league", error))
         if campaigns:
             print(f"  league built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
         compile_sources()
@@ -561,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     more = measure()
                 except Exception as error:  # noqa: BLE001 - reported, and the other measurements go on
-                    failures.append(f"{ruleset}: {type(error).__name__}: {error}")
+                    failures.append(named_failure(ruleset, error))
                     print(f"  FAILED: {failures[-1]}", file=sys.stderr, flush=True)
                     continue
                 print("\n".join(table(more)[2:]), file=sys.stderr, flush=True)
@@ -571,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 rows += measure_postgres(args.postgres, chosen[0], POSTGRES_COMMANDS)
             except Exception as error:  # noqa: BLE001 - reported, like any other measurement that fails
-                failures.append(f"PostgreSQL: {type(error).__name__}: {error}")
+                failures.append(named_failure("PostgreSQL", error))
     print(f"Size {args.size}, {args.repeat} runs a measurement, medians; {time.perf_counter() - started:.0f} s in all.")
     print("\n".join(f"- {line}" for line in machine()))
     print("")

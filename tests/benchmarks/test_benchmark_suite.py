@@ -72,8 +72,8 @@ def test_a_ruleset_without_a_sample_campaign_is_refused_before_anything_is_built
         main(["--rulesets", "coreheim", "mordheim", "--postgres", ""])
     assert stopped.value.code == 2
     assert capsys.readouterr().err.endswith(
-        " error: argument --rulesets: no sample campaign to grow for 'mordheim' "
-        "(choose from coreheim, freeform, retinue, speedheim, trench-crusade, warbands)\n")
+        " error: argument --rulesets: invalid choice: 'mordheim' "
+        "(choose from 'coreheim', 'freeform', 'retinue', 'speedheim', 'trench-crusade', 'warbands')\n")
 
 
 def test_a_ruleset_named_twice_is_measured_once(monkeypatch):
