@@ -505,7 +505,12 @@ def named_failure(what: str, error: Exception) -> str:
 
 def unusable_keep_folder(folder: Path) -> str | None:
     """Why the league cannot be built in `folder` (made here if missing), else None: it must be new or
-    empty, as a league already there would hold campaigns of the same names."""
+    empty, as a league already there would hold campaigns of the same names, and named in UTF-8 text,
+    as the stores' addresses are."""
+    try:
+        str(folder).encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{bytes(folder)!r} is not UTF-8 text, which a store's address must be: give a folder named in it"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if any(folder.iterdir()):

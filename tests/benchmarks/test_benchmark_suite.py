@@ -3,6 +3,7 @@ targets live in benchmarks/, never in timed unit tests)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -86,15 +87,18 @@ def test_a_ruleset_named_twice_is_measured_once(monkeypatch):
 def test_a_keep_folder_that_holds_anything_is_refused_before_anything_is_built(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(run, "build_league", lambda *args: pytest.fail("a league was built"))
     (tmp_path / "league.db").write_bytes(b"")
+    not_utf8 = tmp_path / os.fsdecode(b"le\xffague")
     for keep, problem in [
         (tmp_path, f"{tmp_path} is not empty: give a new or empty folder to build the league in"),
         (tmp_path / "league.db", f"{tmp_path / 'league.db'} is a file, not a folder"),
         (tmp_path / "league.db" / "under", f"cannot make or read {tmp_path / 'league.db' / 'under'}: Not a directory"),
+        (not_utf8, f"{bytes(not_utf8)!r} is not UTF-8 text, which a store's address must be: give a folder named in it"),
     ]:
         with pytest.raises(SystemExit) as stopped:
             main(["--keep", str(keep), "--postgres", ""])
         assert stopped.value.code == 2
         assert capsys.readouterr().err.endswith(f" error: argument --keep: {problem}\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["league.db"]
 
 
 def test_a_new_keep_folder_is_made_and_built_in(monkeypatch, tmp_path):
