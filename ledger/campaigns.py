@@ -445,8 +445,8 @@ class Ledger(SeedKeeping, PendingDecisions):
     def resolve(self, records: Sequence[Record], ref: str) -> tuple[int, int | None]:
         """(transaction, disputed roll or None) for `T12`/`12` (transaction), `R5` (roll), `E40` (event)."""
         text = ref.strip().upper()
-        kind, number = (text[0], text[1:]) if text[:1] in "TRE" else ("T", text)
-        if not number.isdigit():
+        kind, number = (text[0], text[1:]) if text and text[0] in "TRE" else ("T", text)
+        if not number.isdecimal():  # not isdigit(), which takes "²", which int() does not
             raise BadInput(f"'{ref}' is not a reference: use T<transaction>, R<roll> or E<event position>")
         n = int(number)
         if kind == "T":

@@ -210,7 +210,7 @@ def die_sides(expression: str) -> list[int]:
 def _die_sides(expression: str) -> tuple[int, ...]:
     words = expression.split(" ")
     if words[0] == "shuffle":
-        if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 1:
+        if len(words) != 2 or not words[1].isdecimal() or int(words[1]) < 1:
             raise BadInput(f"'{expression}' is not a shuffle (shuffle K, K at least 1)")
         return tuple(d.shuffle_die_sides(int(words[1])))
     return tuple(d.parse_expression(expression).die_sides)

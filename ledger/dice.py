@@ -93,7 +93,7 @@ def parse_faces(text: str) -> list[int]:
     for index, token in enumerate(re.split(r"[,\s]+", text.strip()), start=1):
         if not token:
             continue
-        if not token.isdigit():
+        if not token.isdecimal():
             raise BadInput(f"die {index}: '{token}' is not a number")
         faces.append(int(token))
     return faces

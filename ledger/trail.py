@@ -334,7 +334,7 @@ def _event_entry(line: _Line) -> tuple[Entry, Any]:
 def _trailer_seeds(line: _Line) -> dict[int, tuple[str, str]]:
     seeds = line.obj.get("revealed_seeds")
     where = f"line {line.number}"
-    if not isinstance(seeds, dict) or not all(k.isdigit() and str(int(k)) == k for k in seeds):
+    if not isinstance(seeds, dict) or not all(k.isdecimal() and str(int(k)) == k for k in seeds):
         raise IntegrityFailure(f"{where}: 'revealed_seeds' must map epochs ('0', '1', …) to seeds")
     return {int(epoch): (seed, where) for epoch, seed in seeds.items()}
 

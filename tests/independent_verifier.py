@@ -57,15 +57,15 @@ def is_int(value):
 def die_sides(expression):
     """The sides of each physical die of a recorded expression, in order."""
     words = expression.split(" ")
-    if words[0] == "shuffle" and len(words) == 2 and words[1].isdigit() and int(words[1]) >= 1:
+    if words[0] == "shuffle" and len(words) == 2 and words[1].isdecimal() and int(words[1]) >= 1:
         return list(range(int(words[1]), 1, -1))  # position i (from the last down) swaps with a die of i+1 sides
     keep = None
-    if len(words) == 4 and words[1] == "keep" and words[3] == "highest" and words[2].isdigit():
+    if len(words) == 4 and words[1] == "keep" and words[3] == "highest" and words[2].isdecimal():
         keep = int(words[2])
     elif len(words) != 1:
         raise Bad("%r is not a dice expression" % expression)
     count_text, d, sides_text = words[0].partition("D")
-    if d != "D" or not sides_text.isdigit() or (count_text and not count_text.isdigit()):
+    if d != "D" or not sides_text.isdecimal() or (count_text and not count_text.isdecimal()):
         raise Bad("%r is not a dice expression" % expression)
     count, sides = int(count_text or "1"), int(sides_text)
     if keep is not None and not 1 <= keep <= count:
@@ -312,7 +312,7 @@ def verify(data):
     if not isinstance(trailer_seeds, dict):
         raise Bad("%s: revealed_seeds must be an object" % end)
     for key, seed in trailer_seeds.items():
-        e = int(key) if key.isdigit() else None
+        e = int(key) if key.isdecimal() else None
         if (e not in commitments or not is_hex(seed, 64) or sha256_hex(bytes.fromhex(seed)) != commitments[e]
                 or revealed.get(e, seed) != seed):
             raise Bad("%s: the seed of epoch %s does not match its commitment" % (end, key))

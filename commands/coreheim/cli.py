@@ -135,7 +135,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         # be folded into one dict entry that silently keeps only his last search.
         for hero, wanted in (next(iter(parse_pairs([value], "--search").items())) for value in values):
             item, _, rarity = wanted.partition(":")
-            if rarity and not rarity.isdigit():
+            if rarity and not rarity.isdecimal():
                 raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is a number")
             searches.append(RareSearch(hero=hero, item=item, rarity=int(rarity) if rarity else None))
         return searches

@@ -302,7 +302,7 @@ def ask_choice(prompt: str, options: Sequence[str]) -> str:
     default = next((o for o in SAFE_DEFAULTS if o in choices), None)
     if sorted(choices) == ["no", "yes"]:
         return "yes" if click.confirm(prompt, default=False) else "no"
-    numbered = not all(o.isdigit() for o in choices)  # numbers are their own names
+    numbered = not all(o.isdecimal() for o in choices)  # numbers are their own names
     if numbered:
         click.echo(prompt)
         for index, option in enumerate(choices, 1):
@@ -314,7 +314,7 @@ def ask_choice(prompt: str, options: Sequence[str]) -> str:
         text = click.prompt(prompt, default=default).strip()
         if text in choices:
             return text
-        if numbered and text.isdigit() and 1 <= int(text) <= len(choices):
+        if numbered and text.isdecimal() and 1 <= int(text) <= len(choices):
             return choices[int(text) - 1]
         click.echo(f"  '{text}' is not one of the choices", err=True)
 

@@ -25,7 +25,7 @@ def _decision(text: str | None) -> int | None:
     if text is None:
         return None
     number = text.strip().upper().removeprefix("T")
-    if not number.isdigit():
+    if not number.isdecimal():
         raise BadInput(f"--decision takes a transaction, e.g. T12, not '{text}'")
     return int(number)
 

@@ -161,6 +161,7 @@ def test_a_value_that_does_not_follow_from_the_faces_is_found(played, database):
     ({"faces": [3, 5, 1], "value": 9}, "faces [3, 5, 1] cannot come from 2D6"),
     ({"kept": [5]}, "2D6 showing [3, 5] counts as 8 (kept []), not 8 (kept [5])"),
     ({"expression": "shuffle 0"}, "'shuffle 0' is not a shuffle (shuffle K, K at least 1)"),
+    ({"expression": "shuffle ²"}, "'shuffle ²' is not a shuffle (shuffle K, K at least 1)"),
     ({"epoch": 0}, "table dice name no epoch"),
     ({"source": "dealer"}, "source 'dealer' is neither 'table' nor 'ledger'"),
 ])

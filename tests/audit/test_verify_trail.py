@@ -142,6 +142,8 @@ TAMPERING = {
                                             "line 23: the seed of epoch 0 does not match its commitment (line 5)"),
     "a seed in the trailer wrong": (json_edit(lambda lines: lines[-1]["revealed_seeds"].update({"0": "02" * 32})),
                                     "line 27: the seed of epoch 0 does not match its commitment (line 5)"),
+    "a trailer's epoch not a number": (json_edit(lambda lines: lines[-1]["revealed_seeds"].update({"²": "02" * 32})),
+                                       "line 27: 'revealed_seeds' must map epochs ('0', '1', …) to seeds"),
     "a roll renumbered and rehashed": (json_edit(set_payload(21, roll=5), rehash=True),
                                        "line 21: roll R5 where R3 was expected (roll numbers have no gaps)"),
     "a transaction skipped and rehashed": (json_edit(lambda lines: lines[6].update(tx=4), rehash=True),

@@ -168,6 +168,14 @@ def test_a_wrong_answer_is_refused_and_the_decision_stays_pending(peeked):
     assert (nothing.exit_code, nothing.output) == (2, f"Error: T8 waits for: {QUESTION}; {WAYS_OUT}\n")
 
 
+@pytest.mark.parametrize("decision", ["T", "Tx", "T²"])  # '²' is a digit to isdigit(), not to int()
+def test_a_decision_that_is_not_a_transaction_is_refused(peeked, decision):
+    before = events(peeked)
+    refused = peeked("answer", "--decision", decision, f"keep={KEEP}")
+    assert (refused.exit_code, refused.output) == (2, f"Error: --decision takes a transaction, e.g. T12, not '{decision}'\n")
+    assert events(peeked) == before
+
+
 def test_void_is_the_other_way_out_and_the_dice_stay_in_the_log(peeked):
     voided = peeked("void", "T8", "--reason", "we changed our minds")
     assert voided.exit_code == 0, voided.output

@@ -63,6 +63,9 @@ def test_void_with_cascade_voids_the_dependants_in_the_same_commit(after_battle)
         ("T99", "Error: no transaction T99\n"),
         ("R42", "Error: no roll R42\n"),
         ("X1", "Error: 'X1' is not a reference: use T<transaction>, R<roll> or E<event position>\n"),
+        ("", "Error: '' is not a reference: use T<transaction>, R<roll> or E<event position>\n"),
+        (" ", "Error: ' ' is not a reference: use T<transaction>, R<roll> or E<event position>\n"),
+        ("R²", "Error: 'R²' is not a reference: use T<transaction>, R<roll> or E<event position>\n"),
     ],
 )
 def test_void_refusals(after_battle, ref, message):

@@ -91,9 +91,10 @@ def test_with_seven_dice_fewer_than_six_may_count(after_battle):
     ]
 
 
-def test_bad_input_exits_2(after_battle):
-    result = after_battle("coreheim", "search", R, "--search", "Gunnar=lance:x", "--dice", "4,4")
-    assert (result.exit_code, result.output) == (2, "Error: --search Gunnar=lance:x: the rarity after ':' is a number\n")
+@pytest.mark.parametrize("rarity", ["x", "²"])  # '²' is a digit to isdigit(), not to int()
+def test_bad_input_exits_2(after_battle, rarity):
+    result = after_battle("coreheim", "search", R, "--search", f"Gunnar=lance:{rarity}", "--dice", "4,4")
+    assert (result.exit_code, result.output) == (2, f"Error: --search Gunnar=lance:{rarity}: the rarity after ':' is a number\n")
 
 
 # The rare items of the price chart (commands/coreheim/data/price_chart.json), the choices of a search

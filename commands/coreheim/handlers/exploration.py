@@ -49,7 +49,7 @@ def explore(cmd: Explore, ctx: Context) -> None:
     if needed < len(rolled):
         size = needed
         if "keep" in ctx.answers:  # any order of the faces will do
-            named = [int(x) for x in ctx.answers["keep"].split(",") if x.strip().isdigit()]
+            named = [int(x) for x in ctx.answers["keep"].split(",") if x.strip().isdecimal()]
             ctx.answers["keep"] = _dice(named)
             if at_most and 1 <= len(named) < needed:
                 size = len(named)

@@ -35,7 +35,7 @@ def _check_ranges(what: str, rows: Iterable, first: int, last: int | None) -> No
 def dice_spec(expression: str) -> tuple[int, int]:
     """``"2D6"`` -> (2, 6); ``"D3"`` -> (1, 3). The only dice syntax the tables use."""
     count, separator, sides = expression.upper().partition("D")
-    if not separator or not sides.isdigit() or (count and not count.isdigit()):
+    if not separator or not sides.isdecimal() or (count and not count.isdecimal()):
         raise TableError(f"Unknown dice expression {expression!r} (expected e.g. D6, 2D6)")
     return (int(count) if count else 1, int(sides))
 
