@@ -91,6 +91,15 @@ def test_with_seven_dice_fewer_than_six_may_count(after_battle):
     ]
 
 
+@pytest.mark.parametrize("keep", ["6;5,4", "x,5,4", "²,5,4", "6 5 4"])
+def test_dice_to_keep_that_are_not_faces_are_refused_and_nothing_is_written(after_battle, keep):
+    before = events(after_battle)
+    result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,6,6,6,6,5,4", "--answer", f"keep={keep}")
+    assert (result.exit_code, result.output) == (
+        2, f"Error: keep={keep}: name the faces of the dice to keep, separated by commas (keep=6,5,4)\n")
+    assert events(after_battle) == before
+
+
 @pytest.mark.parametrize("rarity", ["x", "²"])  # '²' is a digit to isdigit(), not to int()
 def test_bad_input_exits_2(after_battle, rarity):
     result = after_battle("coreheim", "search", R, "--search", f"Gunnar=lance:{rarity}", "--dice", "4,4")

@@ -28,6 +28,15 @@ def _dice(values: list[int] | tuple[int, ...]) -> str:
     return ",".join(str(v) for v in sorted(values, reverse=True))
 
 
+def _faces_named(answer: str) -> list[int]:
+    """The faces a `keep` answer names ('6,5,4'); a word among them is refused, not passed over
+    (which kept fewer dice than the player meant: 'keep=6;5,4' kept the 4 alone)."""
+    faces = [face.strip() for face in answer.split(",")] if answer.strip() else []
+    if not all(face.isdecimal() for face in faces):
+        raise BadInput(f"keep={answer}: name the faces of the dice to keep, separated by commas (keep=6,5,4)")
+    return [int(face) for face in faces]
+
+
 def explore(cmd: Explore, ctx: Context) -> None:
     state, tables = ctx.state, model.tables_for(ctx.options)
     band = state.warband(cmd.warband)
@@ -49,7 +58,7 @@ def explore(cmd: Explore, ctx: Context) -> None:
     if needed < len(rolled):
         size = needed
         if "keep" in ctx.answers:  # any order of the faces will do
-            named = [int(x) for x in ctx.answers["keep"].split(",") if x.strip().isdecimal()]
+            named = _faces_named(ctx.answers["keep"])
             ctx.answers["keep"] = _dice(named)
             if at_most and 1 <= len(named) < needed:
                 size = len(named)
