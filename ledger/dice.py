@@ -18,6 +18,7 @@ import secrets
 import msgspec
 
 from ledger.errors import BadInput
+from ledger.text import whole_number
 
 _EXPRESSION = re.compile(
     r"^\s*(?P<count>\d*)\s*[dD]\s*(?P<sides>\d+)\s*"
@@ -95,7 +96,9 @@ def parse_faces(text: str) -> list[int]:
             continue
         if not token.isdecimal():
             raise BadInput(f"die {index}: '{token}' is not a number")
-        faces.append(int(token))
+        if (face := whole_number(token)) is None:
+            raise BadInput(f"die {index}: a number of {len(token)} digits is more than any die shows")
+        faces.append(face)
     return faces
 
 

@@ -47,6 +47,12 @@ def checked_argument(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def whole_number(text: str, digits: int = 6) -> int | None:
+    """`text` as a whole number of at most `digits` decimal digits, else None: for what is typed at a
+    prompt, where no argument limit applies and int() fails on more than 4300 digits."""
+    return int(text) if text.isdecimal() and len(text) <= digits else None
+
+
 # The fields of a command that name something new (a warband, a fighter, a player).
 NAME_FIELDS = ("name", "player", "faction")
 

@@ -27,7 +27,7 @@ from ledger.decide import Command, DiceSource, TableDice
 from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
 from ledger.store import DEFAULT_STORE, Store, new_sqlite_file, store_failure
-from ledger.text import check_name, check_names, checked_argument
+from ledger.text import check_name, check_names, checked_argument, shown, whole_number
 
 # A failure nobody foresaw is a bug: it still gets one `Error:` line, and this exit code (BSD's
 # EX_SOFTWARE); CAMPAIGN_DEBUG=1 shows the traceback instead, for whoever fixes it.
@@ -314,9 +314,9 @@ def ask_choice(prompt: str, options: Sequence[str]) -> str:
         text = click.prompt(prompt, default=default).strip()
         if text in choices:
             return text
-        if numbered and text.isdecimal() and 1 <= int(text) <= len(choices):
-            return choices[int(text) - 1]
-        click.echo(f"  '{text}' is not one of the choices", err=True)
+        if numbered and (number := whole_number(text)) is not None and 1 <= number <= len(choices):
+            return choices[number - 1]
+        click.echo(f"  '{shown(text)}' is not one of the choices", err=True)
 
 
 def is_interactive() -> bool:

@@ -41,7 +41,8 @@ def test_expressions(two_warbands, expression, faces, line):
         (["2D6", "--dice", "3,5,6"], "Error: 3 dice given but only 2 used: check --dice", 2),
         (["D6", "--dice", "7"], "Error: x: die 1 shows 7, but a D6 shows 1 to 6", 2),
         (["2D6", "--dice", "3,five"], "Error: die 2: 'five' is not a number", 2),
-        (["D6", "--dice", "²"], "Error: die 1: '²' is not a number", 2),  # a digit to isdigit(), not to int()
+        (["D6", "--dice", "²"], "Error: die 1: '²' is not a number", 2),
+        (["D6", "--dice", "1" * 2000], "Error: die 1: a number of 2000 digits is more than any die shows", 2),  # a digit to isdigit(), not to int()
         (["2D6"], "Error: x needs 2D6 (2 more dice): pass them with --dice, or use --ledger", 2),
         (["2Q6", "--dice", "1"], "Error: '2Q6' is not a dice expression (try D6, 2D6, D66, D3, 7D6 keep 6 highest)", 2),
         (["D6", "--dice", "3", "--ledger"], "Error: give either --dice/--card or --ledger, not both", 2),

@@ -183,6 +183,15 @@ def test_at_a_terminal_choices_are_picked_by_number_or_name(options, typed, pick
         assert app.ask_choice("Which?", options) == picked
 
 
+def test_what_is_typed_that_is_no_choice_is_shown_escaped_and_asked_again():
+    typed = "²\n" + "9" * 5000 + "\n\x00\n2\n"  # int() fails on '²' and on more than 4300 digits
+    with CliRunner().isolation(input=typed) as (_, errors, _):
+        assert app.ask_choice("Who?", ["Gunnar", "Hans"]) == "Hans"
+        assert errors.getvalue().decode().splitlines() == [
+            "  '²' is not one of the choices", f"  '{'9' * 5000}' is not one of the choices",
+            "  '\\u0000' is not one of the choices"]
+
+
 def test_a_choice_without_a_safe_default_waits_for_one():
     with CliRunner().isolation(input="\n2\n"):
         assert app.ask_choice("Who?", ["Gunnar", "Hans"]) == "Hans"
