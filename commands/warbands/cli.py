@@ -22,7 +22,7 @@ from .handlers import (
     Upgrade,
     VeteranRecruits,
 )
-from .views import status_of, wbr_series
+from .views import battles_of_each, status_of, wbr_series
 
 
 def register_commands(group: click.Group, shell: Shell) -> None:
@@ -158,10 +158,12 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     def ratings(session: Session, as_json: bool) -> None:
         """Every warband's WBR over the campaign: at the start and after each battle it fought."""
         cid, state = session.state()
-        series = wbr_series(state, session.ledger.history(cid))
+        records = session.ledger.history(cid)
+        series = wbr_series(state, records)
         if as_json:
             shell.emit_json(series)
             return
+        battles = battles_of_each(records)
         for band, values in series.items():
-            after = "".join(f", {wbr} after battle {n}" for n, wbr in enumerate(values[1:], start=1))
+            after = "".join(f", {wbr} after battle {n}" for n, wbr in zip(battles.get(band, []), values[1:]))
             click.echo(f"{state.warbands[band].name}: WBR {values[0]} at the start{after}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ledger.fold import standing_battles
 from ledger.records import Record
 from ledger.state import CampaignState
 from projections.tables import RATINGS, all_rows
@@ -27,6 +28,16 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
                         "abilities": list(c.abilities), "survived_since_ability": c.survived_since_ability}
                        for f in m.characters_of(state, band.id) for c in [m.as_character(state, f)]],
     }
+
+
+def battles_of_each(records: Sequence[Record]) -> dict[str, list[int]]:
+    """Each warband's battles (their numbers in the campaign), in the order fought: what the
+    n-th value after the start of its `wbr_series` follows."""
+    numbers: dict[str, list[int]] = {}
+    for battle in standing_battles(records):
+        for band in battle.participants:
+            numbers.setdefault(band, []).append(battle.number)
+    return numbers
 
 
 def wbr_series(state: CampaignState, records: Sequence[Record]) -> dict[str, list[int]]:

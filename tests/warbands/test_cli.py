@@ -208,3 +208,19 @@ def test_post_game_mistakes_are_refused_with_nothing_written(cli):
     result = cli("warbands", "injuries", "R", "--outcome", "Hans=maimed")
     assert (result.exit_code, result.output) == (
         2, "Error: an injury's outcome is one of: recovered, dead, amnesia, misses-game; not 'maimed'\n")
+
+
+def test_ratings_name_each_value_by_the_campaign_battle_it_follows(cli):
+    started(cli)
+    for band, kind, unit, points in (("A", "Empire", "Swords", "6"), ("B", "Skaven", "Clanrats", "5"), ("C", "Dwarfs", "Warriors", "8")):
+        assert cli("warbands", "enlist", band, "--player", band, "--type", kind).exit_code == 0
+        assert cli("warbands", "recruit", band, unit, "--points", points, "--models", "10").exit_code == 0
+    for other in ("B", "C"):  # battle 1: A against B; battle 2: A against C
+        assert cli("warbands", "battle", "--warband", "A", "--warband", other).exit_code == 0
+        for band in ("A", other):
+            assert cli("post-game", band, "--answer", "xp=10").exit_code == 0
+    result = cli("warbands", "ratings")
+    assert (result.exit_code, result.output) == (0, (
+        "A: WBR 60 at the start, 60 after battle 1, 60 after battle 2\n"
+        "B: WBR 50 at the start, 50 after battle 1\n"
+        "C: WBR 80 at the start, 80 after battle 2\n"))
