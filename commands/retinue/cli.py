@@ -24,6 +24,11 @@ def outcome_option(key: str) -> str | None:
     return f"answer with --outcome {fighter}=CHOICE" if table in ("casualty", "doom") and fighter else None
 
 
+def buy_option(key: str) -> str | None:
+    """A purchase's spell and S7 reduction are named with `buy`'s own --spell and --reduce; it has no --answer."""
+    return f"answer with --{key} CHOICE" if key in ("spell", "reduce") else None
+
+
 def register_commands(group: click.Group, shell: Shell) -> None:
     """`campaign retinue …`: the Ruleset's `register_commands` hook."""
     pass_session, run, dice_options = shell.pass_session, shell.run, shell.dice_options
@@ -123,7 +128,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         """Buy one ADVANCEMENT for FIGHTER, paid from its XP bank (S1-S9).
 
         ADVANCEMENT is a row of the price table: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, feat-outside."""
-        run(session, Buy(warband=warband, fighter=fighter, advancement=advancement, feat=feat, spell=spell, reduce=reduce))
+        run(session, Buy(warband=warband, fighter=fighter, advancement=advancement, feat=feat, spell=spell, reduce=reduce),
+            answered_by=buy_option)
 
 
     @group.command("spending-done")

@@ -224,3 +224,12 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "  Hawks: post-game step spending done for battle 1",
         "Post-game sequence complete.",
     ]
+
+
+def test_a_purchase_asks_for_its_spell_and_reduction_by_buys_own_options(hawks):
+    """`buy` has no --answer: what it needs is named with its --spell and --reduce."""
+    assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "CC")) == ["  Finch spends 12 XP on CC +1", "  Finch CC +1: advancement: CC +1"]
+    assert refused(hawks("retinue", "buy", "Hawks", "Finch", "CC"), 2,
+                   "Finch's CC goes beyond its ancestry baseline + 1: reduce which attribute?: answer with --reduce CHOICE "
+                   "(one of: Wi, Sa, Mt, Sk, W, M, Df, RC)")
