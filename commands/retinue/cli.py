@@ -111,7 +111,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     def post_game_pass(session: Session, warband: str, bonuses: tuple[str, ...]) -> None:
         """Post-game pass (E5, E7): Hardy +1, Miraculous +2, survival +1; nothing for the Slain."""
         run(session, PostGamePass(warband=warband, bonus=[
-            Bonus(fighter=fighter, reason=reason) for fighter, reason in parse_pairs(bonuses, "--bonus").items()
+            # A fighter may be named by two results: each gives its +1 (E7).
+            Bonus(fighter=fighter, reason=reason) for fighter, reason in shell.parse_pair_list(bonuses, "--bonus")
         ]))
 
 

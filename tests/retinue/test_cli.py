@@ -226,6 +226,20 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
     ]
 
 
+def test_two_results_naming_one_fighter_give_it_plus_1_each(hawks):
+    """E7: "Some Survival Roll or scenario results also grant +1 Experience to one named or selected
+    surviving fighter": two results may name the same one."""
+    for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "6", "--outcome", "Finch=Hardy"], ["doom"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert lines(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel=survival roll",
+                       "--bonus", "Kestrel=held the bridge")) == [
+        "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
+        "  Kestrel gains 1 XP: post-game pass: survival roll",
+        "  Kestrel gains 1 XP: post-game pass: held the bridge",
+        "  Hawks: post-game step post-game-pass done for battle 1",
+    ]
+
+
 def test_a_purchase_asks_for_its_spell_and_reduction_by_buys_own_options(hawks):
     """`buy` has no --answer: what it needs is named with its --spell and --reduce."""
     assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0
