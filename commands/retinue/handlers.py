@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from commands.kit import refusing
+from commands.kit import refusing, since
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
@@ -114,9 +114,12 @@ def battle_pass(cmd: BattlePass, ctx: Context) -> None:
     # `took_out` holds enemies put Out of Action by a direct action the fighter resolved (E4); an
     # enemy removed by an indirect effect is Out of Action with no fighter credited.
     removals = []
+    put_out = {d.fighter for d in battle.deeds if d.out_of_action}
     for deed in own:
         for victim in deed.took_out:
             enemy = state.fighters.get(victim)
+            if enemy is not None and victim not in put_out and since(ctx, "1.1.0"):
+                continue  # E3: an enemy on a roster who did not go Out of Action (`--not-out`, or absent) earns nothing
             removals.append(r.Removal(victim=enemy.name if enemy else victim, by=deed.fighter, direct=True,
                                       victim_is_leader=enemy is not None and is_leader(enemy)))
     emit_awards(ctx, band, r.battle_awards(deeds, removals))

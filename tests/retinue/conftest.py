@@ -40,10 +40,12 @@ class Retinues(LedgerHarness):
 
     def battle(self, *, took_out: Sequence[tuple[str, str]] = (), ooa: Sequence[str] = (), absent: Sequence[str] = ()) -> None:
         """Hawks against Wolves, every active fighter but the absent fighting; `took_out` pairs are
-        direct actions (fighter, enemy); `ooa` the fighters that went Out of Action."""
+        direct actions (fighter, enemy), which put the enemy Out of Action (as `battle record` does);
+        `ooa` the other fighters that went Out of Action."""
         state = self.state
         fought = [f for band in ("hawks", "wolves") for f in state.fighters_of(band) if f.name not in absent]
-        deeds = [ev.Deed(fighter=f.name, out_of_action=f.name in ooa, took_out=[e for by, e in took_out if by == f.name])
+        out = {*ooa, *(enemy for _, enemy in took_out)}
+        deeds = [ev.Deed(fighter=f.name, out_of_action=f.name in out, took_out=[e for by, e in took_out if by == f.name])
                  for f in fought]
         self.do(RecordBattle(participants=["Hawks", "Wolves"], winner="Hawks", scenario="Horn Run", deeds=deeds))
 

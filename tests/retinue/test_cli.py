@@ -3,11 +3,14 @@ exact output lines and exit codes (the last line of a recorded command, with its
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
+from commands.retinue import RULESET
 from ledger.cli import app
+from ledger.rulesets import register
 
 
 @pytest.fixture
@@ -247,3 +250,47 @@ def test_a_purchase_asks_for_its_spell_and_reduction_by_buys_own_options(hawks):
     assert refused(hawks("retinue", "buy", "Hawks", "Finch", "CC"), 2,
                    "Finch's CC goes beyond its ancestry baseline + 1: reduce which attribute?: answer with --reduce CHOICE "
                    "(one of: Wi, Sa, Mt, Sk, W, M, Df, RC)")
+
+
+def grim_kept_in(cli, *kept_out: str):
+    """Hawks (Kestrel, Leader; Finch) against Wolves (Lupa, Leader; Grim): Kestrel took Lupa out,
+    Finch took Grim out, and `kept_out` says Grim was not Out of Action after all."""
+    for args in (["warband", "add", "Hawks", "--player", "Ann"], ["warband", "add", "Wolves", "--player", "Bob"],
+                 ["retinue", "recruit", "Hawks", "Kestrel", "--ancestry", "Human", "--leader"],
+                 ["retinue", "recruit", "Hawks", "Finch", "--ancestry", "Human"],
+                 ["retinue", "recruit", "Wolves", "Lupa", "--ancestry", "Dwarf", "--leader"],
+                 ["retinue", "recruit", "Wolves", "Grim", "--ancestry", "Human"],
+                 ["battle", "record", "--warband", "Hawks", "--warband", "Wolves", "--took-out", "Kestrel=Lupa",
+                  "--took-out", "Finch=Grim", *kept_out]):
+        assert cli(*args).exit_code == 0, args
+    return lines(cli("retinue", "battle-pass", "Hawks"))
+
+
+@pytest.mark.parametrize("kept_out", [["--not-out", "Grim"], ["--absent", "Grim"]])
+def test_E3_an_enemy_who_did_not_go_out_of_action_earns_its_taker_nothing(cli, kept_out):
+    """E3: "Put an enemy fighter Out of Action …": Grim, kept in (--not-out) or not in the battle
+    (--absent), was not put Out of Action, so Finch earns nothing for him (version 1.1.0)."""
+    assert cli("new", "R", "--ruleset", "retinue").exit_code == 0
+    assert grim_kept_in(cli, *kept_out) == [
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Finch gains 1 XP: battle pass: did not go Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+    ]
+
+
+def test_a_campaign_started_under_1_0_0_credits_every_took_out_as_it_did(cli):
+    newest = RULESET
+    register(dataclasses.replace(newest, version="1.0.0", versions=("1.0.0",)))
+    try:
+        assert cli("new", "R", "--ruleset", "retinue").exit_code == 0
+    finally:
+        register(newest)
+    assert grim_kept_in(cli, "--not-out", "Grim") == [
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Finch gains 1 XP: battle pass: did not go Out of Action",
+        "  Finch gains 1 XP: battle pass: put Grim Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+    ]
+    assert cli("replay", "--check").exit_code == 0

@@ -18,7 +18,7 @@ def test_E1_xp_is_a_running_total_and_unspent_xp_carries_forward(game):
     "There are no levels and no thresholds.\""""
     game.battle(took_out=[("Wren", "Fang")])
     game.finish_post_game("Hawks")
-    game.finish_post_game("Wolves")
+    game.finish_post_game("Wolves", casualty_dice=[3], outcomes={"Fang": "Recovered"})
     assert game.fighter("Wren").xp == 2  # not Out of Action +1, Fang +1
     game.battle(took_out=[("Wren", "Grim")])
     events = game.do(BattlePass(warband="Hawks"))
