@@ -64,7 +64,8 @@ HANDLERS = {
 RULESET = register(
     Ruleset(
         id=ID,
-        version="1",
+        version="2",
+        versions=("1", "2"),
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

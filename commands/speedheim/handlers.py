@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from commands.kit.versions import plays
 from commands.shared import RecordBattle, RecruitFighter, battle_record, enemy_id, recruit_fighter, slug
 from ledger import events as ev
 from ledger.decide import Command, Context
@@ -197,6 +198,15 @@ def pending(state: CampaignState, fighter: Fighter) -> int:
     return se.FACTS.of(state).skill_cards.get(fighter.id, 0) - len(fighter.skills)
 
 
+def allowed_to_learn(state: CampaignState, fighter: Fighter) -> list[str]:
+    """A Skill of the hero's types (none at the Skill cap, never one it has) or a Spell of its schools."""
+    tables = tables_for(state)
+    schools, _left = spells_of(fighter, tables)
+    types = se.FACTS.of(state).skill_types.get(fighter.id) or list(tables.skills.skills)
+    return r.learnable(types, tables.skills.skills, tables.skills.spells, schools, [*fighter.skills, *fighter.keywords],
+                       len(learned_skills(fighter, tables)) >= tables.caps.skills)
+
+
 def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> r.Unit:
     return r.Unit(
         name=fighter.name,
@@ -207,6 +217,9 @@ def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> 
         learned_skills=len(learned_skills(fighter, tables)),
         pending=pending(state, fighter),
         spells_left=len(spells_of(fighter, tables)[1]),
+        # Version 1 drew a Skill card for a hero with nothing left to learn, whose post-game then
+        # waited for a choice that could not be made.
+        learnable=len(allowed_to_learn(state, fighter)) if plays(state, "2") else None,
     )
 
 

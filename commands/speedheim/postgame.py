@@ -31,6 +31,7 @@ from ledger.state import CampaignState, Fighter, Warband
 from . import events as se
 from . import rules as r
 from .handlers import (
+    allowed_to_learn,
     heroes_of,
     hero_slots,
     IMPROVEMENT_KEYS,
@@ -299,15 +300,6 @@ def free_attempts(cmd: FreeAttempts, ctx: Context) -> None:
     for hero in heroes_of(ctx.state, band):
         improvement_attempt(ctx, band, ctx.state.fighters[hero.id], "free", battle)
     PHASE.finish(ctx, band, battle, "improvement")
-
-
-def allowed_to_learn(state: CampaignState, fighter: Fighter) -> list[str]:
-    """A Skill of the hero's types (none at the Skill cap, never one it has) or a Spell of its schools."""
-    tables = tables_for(state)
-    schools, _left = spells_of(fighter, tables)
-    types = se.FACTS.of(state).skill_types.get(fighter.id) or list(tables.skills.skills)
-    return r.learnable(types, tables.skills.skills, tables.skills.spells, schools, [*fighter.skills, *fighter.keywords],
-                       len(learned_skills(fighter, tables)) >= tables.caps.skills)
 
 
 def learn(cmd: Learn, ctx: Context) -> None:

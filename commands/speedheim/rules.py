@@ -61,6 +61,7 @@ class Unit:
     learned_skills: int = 0  # learned Skills (not the starting ones, not spells)
     pending: int = 0  # Skill/Spell cards drawn and not yet chosen
     spells_left: int = 0  # spells of its lists it does not know yet (0 for a non-caster)
+    learnable: int | None = None  # the Skills and Spells it may still choose (None: not counted, as version 1 did)
 
     def base(self, stat: str) -> int | None:
         if stat in self.stats:
@@ -93,8 +94,15 @@ def _at_cap(unit: Unit, stat: str, caps: Caps) -> bool:
     return value >= caps.max[stat] if stat in caps.max else value <= caps.min[stat]
 
 
+def _nothing_to_learn(unit: Unit) -> bool:
+    """Every Skill and Spell it may choose is taken by a card already pending: as at the Skill cap
+    (seed: Animal and Large heroes, who have no learnable Skills, "treat it as if they are at the
+    Skill Cap and draw another Improvement Card instead")."""
+    return unit.learnable is not None and unit.learnable <= unit.pending
+
+
 def _skill_room(unit: Unit, caps: Caps, options: Options) -> bool:
-    if unit.animal_or_large:
+    if unit.animal_or_large or _nothing_to_learn(unit):
         return False
     counted = unit.learned_skills + (unit.pending if options.pending_skills_count else 0)
     return counted < caps.skills or unit.spells_left > unit.pending
@@ -153,6 +161,8 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
     if half == "Skill":
         if unit.animal_or_large:
             return redraw("Animal and Large heroes have no learnable Skills: as at the Skill cap, draw again")
+        if _nothing_to_learn(unit):
+            return redraw("no Skill or Spell left to learn: as at the Skill cap, draw again")
         if not _skill_room(unit, caps, options):
             return redraw(f"already at the Skill cap of {caps.skills}: draw again")
         return Reading(drawn, "skill", "learns a new Skill (or Spell) at the end of the game")

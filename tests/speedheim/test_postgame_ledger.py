@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from commands.shared import Correct
 from commands.speedheim import events as se
 from commands.speedheim import handlers as h
 from commands.speedheim import postgame as pg
+from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
 
 from .conftest import of
@@ -137,8 +139,6 @@ def test_a_skill_card_drawn_in_a_battle_is_learned_after_it(table):
 def test_deathtouched_twice_kills_and_the_blight_takes_a_blighted_hero(table):
     """Hero Scars 2–6 Deathtouched, "A second Deathtouched kills the hero"; a Blight roll of 1–4 makes a Blighted
     hero Deathtouched; Large units are immune to the Blight."""
-    from commands.shared import Correct
-
     table.do(Correct(warband="Skaven", fighter="Skab", reason="setup", add_keywords=["Deathtouched"]))
     table.do(Correct(warband="Skaven", fighter="Rikk", reason="setup", add_keywords=["Blighted"]))
     table.do(Correct(warband="Skaven", fighter="Hound", reason="setup", add_keywords=["Large"]))
@@ -172,3 +172,16 @@ def test_a_pit_fight_is_won_for_50g_and_an_attempt_or_lost(fought, result):
         assert [(r.fighter, r.attempt, r.card) for r in of(events, se.CardRead)] == [("rikk", "pit-fight", "03")]
     else:
         assert [(e.fighter, e.keyword) for e in of(events, ev.KeywordGained)] == [("rikk", "Pit Fighter")]
+
+
+def test_a_hero_with_no_skill_left_to_learn_draws_again_and_its_post_game_goes_on(table):
+    """Seed: heroes with no learnable Skills "treat it as if they are at the Skill Cap and draw another
+    Improvement Card instead". Gunnar starts with every Melee and Defence Skill: the Skill card 05 is
+    drawn again (version 2), so no Skill waits to be chosen that none could be."""
+    known = [s for kind in ("Melee", "Defence") for s in DEFAULT_TABLES.skills.skills[kind]]
+    table.do(Correct(warband="Sellswords", fighter="Gunnar", reason="setup", add_keywords=known))
+    events = table.incap("Gunnar", "Rat", cards=["05", "01"])
+    assert [(e.card, e.outcome, e.why) for e in of(events, se.CardRead)] == [
+        ("05", "redraw", "no Skill or Spell left to learn: as at the Skill cap, draw again"),
+        ("01", "improved", "Wnd 1 -> 2")]
+    assert h.pending(table.state, table.state.fighters["gunnar"]) == 0

@@ -188,6 +188,21 @@ def test_animal_or_large_hero_treats_skill_as_at_cap():
     assert outcomes(readings) == [("05", "redraw", None, 0), ("06", "redraw", None, 0), ("02", "improved", "Atk", 1)]
 
 
+def test_a_hero_with_nothing_left_to_learn_treats_skill_as_at_cap():
+    """As the seed's Animal and Large heroes, who "do not have any learnable Skills. If they draw an
+    Improvement to learn a Skill, treat it as if they are at the Skill Cap and draw another": a hero
+    whose Skill types hold nothing it lacks (or only what its pending cards will take) draws again
+    (version 2; `learnable` None is version 1, which noted a Skill it could never choose)."""
+    none_left = Unit(name="Gunnar", hero=True, stats=CAPTAIN, learnable=0)
+    assert outcomes(improve(none_left, Table(["05", "01"]))) == [("05", "redraw", None, 0), ("01", "improved", "Wnd", 1)]
+    taken_by_pending = Unit(name="Gunnar", hero=True, stats=CAPTAIN, learned_skills=1, pending=1, learnable=1)
+    assert outcomes(improve(taken_by_pending, Table(["05", "01"])))[0] == ("05", "redraw", None, 0)
+    one_more = Unit(name="Gunnar", hero=True, stats=CAPTAIN, learned_skills=1, pending=1, learnable=2)
+    assert outcomes(improve(one_more, Table(["05"]))) == [("05", "skill", None, 0)]
+    version_1 = Unit(name="Gunnar", hero=True, stats=CAPTAIN, learnable=None)
+    assert outcomes(improve(version_1, Table(["05"]))) == [("05", "skill", None, 0)]
+
+
 def test_a_hero_at_every_cap_draws_no_card():
     maxed = Unit(name="Gunnar", hero=True, stats={"Mel": 5, "Rgd": 5, "Def": 5, "Agi": 5, "Mrl": 5, "Wnd": 3,
                                                    "Atk": 3, "Inj": 5, "Prc": 5}, learned_skills=3)
