@@ -111,18 +111,27 @@ def build_promotions(state: CampaignState, warband: str, ask: BuildAsk) -> Promo
     if not names:
         return Promotions(warband=band.name, even=True, extra=extra)
     even = rules.even_spread(list(names), pool.size)
-    assignment, refusal = even, ""
+    assignment: dict[str, int] = even
+    refused: rules.TrenchCrusadeRuleError | None = None
+    key: str | None = "assignment"
     while True:
-        prompt = f"{refusal}{_assignment_table(names, assignment, pool)}Accept this assignment?"
-        if offer(ask, prompt, ["accept", "edit"], "accept", key="assignment") == "accept":
+        refusal = f"Not allowed: {refused}\n" if refused else ""
+        answer = offer(ask, f"{refusal}{_assignment_table(names, assignment, pool)}Accept this assignment?",
+                       ["accept", "edit"], None, key=key)
+        if answer is None and refused:  # no one to ask again, and the edit given ahead breaks the rules
+            raise RuleViolation(f"the Promotion Dice given are not allowed: {refused}")
+        if answer != "edit":
             break
+        # Asked again after an edit only of the person at a terminal: `--answer assignment=edit` given
+        # ahead would be taken again and again (with no one to ask, the edit given stands).
+        key = None
         edited = {f: int(ask(f"Promotion Dice for {name}", [str(n) for n in range(pool.size + 1)], key=f"{f}:promotion-dice"))
                   for f, name in names.items()}
         try:
             rules.validate_assignment(edited, eligibility, pool.size)
-            assignment, refusal = edited, ""
+            assignment, refused = edited, None
         except rules.TrenchCrusadeRuleError as error:
-            refusal = f"Not allowed: {error}\n"
+            refused = error
     default_order = rules.dice_in_fighter_order(assignment, [f for f in names if assignment.get(f)])
     order: list[str] = []  # empty: the default, each model's dice together
     shown = ", ".join(names[f] for f in default_order)

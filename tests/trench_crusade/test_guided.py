@@ -19,7 +19,7 @@ from commands.trench_crusade.commands import (
     Trauma,
 )
 from commands.trench_crusade.phase import PHASE
-from ledger.errors import NeedsDice
+from ledger.errors import NeedsDice, RuleViolation
 
 
 class Player:
@@ -138,6 +138,32 @@ def test_an_uneven_assignment_is_kept_as_given(after_trauma):
     player = Player("edit", "1", "2", "accept", "accept")
     command = steps(after_trauma)["promotions"].build(after_trauma.state, "pilgrims", player)
     assert command == Promotions(warband="Pilgrims", assign={"Anna": 1, "Bert": 2})
+
+
+def given_ahead(**answers: str):
+    """What the guided post-game asks with when there is no terminal and `--answer KEY=CHOICE` were given."""
+    def ask(prompt: str, options: Sequence[str], key: str | None = None) -> str:
+        if key is not None and key in answers:
+            return answers[key]
+        raise NeedsDice(prompt)
+    return ask
+
+
+def test_an_edit_given_ahead_is_taken_once_and_stands(after_trauma):
+    """`--answer assignment=edit` with the dice of each model: the edited table is not offered again
+    (the same answer, taken again, asked for the edit for ever)."""
+    ask = given_ahead(**{"assignment": "edit", "anna:promotion-dice": "1", "bert:promotion-dice": "2"})
+    command = steps(after_trauma)["promotions"].build(after_trauma.state, "pilgrims", ask)
+    assert command == Promotions(warband="Pilgrims", assign={"Anna": 1, "Bert": 2})
+
+
+def test_an_edit_given_ahead_that_breaks_the_rules_is_refused(after_trauma):
+    ask = given_ahead(**{"assignment": "edit", "anna:promotion-dice": "3", "bert:promotion-dice": "0"})
+    with pytest.raises(RuleViolation) as refused:
+        steps(after_trauma)["promotions"].build(after_trauma.state, "pilgrims", ask)
+    assert str(refused.value) == (
+        "the Promotion Dice given are not allowed: Anna cannot take a 3rd Promotion Die while Bert has 0: "
+        "no model gets a 3rd die until every Troop has at least 2 (Promotions Step)")
 
 
 def test_with_no_one_to_ask_the_defaults_are_taken(after_trauma):
