@@ -64,3 +64,9 @@ class Shell(Protocol):
 
     def parse_pair_list(self, values: Sequence[str], option: str) -> list[tuple[str, str]]:
         """KEY=VALUE options where a key may come back, in the order given."""
+
+
+def answered_by_options(**options: str) -> Callable[[str], str | None]:
+    """`Shell.run`'s `answered_by` for a command whose own options answer its questions (question
+    key -> option): `answered_by_options(table="--table")` says "answer with --table CHOICE"."""
+    return lambda key: f"answer with {options[key]} CHOICE" if key in options else None

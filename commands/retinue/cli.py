@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from commands.kit.cli import DiceChoice, Session, Shell
+from commands.kit.cli import DiceChoice, Session, Shell, answered_by_options
 from ledger.errors import BadInput
 
 from .commands import BattlePass, Bonus, Buy, Casualties, Doom, PostGamePass, Recruit, ScenarioPass, SpendingDone
@@ -22,11 +22,6 @@ def outcome_option(key: str) -> str | None:
     own --outcome, which takes the fighter's id as well as its name; it has no --answer."""
     table, _, fighter = key.partition(":")
     return f"answer with --outcome {fighter}=CHOICE" if table in ("casualty", "doom") and fighter else None
-
-
-def buy_option(key: str) -> str | None:
-    """A purchase's spell and S7 reduction are named with `buy`'s own --spell and --reduce; it has no --answer."""
-    return f"answer with --{key} CHOICE" if key in ("spell", "reduce") else None
 
 
 def register_commands(group: click.Group, shell: Shell) -> None:
@@ -130,7 +125,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
         ADVANCEMENT is a row of the price table: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, feat-outside."""
         run(session, Buy(warband=warband, fighter=fighter, advancement=advancement, feat=feat, spell=spell, reduce=reduce),
-            answered_by=buy_option)
+            answered_by=answered_by_options(spell="--spell", reduce="--reduce"))  # buy has no --answer
 
 
     @group.command("spending-done")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from commands.kit.cli import DiceChoice, Session, Shell
+from commands.kit.cli import DiceChoice, Session, Shell, answered_by_options
 from ledger.errors import BadInput
 from projections.battles import deeds_for
 
@@ -170,7 +170,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
                     rerolls: tuple[int, ...], dice: DiceChoice) -> None:
         """Exploration step: roll the stage's dice, re-roll, find a location, loot 10 ducats per point."""
         run(session, Exploration(warband=warband, table=table, skills=list(skills), modifier=modifier,
-                                 rerolls=list(rerolls)), dice=dice)
+                                 rerolls=list(rerolls)), dice=dice, answered_by=answered_by_options(table="--table"))
 
 
     @group.command("retire")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
+from commands.trench_crusade import tables
 from ledger.cli import app
 
 SETUP = [
@@ -292,3 +294,19 @@ def test_advance_names_its_keep_option_when_the_kept_table_is_missing(league):
     kept = league("trench-crusade", "advance", "Pilgrims", "--roll", "Anna=melee-strength,wildcard", "--keep", "wildcard",
                   "--dice", "3,4,5,6")
     assert kept.exit_code == 0, kept.output
+
+
+def test_exploration_asks_for_its_table_by_its_own_table_option(cli, tmp_path):
+    """`trench-crusade exploration` has no --answer: a stage that offers two tables asks for --table
+    (a house rule here offers the rare table after one game already)."""
+    exploration = json.loads((Path(tables.__file__).parent / "data" / "exploration.json").read_text())
+    exploration["stages"][0]["tables"] = ["common", "rare"]
+    house_rules = tmp_path / "tables.json"
+    house_rules.write_text(json.dumps({"exploration": exploration}))
+    for args in [[*SETUP[0], "--tables", str(house_rules)], *SETUP[1:],
+                 *(["trench-crusade", *step] for step in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"],
+                                                          ["experience", "Pilgrims"]))]:
+        assert cli(*args).exit_code == 0, args
+    asked = cli("trench-crusade", "exploration", "Pilgrims", "--dice", "1,1,1")
+    assert (asked.exit_code, asked.output) == (
+        2, "Error: Explore which table after 1 games?: answer with --table CHOICE (one of: common, rare)\n")
