@@ -111,6 +111,11 @@ def priced_row(tables: CoreheimTables, name: str, *, chart: bool) -> Item | Char
     return chart_row(tables, name) if chart else item_row(tables, name)
 
 
+def is_mount(tables: CoreheimTables, item: str) -> bool:
+    row = chart_row(tables, item)
+    return row is not None and row.mount
+
+
 def item_id(tables: CoreheimTables, name: str, *, chart: bool = False) -> str:
     """Items on the equipment table (and, with `chart`, on the price chart) are kept under their id;
     others as typed."""

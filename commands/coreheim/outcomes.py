@@ -89,8 +89,10 @@ class Consequences:
                 ctx.emit(ev.StatChanged(warband=band, fighter=fighter.id, stat=stat, delta=delta, reason=why, row=row))
             case t.Robbed(target=role):
                 fighter = self.target(role)
+                mounts = mounts_of(ctx, fighter)
                 for item in list(fighter.equipment):
-                    ctx.emit(ev.ItemLost(warband=band, fighter=fighter.id, item=item, reason=f"{why}: robbed"))
+                    if item not in mounts:  # "(mount kept)"
+                        ctx.emit(ev.ItemLost(warband=band, fighter=fighter.id, item=item, reason=f"{why}: robbed"))
             case t.Hatred(target=role):
                 fighter = self.target(role)
                 enemies = ", ".join(ctx.state.warbands[w].name for w in self.battle.participants if w != band)
@@ -98,6 +100,7 @@ class Consequences:
                                           reason=f"{why}: hates {enemies or 'his enemies'}"))
             case t.Dead(target=role):
                 fighter = self.target(role)
+                stash_mounts(ctx, self.band, fighter, mounts_of(ctx, fighter))  # "all his gear is lost (his mount is not)"
                 ctx.emit(ev.FighterDied(warband=band, fighter=fighter.id, reason=why, row=row))
                 succeed_leader(ctx, self.band, fighter)
             case t.Captured(target=role):
@@ -230,12 +233,32 @@ def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str
         captor = enemies[names.index(picked)]
     captor_name = state.warbands[captor].name
     ctx.emit(ev.FighterCaptured(warband=band.id, fighter=hero.id, reason=f"captured by {captor_name}", row=row))
+    mounts = mounts_of(ctx, hero)  # his gear goes to the captor's stash "(mount excluded)"
     for item in list(hero.equipment):
-        ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=item, reason=f"taken by {captor_name}"),
-                 ev.ItemGained(warband=captor, item=item, reason=f"{hero.name}'s, captured"))
+        if item not in mounts:
+            ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=item, reason=f"taken by {captor_name}"),
+                     ev.ItemGained(warband=captor, item=item, reason=f"{hero.name}'s, captured"))
+    stash_mounts(ctx, band, hero, mounts)
     ctx.emit(ev.NoteRecorded(text=f"pending decision: {captor_name} holds {hero.name} captive (no rules for captives in v10)",
                              warband=captor, fighter=hero.id))
     succeed_leader(ctx, band, hero)
+
+
+def mounts_of(ctx: Context, fighter: Fighter) -> list[str]:
+    """The mounts the fighter rides, which stay with the warband whatever befalls him (rules 2.1: "A
+    mount is never robbed or lost because of what happens to its rider"). Version 2 and before
+    kept none apart from his other gear."""
+    if not since(ctx, "3"):
+        return []
+    tables = model.tables_for(ctx.options)
+    return [item for item in fighter.equipment if model.is_mount(tables, item)]
+
+
+def stash_mounts(ctx: Context, band: Warband, rider: Fighter, mounts: list[str]) -> None:
+    """The mounts of a rider who leaves the roster go to his warband's stash."""
+    for item in mounts:
+        ctx.emit(ev.ItemLost(warband=band.id, fighter=rider.id, item=item, reason=f"{rider.name}'s mount stays with {band.name}"),
+                 ev.ItemGained(warband=band.id, item=item, reason=f"{rider.name}'s mount"))
 
 
 def _latest_number(state: CampaignState, warband: str) -> int | None:

@@ -151,6 +151,15 @@ def rats_and_skaven_v1() -> Table:
 
 
 @pytest.fixture
+def rats_and_skaven_v2() -> Table:
+    """The usual warbands in a campaign recorded on version 2 of the rules."""
+    table = Table(version="2")
+    table.rats()
+    table.skaven()
+    return table
+
+
+@pytest.fixture
 def house_rules():
     """`house_rules(options)` gives a fresh campaign started with these options."""
     return Table

@@ -305,3 +305,56 @@ def test_a_reroll_of_a_henchmans_d12_hands_back_the_heroes_undisputed_d66(rats_a
         ("serious injury of Hans", [6, 6], 3),
     ]
     assert rats_and_skaven.fighter("Marksmen").group_size == 3  # 9 and 8 both survive
+
+
+# --- rules 2.1-2.2: a mount stays with the warband whatever befalls its rider (version 3) --------------
+
+
+def riding(table) -> None:
+    table.do(GainItem(warband="Reikland Rats", item="sword", fighter="Hans"))
+    table.do(GainItem(warband="Reikland Rats", item="horse", fighter="Hans"))
+
+
+def test_a_robbed_hero_keeps_his_mount(rats_and_skaven):
+    """2.2, 36 and 41 Robbed: "Lose all weapons, armour and equipment (mount kept)"."""
+    riding(rats_and_skaven)
+    events = injuries_after_battle(rats_and_skaven, [3, 6], ooa=["Hans"])
+    assert without_dice(events)[1:] == [
+        ev.ItemLost(warband=RATS, fighter="hans", item="sword", reason="serious injury: Robbed: robbed"), INJURIES_DONE]
+    assert rats_and_skaven.fighter("Hans").equipment == ["horse"]
+
+
+def test_on_version_2_a_robbed_hero_lost_his_mount_too(rats_and_skaven_v2):
+    riding(rats_and_skaven_v2)
+    injuries_after_battle(rats_and_skaven_v2, [3, 6], ooa=["Hans"])
+    assert rats_and_skaven_v2.fighter("Hans").equipment == []
+
+
+def test_a_dead_heros_mount_goes_to_the_stash(rats_and_skaven):
+    """2.2, 11-14 Dead: "All his gear is lost (his mount is not)"."""
+    riding(rats_and_skaven)
+    play_quiet_battles(rats_and_skaven, 2)
+    rats_and_skaven.battle(ooa=["Hans"])
+    rats_and_skaven.explore_quietly()
+    events = rats_and_skaven.do(Injuries(warband="Reikland Rats"), [1, 3])
+    assert without_dice(events)[1:] == [
+        ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans's mount stays with Reikland Rats"),
+        ev.ItemGained(warband=RATS, item="horse", reason="Hans's mount"),
+        ev.FighterDied(warband=RATS, fighter="hans", reason="serious injury: Dead", row="hero-injury:11-14"),
+        ev.PostGameStepDone(warband=RATS, battle=3, step="injuries"),
+    ]
+    assert rats_and_skaven.state.warband("Reikland Rats").stash[-1:] == ["horse"]
+
+
+def test_a_captured_heros_mount_stays_with_his_warband(rats_and_skaven):
+    """2.2, 15 Captured: "Hero and all his gear go to the enemy warband's stash (mount excluded)"."""
+    riding(rats_and_skaven)
+    events = injuries_after_battle(rats_and_skaven, [1, 5], ooa=["Hans"], took_out={"Snikch": ["Hans"]})
+    assert without_dice(events)[1:5] == [
+        ev.FighterCaptured(warband=RATS, fighter="hans", reason="captured by Clan Skrit", row="hero-injury:15"),
+        ev.ItemLost(warband=RATS, fighter="hans", item="sword", reason="taken by Clan Skrit"),
+        ev.ItemGained(warband="clan-skrit", item="sword", reason="Hans's, captured"),
+        ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans's mount stays with Reikland Rats"),
+    ]
+    assert rats_and_skaven.state.warband("Clan Skrit").stash == ["sword"]
+    assert rats_and_skaven.state.warband("Reikland Rats").stash[-1:] == ["horse"]

@@ -274,6 +274,7 @@ class ChartItem(Data):
     price: Price
     rarity: int | None
     source: str = ""  # the page of the Coreheim rules it comes from
+    mount: bool = False  # ridden: kept by the warband whatever befalls its rider (version 3 on)
 
 
 class PriceChart(Data):
