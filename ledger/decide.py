@@ -158,7 +158,9 @@ class TableDice(msgspec.Struct):
             by = f" by {self.used_by}" if self.used_by else ""
             raise BadInput(f"{given} given but only {self._next} used{by}: check --dice")
         if len(self.cards) > self._next_card:
-            raise BadInput(f"{len(self.cards)} cards given but only {self._next_card} drawn")
+            given = f"{len(self.cards)} {'card' if len(self.cards) == 1 else 'cards'}"
+            raise BadInput(f"{given} given but only {self._next_card} drawn from a physical deck: check --card "
+                           "(a deck the ledger deals takes none)")
 
 
 class LedgerDice(msgspec.Struct):

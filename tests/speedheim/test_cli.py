@@ -117,3 +117,16 @@ def test_status_and_the_guided_post_game(blightmeer):
         "[x] improvement: Free Improvement Attempts", "[x] learning: Learn Skills & Spells", "[ ] spend-gold: Spend Gold"]
     result = blightmeer("post-game", "Skaven")
     assert result.output.splitlines()[-1] == "Post-game sequence complete."
+
+
+def test_a_card_given_for_a_deck_the_ledger_deals_is_refused_saying_why(campaign):
+    for args in (["new", "Dealt", "--ruleset", "speedheim"], ["warband", "add", "Sellswords", "--player", "Ann"],
+                 ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", "Mel=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1"],
+                 ["warband", "add", "Skaven", "--player", "Bob"],
+                 ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"]):
+        assert campaign(*args).exit_code == 0, args
+    before = events(campaign)
+    result = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "05")
+    assert (result.exit_code, result.output.splitlines()[-1]) == (
+        2, "Error: 1 card given but only 0 drawn from a physical deck: check --card (a deck the ledger deals takes none)")
+    assert events(campaign) == before
