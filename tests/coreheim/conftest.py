@@ -141,22 +141,22 @@ def rats_and_skaven(table: Table) -> Table:
     return table
 
 
-@pytest.fixture
-def rats_and_skaven_v1() -> Table:
-    """The usual warbands in a campaign recorded on version 1 of the rules."""
-    table = Table(version="1")
+def rats_and_skaven_on(version: str) -> Table:
+    """The usual warbands in a campaign recorded on an older `version` of the rules."""
+    table = Table(version=version)
     table.rats()
     table.skaven()
     return table
+
+
+@pytest.fixture
+def rats_and_skaven_v1() -> Table:
+    return rats_and_skaven_on("1")
 
 
 @pytest.fixture
 def rats_and_skaven_v2() -> Table:
-    """The usual warbands in a campaign recorded on version 2 of the rules."""
-    table = Table(version="2")
-    table.rats()
-    table.skaven()
-    return table
+    return rats_and_skaven_on("2")
 
 
 @pytest.fixture
