@@ -14,6 +14,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 from commands.coreheim import events
+from commands.coreheim import facts
 from commands.coreheim import model
 from commands.kit import MoreDice, Rolled, resolve, since
 from commands.coreheim import rules
@@ -22,7 +23,8 @@ from commands.shared import unique_id
 from ledger import events as ev
 from ledger.decide import Context, Roll
 from ledger.errors import BadInput
-from ledger.state import Fighter, Warband
+from ledger.state import Battle, Fighter, Warband
+from projections.battles import fought
 
 
 def roll_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
@@ -198,6 +200,28 @@ def _promoted_name(ctx: Context, band: Warband, group: Fighter, given: str | Non
     return name
 
 
+def _battle_the_whole_group_went_out_of(ctx: Context, band: Warband, group: Fighter) -> Battle | None:
+    """The warband's latest battle, where every member the group has now was taken out of action
+    (so the member Talent! promotes was too); None otherwise, or before version 3, where the new
+    hero fought no battle yet and could look for rare items as a hero not taken out of action."""
+    battle = ctx.state.latest_battle(band.id)
+    counts = facts.of(ctx.state).warband(band.id).henchmen_out
+    if not since(ctx, "3") or battle is None or counts is None or counts.battle != battle.number:
+        return None
+    return battle if counts.all_out(group) else None
+
+
+def _out_of_action_too(ctx: Context, band: Warband, battle: Battle, hero_id: str) -> None:
+    """The promoted member's deed in the battle, out of action as his group was: "Heroes not taken
+    out of action can look for rare items" (seed 002, Trading)."""
+    deeds = fought(battle, band.id, ctx.state)
+    ctx.emit(events.BattleDeeds(
+        warband=band.id, battle=battle.number, fought=[*(d.fighter for d in deeds), hero_id],
+        out_of_action=[*(d.fighter for d in deeds if d.out_of_action), hero_id],
+        took_out={d.fighter: list(d.took_out) for d in deeds if d.took_out},
+    ))
+
+
 def _talent(
     ctx: Context, band: Warband, group: Fighter, threshold: int, key: str, names: dict[str, str],
     resolution: rules.AdvanceResolution, tables: CoreheimTables,
@@ -236,12 +260,15 @@ def _talent(
     if group.group_size == 1:
         hero_id = group.id
     else:
+        went_out_in = _battle_the_whole_group_went_out_of(ctx, band, group)
         hero_id = unique_id(name, state.fighters)
         ctx.emit(
             events.GroupSizeChanged(warband=band.id, fighter=group.id, delta=-1, reason=f"{name} leaves the group: Talent!", row=row),
             ev.FighterRecruited(warband=band.id, fighter=hero_id, name=name, role=model.HENCHMAN, stats=dict(group.stats),
                                 equipment=list(group.equipment), cost=group.cost, xp=group.xp),
         )
+        if went_out_in is not None:
+            _out_of_action_too(ctx, band, went_out_in, hero_id)
     ctx.emit(
         ev.FighterPromoted(warband=band.id, fighter=hero_id, role=model.HERO, reason=f"Talent! ({row})"),
         events.WarriorProfile(warband=band.id, fighter=hero_id, **profile),

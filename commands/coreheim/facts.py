@@ -63,6 +63,16 @@ class Underdog(msgspec.Struct, kw_only=True):
     sword: str | None = None  # the Hired Sword a point brought to the battle
 
 
+class HenchmenOut(msgspec.Struct, kw_only=True):
+    battle: int
+    out: dict[str, int] = {}  # group id -> its members taken out of action (an injury D12 each)
+    dead: dict[str, int] = {}  # group id -> those of them who died of their wounds
+
+    def all_out(self, group: Fighter) -> bool:
+        """Was every member the group has now taken out of action?"""
+        return self.out.get(group.id, 0) - self.dead.get(group.id, 0) >= group.group_size
+
+
 class WarbandFacts(msgspec.Struct, kw_only=True):
     # battle -> the warband's rating when it was recorded. The battle's number is kept as the text it
     # is shown and stored as (the snapshot's JSON is the same either way): the ext of a warband of a
@@ -72,6 +82,7 @@ class WarbandFacts(msgspec.Struct, kw_only=True):
     shards: int | None = None  # None: never held any
     found: FoundItems | None = None  # of its latest battle
     bonus: BonusDice | None = None  # for its next exploration
+    henchmen_out: HenchmenOut | None = None  # of its latest battle
 
     def found_after(self, battle: int) -> list[str]:
         return self.found.items if self.found is not None and self.found.battle == battle else []
@@ -175,6 +186,19 @@ def _advanced(facts: CoreheimFacts, event: events.AdvanceRolled, state: Campaign
 def _misses(facts: CoreheimFacts, event: events.MissesGame, state: CampaignState) -> None:
     if fighter := state.fighters.get(event.fighter):
         fighter.missed_games += 1
+
+
+@FOLDS.on(events.HenchmanInjuryRolled)
+def _henchman_out(facts: CoreheimFacts, event: events.HenchmanInjuryRolled, state: CampaignState) -> None:
+    battle = state.latest_battle(event.warband)
+    if battle is None or not (band := _band(facts, state, event.warband)):
+        return
+    if band.henchmen_out is None or band.henchmen_out.battle != battle.number:
+        band.henchmen_out = HenchmenOut(battle=battle.number)  # those of an earlier battle are dropped
+    counts = band.henchmen_out
+    counts.out[event.fighter] = counts.out.get(event.fighter, 0) + 1
+    if event.result == "dead":
+        counts.dead[event.fighter] = counts.dead.get(event.fighter, 0) + 1
 
 
 @FOLDS.on(events.RareItemSearched)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from commands.coreheim import events as ce
-from commands.coreheim.commands import Advance, Experience, Injuries, SellShards, SpendUnderdog
+from commands.coreheim.commands import Advance, Experience, Injuries, RareSearch, Search, SellShards, SpendUnderdog
 from commands.coreheim import model
 from commands.shared import AwardXP, Correct
 from ledger import events as ev
@@ -402,3 +402,41 @@ def test_a_warband_that_earned_no_underdog_points_is_told_so_even_after_its_expe
     assert underdog.refusal(SpendUnderdog(warband="Reikland Rats", xp={"Gunnar": 1})) == (
         "Reikland Rats earned no underdog points in battle 1"
     )
+
+
+def promoted_after(table, members_out: int, dice: list[int]) -> list[ev.Event]:
+    """The Marksmen (3, at 1 XP) went out of action, `members_out` of them by the injuries' count (each
+    surviving its D12 of `dice`); the advance at 2 XP is Talent!, and Ulli is promoted."""
+    given_xp(table, Marksmen=1)
+    table.battle(ooa=["Marksmen"])
+    table.through("injuries")
+    table.do(Injuries(warband="Reikland Rats", answers={"marksmen:out": str(members_out)}), dice)
+    table.through("advances")
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+    events = table.do(Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 10, 8])
+    table.through("search")
+    return events
+
+
+ULLI_SEARCHES = Search(warband="Reikland Rats", searches=[RareSearch(hero="Ulli", item="lance")])
+
+
+def test_a_hero_promoted_from_a_group_all_taken_out_of_action_was_taken_out_too(rats_and_skaven):
+    """Seed 002, Trading: "Heroes not taken out of action can look for rare items". All three Marksmen
+    went out of action, so the one Talent! promotes did (version 3)."""
+    events = promoted_after(rats_and_skaven, 3, [5, 6, 7])
+    assert ce.BattleDeeds(warband=RATS, battle=1, fought=["gunnar", "hans", "marksmen", "ulli"],
+                          out_of_action=["marksmen", "ulli"]) in events
+    assert rats_and_skaven.refusal(ULLI_SEARCHES, [6, 6]) == "Ulli was taken out of action and cannot look for rare items"
+
+
+def test_a_hero_promoted_from_a_group_partly_taken_out_of_action_may_look_for_rare_items(rats_and_skaven):
+    """Two of the three went out of action: the player may have promoted the third."""
+    events = promoted_after(rats_and_skaven, 2, [5, 6])
+    assert not [e for e in events if isinstance(e, ce.BattleDeeds)]
+    assert [e.found for e in rats_and_skaven.do(ULLI_SEARCHES, [6, 6]) if isinstance(e, ce.RareItemSearched)] == [True]
+
+
+def test_on_version_2_a_hero_promoted_from_a_group_taken_out_of_action_looked_for_rare_items(rats_and_skaven_v2):
+    promoted_after(rats_and_skaven_v2, 3, [5, 6, 7])
+    assert [e.found for e in rats_and_skaven_v2.do(ULLI_SEARCHES, [6, 6]) if isinstance(e, ce.RareItemSearched)] == [True]
