@@ -93,8 +93,10 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
                 cid, command, actor=session.actor, dice=source, ask=ask, answered_now=()))
         except LedgerError as need:
-            # The run's first step cannot go on: an error. A later one: the walk did what it could.
-            if did == 0:
+            # The run's first step cannot go on: an error. A later one: the walk did what it could,
+            # unless what was given ahead for it is wrong (an answer not one of the choices, a
+            # negative XP): that is an error whatever was recorded before it.
+            if did == 0 or isinstance(need, BadInput):
                 raise
             say(f"Next step: {step.key} — {need}; then run `campaign post-game {warband_ref}` again.")
             return

@@ -224,3 +224,23 @@ def test_ratings_name_each_value_by_the_campaign_battle_it_follows(cli):
         "A: WBR 60 at the start, 60 after battle 1, 60 after battle 2\n"
         "B: WBR 50 at the start, 50 after battle 1\n"
         "C: WBR 80 at the start, 80 after battle 2\n"))
+
+
+def test_a_guided_post_game_that_reaches_a_wrong_answer_given_ahead_ends_in_an_error(cli):
+    """The steps before it are recorded; the answer given for a later one is refused with exit 2, not
+    taken for a step still to do (exit 0, which told a script that all went well)."""
+    started(cli)
+    for args in (("warbands", "enlist", "A", "--player", "Ann", "--type", "Empire"),
+                 ("warbands", "recruit", "A", "Swordsmen", "--points", "6", "--models", "10"),
+                 ("warbands", "enlist", "B", "--player", "Bob", "--type", "Skaven"),
+                 ("warbands", "recruit", "B", "Rats", "--points", "5", "--models", "10"),
+                 ("warbands", "battle", "--warband", "A", "--warband", "B", "--removed", "Rats=4")):
+        assert cli(*args).exit_code == 0, args
+    result = cli("post-game", "B", "--answer", "recovered:rats=1", "--answer", "xp=-5")
+    assert result.exit_code == 2
+    assert [line for line in result.output.splitlines() if not line.startswith("Recorded T")][-3:] == [
+        "  B: post-game step survival done for battle 1",
+        "== Experience: the XP the battle earned",
+        "Error: XP earned cannot be negative (-5)",
+    ]
+    assert "[ ] experience: Experience: the XP the battle earned" in cli("post-game", "B", "--list").output.splitlines()
