@@ -30,6 +30,8 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", fo
 
     answers: dict[str, str] = {}
     answer_keys: ClassVar[tuple[str, ...]] = ()
+    # Fields a command gained after campaigns had recorded it: see `recorded_args`.
+    added_later: ClassVar[tuple[str, ...]] = ()
 
 
 def documents_key(command_type: type[Command], key: str) -> bool:
@@ -55,6 +57,21 @@ def check_answers(command: Command, given: Iterable[str], asked: Sequence[str]) 
 
 def command_name(command: Command) -> str:
     return type(command).__struct_config__.tag
+
+
+def recorded_args(command: Command) -> dict[str, Any]:
+    """The command's fields as its transaction records them. A field `added_later` is left out
+    while at its default, so a command recorded before the field existed re-decides to the very
+    record it has (replay --check compares them)."""
+    args = msgspec.to_builtins(command)
+    args.pop("command", None)
+    fields = {f.name: f for f in msgspec.structs.fields(command)}
+    for name in command.added_later:
+        field = fields[name]
+        default = field.default_factory() if field.default is msgspec.NODEFAULT else field.default
+        if getattr(command, name) == default:
+            args.pop(name)
+    return args
 
 
 # Asked when a handler needs a choice that the command did not carry: (prompt, options) -> option.

@@ -27,6 +27,7 @@ from ledger.decide import (
     RecordedDice,
     check_answers,
     command_name,
+    recorded_args,
 )
 from ledger.describe import describe
 from ledger.errors import Conflict, LedgerError, NeedsDice, RuleViolation
@@ -105,8 +106,7 @@ def decide(
 
 
 def _opening(command: Command, answers: dict[str, str], reason: str) -> ev.CommandRecorded:
-    args = msgspec.to_builtins(msgspec.structs.replace(command, answers=answers))
-    args.pop("command", None)
+    args = recorded_args(msgspec.structs.replace(command, answers=answers))
     return ev.CommandRecorded(command=command_name(command), args=args, reason=reason)
 
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 
 from ledger import events as ev
 from ledger import rulesets
 from ledger.deciding import Attempt, Halted, RerollDice, decide
-from ledger.decide import AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name
+from ledger.decide import AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name, recorded_args
 from ledger.describe import warband_name
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound
 from ledger.records import Record
@@ -131,9 +130,7 @@ class PendingDecisions:
 
 
 def _args_without_answers(command: Command) -> dict[str, Any]:
-    args = msgspec.to_builtins(command)
-    args.pop("command", None)
-    return _without_answers(args)
+    return _without_answers(recorded_args(command))
 
 
 def _without_answers(args: dict[str, Any]) -> dict[str, Any]:

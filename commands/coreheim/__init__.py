@@ -26,7 +26,7 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
   the XP up to which advances were rolled, which starts at the XP a warrior was hired with.
 - A henchman group is one fighter with `group_size` members; deaths and Talent! take members
   away, reinforcing adds them. A group's item is one per member: buying costs the price per
-  member, selling gives half of it per member.
+  member, selling gives half of it per member, and a recruit pays for his (version 4).
 - The leader of a battle's winning warband gets his +1 if he is the leader when experience
   is awarded (a successor who took over after the battle gets it instead of a dead leader).
 - The leader lost (dead or captured) is succeeded by the hero with the best Ld target; ties
@@ -49,8 +49,8 @@ from ledger.terms import Terms
 RULESET = register(
     Ruleset(
         id="coreheim",
-        version="3",
-        versions=("1", "2", "3"),
+        version="4",
+        versions=("1", "2", "3", "4"),
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers=HANDLERS,
         evolve=facts.FOLDS.evolve,

@@ -69,9 +69,11 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
         \b
         Dice go in the seed's order, each part in roster order:
-        1. a D12 per henchman, mount or Hired Sword taken out of action
-           (a group rolls one per member out: --answer GROUP:out=N);
-        2. then a D66 per hero, tens then units (55 is --dice 5,5),
+        1. a D12 per henchman or Hired Sword taken out of action
+           (a group rolls one per member out: --answer GROUP:out=N),
+           each followed by his mount's (rules version 4);
+        2. a D12 per mount of a hero taken out of action (version 4);
+        3. then a D66 per hero, tens then units (55 is --dice 5,5),
            and the extra rolls of a Multiple Injuries."""
         run(session, Injuries(warband=warband, answers=answers), dice=dice)
 
@@ -189,12 +191,15 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
     @group.command("reinforce")
     @warband_argument
+    @click.option("--price", "prices", multiple=True, metavar="ITEM=GC",
+                  help="The base price of an item of the group that the tables do not price (repeat).")
     @dice_options
     @answers_option
     @pass_session
-    def reinforce(session: Session, warband: str, dice: DiceChoice, answers: dict[str, str]) -> None:
-        """Trading 7: roll a D6 of experience and add recruits to henchman groups (--answer GROUP:recruits=N)."""
-        run(session, Reinforce(warband=warband, answers=answers), dice=dice)
+    def reinforce(session: Session, warband: str, prices: tuple[str, ...], dice: DiceChoice, answers: dict[str, str]) -> None:
+        """Trading 7: roll a D6 of experience and add recruits to henchman groups (--answer GROUP:recruits=N); each
+        recruit costs a member's hire and his group's gear."""
+        run(session, Reinforce(warband=warband, prices=parse_int_pairs(prices, "--price"), answers=answers), dice=dice)
 
 
     @group.command("underdog")

@@ -99,7 +99,13 @@ class Upkeep(Command, frozen=True, kw_only=True, tag="coreheim.upkeep"):
 
 
 class Reinforce(Command, frozen=True, kw_only=True, tag="coreheim.reinforce"):
+    """Trading 7. `prices`: the base price of each item of a group being reinforced that the tables
+    do not price (a recruit carries his group's gear, bought with him, from version 4)."""
+
     warband: str
+    prices: dict[str, int] = {}
+
+    added_later = ("prices",)
 
     answer_keys = ("reinforce", "GROUP:recruits")  # asked only when there is a henchman group to reinforce
 

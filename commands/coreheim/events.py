@@ -18,8 +18,10 @@ An event here records what has no shared name:
 - `coreheim.exploration-bonus`: extra dice for the next exploration (Mordheim Survivor);
 - `coreheim.injury-rolled`: one hero D66 with the row rolled and the result that counted
   (Dead counts as Multiple Injuries in a warband's first two games);
-- `coreheim.henchman-injury-rolled`: one D12 of a henchman, mount or Hired Sword taken out of
-  action and what it gave, dead or survives (version 2 on: a survivor's roll said nothing);
+- `coreheim.henchman-injury-rolled`: one D12 of a henchman or Hired Sword taken out of action
+  and what it gave, dead or survives (version 2 on: a survivor's roll said nothing);
+- `coreheim.mount-injury-rolled`: one D12 of the mount a warrior taken out of action rode, and
+  what it gave, killed or survives (version 4 on; a mount is its rider's item, not a warrior);
 - `coreheim.advance-rolled`: one advance for one threshold: rows rolled and the result;
 - `coreheim.misses-game`: a warrior misses the next game without an injury (Well, fake map);
 - `coreheim.rare-item-searched` / `rare-item-bought`: a 2D6 search and the found item
@@ -109,6 +111,18 @@ class HenchmanInjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.he
 
     def describe(self, state: CampaignState) -> str:
         return f"{fighter_name(state, self.fighter)} injury {self.face}: {self.result} ({self.row})"
+
+
+class MountInjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.mount-injury-rolled"):
+    warband: str
+    fighter: str  # the rider
+    mount: str
+    face: int
+    row: str
+    result: str  # "killed" or "survives"
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{fighter_name(state, self.fighter)}'s {self.mount} injury {self.face}: {self.result} ({self.row})"
 
 
 class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-bonus"):
@@ -233,6 +247,7 @@ EVENTS = (
     ExplorationBonus,
     InjuryRolled,
     HenchmanInjuryRolled,
+    MountInjuryRolled,
     AdvanceRolled,
     MissesGame,
     RareItemSearched,

@@ -197,6 +197,8 @@ def henchman_injury(ctx: Context, band: Warband, fighter: Fighter) -> None:
         [str(n) for n in range(1, size + 1)],
     ))
     marienburg_sword = fighter.role == model.HIRED_SWORD and listing_variant == "marienburg"
+    mount = ridden_mount(ctx, fighter)
+    riderless = unhorsed = 0
     for n in range(1, out + 1):
         which = f" ({n} of {out})" if out > 1 else ""
         face = ctx.roll("D12", purpose=f"injury of {fighter.name}{which}").value
@@ -204,13 +206,56 @@ def henchman_injury(ctx: Context, band: Warband, fighter: Fighter) -> None:
         if since(ctx, "2"):  # v2: each D12 says what it gave, as a hero's D66 does; a survivor's said nothing
             ctx.emit(events.HenchmanInjuryRolled(warband=band.id, fighter=fighter.id, face=face, row=injury.row_id,
                                                  result="dead" if injury.dead else "survives"))
-        if not injury.dead:
-            continue
-        if ctx.state.fighters[fighter.id].group_size > 1:
+        if injury.dead and ctx.state.fighters[fighter.id].group_size > 1:
             ctx.emit(events.GroupSizeChanged(warband=band.id, fighter=fighter.id, delta=-1, reason="a member died of his wounds",
                                          row=injury.row_id))
-        else:
+        elif injury.dead:
             ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason="died of his wounds", row=injury.row_id))
+        if mount is not None:
+            survives = mount_survives(ctx, band, fighter, mount, which)
+            if injury.dead and survives:
+                riderless += 1
+            elif not injury.dead and not survives:
+                unhorsed += 1
+    if mount is not None:
+        _settle_group_mounts(ctx, band, ctx.state.fighters[fighter.id], mount, riderless=riderless, unhorsed=unhorsed)
+
+
+def ridden_mount(ctx: Context, fighter: Fighter) -> str | None:
+    """The mount a warrior rode into battle, from version 4 (the first he has: a warrior rides one)."""
+    return next(iter(mounts_of(ctx, fighter)), None) if since(ctx, "4") else None
+
+
+def mount_survives(ctx: Context, band: Warband, rider: Fighter, mount: str, which: str = "") -> bool:
+    """The D12 of a mount whose rider was taken out of action, as he was (rules 1.10): seed 2.1 "Roll
+    a D12 for each henchman, mount, and Hired Sword that was taken out of action", 1-4 killed."""
+    face = ctx.roll("D12", purpose=f"injury of {rider.name}'s {mount}{which}").value
+    injury = rules.resolve_henchman_injury(face, tables=model.tables_for(ctx.options))
+    ctx.emit(events.MountInjuryRolled(warband=band.id, fighter=rider.id, mount=mount, face=face, row=injury.row_id,
+                                      result="killed" if injury.dead else "survives"))
+    return not injury.dead
+
+
+def hero_mount_injury(ctx: Context, band: Warband, hero: Fighter) -> None:
+    """A hero's mount rolls its own D12 before his D66 (version 4); a killed mount is lost."""
+    mount = ridden_mount(ctx, hero)
+    if mount is not None and not mount_survives(ctx, band, hero, mount):
+        ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=mount, reason=f"{hero.name}'s {mount} was killed"))
+
+
+def _settle_group_mounts(ctx: Context, band: Warband, group: Fighter, mount: str, *, riderless: int, unhorsed: int) -> None:
+    """A group's mount is one per member. The mount of a member who died goes to the stash ("A mount
+    is never lost because of what happens to its rider"); when a surviving member's mount was
+    killed, the group no longer rides ("Members of the same henchman group must ride the same type
+    of mount", 1.10): the mounts its members still have go to the stash."""
+    for _ in range(riderless):
+        ctx.emit(ev.ItemGained(warband=band.id, item=mount, reason=f"the {mount} of a member of {group.name} who died"))
+    if unhorsed:
+        ctx.emit(ev.ItemLost(warband=band.id, fighter=group.id, item=mount,
+                             reason=f"{group.name} no longer ride: {unhorsed} of their mounts ({mount}) "
+                                    f"{'was' if unhorsed == 1 else 'were'} killed"))
+        for _ in range(group.group_size - unhorsed):
+            ctx.emit(ev.ItemGained(warband=band.id, item=mount, reason=f"{group.name}'s, no longer ridden"))
 
 
 # --- capture and succession -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 from ledger import audit, rechecking
 from ledger import events as ev
+from ledger.decide import Command, recorded_args
 from ledger.deciding import is_redecided, redecide
 from ledger.fold import apply_record, transactions, void_records, voids_in
 from ledger.records import GENESIS, seal
@@ -101,3 +102,22 @@ ROLL = ev.DiceRolled(roll=3, expression="D6", purpose="a roll", faces=[4], value
 ])
 def test_a_transaction_holds_only_the_events_its_kind_of_transaction_holds(events, problem):
     assert rechecking._shape_problem(transaction_of(*events)) == problem
+
+
+class Gathering(Command, frozen=True, kw_only=True, tag="test.gathering"):
+    warband: str
+    gifts: dict[str, int] = {}  # a field added after campaigns recorded the command
+
+    added_later = ("gifts",)
+
+
+@pytest.mark.parametrize(
+    "command, recorded",
+    [
+        # at its default, a field added later is left out: the record made before it existed is what re-deciding gives
+        (Gathering(warband="Rats"), {"warband": "Rats", "answers": {}}),
+        (Gathering(warband="Rats", gifts={"sword": 7}), {"warband": "Rats", "gifts": {"sword": 7}, "answers": {}}),
+    ],
+)
+def test_a_field_added_to_a_command_later_is_recorded_only_when_given(command, recorded):
+    assert recorded_args(command) == recorded

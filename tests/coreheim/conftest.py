@@ -160,6 +160,11 @@ def rats_and_skaven_v2() -> Table:
 
 
 @pytest.fixture
+def rats_and_skaven_v3() -> Table:
+    return rats_and_skaven_on("3")
+
+
+@pytest.fixture
 def house_rules():
     """`house_rules(options)` gives a fresh campaign started with these options."""
     return Table

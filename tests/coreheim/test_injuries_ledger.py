@@ -308,6 +308,7 @@ def test_a_reroll_of_a_henchmans_d12_hands_back_the_heroes_undisputed_d66(rats_a
 
 
 # --- rules 2.1-2.2: a mount stays with the warband whatever befalls its rider (version 3) --------------
+# --- and rolls its own D12 when its rider was taken out of action, as it was (seed 2.1; version 4) -------
 
 
 def riding(table) -> None:
@@ -315,11 +316,16 @@ def riding(table) -> None:
     table.do(GainItem(warband="Reikland Rats", item="horse", fighter="Hans"))
 
 
+def mount_rolled(fighter: str, face: int, result: str) -> ce.MountInjuryRolled:
+    row = "henchman-injury:1-4" if result == "killed" else "henchman-injury:5-12"
+    return ce.MountInjuryRolled(warband=RATS, fighter=fighter, mount="horse", face=face, row=row, result=result)
+
+
 def test_a_robbed_hero_keeps_his_mount(rats_and_skaven):
     """2.2, 36 and 41 Robbed: "Lose all weapons, armour and equipment (mount kept)"."""
     riding(rats_and_skaven)
-    events = injuries_after_battle(rats_and_skaven, [3, 6], ooa=["Hans"])
-    assert without_dice(events)[1:] == [
+    events = injuries_after_battle(rats_and_skaven, [7, 3, 6], ooa=["Hans"])
+    assert without_dice(events)[2:] == [
         ev.ItemLost(warband=RATS, fighter="hans", item="sword", reason="serious injury: Robbed: robbed"), INJURIES_DONE]
     assert rats_and_skaven.fighter("Hans").equipment == ["horse"]
 
@@ -336,8 +342,8 @@ def test_a_dead_heros_mount_goes_to_the_stash(rats_and_skaven):
     play_quiet_battles(rats_and_skaven, 2)
     rats_and_skaven.battle(ooa=["Hans"])
     rats_and_skaven.explore_quietly()
-    events = rats_and_skaven.do(Injuries(warband="Reikland Rats"), [1, 3])
-    assert without_dice(events)[1:] == [
+    events = rats_and_skaven.do(Injuries(warband="Reikland Rats"), [9, 1, 3])
+    assert without_dice(events)[2:] == [
         ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans's mount stays with Reikland Rats"),
         ev.ItemGained(warband=RATS, item="horse", reason="Hans's mount"),
         ev.FighterDied(warband=RATS, fighter="hans", reason="serious injury: Dead", row="hero-injury:11-14"),
@@ -349,8 +355,8 @@ def test_a_dead_heros_mount_goes_to_the_stash(rats_and_skaven):
 def test_a_captured_heros_mount_stays_with_his_warband(rats_and_skaven):
     """2.2, 15 Captured: "Hero and all his gear go to the enemy warband's stash (mount excluded)"."""
     riding(rats_and_skaven)
-    events = injuries_after_battle(rats_and_skaven, [1, 5], ooa=["Hans"], took_out={"Snikch": ["Hans"]})
-    assert without_dice(events)[1:5] == [
+    events = injuries_after_battle(rats_and_skaven, [9, 1, 5], ooa=["Hans"], took_out={"Snikch": ["Hans"]})
+    assert without_dice(events)[2:6] == [
         ev.FighterCaptured(warband=RATS, fighter="hans", reason="captured by Clan Skrit", row="hero-injury:15"),
         ev.ItemLost(warband=RATS, fighter="hans", item="sword", reason="taken by Clan Skrit"),
         ev.ItemGained(warband="clan-skrit", item="sword", reason="Hans's, captured"),
@@ -358,3 +364,80 @@ def test_a_captured_heros_mount_stays_with_his_warband(rats_and_skaven):
     ]
     assert rats_and_skaven.state.warband("Clan Skrit").stash == ["sword"]
     assert rats_and_skaven.state.warband("Reikland Rats").stash[-1:] == ["horse"]
+
+
+@pytest.mark.parametrize(
+    "face, result, after",
+    [
+        # seed 2.1: "Roll a D12 for each henchman, mount, and Hired Sword that was taken out of action": 1-4 dead
+        (4, "killed", [ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans's horse was killed")]),
+        (5, "survives", []),
+    ],
+)
+def test_a_hero_s_mount_taken_out_with_him_rolls_its_d12_before_his_d66(rats_and_skaven, face, result, after):
+    # Given Hans on his horse, taken out of action (rules 1.10: "If the rider is … taken out of action, so is the mount")
+    riding(rats_and_skaven)
+    # When the injuries are rolled: the horse's D12, then Hans's D66 (34: Full Recovery)
+    events = injuries_after_battle(rats_and_skaven, [face, 3, 4], ooa=["Hans"])
+    # Then the horse dies on 4 and lives on 5, whatever Hans rolls
+    assert [(e.purpose, e.faces) for e in events if isinstance(e, ev.DiceRolled)] == [
+        ("injury of Hans's horse", [face]), ("serious injury of Hans", [3, 4])]
+    assert without_dice(events)[:1 + len(after)] == [mount_rolled("hans", face, result), *after]
+    assert rats_and_skaven.fighter("Hans").equipment == (["sword"] if result == "killed" else ["sword", "horse"])
+
+
+def test_a_mount_whose_rider_fought_on_rolls_nothing(rats_and_skaven):
+    riding(rats_and_skaven)
+    events = injuries_after_battle(rats_and_skaven, [], ooa=[])
+    assert events == [INJURIES_DONE]
+
+
+def test_on_version_3_a_mount_rolled_no_d12(rats_and_skaven_v3):
+    riding(rats_and_skaven_v3)
+    events = injuries_after_battle(rats_and_skaven_v3, [3, 4], ooa=["Hans"])
+    assert [e.purpose for e in events if isinstance(e, ev.DiceRolled)] == ["serious injury of Hans"]
+    assert rats_and_skaven_v3.fighter("Hans").equipment == ["sword", "horse"]
+
+
+# A henchman group's mount is one per member (1.10: "Members of the same henchman group must ride the same type of
+# mount"); each member taken out of action rolls his D12, then his mount's.
+
+
+@pytest.mark.parametrize(
+    "dice, size, stash, equipment",
+    [
+        # both members and both horses live
+        ([6, 7, 8, 9], 3, [], ["horse"]),
+        # the first member dies (3) and his horse lives (7): the horse goes to the stash, the two left still ride
+        ([3, 7, 8, 9], 2, ["horse"], ["horse"]),
+        # both die with their horses: nothing is left of them
+        ([1, 2, 3, 4], 1, [], ["horse"]),
+        # the second member lives but his horse is killed: the group no longer rides; its 2 horses left go to the stash
+        ([6, 7, 8, 2], 3, ["horse", "horse"], []),
+        # one member dies with a living horse (stashed), the other lives and loses his: of the 2 left, 1 horse more
+        ([2, 9, 10, 4], 2, ["horse", "horse"], []),
+    ],
+)
+def test_a_mounted_group_s_members_and_mounts_roll_in_pairs(rats_and_skaven, dice, size, stash, equipment):
+    rats_and_skaven.do(GainItem(warband="Reikland Rats", item="horse", fighter="Marksmen"))
+    stash_before = list(rats_and_skaven.state.warband("Reikland Rats").stash)
+    events = injuries_after_battle(rats_and_skaven, dice, {"marksmen:out": "2"}, ooa=["Marksmen"])
+    assert [e.purpose for e in events if isinstance(e, ev.DiceRolled)] == [
+        "injury of Marksmen (1 of 2)", "injury of Marksmen's horse (1 of 2)",
+        "injury of Marksmen (2 of 2)", "injury of Marksmen's horse (2 of 2)"]
+    assert rats_and_skaven.fighter("Marksmen").group_size == size
+    assert rats_and_skaven.fighter("Marksmen").equipment == equipment
+    assert rats_and_skaven.state.warband("Reikland Rats").stash == stash_before + stash
+
+
+def test_a_group_unhorsed_says_why(rats_and_skaven):
+    rats_and_skaven.do(GainItem(warband="Reikland Rats", item="horse", fighter="Marksmen"))
+    events = injuries_after_battle(rats_and_skaven, [6, 2], {"marksmen:out": "1"}, ooa=["Marksmen"])
+    assert without_dice(events) == [
+        henchman_rolled("marksmen", 6, "henchman-injury:5-12", "survives"),
+        mount_rolled("marksmen", 2, "killed"),
+        ev.ItemLost(warband=RATS, fighter="marksmen", item="horse", reason="Marksmen no longer ride: 1 of their mounts (horse) was killed"),
+        ev.ItemGained(warband=RATS, item="horse", reason="Marksmen's, no longer ridden"),
+        ev.ItemGained(warband=RATS, item="horse", reason="Marksmen's, no longer ridden"),
+        INJURIES_DONE,
+    ]

@@ -12,7 +12,7 @@ import pytest
 
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Buy, Hire, Injuries, RareSearch, Reinforce, Search, Sell, SellShards, Upkeep
-from commands.shared import ChangeTreasury, Correct, EnlistWarband, RecruitFighter
+from commands.shared import ChangeTreasury, Correct, EnlistWarband, GainItem, RecruitFighter
 from ledger import events as ev
 from ledger.errors import BadInput
 from projections.roster import ext_of
@@ -506,6 +506,97 @@ def test_reinforcing_offers_only_the_recruits_the_roll_and_the_group_allow(rats_
     assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers), [face]) == (
         f"Recruits for Marksmen (3 at 1 XP; {face} XP to spend)?: '{recruits}' is not one of: {offered}"
     )
+
+
+# Rules 2.4: "Henchmen are hired in groups of 1–5 with identical equipment" — a recruit carries his group's gear
+# and pays for it, as `buy` prices it (version 4). The Marksmen are 3 at 1 XP, 25 gc each.
+
+
+def armed_marksmen(table, *items: str) -> None:
+    for item in items:
+        table.do(GainItem(warband="Reikland Rats", item=item, fighter="Marksmen"))
+    trading(table, "reinforce")
+
+
+PRICE_OF_TELESCOPE = ev.DiceRolled(roll=2, expression="2D6", purpose="price of telescope for Marksmen's recruits",
+                                   faces=[2, 3], value=5, source="table")
+
+
+@pytest.mark.parametrize(
+    "items, dice, price_rolls, listed, each",
+    [
+        # Given Marksmen with bows (7 gc) and daggers (free), two recruits pay 2 x 25 gc and 2 x 7 gc of gear
+        (["bow", "dagger"], [2], [], "bow, dagger", 7),
+        # two swords each (7 gc apiece) are 14 gc a recruit
+        (["sword", "sword"], [2], [], "sword", 14),
+        # a price with dice ("30+2D6") is rolled once for the group's recruits, as `buy` rolls it: 30 + 5
+        (["telescope"], [2, 2, 3], [PRICE_OF_TELESCOPE], "telescope", 35),
+        # gear that costs nothing adds no payment
+        (["dagger"], [2], [], "dagger", 0),
+    ],
+)
+def test_a_recruit_pays_for_his_group_s_gear(rats_and_skaven, items, dice, price_rolls, listed, each):
+    armed_marksmen(rats_and_skaven, *items)
+    treasury = rats_and_skaven.state.warband("Reikland Rats").treasury
+    answers = {"reinforce": "yes", "marksmen:recruits": "2"}
+    paid_for_gear = [ev.TreasuryChanged(warband=RATS, delta=-2 * each,
+                                        reason=f"the gear of 2 recruits for Marksmen: {listed} ({each} gc each)")]
+    assert rats_and_skaven.do(Reinforce(warband="Reikland Rats", answers=answers), dice)[1:] == [
+        *price_rolls,
+        ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=2, reason="reinforced: 2 x 1 XP of the 2 rolled"),
+        ev.TreasuryChanged(warband=RATS, delta=-50, reason="2 recruits for Marksmen"),
+        *(paid_for_gear if each else []),
+        done("reinforce"),
+    ]
+    assert rats_and_skaven.state.warband("Reikland Rats").treasury == treasury - 50 - 2 * each
+
+
+def test_recruits_whose_gear_the_treasury_cannot_pay_are_refused(rats_and_skaven):
+    armed_marksmen(rats_and_skaven, "crossbow")  # 25 gc
+    rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=99 - rats_and_skaven.state.warband("Reikland Rats").treasury,
+                                      reason="test setup"))
+    answers = {"reinforce": "yes", "marksmen:recruits": "2"}
+    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers), [2]) == (
+        "Reikland Rats has 99 gc; the recruits cost 100 gc"
+    )
+
+
+def test_gear_the_tables_do_not_price_is_priced_by_the_player(rats_and_skaven):
+    armed_marksmen(rats_and_skaven, "lucky charm of Ulric")
+    answers = {"reinforce": "yes", "marksmen:recruits": "1"}
+    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers), [2]) == (
+        "the tables give lucky charm of Ulric no price: a recruit to Marksmen carries one, "
+        "give its base price with --price lucky charm of Ulric=GC"
+    )
+    priced = Reinforce(warband="Reikland Rats", prices={"lucky charm of Ulric": 12}, answers=answers)
+    assert rats_and_skaven.do(priced, [2])[-2] == ev.TreasuryChanged(
+        warband=RATS, delta=-12, reason="the gear of 1 recruit for Marksmen: lucky charm of Ulric (12 gc each)")
+
+
+@pytest.mark.parametrize(
+    "prices, answers, refusal",
+    [
+        ({"sword": 7}, {"reinforce": "yes", "marksmen:recruits": "1"}, "--price sword: no group reinforced here carries it"),
+        ({"bow": 7}, {"reinforce": "no"}, "--price bow: no group reinforced here carries it"),
+        ({"bow": 9}, {"reinforce": "yes", "marksmen:recruits": "1"}, "Bow is priced 7 gc by the tables, not 9"),
+    ],
+)
+def test_a_price_given_for_no_recruit_s_gear_or_against_the_tables_is_refused(rats_and_skaven, prices, answers, refusal):
+    armed_marksmen(rats_and_skaven, "bow")
+    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", prices=prices, answers=answers), [2]) == refusal
+
+
+def test_on_version_3_recruits_came_with_their_group_s_gear_unpaid(rats_and_skaven_v3):
+    armed_marksmen(rats_and_skaven_v3, "crossbow")
+    answers = {"reinforce": "yes", "marksmen:recruits": "2"}
+    assert rats_and_skaven_v3.refusal(Reinforce(warband="Reikland Rats", prices={"crossbow": 25}, answers=answers), [2]) == (
+        "--price crossbow: on version 3 of the rules a recruit's gear is not paid for"
+    )
+    assert rats_and_skaven_v3.do(Reinforce(warband="Reikland Rats", answers=answers), [2])[1:] == [
+        ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=2, reason="reinforced: 2 x 1 XP of the 2 rolled"),
+        ev.TreasuryChanged(warband=RATS, delta=-50, reason="2 recruits for Marksmen"),
+        done("reinforce"),
+    ]
 
 
 def test_not_reinforcing_rolls_nothing(rats_and_skaven):

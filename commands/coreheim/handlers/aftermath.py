@@ -14,7 +14,7 @@ from commands.coreheim.commands import (
     Injuries,
 )
 from commands.coreheim.phase import PHASE
-from commands.coreheim.outcomes import hero_injury, henchman_injury
+from commands.coreheim.outcomes import hero_injury, hero_mount_injury, henchman_injury
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
@@ -27,9 +27,10 @@ from projections.battles import fought, out_of_action
 
 def injuries(cmd: Injuries, ctx: Context) -> None:
     """In the seed's order, so table dice typed as the rules list them land on the right warrior:
-    first a D12 for each henchman, mount and Hired Sword taken out of action, then a D66 for each
-    hero (with Multiple Injuries' extra rolls). Each pass goes in roster order, the order in which
-    the battle's deeds list the warband's fighters."""
+    first a D12 for each henchman and Hired Sword taken out of action (from version 4 each followed
+    by his mount's), then one for each hero's mount (version 4), then a D66 for each hero (with
+    Multiple Injuries' extra rolls). Each pass goes in roster order, the order in which the
+    battle's deeds list the warband's fighters."""
     state = ctx.state
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "injuries")
@@ -38,6 +39,9 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
     for fighter_id in [f for f in out if f not in heroes]:
         if state.fighters[fighter_id].active:
             henchman_injury(ctx, band, state.fighters[fighter_id])
+    for fighter_id in heroes:
+        if state.fighters[fighter_id].active:
+            hero_mount_injury(ctx, band, state.fighters[fighter_id])
     for fighter_id in heroes:
         if state.fighters[fighter_id].active:
             hero_injury(ctx, band, battle, state.fighters[fighter_id])

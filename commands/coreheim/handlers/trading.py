@@ -192,6 +192,23 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
     PHASE.finish(ctx, band, battle, "upkeep")
 
 
+def _recruit_gear(group: Fighter, prices: dict[str, int], ctx: Context) -> dict[str, int]:
+    """What a recruit pays for each item his group carries: its price as `buy` takes it (a price
+    with dice rolled once for the group's recruits), `prices` for one the tables do not price."""
+    tables = model.tables_for(ctx.options)
+    paid: dict[str, int] = {}
+    for item in dict.fromkeys(group.equipment):
+        row = model.priced_row(tables, item, chart=True)
+        if (row is None or row.price is None) and item not in prices:
+            raise RuleViolation(f"the tables give {item} no price: a recruit to {group.name} carries one, "
+                                f"give its base price with --price {item}=GC")
+        price, dice, times = _base_price(row, item, prices.get(item))
+        if dice:
+            price += ctx.roll(dice, purpose=f"price of {item} for {group.name}'s recruits").value * times
+        paid[item] = price * group.equipment.count(item)
+    return paid
+
+
 def _recruits_room(group: Fighter, budget: int, tables) -> int:
     """The most recruits a group can take on its own: the places left in it, and what the
     experience rolled pays for (recruits into a 0-XP group use none of it)."""
@@ -201,12 +218,14 @@ def _recruits_room(group: Fighter, budget: int, tables) -> int:
 
 def reinforce(cmd: Reinforce, ctx: Context) -> None:
     """Trading 7: a D6 is the experience available; each recruit joins a group at its XP and uses
-    that much of it (0-XP groups cost none); he costs what a member of his group cost."""
+    that much of it (0-XP groups cost none); he costs what a member of his group cost and, from
+    version 4, his group's gear (a group's members have identical equipment, 2.4)."""
     state, tables = ctx.state, model.tables_for(ctx.options)
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "reinforce")
     groups = [f for f in state.fighters_of(band.id) if f.role == model.HENCHMAN]
     question = f"Reinforce {band.name}'s henchman groups (a D6 gives the experience available)?"
+    wanted: dict[str, int] = {}
     if groups and ctx.choose("reinforce", question, ["yes", "no"]) == "yes":
         budget = ctx.roll("D6", purpose=f"reinforcements of {band.name}").value
         wanted = {
@@ -218,15 +237,25 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
                  for g in groups if wanted[g.id]]
         listing = model.band_list(band, tables)[0]
         rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=model.warband_size(state, band), tables=tables)
-        cost = sum(g.cost * wanted[g.id] for g in groups)
-        if cost > band.treasury:
-            raise RuleViolation(f"{band.name} has {band.treasury} gc; the recruits cost {cost} gc")
-        for g in groups:
-            if wanted[g.id]:
-                n = wanted[g.id]
-                ctx.emit(events.GroupSizeChanged(warband=band.id, fighter=g.id, delta=n,
-                                             reason=f"reinforced: {n} x {g.xp} XP of the {budget} rolled"))
-                if g.cost:
-                    recruits = f"{n} recruit{'' if n == 1 else 's'}"
-                    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-g.cost * n, reason=f"{recruits} for {g.name}"))
+    reinforced = [g for g in groups if wanted.get(g.id)]
+    prices = {model.item_id(tables, item, chart=True): price for item, price in cmd.prices.items()}
+    gear = {g.id: _recruit_gear(g, prices, ctx) for g in reinforced} if since(ctx, "4") else {}
+    unused = sorted(set(prices) - {item for g in reinforced for item in gear.get(g.id, {})})
+    if unused and not since(ctx, "4"):
+        raise BadInput(f"--price {', '.join(unused)}: on version {ctx.version} of the rules a recruit's gear is not paid for")
+    if unused:
+        raise BadInput(f"--price {', '.join(unused)}: no group reinforced here carries it")
+    cost = sum((g.cost + sum(gear.get(g.id, {}).values())) * wanted[g.id] for g in reinforced)
+    if cost > band.treasury:
+        raise RuleViolation(f"{band.name} has {band.treasury} gc; the recruits cost {cost} gc")
+    for g in reinforced:
+        n = wanted[g.id]
+        recruits = f"{n} recruit{'' if n == 1 else 's'}"
+        ctx.emit(events.GroupSizeChanged(warband=band.id, fighter=g.id, delta=n,
+                                         reason=f"reinforced: {n} x {g.xp} XP of the {budget} rolled"))
+        if g.cost:
+            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-g.cost * n, reason=f"{recruits} for {g.name}"))
+        if each := sum(gear.get(g.id, {}).values()):
+            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-each * n,
+                                        reason=f"the gear of {recruits} for {g.name}: {', '.join(gear[g.id])} ({each} gc each)"))
     PHASE.finish(ctx, band, battle, "reinforce")
