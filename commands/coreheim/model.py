@@ -26,6 +26,7 @@ from commands.coreheim.tables import (
 )
 from commands.kit import Options, option_defaults, options_of
 from commands.kit import check_options as checked_options
+from commands.kit.versions import plays
 from ledger.errors import NotFound, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
@@ -155,8 +156,19 @@ def leader(state: CampaignState, band: Warband) -> Fighter | None:
 
 
 def warband_size(state: CampaignState, band: Warband) -> int:
-    """Warriors, animals and monsters; Hired Swords never count (2.3)."""
-    return sum(f.group_size for f in state.fighters_of(band.id) if f.role != HIRED_SWORD)
+    """Warriors, animals, monsters and (version 4) the mounts they ride; Hired Swords never count (2.3)."""
+    return sum(f.group_size for f in state.fighters_of(band.id) if f.role != HIRED_SWORD) + ridden_mounts(state, band.id)
+
+
+def ridden_mounts(state: CampaignState, warband: str) -> int:
+    """The mounts a warband's warriors ride, one a warrior (a group's, one a member). From version 4
+    they are members of the warband, as animals are (1.10: they "count towards the maximum number of
+    warriors in your warband, thus increasing warband rating"); version 3 counted none."""
+    if not plays(state, "4"):
+        return 0
+    tables = tables_for(state.options)
+    return sum(f.group_size for f in state.fighters_of(warband)
+               if f.role != HIRED_SWORD and any(is_mount(tables, item) for item in f.equipment))
 
 
 def characteristics(fighter: Fighter) -> rules.Characteristics:
@@ -211,8 +223,9 @@ def _rated_member(role: str, xp: int) -> rules.RatedMember:
 
 
 def rating(state: CampaignState, warband: str) -> int:
-    """5 per member (each of a group), every member's XP, 15 more per monster, and each Hired
-    Sword's rating plus XP; warriors missing the next game still count (2.4)."""
+    """5 per member (each of a group, and each mount ridden from version 4), every member's XP, 15
+    more per monster, and each Hired Sword's rating plus XP; warriors missing the next game still
+    count (2.4)."""
     members: list[rules.RatedMember] = []
     swords: list[rules.RatedHiredSword] = []
     for fighter in state.fighters_of(warband):
@@ -220,6 +233,7 @@ def rating(state: CampaignState, warband: str) -> int:
             swords.append(rules.RatedHiredSword(sword=warrior(state, fighter).type, xp=fighter.xp))
         elif (role := RATED_ROLES.get(fighter.role)) is not None:
             members += [_rated_member(role, fighter.xp)] * fighter.group_size
+    members += [_rated_member("mount", 0)] * ridden_mounts(state, warband)
     return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual",
                                 rating_rules=TABLES.table("warband_rating", state.options),
                                 sword_table=TABLES.table("hired_swords", state.options))

@@ -8,6 +8,7 @@ from typing import Any
 from commands.coreheim import events
 from commands.coreheim import facts
 from commands.coreheim import model
+from commands.coreheim import outcomes
 from commands.coreheim import rules
 from commands.coreheim.commands import (
     Buy,
@@ -21,6 +22,7 @@ from commands.coreheim.phase import PHASE
 from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import Context
+from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
 from projections.battles import out_of_action
@@ -68,6 +70,14 @@ def _base_price(row: Any, item: str, given: int | None) -> tuple[int, str | None
     if given < 0:
         raise BadInput("a price cannot be negative")
     return given, None, 1
+
+
+def _room_for_mounts(state: Any, band: Warband, rider: Fighter, tables: Any) -> None:
+    """A mount is a member of the warband (version 4): one a rider, or one for each of a group."""
+    size, most = model.warband_size(state, band), model.band_list(band, tables)[0].max_size
+    if size + rider.group_size > most:
+        raise RuleViolation(f"{band.name} has {size} members; {plural(rider.group_size, 'mount')} for {rider.name} "
+                            f"would pass its maximum of {most} (mounts count towards it, 1.10)")
 
 
 def sell(cmd: Sell, ctx: Context) -> None:
@@ -160,6 +170,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     each = f" x{members}" if members > 1 else ""
     if total > band.treasury:
         raise RuleViolation(f"{band.name} has {band.treasury} gc; {item}{each} costs {total} gc")
+    if fighter is not None and since(ctx, "4") and model.is_mount(tables, item) and not outcomes.mounts_of(ctx, fighter):
+        _room_for_mounts(state, band, fighter, tables)
     if total:
         ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=f"bought {item}{each}", row=f"equipment:{item}"))
     ctx.emit(ev.ItemGained(warband=band.id, fighter=fighter.id if fighter else None, item=item, reason=f"bought for {price} gc"))
@@ -236,7 +248,13 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
         plans = [rules.Reinforcement(group=g.name, group_xp=g.xp, group_size=g.group_size, recruits=wanted[g.id])
                  for g in groups if wanted[g.id]]
         listing = model.band_list(band, tables)[0]
-        rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=model.warband_size(state, band), tables=tables)
+        size = model.warband_size(state, band)
+        rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=size, tables=tables)
+        riders = sum(wanted[g.id] for g in groups if since(ctx, "4") and outcomes.mounts_of(ctx, g))
+        if riders and size + sum(wanted.values()) + riders > listing.max_size:
+            raise RuleViolation(f"{band.name} has {size} members; {plural(sum(wanted.values()), 'recruit')} and the "
+                                f"{plural(riders, 'mount')} they ride would pass its maximum of {listing.max_size} "
+                                f"(mounts count towards it, 1.10)")
     reinforced = [g for g in groups if wanted.get(g.id)]
     prices = {model.item_id(tables, item, chart=True): price for item, price in cmd.prices.items()}
     gear = {g.id: _recruit_gear(g, prices, ctx) for g in reinforced} if since(ctx, "4") else {}
