@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from commands.coreheim import model
-from commands.coreheim.commands import Buy, Hire, Reinforce
+from commands.coreheim.commands import Buy, Hire, RareSearch, Reinforce, Search
 from commands.shared import ChangeTreasury, GainItem
 from ledger import events as ev
 
@@ -65,6 +65,14 @@ def fill_to(table, members: int) -> None:
                       stats={"M": 4, "A": 1, "W": 1, "T": 0, "WS": 9, "BS": 9, "I": 9, "Ld": 8}))
 
 
+def horses_found_by(table, *heroes: str) -> None:
+    """After a battle, at the market: each hero found a horse (Rare 8+, a 12 rolled)."""
+    table.battle()
+    table.through("search")
+    table.do(Search(warband="Reikland Rats", searches=[RareSearch(hero=hero, item="horse") for hero in heroes]),
+             [6, 6] * len(heroes))
+
+
 @pytest.mark.parametrize(
     "members, fighter, refusal",
     [
@@ -76,6 +84,7 @@ def fill_to(table, members: int) -> None:
 )
 def test_a_mount_bought_for_a_warrior_needs_room_in_the_warband(rats_and_skaven, members, fighter, refusal):
     fill_to(rats_and_skaven, members)
+    horses_found_by(rats_and_skaven, "Gunnar")
     buy = Buy(warband="Reikland Rats", item="horse", fighter=fighter)
     if refusal:
         assert rats_and_skaven.refusal(buy) == refusal
@@ -87,6 +96,7 @@ def test_a_mount_bought_for_a_warrior_needs_room_in_the_warband(rats_and_skaven,
 def test_a_second_mount_or_one_for_the_stash_takes_no_room(rats_and_skaven):
     ride(rats_and_skaven, "Hans")
     fill_to(rats_and_skaven, 15)  # Hans's horse among them: full
+    horses_found_by(rats_and_skaven, "Gunnar", "Hans")
     rats_and_skaven.do(Buy(warband="Reikland Rats", item="horse", fighter="Hans"))
     rats_and_skaven.do(Buy(warband="Reikland Rats", item="horse"))
     assert model.warband_size(rats_and_skaven.state, rats_and_skaven.state.warband("Reikland Rats")) == 15

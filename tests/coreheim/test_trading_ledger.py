@@ -71,18 +71,18 @@ def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven
 
 
 @pytest.mark.parametrize(
-    "item, fighter, price, dice, gold, reason",
+    "item, fighter, gold, reason",
     [
-        ("holy-tome", None, None, [], 40, "sold holy-tome (half of 80 gc)"),
-        ("sword", "Hans", None, [], 3, "sold sword (half of 7 gc)"),  # 3.5 rounds down
-        ("religious-relic", None, None, [4, 5], 7, "sold religious-relic (half of 15 gc)"),  # 15+2D6: half the 15
-        ("crossbow", "Marksmen", None, [], 36, "sold crossbow x3 (half of 25 gc)"),  # 12 for each of 3
+        ("holy-tome", None, 40, "sold holy-tome (half of 80 gc)"),
+        ("sword", "Hans", 3, "sold sword (half of 7 gc)"),  # 3.5 rounds down
+        ("religious-relic", None, 7, "sold religious-relic (half of 15 gc)"),  # 15+2D6: half the 15
+        ("crossbow", "Marksmen", 36, "sold crossbow x3 (half of 25 gc)"),  # 12 for each of 3
     ],
 )
-def test_gear_sells_for_half_its_price_rounded_down(rats_and_skaven, item, fighter, price, dice, gold, reason):
-    rats_and_skaven.do(Buy(warband="Reikland Rats", item=item, fighter=fighter, price=price), dice)
+def test_gear_sells_for_half_its_price_rounded_down(rats_and_skaven, item, fighter, gold, reason):
+    rats_and_skaven.do(GainItem(warband="Reikland Rats", item=item, fighter=fighter))
     trading(rats_and_skaven, "search")
-    events = rats_and_skaven.do(Sell(warband="Reikland Rats", item=item, fighter=fighter, price=price))
+    events = rats_and_skaven.do(Sell(warband="Reikland Rats", item=item, fighter=fighter))
     holder = rats_and_skaven.fighter(fighter).id if fighter else None
     assert events == [
         ev.ItemLost(warband=RATS, fighter=holder, item=item, reason="sold"),
@@ -120,7 +120,7 @@ def test_selling_refusals(rats_and_skaven, sell, message):
 
 
 def test_gear_is_sold_after_the_wyrdstone_and_before_the_rare_items(rats_and_skaven):
-    rats_and_skaven.do(Buy(warband="Reikland Rats", item="holy-tome"))
+    rats_and_skaven.do(GainItem(warband="Reikland Rats", item="holy-tome"))
     trading(rats_and_skaven, "sell-shards")
     sell = Sell(warband="Reikland Rats", item="holy-tome")
     assert rats_and_skaven.refusal(sell) == (
@@ -334,6 +334,51 @@ def test_a_house_rule_price_chart_sets_rarities_and_prices(house_rules):
     with pytest.raises(BadInput) as refused:
         house_rules({"tables": {"price_chart": {"items": [lance, lance]}}})
     assert str(refused.value) == "price_chart: items listed twice: ['lance']"
+
+
+# 1.11 (version 4): "Cannot buy Miscellaneous Equipment until you have fought at least one battle"; "You cannot buy
+# Mounts and Powdermonkeys until you have fought at least one battle"; "Only Heroes can use Miscellaneous Equipment";
+# "A hero can carry only one instance of each type of Miscellaneous Equipment at a time".
+
+
+@pytest.mark.parametrize(
+    "item, name",
+    [("dwarven-ale", "Dwarven Ale"), ("horse", "Horse"), ("powdermonkey", "Powdermonkey"), ("holy-tome", "Holy Tome")],
+)
+def test_miscellaneous_equipment_mounts_and_powdermonkeys_wait_for_the_first_battle(rats_and_skaven, item, name):
+    assert rats_and_skaven.refusal(Buy(warband="Reikland Rats", item=item)) == (
+        f"{name} can be bought only after Reikland Rats's first battle (1.11)"
+    )
+
+
+def test_weapons_and_armour_are_bought_before_the_first_battle(rats_and_skaven):
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="light-armour", fighter="Marksmen"))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="lance", fighter="Hans"))  # a rare one too, unfound
+    assert rats_and_skaven.fighter("Hans").equipment == ["lance"]
+
+
+@pytest.mark.parametrize(
+    "fighter, refusal",
+    [
+        ("Marksmen", "Dwarven Ale is Miscellaneous Equipment, which only heroes use: Marksmen is a henchman "
+                     "(buy it into the stash for a hero)"),
+        ("Hans", "Hans already carries Dwarven Ale: a hero carries one of each Miscellaneous Equipment (1.11)"),
+    ],
+)
+def test_miscellaneous_equipment_is_for_heroes_one_of_each(rats_and_skaven, fighter, refusal):
+    rats_and_skaven.do(GainItem(warband="Reikland Rats", item="dwarven-ale", fighter="Hans"))
+    trading(rats_and_skaven, "upkeep")
+    assert rats_and_skaven.refusal(Buy(warband="Reikland Rats", item="dwarven-ale", fighter=fighter)) == refusal
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="dwarven-ale", fighter="Gunnar"))
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="dwarven-ale"))
+    assert (rats_and_skaven.fighter("Gunnar").equipment, rats_and_skaven.state.warband("Reikland Rats").stash) == (
+        ["dwarven-ale"], ["dwarven-ale"])
+
+
+def test_on_version_3_miscellaneous_equipment_was_bought_by_anyone_at_any_time(rats_and_skaven_v3):
+    rats_and_skaven_v3.do(Buy(warband="Reikland Rats", item="dwarven-ale", fighter="Marksmen"))
+    rats_and_skaven_v3.do(Buy(warband="Reikland Rats", item="dwarven-ale", fighter="Marksmen"))
+    assert rats_and_skaven_v3.fighter("Marksmen").equipment == ["dwarven-ale", "dwarven-ale"]
 
 
 # --- 5. Hired Sword upkeep, after every game ---------------------------------------------------------------------------

@@ -143,6 +143,20 @@ def _known_to_buy(typed: str, row: Any, found: bool) -> None:
                        f"name an item of `campaign coreheim items`, or add it with a house rule's price_chart")
 
 
+def _may_have(row: Any, fighter: Fighter | None, band: Warband, *, fought: bool) -> None:
+    """1.11: Miscellaneous Equipment, Mounts and Powdermonkeys wait for the warband's first battle;
+    only heroes use Miscellaneous Equipment, and a hero carries one of each."""
+    if row.after_first_battle and not fought:
+        raise RuleViolation(f"{row.name} can be bought only after {band.name}'s first battle (1.11)")
+    if not row.miscellaneous or fighter is None:
+        return
+    if fighter.role not in model.HEROES:
+        raise RuleViolation(f"{row.name} is Miscellaneous Equipment, which only heroes use: {fighter.name} is a {fighter.role} "
+                            f"(buy it into the stash for a hero)")
+    if row.id in fighter.equipment:
+        raise RuleViolation(f"{fighter.name} already carries {row.name}: a hero carries one of each Miscellaneous Equipment (1.11)")
+
+
 def buy(cmd: Buy, ctx: Context) -> None:
     """Trading 4: a rare item must have been found this post-game (not at creation); a price with
     dice ("30+2D6") is rolled; a henchman group buys one for each member."""
@@ -157,6 +171,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     found = facts.of(state).warband(band.id).found_after(battle.number) if battle else []
     if chart:
         _known_to_buy(cmd.item, row, item in found)
+    if since(ctx, "4") and row is not None:
+        _may_have(row, fighter, band, fought=battle is not None)
     # From version 2 the price chart gives every item's rarity; an item it does not list was found
     # with the rarity its search gave.
     rare = item in found or (row is not None and row.rarity is not None)

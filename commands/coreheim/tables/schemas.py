@@ -275,6 +275,8 @@ class ChartItem(Data):
     rarity: int | None
     source: str = ""  # the page of the Coreheim rules it comes from
     mount: bool = False  # ridden: kept by the warband whatever befalls its rider (version 3 on)
+    miscellaneous: bool = False  # 1.11's Miscellaneous Equipment: heroes only, one of each a hero (version 4 on)
+    after_first_battle: bool = False  # not bought before the warband's first battle (version 4 on)
 
 
 class PriceChart(Data):
