@@ -72,12 +72,12 @@ def _base_price(row: Any, item: str, given: int | None) -> tuple[int, str | None
     return given, None, 1
 
 
-def _room_for_mounts(state: Any, band: Warband, rider: Fighter, tables: Any) -> None:
-    """A mount is a member of the warband (version 4): one a rider, or one for each of a group."""
+def _room_for_mounts(state: Any, band: Warband, tables: Any, joining: int, who: str) -> None:
+    """Mounts are members of the warband (version 4): `joining` more, mounts among them, must fit."""
     size, most = model.warband_size(state, band), model.band_list(band, tables)[0].max_size
-    if size + rider.group_size > most:
-        raise RuleViolation(f"{band.name} has {size} members; {plural(rider.group_size, 'mount')} for {rider.name} "
-                            f"would pass its maximum of {most} (mounts count towards it, 1.10)")
+    if size + joining > most:
+        raise RuleViolation(f"{band.name} has {size} members; {who} would pass its maximum of {most} "
+                            f"(mounts count towards it, 1.10)")
 
 
 def sell(cmd: Sell, ctx: Context) -> None:
@@ -187,7 +187,7 @@ def buy(cmd: Buy, ctx: Context) -> None:
     if total > band.treasury:
         raise RuleViolation(f"{band.name} has {band.treasury} gc; {item}{each} costs {total} gc")
     if fighter is not None and since(ctx, "4") and model.is_mount(tables, item) and not outcomes.mounts_of(ctx, fighter):
-        _room_for_mounts(state, band, fighter, tables)
+        _room_for_mounts(state, band, tables, fighter.group_size, f"{plural(fighter.group_size, 'mount')} for {fighter.name}")
     if total:
         ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=f"bought {item}{each}", row=f"equipment:{item}"))
     ctx.emit(ev.ItemGained(warband=band.id, fighter=fighter.id if fighter else None, item=item, reason=f"bought for {price} gc"))
@@ -264,13 +264,12 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
         plans = [rules.Reinforcement(group=g.name, group_xp=g.xp, group_size=g.group_size, recruits=wanted[g.id])
                  for g in groups if wanted[g.id]]
         listing = model.band_list(band, tables)[0]
-        size = model.warband_size(state, band)
-        rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=size, tables=tables)
+        rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=model.warband_size(state, band), tables=tables)
         riders = sum(wanted[g.id] for g in groups if since(ctx, "4") and outcomes.mounts_of(ctx, g))
-        if riders and size + sum(wanted.values()) + riders > listing.max_size:
-            raise RuleViolation(f"{band.name} has {size} members; {plural(sum(wanted.values()), 'recruit')} and the "
-                                f"{plural(riders, 'mount')} they ride would pass its maximum of {listing.max_size} "
-                                f"(mounts count towards it, 1.10)")
+        if riders:
+            recruits = sum(wanted.values())
+            _room_for_mounts(state, band, tables, recruits + riders,
+                             f"{plural(recruits, 'recruit')} and the {plural(riders, 'mount')} they ride")
     reinforced = [g for g in groups if wanted.get(g.id)]
     prices = {model.item_id(tables, item, chart=True): price for item, price in cmd.prices.items()}
     gear = {g.id: _recruit_gear(g, prices, ctx) for g in reinforced} if since(ctx, "4") else {}
