@@ -497,26 +497,31 @@ class Ledger(SeedKeeping, PendingDecisions):
                 ev.CommandRecorded(command="void", args={"target": target, "cascade": cascade}, reason=reason),
                 *void_events(target, reason, affected),
             ]
-            again = self._decided_again(campaign_id, records, planned, affected, answers or {}, dice, ask) \
-                if decide_again else []
+            again: list[list[ev.Event]] = []
+            if decide_again:
+                ledger_dice = self.ledger_dice(campaign_id, planned)
+                fresh = dice or ledger_dice
+                fresh.rewind()
+                again = self._decided_again(records, planned, affected, answers or {}, fresh, ask, shuffle_dice=ledger_dice)
+                fresh.finish()
             return Attempt(fold(records), [(events, actor), *((group, actor) for group in again)], refold=True,
                            affected=affected)
 
         return self._write(campaign_id, "voiding", attempt)
 
-    def _decided_again(self, campaign_id: uuid.UUID, records: list[Record], planned: CampaignState,
-                       affected: list[tuple[int, str]], answers: Mapping[str, str], dice: DiceSource | None,
-                       ask: AskChoice | None) -> list[list[ev.Event]]:
-        """The commands of the transactions a cascade voids, decided again in order after the void
-        (each on the state the ones before it leave); those the rules now refuse are left out."""
+    @staticmethod
+    def _decided_again(records: list[Record], planned: CampaignState, affected: list[tuple[int, str]],
+                       answers: Mapping[str, str], fresh: DiceSource, ask: AskChoice | None, *,
+                       shuffle_dice: DiceSource, known: Iterable[str] = ()) -> list[list[ev.Event]]:
+        """The commands of the transactions a cascade voids, decided again in order on `planned` (each
+        on the state the ones before it leave), their recorded dice handed back and `fresh` dice for
+        rolls they newly ask for; those the rules now refuse are left out. `known`: answer keys
+        already taken by a command decided before them (a reroll's)."""
         state = planned.copy()
         ruleset = rulesets.get(state.ruleset)
-        ledger_dice = self.ledger_dice(campaign_id, state)
-        fresh = dice or ledger_dice
-        fresh.rewind()
         by_tx = {group[0].tx: group for group in transactions(records)}
         decided: list[list[ev.Event]] = []
-        known: set[str] = set()  # the keys of the questions they asked or document
+        known = set(known)  # the keys of the questions they asked or document
         for tx, _why in affected:
             group = by_tx[tx]
             opened = group[0].event
@@ -526,7 +531,7 @@ class Ledger(SeedKeeping, PendingDecisions):
                                      draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
                                      disputed_roll=-1, fresh=fresh)
             try:
-                events = decide(ruleset, state, command, dice=handed_back, shuffle_dice=ledger_dice, ask=ask,
+                events = decide(ruleset, state, command, dice=handed_back, shuffle_dice=shuffle_dice, ask=ask,
                                 reason=opened.reason, offered=answers)
             except NeedsDice:
                 raise  # the player gives what it asks for (--dice, --answer) and voids again
@@ -536,7 +541,6 @@ class Ledger(SeedKeeping, PendingDecisions):
             for event in events:
                 evolve(state, event, ruleset.evolve)
             decided.append(events)
-        fresh.finish()
         if unknown := [key for key in answers if key not in known]:
             keys = ", ".join(sorted(known)) or "none: they ask no questions"
             raise BadInput(f"--answer {', '.join(unknown)}: not a question of the transactions decided again "
@@ -586,18 +590,33 @@ class Ledger(SeedKeeping, PendingDecisions):
                 *void_events(target, reason, affected),
             ]
             # The new command follows the void, so it is decided on the state without the voided transactions;
-            # its own rolls are numbered after the void's.
+            # its own rolls are numbered after the void's. A cascade then decides the later transactions
+            # again after it, each with its own recorded dice: only the disputed roll is rolled again.
             command = ruleset.command_from(opened.command, opened.args)
-            command = msgspec.structs.replace(command, answers={**command.answers, **(answers or {})})
+            given = dict(answers or {})
+            if affected:  # --answer serves the later transactions too: one check over them all, at the end
+                offered, answered_now = given, []
+            else:
+                command = msgspec.structs.replace(command, answers={**command.answers, **given})
+                offered, answered_now = None, list(given)
             try:
                 events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, ask=ask,
-                                reason=opened.reason, keep_dice=True, answered_now=list(answers or {}))
+                                reason=opened.reason, keep_dice=True, answered_now=answered_now, offered=offered)
             except Halted as halted:
                 stopped = halted.events(scope(planned, command))
                 return Attempt(fold(records), [(voiding, actor), (stopped, actor)], refold=True,
                                affected=affected, halted=halted)
+            again: list[list[ev.Event]] = []
+            if affected:
+                after = planned.copy()
+                for event in events:
+                    evolve(after, event, ruleset.evolve)
+                known = {*events[0].args.get("answers", {}), *(key for key in given if documents_key(type(command), key))}
+                again = self._decided_again(records, after, affected, given, fresh, ask, shuffle_dice=ledger_dice,
+                                            known=known)
             rerolled.finish()
-            return Attempt(fold(records), [(voiding, actor), (events, actor)], refold=True, affected=affected)
+            return Attempt(fold(records), [(voiding, actor), (events, actor), *((group, actor) for group in again)],
+                           refold=True, affected=affected)
 
         return self._write(campaign_id, "rerolling", attempt)
 

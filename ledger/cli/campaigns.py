@@ -189,7 +189,8 @@ def void(session: Session, ref: str, reason: str, cascade: bool, answers: dict[s
 @writes
 @click.argument("roll")
 @click.option("--reason", required=True, help="Why the roll is disputed.")
-@click.option("--cascade", is_flag=True, help="Also void later transactions that no longer follow.")
+@click.option("--cascade", is_flag=True,
+              help="Also void later transactions that no longer follow, and decide each again after the new roll.")
 @answers_option
 @dice_options
 @pass_session
@@ -197,7 +198,12 @@ def reroll(session: Session, roll: str, reason: str, cascade: bool, dice: DiceCh
     """Void the transaction of a disputed roll (R5) and record its command again with a new roll.
 
     Only the disputed roll is rolled again (--dice or --ledger); the transaction's other rolls are
-    handed back. If the new result asks a question, answer it with --answer KEY=CHOICE."""
+    handed back. If the new result asks a question, answer it with --answer KEY=CHOICE.
+
+    With --cascade, the later transactions the new result unsettles are decided again after it, in
+    order, each with its own recorded dice (new dice only for rolls they newly ask for, from the
+    same --dice or --ledger; --answer for questions they newly ask); one the rules now refuse stays
+    voided."""
     cid, state = session.state()
     outcome = session.ledger.reroll(
         cid, roll, reason=reason, actor=session.actor, dice=dice.source(state), cascade=cascade, answers=answers,

@@ -22,6 +22,7 @@ from commands.coreheim.commands import (
 from commands.coreheim import model
 from commands.coreheim.tables import TABLES
 from commands.shared import Correct, RecordBattle
+from ledger import events as ev
 from ledger import rulesets
 from ledger.decide import TableDice
 from ledger.errors import BadInput, Conflict
@@ -135,17 +136,40 @@ def test_voiding_an_injury_roll_lists_the_later_steps_that_no_longer_follow(rats
     )
 
 
-def test_rerolling_an_injury_roll_re_decides_the_step_and_voids_what_depended_on_it(rats_and_skaven):
+def test_rerolling_an_injury_roll_re_decides_the_step_and_the_steps_that_depended_on_it(rats_and_skaven):
     injuries, experience = injuries_then_experience(rats_and_skaven)
     outcome = rats_and_skaven.ledger.reroll(rats_and_skaven.cid, "R1", reason="the die was cocked", actor="arbiter",
                                             dice=TableDice([5, 5]), cascade=True)
+    # The experience step no longer follows once the injuries are voided; it is decided again after the new roll
     assert [tx for tx, _why in outcome.affected] == [experience]
+    opened = [r.event.command for r in outcome.records if isinstance(r.event, ev.CommandRecorded)]
+    assert opened == ["reroll", "coreheim.injuries", "coreheim.experience"]
     state = rats_and_skaven.state
     hans = state.fighter("Hans")
-    assert (hans.stats["T"], hans.injuries, hans.xp) == (0, [], 0)  # 55 is a Full Recovery; his XP went with the void
-    assert PHASE.next_step(state, state.warband(R)) == "experience"
+    assert (hans.stats["T"], hans.injuries, hans.xp) == (0, [], 1)  # 55 is a Full Recovery; he survived: +1 XP
+    assert PHASE.next_step(state, state.warband(R)) == "sell-shards"  # experience done again; no advance is due
     rats_and_skaven.through("end")
     assert rats_and_skaven.ledger.check(rats_and_skaven.cid)[1] == []
+
+
+def test_a_reroll_rolls_only_the_disputed_die_the_later_steps_keep_theirs(rats_and_skaven):
+    # Given the Rats' exploration (R0: 1, 2, 3) and Hans's injury roll after it (R1: 23, Chest Wound)
+    t = rats_and_skaven
+    t.battle(ooa=["Hans"])
+    t.explore_quietly()
+    t.do(Injuries(warband=R), [2, 3])
+    # When the exploration roll is disputed and rolled again (6, 2, 3) with --cascade
+    outcome = t.ledger.reroll(t.cid, "R0", reason="the dice fell off the table", actor="arbiter",
+                              dice=TableDice([6, 2, 3]), cascade=True)
+    # Then the injuries step, which no longer follows once the exploration is voided, is decided again after
+    # the new exploration with its own dice, a copy of R1: nobody rolls Hans's injury again
+    rolls = [r.event for r in outcome.records if isinstance(r.event, ev.DiceRolled)]
+    assert [(r.purpose, r.faces, r.copy_of) for r in rolls] == [
+        ("exploration of Reikland Rats", [6, 2, 3], None),
+        ("serious injury of Hans", [2, 3], 1),
+    ]
+    assert t.state.fighter("Hans").injuries == ["Chest Wound"]
+    assert t.ledger.check(t.cid)[1] == []
 
 
 # --- house rules: any table replaced at the campaign's start; options checked ---------------------------------
