@@ -131,7 +131,11 @@ def _income(state: CampaignState, warband: str, ask: AskChoice) -> Command:
 
 
 def _learn(state: CampaignState, warband: str, ask: AskChoice) -> Command:
-    fighter = learning_left(state, state.warbands[warband])[0]
+    band = state.warbands[warband]
+    left = learning_left(state, band)
+    if not left:  # looked ahead to (`post-game --list`) before the free attempts that may give a card
+        raise RuleViolation(f"no hero of {band.name} has a Skill or Spell to learn yet")
+    fighter = left[0]
     return Learn(warband=warband, fighter=fighter.id, skill=ask(f"{fighter.name} learns", allowed_to_learn(state, fighter)))
 
 

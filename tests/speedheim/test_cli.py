@@ -119,6 +119,17 @@ def test_status_and_the_guided_post_game(blightmeer):
     assert result.output.splitlines()[-1] == "Post-game sequence complete."
 
 
+def test_the_steps_are_listed_before_any_hero_has_a_card_to_learn_from(blightmeer):
+    # Given a battle with no Incapacitation: learning waits for the free attempts, which may draw a Skill card
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    result = blightmeer("post-game", "Sellswords", "--list")
+    # Then the list shows every step (it failed looking ahead to the learning step: IndexError, exit 70)
+    assert result.exit_code == 0
+    assert [line for line in result.output.splitlines() if line.startswith("[")] == [
+        "[ ] income: Income & Loot", "[ ] promotions: Resolve Promotions", "[ ] scars: Scars and the Blight",
+        "[ ] improvement: Free Improvement Attempts", "[ ] learning: Learn Skills & Spells", "[ ] spend-gold: Spend Gold"]
+
+
 def test_a_card_given_for_a_deck_the_ledger_deals_is_refused_saying_why(campaign):
     """Gunnar's checked stats are at their caps, so whichever cards the ledger deals him need no dice."""
     for args in (["new", "Dealt", "--ruleset", "speedheim"], ["warband", "add", "Sellswords", "--player", "Ann"],
