@@ -223,14 +223,15 @@ class RerollDice(msgspec.Struct):
     Each roll the re-decided command asks for takes the first recorded roll not yet handed back
     with the same expression and purpose, as a copy (`copy_of`); new dice are drawn only for the
     disputed roll and for rolls that were never recorded (the new result asks for them). A
-    recorded roll the command no longer asks for is simply not repeated."""
+    recorded roll the command no longer asks for is simply not repeated. Physical cards are handed
+    back the same way, by deck and purpose."""
 
     rolls: list[ev.DiceRolled]
     draws: list[ev.CardDrawn]
     disputed_roll: int
     fresh: DiceSource
     _used: set[int] = msgspec.field(default_factory=set)
-    _next_card: int = 0
+    _used_cards: set[int] = msgspec.field(default_factory=set)
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
         for index, old in enumerate(self.rolls):
@@ -243,10 +244,12 @@ class RerollDice(msgspec.Struct):
         return self.fresh.faces(roll, expression, die_sides, purpose)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
-        # A physical card drawn is on the table: disputing a die does not draw it again.
-        if self._next_card < len(self.draws) and self.draws[self._next_card].card in candidates:
-            self._next_card += 1
-            return self.draws[self._next_card - 1].card
+        # A physical card drawn is on the table: disputing a die does not draw it again. It goes to the
+        # draw it was drawn for (same deck and purpose), never to another one the new result asks for.
+        for index, old in enumerate(self.draws):
+            if index not in self._used_cards and old.deck == deck and old.purpose == purpose and old.card in candidates:
+                self._used_cards.add(index)
+                return old.card
         return self.fresh.card(deck, purpose, candidates)
 
     def finish(self) -> None:
@@ -255,7 +258,7 @@ class RerollDice(msgspec.Struct):
     def rewind(self) -> None:
         self.fresh.rewind()
         self._used.clear()
-        self._next_card = 0
+        self._used_cards.clear()
 
 
 class NoLedgerDice(msgspec.Struct):

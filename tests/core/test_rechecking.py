@@ -12,8 +12,8 @@ import pytest
 
 from ledger import audit, rechecking
 from ledger import events as ev
-from ledger.decide import Command, recorded_args
-from ledger.deciding import is_redecided, redecide
+from ledger.decide import Command, TableDice, recorded_args
+from ledger.deciding import RerollDice, is_redecided, redecide
 from ledger.fold import apply_record, transactions, void_records, voids_in
 from ledger.records import GENESIS, seal
 from ledger.state import CampaignState, encode_state
@@ -121,3 +121,21 @@ class Gathering(Command, frozen=True, kw_only=True, tag="test.gathering"):
 )
 def test_a_field_added_to_a_command_later_is_recorded_only_when_given(command, recorded):
     assert recorded_args(command) == recorded
+
+
+def drew(card: str, purpose: str) -> ev.CardDrawn:
+    return ev.CardDrawn(deck="improvement", card=card, purpose=purpose, source="table")
+
+
+def test_a_reroll_hands_each_physical_card_back_to_the_draw_it_was_drawn_for():
+    # Given a transaction where Hench drew 10 and 15 (an Advantage) and Cap drew 18 (a Pit Fight)
+    recorded = [drew("10", "Hench: Improvement (advantage)"), drew("15", "Hench: Improvement (advantage)"),
+                drew("18", "Cap: Improvement (pit-fight)")]
+    fresh = TableDice(cards=["07"])
+    rerolled = RerollDice(rolls=[], draws=recorded, disputed_roll=0, fresh=fresh)
+    deck = ["07", "10", "15", "18"]
+    # When the disputed roll means Hench no longer draws: Cap's draw takes his own card, not Hench's first
+    assert rerolled.card("improvement", "Cap: Improvement (pit-fight)", deck) == "18"
+    # and a draw never recorded is a new card from the table
+    assert rerolled.card("improvement", "Hilde: Improvement (free)", deck) == "07"
+    rerolled.finish()
