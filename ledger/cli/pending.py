@@ -46,7 +46,7 @@ def answer(session: Session, answers: tuple[str, ...], decision: str | None, dic
     given = parse_pairs(answers, "answer")
     cid, state = session.state()
     target = _decision(decision)
-    if not given and interactive_ask() is None and target is None and len(state.pending) == 1:
+    if not given and not (dice.text or dice.cards) and interactive_ask() is None and target is None and len(state.pending) == 1:
         tx, waiting = next(iter(state.pending.items()))
         raise BadInput(f"T{tx} waits for: {waiting.prompt}; {ways_out(int(tx), waiting)}")
     source = dice.source(state) if (dice.text or dice.cards) else None
