@@ -70,3 +70,13 @@ def answered_by_options(**options: str) -> Callable[[str], str | None]:
     """`Shell.run`'s `answered_by` for a command whose own options answer its questions (question
     key -> option): `answered_by_options(table="--table")` says "answer with --table CHOICE"."""
     return lambda key: f"answer with {options[key]} CHOICE" if key in options else None
+
+
+def answered_by_pair_options(**options: str) -> Callable[[str], str | None]:
+    """The same for questions keyed KIND:NAME that an option NAME=CHOICE answers:
+    `answered_by_pair_options(recovered="--recovered")` says "answer with --recovered zero=CHOICE"
+    for the key `recovered:zero`."""
+    def how(key: str) -> str | None:
+        kind, colon, name = key.partition(":")
+        return f"answer with {options[kind]} {name}=CHOICE" if colon and kind in options else None
+    return how

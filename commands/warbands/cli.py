@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from commands.kit.cli import DiceChoice, Session, Shell
+from commands.kit.cli import DiceChoice, Session, Shell, answered_by_pair_options
 from ledger.describe import plural
 
 from .handlers import (
@@ -72,7 +72,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @shell.pass_session
     def recovery(session: Session, warband: str, recovered: tuple[str, ...], dice: DiceChoice) -> None:
         """Post-game step 2: Recovery of each unit's casualties (on the campaign's table, or as told)."""
-        shell.run(session, Recovery(warband=warband, recovered=shell.parse_int_pairs(recovered, "--recovered")), dice=dice)
+        shell.run(session, Recovery(warband=warband, recovered=shell.parse_int_pairs(recovered, "--recovered")), dice=dice,
+                  answered_by=answered_by_pair_options(recovered="--recovered"))  # recovery has no --answer
 
     @group.command("injuries")
     @click.argument("warband")
@@ -82,7 +83,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @shell.pass_session
     def injuries(session: Session, warband: str, outcomes: tuple[str, ...], dice: DiceChoice) -> None:
         """Post-game step 3: Injuries of each character removed as a casualty."""
-        shell.run(session, Injuries(warband=warband, outcomes=shell.parse_pairs(outcomes, "--outcome")), dice=dice)
+        shell.run(session, Injuries(warband=warband, outcomes=shell.parse_pairs(outcomes, "--outcome")), dice=dice,
+                  answered_by=answered_by_pair_options(injury="--outcome"))  # injuries has no --answer
 
     @group.command("survival")
     @click.argument("warband")

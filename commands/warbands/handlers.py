@@ -207,9 +207,13 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
 
 
 def _fighter_in(state: CampaignState, warbands: list[str], ref: str) -> Fighter:
-    """A fighter of one of the warbands, by id, name, or WARBAND/NAME."""
+    """A fighter of one of the warbands, by id, name, or WARBAND/NAME (a name with a "/" that does
+    not start with a warband's name is a name)."""
     band_ref, _, name = ref.rpartition("/")
-    bands = [state.warband(band_ref).id] if band_ref else warbands
+    try:
+        bands = [state.warband(band_ref).id] if band_ref else warbands
+    except NotFound:
+        bands, name = warbands, ref
     found = [f for w in bands for f in state.fighters_of(w) if ref.lower() in (f.id, f.name.lower()) or
              name.lower() in (f.id, f.name.lower())]
     if not found:

@@ -226,6 +226,39 @@ def test_ratings_name_each_value_by_the_campaign_battle_it_follows(cli):
         "C: WBR 80 at the start, 80 after battle 2\n"))
 
 
+def test_the_recovery_and_injuries_commands_ask_with_their_own_options(cli):
+    # Given a battle whose casualties the players roll on their own tables (no --answer on these commands)
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "Orcs & Goblins")
+    cli("warbands", "recruit", "Da Boyz", "Boyz", "--points", "6", "--models", "10")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Swordsmen=4", "--down", "Hans")
+    result = cli("warbands", "recovery", "Reiklanders")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: Swordsmen: how many of its 4 casualties recovered?: answer with --recovered swordsmen=CHOICE "
+        "(one of: 0, 1, 2, 3, 4)\n"))
+    assert cli("warbands", "recovery", "Reiklanders", "--recovered", "swordsmen=1").exit_code == 0
+    result = cli("warbands", "injuries", "Reiklanders")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: Hans: what did the injury roll do?: answer with --outcome hans=CHOICE "
+        "(one of: recovered, dead, amnesia, misses-game)\n"))
+    assert cli("warbands", "injuries", "Reiklanders", "--outcome", "hans=recovered").exit_code == 0
+
+
+def test_a_name_with_a_slash_that_names_no_warband_is_a_name_in_a_battle(cli):
+    # WARBAND/NAME names a fighter of both sides' name; "Sw/ords" was taken for warband "Sw" and never found
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    cli("warbands", "recruit", "Reiklanders", "Sw/ords", "--points", "6", "--models", "10")
+    cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "Orcs & Goblins")
+    cli("warbands", "recruit", "Da Boyz", "Boyz", "--points", "6", "--models", "10")
+    result = cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Sw/ords=4")
+    assert result.exit_code == 0, result.output
+    assert "  Reiklanders, battle 1 (draw): casualties Sw/ords 4 of 10; characters down none" in result.output.splitlines()
+
+
 def test_a_guided_post_game_that_reaches_a_wrong_answer_given_ahead_ends_in_an_error(cli):
     """The steps before it are recorded; the answer given for a later one is refused with exit 2, not
     taken for a step still to do (exit 0, which told a script that all went well)."""
