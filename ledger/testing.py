@@ -11,6 +11,7 @@ that record hashes, ledger dice and therefore whole outputs are the same on ever
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -18,7 +19,7 @@ from unittest import mock
 
 from click.testing import CliRunner, Result
 
-from ledger import campaigns, dice
+from ledger import campaigns, dice, rulesets
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.cli import main
@@ -41,13 +42,22 @@ def fixed_clock() -> str:
 
 class LedgerHarness:
     """A fresh campaign of `ruleset` (with these options) in a memory store, started by `actor`,
-    who also does every command. `clock=None` records the real time instead of `FIXED_TIME`."""
+    who also does every command. `clock=None` records the real time instead of `FIXED_TIME`.
+    `version`: the campaign is pinned to this older version of the ruleset, as one started before
+    the newer versions existed is (to show it still decides as it did)."""
 
     def __init__(self, ruleset: str, options: Mapping[str, Any] | None = None, *,
-                 clock: Callable[[], str] | None = fixed_clock, actor: str = "arbiter"):
+                 clock: Callable[[], str] | None = fixed_clock, actor: str = "arbiter", version: str | None = None):
         self.ledger = Ledger(Store("memory://"), clock=clock)
         self.actor = actor
-        self.cid = uuid.UUID(self.ledger.start("Test", ruleset, dict(options or {}), actor).state.campaign_id)
+        newest = rulesets.get(ruleset)
+        if version is not None:
+            rulesets.register(dataclasses.replace(newest, version=version,
+                                                  versions=newest.versions[:newest.versions.index(version) + 1]))
+        try:
+            self.cid = uuid.UUID(self.ledger.start("Test", ruleset, dict(options or {}), actor).state.campaign_id)
+        finally:
+            rulesets.register(newest)
 
     @property
     def state(self) -> CampaignState:

@@ -156,8 +156,12 @@ def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter,
         outcome, kind, row_id = row.outcome, row.kind, f"{table} {roll.value}"
     else:
         choices = OUTCOME_CHOICES if table == "casualty" else DOOM_CHOICES
-        outcome = named if named is not None else ctx.choose(
-            f"{table}:{fighter.id}", f"{fighter.name} rolled {roll.value} on the {table.capitalize()} Table: the outcome", choices)
+        key = f"{table}:{fighter.id}"
+        # From 1.2.0 an answer for the key names the outcome over the command's own: a reroll's
+        # --answer restates what the new roll gave (the one named with the old roll rode along).
+        answered = since(ctx, "1.2.0") and ctx.given(key) is not None
+        outcome = named if named is not None and not answered else ctx.choose(
+            key, f"{fighter.name} rolled {roll.value} on the {table.capitalize()} Table: the outcome", choices)
         kind, row_id = r.outcome_by_name(table, outcome), ""  # type: ignore[arg-type]
     ctx.emit(OutcomeRolled(warband=band.id, fighter=fighter.id, battle=battle.number, table=table, roll=roll.number,
                            result=roll.value, outcome=outcome.strip(), kind=kind, row=row_id))
@@ -208,7 +212,8 @@ def post_game_pass(cmd: PostGamePass, ctx: Context) -> None:
     names = {f.id: f.name for f in members}
     dead = [f.id for f in members if f.status == "dead"]
     bonus = [(_fighter_id(state, band, b.fighter), b.reason) for b in cmd.bonus]
-    emit_awards(ctx, band, r.post_game_awards(outcomes, bonus, names, dead))
+    kept_in = [d.fighter for d in fought(battle, band.id, state) if not d.out_of_action] if since(ctx, "1.2.0") else []
+    emit_awards(ctx, band, r.post_game_awards(outcomes, bonus, names, dead, kept_in))
     finish(ctx, band, battle, "post-game-pass")
 
 

@@ -15,8 +15,10 @@ Readings where the seed is silent:
   what happens at 1 (options, `options.py`).
 - S9 counts the fighters still in the retinue (not dead, captured or retired).
 - Who rolls on the Doom Table is not said: the player names the fighters. A fighter Slain there
-  without having gone Out of Action keeps its "did not go Out of Action" award, made in the battle
-  pass before the tables (E2's order); E5's "it went OOA" reads Slain as a Casualty Table result.
+  without having gone Out of Action loses its "did not go Out of Action" award (E5: "Slain fighters
+  do not receive the Did not go Out of Action award", which only a fighter Slain on the Doom Table
+  ever had): the battle pass made it before the tables (E2's order), so the post-game pass takes
+  it back (version 1.2.0; 1.0.0 and 1.1.0 let it keep it).
 """
 
 from __future__ import annotations
@@ -163,11 +165,14 @@ POST_GAME_XP: dict[str, tuple[int, str]] = {"hardy": (1, "Hardy (Casualty Table)
 
 
 def post_game_awards(outcomes: Sequence[Outcome], bonus: Sequence[tuple[str, str]], names: dict[str, str],
-                     dead: Iterable[str] = ()) -> list[Award]:
+                     dead: Iterable[str] = (), kept_in: Iterable[str] = ()) -> list[Award]:
     """E7: Hardy +1, Miraculous +2, and +1 to each named surviving fighter of a survival-roll or
-    scenario result (`bonus`: fighter id, reason). E5: a Slain fighter gets none of them."""
+    scenario result (`bonus`: fighter id, reason). E5: a Slain fighter gets none of them, and one of
+    `kept_in` (awarded "did not go Out of Action" in the battle pass) Slain since gives it back."""
     slain = {o.fighter for o in outcomes if o.kind == "slain"} | set(dead)
-    awards = []
+    awards = [Award(fighter=fighter, amount=-1, pass_="post-game",
+                    source="E5: Slain, so no 'did not go Out of Action' award (made in the battle pass)")
+              for fighter in kept_in if fighter in slain]
     for outcome in outcomes:
         if outcome.kind in POST_GAME_XP and outcome.fighter not in slain:
             amount, source = POST_GAME_XP[outcome.kind]

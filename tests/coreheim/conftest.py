@@ -13,7 +13,6 @@ The usual warbands (stats are v10 targets: WS 8 means 8+):
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +32,6 @@ from commands.coreheim.commands import (
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle
 from ledger import events as ev
-from ledger import rulesets
 from ledger.testing import LedgerHarness
 
 HUMAN = {"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7}
@@ -43,16 +41,7 @@ SKAVEN = {"M": 5, "A": 1, "W": 1, "T": 0, "WS": 7, "BS": 8, "I": 6, "Ld": 7}
 class Table(LedgerHarness):
     def __init__(self, options: dict[str, Any] | None = None, *, version: str | None = None):
         """A campaign on the newest rules, or pinned to an older `version` as one recorded then is."""
-        if version is None:
-            super().__init__("coreheim", options)
-            return
-        newest = rulesets.get("coreheim")
-        rulesets.register(dataclasses.replace(newest, version=version,
-                                              versions=newest.versions[:newest.versions.index(version) + 1]))
-        try:
-            super().__init__("coreheim", options)
-        finally:
-            rulesets.register(newest)
+        super().__init__("coreheim", options, version=version)
 
     def fighter(self, name: str):
         return self.state.fighter(name)

@@ -21,8 +21,8 @@ from ledger.testing import CampaignRunner, LedgerHarness
 
 
 class Retinues(LedgerHarness):
-    def __init__(self, options: Mapping[str, Any] | None = None):
-        super().__init__("retinue", options)
+    def __init__(self, options: Mapping[str, Any] | None = None, *, version: str | None = None):
+        super().__init__("retinue", options, version=version)
         self.do(EnlistWarband(name="Hawks", player="Ann"))
         self.do(EnlistWarband(name="Wolves", player="Bob"))
         self.recruit("Hawks", "Kestrel", ancestry="Vampire", archetype="Warrior", domain="Blood", leader=True)

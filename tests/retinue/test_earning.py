@@ -6,9 +6,13 @@ from __future__ import annotations
 import pytest
 
 from commands.retinue import rules as r
+from commands.retinue.events import outcomes_of
 from commands.retinue.commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
 from ledger import events as ev
+from ledger.decide import TableDice
 from ledger.errors import Conflict
+
+from .conftest import Retinues
 
 # --- E1: a bank per fighter ----------------------------------------------------------------------
 
@@ -142,6 +146,30 @@ def test_E5_a_slain_fighter_gets_no_hardy_miraculous_or_other_post_game_xp(game)
     assert game.awards(game.do(PostGamePass(warband="Hawks"))) == []
 
 
+def test_E5_a_fighter_slain_on_the_doom_table_gives_back_its_did_not_go_out_of_action_award(game):
+    """"Slain fighters do not receive the Did not go Out of Action award": Kestrel never went Out of
+    Action (+1 in the battle pass, before the tables) and is Slain on the Doom Table."""
+    game.battle(took_out=[("Kestrel", "Grim")])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks"))
+    game.do(Doom(warband="Hawks", fighters=["Kestrel"], outcomes={"Kestrel": "Slain"}), [1, 1])
+    assert game.awards(game.do(PostGamePass(warband="Hawks"))) == [
+        ("Kestrel", -1, "post-game pass: E5: Slain, so no 'did not go Out of Action' award (made in the battle pass)")]
+    assert (game.fighter("Kestrel").status, game.fighter("Kestrel").xp) == ("dead", 1)  # Grim's +1 kept
+
+
+def test_E5_on_1_1_0_a_fighter_slain_on_the_doom_table_kept_its_did_not_go_out_of_action_award():
+    game = Retinues(version="1.1.0")
+    game.battle(took_out=[("Kestrel", "Grim")])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks"))
+    game.do(Doom(warband="Hawks", fighters=["Kestrel"], outcomes={"Kestrel": "Slain"}), [1, 1])
+    assert game.awards(game.do(PostGamePass(warband="Hawks"))) == []
+    assert game.fighter("Kestrel").xp == 2
+
+
 # --- E6: the scenario pass -----------------------------------------------------------------------
 
 
@@ -202,6 +230,30 @@ def test_E7_hardy_is_a_casualty_result_and_miraculous_a_doom_result(game):
 
 
 # --- undo: a disputed Casualty roll --------------------------------------------------------------
+
+
+def rerolled_casualty(game, answers: dict[str, str]) -> None:
+    """Finch, Out of Action, is named Slain with a 1 on the Casualty Table; the 1 is disputed and rolled again: 6."""
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks", outcomes={"Finch": "Slain"}), [1])
+    game.ledger.reroll(game.cid, "R0", reason="the die fell off the table", actor="arbiter", dice=TableDice([6]),
+                       answers=answers)
+
+
+def test_a_rerolled_casualty_die_takes_the_outcome_its_answer_names(game):
+    # A3 "by-name": the player reads the new roll's outcome, and says it (the old one rode along with the new die)
+    rerolled_casualty(game, {"casualty:finch": "Hardy"})
+    assert game.fighter("Finch").status == "active"
+    assert [o.outcome for o in outcomes_of(game.state, "hawks", 1)] == ["Hardy"]
+    assert game.ledger.check(game.cid)[1] == []
+
+
+def test_on_1_1_0_a_rerolled_casualty_die_kept_the_outcome_named_with_the_old_one():
+    game = Retinues(version="1.1.0")
+    rerolled_casualty(game, {"casualty:finch": "Hardy"})
+    assert [o.outcome for o in outcomes_of(game.state, "hawks", 1)] == ["Slain"]
 
 
 def test_voiding_the_casualty_roll_that_slew_a_fighter_brings_it_back_and_later_steps_are_re_checked(game):
