@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from commands.kit import Options, Phase, option_defaults, options_of
 from commands.kit import check_options as checked_options
+from commands.kit.versions import plays
 from commands.shared import slug
 from ledger import events as ev
 from ledger.errors import RuleViolation
@@ -80,12 +81,44 @@ def model_of(state: CampaignState, fighter: Fighter) -> str:
     return events.model_facts(state, fighter.id).model or fighter.role
 
 
+def listed_spelling(model: str, tables: TrenchCrusadeTables) -> str:
+    """The name a model list (non-promotable, Limited Potential) gives a model typed in the singular
+    or the plural of it ("Ecclesiastic Prisoner" for "Ecclesiastic Prisoners", "Homunculus" for
+    "Homunculi", "Communicants" for "Communicant"); any other name as typed."""
+    typed = model.casefold()
+    for row in (*tables.non_promotable.rows, *tables.limited_potential.rows):
+        for name in (row.model, *row.aliases) if row.model else ():
+            if typed in _number_variants(name.casefold()):
+                return row.model
+    return model
+
+
+def _number_variants(name: str) -> set[str]:
+    """The name, and the name with one of its words turned from plural to singular or back."""
+    words = name.split()
+    variants = {name}
+    for index, word in enumerate(words):
+        if word.endswith("i"):
+            other = word[:-1] + "us"
+        elif word.endswith("us"):
+            other = word[:-2] + "i"
+        elif word.endswith("s"):
+            other = word[:-1]
+        else:
+            other = word + "s"
+        variants.add(" ".join([*words[:index], other, *words[index + 1:]]))
+    return variants
+
+
 def rules_fighter(state: CampaignState, fighter: Fighter, tables: TrenchCrusadeTables) -> rules.Fighter:
     facts = events.model_facts(state, fighter.id)
+    model = model_of(state, fighter)
     return rules.Fighter(
         fighter_id=fighter.id,
         name=fighter.name,
-        model=model_of(state, fighter),
+        # From 1.2.0 a model the lists name in the other number is theirs: typed singular for one
+        # model, "Ecclesiastic Prisoner" was promoted as a model the list did not know.
+        model=listed_spelling(model, tables) if plays(state, "1.2.0") else model,
         keywords=frozenset(fighter.keywords),
         xp=fighter.xp,
         skills=frozenset(fighter.skills),

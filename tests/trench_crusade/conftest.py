@@ -37,8 +37,8 @@ from ledger.testing import CampaignRunner, LedgerHarness
 
 
 class Table(LedgerHarness):
-    def __init__(self, options: dict[str, Any]):
-        super().__init__("trench-crusade", options)
+    def __init__(self, options: dict[str, Any], *, version: str | None = None):
+        super().__init__("trench-crusade", options, version=version)
 
     # --- the usual campaign -------------------------------------------------------------------
 

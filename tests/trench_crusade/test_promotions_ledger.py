@@ -21,6 +21,8 @@ from commands.trench_crusade import events as tc
 from commands.trench_crusade.commands import Experience, Promotions, Recruit, Trauma
 from ledger import events as ev
 
+from .conftest import Table
+
 EXCLUDED = [
     tc.Excluded(fighter="gaius", reason="already ELITE"),
     tc.Excluded(fighter="carl", reason="Ecclesiastic Prisoners cannot be Promoted", row="trench-pilgrims/ecclesiastic-prisoners"),
@@ -81,6 +83,28 @@ POOL_CASES = [
         id="no deeds: 1 die; Anna may have none while no one has a 3rd",
     ),
 ]
+
+
+@pytest.mark.parametrize("model", ["Ecclesiastic Prisoner", "ecclesiastic prisoners"])
+def test_a_model_of_the_cannot_be_promoted_list_in_another_spelling_gets_no_dice(table, model):
+    # "The following models cannot be Promoted": one Ecclesiastic Prisoner, typed in the singular (1.2.0)
+    table.pilgrims(troops=["Anna"])
+    table.do(Recruit(warband="Pilgrims", name="Cato", model=model, paid=False))
+    table.legion()
+    table.battle(deeds={"Anna": ["good-hunting"]})
+    table.do(Trauma(warband="Pilgrims"))
+    assert table.refusal(Promotions(warband="Pilgrims", assign={"Cato": 1, "Anna": 1}), [6, 6]) == (
+        "Cato cannot take Promotion Dice: Ecclesiastic Prisoners cannot be Promoted")
+
+
+def test_on_1_1_0_a_model_typed_in_the_singular_was_promoted():
+    table = Table({}, version="1.1.0")
+    table.pilgrims(troops=[])
+    table.do(Recruit(warband="Pilgrims", name="Cato", model="Ecclesiastic Prisoner", paid=False))
+    table.legion()
+    table.battle()
+    table.do(Trauma(warband="Pilgrims"))
+    assert promoted("cato") == table.do(Promotions(warband="Pilgrims", assign={"Cato": 1}), [6])[-3:-1]
 
 
 @pytest.mark.parametrize(("deeds", "promotions", "dice", "then"), POOL_CASES)

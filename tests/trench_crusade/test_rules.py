@@ -37,6 +37,7 @@ from commands.trench_crusade.rules import (
     validate_roll_order,
 )
 from commands.kit import MoreDice, Rolled
+from commands.trench_crusade.model import listed_spelling
 from commands.trench_crusade.tables import TABLES as TRENCH_TABLES
 from ledger.errors import BadInput
 
@@ -785,3 +786,19 @@ def test_valid_battle_record_and_its_glory():
 def test_battle_record_refused(bad, message):
     with pytest.raises(TrenchCrusadeRuleError, match=message):
         validate_battle_record(bad, ROSTER, TABLES)
+
+
+@pytest.mark.parametrize(
+    "typed, listed",
+    [
+        ("Ecclesiastic Prisoner", "Ecclesiastic Prisoners"),
+        ("Hound of the Black Grail", "Hounds of the Black Grail"),
+        ("yoke fiend", "Yoke Fiends"),
+        ("Homunculus", "Homunculi"),  # Limited Potential: at most 7 XP
+        ("Communicants", "Communicant"),
+        ("Winged Thralls", "Fly Thralls"),  # an alias, in the plural
+        ("Trench Pilgrim", "Trench Pilgrim"),  # on no list: as typed
+    ],
+)
+def test_a_model_typed_in_the_other_number_is_the_model_the_lists_name(typed, listed):
+    assert listed_spelling(typed, TRENCH_TABLES.defaults) == listed
