@@ -64,8 +64,8 @@ HANDLERS = {
 RULESET = register(
     Ruleset(
         id=ID,
-        version="2",
-        versions=("1", "2"),
+        version="3",
+        versions=("1", "2", "3"),
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

@@ -27,6 +27,7 @@ from commands.kit.versions import plays
 from commands.shared import RecordBattle, RecruitFighter, battle_record, enemy_id, recruit_fighter, slug
 from ledger import events as ev
 from ledger.decide import Command, Context
+from ledger.describe import fighter_name
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
@@ -38,6 +39,11 @@ from .tables import TABLES, SpeedheimTables
 
 HERO_ROLES, ROLES = ("leader", "hero"), ("leader", "hero", "henchman")
 ANIMAL_OR_LARGE = ("Animal", "Large")
+STATS = ("Mov", "Mel", "Rgd", "Def", "Agi", "Mrl", "Atk", "Wnd", "Inj", "Prc")
+# The special rules the rules read by name: from version 3 one typed in another case is recorded as
+# the rules spell it ("animal" was no Animal, so it promoted on a Leader card).
+KNOWN_KEYWORDS = ("Leader", "Animal", "Large", "Undead", "Berserker", "Fear", "Hatred", "Blighted", "Deathtouched",
+                  "Pit Fighter")
 DECK = "improvement"
 HERO_READS = {"": "no hero half", "Wnd": "+1 Wnd", "Atk": "+1 Atk", "Prc": "+1 Prc", "Inj": "+1 Inj", "Skill": "Skill/Spell",
               "Def": "Def (roll under)", "Mel/Rgd": "Mel/Rgd (roll under)", "Agi": "Agi (roll under)", "Mrl": "Mrl (roll under)"}
@@ -314,19 +320,40 @@ def henchman_draw(ctx: Context, band: Warband, fighter: Fighter, victim_kind: st
 # --- handlers ---------------------------------------------------------------------------------------------
 
 
+def spelled_as_the_rules(ctx: Context, stats: Mapping[str, int], *, negative: bool) -> dict[str, int]:
+    """Stats by the rules' names whatever the case typed, from version 3; an unknown one (or, unless
+    `negative`, a value below 0) is refused. Version 2 took any name and value as typed."""
+    if not plays(ctx.state, "3"):
+        return dict(stats)
+    known = {stat.casefold(): stat for stat in STATS}
+    unknown = [name for name in stats if name.casefold() not in known]
+    if unknown:
+        raise BadInput(f"{', '.join(unknown)}: not a Speedheim stat ({' '.join(STATS)})")
+    spelled = {known[name.casefold()]: value for name, value in stats.items()}
+    if len(spelled) < len(stats):
+        raise BadInput(f"a stat is given twice: {', '.join(stats)}")
+    if not negative and (below := [f"{name}={value}" for name, value in spelled.items() if value < 0]):
+        raise BadInput(f"{', '.join(below)}: a stat is 0 or more (leave a '-' stat out)")
+    return spelled
+
+
 def recruit(cmd: Recruit, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     if cmd.role not in ROLES:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
-    if "Large" in cmd.keywords and ctx.state.latest_battle(band.id) is None:
+    stats, keywords = spelled_as_the_rules(ctx, cmd.stats, negative=False), list(cmd.keywords)
+    if plays(ctx.state, "3"):
+        known = {keyword.casefold(): keyword for keyword in KNOWN_KEYWORDS}
+        keywords = [known.get(keyword.casefold(), keyword) for keyword in keywords]
+    if "Large" in keywords and ctx.state.latest_battle(band.id) is None:
         raise RuleViolation(f"{band.name} cannot buy a Large unit at warband creation: only after its first game")
     if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
         raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
     unknown = [t for t in cmd.skill_types if t not in tables_for(ctx.state).skills.skills]
     if unknown:
         raise BadInput(f"no Skill type {', '.join(unknown)} (types: {', '.join(tables_for(ctx.state).skills.skills)})")
-    recruit_fighter(RecruitFighter(warband=band.id, name=cmd.name, role=cmd.role, stats=cmd.stats,
-                                   keywords=cmd.keywords, equipment=cmd.equipment, cost=cmd.cost, paid=cmd.paid), ctx)
+    recruit_fighter(RecruitFighter(warband=band.id, name=cmd.name, role=cmd.role, stats=stats,
+                                   keywords=keywords, equipment=cmd.equipment, cost=cmd.cost, paid=cmd.paid), ctx)
     if cmd.skill_types:
         fighter = ctx.state.fighter(cmd.name, band.id)
         ctx.emit(se.SkillTypes(warband=band.id, fighter=fighter.id, types=list(cmd.skill_types)))
@@ -335,7 +362,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
 def set_modifiers(cmd: SetModifiers, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     fighter = member(ctx.state, band, cmd.fighter)
-    ctx.emit(se.Modifiers(warband=band.id, fighter=fighter.id, modifiers=dict(cmd.modifiers)))
+    modifiers = spelled_as_the_rules(ctx, cmd.modifiers, negative=True)
+    ctx.emit(se.Modifiers(warband=band.id, fighter=fighter.id, modifiers=modifiers))
 
 
 def incapacitation(ctx: Context, battle: int, participants: list[str], entry: Incap) -> None:
@@ -413,6 +441,11 @@ def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
     for entry in cmd.incapacitations:
         incapacitation(ctx, battle, participants, entry)
     entries = se.incapacitations(ctx.state, battle)
+    if plays(state, "3"):  # a unit that did not fight neither Incapacitated nor was Incapacitated (v2 took both)
+        for e in entries:
+            for unit, did in ((e.fighter, f"Incapacitated {fighter_name(state, e.victim)}"), (e.victim, "was Incapacitated")):
+                if unit in absent:
+                    raise RuleViolation(f"{state.fighters[unit].name} is --absent, yet {did} in this battle")
     took_out: dict[str, list[str]] = {}
     for e in entries:
         if e.fighter:

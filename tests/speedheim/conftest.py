@@ -26,8 +26,8 @@ INFANTRY = {"Mov": 6, "Mel": 14, "Rgd": 14, "Def": 18, "Agi": 10, "Mrl": 10, "At
 
 
 class Table(LedgerHarness):
-    def __init__(self, options: dict[str, Any]):
-        super().__init__("speedheim", {"decks": "physical", **options})
+    def __init__(self, options: dict[str, Any], *, version: str | None = None):
+        super().__init__("speedheim", {"decks": "physical", **options}, version=version)
 
     def do(self, command: Command, dice: Sequence[int] = (), cards: Sequence[str] = ()) -> list[ev.Event]:
         outcome = self.ledger.execute(self.cid, command, actor=self.actor, dice=TableDice(list(dice), cards=list(cards)))
