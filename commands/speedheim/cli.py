@@ -51,8 +51,8 @@ def register_commands(group: click.Group, shell: Any) -> None:
     pass_session, run, dice_options, answers_option = shell.pass_session, shell.run, shell.dice_options, shell.answers_option
     emit_json, parse_int_pairs = shell.emit_json, shell.parse_int_pairs
 
-    def stats_of(pairs: tuple[str, ...]) -> dict[str, int]:
-        return parse_int_pairs([p for text in pairs for p in text.split(",") if p], "--stats")
+    def stats_of(pairs: tuple[str, ...], given_as: str = "--stats") -> dict[str, int]:
+        return parse_int_pairs([p for text in pairs for p in text.split(",") if p], given_as)
 
     @group.command("recruit")
     @click.argument("warband")
@@ -78,7 +78,7 @@ def register_commands(group: click.Group, shell: Any) -> None:
     @pass_session
     def modifiers(session: Any, warband: str, fighter: str, modifiers: tuple[str, ...]) -> None:
         """Set FIGHTER's equipment MODIFIERS (STAT=N …), read by a check under check_against=modified."""
-        run(session, h.SetModifiers(warband=warband, fighter=fighter, modifiers=stats_of(modifiers)))
+        run(session, h.SetModifiers(warband=warband, fighter=fighter, modifiers=stats_of(modifiers, "MODIFIERS")))
 
     @group.command("incapacitate")
     @click.argument("warband")
