@@ -8,6 +8,8 @@ the guided post-game offers them before its last step. Every refusal of the rule
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import msgspec
 
 from commands.kit import refusing, since
@@ -66,6 +68,17 @@ def is_leader(fighter: Fighter) -> bool:
 # --- handlers -----------------------------------------------------------------------------------
 
 
+def spelled(name: str | None, known: Iterable[str], unknown: str) -> str | None:
+    """The data's own spelling of `name` whatever its case (None stays None); `unknown` refuses one
+    the data does not have."""
+    if name is None:
+        return None
+    found = next((k for k in known if k.casefold() == name.casefold()), None)
+    if found is None:
+        raise BadInput(unknown)
+    return found
+
+
 def recruit(cmd: Recruit, ctx: Context) -> None:
     """A fighter with its ancestry, archetype and domain as keywords (S4, S5, S7, S8 read them);
     S9's limits apply at recruitment too."""
@@ -73,22 +86,22 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     if not cmd.name.strip() or cmd.cost < 0:
         raise BadInput("a fighter needs a name, and a cost of 0 or more")
-    for kind, name, known in (("ancestry", cmd.ancestry, data.ancestries), ("archetype", cmd.archetype, data.archetypes),
-                              ("domain", cmd.domain, data.domains)):
-        if name is not None and name not in known:
-            raise BadInput(f"no {kind} '{name}' in this campaign's data ({', '.join(known)})")
-    unknown = sorted(set(cmd.stats) - set(ATTRIBUTES))
-    if unknown:
-        raise BadInput(f"no attribute {', '.join(unknown)} (attributes: {', '.join(ATTRIBUTES)})")
-    ancestry = data.ancestries[cmd.ancestry]
-    stats = {a: cmd.stats.get(a, ancestry.baselines[a]) for a in ATTRIBUTES}
+    ancestry_name, archetype, domain = (
+        spelled(name, known, f"no {kind} '{name}' in this campaign's data ({', '.join(known)})")
+        for kind, name, known in (("ancestry", cmd.ancestry, data.ancestries), ("archetype", cmd.archetype, data.archetypes),
+                                  ("domain", cmd.domain, data.domains)))
+    given = {spelled(a, ATTRIBUTES, f"no attribute {a} (attributes: {', '.join(ATTRIBUTES)})"): v for a, v in cmd.stats.items()}
+    ancestry = data.ancestries[ancestry_name]
+    stats = {a: given.get(a, ancestry.baselines[a]) for a in ATTRIBUTES}
     out_of_range = [f"{a} {v}" for a, v in stats.items() if not 1 <= v <= 6]
     if out_of_range:
         raise RuleViolation(f"S6: attributes run from 1 to 6, not {', '.join(out_of_range)}")
-    keywords = list(dict.fromkeys([cmd.ancestry, *ancestry.keywords, *filter(None, (cmd.archetype, cmd.domain)),
-                                   *cmd.keywords]))
+    keywords = list(dict.fromkeys([ancestry_name, *ancestry.keywords, *filter(None, (archetype, domain)), *cmd.keywords]))
     if any(f.name.casefold() == cmd.name.strip().casefold() for f in ctx.state.fighters_of(band.id)):
         raise RuleViolation(f"{band.name} already has a fighter called {cmd.name}")
+    leads = cmd.leader or "leader" in {k.casefold() for k in keywords}
+    if since(ctx, "1.2.0") and leads and (leader := next((f for f in ctx.state.fighters_of(band.id) if is_leader(f)), None)):
+        raise RuleViolation(f"{band.name} is led by {leader.name}: a retinue has one Leader (\"the enemy Leader\", E3)")
     newcomer = r.Fighter(id="", name=cmd.name.strip(), stats=stats, keywords=tuple(keywords))
     r.check_caster_limits([rules_fighter(f) for f in ctx.state.fighters_of(band.id)] + [newcomer])
     if cmd.paid and cmd.cost > band.treasury:
@@ -225,13 +238,18 @@ def buy(cmd: Buy, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     fighter = rules_fighter(active_fighter(state, cmd.fighter, band.id))
     bought = r.advancement(cmd.advancement)
+    if since(ctx, "1.2.0"):
+        _for_this_advancement(cmd, bought)
+    reduce = spelled(cmd.reduce, ATTRIBUTES, f"--reduce {cmd.reduce}: not an attribute ({', '.join(ATTRIBUTES)})")
     applied: list[ev.Event] = []
     if bought.attribute is not None:
         owed = r.reduction_owed(fighter, bought.attribute, data, options.baseline_excess)
         applied.append(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=bought.attribute, delta=1,
                                       reason=f"advancement: {bought.label}"))
         if owed:
-            named = cmd.reduce or ctx.choose(
+            if reduce is None:
+                r.check_affordable(fighter, bought)  # the shortfall first: no question for what cannot be paid
+            named = reduce or ctx.choose(
                 "reduce", f"{fighter.name}'s {bought.attribute} goes beyond its ancestry baseline + 1: reduce which attribute?",
                 r.reducible(fighter, bought.attribute, options.reduce_at_one) or [a for a in ATTRIBUTES if a != bought.attribute])
             delta = r.reduction(fighter, bought.attribute, named, owed, options.reduce_at_one)
@@ -243,10 +261,12 @@ def buy(cmd: Buy, ctx: Context) -> None:
             else:
                 applied.append(ev.NoteRecorded(text=f"{why}; {fighter.name}'s {named} is already 1: no effect (A2)",
                                                warband=band.id, fighter=fighter.id))
-        elif cmd.reduce is not None:
+        elif reduce is not None:
             raise BadInput(f"S7: {bought.label} stays within {fighter.name}'s ancestry baseline + 1: nothing to reduce")
     elif bought.id == "caster":
         domain = r.check_caster(fighter, [rules_fighter(f) for f in state.fighters_of(band.id)], data)
+        if cmd.spell is None:
+            r.check_affordable(fighter, bought)
         spell = cmd.spell or ctx.choose("spell", f"{fighter.name}'s spell from the {domain} Domain", data.domains[domain].spells)
         r.check_spell(domain, spell, data)
         applied.append(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=r.CASTER, reason="advancement: Caster"))
@@ -267,6 +287,16 @@ def buy(cmd: Buy, ctx: Context) -> None:
     cost = r.check_affordable(fighter, bought)
     surcharge = f" ({bought.cost} + {r.VAMPIRE_SURCHARGE} for a Vampire)" if cost != bought.cost else ""
     ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=cost, on=f"{bought.label}{surcharge}"), *applied)
+
+
+def _for_this_advancement(cmd: Buy, bought: r.Advancement) -> None:
+    """1.2.0: an option the advancement bought does not read is refused, not dropped (`M --feat Tough`
+    spent 10 XP on M +1: a slip in ADVANCEMENT bought something else)."""
+    reads = {"--feat": bought.id in ("feat", "feat-outside"), "--reduce": bought.attribute is not None,
+             "--spell": bought.id == "caster"}
+    given = {"--feat": cmd.feat, "--reduce": cmd.reduce, "--spell": cmd.spell}
+    if stray := [option for option, value in given.items() if value is not None and not reads[option]]:
+        raise BadInput(f"{', '.join(stray)}: not read when buying {bought.label}")
 
 
 def refuse_bare_xp_and_recruits(cmd: Command, ctx: Context) -> None:

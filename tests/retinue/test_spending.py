@@ -12,7 +12,7 @@ from commands.retinue.commands import Buy, Recruit
 from commands.shared import Correct
 from ledger import events as ev
 
-from .conftest import stats_of
+from .conftest import Retinues, stats_of
 
 ATTRIBUTE_COSTS = [("Wi", 6), ("Sa", 6), ("Mt", 7), ("Sk", 7), ("W", 8), ("M", 10), ("Df", 11), ("CC", 12), ("RC", 12)]
 
@@ -299,3 +299,53 @@ def test_S9_at_recruitment_no_caster_joins_a_retinue_with_a_mortal_nor_a_mortal_
     game.recruit("Wolves", "Moth", ancestry="Human", keywords=["Caster"])
     assert game.refusal(Recruit(warband="Wolves", name="Serf", ancestry="Thrall")) == (
         "S9: Serf has the Mortal keyword, so no fighter of the retinue may have Caster")
+
+
+# --- what a purchase reads (1.2.0), and names whatever their case ----------------------------------
+
+
+@pytest.mark.parametrize(("advancement", "choice", "refusal"), [
+    ("M", {"feat": "Tough"}, "--feat: not read when buying M +1"),
+    ("feat", {"feat": "Tough", "reduce": "Mt"}, "--reduce: not read when buying Feat"),
+    ("caster", {"spell": "Gust", "feat": "Tough"}, "--feat: not read when buying Caster"),
+])
+def test_an_option_the_advancement_does_not_read_is_refused_not_dropped(game, advancement, choice, refusal):
+    """`buy Finch M --feat Tough` spent 10 XP on M +1: a slip in ADVANCEMENT bought something else."""
+    game.xp("Wren", 20)
+    assert game.buy_refused("Wren", advancement, **choice) == refusal
+
+
+def test_on_1_1_0_an_option_the_advancement_does_not_read_was_dropped():
+    game = Retinues(version="1.1.0")
+    game.xp("Finch", 10)
+    assert spent(game.buy("Finch", "M", feat="Tough")) == [(10, "M +1")]
+
+
+def test_a_fighter_who_cannot_pay_is_told_the_shortfall_not_asked_what_to_reduce(game):
+    game.xp("Wren", 5)  # Sa +1 costs 6, and Sa 5 would be beyond the Human baseline 2 + 1: a reduction is owed
+    assert game.refusal(Buy(warband="Hawks", fighter="Wren", advancement="Sa")) == "S1: Wren has 5 XP; Sa +1 costs 6: 1 XP short"
+
+
+def test_an_attribute_to_reduce_is_named_whatever_its_case(game):
+    game.xp("Wren", 6)
+    events = game.buy("Wren", "Sa", reduce="mt")
+    assert [(e.stat, e.delta) for e in events if isinstance(e, ev.StatChanged)] == [("Sa", 1), ("Mt", -1)]
+
+
+def test_a_recruit_s_ancestry_archetype_domain_and_attributes_are_named_whatever_their_case(game):
+    game.do(Recruit(warband="Hawks", name="Plover", ancestry="human", archetype="scout", stats={"wi": 4}))
+    plover = game.fighter("Plover")
+    assert (plover.keywords[:2], plover.stats["Wi"]) == (["Human", "Scout"], 4)
+
+
+def test_a_retinue_has_one_leader(game):
+    """E3 "Put the enemy Leader Out of Action … +2": a retinue's Leader is one fighter."""
+    for second in (dict(leader=True), dict(keywords=["leader"])):
+        assert game.refusal(Recruit(warband="Hawks", name="Plover", ancestry="Human", **second)) == (
+            'Hawks is led by Kestrel: a retinue has one Leader ("the enemy Leader", E3)')
+
+
+def test_on_1_1_0_a_second_leader_was_recruited():
+    game = Retinues(version="1.1.0")
+    game.do(Recruit(warband="Hawks", name="Plover", ancestry="Human", leader=True))
+    assert game.fighter("Plover").role == "leader"
