@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from commands.kit.cli import DiceChoice, Session, Shell, answered_by_options
+from ledger.describe import plural
 from ledger.errors import BadInput
 from projections.battles import deeds_for
 
@@ -269,7 +270,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             emit_json(shown)
             return
         click.echo(f"{shown['warband']} ({shown['faction']})  ducats {shown['ducats']}  Glory {shown['glory']}")
-        click.echo(f"Promotion streak: {shown['promotion_streak']} dice in a row without a Promotion")
+        click.echo(f"Promotion streak: {plural(shown['promotion_streak'], 'die')} in a row without a Promotion")
         for section, title in (("elite", f"ELITE models ({len(shown['elite'])} of 6)"), ("troops", "Troops")):
             click.echo(f"{title}:")
             for model in shown[section]:

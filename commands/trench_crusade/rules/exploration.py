@@ -58,7 +58,7 @@ def resolve_exploration(
     stage = exploration_stage(games_played, tables)
     if table not in stage.tables:
         raise TrenchCrusadeRuleError(
-            f"after {games_played} games the warband explores the "
+            f"after {games_played} {'game' if games_played == 1 else 'games'} the warband explores the "
             f"{' or '.join(stage.tables)} table, not {table}"
         )
     if final_roll < 0:
