@@ -579,6 +579,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             ruleset = rulesets.get(planned.ruleset)
             ledger_dice = self.ledger_dice(campaign_id, planned)
             fresh = dice or ledger_dice
+            fresh.rewind()  # a try after a conflict starts again from the first die given
             rerolled = RerollDice(
                 rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
                 draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
