@@ -29,8 +29,9 @@ class Explore(Command, frozen=True, kw_only=True, tag="coreheim.explore"):
     extra_dice: int = 0  # scenario or Hired Sword dice beyond one per hero and the win
     discard: int = 0  # dice to drop before keeping (e.g. Bionic Eye)
 
-    # Asked depending on the dice: which six count, which multiple, who a result picks.
-    answer_keys = ("keep", "multiple", "hero", "map-holder", "warrior")
+    # Asked depending on the dice: which six count, which multiple, who a result picks, and a
+    # multiple's own questions (`multiples:1x2:search`, `multiples:6x3:slot`: the table's ids).
+    answer_keys = ("keep", "multiple", "hero", "map-holder", "warrior", "multiples:MULTIPLE:QUESTION")
 
 
 class Injuries(Command, frozen=True, kw_only=True, tag="coreheim.injuries"):
@@ -63,6 +64,8 @@ class SellShards(Command, frozen=True, kw_only=True, tag="coreheim.sell-shards")
 
     warband: str
     shards: int
+
+    answer_keys = ("shards",)  # the guided post-game's question, once the exploration has found shards
 
 
 class RareSearch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

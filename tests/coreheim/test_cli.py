@@ -399,7 +399,7 @@ def test_an_unknown_answer_is_refused_naming_the_keys_the_command_knows(after_ba
     before = events(after_battle)
     result = after_battle("coreheim", "explore", R, "--dice", "1,2,3", "--answer", "kep=1,2,3")
     assert (result.exit_code, result.output) == (
-        2, "Error: --answer kep: not a question of coreheim.explore (its keys: keep, multiple, hero, map-holder, warrior)\n"
+        2, "Error: --answer kep: not a question of coreheim.explore (its keys: keep, multiple, hero, map-holder, warrior, multiples:MULTIPLE:QUESTION)\n"
     )
     assert events(after_battle) == before
 
@@ -479,3 +479,12 @@ def test_a_henchman_who_survives_his_injury_roll_says_so(campaign):
         "  Marksmen -1 member: a member died of his wounds",
         "  Reikland Rats: post-game step injuries done for battle 1",
     ]
+
+
+def test_the_walk_takes_ahead_the_answers_of_a_multiple_and_of_the_shards_to_sell(after_battle):
+    # A double 1 is the Well, which asks whether a hero goes down; the shards to sell are asked once found.
+    # Both keys were refused before the exploration ("no open step of the post-game asks it").
+    walked = after_battle("post-game", R, "--dice", "1,1,3", "--answer", "multiples:1x2:search=no", "--answer", "shards=0")
+    assert walked.exit_code == 0, walked.output
+    assert "  Reikland Rats: post-game step explore done for battle 1" in walked.output.splitlines()
+    assert walked.output.splitlines()[-1].startswith("Next step: injuries — ")
