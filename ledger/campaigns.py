@@ -105,6 +105,11 @@ class _Adopting:
             yield record
 
 
+def told(affected: list[tuple[int, str]], fates: Mapping[int, str]) -> list[tuple[int, str]]:
+    """Why each transaction a cascade voids no longer follows, and what became of it when decided again."""
+    return [(tx, why + fates.get(tx, "")) for tx, why in affected]
+
+
 class Ledger(SeedKeeping, PendingDecisions):
     """Campaigns in one store."""
 
@@ -493,17 +498,19 @@ class Ledger(SeedKeeping, PendingDecisions):
             planned, affected = plan_void(records, target)
             if affected and not cascade:
                 raise Conflict(affected_message(target, affected))
-            events = [
-                ev.CommandRecorded(command="void", args={"target": target, "cascade": cascade}, reason=reason),
-                *void_events(target, reason, affected),
-            ]
             again: list[list[ev.Event]] = []
+            fates: dict[int, str] = {}
             if decide_again:
                 ledger_dice = self.ledger_dice(campaign_id, planned)
                 fresh = dice or ledger_dice
                 fresh.rewind()
-                again = self._decided_again(records, planned, affected, answers or {}, fresh, ask, shuffle_dice=ledger_dice)
+                again, fates = self._decided_again(records, planned, affected, answers or {}, fresh, ask,
+                                                   shuffle_dice=ledger_dice, after="the void")
                 fresh.finish()
+            events = [
+                ev.CommandRecorded(command="void", args={"target": target, "cascade": cascade}, reason=reason),
+                *void_events(target, reason, told(affected, fates)),
+            ]
             return Attempt(fold(records), [(events, actor), *((group, actor) for group in again)], refold=True,
                            affected=affected)
 
@@ -512,15 +519,18 @@ class Ledger(SeedKeeping, PendingDecisions):
     @staticmethod
     def _decided_again(records: list[Record], planned: CampaignState, affected: list[tuple[int, str]],
                        answers: Mapping[str, str], fresh: DiceSource, ask: AskChoice | None, *,
-                       shuffle_dice: DiceSource, known: Iterable[str] = ()) -> list[list[ev.Event]]:
+                       shuffle_dice: DiceSource, after: str, known: Iterable[str] = ()
+                       ) -> tuple[list[list[ev.Event]], dict[int, str]]:
         """The commands of the transactions a cascade voids, decided again in order on `planned` (each
         on the state the ones before it leave), their recorded dice handed back and `fresh` dice for
-        rolls they newly ask for; those the rules now refuse are left out. `known`: answer keys
-        already taken by a command decided before them (a reroll's)."""
+        rolls they newly ask for; those the rules now refuse are left out. With them, what became of
+        each (by transaction), said `after` what. `known`: answer keys already taken by a command
+        decided before them (a reroll's)."""
         state = planned.copy()
         ruleset = rulesets.get(state.ruleset)
         by_tx = {group[0].tx: group for group in transactions(records)}
         decided: list[list[ev.Event]] = []
+        fates: dict[int, str] = {}
         known = set(known)  # the keys of the questions they asked or document
         for tx, _why in affected:
             group = by_tx[tx]
@@ -535,17 +545,19 @@ class Ledger(SeedKeeping, PendingDecisions):
                                 reason=opened.reason, offered=answers)
             except NeedsDice:
                 raise  # the player gives what it asks for (--dice, --answer) and voids again
-            except LedgerError:
-                continue  # refused now: it stays voided, with the reason the void recorded
+            except LedgerError as refused:
+                fates[tx] = f"; decided again after {after}, the rules refuse it: {refused}"  # it stays voided
+                continue
             known |= set(events[0].args.get("answers", {}))
             for event in events:
                 evolve(state, event, ruleset.evolve)
             decided.append(events)
+            fates[tx] = f"; decided again after {after}"
         if unknown := [key for key in answers if key not in known]:
             keys = ", ".join(sorted(known)) or "none: they ask no questions"
             raise BadInput(f"--answer {', '.join(unknown)}: not a question of the transactions decided again "
                            f"(their keys: {keys})")
-        return decided
+        return decided, fates
 
     def reroll(
         self,
@@ -586,10 +598,7 @@ class Ledger(SeedKeeping, PendingDecisions):
                 disputed_roll=roll,
                 fresh=fresh,
             )
-            voiding = [
-                ev.CommandRecorded(command="reroll", args={"target": target, "roll": roll, "cascade": cascade}, reason=reason),
-                *void_events(target, reason, affected),
-            ]
+            opening = ev.CommandRecorded(command="reroll", args={"target": target, "roll": roll, "cascade": cascade}, reason=reason)
             # The new command follows the void, so it is decided on the state without the voided transactions;
             # its own rolls are numbered after the void's. A cascade then decides the later transactions
             # again after it, each with its own recorded dice: only the disputed roll is rolled again.
@@ -605,17 +614,19 @@ class Ledger(SeedKeeping, PendingDecisions):
                                 reason=opened.reason, keep_dice=True, answered_now=answered_now, offered=offered)
             except Halted as halted:
                 stopped = halted.events(scope(planned, command))
-                return Attempt(fold(records), [(voiding, actor), (stopped, actor)], refold=True,
-                               affected=affected, halted=halted)
+                return Attempt(fold(records), [([opening, *void_events(target, reason, affected)], actor), (stopped, actor)],
+                               refold=True, affected=affected, halted=halted)
             again: list[list[ev.Event]] = []
+            fates: dict[int, str] = {}
             if affected:
                 after = planned.copy()
                 for event in events:
                     evolve(after, event, ruleset.evolve)
                 known = {*events[0].args.get("answers", {}), *(key for key in given if documents_key(type(command), key))}
-                again = self._decided_again(records, after, affected, given, fresh, ask, shuffle_dice=ledger_dice,
-                                            known=known)
+                again, fates = self._decided_again(records, after, affected, given, fresh, ask, shuffle_dice=ledger_dice,
+                                                   after="the new roll", known=known)
             rerolled.finish()
+            voiding = [opening, *void_events(target, reason, told(affected, fates))]
             return Attempt(fold(records), [(voiding, actor), (events, actor), *((group, actor) for group in again)],
                            refold=True, affected=affected)
 

@@ -148,7 +148,7 @@ def test_void_cascade_answers_the_question_a_later_transaction_now_asks(crusade)
     assert lines(result) == [
         "  T8 voided: Ezra leads after all",
         "  T12 voided too: no longer follows once T8 is voided: Which ELITE LEADER gains the XP of the warband's "
-        "Glorious Deed?: answer with --answer leader=CHOICE (one of: Gaius, Ezra)",
+        "Glorious Deed?: answer with --answer leader=CHOICE (one of: Gaius, Ezra); decided again after the void",
         "  Gaius gains 1 XP: battle 1: survived",
         "  Ezra gains 1 XP: battle 1: survived",
         "  Ezra gains 1 XP: battle 1: warband-deed-leader",
@@ -171,7 +171,7 @@ def test_void_cascade_rolls_the_dice_a_later_transaction_now_asks_for(crusade):
     assert lines(result) == [
         "  T9 voided: Ezra crawled back",
         "  T10 voided too: no longer follows once T9 is voided: now needs a roll of D66 for Trauma roll for Ezra "
-        "that was never made",
+        "that was never made; decided again after the void",
         "  R1 Survival Roll for Anna: D6 rolled [4] = 4 (table)",
         "  Anna rolled 4 after going Out of Action: survives",
         "  R2 Trauma roll for Ezra: D66 rolled [4, 1] = 41 (table)",

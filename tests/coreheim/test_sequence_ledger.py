@@ -16,6 +16,7 @@ from commands.coreheim.commands import (
     RareSearch,
     Reinforce,
     Search,
+    Sell,
     SellShards,
     Upkeep,
 )
@@ -170,6 +171,25 @@ def test_a_reroll_rolls_only_the_disputed_die_the_later_steps_keep_theirs(rats_a
     ]
     assert t.state.fighter("Hans").injuries == ["Chest Wound"]
     assert t.ledger.check(t.cid)[1] == []
+
+
+def test_a_later_step_the_new_roll_no_longer_allows_stays_voided_saying_why(rats_and_skaven):
+    # Given an exploration whose double 3 (Corpse, a 4: a sword) put a sword in the stash, which was then sold
+    t = rats_and_skaven
+    t.battle()
+    t.do(Explore(warband=R), [3, 3, 1, 4])
+    t.through("sell-shards")
+    t.do(SellShards(warband=R, shards=0))
+    t.do(Sell(warband=R, item="sword"))
+    # When the exploration is rolled again (1, 2, 4: no Corpse) with --cascade
+    outcome = t.ledger.reroll(t.cid, "R0", reason="cocked dice", actor="arbiter", dice=TableDice([1, 2, 4]), cascade=True)
+    # Then the later steps are decided again, and the sale, which the rules now refuse, stays voided, saying why
+    reasons = [r.event.reason for r in outcome.records if isinstance(r.event, ev.TransactionVoided)]
+    assert reasons[-1] == ("no longer follows once T9 is voided: Reikland Rats cannot sell equipment yet: explore first "
+                           "(post-game of battle 1); decided again after the new roll, the rules refuse it: "
+                           "Reikland Rats's stash has no sword")
+    assert reasons[1].endswith("; decided again after the new roll")
+    assert t.state.warband(R).stash == []
 
 
 # --- house rules: any table replaced at the campaign's start; options checked ---------------------------------
