@@ -669,13 +669,19 @@ class Store:
 
     def raw_rows(self, campaign_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> Iterator[RawRow]:
         """The stored bytes (for verification that must not trust the decoder), in order, read a page
-        at a time: a campaign of any length is never held whole."""
+        at a time: a campaign of any length is never held whole. A read of the history from its start
+        (an export, a replay, a void) that ends before the store's last event is an error: a damaged
+        index can end a forward read early, and a trail cut short there verifies on its own."""
+        start = after
         while True:
             page = self._raw_page(campaign_id, after, upto)
             yield from page
+            if page:
+                after = page[-1].originator_version
             if len(page) < PAGE:
-                return
-            after = page[-1].originator_version
+                break
+        if start == 0 and (upto is None or after < upto) and (last := self.last_position(campaign_id)) > after:
+            raise _unsound(after + 1, f"a read from the start ends at event {after}, but the store's last is {last}")
 
     def _raw_page(self, campaign_id: uuid.UUID, after: int, upto: int | None) -> list[RawRow]:
         if self.kind == "postgres":

@@ -221,3 +221,26 @@ def test_verify_names_what_sqlites_check_of_the_file_finds(old_store, tree, foun
     assert (result.exit_code, result.output) == (
         3, f"Error: the store sqlite:///{old_store} is damaged (SQLite finds: {found}); restore a copy made by "
            "`campaign backup`, or import an exported trail into a new store\n")
+
+
+def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign(tmp_path):
+    """One bit flipped in an entry of the events' index: a forward read stopped there (30 of 338
+    events), and `replay` and `export` answered with the shorter campaign, exit 0 — a trail that
+    verified on its own."""
+    db = tmp_path / "c.db"
+    cli = CampaignRunner(f"sqlite:///{db}")
+    assert cli("demo", "--ruleset", "coreheim").exit_code == 0
+    with sqlite3.connect(db) as connection:
+        size = connection.execute("pragma page_size").fetchone()[0]
+        leaf = connection.execute("select pageno from dbstat where name = 'sqlite_autoindex_stored_events_1' "
+                                  "and pagetype = 'leaf' order by pageno").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    page = (leaf - 1) * size
+    cell = page + int.from_bytes(data[page + 8 + 2 * 30:page + 10 + 2 * 30], "big")  # the page's 31st entry
+    data[cell + 12] ^= 0x40  # a bit of the campaign id it indexes
+    db.write_bytes(data)
+    for args in (["replay"], ["export", "-o", str(tmp_path / "trail.jsonl")]):
+        result = cli(*args)
+        assert result.exit_code == 3, (args, result.output)
+        assert "position 31: a read from the start ends at event 30, but the store's last is " in result.output
+    assert not (tmp_path / "trail.jsonl").exists()
