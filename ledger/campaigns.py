@@ -105,6 +105,39 @@ class _Adopting:
             yield record
 
 
+class BattleNumbers:
+    """The battles a cascade's transactions belong to (their events' `battle`), so that a command
+    decided again stays with its battle: a post-game command names only its warband and works on
+    its latest battle, so once that battle stays voided it would work on the one before."""
+
+    def __init__(self) -> None:
+        self.now: dict[int, int | None] = {}  # a battle's number as decided again (None: it stays voided)
+
+    @staticmethod
+    def of(events: Iterable[ev.Event]) -> set[int]:
+        return {number for e in events if isinstance(number := getattr(e, "battle", None), int)}
+
+    def gone(self, recorded: list[ev.Event]) -> int | None:
+        """A battle the recorded transaction belongs to that stays voided (None: none)."""
+        return next((b for b in sorted(self.of(recorded)) if b in self.now and self.now[b] is None), None)
+
+    def moved(self, recorded: list[ev.Event], decided: list[ev.Event]) -> str | None:
+        """Where the transaction decided again belongs, when that is not its own battles (renumbered
+        as the battles decided again were); None when it stays with them."""
+        was, now = self.of(recorded), self.of(decided)
+        if not any(isinstance(e, ev.BattleRecorded) for e in recorded):
+            expected = {self.now.get(b, b) for b in was}
+            return None if now == expected or not was else f"battle {', '.join(map(str, sorted(now))) or 'none'}"
+        old = next(e.battle for e in recorded if isinstance(e, ev.BattleRecorded))
+        self.now[old] = next(e.battle for e in decided if isinstance(e, ev.BattleRecorded))
+        return None
+
+    def left_voided(self, recorded: list[ev.Event]) -> None:
+        for e in recorded:
+            if isinstance(e, ev.BattleRecorded):
+                self.now[e.battle] = None
+
+
 def told(affected: list[tuple[int, str]], fates: Mapping[int, str]) -> list[tuple[int, str]]:
     """Why each transaction a cascade voids no longer follows, and what became of it when decided again."""
     return [(tx, why + fates.get(tx, "")) for tx, why in affected]
@@ -532,9 +565,13 @@ class Ledger(SeedKeeping, PendingDecisions):
         decided: list[list[ev.Event]] = []
         fates: dict[int, str] = {}
         known = set(known)  # the keys of the questions they asked or document
+        battles = BattleNumbers()
         for tx, _why in affected:
             group = by_tx[tx]
             opened = group[0].event
+            if (gone := battles.gone([r.event for r in group])) is not None:
+                fates[tx] = f"; not decided again after {after}: battle {gone}, to which it belongs, stays voided"
+                continue
             command = ruleset.command_from(opened.command, opened.args)
             known |= {key for key in answers if documents_key(type(command), key)} | set(type(command).answer_keys)
             handed_back = RerollDice(rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
@@ -547,6 +584,11 @@ class Ledger(SeedKeeping, PendingDecisions):
                 raise  # the player gives what it asks for (--dice, --answer) and voids again
             except LedgerError as refused:
                 fates[tx] = f"; decided again after {after}, the rules refuse it: {refused}"  # it stays voided
+                battles.left_voided([r.event for r in group])
+                continue
+            if (moved := battles.moved([r.event for r in group], events)) is not None:
+                fates[tx] = f"; decided again after {after}, it would belong to {moved}: left voided"
+                battles.left_voided([r.event for r in group])
                 continue
             known |= set(events[0].args.get("answers", {}))
             for event in events:

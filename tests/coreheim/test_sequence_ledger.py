@@ -25,6 +25,7 @@ from commands.coreheim.tables import TABLES
 from commands.shared import Correct, RecordBattle
 from ledger import events as ev
 from ledger import rulesets
+from ledger.fold import transactions
 from ledger.decide import TableDice
 from ledger.errors import BadInput, Conflict
 from projections.roster import ext_of
@@ -190,6 +191,28 @@ def test_a_later_step_the_new_roll_no_longer_allows_stays_voided_saying_why(rats
                            "Reikland Rats's stash has no sword")
     assert reasons[1].endswith("; decided again after the new roll")
     assert t.state.warband(R).stash == []
+
+
+def test_a_cascade_never_moves_a_command_to_another_battle(rats_and_skaven):
+    # Given battle 1's post-game done, battle 2 fought and its post-game done up to the upkeep
+    t = rats_and_skaven
+    t.battle()
+    t.through("end")
+    t.through("end", S)
+    upkeep_1 = next(tx for tx, group in enumerate(transactions(t.ledger.history(t.cid)), start=1)
+                    if group[0].event.command == "coreheim.upkeep")
+    t.battle(winner=None, absent=["Hans", "Marksmen"])  # a draw: no advance comes due
+    t.through("reinforce")
+    # When battle 1's upkeep is voided and the later transactions decided again
+    outcome = t.ledger.void(t.cid, f"T{upkeep_1}", reason="paid twice", actor="arbiter", cascade=True,
+                            decide_again=True, dice=TableDice([]))
+    # Then battle 2, which needs battle 1's post-game finished, stays voided, and so does every step of its
+    # post-game: battle 2's upkeep is not done again as battle 1's (a post-game command names only its warband)
+    reasons = [r.event.reason for r in outcome.records if isinstance(r.event, ev.TransactionVoided)]
+    assert any(reason.endswith("not decided again after the void: battle 2, to which it belongs, stays voided")
+               for reason in reasons)
+    assert PHASE.next_step(t.state, t.state.warband(R)) == "upkeep"  # battle 1's, still to do
+    assert t.state.battles_fought == 1
 
 
 # --- house rules: any table replaced at the campaign's start; options checked ---------------------------------
