@@ -519,6 +519,8 @@ class Store:
         except Exception as error:  # the driver's own errors vary by backend
             # The driver's own error says why; the connection pool's only says that it timed out.
             told = type(error).__module__.startswith("psycopg")
+            if isinstance(damaged := store_failure(url, error), IntegrityFailure):
+                raise damaged from None  # a damaged file is exit 3, as once it is open
             reason = _redacted(url, str(error if told else _why_unreachable(settings) or error))
             raise BadInput(f"cannot open store {self.url}: {reason}") from None
         assert self.app.snapshots is not None

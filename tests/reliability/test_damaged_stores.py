@@ -244,3 +244,13 @@ def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign
         assert result.exit_code == 3, (args, result.output)
         assert "position 31: a read from the start ends at event 30, but the store's last is " in result.output
     assert not (tmp_path / "trail.jsonl").exists()
+
+
+def test_a_store_too_damaged_to_open_is_a_damaged_store_exit_3(old_store):
+    """The exit codes: 3 is "a chain or store that does not verify"; one cut short was "cannot open store", exit 2."""
+    with open(old_store, "r+b") as file:
+        file.truncate(100)
+    result = CampaignRunner("sqlite:///" + str(old_store))("verify")
+    assert (result.exit_code, result.output) == (3, (
+        f"Error: the store sqlite:///{old_store} is damaged (database disk image is malformed); nothing was "
+        "written to it. Restore a copy made by `campaign backup`, or import an exported trail into a new store\n"))
