@@ -227,6 +227,8 @@ def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | Non
     # --as and --campaign may come from the environment, where parse_args did not see them.
     actor, campaign_ref = checked_argument(actor), campaign_ref and checked_argument(campaign_ref)
     check_name(actor, "the actor (--as)")
+    if not actor.strip():
+        raise BadInput("say who is acting with --as NAME (or CAMPAIGN_ACTOR): it is recorded on every event")
     session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS),
                       in_commit=list(IN_COMMIT_HOOKS),
                       creates_store=ctx.invoked_subcommand in STORE_CREATING_COMMANDS)

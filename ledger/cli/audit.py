@@ -67,7 +67,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     else:
         chain, read_models, unrecorded = _verified_store(session.ledger.store, session.campaign_ref)
         subject = "campaign"
-    noted = audit.locate_head(chain, noted_head) if noted_head else None
+    noted = audit.locate_head(chain, noted_head) if noted_head is not None else None
     extended = 0
     if older_trail is not None:
         older = audit.read_trail(older_trail, void_annotations)

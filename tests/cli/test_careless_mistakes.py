@@ -145,3 +145,17 @@ def test_output_piped_into_a_reader_that_stops_early_ends_quietly(tmp_path):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     run.stdout.close()  # before it writes: its first write finds no reader
     assert (run.wait(timeout=60), run.stderr.read()) == (1, b"")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--as", "", "roll", "D6", "--for", "x", "--dice", "1"],
+     "Error: say who is acting with --as NAME (or CAMPAIGN_ACTOR): it is recorded on every event\n"),
+    (["--as", "   ", "note", "a ruling"],
+     "Error: say who is acting with --as NAME (or CAMPAIGN_ACTOR): it is recorded on every event\n"),
+    (["verify", "--head", ""], "Error: --head takes a head hash or at least its first 8 hex digits, not ''\n"),
+])
+def test_an_empty_actor_or_noted_head_is_refused_not_recorded_or_skipped(two_warbands, args, message):
+    before = two_warbands("show", "--json").output
+    result = two_warbands(*args)
+    assert (result.exit_code, result.output) == (2, message)
+    assert two_warbands("show", "--json").output == before
