@@ -265,6 +265,27 @@ def test_the_henchman_deed_house_rule_gives_a_group_that_took_out_a_hero_one_mor
     assert [(e.fighter, e.amount) for e in events[:-1] if e.fighter == "marksmen"] == [("marksmen", 1), ("marksmen", 1)]
 
 
+@pytest.mark.parametrize(("options", "group", "refusal"), [
+    ({}, "Marksmen", "henchmen earn deed XP only where a scenario says so (D3): give it with --scenario-xp, or start "
+                     "the campaign with the house rule henchman_deed_xp (rules 6.1) for --henchman-deed"),
+    ({"henchman_deed_xp": True}, "Hans", "Hans: --henchman-deed names a henchman group"),
+])
+def test_a_henchman_deed_the_campaign_gives_nothing_for_is_refused_not_ignored(house_rules, options, group, refusal):
+    table = house_rules(options)
+    table.rats()
+    table.skaven()
+    table.battle(took_out={"Marksmen": ["Snikch"]})
+    table.through("experience")
+    assert table.refusal(Experience(warband=R, henchman_deeds=[group])) == refusal
+
+
+def test_on_version_3_a_henchman_deed_without_the_house_rule_was_ignored(rats_and_skaven_v3):
+    rats_and_skaven_v3.battle(took_out={"Marksmen": ["Snikch"]})
+    rats_and_skaven_v3.through("experience")
+    events = rats_and_skaven_v3.do(Experience(warband=R, henchman_deeds=["Marksmen"]))
+    assert [(e.fighter, e.amount) for e in events[:-1] if e.fighter == "marksmen"] == [("marksmen", 1)]
+
+
 def test_casual_mode_rates_heroes_10_and_others_5(house_rules):
     table = house_rules({"mode": "casual"})
     table.rats()

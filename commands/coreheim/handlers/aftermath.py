@@ -14,6 +14,7 @@ from commands.coreheim.commands import (
     Injuries,
 )
 from commands.coreheim.phase import PHASE
+from commands.kit.versions import since
 from commands.coreheim.outcomes import hero_injury, hero_mount_injury, henchman_injury
 from ledger import events as ev
 from ledger.decide import Context
@@ -71,6 +72,12 @@ def experience(cmd: Experience, ctx: Context) -> None:
     deeds = fought(battle, band.id, state)
     fighters = [state.fighters[deed.fighter] for deed in deeds]
     deed_groups = {model.member(state, band, ref).id for ref in cmd.henchman_deeds}
+    if deed_groups and since(ctx, "4"):  # version 3 let both pass without a word, and gave nothing
+        if not model.campaign_options(ctx.options).henchman_deed_xp:
+            raise RuleViolation("henchmen earn deed XP only where a scenario says so (D3): give it with --scenario-xp, "
+                                "or start the campaign with the house rule henchman_deed_xp (rules 6.1) for --henchman-deed")
+        if others := [state.fighters[g].name for g in deed_groups if state.fighters[g].role != model.HENCHMAN]:
+            raise RuleViolation(f"{', '.join(others)}: --henchman-deed names a henchman group")
     participants = [
         rules.BattleParticipant(
             name=f.name, role=PARTICIPANT_ROLES[f.role], survived=f.active, is_leader=f.role == model.LEADER and f.active,
