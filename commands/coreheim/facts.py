@@ -220,10 +220,13 @@ def _bought(facts: CoreheimFacts, event: events.RareItemBought, state: CampaignS
 @FOLDS.on(events.BattleDeeds)
 def _deeds(facts: CoreheimFacts, event: events.BattleDeeds, state: CampaignState) -> None:
     """The deeds stated again with a warrior who joined after the battle was recorded: his deed is
-    added to the core's battle (the others are the core's own, recorded with the battle)."""
+    added to the core's battle (the others are the core's own, recorded with the battle), and a
+    warrior he took out is out of action in it (version 4: the deeds of the warband he fought)."""
     battle = next((b for b in state.latest_battles if b.number == event.battle), None)
     if battle is None:
         return
+    battle.deeds = [msgspec.structs.replace(deed, out_of_action=True)
+                    if deed.fighter in event.out_of_action and not deed.out_of_action else deed for deed in battle.deeds]
     known = {deed.fighter for deed in battle.deeds}
     battle.deeds += [
         ev.Deed(fighter=fighter, out_of_action=fighter in event.out_of_action, took_out=list(event.took_out.get(fighter, [])))

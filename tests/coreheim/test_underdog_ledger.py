@@ -12,7 +12,7 @@ from commands.coreheim.commands import Experience, Injuries, SpendUnderdog, Unde
 from ledger import events as ev
 from projections.battles import fought
 
-from .conftest import HUMAN
+from .conftest import HUMAN, rats_and_skaven_on
 
 SKRIT = "clan-skrit"
 PIT_FIGHTER = UnderdogSword(name="Grimm", type="pit-fighter", race="human", stats=HUMAN, took_out=["Hans"])
@@ -51,6 +51,37 @@ def test_the_underdog_sword_is_among_those_who_fought_in_the_core_battle(underdo
     state = underdog.state
     assert fought(state.latest_battle(SKRIT), SKRIT, state) == [ev.Deed(fighter="snikch"), ev.Deed(fighter="grimm", took_out=["hans"])]
     assert state.fighters["grimm"].games == 0  # hired after the battle was recorded, as before
+
+
+def test_an_enemy_the_underdog_sword_took_out_is_out_of_action(underdog):
+    # Given battle 1 recorded with Hans fighting, not out of action
+    underdog.battle()
+    # When the Skrit's sword is recorded as having taken Hans out ("ENEMY, if on a roster, is then out of action")
+    events = underdog.do(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))
+    # Then the Rats' deeds say so, and Hans rolls his injury
+    assert ce.BattleDeeds(warband="reikland-rats", battle=1, fought=["gunnar", "hans", "marksmen", "otto", "grok"],
+                          out_of_action=["hans"]) in events
+    underdog.explore_quietly()
+    rolled = underdog.do(Injuries(warband="Reikland Rats"), [5, 5])
+    assert [e.purpose for e in rolled if isinstance(e, ev.DiceRolled)] == ["serious injury of Hans"]
+
+
+def test_an_enemy_whose_injuries_were_rolled_is_not_taken_out_after_them(underdog):
+    underdog.battle()
+    underdog.explore_quietly()
+    underdog.do(Injuries(warband="Reikland Rats"))
+    assert underdog.refusal(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER)) == (
+        "Reikland Rats has rolled its injuries after battle 1: Hans, whom the sword took out, would have rolled one "
+        "(void its injuries step first)")
+
+
+def test_on_version_3_an_enemy_the_sword_took_out_stayed_as_recorded():
+    table = rats_and_skaven_on("3")
+    table.hire("Reikland Rats", "Otto", "sergeant")
+    table.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    table.battle()
+    table.do(SpendUnderdog(warband="Clan Skrit", sword=PIT_FIGHTER))
+    assert not any(d.out_of_action for d in fought(table.state.latest_battle("reikland-rats"), "reikland-rats", table.state))
 
 
 def test_an_underdog_sword_named_by_type_alone_has_the_tables_profile_and_race(underdog):

@@ -243,4 +243,27 @@ def _underdog_sword(spec: UnderdogSword, band: Warband, battle: Battle, ctx: Con
         out_of_action=[*(d.fighter for d in deeds if d.out_of_action), *([fighter] if spec.out_of_action else [])],
         took_out={**{d.fighter: list(d.took_out) for d in deeds if d.took_out}, **({fighter: took_out} if took_out else {})},
     ))
+    if since(ctx, "4"):
+        _taken_out(ctx, battle, [state.fighters[enemy] for enemy in took_out if enemy in state.fighters])
     return fighter
+
+
+def _taken_out(ctx: Context, battle: Battle, enemies: list) -> None:
+    """Enemies on a roster the underdog sword took out are out of action in their warband's deeds,
+    as `battle record --took-out` makes them (version 4; version 3 left them as recorded)."""
+    state = ctx.state
+    for enemy in enemies:
+        band = state.warbands[enemy.warband]
+        deeds = fought(battle, band.id, state)
+        if any(d.fighter == enemy.id and d.out_of_action for d in deeds):
+            continue
+        if not any(d.fighter == enemy.id for d in deeds):
+            raise RuleViolation(f"{enemy.name} did not fight in battle {battle.number}: no one took him out of action")
+        if PHASE.is_done(state, band, "injuries"):
+            raise RuleViolation(f"{band.name} has rolled its injuries after battle {battle.number}: {enemy.name}, whom the "
+                                "sword took out, would have rolled one (void its injuries step first)")
+        ctx.emit(events.BattleDeeds(
+            warband=band.id, battle=battle.number, fought=[d.fighter for d in deeds],
+            out_of_action=[d.fighter for d in deeds if d.out_of_action or d.fighter == enemy.id],
+            took_out={d.fighter: list(d.took_out) for d in deeds if d.took_out},
+        ))
