@@ -182,7 +182,12 @@ def is_hero(fighter: Fighter) -> bool:
     return fighter.role in HERO_ROLES
 
 
-def kind_of(fighter: Fighter) -> str:
+def kind_of(fighter: Fighter, state: CampaignState) -> str:
+    """Leader, hero or henchman, as an Incapacitation reads its victim. From version 3 a hero who
+    gained the Leader skill leads (rules §2: "If the Leader dies, another hero gains the `Leader`
+    skill"); version 2 read the role alone, which no command changes."""
+    if is_hero(fighter) and plays(state, "3") and "Leader" in fighter.keywords:
+        return "leader"
     return fighter.role if is_hero(fighter) else "henchman"
 
 
@@ -389,7 +394,7 @@ def incapacitation(ctx: Context, battle: int, participants: list[str], entry: In
         raise RuleViolation(f"{victim.name} is not in this battle ({victim.status if not victim.active else 'injured: misses it'})")
     if victim_id in down:
         raise RuleViolation(f"{fighter_label(state, victim_id)} is already Incapacitated in battle {battle}")
-    kind = kind_of(victim) if victim is not None else entry.kind
+    kind = kind_of(victim, state) if victim is not None else entry.kind
     if kind not in r.VICTIM_KINDS:
         raise BadInput(f"say whether {entry.victim} is a leader, a hero or a henchman (the ledger does not know it)")
     if victim is not None and entry.kind is not None and entry.kind != kind:

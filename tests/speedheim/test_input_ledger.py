@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from commands.shared import Correct
 from commands.speedheim import handlers as h
 from .conftest import Table
 
@@ -72,3 +73,20 @@ def test_on_version_2_an_absent_unit_could_incapacitate():
     table.do(h.RecordSpeedheimBattle(participants=["Sellswords", "Skaven"], winner="Sellswords", absent=["Ivo"],
                                      incapacitations=[h.Incap(fighter="Ivo", victim="Rat")]), cards=["05"])
     assert table.state.battles_fought == 1
+
+
+def test_a_hero_who_gained_the_leader_skill_is_a_leader_to_the_unit_that_incapacitates_it(table):
+    """Rules §2: "If the Leader dies, another hero gains the `Leader` skill"; then a henchman drawing "Promote
+    a non-Animal, non-Large Henchman if the Incapacitated unit is a Leader!" (card 05) for taking it out promotes."""
+    table.do(Correct(warband="Skaven", fighter="Skab", reason="fell", status="dead"))
+    table.do(Correct(warband="Skaven", fighter="Rikk", reason="leads now", add_keywords=["Leader"]))
+    read = table.do(h.Incapacitate(warband="Sellswords", fighter="Ivo", victim="Rikk", kind="leader"), cards=["05"])[-1]
+    assert (read.outcome, read.why) == ("promote", "promote: it Incapacitated a Leader")
+
+
+def test_on_version_2_a_hero_with_the_leader_skill_was_still_a_hero():
+    table = Table({}, version="2")
+    table.warbands()
+    table.do(Correct(warband="Skaven", fighter="Rikk", reason="leads now", add_keywords=["Leader"]))
+    assert table.refusal(h.Incapacitate(warband="Sellswords", fighter="Ivo", victim="Rikk", kind="leader"),
+                         cards=["05"]) == "Rikk is a hero, not a leader"
