@@ -8,10 +8,13 @@ import os
 import random
 import shutil
 import sqlite3
+import uuid
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from ledger import campaigns
 from ledger.testing import CampaignRunner
 
 OLD = json.loads((Path(__file__).parent / "fixtures" / "old-store.json").read_text(encoding="utf-8"))
@@ -223,10 +226,12 @@ def test_verify_names_what_sqlites_check_of_the_file_finds(old_store, tree, foun
            "`campaign backup`, or import an exported trail into a new store\n")
 
 
-def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign(tmp_path):
-    """One bit flipped in an entry of the events' index: a forward read stopped there (30 of 338
-    events), and `replay` and `export` answered with the shorter campaign, exit 0 — a trail that
-    verified on its own."""
+def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign(tmp_path, monkeypatch):
+    """One byte changed in an entry of the events' index, so that it sorts after the campaign's
+    other events: a forward read stopped there (30 of 338 events), and `replay` and `export`
+    answered with the shorter campaign, exit 0 — a trail that verified on its own."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("0b0c0d0e-0000-4000-8000-000000000001"),
+                                                          UUID=uuid.UUID))
     db = tmp_path / "c.db"
     cli = CampaignRunner(f"sqlite:///{db}")
     assert cli("demo", "--ruleset", "coreheim").exit_code == 0
@@ -237,7 +242,7 @@ def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign
     data = bytearray(db.read_bytes())
     page = (leaf - 1) * size
     cell = page + int.from_bytes(data[page + 8 + 2 * 30:page + 10 + 2 * 30], "big")  # the page's 31st entry
-    data[cell + 12] ^= 0x40  # a bit of the campaign id it indexes
+    data[cell + 12] = 0xFF  # a byte of the campaign id it indexes: the entry now sorts after the others
     db.write_bytes(data)
     for args in (["replay"], ["export", "-o", str(tmp_path / "trail.jsonl")]):
         result = cli(*args)
