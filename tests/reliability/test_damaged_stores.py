@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from ledger import campaigns
+from ledger.keyfile import KEYS_ENV
 from ledger.testing import CampaignRunner
 
 OLD = json.loads((Path(__file__).parent / "fixtures" / "old-store.json").read_text(encoding="utf-8"))
@@ -230,8 +231,9 @@ def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign
     """One byte changed in an entry of the events' index, so that it sorts after the campaign's
     other events: a forward read stopped there (30 of 338 events), and `replay` and `export`
     answered with the shorter campaign, exit 0 — a trail that verified on its own."""
-    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("0b0c0d0e-0000-4000-8000-000000000001"),
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("0b0c0d0e-0000-4000-8000-0000000000d1"),
                                                           UUID=uuid.UUID))
+    monkeypatch.setenv(KEYS_ENV, str(tmp_path / "keys.json"))  # its own: the id is fixed, its seed is not
     db = tmp_path / "c.db"
     cli = CampaignRunner(f"sqlite:///{db}")
     assert cli("demo", "--ruleset", "coreheim").exit_code == 0
