@@ -8,6 +8,7 @@ the clock, the disk or a random generator: everything random comes through a `Di
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
@@ -65,13 +66,17 @@ def recorded_args(command: Command) -> dict[str, Any]:
     record it has (replay --check compares them)."""
     args = msgspec.to_builtins(command)
     args.pop("command", None)
-    fields = {f.name: f for f in msgspec.structs.fields(command)}
-    for name in command.added_later:
-        field = fields[name]
-        default = field.default_factory() if field.default is msgspec.NODEFAULT else field.default
+    for name, default in _added_later_defaults(type(command)):
         if getattr(command, name) == default:
             args.pop(name)
     return args
+
+
+@functools.cache  # reading a Struct's fields costs some 70 µs: once a command type, not once a command
+def _added_later_defaults(command_type: type[Command]) -> tuple[tuple[str, Any], ...]:
+    fields = {f.name: f for f in msgspec.structs.fields(command_type)} if command_type.added_later else {}
+    return tuple((name, fields[name].default_factory() if fields[name].default is msgspec.NODEFAULT else fields[name].default)
+                 for name in command_type.added_later)
 
 
 # Asked when a handler needs a choice that the command did not carry: (prompt, options) -> option.

@@ -113,8 +113,21 @@ def priced_row(tables: CoreheimTables, name: str, *, chart: bool) -> Item | Char
 
 
 def is_mount(tables: CoreheimTables, item: str) -> bool:
-    row = chart_row(tables, item)
-    return row is not None and row.mount
+    return item.strip().lower() in _mounts(tables)
+
+
+_MOUNTS: dict[int, tuple[CoreheimTables, frozenset[str]]] = {}
+
+
+def _mounts(tables: CoreheimTables) -> frozenset[str]:
+    """The price chart's mounts, by id and by name (what `chart_row` finds them by): kept for each
+    tables object, as a warband's rating asks of every item it carries (hashing the tables to look
+    them up would cost more than the search)."""
+    kept = _MOUNTS.get(id(tables))
+    if kept is None or kept[0] is not tables:
+        kept = _MOUNTS[id(tables)] = (tables, frozenset(
+            key for row in tables.price_chart.items if row.mount for key in (row.id, row.name.lower())))
+    return kept[1]
 
 
 def item_id(tables: CoreheimTables, name: str, *, chart: bool = False) -> str:
