@@ -85,12 +85,24 @@ def listed_spelling(model: str, tables: TrenchCrusadeTables) -> str:
     """The name a model list (non-promotable, Limited Potential) gives a model typed in the singular
     or the plural of it ("Ecclesiastic Prisoner" for "Ecclesiastic Prisoners", "Homunculus" for
     "Homunculi", "Communicants" for "Communicant"); any other name as typed."""
-    typed = model.casefold()
-    for row in (*tables.non_promotable.rows, *tables.limited_potential.rows):
-        for name in (row.model, *row.aliases) if row.model else ():
-            if typed in _number_variants(name.casefold()):
-                return row.model
-    return model
+    return _spellings(tables).get(model.casefold(), model)
+
+
+_SPELLINGS: dict[int, tuple[TrenchCrusadeTables, dict[str, str]]] = {}
+
+
+def _spellings(tables: TrenchCrusadeTables) -> dict[str, str]:
+    """Every spelling `listed_spelling` knows, to the list's name: made once for each tables object
+    (a roster asks for each of its models at every command)."""
+    kept = _SPELLINGS.get(id(tables))
+    if kept is None or kept[0] is not tables:
+        spellings: dict[str, str] = {}
+        for row in (*tables.non_promotable.rows, *tables.limited_potential.rows):
+            for name in (row.model, *row.aliases) if row.model else ():
+                for variant in _number_variants(name.casefold()):
+                    spellings.setdefault(variant, row.model)
+        kept = _SPELLINGS[id(tables)] = (tables, spellings)
+    return kept[1]
 
 
 def _number_variants(name: str) -> set[str]:
