@@ -135,18 +135,22 @@ def test_the_steps_are_listed_before_any_hero_has_a_card_to_learn_from(blightmee
         "[ ] improvement: Free Improvement Attempts", "[ ] learning: Learn Skills & Spells", "[ ] spend-gold: Spend Gold"]
 
 
+def dealt(campaign, gunnar: str):
+    """A campaign whose ledger deals its deck: Gunnar (these stats) leads the Sellswords, Skab the Skaven."""
+    for args in (["new", "Dealt", "--ruleset", "speedheim"], ["warband", "add", "Sellswords", "--player", "Ann"],
+                 ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", gunnar],
+                 ["warband", "add", "Skaven", "--player", "Bob"],
+                 ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"]):
+        assert campaign(*args).exit_code == 0, args
+    return campaign
+
+
 def test_a_decision_pending_for_a_die_is_settled_with_answer_dice(tmp_path, monkeypatch):
     # With this campaign id and the runner's fixed seed, the ledger deals Gunnar card 16 (Agi): its check
     # needs a table D20 after the ledger's shuffle dice are stored, so the transaction waits for it
     monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("0b0c0d0e-0000-4000-8000-000000000005"),
                                                           UUID=uuid.UUID))
-    campaign = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
-    for args in (["new", "Dealt", "--ruleset", "speedheim"], ["warband", "add", "Sellswords", "--player", "Ann"],
-                 ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats",
-                  "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1"],
-                 ["warband", "add", "Skaven", "--player", "Bob"],
-                 ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"]):
-        assert campaign(*args).exit_code == 0, args
+    campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
     stopped = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab")
     assert stopped.exit_code == 1 and "needs D20" in stopped.output and "T6 is pending" in stopped.output
     # When the one pending decision is given its die (it was refused: "T6 waits for: … pass them with --dice")
@@ -158,12 +162,7 @@ def test_a_decision_pending_for_a_die_is_settled_with_answer_dice(tmp_path, monk
 
 def test_a_card_given_for_a_deck_the_ledger_deals_is_refused_saying_why(campaign):
     """Gunnar's checked stats are at their caps, so whichever cards the ledger deals him need no dice."""
-    for args in (["new", "Dealt", "--ruleset", "speedheim"], ["warband", "add", "Sellswords", "--player", "Ann"],
-                 ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats",
-                  "Mel=5,Rgd=5,Def=5,Agi=5,Mrl=5,Atk=1,Wnd=1"],
-                 ["warband", "add", "Skaven", "--player", "Bob"],
-                 ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"]):
-        assert campaign(*args).exit_code == 0, args
+    dealt(campaign, "Mel=5,Rgd=5,Def=5,Agi=5,Mrl=5,Atk=1,Wnd=1")
     before = events(campaign)
     result = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "05")
     assert (result.exit_code, result.output.splitlines()[-1]) == (

@@ -130,12 +130,17 @@ def test_an_unknown_option_is_refused(cli):
     assert (result.exit_code, result.output.split(" (options:")[0]) == (2, "Error: warbands has no option underdog")
 
 
-def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
+def reiklanders_and_da_boyz(cli, unit: str = "Swordsmen") -> None:
+    """A campaign of Reiklanders (UNIT, 10 models at 6 points) and Da Boyz (Boyz, 10 models at 6)."""
     started(cli)
     cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
-    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "recruit", "Reiklanders", unit, "--points", "6", "--models", "10")
     cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "Orcs & Goblins")
     cli("warbands", "recruit", "Da Boyz", "Boyz", "--points", "6", "--models", "10")
+
+
+def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
+    reiklanders_and_da_boyz(cli)
     cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Swordsmen=4")
     result = cli("post-game", "Reiklanders")
     assert (result.exit_code, result.output) == (2, (
@@ -228,12 +233,8 @@ def test_ratings_name_each_value_by_the_campaign_battle_it_follows(cli):
 
 def test_the_recovery_and_injuries_commands_ask_with_their_own_options(cli):
     # Given a battle whose casualties the players roll on their own tables (no --answer on these commands)
-    started(cli)
-    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
-    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    reiklanders_and_da_boyz(cli)
     cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
-    cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "Orcs & Goblins")
-    cli("warbands", "recruit", "Da Boyz", "Boyz", "--points", "6", "--models", "10")
     cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Swordsmen=4", "--down", "Hans")
     result = cli("warbands", "recovery", "Reiklanders")
     assert (result.exit_code, result.output) == (2, (
@@ -249,11 +250,7 @@ def test_the_recovery_and_injuries_commands_ask_with_their_own_options(cli):
 
 def test_a_name_with_a_slash_that_names_no_warband_is_a_name_in_a_battle(cli):
     # WARBAND/NAME names a fighter of both sides' name; "Sw/ords" was taken for warband "Sw" and never found
-    started(cli)
-    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
-    cli("warbands", "recruit", "Reiklanders", "Sw/ords", "--points", "6", "--models", "10")
-    cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "Orcs & Goblins")
-    cli("warbands", "recruit", "Da Boyz", "Boyz", "--points", "6", "--models", "10")
+    reiklanders_and_da_boyz(cli, unit="Sw/ords")
     result = cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Sw/ords=4")
     assert result.exit_code == 0, result.output
     assert "  Reiklanders, battle 1 (draw): casualties Sw/ords 4 of 10; characters down none" in result.output.splitlines()
