@@ -137,8 +137,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         # be folded into one dict entry that silently keeps only his last search.
         for hero, wanted in (next(iter(parse_pairs([value], "--search").items())) for value in values):
             item, _, rarity = wanted.partition(":")
-            if rarity and not rarity.isdecimal():
-                raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is a number")
+            if rarity and not (rarity.isdecimal() and len(rarity) <= 2 and 2 <= int(rarity) <= 12):
+                raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is what 2D6 must reach, 2 to 12")
             searches.append(RareSearch(hero=hero, item=item, rarity=int(rarity) if rarity else None))
         return searches
 

@@ -100,10 +100,12 @@ def test_dice_to_keep_that_are_not_faces_are_refused_and_nothing_is_written(afte
     assert events(after_battle) == before
 
 
-@pytest.mark.parametrize("rarity", ["x", "²"])  # '²' is a digit to isdigit(), not to int()
+# '²' is a digit to isdigit(), not to int(); a rarity is what 2D6 must reach: 0 was "found" on any roll
+@pytest.mark.parametrize("rarity", ["x", "²", "0", "1", "13", "-3", "99999999999999999999"])
 def test_bad_input_exits_2(after_battle, rarity):
-    result = after_battle("coreheim", "search", R, "--search", f"Gunnar=lance:{rarity}", "--dice", "4,4")
-    assert (result.exit_code, result.output) == (2, f"Error: --search Gunnar=lance:{rarity}: the rarity after ':' is a number\n")
+    result = after_battle("coreheim", "search", R, "--search", f"Gunnar=widget:{rarity}", "--dice", "4,4")
+    assert (result.exit_code, result.output) == (
+        2, f"Error: --search Gunnar=widget:{rarity}: the rarity after ':' is what 2D6 must reach, 2 to 12\n")
 
 
 # The rare items of the price chart (commands/coreheim/data/price_chart.json), the choices of a search
