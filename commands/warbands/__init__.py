@@ -16,7 +16,8 @@ from . import events, handlers, model
 RULESET = register(
     Ruleset(
         id="warbands",
-        version="1",
+        version="2",
+        versions=("1", "2"),  # what each changed: README.md, Versions
         title="Warhammer Warbands (WD 298): Warband Rating, Veteran Status, Archetypes",
         handlers=handlers.HANDLERS,
         evolve=events.FOLDS.evolve,

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from commands.kit import Phase, PhaseStep, refusing, resolve
+from commands.kit.versions import since
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
@@ -183,8 +184,13 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     else:
         r.check_starting_size(now, cost, options.starting_points, f"recruiting {name}")
         r.check_points_cap(now, cost, options.points_cap, f"recruiting {name}")
-    if any(f.name.lower() == name.lower() for f in state.fighters_of(band.id)):
-        raise RuleViolation(f"{band.name} already has a unit or character called {name}")
+    # From version 2 a name stays its bearer's whatever became of him (commands, answers and the
+    # history name him by it); version 1 looked only at those still in the warband.
+    bearer = next((f for f in state.fighters_of(band.id, active_only=not since(ctx, "2")) if f.name.lower() == name.lower()),
+                  None)
+    if bearer is not None:
+        was = "" if bearer.active else f" ({bearer.status}): a name stays its bearer's, choose another"
+        raise RuleViolation(f"{band.name} already has a unit or character called {name}{was}")
     fighter = unique_id(name, state.fighters)
     if cmd.archetype is not None:
         tables = m.tables_of(state)

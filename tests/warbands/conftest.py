@@ -22,8 +22,8 @@ from ledger.testing import CampaignRunner, LedgerHarness
 
 
 class Table(LedgerHarness):
-    def __init__(self, options: Mapping[str, Any] | None = None):
-        super().__init__("warbands", options)
+    def __init__(self, options: Mapping[str, Any] | None = None, *, version: str | None = None):
+        super().__init__("warbands", options, version=version)
 
     def empire(self) -> None:
         """Reiklanders (Empire), 250 starting points: Swordsmen 10 x 6 = 60, Handgunners 5 x 8 = 40,

@@ -255,6 +255,30 @@ def test_R18_a_dead_character_takes_his_points_and_abilities_off_the_rating(tabl
     assert table.rating() == 100  # Swordsmen 60 + Handgunners 40
 
 
+def hans_died(table) -> None:
+    table.battle(down=["Hans"])
+    table.do(Recovery(warband="Reiklanders"))
+    table.do(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}))
+    table.do(Survival(warband="Reiklanders"))
+    table.do(Experience(warband="Reiklanders", xp=60))
+
+
+def test_a_dead_characters_name_stays_his(table):
+    # Version 2: another "Hans" made `advance Hans` ask which one, while `battle --down Hans` took the living one
+    hans_died(table)
+    assert table.refusal(Recruit(warband="Reiklanders", name="hans", points=50, archetype="Intellectual")) == (
+        "Reiklanders already has a unit or character called hans (dead): a name stays its bearer's, choose another")
+
+
+def test_on_version_1_a_dead_characters_name_was_taken_again():
+    table = Table(version="1")
+    table.empire()
+    table.orcs()
+    hans_died(table)
+    table.do(Recruit(warband="Reiklanders", name="Hans", points=50, archetype="Intellectual"))
+    assert [f.status for f in table.state.fighters.values() if f.name == "Hans"] == ["dead", "active"]
+
+
 # --- the post-game order, and the group's own tables ------------------------------------------------
 
 def test_steps_run_in_order_once_and_before_the_next_battle(table):
@@ -366,7 +390,7 @@ def test_U10_every_unit_may_become_veteran_and_no_character_may(table):
 def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned(table):
     table.battle(scenario="Little War")
     state = table.state
-    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "1")
+    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "2")
 
 
 # --- an answer offered from outside the command (a cascade's --answer) ------------------------------
