@@ -664,7 +664,8 @@ class Ledger(SeedKeeping, PendingDecisions):
                 after = planned.copy()
                 for event in events:
                     evolve(after, event, ruleset.evolve)
-                known = {*events[0].args.get("answers", {}), *(key for key in given if documents_key(type(command), key))}
+                known = {*events[0].args.get("answers", {}), *type(command).answer_keys,
+                         *(key for key in given if documents_key(type(command), key))}
                 again, fates = self._decided_again(records, after, affected, given, fresh, ask, shuffle_dice=ledger_dice,
                                                    after="the new roll", known=known)
             rerolled.finish()

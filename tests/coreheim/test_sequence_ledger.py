@@ -154,6 +154,15 @@ def test_rerolling_an_injury_roll_re_decides_the_step_and_the_steps_that_depende
     assert rats_and_skaven.ledger.check(rats_and_skaven.cid)[1] == []
 
 
+def test_an_answer_no_transaction_of_a_cascading_reroll_asks_is_refused_naming_their_keys(rats_and_skaven):
+    injuries_then_experience(rats_and_skaven)
+    with pytest.raises(BadInput) as refused:
+        rats_and_skaven.ledger.reroll(rats_and_skaven.cid, "R1", reason="the die was cocked", actor="arbiter",
+                                      dice=TableDice([5, 5]), cascade=True, answers={"nosuch": "1"})
+    assert str(refused.value) == ("--answer nosuch: not a question of the transactions decided again "
+                                  "(their keys: GROUP:out, HERO:captor, HERO:pit-fight, new-leader)")
+
+
 def test_a_reroll_rolls_only_the_disputed_die_the_later_steps_keep_theirs(rats_and_skaven):
     # Given the Rats' exploration (R0: 1, 2, 3) and Hans's injury roll after it (R1: 23, Chest Wound)
     t = rats_and_skaven
