@@ -91,6 +91,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         for kind, name, known in (("ancestry", cmd.ancestry, data.ancestries), ("archetype", cmd.archetype, data.archetypes),
                                   ("domain", cmd.domain, data.domains)))
     given = {spelled(a, ATTRIBUTES, f"no attribute {a} (attributes: {', '.join(ATTRIBUTES)})"): v for a, v in cmd.stats.items()}
+    if len(given) < len(cmd.stats):
+        raise BadInput(f"an attribute is given twice: {', '.join(cmd.stats)}")
     ancestry = data.ancestries[ancestry_name]
     stats = {a: given.get(a, ancestry.baselines[a]) for a in ATTRIBUTES}
     out_of_range = [f"{a} {v}" for a, v in stats.items() if not 1 <= v <= 6]

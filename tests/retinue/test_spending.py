@@ -338,6 +338,11 @@ def test_a_recruit_s_ancestry_archetype_domain_and_attributes_are_named_whatever
     assert (plover.keywords[:2], plover.stats["Wi"]) == (["Human", "Scout"], 4)
 
 
+def test_an_attribute_given_twice_in_two_cases_is_refused_not_one_dropped(game):
+    assert game.refusal(Recruit(warband="Hawks", name="Plover", ancestry="Human", stats={"Wi": 3, "wi": 4})) == (
+        "an attribute is given twice: Wi, wi")
+
+
 def test_a_retinue_has_one_leader(game):
     """E3 "Put the enemy Leader Out of Action … +2": a retinue's Leader is one fighter."""
     for second in (dict(leader=True), dict(keywords=["leader"])):
