@@ -624,6 +624,7 @@ def test_gear_the_tables_do_not_price_is_priced_by_the_player(rats_and_skaven):
         ({"sword": 7}, {"reinforce": "yes", "marksmen:recruits": "1"}, "--price sword: no group reinforced here carries it"),
         ({"bow": 7}, {"reinforce": "no"}, "--price bow: no group reinforced here carries it"),
         ({"bow": 9}, {"reinforce": "yes", "marksmen:recruits": "1"}, "Bow is priced 7 gc by the tables, not 9"),
+        ({"bow": 7, "Bow": 9}, {"reinforce": "yes", "marksmen:recruits": "1"}, "--price names an item twice: bow, Bow"),
     ],
 )
 def test_a_price_given_for_no_recruit_s_gear_or_against_the_tables_is_refused(rats_and_skaven, prices, answers, refusal):

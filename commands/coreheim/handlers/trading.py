@@ -272,6 +272,8 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
                              f"{plural(recruits, 'recruit')} and the {plural(riders, 'mount')} they ride")
     reinforced = [g for g in groups if wanted.get(g.id)]
     prices = {model.item_id(tables, item, chart=True): price for item, price in cmd.prices.items()}
+    if len(prices) < len(cmd.prices):
+        raise BadInput(f"--price names an item twice: {', '.join(cmd.prices)}")
     gear = {g.id: _recruit_gear(g, prices, ctx) for g in reinforced} if since(ctx, "4") else {}
     unused = sorted(set(prices) - {item for g in reinforced for item in gear.get(g.id, {})})
     if unused and not since(ctx, "4"):
