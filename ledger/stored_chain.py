@@ -115,7 +115,7 @@ def _strict_entry(position: int, data: bytes) -> Entry:
 
 def _stored_entries(store: Store, campaign_id: uuid.UUID, upto: int | None = None) -> Iterator[Entry]:
     """The campaign's rows as entries, a page at a time; IntegrityFailure at the first that cannot be one."""
-    for expected, row in enumerate(store.raw_rows(campaign_id, upto=upto), start=1):
+    for expected, row in enumerate(store.raw_rows(campaign_id, upto=upto, whole=upto is not None), start=1):
         if row.originator_version != expected:
             raise IntegrityFailure(f"position {expected}: missing (the stored events go from {expected - 1} to "
                                    f"{row.originator_version}): an event was deleted")

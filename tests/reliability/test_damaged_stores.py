@@ -249,7 +249,7 @@ def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign
     for args in (["replay"], ["export", "-o", str(tmp_path / "trail.jsonl")]):
         result = cli(*args)
         assert result.exit_code == 3, (args, result.output)
-        assert "position 31: a read from the start ends at event 30, but the store's last is " in result.output
+        assert "position 31: a read of the history ends at event 30, but the store holds 338" in result.output
     assert not (tmp_path / "trail.jsonl").exists()
 
 
