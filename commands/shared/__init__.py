@@ -18,6 +18,12 @@ def slug(name: str) -> str:
     return text or "x"
 
 
+def bearer_of(state: CampaignState, warband: str, name: str, *, ever: bool) -> Fighter | None:
+    """The fighter of the warband called `name`, whatever the case: among every fighter it ever had
+    (`ever`: a name stays its bearer's whatever became of him), or among those still in it."""
+    return next((f for f in state.fighters_of(warband, active_only=not ever) if f.name.lower() == name.lower()), None)
+
+
 def unique_id(name: str, taken: object) -> str:
     base = slug(name)
     candidate, n = base, 1

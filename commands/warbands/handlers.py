@@ -34,6 +34,7 @@ from commands.shared import (
     RecruitFighter,
     SpendXP,
     battle_record,
+    bearer_of,
     enlist_warband,
     unique_id,
 )
@@ -186,9 +187,7 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         r.check_points_cap(now, cost, options.points_cap, f"recruiting {name}")
     # From version 2 a name stays its bearer's whatever became of him (commands, answers and the
     # history name him by it); version 1 looked only at those still in the warband.
-    bearer = next((f for f in state.fighters_of(band.id, active_only=not since(ctx, "2")) if f.name.lower() == name.lower()),
-                  None)
-    if bearer is not None:
+    if (bearer := bearer_of(state, band.id, name, ever=since(ctx, "2"))) is not None:
         was = "" if bearer.active else f" ({bearer.status}): a name stays its bearer's, choose another"
         raise RuleViolation(f"{band.name} already has a unit or character called {name}{was}")
     fighter = unique_id(name, state.fighters)

@@ -15,7 +15,7 @@ from commands.coreheim.commands import (
 )
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_record, enlist_warband, unique_id
-from commands.shared import enemy_id
+from commands.shared import bearer_of, enemy_id
 from commands.kit import since
 from ledger import events as ev
 from ledger.decide import Context
@@ -111,9 +111,7 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
         raise BadInput("a warrior needs a name")
     # From version 2 a name stays unique in the warband whatever became of its bearer (the history
     # and every command name him by it); v1 only looked at the warriors still active.
-    bearer = next((f for f in state.fighters_of(band.id, active_only=not since(ctx, "2")) if f.name.lower() == name.lower()),
-                  None)
-    if bearer is not None:
+    if (bearer := bearer_of(state, band.id, name, ever=since(ctx, "2"))) is not None:
         was = "" if bearer.active else f" ({bearer.status}): a name stays his, choose another"
         raise RuleViolation(f"{band.name} already has a warrior called {name}{was}")
     role, cost, xp, listed_race, profile = _hire_terms(cmd, band, ctx)
