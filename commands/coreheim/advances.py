@@ -16,6 +16,7 @@ from itertools import combinations
 from commands.coreheim import events
 from commands.coreheim import facts
 from commands.coreheim import model
+from commands.coreheim.outcomes import restate_deeds
 from commands.kit import MoreDice, Rolled, resolve, since
 from commands.coreheim import rules
 from commands.coreheim.tables import AdvanceTable, CoreheimTables
@@ -24,7 +25,6 @@ from ledger import events as ev
 from ledger.decide import Context, Roll
 from ledger.errors import BadInput
 from ledger.state import Battle, Fighter, Warband
-from projections.battles import fought
 
 
 def roll_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
@@ -211,17 +211,6 @@ def _battle_the_whole_group_went_out_of(ctx: Context, band: Warband, group: Figh
     return battle if counts.all_out(group) else None
 
 
-def _out_of_action_too(ctx: Context, band: Warband, battle: Battle, hero_id: str) -> None:
-    """The promoted member's deed in the battle, out of action as his group was: "Heroes not taken
-    out of action can look for rare items" (seed 002, Trading)."""
-    deeds = fought(battle, band.id, ctx.state)
-    ctx.emit(events.BattleDeeds(
-        warband=band.id, battle=battle.number, fought=[*(d.fighter for d in deeds), hero_id],
-        out_of_action=[*(d.fighter for d in deeds if d.out_of_action), hero_id],
-        took_out={d.fighter: list(d.took_out) for d in deeds if d.took_out},
-    ))
-
-
 def _talent(
     ctx: Context, band: Warband, group: Fighter, threshold: int, key: str, names: dict[str, str],
     resolution: rules.AdvanceResolution, tables: CoreheimTables,
@@ -267,8 +256,8 @@ def _talent(
             ev.FighterRecruited(warband=band.id, fighter=hero_id, name=name, role=model.HENCHMAN, stats=dict(group.stats),
                                 equipment=list(group.equipment), cost=group.cost, xp=group.xp),
         )
-        if went_out_in is not None:
-            _out_of_action_too(ctx, band, went_out_in, hero_id)
+        if went_out_in is not None:  # "Heroes not taken out of action can look for rare items" (seed 002, Trading)
+            restate_deeds(ctx, band.id, went_out_in, hero_id, joins=True, out_of_action=True)
     ctx.emit(
         ev.FighterPromoted(warband=band.id, fighter=hero_id, role=model.HERO, reason=f"Talent! ({row})"),
         events.WarriorProfile(warband=band.id, fighter=hero_id, **profile),

@@ -289,6 +289,20 @@ def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str
     succeed_leader(ctx, band, hero)
 
 
+def restate_deeds(ctx: Context, warband: str, battle: Battle, fighter: str, *, joins: bool = False,
+                  out_of_action: bool = False, took_out: list[str] | None = None) -> None:
+    """The warband's deeds in the battle stated again (`coreheim.battle-deeds`) with `fighter`: one
+    who joins them after the battle was recorded (an underdog Hired Sword, a member Talent!
+    promotes), out of action or not and taking out `took_out`; or one of them, now out of action."""
+    deeds = fought(battle, warband, ctx.state)
+    ctx.emit(events.BattleDeeds(
+        warband=warband, battle=battle.number, fought=[*(d.fighter for d in deeds), *([fighter] if joins else [])],
+        out_of_action=[*(d.fighter for d in deeds if d.out_of_action or (out_of_action and d.fighter == fighter)),
+                       *([fighter] if joins and out_of_action else [])],
+        took_out={**{d.fighter: list(d.took_out) for d in deeds if d.took_out}, **({fighter: took_out} if took_out else {})},
+    ))
+
+
 def mounts_of(ctx: Context, fighter: Fighter) -> list[str]:
     """The mounts the fighter rides, which stay with the warband whatever befalls him (rules 2.1: "A
     mount is never robbed or lost because of what happens to its rider"). Version 2 and before

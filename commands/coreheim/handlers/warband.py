@@ -13,6 +13,7 @@ from commands.coreheim.commands import (
     SpendUnderdog,
     UnderdogSword,
 )
+from commands.coreheim.outcomes import restate_deeds
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_record, enlist_warband, unique_id
 from commands.shared import bearer_of, enemy_id
@@ -235,12 +236,7 @@ def _underdog_sword(spec: UnderdogSword, band: Warband, battle: Battle, ctx: Con
                        band, ctx)
     state = ctx.state
     took_out = [enemy_id(state, name, state.fighters[fighter]) for name in spec.took_out]
-    deeds = fought(battle, band.id, state)
-    ctx.emit(events.BattleDeeds(
-        warband=band.id, battle=battle.number, fought=[*(d.fighter for d in deeds), fighter],
-        out_of_action=[*(d.fighter for d in deeds if d.out_of_action), *([fighter] if spec.out_of_action else [])],
-        took_out={**{d.fighter: list(d.took_out) for d in deeds if d.took_out}, **({fighter: took_out} if took_out else {})},
-    ))
+    restate_deeds(ctx, band.id, battle, fighter, joins=True, out_of_action=spec.out_of_action, took_out=took_out)
     if since(ctx, "4"):
         _taken_out(ctx, battle, [state.fighters[enemy] for enemy in took_out if enemy in state.fighters])
     return fighter
@@ -260,8 +256,4 @@ def _taken_out(ctx: Context, battle: Battle, enemies: list) -> None:
         if PHASE.is_done(state, band, "injuries"):
             raise RuleViolation(f"{band.name} has rolled its injuries after battle {battle.number}: {enemy.name}, whom the "
                                 "sword took out, would have rolled one (void its injuries step first)")
-        ctx.emit(events.BattleDeeds(
-            warband=band.id, battle=battle.number, fought=[d.fighter for d in deeds],
-            out_of_action=[d.fighter for d in deeds if d.out_of_action or d.fighter == enemy.id],
-            took_out={d.fighter: list(d.took_out) for d in deeds if d.took_out},
-        ))
+        restate_deeds(ctx, band.id, battle, enemy.id, out_of_action=True)
