@@ -24,7 +24,7 @@ from commands.coreheim import rules
 from commands.coreheim.tables import (
     TABLES, ChartItem, CoreheimTables, HenchmanType, HeroType, Item, ListedWarrior, Price, WarbandList,
 )
-from commands.kit import Options, option_defaults, options_of
+from commands.kit import Options, derived_from_tables, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from commands.kit.versions import plays
 from ledger.errors import NotFound, RuleViolation
@@ -116,18 +116,10 @@ def is_mount(tables: CoreheimTables, item: str) -> bool:
     return item.strip().lower() in _mounts(tables)
 
 
-_MOUNTS: dict[int, tuple[CoreheimTables, frozenset[str]]] = {}
-
-
+@derived_from_tables  # a warband's rating asks of every item it carries
 def _mounts(tables: CoreheimTables) -> frozenset[str]:
-    """The price chart's mounts, by id and by name (what `chart_row` finds them by): kept for each
-    tables object, as a warband's rating asks of every item it carries (hashing the tables to look
-    them up would cost more than the search)."""
-    kept = _MOUNTS.get(id(tables))
-    if kept is None or kept[0] is not tables:
-        kept = _MOUNTS[id(tables)] = (tables, frozenset(
-            key for row in tables.price_chart.items if row.mount for key in (row.id, row.name.lower())))
-    return kept[1]
+    """The price chart's mounts, by id and by name (what `chart_row` finds them by)."""
+    return frozenset(key for row in tables.price_chart.items if row.mount for key in (row.id, row.name.lower()))
 
 
 def item_id(tables: CoreheimTables, name: str, *, chart: bool = False) -> str:

@@ -18,11 +18,11 @@ from commands.kit.options import Options, check_options, option_defaults, option
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from commands.kit.refusals import refusing
 from commands.kit.state import Facts, Folds, RulesetFacts
-from commands.kit.tables import TableError, Tables
+from commands.kit.tables import TableError, Tables, derived_from_tables
 from commands.kit.versions import since
 
 __all__ = [
     "Facts", "Folds", "MoreDice", "Options", "Phase", "PhaseMessages", "PhaseStep", "Rolled", "RulesetFacts",
     "TableError", "Tables", "Window", "check_faces", "check_options", "d66", "option_defaults", "options_of", "refusing", "resolve",
-    "since",
+    "derived_from_tables", "since",
 ]

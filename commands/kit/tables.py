@@ -11,6 +11,7 @@ Errors are `TableError`s naming the table: `campaign new` turns them into `Error
 
 from __future__ import annotations
 
+import functools
 import json
 import pkgutil
 from collections.abc import Callable, Mapping
@@ -22,6 +23,7 @@ import msgspec
 from ledger.errors import BadInput
 
 T = TypeVar("T", bound=msgspec.Struct)
+R = TypeVar("R")
 
 
 class TableError(BadInput):
@@ -133,3 +135,19 @@ class Tables(Generic[T]):
 
 def _index(struct_type: type[msgspec.Struct], field: str) -> int:
     return struct_type.__struct_fields__.index(field)
+
+
+def derived_from_tables(derive: Callable[[T], R]) -> Callable[[T], R]:
+    """`derive(tables)` worked out once for each tables object (the defaults, or one campaign's with
+    its house rules) and kept: for a lookup a command makes many times over (an item, a model),
+    found by the object's identity, as hashing a tables object costs more than most searches."""
+    kept: dict[int, tuple[T, R]] = {}
+
+    @functools.wraps(derive)
+    def once(tables: T) -> R:
+        hit = kept.get(id(tables))
+        if hit is None or hit[0] is not tables:
+            hit = kept[id(tables)] = (tables, derive(tables))
+        return hit[1]
+
+    return once

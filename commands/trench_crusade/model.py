@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from commands.kit import Options, Phase, option_defaults, options_of
+from commands.kit import Options, Phase, derived_from_tables, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from commands.kit.versions import plays
 from commands.shared import slug
@@ -88,21 +88,15 @@ def listed_spelling(model: str, tables: TrenchCrusadeTables) -> str:
     return _spellings(tables).get(model.casefold(), model)
 
 
-_SPELLINGS: dict[int, tuple[TrenchCrusadeTables, dict[str, str]]] = {}
-
-
+@derived_from_tables  # a roster asks for each of its models at every command
 def _spellings(tables: TrenchCrusadeTables) -> dict[str, str]:
-    """Every spelling `listed_spelling` knows, to the list's name: made once for each tables object
-    (a roster asks for each of its models at every command)."""
-    kept = _SPELLINGS.get(id(tables))
-    if kept is None or kept[0] is not tables:
-        spellings: dict[str, str] = {}
-        for row in (*tables.non_promotable.rows, *tables.limited_potential.rows):
-            for name in (row.model, *row.aliases) if row.model else ():
-                for variant in _number_variants(name.casefold()):
-                    spellings.setdefault(variant, row.model)
-        kept = _SPELLINGS[id(tables)] = (tables, spellings)
-    return kept[1]
+    """Every spelling `listed_spelling` knows, to the list's name."""
+    spellings: dict[str, str] = {}
+    for row in (*tables.non_promotable.rows, *tables.limited_potential.rows):
+        for name in (row.model, *row.aliases) if row.model else ():
+            for variant in _number_variants(name.casefold()):
+                spellings.setdefault(variant, row.model)
+    return spellings
 
 
 def _number_variants(name: str) -> set[str]:
