@@ -567,16 +567,15 @@ class Ledger(SeedKeeping, PendingDecisions):
         known = set(known)  # the keys of the questions they asked or document
         battles = BattleNumbers()
         for tx, _why in affected:
-            group = by_tx[tx]
-            opened = group[0].event
-            if (gone := battles.gone([r.event for r in group])) is not None:
+            recorded = [r.event for r in by_tx[tx]]
+            opened = recorded[0]
+            if (gone := battles.gone(recorded)) is not None:
                 fates[tx] = f"; not decided again after {after}: battle {gone}, to which it belongs, stays voided"
                 continue
             command = ruleset.command_from(opened.command, opened.args)
             known |= {key for key in answers if documents_key(type(command), key)} | set(type(command).answer_keys)
-            handed_back = RerollDice(rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
-                                     draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
-                                     disputed_roll=-1, fresh=fresh)
+            handed_back = RerollDice(rolls=[e for e in recorded if isinstance(e, ev.DiceRolled)],
+                                     draws=[e for e in recorded if isinstance(e, ev.CardDrawn)], disputed_roll=-1, fresh=fresh)
             try:
                 events = decide(ruleset, state, command, dice=handed_back, shuffle_dice=shuffle_dice, ask=ask,
                                 reason=opened.reason, offered=answers)
@@ -584,11 +583,11 @@ class Ledger(SeedKeeping, PendingDecisions):
                 raise  # the player gives what it asks for (--dice, --answer) and voids again
             except LedgerError as refused:
                 fates[tx] = f"; decided again after {after}, the rules refuse it: {refused}"  # it stays voided
-                battles.left_voided([r.event for r in group])
+                battles.left_voided(recorded)
                 continue
-            if (moved := battles.moved([r.event for r in group], events)) is not None:
+            if (moved := battles.moved(recorded, events)) is not None:
                 fates[tx] = f"; decided again after {after}, it would belong to {moved}: left voided"
-                battles.left_voided([r.event for r in group])
+                battles.left_voided(recorded)
                 continue
             known |= set(events[0].args.get("answers", {}))
             for event in events:

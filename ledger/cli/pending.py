@@ -46,10 +46,11 @@ def answer(session: Session, answers: tuple[str, ...], decision: str | None, dic
     given = parse_pairs(answers, "answer")
     cid, state = session.state()
     target = _decision(decision)
-    if not given and not (dice.text or dice.cards) and interactive_ask() is None and target is None and len(state.pending) == 1:
+    typed = bool(dice.text or dice.cards)
+    if not given and not typed and interactive_ask() is None and target is None and len(state.pending) == 1:
         tx, waiting = next(iter(state.pending.items()))
         raise BadInput(f"T{tx} waits for: {waiting.prompt}; {ways_out(int(tx), waiting)}")
-    source = dice.source(state) if (dice.text or dice.cards) else None
+    source = dice.source(state) if typed else None
     outcome = settle(session, lambda: session.ledger.answer(
         cid, given, target=target, actor=session.actor, dice=source, ask=interactive_ask()))
     report(outcome)
