@@ -42,14 +42,18 @@ class Halted(Exception):
     """Deciding stopped (a choice to make, a refusal, an interrupted prompt) after new ledger dice
     were drawn: those dice are shown by the message or the prompt, so they must be stored first."""
 
-    def __init__(self, cause: BaseException, opened: ev.CommandRecorded, rolls: list[ev.DiceRolled]):
+    def __init__(self, cause: BaseException, opened: ev.CommandRecorded, rolls: list[ev.DiceRolled],
+                 drew_cards: bool = False):
         super().__init__(str(cause))
-        self.cause, self.opened, self.rolls = cause, opened, rolls
+        self.cause, self.opened, self.rolls, self.drew_cards = cause, opened, rolls, drew_cards
 
     def events(self, concerns: set[str] | None) -> list[ev.Event]:
         """The pending transaction: its command, what it waits for, and every roll it made. It
-        concerns one warband, or (a command about several, or none) the campaign."""
-        warband = next(iter(concerns)) if concerns and len(concerns) == 1 else None
+        concerns one warband, or (a command about several, or none) the campaign. One that drew
+        or shuffled a deck concerns the campaign: its cards are not out of the deck until it is
+        answered, so another warband's draw meanwhile would take the very card it was shown."""
+        alone = concerns and len(concerns) == 1 and not self.drew_cards
+        warband = next(iter(concerns)) if alone else None
         asked = self.cause if isinstance(self.cause, NeedsAnswer) else None
         waiting = ev.DecisionPending(
             question=asked.key if asked else "",
@@ -99,7 +103,8 @@ def decide(
         if not (keep_dice and ctx.drew_ledger_dice()) or isinstance(error, Conflict):
             raise
         rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
-        raise Halted(error, _opening(command, ctx.answers, reason), rolls) from error
+        drew_cards = any(isinstance(e, ev.CardDrawn | ev.DeckShuffled) for e in ctx.events)
+        raise Halted(error, _opening(command, ctx.answers, reason), rolls, drew_cards) from error
     check_answers(command, answered_now, ctx.asked)
     kept = {key: answer for key, answer in ctx.answers.items() if key not in (offered or {}) or key in ctx.asked}
     return [_opening(command, kept, reason), *ctx.events]

@@ -168,3 +168,28 @@ def test_a_card_given_for_a_deck_the_ledger_deals_is_refused_saying_why(campaign
     assert (result.exit_code, result.output.splitlines()[-1]) == (
         2, "Error: 1 card given but only 0 drawn from a physical deck: check --card (a deck the ledger deals takes none)")
     assert events(campaign) == before
+
+
+def test_a_decision_pending_on_a_card_holds_the_shared_deck_until_it_is_answered(tmp_path, monkeypatch):
+    # With this campaign id and the runner's fixed seed, the ledger deals Gunnar a Mel/Rgd card first
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000001"),
+                                                          UUID=uuid.UUID))
+    campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
+    assert campaign("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero",
+                    "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1").exit_code == 0
+    stopped = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger")
+    assert stopped.exit_code == 1 and "Gunnar drew Mel/Rgd: which stat to try" in stopped.output
+    before = events(campaign)
+    # When the other warband's unit draws from the same deck before Gunnar's card is answered
+    result = campaign("speedheim", "incapacitate", "Skaven", "Rikk", "Gunnar", "--ledger")
+    # Then it is refused: the card Gunnar was shown is not out of the deck until then, so Rikk would take it
+    assert (result.exit_code, result.output) == (1, (
+        "Error: T7 (speedheim.incapacitate) is pending, so nothing more can be recorded for the campaign until it is "
+        "settled: Gunnar drew Mel/Rgd: which stat to try; settle it with `campaign answer gunnar.skab.1.mel-rgd=CHOICE` "
+        "(Mel | Rgd), or void it with `campaign void T7 --reason …`\n"))
+    assert events(campaign) == before
+    answered = campaign("answer", "gunnar.skab.1.mel-rgd=Mel")
+    assert answered.exit_code == 0, answered.output
+    assert "(1st from the top of improvement), Mel/Rgd (roll under)" in answered.output
+    drawn = campaign("speedheim", "incapacitate", "Skaven", "Rikk", "Gunnar", "--ledger", "--answer", "rikk.gunnar.1.mel-rgd=Mel")
+    assert "(2nd from the top of improvement)" in drawn.output
