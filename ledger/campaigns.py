@@ -48,7 +48,7 @@ from ledger.fold import (  # noqa: F401 - re-exported
     void_records,
     voids_in,
 )
-from ledger.pending import PendingDecision, PendingDecisions, pending_message, scope, ways_out  # noqa: F401
+from ledger.pending import PendingDecision, PendingDecisions, pending_message, scope, ways_out, which_pending  # noqa: F401
 from ledger.rechecking import affected_message, plan_void, recheck, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import DealtSince, SeedKeeping

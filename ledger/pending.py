@@ -69,25 +69,10 @@ class PendingDecisions:
 
         def attempt() -> Attempt:
             state = self._state_to_decide_on(campaign_id)
-            tx = self._which_pending(state, target, answers)
+            tx = which_pending(state, target, answers)
             return self._answer_attempt(campaign_id, state, tx, answers, actor, dice, ask)
 
         return self._write(campaign_id, "answering", attempt)
-
-    def _which_pending(self, state: CampaignState, target: int | None, answers: dict[str, str]) -> int:
-        if target is not None:
-            if str(target) not in state.pending:
-                raise NotFound(f"T{target} is not a pending decision"
-                               + (f" (pending: {_listed(state)})" if state.pending else ""))
-            return target
-        if not state.pending:
-            raise NotFound("no decision is pending in this campaign")
-        asked = [int(t) for t, w in state.pending.items() if w.question in answers]
-        if len(state.pending) == 1:
-            return int(next(iter(state.pending)))
-        if len(asked) == 1:
-            return asked[0]
-        raise BadInput(f"several decisions are pending ({_listed(state)}): name one with --decision T<number>")
 
     def _answer_attempt(
         self, campaign_id: uuid.UUID, state: CampaignState, tx: int, answers: dict[str, str], actor: str,
@@ -127,6 +112,23 @@ class PendingDecisions:
             raise PendingDecision(pending_message(tx, now, asked), tx, now) from None
         kept.finish()
         return Attempt(state, [(marker, actor), (events, actor)])
+
+
+def which_pending(state: CampaignState, target: int | None, answers: dict[str, str]) -> int:
+    """The pending transaction these answers are for: `target`, the only one, or the one asking them."""
+    if target is not None:
+        if str(target) not in state.pending:
+            raise NotFound(f"T{target} is not a pending decision"
+                           + (f" (pending: {_listed(state)})" if state.pending else ""))
+        return target
+    if not state.pending:
+        raise NotFound("no decision is pending in this campaign")
+    asked = [int(t) for t, w in state.pending.items() if w.question in answers]
+    if len(state.pending) == 1:
+        return int(next(iter(state.pending)))
+    if len(asked) == 1:
+        return asked[0]
+    raise BadInput(f"several decisions are pending ({_listed(state)}): name one with --decision T<number>")
 
 
 def _args_without_answers(command: Command) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ledger.campaigns import ways_out
+from ledger.campaigns import ways_out, which_pending
 from ledger.cli.app import (
     DiceChoice,
     Session,
@@ -19,6 +19,7 @@ from ledger.cli.app import (
     writes,
 )
 from ledger.errors import BadInput
+from ledger.state import CampaignState, Pending
 
 
 def _decision(text: str | None) -> int | None:
@@ -32,7 +33,7 @@ def _decision(text: str | None) -> int | None:
 
 @main.command("answer")
 @writes
-@click.argument("answers", nargs=-1, metavar="KEY=CHOICE…")
+@click.argument("answers", nargs=-1, metavar="[KEY=CHOICE… | CHOICE]")
 @click.option("--decision", "decision", default=None, metavar="T<n>",
               help="The pending transaction to complete (needed when several are pending).")
 @dice_options
@@ -42,18 +43,34 @@ def answer(session: Session, answers: tuple[str, ...], decision: str | None, dic
 
     A command that drew ledger dice and then stopped (a choice not given, Ctrl-C at a prompt, a
     refusal) is stored as pending with its dice; this records the answers and decides the command
-    again with those same dice. At a terminal, questions not answered here are asked."""
-    given = parse_pairs(answers, "answer")
+    again with those same dice. A lone CHOICE answers the question the decision is waiting for. At
+    a terminal, questions not answered here are asked."""
     cid, state = session.state()
     target = _decision(decision)
+    given = _answers(answers, state, target)
     typed = bool(dice.text or dice.cards)
     if not given and not typed and interactive_ask() is None and target is None and len(state.pending) == 1:
         tx, waiting = next(iter(state.pending.items()))
-        raise BadInput(f"T{tx} waits for: {waiting.prompt}; {ways_out(int(tx), waiting)}")
+        raise _waits_for(int(tx), waiting)
     source = dice.source(state) if typed else None
     outcome = settle(session, lambda: session.ledger.answer(
         cid, given, target=target, actor=session.actor, dice=source, ask=interactive_ask()))
     report(outcome)
+
+
+def _answers(answers: tuple[str, ...], state: CampaignState, target: int | None) -> dict[str, str]:
+    """KEY=CHOICE pairs, or one bare CHOICE for the question the decision waits for."""
+    if len(answers) != 1 or "=" in answers[0]:
+        return parse_pairs(answers, "answer")
+    tx = which_pending(state, target, {})
+    waiting = state.pending[str(tx)]
+    if not waiting.question:
+        raise _waits_for(tx, waiting)
+    return {waiting.question: answers[0].strip()}
+
+
+def _waits_for(tx: int, waiting: Pending) -> BadInput:
+    return BadInput(f"T{tx} waits for: {waiting.prompt}; {ways_out(tx, waiting)}")
 
 
 @main.command("pending")

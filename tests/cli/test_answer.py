@@ -128,6 +128,19 @@ def test_campaign_answer_completes_the_decision_with_its_recorded_dice(peeked):
     assert peeked("verify").exit_code == 0
 
 
+def test_a_lone_choice_answers_the_question_the_decision_waits_for(peeked):
+    answered = peeked("answer", KEEP)
+    assert answered.exit_code == 0, answered.output
+    assert answered.output.splitlines()[:3] == [f"  T8 answered: keep={KEEP}", *EXPLORED]
+
+
+def test_a_lone_choice_for_no_pending_decision_is_refused(peeked):
+    before = events(peeked)
+    refused = peeked("answer", "--decision", "T9", KEEP)
+    assert (refused.exit_code, refused.output) == (2, "Error: T9 is not a pending decision (pending: T8)\n")
+    assert events(peeked) == before
+
+
 def test_an_answer_and_its_command_are_one_commit_with_their_read_model_rows(peeked, monkeypatch):
     """T9 (the answer) and T10 (the command decided again) are stored in one commit, and their
     read-model rows with them (each transaction's described with the state after it): nothing is

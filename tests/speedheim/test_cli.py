@@ -153,6 +153,12 @@ def test_a_decision_pending_for_a_die_is_settled_with_answer_dice(tmp_path, monk
     campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
     stopped = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab")
     assert stopped.exit_code == 1 and "needs D20" in stopped.output and "T6 is pending" in stopped.output
+    # A lone choice has no question to answer there: it is told what the decision waits for
+    lone = campaign("answer", "Agi")
+    assert (lone.exit_code, lone.output) == (2, (
+        "Error: T6 waits for: Gunnar: improve Agi, roll 8 or under needs D20 (1 more die): pass them with --dice, or "
+        "use --ledger; settle it with `campaign answer` (with the answers the command needs), or void it with "
+        "`campaign void T6 --reason …`\n"))
     # When the one pending decision is given its die (it was refused: "T6 waits for: … pass them with --dice")
     answered = campaign("answer", "--dice", "5")
     # Then it is decided with the stored shuffle and the die given
