@@ -5,6 +5,7 @@
 - `options`: options as a typed Struct (`Options`, `check_options`, `option_defaults`, `options_of`)
 - `state`: the ruleset's own facts, typed, and their fold (`RulesetFacts`, `Facts`, `Folds`)
 - `dice`: rules that need more dice (`MoreDice`, `Rolled`, `resolve`), `check_faces`, `d66`
+- `names`: a typed name as the rules spell it (`as_spelled`)
 - `versions`: gating a rule fix on the version in force (`since`)
 - `refusals`: the one wrapper turning a ruleset's own refusals into RuleViolations (`refusing`)
 - `cli`: what a ruleset's `register_commands(group, shell)` hook is handed (`Shell`, `Session`)
@@ -14,6 +15,7 @@ who was taken out of action and what each did are in the core state (`projection
 """
 
 from commands.kit.dice import MoreDice, Rolled, check_faces, d66, resolve
+from commands.kit.names import as_spelled
 from commands.kit.options import Options, check_options, option_defaults, options_of
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from commands.kit.refusals import refusing
@@ -22,7 +24,7 @@ from commands.kit.tables import TableError, Tables, derived_from_tables
 from commands.kit.versions import since
 
 __all__ = [
-    "Facts", "Folds", "MoreDice", "Options", "Phase", "PhaseMessages", "PhaseStep", "Rolled", "RulesetFacts",
+    "Facts", "Folds", "as_spelled", "MoreDice", "Options", "Phase", "PhaseMessages", "PhaseStep", "Rolled", "RulesetFacts",
     "TableError", "Tables", "Window", "check_faces", "check_options", "d66", "option_defaults", "options_of", "refusing", "resolve",
     "derived_from_tables", "since",
 ]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from commands.kit import refusing, since
+from commands.kit import as_spelled, refusing, since
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
@@ -73,7 +73,7 @@ def spelled(name: str | None, known: Iterable[str], unknown: str) -> str | None:
     the data does not have."""
     if name is None:
         return None
-    found = next((k for k in known if k.casefold() == name.casefold()), None)
+    found = as_spelled(name, known)
     if found is None:
         raise BadInput(unknown)
     return found

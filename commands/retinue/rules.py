@@ -28,6 +28,8 @@ from typing import Literal
 
 import msgspec
 
+from commands.kit.names import as_spelled
+
 from .tables import ATTRIBUTE_MAX, ATTRIBUTE_MIN, ATTRIBUTES, KNOWN_OUTCOMES, OutcomeKind, RetinueData
 
 VAMPIRE, MORTAL, CASTER, PROFICIENCY = "Vampire", "Mortal", "Caster", "Proficiency"
@@ -41,7 +43,7 @@ class RetinueRuleError(ValueError):
 
 
 def _has(keywords: Iterable[str], keyword: str) -> bool:
-    return keyword.casefold() in {k.casefold() for k in keywords}
+    return as_spelled(keyword, keywords) is not None
 
 
 class Fighter(msgspec.Struct, frozen=True, kw_only=True):
@@ -220,7 +222,7 @@ ADVANCEMENTS: dict[str, Advancement] = {
 
 
 def advancement(name: str) -> Advancement:
-    found = ADVANCEMENTS.get(name) or next((a for a in ADVANCEMENTS.values() if a.id.casefold() == name.casefold()), None)
+    found = ADVANCEMENTS.get(as_spelled(name, ADVANCEMENTS) or name)
     if found is None:
         raise RetinueRuleError(f"S2: no advancement '{name}' (advancements: {', '.join(ADVANCEMENTS)})")
     return found

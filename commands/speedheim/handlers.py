@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from commands.kit.names import as_spelled
 from commands.kit.versions import plays
 from commands.shared import RecordBattle, RecruitFighter, battle_record, enemy_id, recruit_fighter, slug
 from ledger import events as ev
@@ -330,11 +331,10 @@ def spelled_as_the_rules(ctx: Context, stats: Mapping[str, int], *, negative: bo
     `negative`, a value below 0) is refused. Version 2 took any name and value as typed."""
     if not plays(ctx.state, "3"):
         return dict(stats)
-    known = {stat.casefold(): stat for stat in STATS}
-    unknown = [name for name in stats if name.casefold() not in known]
+    unknown = [name for name in stats if as_spelled(name, STATS) is None]
     if unknown:
         raise BadInput(f"{', '.join(unknown)}: not a Speedheim stat ({' '.join(STATS)})")
-    spelled = {known[name.casefold()]: value for name, value in stats.items()}
+    spelled = {as_spelled(name, STATS): value for name, value in stats.items()}
     if len(spelled) < len(stats):
         raise BadInput(f"a stat is given twice: {', '.join(stats)}")
     if not negative and (below := [f"{name}={value}" for name, value in spelled.items() if value < 0]):
@@ -348,8 +348,7 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
     stats, keywords = spelled_as_the_rules(ctx, cmd.stats, negative=False), list(cmd.keywords)
     if plays(ctx.state, "3"):
-        known = {keyword.casefold(): keyword for keyword in KNOWN_KEYWORDS}
-        keywords = [known.get(keyword.casefold(), keyword) for keyword in keywords]
+        keywords = [as_spelled(keyword, KNOWN_KEYWORDS) or keyword for keyword in keywords]
     if "Large" in keywords and ctx.state.latest_battle(band.id) is None:
         raise RuleViolation(f"{band.name} cannot buy a Large unit at warband creation: only after its first game")
     if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
