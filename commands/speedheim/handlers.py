@@ -232,6 +232,7 @@ def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> 
         # Version 1 drew a Skill card for a hero with nothing left to learn, whose post-game then
         # waited for a choice that could not be made.
         learnable=len(allowed_to_learn(state, fighter)) if plays(state, "2") else None,
+        whole_skill_room=plays(state, "4"),
     )
 
 

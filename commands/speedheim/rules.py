@@ -62,6 +62,10 @@ class Unit:
     pending: int = 0  # Skill/Spell cards drawn and not yet chosen
     spells_left: int = 0  # spells of its lists it does not know yet (0 for a non-caster)
     learnable: int | None = None  # the Skills and Spells it may still choose (None: not counted, as version 1 did)
+    # Version 4: a Skill/Spell card fits while the Skills left under the cap and the spells left
+    # together exceed the cards pending (versions 1-3 asked one or the other alone to), and a hero
+    # at the cap is told so before being told nothing is left to learn.
+    whole_skill_room: bool = False
 
     def base(self, stat: str) -> int | None:
         if stat in self.stats:
@@ -101,11 +105,16 @@ def _nothing_to_learn(unit: Unit) -> bool:
     return unit.learnable is not None and unit.learnable <= unit.pending
 
 
-def _skill_room(unit: Unit, caps: Caps, options: Options) -> bool:
-    if unit.animal_or_large or _nothing_to_learn(unit):
-        return False
+def _room_under_cap(unit: Unit, caps: Caps, options: Options) -> bool:
+    """Whether a Skill/Spell card can be learned as a Skill under the cap, or as a spell."""
+    if unit.whole_skill_room and options.pending_skills_count:
+        return max(0, caps.skills - unit.learned_skills) + unit.spells_left > unit.pending
     counted = unit.learned_skills + (unit.pending if options.pending_skills_count else 0)
     return counted < caps.skills or unit.spells_left > unit.pending
+
+
+def _skill_room(unit: Unit, caps: Caps, options: Options) -> bool:
+    return not (unit.animal_or_large or _nothing_to_learn(unit)) and _room_under_cap(unit, caps, options)
 
 
 def _gains_missing_def(unit: Unit, stat: str, options: Options) -> bool:
@@ -161,9 +170,12 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
     if half == "Skill":
         if unit.animal_or_large:
             return redraw("Animal and Large heroes have no learnable Skills: as at the Skill cap, draw again")
+        at_cap = not _room_under_cap(unit, caps, options)
+        if at_cap and unit.whole_skill_room:
+            return redraw(f"already at the Skill cap of {caps.skills}: draw again")
         if _nothing_to_learn(unit):
             return redraw("no Skill or Spell left to learn: as at the Skill cap, draw again")
-        if not _skill_room(unit, caps, options):
+        if at_cap:
             return redraw(f"already at the Skill cap of {caps.skills}: draw again")
         return Reading(drawn, "skill", "learns a new Skill (or Spell) at the end of the game")
     if half in UP_STATS:

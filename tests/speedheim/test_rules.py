@@ -181,6 +181,34 @@ def test_caster_at_skill_cap_still_learns_a_spell_until_none_is_left():
     assert outcomes(improve(spent, Table(["07", "01"])))[0] == ("07", "redraw", None, 0)
 
 
+@pytest.mark.parametrize(("learned", "pending", "version_4", "version_3"), [
+    (0, 3, "skill", "redraw"),  # 3 Skills and 1 spell to choose from: room for a 4th card
+    (2, 1, "skill", "redraw"),  # 1 Skill under the cap and 1 spell: room for a 2nd card
+    (2, 2, "redraw", "redraw"),  # the Skill and the spell both taken by the cards pending
+    (3, 0, "skill", "skill"),  # at the cap, the spell is left
+])
+def test_a_casters_card_fits_while_skills_under_the_cap_and_spells_left_exceed_the_cards_pending(
+        learned, pending, version_4, version_3):
+    """"that hero can learn a new Skill (or Spell if it's a caster)"; spells do not count toward the
+    cap of 3 Skills (rules §9.5). A caster with one spell left banks a card whichever it will be."""
+    def caster(whole: bool) -> Unit:
+        return Unit(name="Gunnar", hero=True, stats=CAPTAIN, learned_skills=learned, pending=pending, spells_left=1,
+                    whole_skill_room=whole)
+    def first(unit: Unit, outcome: str) -> tuple:
+        return outcomes(improve(unit, Table(["07"] if outcome == "skill" else ["07", "01"])))[0][:2]
+    assert first(caster(True), version_4) == ("07", version_4)
+    assert first(caster(False), version_3) == ("07", version_3)  # versions 1-3
+
+
+def test_a_hero_at_the_cap_is_told_so_before_that_nothing_is_left_to_learn():
+    """At the cap its Skill types offer nothing (`learnable` 0 for a hero with no spells)."""
+    def at_cap(whole: bool) -> str:
+        unit = Unit(name="Gunnar", hero=True, stats=CAPTAIN, learned_skills=3, learnable=0, whole_skill_room=whole)
+        return improve(unit, Table(["05", "01"]))[0].why
+    assert at_cap(True) == "already at the Skill cap of 3: draw again"
+    assert at_cap(False) == "no Skill or Spell left to learn: as at the Skill cap, draw again"  # versions 2-3
+
+
 def test_animal_or_large_hero_treats_skill_as_at_cap():
     """"If they draw an Improvement to learn a Skill, treat it as if they are at the Skill Cap and draw another\"."""
     beast = Unit(name="Brute", hero=True, stats=CAPTAIN, animal_or_large=True)
