@@ -60,6 +60,12 @@ def warband_row(state: CampaignState, warband: str, ext: dict[str, Any] | None =
     }
 
 
+def stats_of(state: CampaignState, fighter: Fighter) -> dict[str, int]:
+    """The fighter's profile in the order its rules print it: a store filled by `import` folds the
+    trail's canonical JSON, whose keys are sorted."""
+    return dict(rulesets.get(state.ruleset).terms.ordered_stats(fighter.stats))
+
+
 def fighter_row(state: CampaignState, fighter: Fighter) -> dict[str, Any]:
     return {
         "fighter": fighter.id,
@@ -69,7 +75,7 @@ def fighter_row(state: CampaignState, fighter: Fighter) -> dict[str, Any]:
         "status": fighter.status,
         "group_size": fighter.group_size,
         "xp": fighter.xp,
-        "stats": dict(fighter.stats),
+        "stats": stats_of(state, fighter),
         "keywords": list(fighter.keywords),
         "skills": list(fighter.skills),
         "injuries": list(fighter.injuries),

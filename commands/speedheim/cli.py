@@ -14,6 +14,7 @@ import click
 
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState
+from projections.roster import stats_of
 
 from . import events as se
 from . import handlers as h
@@ -31,7 +32,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
     tables = h.tables_for(state)
 
     def row(fighter: Any) -> dict[str, Any]:
-        return {"name": fighter.name, "role": fighter.role, "stats": dict(fighter.stats),
+        return {"name": fighter.name, "role": fighter.role, "stats": stats_of(state, fighter),
                 "keywords": list(fighter.keywords), "skills": list(fighter.skills),
                 "learned_skills": len(h.learned_skills(fighter, tables)), "pending": h.pending(state, fighter),
                 "promotes_after_battle": None if h.is_hero(fighter) else h.promotes_in(state, fighter)}

@@ -5,6 +5,7 @@ import os
 
 from ledger.campaigns import Ledger
 from ledger.store import Store
+from ledger.testing import CampaignRunner
 
 from ledger.cli import history as history_cli
 
@@ -262,3 +263,17 @@ def test_a_name_two_fighters_share_is_refused_naming_both(two_warbands):
     # the id, or the warband, tells them apart
     assert c("xp", "award", "gunnar-2", "1", "--reason", "x").output.splitlines()[0] == "  Gunnar gains 1 XP: x"
     assert c("xp", "award", "Gunnar", "1", "--reason", "x", "--warband", "Reikland Rats").exit_code == 0
+
+
+def test_an_imported_campaign_shows_each_profile_in_its_rules_order(campaign, tmp_path):
+    # Given a Coreheim captain (M A W T WS BS I Ld), exported: the trail's JSON sorts each profile's keys
+    for args in (["new", "X", "--ruleset", "coreheim"], ["warband", "add", "A", "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+                 ["coreheim", "hire", "A", "Cap", "--type", "captain"], ["export", "-o", str(tmp_path / "t.jsonl")]):
+        assert campaign(*args).exit_code == 0, args
+    # When it is imported into another store
+    copy = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))
+    assert copy("import", str(tmp_path / "t.jsonl")).exit_code == 0
+    # Then its roster, fighter and JSON read the profile as the original does, not A BS I Ld M T W WS
+    assert "  Cap — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4\n" in campaign("roster", "A").output
+    for command in (["roster", "A"], ["fighter", "show", "Cap"], ["roster", "A", "--json"]):
+        assert copy(*command).output == campaign(*command).output
