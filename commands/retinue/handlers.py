@@ -121,6 +121,20 @@ def record_battle(cmd: RecordBattle, ctx: Context) -> None:
     ctx.emit(battle_record(cmd, ctx))
 
 
+def enemy_key(victim: str, state: CampaignState) -> str:
+    """A `--took-out` enemy: a fighter's id, or the name of one the ledger does not track, whatever its case."""
+    return victim if victim in state.fighters else victim.casefold()
+
+
+def takers_of(battle: Battle, state: CampaignState) -> dict[str, list[str]]:
+    """Each enemy taken out in the battle -> the fighters of any side credited with it, each once."""
+    takers: dict[str, list[str]] = {}
+    for deed in battle.deeds:
+        for victim in dict.fromkeys(enemy_key(v, state) for v in deed.took_out):
+            takers.setdefault(victim, []).append(deed.fighter)
+    return takers
+
+
 def battle_pass(cmd: BattlePass, ctx: Context) -> None:
     band, battle = begin(ctx, cmd.warband, "battle-pass")
     state = ctx.state
@@ -130,11 +144,21 @@ def battle_pass(cmd: BattlePass, ctx: Context) -> None:
     # enemy removed by an indirect effect is Out of Action with no fighter credited.
     removals = []
     put_out = {d.fighter for d in battle.deeds if d.out_of_action}
+    takers = takers_of(battle, state)
     for deed in own:
         for victim in deed.took_out:
             enemy = state.fighters.get(victim)
             if enemy is not None and victim not in put_out and since(ctx, "1.1.0"):
                 continue  # E3: an enemy on a roster who did not go Out of Action (`--not-out`, or absent) earns nothing
+            # 1.3.0, E4: "the fighter who resolves the attack … that causes the Out of Action earns the XP":
+            # one fighter, and which one only the players know (not the order of --took-out).
+            if since(ctx, "1.3.0") and len(credited := takers[enemy_key(victim, state)]) > 1:
+                name = enemy.name if enemy else victim
+                raise RuleViolation(
+                    f"E4: {name} went Out of Action once in battle {battle.number}, and it is credited to "
+                    f"{' and '.join(state.fighters[f].name for f in credited)}: only the fighter who resolved the final "
+                    f"action earns it. Void the battle (campaign void T{battle.tx} --reason …) and record it again "
+                    f"with one --took-out for {name}")
             removals.append(r.Removal(victim=enemy.name if enemy else victim, by=deed.fighter, direct=True,
                                       victim_is_leader=enemy is not None and is_leader(enemy)))
     emit_awards(ctx, band, r.battle_awards(deeds, removals))

@@ -6,8 +6,10 @@ ambiguities), restating the seed `shared/seeds/004_953ba18e1145b737.txt`. Every 
 
 Readings where the seed is silent:
 
-- E3 "once per enemy fighter" is per fighter and enemy: two fighters who each put the same enemy
-  Out of Action (it went down twice) each earn their +1; the same fighter earns it once.
+- E3 "once per enemy fighter": the same fighter credited twice with one enemy earns it once. An
+  enemy goes Out of Action once in a battle, so from version 1.3.0 a battle crediting two fighters
+  with it is refused (E4: the fighter who resolved the final action earns it; only the players know
+  which); 1.0.0 to 1.2.0 gave each of them the award.
 - E7 survival or scenario +1 goes to a fighter that survived: not Slain, not dead.
 - S4/S5 a fighter's own lists are the Universal list and the lists of every Archetype and Domain
   keyword it has; a feat it already has cannot be bought again.

@@ -270,3 +270,32 @@ def test_voiding_the_casualty_roll_that_slew_a_fighter_brings_it_back_and_later_
     game.ledger.void(game.cid, f"T{casualty_tx}", reason="the die fell off the table", actor="arbiter", cascade=True)
     assert (game.fighter("Finch").status, game.fighter("Finch").xp) == ("active", 1)
     assert game.ledger.check(game.cid)[1] == []
+
+
+# --- 1.3.0: one enemy, one taker ------------------------------------------------------------------
+
+
+def test_E4_an_enemy_credited_to_two_fighters_is_refused_naming_it_and_the_way_to_correct_the_battle(game):
+    """"Direct action: The fighter who resolves the attack … that causes the Out of Action earns the
+    XP." Lupa went Out of Action once; the battle credits both Kestrel and Wren with her."""
+    game.battle(took_out=[("Kestrel", "Lupa"), ("Wren", "Lupa"), ("Finch", "Fang")])
+    battle_tx = game.state.latest_battle("hawks").tx
+    assert game.refusal(BattlePass(warband="Hawks")) == (
+        "E4: Lupa went Out of Action once in battle 1, and it is credited to Kestrel and Wren: only the fighter who "
+        f"resolved the final action earns it. Void the battle (campaign void T{battle_tx} --reason …) and record it "
+        "again with one --took-out for Lupa")
+
+
+def test_E4_an_enemy_the_ledger_does_not_track_credited_to_two_fighters_is_refused_too(game):
+    game.battle(took_out=[("Kestrel", "Rat-ogre"), ("Wren", "rat-ogre")])
+    assert game.refusal(BattlePass(warband="Hawks")).startswith(
+        "E4: Rat-ogre went Out of Action once in battle 1, and it is credited to Kestrel and Wren")
+
+
+def test_E4_on_1_2_0_an_enemy_credited_to_two_fighters_gave_each_the_award():
+    game = Retinues(version="1.2.0")
+    game.battle(took_out=[("Kestrel", "Lupa"), ("Wren", "Lupa")])
+    awards = game.awards(game.do(BattlePass(warband="Hawks")))
+    assert [a for a in awards if "Lupa" in a[2]] == [
+        ("Kestrel", 2, "battle pass: put the enemy Leader Lupa Out of Action"),
+        ("Wren", 2, "battle pass: put the enemy Leader Lupa Out of Action")]
