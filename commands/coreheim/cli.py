@@ -72,8 +72,9 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         1. a D12 per henchman or Hired Sword taken out of action
            (a group rolls one per member out: --answer GROUP:out=N),
            each followed by his mount's (rules version 4);
-        2. a D12 per mount of a hero taken out of action (version 4);
-        3. then a D66 per hero, tens then units (55 is --dice 5,5),
+        2. a D12 per mount of a hero taken out of action (version 4; a monster's too, version 5);
+        3. then a D66 per hero (and per monster, version 5),
+           tens then units (55 is --dice 5,5),
            and the extra rolls of a Multiple Injuries."""
         run(session, Injuries(warband=warband, answers=answers), dice=dice)
 

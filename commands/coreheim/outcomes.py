@@ -74,7 +74,9 @@ class Consequences:
                 ctx.emit(events.ShardsChanged(warband=band, delta=count, reason=why, row=row))
             case t.GainXp(target=role, amount=amount):
                 fighter = self.target(role)
-                ctx.emit(ev.XPAwarded(warband=band, fighter=fighter.id, amount=amount, reason=f"{why} ({row})"))
+                # A monster rolls the hero injury table (version 5) but gains no experience (1.10).
+                if model.advance_kind(fighter) is not None:
+                    ctx.emit(ev.XPAwarded(warband=band, fighter=fighter.id, amount=amount, reason=f"{why} ({row})"))
             case t.GainSkill(target=role, skill=skill):
                 fighter = self.target(role)
                 if skill not in fighter.skills:
@@ -146,9 +148,10 @@ def _shackles_holder(ctx: Context, band: Warband, battle: Battle) -> str | None:
 
 
 def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> None:
-    """D66 for a hero taken out of action, with Multiple Injuries' extra rolls, and its consequences."""
+    """D66 for a hero taken out of action (from version 5 a monster too), with Multiple Injuries'
+    extra rolls, and its consequences. Shackles capture "the next enemy hero" only."""
     tables = model.tables_for(ctx.options)
-    holder = _shackles_holder(ctx, band, battle)
+    holder = _shackles_holder(ctx, band, battle) if hero.role in model.HEROES else None
     rolled = Rolled()
     pit_fight_won: bool | None = None
 

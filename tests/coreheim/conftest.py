@@ -154,6 +154,11 @@ def rats_and_skaven_v3() -> Table:
 
 
 @pytest.fixture
+def rats_and_skaven_v4() -> Table:
+    return rats_and_skaven_on("4")
+
+
+@pytest.fixture
 def house_rules():
     """`house_rules(options)` gives a fresh campaign started with these options."""
     return Table

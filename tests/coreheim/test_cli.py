@@ -147,8 +147,20 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "Next step: sell-shards — Reikland Rats holds 2 shards: how many to sell?: answer with --answer shards=CHOICE "
         "(one of: 0, 1, 2); then run `campaign post-game Reikland Rats` again.",
     ]
-    # Issue 9, item 9: with the keys --list names, one run answers every question left.
-    done = ok(after_battle("post-game", R, "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
+    # Without a terminal the walk stops before a step that closes selling (buying, hiring) ...
+    stopped = ok(after_battle("post-game", R, "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
+    assert stopped[-3:] == [
+        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "`campaign coreheim sell`)",
+        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
+        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.",
+    ]
+    # ... and run again begins with it, stopping before the next one
+    again = ok(after_battle("post-game", R, "--answer", "gunnar:search=nothing"))
+    assert (again[1], again[-1]) == ("  Reikland Rats: post-game step search done for battle 1",
+                                     "Stopped before upkeep: run `campaign post-game Reikland Rats` again to carry on.")
+    # Issue 9, item 9: with the keys --list names, one run answers every question left, told to go on.
+    done = ok(after_battle("post-game", R, "--go-on"))
     assert done[-1] == "Post-game sequence complete."
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from commands.coreheim import events as ce
-from commands.coreheim.commands import Buy, Injuries
+from commands.coreheim.commands import Buy, Hire, Injuries
 from commands.shared import GainItem
 from ledger import events as ev
 from ledger.decide import TableDice
@@ -440,4 +440,69 @@ def test_a_group_unhorsed_says_why(rats_and_skaven):
         ev.ItemGained(warband=RATS, item="horse", reason="Marksmen's, no longer ridden"),
         ev.ItemGained(warband=RATS, item="horse", reason="Marksmen's, no longer ridden"),
         INJURIES_DONE,
+    ]
+
+
+# --- monsters: the hero D66 (version 5) --------------------------------------------------------------
+
+SKRIT = "clan-skrit"
+
+
+def hire_ogg(table) -> None:
+    table.do(Hire(warband="Clan Skrit", name="Ogg", type="rat-ogre"))
+
+
+def rat_ogre_out_of_action(table) -> None:
+    """Clan Skrit's Rat Ogre Ogg taken out of action in the next battle, Skrit explored."""
+    table.battle(ooa=["Ogg"])
+    table.explore_quietly("Clan Skrit")
+
+
+def ogg_rolled(d66: int, row: str, result: str, note: str = "") -> ce.InjuryRolled:
+    return ce.InjuryRolled(warband=SKRIT, fighter="ogg", d66=d66, row=row, result=result, note=note)
+
+
+def test_a_monster_rolls_the_hero_d66_and_cannot_die_in_the_warbands_first_two_games(rats_and_skaven):
+    """Rules 2.1: "Monsters (River Troll, Rat Ogre) roll on the hero D66 table, not the D12"; 5.3:
+    Dead counts as Multiple Injuries in a warband's first two games; 3.1: monsters gain no XP."""
+    # Given Ogg, a Rat Ogre, taken out of action in Clan Skrit's first game
+    hire_ogg(rats_and_skaven)
+    rat_ogre_out_of_action(rats_and_skaven)
+    # When his injury is rolled: 11 Dead (Multiple Injuries), then 51, 52, 53 and 66 Seen It All
+    events = rats_and_skaven.do(Injuries(warband="Clan Skrit"), [1, 1, 5, 1, 5, 2, 5, 3, 6, 6])
+    # Then he rolls D66s as a hero does, lives, and gains no experience from Seen It All
+    assert {e.expression for e in events if isinstance(e, ev.DiceRolled)} == {"D66"}
+    assert without_dice(events) == [
+        ogg_rolled(11, "hero-injury:11-14", "multiple-injuries", "Dead counts as Multiple Injuries (game 1 of the warband)"),
+        ogg_rolled(51, "hero-injury:45-64", "full-recovery"),
+        ogg_rolled(52, "hero-injury:45-64", "full-recovery"),
+        ogg_rolled(53, "hero-injury:45-64", "full-recovery"),
+        ogg_rolled(66, "hero-injury:66", "seen-it-all"),
+        ev.PostGameStepDone(warband=SKRIT, battle=1, step="injuries"),
+    ]
+    ogg = rats_and_skaven.fighter("Ogg")
+    assert (ogg.status, ogg.xp) == ("active", 0)
+
+
+def test_a_monster_dies_on_the_hero_table_from_the_warbands_third_game(rats_and_skaven):
+    hire_ogg(rats_and_skaven)
+    play_quiet_battles(rats_and_skaven, 2)
+    rat_ogre_out_of_action(rats_and_skaven)
+    events = rats_and_skaven.do(Injuries(warband="Clan Skrit"), [1, 4])
+    assert without_dice(events) == [
+        ogg_rolled(14, "hero-injury:11-14", "dead"),
+        ev.FighterDied(warband=SKRIT, fighter="ogg", reason="serious injury: Dead", row="hero-injury:11-14"),
+        ev.PostGameStepDone(warband=SKRIT, battle=3, step="injuries"),
+    ]
+
+
+def test_on_version_4_a_monster_rolled_a_henchman_d12(rats_and_skaven_v4):
+    """Campaigns recorded on version 4 replay as recorded: a D12, 1-4 dead."""
+    hire_ogg(rats_and_skaven_v4)
+    rat_ogre_out_of_action(rats_and_skaven_v4)
+    events = rats_and_skaven_v4.do(Injuries(warband="Clan Skrit"), [2])
+    assert without_dice(events) == [
+        ce.HenchmanInjuryRolled(warband=SKRIT, fighter="ogg", face=2, row="henchman-injury:1-4", result="dead"),
+        ev.FighterDied(warband=SKRIT, fighter="ogg", reason="died of his wounds", row="henchman-injury:1-4"),
+        ev.PostGameStepDone(warband=SKRIT, battle=1, step="injuries"),
     ]

@@ -31,12 +31,15 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
     first a D12 for each henchman and Hired Sword taken out of action (from version 4 each followed
     by his mount's), then one for each hero's mount (version 4), then a D66 for each hero (with
     Multiple Injuries' extra rolls). Each pass goes in roster order, the order in which the
-    battle's deeds list the warband's fighters."""
+    battle's deeds list the warband's fighters. From version 5 a monster rolls with the heroes
+    (rules 2.1: "Monsters (River Troll, Rat Ogre) roll on the hero D66 table, not the D12");
+    version 4 rolled him a henchman's D12."""
     state = ctx.state
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "injuries")
     out = out_of_action(battle, band.id, state)
-    heroes = [f for f in out if state.fighters[f].role in model.HEROES]
+    d66_roles = (*model.HEROES, model.MONSTER) if since(ctx, "5") else model.HEROES
+    heroes = [f for f in out if state.fighters[f].role in d66_roles]
     for fighter_id in [f for f in out if f not in heroes]:
         if state.fighters[fighter_id].active:
             henchman_injury(ctx, band, state.fighters[fighter_id])
