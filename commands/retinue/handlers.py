@@ -169,6 +169,12 @@ def scenario_pass(cmd: ScenarioPass, ctx: Context) -> None:
     band, battle = begin(ctx, cmd.warband, "scenario-pass")
     names = {f.id: f.name for f in ctx.state.fighters_of(band.id)}
     awards = [msgspec.structs.replace(a, fighter=_fighter_id(ctx.state, band, a.fighter)) for a in cmd.awards]
+    if since(ctx, "1.3.0"):
+        # E6: scenario XP is the battle's: a fighter recruited since (or absent) had no part in its scenario.
+        played = {deed.fighter for deed in fought(battle, band.id, ctx.state)}
+        if newcomer := next((a.fighter for a in awards if a.fighter in names and a.fighter not in played), None):
+            raise RuleViolation(f"E6: {names[newcomer]} did not fight in battle {battle.number} (recruited since, or "
+                                "absent): scenario XP is earned in that battle's scenario")
     emit_awards(ctx, band, r.scenario_awards(awards, names))
     finish(ctx, band, battle, "scenario-pass")
 

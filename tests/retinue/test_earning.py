@@ -299,3 +299,27 @@ def test_E4_on_1_2_0_an_enemy_credited_to_two_fighters_gave_each_the_award():
     assert [a for a in awards if "Lupa" in a[2]] == [
         ("Kestrel", 2, "battle pass: put the enemy Leader Lupa Out of Action"),
         ("Wren", 2, "battle pass: put the enemy Leader Lupa Out of Action")]
+
+
+# --- 1.3.0: scenario XP goes to fighters of that battle -------------------------------------------
+
+
+@pytest.mark.parametrize("absent", [False, True])
+def test_E6_a_fighter_recruited_since_the_battle_or_absent_from_it_earns_no_scenario_xp(game, absent):
+    """"Each scenario states which fighters earn XP": fighters who played it. Sage joins after the
+    battle (or Finch missed it); the battle pass leaves them out, and so does the scenario pass."""
+    game.battle(absent=["Finch"] if absent else [])
+    game.recruit("Hawks", "Sage", ancestry="Human")
+    game.do(BattlePass(warband="Hawks"))
+    stranger = "Finch" if absent else "Sage"
+    assert game.refusal(ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter=stranger, amount=9, reason="x")])) == (
+        f"E6: {stranger} did not fight in battle 1 (recruited since, or absent): scenario XP is earned in that battle's scenario")
+
+
+def test_E6_on_1_2_0_a_fighter_recruited_since_the_battle_got_its_scenario_xp():
+    game = Retinues(version="1.2.0")
+    game.battle()
+    game.recruit("Hawks", "Sage", ancestry="Human")
+    game.do(BattlePass(warband="Hawks"))
+    made = game.do(ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter="Sage", amount=9, reason="x")]))
+    assert game.awards(made) == [("Sage", 9, "scenario pass: x")]
