@@ -4,7 +4,8 @@ What the core state keeps (warbands, fighters, battles with who fought and what 
 injuries, items, gold) is read from it; these are only what Coreheim adds:
 - per warrior (`WarriorFacts`, from `coreheim.warrior-profile`): his type, race, the skill lists
   of a promoted henchman, the XP up to which advances were rolled, the characteristics a
-  henchman group improved (once each);
+  henchman group improved (once each), and the battle in whose post-game a Talent! last
+  promoted one of a group (its further Talent! results are ignored in that post-game);
 - per warband (`WarbandFacts`): wyrdstone shards, bonus dice for the next exploration, its
   rating at each battle, and for its latest battle only (a snapshot stays small): the rare items
   found and not yet bought, and its underdog points.
@@ -23,6 +24,7 @@ from typing import Any
 import msgspec
 
 from commands.coreheim import events
+from commands.coreheim.tables import TABLES, TalentAdvance
 from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.state import CampaignState, Fighter, Warband
@@ -36,6 +38,7 @@ class WarriorFacts(msgspec.Struct, kw_only=True):
     skill_lists: list[str] = []  # a promoted henchman's; others use their hero type's
     advanced_to: int | None = None  # XP up to which advances were rolled; None: his profile is not recorded
     advanced_stats: list[str] = []  # characteristics a henchman group improved
+    talent_after: int | None = None  # the battle in whose post-game a Talent! promoted one of the group
 
     def shown(self) -> dict[str, Any]:
         shown: dict[str, Any] = {"type": self.type, "race": self.race, "skill_lists": list(self.skill_lists)}
@@ -178,8 +181,18 @@ def _bonus(facts: CoreheimFacts, event: events.ExplorationBonus, state: Campaign
 def _advanced(facts: CoreheimFacts, event: events.AdvanceRolled, state: CampaignState) -> None:
     if warrior := _warrior(facts, state, event.fighter):
         warrior.advanced_to = max(warrior.advanced_to or 0, event.threshold)
-        if event.stat and state.fighters[event.fighter].role == "henchman":  # only henchmen: once per characteristic
+        if state.fighters[event.fighter].role != "henchman":
+            return
+        if event.stat:  # only henchmen: once per characteristic
             warrior.advanced_stats.append(event.stat)
+        if event.rows and _is_talent(event.rows[-1], state) and (battle := state.latest_battle(event.warband)):
+            warrior.talent_after = battle.number
+
+
+def _is_talent(row_id: str, state: CampaignState) -> bool:
+    """Is this row of the campaign's henchman advance table a Talent!?"""
+    rows = TABLES.for_options(state.options).henchman_advances.rows
+    return any(row.id == row_id and isinstance(row.advance, TalentAdvance) for row in rows)
 
 
 @FOLDS.on(events.MissesGame)

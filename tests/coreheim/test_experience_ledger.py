@@ -10,6 +10,7 @@ toward thresholds; only XP a warrior is hired with does not).
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from commands.coreheim import events as ce
@@ -305,10 +306,11 @@ def test_talent_makes_a_member_a_hero_who_advances_and_the_group_rolls_again(rat
     assert model.rating(state, RATS) == 5 * 5 + 22 + 1 + 2 * 2 + 2  # 5 members, then each member's XP
 
 
-TWO_TALENTS = [10, 6, 10, 8,  # at 2 XP: Talent!, the new hero's W +1, the group's 10 re-rolled into 8 (Ld)
+TALENT_AT_2 = [10, 6, 10, 8]  # Talent!, the new hero's W +1, the group's 10 re-rolled into 8 (Ld)
+TWO_TALENTS = [*TALENT_AT_2,
                10, 6, 10, 2]  # at 4 XP: Talent! again, W +1, the group's 10 re-rolled into 2 (I)
-TWO_TALENTS_ANSWERS = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
-                       "marksmen:4:group-reroll": "keep", "marksmen:4:skill-lists": "combat+speed"}
+TALENT_AT_2_ANSWERS = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+TWO_TALENTS_ANSWERS = {**TALENT_AT_2_ANSWERS, "marksmen:4:group-reroll": "keep", "marksmen:4:skill-lists": "combat+speed"}
 
 
 def promoted(table) -> list[str]:
@@ -317,14 +319,48 @@ def promoted(table) -> list[str]:
 
 def test_two_talents_of_one_group_make_two_heroes_with_names_of_their_own(rats_and_skaven):
     """Issue 9, item 8: both promotions were called "Marksmen (promoted)" and `xp award` then picked one."""
-    # Given the Marksmen at 3 XP and a battle: 4 XP, thresholds 2 and 4
-    given_xp(rats_and_skaven, Marksmen=3)
-    # When both thresholds roll Talent! and no name is given for the new heroes
-    advance(rats_and_skaven, TWO_TALENTS, answers=TWO_TALENTS_ANSWERS)
+    # Given a Talent! for the Marksmen after battle 1, and a battle 2 that takes them to 4 XP
+    given_xp(rats_and_skaven, Marksmen=1)
+    advance(rats_and_skaven, TALENT_AT_2, answers=TALENT_AT_2_ANSWERS)
+    rats_and_skaven.finish()
+    given_xp(rats_and_skaven, Marksmen=1)
+    # When the threshold of 4 XP rolls Talent! in that post-game, and no name is given for the new heroes
+    advance(rats_and_skaven, [10, 6, 10, 2], answers={"marksmen:4:group-reroll": "keep", "marksmen:4:skill-lists": "combat+speed"},
+            winner=None, absent=["Hans"])  # a draw, Hans absent: nobody else comes to a threshold
     # Then the second is numbered, and each is named on his own
     assert promoted(rats_and_skaven) == ["Marksmen (promoted)", "Marksmen (promoted 2)"]
     assert rats_and_skaven.do(AwardXP(warband="Reikland Rats", fighter="Marksmen (promoted 2)", amount=1, reason="x")) == [
         ev.XPAwarded(warband=RATS, fighter="marksmen-promoted-2", amount=1, reason="x")]
+
+
+@pytest.mark.parametrize("together", [True, False], ids=["in-one-command", "threshold-by-threshold"])
+def test_a_further_talent_of_the_group_in_the_same_post_game_is_ignored_and_rolled_again(rats_and_skaven, together):
+    """Rules 2.2: the rest of the group rolls again, "ignoring any further Talent! results in this
+    post-game sequence" — at its later thresholds too: the Talent! is re-rolled (as a result past a
+    maximum is), so the group still gains an advance."""
+    # Given the Marksmen at 3 XP and a battle: 4 XP, thresholds 2 and 4; Talent! at 2 XP
+    given_xp(rats_and_skaven, Marksmen=3)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    marksmen = Advance(warband="Reikland Rats", fighter="Marksmen", answers=TALENT_AT_2_ANSWERS)
+    # When the threshold of 4 XP rolls a 10 (Talent!), in the same command or in one of its own
+    if together:
+        events = rats_and_skaven.do(msgspec.structs.replace(marksmen, fighter=None), [*TALENT_AT_2, 10, 2])
+    else:
+        rats_and_skaven.do(msgspec.structs.replace(marksmen, threshold=2), TALENT_AT_2)
+        events = rats_and_skaven.do(msgspec.structs.replace(marksmen, threshold=4, answers={}), [10, 2])
+    # Then it promotes nobody: it is re-rolled into 2 (I two steps)
+    assert promoted(rats_and_skaven) == ["Marksmen (promoted)"]
+    assert [e for e in events if isinstance(e, ce.AdvanceRolled) and e.threshold == 4] == [
+        advanced("marksmen", 4, ["henchman-advance:10-12", "henchman-advance:1-3"], "I 8 -> 6", "I")]
+    assert rats_and_skaven.fighter("Marksmen").group_size == 2
+
+
+def test_on_version_4_a_further_talent_in_the_same_post_game_promoted_another_member(rats_and_skaven_v4):
+    """A version 4 campaign replays as recorded: the Talent! at 4 XP made a second hero."""
+    given_xp(rats_and_skaven_v4, Marksmen=3)
+    advance(rats_and_skaven_v4, TWO_TALENTS, answers=TWO_TALENTS_ANSWERS)
+    assert promoted(rats_and_skaven_v4) == ["Marksmen (promoted)", "Marksmen (promoted 2)"]
 
 
 def test_a_name_given_for_a_promotion_that_is_taken_is_refused(rats_and_skaven):
