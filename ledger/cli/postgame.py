@@ -2,7 +2,9 @@
 
 Without a terminal the walk runs on through every step it can do with what it was given (the
 `--dice` go to the first step of the run; later steps roll with `--ledger` or stop for dice) and
-stops, saying what comes next, at the first step that needs dice or an answer it was not given.
+stops, saying what comes next, at the first step that needs dice or an answer it was not given,
+or before one that closes what other commands may still do (buying, hiring), unless the run began
+with it or was told to go on (`--go-on`).
 """
 
 from __future__ import annotations
@@ -41,10 +43,12 @@ GO_ON, STOP = "go on", "stop here"
               help="Show the steps, which are done, and the questions still open (keys and choices); do nothing.")
 @click.option("--json", "as_json", is_flag=True,
               help="With --list: print JSON. Otherwise answer each step done with a line of JSON.")
+@click.option("--go-on", "go_on", is_flag=True,
+              help="Without a terminal, go on past the steps that close buying, selling or hiring.")
 @answers_option
 @dice_options
 @pass_session
-def post_game(session: Session, warband_ref: str, only: str | None, list_only: bool, as_json: bool,
+def post_game(session: Session, warband_ref: str, only: str | None, list_only: bool, as_json: bool, go_on: bool,
               dice: DiceChoice, answers: dict[str, str]) -> None:
     """Walk WARBAND through its game's post-battle sequence in order.
 
@@ -52,8 +56,9 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     first step not yet done for the warband's latest battle. At a terminal dice and choices are
     asked for as they come up. Without one, --dice are the first step's; the walk goes on through
     the steps that need no dice and no answer (with --ledger, through every step) and stops at the
-    first that needs what it was not given. --answer KEY=CHOICE answers any step's question ahead:
-    --list shows the keys."""
+    first that needs what it was not given, or before a step that closes buying, selling or hiring
+    (unless the run began with it, or --go-on is given). --answer KEY=CHOICE answers any step's
+    question ahead: --list shows the keys."""
     cid, state = session.state()
     ruleset = rulesets.get(state.ruleset)
     band = state.warband(warband_ref)
@@ -79,7 +84,12 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
         if step.done(state, band.id):
             continue
         say(f"== {step.title}")
-        if ask is not None and step.before and ask(f"Before this step: {step.before}", [GO_ON, STOP]) == STOP:
+        # A step that closes what other commands may still do (buying, hiring) is asked about at a
+        # terminal; without one the walk stops before it, unless the run began with it or goes on.
+        if step.before and (ask(f"Before this step: {step.before}", [GO_ON, STOP]) == STOP if ask is not None
+                            else did > 0 and not go_on):
+            if ask is None:
+                say(f"Before this step: {step.before}")
             say(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on.")
             return
         # The --dice are the first step's; later steps roll with --ledger, at a terminal, or stop for dice.
