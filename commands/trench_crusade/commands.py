@@ -53,6 +53,8 @@ class Experience(Command, frozen=True, kw_only=True, tag="trench-crusade.experie
     warband: str
     leader: str | None = None  # the ELITE LEADER gaining a warband-level deed's XP
 
+    answer_keys = ("leader",)  # asked when two ELITE LEADERs could gain a warband deed's XP
+
 
 class AdvanceRoll(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     fighter: str
@@ -63,6 +65,8 @@ class AdvanceRoll(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 class Advancement(Command, frozen=True, kw_only=True, tag="trench-crusade.advancement"):
     warband: str
     rolls: list[AdvanceRoll]
+
+    answer_keys = ("keep-N",)  # the N-th roll's kept table, asked once its two results are rolled
 
 
 class Reinforcements(Command, frozen=True, kw_only=True, tag="trench-crusade.reinforcements"):
@@ -112,6 +116,8 @@ class Exploration(Command, frozen=True, kw_only=True, tag="trench-crusade.explor
     skills: list[str] = []  # Exploration Skills the warband uses (ids of the exploration table)
     modifier: int = 0  # Allies, Equipment…: added to the Exploration Roll
     rerolls: list[int] | None = None  # dice (from 1) re-rolled; None: asked after rolling
+
+    answer_keys = ("table", "reroll-N")  # the table when the stage offers two; the N-th re-roll, once the dice are seen
 
 
 # --- tables and options ----------------------------------------------------------------------

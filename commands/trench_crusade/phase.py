@@ -17,8 +17,10 @@ table=rare` or `--answer anna:1:first-table=ranged` gives it ahead.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import wraps
 
 from commands.kit import Phase, PhaseMessages, PhaseStep
+from commands.kit.phase import BuildCommand
 from ledger.decide import BuildAsk, Command
 from ledger.errors import NeedsDice, RuleViolation
 from ledger.state import CampaignState, Warband
@@ -192,15 +194,30 @@ def _plain(command: type[Command]):
     return build
 
 
+def _refusing(build: BuildCommand) -> BuildCommand:
+    """A builder whose rules refuse (no Exploration stage for a warband that has not fought) says so
+    as a refusal, as the handlers do: `post-game --list` and `--answer` then show the step unbuilt
+    rather than crash."""
+
+    @wraps(build)
+    def refused_as_rule_violation(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
+        try:
+            return build(state, warband, ask)
+        except rules.TrenchCrusadeRuleError as error:
+            raise RuleViolation(str(error)) from None
+
+    return refused_as_rule_violation
+
+
 PHASE = Phase(
     steps=[
         PhaseStep("trauma", "Trauma", build=_plain(Trauma),
                   guide="Trauma: Survival Rolls for Troops, the Trauma Table for ELITE"),
-        PhaseStep("promotions", "Promotions", build=build_promotions, guide="Promotions: the Promotion Dice pool"),
-        PhaseStep("experience", "Experience", build=build_experience, guide="Experience: XP for the ELITE"),
-        PhaseStep("advancement", "Advancement", build=build_advancement, guide="Advancement Rolls",
+        PhaseStep("promotions", "Promotions", build=_refusing(build_promotions), guide="Promotions: the Promotion Dice pool"),
+        PhaseStep("experience", "Experience", build=_refusing(build_experience), guide="Experience: XP for the ELITE"),
+        PhaseStep("advancement", "Advancement", build=_refusing(build_advancement), guide="Advancement Rolls",
                   done=advancement_done, checked_by_command=True),
-        PhaseStep("exploration", "Exploration", build=build_exploration,
+        PhaseStep("exploration", "Exploration", build=_refusing(build_exploration),
                   guide="Exploration (or Reinforcements instead)",
                   before="take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
                          "discarded, the Strongbox set to 0, no Exploration)?"),

@@ -176,9 +176,47 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
         "first skill table",
         "[ ] exploration: Exploration (or Reinforcements instead)",
         "      --answer rerolls=no|yes  Re-roll Exploration dice once you have seen them?",
+        "      may ask, depending on the dice: table, reroll-N",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "[ ] roster: Roster: the roster is up to date",
     ]
+
+
+def test_the_walk_takes_the_kept_table_of_an_advancement_roll_given_ahead(league):
+    # "reaching a circle box = one Advancement Roll": two tables rolled, one result kept, answered ahead as keep-1
+    for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "6"], ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *args).exit_code == 0, args
+    walked = league("post-game", "Pilgrims", "--answer", "anna:1:first-table=ranged", "--answer",
+                    "anna:1:second-table=wildcard", "--answer", "keep-1=ranged", "--dice", "3,4,3,4", "--step", "advancement")
+    assert walked.exit_code == 0, walked.output
+    assert walked.output.splitlines()[1:5] == [
+        "  R1 Advancement Roll for Anna on Ranged: 2D6 rolled [3, 4] = 7 (table)",
+        "  R2 Advancement Roll for Anna on Wildcard: 2D6 rolled [3, 4] = 7 (table)",
+        "  Anna's Advancement Roll: 7 on ranged (Ranged Proficiency) and 7 on wildcard (Skill & Expertise); "
+        "keeps Ranged Proficiency",
+        "  Anna learns Ranged Proficiency",
+    ]
+
+
+def test_the_steps_of_a_warband_that_has_not_fought_are_listed_and_an_answer_for_them_refused(cli):
+    for args in SETUP[:2]:
+        assert cli(*args).exit_code == 0, args
+    listed = cli("post-game", "Pilgrims", "--list")
+    assert (listed.exit_code, listed.output.splitlines()) == (0, [
+        "[ ] trauma: Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
+        "[ ] promotions: Promotions: the Promotion Dice pool",
+        "[ ] experience: Experience: XP for the ELITE",
+        "[ ] advancement: Advancement Rolls",
+        "      may ask, depending on the dice: keep-N",
+        "[ ] exploration: Exploration (or Reinforcements instead)",
+        "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
+        "[ ] roster: Roster: the roster is up to date",
+    ])
+    before = events(cli)
+    answered = cli("post-game", "Pilgrims", "--answer", "table=rare")
+    assert (answered.exit_code, answered.output) == (
+        2, "Error: --answer table: no open step of the post-game asks it (keys: keep-N)\n")
+    assert events(cli) == before
 
 
 def test_the_ruleset_group_lists_its_commands(cli):
