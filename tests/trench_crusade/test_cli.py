@@ -122,6 +122,10 @@ def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league
         pytest.param(["promotions", "Pilgrims", "--even", "--extra", "wildcard/show-off=3", "--dice", "6"], 1,
                      "Error: Show Off (Wildcard skill) adds 1 die per model with the skill, and no model of the warband "
                      "has Show Off: it cannot add 3", id="Show Off dice without a Show Off model"),
+        pytest.param(["promotions", "Pilgrims", "--assign", "Anna=1", "--assign", "anna=1", "--assign", "Bert=1",
+                      "--dice", "1,1,1"], 2, "Error: --assign Anna is given twice", id="a model assigned twice in another case"),
+        pytest.param(["promotions", "Pilgrims", "--assign", "Anna=-1", "--assign", "Bert=4", "--dice", "1,1,1"], 2,
+                     "Error: --assign Anna: Promotion Dice cannot be negative (-1)", id="a negative count is malformed"),
         pytest.param(["ransom", "Pilgrims", "Gaius"], 2, "Error: give --paid DUCATS or --unpaid", id="ransom needs a decision"),
         pytest.param(["advance", "Pilgrims", "--roll", "Gaius=ranged,wildcard", "--keep", "a", "--keep", "b"], 2,
                      "Error: give one --keep per --roll (1), or none to be asked", id="one keep per roll"),

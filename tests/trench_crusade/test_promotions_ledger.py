@@ -107,6 +107,27 @@ def test_on_1_1_0_a_model_typed_in_the_singular_was_promoted():
     assert promoted("cato") == table.do(Promotions(warband="Pilgrims", assign={"Cato": 1}), [6])[-3:-1]
 
 
+TWO_DEEDS = {"Anna": ["good-hunting"], "Bert": ["into-the-trenches"]}
+
+
+def test_a_model_assigned_dice_twice_in_another_case_is_refused_as_given_twice(table):
+    # "you must assign the dice in the pool to the Troop models": one count per model, not two
+    table.pilgrims()
+    table.legion()
+    table.battle(deeds=TWO_DEEDS)
+    table.do(Trauma(warband="Pilgrims"))
+    assert table.refusal(Promotions(warband="Pilgrims", assign={"Anna": 2, "anna": 1, "Bert": 2}), [1, 1, 1]) == (
+        "--assign Anna is given twice")
+
+
+def test_on_1_2_0_the_last_of_two_counts_for_a_model_was_kept():
+    table = Table({}, version="1.2.0")
+    table.pilgrims()
+    table.legion()
+    assert table.promotions_for(TWO_DEEDS, [1, 1, 1], assign={"Anna": 2, "anna": 1, "Bert": 2})[0] == pool(
+        3, 2, {"anna": 1, "bert": 2}, ["anna", "bert", "bert"])
+
+
 @pytest.mark.parametrize(("deeds", "promotions", "dice", "then"), POOL_CASES)
 def test_pool_assignment_and_rolls(table, deeds, promotions, dice, then):
     table.pilgrims()

@@ -27,7 +27,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
         raise BadInput("give the assignment or ask for an even spread, not both")
     roster = roster_of(state, band, tables)
     streak = events.band_facts(state, band.id).promotion_streak
-    assignment = {member(state, band, ref).id: dice for ref, dice in cmd.assign.items()}
+    assignment = assignment_by_model(state, band, cmd.assign, refuse_twice=since(ctx, "1.3.0"))
     if rules.promotion_step_skipped(roster):
         # The rules refuse an assignment here; a skipped step rolls nothing.
         rules.resolve_promotion_step(roster, band.faction, tables, deeds=(), extra_dice=(), assignment=assignment,
@@ -102,6 +102,21 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
 
     resolve(ctx, step)
     finish_step(ctx, band, battle, "promotions")
+
+
+def assignment_by_model(state: CampaignState, band: Warband, assign: dict[str, int], *, refuse_twice: bool) -> dict[str, int]:
+    """The Promotion Dice of each model (by id) as the player assigned them. From 1.3.0 a model named
+    twice, in another case ("Anna", "anna"), is refused as `--assign` refuses the same name twice;
+    1.0.0 to 1.2.0 kept the last count given and dropped the other without a word."""
+    assignment: dict[str, int] = {}
+    for ref, dice in assign.items():
+        if dice < 0:  # a malformed count, like one that is not a number: not a rule's refusal
+            raise BadInput(f"--assign {ref}: Promotion Dice cannot be negative ({dice})")
+        fighter = member(state, band, ref)
+        if refuse_twice and fighter.id in assignment:
+            raise BadInput(f"--assign {fighter.name} is given twice")
+        assignment[fighter.id] = dice
+    return assignment
 
 
 def roll_order(state: CampaignState, band: Warband, refs: list[str], assignment: dict[str, int], eligible: list[str]) -> list[str]:
