@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from commands.retinue import tables
+from commands.retinue import RULESET, tables
 from commands.retinue.events import OutcomeRolled
 from commands.retinue.commands import BattlePass, Casualties, Recruit, ScenarioPass
 from commands.retinue.options import DEFAULT_OPTIONS
@@ -30,7 +30,7 @@ def test_campaign_show_and_the_audit_trail_header_carry_the_options(cli, tmp_pat
     trail = tmp_path / "trail.jsonl"
     assert cli("export", "-o", str(trail)).exit_code == 0
     header = json.loads(trail.read_text(encoding="utf-8").splitlines()[0])
-    assert header["ruleset"] == {"id": "retinue", "version": "1.2.0", "options": {
+    assert header["ruleset"] == {"id": "retinue", "version": RULESET.version, "options": {
         "baseline_excess": "one-per-purchase", "dice": "table", "outcome_tables": "by-name",
         "reduce_at_one": "no-effect", "tables": {}}}
 
