@@ -24,6 +24,14 @@ def outcome_option(key: str) -> str | None:
     return f"answer with --outcome {fighter}=CHOICE" if table in ("casualty", "doom") and fighter else None
 
 
+def buy_option(key: str) -> str | None:
+    """buy has no --answer: its own options answer its questions, a second or third attribute to
+    reduce (`reduce:2`, … ) with one more --reduce."""
+    if key.startswith("reduce:"):
+        return "answer with one more --reduce CHOICE"
+    return answered_by_options(spell="--spell", reduce="--reduce")(key)
+
+
 def register_commands(group: click.Group, shell: Shell) -> None:
     """`campaign retinue …`: the Ruleset's `register_commands` hook."""
     pass_session, run, dice_options = shell.pass_session, shell.run, shell.dice_options
@@ -117,15 +125,18 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @click.argument("advancement")
     @click.option("--feat", default=None, help="The feat bought (feat, feat-outside).")
     @click.option("--spell", default=None, help="The spell chosen with Caster, from the fighter's Domain.")
-    @click.option("--reduce", default=None, help="The attribute reduced when the raise goes beyond baseline + 1 (S7).")
+    @click.option("--reduce", "reduce", multiple=True,
+                  help="The attribute reduced when the raise goes beyond baseline + 1 (S7); again for the points it cannot "
+                       "take, as it stops at 1 (A1 whole-excess).")
     @pass_session
     def buy(session: Session, warband: str, fighter: str, advancement: str, feat: str | None, spell: str | None,
-            reduce: str | None) -> None:
+            reduce: tuple[str, ...]) -> None:
         """Buy one ADVANCEMENT for FIGHTER, paid from its XP bank (S1-S9).
 
         ADVANCEMENT is a row of the price table: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, feat-outside."""
-        run(session, Buy(warband=warband, fighter=fighter, advancement=advancement, feat=feat, spell=spell, reduce=reduce),
-            answered_by=answered_by_options(spell="--spell", reduce="--reduce"))  # buy has no --answer
+        first, *more = reduce or (None,)
+        run(session, Buy(warband=warband, fighter=fighter, advancement=advancement, feat=feat, spell=spell, reduce=first,
+                         also_reduce=more), answered_by=buy_option)
 
 
     @group.command("spending-done")

@@ -63,6 +63,11 @@ class Buy(Command, frozen=True, kw_only=True, tag="retinue.buy"):
     feat: str | None = None
     spell: str | None = None  # Caster: the spell chosen at purchase (S8)
     reduce: str | None = None  # S7: the attribute reduced when the raise goes beyond baseline + 1
+    # S7 under A1 whole-excess (1.3.0): the next attributes reduced, in order, for the points `reduce`
+    # cannot take (an attribute stops at 1).
+    also_reduce: list[str] = []
+
+    added_later = ("also_reduce",)
 
 
 class SpendingDone(Command, frozen=True, kw_only=True, tag="retinue.spending-done"):

@@ -8,6 +8,7 @@ the guided post-game offers them before its last step. Every refusal of the rule
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 import msgspec
@@ -25,6 +26,7 @@ from commands.shared import (
 )
 from ledger import events as ev
 from ledger.decide import Command, Context
+from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
 from projections.battles import fought, out_of_action
@@ -272,28 +274,18 @@ def buy(cmd: Buy, ctx: Context) -> None:
     bought = r.advancement(cmd.advancement)
     if since(ctx, "1.2.0"):
         _for_this_advancement(cmd, bought)
-    reduce = spelled(cmd.reduce, ATTRIBUTES, f"--reduce {cmd.reduce}: not an attribute ({', '.join(ATTRIBUTES)})")
+    if cmd.also_reduce and not since(ctx, "1.3.0"):
+        raise BadInput(f"one --reduce: this campaign plays retinue {ctx.version}, where a purchase reduces one attribute")
+    reductions = [spelled(a, ATTRIBUTES, f"--reduce {a}: not an attribute ({', '.join(ATTRIBUTES)})")
+                  for a in (cmd.reduce, *cmd.also_reduce) if a is not None]
     applied: list[ev.Event] = []
     if bought.attribute is not None:
         owed = r.reduction_owed(fighter, bought.attribute, data, options.baseline_excess)
         applied.append(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=bought.attribute, delta=1,
                                       reason=f"advancement: {bought.label}"))
         if owed:
-            if reduce is None:
-                r.check_affordable(fighter, bought)  # the shortfall first: no question for what cannot be paid
-            named = reduce or ctx.choose(
-                "reduce", f"{fighter.name}'s {bought.attribute} goes beyond its ancestry baseline + 1: reduce which attribute?",
-                r.reducible(fighter, bought.attribute, options.reduce_at_one) or [a for a in ATTRIBUTES if a != bought.attribute])
-            delta = r.reduction(fighter, bought.attribute, named, owed, options.reduce_at_one)
-            base = r.baseline(fighter, bought.attribute, data)
-            why = (f"S7: {bought.attribute} {fighter.stats[bought.attribute] + 1} is beyond the ancestry baseline "
-                   f"{base} + 1")
-            if delta:
-                applied.append(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=named, delta=delta, reason=why))
-            else:
-                applied.append(ev.NoteRecorded(text=f"{why}; {fighter.name}'s {named} is already 1: no effect (A2)",
-                                               warband=band.id, fighter=fighter.id))
-        elif reduce is not None:
+            applied += _reduce(ctx, band, fighter, bought, bought.attribute, owed, reductions)
+        elif reductions:
             raise BadInput(f"S7: {bought.label} stays within {fighter.name}'s ancestry baseline + 1: nothing to reduce")
     elif bought.id == "caster":
         domain = r.check_caster(fighter, [rules_fighter(f) for f in state.fighters_of(band.id)], data)
@@ -321,12 +313,48 @@ def buy(cmd: Buy, ctx: Context) -> None:
     ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=cost, on=f"{bought.label}{surcharge}"), *applied)
 
 
+def _reduce(ctx: Context, band: Warband, fighter: r.Fighter, bought: r.Advancement, raised: str, owed: int,
+            named: list[str]) -> list[ev.Event]:
+    """S7: `owed` points off other attributes, "to a minimum of 1", each attribute `named` in turn or
+    asked for. From 1.3.0 an attribute brought down to 1 leaves the rest of the points to the next
+    (A2 decides one already at 1); 1.2.0 dropped them."""
+    options = options_for(ctx.state)
+    base = r.baseline(fighter, raised, data_for(ctx.state))
+    why = f"S7: {raised} {fighter.stats[raised] + 1} is beyond the ancestry baseline {base} + 1"
+    reduced: list[ev.Event] = []
+    key, question = "reduce", f"{fighter.name}'s {raised} goes beyond its ancestry baseline + 1: reduce which attribute?"
+    for turn in itertools.count():
+        if turn < len(named):
+            attribute = named[turn]
+        else:
+            r.check_affordable(fighter, bought)  # the shortfall first: no question for what cannot be paid
+            offered = (r.offered_to_reduce(fighter, raised, options.reduce_at_one) if since(ctx, "1.3.0") else
+                       r.reducible(fighter, raised, options.reduce_at_one) or [a for a in ATTRIBUTES if a != raised])
+            attribute = ctx.choose(key, question, offered)
+        delta = r.reduction(fighter, raised, attribute, owed, options.reduce_at_one)
+        if not delta:
+            reduced.append(ev.NoteRecorded(text=f"{why}; {fighter.name}'s {attribute} is already 1: no effect (A2)",
+                                           warband=band.id, fighter=fighter.id))
+            break
+        reduced.append(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=attribute, delta=delta, reason=why))
+        owed += delta
+        if not owed or not since(ctx, "1.3.0"):
+            break
+        fighter = msgspec.structs.replace(fighter, stats={**fighter.stats, attribute: fighter.stats[attribute] + delta})
+        key = f"reduce:{turn + 2}"  # the second attribute named, the third …
+        question = (f"{fighter.name}'s {attribute} is down to 1, and {plural(owed, 'more point')} must come off another "
+                    "attribute (S7): reduce which attribute?")
+    if stray := named[turn + 1:]:
+        raise BadInput(f"--reduce {', '.join(stray)}: nothing is left to reduce")
+    return reduced
+
+
 def _for_this_advancement(cmd: Buy, bought: r.Advancement) -> None:
     """1.2.0: an option the advancement bought does not read is refused, not dropped (`M --feat Tough`
     spent 10 XP on M +1: a slip in ADVANCEMENT bought something else)."""
     reads = {"--feat": bought.id in ("feat", "feat-outside"), "--reduce": bought.attribute is not None,
              "--spell": bought.id == "caster"}
-    given = {"--feat": cmd.feat, "--reduce": cmd.reduce, "--spell": cmd.spell}
+    given = {"--feat": cmd.feat, "--reduce": cmd.reduce or cmd.also_reduce or None, "--spell": cmd.spell}
     if stray := [option for option, value in given.items() if value is not None and not reads[option]]:
         raise BadInput(f"{', '.join(stray)}: not read when buying {bought.label}")
 

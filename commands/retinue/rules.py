@@ -279,10 +279,29 @@ def reduction_owed(fighter: Fighter, attribute: str, data: RetinueData, excess_r
     return 1 if excess_rule == "one-per-purchase" else excess
 
 
+def _others(fighter: Fighter, raised: str) -> list[str]:
+    return [a for a in ATTRIBUTES if a != raised and a in fighter.stats]
+
+
 def reducible(fighter: Fighter, raised: str, at_one_rule: str) -> list[str]:
     """The attributes the player may name for an S7 reduction (A2 "refuse": only those above 1)."""
-    others = [a for a in ATTRIBUTES if a != raised and a in fighter.stats]
+    others = _others(fighter, raised)
     return [a for a in others if fighter.stats[a] > ATTRIBUTE_MIN] if at_one_rule == "refuse" else others
+
+
+def _nothing_above_one(fighter: Fighter, raised: str) -> RetinueRuleError:
+    return RetinueRuleError(f"S7, A2: {fighter.name} has no attribute above {ATTRIBUTE_MIN} but {raised} to reduce: "
+                            f"{raised} +1 is refused")
+
+
+def offered_to_reduce(fighter: Fighter, raised: str, at_one_rule: str) -> list[str]:
+    """What the S7 question offers (version 1.3.0): the attributes above 1, which a reduction
+    changes. Only when none is left: under A2 "no-effect" those at 1 (it changes nothing), under
+    "refuse" the purchase is refused."""
+    above = reducible(fighter, raised, "refuse")
+    if above or at_one_rule == "no-effect":
+        return above or _others(fighter, raised)
+    raise _nothing_above_one(fighter, raised)
 
 
 def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule: str) -> int:
@@ -294,8 +313,7 @@ def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule:
     if value <= ATTRIBUTE_MIN and at_one_rule == "refuse":
         left = reducible(fighter, raised, at_one_rule)
         if not left:
-            raise RetinueRuleError(f"S7, A2: {fighter.name} has no attribute above {ATTRIBUTE_MIN} but {raised} to reduce: "
-                                   f"{raised} +1 is refused")
+            raise _nothing_above_one(fighter, raised)
         raise RetinueRuleError(f"S7, A2: {fighter.name}'s {named} is already {ATTRIBUTE_MIN}: name another "
                                f"attribute ({', '.join(left)})")
     return -min(owed, max(value - ATTRIBUTE_MIN, 0))

@@ -294,3 +294,18 @@ def test_a_campaign_started_under_1_0_0_credits_every_took_out_as_it_did(cli):
         "  Hawks: post-game step battle-pass done for battle 1",
     ]
     assert cli("replay", "--check").exit_code == 0
+
+
+def test_under_whole_excess_a_second_reduce_takes_what_the_first_attribute_cannot(cli):
+    """A1 whole-excess: Ox (Thrall, baseline Mt 2) raised from Mt 5 to 6 owes 3 points; M 3 takes 2
+    "to a minimum of 1", and the third is asked with one more --reduce (1.3.0)."""
+    for args in (["new", "R", "--ruleset", "retinue", "--option", "baseline_excess=whole-excess"],
+                 ["warband", "add", "Hawks", "--player", "Ann"], ["retinue", "recruit", "Hawks", "Ox", "--ancestry", "Thrall"],
+                 ["correct", "Hawks", "Ox", "--xp", "100", "--stat", "Mt=3", "--reason", "arbiter"]):
+        assert cli(*args).exit_code == 0, args
+    assert refused(cli("retinue", "buy", "Hawks", "Ox", "Mt", "--reduce", "M"), 2,
+                   "Ox's M is down to 1, and 1 more point must come off another attribute (S7): reduce which attribute?: "
+                   "answer with one more --reduce CHOICE (one of: Wi, Sa, Sk, Df, CC, RC)")
+    assert lines(cli("retinue", "buy", "Hawks", "Ox", "Mt", "--reduce", "M", "--reduce", "Sk")) == [
+        "  Ox spends 7 XP on Mt +1", "  Ox Mt +1: advancement: Mt +1",
+        "  Ox M -2: S7: Mt 6 is beyond the ancestry baseline 2 + 1", "  Ox Sk -1: S7: Mt 6 is beyond the ancestry baseline 2 + 1"]

@@ -211,38 +211,102 @@ def test_S7_A1_for_each_point_beyond_that_first_plus_1(house_rules, rule, reduce
     assert [(e.stat, e.delta) for e in events if isinstance(e, ev.StatChanged)] == [("CC", 1), ("Df", reduced)]
 
 
-def test_S7_a_reduction_stops_at_1(house_rules):
-    """"… reduce it by 1, to a minimum of 1": under A1 "whole-excess" W 2 loses only 1."""
-    game = house_rules({"baseline_excess": "whole-excess"})
+def whole_excess_finch(version: str | None = None, **options: str) -> Retinues:
+    """Finch (Human, baseline CC 3) at CC 5 with 12 XP, under A1 "whole-excess": CC +1 owes 2 points."""
+    game = Retinues({"baseline_excess": "whole-excess", **options}, version=version)
     game.xp("Finch", 12)
     game.stat("Finch", "CC", 2)
-    events = game.buy("Finch", "CC", reduce="W")
-    assert [(e.stat, e.delta) for e in events if isinstance(e, ev.StatChanged)] == [("CC", 1), ("W", -1)]
+    return game
+
+
+def reductions(events) -> list[tuple[str, int]]:
+    return [(e.stat, e.delta) for e in events if isinstance(e, ev.StatChanged)][1:]
+
+
+def test_S7_a_reduction_stops_at_1_and_another_attribute_takes_the_rest():
+    """"… select a different attribute on this fighter and reduce it by 1, to a minimum of 1, for each
+    point beyond that first +1": W 2 takes 1 of the 2 points, Df the other."""
+    game = whole_excess_finch()
+    assert game.buy_refused("Finch", "CC", reduce="W") == (
+        "Finch's W is down to 1, and 1 more point must come off another attribute (S7): reduce which attribute?: "
+        "answer with --answer reduce:2=CHOICE (one of: Wi, Sa, Mt, Sk, M, Df, RC)")
+    assert reductions(game.buy("Finch", "CC", reduce="W", also_reduce=["df"])) == [("W", -1), ("Df", -1)]
+    assert (stats_of(game.state, "Finch")["W"], stats_of(game.state, "Finch")["Df"]) == (1, 2)
+
+
+def test_S7_the_rest_of_a_reduction_follows_A2_for_an_attribute_at_1():
+    """A2 "refuse": the rest named on W, now at 1, is refused; "no-effect": it changes nothing."""
+    game = whole_excess_finch()
+    assert game.buy_refused("Finch", "CC", reduce="W", also_reduce=["W"]) == (
+        "S7, A2: Finch's W is already 1: name another attribute (Wi, Sa, Mt, Sk, M, Df, RC)")
+    game = whole_excess_finch(reduce_at_one="no-effect")
+    events = game.buy("Finch", "CC", reduce="W", also_reduce=["W"])
+    assert reductions(events) == [("W", -1)]
+    assert events[-1].text == "S7: CC 6 is beyond the ancestry baseline 3 + 1; Finch's W is already 1: no effect (A2)"
+
+
+def test_S7_an_attribute_named_beyond_what_is_owed_is_refused():
+    game = whole_excess_finch()
+    assert game.buy_refused("Finch", "CC", reduce="Df", also_reduce=["Mt"]) == "--reduce Mt: nothing is left to reduce"
+
+
+def test_on_1_2_0_a_reduction_stopped_at_1_and_the_rest_was_dropped():
+    game = whole_excess_finch("1.2.0")
+    assert reductions(game.buy("Finch", "CC", reduce="W")) == [("W", -1)]
+    assert game.buy_refused("Finch", "W", reduce="Df", also_reduce=["Mt"]) == (
+        "one --reduce: this campaign plays retinue 1.2.0, where a purchase reduces one attribute")
+
+
+def finch_at_cc_4_with_w_1(game: Retinues) -> Retinues:
+    """CC +1 takes Finch (Human, baseline CC 3) to 5, beyond baseline + 1; his W is 1."""
+    game.xp("Finch", 12)
+    game.stat("Finch", "CC", 1)
+    game.stat("Finch", "W", -1)
+    return game
+
+
+ALL_BUT_W = {"Wi": -1, "Sa": -1, "Mt": -2, "Sk": -2, "M": -2, "Df": -2, "RC": -2}
 
 
 def test_S7_A2_refuse_an_attribute_already_at_1_is_refused(game):
     """A2 (a): "refused, name another; if no other attribute is above 1 the purchase is refused"."""
-    game.xp("Finch", 12)
-    game.stat("Finch", "CC", 1)
-    game.stat("Finch", "W", -1)
+    finch_at_cc_4_with_w_1(game)
     assert game.buy_refused("Finch", "CC", reduce="W") == (
         "S7, A2: Finch's W is already 1: name another attribute (Wi, Sa, Mt, Sk, M, Df, RC)")
-    game.do(Correct(
-        warband="Hawks", fighter="Finch", reason="test setup", stats={"Wi": -1, "Sa": -1, "Mt": -2, "Sk": -2, "M": -2, "Df": -2, "RC": -2}))
+    game.do(Correct(warband="Hawks", fighter="Finch", reason="test setup", stats=ALL_BUT_W))
     assert game.buy_refused("Finch", "CC", reduce="W") == (
         "S7, A2: Finch has no attribute above 1 but CC to reduce: CC +1 is refused")
 
 
 def test_S7_A2_no_effect_reducing_an_attribute_at_1_is_allowed_and_changes_nothing(house_rules):
     """A2 (b): "allowed with no effect"."""
-    game = house_rules({"reduce_at_one": "no-effect"})
-    game.xp("Finch", 12)
-    game.stat("Finch", "CC", 1)
-    game.stat("Finch", "W", -1)
+    game = finch_at_cc_4_with_w_1(house_rules({"reduce_at_one": "no-effect"}))
     events = game.buy("Finch", "CC", reduce="W")
     assert [type(e) for e in events] == [ev.XPSpent, ev.StatChanged, ev.NoteRecorded]
     assert events[2].text == "S7: CC 5 is beyond the ancestry baseline 3 + 1; Finch's W is already 1: no effect (A2)"
     assert stats_of(game.state, "Finch")["W"] == 1
+
+
+@pytest.mark.parametrize(("version", "offered"), [(None, "Wi, Sa, Mt, Sk, M, Df, RC"), ("1.2.0", "Wi, Sa, Mt, Sk, W, M, Df, RC")])
+def test_S7_the_question_offers_the_attributes_a_reduction_changes(version, offered):
+    """Under A2 "no-effect" naming W at 1 is allowed, but the question lists only what a reduction
+    changes (1.3.0); 1.2.0 offered W too."""
+    game = finch_at_cc_4_with_w_1(Retinues({"reduce_at_one": "no-effect"}, version=version))
+    assert game.buy_refused("Finch", "CC") == (
+        "Finch's CC goes beyond its ancestry baseline + 1: reduce which attribute?: answer with --answer reduce=CHOICE "
+        f"(one of: {offered})")
+
+
+def test_S7_A2_refuse_with_no_attribute_above_1_the_purchase_is_refused_before_any_question(game):
+    finch_at_cc_4_with_w_1(game)
+    game.do(Correct(warband="Hawks", fighter="Finch", reason="test setup", stats=ALL_BUT_W))
+    assert game.buy_refused("Finch", "CC") == "S7, A2: Finch has no attribute above 1 but CC to reduce: CC +1 is refused"
+
+
+def test_on_1_2_0_with_no_attribute_above_1_the_question_offered_them_all():
+    game = finch_at_cc_4_with_w_1(Retinues(version="1.2.0"))
+    game.do(Correct(warband="Hawks", fighter="Finch", reason="test setup", stats=ALL_BUT_W))
+    assert game.buy_refused("Finch", "CC").endswith("(one of: Wi, Sa, Mt, Sk, W, M, Df, RC)")
 
 
 # --- S8, S9: Caster --------------------------------------------------------------------------------
