@@ -85,6 +85,17 @@ def henchman_type(listing: WarbandList, type_id: str) -> HenchmanType | None:
     return next((h for h in listing.henchman_types if h.id == type_id), None)
 
 
+def check_list_limit(state: CampaignState, band: Warband, henchman: HenchmanType, more: int) -> None:
+    """A list's limit on a henchman type ("0-3 Greatswords": three members in all, one a Talent!
+    promoted among them, 2.2) refuses `more` of them past it."""
+    if henchman.max_count is None:
+        return
+    members = sum(f.group_size for f in state.fighters_of(band.id) if warrior(state, f).type == henchman.id)
+    if members + more > henchman.max_count:
+        raise RuleViolation(f"{band.name} may have at most {henchman.max_count} {henchman.name}; "
+                            f"it has {members}, so not {more} more")
+
+
 def starting_profile(warrior: ListedWarrior, listing: WarbandList, variant: str | None) -> dict[str, int]:
     """The profile the list prints for the warrior, with the variant's own starting values; a "-"
     is left out (he has no such characteristic). {} when the list prints none."""

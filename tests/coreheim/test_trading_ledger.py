@@ -553,6 +553,34 @@ def test_reinforcing_offers_only_the_recruits_the_roll_and_the_group_allow(rats_
     )
 
 
+def greatswords_at_the_reinforcing(table) -> None:
+    """Two Greatswords (the list: "0-3 Greatswords", 80 gc each) at 1 XP at the reinforcing step."""
+    table.hire("Reikland Rats", "Greatswords", "greatsword", group_size=2)
+    trading(table, "reinforce")
+
+
+GREATSWORD_RECRUITS = {"reinforce": "yes", "marksmen:recruits": "0"}
+
+
+def test_recruits_past_the_lists_limit_are_refused_naming_it(rats_and_skaven):
+    """The list's "0-3 Greatswords" holds for recruits as for a hire (version 5)."""
+    # Given two Greatswords at 1 XP, and a 6 to spend
+    greatswords_at_the_reinforcing(rats_and_skaven)
+    # When three recruits are asked for, then it is refused naming the limit; one is taken
+    reinforce = Reinforce(warband="Reikland Rats", answers={**GREATSWORD_RECRUITS, "greatswords:recruits": "3"})
+    assert rats_and_skaven.refusal(reinforce, [6]) == "Reikland Rats may have at most 3 Greatswords; it has 2, so not 3 more"
+    one = Reinforce(warband="Reikland Rats", answers={**GREATSWORD_RECRUITS, "greatswords:recruits": "1"})
+    assert rats_and_skaven.do(one, [6])[1] == ce.GroupSizeChanged(warband=RATS, fighter="greatswords", delta=1,
+                                                                  reason="reinforced: 1 x 1 XP of the 6 rolled")
+
+
+def test_on_version_4_recruits_passed_the_lists_limit(rats_and_skaven_v4):
+    greatswords_at_the_reinforcing(rats_and_skaven_v4)
+    reinforce = Reinforce(warband="Reikland Rats", answers={**GREATSWORD_RECRUITS, "greatswords:recruits": "2"})
+    rats_and_skaven_v4.do(reinforce, [6])
+    assert rats_and_skaven_v4.fighter("Greatswords").group_size == 4
+
+
 # Rules 2.4: "Henchmen are hired in groups of 1–5 with identical equipment" — a recruit carries his group's gear
 # and pays for it, as `buy` prices it (version 4). The Marksmen are 3 at 1 XP, 25 gc each.
 

@@ -19,12 +19,13 @@ from commands.coreheim.commands import (
     Upkeep,
 )
 from commands.coreheim.phase import PHASE
+from commands.coreheim.tables import WarbandList
 from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
-from ledger.state import Fighter, Warband
+from ledger.state import CampaignState, Fighter, Warband
 from projections.battles import out_of_action
 
 
@@ -244,6 +245,19 @@ def _recruits_room(group: Fighter, budget: int, tables) -> int:
     return min(room, budget // group.xp) if group.xp else room
 
 
+def _within_list_limits(state: CampaignState, band: Warband, listing: WarbandList, groups: list[Fighter],
+                        wanted: dict[str, int]) -> None:
+    """Recruits count toward their type's limit in the list ("0-3 Greatswords"), as a hire does
+    (version 5; version 4 let a group grow past it)."""
+    recruits: dict[str, int] = {}
+    for group in groups:
+        type_id = model.warrior(state, group).type
+        recruits[type_id] = recruits.get(type_id, 0) + wanted[group.id]
+    for type_id, more in recruits.items():
+        if more and (henchman := model.henchman_type(listing, type_id)) is not None:
+            model.check_list_limit(state, band, henchman, more)
+
+
 def reinforce(cmd: Reinforce, ctx: Context) -> None:
     """Trading 7: a D6 is the experience available; each recruit joins a group at its XP and uses
     that much of it (0-XP groups cost none); he costs what a member of his group cost and, from
@@ -265,6 +279,8 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
                  for g in groups if wanted[g.id]]
         listing = model.band_list(band, tables)[0]
         rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=model.warband_size(state, band), tables=tables)
+        if since(ctx, "5"):
+            _within_list_limits(state, band, listing, groups, wanted)
         riders = sum(wanted[g.id] for g in groups if since(ctx, "4") and outcomes.mounts_of(ctx, g))
         if riders:
             recruits = sum(wanted.values())

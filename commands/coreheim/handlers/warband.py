@@ -75,10 +75,7 @@ def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> _HireTerms:
         discount = tables.hired_swords.marienburg_hire_discount if variant == "marienburg" else 0
         return _HireTerms(model.HIRED_SWORD, sword.hire - discount, 0, sword.race, model.starting_profile(sword, listing, variant))
     if henchman is not None:
-        members = sum(f.group_size for f in of_type)
-        if henchman.max_count is not None and members + cmd.group_size > henchman.max_count:
-            raise RuleViolation(f"{band.name} may have at most {henchman.max_count} {henchman.name}; "
-                                f"it has {members}, so not {cmd.group_size} more")
+        model.check_list_limit(state, band, henchman, cmd.group_size)
         terms = _HireTerms(henchman.kind, henchman.hire_cost, 0, henchman.race, model.starting_profile(henchman, listing, variant))
     elif cmd.type in model.GROUP_TYPES:
         if cmd.cost is None or cmd.cost < 0:
