@@ -19,7 +19,7 @@ def test_freeform_demo(campaign):
     # Skrittle 500 - 90 - 4 × 20 + 35 = 365; one battle each; Gunnar's injury roll voided by the reroll.
     assert "  Reikland Rats (Ann): 2 fighters, treasury 365, 2 games, 1 win" in lines
     assert "  Clan Skrittle (Bob): 2 fighters, treasury 365, 2 games, 1 win" in lines
-    assert "  Gunnar — leader  XP 1  WS4 BS4" in lines
+    assert "  Gunnar — leader  XP 1  BS4 WS4" in lines  # no rules: the profile in alphabetical order, in any store
     assert "      equipment: sword, blunderbuss" in lines
     assert "  Snikch — leader  XP 0  WS4" in lines  # 2 XP awarded, 2 spent
     assert any(line.endswith("[VOIDED by T10 (arbiter): the die fell off the table]") for line in lines)
