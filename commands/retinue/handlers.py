@@ -170,11 +170,14 @@ def battle_pass(cmd: BattlePass, ctx: Context) -> None:
 def scenario_pass(cmd: ScenarioPass, ctx: Context) -> None:
     band, battle = begin(ctx, cmd.warband, "scenario-pass")
     names = {f.id: f.name for f in ctx.state.fighters_of(band.id)}
-    awards = [msgspec.structs.replace(a, fighter=_fighter_id(ctx.state, band, a.fighter)) for a in cmd.awards]
+    awards = [msgspec.structs.replace(a, fighter=_member_id(
+        ctx.state, band, a.fighter, names, f"E6: scenario XP goes to a named fighter of the retinue, and '{a.fighter}' is "
+                                           "not one (never retinue-wide unless the scenario names a specific fighter)"))
+              for a in cmd.awards]
     if since(ctx, "1.3.0"):
         # E6: scenario XP is the battle's: a fighter recruited since (or absent) had no part in its scenario.
         played = {deed.fighter for deed in fought(battle, band.id, ctx.state)}
-        if newcomer := next((a.fighter for a in awards if a.fighter in names and a.fighter not in played), None):
+        if newcomer := next((a.fighter for a in awards if a.fighter not in played), None):
             raise RuleViolation(f"E6: {names[newcomer]} did not fight in battle {battle.number} (recruited since, or "
                                 "absent): scenario XP is earned in that battle's scenario")
     emit_awards(ctx, band, r.scenario_awards(awards, names))
@@ -184,6 +187,15 @@ def scenario_pass(cmd: ScenarioPass, ctx: Context) -> None:
 def _fighter_id(state: CampaignState, band: Warband, ref: str) -> str:
     """The id of a fighter of the warband named by id or name (left as given when none is)."""
     return next((f.id for f in state.fighters_of(band.id, active_only=False) if ref.casefold() in (f.id, f.name.casefold())), ref)
+
+
+def _member_id(state: CampaignState, band: Warband, ref: str, names: dict[str, str], unknown: str) -> str:
+    """The id of the fighter of `names` (id -> name) that `ref` names; any other is refused with
+    `unknown` as bad input, as an unknown fighter is everywhere (exit 2)."""
+    fighter = _fighter_id(state, band, ref)
+    if fighter not in names:
+        raise BadInput(unknown)
+    return fighter
 
 
 OUTCOME_CHOICES = ("Slain", "Captured", "Hardy", "Recovered")
@@ -258,7 +270,8 @@ def post_game_pass(cmd: PostGamePass, ctx: Context) -> None:
     members = state.fighters_of(band.id, active_only=False)
     names = {f.id: f.name for f in members}
     dead = [f.id for f in members if f.status == "dead"]
-    bonus = [(_fighter_id(state, band, b.fighter), b.reason) for b in cmd.bonus]
+    bonus = [(_member_id(state, band, b.fighter, names, f"E7: '{b.fighter}' is not a fighter of the retinue"), b.reason)
+             for b in cmd.bonus]
     kept_in = [d.fighter for d in fought(battle, band.id, state) if not d.out_of_action] if since(ctx, "1.2.0") else []
     emit_awards(ctx, band, r.post_game_awards(outcomes, bonus, names, dead, kept_in))
     finish(ctx, band, battle, "post-game-pass")
@@ -271,7 +284,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     data = data_for(state)
     band = state.warband(cmd.warband)
     fighter = rules_fighter(active_fighter(state, cmd.fighter, band.id))
-    bought = r.advancement(cmd.advancement)
+    bought = r.ADVANCEMENTS[spelled(cmd.advancement, r.ADVANCEMENTS,
+                                    f"S2: no advancement '{cmd.advancement}' (advancements: {', '.join(r.ADVANCEMENTS)})")]
     if since(ctx, "1.2.0"):
         _for_this_advancement(cmd, bought)
     if cmd.also_reduce and not since(ctx, "1.3.0"):
@@ -291,7 +305,9 @@ def buy(cmd: Buy, ctx: Context) -> None:
         domain = r.check_caster(fighter, [rules_fighter(f) for f in state.fighters_of(band.id)], data)
         if cmd.spell is None:
             r.check_affordable(fighter, bought)
-        spell = cmd.spell or ctx.choose("spell", f"{fighter.name}'s spell from the {domain} Domain", data.domains[domain].spells)
+        spells = data.domains[domain].spells
+        spell = (as_spelled(cmd.spell, spells) or cmd.spell if cmd.spell is not None else
+                 ctx.choose("spell", f"{fighter.name}'s spell from the {domain} Domain", spells))
         r.check_spell(domain, spell, data)
         applied.append(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=r.CASTER, reason="advancement: Caster"))
         applied.append(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=spell,
@@ -299,13 +315,16 @@ def buy(cmd: Buy, ctx: Context) -> None:
     else:
         if not cmd.feat:
             raise BadInput(f"name the feat with --feat for {bought.label}")
+        rule = "S4" if bought.id == "feat" else "S5"
+        feat = spelled(cmd.feat, {f for feats in r.feat_lists(data).values() for f in feats},
+                       f"{rule}: no feat '{cmd.feat}' on any feat list")
         if bought.id == "feat":
-            source = r.check_feat(fighter, cmd.feat, data)
+            source = r.check_feat(fighter, feat, data)
             reason = f"advancement: Feat from the {source} list"
         else:
-            source = r.check_feat_outside(fighter, cmd.feat, data)
+            source = r.check_feat_outside(fighter, feat, data)
             reason = f"advancement: Feat outside Archetype or Domain, from the {source} list (no {source} keyword)"
-        applied.append(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=cmd.feat, reason=reason, row=f"feat:{source}"))
+        applied.append(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=feat, reason=reason, row=f"feat:{source}"))
     if bought.id != "caster" and cmd.spell is not None:
         raise BadInput("a spell is chosen only when buying Caster")
     cost = r.check_affordable(fighter, bought)

@@ -127,14 +127,10 @@ class ScenarioAward(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
 
 def scenario_awards(awards: Sequence[ScenarioAward], retinue: dict[str, str]) -> list[Award]:
-    """E6: per fighter, as the scenario states; `retinue` maps each fighter id to its name."""
+    """E6: per fighter, as the scenario states; `retinue` maps each fighter id to its name, and every
+    award names one of them."""
     made = []
     for award in awards:
-        if award.fighter not in retinue:
-            raise RetinueRuleError(
-                f"E6: scenario XP goes to a named fighter of the retinue, and '{award.fighter}' is not one "
-                "(never retinue-wide unless the scenario names a specific fighter)"
-            )
         if award.amount <= 0:
             raise RetinueRuleError(f"E6: a scenario award is a positive amount of XP, not {award.amount}")
         if not award.reason.strip():
@@ -171,7 +167,7 @@ POST_GAME_XP: dict[str, tuple[int, str]] = {"hardy": (1, "Hardy (Casualty Table)
 def post_game_awards(outcomes: Sequence[Outcome], bonus: Sequence[tuple[str, str]], names: dict[str, str],
                      dead: Iterable[str] = (), kept_in: Iterable[str] = ()) -> list[Award]:
     """E7: Hardy +1, Miraculous +2, and +1 to each named surviving fighter of a survival-roll or
-    scenario result (`bonus`: fighter id, reason). E5: a Slain fighter gets none of them, and one of
+    scenario result (`bonus`: the id of a fighter of `names`, reason). E5: a Slain fighter gets none of them, and one of
     `kept_in` (awarded "did not go Out of Action" in the battle pass) Slain since gives it back."""
     slain = {o.fighter for o in outcomes if o.kind == "slain"} | set(dead)
     awards = [Award(fighter=fighter, amount=-1, pass_="post-game",
@@ -182,8 +178,6 @@ def post_game_awards(outcomes: Sequence[Outcome], bonus: Sequence[tuple[str, str
             amount, source = POST_GAME_XP[outcome.kind]
             awards.append(Award(fighter=outcome.fighter, amount=amount, source=source, pass_="post-game"))
     for fighter, reason in bonus:
-        if fighter not in names:
-            raise RetinueRuleError(f"E7: '{fighter}' is not a fighter of the retinue")
         if fighter in slain:
             raise RetinueRuleError(f"E5: {names[fighter]} was Slain: a Slain fighter gets no post-game Experience")
         if not reason.strip():
@@ -221,13 +215,6 @@ ADVANCEMENTS: dict[str, Advancement] = {
         Advancement(id="feat-outside", label="Feat (outside Archetype or Domain)", cost=15),
     )
 }
-
-
-def advancement(name: str) -> Advancement:
-    found = ADVANCEMENTS.get(as_spelled(name, ADVANCEMENTS) or name)
-    if found is None:
-        raise RetinueRuleError(f"S2: no advancement '{name}' (advancements: {', '.join(ADVANCEMENTS)})")
-    return found
 
 
 def price(fighter: Fighter, bought: Advancement) -> int:
@@ -322,6 +309,12 @@ def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule:
 # --- S4, S5: feats -------------------------------------------------------------------------------
 
 
+def feat_lists(data: RetinueData) -> dict[str, tuple[str, ...]]:
+    """Every feat list by name: the Universal list, each Archetype's and each Domain's."""
+    return {"Universal": data.feats.universal, **{a: x.feats for a, x in data.archetypes.items()},
+            **{d: x.feats for d, x in data.domains.items()}}
+
+
 def own_lists(fighter: Fighter, data: RetinueData) -> dict[str, tuple[str, ...]]:
     """The feat lists the fighter's keywords grant (S4), by list name."""
     lists = {"Universal": data.feats.universal}
@@ -333,57 +326,53 @@ def own_lists(fighter: Fighter, data: RetinueData) -> dict[str, tuple[str, ...]]
 def other_lists(fighter: Fighter, data: RetinueData) -> dict[str, tuple[str, ...]]:
     """The Archetype and Domain lists the fighter's own keywords do not grant (S5)."""
     own = own_lists(fighter, data)
-    every = {**{a: x.feats for a, x in data.archetypes.items()}, **{d: x.feats for d, x in data.domains.items()}}
-    return {name: feats for name, feats in every.items() if name not in own}
+    return {name: feats for name, feats in feat_lists(data).items() if name not in own}
 
 
 def _list_holding(feat: str, lists: dict[str, tuple[str, ...]]) -> str | None:
     return next((name for name, feats in lists.items() if feat in feats), None)
 
 
-def _check_prerequisites(fighter: Fighter, feat: str, data: RetinueData) -> None:
+def _check_prerequisites(fighter: Fighter, feat: str, data: RetinueData, rule: str) -> None:
+    """`rule`: S4 for a Feat, S5 for one outside Archetype or Domain (its prerequisites "still apply")."""
     if feat in fighter.feats:
-        raise RetinueRuleError(f"S4: {fighter.name} already has {feat}")
+        raise RetinueRuleError(f"{rule}: {fighter.name} already has {feat}")
     needed = data.feats.prerequisites.get(feat)
     if needed is None:
         return
     for keyword in needed.keywords:
         if not fighter.has(keyword):
-            raise RetinueRuleError(f"S4: {feat} requires the {keyword} keyword, which {fighter.name} does not have")
+            raise RetinueRuleError(f"{rule}: {feat} requires the {keyword} keyword, which {fighter.name} does not have")
     for attribute, minimum in needed.attributes.items():
         value = fighter.stats.get(attribute, 0)
         if value < minimum:
-            raise RetinueRuleError(f"S4: {feat} requires {attribute} {minimum}; {fighter.name} has {attribute} {value}: "
+            raise RetinueRuleError(f"{rule}: {feat} requires {attribute} {minimum}; {fighter.name} has {attribute} {value}: "
                                    f"{minimum - value} short")
 
 
 def check_feat(fighter: Fighter, feat: str, data: RetinueData) -> str:
-    """S4: a feat from the fighter's own lists it qualifies for. The list it comes from."""
+    """S4: a feat from the fighter's own lists it qualifies for (`feat` is on one of `feat_lists`).
+    The list it comes from."""
     own = own_lists(fighter, data)
     source = _list_holding(feat, own)
     if source is None:
-        elsewhere = _list_holding(feat, other_lists(fighter, data))
-        if elsewhere is None:
-            raise RetinueRuleError(f"S4: no feat '{feat}' on any feat list")
-        raise RetinueRuleError(f"S4: {feat} is not on {fighter.name}'s lists ({', '.join(own)}); it is on the {elsewhere} "
-                               f"list: buy it as a feat outside Archetype or Domain")
-    _check_prerequisites(fighter, feat, data)
+        raise RetinueRuleError(f"S4: {feat} is not on {fighter.name}'s lists ({', '.join(own)}); it is on the "
+                               f"{_list_holding(feat, other_lists(fighter, data))} list: buy it as a feat outside Archetype or Domain")
+    _check_prerequisites(fighter, feat, data, "S4")
     return source
 
 
 def check_feat_outside(fighter: Fighter, feat: str, data: RetinueData) -> str:
     """S5: any feat but Proficiency from an Archetype or Domain list the fighter's keywords do not
-    grant; prerequisites still apply; no keyword is granted. The list it comes from."""
-    if feat.casefold() == PROFICIENCY.casefold():
+    grant (`feat` is on one of `feat_lists`); prerequisites still apply; no keyword is granted. The
+    list it comes from."""
+    if feat == PROFICIENCY:
         raise RetinueRuleError(f"S5: {PROFICIENCY} is never bought outside the fighter's Archetype or Domain")
     own = _list_holding(feat, own_lists(fighter, data))
     if own is not None:
         raise RetinueRuleError(f"S5: {feat} is on {fighter.name}'s own {own} list: buy it as a Feat")
-    source = _list_holding(feat, other_lists(fighter, data))
-    if source is None:
-        raise RetinueRuleError(f"S5: no feat '{feat}' on an Archetype or Domain list")
-    _check_prerequisites(fighter, feat, data)
-    return source
+    _check_prerequisites(fighter, feat, data, "S5")
+    return next(name for name, feats in other_lists(fighter, data).items() if feat in feats)
 
 
 # --- S8, S9: Caster ------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ def test_each_step_as_its_own_command(hawks):
     ]
     assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "CC"), 1,
                    "S1, S3: Kestrel has 4 XP; CC +1 costs 12, 14 for a Vampire: 10 XP short")
-    assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "luck"), 1,
+    assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "luck"), 2,
                    "S2: no advancement 'luck' (advancements: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, feat-outside)")
     assert lines(hawks("retinue", "buy", "Hawks", "Finch", "feat", "--feat", "Fleet")) == [
         "  Finch spends 3 XP on Feat", "  Finch learns Fleet"]
@@ -309,3 +309,37 @@ def test_under_whole_excess_a_second_reduce_takes_what_the_first_attribute_canno
     assert lines(cli("retinue", "buy", "Hawks", "Ox", "Mt", "--reduce", "M", "--reduce", "Sk")) == [
         "  Ox spends 7 XP on Mt +1", "  Ox Mt +1: advancement: Mt +1",
         "  Ox M -2: S7: Mt 6 is beyond the ancestry baseline 2 + 1", "  Ox Sk -1: S7: Mt 6 is beyond the ancestry baseline 2 + 1"]
+
+
+def test_feats_and_spells_are_named_whatever_their_case(hawks):
+    """As the lists print them ("Cleave", "Gust") or as typed."""
+    assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "feat-outside", "--feat", "cleave")) == [
+        "  Finch spends 15 XP on Feat (outside Archetype or Domain)", "  Finch learns Cleave"]
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "feat", "--feat", "iron will")) == [
+        "  Finch spends 3 XP on Feat", "  Finch learns Iron Will"]
+    assert hawks("correct", "Hawks", "Kestrel", "--xp", "11", "--stat", "Wi=1", "--reason", "arbiter").exit_code == 0
+    assert lines(hawks("retinue", "buy", "Hawks", "Kestrel", "caster", "--spell", "drain")) == [
+        "  Kestrel spends 11 XP on Caster (9 + 2 for a Vampire)", "  Kestrel gains Caster", "  Kestrel learns Drain"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["buy", "Hawks", "Kestrel", "XX"], "S2: no advancement 'XX' (advancements: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, "
+                                        "feat-outside)"),
+    (["buy", "Hawks", "Finch", "feat", "--feat", "Juggling"], "S4: no feat 'Juggling' on any feat list"),
+    (["buy", "Hawks", "Finch", "feat-outside", "--feat", "Juggling"], "S5: no feat 'Juggling' on any feat list"),
+    (["scenario-pass", "Hawks", "--award", "Lupa=2"], "E6: scenario XP goes to a named fighter of the retinue, and 'Lupa' "
+                                                      "is not one (never retinue-wide unless the scenario names a specific fighter)"),
+])
+def test_an_unknown_name_is_bad_input(hawks, args, message):
+    """README: a mistake in input — an unknown option, value or fighter — exits 2, as it does everywhere."""
+    assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    assert refused(hawks("retinue", *args), 2, message)
+
+
+def test_an_unknown_fighter_given_a_survival_bonus_is_bad_input(hawks):
+    for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "6", "--outcome", "Finch=Hardy"], ["doom"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert refused(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Lupa=survival roll"), 2,
+                   "E7: 'Lupa' is not a fighter of the retinue")

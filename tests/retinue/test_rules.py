@@ -22,7 +22,7 @@ PRICES = [("feat", 3), ("Wi", 6), ("Sa", 6), ("Mt", 7), ("Sk", 7), ("W", 8), ("c
 
 @pytest.mark.parametrize(("advancement", "cost"), PRICES)
 def test_S2_S3_price_of_every_line(advancement, cost):
-    bought = r.advancement(advancement)
+    bought = r.ADVANCEMENTS[advancement]
     assert r.price(fighter(), bought) == cost
     assert r.price(fighter(keywords=("Vampire", "Human")), bought) == cost + 2
 
@@ -33,7 +33,7 @@ def test_S2_the_table_has_exactly_the_seeds_lines_in_its_order():
 
 def test_S1_S3_the_refusal_says_the_listed_cost_the_vampire_cost_and_the_shortfall():
     with pytest.raises(r.RetinueRuleError) as refused:
-        r.check_affordable(fighter(keywords=("vampire",), xp=9), r.advancement("cc"))
+        r.check_affordable(fighter(keywords=("vampire",), xp=9), r.ADVANCEMENTS["CC"])
     assert str(refused.value) == "S1, S3: Kestrel has 9 XP; CC +1 costs 12, 14 for a Vampire: 5 XP short"
 
 

@@ -139,7 +139,7 @@ def test_S5_a_feat_outside_costs_15_and_grants_no_keyword(game):
     ("Proficiency", "S5: Proficiency is never bought outside the fighter's Archetype or Domain"),
     ("Sharpshooter", "S5: Sharpshooter is on Finch's own Scout list: buy it as a Feat"),
     ("Tough", "S5: Tough is on Finch's own Universal list: buy it as a Feat"),
-    ("Stormcaller", "S4: Stormcaller requires the Caster keyword, which Finch does not have"),
+    ("Stormcaller", "S5: Stormcaller requires the Caster keyword, which Finch does not have"),
 ])
 def test_S5_never_proficiency_never_its_own_lists_and_prerequisites_still_apply(game, feat, refusal):
     """"Select any feat other than Proficiency from an Archetype feat list or Domain feat list this
