@@ -22,7 +22,8 @@ from typing import Any, Literal
 from commands.coreheim import facts
 from commands.coreheim import rules
 from commands.coreheim.tables import (
-    TABLES, ChartItem, CoreheimTables, HenchmanType, HeroType, Item, ListedWarrior, Price, WarbandList,
+    TABLES, ChartItem, CoreheimTables, HenchmanType, HeroType, Item, ListedWarrior, Price, RollTable, WarbandList,
+    walk_effects,
 )
 from commands.kit import Options, derived_from_tables, option_defaults, options_of
 from commands.kit import check_options as checked_options
@@ -131,6 +132,17 @@ def is_mount(tables: CoreheimTables, item: str) -> bool:
 def _mounts(tables: CoreheimTables) -> frozenset[str]:
     """The price chart's mounts, by id and by name (what `chart_row` finds them by)."""
     return frozenset(key for row in tables.price_chart.items if row.mount for key in (row.id, row.name.lower()))
+
+
+@derived_from_tables  # asked at every roll of an exploration result
+def whom_rolls_decide(tables: CoreheimTables) -> Mapping[str, frozenset[str]]:
+    """Each roll of the exploration chart and of an item gained (a Mordheim Map's) -> the roles its
+    rows name ("chosen-hero", "map-holder"…): the warriors whose fate that roll decides."""
+    effects = [*(e for entry in tables.multiples.entries for v in entry.variants for e in walk_effects(v.effects)),
+               *(e for item in tables.equipment.items for e in walk_effects(item.on_gain))]
+    return {table.id: frozenset(target for row in table.rows for e in walk_effects(row.effects)
+                                if (target := getattr(e, "target", None)))
+            for table in effects if isinstance(table, RollTable)}
 
 
 def item_id(tables: CoreheimTables, name: str, *, chart: bool = False) -> str:

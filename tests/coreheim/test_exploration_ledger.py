@@ -189,6 +189,40 @@ def test_the_well_sends_a_chosen_hero_down_and_a_low_roll_keeps_him_from_the_nex
     )
 
 
+WELL = Explore(warband="Reikland Rats", answers={"multiples:1x2:search": "yes"})
+THE_WELL_ASKS_WHO = ("exploration: Well: which hero of Reikland Rats?: "
+                     "answer with --answer hero=CHOICE (one of: Gunnar, Hans)")
+A_CART_FINDS_A_MAP = Explore(warband="Reikland Rats")  # 4 4: Overturned Cart; its D6, a 6: a Mordheim Map
+THE_MAP_ASKS_WHO = ("exploration: Overturned Cart: which hero of Reikland Rats?: "
+                    "answer with --answer map-holder=CHOICE (one of: Gunnar, Hans)")
+
+
+@pytest.mark.parametrize("explore, faces, question", [(WELL, [1, 1, 4], THE_WELL_ASKS_WHO),
+                                                       (A_CART_FINDS_A_MAP, [4, 4, 1, 6], THE_MAP_ASKS_WHO)],
+                         ids=["well", "map"])
+def test_the_hero_a_roll_decides_about_is_picked_before_it_is_rolled(rats_and_skaven, explore, faces, question):
+    """Rules 1.2 (5.9): the Well, "Pick a hero and roll D6: 1–2 that hero misses next game", and a
+    Mordheim Map's D6 (its holder misses the next battle, or learns Streetwise): who is picked
+    first, so that the face, once seen, cannot pick him (version 5)."""
+    rats_and_skaven.battle()
+    # When the chart result is explored without that D6, then whom it decides about is asked first
+    assert rats_and_skaven.refusal(explore, faces) == question
+
+
+def test_the_hero_sent_down_the_well_is_picked_even_when_he_finds_a_shard(rats_and_skaven):
+    rats_and_skaven.battle()
+    assert rats_and_skaven.refusal(WELL, [1, 1, 4, 5]) == THE_WELL_ASKS_WHO
+
+
+def test_on_version_4_the_well_rolled_its_d6_before_asking_which_hero(rats_and_skaven_v4):
+    """A version 4 campaign replays as recorded: the D6 first, then the hero (none on a 3-6)."""
+    rats_and_skaven_v4.battle()
+    assert rats_and_skaven_v4.refusal(WELL, [1, 1, 4]) == (
+        "exploration chart follow-up multiples:1x2:d6 for Reikland Rats needs D6 (1 more die): "
+        "pass them with --dice, or use --ledger")
+    assert ce.MissesGame not in map(type, rats_and_skaven_v4.do(WELL, [1, 1, 4, 5]))
+
+
 def test_a_corpse_gives_an_item_to_the_stash(rats_and_skaven):
     rats_and_skaven.battle()
     # 3+3+6 = 12: 3 shards; the double 3 is a Corpse, whose D6 of 4 is a Sword.

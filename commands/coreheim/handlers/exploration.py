@@ -9,13 +9,13 @@ import msgspec
 from commands.coreheim import events
 from commands.coreheim import facts
 from commands.coreheim import model
-from commands.kit import MoreDice, Rolled, resolve
+from commands.kit import MoreDice, Rolled, resolve, since
 from commands.coreheim import rules
 from commands.coreheim.commands import (
     Explore,
 )
 from commands.coreheim.phase import PHASE
-from commands.coreheim.outcomes import Consequences
+from commands.coreheim.outcomes import CHOSEN, Consequences
 from ledger.decide import Context, Roll
 from ledger.errors import BadInput
 from ledger.state import Warband
@@ -75,7 +75,11 @@ def explore(cmd: Explore, ctx: Context) -> None:
         names = ", ".join(f"{label} ({rules.multiples_entry(s, tables=tables).name})" for label, s in labels.items())
         picked = ctx.choose("multiple", f"{band.name} rolled several multiples, {names}: which one counts?", list(labels))
         chosen = rules.choose_multiple(sets, labels[picked])
-    resolution = _resolve_multiple(ctx, band, chosen, listing.id) if chosen else None
+    effects: Consequences | None = None
+    resolution: rules.Resolution | None = None
+    if chosen:
+        effects = Consequences(ctx, band, battle, f"exploration: {rules.multiples_entry(chosen, tables=tables).name}")
+        resolution = _resolve_multiple(ctx, band, chosen, listing.id, effects)
     ctx.emit(events.ExplorationResolved(
         warband=band.id, battle=battle.number, dice=list(rolled), kept=list(kept), total=found.total,
         shards=found.shards, row=found.row_id or "", multiple=f"{chosen.face}x{chosen.count}" if chosen else "",
@@ -84,16 +88,17 @@ def explore(cmd: Explore, ctx: Context) -> None:
     if found.shards:
         ctx.emit(events.ShardsChanged(warband=band.id, delta=found.shards, reason=f"explored after battle {battle.number}",
                                   row=found.row_id or ""))
-    if chosen and resolution:
-        entry = rules.multiples_entry(chosen, tables=tables)
-        effects = Consequences(ctx, band, battle, f"exploration: {entry.name}")
+    if effects is not None and resolution is not None:
         for outcome in resolution.outcomes:
             effects.apply(outcome, resolution.rows_used[-1])
     PHASE.finish(ctx, band, battle, "explore")
 
 
-def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, listing: str) -> rules.Resolution:
-    """Resolve a chart entry, rolling and asking for what it needs one layer at a time."""
+def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, listing: str,
+                      effects: Consequences) -> rules.Resolution:
+    """Resolve a chart entry, rolling and asking for what it needs one layer at a time. From version
+    5 a roll that decides a chosen warrior's fate (the Well's D6: "Pick a hero and roll D6", a Map's)
+    asks whom first: version 4 asked after showing the face."""
     tables = model.tables_for(ctx.options)
     leader = model.leader(ctx.state, band)
     rolled = Rolled()  # the faces as the rules read them, by the rules' roll id
@@ -105,6 +110,9 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
 
     def roll(need: MoreDice) -> Roll:
         """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
+        if since(ctx, "5"):
+            for role in sorted(model.whom_rolls_decide(tables).get(need.key, frozenset()) & CHOSEN.keys()):
+                effects.target(role)  # the answer is kept: applying the result names the same warrior
         made = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}")
         if need.expression.upper().endswith("D3"):
             return msgspec.structs.replace(made, faces=[(face + 1) // 2 for face in made.faces])
