@@ -314,7 +314,11 @@ class Context:
             # stores the transaction as pending and asks then.
             raise NeedsAnswer(key, prompt, list(options))
         if answer not in options:
-            raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
+            # A choice typed in another case is that choice ("mel" for Mel), recorded as the rules spell it.
+            spelled = next((option for option in options if option.casefold() == answer.casefold()), None)
+            if spelled is None:
+                raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
+            answer = spelled
         self.answers[key] = answer
         return answer
 

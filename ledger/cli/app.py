@@ -21,6 +21,7 @@ from typing import Any
 import click
 import msgspec
 
+from commands.shared import slug
 from ledger import dice as d
 from ledger.campaigns import Ledger, Outcome, PendingDecision, pending_message
 from ledger.decide import Command, DiceSource, TableDice
@@ -335,10 +336,22 @@ def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:
                   help="Answer a choice the rules ask for (repeatable); asked at a terminal otherwise.")
     @wraps(func)
     def wrapper(*args: Any, answers: Sequence[str], **kwargs: Any) -> Any:
-        kwargs["answers"] = parse_pairs(answers, "--answer")
+        kwargs["answers"] = parse_answers(answers, "--answer")
         return func(*args, **kwargs)
 
     return wrapper
+
+
+def parse_answers(pairs: Sequence[str], option: str) -> dict[str, str]:
+    """KEY=CHOICE pairs, each key as the rules write theirs: a fighter, a unit or a group by its id
+    (`injury:Hans` is `injury:hans`, `recovered:Arrer Boyz` is `recovered:arrer-boyz`)."""
+    answers = {}
+    for key, choice in parse_pairs(pairs, option).items():
+        written = ":".join(".".join(slug(part) for part in segment.split(".")) for segment in key.split(":"))
+        if written in answers:
+            raise BadInput(f"{option} {key} is given twice")
+        answers[written] = choice
+    return answers
 
 
 def parse_pairs(pairs: Sequence[str], option: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ from ledger.cli.app import (
     emit_json,
     interactive_ask,
     main,
-    parse_pairs,
+    parse_answers,
     pass_session,
     report,
     settle,
@@ -61,7 +61,7 @@ def answer(session: Session, answers: tuple[str, ...], decision: str | None, dic
 def _answers(answers: tuple[str, ...], state: CampaignState, target: int | None) -> dict[str, str]:
     """KEY=CHOICE pairs, or one bare CHOICE for the question the decision waits for."""
     if len(answers) != 1 or "=" in answers[0]:
-        return parse_pairs(answers, "answer")
+        return parse_answers(answers, "answer")
     tx = which_pending(state, target, {})
     waiting = state.pending[str(tx)]
     if not waiting.question:

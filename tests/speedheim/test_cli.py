@@ -49,6 +49,22 @@ def test_an_incapacitation_draws_and_says_which_card_from_where(blightmeer):
     assert result.exit_code == 1 and result.output == "Error: Skab was Incapacitated earlier in battle 1: it is out of the game\n"
 
 
+def test_an_answer_key_and_choice_are_read_whatever_their_case(blightmeer):
+    # When the key is written with the unit's names as typed and the choice in lower case
+    result = blightmeer("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "10", "--dice", "12",
+                        "--answer", "Gunnar.Skab.1.Mel-Rgd=mel")
+    # Then it is the key the rules ask (gunnar.skab.1.mel-rgd) and the choice Mel, recorded so
+    assert result.exit_code == 0, result.output
+    assert "  Gunnar Mel -1: Improvement (incapacitation), card 10" in result.output.splitlines()
+    recorded = [row for row in map(json.loads, blightmeer("export").output.splitlines())
+                if row.get("type") == "command.recorded"][-1]
+    assert recorded["payload"]["args"]["answers"] == {"gunnar.skab.1.mel-rgd": "Mel"}
+    # And two spellings of one key are one key given twice
+    twice = blightmeer("speedheim", "incapacitate", "Sellswords", "Ivo", "Skab", "--card", "10",
+                       "--answer", "ivo.skab.1.mel-rgd=Mel", "--answer", "Ivo.Skab.1.Mel-Rgd=Rgd")
+    assert (twice.exit_code, twice.output) == (2, "Error: --answer Ivo.Skab.1.Mel-Rgd is given twice\n")
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
