@@ -24,17 +24,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from commands.kit import Phase, PhaseStep, refusing, resolve
+import msgspec
+
+from commands.kit import Phase, PhaseStep, as_spelled, refusing, resolve
 from commands.kit.versions import since
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
+    Correct,
     EnlistWarband,
     RecordBattle,
     RecruitFighter,
     SpendXP,
     battle_record,
     bearer_of,
+    correct,
     enlist_warband,
     unique_id,
 )
@@ -228,6 +232,19 @@ def _fighter_in(state: CampaignState, warbands: list[str], ref: str) -> Fighter:
     return found[0]
 
 
+def _by_fighter(ctx: Context, warbands: list[str], given: dict[str, Any], option: str) -> dict[str, Any]:
+    """What the players gave for each unit or character (UNIT=N), by the fighter it names. From
+    version 3 one named twice in another case ("Swordsmen", "swordsmen") is refused as the same
+    name twice is; version 2 kept the last and dropped the other without a word."""
+    by_fighter: dict[str, Any] = {}
+    for ref, value in given.items():
+        fighter = _fighter_in(ctx.state, warbands, ref)
+        if fighter.id in by_fighter and since(ctx, "3"):
+            raise BadInput(f"{option} {fighter.name} is given twice")
+        by_fighter[fighter.id] = value
+    return by_fighter
+
+
 def record_battle(cmd: RecordWarbandsBattle, ctx: Context) -> None:
     """Step 1 of the post-battle sequence: who fought, each unit's starting numbers and losses,
     the characters removed as casualties."""
@@ -236,8 +253,8 @@ def record_battle(cmd: RecordWarbandsBattle, ctx: Context) -> None:
     ids = [b.id for b in bands]
     PHASE.refuse_unfinished(state, ids)
     absent = {_fighter_in(state, ids, ref).id for ref in cmd.absent}
-    removed = {_fighter_in(state, ids, ref).id: n for ref, n in cmd.removed.items()}
-    fled = {_fighter_in(state, ids, ref).id: n for ref, n in cmd.fled.items()}
+    removed = _by_fighter(ctx, ids, cmd.removed, "--removed")
+    fled = _by_fighter(ctx, ids, cmd.fled, "--fled")
     down = {_fighter_in(state, ids, ref).id for ref in cmd.down}
     fought = [f for w in ids for f in state.fighters_of(w) if f.id not in absent and not f.missed_games]
     fought_ids = {f.id for f in fought}
@@ -290,7 +307,7 @@ def recovery(cmd: Recovery, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     battle = _begin(state, band, "recovery")
     table = m.tables_of(state).recovery
-    told = {_fighter_in(state, [band.id], ref).id: n for ref, n in cmd.recovered.items()}
+    told = _by_fighter(ctx, [band.id], cmd.recovered, "--recovered")
     for unit_id in told:
         if not any(u.fighter == unit_id and u.removed + u.fled for u in battle.units):
             raise BadInput(f"{state.fighters[unit_id].name} had no casualties in battle {battle.battle}")
@@ -331,7 +348,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     battle = _begin(state, band, "injuries")
     table = m.tables_of(state).character_injury
-    told = {_fighter_in(state, [band.id], ref).id: effect for ref, effect in cmd.outcomes.items()}
+    told = _by_fighter(ctx, [band.id], cmd.outcomes, "--outcome")
     for fighter_id, effect in told.items():
         if fighter_id not in battle.characters_down:
             raise BadInput(f"{state.fighters[fighter_id].name} was not removed as a casualty in battle {battle.battle}")
@@ -374,6 +391,8 @@ def survival(cmd: Survival, ctx: Context) -> None:
         if outcome.lost_status:
             ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=we.veteran_keyword(unit.veteran),
                                     reason=f"lost 50% or more: {judged}"))
+        if outcome.banked and since(ctx, "3"):  # version 2 said "eligible … 5 of 10 survived", as if earned by it
+            judged = f"keeps its banked eligibility ({judged})"
         ctx.emit(we.VeteranEligibility(warband=band.id, fighter=fighter.id, eligible=outcome.eligible,
                                        battle=battle.battle, reason=judged))
     for fighter_id in battle.characters:
@@ -474,6 +493,24 @@ def advance(cmd: Advance, ctx: Context) -> None:
 
 # --- the shared commands this ruleset does otherwise -------------------------------------------------
 
+VETERAN_KEYWORDS = tuple(we.veteran_keyword(level) for level in range(1, r.MAX_VETERAN_LEVEL + 1))
+
+
+def correct_veteran_status(cmd: Correct, ctx: Context) -> None:
+    """`correct` in a Warbands campaign: from version 3 a keyword that names Veteran Status must be
+    one of its levels, "Veteran +1" to "+3 … (the highest level of Veteran Status)", spelt as the
+    rules read it ("veteran +2" is recorded as "Veteran +2"). Version 2 recorded "Veteran +4" or
+    "Veteran +one" as given, and the rules could not read them."""
+    if since(ctx, "3"):
+        spelled = []
+        for keyword in cmd.add_keywords:
+            level = as_spelled(keyword.strip(), VETERAN_KEYWORDS)
+            if level is None and keyword.strip().casefold().startswith("veteran +"):
+                raise BadInput(f"'{keyword}' is no Veteran Status: its levels are {', '.join(VETERAN_KEYWORDS)} (the highest)")
+            spelled.append(level or keyword)
+        cmd = msgspec.structs.replace(cmd, add_keywords=spelled)
+    correct(cmd, ctx)
+
 
 def _use_instead(instead: str):
     def refuse(cmd: Command, ctx: Context) -> None:
@@ -490,6 +527,7 @@ HANDLERS = {
     AwardXP: _use_instead("Experience Points belong to the warband, not a model: they are its treasury "
                           "(campaign warbands experience, or campaign treasury WARBAND N --reason …)"),
     SpendXP: _use_instead("XP is spent by buying something: campaign warbands upgrade | veteran-recruits | advance | recruit"),
+    Correct: correct_veteran_status,
     **refusing(r.WarbandsRuleError, {
         Enlist: enlist,
         Recruit: recruit,

@@ -58,7 +58,18 @@ def warband_type(text: str) -> str:
 
 
 def veteran_level(fighter: Fighter) -> int:
-    return max((int(k.removeprefix("Veteran +")) for k in fighter.keywords if k.startswith("Veteran +")), default=0)
+    """The unit's Veteran Status: its highest `Veteran +N` keyword. One that gives no level
+    ("Veteran +one", recorded through an arbiter's `correct` before version 3 refused it) is a
+    keyword only: read as a level it stopped every command that reads the warband."""
+    return max((level for k in fighter.keywords if k.startswith("Veteran +")
+                for level in [_whole_number(k.removeprefix("Veteran +"))] if level is not None), default=0)
+
+
+def _whole_number(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def as_unit(state: CampaignState, fighter: Fighter) -> r.Unit:

@@ -89,8 +89,10 @@ def warband_points(units: Sequence[Unit], characters: Sequence[Character]) -> in
 
 
 def veteran_modifier(level: int) -> int:
-    """R1: +10 / +20 / +30 for a unit at +1 / +2 / +3 (a +3 unit adds 30, not 60)."""
-    return VETERAN_WBR[level]
+    """R1: +10 / +20 / +30 for a unit at +1 / +2 / +3 (a +3 unit adds 30, not 60). A level above
+    the highest, which only an arbiter's correction recorded before version 3 can give, adds
+    what the highest does; the seed has no other value for it."""
+    return VETERAN_WBR[max(0, min(level, MAX_VETERAN_LEVEL))]
 
 
 def archetype_modifier(character: Character) -> int:
@@ -112,7 +114,7 @@ def rating_lines(units: Sequence[Unit], characters: Sequence[Character], base: s
     modifier left, so the rating computed after that event no longer counts them."""
     lines = [RatingLine(what="points", points=warband_points(units, characters))] if base == "points" else []
     lines += [RatingLine(what=f"{u.name}: Veteran +{u.veteran}", points=veteran_modifier(u.veteran))
-              for u in units if u.veteran]
+              for u in units if u.veteran > 0]
     lines += [RatingLine(what=f"{c.name}: {len(c.abilities)} Archetype Abilit{'y' if len(c.abilities) == 1 else 'ies'}",
                          points=archetype_modifier(c)) for c in characters if c.abilities]
     return lines
@@ -158,6 +160,7 @@ class VeteranOutcome(msgspec.Struct, frozen=True, kw_only=True):
     level: int
     eligible: bool
     lost_status: bool = False  # R11: it had Veteran Status and lost it in this battle
+    banked: bool = False  # eligible from an earlier battle only, kept under `banked` (U8)
 
 
 def veteran_after_battle(unit: Unit, starting: int, survivors: int, eligibility: str = "latest-battle") -> VeteranOutcome:
@@ -170,7 +173,8 @@ def veteran_after_battle(unit: Unit, starting: int, survivors: int, eligibility:
         return VeteranOutcome(level=unit.veteran, eligible=unit.veteran < MAX_VETERAN_LEVEL)
     if unit.veteran:
         return VeteranOutcome(level=0, eligible=False, lost_status=True)
-    return VeteranOutcome(level=0, eligible=unit.eligible and eligibility == "banked")
+    kept = unit.eligible and eligibility == "banked"
+    return VeteranOutcome(level=0, eligible=kept, banked=kept)
 
 
 def veteran_upgrade(unit: Unit, xp: int) -> int:

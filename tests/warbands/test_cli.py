@@ -274,3 +274,25 @@ def test_a_guided_post_game_that_reaches_a_wrong_answer_given_ahead_ends_in_an_e
         "Error: XP earned cannot be negative (-5)",
     ]
     assert "[ ] experience: Experience: the XP the battle earned" in cli("post-game", "B", "--list").output.splitlines()
+
+
+def test_a_veteran_level_above_3_is_refused_at_correct_and_the_status_stays_readable(cli):
+    # "+3 Veteran Status (the highest level of Veteran Status)"
+    reiklanders_and_da_boyz(cli)
+    head = json.loads(cli("show", "--json").output)["head"]
+    for keyword in ("Veteran +4", "Veteran +one"):
+        result = cli("correct", "Reiklanders", "Swordsmen", "--add-keyword", keyword, "--reason", "x")
+        assert (result.exit_code, result.output) == (
+            2, f"Error: '{keyword}' is no Veteran Status: its levels are Veteran +1, Veteran +2, Veteran +3 (the highest)\n")
+    assert json.loads(cli("show", "--json").output)["head"] == head
+    result = cli("warbands", "status", "Reiklanders")
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "Reiklanders (Empire): 60 points, 190 XP, WBR 60")
+
+
+def test_a_unit_given_casualties_twice_in_another_case_is_refused_with_nothing_written(cli):
+    reiklanders_and_da_boyz(cli)
+    head = json.loads(cli("show", "--json").output)["head"]
+    result = cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz",
+                 "--removed", "Swordsmen=3", "--removed", "swordsmen=2")
+    assert (result.exit_code, result.output) == (2, "Error: --removed Swordsmen is given twice\n")
+    assert json.loads(cli("show", "--json").output)["head"] == head

@@ -17,13 +17,15 @@ from commands.warbands.handlers import (
     Upgrade,
     VeteranRecruits,
 )
-from commands.shared import AwardXP, EnlistWarband
+from commands.shared import AwardXP, Correct, EnlistWarband
 from commands.warbands.events import UnitRecovered
 from ledger import events as ev
 from ledger import rulesets
 from ledger.decide import TableDice
 from ledger.deciding import decide
 from ledger.describe import describe
+
+from commands.warbands.views import status_of
 
 from .conftest import Table, tags
 
@@ -390,7 +392,7 @@ def test_U10_every_unit_may_become_veteran_and_no_character_may(table):
 def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned(table):
     table.battle(scenario="Little War")
     state = table.state
-    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "2")
+    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "3")
 
 
 # --- an answer offered from outside the command (a cascade's --answer) ------------------------------
@@ -411,3 +413,72 @@ def test_the_xp_earned_offered_to_the_experience_step_is_recorded_with_it_and_de
     assert [(e.delta, e.reason) for e in decided if isinstance(e, ev.TreasuryChanged)] == [(3, "XP for battle 1")]
     recorded = ruleset.command_from(decided[0].command, decided[0].args)
     assert decide(ruleset, state, recorded, dice=TableDice(), shuffle_dice=None) == decided
+
+
+# --- Veteran Status given by an arbiter's correction ---------------------------------------------------
+
+def veteran_correction(keyword: str) -> Correct:
+    return Correct(warband="Reiklanders", fighter="Swordsmen", add_keywords=[keyword], reason="arbiter")
+
+
+@pytest.mark.parametrize("keyword", ["Veteran +4", "Veteran +one", "veteran +0"])
+def test_R8_a_correction_gives_only_a_level_of_veteran_status_up_to_3(table, keyword):
+    # "+3 Veteran Status (the highest level of Veteran Status)"
+    assert table.refusal(veteran_correction(keyword)) == (
+        f"'{keyword}' is no Veteran Status: its levels are Veteran +1, Veteran +2, Veteran +3 (the highest)")
+
+
+def test_R8_a_corrected_level_is_recorded_as_the_rules_spell_it(table):
+    events = table.do(veteran_correction("veteran +2"))
+    assert [(e.keyword, e.reason) for e in events] == [("Veteran +2", "correction: arbiter")]
+    assert (table.unit("Swordsmen").veteran, table.rating()) == (2, 150 + 20)
+
+
+def test_on_version_2_a_correction_above_3_was_recorded_and_the_rules_read_it_as_the_highest():
+    table = Table(version="2")
+    table.empire()
+    table.do(veteran_correction("Veteran +4"))
+    table.do(Correct(warband="Reiklanders", fighter="Handgunners", add_keywords=["Veteran +one"], reason="arbiter"))
+    # R1: a +3 unit adds 30; "+4" adds what the highest does, "+one" is no level at all
+    assert [(line["what"], line["points"]) for line in status_of(table.state, "Reiklanders")["wbr_lines"]] == [
+        ("points", 150), ("Swordsmen: Veteran +4", 30)]
+    assert (table.unit("Swordsmen").veteran, table.unit("Handgunners").veteran) == (4, 0)
+
+
+# --- a unit named twice -------------------------------------------------------------------------------
+
+def test_a_unit_given_casualties_twice_in_another_case_is_refused_as_given_twice(table):
+    # "the number of models with which it began the battle": one count per unit
+    assert table.refusal(RecordWarbandsBattle(participants=["Reiklanders", "Da Boyz"],
+                                              removed={"Swordsmen": 3, "swordsmen": 2})) == "--removed Swordsmen is given twice"
+
+
+def test_on_version_2_the_last_of_two_counts_for_a_unit_was_kept():
+    table = Table(version="2")
+    table.empire()
+    table.orcs()
+    events = table.battle(removed={"Swordsmen": 3, "swordsmen": 2})
+    assert lines(table, events)[-2] == "Reiklanders, battle 1 (win): casualties Swordsmen 2 of 10; characters down none"
+
+
+# --- banked eligibility (U8) ----------------------------------------------------------------------------
+
+def banked_then_half_lost(table: Table) -> list[str]:
+    """Swordsmen survive battle 1 whole (eligible, not upgraded), then keep 5 of 10 in battle 2."""
+    table.empire()
+    table.orcs()
+    table.quiet_battle()
+    table.battle(removed={"Swordsmen": 5})
+    table.do(Recovery(warband="Reiklanders", recovered={"Swordsmen": 0}))
+    table.do(Injuries(warband="Reiklanders"))
+    return lines(table, table.do(Survival(warband="Reiklanders")))
+
+
+def test_U8_a_banked_eligibility_kept_through_a_battle_with_half_lost_says_it_is_kept(house_rules):
+    assert banked_then_half_lost(house_rules({"veteran_eligibility": "banked"}))[0] == (
+        "Swordsmen eligible for its next Veteran level: keeps its banked eligibility (5 of 10 survived battle 2)")
+
+
+def test_on_version_2_a_banked_eligibility_read_as_if_the_battle_earned_it():
+    assert banked_then_half_lost(Table({"veteran_eligibility": "banked"}, version="2"))[0] == (
+        "Swordsmen eligible for its next Veteran level: 5 of 10 survived battle 2")
