@@ -198,7 +198,7 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     if cmd.archetype is not None:
         tables = m.tables_of(state)
         names = [a.name for a in tables.archetypes.archetypes]
-        archetype = next((a for a in names if a.lower() == cmd.archetype.strip().lower()), cmd.archetype)
+        archetype = as_spelled(cmd.archetype.strip(), names) or cmd.archetype
         r.check_archetype(band.faction, archetype, tables.allowed_archetypes(band.faction), names)
     ctx.emit(ev.FighterRecruited(warband=band.id, fighter=fighter, name=name,
                                  role=we.UNIT if cmd.models is not None else we.CHARACTER,
@@ -301,6 +301,18 @@ def _recovery_target(rows: tuple[Any, ...], result: str, casualty: str) -> Any:
     raise RuleViolation(f"the recovery table has no row for a {casualty} model after a {result}")
 
 
+def _answer_key(ctx: Context, question: str, fighter: Fighter) -> str:
+    """The key of the answer about `fighter`: `QUESTION:ID` as the ledger asks it, unless it was
+    given under his name as a player writes it, in any case (`injury:Hans`, `recovered:Arrer Boyz`).
+    An answer under the asked key comes first, so a recorded decision is decided again as it was."""
+    asked = f"{question}:{fighter.id}"
+    if asked in ctx.answers:
+        return asked
+    named = (key for key in ctx.answers
+             if key.partition(":")[0] == question and key.partition(":")[2].casefold() in (fighter.id, fighter.name.casefold()))
+    return next(named, asked)
+
+
 def recovery(cmd: Recovery, ctx: Context) -> None:
     """U3, R7: each unit's casualties that recover, rolled on the group's table or as told."""
     state = ctx.state
@@ -331,7 +343,7 @@ def recovery(cmd: Recovery, ctx: Context) -> None:
         elif unit.id in told:
             recovered = told[unit.id]
         else:
-            recovered = int(ctx.choose(f"recovered:{unit.id}", f"{unit.name}: how many of its {lost} casualties recovered?",
+            recovered = int(ctx.choose(_answer_key(ctx, "recovered", unit), f"{unit.name}: how many of its {lost} casualties recovered?",
                                        [str(n) for n in range(lost + 1)]))
         survivors = r.survivors_after_recovery(casualties.starting, lost, recovered)
         ctx.emit(we.UnitRecovered(warband=band.id, fighter=unit.id, battle=battle.battle, starting=casualties.starting,
@@ -363,7 +375,7 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
             row = next(x for x in table.rows if x.low <= value <= x.high)
             effect, name, row_id, missed = row.effect, row.name, row.id, row.missed_games
         else:
-            effect = told.get(fighter_id) or ctx.choose(f"injury:{hero.id}", f"{hero.name}: what did the injury roll do?",
+            effect = told.get(fighter_id) or ctx.choose(_answer_key(ctx, "injury", hero), f"{hero.name}: what did the injury roll do?",
                                                         list(MANUAL_INJURIES))
             name, row_id, missed = MANUAL_INJURIES[effect], "", 1 if effect == "misses-game" else 0
         if effect == "dead":
@@ -471,12 +483,14 @@ def advance(cmd: Advance, ctx: Context) -> None:
     r.check_advancement(hero, band.treasury)
     archetype = m.tables_of(state).archetype(hero.archetype)
     rows = {value: (row.id, row.ability) for row in archetype.advancement for value in range(row.low, row.high + 1)}
-    unknown = [u for u in cmd.useless if u not in {a for _id, a in rows.values()}]
+    on_table = {a for _id, a in rows.values()}
+    useless = [as_spelled(u, on_table) or u for u in cmd.useless]
+    unknown = [u for u in useless if u not in on_table]
     if unknown:
         raise BadInput(f"{', '.join(unknown)} is not on the {hero.archetype} Advancement Table")
     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-r.ADVANCEMENT_XP, reason=f"XP: Advancement roll for {hero.name}"))
     first_roll = ctx.state.rolls
-    results = resolve(ctx, lambda rolled: r.advancement_roll(hero, archetype.die, rows, rolled, cmd.useless))
+    results = resolve(ctx, lambda rolled: r.advancement_roll(hero, archetype.die, rows, rolled, useless))
     numbers = range(first_roll, first_roll + len(results))
     for result in results:
         if result.outcome == "useless-rerolled" and options.useless_reroll_xp:

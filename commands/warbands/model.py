@@ -42,11 +42,12 @@ def tables_of(state: CampaignState) -> WarbandsTables:
 
 
 def _plain(text: str) -> str:
-    return re.sub(r"[^a-z0-9&]+", " ", text.lower().replace("’", "'")).strip()
+    words = re.sub(r"[^a-z0-9&]+", " ", text.lower().replace("’", "'")).strip()
+    return re.sub(r"\band\b", "&", words)
 
 
 def warband_type(text: str) -> str:
-    """The seed's name of a warband type, from any spelling of it (case, apostrophes)."""
+    """The seed's name of a warband type, from any spelling of it (case, apostrophes, "and" for "&")."""
     wanted = _plain(text)
     for known in SEED_ROW_SIZES:
         if _plain(known) == wanted:

@@ -296,3 +296,25 @@ def test_a_unit_given_casualties_twice_in_another_case_is_refused_with_nothing_w
                  "--removed", "Swordsmen=3", "--removed", "swordsmen=2")
     assert (result.exit_code, result.output) == (2, "Error: --removed Swordsmen is given twice\n")
     assert json.loads(cli("show", "--json").output)["head"] == head
+
+
+def test_the_guided_post_game_takes_answers_written_with_the_units_and_characters_names(cli):
+    # Da Boyz' Hans is the campaign's second Hans: his answer key is injury:hans-2, yet the players call him Hans
+    reiklanders_and_da_boyz(cli, unit="Arrer Boyz")
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    cli("warbands", "recruit", "Da Boyz", "Hans", "--points", "50", "--archetype", "Psychopath")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Arrer Boyz=4",
+        "--down", "Da Boyz/Hans")
+    result = cli("post-game", "Reiklanders", "--answer", "recovered:Arrer Boyz=1", "--answer", "xp=1")
+    assert result.exit_code == 0, result.output
+    assert "  Arrer Boyz: 1 of 4 casualties recovered; 7 of 10 models after Recovery" in result.output.splitlines()
+    result = cli("post-game", "Da Boyz", "--answer", "injury:Hans=amnesia", "--answer", "xp=1")
+    assert result.exit_code == 0, result.output
+    assert {"  Hans suffers Amnesia", "Post-game sequence complete."} <= set(result.output.splitlines())
+
+
+def test_a_warband_type_is_named_with_and_for_its_ampersand(cli):
+    started(cli)
+    result = cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "orcs and goblins")
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Da Boyz enlisted by Bob with 250 in the treasury")
+    assert json.loads(cli("roster", "Da Boyz", "--json").output)["faction"] == "Orcs & Goblins"

@@ -482,3 +482,11 @@ def test_U8_a_banked_eligibility_kept_through_a_battle_with_half_lost_says_it_is
 def test_on_version_2_a_banked_eligibility_read_as_if_the_battle_earned_it():
     assert banked_then_half_lost(Table({"veteran_eligibility": "banked"}, version="2"))[0] == (
         "Swordsmen eligible for its next Veteran level: 5 of 10 survived battle 2")
+
+
+# --- names as the tables spell them -------------------------------------------------------------------
+
+def test_R19_a_useless_ability_is_named_in_any_case(table):
+    advance_ready(table)
+    events = table.do(Advance(warband="Reiklanders", character="Hans", useless=["intellectual advancement 3"]), [3, 6])
+    assert "after rerolling Intellectual Advancement 3 (useless to him)" in lines(table, events)[-2]
