@@ -31,7 +31,9 @@ An event here records what has no shared name:
   since before the core kept deeds; the post-game reads the core's battle, which this updates);
 - `coreheim.battle-ratings`: every warband's rating when the battle was recorded, and the
   underdog points this gave (ratings kept over time);
-- `coreheim.underdog-spent`: underdog points spent on XP.
+- `coreheim.underdog-spent`: underdog points spent on XP;
+- `coreheim.hired-sword-rehired`: a Hired Sword who left hired again, the same warrior with his
+  XP (version 5); the shared vocabulary has no return of a fighter who left.
 
 A post-game step done is the shared `post-game.step-done`.
 """
@@ -225,6 +227,18 @@ class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ra
         return f"ratings at battle {self.battle}: " + "; ".join(parts)
 
 
+class HiredSwordRehired(ev.Event, frozen=True, kw_only=True, tag="coreheim.hired-sword-rehired"):
+    """A Hired Sword who left the warband is hired again: the same warrior, with his XP, profile and
+    advances (2.3: "the sword leaves with his XP and may be hired again later"). The shared
+    vocabulary has no way back for a fighter who left."""
+
+    warband: str
+    fighter: str
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{fighter_name(state, self.fighter)} is hired again by {warband_name(state, self.warband)}"
+
+
 class UnderdogSpent(ev.Event, frozen=True, kw_only=True, tag="coreheim.underdog-spent"):
     warband: str
     battle: int
@@ -254,6 +268,7 @@ EVENTS = (
     RareItemBought,
     BattleDeeds,
     BattleRatings,
+    HiredSwordRehired,
     UnderdogSpent,
 )
 for registered in EVENTS:

@@ -195,6 +195,12 @@ def _is_talent(row_id: str, state: CampaignState) -> bool:
     return any(row.id == row_id and isinstance(row.advance, TalentAdvance) for row in rows)
 
 
+@FOLDS.on(events.HiredSwordRehired)
+def _rehired(facts: CoreheimFacts, event: events.HiredSwordRehired, state: CampaignState) -> None:
+    if fighter := state.fighters.get(event.fighter):
+        fighter.status = "active"
+
+
 @FOLDS.on(events.MissesGame)
 def _misses(facts: CoreheimFacts, event: events.MissesGame, state: CampaignState) -> None:
     if fighter := state.fighters.get(event.fighter):

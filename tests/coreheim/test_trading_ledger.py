@@ -414,6 +414,49 @@ def test_a_sword_not_paid_leaves_and_too_little_gold_cannot_pay(with_grok):
     ]
 
 
+def grok_released(table) -> None:
+    """Grok (an Ogre Bodyguard, 50 gc) fought battle 1 (+1 XP) and was let go at its upkeep."""
+    trading(table, "upkeep")
+    table.do(Upkeep(warband="Reikland Rats", answers={"grok:upkeep": "release"}))
+
+
+GROK_AGAIN = Hire(warband="Reikland Rats", name="Grok", type="ogre-bodyguard")
+
+
+def test_a_hired_sword_let_go_is_hired_again_by_his_name_and_type_with_his_xp(with_grok):
+    """Rules 2.3: unpaid, "the sword leaves with his XP and may be hired again later" (version 5)."""
+    # Given Grok let go at the upkeep after battle 1, with the XP he earned in it
+    grok_released(with_grok)
+    # When the warband hires Grok, an Ogre Bodyguard, again
+    events = with_grok.do(GROK_AGAIN)
+    # Then the same warrior comes back with his XP, for his fee
+    assert events == [
+        ce.HiredSwordRehired(warband=RATS, fighter="grok"),
+        ev.TreasuryChanged(warband=RATS, delta=-50, reason="hired Grok again", row="ogre-bodyguard"),
+    ]
+    grok = with_grok.fighter("Grok")
+    assert (grok.status, grok.xp) == ("active", 1)
+
+
+@pytest.mark.parametrize("hire, refusal", [
+    (Hire(warband="Reikland Rats", name="Grok", type="pit-fighter"),
+     "Reikland Rats already has a warrior called Grok (retired): a name stays his, choose another, "
+     "or hire him again with --type ogre-bodyguard"),
+    (Hire(warband="Reikland Rats", name="Grok", type="ogre-bodyguard", stats={"WS": 5}),
+     "Grok comes back with his own profile and race: hire him again without --stat and --race"),
+], ids=["another-type", "another-profile"])
+def test_a_hired_sword_let_go_comes_back_as_he_was(with_grok, hire, refusal):
+    grok_released(with_grok)
+    assert with_grok.refusal(hire) == refusal
+
+
+def test_on_version_4_a_hired_sword_let_go_could_not_be_hired_again_by_his_name(rats_and_skaven_v4):
+    rats_and_skaven_v4.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    grok_released(rats_and_skaven_v4)
+    assert rats_and_skaven_v4.refusal(GROK_AGAIN) == (
+        "Reikland Rats already has a warrior called Grok (retired): a name stays his, choose another")
+
+
 # --- 6. hiring within the list's limits -------------------------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from commands.kit import since
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
-from ledger.state import Battle, Warband
+from ledger.state import Battle, Fighter, Warband
 from projections.battles import fought
 
 
@@ -109,12 +109,17 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
         raise BadInput("a warrior needs a name")
     # From version 2 a name stays unique in the warband whatever became of its bearer (the history
     # and every command name him by it); v1 only looked at the warriors still active.
-    if (bearer := bearer_of(state, band.id, name, ever=since(ctx, "2"))) is not None:
+    bearer = bearer_of(state, band.id, name, ever=since(ctx, "2"))
+    returning = bearer if bearer is not None and _may_return(ctx, bearer) else None
+    if bearer is not None and (returning is None or model.warrior(state, bearer).type != cmd.type):
         was = "" if bearer.active else f" ({bearer.status}): a name stays his, choose another"
-        raise RuleViolation(f"{band.name} already has a warrior called {name}{was}")
+        again = f", or hire him again with --type {model.warrior(state, bearer).type}" if returning else ""
+        raise RuleViolation(f"{band.name} already has a warrior called {name}{was}{again}")
     role, cost, xp, listed_race, profile = _hire_terms(cmd, band, ctx)
     if cmd.cost is not None and cmd.cost != cost:
         raise RuleViolation(f"a {cmd.type} costs {cost} gc in {band.name}, not {cmd.cost}")
+    if returning is not None:
+        return _rehire(cmd, band, returning, cost, ctx)
     unknown = sorted(set(cmd.stats) - set(rules.STATS))
     if unknown:
         raise BadInput(f"{', '.join(unknown)}: not a characteristic ({' '.join(rules.STATS)})")
@@ -135,8 +140,7 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
             f"{band.name} has {size} warriors; {cmd.group_size} more would pass its maximum of {listing.max_size}"
         )
     total = cost * cmd.group_size
-    if not cmd.free and total > band.treasury:
-        raise RuleViolation(f"{band.name} has {band.treasury} gc; {name} costs {total} gc")
+    _check_affordable(cmd, band, name, total)
     acting = model.leader(state, band)
     fighter = unique_id(name, state.fighters)
     ctx.emit(
@@ -144,12 +148,37 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
                             group_size=cmd.group_size, xp=xp),
         events.WarriorProfile(warband=band.id, fighter=fighter, warrior_type=cmd.type, race=race, advanced_to=xp),
     )
-    if total and not cmd.free:
-        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=f"hired {name}", row=cmd.type))
+    _pay(cmd, band, total, f"hired {name}", ctx)
     if role == model.LEADER and acting is not None:
         # 1.8: a warband that hires its list's leader type again is led by him at once.
         ctx.emit(ev.FighterPromoted(warband=band.id, fighter=acting.id, role=model.HERO, reason=f"{name} leads the warband"))
     return fighter
+
+
+def _may_return(ctx: Context, bearer: Fighter) -> bool:
+    """A Hired Sword who left (his upkeep not paid, or let go) "may be hired again later" (2.3), from
+    version 5: the same warrior, hired by his name and type; version 4 refused his name."""
+    return since(ctx, "5") and bearer.role == model.HIRED_SWORD and bearer.status == "retired"
+
+
+def _rehire(cmd: Hire, band: Warband, sword: Fighter, fee: int, ctx: Context) -> str:
+    """The sword comes back with his XP, profile and advances ("leaves with his XP"), for his fee."""
+    if cmd.stats or cmd.race:
+        raise BadInput(f"{sword.name} comes back with his own profile and race: hire him again without --stat and --race")
+    _check_affordable(cmd, band, sword.name, fee)
+    ctx.emit(events.HiredSwordRehired(warband=band.id, fighter=sword.id))
+    _pay(cmd, band, fee, f"hired {sword.name} again", ctx)
+    return sword.id
+
+
+def _check_affordable(cmd: Hire, band: Warband, name: str, total: int) -> None:
+    if not cmd.free and total > band.treasury:
+        raise RuleViolation(f"{band.name} has {band.treasury} gc; {name} costs {total} gc")
+
+
+def _pay(cmd: Hire, band: Warband, total: int, reason: str, ctx: Context) -> None:
+    if total and not cmd.free:
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=reason, row=cmd.type))
 
 
 def record_battle(cmd: RecordBattle, ctx: Context) -> None:
