@@ -303,11 +303,12 @@ def buy(cmd: Buy, ctx: Context) -> None:
             raise BadInput(f"S7: {bought.label} stays within {fighter.name}'s ancestry baseline + 1: nothing to reduce")
     elif bought.id == "caster":
         domain = r.check_caster(fighter, [rules_fighter(f) for f in state.fighters_of(band.id)], data)
+        spells = data.domains[domain].spells
         if cmd.spell is None:
             r.check_affordable(fighter, bought)
-        spells = data.domains[domain].spells
-        spell = (as_spelled(cmd.spell, spells) or cmd.spell if cmd.spell is not None else
-                 ctx.choose("spell", f"{fighter.name}'s spell from the {domain} Domain", spells))
+            spell = ctx.choose("spell", f"{fighter.name}'s spell from the {domain} Domain", spells)
+        else:
+            spell = as_spelled(cmd.spell, spells) or cmd.spell  # check_spell refuses one not of the Domain
         r.check_spell(domain, spell, data)
         applied.append(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=r.CASTER, reason="advancement: Caster"))
         applied.append(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=spell,

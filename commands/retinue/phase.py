@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from commands.kit import Phase, PhaseMessages, PhaseStep
+from commands.kit.versions import plays
 from ledger.decide import AskChoice
 from ledger.errors import NeedsDice
 from ledger.state import CampaignState
+from projections.battles import fought
 
 from .commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
 from .rules import ScenarioAward
@@ -33,9 +35,12 @@ def _offer(ask: AskChoice, prompt: str, options: Sequence[str]) -> str:
         return NONE
 
 
-def _pick_fighters(state: CampaignState, warband: str, ask: AskChoice, prompt: str) -> Iterator[str]:
-    """The fighters the player picks, one at a time (what follows a pick is asked before the next)."""
-    left = [f.name for f in state.fighters_of(warband)]
+def _roster(state: CampaignState, warband: str) -> list[str]:
+    return [f.name for f in state.fighters_of(warband)]
+
+
+def _pick_fighters(left: list[str], ask: AskChoice, prompt: str) -> Iterator[str]:
+    """The fighters the player picks among `left`, one at a time (what follows a pick is asked before the next)."""
     while left and (name := _offer(ask, prompt, left)) != NONE:
         left.remove(name)
         yield name
@@ -45,8 +50,12 @@ def build_scenario_pass(state: CampaignState, warband: str, ask: AskChoice) -> S
     band = state.warbands[warband]
     battle = PHASE.latest_battle(state, band)
     scenario = (battle.scenario if battle else "") or "the scenario"
+    offered = state.fighters_of(warband)
+    if battle is not None and plays(state, "1.3.0"):  # E6: only a fighter who fought the battle earns its scenario XP
+        played = {deed.fighter for deed in fought(battle, warband, state)}
+        offered = [f for f in offered if f.id in played]
     awards = []
-    for name in _pick_fighters(state, warband, ask, f"Which fighter does {scenario} award XP (E6: named fighters only)?"):
+    for name in _pick_fighters([f.name for f in offered], ask, f"Which fighter does {scenario} award XP (E6: named fighters only)?"):
         amount = int(ask(f"How much XP does {scenario} award {name}?", [str(n) for n in range(1, 6)]))
         awards.append(ScenarioAward(fighter=name, amount=amount, reason=scenario))
     return ScenarioPass(warband=band.name, awards=awards)
@@ -54,13 +63,13 @@ def build_scenario_pass(state: CampaignState, warband: str, ask: AskChoice) -> S
 
 def build_doom(state: CampaignState, warband: str, ask: AskChoice) -> Doom:
     return Doom(warband=state.warbands[warband].name,
-                fighters=list(_pick_fighters(state, warband, ask, "Which fighter rolls on the Doom Table?")))
+                fighters=list(_pick_fighters(_roster(state, warband), ask, "Which fighter rolls on the Doom Table?")))
 
 
 def build_post_game_pass(state: CampaignState, warband: str, ask: AskChoice) -> PostGamePass:
     prompt = "Which surviving fighter gains +1 from a survival roll or scenario result?"
     bonus = [Bonus(fighter=name, reason="survival roll or scenario result")
-             for name in _pick_fighters(state, warband, ask, prompt)]
+             for name in _pick_fighters(_roster(state, warband), ask, prompt)]
     return PostGamePass(warband=state.warbands[warband].name, bonus=bonus)
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from commands.retinue import rules as r
 from commands.retinue.events import outcomes_of
+from commands.retinue.phase import build_scenario_pass
 from commands.retinue.commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
 from ledger import events as ev
 from ledger.decide import TableDice
@@ -314,6 +315,18 @@ def test_E6_a_fighter_recruited_since_the_battle_or_absent_from_it_earns_no_scen
     stranger = "Finch" if absent else "Sage"
     assert game.refusal(ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter=stranger, amount=9, reason="x")])) == (
         f"E6: {stranger} did not fight in battle 1 (recruited since, or absent): scenario XP is earned in that battle's scenario")
+
+
+@pytest.mark.parametrize(("version", "offered"), [(None, ["none", "Kestrel", "Wren"]),
+                                                 ("1.2.0", ["none", "Kestrel", "Finch", "Wren", "Sage"])])
+def test_E6_the_guided_scenario_pass_offers_the_fighters_of_the_battle(version, offered):
+    game = Retinues(version=version)
+    game.battle(absent=["Finch"])
+    game.recruit("Hawks", "Sage", ancestry="Human")
+    game.do(BattlePass(warband="Hawks"))
+    asked = []
+    build_scenario_pass(game.state, "hawks", lambda prompt, options: asked.append(list(options)) or "none")
+    assert asked == [offered]
 
 
 def test_E6_on_1_2_0_a_fighter_recruited_since_the_battle_got_its_scenario_xp():
