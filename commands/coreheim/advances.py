@@ -242,7 +242,11 @@ def _talent(
     open_lists = [sl.id for sl in tables.skills.lists
                   if (sl.id in {x for h in listing.hero_types for x in h.skill_lists} or sl.id in optional) and sl.id not in fixed]
     pairs = ["+".join(pair) for pair in combinations(open_lists, tables.warbands.talent_skill_list_count)]
-    chosen = ctx.choose(f"{key}:skill-lists", f"{name} picks {tables.warbands.talent_skill_list_count} skill lists:", pairs)
+    # Version 4's question ended in a colon, doubled where a refusal adds its own ("lists:: 'x' is
+    # not one of"); a pending decision stores the question, so the colon goes from version 5.
+    colon = "" if since(ctx, "5") else ":"
+    chosen = ctx.choose(f"{key}:skill-lists", f"{name} picks {tables.warbands.talent_skill_list_count} skill lists{colon}",
+                        pairs)
     promotion = rules.resolve_talent(
         group=group.name, group_size=group.group_size, new_hero=name, heroes_in_warband=len(heroes),
         warband=listing.id, variant=variant, chosen_skill_lists=chosen.split("+"), sack_hero=sack, tables=tables,

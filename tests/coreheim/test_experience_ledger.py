@@ -398,6 +398,26 @@ def test_the_promoted_heros_skills_come_from_the_two_lists_he_picked(rats_and_sk
     ) == "Decapitate is not on Ulli's skill lists (combat, speed)"
 
 
+def talent_for_ulli_with_the_lists(table, lists: str) -> str:
+    """The refusal of Ulli's promotion at 2 XP when he picks `lists`."""
+    given_xp(table, Marksmen=1)
+    table.battle()
+    table.through("advances")
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": lists}
+    return table.refusal(Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10])
+
+
+def test_skill_lists_not_open_to_the_warband_are_refused_in_one_sentence(rats_and_skaven):
+    assert talent_for_ulli_with_the_lists(rats_and_skaven, "rogue+speed").startswith(
+        "Ulli picks 2 skill lists: 'rogue+speed' is not one of: combat+shooting, ")
+
+
+def test_on_version_4_the_skill_lists_question_ended_in_a_colon(rats_and_skaven_v4):
+    """Its question is stored with a pending decision: version 4 keeps it as recorded."""
+    assert talent_for_ulli_with_the_lists(rats_and_skaven_v4, "rogue+speed").startswith(
+        "Ulli picks 2 skill lists:: 'rogue+speed' is not one of: combat+shooting, ")
+
+
 # --- underdog bonus (5.4): a gap of 51+ in rating, spent as XP before the experience step ----------------------
 
 
