@@ -14,6 +14,8 @@ from commands.coreheim import model
 from commands.coreheim.phase import advances_done
 from commands.coreheim.views import ratings_by_battle
 from commands.kit.cli import DiceChoice, Session, Shell
+from ledger.decide import TableDice
+from ledger.dice import parse_faces
 from ledger.errors import BadInput
 
 
@@ -105,7 +107,9 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         _cid, state = session.state()
         band = state.warband(warband)
         if fighter is None and advances_done(state, band):
-            # Nothing owed is not a mistake: the advances step is simply done (see `post-game --list`).
+            # Nothing owed is not a mistake: the advances step is simply done (see `post-game --list`);
+            # dice given for it are, as anywhere a command leaves dice unused.
+            TableDice(given=parse_faces(dice.text or ""), cards=list(dice.cards)).finish()
             click.echo(f"{band.name} has no advances to roll: the advances step is done.")
             return
         named = {model.member(state, band, group).id: name for group, name in parse_pairs(names, "--name").items()}

@@ -444,6 +444,16 @@ def test_advance_with_nothing_to_roll_says_the_step_is_done(after_battle):
     assert "[x] advances" in after_battle("post-game", R, "--list").output
 
 
+def test_advance_with_nothing_to_roll_refuses_the_dice_given_for_it(after_battle):
+    """Dice left unused are refused wherever they are given, nothing to roll included."""
+    for args in (["explore", R, "--dice", "1,2,3"], ["injuries", R, "--dice", "5,5"], ["experience", R]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    said = after_battle("coreheim", "advance", R, "--dice", "5")
+    assert (said.exit_code, said.output) == (2, "Error: 1 die given but only 0 used: check --dice\n")
+    assert events(after_battle) == before
+
+
 def test_a_script_may_answer_ahead_a_question_the_dice_may_not_raise(after_battle):
     """Issue 9, item 9: Hans's pit fight is asked only on a 44; answering it ahead is accepted."""
     ok(after_battle("coreheim", "explore", R, "--dice", "1,2,3"))
