@@ -678,7 +678,7 @@ class Store:
         index can end a forward read early, and a trail cut short there verifies on its own. Rows are
         only ever added, so a writer appending meanwhile changes nothing of this."""
         if whole and upto is None:
-            upto = self.last_position(campaign_id)
+            upto = self.last_position_of_whole(campaign_id)
         while True:
             page = self._raw_page(campaign_id, after, upto)
             yield from page
@@ -688,6 +688,23 @@ class Store:
                 break
         if whole and upto is not None and after < upto:
             raise _unsound(after + 1, f"a read of the history ends at event {after}, but the store holds {upto}")
+
+    def last_position_of_whole(self, campaign_id: uuid.UUID) -> int:
+        """The position a read of the whole history must reach: `last_position`, and in a SQLite file
+        the latest event found without the events' index too, from the newest row back (a campaign's
+        rows are appended in order). A damaged index gave a read and `last_position` the same wrong
+        last event, and a trail cut there verified."""
+        indexed = self.last_position(campaign_id)
+        if self._sqlite_path is None:
+            return indexed
+        table = self.app.recorder.events_table_name  # type: ignore[attr-defined]
+        statement = (f"SELECT originator_version FROM {table} NOT INDEXED WHERE originator_id=? "
+                     "ORDER BY rowid DESC LIMIT 1")
+        with self.app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+            with contextlib.closing(tuple_cursor(cursor)) as plain:
+                plain.execute(statement, (campaign_id.hex,))
+                row = plain.fetchone()
+        return max(indexed, row[0] if row else 0)
 
     def _raw_page(self, campaign_id: uuid.UUID, after: int, upto: int | None) -> list[RawRow]:
         if self.kind == "postgres":

@@ -257,7 +257,7 @@ class StoredReading:
         rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
         self.store, self.campaign_id = store, campaign_id
         self.checker = ChainChecker(advance=advance)
-        self.last = store.last_position(campaign_id)
+        self.last = store.last_position_of_whole(campaign_id)
         self.voids = self._voids_ahead()
 
     def entries(self) -> Iterator[Entry]:

@@ -253,6 +253,33 @@ def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign
     assert not (tmp_path / "trail.jsonl").exists()
 
 
+def test_an_index_that_hides_the_latest_events_from_every_indexed_read_is_an_error(tmp_path, monkeypatch):
+    """One byte changed in the events' index entry of the campaign's last event: a forward read and
+    the index's own "latest event" both ended at 337 of 338, so `export` wrote a shorter trail that
+    verified, exit 0. The latest event is also looked up without the index."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("0b0c0d0e-0000-4000-8000-0000000000d2"),
+                                                          UUID=uuid.UUID))
+    monkeypatch.setenv(KEYS_ENV, str(tmp_path / "keys.json"))  # its own: the id is fixed, its seed is not
+    db = tmp_path / "c.db"
+    cli = CampaignRunner(f"sqlite:///{db}")
+    assert cli("demo", "--ruleset", "coreheim").exit_code == 0
+    with sqlite3.connect(db) as connection:
+        size = connection.execute("pragma page_size").fetchone()[0]
+        last_leaf = connection.execute("select pageno from dbstat where name = 'sqlite_autoindex_stored_events_1' "
+                                       "and pagetype = 'leaf' order by path desc").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    page = (last_leaf - 1) * size
+    cells = int.from_bytes(data[page + 3:page + 5], "big")
+    cell = page + int.from_bytes(data[page + 8 + 2 * (cells - 1):page + 10 + 2 * (cells - 1)], "big")  # the last entry
+    data[cell + 12] = 0xFF  # a byte of the campaign id it indexes: no longer the campaign's
+    db.write_bytes(data)
+    for args in (["replay"], ["replay", "--check"], ["export", "-o", str(tmp_path / "trail.jsonl")]):
+        result = cli(*args)
+        assert result.exit_code == 3, (args, result.output)
+        assert "position 338: a read of the history ends at event 337, but the store holds 338" in result.output
+    assert not (tmp_path / "trail.jsonl").exists()
+
+
 def test_a_store_too_damaged_to_open_is_a_damaged_store_exit_3(old_store):
     """The exit codes: 3 is "a chain or store that does not verify"; one cut short was "cannot open store", exit 2."""
     with open(old_store, "r+b") as file:
