@@ -98,8 +98,9 @@ def test_a_void_takes_a_new_snapshot_that_loading_then_uses(campaign, store, mon
 
 @pytest.mark.parametrize("shape", [
     lambda builtins: {**builtins, "schema": 2},
+    lambda builtins: {**builtins, "schema": 6},  # before coreheim kept when a group's Talent! promoted
     lambda builtins: {key: value for key, value in builtins.items() if key != "schema"},  # before it was recorded
-], ids=["older schema", "no schema"])
+], ids=["older schema", "schema 6", "no schema"])
 def test_a_snapshot_of_an_older_shape_is_replaced_by_the_load_that_cannot_use_it(campaign, store, monkeypatch, shape):
     """A snapshot taken by an older version of the ledger is not used; the load that folds instead
     snapshots its state, so the next load does not fold everything again."""
