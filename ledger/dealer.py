@@ -5,7 +5,8 @@ that may not read them. Faces are derived inside the database by SECURITY DEFINE
 by the dice role, with pgcrypto's `hmac`, exactly as DESIGN.md and docs/audit-format.md derive them
 (so trails verify offline as ever):
 
-- `ledger_dice_commit(campaign, epoch)` draws an epoch's seed (once) and returns its commitment;
+- `ledger_dice_commit(campaign, epoch)` draws an epoch's seed (once) and returns its commitment:
+  epoch 0 at any time (`campaign new`), a later epoch only once the one before it is revealed;
 - `ledger_dice_deal(campaign, epoch, commitment, roll, sides[])` checks the seed against the
   commitment, refuses a revealed epoch, derives the faces of roll `roll` and records them with who
   and when, dealing a roll number only once; it returns no face;
@@ -13,7 +14,12 @@ by the dice role, with pgcrypto's `hmac`, exactly as DESIGN.md and docs/audit-fo
   transaction that dealt it: a face cannot be seen before its record is committed, so a peek
   inside a transaction rolled back afterwards sees nothing;
 - `ledger_dice_dealt(campaign, from_roll)` lists dealt rolls (for burning and for `verify`);
-- `ledger_dice_reveal(campaign, epoch, commitment)` reveals an epoch's seed once it matches.
+- `ledger_dice_epochs(campaign)` lists the epochs this database holds a seed of (so that `verify`
+  knows which ledger rolls must have been dealt here), never a seed;
+- `ledger_dice_reveal(campaign, epoch, commitment)` reveals an epoch's seed once it matches, to the
+  dice role and its members (the league's administrator) alone, and keeps who and when: a player
+  may not reveal a seed, since the reveal could not be recorded in the campaign's history before
+  the seed is shown (`campaign seed reveal` records it as soon as it is shown).
 
 A roll number dealt but never stored in the campaign's stream (a player calling the function to
 peek, or a crash) is *burned*: the next command first records it (its faces, who was dealt it and
@@ -22,6 +28,8 @@ epoch revealed since is dealt afresh from the next epoch's seed: the peeked face
 
 `campaign admin init-roles` creates the two roles and hands the objects to the dice role; without
 it, whoever opens the store owns them (a single-user server: the seeds are as safe as that role).
+Run again, it replaces the functions and the player's grants by this version's; a single-user
+server's owner has its functions replaced the first time a command uses the dice.
 """
 
 from __future__ import annotations
@@ -56,6 +64,8 @@ CREATE TABLE IF NOT EXISTS ledger_dice_dealt (
     dealt_xact bigint NOT NULL,
     PRIMARY KEY (campaign_id, epoch, roll)
 );
+ALTER TABLE ledger_dice_seeds ADD COLUMN IF NOT EXISTS revealed_to text,
+    ADD COLUMN IF NOT EXISTS revealed_at timestamptz;
 REVOKE ALL ON ledger_dice_seeds, ledger_dice_dealt FROM PUBLIC;
 """
 
@@ -65,9 +75,18 @@ CREATE OR REPLACE FUNCTION ledger_dice_commit(p_campaign text, p_epoch integer) 
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
 DECLARE k bytea;
 BEGIN
-    INSERT INTO ledger_dice_seeds (campaign_id, epoch, seed) VALUES (p_campaign, p_epoch, gen_random_bytes(32))
-        ON CONFLICT (campaign_id, epoch) DO NOTHING;
     SELECT seed INTO k FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    IF k IS NULL THEN
+        -- A later epoch opens when the one before it is revealed (`campaign seed reveal`), never ahead.
+        IF p_epoch < 0 OR (p_epoch > 0 AND NOT EXISTS (SELECT 1 FROM ledger_dice_seeds
+                WHERE campaign_id = p_campaign AND epoch = p_epoch - 1 AND revealed)) THEN
+            RAISE EXCEPTION 'epoch % of campaign % is committed only once epoch % is revealed (`campaign seed reveal`)',
+                p_epoch, p_campaign, p_epoch - 1 USING ERRCODE = 'P0006';
+        END IF;
+        INSERT INTO ledger_dice_seeds (campaign_id, epoch, seed) VALUES (p_campaign, p_epoch, gen_random_bytes(32))
+            ON CONFLICT (campaign_id, epoch) DO NOTHING;
+        SELECT seed INTO k FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    END IF;
     RETURN encode(digest(k, 'sha256'), 'hex');
 END $$;
 
@@ -92,12 +111,19 @@ CREATE OR REPLACE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
 DECLARE
     k bytea; was_revealed boolean; block bytea; x numeric; lim numeric; a integer; j integer; i integer;
-    dealt integer[] := '{{}}'; inserted integer;
+    dealt integer[] := '{{}}'; inserted integer; shown text;
 BEGIN
     k := ledger_dice_seed(p_campaign, p_epoch, p_commitment);
-    SELECT revealed INTO was_revealed FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    SELECT revealed, coalesce(' to ' || revealed_to, '')
+                     || coalesce(' at ' || to_char(revealed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), '')
+        INTO was_revealed, shown FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
     IF was_revealed THEN
-        RAISE EXCEPTION 'epoch % is revealed: its dice are no longer dealt', p_epoch USING ERRCODE = 'P0005';
+        -- The history this command read still has the epoch open: the reveal was never recorded (a
+        -- reveal that stopped before it was stored, or a call made by hand).
+        RAISE EXCEPTION 'the seed of epoch % was revealed%, but the campaign''s history has no record of it, so '
+            'no ledger die is dealt from it any more: `campaign seed reveal` records the reveal and opens epoch % '
+            '(on a league server its administrator runs it); table dice (--dice) roll meanwhile',
+            p_epoch, shown, p_epoch + 1 USING ERRCODE = 'P0005';
     END IF;
     IF EXISTS (SELECT 1 FROM ledger_dice_dealt WHERE campaign_id = p_campaign AND epoch = p_epoch AND roll = p_roll) THEN
         RETURN false;
@@ -139,12 +165,24 @@ LANGUAGE sql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
     ORDER BY epoch, roll
 $$;
 
+CREATE OR REPLACE FUNCTION ledger_dice_epochs(p_campaign text) RETURNS TABLE (epoch integer, revealed boolean)
+LANGUAGE sql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
+    SELECT epoch, revealed FROM ledger_dice_seeds WHERE campaign_id = p_campaign ORDER BY epoch
+$$;
+
+-- Inside the function current_user is its owner, the dice role: only that role, its members and
+-- superusers (the league's administrator) may reveal, whatever grants an older version left.
 CREATE OR REPLACE FUNCTION ledger_dice_reveal(p_campaign text, p_epoch integer, p_commitment text) RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
 DECLARE k bytea;
 BEGIN
+    IF NOT pg_has_role(session_user, current_user, 'MEMBER') THEN
+        RAISE EXCEPTION 'role % may not reveal a dice seed', session_user USING ERRCODE = '42501';
+    END IF;
     k := ledger_dice_seed(p_campaign, p_epoch, p_commitment);
-    UPDATE ledger_dice_seeds SET revealed = true WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    UPDATE ledger_dice_seeds SET revealed = true, revealed_to = coalesce(revealed_to, session_user::text),
+                                 revealed_at = coalesce(revealed_at, now())
+        WHERE campaign_id = p_campaign AND epoch = p_epoch;
     RETURN encode(k, 'hex');
 END $$;
 
@@ -155,8 +193,13 @@ PLAYER_FUNCTIONS = (
     "ledger_dice_deal(text, integer, text, integer, integer[])",
     "ledger_dice_faces(text, integer, integer)",
     "ledger_dice_dealt(text, integer)",
-    "ledger_dice_reveal(text, integer, text)",
+    "ledger_dice_epochs(text)",
 )
+# Not the player's: revealing is the administrator's (see ledger_dice_reveal), and a grant an older
+# version gave the player is taken back when `init-roles` runs again.
+ADMIN_FUNCTIONS = ("ledger_dice_reveal(text, integer, text)",)
+# The function this version added last: a database without it has older functions, replaced by `ensure`.
+NEWEST_FUNCTION = "ledger_dice_epochs(text)"
 DICE_TABLES = ("ledger_dice_seeds", "ledger_dice_dealt")
 
 
@@ -172,6 +215,10 @@ class Dealt(msgspec.Struct, frozen=True):
     faces: list[int]
     dealt_to: str
     dealt_at: str
+
+
+class _Refused(BadInput):
+    """The database refused this role a dice function (the reveal, to a player)."""
 
 
 class AlreadyDealt(Conflict):
@@ -234,21 +281,30 @@ class Dealer:
         if not self._moved_legacy:
             self._move_legacy()
         try:
-            return self._connection().execute(sql, params).fetchall()
-        except psycopg.errors.UndefinedFunction:
-            self.ensure()
-            return self._connection().execute(sql, params).fetchall()
+            try:
+                return self._connection().execute(sql, params).fetchall()
+            except psycopg.errors.UndefinedFunction:
+                self.ensure()
+                return self._connection().execute(sql, params).fetchall()
         except psycopg.Error as error:
             raise _ledger_error(error) from None
 
     def _move_legacy(self) -> None:
-        """On first use, move seeds left in the old table (a role that may not: the administrator's
-        `init-roles` does it)."""
+        """On first use, move seeds left in the old table, and replace the dice functions of an
+        older version (a role that may not: the administrator's `init-roles` does both; the older
+        functions are used meanwhile)."""
         import psycopg
 
         self._moved_legacy = True
         conn = self._connection()
-        if conn.execute("SELECT to_regclass('campaignledger_seeds')").fetchone()[0] is None:
+        legacy, older = conn.execute(
+            "SELECT to_regclass('campaignledger_seeds') IS NOT NULL, "
+            "to_regprocedure('ledger_dice_faces(text, integer, integer)') IS NOT NULL "
+            f"AND to_regprocedure('{NEWEST_FUNCTION}') IS NULL").fetchone()
+        if older:
+            with contextlib.suppress(RuleViolation):
+                self.ensure()
+        if not legacy:
             return
         self.ensure()
         try:
@@ -257,17 +313,26 @@ class Dealer:
             pass
 
     def ensure(self) -> None:
-        """Create the dice tables and functions if this database has none yet (the role that does
-        owns them: on a league server `campaign admin init-roles` does it as the dice role's)."""
+        """Create the dice tables and functions if this database has none yet, or replace those of
+        an older version (the role that does owns them: on a league server `campaign admin
+        init-roles` does it as the dice role's)."""
         import psycopg
 
         conn = self._connection()
+        older = False
         try:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(hashtext('campaign-ledger dice'))")
-                if conn.execute("SELECT to_regprocedure('ledger_dice_faces(text, integer, integer)')").fetchone()[0] is None:
+                older, newest = conn.execute(
+                    "SELECT to_regprocedure('ledger_dice_faces(text, integer, integer)') IS NOT NULL, "
+                    f"to_regprocedure('{NEWEST_FUNCTION}') IS NOT NULL").fetchone()
+                if not newest:
                     conn.execute(setup_sql(self.schema))
         except psycopg.errors.InsufficientPrivilege:
+            if older:
+                raise RuleViolation("the ledger dice functions of this PostgreSQL database are an older version's, "
+                                    "and this role may not replace them: ask the league's administrator to run "
+                                    "`campaign admin init-roles` again") from None
             raise RuleViolation("this PostgreSQL database has no ledger dice set up, and this role may not set "
                                 "them up: ask the league's administrator to run `campaign admin init-roles`") from None
 
@@ -288,7 +353,14 @@ class Dealer:
         return self._call("SELECT ledger_dice_commit(%s, %s)", campaign_id, epoch)[0][0]
 
     def reveal(self, campaign_id: str, epoch: int, commitment: str) -> str:
-        return self._call("SELECT ledger_dice_reveal(%s, %s, %s)", campaign_id, epoch, commitment)[0][0]
+        try:
+            return self._call("SELECT ledger_dice_reveal(%s, %s, %s)", campaign_id, epoch, commitment)[0][0]
+        except _Refused:
+            user = self._connection().info.user
+            raise RuleViolation(
+                f"role {user} may not reveal a dice seed: on a league server the seed is revealed by its "
+                "administrator (`campaign --store postgresql://ADMIN@HOST/DB seed reveal`), since a player who "
+                "could reveal one could read it without the reveal being recorded") from None
 
     def deal(self, campaign_id: str, epoch: int, commitment: str, roll: int, sides: list[int]) -> list[int]:
         fresh = self._call("SELECT ledger_dice_deal(%s, %s, %s, %s, %s)", campaign_id, epoch, commitment, roll, sides)
@@ -300,6 +372,11 @@ class Dealer:
         rows = self._call("SELECT * FROM ledger_dice_dealt(%s, %s)", campaign_id, from_roll)
         return [Dealt(roll, epoch, list(sides), list(faces), who, when) for roll, epoch, sides, faces, who, when in rows]
 
+    def epochs(self, campaign_id: str) -> dict[int, bool]:
+        """The epochs of the campaign whose seed this database holds, each with whether it is revealed:
+        every ledger roll of such an epoch was dealt here."""
+        return dict(self._call("SELECT * FROM ledger_dice_epochs(%s)", campaign_id))
+
 
 def init_roles_sql(*, schema: str, dice_role: str, player_role: str, password: str | None,
                    event_tables: list[str], read_model_tables: list[str]) -> str:
@@ -308,7 +385,7 @@ def init_roles_sql(*, schema: str, dice_role: str, player_role: str, password: s
     (Documented in the README; `campaign admin init-roles` runs it.)"""
     login = "LOGIN" + (" PASSWORD " + _literal(password) if password else "")
     q = _identifier
-    functions = (*PLAYER_FUNCTIONS, "ledger_dice_seed(text, integer, text)")
+    functions = (*PLAYER_FUNCTIONS, *ADMIN_FUNCTIONS, "ledger_dice_seed(text, integer, text)")
     statements = [
         f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = {_literal(dice_role)}) THEN "
         f"CREATE ROLE {q(dice_role)} NOLOGIN; END IF; END $$",
@@ -320,6 +397,7 @@ def init_roles_sql(*, schema: str, dice_role: str, player_role: str, password: s
         *(f"ALTER FUNCTION {q(schema)}.{function} OWNER TO {q(dice_role)}" for function in functions),
         *(f"REVOKE ALL ON FUNCTION {q(schema)}.{function} FROM PUBLIC" for function in functions),
         *(f"GRANT EXECUTE ON FUNCTION {q(schema)}.{function} TO {q(player_role)}" for function in PLAYER_FUNCTIONS),
+        *(f"REVOKE ALL ON FUNCTION {q(schema)}.{function} FROM {q(player_role)}" for function in ADMIN_FUNCTIONS),
         f"GRANT USAGE ON SCHEMA {q(schema)} TO {q(dice_role)}, {q(player_role)}",
         *(f"GRANT SELECT, INSERT ON {q(schema)}.{table} TO {q(player_role)}" for table in event_tables),
         *(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {q(schema)}.{table} TO {q(player_role)}" for table in read_model_tables),
@@ -356,8 +434,10 @@ def _ledger_error(error: Any) -> Exception:
     code = getattr(error, "sqlstate", None)
     if code == "P0003":
         return IntegrityFailure(f"{message}: the ledger refuses to roll with it or reveal it")
-    if code in ("P0002", "P0005"):
+    if code in ("P0002", "P0005", "P0006"):
         return RuleViolation(message)
+    if code == "42501":
+        return _Refused(f"the database refused the ledger dice: {message}")
     return BadInput(f"the database refused the ledger dice: {message}")
 
 

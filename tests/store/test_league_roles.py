@@ -4,11 +4,17 @@
 functions that deal faces) and a player role. Connected as the player: `select * from` the seeds is
 refused, ledger dice roll, a face fetched by hand is recorded as dealt and burned by the next roll,
 a face cannot be read inside a transaction that could be rolled back, and after `seed reveal` the
-independent verifier re-derives every ledger die from the trail alone."""
+independent verifier re-derives every ledger die from the trail alone.
+
+A player may neither reveal a seed (the seed would be shown before the campaign's history could
+record its reveal: the league's administrator reveals) nor open an epoch ahead; an epoch revealed
+outside the history (by hand, or a reveal that stopped before it was stored) is named, with the way
+out; and `init-roles` run again upgrades a server set up by an older version."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import uuid
@@ -109,10 +115,124 @@ def test_a_face_fetched_by_hand_is_recorded_and_burned_by_the_next_roll(league, 
     assert real.startswith("  R1 the real roll: D6 rolled ")
     assert "Dealt but not recorded" not in campaign("verify").output
 
-    assert campaign("seed", "reveal").exit_code == 0
+    assert CampaignRunner(_admin_url)("seed", "reveal").exit_code == 0  # the administrator's (below)
     trail = tmp_path / "trail.jsonl"
     assert campaign("export", "-o", str(trail)).exit_code == 0
     result = subprocess.run([sys.executable, str(VERIFIER), str(trail)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout
     assert ", 2 ledger rolls re-derived, 0 awaiting a seed, " in result.stdout
     assert commitment  # the log shows the commitment the player can check the reveal against
+
+
+def campaign_and_commitment(campaign: CampaignRunner) -> tuple[str, str]:
+    shown = campaign("show", "--json")
+    assert shown.exit_code == 0, shown.output
+    exported = campaign("export")
+    assert exported.exit_code == 0, exported.output
+    committed = next(json.loads(line) for line in exported.output.splitlines() if '"seed.committed"' in line)
+    return json.loads(shown.output)["campaign_id"], committed["payload"]["commitment"]
+
+
+NO_PLAYERS_REVEAL = (
+    "Error: role {player} may not reveal a dice seed: on a league server the seed is revealed by its administrator "
+    "(`campaign --store postgresql://ADMIN@HOST/DB seed reveal`), since a player who could reveal one could read it "
+    "without the reveal being recorded\n"
+)
+
+
+def revealed_outside(epoch: int, shown: str) -> str:
+    return (f"Error: the seed of epoch {epoch} was revealed{shown}, but the campaign's history has no record of it, "
+            "so no ledger die is dealt from it any more: `campaign seed reveal` records the reveal and opens epoch "
+            f"{epoch + 1} (on a league server its administrator runs it); table dice (--dice) roll meanwhile\n")
+
+
+def test_a_player_may_not_reveal_a_seed_nor_open_an_epoch_and_a_reveal_never_recorded_is_named(league):
+    import psycopg
+
+    admin_url, player_url, player = league
+    campaign, admin = CampaignRunner(player_url), CampaignRunner(admin_url)
+    assert campaign("new", "League").exit_code == 0
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    campaign_id, commitment = campaign_and_commitment(campaign)
+    with connect(player_url, autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment))
+        with pytest.raises(psycopg.Error) as refused:
+            conn.execute("SELECT ledger_dice_commit(%s, 1)", (campaign_id,))
+        assert refused.value.sqlstate == "P0006"
+        assert refused.value.diag.message_primary == (
+            f"epoch 1 of campaign {campaign_id} is committed only once epoch 0 is revealed (`campaign seed reveal`)")
+        # Epoch 0 of this campaign was committed by `campaign new`: asked again, the same commitment.
+        assert conn.execute("SELECT ledger_dice_commit(%s, 0)", (campaign_id,)).fetchone()[0] == commitment
+    refused = campaign("seed", "reveal")
+    assert (refused.exit_code, refused.output) == (1, NO_PLAYERS_REVEAL.format(player=player))
+    rolled = campaign("roll", "D6", "--for", "more loot", "--ledger")
+    assert rolled.exit_code == 0, rolled.output  # nothing was revealed: the epoch deals on
+
+    # The administrator's reveal that stopped before it was stored (here: called by hand) is named,
+    # who and when, with the way out, which the administrator takes.
+    with connect(admin_url, autocommit=True) as conn:
+        conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment))
+        (when,) = conn.execute("SELECT to_char(revealed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') "
+                               "FROM ledger_dice_seeds WHERE campaign_id = %s AND epoch = 0", (campaign_id,)).fetchone()
+    blocked = campaign("roll", "D6", "--for", "loot", "--ledger")
+    assert (blocked.exit_code, blocked.output) == (1, revealed_outside(0, f" to postgres at {when}"))
+    revealed = admin("seed", "reveal")
+    assert revealed.exit_code == 0, revealed.output
+    rolled = campaign("roll", "D6", "--for", "loot", "--ledger")
+    assert rolled.exit_code == 0, rolled.output
+    assert rolled.output.startswith("  R2 loot: D6 rolled ")
+    with connect(player_url, autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT ledger_dice_reveal(%s, 1, %s)", (campaign_id, "0" * 64))
+        with pytest.raises(psycopg.Error, match="epoch 2 of campaign .* is committed only once epoch 1 is revealed"):
+            conn.execute("SELECT ledger_dice_commit(%s, 2)", (campaign_id,))
+    verified = campaign("verify")
+    assert verified.exit_code == 0, verified.output
+    assert "Ledger dice: 2 rolls re-derived from the revealed seed of epoch 0; 1 roll of epoch 1 waits" in verified.output
+
+
+# How an older version set the dice up: the player could reveal, nothing kept who revealed, and no
+# function told which epochs the database holds.
+OLDER_REVEAL = """
+CREATE OR REPLACE FUNCTION ledger_dice_reveal(p_campaign text, p_epoch integer, p_commitment text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE k bytea;
+BEGIN
+    k := ledger_dice_seed(p_campaign, p_epoch, p_commitment);
+    UPDATE ledger_dice_seeds SET revealed = true WHERE campaign_id = p_campaign AND epoch = p_epoch;
+    RETURN encode(k, 'hex');
+END $$
+"""
+
+
+def test_init_roles_run_again_upgrades_an_older_league_server(league):
+    import psycopg
+
+    admin_url, player_url, player = league
+    campaign, admin = CampaignRunner(player_url), CampaignRunner(admin_url)
+    assert campaign("new", "League").exit_code == 0
+    campaign_id, commitment = campaign_and_commitment(campaign)
+    with connect(admin_url, autocommit=True) as conn:
+        dice = conn.execute("SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE proname = 'ledger_dice_reveal'").fetchone()[0]
+        conn.execute("DROP FUNCTION ledger_dice_epochs(text)")
+        conn.execute("ALTER TABLE ledger_dice_seeds DROP COLUMN revealed_to, DROP COLUMN revealed_at")
+        conn.execute(OLDER_REVEAL)
+        conn.execute(f'ALTER FUNCTION ledger_dice_reveal(text, integer, text) OWNER TO "{dice}"')
+        conn.execute(f'GRANT EXECUTE ON FUNCTION ledger_dice_reveal(text, integer, text) TO "{player}"')
+    with connect(player_url, autocommit=True) as conn:  # the hole of the older version
+        seed = conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment)).fetchone()[0]
+    assert re.fullmatch("[0-9a-f]{64}", seed)
+
+    again = admin("admin", "init-roles", "--player", player, "--dice-role", dice)
+    assert again.exit_code == 0, again.output
+    with connect(player_url, autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment))
+    assert campaign("seed", "reveal").output == NO_PLAYERS_REVEAL.format(player=player)
+    blocked = campaign("roll", "D6", "--for", "loot", "--ledger")
+    assert (blocked.exit_code, blocked.output) == (1, revealed_outside(0, ""))
+    assert admin("seed", "reveal").exit_code == 0
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    verified = campaign("verify")
+    assert verified.exit_code == 0, verified.output
