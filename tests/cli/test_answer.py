@@ -134,6 +134,15 @@ def test_a_lone_choice_answers_the_question_the_decision_waits_for(peeked):
     assert answered.output.splitlines()[:3] == [f"  T8 answered: keep={KEEP}", *EXPLORED]
 
 
+def test_an_answer_no_question_of_the_command_asks_is_refused_and_nothing_is_recorded(peeked):
+    before = events(peeked)
+    refused = peeked("answer", f"keep={KEEP}", "bogus=1")
+    assert refused.exit_code == 2
+    assert refused.output.startswith("Error: --answer bogus: not a question of coreheim.explore (its keys: keep")
+    assert events(peeked) == before
+    assert peeked("pending").output == f"T8: {QUESTION}; {WAYS_OUT}\n"
+
+
 def test_a_lone_choice_for_no_pending_decision_is_refused(peeked):
     before = events(peeked)
     refused = peeked("answer", "--decision", "T9", KEEP)
