@@ -25,6 +25,8 @@ from ledger.errors import IntegrityFailure, LedgerError
 from ledger.keyfile import KeyFile
 from ledger.store import Store, uses_key_file
 from ledger.records import Record, canonical
+from ledger.chain import die_sides
+from ledger.dealer import expression_for
 from projections import render, sql
 from projections.history import log_rows, void_annotations
 from projections.report import build_report
@@ -127,8 +129,8 @@ def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain
                     raise held.tracked
                 stored = held.stored or (sql.stored_as_tracked(checked, held.tracked)
                                          if held.tracked and not file_check.sums_tables else None)
-                ledger_rolls: LedgerRolls = set()
-                recorded = _ledger_rolls(records, ledger_rolls)
+                ledger_rolls: LedgerRolls = {}
+                recorded = _ledger_rolls(records, ledger_rolls, details=store.dealer is not None)
                 rebuilt = sql.rebuilt_sums(held.tracked, recorded, voids)
                 for _record in recorded:  # those after the position the read models reflect
                     pass
@@ -257,24 +259,48 @@ def _damage_checked(store: Store, tracked: sql.TrackingRow | None, _items: objec
         again.close()
 
 
-LedgerRolls = set[tuple[int | None, int]]  # (epoch, roll number)
+# (epoch, roll number) -> (position, expression, faces) of each ledger roll stored (None: not asked)
+LedgerRolls = dict[tuple[int | None, int], tuple[int, str, list[int]] | None]
 
 
-def _ledger_rolls(records: Iterator[Record], rolls: LedgerRolls) -> Iterator[Record]:
+def _ledger_rolls(records: Iterator[Record], rolls: LedgerRolls, *, details: bool) -> Iterator[Record]:
     """The records, passed on; (epoch, roll) of each ledger roll among them (not a reroll's copy)
-    added to `rolls` as they go by."""
+    added to `rolls` as they go by, with where it is and what it shows if `details`."""
     for record in records:
         event = record.event
         if isinstance(event, ev.DiceRolled) and event.source == "ledger" and event.copy_of is None:
-            rolls.add((event.epoch, event.roll))
+            rolls[(event.epoch, event.roll)] = (record.position, event.expression, event.faces) if details else None
         yield record
 
 
 def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: LedgerRolls) -> list[Any]:
-    """Roll numbers a league server dealt that the stream does not hold (a peek, or a crash)."""
+    """Roll numbers a league server dealt that the stream does not hold (a peek, or a crash);
+    IntegrityFailure for a stored ledger roll of an epoch whose seed the server holds that it never
+    dealt, or dealt other dice (written into the store by hand, not rolled)."""
     if store.dealer is None:
         return []
-    return [x for x in store.dealer.dealt(str(campaign_id)) if (x.epoch, x.roll) not in recorded]
+    dealt = store.dealer.dealt(str(campaign_id))
+    _refuse_undealt(store.dealer.epochs(str(campaign_id)), dealt, recorded)
+    return [x for x in dealt if (x.epoch, x.roll) not in recorded]
+
+
+def _refuse_undealt(held: dict[int, bool], dealt: list[Any], recorded: LedgerRolls) -> None:
+    """Every ledger roll of an epoch whose seed is in the database was dealt by its dice role, as
+    stored: the first (in stream order) that was not is named. Epochs committed elsewhere (a trail
+    imported from another store) are not the server's to check."""
+    by_number = {(x.epoch, x.roll): x for x in dealt}
+    for (epoch, roll), (position, expression, faces) in sorted(
+            ((key, shown) for key, shown in recorded.items() if shown is not None and key[0] in held),
+            key=lambda item: item[1][0]):
+        x = by_number.get((epoch, roll))
+        if x is None:
+            raise IntegrityFailure(f"position {position}: ledger roll R{roll} (epoch {epoch}) was never dealt by "
+                                   "the database's dice role: it was written into the store, not rolled; the store "
+                                   "was edited")
+        if x.faces != list(faces) or x.sides != die_sides(expression):
+            raise IntegrityFailure(f"position {position}: ledger roll R{roll} (epoch {epoch}) shows {expression} "
+                                   f"{list(faces)}, but the database's dice role dealt it {expression_for(x.sides)} "
+                                   f"{x.faces}; the store was edited")
 
 
 # --- export ---------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ independent verifier re-derives every ledger die from the trail alone.
 A player may neither reveal a seed (the seed would be shown before the campaign's history could
 record its reveal: the league's administrator reveals) nor open an epoch ahead; an epoch revealed
 outside the history (by hand, or a reveal that stopped before it was stored) is named, with the way
-out; and `init-roles` run again upgrades a server set up by an older version."""
+out; a ledger roll written into the store by hand, never dealt, fails `verify`; and `init-roles`
+run again upgrades a server set up by an older version."""
 
 from __future__ import annotations
 
@@ -192,6 +193,61 @@ def test_a_player_may_not_reveal_a_seed_nor_open_an_epoch_and_a_reveal_never_rec
     assert "Ledger dice: 2 rolls re-derived from the revealed seed of epoch 0; 1 roll of epoch 1 waits" in verified.output
 
 
+def forge_ledger_roll(player_url: str, campaign: CampaignRunner, roll: int, faces: list[int]) -> int:
+    """What a player may do by hand: append a roll transaction, hash-chained, to the events' table.
+    Returns the position of its dice.rolled event."""
+    from ledger import events as ev
+    from ledger.records import Record, hash_body, record_body
+    from ledger.store import encode_record
+
+    lines = campaign("export").output.splitlines()
+    last = json.loads(lines[-2])
+    campaign_id = json.loads(campaign("show", "--json").output)["campaign_id"]
+    tx, prev, at = last["tx"] + 1, last["hash"], last["recorded_at"]
+    events = [ev.CommandRecorded(command="roll", args={"answers": {}, "expression": "D6", "purpose": "loot"}),
+              ev.DiceRolled(roll=roll, expression="D6", purpose="loot", faces=faces, value=sum(faces),
+                            source="ledger", epoch=0)]
+    rows = []
+    for position, event in enumerate(events, start=last["position"] + 1):
+        body = record_body(position=position, event=event, recorded_at=at, actor="arbiter", tx=tx, prev_hash=prev)
+        prev = hash_body(body)
+        record = Record(position=position, tx=tx, actor="arbiter", recorded_at=at, prev_hash=body["prev_hash"],
+                        hash=prev, event=event)
+        rows.append((uuid.UUID(campaign_id), position, ev.tag_of(event), encode_record(record)))
+    with connect(player_url) as conn:
+        conn.cursor().executemany("INSERT INTO campaignledger_events (originator_id, originator_version, topic, state) "
+                                  "VALUES (%s, %s, %s, %s)", rows)
+    return last["position"] + 2
+
+
+def test_a_ledger_roll_written_into_the_store_by_hand_fails_verify(league):
+    _admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    position = forge_ledger_roll(player_url, campaign, 0, [6])
+    verified = campaign("verify")
+    assert (verified.exit_code, verified.output) == (3, (
+        f"Error: position {position}: ledger roll R0 (epoch 0) was never dealt by the database's dice role: it was "
+        "written into the store, not rolled; the store was edited\n"))
+    assert campaign("verify", "--json").exit_code == 3
+
+
+def test_a_ledger_roll_stored_with_faces_other_than_those_dealt_fails_verify(league):
+    _admin_url, player_url, player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    campaign_id, commitment = campaign_and_commitment(campaign)
+    with connect(player_url, autocommit=True) as conn:  # dealt, and read, by hand
+        assert conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6])", (campaign_id, commitment)).fetchone()[0]
+        (dealt,) = conn.execute("SELECT ledger_dice_faces(%s, 0, 0)", (campaign_id,)).fetchone()
+    wanted = [dealt[0] % 6 + 1]
+    position = forge_ledger_roll(player_url, campaign, 0, wanted)
+    verified = campaign("verify")
+    assert (verified.exit_code, verified.output) == (3, (
+        f"Error: position {position}: ledger roll R0 (epoch 0) shows D6 {wanted}, but the database's dice role "
+        f"dealt it D6 {dealt}; the store was edited\n"))
+
+
 # How an older version set the dice up: the player could reveal, nothing kept who revealed, and no
 # function told which epochs the database holds.
 OLDER_REVEAL = """
@@ -223,6 +279,10 @@ def test_init_roles_run_again_upgrades_an_older_league_server(league):
     with connect(player_url, autocommit=True) as conn:  # the hole of the older version
         seed = conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment)).fetchone()[0]
     assert re.fullmatch("[0-9a-f]{64}", seed)
+    older = campaign("verify")
+    assert (older.exit_code, older.output) == (1, (
+        "Error: the ledger dice functions of this PostgreSQL database are an older version's, and this role may not "
+        "replace them: ask the league's administrator to run `campaign admin init-roles` again\n"))
 
     again = admin("admin", "init-roles", "--player", player, "--dice-role", dice)
     assert again.exit_code == 0, again.output
