@@ -3,13 +3,15 @@
 The content goes to a temporary file in the same folder, is flushed to disk, and is renamed over
 the name asked for only when complete, so a crash or a full disk leaves the old file (or none),
 never half a trail. An existing file — or a symbolic link, whose target would be overwritten — is
-refused unless the caller forces it; then the name is replaced, never a link's target.
+refused unless the caller forces it; then the name is replaced, never a link's target. A device or
+a pipe (`-o /dev/null`) is written into as it is: a file renamed over it replaced the device itself.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +20,7 @@ from ledger.errors import BadInput
 
 
 def refuse_existing(path: Path, force: bool) -> None:
-    if force:
+    if force or is_device_or_pipe(path):
         return
     if path.is_symlink():
         raise BadInput(f"{path} is a symbolic link (to {os.readlink(path)}): nothing written; --force replaces the link")
@@ -26,9 +28,25 @@ def refuse_existing(path: Path, force: bool) -> None:
         raise BadInput(f"{path} already exists: nothing written; --force replaces it")
 
 
+def is_device_or_pipe(path: Path) -> bool:
+    """A character or block device, a FIFO or a socket at `path` itself (a link is a link)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 @contextlib.contextmanager
 def written_whole(path: Path, *, force: bool = False) -> Iterator[Path]:
-    """A temporary path in `path`'s folder to write to; renamed to `path` when the block ends well."""
+    """A temporary path in `path`'s folder to write to; renamed to `path` when the block ends well.
+    A device or a pipe is itself the path written to."""
+    if is_device_or_pipe(path):
+        try:
+            yield path
+        except OSError as error:
+            raise BadInput(f"cannot write {path}: {error.strerror}") from None
+        return
     refuse_existing(path, force)
     folder = path.parent
     try:

@@ -10,7 +10,7 @@ import click
 from ledger import audit, files
 from ledger.cli.app import Session, main, pass_session
 from ledger.describe import plural
-from ledger.errors import IntegrityFailure
+from ledger.errors import BadInput, IntegrityFailure
 from ledger.store import Store
 
 
@@ -24,6 +24,8 @@ def backup(session: Session, target: Path, force: bool) -> None:
     The copy holds every command committed when it was taken, whatever other players are doing.
     To restore, use the copy as --store (or put it in the damaged file's place)."""
     store = session.ledger.store
+    if files.is_device_or_pipe(target):
+        raise BadInput(f"{target} is a device or a pipe: a backup is a SQLite file to open as --store; nothing written")
     with files.written_whole(target, force=force) as temporary:
         store.backup(os.path.abspath(temporary))
     copy = Store("sqlite:///" + os.path.abspath(target), create=False)

@@ -4,6 +4,8 @@ file or a symbolic link's target unless --force (issue #13, item 4)."""
 from __future__ import annotations
 
 import os
+import stat
+import threading
 
 import pytest
 
@@ -64,3 +66,28 @@ def test_a_folder_that_does_not_exist_is_a_clear_error(league, tmp_path):
     out = tmp_path / "no" / "trail.jsonl"
     result = league("export", "-o", str(out))
     assert (result.exit_code, result.output) == (2, f"Error: cannot write {out}: No such file or directory\n")
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_a_pipe_is_written_into_never_replaced_by_a_file(league, tmp_path, force):
+    """As `-o /dev/null` (a device): with --force a file renamed over the name replaced the device itself."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    result = league("export", "-o", str(pipe), *force)
+    reader.join(timeout=30)
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+    assert read[0].startswith(b'{"') and read[0].count(b"\n") > 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["campaign.db", "pipe"]  # no temporary left
+
+
+def test_a_backup_into_a_pipe_is_refused(league, tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    result = league("backup", str(pipe), "--force")
+    assert (result.exit_code, result.output) == (
+        2, f"Error: {pipe} is a device or a pipe: a backup is a SQLite file to open as --store; nothing written\n")
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
