@@ -17,6 +17,10 @@ class NotFound(LedgerError):
     exit_code = 2
 
 
+class NewerVersion(NotFound):
+    """A campaign plays a version of its rules this ledger does not have: a newer one recorded it."""
+
+
 class NeedsDice(LedgerError):
     """A handler needs more table dice (or a choice) than were given and no one can be asked
     (input is missing: exit 2)."""

@@ -10,7 +10,7 @@ from itertools import groupby
 
 from ledger import events as ev
 from ledger.deciding import is_ledger_transaction, is_redecided, redecide
-from ledger.errors import BadInput, LedgerError, RuleViolation
+from ledger.errors import BadInput, LedgerError, NewerVersion, RuleViolation
 from ledger.fold import apply_record, transactions, void_records, voids_in
 from ledger.records import Record
 from ledger.state import CampaignState, decode_own, encode_state
@@ -207,6 +207,8 @@ class _Recheck:
         if self.failure is None:
             try:
                 self._redecide(group)
+            except NewerVersion:
+                raise  # nothing of the history can be decided: said before anything it would explain
             except Exception as error:  # noqa: BLE001 - raised once the ledger's own transactions are checked
                 self.failure = error
         return True

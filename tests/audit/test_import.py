@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from ledger import audit, campaigns
+from ledger import audit, campaigns, rulesets
 from ledger.campaigns import Ledger
 from ledger.keyfile import KEYS_ENV
 from ledger.store import Store
@@ -132,6 +132,22 @@ def test_a_sound_chain_over_an_event_this_version_does_not_store_as_it_is_is_ref
     result = played("import", str(trail.path), store="copy.db")
     assert (result.exit_code, result.output) == (2, f"Error: {refusal}\n")
     assert not (played.folder / "copy.db").exists()  # a refused import leaves no file behind
+
+
+def test_a_trail_playing_a_version_of_its_rules_this_ledger_does_not_know_is_refused(played, trail):
+    """Written by a newer campaign-ledger: it was played as this one's first version, a downgrade."""
+    lines = trail.lines()
+    pinned = next(line for line in lines if line.get("type") == "ruleset.pinned")
+    pinned["payload"]["version"] = "99"
+    lines[0]["ruleset"]["version"] = "99"
+    trail.write(lines, rehash=True)
+    ruleset = pinned["payload"]["ruleset"]
+    versions = ", v".join(rulesets.get(ruleset).versions)
+    result = played("import", str(trail.path), store="copy.db")
+    assert (result.exit_code, result.output) == (2, (
+        f"Error: this campaign plays {ruleset} v99, and this campaign-ledger knows v{versions}: it was recorded "
+        "by a newer campaign-ledger; upgrade to open it\n"))
+    assert not (played.folder / "copy.db").exists()
 
 
 def test_import_keeps_the_head_on_every_backend(played, trail, store_url, clock):
