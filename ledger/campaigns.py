@@ -34,7 +34,7 @@ from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabul
     is_redecided,
     redecide,
 )
-from ledger.decide import AskChoice, Command, DiceSource, command_name, documents_key
+from ledger.decide import AskChoice, Command, DiceSource, TableDice, command_name, documents_key
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.fold import (  # noqa: F401 - re-exported
     History,
@@ -631,7 +631,8 @@ class Ledger(SeedKeeping, PendingDecisions):
             opened = group[0].event
             ruleset = rulesets.get(planned.ruleset)
             ledger_dice = self.ledger_dice(campaign_id, planned)
-            fresh = dice or ledger_dice
+            fresh = _for_a_disputed(next(r.event for r in group if isinstance(r.event, ev.DiceRolled) and r.event.roll == roll),
+                                    dice) or ledger_dice
             fresh.rewind()  # a try after a conflict starts again from the first die given
             rerolled = RerollDice(
                 rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
@@ -701,3 +702,14 @@ class Ledger(SeedKeeping, PendingDecisions):
     def check(self, campaign_id: uuid.UUID) -> tuple[int, list[str]]:
         """Re-decide every live transaction from its command and dice: (transactions checked, differences)."""
         return recheck(self.history(campaign_id))
+
+
+def _for_a_disputed(rolled: ev.DiceRolled, dice: DiceSource | None) -> DiceSource | None:
+    """The dice a disputed roll is rolled again with: a ledger roll only by the ledger (None), since
+    faces typed for it would be a re-roll of one's choosing; a table roll with the dice given."""
+    if rolled.source != "ledger" or not isinstance(dice, TableDice) or dice.cards:
+        return dice
+    if dice.given:
+        raise BadInput(f"R{rolled.roll} was rolled by the ledger: it is rolled again by the ledger (--ledger), "
+                       "not with faces typed in")
+    return None

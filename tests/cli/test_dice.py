@@ -65,6 +65,19 @@ def test_ledger_dice_follow_the_committed_seed(two_warbands):
     )
 
 
+def test_a_disputed_ledger_roll_is_rolled_again_by_the_ledger_never_with_faces_typed_in(two_warbands):
+    assert two_warbands("roll", "D6", "--for", "x", "--ledger").exit_code == 0
+    before = events(two_warbands)
+    typed = two_warbands("reroll", "R0", "--reason", "cocked", "--dice", "6")
+    assert (typed.exit_code, typed.output) == (
+        2, "Error: R0 was rolled by the ledger: it is rolled again by the ledger (--ledger), not with faces typed in\n")
+    assert events(two_warbands) == before
+    # Without dice it is the ledger's, whatever the campaign's default dice
+    again = two_warbands("reroll", "R0", "--reason", "cocked")
+    assert again.exit_code == 0, again.output
+    assert again.output.splitlines()[1].startswith("  R1 x: D6 rolled [") and again.output.splitlines()[1].endswith("(ledger)")
+
+
 def test_campaign_option_makes_ledger_dice_the_default(campaign):
     campaign("new", "Digital", "--option", "dice=ledger")
     result = campaign("roll", "D6", "--for", "x")
