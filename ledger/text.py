@@ -2,9 +2,9 @@
 
 Every argument of the command line is checked here before a command sees it: it must be valid
 UTF-8 (Python hands an undecodable byte over as a lone surrogate), hold no control character
-(a newline in a name would forge lines in `log`) and no hidden bidirectional formatting character
-(U+202E would disguise a name), and is normalised to Unicode NFC, so that two spellings of one name
-are the same name. Names take at most NAME_LIMIT characters and free texts (notes, reasons) at most
+(a newline in a name would forge lines in `log`), no hidden bidirectional formatting character
+(U+202E would disguise a name) and no other invisible one (a zero-width space would too), and is
+normalised to Unicode NFC, so that two spellings of one name are the same name. Names take at most NAME_LIMIT characters and free texts (notes, reasons) at most
 TEXT_LIMIT. When text is shown, anything that slipped in (from an older store or an imported trail)
 is escaped, and right-to-left text is isolated so that it cannot reorder the rest of the line.
 """
@@ -28,9 +28,16 @@ def _forbidden(char: str) -> bool:
     return unicodedata.category(char) in ("Cc", "Cs") or char in BIDI_FORMATTING
 
 
+# Invisible: format characters (zero-width space and joiners, word joiner, byte-order mark, tags,
+# soft hyphen) and line and paragraph separators. Refused in what people type ("A\u200b" would pass
+# for the warband "A"); shown as stored, since the read models hold what was shown.
+_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
+
+
 def _label(text: str) -> str:
     shortened = text if len(text) <= 40 else text[:40] + "…"
-    return escaped(shortened)
+    return "".join(f"\\u{ord(char):04x}" if unicodedata.category(char) in _INVISIBLE else char
+                   for char in escaped(shortened))
 
 
 def checked_argument(text: str) -> str:
@@ -41,6 +48,9 @@ def checked_argument(text: str) -> str:
         if _forbidden(char):
             raise BadInput(f"argument '{_label(text)}' holds the control character U+{ord(char):04X}; "
                            "names and texts may not")
+        if unicodedata.category(char) in _INVISIBLE:
+            raise BadInput(f"argument '{_label(text)}' holds the invisible character U+{ord(char):04X}, which would "
+                           "make it look like another; names and texts may not")
     if len(text) > TEXT_LIMIT:
         raise BadInput(f"argument '{_label(text)}' is {len(text)} characters long; "
                        f"the limit is {TEXT_LIMIT} (names: {NAME_LIMIT})")

@@ -35,6 +35,16 @@ def test_a_right_to_left_override_is_refused(league, store_bytes):
     assert store_bytes() == before
 
 
+@pytest.mark.parametrize("invisible", ["\u200b", "\u2060", "\ufeff", "\u00ad", "\U000e0041", "\u2028"])
+def test_an_invisible_character_is_refused_it_would_pass_for_another_name(league, store_bytes, invisible):
+    before = store_bytes()
+    result = league("warband", "add", f"Reikland Rats{invisible}", "--player", "Mallory")
+    assert (result.exit_code, result.output) == (2, (
+        f"Error: argument 'Reikland Rats\\u{ord(invisible):04x}' holds the invisible character U+{ord(invisible):04X}, "
+        "which would make it look like another; names and texts may not\n"))
+    assert store_bytes() == before
+
+
 def test_an_actor_from_the_environment_is_checked_too(league, monkeypatch):
     from click.testing import CliRunner
 
