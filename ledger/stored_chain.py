@@ -22,7 +22,7 @@ from ledger.fold import apply_record
 from ledger.records import Record
 from ledger.state import CampaignState, decode_state, encode_state
 from ledger.store import Store, StoredRecord, decode_record, stored_bytes
-from ledger.trail_json import Malformed, check_body, is_hex, keys_problem, refuse_float, strict_json
+from ledger.trail_json import Malformed, check_body, is_hex, is_utc_time, keys_problem, refuse_float, strict_json
 
 _STORED_KEYS = {"position", "tx", "actor", "recorded_at", "prev_hash", "hash", "event"}
 
@@ -64,7 +64,8 @@ def _plain_entry(position: int, data: bytes) -> Entry | None:
         raw = _typed_row(data)
     except msgspec.MsgspecError:
         return None
-    if _ENCODE(raw) != data or not (is_hex(raw.prev_hash, 64) and is_hex(raw.hash, 64)):
+    if (_ENCODE(raw) != data or not (is_hex(raw.prev_hash, 64) and is_hex(raw.hash, 64))
+            or not is_utc_time(raw.recorded_at)):
         return None
     return _typed_entry(position, raw, data)
 

@@ -40,6 +40,7 @@ from ledger.trail_json import (
     canonical_text,
     check_body,
     is_hex,
+    is_utc_time,
     keys_problem,
     plain_object,
     refuse_float,
@@ -227,7 +228,7 @@ def _plain_event_entry(number: int, raw: bytes) -> tuple[Entry, Any] | None:
     annotations = {} if bytes(line.annotations) == b"{}" else plain_object(line.annotations)
     kind = ev.EVENT_TYPES.get(line.type)
     if (annotations is None or kind is None or msgspec.json.encode(line) != raw
-            or not (is_hex(line.prev_hash, 64) and is_hex(line.hash, 64))):
+            or not (is_hex(line.prev_hash, 64) and is_hex(line.hash, 64)) or not is_utc_time(line.recorded_at)):
         return None
     try:
         event = _event_decoder(kind).decode(line.payload)

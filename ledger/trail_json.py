@@ -124,14 +124,24 @@ _BODY_KINDS = {"position": int, "tx": int, "type": str, "recorded_at": str, "act
 _KIND_NAMES = {int: "an integer", str: "a string", dict: "a JSON object"}
 
 
+# docs/audit-format.md: "UTC time of the transaction, YYYY-MM-DDTHH:MM:SS.ffffffZ" (as the ledger writes it).
+_RECORDED_AT = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)\.\d{6}Z")
+
+
 def check_body(body: dict[str, Any], stored_hash: Any) -> None:
     """The record's fields have the types the format defines (bool is not an integer here)."""
     for key, kind in _BODY_KINDS.items():
         if type(body[key]) is not kind:
             raise Malformed(f"'{key}' must be {_KIND_NAMES[kind]}")
+    if not is_utc_time(body["recorded_at"]):
+        raise Malformed("'recorded_at' must be a UTC time written YYYY-MM-DDTHH:MM:SS.ffffffZ")
     for key, value in (("prev_hash", body["prev_hash"]), ("hash", stored_hash)):
         if not is_hex(value, 64):
             raise Malformed(f"'{key}' must be 64 lowercase hex digits")
+
+
+def is_utc_time(text: str) -> bool:
+    return _RECORDED_AT.fullmatch(text) is not None
 
 
 def keys_problem(found: set[str], expected: set[str]) -> str | None:

@@ -138,6 +138,17 @@ def deck_before_shuffle(deck, starting_orders, deck_events, voided):
     return discards
 
 
+def is_utc_time(text):
+    """YYYY-MM-DDTHH:MM:SS.ffffffZ, each part in its range (second 60: a leap second)."""
+    if len(text) != 27 or text[4] + text[7] + text[10] + text[13] + text[16] + text[19] + text[26] != "--T::.Z":
+        return False
+    parts = [text[0:4], text[5:7], text[8:10], text[11:13], text[14:16], text[17:19], text[20:26]]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        return False
+    month, day, hour, minute, second = (int(part) for part in parts[1:6])
+    return 1 <= month <= 12 and 1 <= day <= 31 and hour <= 23 and minute <= 59 and second <= 60
+
+
 def check_types(where, record, line):
     for key in ("position", "tx"):
         if not is_int(record[key]):
@@ -145,6 +156,8 @@ def check_types(where, record, line):
     for key in ("type", "recorded_at", "actor"):
         if not isinstance(record[key], str):
             raise Bad("%s: %s must be a string" % (where, key))
+    if not is_utc_time(record["recorded_at"]):
+        raise Bad("%s: recorded_at must be YYYY-MM-DDTHH:MM:SS.ffffffZ" % where)
     if not isinstance(record["payload"], dict):
         raise Bad("%s: payload must be an object" % where)
     if not is_hex(record["prev_hash"], 64) or not is_hex(line["hash"], 64):

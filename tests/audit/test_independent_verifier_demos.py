@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ledger.cli.demo import fixture_campaigns
 from ledger.testing import CampaignRunner
 
@@ -55,3 +57,20 @@ def test_a_shuffle_whose_order_was_forged_is_refused(played, trail):
     assert refused.exit_code == 3  # re-deciding the draw (or a void planned over it) shuffles otherwise
     assert refused.output.endswith("the rules in force at it do not produce the trail's events from its command "
                                    "and dice; nothing imported\n")
+
+
+@pytest.mark.parametrize("recorded_at", ["garbage", "2026-13-45T99:99:99.000000Z", "2026-01-01T00:00:00Z",
+                                         "2026-01-01 00:00:00.000000Z", "2026-01-01T00:00:00.000000+00:00"])
+def test_a_time_not_written_as_the_format_says_is_refused_by_both_verifiers(played, trail, recorded_at):
+    """docs/audit-format.md: `recorded_at` is "UTC time of the transaction, YYYY-MM-DDTHH:MM:SS.ffffffZ";
+    one re-hashed over "garbage" verified and imported, and showed in log, exports and void notes."""
+    lines = trail.lines()
+    lines[3]["recorded_at"] = recorded_at  # position 3, the chain re-hashed over it
+    trail.write(lines, rehash=True)
+    expected = "line 4: does not decode: 'recorded_at' must be a UTC time written YYYY-MM-DDTHH:MM:SS.ffffffZ"
+    verified = played("verify", str(trail.path))
+    assert (verified.exit_code, expected in verified.output) == (3, True), verified.output
+    assert played("import", str(trail.path), store="copy.db").exit_code == 3
+    assert not (played.folder / "copy.db").exists()
+    result = independent(trail.path)
+    assert (result.returncode, result.stdout) == (1, "FAIL line 4: recorded_at must be YYYY-MM-DDTHH:MM:SS.ffffffZ\n")
