@@ -47,6 +47,17 @@ def _summary(chain: audit.Chain, noted: int | None) -> dict[str, Any]:
     }
 
 
+@contextlib.contextmanager
+def _naming(trail: BinaryIO | None) -> Iterator[None]:
+    """With two trails to read, a failure names the file it is in ("line 21" could be either)."""
+    try:
+        yield
+    except IntegrityFailure as error:
+        if trail is None:
+            raise
+        raise IntegrityFailure(f"{trail.name}: {error}") from None
+
+
 @main.command("verify")
 @click.argument("trail", required=False, type=click.File("rb"))
 @click.option("--head", "noted_head", default=None, metavar="HASH",
@@ -63,7 +74,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     read_models = None
     unrecorded: list[Any] = []
     if trail is not None:
-        with progress("Verifying", _events_in(trail)) as advance:
+        with progress("Verifying", _events_in(trail)) as advance, _naming(trail if older_trail else None):
             chain = audit.read_trail(trail, void_annotations, advance)
         subject = f"{trail.name}, campaign"
     else:
@@ -72,7 +83,8 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     noted = audit.locate_head(chain, noted_head) if noted_head is not None else None
     extended = 0
     if older_trail is not None:
-        older = audit.read_trail(older_trail, void_annotations)
+        with _naming(older_trail):
+            older = audit.read_trail(older_trail, void_annotations)
         extended = audit.check_extends(chain, older, older_trail.name)
     if as_json:
         summary = _summary(chain, noted)

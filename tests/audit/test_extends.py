@@ -49,6 +49,16 @@ def test_an_older_trail_is_not_extended_by_a_shorter_one(played, trail, tmp_path
     ))
 
 
+def test_a_damaged_trail_of_the_two_is_named(played, trail, tmp_path):
+    newer = newer_trail(played, trail, tmp_path)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(trail.path.read_bytes().splitlines(keepends=True)[:20]))
+    expected = f"Error: {cut}: line 21: the trailer line is missing (the trail was cut short)\n"
+    for args in ([str(newer.path), "--extends", str(cut)], [str(cut), "--extends", str(newer.path)]):
+        result = played("verify", *args)
+        assert (result.exit_code, result.output) == (3, expected)
+
+
 def test_the_log_shows_the_head_after_each_battle(tmp_path):
     campaign = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
     for args in (["new", "League"], ["warband", "add", "Rats", "--player", "Ann"],
