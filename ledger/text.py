@@ -15,6 +15,7 @@ import unicodedata
 
 from ledger.errors import BadInput
 
+VOID_MARK = "[VOIDED"  # how `log` marks a voided transaction, after its line
 NAME_LIMIT = 80
 TEXT_LIMIT = 2000
 
@@ -51,6 +52,9 @@ def checked_argument(text: str) -> str:
         if unicodedata.category(char) in _INVISIBLE:
             raise BadInput(f"argument '{_label(text)}' holds the invisible character U+{ord(char):04X}, which would "
                            "make it look like another; names and texts may not")
+    if VOID_MARK.casefold() in text.casefold():
+        raise BadInput(f"argument '{_label(text)}' holds '{VOID_MARK}', the log's mark of a voided transaction: a "
+                       "reason holding it would pass a live one for voided")
     if len(text) > TEXT_LIMIT:
         raise BadInput(f"argument '{_label(text)}' is {len(text)} characters long; "
                        f"the limit is {TEXT_LIMIT} (names: {NAME_LIMIT})")

@@ -15,7 +15,7 @@ from ledger.errors import BadInput
 from ledger.events import CommandRecorded
 from ledger.records import Record
 from ledger.state import CampaignState
-from ledger.text import shown, shown_sentence
+from ledger.text import VOID_MARK, shown, shown_sentence
 from projections.history import fighter_history, log_rows, warband_transactions
 
 
@@ -32,7 +32,7 @@ def _row_lines(rows: list[dict[str, Any]], heads: dict[int, tuple[int, str]] | N
         mark = ""
         if row["voided"]:
             v = row["voided"]
-            mark = f"  [VOIDED by T{v['voided_by']} ({shown(v['voided_by_actor'])}): {shown(v['reason'])}]"
+            mark = f"  {VOID_MARK} by T{v['voided_by']} ({shown(v['voided_by_actor'])}): {shown(v['reason'])}]"
         # Each text of people's is escaped and isolated: it cannot forge a line or reorder the columns.
         lines.append(f"{row['position']:>5} T{row['tx']:<4} {shown(row['actor']):<10} {shown_sentence(row['text'])}{mark}")
     return lines

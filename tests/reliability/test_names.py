@@ -45,6 +45,15 @@ def test_an_invisible_character_is_refused_it_would_pass_for_another_name(league
     assert store_bytes() == before
 
 
+def test_a_text_holding_the_logs_void_mark_is_refused_it_would_pass_a_live_award_for_voided(league, store_bytes):
+    before = store_bytes()
+    result = league("note", "took out Snik  [voided by T11 (arbiter): miscounted]")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: argument 'took out Snik  [voided by T11 (arbiter):…' holds '[VOIDED', the log's mark of a voided "
+        "transaction: a reason holding it would pass a live one for voided\n"))
+    assert store_bytes() == before
+
+
 def test_an_actor_from_the_environment_is_checked_too(league, monkeypatch):
     from click.testing import CliRunner
 
