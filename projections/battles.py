@@ -24,16 +24,22 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     band_ids = [state.warband(w).id for w in warbands]
     missing_games = {f.id for b in band_ids for f in must_miss(state, b)}
     fighters = [f for b in band_ids for f in state.fighters_of(b) if f.id not in missing_games]
-    missing = {state.fighter(name).id for name in absent}
-    ooa = {state.fighter(name).id for name in out_of_action}
+    theirs = [f for b in band_ids for f in state.fighters_of(b, active_only=False)]
+
+    def named(name: str) -> str:
+        """A fighter of the warbands that fought first: a name another warband shares is theirs."""
+        return (state.fighter_among(name, theirs) or state.fighter(name)).id
+
+    missing = {named(name) for name in absent}
+    ooa = {named(name) for name in out_of_action}
     took: dict[str, list[str]] = {}
     for fighter_name, enemy in took_out:
-        took.setdefault(state.fighter(fighter_name).id, []).append(enemy)
+        took.setdefault(named(fighter_name), []).append(enemy)
     deeds_of: dict[str, list[str]] = {}
     for fighter_name, deed in glorious:
-        deeds_of.setdefault(state.fighter(fighter_name).id, []).append(deed)
+        deeds_of.setdefault(named(fighter_name), []).append(deed)
     fought = {f.id for f in fighters if f.id not in missing}
-    kept_in = {state.fighter(name).id for name in not_out}
+    kept_in = {named(name) for name in not_out}
     for taker, enemies in took.items():
         for enemy in enemies:
             ooa |= {f.id for f in fighters if f.id in fought and f.name.lower() == enemy.lower()

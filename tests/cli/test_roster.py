@@ -277,3 +277,18 @@ def test_an_imported_campaign_shows_each_profile_in_its_rules_order(campaign, tm
     assert "  Cap — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4\n" in campaign("roster", "A").output
     for command in (["roster", "A"], ["fighter", "show", "Cap"], ["roster", "A", "--json"]):
         assert copy(*command).output == campaign(*command).output
+
+
+def test_a_name_another_warband_shares_is_the_fighter_of_the_warband_that_fought(two_warbands):
+    assert two_warbands("fighter", "add", "Clan Skrittle", "Gunnar", "--role", "hero").exit_code == 0
+    # When only the Rats fight, their Gunnar is the one out of action (the Skaven's did not fight)
+    result = two_warbands("battle", "record", "--warband", "Reikland Rats", "--ooa", "Gunnar")
+    assert result.exit_code == 0, result.output
+    battle = [row for row in map(json.loads, two_warbands("export").output.splitlines())
+              if row.get("type") == "battle.recorded"][-1]
+    assert [(d["fighter"], d.get("out_of_action")) for d in battle["payload"]["deeds"]] == [("gunnar", True)]
+    # And where both fought, the name is still the two of them: refused naming their ids
+    both = two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--ooa", "Gunnar")
+    assert (both.exit_code, both.output) == (
+        2, "Error: 2 fighters are called Gunnar: gunnar (Reikland Rats), gunnar-2 (Clan Skrittle); give the id of the "
+           "one you mean\n")
