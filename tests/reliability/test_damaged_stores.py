@@ -227,25 +227,33 @@ def test_verify_names_what_sqlites_check_of_the_file_finds(old_store, tree, foun
            "`campaign backup`, or import an exported trail into a new store\n")
 
 
-def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign(tmp_path, monkeypatch):
-    """One byte changed in an entry of the events' index, so that it sorts after the campaign's
-    other events: a forward read stopped there (30 of 338 events), and `replay` and `export`
-    answered with the shorter campaign, exit 0 — a trail that verified on its own."""
-    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("0b0c0d0e-0000-4000-8000-0000000000d1"),
-                                                          UUID=uuid.UUID))
-    monkeypatch.setenv(KEYS_ENV, str(tmp_path / "keys.json"))  # its own: the id is fixed, its seed is not
+def coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, campaign_id: str, entry: str) -> CampaignRunner:
+    """The coreheim demo (under its own campaign id and key file: the id is fixed, its seed is not)
+    with one byte changed in the campaign id of an entry of the events' index: the first leaf's
+    31st entry ("31st"), or the last leaf's last ("last"). The entry no longer names the campaign."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(campaign_id), UUID=uuid.UUID))
+    monkeypatch.setenv(KEYS_ENV, str(tmp_path / "keys.json"))
     db = tmp_path / "c.db"
     cli = CampaignRunner(f"sqlite:///{db}")
     assert cli("demo", "--ruleset", "coreheim").exit_code == 0
     with sqlite3.connect(db) as connection:
         size = connection.execute("pragma page_size").fetchone()[0]
+        order = "pageno" if entry == "31st" else "path desc"
         leaf = connection.execute("select pageno from dbstat where name = 'sqlite_autoindex_stored_events_1' "
-                                  "and pagetype = 'leaf' order by pageno").fetchone()[0]
+                                  f"and pagetype = 'leaf' order by {order}").fetchone()[0]
     data = bytearray(db.read_bytes())
     page = (leaf - 1) * size
-    cell = page + int.from_bytes(data[page + 8 + 2 * 30:page + 10 + 2 * 30], "big")  # the page's 31st entry
-    data[cell + 12] = 0xFF  # a byte of the campaign id it indexes: the entry now sorts after the others
+    index = 30 if entry == "31st" else int.from_bytes(data[page + 3:page + 5], "big") - 1
+    cell = page + int.from_bytes(data[page + 8 + 2 * index:page + 10 + 2 * index], "big")
+    data[cell + 12] = 0xFF  # a byte of the campaign id it indexes: the entry sorts after the campaign's others
     db.write_bytes(data)
+    return cli
+
+
+def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign(tmp_path, monkeypatch):
+    """A forward read stopped at the damaged entry (30 of 338 events), and `replay` and `export`
+    answered with the shorter campaign, exit 0 — a trail that verified on its own."""
+    cli = coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, "0b0c0d0e-0000-4000-8000-0000000000d1", "31st")
     for args in (["replay"], ["export", "-o", str(tmp_path / "trail.jsonl")]):
         result = cli(*args)
         assert result.exit_code == 3, (args, result.output)
@@ -254,25 +262,10 @@ def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign
 
 
 def test_an_index_that_hides_the_latest_events_from_every_indexed_read_is_an_error(tmp_path, monkeypatch):
-    """One byte changed in the events' index entry of the campaign's last event: a forward read and
-    the index's own "latest event" both ended at 337 of 338, so `export` wrote a shorter trail that
-    verified, exit 0. The latest event is also looked up without the index."""
-    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("0b0c0d0e-0000-4000-8000-0000000000d2"),
-                                                          UUID=uuid.UUID))
-    monkeypatch.setenv(KEYS_ENV, str(tmp_path / "keys.json"))  # its own: the id is fixed, its seed is not
-    db = tmp_path / "c.db"
-    cli = CampaignRunner(f"sqlite:///{db}")
-    assert cli("demo", "--ruleset", "coreheim").exit_code == 0
-    with sqlite3.connect(db) as connection:
-        size = connection.execute("pragma page_size").fetchone()[0]
-        last_leaf = connection.execute("select pageno from dbstat where name = 'sqlite_autoindex_stored_events_1' "
-                                       "and pagetype = 'leaf' order by path desc").fetchone()[0]
-    data = bytearray(db.read_bytes())
-    page = (last_leaf - 1) * size
-    cells = int.from_bytes(data[page + 3:page + 5], "big")
-    cell = page + int.from_bytes(data[page + 8 + 2 * (cells - 1):page + 10 + 2 * (cells - 1)], "big")  # the last entry
-    data[cell + 12] = 0xFF  # a byte of the campaign id it indexes: no longer the campaign's
-    db.write_bytes(data)
+    """The entry of the campaign's last event: a forward read and the index's own "latest event"
+    both ended at 337 of 338, so `export` wrote a shorter trail that verified, exit 0. The latest
+    event is also looked up without the index."""
+    cli = coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, "0b0c0d0e-0000-4000-8000-0000000000d2", "last")
     for args in (["replay"], ["replay", "--check"], ["export", "-o", str(tmp_path / "trail.jsonl")]):
         result = cli(*args)
         assert result.exit_code == 3, (args, result.output)
