@@ -19,6 +19,7 @@ from ledger import dice as d
 from ledger import events as ev
 from ledger.errors import BadInput, NeedsAnswer, NeedsDice, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve, evolve
+from ledger.text import slug
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", forbid_unknown_fields=True):
@@ -46,7 +47,8 @@ def _key_pattern(pattern: str) -> re.Pattern[str]:
 
 def check_answers(command: Command, given: Iterable[str], asked: Sequence[str]) -> None:
     """Refuse an answer the command neither asked for nor documents, naming the keys it knows."""
-    unknown = [key for key in given if key not in asked and not documents_key(type(command), key)]
+    asked_as = {loose_key(key) for key in asked}
+    unknown = [key for key in given if loose_key(key) not in asked_as and not documents_key(type(command), key)]
     if unknown:
         known = list(dict.fromkeys([*asked, *type(command).answer_keys]))
         keys = ", ".join(known) if known else "none: it asks no questions"
@@ -54,6 +56,18 @@ def check_answers(command: Command, given: Iterable[str], asked: Sequence[str]) 
             f"--answer {', '.join(unknown)}: not a question of {command_name(command)} "
             f"(its keys: {keys})"
         )
+
+
+def loose_key(key: str) -> str:
+    """An answer key as people may type it: each part between ':' and '.' as a slug, so that
+    `injury:Hans` is `injury:hans` and `recovered:Arrer Boyz` is `recovered:arrer-boyz`."""
+    return ":".join(".".join(slug(part) for part in segment.split(".")) for segment in key.split(":"))
+
+
+def written_as(key: str, answers: Iterable[str]) -> str | None:
+    """The key of `answers` that is `key` written another way (None: none is)."""
+    loose = loose_key(key)
+    return next((typed for typed in answers if typed != key and loose_key(typed) == loose), None)
 
 
 def command_name(command: Command) -> str:
@@ -307,6 +321,8 @@ class Context:
             answer = self.answers[key]
         elif len(options) == 1:
             return options[0]
+        elif (typed := written_as(key, self.answers)) is not None:
+            answer = self.answers.pop(typed)  # recorded under the key the rules ask
         elif self._ask is not None and not self.drew_ledger_dice():
             answer = self._ask(prompt, options)
         else:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ledger import events as ev
 from ledger import rulesets
 from ledger.deciding import Attempt, Halted, RerollDice, decide
-from ledger.decide import AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name, recorded_args
+from ledger.decide import AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name, loose_key, recorded_args
 from ledger.describe import warband_name
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound
 from ledger.records import Record
@@ -123,7 +123,8 @@ def which_pending(state: CampaignState, target: int | None, answers: dict[str, s
         return target
     if not state.pending:
         raise NotFound("no decision is pending in this campaign")
-    asked = [int(t) for t, w in state.pending.items() if w.question in answers]
+    given = {loose_key(key) for key in answers}
+    asked = [int(t) for t, w in state.pending.items() if loose_key(w.question) in given]
     if len(state.pending) == 1:
         return int(next(iter(state.pending)))
     if len(asked) == 1:

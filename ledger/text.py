@@ -11,6 +11,7 @@ is escaped, and right-to-left text is isolated so that it cannot reorder the res
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from ledger.errors import BadInput
@@ -111,3 +112,9 @@ def shown_sentence(text: str) -> str:
     """A sentence made of values already `shown` (a log line's description): escaped again, keeping
     the isolates its values brought, and isolated as a whole from the columns around it."""
     return _isolated(escaped(text, keep=_ISOLATES))
+
+
+def slug(name: str) -> str:
+    """A name as an id: lower case, each run of other characters one '-' ("Arrer Boyz" is arrer-boyz)."""
+    text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return text or "x"

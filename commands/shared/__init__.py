@@ -4,18 +4,12 @@ any entry with a handler that knows its game's rules."""
 
 from __future__ import annotations
 
-import re
-
 from ledger import events as ev
 from ledger import rulesets
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter
-
-
-def slug(name: str) -> str:
-    text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    return text or "x"
+from ledger.text import slug
 
 
 def bearer_of(state: CampaignState, warband: str, name: str, *, ever: bool) -> Fighter | None:

@@ -21,10 +21,9 @@ from typing import Any
 import click
 import msgspec
 
-from commands.shared import slug
 from ledger import dice as d
 from ledger.campaigns import Ledger, Outcome, PendingDecision, pending_message
-from ledger.decide import Command, DiceSource, TableDice
+from ledger.decide import Command, DiceSource, TableDice, loose_key
 from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
 from ledger.store import DEFAULT_STORE, Store, new_sqlite_file, store_failure
@@ -343,14 +342,14 @@ def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def parse_answers(pairs: Sequence[str], option: str) -> dict[str, str]:
-    """KEY=CHOICE pairs, each key as the rules write theirs: a fighter, a unit or a group by its id
-    (`injury:Hans` is `injury:hans`, `recovered:Arrer Boyz` is `recovered:arrer-boyz`)."""
-    answers = {}
-    for key, choice in parse_pairs(pairs, option).items():
-        written = ":".join(".".join(slug(part) for part in segment.split(".")) for segment in key.split(":"))
-        if written in answers:
+    """KEY=CHOICE pairs; a key is the rules' whatever its case and spacing (`injury:Hans` answers
+    `injury:hans`, see `loose_key`), so two ways of writing one key are one key given twice."""
+    answers = parse_pairs(pairs, option)
+    seen: set[str] = set()
+    for key in answers:
+        if loose_key(key) in seen:
             raise BadInput(f"{option} {key} is given twice")
-        answers[written] = choice
+        seen.add(loose_key(key))
     return answers
 
 

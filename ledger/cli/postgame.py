@@ -29,7 +29,7 @@ from ledger.cli.app import (
     report,
     settle,
 )
-from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key
+from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key, loose_key, written_as
 from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
 
@@ -126,10 +126,13 @@ class StepAsk:
         self.answers, self.ask = answers, ask
 
     def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str:
-        if key is not None and key in self.answers:
-            if self.answers[key] not in options:
-                raise BadInput(f"{prompt}: '{self.answers[key]}' is not one of: {', '.join(options)}")
-            return self.answers[key]
+        typed = key if key is None or key in self.answers else written_as(key, self.answers)
+        if typed is not None:
+            given = self.answers[typed]
+            spelled = next((option for option in options if option.casefold() == given.casefold()), None)
+            if spelled is None:
+                raise BadInput(f"{prompt}: '{given}' is not one of: {', '.join(options)}")
+            return spelled
         if self.ask is not None:
             return self.ask(prompt, options)
         raise NeedsAnswer(key or "", prompt, list(options))
@@ -242,7 +245,8 @@ def _refuse_unknown_answers(ruleset: rulesets.Ruleset, state: CampaignState, war
             known += list(type(command).answer_keys)
             if index == 0:
                 known += [q["key"] for q in _open_questions(ruleset, state, command)]
-    unknown = [k for k in answers if k not in known and not any(documents_key(type(c), k) for c in commands)]
+    asked = {loose_key(k) for k in known}
+    unknown = [k for k in answers if loose_key(k) not in asked and not any(documents_key(type(c), k) for c in commands)]
     if unknown:
         keys = ", ".join(dict.fromkeys(known)) or "none"
         raise BadInput(f"--answer {', '.join(unknown)}: no open step of the post-game asks it (keys: {keys})")

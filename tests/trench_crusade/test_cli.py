@@ -202,6 +202,24 @@ def test_the_walk_takes_the_kept_table_of_an_advancement_roll_given_ahead(league
     ]
 
 
+def test_the_walk_takes_a_key_written_with_a_skills_own_id(cli):
+    """The Show Off Skill's source id holds a '/': `wildcard/show-off:dice` is the key the step asks
+    (answers are read whatever their case and spacing, never by rewriting the key given)."""
+    for args in (["new", "Show", "--ruleset", "trench-crusade"],
+                 ["warband", "add", "P", "--player", "A", "--faction", "Trench Pilgrims", "--treasury", "700"],
+                 ["trench-crusade", "recruit", "P", "Gaius", "--model", "War Prophet", "--elite", "--keyword", "LEADER"],
+                 ["trench-crusade", "recruit", "P", "Anna", "--model", "Trench Pilgrim"],
+                 ["xp", "award", "Gaius", "2", "--reason", "a circle box"],
+                 ["trench-crusade", "advance", "P", "--roll", "Gaius=wildcard,ranged", "--keep", "wildcard", "--dice", "4,4,5,5"],
+                 ["trench-crusade", "battle", "--warband", "P", "--scenario", "Trench Warfare"],
+                 ["trench-crusade", "trauma", "P"]):
+        assert cli(*args).exit_code == 0, args
+    walked = cli("post-game", "P", "--answer", "Extra-Dice:1=Wildcard/Show-Off", "--answer", "wildcard/show-off:dice=1",
+                 "--dice", "2,1")
+    assert walked.exit_code == 0, walked.output
+    assert "  P Promotion Dice pool: 2 (1 base + 1 from wildcard/show-off); assigned Anna 2" in walked.output.splitlines()
+
+
 def test_the_steps_of_a_warband_that_has_not_fought_are_listed_and_an_answer_for_them_refused(cli):
     for args in SETUP[:2]:
         assert cli(*args).exit_code == 0, args
