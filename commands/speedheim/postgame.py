@@ -24,8 +24,8 @@ from collections.abc import Callable
 
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from ledger import events as ev
-from ledger.decide import AskChoice, Command, Context
-from ledger.errors import BadInput, NeedsDice, RuleViolation
+from ledger.decide import AskChoice, BuildAsk, Command, Context
+from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as se
@@ -121,13 +121,14 @@ def _learning_done(state: CampaignState, band: Warband) -> bool:
     return "improvement" in recorded and ("spend-gold" in recorded or not learning_left(state, band))
 
 
-def _income(state: CampaignState, warband: str, ask: AskChoice) -> Command:
-    try:
-        tokens = int(ask("Treasure tokens carried at the end of the game (the winner's extra one is added)",
-                         [str(n) for n in range(MAX_TOKENS + 1)]))
-    except NeedsDice:  # no one to ask: no tokens but the winner's (`speedheim income --tokens N` gives them)
-        tokens = 0
-    return Income(warband=warband, tokens=tokens)
+def _income(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
+    """Asked, or answered ahead (`--answer tokens=N --answer double=N`): with no one to ask, a walk
+    took no tokens, and the warband's income went unrolled without a word."""
+    tokens = int(ask("Treasure tokens carried at the end of the game (the winner's extra one is added)",
+                     [str(n) for n in range(MAX_TOKENS + 1)], key="tokens"))
+    double = int(ask(f"Of the {tokens} tokens, how many are double-value (2 dice each)?",
+                     [str(n) for n in range(tokens + 1)], key="double")) if tokens else 0
+    return Income(warband=warband, tokens=tokens, double=double)
 
 
 def _learn(state: CampaignState, warband: str, ask: AskChoice) -> Command:

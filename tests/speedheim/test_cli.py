@@ -120,9 +120,14 @@ def test_status_and_the_guided_post_game(blightmeer):
         "Henchmen:",
         "Post-game of battle 1: next income",
     ]
-    # Without a terminal the walk runs on while it has what a step needs: income (the winner's die),
-    # promotions (none), scars (no Skaven was Incapacitated), and stops at the free attempt's card.
-    result = blightmeer("post-game", "Skaven", "--dice", "7")
+    # Without a terminal the Treasure tokens carried must be given: a walk took none, without a word
+    untold = blightmeer("post-game", "Skaven", "--dice", "7")
+    assert (untold.exit_code, untold.output.splitlines()[-1]) == (2, (
+        "Error: Treasure tokens carried at the end of the game (the winner's extra one is added): answer with "
+        "--answer tokens=CHOICE (one of: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)"))
+    # With them, it runs on while it has what a step needs: income (the winner's die), promotions
+    # (none), scars (no Skaven was Incapacitated), and stops at the free attempt's card.
+    result = blightmeer("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0")
     assert result.output.splitlines()[-1] == (
         "Next step: improvement — Skab: Improvement (free): name the card drawn from improvement with --card; "
         "then run `campaign post-game Skaven` again.")
@@ -138,6 +143,15 @@ def test_status_and_the_guided_post_game(blightmeer):
         "[x] improvement: Free Improvement Attempts", "[x] learning: Learn Skills & Spells", "[ ] spend-gold: Spend Gold"]
     result = blightmeer("post-game", "Skaven")
     assert result.output.splitlines()[-1] == "Post-game sequence complete."
+
+
+def test_the_walk_takes_the_treasure_tokens_and_double_value_ones_given_ahead(blightmeer):
+    # "1 d20 per token": 2 tokens, one of them double-value (2 dice), and the winner's extra one
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    result = blightmeer("post-game", "Skaven", "--step", "income", "--answer", "Tokens=2", "--answer", "double=1",
+                        "--dice", "1,2,3,4")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == "  R0 Skaven: income, 4 Treasure dice: 4D20 rolled [1, 2, 3, 4] = 10 (table)"
 
 
 def test_the_steps_are_listed_before_any_hero_has_a_card_to_learn_from(blightmeer):
