@@ -177,10 +177,11 @@ class TableDice(msgspec.Struct):
             self.cards.append(card)
         else:
             raise NeedsDice(f"{purpose}: name the card drawn from {deck} with --card")
-        if card not in candidates:
+        named = card if card in candidates else _card_named(card, candidates)
+        if named is None:
             raise BadInput(f"{purpose}: '{card}' is not a card left in {deck}")
         self._next_card += 1
-        return card
+        return named
 
     def rewind(self) -> None:
         self._next = self._next_card = 0
@@ -197,6 +198,15 @@ class TableDice(msgspec.Struct):
             given = f"{len(self.cards)} {'card' if len(self.cards) == 1 else 'cards'}"
             raise BadInput(f"{given} given but only {self._next_card} drawn from a physical deck: check --card "
                            "(a deck the ledger deals takes none)")
+
+
+def _card_named(typed: str, candidates: Sequence[str]) -> str | None:
+    """The card `typed` names another way: in another case ("as" for AS), or a number without its
+    leading zeros ("6" for 06)."""
+    folded = typed.casefold()
+    number = typed.lstrip("0") if typed.isascii() and typed.isdigit() else None
+    return next((card for card in candidates if card.casefold() == folded
+                 or (number is not None and card.isascii() and card.isdigit() and card.lstrip("0") == number)), None)
 
 
 class LedgerDice(msgspec.Struct):

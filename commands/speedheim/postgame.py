@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from commands.kit.names import as_spelled
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context
@@ -315,9 +316,10 @@ def learn(cmd: Learn, ctx: Context) -> None:
     latest_battle(ctx.state, band)
     PHASE.open_window(ctx.state, band, LEARN)
     allowed = allowed_to_learn(ctx.state, fighter)
-    if cmd.skill not in allowed:
+    skill = as_spelled(cmd.skill, allowed)  # "iron will" is Iron Will: a name in another case was refused
+    if skill is None:
         raise RuleViolation(f"{fighter.name} cannot learn {cmd.skill} (can learn: {', '.join(allowed) or 'nothing'})")
-    ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=cmd.skill, reason="Skill/Spell card"))
+    ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=skill, reason="Skill/Spell card"))
 
 
 def _spend_gold_window(state: CampaignState, band: Warband) -> int:

@@ -65,6 +65,12 @@ def test_an_answer_key_and_choice_are_read_whatever_their_case(blightmeer):
     assert (twice.exit_code, twice.output) == (2, "Error: --answer Ivo.Skab.1.Mel-Rgd is given twice\n")
 
 
+def test_a_card_named_without_its_leading_zero_is_that_card(blightmeer):
+    result = blightmeer("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "5")
+    assert result.exit_code == 0, result.output
+    assert "  Gunnar: Improvement (incapacitation): drew 05 from improvement" in result.output.splitlines()
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [

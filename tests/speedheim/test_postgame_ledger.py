@@ -75,7 +75,8 @@ def test_free_attempt_per_hero_then_learning_then_spending_gold(fought):
     assert fought.refusal(pg.SpendGold(warband="Skaven")).startswith("Skaven must do the Learn Skills & Spells step")
     assert fought.refusal(pg.Learn(warband="Skaven", fighter="Rikk", skill="Sprint")) == "Rikk has no Skill/Spell card to choose for"
     assert "Skab cannot learn Heal" in fought.refusal(pg.Learn(warband="Skaven", fighter="Skab", skill="Heal"))
-    assert of(fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Sprint")), ev.SkillLearned)[0].skill == "Sprint"
+    # a Skill named in another case is that Skill, recorded as the rules spell it
+    assert of(fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="sprint")), ev.SkillLearned)[0].skill == "Sprint"
     # "Buy an Improvement Attempt for 25g ... Limited to once per hero between games."
     events = fought.do(pg.BuyAttempt(warband="Skaven", fighter="Rikk"), [], ["04"])
     assert of(events, ev.TreasuryChanged)[0].delta == -25 and fought.stat("Rikk", "Inj") == 1
