@@ -88,7 +88,10 @@ class Consequences:
                 ctx.emit(events.ExplorationBonus(warband=band, extra=extra, discard=discard, row=row))
             case t.StatChange(target=role, stat=stat, delta=delta):
                 fighter = self.target(role)
-                ctx.emit(ev.StatChanged(warband=band, fighter=fighter.id, stat=stat, delta=delta, reason=why, row=row))
+                # A characteristic he does not have ("-": a Vampire's BS) stays so (version 5): an
+                # Eye Injury's BS +1 gave him BS 1, better than any.
+                if stat in fighter.stats or not since(ctx, "5"):
+                    ctx.emit(ev.StatChanged(warband=band, fighter=fighter.id, stat=stat, delta=delta, reason=why, row=row))
             case t.Robbed(target=role):
                 fighter = self.target(role)
                 mounts = mounts_of(ctx, fighter)

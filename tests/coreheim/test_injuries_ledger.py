@@ -11,7 +11,7 @@ import pytest
 
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Buy, Hire, Injuries
-from commands.shared import GainItem
+from commands.shared import EnlistWarband, GainItem, RecordBattle
 from ledger import events as ev
 from ledger.decide import TableDice
 
@@ -506,3 +506,24 @@ def test_on_version_4_a_monster_rolled_a_henchman_d12(rats_and_skaven_v4):
         ev.FighterDied(warband=SKRIT, fighter="ogg", reason="died of his wounds", row="henchman-injury:1-4"),
         ev.PostGameStepDone(warband=SKRIT, battle=1, step="injuries"),
     ]
+
+
+def vlad_rolls_an_eye_injury(table) -> list[ev.Event]:
+    """Vlad, a Vampire (BS "-": he has none), taken out of action and rolling 31, Eye Injury ("BS target +1")."""
+    table.do(EnlistWarband(name="Sylvania", player="Cy", faction="undead", treasury=500))
+    table.do(Hire(warband="Sylvania", name="Vlad", type="vampire"))  # the list's profile
+    table.do(RecordBattle(participants=["Sylvania"], deeds=[ev.Deed(fighter="vlad", out_of_action=True)]))
+    table.explore_quietly("Sylvania")
+    return table.do(Injuries(warband="Sylvania"), [3, 1])
+
+
+def test_an_injury_to_a_characteristic_the_warrior_does_not_have_leaves_it_so(rats_and_skaven):
+    events = vlad_rolls_an_eye_injury(rats_and_skaven)
+    assert [e for e in events if isinstance(e, ev.StatChanged)] == []
+    assert "BS" not in rats_and_skaven.fighter("Vlad").stats
+    assert rats_and_skaven.fighter("Vlad").injuries == ["Eye Injury"]
+
+
+def test_on_version_4_an_eye_injury_gave_a_warrior_without_bs_bs_1(rats_and_skaven_v4):
+    vlad_rolls_an_eye_injury(rats_and_skaven_v4)
+    assert rats_and_skaven_v4.fighter("Vlad").stats["BS"] == 1
