@@ -42,8 +42,11 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     kept_in = {named(name) for name in not_out}
     for taker, enemies in took.items():
         for enemy in enemies:
-            ooa |= {f.id for f in fighters if f.id in fought and f.name.lower() == enemy.lower()
-                    and f.warband != state.fighters[taker].warband and f.id not in kept_in}
+            foes = [f for f in theirs if f.warband != state.fighters[taker].warband and enemy.lower() in (f.id, f.name.lower())]
+            if foes and not any(f.id in fought for f in foes):
+                raise BadInput(f"{foes[0].name} did not fight in this battle: {state.fighters[taker].name} cannot "
+                               "have taken him out")
+            ooa |= {f.id for f in foes if f.id in fought and f.id not in kept_in}
     for named in ooa | set(took) | set(deeds_of) | kept_in:
         if named not in fought:
             raise BadInput(f"{state.fighters[named].name} did not fight in this battle")

@@ -292,3 +292,20 @@ def test_a_name_another_warband_shares_is_the_fighter_of_the_warband_that_fought
     assert (both.exit_code, both.output) == (
         2, "Error: 2 fighters are called Gunnar: gunnar (Reikland Rats), gunnar-2 (Clan Skrittle); give the id of the "
            "one you mean\n")
+
+
+def test_an_enemy_who_did_not_fight_cannot_have_been_taken_out(two_warbands):
+    """He gained the taker XP for it ("+1 experience for each time they took an enemy out of action")."""
+    before = json.loads(two_warbands("show", "--json").output)["events"]
+    result = two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle",
+                          "--absent", "Snikch", "--took-out", "Gunnar=Snikch")
+    assert (result.exit_code, result.output) == (
+        2, "Error: Snikch did not fight in this battle: Gunnar cannot have taken him out\n")
+    assert json.loads(two_warbands("show", "--json").output)["events"] == before
+    # One who fought, named by his id, is out of action
+    assert two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle",
+                        "--took-out", "Gunnar=snikch").exit_code == 0
+    battle = [row for row in map(json.loads, two_warbands("export").output.splitlines())
+              if row.get("type") == "battle.recorded"][-1]
+    assert [(d["fighter"], d.get("out_of_action", False)) for d in battle["payload"]["deeds"]] == [
+        ("gunnar", False), ("snikch", True)]
