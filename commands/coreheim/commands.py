@@ -94,6 +94,8 @@ class Buy(Command, frozen=True, kw_only=True, tag="coreheim.buy"):
     fighter: str | None = None  # None: into the stash; a henchman group buys one for each member
     price: int | None = None
 
+    answer_keys = ("map-holder",)  # a Mordheim Map put in the stash: the hero whose fate its D6 decides
+
 
 class Upkeep(Command, frozen=True, kw_only=True, tag="coreheim.upkeep"):
     warband: str

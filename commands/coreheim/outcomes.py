@@ -30,12 +30,14 @@ CHOSEN = {"chosen-hero": "hero", "map-holder": "map-holder", "chosen-warrior": "
 class Consequences:
     """Applies outcomes for one warband; `source` says where they came from (a chart entry)."""
 
-    def __init__(self, ctx: Context, band: Warband, battle: Battle, source: str, injured: Fighter | None = None):
+    def __init__(self, ctx: Context, band: Warband, battle: Battle, source: str, injured: Fighter | None = None,
+                 holder: Fighter | None = None):
         self.ctx = ctx
         self.band = band
         self.battle = battle
         self.source = source
         self.injured = injured
+        self.holder = holder  # who holds the item gained (one bought for him): the "map-holder"
         self.tables = model.tables_for(ctx.options)
 
     # --- whom a row means ---------------------------------------------------------------------
@@ -44,6 +46,8 @@ class Consequences:
         state = self.ctx.state
         if role == "injured-hero" and self.injured is not None:
             return state.fighters[self.injured.id]
+        if role == "map-holder" and self.holder is not None:
+            return state.fighters[self.holder.id]
         if role == "leader":
             found = model.leader(state, self.band)
             if found is None:
@@ -70,6 +74,8 @@ class Consequences:
                     ctx.emit(ev.ItemGained(warband=band, item=item, reason=f"{why} ({row})"))
             case t.LoseItem(item=item) if item in ctx.state.warbands[band].stash:
                 ctx.emit(ev.ItemLost(warband=band, item=item, reason=f"{why} ({row})"))
+            case t.LoseItem(item=item) if self.holder is not None and item in ctx.state.fighters[self.holder.id].equipment:
+                ctx.emit(ev.ItemLost(warband=band, fighter=self.holder.id, item=item, reason=f"{why} ({row})"))
             case t.GainShards(count=count):
                 ctx.emit(events.ShardsChanged(warband=band, delta=count, reason=why, row=row))
             case t.GainXp(target=role, amount=amount):
@@ -347,3 +353,24 @@ def succeed_leader(ctx: Context, band: Warband, lost: Fighter) -> None:
     heir = tied[names.index(picked)]
     ctx.emit(ev.FighterPromoted(warband=band.id, fighter=heir.id, role=model.LEADER,
                                 reason=f"takes over from {lost.name}: best Leadership ({best}+)"))
+
+
+def on_gain(ctx: Context, band: Warband, battle: Battle, item: str, holder: Fighter | None) -> None:
+    """What gaining an item does, as when it is found exploring (rules 1, "Effects that happen when
+    an item is gained": a Mordheim Map's D6, fake or genuine), for one bought: its `holder`, or the
+    hero the player names for one put in the stash, before the roll."""
+    tables = model.tables_for(ctx.options)
+    equipment = next((i for i in tables.equipment.items if i.id == item), None)
+    if equipment is None:
+        return
+    effects = Consequences(ctx, band, battle, f"{equipment.name} gained", holder=holder)
+    for effect in equipment.on_gain:
+        if not isinstance(effect, t.RollTable):
+            effects.apply(effect, item)
+            continue
+        for role in sorted(model.whom_rolls_decide(tables).get(effect.id, frozenset()) & CHOSEN.keys()):
+            effects.target(role)  # named before the face is seen; the answer is kept for the result
+        face = ctx.roll(effect.dice, purpose=f"{equipment.name} ({effect.id})").value
+        row = next(r for r in effect.rows if r.min <= face <= r.max)
+        for outcome in row.effects:
+            effects.apply(outcome, row.id)

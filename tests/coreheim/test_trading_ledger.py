@@ -197,6 +197,33 @@ def test_a_rare_item_found_may_be_bought_once(rats_and_skaven):
     assert rats_and_skaven.refusal(buy, [4]) == "power-scroll is rare (8): a hero must find it this post-game first"
 
 
+def map_found_and_bought(table, dice: list[int]) -> list[ev.Event]:
+    """Gunnar finds a Mordheim Map (rarity 9: 5 + 4) and buys it for himself (50 + 3D6 gc: 1, 1, 1)."""
+    trading(table, "search")
+    table.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="mordheim-map")]), [5, 4])
+    return table.do(Buy(warband="Reikland Rats", item="mordheim-map", fighter="Gunnar"), [1, 1, 1, *dice])
+
+
+@pytest.mark.parametrize("face, fake", [(4, True), (5, False)])
+def test_a_mordheim_map_bought_rolls_its_d6_as_one_found_does(rats_and_skaven, face, fake):
+    """Rules 1, "Effects that happen when an item is gained": "Mordheim Map: roll D6. 1-4 fake (lose
+    it; the holder misses the next battle); 5-6 genuine: the holder gains Streetwise"."""
+    events = map_found_and_bought(rats_and_skaven, [face])
+    rolled = [e for e in events if isinstance(e, ev.DiceRolled)][-1]
+    assert (rolled.expression, rolled.faces) == ("D6", [face])
+    gunnar = rats_and_skaven.fighter("Gunnar")
+    if fake:
+        assert "mordheim-map" not in gunnar.equipment and gunnar.missed_games == 1
+    else:
+        assert "mordheim-map" in gunnar.equipment and "Streetwise" in gunnar.skills
+
+
+def test_on_version_4_a_mordheim_map_bought_rolled_nothing(rats_and_skaven_v4):
+    events = map_found_and_bought(rats_and_skaven_v4, [])
+    assert [e.expression for e in events if isinstance(e, ev.DiceRolled)] == ["3D6"]
+    assert "mordheim-map" in rats_and_skaven_v4.fighter("Gunnar").equipment
+
+
 def test_on_version_1_a_rare_item_found_may_be_bought_once_at_the_players_price(rats_and_skaven_v1):
     trading(rats_and_skaven_v1, "search")
     rats_and_skaven_v1.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])

@@ -194,6 +194,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     ctx.emit(ev.ItemGained(warband=band.id, fighter=fighter.id if fighter else None, item=item, reason=f"bought for {price} gc"))
     if rare and battle is not None:
         ctx.emit(events.RareItemBought(warband=band.id, battle=battle.number, item=item))
+    if since(ctx, "5") and battle is not None:  # version 4 rolled only for an item found exploring
+        outcomes.on_gain(ctx, band, battle, item, fighter)
 
 
 def upkeep(cmd: Upkeep, ctx: Context) -> None:
