@@ -142,7 +142,8 @@ class StepAsk:
 
 
 class _Questions(StepAsk):
-    """Records a builder's questions, answered as a run without a terminal answers them."""
+    """Records a builder's questions: each answered as given, else with its first choice to find the
+    next (one for each hero, say), as `_open_questions` looks ahead in a command."""
 
     def __init__(self, answers: dict[str, str]):
         super().__init__(answers, None)
@@ -150,7 +151,12 @@ class _Questions(StepAsk):
 
     def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str:
         self.asked.append({"key": key or "", "prompt": prompt, "choices": list(options)})
-        return super().__call__(prompt, options, key)
+        try:
+            return super().__call__(prompt, options, key)
+        except NeedsAnswer:
+            if not key or not options:
+                raise
+            return options[0]
 
 
 class _StopAtFirstRoll(Exception):

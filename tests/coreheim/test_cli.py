@@ -164,6 +164,21 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert done[-1] == "Post-game sequence complete."
 
 
+def test_the_list_shows_the_search_question_of_every_hero_who_may_search(campaign):
+    # Given Gunnar and Hans, neither taken out of action, at the search
+    for args in (["new", "League", "--ruleset", "coreheim"],
+                 ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+                 ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+                 ["coreheim", "hire", R, "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
+                 ["battle", "record", "--warband", R],
+                 ["post-game", R, "--dice", "1,2", "--go-on"]):
+        ok(campaign(*args))
+    listed = ok(campaign("post-game", R, "--list"))
+    # Then both questions are listed (only the first was: answering it showed the second)
+    assert [line.split("=")[0].strip() for line in listed if "search=" in line] == [
+        "--answer gunnar:search", "--answer hans:search"]
+
+
 def test_house_rules_that_do_not_decode_are_refused_and_nothing_is_written(campaign, tmp_path):
     house = tmp_path / "house.json"
     house.write_text(json.dumps({"tables": {"shards": {"die": "D6"}}}))

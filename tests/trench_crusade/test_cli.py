@@ -178,6 +178,9 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
         "[ ] advancement: Advancement Rolls",
         "      --answer anna:1:first-table=melee-strength|ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: "
         "first skill table",
+        # the next question too, its choices as they are after the first's first choice
+        "      --answer anna:1:second-table=ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: second skill table",
+        "      may ask, depending on the dice: keep-N",
         "[ ] exploration: Exploration (or Reinforcements instead)",
         "      --answer rerolls=no|yes  Re-roll Exploration dice once you have seen them?",
         "      may ask, depending on the dice: table, reroll-N",
