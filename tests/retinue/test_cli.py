@@ -266,17 +266,20 @@ def grim_kept_in(cli, *kept_out: str):
     return lines(cli("retinue", "battle-pass", "Hawks"))
 
 
-@pytest.mark.parametrize("kept_out", [["--not-out", "Grim"], ["--absent", "Grim"]])
-def test_E3_an_enemy_who_did_not_go_out_of_action_earns_its_taker_nothing(cli, kept_out):
-    """E3: "Put an enemy fighter Out of Action …": Grim, kept in (--not-out) or not in the battle
-    (--absent), was not put Out of Action, so Finch earns nothing for him (version 1.1.0)."""
+def test_E3_an_enemy_who_did_not_go_out_of_action_earns_its_taker_nothing(cli):
+    """E3: "Put an enemy fighter Out of Action …": Grim, kept in (--not-out), was not put Out of
+    Action, so Finch earns nothing for him (version 1.1.0). One not in the battle (--absent) cannot
+    have been taken out: the battle is refused."""
     assert cli("new", "R", "--ruleset", "retinue").exit_code == 0
-    assert grim_kept_in(cli, *kept_out) == [
+    assert grim_kept_in(cli, "--not-out", "Grim") == [
         "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
         "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
         "  Finch gains 1 XP: battle pass: did not go Out of Action",
         "  Hawks: post-game step battle-pass done for battle 1",
     ]
+    absent = cli("battle", "record", "--warband", "Hawks", "--warband", "Wolves", "--took-out", "Finch=Grim",
+                 "--absent", "Grim")
+    assert (absent.exit_code, absent.output) == (2, "Error: Grim did not fight in this battle: Finch cannot have taken him out\n")
 
 
 def test_a_campaign_started_under_1_0_0_credits_every_took_out_as_it_did(cli):
