@@ -77,6 +77,7 @@ def decide(
     answered_now: Iterable[str] = (),
     offered: Mapping[str, str] | None = None,
     in_place: bool = False,
+    asks_again: bool = False,
 ) -> list[ev.Event]:
     """The events a command produces on this state with these dice (the state is not changed,
     unless `in_place`: then the state itself is decided on, each event folded into it as emitted).
@@ -85,7 +86,9 @@ def decide(
     `offered`: answers given for several commands at once; the command records those it asked.
 
     With `keep_dice`, a command that stops after drawing new ledger dice raises Halted with the
-    rolls to store, whatever stopped it."""
+    rolls to store, whatever stopped it; with `asks_again` too (a pending decision answered), one
+    that stops at another question after its recorded dice were handed back, so that the answers
+    given so far are stored with them and the next answer adds to them."""
     ctx = Context(
         state if in_place else state.copy(),
         dice=dice,
@@ -100,7 +103,9 @@ def decide(
         ruleset.handler_for(command)(command, ctx)
     except (Exception, KeyboardInterrupt) as error:
         # A conflict (a roll number dealt elsewhere) decides again: what this try drew is burned then.
-        if not (keep_dice and ctx.drew_ledger_dice()) or isinstance(error, Conflict):
+        # An answer that leads to another question keeps the dice handed back pending too (`asks_again`).
+        asked_again = asks_again and isinstance(error, NeedsAnswer) and any(isinstance(e, ev.DiceRolled) for e in ctx.events)
+        if not (keep_dice and (ctx.drew_ledger_dice() or asked_again)) or isinstance(error, Conflict):
             raise
         rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
         drew_cards = any(isinstance(e, ev.CardDrawn | ev.DeckShuffled) for e in ctx.events)
@@ -295,7 +300,8 @@ class DealtDice(msgspec.Struct):
     commitment: str
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
-        return Faces(self.dealer.deal(self.campaign_id, self.epoch, self.commitment, roll, die_sides), "ledger", self.epoch)
+        return Faces(self.dealer.deal(self.campaign_id, self.epoch, self.commitment, roll, die_sides, expression, purpose),
+                     "ledger", self.epoch)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         raise NeedsDice(f"{purpose}: {deck} is a physical deck in this campaign: name the card drawn with --card")

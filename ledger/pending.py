@@ -102,7 +102,7 @@ class PendingDecisions:
         ]
         try:
             events = decide(ruleset, state, command, dice=kept, shuffle_dice=kept_for_shuffles, ask=ask,
-                            reason=opened.reason, keep_dice=True, answered_now=answers)
+                            reason=opened.reason, keep_dice=True, answered_now=answers, asks_again=bool(answers))
         except Halted as halted:
             concerns = {waiting.warband} if waiting.warband else None
             return Attempt(state, [(marker, actor), (halted.events(concerns), actor)], halted=halted)

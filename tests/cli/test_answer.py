@@ -143,6 +143,23 @@ def test_an_answer_no_question_of_the_command_asks_is_refused_and_nothing_is_rec
     assert peeked("pending").output == f"T8: {QUESTION}; {WAYS_OUT}\n"
 
 
+def test_an_answer_that_leads_to_another_question_is_kept_with_the_dice_for_the_next_answer(peeked):
+    # Keeping both pairs (6,6 and 1,1) leaves two multiples: the decision asks which one counts
+    first = peeked("answer", "6,6,5,3,1,1")
+    assert first.exit_code == 1, first.output
+    assert first.output.splitlines()[-1].startswith(
+        "Error: Reikland Rats rolled several multiples, 1x2 (Well), 6x2 (Shrine): which one counts? — its dice are "
+        "recorded and T10 is pending: settle it with `campaign answer multiple=CHOICE` (1x2 | 6x2)")
+    assert peeked("pending").output.startswith("T10: Reikland Rats rolled several multiples")
+    # The next answer adds to the first: it was lost, and the decision asked again which dice count
+    second = peeked("answer", "6x2")
+    assert second.exit_code == 0, second.output
+    assert "  Reikland Rats explored: kept [6, 6, 5, 3, 1, 1] of [3, 1, 1, 6, 6, 5, 2], total 22 = 4 shards; " \
+           "multiple 6x2: Shrine" in second.output.splitlines()
+    assert peeked("pending").output == "No decision is pending.\n"
+    assert peeked("replay", "--check").output.endswith("all match.\n")
+
+
 def test_a_lone_choice_for_no_pending_decision_is_refused(peeked):
     before = events(peeked)
     refused = peeked("answer", "--decision", "T9", KEEP)
