@@ -7,9 +7,10 @@ by the dice role, with pgcrypto's `hmac`, exactly as DESIGN.md and docs/audit-fo
 
 - `ledger_dice_commit(campaign, epoch)` draws an epoch's seed (once) and returns its commitment:
   epoch 0 at any time (`campaign new`), a later epoch only once the one before it is revealed;
-- `ledger_dice_deal(campaign, epoch, commitment, roll, sides[])` checks the seed against the
-  commitment, refuses a revealed epoch, derives the faces of roll `roll` and records them with who
-  and when, dealing a roll number only once; it returns no face;
+- `ledger_dice_deal(campaign, epoch, commitment, roll, sides[], expression, purpose)` checks the
+  seed against the commitment, refuses a revealed epoch, derives the faces of roll `roll` and
+  records them with who and when and what they are for (so a roll dealt for one purpose cannot be
+  stored for another), dealing a roll number only once; it returns no face;
 - `ledger_dice_faces(campaign, epoch, roll)` gives the faces of a dealt roll, but never to the
   transaction that dealt it: a face cannot be seen before its record is committed, so a peek
   inside a transaction rolled back afterwards sees nothing;
@@ -66,6 +67,9 @@ CREATE TABLE IF NOT EXISTS ledger_dice_dealt (
 );
 ALTER TABLE ledger_dice_seeds ADD COLUMN IF NOT EXISTS revealed_to text,
     ADD COLUMN IF NOT EXISTS revealed_at timestamptz;
+-- What each roll was dealt for (NULL: dealt by an older version, before deals were bound to it).
+ALTER TABLE ledger_dice_dealt ADD COLUMN IF NOT EXISTS expression text,
+    ADD COLUMN IF NOT EXISTS purpose text;
 REVOKE ALL ON ledger_dice_seeds, ledger_dice_dealt FROM PUBLIC;
 """
 
@@ -106,13 +110,20 @@ BEGIN
     RETURN k;
 END $$;
 
+-- An older version's deal was bound to no expression and purpose, and its list did not show them.
+DROP FUNCTION IF EXISTS ledger_dice_deal(text, integer, text, integer, integer[]);
+DROP FUNCTION IF EXISTS ledger_dice_dealt(text, integer);
+
 CREATE OR REPLACE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_commitment text, p_roll integer,
-                                            p_sides integer[]) RETURNS boolean
+                                            p_sides integer[], p_expression text, p_purpose text) RETURNS boolean
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
 DECLARE
     k bytea; was_revealed boolean; block bytea; x numeric; lim numeric; a integer; j integer; i integer;
     dealt integer[] := '{{}}'; inserted integer; shown text;
 BEGIN
+    IF p_expression IS NULL OR p_purpose IS NULL THEN
+        RAISE EXCEPTION 'a ledger roll is dealt for an expression and a purpose' USING ERRCODE = '22004';
+    END IF;
     k := ledger_dice_seed(p_campaign, p_epoch, p_commitment);
     SELECT revealed, coalesce(' to ' || revealed_to, '')
                      || coalesce(' at ' || to_char(revealed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), '')
@@ -143,8 +154,8 @@ BEGIN
         dealt := dealt || ((x % p_sides[j])::integer + 1);
     END LOOP;
     -- Two writers may deal one number at once: the first keeps it, the other hears it was dealt.
-    INSERT INTO ledger_dice_dealt VALUES (p_campaign, p_roll, p_epoch, p_sides, dealt, session_user, now(),
-                                          txid_current())
+    INSERT INTO ledger_dice_dealt (campaign_id, roll, epoch, sides, faces, dealt_to, dealt_at, dealt_xact, expression, purpose)
+        VALUES (p_campaign, p_roll, p_epoch, p_sides, dealt, session_user, now(), txid_current(), p_expression, p_purpose)
         ON CONFLICT (campaign_id, epoch, roll) DO NOTHING;
     GET DIAGNOSTICS inserted = ROW_COUNT;
     RETURN inserted = 1;
@@ -157,9 +168,11 @@ LANGUAGE sql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
 $$;
 
 CREATE OR REPLACE FUNCTION ledger_dice_dealt(p_campaign text, p_from_roll integer)
-RETURNS TABLE (roll integer, epoch integer, sides integer[], faces integer[], dealt_to text, dealt_at text)
+RETURNS TABLE (roll integer, epoch integer, sides integer[], faces integer[], dealt_to text, dealt_at text,
+               expression text, purpose text)
 LANGUAGE sql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
-    SELECT roll, epoch, sides, faces, dealt_to, to_char(dealt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+    SELECT roll, epoch, sides, faces, dealt_to, to_char(dealt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+           expression, purpose
     FROM ledger_dice_dealt
     WHERE campaign_id = p_campaign AND roll >= p_from_roll AND dealt_xact <> txid_current()
     ORDER BY epoch, roll
@@ -190,7 +203,7 @@ REVOKE ALL ON FUNCTION ledger_dice_seed(text, integer, text) FROM PUBLIC;
 """
 PLAYER_FUNCTIONS = (
     "ledger_dice_commit(text, integer)",
-    "ledger_dice_deal(text, integer, text, integer, integer[])",
+    "ledger_dice_deal(text, integer, text, integer, integer[], text, text)",
     "ledger_dice_faces(text, integer, integer)",
     "ledger_dice_dealt(text, integer)",
     "ledger_dice_epochs(text)",
@@ -199,7 +212,7 @@ PLAYER_FUNCTIONS = (
 # version gave the player is taken back when `init-roles` runs again.
 ADMIN_FUNCTIONS = ("ledger_dice_reveal(text, integer, text)",)
 # The function this version added last: a database without it has older functions, replaced by `ensure`.
-NEWEST_FUNCTION = "ledger_dice_epochs(text)"
+NEWEST_FUNCTION = "ledger_dice_deal(text, integer, text, integer, integer[], text, text)"
 DICE_TABLES = ("ledger_dice_seeds", "ledger_dice_dealt")
 
 
@@ -215,6 +228,13 @@ class Dealt(msgspec.Struct, frozen=True):
     faces: list[int]
     dealt_to: str
     dealt_at: str
+    expression: str | None = None  # what it was dealt for (None: dealt by an older version)
+    purpose: str | None = None
+
+    @property
+    def burned_purpose(self) -> str:
+        """The purpose of the roll that records it burned."""
+        return f"burned: dealt to {self.dealt_to} at {self.dealt_at}, never recorded"
 
 
 class _Refused(BadInput):
@@ -283,7 +303,7 @@ class Dealer:
         try:
             try:
                 return self._connection().execute(sql, params).fetchall()
-            except psycopg.errors.UndefinedFunction:
+            except (psycopg.errors.UndefinedFunction, psycopg.errors.UndefinedColumn):  # an older version's
                 self.ensure()
                 return self._connection().execute(sql, params).fetchall()
         except psycopg.Error as error:
@@ -362,15 +382,20 @@ class Dealer:
                 "administrator (`campaign --store postgresql://ADMIN@HOST/DB seed reveal`), since a player who "
                 "could reveal one could read it without the reveal being recorded") from None
 
-    def deal(self, campaign_id: str, epoch: int, commitment: str, roll: int, sides: list[int]) -> list[int]:
-        fresh = self._call("SELECT ledger_dice_deal(%s, %s, %s, %s, %s)", campaign_id, epoch, commitment, roll, sides)
+    def deal(self, campaign_id: str, epoch: int, commitment: str, roll: int, sides: list[int],
+             expression: str, purpose: str) -> list[int]:
+        """The faces of roll `roll`, dealt for this expression and purpose (recorded with it)."""
+        fresh = self._call("SELECT ledger_dice_deal(%s, %s, %s, %s, %s, %s, %s)", campaign_id, epoch, commitment, roll,
+                           sides, expression, purpose)
         if not fresh[0][0]:
             raise AlreadyDealt(f"roll R{roll} was dealt before and never recorded: it is burned")
         return list(self._call("SELECT ledger_dice_faces(%s, %s, %s)", campaign_id, epoch, roll)[0][0])
 
     def dealt(self, campaign_id: str, from_roll: int = 0) -> list[Dealt]:
-        rows = self._call("SELECT * FROM ledger_dice_dealt(%s, %s)", campaign_id, from_roll)
-        return [Dealt(roll, epoch, list(sides), list(faces), who, when) for roll, epoch, sides, faces, who, when in rows]
+        rows = self._call("SELECT roll, epoch, sides, faces, dealt_to, dealt_at, expression, purpose "
+                          "FROM ledger_dice_dealt(%s, %s)", campaign_id, from_roll)
+        return [Dealt(roll, epoch, list(sides), list(faces), who, when, expression, purpose)
+                for roll, epoch, sides, faces, who, when, expression, purpose in rows]
 
     def epochs(self, campaign_id: str) -> dict[int, bool]:
         """The epochs of the campaign whose seed this database holds, each with whether it is revealed:

@@ -200,7 +200,7 @@ class SeedKeeping:
             expression = expression_for(x.sides)
             value, kept = (0, []) if expression.startswith("shuffle") else d.parse_expression(expression).evaluate(x.faces)
             burned.append(ev.DiceRolled(
-                roll=x.roll, expression=expression, purpose=f"burned: dealt to {x.dealt_to} at {x.dealt_at}, never recorded",
+                roll=x.roll, expression=expression, purpose=x.burned_purpose,
                 faces=x.faces, value=value, kept=kept, source="ledger", epoch=x.epoch,
             ))
         if not burned:

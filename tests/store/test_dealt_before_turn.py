@@ -30,7 +30,7 @@ def peek(reopen, campaign, number):
     through a store of its own, so that the campaign's ledger still keeps the state it committed."""
     another = reopen()
     state = Ledger(another).load(campaign.id)
-    assert another.dealer.deal(str(campaign.id), state.epoch, state.commitment, number, [6])
+    assert another.dealer.deal(str(campaign.id), state.epoch, state.commitment, number, [6], "D6", "a peek")
 
 
 def turns_and_questions(store, monkeypatch):

@@ -97,12 +97,14 @@ def test_a_face_fetched_by_hand_is_recorded_and_burned_by_the_next_roll(league, 
 
     # Inside a transaction that could be rolled back, the face dealt cannot be read.
     with connect(player_url) as conn:
-        assert conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6])", (campaign_id, committed)).fetchone()[0]
+        assert conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6], 'D6', 'a peek')",
+                            (campaign_id, committed)).fetchone()[0]
         assert conn.execute("SELECT ledger_dice_faces(%s, 0, 0)", (campaign_id,)).fetchone()[0] is None
         conn.rollback()
     # Alone in its transaction it is dealt, and the face can be read only once that is committed.
     with connect(player_url, autocommit=True) as conn:
-        assert conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6])", (campaign_id, committed)).fetchone()[0]
+        assert conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6], 'D6', 'a peek')",
+                            (campaign_id, committed)).fetchone()[0]
         peeked = conn.execute("SELECT ledger_dice_faces(%s, 0, 0)", (campaign_id,)).fetchone()[0]
     verified = campaign("verify")
     assert verified.exit_code == 0
@@ -238,7 +240,8 @@ def test_a_ledger_roll_stored_with_faces_other_than_those_dealt_fails_verify(lea
     assert campaign("new", "League").exit_code == 0
     campaign_id, commitment = campaign_and_commitment(campaign)
     with connect(player_url, autocommit=True) as conn:  # dealt, and read, by hand
-        assert conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6])", (campaign_id, commitment)).fetchone()[0]
+        assert conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6], 'D6', 'loot')",
+                            (campaign_id, commitment)).fetchone()[0]
         (dealt,) = conn.execute("SELECT ledger_dice_faces(%s, 0, 0)", (campaign_id,)).fetchone()
     wanted = [dealt[0] % 6 + 1]
     position = forge_ledger_roll(player_url, campaign, 0, wanted)
@@ -246,6 +249,83 @@ def test_a_ledger_roll_stored_with_faces_other_than_those_dealt_fails_verify(lea
     assert (verified.exit_code, verified.output) == (3, (
         f"Error: position {position}: ledger roll R0 (epoch 0) shows D6 {wanted}, but the database's dice role "
         f"dealt it D6 {dealt}; the store was edited\n"))
+
+
+# How an older version dealt: its deal was bound to no expression nor purpose (a stand-in with its
+# signature), and its list of dealt rolls did not show them.
+OLDER_DEALING = """
+DROP FUNCTION ledger_dice_deal(text, integer, text, integer, integer[], text, text);
+DROP FUNCTION ledger_dice_dealt(text, integer);
+ALTER TABLE ledger_dice_dealt DROP COLUMN expression, DROP COLUMN purpose;
+CREATE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_commitment text, p_roll integer,
+                                 p_sides integer[]) RETURNS boolean
+LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp AS $$ SELECT false $$;
+CREATE FUNCTION ledger_dice_dealt(p_campaign text, p_from_roll integer)
+RETURNS TABLE (roll integer, epoch integer, sides integer[], faces integer[], dealt_to text, dealt_at text)
+LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT roll, epoch, sides, faces, dealt_to, to_char(dealt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+    FROM ledger_dice_dealt
+    WHERE campaign_id = p_campaign AND roll >= p_from_roll AND dealt_xact <> txid_current()
+    ORDER BY epoch, roll
+$$
+"""
+
+
+def make_dealing_older(url: str, dice: str | None = None, player: str | None = None) -> None:
+    """The server as an older version left it, its rolls dealt so far recorded without a purpose."""
+    with connect(url, autocommit=True) as conn:
+        conn.execute(OLDER_DEALING)
+        for function in ("ledger_dice_deal(text, integer, text, integer, integer[])", "ledger_dice_dealt(text, integer)"):
+            if dice:
+                conn.execute(f'ALTER FUNCTION {function} OWNER TO "{dice}"')
+            if player:
+                conn.execute(f'GRANT EXECUTE ON FUNCTION {function} TO "{player}"')
+
+
+def test_init_roles_run_again_binds_deals_to_their_purpose_and_older_rolls_still_verify(league):
+    import psycopg
+
+    admin_url, player_url, player = league
+    campaign, admin = CampaignRunner(player_url), CampaignRunner(admin_url)
+    assert campaign("new", "League").exit_code == 0
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    campaign_id, commitment = campaign_and_commitment(campaign)
+    with connect(admin_url, autocommit=True) as conn:
+        dice = conn.execute("SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE proname = 'ledger_dice_deal'").fetchone()[0]
+    make_dealing_older(admin_url, dice, player)
+    older = campaign("verify")
+    assert (older.exit_code, older.output) == (1, (
+        "Error: the ledger dice functions of this PostgreSQL database are an older version's, and this role may not "
+        "replace them: ask the league's administrator to run `campaign admin init-roles` again\n"))
+
+    again = admin("admin", "init-roles", "--player", player, "--dice-role", dice)
+    assert again.exit_code == 0, again.output
+    with connect(player_url, autocommit=True) as conn:  # the unbound deal is gone
+        with pytest.raises(psycopg.errors.UndefinedFunction):
+            conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 5, ARRAY[6])", (campaign_id, commitment))
+    verified = campaign("verify")  # R0, dealt before deals were bound to a purpose
+    assert verified.exit_code == 0, verified.output
+    assert campaign("roll", "D6", "--for", "more loot", "--ledger").exit_code == 0
+    with connect(admin_url, autocommit=True) as conn:
+        assert conn.execute("SELECT roll, expression, purpose FROM ledger_dice_dealt ORDER BY roll").fetchall() == [
+            (0, None, None), (1, "D6", "more loot")]
+    verified = campaign("verify")
+    assert verified.exit_code == 0, verified.output
+
+
+def test_a_single_user_server_binds_deals_to_their_purpose_on_first_use(fresh_postgres):
+    admin_url = fresh_postgres
+    campaign = CampaignRunner(admin_url)  # no init-roles: whoever opens the store owns the dice
+    assert campaign("new", "League").exit_code == 0
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    make_dealing_older(admin_url)
+    verified = campaign("verify")
+    assert verified.exit_code == 0, verified.output
+    assert campaign("roll", "D6", "--for", "more loot", "--ledger").exit_code == 0
+    with connect(admin_url, autocommit=True) as conn:
+        assert conn.execute("SELECT roll, expression, purpose FROM ledger_dice_dealt ORDER BY roll").fetchall() == [
+            (0, None, None), (1, "D6", "more loot")]
+    assert campaign("verify").exit_code == 0
 
 
 # How an older version set the dice up: the player could reveal, nothing kept who revealed, and no
@@ -276,6 +356,7 @@ def test_init_roles_run_again_upgrades_an_older_league_server(league):
         conn.execute(OLDER_REVEAL)
         conn.execute(f'ALTER FUNCTION ledger_dice_reveal(text, integer, text) OWNER TO "{dice}"')
         conn.execute(f'GRANT EXECUTE ON FUNCTION ledger_dice_reveal(text, integer, text) TO "{player}"')
+    make_dealing_older(admin_url, dice, player)
     with connect(player_url, autocommit=True) as conn:  # the hole of the older version
         seed = conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment)).fetchone()[0]
     assert re.fullmatch("[0-9a-f]{64}", seed)
