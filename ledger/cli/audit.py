@@ -271,8 +271,8 @@ def _damage_checked(store: Store, tracked: sql.TrackingRow | None, _items: objec
         again.close()
 
 
-# (epoch, roll number) -> (position, expression, faces) of each ledger roll stored (None: not asked)
-LedgerRolls = dict[tuple[int | None, int], tuple[int, str, list[int]] | None]
+# (epoch, roll number) -> (position, expression, faces, purpose) of each ledger roll stored (None: not asked)
+LedgerRolls = dict[tuple[int | None, int], tuple[int, str, list[int], str] | None]
 
 
 def _ledger_rolls(records: Iterator[Record], rolls: LedgerRolls, *, details: bool) -> Iterator[Record]:
@@ -281,14 +281,16 @@ def _ledger_rolls(records: Iterator[Record], rolls: LedgerRolls, *, details: boo
     for record in records:
         event = record.event
         if isinstance(event, ev.DiceRolled) and event.source == "ledger" and event.copy_of is None:
-            rolls[(event.epoch, event.roll)] = (record.position, event.expression, event.faces) if details else None
+            rolls[(event.epoch, event.roll)] = (
+                (record.position, event.expression, event.faces, event.purpose) if details else None)
         yield record
 
 
 def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: LedgerRolls) -> list[Any]:
     """Roll numbers a league server dealt that the stream does not hold (a peek, or a crash);
     IntegrityFailure for a stored ledger roll of an epoch whose seed the server holds that it never
-    dealt, or dealt other dice (written into the store by hand, not rolled)."""
+    dealt, or dealt other dice or for another expression or purpose (written into the store by hand,
+    not rolled)."""
     if store.dealer is None:
         return []
     dealt = store.dealer.dealt(str(campaign_id))
@@ -298,10 +300,11 @@ def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: LedgerRo
 
 def _refuse_undealt(held: dict[int, bool], dealt: list[Any], recorded: LedgerRolls) -> None:
     """Every ledger roll of an epoch whose seed is in the database was dealt by its dice role, as
-    stored: the first (in stream order) that was not is named. Epochs committed elsewhere (a trail
-    imported from another store) are not the server's to check."""
+    stored, and for what it is stored for (a burned roll aside; a roll dealt by an older version
+    recorded no purpose): the first (in stream order) that was not is named. Epochs committed
+    elsewhere (a trail imported from another store) are not the server's to check."""
     by_number = {(x.epoch, x.roll): x for x in dealt}
-    for (epoch, roll), (position, expression, faces) in sorted(
+    for (epoch, roll), (position, expression, faces, purpose) in sorted(
             ((key, shown) for key, shown in recorded.items() if shown is not None and key[0] in held),
             key=lambda item: item[1][0]):
         x = by_number.get((epoch, roll))
@@ -313,6 +316,10 @@ def _refuse_undealt(held: dict[int, bool], dealt: list[Any], recorded: LedgerRol
             raise IntegrityFailure(f"position {position}: ledger roll R{roll} (epoch {epoch}) shows {expression} "
                                    f"{list(faces)}, but the database's dice role dealt it {expression_for(x.sides)} "
                                    f"{x.faces}; the store was edited")
+        if x.purpose is not None and (x.expression, x.purpose) != (expression, purpose) and purpose != x.burned_purpose:
+            raise IntegrityFailure(f"position {position}: ledger roll R{roll} (epoch {epoch}) is stored as {expression} "
+                                   f"for '{purpose}', but the database's dice role dealt it as {x.expression} for "
+                                   f"'{x.purpose}'; the store was edited")
 
 
 # --- export ---------------------------------------------------------------------------------------------

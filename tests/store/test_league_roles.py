@@ -251,6 +251,27 @@ def test_a_ledger_roll_stored_with_faces_other_than_those_dealt_fails_verify(lea
         f"dealt it D6 {dealt}; the store was edited\n"))
 
 
+def test_a_ledger_roll_dealt_for_one_purpose_and_stored_for_another_fails_verify(league):
+    """The face of a roll dealt by hand is read before deciding what to use it for: a roll stored for
+    anything but what it was dealt for fails verify, also once the seed is revealed."""
+    admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    campaign_id, commitment = campaign_and_commitment(campaign)
+    with connect(player_url, autocommit=True) as conn:
+        assert conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6], 'D6', 'injury')",
+                            (campaign_id, commitment)).fetchone()[0]
+        (dealt,) = conn.execute("SELECT ledger_dice_faces(%s, 0, 0)", (campaign_id,)).fetchone()
+    position = forge_ledger_roll(player_url, campaign, 0, dealt)  # seen first, then stored as the loot roll
+    refusal = (3, f"Error: position {position}: ledger roll R0 (epoch 0) is stored as D6 for 'loot', but the "
+                  "database's dice role dealt it as D6 for 'injury'; the store was edited\n")
+    verified = campaign("verify")
+    assert (verified.exit_code, verified.output) == refusal
+    assert CampaignRunner(admin_url)("seed", "reveal").exit_code == 0
+    verified = campaign("verify")
+    assert (verified.exit_code, verified.output) == refusal
+
+
 # How an older version dealt: its deal was bound to no expression nor purpose (a stand-in with its
 # signature), and its list of dealt rolls did not show them.
 OLDER_DEALING = """
