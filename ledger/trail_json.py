@@ -3,8 +3,10 @@ the format allows (no floats, NaN or repeated keys), so a record is hashed as it
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from datetime import date
 from typing import Any
 
 import msgspec
@@ -125,7 +127,8 @@ _KIND_NAMES = {int: "an integer", str: "a string", dict: "a JSON object"}
 
 
 # docs/audit-format.md: "UTC time of the transaction, YYYY-MM-DDTHH:MM:SS.ffffffZ" (as the ledger writes it).
-_RECORDED_AT = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)\.\d{6}Z")
+_RECORDED_AT = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)"
+                          r"\.[0-9]{6}Z")
 
 
 def check_body(body: dict[str, Any], stored_hash: Any) -> None:
@@ -141,7 +144,17 @@ def check_body(body: dict[str, Any], stored_hash: Any) -> None:
 
 
 def is_utc_time(text: str) -> bool:
-    return _RECORDED_AT.fullmatch(text) is not None
+    """Written as the format says, in ASCII digits, on a day the calendar has (not 2026-02-30)."""
+    return _RECORDED_AT.fullmatch(text) is not None and _is_a_day(text[:10])
+
+
+@functools.lru_cache(maxsize=4096)  # a transaction's events share their time: most days are asked again
+def _is_a_day(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def keys_problem(found: set[str], expected: set[str]) -> str | None:

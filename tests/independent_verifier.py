@@ -139,14 +139,19 @@ def deck_before_shuffle(deck, starting_orders, deck_events, voided):
 
 
 def is_utc_time(text):
-    """YYYY-MM-DDTHH:MM:SS.ffffffZ, each part in its range (second 60: a leap second)."""
+    """YYYY-MM-DDTHH:MM:SS.ffffffZ in ASCII digits, a day the calendar has, each other part in its
+    range (second 60: a leap second)."""
     if len(text) != 27 or text[4] + text[7] + text[10] + text[13] + text[16] + text[19] + text[26] != "--T::.Z":
         return False
     parts = [text[0:4], text[5:7], text[8:10], text[11:13], text[14:16], text[17:19], text[20:26]]
     if not all(part.isascii() and part.isdigit() for part in parts):
         return False
-    month, day, hour, minute, second = (int(part) for part in parts[1:6])
-    return 1 <= month <= 12 and 1 <= day <= 31 and hour <= 23 and minute <= 59 and second <= 60
+    year, month, day, hour, minute, second = (int(part) for part in parts[0:6])
+    if not (1 <= month <= 12 and hour <= 23 and minute <= 59 and second <= 60):
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    return year >= 1 and 1 <= day <= days
 
 
 def check_types(where, record, line):

@@ -60,7 +60,8 @@ def test_a_shuffle_whose_order_was_forged_is_refused(played, trail):
 
 
 @pytest.mark.parametrize("recorded_at", ["garbage", "2026-13-45T99:99:99.000000Z", "2026-01-01T00:00:00Z",
-                                         "2026-01-01 00:00:00.000000Z", "2026-01-01T00:00:00.000000+00:00"])
+                                         "2026-01-01 00:00:00.000000Z", "2026-01-01T00:00:00.000000+00:00",
+                                         "２０２６-01-01T00:00:00.000000Z", "2026-02-30T00:00:00.000000Z"])
 def test_a_time_not_written_as_the_format_says_is_refused_by_both_verifiers(played, trail, recorded_at):
     """docs/audit-format.md: `recorded_at` is "UTC time of the transaction, YYYY-MM-DDTHH:MM:SS.ffffffZ";
     one re-hashed over "garbage" verified and imported, and showed in log, exports and void notes."""
