@@ -31,15 +31,32 @@ def _forbidden(char: str) -> bool:
 
 
 # Invisible: format characters (zero-width space and joiners, word joiner, byte-order mark, tags,
-# soft hyphen) and line and paragraph separators. Refused in what people type ("A\u200b" would pass
-# for the warband "A"); shown as stored, since the read models hold what was shown.
-_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
+# soft hyphen), line and paragraph separators, and the other characters Unicode makes default
+# ignorable (DerivedCoreProperties.txt, Default_Ignorable_Code_Point: the combining grapheme joiner,
+# the Hangul fillers, the Khmer inherent vowels, the variation selectors). Refused in what people
+# type ("A\u200b" would pass for the warband "A"); shown as stored, since the read models hold what
+# was shown. A variation selector is an emoji's own ("\u2764\ufe0f", a red heart) after a symbol.
+_INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp"})
+_IGNORABLE = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+              (0xE0100, 0xE01EF))
+_VARIATION_SELECTORS = (0xFE00, 0xFE0F)
+
+
+def _invisible_at(text: str, index: int) -> bool:
+    char = text[index]
+    if unicodedata.category(char) in _INVISIBLE_CATEGORIES:
+        return True
+    code = ord(char)
+    if not any(low <= code <= high for low, high in _IGNORABLE):
+        return False
+    after_a_symbol = index > 0 and unicodedata.category(text[index - 1]) == "So"
+    return not (_VARIATION_SELECTORS[0] <= code <= _VARIATION_SELECTORS[1] and after_a_symbol)
 
 
 def _label(text: str) -> str:
-    shortened = text if len(text) <= 40 else text[:40] + "…"
-    return "".join(f"\\u{ord(char):04x}" if unicodedata.category(char) in _INVISIBLE else char
-                   for char in escaped(shortened))
+    shortened = escaped(text if len(text) <= 40 else text[:40] + "…")
+    return "".join(f"\\u{ord(char):04x}" if _invisible_at(shortened, i) else char for i, char in enumerate(shortened))
 
 
 def checked_argument(text: str) -> str:
@@ -50,7 +67,8 @@ def checked_argument(text: str) -> str:
         if _forbidden(char):
             raise BadInput(f"argument '{_label(text)}' holds the control character U+{ord(char):04X}; "
                            "names and texts may not")
-        if unicodedata.category(char) in _INVISIBLE:
+    for index, char in enumerate("" if text.isascii() else text):
+        if _invisible_at(text, index):
             raise BadInput(f"argument '{_label(text)}' holds the invisible character U+{ord(char):04X}, which would "
                            "make it look like another; names and texts may not")
     if VOID_MARK.casefold() in text.casefold():

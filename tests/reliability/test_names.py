@@ -35,7 +35,9 @@ def test_a_right_to_left_override_is_refused(league, store_bytes):
     assert store_bytes() == before
 
 
-@pytest.mark.parametrize("invisible", ["\u200b", "\u2060", "\ufeff", "\u00ad", "\U000e0041", "\u2028"])
+@pytest.mark.parametrize("invisible", ["\u200b", "\u2060", "\ufeff", "\u00ad", "\U000e0041", "\u2028",
+                                       # default ignorable, though not format characters
+                                       "\u034f", "\ufe0f", "\u17b4", "\u115f", "\u3164", "\uffa0"])
 def test_an_invisible_character_is_refused_it_would_pass_for_another_name(league, store_bytes, invisible):
     before = store_bytes()
     result = league("warband", "add", f"Reikland Rats{invisible}", "--player", "Mallory")
@@ -52,6 +54,11 @@ def test_a_text_holding_the_logs_void_mark_is_refused_it_would_pass_a_live_award
         "Error: argument 'took out Snik  [voided by T11 (arbiter):…' holds '[VOIDED', the log's mark of a voided "
         "transaction: a reason holding it would pass a live one for voided\n"))
     assert store_bytes() == before
+
+
+def test_an_emojis_own_variation_selector_is_taken(league):
+    heart = "\u2764\ufe0f"  # a red heart: the selector makes the symbol an emoji
+    assert league("warband", "add", f"Rats {heart}", "--player", "Ann").exit_code == 0
 
 
 def test_an_actor_from_the_environment_is_checked_too(league, monkeypatch):
