@@ -215,23 +215,23 @@ def _started(s: CampaignState, e: ev.CampaignStarted) -> None:
 
 
 def _pinned(s: CampaignState, e: ev.RulesetPinned) -> None:
-    _check_version_known(e.ruleset, e.version)
+    _check_version_known(s.name, e.ruleset, e.version)
     s.ruleset, s.ruleset_version, s.options = e.ruleset, e.version, dict(e.options)
 
 
 def _upgraded(s: CampaignState, e: ev.RulesetUpgraded) -> None:
-    _check_version_known(s.ruleset, e.version)
+    _check_version_known(s.name, s.ruleset, e.version)
     s.ruleset_version = e.version
 
 
-def _check_version_known(ruleset: str, version: str) -> None:
+def _check_version_known(campaign: str, ruleset: str, version: str) -> None:
     """A version of its rules this ledger does not have was played as the first it has (a downgrade)."""
     from ledger import rulesets  # deferred: the rulesets are made of states
 
     versions = rulesets.get(ruleset).versions
     if version not in versions:
-        raise NewerVersion(f"this campaign plays {ruleset} v{version}, and this campaign-ledger knows "
-                       f"v{', v'.join(versions)}: it was recorded by a newer campaign-ledger; upgrade to open it")
+        raise NewerVersion(f"campaign '{campaign}' plays {ruleset} v{version}, and this campaign-ledger knows "
+                           f"v{', v'.join(versions)}: it was recorded by a newer campaign-ledger; upgrade to open it")
 
 
 def _committed(s: CampaignState, e: ev.SeedCommitted) -> None:

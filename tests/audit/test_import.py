@@ -145,7 +145,7 @@ def test_a_trail_playing_a_version_of_its_rules_this_ledger_does_not_know_is_ref
     versions = ", v".join(rulesets.get(ruleset).versions)
     result = played("import", str(trail.path), store="copy.db")
     assert (result.exit_code, result.output) == (2, (
-        f"Error: this campaign plays {ruleset} v99, and this campaign-ledger knows v{versions}: it was recorded "
+        f"Error: campaign 'Demo' plays {ruleset} v99, and this campaign-ledger knows v{versions}: it was recorded "
         "by a newer campaign-ledger; upgrade to open it\n"))
     assert not (played.folder / "copy.db").exists()
 
