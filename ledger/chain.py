@@ -399,7 +399,8 @@ class ChainChecker:
         elif event.source == "ledger":
             if self.epoch is None or event.epoch != self.epoch or self.epoch in self.revealed:
                 in_use = "none" if self.epoch is None or self.epoch in self.revealed else str(self.epoch)
-                raise self.fail(where, f"roll R{event.roll}: ledger dice of epoch {event.epoch}, but the epoch with "
+                named = "no epoch" if event.epoch is None else f"epoch {event.epoch}"
+                raise self.fail(where, f"roll R{event.roll}: ledger dice of {named}, but the epoch with "
                                        f"a secret committed seed is {in_use}")
             waiting = self.waiting.get(event.epoch)
             if waiting is None:  # (not setdefault: a _WaitingRolls made for every roll costs 2 µs)

@@ -133,6 +133,9 @@ TAMPERING = {
     "a face of the wrong type": (text_edit(9, '"faces":[3,5]', '"faces":["3",5]'),
                                  "line 9: does not decode: Expected `int`, got `str` - at `$.faces[0]`"),
     "not JSON": (text_edit(5, "{", "garbage{"), "line 5: does not decode: Expecting value: line 1 column 1 (char 0)"),
+    "a ledger die's epoch taken out and rehashed": (json_edit(lambda lines: lines[10]["payload"].pop("epoch"), rehash=True),
+                                                   "line 11: roll R1: ledger dice of no epoch, but the epoch with a "
+                                                   "secret committed seed is 0"),
     "a ledger die forged and rehashed": (json_edit(set_payload(11, faces=[1], value=1), rehash=True),
                                          "line 11: ledger roll R1 shows [1], but the revealed seed of epoch 0 gives [6]"),
     "a shuffle die forged and rehashed": (
