@@ -143,6 +143,15 @@ NO_PLAYERS_REVEAL = (
 )
 
 
+def a_ledger_roll_in_a_new_campaign(player_url: str, admin_url: str) -> tuple[CampaignRunner, CampaignRunner, str, str]:
+    """A campaign a player started and rolled a ledger die in: the player's runner and the
+    administrator's, the campaign's id and its epoch 0 commitment."""
+    campaign, admin = CampaignRunner(player_url), CampaignRunner(admin_url)
+    assert campaign("new", "League").exit_code == 0
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    return campaign, admin, *campaign_and_commitment(campaign)
+
+
 def revealed_outside(epoch: int, shown: str) -> str:
     return (f"Error: the seed of epoch {epoch} was revealed{shown}, but the campaign's history has no record of it, "
             "so no ledger die is dealt from it any more: `campaign seed reveal` records the reveal and opens epoch "
@@ -153,10 +162,7 @@ def test_a_player_may_not_reveal_a_seed_nor_open_an_epoch_and_a_reveal_never_rec
     import psycopg
 
     admin_url, player_url, player = league
-    campaign, admin = CampaignRunner(player_url), CampaignRunner(admin_url)
-    assert campaign("new", "League").exit_code == 0
-    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
-    campaign_id, commitment = campaign_and_commitment(campaign)
+    campaign, admin, campaign_id, commitment = a_ledger_roll_in_a_new_campaign(player_url, admin_url)
     with connect(player_url, autocommit=True) as conn:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment))
@@ -292,6 +298,16 @@ $$
 """
 
 
+def upgraded_by_init_roles_again(campaign: CampaignRunner, admin: CampaignRunner, player: str, dice: str) -> None:
+    """A player's command is refused on the older functions, until the administrator's init-roles upgrades them."""
+    older = campaign("verify")
+    assert (older.exit_code, older.output) == (1, (
+        "Error: the ledger dice functions of this PostgreSQL database are an older version's, and this role may not "
+        "replace them: ask the league's administrator to run `campaign admin init-roles` again\n"))
+    again = admin("admin", "init-roles", "--player", player, "--dice-role", dice)
+    assert again.exit_code == 0, again.output
+
+
 def make_dealing_older(url: str, dice: str | None = None, player: str | None = None) -> None:
     """The server as an older version left it, its rolls dealt so far recorded without a purpose."""
     with connect(url, autocommit=True) as conn:
@@ -307,20 +323,11 @@ def test_init_roles_run_again_binds_deals_to_their_purpose_and_older_rolls_still
     import psycopg
 
     admin_url, player_url, player = league
-    campaign, admin = CampaignRunner(player_url), CampaignRunner(admin_url)
-    assert campaign("new", "League").exit_code == 0
-    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
-    campaign_id, commitment = campaign_and_commitment(campaign)
+    campaign, admin, campaign_id, commitment = a_ledger_roll_in_a_new_campaign(player_url, admin_url)
     with connect(admin_url, autocommit=True) as conn:
         dice = conn.execute("SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE proname = 'ledger_dice_deal'").fetchone()[0]
     make_dealing_older(admin_url, dice, player)
-    older = campaign("verify")
-    assert (older.exit_code, older.output) == (1, (
-        "Error: the ledger dice functions of this PostgreSQL database are an older version's, and this role may not "
-        "replace them: ask the league's administrator to run `campaign admin init-roles` again\n"))
-
-    again = admin("admin", "init-roles", "--player", player, "--dice-role", dice)
-    assert again.exit_code == 0, again.output
+    upgraded_by_init_roles_again(campaign, admin, player, dice)
     with connect(player_url, autocommit=True) as conn:  # the unbound deal is gone
         with pytest.raises(psycopg.errors.UndefinedFunction):
             conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 5, ARRAY[6])", (campaign_id, commitment))
@@ -381,13 +388,7 @@ def test_init_roles_run_again_upgrades_an_older_league_server(league):
     with connect(player_url, autocommit=True) as conn:  # the hole of the older version
         seed = conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment)).fetchone()[0]
     assert re.fullmatch("[0-9a-f]{64}", seed)
-    older = campaign("verify")
-    assert (older.exit_code, older.output) == (1, (
-        "Error: the ledger dice functions of this PostgreSQL database are an older version's, and this role may not "
-        "replace them: ask the league's administrator to run `campaign admin init-roles` again\n"))
-
-    again = admin("admin", "init-roles", "--player", player, "--dice-role", dice)
-    assert again.exit_code == 0, again.output
+    upgraded_by_init_roles_again(campaign, admin, player, dice)
     with connect(player_url, autocommit=True) as conn:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT ledger_dice_reveal(%s, 0, %s)", (campaign_id, commitment))
