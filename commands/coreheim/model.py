@@ -192,11 +192,18 @@ def ridden_mounts(state: CampaignState, warband: str) -> int:
     """The mounts a warband's warriors ride, one a warrior (a group's, one a member). From version 4
     they are members of the warband, as animals are (1.10: they "count towards the maximum number of
     warriors in your warband, thus increasing warband rating"); version 3 counted none."""
-    if not plays(state, "4"):
-        return 0
-    tables = tables_for(state.options)
-    return sum(f.group_size for f in state.fighters_of(warband)
-               if f.role != HIRED_SWORD and any(is_mount(tables, item) for item in f.equipment))
+    mounts = _mounts_in_play(state)
+    return sum(f.group_size for f in state.fighters_of(warband) if _rides(f, mounts)) if mounts else 0
+
+
+def _mounts_in_play(state: CampaignState) -> frozenset[str]:
+    """The mounts a warrior may ride as a member (version 4 on), looked up once for all his warband's
+    warriors: a rating is made at every transaction (none before version 4)."""
+    return _mounts(tables_for(state.options)) if plays(state, "4") else frozenset()
+
+
+def _rides(fighter: Fighter, mounts: frozenset[str]) -> bool:
+    return fighter.role != HIRED_SWORD and any(item.strip().lower() in mounts for item in fighter.equipment)
 
 
 def characteristics(fighter: Fighter) -> rules.Characteristics:
@@ -256,12 +263,15 @@ def rating(state: CampaignState, warband: str) -> int:
     count (2.4)."""
     members: list[rules.RatedMember] = []
     swords: list[rules.RatedHiredSword] = []
+    mounts, ridden = _mounts_in_play(state), 0
     for fighter in state.fighters_of(warband):
         if fighter.role == HIRED_SWORD:
             swords.append(rules.RatedHiredSword(sword=warrior(state, fighter).type, xp=fighter.xp))
         elif (role := RATED_ROLES.get(fighter.role)) is not None:
             members += [_rated_member(role, fighter.xp)] * fighter.group_size
-    members += [_rated_member("mount", 0)] * ridden_mounts(state, warband)
+        if mounts and _rides(fighter, mounts):
+            ridden += fighter.group_size
+    members += [_rated_member("mount", 0)] * ridden
     return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual",
                                 rating_rules=TABLES.table("warband_rating", state.options),
                                 sword_table=TABLES.table("hired_swords", state.options))
