@@ -513,17 +513,34 @@ VETERAN_KEYWORDS = tuple(we.veteran_keyword(level) for level in range(1, r.MAX_V
 def correct_veteran_status(cmd: Correct, ctx: Context) -> None:
     """`correct` in a Warbands campaign: from version 3 a keyword that names Veteran Status must be
     one of its levels, "Veteran +1" to "+3 … (the highest level of Veteran Status)", spelt as the
-    rules read it ("veteran +2" is recorded as "Veteran +2"). Version 2 recorded "Veteran +4" or
-    "Veteran +one" as given, and the rules could not read them."""
+    rules read it ("veteran+2" is recorded as "Veteran +2"), given to a unit (characters never hold
+    it), and replaces the level the unit held. Version 2 recorded "Veteran +4" or "Veteran +one" as
+    given, and the rules could not read them."""
     if since(ctx, "3"):
-        spelled = []
-        for keyword in cmd.add_keywords:
-            level = as_spelled(keyword.strip(), VETERAN_KEYWORDS)
-            if level is None and keyword.strip().casefold().startswith("veteran +"):
-                raise BadInput(f"'{keyword}' is no Veteran Status: its levels are {', '.join(VETERAN_KEYWORDS)} (the highest)")
-            spelled.append(level or keyword)
-        cmd = msgspec.structs.replace(cmd, add_keywords=spelled)
+        levels = [_veteran_level_named(keyword) for keyword in cmd.add_keywords]
+        given = [level for level in levels if level is not None]
+        if given:
+            fighter = ctx.state.fighter(cmd.fighter, ctx.state.warband(cmd.warband).id)
+            if fighter.role != we.UNIT:
+                raise BadInput(f"{fighter.name} is a character: only units hold Veteran Status")
+            if len(given) > 1:
+                raise BadInput(f"one Veteran Status at a time, not {', '.join(given)}")
+            held = [k for k in fighter.keywords if k in VETERAN_KEYWORDS and k != given[0]]
+            cmd = msgspec.structs.replace(cmd, add_keywords=[level or keyword for level, keyword in zip(levels, cmd.add_keywords)],
+                                          remove_keywords=list(dict.fromkeys([*cmd.remove_keywords, *held])))
     correct(cmd, ctx)
+
+
+def _veteran_level_named(keyword: str) -> str | None:
+    """The level a keyword names as the rules spell it ("veteran+2", "Veteran 2": Veteran +2), None
+    for a keyword that is no Veteran Status; BadInput for one that names a level the rules lack."""
+    spaceless = "".join(keyword.split()).casefold()
+    if not spaceless.startswith("veteran"):
+        return None
+    level = next((k for k in VETERAN_KEYWORDS if "".join(k.split()).casefold() in (spaceless, spaceless.replace("veteran", "veteran+", 1))), None)
+    if level is None:
+        raise BadInput(f"'{keyword}' is no Veteran Status: its levels are {', '.join(VETERAN_KEYWORDS)} (the highest)")
+    return level
 
 
 def _use_instead(instead: str):

@@ -421,17 +421,30 @@ def veteran_correction(keyword: str) -> Correct:
     return Correct(warband="Reiklanders", fighter="Swordsmen", add_keywords=[keyword], reason="arbiter")
 
 
-@pytest.mark.parametrize("keyword", ["Veteran +4", "Veteran +one", "veteran +0"])
+@pytest.mark.parametrize("keyword", ["Veteran +4", "Veteran +one", "veteran +0", "Veteran -1", "veteran+5"])
 def test_R8_a_correction_gives_only_a_level_of_veteran_status_up_to_3(table, keyword):
     # "+3 Veteran Status (the highest level of Veteran Status)"
     assert table.refusal(veteran_correction(keyword)) == (
         f"'{keyword}' is no Veteran Status: its levels are Veteran +1, Veteran +2, Veteran +3 (the highest)")
 
 
-def test_R8_a_corrected_level_is_recorded_as_the_rules_spell_it(table):
-    events = table.do(veteran_correction("veteran +2"))
+@pytest.mark.parametrize("keyword", ["veteran +2", "veteran  +2", "veteran+2", "Veteran 2", "VETERAN +2"])
+def test_R8_a_corrected_level_is_recorded_as_the_rules_spell_it(table, keyword):
+    events = table.do(veteran_correction(keyword))
     assert [(e.keyword, e.reason) for e in events] == [("Veteran +2", "correction: arbiter")]
     assert (table.unit("Swordsmen").veteran, table.rating()) == (2, 150 + 20)
+
+
+def test_R8_a_corrected_level_replaces_the_one_the_unit_held(table):
+    table.do(veteran_correction("Veteran +1"))
+    table.do(veteran_correction("Veteran +3"))
+    assert [k for k in table.state.fighter("Swordsmen").keywords if k.startswith("Veteran")] == ["Veteran +3"]
+
+
+def test_a_character_holds_no_veteran_status(table):
+    character = next(f.name for f in table.state.fighters.values() if f.role == "character")
+    refused = table.refusal(Correct(warband="Reiklanders", fighter=character, add_keywords=["Veteran +1"], reason="arbiter"))
+    assert refused == f"{character} is a character: only units hold Veteran Status"
 
 
 def test_on_version_2_a_correction_above_3_was_recorded_and_the_rules_read_it_as_the_highest():
