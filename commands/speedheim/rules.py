@@ -172,7 +172,11 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
             return redraw("Animal and Large heroes have no learnable Skills: as at the Skill cap, draw again")
         at_cap = not _room_under_cap(unit, caps, options)
         if at_cap and unit.whole_skill_room:
-            return redraw(f"already at the Skill cap of {caps.skills}: draw again")
+            if unit.learned_skills >= caps.skills:
+                return redraw(f"already at the Skill cap of {caps.skills}: draw again")
+            room = max(0, caps.skills - unit.learned_skills)
+            return redraw(f"the {unit.pending} Skill/Spell cards pending fill its room ({room} Skills under the cap of "
+                          f"{caps.skills}, {unit.spells_left} spells left): draw again")
         if _nothing_to_learn(unit):
             return redraw("no Skill or Spell left to learn: as at the Skill cap, draw again")
         if at_cap:

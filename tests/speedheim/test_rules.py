@@ -206,6 +206,10 @@ def test_a_hero_at_the_cap_is_told_so_before_that_nothing_is_left_to_learn():
         unit = Unit(name="Gunnar", hero=True, stats=CAPTAIN, learned_skills=3, learnable=0, whole_skill_room=whole)
         return improve(unit, Table(["05", "01"]))[0].why
     assert at_cap(True) == "already at the Skill cap of 3: draw again"
+    # below the cap, the cards pending fill its room: said so, not that it is at the cap
+    full = Unit(name="Gunnar", hero=True, stats=CAPTAIN, learned_skills=0, pending=5, spells_left=2, whole_skill_room=True)
+    assert improve(full, Table(["05", "01"]))[0].why == (
+        "the 5 Skill/Spell cards pending fill its room (3 Skills under the cap of 3, 2 spells left): draw again")
     assert at_cap(False) == "no Skill or Spell left to learn: as at the Skill cap, draw again"  # versions 2-3
 
 
