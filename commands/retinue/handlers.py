@@ -219,8 +219,12 @@ def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter,
         # From 1.2.0 an answer for the key names the outcome over the command's own: a reroll's
         # --answer restates what the new roll gave (the one named with the old roll rode along).
         answered = since(ctx, "1.2.0") and ctx.given(key) is not None
-        outcome = named if named is not None and not answered else ctx.choose(
-            key, f"{fighter.name} rolled {roll.value} on the {table.capitalize()} Table: the outcome", choices)
+        if named is not None and not answered:
+            # From 1.3.0 an outcome named on the command line is recorded as the rules spell it, as an answer is
+            outcome = (as_spelled(named.strip(), choices) or named) if since(ctx, "1.3.0") else named
+        else:
+            outcome = ctx.choose(key, f"{fighter.name} rolled {roll.value} on the {table.capitalize()} Table: the outcome",
+                                 choices)
         kind, row_id = r.outcome_by_name(table, outcome), ""  # type: ignore[arg-type]
     ctx.emit(OutcomeRolled(warband=band.id, fighter=fighter.id, battle=battle.number, table=table, roll=roll.number,
                            result=roll.value, outcome=outcome.strip(), kind=kind, row=row_id))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from commands.retinue import rules as r
-from commands.retinue.events import outcomes_of
+from commands.retinue.events import OutcomeRolled, outcomes_of
 from commands.retinue.phase import build_scenario_pass
 from commands.retinue.commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
 from ledger import events as ev
@@ -336,3 +336,13 @@ def test_E6_on_1_2_0_a_fighter_recruited_since_the_battle_got_its_scenario_xp():
     game.do(BattlePass(warband="Hawks"))
     made = game.do(ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter="Sage", amount=9, reason="x")]))
     assert game.awards(made) == [("Sage", 9, "scenario pass: x")]
+
+
+@pytest.mark.parametrize(("version", "recorded"), [(None, "Hardy"), ("1.2.0", "hardy")])
+def test_an_outcome_named_in_another_case_is_recorded_as_the_rules_spell_it(house_rules, version, recorded):
+    game = house_rules(version=version)  # 1.2.0 recorded the name as typed
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    rolled = game.do(Casualties(warband="Hawks", outcomes={"Finch": "hardy"}), [6])
+    assert [e.outcome for e in rolled if isinstance(e, OutcomeRolled)] == [recorded]
