@@ -627,7 +627,7 @@ class Ledger(SeedKeeping, PendingDecisions):
                 raise Conflict(affected_message(target, affected))
             group = next(g for g in transactions(records) if g[0].tx == target)
             if is_pending(group):
-                raise RuleViolation(f"T{target} is pending: settle it with `campaign answer` or void it, not reroll")
+                raise RuleViolation(_rerolling_a_pending(records, target, roll))
             opened = group[0].event
             ruleset = rulesets.get(planned.ruleset)
             ledger_dice = self.ledger_dice(campaign_id, planned)
@@ -713,3 +713,16 @@ def _for_a_disputed(rolled: ev.DiceRolled, dice: DiceSource | None) -> DiceSourc
         raise BadInput(f"R{rolled.roll} was rolled by the ledger: it is rolled again by the ledger (--ledger), "
                        "not with faces typed in")
     return None
+
+
+def _rerolling_a_pending(records: Sequence[Record], target: int, roll: int) -> str:
+    """Why a roll of a pending transaction is not rerolled, and which is: once answered, its copy."""
+    answered = next((r.tx for r in records if isinstance(r.event, ev.DecisionAnswered) and r.event.target == target), None)
+    if answered is None:
+        return f"T{target} is pending: settle it with `campaign answer` or void it, not reroll"
+    copy_of = {r.event.copy_of: r.event.roll for r in records if isinstance(r.event, ev.DiceRolled) and r.event.copy_of is not None}
+    last = roll
+    while last in copy_of:  # a decision answered again after another question copies the copy
+        last = copy_of[last]
+    copy = f": reroll R{last}, the copy it was decided with" if last != roll else ""
+    return f"R{roll} was rolled for T{target}, a decision answered in T{answered}{copy}"

@@ -160,6 +160,15 @@ def test_an_answer_that_leads_to_another_question_is_kept_with_the_dice_for_the_
     assert peeked("replay", "--check").output.endswith("all match.\n")
 
 
+def test_a_roll_of_an_answered_decision_is_rerolled_by_its_copy(peeked):
+    assert peeked("answer", f"keep={KEEP}").exit_code == 0
+    before = events(peeked)
+    refused = peeked("reroll", "R0", "--reason", "cocked")
+    assert (refused.exit_code, refused.output) == (
+        1, "Error: R0 was rolled for T8, a decision answered in T9: reroll R1, the copy it was decided with\n")
+    assert events(peeked) == before
+
+
 def test_a_lone_choice_for_no_pending_decision_is_refused(peeked):
     before = events(peeked)
     refused = peeked("answer", "--decision", "T9", KEEP)
