@@ -229,7 +229,10 @@ def _talent(
     state = ctx.state
     listing, variant = model.band_list(band, tables)
     heroes = model.heroes(state, band)
-    name = _promoted_name(ctx, band, group, names.get(group.id))
+    # A group of one is itself promoted, under its own name (version 5): version 4 named a
+    # "GROUP (promoted)" in the log and questions who never came to be.
+    alone = group.group_size == 1 and since(ctx, "5")
+    name = group.name if alone else _promoted_name(ctx, band, group, names.get(group.id))
     sack: str | None = None
     if len(heroes) >= tables.warbands.max_heroes:
         picked = ctx.choose(f"{key}:six-heroes", f"{band.name} has {len(heroes)} heroes: sack one for {name}, or re-roll?",

@@ -19,6 +19,8 @@ from commands.coreheim import model
 from commands.shared import AwardXP, Correct
 from ledger import events as ev
 
+from .conftest import rats_and_skaven_on
+
 RATS = "reikland-rats"
 
 
@@ -496,3 +498,16 @@ def test_a_hero_promoted_from_a_group_partly_taken_out_of_action_may_look_for_ra
 def test_on_version_2_a_hero_promoted_from_a_group_taken_out_of_action_looked_for_rare_items(rats_and_skaven_v2):
     promoted_after(rats_and_skaven_v2, 3, [5, 6, 7])
     assert [e.found for e in rats_and_skaven_v2.do(ULLI_SEARCHES, [6, 6]) if isinstance(e, ce.RareItemSearched)] == [True]
+
+
+@pytest.mark.parametrize(("version", "said"), [("5", "Talent! Lone becomes a hero"), ("4", "Talent! Lone (promoted) becomes a hero")])
+def test_a_talent_of_a_group_of_one_promotes_it_under_its_own_name(version, said):
+    """The group itself is the hero: version 4 named a "Lone (promoted)" who never came to be."""
+    table = rats_and_skaven_on(version)
+    table.hire("Reikland Rats", "Lone", "henchman", cost=25, group_size=1)
+    given_xp(table, Lone=1)
+    table.battle()
+    table.through("advances")
+    events = table.do(Advance(warband="Reikland Rats", answers={"lone:2:skill-lists": "combat+speed"}), [10, 6])
+    assert [e.result for e in events if isinstance(e, ce.AdvanceRolled)][0] == said
+    assert [(f.name, f.role) for f in table.state.fighters_of(RATS) if f.name.startswith("Lone")] == [("Lone", "hero")]
