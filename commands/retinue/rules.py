@@ -295,7 +295,7 @@ def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule:
     """S7 with A2: the (negative) change to the named attribute, to a minimum of 1."""
     if named == raised or named not in ATTRIBUTES:
         raise RetinueRuleError(f"S7: name an attribute of {fighter.name} other than {raised} to reduce "
-                               f"(one of: {', '.join(a for a in ATTRIBUTES if a != raised)})")
+                               f"(one of: {', '.join(reducible(fighter, raised, at_one_rule) or _others(fighter, raised))})")
     value = fighter.stats.get(named, 0)
     if value <= ATTRIBUTE_MIN and at_one_rule == "refuse":
         left = reducible(fighter, raised, at_one_rule)

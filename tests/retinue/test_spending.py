@@ -189,9 +189,13 @@ def test_S7_the_baseline_is_the_ancestrys_not_the_value_after_recruitment_bonuse
     assert [(e.stat, e.delta) for e in events if isinstance(e, ev.StatChanged)] == [("Sa", 1), ("Mt", -1)]
 
 
-def test_S7_the_reduced_attribute_must_be_a_different_one(game):
+def test_S7_the_reduced_attribute_must_be_a_different_one_of_those_it_may_be(game):
     game.xp("Wren", 6)
-    assert game.buy_refused("Wren", "Sa", reduce="Sa").startswith("S7: name an attribute of Wren other than Sa to reduce")
+    game.do(Correct(warband="Hawks", fighter="Wren", stats={"M": 1 - game.fighter("Wren").stats["M"]}, reason="M at 1"))
+    refused = game.buy_refused("Wren", "Sa", reduce="Sa")
+    # the choices named are those A2 "refuse" lets it reduce: M, now at 1, is not one
+    assert refused.startswith("S7: name an attribute of Wren other than Sa to reduce (one of: ")
+    assert "M" not in refused.split("(one of: ")[1].rstrip(")").split(", ")
 
 
 def test_S7_naming_an_attribute_to_reduce_when_none_is_owed_is_refused(game):
