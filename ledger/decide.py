@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
@@ -36,19 +36,39 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", fo
     added_later: ClassVar[tuple[str, ...]] = ()
 
 
-def documents_key(command_type: type[Command], key: str) -> bool:
-    return any(_key_pattern(pattern).fullmatch(key) for pattern in command_type.answer_keys)
+# The placeholders of a documented key that stand for a warrior of the campaign ("injury:CHARACTER").
+WARRIOR_PLACEHOLDERS = frozenset({"FIGHTER", "HERO", "GROUP", "SWORD", "UNIT", "CHARACTER", "WARRIOR"})
 
 
+def documents_key(command_type: type[Command], key: str, warriors: Collection[str] | None = None) -> bool:
+    """Whether one of the command's documented keys is `key`; with `warriors` (their ids and their
+    names as slugs), a placeholder for a warrior must name one of them: `injury:Hnas` is no key."""
+    for pattern in command_type.answer_keys:
+        found = _key_pattern(pattern).fullmatch(key)
+        if found and (warriors is None or all(slug(named) in warriors for named in found.groupdict().values())):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=256)
 def _key_pattern(pattern: str) -> re.Pattern[str]:
     parts = re.split(r"\b([A-Z][A-Z-]*[A-Z]|[A-Z])\b", pattern)
-    return re.compile("".join(".+?" if index % 2 else re.escape(part) for index, part in enumerate(parts)))
+    return re.compile("".join(
+        (f"(?P<w{index}>.+?)" if part in WARRIOR_PLACEHOLDERS else ".+?") if index % 2 else re.escape(part)
+        for index, part in enumerate(parts)))
 
 
-def check_answers(command: Command, given: Iterable[str], asked: Sequence[str]) -> None:
+def warriors_named(state: CampaignState) -> frozenset[str]:
+    """Every fighter of the campaign by id and by name as a slug: what a key's warrior may be."""
+    return frozenset(name for f in state.fighters.values() for name in (f.id, slug(f.name)))
+
+
+def check_answers(command: Command, given: Iterable[str], asked: Sequence[str],
+                  warriors: Collection[str] | None = None) -> None:
     """Refuse an answer the command neither asked for nor documents, naming the keys it knows."""
     asked_as = {loose_key(key) for key in asked}
-    unknown = [key for key in given if loose_key(key) not in asked_as and not documents_key(type(command), key)]
+    unknown = [key for key in given
+               if loose_key(key) not in asked_as and not documents_key(type(command), key, warriors)]
     if unknown:
         known = list(dict.fromkeys([*asked, *type(command).answer_keys]))
         keys = ", ".join(known) if known else "none: it asks no questions"

@@ -28,6 +28,7 @@ from ledger.decide import (
     check_answers,
     command_name,
     recorded_args,
+    warriors_named,
 )
 from ledger.describe import describe
 from ledger.errors import Conflict, LedgerError, NeedsDice, RuleViolation
@@ -110,7 +111,7 @@ def decide(
         rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
         drew_cards = any(isinstance(e, ev.CardDrawn | ev.DeckShuffled) for e in ctx.events)
         raise Halted(error, _opening(command, ctx.answers, reason), rolls, drew_cards) from error
-    check_answers(command, answered_now, ctx.asked)
+    check_answers(command, answered_now, ctx.asked, warriors_named(state) if answered_now else None)
     kept = {key: answer for key, answer in ctx.answers.items() if key not in (offered or {}) or key in ctx.asked}
     return [_opening(command, kept, reason), *ctx.events]
 

@@ -29,7 +29,7 @@ from ledger.cli.app import (
     report,
     settle,
 )
-from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key, loose_key, written_as
+from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key, loose_key, warriors_named, written_as
 from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
 
@@ -252,7 +252,9 @@ def _refuse_unknown_answers(ruleset: rulesets.Ruleset, state: CampaignState, war
             if index == 0:
                 known += [q["key"] for q in _open_questions(ruleset, state, command)]
     asked = {loose_key(k) for k in known}
-    unknown = [k for k in answers if loose_key(k) not in asked and not any(documents_key(type(c), k) for c in commands)]
+    warriors = warriors_named(state)
+    unknown = [k for k in answers
+               if loose_key(k) not in asked and not any(documents_key(type(c), k, warriors) for c in commands)]
     if unknown:
         keys = ", ".join(dict.fromkeys(known)) or "none"
         raise BadInput(f"--answer {', '.join(unknown)}: no open step of the post-game asks it (keys: {keys})")

@@ -179,6 +179,18 @@ def test_the_list_shows_the_search_question_of_every_hero_who_may_search(campaig
         "--answer gunnar:search", "--answer hans:search"]
 
 
+def test_an_answer_key_naming_no_warrior_is_refused_before_anything_is_written(after_battle):
+    before = events(after_battle)
+    # "HERO:pit-fight" is documented; Hnas is no warrior of the campaign: the answer would never be used
+    result = after_battle("post-game", R, "--answer", "hnas:pit-fight=yes", "--dice", "1,2,4")
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: --answer hnas:pit-fight: no open step of the post-game asks it (keys: ")
+    assert events(after_battle) == before
+    # Hans is one, whatever the case: the walk takes it and goes on
+    taken = after_battle("post-game", R, "--answer", "HANS:pit-fight=yes", "--dice", "1,2,4")
+    assert taken.exit_code == 0 and "no open step" not in taken.output
+
+
 def test_house_rules_that_do_not_decode_are_refused_and_nothing_is_written(campaign, tmp_path):
     house = tmp_path / "house.json"
     house.write_text(json.dumps({"tables": {"shards": {"die": "D6"}}}))
