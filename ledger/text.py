@@ -126,6 +126,18 @@ def shown(text: str) -> str:
     return _isolated(escaped(text))
 
 
+def visible(text: str) -> str:
+    """Text as a line of the log shows it: the invisible characters and the log's void mark that
+    text stored before they were refused (or imported) may hold, written out (`\\u200b`, `\\[VOIDED`),
+    so that a name passes for no other and a live line for no voided one. Display only: the read
+    models keep what was shown when they were written."""
+    if text.isascii() and VOID_MARK.casefold() not in text.casefold():
+        return text
+    written = "".join(f"\\u{ord(char):04x}" if _invisible_at(text, i) and char not in _ISOLATES else char
+                      for i, char in enumerate(text))  # the isolates `shown` put around right-to-left text stay
+    return re.sub(re.escape(VOID_MARK), lambda found: "\\" + found.group(0), written, flags=re.IGNORECASE)
+
+
 def shown_sentence(text: str) -> str:
     """A sentence made of values already `shown` (a log line's description): escaped again, keeping
     the isolates its values brought, and isolated as a whole from the columns around it."""

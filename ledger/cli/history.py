@@ -15,7 +15,7 @@ from ledger.errors import BadInput
 from ledger.events import CommandRecorded
 from ledger.records import Record
 from ledger.state import CampaignState
-from ledger.text import VOID_MARK, shown, shown_sentence
+from ledger.text import VOID_MARK, shown, shown_sentence, visible
 from projections.history import fighter_history, log_rows, warband_transactions
 
 
@@ -34,7 +34,8 @@ def _row_lines(rows: list[dict[str, Any]], heads: dict[int, tuple[int, str]] | N
             v = row["voided"]
             mark = f"  {VOID_MARK} by T{v['voided_by']} ({shown(v['voided_by_actor'])}): {shown(v['reason'])}]"
         # Each text of people's is escaped and isolated: it cannot forge a line or reorder the columns.
-        lines.append(f"{row['position']:>5} T{row['tx']:<4} {shown(row['actor']):<10} {shown_sentence(row['text'])}{mark}")
+        lines.append(f"{row['position']:>5} T{row['tx']:<4} {visible(shown(row['actor'])):<10} "
+                     f"{visible(shown_sentence(row['text']))}{mark}")
     return lines
 
 

@@ -150,6 +150,20 @@ def test_a_trail_playing_a_version_of_its_rules_this_ledger_does_not_know_is_ref
     assert not (played.folder / "copy.db").exists()
 
 
+def test_text_an_imported_trail_holds_is_shown_as_it_is_not_as_a_void_or_another_name(played, trail):
+    """A trail from elsewhere may hold what the command line refuses: a roll's purpose carrying the
+    log's void mark, an actor with a zero-width space. The log writes both out."""
+    lines = trail.lines()
+    rolled = next(line for line in lines if line.get("type") == "dice.rolled")
+    rolled["payload"]["purpose"] = "loot  [VOIDED by T9 (arbiter): miscounted]"
+    rolled["actor"] = "arbiter\u200b"
+    trail.write(lines, rehash=True)
+    assert played("import", str(trail.path), store="copy.db").exit_code == 0
+    shown = next(line for line in played("log", "--full", store="copy.db").output.splitlines()
+                 if "miscounted" in line)
+    assert "arbiter\\u200b" in shown and "loot  \\[VOIDED by T9 (arbiter): miscounted]" in shown
+
+
 def test_import_keeps_the_head_on_every_backend(played, trail, store_url, clock):
     chain = audit.read_trail(trail.path.read_bytes(), void_annotations)
     ledger = Ledger(Store(store_url), clock=clock)
