@@ -4,19 +4,21 @@ then spending, closed by `retinue.spending-done`. Each step is one command, refu
 or twice; a warband's next battle waits until the phase is finished, so no pass is dropped.
 
 The guided walk (`campaign post-game WARBAND`) builds each step's command; with no one to ask (no
-terminal) it takes the defaults: no scenario award, nobody on the Doom Table, no survival-roll
-bonus. Outcomes named by the player (A3 "by-name") are asked while deciding, so
+terminal) it takes the answers given ahead (`--answer scenario-award:1=Wren --answer
+scenario-award:1:xp=2`, `doom-roll:1=Kestrel`, `bonus:1=Wren`), else the defaults: no scenario
+award, nobody on the Doom Table, no survival-roll bonus. Outcomes named by the player (A3 "by-name") are asked while deciding, so
 `post-game --answer casualty:kestrel=Hardy` gives them. Purchases are commands of their own,
 offered before the last step.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 
 from commands.kit import Phase, PhaseMessages, PhaseStep
 from commands.kit.versions import plays
-from ledger.decide import AskChoice
+from ledger.decide import BuildAsk
 from ledger.errors import NeedsDice
 from ledger.state import CampaignState
 from projections.battles import fought
@@ -27,10 +29,10 @@ from .rules import ScenarioAward
 NONE = "none"
 
 
-def _offer(ask: AskChoice, prompt: str, options: Sequence[str]) -> str:
-    """Ask; with no one to ask the answer is `none`."""
+def _offer(ask: BuildAsk, prompt: str, options: Sequence[str], key: str) -> str:
+    """Ask (or take the answer given ahead for `key`); with no one to ask the answer is `none`."""
     try:
-        return ask(prompt, [NONE, *options])
+        return ask(prompt, [NONE, *options], key=key)
     except NeedsDice:
         return NONE
 
@@ -39,14 +41,17 @@ def _roster(state: CampaignState, warband: str) -> list[str]:
     return [f.name for f in state.fighters_of(warband)]
 
 
-def _pick_fighters(left: list[str], ask: AskChoice, prompt: str) -> Iterator[str]:
-    """The fighters the player picks among `left`, one at a time (what follows a pick is asked before the next)."""
-    while left and (name := _offer(ask, prompt, left)) != NONE:
+def _pick_fighters(left: list[str], ask: BuildAsk, prompt: str, key: str) -> Iterator[str]:
+    """The fighters the player picks among `left`, one at a time (what follows a pick is asked before
+    the next): the n-th answered ahead as `KEY:n` (`--answer doom-roll:1=Kestrel`)."""
+    for number in itertools.count(1):
+        if not left or (name := _offer(ask, prompt, left, f"{key}:{number}")) == NONE:
+            return
         left.remove(name)
         yield name
 
 
-def build_scenario_pass(state: CampaignState, warband: str, ask: AskChoice) -> ScenarioPass:
+def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> ScenarioPass:
     band = state.warbands[warband]
     battle = PHASE.latest_battle(state, band)
     scenario = (battle.scenario if battle else "") or "the scenario"
@@ -55,21 +60,24 @@ def build_scenario_pass(state: CampaignState, warband: str, ask: AskChoice) -> S
         played = {deed.fighter for deed in fought(battle, warband, state)}
         offered = [f for f in offered if f.id in played]
     awards = []
-    for name in _pick_fighters([f.name for f in offered], ask, f"Which fighter does {scenario} award XP (E6: named fighters only)?"):
-        amount = int(ask(f"How much XP does {scenario} award {name}?", [str(n) for n in range(1, 6)]))
+    picked = _pick_fighters([f.name for f in offered], ask, f"Which fighter does {scenario} award XP (E6: named fighters only)?",
+                            "scenario-award")
+    for number, name in enumerate(picked, start=1):
+        amount = int(ask(f"How much XP does {scenario} award {name}?", [str(n) for n in range(1, 6)],
+                         key=f"scenario-award:{number}:xp"))
         awards.append(ScenarioAward(fighter=name, amount=amount, reason=scenario))
     return ScenarioPass(warband=band.name, awards=awards)
 
 
-def build_doom(state: CampaignState, warband: str, ask: AskChoice) -> Doom:
+def build_doom(state: CampaignState, warband: str, ask: BuildAsk) -> Doom:
     return Doom(warband=state.warbands[warband].name,
-                fighters=list(_pick_fighters(_roster(state, warband), ask, "Which fighter rolls on the Doom Table?")))
+                fighters=list(_pick_fighters(_roster(state, warband), ask, "Which fighter rolls on the Doom Table?", "doom-roll")))
 
 
-def build_post_game_pass(state: CampaignState, warband: str, ask: AskChoice) -> PostGamePass:
+def build_post_game_pass(state: CampaignState, warband: str, ask: BuildAsk) -> PostGamePass:
     prompt = "Which surviving fighter gains +1 from a survival roll or scenario result?"
     bonus = [Bonus(fighter=name, reason="survival roll or scenario result")
-             for name in _pick_fighters(_roster(state, warband), ask, prompt)]
+             for name in _pick_fighters(_roster(state, warband), ask, prompt, "bonus")]
     return PostGamePass(warband=state.warbands[warband].name, bonus=bonus)
 
 

@@ -7,11 +7,11 @@ import pytest
 
 from commands.retinue import rules as r
 from commands.retinue.events import OutcomeRolled, outcomes_of
-from commands.retinue.phase import build_scenario_pass
+from commands.retinue.phase import build_doom, build_post_game_pass, build_scenario_pass
 from commands.retinue.commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
 from ledger import events as ev
 from ledger.decide import TableDice
-from ledger.errors import Conflict
+from ledger.errors import Conflict, NeedsAnswer
 
 from .conftest import Retinues
 
@@ -325,8 +325,25 @@ def test_E6_the_guided_scenario_pass_offers_the_fighters_of_the_battle(version, 
     game.recruit("Hawks", "Sage", ancestry="Human")
     game.do(BattlePass(warband="Hawks"))
     asked = []
-    build_scenario_pass(game.state, "hawks", lambda prompt, options: asked.append(list(options)) or "none")
+    build_scenario_pass(game.state, "hawks", lambda prompt, options, key=None: asked.append(list(options)) or "none")
     assert asked == [offered]
+
+
+def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
+    """Without a terminal they were "none" whatever was meant: given ahead by key, they are taken."""
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    answers = {"scenario-award:1": "wren", "scenario-award:1:xp": "2", "doom-roll:1": "Kestrel", "bonus:1": "Wren"}
+
+    def ask(prompt: str, options, key=None) -> str:
+        if key not in answers:
+            raise NeedsAnswer(key or "", prompt, list(options))
+        return next(option for option in options if option.casefold() == answers[key].casefold())
+
+    awarded = build_scenario_pass(game.state, "hawks", ask)
+    assert [(a.fighter, a.amount) for a in awarded.awards] == [("Wren", 2)]
+    assert build_doom(game.state, "hawks", ask).fighters == ["Kestrel"]
+    assert [b.fighter for b in build_post_game_pass(game.state, "hawks", ask).bonus] == ["Wren"]
 
 
 def test_E6_on_1_2_0_a_fighter_recruited_since_the_battle_got_its_scenario_xp():
