@@ -651,8 +651,11 @@ class Ledger(SeedKeeping, PendingDecisions):
             else:
                 command = msgspec.structs.replace(command, answers={**command.answers, **given})
                 offered, answered_now = None, list(given)
+            # A shuffle is handed back as the other rolls are (unless it is the roll disputed): the same
+            # deck, so the same card; a fresh shuffle drew another card for a disputed check die.
+            shuffles = RerollDice(rolls=rerolled.rolls, draws=[], disputed_roll=roll, fresh=ledger_dice, _used=rerolled._used)
             try:
-                events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=ledger_dice, ask=ask,
+                events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=shuffles, ask=ask,
                                 reason=opened.reason, keep_dice=True, answered_now=answered_now, offered=offered)
             except Halted as halted:
                 stopped = halted.events(scope(planned, command))

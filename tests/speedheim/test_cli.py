@@ -235,3 +235,20 @@ def test_a_decision_pending_on_a_card_holds_the_shared_deck_until_it_is_answered
     assert "(1st from the top of improvement), Mel/Rgd (roll under)" in answered.output
     drawn = campaign("speedheim", "incapacitate", "Skaven", "Rikk", "Gunnar", "--ledger", "--answer", "rikk.gunnar.1.mel-rgd=Mel")
     assert "(2nd from the top of improvement)" in drawn.output
+
+
+def test_a_disputed_check_die_is_rolled_again_on_the_same_shuffle_and_card(tmp_path, monkeypatch):
+    # With this campaign id and the runner's fixed seed, the ledger's first shuffle deals Gunnar card 16 (Agi)
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000002"),
+                                                          UUID=uuid.UUID))
+    campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
+    first = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger")
+    assert "  Gunnar: Improvement (incapacitation): drew 16 from improvement" in first.output.splitlines()
+    # When the check's D20 (R1) is disputed
+    rerolled = campaign("reroll", "R1", "--reason", "cocked die", "--ledger", "--json")
+    assert rerolled.exit_code == 0, rerolled.output
+    rolls = json.loads(rerolled.output)["rolls"]
+    # Then the shuffle is handed back (a copy of R0), the same card 16 is read, and only the D20 is new
+    assert [(r["expression"].split()[0], r["copy_of"]) for r in rolls] == [("shuffle", 0), ("D20", None)]
+    drawn = [row["text"] for row in json.loads(campaign("log", "--json", "--full").output) if row["type"] == "card.drawn"]
+    assert drawn[-1] == "Gunnar: Improvement (incapacitation): drew 16 from improvement"
