@@ -108,6 +108,8 @@ def decide(
         asked_again = asks_again and isinstance(error, NeedsAnswer) and any(isinstance(e, ev.DiceRolled) for e in ctx.events)
         if not (keep_dice and (ctx.drew_ledger_dice() or asked_again)) or isinstance(error, Conflict):
             raise
+        if asked_again:  # the answers are stored with the dice: none that no question of the command asks
+            check_answers(command, answered_now, ctx.asked, warriors_named(state))
         rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
         drew_cards = any(isinstance(e, ev.CardDrawn | ev.DeckShuffled) for e in ctx.events)
         raise Halted(error, _opening(command, ctx.answers, reason), rolls, drew_cards) from error

@@ -134,9 +134,11 @@ def test_a_lone_choice_answers_the_question_the_decision_waits_for(peeked):
     assert answered.output.splitlines()[:3] == [f"  T8 answered: keep={KEEP}", *EXPLORED]
 
 
-def test_an_answer_no_question_of_the_command_asks_is_refused_and_nothing_is_recorded(peeked):
+@pytest.mark.parametrize("given", [[f"keep={KEEP}", "bogus=1"], ["bogus=1"]])
+def test_an_answer_no_question_of_the_command_asks_is_refused_and_nothing_is_recorded(peeked, given):
+    # alone, it left the decision waiting as before: it was stored with the dice, and in every later command
     before = events(peeked)
-    refused = peeked("answer", f"keep={KEEP}", "bogus=1")
+    refused = peeked("answer", *given)
     assert refused.exit_code == 2
     assert refused.output.startswith("Error: --answer bogus: not a question of coreheim.explore (its keys: keep")
     assert events(peeked) == before
