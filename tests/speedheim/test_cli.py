@@ -252,3 +252,19 @@ def test_a_disputed_check_die_is_rolled_again_on_the_same_shuffle_and_card(tmp_p
     assert [(r["expression"].split()[0], r["copy_of"]) for r in rolls] == [("shuffle", 0), ("D20", None)]
     drawn = [row["text"] for row in json.loads(campaign("log", "--json", "--full").output) if row["type"] == "card.drawn"]
     assert drawn[-1] == "Gunnar: Improvement (incapacitation): drew 16 from improvement"
+
+
+def test_a_card_the_ledger_dealt_that_asks_a_choice_is_pending_though_no_die_was_rolled(tmp_path, monkeypatch):
+    # With this campaign id and the runner's fixed seed, Skab's draw shuffles the deck; Gunnar's is then Mel/Rgd
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-00000000000d"),
+                                                          UUID=uuid.UUID))
+    campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
+    assert campaign("speedheim", "incapacitate", "Skaven", "Skab", "Rat", "--kind", "henchman", "--ledger").exit_code == 0
+    stopped = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Goblin", "--kind", "henchman", "--ledger")
+    # Then the card shown is stored as a pending decision (it was refused, nothing written, and the next draw took it)
+    assert stopped.exit_code == 1 and "T7 is pending" in stopped.output.splitlines()[-1]
+    taken = campaign("speedheim", "incapacitate", "Skaven", "Skab", "Hob", "--kind", "henchman", "--ledger")
+    assert taken.exit_code == 1 and taken.output.startswith("Error: T7 (speedheim.incapacitate) is pending")
+    answered = campaign("answer", "Mel")
+    assert answered.exit_code == 0, answered.output
+    assert "(2nd from the top of improvement), Mel/Rgd (roll under)" in answered.output
