@@ -41,11 +41,18 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     fought = {f.id for f in fighters if f.id not in missing}
     kept_in = {named(name) for name in not_out}
     for taker, enemies in took.items():
-        for enemy in enemies:
-            foes = [f for f in theirs if f.warband != state.fighters[taker].warband and enemy.lower() in (f.id, f.name.lower())]
+        for index, enemy in enumerate(enemies):
+            taken_by = state.fighters[taker]
+            foes = [f for f in theirs if f.warband != taken_by.warband and enemy.lower() in (f.id, f.name.lower())]
             if foes and not any(f.id in fought for f in foes):
-                raise BadInput(f"{foes[0].name} did not fight in this battle: {state.fighters[taker].name} cannot "
-                               "have taken him out")
+                raise BadInput(f"{foes[0].name} did not fight in this battle: {taken_by.name} cannot have taken him out")
+            elsewhere = [f for f in state.fighters.values() if f.warband not in band_ids and enemy.lower() in (f.id, f.name.lower())]
+            if not foes and elsewhere:
+                raise BadInput(f"{elsewhere[0].name} of {state.warbands[elsewhere[0].warband].name} did not fight in this "
+                               f"battle: {taken_by.name} cannot have taken him out (an enemy from outside the campaign "
+                               "needs a name of its own)")
+            if len(foes) == 1:
+                enemies[index] = foes[0].id  # the one who fought: another warband's fighter of the name did not
             ooa |= {f.id for f in foes if f.id in fought and f.id not in kept_in}
     for named in ooa | set(took) | set(deeds_of) | kept_in:
         if named not in fought:

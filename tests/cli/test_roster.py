@@ -309,3 +309,24 @@ def test_an_enemy_who_did_not_fight_cannot_have_been_taken_out(two_warbands):
               if row.get("type") == "battle.recorded"][-1]
     assert [(d["fighter"], d.get("out_of_action", False)) for d in battle["payload"]["deeds"]] == [
         ("gunnar", False), ("snikch", True)]
+
+
+def test_an_enemy_is_read_among_the_warbands_that_fought_and_one_of_another_is_refused(two_warbands):
+    # Given a third warband whose Snikch (snikch-2) did not fight
+    assert two_warbands("warband", "add", "Third", "--player", "Cy").exit_code == 0
+    assert two_warbands("fighter", "add", "Third", "Snikch", "--role", "leader").exit_code == 0
+    # When Gunnar takes out Snikch in a battle of the Rats and the Skrittle, it is the Skrittle's Snikch
+    result = two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle",
+                          "--took-out", "Gunnar=Snikch")
+    assert result.exit_code == 0, result.output
+    battle = [row for row in map(json.loads, two_warbands("export").output.splitlines())
+              if row.get("type") == "battle.recorded"][-1]
+    assert [(d["fighter"], d.get("took_out"), d.get("out_of_action", False)) for d in battle["payload"]["deeds"]] == [
+        ("gunnar", ["snikch"], False), ("snikch", [], True)]
+    # And the Third's Snikch, who did not fight, cannot have been taken out, even by his id
+    before = json.loads(two_warbands("show", "--json").output)["events"]
+    refused = two_warbands("battle", "record", "--warband", "Reikland Rats", "--took-out", "Gunnar=snikch-2")
+    assert (refused.exit_code, refused.output) == (2, (
+        "Error: Snikch of Third did not fight in this battle: Gunnar cannot have taken him out (an enemy from outside "
+        "the campaign needs a name of its own)\n"))
+    assert json.loads(two_warbands("show", "--json").output)["events"] == before
