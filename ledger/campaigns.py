@@ -723,9 +723,8 @@ def _rerolling_a_pending(records: Sequence[Record], target: int, roll: int) -> s
     answered = next((r.tx for r in records if isinstance(r.event, ev.DecisionAnswered) and r.event.target == target), None)
     if answered is None:
         return f"T{target} is pending: settle it with `campaign answer` or void it, not reroll"
-    copy_of = {r.event.copy_of: r.event.roll for r in records if isinstance(r.event, ev.DiceRolled) and r.event.copy_of is not None}
-    last = roll
-    while last in copy_of:  # a decision answered again after another question copies the copy
-        last = copy_of[last]
-    copy = f": reroll R{last}, the copy it was decided with" if last != roll else ""
+    rolled = [r.event for r in records if isinstance(r.event, ev.DiceRolled)]
+    origin = next((e.copy_of for e in rolled if e.roll == roll and e.copy_of is not None), roll)
+    copies = [e.roll for e in rolled if e.copy_of == origin and e.roll > roll]  # each copies the first roll
+    copy = f": reroll R{copies[-1]}, the copy it was decided with" if copies else ""
     return f"R{roll} was rolled for T{target}, a decision answered in T{answered}{copy}"

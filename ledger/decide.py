@@ -44,7 +44,7 @@ def documents_key(command_type: type[Command], key: str, warriors: Collection[st
     """Whether one of the command's documented keys is `key`; with `warriors` (their ids and their
     names as slugs), a placeholder for a warrior must name one of them: `injury:Hnas` is no key."""
     for pattern in command_type.answer_keys:
-        found = _key_pattern(pattern).fullmatch(key)
+        found = _key_pattern(pattern).fullmatch(key) or _key_pattern(pattern).fullmatch(loose_key(key))
         if found and (warriors is None or all(slug(named) in warriors for named in found.groupdict().values())):
             return True
     return False

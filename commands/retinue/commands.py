@@ -30,6 +30,8 @@ class ScenarioPass(Command, frozen=True, kw_only=True, tag="retinue.scenario-pas
     warband: str
     awards: list[ScenarioAward] = []  # as the scenario states; none is a pass with no awards
 
+    answer_keys = ("scenario-award:N", "scenario-award:N:xp")  # the guided walk's picks: the N-th fighter, his XP
+
 
 class Casualties(Command, frozen=True, kw_only=True, tag="retinue.casualty"):
     warband: str
@@ -43,7 +45,7 @@ class Doom(Command, frozen=True, kw_only=True, tag="retinue.doom"):
     fighters: list[str] = []  # the fighters who roll on the Doom Table
     outcomes: dict[str, str] = {}
 
-    answer_keys = ("doom:FIGHTER",)  # asked after each fighter's die, when no outcome was named
+    answer_keys = ("doom:FIGHTER", "doom-roll:N")  # the outcome, asked after each die; the walk's N-th pick
 
 
 class Bonus(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -54,6 +56,8 @@ class Bonus(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 class PostGamePass(Command, frozen=True, kw_only=True, tag="retinue.post-game-pass"):
     warband: str
     bonus: list[Bonus] = []
+
+    answer_keys = ("bonus:N",)  # the guided walk's N-th pick
 
 
 class Buy(Command, frozen=True, kw_only=True, tag="retinue.buy"):

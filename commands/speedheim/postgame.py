@@ -61,6 +61,8 @@ class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
     tokens: int = 0  # Treasure tokens carried at the end of the game (the winner's +1 is added)
     double: int = 0  # of them, double-value tokens (2 dice each)
 
+    answer_keys = ("tokens", "double")  # the guided walk's questions (double: once there are tokens)
+
 
 class Promotions(Command, frozen=True, kw_only=True, tag="speedheim.promotions"):
     warband: str

@@ -160,6 +160,11 @@ def test_an_answer_that_leads_to_another_question_is_kept_with_the_dice_for_the_
            "multiple 6x2: Shrine" in second.output.splitlines()
     assert peeked("pending").output == "No decision is pending.\n"
     assert peeked("replay", "--check").output.endswith("all match.\n")
+    # A roll of either decision answered since is rerolled by the copy the command was decided with
+    for roll, decision, answered in (("R0", "T8", "T9"), ("R1", "T10", "T11")):
+        refused = peeked("reroll", roll, "--reason", "cocked")
+        assert refused.output == (f"Error: {roll} was rolled for {decision}, a decision answered in {answered}: "
+                                  "reroll R2, the copy it was decided with\n")
 
 
 def test_a_roll_of_an_answered_decision_is_rerolled_by_its_copy(peeked):
