@@ -124,6 +124,7 @@ class EliteTraumaRow(_Row, kw_only=True):
     gains_keyword: str | None = None  # e.g. Hardened: NEGATE FEAR
     missed_games: int = 0  # e.g. Minor Wound: misses the next game
     records_enemy: bool = False  # Dark Memory, Prominent Scar: note the enemy warband
+    recovers: tuple[str, ...] = ()  # models for whom the row is a Full Recovery (Lost an Eye: a Sniper Priest)
 
 
 class TraumaTable(_Row, kw_only=True):

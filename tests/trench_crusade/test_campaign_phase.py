@@ -24,6 +24,8 @@ from ledger.campaigns import Ledger
 from ledger.errors import BadInput, LedgerError, NeedsDice
 from ledger.store import Store
 
+from .conftest import Table
+
 
 def d6(roll: int, purpose: str, face: int) -> ev.DiceRolled:
     return ev.DiceRolled(roll=roll, expression="D6", purpose=purpose, faces=[face], value=face, source="table")
@@ -503,3 +505,19 @@ def test_no_seventh_elite_recruit(table):
     assert table.refusal(Recruit(warband="Pilgrims", name="Kurt", model="Sniper Priest", elite=True)) == (
         "Pilgrims already has 6 ELITE models, the most a warband may have"
     )
+
+
+@pytest.mark.parametrize(("version", "row", "result"), [
+    (None, "d66-41-63-full-recovery", "Full Recovery"),
+    ("1.2.0", "d66-15-lost-an-eye", "Lost an Eye"),  # 1.2.0 took the eye of a Sniper Priest too
+])
+def test_a_sniper_priest_makes_a_full_recovery_from_lost_an_eye(version, row, result):
+    """Rules §5, D66 15: "Lost an Eye … Sniper Priest: Full Recovery"."""
+    table = Table({}, version=version)
+    table.pilgrims(elites=["Snipe"])
+    table.legion()
+    table.battle(ooa=["Snipe"])
+    events = table.do(Trauma(warband="Pilgrims"), (1, 5))
+    resolved = next(e for e in events if isinstance(e, tc.TraumaResolved))
+    assert (resolved.rolls, resolved.row, resolved.result) == ([15], row, result)
+    assert (table.state.fighter("Snipe").injuries == []) is (result == "Full Recovery")

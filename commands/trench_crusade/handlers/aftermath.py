@@ -9,7 +9,7 @@ from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
 
-from commands.kit import resolve
+from commands.kit import resolve, since
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
@@ -48,7 +48,9 @@ def trauma(cmd: Trauma, ctx: Context) -> None:
 
 
 def elite_trauma(ctx: Context, band: Warband, battle: CampaignBattle, fighter: Fighter, tables: TrenchCrusadeTables) -> None:
-    outcome = resolve(ctx, lambda rolled: rules.elite_trauma(rules_fighter(ctx.state, fighter, tables), rolled, tables))
+    spared = since(ctx, "1.3.0")
+    outcome = resolve(ctx, lambda rolled: rules.elite_trauma(rules_fighter(ctx.state, fighter, tables), rolled, tables,
+                                                             spared=spared))
     row = outcome.row
     ctx.emit(
         events.TraumaResolved(

@@ -41,15 +41,19 @@ def trauma_roll_purpose(name: str, index: int) -> str:
     return f"Trauma roll for {name}{again}"
 
 
-def elite_trauma(fighter: Fighter, rolled: Rolled, tables: TrenchCrusadeTables) -> TraumaOutcome:
+def elite_trauma(fighter: Fighter, rolled: Rolled, tables: TrenchCrusadeTables, *, spared: bool = False) -> TraumaOutcome:
     """An ELITE taken Out of Action rolls D66 on the Trauma Table (re-rolling repeats): each D66 is
-    asked for through `rolled` (the kit's protocol), so a repeat asks for one more."""
+    asked for through `rolled` (the kit's protocol), so a repeat asks for one more. With `spared`
+    (version 1.3.0), a row that names the model among those it `recovers` is a Full Recovery ("Lost
+    an Eye … Sniper Priest: Full Recovery")."""
     rerolled: list[str] = []
     rolls: list[int] = []
     while True:
         roll = d66(rolled.next(len(rolls), "D66", trauma_roll_purpose(fighter.name, len(rolls))))
         rolls.append(roll)
         row = _d66_row(roll, tables)
+        if spared and fighter.model.casefold() in {model.casefold() for model in row.recovers}:
+            row = next(r for r in tables.trauma.elite if r.kind == "recovery")  # the Full Recovery row
         repeated = row.kind == "injury" and row.id in fighter.injuries
         if repeated and row.repeat == "re-roll":
             rerolled.append(row.id)
