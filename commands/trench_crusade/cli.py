@@ -271,7 +271,10 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             return
         click.echo(f"{shown['warband']} ({shown['faction']})  ducats {shown['ducats']}  Glory {shown['glory']}")
         click.echo(f"Promotion streak: {plural(shown['promotion_streak'], 'die')} in a row without a Promotion")
-        for section, title in (("elite", f"ELITE models ({len(shown['elite'])} of 6)"), ("troops", "Troops")):
+        counted = shown["elite_counted"]
+        beyond = len(shown["elite"]) - counted
+        cap = f"{counted} of 6" + (f", and {beyond} with Bad Company, not counted" if beyond else "")
+        for section, title in (("elite", f"ELITE models ({cap})"), ("troops", "Troops")):
             click.echo(f"{title}:")
             for model in shown[section]:
                 extras = [f"XP {model['xp']}"] if section == "elite" else []

@@ -50,6 +50,8 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         "promotion_streak": facts.promotion_streak,
         "head_wound_promotion": head_wound_promotion(state),
         "elite": [row(f) for f in fighters if rules.ELITE in f.keywords],
+        # the 6-ELITE cap's count: Bad Company models are not counted (§6.5)
+        "elite_counted": sum(1 for f in fighters if rules.ELITE in f.keywords and rules.BAD_COMPANY not in f.skills),
         "troops": [row(f) for f in fighters if rules.ELITE not in f.keywords],
         "locations_found": list(facts.locations_found),
         "battle": battle,

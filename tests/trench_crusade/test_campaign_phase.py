@@ -19,6 +19,7 @@ from commands.trench_crusade.commands import (
     Recruit,
     Trauma,
 )
+from commands.trench_crusade.views import status_of
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.errors import BadInput, LedgerError, NeedsDice
@@ -521,3 +522,13 @@ def test_a_sniper_priest_makes_a_full_recovery_from_lost_an_eye(version, row, re
     resolved = next(e for e in events if isinstance(e, tc.TraumaResolved))
     assert (resolved.rolls, resolved.row, resolved.result) == ([15], row, result)
     assert (table.state.fighter("Snipe").injuries == []) is (result == "Full Recovery")
+
+
+def test_the_status_counts_toward_the_cap_of_6_elite_only_those_without_bad_company():
+    """§6.5: a Bad Company model "is not counted" at the 6-ELITE check: 7 ELITE may stand."""
+    table = Table({})
+    table.pilgrims(elites=["E1", "E2"])
+    state = table.state
+    state.fighters[state.fighter("E1").id].skills.append("Bad Company")  # as an Advancement Roll teaches it
+    shown = status_of(state, "Pilgrims")
+    assert (len(shown["elite"]), shown["elite_counted"]) == (3, 2)

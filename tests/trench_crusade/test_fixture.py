@@ -71,6 +71,7 @@ EXPECTED = {
     "Pilgrims of Saint Gaius": {
         "warband": "Pilgrims of Saint Gaius", "faction": "trench-pilgrims", "ducats": 930, "glory": 1, "promotion_streak": 0, "head_wound_promotion": False,
         "elite": [elite("Gaius", "War Prophet", 6, keywords=("ELITE", "LEADER")), elite("Anna", "Trench Pilgrim", 1)],
+        "elite_counted": 2,
         "troops": [troop("Bert", "Trench Pilgrim"), troop("Carl", "Ecclesiastic Prisoners")],
         "locations_found": ["common/9-survivor", "common/14-map-document-bag", "rare/17-book-of-golems"],
         "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration", "quartermaster", "roster"],
@@ -78,6 +79,7 @@ EXPECTED = {
     "Legion of Gehenna": {
         "warband": "Legion of Gehenna", "faction": "heretic-legions", "ducats": 920, "glory": 3, "promotion_streak": 0, "head_wound_promotion": False,
         "elite": [elite("Baal", "Heretic Priest", 3, keywords=("ELITE", "LEADER"), scars=1), elite("Cain", "Heretic Trooper", 5)],
+        "elite_counted": 2,
         "troops": [troop("Wret", "Wretched")],
         "locations_found": ["common/8-ruined-house", "common/18-fallen-knight", "common/10-fallen-soldier"],
         "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration", "quartermaster", "roster"],
