@@ -19,7 +19,7 @@ from ledger import dice as d
 from ledger import events as ev
 from ledger.errors import BadInput, NeedsAnswer, NeedsDice, RuleViolation
 from ledger.state import CampaignState, RulesetEvolve, evolve
-from ledger.text import slug
+from ledger.text import as_spelled, slug
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", forbid_unknown_fields=True):
@@ -43,8 +43,9 @@ WARRIOR_PLACEHOLDERS = frozenset({"FIGHTER", "HERO", "GROUP", "SWORD", "UNIT", "
 def documents_key(command_type: type[Command], key: str, warriors: Collection[str] | None = None) -> bool:
     """Whether one of the command's documented keys is `key`; with `warriors` (their ids and their
     names as slugs), a placeholder for a warrior must name one of them: `injury:Hnas` is no key."""
+    loose = loose_key(key)
     for pattern in command_type.answer_keys:
-        found = _key_pattern(pattern).fullmatch(key) or _key_pattern(pattern).fullmatch(loose_key(key))
+        found = _key_pattern(pattern).fullmatch(key) or _key_pattern(pattern).fullmatch(loose)
         if found and (warriors is None or all(slug(named) in warriors for named in found.groupdict().values())):
             return True
     return False
@@ -223,10 +224,11 @@ class TableDice(msgspec.Struct):
 def _card_named(typed: str, candidates: Sequence[str]) -> str | None:
     """The card `typed` names another way: in another case ("as" for AS), or a number without its
     leading zeros ("6" for 06)."""
-    folded = typed.casefold()
-    number = typed.lstrip("0") if typed.isascii() and typed.isdigit() else None
-    return next((card for card in candidates if card.casefold() == folded
-                 or (number is not None and card.isascii() and card.isdigit() and card.lstrip("0") == number)), None)
+    spelled = as_spelled(typed, candidates)
+    if spelled is not None or not (typed.isascii() and typed.isdigit()):
+        return spelled
+    return next((card for card in candidates if card.isascii() and card.isdigit() and card.lstrip("0") == typed.lstrip("0")),
+                None)
 
 
 class LedgerDice(msgspec.Struct):
@@ -361,7 +363,7 @@ class Context:
             raise NeedsAnswer(key, prompt, list(options))
         if answer not in options:
             # A choice typed in another case is that choice ("mel" for Mel), recorded as the rules spell it.
-            spelled = next((option for option in options if option.casefold() == answer.casefold()), None)
+            spelled = as_spelled(answer, options)
             if spelled is None:
                 raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
             answer = spelled

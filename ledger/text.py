@@ -4,15 +4,18 @@ Every argument of the command line is checked here before a command sees it: it 
 UTF-8 (Python hands an undecodable byte over as a lone surrogate), hold no control character
 (a newline in a name would forge lines in `log`), no hidden bidirectional formatting character
 (U+202E would disguise a name) and no other invisible one (a zero-width space would too), and is
-normalised to Unicode NFC, so that two spellings of one name are the same name. Names take at most NAME_LIMIT characters and free texts (notes, reasons) at most
-TEXT_LIMIT. When text is shown, anything that slipped in (from an older store or an imported trail)
-is escaped, and right-to-left text is isolated so that it cannot reorder the rest of the line.
+normalised to Unicode NFC, so that two spellings of one name are the same name. Names take at most
+NAME_LIMIT characters and free texts (notes, reasons) at most TEXT_LIMIT. When text is shown,
+anything that slipped in (from an older store or an imported trail) is escaped, and right-to-left
+text is isolated so that it cannot reorder the rest of the line.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from collections.abc import Iterable
 
 from ledger.errors import BadInput
 
@@ -54,9 +57,14 @@ def _invisible_at(text: str, index: int) -> bool:
     return not (_VARIATION_SELECTORS[0] <= code <= _VARIATION_SELECTORS[1] and after_a_symbol)
 
 
+def _invisible_written_out(text: str, keep: frozenset[str] = frozenset()) -> str:
+    """The invisible characters of `text` (but those in `keep`) written out as \\uXXXX."""
+    return "".join(f"\\u{ord(char):04x}" if _invisible_at(text, i) and char not in keep else char
+                   for i, char in enumerate(text))
+
+
 def _label(text: str) -> str:
-    shortened = escaped(text if len(text) <= 40 else text[:40] + "…")
-    return "".join(f"\\u{ord(char):04x}" if _invisible_at(shortened, i) else char for i, char in enumerate(shortened))
+    return _invisible_written_out(escaped(text if len(text) <= 40 else text[:40] + "…"))
 
 
 def checked_argument(text: str) -> str:
@@ -133,8 +141,7 @@ def visible(text: str) -> str:
     models keep what was shown when they were written."""
     if text.isascii() and VOID_MARK.casefold() not in text.casefold():
         return text
-    written = "".join(f"\\u{ord(char):04x}" if _invisible_at(text, i) and char not in _ISOLATES else char
-                      for i, char in enumerate(text))  # the isolates `shown` put around right-to-left text stay
+    written = _invisible_written_out(text, keep=_ISOLATES)  # the isolates `shown` put around right-to-left text stay
     return re.sub(re.escape(VOID_MARK), lambda found: "\\" + found.group(0), written, flags=re.IGNORECASE)
 
 
@@ -148,3 +155,9 @@ def slug(name: str) -> str:
     """A name as an id: lower case, each run of other characters one '-' ("Arrer Boyz" is arrer-boyz)."""
     text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     return text or "x"
+
+
+def as_spelled(name: str, known: Iterable[str]) -> str | None:
+    """The rules' own spelling of `name`, whatever its case; None when the rules have no such name."""
+    folded = name.casefold()
+    return next((spelling for spelling in known if spelling.casefold() == folded), None)

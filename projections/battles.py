@@ -26,28 +26,30 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     fighters = [f for b in band_ids for f in state.fighters_of(b) if f.id not in missing_games]
     theirs = [f for b in band_ids for f in state.fighters_of(b, active_only=False)]
 
-    def named(name: str) -> str:
+    def fighter_id(name: str) -> str:
         """A fighter of the warbands that fought first: a name another warband shares is theirs."""
         return (state.fighter_among(name, theirs) or state.fighter(name)).id
 
-    missing = {named(name) for name in absent}
-    ooa = {named(name) for name in out_of_action}
+    def called(fighter: Fighter, enemy: str) -> bool:
+        return enemy.lower() in (fighter.id, fighter.name.lower())
+
+    missing = {fighter_id(name) for name in absent}
+    ooa = {fighter_id(name) for name in out_of_action}
     took: dict[str, list[str]] = {}
     for fighter_name, enemy in took_out:
-        took.setdefault(named(fighter_name), []).append(enemy)
+        took.setdefault(fighter_id(fighter_name), []).append(enemy)
     deeds_of: dict[str, list[str]] = {}
     for fighter_name, deed in glorious:
-        deeds_of.setdefault(named(fighter_name), []).append(deed)
+        deeds_of.setdefault(fighter_id(fighter_name), []).append(deed)
     fought = {f.id for f in fighters if f.id not in missing}
-    kept_in = {named(name) for name in not_out}
+    kept_in = {fighter_id(name) for name in not_out}
     for taker, enemies in took.items():
         for index, enemy in enumerate(enemies):
             taken_by = state.fighters[taker]
-            foes = [f for f in theirs if f.warband != taken_by.warband and enemy.lower() in (f.id, f.name.lower())]
+            foes = [f for f in theirs if f.warband != taken_by.warband and called(f, enemy)]
             if foes and not any(f.id in fought for f in foes):
                 raise BadInput(f"{foes[0].name} did not fight in this battle: {taken_by.name} cannot have taken him out")
-            elsewhere = [f for f in state.fighters.values() if f.warband not in band_ids and enemy.lower() in (f.id, f.name.lower())]
-            if not foes and elsewhere:
+            if not foes and (elsewhere := [f for f in state.fighters.values() if f.warband not in band_ids and called(f, enemy)]):
                 raise BadInput(f"{elsewhere[0].name} of {state.warbands[elsewhere[0].warband].name} did not fight in this "
                                f"battle: {taken_by.name} cannot have taken him out (an enemy from outside the campaign "
                                "needs a name of its own)")

@@ -5,7 +5,7 @@
 - `options`: options as a typed Struct (`Options`, `check_options`, `option_defaults`, `options_of`)
 - `state`: the ruleset's own facts, typed, and their fold (`RulesetFacts`, `Facts`, `Folds`)
 - `dice`: rules that need more dice (`MoreDice`, `Rolled`, `resolve`), `check_faces`, `d66`
-- `names`: a typed name as the rules spell it (`as_spelled`)
+- `as_spelled`: a typed name as the rules spell it (`ledger.text`'s: answers and choices are read with it too)
 - `versions`: gating a rule fix on the version in force (`since`)
 - `refusals`: the one wrapper turning a ruleset's own refusals into RuleViolations (`refusing`)
 - `cli`: what a ruleset's `register_commands(group, shell)` hook is handed (`Shell`, `Session`)
@@ -15,13 +15,13 @@ who was taken out of action and what each did are in the core state (`projection
 """
 
 from commands.kit.dice import MoreDice, Rolled, check_faces, d66, resolve
-from commands.kit.names import as_spelled
 from commands.kit.options import Options, check_options, option_defaults, options_of
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from commands.kit.refusals import refusing
 from commands.kit.state import Facts, Folds, RulesetFacts
 from commands.kit.tables import TableError, Tables, derived_from_tables
 from commands.kit.versions import since
+from ledger.text import as_spelled
 
 __all__ = [
     "Facts", "Folds", "as_spelled", "MoreDice", "Options", "Phase", "PhaseMessages", "PhaseStep", "Rolled", "RulesetFacts",

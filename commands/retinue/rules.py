@@ -30,7 +30,7 @@ from typing import Literal
 
 import msgspec
 
-from commands.kit.names import as_spelled
+from ledger.text import as_spelled
 
 from .tables import ATTRIBUTE_MAX, ATTRIBUTE_MIN, ATTRIBUTES, KNOWN_OUTCOMES, OutcomeKind, RetinueData
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from commands.kit.names import as_spelled
+from ledger.text import as_spelled
 from commands.kit.versions import plays
 from commands.shared import RecordBattle, RecruitFighter, battle_record, enemy_id, recruit_fighter, slug
 from ledger import events as ev

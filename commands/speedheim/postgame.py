@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from commands.kit.names import as_spelled
+from ledger.text import as_spelled
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context

@@ -32,6 +32,7 @@ from ledger.cli.app import (
 from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key, loose_key, warriors_named, written_as
 from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
+from ledger.text import as_spelled
 
 GO_ON, STOP = "go on", "stop here"
 
@@ -129,7 +130,7 @@ class StepAsk:
         typed = key if key is None or key in self.answers else written_as(key, self.answers)
         if typed is not None:
             given = self.answers[typed]
-            spelled = next((option for option in options if option.casefold() == given.casefold()), None)
+            spelled = as_spelled(given, options)
             if spelled is None:
                 raise BadInput(f"{prompt}: '{given}' is not one of: {', '.join(options)}")
             return spelled
