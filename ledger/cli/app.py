@@ -244,12 +244,14 @@ pass_session = click.make_pass_decorator(Session)
 def dice_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """`--dice 3,5` (table faces, asked for on a terminal when more are needed) or `--ledger`."""
 
-    @click.option("--dice", "dice_text", default=None, help="Table dice faces in the order rolled, e.g. 3,5,6.")
+    @click.option("--dice", "dice_texts", multiple=True,
+                  help="Table dice faces in the order rolled, e.g. 3,5,6 (repeat it: each one's faces follow the last's).")
     @click.option("--card", "cards", multiple=True, help="A card drawn from a physical deck (repeat in order).")
     @click.option("--ledger", "use_ledger", is_flag=True, help="Let the ledger roll verifiable digital dice.")
     @wraps(func)
-    def wrapper(*args: Any, dice_text: str | None, cards: Sequence[str], use_ledger: bool, **kwargs: Any) -> Any:
-        kwargs["dice"] = DiceChoice(dice_text, list(cards), use_ledger)
+    def wrapper(*args: Any, dice_texts: Sequence[str], cards: Sequence[str], use_ledger: bool, **kwargs: Any) -> Any:
+        # A second --dice adds its faces: it was taken alone, the first dropped without a word.
+        kwargs["dice"] = DiceChoice(",".join(t for t in dice_texts if t.strip()) if dice_texts else None, list(cards), use_ledger)
         return func(*args, **kwargs)
 
     return wrapper
@@ -266,6 +268,10 @@ class DiceChoice(msgspec.Struct):
             if self.text or self.cards:
                 raise BadInput("give either --dice/--card or --ledger, not both")
             return None
+        if self.cards and state.options.get("decks", "ledger") != "physical":
+            # Refused before deciding: a decision that stops for a question would drop them unread.
+            raise BadInput(f"--card {', '.join(self.cards)}: this campaign draws no card by hand "
+                           "(a deck the ledger deals takes none; --option decks=physical enters them)")
         if self.text is None and not self.cards and state.options.get("dice", "table") == "ledger":
             return None
         interactive = is_interactive()

@@ -55,6 +55,13 @@ def test_bad_dice_are_refused_and_nothing_is_written(two_warbands, args, message
     assert events(two_warbands) == before
 
 
+def test_dice_given_in_several_options_are_read_in_order(two_warbands):
+    # A second --dice was taken alone, the first dropped: "needs 2D6 (1 more die)" of faces given twice
+    result = two_warbands("roll", "3D6", "--for", "x", "--dice", "3", "--dice", "", "--dice", "5,6")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "  R0 x: 3D6 rolled [3, 5, 6] = 14 (table)"
+
+
 def test_ledger_dice_follow_the_committed_seed(two_warbands):
     result = two_warbands("roll", "D66", "--for", "exploration", "--ledger")
     seed = bytes(range(32))  # the fixed seed of the test fixture

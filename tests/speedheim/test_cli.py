@@ -208,9 +208,25 @@ def test_a_card_given_for_a_deck_the_ledger_deals_is_refused_saying_why(campaign
     dealt(campaign, "Mel=5,Rgd=5,Def=5,Agi=5,Mrl=5,Atk=1,Wnd=1")
     before = events(campaign)
     result = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "05")
-    assert (result.exit_code, result.output.splitlines()[-1]) == (
-        2, "Error: 1 card given but only 0 drawn from a physical deck: check --card (a deck the ledger deals takes none)")
+    assert (result.exit_code, result.output.splitlines()[-1]) == (2, REFUSED_CARD_05)
     assert events(campaign) == before
+
+
+REFUSED_CARD_05 = ("Error: --card 05: this campaign draws no card by hand (a deck the ledger deals takes none; "
+                   "--option decks=physical enters them)")
+
+
+def test_a_card_given_for_a_deck_the_ledger_deals_is_refused_though_the_card_dealt_asks_a_question(tmp_path, monkeypatch):
+    # With this campaign id and the runner's fixed seed, the ledger deals Gunnar a Mel/Rgd card first, which
+    # asks which stat to try: the decision was stored pending and the --card dropped without a word
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000001"),
+                                                          UUID=uuid.UUID))
+    campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
+    before = events(campaign)
+    result = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "05")
+    assert (result.exit_code, result.output.splitlines()[-1]) == (2, REFUSED_CARD_05)
+    assert events(campaign) == before
+    assert "Gunnar drew Mel/Rgd" in campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab").output
 
 
 def test_a_decision_pending_on_a_card_holds_the_shared_deck_until_it_is_answered(tmp_path, monkeypatch):
