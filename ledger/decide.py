@@ -384,9 +384,10 @@ class Context:
             isinstance(e, ev.DiceRolled) and e.source == "ledger" and e.copy_of is None for e in self.events
         )
 
-    def draw(self, deck_id: str, purpose: str) -> str:
+    def draw(self, deck_id: str, purpose: str, held: Sequence[str] = ()) -> str:
         """Draw the next card. A digital deck is shuffled with ledger dice whenever it runs out;
-        a physical deck's card is typed in, and it counts as reshuffled once every card is out."""
+        a physical deck's card is typed in, and it counts as reshuffled once every card is out.
+        `held`: cards drawn and still in hand (an Advantage pair's first), kept out of a reshuffle."""
         if deck_id not in self._decks:
             raise BadInput(f"there is no deck '{deck_id}' in this ruleset")
         deck = self.state.decks.get(deck_id)
@@ -398,15 +399,26 @@ class Context:
             if not remaining:
                 self.emit(ev.DeckShuffled(deck=deck_id, cards=[], roll=None, source="table"))
                 remaining = list(self._decks[deck_id])
+                for card in self._set_aside(deck_id, purpose, held, "table"):
+                    remaining.remove(card)
             card = self._dice.card(deck_id, purpose, sorted(set(remaining), key=remaining.index))
             self.emit(ev.CardDrawn(deck=deck_id, card=card, purpose=purpose, source="table"))
             return card
         if deck is None or not deck.draw_pile:
             self._shuffle(deck_id, list(self._decks[deck_id]) if deck is None else list(deck.discards))
+            self._set_aside(deck_id, purpose, held, "ledger")
             deck = self.state.decks[deck_id]
         card = deck.draw_pile[0]
         self.emit(ev.CardDrawn(deck=deck_id, card=card, purpose=purpose, source="ledger"))
         return card
+
+    def _set_aside(self, deck_id: str, purpose: str, held: Sequence[str], source: str) -> Sequence[str]:
+        """Cards in hand when the deck ran out are not in the new one: each is taken out of it as
+        drawn (onto the discards, where it goes once read), so the next draw cannot deal it again."""
+        for card in held:
+            self.emit(ev.CardDrawn(deck=deck_id, card=card, source=source,
+                                   purpose=f"{purpose}: {card} is in hand, so it is taken out of the new deck"))
+        return held
 
     def _shuffle(self, deck_id: str, cards: list[str]) -> None:
         if self._shuffle_dice is None:

@@ -64,8 +64,8 @@ HANDLERS = {
 RULESET = register(
     Ruleset(
         id=ID,
-        version="4",
-        versions=("1", "2", "3", "4"),
+        version="5",
+        versions=("1", "2", "3", "4", "5"),
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

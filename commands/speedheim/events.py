@@ -9,6 +9,8 @@ An event here records what has no shared name:
 - `speedheim.incapacitation`: a unit Incapacitated an opponent, with whom and whether a Leader, a
   Hero or a henchman — recorded the moment it happens, during the battle, while the shared
   `battle.recorded` (with its deeds) comes only at the end;
+- `speedheim.game-carried`: a battle was recorded while other warbands' game went on, so that game's
+  Incapacitations so far count toward the next battle (battles are numbered as they are recorded);
 - `speedheim.card-read`: what one card (or d20 row) meant for the unit that drew it: the card, the
   deck position it came from, the half read, the outcome (improved, check failed, redraw and why,
   Skill pending, promote at the end of the battle, nothing) — `card.drawn` names the card only,
@@ -49,6 +51,22 @@ class Incapacitation(ev.Event, frozen=True, kw_only=True, tag="speedheim.incapac
             return f"{victim} was Incapacitated in battle {self.battle} (no unit credited)"
         why = "" if self.draws else " (promotes at the end of the battle: draws no more cards)"
         return f"{fighter_name(state, self.fighter)} Incapacitated {victim} in battle {self.battle}{why}"
+
+
+@ev.event_type
+class GameCarried(ev.Event, frozen=True, kw_only=True, tag="speedheim.game-carried"):
+    """Another game was recorded first while these warbands' game went on: its Incapacitations so far
+    (numbered `battle`, the next battle when they happened) count toward the battle after it."""
+
+    warbands: list[str]
+    battle: int  # the battle recorded first
+    incapacitations: int
+
+    def describe(self, state: CampaignState) -> str:
+        names = " and ".join(warband_name(state, w) for w in self.warbands)
+        so_far = ("the Incapacitation of their game so far counts" if self.incapacitations == 1
+                  else f"the {self.incapacitations} Incapacitations of their game so far count")
+        return f"{names} are still playing: {so_far} toward battle {self.battle + 1}, since battle {self.battle} was recorded first"
 
 
 @ev.event_type
@@ -133,6 +151,18 @@ STARTING_HERO_SLOTS = 3
 @FOLDS.on(Incapacitation)
 def _incapacitation(facts: SpeedheimFacts, event: Incapacitation, state: CampaignState) -> None:
     facts.incapacitations.setdefault(str(event.battle), []).append(event)
+
+
+@FOLDS.on(GameCarried)
+def _game_carried(facts: SpeedheimFacts, event: GameCarried, state: CampaignState) -> None:
+    left, carried = [], []
+    for entry in facts.incapacitations.get(str(event.battle), []):
+        (carried if entry.warband in event.warbands else left).append(entry)
+    facts.incapacitations[str(event.battle)] = left
+    facts.incapacitations[str(event.battle + 1)] = carried + facts.incapacitations.get(str(event.battle + 1), [])
+    for fighter, battle in list(facts.promote_in.items()):
+        if battle == event.battle and state.fighters[fighter].warband in event.warbands:
+            facts.promote_in[fighter] = battle + 1
 
 
 @FOLDS.on(CardRead)

@@ -17,7 +17,7 @@ Decisions (the rules module's docstring lists the rule readings):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -262,8 +262,10 @@ def heroes_of(state: CampaignState, band: Warband) -> list[Fighter]:
 def _drawer(ctx: Context, band: Warband, battle: int, purpose: str, henchman: bool) -> r.Draw:
     """The next card of the campaign's deck, or a row of the d20 table (improvement=d20-table)."""
     options, tables = options_for(ctx.state), tables_for(ctx.state)
+    # Version 4 shuffled a card in hand back in: an Advantage pair could be one card twice.
+    keeps_held = plays(ctx.state, "5")
 
-    def draw() -> r.Drawn:
+    def draw(held: Sequence[str] = ()) -> r.Drawn:
         if options.improvement == "d20-table":
             roll = ctx.roll("D20", purpose)
             if henchman:
@@ -272,7 +274,7 @@ def _drawer(ctx: Context, band: Warband, battle: int, purpose: str, henchman: bo
             row = r.d20_row(tables.hero_d20.rows, roll.value)
             return r.Drawn(row.id, row.hero, roll=roll.number)
         deck = deck_id(options, band.id, battle)
-        card = tables.card(ctx.draw(deck, purpose))
+        card = tables.card(ctx.draw(deck, purpose, held if keeps_held else ()))
         return r.Drawn(card.id, card.hero, card.henchman, deck=deck, position=ctx.state.decks[deck].drawn)
 
     return draw
@@ -344,6 +346,8 @@ def spelled_as_the_rules(ctx: Context, stats: Mapping[str, int], *, negative: bo
 
 
 def recruit(cmd: Recruit, ctx: Context) -> None:
+    from .postgame import BUY, PHASE  # the phase reads this module's views
+
     band = ctx.state.warband(cmd.warband)
     if cmd.role not in ROLES:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
@@ -352,6 +356,10 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         keywords = [as_spelled(keyword, KNOWN_KEYWORDS) or keyword for keyword in keywords]
     if "Large" in keywords and ctx.state.latest_battle(band.id) is None:
         raise RuleViolation(f"{band.name} cannot buy a Large unit at warband creation: only after its first game")
+    if plays(ctx.state, "5") and PHASE.next_step(ctx.state, band) is not None:
+        # Rules §7 hires units at step 7, Spend Gold: version 4 took a recruit at any step, and a hero
+        # hired before step 5 made a free Improvement Attempt for a game it never played.
+        PHASE.open_window(ctx.state, band, BUY)
     if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
         raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
     unknown = [t for t in cmd.skill_types if t not in tables_for(ctx.state).skills.skills]
@@ -430,6 +438,26 @@ def incapacitate(cmd: Incapacitate, ctx: Context) -> None:
     incapacitation(ctx, battle, participants, Incap(fighter=attacker.id, victim=cmd.victim, kind=cmd.kind))
 
 
+def carry_other_games(ctx: Context, battle: int, participants: list[str],
+                      earlier: list[se.Incapacitation]) -> list[se.Incapacitation]:
+    """From version 5 a league plays games side by side: the Incapacitations recorded while this
+    battle went on by warbands none of whose units met the participants' are another game's, which
+    goes on and counts toward the next battle. Version 4 refused the battle (and the other game's
+    too), so neither could be recorded. Returns the Incapacitations left to this battle."""
+    def warbands_of(entry: se.Incapacitation) -> set[str]:
+        victim = ctx.state.fighters.get(entry.victim)
+        return {entry.warband} | ({victim.warband} if victim else set())
+
+    mine: list[se.Incapacitation] = []
+    others: list[se.Incapacitation] = []
+    for entry in earlier:
+        (mine if warbands_of(entry) & set(participants) else others).append(entry)
+    if others:
+        warbands = sorted(set().union(*map(warbands_of, others)), key=list(ctx.state.warbands).index)
+        ctx.emit(se.GameCarried(warbands=warbands, battle=battle, incapacitations=len(others)))
+    return mine
+
+
 def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
     from .postgame import PHASE
 
@@ -439,6 +467,8 @@ def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
     battle = state.battles_fought + 1
     absent = {state.fighter(ref).id for ref in cmd.absent}
     earlier = se.incapacitations(state, battle)
+    if plays(state, "5"):
+        earlier = carry_other_games(ctx, battle, participants, earlier)
     strays = sorted({e.warband for e in earlier} - set(participants))
     if strays:
         raise RuleViolation(f"{', '.join(state.warbands[w].name for w in strays)} recorded Incapacitations in this "

@@ -86,7 +86,12 @@ class Reading:
     target: int | None = None  # the check's target (roll equal to or under)
 
 
-Draw = Callable[[], Drawn]
+class Draw(Protocol):
+    """The next card (or d20 row); `held`: cards in hand, which a reshuffle leaves out of the new deck."""
+
+    def __call__(self, held: Sequence[str] = ()) -> Drawn: ...
+
+
 Roll = Callable[[str, int], list[int]]  # (purpose, number of d20) -> faces
 Choose = Callable[[str, str, Sequence[str]], str]  # (answer key, prompt, options) -> option
 
@@ -229,7 +234,7 @@ def improve_hero(unit: Unit, draw: Draw, halves: Sequence[HeroHalf], caps: Caps,
             return readings
         drawn = draw()
         if advantage and options.advantage == "draw-two-choose-one":
-            other = draw()
+            other = draw((drawn.ref,))  # the first is in hand: not in a deck reshuffled for the second
             keep = choose(f"{key}.{len(readings) + 1}.keep", f"{unit.name} has Advantage: keep card "
                           f"{drawn.ref} ({drawn.hero}) or {other.ref} ({other.hero})", [drawn.ref, other.ref])
             kept, dropped = (drawn, other) if keep == drawn.ref else (other, drawn)

@@ -4,13 +4,14 @@ d20 table (seed 000; a physical deck, so each card is given as players draw it).
 from __future__ import annotations
 
 from commands.speedheim import events as se
+from commands.speedheim import postgame as pg
 from commands.speedheim import handlers as h
 from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
 from ledger.errors import LedgerError
 from ledger.testing import LedgerHarness
 
-from .conftest import of
+from .conftest import Table, of
 
 
 def test_a_hero_draws_and_improves_at_once(table):
@@ -122,6 +123,48 @@ def test_the_physical_deck_runs_out_mid_battle_and_is_reshuffled(table):
     more = table.do(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Ogre 21", kind="henchman"), [20], ["15"])
     assert of(more, ev.DeckShuffled) == [ev.DeckShuffled(deck="improvement", cards=[], source="table")]
     assert (of(more, se.CardRead)[0].card, of(more, se.CardRead)[0].position) == ("15", 1)
+
+
+TWO_CARDS = {"source": "house", "cards": [{"id": "A", "hero": "Atk"}, {"id": "B", "hero": "Wnd", "henchman": "promote"}]}
+
+
+def before_the_scars(campaign, cards=()):
+    """Gunnar's draw takes the first of two cards, then the Skaven's post-game comes to Scars, where
+    Rikk's Scar 20 ("Improvement Attempt with Advantage") draws two: the last card, then one from the
+    discards shuffled into a new deck."""
+    campaign.incap("Gunnar", "Rikk", cards=cards)
+    campaign.battle()
+    campaign.do(pg.Income(warband="Skaven"))
+    campaign.do(pg.Promotions(warband="Skaven"))
+    return campaign
+
+
+SCARS_WITH_ADVANTAGE = pg.Scars(warband="Skaven", answers={"rikk.advantage.1.keep": "A"})
+
+
+def test_an_advantage_pair_never_holds_one_card_twice_when_the_physical_deck_runs_out(house_rules):
+    """"Once a card is drawn and resolved, discard it ... gather up the discarded cards and shuffle them":
+    the first card of the pair is in hand, not discarded, so it is not in the new deck."""
+    campaign = before_the_scars(house_rules({"tables": {"deck": TWO_CARDS}}), ["A"])
+    assert campaign.refusal(SCARS_WITH_ADVANTAGE, [20], ["B", "B"]) == (
+        "Rikk: Improvement (advantage): 'B' is not a card left in improvement")
+    on_version_4 = Table({"tables": {"deck": TWO_CARDS}}, version="4")
+    on_version_4.warbands()
+    events = before_the_scars(on_version_4, ["A"]).do(pg.Scars(warband="Skaven", answers={"rikk.advantage.1.keep": "B"}),
+                                                       [20], ["B", "B"])
+    assert [r.card for r in of(events, se.CardRead)] == ["B", "B"]  # as version 4 decided it
+    events = campaign.do(SCARS_WITH_ADVANTAGE, [20], ["B", "A"])
+    assert [(r.card, r.outcome) for r in of(events, se.CardRead)] == [("B", "set-aside"), ("A", "improved")]
+    assert [e.purpose for e in of(events, ev.CardDrawn)][1] == (
+        "Rikk: Improvement (advantage): B is in hand, so it is taken out of the new deck")
+
+
+def test_an_advantage_pair_never_holds_one_card_twice_when_the_ledger_deck_runs_out(house_rules):
+    campaign = before_the_scars(house_rules({"decks": "ledger", "tables": {"deck": TWO_CARDS}}))
+    events = campaign.do(SCARS_WITH_ADVANTAGE, [20])
+    drawn = [(e.card, e.purpose.endswith("taken out of the new deck")) for e in of(events, ev.CardDrawn)]
+    assert [set_aside for _card, set_aside in drawn] == [False, True, False]
+    assert drawn[0][0] == drawn[1][0] != drawn[2][0]  # the card in hand is taken out; the pair is two cards
 
 
 def test_d20_table_instead_of_the_deck(house_rules):

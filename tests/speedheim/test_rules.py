@@ -41,9 +41,11 @@ class Table:
     def __init__(self, cards: list[str], faces: list[int] = (), answers: dict[str, str] | None = None):
         self.cards, self.faces, self.answers = list(cards), list(faces), dict(answers or {})
         self.rolled: list[str] = []
+        self.held: list[tuple[str, ...]] = []  # the cards in hand at each draw
         self.asked: list[tuple[str, list[str]]] = []
 
-    def draw(self) -> Drawn:
+    def draw(self, held=()) -> Drawn:
+        self.held.append(tuple(held))
         return card(self.cards.pop(0))
 
     def roll(self, purpose: str, dice: int) -> list[int]:
@@ -261,6 +263,7 @@ def test_advantage_draws_two_and_keeps_one_or_rolls_two_and_keeps_the_lower():
     table = Table(["08", "02"], [], {"gunnar.1.keep": "02"})
     readings = improve(hero(), table, advantage=True)
     assert outcomes(readings) == [("08", "set-aside", None, 0), ("02", "improved", "Atk", 1)]
+    assert table.held == [(), ("08",)]  # the first card is in hand while the second is drawn
     lower = Options(advantage="lower-of-2d20")
     readings = improve(hero(Def=17), Table(["08"], [19, 12]), lower, advantage=True)
     assert outcomes(readings) == [("08", "improved", "Def", -1)] and readings[0].faces == (19, 12)
