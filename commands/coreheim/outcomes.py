@@ -275,30 +275,37 @@ def _settle_group_mounts(ctx: Context, band: Warband, group: Fighter, mount: str
 
 def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str) -> None:
     """The hero leaves the roster; his gear goes to the stash of the warband that took him out
-    (with one enemy, that one; with several and no record of who, the player names it)."""
-    state = ctx.state
+    (with one enemy, that one; with several and no record of who, the player names it). Taken by
+    an opponent outside the campaign ("A battle may name one warband", README), he and his gear
+    are gone: asking for a captor among no warband stopped the post-game for good."""
     enemies = [w for w in battle.participants if w != band.id]
+    captor = _captor(ctx, battle, band, hero, enemies) if enemies else None
+    taker = ctx.state.warbands[captor].name if captor else "the enemy from outside the campaign"
+    ctx.emit(ev.FighterCaptured(warband=band.id, fighter=hero.id, reason=f"captured by {taker}", row=row))
+    mounts = mounts_of(ctx, hero)  # his gear goes to the captor's stash "(mount excluded)"
+    for item in list(hero.equipment):
+        if item not in mounts:
+            ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=item, reason=f"taken by {taker}"))
+            if captor:
+                ctx.emit(ev.ItemGained(warband=captor, item=item, reason=f"{hero.name}'s, captured"))
+    stash_mounts(ctx, band, hero, mounts)
+    if captor:
+        ctx.emit(ev.NoteRecorded(text=f"pending decision: {taker} holds {hero.name} captive (no rules for captives in v10)",
+                                 warband=captor, fighter=hero.id))
+    succeed_leader(ctx, band, hero)
+
+
+def _captor(ctx: Context, battle: Battle, band: Warband, hero: Fighter, enemies: list[str]) -> str:
+    state = ctx.state
     # Only an enemy for whom this is still the latest battle is asked: one who fought again since
     # is not (as the deeds were kept when this rule was recorded), and the player names the captor.
     takers = [w for w in enemies if _latest_number(state, w) == battle.number
               and any(hero.id in deed.took_out for deed in fought(battle, w, state))]
     if takers:
-        captor = takers[0]
-    else:
-        names = [state.warbands[w].name for w in enemies]
-        picked = ctx.choose(f"{hero.id}:captor", f"Which warband captured {hero.name}?", names)
-        captor = enemies[names.index(picked)]
-    captor_name = state.warbands[captor].name
-    ctx.emit(ev.FighterCaptured(warband=band.id, fighter=hero.id, reason=f"captured by {captor_name}", row=row))
-    mounts = mounts_of(ctx, hero)  # his gear goes to the captor's stash "(mount excluded)"
-    for item in list(hero.equipment):
-        if item not in mounts:
-            ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=item, reason=f"taken by {captor_name}"),
-                     ev.ItemGained(warband=captor, item=item, reason=f"{hero.name}'s, captured"))
-    stash_mounts(ctx, band, hero, mounts)
-    ctx.emit(ev.NoteRecorded(text=f"pending decision: {captor_name} holds {hero.name} captive (no rules for captives in v10)",
-                             warband=captor, fighter=hero.id))
-    succeed_leader(ctx, band, hero)
+        return takers[0]
+    names = [state.warbands[w].name for w in enemies]
+    picked = ctx.choose(f"{hero.id}:captor", f"Which warband captured {hero.name}?", names)
+    return enemies[names.index(picked)]
 
 
 def restate_deeds(ctx: Context, warband: str, battle: Battle, fighter: str, *, joins: bool = False,

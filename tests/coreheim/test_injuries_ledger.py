@@ -191,6 +191,26 @@ def test_a_captured_hero_leaves_and_his_gear_goes_to_the_captors_stash(rats_and_
     assert rats_and_skaven.state.warband("Clan Skrit").stash == ["sword"]
 
 
+def test_a_hero_captured_by_an_opponent_outside_the_campaign_leaves_with_his_gear(rats_and_skaven):
+    """"A battle may name one warband: its opponent is outside the campaign" (README); "15 Captured: Hero and
+    all his gear go to the enemy warband's stash" (rules §2.2), an enemy the ledger does not hold. It was
+    refused, "Which warband captured Hans?: there is nothing to choose from", and the post-game stuck there."""
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="sword", fighter="Hans"))
+    rats = rats_and_skaven.state.fighters_of(RATS)
+    rats_and_skaven.do(RecordBattle(participants=["Reikland Rats"], winner=None, deeds=[
+        ev.Deed(fighter=f.id, out_of_action=f.name == "Hans") for f in rats]))
+    rats_and_skaven.explore_quietly()
+    events = rats_and_skaven.do(Injuries(warband="Reikland Rats"), [1, 5])
+    assert without_dice(events) == [
+        injury_rolled(15, "hero-injury:15", "captured"),
+        ev.FighterCaptured(warband=RATS, fighter="hans", reason="captured by the enemy from outside the campaign",
+                           row="hero-injury:15"),
+        ev.ItemLost(warband=RATS, fighter="hans", item="sword", reason="taken by the enemy from outside the campaign"),
+        INJURIES_DONE,
+    ]
+    assert rats_and_skaven.state.warband("Clan Skrit").stash == []
+
+
 # --- 1.8: when the leader is lost, the hero with the best Leadership takes over ---------------------------
 
 
