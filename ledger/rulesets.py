@@ -111,6 +111,8 @@ class Ruleset:
     # for a ruleset keeping them typed (`commands.kit.Facts.shown_ext`); None: the holder's `ext`.
     shown_ext: Callable[[CampaignState, Warband | Fighter], Mapping[str, Any]] | None = None
     register_commands: RegisterCommands | None = None
+    # What a warband starts with when `warband add` names no treasury (the rules' starting gold); None: 0.
+    starting_treasury: Callable[[CampaignState], int] | None = None
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded
     # command decides is a new version, gated in the handler on `ctx.version`.
     versions: Sequence[str] = ()

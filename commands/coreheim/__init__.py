@@ -66,6 +66,7 @@ RULESET = register(
         post_game=PHASE.guided_steps,
         rating=model.rating,
         shown_ext=facts.FACTS.shown_ext,
+        starting_treasury=lambda state: model.tables_for(state.options).warbands.starting_gold,  # "Start: 500gc"
         register_commands=commands_in(f"{__package__}.cli"),
     )
 )

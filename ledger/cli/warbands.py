@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from commands.shared import EnlistWarband
+from ledger import rulesets
 from ledger.cli.app import Session, emit_json, main, pass_session, run, writes
 from ledger.cli.views import print_roster, resources_held
 from ledger.describe import plural
@@ -26,10 +27,16 @@ def warband() -> None:
 @click.argument("name")
 @click.option("--player", required=True, help="Who plays it.")
 @click.option("--faction", default="", help="Faction, race or warband type.")
-@click.option("--treasury", type=int, default=0, show_default=True, help="Starting gold, ducats, points…")
+@click.option("--treasury", type=int, default=None,
+              help="Starting gold, ducats, points… [default: what the rules start a warband with, "
+                   "e.g. 500 gc in coreheim; 0 where they name none]")
 @pass_session
-def warband_add(session: Session, name: str, player: str, faction: str, treasury: int) -> None:
+def warband_add(session: Session, name: str, player: str, faction: str, treasury: int | None) -> None:
     """Enlist a warband NAME."""
+    if treasury is None:  # decided here, so the command records the treasury it was given
+        _cid, state = session.state()
+        starting = rulesets.get(state.ruleset).starting_treasury
+        treasury = starting(state) if starting else 0
     run(session, EnlistWarband(name=name, player=player, faction=faction, treasury=treasury))
 
 

@@ -330,3 +330,15 @@ def test_an_enemy_is_read_among_the_warbands_that_fought_and_one_of_another_is_r
         "Error: Snikch of Third did not fight in this battle: Gunnar cannot have taken him out (an enemy from outside "
         "the campaign needs a name of its own)\n"))
     assert json.loads(two_warbands("show", "--json").output)["events"] == before
+
+
+def test_a_warband_added_without_a_treasury_starts_with_what_its_rules_give(campaign):
+    """Coreheim "Start: 500gc" and Speedheim "Warband creation uses 500g" (shared/rules); a freeform
+    campaign names none. It started at 0, so a new player's first hire was refused "Rats has 0 gc"."""
+    for ruleset, treasury, faction in (("coreheim", 500, "skaven"), ("speedheim", 500, ""), ("freeform", 0, "")):
+        assert campaign("new", ruleset.title(), "--ruleset", ruleset).exit_code == 0
+        added = campaign("warband", "add", f"{ruleset} Rats", "--player", "Ann", "--faction", faction)
+        assert added.exit_code == 0, added.output
+        assert json.loads(campaign("roster", f"{ruleset} Rats", "--json").output)["treasury"] == treasury
+    assert campaign("warband", "add", "Poor Rats", "--player", "Bob", "--treasury", "0").exit_code == 0
+    assert json.loads(campaign("roster", "Poor Rats", "--json").output)["treasury"] == 0
