@@ -107,7 +107,10 @@ class Consequences:
             case t.Hatred(target=role):
                 fighter = self.target(role)
                 enemies = ", ".join(ctx.state.warbands[w].name for w in self.battle.participants if w != band)
-                ctx.emit(ev.KeywordGained(warband=band, fighter=fighter.id, keyword="Hatred",
+                # Whom he hates is part of the keyword (version 6), as the roster shows it and as a second
+                # enmity adds one: version 5 kept "Hatred" alone, its target only in the event's reason.
+                hated = f"Hatred ({enemies or 'an enemy from outside the campaign'})" if since(ctx, "6") else "Hatred"
+                ctx.emit(ev.KeywordGained(warband=band, fighter=fighter.id, keyword=hated,
                                           reason=f"{why}: hates {enemies or 'his enemies'}"))
             case t.Dead(target=role):
                 fighter = self.target(role)

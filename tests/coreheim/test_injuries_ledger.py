@@ -15,6 +15,8 @@ from commands.shared import EnlistWarband, GainItem, RecordBattle
 from ledger import events as ev
 from ledger.decide import TableDice
 
+from .conftest import rats_and_skaven_on
+
 RATS = "reikland-rats"
 INJURIES_DONE = ev.PostGameStepDone(warband=RATS, battle=1, step="injuries")
 
@@ -209,6 +211,17 @@ def test_a_hero_captured_by_an_opponent_outside_the_campaign_leaves_with_his_gea
         INJURIES_DONE,
     ]
     assert rats_and_skaven.state.warband("Clan Skrit").stash == []
+
+
+@pytest.mark.parametrize(("version", "keyword"), [(None, "Hatred (Clan Skrit)"), ("5", "Hatred")])
+def test_bitter_enmity_names_the_warband_he_hates(version, keyword):
+    """"65 Bitter Enmity: Hero permanently *hates* the whole enemy warband" (rules §2.2): the roster says
+    whom; version 5 kept "Hatred" alone."""
+    table = rats_and_skaven_on(version) if version else rats_and_skaven_on("6")
+    events = injuries_after_battle(table, [6, 5], ooa=["Hans"], took_out={"Snikch": ["Hans"]})
+    assert [(e.keyword, e.reason) for e in events if isinstance(e, ev.KeywordGained)] == [
+        (keyword, "serious injury: Bitter Enmity: hates Clan Skrit")]
+    assert table.fighter("Hans").keywords == [keyword]
 
 
 # --- 1.8: when the leader is lost, the hero with the best Leadership takes over ---------------------------
