@@ -213,8 +213,23 @@ class GloriousDeed(_Row, kw_only=True):
 class Scenario(_Row, kw_only=True):
     id: str
     number: int
-    name: str
+    name: str  # without the numeral the rules put before it: `numbered` has both
     deeds: tuple[str, ...]
+
+    @property
+    def numbered(self) -> str:
+        """The name as the rules list it, after its numeral: "IV Trench Warfare"."""
+        return f"{roman(self.number)} {self.name}"
+
+
+def roman(number: int) -> str:
+    """A scenario's number as the rules print it: 4 is IV, 12 is XII."""
+    letters = ""
+    for value, numeral in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                           (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        count, number = divmod(number, value)
+        letters += numeral * count
+    return letters
 
 
 class GloriousDeedsTable(_Row, kw_only=True):

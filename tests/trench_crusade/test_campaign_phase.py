@@ -79,7 +79,6 @@ def test_the_shared_battle_command_is_checked_the_same_way(campaign):
 @pytest.mark.parametrize(
     ("battle", "message"),
     [
-        pytest.param(dict(scenario="Hill 223"), "there is no scenario 'Hill 223'", id="unknown scenario"),
         pytest.param(dict(deeds={"Gaius": ["sniper"]}), "'sniper' is not a Glorious Deed of Trench Warfare", id="deed of another scenario"),
         pytest.param(dict(deeds={"Gaius": ["headshot"], "Baal": ["headshot"]}),
                      "Headshot can be completed only once per game, by the first warband to do it", id="once per game"),
@@ -95,6 +94,44 @@ def test_refused_battles(campaign, battle, message):
         campaign.battle(**battle)
     assert str(refused.value) == message
     assert campaign.state.position == before
+
+
+SCENARIOS = ("I Claim No Man's Land, II Hunt for Heroes, III Relic Hunt, IV Trench Warfare, V Armoured Train, "
+             "VI Dragon Hunt, VII Supply Raid, VIII From Below, IX Fields of Glory, X Don't Breathe, XI The High Ground, "
+             "XII The Great War")
+
+
+def test_an_unknown_scenario_is_bad_input_naming_the_scenarios(campaign):
+    """Rules §3: the scenarios are I Claim No Man's Land … XII The Great War; "Hill 223" is the playtest's (C7)."""
+    before = campaign.state.position
+    with pytest.raises(BadInput) as refused:
+        campaign.battle(scenario="Hill 223")
+    assert str(refused.value) == f"there is no scenario 'Hill 223' (scenarios: {SCENARIOS}; the numeral may be left out)"
+    assert campaign.state.position == before
+
+
+def test_an_unknown_glorious_deed_is_bad_input_naming_the_scenarios_deeds(campaign):
+    with pytest.raises(BadInput) as refused:
+        campaign.battle(deeds={"Gaius": ["Head Shot!"]})
+    assert str(refused.value) == ("there is no Glorious Deed 'Head Shot!' (the deeds of Trench Warfare: Good Hunting, "
+                                  "Headshot, Hold Your Ground, Into the Trenches!, Survive to Tell the Tale, Victory or Death)")
+
+
+@pytest.mark.parametrize(("named", "scenario"), [
+    ("IV Trench Warfare", "trench-warfare"),  # as rules §3 lists it, after its numeral
+    ("iv. trench warfare", "trench-warfare"),
+    ("TRENCH WARFARE", "trench-warfare"),
+    ("trench-warfare", "trench-warfare"),
+    ("I Claim No Man's Land", "i-claim-no-mans-land"),
+    ("Claim No Man's Land", "i-claim-no-mans-land"),  # its numeral left out, as the others' may be
+    ("claim no mans land", "i-claim-no-mans-land"),
+    ("i-claim-no-mans-land", "i-claim-no-mans-land"),
+    ("xii the great war", "the-great-war"),
+])
+def test_a_scenario_is_named_with_or_without_its_numeral_in_any_case(campaign, named, scenario):
+    """Rules §3 names each scenario after its numeral ("IV Trench Warfare"); the battle records the scenario's id."""
+    battle = campaign.battle(scenario=named, winner=None)[0]
+    assert isinstance(battle, ev.BattleRecorded) and battle.scenario == scenario
 
 
 def test_side_deeds_need_the_attacker_named(campaign):

@@ -139,6 +139,21 @@ def test_refusals_write_nothing(league, args, code, message):
     assert events(league) == before
 
 
+def test_an_unknown_scenario_is_bad_input_listing_the_scenarios_and_writes_nothing(cli):
+    """Rules §3 lists the scenarios after their numerals, "I Claim No Man's Land" to "XII The Great War"."""
+    for args in SETUP[:-1]:
+        assert cli(*args).exit_code == 0
+    before = events(cli)
+    result = cli("trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Hill 223")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: there is no scenario 'Hill 223' (scenarios: I Claim No Man's Land, II Hunt for Heroes, III Relic Hunt, "
+        "IV Trench Warfare, V Armoured Train, VI Dragon Hunt, VII Supply Raid, VIII From Below, IX Fields of Glory, "
+        "X Don't Breathe, XI The High Ground, XII The Great War; the numeral may be left out)\n"))
+    assert events(cli) == before
+    named = cli("trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "IV Trench Warfare")
+    assert (named.exit_code, named.output.splitlines()[0]) == (0, "  battle 1 (trench-warfare): Pilgrims vs Legion, a draw")
+
+
 def test_a_correction_of_an_elites_xp_owes_its_advancement_rolls_as_an_award_does(league):
     # Given Gaius, an ELITE at 0 XP, when an arbiter corrects his XP by 4,
     result = league("correct", "Pilgrims", "Gaius", "--xp", "4", "--reason", "deed XP missed")

@@ -770,7 +770,7 @@ def test_valid_battle_record_and_its_glory():
     [
         (record(scenario_id="hill-223"), "no scenario 'hill-223'"),
         (record(DeedRecord(deed_id="dragon-slayer", fighter_id="anna")),
-         "not a Glorious Deed of I Claim No Man's Land"),
+         "not a Glorious Deed of Claim No Man's Land"),
         (record(DeedRecord(deed_id="sniper", fighter_id="anna"),
                 DeedRecord(deed_id="sniper", fighter_id="veteran")), "only once per game"),
         (record(DeedRecord(deed_id="hold-your-ground", fighter_id="anna")), "done by the warband"),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 import msgspec
 
@@ -40,7 +41,10 @@ from commands.trench_crusade.model import (
     warband_record,
 )
 from commands.trench_crusade.phase import PHASE
+from commands.trench_crusade.tables import Scenario, TrenchCrusadeTables
 from commands.trench_crusade.handlers.consequences import earn_advancements, give_xp
+
+Row = TypeVar("Row", bound=msgspec.Struct)
 
 
 # --- handlers ------------------------------------------------------------------------------------
@@ -83,21 +87,42 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     ctx.emit(events.ModelEntry(warband=band.id, fighter=recruited.fighter, model=cmd.model.strip()))
 
 
-def _by_id_or_name(text: str, rows: Any, what: str) -> Any:
+def _named(text: str, rows: Iterable[Row], spellings: Callable[[Row], Iterable[str]]) -> Row | None:
+    """The row `text` names by one of its spellings (an id, or a name as a slug: any case and punctuation)."""
     wanted = slug(text)
-    for row in rows:
-        if wanted in (row.id, slug(row.name)):
-            return row
-    raise RuleViolation(f"there is no {what} '{text}'")
+    return next((row for row in rows if wanted in spellings(row)), None)
+
+
+def _slugs(name: str) -> set[str]:
+    """A name's slugs with its apostrophes read as a break or left out: "No Man's Land" is typed both ways."""
+    return {slug(name), slug(name.replace("'", ""))}
+
+
+def scenario_named(text: str, tables: TrenchCrusadeTables) -> Scenario:
+    """A scenario by its id or its name, with or without the numeral the rules put before it ("IV Trench
+    Warfare", "Trench Warfare"); the battle records its id, however it was named."""
+    scenarios = tables.glorious_deeds.scenarios
+    found = _named(text, scenarios, lambda scenario: {scenario.id, *_slugs(scenario.name), *_slugs(scenario.numbered)})
+    if found is None:
+        raise BadInput(f"there is no scenario '{text}' (scenarios: {', '.join(s.numbered for s in scenarios)}; "
+                       "the numeral may be left out)")
+    return found
 
 
 def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
     state, tables = ctx.state, tables_for(ctx.state)
-    scenario = _by_id_or_name(cmd.scenario, tables.glorious_deeds.scenarios, "scenario")
-    known_deeds = tables.glorious_deeds.deeds
+    scenario = scenario_named(cmd.scenario, tables)
+    known_deeds = {deed.id: deed for deed in tables.glorious_deeds.deeds}
+
+    def deed_id(name: str) -> str:
+        found = _named(name, known_deeds.values(), lambda deed: (deed.id, slug(deed.name)))
+        if found is None:
+            listed = ", ".join(known_deeds[deed].name for deed in scenario.deeds) or "none"
+            raise BadInput(f"there is no Glorious Deed '{name}' (the deeds of {scenario.name}: {listed})")
+        return found.id
 
     def deed_ids(names: list[str]) -> list[str]:
-        return [_by_id_or_name(name, known_deeds, "Glorious Deed").id for name in names]
+        return [deed_id(name) for name in names]
 
     deeds = [msgspec.structs.replace(deed, glorious_deeds=deed_ids(deed.glorious_deeds)) for deed in cmd.deeds]
     battle = battle_record(
@@ -119,7 +144,7 @@ def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
         rules.validate_battle_record(record, roster_of(state, band, tables), tables)
         for deed in record.deeds:
             if deed.deed_id in claimed:
-                name = _by_id_or_name(deed.deed_id, known_deeds, "Glorious Deed").name
+                name = known_deeds[deed.deed_id].name
                 raise RuleViolation(f"{name} can be completed only once per game, by the first warband to do it")
             claimed.add(deed.deed_id)
         kept.append((
