@@ -238,3 +238,67 @@ def test_a_house_rule_list_must_name_each_type_once_and_real_stats(change, messa
     with pytest.raises(TableError) as refused:
         TABLES.with_house_rules(mercenaries_house_rule(change))
     assert str(refused.value) == message
+
+
+# --- the lists' equipment (version 6 reads it: the rare items a warband buys without a roll at creation) -------------
+
+
+def rare_on(list_id: str) -> set[str]:
+    """The rare items a warband list prints, by the price chart's ids and rarities."""
+    tables = tables_for({})
+    rare = {item.id for item in tables.price_chart.items if item.rarity is not None}
+    listing = next(w for w in tables.warbands.warbands if w.id == list_id)
+    return {item for equipment in listing.equipment_lists for listed in equipment.items for item in listed.items} & rare
+
+
+@pytest.mark.parametrize(
+    ("list_id", "rare"),
+    [
+        # 3.1 "Weapons List for All Except Marksmen": "| Bow | 7 |", "| Pistol | 15 |", "| Duelling Pistol | 25 |";
+        # "Marksmen Weapons" adds "| Blunderbuss | 20 |", "| Rifle | 30 |", "| Long Rifle | 75 |"
+        ("mercenaries", {"pistol", "duelling-pistol", "blunderbuss", "rifle", "long-rifle"}),
+        # 3.2 "Inquisitor, Witch Hunter & Bounty Hunter Weapon List": "| Pistol | 15 |", "| Duelling Pistol | 25 |"
+        ("witch-hunters", {"pistol", "duelling-pistol"}),
+        # 3.3 "Vampire, Necromancer, Dreg & Skeleton Weapons List": common weapons and armour only
+        ("undead", set()),
+        # 3.4 "Night Goblin Special Equipment": "### Great Cave Squig Mount", "**Rarity**: **Rare 11+**"
+        ("night-goblins", {"great-cave-squig"}),
+        # 3.5 "Shadow Cult Special Equipment": "### Ritual Dagger" (Rare 9+), "### Daemon Robes" (Rare 11+)
+        ("cult-of-the-possessed", {"ritual-dagger", "daemon-robes"}),
+        # 3.6 "Eshin Special Equipment": Fighting Claw (Rare 7+), Warplock Pistol (Rare 9+), Weeping Blade (Rare 9+),
+        # Smoke Bombs (Rare 8+)
+        ("skaven", {"fighting-claw", "warplock-pistol", "weeping-blade", "smoke-bombs"}),
+        # 3.7 "Sisters of Sigmar Special Equipment": Sigmarite Great Hammer, Sigmarite Hammer, Steel Whip (Rare 8+ each)
+        ("sisters-of-sigmar", {"sigmarite-great-hammer", "sigmarite-hammer", "steel-whip"}),
+    ],
+)
+def test_each_warband_list_holds_the_rare_items_the_source_prints_on_it(list_id, rare):
+    assert rare_on(list_id) == rare
+
+
+def test_an_item_is_listed_as_printed_with_the_chart_items_it_is():
+    # 3.6 "Assassin, Adept & Night Runner Weapons List": "| Halbern | 15 |", "| Sling (Short Bow) | 5 |";
+    # 3.2 "Priest & Zealot Weapons List": "| Sling / Short Bow | 5 |"
+    def entry(list_id: str, heading: str, printed_name: str) -> tuple[str, ...]:
+        listing = next(w for w in tables_for({}).warbands.warbands if w.id == list_id)
+        equipment = next(e for e in listing.equipment_lists if e.name == heading)
+        return next(listed.items for listed in equipment.items if listed.name == printed_name)
+
+    assert entry("skaven", "Assassin, Adept & Night Runner Weapons List", "Halbern") == ("halberd",)
+    assert entry("skaven", "Assassin, Adept & Night Runner Weapons List", "Sling (Short Bow)") == ("sling",)
+    assert entry("witch-hunters", "Priest & Zealot Weapons List", "Sling / Short Bow") == ("sling", "short-bow")
+
+
+def test_a_list_naming_an_item_on_no_price_chart_fails_loudly():
+    def mistyped(band):
+        band["equipment_lists"][1]["items"][10]["items"] = ["rifel"]
+
+    with pytest.raises(TableError) as refused:
+        TABLES.with_house_rules(mercenaries_house_rule(mistyped))
+    assert str(refused.value) == "warbands: mercenaries's 'Marksmen Weapons' names items on no price chart: ['rifel']"
+
+
+def test_a_house_rule_price_chart_may_leave_out_items_the_lists_name():
+    # README "House rules": any table may be replaced; a chart of the Lance alone still loads with the shipped lists
+    lance = {"id": "lance", "name": "Lance", "price": {"fixed": 40, "dice": None}, "rarity": 6}
+    assert [item.id for item in TABLES.with_house_rules({"price_chart": {"items": [lance]}}).price_chart.items] == ["lance"]

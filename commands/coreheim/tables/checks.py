@@ -133,6 +133,7 @@ def check_tables(tables: CoreheimTables) -> None:
             raise TableError(f"xp_thresholds.{name} must be strictly increasing")
 
     list_ids = {skill_list.id for skill_list in tables.skills.lists}
+    priced = {*chart_ids, *_shipped_chart_ids()}
     for warband in tables.warbands.warbands:
         named = [hero.skill_lists for hero in warband.hero_types]
         for variant in warband.variants:
@@ -142,6 +143,7 @@ def check_tables(tables: CoreheimTables) -> None:
         if unknown:
             raise TableError(f"warbands: {warband.id} names unknown skill lists {sorted(unknown)}")
         _check_warrior_types(warband, tables)
+        _check_equipment_lists(warband, priced)
 
     shard_counts = sorted({row.shards for row in tables.wyrdstone_sale.rows})
     if shard_counts != list(range(1, len(shard_counts) + 1)):
@@ -175,6 +177,23 @@ def _check_warrior_types(warband: WarbandList, tables: CoreheimTables) -> None:
             if start.hero_type not in heroes or start.stat not in Profile.__struct_fields__:
                 raise TableError(f"warbands: {warband.id}/{variant.id} starts {start.hero_type}'s {start.stat}, "
                                  f"not a characteristic of one of its hero types")
+
+
+def _shipped_chart_ids() -> set[str]:
+    """The items of the price chart the ledger ships (`data/price_chart.json`), read alone: the ids a
+    warband list may name even where a house rule's chart leaves them out."""
+    from commands.coreheim.tables import TABLES  # the loader is built from this module's check
+
+    return {item.id for item in TABLES.table("price_chart", {}).items}
+
+
+def _check_equipment_lists(warband: WarbandList, priced: set[str]) -> None:
+    """An equipment list names items of a price chart, the shipped one or the campaign's: a name
+    mistyped in a list would otherwise leave that item off it without a word."""
+    for equipment in warband.equipment_lists or ():
+        unknown = sorted({item for listed in equipment.items for item in listed.items} - priced)
+        if unknown:
+            raise TableError(f"warbands: {warband.id}'s '{equipment.name}' names items on no price chart: {unknown}")
 
 
 def _all_rows(tables: CoreheimTables) -> Iterable:

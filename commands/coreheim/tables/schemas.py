@@ -216,6 +216,22 @@ class WarbandVariant(Data):
     starting_stats: tuple[StartingStat, ...] = ()
 
 
+class ListedItem(Data):
+    """An item as an equipment list prints it ("Sling (Short Bow)", "Halbern"), and the price chart's
+    items it is: one, or each of those it offers ("Sling / Short Bow")."""
+
+    name: str
+    items: tuple[str, ...]
+
+
+class EquipmentList(Data):
+    """One of a warband list's equipment lists (its weapons lists and its special equipment), under
+    its heading as printed ("Marksmen Weapons", "Eshin Special Equipment")."""
+
+    name: str
+    items: tuple[ListedItem, ...]
+
+
 class WarbandList(Data):
     id: str
     name: str
@@ -224,6 +240,9 @@ class WarbandList(Data):
     hero_types: tuple[HeroType, ...]
     variants: tuple[WarbandVariant, ...]
     henchman_types: tuple[HenchmanType, ...] = ()
+    # What the list offers its warriors (version 6: the rare items bought without a roll at creation);
+    # None: a house-rule list that prints none.
+    equipment_lists: tuple[EquipmentList, ...] | None = None
 
 
 class WarbandsTable(Data):
@@ -233,6 +252,7 @@ class WarbandsTable(Data):
     starting_gold: int
     talent_skill_list_count: int
     warbands: tuple[WarbandList, ...]
+    note: str = ""
 
 
 class WyrdstoneSaleRow(Data):
