@@ -123,6 +123,7 @@ class EliteTraumaRow(_Row, kw_only=True):
     bonus_xp_dice: str | None = None
     gains_keyword: str | None = None  # e.g. Hardened: NEGATE FEAR
     missed_games: int = 0  # e.g. Minor Wound: misses the next game
+    deployment_ducats: int = 0  # Expensive Treatment: paid from the Strongbox before each deployment
     records_enemy: bool = False  # Dark Memory, Prominent Scar: note the enemy warband
     recovers: tuple[str, ...] = ()  # models for whom the row is a Full Recovery (Lost an Eye: a Sniper Priest)
 

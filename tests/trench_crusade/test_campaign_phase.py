@@ -4,9 +4,12 @@ Values come from shared/rules/trench-crusade.md (sections 4-10) and the tables i
 
 from __future__ import annotations
 
+import re
+
+import msgspec
 import pytest
 
-from commands.shared import AwardXP, Correct, GainItem, RecordBattle, RecruitFighter
+from commands.shared import AwardXP, ChangeTreasury, Correct, GainItem, RecordBattle, RecruitFighter
 from commands.trench_crusade import events as tc
 from commands.trench_crusade.commands import (
     Advancement,
@@ -22,7 +25,7 @@ from commands.trench_crusade.commands import (
 from commands.trench_crusade.views import status_of
 from ledger import events as ev
 from ledger.campaigns import Ledger
-from ledger.errors import BadInput, LedgerError, NeedsDice
+from ledger.errors import BadInput, LedgerError, NeedsDice, RuleViolation
 from ledger.store import Store
 
 from .conftest import Table
@@ -559,6 +562,50 @@ def test_a_sniper_priest_makes_a_full_recovery_from_lost_an_eye(version, row, re
     resolved = next(e for e in events if isinstance(e, tc.TraumaResolved))
     assert (resolved.rolls, resolved.row, resolved.result) == ([15], row, result)
     assert (table.state.fighter("Snipe").injuries == []) is (result == "Full Recovery")
+
+
+def expensively_treated(table: Table, strongbox: int) -> None:
+    """Battle 1: Gaius goes Out of Action and rolls 32, Expensive Treatment; both warbands finish the
+    Campaign Phase (Reinforcements empty the Strongbox), then the Pilgrims' Strongbox holds this much."""
+    table.pilgrims()
+    table.legion()
+    wounded(table, (3, 2))
+    table.finish_phases(promotions=[1])
+    if strongbox:
+        table.do(ChangeTreasury(warband="Pilgrims", delta=strongbox, reason="test setup"))
+
+
+TREATMENT = ev.TreasuryChanged(warband="pilgrims", delta=-10, row="d66-32-expensive-treatment",
+                               reason="Gaius's Expensive Treatment before deploying in battle 2")
+
+
+@pytest.mark.parametrize(("version", "paid"), [
+    (None, [TREATMENT]),
+    ("1.3.0", []),  # 1.3.0 charged nothing for it
+])
+def test_expensive_treatment_pays_10_ducats_from_the_strongbox_before_a_deployment(version, paid):
+    """Rules §5, D66 32 Expensive Treatment: "pay 10 👑 from Strongbox before each deployment (not part of Threshold)"."""
+    table = Table({}, version=version)
+    expensively_treated(table, strongbox=25)
+    events = table.battle()  # Gaius fights in battle 2
+    assert [e for e in events if isinstance(e, ev.TreasuryChanged)] == paid
+    assert table.state.warband("Pilgrims").treasury == 25 - 10 * len(paid)
+
+
+def test_expensive_treatment_the_strongbox_cannot_pay_keeps_the_model_out_of_the_force():
+    """Rules §5: the 10 👑 are paid "from Strongbox": a Strongbox short of them cannot deploy the model."""
+    table = Table({})
+    expensively_treated(table, strongbox=5)
+    battle = table.battle_command()
+    refusal = ("Gaius's Expensive Treatment costs 10 ducats from the Strongbox before each deployment, and the "
+               "Strongbox holds 5: leave Gaius out of the Force (--absent Gaius)")
+    with pytest.raises(RuleViolation, match=re.escape(refusal)):
+        table.do(battle)
+    shared = RecordBattle(participants=battle.participants, scenario=battle.scenario, deeds=battle.deeds)
+    assert table.refusal(shared) == refusal  # `campaign battle record` is refused alike
+    without_gaius = msgspec.structs.replace(battle, deeds=[d for d in battle.deeds if d.fighter != "Gaius"])
+    assert not [e for e in table.do(without_gaius) if isinstance(e, ev.TreasuryChanged)]
+    assert table.state.warband("Pilgrims").treasury == 5
 
 
 def test_the_status_counts_toward_the_cap_of_6_elite_only_those_without_bad_company():

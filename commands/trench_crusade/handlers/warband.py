@@ -135,13 +135,23 @@ def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
         if named not in battle.participants:
             raise RuleViolation(f"{state.warbands[named].name} did not fight in this battle")
     kept: list[tuple[events.BattleRecordKept, int]] = []  # each warband's record and the Glory its deeds give
+    treatments: list[ev.TreasuryChanged] = []  # what its Force's injuries cost before deploying
     claimed: set[str] = set()
     for band_id in battle.participants:
         band = state.warbands[band_id]
         mine = [deed for deed in battle.deeds if state.fighters[deed.fighter].warband == band_id]
         side = None if attacker is None else "attacker" if band_id == attacker else "defender"
         record = warband_record(band_id, scenario.id, battle.winner, mine, by_warband.get(band_id, []), side)
-        rules.validate_battle_record(record, roster_of(state, band, tables), tables)
+        roster = roster_of(state, band, tables)
+        rules.validate_battle_record(record, roster, tables)
+        if since(ctx, "1.4.0"):  # 1.3.0 charged nothing for Expensive Treatment (README, Versions)
+            force = [fighter for fighter in roster if fighter.fighter_id in record.participants]
+            treatments += [
+                ev.TreasuryChanged(warband=band_id, delta=-cost.row.deployment_ducats, row=cost.row.id,
+                                   reason=f"{state.fighters[cost.fighter_id].name}'s {cost.row.name} before deploying "
+                                          f"in battle {battle.battle}")
+                for cost in rules.deployment_costs(force, band.treasury, tables)
+            ]
         for deed in record.deeds:
             if deed.deed_id in claimed:
                 name = known_deeds[deed.deed_id].name
@@ -166,6 +176,7 @@ def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
         ctx.emit(record_kept)
         if glory:
             ctx.emit(events.GloryChanged(warband=record_kept.warband, delta=glory, reason=f"Glorious Deeds in battle {battle.battle}"))
+    ctx.emit(*treatments)
 
 
 def record_shared_battle(cmd: RecordBattle, ctx: Context) -> None:

@@ -104,6 +104,8 @@ from commands.trench_crusade.rules.trauma import (
     TraumaOutcome,
     trauma_roll_purpose,
     elite_trauma,
+    DeploymentCost,
+    deployment_costs,
 )
 from commands.trench_crusade.rules.exploration import (
     exploration_stage,
@@ -171,6 +173,8 @@ __all__ = [
     "TraumaOutcome",
     "trauma_roll_purpose",
     "elite_trauma",
+    "DeploymentCost",
+    "deployment_costs",
     "exploration_stage",
     "exploration_dice_count",
     "exploration_rerolls",

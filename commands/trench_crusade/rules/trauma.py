@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from commands.trench_crusade.tables import (
@@ -72,3 +74,30 @@ def elite_trauma(fighter: Fighter, rolled: Rolled, tables: TrenchCrusadeTables, 
             battle_scars_after=scars,
             unfit_for_duty=not removed and scars >= allowed,
         )
+
+
+class DeploymentCost(msgspec.Struct, frozen=True, kw_only=True):
+    """Ducats a model's injury costs before it deploys (Expensive Treatment)."""
+
+    fighter_id: str
+    row: EliteTraumaRow  # the injury, with its `deployment_ducats`
+
+
+def deployment_costs(force: Sequence[Fighter], strongbox: int, tables: TrenchCrusadeTables) -> list[DeploymentCost]:
+    """What the models of one warband's Force pay for their injuries before deploying, in the Force's
+    order (rules §5, D66 32 Expensive Treatment: "pay 10 ducats from Strongbox before each deployment
+    (not part of Threshold)"). A model the Strongbox can no longer pay for cannot deploy: refused,
+    naming it, so the players leave it out of the Force."""
+    costs: list[DeploymentCost] = []
+    left = strongbox
+    for fighter in force:
+        for row in tables.trauma.elite:
+            if row.deployment_ducats and row.id in fighter.injuries:
+                if row.deployment_ducats > left:
+                    raise TrenchCrusadeRuleError(
+                        f"{fighter.name}'s {row.name} costs {row.deployment_ducats} ducats from the Strongbox before "
+                        f"each deployment, and the Strongbox holds {left}: leave {fighter.name} out of the Force "
+                        f"(--absent {fighter.name})")
+                left -= row.deployment_ducats
+                costs.append(DeploymentCost(fighter_id=fighter.fighter_id, row=row))
+    return costs
