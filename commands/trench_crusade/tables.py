@@ -122,6 +122,7 @@ class EliteTraumaRow(_Row, kw_only=True):
     stops_xp: bool = False
     bonus_xp_dice: str | None = None
     gains_keyword: str | None = None  # e.g. Hardened: NEGATE FEAR
+    loses_keyword: str | None = None  # e.g. Insomniac: INFILTRATOR
     missed_games: int = 0  # e.g. Minor Wound: misses the next game
     deployment_ducats: int = 0  # Expensive Treatment: paid from the Strongbox before each deployment
     records_enemy: bool = False  # Dark Memory, Prominent Scar: note the enemy warband

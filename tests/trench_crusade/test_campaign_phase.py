@@ -564,6 +564,23 @@ def test_a_sniper_priest_makes_a_full_recovery_from_lost_an_eye(version, row, re
     assert (table.state.fighter("Snipe").injuries == []) is (result == "Full Recovery")
 
 
+@pytest.mark.parametrize(("version", "keywords"), [
+    (None, ["ELITE"]),
+    ("1.3.0", ["ELITE", "Infiltrator"]),  # 1.3.0 left an Insomniac the keyword
+])
+def test_an_insomniac_loses_infiltrator(version, keywords):
+    """Rules §5, D66 21 Insomniac: "always deployed first; loses INFILTRATOR"."""
+    table = Table({}, version=version)
+    table.pilgrims()
+    table.legion()
+    table.do(Recruit(warband="Pilgrims", name="Ida", model="Sniper Priest", elite=True, keywords=["Infiltrator"], paid=False))
+    table.battle(ooa=["Ida"])
+    events = table.do(Trauma(warband="Pilgrims"), (2, 1))
+    lost = [ev.KeywordLost(warband="pilgrims", fighter="ida", keyword="Infiltrator", reason="Trauma 21 Insomniac")]
+    assert [e for e in events if isinstance(e, ev.KeywordLost)] == (lost if version is None else [])
+    assert table.state.fighter("Ida").keywords == keywords
+
+
 def expensively_treated(table: Table, strongbox: int) -> None:
     """Battle 1: Gaius goes Out of Action and rolls 32, Expensive Treatment; both warbands finish the
     Campaign Phase (Reinforcements empty the Strongbox), then the Pilgrims' Strongbox holds this much."""

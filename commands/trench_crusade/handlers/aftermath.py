@@ -9,7 +9,7 @@ from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
 
-from commands.kit import resolve, since
+from commands.kit import as_spelled, resolve, since
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
@@ -83,6 +83,11 @@ def elite_trauma(ctx: Context, band: Warband, battle: CampaignBattle, fighter: F
             ctx.emit(ev.ItemLost(warband=band.id, fighter=fighter.id, item=item, reason=why))
     if row.gains_keyword:
         ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.gains_keyword, reason=why))
+    if row.loses_keyword and since(ctx, "1.4.0"):  # 1.3.0 left an Insomniac his INFILTRATOR (README, Versions)
+        # The keyword as the roster spells it: recruit --keyword takes it as typed.
+        held = as_spelled(row.loses_keyword, fighter.keywords)
+        if held is not None:
+            ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=held, reason=why))
     if row.bonus_xp_dice:
         amount = ctx.roll(row.bonus_xp_dice, purpose=f"{row.name} XP for {fighter.name}").value
         grant = rules.award_xp(rules_fighter(ctx.state, fighter, tables), amount, BITTER_LESSONS_AWARD, band.faction, tables)
