@@ -166,7 +166,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @dice_options
     @pass_session
     def buy(session: Session, warband: str, item: str, fighter: str | None, price: int | None, dice: DiceChoice) -> None:
-        """Trading 4: buy ITEM (a rare one must have been found this post-game)."""
+        """Trading 4: buy ITEM (a rare one found this post-game or, before the first battle, on the warband list)."""
         run(session, Buy(warband=warband, item=item, fighter=fighter, price=price), dice=dice)
 
 

@@ -73,6 +73,14 @@ def band_list(band: Warband, tables: CoreheimTables) -> tuple[WarbandList, str |
     return found, variant or None
 
 
+def listed_items(listing: WarbandList) -> frozenset[str] | None:
+    """The items the warband list prints on any of its equipment lists (2.4's "listed on your
+    roster"), by the price chart's ids; None for a list that prints none (a house rule's)."""
+    if listing.equipment_lists is None:
+        return None
+    return frozenset(item for equipment in listing.equipment_lists for listed in equipment.items for item in listed.items)
+
+
 def hero_type(listing: WarbandList, type_id: str) -> HeroType | None:
     return next((h for h in listing.hero_types if h.id == type_id), None)
 

@@ -337,6 +337,28 @@ def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_nam
     ]
 
 
+def test_at_creation_a_rare_item_off_the_warbands_list_is_refused(campaign):
+    # The new-user audit, as reported. 2.4: "At warband creation, **rare items** listed on your roster can be
+    # bought **without rarity rolls**." Given a Mercenaries warband that has fought no battle
+    for args in (["new", "F", "--ruleset", "coreheim"],
+                 ["warband", "add", "Rats", "--faction", "mercenaries", "--player", "Ann", "--treasury", "500"],
+                 ["coreheim", "hire", "Rats", "Gunnar", "--type", "captain"]):
+        ok(campaign(*args))
+    before = events(campaign)
+    # When its captain buys a Weeping Blade (3.6 Eshin Special Equipment), then it is refused and nothing is written
+    result = campaign("coreheim", "buy", "Rats", "weeping-blade", "--fighter", "Gunnar")
+    assert (result.exit_code, result.output) == (1, (
+        "Error: Weeping Blade is rare (9) and not on the Mercenaries warband list: at warband creation only rare items "
+        "on the list are bought without a roll (2.4; on it: Pistol, Duelling Pistol, Blunderbuss, Rifle, Long Rifle); "
+        "after Rats's first battle a hero may look for it\n"))
+    assert events(campaign) == before
+    # A Duelling Pistol is on the list ("| Duelling Pistol | 25 |"): bought without a roll
+    assert ok(campaign("coreheim", "buy", "Rats", "duelling-pistol", "--fighter", "Gunnar"))[:-1] == [
+        "  Rats treasury -25: bought duelling-pistol",
+        "  Gunnar gains duelling-pistol",
+    ]
+
+
 def test_items_lists_the_price_chart(campaign):
     ok(campaign("new", "League", "--ruleset", "coreheim"))
     lines = ok(campaign("coreheim", "items", "--rare"))

@@ -8,15 +8,17 @@ Rats' treasury is 350 before trading.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Buy, Hire, Injuries, RareSearch, Reinforce, Search, Sell, SellShards, Upkeep
+from commands.coreheim.tables import TABLES
 from commands.shared import ChangeTreasury, Correct, EnlistWarband, GainItem, RecruitFighter
 from ledger import events as ev
 from ledger.errors import BadInput
 from projections.roster import ext_of
-from .conftest import HUMAN
+from .conftest import HUMAN, rats_and_skaven_on
 
 RATS = "reikland-rats"
 
@@ -319,6 +321,86 @@ def test_before_the_first_battle_a_rare_item_needs_no_find(rats_and_skaven):
         ev.ItemGained(warband=RATS, fighter="gunnar", item="pistol", reason="bought for 15 gc")
 
 
+# 2.4 (version 6): "At warband creation, **rare items** listed on your roster can be bought **without rarity rolls**."
+# The roster's list is the warband list's equipment (3.x, data/warbands.json): a rare item not on it is not bought
+# before the first battle, when no hero has looked for it.
+
+MERCENARY_RARES = "Pistol, Duelling Pistol, Blunderbuss, Rifle, Long Rifle"
+
+
+@pytest.mark.parametrize(
+    ("warband", "item", "fighter", "paid"),
+    [
+        # 3.1 "Marksmen Weapons": "| Rifle | 30 |"
+        ("Reikland Rats", "rifle", "Marksmen", 90),
+        # 3.6 "Eshin Special Equipment": "## Weeping Blade", "**Cost:** 25gc", "**Rarity:** Rare 9+"
+        ("Clan Skrit", "weeping-blade", "Snikch", 25),
+    ],
+)
+def test_at_creation_a_rare_item_on_the_warbands_list_is_bought_without_a_roll(rats_and_skaven, warband, item, fighter, paid):
+    """Given a warband that has fought no battle, when it buys a rare item its warband list prints,
+    then it pays the chart's price and no die is rolled."""
+    events = rats_and_skaven.do(Buy(warband=warband, item=item, fighter=fighter))
+    assert [type(e) for e in events] == [ev.TreasuryChanged, ev.ItemGained]
+    assert (events[0].delta, events[1].item) == (-paid, item)
+
+
+@pytest.mark.parametrize(
+    ("item", "name", "rarity"),
+    [
+        ("weeping-blade", "Weeping Blade", 9),  # 3.6 Eshin Special Equipment
+        ("ritual-dagger", "Ritual Dagger", 9),  # 3.5 Shadow Cult Special Equipment
+        ("elf-bow", "Elf Bow", 12),  # 1.11, on no warband list
+        ("lance", "Lance", 8),  # 1.11, on no warband list
+    ],
+)
+def test_at_creation_a_rare_item_not_on_the_warbands_list_is_refused_naming_the_list(rats_and_skaven, item, name, rarity):
+    """Given the Reikland Rats (Mercenaries) before their first battle, when Gunnar buys a rare
+    item the Mercenaries' lists do not print, then it is refused, naming the list and its rare
+    items, and nothing is written."""
+    assert rats_and_skaven.refusal(Buy(warband="Reikland Rats", item=item, fighter="Gunnar")) == (
+        f"{name} is rare ({rarity}) and not on the Mercenaries warband list: at warband creation only rare items on "
+        f"the list are bought without a roll (2.4; on it: {MERCENARY_RARES}); after Reikland Rats's first battle a "
+        f"hero may look for it"
+    )
+
+
+def test_a_warband_list_with_no_rare_items_buys_none_at_creation(table):
+    # 3.3 "Vampire, Necromancer, Dreg & Skeleton Weapons List": common weapons and armour only
+    table.do(EnlistWarband(name="Night Court", player="Cid", faction="undead", treasury=500))
+    table.do(Hire(warband="Night Court", name="Vlad", type="vampire"))
+    assert table.refusal(Buy(warband="Night Court", item="pistol", fighter="Vlad")) == (
+        "Pistol is rare (8) and not on the Undead warband list: at warband creation only rare items on the list are "
+        "bought without a roll (2.4; on it: none); after Night Court's first battle a hero may look for it"
+    )
+
+
+def test_on_version_5_any_rare_item_was_bought_unfound_before_the_first_battle():
+    table = rats_and_skaven_on("5")
+    assert table.do(Buy(warband="Reikland Rats", item="weeping-blade", fighter="Gunnar"))[1] == ev.ItemGained(
+        warband=RATS, fighter="gunnar", item="weeping-blade", reason="bought for 25 gc")
+
+
+def test_a_house_rule_list_without_equipment_lists_limits_no_rare_item_at_creation(house_rules):
+    """A group's own warband lists that print no equipment say nothing of the roster's rare items:
+    any is bought at creation, as version 5 did."""
+    warbands = msgspec.to_builtins(TABLES.defaults.warbands)
+    del warbands["warbands"][0]["equipment_lists"]
+    table = house_rules({"tables": {"warbands": warbands}})
+    table.rats()
+    assert table.do(Buy(warband="Reikland Rats", item="weeping-blade", fighter="Gunnar"))[1].item == "weeping-blade"
+
+
+def test_after_the_first_battle_a_hero_may_look_for_an_item_of_another_warbands_list(rats_and_skaven):
+    """2.1 Trading 3: "Heroes not _taken out of action_ can look for rare items", and 1.11: "Warriors
+    may buy any non-unique weapon for their warband" (what one may use is his equipment list's
+    business: "Warriors can only use weapons specified on their equipment list"). The source marks
+    no item unique and restricts no search to a list: a Mercenary finds and buys a Weeping Blade."""
+    assert search(rats_and_skaven, "weeping-blade", [5, 4])[1].found  # Rare 9+
+    assert rats_and_skaven.do(Buy(warband="Reikland Rats", item="weeping-blade", fighter="Gunnar"))[-1] == \
+        ce.RareItemBought(warband=RATS, battle=1, item="weeping-blade")
+
+
 @pytest.mark.parametrize(
     "item, message",
     [
@@ -380,8 +462,8 @@ def test_miscellaneous_equipment_mounts_and_powdermonkeys_wait_for_the_first_bat
 
 def test_weapons_and_armour_are_bought_before_the_first_battle(rats_and_skaven):
     rats_and_skaven.do(Buy(warband="Reikland Rats", item="light-armour", fighter="Marksmen"))
-    rats_and_skaven.do(Buy(warband="Reikland Rats", item="lance", fighter="Hans"))  # a rare one too, unfound
-    assert rats_and_skaven.fighter("Hans").equipment == ["lance"]
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="pistol", fighter="Hans"))  # a rare one on the list too, unfound
+    assert rats_and_skaven.fighter("Hans").equipment == ["pistol"]
 
 
 @pytest.mark.parametrize(

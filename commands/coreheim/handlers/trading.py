@@ -158,9 +158,24 @@ def _may_have(row: Any, fighter: Fighter | None, band: Warband, *, fought: bool)
         raise RuleViolation(f"{fighter.name} already carries {row.name}: a hero carries one of each Miscellaneous Equipment (1.11)")
 
 
+def _listed_for_creation(row: Any, band: Warband, tables: Any) -> None:
+    """2.4: "At warband creation, rare items listed on your roster can be bought without rarity
+    rolls" (version 6): a rare item the warband list does not print waits for the first battle,
+    after which a hero may look for it. A house rule's list that prints no equipment limits none."""
+    listing = model.band_list(band, tables)[0]
+    listed = model.listed_items(listing)
+    if listed is None or row.id in listed:
+        return
+    on_it = ", ".join(item.name for item in tables.price_chart.items if item.rarity is not None and item.id in listed)
+    raise RuleViolation(f"{row.name} is rare ({row.rarity}) and not on the {listing.name} warband list: at warband creation "
+                        f"only rare items on the list are bought without a roll (2.4; on it: {on_it or 'none'}); "
+                        f"after {band.name}'s first battle a hero may look for it")
+
+
 def buy(cmd: Buy, ctx: Context) -> None:
-    """Trading 4: a rare item must have been found this post-game (not at creation); a price with
-    dice ("30+2D6") is rolled; a henchman group buys one for each member."""
+    """Trading 4: a rare item must have been found this post-game (at creation, from version 6, be
+    on the warband list); a price with dice ("30+2D6") is rolled; a henchman group buys one for each
+    member."""
     state, tables = ctx.state, model.tables_for(ctx.options)
     band = state.warband(cmd.warband)
     PHASE.open_window(state, band, "buy equipment")
@@ -179,6 +194,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     rare = item in found or (row is not None and row.rarity is not None)
     if rare and battle is not None and item not in found:
         raise RuleViolation(f"{item} is rare ({row.rarity if row else '?'}): a hero must find it this post-game first")
+    if rare and battle is None and since(ctx, "6"):  # version 5 sold any rare item unfound before the first battle
+        _listed_for_creation(row, band, tables)
     price, dice, times = _base_price(row, item, cmd.price)
     if dice:
         price += ctx.roll(dice, purpose=f"price of {item}").value * times
