@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from commands.coreheim.commands import Hire
-from commands.coreheim.model import tables_for
+from commands.coreheim.model import listed_items, tables_for
 from commands.coreheim.tables import TABLES
 from commands.kit import TableError
 from commands.shared import EnlistWarband
@@ -247,8 +247,7 @@ def rare_on(list_id: str) -> set[str]:
     """The rare items a warband list prints, by the price chart's ids and rarities."""
     tables = tables_for({})
     rare = {item.id for item in tables.price_chart.items if item.rarity is not None}
-    listing = next(w for w in tables.warbands.warbands if w.id == list_id)
-    return {item for equipment in listing.equipment_lists for listed in equipment.items for item in listed.items} & rare
+    return set(listed_items(next(w for w in tables.warbands.warbands if w.id == list_id))) & rare
 
 
 @pytest.mark.parametrize(
