@@ -185,6 +185,7 @@ class ExplorationLocation(_Row, kw_only=True):
     roll: int
     name: str
     summary: str = ""
+    loot_every_exploration: int = 0  # Pot of Manna: ducats it adds to the loot of every later Exploration
 
 
 class ExplorationTables(_Row, kw_only=True):

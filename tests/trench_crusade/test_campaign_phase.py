@@ -491,6 +491,39 @@ def test_a_location_found_twice_is_pillaged(campaign):
     assert tc.band_facts(campaign.state, "pilgrims").locations_found == ["common/10-fallen-soldier"]
 
 
+MANNA = ev.TreasuryChanged(warband="pilgrims", delta=10, reason="Exploration loot: Pot of Manna", row="rare/11-pot-of-manna")
+
+
+@pytest.mark.parametrize(("version", "manna"), [
+    (None, [MANNA]),
+    ("1.3.0", []),  # 1.3.0 paid the Exploration Roll's loot alone
+])
+def test_a_pot_of_manna_adds_10_ducats_to_the_loot_of_every_later_exploration(version, manna):
+    """Rules §10, Rare 11: "Pot of Manna (+10 👑 loot every Exploration)"; loot is "10 × final Exploration Roll 👑
+    into the Strongbox"."""
+    table = Table({}, version=version)
+    table.pilgrims()
+    table.legion()
+
+    def next_battle() -> None:  # Baal's Advancement Rolls (double 1s) before the Legion's Reinforcements
+        table.finish_phase("Legion", advancement=[1, 1, 1, 1])
+        ready_to_explore(table)
+
+    for _ in (1, 2):
+        next_battle()
+        table.do(Exploration(warband="Pilgrims", rerolls=[]), [1, 1, 1])
+    next_battle()  # battle 3: 4 dice, on the Rare table if the warband chooses it
+    found = table.do(Exploration(warband="Pilgrims", table="rare", rerolls=[]), [2, 3, 3, 3])
+    loot = [e for e in found if isinstance(e, ev.TreasuryChanged)]
+    assert loot == [ev.TreasuryChanged(warband="pilgrims", delta=110, reason="Exploration loot: Exploration Roll 11",
+                                       row="rare/11-pot-of-manna")]  # found now: no Pot of Manna loot yet
+    next_battle()
+    later = table.do(Exploration(warband="Pilgrims", table="rare", rerolls=[]), [1, 1, 1, 1])
+    loot = [e for e in later if isinstance(e, ev.TreasuryChanged)]
+    assert loot == [ev.TreasuryChanged(warband="pilgrims", delta=40, reason="Exploration loot: Exploration Roll 4",
+                                       row="games-3-5"), *manna]
+
+
 def test_exploration_skills_and_rerolls_chosen_after_rolling(campaign):
     ready_to_explore(campaign)
     command = Exploration(warband="Pilgrims", skills=["extra-dice", "seek"], answers={"reroll-1": "1", "reroll-2": "none"})

@@ -8,6 +8,7 @@ from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 
+from commands.kit import since
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
@@ -58,7 +59,8 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
     for position in chosen_rerolls(ctx, cmd.rerolls, faces, allowed):
         faces[position - 1] = ctx.roll("D6", purpose=f"Exploration re-roll of die {position} for {band.name}").value
     modifier = skill_modifier + cmd.modifier
-    found = rules.resolve_exploration(band.games, table, sum(faces) + modifier, events.band_facts(state, band.id).locations_found, tables)  # type: ignore[arg-type]
+    found_before = list(events.band_facts(state, band.id).locations_found)  # this Exploration's find adds to it
+    found = rules.resolve_exploration(band.games, table, sum(faces) + modifier, found_before, tables)  # type: ignore[arg-type]
     seen = found.location or next(
         (row for row in tables.exploration.locations if found.pillaged and row.table == table and row.roll == found.final_roll), None
     )
@@ -80,6 +82,10 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
         ctx.emit(ev.TreasuryChanged(warband=band.id, delta=found.loot_ducats,
                                     reason=f"Exploration loot: Exploration Roll {found.final_roll}",
                                     row=found.location.id if found.location else found.stage_id))
+    if since(ctx, "1.4.0"):  # 1.3.0 paid no Pot of Manna (README, Versions)
+        for location in rules.lasting_loot(found_before, tables):
+            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=location.loot_every_exploration,
+                                        reason=f"Exploration loot: {location.name}", row=location.id))
     finish_step(ctx, band, battle, "exploration")
 
 

@@ -113,6 +113,7 @@ from commands.trench_crusade.rules.exploration import (
     exploration_rerolls,
     ExplorationResult,
     resolve_exploration,
+    lasting_loot,
     validate_battle_record,
     glory_from_deeds,
 )
@@ -180,6 +181,7 @@ __all__ = [
     "exploration_rerolls",
     "ExplorationResult",
     "resolve_exploration",
+    "lasting_loot",
     "validate_battle_record",
     "glory_from_deeds",
 ]

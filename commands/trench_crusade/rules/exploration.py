@@ -82,6 +82,12 @@ def resolve_exploration(
     )
 
 
+def lasting_loot(found_before: Collection[str], tables: TrenchCrusadeTables) -> list[ExplorationLocation]:
+    """The locations found at an earlier Exploration that add to the loot of every one after it
+    (rules §10, Rare 11: "Pot of Manna (+10 👑 loot every Exploration)")."""
+    return [row for row in tables.exploration.locations if row.loot_every_exploration and row.id in found_before]
+
+
 def validate_battle_record(
     record: BattleRecord, roster: Sequence[Fighter], tables: TrenchCrusadeTables
 ) -> None:
