@@ -94,10 +94,26 @@ def strict_json(text: str | bytes) -> Any:
     if obj is not _NOT_PLAIN:
         return obj
     try:
-        return json.loads(
+        obj = json.loads(
             text, object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant,
             parse_int=_bounded_int,
         )
+    except RecursionError:
+        raise Malformed("nested too deeply") from None
+    refuse_lone_surrogates(obj)
+    return obj
+
+
+def refuse_lone_surrogates(obj: Any) -> None:
+    """Malformed where a string of decoded JSON holds half of a UTF-16 surrogate pair without the
+    other half (an escape such as \\ud800): the standard library reads it into a string that is not
+    text, which no UTF-8 can hold (the record could not be hashed, nor the option stored). The fast
+    reader (msgspec) refuses it itself."""
+    try:
+        msgspec.json.encode(obj)
+    except UnicodeEncodeError as error:
+        raise Malformed(f"a string holds {ascii(error.object[error.start])[1:-1]}, a lone UTF-16 surrogate "
+                        "(half of a pair), which is not a character") from None
     except RecursionError:
         raise Malformed("nested too deeply") from None
 

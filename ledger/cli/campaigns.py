@@ -29,14 +29,20 @@ from ledger.fold import fold, standing_battles
 from projections.roster import roster as roster_view
 from ledger.errors import BadInput
 from ledger.text import check_name
+from ledger.trail_json import refuse_lone_surrogates
 
 
-def _option_value(text: str) -> object:
+def _option_value(key: str, text: str) -> object:
     """House-rule values are JSON when they parse as JSON (numbers, lists, tables), else text."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError:
         return text
+    try:
+        refuse_lone_surrogates(value)
+    except ValueError as error:
+        raise BadInput(f"--option {key}: {error}") from None
+    return value
 
 
 HOUSE_RULES_LIMIT = 1_000_000  # bytes: house rules are tables, not archives
@@ -78,7 +84,7 @@ def new(session: Session, name: str, ruleset_id: str, options: tuple[str, ...], 
         if "tables" in chosen:
             raise BadInput(f"{options_file.name} gives tables too: give them in one place, --tables or --options-file")
         chosen["tables"] = _json_object(tables_file, "tables")
-    chosen.update({k: _option_value(v) for k, v in parse_pairs(options, "--option").items()})
+    chosen.update({k: _option_value(k, v) for k, v in parse_pairs(options, "--option").items()})
     check_name(name.strip(), "the campaign name")
     outcome = session.ledger.start(name, ruleset_id, chosen, session.actor)
     report(outcome)
