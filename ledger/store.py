@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
-from urllib.parse import unquote, urlparse, urlunparse
+from urllib.parse import ParseResult, unquote, urlparse, urlunparse
 
 import msgspec
 from eventsourcing.application import Application
@@ -232,8 +232,20 @@ def public_url(url: str) -> str:
             return url
         host = parsed.netloc.rpartition("@")[2]
         return urlunparse(parsed._replace(netloc=f"{parsed.username or ''}:***@{host}"))
-    except ValueError:
-        return "the store URL given"
+    except ValueError:  # not a URL urllib splits (an IPv6 address without its closing bracket)
+        # Whatever lies between the first ':' after '//' and the last '@' may be a password.
+        scheme, slashes, rest = url.partition("//")
+        start, end = rest.find(":"), rest.rfind("@")
+        return scheme + slashes + (rest[:start + 1] + "***" + rest[end:] if 0 <= start < end else rest)
+
+
+def _split_url(url: str) -> ParseResult:
+    """The store URL's parts; BadInput for one that is not a URL (urllib's ValueError)."""
+    try:
+        return urlparse(url)
+    except ValueError as error:
+        raise BadInput(f"store '{public_url(url)}' is not a URL ({error}): use sqlite:///PATH, "
+                       "postgresql://USER@HOST:PORT/DB or memory://") from None
 
 
 def store_failure(url: str, error: BaseException) -> LedgerError:
@@ -270,7 +282,7 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
 
     With `create=False` a SQLite file that does not exist is refused instead of created, so that
     a mistyped store URL in a command that only reads (or fails) leaves no empty database behind."""
-    parsed = urlparse(url)
+    parsed = _split_url(url)
     shown = public_url(url)
     if parsed.scheme == "sqlite":
         path = unquote(parsed.path)
@@ -318,7 +330,7 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
 
 def uses_key_file(url: str) -> bool:
     """Does a store at this URL keep its seeds in the dice keeper's key file (SQLite) ?"""
-    return urlparse(url).scheme == "sqlite"
+    return _split_url(url).scheme == "sqlite"
 
 
 def _driver_errors(error: BaseException | None) -> Iterator[BaseException]:
