@@ -27,11 +27,11 @@ RULESET = register(
         title="Trench Crusade v1.0 campaign (Promotions Step per seed 001)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,
-        shown_ext=FACTS.shown_ext,  # the report's Glory, Promotion streak, Model and Battle scars
+        shown_ext=FACTS.shown_ext,  # the report's Glory, Promotion streak, Model, Battle scars, Trauma against
         terms=Terms(
             treasury="Ducats",
             resources={"glory": "Glory", "promotion_streak": "Promotion streak"},
-            fighter_facts={"model": "Model", "battle_scars": "Battle scars"},
+            fighter_facts={"model": "Model", "battle_scars": "Battle scars", "trauma_against": "Trauma against"},
         ),
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,

@@ -281,6 +281,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
                 extras += [f"Battle Scars {model['battle_scars']}"] if model["battle_scars"] else []
                 extras += [f"Advancement Rolls due {model['advancements_due']}"] if model["advancements_due"] else []
                 extras += [_head_wound_text(model["head_wound"], shown["head_wound_promotion"])] if model["head_wound"] else []
+                extras += [f"Trauma against {against}" for against in model["trauma_against"]]
                 click.echo(f"  {model['name']} — {model['model']}{'  ' + '  '.join(extras) if extras else ''}")
         if shown["battle"] is not None:
             left = PHASE.next_step(state, state.warband(warband))

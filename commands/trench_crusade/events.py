@@ -299,6 +299,9 @@ class ModelFacts(msgspec.Struct, kw_only=True, omit_defaults=True):
 
     model: str | None = None  # the Faction List entry; None: read by its role
     trauma_rows: list[str] = []  # trauma table rows suffered, in order
+    # Each result that records the enemy warband (Dark Memory, Prominent Scar), as players read it on
+    # the roster: "Legion (Prominent Scar)". The names are those of the battle's time, as on a paper roster.
+    trauma_against: list[str] = []
     battle_scars: int | None = None  # None until its first trauma
     advancements_due: int | None = None  # None until its first Advancement Roll is earned
     # How many of its trauma_rows it had when a Promotion 6 restored its XP gain (house rule):
@@ -361,6 +364,9 @@ def _trauma(facts: TrenchCrusadeFacts, event: TraumaResolved, state: CampaignSta
     if model := _model(facts, event, state):
         model.trauma_rows.append(event.row)
         model.battle_scars = event.battle_scars
+        if event.enemies:
+            enemies = " and ".join(state.warbands[w].name if w in state.warbands else w for w in event.enemies)
+            model.trauma_against.append(f"{enemies} ({event.result})")
 
 
 @FOLDS.on(PromotionDieRolled)

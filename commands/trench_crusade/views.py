@@ -36,6 +36,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
             "battle_scars": events.model_facts(state, fighter.id).battle_scars or 0,
             "advancements_due": events.model_facts(state, fighter.id).advancements_due or 0,
             "head_wound": head_wound(fighter),
+            "trauma_against": list(events.model_facts(state, fighter.id).trauma_against),
         }
 
     try:

@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 from commands.shared import AwardXP, ChangeTreasury, Correct, GainItem, RecordBattle, RecruitFighter
+from commands.trench_crusade import RULESET
 from commands.trench_crusade import events as tc
 from commands.trench_crusade.commands import (
     Advancement,
@@ -27,6 +28,7 @@ from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.errors import BadInput, LedgerError, NeedsDice, RuleViolation
 from ledger.store import Store
+from projections.roster import fighter_row
 
 from .conftest import Table
 
@@ -219,6 +221,15 @@ def test_elite_trauma_results(campaign, rolls, then):
     d66_roll, *consequences = wounded(campaign, *rolls)
     assert d66_roll == d66(0, GAIUS_TRAUMA, *rolls[0])
     assert consequences == [*then, step("trauma")]
+
+
+def test_the_enemy_a_dark_memory_records_is_in_the_status_and_on_the_roster_card(campaign):
+    """Rules §5, D66 24 Dark Memory: "record that game's enemy warband; −1 DICE melee vs it"."""
+    wounded(campaign, (2, 4))
+    state = campaign.state
+    assert status_of(state, "Pilgrims")["elite"][0]["trauma_against"] == ["Legion (Dark Memory)"]
+    shown = RULESET.terms.facts_of(fighter_row(state, state.fighter("Gaius"))["ext"])
+    assert ("Trauma against", "Legion (Dark Memory)") in shown  # the roster sheets' and the report's line
 
 
 def test_bitter_lessons_rolls_d3_xp(campaign):

@@ -154,6 +154,20 @@ def test_an_unknown_scenario_is_bad_input_listing_the_scenarios_and_writes_nothi
     assert (named.exit_code, named.output.splitlines()[0]) == (0, "  battle 1 (trench-warfare): Pilgrims vs Legion, a draw")
 
 
+def test_the_enemy_a_prominent_scar_records_is_shown_where_players_read_the_roster(cli):
+    """Rules §5, D66 66 Prominent Scar: "record that game's enemy warband; +1 DICE melee vs it"."""
+    for args in SETUP[:-1]:
+        assert cli(*args).exit_code == 0
+    assert cli("trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+               "--ooa", "Gaius").exit_code == 0
+    assert cli("trench-crusade", "trauma", "Pilgrims", "--dice", "6,6").exit_code == 0
+    status = cli("trench-crusade", "status", "Pilgrims").output.splitlines()
+    assert status[3] == "  Gaius — War Prophet  XP 0  Trauma against Legion (Prominent Scar)"
+    sheet = cli("roster", "Pilgrims", "--format", "md").output
+    assert ("| Gaius | elite<br>Model: War Prophet<br>Battle scars: 0<br>Trauma against: Legion (Prominent Scar) |"
+            in sheet)
+
+
 def test_a_correction_of_an_elites_xp_owes_its_advancement_rolls_as_an_award_does(league):
     # Given Gaius, an ELITE at 0 XP, when an arbiter corrects his XP by 4,
     result = league("correct", "Pilgrims", "Gaius", "--xp", "4", "--reason", "deed XP missed")

@@ -30,4 +30,5 @@ def test_the_demo_campaigns_facts_survive_a_snapshot_and_are_what_the_read_model
     pilgrims = tc.band_facts(state, "pilgrims-of-saint-gaius")
     assert (pilgrims.glory, pilgrims.promotion_streak) == (1, 1)
     assert ext_of(state, state.warbands["pilgrims-of-saint-gaius"])["glory"] == 1
-    assert ext_of(state, state.fighters["anna"]) == {"model": "Trench Pilgrim", "trauma_rows": ["d66-24-dark-memory"], "battle_scars": 1}
+    assert ext_of(state, state.fighters["anna"]) == {"model": "Trench Pilgrim", "trauma_rows": ["d66-24-dark-memory"], "battle_scars": 1,
+                                                     "trauma_against": ["Legion of Gehenna (Dark Memory)"]}

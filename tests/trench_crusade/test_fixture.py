@@ -60,11 +60,13 @@ FIXTURE = json.loads((files("fixtures") / "trench_crusade" / "demo.json").read_t
 
 
 def elite(name, model, xp, *, keywords=("ELITE",), scars=0):
-    return {"name": name, "model": model, "xp": xp, "keywords": list(keywords), "battle_scars": scars, "advancements_due": 0, "head_wound": None}
+    return {"name": name, "model": model, "xp": xp, "keywords": list(keywords), "battle_scars": scars, "advancements_due": 0, "head_wound": None,
+            "trauma_against": []}
 
 
 def troop(name, model):
-    return {"name": name, "model": model, "xp": 0, "keywords": [], "battle_scars": 0, "advancements_due": 0, "head_wound": None}
+    return {"name": name, "model": model, "xp": 0, "keywords": [], "battle_scars": 0, "advancements_due": 0, "head_wound": None,
+            "trauma_against": []}
 
 
 EXPECTED = {
