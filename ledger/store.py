@@ -240,12 +240,22 @@ def public_url(url: str) -> str:
 
 
 def _split_url(url: str) -> ParseResult:
-    """The store URL's parts; BadInput for one that is not a URL (urllib's ValueError)."""
+    """The store URL's parts; BadInput for one that is not a URL (urllib's ValueError), or that has
+    a query or a fragment: no store reads one, and ignoring it would open the store otherwise than
+    asked (sqlite:///league.db?mode=ro was written to) or drop a setting (?sslmode=require)."""
     try:
-        return urlparse(url)
+        parsed = urlparse(url)
     except ValueError as error:
         raise BadInput(f"store '{public_url(url)}' is not a URL ({error}): use sqlite:///PATH, "
                        "postgresql://USER@HOST:PORT/DB or memory://") from None
+    if parsed.query or parsed.fragment:
+        # Shown up to where they begin (the first '?' or '#'): a query may hold a password; so may
+        # what follows, where an '@' there says a password holding '?' or '#' was cut.
+        start = min(at for at in (url.find("?"), url.find("#")) if at >= 0)
+        shown = public_url(url[:start]) if "@" not in url[start:] else url.partition("//")[0] + "//…"
+        raise BadInput(f"store '{shown}' is followed by {url[start]}…: a store URL takes no query or fragment "
+                       "(in a file name or a password, write ? as %3F and # as %23)")
+    return parsed
 
 
 def store_failure(url: str, error: BaseException) -> LedgerError:
