@@ -17,6 +17,7 @@ from .commands import (
     Advancement, AdvanceRoll, Allocate, BuyKit, Experience, Exploration, Promotions, Quartermaster,
     Ransom, RecordTrenchBattle, Recruit, Reinforcements, Retire, Roster, SellKit, Trauma,
 )
+from .model import refuse_naming_a_model_that_must_miss
 from .phase import PHASE
 from .views import XP_RESTORED, status_of
 
@@ -65,10 +66,13 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         for pair in warband_deeds:
             for band, deed in parse_pairs([pair], "--warband-deed").items():
                 by_warband.setdefault(band, []).append(deed)
+        took = shell.parse_pair_list(took_out, "--took-out")
+        done = shell.parse_pair_list(glorious, "--glorious")
+        refuse_naming_a_model_that_must_miss(
+            state, warbands, [*out_of_action, *(name for pair in took for name in pair), *(doer for doer, _deed in done)])
         run(session, RecordTrenchBattle(
             participants=list(warbands), scenario=scenario, winner=winner,
-            deeds=deeds_for(state, list(warbands), absent, out_of_action, shell.parse_pair_list(took_out, "--took-out"),
-                              shell.parse_pair_list(glorious, "--glorious")),
+            deeds=deeds_for(state, list(warbands), absent, out_of_action, took, done),
             warband_deeds=by_warband, attacker=attacker,
         ))
 

@@ -146,6 +146,26 @@ def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
     return fighter
 
 
+def refuse_naming_a_model_that_must_miss(state: CampaignState, warbands: Sequence[str], named: Sequence[str]) -> None:
+    """A model with a game to miss for an injury (Minor Wound: "misses the next game") is left out of
+    the Force by the battle command itself; one named as fighting in it (Out of Action, taking an enemy
+    out, doing a deed) is refused saying why: the shared reading of the names (`deeds_for`) says only
+    that it "did not fight in this battle"."""
+    theirs = [f for band in warbands for f in state.fighters_of(state.warband(band).id, active_only=False)]
+    for name in named:
+        fighter = state.fighter_among(name, theirs)
+        if fighter is not None and fighter.missed_games:
+            raise RuleViolation(f"{fighter.name} must miss this battle ({_missing_for(state, fighter)}): the Force is "
+                                f"recorded without {fighter.name}, so do not name {fighter.name} in it")
+
+
+def _missing_for(state: CampaignState, fighter: Fighter) -> str:
+    """The injury the model misses games for: its latest trauma row that misses games."""
+    rows = {row.id: row for row in tables_for(state).trauma.elite if row.missed_games}
+    return next((rows[row].name for row in reversed(events.model_facts(state, fighter.id).trauma_rows) if row in rows),
+                "injured")
+
+
 class CampaignBattle(NamedTuple):
     """A warband's latest battle, as its Campaign Phase reads it."""
 

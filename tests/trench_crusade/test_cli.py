@@ -168,6 +168,29 @@ def test_the_enemy_a_prominent_scar_records_is_shown_where_players_read_the_rost
             in sheet)
 
 
+def test_a_model_named_in_the_battle_it_must_miss_is_refused_saying_for_which_injury(cli):
+    """Rules §5, D66 35 Minor Wound: "misses the next game"."""
+    for args in SETUP[:-1]:
+        assert cli(*args).exit_code == 0
+    battle = ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare"]
+    assert cli(*battle, "--ooa", "Gaius").exit_code == 0
+    assert cli("trench-crusade", "trauma", "Pilgrims", "--dice", "3,5").exit_code == 0  # Gaius: Minor Wound
+    for step in (["promotions", "Pilgrims", "--even", "--dice", "1"], ["experience", "Pilgrims"], ["reinforcements", "Pilgrims"],
+                 ["quartermaster", "Pilgrims"], ["roster", "Pilgrims"], ["trauma", "Legion"], ["promotions", "Legion", "--even"],
+                 ["experience", "Legion"], ["reinforcements", "Legion"], ["quartermaster", "Legion"], ["roster", "Legion"]):
+        assert cli("trench-crusade", *step).exit_code == 0, step
+    before = events(cli)
+    refusal = ("Error: Gaius must miss this battle (Minor Wound): the Force is recorded without Gaius, so do not name "
+               "Gaius in it\n")
+    for named in (["--ooa", "Gaius"], ["--glorious", "gaius=Headshot"], ["--took-out", "Baal=Gaius"]):
+        refused = cli(*battle, *named)
+        assert (refused.exit_code, refused.output) == (1, refusal)
+    assert events(cli) == before
+    fought = cli(*battle, "--ooa", "Anna")  # without naming him, he is left out by himself
+    assert (fought.exit_code, fought.output.splitlines()[1]) == (
+        0, "  Pilgrims in battle 2: draw, 3 models fought, 1 Out of Action; Glorious Deeds: none")
+
+
 def test_a_correction_of_an_elites_xp_owes_its_advancement_rolls_as_an_award_does(league):
     # Given Gaius, an ELITE at 0 XP, when an arbiter corrects his XP by 4,
     result = league("correct", "Pilgrims", "Gaius", "--xp", "4", "--reason", "deed XP missed")
