@@ -135,7 +135,7 @@ def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
         if named not in battle.participants:
             raise RuleViolation(f"{state.warbands[named].name} did not fight in this battle")
     kept: list[tuple[events.BattleRecordKept, int]] = []  # each warband's record and the Glory its deeds give
-    treatments: list[ev.TreasuryChanged] = []  # what its Force's injuries cost before deploying
+    treatments: list[ev.TreasuryChanged] = []  # what the injuries of each warband's Force cost before deploying
     claimed: set[str] = set()
     for band_id in battle.participants:
         band = state.warbands[band_id]
