@@ -9,6 +9,7 @@ import hashlib
 import os
 import uuid
 from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -266,7 +267,14 @@ class ChainChecker:
     abandoned_in: dict[int, int] = field(default_factory=dict)  # epoch left behind -> its transaction
     pending_tx: int = 0  # the latest transaction stored pending: it may hold nothing but dice
     rolls: int = 0
-    thrown: bytearray = field(default_factory=bytearray)  # roll -> digest of (expression, faces)
+    thrown: bytearray = field(default_factory=bytearray)  # roll -> digest of (expression, faces, purpose, source, epoch)
+    origins: array = field(default_factory=lambda: array("q"))  # roll -> the roll it copies, or itself
+    tx_of_roll: array = field(default_factory=lambda: array("q"))  # roll -> its transaction
+    # The latest transaction that voided or answered others, and those: the transactions right after
+    # it (at most one for each) decide them again, and only they may copy their rolls.
+    handing_back: int = 0
+    handed_back: list[int] = field(default_factory=list)
+    disputed: dict[int, int] = field(default_factory=dict)  # a reroll's transaction -> the roll it disputed (its original)
     ledger_rolls: int = 0
     waiting: dict[int, _WaitingRolls] = field(default_factory=dict)  # epoch not revealed yet -> its rolls
     ledger_rolls_verified: int = 0
@@ -310,7 +318,15 @@ class ChainChecker:
         if tx == self.pending_tx and not isinstance(event, ev.DiceRolled):
             raise self.fail(where, f"T{tx} is pending: it may hold its command and dice only, not {entry.body['type']}")
         if isinstance(event, ev.DiceRolled):
-            self._rolled(where, event)
+            self._rolled(where, tx, event)
+        elif isinstance(event, ev.CommandRecorded) and event.command == "reroll":
+            roll = event.args.get("roll")
+            if isinstance(roll, int) and 0 <= roll < self.rolls:
+                self.disputed[tx] = self.origins[roll]
+        elif isinstance(event, ev.TransactionVoided | ev.DecisionAnswered):
+            if tx != self.handing_back:
+                self.handing_back, self.handed_back = tx, []
+            self.handed_back.append(event.target)
         if type(event) not in _FOLLOWED:  # most events (XP, items, commands): no case below is theirs
             return
         match event:
@@ -376,7 +392,7 @@ class ChainChecker:
             return f"the seed of epoch {epoch} does not match its commitment ({committed_at})"
         return None
 
-    def _rolled(self, where: str, event: ev.DiceRolled) -> None:
+    def _rolled(self, where: str, tx: int, event: ev.DiceRolled) -> None:
         if event.roll != self.rolls:
             raise self.fail(where, f"roll R{event.roll} where R{self.rolls} was expected (roll numbers have no gaps)")
         self.rolls += 1
@@ -386,13 +402,12 @@ class ChainChecker:
         if event.value != throw.value or tuple(event.kept) != throw.kept:
             raise self.fail(where, f"roll R{event.roll}: {event.expression} showing {event.faces} counts as "
                                    f"{throw.value} (kept {list(throw.kept)}), not {event.value} (kept {event.kept})")
-        thrown = throw.digest
+        thrown = _copied_as(throw.digest, event)
         self.thrown += thrown
+        self.tx_of_roll.append(tx)
+        self.origins.append(event.roll if event.copy_of is None else event.copy_of)
         if event.copy_of is not None:
-            # A reroll kept this undisputed roll of the transaction it re-decided: same dice, new number.
-            copied = self.thrown[event.copy_of * _DICE_DIGEST:(event.copy_of + 1) * _DICE_DIGEST]
-            if not 0 <= event.copy_of <= event.roll or copied != thrown:
-                raise self.fail(where, f"roll R{event.roll} claims to copy R{event.copy_of}, but its dice differ")
+            self._copied(where, tx, event, thrown)
         elif event.source == "table":
             if event.epoch is not None:
                 raise self.fail(where, f"roll R{event.roll}: table dice name no epoch")
@@ -409,6 +424,32 @@ class ChainChecker:
             self.ledger_rolls += 1
         else:
             raise self.fail(where, f"roll R{event.roll}: source '{event.source}' is neither 'table' nor 'ledger'")
+
+    def _copied(self, where: str, tx: int, event: ev.DiceRolled, thrown: bytes) -> None:
+        """A re-decided transaction (a reroll's, a void's, an answer's) keeps an earlier roll's dice as
+        a copy: of an original roll (never a copy), which a transaction the one just before it voided
+        or answered rolled or copied, with the same expression, purpose, faces, source and epoch. Anything less let a roll
+        name itself, or another roll, and pass as ledger dice no seed derives."""
+        original = event.copy_of
+        assert original is not None
+        if not 0 <= original < event.roll:
+            raise self.fail(where, f"roll R{event.roll} claims to copy R{original}, which is not an earlier roll")
+        if self.origins[original] != original:
+            raise self.fail(where, f"roll R{event.roll} claims to copy R{original}, itself a copy: a copy names the first roll")
+        by = self.handing_back
+        if not by < tx <= by + len(self.handed_back) or not any(self._holds_copy_of(t, original) for t in self.handed_back):
+            raise self.fail(where, f"roll R{event.roll} copies R{original}, but T{tx} decides no transaction holding it "
+                                   "again: only the transactions right after a void, reroll or answer keep dice")
+        if self.disputed.get(by) == original:
+            raise self.fail(where, f"roll R{event.roll} copies R{original}, the roll T{by} disputed: a reroll rolls it anew")
+        if self.thrown[original * _DICE_DIGEST:(original + 1) * _DICE_DIGEST] != thrown:
+            raise self.fail(where, f"roll R{event.roll} claims to copy R{original}, but its dice differ "
+                                   "(expression, purpose, faces, source or epoch)")
+
+    def _holds_copy_of(self, tx: int, original: int) -> bool:
+        """Whether transaction `tx` rolled `original` or a copy of it (a transaction's rolls are numbered in a row)."""
+        first, end = bisect_left(self.tx_of_roll, tx), bisect_right(self.tx_of_roll, tx)
+        return original in self.origins[first:end]
 
     def _derive(self, epoch: int, seed: str) -> None:
         """Re-derive an epoch's ledger rolls from its seed; the first that differs is kept to be
@@ -474,6 +515,12 @@ _DICE_DIGEST = 16  # bytes of a roll's dice digest: no two different throws shar
 
 def _dice_digest(expression: str, faces: list[int]) -> bytes:
     return hashlib.blake2b(f"{expression}|{faces}".encode(), digest_size=_DICE_DIGEST).digest()
+
+
+def _copied_as(throw: bytes, event: ev.DiceRolled) -> bytes:
+    """What a copy of this roll must match: its throw, and what it was rolled for and where it came from."""
+    return hashlib.blake2b(throw + f"|{event.purpose}|{event.source}|{event.epoch}".encode(),
+                           digest_size=_DICE_DIGEST).digest()
 
 
 def _is_canonical_uuid(text: str) -> bool:

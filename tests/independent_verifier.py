@@ -207,7 +207,11 @@ def verify(data):
     commitments, revealed, revealed_tx, abandoned_tx = {}, {}, {}, {}
     next_roll = 0
     ledger_rolls = []  # (line, roll, epoch, faces, sides)
-    thrown = {}  # roll -> (expression, faces), for rolls a reroll copied
+    thrown = {}  # roll -> (expression, purpose, faces, source, epoch), for rolls a reroll copied
+    origin = {}  # roll -> the roll it copies, or itself
+    rolls_of = {}  # transaction -> its roll numbers
+    handing_back, handed_back = 0, []  # the latest transaction that voided or answered others, and those
+    disputed = {}  # a reroll's transaction -> the original of the roll it disputed
     voids = {}  # voided transaction -> its annotation
     previous = None
     for offset, line in enumerate(events):
@@ -272,11 +276,21 @@ def verify(data):
             # Fields at their default value are left out of a payload: kept [], epoch and copy_of null.
             if [p.get("value"), p.get("kept", [])] != list(counts_as(p["expression"], faces)):
                 raise Bad("%s: R%d does not count as %r" % (where, n, p.get("value")))
-            thrown[n] = (p["expression"], faces)
+            thrown[n] = (p["expression"], p.get("purpose"), faces, source, p.get("epoch"))
             copy_of = p.get("copy_of")
+            origin[n] = n if copy_of is None else copy_of
+            rolls_of.setdefault(record["tx"], []).append(n)
             if copy_of is not None:
-                # A reroll kept an undisputed roll of the transaction it re-decided: the same dice.
-                if thrown.get(copy_of) != (p["expression"], faces):
+                # A transaction decided again right after a void, reroll or answer keeps the dice of one it
+                # decides again: a copy names the original roll (never a copy) and shows its very dice.
+                if not (is_int(copy_of) and 0 <= copy_of < n) or origin[copy_of] != copy_of:
+                    raise Bad("%s: R%d claims to copy R%r, which is no earlier original roll" % (where, n, copy_of))
+                if not handing_back < record["tx"] <= handing_back + len(handed_back) or not any(
+                        origin[m] == copy_of for t in handed_back for m in rolls_of.get(t, [])):
+                    raise Bad("%s: R%d copies R%d, but no transaction decided again here holds it" % (where, n, copy_of))
+                if disputed.get(handing_back) == copy_of:
+                    raise Bad("%s: R%d copies R%d, the roll a reroll disputed" % (where, n, copy_of))
+                if thrown[copy_of] != thrown[n]:
                     raise Bad("%s: R%d claims to copy R%r, but its dice differ" % (where, n, copy_of))
             elif source == "ledger":
                 if epoch is None or p.get("epoch") != epoch or epoch in revealed:
@@ -301,7 +315,15 @@ def verify(data):
                     shuffle_problems.append("%s: shuffling %r with R%d's faces gives %r, not %r"
                                             % (where, p.get("deck"), p["roll"], shuffled(before, prior["faces"]), cards))
                 shuffles_checked += 1
-        elif kind == "transaction.voided":
+        if kind == "command.recorded" and p.get("command") == "reroll" and isinstance(p.get("args"), dict):
+            roll = p["args"].get("roll")
+            if is_int(roll) and roll in origin:
+                disputed[record["tx"]] = origin[roll]
+        if kind in ("transaction.voided", "decision.answered"):
+            if record["tx"] != handing_back:
+                handing_back, handed_back = record["tx"], []
+            handed_back.append(p.get("target"))
+        if kind == "transaction.voided":
             voided_so_far.add(p.get("target"))
             voids[p.get("target")] = {
                 "voided_by": record["tx"],

@@ -147,6 +147,17 @@ TAMPERING = {
                                     "line 27: the seed of epoch 0 does not match its commitment (line 5)"),
     "a trailer's epoch not a number": (json_edit(lambda lines: lines[-1]["revealed_seeds"].update({"²": "02" * 32})),
                                        "line 27: 'revealed_seeds' must map epochs ('0', '1', …) to seeds"),
+    # The ledger roll R1 (line 11) made a copy of itself, or of the table roll R0, its faces forged: no seed derives a copy
+    "a ledger die forged as a copy of itself": (json_edit(set_payload(11, faces=[1], value=1, copy_of=1), rehash=True),
+                                               "line 11: roll R1 claims to copy R1, which is not an earlier roll"),
+    "a ledger die forged as a copy of a table die": (
+        json_edit(set_payload(11, expression="2D6", faces=[3, 5], value=8, purpose="injury", copy_of=0), rehash=True),
+        "line 11: roll R1 copies R0, but T4 decides no transaction holding it again: only the transactions right "
+        "after a void, reroll or answer keep dice"),
+    # The reroll's new die (R3, line 21) made a copy of the die it replaced (R1, line 11): the same purpose, faces and epoch
+    "a rerolled die forged back into a copy of the disputed one": (
+        json_edit(set_payload(21, faces=[6], value=6, copy_of=1), rehash=True),
+        "line 21: roll R3 copies R1, the roll T7 disputed: a reroll rolls it anew"),
     "a roll renumbered and rehashed": (json_edit(set_payload(21, roll=5), rehash=True),
                                        "line 21: roll R5 where R3 was expected (roll numbers have no gaps)"),
     "a transaction skipped and rehashed": (json_edit(lambda lines: lines[6].update(tx=4), rehash=True),
