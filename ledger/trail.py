@@ -139,6 +139,43 @@ class _Line:
 
 
 READ_CHUNK = 1 << 16  # bytes of a trail file read at once: larger ones leave the heap fragmented
+# The longest line a trail may have. The longest an export writes are those holding the options
+# pinned at the campaign's start (its command.recorded, ruleset.pinned and the header): at most 1 MB
+# from each house-rules file (--options-file, --tables) and a few more from --option values on a
+# command line. A longer line is no trail's (/dev/zero, a file of another kind): refused once this
+# much of it is read, not held whole first.
+LINE_LIMIT = 32 << 20
+
+
+def _numbered_lines(read: Callable[[], bytes]) -> Iterator[tuple[int, bytes]]:
+    """Each line of the bytes `read()` gives a chunk at a time (b"" at their end), numbered from 1,
+    without its newline (optional after the last line); IntegrityFailure at a line longer than
+    LINE_LIMIT, once that much of it is read. A line read in several chunks is joined once, where it
+    ends (rebuilding it at each chunk took time growing with the square of its length)."""
+    number, pieces, held = 0, [], 0  # the line begun in earlier chunks: its pieces, their length
+    while chunk := read():
+        ended = chunk.split(b"\n")
+        rest = ended.pop()
+        if ended and pieces:  # the line begun earlier ends in this chunk
+            ended[0] = b"".join((*pieces, ended[0]))
+            pieces, held = [], 0
+            if len(ended[0]) > LINE_LIMIT:  # a line within one chunk is shorter
+                raise _too_long(number + 1)
+        for line in ended:
+            number += 1
+            yield number, line
+        if rest:
+            pieces.append(rest)
+            held += len(rest)
+            if held > LINE_LIMIT:
+                raise _too_long(number + 1)
+    if pieces:
+        yield number + 1, b"".join(pieces)
+
+
+def _too_long(number: int) -> IntegrityFailure:
+    return IntegrityFailure(f"line {number}: longer than {LINE_LIMIT:,} bytes, which no line of a trail is: "
+                            "not a campaign-ledger trail")
 
 
 class _TrailFile:
@@ -154,7 +191,9 @@ class _TrailFile:
             self.file = data
         else:
             self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the process
-            shutil.copyfileobj(data, self.file)
+            # Line by line: a line too long (`cat /dev/zero |`) is refused before it fills the disk.
+            for _number, line in _numbered_lines(functools.partial(data.read, READ_CHUNK)):
+                self.file.write(line + b"\n")
             self.file.seek(0)  # the copy is read from its start
         self.start = self.file.tell()
         try:
@@ -163,22 +202,21 @@ class _TrailFile:
             self.descriptor = None
 
     def raw_lines(self) -> Iterator[tuple[int, bytes]]:
-        """Each line of a trail, numbered from 1, without its newline (optional after the last line)."""
+        """Each line of a trail, numbered from 1, without its newline (optional after the last line);
+        IntegrityFailure at one longer than LINE_LIMIT."""
+        offset = self.start
+
+        def read() -> bytes:
+            nonlocal offset
+            chunk = self._read_at(offset)
+            offset += len(chunk)
+            return chunk
+
         number = 0
-        for number, raw in enumerate(self._lines(), start=1):
+        for number, raw in _numbered_lines(read):
             yield number, raw
         if number == 0:
             raise BadInput("the trail is empty")
-
-    def _lines(self) -> Iterator[bytes]:
-        offset, rest = self.start, b""
-        while chunk := self._read_at(offset):
-            offset += len(chunk)
-            lines = (rest + chunk).split(b"\n")
-            rest = lines.pop()
-            yield from lines
-        if rest:
-            yield rest
 
     def _read_at(self, offset: int) -> bytes:
         if self.descriptor is not None:

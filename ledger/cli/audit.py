@@ -7,6 +7,8 @@ import csv
 import functools
 import io
 import json
+import os
+import stat
 import tempfile
 import uuid
 from pathlib import Path
@@ -418,13 +420,22 @@ def export(session: Session, fmt: str, output: Path | None, force: bool) -> None
 
 def _events_in(trail: BinaryIO) -> int:
     """The event lines of a trail file (all but its header and trailer), counted without parsing
-    them, for a progress bar; 0 for one that cannot be read twice (a pipe)."""
-    if not trail.seekable():
+    them, for a progress bar; 0 for one that cannot be read twice (a pipe), or that has no end to
+    count to (a device: /dev/zero reads as long as it is read, and is refused at its first line)."""
+    if not trail.seekable() or not _has_an_end(trail):
         return 0
     start = trail.tell()
     lines = sum(chunk.count(b"\n") for chunk in iter(lambda: trail.read(1 << 20), b""))
     trail.seek(start)
     return max(0, lines - 2)
+
+
+def _has_an_end(trail: BinaryIO) -> bool:
+    """Is the trail a regular file (or bytes in memory), not a device?"""
+    try:
+        return stat.S_ISREG(os.fstat(trail.fileno()).st_mode)
+    except (OSError, ValueError):  # io.UnsupportedOperation: in memory (a test's standard input)
+        return True
 
 
 @contextlib.contextmanager
