@@ -338,12 +338,17 @@ def _line(number: int, raw: bytes) -> _Line:
 def _header_problem(header: dict[str, Any]) -> str | None:
     if header.get("format") != FORMAT:
         return f"not a {FORMAT} trail (format {header.get('format')!r})"
-    if header.get("version") != FORMAT_VERSION:
-        return f"format version {header.get('version')!r}; this campaign-ledger reads version {FORMAT_VERSION}"
+    if not _is_int(header.get("version"), FORMAT_VERSION):
+        return f"format version {json.dumps(header.get('version'))}; this campaign-ledger reads version {FORMAT_VERSION}"
     algorithm = header.get("hash", {}).get("algorithm") if isinstance(header.get("hash"), dict) else None
     if algorithm != HASH_ALGORITHM:
         return f"hash algorithm {algorithm!r}; trails are hashed with {HASH_ALGORITHM}"
     return None
+
+
+def _is_int(value: Any, number: int) -> bool:
+    """Is `value` the JSON integer `number`? (Python has true == 1 and false == 0.)"""
+    return type(value) is int and value == number
 
 
 def _event_entry(line: _Line) -> tuple[Entry, Any]:
@@ -480,8 +485,8 @@ def _check_header(header: _Line, chain: Chain) -> None:
 
 def _check_trailer(trailer: _Line, chain: Chain) -> None:
     where = f"line {trailer.number}"
-    if trailer.obj.get("count") != chain.count:
-        raise IntegrityFailure(f"{where}: counts {trailer.obj.get('count')} events, the trail holds {chain.count}")
+    if not _is_int(trailer.obj.get("count"), chain.count):
+        raise IntegrityFailure(f"{where}: counts {json.dumps(trailer.obj.get('count'))} events, the trail holds {chain.count}")
     if trailer.obj.get("head") != chain.head:
         raise IntegrityFailure(f"{where}: its head is not the hash of the last event")
 
