@@ -52,7 +52,7 @@ from ledger.pending import PendingDecision, PendingDecisions, pending_message, s
 from ledger.rechecking import affected_message, plan_void, recheck, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import DealtSince, SeedKeeping
-from ledger.state import Battle, CampaignState, decode_own, decode_state, encode_state, evolve
+from ledger.state import TYPED_NOW, Battle, CampaignState, decode_own, decode_state, encode_state, evolve
 from ledger.store import RETRIES, Store, Writer, pause_before_try
 
 SNAPSHOT_INTERVAL = 100
@@ -465,6 +465,7 @@ class Ledger(SeedKeeping, PendingDecisions):
                 folded_from = (state.position, state.head, state.transactions)
                 state.current_tx = state.transactions = state.transactions + 1
             deciding = state if folded_from else rolling.copy()
+            typed_now = TYPED_NOW.set(True)  # its names were typed now: one that is another's hidden id is refused
             try:
                 events = decide(ruleset, deciding, command, dice=source, shuffle_dice=ledger_dice, ask=ask,
                                 reason=reason, keep_dice=True, answered_now=checked, in_place=True)
@@ -474,6 +475,8 @@ class Ledger(SeedKeeping, PendingDecisions):
                 before = decode_own(encoded) if folded_from else state
                 return Attempt(before, [*burns, (halted.events(scope(before, command)), actor)], halted=halted,
                                encoded=encoded)
+            finally:
+                TYPED_NOW.reset(typed_now)
             source.finish()
             return Attempt(state, [*burns, (events, actor)], encoded=encoded, folded_from=folded_from)
 

@@ -8,6 +8,7 @@ state it is given and returns it; callers that need the old state fold a `copy()
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -143,9 +144,11 @@ class CampaignState(msgspec.Struct, kw_only=True):
         return next((b for b in reversed(self.latest_battles) if warband in b.participants), None)
 
     def warband(self, ref: str) -> Warband:
-        found = self.warbands.get(ref) or next(
-            (w for w in self.warbands.values() if w.name.lower() == ref.lower()), None
-        )
+        found = self.warbands.get(ref)
+        named = [w for w in self.warbands.values() if w.name.lower() == ref.lower()]
+        if found is not None:
+            _refuse_hidden_id(ref, found, named)
+        found = found or next(iter(named), None)
         if found is None:
             known = ", ".join(w.name for w in self.warbands.values()) or "none yet"
             raise NotFound(f"no warband '{ref}' in this campaign (warbands: {known})")
@@ -154,6 +157,8 @@ class CampaignState(msgspec.Struct, kw_only=True):
     def fighter(self, ref: str, warband: str | None = None) -> Fighter:
         by_id = self.fighters.get(ref)  # fighters are kept by id: what most commands name them by
         if by_id is not None and (warband is None or by_id.warband == warband):
+            _refuse_hidden_id(ref, by_id, [f for f in self.fighters.values()
+                                           if f.name.lower() == ref.lower() and (warband is None or f.warband == warband)])
             return by_id
         found = self.fighter_among(ref, [f for f in self.fighters.values() if warband is None or f.warband == warband])
         if found is None:
@@ -166,6 +171,8 @@ class CampaignState(msgspec.Struct, kw_only=True):
         candidates share is refused naming them (picking one would act on a fighter nobody chose)."""
         found = next((f for f in candidates if f.id == ref), None)
         named = [f for f in candidates if f.name.lower() == ref.lower()]
+        if found is not None:
+            _refuse_hidden_id(ref, found, named)
         if found is None and len(named) > 1:
             which = ", ".join(f"{f.id} ({self.warbands[f.warband].name if f.warband in self.warbands else f.warband}"
                               f"{'' if f.active else ', ' + f.status})" for f in named)
@@ -178,6 +185,21 @@ class CampaignState(msgspec.Struct, kw_only=True):
             return []
         listed = [self.fighters[f] for f in band.fighters if f in self.fighters]
         return [f for f in listed if f.active] if active_only else listed
+
+
+# True while a command typed now is decided (not one recorded, decided again): see `_refuse_hidden_id`.
+TYPED_NOW: ContextVar[bool] = ContextVar("typed_now", default=False)
+
+
+def _refuse_hidden_id(ref: str, by_id: Warband | Fighter, named: list[Any]) -> None:
+    """A ref that is the id of one (renamed since: "Gunnar", now "Old Gunnar", is still `gunnar`) and
+    the name of another ("gunnar", id `gunnar-2`) is refused in a command typed now: the id won, and
+    the write went to the one nobody named. A recorded command decides again as it did."""
+    others = [other for other in named if other.id != by_id.id]
+    if others and by_id.name.lower() != ref.lower() and TYPED_NOW.get():
+        raise BadInput(f"'{ref}' is the id of {by_id.name} and the name of "
+                       f"{', '.join(f'{other.name} (id {other.id})' for other in others)}: "
+                       f"give the name or the id of the one you mean")
 
 
 _STATE_DECODER = msgspec.json.Decoder(CampaignState)

@@ -136,3 +136,41 @@ def test_text_is_shown_as_the_check_of_each_character_shows_it(char):
 
     for value in (char, f"Rat {char} King"):
         assert shown(value) == shown_by_character(value)
+
+
+def test_a_name_that_is_another_fighter_s_hidden_id_is_refused_naming_both(league, store_bytes):
+    # Gunnar, renamed Old Gunnar, keeps the id gunnar; a new hero is called gunnar (id gunnar-2)
+    for args in (["fighter", "rename", "Gunnar", "Old Gunnar"], ["fighter", "add", "Reikland Rats", "gunnar", "--role", "hero"]):
+        assert league(*args).exit_code == 0
+    before = store_bytes()
+    result = league("xp", "award", "gunnar", "5", "--reason", "took out Snikch")
+    # Then the id no longer wins silently: XP went to Old Gunnar, whom nobody named
+    assert (result.exit_code, result.output) == (2, "Error: 'gunnar' is the id of Old Gunnar and the name of gunnar "
+                                                    "(id gunnar-2): give the name or the id of the one you mean\n")
+    assert store_bytes() == before
+    assert league("xp", "award", "gunnar-2", "5", "--reason", "x").output.startswith("  gunnar gains 5 XP")
+    assert league("xp", "award", "old gunnar", "1", "--reason", "x").output.startswith("  Old Gunnar gains 1 XP")
+
+
+def test_a_warband_name_that_is_another_warband_s_id_is_refused(league, store_bytes):
+    assert league("warband", "add", "reikland-rats", "--player", "Bob").exit_code == 0
+    before = store_bytes()
+    result = league("treasury", "reikland-rats", "50", "--reason", "loot")
+    assert (result.exit_code, result.output) == (2, "Error: 'reikland-rats' is the id of Reikland Rats and the name of "
+                                                    "reikland-rats (id reikland-rats-2): give the name or the id of the one you mean\n")
+    assert store_bytes() == before
+
+
+def test_a_recorded_command_naming_a_hidden_id_decides_again_as_it_did():
+    """Replays are unchanged: the id won when it was recorded, and wins when it is decided again."""
+    from commands.shared import AwardXP, EnlistWarband, RecruitFighter, RenameFighter
+    from ledger.testing import LedgerHarness
+
+    campaign = LedgerHarness("freeform")
+    for command in (EnlistWarband(name="Rats", player="Ann"), RecruitFighter(warband="Rats", name="Gunnar", role="leader"),
+                    RenameFighter(fighter="Gunnar", name="Old Gunnar"),
+                    RecruitFighter(warband="Rats", name="gunnar", role="hero")):
+        campaign.do(command)
+    state = campaign.state
+    assert state.fighter("gunnar").name == "Old Gunnar"  # outside a command typed now, as a replay reads it
+    assert campaign.refusal(AwardXP(fighter="gunnar", amount=5, reason="x")).startswith("'gunnar' is the id of Old Gunnar")
