@@ -3,6 +3,10 @@
 import json
 import os
 
+import pytest
+
+from ledger.errors import BadInput
+
 from ledger.campaigns import Ledger
 from ledger.store import Store
 from ledger.testing import CampaignRunner
@@ -140,6 +144,9 @@ def test_battle_record_leaves_out_a_fighter_who_must_miss_the_game():
     ):
         evolve(state, event)
     assert deeds_for(state, ["Rats"], (), (), (), ()) == [ev.Deed(fighter="otto")]
+    # Named in it, he is refused saying why: "Hans did not fight in this battle" left the player guessing
+    with pytest.raises(BadInput, match=r"^Hans must miss this battle \(injured: Leg Wound\), so did not fight in it$"):
+        deeds_for(state, ["Rats"], (), ("Hans",), (), ())
 
 
 def test_log_filters_by_warband_battle_and_tail_and_json_gives_the_rows_shown(two_warbands):
