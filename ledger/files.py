@@ -13,7 +13,7 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from ledger.errors import BadInput
@@ -26,6 +26,26 @@ def refuse_existing(path: Path, force: bool) -> None:
         raise BadInput(f"{path} is a symbolic link (to {os.readlink(path)}): nothing written; --force replaces the link")
     if path.exists():
         raise BadInput(f"{path} already exists: nothing written; --force replaces it")
+
+
+def refuse_replacing(path: Path, kept: Mapping[str, str]) -> None:
+    """Refuse to write `path` where it is one of the files `kept` (file -> what it is, for the
+    message): the same name in the same folder, by whatever path to the folder (a symbolic link to
+    it, '..'), or the same file by another name (a hard link). A symbolic link at `path` itself is
+    not its target: --force replaces the link, not the file."""
+    for file, what in kept.items():
+        if _same_entry(path, Path(file)):
+            raise BadInput(f"{path} is {what}: nothing written")
+
+
+def _same_entry(path: Path, other: Path) -> bool:
+    try:
+        if path.name == other.name and os.path.samefile(path.parent, other.parent):
+            return True
+        written, kept = os.lstat(path), os.stat(other)
+    except OSError:  # a folder or file that is not there
+        return False
+    return (written.st_dev, written.st_ino) == (kept.st_dev, kept.st_ino)
 
 
 def is_device_or_pipe(path: Path) -> bool:

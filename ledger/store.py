@@ -1059,6 +1059,16 @@ class Store:
     # --- the file itself (SQLite) ----------------------------------------------------------------------
 
     @property
+    def own_files(self) -> dict[str, str]:
+        """The files a SQLite store is kept in (its database and SQLite's journals beside it), each
+        with what it is, for people: a file written over one of them destroys the campaign."""
+        if self._sqlite_path is None or not self.opens_elsewhere:
+            return {}
+        return {self._sqlite_path + suffix: f"{what} of the store {self.url}" for suffix, what in (
+            ("", "the database"), ("-wal", "the write-ahead log"), ("-shm", "the shared-memory index"),
+            ("-journal", "the rollback journal"))}
+
+    @property
     def file_size(self) -> int:
         """Bytes of the SQLite file (0 for a store that is not one, or not on disk)."""
         try:

@@ -392,9 +392,10 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
 def export(session: Session, fmt: str, output: Path | None, force: bool) -> None:
     """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain;
     or (md) the campaign as a readable chronicle: standings, rosters, battles, heads."""
-    if output is not None:
-        files.refuse_existing(output, force)  # before the work, and again before the rename
     store = session.ledger.store
+    if output is not None:
+        files.refuse_replacing(output, store.own_files)  # with --force too
+        files.refuse_existing(output, force)  # before the work, and again before the rename
     campaign_id = audit.find_campaign(store, session.campaign_ref)
     with _unverified_exports_nothing():
         if fmt == "jsonl":

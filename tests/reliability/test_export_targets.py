@@ -1,0 +1,61 @@
+"""What `campaign export -o FILE` may not write over, even with --force: the store's own files (its
+SQLite database, by any path to it, and the journals beside it), which an export renamed over the
+live store."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def over_the_store(db_path, shown: str | None = None, what: str = "the database") -> tuple[int, str]:
+    return 2, f"Error: {shown or db_path} is {what} of the store sqlite:///{db_path}: nothing written\n"
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "md"])
+def test_the_store_itself_is_refused_with_force_too(league, db_path, store_bytes, fmt):
+    before = store_bytes()
+    result = league("export", "--format", fmt, "-o", str(db_path), "--force")
+    assert (result.exit_code, result.output) == over_the_store(db_path)
+    assert store_bytes() == before
+    assert league("verify").exit_code == 0
+
+
+def test_the_store_reached_through_a_linked_folder_or_dot_dot_is_refused(league, db_path, tmp_path, store_bytes):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to(tmp_path, target_is_directory=True)
+    before = store_bytes()
+    for path in (tmp_path / "sub" / "up" / db_path.name, tmp_path / "sub" / ".." / db_path.name):
+        result = league("export", "-o", str(path), "--force")
+        assert (result.exit_code, result.output) == over_the_store(db_path, str(path))
+    assert store_bytes() == before
+
+
+def test_another_name_of_the_store_file_is_refused(league, db_path, tmp_path, store_bytes):
+    hard_link = tmp_path / "another-name.db"
+    os.link(db_path, hard_link)
+    before = store_bytes()
+    result = league("export", "-o", str(hard_link), "--force")
+    assert (result.exit_code, result.output) == over_the_store(db_path, str(hard_link))
+    assert store_bytes() == before
+
+
+@pytest.mark.parametrize("suffix, what", [
+    ("-wal", "the write-ahead log"), ("-shm", "the shared-memory index"), ("-journal", "the rollback journal"),
+])
+def test_the_journals_beside_the_store_are_refused_whether_there_or_not(league, db_path, suffix, what):
+    journal = db_path.with_name(db_path.name + suffix)
+    result = league("export", "-o", str(journal), "--force")
+    assert (result.exit_code, result.output) == over_the_store(db_path, str(journal), what)
+    assert league("verify").exit_code == 0
+
+
+def test_a_symbolic_link_to_the_store_is_replaced_by_force_never_the_store(league, db_path, tmp_path):
+    """--force replaces a link, never its target (ledger.files): the store is not written."""
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(db_path)
+    assert league("export", "-o", str(link), "--force").exit_code == 0
+    assert not link.is_symlink()
+    assert league("verify", str(link)).exit_code == 0
+    assert league("verify").exit_code == 0
