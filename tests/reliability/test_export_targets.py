@@ -1,6 +1,6 @@
 """What `campaign export -o FILE` may not write over, even with --force: the store's own files (its
 SQLite database, by any path to it, and the journals beside it), which an export renamed over the
-live store."""
+live store; and no file at all (`-o ''`), which was taken for the current folder."""
 
 from __future__ import annotations
 
@@ -59,3 +59,25 @@ def test_a_symbolic_link_to_the_store_is_replaced_by_force_never_the_store(leagu
     assert not link.is_symlink()
     assert league("verify", str(link)).exit_code == 0
     assert league("verify").exit_code == 0
+
+
+EMPTY_NAME = (2, "Error: the file name is empty: name the file to write; nothing written\n")
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_an_empty_file_name_is_refused(league, tmp_path, store_bytes, fmt, force):
+    """It said `.` already exists (with --force: cannot write .: Device or resource busy)."""
+    before = store_bytes()
+    result = league("export", "--format", fmt, "-o", "", *force)
+    assert (result.exit_code, result.output) == EMPTY_NAME
+    assert store_bytes() == before
+
+
+@pytest.mark.parametrize("args", [["report", "-o", ""], ["backup", ""], ["roster", "Reikland Rats", "--format", "md", "-o", ""]],
+                         ids=["report", "backup", "roster"])
+def test_every_file_written_whole_refuses_an_empty_name(league, store_bytes, args):
+    before = store_bytes()
+    result = league(*args)
+    assert (result.exit_code, result.output) == EMPTY_NAME
+    assert store_bytes() == before
