@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ledger import rulesets
 from ledger.describe import plural
 from ledger.state import Battle, CampaignState
 from ledger.text import shown
@@ -53,6 +54,7 @@ def print_roster(state: CampaignState, warband: str) -> None:
                f"  games {row['games']}  wins {row['wins']}")
     if row["stash"]:
         click.echo(f"  stash: {', '.join(shown(item) for item in row['stash'])}")
+    terms = rulesets.get(state.ruleset).terms
     for f in fighter_rows(state, warband):
         size = f" x{f['group_size']}" if f["group_size"] > 1 else ""
         status = "" if f["status"] == "active" else f" [{f['status']}]"
@@ -62,3 +64,5 @@ def print_roster(state: CampaignState, warband: str) -> None:
         for label in ("keywords", "skills", "injuries", "equipment"):
             if f[label]:
                 click.echo(f"      {label}: {', '.join(shown(text) for text in f[label])}")
+        for label, text in terms.facts_of(f["ext"]):  # what the ruleset keeps of him, as its roster cards show it
+            click.echo(f"      {label[:1].lower() + label[1:]}: {shown(text)}")

@@ -44,14 +44,14 @@ def test_a_captain_is_hired_by_his_type(campaign):
         "  Reiklanders treasury -60: hired Kurt",
     ]
     # 3.1, 1 Mercenary Captain: | 7 | 1 | 1 | +0 | 8+ | 8+ | 5+ | 4+ |, Starting Experience: 20
-    assert roster(campaign) == ["  Kurt — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4"]
+    assert roster(campaign) == ["  Kurt — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4", "      type: captain", "      race: human"]
 
 
 def test_a_stat_given_replaces_only_that_one(campaign):
     result = campaign("coreheim", "hire", R, "Otto", "--type", "sergeant", "--stat", "WS=7")
     assert result.exit_code == 0, result.output
     # Sergeants: WS 8+ BS 9+ I 7+ Ld 6+, and Reikland's "Sergeants start with Ld 4+"
-    assert roster(campaign) == ["  Otto — hero  XP 6  M7 A1 W1 T0 WS7 BS9 I7 Ld4"]
+    assert roster(campaign) == ["  Otto — hero  XP 6  M7 A1 W1 T0 WS7 BS9 I7 Ld4", "      type: sergeant", "      race: human"]
 
 
 def test_a_henchman_group_is_hired_by_its_type(campaign):
