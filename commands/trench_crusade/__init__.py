@@ -37,6 +37,7 @@ RULESET = register(
         check_options=check_options,
         post_game=PHASE.guided_steps,
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
+        starting_treasury=lambda state: 700,  # "its starting ducats — usually 700" (shared/rules/trench-crusade.md)
         register_commands=commands_in(f"{__package__}.cli"),
     )
 )

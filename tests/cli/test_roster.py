@@ -340,9 +340,11 @@ def test_an_enemy_is_read_among_the_warbands_that_fought_and_one_of_another_is_r
 
 
 def test_a_warband_added_without_a_treasury_starts_with_what_its_rules_give(campaign):
-    """Coreheim "Start: 500gc" and Speedheim "Warband creation uses 500g" (shared/rules); a freeform
-    campaign names none. It started at 0, so a new player's first hire was refused "Rats has 0 gc"."""
-    for ruleset, treasury, faction in (("coreheim", 500, "skaven"), ("speedheim", 500, ""), ("freeform", 0, "")):
+    """Coreheim "Start: 500gc", Speedheim "Warband creation uses 500g", Trench Crusade "starting ducats —
+    usually 700" (shared/rules); a freeform campaign names none. It started at 0, so a new player's first
+    hire was refused "Rats has 0 gc"."""
+    for ruleset, treasury, faction in (("coreheim", 500, "skaven"), ("speedheim", 500, ""),
+                                       ("trench-crusade", 700, "Trench Pilgrims"), ("freeform", 0, "")):
         assert campaign("new", ruleset.title(), "--ruleset", ruleset).exit_code == 0
         added = campaign("warband", "add", f"{ruleset} Rats", "--player", "Ann", "--faction", faction)
         assert added.exit_code == 0, added.output
