@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from itertools import groupby
 
 from ledger import events as ev
+from ledger import rulesets
 from ledger.deciding import is_ledger_transaction, is_redecided, redecide
 from ledger.errors import BadInput, LedgerError, NewerVersion, RuleViolation
 from ledger.fold import apply_record, transactions, void_records, voids_in
@@ -93,6 +94,25 @@ def _shape_problem(group: Sequence[Record]) -> str | None:
             return f"event {record.position} ({ev.tag_of(event)}) has no place in a {opened.command} transaction"
         if allowed is None and type(event) in LEDGER_ONLY_EVENTS:
             return f"event {record.position} ({ev.tag_of(event)}) belongs to the ledger's own transactions only"
+    return None
+
+
+def _start_problem(group: Sequence[Record]) -> str | None:
+    """Why a campaign's start does not pin the options its command gave (None: it does). Only those
+    given are compared: the others are the defaults of the ledger then, and an older ledger took
+    options this one refuses (a campaign recorded so must still import)."""
+    opened = group[0].event
+    pinned = next((r.event for r in group if isinstance(r.event, ev.RulesetPinned)), None)
+    given = opened.args.get("options")
+    if pinned is None or not isinstance(given, dict):
+        return None  # the shape check and the chain name a start without them
+    try:
+        checked = rulesets.get(pinned.ruleset).options(given)
+    except LedgerError:
+        checked = given
+    changed = sorted(key for key in given if pinned.options.get(key) not in (given[key], checked.get(key)))
+    if changed:
+        return f"pins {', '.join(f'{key}={pinned.options.get(key)!r}' for key in changed)}, not the options its command gives"
     return None
 
 
@@ -192,6 +212,8 @@ class _Recheck:
         opened = group[0].event
         if problem is None and isinstance(opened, ev.CommandRecorded) and opened.command in ("void", "reroll"):
             problem = _void_problem(group, self.first_tx, plan)
+        elif problem is None and isinstance(opened, ev.CommandRecorded) and opened.command == "campaign.new":
+            problem = _start_problem(group)
         if problem is not None:
             self.shape_differences.append(f"T{tx}: {problem}")
             if self.first_only:

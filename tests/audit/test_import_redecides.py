@@ -57,6 +57,22 @@ def test_a_note_appended_without_a_command_is_refused(played, trail):
     ))
 
 
+def test_a_start_pinning_an_option_other_than_its_command_gave_is_refused(played, trail):
+    # `campaign new --option decks=ledger` pinning decks=physical, the header saying the same and the chain
+    # recomputed, was imported and played under
+    lines = trail.lines()
+    started = next(line for line in lines if line.get("type") == "command.recorded")
+    started["payload"]["args"]["options"] = {"decks": "ledger"}
+    pinned = next(line for line in lines if line.get("type") == "ruleset.pinned")
+    pinned["payload"]["options"] = lines[0]["ruleset"]["options"] = {"decks": "physical"}
+    problem = "pins decks='physical', not the options its command gives"
+    trail.write(lines, rehash=True)
+    assert played("verify", str(trail.path)).exit_code == 0  # the chain itself holds
+    assert refused_import(played, trail) == (3, (
+        f"Error: T1: {problem} — the rules in force at it do not produce the trail's events from its command "
+        "and dice; nothing imported\n"))
+
+
 def test_a_forged_void_that_is_not_what_the_ledger_plans_is_refused(played, trail):
     lines = trail.lines()
     void = next(line for line in lines if line.get("type") == "transaction.voided")
