@@ -168,6 +168,8 @@ def test_a_hired_sword_comes_with_his_profile_and_race(table):
         # "0-7 Marksmen": members count, whatever their groups
         ([("Shots", 5)], ("More", 3), "Reiklanders may have at most 7 Marksmen; it has 5, so not 3 more"),
         ([], ("Shots", 6), "henchmen are hired in groups of 1 to 5, not 6"),
+        # a group past the size a group holds is told so first: "so not 6 more" hid it
+        ([("Shots", 3)], ("More", 6), "henchmen are hired in groups of 1 to 5, not 6"),
     ],
 )
 def test_a_henchman_type_keeps_the_lists_limits(table, hires, refused, message):

@@ -75,7 +75,6 @@ def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> _HireTerms:
         discount = tables.hired_swords.marienburg_hire_discount if variant == "marienburg" else 0
         return _HireTerms(model.HIRED_SWORD, sword.hire - discount, 0, sword.race, model.starting_profile(sword, listing, variant))
     if henchman is not None:
-        model.check_list_limit(state, band, henchman, cmd.group_size)
         terms = _HireTerms(henchman.kind, henchman.hire_cost, 0, henchman.race, model.starting_profile(henchman, listing, variant))
     elif cmd.type in model.GROUP_TYPES:
         if cmd.cost is None or cmd.cost < 0:
@@ -91,6 +90,8 @@ def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> _HireTerms:
             f"henchmen are hired in groups of {limits.min_henchman_group_size} to {limits.max_henchman_group_size}, "
             f"not {cmd.group_size}"
         )
+    if henchman is not None:  # after the group's size: "so not 6 more" of a group of 6 hid that a group holds 5
+        model.check_list_limit(state, band, henchman, cmd.group_size)
     return terms
 
 
