@@ -285,3 +285,11 @@ def test_a_card_the_ledger_dealt_that_asks_a_choice_is_pending_though_no_die_was
     answered = campaign("answer", "Mel")
     assert answered.exit_code == 0, answered.output
     assert "(2nd from the top of improvement), Mel/Rgd (roll under)" in answered.output
+
+
+@pytest.mark.parametrize("step", ["buy-hero-slot", "spend-gold"])
+def test_a_step_that_draws_nothing_offers_no_dice_cards_or_answers(campaign, step):
+    # Their help offered --dice, --card, --ledger and --answer, which they never took
+    options = [line.split()[0] for line in campaign("speedheim", step, "--help").output.splitlines()
+               if line.startswith("  -")]
+    assert options == ["--json", "-h,"]
