@@ -56,6 +56,8 @@ from ledger.state import TYPED_NOW, Battle, CampaignState, decode_own, decode_st
 from ledger.store import RETRIES, Store, Writer, pause_before_try
 
 SNAPSHOT_INTERVAL = 100
+# The turn `campaign new` takes on a league server, whatever the campaign: its name is checked free and taken in it.
+STARTING_CAMPAIGNS = uuid.uuid5(uuid.NAMESPACE_URL, "campaign-ledger:starting-campaigns")
 # The records that say which battles stand: the battles, and the voids that strike some out.
 BATTLE_TAGS = tuple(kind.__struct_config__.tag for kind in (ev.BattleRecorded, ev.TransactionVoided))
 
@@ -188,10 +190,18 @@ class Ledger(SeedKeeping, PendingDecisions):
         (`campaign use`; a new or imported campaign becomes current)."""
         if ref is None:
             return self.store.pick_unnamed(self.store.campaign_ids(), lambda cid: self.load(cid).name)
+        named = []
         for cid, name in self.store.campaign_names():
-            if str(cid) == ref.lower() or name.lower() == ref.lower():
+            if str(cid) == ref.lower():
                 return cid
-        raise NotFound(f"no campaign '{ref}' in {self.store.url}")
+            if name.lower() == ref.lower():
+                named.append(cid)
+        if len(named) > 1:  # two started at once (a store of an older ledger): it picked the first without a word
+            raise BadInput(f"{len(named)} campaigns are called '{ref}' in {self.store.url}: "
+                           f"name the one you mean by its id ({', '.join(map(str, named))})")
+        if not named:
+            raise NotFound(f"no campaign '{ref}' in {self.store.url}")
+        return named[0]
 
     def use(self, ref: str) -> CampaignState:
         """Make a campaign the store's current one: commands that name none then mean it."""
@@ -293,6 +303,7 @@ class Ledger(SeedKeeping, PendingDecisions):
     def _commit(
         self, campaign_id: uuid.UUID, state: CampaignState, groups: list[tuple[list[ev.Event], str]], *,
         refold: bool = False, encoded: bytes = b"", folded_from: tuple[int, str, int] | None = None,
+        within: Sequence[Writer] = (), before_commit: Callable[[], None] = lambda: None,
     ) -> list[Record]:
         """Seal each group as one transaction and store them all in one atomic save. Unless the past
         changes (`refold`), `state` becomes the state after them first, for the in-commit hooks
@@ -316,7 +327,7 @@ class Ledger(SeedKeeping, PendingDecisions):
                 fold(records, state)
             hooked = (hook(self, campaign_id, before, state, records) for hook in self.in_commit)
             writers = [writer for writer in hooked if writer is not None]
-        self.store.append(campaign_id, records, within=writers)
+        self.store.append(campaign_id, records, within=[*writers, *within], before_commit=before_commit)
         return records
 
     def _after_commit(
@@ -404,8 +415,26 @@ class Ledger(SeedKeeping, PendingDecisions):
         ruleset = rulesets.get(ruleset_id)
         check_numbers(options, "options")  # before the seed is saved: a refused start writes nothing
         checked = ruleset.options(options)
-        for cid in self.store.campaign_ids():
-            if self.load(cid).name.lower() == name.lower():
+        # Two `campaign new` of one name at once both found it free, and both started: on a league
+        # server starts take turns; in a file, one that finds another started meanwhile looks again.
+        for tries in range(1, RETRIES + 1):
+            try:
+                with self.store.writing(STARTING_CAMPAIGNS):
+                    campaign_id, state, records = self._start(name, ruleset_id, ruleset, options, checked, actor)
+                break
+            except Conflict:
+                pause_before_try(tries)
+        else:
+            raise Conflict("other campaigns kept being started at the same moment; try again")
+        self.store.set_current_campaign(campaign_id)
+        return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
+
+    def _start(self, name: str, ruleset_id: str, ruleset: rulesets.Ruleset, options: dict[str, Any],
+               checked: dict[str, Any], actor: str) -> tuple[uuid.UUID, CampaignState, list[Record]]:
+        """The campaign's start committed, once its name is found free (Conflict: another started meanwhile)."""
+        names = list(self.store.campaign_names())
+        for _cid, existing in names:
+            if existing.lower() == name.lower():
                 raise BadInput(f"a campaign named '{name}' already exists in {self.store.url}")
         campaign_id = uuid.uuid4()
         if self.store.dealer is not None:
@@ -421,9 +450,8 @@ class Ledger(SeedKeeping, PendingDecisions):
             ev.SeedCommitted(epoch=0, commitment=committed),
         ]
         state = CampaignState()
-        records = self._commit(campaign_id, state, [(events, actor)])
-        self.store.set_current_campaign(campaign_id)
-        return Outcome(records, self._after_commit(campaign_id, state, records, refold=False))
+        count, alone = self.store.started_alone(len(names))
+        return campaign_id, state, self._commit(campaign_id, state, [(events, actor)], within=[count], before_commit=alone)
 
     def execute(
         self,

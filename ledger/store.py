@@ -884,6 +884,24 @@ class Store:
                     conn.rollback()
                 raise
 
+    def started_alone(self, started_before: int) -> tuple[Writer, Callable[[], None]]:
+        """A writer and a check before the commit that starts a campaign: in its transaction, which
+        holds the write lock once its events are in, the store must hold one campaign more than the
+        `started_before` it held when the name was found free; else Conflict, and the name is checked
+        again. (A league server's starts take turns instead: see `Ledger.start`.)"""
+        counted: list[Callable[[], list[tuple[Any, ...]]]] = []
+
+        def count(cursor: Any) -> None:
+            if self.kind == "sqlite":
+                table = self.app.recorder.events_table_name  # type: ignore[attr-defined]
+                counted.append(read_later(cursor, f"SELECT count(*) FROM {table} WHERE topic = ?", ("campaign.started",)))
+
+        def check() -> None:
+            if counted and counted[0]()[0][0] != started_before + 1:
+                raise Conflict("another campaign was started at the same moment")
+
+        return count, check
+
     def _stored_at(self, cursor: Any, campaign_id: uuid.UUID, position: int) -> Callable[[], bool]:
         """Is the campaign's event at `position` stored (read in the transaction of `cursor`, and
         answered when called: see `read_later`)?"""

@@ -23,7 +23,7 @@ from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
 from ledger.beside import LOST, Beside
-from ledger.campaigns import History, Ledger
+from ledger.campaigns import STARTING_CAMPAIGNS, History, Ledger
 from ledger.chain import READ_DIGEST, Chain, ChainChecker, Entry, Progress, die_sides, entry_of, read_digest, record_of
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
 from ledger.records import GENESIS, Record, check_numbers, event_from_body, within_bounds
@@ -874,11 +874,12 @@ def import_chain(
         problems.raise_first(problems.stored_differently, problems.numbers, problems.rules,
                              problems.secret_dice.problem(chain.revealed))
     campaign_id = uuid.UUID(chain.campaign_id)
-    names = stored_names(store)
-    if campaign_id in names:
-        raise Conflict(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")
-    for name in names.values():
-        if (name or "").lower() == chain.name.lower():
-            raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
-                           "the hashed history, so import into another store")
-    return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids), before_commit=before_commit)
+    with store.writing(STARTING_CAMPAIGNS):  # as `campaign new`: the name is checked free and taken in one turn
+        names = stored_names(store)
+        if campaign_id in names:
+            raise Conflict(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")
+        for name in names.values():
+            if (name or "").lower() == chain.name.lower():
+                raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
+                               "the hashed history, so import into another store")
+        return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids), before_commit=before_commit)

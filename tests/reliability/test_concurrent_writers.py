@@ -8,7 +8,10 @@ WRITERS and COMMANDS (environment CAMPAIGN_TEST_WRITERS / CAMPAIGN_TEST_COMMANDS
 
 from __future__ import annotations
 
+import json
 import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -86,3 +89,50 @@ def test_a_command_that_cannot_commit_after_its_retries_fails_cleanly(cli, db_pa
     monkeypatch.undo()
     assert cli("verify").exit_code == 0
     assert "contested" not in cli("log").output
+
+
+def test_campaigns_started_at_once_under_one_name_are_one(url):
+    """Eight `campaign new Race` at once, each with a connection of its own: each found the name free,
+    and several started a campaign of it (`--campaign Race` then picked one)."""
+    from ledger.campaigns import Ledger
+    from ledger.errors import BadInput
+    from ledger.store import Store
+
+    assert CampaignRunner(url)("new", "First").exit_code == 0  # the tables made once, before the race
+    ledgers = [Ledger(Store(url)) for _ in range(8)]
+    at_once = threading.Barrier(len(ledgers))
+
+    def start(ledger: Ledger) -> str:
+        at_once.wait()
+        try:
+            ledger.start("Race", "freeform", {}, "arbiter")
+            return "started"
+        except BadInput as refused:
+            return str(refused).split(" in ")[0]
+        finally:
+            ledger.store.close()
+
+    with ThreadPoolExecutor(len(ledgers)) as pool:
+        outcomes = sorted(pool.map(start, ledgers))
+    assert outcomes == ["a campaign named 'Race' already exists"] * 7 + ["started"]
+    assert [row["name"] for row in json.loads(CampaignRunner(url)("list", "--json").output)] == ["First", "Race"]
+
+
+def test_a_name_two_campaigns_share_is_refused_naming_their_ids(tmp_path, monkeypatch):
+    """A store where two campaigns share a name, as two started at once by an older ledger left it."""
+    from ledger.campaigns import Ledger
+    from ledger.store import Store
+
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    ledger = Ledger(Store(url))
+    first = ledger.start("Race", "freeform", {}, "Ann").state.campaign_id
+    # as an older ledger did: the name found free, and nothing looked at again in the commit
+    monkeypatch.setattr(ledger.store, "campaign_names", lambda: iter(()))
+    monkeypatch.setattr(ledger.store, "started_alone", lambda before: (lambda cursor: None, lambda: None))
+    second = ledger.start("Race", "freeform", {}, "Bob").state.campaign_id
+    ledger.store.close()
+    monkeypatch.undo()
+    result = CampaignRunner(url)("--campaign", "race", "show")
+    assert (result.exit_code, result.output) == (2, f"Error: 2 campaigns are called 'race' in {url}: name the one "
+                                                    f"you mean by its id ({first}, {second})\n")
+    assert CampaignRunner(url)("--campaign", second, "show").exit_code == 0
