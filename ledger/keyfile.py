@@ -16,11 +16,28 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Annotated
+
+import msgspec
 
 from ledger.errors import BadInput, IntegrityFailure
 
 KEYS_ENV = "CAMPAIGN_KEYS"
 FORMAT = "campaign-ledger-keys"
+
+
+class _Content(msgspec.Struct):
+    """What a key file holds, as typed as every look-up reads it: a damaged file (a seed that is
+    not text, a campaign's entry that is not an object, an epoch that is not a number) is refused
+    when it is read, naming where, not wherever a value of the wrong type is first used. A seed's
+    own text is checked against its epoch's commitment before each use."""
+
+    format: str
+    seeds: dict[str, dict[Annotated[str, msgspec.Meta(pattern="^(0|[1-9][0-9]*)$")], str]]
+    version: int = 1
+
+
+_CONTENT = msgspec.json.Decoder(_Content)
 
 
 def key_file_path() -> Path:
@@ -43,19 +60,19 @@ class KeyFile:
 
     def _read(self) -> dict[str, dict[str, str]]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            data = self.path.read_bytes()
         except FileNotFoundError:
             return {}
         except OSError as error:
             raise BadInput(f"cannot read the key file {self.path}: {error.strerror}") from None
         try:
-            data = json.loads(text)
-            seeds = data["seeds"] if data.get("format") == FORMAT else None
-        except (ValueError, AttributeError, KeyError):
-            seeds = None
-        if not isinstance(seeds, dict):
-            raise IntegrityFailure(f"the key file {self.path} is not a campaign-ledger key file")
-        return seeds
+            content = _CONTENT.decode(data)
+        except msgspec.DecodeError as error:  # not JSON, not UTF-8, or a value of another type
+            raise IntegrityFailure(f"the key file {self.path} is not a campaign-ledger key file ({error})") from None
+        if content.format != FORMAT:
+            raise IntegrityFailure(f"the key file {self.path} is not a campaign-ledger key file "
+                                   f"(its format is {json.dumps(content.format)}, not {json.dumps(FORMAT)})")
+        return content.seeds
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
