@@ -36,10 +36,15 @@ def reject_number(text):
 
 def parse(text):
     try:
-        return json.loads(text, object_pairs_hook=reject_duplicates, parse_float=reject_number,
-                          parse_constant=reject_number)
+        obj = json.loads(text, object_pairs_hook=reject_duplicates, parse_float=reject_number,
+                         parse_constant=reject_number)
     except ValueError as error:
         raise Bad("not JSON: %s" % error)
+    try:  # an escape such as \ud800 alone reads as a string no UTF-8 holds: no hash can be taken of it
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Bad("a string holds a lone UTF-16 surrogate")
+    return obj
 
 
 def sha256_hex(data):
@@ -185,7 +190,7 @@ def verify(data):
     if not lines or lines[0].get("kind") != "header":
         raise Bad("line 1: the trail must start with its header line")
     header = lines[0]
-    if header.get("format") != "campaign-ledger-audit" or header.get("version") != 1:
+    if header.get("format") != "campaign-ledger-audit" or not is_int(header.get("version")) or header["version"] != 1:
         raise Bad("line 1: not a version 1 campaign-ledger-audit trail")
     if not isinstance(header.get("hash"), dict) or header["hash"].get("algorithm") != "sha256":
         raise Bad("line 1: the hash algorithm must be sha256")
@@ -345,7 +350,7 @@ def verify(data):
     if header.get("campaign") != campaign or header.get("ruleset") != ruleset:
         raise Bad("line 1: the header's campaign or ruleset is not the chain's")
     end = "line %d" % len(lines)
-    if trailer.get("count") != len(events) or trailer.get("head") != prev_hash:
+    if not is_int(trailer.get("count")) or trailer["count"] != len(events) or trailer.get("head") != prev_hash:
         raise Bad("%s: the trailer's count or head is not the chain's" % end)
     seeds = dict(revealed)
     trailer_seeds = trailer.get("revealed_seeds")

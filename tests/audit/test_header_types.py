@@ -3,7 +3,13 @@ a header saying `"version": true` passed for version 1."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+
+VERIFIER = Path(__file__).resolve().parent.parent / "independent_verifier.py"
 
 
 @pytest.mark.parametrize("version, shown", [(True, "true"), ("1", '"1"'), (None, "null"), (2, "2")])
@@ -16,6 +22,13 @@ def test_a_version_that_is_not_the_integer_1_is_refused(played, trail, command, 
     assert (result.exit_code, result.output) == (
         3, f"Error: line 1: format version {shown}; this campaign-ledger reads version 1\n")
     assert not (played.folder / "imported.db").exists()
+    assert independent(trail.path)[:2] == (1, "FAIL line 1")
+
+
+def independent(path) -> tuple[int, str]:
+    """The independent verifier's exit code and where its verdict says the trail fails."""
+    checked = subprocess.run([sys.executable, "-I", "-S", str(VERIFIER), str(path)], capture_output=True, text=True)
+    return checked.returncode, checked.stdout.split(":")[0]
 
 
 def test_a_count_that_is_not_an_integer_is_shown_as_the_file_writes_it(played, trail):
@@ -25,3 +38,4 @@ def test_a_count_that_is_not_an_integer_is_shown_as_the_file_writes_it(played, t
     trail.write(lines)
     result = played("verify", str(trail.path))
     assert (result.exit_code, result.output) == (3, 'Error: line 27: counts "25" events, the trail holds 25\n')
+    assert independent(trail.path) == (1, "FAIL line 27")

@@ -5,10 +5,15 @@ written (it was exit 70, a UnicodeEncodeError, when the string was hashed or sto
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from ledger.testing import CampaignRunner
 
+VERIFIER = Path(__file__).resolve().parent.parent / "independent_verifier.py"
 LONE = "a string holds \\ud800, a lone UTF-16 surrogate (half of a pair), which is not a character"
 
 
@@ -27,6 +32,10 @@ def trail_with_a_lone_surrogate(league, tmp_path):
 def test_verify_names_the_line(league, trail_with_a_lone_surrogate):
     result = league("verify", str(trail_with_a_lone_surrogate))
     assert (result.exit_code, result.output) == (3, f"Error: line 2: does not decode: {LONE}\n")
+    # the independent verifier too (it failed with a UnicodeEncodeError hashing the line)
+    other = subprocess.run([sys.executable, "-I", "-S", str(VERIFIER), str(trail_with_a_lone_surrogate)],
+                           capture_output=True, text=True)
+    assert (other.returncode, other.stdout) == (1, "FAIL line 2: a string holds a lone UTF-16 surrogate\n")
 
 
 def test_import_names_the_line_and_creates_no_store(tmp_path, trail_with_a_lone_surrogate):
