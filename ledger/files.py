@@ -19,9 +19,13 @@ from pathlib import Path
 from ledger.errors import BadInput
 
 
-def refuse_existing(path: Path, force: bool) -> None:
+def refuse_unnamed(path: Path) -> None:
     if not path.name:  # -o '' is Path("."): replacing the current folder failed, or was said to exist
         raise BadInput("the file name is empty: name the file to write; nothing written")
+
+
+def refuse_existing(path: Path, force: bool) -> None:
+    refuse_unnamed(path)
     if force or is_device_or_pipe(path):
         return
     if path.is_symlink():

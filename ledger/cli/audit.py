@@ -415,7 +415,7 @@ def export(session: Session, fmt: str, output: Path | None, force: bool) -> None
     if output is None:
         click.echo(text.encode("utf-8"), nl=False)  # bytes: written as UTF-8 whatever the terminal's encoding
         return
-    write_output(output, text, force=force)
+    write_output(session, output, text, force=force)
     click.echo(f"Exported {plural(chain.count, 'event')} of {chain.name} to {output} ({fmt}). Head {chain.head}")
 
 

@@ -24,6 +24,7 @@ def backup(session: Session, target: Path, force: bool) -> None:
     The copy holds every command committed when it was taken, whatever other players are doing.
     To restore, use the copy as --store (or put it in the damaged file's place)."""
     store = session.ledger.store
+    files.refuse_replacing(target, store.own_files)  # with --force too: the copy would be taken over the store
     if files.is_device_or_pipe(target):
         raise BadInput(f"{target} is a device or a pipe: a backup is a SQLite file to open as --store; nothing written")
     with files.written_whole(target, force=force) as temporary:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from ledger import files
 from ledger.cli.app import Session, main, pass_session, report, writes
 from ledger.dealer import DICE_ROLE, init_roles_sql
 from ledger.errors import BadInput
@@ -52,6 +53,7 @@ def seed_where(session: Session) -> None:
 @pass_session
 def seed_export(session: Session, output: Path) -> None:
     """Write the open epoch's secret seed to a file, to take the campaign's dice to another machine."""
+    files.refuse_unnamed(output)
     exported = session.ledger.export_seed(session.campaign())
     try:
         handle = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -57,8 +57,10 @@ def verified(chain: audit.Chain) -> Verification:
     )
 
 
-def write_output(output: Path, text: str, *, force: bool = True) -> None:
-    """Write the whole file or nothing (see ledger.files); without `force`, never over an existing file."""
+def write_output(session: Session, output: Path, text: str, *, force: bool = True) -> None:
+    """Write the whole file or nothing (see ledger.files); without `force`, never over an existing
+    file, and never over the store's own files (a report written over the store destroyed it)."""
+    files.refuse_replacing(output, session.ledger.store.own_files)
     files.write_whole(output, text.encode("utf-8"), force=force)
 
 
@@ -83,7 +85,7 @@ def report(session: Session, output: Path | None, until: int | None, battle: int
     records, verification = verified_history(session, cid)
     built = build_report(records, verification, until=until, battle=battle)
     path = output or Path(f"{slug(built.campaign['name'])}-report.html")
-    write_output(path, render.report_html(built))
+    write_output(session, path, render.report_html(built))
     where = f" as it stood {built.cut}" if built.cut else ""
     click.echo(f"Wrote the report of {built.campaign['name']}{where} to {path}. Head {built.campaign['head']}")
     if not verification.ok:

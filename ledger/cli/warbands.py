@@ -90,7 +90,7 @@ def roster(session: Session, warband_ref: str, fmt: str, output: Path | None, as
     if output is None:
         click.echo(sheet.encode("utf-8"), nl=False)
         return
-    write_output(output, sheet)
+    write_output(session, output, sheet)
     click.echo(f"Wrote the roster sheet of {name} to {output} ({fmt}).")
 
 

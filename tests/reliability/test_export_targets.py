@@ -81,3 +81,21 @@ def test_every_file_written_whole_refuses_an_empty_name(league, store_bytes, arg
     result = league(*args)
     assert (result.exit_code, result.output) == EMPTY_NAME
     assert store_bytes() == before
+
+
+@pytest.mark.parametrize("args", [
+    ["report", "-o", "{db}"],  # it wrote over any file without --force: the store went with it
+    ["roster", "Reikland Rats", "--format", "md", "-o", "{db}"],
+    ["backup", "{db}", "--force"],
+])
+def test_a_report_roster_sheet_or_backup_over_the_store_is_refused(league, db_path, store_bytes, args):
+    before = store_bytes()
+    result = league(*(arg.format(db=db_path) for arg in args))
+    assert (result.exit_code, result.output) == over_the_store(db_path)
+    assert store_bytes() == before
+    assert league("verify").exit_code == 0
+
+
+def test_a_seed_exported_to_no_file_is_refused(league, store_bytes):
+    result = league("seed", "export", "-o", "")
+    assert (result.exit_code, result.output) == (2, "Error: the file name is empty: name the file to write; nothing written\n")
