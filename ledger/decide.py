@@ -18,7 +18,7 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger.errors import BadInput, NeedsAnswer, NeedsDice, RuleViolation
-from ledger.state import CampaignState, RulesetEvolve, evolve
+from ledger.state import TYPED_NOW, CampaignState, RulesetEvolve, evolve, refuse_hidden_ids
 from ledger.text import as_spelled, slug
 
 
@@ -321,6 +321,8 @@ class Context:
 
     def emit(self, *events: ev.Event) -> None:
         for event in events:
+            if TYPED_NOW.get():
+                refuse_hidden_ids(self.state, event)
             self.events.append(event)
             evolve(self.state, event, self._evolve)
 

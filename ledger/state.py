@@ -145,11 +145,9 @@ class CampaignState(msgspec.Struct, kw_only=True):
         return next((b for b in reversed(self.latest_battles) if warband in b.participants), None)
 
     def warband(self, ref: str) -> Warband:
-        found = self.warbands.get(ref)
-        named = [w for w in self.warbands.values() if w.name.lower() == ref.lower()]
-        if found is not None:
-            _refuse_hidden_id(ref, found, named)
-        found = found or next(iter(named), None)
+        found = self.warbands.get(ref) or next(
+            (w for w in self.warbands.values() if w.name.lower() == ref.lower()), None
+        )
         if found is None:
             known = ", ".join(w.name for w in self.warbands.values()) or "none yet"
             raise NotFound(f"no warband '{ref}' in this campaign (warbands: {known})")
@@ -158,8 +156,6 @@ class CampaignState(msgspec.Struct, kw_only=True):
     def fighter(self, ref: str, warband: str | None = None) -> Fighter:
         by_id = self.fighters.get(ref)  # fighters are kept by id: what most commands name them by
         if by_id is not None and (warband is None or by_id.warband == warband):
-            _refuse_hidden_id(ref, by_id, [f for f in self.fighters.values()
-                                           if f.name.lower() == ref.lower() and (warband is None or f.warband == warband)])
             return by_id
         found = self.fighter_among(ref, [f for f in self.fighters.values() if warband is None or f.warband == warband])
         if found is None:
@@ -172,8 +168,6 @@ class CampaignState(msgspec.Struct, kw_only=True):
         candidates share is refused naming them (picking one would act on a fighter nobody chose)."""
         found = next((f for f in candidates if f.id == ref), None)
         named = [f for f in candidates if f.name.lower() == ref.lower()]
-        if found is not None:
-            _refuse_hidden_id(ref, found, named)
         if found is None and len(named) > 1:
             which = ", ".join(f"{f.id} ({self.warbands[f.warband].name if f.warband in self.warbands else f.warband}"
                               f"{'' if f.active else ', ' + f.status})" for f in named)
@@ -188,19 +182,25 @@ class CampaignState(msgspec.Struct, kw_only=True):
         return [f for f in listed if f.active] if active_only else listed
 
 
-# True while a command typed now is decided (not one recorded, decided again): see `_refuse_hidden_id`.
+# True while a command typed now is decided (not one recorded, decided again): see `refuse_hidden_ids`.
 TYPED_NOW: ContextVar[bool] = ContextVar("typed_now", default=False)
 
 
-def _refuse_hidden_id(ref: str, by_id: Warband | Fighter, named: list[Any]) -> None:
-    """A ref that is the id of one (renamed since: "Gunnar", now "Old Gunnar", is still `gunnar`) and
-    the name of another ("gunnar", id `gunnar-2`) is refused in a command typed now: the id won, and
-    the write went to the one nobody named. A recorded command decides again as it did."""
-    others = [other for other in named if other.id != by_id.id]
-    if others and by_id.name.lower() != ref.lower() and TYPED_NOW.get():
-        raise BadInput(f"'{ref}' is the id of {by_id.name} and the name of "
-                       f"{', '.join(f'{other.name} (id {other.id})' for other in others)}: "
-                       f"give the name or the id of the one you mean")
+def refuse_hidden_ids(state: CampaignState, event: ev.Event) -> None:
+    """Refuse a name that would be one fighter's (or warband's) id and another's name: a renamed
+    Gunnar ("Old Gunnar") keeps the id `gunnar`, so 'xp award gunnar' meant for a new hero called
+    gunnar went to him (a name is looked up as an id first). Checked in commands typed now, where a
+    name is given; a recorded command decides again as it did."""
+    if isinstance(event, ev.WarbandEnlisted):
+        holder = state.warbands.get(event.name.lower())
+        if holder is not None and holder.name.lower() != event.name.lower():
+            raise BadInput(f"'{event.name}' is the id of the warband {holder.name}: a warband called so would be "
+                           "taken for it; choose another name")
+    elif isinstance(event, ev.FighterRecruited | ev.FighterRenamed):
+        holder = state.fighters.get(event.name.lower())
+        if holder is not None and holder.id != event.fighter and holder.name.lower() != event.name.lower():
+            raise BadInput(f"'{event.name}' is the id of {holder.name}: a fighter called so would be taken for him; "
+                           "choose another name")
 
 
 _STATE_DECODER = msgspec.json.Decoder(CampaignState)

@@ -138,39 +138,63 @@ def test_text_is_shown_as_the_check_of_each_character_shows_it(char):
         assert shown(value) == shown_by_character(value)
 
 
-def test_a_name_that_is_another_fighter_s_hidden_id_is_refused_naming_both(league, store_bytes):
-    # Gunnar, renamed Old Gunnar, keeps the id gunnar; a new hero is called gunnar (id gunnar-2)
-    for args in (["fighter", "rename", "Gunnar", "Old Gunnar"], ["fighter", "add", "Reikland Rats", "gunnar", "--role", "hero"]):
-        assert league(*args).exit_code == 0
+def test_a_name_that_is_another_fighter_s_hidden_id_is_refused(league, store_bytes):
+    # Gunnar, renamed Old Gunnar, keeps the id gunnar: a new hero called gunnar would be taken for him,
+    # as a name is looked up as an id first ('xp award gunnar' gave Old Gunnar the XP)
+    assert league("fighter", "rename", "Gunnar", "Old Gunnar").exit_code == 0
     before = store_bytes()
-    result = league("xp", "award", "gunnar", "5", "--reason", "took out Snikch")
-    # Then the id no longer wins silently: XP went to Old Gunnar, whom nobody named
-    assert (result.exit_code, result.output) == (2, "Error: 'gunnar' is the id of Old Gunnar and the name of gunnar "
-                                                    "(id gunnar-2): give the name or the id of the one you mean\n")
+    for args in (["fighter", "add", "Reikland Rats", "gunnar", "--role", "hero"],
+                 ["fighter", "rename", "Snikch", "GUNNAR"]):
+        result = league(*args)
+        assert (result.exit_code, result.output) == (2, f"Error: '{args[-3] if args[1] == 'add' else args[-1]}' is the id "
+                                                        "of Old Gunnar: a fighter called so would be taken for him; "
+                                                        "choose another name\n")
     assert store_bytes() == before
-    assert league("xp", "award", "gunnar-2", "5", "--reason", "x").output.startswith("  gunnar gains 5 XP")
-    assert league("xp", "award", "old gunnar", "1", "--reason", "x").output.startswith("  Old Gunnar gains 1 XP")
+    # His own name again, and a fighter of the same name as another, are as before
+    assert league("fighter", "rename", "Old Gunnar", "Gunnar").exit_code == 0
+    assert league("fighter", "add", "Clan Skrittle", "Gunnar", "--role", "hero").exit_code == 0
 
 
 def test_a_warband_name_that_is_another_warband_s_id_is_refused(league, store_bytes):
-    assert league("warband", "add", "reikland-rats", "--player", "Bob").exit_code == 0
     before = store_bytes()
-    result = league("treasury", "reikland-rats", "50", "--reason", "loot")
-    assert (result.exit_code, result.output) == (2, "Error: 'reikland-rats' is the id of Reikland Rats and the name of "
-                                                    "reikland-rats (id reikland-rats-2): give the name or the id of the one you mean\n")
+    result = league("warband", "add", "reikland-rats", "--player", "Bob")
+    assert (result.exit_code, result.output) == (2, "Error: 'reikland-rats' is the id of the warband Reikland Rats: a "
+                                                    "warband called so would be taken for it; choose another name\n")
     assert store_bytes() == before
 
 
+def test_a_fighter_is_still_looked_up_by_id_where_a_name_is_another_s_id():
+    """A store that holds such names (recorded before the check): every lookup by id, as a battle's deeds
+    make them, finds the fighter of the id (it refused every battle of such warbands)."""
+    from ledger import events as ev
+    from ledger.state import TYPED_NOW, CampaignState, evolve
+
+    state = CampaignState(ruleset="freeform")
+    for event in (ev.WarbandEnlisted(warband="rats", name="Rats", player="Ann"),
+                  ev.FighterRecruited(warband="rats", fighter="old-gunnar", name="Old Gunnar", role="leader"),
+                  ev.FighterRecruited(warband="rats", fighter="old-gunnar-2", name="old-gunnar", role="hero")):
+        evolve(state, event)
+    typed_now = TYPED_NOW.set(True)
+    try:
+        assert [state.fighter(ref).name for ref in ("old-gunnar", "old-gunnar-2")] == ["Old Gunnar", "old-gunnar"]
+    finally:
+        TYPED_NOW.reset(typed_now)
+
+
 def test_a_recorded_command_naming_a_hidden_id_decides_again_as_it_did():
-    """Replays are unchanged: the id won when it was recorded, and wins when it is decided again."""
-    from commands.shared import AwardXP, EnlistWarband, RecruitFighter, RenameFighter
+    """Replays are unchanged: a recorded recruit of such a name (before this check) is decided again as it was."""
+    from commands.shared import EnlistWarband, RecruitFighter, RenameFighter
+    from ledger import events as ev
+    from ledger import rulesets
+    from ledger.decide import TableDice
+    from ledger.deciding import decide
     from ledger.testing import LedgerHarness
 
     campaign = LedgerHarness("freeform")
     for command in (EnlistWarband(name="Rats", player="Ann"), RecruitFighter(warband="Rats", name="Gunnar", role="leader"),
-                    RenameFighter(fighter="Gunnar", name="Old Gunnar"),
-                    RecruitFighter(warband="Rats", name="gunnar", role="hero")):
+                    RenameFighter(fighter="Gunnar", name="Old Gunnar")):
         campaign.do(command)
-    state = campaign.state
-    assert state.fighter("gunnar").name == "Old Gunnar"  # outside a command typed now, as a replay reads it
-    assert campaign.refusal(AwardXP(fighter="gunnar", amount=5, reason="x")).startswith("'gunnar' is the id of Old Gunnar")
+    recruit = RecruitFighter(warband="Rats", name="gunnar", role="hero")
+    assert campaign.refusal(recruit).startswith("'gunnar' is the id of Old Gunnar")  # typed now
+    decided = decide(rulesets.get("freeform"), campaign.state, recruit, dice=TableDice([]), shuffle_dice=None)
+    assert [(e.fighter, e.name) for e in decided if isinstance(e, ev.FighterRecruited)] == [("gunnar-2", "gunnar")]
