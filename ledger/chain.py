@@ -274,7 +274,10 @@ class ChainChecker:
     # it (at most one for each) decide them again, and only they may copy their rolls.
     handing_back: int = 0
     handed_back: list[int] = field(default_factory=list)
+    copied: set[int] = field(default_factory=set)  # the rolls copied since it: each is handed back once
     disputed: dict[int, int] = field(default_factory=dict)  # a reroll's transaction -> the roll it disputed (its original)
+    command: str = ""  # of the transaction being read
+    pending: set[int] = field(default_factory=set)  # every transaction stored pending
     ledger_rolls: int = 0
     waiting: dict[int, _WaitingRolls] = field(default_factory=dict)  # epoch not revealed yet -> its rolls
     ledger_rolls_verified: int = 0
@@ -319,14 +322,13 @@ class ChainChecker:
             raise self.fail(where, f"T{tx} is pending: it may hold its command and dice only, not {entry.body['type']}")
         if isinstance(event, ev.DiceRolled):
             self._rolled(where, tx, event)
-        elif isinstance(event, ev.CommandRecorded) and event.command == "reroll":
+        elif isinstance(event, ev.CommandRecorded):
+            self.command = event.command
             roll = event.args.get("roll")
-            if isinstance(roll, int) and 0 <= roll < self.rolls:
+            if event.command == "reroll" and isinstance(roll, int) and 0 <= roll < self.rolls:
                 self.disputed[tx] = self.origins[roll]
         elif isinstance(event, ev.TransactionVoided | ev.DecisionAnswered):
-            if tx != self.handing_back:
-                self.handing_back, self.handed_back = tx, []
-            self.handed_back.append(event.target)
+            self._handed_back(where, tx, event)
         if type(event) not in _FOLLOWED:  # most events (XP, items, commands): no case below is theirs
             return
         match event:
@@ -347,6 +349,7 @@ class ChainChecker:
                     raise self.fail(where, f"leaves epoch {event.epoch} behind, but epoch {self.epoch} is the one in use")
                 self.abandoned_in[event.epoch] = tx
             case ev.DecisionPending():
+                self.pending.add(tx)
                 opened = previous.record.event if previous else None
                 if not (isinstance(opened, ev.CommandRecorded) and previous and previous.body["tx"] == tx
                         and opened.command not in LEDGER_COMMANDS):
@@ -425,6 +428,20 @@ class ChainChecker:
         else:
             raise self.fail(where, f"roll R{event.roll}: source '{event.source}' is neither 'table' nor 'ledger'")
 
+    def _handed_back(self, where: str, tx: int, event: ev.TransactionVoided | ev.DecisionAnswered) -> None:
+        """A transaction the next ones decide again, which may copy its rolls: a reroll's target, a
+        transaction a void (or reroll) voids because of its target, an answered pending one. A plain
+        void's target is decided again by none."""
+        if tx != self.handing_back:
+            self.handing_back, self.handed_back, self.copied = tx, [], set()
+        if isinstance(event, ev.DecisionAnswered):
+            if event.target not in self.pending:
+                raise self.fail(where, f"answers T{event.target}, which is no pending decision")
+            self.pending.discard(event.target)  # answered once
+            self.handed_back.append(event.target)
+        elif event.because_of is not None or self.command == "reroll":
+            self.handed_back.append(event.target)
+
     def _copied(self, where: str, tx: int, event: ev.DiceRolled, thrown: bytes) -> None:
         """A re-decided transaction (a reroll's, a void's, an answer's) keeps an earlier roll's dice as
         a copy: of an original roll (never a copy), which a transaction the one just before it voided
@@ -442,6 +459,9 @@ class ChainChecker:
                                    "again: only the transactions right after a void, reroll or answer keep dice")
         if self.disputed.get(by) == original:
             raise self.fail(where, f"roll R{event.roll} copies R{original}, the roll T{by} disputed: a reroll rolls it anew")
+        if original in self.copied:
+            raise self.fail(where, f"roll R{event.roll} copies R{original} again: a roll is handed back once")
+        self.copied.add(original)
         if self.thrown[original * _DICE_DIGEST:(original + 1) * _DICE_DIGEST] != thrown:
             raise self.fail(where, f"roll R{event.roll} claims to copy R{original}, but its dice differ "
                                    "(expression, purpose, faces, source or epoch)")

@@ -215,8 +215,12 @@ def verify(data):
     thrown = {}  # roll -> (expression, purpose, faces, source, epoch), for rolls a reroll copied
     origin = {}  # roll -> the roll it copies, or itself
     rolls_of = {}  # transaction -> its roll numbers
-    handing_back, handed_back = 0, []  # the latest transaction that voided or answered others, and those
+    # The latest transaction that voided or answered others, those the next ones decide again (a reroll's
+    # target, those voided because of a target, an answered pending one), and the rolls copied since.
+    handing_back, handed_back, copied = 0, [], set()
     disputed = {}  # a reroll's transaction -> the original of the roll it disputed
+    command = None  # of the transaction being read
+    pending = set()  # transactions stored pending, not answered yet
     voids = {}  # voided transaction -> its annotation
     previous = None
     for offset, line in enumerate(events):
@@ -295,6 +299,9 @@ def verify(data):
                     raise Bad("%s: R%d copies R%d, but no transaction decided again here holds it" % (where, n, copy_of))
                 if disputed.get(handing_back) == copy_of:
                     raise Bad("%s: R%d copies R%d, the roll a reroll disputed" % (where, n, copy_of))
+                if copy_of in copied:
+                    raise Bad("%s: R%d copies R%d again: a roll is handed back once" % (where, n, copy_of))
+                copied.add(copy_of)
                 if thrown[copy_of] != thrown[n]:
                     raise Bad("%s: R%d claims to copy R%r, but its dice differ" % (where, n, copy_of))
             elif source == "ledger":
@@ -320,14 +327,23 @@ def verify(data):
                     shuffle_problems.append("%s: shuffling %r with R%d's faces gives %r, not %r"
                                             % (where, p.get("deck"), p["roll"], shuffled(before, prior["faces"]), cards))
                 shuffles_checked += 1
-        if kind == "command.recorded" and p.get("command") == "reroll" and isinstance(p.get("args"), dict):
-            roll = p["args"].get("roll")
-            if is_int(roll) and roll in origin:
+        if kind == "command.recorded":
+            command = p.get("command")
+            roll = p["args"].get("roll") if isinstance(p.get("args"), dict) else None
+            if command == "reroll" and is_int(roll) and roll in origin:
                 disputed[record["tx"]] = origin[roll]
+        if kind == "decision.pending":
+            pending.add(record["tx"])
         if kind in ("transaction.voided", "decision.answered"):
             if record["tx"] != handing_back:
-                handing_back, handed_back = record["tx"], []
-            handed_back.append(p.get("target"))
+                handing_back, handed_back, copied = record["tx"], [], set()
+            if kind == "decision.answered":
+                if p.get("target") not in pending:
+                    raise Bad("%s: answers T%r, which is no pending decision" % (where, p.get("target")))
+                pending.discard(p.get("target"))
+                handed_back.append(p.get("target"))
+            elif p.get("because_of") is not None or command == "reroll":  # a plain void's target is decided again by none
+                handed_back.append(p.get("target"))
         if kind == "transaction.voided":
             voided_so_far.add(p.get("target"))
             voids[p.get("target")] = {
