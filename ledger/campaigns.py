@@ -606,7 +606,8 @@ class Ledger(SeedKeeping, PendingDecisions):
             command = ruleset.command_from(opened.command, opened.args)
             known |= {key for key in answers if documents_key(type(command), key)} | set(type(command).answer_keys)
             handed_back = RerollDice(rolls=[e for e in recorded if isinstance(e, ev.DiceRolled)],
-                                     draws=[e for e in recorded if isinstance(e, ev.CardDrawn)], disputed_roll=-1, fresh=fresh)
+                                     draws=[e for e in recorded if isinstance(e, ev.CardDrawn) and not e.held],
+                                     disputed_roll=-1, fresh=fresh)
             try:
                 events = decide(ruleset, state, command, dice=handed_back, shuffle_dice=shuffle_dice, ask=ask,
                                 reason=opened.reason, offered=answers)
@@ -667,7 +668,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             fresh.rewind()  # a try after a conflict starts again from the first die given
             rerolled = RerollDice(
                 rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
-                draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn)],
+                draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn) and not r.event.held],
                 disputed_roll=roll,
                 fresh=fresh,
             )

@@ -418,8 +418,7 @@ class Context:
         """Cards in hand when the deck ran out are not in the new one: each is taken out of it as
         drawn (onto the discards, where it goes once read), so the next draw cannot deal it again."""
         for card in held:
-            self.emit(ev.CardDrawn(deck=deck_id, card=card, source=source,
-                                   purpose=f"{purpose}: {card} is in hand, so it is taken out of the new deck"))
+            self.emit(ev.CardDrawn(deck=deck_id, card=card, purpose=purpose, source=source, held=True))
         return held
 
     def _shuffle(self, deck_id: str, cards: list[str]) -> None:

@@ -141,7 +141,7 @@ def redecide(
     ruleset = rulesets.get(state.ruleset)
     recorded = RecordedDice(
         rolls=[r.event for r in records if isinstance(r.event, ev.DiceRolled)],
-        draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn)],
+        draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn) and not r.event.held],
     )
     before = encode_state(state) if folding and put_back else b""
     if folding:

@@ -90,7 +90,8 @@ _DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
     ev.TransactionVoided: _voided,
     ev.DiceRolled: _rolled,
     ev.DeckShuffled: lambda e, s: f"{e.deck} shuffled ({e.source})",
-    ev.CardDrawn: lambda e, s: f"{e.purpose}: drew {e.card} from {e.deck}",
+    ev.CardDrawn: lambda e, s: (f"{e.purpose}: {e.card} is in hand, so it is taken out of the new deck" if e.held
+                                else f"{e.purpose}: drew {e.card} from {e.deck}"),
     ev.WarbandEnlisted: lambda e, s: f"{shown(e.name)} enlisted by {shown(e.player)} with {e.treasury} in the treasury",
     ev.FighterRecruited: _recruited,
     ev.FighterRenamed: lambda e, s: f"{shown(e.was)} is now called {shown(e.name)}",

@@ -196,6 +196,9 @@ class CardDrawn(Event, frozen=True, kw_only=True, tag="card.drawn"):
     card: str
     purpose: str
     source: str
+    # A card in hand (an Advantage pair's first) when the deck ran out: taken out of the new deck, not
+    # drawn from it, it goes to the discards and counts for no position.
+    held: bool = False
 
 
 # --- warbands and fighters ---------------------------------------------------------------------

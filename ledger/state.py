@@ -293,7 +293,7 @@ def _drawn(s: CampaignState, e: ev.CardDrawn) -> None:
     if e.card in deck.draw_pile:
         deck.draw_pile.remove(e.card)
     deck.discards.append(e.card)
-    deck.drawn += 1
+    deck.drawn += not e.held
 
 
 def _enlisted(s: CampaignState, e: ev.WarbandEnlisted) -> None:

@@ -8,6 +8,7 @@ from commands.speedheim import postgame as pg
 from commands.speedheim import handlers as h
 from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
+from ledger.describe import describe
 from ledger.errors import LedgerError
 from ledger.testing import LedgerHarness
 
@@ -154,15 +155,19 @@ def test_an_advantage_pair_never_holds_one_card_twice_when_the_physical_deck_run
                                                        [20], ["B", "B"])
     assert [r.card for r in of(events, se.CardRead)] == ["B", "B"]  # as version 4 decided it
     events = campaign.do(SCARS_WITH_ADVANTAGE, [20], ["B", "A"])
-    assert [(r.card, r.outcome) for r in of(events, se.CardRead)] == [("B", "set-aside"), ("A", "improved")]
-    assert [e.purpose for e in of(events, ev.CardDrawn)][1] == (
-        "Rikk: Improvement (advantage): B is in hand, so it is taken out of the new deck")
+    # A, the first card of the new deck, is its 1st (B, in hand, was never in it)
+    assert [(r.card, r.outcome, r.position) for r in of(events, se.CardRead)] == [("B", "set-aside", 2), ("A", "improved", 1)]
+    held = of(events, ev.CardDrawn)[1]
+    assert (held.card, held.held) == ("B", True)
+    assert describe(held, campaign.state) == "Rikk: Improvement (advantage): B is in hand, so it is taken out of the new deck"
+    # And the campaign is decided again as recorded (the card in hand was handed back as a card typed in)
+    assert campaign.ledger.check(campaign.cid)[1] == []
 
 
 def test_an_advantage_pair_never_holds_one_card_twice_when_the_ledger_deck_runs_out(house_rules):
     campaign = before_the_scars(house_rules({"decks": "ledger", "tables": {"deck": TWO_CARDS}}))
     events = campaign.do(SCARS_WITH_ADVANTAGE, [20])
-    drawn = [(e.card, e.purpose.endswith("taken out of the new deck")) for e in of(events, ev.CardDrawn)]
+    drawn = [(e.card, e.held) for e in of(events, ev.CardDrawn)]
     assert [set_aside for _card, set_aside in drawn] == [False, True, False]
     assert drawn[0][0] == drawn[1][0] != drawn[2][0]  # the card in hand is taken out; the pair is two cards
 
