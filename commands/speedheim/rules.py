@@ -189,7 +189,8 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
         return Reading(drawn, "skill", "learns a new Skill (or Spell) at the end of the game")
     if half in UP_STATS:
         value = unit.base(half)
-        assert value is not None
+        if value is None:  # a unit recorded without it (`-`): as a missing stat is read, at its cap (it was exit 70)
+            return redraw(f"{half} missing (`-`): as at its cap, draw again")
         if value >= caps.max[half]:
             if options.capped_card == "wasted":
                 return Reading(drawn, "nothing", f"{half} already at its cap of {caps.max[half]}: the card is wasted")

@@ -86,6 +86,13 @@ def test_no_check_stats_improve_below_cap_and_redraw_at_cap(stat, card_id, below
     assert outcomes(improve(hero(**{stat: cap}), Table([card_id]), wasted)) == [(card_id, "nothing", None, 0)]
 
 
+def test_a_hero_recorded_without_atk_or_wnd_draws_again_on_their_card():
+    """Every profile prints Atk and Wnd, yet a unit may be recorded without one: its card is read as at
+    the cap, as a missing stat is (it was an AssertionError, exit 70)."""
+    unit = Unit(name="Gunnar", hero=True, stats={"Mel": 12, "Rgd": 12, "Def": 17, "Agi": 8, "Mrl": 7, "Wnd": 1})
+    assert outcomes(improve(unit, Table(["02", "01"]))) == [("02", "redraw", None, 0), ("01", "improved", "Wnd", 1)]
+
+
 def test_pierce_and_injure_dash_count_as_zero():
     captain = Unit(name="Gunnar", hero=True, stats={"Mel": 12, "Wnd": 1, "Atk": 1})
     assert outcomes(improve(captain, Table(["04"]))) == [("04", "improved", "Inj", 1)]
