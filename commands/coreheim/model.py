@@ -28,7 +28,7 @@ from commands.coreheim.tables import (
 from commands.kit import Options, derived_from_tables, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from commands.kit.versions import plays
-from ledger.errors import NotFound, RuleViolation
+from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
@@ -67,7 +67,7 @@ def band_list(band: Warband, tables: CoreheimTables) -> tuple[WarbandList, str |
     found = next((w for w in tables.warbands.warbands if w.id == list_id), None)
     if found is None:
         known = ", ".join(w.id for w in tables.warbands.warbands)
-        raise RuleViolation(f"{band.name}'s faction '{band.faction}' is not a warband list ({known})")
+        raise BadInput(f"{band.name}'s faction '{band.faction}' is not a warband list: give --faction one of {known}")
     if variant and variant not in {v.id for v in found.variants}:
         raise RuleViolation(f"{found.name} have no variant '{variant}'")
     return found, variant or None

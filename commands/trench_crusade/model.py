@@ -12,7 +12,7 @@ from commands.kit import check_options as checked_options
 from commands.kit.versions import plays
 from commands.shared import slug
 from ledger import events as ev
-from ledger.errors import RuleViolation
+from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 from projections.battles import fought
 
@@ -63,7 +63,7 @@ def faction_id(text: str) -> str:
     for known, name in FACTIONS.items():
         if wanted in (known, slug(name)):
             return known
-    raise RuleViolation(f"'{text}' is not a Trench Crusade faction (factions: {', '.join(FACTIONS)})")
+    raise BadInput(f"'{text}' is not a Trench Crusade faction: give --faction one of {', '.join(FACTIONS)}")
 
 
 # --- the rules' view of the state ----------------------------------------------------------

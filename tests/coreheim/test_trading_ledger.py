@@ -658,8 +658,8 @@ def test_hiring_waits_for_its_place_in_the_trading_order(rats_and_skaven):
 
 def test_the_shared_fighter_add_and_an_unknown_faction_are_refused(table):
     assert table.refusal(EnlistWarband(name="Orcs", player="Cid", faction="orcs")) == (
-        "Orcs's faction 'orcs' is not a warband list (mercenaries, witch-hunters, undead, night-goblins, "
-        "cult-of-the-possessed, skaven, sisters-of-sigmar)"
+        "Orcs's faction 'orcs' is not a warband list: give --faction one of mercenaries, witch-hunters, undead, "
+        "night-goblins, cult-of-the-possessed, skaven, sisters-of-sigmar"
     )
     table.rats()
     assert table.refusal(RecruitFighter(warband="Reikland Rats", name="Otto", role="hero")) == (

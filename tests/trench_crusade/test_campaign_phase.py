@@ -115,6 +115,15 @@ def test_an_unknown_scenario_is_bad_input_naming_the_scenarios(campaign):
     assert campaign.state.position == before
 
 
+def test_a_battle_without_a_scenario_is_told_to_name_one(campaign):
+    # The shared `battle record` gives no --scenario unless asked: "there is no scenario ''" said nothing of it
+    before = campaign.state.position
+    with pytest.raises(BadInput) as refused:
+        campaign.battle(scenario="")
+    assert str(refused.value) == f"a Trench Crusade battle names its scenario: give --scenario one of {SCENARIOS}"
+    assert campaign.state.position == before
+
+
 def test_an_unknown_glorious_deed_is_bad_input_naming_the_scenarios_deeds(campaign):
     with pytest.raises(BadInput) as refused:
         campaign.battle(deeds={"Gaius": ["Head Shot!"]})
@@ -578,8 +587,8 @@ def test_factions_are_the_v1_factions(table):
     from commands.shared import EnlistWarband
 
     assert table.refusal(EnlistWarband(name="Rats", player="Ann", faction="Skaven")) == (
-        "'Skaven' is not a Trench Crusade faction (factions: new-antioch, trench-pilgrims, iron-sultanate, "
-        "heretic-legions, black-grail, court-of-the-seven-headed-serpent)"
+        "'Skaven' is not a Trench Crusade faction: give --faction one of new-antioch, trench-pilgrims, iron-sultanate, "
+        "heretic-legions, black-grail, court-of-the-seven-headed-serpent"
     )
     table.do(EnlistWarband(name="Grail", player="Cy", faction="Cult of the Black Grail"))
     assert table.state.warbands["grail"].faction == "black-grail"

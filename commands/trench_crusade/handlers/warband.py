@@ -102,6 +102,9 @@ def scenario_named(text: str, tables: TrenchCrusadeTables) -> Scenario:
     """A scenario by its id or its name, with or without the numeral the rules put before it ("IV Trench
     Warfare", "Trench Warfare"); the battle records its id, however it was named."""
     scenarios = tables.glorious_deeds.scenarios
+    if not text.strip():
+        raise BadInput(f"a Trench Crusade battle names its scenario: give --scenario one of "
+                       f"{', '.join(s.numbered for s in scenarios)}")
     found = _named(text, scenarios, lambda scenario: {scenario.id, *_slugs(scenario.name), *_slugs(scenario.numbered)})
     if found is None:
         raise BadInput(f"there is no scenario '{text}' (scenarios: {', '.join(s.numbered for s in scenarios)}; "
