@@ -386,19 +386,29 @@ class Ledger(SeedKeeping, PendingDecisions):
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
     def adopt(
-        self, campaign_id: uuid.UUID, history: History, *, before_commit: Callable[[], None] = lambda: None
+        self, campaign_id: uuid.UUID, history: History, *, before_commit: Callable[[], None] = lambda: None,
+        started_before: int | None = None,
     ) -> CampaignState:
         """Store a history sealed and checked elsewhere (an imported trail, its numbers checked
         with `check_numbers`) as it is, with what the in-commit hooks write of it (the read models),
         in one atomic save, then snapshot it and run the commit hooks as after any commit.
         `before_commit` is called before that save is committed: what it raises stores nothing.
         The history is read again for each of these, never held, so a history of any length takes
-        the same memory."""
+        the same memory. `started_before`: the campaigns the store held when its name was found free,
+        as `start` checks them (Conflict: another was started meanwhile)."""
         hooked = (hook(self, campaign_id, None, None, history) for hook in self.in_commit)
         writers: list[HistoryWriter] = [writer for writer in hooked if writer is not None]
         adopting = _Adopting(history, writers)
-        self.store.append(campaign_id, History(adopting, history.count, history.voids), within=writers,
-                          each_page=[writer.write_page for writer in writers], before_commit=before_commit)
+        count, alone = self.store.started_alone(started_before) if started_before is not None else (None, None)
+
+        def checked_before_commit() -> None:
+            if alone is not None:
+                alone()
+            before_commit()
+
+        self.store.append(campaign_id, History(adopting, history.count, history.voids),
+                          within=[*writers, *([count] if count else [])],
+                          each_page=[writer.write_page for writer in writers], before_commit=checked_before_commit)
         state = adopting.state
         self.store.set_current_campaign(campaign_id)
         encoded = encode_state(state)

@@ -882,4 +882,5 @@ def import_chain(
             if (name or "").lower() == chain.name.lower():
                 raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
                                "the hashed history, so import into another store")
-        return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids), before_commit=before_commit)
+        return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids), before_commit=before_commit,
+                            started_before=len(names))

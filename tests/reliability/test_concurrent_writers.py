@@ -136,3 +136,20 @@ def test_a_name_two_campaigns_share_is_refused_naming_their_ids(tmp_path, monkey
     assert (result.exit_code, result.output) == (2, f"Error: 2 campaigns are called 'race' in {url}: name the one "
                                                     f"you mean by its id ({first}, {second})\n")
     assert CampaignRunner(url)("--campaign", second, "show").exit_code == 0
+
+
+def test_trails_of_one_name_imported_at_once_are_one_campaign(tmp_path, processes):
+    """Three trails of three campaigns called Dup, imported at once into one file: each found the name
+    free, and all three were imported."""
+    trails = []
+    for n in range(3):
+        store = CampaignRunner(f"sqlite:///{tmp_path / f'dup{n}.db'}")
+        assert store("new", "Dup").exit_code == 0
+        trails.append(tmp_path / f"dup{n}.jsonl")
+        assert store("export", "-o", str(trails[-1])).exit_code == 0
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    assert CampaignRunner(url)("new", "First").exit_code == 0
+    importing = [processes.spawn("--store", url, "import", str(trail)) for trail in trails]
+    codes = sorted(processes.finished(process)[0] for process in importing)
+    assert codes[0] == 0 and all(code != 0 for code in codes[1:])
+    assert [row["name"] for row in json.loads(CampaignRunner(url)("list", "--json").output)] == ["First", "Dup"]
