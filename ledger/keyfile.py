@@ -24,6 +24,8 @@ from ledger.errors import BadInput, IntegrityFailure
 
 KEYS_ENV = "CAMPAIGN_KEYS"
 FORMAT = "campaign-ledger-keys"
+# A seed is some 80 bytes of the file: a million campaigns' first seeds fit in this.
+KEY_FILE_LIMIT = 128 * 1024 * 1024
 
 
 class _Content(msgspec.Struct):
@@ -60,11 +62,15 @@ class KeyFile:
 
     def _read(self) -> dict[str, dict[str, str]]:
         try:
-            data = self.path.read_bytes()
+            with self.path.open("rb") as file:
+                data = file.read(KEY_FILE_LIMIT + 1)  # not read_bytes: CAMPAIGN_KEYS=/dev/zero never ended
         except FileNotFoundError:
             return {}
         except OSError as error:
             raise BadInput(f"cannot read the key file {self.path}: {error.strerror}") from None
+        if len(data) > KEY_FILE_LIMIT:
+            raise IntegrityFailure(f"the key file {self.path} is not a campaign-ledger key file "
+                                   f"(more than {KEY_FILE_LIMIT:,} bytes)")
         try:
             content = _CONTENT.decode(data)
         except msgspec.DecodeError as error:  # not JSON, not UTF-8, or a value of another type

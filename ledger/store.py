@@ -1078,11 +1078,13 @@ class Store:
 
     @property
     def own_files(self) -> dict[str, str]:
-        """The files a SQLite store is kept in (its database and SQLite's journals beside it), each
-        with what it is, for people: a file written over one of them destroys the campaign."""
+        """The files a SQLite store is kept in (its database and SQLite's journals beside it, and the
+        key file of its seeds), each with what it is, for people: a file written over one of them
+        destroys the campaign (or every ledger die to come)."""
+        keys = {str(self.keys.path): f"the key file of the store {self.url}'s secret seeds"} if self.keys else {}
         if self._sqlite_path is None or not self.opens_elsewhere:
-            return {}
-        return {self._sqlite_path + suffix: f"{what} of the store {self.url}" for suffix, what in (
+            return keys
+        return keys | {self._sqlite_path + suffix: f"{what} of the store {self.url}" for suffix, what in (
             ("", "the database"), ("-wal", "the write-ahead log"), ("-shm", "the shared-memory index"),
             ("-journal", "the rollback journal"))}
 

@@ -78,3 +78,26 @@ def test_a_new_campaign_is_not_started_beside_a_damaged_key_file(keys, tmp_path)
     assert (result.exit_code, result.output) == refused(keys, "Expected `object`, got `array` - at `$.seeds[...]`")
     assert not store.exists()
     assert keys.read_text() == '{"format": "campaign-ledger-keys", "seeds": {"c": [1]}}'
+
+
+def test_a_key_file_without_end_is_refused_at_its_limit(tmp_path, monkeypatch):
+    """CAMPAIGN_KEYS=/dev/zero was read until memory ran out (10 GB in 10 s)."""
+    monkeypatch.setenv("CAMPAIGN_KEYS", "/dev/zero")
+    result = CampaignRunner(f"sqlite:///{tmp_path / 'campaign.db'}")("new", "Spring")
+    assert (result.exit_code, result.output) == (
+        3, "Error: the key file /dev/zero is not a campaign-ledger key file (more than 134,217,728 bytes)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["report", "-o", "{keys}"], ["roster", "Rats", "--format", "md", "-o", "{keys}"],
+    ["export", "-o", "{keys}", "--force"], ["backup", "{keys}", "--force"],
+])
+def test_no_file_written_for_you_is_the_key_file(started, keys, args):
+    """A report (written over any file without --force) over the key file lost every seed of the store."""
+    assert started("warband", "add", "Rats", "--player", "Ann").exit_code == 0
+    before = keys.read_bytes()
+    result = started(*(arg.format(keys=keys) for arg in args))
+    assert (result.exit_code, result.output) == (
+        2, f"Error: {keys} is the key file of the store {started.store}'s secret seeds: nothing written\n")
+    assert keys.read_bytes() == before
