@@ -6,6 +6,7 @@ follow), the shape of the ledger's own transactions, and re-deciding every trans
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 from itertools import groupby
 
 from ledger import events as ev
@@ -110,10 +111,16 @@ def _start_problem(group: Sequence[Record]) -> str | None:
         checked = rulesets.get(pinned.ruleset).options(given)
     except LedgerError:
         checked = given
-    changed = sorted(key for key in given if pinned.options.get(key) not in (given[key], checked.get(key)))
+    changed = sorted(key for key in given
+                     if not any(_same(pinned.options.get(key), value) for value in (given[key], checked.get(key))))
     if changed:
         return f"pins {', '.join(f'{key}={pinned.options.get(key)!r}' for key in changed)}, not the options its command gives"
     return None
+
+
+def _same(pinned: Any, given: Any) -> bool:
+    """Equal as JSON values are: true is not 1, as Python has it."""
+    return pinned == given and type(pinned) is type(given)
 
 
 def _void_problem(group: Sequence[Record], first_tx: int, plan: _VoidPlan | None) -> str | None:

@@ -252,7 +252,7 @@ def verify(data):
             ruleset = {"id": p.get("ruleset"), "version": p.get("version"), "options": p.get("options", {})}
         elif kind == "seed.committed":
             expected = 0 if epoch is None else epoch + 1
-            if p.get("epoch") != expected or not is_hex(p.get("commitment"), 64):
+            if not is_int(p.get("epoch")) or p["epoch"] != expected or not is_hex(p.get("commitment"), 64):
                 raise Bad("%s: expected the commitment of epoch %d" % (where, expected))
             if expected > 0 and record["tx"] not in (revealed_tx.get(expected - 1), abandoned_tx.get(expected - 1)):
                 raise Bad("%s: epoch %d is committed without revealing (or leaving behind) epoch %d in the same "
@@ -261,18 +261,18 @@ def verify(data):
             commitments[epoch] = p["commitment"]
         elif kind == "seed.revealed":
             seed = p.get("seed")
-            if p.get("epoch") != epoch or epoch in revealed or not is_hex(seed, 64):
+            if not is_int(p.get("epoch")) or p["epoch"] != epoch or epoch in revealed or not is_hex(seed, 64):
                 raise Bad("%s: reveals epoch %r, but epoch %r is in use" % (where, p.get("epoch"), epoch))
             if sha256_hex(bytes.fromhex(seed)) != commitments[epoch]:
                 raise Bad("%s: the seed of epoch %d does not match its commitment" % (where, epoch))
             revealed[epoch], revealed_tx[epoch] = seed, record["tx"]
         elif kind == "seed.abandoned":
-            if p.get("epoch") != epoch or epoch in revealed or epoch in abandoned_tx:
+            if not is_int(p.get("epoch")) or p["epoch"] != epoch or epoch in revealed or epoch in abandoned_tx:
                 raise Bad("%s: leaves epoch %r behind, but epoch %r is in use" % (where, p.get("epoch"), epoch))
             abandoned_tx[epoch] = record["tx"]
         elif kind == "dice.rolled":
             n, faces, source = p.get("roll"), p.get("faces"), p.get("source")
-            if n != next_roll:
+            if not is_int(n) or n != next_roll:  # false is no 0
                 raise Bad("%s: roll %r where R%d was expected" % (where, n, next_roll))
             next_roll += 1
             try:
@@ -305,7 +305,7 @@ def verify(data):
                 if thrown[copy_of] != thrown[n]:
                     raise Bad("%s: R%d claims to copy R%r, but its dice differ" % (where, n, copy_of))
             elif source == "ledger":
-                if epoch is None or p.get("epoch") != epoch or epoch in revealed:
+                if epoch is None or not is_int(p.get("epoch")) or p["epoch"] != epoch or epoch in revealed:
                     raise Bad("%s: ledger dice of epoch %r while epoch %r is in use" % (where, p.get("epoch"), epoch))
                 ledger_rolls.append((where, n, epoch, faces, sides))
             elif source != "table" or p.get("epoch") is not None:
@@ -335,6 +335,8 @@ def verify(data):
         if kind == "decision.pending":
             pending.add(record["tx"])
         if kind in ("transaction.voided", "decision.answered"):
+            if not is_int(p.get("target")):
+                raise Bad("%s: its target must be a transaction number" % where)
             if record["tx"] != handing_back:
                 handing_back, handed_back, copied = record["tx"], [], set()
             if kind == "decision.answered":

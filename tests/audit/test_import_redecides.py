@@ -57,15 +57,18 @@ def test_a_note_appended_without_a_command_is_refused(played, trail):
     ))
 
 
-def test_a_start_pinning_an_option_other_than_its_command_gave_is_refused(played, trail):
-    # `campaign new --option decks=ledger` pinning decks=physical, the header saying the same and the chain
-    # recomputed, was imported and played under
+@pytest.mark.parametrize(("given", "pinned", "problem"), [
+    ({"decks": "ledger"}, {"decks": "physical"}, "pins decks='physical', not the options its command gives"),
+    ({"points_cap": True}, {"decks": "ledger", "points_cap": 1}, "pins points_cap=1, not the options its command gives"),
+])
+def test_a_start_pinning_an_option_other_than_its_command_gave_is_refused(played, trail, given, pinned, problem):
+    # `campaign new --option decks=ledger` pinning decks=physical (or true pinned as 1, which Python holds
+    # equal), the header saying the same and the chain recomputed, was imported and played under
     lines = trail.lines()
     started = next(line for line in lines if line.get("type") == "command.recorded")
-    started["payload"]["args"]["options"] = {"decks": "ledger"}
-    pinned = next(line for line in lines if line.get("type") == "ruleset.pinned")
-    pinned["payload"]["options"] = lines[0]["ruleset"]["options"] = {"decks": "physical"}
-    problem = "pins decks='physical', not the options its command gives"
+    started["payload"]["args"]["options"] = given
+    pinned_event = next(line for line in lines if line.get("type") == "ruleset.pinned")
+    pinned_event["payload"]["options"] = lines[0]["ruleset"]["options"] = pinned
     trail.write(lines, rehash=True)
     assert played("verify", str(trail.path)).exit_code == 0  # the chain itself holds
     assert refused_import(played, trail) == (3, (

@@ -158,6 +158,11 @@ TAMPERING = {
     "a rerolled die forged back into a copy of the disputed one": (
         json_edit(set_payload(21, faces=[6], value=6, copy_of=1), rehash=True),
         "line 21: roll R3 copies R1, the roll T7 disputed: a reroll rolls it anew"),
+    # JSON's false is no 0 (Python's is): the roll number of R0, and an epoch, given as false
+    "a roll number false and rehashed": (json_edit(set_payload(9, roll=False), rehash=True),
+                                         "line 9: does not decode: Expected `int`, got `bool` - at `$.roll`"),
+    "an epoch false and rehashed": (json_edit(set_payload(5, epoch=False), rehash=True),
+                                    "line 5: does not decode: Expected `int`, got `bool` - at `$.epoch`"),
     "a roll renumbered and rehashed": (json_edit(set_payload(21, roll=5), rehash=True),
                                        "line 21: roll R5 where R3 was expected (roll numbers have no gaps)"),
     "a transaction skipped and rehashed": (json_edit(lambda lines: lines[6].update(tx=4), rehash=True),
