@@ -701,6 +701,7 @@ class Ledger(SeedKeeping, PendingDecisions):
                                 reason=opened.reason, keep_dice=True, answered_now=answered_now, offered=offered)
             except Halted as halted:
                 stopped = halted.events(scope(planned, command))
+                stopped += rerolled.not_handed_back(max((e.roll + 1 for e in halted.rolls), default=planned.rolls))
                 return Attempt(fold(records), [([opening, *void_events(target, reason, affected)], actor), (stopped, actor)],
                                refold=True, affected=affected, halted=halted)
             again: list[list[ev.Event]] = []

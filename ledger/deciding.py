@@ -273,6 +273,14 @@ class RerollDice(msgspec.Struct):
     def rewind(self) -> None:
         self.fresh.rewind()
         self._used.clear()
+
+    def not_handed_back(self, first_roll: int) -> list[ev.DiceRolled]:
+        """Copies, numbered from `first_roll`, of the recorded rolls not handed back yet but the one
+        disputed: a decision that stopped pending keeps them, so that its answer hands them back too
+        (they were rolled anew, though undisputed)."""
+        left = [old for index, old in enumerate(self.rolls) if index not in self._used and old.roll != self.disputed_roll]
+        return [msgspec.structs.replace(old, roll=first_roll + n, copy_of=old.roll if old.copy_of is None else old.copy_of)
+                for n, old in enumerate(left)]
         self._used_cards.clear()
 
 

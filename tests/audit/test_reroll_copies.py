@@ -5,15 +5,19 @@ verifiable once the seed is revealed — by `campaign verify` and by the indepen
 import json
 import subprocess
 import sys
+import uuid
 from pathlib import Path
+from types import SimpleNamespace
 
 from click.testing import CliRunner
 
 from commands.shared import SHARED_HANDLERS, EnlistWarband
+from ledger import audit, campaigns, dice
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.cli import main
 from ledger.decide import Command, Context, TableDice
+from ledger.errors import LedgerError
 from ledger.rulesets import Ruleset, register
 from ledger.store import Store
 from ledger.testing import LedgerHarness
@@ -87,3 +91,45 @@ def test_a_rerolled_first_roll_hands_back_the_later_undisputed_roll_unchanged():
         (2, "where to look", [6], None),
         (3, "what is found", [4], 1),
     ]
+
+
+class AskBetween(Command, frozen=True, kw_only=True, tag="test-ask-between.search"):
+    warband: str
+
+
+def search_asking(cmd: AskBetween, ctx: Context) -> None:
+    """Three rolls, with a question after the second whose key names its value: a reroll of the second
+    that shows another face asks it anew, after its new die."""
+    ctx.roll("D6", purpose="first")
+    second = ctx.roll("D6", purpose="second")
+    ctx.choose(f"pick-{second.value}", "which way", ["left", "right"])
+    ctx.roll("D6", purpose="third")
+
+
+register(Ruleset(id="test-ask-between", version="1", title="a question between rolls",
+                 handlers={**SHARED_HANDLERS, AskBetween: search_asking}))
+
+
+def test_a_reroll_that_stops_at_a_question_keeps_the_undisputed_rolls_after_it(monkeypatch):
+    """README: a disputed roll never re-rolls an undisputed one. A reroll whose new die led to a question
+    was stored pending with the rolls made so far; its answer then rolled the third die anew."""
+    # With this seed and campaign id the ledger's new second die shows 4
+    monkeypatch.setattr(dice, "new_seed", lambda: bytes(32))
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("0b0c0d0e-0000-4000-8000-0000000000a1"),
+                                                          UUID=uuid.UUID))
+    table = LedgerHarness("test-ask-between")
+    table.do(EnlistWarband(name="Rats", player="Ann"))
+    table.do(AskBetween(warband="Rats", answers={"pick-2": "left"}), [1, 2, 3])  # R0 1, R1 2, R2 3
+    try:
+        table.ledger.reroll(table.cid, "R1", reason="cocked die", actor="arbiter")  # ledger dice
+    except LedgerError as pending:
+        assert "campaign answer pick-4=CHOICE" in str(pending)
+    else:
+        raise AssertionError("the reroll asks its new question")
+    answered = table.ledger.answer(table.cid, {"pick-4": "right"}, actor="arbiter")
+    rolls = [r.event for r in answered.records if isinstance(r.event, ev.DiceRolled)]
+    # Then the first and third dice are R0's and R2's, the second the reroll's new die, R4
+    assert [(r.purpose, r.copy_of) for r in rolls] == [("first", 0), ("second", 4), ("third", 2)]
+    assert rolls[2].faces == [3]
+    assert table.ledger.check(table.cid)[1] == []
+    assert audit.verify_store(table.ledger.store, table.cid).count == table.state.position  # the copies verify
