@@ -106,21 +106,17 @@ SCENARIOS = ("I Claim No Man's Land, II Hunt for Heroes, III Relic Hunt, IV Tren
              "XII The Great War")
 
 
-def test_an_unknown_scenario_is_bad_input_naming_the_scenarios(campaign):
-    """Rules §3: the scenarios are I Claim No Man's Land … XII The Great War; "Hill 223" is the playtest's (C7)."""
-    before = campaign.state.position
-    with pytest.raises(BadInput) as refused:
-        campaign.battle(scenario="Hill 223")
-    assert str(refused.value) == f"there is no scenario 'Hill 223' (scenarios: {SCENARIOS}; the numeral may be left out)"
-    assert campaign.state.position == before
-
-
-def test_a_battle_without_a_scenario_is_told_to_name_one(campaign):
+@pytest.mark.parametrize(("scenario", "message"), [
+    # Rules §3: the scenarios are I Claim No Man's Land … XII The Great War; "Hill 223" is the playtest's (C7)
+    ("Hill 223", f"there is no scenario 'Hill 223' (scenarios: {SCENARIOS}; the numeral may be left out)"),
     # The shared `battle record` gives no --scenario unless asked: "there is no scenario ''" said nothing of it
+    ("", f"a Trench Crusade battle names its scenario: give --scenario one of {SCENARIOS}"),
+])
+def test_an_unknown_or_missing_scenario_is_bad_input_naming_the_scenarios(campaign, scenario, message):
     before = campaign.state.position
     with pytest.raises(BadInput) as refused:
-        campaign.battle(scenario="")
-    assert str(refused.value) == f"a Trench Crusade battle names its scenario: give --scenario one of {SCENARIOS}"
+        campaign.battle(scenario=scenario)
+    assert str(refused.value) == message
     assert campaign.state.position == before
 
 
