@@ -439,8 +439,10 @@ class ChainChecker:
                 raise self.fail(where, f"answers T{event.target}, which is no pending decision")
             self.pending.discard(event.target)  # answered once
             self.handed_back.append(event.target)
-        elif event.because_of is not None or self.command == "reroll":
-            self.handed_back.append(event.target)
+        else:
+            self.pending.discard(event.target)  # a pending decision voided is answered by none
+            if event.because_of is not None or self.command == "reroll":
+                self.handed_back.append(event.target)
 
     def _copied(self, where: str, tx: int, event: ev.DiceRolled, thrown: bytes) -> None:
         """A re-decided transaction (a reroll's, a void's, an answer's) keeps an earlier roll's dice as

@@ -344,8 +344,10 @@ def verify(data):
                     raise Bad("%s: answers T%r, which is no pending decision" % (where, p.get("target")))
                 pending.discard(p.get("target"))
                 handed_back.append(p.get("target"))
-            elif p.get("because_of") is not None or command == "reroll":  # a plain void's target is decided again by none
-                handed_back.append(p.get("target"))
+            else:
+                pending.discard(p.get("target"))  # a pending decision voided is answered by none
+                if p.get("because_of") is not None or command == "reroll":  # a plain void's target is decided again by none
+                    handed_back.append(p.get("target"))
         if kind == "transaction.voided":
             voided_so_far.add(p.get("target"))
             voids[p.get("target")] = {

@@ -15,6 +15,7 @@ from commands.shared import SHARED_HANDLERS
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.decide import Command, Context
+from ledger.errors import LedgerError
 from ledger.rulesets import Ruleset, register
 from ledger.store import Store
 
@@ -31,7 +32,17 @@ def look(cmd: ThreeLooks, ctx: Context) -> None:
     ctx.emit(ev.NoteRecorded(text=f"found {found}"))
 
 
-register(Ruleset(id="test-copies", version="1", title="three looks", handlers={**SHARED_HANDLERS, ThreeLooks: look}))
+class LookThenAsk(Command, frozen=True, kw_only=True, tag="test-copies.look-then-ask"):
+    """A roll, then a question: with ledger dice and no answer it is stored pending."""
+
+
+def look_then_ask(cmd: LookThenAsk, ctx: Context) -> None:
+    ctx.roll("D6", purpose="look")
+    ctx.emit(ev.NoteRecorded(text=f"went {ctx.choose('way', 'which way', ['left', 'right'])}"))
+
+
+register(Ruleset(id="test-copies", version="1", title="three looks",
+                 handlers={**SHARED_HANDLERS, ThreeLooks: look, LookThenAsk: look_then_ask}))
 
 
 def exported(cli, *commands: list[str]) -> list[dict]:
@@ -106,3 +117,29 @@ def test_a_roll_handed_back_twice_is_refused(cli, tmp_path):
     # When R4 copies R0 as well (the better die, twice), the decision's events rewritten to match
     looks[4].update(faces=looks[0]["faces"], value=looks[0]["value"], copy_of=0)
     refused_by_both(cli, forged(cli, lines), "roll R4 copies R0 again: a roll is handed back once")
+
+
+def test_an_answer_of_a_voided_pending_decision_is_refused(cli):
+    # Given T2 stored pending (its ledger die R0) and answered (T3, its decision again in T4)
+    cli("new", "Looks", "--ruleset", "test-copies")
+    store = Store(cli.url())
+    ledger = Ledger(store)
+    campaign = ledger.find(None)
+    try:
+        ledger.execute(campaign, LookThenAsk(), actor="arbiter")
+    except LedgerError:
+        pass  # stored pending
+    ledger.answer(campaign, {"way": "left"}, actor="arbiter")
+    store.close()
+    lines = exported(cli)
+    # When a void of T2 is slipped in before its answer (the ledger refuses that answer: no pending decision)
+    at = next(i for i, line in enumerate(lines) if line.get("tx") == 3)
+    for line in lines[at:-1]:
+        line["tx"] += 1
+    void = {**lines[at], "tx": 3, "type": "command.recorded",
+            "payload": {"command": "void", "args": {"target": 2, "cascade": False}, "reason": "x"}}
+    lines[at:at] = [void, {**void, "type": "transaction.voided", "payload": {"target": 2, "reason": "x"}}]
+    for line in lines[1:-1]:
+        line["annotations"] = {"voided": {"reason": "x", "voided_at": void["recorded_at"], "voided_by": 3,
+                                          "voided_by_actor": void["actor"]}} if line["tx"] == 2 else {}
+    refused_by_both(cli, forged(cli, lines), "answers T2, which is no pending decision")
