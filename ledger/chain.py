@@ -106,6 +106,7 @@ class Chain:
     ledger_rolls_verified: int
     ledger_rolls_waiting: dict[int, int]  # epoch whose seed is still secret -> ledger rolls in it
     voids: list[Record]  # the transaction.voided records: what annotations and a fold need to know ahead
+    ledger_decks: list[str] = field(default_factory=list)  # the decks the ledger shuffled, as first shuffled
     snapshot: int | None = None  # position of the snapshot checked against the events (stores only)
     abandoned: list[int] = field(default_factory=list)  # epochs whose seed was left behind for good
     advance: Progress | None = None  # told how many events each reading has got through
@@ -278,6 +279,7 @@ class ChainChecker:
     disputed: dict[int, int] = field(default_factory=dict)  # a reroll's transaction -> the roll it disputed (its original)
     command: str = ""  # of the transaction being read
     pending: set[int] = field(default_factory=set)  # every transaction stored pending
+    ledger_decks: dict[str, None] = field(default_factory=dict)  # the decks the ledger shuffled, in order
     ledger_rolls: int = 0
     waiting: dict[int, _WaitingRolls] = field(default_factory=dict)  # epoch not revealed yet -> its rolls
     ledger_rolls_verified: int = 0
@@ -357,6 +359,7 @@ class ChainChecker:
                 self.pending_tx = tx
 
             case ev.DeckShuffled(source="ledger"):
+                self.ledger_decks[event.deck] = None
                 shuffle = previous.record.event if previous else None
                 if not (isinstance(shuffle, ev.DiceRolled) and shuffle.roll == event.roll
                         and shuffle.expression == f"shuffle {len(event.cards)}"):
@@ -527,6 +530,7 @@ class ChainChecker:
             ledger_rolls_verified=self.ledger_rolls_verified,
             ledger_rolls_waiting={epoch: len(rolls) for epoch, rolls in sorted(self.waiting.items()) if rolls},
             voids=self.voids,
+            ledger_decks=list(self.ledger_decks),
             abandoned=sorted(self.abandoned_in),
             advance=self.advance,
         )

@@ -111,6 +111,9 @@ class Ruleset:
     # for a ruleset keeping them typed (`commands.kit.Facts.shown_ext`); None: the holder's `ext`.
     shown_ext: Callable[[CampaignState, Warband | Fighter], Mapping[str, Any]] | None = None
     register_commands: RegisterCommands | None = None
+    # The starting order of a deck of a campaign with these options, for a ruleset whose decks depend on
+    # them (`decks_for`): what an audit trail's header gives a verifier to re-derive its first shuffle.
+    deck_order: Callable[[Mapping[str, Any], str], list[str] | None] | None = None
     # What a warband starts with when `warband add` names no treasury (the rules' starting gold); None: 0.
     starting_treasury: Callable[[CampaignState], int] | None = None
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded

@@ -59,10 +59,13 @@ def trail_lines(chain: Chain, annotate: Annotator) -> Iterator[str]:
     """The export of a verified chain: a header line, one line per event, a trailer line (each
     canonical JSON), each event read again as it is written."""
     notes = annotate(chain.voids)
-    yield _header_line(chain.campaign_id, chain.name, chain.ruleset)
+    yield _header_line(chain.campaign_id, chain.name, chain.ruleset, chain.ledger_decks)
     for entry in chain.entries:
         yield _event_line(entry, notes)
     yield _trailer_line(chain)
+
+
+DECK_SHUFFLED = ev.DeckShuffled.__struct_config__.tag
 
 
 def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator, advance: Progress | None = None
@@ -74,6 +77,9 @@ def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator,
     a file it renames at the end)."""
     reading = StoredReading(store, campaign_id, advance)
     notes = annotate(reading.voids)
+    # The decks the header gives a starting order, read ahead through the topic index as the voids are
+    shuffled = dict.fromkeys(r.event.deck for r in store.records_tagged(campaign_id, (DECK_SHUFFLED,))
+                             if r.event.source == "ledger")
     held: list[str] | None = []  # event lines before the campaign and its ruleset are known (the header names them)
     for entry in reading.entries():
         line = _event_line(entry, notes)
@@ -82,17 +88,17 @@ def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator,
             continue
         held.append(line)
         if reading.checker.campaign_id is not None and reading.checker.ruleset:
-            yield _header_line(reading.checker.campaign_id, reading.checker.name, reading.checker.ruleset)
+            yield _header_line(reading.checker.campaign_id, reading.checker.name, reading.checker.ruleset, shuffled)
             yield from held
             held = None
     chain = reading.finish()
     if held is not None:
-        yield _header_line(chain.campaign_id, chain.name, chain.ruleset)
+        yield _header_line(chain.campaign_id, chain.name, chain.ruleset, shuffled)
         yield from held
     yield _trailer_line(chain)
 
 
-def _header_line(campaign_id: str, name: str, ruleset: dict[str, Any]) -> str:
+def _header_line(campaign_id: str, name: str, ruleset: dict[str, Any], shuffled: Iterable[str]) -> str:
     return canonical_text(
         {
             "kind": "header",
@@ -100,7 +106,7 @@ def _header_line(campaign_id: str, name: str, ruleset: dict[str, Any]) -> str:
             "version": FORMAT_VERSION,
             "campaign": {"id": campaign_id, "name": name},
             "ruleset": ruleset,
-            "decks": deck_orders(ruleset),
+            "decks": deck_orders(ruleset, shuffled),
             "hash": {
                 "algorithm": HASH_ALGORITHM,
                 "canonical": CANONICAL_FORM,
@@ -463,20 +469,32 @@ class _TrailReading:
         return chain
 
 
-def deck_orders(ruleset: dict[str, Any]) -> dict[str, list[str]]:
+def deck_orders(ruleset: dict[str, Any], shuffled: Iterable[str] = ()) -> dict[str, list[str]]:
     """Each ledger deck's starting order (as the pinned ruleset lists it), from which a verifier
-    re-derives the order every shuffle produced; {} for a ruleset this version does not know."""
+    re-derives the order every shuffle produced; {} for a ruleset this version does not know. A
+    campaign's own decks (`Ruleset.deck_order`) are given for those the ledger `shuffled`: without
+    them a verifier could not re-derive a Speedheim deck's first shuffle."""
     try:
-        return {deck: list(cards) for deck, cards in rulesets.get(ruleset.get("id", "")).decks.items()}
+        known = rulesets.get(ruleset.get("id", ""))
     except NotFound:
         return {}
+    orders = {deck: list(cards) for deck, cards in known.decks.items()}
+    for deck in shuffled:
+        order = known.deck_order(ruleset.get("options", {}), deck) if known.deck_order and deck not in orders else None
+        if order is not None:
+            orders[deck] = order
+    return orders
 
 
 def _check_header(header: _Line, chain: Chain) -> None:
     said = {"campaign": header.obj.get("campaign"), "ruleset": header.obj.get("ruleset")}
     chained = {"campaign": {"id": chain.campaign_id, "name": chain.name}, "ruleset": chain.ruleset}
     if "decks" in header.obj:  # trails exported before the decks were written have none
-        said["decks"], chained["decks"] = header.obj["decks"], deck_orders(chain.ruleset)
+        # and those exported before a campaign's own decks were written give the ruleset's alone
+        full = deck_orders(chain.ruleset, chain.ledger_decks)
+        said["decks"], chained["decks"] = header.obj["decks"], full
+        if header.obj["decks"] == deck_orders(chain.ruleset):
+            chained["decks"] = header.obj["decks"]
     for key in said:
         if said[key] != chained[key]:
             raise IntegrityFailure(f"line {header.number}: its {key} {json.dumps(said[key], ensure_ascii=False)} "

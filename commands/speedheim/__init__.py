@@ -72,6 +72,7 @@ RULESET = register(
         # The stat line in the order the warband tables print it (rules file §1); money is gold.
         terms=Terms(treasury="Gold", resources={}, stat_order=("Mov", "Mel", "Rgd", "Def", "Agi", "Mrl", "Atk", "Wnd", "Inj", "Prc")),
         decks_for=h.decks_for,
+        deck_order=h.deck_order,
         default_options=DEFAULT_OPTIONS,
         check_options=check,
         post_game=pg.PHASE.guided_steps,

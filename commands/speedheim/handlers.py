@@ -129,6 +129,11 @@ def decks_for(state: CampaignState) -> Mapping[str, list[str]]:
     return CampaignDecks(state.options, tuple(state.warbands), state.battles_fought + 1)
 
 
+def deck_order(house_rules: Mapping[str, Any], deck: str) -> list[str] | None:
+    """The starting order of one of the campaign's decks (each is a full copy of its deck); None: not one."""
+    return [card.id for card in TABLES.for_options(house_rules).deck.cards] if deck.split(":")[0] == DECK else None
+
+
 class CampaignDecks(Mapping[str, list[str]]):
     """The deck of each `deck_id` for the campaign's options (house rules), the warbands given and
     battles 1 to `battles`, an id found by its parts: listing them all (warbands × battles, with a

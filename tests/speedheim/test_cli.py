@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import uuid
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -293,3 +296,20 @@ def test_a_step_that_draws_nothing_offers_no_dice_cards_or_answers(campaign, ste
     options = [line.split()[0] for line in campaign("speedheim", step, "--help").output.splitlines()
                if line.startswith("  -")]
     assert options == ["--json", "-h,"]
+
+
+def test_a_trail_of_a_deck_the_ledger_deals_gives_its_starting_order_to_a_verifier(tmp_path, monkeypatch):
+    """The header's `decks` held no Speedheim deck (they are the campaign's own), so the independent
+    verifier failed every trail whose deck the ledger shuffled: "the header gives no starting order"."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000002"),
+                                                          UUID=uuid.UUID))
+    campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
+    assert campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger").exit_code == 0
+    trail = tmp_path / "trail.jsonl"
+    assert campaign("export", "-o", str(trail)).exit_code == 0
+    header = json.loads(trail.read_text(encoding="utf-8").splitlines()[0])
+    assert header["decks"] == {"improvement": [f"{n:02d}" for n in range(1, 21)]}
+    verifier = Path(__file__).resolve().parent.parent / "independent_verifier.py"
+    checked = subprocess.run([sys.executable, "-I", "-S", str(verifier), str(trail)], capture_output=True, text=True)
+    assert checked.returncode == 0 and checked.stdout.rstrip().endswith("1 shuffles re-derived"), checked.stdout
+    assert campaign("verify", str(trail)).exit_code == 0
