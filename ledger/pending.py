@@ -104,6 +104,10 @@ class PendingDecisions:
             events = decide(ruleset, state, command, dice=kept, shuffle_dice=kept_for_shuffles, ask=ask,
                             reason=opened.reason, keep_dice=True, answered_now=answers, asks_again=bool(answers))
         except Halted as halted:
+            if not answers and isinstance(halted.cause, NeedsAnswer) and halted.cause.key == waiting.question:
+                # Given nothing, it stops where it waited: answering it so wrote an empty answer and the
+                # same pending decision again, each time the command was run again.
+                raise PendingDecision(pending_message(tx, waiting, halted.cause), tx, waiting) from None
             concerns = {waiting.warband} if waiting.warband else None
             return Attempt(state, [(marker, actor), (halted.events(concerns), actor)], halted=halted)
         except NeedsAnswer as asked:

@@ -242,6 +242,13 @@ def test_a_decision_pending_on_a_card_holds_the_shared_deck_until_it_is_answered
     stopped = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger")
     assert stopped.exit_code == 1 and "Gunnar drew Mel/Rgd: which stat to try" in stopped.output
     before = events(campaign)
+    # The same command again, with no answer, says what it waits for and writes nothing (it wrote an empty
+    # answer and the same pending decision again, each time)
+    again = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger")
+    assert (again.exit_code, again.output.splitlines()[-1]) == (1, (
+        "Error: Gunnar drew Mel/Rgd: which stat to try — its dice are recorded and T7 is pending: settle it with "
+        "`campaign answer gunnar.skab.1.mel-rgd=CHOICE` (Mel | Rgd), or void it with `campaign void T7 --reason …`"))
+    assert events(campaign) == before
     # When the other warband's unit draws from the same deck before Gunnar's card is answered
     result = campaign("speedheim", "incapacitate", "Skaven", "Rikk", "Gunnar", "--ledger")
     # Then it is refused: the card Gunnar was shown is not out of the deck until then, so Rikk would take it
