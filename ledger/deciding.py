@@ -273,6 +273,7 @@ class RerollDice(msgspec.Struct):
     def rewind(self) -> None:
         self.fresh.rewind()
         self._used.clear()
+        self._used_cards.clear()
 
     def not_handed_back(self, first_roll: int) -> list[ev.DiceRolled]:
         """Copies, numbered from `first_roll`, of the recorded rolls not handed back yet but the one
@@ -281,7 +282,6 @@ class RerollDice(msgspec.Struct):
         left = [old for index, old in enumerate(self.rolls) if index not in self._used and old.roll != self.disputed_roll]
         return [msgspec.structs.replace(old, roll=first_roll + n, copy_of=old.roll if old.copy_of is None else old.copy_of)
                 for n, old in enumerate(left)]
-        self._used_cards.clear()
 
 
 class NoLedgerDice(msgspec.Struct):

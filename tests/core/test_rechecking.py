@@ -139,3 +139,7 @@ def test_a_reroll_hands_each_physical_card_back_to_the_draw_it_was_drawn_for():
     # and a draw never recorded is a new card from the table
     assert rerolled.card("improvement", "Hilde: Improvement (free)", deck) == "07"
     rerolled.finish()
+    # Decided again after a conflict, it starts over: Cap's card is his again (rewind kept it used, and
+    # the table was asked for another)
+    rerolled.rewind()
+    assert rerolled.card("improvement", "Cap: Improvement (pit-fight)", deck) == "18"
