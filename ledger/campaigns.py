@@ -386,8 +386,8 @@ class Ledger(SeedKeeping, PendingDecisions):
         raise Conflict(f"the campaign kept changing while {doing}; try again")
 
     def adopt(
-        self, campaign_id: uuid.UUID, history: History, *, before_commit: Callable[[], None] = lambda: None,
-        started_before: int | None = None,
+        self, campaign_id: uuid.UUID, history: History, *, started_before: int,
+        before_commit: Callable[[], None] = lambda: None,
     ) -> CampaignState:
         """Store a history sealed and checked elsewhere (an imported trail, its numbers checked
         with `check_numbers`) as it is, with what the in-commit hooks write of it (the read models),
@@ -399,15 +399,13 @@ class Ledger(SeedKeeping, PendingDecisions):
         hooked = (hook(self, campaign_id, None, None, history) for hook in self.in_commit)
         writers: list[HistoryWriter] = [writer for writer in hooked if writer is not None]
         adopting = _Adopting(history, writers)
-        count, alone = self.store.started_alone(started_before) if started_before is not None else (None, None)
+        count, alone = self.store.started_alone(started_before)
 
         def checked_before_commit() -> None:
-            if alone is not None:
-                alone()
+            alone()
             before_commit()
 
-        self.store.append(campaign_id, History(adopting, history.count, history.voids),
-                          within=[*writers, *([count] if count else [])],
+        self.store.append(campaign_id, History(adopting, history.count, history.voids), within=[*writers, count],
                           each_page=[writer.write_page for writer in writers], before_commit=checked_before_commit)
         state = adopting.state
         self.store.set_current_campaign(campaign_id)

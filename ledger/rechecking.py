@@ -6,7 +6,6 @@ follow), the shape of the ledger's own transactions, and re-deciding every trans
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 from itertools import groupby
 
 from ledger import events as ev
@@ -16,6 +15,7 @@ from ledger.errors import BadInput, LedgerError, NewerVersion, RuleViolation
 from ledger.fold import apply_record, transactions, void_records, voids_in
 from ledger.records import Record
 from ledger.state import CampaignState, decode_own, encode_state
+from ledger.trail_json import same_value
 
 class _VoidPlan:
     """Voiding `target`, planned as the transactions are fed in order from a state before any
@@ -112,15 +112,10 @@ def _start_problem(group: Sequence[Record]) -> str | None:
     except LedgerError:
         checked = given
     changed = sorted(key for key in given
-                     if not any(_same(pinned.options.get(key), value) for value in (given[key], checked.get(key))))
+                     if not any(same_value(pinned.options.get(key), value) for value in (given[key], checked.get(key))))
     if changed:
         return f"pins {', '.join(f'{key}={pinned.options.get(key)!r}' for key in changed)}, not the options its command gives"
     return None
-
-
-def _same(pinned: Any, given: Any) -> bool:
-    """Equal as JSON values are: true is not 1, as Python has it."""
-    return pinned == given and type(pinned) is type(given)
 
 
 def _void_problem(group: Sequence[Record], first_tx: int, plan: _VoidPlan | None) -> str | None:

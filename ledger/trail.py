@@ -44,6 +44,7 @@ from ledger.trail_json import (
     keys_problem,
     plain_object,
     refuse_float,
+    same_value,
     strict_json,
 )
 
@@ -344,17 +345,12 @@ def _line(number: int, raw: bytes) -> _Line:
 def _header_problem(header: dict[str, Any]) -> str | None:
     if header.get("format") != FORMAT:
         return f"not a {FORMAT} trail (format {header.get('format')!r})"
-    if not _is_int(header.get("version"), FORMAT_VERSION):
+    if not same_value(header.get("version"), FORMAT_VERSION):
         return f"format version {json.dumps(header.get('version'))}; this campaign-ledger reads version {FORMAT_VERSION}"
     algorithm = header.get("hash", {}).get("algorithm") if isinstance(header.get("hash"), dict) else None
     if algorithm != HASH_ALGORITHM:
         return f"hash algorithm {algorithm!r}; trails are hashed with {HASH_ALGORITHM}"
     return None
-
-
-def _is_int(value: Any, number: int) -> bool:
-    """Is `value` the JSON integer `number`? (Python has true == 1 and false == 0.)"""
-    return type(value) is int and value == number
 
 
 def _event_entry(line: _Line) -> tuple[Entry, Any]:
@@ -503,7 +499,7 @@ def _check_header(header: _Line, chain: Chain) -> None:
 
 def _check_trailer(trailer: _Line, chain: Chain) -> None:
     where = f"line {trailer.number}"
-    if not _is_int(trailer.obj.get("count"), chain.count):
+    if not same_value(trailer.obj.get("count"), chain.count):
         raise IntegrityFailure(f"{where}: counts {json.dumps(trailer.obj.get('count'))} events, the trail holds {chain.count}")
     if trailer.obj.get("head") != chain.head:
         raise IntegrityFailure(f"{where}: its head is not the hash of the last event")
@@ -900,5 +896,5 @@ def import_chain(
             if (name or "").lower() == chain.name.lower():
                 raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "
                                "the hashed history, so import into another store")
-        return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids), before_commit=before_commit,
-                            started_before=len(names))
+        return ledger.adopt(campaign_id, History(chain.records, chain.count, chain.voids), started_before=len(names),
+                            before_commit=before_commit)

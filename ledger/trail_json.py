@@ -125,6 +125,11 @@ def canonical_text(obj: dict[str, Any]) -> str:
 _HEX = re.compile("[0-9a-f]*")
 
 
+def same_value(value: Any, expected: Any) -> bool:
+    """Equal as JSON values are: true is not 1 (Python has true == 1 and false == 0)."""
+    return type(value) is type(expected) and value == expected
+
+
 def is_hex(text: Any, length: int) -> bool:
     """Is `text` a string of `length` lowercase hex digits? An even length is read back through its
     bytes (a third of a pattern's time: two hashes of every event verified are asked about)."""
