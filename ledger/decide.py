@@ -346,8 +346,10 @@ class Context:
         )
         return Roll(number=number, faces=thrown.faces, value=value, kept=kept)
 
-    def choose(self, key: str, prompt: str, options: Sequence[str]) -> str:
-        """The option the player picked for `key`: from the command's answers, or asked now."""
+    def choose(self, key: str, prompt: str, options: Sequence[str], *, open_ended: bool = False) -> str:
+        """The option the player picked for `key`: from the command's answers, or asked now.
+        `open_ended`: the options are the names the rules know, and an answer may name another
+        (a group's own table row), recorded as typed."""
         if not options:
             raise RuleViolation(f"{prompt}: there is nothing to choose from")
         self.asked.append(key)
@@ -362,13 +364,14 @@ class Context:
         else:
             # After new ledger dice no prompt may show them before they are stored: the service
             # stores the transaction as pending and asks then.
-            raise NeedsAnswer(key, prompt, list(options))
+            raise NeedsAnswer(key, prompt, list(options), open_ended=open_ended)
         if answer not in options:
             # A choice typed in another case is that choice ("mel" for Mel), recorded as the rules spell it.
             spelled = as_spelled(answer, options)
-            if spelled is None:
-                raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}")
-            answer = spelled
+            if spelled is None and not (open_ended and answer.strip()):
+                raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}" if not open_ended
+                               else f"{prompt}: '{answer}' names nothing: give one of {', '.join(options)}, or another name")
+            answer = spelled or answer.strip()
         self.answers[key] = answer
         return answer
 

@@ -31,11 +31,12 @@ class NeedsDice(LedgerError):
 class NeedsAnswer(NeedsDice):
     """A choice the command did not carry, with no one to ask: its key, question and choices."""
 
-    def __init__(self, key: str, prompt: str, options: list[str], *, how: str | None = None):
-        """`how` says how to answer when the command has an option of its own for it (not --answer)."""
-        self.key, self.prompt, self.options = key, prompt, options
+    def __init__(self, key: str, prompt: str, options: list[str], *, how: str | None = None, open_ended: bool = False):
+        """`how` says how to answer when the command has an option of its own for it (not --answer);
+        `open_ended`: the options are the names known, and another may be given."""
+        self.key, self.prompt, self.options, self.open_ended = key, prompt, options, open_ended
         how = how or (f"answer with --answer {key}=CHOICE" if key else "run at a terminal to answer it")
-        super().__init__(f"{prompt}: {how} (one of: {', '.join(options)})")
+        super().__init__(f"{prompt}: {how} (one of: {', '.join(options)}{', or another name' if open_ended else ''})")
 
 
 class Conflict(LedgerError):

@@ -198,8 +198,9 @@ def _member_id(state: CampaignState, band: Warband, ref: str, names: dict[str, s
     return fighter
 
 
+# The names offered for a roll's outcome; any other is a group's own row (A3), recorded as named.
 OUTCOME_CHOICES = ("Slain", "Captured", "Hardy", "Recovered")
-DOOM_CHOICES = ("Slain", "Miraculous", "Spared")
+DOOM_CHOICES = ("Slain", "Captured", "Miraculous", "Spared")
 
 
 def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter, table: str, named: str | None) -> None:
@@ -224,7 +225,7 @@ def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter,
             outcome = (as_spelled(named.strip(), choices) or named) if since(ctx, "1.3.0") else named
         else:
             outcome = ctx.choose(key, f"{fighter.name} rolled {roll.value} on the {table.capitalize()} Table: the outcome",
-                                 choices)
+                                 choices, open_ended=True)
         kind, row_id = r.outcome_by_name(table, outcome), ""  # type: ignore[arg-type]
     ctx.emit(OutcomeRolled(warband=band.id, fighter=fighter.id, battle=battle.number, table=table, roll=roll.number,
                            result=roll.value, outcome=outcome.strip(), kind=kind, row=row_id))

@@ -404,7 +404,7 @@ def run(session: Session, command: Command, *, dice: DiceChoice | None = None, r
         how = answered_by(need.key) if answered_by is not None else None
         if how is None:
             raise
-        raise NeedsAnswer(need.key, need.prompt, need.options, how=how) from None
+        raise NeedsAnswer(need.key, need.prompt, need.options, how=how, open_ended=need.open_ended) from None
     report(outcome)
     return outcome
 

@@ -85,7 +85,7 @@ def test_each_step_as_its_own_command(hawks):
     # An outcome not named is asked for with the command's own --outcome (it has no --answer).
     assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 2,
                    "Finch rolled 6 on the Casualty Table: the outcome: answer with --outcome finch=CHOICE "
-                   "(one of: Slain, Captured, Hardy, Recovered)")
+                   "(one of: Slain, Captured, Hardy, Recovered, or another name)")
     assert lines(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Hardy")) == [
         "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
         "  Finch's Casualty Table: 6 — Hardy (named by the player)",
@@ -93,7 +93,7 @@ def test_each_step_as_its_own_command(hawks):
     ]
     assert refused(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4"), 2,
                    "Kestrel rolled 7 on the Doom Table: the outcome: answer with --outcome kestrel=CHOICE "
-                   "(one of: Slain, Miraculous, Spared)")
+                   "(one of: Slain, Captured, Miraculous, Spared, or another name)")
     assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4", "--outcome", "kestrel=Spared")) == [
         "  R1 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
         "  Kestrel's Doom Table: 7 — Spared (named by the player)",
@@ -146,6 +146,28 @@ def test_the_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice
             break
         assert hawks("post-game", "Hawks").exit_code == 0
     assert hawks("post-game", "Hawks").output == "Post-game sequence complete.\n"
+
+
+def test_an_answer_names_any_outcome_as_the_command_line_does(hawks):
+    """A3 by name: "any other outcome is recorded and changes nothing", whether named with --outcome
+    or answered (a reroll can restate an outcome only by an answer): it was refused unless offered."""
+    hawks("retinue", "battle-pass", "Hawks")
+    hawks("retinue", "scenario-pass", "Hawks")
+    asked = hawks("retinue", "casualty", "Hawks", "--dice", "3")
+    assert refused(asked, 2, "Finch rolled 3 on the Casualty Table: the outcome: answer with --outcome finch=CHOICE "
+                             "(one of: Slain, Captured, Hardy, Recovered, or another name)")
+    blank = hawks("post-game", "Hawks", "--step", "casualty", "--dice", "3", "--answer", "casualty:finch= ")
+    assert (blank.exit_code, blank.output.splitlines()[-1]) == (2, (
+        "Error: Finch rolled 3 on the Casualty Table: the outcome: '' names nothing: give one of Slain, Captured, "
+        "Hardy, Recovered, or another name"))
+    walked = hawks("post-game", "Hawks", "--step", "casualty", "--dice", "3", "--answer", "casualty:finch=Lasting Wound")
+    assert walked.output.splitlines()[1:3] == ["  R0 Finch's Casualty Table: D6 rolled [3] = 3 (table)",
+                                               "  Finch's Casualty Table: 3 — Lasting Wound (named by the player)"]
+    assert lines(hawks("reroll", "R0", "--reason", "cocked die", "--dice", "5", "--answer", "casualty:finch=hardy"))[-3:] == [
+        "  R1 Finch's Casualty Table: D6 rolled [5] = 5 (table)",
+        "  Finch's Casualty Table: 5 — Hardy (named by the player)",
+        "  Hawks: post-game step casualty done for battle 1"]
+    assert hawks("replay", "--check").exit_code == 0
 
 
 def test_a_groups_own_data_files_are_checked_and_turned_into_house_rules(cli, tmp_path):
