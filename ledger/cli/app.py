@@ -72,11 +72,37 @@ COMMAND_MODULES = {
 }
 
 
-class LedgerGroup(click.Group):
+class _OnceEach:
+    """Refuses an option that takes one value given twice (`--winner A --winner B`): click keeps the
+    last and drops the first without a word, so a slip would record what was not meant."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))  # type: ignore[attr-defined]
+            once = [p for p in order if isinstance(p, click.Option) and not (p.multiple or p.count or p.is_flag)]
+            twice = next((p for i, p in enumerate(once) if p in once[:i]), None)
+            if twice is not None:
+                raise click.UsageError(f"Option '{twice.opts[0]}' is given more than once: it takes one value", ctx)
+        return super().parse_args(ctx, args)  # type: ignore[misc]
+
+
+class OnceEachCommand(_OnceEach, click.Command):
+    pass
+
+
+class OnceEachGroup(_OnceEach, click.Group):
+    command_class = OnceEachCommand
+    group_class = type  # its groups are of its kind
+
+
+class LedgerGroup(_OnceEach, click.Group):
     """Turns every failure into `Error: …` and an exit code; never a traceback.
 
     The core commands are imported when used (COMMAND_MODULES). Each ruleset with commands of its
     own appears as `campaign <ruleset-id>` (see RulesetCommands)."""
+
+    command_class = OnceEachCommand
+    group_class = OnceEachGroup
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # Every argument of every command is checked once here (see ledger.text).
@@ -549,7 +575,7 @@ SHELL = Shell(pass_session=campaign_command, dice_options=dice_options, answers_
               parse_pair_list=parse_pair_list)
 
 
-class RulesetCommands(click.Group):
+class RulesetCommands(OnceEachGroup):
     """`campaign <ruleset-id>`: the ruleset is imported, and hands its commands over through its
     `register_commands` hook, only when the group is used (its help line comes from the index).
     Each of its commands that records (`records`) gets the writes' `--json` here."""

@@ -159,3 +159,20 @@ def test_an_empty_actor_or_noted_head_is_refused_not_recorded_or_skipped(two_war
     result = two_warbands(*args)
     assert (result.exit_code, result.output) == (2, message)
     assert two_warbands("show", "--json").output == before
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner", "Reikland Rats",
+      "--winner", "Clan Skrittle"], "--winner"),
+    (["--as", "Ann", "--as", "Bob", "xp", "award", "Gunnar", "1", "--reason", "r"], "--as"),
+    (["xp", "award", "Gunnar", "1", "--reason", "r", "--reason", "s"], "--reason"),
+])
+def test_an_option_of_one_value_given_twice_is_refused_not_dropped(two_warbands, args, option):
+    """click keeps the last of a repeated option and drops the first without a word; flags and the
+    repeatable options (--warband, --dice, --answer) are unaffected."""
+    before = two_warbands("log", "--json").output
+    refused = two_warbands(*args)
+    assert (refused.exit_code, refused.output.splitlines()[-1]) == (
+        2, f"Error: Option '{option}' is given more than once: it takes one value")
+    assert two_warbands("log", "--json").output == before
+    assert two_warbands("log", "--json", "--json").exit_code == 0
