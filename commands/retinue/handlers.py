@@ -347,12 +347,12 @@ def _reduce(ctx: Context, band: Warband, fighter: r.Fighter, bought: r.Advanceme
     base = r.baseline(fighter, raised, data_for(ctx.state))
     why = f"S7: {raised} {fighter.stats[raised] + 1} is beyond the ancestry baseline {base} + 1"
     reduced: list[ev.Event] = []
+    r.check_affordable(fighter, bought)  # the shortfall first: no question, nor a refused --reduce, for what cannot be paid
     key, question = "reduce", f"{fighter.name}'s {raised} goes beyond its ancestry baseline + 1: reduce which attribute?"
     for turn in itertools.count():
         if turn < len(named):
             attribute = named[turn]
         else:
-            r.check_affordable(fighter, bought)  # the shortfall first: no question for what cannot be paid
             offered = (r.offered_to_reduce(fighter, raised, options.reduce_at_one) if since(ctx, "1.3.0") else
                        r.reducible(fighter, raised, options.reduce_at_one) or [a for a in ATTRIBUTES if a != raised])
             attribute = ctx.choose(key, question, offered)

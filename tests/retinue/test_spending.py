@@ -422,3 +422,10 @@ def test_on_1_1_0_a_second_leader_was_recruited():
     game = Retinues(version="1.1.0")
     game.do(Recruit(warband="Hawks", name="Plover", ancestry="Human", leader=True))
     assert game.fighter("Plover").role == "leader"
+
+
+def test_a_fighter_who_cannot_pay_is_told_the_shortfall_before_what_is_wrong_with_the_reduction(game):
+    game.xp("Wren", 5)  # Sa +1 costs 6; reducing Sa itself is refused, but only once it could be paid
+    assert game.refusal(Buy(warband="Hawks", fighter="Wren", advancement="Sa", reduce="Sa")) == "S1: Wren has 5 XP; Sa +1 costs 6: 1 XP short"
+    game.xp("Wren", 1)
+    assert game.refusal(Buy(warband="Hawks", fighter="Wren", advancement="Sa", reduce="Sa")).startswith("S7")
