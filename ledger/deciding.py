@@ -165,8 +165,23 @@ def redecide(
         return refused
     for index, (now, then) in enumerate(zip(events, stored)):
         if now != then:
-            return f"event {records[0].position + index} would now be “{_said(now, state)}”, not “{_said(then, state)}”"
+            return f"event {records[0].position + index} would now be {_difference(now, then, state)}"
     return f"would now produce {len(events)} events instead of {len(stored)}"
+
+
+def _difference(now: ev.Event, then: ev.Event, state: CampaignState) -> str:
+    """How an event decided again differs from the stored one: as the log says each, or, where it
+    says both alike, by the fields that differ."""
+    said_now, said_then = _said(now, state), _said(then, state)
+    if said_now != said_then:
+        return f"“{said_now}”, not “{said_then}”"
+    if ev.tag_of(now) != ev.tag_of(then):
+        return f"“{said_now}” as {ev.tag_of(now)}, not {ev.tag_of(then)}"
+    fields_now, fields_then = ev.payload_of(now), ev.payload_of(then)
+    differ = [name for name in {**fields_now, **fields_then} if fields_now.get(name) != fields_then.get(name)]
+    return f"“{said_now}” with " + ", ".join(
+        f"{name} {json.dumps(fields_now.get(name), sort_keys=True)}, not {json.dumps(fields_then.get(name), sort_keys=True)}"
+        for name in differ)
 
 
 def _put_back(state: CampaignState, encoded: bytes) -> None:
