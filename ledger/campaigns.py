@@ -41,6 +41,7 @@ from ledger.fold import (  # noqa: F401 - re-exported
     apply_record,
     battle_ends,
     battle_span,
+    cut,
     end_of_battle,
     fold,
     standing_battles,
@@ -734,14 +735,7 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     def history_at(self, campaign_id: uuid.UUID, *, until: int | None = None, battle: int | None = None) -> list[Record]:
         """The records the campaign had at a position, or once battle K and everything after it until the next battle."""
-        records = self.history(campaign_id)
-        if battle is not None:
-            until = end_of_battle(records, battle)
-        if until is not None:
-            if until < 1:
-                raise BadInput("--until takes a position from 1")
-            records = [r for r in records if r.position <= until]
-        return records
+        return cut(self.history(campaign_id), until=until, battle=battle)
 
     def check(self, campaign_id: uuid.UUID) -> tuple[int, list[str]]:
         """Re-decide every live transaction from its command and dice: (transactions checked, differences)."""

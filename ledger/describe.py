@@ -34,6 +34,16 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else many}"
 
 
+def post_games_left_out(state: CampaignState, steps: list[ev.PostGameStepDone]) -> list[str]:
+    """What a view of the campaign once a battle leaves out (`fold.post_games_left_out`): a line per
+    warband and battle whose post-game steps were recorded after a later battle began."""
+    by_post_game: dict[tuple[int, str], list[str]] = {}
+    for step in steps:
+        by_post_game.setdefault((step.battle, step.warband), []).append(step.step)
+    return [f"Not in it, recorded once a later battle had begun: {warband_name(state, warband)}'s post-game of "
+            f"battle {battle} ({', '.join(done)})" for (battle, warband), done in by_post_game.items()]
+
+
 def describe(event: ev.Event, state: CampaignState) -> str:
     """A sentence for the event, or '' for bookkeeping a person need not read."""
     described = _DESCRIBED.get(type(event))

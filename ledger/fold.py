@@ -12,7 +12,7 @@ from itertools import groupby
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.errors import NotFound
+from ledger.errors import BadInput, NotFound
 from ledger.records import Record
 from ledger.state import LEDGER_EVENTS, Battle, CampaignState, battle_of, evolve
 
@@ -96,6 +96,31 @@ def end_of_battle(records: Sequence[Record], battle: int) -> int:
     if battle not in ends:
         raise NotFound(f"no battle {battle} (battles: {', '.join(map(str, ends)) or 'none yet'})")
     return ends[battle]
+
+
+def cut(records: Sequence[Record], *, until: int | None = None, battle: int | None = None) -> list[Record]:
+    """The records of the campaign as it stood at position `until`, or once battle `battle` and all
+    that followed it before the next battle; all of them with neither."""
+    if until is not None and battle is not None:
+        raise BadInput("give --until or --battle, not both")
+    if battle is not None:
+        until = end_of_battle(records, battle)
+    elif until is None:
+        return list(records)
+    elif until < 1:
+        raise BadInput("--until takes a position from 1")
+    elif not records or until > records[-1].position:
+        raise NotFound(f"no position {until}: the campaign has {len(records)} events")
+    return [r for r in records if r.position <= until]
+
+
+def post_games_left_out(records: Sequence[Record], battle: int) -> list[ev.PostGameStepDone]:
+    """The post-game steps of battle `battle` or an earlier one recorded once a later battle had begun
+    (a league records its next game before every warband's post-game is done): the campaign once
+    that battle (`cut`) does not hold them."""
+    end, voided = end_of_battle(records, battle), voids_in(records)
+    return [r.event for r in records if r.position > end and isinstance(r.event, ev.PostGameStepDone)
+            and r.event.battle <= battle and r.tx not in voided]
 
 
 def battle_span(records: Sequence[Record], battle: int) -> tuple[int, int]:

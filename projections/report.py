@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger import describe, rulesets
 from ledger import events as ev
-from ledger import rulesets
-from ledger.campaigns import apply_record, battle_ends, end_of_battle, transactions, voids_in
-from ledger.errors import BadInput, NotFound
+from ledger.campaigns import apply_record, battle_ends, cut, transactions, voids_in
+from ledger.fold import post_games_left_out
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
 from ledger.terms import Terms
@@ -101,6 +101,7 @@ class Report:
     terms: Terms
     has_rating: bool
     cut: str  # "" for the whole campaign, else what the report stops at
+    left_out: list[str]  # with --battle: the post-games of it recorded after a later battle began
     standings: list[dict[str, Any]]
     cards: list[Card]
     rating_chart: Chart | None
@@ -128,27 +129,18 @@ def table_dicts(rows: Rows, table: Table) -> list[dict[str, Any]]:
 def cut_records(records: Sequence[Record], *, until: int | None = None, battle: int | None = None) -> tuple[list[Record], str]:
     """The records of the campaign as it stood at position `until`, or once battle `battle` and all
     that followed it before the next battle; and a phrase saying where it stops ('' for now)."""
-    if until is not None and battle is not None:
-        raise BadInput("give --until or --battle, not both")
+    shown = cut(records, until=until, battle=battle)
     if battle is not None:
-        until = end_of_battle(records, battle)
-        phrase = f"after battle {battle} (position {until})"
-    elif until is not None:
-        if until < 1:
-            raise BadInput("--until takes a position from 1")
-        if until > len(records):
-            raise NotFound(f"no position {until}: the campaign has {len(records)} events")
-        phrase = f"at position {until}"
-    else:
-        return list(records), ""
-    return [r for r in records if r.position <= until], phrase
+        return shown, f"after battle {battle} (position {shown[-1].position})"
+    return shown, f"at position {until}" if until is not None else ""
 
 
 def build_report(
     records: Sequence[Record], verification: Verification | None, *, until: int | None = None, battle: int | None = None
 ) -> Report:
     shown, cut = cut_records(records, until=until, battle=battle)
-    _state, rows = all_rows(shown)
+    state, rows = all_rows(shown)
+    left_out = describe.post_games_left_out(state, post_games_left_out(records, battle)) if battle is not None else []
     [campaign] = table_dicts(rows, CAMPAIGNS)
     ruleset = rulesets.get(campaign["ruleset"])
     terms = ruleset.terms
@@ -183,6 +175,7 @@ def build_report(
         terms=terms,
         has_rating=has_rating,
         cut=cut,
+        left_out=left_out,
         standings=sorted(warbands, key=lambda w: (-(w["rating"] or 0), -w["wins"], w["seq"])),
         cards=cards,
         rating_chart=rating_chart,

@@ -24,8 +24,9 @@ from ledger.cli.app import (
     writes,
 )
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
+from ledger import describe
 from ledger.describe import plural
-from ledger.fold import fold, standing_battles
+from ledger.fold import cut, fold, post_games_left_out, standing_battles
 from projections.roster import roster as roster_view
 from ledger.errors import BadInput
 from ledger.text import check_name
@@ -243,9 +244,8 @@ def replay(session: Session, until: int | None, battle: int | None, check: bool,
         if differences:
             raise click.exceptions.Exit(1)
         return
-    if until is not None and battle is not None:
-        raise BadInput("give --until or --battle, not both")
-    records = session.ledger.history_at(cid, until=until, battle=battle)
+    everything = session.ledger.history(cid)
+    records = cut(everything, until=until, battle=battle)
     state = fold(records)
     if roster_of is not None:
         band = state.warband(roster_of)
@@ -257,3 +257,6 @@ def replay(session: Session, until: int | None, battle: int | None, check: bool,
         emit_json(campaign_summary(state, standing_battles(records)))
     else:
         print_campaign(state, standing_battles(records))
+    if battle is not None and not as_json:
+        for line in describe.post_games_left_out(state, post_games_left_out(everything, battle)):
+            click.echo(line)

@@ -69,3 +69,23 @@ def test_check_passes_then_finds_a_rule_that_changed(two_warbands, monkeypatch):
         "T9: event 22 would now be “Clan Skrittle treasury +30: loot”, not “Clan Skrittle treasury +15: loot”\n"
         "Re-decided 8 transactions from their commands and dice: 2 differ.\n"
     )
+
+
+def test_a_post_game_recorded_after_the_next_battle_began_is_named_not_shown(campaign):
+    """A league records its next game before every post-game is done: the campaign once battle 1 is
+    what was recorded before battle 2, and it names what of battle 1's post-game came after."""
+    for args in (["new", "League", "--ruleset", "retinue"],
+                 *[step for w in "HWXY" for step in (["warband", "add", w, "--player", f"p{w}"],
+                                                     ["retinue", "recruit", w, f"{w}1", "--ancestry", "Human"])],
+                 ["battle", "record", "--warband", "H", "--warband", "W", "--winner", "H"],
+                 ["battle", "record", "--warband", "X", "--warband", "Y", "--winner", "X"],
+                 ["retinue", "battle-pass", "H"], ["retinue", "scenario-pass", "H"]):
+        assert campaign(*args).exit_code == 0, args
+    once_battle_1 = campaign("replay", "--battle", "1", "--roster", "H")
+    assert (once_battle_1.exit_code, once_battle_1.output.splitlines()[1], once_battle_1.output.splitlines()[-1]) == (
+        0, "  H1 — fighter  XP 0  Wi2 Sa2 Mt3 Sk3 W2 M3 Df3 CC3 RC3",
+        "Not in it, recorded once a later battle had begun: H's post-game of battle 1 (battle-pass, scenario-pass)")
+    assert "Not in it" not in campaign("replay", "--battle", "2").output
+    assert json.loads(campaign("replay", "--battle", "1", "--json").output)["events"] == 22
+    beyond = campaign("replay", "--until", "999")
+    assert (beyond.exit_code, beyond.output) == (2, "Error: no position 999: the campaign has 29 events\n")

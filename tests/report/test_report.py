@@ -266,3 +266,18 @@ def test_warbands_shows_its_rating_as_wbr(demo, tmp_path):
     """The issue: every ruleset "with its own rating and terms — WBR for warbands"."""
     page = write_report(demo, FIXTURES["warbands"]["name"], tmp_path / "w.html")
     assert [th.text for th in page.find("table", id="standings").find_all("th")][2:4] == ["WBR", "XP pool"]
+
+
+def test_a_battle_s_post_game_recorded_after_the_next_battle_began_is_named_in_the_notice(tmp_path):
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (["new", "League", "--ruleset", "retinue"],
+                 *[step for w in "HWXY" for step in (["warband", "add", w, "--player", f"p{w}"],
+                                                     ["retinue", "recruit", w, f"{w}1", "--ancestry", "Human"])],
+                 ["battle", "record", "--warband", "H", "--warband", "W", "--winner", "H"],
+                 ["battle", "record", "--warband", "X", "--warband", "Y", "--winner", "X"],
+                 ["retinue", "battle-pass", "H"]):
+        assert runner(*args).exit_code == 0, args
+    page = write_report(runner, "League", tmp_path / "b1.html", "--battle", "1")
+    assert page.find(id="cut").text == (
+        "The campaign as it stood after battle 1 (position 22), not as it stands now. Not in it, recorded once a "
+        "later battle had begun: H's post-game of battle 1 (battle-pass).")
