@@ -84,6 +84,7 @@ class PendingDecisions:
         group = self.pending_transaction(campaign_id, state, tx)
         opened = group[0].event
         ruleset = rulesets.get(state.ruleset)
+        answers = _not_answered_before(tx, opened.args.get("answers", {}), answers)
         given = {**opened.args.get("answers", {}), **answers}
         command = ruleset.command_from(opened.command, {**opened.args, "answers": given})
         rolls = [r.event for r in group if isinstance(r.event, ev.DiceRolled)]
@@ -116,6 +117,19 @@ class PendingDecisions:
             raise PendingDecision(pending_message(tx, now, asked), tx, now) from None
         kept.finish()
         return Attempt(state, [(marker, actor), (events, actor)])
+
+
+def _not_answered_before(tx: int, recorded: dict[str, str], answers: dict[str, str]) -> dict[str, str]:
+    """The answers not yet recorded with pending `tx`. One already given stands: answering it
+    otherwise once the dice after it were shown would choose again knowing them (and answers racing
+    each other would each be taken, the last winning); the same answer again adds nothing."""
+    settled = {loose_key(key): answer for key, answer in recorded.items()}
+    for key, answer in answers.items():
+        before = settled.get(loose_key(key))
+        if before is not None and before.strip().casefold() != answer.strip().casefold():
+            raise BadInput(f"T{tx} already holds the answer {key}={before}, given before: an answer stands once "
+                           f"given (void T{tx} to drop the decision)")
+    return {key: answer for key, answer in answers.items() if loose_key(key) not in settled}
 
 
 def which_pending(state: CampaignState, target: int | None, answers: dict[str, str]) -> int:

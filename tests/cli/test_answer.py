@@ -167,6 +167,21 @@ def test_an_answer_that_leads_to_another_question_is_kept_with_the_dice_for_the_
                                   "reroll R2, the copy it was decided with\n")
 
 
+def test_an_answer_once_given_stands_the_same_one_again_adds_nothing(peeked):
+    """Answering `keep` again once the next question was shown chose again knowing it (and answers
+    racing each other were each taken, the last winning): it is refused, and nothing is written."""
+    assert peeked("answer", "6,6,5,3,1,1").exit_code == 1
+    before = events(peeked)
+    changed = peeked("answer", "keep=6,6,5,3,2,1")
+    assert (changed.exit_code, changed.output) == (2, (
+        "Error: T10 already holds the answer keep=6,6,5,3,1,1, given before: an answer stands once given "
+        "(void T10 to drop the decision)\n"))
+    assert events(peeked) == before
+    walked = peeked(*EXPLORE, "--answer", "keep=6,6,5,3,1,1", "--answer", "multiple=6x2")
+    assert walked.exit_code == 0, walked.output
+    assert peeked("pending").output == "No decision is pending.\n"
+
+
 def test_a_roll_of_an_answered_decision_is_rerolled_by_its_copy(peeked):
     assert peeked("answer", f"keep={KEEP}").exit_code == 0
     before = events(peeked)
