@@ -139,10 +139,7 @@ def redecide(
     opened = records[0].event
     assert isinstance(opened, ev.CommandRecorded)
     ruleset = rulesets.get(state.ruleset)
-    recorded = RecordedDice(
-        rolls=[r.event for r in records if isinstance(r.event, ev.DiceRolled)],
-        draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn) and not r.event.held],
-    )
+    recorded = _recorded_dice(records)
     before = encode_state(state) if folding and put_back else b""
     if folding:
         state.current_tx, state.transactions = records[0].tx, max(state.transactions, records[0].tx)
@@ -182,6 +179,31 @@ def _difference(now: ev.Event, then: ev.Event, state: CampaignState) -> str:
     return f"“{said_now}” with " + ", ".join(
         f"{name} {json.dumps(fields_now.get(name), sort_keys=True)}, not {json.dumps(fields_then.get(name), sort_keys=True)}"
         for name in differ)
+
+
+def _recorded_dice(records: Sequence[Record]) -> RecordedDice:
+    return RecordedDice(
+        rolls=[r.event for r in records if isinstance(r.event, ev.DiceRolled)],
+        draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn) and not r.event.held],
+    )
+
+
+def pending_problem(state: CampaignState, records: Sequence[Record]) -> str | None:
+    """Why a pending decision no longer follows from this state (None: it does): its command, decided
+    again with its recorded dice, is refused by the rules now, or no longer waits for anything."""
+    opened, waiting = records[0].event, records[1].event
+    assert isinstance(opened, ev.CommandRecorded) and isinstance(waiting, ev.DecisionPending)
+    ruleset = rulesets.get(state.ruleset)
+    recorded = _recorded_dice(records)
+    try:
+        decide(ruleset, state, ruleset.command_from(opened.command, opened.args), dice=recorded, shuffle_dice=recorded,
+               reason=opened.reason)
+    except NeedsAnswer:
+        return None  # it still waits for an answer
+    except (LedgerError, Diverged) as error:
+        # A decision stored pending when the rules refused it after its ledger dice still follows if refused alike.
+        return None if str(error) == waiting.prompt else str(error)
+    return "it would now be decided without waiting for an answer"
 
 
 def _put_back(state: CampaignState, encoded: bytes) -> None:

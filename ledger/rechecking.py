@@ -10,8 +10,8 @@ from itertools import groupby
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.deciding import is_ledger_transaction, is_redecided, redecide
-from ledger.errors import BadInput, LedgerError, NewerVersion, RuleViolation
+from ledger.deciding import is_ledger_transaction, is_pending, is_redecided, pending_problem, redecide
+from ledger.errors import BadInput, Conflict, LedgerError, NewerVersion, RuleViolation
 from ledger.fold import apply_record, transactions, void_records, voids_in
 from ledger.records import Record
 from ledger.state import CampaignState, decode_own, encode_state
@@ -25,6 +25,7 @@ class _VoidPlan:
         self.state, self.voided, self.target = state, voided, target
         self.affected: list[tuple[int, str]] = []  # (transaction, why it no longer follows)
         self.refused: Exception | None = None  # the ledger's refusal, or what folding failed on
+        self.pending_problems: dict[int, str] = {}  # a later pending decision -> why it no longer follows
 
     def feed(self, group: Sequence[Record]) -> None:
         tx = group[0].tx
@@ -36,8 +37,15 @@ class _VoidPlan:
             self.affected.append((tx, why))
             self.voided.add(tx)
             live = False
+        elif live and tx > self.target and is_pending(group) and (why := pending_problem(self.state, group)):
+            self.pending_problems[tx] = why
         for record in group:
             apply_record(self.state, record, not live)
+
+    def stranded(self) -> list[tuple[int, str]]:
+        """The pending decisions, still waiting once the plan is done, that no longer follow: a void
+        (or cascade) that left them would leave an answer refused and their warband blocked."""
+        return [(tx, why) for tx, why in self.pending_problems.items() if str(tx) in self.state.pending]
 
 
 def _unvoidable(target_group: Sequence[Record]) -> str | None:
@@ -61,6 +69,11 @@ def plan_void(records: list[Record], target: int) -> tuple[CampaignState, list[t
     plan = _VoidPlan(CampaignState(), voided | {target}, target)
     for group in groups:
         plan.feed(group)
+    if stranded := plan.stranded():
+        lines = "\n".join(f"  T{tx}: {why}" for tx, why in stranded)
+        first = ", ".join(f"`campaign void T{tx} --reason …`" for tx, _why in stranded)
+        raise Conflict(f"voiding T{target} would leave pending decisions that no longer follow from what stays:\n"
+                       f"{lines}\nvoid them first: {first}")
     return plan.state, plan.affected
 
 

@@ -255,6 +255,28 @@ def test_void_is_the_other_way_out_and_the_dice_stay_in_the_log(peeked):
     assert [r["text"] for r in rolls(peeked)][0] == STOPPED[1].strip()
 
 
+@pytest.mark.parametrize("cascade", [[], ["--cascade"]])
+def test_a_void_that_would_leave_a_pending_decision_stranded_is_refused(peeked, cascade):
+    """Voiding the battle left the exploration waiting for it pending: its answer was refused (no
+    battle to explore) and every write about the warband blocked, until someone thought of voiding it."""
+    before = events(peeked)
+    refused = peeked("void", "T7", "--reason", "the wrong game", *cascade)
+    assert (refused.exit_code, refused.output) == (1, (
+        "Error: voiding T7 would leave pending decisions that no longer follow from what stays:\n"
+        "  T8: Reikland Rats has not fought a battle yet: there is no post-game to explore\n"
+        "void them first: `campaign void T8 --reason …`\n"))
+    assert events(peeked) == before
+    assert peeked("void", "T8", "--reason", "its battle goes").exit_code == 0
+    assert peeked("void", "T7", "--reason", "the wrong game").exit_code == 0
+    assert peeked("replay", "--check").output.endswith("all match.\n")
+
+
+def test_a_pending_decision_that_still_follows_is_no_obstacle_to_a_void(peeked):
+    assert peeked("xp", "award", "Snikch", "1", "--reason", "survived").exit_code == 0  # T9
+    assert peeked("void", "T9", "--reason", "a slip").exit_code == 0
+    assert peeked("pending").output.startswith("T8: ")
+
+
 def test_ctrl_c_at_the_prompt_leaves_the_dice_pending_and_the_same_command_asks_again(campaign, monkeypatch):
     monkeypatch.setattr(app, "is_interactive", lambda: True)
     stopped = campaign(*EXPLORE, input="")  # end of input at the prompt, as Ctrl-C
