@@ -13,13 +13,14 @@ from ledger.state import CampaignState, Fighter, Warband
 
 from . import events as we
 from . import rules as r
-from .tables import SEED_ROW_SIZES, TABLES, WarbandsTables
+from .tables import SEED_ROW_SIZES, TABLES, WarbandsTables, check_playable
 
 DEFAULT_OPTIONS: dict[str, Any] = option_defaults(r.Options)
 
 
 def _check_more(options: r.Options) -> None:
-    """What the option types cannot say; the group's tables must load (TableError names the fault)."""
+    """What the option types cannot say; the group's tables must load and be playable (TableError
+    names the fault)."""
     for name in ("points_cap", "starting_points"):
         if getattr(options, name) < 1:
             raise BadInput(f"warbands option {name} must be a positive number of points")
@@ -27,7 +28,7 @@ def _check_more(options: r.Options) -> None:
         raise BadInput(f"warbands option starting_points ({options.starting_points}) is above points_cap ({options.points_cap})")
     if options.useless_reroll_xp < 0:
         raise BadInput("warbands option useless_reroll_xp cannot be negative")
-    TABLES.for_options({"tables": options.tables})
+    check_playable(TABLES.for_options({"tables": options.tables}))
 
 
 check_options = kit_check_options("warbands", r.Options, _check_more)

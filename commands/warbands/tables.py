@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from commands.kit import Tables
+from commands.kit import Tables, TableError
 from ledger.dice import parse_expression
 from ledger.errors import BadInput
 
@@ -215,6 +215,54 @@ def check_tables(tables: WarbandsTables) -> None:
     if tables.character_injury.rows:
         _check_rows_cover("character-injury", "injury", tables.character_injury.rows, tables.character_injury.die)
     _unique("xp-awards", [row.id for row in tables.xp_awards.rows])
+
+
+RESULTS, CASUALTIES = ("win", "draw", "loss"), ("removed", "fled")
+
+
+def check_playable(tables: WarbandsTables) -> None:
+    """What a group's tables must also get right for a campaign to be played to its end (TableError):
+    a Recovery row for every battle result and kind of casualty, each (result, casualty) pair once, a
+    target the die can roll; a misses-game injury that misses a game, and no missed game on a row
+    that records no injury; no negative XP award.
+
+    Checked when a campaign starts (`model.check_options`), not with every read of the tables
+    (`check_tables`): a campaign recorded with such tables before this check keeps opening, importing
+    and replaying (an import compares the options its start pinned, which an earlier ledger took)."""
+    problems = [*_recovery_problems(tables.recovery), *_injury_problems(tables.character_injury),
+                *(f"'xp-awards': row {row.id}: xp cannot be negative ({row.xp})" for row in tables.xp_awards.rows if row.xp < 0)]
+    if problems:
+        raise TableError(f"Warbands table {problems[0]}")
+
+
+def _recovery_problems(table: RecoveryTable) -> list[str]:
+    if not table.rows:
+        return []  # the players say how many recovered
+    results = die_results(table.die, "recovery")
+    problems = [f"'recovery': row {row.id}: target {row.target} is not a result of {table.die} ({results[0]} to {results[-1]})"
+                for row in table.rows if row.target not in results]
+    pairs: dict[tuple[str, str], list[str]] = {}
+    for row in table.rows:
+        pairs.setdefault((row.result, row.casualty), []).append(row.id)
+    problems += [f"'recovery': rows {', '.join(ids)} give the same pair, result {result} and casualty {casualty}: give each pair once"
+                 for (result, casualty), ids in pairs.items() if len(ids) > 1]
+    problems += [f"'recovery': no row for a {casualty} model after a {result} "
+                 f"(result {result} or any, casualty {casualty} or any)"
+                 for result in RESULTS for casualty in CASUALTIES
+                 if not any((r, c) in pairs for r in (result, "any") for c in (casualty, "any"))]
+    return problems
+
+
+def _injury_problems(table: InjuryTable) -> list[str]:
+    problems = []
+    for row in table.rows:
+        if row.missed_games < 0:
+            problems.append(f"'character-injury': row {row.id}: missed_games cannot be negative ({row.missed_games})")
+        elif row.effect == "misses-game" and not row.missed_games:
+            problems.append(f"'character-injury': row {row.id}: a misses-game row gives the games missed (missed_games 1 or more)")
+        elif row.effect in ("recovered", "dead") and row.missed_games:
+            problems.append(f"'character-injury': row {row.id}: a {row.effect} row misses no game (missed_games {row.missed_games})")
+    return problems
 
 
 TABLES = Tables("Warbands", WarbandsTables, __package__, check=check_tables, names={

@@ -318,3 +318,72 @@ def test_a_warband_type_is_named_with_and_for_its_ampersand(cli):
     result = cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "orcs and goblins")
     assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Da Boyz enlisted by Bob with 250 in the treasury")
     assert json.loads(cli("roster", "Da Boyz", "--json").output)["faction"] == "Orcs & Goblins"
+
+
+UNPLAYABLE_TABLES = [
+    # after a draw the Recovery step could never be done: "the recovery table has no row for a removed model after a draw"
+    ({"recovery": {"die": "D6", "rows": [{"id": "win", "result": "win", "target": 3}, {"id": "loss", "result": "loss", "target": 4}]}},
+     "Error: Warbands table 'recovery': no row for a removed model after a draw (result draw or any, casualty removed or any)\n"),
+    ({"recovery": {"rows": [{"id": "easy", "target": 3}, {"id": "hard", "target": 4}]}},  # the first silently won
+     "Error: Warbands table 'recovery': rows easy, hard give the same pair, result any and casualty any: give each pair once\n"),
+    ({"recovery": {"rows": [{"id": "all", "target": 0}]}},
+     "Error: Warbands table 'recovery': row all: target 0 is not a result of D6 (1 to 6)\n"),
+    ({"recovery": {"rows": [{"id": "none", "target": 7}]}},
+     "Error: Warbands table 'recovery': row none: target 7 is not a result of D6 (1 to 6)\n"),
+    ({"character-injury": {"rows": [{"id": "hurt", "low": 1, "high": 6, "name": "Hurt", "effect": "misses-game"}]}},
+     "Error: Warbands table 'character-injury': row hurt: a misses-game row gives the games missed (missed_games 1 or more)\n"),
+    ({"character-injury": {"rows": [{"id": "fine", "low": 1, "high": 6, "name": "Fine", "effect": "recovered", "missed_games": 3}]}},
+     "Error: Warbands table 'character-injury': row fine: a recovered row misses no game (missed_games 3)\n"),
+    ({"character-injury": {"rows": [{"id": "hurt", "low": 1, "high": 6, "name": "Hurt", "effect": "other", "missed_games": -1}]}},
+     "Error: Warbands table 'character-injury': row hurt: missed_games cannot be negative (-1)\n"),
+    ({"xp-awards": {"rows": [{"id": "win", "result": "win", "xp": -500}]}},  # as "XP earned cannot be negative" told
+     "Error: Warbands table 'xp-awards': row win: xp cannot be negative (-500)\n"),
+]
+
+
+def test_campaign_new_refuses_tables_a_campaign_could_not_be_played_with(cli, tmp_path):
+    # Given a group's tables the rules cannot play to the end of a post-game, when a campaign starts with them,
+    # then it is refused naming the table, the row and what is wrong, and nothing is written
+    for tables, message in UNPLAYABLE_TABLES:
+        result = cli("new", "Old World", "--ruleset", "warbands", "--tables", tables_file(tmp_path, tables))
+        assert (result.exit_code, result.output) == (2, message), tables
+    assert not os.path.exists(cli.store.removeprefix("sqlite:///"))
+
+
+def test_a_recovery_table_with_a_row_for_every_result_and_casualty_starts_and_rolls(cli, tmp_path):
+    # Given rows for a win and for any other result ("any" fills what "win" leaves), when a draw's casualties recover,
+    # then the "any" row's target is rolled against
+    tables = {"recovery": {"rows": [{"id": "won", "result": "win", "target": 3}, {"id": "else", "target": 5}]}}
+    assert cli("new", "Old World", "--ruleset", "warbands", "--tables", tables_file(tmp_path, tables)).exit_code == 0
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--removed", "Swordsmen=2")
+    result = cli("warbands", "recovery", "Reiklanders", "--dice", "5,4")
+    assert (result.exit_code, result.output.splitlines()[:3]) == (0, [
+        "  R0 Recovery of Swordsmen, removed model 1 of 2 (5+): D6 rolled [5] = 5 (table)",
+        "  R1 Recovery of Swordsmen, removed model 2 of 2 (5+): D6 rolled [4] = 4 (table)",
+        "  Swordsmen: 1 of 2 casualties recovered; 9 of 10 models after Recovery"])
+
+
+def test_a_campaign_recorded_with_such_tables_still_imports_verifies_and_replays(cli, tmp_path, monkeypatch):
+    # Given a campaign started before these tables were refused (its Recovery table has no row for a draw)
+    from commands.warbands import model
+
+    with monkeypatch.context() as before:
+        before.setattr(model, "check_playable", lambda tables: None)
+        started(cli, "--tables", tables_file(tmp_path, UNPLAYABLE_TABLES[0][0]))
+        cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+        cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
+        cli("warbands", "battle", "--warband", "Reiklanders", "--winner", "Reiklanders", "--removed", "Swordsmen=2")
+        assert cli("warbands", "recovery", "Reiklanders", "--dice", "3,2").exit_code == 0
+        assert cli("export", "-o", str(tmp_path / "trail.jsonl")).exit_code == 0
+    # When it is imported elsewhere and checked, then it is the same campaign, deciding as it did
+    copy = type(cli)(f"sqlite:///{tmp_path / 'copy.db'}")
+    result = copy("import", str(tmp_path / "trail.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert json.loads(copy("show", "--json").output)["head"] == json.loads(cli("show", "--json").output)["head"]
+    assert copy("verify").exit_code == 0
+    checked = copy("replay", "--check")
+    assert (checked.exit_code, checked.output.splitlines()[-1]) == (
+        0, "Re-decided 4 transactions from their commands and dice: all match.")
+    assert copy("warbands", "injuries", "Reiklanders").exit_code == 0  # and it plays on
