@@ -22,7 +22,9 @@ records what has no shared name:
 - `warbands.advancement`: a roll on an Advancement Table, each result read and why it was
   rolled again (R19, U5); the count of battles restarts here (R17);
 - `warbands.abilities-lost`: Archetype Abilities taken away by amnesia (R18): the shared
-  vocabulary can learn a skill but not lose one.
+  vocabulary can learn a skill but not lose one;
+- `warbands.injury-recovered`: a character's injury roll that left him unhurt, with the row's name
+  (version 4): `injury.suffered` would give him an injury.
 """
 
 from __future__ import annotations
@@ -163,6 +165,17 @@ class AbilitiesLost(ev.Event, frozen=True, kw_only=True, tag="warbands.abilities
 
     def describe(self, state: CampaignState) -> str:
         return f"{fighter_name(state, self.fighter)} loses {', '.join(self.abilities)}: {self.reason}"
+
+
+@ev.event_type
+class InjuryRecovered(ev.Event, frozen=True, kw_only=True, tag="warbands.injury-recovered"):
+    warband: str
+    fighter: str
+    injury: str  # the Character Injury Table row's name, or "Full Recovery" as the players told it
+    row: str = ""  # the row, or "" when the players said what the roll did
+
+    def describe(self, state: CampaignState) -> str:
+        return f"{fighter_name(state, self.fighter)} recovers: {self.injury}"
 
 
 # --- the ruleset's facts and their fold ---------------------------------------------------------------

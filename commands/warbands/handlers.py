@@ -51,8 +51,9 @@ from . import events as we
 from . import model as m
 from . import rules as r
 
-# What an injury roll did, as the players tell it when the group has no injury table (U4), and its name.
-MANUAL_INJURIES = {"recovered": "Full Recovery", "dead": "Dead", "amnesia": "Amnesia", "misses-game": "Injured, misses a game"}
+# What an injury roll did, as the players tell it when the group has no injury table (U4), and its name
+# (version 3 named a missed game otherwise: `_manual_injury`).
+MANUAL_INJURIES = {"recovered": "Full Recovery", "dead": "Dead", "amnesia": "Amnesia", "misses-game": "Injury"}
 
 # --- commands ---------------------------------------------------------------------------------
 
@@ -377,14 +378,25 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
         else:
             effect = told.get(fighter_id) or ctx.choose(_answer_key(ctx, "injury", hero), f"{hero.name}: what did the injury roll do?",
                                                         list(MANUAL_INJURIES))
-            name, row_id, missed = MANUAL_INJURIES[effect], "", 1 if effect == "misses-game" else 0
+            name, row_id, missed = _manual_injury(ctx, effect), "", 1 if effect == "misses-game" else 0
+        # From version 4 what became of him is said by the row's name whatever it did (version 3 named
+        # neither a death's row nor a recovery, which left only the dice in the log)
         if effect == "dead":
-            ctx.emit(ev.FighterDied(warband=band.id, fighter=hero.id, reason="Character Injury", row=row_id))
+            reason = f"Character Injury: {name}" if since(ctx, "4") else "Character Injury"
+            ctx.emit(ev.FighterDied(warband=band.id, fighter=hero.id, reason=reason, row=row_id))
         elif effect != "recovered":
             ctx.emit(ev.InjurySuffered(warband=band.id, fighter=hero.id, injury=name, row=row_id, missed_games=missed))
+        elif since(ctx, "4"):
+            ctx.emit(we.InjuryRecovered(warband=band.id, fighter=hero.id, injury=name, row=row_id))
         if effect == "amnesia" and (lost := r.amnesia(m.as_character(state, hero))):
             ctx.emit(we.AbilitiesLost(warband=band.id, fighter=hero.id, abilities=list(lost), reason=f"{name} (amnesia)"))
     PHASE.finish(ctx, band, battle.battle, "injuries")
+
+
+def _manual_injury(ctx: Context, effect: str) -> str:
+    """The name of an injury's effect as the players told it (version 3: a missed game was "Injured,
+    misses a game", and the missed game was then said again)."""
+    return MANUAL_INJURIES[effect] if effect != "misses-game" or since(ctx, "4") else "Injured, misses a game"
 
 
 def survival(cmd: Survival, ctx: Context) -> None:

@@ -392,7 +392,7 @@ def test_U10_every_unit_may_become_veteran_and_no_character_may(table):
 def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned(table):
     table.battle(scenario="Little War")
     state = table.state
-    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "3")
+    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "4")
 
 
 # --- an answer offered from outside the command (a cascade's --answer) ------------------------------
@@ -503,3 +503,53 @@ def test_R19_a_useless_ability_is_named_in_any_case(table):
     advance_ready(table)
     events = table.do(Advance(warband="Reiklanders", character="Hans", useless=["intellectual advancement 3"]), [3, 6])
     assert "after rerolling Intellectual Advancement 3 (useless to him)" in lines(table, events)[-2]
+
+
+# --- what an injury roll did, in words -------------------------------------------------------------------
+
+INJURY_TABLE = {"tables": {"character-injury": {"die": "2D6", "rows": [
+    {"id": "dead", "low": 2, "high": 3, "name": "Killed Outright", "effect": "dead"},
+    {"id": "hurt", "low": 4, "high": 6, "name": "Hurt", "effect": "misses-game", "missed_games": 1},
+    {"id": "fine", "low": 7, "high": 12, "name": "Fine", "effect": "recovered"}]}}}
+
+
+def hans_and_grubnash_down(table: Table) -> None:
+    table.empire()
+    table.orcs()
+    table.battle(down=["Hans", "Grubnash"])
+    table.do(Recovery(warband="Reiklanders"))
+    table.do(Recovery(warband="Da Boyz"))
+
+
+def test_U4_an_injury_roll_says_the_rows_name_whatever_it_did():
+    # Given Hans and Grubnash removed as casualties, when Hans rolls 7 ("Fine") and Grubnash 3 ("Killed Outright"),
+    # then each line after the dice names the row
+    table = Table(INJURY_TABLE)
+    hans_and_grubnash_down(table)
+    assert lines(table, table.do(Injuries(warband="Reiklanders"), [3, 4])) == [
+        "R0 Character Injury of Hans: 2D6 rolled [3, 4] = 7 (table)", "Hans recovers: Fine",
+        "Reiklanders: post-game step injuries done for battle 1"]
+    assert lines(table, table.do(Injuries(warband="Da Boyz"), [1, 2]))[1] == "Grubnash is dead: Character Injury: Killed Outright"
+
+
+def test_U4_an_injury_told_says_what_it_did_once():
+    # Given no injury table, when the players say Hans misses a game and Grubnash recovered, then it is said once each
+    table = Table()
+    hans_and_grubnash_down(table)
+    assert lines(table, table.do(Injuries(warband="Reiklanders", outcomes={"Hans": "misses-game"})))[0] == (
+        "Hans suffers Injury, misses 1 game")
+    assert table.state.fighter("Hans").injuries == ["Injury"]
+    assert lines(table, table.do(Injuries(warband="Da Boyz", outcomes={"Grubnash": "recovered"})))[0] == (
+        "Grubnash recovers: Full Recovery")
+
+
+def test_on_version_3_a_recovery_and_a_deaths_row_went_unnamed_and_a_missed_game_was_said_twice():
+    table = Table(INJURY_TABLE, version="3")
+    hans_and_grubnash_down(table)
+    assert lines(table, table.do(Injuries(warband="Reiklanders"), [3, 4])) == [
+        "R0 Character Injury of Hans: 2D6 rolled [3, 4] = 7 (table)", "Reiklanders: post-game step injuries done for battle 1"]
+    assert lines(table, table.do(Injuries(warband="Da Boyz"), [1, 2]))[1] == "Grubnash is dead: Character Injury"
+    told = Table(version="3")
+    hans_and_grubnash_down(told)
+    assert lines(told, told.do(Injuries(warband="Reiklanders", outcomes={"Hans": "misses-game"})))[0] == (
+        "Hans suffers Injured, misses a game, misses 1 game")
