@@ -22,7 +22,7 @@ from .handlers import (
     Upgrade,
     VeteranRecruits,
 )
-from .views import battles_of_each, status_of, wbr_series
+from .views import ratings_of, status_of
 
 
 def register_commands(group: click.Group, shell: Shell) -> None:
@@ -160,12 +160,10 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     def ratings(session: Session, as_json: bool) -> None:
         """Every warband's WBR over the campaign: at the start and after each battle it fought."""
         cid, state = session.state()
-        records = session.ledger.history(cid)
-        series = wbr_series(state, records)
+        ratings = ratings_of(state, session.ledger.history(cid))
         if as_json:
-            shell.emit_json(series)
+            shell.emit_json(ratings)
             return
-        battles = battles_of_each(records)
-        for band, values in series.items():
-            after = "".join(f", {wbr} after battle {n}" for n, wbr in zip(battles.get(band, []), values[1:]))
-            click.echo(f"{state.warbands[band].name}: WBR {values[0]} at the start{after}")
+        for row in ratings:
+            after = "".join(f", {wbr} after battle {n}" for n, wbr in row["by_battle"].items())
+            click.echo(f"{state.warbands[row['warband']].name}: WBR {row['start']} at the start{after}")

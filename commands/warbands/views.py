@@ -30,27 +30,26 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
     }
 
 
-def battles_of_each(records: Sequence[Record]) -> dict[str, list[int]]:
-    """Each warband's battles (their numbers in the campaign), in the order fought: what the
-    n-th value after the start of its `wbr_series` follows."""
-    numbers: dict[str, list[int]] = {}
-    for battle in standing_battles(records):
-        for band in battle.participants:
-            numbers.setdefault(band, []).append(battle.number)
-    return numbers
-
-
-def wbr_series(state: CampaignState, records: Sequence[Record]) -> dict[str, list[int]]:
-    """Each warband's WBR at the start and after each of its battles (its rating just before the
-    next battle, post-game and purchases included), from the rm_ratings rows of the campaign."""
+def ratings_of(state: CampaignState, records: Sequence[Record]) -> list[dict[str, Any]]:
+    """Each warband's WBR at the start and after each battle it fought, by the battle's number in the
+    campaign (`ratings --json`): `{"warband": ID, "start": WBR, "by_battle": {"1": WBR, "3": WBR}}`.
+    After a battle is its rating just before its next one, post-game and purchases included (the
+    latest is its rating now); a warband enlisted later, or one that sat a battle out, has no value
+    for a battle it did not fight. Read from the rm_ratings rows of the campaign."""
     _final, rows = all_rows(records)
     latest: dict[str, dict[int, int]] = {band: {} for band in state.warbands}
     for values in rows[RATINGS.name]:
         row = dict(zip(RATINGS.column_names, values))
         latest[row["warband"]][row["games"]] = row["rating"]
-    series: dict[str, list[int]] = {}
+    fought: dict[str, list[int]] = {}
+    for battle in standing_battles(records):
+        for band in battle.participants:
+            fought.setdefault(band, []).append(battle.number)
+    ratings = []
     for band, by_games in latest.items():
-        series[band] = []
+        series: list[int] = []
         for games in range(state.warbands[band].games + 1):
-            series[band].append(by_games.get(games, series[band][-1] if series[band] else 0))
-    return series
+            series.append(by_games.get(games, series[-1] if series else 0))
+        ratings.append({"warband": band, "start": series[0],
+                        "by_battle": {str(number): wbr for number, wbr in zip(fought.get(band, []), series[1:])}})
+    return ratings

@@ -387,3 +387,23 @@ def test_a_campaign_recorded_with_such_tables_still_imports_verifies_and_replays
     assert (checked.exit_code, checked.output.splitlines()[-1]) == (
         0, "Re-decided 4 transactions from their commands and dice: all match.")
     assert copy("warbands", "injuries", "Reiklanders").exit_code == 0  # and it plays on
+
+
+def test_ratings_json_names_the_battle_of_each_value_for_a_warband_enlisted_mid_campaign(cli):
+    # Given A and B fight battle 1, then C enlists and fights A in battle 2
+    started(cli)
+    for band, kind, unit, points in (("A", "Empire", "Swords", "6"), ("B", "Skaven", "Clanrats", "5")):
+        assert cli("warbands", "enlist", band, "--player", band, "--type", kind).exit_code == 0
+        assert cli("warbands", "recruit", band, unit, "--points", points, "--models", "10").exit_code == 0
+    assert cli("warbands", "battle", "--warband", "A", "--warband", "B").exit_code == 0
+    for band in ("A", "B"):
+        assert cli("post-game", band, "--answer", "xp=10").exit_code == 0
+    assert cli("warbands", "enlist", "C", "--player", "C", "--type", "Dwarfs").exit_code == 0
+    assert cli("warbands", "recruit", "C", "Warriors", "--points", "8", "--models", "10").exit_code == 0
+    assert cli("warbands", "battle", "--warband", "A", "--warband", "C").exit_code == 0
+    # When the ratings are read as JSON, then each value after the start is keyed by the battle it follows
+    result = cli("warbands", "ratings", "--json")
+    assert (result.exit_code, json.loads(result.output)) == (0, [
+        {"warband": "a", "start": 60, "by_battle": {"1": 60, "2": 60}},
+        {"warband": "b", "start": 50, "by_battle": {"1": 50}},
+        {"warband": "c", "start": 80, "by_battle": {"2": 80}}])

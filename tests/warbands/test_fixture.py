@@ -82,8 +82,9 @@ def test_the_demo_campaign_ends_as_worked_out_by_hand(cli):
     build(cli)
     for warband, expected in EXPECTED.items():
         assert json.loads(cli("--campaign", NAME, "warbands", "status", warband, "--json").output) == expected
-    assert json.loads(cli("--campaign", NAME, "warbands", "ratings", "--json").output) == {
-        "reiklanders": [195, 169, 185, 160, 144], "da-boyz": [168, 138, 124, 124, 143]}
+    assert json.loads(cli("--campaign", NAME, "warbands", "ratings", "--json").output) == [
+        {"warband": "reiklanders", "start": 195, "by_battle": {"1": 169, "2": 185, "3": 160, "4": 144}},
+        {"warband": "da-boyz", "start": 168, "by_battle": {"1": 138, "2": 124, "3": 124, "4": 143}}]
     roster = json.loads(cli("--campaign", NAME, "roster", "Reiklanders", "--json").output)["roster"]
     assert [(f["name"], f["status"]) for f in roster if f["status"] != "active"] == [("Handgunners", "dead")]
     checked = cli("--campaign", NAME, "replay", "--check")
