@@ -411,6 +411,25 @@ def test_advance_names_its_keep_option_when_the_kept_table_is_missing(league):
     assert kept.exit_code == 0, kept.output
 
 
+@pytest.mark.parametrize(("tables", "code", "message"), [
+    pytest.param("melee,wildcard", 2, "Error: there is no skill table 'melee'; tables: melee-strength, ranged, "
+                 "stealth-speed, wildcard", id="a table mistyped is bad input, naming it"),
+    pytest.param("ranged,ranged", 1, "Error: an Advancement Roll uses two different skill tables of: melee-strength, "
+                 "ranged, stealth-speed, wildcard", id="the same table twice: the rules say two of the four"),
+])
+def test_an_advancement_roll_on_an_unknown_table_is_bad_input_and_writes_nothing(league, tables, code, message):
+    """Rules §6.5: "Choose 2 of the 4 Skill Tables"."""
+    # Given Gaius, owing an Advancement Roll for reaching the 2 XP circle,
+    assert league("xp", "award", "Gaius", "2", "--reason", "test setup").exit_code == 0
+    before = events(league)
+    # when he rolls on a table the rules do not have (or on one table twice),
+    result = league("trench-crusade", "advance", "Pilgrims", "--roll", f"Gaius={tables}", "--keep", "ranged",
+                    "--dice", "3,4,5,6")
+    # then a name mistyped is bad input (exit 2) naming it, the rule's refusal exits 1, and nothing is written.
+    assert (result.exit_code, result.output) == (code, message + "\n")
+    assert events(league) == before
+
+
 def test_exploration_asks_for_its_table_by_its_own_table_option(cli, tmp_path):
     """`trench-crusade exploration` has no --answer: a stage that offers two tables asks for --table
     (a house rule here offers the rare table after one game already)."""

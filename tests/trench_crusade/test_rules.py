@@ -644,12 +644,16 @@ def test_advancement_roll_keeps_one_of_two_tables():
         ([("ranged", 8), ("ranged", 9)], "ranged", "two different skill tables"),
         ([("ranged", 8), ("wildcard", 8)], "stealth-speed", "keep the result of one"),
         ([("ranged", 13), ("wildcard", 8)], "ranged", "13 is impossible"),
-        ([("magic", 7), ("wildcard", 8)], "magic", "no skill table 'magic'"),
     ],
 )
 def test_advancement_roll_refused(rolls, keep, message):
     with pytest.raises(TrenchCrusadeRuleError, match=message):
         resolve_advancement_roll(rolls, keep, set(), TABLES)
+
+
+def test_an_advancement_roll_on_a_table_the_rules_do_not_have_is_bad_input():
+    with pytest.raises(BadInput, match="no skill table 'magic'; tables: melee-strength, ranged, stealth-speed, wildcard"):
+        resolve_advancement_roll([("magic", 7), ("wildcard", 8)], "magic", set(), TABLES)
 
 
 # --- Trauma -----------------------------------------------------------------------------------

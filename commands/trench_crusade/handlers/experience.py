@@ -50,8 +50,9 @@ def advancement(cmd: Advancement, ctx: Context) -> None:
         fighter = member(state, band, chosen.fighter)
         if (events.model_facts(state, fighter.id).advancements_due or 0) < 1:
             raise RuleViolation(f"{fighter.name} has no Advancement Roll to make")
-        unknown = [t for t in chosen.tables if t not in skill_tables]
-        if unknown or len(set(chosen.tables)) != 2 or len(chosen.tables) != 2:
+        for table in chosen.tables:  # a table mistyped is bad input, before any die is rolled
+            rules.skill_table(table, tables)
+        if len(set(chosen.tables)) != 2 or len(chosen.tables) != 2:
             raise RuleViolation(f"an Advancement Roll uses two different skill tables of: {', '.join(skill_tables)}")
         results = [
             (table, ctx.roll("2D6", purpose=f"Advancement Roll for {fighter.name} on {skill_tables[table]}").value)

@@ -1,7 +1,9 @@
 """Trench Crusade post-battle rules as pure functions (no I/O, no randomness, no ledger).
 
 Every function takes the dice already rolled and the player's choices, and either returns
-what happens or raises ``TrenchCrusadeRuleError`` with a message a player understands.
+what happens or raises ``TrenchCrusadeRuleError`` with a message a player understands; a name
+no table has (a skill table, a source of Promotion Dice) is ``BadInput`` instead, naming what there
+is, as a face off its die is (``check_faces``): a mistyped name, not a refusal of the rules.
 The Promotions Step follows the seed text sentence by sentence; the other steps follow
 ``shared/rules/trench-crusade.md`` through the tables in ``data/``.
 
@@ -96,6 +98,7 @@ from commands.trench_crusade.rules.experience import (
     battle_experience,
     AdvancementOption,
     AdvancementResult,
+    skill_table,
     advancement_skill,
     resolve_advancement_roll,
 )
@@ -168,6 +171,7 @@ __all__ = [
     "battle_experience",
     "AdvancementOption",
     "AdvancementResult",
+    "skill_table",
     "advancement_skill",
     "resolve_advancement_roll",
     "troop_survival",

@@ -9,8 +9,10 @@ import msgspec
 
 from commands.trench_crusade.tables import (
     SkillRow,
+    SkillTable,
     TrenchCrusadeTables,
 )
+from ledger.errors import BadInput
 from commands.trench_crusade.rules.common import BattleRecord, Fighter, LEADER, TrenchCrusadeRuleError, limited_potential_row
 
 
@@ -192,16 +194,20 @@ class AdvancementResult(msgspec.Struct, frozen=True, kw_only=True):
     kept: AdvancementOption
 
 
+def skill_table(table_id: str, tables: TrenchCrusadeTables) -> SkillTable:
+    """The skill table of that id; an id no table has is bad input (a name mistyped), naming the tables."""
+    skill_tables = {table.id: table for table in tables.advancement_skills.tables}
+    table = skill_tables.get(table_id)
+    if table is None:
+        raise BadInput(f"there is no skill table {table_id!r}; tables: {', '.join(skill_tables)}")
+    return table
+
+
 def _skill_rows(
     table_id: str, roll: int, tables: TrenchCrusadeTables
 ) -> tuple[str, list[SkillRow], SkillRow]:
     """The table's name, its rows by roll, and the row a 2D6 roll lands on."""
-    skill_tables = {table.id: table for table in tables.advancement_skills.tables}
-    table = skill_tables.get(table_id)
-    if table is None:
-        raise TrenchCrusadeRuleError(
-            f"there is no skill table {table_id!r}; tables: {', '.join(skill_tables)}"
-        )
+    table = skill_table(table_id, tables)
     if not 2 <= roll <= 12:
         raise TrenchCrusadeRuleError(f"an Advancement Roll is 2D6, so {roll} is impossible")
     rows = sorted(table.rows, key=lambda row: row.roll)
