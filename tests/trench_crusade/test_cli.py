@@ -122,6 +122,12 @@ def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league
         pytest.param(["promotions", "Pilgrims", "--even", "--extra", "wildcard/show-off=3", "--dice", "6"], 1,
                      "Error: Show Off (Wildcard skill) adds 1 die per model with the skill, and no model of the warband "
                      "has Show Off: it cannot add 3", id="Show Off dice without a Show Off model"),
+        pytest.param(["promotions", "Pilgrims", "--even", "--extra", "foo=1", "--dice", "1,1,1,1"], 2,
+                     "Error: 'foo' does not add Promotion Dice; known sources: wildcard/show-off",
+                     id="extra dice from a source no table has: a name mistyped"),
+        pytest.param(["promotions", "Pilgrims", "--even", "--extra", "wildcard/show-off=0", "--dice", "1,1,1"], 1,
+                     "Error: Show Off (Wildcard skill) adds 1 die per model with the skill, so it cannot add 0",
+                     id="a known Skill adding no dice: the rules refuse it"),
         pytest.param(["promotions", "Pilgrims", "--assign", "Anna=1", "--assign", "anna=1", "--assign", "Bert=1",
                       "--dice", "1,1,1"], 2, "Error: --assign Anna is given twice", id="a model assigned twice in another case"),
         pytest.param(["promotions", "Pilgrims", "--assign", "Anna=-1", "--assign", "Bert=4", "--dice", "1,1,1"], 2,

@@ -93,14 +93,16 @@ def test_pool_is_one_die_plus_one_per_deed_plus_named_extras(deeds, extra, size)
 
 
 @pytest.mark.parametrize(
-    ("extra", "message"),
+    ("extra", "refusal", "message"),
     [
-        (ExtraPromotionDice(source_id="winning", dice=1), "does not add Promotion Dice"),
-        (ExtraPromotionDice(source_id=SHOW_OFF, dice=0), "cannot add 0"),
+        # "some Skills and Glory Items allow you to add more dice": a source no table has is a name mistyped
+        (ExtraPromotionDice(source_id="winning", dice=1), BadInput,
+         "'winning' does not add Promotion Dice; known sources: wildcard/show-off"),
+        (ExtraPromotionDice(source_id=SHOW_OFF, dice=0), TrenchCrusadeRuleError, "cannot add 0"),
     ],
 )
-def test_pool_refuses_unknown_or_empty_extra_dice(extra, message):
-    with pytest.raises(TrenchCrusadeRuleError, match=message):
+def test_pool_refuses_unknown_or_empty_extra_dice(extra, refusal, message):
+    with pytest.raises(refusal, match=message):
         promotion_pool([], [extra], TABLES)
 
 

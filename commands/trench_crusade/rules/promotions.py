@@ -9,6 +9,7 @@ from typing import NamedTuple
 import msgspec
 
 from commands.kit import Rolled, check_faces
+from ledger.errors import BadInput
 from commands.trench_crusade.tables import (
     PromotionDiceSource,
     TrenchCrusadeTables,
@@ -49,8 +50,8 @@ def promotion_pool(
     sources = {source.id: source for source in tables.promotion_dice_sources.rows}
     for extra in extra_dice:
         source = sources.get(extra.source_id)
-        if source is None:
-            raise TrenchCrusadeRuleError(
+        if source is None:  # a name mistyped: bad input, naming the sources there are
+            raise BadInput(
                 f"{extra.source_id!r} does not add Promotion Dice; known sources: "
                 f"{', '.join(sources) or 'none'}"
             )
@@ -80,7 +81,7 @@ def refuse_extra_dice_without_holders(
     (rules §6.1), so a warband without a Show Off model adds none."""
     sources = {source.id: source for source in tables.promotion_dice_sources.rows}
     for extra in extra_dice:
-        source = sources[extra.source_id]  # promotion_pool has refused an unknown source
+        source = sources[extra.source_id]  # promotion_pool has refused an unknown source as bad input
         most = most_extra_dice(source, roster)
         if most is None or extra.dice <= most:
             continue
