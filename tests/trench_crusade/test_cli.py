@@ -108,6 +108,19 @@ def test_without_an_order_the_models_roll_in_the_order_they_were_assigned(league
     ]
 
 
+def test_no_promotion_dice_may_be_given_to_a_model_that_cannot_be_promoted(league):
+    """Seed: "The following models cannot be Promoted": Carl, an Ecclesiastic Prisoner, may be given no dice."""
+    # Given battle 1's pool of 3 and its Trauma step done,
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    # when the player writes down 0 dice for Carl and Gaius (ELITE already) beside Anna's and Bert's,
+    result = league("trench-crusade", "promotions", "Pilgrims", "--assign", "Anna=2", "--assign", "Bert=1",
+                    "--assign", "Carl=0", "--assign", "Gaius=0", "--dice", "1,1,1")
+    # then the assignment stands: the pool goes to Anna and Bert, as if Carl and Gaius were not named.
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == (
+        "  Pilgrims Promotion Dice pool: 3 (1 base + 2 Glorious Deeds); assigned Anna 2, Bert 1")
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [

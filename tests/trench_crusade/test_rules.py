@@ -165,6 +165,9 @@ TROOPS_ABC = [*TROOPS_AB, troop("cole")]
         pytest.param(TROOPS_AB, 5, {"anna": 3, "bert": 2}, id="3rd die once all have 2"),
         pytest.param(TROOPS_ABC, 7, {"anna": 3, "bert": 2, "cole": 2}, id="3/2/2"),
         pytest.param(TROOPS_AB, 7, {"anna": 4, "bert": 3}, id="4th die once all have 3"),
+        pytest.param([*TROOPS_AB, troop("prisoner", "Ecclesiastic Prisoners"), elite("prophet")], 2,
+                     {"anna": 1, "bert": 1, "prisoner": 0, "prophet": 0},
+                     id="no dice for models that cannot take them"),
     ],
 )
 def test_assignment_allowed(troops, pool_size, assignment):

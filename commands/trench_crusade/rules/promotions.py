@@ -143,15 +143,18 @@ def promotion_eligibility(
 def validate_assignment(
     assignment: Mapping[str, int], eligibility: PromotionEligibility, pool_size: int
 ) -> None:
-    """Refuse an assignment of Promotion Dice (fighter id -> dice) the seed does not allow."""
+    """Refuse an assignment of Promotion Dice (fighter id -> dice) the seed does not allow. A model
+    that cannot take Promotion Dice may be given none: 0 dice is what it has."""
     eligible = {fighter.fighter_id: fighter for fighter in eligibility.eligible}
     excluded = {exclusion.fighter_id: exclusion for exclusion in eligibility.excluded}
     for fighter_id, dice in assignment.items():
         if fighter_id in excluded:
             exclusion = excluded[fighter_id]
-            raise TrenchCrusadeRuleError(
-                f"{exclusion.name} cannot take Promotion Dice: {exclusion.reason}"
-            )
+            if dice:
+                raise TrenchCrusadeRuleError(
+                    f"{exclusion.name} cannot take Promotion Dice: {exclusion.reason}"
+                )
+            continue
         if fighter_id not in eligible:
             raise TrenchCrusadeRuleError(f"there is no model {fighter_id!r} in this warband")
         if dice < 0:
