@@ -125,11 +125,10 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @group.command("experience")
     @click.argument("warband")
     @click.option("--leader", default=None, help="The ELITE LEADER gaining the XP of a warband-level Glorious Deed.")
-    @dice_options
     @pass_session
-    def experience(session: Session, warband: str, leader: str | None, dice: DiceChoice) -> None:
-        """Experience step: +1 XP per ELITE that fought and survived, +1 for a Glorious Deed."""
-        run(session, Experience(warband=warband, leader=leader), dice=dice)
+    def experience(session: Session, warband: str, leader: str | None) -> None:
+        """Experience step: +1 XP per ELITE that fought and survived, +1 for a Glorious Deed (no dice are rolled)."""
+        run(session, Experience(warband=warband, leader=leader))
 
 
     @group.command("advance")

@@ -449,6 +449,21 @@ def test_an_advancement_roll_on_an_unknown_table_is_bad_input_and_writes_nothing
     assert events(league) == before
 
 
+def test_the_experience_step_rolls_no_dice_so_offers_no_dice_options(league):
+    """Rules §6.4: +1 XP per ELITE that took part and survived, +1 more for a Glorious Deed: nothing is rolled."""
+    for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"]):
+        assert league("trench-crusade", *args).exit_code == 0, args
+    before = events(league)
+    # Given the Experience step next, when dice are given to it, then they are an option it does not have (exit 2)
+    given = league("trench-crusade", "experience", "Pilgrims", "--dice", "3")
+    assert (given.exit_code, given.output.splitlines()[-1]) == (2, "Error: No such option '--dice'.")
+    assert events(league) == before
+    # and its help offers none of the dice options.
+    shown = league("trench-crusade", "experience", "--help").output
+    assert [option for option in ("--dice", "--card", "--ledger") if option in shown] == []
+    assert league("trench-crusade", "experience", "Pilgrims").exit_code == 0
+
+
 def test_exploration_asks_for_its_table_by_its_own_table_option(cli, tmp_path):
     """`trench-crusade exploration` has no --answer: a stage that offers two tables asks for --table
     (a house rule here offers the rare table after one game already)."""
