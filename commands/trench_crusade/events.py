@@ -33,6 +33,7 @@ A Campaign Phase step done is the shared `post-game.step-done`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -139,11 +140,17 @@ class PromotionPoolFormed(ev.Event, frozen=True, kw_only=True, tag="trench-crusa
     streak: int = 0  # dice rolled in a row without a promotion, before this step
 
     def describe(self, state: CampaignState) -> str:
-        parts = [f"{self.base} base", *([plural(self.glorious_deeds, "Glorious Deed")] if self.glorious_deeds else [])]
-        parts += [f"{extra.dice} from {extra.source}" for extra in self.extra]
+        made_of = pool_made_of(self.base, self.glorious_deeds, [(extra.source, extra.dice) for extra in self.extra])
         dealt = ", ".join(f"{fighter_name(state, f)} {n}" for f, n in self.assignment.items() if n)
         where = f"; assigned {dealt}" if dealt else "; no Troop can take them, so they are lost"
-        return f"{warband_name(state, self.warband)} Promotion Dice pool: {self.size} ({' + '.join(parts)}){where}"
+        return f"{warband_name(state, self.warband)} Promotion Dice pool: {self.size} ({made_of}){where}"
+
+
+def pool_made_of(base: int, glorious_deeds: int, extra: Sequence[tuple[str, int]]) -> str:
+    """What a Promotion Dice pool is made of, as the step records it and the guided walk offers it:
+    "1 base + 1 Glorious Deed + 1 from wildcard/show-off" (extra: each source with its dice)."""
+    parts = [f"{base} base", *([plural(glorious_deeds, "Glorious Deed")] if glorious_deeds else [])]
+    return " + ".join([*parts, *(f"{dice} from {source}" for source, dice in extra)])
 
 
 @ev.event_type

@@ -25,7 +25,7 @@ from ledger.decide import BuildAsk, Command
 from ledger.errors import NeedsDice, RuleViolation
 from ledger.state import CampaignState, Warband
 
-from . import rules
+from . import events, rules
 from .commands import (
     Advancement,
     AdvanceRoll,
@@ -95,7 +95,7 @@ def _more_dice(ask: BuildAsk, tables: TrenchCrusadeTables, roster: Sequence[rule
 def _assignment_table(names: dict[str, str], assignment: dict[str, int], pool: rules.PromotionPool) -> str:
     width = max(len(name) for name in names.values())
     rows = "\n".join(f"  {names[f].ljust(width)}  {assignment.get(f, 0)}" for f in names)
-    made_of = f"1 + {pool.glorious_deeds} Glorious Deeds" + "".join(f" + {e.dice} {e.source_id}" for e in pool.extra)
+    made_of = events.pool_made_of(pool.base, pool.glorious_deeds, [(e.source_id, e.dice) for e in pool.extra])
     return f"Promotion Dice: {pool.size} ({made_of})\n{rows}\n"
 
 

@@ -260,6 +260,20 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
     ]
 
 
+def test_the_listed_promotion_pool_is_made_of_what_the_step_records(cli):
+    """Seed: "1D6, plus 1D6 for each Glorious Deed": one deed is one Glorious Deed, in the list as in the step."""
+    for args in SETUP[:-1]:
+        assert cli(*args).exit_code == 0
+    assert cli("trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+               "--glorious", "Anna=headshot").exit_code == 0
+    assert cli("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    listed = cli("post-game", "Pilgrims", "--list").output.splitlines()
+    assert listed[2:5] == ["      --answer assignment=accept|edit  Promotion Dice: 2 (1 base + 1 Glorious Deed)",
+                           "  Anna  1", "  Bert  1"]
+    done = cli("trench-crusade", "promotions", "Pilgrims", "--even", "--dice", "1,1")
+    assert done.output.splitlines()[0] == "  Pilgrims Promotion Dice pool: 2 (1 base + 1 Glorious Deed); assigned Anna 1, Bert 1"
+
+
 def test_the_walk_takes_the_kept_table_of_an_advancement_roll_given_ahead(league):
     # "reaching a circle box = one Advancement Roll": two tables rolled, one result kept, answered ahead as keep-1
     for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "6"], ["experience", "Pilgrims"]):

@@ -96,7 +96,7 @@ def test_promotions_offer_the_even_spread_as_a_table(after_trauma):
     command = steps(after_trauma)["promotions"].build(after_trauma.state, "pilgrims", player)
     assert command == Promotions(warband="Pilgrims", even=True)
     assert player.asked == [
-        ("Promotion Dice: 3 (1 + 2 Glorious Deeds)\n  Anna  2\n  Bert  1\nAccept this assignment?", ["accept", "edit"]),
+        ("Promotion Dice: 3 (1 base + 2 Glorious Deeds)\n  Anna  2\n  Bert  1\nAccept this assignment?", ["accept", "edit"]),
         ("Roll in this order: Anna, Anna, Bert?", ["accept", "edit"]),
     ]
 
