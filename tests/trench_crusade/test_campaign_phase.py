@@ -364,12 +364,21 @@ def test_with_two_leaders_the_player_chooses(campaign):
     assert ev.XPAwarded(warband="pilgrims", fighter="ezra", amount=1, reason="battle 1: warband-deed-leader") in events
 
 
-def test_a_head_wound_stops_xp(campaign):
-    wounded(campaign, (2, 2))
-    campaign.do(Promotions(warband="Pilgrims", even=True), [1])
-    assert campaign.do(Experience(warband="Pilgrims"))[0] == ev.XPAwarded(
-        warband="pilgrims", fighter="gaius", amount=0, requested=1, reason="battle 1: survived (Head Wound: gains no more XP)"
-    )
+@pytest.mark.parametrize(("version", "blocked"), [
+    (None, ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=0,
+                        reason="battle 1: survived (blocked by a Head Wound: 1 XP not gained)")),
+    # 1.4.0 recorded the block as a cap: "Gaius gains 0 XP (capped from 1): … (Head Wound: gains no more XP)"
+    ("1.4.0", ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=0, requested=1,
+                           reason="battle 1: survived (Head Wound: gains no more XP)")),
+])
+def test_a_head_wound_blocks_xp(version, blocked):
+    """Rules §5, D66 22 Head Wound: "gains no more XP" — a block, not the 18 (or 7) XP cap."""
+    table = Table({}, version=version)
+    table.pilgrims()
+    table.legion()
+    wounded(table, (2, 2))
+    table.do(Promotions(warband="Pilgrims", even=True), [1])
+    assert table.do(Experience(warband="Pilgrims"))[0] == blocked
 
 
 # Rules §6.4: "Roster boxes filled left→right; reaching a circle box = one Advancement Roll. Circles

@@ -22,7 +22,7 @@ from ledger import events as ev
 
 DEEDS = {"Gaius": ["headshot"], "Anna": ["good-hunting"]}
 CARL = tc.Excluded(fighter="carl", reason="Ecclesiastic Prisoners cannot be Promoted", row="trench-pilgrims/ecclesiastic-prisoners")
-HEAD_WOUND = "battle 1: survived (Head Wound: gains no more XP)"
+HEAD_WOUND = "battle 1: survived (blocked by a Head Wound: 1 XP not gained)"
 
 
 def head_wounded(table, deeds=DEEDS) -> None:
@@ -62,7 +62,7 @@ def test_off_by_default_a_head_wounded_elite_gets_no_promotion_dice(table):
     assert (pool.assignment, pool.excluded[0]) == ({"anna": 2, "bert": 1}, tc.Excluded(fighter="gaius", reason="already ELITE"))
     # and his XP stays blocked
     assert table.do(Experience(warband="Pilgrims"))[0] == ev.XPAwarded(
-        warband="pilgrims", fighter="gaius", amount=0, requested=1, reason=HEAD_WOUND
+        warband="pilgrims", fighter="gaius", amount=0, reason=HEAD_WOUND
     )
 
 
@@ -111,7 +111,7 @@ def test_on_a_failed_die_leaves_the_xp_block(v1):
     v1.do(Promotions(warband="Pilgrims", even=True), [1, 2, 3])
     # Then Experience gives him nothing, and the streak counts his die like any other
     assert v1.do(Experience(warband="Pilgrims"))[0] == ev.XPAwarded(
-        warband="pilgrims", fighter="gaius", amount=0, requested=1, reason=HEAD_WOUND
+        warband="pilgrims", fighter="gaius", amount=0, reason=HEAD_WOUND
     )
     assert tc.band_facts(v1.state, "pilgrims").promotion_streak == 3
 

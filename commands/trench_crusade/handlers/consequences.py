@@ -8,6 +8,7 @@ from ledger import events as ev
 from ledger.decide import Context
 from ledger.state import CampaignState, Fighter, Warband
 
+from commands.kit import since
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.model import (
@@ -31,8 +32,13 @@ def finish_step(ctx: Context, band: Warband, battle: CampaignBattle, step: str) 
 
 
 def give_xp(ctx: Context, band: Warband, grant: rules.XpGrant, reason: str) -> None:
-    """XP as the rules granted it; the event keeps the amount asked for when a cap cut it."""
-    if grant.blocked:
+    """XP as the rules granted it; the event keeps the amount asked for when a cap cut it. A Head
+    Wound blocks XP, it caps nothing: from 1.5.0 the award says so ("blocked by a Head Wound: 1 XP
+    not gained"), where 1.0.0 to 1.4.0 recorded it as a cap ("capped from 1", `requested`)."""
+    block_worded = grant.blocked and since(ctx, "1.5.0")
+    if block_worded:
+        reason += f" (blocked by a Head Wound: {grant.requested} XP not gained)"
+    elif grant.blocked:
         reason += " (Head Wound: gains no more XP)"
     elif grant.capped:
         reason += f" (capped: at most {grant.cap} XP{' as ' + grant.cap_row_id if grant.cap_row_id else ''})"
@@ -42,7 +48,7 @@ def give_xp(ctx: Context, band: Warband, grant: rules.XpGrant, reason: str) -> N
             fighter=grant.fighter_id,
             amount=grant.granted,
             reason=reason,
-            requested=grant.requested if grant.granted < grant.requested else None,
+            requested=grant.requested if grant.granted < grant.requested and not block_worded else None,
         )
     )
     earn_advancements(ctx, band, grant.fighter_id, grant.advancement_circles)
