@@ -5,6 +5,8 @@ Crusade status."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from commands.kit.cli import DiceChoice, Session, Shell, answered_by_options
@@ -261,12 +263,20 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         return "Head Wound: gains no XP" + (", takes Promotion Dice as a Troop" if promotion_dice else "")
 
 
+    def _xp_text(model: dict[str, Any]) -> str:
+        """An ELITE's XP, with its cap where one applies: always a Limited Potential model's, else once reached."""
+        if model["limited_potential"]:
+            return f"XP {model['xp']} (Limited Potential: at most {model['xp_cap']})"
+        return f"XP {model['xp']}" + (f" (at most {model['xp_cap']})" if model["xp"] >= model["xp_cap"] else "")
+
+
     @group.command("status")
     @click.argument("warband")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
     @pass_session
     def status(session: Session, warband: str, as_json: bool) -> None:
-        """WARBAND's Trench Crusade roster: ELITE and Troops, Promotion streak, Glory, Campaign Phase progress."""
+        """WARBAND's Trench Crusade roster: ELITE and Troops (XP and its cap, Skills, Battle Scars, injuries),
+        Promotion streak, Glory, Campaign Phase progress."""
         _cid, state = session.state()
         shown = status_of(state, warband)
         if as_json:
@@ -280,8 +290,11 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         for section, title in (("elite", f"ELITE models ({cap})"), ("troops", "Troops")):
             click.echo(f"{title}:")
             for model in shown[section]:
-                extras = [f"XP {model['xp']}"] if section == "elite" else []
+                extras = [_xp_text(model)] if section == "elite" else []
+                extras += [f"Limited Potential: at most {model['xp_cap']} XP"] if section == "troops" and model["limited_potential"] else []
+                extras += [f"Skills: {', '.join(model['skills'])}"] if model["skills"] else []
                 extras += [f"Battle Scars {model['battle_scars']}"] if model["battle_scars"] else []
+                extras += [f"Injuries: {', '.join(model['injuries'])}"] if model["injuries"] else []
                 extras += [f"Advancement Rolls due {model['advancements_due']}"] if model["advancements_due"] else []
                 extras += [_head_wound_text(model["head_wound"], shown["head_wound_promotion"])] if model["head_wound"] else []
                 extras += [f"Trauma against {against}" for against in model["trauma_against"]]

@@ -10,7 +10,7 @@ from ledger.state import CampaignState
 
 from . import events
 from . import rules
-from .model import head_wound_promotion, latest_battle, model_of, tables_for, xp_blocking_rows
+from .model import head_wound_promotion, latest_battle, model_of, rules_fighter, tables_for, xp_blocking_rows
 
 # A Head-Wounded model's XP, in `status`: blocked, or restored by a Promotion 6 (house rule `head_wound_promotion`).
 XP_BLOCKED, XP_RESTORED = "xp-blocked", "xp-restored"
@@ -28,6 +28,9 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         return XP_RESTORED if events.model_facts(state, fighter.id).xp_restored_after is not None else None
 
     def row(fighter: Any) -> dict[str, Any]:
+        # The most XP it may have: 18, or 7 for a model of the Limited Potential list (seed: "cannot
+        # have more than 7 Experience Points"), as the rules cap its awards.
+        cap = rules.xp_cap(rules_fighter(state, fighter, tables), band.faction, tables)
         return {
             "name": fighter.name,
             "model": model_of(state, fighter),
@@ -37,6 +40,10 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
             "advancements_due": events.model_facts(state, fighter.id).advancements_due or 0,
             "head_wound": head_wound(fighter),
             "trauma_against": list(events.model_facts(state, fighter.id).trauma_against),
+            "skills": list(fighter.skills),
+            "injuries": list(fighter.injuries),
+            "xp_cap": cap.cap,
+            "limited_potential": cap.row_id,  # the Limited Potential row that caps it, or None
         }
 
     try:

@@ -69,6 +69,58 @@ def test_promotions_report_every_die_in_the_players_order(league):
     ]
 
 
+def test_status_shows_skills_injuries_and_the_xp_cap_where_one_applies(cli):
+    """Seed: Limited Potential models "cannot have more than 7 Experience Points"; rules §6.4: "above the cap
+    (18, or 7 Limited)" no XP; rules §5, D66 23 Shell-shocked; rules §6.5: an Advancement Roll learns a Skill."""
+    for args in SETUP[:-1]:
+        assert cli(*args).exit_code == 0
+    # Given Gaius, who learned Show Off (Wildcard 8) at his 2 XP circle, Com, a Communicant (Limited Potential)
+    # awarded 9 XP, Ezra awarded 20, and Dora, a Communicant Troop,
+    for args in (["xp", "award", "Gaius", "2", "--reason", "test setup"],
+                 ["trench-crusade", "advance", "Pilgrims", "--roll", "Gaius=melee-strength,wildcard", "--keep", "wildcard",
+                  "--dice", "1,1,4,4"],
+                 ["trench-crusade", "recruit", "Pilgrims", "Com", "--model", "Communicant", "--elite", "--free"],
+                 ["xp", "award", "Com", "9", "--reason", "test setup"],
+                 ["trench-crusade", "recruit", "Pilgrims", "Ezra", "--model", "Sniper Priest", "--elite", "--free"],
+                 ["xp", "award", "Ezra", "20", "--reason", "test setup"],
+                 ["trench-crusade", "recruit", "Pilgrims", "Dora", "--model", "Communicant", "--free"],
+                 # and Gaius Shell-shocked (Trauma 23) after going Out of Action in battle 1,
+                 ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+                  "--ooa", "Gaius"],
+                 ["trench-crusade", "trauma", "Pilgrims", "--dice", "2,3"]):
+        result = cli(*args)
+        assert result.exit_code == 0, result.output
+    # when the warband's status is shown,
+    status = cli("trench-crusade", "status", "Pilgrims")
+    # then each model shows its Skills and injuries, and its XP cap where one applies: a Limited Potential
+    # model's always (7), the general one (18) once reached.
+    assert (status.exit_code, status.output.splitlines()) == (0, [
+        "Pilgrims (trench-pilgrims)  ducats 100  Glory 0",
+        "Promotion streak: 0 dice in a row without a Promotion",
+        "ELITE models (3 of 6):",
+        "  Gaius — War Prophet  XP 2  Skills: Show Off  Battle Scars 1  Injuries: Shell-shocked",
+        "  Com — Communicant  XP 7 (Limited Potential: at most 7)  Advancement Rolls due 3",
+        "  Ezra — Sniper Priest  XP 18 (at most 18)  Advancement Rolls due 6",
+        "Troops:",
+        "  Anna — Trench Pilgrim",
+        "  Bert — Trench Pilgrim",
+        "  Carl — Ecclesiastic Prisoners",
+        "  Dora — Communicant  Limited Potential: at most 7 XP",
+        "Campaign Phase of battle 1: next promotions",
+    ])
+    shown = json.loads(cli("trench-crusade", "status", "Pilgrims", "--json").output)
+    models = {model["name"]: model for model in shown["elite"] + shown["troops"]}
+    assert {name: (m["skills"], m["injuries"], m["xp_cap"], m["limited_potential"]) for name, m in models.items()} == {
+        "Gaius": (["Show Off"], ["Shell-shocked"], 18, None),
+        "Com": ([], [], 7, "trench-pilgrims/communicant"),
+        "Ezra": ([], [], 18, None),
+        "Anna": ([], [], 18, None),
+        "Bert": ([], [], 18, None),
+        "Carl": ([], [], 18, None),
+        "Dora": ([], [], 7, "trench-pilgrims/communicant"),
+    }
+
+
 def test_promotions_answer_with_json_their_transaction_rolls_and_new_head(league):
     # Given battle 1's pool of 3 and its Trauma step done (T10),
     assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0

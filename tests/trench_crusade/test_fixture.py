@@ -59,14 +59,18 @@ from importlib.resources import files
 FIXTURE = json.loads((files("fixtures") / "trench_crusade" / "demo.json").read_text(encoding="utf-8"))
 
 
-def elite(name, model, xp, *, keywords=("ELITE",), scars=0):
+SKILLS = {"Gaius": ["War Stories", "Melee Proficiency"], "Anna": [], "Baal": ["Champion"], "Cain": ["Gunslinger", "Show Off"]}
+
+
+def elite(name, model, xp, *, keywords=("ELITE",), scars=0, injuries=()):
+    """An ELITE's status: none of the demo's models is of the Limited Potential list, so each may have 18 XP."""
     return {"name": name, "model": model, "xp": xp, "keywords": list(keywords), "battle_scars": scars, "advancements_due": 0, "head_wound": None,
-            "trauma_against": []}
+            "trauma_against": [], "skills": SKILLS[name], "injuries": list(injuries), "xp_cap": 18, "limited_potential": None}
 
 
 def troop(name, model):
     return {"name": name, "model": model, "xp": 0, "keywords": [], "battle_scars": 0, "advancements_due": 0, "head_wound": None,
-            "trauma_against": []}
+            "trauma_against": [], "skills": [], "injuries": [], "xp_cap": 18, "limited_potential": None}
 
 
 EXPECTED = {
@@ -80,15 +84,14 @@ EXPECTED = {
     },
     "Legion of Gehenna": {
         "warband": "Legion of Gehenna", "faction": "heretic-legions", "ducats": 920, "glory": 3, "promotion_streak": 0, "head_wound_promotion": False,
-        "elite": [elite("Baal", "Heretic Priest", 3, keywords=("ELITE", "LEADER"), scars=1), elite("Cain", "Heretic Trooper", 5)],
+        "elite": [elite("Baal", "Heretic Priest", 3, keywords=("ELITE", "LEADER"), scars=1, injuries=["Minor Wound"]),
+                  elite("Cain", "Heretic Trooper", 5)],
         "elite_counted": 2,
         "troops": [troop("Wret", "Wretched")],
         "locations_found": ["common/8-ruined-house", "common/18-fallen-knight", "common/10-fallen-soldier"],
         "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration", "quartermaster", "roster"],
     },
 }
-
-SKILLS = {"Gaius": ["War Stories", "Melee Proficiency"], "Anna": [], "Baal": ["Champion"], "Cain": ["Gunslinger", "Show Off"]}
 
 
 def test_the_demo_campaign_ends_as_worked_out_by_hand(cli):
