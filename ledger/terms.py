@@ -20,6 +20,8 @@ class Terms(msgspec.Struct, frozen=True):
     resources: Mapping[str, str] | None = None
     # Fighter facts worth a line on a roster card: key of the fighter's `ext` -> label.
     fighter_facts: Mapping[str, str] = msgspec.field(default_factory=dict)
+    # Those of the fighter facts that count something: a count of none is not shown, as one never counted.
+    counts: tuple[str, ...] = ()
     # Characteristics in the order the game's profiles print them; others follow alphabetically.
     stat_order: tuple[str, ...] = ()
 
@@ -42,7 +44,7 @@ class Terms(msgspec.Struct, frozen=True):
         return [
             (label, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
             for key, label in self.fighter_facts.items()
-            if (value := ext.get(key)) not in (None, "", [])
+            if (value := ext.get(key)) not in (None, "", []) and not (key in self.counts and value == 0)
         ]
 
     def ordered_stats(self, stats: Mapping[str, int]) -> list[tuple[str, int]]:

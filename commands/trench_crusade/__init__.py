@@ -32,6 +32,7 @@ RULESET = register(
             treasury="Ducats",
             resources={"glory": "Glory", "promotion_streak": "Promotion streak"},
             fighter_facts={"model": "Model", "battle_scars": "Battle scars", "trauma_against": "Trauma against"},
+            counts=("battle_scars",),  # a Troop that survived its Survival Roll has none
         ),
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,

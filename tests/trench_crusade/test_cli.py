@@ -235,8 +235,21 @@ def test_the_enemy_a_prominent_scar_records_is_shown_where_players_read_the_rost
     status = cli("trench-crusade", "status", "Pilgrims").output.splitlines()
     assert status[3] == "  Gaius — War Prophet  XP 0  Trauma against Legion (Prominent Scar)"
     sheet = cli("roster", "Pilgrims", "--format", "md").output
-    assert ("| Gaius | elite<br>Model: War Prophet<br>Battle scars: 0<br>Trauma against: Legion (Prominent Scar) |"
-            in sheet)
+    assert "| Gaius | elite<br>Model: War Prophet<br>Trauma against: Legion (Prominent Scar) |" in sheet  # no Battle Scar
+
+
+def test_a_troop_that_survived_its_survival_roll_shows_no_battle_scars(cli):
+    """Rules §5: a Troop Out of Action makes a Survival Roll, "3+ fine": it gains no Battle Scar."""
+    for args in SETUP[:-1]:
+        assert cli(*args).exit_code == 0
+    # Given Bert taken Out of Action in battle 1, when he rolls a 4 for his Survival Roll,
+    assert cli("trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+               "--ooa", "Bert").exit_code == 0
+    assert cli("trench-crusade", "trauma", "Pilgrims", "--dice", "4").exit_code == 0
+    # then the roster after battle 1 shows him as any model without a scar: no "battle scars: 0".
+    replayed = cli("replay", "--battle", "1", "--roster", "Pilgrims").output.splitlines()
+    assert replayed[replayed.index("  Bert — troop  XP 0"):] == ["  Bert — troop  XP 0", "      model: Trench Pilgrim",
+                                                                 "  Carl — troop  XP 0", "      model: Ecclesiastic Prisoners"]
 
 
 def test_a_model_named_in_the_battle_it_must_miss_is_refused_saying_for_which_injury(cli):
