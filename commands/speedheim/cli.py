@@ -35,7 +35,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         return {"name": fighter.name, "role": fighter.role, "stats": stats_of(state, fighter),
                 "keywords": list(fighter.keywords), "skills": list(fighter.skills),
                 "learned_skills": len(h.learned_skills(fighter, tables)), "pending": h.pending(state, fighter),
-                "promotes_after_battle": None if h.is_hero(fighter) else h.promotes_in(state, fighter)}
+                "promotes_after_battle": None if h.is_hero(fighter) else pg.promotes_after(state, band, fighter)}
 
     try:
         battle: int | None = pg.latest_battle(state, band)

@@ -172,6 +172,17 @@ def next_step(state: CampaignState, band: Warband) -> str | None:
     return PHASE.next_step(state, band)
 
 
+def promotes_after(state: CampaignState, band: Warband, fighter: Fighter) -> int | None:
+    """The battle after which the henchman promotes, while that is still to come (None: none): once its
+    warband has resolved that battle's promotions, it has promoted, or lost the promotion (6 heroes)."""
+    battle = promotes_in(state, fighter)
+    latest = PHASE.latest_battle(state, band)
+    if battle is None or latest is not None and (
+            latest.number > battle or latest.number == battle and PHASE.is_done(state, band, "promotions")):
+        return None
+    return battle
+
+
 # --- the steps -----------------------------------------------------------------------------------------
 
 

@@ -320,3 +320,35 @@ def test_a_trail_of_a_deck_the_ledger_deals_gives_its_starting_order_to_a_verifi
     checked = subprocess.run([sys.executable, "-I", "-S", str(verifier), str(trail)], capture_output=True, text=True)
     assert checked.returncode == 0 and checked.stdout.rstrip().endswith("1 shuffles re-derived"), checked.stdout
     assert campaign("verify", str(trail)).exit_code == 0
+
+
+@pytest.fixture
+def six_heroes(blightmeer):
+    """The Sellswords with 6 heroes (3 hero slots bought after their first game), and Ivo, who
+    Incapacitated Boss, a Leader, with card 01 (Promote!) in battle 2."""
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    for step in (["income"], ["promotions"], ["scars"], ["improvement", "--card", "02"], *[["buy-hero-slot"]] * 3):
+        assert blightmeer("speedheim", step[0], "Sellswords", *step[1:]).exit_code == 0, step
+    for name in ("Hilde", "Jan", "Karl", "Lena", "Max"):
+        assert blightmeer("speedheim", "recruit", "Sellswords", name, "--role", "hero", "--stats", "Mel=13,Def=18,Atk=1,Wnd=1",
+                          "--free").exit_code == 0
+    assert blightmeer("speedheim", "spend-gold", "Sellswords").exit_code == 0
+    assert blightmeer("speedheim", "incapacitate", "Sellswords", "Ivo", "Boss", "--kind", "leader", "--card", "01").exit_code == 0
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords").exit_code == 0
+    assert blightmeer("speedheim", "income", "Sellswords").exit_code == 0
+    return blightmeer
+
+
+def test_a_lost_promotion_is_no_longer_shown_as_to_come(six_heroes):
+    # Given Ivo's promotion still to be resolved, status says when it comes
+    assert "  Ivo (henchman) Mel 14 Rgd 14 Def 18 Agi 10 Mrl 10 Atk 1 Wnd 1  promotes after battle 2" in (
+        six_heroes("speedheim", "status", "Sellswords").output.splitlines())
+    # When the warband, at 6 heroes, loses the promotion
+    lost = six_heroes("speedheim", "promotions", "Sellswords", "--answer", "promote.ivo=lose the promotion")
+    assert lost.exit_code == 0 and "  note: Ivo's promotion is lost: 6 heroes" in lost.output.splitlines()
+    # Then Ivo stays a henchman whom no promotion awaits (status kept "promotes after battle 2" for ever)
+    status = six_heroes("speedheim", "status", "Sellswords").output.splitlines()
+    assert status[-3:] == ["Henchmen:", "  Ivo (henchman) Mel 14 Rgd 14 Def 18 Agi 10 Mrl 10 Atk 1 Wnd 1",
+                           "Post-game of battle 2: next scars"]
+    shown = json.loads(six_heroes("speedheim", "status", "Sellswords", "--json").output)
+    assert shown["henchmen"][0]["promotes_after_battle"] is None
