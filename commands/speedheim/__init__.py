@@ -64,8 +64,8 @@ HANDLERS = {
 RULESET = register(
     Ruleset(
         id=ID,
-        version="5",
-        versions=("1", "2", "3", "4", "5"),
+        version="6",
+        versions=("1", "2", "3", "4", "5", "6"),
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

@@ -238,6 +238,7 @@ def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> 
         # waited for a choice that could not be made.
         learnable=len(allowed_to_learn(state, fighter)) if plays(state, "2") else None,
         whole_skill_room=plays(state, "4"),
+        says_why=plays(state, "6"),
     )
 
 

@@ -66,6 +66,9 @@ class Unit:
     # together exceed the cards pending (versions 1-3 asked one or the other alone to), and a hero
     # at the cap is told so before being told nothing is left to learn.
     whole_skill_room: bool = False
+    # Version 6: a check's text names the natural roll that decided it (natural_rolls_on_improvement), and a
+    # Mel/Rgd card the stat missing (`-`) as missing; version 5 said "over 17" of a natural 3 that failed.
+    says_why: bool = False
 
     def base(self, stat: str) -> int | None:
         if stat in self.stats:
@@ -150,15 +153,16 @@ def check(unit: Unit, stat: str, roll: Roll, options: Options, *, advantage: boo
     faces = roll(f"{unit.name}: improve {stat}, roll {target} or under", 2 if two else 1)
     face = min(faces)
     success = face <= target
+    met, missed = f"{target} or under", f"over {target}"
     if options.natural_rolls_on_improvement and face <= 4:
-        success = False
+        success, missed = False, "a natural 1-4 fails" if unit.says_why else missed
     elif options.natural_rolls_on_improvement and face == 20:
-        success = True
+        success, met = True, "a natural 20 succeeds" if unit.says_why else met
     shown = f"{face}" if len(faces) == 1 else f"{face} (lower of {faces[0]} and {faces[1]})"
     if success:
-        return Reading(None, "improved", f"rolled {shown}, {target} or under: {stat} {base} -> {base - 1}",
+        return Reading(None, "improved", f"rolled {shown}, {met}: {stat} {base} -> {base - 1}",
                        stat=stat, delta=-1, faces=tuple(faces), target=target)
-    return Reading(None, "failed", f"rolled {shown}, over {target}: {stat} stays {base}",
+    return Reading(None, "failed", f"rolled {shown}, {missed}: {stat} stays {base}",
                    stat=stat, faces=tuple(faces), target=target)
 
 
