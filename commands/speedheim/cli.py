@@ -8,6 +8,7 @@ imports the CLI: the ruleset kit's hook (issue #8) takes it as it is.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 import click
@@ -41,7 +42,9 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
         battle: int | None = pg.latest_battle(state, band)
     except RuleViolation:
         battle = None
+    leaders = h.leaders_of(state, band)
     return {"warband": band.name, "gold": band.treasury, "hero_slots": h.hero_slots(state, band),
+            "leader": leaders[0].name if leaders else None,
             "heroes": [row(f) for f in h.heroes_of(state, band)],
             "henchmen": [row(f) for f in state.fighters_of(band.id) if not h.is_hero(f)],
             "battle": battle, "next_step": pg.next_step(state, band)}
@@ -179,6 +182,12 @@ def register_commands(group: click.Group, shell: Any) -> None:
             emit_json(shown)
             return
         click.echo(f"{shown['warband']}  gold {shown['gold']}  hero slots {shown['hero_slots']}")
+        if shown["leader"] is None:
+            # Rules §2: a warband "must always have a Leader" (version 5 let the last one die or retire unreplaced).
+            band = shlex.quote(shown["warband"])
+            click.echo("No Leader: a warband must always have one; " + (
+                f"give a hero the Leader skill: campaign correct {band} HERO --add-keyword Leader --reason …"
+                if shown["heroes"] else f"recruit one: campaign speedheim recruit {band} NAME --role leader …"))
         for section in ("heroes", "henchmen"):
             click.echo(f"{section.capitalize()}:")
             for unit in shown[section]:

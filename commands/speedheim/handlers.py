@@ -262,6 +262,15 @@ def heroes_of(state: CampaignState, band: Warband) -> list[Fighter]:
     return [f for f in state.fighters_of(band.id) if is_hero(f)]
 
 
+def leads(fighter: Fighter) -> bool:
+    """A Leader: a hero recruited as the leader, or one who gained the `Leader` skill (rules §2)."""
+    return is_hero(fighter) and (fighter.role == "leader" or "Leader" in fighter.keywords)
+
+
+def leaders_of(state: CampaignState, band: Warband) -> list[Fighter]:
+    return [f for f in heroes_of(state, band) if leads(f)]
+
+
 # --- drawing and reading cards --------------------------------------------------------------------------
 
 

@@ -11,6 +11,10 @@ Decisions:
 - Learning is done when no Skill/Spell card is left to choose: each choice is its own command
   (`speedheim learn`), and the step has no command of its own (the phase's `done` test says so).
 - A promotion that would make a 7th hero asks which hero retires, or `lose the promotion`.
+- A warband "must always have a Leader"; "If the Leader dies, another hero gains the `Leader` skill" (rules
+  §2): from version 6, when its last Leader dies or is retired to make room for a promotion, the player
+  names the hero who gains it (`<leader>.new-leader`; the only hero left gains it unasked), and with no
+  hero left the record says the warband has no Leader. Version 5 left it without one, unsaid.
 - Blight: Large and Undead units are immune. A Pit Fight (Scar 16) is fought at the table; the
   player answers `<fighter>.pit-fight=won|lost`: a win gives 50g and an Improvement Attempt, a loss the
   keyword Pit Fighter (how many games it then misses is left to the table).
@@ -24,6 +28,7 @@ from collections.abc import Callable
 
 from ledger.text import as_spelled
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
+from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context
 from ledger.errors import BadInput, RuleViolation
@@ -38,6 +43,8 @@ from .handlers import (
     IMPROVEMENT_KEYS,
     improvement_attempt,
     is_hero,
+    leaders_of,
+    leads,
     learned_skills,
     member,
     options_for,
@@ -52,7 +59,7 @@ MAX_TOKENS = 12
 INCOME_GOLD = 40
 LOSE = "lose the promotion"
 BLIGHT_IMMUNE = ("Large", "Undead")
-BLIGHTED, DEATHTOUCHED = "Blighted", "Deathtouched"
+BLIGHTED, DEATHTOUCHED, LEADER = "Blighted", "Deathtouched", "Leader"
 WON, LOST, PIT_FIGHT_GOLD = "won", "lost", 50
 
 
@@ -67,13 +74,13 @@ class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
 class Promotions(Command, frozen=True, kw_only=True, tag="speedheim.promotions"):
     warband: str
 
-    answer_keys = (*IMPROVEMENT_KEYS, "promote.FIGHTER")
+    answer_keys = (*IMPROVEMENT_KEYS, "promote.FIGHTER", "FIGHTER.new-leader")
 
 
 class Scars(Command, frozen=True, kw_only=True, tag="speedheim.scars"):
     warband: str
 
-    answer_keys = (*IMPROVEMENT_KEYS, "FIGHTER.pit-fight")
+    answer_keys = (*IMPROVEMENT_KEYS, "FIGHTER.pit-fight", "FIGHTER.new-leader")
 
 
 class FreeAttempts(Command, frozen=True, kw_only=True, tag="speedheim.improvement"):
@@ -210,6 +217,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
         if is_hero(fighter) or promotes_in(ctx.state, fighter) != battle:
             continue
         outcome = r.promotion(len(heroes_of(ctx.state, band)), hero_slots(ctx.state, band))
+        retired = None
         if outcome.retire_needed:
             names = [h.name for h in heroes_of(ctx.state, band)]
             choice = ctx.choose(f"promote.{fighter.id}", f"{band.name} would have 7 heroes: retire a hero to promote "
@@ -223,7 +231,31 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
                                     reason=f"promote card drawn in battle {battle}: keeps its unit type and stat line"))
         if outcome.slots != hero_slots(ctx.state, band):
             ctx.emit(se.HeroSlots(warband=band.id, slots=outcome.slots, reason=f"{fighter.name} promoted"))
+        if retired is not None:
+            _succeed_leader(ctx, band, retired, f"retired to make room for {fighter.name}")
     PHASE.finish(ctx, band, battle, "promotions")
+
+
+def _succeed_leader(ctx: Context, band: Warband, lost: Fighter, gone: str) -> None:
+    """From version 6, when the warband's last Leader is gone, another hero gains the `Leader` skill,
+    the player's pick; with no hero left the record says the warband has no Leader."""
+    if not since(ctx, "6") or not leads(lost) or leaders_of(ctx.state, band):
+        return
+    heirs = heroes_of(ctx.state, band)
+    if not heirs:
+        ctx.emit(ev.NoteRecorded(text=f"{lost.name}, the Leader, {gone}, and no hero is left to gain the Leader skill: "
+                                      f"{band.name} has no Leader", warband=band.id))
+        return
+    names = [f.name for f in heirs]
+    heir = heirs[names.index(ctx.choose(f"{lost.id}.new-leader", f"{lost.name}, the Leader of {band.name}, {gone}: "
+                                        "which hero gains the Leader skill", names))]
+    ctx.emit(ev.KeywordGained(warband=band.id, fighter=heir.id, keyword=LEADER,
+                              reason=f"{lost.name}, the Leader, {gone}: a warband must always have a Leader"))
+
+
+def _dies(ctx: Context, band: Warband, fighter: Fighter, reason: str) -> None:
+    ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
+    _succeed_leader(ctx, band, fighter, "died")
 
 
 def _blighted(ctx: Context, band: Warband, fighter: Fighter, worse: bool, reason: str) -> None:
@@ -234,12 +266,12 @@ def _blighted(ctx: Context, band: Warband, fighter: Fighter, worse: bool, reason
     elif is_hero(fighter):
         _deathtouched(ctx, band, fighter, reason)
     else:
-        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
+        _dies(ctx, band, fighter, reason)
 
 
 def _deathtouched(ctx: Context, band: Warband, fighter: Fighter, reason: str) -> None:
     if DEATHTOUCHED in fighter.keywords:
-        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=f"{reason}: Deathtouched a second time"))
+        _dies(ctx, band, fighter, f"{reason}: Deathtouched a second time")
     else:
         ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=DEATHTOUCHED, reason=reason))
 
@@ -263,7 +295,7 @@ def _scar(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
     elif effect == "deathtouched":
         _deathtouched(ctx, band, fighter, reason)
     elif effect == "dead":
-        ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
+        _dies(ctx, band, fighter, reason)
     elif effect == "skill":
         ctx.emit(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=row.skill, reason=reason))
     elif effect == "major-wound":

@@ -352,3 +352,19 @@ def test_a_lost_promotion_is_no_longer_shown_as_to_come(six_heroes):
                            "Post-game of battle 2: next scars"]
     shown = json.loads(six_heroes("speedheim", "status", "Sellswords", "--json").output)
     assert shown["henchmen"][0]["promotes_after_battle"] is None
+
+
+def test_status_says_a_warband_has_no_leader_and_how_to_give_it_one(blightmeer):
+    """A warband "must always have a Leader" (rules file §2)."""
+    assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero", "--stats", "Mel=13").exit_code == 0
+    for band, leader in (("Sellswords", "Gunnar"), ("Skaven", "Skab")):
+        assert blightmeer("correct", band, leader, "--status", "dead", "--reason", "fell off the bridge").exit_code == 0
+    # When its Leader is gone, with a hero left, or none
+    skaven = blightmeer("speedheim", "status", "Skaven").output.splitlines()
+    sellswords = blightmeer("speedheim", "status", "Sellswords").output.splitlines()
+    # Then status says so, and how to give it one
+    assert skaven[:2] == ["Skaven  gold 420  hero slots 3", "No Leader: a warband must always have one; give a hero the "
+                          "Leader skill: campaign correct Skaven HERO --add-keyword Leader --reason …"]
+    assert sellswords[:2] == ["Sellswords  gold 395  hero slots 3", "No Leader: a warband must always have one; recruit one: "
+                              "campaign speedheim recruit Sellswords NAME --role leader …"]
+    assert json.loads(blightmeer("speedheim", "status", "Skaven", "--json").output)["leader"] is None

@@ -50,7 +50,7 @@ def unit(name, role, stats, *, keywords=(), skills=(), learned=0):
 
 EXPECTED = {
     "Sellswords": {
-        "warband": "Sellswords", "gold": 389, "hero_slots": 4, "battle": 3, "next_step": None,
+        "warband": "Sellswords", "gold": 389, "hero_slots": 4, "leader": "Gunnar", "battle": 3, "next_step": None,
         "heroes": [
             unit("Gunnar", "leader", {"Mov": 6, "Mel": 10, "Rgd": 11, "Def": 15, "Agi": 8, "Mrl": 7, "Atk": 1, "Wnd": 1,
                                       "Inj": 0, "Prc": 0}, keywords=["Leader", "Hatred"]),
@@ -60,7 +60,7 @@ EXPECTED = {
         "henchmen": [unit("Jan", "henchman", HUMAN), unit("Kurt", "henchman", HUMAN)],
     },
     "Clan Skrittle": {
-        "warband": "Clan Skrittle", "gold": 461, "hero_slots": 5, "battle": 3, "next_step": None,
+        "warband": "Clan Skrittle", "gold": 461, "hero_slots": 5, "leader": "Skab", "battle": 3, "next_step": None,
         "heroes": [
             unit("Skab", "leader", {"Mov": 6, "Mel": 13, "Rgd": 11, "Def": 17, "Agi": 8, "Mrl": 6, "Atk": 1, "Wnd": 1,
                                     "Inj": 0, "Prc": 0}, keywords=["Leader", "Blight Magic", "Sewer Filth", "Fear"],

@@ -11,7 +11,7 @@ from commands.speedheim import handlers as h
 from commands.speedheim import postgame as pg
 from ledger import events as ev
 
-from .conftest import CAPTAIN, of
+from .conftest import CAPTAIN, Table, of
 
 
 def finish(campaign, warband: str, scars=(), improvement_cards=(), improvement_dice=()) -> None:
@@ -63,11 +63,9 @@ def test_the_shared_fighter_add_is_a_speedheim_recruit(table):
     assert message == "a Speedheim unit is a leader, a hero, a henchman, not 'boss'"
 
 
-@pytest.mark.parametrize(("answer", "heroes"), [("Rikk", ["Skab", "Rat", "Hound", "Ada", "Bea", "Cid"]),
-                                                 (pg.LOSE, ["Skab", "Rikk", "Rat", "Ada", "Bea", "Cid"])])
-def test_a_seventh_hero_retires_one_or_loses_the_promotion(table, answer, heroes):
-    """"If the warband would have more than 6 heroes, the player retires an existing hero; otherwise the promotion
-    is lost" (rules file §6)."""
+def six_heroes_and_a_promotion(table):
+    """The Skaven at 6 heroes (Skab the Leader, Rikk, the Rat promoted, Ada, Bea, Cid) when the Hound draws
+    Promote! in battle 2; their Income done."""
     table.incap("Rat", "Gunnar", cards=["04"])  # a Leader card after the Leader: the Rat promotes
     table.battle(winner="Sellswords")
     finish(table, "Skaven", improvement_cards=["05", "06", "07"])  # Skab, Rikk and the Rat, a hero now: Skill cards
@@ -85,9 +83,41 @@ def test_a_seventh_hero_retires_one_or_loses_the_promotion(table, answer, heroes
     table.incap("Hound", "Gunnar", cards=["01"])  # Promote!, even for an Animal
     table.battle(winner="Sellswords")
     table.do(pg.Income(warband="Skaven"))
-    events = table.do(pg.Promotions(warband="Skaven", answers={"promote.hound": answer}))
+    return table
+
+
+@pytest.mark.parametrize(("answer", "heroes"), [("Rikk", ["Skab", "Rat", "Hound", "Ada", "Bea", "Cid"]),
+                                                 (pg.LOSE, ["Skab", "Rikk", "Rat", "Ada", "Bea", "Cid"])])
+def test_a_seventh_hero_retires_one_or_loses_the_promotion(table, answer, heroes):
+    """"If the warband would have more than 6 heroes, the player retires an existing hero; otherwise the promotion
+    is lost" (rules file §6)."""
+    events = six_heroes_and_a_promotion(table).do(pg.Promotions(warband="Skaven", answers={"promote.hound": answer}))
     assert [f.name for f in h.heroes_of(table.state, table.state.warband("Skaven"))] == heroes
     assert of(events, se.HeroSlots) == []  # already 6
+    assert [f.name for f in h.leaders_of(table.state, table.state.warband("Skaven"))] == ["Skab"]
+
+
+def test_the_leader_retired_for_a_promotion_is_succeeded_by_the_hero_the_player_names(table):
+    """A warband "must always have a Leader"; "If the Leader dies, another hero gains the `Leader` skill" (rules
+    file §2), and so when the Leader retires to make room for a promotion (version 6)."""
+    six_heroes_and_a_promotion(table)
+    # When Skab, the Leader, retires for the Hound, with no hero named to lead
+    asked = table.refusal(pg.Promotions(warband="Skaven", answers={"promote.hound": "Skab"}))
+    # Then the player is asked which hero gains the Leader skill, the Hound promoted among them
+    assert asked == ("Skab, the Leader of Skaven, retired to make room for Hound: which hero gains the Leader skill: "
+                     "answer with --answer skab.new-leader=CHOICE (one of: Rikk, Rat, Hound, Ada, Bea, Cid)")
+    events = table.do(pg.Promotions(warband="Skaven", answers={"promote.hound": "Skab", "skab.new-leader": "Rat"}))
+    assert of(events, ev.KeywordGained) == [ev.KeywordGained(
+        warband="skaven", fighter="rat", keyword="Leader",
+        reason="Skab, the Leader, retired to make room for Hound: a warband must always have a Leader")]
+    assert [f.name for f in h.leaders_of(table.state, table.state.warband("Skaven"))] == ["Rat"]
+
+
+def test_on_version_5_the_leader_retired_for_a_promotion_left_the_warband_without_one():
+    table = Table({}, version="5")
+    table.warbands()
+    events = six_heroes_and_a_promotion(table).do(pg.Promotions(warband="Skaven", answers={"promote.hound": "Skab"}))
+    assert of(events, ev.KeywordGained) == [] and h.leaders_of(table.state, table.state.warband("Skaven")) == []
 
 
 @pytest.mark.parametrize("deck_per", ["campaign", "warband"])

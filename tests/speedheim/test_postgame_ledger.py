@@ -148,11 +148,12 @@ def test_deathtouched_twice_kills_and_the_blight_takes_a_blighted_hero(table):
     table.battle()
     table.do(pg.Income(warband="Skaven"))
     table.do(pg.Promotions(warband="Skaven"))
-    # Skab 4: Deathtouched again -> dead; the Hound (Large) 1: Blight, immune; Rikk's Blight roll 3 -> Deathtouched.
+    # Skab 4: Deathtouched again -> dead (Rikk, the only hero left, gains the Leader skill); the Hound (Large) 1:
+    # Blight, immune; Rikk's Blight roll 3 -> Deathtouched.
     events = table.do(pg.Scars(warband="Skaven"), [4, 1, 3])
     assert [(e.fighter, e.reason) for e in of(events, ev.FighterDied)] == [("skab", "Scar 4: Deathtouched: Deathtouched a second time")]
     assert [e.text for e in of(events, ev.NoteRecorded)] == ["Hound is immune to the Blight (Scar 1: Blight)"]
-    assert [(e.fighter, e.keyword) for e in of(events, ev.KeywordGained)] == [("rikk", "Deathtouched")]
+    assert [(e.fighter, e.keyword) for e in of(events, ev.KeywordGained)] == [("rikk", "Leader"), ("rikk", "Deathtouched")]
 
 
 def test_large_units_are_bought_only_after_the_first_game(table):

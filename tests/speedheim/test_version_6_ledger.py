@@ -1,13 +1,18 @@
-"""Version 6, given the usual warbands (conftest): a card read says the rule that decided it; and
-version 5, as campaigns recorded on it keep deciding."""
+"""Version 6, given the usual warbands (conftest): a card read says the rule that decided it, and a
+warband whose Leader dies has another hero gain the Leader skill; and version 5, as campaigns recorded on
+it keep deciding."""
 
 from __future__ import annotations
 
 import pytest
 
+from commands.shared import Correct
 from commands.speedheim import events as se
+from commands.speedheim import handlers as h
+from commands.speedheim import postgame as pg
+from ledger import events as ev
 
-from .conftest import Table, of
+from .conftest import CAPTAIN, Table, of
 
 
 def warbands(options: dict, version: str | None = None) -> Table:
@@ -30,3 +35,46 @@ def test_a_check_decided_by_a_natural_roll_says_so(face, version, why):
     read = of(campaign.incap("Gunnar", "Rat", [face], ["08"]), se.CardRead)[0]
     # Then the card read gives the natural roll as the reason (version 5: "over 17" of a 3, "17 or under" of a 20)
     assert (read.outcome, read.why) == ("failed" if face == 3 else "improved", why)
+
+
+def deathtouched_leader(version: str | None = None, *, heroes: tuple[str, ...] = ("Jan",)) -> Table:
+    """Gunnar, the Sellswords' Leader, already Deathtouched, Incapacitated by the Rat (card 20: blank) in a
+    battle the Skaven won; the Sellswords' other heroes Hilde and `heroes` (Hilde dead when it is empty)."""
+    campaign = warbands({}, version)
+    for name in heroes:
+        campaign.do(h.Recruit(warband="Sellswords", name=name, role="hero", stats=CAPTAIN, paid=False))
+    if not heroes:
+        campaign.do(Correct(warband="Sellswords", fighter="Hilde", reason="setup", status="dead"))
+    campaign.do(Correct(warband="Sellswords", fighter="Gunnar", reason="setup", add_keywords=["Deathtouched"]))
+    campaign.incap("Rat", "Gunnar", cards=["20"])
+    campaign.battle(winner="Skaven")
+    campaign.do(pg.Income(warband="Sellswords"))
+    campaign.do(pg.Promotions(warband="Sellswords"))
+    return campaign
+
+
+def test_the_leader_dead_is_succeeded_by_the_hero_the_player_names():
+    """"If the Leader dies, another hero gains the `Leader` skill" (rules file §2)."""
+    campaign = deathtouched_leader()
+    # When Gunnar's Scar is a second Deathtouched (4), with no hero named to lead
+    assert campaign.refusal(pg.Scars(warband="Sellswords"), [4]) == (
+        "Gunnar, the Leader of Sellswords, died: which hero gains the Leader skill: "
+        "answer with --answer gunnar.new-leader=CHOICE (one of: Hilde, Jan)")
+    # Then with one named, that hero gains the Leader skill, and leads: a Leader card promotes the unit that takes it out
+    events = campaign.do(pg.Scars(warband="Sellswords", answers={"gunnar.new-leader": "Jan"}), [4])
+    assert [(e.fighter, e.keyword, e.reason) for e in of(events, ev.KeywordGained)] == [
+        ("jan", "Leader", "Gunnar, the Leader, died: a warband must always have a Leader")]
+    assert h.kind_of(campaign.state.fighter("Jan"), campaign.state) == "leader"
+
+
+def test_the_leader_dead_with_no_hero_left_is_said_so():
+    campaign = deathtouched_leader(heroes=())
+    events = campaign.do(pg.Scars(warband="Sellswords"), [4])
+    assert [e.text for e in of(events, ev.NoteRecorded)] == [
+        "Gunnar, the Leader, died, and no hero is left to gain the Leader skill: Sellswords has no Leader"]
+
+
+def test_on_version_5_the_leader_dead_left_the_warband_without_one():
+    events = deathtouched_leader("5").do(pg.Scars(warband="Sellswords"), [4])
+    assert [e.fighter for e in of(events, ev.FighterDied)] == ["gunnar"]
+    assert of(events, ev.KeywordGained) == [] and of(events, ev.NoteRecorded) == []
