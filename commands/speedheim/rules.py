@@ -208,10 +208,11 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
             stat = choose(f"{key}.mel-rgd", f"{unit.name} drew Mel/Rgd: which stat to try", ["Mel", "Rgd"])
         else:
             capped = "Rgd" if open_stats == ["Mel"] else "Mel"
-            tried = choose(f"{key}.mel-rgd", f"{unit.name} drew Mel/Rgd with {capped} at its cap: try "
+            shut = f"{capped} missing (`-`)" if unit.says_why and unit.base(capped) is None else f"{capped} at its cap"
+            tried = choose(f"{key}.mel-rgd", f"{unit.name} drew Mel/Rgd with {shut}: try "
                            f"{open_stats[0]} or draw again", [open_stats[0], DRAW_AGAIN])
             if tried == DRAW_AGAIN:
-                return redraw(f"{capped} at its cap: the player draws again instead of trying {open_stats[0]}")
+                return redraw(f"{shut}: the player draws again instead of trying {open_stats[0]}")
             stat = tried
         return _with_card(check(unit, stat, roll, options, advantage=advantage), drawn)
     if _gains_missing_def(unit, half, options):

@@ -1,6 +1,6 @@
-"""Version 6, given the usual warbands (conftest): a card read says the rule that decided it, and a
-warband whose Leader dies has another hero gain the Leader skill; and version 5, as campaigns recorded on
-it keep deciding."""
+"""Version 6, given the usual warbands (conftest): a card read says the rule that decided it (a natural
+roll, a stat missing), and a warband whose Leader dies has another hero gain the Leader skill; and
+version 5, as campaigns recorded on it keep deciding."""
 
 from __future__ import annotations
 
@@ -78,3 +78,20 @@ def test_on_version_5_the_leader_dead_left_the_warband_without_one():
     events = deathtouched_leader("5").do(pg.Scars(warband="Sellswords"), [4])
     assert [e.fighter for e in of(events, ev.FighterDied)] == ["gunnar"]
     assert of(events, ev.KeywordGained) == [] and of(events, ev.NoteRecorded) == []
+
+
+@pytest.mark.parametrize(("version", "shut"), [(None, "Rgd missing (`-`)"), ("5", "Rgd at its cap")])
+def test_a_hero_with_no_rgd_drawing_mel_rgd_is_told_rgd_is_missing(version, shut):
+    """"Rgd `-`: the unit has no ranged attacks" (rules file §1): missing, as the Def card says of Def `-`."""
+    campaign = warbands({}, version)
+    no_ranged = {stat: value for stat, value in CAPTAIN.items() if stat != "Rgd"}
+    campaign.do(h.Recruit(warband="Sellswords", name="Jan", role="hero", stats=no_ranged, paid=False))
+    # When Jan, who has no Rgd, draws Mel/Rgd (card 10)
+    asked = campaign.refusal(h.Incapacitate(warband="Sellswords", fighter="Jan", victim="Rat"), cards=["10"])
+    # Then he is asked to try Mel or draw again, Rgd named missing (version 5: "at its cap")
+    assert asked == (f"Jan drew Mel/Rgd with {shut}: try Mel or draw again: answer with --answer "
+                     "jan.rat.1.mel-rgd=CHOICE (one of: Mel, draw again)")
+    events = campaign.do(h.Incapacitate(warband="Sellswords", fighter="Jan", victim="Rat",
+                                        answers={"jan.rat.1.mel-rgd": "draw again"}), cards=["10", "02"])
+    assert [(r.card, r.why) for r in of(events, se.CardRead)] == [
+        ("10", f"{shut}: the player draws again instead of trying Mel"), ("02", "Atk 1 -> 2")]
