@@ -258,6 +258,12 @@ def promotes_in(state: CampaignState, fighter: Fighter) -> int | None:
     return se.FACTS.of(state).promote_in.get(fighter.id)
 
 
+def draws_in(state: CampaignState, fighter: Fighter, battle: int) -> bool:
+    """Whether an Incapacitation by the unit in `battle` draws: a henchman that promotes at its end "does not
+    draw any additional cards from the Improvement Deck for the rest of the battle"."""
+    return promotes_in(state, fighter) != battle
+
+
 def heroes_of(state: CampaignState, band: Warband) -> list[Fighter]:
     return [f for f in state.fighters_of(band.id) if is_hero(f)]
 
@@ -425,7 +431,7 @@ def incapacitation(ctx: Context, battle: int, participants: list[str], entry: In
     credited = attacker or victim  # a fall (no attacker) names a fighter the ledger knows: state.fighter found it
     assert credited is not None
     band = state.warbands[credited.warband]
-    draws = attacker is not None and promotes_in(state, attacker) != battle
+    draws = attacker is not None and draws_in(state, attacker, battle)
     ctx.emit(se.Incapacitation(warband=band.id, fighter=attacker.id if attacker else None, victim=victim_id,
                                victim_kind=kind, battle=battle, draws=draws))
     if not draws or attacker is None:

@@ -368,3 +368,17 @@ def test_status_says_a_warband_has_no_leader_and_how_to_give_it_one(blightmeer):
     assert sellswords[:2] == ["Sellswords  gold 395  hero slots 3", "No Leader: a warband must always have one; recruit one: "
                               "campaign speedheim recruit Sellswords NAME --role leader …"]
     assert json.loads(blightmeer("speedheim", "status", "Skaven", "--json").output)["leader"] is None
+
+
+def test_a_card_given_for_a_henchman_that_draws_no_more_this_battle_is_refused_saying_why(blightmeer):
+    # Given Ivo, who drew Promote! (card 01) in this battle
+    assert blightmeer("speedheim", "incapacitate", "Sellswords", "Ivo", "Skab", "--card", "01").exit_code == 0
+    before = events(blightmeer)
+    # When a card is named for his next Incapacitation
+    result = blightmeer("speedheim", "incapacitate", "Sellswords", "Ivo", "Rat", "--kind", "henchman", "--card", "05")
+    # Then it is refused saying he draws no more (it said "1 card given but only 0 drawn … check --card")
+    assert (result.exit_code, result.output) == (2, "Error: --card 05: Ivo promotes at the end of battle 1, so it draws "
+                                                    "no more cards this battle (leave out --card)\n")
+    assert events(blightmeer) == before
+    assert "(promotes at the end of the battle: draws no more cards)" in blightmeer(
+        "speedheim", "incapacitate", "Sellswords", "Ivo", "Rat", "--kind", "henchman").output
