@@ -74,7 +74,7 @@ class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
 class Promotions(Command, frozen=True, kw_only=True, tag="speedheim.promotions"):
     warband: str
 
-    answer_keys = (*IMPROVEMENT_KEYS, "promote.FIGHTER", "FIGHTER.new-leader")
+    answer_keys = ("promote.FIGHTER", "FIGHTER.new-leader")  # it draws no card: no Improvement question
 
 
 class Scars(Command, frozen=True, kw_only=True, tag="speedheim.scars"):

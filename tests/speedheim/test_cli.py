@@ -175,6 +175,16 @@ def test_the_steps_are_listed_before_any_hero_has_a_card_to_learn_from(blightmee
         "[ ] improvement: Free Improvement Attempts", "[ ] learning: Learn Skills & Spells", "[ ] spend-gold: Spend Gold"]
 
 
+def test_the_promotions_step_lists_no_improvement_question(blightmeer):
+    # Given a battle fought
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    listed = blightmeer("post-game", "Sellswords", "--list").output.splitlines()
+    # Then Resolve Promotions, which draws no card, may ask which hero retires and who leads after, nothing of a card
+    # (it listed FIGHTER.ATTEMPT.N.mel-rgd and FIGHTER.ATTEMPT.N.keep)
+    assert listed[listed.index("[ ] promotions: Resolve Promotions") + 1] == (
+        "      may ask, depending on the dice: promote.FIGHTER, FIGHTER.new-leader")
+
+
 def dealt(campaign, gunnar: str):
     """A campaign whose ledger deals its deck: Gunnar (these stats) leads the Sellswords, Skab the Skaven."""
     for args in (["new", "Dealt", "--ruleset", "speedheim"], ["warband", "add", "Sellswords", "--player", "Ann"],
