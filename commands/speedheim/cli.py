@@ -140,22 +140,24 @@ def register_commands(group: click.Group, shell: Any) -> None:
         """Income & Loot: a d20 per Treasure token (the winner adds 1) + 40g; a natural 20 rolls for Loot."""
         run(session, pg.Income(warband=warband, tokens=tokens, double=double), dice=dice)
 
-    def step_command(name: str, command: type, doc: str, *, draws: bool = True) -> None:
-        """A step of WARBAND's post-game; one that `draws` takes dice, cards and answers (the others
-        offered them in their help, and took none)."""
+    def step_command(name: str, command: type, doc: str, *, draws: bool = True, asks: bool = True) -> None:
+        """A step of WARBAND's post-game; one that `draws` takes dice and cards, one that `asks` answers (the
+        others offered them in their help, and took none)."""
 
         @pass_session
         def step(session: Any, warband: str, dice: Any = None, answers: dict[str, str] | None = None) -> None:
             run(session, command(warband=warband, answers=answers or {}), dice=dice)
 
-        group.command(name, help=doc)(click.argument("warband")(answers_option(dice_options(step)) if draws else step))
+        taking = dice_options(step) if draws else step
+        group.command(name, help=doc)(click.argument("warband")(answers_option(taking) if asks else taking))
 
-    step_command("promotions", pg.Promotions, "Resolve Promotions: each henchman that drew a promote card it met becomes a hero.")
+    step_command("promotions", pg.Promotions, "Resolve Promotions: each henchman that drew a promote card it met becomes a hero.",
+                 draws=False)
     step_command("scars", pg.Scars, "Scars and the Blight: a d20 for each unit Incapacitated, then for each Blighted unit.")
     step_command("improvement", pg.FreeAttempts, "One free Improvement Attempt per hero.")
     step_command("buy-hero-slot", pg.BuyHeroSlot, "Spend Gold: buy the next hero slot (4th 50g, 5th 100g, 6th 150g).",
-                 draws=False)
-    step_command("spend-gold", pg.SpendGold, "Spend Gold is done: closes the post-game.", draws=False)
+                 draws=False, asks=False)
+    step_command("spend-gold", pg.SpendGold, "Spend Gold is done: closes the post-game.", draws=False, asks=False)
 
     @group.command("learn")
     @click.argument("warband")

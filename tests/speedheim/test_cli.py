@@ -315,6 +315,13 @@ def test_a_step_that_draws_nothing_offers_no_dice_cards_or_answers(campaign, ste
     assert options == ["--json", "-h,"]
 
 
+def test_resolve_promotions_takes_answers_but_no_dice_or_cards(campaign):
+    # It offered --dice, --card and --ledger, though it neither rolls nor draws
+    options = [line.split()[0] for line in campaign("speedheim", "promotions", "--help").output.splitlines()
+               if line.startswith("  -")]
+    assert options == ["--answer", "--json", "-h,"]
+
+
 def test_a_trail_of_a_deck_the_ledger_deals_gives_its_starting_order_to_a_verifier(tmp_path, monkeypatch):
     """The header's `decks` held no Speedheim deck (they are the campaign's own), so the independent
     verifier failed every trail whose deck the ledger shuffled: "the header gives no starting order"."""
