@@ -24,6 +24,7 @@ Decisions:
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
 from ledger.text import as_spelled
@@ -147,7 +148,10 @@ def _learn(state: CampaignState, warband: str, ask: AskChoice) -> Command:
     if not left:  # looked ahead to (`post-game --list`) before the free attempts that may give a card
         raise RuleViolation(f"no hero of {band.name} has a Skill or Spell to learn yet")
     fighter = left[0]
-    return Learn(warband=warband, fighter=fighter.id, skill=ask(f"{fighter.name} learns", allowed_to_learn(state, fighter)))
+    # Without a terminal the walk can only say how: `speedheim learn` (it said "run at a terminal" alone).
+    how = f"campaign speedheim learn {shlex.quote(band.name)} {shlex.quote(fighter.name)} SKILL"
+    return Learn(warband=warband, fighter=fighter.id,
+                 skill=ask(f"{fighter.name} learns a Skill or Spell (or use: {how})", allowed_to_learn(state, fighter)))
 
 
 def _warband_only(command: type[Command]) -> Callable[[CampaignState, str, AskChoice], Command]:

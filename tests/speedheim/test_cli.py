@@ -142,8 +142,10 @@ def test_status_and_the_guided_post_game(blightmeer):
         "then run `campaign post-game Skaven` again.")
     result = blightmeer("post-game", "Skaven", "--card", "02")  # Skab's free attempt: +1 Atk
     assert "  Skab Atk +1: Improvement (free), card 02" in result.output.splitlines()
-    # learning needs a choice: a terminal, or `speedheim learn`
-    assert result.exit_code == 0 and "Skab learns" in result.output.splitlines()[-1]
+    # learning needs a choice: a terminal, or `speedheim learn`, which it names (it said "run at a terminal" alone)
+    assert result.exit_code == 0 and result.output.splitlines()[-1].startswith(
+        "Next step: learning — Skab learns a Skill or Spell (or use: campaign speedheim learn Skaven Skab SKILL): "
+        "run at a terminal to answer it (one of: Ambush, Cleave, ")
     result = blightmeer("post-game", "Skaven")
     assert result.exit_code == 2 and "Skab learns" in result.output
     assert blightmeer("speedheim", "learn", "Skaven", "Skab", "Cleave").exit_code == 0
