@@ -34,7 +34,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
 
     def row(fighter: Any) -> dict[str, Any]:
         return {"name": fighter.name, "role": fighter.role, "stats": stats_of(state, fighter),
-                "keywords": list(fighter.keywords), "skills": list(fighter.skills),
+                "keywords": list(fighter.keywords), "skills": list(fighter.skills), "injuries": list(fighter.injuries),
                 "learned_skills": len(h.learned_skills(fighter, tables)), "pending": h.pending(state, fighter),
                 "promotes_after_battle": None if h.is_hero(fighter) else pg.promotes_after(state, band, fighter)}
 
@@ -200,7 +200,7 @@ def register_commands(group: click.Group, shell: Any) -> None:
             click.echo(f"{section.capitalize()}:")
             for unit in shown[section]:
                 stats = " ".join(f"{k} {v}" for k, v in unit["stats"].items())
-                extras = [f"skills: {', '.join(unit['skills'])}"] if unit["skills"] else []
+                extras = [f"{kind}: {', '.join(unit[kind])}" for kind in ("keywords", "skills", "injuries") if unit[kind]]
                 extras += [f"Skill/Spell to choose: {unit['pending']}"] if unit["pending"] else []
                 extras += [f"promotes after battle {unit['promotes_after_battle']}"] if unit["promotes_after_battle"] else []
                 click.echo(f"  {unit['name']} ({unit['role']}) {stats}{'  ' + '; '.join(extras) if extras else ''}")

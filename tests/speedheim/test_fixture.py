@@ -43,9 +43,9 @@ FIXTURE = json.loads((files("fixtures") / "speedheim" / "demo.json").read_text(e
 HUMAN = {"Mov": 6, "Mel": 14, "Rgd": 14, "Def": 18, "Agi": 10, "Mrl": 10, "Atk": 1, "Wnd": 1, "Inj": 0, "Prc": 0}
 
 
-def unit(name, role, stats, *, keywords=(), skills=(), learned=0):
+def unit(name, role, stats, *, keywords=(), skills=(), injuries=(), learned=0):
     return {"name": name, "role": role, "stats": stats, "keywords": list(keywords), "skills": list(skills),
-            "learned_skills": learned, "pending": 0, "promotes_after_battle": None}
+            "injuries": list(injuries), "learned_skills": learned, "pending": 0, "promotes_after_battle": None}
 
 
 EXPECTED = {
@@ -55,7 +55,7 @@ EXPECTED = {
             unit("Gunnar", "leader", {"Mov": 6, "Mel": 10, "Rgd": 11, "Def": 15, "Agi": 8, "Mrl": 7, "Atk": 1, "Wnd": 1,
                                       "Inj": 0, "Prc": 0}, keywords=["Leader", "Hatred"]),
             unit("Hilde", "hero", {"Mov": 6, "Mel": 13, "Rgd": 12, "Def": 18, "Agi": 9, "Mrl": 10, "Atk": 1, "Wnd": 1,
-                                   "Inj": 0, "Prc": 0}, keywords=["Madness"]),
+                                   "Inj": 0, "Prc": 0}, keywords=["Madness"], injuries=["Light Wound"]),
         ],
         "henchmen": [unit("Jan", "henchman", HUMAN), unit("Kurt", "henchman", HUMAN)],
     },
@@ -69,7 +69,7 @@ EXPECTED = {
                                   "Inj": 0, "Prc": 0}, skills=["Sprint"], learned=1),
             unit("Rat", "hero", {**HUMAN, "Mel": 13}),
             unit("Fang", "hero", {"Mov": 8, "Mel": 13, "Def": 18, "Agi": 8, "Mrl": 10, "Atk": 1, "Wnd": 1, "Inj": 1,
-                                  "Prc": 1}, keywords=["Animal"]),
+                                  "Prc": 1}, keywords=["Animal"], injuries=["Major Wound"]),
         ],
         "henchmen": [],
     },
@@ -99,6 +99,10 @@ def test_the_demo_campaign_ends_as_worked_out_by_hand(campaign):
         assert result.exit_code == 0, f"{step}: {result.output}"
     for warband, expected in EXPECTED.items():
         assert json.loads(campaign("--campaign", name, "speedheim", "status", warband, "--json").output) == expected
+    # The text shows a unit's keywords and injuries too (it showed neither Hatred nor the Light Wound)
+    assert campaign("--campaign", name, "speedheim", "status", "Sellswords").output.splitlines()[2:4] == [
+        "  Gunnar (leader) Mov 6 Mel 10 Rgd 11 Def 15 Agi 8 Mrl 7 Atk 1 Wnd 1 Inj 0 Prc 0  keywords: Leader, Hatred",
+        "  Hilde (hero) Mov 6 Mel 13 Rgd 12 Def 18 Agi 9 Mrl 10 Atk 1 Wnd 1 Inj 0 Prc 0  keywords: Madness; injuries: Light Wound"]
     roster = {row["name"]: row for band in EXPECTED for row in json.loads(campaign("--campaign", name, "roster", band, "--json").output)["roster"]}
     assert roster["Ivo"]["status"] == "dead"
     assert (roster["Hilde"]["injuries"], roster["Fang"]["injuries"]) == (["Light Wound"], ["Major Wound"])
