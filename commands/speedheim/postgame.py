@@ -366,6 +366,8 @@ def learn(cmd: Learn, ctx: Context) -> None:
     PHASE.open_window(ctx.state, band, LEARN)
     allowed = allowed_to_learn(ctx.state, fighter)
     skill = as_spelled(cmd.skill, allowed)  # "iron will" is Iron Will: a name in another case was refused
+    if skill is None and (known := as_spelled(cmd.skill, [*fighter.skills, *fighter.keywords])) is not None:
+        raise RuleViolation(f"{fighter.name} already knows {known}: the same Skill cannot be taken twice")
     if skill is None:
         raise RuleViolation(f"{fighter.name} cannot learn {cmd.skill} (can learn: {', '.join(allowed) or 'nothing'})")
     ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=skill, reason="Skill/Spell card"))

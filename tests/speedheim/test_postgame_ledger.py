@@ -103,6 +103,19 @@ def test_a_skill_from_a_bought_attempt_is_learned_before_spend_gold_closes(fough
     fought.do(pg.SpendGold(warband="Skaven"))
 
 
+def test_a_skill_known_is_not_learned_again_and_the_refusal_says_so(fought):
+    """"The same Skill cannot be taken twice" (rules file §7.6)."""
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "03", "20"])
+    fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Sprint"))
+    fought.do(pg.BuyAttempt(warband="Skaven", fighter="Skab"), [], ["07"])  # a second Skill card
+    # When Skab is to learn Sprint again (it said "Skab cannot learn sprint (can learn: …)")
+    assert fought.refusal(pg.Learn(warband="Skaven", fighter="Skab", skill="sprint")) == (
+        "Skab already knows Sprint: the same Skill cannot be taken twice")
+
+
 def test_the_next_battle_waits_for_the_post_game(fought):
     message = fought.refusal(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Hilde"))
     assert message == "Skaven has not finished the post-game of battle 1: next is income (campaign post-game Skaven)"
