@@ -43,7 +43,7 @@ class Shell(Protocol):
     # its own records: the group gives it the shared writes' --json (transactions, rolls, new head),
     # so a ruleset declares --json only on its reads.
     pass_session: Decorator
-    dice_options: Decorator  # --dice/--card/--ledger, handed to the command as `dice: DiceChoice`
+    dice_options: Decorator  # --dice/--card/--ledger (no --card for rules with no deck), handed to the command as `dice: DiceChoice`
     answers_option: Decorator  # --answer KEY=CHOICE (repeatable), handed as `answers: dict[str, str]`
 
     def run(self, session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "",

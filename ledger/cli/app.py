@@ -268,19 +268,27 @@ pass_session = click.make_pass_decorator(Session)
 # --- dice options shared by every command that may roll -------------------------------------------
 
 def dice_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """`--dice 3,5` (table faces, asked for on a terminal when more are needed) or `--ledger`."""
+    """`--dice 3,5` (table faces, asked for on a terminal when more are needed), `--card` or `--ledger`."""
+    return _dice_options(func, cards=True)
 
-    @click.option("--dice", "dice_texts", multiple=True,
-                  help="Table dice faces in the order rolled, e.g. 3,5,6 (repeat it: each one's faces follow the last's).")
-    @click.option("--card", "cards", multiple=True, help="A card drawn from a physical deck (repeat in order).")
-    @click.option("--ledger", "use_ledger", is_flag=True, help="Let the ledger roll verifiable digital dice.")
+
+def dice_options_without_cards(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`--dice` or `--ledger`: a ruleset's commands when its rules draw no card."""
+    return _dice_options(func, cards=False)
+
+
+def _dice_options(func: Callable[..., Any], *, cards: bool) -> Callable[..., Any]:
     @wraps(func)
-    def wrapper(*args: Any, dice_texts: Sequence[str], cards: Sequence[str], use_ledger: bool, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, dice_texts: Sequence[str], use_ledger: bool, cards: Sequence[str] = (), **kwargs: Any) -> Any:
         # A second --dice adds its faces: it was taken alone, the first dropped without a word.
         kwargs["dice"] = DiceChoice(",".join(t for t in dice_texts if t.strip()) if dice_texts else None, list(cards), use_ledger)
         return func(*args, **kwargs)
 
-    return wrapper
+    wrapper = click.option("--ledger", "use_ledger", is_flag=True, help="Let the ledger roll verifiable digital dice.")(wrapper)
+    if cards:
+        wrapper = click.option("--card", "cards", multiple=True, help="A card drawn from a physical deck (repeat in order).")(wrapper)
+    return click.option("--dice", "dice_texts", multiple=True,
+                        help="Table dice faces in the order rolled, e.g. 3,5,6 (repeat it: each one's faces follow the last's).")(wrapper)
 
 
 class DiceChoice(msgspec.Struct):
@@ -296,8 +304,11 @@ class DiceChoice(msgspec.Struct):
             return None
         if self.cards and state.options.get("decks", "ledger") != "physical":
             # Refused before deciding: a decision that stops for a question would drop them unread.
-            raise BadInput(f"--card {', '.join(self.cards)}: this campaign draws no card by hand "
-                           "(a deck the ledger deals takes none; --option decks=physical enters them)")
+            from ledger import rulesets
+
+            how = ("a deck the ledger deals takes none; --option decks=physical enters them"
+                   if rulesets.get(state.ruleset).decks_of(state) else "its rules draw no card")
+            raise BadInput(f"--card {', '.join(self.cards)}: this campaign draws no card by hand ({how})")
         if self.text is None and not self.cards and state.options.get("dice", "table") == "ledger":
             return None
         interactive = is_interactive()
@@ -591,7 +602,10 @@ class RulesetCommands(OnceEachGroup):
             self._registered = True
             ruleset = rulesets.get(self.name or "")
             if ruleset.register_commands is not None:
-                ruleset.register_commands(self, SHELL)
+                # Rules that draw no card take no --card: it was offered, and refused when given.
+                draws = bool(ruleset.decks) or ruleset.decks_for is not None
+                ruleset.register_commands(self, SHELL if draws else msgspec.structs.replace(
+                    SHELL, dice_options=dice_options_without_cards))
             # Every write of a ruleset answers --json as the shared writes do, from this one place.
             for command in self.commands.values():
                 if records(command):

@@ -145,3 +145,20 @@ def test_a_write_answers_with_json_its_transactions_rolls_and_new_head(two_warba
     assert rerolled["transactions"] == [7, 8] and rerolled["rolls"][0]["faces"] == [6, 6]
     awarded = json.loads(two_warbands("xp", "award", "Gunnar", "1", "--reason", "x", "--json").output)
     assert [e["text"] for e in awarded["events"]] == ["xp.award", "Gunnar gains 1 XP: x"]
+
+
+@pytest.mark.parametrize("ruleset", ["coreheim", "trench-crusade", "warbands", "retinue"])
+def test_rules_that_draw_no_card_offer_no_card_and_say_so_when_one_is_given(campaign, ruleset):
+    """--card was offered by every ruleset command that rolls, and refused when given with a hint
+    about speedheim's option `decks`, which these rulesets do not have."""
+    assert campaign("new", "C", "--ruleset", ruleset).exit_code == 0
+    before = events(campaign)
+    refused = campaign("roll", "D6", "--for", "loot", "--card", "05")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: --card 05: this campaign draws no card by hand (its rules draw no card)\n")
+    assert events(campaign) == before
+    rolling = {"coreheim": "explore", "trench-crusade": "trauma", "warbands": "recovery", "retinue": "casualty"}
+    if ruleset in rolling:
+        shown = campaign(ruleset, rolling[ruleset], "--help").output
+        assert "--dice" in shown and "--card" not in shown
+    assert "--card" in campaign("speedheim", "incapacitate", "--help").output  # its deck is drawn by hand on request
