@@ -200,9 +200,11 @@ def pending_problem(state: CampaignState, records: Sequence[Record]) -> str | No
                reason=opened.reason)
     except NeedsAnswer:
         return None  # it still waits for an answer
-    except (LedgerError, Diverged) as error:
-        # A decision stored pending when the rules refused it after its ledger dice still follows if refused alike.
-        return None if str(error) == waiting.prompt else str(error)
+    except LedgerError as error:
+        # One stored pending when the rules refused it after its ledger dice (no question) still does.
+        return str(error) if waiting.question else None
+    except Diverged as error:
+        return str(error)
     return "it would now be decided without waiting for an answer"
 
 

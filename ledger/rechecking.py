@@ -263,6 +263,8 @@ class _Recheck:
                 return  # folded as it was decided again
             self.redecided_differences.append(f"T{tx}: {why}")
             self.state = self._as_before()
+        elif live and is_pending(group) and (why := pending_problem(self.state, group)) is not None:
+            self.redecided_differences.append(f"T{tx}: a pending decision its command no longer stops at: {why}")
         for record in group:
             apply_record(self.state, record, not live)
         self.since.append((group, live, False))

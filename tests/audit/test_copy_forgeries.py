@@ -143,3 +143,27 @@ def test_an_answer_of_a_voided_pending_decision_is_refused(cli):
         line["annotations"] = {"voided": {"reason": "x", "voided_at": void["recorded_at"], "voided_by": 3,
                                           "voided_by_actor": void["actor"]}} if line["tx"] == 2 else {}
     refused_by_both(cli, forged(cli, lines), "answers T2, which is no pending decision")
+
+
+def test_a_pending_decision_its_command_does_not_stop_at_is_refused(cli):
+    # Given T2 stored pending: its look, rolled by the ledger, and the question which way
+    cli("new", "Looks", "--ruleset", "test-copies")
+    store = Store(cli.url())
+    ledger = Ledger(store)
+    try:
+        ledger.execute(ledger.find(None), LookThenAsk(), actor="arbiter")
+    except LedgerError:
+        pass  # stored pending
+    store.close()
+    lines = exported(cli)
+    # When its command is rewritten as one that takes three dice (a pending decision was never decided again)
+    opened = next(line for line in lines if line.get("tx") == 2 and line["type"] == "command.recorded")
+    opened["payload"]["command"] = "test-copies.look"
+    path = forged(cli, lines)
+    assert cli("verify", str(path)).exit_code == 0  # the chain holds
+    refused = cli("import", str(path), store="copy.db")
+    assert (refused.exit_code, refused.output) == (3, (
+        "Error: T2: a pending decision its command no longer stops at: now needs a roll of D6 for look that was "
+        "never made — the rules in force at it do not produce the trail's events from its command and dice; "
+        "nothing imported\n"))
+    assert not (cli.folder / "copy.db").exists()
