@@ -149,14 +149,32 @@ def _lasting(row: t.HeroInjuryRow) -> bool:
     return row.result != "full-recovery" and all(isinstance(e, (t.StatChange, t.MissGame)) for e in row.effects)
 
 
-def _shackles_holder(ctx: Context, band: Warband, battle: Battle) -> str | None:
-    """An enemy warband in this battle holding Shackles in its stash."""
+def _shackles_holder(ctx: Context, band: Warband, battle: Battle) -> tuple[str, str | None] | None:
+    """The enemy warband in this battle whose Shackles capture "the next enemy hero who rolls Dead", and
+    from version 7 the hero who carries them: one who fought the battle and was not taken out of action
+    (rules §2.2: "lost if its owner is taken out of action"; 1.11: Shackles are Miscellaneous Equipment,
+    which only heroes use). Shackles in a stash are nobody's in the battle and capture nobody: a warband
+    hands them to a hero to use them. Version 6 looked only in the stashes, and ignored a hero's."""
     for warband in battle.participants:
         if warband == band.id:
             continue
-        if "shackles" in ctx.state.warbands[warband].stash:
-            return warband
+        if not since(ctx, "7"):
+            if "shackles" in ctx.state.warbands[warband].stash:
+                return warband, None
+            continue
+        for deed in fought(battle, warband, ctx.state):
+            carrier = ctx.state.fighters[deed.fighter]
+            if carrier.active and carrier.role in model.HEROES and not deed.out_of_action and "shackles" in carrier.equipment:
+                return warband, carrier.id
     return None
+
+
+def lose_shackles(ctx: Context, band: Warband, fighter: Fighter) -> None:
+    """Shackles are "lost if its owner is taken out of action" (rules §2.2), from version 7: his own
+    warband's injuries step takes them from a warrior who was."""
+    if since(ctx, "7") and "shackles" in fighter.equipment:
+        ctx.emit(ev.ItemLost(warband=band.id, fighter=fighter.id, item="shackles",
+                             reason=f"{fighter.name} was taken out of action: Shackles are lost when their owner is"))
 
 
 def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> None:
@@ -199,7 +217,7 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> N
             if not isinstance(outcome, t.MissGame):  # counted on the injury itself
                 effects.apply(outcome, row.id)
     if resolution.shackles_used and holder is not None:
-        ctx.emit(ev.ItemLost(warband=holder, item="shackles", reason=f"used to capture {hero.name}"))
+        ctx.emit(ev.ItemLost(warband=holder[0], fighter=holder[1], item="shackles", reason=f"used to capture {hero.name}"))
 
 
 def henchman_injury(ctx: Context, band: Warband, fighter: Fighter) -> None:

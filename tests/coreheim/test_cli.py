@@ -286,7 +286,7 @@ def test_the_sample_campaign_ends_as_worked_out_by_hand(campaign):
 
 def test_campaign_demo_builds_the_coreheim_sample(campaign):
     lines = ok(campaign("demo", "--ruleset", "coreheim"))
-    summary = lines.index(f"{DEMO['name']} — coreheim v6")
+    summary = lines.index(f"{DEMO['name']} — coreheim v7")
     assert lines[summary + 2:summary + 4] == [
         "  Reikland Rats (Ann): 5 fighters, treasury 438, wyrdstone shards 0, 3 games, 1 win, rating 71",
         "  Clan Skrit (Bob): 3 fighters, treasury 377, wyrdstone shards 0, 3 games, 2 wins, rating 78",

@@ -272,16 +272,60 @@ def test_hiring_the_lists_leader_type_again_makes_him_leader(rats_and_skaven):
     ]
 
 
-def test_shackles_of_the_enemy_turn_a_dead_hero_into_a_captive(rats_and_skaven):
-    rats_and_skaven.do(GainItem(warband="Clan Skrit", item="shackles"))
+def test_shackles_an_enemy_hero_carries_turn_a_dead_hero_into_a_captive(rats_and_skaven):
+    """"Shackles (enemy item): the next enemy hero who rolls Dead (11–14) is Captured (15) instead. One use"
+    (rules §2.2): Snikch fought, stayed on his feet and carries them; they are used up."""
+    rats_and_skaven.do(GainItem(warband="Clan Skrit", item="shackles", fighter="Snikch"))
     events = leader_dies_in_game_three(rats_and_skaven)
     assert without_dice(events)[:2] == [
         ce.InjuryRolled(warband=RATS, fighter="gunnar", d66=11, row="hero-injury:11-14", result="captured",
                         note="Dead becomes Captured (enemy Shackles)"),
         ev.FighterCaptured(warband=RATS, fighter="gunnar", reason="captured by Clan Skrit", row="hero-injury:15"),
     ]
-    assert ev.ItemLost(warband="clan-skrit", item="shackles", reason="used to capture Gunnar") in events
-    assert rats_and_skaven.state.warband("Clan Skrit").stash == []
+    assert ev.ItemLost(warband="clan-skrit", fighter="snikch", item="shackles", reason="used to capture Gunnar") in events
+    assert rats_and_skaven.fighter("Snikch").equipment == []
+
+
+def test_shackles_whose_owner_was_taken_out_of_action_capture_nobody_and_are_lost(rats_and_skaven):
+    """"… lost if its owner is taken out of action" (rules §2.2): Gunnar dies, and Snikch's own injuries step
+    takes the Shackles from him before his D66."""
+    rats_and_skaven.do(GainItem(warband="Clan Skrit", item="shackles", fighter="Snikch"))
+    play_quiet_battles(rats_and_skaven, 2)
+    rats_and_skaven.battle(ooa=["Gunnar", "Snikch"])
+    rats_and_skaven.explore_quietly()
+    events = rats_and_skaven.do(Injuries(warband="Reikland Rats"), [1, 1])
+    assert ev.FighterDied(warband=RATS, fighter="gunnar", reason="serious injury: Dead", row="hero-injury:11-14") in events
+    rats_and_skaven.explore_quietly("Clan Skrit")
+    events = rats_and_skaven.do(Injuries(warband="Clan Skrit"), [6, 6])
+    assert events[0] == ev.ItemLost(warband="clan-skrit", fighter="snikch", item="shackles",
+                                    reason="Snikch was taken out of action: Shackles are lost when their owner is")
+    assert rats_and_skaven.fighter("Snikch").equipment == []
+
+
+def test_shackles_in_the_stash_are_nobodys_in_the_battle(rats_and_skaven):
+    """Shackles have an owner (rules §2.2) and are Miscellaneous Equipment, which "Only Heroes can use"
+    (1.11): in the stash they capture nobody until a hero carries them."""
+    rats_and_skaven.do(GainItem(warband="Clan Skrit", item="shackles"))
+    events = leader_dies_in_game_three(rats_and_skaven)
+    assert without_dice(events)[1] == ev.FighterDied(warband=RATS, fighter="gunnar", reason="serious injury: Dead",
+                                                     row="hero-injury:11-14")
+    assert rats_and_skaven.state.warband("Clan Skrit").stash == ["shackles"]
+
+
+@pytest.mark.parametrize("carried", [False, True])
+def test_on_version_6_only_shackles_in_the_enemy_stash_count(carried):
+    """Version 6 looked in the stash only: carried Shackles were ignored, Shackles in the stash used."""
+    table = rats_and_skaven_on("6")
+    table.do(GainItem(warband="Clan Skrit", item="shackles", fighter="Snikch" if carried else None))
+    events = leader_dies_in_game_three(table)
+    if carried:
+        assert without_dice(events)[1].reason == "serious injury: Dead"
+        assert table.fighter("Snikch").equipment == ["shackles"]
+    else:
+        assert without_dice(events)[1] == ev.FighterCaptured(warband=RATS, fighter="gunnar", reason="captured by Clan Skrit",
+                                                             row="hero-injury:15")
+        assert ev.ItemLost(warband="clan-skrit", item="shackles", reason="used to capture Gunnar") in events
+        assert table.state.warband("Clan Skrit").stash == []
 
 
 # --- the order of the dice: every D12 (step 1), then every D66 (step 2), each in roster order ---------------

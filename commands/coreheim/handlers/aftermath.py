@@ -15,7 +15,7 @@ from commands.coreheim.commands import (
 )
 from commands.coreheim.phase import PHASE
 from commands.kit.versions import since
-from commands.coreheim.outcomes import hero_injury, hero_mount_injury, henchman_injury
+from commands.coreheim.outcomes import hero_injury, hero_mount_injury, henchman_injury, lose_shackles
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
@@ -33,13 +33,17 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
     Multiple Injuries' extra rolls). Each pass goes in roster order, the order in which the
     battle's deeds list the warband's fighters. From version 5 a monster rolls with the heroes
     (rules 2.1: "Monsters (River Troll, Rat Ogre) roll on the hero D66 table, not the D12");
-    version 4 rolled him a henchman's D12."""
+    version 4 rolled him a henchman's D12. From version 7 a warrior taken out of action first loses
+    the Shackles he carries ("lost if its owner is taken out of action", rules §2.2)."""
     state = ctx.state
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "injuries")
     out = out_of_action(battle, band.id, state)
     d66_roles = (*model.HEROES, model.MONSTER) if since(ctx, "5") else model.HEROES
     heroes = [f for f in out if state.fighters[f].role in d66_roles]
+    for fighter_id in out:
+        if state.fighters[fighter_id].active:
+            lose_shackles(ctx, band, state.fighters[fighter_id])
     for fighter_id in [f for f in out if f not in heroes]:
         if state.fighters[fighter_id].active:
             henchman_injury(ctx, band, state.fighters[fighter_id])
