@@ -59,11 +59,12 @@ def hero_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, 
     rolled = Rolled()
     roll = _roller(ctx, fighter, threshold, tables.hero_advances, rolled)
     stat_choice: str | None = None
+    no_skill = _no_skill(ctx, band, fighter, tables)
 
     def advance(dice: Rolled) -> rules.AdvanceResolution:
         return rules.resolve_hero_advance(
             _faces(dice), hero=fighter.name, characteristics=model.characteristics(fighter),
-            race=model.race(ctx.state, fighter), stat_choice=stat_choice, tables=tables,
+            race=model.race(ctx.state, fighter), stat_choice=stat_choice, no_skill=no_skill, tables=tables,
         )
 
     while not (resolution := resolve(ctx, advance, rolled, roll=roll)).complete:
@@ -163,10 +164,11 @@ def _apply(
                                       result=f"no advance possible: {why}"))
 
 
-def _skill(
-    ctx: Context, band: Warband, fighter: Fighter, key: str, lists: tuple[str, ...], tables: CoreheimTables
-) -> tuple[str, str]:
-    """The skill the player picks, checked by the rules (so a refusal says why)."""
+def _learnable(
+    ctx: Context, band: Warband, fighter: Fighter, lists: tuple[str, ...], tables: CoreheimTables
+) -> tuple[list[str], Callable[[str], str]]:
+    """The skills of his lists the hero may learn, and the rules' check of one (which says why not,
+    or which list it comes from)."""
     listing = model.band_list(band, tables)[0]
     others = {f.name: f.skills for f in ctx.state.fighters_of(band.id) if f.id != fighter.id}
     casual = model.campaign_options(ctx.options).mode == "casual"
@@ -175,17 +177,35 @@ def _skill(
         return rules.check_new_skill(skill, hero=fighter.name, skill_lists=lists, known_skills=fighter.skills,
                                      warband=listing.id, warband_skills=others, casual=casual, tables=tables)
 
-    answer_key = f"{key}:skill"
-    if answer_key in ctx.answers:
-        check(ctx.answers[answer_key])
-    candidates = dict.fromkeys(s for sl in tables.skills.lists if sl.id in lists for s in sl.skills)
     allowed = []
-    for skill in candidates:
+    for skill in dict.fromkeys(s for sl in tables.skills.lists if sl.id in lists for s in sl.skills):
         try:
             check(skill)
         except rules.CoreheimRuleError:
             continue
         allowed.append(skill)
+    return allowed, check
+
+
+def _no_skill(ctx: Context, band: Warband, fighter: Fighter, tables: CoreheimTables) -> str | None:
+    """Why the hero can learn no skill, when his lists leave him none (version 7): a new skill is then
+    re-rolled as an advance that cannot apply ("When no row of the table could ever apply, the advance
+    is lost instead of re-rolling forever", rules). Version 6 asked which skill among none, a refusal
+    no answer could lift."""
+    lists = model.skill_lists(ctx.state, fighter, band, tables)
+    if not since(ctx, "7") or not lists or _learnable(ctx, band, fighter, lists, tables)[0]:
+        return None
+    return f"{fighter.name} has no skill left to learn from {', '.join(lists)}"
+
+
+def _skill(
+    ctx: Context, band: Warband, fighter: Fighter, key: str, lists: tuple[str, ...], tables: CoreheimTables
+) -> tuple[str, str]:
+    """The skill the player picks, checked by the rules (so a refusal says why)."""
+    allowed, check = _learnable(ctx, band, fighter, lists, tables)
+    answer_key = f"{key}:skill"
+    if answer_key in ctx.answers:
+        check(ctx.answers[answer_key])
     skill = ctx.choose(answer_key, f"{fighter.name} learns a skill ({', '.join(lists)})", allowed)
     return skill, check(skill)
 

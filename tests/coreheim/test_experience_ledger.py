@@ -19,7 +19,7 @@ from commands.coreheim import model
 from commands.shared import AwardXP, Correct
 from ledger import events as ev
 
-from .conftest import rats_and_skaven_on
+from .conftest import Table, rats_and_skaven_on
 
 RATS = "reikland-rats"
 
@@ -180,6 +180,46 @@ def test_a_skill_left_out_is_asked_for_in_one_sentence(rats_and_skaven):
         "Gunslinger, Gunnery Drill, Quick Shot, Tilean Marksman, Yeoman, Alley Cat, Dodge, Leap, Whirlwind, "
         "Sprint, Wall Runner)"
     )
+
+
+def only_blaze_to_learn(version: str | None = None):
+    """The Rats and the Skaven under a house rule whose Combat, Shooting and Speed lists (a Youngblood's)
+    hold Blaze alone, Hans having learned it at his 2 XP advance and now 1 XP short of 4 (Gunnar, on 22,
+    and the Marksmen miss the next battle)."""
+    lists = [{"id": sl.id, "name": sl.name, "skills": ["Blaze"] if sl.id in ("combat", "shooting", "speed") else list(sl.skills)}
+             for sl in model.tables_for({}).skills.lists]
+    skills = {**msgspec.to_builtins(model.tables_for({}).skills), "lists": lists}
+    table = Table({"tables": {"skills": skills}}, version=version)
+    table.rats()
+    table.skaven()
+    given_xp(table, Hans=1)
+    advance(table, [11])  # Hans: 1 + 1 = 2 XP, a new skill: Blaze, the only one he may learn
+    table.finish()
+    given_xp(table, Hans=1)
+    return table
+
+
+def test_a_new_skill_the_hero_cannot_learn_is_rolled_again():
+    """Rules §3.3 "11–12 New skill from one of the hero's skill lists", and "If an advance would pass the
+    racial maximum, re-roll it"; the rules' docstring: "When no row of the table could ever apply, the
+    advance is lost instead of re-rolling forever". Version 6 asked which skill among none: a refusal
+    no answer could lift, and with ledger dice a pending decision nobody could answer."""
+    table = only_blaze_to_learn()
+    events = advance(table, [11, 7], absent=["Gunnar", "Marksmen"])
+    assert events == [
+        d12(4, "advance of Hans at 4 XP", 11),
+        d12(5, "re-roll of the advance of Hans at 4 XP", 7),
+        advanced("hans", 4, ["hero-advance:11-12", "hero-advance:7"], "A 1 -> 2", "A"),
+        stat("hans", "A", 1, 4, "hero-advance:7"),
+    ]
+
+
+def test_on_version_6_a_new_skill_with_none_left_to_learn_was_refused():
+    table = only_blaze_to_learn("6")
+    table.battle(absent=["Gunnar", "Marksmen"])
+    table.through("advances")
+    assert table.refusal(Advance(warband="Reikland Rats"), [11]) == (
+        "Hans learns a skill (combat, shooting, speed): there is nothing to choose from")
 
 
 # --- refusals: thresholds not reached, out of order, done twice --------------------------------------------

@@ -613,6 +613,24 @@ def test_an_ogre_has_no_bs_to_improve():
     assert resolution.rolls[0].outcome == "re-rolled: WS 5+ would pass the ogre maximum 5+; BS cannot be improved"
 
 
+def test_a_hero_with_no_skill_left_to_learn_rolls_a_new_skill_again():
+    """"If an advance would pass the racial maximum (§3.5), re-roll it" (rules §3.3): a new skill he cannot
+    learn is re-rolled the same way."""
+    resolution = resolve_hero_advance([11, 7], hero="Gunnar", characteristics=HUMAN, race="human",
+                                      no_skill="Gunnar has no skill left to learn from combat", tables=TABLES)
+    assert resolution.advance == StatImproved(stat="A", delta=1, old=1, new=2)
+    assert [roll.outcome for roll in resolution.rolls] == ["re-rolled: Gunnar has no skill left to learn from combat", "applied"]
+
+
+def test_a_hero_at_every_maximum_with_no_skill_left_loses_the_advance():
+    """"When no row of the table could ever apply, the advance is lost instead of re-rolling forever"."""
+    best = Characteristics(M=4, A=3, W=3, T=-1, WS=6, BS=7, I=3, Ld=4)
+    resolution = resolve_hero_advance([], hero="Gunnar", characteristics=best, race="human",
+                                      no_skill="Gunnar has no skill left to learn from combat", tables=TABLES)
+    assert isinstance(resolution.advance, NoAdvancePossible)
+    assert "Gunnar has no skill left to learn from combat" in resolution.advance.reason
+
+
 @pytest.mark.parametrize(
     "choice, profile, message",
     [

@@ -182,7 +182,7 @@ class _AdvanceRules:
         already_advanced: Collection[str],
         stat_choice: str | None,
         talent_allowed: bool,
-        skills_allowed: bool,
+        skill_refusal: str | None,
         tables: CoreheimTables,
     ) -> None:
         self.fighter = fighter
@@ -192,7 +192,7 @@ class _AdvanceRules:
         self.already_advanced = already_advanced
         self.stat_choice = stat_choice
         self.talent_allowed = talent_allowed
-        self.skills_allowed = skills_allowed
+        self.skill_refusal = skill_refusal
 
     def stat_refusals(self, advance: StatAdvance) -> dict[str, str]:
         refusals = {}
@@ -213,7 +213,7 @@ class _AdvanceRules:
             case TalentAdvance():
                 return None if self.talent_allowed else "Talent! cannot come up again this post-game"
             case SkillAdvance():
-                return None if self.skills_allowed else "henchmen do not learn skills"
+                return self.skill_refusal
 
     def apply(self, row: AdvanceRow) -> StatImproved | NewSkill | Talent | ChoiceRequest:
         match row.advance:
@@ -282,16 +282,19 @@ def resolve_hero_advance(
     characteristics: Characteristics,
     race: str,
     stat_choice: str | None = None,
+    no_skill: str | None = None,
     tables: CoreheimTables,
 ) -> AdvanceResolution:
     """One advance on the hero table (also for Hired Swords and Talent! promotions).
 
     Advances that would pass the race's maximum are re-rolled; for "WS or BS" with one
-    capped the other is taken. ``faces`` are the D12 rolls, re-rolls included.
+    capped the other is taken. ``faces`` are the D12 rolls, re-rolls included. ``no_skill``
+    says why the hero can learn no skill (he knows every skill his lists allow him): a new
+    skill is then re-rolled as an advance past a maximum is.
     """
     rules = _AdvanceRules(
         fighter=hero, characteristics=characteristics, race=race, already_advanced=(),
-        stat_choice=stat_choice, talent_allowed=False, skills_allowed=True, tables=tables,
+        stat_choice=stat_choice, talent_allowed=False, skill_refusal=no_skill, tables=tables,
     )
     return _resolve_advance_rolls(faces, tables.hero_advances, rules, group_reroll=False)
 
@@ -326,7 +329,8 @@ def resolve_henchman_advance(
     rules = _AdvanceRules(
         fighter=group, characteristics=characteristics, race=race,
         already_advanced=() if may_repeat_stats else tuple(advanced_stats),
-        stat_choice=stat_choice, talent_allowed=talent_allowed, skills_allowed=False, tables=tables,
+        stat_choice=stat_choice, talent_allowed=talent_allowed, skill_refusal="henchmen do not learn skills",
+        tables=tables,
     )
     return _resolve_advance_rolls(faces, tables.henchman_advances, rules, group_reroll=use_group_reroll)
 
