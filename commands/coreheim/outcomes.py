@@ -31,13 +31,14 @@ class Consequences:
     """Applies outcomes for one warband; `source` says where they came from (a chart entry)."""
 
     def __init__(self, ctx: Context, band: Warband, battle: Battle, source: str, injured: Fighter | None = None,
-                 holder: Fighter | None = None):
+                 holder: Fighter | None = None, enemies: list[str] | None = None):
         self.ctx = ctx
         self.band = band
         self.battle = battle
         self.source = source
         self.injured = injured
         self.holder = holder  # who holds the item gained (one bought for him): the "map-holder"
+        self.enemies = battle_enemies(battle, band) if enemies is None else enemies  # whom he fought
         self.tables = model.tables_for(ctx.options)
 
     # --- whom a row means ---------------------------------------------------------------------
@@ -106,7 +107,7 @@ class Consequences:
                         ctx.emit(ev.ItemLost(warband=band, fighter=fighter.id, item=item, reason=f"{why}: robbed"))
             case t.Hatred(target=role):
                 fighter = self.target(role)
-                enemies = ", ".join(ctx.state.warbands[w].name for w in self.battle.participants if w != band)
+                enemies = ", ".join(ctx.state.warbands[w].name for w in self.enemies)
                 # Whom he hates is part of the keyword (version 6), as the roster shows it and as a second
                 # enmity adds one: version 5 kept "Hatred" alone, its target only in the event's reason.
                 hated = f"Hatred ({enemies or 'an enemy from outside the campaign'})" if since(ctx, "6") else "Hatred"
@@ -118,9 +119,13 @@ class Consequences:
                 ctx.emit(ev.FighterDied(warband=band, fighter=fighter.id, reason=why, row=row))
                 succeed_leader(ctx, self.band, fighter)
             case t.Captured(target=role):
-                capture(ctx, self.band, self.battle, self.target(role), row)
+                capture(ctx, self.band, self.battle, self.target(role), row, self.enemies)
             case t.HeroInjuryRoll(target=role):
-                hero_injury(ctx, self.band, self.battle, self.target(role))
+                # A fight of the exploration chart (the Fighting Pits, a Guardhouse's warhound) is no fight
+                # with the battle's enemy (version 7): who captures him is from outside the campaign, and
+                # the enemy's Shackles and a Bitter Enmity have no part in it. Version 6 made the battle's
+                # opponent his captor.
+                hero_injury(ctx, self.band, self.battle, self.target(role), enemies=[] if since(ctx, "7") else None)
             case _:
                 self.pending(outcome, row)
 
@@ -149,15 +154,18 @@ def _lasting(row: t.HeroInjuryRow) -> bool:
     return row.result != "full-recovery" and all(isinstance(e, (t.StatChange, t.MissGame)) for e in row.effects)
 
 
-def _shackles_holder(ctx: Context, band: Warband, battle: Battle) -> tuple[str, str | None] | None:
-    """The enemy warband in this battle whose Shackles capture "the next enemy hero who rolls Dead", and
+def battle_enemies(battle: Battle, band: Warband) -> list[str]:
+    """The warbands the warband fought in the battle (none: an opponent from outside the campaign)."""
+    return [w for w in battle.participants if w != band.id]
+
+
+def _shackles_holder(ctx: Context, battle: Battle, enemies: list[str]) -> tuple[str, str | None] | None:
+    """The enemy warband whose Shackles capture "the next enemy hero who rolls Dead", and
     from version 7 the hero who carries them: one who fought the battle and was not taken out of action
     (rules §2.2: "lost if its owner is taken out of action"; 1.11: Shackles are Miscellaneous Equipment,
     which only heroes use). Shackles in a stash are nobody's in the battle and capture nobody: a warband
     hands them to a hero to use them. Version 6 looked only in the stashes, and ignored a hero's."""
-    for warband in battle.participants:
-        if warband == band.id:
-            continue
+    for warband in enemies:
         if not since(ctx, "7"):
             if "shackles" in ctx.state.warbands[warband].stash:
                 return warband, None
@@ -177,11 +185,13 @@ def lose_shackles(ctx: Context, band: Warband, fighter: Fighter) -> None:
                              reason=f"{fighter.name} was taken out of action: Shackles are lost when their owner is"))
 
 
-def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> None:
+def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter, *, enemies: list[str] | None = None) -> None:
     """D66 for a hero taken out of action (from version 5 a monster too), with Multiple Injuries'
-    extra rolls, and its consequences. Shackles capture "the next enemy hero" only."""
+    extra rolls, and its consequences; `enemies` are the warbands he fought (the battle's others
+    unless told). Shackles capture "the next enemy hero" only."""
     tables = model.tables_for(ctx.options)
-    holder = _shackles_holder(ctx, band, battle) if hero.role in model.HEROES else None
+    enemies = battle_enemies(battle, band) if enemies is None else enemies
+    holder = _shackles_holder(ctx, battle, enemies) if hero.role in model.HEROES else None
     rolled = Rolled()
     pit_fight_won: bool | None = None
 
@@ -209,7 +219,7 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter) -> N
         if not roll.counted:
             continue
         row = rows[roll.row_applied]
-        effects = Consequences(ctx, band, battle, f"serious injury: {row.name}", injured=hero)
+        effects = Consequences(ctx, band, battle, f"serious injury: {row.name}", injured=hero, enemies=enemies)
         if _lasting(row):
             missed = sum(1 for o in roll.outcomes if isinstance(o, t.MissGame))
             ctx.emit(ev.InjurySuffered(warband=band.id, fighter=hero.id, injury=row.name, row=row.id, missed_games=missed))
@@ -294,12 +304,12 @@ def _settle_group_mounts(ctx: Context, band: Warband, group: Fighter, mount: str
 # --- capture and succession -------------------------------------------------------------------------
 
 
-def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str) -> None:
-    """The hero leaves the roster; his gear goes to the stash of the warband that took him out
-    (with one enemy, that one; with several and no record of who, the player names it). Taken by
-    an opponent outside the campaign ("A battle may name one warband", README), he and his gear
-    are gone: asking for a captor among no warband stopped the post-game for good."""
-    enemies = [w for w in battle.participants if w != band.id]
+def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str, enemies: list[str]) -> None:
+    """The hero leaves the roster; his gear goes to the stash of the warband among `enemies` that
+    took him out (with one enemy, that one; with several and no record of who, the player names
+    it). Taken by an opponent outside the campaign ("A battle may name one warband", README; from
+    version 7 a pit fight's), he and his gear are gone: asking for a captor among no warband
+    stopped the post-game for good."""
     captor = _captor(ctx, battle, band, hero, enemies) if enemies else None
     taker = ctx.state.warbands[captor].name if captor else "the enemy from outside the campaign"
     ctx.emit(ev.FighterCaptured(warband=band.id, fighter=hero.id, reason=f"captured by {taker}", row=row))

@@ -13,6 +13,8 @@ from commands.coreheim.commands import Explore
 from ledger import events as ev
 from projections.roster import ext_of
 
+from .conftest import rats_and_skaven_on
+
 RATS = "reikland-rats"
 
 
@@ -232,6 +234,33 @@ def test_a_corpse_gives_an_item_to_the_stash(rats_and_skaven):
         ev.ItemGained(warband=RATS, item="sword", reason="exploration: Corpse (multiples:3x2:d6:4-5)"),
     ]
     assert rats_and_skaven.state.warband("Reikland Rats").stash == ["sword"]
+
+
+@pytest.mark.parametrize(("version", "captor", "note"), [
+    (None, "the enemy from outside the campaign", []),
+    ("6", "Clan Skrit", [ev.NoteRecorded(text="pending decision: Clan Skrit holds Hans captive (no rules for captives in v10)",
+                                         warband="clan-skrit", fighter="hans")]),
+])
+def test_a_hero_captured_after_losing_the_fighting_pits_is_nobody_in_the_campaigns_captive(version, captor, note):
+    """Rules 1.2 (5.9), 6 6 6 6 6 Fighting Pits: "A chosen hero … fights a Pit Fighter … Lose: hero is
+    Robbed (all gear) and rolls on the hero D66 table"; a 15 there is "Captured": by the pits, not by Clan
+    Skrit, who fought the battle but had no part in the pit fight. Version 6 made Clan Skrit his captor."""
+    table = rats_and_skaven_on(version) if version else rats_and_skaven_on("7")
+    table.battle()
+    answers = {"multiples:6x5:fight": "no", "hero": "Hans"}
+    events = table.do(Explore(warband="Reikland Rats", extra_dice=2, answers=answers), [6, 6, 6, 6, 6, 1, 5])
+    captured = [e for e in events if isinstance(e, (ev.FighterCaptured, ev.NoteRecorded))]
+    assert captured == [ev.FighterCaptured(warband=RATS, fighter="hans", reason=f"captured by {captor}", row="hero-injury:15"),
+                        *note]
+
+
+def test_a_bitter_enmity_after_losing_the_fighting_pits_is_not_against_the_battles_enemy(rats_and_skaven):
+    """"65 Bitter Enmity: Hero permanently *hates* the whole enemy warband" (rules §2.2): in the pits that
+    enemy is nobody of the campaign."""
+    rats_and_skaven.battle()
+    answers = {"multiples:6x5:fight": "no", "hero": "Hans"}
+    rats_and_skaven.do(Explore(warband="Reikland Rats", extra_dice=2, answers=answers), [6, 6, 6, 6, 6, 6, 5])
+    assert rats_and_skaven.fighter("Hans").keywords == ["Hatred (an enemy from outside the campaign)"]
 
 
 # --- the step's place in the sequence -------------------------------------------------------------------
