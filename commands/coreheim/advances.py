@@ -22,7 +22,7 @@ from commands.coreheim import rules
 from commands.coreheim.tables import AdvanceTable, CoreheimTables
 from commands.shared import unique_id
 from ledger import events as ev
-from ledger.decide import Context, Roll
+from ledger.decide import Context, Roll, written_as
 from ledger.errors import BadInput
 from ledger.state import Battle, Fighter, Warband
 
@@ -240,6 +240,15 @@ def _battle_the_whole_group_went_out_of(ctx: Context, band: Warband, group: Figh
     return battle if counts.all_out(group) else None
 
 
+def _lists_in_any_order(ctx: Context, key: str, pairs: list[str]) -> None:
+    """The skill lists a Talent! picks, answered in any order: "speed+strength" is the pair offered as
+    strength+speed (it was refused, as one that is not offered)."""
+    typed = key if key in ctx.answers else written_as(key, ctx.answers)
+    if typed is not None:
+        named = sorted(part.strip().casefold() for part in ctx.answers[typed].split("+"))
+        ctx.answers[typed] = next((pair for pair in pairs if sorted(pair.casefold().split("+")) == named), ctx.answers[typed])
+
+
 def _talent(
     ctx: Context, band: Warband, group: Fighter, threshold: int, key: str, names: dict[str, str],
     resolution: rules.AdvanceResolution, tables: CoreheimTables,
@@ -268,6 +277,7 @@ def _talent(
     # Version 4's question ended in a colon, doubled where a refusal adds its own ("lists:: 'x' is
     # not one of"); a pending decision stores the question, so the colon goes from version 5.
     colon = "" if since(ctx, "5") else ":"
+    _lists_in_any_order(ctx, f"{key}:skill-lists", pairs)
     chosen = ctx.choose(f"{key}:skill-lists", f"{name} picks {tables.warbands.talent_skill_list_count} skill lists{colon}",
                         pairs)
     promotion = rules.resolve_talent(

@@ -25,7 +25,7 @@ from commands.coreheim.tables import (
     TABLES, ChartItem, CoreheimTables, HenchmanType, HeroType, Item, ListedWarrior, Price, RollTable, WarbandList,
     walk_effects,
 )
-from commands.kit import Options, derived_from_tables, option_defaults, options_of
+from commands.kit import Options, as_spelled, derived_from_tables, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from commands.kit.versions import plays
 from ledger.errors import BadInput, NotFound, RuleViolation
@@ -83,6 +83,20 @@ def listed_items(listing: WarbandList) -> frozenset[str] | None:
 
 def hero_type(listing: WarbandList, type_id: str) -> HeroType | None:
     return next((h for h in listing.hero_types if h.id == type_id), None)
+
+
+def hire_types(listing: WarbandList, tables: CoreheimTables) -> list[str]:
+    """The types a warband hires: its list's heroes and henchmen, those the list does not print, and
+    the Hired Swords."""
+    return [*(w.id for w in (*listing.hero_types, *listing.henchman_types)), *GROUP_TYPES,
+            *(s.id for s in tables.hired_swords.swords)]
+
+
+def hire_type(listing: WarbandList, tables: CoreheimTables, typed: str) -> str:
+    """A type to hire as the tables spell it, typed in any case ("Sergeant" is sergeant); one they do
+    not know stays as typed, to be refused naming those they do."""
+    known = hire_types(listing, tables)
+    return typed if typed in known else as_spelled(typed, known) or typed
 
 
 def _named(rows: Iterable[Any], name: str) -> Any:

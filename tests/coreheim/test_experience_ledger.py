@@ -454,6 +454,19 @@ def test_skill_lists_not_open_to_the_warband_are_refused_in_one_sentence(rats_an
         "Ulli picks 2 skill lists: 'rogue+speed' is not one of: combat+shooting, ")
 
 
+def test_the_two_skill_lists_may_be_named_in_any_order_and_case(rats_and_skaven):
+    """Rules §3.4: "He picks **two** skill lists": "Speed+combat" is the pair offered as combat+speed (it was
+    refused as not one of those offered)."""
+    given_xp(rats_and_skaven, Marksmen=1)
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "Speed+combat",
+               "marksmen:2:again:group-reroll": "keep"}
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    events = rats_and_skaven.do(Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 8])
+    assert advanced("marksmen", 2, ["henchman-advance:10-12"], "Talent! Ulli becomes a hero") in events
+    assert model.warrior(rats_and_skaven.state, rats_and_skaven.fighter("Ulli")).skill_lists == ["combat", "speed"]
+
+
 def test_on_version_4_the_skill_lists_question_ended_in_a_colon(rats_and_skaven_v4):
     """Its question is stored with a pending decision: version 4 keeps it as recorded."""
     assert talent_for_ulli_with_the_lists(rats_and_skaven_v4, "rogue+speed").startswith(

@@ -64,6 +64,15 @@ def test_a_henchman_group_is_hired_by_its_type(campaign):
     ]
 
 
+@pytest.mark.parametrize("typed", ["Sergeant", "SERGEANT"])
+def test_a_type_is_taken_in_any_case_and_kept_as_the_list_spells_it(campaign, typed):
+    """"Sergeant" was refused as no type of the list ("sergeant"), exit 2."""
+    result = campaign("coreheim", "hire", R, "Otto", "--type", typed)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == "  Otto is a human sergeant"
+    assert roster(campaign)[1] == "      type: sergeant"
+
+
 def test_an_unknown_type_is_refused_naming_the_lists_types(campaign):
     before = events(campaign)
     result = campaign("coreheim", "hire", R, "Ogg", "--type", "wizard")

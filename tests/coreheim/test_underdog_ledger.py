@@ -43,6 +43,14 @@ def test_an_underdog_point_brings_a_hired_sword_who_fought_in_the_battle(underdo
     assert underdog.state.warband("Clan Skrit").treasury == 430
 
 
+def test_the_underdog_swords_type_is_taken_in_any_case(underdog):
+    """As `hire` takes it: "Pit-Fighter" was refused as no Hired Sword."""
+    underdog.battle()
+    sword = msgspec.structs.replace(QUIET_PIT_FIGHTER, type="Pit-Fighter")
+    events = underdog.do(SpendUnderdog(warband="Clan Skrit", sword=sword))
+    assert ce.WarriorProfile(warband=SKRIT, fighter="grimm", warrior_type="pit-fighter", race="human") in events
+
+
 def test_the_underdog_sword_is_among_those_who_fought_in_the_core_battle(underdog):
     # Given the Skrit's underdog point spent on a Pit Fighter who took Hans out
     underdog.battle(ooa=["Hans"])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import msgspec
+
 from commands.coreheim import events
 from commands.coreheim import facts
 from commands.coreheim import model
@@ -17,7 +19,7 @@ from commands.coreheim.outcomes import restate_deeds
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle, RecruitFighter, battle_record, enlist_warband, unique_id
 from commands.shared import bearer_of, enemy_id
-from commands.kit import since
+from commands.kit import as_spelled, since
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
@@ -81,9 +83,7 @@ def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> _HireTerms:
             raise BadInput(f"give the cost of one {cmd.type} from {listing.name}' list with --cost")
         terms = _HireTerms(cmd.type, cmd.cost, 0, "", {})
     else:
-        known = [w.id for w in (*listing.hero_types, *listing.henchman_types)]
-        known += [*model.GROUP_TYPES, *(s.id for s in tables.hired_swords.swords)]
-        raise BadInput(f"{cmd.type} is not a type {band.name} can hire ({', '.join(known)})")
+        raise BadInput(f"{cmd.type} is not a type {band.name} can hire ({', '.join(model.hire_types(listing, tables))})")
     limits = tables.warbands
     if terms.role == model.HENCHMAN and not limits.min_henchman_group_size <= cmd.group_size <= limits.max_henchman_group_size:
         raise RuleViolation(
@@ -103,8 +103,10 @@ def hire(cmd: Hire, ctx: Context) -> None:
 
 
 def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
-    """Hire's checks and events, whenever the warrior joins; returns his fighter id."""
+    """Hire's checks and events, whenever the warrior joins; returns his fighter id. The type is
+    taken in any case and recorded as the tables spell it ("Sergeant" was refused)."""
     state, tables = ctx.state, model.tables_for(ctx.options)
+    cmd = msgspec.structs.replace(cmd, type=model.hire_type(model.band_list(band, tables)[0], tables, cmd.type))
     name = cmd.name.strip()
     if not name:
         raise BadInput("a warrior needs a name")
@@ -257,9 +259,10 @@ def spend_underdog(cmd: SpendUnderdog, ctx: Context) -> None:
 def _underdog_sword(spec: UnderdogSword, band: Warband, battle: Battle, ctx: Context) -> str:
     """Hire the sword without pay and add him to the warband's deeds in the battle; his id."""
     swords = [s.id for s in model.tables_for(ctx.options).hired_swords.swords]
-    if spec.type not in swords:
+    kind = as_spelled(spec.type, swords)  # in any case, as hire takes it
+    if kind is None:
         raise RuleViolation(f"{spec.type} is not a Hired Sword {band.name} can hire ({', '.join(swords)})")
-    fighter = _recruit(Hire(warband=band.id, name=spec.name, type=spec.type, race=spec.race, stats=spec.stats, free=True),
+    fighter = _recruit(Hire(warband=band.id, name=spec.name, type=kind, race=spec.race, stats=spec.stats, free=True),
                        band, ctx)
     state = ctx.state
     took_out = [enemy_id(state, name, state.fighters[fighter]) for name in spec.took_out]
