@@ -22,7 +22,7 @@ from typing import Any, Literal
 from commands.coreheim import facts
 from commands.coreheim import rules
 from commands.coreheim.tables import (
-    TABLES, ChartItem, CoreheimTables, HenchmanType, HeroType, Item, ListedWarrior, Price, RollTable, WarbandList,
+    TABLES, ChartItem, CoreheimTables, Fight, HenchmanType, HeroType, Item, ListedWarrior, Price, RollTable, WarbandList,
     walk_effects,
 )
 from commands.kit import Options, as_spelled, derived_from_tables, option_defaults, options_of
@@ -156,15 +156,32 @@ def _mounts(tables: CoreheimTables) -> frozenset[str]:
     return frozenset(key for row in tables.price_chart.items if row.mount for key in (row.id, row.name.lower()))
 
 
+def _chart_effects(tables: CoreheimTables) -> list[Any]:
+    """Every effect of the exploration chart, then of the items gained (a Mordheim Map's roll)."""
+    return [*(e for entry in tables.multiples.entries for v in entry.variants for e in walk_effects(v.effects)),
+            *(e for item in tables.equipment.items for e in walk_effects(item.on_gain))]
+
+
 @derived_from_tables  # asked at every roll of an exploration result
 def whom_rolls_decide(tables: CoreheimTables) -> Mapping[str, frozenset[str]]:
     """Each roll of the exploration chart and of an item gained (a Mordheim Map's) -> the roles its
     rows name ("chosen-hero", "map-holder"…): the warriors whose fate that roll decides."""
-    effects = [*(e for entry in tables.multiples.entries for v in entry.variants for e in walk_effects(v.effects)),
-               *(e for item in tables.equipment.items for e in walk_effects(item.on_gain))]
     return {table.id: frozenset(target for row in table.rows for e in walk_effects(row.effects)
                                 if (target := getattr(e, "target", None)))
-            for table in effects if isinstance(table, RollTable)}
+            for table in _chart_effects(tables) if isinstance(table, RollTable)}
+
+
+@derived_from_tables
+def rolled_for_items(tables: CoreheimTables) -> Mapping[str, str]:
+    """Each roll an item gained makes (a Mordheim Map's D6) -> the item's name, for people."""
+    return {effect.id: item.name for item in tables.equipment.items for effect in walk_effects(item.on_gain)
+            if isinstance(effect, RollTable)}
+
+
+@derived_from_tables
+def fights(tables: CoreheimTables) -> Mapping[str, Fight]:
+    """Each fight of the exploration chart (the Guardhouse's warhound, the Fighting Pits) by its id."""
+    return {effect.id: effect for effect in _chart_effects(tables) if isinstance(effect, Fight)}
 
 
 def item_id(tables: CoreheimTables, name: str, *, chart: bool = False) -> str:

@@ -63,6 +63,18 @@ class Consequences:
         picked = self.ctx.choose(CHOSEN[role], f"{self.source}: which {what} of {self.band.name}?", [f.name for f in pool])
         return next(f for f in pool if f.name == picked)
 
+    def said(self, row: str) -> str:
+        """What the row says for people ("won the fight against the warhound"), from version 7; ""
+        for a row with nothing to say (a warband's variant, an injury) and before."""
+        words = rules.chart_words([row], tables=self.tables) if since(self.ctx, "7") else ()
+        return words[0] if words and words[0] != row else ""
+
+    def cited(self, row: str) -> str:
+        """Where an outcome came from, citing its row: "exploration: Guardhouse: won the fight against
+        the warhound (multiples:6x4:fight:won)" (version 7; version 6 cited the id alone)."""
+        said = self.said(row)
+        return f"{self.source}{f': {said}' if said else ''} ({row})"
+
     # --- one outcome -------------------------------------------------------------------------------
 
     def apply(self, outcome: rules.Outcome, row: str) -> None:
@@ -72,18 +84,18 @@ class Consequences:
                 ctx.emit(ev.TreasuryChanged(warband=band, delta=amount, reason=why, row=gold_row))
             case t.GainItem(item=item, count=count):
                 for _ in range(count):
-                    ctx.emit(ev.ItemGained(warband=band, item=item, reason=f"{why} ({row})"))
+                    ctx.emit(ev.ItemGained(warband=band, item=item, reason=self.cited(row)))
             case t.LoseItem(item=item) if item in ctx.state.warbands[band].stash:
-                ctx.emit(ev.ItemLost(warband=band, item=item, reason=f"{why} ({row})"))
+                ctx.emit(ev.ItemLost(warband=band, item=item, reason=self.cited(row)))
             case t.LoseItem(item=item) if self.holder is not None and item in ctx.state.fighters[self.holder.id].equipment:
-                ctx.emit(ev.ItemLost(warband=band, fighter=self.holder.id, item=item, reason=f"{why} ({row})"))
+                ctx.emit(ev.ItemLost(warband=band, fighter=self.holder.id, item=item, reason=self.cited(row)))
             case t.GainShards(count=count):
                 ctx.emit(events.ShardsChanged(warband=band, delta=count, reason=why, row=row))
             case t.GainXp(target=role, amount=amount):
                 fighter = self.target(role)
                 # A monster rolls the hero injury table (version 5) but gains no experience (1.10).
                 if model.advance_kind(fighter) is not None:
-                    ctx.emit(ev.XPAwarded(warband=band, fighter=fighter.id, amount=amount, reason=f"{why} ({row})"))
+                    ctx.emit(ev.XPAwarded(warband=band, fighter=fighter.id, amount=amount, reason=self.cited(row)))
             case t.GainSkill(target=role, skill=skill):
                 fighter = self.target(role)
                 if skill not in fighter.skills:
@@ -142,7 +154,11 @@ class Consequences:
                 text = "a free Hired Sword for the next game; keep him by paying his upkeep"
             case _:
                 return
-        self.ctx.emit(ev.NoteRecorded(text=f"pending decision ({self.source}, {row}): {text}", warband=self.band.id))
+        # Version 7 says what the row says, after the decision: "pending decision: 1 free warhound … —
+        # exploration: Guardhouse: leader's Ld test passed (multiples:6x4:ld-test:passed)".
+        said = f"pending decision: {text} — {self.cited(row)}" if since(self.ctx, "7") else (
+            f"pending decision ({self.source}, {row}): {text}")
+        self.ctx.emit(ev.NoteRecorded(text=said, warband=self.band.id))
 
 
 # --- serious injuries ---------------------------------------------------------------------------
@@ -408,7 +424,8 @@ def on_gain(ctx: Context, band: Warband, battle: Battle, item: str, holder: Figh
             continue
         for role in sorted(model.whom_rolls_decide(tables).get(effect.id, frozenset()) & CHOSEN.keys()):
             effects.target(role)  # named before the face is seen; the answer is kept for the result
-        face = ctx.roll(effect.dice, purpose=f"{equipment.name} ({effect.id})").value
+        # Version 7 names the die, not the row id ("Mordheim Map (item:mordheim-map:authenticity)").
+        face = ctx.roll(effect.dice, purpose=f"{equipment.name} ({effect.dice if since(ctx, '7') else effect.id})").value
         row = next(r for r in effect.rows if r.min <= face <= r.max)
         for outcome in row.effects:
             effects.apply(outcome, row.id)

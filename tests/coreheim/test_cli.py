@@ -53,7 +53,7 @@ def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
     lines = ok(after_battle("coreheim", "explore", R, "--dice", "3,3,6,4"))
     assert lines[:-1] == [
         "  R0 exploration of Reikland Rats: 3D6 rolled [3, 3, 6] = 12 (table)",
-        "  R1 exploration chart follow-up multiples:3x2:d6 for Reikland Rats: D6 rolled [4] = 4 (table)",
+        "  R1 exploration: Corpse (D6) for Reikland Rats: D6 rolled [4] = 4 (table)",
         # issue 9, item 6: the chart's names (Corpse, the Sword its D6 gave), not its row ids
         "  Reikland Rats explored: kept [3, 3, 6] of [3, 3, 6], total 12 = 3 shards; multiple 3x2: Corpse (Sword)",
         "  Reikland Rats wyrdstone +3: explored after battle 1",

@@ -164,8 +164,8 @@ def test_choosing_the_prisoners_rolls_their_gold_and_leaves_the_free_henchman_to
         explored(SEVERAL, SEVERAL, 17, 3, "shards:12-17", "2x3", ("multiples:2x3", "multiples:2x3:other")),
         found(3, "shards:12-17"),
         ev.TreasuryChanged(warband=RATS, delta=7, reason="exploration: Prisoners", row="multiples:2x3:other:gold"),
-        ev.NoteRecorded(text="pending decision (exploration: Prisoners, multiples:2x3:other): 1 free henchman worth "
-                             "up to 30 gc, no gear, 0 XP: hire with --free", warband=RATS),
+        ev.NoteRecorded(text="pending decision: 1 free henchman worth up to 30 gc, no gear, 0 XP: hire with --free "
+                             "— exploration: Prisoners (multiples:2x3:other)", warband=RATS),
         DONE,
     ]
 
@@ -176,7 +176,7 @@ def test_the_well_sends_a_chosen_hero_down_and_a_low_roll_keeps_him_from_the_nex
     events = rats_and_skaven.do(Explore(warband="Reikland Rats", answers=answers), [1, 1, 4, 2])
     assert events == [
         dice(0, "3D6", "exploration of Reikland Rats", [1, 1, 4], 6),
-        dice(1, "D6", "exploration chart follow-up multiples:1x2:d6 for Reikland Rats", [2], 2),
+        dice(1, "D6", "exploration: Well (D6) for Reikland Rats", [2], 2),
         explored([1, 1, 4], [1, 1, 4], 6, 2, "shards:6-11", "1x2",
                  ("multiples:1x2", "multiples:1x2:any", "multiples:1x2:search:yes", "multiples:1x2:d6:1-2")),
         found(2, "shards:6-11"),
@@ -231,7 +231,7 @@ def test_a_corpse_gives_an_item_to_the_stash(rats_and_skaven):
     events = rats_and_skaven.do(Explore(warband="Reikland Rats"), [3, 3, 6, 4])
     assert events[3:5] == [
         found(3, "shards:12-17"),
-        ev.ItemGained(warband=RATS, item="sword", reason="exploration: Corpse (multiples:3x2:d6:4-5)"),
+        ev.ItemGained(warband=RATS, item="sword", reason="exploration: Corpse: Sword (multiples:3x2:d6:4-5)"),
     ]
     assert rats_and_skaven.state.warband("Reikland Rats").stash == ["sword"]
 
@@ -261,6 +261,42 @@ def test_a_bitter_enmity_after_losing_the_fighting_pits_is_not_against_the_battl
     answers = {"multiples:6x5:fight": "no", "hero": "Hans"}
     rats_and_skaven.do(Explore(warband="Reikland Rats", extra_dice=2, answers=answers), [6, 6, 6, 6, 6, 6, 5])
     assert rats_and_skaven.fighter("Hans").keywords == ["Hatred (an enemy from outside the campaign)"]
+
+
+def test_on_version_6_the_chart_named_its_rows_by_id():
+    """Version 6 keeps the words it recorded: a roll's purpose, an item's reason and a note gave row ids."""
+    table = rats_and_skaven_on("6")
+    table.battle()
+    events = table.do(Explore(warband="Reikland Rats"), [3, 3, 6, 4])
+    assert events[1].purpose == "exploration chart follow-up multiples:3x2:d6 for Reikland Rats"
+    assert ev.ItemGained(warband=RATS, item="sword", reason="exploration: Corpse (multiples:3x2:d6:4-5)") in events
+
+
+def test_a_fight_of_the_chart_asks_first_who_fights_then_names_him(rats_and_skaven):
+    """6 6 6 6 Guardhouse: "Leader Ld test (Mercenaries pass automatically) … Fail: a chosen hero fights a
+    Warhound" (rules 1.2). The question named nobody ("Did the hero win the fight against the warhound?")
+    and the hero was asked for after it. Clan Skrit's leader fails his test with a 1."""
+    rats_and_skaven.hire("Clan Skrit", "Skab", "adept")
+    rats_and_skaven.battle()
+
+    def guardhouse(**answers: str) -> Explore:
+        return Explore(warband="Clan Skrit", extra_dice=2, answers=answers)
+
+    assert rats_and_skaven.refusal(guardhouse(), [6, 6, 6, 6, 1]) == (
+        "exploration: Guardhouse: which hero of Clan Skrit?: answer with --answer hero=CHOICE (one of: Snikch, Skab)")
+    assert rats_and_skaven.refusal(guardhouse(hero="Skab"), [6, 6, 6, 6, 1]) == (
+        "Did Skab win the fight against the warhound?: answer with --answer multiples:6x4:fight=CHOICE (one of: yes, no)")
+    events = rats_and_skaven.do(guardhouse(hero="Skab", **{"multiples:6x4:fight": "yes"}), [6, 6, 6, 6, 1])
+    assert ev.XPAwarded(warband="clan-skrit", fighter="skab", amount=1,
+                        reason="exploration: Guardhouse: won the fight against the warhound (multiples:6x4:fight:won)") in events
+
+
+def test_on_version_6_a_fight_of_the_chart_asked_of_the_hero_first():
+    table = rats_and_skaven_on("6")
+    table.hire("Clan Skrit", "Skab", "adept")
+    table.battle()
+    assert table.refusal(Explore(warband="Clan Skrit", extra_dice=2), [6, 6, 6, 6, 1]) == (
+        "Did the hero win the fight against the warhound?: answer with --answer multiples:6x4:fight=CHOICE (one of: yes, no)")
 
 
 # --- the step's place in the sequence -------------------------------------------------------------------

@@ -220,6 +220,13 @@ def test_a_mordheim_map_bought_rolls_its_d6_as_one_found_does(rats_and_skaven, f
         assert "mordheim-map" in gunnar.equipment and "Streetwise" in gunnar.skills
 
 
+@pytest.mark.parametrize(("version", "purpose"), [("7", "Mordheim Map (D6)"), ("6", "Mordheim Map (item:mordheim-map:authenticity)")])
+def test_a_bought_maps_roll_is_named_by_its_die_not_its_row_id(version, purpose):
+    table = rats_and_skaven_on(version)
+    events = map_found_and_bought(table, [5])
+    assert [e for e in events if isinstance(e, ev.DiceRolled)][-1].purpose == purpose
+
+
 def test_on_version_4_a_mordheim_map_bought_rolled_nothing(rats_and_skaven_v4):
     events = map_found_and_bought(rats_and_skaven_v4, [])
     assert [e.expression for e in events if isinstance(e, ev.DiceRolled)] == ["3D6"]

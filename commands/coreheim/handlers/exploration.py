@@ -113,12 +113,33 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
         if since(ctx, "5"):
             for role in sorted(model.whom_rolls_decide(tables).get(need.key, frozenset()) & CHOSEN.keys()):
                 effects.target(role)  # the answer is kept: applying the result names the same warrior
-        made = ctx.roll(need.expression, purpose=f"{need.purpose} for {band.name}")
+        made = ctx.roll(need.expression, purpose=f"{_purpose(ctx, need, effects)} for {band.name}")
         if need.expression.upper().endswith("D3"):
             return msgspec.structs.replace(made, faces=[(face + 1) // 2 for face in made.faces])
         return made
 
     while not (resolution := resolve(ctx, entry, rolled, roll=roll)).complete:
         for request in resolution.pending:
-            choices[request.id] = ctx.choose(request.id, request.question, ["yes", "no"]) == "yes"
+            choices[request.id] = ctx.choose(request.id, _question(ctx, request, effects), ["yes", "no"]) == "yes"
     return resolution
+
+
+def _purpose(ctx: Context, need: MoreDice, effects: Consequences) -> str:
+    """What a roll of the chart is for. From version 7 a follow-up roll says which entry (and item)
+    it is for, "exploration: Library: Mordheim Map (D6)"; version 6 said its row id, "exploration
+    chart follow-up item:mordheim-map:authenticity"."""
+    tables = model.tables_for(ctx.options)
+    if not since(ctx, "7") or need.key not in model.whom_rolls_decide(tables):
+        return need.purpose
+    item = model.rolled_for_items(tables).get(need.key)
+    return f"{effects.source}{f': {item}' if item else ''} ({need.expression})"
+
+
+def _question(ctx: Context, request: rules.ChoiceRequest, effects: Consequences) -> str:
+    """The chart's question. From version 7 a fight's names the hero who fights, picked before it is
+    asked, "Did Otto win the fight against the warhound?"; version 6 asked of "the hero", and who he
+    was after."""
+    fight = model.fights(model.tables_for(ctx.options)).get(request.id)
+    if fight is None or not since(ctx, "7"):
+        return request.question
+    return f"Did {effects.target(fight.target).name} win the fight against the {fight.opponent}?"
