@@ -183,10 +183,12 @@ class RareItemSearched(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-i
     rarity: int
     total: int
     found: bool
+    bonuses: list[str] = []  # what added to the 2D6 ("Cathayan Silks +1"), from version 7
 
     def describe(self, state: CampaignState) -> str:
         verdict = "found" if self.found else "not found"
-        return f"{fighter_name(state, self.fighter)} looks for {self.item} (rare {self.rarity}): {self.total}, {verdict}"
+        bonuses = f" with {', '.join(self.bonuses)}" if self.bonuses else ""
+        return f"{fighter_name(state, self.fighter)} looks for {self.item} (rare {self.rarity}): {self.total}{bonuses}, {verdict}"
 
 
 class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-item-bought"):

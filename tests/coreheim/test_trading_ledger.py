@@ -148,6 +148,22 @@ def test_a_hero_finds_a_rare_item_on_its_rarity_or_more(rats_and_skaven, faces, 
     ]
 
 
+@pytest.mark.parametrize(("version", "bonuses", "said"), [
+    ("7", ["Cathayan Silks +1"], "Gunnar looks for power-scroll (rare 8): 8 with Cathayan Silks +1, found"),
+    ("6", [], "Gunnar looks for power-scroll (rare 8): 8, found"),
+])
+def test_what_adds_to_a_rare_search_is_said(version, bonuses, said):
+    """Rules §4.2: "Modifiers: Streetwise +3; Cathayan Silks +1 to its wearer": the total said 8 after a 2D6
+    of 7 without saying why; version 6 keeps its record."""
+    table = rats_and_skaven_on(version)
+    table.do(GainItem(warband="Reikland Rats", item="cathayan-silks", fighter="Gunnar"))
+    trading(table, "search")
+    events = table.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="Power Scroll")]), [3, 4])
+    assert events[1] == ce.RareItemSearched(warband=RATS, battle=1, fighter="gunnar", item="power-scroll", rarity=8,
+                                            total=8, found=True, bonuses=bonuses)
+    assert events[1].describe(table.state) == said
+
+
 @pytest.mark.parametrize(
     "searches, message",
     [

@@ -127,8 +127,10 @@ def search(cmd: Search, ctx: Context) -> None:
             skills=hero.skills, wears_cathayan_silks="cathayan-silks" in hero.equipment, tables=tables,
         )
         searched.add(hero.id)
+        # What added to the dice is said from version 7 (a total past the dice was unexplained).
         ctx.emit(events.RareItemSearched(warband=band.id, battle=battle.number, fighter=hero.id, item=item,
-                                     rarity=rarity, total=found.total, found=found.found))
+                                         rarity=rarity, total=found.total, found=found.found,
+                                         bonuses=list(found.bonuses) if since(ctx, "7") else []))
     PHASE.finish(ctx, band, battle, "search")
 
 

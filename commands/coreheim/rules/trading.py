@@ -62,6 +62,7 @@ class RareSearch(Result):
     total: int
     needed: int
     found: bool
+    bonuses: tuple[str, ...] = ()  # what added to the dice, for people: "Cathayan Silks +1"
 
 
 def search_rare_item(
@@ -86,9 +87,11 @@ def search_rare_item(
     if len(faces) != 2:
         raise CoreheimRuleError(f"A rare item search rolls 2D6, not {len(faces)} dice")
     check_faces(faces, 6, "Rare item search")
-    bonus = sum(b.bonus for b in tables.skills.rare_search_bonus if b.skill in skills)
-    total = sum(faces) + bonus + (1 if wears_cathayan_silks else 0)
-    return RareSearch(total=total, needed=rarity, found=total >= rarity)
+    bonuses = [(b.skill, b.bonus) for b in tables.skills.rare_search_bonus if b.skill in skills]
+    bonuses += [("Cathayan Silks", 1)] if wears_cathayan_silks else []
+    total = sum(faces) + sum(bonus for _, bonus in bonuses)
+    return RareSearch(total=total, needed=rarity, found=total >= rarity,
+                      bonuses=tuple(f"{name} +{bonus}" for name, bonus in bonuses))
 
 
 def hired_sword_upkeep(sword: str, *, warband_has_dwarves: bool = False, tables: CoreheimTables) -> int:
