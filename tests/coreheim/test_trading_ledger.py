@@ -711,6 +711,21 @@ def test_a_roll_of_5_buys_one_recruit_at_3_xp_and_two_at_1_xp(rats_and_skaven):
     ]
 
 
+@pytest.mark.parametrize("version", ["7", "6"])
+def test_a_roll_that_brings_no_recruit_says_why(version):
+    """Rules 2.4: "Each new recruit joins an existing group at that group's XP and uses up that much of the
+    budget": a 2 buys no recruit for the Veterans at 3 XP. The die was recorded and nothing said why;
+    version 6 keeps it so."""
+    table = rats_and_skaven_on(version)
+    table.hire("Reikland Rats", "Veterans", "henchman", cost=30)
+    table.do(Correct(warband="Reikland Rats", fighter="Veterans", reason="test setup", xp=2))
+    trading(table, "reinforce", advances=[8])
+    answers = {"reinforce": "yes", "marksmen:recruits": "0"}
+    note = [ev.NoteRecorded(text="no recruits join Reikland Rats (2 XP rolled): none wanted for Marksmen; "
+                                 "a recruit for Veterans needs 3 XP", warband=RATS)] if version == "7" else []
+    assert table.do(Reinforce(warband="Reikland Rats", answers=answers), [2])[1:] == [*note, done("reinforce")]
+
+
 @pytest.mark.parametrize(
     "face, recruits, offered",
     [

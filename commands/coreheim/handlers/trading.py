@@ -266,6 +266,16 @@ def _recruits_room(group: Fighter, budget: int, tables) -> int:
     return min(room, budget // group.xp) if group.xp else room
 
 
+def _why_none(group: Fighter, budget: int, tables) -> str:
+    """Why a group takes no recruit: it is full, a recruit needs more experience than was rolled
+    (rules 2.4: "Each new recruit joins an existing group at that group's XP"), or none was wanted."""
+    if group.group_size >= tables.warbands.max_henchman_group_size:
+        return f"{group.name} is full ({group.group_size})"
+    if not _recruits_room(group, budget, tables):
+        return f"a recruit for {group.name} needs {group.xp} XP"
+    return f"none wanted for {group.name}"
+
+
 def _within_list_limits(state: CampaignState, band: Warband, listing: WarbandList, groups: list[Fighter],
                         wanted: dict[str, int]) -> None:
     """Recruits count toward their type's limit in the list ("0-3 Greatswords"), as a hire does
@@ -307,6 +317,9 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
             recruits = sum(wanted.values())
             _room_for_mounts(state, band, tables, recruits + riders,
                              f"{plural(recruits, 'recruit')} and the {plural(riders, 'mount')} they ride")
+        if not any(wanted.values()) and since(ctx, "7"):  # version 6 rolled the die and said nothing more
+            ctx.emit(ev.NoteRecorded(text=f"no recruits join {band.name} ({budget} XP rolled): "
+                                          + "; ".join(_why_none(g, budget, tables) for g in groups), warband=band.id))
     reinforced = [g for g in groups if wanted.get(g.id)]
     prices = {model.item_id(tables, item, chart=True): price for item, price in cmd.prices.items()}
     if len(prices) < len(cmd.prices):
