@@ -108,8 +108,11 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         band = state.warband(warband)
         if fighter is None and advances_done(state, band):
             # Nothing owed is not a mistake: the advances step is simply done (see `post-game --list`);
-            # dice given for it are, as anywhere a command leaves dice unused.
-            TableDice(given=parse_faces(dice.text or ""), cards=list(dice.cards)).finish()
+            # dice given for it are, as anywhere a command leaves dice unused, and the refusal says why.
+            try:
+                TableDice(given=parse_faces(dice.text or ""), cards=list(dice.cards)).finish()
+            except BadInput as unused:
+                raise BadInput(f"{band.name} has no advances to roll: {unused}") from None
             click.echo(f"{band.name} has no advances to roll: the advances step is done.")
             return
         named = {model.member(state, band, group).id: name for group, name in parse_pairs(names, "--name").items()}

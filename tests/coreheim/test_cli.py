@@ -499,7 +499,8 @@ def test_advance_with_nothing_to_roll_refuses_the_dice_given_for_it(after_battle
         ok(after_battle("coreheim", *args))
     before = events(after_battle)
     said = after_battle("coreheim", "advance", R, "--dice", "5")
-    assert (said.exit_code, said.output) == (2, "Error: 1 die given but only 0 used: check --dice\n")
+    # … and says why none was used, as without --dice
+    assert (said.exit_code, said.output) == (2, "Error: Reikland Rats has no advances to roll: 1 die given but only 0 used: check --dice\n")
     assert events(after_battle) == before
 
 
