@@ -493,6 +493,16 @@ def test_advance_with_nothing_to_roll_says_the_step_is_done(after_battle):
     assert "[x] advances" in after_battle("post-game", R, "--list").output
 
 
+def test_a_scenario_award_of_no_xp_is_bad_input(after_battle):
+    """Exit 2 (bad input), as a malformed value is: it was a rule refusal, exit 1."""
+    for args in (["explore", R, "--dice", "1,2,3"], ["injuries", R, "--dice", "5,5"]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    said = after_battle("coreheim", "experience", R, "--scenario-xp", "Gunnar=0")
+    assert (said.exit_code, said.output) == (2, "Error: --scenario-xp Gunnar=0: a scenario gives at least 1 XP\n")
+    assert events(after_battle) == before
+
+
 def test_advance_with_nothing_to_roll_refuses_the_dice_given_for_it(after_battle):
     """Dice left unused are refused wherever they are given, nothing to roll included."""
     for args in (["explore", R, "--dice", "1,2,3"], ["injuries", R, "--dice", "5,5"], ["experience", R]):

@@ -92,6 +92,8 @@ def experience(cmd: Experience, ctx: Context) -> None:
         )
         for f, deed in zip(fighters, deeds)
     ]
+    if short := [f"{ref}={amount}" for ref, amount in cmd.scenario_xp.items() if amount < 1]:
+        raise BadInput(f"--scenario-xp {', '.join(short)}: a scenario gives at least 1 XP")  # bad input, not a rule
     scenario = {model.member(state, band, ref).name: amount for ref, amount in cmd.scenario_xp.items()}
     awards = rules.battle_xp_awards(
         participants, won=battle.winner == band.id, scenario_awards=scenario,

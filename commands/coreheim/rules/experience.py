@@ -87,8 +87,6 @@ def battle_xp_awards(
             raise CoreheimRuleError(f"{name} died and cannot gain experience")
         if not participant.gains_xp or participant.role in ("animal", "monster"):
             raise CoreheimRuleError(f"{name} never gains experience")
-        if amount < 1:
-            raise CoreheimRuleError(f"A scenario award to {name} must be at least 1 XP")
         awards.append(XpAward(fighter=name, amount=amount, reason="scenario"))
     return tuple(awards)
 
