@@ -47,6 +47,16 @@ class Terms(msgspec.Struct, frozen=True):
             if (value := ext.get(key)) not in (None, "", []) and not (key in self.counts and value == 0)
         ]
 
+    def profile(self, stats: Mapping[str, int]) -> list[tuple[str, str]]:
+        """A fighter's profile as people read it: every characteristic the game prints, "-" for one he
+        lacks (an Ogre's BS), in `ordered_stats`' order; nothing for a fighter with no profile."""
+        if not stats:
+            return []
+        lacking = [(name, "-") for name in self.stat_order if name not in stats]
+        shown = [(name, str(value)) for name, value in self.ordered_stats(stats)] + lacking
+        order = {name: place for place, name in enumerate(self.stat_order)}
+        return sorted(shown, key=lambda item: order.get(item[0], len(order)))
+
     def ordered_stats(self, stats: Mapping[str, int]) -> list[tuple[str, int]]:
         known = [(name, stats[name]) for name in self.stat_order if name in stats]
         rest = sorted((name, value) for name, value in stats.items() if name not in self.stat_order)

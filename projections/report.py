@@ -90,7 +90,7 @@ class Chapter:
 class Card:
     warband: dict[str, Any]  # the rm_warbands row, JSON columns parsed
     resources: list[tuple[str, int]]
-    fighters: list[dict[str, Any]]  # rm_fighters rows, plus "facts" and "ordered_stats"
+    fighters: list[dict[str, Any]]  # rm_fighters rows, plus "facts" and "profile"
     xp_chart: Chart | None
 
 
@@ -155,7 +155,7 @@ def build_report(
             warband=band,
             resources=terms.resources_of(band["ext"]),
             fighters=[
-                {**f, "facts": terms.facts_of(f["ext"]), "ordered_stats": terms.ordered_stats(f["stats"])}
+                {**f, "facts": terms.facts_of(f["ext"]), "profile": terms.profile(f["stats"])}
                 for f in fighters if f["warband"] == band["warband"]
             ],
             xp_chart=xp_chart(band, [f for f in fighters if f["warband"] == band["warband"]], marks, xp),

@@ -58,7 +58,7 @@ def print_roster(state: CampaignState, warband: str) -> None:
     for f in fighter_rows(state, warband):
         size = f" x{f['group_size']}" if f["group_size"] > 1 else ""
         status = "" if f["status"] == "active" else f" [{f['status']}]"
-        stats = " ".join(f"{k}{v}" for k, v in f["stats"].items())
+        stats = " ".join(f"{k}{v}" if v != "-" else f"{k} -" for k, v in terms.profile(f["stats"]))
         missing = f"  misses {plural(f['missed_games'], 'game')}" if f["missed_games"] else ""
         click.echo(f"  {shown(f['name'])}{size} — {f['role']}{status}  XP {f['xp']}  {stats}".rstrip() + missing)
         for label in ("keywords", "skills", "injuries", "equipment"):

@@ -97,3 +97,9 @@ def test_the_roster_sheet_prints_the_profile_in_the_lists_order(campaign):
     assert campaign("coreheim", "hire", R, "Kurt", "--type", "captain").exit_code == 0
     sheet = campaign("roster", R, "--format", "md").output.splitlines()
     assert "| Kurt | leader<br>Type: captain<br>Race: human | 20 | M 7 A 1 W 1 T 0 WS 8 BS 8 I 5 Ld 4 |  |  |  |" in sheet
+
+
+def test_an_ogre_bodyguard_s_missing_ballistic_skill_is_shown_as_a_dash(campaign):
+    # The price chart prints the Ogre Bodyguard's BS as "-": his roster line showed no BS at all
+    assert campaign("coreheim", "hire", R, "Grimm", "--type", "ogre-bodyguard").exit_code == 0
+    assert roster(campaign)[0] == "  Grimm — hired-sword  XP 0  M8 A2 W3 T-1 WS6 BS - I7 Ld6"

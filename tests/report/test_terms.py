@@ -26,3 +26,11 @@ def test_fighter_facts_and_the_profile_order():
     assert terms.facts_of({"type": "captain", "skill_lists": ["combat", "shooting"], "race": ""}) == [
         ("Type", "captain"), ("Skill lists", "combat, shooting")]
     assert terms.ordered_stats({"Ld": 7, "WS": 4, "M": 4, "A": 1}) == [("M", 4), ("WS", 4), ("A", 1), ("Ld", 7)]
+
+
+def test_a_profile_shows_a_characteristic_the_fighter_lacks_as_a_dash():
+    """An Ogre Bodyguard has no BS ("-" in the price chart): his profile dropped it without a trace."""
+    terms = Terms(stat_order=("M", "WS", "BS", "S"), counts=("scars",), fighter_facts={"scars": "Battle scars"})
+    assert terms.profile({"S": 4, "M": 6, "WS": 3, "Ld": 7}) == [("M", "6"), ("WS", "3"), ("BS", "-"), ("S", "4"), ("Ld", "7")]
+    assert terms.profile({}) == []  # a fighter with no profile shows none
+    assert terms.facts_of({"scars": 0}) == [] and terms.facts_of({"scars": 2}) == [("Battle scars", "2")]
