@@ -263,11 +263,17 @@ class _Recheck:
                 return  # folded as it was decided again
             self.redecided_differences.append(f"T{tx}: {why}")
             self.state = self._as_before()
-        elif live and is_pending(group) and (why := pending_problem(self.state, group)) is not None:
+        elif live and is_pending(group) and not self._voided_before_later(tx) and (
+                why := pending_problem(self.state, group)) is not None:
             self.redecided_differences.append(f"T{tx}: a pending decision its command no longer stops at: {why}")
         for record in group:
             apply_record(self.state, record, not live)
         self.since.append((group, live, False))
+
+    def _voided_before_later(self, tx: int) -> bool:
+        """Whether a later void voids a transaction before `tx`: a pending decision is checked on the
+        state every void applied to, and an older ledger left one standing that a void stranded."""
+        return any(v.tx > tx > v.event.target for v in self.voids)
 
     def _as_before(self) -> CampaignState:
         """The state before the transaction that no longer follows (which its decision changed):
