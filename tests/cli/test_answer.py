@@ -18,6 +18,7 @@ import pytest
 from ledger import campaigns
 from ledger.cli import app
 from ledger.fold import void_records
+from ledger.records import GENESIS, hash_body
 from ledger.store import Store
 from ledger.testing import CampaignRunner
 from projections import sql
@@ -269,6 +270,33 @@ def test_a_void_that_would_leave_a_pending_decision_stranded_is_refused(peeked, 
     assert peeked("void", "T8", "--reason", "its battle goes").exit_code == 0
     assert peeked("void", "T7", "--reason", "the wrong game").exit_code == 0
     assert peeked("replay", "--check").output.endswith("all match.\n")
+
+
+def test_a_recorded_campaign_whose_void_stranded_a_pending_decision_still_imports(peeked, tmp_path):
+    """An older ledger voided the battle and left the exploration waiting for it pending: the trail it
+    exported (here the void appended and the chain hashed again, as that ledger wrote it) still imports
+    and re-decides, though its pending decision no longer follows."""
+    trail = tmp_path / "trail.jsonl"
+    assert peeked("export", "-o", str(trail)).exit_code == 0
+    header, *lines, trailer = (json.loads(line) for line in trail.read_text(encoding="utf-8").splitlines())
+    last = lines[-1]
+    void = {**last, "tx": last["tx"] + 1, "type": "command.recorded",
+            "payload": {"command": "void", "args": {"target": 7, "cascade": False}, "reason": "the wrong game"}}
+    voided = {**void, "type": "transaction.voided", "payload": {"target": 7, "reason": "the wrong game"}}
+    for line in lines:
+        if line["tx"] == 7:  # annotated as the export annotates a voided transaction
+            line["annotations"] = {"voided": {"reason": "the wrong game", "voided_at": void["recorded_at"],
+                                              "voided_by": void["tx"], "voided_by_actor": void["actor"]}}
+    prev = GENESIS
+    for position, line in enumerate([*lines, void, voided], start=1):
+        line.update(position=position, prev_hash=prev)
+        line["hash"] = prev = hash_body({k: v for k, v in line.items() if k not in ("hash", "annotations")})
+    trailer.update(count=position, head=prev)
+    trail.write_text("".join(json.dumps(line) + "\n" for line in [header, *lines, void, voided, trailer]), encoding="utf-8")
+    copy = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))
+    imported = copy("import", str(trail))
+    assert imported.exit_code == 0, imported.output
+    assert copy("replay", "--check").output.endswith("all match.\n")
 
 
 def test_a_pending_decision_that_still_follows_is_no_obstacle_to_a_void(peeked):
