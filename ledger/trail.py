@@ -267,7 +267,7 @@ def _plain_event_entry(number: int, raw: bytes) -> tuple[Entry, Any] | None:
     time: the event's own payload is the entry's, `as_stored`."""
     try:
         line = _PLAIN_EVENT_LINE.decode(raw)
-    except msgspec.MsgspecError:
+    except (msgspec.MsgspecError, RecursionError):  # the strict reader names the fault, and the line
         return None
     # Nearly every line's annotations are {}: compared as bytes, not decoded and written again.
     annotations = {} if bytes(line.annotations) == b"{}" else plain_object(line.annotations)

@@ -162,6 +162,9 @@ IMPORT_DEFECTS = {
     "NaN": (lambda lines: as_bytes(lines).replace(b'"treasury": 500', b'"treasury": NaN', 1), 3, "NaN is not an integer"),
     "a huge number": (lambda lines: as_bytes(lines).replace(b'"treasury": 500', b'"treasury": 1' + b"0" * 30, 1), 3, "digits; too large"),
     "deep nesting": (lambda lines: b"[" * 50_000 + b"\n", 3, "nested too deeply"),
+    "deep nesting in an event line": (lambda lines: as_bytes(lines).replace(
+        b'"payload": {', b'"payload": {"x": ' + b"[" * 200_000 + b"]" * 200_000 + b", ", 1), 3,
+        "Error: line 2: does not decode: nested too deeply"),
     "a wrong type": (edited(lambda lines: lines[6]["payload"].update(treasury="500")), 3, "Error: line 7: "),
     "an unknown event type": (edited(lambda lines: lines[6].update(type="no.such.event")), 3, "Error: line 7: "),
     "a future format version": (edited(lambda lines: lines[0].update(format=99)), 3, "Error: line 1: "),
