@@ -261,7 +261,8 @@ def _split_url(url: str) -> ParseResult:
 def store_failure(url: str, error: BaseException) -> LedgerError:
     """A database's own failure as a message for people: a damaged file says so and what to do."""
     text = _redacted(url, str(error))
-    if "malformed" in text or "not a database" in text or "disk image" in text:
+    # SQLite's own words for a damaged file, and its reader's for text that is not UTF-8 (bytes flipped in a row)
+    if "malformed" in text or "not a database" in text or "disk image" in text or "Could not decode to UTF-8" in text:
         return IntegrityFailure(
             f"the store {public_url(url)} is damaged ({text}); nothing was written to it. "
             "Restore a copy made by `campaign backup`, or import an exported trail into a new store"

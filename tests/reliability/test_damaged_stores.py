@@ -72,6 +72,15 @@ def test_two_flipped_bytes_at_offset_4096_are_a_clear_error_not_a_traceback(old_
     )
 
 
+def test_text_in_a_row_that_is_not_utf8_is_damage(old_store):
+    """Bytes flipped inside a row's text leave a file SQLite's quick check passes: reading the row
+    failed with exit 2, 'the store failed', where every other damage says so with exit 3."""
+    with sqlite3.connect(old_store) as db:
+        db.execute("UPDATE stored_events SET topic = CAST(X'ff71' AS TEXT) WHERE rowid = (SELECT max(rowid) FROM stored_events)")
+    result = CampaignRunner("sqlite:///" + str(old_store))("log")
+    assert (result.exit_code, result.output.split(" (")[0]) == (3, f"Error: the store sqlite:///{old_store} is damaged")
+
+
 PAGE = 4096
 
 
