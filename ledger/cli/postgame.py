@@ -210,7 +210,7 @@ def _open_questions(ruleset: rulesets.Ruleset, state: CampaignState, command: Co
 def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: list[rulesets.Step],
           answers: dict[str, str], as_json: bool) -> None:
     """Each step, done or not; for the next step the questions it asks now (before any dice), and
-    for every open step the keys it may ask depending on the dice."""
+    for every open step the keys it may ask, depending on what comes up (dice, answers, what is given)."""
     rows = []
     first_open = True
     for step in steps:
@@ -234,7 +234,7 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             key = f"--answer {q['key']}=" if q["key"] else "(at a terminal) "
             click.echo(f"      {key}{'|'.join(q['choices'])}  {q['prompt']}")
         if row["may_ask"]:
-            click.echo(f"      may ask, depending on the dice: {', '.join(row['may_ask'])}")
+            click.echo(f"      may ask, depending on what comes up: {', '.join(row['may_ask'])}")
 
 
 def _refuse_unknown_answers(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,

@@ -86,7 +86,7 @@ def test_without_a_terminal_the_walk_stops_at_the_first_question_it_was_not_give
         "[x] loot: Loot\n"
         "[ ] muster: Muster\n"
         "      --answer hero=Gunnar|Hans  Who gets 1 XP?\n"
-        "      may ask, depending on the dice: FIGHTER:oath\n"
+        "      may ask, depending on what comes up: FIGHTER:oath\n"
     )
     assert json.loads(after_battle("post-game", "Rats", "--list", "--json").output) == [
         {"key": "loot", "title": "Loot", "done": True, "questions": [], "may_ask": []},

@@ -118,10 +118,10 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert ok(after_battle("post-game", R, "--list")) == [
         "[x] explore: Exploration: a D6 per hero, +1 for a win; keep six, find shards and multiples",
         "[ ] injuries: Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero",
-        "      may ask, depending on the dice: GROUP:out, HERO:pit-fight, HERO:captor, new-leader",
+        "      may ask, depending on what comes up: GROUP:out, HERO:pit-fight, HERO:captor, new-leader",
         "[ ] experience: Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
         "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!",
-        "      may ask, depending on the dice: FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, "
+        "      may ask, depending on what comes up: FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, "
         "FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists",
         "[ ] sell-shards: Trading 1: sell wyrdstone shards",
         "      --answer shards=0|1|2  Reikland Rats holds 2 shards: how many to sell?",
@@ -129,9 +129,9 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "`campaign coreheim sell`)",
         f"      --answer gunnar:search=nothing|{RARE}  Which rare item does Gunnar look for?",
         "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
-        "      may ask, depending on the dice: SWORD:upkeep",
+        "      may ask, depending on what comes up: SWORD:upkeep",
         "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
-        "      may ask, depending on the dice: reinforce, GROUP:recruits",
+        "      may ask, depending on what comes up: reinforce, GROUP:recruits",
     ]
     lines = ok(after_battle("post-game", R, "--dice", "5,5"))
     assert lines[:4] == [
@@ -520,7 +520,7 @@ def test_a_script_may_answer_ahead_a_question_the_dice_may_not_raise(after_battl
     done = ok(after_battle("post-game", R, "--dice", "4,2", "--answer", "hans:pit-fight=won"))
     assert any(line.startswith("  Hans serious injury 42: ") for line in done)
     listed = after_battle("post-game", R, "--list").output
-    assert "may ask, depending on the dice: SWORD:upkeep" in listed
+    assert "may ask, depending on what comes up: SWORD:upkeep" in listed
 
 
 def test_the_wyrdstone_a_warband_keeps_is_on_its_roster_and_in_the_campaign(after_battle):

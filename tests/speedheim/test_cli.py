@@ -159,7 +159,7 @@ def test_status_and_the_guided_post_game(blightmeer):
 def test_the_walk_takes_the_treasure_tokens_and_double_value_ones_given_ahead(blightmeer):
     # "1 d20 per token": 2 tokens, one of them double-value (2 dice), and the winner's extra one
     assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
-    assert "      may ask, depending on the dice: double" in blightmeer("post-game", "Skaven", "--list").output.splitlines()
+    assert "      may ask, depending on what comes up: double" in blightmeer("post-game", "Skaven", "--list").output.splitlines()
     result = blightmeer("post-game", "Skaven", "--step", "income", "--answer", "Tokens=2", "--answer", "double=1",
                         "--dice", "1,2,3,4")
     assert result.exit_code == 0, result.output
@@ -184,7 +184,7 @@ def test_the_promotions_step_lists_no_improvement_question(blightmeer):
     # Then Resolve Promotions, which draws no card, may ask which hero retires and who leads after, nothing of a card
     # (it listed FIGHTER.ATTEMPT.N.mel-rgd and FIGHTER.ATTEMPT.N.keep)
     assert listed[listed.index("[ ] promotions: Resolve Promotions") + 1] == (
-        "      may ask, depending on the dice: promote.FIGHTER, FIGHTER.new-leader")
+        "      may ask, depending on what comes up: promote.FIGHTER, FIGHTER.new-leader")
 
 
 def dealt(campaign, gunnar: str):

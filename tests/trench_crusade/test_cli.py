@@ -316,10 +316,10 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
         "first skill table",
         # the next question too, its choices as they are after the first's first choice
         "      --answer anna:1:second-table=ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: second skill table",
-        "      may ask, depending on the dice: keep-N",
+        "      may ask, depending on what comes up: keep-N",
         "[ ] exploration: Exploration (or Reinforcements instead)",
         "      --answer rerolls=no|yes  Re-roll Exploration dice once you have seen them?",
-        "      may ask, depending on the dice: table, reroll-N",
+        "      may ask, depending on what comes up: table, reroll-N",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "[ ] roster: Roster: the roster is up to date",
     ]
@@ -382,7 +382,7 @@ def test_the_steps_of_a_warband_that_has_not_fought_are_listed_and_an_answer_for
         "[ ] promotions: Promotions: the Promotion Dice pool",
         "[ ] experience: Experience: XP for the ELITE",
         "[ ] advancement: Advancement Rolls",
-        "      may ask, depending on the dice: keep-N",
+        "      may ask, depending on what comes up: keep-N",
         "[ ] exploration: Exploration (or Reinforcements instead)",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "[ ] roster: Roster: the roster is up to date",
