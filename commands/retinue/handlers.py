@@ -36,7 +36,7 @@ from .commands import BattlePass, Buy, Casualties, Doom, PostGamePass, Recruit, 
 from .events import OutcomeRolled, outcomes_of
 from .options import data_for, options_for
 from .phase import PHASE
-from .tables import ATTRIBUTES
+from .tables import ATTRIBUTES, RetinueData
 
 LEADER_ROLE = "leader"
 
@@ -100,6 +100,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     out_of_range = [f"{a} {v}" for a, v in stats.items() if not 1 <= v <= 6]
     if out_of_range:
         raise RuleViolation(f"S6: attributes run from 1 to 6, not {', '.join(out_of_range)}")
+    if since(ctx, "1.4.0"):
+        _refuse_keywords_with_options_of_their_own(cmd.keywords, data)
     keywords = list(dict.fromkeys([ancestry_name, *ancestry.keywords, *filter(None, (archetype, domain)), *cmd.keywords]))
     if any(f.name.casefold() == cmd.name.strip().casefold() for f in ctx.state.fighters_of(band.id)):
         raise RuleViolation(f"{band.name} already has a fighter called {cmd.name}")
@@ -115,6 +117,17 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
                                  role=LEADER_ROLE if cmd.leader else "fighter", stats=stats, keywords=keywords, cost=cmd.cost))
     if cmd.paid and cmd.cost:
         ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cmd.cost, reason=f"recruited {newcomer.name}"))
+
+
+def _refuse_keywords_with_options_of_their_own(keywords: Iterable[str], data: RetinueData) -> None:
+    """1.4.0: an ancestry, Archetype or Domain is given by its own option, once. As a keyword it made a
+    second one (`--ancestry Human --keyword Dwarf`), and the baselines S7 reads, or the casting
+    attribute S8 reads, then hung on the order of the keywords; 1.3.0 took it."""
+    for keyword in keywords:
+        for kind, known, option in (("an ancestry", data.ancestries, "--ancestry"), ("an Archetype", data.archetypes, "--archetype"),
+                                    ("a Domain", data.domains, "--domain")):
+            if as_spelled(keyword, list(known)) is not None:
+                raise BadInput(f"--keyword {keyword} is {kind}: a fighter has one, given with {option}")
 
 
 def record_battle(cmd: RecordBattle, ctx: Context) -> None:

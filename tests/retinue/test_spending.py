@@ -429,3 +429,21 @@ def test_a_fighter_who_cannot_pay_is_told_the_shortfall_before_what_is_wrong_wit
     assert game.refusal(Buy(warband="Hawks", fighter="Wren", advancement="Sa", reduce="Sa")) == "S1: Wren has 5 XP; Sa +1 costs 6: 1 XP short"
     game.xp("Wren", 1)
     assert game.refusal(Buy(warband="Hawks", fighter="Wren", advancement="Sa", reduce="Sa")).startswith("S7")
+
+
+@pytest.mark.parametrize(("keyword", "refusal"), [
+    ("Dwarf", "--keyword Dwarf is an ancestry: a fighter has one, given with --ancestry"),
+    ("warrior", "--keyword warrior is an Archetype: a fighter has one, given with --archetype"),
+    ("Storm", "--keyword Storm is a Domain: a fighter has one, given with --domain"),
+])
+def test_an_ancestry_archetype_or_domain_given_as_a_keyword_is_refused(game, keyword, refusal):
+    """S7 reads "that fighter's ancestry baseline": `--ancestry Human --keyword Dwarf` made a second one,
+    and which baselines S7 read hung on the order of the keywords."""
+    assert game.refusal(Recruit(warband="Hawks", name="Plover", ancestry="Human", archetype="Scout",
+                                keywords=[keyword])) == refusal
+
+
+def test_on_1_3_0_an_ancestry_given_as_a_keyword_was_taken():
+    game = Retinues(version="1.3.0")
+    game.recruit("Hawks", "Plover", ancestry="Human", keywords=["Dwarf"])
+    assert game.fighter("Plover").keywords == ["Human", "Dwarf"]
