@@ -31,7 +31,7 @@ class Consequences:
     """Applies outcomes for one warband; `source` says where they came from (a chart entry)."""
 
     def __init__(self, ctx: Context, band: Warband, battle: Battle, source: str, injured: Fighter | None = None,
-                 holder: Fighter | None = None, enemies: list[str] | None = None):
+                 holder: Fighter | None = None, enemies: list[str] | None = None, captors: list[str] | None = None):
         self.ctx = ctx
         self.band = band
         self.battle = battle
@@ -39,6 +39,7 @@ class Consequences:
         self.injured = injured
         self.holder = holder  # who holds the item gained (one bought for him): the "map-holder"
         self.enemies = battle_enemies(battle, band) if enemies is None else enemies  # whom he fought
+        self.captors = self.enemies if captors is None else captors  # whom a capture may give him to
         self.tables = model.tables_for(ctx.options)
 
     # --- whom a row means ---------------------------------------------------------------------
@@ -131,7 +132,7 @@ class Consequences:
                 ctx.emit(ev.FighterDied(warband=band, fighter=fighter.id, reason=why, row=row))
                 succeed_leader(ctx, self.band, fighter)
             case t.Captured(target=role):
-                capture(ctx, self.band, self.battle, self.target(role), row, self.enemies)
+                capture(ctx, self.band, self.battle, self.target(role), row, self.captors)
             case t.HeroInjuryRoll(target=role):
                 # A fight of the exploration chart (the Fighting Pits, a Guardhouse's warhound) is no fight
                 # with the battle's enemy (version 7): who captures him is from outside the campaign, and
@@ -235,7 +236,11 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter, *, e
         if not roll.counted:
             continue
         row = rows[roll.row_applied]
-        effects = Consequences(ctx, band, battle, f"serious injury: {row.name}", injured=hero, enemies=enemies)
+        # The Shackles that turned his death into a capture are his captor's (version 7: a hero's, so
+        # known): in a battle of several warbands another one took him out, or nobody is named.
+        captors = [holder[0]] if resolution.shackles_used and holder is not None and since(ctx, "7") else None
+        effects = Consequences(ctx, band, battle, f"serious injury: {row.name}", injured=hero, enemies=enemies,
+                               captors=captors)
         if _lasting(row):
             missed = sum(1 for o in roll.outcomes if isinstance(o, t.MissGame))
             ctx.emit(ev.InjurySuffered(warband=band.id, fighter=hero.id, injury=row.name, row=row.id, missed_games=missed))

@@ -286,6 +286,25 @@ def test_shackles_an_enemy_hero_carries_turn_a_dead_hero_into_a_captive(rats_and
     assert rats_and_skaven.fighter("Snikch").equipment == []
 
 
+def test_the_warband_whose_shackles_capture_a_hero_takes_him_whoever_took_him_out(rats_and_skaven):
+    """"Captured: Hero and all his gear go to the enemy warband's stash" (rules §2.2), the enemy whose
+    Shackles made his death a capture: in a battle of three, Snikch took Gunnar out, the Witches' Inq
+    carried the Shackles; the Shackles were used up and Clan Skrit took Gunnar."""
+    table = rats_and_skaven
+    table.do(EnlistWarband(name="Witches", player="Cy", faction="witch-hunters", treasury=500))
+    table.hire("Witches", "Inq", "inquisitor")
+    table.do(GainItem(warband="Witches", item="shackles", fighter="Inq"))
+    for _ in range(2):
+        table.battle(winner=None, absent=["Hans", "Marksmen", "Otto"])
+        table.finish()
+    table.battle(ooa=["Gunnar"], took_out={"Snikch": ["Gunnar"]})
+    table.explore_quietly()
+    events = without_dice(table.do(Injuries(warband="Reikland Rats"), [1, 1]))
+    assert events[1] == ev.FighterCaptured(warband=RATS, fighter="gunnar", reason="captured by Witches", row="hero-injury:15")
+    assert ev.ItemLost(warband="witches", fighter="inq", item="shackles", reason="used to capture Gunnar") in events
+    assert not any(isinstance(e, ev.ItemGained) and e.warband == "clan-skrit" for e in events)
+
+
 def test_shackles_whose_owner_was_taken_out_of_action_capture_nobody_and_are_lost(rats_and_skaven):
     """"… lost if its owner is taken out of action" (rules §2.2): Gunnar dies, and Snikch's own injuries step
     takes the Shackles from him before his D66."""
