@@ -383,6 +383,10 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         PHASE.open_window(ctx.state, band, BUY)
     if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
         raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
+    if plays(ctx.state, "6") and (cmd.role == "leader" or "Leader" in keywords) and (led_by := leaders_of(ctx.state, band)):
+        # Version 5 took a second one; a succession then never asked, the warband being led.
+        raise RuleViolation(f"{band.name} is led by {led_by[0].name}: a warband has one Leader (rules §2: \"a re-hired "
+                            "copy of the old Leader type does not get it\")")
     unknown = [t for t in cmd.skill_types if t not in tables_for(ctx.state).skills.skills]
     if unknown:
         raise BadInput(f"no Skill type {', '.join(unknown)} (types: {', '.join(tables_for(ctx.state).skills.skills)})")

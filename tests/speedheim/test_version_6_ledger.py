@@ -95,3 +95,18 @@ def test_a_hero_with_no_rgd_drawing_mel_rgd_is_told_rgd_is_missing(version, shut
                                         answers={"jan.rat.1.mel-rgd": "draw again"}), cards=["10", "02"])
     assert [(r.card, r.why) for r in of(events, se.CardRead)] == [
         ("10", f"{shut}: the player draws again instead of trying Mel"), ("02", "Atk 1 -> 2")]
+
+
+@pytest.mark.parametrize(("role", "keywords"), [("leader", []), ("hero", ["leader"])])
+def test_a_warband_has_one_leader(role, keywords):
+    """"If the Leader dies, another hero gains the `Leader` skill; a re-hired copy of the old Leader type does
+    not get it" (rules file §2): a second Leader recruited (role, or the skill as a keyword) is refused;
+    with two, a succession was never asked."""
+    campaign = warbands({})
+    recruit = h.Recruit(warband="Sellswords", name="Gunnar II", role=role, stats=CAPTAIN, keywords=keywords, paid=False)
+    assert campaign.refusal(recruit) == (
+        'Sellswords is led by Gunnar: a warband has one Leader (rules §2: "a re-hired copy of the old Leader '
+        'type does not get it")')
+    on_5 = warbands({}, "5")
+    on_5.do(recruit)
+    assert [f.name for f in h.leaders_of(on_5.state, on_5.state.warband("Sellswords"))] == ["Gunnar", "Gunnar II"]
