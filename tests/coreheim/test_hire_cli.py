@@ -103,3 +103,16 @@ def test_an_ogre_bodyguard_s_missing_ballistic_skill_is_shown_as_a_dash(campaign
     # The price chart prints the Ogre Bodyguard's BS as "-": his roster line showed no BS at all
     assert campaign("coreheim", "hire", R, "Grimm", "--type", "ogre-bodyguard").exit_code == 0
     assert roster(campaign)[0] == "  Grimm — hired-sword  XP 0  M8 A2 W3 T-1 WS6 BS - I7 Ld6"
+
+
+def test_race_and_characteristics_are_taken_in_any_case_and_an_unknown_race_is_bad_input(campaign):
+    hired = campaign("coreheim", "hire", R, "Kurt", "--type", "Militia", "--race", "Human", "--stat", "ws=4")
+    assert hired.exit_code == 0, hired.output
+    assert roster(campaign)[0] == "  Kurt — henchman  XP 0  M7 A1 W1 T0 WS4 BS10 I7 Ld8"  # the list's militia, WS as given
+    before = events(campaign)
+    refused = campaign("coreheim", "hire", R, "Jan", "--type", "henchman", "--race", "Elfish", "--cost", "20",
+                       *[arg for stat in ("M=4", "A=1", "W=1", "T=0", "WS=3", "BS=3", "I=3", "Ld=7") for arg in ("--stat", stat)])
+    assert (refused.exit_code, refused.output) == (2, (
+        "Error: no race 'Elfish' with maximum characteristics (races: beastman, dwarf, elf, ghoul, goblin, "
+        "halfling, human, ogre, possessed, skaven, skeleton, vampire)\n"))
+    assert events(campaign) == before

@@ -103,10 +103,15 @@ def hire(cmd: Hire, ctx: Context) -> None:
 
 
 def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
-    """Hire's checks and events, whenever the warrior joins; returns his fighter id. The type is
-    taken in any case and recorded as the tables spell it ("Sergeant" was refused)."""
+    """Hire's checks and events, whenever the warrior joins; returns his fighter id. The type, a known
+    race and the characteristics are taken in any case and recorded as the tables spell them
+    ("Sergeant", "Human" and "ws" were refused)."""
     state, tables = ctx.state, model.tables_for(ctx.options)
-    cmd = msgspec.structs.replace(cmd, type=model.hire_type(model.band_list(band, tables)[0], tables, cmd.type))
+    races = [row.race for row in tables.max_characteristics.races]
+    cmd = msgspec.structs.replace(
+        cmd, type=model.hire_type(model.band_list(band, tables)[0], tables, cmd.type),
+        race=cmd.race and (as_spelled(cmd.race, races) or cmd.race),
+        stats={as_spelled(stat, rules.STATS) or stat: value for stat, value in cmd.stats.items()})
     name = cmd.name.strip()
     if not name:
         raise BadInput("a warrior needs a name")
@@ -135,7 +140,8 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
             raise BadInput(f"give {name}'s {' '.join(missing)} with --stat (e.g. --stat {missing[0]}=4)")
         if not race:
             raise BadInput(f"give {name}'s race with --race (it sets his maximum characteristics)")
-        rules.race_maximums(race, tables=tables)
+        if race not in races:
+            raise BadInput(f"no race '{race}' with maximum characteristics (races: {', '.join(races)})")
     listing = model.band_list(band, tables)[0]
     size = model.warband_size(state, band)
     if role != model.HIRED_SWORD and size + cmd.group_size > listing.max_size:
