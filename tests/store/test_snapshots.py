@@ -134,7 +134,9 @@ def test_replay_until_a_position_shows_the_campaign_as_it_stood_then(campaign):
     assert [xp_until(9), xp_until(11), xp_until(13), xp_until(15)] == [0, 3, 7, 4]
     assert campaign.ledger.replay(campaign.id, until=4).warbands == {}
     assert campaign.ledger.replay(campaign.id, until=13) == fold(campaign.ledger.history(campaign.id, upto=13))
-    assert campaign.ledger.replay(campaign.id, until=1000) == campaign.load()
+    assert campaign.ledger.replay(campaign.id, until=15) == campaign.load()
+    with pytest.raises(NotFound, match="^no position 1000: the campaign has 15 events$"):  # as the report says
+        campaign.ledger.replay(campaign.id, until=1000)
     with pytest.raises(BadInput, match="^--until takes a position from 1$"):
         campaign.ledger.replay(campaign.id, until=0)
 
