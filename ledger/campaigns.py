@@ -50,7 +50,7 @@ from ledger.fold import (  # noqa: F401 - re-exported
     voids_in,
 )
 from ledger.pending import PendingDecision, PendingDecisions, pending_message, scope, ways_out, which_pending  # noqa: F401
-from ledger.rechecking import affected_message, plan_void, recheck, void_events  # noqa: F401
+from ledger.rechecking import affected_message, plan_void, recheck, refuse_stranding, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import DealtSince, SeedKeeping
 from ledger.state import TYPED_NOW, Battle, CampaignState, decode_own, decode_state, encode_state, evolve
@@ -488,7 +488,10 @@ class Ledger(SeedKeeping, PendingDecisions):
             encoded = self._latest[campaign_id]  # the state's encoding: what it was decoded from, or loaded as
             waiting = self._pending_in_the_way(campaign_id, state, command)
             if waiting is not None:
-                return self._answer_attempt(campaign_id, state, waiting, command.answers, actor, dice, ask)
+                # Answers a guided walk hands along for its later steps are not this decision's.
+                answers = {key: answer for key, answer in command.answers.items()
+                           if key in checked or documents_key(type(command), key)}
+                return self._answer_attempt(campaign_id, state, waiting, answers, actor, dice, ask)
             ruleset = rulesets.get(state.ruleset)
             burns, rolling = self._burns(campaign_id, state)
             ledger_dice = self.ledger_dice(campaign_id, rolling)
@@ -573,13 +576,15 @@ class Ledger(SeedKeeping, PendingDecisions):
                 raise Conflict(affected_message(target, affected))
             again: list[list[ev.Event]] = []
             fates: dict[int, str] = {}
+            done = planned
             if decide_again:
                 ledger_dice = self.ledger_dice(campaign_id, planned)
                 fresh = dice or ledger_dice
                 fresh.rewind()
-                again, fates = self._decided_again(records, planned, affected, answers or {}, fresh, ask,
-                                                   shuffle_dice=ledger_dice, after="the void")
+                again, fates, done = self._decided_again(records, planned, affected, answers or {}, fresh, ask,
+                                                         shuffle_dice=ledger_dice, after="the void")
                 fresh.finish()
+            refuse_stranding(records, target, done)
             events = [
                 ev.CommandRecorded(command="void", args={"target": target, "cascade": cascade}, reason=reason),
                 *void_events(target, reason, told(affected, fates)),
@@ -593,12 +598,12 @@ class Ledger(SeedKeeping, PendingDecisions):
     def _decided_again(records: list[Record], planned: CampaignState, affected: list[tuple[int, str]],
                        answers: Mapping[str, str], fresh: DiceSource, ask: AskChoice | None, *,
                        shuffle_dice: DiceSource, after: str, known: Iterable[str] = ()
-                       ) -> tuple[list[list[ev.Event]], dict[int, str]]:
+                       ) -> tuple[list[list[ev.Event]], dict[int, str], CampaignState]:
         """The commands of the transactions a cascade voids, decided again in order on `planned` (each
         on the state the ones before it leave), their recorded dice handed back and `fresh` dice for
         rolls they newly ask for; those the rules now refuse are left out. With them, what became of
-        each (by transaction), said `after` what. `known`: answer keys already taken by a command
-        decided before them (a reroll's)."""
+        each (by transaction), said `after` what, and the state they leave. `known`: answer keys
+        already taken by a command decided before them (a reroll's)."""
         state = planned.copy()
         ruleset = rulesets.get(state.ruleset)
         by_tx = {group[0].tx: group for group in transactions(records)}
@@ -639,7 +644,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             keys = ", ".join(sorted(known)) or "none: they ask no questions"
             raise BadInput(f"--answer {', '.join(unknown)}: not a question of the transactions decided again "
                            f"(their keys: {keys})")
-        return decided, fates
+        return decided, fates, state
 
     def reroll(
         self,
@@ -699,20 +704,22 @@ class Ledger(SeedKeeping, PendingDecisions):
                 events = decide(ruleset, planned, command, dice=rerolled, shuffle_dice=shuffles, ask=ask,
                                 reason=opened.reason, keep_dice=True, answered_now=answered_now, offered=offered)
             except Halted as halted:
+                refuse_stranding(records, target, planned)
                 stopped = halted.events(scope(planned, command))
                 stopped += rerolled.not_handed_back(max((e.roll + 1 for e in halted.rolls), default=planned.rolls))
                 return Attempt(fold(records), [([opening, *void_events(target, reason, affected)], actor), (stopped, actor)],
                                refold=True, affected=affected, halted=halted)
             again: list[list[ev.Event]] = []
             fates: dict[int, str] = {}
+            after = planned.copy()
+            for event in events:
+                evolve(after, event, ruleset.evolve)
             if affected:
-                after = planned.copy()
-                for event in events:
-                    evolve(after, event, ruleset.evolve)
                 known = {*events[0].args.get("answers", {}), *type(command).answer_keys,
                          *(key for key in given if documents_key(type(command), key))}
-                again, fates = self._decided_again(records, after, affected, given, fresh, ask, shuffle_dice=ledger_dice,
-                                                   after="the new roll", known=known)
+                again, fates, after = self._decided_again(records, after, affected, given, fresh, ask,
+                                                          shuffle_dice=ledger_dice, after="the new roll", known=known)
+            refuse_stranding(records, target, after)
             rerolled.finish()
             voiding = [opening, *void_events(target, reason, told(affected, fates))]
             return Attempt(fold(records), [(voiding, actor), (events, actor), *((group, actor) for group in again)],

@@ -145,6 +145,11 @@ class Diverged(Exception):
     """Re-deciding asked for dice other than those recorded (a void's 'affected' case)."""
 
 
+class RanOut(Diverged):
+    """Re-deciding asked for a roll or a card beyond those recorded: where a decision stored pending
+    for want of dice stops again."""
+
+
 class DiceSource(Protocol):
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
         """The faces for roll number `roll`, one per die in `die_sides`, and where they came from."""
@@ -261,7 +266,7 @@ class RecordedDice(msgspec.Struct):
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
         if self._next >= len(self.rolls):
-            raise Diverged(f"now needs a roll of {expression} for {purpose} that was never made")
+            raise RanOut(f"now needs a roll of {expression} for {purpose} that was never made")
         recorded = self.rolls[self._next]
         if recorded.expression != expression or recorded.purpose != purpose:
             raise Diverged(
@@ -273,7 +278,7 @@ class RecordedDice(msgspec.Struct):
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         if self._next_card >= len(self.draws):
-            raise Diverged(f"now draws from {deck} for {purpose}, which was never drawn")
+            raise RanOut(f"now draws from {deck} for {purpose}, which was never drawn")
         card = self.draws[self._next_card].card
         if card not in candidates:
             raise Diverged(f"{card} is no longer in {deck}")

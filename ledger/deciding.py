@@ -24,6 +24,7 @@ from ledger.decide import (
     Diverged,
     Faces,
     NeedsAnswer,
+    RanOut,
     RecordedDice,
     check_answers,
     command_name,
@@ -190,7 +191,9 @@ def _recorded_dice(records: Sequence[Record]) -> RecordedDice:
 
 def pending_problem(state: CampaignState, records: Sequence[Record]) -> str | None:
     """Why a pending decision no longer follows from this state (None: it does): its command, decided
-    again with its recorded dice, is refused by the rules now, or no longer waits for anything."""
+    again with its recorded dice, is refused by the rules now, or no longer waits for anything. One
+    stored without a question (the rules refused it, or it wanted dice, after its ledger dice or cards)
+    still follows where it stops alike, at a refusal or at the end of its recorded dice."""
     opened, waiting = records[0].event, records[1].event
     assert isinstance(opened, ev.CommandRecorded) and isinstance(waiting, ev.DecisionPending)
     ruleset = rulesets.get(state.ruleset)
@@ -200,8 +203,7 @@ def pending_problem(state: CampaignState, records: Sequence[Record]) -> str | No
                reason=opened.reason)
     except NeedsAnswer:
         return None  # it still waits for an answer
-    except LedgerError as error:
-        # One stored pending when the rules refused it after its ledger dice (no question) still does.
+    except (LedgerError, RanOut) as error:
         return str(error) if waiting.question else None
     except Diverged as error:
         return str(error)

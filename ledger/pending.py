@@ -5,6 +5,7 @@ void; meanwhile it blocks other writes about its warband, or about the campaign.
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from ledger import events as ev
 from ledger import rulesets
 from ledger.deciding import Attempt, Halted, RerollDice, decide
-from ledger.decide import AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name, loose_key, recorded_args
+from ledger.decide import (AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name, documents_key, loose_key,
+                           recorded_args)
 from ledger.describe import warband_name
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound
 from ledger.records import Record
@@ -84,9 +86,9 @@ class PendingDecisions:
         group = self.pending_transaction(campaign_id, state, tx)
         opened = group[0].event
         ruleset = rulesets.get(state.ruleset)
-        answers = _not_answered_before(tx, opened.args.get("answers", {}), answers)
-        given = {**opened.args.get("answers", {}), **answers}
-        command = ruleset.command_from(opened.command, {**opened.args, "answers": given})
+        recorded = opened.args.get("answers", {})
+        answers = _not_answered_before(tx, type(ruleset.command_from(opened.command, opened.args)), recorded, answers)
+        command = ruleset.command_from(opened.command, {**opened.args, "answers": {**recorded, **answers}})
         rolls = [r.event for r in group if isinstance(r.event, ev.DiceRolled)]
         ledger_dice = self.ledger_dice(campaign_id, state)
         if dice is None:
@@ -119,17 +121,24 @@ class PendingDecisions:
         return Attempt(state, [(marker, actor), (events, actor)])
 
 
-def _not_answered_before(tx: int, recorded: dict[str, str], answers: dict[str, str]) -> dict[str, str]:
-    """The answers not yet recorded with pending `tx`. One already given stands: answering it
-    otherwise once the dice after it were shown would choose again knowing them (and answers racing
-    each other would each be taken, the last winning); the same answer again adds nothing."""
-    settled = {loose_key(key): answer for key, answer in recorded.items()}
+def _not_answered_before(tx: int, command_type: type[Command], recorded: dict[str, str],
+                         answers: dict[str, str]) -> dict[str, str]:
+    """The answers not yet recorded with pending `tx`. One its command asks, already given, stands:
+    answering it otherwise once the dice after it were shown would choose again knowing them (and
+    answers racing each other would each be taken, the last winning); the same answer again (its
+    words in any order or case: `speed+strength` recorded as `strength+speed`) adds nothing. Answers
+    a guided walk handed along for later steps, which its command never asks, are not held to it."""
+    settled = {loose_key(key): answer for key, answer in recorded.items() if documents_key(command_type, key)}
     for key, answer in answers.items():
         before = settled.get(loose_key(key))
-        if before is not None and before.strip().casefold() != answer.strip().casefold():
+        if before is not None and _words(before) != _words(answer):
             raise BadInput(f"T{tx} already holds the answer {key}={before}, given before: an answer stands once "
                            f"given (void T{tx} to drop the decision)")
     return {key: answer for key, answer in answers.items() if loose_key(key) not in settled}
+
+
+def _words(answer: str) -> list[str]:
+    return sorted(re.findall(r"\w+", answer.casefold()))
 
 
 def which_pending(state: CampaignState, target: int | None, answers: dict[str, str]) -> int:

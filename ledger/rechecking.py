@@ -25,7 +25,6 @@ class _VoidPlan:
         self.state, self.voided, self.target = state, voided, target
         self.affected: list[tuple[int, str]] = []  # (transaction, why it no longer follows)
         self.refused: Exception | None = None  # the ledger's refusal, or what folding failed on
-        self.pending_problems: dict[int, str] = {}  # a later pending decision -> why it no longer follows
 
     def feed(self, group: Sequence[Record]) -> None:
         tx = group[0].tx
@@ -37,15 +36,8 @@ class _VoidPlan:
             self.affected.append((tx, why))
             self.voided.add(tx)
             live = False
-        elif live and tx > self.target and is_pending(group) and (why := pending_problem(self.state, group)):
-            self.pending_problems[tx] = why
         for record in group:
             apply_record(self.state, record, not live)
-
-    def stranded(self) -> list[tuple[int, str]]:
-        """The pending decisions, still waiting once the plan is done, that no longer follow: a void
-        (or cascade) that left them would leave an answer refused and their warband blocked."""
-        return [(tx, why) for tx, why in self.pending_problems.items() if str(tx) in self.state.pending]
 
 
 def _unvoidable(target_group: Sequence[Record]) -> str | None:
@@ -69,12 +61,21 @@ def plan_void(records: list[Record], target: int) -> tuple[CampaignState, list[t
     plan = _VoidPlan(CampaignState(), voided | {target}, target)
     for group in groups:
         plan.feed(group)
-    if stranded := plan.stranded():
+    return plan.state, plan.affected
+
+
+def refuse_stranding(records: Sequence[Record], target: int, state: CampaignState) -> None:
+    """Refuse a void of `target` (or a reroll, a cascade) that leaves a later pending decision its
+    command no longer stops at on `state`, the campaign once the void and all it decides again are
+    done: its answer would be refused, and its warband blocked until someone thought of voiding it."""
+    stranded = [(group[0].tx, why) for group in transactions(records)
+                if group[0].tx > target and str(group[0].tx) in state.pending and is_pending(group)
+                and (why := pending_problem(state, group)) is not None]
+    if stranded:
         lines = "\n".join(f"  T{tx}: {why}" for tx, why in stranded)
         first = ", ".join(f"`campaign void T{tx} --reason …`" for tx, _why in stranded)
         raise Conflict(f"voiding T{target} would leave pending decisions that no longer follow from what stays:\n"
                        f"{lines}\nvoid them first: {first}")
-    return plan.state, plan.affected
 
 
 # The events only the ledger's own transactions hold, by the command that opens them.

@@ -183,6 +183,18 @@ def test_an_answer_once_given_stands_the_same_one_again_adds_nothing(peeked):
     assert peeked("pending").output == "No decision is pending.\n"
 
 
+def test_answers_a_walk_hands_along_for_later_steps_are_not_held_to_the_pending_decision(campaign):
+    """The guided walk gives every step all its --answer: `shards` rode along with the exploration's
+    pending decision, which never asks it, and was then held to its first value."""
+    stopped = campaign("post-game", R, "--ledger", "--answer", "shards=0")  # the Well: send a hero down?
+    assert (stopped.exit_code, stopped.output.splitlines()[-1]) == (1, (
+        "Error: Send a hero down the well? — its dice are recorded and T8 is pending: settle it with "
+        "`campaign answer multiples:1x2:search=CHOICE` (yes | no), or void it with `campaign void T8 --reason …`"))
+    walked = campaign("post-game", R, "--ledger", "--answer", "multiples:1x2:search=no", "--answer", "shards=1")
+    assert walked.exit_code == 0, walked.output
+    assert "  Reikland Rats: post-game step sell-shards done for battle 1" in walked.output.splitlines()
+
+
 def test_a_roll_of_an_answered_decision_is_rerolled_by_its_copy(peeked):
     assert peeked("answer", f"keep={KEEP}").exit_code == 0
     before = events(peeked)

@@ -215,3 +215,50 @@ def test_a_dependant_the_log_would_say_alike_is_named_by_the_fields_that_differ(
         "  T5: event 15 would now be “battle 1: Sellswords, a draw” with deeds "
         '[{"fighter": "ivo", "glorious_deeds": [], "notes": "", "out_of_action": false, "took_out": []}], not '
         '[{"fighter": "ivo", "glorious_deeds": [], "notes": "", "out_of_action": false, "took_out": ["Rat"]}]'])
+
+
+def test_a_reroll_cascade_before_a_pending_step_decides_again_what_it_stands_on(campaign):
+    """The exploration stopped pending; a reroll of the Trauma step's die, with --cascade, decides the
+    Promotions and Experience steps again after it: the exploration follows them again, and is answered."""
+    for args in (["new", "League", "--ruleset", "trench-crusade"],
+                 ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims", "--treasury", "100"],
+                 ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--keyword",
+                  "LEADER", "--free"],
+                 ["trench-crusade", "recruit", "Pilgrims", "Anna", "--model", "Trench Pilgrim", "--free"],
+                 ["trench-crusade", "recruit", "Pilgrims", "Bert", "--model", "Trench Pilgrim", "--free"],
+                 ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
+                 ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite"],
+                 ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+                  "--winner", "Pilgrims", "--glorious", "Anna=headshot", "--ooa", "Bert"],
+                 ["trench-crusade", "trauma", "Pilgrims", "--ledger"],  # T9, R0
+                 ["trench-crusade", "promotions", "Pilgrims", "--even", "--ledger"],
+                 ["trench-crusade", "experience", "Pilgrims"]):
+        assert campaign(*args).exit_code == 0, args
+    stopped = campaign("post-game", "Pilgrims", "--ledger", "--answer", "rerolls=yes", "--answer", "table=common")
+    assert "T12 is pending" in stopped.output.splitlines()[-1]
+    rerolled = campaign("reroll", "R0", "--reason", "cocked die", "--cascade")
+    assert rerolled.exit_code == 0, rerolled.output
+    assert campaign("pending").output.startswith("T12: ")
+    assert campaign("answer", "reroll-1=none").exit_code == 0
+    assert campaign("replay", "--check").output.endswith("all match.\n")
+
+
+def test_a_decision_pending_for_want_of_dice_still_follows(campaign):
+    """A Speedheim draw dealt by the ledger whose check die was not given is stored pending with no
+    question: it was checked as if it no longer followed (replay --check, import, every later void)."""
+    for args in (["new", "S", "--ruleset", "speedheim"], ["warband", "add", "Sellswords", "--player", "Ann", "--treasury", "500"],
+                 ["speedheim", "recruit", "Sellswords", "Ivo", "--role", "hero", "--cost", "30",
+                  "--stats", "Mov=6,Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1"],
+                 ["speedheim", "recruit", "Sellswords", "Hal", "--role", "henchman", "--cost", "30",
+                  "--stats", "Mov=6,Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1"]):  # T4
+        assert campaign(*args).exit_code == 0, args
+    for i in range(30):  # a card with no check die to roll is read without waiting: draw again
+        drawn = campaign("speedheim", "incapacitate", "Sellswords", "Ivo", f"Rat{i}", "--kind", "hero",
+                         "--answer", f"ivo.rat{i}.1.mel-rgd=Mel")
+        if "is pending" in drawn.output:
+            break
+    assert "(1 more die)" in drawn.output and "is pending" in drawn.output, drawn.output
+    assert campaign("replay", "--check").output.endswith("all match.\n")
+    assert campaign("void", "T4", "--reason", "Hal was never hired").exit_code == 0
+    assert campaign("answer", "--dice", "12").exit_code == 0
+    assert campaign("replay", "--check").output.endswith("all match.\n")
