@@ -100,9 +100,11 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     out_of_range = [f"{a} {v}" for a, v in stats.items() if not 1 <= v <= 6]
     if out_of_range:
         raise RuleViolation(f"S6: attributes run from 1 to 6, not {', '.join(out_of_range)}")
+    given_keywords = list(cmd.keywords)
     if since(ctx, "1.4.0"):
-        _refuse_keywords_with_options_of_their_own(cmd.keywords, data)
-    keywords = list(dict.fromkeys([ancestry_name, *ancestry.keywords, *filter(None, (archetype, domain)), *cmd.keywords]))
+        given_keywords = [keyword.strip() for keyword in given_keywords if keyword.strip()]  # " Warrior" was a keyword
+        _refuse_keywords_with_options_of_their_own(given_keywords, data)
+    keywords = list(dict.fromkeys([ancestry_name, *ancestry.keywords, *filter(None, (archetype, domain)), *given_keywords]))
     if any(f.name.casefold() == cmd.name.strip().casefold() for f in ctx.state.fighters_of(band.id)):
         raise RuleViolation(f"{band.name} already has a fighter called {cmd.name}")
     leads = cmd.leader or "leader" in {k.casefold() for k in keywords}

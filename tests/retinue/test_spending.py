@@ -435,6 +435,7 @@ def test_a_fighter_who_cannot_pay_is_told_the_shortfall_before_what_is_wrong_wit
     ("Dwarf", "--keyword Dwarf is an ancestry: a fighter has one, given with --ancestry"),
     ("warrior", "--keyword warrior is an Archetype: a fighter has one, given with --archetype"),
     ("Storm", "--keyword Storm is a Domain: a fighter has one, given with --domain"),
+    (" Warrior ", "--keyword Warrior is an Archetype: a fighter has one, given with --archetype"),
 ])
 def test_an_ancestry_archetype_or_domain_given_as_a_keyword_is_refused(game, keyword, refusal):
     """S7 reads "that fighter's ancestry baseline": `--ancestry Human --keyword Dwarf` made a second one,
