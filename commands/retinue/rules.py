@@ -157,7 +157,7 @@ def outcome_by_name(table: Literal["casualty", "doom"], name: str) -> OutcomeKin
     kind = KNOWN_OUTCOMES.get(name.strip().casefold(), "none")
     if (table, kind) in (("casualty", "miraculous"), ("doom", "hardy")):
         other = "Doom" if table == "casualty" else "Casualty"
-        raise RetinueRuleError(f"E7: {name.strip()} is a {other} Table result, not a {table.capitalize()} Table one")
+        raise RetinueRuleError(f"E7: {kind.capitalize()} is a {other} Table result, not a {table.capitalize()} Table one")
     return kind
 
 

@@ -228,6 +228,8 @@ def test_E7_hardy_is_a_casualty_result_and_miraculous_a_doom_result(game):
     game.do(ScenarioPass(warband="Hawks"))
     assert game.refusal(Casualties(warband="Hawks", outcomes={"Finch": "Miraculous"}), [6]) == (
         "E7: Miraculous is a Doom Table result, not a Casualty Table one")
+    assert game.refusal(Casualties(warband="Hawks", answers={"casualty:finch": "miraculous"}), [6]) == (
+        "E7: Miraculous is a Doom Table result, not a Casualty Table one")  # named as the rules spell it
 
 
 # --- undo: a disputed Casualty roll --------------------------------------------------------------
