@@ -76,19 +76,31 @@ def transactions(records: Sequence[Record]) -> list[list[Record]]:
 
 def battle_ends(records: Sequence[Record]) -> dict[int, int]:
     """Each standing battle's number -> where it ends with everything after it: the position before
-    the first transaction of a battle numbered above it, or the last record. In record order; one pass."""
+    the first transaction of a battle numbered above it (`_battles_played_from`), or the last
+    record. In record order; one pass."""
     voided = voids_in(records)
     starts = [r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided]
+    played_from = _battles_played_from(records, voided)
     first_position: dict[int, int] = {}
     for record in records:
         first_position.setdefault(record.tx, record.position)
     ends: dict[int, int] = {}
     earliest_later: int | None = None  # the first transaction of the battles numbered above
-    by_number = sorted(starts, key=lambda r: r.event.battle, reverse=True)
-    for number, same in groupby(by_number, key=lambda r: r.event.battle):
+    for number in sorted({r.event.battle for r in starts}, reverse=True):
         ends[number] = first_position[earliest_later] - 1 if earliest_later is not None else records[-1].position
-        earliest_later = min([r.tx for r in same] + ([earliest_later] if earliest_later is not None else []))
+        earliest_later = min(played_from[number], earliest_later if earliest_later is not None else played_from[number])
     return {r.event.battle: ends[r.event.battle] for r in starts}
+
+
+def _battles_played_from(records: Sequence[Record], voided: set[int]) -> dict[int, int]:
+    """Each battle number -> its first live transaction: its record, or what was recorded of it while
+    it was played (a Speedheim Incapacitation names the battle it is in before the battle is recorded)."""
+    played_from: dict[int, int] = {}
+    for record in records:
+        number = getattr(record.event, "battle", None)
+        if isinstance(number, int) and record.tx not in voided:
+            played_from.setdefault(number, record.tx)
+    return played_from
 
 
 def end_of_battle(records: Sequence[Record], battle: int) -> int:
@@ -124,9 +136,8 @@ def post_games_left_out(records: Sequence[Record], battle: int) -> list[ev.PostG
 
 
 def battle_span(records: Sequence[Record], battle: int) -> tuple[int, int]:
-    """The positions (first, last) of battle K's transaction and everything after it until the next battle."""
+    """The positions (first, last) of battle K, from its first transaction (`_battles_played_from`),
+    and everything after it until the next battle."""
     last = end_of_battle(records, battle)
-    voided = voids_in(records)
-    opened = next(r.tx for r in records if isinstance(r.event, ev.BattleRecorded) and r.event.battle == battle
-                  and r.tx not in voided)
+    opened = _battles_played_from(records, voids_in(records))[battle]
     return next(r.position for r in records if r.tx == opened), last

@@ -36,3 +36,4 @@ def test_a_battle_ends_where_the_next_standing_battle_begins(clock):
     with pytest.raises(NotFound, match=r"no battle 3 \(battles: 1, 2\)"):
         end_of_battle(records, 3)
     assert battle_ends(records[: voided_start - 1]) == {1: voided_start - 1}
+

@@ -283,3 +283,18 @@ def test_a_battle_s_post_game_recorded_after_the_next_battle_began_is_named_in_t
     assert page.find(id="cut").text == (
         "The campaign as it stood after battle 1 (position 22), not as it stands now. Not in it, recorded once a "
         "later battle had begun: H's post-game of battle 1 (battle-pass).")
+
+
+def test_a_battle_begins_with_the_incapacitations_recorded_while_it_was_played(demo):
+    """Speedheim's Incapacitations are recorded during the game, before its battle: they named battle 2
+    and were shown (and folded) in the campaign once battle 1."""
+    speedheim = ("--campaign", FIXTURES["speedheim"]["name"])
+    in_battle_2 = [line for line in demo(*speedheim, "log", "--battle", "2", "--all").output.splitlines()
+                   if line.endswith("in battle 2")]
+    assert len(in_battle_2) == 4  # three while it was played, one with the battle's record
+    assert not [line for line in demo(*speedheim, "log", "--battle", "1", "--all").output.splitlines()
+                if "in battle 2" in line]
+    first_tx = int(in_battle_2[0].split()[1][1:])  # "T32"
+    log = json.loads(demo(*speedheim, "log", "--full", "--all", "--json").output)
+    once_1 = json.loads(demo(*speedheim, "replay", "--battle", "1", "--json").output)
+    assert once_1["events"] == min(row["position"] for row in log if row["tx"] == first_tx) - 1
