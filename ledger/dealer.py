@@ -112,7 +112,13 @@ END $$;
 
 -- An older version's deal was bound to no expression and purpose, and its list did not show them.
 DROP FUNCTION IF EXISTS ledger_dice_deal(text, integer, text, integer, integer[]);
-DROP FUNCTION IF EXISTS ledger_dice_dealt(text, integer);
+-- Its list keeps its signature: dropped only when it is the older one (whose result names no purpose),
+-- since a function made again loses the EXECUTE granted on it to every other player role.
+DO $$ BEGIN
+    IF pg_get_function_result(to_regprocedure('{schema}.ledger_dice_dealt(text, integer)')) NOT LIKE '%purpose%' THEN
+        DROP FUNCTION {schema}.ledger_dice_dealt(text, integer);
+    END IF;
+END $$;
 
 CREATE OR REPLACE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_commitment text, p_roll integer,
                                             p_sides integer[], p_expression text, p_purpose text) RETURNS boolean

@@ -399,3 +399,24 @@ def test_init_roles_run_again_upgrades_an_older_league_server(league):
     assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
     verified = campaign("verify")
     assert verified.exit_code == 0, verified.output
+
+
+def test_a_second_player_role_leaves_the_first_its_rights(league):
+    """init-roles for another player (or run again after an upgrade, as the README says) made the list
+    of dealt dice again, and only the role it named kept the right to call it: every other player's
+    write and verify was refused."""
+    admin_url, player_url, player = league
+    second, dice = f"player_{uuid.uuid4().hex[:8]}", player.replace("player_", "dice_")  # the league's dice role
+    assert CampaignRunner(admin_url)("admin", "init-roles", "--player", second, "--dice-role", dice).exit_code == 0
+    try:
+        campaign = CampaignRunner(player_url)
+        assert campaign("new", "League").exit_code == 0
+        rolled = campaign("roll", "D6", "--for", "loot", "--ledger")
+        assert rolled.exit_code == 0, rolled.output
+        assert campaign("verify").exit_code == 0
+        assert CampaignRunner(as_role(admin_url, second))("--campaign", "League", "roll", "D6", "--for", "x",
+                                                         "--ledger").exit_code == 0
+    finally:
+        with connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{second}" CASCADE')
+            conn.execute(f'DROP ROLE "{second}"')
