@@ -542,11 +542,34 @@ def rebuild(
         computed.append((str(campaign_id), state, rows))
     with store.sql() as cursor:
         if drop:
+            granted = _grants(cursor, d)
             drop_tables(cursor, d)
         create_tables(cursor, d)
+        if drop:
+            for statement in granted:
+                d.execute(cursor, statement)
         for cid, state, rows in computed:
             _replace(cursor, d, cid, [(state, rows)])
     return [state for _cid, state, _rows in computed]
+
+
+def _grants(cursor: Any, d: Dialect) -> list[str]:
+    """The GRANTs that give other roles the rights they hold on the tables (on PostgreSQL): made again
+    on the tables a rebuild makes, since a table dropped takes them with it (a league's players, whom
+    `admin init-roles` granted them, could no longer keep the read models)."""
+    if d.kind != "postgres":
+        return []
+    rows = d.select(cursor, "SELECT table_name, grantee, string_agg(privilege_type, ', ') FROM information_schema.role_table_grants "
+                            "WHERE table_schema = COALESCE(NULLIF(?, ''), current_schema()) AND table_name = ANY(?) "
+                            "AND grantee <> current_user GROUP BY table_name, grantee",
+                    d.schema, [table.name for table in TABLES])
+    by_name = {table.name: table for table in TABLES}
+    return [f"GRANT {privileges} ON {d.table(by_name[name])} TO {_role(grantee)}" for name, grantee, privileges in rows]
+
+
+def _role(name: str) -> str:
+    """A role's name as SQL writes it: PUBLIC, or a quoted identifier."""
+    return name if name == "PUBLIC" else '"' + name.replace('"', '""') + '"'
 
 
 # --- checking them -----------------------------------------------------------------------------------

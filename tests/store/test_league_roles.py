@@ -420,3 +420,15 @@ def test_a_second_player_role_leaves_the_first_its_rights(league):
         with connect(admin_url, autocommit=True) as conn:
             conn.execute(f'DROP OWNED BY "{second}" CASCADE')
             conn.execute(f'DROP ROLE "{second}"')
+
+
+def test_the_administrator_s_full_rebuild_leaves_the_players_their_read_models(league):
+    """`campaign rebuild` drops the read-model tables and makes them again: the players lost the rights
+    init-roles gave them on those tables, and every write warned, every verify failed."""
+    admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    assert CampaignRunner(admin_url)("rebuild").exit_code == 0
+    noted = campaign("note", "after the rebuild")
+    assert (noted.exit_code, "Warning" in noted.output) == (0, False), noted.output
+    assert campaign("verify").exit_code == 0
