@@ -124,11 +124,20 @@ CREATE OR REPLACE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_
                                             p_sides integer[], p_expression text, p_purpose text) RETURNS boolean
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
 DECLARE
-    k bytea; was_revealed boolean; block bytea; x numeric; lim numeric; a integer; j integer; i integer;
+    k bytea; was_revealed boolean; block bytea; x numeric; lim numeric; a integer; j integer; i integer; n integer;
     dealt integer[] := '{{}}'; inserted integer; shown text;
 BEGIN
     IF p_expression IS NULL OR p_purpose IS NULL THEN
         RAISE EXCEPTION 'a ledger roll is dealt for an expression and a purpose' USING ERRCODE = '22004';
+    END IF;
+    -- Only the dice a roll deals: 1 to 100 of one size (2 to 1000 sides), or a shuffle's (K, K-1 … 2).
+    -- Others, dealt by hand, were burned by the next roll as dice no expression rolls: a burn that
+    -- failed verify for ever, or a roll number no command could pass.
+    n := coalesce(array_length(p_sides, 1), 0);
+    IF n = 0 OR n > 1000 OR array_position(p_sides, NULL) IS NOT NULL OR NOT (
+           (n <= 100 AND p_sides[1] BETWEEN 2 AND 1000 AND p_sides <@ ARRAY[p_sides[1]])
+           OR p_sides = ARRAY(SELECT generate_series(n + 1, 2, -1))) THEN
+        RAISE EXCEPTION 'no roll deals dice of these sides: %', p_sides USING ERRCODE = '22023';
     END IF;
     k := ledger_dice_seed(p_campaign, p_epoch, p_commitment);
     SELECT revealed, coalesce(' to ' || revealed_to, '')

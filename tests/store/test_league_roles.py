@@ -432,3 +432,21 @@ def test_the_administrator_s_full_rebuild_leaves_the_players_their_read_models(l
     noted = campaign("note", "after the rebuild")
     assert (noted.exit_code, "Warning" in noted.output) == (0, False), noted.output
     assert campaign("verify").exit_code == 0
+
+
+@pytest.mark.parametrize("sides", ["{2,5}", "{1}", "{6,NULL}", "{%s}" % ",".join(["6"] * 101)])
+def test_dice_no_roll_deals_are_not_dealt(league, sides):
+    """A player may call the dealing function by hand: dice of sides no roll has (a D6 and a D2 not
+    a shuffle's, 101 dice) were dealt, and the next roll burned them as dice no expression rolls: a
+    burn that failed verify for ever, or a roll number no command could get past."""
+    import psycopg
+
+    _admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    campaign_id = json.loads(campaign("show", "--json").output)["campaign_id"]
+    committed = json.loads(campaign("export").output.splitlines()[4])["payload"]["commitment"]
+    with connect(player_url, autocommit=True) as conn, pytest.raises(psycopg.errors.InvalidParameterValue):
+        conn.execute(f"SELECT ledger_dice_deal(%s, 0, %s, 0, '{sides}'::integer[], 'D6', 'a forgery')", (campaign_id, committed))
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    assert campaign("verify").exit_code == 0
