@@ -10,6 +10,8 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ledger.describe import plural
+
 if TYPE_CHECKING:
     import jinja2
 
@@ -18,17 +20,35 @@ if TYPE_CHECKING:
 FORMATS = ("html", "md")
 
 
-MARKDOWN_INLINE = re.compile(r"([\\`*_~<])")
+MARKDOWN_INLINE = re.compile(r"([\\`*_~<\[])")  # an escaped [ opens no link nor image
 
 
 def md_text(text: object) -> str:
-    """Text people typed (names, reasons) as Markdown that shows it as typed: no emphasis, code or HTML."""
+    """Text people typed (names, reasons) as Markdown that shows it as typed: no emphasis, code, link or HTML."""
     return MARKDOWN_INLINE.sub(r"\\\1", str(text))
+
+
+def md_code(text: object) -> str:
+    """Text as a Markdown code span, whatever backticks it holds: fenced by one more than its longest run
+    (a reason holding a backtick ended the span, and what followed it was Markdown and HTML again)."""
+    text = str(text).replace("\n", " ")
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def md_cell(text: object) -> str:
     """Text for a Markdown table cell: besides `md_text`, a pipe would end the cell, a newline the row."""
-    return md_text(text).replace("|", "\\|").replace("\n", "<br>")
+    return _in_cell(md_text(text))
+
+
+def md_code_cell(text: object) -> str:
+    """`md_code` in a table cell, whose pipes are escaped even inside a code span."""
+    return _in_cell(md_code(text))
+
+
+def _in_cell(markdown: str) -> str:
+    return markdown.replace("|", "\\|").replace("\n", "<br>")
 
 
 @cache
@@ -44,6 +64,8 @@ def environment() -> jinja2.Environment:
     )
     env.filters["md"] = md_cell
     env.filters["md_text"] = md_text
+    env.filters["md_code"] = md_code
+    env.filters["plural"] = plural
     return env
 
 

@@ -30,6 +30,7 @@ from ledger.records import Record, canonical
 from ledger.chain import die_sides
 from ledger.dealer import expression_for
 from projections import render, sql
+from projections.render import md_cell, md_code_cell, md_text
 from projections.history import log_rows, void_annotations
 from projections.report import build_report
 
@@ -352,23 +353,24 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
-    writer.writerows(_cells(row) for row in rows)
+    writer.writerows([_inert(cell) for cell in _cells(row)] for row in rows)
     return out.getvalue()
 
 
-def _md_cell(text: str) -> str:
-    # A pipe would end the cell even inside a code span; a newline would end the row.
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>")
+def _inert(cell: str) -> str:
+    """A cell a spreadsheet shows as text: one that begins as a formula does (a fighter named
+    `@SUM(1+1)`, `=HYPERLINK(…)`) is written after an apostrophe, which the spreadsheet does not show."""
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 
 def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
     ruleset = chain.ruleset
     options = canonical(ruleset["options"]).decode("utf-8")
     lines = [
-        f"# Audit trail of {chain.name}",
+        f"# Audit trail of {md_text(chain.name)}",
         "",
         f"- Campaign id: {chain.campaign_id}",
-        f"- Ruleset: {ruleset['id']} v{ruleset['version']}, options {_md_cell(options)}",
+        f"- Ruleset: {ruleset['id']} v{ruleset['version']}, options {md_cell(options)}",
         f"- Events: {chain.count} in {plural(chain.transactions, 'transaction')}",
         f"- Head: {chain.head}",
         "- Revealed seeds: " + (", ".join(f"epoch {e} {s}" for e, s in sorted(chain.revealed.items())) or "none"),
@@ -378,7 +380,9 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
         "| " + " | ".join(COLUMNS) + " |",
         "|" + "---|" * len(COLUMNS),
     ]
-    lines += ["| " + " | ".join(_md_cell(cell) for cell in _cells(row)) + " |" for row in rows]
+    payload = COLUMNS.index("payload")  # JSON, shown as written: a code span
+    lines += ["| " + " | ".join(md_code_cell(cell) if column == payload else md_cell(cell)
+                                for column, cell in enumerate(_cells(row))) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 

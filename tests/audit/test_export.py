@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import io
 import json
+import re
 
 GENESIS = "0" * 64
 TIME = "2026-01-01T00:00:00.000000Z"
@@ -130,19 +131,41 @@ def test_markdown_audit_is_a_table_with_pipes_escaped(cli):
         "| position | tx | type | actor | recorded_at | description | payload | voided | hash |",
         "|---|---|---|---|---|---|---|---|---|",
         f"| 1 | T1 | command.recorded | arbiter | {TIME} | campaign.new | "
-        f'{{"args":{{"name":"Pipes","options":{{}},"ruleset":"freeform"}},"command":"campaign.new"}} |  | {hashes[0]} |',
+        f'`{{"args":{{"name":"Pipes","options":{{}},"ruleset":"freeform"}},"command":"campaign.new"}}` |  | {hashes[0]} |',
         f"| 2 | T1 | campaign.started | arbiter | {TIME} | campaign Pipes started | "
-        f'{{"campaign_id":"{cid}","name":"Pipes"}} |  | {hashes[1]} |',
+        f'`{{"campaign_id":"{cid}","name":"Pipes"}}` |  | {hashes[1]} |',
         f"| 3 | T1 | ruleset.pinned | arbiter | {TIME} | ruleset freeform v1 | "
-        f'{{"options":{{"decks":"ledger"}},"ruleset":"freeform","version":"1"}} |  | {hashes[2]} |',
+        f'`{{"options":{{"decks":"ledger"}},"ruleset":"freeform","version":"1"}}` |  | {hashes[2]} |',
         f"| 4 | T1 | seed.committed | arbiter | {TIME} | dice seed of epoch 0 committed: sha256 {commitment[:16]}… | "
-        f'{{"commitment":"{commitment}","epoch":0}} |  | {hashes[3]} |',
+        f'`{{"commitment":"{commitment}","epoch":0}}` |  | {hashes[3]} |',
         f"| 5 | T2 | command.recorded | arbiter | {TIME} | note | "
-        f'{{"args":{{"answers":{{}},"text":"left \\| right","warband":null}},"command":"note"}} |  | {hashes[4]} |',
+        f'`{{"args":{{"answers":{{}},"text":"left \\| right","warband":null}},"command":"note"}}` |  | {hashes[4]} |',
         f"| 6 | T2 | note.recorded | arbiter | {TIME} | note: left \\| right | "
-        f'{{"text":"left \\| right"}} |  | {hashes[5]} |',
+        f'`{{"text":"left \\| right"}}` |  | {hashes[5]} |',
         "",
     ])
+
+
+def test_markdown_shows_what_people_typed_as_typed_and_csv_no_formula(cli):
+    """Names and reasons are text in every export people read: the audit table let them through as
+    HTML (`<img onerror>`) and links, the chronicle's code span ended at a reason's backtick, and a
+    spreadsheet took a CSV cell beginning with @ or = for a formula."""
+    cli("new", "X <script>alert(1)</script>")
+    cli("warband", "add", "W", "--player", "[x](http://evil.example)", "--treasury", "10")
+    cli("fighter", "add", "W", "<img src=x onerror=alert(1)>", "--role", "leader", "--cost", "1")
+    cli("fighter", "add", "W", "@SUM(1+1)", "--role", "hero")
+    cli("void", "T4", "--reason", "x` <b>bold</b> `y")
+    audit = cli("export", "--format", "md-audit").output
+    assert audit.startswith("# Audit trail of X \\<script>alert(1)\\</script>\n")
+    assert "| \\<img src=x onerror=alert(1)>, leader, joins W |" in audit
+    outside_code = re.sub(r"`[^`]*`", "", audit).replace("\\<", "").replace("\\[", "")
+    assert "<" not in outside_code.replace("<br>", "") and "[" not in outside_code
+    chronicle = cli("export", "--format", "md").output
+    assert "- T5 ``void (x` <b>bold</b> `y)`` by arbiter" in chronicle  # one code span, as typed
+    assert "Played by \\[x](http://evil.example)" in chronicle
+    assert "4 events in 1 transaction" not in chronicle and " in 5 transactions" in chronicle
+    rows = list(csv.reader(io.StringIO(cli("export", "--format", "csv").output)))
+    assert [row[5] for row in rows if row[2] == "fighter.recruited"][1] == "'@SUM(1+1), hero, joins W"
 
 
 def test_markdown_is_the_chronicle_with_voids_struck_and_the_audit(played):
@@ -185,9 +208,9 @@ def test_markdown_is_the_chronicle_with_voids_struck_and_the_audit(played):
         f"- T2 `warband.enlist` by {at}",
         "  - Rattenfänger enlisted by Ann with 100 in the treasury.",
         f"- T3 `roll` by {at} — **voided by T6 ({at}): typo in the dice**",
-        "  - ~~R0 injury: 2D6 rolled [3, 5] = 8 (table).~~",
+        "  - ~~R0 injury: 2D6 rolled \\[3, 5] = 8 (table).~~",
         f"- T4 `roll` by {at} — **voided by T7 ({at}): die fell off the table**",
-        "  - ~~R1 loot: D6 rolled [6] = 6 (ledger).~~",
+        "  - ~~R1 loot: D6 rolled \\[6] = 6 (ledger).~~",
         f"- T5 `draw` by {at}",
         "  - R2 shuffle cards (ledger dice).",
         "  - Cards shuffled (ledger).",
@@ -197,12 +220,12 @@ def test_markdown_is_the_chronicle_with_voids_struck_and_the_audit(played):
         f"- T7 `reroll (die fell off the table)` by {at}",
         "  - T4 voided: die fell off the table.",
         f"- T8 `roll` by {at}",
-        "  - R3 loot: D6 rolled [2] = 2 (ledger).",
+        "  - R3 loot: D6 rolled \\[2] = 2 (ledger).",
         f"- T9 `seed.reveal` by {at}",
         "  - Dice seed of epoch 0 revealed: " + "01" * 32 + ".",
         f"  - Dice seed of epoch 1 committed: sha256 {commitments[1]}…",
         f"- T10 `roll` by {at}",
-        "  - R4 later: D6 rolled [3] = 3 (ledger).",
+        "  - R4 later: D6 rolled \\[3] = 3 (ledger).",
         "",
         f"Head before the first battle: `{head}`",
         "",
