@@ -53,7 +53,7 @@ def warband_type(text: str) -> str:
     for known in SEED_ROW_SIZES:
         if _plain(known) == wanted:
             return known
-    raise RuleViolation(f"'{text}' is not a warband type of the Archetype Table (types: {', '.join(SEED_ROW_SIZES)})")
+    raise BadInput(f"'{text}' is not a warband type of the Archetype Table (types: {', '.join(SEED_ROW_SIZES)})")
 
 
 # --- the rules' view ----------------------------------------------------------------------------

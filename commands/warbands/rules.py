@@ -29,6 +29,7 @@ import msgspec
 from commands.kit import Options as KitOptions
 from commands.kit import Rolled
 from commands.kit.dice import value_of
+from ledger.errors import BadInput
 
 VETERAN_WBR = {0: 0, 1: 10, 2: 20, 3: 30}  # R1: the level's value, not a running sum
 ABILITY_WBR = 25  # R2: per Archetype Ability beyond the Starting Ability
@@ -215,8 +216,8 @@ def check_archetype(warband_type: str, archetype: str, allowed: Collection[str] 
     """R13: the Archetype must be one the Archetype Table allows the warband's type. With the
     table's row not supplied (`allowed` None), any Archetype is accepted. R14: two characters
     of a warband may share an Archetype; nothing here forbids it."""
-    if archetype not in archetypes:
-        raise WarbandsRuleError(f"'{archetype}' is not an Archetype (Archetypes: {', '.join(archetypes)})")
+    if archetype not in archetypes:  # a name unknown is bad input (exit 2), as everywhere
+        raise BadInput(f"'{archetype}' is not an Archetype (Archetypes: {', '.join(archetypes)})")
     if allowed is not None and archetype not in allowed:
         raise WarbandsRuleError(f"{warband_type} characters may not be {archetype}s "
                                 f"(the Archetype Table allows {', '.join(allowed)})")

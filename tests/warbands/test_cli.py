@@ -33,11 +33,11 @@ def test_mistakes_get_an_error_line_a_non_zero_exit_and_nothing_written(cli):
     cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
     head = json.loads(cli("show", "--json").output)["head"]
     cases = [
-        (["warbands", "enlist", "Kislevites", "--player", "Cy", "--type", "Kislev"], 1,
+        (["warbands", "enlist", "Kislevites", "--player", "Cy", "--type", "Kislev"], 2,
          "Error: 'Kislev' is not a warband type of the Archetype Table (types: Beasts of Chaos,"),
         (["warbands", "recruit", "Reiklanders", "Knights", "--points", "25", "--models", "11"], 1,
          "Error: recruiting Knights would make the starting warband 275 points; a warband starts with at most 250\n"),
-        (["warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Wizard"], 1,
+        (["warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Wizard"], 2,
          "Error: 'Wizard' is not an Archetype (Archetypes: Barbarian, Intellectual, Intimidator, Magician, Noble, "
          "Psychopath, Trickster, Veteran)\n"),
         (["warbands", "recruit", "Reiklanders", "Hans", "--points", "50"], 2,

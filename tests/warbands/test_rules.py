@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from commands.kit import MoreDice, Rolled
 from commands.warbands import rules as r
 from commands.warbands.tables import ARCHETYPES
+from ledger.errors import BadInput
 
 
 def unit(name="Swordsmen", models=10, ppm=5, veteran=0, eligible=False) -> r.Unit:
@@ -209,7 +210,7 @@ def test_R13_the_archetype_must_be_allowed_for_the_warband_type():
     r.check_archetype("Empire", "Noble", ("Noble", "Veteran", "Intellectual", "Magician", "Trickster", "Barbarian"), ARCHETYPES)
     with pytest.raises(r.WarbandsRuleError, match="Bretonnia characters may not be Psychopaths"):
         r.check_archetype("Bretonnia", "Psychopath", ("Noble", "Veteran", "Magician", "Barbarian"), ARCHETYPES)
-    with pytest.raises(r.WarbandsRuleError, match="'Wizard' is not an Archetype"):
+    with pytest.raises(BadInput, match="'Wizard' is not an Archetype"):  # a name unknown: bad input
         r.check_archetype("Empire", "Wizard", None, ARCHETYPES)
     r.check_archetype("Empire", "Psychopath", None, ARCHETYPES)  # row not supplied: any Archetype
 
