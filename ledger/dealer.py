@@ -81,9 +81,12 @@ DECLARE k bytea;
 BEGIN
     SELECT seed INTO k FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch = p_epoch;
     IF k IS NULL THEN
-        -- A later epoch opens when the one before it is revealed (`campaign seed reveal`), never ahead.
+        -- A later epoch opens when the one before it is revealed (`campaign seed reveal`), never ahead;
+        -- or, for a campaign whose earlier epochs were committed elsewhere (a trail imported from a
+        -- SQLite store), after them (`campaign seed new-epoch` leaves the open one behind).
         IF p_epoch < 0 OR (p_epoch > 0 AND NOT EXISTS (SELECT 1 FROM ledger_dice_seeds
-                WHERE campaign_id = p_campaign AND epoch = p_epoch - 1 AND revealed)) THEN
+                WHERE campaign_id = p_campaign AND epoch = p_epoch - 1 AND revealed)
+                AND EXISTS (SELECT 1 FROM ledger_dice_seeds WHERE campaign_id = p_campaign AND epoch < p_epoch)) THEN
             RAISE EXCEPTION 'epoch % of campaign % is committed only once epoch % is revealed (`campaign seed reveal`)',
                 p_epoch, p_campaign, p_epoch - 1 USING ERRCODE = 'P0006';
         END IF;
@@ -176,6 +179,10 @@ BEGIN
     RETURN inserted = 1;
 END $$;
 
+-- Marks this version's functions (the deal checks the dice it is asked for; an epoch is committed
+-- after one held elsewhere): a database without it has an older version's, which `ensure` replaces.
+CREATE OR REPLACE FUNCTION ledger_dice_checks_sides() RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true';
+
 CREATE OR REPLACE FUNCTION ledger_dice_faces(p_campaign text, p_epoch integer, p_roll integer) RETURNS integer[]
 LANGUAGE sql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
     SELECT faces FROM ledger_dice_dealt
@@ -226,8 +233,9 @@ PLAYER_FUNCTIONS = (
 # Not the player's: revealing is the administrator's (see ledger_dice_reveal), and a grant an older
 # version gave the player is taken back when `init-roles` runs again.
 ADMIN_FUNCTIONS = ("ledger_dice_reveal(text, integer, text)",)
-# The function this version added last: a database without it has older functions, replaced by `ensure`.
-NEWEST_FUNCTION = "ledger_dice_deal(text, integer, text, integer, integer[], text, text)"
+# The functions this version added last: a database without them has older ones, replaced by `ensure`.
+NEWEST_FUNCTIONS = ("ledger_dice_deal(text, integer, text, integer, integer[], text, text)", "ledger_dice_checks_sides()")
+NEWEST_PRESENT = " AND ".join(f"to_regprocedure('{function}') IS NOT NULL" for function in NEWEST_FUNCTIONS)
 DICE_TABLES = ("ledger_dice_seeds", "ledger_dice_dealt")
 
 
@@ -335,7 +343,7 @@ class Dealer:
         legacy, older = conn.execute(
             "SELECT to_regclass('campaignledger_seeds') IS NOT NULL, "
             "to_regprocedure('ledger_dice_faces(text, integer, integer)') IS NOT NULL "
-            f"AND to_regprocedure('{NEWEST_FUNCTION}') IS NULL").fetchone()
+            f"AND NOT ({NEWEST_PRESENT})").fetchone()
         if older:
             with contextlib.suppress(RuleViolation):
                 self.ensure()
@@ -360,7 +368,7 @@ class Dealer:
                 conn.execute("SELECT pg_advisory_xact_lock(hashtext('campaign-ledger dice'))")
                 older, newest = conn.execute(
                     "SELECT to_regprocedure('ledger_dice_faces(text, integer, integer)') IS NOT NULL, "
-                    f"to_regprocedure('{NEWEST_FUNCTION}') IS NOT NULL").fetchone()
+                    f"{NEWEST_PRESENT}").fetchone()
                 if not newest:
                     conn.execute(setup_sql(self.schema))
         except psycopg.errors.InsufficientPrivilege:

@@ -104,17 +104,17 @@ class SeedKeeping:
 
     def new_epoch(self, campaign_id: uuid.UUID, *, reason: str, actor: str) -> Outcome:
         """Open a new dice epoch where the open epoch's seed is not at hand (the campaign moved to
-        another machine without its key): the old epoch is recorded as left behind, for good."""
+        another machine without its key, or from a SQLite store to a league server): the old epoch
+        is recorded as left behind, for good."""
         if not reason.strip():
             raise BadInput("say why with --reason: a new epoch is part of the audit trail")
 
-        self._refuse_on_a_dealer("a new epoch without revealing the open one")
-
         def attempt() -> Attempt:
             state = self._state_to_decide_on(campaign_id)
-            if self.store.seed(campaign_id, state.epoch) is not None:
+            if self.holds_seed(campaign_id, state.epoch):
                 raise RuleViolation(f"the seed of epoch {state.epoch} is here: reveal it with `campaign seed reveal`, "
-                                    "which also opens the next epoch")
+                                    "which also opens the next epoch"
+                                    + (" (on a league server its administrator runs it)" if self.store.dealer else ""))
             events = [
                 ev.CommandRecorded(command="seed.new-epoch", args={"epoch": state.epoch}, reason=reason),
                 ev.SeedAbandoned(epoch=state.epoch, reason=reason),
@@ -123,6 +123,12 @@ class SeedKeeping:
             return Attempt(state, [(events, actor)])
 
         return self._write(campaign_id, "opening a new epoch", attempt)
+
+    def holds_seed(self, campaign_id: uuid.UUID, epoch: int) -> bool:
+        """Whether this store keeps the seed of the campaign's epoch (a league server: in its database)."""
+        if self.store.dealer is not None:
+            return epoch in self.store.dealer.epochs(str(campaign_id))
+        return self.store.seed(campaign_id, epoch) is not None
 
     def _refuse_on_a_dealer(self, what: str) -> None:
         if self.store.dealer is not None:

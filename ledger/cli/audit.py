@@ -498,9 +498,13 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
             state = audit.import_chain(session.ledger, chain)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
                f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
-    if session.ledger.store.seed(uuid.UUID(chain.campaign_id), state.epoch) is not None:
-        click.echo(f"Ledger dice: this machine's key holds the secret seed of epoch {state.epoch}, so ledger dice "
+    if session.ledger.holds_seed(uuid.UUID(chain.campaign_id), state.epoch):
+        where = "this database" if session.ledger.store.dealer is not None else "this machine's key"
+        click.echo(f"Ledger dice: {where} holds the secret seed of epoch {state.epoch}, so ledger dice "
                    "roll on as before.")
+    elif session.ledger.store.dealer is not None:  # a league server keeps its own seeds: none comes from a file
+        click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} is not in this database: open a new epoch "
+                   "with `campaign seed new-epoch --reason …`; table dice (--dice) work meanwhile.")
     else:
         click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} is not on this machine: bring it with "
                    "`campaign seed import FILE` or open a new epoch with `campaign seed new-epoch --reason …`; "

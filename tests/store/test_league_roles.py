@@ -450,3 +450,28 @@ def test_dice_no_roll_deals_are_not_dealt(league, sides):
         conn.execute(f"SELECT ledger_dice_deal(%s, 0, %s, 0, '{sides}'::integer[], 'D6', 'a forgery')", (campaign_id, committed))
     assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
     assert campaign("verify").exit_code == 0
+
+
+def test_a_campaign_moved_from_a_sqlite_store_rolls_again_after_a_new_epoch(league, tmp_path):
+    """Its open epoch was committed in the SQLite store's key file: on the league server `seed import`
+    is refused (seeds stay in the database), and `seed new-epoch` was too, so no ledger die could
+    ever be rolled again. The new epoch leaves the open one behind, recorded."""
+    _admin_url, player_url, _player = league
+    home = CampaignRunner("sqlite:///" + str(tmp_path / "home.db"))
+    assert home("new", "Moved").exit_code == 0
+    assert home("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    trail = tmp_path / "moved.jsonl"
+    assert home("export", "-o", str(trail)).exit_code == 0
+    league_store = CampaignRunner(player_url)
+    imported = league_store("import", str(trail))
+    assert imported.exit_code == 0, imported.output
+    assert ("Ledger dice: the secret seed of epoch 0 is not in this database: open a new epoch with `campaign seed "
+            "new-epoch --reason …`; table dice (--dice) work meanwhile.") in imported.output.splitlines()
+    opened = league_store("seed", "new-epoch", "--reason", "moved to the league server")
+    assert opened.exit_code == 0, opened.output
+    assert league_store("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    assert league_store("verify").exit_code == 0
+    again = league_store("seed", "new-epoch", "--reason", "once more")
+    assert (again.exit_code, again.output) == (1, "Error: the seed of epoch 1 is here: reveal it with `campaign seed "
+                                                  "reveal`, which also opens the next epoch (on a league server its "
+                                                  "administrator runs it)\n")
