@@ -217,32 +217,6 @@ def test_a_dependant_the_log_would_say_alike_is_named_by_the_fields_that_differ(
         '[{"fighter": "ivo", "glorious_deeds": [], "notes": "", "out_of_action": false, "took_out": ["Rat"]}]'])
 
 
-def test_a_reroll_cascade_before_a_pending_step_decides_again_what_it_stands_on(campaign):
-    """The exploration stopped pending; a reroll of the Trauma step's die, with --cascade, decides the
-    Promotions and Experience steps again after it: the exploration follows them again, and is answered."""
-    for args in (["new", "League", "--ruleset", "trench-crusade"],
-                 ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims", "--treasury", "100"],
-                 ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--keyword",
-                  "LEADER", "--free"],
-                 ["trench-crusade", "recruit", "Pilgrims", "Anna", "--model", "Trench Pilgrim", "--free"],
-                 ["trench-crusade", "recruit", "Pilgrims", "Bert", "--model", "Trench Pilgrim", "--free"],
-                 ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
-                 ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite"],
-                 ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
-                  "--winner", "Pilgrims", "--glorious", "Anna=headshot", "--ooa", "Bert"],
-                 ["trench-crusade", "trauma", "Pilgrims", "--ledger"],  # T9, R0
-                 ["trench-crusade", "promotions", "Pilgrims", "--even", "--ledger"],
-                 ["trench-crusade", "experience", "Pilgrims"]):
-        assert campaign(*args).exit_code == 0, args
-    stopped = campaign("post-game", "Pilgrims", "--ledger", "--answer", "rerolls=yes", "--answer", "table=common")
-    assert "T12 is pending" in stopped.output.splitlines()[-1]
-    rerolled = campaign("reroll", "R0", "--reason", "cocked die", "--cascade")
-    assert rerolled.exit_code == 0, rerolled.output
-    assert campaign("pending").output.startswith("T12: ")
-    assert campaign("answer", "reroll-1=none").exit_code == 0
-    assert campaign("replay", "--check").output.endswith("all match.\n")
-
-
 def test_a_decision_pending_for_want_of_dice_still_follows(campaign):
     """A Speedheim draw dealt by the ledger whose check die was not given is stored pending with no
     question: it was checked as if it no longer followed (replay --check, import, every later void)."""

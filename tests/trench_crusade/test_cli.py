@@ -557,3 +557,24 @@ def test_exploration_asks_for_its_table_by_its_own_table_option(cli, tmp_path):
     asked = cli("trench-crusade", "exploration", "Pilgrims", "--dice", "1,1,1")
     assert (asked.exit_code, asked.output) == (
         2, "Error: Explore which table after 1 games?: answer with --table CHOICE (one of: common, rare)\n")
+
+
+def test_a_reroll_cascade_before_a_pending_step_decides_again_what_it_stands_on(cli):
+    """The exploration stopped pending; a reroll of the Trauma step's die, with --cascade, decides the
+    Promotions and Experience steps again after it: the exploration follows them again and is answered
+    (the void was refused, as if it stranded the exploration, before those were decided again)."""
+    for args in (*SETUP[:-1],
+                 ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+                  "--winner", "Pilgrims", "--glorious", "Anna=headshot", "--ooa", "Bert"],
+                 ["trench-crusade", "trauma", "Pilgrims", "--ledger"],  # R0: Bert's Survival Roll
+                 ["trench-crusade", "promotions", "Pilgrims", "--even", "--ledger"],
+                 ["trench-crusade", "experience", "Pilgrims"]):
+        assert cli(*args).exit_code == 0, args
+    stopped = cli("post-game", "Pilgrims", "--ledger", "--answer", "rerolls=yes", "--answer", "table=common")
+    pending = cli("pending").output.split(":")[0]  # the exploration, waiting for which die to re-roll
+    assert f"{pending} is pending" in stopped.output.splitlines()[-1]
+    rerolled = cli("reroll", "R0", "--reason", "cocked die", "--cascade")
+    assert rerolled.exit_code == 0, rerolled.output
+    assert cli("pending").output.startswith(f"{pending}: ")
+    assert cli("answer", "reroll-1=none").exit_code == 0
+    assert cli("replay", "--check").output.endswith("all match.\n")
