@@ -133,12 +133,13 @@ BEGIN
     IF p_expression IS NULL OR p_purpose IS NULL THEN
         RAISE EXCEPTION 'a ledger roll is dealt for an expression and a purpose' USING ERRCODE = '22004';
     END IF;
-    -- Only the dice a roll deals: 1 to 100 of one size (2 to 1000 sides), or a shuffle's (K, K-1 … 2).
-    -- Others, dealt by hand, were burned by the next roll as dice no expression rolls: a burn that
-    -- failed verify for ever, or a roll number no command could pass.
+    -- Only the dice a roll deals: up to 100 of one size (2 to 1000 sides; 100D66 is 200 six-sided
+    -- dice), or a shuffle's (K, K-1 … 2; none for a deck of one card). Others, dealt by hand, were
+    -- burned by the next roll as dice no expression rolls: a burn that failed verify for ever, or a
+    -- roll number no command could pass.
     n := coalesce(array_length(p_sides, 1), 0);
-    IF n = 0 OR n > 1000 OR array_position(p_sides, NULL) IS NOT NULL OR NOT (
-           (n <= 100 AND p_sides[1] BETWEEN 2 AND 1000 AND p_sides <@ ARRAY[p_sides[1]])
+    IF n > 1000 OR array_position(p_sides, NULL) IS NOT NULL OR NOT (
+           n = 0 OR (n <= 200 AND p_sides[1] BETWEEN 2 AND 1000 AND p_sides <@ ARRAY[p_sides[1]])
            OR p_sides = ARRAY(SELECT generate_series(n + 1, 2, -1))) THEN
         RAISE EXCEPTION 'no roll deals dice of these sides: %', p_sides USING ERRCODE = '22023';
     END IF;
@@ -445,6 +446,14 @@ def init_roles_sql(*, schema: str, dice_role: str, player_role: str, password: s
         *(f"ALTER FUNCTION {q(schema)}.{function} OWNER TO {q(dice_role)}" for function in functions),
         *(f"REVOKE ALL ON FUNCTION {q(schema)}.{function} FROM PUBLIC" for function in functions),
         *(f"GRANT EXECUTE ON FUNCTION {q(schema)}.{function} TO {q(player_role)}" for function in PLAYER_FUNCTIONS),
+        # The player roles set up before (those that may append events), whose rights on a function an
+        # upgrade made anew went with the old one: every one of them, not only the role named now.
+        f"DO $$ DECLARE r text; BEGIN FOR r IN SELECT DISTINCT grantee FROM information_schema.role_table_grants "
+        f"WHERE table_schema = {_literal(schema)} AND table_name = {_literal(event_tables[0])} AND privilege_type = 'INSERT' "
+        f"AND grantee NOT IN (current_user, {_literal(player_role)}) LOOP "
+        + " ".join(f"EXECUTE format('GRANT EXECUTE ON FUNCTION {q(schema)}.{function} TO %I', r);"
+                   for function in PLAYER_FUNCTIONS)
+        + " END LOOP; END $$",
         *(f"REVOKE ALL ON FUNCTION {q(schema)}.{function} FROM {q(player_role)}" for function in ADMIN_FUNCTIONS),
         f"GRANT USAGE ON SCHEMA {q(schema)} TO {q(dice_role)}, {q(player_role)}",
         *(f"GRANT SELECT, INSERT ON {q(schema)}.{table} TO {q(player_role)}" for table in event_tables),

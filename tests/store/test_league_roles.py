@@ -422,6 +422,31 @@ def test_a_second_player_role_leaves_the_first_its_rights(league):
             conn.execute(f'DROP ROLE "{second}"')
 
 
+def test_an_upgrade_of_an_older_server_leaves_every_player_role_its_rights(league):
+    """Upgrading from a version whose dealing functions had other signatures makes them anew, and a
+    function made anew kept EXECUTE for the role init-roles named alone: the league's other players
+    could no longer roll, verify, or write at all."""
+    admin_url, player_url, player = league
+    second, dice = f"player_{uuid.uuid4().hex[:8]}", player.replace("player_", "dice_")
+    admin = CampaignRunner(admin_url)
+    assert admin("admin", "init-roles", "--player", second, "--dice-role", dice).exit_code == 0
+    try:
+        make_dealing_older(admin_url, dice, player)
+        with connect(admin_url, autocommit=True) as conn:
+            for function in ("ledger_dice_deal(text, integer, text, integer, integer[])", "ledger_dice_dealt(text, integer)"):
+                conn.execute(f'GRANT EXECUTE ON FUNCTION {function} TO "{second}"')
+        assert admin("admin", "init-roles", "--player", player, "--dice-role", dice).exit_code == 0  # the upgrade
+        other = CampaignRunner(as_role(admin_url, second))
+        assert other("new", "League").exit_code == 0
+        rolled = other("roll", "D6", "--for", "loot", "--ledger")
+        assert rolled.exit_code == 0, rolled.output
+        assert other("verify").exit_code == 0
+    finally:
+        with connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{second}" CASCADE')
+            conn.execute(f'DROP ROLE "{second}"')
+
+
 def test_the_administrator_s_full_rebuild_leaves_the_players_their_read_models(league):
     """`campaign rebuild` drops the read-model tables and makes them again: the players lost the rights
     init-roles gave them on those tables, and every write warned, every verify failed."""
@@ -434,10 +459,10 @@ def test_the_administrator_s_full_rebuild_leaves_the_players_their_read_models(l
     assert campaign("verify").exit_code == 0
 
 
-@pytest.mark.parametrize("sides", ["{2,5}", "{1}", "{6,NULL}", "{%s}" % ",".join(["6"] * 101)])
+@pytest.mark.parametrize("sides", ["{2,5}", "{1}", "{6,NULL}", "{%s}" % ",".join(["6"] * 201)])
 def test_dice_no_roll_deals_are_not_dealt(league, sides):
     """A player may call the dealing function by hand: dice of sides no roll has (a D6 and a D2 not
-    a shuffle's, 101 dice) were dealt, and the next roll burned them as dice no expression rolls: a
+    a shuffle's, 201 dice) were dealt, and the next roll burned them as dice no expression rolls: a
     burn that failed verify for ever, or a roll number no command could get past."""
     import psycopg
 
@@ -449,6 +474,7 @@ def test_dice_no_roll_deals_are_not_dealt(league, sides):
     with connect(player_url, autocommit=True) as conn, pytest.raises(psycopg.errors.InvalidParameterValue):
         conn.execute(f"SELECT ledger_dice_deal(%s, 0, %s, 0, '{sides}'::integer[], 'D6', 'a forgery')", (campaign_id, committed))
     assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    assert campaign("roll", "100D66", "--for", "every die a roll may have: 200", "--ledger").exit_code == 0
     assert campaign("verify").exit_code == 0
 
 
