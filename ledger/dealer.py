@@ -393,6 +393,14 @@ class Dealer:
 
     # --- what the ledger asks ------------------------------------------------------------------
 
+    def holds(self, campaign_id: str, commitments: dict[int, str]) -> dict[int, bool]:
+        """The epochs whose seed this database holds as the campaign committed to it (`commitments`,
+        epoch -> the commitment its history records), each with whether it is revealed. A seed the
+        database keeps for an epoch committed elsewhere (a player committing one by hand for a trail
+        imported from a SQLite store) is not the campaign's: none of its dice came from it."""
+        return {epoch: revealed for epoch, revealed in self.epochs(campaign_id).items()
+                if epoch in commitments and self.commit(campaign_id, epoch) == commitments[epoch]}
+
     def commit(self, campaign_id: str, epoch: int) -> str:
         return self._call("SELECT ledger_dice_commit(%s, %s)", campaign_id, epoch)[0][0]
 

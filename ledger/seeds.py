@@ -111,24 +111,36 @@ class SeedKeeping:
 
         def attempt() -> Attempt:
             state = self._state_to_decide_on(campaign_id)
-            if self.holds_seed(campaign_id, state.epoch):
+            if self.holds_seed(campaign_id, state):
                 raise RuleViolation(f"the seed of epoch {state.epoch} is here: reveal it with `campaign seed reveal`, "
                                     "which also opens the next epoch"
                                     + (" (on a league server its administrator runs it)" if self.store.dealer else ""))
+            try:
+                following = self._commit_to_next_epoch(campaign_id, state)
+            except RuleViolation as refused:
+                if self.store.dealer is None:
+                    raise
+                # Only a seed of the open epoch committed here by hand, not the campaign's, holds it back.
+                raise RuleViolation(
+                    f"{refused}: this database keeps a seed of epoch {state.epoch} that is not the one the campaign "
+                    f"committed to (one committed by hand); the league's administrator removes it (DELETE FROM "
+                    f"ledger_dice_seeds WHERE campaign_id = '{campaign_id}' AND epoch = {state.epoch}) and this "
+                    "runs again") from None
             events = [
                 ev.CommandRecorded(command="seed.new-epoch", args={"epoch": state.epoch}, reason=reason),
                 ev.SeedAbandoned(epoch=state.epoch, reason=reason),
-                self._commit_to_next_epoch(campaign_id, state),
+                following,
             ]
             return Attempt(state, [(events, actor)])
 
         return self._write(campaign_id, "opening a new epoch", attempt)
 
-    def holds_seed(self, campaign_id: uuid.UUID, epoch: int) -> bool:
-        """Whether this store keeps the seed of the campaign's epoch (a league server: in its database)."""
+    def holds_seed(self, campaign_id: uuid.UUID, state: CampaignState) -> bool:
+        """Whether this store keeps the seed of the campaign's open epoch (a league server: in its
+        database, as the campaign committed to it)."""
         if self.store.dealer is not None:
-            return epoch in self.store.dealer.epochs(str(campaign_id))
-        return self.store.seed(campaign_id, epoch) is not None
+            return state.epoch in self.store.dealer.holds(str(campaign_id), {state.epoch: state.commitment})
+        return self.store.seed(campaign_id, state.epoch) is not None
 
     def _refuse_on_a_dealer(self, what: str) -> None:
         if self.store.dealer is not None:

@@ -297,7 +297,9 @@ def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: LedgerRo
     if store.dealer is None:
         return []
     dealt = store.dealer.dealt(str(campaign_id))
-    _refuse_undealt(store.dealer.epochs(str(campaign_id)), dealt, recorded)
+    committed = {r.event.epoch: r.event.commitment
+                 for r in store.records_tagged(campaign_id, [ev.SeedCommitted.__struct_config__.tag])}
+    _refuse_undealt(store.dealer.holds(str(campaign_id), committed), dealt, recorded)
     return [x for x in dealt if (x.epoch, x.roll) not in recorded]
 
 
@@ -498,7 +500,7 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
             state = audit.import_chain(session.ledger, chain)
     click.echo(f"Imported {chain.name} ({chain.campaign_id}) from {trail.name}: "
                f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}, hash chain verified.")
-    if session.ledger.holds_seed(uuid.UUID(chain.campaign_id), state.epoch):
+    if session.ledger.holds_seed(uuid.UUID(chain.campaign_id), state):
         where = "this database" if session.ledger.store.dealer is not None else "this machine's key"
         click.echo(f"Ledger dice: {where} holds the secret seed of epoch {state.epoch}, so ledger dice "
                    "roll on as before.")

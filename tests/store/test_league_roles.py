@@ -501,3 +501,33 @@ def test_a_campaign_moved_from_a_sqlite_store_rolls_again_after_a_new_epoch(leag
     assert (again.exit_code, again.output) == (1, "Error: the seed of epoch 1 is here: reveal it with `campaign seed "
                                                   "reveal`, which also opens the next epoch (on a league server its "
                                                   "administrator runs it)\n")
+
+
+def test_a_seed_committed_by_hand_for_an_epoch_committed_elsewhere_is_not_the_campaign_s(league, tmp_path):
+    """A player may commit a seed for the open epoch of a campaign imported from SQLite (the server holds
+    none of its epochs): verify then took the server for the holder of that epoch's seed and called
+    every imported ledger roll of it written by hand, and new-epoch refused, the seed being "here"."""
+    admin_url, player_url, _player = league
+    home = CampaignRunner("sqlite:///" + str(tmp_path / "home.db"))
+    assert home("new", "Moved").exit_code == 0
+    assert home("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    trail = tmp_path / "moved.jsonl"
+    assert home("export", "-o", str(trail)).exit_code == 0
+    moved = CampaignRunner(player_url)
+    assert moved("import", str(trail)).exit_code == 0
+    campaign_id = json.loads(moved("show", "--json").output)["campaign_id"]
+    with connect(player_url, autocommit=True) as conn:
+        conn.execute("SELECT ledger_dice_commit(%s, 0)", (campaign_id,))
+    verified = moved("verify")
+    assert verified.exit_code == 0, verified.output
+    held_back = moved("seed", "new-epoch", "--reason", "moved")
+    assert held_back.exit_code == 1
+    assert held_back.output.endswith(
+        "this database keeps a seed of epoch 0 that is not the one the campaign committed to (one committed by "
+        "hand); the league's administrator removes it (DELETE FROM ledger_dice_seeds WHERE campaign_id = "
+        f"'{campaign_id}' AND epoch = 0) and this runs again\n")
+    with connect(admin_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM ledger_dice_seeds WHERE campaign_id = %s AND epoch = 0", (campaign_id,))
+    assert moved("seed", "new-epoch", "--reason", "moved").exit_code == 0
+    assert moved("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    assert moved("verify").exit_code == 0
