@@ -565,15 +565,15 @@ def test_a_reroll_cascade_before_a_pending_step_decides_again_what_it_stands_on(
     (the void was refused, as if it stranded the exploration, before those were decided again)."""
     for args in (*SETUP[:-1],
                  ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
-                  "--winner", "Pilgrims", "--glorious", "Anna=headshot", "--ooa", "Bert"],
-                 ["trench-crusade", "trauma", "Pilgrims", "--ledger"],  # R0: Bert's Survival Roll
-                 ["trench-crusade", "promotions", "Pilgrims", "--even", "--ledger"],
+                  "--winner", "Pilgrims", "--ooa", "Bert"],  # no deed: nobody reaches an Advancement Roll
+                 ["trench-crusade", "trauma", "Pilgrims", "--dice", "4"],  # R0: Bert's Survival Roll, fine
+                 ["trench-crusade", "promotions", "Pilgrims", "--even", "--dice", "1"],  # no promotion
                  ["trench-crusade", "experience", "Pilgrims"]):
         assert cli(*args).exit_code == 0, args
     stopped = cli("post-game", "Pilgrims", "--ledger", "--answer", "rerolls=yes", "--answer", "table=common")
     pending = cli("pending").output.split(":")[0]  # the exploration, waiting for which die to re-roll
-    assert f"{pending} is pending" in stopped.output.splitlines()[-1]
-    rerolled = cli("reroll", "R0", "--reason", "cocked die", "--cascade")
+    assert f"{pending} is pending" in stopped.output.splitlines()[-1], stopped.output
+    rerolled = cli("reroll", "R0", "--reason", "cocked die", "--dice", "5", "--cascade")
     assert rerolled.exit_code == 0, rerolled.output
     assert cli("pending").output.startswith(f"{pending}: ")
     assert cli("answer", "reroll-1=none").exit_code == 0
