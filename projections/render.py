@@ -20,12 +20,16 @@ if TYPE_CHECKING:
 FORMATS = ("html", "md")
 
 
-MARKDOWN_INLINE = re.compile(r"([\\`*_~<\[])")  # an escaped [ opens no link nor image
+MARKDOWN_INLINE = re.compile(r"([\\`*_~<&\[])")  # an escaped [ opens no link nor image, an escaped & no entity
+# What a renderer turns into a link with no bracket: `http://…` (and any scheme) and `www.…`.
+AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9])(:)(?=//)|(?<![a-z0-9])(www)(\.)")
 
 
 def md_text(text: object) -> str:
-    """Text people typed (names, reasons) as Markdown that shows it as typed: no emphasis, code, link or HTML."""
-    return MARKDOWN_INLINE.sub(r"\\\1", str(text))
+    """Text people typed (names, reasons) as Markdown that shows it as typed: no emphasis, code, link,
+    entity or HTML."""
+    escaped = MARKDOWN_INLINE.sub(r"\\\1", str(text))
+    return AUTOLINK.sub(lambda found: "\\:" if found[1] else found[2] + "\\.", escaped)
 
 
 def md_code(text: object) -> str:

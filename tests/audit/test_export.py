@@ -10,6 +10,10 @@ import io
 import json
 import re
 
+import pytest
+
+from projections.render import md_text
+
 GENESIS = "0" * 64
 TIME = "2026-01-01T00:00:00.000000Z"
 
@@ -162,7 +166,7 @@ def test_markdown_shows_what_people_typed_as_typed_and_csv_no_formula(cli):
     assert "<" not in outside_code.replace("<br>", "") and "[" not in outside_code
     chronicle = cli("export", "--format", "md").output
     assert "- T5 ``void (x` <b>bold</b> `y)`` by arbiter" in chronicle  # one code span, as typed
-    assert "Played by \\[x](http://evil.example)" in chronicle
+    assert "Played by \\[x](http\\://evil.example)" in chronicle  # no link, bracketed or bare
     assert "4 events in 1 transaction" not in chronicle and " in 5 transactions" in chronicle
     rows = list(csv.reader(io.StringIO(cli("export", "--format", "csv").output)))
     assert [row[5] for row in rows if row[2] == "fighter.recruited"][1] == "'@SUM(1+1), hero, joins W"
@@ -266,3 +270,13 @@ def test_a_report_of_a_store_that_does_not_verify_says_so(played, database):
     assert error == f"Error: {failure} (the report says so)"
     html = path.read_text(encoding="utf-8")
     assert f'<p class="verdict bad" id="verdict">{failure}</p>' in html
+
+
+@pytest.mark.parametrize(("typed", "markdown"), [
+    ("AT&amp;T", "AT\\&amp;T"),  # an entity shown as typed, not as "AT&T"
+    ("visit www.evil.example", "visit www\\.evil.example"),  # no bare link
+    ("Bob <http://x.y>", "Bob \\<http\\://x.y>"),
+    ("R0 loot: D6 rolled [3, 5]", "R0 loot: D6 rolled \\[3, 5]"),
+])
+def test_markdown_text_is_shown_as_typed(typed, markdown):
+    assert md_text(typed) == markdown
