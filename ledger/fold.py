@@ -88,7 +88,7 @@ def battle_ends(records: Sequence[Record]) -> dict[int, int]:
     earliest_later: int | None = None  # the first transaction of the battles numbered above
     for number in sorted({r.event.battle for r in starts}, reverse=True):
         ends[number] = first_position[earliest_later] - 1 if earliest_later is not None else records[-1].position
-        earliest_later = min(played_from[number], earliest_later if earliest_later is not None else played_from[number])
+        earliest_later = played_from[number] if earliest_later is None else min(played_from[number], earliest_later)
     return {r.event.battle: ends[r.event.battle] for r in starts}
 
 
