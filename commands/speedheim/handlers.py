@@ -373,6 +373,8 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     if cmd.role not in ROLES:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
     stats, keywords = spelled_as_the_rules(ctx, cmd.stats, negative=False), list(cmd.keywords)
+    if plays(ctx.state, "6"):  # "Large,Undead" was one keyword, so the unit was neither Large nor Undead
+        keywords = [part.strip() for keyword in keywords for part in keyword.split(",") if part.strip()]
     if plays(ctx.state, "3"):
         keywords = [as_spelled(keyword, KNOWN_KEYWORDS) or keyword for keyword in keywords]
     if "Large" in keywords and ctx.state.latest_battle(band.id) is None:

@@ -110,3 +110,16 @@ def test_a_warband_has_one_leader(role, keywords):
     on_5 = warbands({}, "5")
     on_5.do(recruit)
     assert [f.name for f in h.leaders_of(on_5.state, on_5.state.warband("Sellswords"))] == ["Gunnar", "Gunnar II"]
+
+
+def test_keywords_given_in_one_option_separated_by_commas_are_each_a_keyword():
+    """`--keyword "Animal, Undead"` was one keyword: the unit was neither an Animal (which promotes only
+    on Promote!) nor Undead (immune to the Blight). Version 5 keeps it whole."""
+    campaign = warbands({})
+    recruit = h.Recruit(warband="Skaven", name="Brute", role="henchman", stats=CAPTAIN, keywords=["Animal, Undead"],
+                        paid=False)
+    campaign.do(recruit)
+    assert campaign.state.fighter("Brute").keywords == ["Animal", "Undead"]
+    on_5 = warbands({}, "5")
+    on_5.do(recruit)
+    assert on_5.state.fighter("Brute").keywords == ["Animal, Undead"]
