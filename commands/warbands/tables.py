@@ -223,8 +223,8 @@ RESULTS, CASUALTIES = ("win", "draw", "loss"), ("removed", "fled")
 def check_playable(tables: WarbandsTables) -> None:
     """What a group's tables must also get right for a campaign to be played to its end (TableError):
     a Recovery row for every battle result and kind of casualty, each (result, casualty) pair once, a
-    target the die can roll; a misses-game injury that misses a game, and no missed game on a row
-    that records no injury; no negative XP award.
+    target the die can roll; injury rows within what the die rolls, a misses-game injury that misses
+    a game, and no missed game on a row that records no injury; no negative XP award.
 
     Checked when a campaign starts (`model.check_options`), not with every read of the tables
     (`check_tables`): a campaign recorded with such tables before this check keeps opening, importing
@@ -254,7 +254,11 @@ def _recovery_problems(table: RecoveryTable) -> list[str]:
 
 
 def _injury_problems(table: InjuryTable) -> list[str]:
-    problems = []
+    if not table.rows:
+        return []  # the players say what the injury roll did
+    results = die_results(table.die, "character-injury")
+    problems = [f"'character-injury': row {row.id}: {row.low} to {row.high} reaches past what {table.die} rolls "
+                f"({results[0]} to {results[-1]})" for row in table.rows if row.low < results[0] or row.high > results[-1]]
     for row in table.rows:
         if row.missed_games < 0:
             problems.append(f"'character-injury': row {row.id}: missed_games cannot be negative ({row.missed_games})")

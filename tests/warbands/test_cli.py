@@ -336,6 +336,8 @@ UNPLAYABLE_TABLES = [
      "Error: Warbands table 'character-injury': row fine: a recovered row misses no game (missed_games 3)\n"),
     ({"character-injury": {"rows": [{"id": "hurt", "low": 1, "high": 6, "name": "Hurt", "effect": "other", "missed_games": -1}]}},
      "Error: Warbands table 'character-injury': row hurt: missed_games cannot be negative (-1)\n"),
+    ({"character-injury": {"die": "2D6", "rows": [{"id": "all", "low": 0, "high": 12, "name": "Hurt", "effect": "other"}]}},
+     "Error: Warbands table 'character-injury': row all: 0 to 12 reaches past what 2D6 rolls (2 to 12)\n"),
     ({"xp-awards": {"rows": [{"id": "win", "result": "win", "xp": -500}]}},  # as "XP earned cannot be negative" told
      "Error: Warbands table 'xp-awards': row win: xp cannot be negative (-500)\n"),
 ]
