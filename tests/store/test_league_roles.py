@@ -20,6 +20,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 import pytest
@@ -478,19 +479,26 @@ def test_dice_no_roll_deals_are_not_dealt(league, sides):
     assert campaign("verify").exit_code == 0
 
 
-def test_a_campaign_moved_from_a_sqlite_store_rolls_again_after_a_new_epoch(league, tmp_path):
-    """Its open epoch was committed in the SQLite store's key file: on the league server `seed import`
-    is refused (seeds stay in the database), and `seed new-epoch` was too, so no ledger die could
-    ever be rolled again. The new epoch leaves the open one behind, recorded."""
-    _admin_url, player_url, _player = league
+def moved_from_sqlite(player_url: str, tmp_path: Path) -> tuple[CampaignRunner, Any]:
+    """A campaign started in a SQLite store, a ledger die rolled there (epoch 0, committed in its key
+    file), and its trail imported into the league server by a player: (the player's runner, the import)."""
     home = CampaignRunner("sqlite:///" + str(tmp_path / "home.db"))
     assert home("new", "Moved").exit_code == 0
     assert home("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
     trail = tmp_path / "moved.jsonl"
     assert home("export", "-o", str(trail)).exit_code == 0
-    league_store = CampaignRunner(player_url)
-    imported = league_store("import", str(trail))
+    player = CampaignRunner(player_url)
+    imported = player("import", str(trail))
     assert imported.exit_code == 0, imported.output
+    return player, imported
+
+
+def test_a_campaign_moved_from_a_sqlite_store_rolls_again_after_a_new_epoch(league, tmp_path):
+    """Its open epoch was committed in the SQLite store's key file: on the league server `seed import`
+    is refused (seeds stay in the database), and `seed new-epoch` was too, so no ledger die could
+    ever be rolled again. The new epoch leaves the open one behind, recorded."""
+    _admin_url, player_url, _player = league
+    league_store, imported = moved_from_sqlite(player_url, tmp_path)
     assert ("Ledger dice: the secret seed of epoch 0 is not in this database: open a new epoch with `campaign seed "
             "new-epoch --reason …`; table dice (--dice) work meanwhile.") in imported.output.splitlines()
     opened = league_store("seed", "new-epoch", "--reason", "moved to the league server")
@@ -508,13 +516,7 @@ def test_a_seed_committed_by_hand_for_an_epoch_committed_elsewhere_is_not_the_ca
     none of its epochs): verify then took the server for the holder of that epoch's seed and called
     every imported ledger roll of it written by hand, and new-epoch refused, the seed being "here"."""
     admin_url, player_url, _player = league
-    home = CampaignRunner("sqlite:///" + str(tmp_path / "home.db"))
-    assert home("new", "Moved").exit_code == 0
-    assert home("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
-    trail = tmp_path / "moved.jsonl"
-    assert home("export", "-o", str(trail)).exit_code == 0
-    moved = CampaignRunner(player_url)
-    assert moved("import", str(trail)).exit_code == 0
+    moved, _imported = moved_from_sqlite(player_url, tmp_path)
     campaign_id = json.loads(moved("show", "--json").output)["campaign_id"]
     with connect(player_url, autocommit=True) as conn:
         conn.execute("SELECT ledger_dice_commit(%s, 0)", (campaign_id,))
