@@ -125,7 +125,10 @@ END $$;
 
 CREATE OR REPLACE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_commitment text, p_roll integer,
                                             p_sides integer[], p_expression text, p_purpose text) RETURNS boolean
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp
+-- A number another transaction deals and holds open is waited for no longer than this: a player holding
+-- one open by hand kept every ledger roll of the campaign waiting, without end.
+SET lock_timeout = '5s' AS $$
 DECLARE
     k bytea; was_revealed boolean; block bytea; x numeric; lim numeric; a integer; j integer; i integer; n integer;
     dealt integer[] := '{{}}'; inserted integer; shown text;
@@ -133,13 +136,14 @@ BEGIN
     IF p_expression IS NULL OR p_purpose IS NULL THEN
         RAISE EXCEPTION 'a ledger roll is dealt for an expression and a purpose' USING ERRCODE = '22004';
     END IF;
-    -- Only the dice a roll deals: up to 100 of one size (2 to 1000 sides; 100D66 is 200 six-sided
-    -- dice), or a shuffle's (K, K-1 … 2; none for a deck of one card). Others, dealt by hand, were
+    -- Only the dice a roll deals: up to 100 of one size (2 to 1000 sides; up to 100 D66, two six-sided
+    -- dice each), or a shuffle's (K, K-1 … 2; none for a deck of one card). Others, dealt by hand, were
     -- burned by the next roll as dice no expression rolls: a burn that failed verify for ever, or a
     -- roll number no command could pass.
     n := coalesce(array_length(p_sides, 1), 0);
     IF n > 1000 OR array_position(p_sides, NULL) IS NOT NULL OR NOT (
-           n = 0 OR (n <= 200 AND p_sides[1] BETWEEN 2 AND 1000 AND p_sides <@ ARRAY[p_sides[1]])
+           n = 0 OR (p_sides[1] BETWEEN 2 AND 1000 AND p_sides <@ ARRAY[p_sides[1]]
+                     AND (n <= 100 OR (n <= 200 AND n % 2 = 0 AND p_sides[1] = 6)))
            OR p_sides = ARRAY(SELECT generate_series(n + 1, 2, -1))) THEN
         RAISE EXCEPTION 'no roll deals dice of these sides: %', p_sides USING ERRCODE = '22023';
     END IF;
@@ -501,13 +505,21 @@ def _ledger_error(error: Any) -> Exception:
         return IntegrityFailure(f"{message}: the ledger refuses to roll with it or reveal it")
     if code in ("P0002", "P0005", "P0006"):
         return RuleViolation(message)
+    if code == "55P03":  # lock_timeout: a transaction dealing the same number keeps it open
+        return Conflict(f"another connection is dealing the same ledger roll and holds it ({message}): try again")
     if code == "42501":
         return _Refused(f"the database refused the ledger dice: {message}")
     return BadInput(f"the database refused the ledger dice: {message}")
 
 
 def expression_for(sides: list[int]) -> str:
-    """An expression that rolls exactly these dice: `ND<s>`, or `shuffle K` for a shuffle's dice."""
+    """An expression that rolls exactly these dice: `ND<s>` (`ND66` for more than 100 six-sided dice,
+    two a D66), or `shuffle K` for a shuffle's dice."""
     if sides and all(s == sides[0] for s in sides):
+        if len(sides) > MOST_DICE and sides[0] == 6 and len(sides) % 2 == 0:
+            return f"{len(sides) // 2}D66"
         return f"{'' if len(sides) == 1 else len(sides)}D{sides[0]}"
     return f"shuffle {len(sides) + 1}"
+
+
+MOST_DICE = 100  # of a roll (ledger.dice.parse_expression); a D66 is two six-sided dice

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ledger import dice as d
 from ledger import events as ev
@@ -18,6 +18,9 @@ from ledger.deciding import Attempt, DealtDice, NoLedgerDice, Outcome
 from ledger.decide import DiceSource, LedgerDice
 from ledger.errors import BadInput, IntegrityFailure, NotFound, RuleViolation
 from ledger.state import CampaignState, evolve
+
+if TYPE_CHECKING:
+    from ledger.store import Store
 
 SEED_FORMAT = "campaign-ledger-seed"
 BURN_ACTOR = "ledger"
@@ -28,6 +31,12 @@ class DealtSince(NamedTuple):
 
     from_roll: int
     dealt: list[Dealt]
+
+
+def committed_to(store: Store, campaign_id: uuid.UUID) -> dict[int, str]:
+    """Each epoch's commitment, as the campaign's history records it."""
+    tag = ev.SeedCommitted.__struct_config__.tag
+    return {r.event.epoch: r.event.commitment for r in store.records_tagged(campaign_id, [tag])}
 
 
 class SeedKeeping:
@@ -120,12 +129,13 @@ class SeedKeeping:
             except RuleViolation as refused:
                 if self.store.dealer is None:
                     raise
-                # Only a seed of the open epoch committed here by hand, not the campaign's, holds it back.
+                # Only seeds committed here by hand, none of them the campaign's, hold it back.
+                foreign = self.foreign_epochs(campaign_id)
+                listed = ", ".join(map(str, foreign))
                 raise RuleViolation(
-                    f"{refused}: this database keeps a seed of epoch {state.epoch} that is not the one the campaign "
-                    f"committed to (one committed by hand); the league's administrator removes it (DELETE FROM "
-                    f"ledger_dice_seeds WHERE campaign_id = '{campaign_id}' AND epoch = {state.epoch}) and this "
-                    "runs again") from None
+                    f"{refused}: this database keeps seeds the campaign never committed to (committed by hand), of "
+                    f"epochs {listed}; the league's administrator removes them (DELETE FROM ledger_dice_seeds WHERE "
+                    f"campaign_id = '{campaign_id}' AND epoch IN ({listed})) and this runs again") from None
             events = [
                 ev.CommandRecorded(command="seed.new-epoch", args={"epoch": state.epoch}, reason=reason),
                 ev.SeedAbandoned(epoch=state.epoch, reason=reason),
@@ -134,6 +144,13 @@ class SeedKeeping:
             return Attempt(state, [(events, actor)])
 
         return self._write(campaign_id, "opening a new epoch", attempt)
+
+    def foreign_epochs(self, campaign_id: uuid.UUID) -> list[int]:
+        """The epochs of the campaign whose seed a league server keeps but not as the campaign committed
+        to it (committed by hand, for epochs committed elsewhere)."""
+        dealer = self.store.dealer
+        held = dealer.holds(str(campaign_id), committed_to(self.store, campaign_id))
+        return sorted(set(dealer.epochs(str(campaign_id))) - set(held))
 
     def holds_seed(self, campaign_id: uuid.UUID, state: CampaignState) -> bool:
         """Whether this store keeps the seed of the campaign's open epoch (a league server: in its

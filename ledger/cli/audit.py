@@ -27,6 +27,7 @@ from ledger.errors import IntegrityFailure, LedgerError
 from ledger.keyfile import KeyFile
 from ledger.store import Store, uses_key_file
 from ledger.records import Record, canonical
+from ledger.seeds import committed_to
 from ledger.chain import die_sides
 from ledger.dealer import expression_for
 from projections import render, sql
@@ -297,10 +298,21 @@ def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: LedgerRo
     if store.dealer is None:
         return []
     dealt = store.dealer.dealt(str(campaign_id))
-    committed = {r.event.epoch: r.event.commitment
-                 for r in store.records_tagged(campaign_id, [ev.SeedCommitted.__struct_config__.tag])}
-    _refuse_undealt(store.dealer.holds(str(campaign_id), committed), dealt, recorded)
+    held = store.dealer.holds(str(campaign_id), committed_to(store, campaign_id))
+    _refuse_abandoned_here(store, campaign_id, held)
+    _refuse_undealt(held, dealt, recorded)
     return [x for x in dealt if (x.epoch, x.roll) not in recorded]
+
+
+def _refuse_abandoned_here(store: Any, campaign_id: uuid.UUID, held: dict[int, bool]) -> None:
+    """An epoch is left behind (`seed new-epoch`) only where its seed is not at hand: one whose seed this
+    server holds, as the campaign committed to it, was left behind by events written by hand, which
+    then rolled from a seed of their own choosing in the epoch after it."""
+    for record in store.records_tagged(campaign_id, [ev.SeedAbandoned.__struct_config__.tag]):
+        if record.event.epoch in held:
+            raise IntegrityFailure(f"position {record.position}: epoch {record.event.epoch} is left behind (seed "
+                                   "new-epoch), but this database holds its seed as the campaign committed to it: "
+                                   "an epoch is left behind only where its seed is elsewhere; the store was edited")
 
 
 def _refuse_undealt(held: dict[int, bool], dealt: list[Any], recorded: LedgerRolls) -> None:

@@ -14,6 +14,7 @@ run again upgrades a server set up by an older version."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import subprocess
@@ -525,11 +526,57 @@ def test_a_seed_committed_by_hand_for_an_epoch_committed_elsewhere_is_not_the_ca
     held_back = moved("seed", "new-epoch", "--reason", "moved")
     assert held_back.exit_code == 1
     assert held_back.output.endswith(
-        "this database keeps a seed of epoch 0 that is not the one the campaign committed to (one committed by "
-        "hand); the league's administrator removes it (DELETE FROM ledger_dice_seeds WHERE campaign_id = "
-        f"'{campaign_id}' AND epoch = 0) and this runs again\n")
+        "this database keeps seeds the campaign never committed to (committed by hand), of epochs 0; the league's "
+        f"administrator removes them (DELETE FROM ledger_dice_seeds WHERE campaign_id = '{campaign_id}' AND epoch IN "
+        "(0)) and this runs again\n")
     with connect(admin_url, autocommit=True) as conn:
         conn.execute("DELETE FROM ledger_dice_seeds WHERE campaign_id = %s AND epoch = 0", (campaign_id,))
     assert moved("seed", "new-epoch", "--reason", "moved").exit_code == 0
     assert moved("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
     assert moved("verify").exit_code == 0
+
+
+def test_more_than_100_six_sided_dice_dealt_are_burned_as_d66(league):
+    """A roll of up to 100 D66 deals 200 six-sided dice: dealt by hand (or by a roll that crashed before
+    it was stored), the next command burned them as `150D6`, which no expression rolls, and every
+    write of the campaign failed."""
+    _admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    campaign_id = json.loads(campaign("show", "--json").output)["campaign_id"]
+    committed = json.loads(campaign("export").output.splitlines()[4])["payload"]["commitment"]
+    with connect(player_url, autocommit=True) as conn:
+        conn.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, array_fill(6, ARRAY[150]), 'x', 'a peek')", (campaign_id, committed))
+    rolled = campaign("roll", "D6", "--for", "loot", "--ledger")
+    assert rolled.exit_code == 0, rolled.output
+    assert rolled.output.splitlines()[0].startswith("  R0 burned: dealt to ") and "75D66 rolled" in rolled.output
+    assert campaign("verify").exit_code == 0
+
+
+def test_an_epoch_left_behind_whose_seed_the_server_holds_fails_verify(league):
+    """Events written by hand left a native campaign's epoch behind and committed the next to a seed of
+    their own, then rolled from it: the server held no seed of that epoch, so none of its rolls was
+    checked, and verify passed what its writer had chosen."""
+    from ledger.campaigns import Ledger
+    from ledger.deciding import Attempt
+    from ledger.store import Store
+    from ledger import events as ev
+
+    _admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    store = Store(player_url)
+    try:
+        ledger = Ledger(store)
+        campaign_id = ledger.find(None)
+        state = ledger.load(campaign_id)
+        forged = [ev.CommandRecorded(command="seed.new-epoch", args={"epoch": 0}, reason="mine"),
+                  ev.SeedAbandoned(epoch=0, reason="mine"),
+                  ev.SeedCommitted(epoch=1, commitment=hashlib.sha256(bytes(32)).hexdigest())]
+        ledger._write(campaign_id, "forging", lambda: Attempt(state, [(forged, "mallory")]))
+    finally:
+        store.close()
+    refused = campaign("verify")
+    assert refused.exit_code == 3
+    assert ("epoch 0 is left behind (seed new-epoch), but this database holds its seed as the campaign committed "
+            "to it: an epoch is left behind only where its seed is elsewhere; the store was edited") in refused.output
