@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger import describe, rulesets
-from ledger import events as ev
-from ledger.campaigns import apply_record, battle_ends, cut, transactions, voids_in
+from ledger.campaigns import apply_record, battle_ends, battle_span, cut, transactions, voids_in
 from ledger.fold import post_games_left_out
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
@@ -205,9 +204,9 @@ def battle_marks(records: Sequence[Record]) -> list[Mark]:
     if not ends:
         return []
     by_position = {r.position: r for r in records}
-    voided = voids_in(records)
-    first_battle_tx = min(r.tx for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided)
-    muster = next(r.position for r in records if r.tx == first_battle_tx) - 1
+    # The first battle begins where `replay --battle` and `log --battle` begin it: with what was
+    # recorded of it while it was played (a Speedheim Incapacitation), not at its record.
+    muster = battle_span(records, min(ends))[0] - 1
     marks = [Mark("start", None, muster, by_position[muster].hash if muster else GENESIS)]
     for number, end in sorted(ends.items(), key=lambda item: item[1]):
         marks.append(Mark(f"after {number}", number, end, by_position[end].hash))

@@ -298,3 +298,15 @@ def test_a_battle_begins_with_the_incapacitations_recorded_while_it_was_played(d
     log = json.loads(demo(*speedheim, "log", "--full", "--all", "--json").output)
     once_1 = json.loads(demo(*speedheim, "replay", "--battle", "1", "--json").output)
     assert once_1["events"] == min(row["position"] for row in log if row["tx"] == first_tx) - 1
+
+
+def test_the_muster_ends_where_battle_1_begins_with_what_was_recorded_while_it_was_played(demo):
+    """The chronicle put battle 1's Incapacitations before the first battle, while replay and log
+    --battle 1 counted them in it: the muster ends where battle 1 begins."""
+    speedheim = ("--campaign", FIXTURES["speedheim"]["name"])
+    log = json.loads(demo(*speedheim, "log", "--full", "--all", "--json").output)
+    first_incap = min(row["position"] for row in log if row["text"].endswith("in battle 1"))
+    chronicle = demo(*speedheim, "export", "--format", "md").output
+    muster = next(line for line in chronicle.splitlines() if line.startswith("| the muster (before battle 1) |"))
+    begins = min(row["position"] for row in log if row["tx"] == next(r["tx"] for r in log if r["position"] == first_incap))
+    assert muster.split(" | ")[1] == str(begins - 1)
