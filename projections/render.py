@@ -20,16 +20,21 @@ if TYPE_CHECKING:
 FORMATS = ("html", "md")
 
 
-MARKDOWN_INLINE = re.compile(r"([\\`*_~<&\[])")  # an escaped [ opens no link nor image, an escaped & no entity
+# An escaped [ opens no link nor image, & no entity, # no heading (nor closes one: "Skrit #"), @ no
+# e-mail link.
+MARKDOWN_INLINE = re.compile(r"([\\`*_~<&\[#@])")
 # What a renderer turns into a link with no bracket: `http://…` (and any scheme) and `www.…`.
 AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9])(:)(?=//)|(?<![a-z0-9])(www)(\.)")
+# What makes a line's start a list item or a quote: "- list", "+ x", "> quote", "1. ord", "1) ord".
+LINE_START = re.compile(r"^([-+>]|\d+(?=[.)]))")
 
 
 def md_text(text: object) -> str:
     """Text people typed (names, reasons) as Markdown that shows it as typed: no emphasis, code, link,
-    entity or HTML."""
+    entity, HTML, nor a list, quote or heading where it begins a line."""
     escaped = MARKDOWN_INLINE.sub(r"\\\1", str(text))
-    return AUTOLINK.sub(lambda found: "\\:" if found[1] else found[2] + "\\.", escaped)
+    escaped = AUTOLINK.sub(lambda found: "\\:" if found[1] else found[2] + "\\.", escaped)
+    return LINE_START.sub(lambda found: "\\" + found[1] if not found[1][0].isdigit() else found[1] + "\\", escaped)
 
 
 def md_code(text: object) -> str:

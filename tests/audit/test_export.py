@@ -277,6 +277,11 @@ def test_a_report_of_a_store_that_does_not_verify_says_so(played, database):
     ("visit www.evil.example", "visit www\\.evil.example"),  # no bare link
     ("Bob <http://x.y>", "Bob \\<http\\://x.y>"),
     ("R0 loot: D6 rolled [3, 5]", "R0 loot: D6 rolled \\[3, 5]"),
+    ("- list", "\\- list"),  # no list item, quote or heading where a name begins a line
+    ("> quote", "\\> quote"),
+    ("1. ord", "1\\. ord"),
+    ("Skrit #", "Skrit \\#"),  # a heading would lose its closing #
+    ("ann@example.com", "ann\\@example.com"),  # no e-mail link
 ])
 def test_markdown_text_is_shown_as_typed(typed, markdown):
     assert md_text(typed) == markdown
