@@ -377,6 +377,11 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         keywords = [part.strip() for keyword in keywords for part in keyword.split(",") if part.strip()]
     if plays(ctx.state, "3"):
         keywords = [as_spelled(keyword, KNOWN_KEYWORDS) or keyword for keyword in keywords]
+    if plays(ctx.state, "6"):
+        keywords = list(dict.fromkeys(keywords))  # "Animal, animal" is one keyword
+        if "Leader" in keywords and cmd.role not in HERO_ROLES:
+            # It made no Leader (a henchman leads nothing), and let a second one be recruited beside it.
+            raise RuleViolation(f"a {cmd.role} cannot have the Leader skill: a hero leads (rules §2)")
     if "Large" in keywords and ctx.state.latest_battle(band.id) is None:
         raise RuleViolation(f"{band.name} cannot buy a Large unit at warband creation: only after its first game")
     if plays(ctx.state, "5") and PHASE.next_step(ctx.state, band) is not None:

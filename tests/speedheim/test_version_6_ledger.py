@@ -123,3 +123,15 @@ def test_keywords_given_in_one_option_separated_by_commas_are_each_a_keyword():
     on_5 = warbands({}, "5")
     on_5.do(recruit)
     assert on_5.state.fighter("Brute").keywords == ["Animal, Undead"]
+
+
+def test_only_a_hero_has_the_leader_skill_and_a_keyword_counts_once():
+    """A henchman given the Leader keyword led nothing, and let a second Leader be recruited beside it;
+    "Animal, animal" was two keywords."""
+    campaign = warbands({})
+    assert campaign.refusal(h.Recruit(warband="Skaven", name="Boss Rat", role="henchman", stats=CAPTAIN,
+                                      keywords=["Leader, Animal"], paid=False)) == (
+        "a henchman cannot have the Leader skill: a hero leads (rules §2)")
+    campaign.do(h.Recruit(warband="Skaven", name="Brute", role="henchman", stats=CAPTAIN, keywords=["Animal, animal"],
+                          paid=False))
+    assert campaign.state.fighter("Brute").keywords == ["Animal"]
