@@ -33,6 +33,7 @@ from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabul
     is_pending,
     is_redecided,
     redecide,
+    thrown,
 )
 from ledger.decide import AskChoice, Command, DiceSource, TableDice, command_name, documents_key
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NeedsDice, NotFound, RuleViolation
@@ -619,9 +620,8 @@ class Ledger(SeedKeeping, PendingDecisions):
                 continue
             command = ruleset.command_from(opened.command, opened.args)
             known |= {key for key in answers if documents_key(type(command), key)} | set(type(command).answer_keys)
-            handed_back = RerollDice(rolls=[e for e in recorded if isinstance(e, ev.DiceRolled)],
-                                     draws=[e for e in recorded if isinstance(e, ev.CardDrawn) and not e.held],
-                                     disputed_roll=-1, fresh=fresh)
+            rolls, draws = thrown(recorded)
+            handed_back = RerollDice(rolls=rolls, draws=draws, disputed_roll=-1, fresh=fresh)
             try:
                 events = decide(ruleset, state, command, dice=handed_back, shuffle_dice=shuffle_dice, ask=ask,
                                 reason=opened.reason, offered=answers)
@@ -680,12 +680,8 @@ class Ledger(SeedKeeping, PendingDecisions):
             fresh = _for_a_disputed(next(r.event for r in group if isinstance(r.event, ev.DiceRolled) and r.event.roll == roll),
                                     dice) or ledger_dice
             fresh.rewind()  # a try after a conflict starts again from the first die given
-            rerolled = RerollDice(
-                rolls=[r.event for r in group if isinstance(r.event, ev.DiceRolled)],
-                draws=[r.event for r in group if isinstance(r.event, ev.CardDrawn) and not r.event.held],
-                disputed_roll=roll,
-                fresh=fresh,
-            )
+            rolls, draws = thrown(r.event for r in group)
+            rerolled = RerollDice(rolls=rolls, draws=draws, disputed_roll=roll, fresh=fresh)
             opening = ev.CommandRecorded(command="reroll", args={"target": target, "roll": roll, "cascade": cascade}, reason=reason)
             # The new command follows the void, so it is decided on the state without the voided transactions;
             # its own rolls are numbered after the void's. A cascade then decides the later transactions

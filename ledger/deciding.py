@@ -182,11 +182,17 @@ def _difference(now: ev.Event, then: ev.Event, state: CampaignState) -> str:
         for name in differ)
 
 
+def thrown(events: Iterable[ev.Event]) -> tuple[list[ev.DiceRolled], list[ev.CardDrawn]]:
+    """The rolls and the cards a transaction's events drew, as deciding it again hands them back: a
+    card held in hand through a reshuffle (`held`) was drawn before, and is not drawn again."""
+    events = list(events)
+    return ([e for e in events if isinstance(e, ev.DiceRolled)],
+            [e for e in events if isinstance(e, ev.CardDrawn) and not e.held])
+
+
 def _recorded_dice(records: Sequence[Record]) -> RecordedDice:
-    return RecordedDice(
-        rolls=[r.event for r in records if isinstance(r.event, ev.DiceRolled)],
-        draws=[r.event for r in records if isinstance(r.event, ev.CardDrawn) and not r.event.held],
-    )
+    rolls, draws = thrown(r.event for r in records)
+    return RecordedDice(rolls=rolls, draws=draws)
 
 
 def pending_problem(state: CampaignState, records: Sequence[Record]) -> str | None:

@@ -34,7 +34,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else many}"
 
 
-def post_games_left_out(state: CampaignState, steps: list[ev.PostGameStepDone]) -> list[str]:
+def post_games_left_out_lines(state: CampaignState, steps: list[ev.PostGameStepDone]) -> list[str]:
     """What a view of the campaign once a battle leaves out (`fold.post_games_left_out`): a line per
     warband and battle whose post-game steps were recorded after a later battle began."""
     by_post_game: dict[tuple[int, str], list[str]] = {}

@@ -68,6 +68,8 @@ def refuse_stranding(records: Sequence[Record], target: int, state: CampaignStat
     """Refuse a void of `target` (or a reroll, a cascade) that leaves a later pending decision its
     command no longer stops at on `state`, the campaign once the void and all it decides again are
     done: its answer would be refused, and its warband blocked until someone thought of voiding it."""
+    if not any(int(tx) > target for tx in state.pending):
+        return  # the usual void: no history to group again
     stranded = [(group[0].tx, why) for group in transactions(records)
                 if group[0].tx > target and str(group[0].tx) in state.pending and is_pending(group)
                 and (why := pending_problem(state, group)) is not None]

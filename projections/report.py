@@ -139,7 +139,7 @@ def build_report(
 ) -> Report:
     shown, cut = cut_records(records, until=until, battle=battle)
     state, rows = all_rows(shown)
-    left_out = describe.post_games_left_out(state, post_games_left_out(records, battle)) if battle is not None else []
+    left_out = describe.post_games_left_out_lines(state, post_games_left_out(records, battle)) if battle is not None else []
     [campaign] = table_dicts(rows, CAMPAIGNS)
     ruleset = rulesets.get(campaign["ruleset"])
     terms = ruleset.terms

@@ -258,5 +258,5 @@ def replay(session: Session, until: int | None, battle: int | None, check: bool,
     else:
         print_campaign(state, standing_battles(records))
     if battle is not None and not as_json:
-        for line in describe.post_games_left_out(state, post_games_left_out(everything, battle)):
+        for line in describe.post_games_left_out_lines(state, post_games_left_out(everything, battle)):
             click.echo(line)
