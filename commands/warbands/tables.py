@@ -144,14 +144,15 @@ class WarbandsTables(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def die_results(expression: str, table: str) -> list[int]:
-    """Every value the die can give, to check that a table's rows cover each exactly once."""
+    """Every value the die can give, to check that a table's rows cover each exactly once (TableError:
+    `check_playable` asks too, for a die no row is rolled on)."""
     try:
         parsed = parse_expression(expression)
     except BadInput as error:
-        raise ValueError(f"Warbands table {table!r}: {error}") from None
+        raise TableError(f"Warbands table {table!r}: {error}") from None
     sides = parsed.die_sides
     if len(sides) > 3:
-        raise ValueError(f"Warbands table {table!r}: {expression} rolls too many dice for a table")
+        raise TableError(f"Warbands table {table!r}: {expression} rolls too many dice for a table")
     return sorted({parsed.evaluate(list(faces))[0] for faces in itertools.product(*(range(1, s + 1) for s in sides))})
 
 
@@ -160,7 +161,16 @@ def _check_rows_cover(table: str, label: str, rows: tuple[Any, ...], expression:
         matches = [row.id for row in rows if row.low <= result <= row.high]
         if len(matches) != 1:
             found = f"rows {matches}" if matches else "no row"
-            raise ValueError(f"Warbands table {table!r}: {label} result {result} on {expression} has {found}")
+            problem = f"{table!r}: {label} result {result} on {expression} has {found}"
+            # a row written high to low is why, when there is one: it holds none of the results the group meant
+            raise ValueError(f"Warbands table {(_backwards(table, label, rows) or [problem])[0]}")
+
+
+def _backwards(table: str, label: str, rows: tuple[Any, ...]) -> list[str]:
+    """The rows whose low is above their high (6 to 3): such a row holds no result at all."""
+    return [f"{table!r}: {label} row {row.id} runs backwards, from {row.low} down to {row.high}: "
+            f"a row runs from its low result up to its high one (low {row.high}, high {row.low})"
+            for row in rows if row.low > row.high]
 
 
 def _unique(table: str, ids: list[str]) -> None:
@@ -206,7 +216,8 @@ def _check_archetypes(table: ArchetypesTable) -> None:
 
 
 def check_tables(tables: WarbandsTables) -> None:
-    """What the schemas cannot say: the seed's row sizes, dice covered, ids once (ValueError)."""
+    """What the schemas cannot say: the seed's row sizes, dice covered, ids once (ValueError; a die that
+    rolls nothing: TableError)."""
     _check_archetype_table(tables.archetype_table)
     _check_archetypes(tables.archetypes)
     die_results(tables.recovery.die, "recovery")
@@ -223,13 +234,17 @@ RESULTS, CASUALTIES = ("win", "draw", "loss"), ("removed", "fled")
 def check_playable(tables: WarbandsTables) -> None:
     """What a group's tables must also get right for a campaign to be played to its end (TableError):
     a Recovery row for every battle result and kind of casualty, each (result, casualty) pair once, a
-    target the die can roll; injury rows within what the die rolls, a misses-game injury that misses
-    a game, and no missed game on a row that records no injury; no negative XP award.
+    target the die can roll; an injury die that rolls (with no rows too), injury rows within what the die
+    rolls, a misses-game injury that misses a game, and no missed game on a row that records no injury;
+    no injury or Advancement row that runs backwards (6 to 3: `check_tables` refuses it only where it leaves
+    a result without a row); no negative XP award.
 
     Checked when a campaign starts (`model.check_options`), not with every read of the tables
     (`check_tables`): a campaign recorded with such tables before this check keeps opening, importing
     and replaying (an import compares the options its start pinned, which an earlier ledger took)."""
     problems = [*_recovery_problems(tables.recovery), *_injury_problems(tables.character_injury),
+                *(problem for archetype in tables.archetypes.archetypes
+                  for problem in _backwards("archetypes", archetype.name, archetype.advancement)),
                 *(f"'xp-awards': row {row.id}: xp cannot be negative ({row.xp})" for row in tables.xp_awards.rows if row.xp < 0)]
     if problems:
         raise TableError(f"Warbands table {problems[0]}")
@@ -254,11 +269,12 @@ def _recovery_problems(table: RecoveryTable) -> list[str]:
 
 
 def _injury_problems(table: InjuryTable) -> list[str]:
+    results = die_results(table.die, "character-injury")  # a die that rolls nothing (D0, banana) is refused without rows too
     if not table.rows:
         return []  # the players say what the injury roll did
-    results = die_results(table.die, "character-injury")
-    problems = [f"'character-injury': row {row.id}: {row.low} to {row.high} reaches past what {table.die} rolls "
-                f"({results[0]} to {results[-1]})" for row in table.rows if row.low < results[0] or row.high > results[-1]]
+    problems = _backwards("character-injury", "injury", table.rows)
+    problems += [f"'character-injury': row {row.id}: {row.low} to {row.high} reaches past what {table.die} rolls "
+                 f"({results[0]} to {results[-1]})" for row in table.rows if row.low < results[0] or row.high > results[-1]]
     for row in table.rows:
         if row.missed_games < 0:
             problems.append(f"'character-injury': row {row.id}: missed_games cannot be negative ({row.missed_games})")

@@ -320,6 +320,25 @@ def test_a_warband_type_is_named_with_and_for_its_ampersand(cli):
     assert json.loads(cli("roster", "Da Boyz", "--json").output)["faction"] == "Orcs & Goblins"
 
 
+def injury_row(row_id: str, low: int, high: int) -> dict:
+    return {"id": row_id, "low": low, "high": high, "name": row_id.capitalize(), "effect": "other"}
+
+
+def advancement(**rows: list[dict]) -> dict:
+    """The archetypes table: each Archetype a D6 of six abilities, but those given."""
+    from commands.warbands.tables import ARCHETYPES
+
+    return {"archetypes": {"archetypes": [
+        {"name": a, "starting_ability": f"{a} start", "die": "D6",
+         "advancement": rows.get(a, [{"id": f"{a}-{n}", "low": n, "high": n, "ability": f"{a} {n}"} for n in range(1, 7)])}
+        for a in ARCHETYPES]}}
+
+
+BACKWARDS_INJURY = ("Error: Warbands table 'character-injury': injury row grave runs backwards, from 6 down to 3: "
+                    "a row runs from its low result up to its high one (low 3, high 6)\n")
+BACKWARDS_NOBLE = ("Error: Warbands table 'archetypes': Noble row n6 runs backwards, from 6 down to 3: "
+                   "a row runs from its low result up to its high one (low 3, high 6)\n")
+
 UNPLAYABLE_TABLES = [
     # after a draw the Recovery step could never be done: "the recovery table has no row for a removed model after a draw"
     ({"recovery": {"die": "D6", "rows": [{"id": "win", "result": "win", "target": 3}, {"id": "loss", "result": "loss", "target": 4}]}},
@@ -340,6 +359,21 @@ UNPLAYABLE_TABLES = [
      "Error: Warbands table 'character-injury': row all: 0 to 12 reaches past what 2D6 rolls (2 to 12)\n"),
     ({"xp-awards": {"rows": [{"id": "win", "result": "win", "xp": -500}]}},  # as "XP earned cannot be negative" told
      "Error: Warbands table 'xp-awards': row win: xp cannot be negative (-500)\n"),
+    # a die no row is rolled on is still the table's die: D0 or nonsense is refused as it is with rows
+    ({"character-injury": {"die": "D0", "rows": []}},
+     "Error: Warbands table 'character-injury': 'D0': a die has between 2 and 1000 sides\n"),
+    ({"character-injury": {"die": "banana"}},
+     "Error: Warbands table 'character-injury': 'banana' is not a dice expression (try D6, 2D6, D66, D3, 7D6 keep 6 highest)\n"),
+    # a row written high to low holds no result: named, where it left 3 without a row ("injury result 3 on D6 has no row")
+    ({"character-injury": {"rows": [injury_row("light", 1, 2), injury_row("grave", 6, 3)]}}, BACKWARDS_INJURY),
+    ({"character-injury": {"rows": [injury_row("light", 1, 6), injury_row("grave", 6, 3)]}}, BACKWARDS_INJURY),  # and where it did not
+    ({"character-injury": {"rows": [injury_row("light", 1, 6), injury_row("grave", 9, 7)]}},  # not "9 to 7 reaches past … (1 to 6)"
+     "Error: Warbands table 'character-injury': injury row grave runs backwards, from 9 down to 7: "
+     "a row runs from its low result up to its high one (low 7, high 9)\n"),
+    (advancement(Noble=[{"id": "n1", "low": 1, "high": 5, "ability": "Stern"}, {"id": "n6", "low": 6, "high": 3, "ability": "Grim"}]),
+     BACKWARDS_NOBLE),  # not "Noble result 6 on D6 has no row"
+    (advancement(Noble=[{"id": "n1", "low": 1, "high": 6, "ability": "Stern"}, {"id": "n6", "low": 6, "high": 3, "ability": "Grim"}]),
+     BACKWARDS_NOBLE),
 ]
 
 
@@ -389,6 +423,28 @@ def test_a_campaign_recorded_with_such_tables_still_imports_verifies_and_replays
     assert (checked.exit_code, checked.output.splitlines()[-1]) == (
         0, "Re-decided 4 transactions from their commands and dice: all match.")
     assert copy("warbands", "injuries", "Reiklanders").exit_code == 0  # and it plays on
+
+
+def test_a_campaign_recorded_with_a_die_rolling_nothing_or_a_backwards_row_plays_on(cli, tmp_path, monkeypatch):
+    # Given a campaign started before these were refused: its injury die D0 (no rows: the players tell the
+    # ledger) and a Noble's Advancement row 6 to 3 beside a row that covers the die
+    from commands.warbands import model
+
+    tables = {"character-injury": {"die": "D0"},
+              **advancement(Noble=[{"id": "n1", "low": 1, "high": 6, "ability": "Stern"}, {"id": "n6", "low": 6, "high": 3, "ability": "Grim"}])}
+    with monkeypatch.context() as before:
+        before.setattr(model, "check_playable", lambda tables: None)
+        started(cli, "--tables", tables_file(tmp_path, tables))
+    # When it plays on, then its tables are read as recorded and every transaction re-decides as it did
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Noble")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--down", "Hans")
+    cli("warbands", "recovery", "Reiklanders")
+    result = cli("warbands", "injuries", "Reiklanders", "--outcome", "Hans=recovered")
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Hans recovers: Full Recovery")
+    checked = cli("replay", "--check")
+    assert (checked.exit_code, checked.output.splitlines()[-1]) == (
+        0, "Re-decided 5 transactions from their commands and dice: all match.")
 
 
 def test_ratings_json_names_the_battle_of_each_value_for_a_warband_enlisted_mid_campaign(cli):
