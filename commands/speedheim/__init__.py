@@ -10,7 +10,7 @@ typed facts, and `cli.py` the `campaign speedheim …` commands. It is built on 
 from __future__ import annotations
 
 from commands.kit.refusals import refusing
-from commands.shared import SHARED_HANDLERS, RecordBattle, RecruitFighter
+from commands.shared import SHARED_HANDLERS, Correct, RecordBattle, RecruitFighter
 from ledger.decide import Context
 from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
@@ -43,6 +43,7 @@ def recruit_shared(cmd: RecruitFighter, ctx: Context) -> None:
 
 HANDLERS = {
     **SHARED_HANDLERS,
+    Correct: h.correct_leader_gone,
     **refusing(SpeedheimRuleError, {
         RecordBattle: record_shared_battle,
         RecruitFighter: recruit_shared,
@@ -64,8 +65,8 @@ HANDLERS = {
 RULESET = register(
     Ruleset(
         id=ID,
-        version="6",
-        versions=("1", "2", "3", "4", "5", "6"),
+        version="7",
+        versions=("1", "2", "3", "4", "5", "6", "7"),
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

@@ -25,7 +25,7 @@ import msgspec
 
 from ledger.text import as_spelled
 from commands.kit.versions import plays
-from commands.shared import RecordBattle, RecruitFighter, battle_record, enemy_id, recruit_fighter, slug
+from commands.shared import Correct, RecordBattle, RecruitFighter, battle_record, correct, enemy_id, recruit_fighter, slug
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.describe import fighter_name
@@ -275,6 +275,36 @@ def leads(fighter: Fighter) -> bool:
 
 def leaders_of(state: CampaignState, band: Warband) -> list[Fighter]:
     return [f for f in heroes_of(state, band) if leads(f)]
+
+
+def heirs_to(ctx: Context, band: Warband, lost: Fighter, gone: str) -> list[Fighter]:
+    """The heroes one of whom gains the `Leader` skill now that `lost` is gone (rules §2: "If the Leader
+    dies, another hero gains the `Leader` skill"): none unless he was the warband's last Leader. With no
+    hero left to gain it the record says the warband has no Leader (`speedheim status` says how to get one)."""
+    if not leads(lost) or leaders_of(ctx.state, band):
+        return []
+    heirs = heroes_of(ctx.state, band)
+    if not heirs:
+        ctx.emit(ev.NoteRecorded(text=f"{lost.name}, the Leader, {gone}, and no hero is left to gain the Leader skill: "
+                                      f"{band.name} has no Leader", warband=band.id))
+    return heirs
+
+
+GONE = {"dead": "died", "captured": "was captured", "retired": "retired"}  # a correction's status, as a Leader's going
+
+
+def correct_leader_gone(cmd: Correct, ctx: Context) -> None:
+    """`campaign correct` in a Speedheim campaign: from version 7 a correction that takes the warband's
+    last Leader (dead, captured, retired) with no hero left to gain the Leader skill records that the
+    warband has no Leader, as his death of a Scar does from version 6 (a warband "must always have a
+    Leader", rules §2; with no hero there is none to give it until one is recruited). Version 6
+    recorded the death alone. With a hero left the arbiter gives him the skill (`--add-keyword Leader`)."""
+    band = ctx.state.warband(cmd.warband)
+    lost = ctx.state.fighter(cmd.fighter, band.id)
+    goes = cmd.status in GONE and lost.active  # read before the correction: the fold updates him in place
+    correct(cmd, ctx)
+    if goes and plays(ctx.state, "7"):
+        heirs_to(ctx, band, lost, GONE[cmd.status])
 
 
 # --- drawing and reading cards --------------------------------------------------------------------------

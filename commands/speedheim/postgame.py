@@ -39,13 +39,12 @@ from . import events as se
 from . import rules as r
 from .handlers import (
     allowed_to_learn,
+    heirs_to,
     heroes_of,
     hero_slots,
     IMPROVEMENT_KEYS,
     improvement_attempt,
     is_hero,
-    leaders_of,
-    leads,
     learned_skills,
     member,
     options_for,
@@ -243,12 +242,8 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
 def _succeed_leader(ctx: Context, band: Warband, lost: Fighter, gone: str) -> None:
     """From version 6, when the warband's last Leader is gone, another hero gains the `Leader` skill,
     the player's pick; with no hero left the record says the warband has no Leader."""
-    if not since(ctx, "6") or not leads(lost) or leaders_of(ctx.state, band):
-        return
-    heirs = heroes_of(ctx.state, band)
+    heirs = heirs_to(ctx, band, lost, gone) if since(ctx, "6") else []
     if not heirs:
-        ctx.emit(ev.NoteRecorded(text=f"{lost.name}, the Leader, {gone}, and no hero is left to gain the Leader skill: "
-                                      f"{band.name} has no Leader", warband=band.id))
         return
     names = [f.name for f in heirs]
     heir = heirs[names.index(ctx.choose(f"{lost.id}.new-leader", f"{lost.name}, the Leader of {band.name}, {gone}: "

@@ -389,6 +389,25 @@ def test_status_says_a_warband_has_no_leader_and_how_to_give_it_one(blightmeer):
     assert json.loads(blightmeer("speedheim", "status", "Skaven", "--json").output)["leader"] is None
 
 
+def test_the_leader_corrected_dead_with_no_hero_left_is_said_to_leave_no_leader_and_the_warband_plays_on(blightmeer):
+    # Given the Sellswords, whose only hero is Gunnar, their Leader
+    # When the arbiter corrects him to dead
+    result = blightmeer("correct", "Sellswords", "Gunnar", "--status", "dead", "--reason", "fell off the bridge")
+    # Then his death is recorded, and that the warband has no Leader (version 6 said nothing of it)
+    assert (result.exit_code, result.output.splitlines()[:-1]) == (0, [
+        "  Gunnar is dead: correction: fell off the bridge",
+        "  note: Gunnar, the Leader, died, and no hero is left to gain the Leader skill: Sellswords has no Leader"])
+    # And the warband plays on: status says how to get a Leader, the new one is recruited and fights
+    assert blightmeer("speedheim", "status", "Sellswords").output.splitlines()[1] == (
+        "No Leader: a warband must always have one; recruit one: campaign speedheim recruit Sellswords NAME --role leader …")
+    assert blightmeer("speedheim", "recruit", "Sellswords", "Otto", "--role", "leader", "--stats", "Mel=12,Def=17",
+                      "--keyword", "Leader", "--cost", "75").exit_code == 0
+    assert blightmeer("speedheim", "status", "Sellswords").output.splitlines()[:3] == [
+        "Sellswords  gold 320  hero slots 3", "Heroes:", "  Otto (leader) Mel 12 Def 17  keywords: Leader"]
+    result = blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven")
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  battle 1: Sellswords vs Skaven, won by Skaven")
+
+
 def test_a_card_given_for_a_henchman_that_draws_no_more_this_battle_is_refused_saying_why(blightmeer):
     # Given Ivo, who drew Promote! (card 01) in this battle
     assert blightmeer("speedheim", "incapacitate", "Sellswords", "Ivo", "Skab", "--card", "01").exit_code == 0
