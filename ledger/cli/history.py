@@ -9,10 +9,12 @@ from typing import Any
 
 import click
 
+from ledger import describe
 from ledger.campaigns import battle_ends, battle_span
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.errors import BadInput
 from ledger.events import CommandRecorded
+from ledger.fold import post_games_left_out
 from ledger.records import Record
 from ledger.state import CampaignState
 from ledger.text import VOID_MARK, shown, shown_sentence, visible
@@ -129,7 +131,19 @@ def log(session: Session, warband_ref: str | None, battle: int | None, tail: int
         return
     # The whole log notes the head after each battle; a part of it shows only what was asked for.
     whole = (full or paged) and not cut
-    _show([*_row_lines(rows, heads_after_battles(records, state) if whole else None), f"Head {state.head}"])
+    _show([*_row_lines(rows, heads_after_battles(records, state) if whole else None),
+           *(left_out_lines(records, state, battle, warband_ref) if battle is not None else []), f"Head {state.head}"])
+
+
+def left_out_lines(records: list[Record], state: CampaignState, battle: int, warband_ref: str | None) -> list[str]:
+    """What `log --battle K` does not show of battle K, as `replay --battle K` and the report name it:
+    its post-game steps (or an earlier battle's) recorded once a later battle had begun; with
+    --warband, that warband's only."""
+    steps = post_games_left_out(records, battle)
+    if warband_ref is not None:
+        band = state.warband(warband_ref).id
+        steps = [step for step in steps if step.warband == band]
+    return describe.post_games_left_out_lines(state, steps)
 
 
 def print_log(records: list[Record], state: CampaignState) -> None:

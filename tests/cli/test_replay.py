@@ -71,9 +71,8 @@ def test_check_passes_then_finds_a_rule_that_changed(two_warbands, monkeypatch):
     )
 
 
-def test_a_post_game_recorded_after_the_next_battle_began_is_named_not_shown(campaign):
-    """A league records its next game before every post-game is done: the campaign once battle 1 is
-    what was recorded before battle 2, and it names what of battle 1's post-game came after."""
+def post_game_of_battle_1_after_battle_2(campaign):
+    """H beat W in battle 1; X and Y fought battle 2 before H's post-game of battle 1 was recorded."""
     for args in (["new", "League", "--ruleset", "retinue"],
                  *[step for w in "HWXY" for step in (["warband", "add", w, "--player", f"p{w}"],
                                                      ["retinue", "recruit", w, f"{w}1", "--ancestry", "Human"])],
@@ -81,6 +80,13 @@ def test_a_post_game_recorded_after_the_next_battle_began_is_named_not_shown(cam
                  ["battle", "record", "--warband", "X", "--warband", "Y", "--winner", "X"],
                  ["retinue", "battle-pass", "H"], ["retinue", "scenario-pass", "H"]):
         assert campaign(*args).exit_code == 0, args
+    return campaign
+
+
+def test_a_post_game_recorded_after_the_next_battle_began_is_named_not_shown(campaign):
+    """A league records its next game before every post-game is done: the campaign once battle 1 is
+    what was recorded before battle 2, and it names what of battle 1's post-game came after."""
+    post_game_of_battle_1_after_battle_2(campaign)
     once_battle_1 = campaign("replay", "--battle", "1", "--roster", "H")
     assert (once_battle_1.exit_code, once_battle_1.output.splitlines()[1], once_battle_1.output.splitlines()[-1]) == (
         0, "  H1 — fighter  XP 0  Wi2 Sa2 Mt3 Sk3 W2 M3 Df3 CC3 RC3",
@@ -89,3 +95,24 @@ def test_a_post_game_recorded_after_the_next_battle_began_is_named_not_shown(cam
     assert json.loads(campaign("replay", "--battle", "1", "--json").output)["events"] == 22
     beyond = campaign("replay", "--until", "999")
     assert (beyond.exit_code, beyond.output) == (2, "Error: no position 999: the campaign has 29 events\n")
+
+
+def test_the_log_of_a_battle_names_its_post_game_recorded_after_the_next_battle_began(campaign):
+    """`log --battle 1` says what `replay --battle 1` and the report say of it: battle 1's post-game,
+    recorded once battle 2 had begun, is in battle 2's part of the log, and named under battle 1's."""
+    post_game_of_battle_1_after_battle_2(campaign)
+    head = json.loads(campaign("show", "--json").output)["head"]
+    named = "Not in it, recorded once a later battle had begun: H's post-game of battle 1 (battle-pass, scenario-pass)"
+    assert named in campaign("replay", "--battle", "1").output.splitlines()
+    battle_1 = campaign("log", "--battle", "1")
+    assert (battle_1.exit_code, battle_1.output.splitlines()) == (
+        0, ["   22 T10   arbiter    battle 1: H vs W, won by H", named, f"Head {head}"])
+    assert campaign("log", "--battle", "1", "--warband", "H", "--tail", "1").output.splitlines() == [
+        "   22 T10   arbiter    battle 1: H vs W, won by H", named, f"Head {head}"]
+    assert campaign("log", "--battle", "1", "--warband", "W").output.splitlines() == [  # H's, not W's
+        "   22 T10   arbiter    battle 1: H vs W, won by H", f"Head {head}"]
+    battle_2 = campaign("log", "--battle", "2").output.splitlines()
+    assert (battle_2[-2:], [line for line in battle_2 if line.startswith("Not in it")]) == (
+        ["   29 T13   arbiter    H: post-game step scenario-pass done for battle 1", f"Head {head}"], [])
+    # Like replay's, its JSON is the rows alone.
+    assert [row["position"] for row in json.loads(campaign("log", "--battle", "1", "--json").output)] == [22]
