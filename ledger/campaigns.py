@@ -41,7 +41,7 @@ from ledger.fold import (  # noqa: F401 - re-exported
     History,
     apply_record,
     battle_ends,
-    battle_span,
+    battle_views,
     cut,
     end_of_battle,
     fold,

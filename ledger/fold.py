@@ -75,19 +75,21 @@ def transactions(records: Sequence[Record]) -> list[list[Record]]:
 
 
 def battle_ends(records: Sequence[Record]) -> dict[int, int]:
-    """Each standing battle's number -> where it ends with everything after it: the position before
-    the first transaction of a battle numbered above it (`_battles_played_from`), or the last
+    """Each standing battle's number -> where it ends with everything after it: the last record
+    before the first transaction of a battle numbered above it (`_battles_played_from`), or the last
     record. In record order; one pass."""
     voided = voids_in(records)
     starts = [r for r in records if isinstance(r.event, ev.BattleRecorded) and r.tx not in voided]
     played_from = _battles_played_from(records, voided)
-    first_position: dict[int, int] = {}
+    last_before: dict[int, int] = {}  # each transaction -> the position of the record before it
+    previous = 0
     for record in records:
-        first_position.setdefault(record.tx, record.position)
+        last_before.setdefault(record.tx, previous)
+        previous = record.position
     ends: dict[int, int] = {}
     earliest_later: int | None = None  # the first transaction of the battles numbered above
     for number in sorted({r.event.battle for r in starts}, reverse=True):
-        ends[number] = first_position[earliest_later] - 1 if earliest_later is not None else records[-1].position
+        ends[number] = last_before[earliest_later] if earliest_later is not None else records[-1].position
         earliest_later = played_from[number] if earliest_later is None else min(played_from[number], earliest_later)
     return {r.event.battle: ends[r.event.battle] for r in starts}
 
@@ -112,16 +114,18 @@ def end_of_battle(records: Sequence[Record], battle: int) -> int:
 
 def cut(records: Sequence[Record], *, until: int | None = None, battle: int | None = None) -> list[Record]:
     """The records of the campaign as it stood at position `until`, or once battle `battle` and all
-    that followed it before the next battle; all of them with neither."""
+    that followed it before the next battle (less what was recorded of a later battle's game meanwhile,
+    `battle_views`); all of them with neither."""
     if until is not None and battle is not None:
         raise BadInput("give --until or --battle, not both")
     if battle is not None:
-        until = end_of_battle(records, battle)
-    elif until is None:
+        end, views = end_of_battle(records, battle), battle_views(records)
+        return [r for r in records if r.position <= end and (views[r.tx] or 0) <= battle]
+    if until is None:
         return list(records)
-    elif until < 1:
+    if until < 1:
         raise BadInput("--until takes a position from 1")
-    elif not records or until > records[-1].position:
+    if not records or until > records[-1].position:
         raise NotFound(f"no position {until}: the campaign has {len(records)} events")
     return [r for r in records if r.position <= until]
 
@@ -135,9 +139,49 @@ def post_games_left_out(records: Sequence[Record], battle: int) -> list[ev.PostG
             and r.event.battle <= battle and r.tx not in voided]
 
 
-def battle_span(records: Sequence[Record], battle: int) -> tuple[int, int]:
-    """The positions (first, last) of battle K, from its first transaction (`_battles_played_from`),
-    and everything after it until the next battle."""
-    last = end_of_battle(records, battle)
-    opened = _battles_played_from(records, voids_in(records))[battle]
-    return next(r.position for r in records if r.tx == opened), last
+def battle_views(records: Sequence[Record]) -> dict[int, int | None]:
+    """Each transaction -> the battle whose view holds it (`cut`, `log --battle K`, the report's
+    chapters; None: before the first battle): the battle in whose span it falls, from where the battle
+    was begun (`_battles_played_from`) to its end (`battle_ends`). But a game that went on while
+    another battle was recorded first (Speedheim plays games side by side) counts toward the next
+    battle: what was recorded of it meanwhile is shown with the battle it counts toward, once that
+    battle is recorded (until then it stays where it falls, as a game in progress does)."""
+    ends = battle_ends(records)
+    if not ends:
+        return {r.tx: None for r in records}
+    voided = voids_in(records)
+    begun = _battles_played_from(records, voided)[min(ends)]
+    spans = sorted(ends.items(), key=lambda item: item[1])
+    views: dict[int, int | None] = {}
+    at = 0
+    for record in records:
+        while record.position > spans[at][1]:
+            at += 1
+        views.setdefault(record.tx, spans[at][0] if record.tx >= begun else None)
+    views.update((tx, battle) for tx, battle in _games_carried(records, voided).items() if battle in ends)
+    return views
+
+
+def _games_carried(records: Sequence[Record], voided: set[int]) -> dict[int, int]:
+    """Each live transaction recorded of a game while another battle was recorded first -> the battle
+    it counts toward. Recorded while battle K was played, it names battle K and the warbands of that
+    game (events with a `battle` and a `warband`); a later event whose `carries(battle, warbands)`
+    says so (speedheim.game-carried) moves it on to K+1, and on again if K+1 too is recorded first."""
+    named: dict[int, tuple[int, set[str]]] = {}  # transaction -> (the battle it counts toward, its warbands)
+    carried: dict[int, int] = {}
+    for record in records:
+        if record.tx in voided:
+            continue
+        carries = getattr(record.event, "carries", None)
+        if callable(carries):
+            for tx, (battle, warbands) in named.items():
+                if tx != record.tx and carries(battle, warbands):
+                    named[tx] = (battle + 1, warbands)
+                    carried[tx] = battle + 1
+        number = getattr(record.event, "battle", None)
+        if isinstance(number, int):
+            warbands = named.setdefault(record.tx, (number, set()))[1]
+            warband = getattr(record.event, "warband", None)
+            if isinstance(warband, str):
+                warbands.add(warband)
+    return carried

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger import describe, rulesets
-from ledger.campaigns import apply_record, battle_ends, battle_span, cut, transactions, voids_in
+from ledger.campaigns import apply_record, battle_ends, battle_views, cut, transactions, voids_in
 from ledger.fold import post_games_left_out
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
@@ -147,7 +147,8 @@ def build_report(
     fighters = table_dicts(rows, FIGHTERS)
     ratings = Ratings(table_dicts(rows, RATINGS))
     names = {w["warband"]: w["name"] for w in warbands} | {f["fighter"]: f["name"] for f in fighters}
-    marks = battle_marks(shown)
+    views = battle_views(shown)
+    marks = battle_marks(shown, views)
     xp = xp_at_marks(shown, marks)
     cards = [
         Card(
@@ -178,7 +179,7 @@ def build_report(
         standings=sorted(warbands, key=lambda w: (-(w["rating"] or 0), -w["wins"], w["seq"])),
         cards=cards,
         rating_chart=rating_chart,
-        chapters=chapters(rows, marks, names, ratings, {f["fighter"]: f["warband"] for f in fighters}),
+        chapters=chapters(rows, marks, views, names, ratings, {f["fighter"]: f["warband"] for f in fighters}),
         marks=marks,
         revealed_seeds=[
             {"epoch": row["payload"]["epoch"], "seed": row["payload"]["seed"], "position": row["position"]}
@@ -198,15 +199,16 @@ def xp_chart(
     return line_chart(f"{band['name']}: each fighter's XP over the battles", [m.label for m in marks], series)
 
 
-def battle_marks(records: Sequence[Record]) -> list[Mark]:
-    """The muster (everything before the first battle) and the end of each battle that stands."""
+def battle_marks(records: Sequence[Record], views: dict[int, int | None]) -> list[Mark]:
+    """The muster (everything before the first battle) and the end of each battle that stands;
+    `views`: `battle_views(records)`."""
     ends = battle_ends(records)
     if not ends:
         return []
     by_position = {r.position: r for r in records}
     # The first battle begins where `replay --battle` and `log --battle` begin it: with what was
     # recorded of it while it was played (a Speedheim Incapacitation), not at its record.
-    muster = battle_span(records, min(ends))[0] - 1
+    muster = max((r.position for r in records if views[r.tx] is None), default=0)
     marks = [Mark("start", None, muster, by_position[muster].hash if muster else GENESIS)]
     for number, end in sorted(ends.items(), key=lambda item: item[1]):
         marks.append(Mark(f"after {number}", number, end, by_position[end].hash))
@@ -336,25 +338,25 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
 
 
 def chapters(
-    rows: Rows, marks: list[Mark], names: dict[str, str], ratings: Ratings, owners: dict[str, str]
+    rows: Rows, marks: list[Mark], views: dict[int, int | None], names: dict[str, str], ratings: Ratings,
+    owners: dict[str, str],
 ) -> list[Chapter]:
-    """The muster, then each battle with what followed it; transactions go to the chapter their
-    first event falls in (a voided battle stays where it was recorded, struck through). `owners`
-    maps each fighter to its warband, to tell which warbands a transaction concerns."""
+    """The muster, then each battle with what followed it; a transaction goes to the chapter of the
+    battle whose view holds it (`views`: `battle_views`; a voided battle stays where it was recorded,
+    struck through). `owners` maps each fighter to its warband, to tell which warbands a transaction
+    concerns."""
     log = table_dicts(rows, LOG)
     battles = table_dicts(rows, BATTLES)
     if not log:
         return []
-    ends = [m.position for m in marks] if marks else []
-    if not ends or ends[-1] < log[-1]["position"]:
-        ends.append(log[-1]["position"])  # no battle yet: the whole campaign is the muster
-    battles_at = [m.battle for m in marks] + [None] * (len(ends) - len(marks))
+    rows_of: dict[int | None, list[dict[str, Any]]] = {}
+    for row in log:
+        rows_of.setdefault(views[row["tx"]], []).append(row)
+    ends = [(m.battle, m.position) for m in marks] or [(None, log[-1]["position"])]  # no battle: all is the muster
     by_position = {row["position"]: row for row in log}
     result: list[Chapter] = []
-    start = 0
-    for end, number in zip(ends, battles_at):
-        rows_in = log[start:end]  # the log holds positions 1, 2, … in order
-        start = end
+    for number, end in ends:
+        rows_in = rows_of.get(number, [])
         if not rows_in:
             continue
         txs = {row["tx"] for row in rows_in}

@@ -68,6 +68,12 @@ class GameCarried(ev.Event, frozen=True, kw_only=True, tag="speedheim.game-carri
                   else f"the {self.incapacitations} Incapacitations of their game so far count")
         return f"{names} are still playing: {so_far} toward battle {self.battle + 1}, since battle {self.battle} was recorded first"
 
+    def carries(self, battle: int, warbands: set[str]) -> bool:
+        """Whether a transaction recorded while battle `battle` was played, naming `warbands`, is of the
+        game this moves on to the next battle, as its fold moves that game's Incapacitations: what the
+        core's views of a battle read to show it with that battle (`ledger.fold.battle_views`)."""
+        return battle == self.battle and bool(warbands) and warbands <= set(self.warbands)
+
 
 @ev.event_type
 class CardRead(ev.Event, frozen=True, kw_only=True, tag="speedheim.card-read"):

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ledger import describe
-from ledger.campaigns import battle_ends, battle_span
+from ledger.campaigns import battle_ends, battle_views, end_of_battle
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.errors import BadInput
 from ledger.events import CommandRecorded
@@ -84,14 +84,15 @@ def shown_rows(
     battle: int | None = None,
 ) -> list[dict[str, Any]]:
     """The log's rows, text and JSON alike: without `show_all` the bookkeeping (`command.recorded`)
-    rows are left out; then the warband's transactions, battle K's span."""
+    rows are left out; then the warband's transactions, battle K's (`battle_views`)."""
     keep = set(range(1, state.position + 1))
     if warband is not None:
         txs = warband_transactions(records, state, state.warband(warband).id)
         keep &= {r.position for r in records if r.tx in txs}
     if battle is not None:
-        first, last = battle_span(records, battle)
-        keep &= set(range(first, last + 1))
+        end_of_battle(records, battle)  # no such battle: said so
+        views = battle_views(records)
+        keep &= {r.position for r in records if views[r.tx] == battle}
     rows = [row for row in log_rows(records, state) if row["position"] in keep]
     return [row for row in rows if show_all or row["type"] != "command.recorded"]
 

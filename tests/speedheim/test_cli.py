@@ -420,3 +420,69 @@ def test_a_card_given_for_a_henchman_that_draws_no_more_this_battle_is_refused_s
     assert events(blightmeer) == before
     assert "(promotes at the end of the battle: draws no more cards)" in blightmeer(
         "speedheim", "incapacitate", "Sellswords", "Ivo", "Rat", "--kind", "henchman").output
+
+
+def games_side_by_side(campaign, bands: str = "SKOE", *first: list[str]):
+    """Each warband of `bands` with a leader, `first` recorded, then two games at once: O's
+    Incapacitation of EL (OL Wnd 1 -> 2), S's of KL, S's battle with K recorded first and O's with E."""
+    stats = "Mov=6,Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1"
+    for args in (["new", "Bl", "--ruleset", "speedheim", "--option", "decks=physical"],
+                 *[step for w in bands for step in (
+                     ["warband", "add", w, "--player", f"p{w}", "--treasury", "500"],
+                     ["speedheim", "recruit", w, f"{w}L", "--role", "leader", "--stats", stats, "--keyword", "Leader"])],
+                 *first,
+                 ["speedheim", "incapacitate", "O", "OL", "EL", "--card", "01"],
+                 ["speedheim", "incapacitate", "S", "SL", "KL", "--card", "02"],
+                 ["speedheim", "battle", "--warband", "S", "--warband", "K", "--winner", "S"],
+                 ["speedheim", "battle", "--warband", "O", "--warband", "E", "--winner", "O"]):
+        assert campaign(*args).exit_code == 0, args
+
+
+def test_a_game_carried_past_a_battle_recorded_first_is_shown_with_its_own_battle(campaign, tmp_path):
+    """README, games side by side: while S fight K, O fight E; S's battle is recorded first (battle 1),
+    and O's Incapacitation of EL, recorded before it, counts toward battle 2 with the rest of O's game.
+    replay, log and the report show it under battle 2, not battle 1."""
+    games_side_by_side(campaign)  # T10 (21-25) O's, T11 (26-30) S's, T12 (31-33) battle 1, T13 (34-35) battle 2
+    head = json.loads(campaign("show", "--json").output)["head"]
+    o_l = ("   22 T10   arbiter    OL Incapacitated EL, a leader, in battle 1",
+           "   23 T10   arbiter    OL: Improvement (incapacitation): drew 01 from improvement",
+           "   24 T10   arbiter    OL reads the hero half of card 01 (1st from the top of improvement), +1 Wnd: Wnd 1 -> 2",
+           "   25 T10   arbiter    OL Wnd +1: Improvement (incapacitation), card 01")
+    battle_1 = campaign("log", "--battle", "1")
+    assert (battle_1.exit_code, battle_1.output.splitlines()) == (0, [
+        "   27 T11   arbiter    SL Incapacitated KL, a leader, in battle 1",
+        "   28 T11   arbiter    SL: Improvement (incapacitation): drew 02 from improvement",
+        "   29 T11   arbiter    SL reads the hero half of card 02 (2nd from the top of improvement), +1 Atk: Atk 1 -> 2",
+        "   30 T11   arbiter    SL Atk +1: Improvement (incapacitation), card 02",
+        "   32 T12   arbiter    O and E are still playing: the Incapacitation of their game so far counts toward battle 2, "
+        "since battle 1 was recorded first",
+        "   33 T12   arbiter    battle 1: S vs K, won by S",
+        f"Head {head}"])
+    assert campaign("log", "--battle", "2").output.splitlines() == [
+        *o_l, "   35 T13   arbiter    battle 2: O vs E, won by O", f"Head {head}"]
+    assert [row["tx"] for row in json.loads(campaign("log", "--battle", "2", "--json").output)] == [10] * 4 + [13]
+    # OL's Wnd, improved in battle 2's game, is not yet improved once battle 1
+    roster = "O (pO)  treasury 500  games {0}  wins {0}\n  OL — leader  XP 0  Mov6 Mel12 Rgd12 Def17 Agi8 Mrl7 Atk1 Wnd{1} Inj - Prc -\n"
+    assert campaign("replay", "--battle", "1", "--roster", "O").output == roster.format(0, 1) + "      keywords: Leader\n"
+    assert campaign("replay", "--battle", "2", "--roster", "O").output == roster.format(1, 2) + "      keywords: Leader\n"
+    # The report's (and the chronicle's) chapters, and the report once battle 1
+    assert campaign("export", "--format", "md", "-o", str(tmp_path / "c.md")).exit_code == 0
+    chronicle = (tmp_path / "c.md").read_text(encoding="utf-8")
+    battle_2 = chronicle[chronicle.index("### Battle 2"):chronicle.index("Head after battle 2")]
+    assert [line.split()[1] for line in chronicle[chronicle.index("### Battle 1"):].splitlines()
+            if line.startswith("- T")][:3] == ["T11", "T12", "T10"]
+    assert "  - OL Incapacitated EL, a leader, in battle 1." in battle_2.splitlines()
+    once_1 = campaign("report", "--battle", "1", "-o", str(tmp_path / "r1.html"))
+    assert (once_1.exit_code, 'id="T10"' in (tmp_path / "r1.html").read_text(encoding="utf-8")) == (0, False)
+
+
+def test_a_battle_ends_before_the_next_one_began_though_a_carried_game_came_between(campaign, tmp_path):
+    """Battle 1 (A vs B), then O's Incapacitation, carried to battle 3, recorded before battle 2 began:
+    once battle 2 leaves it out, battle 1 ends with its own record (the report once battle 2 failed, exit 70)."""
+    games_side_by_side(campaign, "ABSKOE", ["speedheim", "battle", "--warband", "A", "--warband", "B", "--winner", "A"])
+    once_2 = campaign("report", "--battle", "2", "-o", str(tmp_path / "r2.html"))
+    assert (once_2.exit_code, once_2.output.split(". Head")[0]) == (
+        0, f"Wrote the report of Bl as it stood after battle 2 (position 43) to {tmp_path / 'r2.html'}")
+    assert [(row["tx"], row["type"]) for row in json.loads(campaign("log", "--battle", "1", "--json").output)] == [
+        (14, "battle.recorded")]
+    assert [row["tx"] for row in json.loads(campaign("log", "--battle", "3", "--json").output)] == [15] * 4 + [18]
