@@ -41,11 +41,13 @@ def _roster(state: CampaignState, warband: str) -> list[str]:
     return [f.name for f in state.fighters_of(warband)]
 
 
-def _pick_fighters(left: list[str], ask: BuildAsk, prompt: str, key: str) -> Iterator[str]:
+def _pick_fighters(left: list[str], ask: BuildAsk, prompt: str, key: str, then: str) -> Iterator[str]:
     """The fighters the player picks among `left`, one at a time (what follows a pick is asked before
-    the next): the n-th answered ahead as `KEY:n` (`--answer doom-roll:1=Kestrel`)."""
+    the next): the n-th answered ahead as `KEY:n` (`--answer doom-roll:1=Kestrel`). The first is asked
+    with `prompt`, each next one with `then`, so that the question asked again after a pick says it
+    wants another fighter (none: no more)."""
     for number in itertools.count(1):
-        if not left or (name := _offer(ask, prompt, left, f"{key}:{number}")) == NONE:
+        if not left or (name := _offer(ask, prompt if number == 1 else then, left, f"{key}:{number}")) == NONE:
             return
         left.remove(name)
         yield name
@@ -56,12 +58,15 @@ def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> Sc
     battle = PHASE.latest_battle(state, band)
     scenario = (battle.scenario if battle else "") or "the scenario"
     offered = state.fighters_of(warband)
+    fighter = "fighter"
     if battle is not None and plays(state, "1.3.0"):  # E6: only a fighter who fought the battle earns its scenario XP
         played = {deed.fighter for deed in fought(battle, warband, state)}
         offered = [f for f in offered if f.id in played]
+        fighter = f"fighter of battle {battle.number}"  # why one recruited since, or absent, is not offered
     awards = []
-    picked = _pick_fighters([f.name for f in offered], ask, f"Which fighter does {scenario} award XP (E6: named fighters only)?",
-                            "scenario-award")
+    picked = _pick_fighters([f.name for f in offered], ask,
+                            f"Which {fighter} does {scenario} award XP? (E6: each award names one fighter)",
+                            "scenario-award", then=f"Which other {fighter} does {scenario} award XP?")
     for number, name in enumerate(picked, start=1):
         amount = int(ask(f"How much XP does {scenario} award {name}?", [str(n) for n in range(1, 6)],
                          key=f"scenario-award:{number}:xp"))
@@ -71,13 +76,15 @@ def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> Sc
 
 def build_doom(state: CampaignState, warband: str, ask: BuildAsk) -> Doom:
     return Doom(warband=state.warbands[warband].name,
-                fighters=list(_pick_fighters(_roster(state, warband), ask, "Which fighter rolls on the Doom Table?", "doom-roll")))
+                fighters=list(_pick_fighters(_roster(state, warband), ask, "Which fighter rolls on the Doom Table?", "doom-roll",
+                                             then="Which other fighter rolls on the Doom Table?")))
 
 
 def build_post_game_pass(state: CampaignState, warband: str, ask: BuildAsk) -> PostGamePass:
     prompt = "Which surviving fighter gains +1 from a survival roll or scenario result?"
     bonus = [Bonus(fighter=name, reason="survival roll or scenario result")
-             for name in _pick_fighters(_roster(state, warband), ask, prompt, "bonus")]
+             for name in _pick_fighters(_roster(state, warband), ask, prompt, "bonus",
+                                        then="Which other surviving fighter gains +1 from a survival roll or scenario result?")]
     return PostGamePass(warband=state.warbands[warband].name, bonus=bonus)
 
 
@@ -85,7 +92,7 @@ PHASE = Phase(
     steps=[
         PhaseStep("battle-pass", "do the battle pass", guide="Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
                   build=lambda state, warband, ask: BattlePass(warband=state.warbands[warband].name)),
-        PhaseStep("scenario-pass", "do the scenario pass", guide="Scenario pass: XP the scenario gives named fighters (E6)",
+        PhaseStep("scenario-pass", "do the scenario pass", guide="Scenario pass: the XP the scenario states for each fighter (E6)",
                   build=build_scenario_pass),
         PhaseStep("casualty", "roll on the Casualty Table", guide="Casualty Table (D6) for each fighter that went Out of Action",
                   build=lambda state, warband, ask: Casualties(warband=state.warbands[warband].name)),

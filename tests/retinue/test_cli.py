@@ -122,7 +122,7 @@ def test_the_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice
         "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
         "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
         "  Hawks: post-game step battle-pass done for battle 1",
-        "== Scenario pass: XP the scenario gives named fighters (E6)",  # no award without a terminal
+        "== Scenario pass: the XP the scenario states for each fighter (E6)",  # no award without a terminal
         "  Hawks: post-game step scenario-pass done for battle 1",
         "== Casualty Table (D6) for each fighter that went Out of Action",
         "Next step: casualty — Finch's Casualty Table needs D6 (1 more die): pass them with --dice, or use --ledger; "
@@ -130,7 +130,7 @@ def test_the_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice
     ]
     assert hawks("post-game", "Hawks", "--list").output.splitlines()[:3] == [
         "[x] battle-pass: Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
-        "[x] scenario-pass: Scenario pass: XP the scenario gives named fighters (E6)",
+        "[x] scenario-pass: Scenario pass: the XP the scenario states for each fighter (E6)",
         "[ ] casualty: Casualty Table (D6) for each fighter that went Out of Action",
     ]
     walked = hawks("post-game", "Hawks", "--dice", "2", "--answer", "casualty:finch=Recovered")
@@ -213,12 +213,12 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
         "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
         "  Hawks: post-game step battle-pass done for battle 1",
-        "== Scenario pass: XP the scenario gives named fighters (E6)",
-        "Which fighter does the scenario award XP (E6: named fighters only)?",  # choices by number or name
+        "== Scenario pass: the XP the scenario states for each fighter (E6)",
+        "Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter)",  # by number or name
         "  1) none", "  2) Kestrel", "  3) Finch",
         "Choose by number or name [none]: Finch",
         "How much XP does the scenario award Finch? (1, 2, 3, 4, 5): 2",
-        "Which fighter does the scenario award XP (E6: named fighters only)?",
+        "Which other fighter of battle 1 does the scenario award XP?",
         "  1) none", "  2) Kestrel",
         "Choose by number or name [none]: none",
         "  Finch gains 2 XP: scenario pass: the scenario",

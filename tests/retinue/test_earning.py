@@ -319,16 +319,23 @@ def test_E6_a_fighter_recruited_since_the_battle_or_absent_from_it_earns_no_scen
         f"E6: {stranger} did not fight in battle 1 (recruited since, or absent): scenario XP is earned in that battle's scenario")
 
 
-@pytest.mark.parametrize(("version", "offered"), [(None, ["none", "Kestrel", "Wren"]),
-                                                 ("1.2.0", ["none", "Kestrel", "Finch", "Wren", "Sage"])])
-def test_E6_the_guided_scenario_pass_offers_the_fighters_of_the_battle(version, offered):
+@pytest.mark.parametrize(("version", "offered", "fighter"), [(None, ["none", "Kestrel", "Wren"], "fighter of battle 1"),
+                                                             ("1.2.0", ["none", "Kestrel", "Finch", "Wren", "Sage"], "fighter")])
+def test_E6_the_guided_scenario_pass_offers_the_fighters_of_the_battle(version, offered, fighter):
+    """And its question says whom it offers (Finch, absent, and Sage, recruited since, are not of battle 1),
+    and, asked again after a pick, that it wants another fighter."""
     game = Retinues(version=version)
     game.battle(absent=["Finch"])
     game.recruit("Hawks", "Sage", ancestry="Human")
     game.do(BattlePass(warband="Hawks"))
     asked = []
-    build_scenario_pass(game.state, "hawks", lambda prompt, options, key=None: asked.append(list(options)) or "none")
-    assert asked == [offered]
+    picks = iter(["Kestrel", "1", "none"])
+    build_scenario_pass(game.state, "hawks", lambda prompt, options, key=None: asked.append((prompt, list(options))) or next(picks))
+    assert asked == [
+        (f"Which {fighter} does Horn Run award XP? (E6: each award names one fighter)", offered),
+        ("How much XP does Horn Run award Kestrel?", ["1", "2", "3", "4", "5"]),
+        (f"Which other {fighter} does Horn Run award XP?", [o for o in offered if o != "Kestrel"]),
+    ]
 
 
 def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
@@ -337,7 +344,10 @@ def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
     game.do(BattlePass(warband="Hawks"))
     answers = {"scenario-award:1": "wren", "scenario-award:1:xp": "2", "doom-roll:1": "Kestrel", "bonus:1": "Wren"}
 
+    prompts = {}
+
     def ask(prompt: str, options, key=None) -> str:
+        prompts[key] = prompt
         if key not in answers:
             raise NeedsAnswer(key or "", prompt, list(options))
         return next(option for option in options if option.casefold() == answers[key].casefold())
@@ -346,6 +356,11 @@ def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
     assert [(a.fighter, a.amount) for a in awarded.awards] == [("Wren", 2)]
     assert build_doom(game.state, "hawks", ask).fighters == ["Kestrel"]
     assert [b.fighter for b in build_post_game_pass(game.state, "hawks", ask).bonus] == ["Wren"]
+    # After a pick, the question asked again wants another fighter
+    assert [prompts[key] for key in ("doom-roll:1", "doom-roll:2", "bonus:1", "bonus:2")] == [
+        "Which fighter rolls on the Doom Table?", "Which other fighter rolls on the Doom Table?",
+        "Which surviving fighter gains +1 from a survival roll or scenario result?",
+        "Which other surviving fighter gains +1 from a survival roll or scenario result?"]
 
 
 def test_E6_on_1_2_0_a_fighter_recruited_since_the_battle_got_its_scenario_xp():
