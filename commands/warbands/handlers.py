@@ -44,7 +44,7 @@ from commands.shared import (
 )
 from ledger import events as ev
 from ledger.decide import Command, Context
-from ledger.errors import BadInput, NotFound, RuleViolation
+from ledger.errors import BadInput, NeedsDice, NotFound, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
 
 from . import events as we
@@ -442,8 +442,8 @@ def experience(cmd: Experience, ctx: Context) -> None:
                                             reason=f"XP for battle {battle.battle}: {row.description or row.id}"))
     else:
         told = cmd.xp if cmd.xp is not None else ctx.given("xp")
-        if told is None:
-            raise RuleViolation(f"{band.name}: the campaign has no XP award table: give the XP earned in "
+        if told is None:  # an answer not given (exit 2), which the guided walk stops for: not a refusal
+            raise NeedsDice(f"{band.name}: the campaign has no XP award table: give the XP earned in "
                                 f"battle {battle.battle} with --xp N (or --answer xp=N)")
         try:
             xp = int(told)
