@@ -4,7 +4,8 @@ Without a terminal the walk runs on through every step it can do with what it wa
 `--dice` go to the first step of the run; later steps roll with `--ledger` or stop for dice) and
 stops, saying what comes next, at the first step that needs dice or an answer it was not given,
 or before one that closes what other commands may still do (buying, hiring), unless the run began
-with it or was told to go on (`--go-on`).
+with it or was told to go on (`--go-on`). A step refused (an answer given ahead that is not one of
+the choices, or that the rules refuse to carry out) ends it with that error and its exit code.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from ledger.cli.app import (
     settle,
 )
 from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key, loose_key, warriors_named, written_as
-from ledger.errors import BadInput, LedgerError, NeedsAnswer
+from ledger.errors import BadInput, LedgerError, NeedsAnswer, NeedsDice
+from ledger.pending import PendingDecision
 from ledger.state import CampaignState
 from ledger.text import as_spelled
 
@@ -104,10 +106,13 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
                 cid, command, actor=session.actor, dice=source, ask=ask, answered_now=()))
         except LedgerError as need:
-            # The run's first step cannot go on: an error. A later one: the walk did what it could,
-            # unless what was given ahead for it is wrong (an answer not one of the choices, a
-            # negative XP): that is an error whatever was recorded before it.
-            if did == 0 or isinstance(need, BadInput):
+            # The run's first step cannot go on: an error. A later one that waits for dice or an
+            # answer it was not given (its ledger dice stored pending, if it drew some): the walk did
+            # what it could, and a later run gives them. Any other stop is an error, whatever was
+            # recorded before it: what was given ahead is wrong (an answer not one of the choices, a
+            # negative XP) or the rules refuse to carry it out (an upkeep the treasury cannot pay),
+            # and running the walk again would only be refused again.
+            if did == 0 or not isinstance(need, NeedsDice | PendingDecision):
                 raise
             say(f"Next step: {step.key} — {need}; then run `campaign post-game {warband_ref}` again.")
             return

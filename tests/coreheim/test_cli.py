@@ -164,6 +164,36 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert done[-1] == "Post-game sequence complete."
 
 
+def test_an_upkeep_answered_ahead_that_the_treasury_cannot_pay_ends_the_walk_with_an_error(campaign):
+    """Given Grok, an Ogre Bodyguard (upkeep 30 gc), in a warband left with 10 gc after its battle,
+    when the walk is told ahead to pay him (`--answer grok:upkeep=pay`), then it does the steps
+    before the upkeep and ends there with the rules' refusal and exit 1, as `coreheim upkeep` does
+    (it said "Next step: … run it again" and exit 0: run again, it was refused again)."""
+    for args in (["new", "League", "--ruleset", "coreheim"],
+                 ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "120"],
+                 ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],  # 60 gc
+                 ["coreheim", "hire", R, "Grok", "--type", "ogre-bodyguard", "--race", "ogre", *HUMAN],  # 50 gc
+                 ["battle", "record", "--warband", R]):
+        ok(campaign(*args))
+    before = events(campaign)
+    walked = campaign("post-game", R, "--dice", "1", "--answer", "shards=0", "--answer", "gunnar:search=nothing",
+                      "--answer", "grok:upkeep=pay", "--go-on")
+    assert walked.exit_code == 1
+    assert walked.output.splitlines()[-2:] == [
+        "== Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+        "Error: Reikland Rats has 10 gc; Grok's upkeep is 30 gc",
+    ]
+    # What the walk recorded before the upkeep stays recorded: each step is a transaction of its own
+    assert events(campaign) == before + 15
+    assert ok(campaign("post-game", R, "--list"))[5:7] == [
+        "[x] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "`campaign coreheim sell`)",
+        "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+    ]
+    released = ok(campaign("post-game", R, "--answer", "grok:upkeep=release", "--go-on"))
+    assert released[1:3] == ["  Grok retires: left: upkeep not paid", "  Reikland Rats: post-game step upkeep done for battle 1"]
+
+
 def test_the_list_shows_the_search_question_of_every_hero_who_may_search(campaign):
     # Given Gunnar and Hans, neither taken out of action, at the search
     for args in (["new", "League", "--ruleset", "coreheim"],
