@@ -50,7 +50,7 @@ from ledger.fold import (  # noqa: F401 - re-exported
     void_records,
     voids_in,
 )
-from ledger.pending import PendingDecision, PendingDecisions, pending_message, scope, ways_out, which_pending  # noqa: F401
+from ledger.pending import PendingDecision, PendingDecisions, scope, ways_out, which_pending  # noqa: F401
 from ledger.rechecking import affected_message, plan_void, recheck, refuse_stranding, void_events  # noqa: F401
 from ledger.records import Record, check_numbers, seal
 from ledger.seeds import DealtSince, SeedKeeping
@@ -362,7 +362,7 @@ class Ledger(SeedKeeping, PendingDecisions):
         if decided.halted is not None:
             tx = written[-1].tx
             waiting = outcome.state.pending[str(tx)]
-            raise PendingDecision(pending_message(tx, waiting, decided.halted.cause), tx, waiting, outcome)
+            raise PendingDecision(tx, waiting, decided.halted.cause, outcome)
         return outcome
 
     def _write_in_turn(

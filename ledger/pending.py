@@ -25,11 +25,13 @@ if TYPE_CHECKING:
 
 class PendingDecision(LedgerError):
     """A command stopped half-way after drawing ledger dice: its dice are stored, and it waits as
-    pending transaction `tx` for an answer or a void (the message names both)."""
+    pending transaction `tx` for an answer or a void (the message names both). `cause` is what
+    stopped it: a question or dice not given (a NeedsDice), or a refusal or an interrupted prompt."""
 
-    def __init__(self, message: str, tx: int, waiting: Pending, outcome: Outcome | None = None):
-        super().__init__(message)
-        self.tx, self.waiting, self.outcome = tx, waiting, outcome
+    def __init__(self, tx: int, waiting: Pending, cause: BaseException, outcome: Outcome | None = None):
+        why = "stopped at the prompt" if isinstance(cause, KeyboardInterrupt | EOFError) or not str(cause) else waiting.prompt
+        super().__init__(f"{why} — its dice are recorded and T{tx} is pending: {ways_out(tx, waiting)}")
+        self.tx, self.waiting, self.cause, self.outcome = tx, waiting, cause, outcome
 
 
 class PendingDecisions:
@@ -110,13 +112,13 @@ class PendingDecisions:
             if not answers and isinstance(halted.cause, NeedsAnswer) and halted.cause.key == waiting.question:
                 # Given nothing, it stops where it waited: answering it so wrote an empty answer and the
                 # same pending decision again, each time the command was run again.
-                raise PendingDecision(pending_message(tx, waiting, halted.cause), tx, waiting) from None
+                raise PendingDecision(tx, waiting, halted.cause) from None
             concerns = {waiting.warband} if waiting.warband else None
             return Attempt(state, [(marker, actor), (halted.events(concerns), actor)], halted=halted)
         except NeedsAnswer as asked:
             now = Pending(opened_at=waiting.opened_at, question=asked.key, prompt=asked.prompt,
                           options=asked.options, warband=waiting.warband)
-            raise PendingDecision(pending_message(tx, now, asked), tx, now) from None
+            raise PendingDecision(tx, now, asked) from None
         kept.finish()
         return Attempt(state, [(marker, actor), (events, actor)])
 
@@ -195,7 +197,3 @@ def ways_out(tx: int, waiting: Pending) -> str:
         answer = "`campaign answer` (with the answers the command needs)"
     return f"settle it with {answer}, or void it with `campaign void T{tx} --reason …`"
 
-
-def pending_message(tx: int, waiting: Pending, cause: BaseException) -> str:
-    why = "stopped at the prompt" if isinstance(cause, KeyboardInterrupt | EOFError) or not str(cause) else waiting.prompt
-    return f"{why} — its dice are recorded and T{tx} is pending: {ways_out(tx, waiting)}"

@@ -22,7 +22,7 @@ import click
 import msgspec
 
 from ledger import dice as d
-from ledger.campaigns import Ledger, Outcome, PendingDecision, pending_message
+from ledger.campaigns import Ledger, Outcome, PendingDecision
 from ledger.decide import Command, DiceSource, TableDice, loose_key
 from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.state import CampaignState
@@ -522,8 +522,7 @@ def settle(session: Session, write: Callable[[], Outcome]) -> Outcome:
             choice = ask(stopped.waiting.prompt, stopped.waiting.options)
         except click.Abort:
             click.echo("", err=True)  # end the prompt's line
-            raise PendingDecision(pending_message(stopped.tx, stopped.waiting, KeyboardInterrupt()),
-                                  stopped.tx, stopped.waiting) from None
+            raise PendingDecision(stopped.tx, stopped.waiting, KeyboardInterrupt()) from None
         cid = session.campaign()
         try:
             return session.ledger.answer(cid, {stopped.waiting.question: choice}, target=stopped.tx,

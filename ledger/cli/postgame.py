@@ -107,12 +107,12 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 cid, command, actor=session.actor, dice=source, ask=ask, answered_now=()))
         except LedgerError as need:
             # The run's first step cannot go on: an error. A later one that waits for dice or an
-            # answer it was not given (its ledger dice stored pending, if it drew some): the walk did
-            # what it could, and a later run gives them. Any other stop is an error, whatever was
+            # answer it was not given (with its ledger dice stored pending, if it drew some): the walk
+            # did what it could, and a later run gives them. Any other stop is an error, whatever was
             # recorded before it: what was given ahead is wrong (an answer not one of the choices, a
             # negative XP) or the rules refuse to carry it out (an upkeep the treasury cannot pay),
             # and running the walk again would only be refused again.
-            if did == 0 or not isinstance(need, NeedsDice | PendingDecision):
+            if did == 0 or not isinstance(need.cause if isinstance(need, PendingDecision) else need, NeedsDice):
                 raise
             say(f"Next step: {step.key} — {need}; then run `campaign post-game {warband_ref}` again.")
             return

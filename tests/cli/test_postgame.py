@@ -2,11 +2,14 @@
 each is one transaction, and an interrupted sequence carries on where it stopped."""
 
 import json
+import uuid
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
 from commands.shared import SHARED_HANDLERS
+from ledger import campaigns
 from ledger import events as ev
 from ledger.cli import app
 from ledger.decide import Command, Context
@@ -60,7 +63,10 @@ register(Ruleset(id="test-postgame", version="1", title="post-game test", post_g
 
 
 @pytest.fixture
-def after_battle(campaign):
+def after_battle(campaign, monkeypatch):
+    # A campaign id of its own, so that its ledger dice are known: R0 and R1 are 6s
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-00000000002b"),
+                                                            UUID=uuid.UUID))
     for args in (
         ["new", "PG", "--ruleset", "test-postgame"],
         ["warband", "add", "Rats", "--player", "Ann"],
@@ -125,6 +131,24 @@ def test_an_answer_no_open_step_asks_is_refused_before_anything_is_written(after
     accepted = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
     assert accepted.exit_code == 0, accepted.output
     assert after_battle("log", "--json", "--all").output != before
+
+
+def test_an_answer_given_ahead_refused_after_ledger_dice_ends_the_walk_as_with_table_dice(after_battle):
+    """Given the Rats' loot (R0, a 6) and Hans's oath die at the muster (R1, a 6: the oath is asked),
+    when the walk rolls them with --ledger and is told ahead `hans:oath=maybe`, then the muster is
+    stored pending with its die and the walk ends there with its `Error:` line and exit 1, as any
+    refused step does (it said "Next step: … run it again" and exit 0); the loot stays recorded."""
+    walked = after_battle("post-game", "Rats", "--ledger", "--answer", "hero=Hans", "--answer", "hans:oath=maybe")
+    assert walked.exit_code == 1, walked.output
+    assert walked.output.splitlines()[-4:] == [
+        "  pending: Does Hans swear the oath?: 'maybe' is not one of: yes, no",
+        "  R1 oath: D6 rolled [6] = 6 (ledger)",
+        "Recorded T8 (3 events). Head 31d21ffc92702aaf",
+        "Error: Does Hans swear the oath?: 'maybe' is not one of: yes, no — its dice are recorded and T8 is pending: "
+        "settle it with `campaign answer` (with the answers the command needs), or void it with "
+        "`campaign void T8 --reason …`",
+    ]
+    assert after_battle("post-game", "Rats", "--list").output.splitlines()[0] == "[x] loot: Loot"
 
 
 def test_dice_given_to_a_step_that_rolls_none_are_refused_naming_it(after_battle):
