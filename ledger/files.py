@@ -1,10 +1,13 @@
-"""Files the ledger writes for people (exports, backups): whole or not at all, never over another file.
+"""Files the ledger writes for people (exports, reports, roster sheets, backups):
+whole or not at all, never over another file, never over the store's own.
 
 The content goes to a temporary file in the same folder, is flushed to disk, and is renamed over
 the name asked for only when complete, so a crash or a full disk leaves the old file (or none),
 never half a trail. An existing file — or a symbolic link, whose target would be overwritten — is
-refused unless the caller forces it; then the name is replaced, never a link's target. A device or
-a pipe (`-o /dev/null`) is written into as it is: a file renamed over it replaced the device itself.
+refused unless the caller forces it (every command that writes a file takes `--force` for it);
+then the name is replaced, never a link's target. The files the store is kept in (its database,
+journals and key file) are refused even then. A device or a pipe (`-o /dev/null`) is written into
+as it is: a file renamed over it replaced the device itself.
 """
 
 from __future__ import annotations
@@ -32,6 +35,14 @@ def refuse_existing(path: Path, force: bool) -> None:
         raise BadInput(f"{path} is a symbolic link (to {os.readlink(path)}): nothing written; --force replaces the link")
     if path.exists():
         raise BadInput(f"{path} already exists: nothing written; --force replaces it")
+
+
+def refuse_writing(path: Path, kept: Mapping[str, str], force: bool) -> None:
+    """Everything that keeps `path` from being written: one of the files `kept` (with `force`
+    too), no name, an existing file or a link (without `force`). `written_whole` checks it as it
+    begins; a command checks it first too when what it writes takes long to make."""
+    refuse_replacing(path, kept)
+    refuse_existing(path, force)
 
 
 def refuse_replacing(path: Path, kept: Mapping[str, str]) -> None:
@@ -64,16 +75,16 @@ def is_device_or_pipe(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def written_whole(path: Path, *, force: bool = False) -> Iterator[Path]:
-    """A temporary path in `path`'s folder to write to; renamed to `path` when the block ends well.
-    A device or a pipe is itself the path written to."""
+def written_whole(path: Path, *, kept: Mapping[str, str], force: bool = False) -> Iterator[Path]:
+    """A temporary path in `path`'s folder to write to; renamed to `path` when the block ends well
+    (see `refuse_writing` for `kept` and `force`). A device or a pipe is itself the path written to."""
     if is_device_or_pipe(path):
         try:
             yield path
         except OSError as error:
             raise BadInput(f"cannot write {path}: {error.strerror}") from None
         return
-    refuse_existing(path, force)
+    refuse_writing(path, kept, force)
     folder = path.parent
     try:
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".partial")
@@ -101,6 +112,6 @@ def _umask() -> int:
     return mask
 
 
-def write_whole(path: Path, data: bytes, *, force: bool = False) -> None:
-    with written_whole(path, force=force) as temporary:
+def write_whole(path: Path, data: bytes, *, kept: Mapping[str, str], force: bool = False) -> None:
+    with written_whole(path, kept=kept, force=force) as temporary:
         temporary.write_bytes(data)

@@ -384,6 +384,11 @@ def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+# Every command that writes a file (ledger.files) takes it, in these words: none writes over a file unasked.
+force_option = click.option("--force", is_flag=True,
+                            help="Replace the file if it exists (a symbolic link: the link, never its target).")
+
+
 def parse_answers(pairs: Sequence[str], option: str) -> dict[str, str]:
     """KEY=CHOICE pairs; a key is the rules' whatever its case and spacing (`injury:Hans` answers
     `injury:hans`, see `loose_key`), so two ways of writing one key are one key given twice."""

@@ -12,7 +12,7 @@ import stat
 import tempfile
 import uuid
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
 
 import click
@@ -20,7 +20,7 @@ import click
 from ledger import audit, files
 from ledger.beside import Beside, Outcome
 from ledger import events as ev
-from ledger.cli.app import Session, emit_json, main, pass_session, progress
+from ledger.cli.app import Session, emit_json, force_option, main, pass_session, progress
 from ledger.cli.report import dice_line, verified, write_output
 from ledger.describe import plural
 from ledger.errors import IntegrityFailure, LedgerError
@@ -405,21 +405,20 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
               help="jsonl: the verifiable trail; csv and md-audit: its rows for people; md: the chronicle to read.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output (never over an existing one).")
-@click.option("--force", is_flag=True, help="Replace the --output file (or link) if it exists.")
+@force_option
 @pass_session
 def export(session: Session, fmt: str, output: Path | None, force: bool) -> None:
     """Export the campaign's audit trail: every event, who did it, when, why, with its hash chain;
     or (md) the campaign as a readable chronicle: standings, rosters, battles, heads."""
     store = session.ledger.store
-    if output is not None:
-        files.refuse_replacing(output, store.own_files)  # with --force too
-        files.refuse_existing(output, force)  # before the work, and again before the rename
+    if output is not None:  # before the work, and again as it is written
+        files.refuse_writing(output, store.own_files, force)
     campaign_id = audit.find_campaign(store, session.campaign_ref)
     with _unverified_exports_nothing():
         if fmt == "jsonl":
             with progress("Exporting", store.last_position(campaign_id)) as advance:
                 lines = audit.store_trail_lines(store, campaign_id, void_annotations, advance)
-                count, name, head = _write_lines(lines, output, force)
+                count, name, head = _write_lines(lines, output, store.own_files, force)
             if output is not None:
                 click.echo(f"Exported {plural(count, 'event')} of {name} to {output} ({fmt}). Head {head}")
             return
@@ -465,7 +464,8 @@ def _unverified_exports_nothing() -> Iterator[None]:
         raise IntegrityFailure(f"nothing exported: the stored chain does not verify: {error}") from None
 
 
-def _write_lines(lines: Iterator[str], output: Path | None, force: bool) -> tuple[int, str, str]:
+def _write_lines(lines: Iterator[str], output: Path | None, kept: Mapping[str, str],
+                 force: bool) -> tuple[int, str, str]:
     """The trail written as it is verified (never held whole), whole or not at all: to a file renamed
     into place once the trailer is written, or to standard output once all of it verified (kept in
     a temporary file meanwhile). (events, campaign name, head), read back from the header and trailer."""
@@ -473,7 +473,8 @@ def _write_lines(lines: Iterator[str], output: Path | None, force: bool) -> tupl
         if output is None:
             out: BinaryIO = stack.enter_context(tempfile.TemporaryFile())
         else:
-            out = stack.enter_context(open(stack.enter_context(files.written_whole(output, force=force)), "wb"))
+            temporary = stack.enter_context(files.written_whole(output, kept=kept, force=force))
+            out = stack.enter_context(open(temporary, "wb"))
         header = trailer = ""
         for line in lines:
             header, trailer = header or line, line

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ledger import audit, files
-from ledger.cli.app import Session, main, pass_session
+from ledger.cli.app import Session, force_option, main, pass_session
 from ledger.describe import plural
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.store import Store
@@ -16,7 +16,7 @@ from ledger.store import Store
 
 @main.command("backup")
 @click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--force", is_flag=True, help="Replace TARGET if it exists.")
+@force_option
 @pass_session
 def backup(session: Session, target: Path, force: bool) -> None:
     """Copy the SQLite store to TARGET while it is in use (SQLite's online backup), and verify the copy.
@@ -24,10 +24,10 @@ def backup(session: Session, target: Path, force: bool) -> None:
     The copy holds every command committed when it was taken, whatever other players are doing.
     To restore, use the copy as --store (or put it in the damaged file's place)."""
     store = session.ledger.store
-    files.refuse_replacing(target, store.own_files)  # with --force too: the copy would be taken over the store
+    files.refuse_writing(target, store.own_files, force)  # with --force too: the copy would be taken over the store
     if files.is_device_or_pipe(target):
         raise BadInput(f"{target} is a device or a pipe: a backup is a SQLite file to open as --store; nothing written")
-    with files.written_whole(target, force=force) as temporary:
+    with files.written_whole(target, kept=store.own_files, force=force) as temporary:
         store.backup(os.path.abspath(temporary))
     copy = Store("sqlite:///" + os.path.abspath(target), create=False)
     try:

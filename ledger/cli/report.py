@@ -11,7 +11,7 @@ import click
 
 from commands.shared import slug
 from ledger import audit, files
-from ledger.cli.app import Session, main, pass_session
+from ledger.cli.app import Session, force_option, main, pass_session
 from ledger.describe import plural
 from ledger.errors import IntegrityFailure
 from ledger.records import Record
@@ -57,11 +57,10 @@ def verified(chain: audit.Chain) -> Verification:
     )
 
 
-def write_output(session: Session, output: Path, text: str, *, force: bool = True) -> None:
+def write_output(session: Session, output: Path, text: str, *, force: bool) -> None:
     """Write the whole file or nothing (see ledger.files); without `force`, never over an existing
     file, and never over the store's own files (a report written over the store destroyed it)."""
-    files.refuse_replacing(output, session.ledger.store.own_files)
-    files.write_whole(output, text.encode("utf-8"), force=force)
+    files.write_whole(output, text.encode("utf-8"), kept=session.ledger.store.own_files, force=force)
 
 
 def roster_sheet(session: Session, warband_ref: str, fmt: str) -> tuple[str, str]:
@@ -77,15 +76,18 @@ def roster_sheet(session: Session, warband_ref: str, fmt: str) -> tuple[str, str
               help="The HTML file to write (default: the campaign's name, e.g. spring-league-report.html).")
 @click.option("--until", type=int, help="The campaign as it stood at this event position.")
 @click.option("--battle", type=int, help="The campaign once battle K and what followed it, before the next battle.")
+@force_option
 @pass_session
-def report(session: Session, output: Path | None, until: int | None, battle: int | None) -> None:
+def report(session: Session, output: Path | None, until: int | None, battle: int | None, force: bool) -> None:
     """Write the campaign as one self-contained HTML page: standings, rosters, charts, the battle
     chronicle with its dice and voids, and the audit box. Opens in any browser, offline; prints."""
+    if output is not None:  # before the work, and again as it is written (the default name too)
+        files.refuse_writing(output, session.ledger.store.own_files, force)
     cid = session.campaign()
     records, verification = verified_history(session, cid)
     built = build_report(records, verification, until=until, battle=battle)
     path = output or Path(f"{slug(built.campaign['name'])}-report.html")
-    write_output(session, path, render.report_html(built))
+    write_output(session, path, render.report_html(built), force=force)
     where = f" as it stood {built.cut}" if built.cut else ""
     click.echo(f"Wrote the report of {built.campaign['name']}{where} to {path}. Head {built.campaign['head']}")
     if not verification.ok:

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from commands.shared import EnlistWarband
-from ledger import rulesets
-from ledger.cli.app import Session, emit_json, main, pass_session, run, writes
+from ledger import files, rulesets
+from ledger.cli.app import Session, emit_json, force_option, main, pass_session, run, writes
 from ledger.cli.views import print_roster, resources_held
 from ledger.describe import plural
 from ledger.errors import BadInput
@@ -73,9 +73,10 @@ def warband_show(session: Session, warband_ref: str, as_json: bool) -> None:
               help="text for the terminal; html or md: a printable roster sheet.")
 @click.option("-o", "--out", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the sheet to this file instead of standard output.")
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
-def roster(session: Session, warband_ref: str, fmt: str, output: Path | None, as_json: bool) -> None:
+def roster(session: Session, warband_ref: str, fmt: str, output: Path | None, force: bool, as_json: bool) -> None:
     """Show a warband's roster: fighters, stats, XP, skills, keywords, injuries, equipment, treasury."""
     if fmt == "text":
         if output is not None:
@@ -86,11 +87,13 @@ def roster(session: Session, warband_ref: str, fmt: str, output: Path | None, as
         raise BadInput(f"give --json or --format {fmt}, not both")
     from ledger.cli.report import roster_sheet, write_output  # deferred: only a sheet needs the report builder
 
+    if output is not None:  # before the work, and again as it is written
+        files.refuse_writing(output, session.ledger.store.own_files, force)
     name, sheet = roster_sheet(session, warband_ref, fmt)
     if output is None:
         click.echo(sheet.encode("utf-8"), nl=False)
         return
-    write_output(session, output, sheet)
+    write_output(session, output, sheet, force=force)
     click.echo(f"Wrote the roster sheet of {name} to {output} ({fmt}).")
 
 

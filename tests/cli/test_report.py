@@ -24,6 +24,11 @@ def test_report_is_named_after_the_campaign_by_default(two_warbands, tmp_path, m
     assert result.exit_code == 0
     assert result.output.startswith("Wrote the report of Test League to test-league-report.html. Head ")
     assert (tmp_path / "test-league-report.html").is_file()
+    # Written again after the next session: not over the last one unasked (it was), with --force over it
+    again = two_warbands("report")
+    assert (again.exit_code, again.output) == (
+        2, "Error: test-league-report.html already exists: nothing written; --force replaces it\n")
+    assert two_warbands("report", "--force").output.startswith("Wrote the report of Test League to test-league-report.html.")
 
 
 def test_report_refuses_bad_cuts_and_paths_writing_nothing(two_warbands, tmp_path):

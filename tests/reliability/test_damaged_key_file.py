@@ -90,7 +90,7 @@ def test_a_key_file_without_end_is_refused_at_its_limit(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("args", [
-    ["report", "-o", "{keys}"], ["roster", "Rats", "--format", "md", "-o", "{keys}"],
+    ["report", "-o", "{keys}", "--force"], ["roster", "Rats", "--format", "md", "-o", "{keys}", "--force"],
     ["export", "-o", "{keys}", "--force"], ["backup", "{keys}", "--force"],
 ])
 def test_no_file_written_for_you_is_the_key_file(started, keys, args):

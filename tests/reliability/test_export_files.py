@@ -1,5 +1,6 @@
 """`campaign export -o FILE` writes a temporary file and renames it, and never replaces an existing
-file or a symbolic link's target unless --force (issue #13, item 4)."""
+file or a symbolic link's target unless --force (issue #13, item 4); nor does any other command
+that writes a file (`report`, `roster -o`, `backup`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,30 @@ def test_an_existing_file_is_not_replaced_without_force(league, tmp_path, fmt):
     assert (result.exit_code, result.output) == (2, f"Error: {kept} already exists: nothing written; --force replaces it\n")
     assert kept.read_text() == "my notes\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["campaign.db", "kept.txt"]  # no temporary left
+
+
+# Every command that writes a file, and how the file it writes begins
+WRITERS = {
+    "export": (["export", "-o", "{out}"], b'{"'),
+    "report": (["report", "-o", "{out}"], b"<!DOCTYPE html>"),
+    "roster": (["roster", "Reikland Rats", "--format", "md", "-o", "{out}"], b"# Reikland Rats\n"),
+    "backup": (["backup", "{out}"], b"SQLite format 3\x00"),
+}
+
+
+@pytest.mark.parametrize("args, begins", WRITERS.values(), ids=WRITERS)
+def test_no_command_writes_over_an_existing_file_unless_forced(league, tmp_path, store_bytes, args, begins):
+    """`report` and `roster -o` wrote over any file."""
+    kept = tmp_path / "kept.txt"
+    kept.write_text("my notes\n")
+    before = store_bytes()
+    refused = league(*(arg.format(out=kept) for arg in args))
+    assert (refused.exit_code, refused.output) == (2, f"Error: {kept} already exists: nothing written; --force replaces it\n")
+    assert store_bytes() == before  # the file as it was, and no temporary left beside it
+    forced = league(*(arg.format(out=kept) for arg in args), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert kept.read_bytes().startswith(begins)
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("campaign.db")) == ["kept.txt"]
 
 
 def test_a_symlink_is_refused_and_its_target_untouched(league, tmp_path):

@@ -85,7 +85,8 @@ def test_every_file_written_whole_refuses_an_empty_name(league, store_bytes, arg
 
 @pytest.mark.parametrize("args", [
     ["report", "-o", "{db}"],  # it wrote over any file without --force: the store went with it
-    ["roster", "Reikland Rats", "--format", "md", "-o", "{db}"],
+    ["report", "-o", "{db}", "--force"],
+    ["roster", "Reikland Rats", "--format", "md", "-o", "{db}", "--force"],
     ["backup", "{db}", "--force"],
 ])
 def test_a_report_roster_sheet_or_backup_over_the_store_is_refused(league, db_path, store_bytes, args):
