@@ -1,4 +1,4 @@
-"""Files the ledger writes for people (exports, reports, roster sheets, backups):
+"""Files the ledger writes for people (exports, reports, roster sheets, backups, exported seeds):
 whole or not at all, never over another file, never over the store's own.
 
 The content goes to a temporary file in the same folder, is flushed to disk, and is renamed over
@@ -75,9 +75,11 @@ def is_device_or_pipe(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def written_whole(path: Path, *, kept: Mapping[str, str], force: bool = False) -> Iterator[Path]:
+def written_whole(path: Path, *, kept: Mapping[str, str], force: bool = False,
+                  private: bool = False) -> Iterator[Path]:
     """A temporary path in `path`'s folder to write to; renamed to `path` when the block ends well
-    (see `refuse_writing` for `kept` and `force`). A device or a pipe is itself the path written to."""
+    (see `refuse_writing` for `kept` and `force`; `private`: readable by its owner only, as a
+    secret is). A device or a pipe is itself the path written to."""
     if is_device_or_pipe(path):
         try:
             yield path
@@ -91,7 +93,8 @@ def written_whole(path: Path, *, kept: Mapping[str, str], force: bool = False) -
     except OSError as error:
         raise BadInput(f"cannot write {path}: {error.strerror}") from None
     os.close(handle)
-    os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary new file, not mkstemp's owner-only
+    if not private:
+        os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary new file, not mkstemp's owner-only
     try:
         yield Path(temporary)
         with open(temporary, "rb") as written:
@@ -112,6 +115,7 @@ def _umask() -> int:
     return mask
 
 
-def write_whole(path: Path, data: bytes, *, kept: Mapping[str, str], force: bool = False) -> None:
-    with written_whole(path, kept=kept, force=force) as temporary:
+def write_whole(path: Path, data: bytes, *, kept: Mapping[str, str], force: bool = False,
+                private: bool = False) -> None:
+    with written_whole(path, kept=kept, force=force, private=private) as temporary:
         temporary.write_bytes(data)

@@ -5,13 +5,12 @@ visibly)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
 
 from ledger import files
-from ledger.cli.app import Session, main, pass_session, report, writes
+from ledger.cli.app import Session, force_option, main, pass_session, report, writes
 from ledger.dealer import DICE_ROLE, init_roles_sql
 from ledger.errors import BadInput
 from ledger.keyfile import KEYS_ENV, KeyFile
@@ -50,19 +49,15 @@ def seed_where(session: Session) -> None:
 @seed.command("export")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The file to write (readable by you only): keep it secret, it predicts every ledger die.")
+@force_option
 @pass_session
-def seed_export(session: Session, output: Path) -> None:
+def seed_export(session: Session, output: Path, force: bool) -> None:
     """Write the open epoch's secret seed to a file, to take the campaign's dice to another machine."""
-    files.refuse_unnamed(output)
+    kept = session.ledger.store.own_files
+    files.refuse_writing(output, kept, force)  # before the seed is read, and again as it is written
     exported = session.ledger.export_seed(session.campaign())
-    try:
-        handle = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise BadInput(f"{output} already exists: choose a new file") from None
-    except OSError as error:
-        raise BadInput(f"cannot write {output}: {error.strerror}") from None
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(json.dumps(exported, sort_keys=True) + "\n")
+    files.write_whole(output, (json.dumps(exported, sort_keys=True) + "\n").encode("utf-8"), kept=kept, force=force,
+                      private=True)
     click.echo(f"Exported the seed of epoch {exported['epoch']} of {exported['campaign']['name']} to {output}. "
                "Anyone who reads it can predict the ledger dice: move it, import it, then delete it.")
 

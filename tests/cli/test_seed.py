@@ -90,6 +90,9 @@ def test_the_seed_travels_with_export_and_import_and_rolls_the_same_dice(campaig
         "dice: move it, import it, then delete it.\n"
     ))
     assert stat.S_IMODE(seed_file.stat().st_mode) == 0o600
+    # Exported again over it (--force), it is still readable by its owner only
+    assert campaign("seed", "export", "-o", str(seed_file), "--force").exit_code == 0
+    assert stat.S_IMODE(seed_file.stat().st_mode) == 0o600
     here = campaign("roll", "3D6", "--for", "loot", "--ledger").output.splitlines()[0]
 
     monkeypatch.setenv(KEYS_ENV, str(tmp_path / "other-machine" / "keys.json"))

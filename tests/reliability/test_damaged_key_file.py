@@ -92,6 +92,7 @@ def test_a_key_file_without_end_is_refused_at_its_limit(tmp_path, monkeypatch):
 @pytest.mark.parametrize("args", [
     ["report", "-o", "{keys}", "--force"], ["roster", "Rats", "--format", "md", "-o", "{keys}", "--force"],
     ["export", "-o", "{keys}", "--force"], ["backup", "{keys}", "--force"],
+    ["seed", "export", "-o", "{keys}", "--force"],
 ])
 def test_no_file_written_for_you_is_the_key_file(started, keys, args):
     """A report (written over any file without --force) over the key file lost every seed of the store."""

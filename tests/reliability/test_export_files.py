@@ -1,6 +1,6 @@
 """`campaign export -o FILE` writes a temporary file and renames it, and never replaces an existing
 file or a symbolic link's target unless --force (issue #13, item 4); nor does any other command
-that writes a file (`report`, `roster -o`, `backup`)."""
+that writes a file (`report`, `roster -o`, `backup`, `seed export`)."""
 
 from __future__ import annotations
 
@@ -27,12 +27,13 @@ WRITERS = {
     "report": (["report", "-o", "{out}"], b"<!DOCTYPE html>"),
     "roster": (["roster", "Reikland Rats", "--format", "md", "-o", "{out}"], b"# Reikland Rats\n"),
     "backup": (["backup", "{out}"], b"SQLite format 3\x00"),
+    "seed export": (["seed", "export", "-o", "{out}"], b'{"campaign": '),
 }
 
 
 @pytest.mark.parametrize("args, begins", WRITERS.values(), ids=WRITERS)
 def test_no_command_writes_over_an_existing_file_unless_forced(league, tmp_path, store_bytes, args, begins):
-    """`report` and `roster -o` wrote over any file."""
+    """`report` and `roster -o` wrote over any file (`seed export` took no --force, and said "choose a new file")."""
     kept = tmp_path / "kept.txt"
     kept.write_text("my notes\n")
     before = store_bytes()

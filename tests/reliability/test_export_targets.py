@@ -88,8 +88,9 @@ def test_every_file_written_whole_refuses_an_empty_name(league, store_bytes, arg
     ["report", "-o", "{db}", "--force"],
     ["roster", "Reikland Rats", "--format", "md", "-o", "{db}", "--force"],
     ["backup", "{db}", "--force"],
+    ["seed", "export", "-o", "{db}", "--force"],
 ])
-def test_a_report_roster_sheet_or_backup_over_the_store_is_refused(league, db_path, store_bytes, args):
+def test_a_report_roster_sheet_backup_or_seed_over_the_store_is_refused(league, db_path, store_bytes, args):
     before = store_bytes()
     result = league(*(arg.format(db=db_path) for arg in args))
     assert (result.exit_code, result.output) == over_the_store(db_path)
