@@ -575,6 +575,10 @@ def _role(name: str) -> str:
 # --- checking them -----------------------------------------------------------------------------------
 
 
+# What a user does about tables that differ from the events or cannot be read: the events are the truth.
+REBUILD_REPAIRS = "`campaign rebuild` makes the read models again from the events"
+
+
 def _sort_key(row: Row) -> tuple[tuple[bool, Any], ...]:
     return tuple((value is None, value if value is not None else 0) for value in row)
 
@@ -814,7 +818,7 @@ def _readable_tables() -> Iterator[None]:
         yield
     except Exception as error:  # noqa: BLE001 - the driver's error types vary: a damaged table, a dropped column
         raise IntegrityFailure(f"the read-model tables cannot be read ({' '.join(str(error).split())}): "
-                               "`campaign rebuild` makes them again from the events") from None
+                               f"{REBUILD_REPAIRS}") from None
 
 
 def name_difference(store: Store, campaign_id: uuid.UUID, checked: ReadModelCheck, records: Iterable[Record]) -> None:
@@ -832,4 +836,5 @@ def name_difference(store: Store, campaign_id: uuid.UUID, checked: ReadModelChec
         wanted = {table.key_of(row): row for row in expected[table.name]}
         for row_key in sorted(set(found) | set(wanted), key=_sort_key):
             if found.get(row_key) != wanted.get(row_key):
-                raise IntegrityFailure(_row_difference(table, row_key, found.get(row_key), wanted.get(row_key)))
+                raise IntegrityFailure(f"{_row_difference(table, row_key, found.get(row_key), wanted.get(row_key))}; "
+                                       f"{REBUILD_REPAIRS}")

@@ -22,7 +22,7 @@ def test_a_forged_treasury_in_rm_warbands_is_found(played):
     result = played("verify")
     assert (result.exit_code, result.output) == (3, (
         f"Error: rm_warbands: row (campaign_id={CID}, warband=rattenf-nger) holds treasury=9999, "
-        "the events give treasury=100\n"
+        "the events give treasury=100; `campaign rebuild` makes the read models again from the events\n"
     ))
 
 
@@ -30,7 +30,8 @@ def test_a_deleted_log_row_is_found(played):
     sql(played, "DELETE FROM rm_log WHERE position = 9")
     result = played("verify")
     assert (result.exit_code, result.output) == (3, (
-        f"Error: rm_log: row (campaign_id={CID}, position=9) is missing (the events give one)\n"
+        f"Error: rm_log: row (campaign_id={CID}, position=9) is missing (the events give one); "
+        "`campaign rebuild` makes the read models again from the events\n"
     ))
 
 
@@ -40,7 +41,8 @@ def test_an_added_battle_row_is_found(played):
                 "'[]', NULL, '[]', NULL)")
     result = played("verify")
     assert (result.exit_code, result.output) == (3, (
-        f"Error: rm_battles: row (campaign_id={CID}, position=99) is not given by the events\n"
+        f"Error: rm_battles: row (campaign_id={CID}, position=99) is not given by the events; "
+        "`campaign rebuild` makes the read models again from the events\n"
     ))
 
 
