@@ -240,7 +240,8 @@ def replay(session: Session, until: int | None, battle: int | None, check: bool,
             for line in differences:
                 click.echo(line)
             verdict = "all match" if not differences else f"{len(differences)} differ"
-            click.echo(f"Re-decided {checked} transactions from their commands and dice: {verdict}.")
+            sources = "its command" if checked == 1 else "their commands"
+            click.echo(f"Re-decided {plural(checked, 'transaction')} from {sources} and dice: {verdict}.")
         if differences:
             raise click.exceptions.Exit(1)
         return

@@ -32,7 +32,7 @@ def test_an_older_campaign_upgrades_from_the_next_transaction_on(campaign):
     assert upgraded.output.splitlines()[1].startswith("Recorded T2 (2 events). Head ")
     assert json.loads(campaign("show", "--json").output)["ruleset_version"] == "2"
     checked = campaign("replay", "--check")
-    assert (checked.exit_code, checked.output) == (0, "Re-decided 1 transactions from their commands and dice: all match.\n")
+    assert (checked.exit_code, checked.output) == (0, "Re-decided 1 transaction from its command and dice: all match.\n")
 
 
 def campaign_log(campaign) -> list[dict]:
