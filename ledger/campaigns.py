@@ -368,24 +368,45 @@ class Ledger(SeedKeeping, PendingDecisions):
     def _write_in_turn(
         self, campaign_id: uuid.UUID, doing: str, attempt: Callable[[], Attempt]
     ) -> tuple[Attempt, list[Record]]:
+        burned: list[Record] = []
         for tries in range(1, RETRIES + 1):
             self._decided_unread.pop(campaign_id, None)
             try:
                 decided = attempt()
             except AlreadyDealt:
-                continue  # the next try burns the number first
+                # A roll number dealt but never recorded (a peek): recorded as burned in a commit of its
+                # own, then decided again after it. Every write that rolls (a reroll, a cascade, an
+                # answer) gets past it so, not only a command, which burns such numbers before it.
+                burned += self._burn_dealt(campaign_id)
+                continue
             except LedgerError:
                 if not self._refused_on_an_old_state(campaign_id):
                     raise
                 self._overtaken.add(campaign_id)
                 continue
             try:
-                return decided, self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold,
-                                             encoded=decided.encoded, folded_from=decided.folded_from)
+                return decided, [*burned, *self._commit(campaign_id, decided.state, decided.groups, refold=decided.refold,
+                                                        encoded=decided.encoded, folded_from=decided.folded_from)]
             except Conflict:
                 self._overtaken.add(campaign_id)
                 pause_before_try(tries)
         raise Conflict(f"the campaign kept changing while {doing}; try again")
+
+    def _burn_dealt(self, campaign_id: uuid.UUID) -> list[Record]:
+        """The roll numbers the league server dealt from the next one on, committed as burned (none: another
+        writer's commit burned them, or moved the campaign on, and the next try sees it)."""
+        state = self._state_to_decide_on(campaign_id)
+        burns, _after = self._burns(campaign_id, state)
+        if not burns:
+            self._overtaken.add(campaign_id)
+            return []
+        try:
+            records = self._commit(campaign_id, state, burns)
+        except Conflict:
+            self._overtaken.add(campaign_id)
+            return []
+        self._after_commit(campaign_id, state, records, refold=False)
+        return records
 
     def adopt(
         self, campaign_id: uuid.UUID, history: History, *, started_before: int,

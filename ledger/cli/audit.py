@@ -105,9 +105,12 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
-    for x in unrecorded:
-        click.echo(f"Dealt but not recorded: R{x.roll} (epoch {x.epoch}) to {x.dealt_to} at {x.dealt_at}; "
-                   "the next ledger roll burns it.")
+    if unrecorded:
+        state = session.ledger.load(uuid.UUID(chain.campaign_id))
+        dealt = {(x.epoch, x.roll) for x in unrecorded}
+        for x in unrecorded:
+            click.echo(f"Dealt but not recorded: R{x.roll} (epoch {x.epoch}) to {x.dealt_to} at {x.dealt_at}; "
+                       f"{_burned_when(x.epoch, x.roll, state.epoch, state.rolls, dealt)}.")
     if read_models is not None:
         position, tables = read_models.position, read_models.tables
         behind = "" if position == chain.count else (
@@ -163,6 +166,20 @@ def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain
         if read_models is not None and read_models.differ:
             sql.name_difference(store, campaign_id, read_models, chain.records)
     return chain, read_models, _dealt_but_unrecorded(store, campaign_id, ledger_rolls)
+
+
+def _burned_when(epoch: int, roll: int, open_epoch: int, next_roll: int, dealt: set[tuple[int, int]]) -> str:
+    """What becomes of a roll number dealt and never recorded (SeedKeeping._burns): the next command
+    burns the numbers dealt in the open epoch from the next one on, one after another; a number further
+    on is burned when the campaign's rolls reach it; one of an epoch closed since (revealed, left
+    behind), or whose number the campaign took meanwhile (a table roll that won a race), is never used."""
+    if epoch != open_epoch:
+        return f"never used: epoch {epoch} is closed"
+    if roll < next_roll:
+        return f"never used: the campaign's R{roll} was recorded without it"
+    if all((epoch, number) in dealt for number in range(next_roll, roll)):
+        return "the next command burns it"
+    return f"burned when the campaign's rolls reach R{roll}"
 
 
 def _raise_if_damaged(store: Any, *, quick: bool = False) -> None:

@@ -129,6 +129,64 @@ def test_a_face_fetched_by_hand_is_recorded_and_burned_by_the_next_roll(league, 
     assert commitment  # the log shows the commitment the player can check the reveal against
 
 
+def peek(player_url: str, campaign_id: str, commitment: str, epoch: int, roll: int) -> list[int]:
+    """A roll number dealt by hand, as a player calling the dice function would: its faces."""
+    with connect(player_url, autocommit=True) as conn:
+        assert conn.execute("SELECT ledger_dice_deal(%s, %s, %s, %s, ARRAY[6], 'D6', 'a peek')",
+                            (campaign_id, epoch, commitment, roll)).fetchone()[0]
+        return conn.execute("SELECT ledger_dice_faces(%s, %s, %s)", (campaign_id, epoch, roll)).fetchone()[0]
+
+
+def dealt_lines(campaign: CampaignRunner) -> list[str]:
+    """What `verify` says of the numbers dealt and not recorded: each line after its dealing's time."""
+    verified = campaign("verify")
+    assert verified.exit_code == 0, verified.output
+    return [line.split("Z; ", 1)[0].split(" at ")[0] + "; " + line.split("Z; ", 1)[1]
+            for line in verified.output.splitlines() if line.startswith("Dealt but not recorded")]
+
+
+def test_a_reroll_after_a_peek_burns_the_number_and_rolls_after_it(league):
+    """A reroll with ledger dice used to find the peeked number dealt on every try and fail ("the
+    campaign kept changing while rerolling"): it is recorded as burned first, as a command does."""
+    admin_url, player_url, player = league
+    campaign, _admin, campaign_id, commitment = a_ledger_roll_in_a_new_campaign(player_url, admin_url)
+    peeked = peek(player_url, campaign_id, commitment, 0, 1)
+    result = campaign("reroll", "R0", "--reason", "the die fell off the table", "--ledger")
+    assert result.exit_code == 0, result.output
+    burned = result.output.splitlines()[0]
+    assert burned.startswith(f"  R1 burned: dealt to {player} at ")
+    assert burned.endswith(f"never recorded: D6 rolled {peeked} = {peeked[0]} (ledger)")
+    assert "  R2 loot: D6 rolled " in result.output
+    assert dealt_lines(campaign) == []
+    assert campaign("replay", "--check").output == "Re-decided 1 transaction from its command and dice: all match.\n"
+
+
+def test_verify_says_what_becomes_of_each_number_dealt_and_not_recorded(league):
+    """The next command burns the numbers dealt from the next one on; a number further on is burned
+    when the rolls reach it; one of an epoch revealed since is never used (its number is dealt afresh
+    from the next epoch's seed)."""
+    admin_url, player_url, player = league
+    campaign, admin, campaign_id, commitment = a_ledger_roll_in_a_new_campaign(player_url, admin_url)
+    peek(player_url, campaign_id, commitment, 0, 3)
+    assert dealt_lines(campaign) == [
+        f"Dealt but not recorded: R3 (epoch 0) to {player}; burned when the campaign's rolls reach R3."]
+    peek(player_url, campaign_id, commitment, 0, 1)
+    peek(player_url, campaign_id, commitment, 0, 2)
+    assert dealt_lines(campaign) == [
+        f"Dealt but not recorded: R1 (epoch 0) to {player}; the next command burns it.",
+        f"Dealt but not recorded: R2 (epoch 0) to {player}; the next command burns it.",
+        f"Dealt but not recorded: R3 (epoch 0) to {player}; the next command burns it.",
+    ]
+    peek(player_url, campaign_id, commitment, 0, 5)
+    assert admin("seed", "reveal").exit_code == 0
+    assert dealt_lines(campaign) == [
+        f"Dealt but not recorded: R1 (epoch 0) to {player}; never used: epoch 0 is closed.",
+        f"Dealt but not recorded: R2 (epoch 0) to {player}; never used: epoch 0 is closed.",
+        f"Dealt but not recorded: R3 (epoch 0) to {player}; never used: epoch 0 is closed.",
+        f"Dealt but not recorded: R5 (epoch 0) to {player}; never used: epoch 0 is closed.",
+    ]
+
+
 def campaign_and_commitment(campaign: CampaignRunner) -> tuple[str, str]:
     shown = campaign("show", "--json")
     assert shown.exit_code == 0, shown.output
