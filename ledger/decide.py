@@ -122,6 +122,13 @@ class BuildAsk(Protocol):
 
     def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str: ...
 
+    def number(self, prompt: str, key: str, check: Callable[[int], object] | None = None) -> int:
+        """A whole number, for an amount no list of choices bounds (`--answer KEY=N`). `check` is the
+        rules' own check of it, refusing with a LedgerError or the ruleset's rule error (a ValueError):
+        a terminal asks again while it refuses; an answer given ahead is left to the command, which
+        refuses it in the same words."""
+        ...
+
 
 # Asked when table dice run out: (prompt naming the roll, die sides) -> faces.
 AskDice = Callable[[str, Sequence[int]], list[int]]

@@ -31,12 +31,15 @@ class NeedsDice(LedgerError):
 class NeedsAnswer(NeedsDice):
     """A choice the command did not carry, with no one to ask: its key, question and choices."""
 
-    def __init__(self, key: str, prompt: str, options: list[str], *, how: str | None = None, open_ended: bool = False):
+    def __init__(self, key: str, prompt: str, options: list[str], *, how: str | None = None, open_ended: bool = False,
+                 number: bool = False):
         """`how` says how to answer when the command has an option of its own for it (not --answer);
-        `open_ended`: the options are the names known, and another may be given."""
-        self.key, self.prompt, self.options, self.open_ended = key, prompt, options, open_ended
-        how = how or (f"answer with --answer {key}=CHOICE" if key else "run at a terminal to answer it")
-        super().__init__(f"{prompt}: {how} (one of: {', '.join(options)}{', or another name' if open_ended else ''})")
+        `open_ended`: the options are the names known, and another may be given; `number`: the answer
+        is a whole number, not one of `options` (there are none)."""
+        self.key, self.prompt, self.options, self.open_ended, self.number = key, prompt, options, open_ended, number
+        how = how or (f"answer with --answer {key}={'N' if number else 'CHOICE'}" if key else "run at a terminal to answer it")
+        what = "a whole number" if number else f"one of: {', '.join(options)}{', or another name' if open_ended else ''}"
+        super().__init__(f"{prompt}: {how} ({what})")
 
 
 class Conflict(LedgerError):

@@ -24,7 +24,7 @@ from ledger.state import CampaignState
 from projections.battles import fought
 
 from .commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
-from .rules import ScenarioAward
+from .rules import ScenarioAward, check_scenario_xp
 
 NONE = "none"
 
@@ -68,8 +68,9 @@ def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> Sc
                             f"Which {fighter} does {scenario} award XP? (E6: each award names one fighter)",
                             "scenario-award", then=f"Which other {fighter} does {scenario} award XP?")
     for number, name in enumerate(picked, start=1):
-        amount = int(ask(f"How much XP does {scenario} award {name}?", [str(n) for n in range(1, 6)],
-                         key=f"scenario-award:{number}:xp"))
+        # Any amount the scenario states (E6), as `scenario-pass --award` takes: no list of choices.
+        amount = ask.number(f"How much XP does {scenario} award {name}?", key=f"scenario-award:{number}:xp",
+                            check=check_scenario_xp)
         awards.append(ScenarioAward(fighter=name, amount=amount, reason=scenario))
     return ScenarioPass(warband=band.name, awards=awards)
 

@@ -126,13 +126,20 @@ class ScenarioAward(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     reason: str
 
 
+def check_scenario_xp(amount: int) -> None:
+    """E6: "Each scenario states which fighters earn XP and how much": the seed bounds no scenario's
+    award, so any amount is taken that is an award at all. The one check of it, for `scenario-pass
+    --award` and the guided walk's question alike."""
+    if amount <= 0:
+        raise RetinueRuleError(f"E6: a scenario award is a positive amount of XP, not {amount}")
+
+
 def scenario_awards(awards: Sequence[ScenarioAward], retinue: dict[str, str]) -> list[Award]:
     """E6: per fighter, as the scenario states; `retinue` maps each fighter id to its name, and every
     award names one of them."""
     made = []
     for award in awards:
-        if award.amount <= 0:
-            raise RetinueRuleError(f"E6: a scenario award is a positive amount of XP, not {award.amount}")
+        check_scenario_xp(award.amount)
         if not award.reason.strip():
             raise RetinueRuleError(f"E6: say what the scenario awards {retinue[award.fighter]} XP for")
         made.append(Award(fighter=award.fighter, amount=award.amount, source=award.reason.strip(), pass_="scenario"))

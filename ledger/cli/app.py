@@ -336,6 +336,19 @@ def ask_card(prompt: str, candidates: Sequence[str]) -> str:
     return click.prompt(prompt, type=click.Choice(list(candidates)))
 
 
+def ask_number(prompt: str, check: Callable[[int], object] | None = None) -> int:
+    """At a terminal: a whole number, asked again until it is one and `check` (the rules') takes it;
+    `check` refuses with a LedgerError or a ruleset's own rule error (a ValueError)."""
+    while True:
+        try:
+            number = parse_int(click.prompt(prompt), prompt)
+            if check is not None:
+                check(number)
+            return number
+        except (LedgerError, ValueError) as error:
+            click.echo(f"  {error}", err=True)
+
+
 # A choice that changes nothing: Enter takes it (the walk's "stop here" writes nothing either).
 SAFE_DEFAULTS = ("stop here", "no", "none", "nothing", "0")
 
@@ -422,13 +435,16 @@ def parse_pair_list(values: Sequence[str], option: str) -> list[tuple[str, str]]
 
 
 def parse_int_pairs(pairs: Sequence[str], option: str) -> dict[str, int]:
-    parsed = {}
-    for key, value in parse_pairs(pairs, option).items():
-        try:
-            parsed[key] = int(value)
-        except ValueError:
-            raise BadInput(f"{option} {key}: '{value}' is not a whole number") from None
-    return parsed
+    return {key: parse_int(value, f"{option} {key}") for key, value in parse_pairs(pairs, option).items()}
+
+
+def parse_int(value: str, what: str) -> int:
+    """`value` as a whole number, as an option or an answer gives it; a sign is taken, so that a
+    negative amount is refused by the rules in their own words, whichever way it was given."""
+    try:
+        return int(value)
+    except ValueError:
+        raise BadInput(f"{what}: '{value}' is not a whole number") from None
 
 
 def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "",
@@ -446,7 +462,7 @@ def run(session: Session, command: Command, *, dice: DiceChoice | None = None, r
         how = answered_by(need.key) if answered_by is not None else None
         if how is None:
             raise
-        raise NeedsAnswer(need.key, need.prompt, need.options, how=how, open_ended=need.open_ended) from None
+        raise NeedsAnswer(need.key, need.prompt, need.options, how=how, open_ended=need.open_ended, number=need.number) from None
     report(outcome)
     return outcome
 

@@ -10,7 +10,7 @@ the choices, or that the rules refuse to carry out) ends it with that error and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -22,10 +22,12 @@ from ledger.cli.app import (
     DiceChoice,
     Session,
     answers_option,
+    ask_number,
     dice_options,
     emit_json,
     interactive_ask,
     main,
+    parse_int,
     pass_session,
     report,
     settle,
@@ -132,9 +134,7 @@ class StepAsk:
         self.answers, self.ask = answers, ask
 
     def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str:
-        typed = key if key is None or key in self.answers else written_as(key, self.answers)
-        if typed is not None:
-            given = self.answers[typed]
+        if (given := self._given(key)) is not None:
             spelled = as_spelled(given, options)
             if spelled is None:
                 raise BadInput(f"{prompt}: '{given}' is not one of: {', '.join(options)}")
@@ -142,6 +142,20 @@ class StepAsk:
         if self.ask is not None:
             return self.ask(prompt, options)
         raise NeedsAnswer(key or "", prompt, list(options))
+
+    def number(self, prompt: str, key: str, check: Callable[[int], object] | None = None) -> int:
+        """A whole number given for `key`, else typed at the terminal, else a refusal naming the key.
+        One given ahead is not checked here: the command refuses it as it refuses one given its own way."""
+        if (given := self._given(key)) is not None:
+            return parse_int(given, prompt)
+        if self.ask is not None:
+            return ask_number(prompt, check)
+        raise NeedsAnswer(key, prompt, [], number=True)
+
+    def _given(self, key: str | None) -> str | None:
+        """The answer given ahead for `key`, however its key was written (None: none given)."""
+        typed = key if key is None or key in self.answers else written_as(key, self.answers)
+        return None if typed is None else self.answers[typed]
 
 
 # --- what is still open --------------------------------------------------------------------------
@@ -163,6 +177,13 @@ class _Questions(StepAsk):
             if not key or not options:
                 raise
             return options[0]
+
+    def number(self, prompt: str, key: str, check: Callable[[int], object] | None = None) -> int:
+        self.asked.append({"key": key, "prompt": prompt, "choices": [], "number": True})
+        try:
+            return super().number(prompt, key)
+        except NeedsAnswer:
+            return 1  # any amount will do to find the questions that follow
 
 
 class _StopAtFirstRoll(Exception):
@@ -237,7 +258,7 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
         click.echo(f"[{'x' if row['done'] else ' '}] {row['key']}: {row['title']}")
         for q in row["questions"]:
             key = f"--answer {q['key']}=" if q["key"] else "(at a terminal) "
-            click.echo(f"      {key}{'|'.join(q['choices'])}  {q['prompt']}")
+            click.echo(f"      {key}{'N' if q.get('number') else '|'.join(q['choices'])}  {q['prompt']}")
         if row["may_ask"]:
             click.echo(f"      may ask, depending on what comes up: {', '.join(row['may_ask'])}")
 

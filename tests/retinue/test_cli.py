@@ -11,12 +11,18 @@ import pytest
 from commands.retinue import RULESET
 from ledger.cli import app
 from ledger.rulesets import register
+from ledger.testing import CampaignRunner
 
 
 @pytest.fixture
 def hawks(cli):
+    return after_the_battle(cli)
+
+
+def after_the_battle(cli, *recorded: str):
     """Hawks (Kestrel, Vampire Warrior of Blood, Leader; Finch, Human Scout) and Wolves (Lupa,
-    Dwarf, Leader), after a battle where Kestrel put Lupa Out of Action and Finch went down."""
+    Dwarf, Leader), after a battle where Kestrel put Lupa Out of Action and Finch went down;
+    `recorded`: more options of `battle record` (its --scenario)."""
     for args in (["new", "R", "--ruleset", "retinue"], ["warband", "add", "Hawks", "--player", "Ann"],
                  ["warband", "add", "Wolves", "--player", "Bob"],
                  ["retinue", "recruit", "Hawks", "Kestrel", "--ancestry", "Vampire", "--archetype", "Warrior",
@@ -24,7 +30,7 @@ def hawks(cli):
                  ["retinue", "recruit", "Hawks", "Finch", "--ancestry", "Human", "--archetype", "Scout"],
                  ["retinue", "recruit", "Wolves", "Lupa", "--ancestry", "Dwarf", "--leader"],
                  ["battle", "record", "--warband", "Hawks", "--warband", "Wolves", "--took-out", "Kestrel=Lupa",
-                  "--ooa", "Lupa", "--ooa", "Finch"]):
+                  "--ooa", "Lupa", "--ooa", "Finch", *recorded]):
         assert cli(*args).exit_code == 0, args
     return cli
 
@@ -200,7 +206,7 @@ def test_a_bad_data_file_is_refused_with_what_is_wrong(cli, tmp_path, name, cont
 
 def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, monkeypatch):
     monkeypatch.setattr(app, "is_interactive", lambda: True)
-    answers = ["Finch", "2", "none",  # scenario pass: Finch gets 2, nobody else
+    answers = ["Finch", "two", "0", "7", "none",  # scenario pass: Finch gets 7 (asked again until E6 takes it), nobody else
                "6", "Hardy",  # Finch's Casualty Table: the die, then the outcome named (A3)
                "none",  # nobody rolls on the Doom Table
                "none",  # no survival-roll bonus
@@ -217,11 +223,15 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter)",  # by number or name
         "  1) none", "  2) Kestrel", "  3) Finch",
         "Choose by number or name [none]: Finch",
-        "How much XP does the scenario award Finch? (1, 2, 3, 4, 5): 2",
+        "How much XP does the scenario award Finch?: two",
+        "  How much XP does the scenario award Finch?: 'two' is not a whole number",
+        "How much XP does the scenario award Finch?: 0",
+        "  E6: a scenario award is a positive amount of XP, not 0",
+        "How much XP does the scenario award Finch?: 7",
         "Which other fighter of battle 1 does the scenario award XP?",
         "  1) none", "  2) Kestrel",
         "Choose by number or name [none]: none",
-        "  Finch gains 2 XP: scenario pass: the scenario",
+        "  Finch gains 7 XP: scenario pass: the scenario",
         "  Hawks: post-game step scenario-pass done for battle 1",
         "== Casualty Table (D6) for each fighter that went Out of Action",
         "Finch's Casualty Table (D6) — enter 1 face (D6): 6",
@@ -249,6 +259,43 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "  Hawks: post-game step spending done for battle 1",
         "Post-game sequence complete.",
     ]
+
+
+@pytest.mark.parametrize(("xp", "code", "said"), [
+    ("6", 0, ["  Finch gains 6 XP: scenario pass: Horn Hunt", "  Hawks: post-game step scenario-pass done for battle 1"]),
+    ("40", 0, ["  Finch gains 40 XP: scenario pass: Horn Hunt", "  Hawks: post-game step scenario-pass done for battle 1"]),
+    ("0", 1, ["Error: E6: a scenario award is a positive amount of XP, not 0"]),
+    ("-2", 1, ["Error: E6: a scenario award is a positive amount of XP, not -2"]),
+])
+def test_E6_the_walk_takes_the_amounts_scenario_pass_takes(cli, tmp_path, xp, code, said):
+    """E6: "Each scenario states which fighters earn XP and how much": the seed bounds no award, and
+    the walk's question took only 1 to 5 where `scenario-pass --award` took any. Given the same
+    amount, both record it, or both refuse it in the same words and record nothing."""
+    walk, direct = (after_the_battle(campaign, "--scenario", "Horn Hunt")
+                    for campaign in (cli, CampaignRunner("sqlite:///" + str(tmp_path / "d.db"))))
+    for campaign in (walk, direct):
+        assert campaign("retinue", "battle-pass", "Hawks").exit_code == 0
+    walked = walk("post-game", "Hawks", "--step", "scenario-pass", "--answer", "scenario-award:1=Finch",
+                  "--answer", f"scenario-award:1:xp={xp}")
+    done = direct("retinue", "scenario-pass", "Hawks", "--award", f"Finch={xp}")
+    heading = "== Scenario pass: the XP the scenario states for each fighter (E6)"
+    assert (walked.exit_code, walked.output.splitlines()[0]) == (code, heading)
+    assert [line for line in walked.output.splitlines()[1:] if not line.startswith("Recorded T")] == said
+    assert (done.exit_code, [line for line in done.output.splitlines() if not line.startswith("Recorded T")]) == (code, said)
+    for campaign in (walk, direct):
+        assert ("[x] scenario-pass" in campaign("post-game", "Hawks", "--list").output) == (code == 0)
+
+
+def test_the_walks_xp_question_is_answered_with_a_whole_number(hawks):
+    """Its answer is no choice of a list: --list says N; a word, or no answer, is bad input (exit 2)."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    assert hawks("post-game", "Hawks", "--list", "--answer", "scenario-award:1=Finch").output.splitlines()[2] == (
+        "      --answer scenario-award:1:xp=N  How much XP does the scenario award Finch?")
+    assert refused(hawks("post-game", "Hawks", "--json", "--answer", "scenario-award:1=Finch"), 2,
+                   "How much XP does the scenario award Finch?: answer with --answer scenario-award:1:xp=N (a whole number)")
+    assert refused(hawks("post-game", "Hawks", "--json", "--answer", "scenario-award:1=Finch", "--answer", "scenario-award:1:xp=two"),
+                   2, "How much XP does the scenario award Finch?: 'two' is not a whole number")
+    assert "[ ] scenario-pass" in hawks("post-game", "Hawks", "--list").output
 
 
 def test_two_results_naming_one_fighter_give_it_plus_1_each(hawks):

@@ -15,6 +15,27 @@ from ledger.errors import Conflict, NeedsAnswer
 
 from .conftest import Retinues
 
+class Player:
+    """Answers a guided step's questions as `--answer KEY=VALUE` does (a choice in any case, a number as
+    typed), keeping each question asked as (key, prompt, choices), a number's choices None; one not
+    answered has nobody to answer it, as without a terminal."""
+
+    def __init__(self, answers: dict[str, str]):
+        self.answers, self.asked = answers, []
+
+    def __call__(self, prompt: str, options, key=None) -> str:
+        self.asked.append((key, prompt, list(options)))
+        if key not in self.answers:
+            raise NeedsAnswer(key or "", prompt, list(options))
+        return next(option for option in options if option.casefold() == self.answers[key].casefold())
+
+    def number(self, prompt: str, key: str, check=None) -> int:
+        self.asked.append((key, prompt, None))
+        if key not in self.answers:
+            raise NeedsAnswer(key, prompt, [], number=True)
+        return int(self.answers[key])
+
+
 # --- E1: a bank per fighter ----------------------------------------------------------------------
 
 
@@ -328,13 +349,12 @@ def test_E6_the_guided_scenario_pass_offers_the_fighters_of_the_battle(version, 
     game.battle(absent=["Finch"])
     game.recruit("Hawks", "Sage", ancestry="Human")
     game.do(BattlePass(warband="Hawks"))
-    asked = []
-    picks = iter(["Kestrel", "1", "none"])
-    build_scenario_pass(game.state, "hawks", lambda prompt, options, key=None: asked.append((prompt, list(options))) or next(picks))
-    assert asked == [
-        (f"Which {fighter} does Horn Run award XP? (E6: each award names one fighter)", offered),
-        ("How much XP does Horn Run award Kestrel?", ["1", "2", "3", "4", "5"]),
-        (f"Which other {fighter} does Horn Run award XP?", [o for o in offered if o != "Kestrel"]),
+    player = Player({"scenario-award:1": "Kestrel", "scenario-award:1:xp": "1"})
+    build_scenario_pass(game.state, "hawks", player)
+    assert player.asked == [
+        ("scenario-award:1", f"Which {fighter} does Horn Run award XP? (E6: each award names one fighter)", offered),
+        ("scenario-award:1:xp", "How much XP does Horn Run award Kestrel?", None),  # a number: any the scenario states
+        ("scenario-award:2", f"Which other {fighter} does Horn Run award XP?", [o for o in offered if o != "Kestrel"]),
     ]
 
 
@@ -342,20 +362,12 @@ def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
     """Without a terminal they were "none" whatever was meant: given ahead by key, they are taken."""
     game.battle(ooa=["Finch"])
     game.do(BattlePass(warband="Hawks"))
-    answers = {"scenario-award:1": "wren", "scenario-award:1:xp": "2", "doom-roll:1": "Kestrel", "bonus:1": "Wren"}
-
-    prompts = {}
-
-    def ask(prompt: str, options, key=None) -> str:
-        prompts[key] = prompt
-        if key not in answers:
-            raise NeedsAnswer(key or "", prompt, list(options))
-        return next(option for option in options if option.casefold() == answers[key].casefold())
-
+    ask = Player({"scenario-award:1": "wren", "scenario-award:1:xp": "2", "doom-roll:1": "Kestrel", "bonus:1": "Wren"})
     awarded = build_scenario_pass(game.state, "hawks", ask)
     assert [(a.fighter, a.amount) for a in awarded.awards] == [("Wren", 2)]
     assert build_doom(game.state, "hawks", ask).fighters == ["Kestrel"]
     assert [b.fighter for b in build_post_game_pass(game.state, "hawks", ask).bonus] == ["Wren"]
+    prompts = {key: prompt for key, prompt, _choices in ask.asked}
     # After a pick, the question asked again wants another fighter
     assert [prompts[key] for key in ("doom-roll:1", "doom-roll:2", "bonus:1", "bonus:2")] == [
         "Which fighter rolls on the Doom Table?", "Which other fighter rolls on the Doom Table?",

@@ -78,6 +78,25 @@ def test_E5_E7_post_game_awards(outcomes, bonus, awards):
     assert [(a.fighter, a.amount) for a in made] == awards
 
 
+# E6: "Each scenario states which fighters earn XP and how much" — given the amount a scenario
+# states, then it is taken, or refused (the one check for `scenario-pass --award` and the walk alike).
+SCENARIO_XP = [
+    (1, None), (5, None), (6, None), (40, None),  # no bound but that it is an award: the walk took only 1-5
+    (0, "E6: a scenario award is a positive amount of XP, not 0"),
+    (-2, "E6: a scenario award is a positive amount of XP, not -2"),
+]
+
+
+@pytest.mark.parametrize(("amount", "refusal"), SCENARIO_XP)
+def test_E6_a_scenario_awards_any_amount_it_states(amount, refusal):
+    if refusal is None:
+        r.check_scenario_xp(amount)
+        return
+    with pytest.raises(r.RetinueRuleError) as refused:
+        r.check_scenario_xp(amount)
+    assert str(refused.value) == refusal
+
+
 @pytest.mark.parametrize(("table", "name", "kind"), [
     ("casualty", "Slain", "slain"), ("casualty", "hardy", "hardy"), ("doom", "MIRACULOUS", "miraculous"),
     ("casualty", "Captured", "captured"), ("doom", "Grim Scar", "none"),
