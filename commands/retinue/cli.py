@@ -12,7 +12,7 @@ from commands.kit.cli import DiceChoice, Session, Shell, answered_by_options
 from ledger.errors import BadInput
 
 from .commands import BattlePass, Bonus, Buy, Casualties, Doom, PostGamePass, Recruit, ScenarioPass, SpendingDone
-from .phase import PHASE
+from .phase import PHASE, scenario_of
 from .rules import ScenarioAward
 from .tables import TABLES
 
@@ -69,13 +69,12 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @group.command("scenario-pass")
     @click.argument("warband")
     @click.option("--award", "awards", multiple=True, metavar="FIGHTER=XP", help="XP the scenario gives a named fighter (repeatable).")
-    @click.option("--for", "reason", default=None, help="What the scenario awards it for (default: the scenario's name).")
+    @click.option("--for", "reason", default=None, help="What the scenario awards it for (default: the battle's scenario, else 'the scenario').")
     @pass_session
     def scenario_pass(session: Session, warband: str, awards: tuple[str, ...], reason: str | None) -> None:
         """Scenario pass (E6): XP to the fighters the scenario names; none is a pass with no awards."""
         _cid, state = session.state()
-        battle = PHASE.latest_battle(state, state.warband(warband))
-        why = reason or (battle.scenario if battle else "") or "scenario"
+        why = reason or scenario_of(PHASE.latest_battle(state, state.warband(warband)))
         run(session, ScenarioPass(warband=warband, awards=[
             ScenarioAward(fighter=fighter, amount=amount, reason=why) for fighter, amount in parse_int_pairs(awards, "--award").items()
         ]))

@@ -20,7 +20,7 @@ from commands.kit import Phase, PhaseMessages, PhaseStep
 from commands.kit.versions import plays
 from ledger.decide import BuildAsk
 from ledger.errors import NeedsDice
-from ledger.state import CampaignState
+from ledger.state import Battle, CampaignState
 from projections.battles import fought
 
 from .commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
@@ -53,10 +53,17 @@ def _pick_fighters(left: list[str], ask: BuildAsk, prompt: str, key: str, then: 
         yield name
 
 
+def scenario_of(battle: Battle | None) -> str:
+    """The scenario a scenario pass names, in the walk's questions and as the reason an award records
+    when the player gives none (`scenario-pass` without --for): the battle's, else "the scenario".
+    One default for both ways: it is written into the command recorded, so recorded ones keep theirs."""
+    return (battle.scenario if battle else "") or "the scenario"
+
+
 def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> ScenarioPass:
     band = state.warbands[warband]
     battle = PHASE.latest_battle(state, band)
-    scenario = (battle.scenario if battle else "") or "the scenario"
+    scenario = scenario_of(battle)
     offered = state.fighters_of(warband)
     fighter = "fighter"
     if battle is not None and plays(state, "1.3.0"):  # E6: only a fighter who fought the battle earns its scenario XP

@@ -298,6 +298,27 @@ def test_the_walks_xp_question_is_answered_with_a_whole_number(hawks):
     assert "[ ] scenario-pass" in hawks("post-game", "Hawks", "--list").output
 
 
+@pytest.mark.parametrize("given", [["post-game", "Hawks", "--step", "scenario-pass", "--answer", "scenario-award:1=Finch",
+                                    "--answer", "scenario-award:1:xp=2"],
+                                   ["retinue", "scenario-pass", "Hawks", "--award", "Finch=2"]])
+def test_an_award_given_no_reason_is_for_the_scenario_whichever_way_it_is_given(hawks, given):
+    """A battle of no named scenario, and no --for: the walk recorded "the scenario", `scenario-pass`
+    "scenario"; both record "the scenario" now."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    assert [line for line in lines(hawks(*given)) if line.startswith("  ")] == [
+        "  Finch gains 2 XP: scenario pass: the scenario", "  Hawks: post-game step scenario-pass done for battle 1"]
+
+
+def test_an_award_recorded_for_scenario_still_replays_as_recorded(hawks):
+    """The reason is written into the command recorded (its award's), not filled in when deciding: a
+    scenario pass recorded with the old default, "scenario", re-decides to exactly what it recorded."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    assert lines(hawks("retinue", "scenario-pass", "Hawks", "--award", "Finch=2", "--for", "scenario"))[0] == (
+        "  Finch gains 2 XP: scenario pass: scenario")
+    checked = hawks("replay", "--check")
+    assert (checked.exit_code, checked.output) == (0, "Re-decided 8 transactions from their commands and dice: all match.\n")
+
+
 def test_two_results_naming_one_fighter_give_it_plus_1_each(hawks):
     """E7: "Some Survival Roll or scenario results also grant +1 Experience to one named or selected
     surviving fighter": two results may name the same one."""
