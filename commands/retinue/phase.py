@@ -41,15 +41,17 @@ def _roster(state: CampaignState, warband: str) -> list[str]:
     return [f.name for f in state.fighters_of(warband)]
 
 
-def _pick_fighters(left: list[str], ask: BuildAsk, prompt: str, key: str, then: str) -> Iterator[str]:
+def _pick_fighters(left: list[str], ask: BuildAsk, prompt: str, key: str, then: str, *, once: bool = True) -> Iterator[str]:
     """The fighters the player picks among `left`, one at a time (what follows a pick is asked before
     the next): the n-th answered ahead as `KEY:n` (`--answer doom-roll:1=Kestrel`). The first is asked
-    with `prompt`, each next one with `then`, so that the question asked again after a pick says it
-    wants another fighter (none: no more)."""
+    with `prompt`, each next one with `then`, so that the question asked again after a pick says what
+    it wants next (none: no more). `once`: a fighter picked is not offered again (one Doom roll, one
+    scenario award each); else it is, for a fighter the rules let gain more than one."""
     for number in itertools.count(1):
         if not left or (name := _offer(ask, prompt if number == 1 else then, left, f"{key}:{number}")) == NONE:
             return
-        left.remove(name)
+        if once:
+            left.remove(name)
         yield name
 
 
@@ -90,9 +92,11 @@ def build_doom(state: CampaignState, warband: str, ask: BuildAsk) -> Doom:
 
 def build_post_game_pass(state: CampaignState, warband: str, ask: BuildAsk) -> PostGamePass:
     prompt = "Which surviving fighter gains +1 from a survival roll or scenario result?"
+    # E7: each such result grants +1 to "one named or selected surviving fighter", and two results may
+    # name the same one (as `post-game-pass --bonus` takes): a fighter picked is offered again.
     bonus = [Bonus(fighter=name, reason="survival roll or scenario result")
-             for name in _pick_fighters(_roster(state, warband), ask, prompt, "bonus",
-                                        then="Which other surviving fighter gains +1 from a survival roll or scenario result?")]
+             for name in _pick_fighters(_roster(state, warband), ask, prompt, "bonus", once=False,
+                                        then="Which surviving fighter gains +1 from another survival roll or scenario result?")]
     return PostGamePass(warband=state.warbands[warband].name, bonus=bonus)
 
 

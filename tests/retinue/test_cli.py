@@ -333,6 +333,21 @@ def test_two_results_naming_one_fighter_give_it_plus_1_each(hawks):
     ]
 
 
+def test_the_walk_gives_a_second_bonus_to_a_fighter_named_by_two_results(hawks):
+    """E7, as `post-game-pass --bonus` takes it (above): the walk refused Finch for bonus:2, once picked."""
+    for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "6", "--outcome", "Finch=Recovered"], ["doom"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert hawks("post-game", "Hawks", "--list", "--answer", "bonus:1=Finch").output.splitlines()[5] == (
+        "      --answer bonus:2=none|Kestrel|Finch  Which surviving fighter gains +1 from another survival roll or scenario result?")
+    walked = hawks("post-game", "Hawks", "--step", "post-game-pass", "--answer", "bonus:1=Finch", "--answer", "bonus:2=Finch")
+    assert lines(walked) == [
+        "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        "  Finch gains 1 XP: post-game pass: survival roll or scenario result",
+        "  Finch gains 1 XP: post-game pass: survival roll or scenario result",
+        "  Hawks: post-game step post-game-pass done for battle 1",
+    ]
+
+
 def test_a_purchase_asks_for_its_spell_and_reduction_by_buys_own_options(hawks):
     """`buy` has no --answer: what it needs is named with its --spell and --reduce."""
     assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0

@@ -372,7 +372,27 @@ def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
     assert [prompts[key] for key in ("doom-roll:1", "doom-roll:2", "bonus:1", "bonus:2")] == [
         "Which fighter rolls on the Doom Table?", "Which other fighter rolls on the Doom Table?",
         "Which surviving fighter gains +1 from a survival roll or scenario result?",
-        "Which other surviving fighter gains +1 from a survival roll or scenario result?"]
+        "Which surviving fighter gains +1 from another survival roll or scenario result?"]
+
+
+# E7: "Some Survival Roll or scenario results also grant +1 Experience to one named or selected
+# surviving fighter" — given the fighters the walk's answers pick, then the bonuses it builds and
+# whom its next question offers (a fighter picked is offered again: two results may name one).
+BONUS_PICKS = [
+    ({}, []),
+    ({"bonus:1": "Wren"}, ["Wren"]),
+    ({"bonus:1": "Wren", "bonus:2": "wren"}, ["Wren", "Wren"]),
+    ({"bonus:1": "Wren", "bonus:2": "Kestrel", "bonus:3": "Wren"}, ["Wren", "Kestrel", "Wren"]),
+]
+
+
+@pytest.mark.parametrize(("answers", "bonus"), BONUS_PICKS)
+def test_E7_the_walk_gives_a_fighter_a_bonus_for_each_result_that_names_it(game, answers, bonus):
+    game.battle()
+    ask = Player(answers)
+    built = build_post_game_pass(game.state, "hawks", ask)
+    assert [(b.fighter, b.reason) for b in built.bonus] == [(name, "survival roll or scenario result") for name in bonus]
+    assert [choices for _key, _prompt, choices in ask.asked] == [["none", "Kestrel", "Finch", "Wren"]] * (len(bonus) + 1)
 
 
 def test_E6_on_1_2_0_a_fighter_recruited_since_the_battle_got_its_scenario_xp():
