@@ -290,6 +290,20 @@ def heirs_to(ctx: Context, band: Warband, lost: Fighter, gone: str) -> list[Figh
     return heirs
 
 
+def succeed_leader(ctx: Context, band: Warband, lost: Fighter, gone: str) -> None:
+    """From version 6, when the warband's last Leader is gone, another hero gains the `Leader` skill, the
+    player's pick (`<lost>.new-leader`; the only hero left gains it unasked); with no hero left the record
+    says the warband has no Leader. The post-game's succession (a Scar's death, a retirement for a promotion)."""
+    heirs = heirs_to(ctx, band, lost, gone) if plays(ctx.state, "6") else []
+    if not heirs:
+        return
+    names = [f.name for f in heirs]
+    heir = heirs[names.index(ctx.choose(f"{lost.id}.new-leader", f"{lost.name}, the Leader of {band.name}, {gone}: "
+                                        "which hero gains the Leader skill", names))]
+    ctx.emit(ev.KeywordGained(warband=band.id, fighter=heir.id, keyword="Leader",
+                              reason=f"{lost.name}, the Leader, {gone}: a warband must always have a Leader"))
+
+
 GONE = {"dead": "died", "captured": "was captured", "retired": "retired"}  # a correction's status, as a Leader's going
 
 

@@ -29,7 +29,6 @@ from collections.abc import Callable
 
 from ledger.text import as_spelled
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
-from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context
 from ledger.errors import BadInput, RuleViolation
@@ -39,7 +38,6 @@ from . import events as se
 from . import rules as r
 from .handlers import (
     allowed_to_learn,
-    heirs_to,
     heroes_of,
     hero_slots,
     IMPROVEMENT_KEYS,
@@ -51,6 +49,7 @@ from .handlers import (
     pending,
     promotes_in,
     spells_of,
+    succeed_leader,
     tables_for,
 )
 
@@ -59,7 +58,7 @@ MAX_TOKENS = 12
 INCOME_GOLD = 40
 LOSE = "lose the promotion"
 BLIGHT_IMMUNE = ("Large", "Undead")
-BLIGHTED, DEATHTOUCHED, LEADER = "Blighted", "Deathtouched", "Leader"
+BLIGHTED, DEATHTOUCHED = "Blighted", "Deathtouched"
 WON, LOST, PIT_FIGHT_GOLD = "won", "lost", 50
 
 
@@ -235,26 +234,13 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
         if outcome.slots != hero_slots(ctx.state, band):
             ctx.emit(se.HeroSlots(warband=band.id, slots=outcome.slots, reason=f"{fighter.name} promoted"))
         if retired is not None:
-            _succeed_leader(ctx, band, retired, f"retired to make room for {fighter.name}")
+            succeed_leader(ctx, band, retired, f"retired to make room for {fighter.name}")
     PHASE.finish(ctx, band, battle, "promotions")
-
-
-def _succeed_leader(ctx: Context, band: Warband, lost: Fighter, gone: str) -> None:
-    """From version 6, when the warband's last Leader is gone, another hero gains the `Leader` skill,
-    the player's pick; with no hero left the record says the warband has no Leader."""
-    heirs = heirs_to(ctx, band, lost, gone) if since(ctx, "6") else []
-    if not heirs:
-        return
-    names = [f.name for f in heirs]
-    heir = heirs[names.index(ctx.choose(f"{lost.id}.new-leader", f"{lost.name}, the Leader of {band.name}, {gone}: "
-                                        "which hero gains the Leader skill", names))]
-    ctx.emit(ev.KeywordGained(warband=band.id, fighter=heir.id, keyword=LEADER,
-                              reason=f"{lost.name}, the Leader, {gone}: a warband must always have a Leader"))
 
 
 def _dies(ctx: Context, band: Warband, fighter: Fighter, reason: str) -> None:
     ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=reason))
-    _succeed_leader(ctx, band, fighter, "died")
+    succeed_leader(ctx, band, fighter, "died")
 
 
 def _blighted(ctx: Context, band: Warband, fighter: Fighter, worse: bool, reason: str) -> None:
