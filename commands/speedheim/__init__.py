@@ -65,8 +65,8 @@ HANDLERS = {
 RULESET = register(
     Ruleset(
         id=ID,
-        version="7",
-        versions=("1", "2", "3", "4", "5", "6", "7"),
+        version="8",
+        versions=("1", "2", "3", "4", "5", "6", "7", "8"),
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

@@ -293,7 +293,8 @@ def heirs_to(ctx: Context, band: Warband, lost: Fighter, gone: str) -> list[Figh
 def succeed_leader(ctx: Context, band: Warband, lost: Fighter, gone: str) -> None:
     """From version 6, when the warband's last Leader is gone, another hero gains the `Leader` skill, the
     player's pick (`<lost>.new-leader`; the only hero left gains it unasked); with no hero left the record
-    says the warband has no Leader. The post-game's succession (a Scar's death, a retirement for a promotion)."""
+    says the warband has no Leader. The post-game's (a Scar's death, a retirement for a promotion) and, from
+    version 8, an arbiter's correction's."""
     heirs = heirs_to(ctx, band, lost, gone) if plays(ctx.state, "6") else []
     if not heirs:
         return
@@ -308,16 +309,21 @@ GONE = {"dead": "died", "captured": "was captured", "retired": "retired"}  # a c
 
 
 def correct_leader_gone(cmd: Correct, ctx: Context) -> None:
-    """`campaign correct` in a Speedheim campaign: from version 7 a correction that takes the warband's
-    last Leader (dead, captured, retired) with no hero left to gain the Leader skill records that the
-    warband has no Leader, as his death of a Scar does from version 6 (a warband "must always have a
-    Leader", rules §2; with no hero there is none to give it until one is recruited). Version 6
-    recorded the death alone. With a hero left the arbiter gives him the skill (`--add-keyword Leader`)."""
+    """`campaign correct` in a Speedheim campaign. A correction that takes the warband's last Leader (dead,
+    captured, retired) leaves a warband that "must always have a Leader" (rules §2) without one: from version 8
+    it does the post-game's succession, another hero gaining the Leader skill (the player's pick, answered as
+    `<leader>.new-leader`; the only hero left gains it unasked), or, with no hero left, the note that the
+    warband has no Leader. Version 7 recorded that note alone and left a hero to be given the skill by hand
+    (`--add-keyword Leader`); version 6 recorded the correction alone."""
     band = ctx.state.warband(cmd.warband)
     lost = ctx.state.fighter(cmd.fighter, band.id)
     goes = cmd.status in GONE and lost.active  # read before the correction: the fold updates him in place
     correct(cmd, ctx)
-    if goes and plays(ctx.state, "7"):
+    if not goes:
+        return
+    if plays(ctx.state, "8"):
+        succeed_leader(ctx, band, lost, GONE[cmd.status])
+    elif plays(ctx.state, "7"):
         heirs_to(ctx, band, lost, GONE[cmd.status])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from commands.shared import AwardXP, ChangeTreasury, Correct, GainItem, LoseItem, RecruitFighter, RenameFighter, SpendXP
-from ledger.cli.app import Session, emit_json, main, parse_int_pairs, pass_session, run, writes
+from ledger.cli.app import Session, answers_option, emit_json, main, parse_int_pairs, pass_session, run, writes
 from projections.roster import fighter_rows
 
 
@@ -144,11 +144,16 @@ def treasury(session: Session, warband: str, delta: int, reason: str) -> None:
 @click.option("--add-keyword", multiple=True, help="Give a keyword.")
 @click.option("--remove-keyword", multiple=True, help="Take a keyword away.")
 @click.option("--status", type=click.Choice(["dead", "captured", "retired"]), default=None)
+@answers_option
 @pass_session
 def correct(session: Session, warband: str, fighter_ref: str, reason: str, stats: tuple[str, ...], xp_delta: int,
-            add_keyword: tuple[str, ...], remove_keyword: tuple[str, ...], status: str | None) -> None:
-    """An arbiter's correction of FIGHTER, recorded with its reason."""
+            add_keyword: tuple[str, ...], remove_keyword: tuple[str, ...], status: str | None,
+            answers: dict[str, str]) -> None:
+    """An arbiter's correction of FIGHTER, recorded with its reason. A choice the ruleset asks because of
+    it (Speedheim: which hero gains the Leader skill when the last Leader is gone) is answered with
+    --answer KEY=CHOICE, or asked at a terminal."""
     run(session, Correct(
         warband=warband, fighter=fighter_ref, reason=reason, stats=parse_int_pairs(stats, "--stat"),
         xp=xp_delta, add_keywords=list(add_keyword), remove_keywords=list(remove_keyword), status=status,
+        answers=answers,
     ), reason=reason)

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from ledger import campaigns
+from ledger.cli import app
 from ledger.testing import CampaignRunner
 
 
@@ -378,6 +379,8 @@ def test_status_says_a_warband_has_no_leader_and_how_to_give_it_one(blightmeer):
     assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero", "--stats", "Mel=13").exit_code == 0
     for band, leader in (("Sellswords", "Gunnar"), ("Skaven", "Skab")):
         assert blightmeer("correct", band, leader, "--status", "dead", "--reason", "fell off the bridge").exit_code == 0
+    # Rikk gained the Leader skill when Skab died (version 8), and the arbiter takes it away
+    assert blightmeer("correct", "Skaven", "Rikk", "--remove-keyword", "Leader", "--reason", "not him").exit_code == 0
     # When its Leader is gone, with a hero left, or none
     skaven = blightmeer("speedheim", "status", "Skaven").output.splitlines()
     sellswords = blightmeer("speedheim", "status", "Sellswords").output.splitlines()
@@ -406,6 +409,54 @@ def test_the_leader_corrected_dead_with_no_hero_left_is_said_to_leave_no_leader_
         "Sellswords  gold 320  hero slots 3", "Heroes:", "  Otto (leader) Mel 12 Def 17  keywords: Leader"]
     result = blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven")
     assert (result.exit_code, result.output.splitlines()[0]) == (0, "  battle 1: Sellswords vs Skaven, won by Skaven")
+
+
+def test_the_leader_corrected_dead_is_succeeded_by_the_hero_the_player_names(blightmeer):
+    """"If the Leader dies, another hero gains the `Leader` skill" (rules file §2): as in the post-game."""
+    for hero in ("Hilde", "Jan"):
+        assert blightmeer("speedheim", "recruit", "Sellswords", hero, "--role", "hero", "--stats", "Mel=13").exit_code == 0
+    correct = ("correct", "Sellswords", "Gunnar", "--status", "dead", "--reason", "fell off the bridge")
+    before = events(blightmeer)
+    # When the arbiter corrects Gunnar, the Leader, to dead, naming no hero to lead
+    asked = blightmeer(*correct)
+    # Then the post-game's question is asked, under its key, and nothing is written
+    assert (asked.exit_code, asked.output) == (2, "Error: Gunnar, the Leader of Sellswords, died: which hero gains the "
+                                                  "Leader skill: answer with --answer gunnar.new-leader=CHOICE (one of: Hilde, Jan)\n")
+    # And a hero who is not left, or an answer for a question not asked, is refused, and nothing is written
+    ivo = blightmeer(*correct, "--answer", "gunnar.new-leader=Ivo")
+    assert (ivo.exit_code, ivo.output) == (2, "Error: Gunnar, the Leader of Sellswords, died: which hero gains the "
+                                              "Leader skill: 'Ivo' is not one of: Hilde, Jan\n")
+    unasked = blightmeer(*correct, "--answer", "gunnar.new-leader=Jan", "--answer", "hilde.new-leader=Jan")
+    assert (unasked.exit_code, unasked.output) == (
+        2, "Error: --answer hilde.new-leader: not a question of correct (its keys: gunnar.new-leader)\n")
+    assert events(blightmeer) == before
+    # When Jan is named, however the key and the name are written
+    result = blightmeer(*correct, "--answer", "Gunnar.New-Leader=jan")
+    # Then Gunnar's death is recorded, and Jan gains the Leader skill and leads
+    assert (result.exit_code, result.output.splitlines()[:-1]) == (0, [
+        "  Gunnar is dead: correction: fell off the bridge", "  Jan gains Leader"])
+    assert blightmeer("speedheim", "status", "Sellswords").output.splitlines()[1:4] == [
+        "Heroes:", "  Hilde (hero) Mel 13", "  Jan (hero) Mel 13  keywords: Leader"]
+    assert blightmeer("replay", "--check").output.endswith("all match.\n")
+
+
+def test_the_leader_corrected_captured_with_one_hero_left_is_succeeded_by_him_unasked(blightmeer):
+    assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero", "--stats", "Mel=13").exit_code == 0
+    result = blightmeer("correct", "Skaven", "Skab", "--status", "captured", "--reason", "taken at the bridge")
+    assert (result.exit_code, result.output.splitlines()[:-1]) == (0, ["  Skab is captured", "  Rikk gains Leader"])
+
+
+def test_at_a_terminal_the_correction_asks_which_hero_gains_the_leader_skill(blightmeer, monkeypatch):
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    for hero in ("Hilde", "Jan"):
+        assert blightmeer("speedheim", "recruit", "Sellswords", hero, "--role", "hero", "--stats", "Mel=13").exit_code == 0
+    result = blightmeer("correct", "Sellswords", "Gunnar", "--status", "retired", "--reason", "old age", input="2\n")
+    assert (result.exit_code, result.output.splitlines()[:-1]) == (0, [
+        "Gunnar, the Leader of Sellswords, retired: which hero gains the Leader skill", "  1) Hilde", "  2) Jan",
+        "Choose by number or name: 2", "  Gunnar retires: correction: old age", "  Jan gains Leader"])
+    recorded = [row for row in map(json.loads, blightmeer("export").output.splitlines())
+                if row.get("type") == "command.recorded"][-1]
+    assert recorded["payload"]["args"]["answers"] == {"gunnar.new-leader": "Jan"}
 
 
 def test_a_card_given_for_a_henchman_that_draws_no_more_this_battle_is_refused_saying_why(blightmeer):

@@ -53,7 +53,7 @@ def gunnar_dead_already(campaign: Table) -> None:
 
 
 @pytest.mark.parametrize(("given", "fighter"), [
-    (as_recruited, "Gunnar"),  # Hilde is left: the arbiter gives her the skill (status says how), as before
+    (as_recruited, "Gunnar"),  # Hilde is left to gain the skill (version 7: by hand; 8: as she is named)
     (gunnar_dead_already, "Gunnar"),  # it was said when he died
     (gunnar_dead_already, "Ivo"),  # a henchman leads nothing
 ])
