@@ -241,6 +241,28 @@ def _throw(expression: str, faces: tuple[int, ...]) -> _Throw:
     return _Throw(value=value, kept=tuple(kept), digest=_dice_digest(expression, list(faces)))
 
 
+def _recorded_throw(event: ev.DiceRolled) -> _Throw:
+    """A recorded roll's dice, with what is wrong with them on their own (`problem`): faces its
+    expression cannot show (a count of faces not its dice's, a face outside 1 to its sides), or a
+    value and kept dice its faces do not count to."""
+    throw = _throw(event.expression, tuple(event.faces))
+    if throw.problem is not None:
+        return _Throw(problem=f"roll R{event.roll}: {throw.problem}")
+    if event.value != throw.value or tuple(event.kept) != throw.kept:
+        return _Throw(problem=f"roll R{event.roll}: {event.expression} showing {event.faces} counts as "
+                              f"{throw.value} (kept {list(throw.kept)}), not {event.value} (kept {event.kept})")
+    return throw
+
+
+def recorded_roll_problem(event: ev.DiceRolled) -> str | None:
+    """What is wrong with a recorded roll's dice on their own (None: nothing). The one check of every
+    roll, wherever it is recorded: the chain's (`verify`, and `import` before anything else) and
+    re-deciding a history's (`replay --check`, which reads the store without verifying its chain).
+    Re-deciding cannot check it: a pending transaction is not decided again, and its command,
+    decided with its dice, may stop where they are asked for whatever they show."""
+    return _recorded_throw(event).problem
+
+
 # The events ChainChecker._follow's cases are about.
 _FOLLOWED = frozenset({ev.CampaignStarted, ev.RulesetPinned, ev.SeedCommitted, ev.SeedRevealed, ev.SeedAbandoned,
                        ev.DecisionPending, ev.DeckShuffled})
@@ -402,12 +424,9 @@ class ChainChecker:
         if event.roll != self.rolls:
             raise self.fail(where, f"roll R{event.roll} where R{self.rolls} was expected (roll numbers have no gaps)")
         self.rolls += 1
-        throw = _throw(event.expression, tuple(event.faces))
+        throw = _recorded_throw(event)
         if throw.problem is not None:
-            raise self.fail(where, f"roll R{event.roll}: {throw.problem}")
-        if event.value != throw.value or tuple(event.kept) != throw.kept:
-            raise self.fail(where, f"roll R{event.roll}: {event.expression} showing {event.faces} counts as "
-                                   f"{throw.value} (kept {list(throw.kept)}), not {event.value} (kept {event.kept})")
+            raise self.fail(where, throw.problem)
         thrown = _copied_as(throw.digest, event)
         self.thrown += thrown
         self.tx_of_roll.append(tx)

@@ -10,6 +10,7 @@ from itertools import groupby
 
 from ledger import events as ev
 from ledger import rulesets
+from ledger.chain import recorded_roll_problem
 from ledger.deciding import is_ledger_transaction, is_pending, is_redecided, pending_problem, redecide
 from ledger.errors import BadInput, Conflict, LedgerError, NewerVersion, RuleViolation
 from ledger.fold import apply_record, transactions, void_records, voids_in
@@ -155,6 +156,16 @@ def _void_problem(group: Sequence[Record], first_tx: int, plan: _VoidPlan | None
     return None
 
 
+def _impossible_roll(group: Sequence[Record]) -> str | None:
+    """The first roll of a transaction (live or voided, decided again or pending) whose dice are
+    wrong on their own, named by its event: one no die could show, or that does not count to its
+    value (None: there is none)."""
+    for record in group:
+        if isinstance(record.event, ev.DiceRolled) and (problem := recorded_roll_problem(record.event)) is not None:
+            return f"E{record.position} {problem}"
+    return None
+
+
 def recheck(
     records: Iterable[Record], voids: Sequence[Record] | None = None, *, first_only: bool = False
 ) -> tuple[int, list[str]]:
@@ -258,7 +269,10 @@ class _Recheck:
         live = tx not in self.voided
         if len(self.since) >= CHECKPOINT_EVERY:
             self.checkpoint, self.since = encode_state(self.state), []
-        if live and is_redecided(group) and not (self.first_only and self.redecided_differences):
+        impossible = _impossible_roll(group)
+        if impossible is not None:  # handed to the rules, such dice could say anything
+            self.redecided_differences.append(f"T{tx}: {impossible}")
+        elif live and is_redecided(group) and not (self.first_only and self.redecided_differences):
             self.checked += 1
             why = redecide(self.state, group, folding=True, put_back=False)
             if why is None:

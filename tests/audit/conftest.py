@@ -149,6 +149,12 @@ def database(played) -> Database:
     return Database(played.folder / "c.db")
 
 
+@pytest.fixture
+def database_at() -> type[Database]:
+    """`Database(path)`, for a campaign other than `played`'s (test modules cannot import this conftest)."""
+    return Database
+
+
 @dataclass
 class TrailFile:
     """An exported trail, read and rewritten line by line."""
@@ -180,6 +186,12 @@ def trail(played) -> TrailFile:
     path = played.folder / "trail.jsonl"
     assert played("export", "-o", str(path)).exit_code == 0
     return TrailFile(path)
+
+
+@pytest.fixture
+def trail_at() -> type[TrailFile]:
+    """`TrailFile(path)`, for a trail other than `played`'s export."""
+    return TrailFile
 
 
 @pytest.fixture
