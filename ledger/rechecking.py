@@ -167,18 +167,20 @@ def _impossible_roll(group: Sequence[Record]) -> str | None:
 
 
 def recheck(
-    records: Iterable[Record], voids: Sequence[Record] | None = None, *, first_only: bool = False
+    records: Iterable[Record], voids: Sequence[Record] | None = None, *, first_only: bool = False,
+    dice_checked: bool = False,
 ) -> tuple[int, list[str]]:
     """Check that the ledger's own transactions hold only what they may and that every void voids
     what the ledger plans (the voids decide which transactions count), then re-decide every live
     transaction from its command and dice: (transactions re-decided, differences; the first
-    difference in the ledger's own transactions ends the check when `first_only`).
+    difference in the ledger's own transactions ends the check when `first_only`). Each roll's dice
+    are checked on their own first (`_impossible_roll`), unless `dice_checked`: a verified chain's were.
 
     One pass, holding no records: `voids`, the history's transaction.voided records, are known
     ahead (a verified chain's); without them `records` is read twice."""
     if voids is None:
         voids = void_records(records)
-    check = _Recheck(voids, first_only)
+    check = _Recheck(voids, first_only, dice_checked)
     for _tx, group in groupby(records, key=lambda r: r.tx):
         if not check.add(list(group)):
             return check.checked, check.shape_differences
@@ -196,8 +198,8 @@ class _Recheck:
     history the void was decided on (its own target, or an earlier one voided only later on), so
     the state is folded once and each plan folds only the transactions its void may change."""
 
-    def __init__(self, voids: Sequence[Record], first_only: bool):
-        self.voids, self.first_only = voids, first_only
+    def __init__(self, voids: Sequence[Record], first_only: bool, dice_checked: bool = False):
+        self.voids, self.first_only, self.dice_checked = voids, first_only, dice_checked
         self.voided = {v.event.target for v in voids}
         first_voided_in: dict[int, int] = {}  # target -> the first transaction that voids it
         for v in voids:
@@ -269,7 +271,7 @@ class _Recheck:
         live = tx not in self.voided
         if len(self.since) >= CHECKPOINT_EVERY:
             self.checkpoint, self.since = encode_state(self.state), []
-        impossible = _impossible_roll(group)
+        impossible = None if self.dice_checked else _impossible_roll(group)
         if impossible is not None:  # handed to the rules, such dice could say anything
             self.redecided_differences.append(f"T{tx}: {impossible}")
         elif live and is_redecided(group) and not (self.first_only and self.redecided_differences):
