@@ -10,10 +10,8 @@ import pytest
 
 from ledger.keyfile import KEYS_ENV
 from ledger.testing import CampaignRunner
+from tests.cli.test_answer import R, battle_fought
 
-R, S = "Reikland Rats", "Clan Skrit"
-HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0",
-         "--stat", "WS=8", "--stat", "BS=8", "--stat", "I=8", "--stat", "Ld=7"]
 
 
 def event_lines(trail) -> list[dict]:
@@ -113,15 +111,8 @@ def test_an_unrevealed_ledger_die_changed_is_refused_where_its_seed_is_kept(play
 @pytest.fixture
 def explored(tmp_path) -> CampaignRunner:
     """Coreheim: Reikland Rats explored with table dice 3,3,6 and 4 (the chart's follow-up D6)."""
-    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    runner = battle_fought(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")))
     for args in (
-        ["new", "League", "--ruleset", "coreheim"],
-        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
-        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
-        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
-        ["coreheim", "hire", R, "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
-        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
-        ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--took-out", "Gunnar=Snikch"],
         ["coreheim", "explore", R, "--dice", "3,3,6,4"],
         ["correct", R, "Hans", "--xp", "2", "--reason", "forgot his XP last game"],
     ):

@@ -19,13 +19,10 @@ import pytest
 
 from ledger import campaigns
 from ledger.testing import CampaignRunner
+from tests.cli.test_answer import CAMPAIGN_ID, R, battle_fought
 
-R, S = "Reikland Rats", "Clan Skrit"
-HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0",
-         "--stat", "WS=8", "--stat", "BS=8", "--stat", "I=8", "--stat", "Ld=7"]
-# With this campaign id and the runner's fixed seed, T8's exploration rolls R0, 7D6 showing these
+# With CAMPAIGN_ID and the runner's fixed seed, T8's exploration rolls R0, 7D6 showing these
 # (at position 28, line 29 of the trail), and stops pending: which 6 dice count?
-CAMPAIGN_ID = "0b0c0d0e-0000-4000-8000-000000000008"
 ROLLED = [3, 1, 1, 6, 6, 5, 2]
 IMPOSSIBLE = [
     pytest.param([3, 1, 1, 6, 9, 5, 2], "faces [3, 1, 1, 6, 9, 5, 2] cannot come from 7D6", id="a 9 on a D6"),
@@ -38,17 +35,7 @@ IMPOSSIBLE = [
 def pending(tmp_path, monkeypatch) -> CampaignRunner:
     """Battle 1 recorded, then T8: the Reikland Rats' exploration, pending with its dice."""
     monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(CAMPAIGN_ID), UUID=uuid.UUID))
-    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
-    for args in (
-        ["new", "League", "--ruleset", "coreheim"],
-        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
-        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
-        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
-        ["coreheim", "hire", R, "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
-        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
-        ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--took-out", "Gunnar=Snikch"],
-    ):
-        assert runner(*args).exit_code == 0, args
+    runner = battle_fought(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")))
     stopped = runner("coreheim", "explore", R, "--extra-dice", "4", "--ledger")
     assert stopped.exit_code == 1 and "T8 is pending" in stopped.output
     return runner

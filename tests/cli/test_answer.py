@@ -46,10 +46,9 @@ EXPLORED = [
 ]
 
 
-@pytest.fixture
-def campaign(tmp_path, monkeypatch) -> CampaignRunner:
-    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(CAMPAIGN_ID), UUID=uuid.UUID))
-    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+def battle_fought(runner: CampaignRunner) -> CampaignRunner:
+    """Coreheim, T1-T7: the Reikland Rats (Gunnar, captain; Hans, youngblood) beat Clan Skrit (Snikch,
+    assassin), Gunnar taking Snikch out. Under CAMPAIGN_ID (monkeypatched), T8's exploration rolls FACES."""
     for args in (
         ["new", "League", "--ruleset", "coreheim"],
         ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
@@ -59,8 +58,15 @@ def campaign(tmp_path, monkeypatch) -> CampaignRunner:
         ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
         ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--took-out", "Gunnar=Snikch"],
     ):
-        assert runner(*args).exit_code == 0
+        result = runner(*args)
+        assert result.exit_code == 0, result.output
     return runner
+
+
+@pytest.fixture
+def campaign(tmp_path, monkeypatch) -> CampaignRunner:
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(CAMPAIGN_ID), UUID=uuid.UUID))
+    return battle_fought(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")))
 
 
 def events(campaign) -> int:
