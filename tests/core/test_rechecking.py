@@ -12,6 +12,7 @@ import pytest
 
 from ledger import audit, rechecking
 from ledger import events as ev
+from ledger.dice import parse_expression
 from ledger.decide import Command, TableDice, recorded_args
 from ledger.deciding import RerollDice, is_redecided, redecide
 from ledger.fold import apply_record, transactions, void_records, voids_in
@@ -24,7 +25,8 @@ GOLDEN = Path(__file__).parents[1] / "golden"
 
 def with_faces_changed(records, every: int):
     """Every `every`-th table roll of a live transaction shows its faces turned (1 <-> 6, 2 <-> 5,
-    3 <-> 4), so the decisions that read them no longer follow."""
+    3 <-> 4), counted again (a roll whose value is not its faces' is refused before the rules read
+    it), so the decisions that read them no longer follow."""
     changed, rolls = [], 0
     for record in records:
         event = record.event
@@ -32,7 +34,9 @@ def with_faces_changed(records, every: int):
             rolls += 1
             if rolls % every == 0:
                 faces = [7 - face if 1 <= face <= 6 else face for face in event.faces]
-                record = msgspec.structs.replace(record, event=msgspec.structs.replace(event, faces=faces))
+                value, kept = parse_expression(event.expression).evaluate(faces)
+                record = msgspec.structs.replace(record, event=msgspec.structs.replace(
+                    event, faces=faces, value=value, kept=kept))
         changed.append(record)
     return changed
 
