@@ -109,8 +109,17 @@ def battle(ruleset: str, turn: int, pair: list[str], fought: list[Fighter]) -> C
 FREE_ANSWERS = {"xp": "1"}
 
 
-def first_choice(_prompt: str, options: Sequence[str], key: str | None = None) -> str:  # noqa: ARG001 - BuildAsk names it
-    return options[0]
+class FirstChoice:
+    """Each question's first choice (a BuildAsk, and an AskChoice); an amount asked for, 1."""
+
+    def __call__(self, _prompt: str, options: Sequence[str], key: str | None = None) -> str:  # noqa: ARG002 - BuildAsk names it
+        return options[0]
+
+    def number(self, _prompt: str, key: str, check: Callable[[int], object] | None = None) -> int:  # noqa: ARG002
+        return 1
+
+
+first_choice = FirstChoice()
 
 
 def post_game_step(ruleset: rulesets.Ruleset, state: CampaignState) -> Command | None:
