@@ -138,8 +138,12 @@ class LedgerGroup(_OnceEach, click.Group):
             self._refuse(ctx, BadInput(str(error)))
         except click.Abort:
             # Only the prompts for dice, cards and choices abort; a prompt after new ledger dice
-            # comes after they are stored (see settle), and one before them writes nothing.
-            click.echo("\nError: stopped at the prompt (Ctrl-C or end of input): nothing was recorded", err=True)
+            # comes after they are stored (see settle), and one before them writes nothing more.
+            # What the same run committed before the prompt (a walk's earlier steps) stands: say so.
+            committed = ctx.obj.committed if isinstance(ctx.obj, Session) else []
+            stood = f"nothing more was recorded; recorded before it: {', '.join(f'T{tx}' for tx in committed)}" \
+                if committed else "nothing was recorded"
+            click.echo(f"\nError: stopped at the prompt (Ctrl-C or end of input): {stood}", err=True)
             self._discard_new_store(ctx)
             ctx.exit(1)
         except (click.exceptions.Exit, click.ClickException):
@@ -181,6 +185,7 @@ class Session(msgspec.Struct):
     in_commit: list[Callable[..., Any]] = msgspec.field(default_factory=list)
     creates_store: bool = False  # may this command create a SQLite file that is not there yet?
     answer_json: bool = False  # a write's --json: answer with JSON instead of the event lines
+    committed: list[int] = msgspec.field(default_factory=list)  # the transactions this command committed, in order
     _ledger: Ledger | None = None
     _new_file: str | None = None  # a SQLite file this command is creating
 
@@ -190,8 +195,14 @@ class Session(msgspec.Struct):
             if self.creates_store:
                 self._new_file = new_sqlite_file(self.store_url)
             store = Store(self.store_url, create=self.creates_store)
-            self._ledger = Ledger(store, on_commit=self.on_commit, in_commit=self.in_commit)
+            self._ledger = Ledger(store, on_commit=[*self.on_commit, self._note_committed], in_commit=self.in_commit)
         return self._ledger
+
+    def _note_committed(self, ledger: Ledger, campaign_id: uuid.UUID, state: CampaignState, records: Any) -> None:
+        """The `Ledger.on_commit` hook that keeps `committed` (an adopted history, from `import`, is no
+        list of records: nothing that prompts afterwards)."""
+        if isinstance(records, list):
+            self.committed += sorted({record.tx for record in records} - set(self.committed))
 
     def discard_if_new(self) -> None:
         """A refused `new` or `import` leaves no file behind where there was none."""

@@ -261,6 +261,30 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
     ]
 
 
+def test_a_walk_stopped_at_a_prompt_says_which_of_its_steps_are_recorded(hawks, monkeypatch):
+    """End of input (what Ctrl-D gives; click turns Ctrl-C into the same) at the scenario pass's first
+    question: the battle pass recorded before it stands, and the error says so rather than "nothing"."""
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    stopped = hawks("post-game", "Hawks", input="")
+    assert (stopped.exit_code, stopped.stderr) == (
+        1, "\nError: stopped at the prompt (Ctrl-C or end of input): nothing more was recorded; recorded before it: T8\n")
+    said = stopped.stdout.splitlines()
+    assert said[4].startswith("Recorded T8 (4 events). Head ")
+    assert said[:4] + said[5:] == [
+        "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Hawks: post-game step battle-pass done for battle 1",
+        "== Scenario pass: the XP the scenario states for each fighter (E6)",
+        "Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter)",
+        "  1) none", "  2) Kestrel", "  3) Finch",
+        "Choose by number or name [none]: ",
+    ]
+    assert hawks("post-game", "Hawks", "--list").output.splitlines()[:2] == [
+        "[x] battle-pass: Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "[ ] scenario-pass: Scenario pass: the XP the scenario states for each fighter (E6)"]
+
+
 @pytest.mark.parametrize(("xp", "code", "said"), [
     ("6", 0, ["  Finch gains 6 XP: scenario pass: Horn Hunt", "  Hawks: post-game step scenario-pass done for battle 1"]),
     ("40", 0, ["  Finch gains 40 XP: scenario pass: Horn Hunt", "  Hawks: post-game step scenario-pass done for battle 1"]),
