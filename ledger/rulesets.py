@@ -53,7 +53,10 @@ class Step(msgspec.Struct, frozen=True):
     `PostGameStepDone`, and `steps_done` reads them back. `build` asks the player for what the
     command needs (dice are asked for later, while deciding). `before` names what the player may
     do with other commands before this step (e.g. buy equipment); at a terminal the walk offers
-    to stop there, since once the step is done that window is closed.
+    to stop there, since once the step is done that window is closed. `asks` names, as patterns
+    (`doom-roll:N`: the N-th pick), the questions `build` may ask beyond those it asks on the state
+    at hand (`--list` shows them): they are the walk's, not the command's (its `answer_keys`), and
+    asked before any dice of the step, so an answer given for one is taken only when `build` asks it.
     """
 
     key: str
@@ -61,6 +64,7 @@ class Step(msgspec.Struct, frozen=True):
     done: Callable[[CampaignState, str], bool]
     build: Callable[[CampaignState, str, BuildAsk], Command]
     before: str = ""
+    asks: tuple[str, ...] = ()
 
 
 def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:

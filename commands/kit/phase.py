@@ -41,7 +41,8 @@ class PhaseStep(msgspec.Struct, frozen=True):
     `checked_by_command` keeps it out of the order `begin` enforces (the phase still waits for it
     before the next battle, and the walk offers it): its command checks for itself when it may run;
     `owed` says what is left of a step that another command may reopen (advances after an XP
-    correction), so the next battle's refusal tells who owes what and how to do it."""
+    correction), so the next battle's refusal tells who owes what and how to do it; `asks` the
+    keys `build` may ask (the ledger's `Step.asks`)."""
 
     key: str
     title: str
@@ -52,6 +53,7 @@ class PhaseStep(msgspec.Struct, frozen=True):
     instead_of: str | None = None
     checked_by_command: bool = False
     owed: Callable[[CampaignState, Warband], str] | None = None
+    asks: tuple[str, ...] = ()
 
 
 class PhaseMessages(msgspec.Struct, frozen=True):
@@ -223,5 +225,5 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
             return lambda state, warband: self.is_done(state, state.warbands[warband], key)
 
         return [Step(key=step.key, title=step.guide or step.title, done=done_test(step.key), build=step.build,
-                     before=step.before)
+                     before=step.before, asks=step.asks)
                 for step in self.steps if step.build is not None and step.instead_of is None]

@@ -30,8 +30,6 @@ class ScenarioPass(Command, frozen=True, kw_only=True, tag="retinue.scenario-pas
     warband: str
     awards: list[ScenarioAward] = []  # as the scenario states; none is a pass with no awards
 
-    answer_keys = ("scenario-award:N", "scenario-award:N:xp")  # the guided walk's picks: the N-th fighter, his XP
-
 
 class Casualties(Command, frozen=True, kw_only=True, tag="retinue.casualty"):
     warband: str
@@ -45,7 +43,7 @@ class Doom(Command, frozen=True, kw_only=True, tag="retinue.doom"):
     fighters: list[str] = []  # the fighters who roll on the Doom Table
     outcomes: dict[str, str] = {}
 
-    answer_keys = ("doom:FIGHTER", "doom-roll:N")  # the outcome, asked after each die; the walk's N-th pick
+    answer_keys = ("doom:FIGHTER",)  # the outcome, asked after each die (the walk's picks: phase.py)
 
 
 class Bonus(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -56,8 +54,6 @@ class Bonus(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 class PostGamePass(Command, frozen=True, kw_only=True, tag="retinue.post-game-pass"):
     warband: str
     bonus: list[Bonus] = []
-
-    answer_keys = ("bonus:N",)  # the guided walk's N-th pick
 
 
 class Buy(Command, frozen=True, kw_only=True, tag="retinue.buy"):

@@ -6,9 +6,11 @@ or twice; a warband's next battle waits until the phase is finished, so no pass 
 The guided walk (`campaign post-game WARBAND`) builds each step's command; with no one to ask (no
 terminal) it takes the answers given ahead (`--answer scenario-award:1=Wren --answer
 scenario-award:1:xp=2`, `doom-roll:1=Kestrel`, `bonus:1=Wren`), else the defaults: no scenario
-award, nobody on the Doom Table, no survival-roll bonus. Outcomes named by the player (A3 "by-name") are asked while deciding, so
-`post-game --answer casualty:kestrel=Hardy` gives them. Purchases are commands of their own,
-offered before the last step.
+award, nobody on the Doom Table, no survival-roll bonus. The picks are asked only while fighters
+are left to pick and none was answered `none`: a numbered answer beyond them is refused (they are
+the steps' `asks`, not the commands' answer keys, so nothing takes one that is not asked). Outcomes
+named by the player (A3 "by-name") are asked while deciding, so `post-game --answer
+casualty:kestrel=Hardy` gives them. Purchases are commands of their own, offered before the last step.
 """
 
 from __future__ import annotations
@@ -105,12 +107,13 @@ PHASE = Phase(
         PhaseStep("battle-pass", "do the battle pass", guide="Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
                   build=lambda state, warband, ask: BattlePass(warband=state.warbands[warband].name)),
         PhaseStep("scenario-pass", "do the scenario pass", guide="Scenario pass: the XP the scenario states for each fighter (E6)",
-                  build=build_scenario_pass),
+                  build=build_scenario_pass, asks=("scenario-award:N", "scenario-award:N:xp")),
         PhaseStep("casualty", "roll on the Casualty Table", guide="Casualty Table (D6) for each fighter that went Out of Action",
                   build=lambda state, warband, ask: Casualties(warband=state.warbands[warband].name)),
-        PhaseStep("doom", "roll on the Doom Table", guide="Doom Table (2D6)", build=build_doom),
+        PhaseStep("doom", "roll on the Doom Table", guide="Doom Table (2D6)", build=build_doom,
+                  asks=("doom-roll:N",)),
         PhaseStep("post-game-pass", "do the post-game pass", guide="Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
-                  build=build_post_game_pass),
+                  build=build_post_game_pass, asks=("bonus:N",)),
         PhaseStep("spending", "finish spending", guide="Spending: advancements bought (S1-S9)",
                   build=lambda state, warband, ask: SpendingDone(warband=state.warbands[warband].name),
                   before="buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?"),

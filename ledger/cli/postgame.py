@@ -11,7 +11,7 @@ the choices, or that the rules refuse to carry out) ends it with that error and 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 import msgspec
@@ -80,7 +80,12 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     if list_only:
         _list(ruleset, state, band.id, steps, answers, as_json)
         return
-    _refuse_unknown_answers(ruleset, state, band.id, [s for s in chosen if not s.done(state, band.id)], answers)
+    open_steps = [s for s in chosen if not s.done(state, band.id)]
+    built_ahead = [_built(step, state, band.id, answers) for step in open_steps]
+    _refuse_unknown_answers(ruleset, state, band.id, built_ahead, answers)
+    # What each open step's builder takes of the answers given, built ahead on this state (a step
+    # opened only by one before it, as advances by the XP of experience, takes none): see `_refuse_untaken`.
+    taken_ahead = {step.key: ahead.taken for step, ahead in zip(open_steps, built_ahead, strict=True)}
     session.answer_json = as_json
     say = (lambda text: None) if as_json else click.echo
     ask = interactive_ask()
@@ -103,7 +108,9 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
         if isinstance(source, TableDice):
             source.used_by = f"step {step.key}"
         try:
-            command = step.build(state, band.id, StepAsk(answers, ask))
+            step_ask = StepAsk(answers, ask)
+            command = step.build(state, band.id, step_ask)
+            _refuse_untaken(step, taken_ahead.get(step.key, []), step_ask.taken)
             command = msgspec.structs.replace(command, answers={**command.answers, **answers})
             outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
                 cid, command, actor=session.actor, dice=source, ask=ask, answered_now=()))
@@ -125,6 +132,16 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
         say("Post-game sequence complete.")
 
 
+def _refuse_untaken(step: rulesets.Step, taken_ahead: list[str], taken: list[str]) -> None:
+    """Before the step is written: an answer its builder took when built ahead but does not take now
+    is refused. The steps before it, written in this run, changed what it asks (a fighter slain on
+    the Casualty Table is no longer there to pick for the Doom Table): only now can that be known."""
+    if untaken := [key for key in taken_ahead if key not in taken]:
+        asked = f"of the answers given it asked {', '.join(taken)}" if taken else "it asked none of the answers given"
+        raise BadInput(f"--answer {', '.join(untaken)}: the {step.key} step did not ask it after all, once the steps "
+                       f"before it were recorded ({asked}); nothing of {step.key} was recorded")
+
+
 class StepAsk:
     """What a step's builder asks with: the answer given for the question's key, else the
     person at the terminal, else a refusal naming the key (a builder that names no key can only
@@ -132,6 +149,7 @@ class StepAsk:
 
     def __init__(self, answers: dict[str, str], ask: AskChoice | None):
         self.answers, self.ask = answers, ask
+        self.taken: list[str] = []  # the keys of the answers given ahead that a question took, as typed
 
     def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str:
         if (given := self._given(key)) is not None:
@@ -155,7 +173,10 @@ class StepAsk:
     def _given(self, key: str | None) -> str | None:
         """The answer given ahead for `key`, however its key was written (None: none given)."""
         typed = key if key is None or key in self.answers else written_as(key, self.answers)
-        return None if typed is None else self.answers[typed]
+        if typed is None:
+            return None
+        self.taken.append(typed)
+        return self.answers[typed]
 
 
 # --- what is still open --------------------------------------------------------------------------
@@ -206,12 +227,22 @@ class _NoDiceYet:
         """Nothing given, nothing left over."""
 
 
-def _built(step: rulesets.Step, state: CampaignState, warband: str, answers: dict[str, str]) -> tuple[Command | None, list]:
+class _Built(NamedTuple):
+    """A step's command built ahead on the state at hand (None: its builder refused), the questions
+    its builder asked, and the answers given ahead that it took."""
+
+    command: Command | None
+    asked: list[dict[str, Any]]
+    taken: list[str]
+
+
+def _built(step: rulesets.Step, state: CampaignState, warband: str, answers: dict[str, str]) -> _Built:
     questions = _Questions(answers)
     try:
-        return step.build(state, warband, questions), questions.asked
+        command = step.build(state, warband, questions)
     except LedgerError:
-        return None, questions.asked
+        command = None
+    return _Built(command, questions.asked, questions.taken)
 
 
 def _open_questions(ruleset: rulesets.Ruleset, state: CampaignState, command: Command) -> list[dict[str, Any]]:
@@ -243,13 +274,13 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
         done = step.done(state, warband)
         row: dict[str, Any] = {"key": step.key, "title": step.title, "done": done, "questions": [], "may_ask": []}
         if not done:
-            command, asked = _built(step, state, warband, answers)
+            command, asked, _ = _built(step, state, warband, answers)
             if first_open and command is not None:
                 asked += _open_questions(ruleset, state, msgspec.structs.replace(command, answers={**answers}))
             first_open = False
             row["questions"] = [q for q in asked if q["key"] not in answers]
             known = {q["key"] for q in asked}
-            row["may_ask"] = [k for k in (type(command).answer_keys if command else ()) if k not in known]
+            row["may_ask"] = [k for k in (*(type(command).answer_keys if command else ()), *step.asks) if k not in known]
         rows.append(row)
     if as_json:
         emit_json(rows)
@@ -264,14 +295,15 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
 
 
 def _refuse_unknown_answers(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
-                            open_steps: list[rulesets.Step], answers: dict[str, str]) -> None:
-    """Before anything is written: every --answer must be a question an open step asks or documents."""
+                            built_ahead: list[_Built], answers: dict[str, str]) -> None:
+    """Before anything is written: every --answer must be a question an open step asks or its command
+    documents. A builder's question (a `Step.asks` key, such as the N-th pick) counts only when the
+    builder, built ahead with the answers given, asks it: it comes before any dice."""
     if not answers:
         return
     known: list[str] = []
     commands = []
-    for index, step in enumerate(open_steps):
-        command, asked = _built(step, state, warband, answers)
+    for index, (command, asked, _) in enumerate(built_ahead):
         known += [q["key"] for q in asked if q["key"]]
         if command is not None:
             commands.append(command)

@@ -475,3 +475,68 @@ def test_an_unknown_fighter_given_a_survival_bonus_is_bad_input(hawks):
         assert hawks("retinue", *step, "Hawks").exit_code == 0, step
     assert refused(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Lupa=survival roll"), 2,
                    "E7: 'Lupa' is not a fighter of the retinue")
+
+
+ASKED_UP_FRONT = "casualty:FIGHTER, doom-roll:1, doom:FIGHTER, bonus:1"  # the keys of the steps after the scenario pass
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    # Both fighters picked: there is no third to pick
+    (["scenario-award:1=Finch", "scenario-award:1:xp=2", "scenario-award:2=Kestrel", "scenario-award:2:xp=1",
+      "scenario-award:3=Finch"],
+     "--answer scenario-award:3: no open step of the post-game asks it (keys: scenario-award:1, scenario-award:1:xp, "
+     f"scenario-award:2, scenario-award:2:xp, {ASKED_UP_FRONT})"),
+    # `none` ends the picks; so does a pick not answered (without a terminal, none)
+    (["scenario-award:1=none", "scenario-award:2=Finch", "scenario-award:2:xp=2"],
+     "--answer scenario-award:2, scenario-award:2:xp: no open step of the post-game asks it "
+     f"(keys: scenario-award:1, {ASKED_UP_FRONT})"),
+    (["doom-roll:1=Kestrel", "doom-roll:2=Finch", "doom-roll:3=Kestrel"],
+     "--answer doom-roll:3: no open step of the post-game asks it "
+     "(keys: scenario-award:1, casualty:FIGHTER, doom-roll:1, doom-roll:2, doom:FIGHTER, bonus:1)"),
+    (["bonus:1=Finch", "bonus:3=Kestrel"],  # a fighter may be picked again for bonus:2, but none was
+     "--answer bonus:3: no open step of the post-game asks it (keys: scenario-award:1, casualty:FIGHTER, doom-roll:1, "
+     "doom:FIGHTER, bonus:1, bonus:2)"),
+])
+def test_a_numbered_answer_no_pick_asks_is_refused_before_anything_is_written(hawks, given, message):
+    """The walk asks its numbered picks (KEY:n) only while fighters are left to pick and none was
+    answered `none`: one given beyond them was dropped without a word (exit 0). Built ahead with the
+    answers given, the builders ask before any dice, so it is refused before the first step."""
+    head = hawks("verify", "--json").output
+    answers = [option for answer in given for option in ("--answer", answer)]
+    assert refused(hawks("post-game", "Hawks", *answers), 2, message)
+    assert hawks("verify", "--json").output == head
+
+
+def test_a_pick_that_a_step_before_it_took_away_is_refused_before_its_step_is_written(hawks):
+    """Finch, slain on the Casualty Table in this run, is no longer there to pick for the Doom Table:
+    doom-roll:2 (asked when the walk began) is not asked after all. Only once the casualty step is
+    recorded can that be known: the walk ends there, saying so, and records nothing of the Doom Table."""
+    for step in ("battle-pass", "scenario-pass"):
+        assert hawks("retinue", step, "Hawks").exit_code == 0
+    walked = hawks("post-game", "Hawks", "--dice", "1", "--answer", "casualty:finch=Slain",
+                   "--answer", "doom-roll:1=Kestrel", "--answer", "doom-roll:2=Finch")
+    said = walked.output.splitlines()
+    assert walked.exit_code == 2 and said[5].startswith("Recorded T10 (5 events). Head ")
+    assert said[:5] + said[6:] == [
+        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "  R0 Finch's Casualty Table: D6 rolled [1] = 1 (table)",
+        "  Finch's Casualty Table: 1 — Slain (named by the player)",
+        "  Finch is dead: Slain on the Casualty Table",
+        "  Hawks: post-game step casualty done for battle 1",
+        "== Doom Table (2D6)",
+        "Error: --answer doom-roll:2: the doom step did not ask it after all, once the steps before it were recorded "
+        "(of the answers given it asked doom-roll:1); nothing of doom was recorded",
+    ]
+    assert hawks("post-game", "Hawks", "--list").output.splitlines()[2:4] == [
+        "[x] casualty: Casualty Table (D6) for each fighter that went Out of Action",
+        "[ ] doom: Doom Table (2D6)"]
+
+
+def test_the_walks_picks_are_listed_as_keys_it_may_ask(hawks):
+    """The picks are the walk's questions (the steps' `asks`), not the commands': --list still names them."""
+    assert [line for line in hawks("post-game", "Hawks", "--list").output.splitlines() if "may ask" in line] == [
+        "      may ask, depending on what comes up: scenario-award:N, scenario-award:N:xp",
+        "      may ask, depending on what comes up: casualty:FIGHTER",
+        "      may ask, depending on what comes up: doom:FIGHTER, doom-roll:N",
+        "      may ask, depending on what comes up: bonus:N",
+    ]
