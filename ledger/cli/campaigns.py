@@ -118,7 +118,7 @@ def use(session: Session, name: str) -> None:
     Kept in the store, so everyone using that store shares it; `campaign new` and `campaign import`
     make the campaign they create current."""
     state = session.ledger.use(name)
-    click.echo(f"Now using {state.name} ({state.ruleset}) in {session.store_url}.")
+    click.echo(f"Now using {state.name} ({state.ruleset}) in {session.ledger.store.url}.")
 
 
 @main.command("show")

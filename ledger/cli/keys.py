@@ -14,6 +14,7 @@ from ledger.cli.app import Session, force_option, main, pass_session, report, wr
 from ledger.dealer import DICE_ROLE, init_roles_sql
 from ledger.errors import BadInput
 from ledger.keyfile import KEYS_ENV, KeyFile
+from ledger.store import public_url
 from projections import sql
 from projections.tables import TABLES
 
@@ -40,7 +41,7 @@ def seed_where(session: Session) -> None:
     if keys is None:
         kind = "in memory" if session.store_url.startswith("memory") else (
             "in its database, in the tables of the dice role (see `campaign admin init-roles`)")
-        click.echo(f"Seeds of {session.store_url} are kept {kind}.")
+        click.echo(f"Seeds of {public_url(session.store_url)} are kept {kind}.")
         return
     held = "holds no seeds yet" if not keys.path.exists() else f"holds the seeds of {keys.campaigns()} campaign(s)"
     click.echo(f"Key file: {keys.path} ({held}; set {KEYS_ENV} to use another file).")

@@ -35,11 +35,14 @@ def test_a_working_store_with_a_password_never_shows_it(fresh_postgres, tmp_path
     outputs = []
     for args in (["new", "Secret League"], ["warband", "add", "Rats", "--player", "Ann"], ["show"], ["show", "--json"],
                  ["log"], ["list"], ["verify"], ["--campaign", "Nope", "log"], ["new", "Secret League"],
-                 ["export", "-o", str(tmp_path / "t.jsonl")], ["export", "--format", "md"], ["export", "--format", "csv"]):
+                 ["export", "-o", str(tmp_path / "t.jsonl")], ["export", "--format", "md"], ["export", "--format", "csv"],
+                 ["use", "Secret League"], ["seed", "where"], ["rebuild"], ["backup", str(tmp_path / "b.db")]):
         outputs.append(cli(*args).output)
     assert (tmp_path / "t.jsonl").exists(), outputs
     assert "Error: no campaign 'Nope' in postgresql://postgres:***@" in outputs[7]
     assert "already exists in postgresql://postgres:***@" in outputs[8]
+    assert outputs[12].startswith("Now using Secret League (freeform) in postgresql://postgres:***@")
+    assert outputs[13].startswith("Seeds of postgresql://postgres:***@")
     assert all(PASSWORD not in text for text in outputs)
     assert PASSWORD not in (tmp_path / "t.jsonl").read_text()
     # A real process, with whatever the libraries log to stderr.
