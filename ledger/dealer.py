@@ -41,7 +41,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.errors import BadInput, Conflict, IntegrityFailure, RuleViolation
+from ledger.errors import BadInput, Conflict, IntegrityFailure, NotFound, RuleViolation
 
 DICE_ROLE = "campaign_ledger_dice"
 
@@ -267,6 +267,11 @@ class Dealt(msgspec.Struct, frozen=True):
 
 class _Refused(BadInput):
     """The database refused this role a dice function (the reveal, to a player)."""
+
+
+class NoSeed(NotFound):
+    """The database holds no seed of the epoch (committed elsewhere: a trail imported from another
+    store); the ledger says so by the campaign's name, with the way out (ledger.seeds.missing_seed)."""
 
 
 class AlreadyDealt(Conflict):
@@ -503,7 +508,9 @@ def _ledger_error(error: Any) -> Exception:
     code = getattr(error, "sqlstate", None)
     if code == "P0003":
         return IntegrityFailure(f"{message}: the ledger refuses to roll with it or reveal it")
-    if code in ("P0002", "P0005", "P0006"):
+    if code == "P0002":
+        return NoSeed(message)
+    if code in ("P0005", "P0006"):
         return RuleViolation(message)
     if code == "55P03":  # lock_timeout: a transaction dealing the same number keeps it open
         return Conflict(f"another connection is dealing the same ledger roll and holds it ({message}): try again")

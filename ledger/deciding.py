@@ -15,7 +15,7 @@ import msgspec
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.dealer import Dealer
+from ledger.dealer import Dealer, NoSeed
 from ledger.decide import (
     AskChoice,
     Command,
@@ -358,10 +358,14 @@ class DealtDice(msgspec.Struct):
     campaign_id: str
     epoch: int
     commitment: str
+    missing: str  # what to say when the database holds no seed of the epoch (ledger.seeds.missing_seed)
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
-        return Faces(self.dealer.deal(self.campaign_id, self.epoch, self.commitment, roll, die_sides, expression, purpose),
-                     "ledger", self.epoch)
+        try:
+            dealt = self.dealer.deal(self.campaign_id, self.epoch, self.commitment, roll, die_sides, expression, purpose)
+        except NoSeed:
+            raise NoSeed(self.missing) from None
+        return Faces(dealt, "ledger", self.epoch)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         raise NeedsDice(f"{purpose}: {deck} is a physical deck in this campaign: name the card drawn with --card")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ledger import dice as d
 from ledger import events as ev
-from ledger.dealer import Dealt, expression_for
+from ledger.dealer import Dealt, NoSeed, expression_for
 from ledger.deciding import Attempt, DealtDice, NoLedgerDice, Outcome
 from ledger.decide import DiceSource, LedgerDice
 from ledger.errors import BadInput, IntegrityFailure, NotFound, RuleViolation
@@ -47,7 +47,7 @@ class SeedKeeping:
         """The ledger dice of the open epoch, from its seed once that is checked against the epoch's
         commitment; where the seed is missing or wrong, a source that refuses to roll, saying why."""
         if self.store.dealer is not None:
-            return DealtDice(self.store.dealer, str(campaign_id), state.epoch, state.commitment)
+            return DealtDice(self.store.dealer, str(campaign_id), state.epoch, state.commitment, self.missing_seed(state))
         seed = self.store.seed(campaign_id, state.epoch)
         if seed is None:
             return NoLedgerDice(self.missing_seed(state), NotFound)
@@ -57,6 +57,13 @@ class SeedKeeping:
         return LedgerDice(bytes.fromhex(seed), state.epoch, str(campaign_id))
 
     def missing_seed(self, state: CampaignState) -> str:
+        if self.store.dealer is not None:  # a league server keeps its own seeds: none comes from a file
+            return (
+                f"the secret dice seed of {state.name} (epoch {state.epoch}) is not in this database, so the ledger "
+                "cannot roll: the epoch was committed in another store (the campaign's trail was imported here); "
+                "open a new epoch with `campaign seed new-epoch --reason …` (recorded in the log); table dice "
+                "(--dice) work either way"
+            )
         where = f"the key file {self.store.keys.path}" if self.store.keys else self.store.url
         return (
             f"the secret dice seed of {state.name} (epoch {state.epoch}) is not in {where}, so the ledger "
@@ -85,7 +92,10 @@ class SeedKeeping:
         def attempt() -> Attempt:
             state = self._state_to_decide_on(campaign_id)
             if self.store.dealer is not None:
-                seed = self.store.dealer.reveal(str(campaign_id), state.epoch, state.commitment)
+                try:
+                    seed = self.store.dealer.reveal(str(campaign_id), state.epoch, state.commitment)
+                except NoSeed:
+                    raise NoSeed(self.missing_seed(state)) from None
             else:
                 seed = self.store.seed(campaign_id, state.epoch)
                 if seed is None:

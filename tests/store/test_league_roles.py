@@ -570,6 +570,25 @@ def test_a_campaign_moved_from_a_sqlite_store_rolls_again_after_a_new_epoch(leag
                                                   "administrator runs it)\n")
 
 
+def test_a_ledger_roll_or_a_reveal_without_the_seed_names_the_campaign_and_the_way_out(league, tmp_path):
+    """Before the new epoch, a player's ledger roll and the administrator's reveal of a campaign moved
+    from a SQLite store were refused with the dice function's own words, `no dice seed of epoch 0 for
+    campaign <uuid> in this database` (exit 1), naming neither the campaign nor `seed new-epoch`; a
+    SQLite store's missing key says both, with exit 2. Nothing is written."""
+    admin_url, player_url, _player = league
+    moved, _imported = moved_from_sqlite(player_url, tmp_path)
+    before = moved("log", "--json").output
+    missing = ("Error: the secret dice seed of Moved (epoch 0) is not in this database, so the ledger cannot roll: the "
+               "epoch was committed in another store (the campaign's trail was imported here); open a new epoch with "
+               "`campaign seed new-epoch --reason …` (recorded in the log); table dice (--dice) work either way\n")
+    rolled = moved("roll", "D6", "--for", "loot", "--ledger")
+    assert (rolled.exit_code, rolled.output) == (2, missing)
+    revealed = CampaignRunner(admin_url)("seed", "reveal")
+    assert (revealed.exit_code, revealed.output) == (2, missing)
+    assert moved("log", "--json").output == before
+    assert moved("roll", "D6", "--for", "loot", "--dice", "4").exit_code == 0
+
+
 def test_a_seed_committed_by_hand_for_an_epoch_committed_elsewhere_is_not_the_campaign_s(league, tmp_path):
     """A player may commit a seed for the open epoch of a campaign imported from SQLite (the server holds
     none of its epochs): verify then took the server for the holder of that epoch's seed and called
