@@ -352,7 +352,7 @@ def _driver_errors(error: BaseException | None) -> Iterator[BaseException]:
         error = error.__cause__ or error.__context__
 
 
-def _lacks_privilege(error: BaseException | None) -> bool:
+def lacks_privilege(error: BaseException | None) -> bool:
     """Is this (or what caused it) PostgreSQL's "insufficient privilege"?"""
     return any(e.sqlstate == "42501" for e in _driver_errors(error))  # type: ignore[attr-defined]
 
@@ -395,7 +395,7 @@ def _application(settings: dict[str, str]) -> LedgerApplication:
     try:
         return LedgerApplication(env=settings)
     except Exception as error:  # the driver's own errors vary by backend
-        if not _lacks_privilege(error):
+        if not lacks_privilege(error):
             raise
         # A league player's role may not create (or re-create) the tables an administrator made.
         return LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
@@ -555,6 +555,11 @@ class Store:
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )
         self._index_topics()
+
+    @property
+    def role(self) -> str | None:
+        """The role a PostgreSQL store connects as (None for the others)."""
+        return self._open_settings.get("POSTGRES_USER")
 
     def _index_topics(self) -> None:
         """Index the events by topic, so that `campaign_ids` (asked by nearly every command) reads

@@ -15,9 +15,10 @@ import click
 
 from ledger.cli.app import COMMIT_HOOKS, IN_COMMIT_HOOKS, LOAD_HOOKS, Session, main, pass_session, progress
 from ledger.describe import plural
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, RuleViolation
 from ledger.records import Record
 from ledger.state import CampaignState
+from ledger.store import lacks_privilege
 from projections import sql
 
 def keep_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
@@ -58,7 +59,15 @@ def rebuild(session: Session, campaign_ref: str | None) -> None:
     campaign_ids = [ledger.find(ref)] if ref is not None else ledger.store.campaign_ids()
     total = sum(ledger.load(cid).position for cid in campaign_ids)
     with progress("Rebuilding read models", total) as advance:
-        states = sql.rebuild(ledger.store, campaign_ids, drop=ref is None, advance=advance)
+        try:
+            states = sql.rebuild(ledger.store, campaign_ids, drop=ref is None, advance=advance)
+        except Exception as error:
+            if ref is None and lacks_privilege(error):  # a league's player: the tables are the administrator's
+                raise RuleViolation(
+                    f"role {ledger.store.role} may not drop and make again the read-model tables of every campaign "
+                    "(on a league server the administrator's full `campaign rebuild` does): rebuild one campaign's "
+                    "rows with `campaign rebuild --campaign NAME`; nothing was changed") from None
+            raise
     for state in states:
         click.echo(
             f"{state.name}: {plural(state.position, 'event')}, {plural(len(state.warbands), 'warband')}, "

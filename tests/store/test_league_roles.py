@@ -657,3 +657,21 @@ def test_an_epoch_left_behind_whose_seed_the_server_holds_fails_verify(league):
     assert refused.exit_code == 3
     assert ("epoch 0 is left behind (seed new-epoch), but this database holds its seed as the campaign committed "
             "to it: an epoch is left behind only where its seed is elsewhere; the store was edited") in refused.output
+
+
+def test_a_player_s_full_rebuild_is_refused_naming_the_one_a_player_may_do(league):
+    """A player's `campaign rebuild` (every campaign: the tables dropped and made again) was refused
+    with the database's words, `the store … failed: must be owner of table rm_campaigns` (exit 2), as
+    if the store were broken. It names the role, whose rebuild it is, and the one a player may run."""
+    _admin_url, player_url, player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    assert campaign("warband", "add", "Rats", "--player", "Ann").exit_code == 0
+    refused = campaign("rebuild")
+    assert (refused.exit_code, refused.output) == (1, (
+        f"Error: role {player} may not drop and make again the read-model tables of every campaign (on a league "
+        "server the administrator's full `campaign rebuild` does): rebuild one campaign's rows with `campaign "
+        "rebuild --campaign NAME`; nothing was changed\n"))
+    assert campaign("verify").exit_code == 0
+    rebuilt = campaign("rebuild", "--campaign", "League")
+    assert (rebuilt.exit_code, rebuilt.output.splitlines()[-1]) == (0, "Rebuilt the read models of 1 campaign from the events.")
