@@ -269,6 +269,10 @@ def store_failure(url: str, error: BaseException) -> LedgerError:
         )
     if "locked" in text or "busy" in text:
         return Conflict(f"the store {public_url(url)} is busy ({text}): try again")
+    if lacks_privilege(error):  # a role the league's administrator never gave a player's rights
+        role = settings_for(url).get("POSTGRES_USER")
+        return BadInput(f"role {role} may not use the campaigns of {public_url(url)} ({text}): connect as a player's "
+                        f"role, or have the league's administrator run `campaign admin init-roles --player {role}`")
     return BadInput(f"the store {public_url(url)} failed: {text}")
 
 
@@ -542,8 +546,8 @@ class Store:
         except Exception as error:  # the driver's own errors vary by backend
             # The driver's own error says why; the connection pool's only says that it timed out.
             told = type(error).__module__.startswith("psycopg")
-            if isinstance(damaged := store_failure(url, error), IntegrityFailure):
-                raise damaged from None  # a damaged file is exit 3, as once it is open
+            if isinstance(failure := store_failure(url, error), IntegrityFailure) or lacks_privilege(error):
+                raise failure from None  # a damaged file is exit 3, as once it is open; a role without rights is named
             reason = _redacted(url, str(error if told else _why_unreachable(settings) or error))
             raise BadInput(f"cannot open store {self.url}: {reason}") from None
         assert self.app.snapshots is not None

@@ -675,3 +675,32 @@ def test_a_player_s_full_rebuild_is_refused_naming_the_one_a_player_may_do(leagu
     assert campaign("verify").exit_code == 0
     rebuilt = campaign("rebuild", "--campaign", "League")
     assert (rebuilt.exit_code, rebuilt.output.splitlines()[-1]) == (0, "Rebuilt the read models of 1 campaign from the events.")
+
+
+def test_a_role_the_administrator_never_set_up_is_told_what_to_do(league):
+    """A role that may log in but was never given a player's rights got `the store … failed: permission
+    denied for table campaignledger_events`, as if the store were broken; it is named, with the way in."""
+    admin_url, player_url, _player = league
+    assert CampaignRunner(player_url)("new", "League").exit_code == 0
+    outsider = f"outsider_{uuid.uuid4().hex[:8]}"
+    with connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{outsider}" LOGIN')
+    try:
+        url = as_role(admin_url, outsider)
+        # This database's public schema is the fixture's, which grants no USAGE; a new database's does.
+        for denied, grant in (("schema public", f'GRANT USAGE ON SCHEMA public TO "{outsider}"'),
+                              ("table campaignledger_events", None)):
+            for args in (["list"], ["log"], ["new", "Another"], ["roll", "D6", "--for", "loot", "--ledger"]):
+                refused = CampaignRunner(url)(*args)
+                assert (refused.exit_code, refused.output) == (2, (
+                    f"Error: role {outsider} may not use the campaigns of {url} (permission denied for {denied}): "
+                    f"connect as a player's role, or have the league's administrator run "
+                    f"`campaign admin init-roles --player {outsider}`\n")), args
+            if grant:
+                with connect(admin_url, autocommit=True) as conn:
+                    conn.execute(grant)
+        assert [line.split("  ")[0] for line in CampaignRunner(player_url)("list").output.splitlines()] == ["League"]
+    finally:
+        with connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{outsider}"')
+            conn.execute(f'DROP ROLE "{outsider}"')
