@@ -397,6 +397,11 @@ class Dealer:
         try:
             with conn.transaction():
                 conn.execute(script)
+        except psycopg.errors.InsufficientPrivilege as error:
+            user, said = conn.info.user, error.diag.message_primary or " ".join(str(error).split())
+            raise RuleViolation(f"role {user} may not set up a league's roles ({said}): run `campaign admin "
+                                "init-roles` connected as the league's administrator, a superuser (`campaign --store "
+                                "postgresql://ADMIN@HOST/DB admin init-roles …`)") from None
         except psycopg.Error as error:
             raise BadInput(f"the database refused the set-up: {' '.join(str(error).split())}") from None
 

@@ -704,3 +704,18 @@ def test_a_role_the_administrator_never_set_up_is_told_what_to_do(league):
         with connect(admin_url, autocommit=True) as conn:
             conn.execute(f'DROP OWNED BY "{outsider}"')
             conn.execute(f'DROP ROLE "{outsider}"')
+
+
+@pytest.mark.parametrize("new_role", [True, False])
+def test_a_player_s_init_roles_is_refused_naming_who_runs_it(league, new_role):
+    """A player running `admin init-roles` got `the database refused the set-up: permission denied to
+    create role CONTEXT: SQL statement "CREATE ROLE …" PL/pgSQL function inline_code_block …` (exit 2):
+    the server's context lines, and no word of who may run it. Nothing is set up."""
+    admin_url, player_url, player = league
+    other = f"other_{uuid.uuid4().hex[:8]}" if new_role else player
+    refused = CampaignRunner(player_url)("admin", "init-roles", "--player", other)
+    assert (refused.exit_code, refused.output) == (1, (
+        f"Error: role {player} may not set up a league's roles (permission denied to create role): run `campaign admin init-roles` connected as "
+        "the league's administrator, a superuser (`campaign --store postgresql://ADMIN@HOST/DB admin init-roles …`)\n"))
+    with connect(admin_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname = %s", (other,)).fetchone()[0] == int(not new_role)
