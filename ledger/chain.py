@@ -582,7 +582,8 @@ def locate_head(chain: Chain, noted: str) -> int:
         raise BadInput(f"--head takes a head hash or at least its first 8 hex digits, not '{noted}'")
     found = [position for position in range(1, chain.count + 1) if chain.digest(position).hex().startswith(prefix)]
     if not found:
-        raise IntegrityFailure(f"the noted head {prefix} is not in this chain: the history it ended was changed")
+        raise IntegrityFailure(f"the noted head {prefix} is not in this chain: the history it ended was changed "
+                               "(unless it was noted wrong, or is another campaign's)")
     if len(found) > 1:
         raise BadInput(f"--head {prefix} matches positions {', '.join(map(str, found))}: give more digits")
     return found[0]

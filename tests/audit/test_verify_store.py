@@ -57,7 +57,8 @@ def test_the_current_head_noted(played):
 def test_a_head_that_is_not_in_the_chain_fails(played):
     result = played("verify", "--head", "0123456789abcdef")
     assert (result.exit_code, result.output) == (
-        3, "Error: the noted head 0123456789abcdef is not in this chain: the history it ended was changed\n"
+        3, "Error: the noted head 0123456789abcdef is not in this chain: the history it ended was changed "
+        "(unless it was noted wrong, or is another campaign's)\n"
     )
 
 
@@ -129,7 +130,8 @@ def test_a_forged_chain_rehashed_to_the_end_verifies_but_not_against_a_noted_hea
     assert played("verify").exit_code == 0  # table dice can only be vouched for by the noted head
     result = played("verify", "--head", noted[:16])
     assert (result.exit_code, result.output) == (
-        3, f"Error: the noted head {noted[:16]} is not in this chain: the history it ended was changed\n"
+        3, f"Error: the noted head {noted[:16]} is not in this chain: the history it ended was changed "
+        "(unless it was noted wrong, or is another campaign's)\n"
     )
 
 
