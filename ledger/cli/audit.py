@@ -11,6 +11,7 @@ import os
 import stat
 import tempfile
 import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
@@ -76,13 +77,13 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
 
     Exits 3 naming the first position (or line) that does not verify."""
     read_models = None
-    unrecorded: list[Any] = []
+    league = LeagueDice()
     if trail is not None:
         with progress("Verifying", _events_in(trail)) as advance, _naming(trail if older_trail else None):
             chain = audit.read_trail(trail, void_annotations, advance)
         subject = f"{trail.name}, campaign"
     else:
-        chain, read_models, unrecorded = _verified_store(session.ledger.store, session.campaign_ref)
+        chain, read_models, league = _verified_store(session.ledger.store, session.campaign_ref)
         subject = "campaign"
     noted = audit.locate_head(chain, noted_head) if noted_head is not None else None
     extended = 0
@@ -92,10 +93,13 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         extended = audit.check_extends(chain, older, older_trail.name)
     if as_json:
         summary = _summary(chain, noted)
-        if unrecorded:
+        if league.unrecorded:
             summary["dealt_unrecorded"] = [
-                {"roll": x.roll, "epoch": x.epoch, "dealt_to": x.dealt_to, "dealt_at": x.dealt_at} for x in unrecorded
+                {"roll": x.roll, "epoch": x.epoch, "dealt_to": x.dealt_to, "dealt_at": x.dealt_at}
+                for x in league.unrecorded
             ]
+        if league.revealed_outside:
+            summary["revealed_outside_history"] = league.revealed_outside
         if older_trail is not None:
             summary["extends"] = {"trail": older_trail.name, "events": chain.count - extended, "added": extended}
         emit_json(summary)
@@ -105,10 +109,14 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(dice_line(chain))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
-    if unrecorded:
+    for epoch in league.revealed_outside:
+        click.echo(f"Epoch {epoch}: its seed was revealed in this database, but the campaign's history has no "
+                   "record of it, so no ledger die is dealt from it any more: `campaign seed reveal` records the "
+                   f"reveal and opens epoch {epoch + 1} (the league's administrator runs it).")
+    if league.unrecorded:
         state = session.ledger.load(uuid.UUID(chain.campaign_id))
-        dealt = {(x.epoch, x.roll) for x in unrecorded}
-        for x in unrecorded:
+        dealt = {(x.epoch, x.roll) for x in league.unrecorded}
+        for x in league.unrecorded:
             click.echo(f"Dealt but not recorded: R{x.roll} (epoch {x.epoch}) to {x.dealt_to} at {x.dealt_at}; "
                        f"{_burned_when(x.epoch, x.roll, state.epoch, state.rolls, dealt)}.")
     if read_models is not None:
@@ -127,7 +135,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(f"Head {chain.head}")
 
 
-def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain, sql.ReadModelCheck | None, list[Any]]:
+def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain, sql.ReadModelCheck | None, LeagueDice]:
     """A stored campaign's chain verified, its read models checked against a rebuild, and the ledger
     rolls a league server dealt that it does not hold; a damaged file named first."""
     with _damage_named_first(store) as file_check:
@@ -165,7 +173,7 @@ def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain
         read_models = sql.compare(stored, rebuilt)
         if read_models is not None and read_models.differ:
             sql.name_difference(store, campaign_id, read_models, chain.records)
-    return chain, read_models, _dealt_but_unrecorded(store, campaign_id, ledger_rolls)
+    return chain, read_models, _league_dice(store, campaign_id, ledger_rolls, chain.revealed)
 
 
 def _burned_when(epoch: int, roll: int, open_epoch: int, next_roll: int, dealt: set[tuple[int, int]]) -> str:
@@ -307,18 +315,30 @@ def _ledger_rolls(records: Iterator[Record], rolls: LedgerRolls, *, details: boo
         yield record
 
 
-def _dealt_but_unrecorded(store: Any, campaign_id: uuid.UUID, recorded: LedgerRolls) -> list[Any]:
-    """Roll numbers a league server dealt that the stream does not hold (a peek, or a crash);
+@dataclass(frozen=True)
+class LeagueDice:
+    """What `verify` says of a league server's dice beside the chain: the roll numbers it dealt that
+    the stream does not hold (a peek, or a crash), and the epochs whose seed it revealed without the
+    history recording it (a reveal called by hand, or one that stopped before it was stored), from
+    which no die is dealt any more."""
+
+    unrecorded: list[Any] = field(default_factory=list)
+    revealed_outside: list[int] = field(default_factory=list)
+
+
+def _league_dice(store: Any, campaign_id: uuid.UUID, recorded: LedgerRolls, revealed: Mapping[int, Any]) -> LeagueDice:
+    """The league server's dice beside the chain (`revealed`: the epochs the history reveals);
     IntegrityFailure for a stored ledger roll of an epoch whose seed the server holds that it never
     dealt, or dealt other dice or for another expression or purpose (written into the store by hand,
     not rolled)."""
     if store.dealer is None:
-        return []
+        return LeagueDice()
     dealt = store.dealer.dealt(str(campaign_id))
     held = store.dealer.holds(str(campaign_id), committed_to(store, campaign_id))
     _refuse_abandoned_here(store, campaign_id, held)
     _refuse_undealt(held, dealt, recorded)
-    return [x for x in dealt if (x.epoch, x.roll) not in recorded]
+    return LeagueDice(unrecorded=[x for x in dealt if (x.epoch, x.roll) not in recorded],
+                      revealed_outside=sorted(e for e, shown in held.items() if shown and e not in revealed))
 
 
 def _refuse_abandoned_here(store: Any, campaign_id: uuid.UUID, held: dict[int, bool]) -> None:

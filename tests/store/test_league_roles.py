@@ -246,6 +246,12 @@ def test_a_player_may_not_reveal_a_seed_nor_open_an_epoch_and_a_reveal_never_rec
                                "FROM ledger_dice_seeds WHERE campaign_id = %s AND epoch = 0", (campaign_id,)).fetchone()
     blocked = campaign("roll", "D6", "--for", "loot", "--ledger")
     assert (blocked.exit_code, blocked.output) == (1, revealed_outside(0, f" to postgres at {when}"))
+    verified = campaign("verify")  # the chain holds, and says why its dice stopped
+    assert verified.exit_code == 0, verified.output
+    assert ("Epoch 0: its seed was revealed in this database, but the campaign's history has no record of it, so no "
+            "ledger die is dealt from it any more: `campaign seed reveal` records the reveal and opens epoch 1 (the "
+            "league's administrator runs it).\n") in verified.output
+    assert json.loads(campaign("verify", "--json").output)["revealed_outside_history"] == [0]
     revealed = admin("seed", "reveal")
     assert revealed.exit_code == 0, revealed.output
     rolled = campaign("roll", "D6", "--for", "loot", "--ledger")
@@ -259,6 +265,7 @@ def test_a_player_may_not_reveal_a_seed_nor_open_an_epoch_and_a_reveal_never_rec
     verified = campaign("verify")
     assert verified.exit_code == 0, verified.output
     assert "Ledger dice: 2 rolls re-derived from the revealed seed of epoch 0; 1 roll of epoch 1 waits" in verified.output
+    assert "its seed was revealed in this database" not in verified.output  # the history records it now
 
 
 def forge_ledger_roll(player_url: str, campaign: CampaignRunner, roll: int, faces: list[int]) -> int:
