@@ -104,8 +104,10 @@ def list_campaigns(session: Session, as_json: bool) -> None:
         return
     if not summaries:
         click.echo("No campaigns yet: start one with `campaign new NAME --ruleset RULESET`.")
+    marked = any(s["current"] for s in summaries)  # the others are indented as far, so that the names line up
     for s in summaries:
-        click.echo(f"{'* ' if s['current'] else ''}{s['name']}  {s['ruleset']}  {plural(s['warbands'], 'warband')}  {plural(s['battles'], 'battle')}  "
+        mark = ("* " if s["current"] else "  ") if marked else ""
+        click.echo(f"{mark}{s['name']}  {s['ruleset']}  {plural(s['warbands'], 'warband')}  {plural(s['battles'], 'battle')}  "
                    f"{plural(s['events'], 'event')}  head {s['head'][:16]}")
 
 

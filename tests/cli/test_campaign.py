@@ -48,7 +48,7 @@ def test_the_newest_campaign_is_current_and_use_picks_another(campaign):
     assert campaign("--campaign", "autumn", "warband", "list").output == "Rats  (Ann)  0 fighters  treasury 0\n"
     listed = campaign("list").output.splitlines()
     assert listed[0].startswith("* Spring  freeform  1 warband  0 battles  6 events  head ")
-    assert listed[1].startswith("Autumn  freeform  1 warband  0 battles  6 events  head ")
+    assert listed[1].startswith("  Autumn  freeform  1 warband  0 battles  6 events  head ")
     unknown = campaign("use", "Winter")
     assert (unknown.exit_code, unknown.output) == (2, f"Error: no campaign 'Winter' in {campaign.store}\n")
     assert campaign("warband", "list").output == "Skaven  (Bob)  0 fighters  treasury 0\n"

@@ -24,4 +24,4 @@ def test_eight_campaigns_started_at_once_in_a_new_database_are_all_there(fresh_p
     results = [processes.finished(p) for p in started]
     assert [r[2] for r in results if r[0] != 0 or r[2]] == []
     code, out, _ = processes.run("--store", fresh_postgres, "list")
-    assert code == 0 and sorted(line.removeprefix("* ").split("  ")[0] for line in out.splitlines()) == [f"League {n}" for n in range(CLIENTS)]
+    assert code == 0 and sorted(line.lstrip("* ").split("  ")[0] for line in out.splitlines()) == [f"League {n}" for n in range(CLIENTS)]

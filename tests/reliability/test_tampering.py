@@ -191,7 +191,7 @@ def test_a_current_campaign_choice_edited_into_garbage_counts_as_none_and_can_be
     assert (result.exit_code, result.output) == (
         2, "Error: this store holds several campaigns (North, South): choose one with `campaign use NAME` or --campaign\n")
     assert cli("use", "North").exit_code == 0
-    assert [line.split("  ")[0] for line in cli("list").output.splitlines()] == ["* North", "South"]
+    assert [line[:7] for line in cli("list").output.splitlines()] == ["* North", "  South"]
 
 
 def test_a_snapshot_left_as_text_that_is_not_utf8_is_a_lost_cache_that_verify_reports(tmp_path):
