@@ -38,10 +38,15 @@ def test_report_refuses_bad_cuts_and_paths_writing_nothing(two_warbands, tmp_pat
         (["--until", "5", "--battle", "1"], 2, "Error: give --until or --battle, not both\n"),
         (["--until", "99"], 2, "Error: no position 99: the campaign has 14 events\n"),
         (["--battle", "1"], 2, "Error: no battle 1 (battles: none yet)\n"),
+        # Inside the transaction that starts the campaign, before its ruleset is pinned: the report
+        # said "no ruleset ''".
+        *[(["--until", str(position)], 2, f"Error: at position {position} the campaign is still being started: its "
+           "ruleset is pinned at position 3, so the report takes --until 3 or later\n") for position in (1, 2)],
     ]:
         result = two_warbands("report", "--out", str(out), *args)
         assert (result.exit_code, result.output) == (code, message)
         assert not out.exists()
+    assert two_warbands("report", "--out", str(out), "--until", "3").exit_code == 0  # the ruleset pinned
     missing = tmp_path / "no-such-folder" / "r.html"
     result = two_warbands("report", "--out", str(missing))
     assert (result.exit_code, result.output) == (2, f"Error: cannot write {missing}: No such file or directory\n")
