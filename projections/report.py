@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,22 +271,34 @@ class Ratings:
 # --- the chronicle -------------------------------------------------------------------------------
 
 
-def sentence(text: str) -> str:
-    """A log line as a sentence: capital first letter, full stop."""
+def sentence(text: str, names: Collection[str] = ()) -> str:
+    """A log line as a sentence: capital first letter, full stop. A line that begins with one of
+    `names` (names people typed, `typed_names`) keeps it as typed: "uruk enlisted by Dan", not "Uruk"."""
     text = text.strip()
     if not text:
         return ""
-    text = text[0].upper() + text[1:]
+    if not any(text.startswith(name) and not text[len(name):len(name) + 1].isalnum() for name in names if name):
+        text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?…" else text + "."
 
 
-def _line(row: dict[str, Any]) -> Line:
+def typed_names(log: list[dict[str, Any]]) -> set[str]:
+    """The names people typed that a log line may begin with (campaign, warbands, players, fighters, as
+    first given or renamed): only those a capital letter would change."""
+    return {
+        value for row in log for key in ("name", "player")
+        if isinstance(value := row["payload"].get(key), str) and value[:1] != value[:1].upper()
+    }
+
+
+def _line(row: dict[str, Any], names: Collection[str]) -> Line:
     payload = row["payload"]
+    text = sentence(row["description"], names)
     if row["event_type"] == "dice.rolled" and not str(payload.get("expression", "")).startswith("shuffle"):
-        return Line(sentence(row["description"]), "dice", list(payload.get("faces", [])))
+        return Line(text, "dice", list(payload.get("faces", [])))
     if row["event_type"] == "card.drawn":
-        return Line(sentence(row["description"]), "draw")
-    return Line(sentence(row["description"]), "event")
+        return Line(text, "draw")
+    return Line(text, "event")
 
 
 def concerns(payload: dict[str, Any], owners: dict[str, str]) -> set[str]:
@@ -296,7 +308,7 @@ def concerns(payload: dict[str, Any], owners: dict[str, str]) -> set[str]:
     return {w for w in named if isinstance(w, str) and w}
 
 
-def _transactions(log: list[dict[str, Any]], owners: dict[str, str]) -> list[Transaction]:
+def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Collection[str]) -> list[Transaction]:
     grouped: dict[int, Transaction] = {}
     for row in log:
         tx = grouped.get(row["tx"])
@@ -311,7 +323,7 @@ def _transactions(log: list[dict[str, Any]], owners: dict[str, str]) -> list[Tra
         if row["event_type"] == "command.recorded":
             tx.command = row["description"]
         elif row["description"]:
-            tx.lines.append(_line(row))
+            tx.lines.append(_line(row, names))
     return list(grouped.values())
 
 
@@ -360,6 +372,7 @@ def chapters(
     rows_of: dict[int | None, list[dict[str, Any]]] = {}
     for row in log:
         rows_of.setdefault(views[row["tx"]], []).append(row)
+    typed = typed_names(log)
     ends = [(m.battle, m.position) for m in marks] or [(None, log[-1]["position"])]  # no battle: all is the muster
     by_position = {row["position"]: row for row in log}
     result: list[Chapter] = []
@@ -372,7 +385,7 @@ def chapters(
             Chapter(
                 title="Before the first battle" if number is None else f"Battle {number}",
                 battles=[_battle_summary(b, names, ratings) for b in battles if b["tx"] in txs],
-                transactions=_transactions(rows_in, owners),
+                transactions=_transactions(rows_in, owners, typed),
                 head=by_position[end]["hash"],
                 head_label="before the first battle" if number is None else f"after battle {number}",
             )

@@ -310,3 +310,23 @@ def test_the_muster_ends_where_battle_1_begins_with_what_was_recorded_while_it_w
     muster = next(line for line in chronicle.splitlines() if line.startswith("| the muster (before battle 1) |"))
     begins = min(row["position"] for row in log if row["tx"] == next(r["tx"] for r in log if r["position"] == first_incap))
     assert muster.split(" | ")[1] == str(begins - 1)
+
+
+def test_a_name_typed_in_lower_case_begins_its_chronicle_line_as_typed(tmp_path):
+    """The chronicle made each line a sentence by capitalising its first letter, and so wrote the
+    names people typed in lower case otherwise than the log, the roster and the standings: "Uruk
+    enlisted by dan", "D'Artagnan gains 2 XP". The ledger's own words still begin with a capital."""
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (["new", "League"], ["warband", "add", "uruk", "--player", "dan"],
+                 ["fighter", "add", "uruk", "d'Artagnan", "--role", "leader"],
+                 ["xp", "award", "d'Artagnan", "2", "--reason", "won"],
+                 ["fighter", "rename", "d'Artagnan", "athos"], ["xp", "award", "athos", "1", "--reason", "won"]):
+        assert runner(*args).exit_code == 0, args
+    page = write_report(runner, "League", tmp_path / "r.html")
+    lines = [li.text for li in page.find("section", id="chronicle").find_all("li")]
+    assert lines[0] == "Campaign League started."
+    assert lines[3:] == ["uruk enlisted by dan with 0 in the treasury.", "d'Artagnan, leader, joins uruk.",
+                         "d'Artagnan gains 2 XP: won.", "d'Artagnan is now called athos.", "athos gains 1 XP: won."]
+    chronicle = runner("export", "--format", "md").output
+    assert "  - uruk enlisted by dan with 0 in the treasury.\n" in chronicle
+    assert "  - athos gains 1 XP: won.\n" in chronicle
