@@ -11,6 +11,7 @@ import contextlib
 import importlib
 import json
 import os
+import pathlib
 import sqlite3
 import sys
 import uuid
@@ -409,6 +410,20 @@ def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 # Every command that writes a file (ledger.files) takes it, in these words: none writes over a file unasked.
+class FileToWrite(click.Path):
+    """The name of a file a command writes (`-o`, backup's TARGET): not a folder. A name ending in
+    a slash names a folder that does not exist yet, and was written as a file of that name (`-o
+    reports/` wrote the file `reports`): it is refused, as an existing folder is."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=pathlib.Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value.endswith(("/", os.sep)):
+            self.fail(f"{value!r} names a folder: name the file to write", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 force_option = click.option("--force", is_flag=True,
                             help="Replace the file if it exists (a symbolic link: the link, never its target).")
 

@@ -21,7 +21,7 @@ import click
 from ledger import audit, files
 from ledger.beside import Beside, Outcome
 from ledger import events as ev
-from ledger.cli.app import Session, emit_json, force_option, main, pass_session, progress
+from ledger.cli.app import FileToWrite, Session, emit_json, force_option, main, pass_session, progress
 from ledger.cli.report import dice_line, verified, write_output
 from ledger.describe import plural
 from ledger.errors import IntegrityFailure, LedgerError
@@ -440,7 +440,7 @@ def _markdown(chain: audit.Chain, rows: list[dict[str, Any]]) -> str:
 @main.command("export")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "md", "md-audit"]), default="jsonl", show_default=True,
               help="jsonl: the verifiable trail; csv and md-audit: its rows for people; md: the chronicle to read.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--output", type=FileToWrite(), default=None,
               help="Write to this file instead of standard output (never over an existing one).")
 @force_option
 @pass_session

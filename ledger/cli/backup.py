@@ -8,14 +8,14 @@ from pathlib import Path
 import click
 
 from ledger import audit, files
-from ledger.cli.app import Session, force_option, main, pass_session
+from ledger.cli.app import FileToWrite, Session, force_option, main, pass_session
 from ledger.describe import plural
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.store import Store
 
 
 @main.command("backup")
-@click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("target", type=FileToWrite())
 @force_option
 @pass_session
 def backup(session: Session, target: Path, force: bool) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ledger import files
-from ledger.cli.app import Session, force_option, main, pass_session, report, writes
+from ledger.cli.app import FileToWrite, Session, force_option, main, pass_session, report, writes
 from ledger.dealer import DICE_ROLE, init_roles_sql
 from ledger.errors import BadInput
 from ledger.keyfile import KEYS_ENV, KeyFile
@@ -48,7 +48,7 @@ def seed_where(session: Session) -> None:
 
 
 @seed.command("export")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+@click.option("-o", "--output", type=FileToWrite(), required=True,
               help="The file to write (readable by you only): keep it secret, it predicts every ledger die.")
 @force_option
 @pass_session

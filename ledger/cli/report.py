@@ -11,7 +11,7 @@ import click
 
 from commands.shared import slug
 from ledger import audit, files
-from ledger.cli.app import Session, force_option, main, pass_session
+from ledger.cli.app import FileToWrite, Session, force_option, main, pass_session
 from ledger.describe import plural
 from ledger.errors import IntegrityFailure
 from ledger.records import Record
@@ -72,7 +72,7 @@ def roster_sheet(session: Session, warband_ref: str, fmt: str) -> tuple[str, str
 
 
 @main.command("report")
-@click.option("-o", "--out", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "output", type=FileToWrite(), default=None,
               help="The HTML file to write (default: the campaign's name, e.g. spring-league-report.html).")
 @click.option("--until", type=int, help="The campaign as it stood at this event position.")
 @click.option("--battle", type=int, help="The campaign once battle K and what followed it, before the next battle.")

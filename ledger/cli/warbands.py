@@ -8,7 +8,7 @@ import click
 
 from commands.shared import EnlistWarband
 from ledger import files, rulesets
-from ledger.cli.app import Session, emit_json, force_option, main, pass_session, run, writes
+from ledger.cli.app import FileToWrite, Session, emit_json, force_option, main, pass_session, run, writes
 from ledger.cli.views import print_roster, resources_held
 from ledger.describe import plural
 from ledger.errors import BadInput
@@ -71,7 +71,7 @@ def warband_show(session: Session, warband_ref: str, as_json: bool) -> None:
 @click.argument("warband_ref", metavar="WARBAND")
 @click.option("--format", "fmt", type=click.Choice(["text", *render.FORMATS]), default="text", show_default=True,
               help="text for the terminal; html or md: a printable roster sheet.")
-@click.option("-o", "--out", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "--output", "output", type=FileToWrite(), default=None,
               help="Write the sheet to this file instead of standard output.")
 @force_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -101,3 +101,21 @@ def test_a_report_roster_sheet_backup_or_seed_over_the_store_is_refused(league, 
 def test_a_seed_exported_to_no_file_is_refused(league, store_bytes):
     result = league("seed", "export", "-o", "")
     assert (result.exit_code, result.output) == (2, "Error: the file name is empty: name the file to write; nothing written\n")
+
+
+@pytest.mark.parametrize("args, option", [
+    (["report", "-o", "{out}"], "'-o' / '--out' / '--output'"),
+    (["export", "--format", "md", "-o", "{out}"], "'-o' / '--output'"),
+    (["roster", "Reikland Rats", "--format", "html", "-o", "{out}"], "'-o' / '--out' / '--output'"),
+    (["backup", "{out}"], "'TARGET'"),
+    (["seed", "export", "-o", "{out}"], "'-o' / '--output'"),
+], ids=["report", "export", "roster", "backup", "seed"])
+def test_a_name_ending_in_a_slash_names_a_folder_and_is_refused(league, tmp_path, store_bytes, args, option):
+    """`-o reports/` (a folder not made yet) wrote a file named `reports`, as an existing folder is refused."""
+    out = f"{tmp_path / 'reports'}{os.sep}"
+    before = store_bytes()
+    result = league(*(arg.format(out=out) for arg in args))
+    assert result.exit_code == 2
+    assert result.output.endswith(f"Error: Invalid value for {option}: {out!r} names a folder: name the file to write\n")
+    assert not (tmp_path / "reports").exists()
+    assert store_bytes() == before
