@@ -305,7 +305,11 @@ def rating(state: CampaignState, warband: str) -> int:
     mounts, ridden = _mounts_in_play(state), 0
     for fighter in state.fighters_of(warband):
         if fighter.role == HIRED_SWORD:
-            swords.append(rules.RatedHiredSword(sword=warrior(state, fighter).type, xp=fighter.xp))
+            if not (sword := warrior(state, fighter).type):
+                # Only inside the transaction that hires him, between his recruit and his type: the
+                # campaign as it stood there (`replay --until`, `report --until`) rates him once typed.
+                continue
+            swords.append(rules.RatedHiredSword(sword=sword, xp=fighter.xp))
         elif (role := RATED_ROLES.get(fighter.role)) is not None:
             members += [_rated_member(role, fighter.xp)] * fighter.group_size
         if mounts and _rides(fighter, mounts):

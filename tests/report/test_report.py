@@ -330,3 +330,20 @@ def test_a_name_typed_in_lower_case_begins_its_chronicle_line_as_typed(tmp_path)
     chronicle = runner("export", "--format", "md").output
     assert "  - uruk enlisted by dan with 0 in the treasury.\n" in chronicle
     assert "  - athos gains 1 XP: won.\n" in chronicle
+
+
+def test_a_cut_inside_the_hire_of_a_hired_sword_rates_him_once_typed(demo, tmp_path):
+    """Between a Hired Sword's recruit and his type (one transaction: `coreheim hire`), `report --until`
+    and `replay --until` failed with exit 70 ('' is not a Hired Sword): the rating read his type."""
+    name = FIXTURES["coreheim"]["name"]
+    log = json.loads(demo("--campaign", name, "log", "--full", "--all", "--json").output)
+    joins = next(row["position"] for row in log if row["text"] == "Grok, hired-sword, joins Clan Skrit")
+    assert next(row for row in log if row["position"] == joins + 1)["text"] == "Grok is an ogre ogre-bodyguard"
+    ratings = {}
+    for position in (joins - 1, joins, joins + 1):
+        replayed = demo("--campaign", name, "replay", "--until", str(position), "--json")
+        assert replayed.exit_code == 0, replayed.output
+        ratings[position] = {w["name"]: w["rating"] for w in json.loads(replayed.output)["warbands"]}["Clan Skrit"]
+        page = write_report(demo, name, tmp_path / f"u{position}.html", "--until", str(position))
+        assert standings(page)["Clan Skrit"]["rating"] == str(ratings[position])
+    assert ratings[joins] == ratings[joins - 1] < ratings[joins + 1]  # counted once his type is on record
