@@ -32,7 +32,7 @@ def resources_held(row: dict[str, Any]) -> list[str]:
 
 def print_campaign(state: CampaignState, battles: list[Battle]) -> None:
     click.echo(f"{shown(state.name)} — {state.ruleset} v{state.ruleset_version}")
-    click.echo(f"{state.position} events in {state.transactions} transactions"
+    click.echo(f"{plural(state.position, 'event')} in {plural(state.transactions, 'transaction')}"
                f"{', ' + str(len(state.voided)) + ' voided' if state.voided else ''}; head {state.head}")
     for warband in state.warbands:
         row = warband_row(state, warband)

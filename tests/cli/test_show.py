@@ -44,3 +44,10 @@ def test_show_of_a_store_whose_battle_records_were_tampered_with_is_an_error(two
         db.execute("UPDATE stored_events SET state = replace(state, 'Skirmish', 'Ambush!!')")  # T10's battle
     assert c("show").output == ("Error: position 23: the stored event does not match its hash; the store was "
                                 "damaged or edited, and `campaign verify` says where\n")
+
+
+def test_show_and_replay_count_one_transaction_in_the_singular(campaign):
+    """A new campaign is one transaction: show said "4 events in 1 transactions", replay --until 1 "1 events"."""
+    assert campaign("new", "League").exit_code == 0
+    assert campaign("show").output.splitlines()[1].startswith("4 events in 1 transaction; head ")
+    assert campaign("replay", "--until", "1").output.splitlines()[1].startswith("1 event in 1 transaction; head ")
