@@ -197,6 +197,7 @@ def test_markdown_is_the_chronicle_with_voids_struck_and_the_audit(played):
         "",
         "- **Treasury:** 100",
         "- **Battles:** 0 fought, 0 won",
+        "- **Fighters:** 0 active",
         "- **Stash:** empty",
         "",
         "No fighters yet.",

@@ -63,15 +63,34 @@ def test_roster_sheet_in_markdown(two_warbands):
         "\n"
         "- **Treasury:** 365\n"
         "- **Battles:** 0 fought, 0 won\n"
+        "- **Fighters:** 2 active\n"
         "- **Stash:** empty\n"
         "\n"
-        "| Fighter | Role | XP | Profile | Skills, keywords | Injuries | Equipment |\n"
-        "|---|---|---:|---|---|---|---|\n"
-        "| Gunnar | leader | 0 | WS 4 |  |  | sword |\n"
-        "| Marksmen ×3 | henchman | 0 |  |  |  |  |\n"
+        "| Fighter | Role | XP | Battles | Cost | Profile | Skills, keywords | Injuries | Equipment |\n"
+        "|---|---|---:|---:|---:|---|---|---|---|\n"
+        "| Gunnar | leader | 0 | 0 | 60 | WS 4 |  |  | sword |\n"
+        "| Marksmen ×3 | henchman | 0 | 0 | 25 |  |  |  |  |\n"
         "\n"
         f"*Test League · Freeform (shared commands only) · head {head[:16]}*\n"
     )
+
+
+def test_the_markdown_roster_sheet_holds_what_the_html_card_does(two_warbands, tmp_path):
+    """`--format md` is "the same in Markdown": it left out the fighters in service and each fighter's
+    battles and cost, which the HTML card shows."""
+    two_warbands("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner", "Reikland Rats")
+    two_warbands("fighter", "add", "Reikland Rats", "Marksmen", "--role", "henchman", "--group-size", "3", "--cost", "25")
+    out = tmp_path / "rats.html"
+    assert two_warbands("roster", "Reikland Rats", "--format", "html", "-o", str(out)).exit_code == 0
+    card = parse(out.read_text(encoding="utf-8")).find("article")
+    markdown = two_warbands("roster", "Reikland Rats", "--format", "md").output
+    assert f"- **Fighters:** {card.find('dd', data_key='fighters').text}\n" in markdown
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ") for line in markdown.splitlines() if line.startswith("| ")}
+    for section in card.find_all("section"):
+        name = section.find("h4").text.split(" — ")[0]
+        xp, battles, cost = rows[name][2:5]
+        assert section.find("p").text == (f"XP {xp} · {battles} {'battle' if battles == '1' else 'battles'}"
+                                          + (f" · cost {cost}" if cost else ""))
 
 
 def test_roster_sheet_in_html_to_a_file(two_warbands, tmp_path):
