@@ -102,6 +102,7 @@ class Report:
     terms: Terms
     has_rating: bool
     cut: str  # "" for the whole campaign, else what the report stops at
+    cut_is_now: bool  # the cut holds every record: nothing was recorded after it
     left_out: list[str]  # with --battle: the post-games of it recorded after a later battle began
     standings: list[dict[str, Any]]
     cards: list[Card]
@@ -183,6 +184,7 @@ def build_report(
         terms=terms,
         has_rating=has_rating,
         cut=cut,
+        cut_is_now=not cut or shown[-1].position == records[-1].position,
         left_out=left_out,
         standings=sorted(warbands, key=lambda w: (-(w["rating"] or 0), -w["wins"], w["seq"])),
         cards=cards,

@@ -347,3 +347,24 @@ def test_a_cut_inside_the_hire_of_a_hired_sword_rates_him_once_typed(demo, tmp_p
         page = write_report(demo, name, tmp_path / f"u{position}.html", "--until", str(position))
         assert standings(page)["Clan Skrit"]["rating"] == str(ratings[position])
     assert ratings[joins] == ratings[joins - 1] < ratings[joins + 1]  # counted once his type is on record
+
+
+def test_a_cut_at_the_head_does_not_say_the_campaign_stands_otherwise_now(two_battles, tmp_path):
+    """`--battle K` of the latest battle (or `--until` its last position) said "not as it stands now"
+    of the campaign exactly as it stands."""
+    runner, events = two_battles
+    for args, cut in ((["--battle", "2"], f"after battle 2 (position {events})"), (["--until", str(events)], f"at position {events}")):
+        page = write_report(runner, "League", tmp_path / "now.html", *args, "--force")
+        assert page.find(id="cut").text == f"The campaign as it stood {cut}, as it still stands: nothing was recorded after it."
+    page = write_report(runner, "League", tmp_path / "then.html", "--battle", "1")
+    assert page.find(id="cut").text.endswith(", not as it stands now.")
+
+
+@pytest.fixture
+def two_battles(tmp_path):
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (["new", "League"], ["warband", "add", "Rats", "--player", "Ann"], ["warband", "add", "Skaven", "--player", "Bob"],
+                 ["battle", "record", "--warband", "Rats", "--warband", "Skaven", "--winner", "Rats"],
+                 ["battle", "record", "--warband", "Rats", "--warband", "Skaven", "--winner", "Skaven"]):
+        assert runner(*args).exit_code == 0, args
+    return runner, json.loads(runner("show", "--json").output)["events"]
