@@ -409,7 +409,6 @@ def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-# Every command that writes a file (ledger.files) takes it, in these words: none writes over a file unasked.
 class FileToWrite(click.Path):
     """The name of a file a command writes (`-o`, backup's TARGET): not a folder. A name ending in
     a slash names a folder that does not exist yet, and was written as a file of that name (`-o
@@ -424,6 +423,7 @@ class FileToWrite(click.Path):
         return super().convert(value, param, ctx)
 
 
+# Every command that writes a file (ledger.files) takes it, in these words: none writes over a file unasked.
 force_option = click.option("--force", is_flag=True,
                             help="Replace the file if it exists (a symbolic link: the link, never its target).")
 
