@@ -145,6 +145,16 @@ REFUSALS = [
         dict(assign={"Anna": 2, "Bert": 1}), "all 4 Promotion dice must be assigned; 3 are", id="every die is assigned",
     ),
     pytest.param(
+        dict(assign={"Anna": 3, "Bert": 2}), "the pool has 4 Promotion dice, but 5 are assigned",
+        id="more dice than the pool holds are refused as such, not as too few",
+    ),
+    pytest.param(
+        dict(assign={"Anna": 2, "Bert": 2}, order=["Anna", "Carl"]),
+        "the rolling order must name every model that has Promotion Dice, and only those: "
+        "Bert has dice but is not named; Carl has none",
+        id="a rolling order of models names those left out and those without dice",
+    ),
+    pytest.param(
         dict(assign={"Carl": 1, "Anna": 2, "Bert": 1}),
         "Carl cannot take Promotion Dice: Ecclesiastic Prisoners cannot be Promoted",
         id="a non-promotable model never gets dice",

@@ -128,7 +128,7 @@ def roll_order(state: CampaignState, band: Warband, refs: list[str], assignment:
         rules.validate_roll_order(named, assignment, {f: state.fighters[f].name for f in {*named, *assignment}})
         return named
     holders = named or [f for f in eligible if assignment.get(f)]
-    return list(rules.dice_in_fighter_order(assignment, holders))
+    return list(rules.dice_in_fighter_order(assignment, holders, {f: state.fighters[f].name for f in {*holders, *assignment}}))
 
 
 def promote(ctx: Context, band: Warband, fighter: Fighter, die: rules.PromotionDie) -> None:

@@ -168,6 +168,10 @@ def validate_assignment(
     # A Head-Wounded ELITE taking dice as a Troop (house rule) is levelled with the Troops.
     levelled = "Troop" if not any(f.is_elite for f in eligible.values()) else "model taking Promotion Dice"
     assigned = sum(assignment.values())
+    if assigned > pool_size:  # more than the pool holds: "assign the dice in the pool", no more
+        raise TrenchCrusadeRuleError(
+            f"the pool has {pool_size} Promotion {_dice_word(pool_size)}, but {assigned} are assigned"
+        )
     if assigned != pool_size:
         raise TrenchCrusadeRuleError(
             f"all {pool_size} Promotion {_dice_word(pool_size)} must be assigned; "
@@ -197,14 +201,29 @@ def even_spread(eligible_ids: Sequence[str], pool_size: int) -> dict[str, int]:
 
 
 def dice_in_fighter_order(
-    assignment: Mapping[str, int], fighter_order: Sequence[str]
+    assignment: Mapping[str, int], fighter_order: Sequence[str], names: Mapping[str, str] | None = None
 ) -> tuple[str, ...]:
-    """A rolling order that rolls all of one model's dice before the next model's."""
-    if set(fighter_order) != {fighter_id for fighter_id, dice in assignment.items() if dice}:
+    """A rolling order that rolls all of one model's dice before the next model's; ``names``
+    (fighter id -> name) lets the refusal name the models left out or named without dice."""
+    holders = [fighter_id for fighter_id, dice in assignment.items() if dice]
+    if set(fighter_order) != set(holders):
+        name = (names or {}).get
+        left_out = [name(f, f) for f in holders if f not in fighter_order]
+        without = [name(f, f) for f in dict.fromkeys(fighter_order) if f not in holders]
+        why = []
+        if left_out:
+            one = len(left_out) == 1
+            why.append(f"{_and(left_out)} {'has' if one else 'have'} dice but {'is' if one else 'are'} not named")
+        if without:
+            why.append(f"{_and(without)} {'has' if len(without) == 1 else 'have'} none")
         raise TrenchCrusadeRuleError(
-            "the rolling order must name every model that has Promotion Dice, and only those"
+            f"the rolling order must name every model that has Promotion Dice, and only those: {'; '.join(why)}"
         )
     return tuple(fighter_id for fighter_id in fighter_order for _ in range(assignment[fighter_id]))
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def validate_roll_order(
