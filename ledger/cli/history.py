@@ -130,9 +130,12 @@ def log(session: Session, warband_ref: str | None, battle: int | None, tail: int
     if as_json:
         emit_json(rows)
         return
-    # The whole log notes the head after each battle; a part of it shows only what was asked for.
+    # The whole log notes the head after each battle; a part of it shows only what was asked for,
+    # and --battle K the head after it, which `replay --battle K` and the report give for it.
     whole = (full or paged) and not cut
-    _show([*_row_lines(rows, heads_after_battles(records, state) if whole else None),
+    heads = heads_after_battles(records, state)
+    _show([*_row_lines(rows, heads if whole else None),
+           *(f"      Head after battle {number}: {head}" for number, head in heads.values() if number == battle),
            *(left_out_lines(records, state, battle, warband_ref) if battle is not None else []), f"Head {state.head}"])
 
 

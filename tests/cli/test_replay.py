@@ -105,12 +105,14 @@ def test_the_log_of_a_battle_names_its_post_game_recorded_after_the_next_battle_
     named = "Not in it, recorded once a later battle had begun: H's post-game of battle 1 (battle-pass, scenario-pass)"
     assert named in campaign("replay", "--battle", "1").output.splitlines()
     battle_1 = campaign("log", "--battle", "1")
+    after_1 = json.loads(campaign("replay", "--battle", "1", "--json").output)["head"]
     assert (battle_1.exit_code, battle_1.output.splitlines()) == (
-        0, ["   22 T10   arbiter    battle 1: H vs W, won by H", named, f"Head {head}"])
+        0, ["   22 T10   arbiter    battle 1: H vs W, won by H", f"      Head after battle 1: {after_1}", named,
+            f"Head {head}"])
     assert campaign("log", "--battle", "1", "--warband", "H", "--tail", "1").output.splitlines() == [
-        "   22 T10   arbiter    battle 1: H vs W, won by H", named, f"Head {head}"]
+        "   22 T10   arbiter    battle 1: H vs W, won by H", f"      Head after battle 1: {after_1}", named, f"Head {head}"]
     assert campaign("log", "--battle", "1", "--warband", "W").output.splitlines() == [  # H's, not W's
-        "   22 T10   arbiter    battle 1: H vs W, won by H", f"Head {head}"]
+        "   22 T10   arbiter    battle 1: H vs W, won by H", f"      Head after battle 1: {after_1}", f"Head {head}"]
     battle_2 = campaign("log", "--battle", "2").output.splitlines()
     assert (battle_2[-2:], [line for line in battle_2 if line.startswith("Not in it")]) == (
         ["   29 T13   arbiter    H: post-game step scenario-pass done for battle 1", f"Head {head}"], [])

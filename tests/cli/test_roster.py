@@ -156,9 +156,11 @@ def test_log_filters_by_warband_battle_and_tail_and_json_gives_the_rows_shown(tw
     c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner", "Reikland Rats")
     c("treasury", "Reikland Rats", "5", "--reason", "loot")
     head = json.loads(c("show", "--json").output)["head"]
+    after_1 = json.loads(c("replay", "--battle", "1", "--json").output)["head"]
     assert c("log", "--battle", "1").output.splitlines() == [
         "   16 T6    arbiter    battle 1: Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
         "   18 T7    arbiter    Snikch gains 2 XP: won",
+        f"      Head after battle 1: {after_1}",  # as replay --battle 1 gives it, for players to compare
         f"Head {head}",
     ]
     assert c("log", "--warband", "Reikland Rats", "--tail", "3").output.splitlines() == [

@@ -508,6 +508,7 @@ def test_a_game_carried_past_a_battle_recorded_first_is_shown_with_its_own_battl
         "   32 T12   arbiter    O and E are still playing: the Incapacitation of their game so far counts toward battle 2, "
         "since battle 1 was recorded first",
         "   33 T12   arbiter    battle 1: S vs K, won by S",
+        f"      Head after battle 1: {json.loads(campaign('replay', '--battle', '1', '--json').output)['head']}",
         f"Head {head}"])
     assert campaign("log", "--battle", "2").output.splitlines() == [
         *o_l, "   35 T13   arbiter    battle 2: O vs E, won by O", f"Head {head}"]
