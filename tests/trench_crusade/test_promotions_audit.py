@@ -138,6 +138,15 @@ CASES = [
         id="failure streak across battles: 4 noted, the 2nd die of the next step counts as a 6",
     ),
     pytest.param(
+        # "...As soon as one of the dice rolls a 6 ... Promote the model": the 6th die in a row that
+        # shows a 6 rolled a 6; only a die of another face is "considered to be a 6" (from 1.6.0).
+        Given(earlier=(({"Anna": ["good-hunting"], "Bert": ["headshot"], "Cora": ["into-the-trenches"]}, (1, 2, 3, 4)),),
+              deeds={"Anna": ["headshot"]}),
+        dict(assign={"Bert": 1, "Cora": 1}), [5, 6],
+        Then(2, {"Bert": 1, "Cora": 1}, ["Bert 5", "Cora 6 promoted"], ["Gaius", "Cora"], 0),
+        id="failure streak across battles: a 6 on the 6th die in a row is a natural 6",
+    ),
+    pytest.param(
         # "Ignore the Promotion step completely if there are already 6 or more models with the ELITE
         # Keyword": nothing is rolled, the pool is not formed, the streak stays as it was.
         Given(elites=("Ezra", "Fynn", "Hugo", "Ivo", "Jorg"), deeds={"Anna": ["headshot"]}),
@@ -264,3 +273,35 @@ def test_promotions_before_a_battle_before_trauma_and_twice_are_refused(table):
     table.do(Promotions(warband="Pilgrims", even=True), [1])
     assert table.refusal(Promotions(warband="Pilgrims", even=True), [6]) == (
         "Pilgrims has already done the Promotions step for battle 1")
+
+
+SIX_AFTER_FIVE_FAILURES = {  # the die, its line in the log, and the reason of the promotion, by version
+    None: (dict(face=6, counted_as_six=False),
+           "Cora's Promotion Die 2 of 2: 6: promoted", "Promotion: a 6 on a Promotion Die"),
+    # 1.5.0 recorded the 6 as the streak's: "counted as a 6", though the die showed one
+    "1.5.0": (dict(face=6, counted_as_six=True),
+              "Cora's Promotion Die 2 of 2: 6, counted as a 6 after 5 dice without a Promotion: promoted",
+              "Promotion: a Promotion Die counted as a 6"),
+}
+
+
+@pytest.mark.parametrize("version", SIX_AFTER_FIVE_FAILURES)
+def test_a_6_rolled_as_the_6th_die_in_a_row_is_a_natural_6(version):
+    # "Once the total reaches 5 dice, then the next roll (the 6th one), is automatically considered to
+    # be a 6": 4 failures in battle 1, Bert's 5 makes 5, and Cora's die, the 6th, shows a 6 itself.
+    die, line, reason = SIX_AFTER_FIVE_FAILURES[version]
+    table = Table({}, version=version)
+    table.pilgrims(troops=ABC)
+    table.legion()
+    table.promotions_for({"Anna": ["good-hunting"], "Bert": ["headshot"], "Cora": ["into-the-trenches"]},
+                         [1, 2, 3, 4], even=True)
+    table.finish_phases()
+    table.battle(deeds={"Anna": ["headshot"]})
+    table.do(Trauma(warband="Pilgrims"))
+    events = table.do(Promotions(warband="Pilgrims", assign={"Bert": 1, "Cora": 1}), [5, 6])
+    rolled = [e for e in events if isinstance(e, tc.PromotionDieRolled)][-1]
+    assert rolled == tc.PromotionDieRolled(warband="pilgrims", fighter="cora", roll=rolled.roll, die=2, of=2,
+                                           promoted=True, streak=0, **die)
+    assert rolled.describe(table.state) == line
+    assert [(type(e), e.reason) for e in events if isinstance(e, (ev.KeywordGained, ev.FighterPromoted))] == [
+        (ev.KeywordGained, reason), (ev.FighterPromoted, reason)]

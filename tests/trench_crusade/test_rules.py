@@ -276,11 +276,16 @@ def test_rolling_order_lists_each_assigned_die_once():
         (3, 6, False, True, 0),
         (4, 1, False, False, 5),
         (5, 1, True, True, 0),
-        (5, 6, True, True, 0),
+        (5, 6, False, True, 0),  # a die that shows a 6 is a natural 6, whatever the streak (1.6.0)
     ],
 )
 def test_streak_step(streak, face, counted_as_six, promoted, new_streak):
     assert streak_step(streak, face) == (counted_as_six, promoted, new_streak)
+
+
+def test_streak_step_before_1_6_0_counted_a_6_after_5_failures_as_a_6():
+    assert streak_step(5, 6, natural_sixes=False) == (True, True, 0)
+    assert streak_step(5, 1, natural_sixes=False) == (True, True, 0)
 
 
 @pytest.mark.parametrize(

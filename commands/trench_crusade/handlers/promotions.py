@@ -97,6 +97,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
             roster, band.faction, tables, deeds=deeds, extra_dice=extra, assignment=assignment, order=order,
             faces=rolled, streak=streak, stop_rule=campaign_options(state).promotion_stop_rule, on_die=on_die,
             head_wound_elite=head_wound_promotion(state),
+            natural_sixes=since(ctx, "1.6.0"),  # 1.5.0 recorded a 6 after 5 failures as counted as a 6 (README, Versions)
             purpose=lambda fighter_id, number, _: f"promotion die {number} of {len(order)} for {state.fighters[fighter_id].name}",
         )
 

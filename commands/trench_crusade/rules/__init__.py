@@ -27,7 +27,8 @@ Decisions where the text is silent (or where the seed and later sources differ):
    ``stop_rule="per-model"``; only then can the 6-ELITE stop end rolling early.
 6. Failure streak: every die rolled without a promotion adds 1, across battles; any
    promotion resets it to 0 (inferred). With 5 on the roster the next die is a promotion;
-   ``counted_as_six`` then says the streak rule applied, whatever the face.
+   ``counted_as_six`` then says the streak rule made it one: a die that shows a 6 is a natural
+   6, not counted as one (``natural_sixes``; versions 1.0.0 to 1.5.0 said counted whatever the face).
    A skipped step or an empty pool leaves the streak as it was.
 7. A model with the Wildcard skill Bad Company is not counted as ELITE for either
    6-ELITE check (the skill says so for the check; applying it to both keeps them equal).

@@ -248,15 +248,18 @@ class StreakStep(NamedTuple):
     new_streak: int
 
 
-def streak_step(streak: int, face: int) -> StreakStep:
-    """One Promotion Die: a 6 promotes; after 5 dice in a row without one, so does the next."""
+def streak_step(streak: int, face: int, *, natural_sixes: bool = True) -> StreakStep:
+    """One Promotion Die: a 6 promotes; after 5 dice in a row without one, so does the next.
+    A die that shows a 6 is a natural 6 whatever the streak (``natural_sixes``, from 1.6.0):
+    only another face is *counted as* a 6; False: the 6th die in a row is counted as a 6
+    whatever its face, a 6 included (1.0.0 to 1.5.0)."""
     if not 0 <= streak <= FAILURES_BEFORE_AUTOMATIC_SIX:
         raise TrenchCrusadeRuleError(
             f"a streak of {streak} dice without a Promotion is impossible: "
             f"the die after {FAILURES_BEFORE_AUTOMATIC_SIX} always counts as a 6"
         )
     check_faces([face], 6, "a Promotion Die")
-    counted_as_six = streak >= FAILURES_BEFORE_AUTOMATIC_SIX
+    counted_as_six = streak >= FAILURES_BEFORE_AUTOMATIC_SIX and not (natural_sixes and face == 6)
     promoted = counted_as_six or face == 6
     return StreakStep(counted_as_six, promoted, 0 if promoted else streak + 1)
 
@@ -301,6 +304,7 @@ def roll_promotion_dice(
     on_die: Callable[[PromotionDie], None] | None = None,
     restores_xp: Collection[str] = (),
     purpose: DiePurpose = next_die_purpose,
+    natural_sixes: bool = True,
 ) -> PromotionRolls:
     """Roll the assigned dice one at a time in the player's order, using ``faces`` in turn.
 
@@ -311,6 +315,7 @@ def roll_promotion_dice(
     skips the promoted model's remaining dice and stops once a promotion makes 6 ELITE.
     A 6 for a model of ``restores_xp`` (Head-Wounded ELITE, house rule) lifts its XP block
     instead of promoting it: it stops rolling like a promotion but adds no ELITE.
+    ``natural_sixes``: see `streak_step`.
     """
     if elite_at_start >= ELITE_CAP:
         raise TrenchCrusadeRuleError(
@@ -327,7 +332,7 @@ def roll_promotion_dice(
             continue
         still_to_roll = sum(1 for later in order[position:] if later not in promoted and later not in restored)
         face = faces.next(len(rolled), "D6", purpose(fighter_id, len(rolled) + 1, still_to_roll))[0]
-        step = streak_step(current_streak, face)
+        step = streak_step(current_streak, face, natural_sixes=natural_sixes)
         current_streak = step.new_streak
         restores = step.promoted and fighter_id in restores_xp
         die = PromotionDie(
@@ -389,9 +394,11 @@ def resolve_promotion_step(
     on_die: Callable[[PromotionDie], None] | None = None,
     head_wound_elite: bool = False,
     purpose: DiePurpose = next_die_purpose,
+    natural_sixes: bool = True,
 ) -> PromotionStepResult:
     """The whole Promotions Step: skip check, pool, assignment, rolling, promotion;
-    ``head_wound_elite`` is the v1.0 house rule (see ``promotion_eligibility``)."""
+    ``head_wound_elite`` is the v1.0 house rule (see ``promotion_eligibility``), ``natural_sixes``
+    how a 6 shown after 5 failures is recorded (see ``streak_step``)."""
     if promotion_step_skipped(roster):
         if any(assignment.values()):
             raise TrenchCrusadeRuleError(
@@ -418,6 +425,7 @@ def resolve_promotion_step(
         stop_rule=stop_rule,
         on_die=on_die,
         purpose=purpose,
+        natural_sixes=natural_sixes,
         restores_xp={fighter.fighter_id for fighter in eligibility.eligible if fighter.is_elite},
     )
     roster_after = tuple(
