@@ -11,6 +11,10 @@ TreasuryChanged, ItemGained/ItemLost…). An event here records what has no shar
   `promoted`: the die is the whole fact, so it needs no event of its own;
 - `trench-crusade.promotion-pool` / `promotions-skipped`: how the pool was made and dealt
   (or that 6 ELITE skipped the step), so the audit trail explains every die;
+- `trench-crusade.promotions-phase`: the ELITE the warband has when its Trauma step is done, the
+  start of the Promotions & Experience Phase (from 1.6.0): the seed counts them "at the start of the
+  Promotions & Experience Phase", and a warband may recruit before its Promotions step, so the
+  count cannot be read off the roster when the step runs, and the state keeps no roster's past;
 - `trench-crusade.trauma`: the Trauma table row with its Battle Scar count (no shared fact
   counts scars, and a 3rd makes the model Unfit for Duty);
 - `trench-crusade.model`: the Faction List entry a fighter is (the model lists match it);
@@ -154,6 +158,21 @@ def pool_made_of(base: int, glorious_deeds: int, extra: Sequence[tuple[str, int]
 
 
 @ev.event_type
+class PromotionsPhaseBegun(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.promotions-phase"):
+    """The Trauma step is done: the Promotions & Experience Phase of that battle begins with these ELITE.
+    A Captured one is listed: its ransom is settled before the phase goes on, and it counts if ransomed."""
+
+    warband: str
+    battle: int
+    elite: list[str]  # fighter ids of the warband's ELITE models, active or Captured
+
+    def describe(self, state: CampaignState) -> str:
+        elite = ", ".join(fighter_name(state, f) for f in self.elite) or "none"
+        return (f"{warband_name(state, self.warband)} begins the Promotions & Experience Phase of battle {self.battle} "
+                f"with {plural(len(self.elite), 'ELITE model')}: {elite}")
+
+
+@ev.event_type
 class PromotionsSkipped(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.promotions-skipped"):
     warband: str
     elite: int
@@ -289,6 +308,8 @@ class LatestBattle(msgspec.Struct, kw_only=True, omit_defaults=True):
     battle: int
     side: str | None = None  # attacker or defender, when the scenario has sides
     warband_deeds: list[str] = []  # Glorious Deeds done by the warband, with no doer
+    # The ELITE (ids) at the start of its Promotions & Experience Phase, from 1.6.0 (None: not recorded)
+    elite_at_phase_start: list[str] | None = None
 
 
 class BandFacts(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -358,6 +379,14 @@ def _battle_kept(facts: TrenchCrusadeFacts, event: BattleRecordKept, state: Camp
     if band := _band(facts, event, state):
         band.last_battle = LatestBattle(battle=event.battle, side=event.side,
                                         warband_deeds=[d.deed for d in event.deeds if d.fighter is None])
+
+
+@FOLDS.on(PromotionsPhaseBegun)
+def _promotions_phase(facts: TrenchCrusadeFacts, event: PromotionsPhaseBegun, state: CampaignState) -> None:
+    if band := _band(facts, event, state):
+        if band.last_battle is None or band.last_battle.battle != event.battle:
+            band.last_battle = LatestBattle(battle=event.battle)
+        band.last_battle.elite_at_phase_start = list(event.elite)
 
 
 @FOLDS.on(GloryChanged)

@@ -139,6 +139,22 @@ def roster_of(state: CampaignState, band: Warband, tables: TrenchCrusadeTables) 
     return [rules_fighter(state, fighter, tables) for fighter in state.fighters_of(band.id)]
 
 
+def elite_at_phase_start(state: CampaignState, band: Warband, roster: Sequence[rules.Fighter]) -> int:
+    """The ELITE counted for "Ignore the Promotion step completely if there are already 6 or more models
+    with the ELITE Keyword in your Warband at the start of the Promotions & Experience Phase": from 1.6.0
+    those the warband had when its Trauma step was done (`PromotionsPhaseBegun`), as they stand now on
+    the roster (a ransomed captive counts, an executed one does not), and not those recruited since;
+    1.0.0 to 1.5.0 counted the roster when the Promotions step ran, recruits included (so does a
+    campaign upgraded to 1.6.0 after its Trauma step, which recorded no count)."""
+    kept = events.band_facts(state, band.id).last_battle
+    battle = Phase.latest_battle(state, band)
+    if (plays(state, "1.6.0") and kept is not None and kept.elite_at_phase_start is not None
+            and battle is not None and kept.battle == battle.number):
+        at_start = set(kept.elite_at_phase_start)
+        roster = [fighter for fighter in roster if fighter.fighter_id in at_start]
+    return rules.elite_count(roster)
+
+
 def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
     fighter = state.fighter(ref, band.id)
     if not fighter.active:

@@ -36,7 +36,7 @@ from .commands import (
     Roster,
     Trauma,
 )
-from .model import advancements_due, head_wound_promotion, latest_battle, roster_of, tables_for
+from .model import advancements_due, elite_at_phase_start, head_wound_promotion, latest_battle, roster_of, tables_for
 from .tables import TrenchCrusadeTables
 
 QUARTERMASTER, ROSTER, REINFORCEMENTS = "quartermaster", "roster", "reinforcements"
@@ -103,7 +103,7 @@ def build_promotions(state: CampaignState, warband: str, ask: BuildAsk) -> Promo
     band = state.warbands[warband]
     tables = tables_for(state)
     roster = roster_of(state, band, tables)
-    if rules.promotion_step_skipped(roster):
+    if rules.promotion_step_skipped(roster, elite_at_phase_start(state, band, roster)):
         return Promotions(warband=band.name)
     extra = _more_dice(ask, tables, roster)
     deeds = latest_battle(state, band).record.deeds

@@ -45,6 +45,11 @@ def step(name: str, battle: int = 1, warband: str = "pilgrims") -> ev.PostGameSt
     return ev.PostGameStepDone(warband=warband, battle=battle, step=name)
 
 
+def trauma_done(elite: list[str], battle: int = 1) -> list[ev.Event]:
+    """The end of the Trauma step: the Promotions & Experience Phase begins with these ELITE (ids), from 1.6.0."""
+    return [tc.PromotionsPhaseBegun(warband="pilgrims", battle=battle, elite=elite), step("trauma", battle=battle)]
+
+
 @pytest.fixture
 def campaign(table):
     table.pilgrims()
@@ -159,11 +164,11 @@ def test_steps_run_in_order_once_per_battle(campaign):
     assert campaign.refusal(Promotions(warband="Pilgrims", even=True)) == (
         "Pilgrims must do the Trauma step for battle 1 first (the Campaign Phase goes Trauma, Promotions, Experience, Advancement, Exploration, Quartermaster, Roster)"
     )
-    assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma")]
+    assert campaign.do(Trauma(warband="Pilgrims")) == trauma_done(["gaius"])
     assert campaign.refusal(Trauma(warband="Pilgrims")) == "Pilgrims has already done the Trauma step for battle 1"
     campaign.finish_phases(promotions=[1])  # no deeds: Anna rolls the one Promotion Die
     campaign.battle()
-    assert campaign.do(Trauma(warband="Pilgrims")) == [step("trauma", battle=2)]
+    assert campaign.do(Trauma(warband="Pilgrims")) == trauma_done(["gaius"], battle=2)
 
 
 # --- Trauma ------------------------------------------------------------------------------------------
@@ -180,7 +185,7 @@ def test_troops_roll_survival_first_then_elite_roll_d66(campaign):
         d66(2, "Trauma roll for Gaius", 3, 5),
         tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[35], row="d66-35-minor-wound", result="Minor Wound", battle_scars=1),
         ev.InjurySuffered(warband="pilgrims", fighter="gaius", injury="Minor Wound", row="d66-35-minor-wound", missed_games=1),
-        step("trauma"),
+        *trauma_done(["gaius"]),
     ]
 
 
@@ -225,7 +230,7 @@ def test_elite_trauma_results(campaign, rolls, then):
     campaign.do(GainItem(warband="Pilgrims", fighter="Gaius", item="Holy Icon"))
     d66_roll, *consequences = wounded(campaign, *rolls)
     assert d66_roll == d66(0, GAIUS_TRAUMA, *rolls[0])
-    assert consequences == [*then, step("trauma")]
+    assert consequences == [*then, *trauma_done([] if rolls == [(1, 1)] else ["gaius"])]  # 11 Dead: no ELITE left
 
 
 def test_the_enemy_a_dark_memory_records_is_in_the_status_and_on_the_roster_card(campaign):
@@ -243,7 +248,7 @@ def test_bitter_lessons_rolls_d3_xp(campaign):
         ev.DiceRolled(roll=1, expression="D3", purpose="Bitter Lessons XP for Gaius", faces=[5], value=3, source="table"),
         ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=3, reason="Trauma 65 Bitter Lessons"),
         tc.AdvancementEarned(warband="pilgrims", fighter="gaius", circle="circle-2", xp=2),
-        step("trauma"),
+        *trauma_done(["gaius"]),
     ]
 
 
@@ -261,7 +266,7 @@ def test_a_repeated_injury_is_rolled_again(campaign):
         d66(6, f"{GAIUS_TRAUMA} (roll 2: an injury it already has is rolled again)", 6, 6),
         tc.TraumaResolved(warband="pilgrims", fighter="gaius", rolls=[35, 66], row="d66-66-prominent-scar", result="Prominent Scar",
                           rerolled=["d66-35-minor-wound"], battle_scars=1, enemies=["legion"]),
-        step("trauma", battle=3),
+        *trauma_done(["gaius"], battle=3),
     ]
 
 
@@ -275,7 +280,7 @@ def test_the_third_battle_scar_makes_the_model_unfit_and_its_kit_goes_to_the_ars
         ev.FighterRetired(warband="pilgrims", fighter="gaius", reason="Unfit for Duty: 3 Battle Scars"),
         ev.ItemLost(warband="pilgrims", fighter="gaius", item="Holy Icon", reason="Gaius is Unfit for Duty"),
         ev.ItemGained(warband="pilgrims", item="Holy Icon", reason="from Gaius: Gaius is Unfit for Duty"),
-        step("trauma", battle=3),
+        *trauma_done([], battle=3),
     ]
     assert campaign.state.warbands["pilgrims"].stash == ["Holy Icon"]
 

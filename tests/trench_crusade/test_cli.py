@@ -297,8 +297,9 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
     first = league("post-game", "Pilgrims")
     assert first.output.splitlines() == [
         "== Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
+        "  Pilgrims begins the Promotions & Experience Phase of battle 1 with 1 ELITE model: Gaius",
         "  Pilgrims: post-game step trauma done for battle 1",
-        first.output.splitlines()[2],  # the transaction and head hash
+        first.output.splitlines()[3],  # the transaction and head hash
         "== Promotions: the Promotion Dice pool",
         "Next step: promotions — promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use "
         "--ledger; then run `campaign post-game Pilgrims` again.",

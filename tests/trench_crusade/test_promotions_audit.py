@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from commands.trench_crusade import events as tc
-from commands.trench_crusade.commands import Experience, Promotions, Recruit, Trauma
+from commands.trench_crusade.commands import Experience, Promotions, Ransom, Recruit, Trauma
 from commands.shared import AwardXP
 from ledger import events as ev
 
@@ -305,3 +305,47 @@ def test_a_6_rolled_as_the_6th_die_in_a_row_is_a_natural_6(version):
     assert rolled.describe(table.state) == line
     assert [(type(e), e.reason) for e in events if isinstance(e, (ev.KeywordGained, ev.FighterPromoted))] == [
         (ev.KeywordGained, reason), (ev.FighterPromoted, reason)]
+
+
+# "Ignore the Promotion step completely if there are already 6 or more models with the ELITE Keyword in
+# your Warband at the start of the Promotions & Experience Phase, and stop rolling for Promotions when a
+# successful Promotion Roll means that you have 6 models with the ELITE Keyword": 5 ELITE when the Trauma
+# step is done (the phase begins), then Jorg is recruited as a 6th before the Promotions step.
+RECRUITED_AFTER_TRAUMA = {
+    # 5 at the start: the step is played (the pool is formed and dealt), but with 6 ELITE now no die is
+    # rolled, as none could promote a 7th ("Max 6 ELITE models at all times", rules §2).
+    None: (2, {"Anna": 1, "Bert": 1}),
+    # 1.5.0 counted when the step ran: 6, so the step was ignored.
+    "1.5.0": (None, {}),
+}
+
+
+@pytest.mark.parametrize("version", RECRUITED_AFTER_TRAUMA)
+def test_an_elite_recruited_after_the_trauma_step_is_not_counted_at_the_start_of_the_phase(version):
+    pool, assignment = RECRUITED_AFTER_TRAUMA[version]
+    table = Table({}, version=version)
+    table.pilgrims(elites=("Ezra", "Fynn", "Hugo", "Ivo"), troops=ABC)
+    table.legion()
+    table.battle(deeds={"Anna": ["headshot"]})
+    table.do(Trauma(warband="Pilgrims"))
+    table.do(Recruit(warband="Pilgrims", name="Jorg", model="Sniper Priest", elite=True, paid=False))
+    assert table.refusal(Promotions(warband="Pilgrims", even=True), [1]) == "1 die given but only 0 used: check --dice"
+    events = table.do(Promotions(warband="Pilgrims", even=True), [])
+    assert outcome(table, events) == Then(pool, assignment, [], ["Gaius", "Ezra", "Fynn", "Hugo", "Ivo", "Jorg"], 0)
+
+
+@pytest.mark.parametrize(("ransom", "then"), [
+    # E5 ransomed: back before the phase goes on, 6 ELITE at its start, the step is ignored.
+    pytest.param(dict(paid=50), Then(None, {}, [], ["Gaius", "E1", "E2", "E3", "E4", "E5"], 0), id="ransomed: 6, ignored"),
+    # E5 executed: 5 ELITE at the start, the step is played and Anna's 6 makes the 6th.
+    pytest.param(dict(), Then(2, {"Anna": 1, "Bert": 1}, ["Anna 6 promoted"], ["Gaius", "E1", "E2", "E3", "E4", "Anna"], 0),
+                 id="executed: 5, played"),
+])
+def test_a_captive_counts_at_the_start_of_the_phase_as_its_ransom_settles_it(table, ransom, then):
+    table.pilgrims(elites=["E1", "E2", "E3", "E4", "E5"], troops=("Anna", "Bert"))
+    table.legion()
+    table.battle(ooa=["E5"], deeds={"Anna": ["headshot"]})
+    table.do(Trauma(warband="Pilgrims"), [1, 2])  # D66 12: Captured
+    table.do(Ransom(warband="Pilgrims", fighter="E5", **ransom))
+    events = table.do(Promotions(warband="Pilgrims", even=True), [6] if then.pool else [])
+    assert outcome(table, events) == then

@@ -44,6 +44,10 @@ def trauma(cmd: Trauma, ctx: Context) -> None:
             ctx.emit(ev.FighterDied(warband=band.id, fighter=fighter.id, reason=f"Survival Roll {face}", row=row.id))
     for fighter in [f for f in casualties if rules.ELITE in f.keywords]:
         elite_trauma(ctx, band, battle, fighter, tables)
+    if since(ctx, "1.6.0"):  # 1.5.0 counted the ELITE when the Promotions step ran (README, Versions)
+        elite = [f.id for f in state.fighters_of(band.id, active_only=False)
+                 if f.status in ("active", "captured") and rules.ELITE in f.keywords]
+        ctx.emit(events.PromotionsPhaseBegun(warband=band.id, battle=battle.number, elite=elite))
     finish_step(ctx, band, battle, "trauma")
 
 

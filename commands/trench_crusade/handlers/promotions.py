@@ -14,7 +14,7 @@ from commands.trench_crusade.commands import (
     Promotions,
 )
 from commands.trench_crusade.model import (
-    campaign_options, head_wound_promotion, member, roster_of, tables_for,
+    campaign_options, elite_at_phase_start, head_wound_promotion, member, roster_of, tables_for,
 )
 from commands.trench_crusade.handlers.consequences import begin_step, finish_step
 
@@ -28,11 +28,12 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
     roster = roster_of(state, band, tables)
     streak = events.band_facts(state, band.id).promotion_streak
     assignment = assignment_by_model(state, band, cmd.assign, refuse_twice=since(ctx, "1.3.0"))
-    if rules.promotion_step_skipped(roster):
+    at_start = elite_at_phase_start(state, band, roster)
+    if rules.promotion_step_skipped(roster, at_start):
         # The rules refuse an assignment here; a skipped step rolls nothing.
         rules.resolve_promotion_step(roster, band.faction, tables, deeds=(), extra_dice=(), assignment=assignment,
-                                 order=(), faces=(), streak=streak)
-        ctx.emit(events.PromotionsSkipped(warband=band.id, elite=rules.elite_count(roster)))
+                                 order=(), faces=(), streak=streak, elite_at_phase_start=at_start)
+        ctx.emit(events.PromotionsSkipped(warband=band.id, elite=at_start))
         finish_step(ctx, band, battle, "promotions")
         return
     deeds = battle.record.deeds
@@ -97,7 +98,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
             roster, band.faction, tables, deeds=deeds, extra_dice=extra, assignment=assignment, order=order,
             faces=rolled, streak=streak, stop_rule=campaign_options(state).promotion_stop_rule, on_die=on_die,
             head_wound_elite=head_wound_promotion(state),
-            natural_sixes=since(ctx, "1.6.0"),  # 1.5.0 recorded a 6 after 5 failures as counted as a 6 (README, Versions)
+            natural_sixes=since(ctx, "1.6.0"), elite_at_phase_start=at_start,  # 1.5.0 recorded a 6 after 5 failures as counted as a 6 (README, Versions)
             purpose=lambda fighter_id, number, _: f"promotion die {number} of {len(order)} for {state.fighters[fighter_id].name}",
         )
 

@@ -22,9 +22,10 @@ def elite_count(roster: Sequence[Fighter]) -> int:
     return sum(1 for fighter in roster if fighter.is_elite and BAD_COMPANY not in fighter.skills)
 
 
-def promotion_step_skipped(roster: Sequence[Fighter]) -> bool:
-    """Ignore the Promotion step completely with 6 or more ELITE at the start of the phase."""
-    return elite_count(roster) >= ELITE_CAP
+def promotion_step_skipped(roster: Sequence[Fighter], elite_at_phase_start: int | None = None) -> bool:
+    """Ignore the Promotion step completely with 6 or more ELITE at the start of the phase:
+    ``elite_at_phase_start`` when the roster has changed since (None: the roster's own count)."""
+    return (elite_count(roster) if elite_at_phase_start is None else elite_at_phase_start) >= ELITE_CAP
 
 
 class ExtraPromotionDice(msgspec.Struct, frozen=True, kw_only=True):
@@ -312,15 +313,13 @@ def roll_promotion_dice(
     needed are not consumed, and one more is asked for with the kit's `MoreDice`, worded by ``purpose``.
     ``on_die`` hears each die as soon as it is resolved (run again with one more die, the rule tells
     the earlier dice again), so that a handler can record each die's consequences before the next is rolled. Rolling stops at the first promotion (``first-six``), or, with ``per-model``,
-    skips the promoted model's remaining dice and stops once a promotion makes 6 ELITE.
+    skips the promoted model's remaining dice and stops once a promotion makes 6 ELITE. No die is rolled
+    while the warband has 6 ELITE (``elite_at_start``, those it has when rolling starts, plus the
+    promoted): a warband with 6 already (one recruited since the phase began) rolls none.
     A 6 for a model of ``restores_xp`` (Head-Wounded ELITE, house rule) lifts its XP block
     instead of promoting it: it stops rolling like a promotion but adds no ELITE.
     ``natural_sixes``: see `streak_step`.
     """
-    if elite_at_start >= ELITE_CAP:
-        raise TrenchCrusadeRuleError(
-            f"the warband has {elite_at_start} ELITE models, so the Promotion step is skipped"
-        )
     if not isinstance(faces, Rolled):
         faces = Rolled.of([[face] for face in faces])
     rolled: list[PromotionDie] = []
@@ -330,6 +329,8 @@ def roll_promotion_dice(
     for position, fighter_id in enumerate(order):
         if fighter_id in promoted or fighter_id in restored:
             continue
+        if elite_at_start + len(promoted) >= ELITE_CAP:  # "stop rolling ... when ... you have 6 models with ELITE"
+            break
         still_to_roll = sum(1 for later in order[position:] if later not in promoted and later not in restored)
         face = faces.next(len(rolled), "D6", purpose(fighter_id, len(rolled) + 1, still_to_roll))[0]
         step = streak_step(current_streak, face, natural_sixes=natural_sixes)
@@ -348,7 +349,7 @@ def roll_promotion_dice(
             on_die(die)
         if step.promoted:
             (restored if restores else promoted).append(fighter_id)
-            if stop_rule == "first-six" or elite_at_start + len(promoted) >= ELITE_CAP:
+            if stop_rule == "first-six":
                 break
     return PromotionRolls(
         dice=tuple(rolled),
@@ -395,14 +396,17 @@ def resolve_promotion_step(
     head_wound_elite: bool = False,
     purpose: DiePurpose = next_die_purpose,
     natural_sixes: bool = True,
+    elite_at_phase_start: int | None = None,
 ) -> PromotionStepResult:
     """The whole Promotions Step: skip check, pool, assignment, rolling, promotion;
     ``head_wound_elite`` is the v1.0 house rule (see ``promotion_eligibility``), ``natural_sixes``
-    how a 6 shown after 5 failures is recorded (see ``streak_step``)."""
-    if promotion_step_skipped(roster):
+    how a 6 shown after 5 failures is recorded (see ``streak_step``), ``elite_at_phase_start`` the
+    ELITE counted at the start of the phase when the roster has changed since (None: the roster's)."""
+    at_start = elite_count(roster) if elite_at_phase_start is None else elite_at_phase_start
+    if promotion_step_skipped(roster, at_start):
         if any(assignment.values()):
             raise TrenchCrusadeRuleError(
-                f"the warband has {elite_count(roster)} ELITE models, so the Promotion step "
+                f"the warband has {at_start} ELITE models, so the Promotion step "
                 "is skipped and no Promotion Dice are assigned"
             )
         return PromotionStepResult(
