@@ -118,6 +118,9 @@ class Ruleset:
     # The starting order of a deck of a campaign with these options, for a ruleset whose decks depend on
     # them (`decks_for`): what an audit trail's header gives a verifier to re-derive its first shuffle.
     deck_order: Callable[[Mapping[str, Any], str], list[str] | None] | None = None
+    # The names a campaign's own tables give the glorious deeds its battles record by id (the chronicle
+    # shows them; an id the tables no longer know is shown as recorded); None: deeds are recorded as named.
+    deed_names: Callable[[CampaignState], Mapping[str, str]] | None = None
     # What a warband starts with when `warband add` names no treasury (the rules' starting gold); None: 0.
     starting_treasury: Callable[[CampaignState], int] | None = None
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +157,7 @@ def build_report(
     ratings = Ratings(table_dicts(rows, RATINGS))
     names = {w["warband"]: w["name"] for w in warbands} | {f["fighter"]: f["name"] for f in fighters}
     views = battle_views(shown)
+    deed_words = DeedWords(ruleset.deed_names(state) if ruleset.deed_names is not None else {})
     marks = battle_marks(shown, views)
     xp = xp_at_marks(shown, marks)
     cards = [
@@ -189,7 +190,7 @@ def build_report(
         standings=sorted(warbands, key=lambda w: (-(w["rating"] or 0), -w["wins"], w["seq"])),
         cards=cards,
         rating_chart=rating_chart,
-        chapters=chapters(rows, marks, views, names, ratings, {f["fighter"]: f["warband"] for f in fighters}),
+        chapters=chapters(rows, marks, views, names, ratings, {f["fighter"]: f["warband"] for f in fighters}, deed_words),
         marks=marks,
         revealed_seeds=[
             {"epoch": row["payload"]["epoch"], "seed": row["payload"]["seed"], "position": row["position"]}
@@ -281,6 +282,11 @@ def sentence(text: str, names: Collection[str] = ()) -> str:
         return ""
     if not any(text.startswith(name) and not text[len(name):len(name) + 1].isalnum() for name in names if name):
         text = text[0].upper() + text[1:]
+    return full_stop(text)
+
+
+def full_stop(text: str) -> str:
+    """`text` ending as a sentence does: "Into the Trenches!" keeps its own mark rather than gaining a full stop."""
     return text if text[-1] in ".!?…" else text + "."
 
 
@@ -329,7 +335,19 @@ def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Coll
     return list(grouped.values())
 
 
-def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings) -> BattleSummary:
+@dataclass(frozen=True)
+class DeedWords:
+    """How the chronicle words a glorious deed: under the name the campaign's tables give it (the
+    ruleset's `deed_names`), or as recorded when they do not know it (a freeform deed, typed as
+    people said it; an id a house-rule table dropped)."""
+
+    names: Mapping[str, str]
+
+    def line(self, who: str, deed: str) -> str:
+        return full_stop(f"{who}: glorious deed {self.names.get(deed, deed)}")
+
+
+def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings, deed_words: DeedWords) -> BattleSummary:
     before = battle["position"] - 1
     sides = [{"name": names.get(w, w), "rating": ratings.at(w, before)} for w in battle["participants"]]
     rated = [s["rating"] for s in sides if s["rating"] is not None]
@@ -341,7 +359,7 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
         if deed["out_of_action"]:
             deeds.append(f"{who} was taken out of action.")
         for glorious in deed.get("glorious_deeds", []):
-            deeds.append(f"{who}: glorious deed {glorious}.")
+            deeds.append(deed_words.line(who, glorious))
         if deed.get("notes"):
             deeds.append(f"{who}: {deed['notes']}")
     void = None
@@ -361,12 +379,12 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
 
 def chapters(
     rows: Rows, marks: list[Mark], views: dict[int, int | None], names: dict[str, str], ratings: Ratings,
-    owners: dict[str, str],
+    owners: dict[str, str], deed_words: DeedWords,
 ) -> list[Chapter]:
     """The muster, then each battle with what followed it; a transaction goes to the chapter of the
     battle whose view holds it (`views`: `battle_views`; a voided battle stays where it was recorded,
     struck through). `owners` maps each fighter to its warband, to tell which warbands a transaction
-    concerns."""
+    concerns; `deed_words` how its battles' glorious deeds are named."""
     log = table_dicts(rows, LOG)
     battles = table_dicts(rows, BATTLES)
     if not log:
@@ -386,7 +404,7 @@ def chapters(
         result.append(
             Chapter(
                 title="Before the first battle" if number is None else f"Battle {number}",
-                battles=[_battle_summary(b, names, ratings) for b in battles if b["tx"] in txs],
+                battles=[_battle_summary(b, names, ratings, deed_words) for b in battles if b["tx"] in txs],
                 transactions=_transactions(rows_in, owners, typed),
                 head=by_position[end]["hash"],
                 head_label="before the first battle" if number is None else f"after battle {number}",

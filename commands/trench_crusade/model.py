@@ -42,6 +42,11 @@ def tables_for(state: CampaignState) -> TrenchCrusadeTables:
     return TABLES.for_options(state.options)
 
 
+def deed_names(state: CampaignState) -> dict[str, str]:
+    """Each Glorious Deed's name by its id, as the campaign's own glorious-deeds table gives it."""
+    return {deed.id: deed.name for deed in tables_for(state).glorious_deeds.deeds}
+
+
 def head_wound_promotion(state: CampaignState) -> bool:
     """House rule (v1.0, rules D5): a Head-Wounded ELITE takes Promotion Dice as a Troop; off, as the seed."""
     return campaign_options(state).head_wound_promotion

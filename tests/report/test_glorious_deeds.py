@@ -1,0 +1,56 @@
+"""The chronicle's battle line tells each glorious deed under the name the campaign's own tables
+give it (a ruleset's `deed_names`), whatever id the battle recorded."""
+
+from __future__ import annotations
+
+import msgspec
+
+from commands.trench_crusade.tables import TABLES
+from ledger.testing import CampaignRunner
+from projections.report import DeedWords
+
+from .conftest import FIXTURES
+from .dom import Element
+from .test_report import write_report
+
+
+def deeds_line(page: Element, battle: int) -> str:
+    """The battle's last paragraph: what each fighter did."""
+    return page.find("div", data_battle=str(battle)).find_all("p")[-1].text
+
+
+def test_a_trench_crusade_battle_names_its_glorious_deeds(demo, tmp_path):
+    page = write_report(demo, FIXTURES["trench-crusade"]["name"], tmp_path / "tc.html")
+    assert deeds_line(page, 1) == (
+        "Gaius: glorious deed Good Hunting. Anna: glorious deed Headshot. Bert was taken out of action. "
+        "Baal was taken out of action. Cain: glorious deed Into the Trenches! Dag was taken out of action."
+    )
+
+
+def test_a_group_s_own_deeds_table_names_the_deeds(tmp_path):
+    deeds = msgspec.to_builtins(TABLES.defaults.glorious_deeds)
+    for deed in deeds["deeds"]:
+        if deed["id"] == "good-hunting":
+            deed["name"] = "Hunter's Mark"
+    tables = tmp_path / "tables.json"
+    tables.write_bytes(msgspec.json.encode({"glorious-deeds": deeds}))
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (
+        ["new", "League", "--ruleset", "trench-crusade", "--tables", str(tables)],
+        ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims"],
+        ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--keyword", "LEADER", "--free"],
+        ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
+        ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite", "--free"],
+        ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+         "--winner", "Pilgrims", "--glorious", "Gaius=Hunter's Mark"],
+    ):
+        result = runner(*args)
+        assert result.exit_code == 0, result.output
+    page = write_report(runner, "League", tmp_path / "r.html")
+    assert deeds_line(page, 1) == "Gaius: glorious deed Hunter's Mark."
+
+
+def test_a_deed_the_tables_do_not_know_is_shown_as_recorded():
+    words = DeedWords({"good-hunting": "Good Hunting"})
+    assert words.line("Gaius", "good-hunting") == "Gaius: glorious deed Good Hunting."
+    assert words.line("Gaius", "slew the troll") == "Gaius: glorious deed slew the troll."
