@@ -121,6 +121,9 @@ class Ruleset:
     # The names a campaign's own tables give the glorious deeds its battles record by id (the chronicle
     # shows them; an id the tables no longer know is shown as recorded); None: deeds are recorded as named.
     deed_names: Callable[[CampaignState], Mapping[str, str]] | None = None
+    # The glorious deeds an event records as done by a warband with no doer, which the core's battle
+    # (fighters' deeds only) does not hold: (warband id, deed id) each, for the chronicle's battle line.
+    warband_deeds: Callable[[ev.Event], Sequence[tuple[str, str]]] | None = None
     # What a warband starts with when `warband add` names no treasury (the rules' starting gold); None: 0.
     starting_treasury: Callable[[CampaignState], int] | None = None
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded

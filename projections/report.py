@@ -157,7 +157,7 @@ def build_report(
     ratings = Ratings(table_dicts(rows, RATINGS))
     names = {w["warband"]: w["name"] for w in warbands} | {f["fighter"]: f["name"] for f in fighters}
     views = battle_views(shown)
-    deed_words = DeedWords(ruleset.deed_names(state) if ruleset.deed_names is not None else {})
+    deed_words = DeedWords.of(ruleset, state, shown)
     marks = battle_marks(shown, views)
     xp = xp_at_marks(shown, marks)
     cards = [
@@ -339,9 +339,22 @@ def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Coll
 class DeedWords:
     """How the chronicle words a glorious deed: under the name the campaign's tables give it (the
     ruleset's `deed_names`), or as recorded when they do not know it (a freeform deed, typed as
-    people said it; an id a house-rule table dropped)."""
+    people said it; an id a house-rule table dropped). And the deeds a warband did with no doer (the
+    ruleset's `warband_deeds`), which the rm_battles rows do not hold: they are read from the events
+    of the battle's transaction, so the stored rows stay what a rebuild makes."""
 
     names: Mapping[str, str]
+    by_warbands: Mapping[int, list[tuple[str, str]]] = field(default_factory=dict)  # tx -> (warband id, deed id)
+
+    @classmethod
+    def of(cls, ruleset: rulesets.Ruleset, state: CampaignState, records: Sequence[Record]) -> DeedWords:
+        names = ruleset.deed_names(state) if ruleset.deed_names is not None else {}
+        by_warbands: dict[int, list[tuple[str, str]]] = {}
+        if ruleset.warband_deeds is not None:
+            for record in records:
+                if done := ruleset.warband_deeds(record.event):
+                    by_warbands.setdefault(record.tx, []).extend(done)
+        return cls(names, by_warbands)
 
     def line(self, who: str, deed: str) -> str:
         return full_stop(f"{who}: glorious deed {self.names.get(deed, deed)}")
@@ -362,6 +375,8 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
             deeds.append(deed_words.line(who, glorious))
         if deed.get("notes"):
             deeds.append(f"{who}: {deed['notes']}")
+    for warband, glorious in deed_words.by_warbands.get(battle["tx"], []):
+        deeds.append(deed_words.line(names.get(warband, warband), glorious))
     void = None
     if battle["voided_by"] is not None:
         void = {"voided_by": battle["voided_by"]}

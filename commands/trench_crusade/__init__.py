@@ -14,7 +14,7 @@ from __future__ import annotations
 from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
 
-from .events import FACTS, FOLDS
+from .events import FACTS, FOLDS, warband_deeds
 from .handlers import HANDLERS
 from .model import DEFAULT_OPTIONS, check_options, deed_names
 from .phase import PHASE
@@ -35,6 +35,7 @@ RULESET = register(
             counts=("battle_scars",),  # a Troop that survived its Survival Roll has none
         ),
         deed_names=deed_names,  # the chronicle's "Gaius: glorious deed Good Hunting." rather than its id
+        warband_deeds=warband_deeds,  # the chronicle's "Pilgrims: glorious deed Victory or Death."
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,
         post_game=PHASE.guided_steps,

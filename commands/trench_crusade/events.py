@@ -87,6 +87,14 @@ class BattleRecordKept(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.
                 f"{len(self.out_of_action)} Out of Action; Glorious Deeds: {deeds or 'none'}")
 
 
+def warband_deeds(event: ev.Event) -> list[tuple[str, str]]:
+    """The Glorious Deeds a warband's battle-record keeps with no doer (Victory or Death): (warband id,
+    deed id) each; the core's battle holds only the fighters' deeds."""
+    if not isinstance(event, BattleRecordKept):
+        return []
+    return [(event.warband, deed.deed) for deed in event.deeds if deed.fighter is None]
+
+
 @ev.event_type
 class GloryChanged(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.glory"):
     warband: str

@@ -1,7 +1,10 @@
 """The chronicle's battle line tells each glorious deed under the name the campaign's own tables
-give it (a ruleset's `deed_names`), whatever id the battle recorded."""
+give it (a ruleset's `deed_names`), whatever id the battle recorded, and the deeds a warband did with
+no doer (a ruleset's `warband_deeds`), worded for the warband."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import msgspec
 
@@ -23,8 +26,27 @@ def test_a_trench_crusade_battle_names_its_glorious_deeds(demo, tmp_path):
     page = write_report(demo, FIXTURES["trench-crusade"]["name"], tmp_path / "tc.html")
     assert deeds_line(page, 1) == (
         "Gaius: glorious deed Good Hunting. Anna: glorious deed Headshot. Bert was taken out of action. "
-        "Baal was taken out of action. Cain: glorious deed Into the Trenches! Dag was taken out of action."
+        "Baal was taken out of action. Cain: glorious deed Into the Trenches! Dag was taken out of action. "
+        "Pilgrims of Saint Gaius: glorious deed Victory or Death."
     )
+
+
+def trench_league(tmp_path: Path, *battle: str, setup: tuple[str, ...] = ()) -> CampaignRunner:
+    """A Trench Crusade campaign (`setup`: more options of `campaign new`) whose battle 1, Trench Warfare
+    won by the Pilgrims, took `battle`'s options too."""
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (
+        ["new", "League", "--ruleset", "trench-crusade", *setup],
+        ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims"],
+        ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--keyword", "LEADER", "--free"],
+        ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
+        ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite", "--free"],
+        ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+         "--winner", "Pilgrims", *battle],
+    ):
+        result = runner(*args)
+        assert result.exit_code == 0, result.output
+    return runner
 
 
 def test_a_group_s_own_deeds_table_names_the_deeds(tmp_path):
@@ -34,18 +56,7 @@ def test_a_group_s_own_deeds_table_names_the_deeds(tmp_path):
             deed["name"] = "Hunter's Mark"
     tables = tmp_path / "tables.json"
     tables.write_bytes(msgspec.json.encode({"glorious-deeds": deeds}))
-    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
-    for args in (
-        ["new", "League", "--ruleset", "trench-crusade", "--tables", str(tables)],
-        ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims"],
-        ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--keyword", "LEADER", "--free"],
-        ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
-        ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite", "--free"],
-        ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
-         "--winner", "Pilgrims", "--glorious", "Gaius=Hunter's Mark"],
-    ):
-        result = runner(*args)
-        assert result.exit_code == 0, result.output
+    runner = trench_league(tmp_path, "--glorious", "Gaius=Hunter's Mark", setup=("--tables", str(tables)))
     page = write_report(runner, "League", tmp_path / "r.html")
     assert deeds_line(page, 1) == "Gaius: glorious deed Hunter's Mark."
 
@@ -54,3 +65,13 @@ def test_a_deed_the_tables_do_not_know_is_shown_as_recorded():
     words = DeedWords({"good-hunting": "Good Hunting"})
     assert words.line("Gaius", "good-hunting") == "Gaius: glorious deed Good Hunting."
     assert words.line("Gaius", "slew the troll") == "Gaius: glorious deed slew the troll."
+
+
+def test_a_warband_s_deed_with_no_doer_is_told_for_the_warband(tmp_path):
+    runner = trench_league(tmp_path, "--warband-deed", "Pilgrims=Victory or Death")
+    page = write_report(runner, "League", tmp_path / "r.html")
+    assert deeds_line(page, 1) == "Pilgrims: glorious deed Victory or Death."
+    # The log line keeps the words it was stored with (a rebuild makes the same rows): only the battle line names it.
+    assert "Pilgrims in battle 1: win, 1 model fought, 0 Out of Action; Glorious Deeds: victory-or-death (the warband)." in [
+        li.text for li in page.find("section", id="chronicle").find_all("li")
+    ]
