@@ -176,6 +176,7 @@ def test_void_cascade_rolls_the_dice_a_later_transaction_now_asks_for(crusade):
         "  Anna rolled 4 after going Out of Action: survives",
         "  R2 Trauma roll for Ezra: D66 rolled [4, 1] = 41 (table)",
         "  Ezra rolled 41 after going Out of Action: Full Recovery",
+        "  Pilgrims begins the Promotions & Experience Phase of battle 1 with 2 ELITE models: Gaius, Ezra",
         "  Pilgrims: post-game step trauma done for battle 1",
     ]
     assert show(crusade)["voided"] == [9, 10]
