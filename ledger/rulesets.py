@@ -118,9 +118,10 @@ class Ruleset:
     # The starting order of a deck of a campaign with these options, for a ruleset whose decks depend on
     # them (`decks_for`): what an audit trail's header gives a verifier to re-derive its first shuffle.
     deck_order: Callable[[Mapping[str, Any], str], list[str] | None] | None = None
-    # The names a campaign's own tables give the glorious deeds its battles record by id (the chronicle
-    # shows them; an id the tables no longer know is shown as recorded); None: deeds are recorded as named.
-    deed_names: Callable[[CampaignState], Mapping[str, str]] | None = None
+    # The names a campaign's own tables give the rows its battles record by id, by kind ("deed": the
+    # glorious deeds, "scenario": the scenarios): the chronicle shows them (an id the tables no longer
+    # know is shown as recorded); None: battles record them as named.
+    row_names: Callable[[CampaignState], Mapping[str, Mapping[str, str]]] | None = None
     # The glorious deeds an event records as done by a warband with no doer, which the core's battle
     # (fighters' deeds only) does not hold: (warband id, deed id) each, for the chronicle's battle line.
     warband_deeds: Callable[[ev.Event], Sequence[tuple[str, str]]] | None = None

@@ -157,7 +157,7 @@ def build_report(
     ratings = Ratings(table_dicts(rows, RATINGS))
     names = {w["warband"]: w["name"] for w in warbands} | {f["fighter"]: f["name"] for f in fighters}
     views = battle_views(shown)
-    deed_words = DeedWords.of(ruleset, state, shown)
+    battle_words = BattleWords.of(ruleset, state, shown)
     marks = battle_marks(shown, views)
     xp = xp_at_marks(shown, marks)
     cards = [
@@ -190,7 +190,7 @@ def build_report(
         standings=sorted(warbands, key=lambda w: (-(w["rating"] or 0), -w["wins"], w["seq"])),
         cards=cards,
         rating_chart=rating_chart,
-        chapters=chapters(rows, marks, views, names, ratings, {f["fighter"]: f["warband"] for f in fighters}, deed_words),
+        chapters=chapters(rows, marks, views, names, ratings, {f["fighter"]: f["warband"] for f in fighters}, battle_words),
         marks=marks,
         revealed_seeds=[
             {"epoch": row["payload"]["epoch"], "seed": row["payload"]["seed"], "position": row["position"]}
@@ -336,19 +336,20 @@ def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Coll
 
 
 @dataclass(frozen=True)
-class DeedWords:
-    """How the chronicle words a glorious deed: under the name the campaign's tables give it (the
-    ruleset's `deed_names`), or as recorded when they do not know it (a freeform deed, typed as
-    people said it; an id a house-rule table dropped). And the deeds a warband did with no doer (the
-    ruleset's `warband_deeds`), which the rm_battles rows do not hold: they are read from the events
-    of the battle's transaction, so the stored rows stay what a rebuild makes."""
+class BattleWords:
+    """How the chronicle words what a battle recorded by a table row's id (a glorious deed, its
+    scenario): under the name the campaign's tables give it (the ruleset's `row_names`), or as recorded
+    when they do not know it (a freeform deed or scenario, typed as people said it; an id a house-rule
+    table dropped). And the deeds a warband did with no doer (the ruleset's `warband_deeds`), which the
+    rm_battles rows do not hold: they are read from the events of the battle's transaction, so the
+    stored rows stay what a rebuild makes."""
 
-    names: Mapping[str, str]
+    names: Mapping[str, Mapping[str, str]]  # kind ("deed", "scenario") -> id -> name
     by_warbands: Mapping[int, list[tuple[str, str]]] = field(default_factory=dict)  # tx -> (warband id, deed id)
 
     @classmethod
-    def of(cls, ruleset: rulesets.Ruleset, state: CampaignState, records: Sequence[Record]) -> DeedWords:
-        names = ruleset.deed_names(state) if ruleset.deed_names is not None else {}
+    def of(cls, ruleset: rulesets.Ruleset, state: CampaignState, records: Sequence[Record]) -> BattleWords:
+        names = ruleset.row_names(state) if ruleset.row_names is not None else {}
         by_warbands: dict[int, list[tuple[str, str]]] = {}
         if ruleset.warband_deeds is not None:
             for record in records:
@@ -356,11 +357,14 @@ class DeedWords:
                     by_warbands.setdefault(record.tx, []).extend(done)
         return cls(names, by_warbands)
 
-    def line(self, who: str, deed: str) -> str:
-        return full_stop(f"{who}: glorious deed {self.names.get(deed, deed)}")
+    def named(self, kind: str, recorded: str) -> str:
+        return self.names.get(kind, {}).get(recorded, recorded)
+
+    def deed_line(self, who: str, deed: str) -> str:
+        return full_stop(f"{who}: glorious deed {self.named('deed', deed)}")
 
 
-def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings, deed_words: DeedWords) -> BattleSummary:
+def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings, words: BattleWords) -> BattleSummary:
     before = battle["position"] - 1
     sides = [{"name": names.get(w, w), "rating": ratings.at(w, before)} for w in battle["participants"]]
     rated = [s["rating"] for s in sides if s["rating"] is not None]
@@ -372,17 +376,17 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
         if deed["out_of_action"]:
             deeds.append(f"{who} was taken out of action.")
         for glorious in deed.get("glorious_deeds", []):
-            deeds.append(deed_words.line(who, glorious))
+            deeds.append(words.deed_line(who, glorious))
         if deed.get("notes"):
             deeds.append(f"{who}: {deed['notes']}")
-    for warband, glorious in deed_words.by_warbands.get(battle["tx"], []):
-        deeds.append(deed_words.line(names.get(warband, warband), glorious))
+    for warband, glorious in words.by_warbands.get(battle["tx"], []):
+        deeds.append(words.deed_line(names.get(warband, warband), glorious))
     void = None
     if battle["voided_by"] is not None:
         void = {"voided_by": battle["voided_by"]}
     return BattleSummary(
         number=battle["battle"],
-        scenario=battle["scenario"],
+        scenario=words.named("scenario", battle["scenario"]),
         participants=battle["participants"],
         sides=sides,
         winner=names.get(battle["winner"], battle["winner"]) if battle["winner"] else None,
@@ -394,12 +398,12 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
 
 def chapters(
     rows: Rows, marks: list[Mark], views: dict[int, int | None], names: dict[str, str], ratings: Ratings,
-    owners: dict[str, str], deed_words: DeedWords,
+    owners: dict[str, str], battle_words: BattleWords,
 ) -> list[Chapter]:
     """The muster, then each battle with what followed it; a transaction goes to the chapter of the
     battle whose view holds it (`views`: `battle_views`; a voided battle stays where it was recorded,
     struck through). `owners` maps each fighter to its warband, to tell which warbands a transaction
-    concerns; `deed_words` how its battles' glorious deeds are named."""
+    concerns; `battle_words` how its battles' deeds and scenarios are named."""
     log = table_dicts(rows, LOG)
     battles = table_dicts(rows, BATTLES)
     if not log:
@@ -419,7 +423,7 @@ def chapters(
         result.append(
             Chapter(
                 title="Before the first battle" if number is None else f"Battle {number}",
-                battles=[_battle_summary(b, names, ratings, deed_words) for b in battles if b["tx"] in txs],
+                battles=[_battle_summary(b, names, ratings, battle_words) for b in battles if b["tx"] in txs],
                 transactions=_transactions(rows_in, owners, typed),
                 head=by_position[end]["hash"],
                 head_label="before the first battle" if number is None else f"after battle {number}",

@@ -16,7 +16,7 @@ from ledger.terms import Terms
 
 from .events import FACTS, FOLDS, warband_deeds
 from .handlers import HANDLERS
-from .model import DEFAULT_OPTIONS, check_options, deed_names
+from .model import DEFAULT_OPTIONS, check_options, row_names
 from .phase import PHASE
 
 RULESET = register(
@@ -34,7 +34,7 @@ RULESET = register(
             fighter_facts={"model": "Model", "battle_scars": "Battle scars", "trauma_against": "Trauma against"},
             counts=("battle_scars",),  # a Troop that survived its Survival Roll has none
         ),
-        deed_names=deed_names,  # the chronicle's "Gaius: glorious deed Good Hunting." rather than its id
+        row_names=row_names,  # the chronicle's "Battle 1 (Trench Warfare)", "Gaius: glorious deed Good Hunting."
         warband_deeds=warband_deeds,  # the chronicle's "Pilgrims: glorious deed Victory or Death."
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,

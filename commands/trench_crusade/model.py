@@ -42,9 +42,12 @@ def tables_for(state: CampaignState) -> TrenchCrusadeTables:
     return TABLES.for_options(state.options)
 
 
-def deed_names(state: CampaignState) -> dict[str, str]:
-    """Each Glorious Deed's name by its id, as the campaign's own glorious-deeds table gives it."""
-    return {deed.id: deed.name for deed in tables_for(state).glorious_deeds.deeds}
+def row_names(state: CampaignState) -> dict[str, dict[str, str]]:
+    """Each Glorious Deed's and each scenario's name by its id, as the campaign's own glorious-deeds
+    table gives them (`Ruleset.row_names`)."""
+    table = tables_for(state).glorious_deeds
+    return {"deed": {deed.id: deed.name for deed in table.deeds},
+            "scenario": {scenario.id: scenario.name for scenario in table.scenarios}}
 
 
 def head_wound_promotion(state: CampaignState) -> bool:

@@ -1,5 +1,5 @@
 """The chronicle's battle line tells each glorious deed under the name the campaign's own tables
-give it (a ruleset's `deed_names`), whatever id the battle recorded, and the deeds a warband did with
+give it (a ruleset's `row_names`), whatever id the battle recorded, and the deeds a warband did with
 no doer (a ruleset's `warband_deeds`), worded for the warband."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import msgspec
 
 from commands.trench_crusade.tables import TABLES
 from ledger.testing import CampaignRunner
-from projections.report import DeedWords
+from projections.report import BattleWords
 
 from .conftest import FIXTURES
 from .dom import Element
@@ -62,9 +62,10 @@ def test_a_group_s_own_deeds_table_names_the_deeds(tmp_path):
 
 
 def test_a_deed_the_tables_do_not_know_is_shown_as_recorded():
-    words = DeedWords({"good-hunting": "Good Hunting"})
-    assert words.line("Gaius", "good-hunting") == "Gaius: glorious deed Good Hunting."
-    assert words.line("Gaius", "slew the troll") == "Gaius: glorious deed slew the troll."
+    words = BattleWords({"deed": {"good-hunting": "Good Hunting"}})
+    assert words.deed_line("Gaius", "good-hunting") == "Gaius: glorious deed Good Hunting."
+    assert words.deed_line("Gaius", "slew the troll") == "Gaius: glorious deed slew the troll."
+    assert words.named("scenario", "a night raid") == "a night raid"
 
 
 def test_a_warband_s_deed_with_no_doer_is_told_for_the_warband(tmp_path):
@@ -75,3 +76,9 @@ def test_a_warband_s_deed_with_no_doer_is_told_for_the_warband(tmp_path):
     assert "Pilgrims in battle 1: win, 1 model fought, 0 Out of Action; Glorious Deeds: victory-or-death (the warband)." in [
         li.text for li in page.find("section", id="chronicle").find_all("li")
     ]
+
+
+def test_a_trench_crusade_battle_is_headed_by_its_scenario_s_name(demo, tmp_path):
+    page = write_report(demo, FIXTURES["trench-crusade"]["name"], tmp_path / "tc.html")
+    heading = page.find("div", data_battle="1").find("strong").text
+    assert heading == "Battle 1 (Trench Warfare):"
