@@ -61,7 +61,7 @@ def test_shards_sell_by_the_warbands_size(table, marksmen, sword, row, gold):
 
 def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven):
     trading(rats_and_skaven, "sell-shards")
-    assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=3)) == "The warband has 2 shards, not 3"
+    assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=3)) == "Reikland Rats has 2 shards, not 3"
     assert rats_and_skaven.do(SellShards(warband="Reikland Rats", shards=0)) == [done("sell-shards")]
     assert ext_of(rats_and_skaven.state, rats_and_skaven.state.warbands["reikland-rats"])["shards"] == 2
     assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=1)) == (

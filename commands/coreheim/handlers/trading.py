@@ -41,7 +41,7 @@ def sell_shards(cmd: SellShards, ctx: Context) -> None:
         raise BadInput("shards sold cannot be negative")
     if cmd.shards:
         sale = rules.sell_wyrdstone(cmd.shards, shards_held=facts.of(state).shards(band.id),
-                                    warriors=model.warband_size(state, band), tables=tables)
+                                    warriors=model.warband_size(state, band), tables=tables, warband=band.name)
         ctx.emit(
             events.ShardsChanged(warband=band.id, delta=-sale.shards_sold, reason="sold", row=sale.row_id),
             ev.TreasuryChanged(warband=band.id, delta=sale.gold, reason=f"sold {sale.shards_sold} wyrdstone shards",

@@ -22,14 +22,15 @@ class WyrdstoneSale(Result):
 
 
 def sell_wyrdstone(
-    shards: int, *, shards_held: int, warriors: int, tables: CoreheimTables
+    shards: int, *, shards_held: int, warriors: int, tables: CoreheimTables, warband: str = "The warband"
 ) -> WyrdstoneSale:
-    """Gold for selling shards; the column is the warband's size without Hired Swords."""
+    """Gold for selling shards; the column is the warband's size without Hired Swords (`warband`: its
+    name, for the refusal of more shards than it holds)."""
     largest = max(row.shards for row in tables.wyrdstone_sale.rows)
     if shards < 1:
         raise CoreheimRuleError("Sell at least one shard")
     if shards > shards_held:
-        raise CoreheimRuleError(f"The warband has {shards_held} shards, not {shards}")
+        raise CoreheimRuleError(f"{warband} has {shards_held} shards, not {shards}")
     if shards > largest:
         raise CoreheimRuleError(f"At most {largest} shards can be sold in one post-game; keep the rest")
     if warriors < 1:
