@@ -136,8 +136,8 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
 
 
 def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain, sql.ReadModelCheck | None, LeagueDice]:
-    """A stored campaign's chain verified, its read models checked against a rebuild, and the ledger
-    rolls a league server dealt that it does not hold; a damaged file named first."""
+    """A stored campaign's chain verified, its read models checked against a rebuild, and what a league
+    server's dice say beside it (LeagueDice); a damaged file named first."""
     with _damage_named_first(store) as file_check:
         campaign_id = audit.find_campaign(store, campaign_ref)
         # The tables' tracking row is read before the chain; their rows are summed up beside the
