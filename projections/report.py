@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -372,7 +373,10 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
     for deed in battle["deeds"]:
         who = names.get(deed["fighter"], deed["fighter"])
         if deed["took_out"]:
-            deeds.append(f"{who} took out {', '.join(names.get(t, t) for t in deed['took_out'])}.")
+            # A name twice is two of a group (two members of a henchman unit): "Fang ×2", not "Fang, Fang".
+            taken = Counter(deed["took_out"])
+            deeds.append(f"{who} took out "
+                         f"{', '.join(names.get(t, t) + (f' ×{n}' if n > 1 else '') for t, n in taken.items())}.")
         if deed["out_of_action"]:
             deeds.append(f"{who} was taken out of action.")
         for glorious in deed.get("glorious_deeds", []):

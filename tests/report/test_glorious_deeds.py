@@ -1,6 +1,7 @@
 """The chronicle's battle line tells each glorious deed under the name the campaign's own tables
 give it (a ruleset's `row_names`), whatever id the battle recorded, and the deeds a warband did with
-no doer (a ruleset's `warband_deeds`), worded for the warband."""
+no doer (a ruleset's `warband_deeds`), worded for the warband; the members of a group taken out are
+counted."""
 
 from __future__ import annotations
 
@@ -82,3 +83,9 @@ def test_a_trench_crusade_battle_is_headed_by_its_scenario_s_name(demo, tmp_path
     page = write_report(demo, FIXTURES["trench-crusade"]["name"], tmp_path / "tc.html")
     heading = page.find("div", data_battle="1").find("strong").text
     assert heading == "Battle 1 (Trench Warfare):"
+
+
+def test_two_members_of_a_group_taken_out_are_counted_not_repeated(demo, tmp_path):
+    """The Retinue demo records `--took-out Finch=Fang` twice: two of the Fang group."""
+    page = write_report(demo, FIXTURES["retinue"]["name"], tmp_path / "retinue.html")
+    assert deeds_line(page, 1).startswith("Kestrel took out Lupa. Finch took out Fang ×2. Finch was taken out of action.")
