@@ -21,6 +21,11 @@ from ledger.text import VOID_MARK, shown, shown_sentence, visible
 from projections.history import fighter_history, log_rows, warband_transactions
 
 
+def _head_after(battle: int, head: str) -> str:
+    """The log's line of the head after a battle, for players to note and check with `verify --head`."""
+    return f"      Head after battle {battle}: {head}"
+
+
 def _row_lines(rows: list[dict[str, Any]], heads: dict[int, tuple[int, str]] | None = None) -> list[str]:
     """The rows as text; `heads` (see heads_after_battles) adds the head after each battle once the
     rows shown have reached its end."""
@@ -30,7 +35,7 @@ def _row_lines(rows: list[dict[str, Any]], heads: dict[int, tuple[int, str]] | N
         while pending and pending[0][0] < row["position"]:
             _, (battle, head) = pending.pop(0)
             if lines:
-                lines.append(f"      Head after battle {battle}: {head}")
+                lines.append(_head_after(battle, head))
         mark = ""
         if row["voided"]:
             v = row["voided"]
@@ -133,9 +138,9 @@ def log(session: Session, warband_ref: str | None, battle: int | None, tail: int
     # The whole log notes the head after each battle; a part of it shows only what was asked for,
     # and --battle K the head after it, which `replay --battle K` and the report give for it.
     whole = (full or paged) and not cut
-    heads = heads_after_battles(records, state)
+    heads = heads_after_battles(records, state) if whole or battle is not None else {}
     _show([*_row_lines(rows, heads if whole else None),
-           *(f"      Head after battle {number}: {head}" for number, head in heads.values() if number == battle),
+           *(_head_after(number, head) for number, head in heads.values() if number == battle),
            *(left_out_lines(records, state, battle, warband_ref) if battle is not None else []), f"Head {state.head}"])
 
 
