@@ -81,11 +81,12 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
         _list(ruleset, state, band.id, steps, answers, as_json)
         return
     open_steps = [s for s in chosen if not s.done(state, band.id)]
-    built_ahead = [_built(step, state, band.id, answers) for step in open_steps]
+    # Built ahead only to check the answers given: with none, there is nothing to check.
+    built_ahead = [_built(step, state, band.id, answers) for step in open_steps] if answers else []
     _refuse_unknown_answers(ruleset, state, band.id, built_ahead, answers)
     # What each open step's builder takes of the answers given, built ahead on this state (a step
     # opened only by one before it, as advances by the XP of experience, takes none): see `_refuse_untaken`.
-    taken_ahead = {step.key: ahead.taken for step, ahead in zip(open_steps, built_ahead, strict=True)}
+    taken_ahead = {step.key: ahead.taken for step, ahead in zip(open_steps, built_ahead)}
     session.answer_json = as_json
     say = (lambda text: None) if as_json else click.echo
     ask = interactive_ask()
