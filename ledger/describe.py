@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger import events as ev
+from ledger import rulesets
 from ledger.state import CampaignState
 from ledger.text import shown
 
@@ -71,12 +72,14 @@ def _recruited(e: ev.FighterRecruited, s: CampaignState) -> str:
 def _battle(e: ev.BattleRecorded, s: CampaignState) -> str:
     names = " vs ".join(warband_name(s, w) for w in e.participants)
     result = f", won by {warband_name(s, e.winner)}" if e.winner else ", a draw"
-    return f"battle {e.battle}{' (' + e.scenario + ')' if e.scenario else ''}: {names}{result}"
+    scenario = f" ({rulesets.row_name(s, 'scenario', e.scenario)})" if e.scenario else ""
+    return f"battle {e.battle}{scenario}: {names}{result}"
 
 
 def _awarded(e: ev.XPAwarded, s: CampaignState) -> str:
     capped = f" (capped from {e.requested})" if e.requested is not None else ""
-    return f"{fighter_name(s, e.fighter)} gains {e.amount} XP{capped}: {e.reason}"
+    change = f"gains {e.amount}" if e.amount >= 0 else f"loses {-e.amount}"  # an award taken back
+    return f"{fighter_name(s, e.fighter)} {change} XP{capped}: {e.reason}"
 
 
 def _injured(e: ev.InjurySuffered, s: CampaignState) -> str:
@@ -114,7 +117,7 @@ _DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
     ev.KeywordLost: lambda e, s: f"{fighter_name(s, e.fighter)} loses {e.keyword}",
     ev.InjurySuffered: _injured,
     ev.FighterDied: lambda e, s: f"{fighter_name(s, e.fighter)} is dead{': ' + e.reason if e.reason else ''}",
-    ev.FighterCaptured: lambda e, s: f"{fighter_name(s, e.fighter)} is captured",
+    ev.FighterCaptured: lambda e, s: f"{fighter_name(s, e.fighter)} is captured{': ' + e.reason if e.reason else ''}",
     ev.FighterRetired: lambda e, s: f"{fighter_name(s, e.fighter)} retires{': ' + e.reason if e.reason else ''}",
     ev.FighterPromoted: lambda e, s: f"{fighter_name(s, e.fighter)} is promoted to {e.role}",
     ev.ItemGained: lambda e, s: f"{_holder(s, e)} gains {e.item}",

@@ -219,6 +219,19 @@ def get(ruleset_id: str) -> Ruleset:
     return _REGISTRY[ruleset_id]
 
 
+def row_names_of(state: CampaignState) -> Mapping[str, Mapping[str, str]]:
+    """The names the campaign's tables give the rows its battles record by id (`Ruleset.row_names`),
+    by kind; none where its ruleset records them as named."""
+    ruleset = get(state.ruleset) if state.ruleset else None
+    return ruleset.row_names(state) if ruleset is not None and ruleset.row_names is not None else {}
+
+
+def row_name(state: CampaignState, kind: str, recorded: str) -> str:
+    """A row a battle recorded (kind "deed" or "scenario") under the name the campaign's tables give
+    it, or as recorded where they do not know it (typed as people said it, or dropped by a house rule)."""
+    return row_names_of(state).get(kind, {}).get(recorded, recorded)
+
+
 def _load_ruleset_of_tag(tag: str) -> bool:
     """An event tag the decoder does not know: import the ruleset whose id prefixes it."""
     ruleset_id = tag.partition(".")[0]

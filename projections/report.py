@@ -350,7 +350,7 @@ class BattleWords:
 
     @classmethod
     def of(cls, ruleset: rulesets.Ruleset, state: CampaignState, records: Sequence[Record]) -> BattleWords:
-        names = ruleset.row_names(state) if ruleset.row_names is not None else {}
+        names = rulesets.row_names_of(state)
         by_warbands: dict[int, list[tuple[str, str]]] = {}
         if ruleset.warband_deeds is not None:
             for record in records:

@@ -39,13 +39,14 @@ from ledger.campaigns import History, Ledger, fold, transactions
 from ledger.errors import BadInput, IntegrityFailure
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState, warbands_changed
-from ledger.store import Store, Writer, lock_schema, read_later, tuple_cursor
+from ledger.store import Store, Writer, lacks_privilege, lock_schema, read_later, tuple_cursor
 from projections.tables import (
     CAMPAIGNS,
     CURRENT_TABLES,
     FIGHTERS,
     READ_MODELS,
     RECORD_TABLES,
+    ROWS_FORMAT,
     TABLES,
     TRACKING,
     WARBANDS,
@@ -118,6 +119,7 @@ def require_sql(store: Store) -> Dialect:
 
 def create_tables(cursor: Any, d: Dialect) -> None:
     if tables_exist(cursor, d):  # a league player's role may not create tables, only fill them
+        _add_format_column(cursor, d)
         return
     lock_schema(cursor, d.kind)  # two processes creating one table at once would collide
     statements = []
@@ -143,6 +145,42 @@ def tables_exist(cursor: Any, d: Dialect) -> bool:
         found = d.select(cursor, "SELECT count(*) FROM pg_tables WHERE schemaname = ? AND tablename = ANY(?)",
                          d.schema, names)
     return found[0][0] == len(names)
+
+
+def has_format_column(cursor: Any, d: Dialect) -> bool:
+    """Does rm_tracking say its rows' format (tables made before it did hold rows of format 1)?"""
+    if d.schema is None:
+        found = d.select(cursor, f"SELECT count(*) FROM pragma_table_info('{TRACKING.name}') WHERE name = 'format'")
+    else:
+        found = d.select(cursor, "SELECT count(*) FROM information_schema.columns WHERE table_schema = ? "
+                                 "AND table_name = ? AND column_name = 'format'", d.schema, TRACKING.name)
+    return bool(found[0][0])
+
+
+def _add_format_column(cursor: Any, d: Dialect) -> None:
+    """Tables an older version made get rm_tracking's format column (NULL: format 1), so that each
+    campaign's rows are computed again as it is next loaded or written."""
+    if has_format_column(cursor, d):
+        return
+    lock_schema(cursor, d.kind)
+    if has_format_column(cursor, d):  # another process added it meanwhile
+        return
+    try:
+        d.execute(cursor, f"ALTER TABLE {d.table(TRACKING)} ADD COLUMN format {d.integer}")
+    except Exception as error:
+        if lacks_privilege(error):  # a league's player: the tables are the administrator's
+            raise TablesOfOlderVersion() from None
+        raise
+
+
+class TablesOfOlderVersion(Exception):
+    """Read-model tables an older version made, which this role may not alter: they are left as they
+    are (the events are recorded all the same) until the administrator's upgrade."""
+
+    def __str__(self) -> str:
+        return ("the read-model tables were made by an older version of campaign-ledger and this role may not "
+                "alter them, so they are not kept: the league's administrator runs `campaign admin init-roles` "
+                "after an upgrade")
 
 
 def drop_tables(cursor: Any, d: Dialect) -> None:
@@ -180,37 +218,41 @@ def _sync(cursor: Any, d: Dialect, table: Table, stored: frozenset[Row], rows: l
         d.executemany(cursor, _statements(d, table)[1], changed)
 
 
-def _lock_tracking(cursor: Any, d: Dialect, campaign_id: str) -> tuple[int, str]:
-    """The (position, head) the campaign's tables reflect, locked until the transaction ends."""
+def _lock_tracking(cursor: Any, d: Dialect, campaign_id: str) -> tuple[int, str, bool]:
+    """The (position, head) the campaign's tables reflect, and whether their rows are of this
+    version's format, locked until the transaction ends."""
     # Inserting first makes the row exist to be locked (and takes SQLite's write lock at once).
     d.execute(
         cursor,
-        f"INSERT INTO {d.table(TRACKING)} (campaign_id, position, head) VALUES (?, 0, ?) ON CONFLICT (campaign_id) DO NOTHING",
+        f"INSERT INTO {d.table(TRACKING)} (campaign_id, position, head, format) VALUES (?, 0, ?, ?) "
+        "ON CONFLICT (campaign_id) DO NOTHING",
         campaign_id,
         GENESIS,
+        ROWS_FORMAT,
     )
-    [(position, head)] = d.select(
-        cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?{d.lock}", campaign_id
+    [(position, head, rows_format)] = d.select(
+        cursor, f"SELECT position, head, format FROM {d.table(TRACKING)} WHERE campaign_id = ?{d.lock}", campaign_id
     )
-    return position, head
+    return position, head, rows_format == ROWS_FORMAT
 
 
 def _track(cursor: Any, d: Dialect, campaign_id: str, position: int, head: str) -> None:
     d.execute(
-        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? WHERE campaign_id = ?",
-        position, head, campaign_id,
+        cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ?, format = ? WHERE campaign_id = ?",
+        position, head, ROWS_FORMAT, campaign_id,
     )
 
 
 def _move_tracking(
     cursor: Any, d: Dialect, campaign_id: str, reflected: tuple[int, str], last: Record
 ) -> Callable[[], bool]:
-    """Track `last` if the tracking row is at `reflected` (position, head): did it move (answered
-    when called, see `read_later`)? One statement, which also locks the row until the transaction ends."""
+    """Track `last` if the tracking row is at `reflected` (position, head), its rows of this version's
+    format: did it move (answered when called, see `read_later`)? One statement, which also locks the
+    row until the transaction ends."""
     moved = d.select_later(
         cursor, f"UPDATE {d.table(TRACKING)} SET position = ?, head = ? "
-                "WHERE campaign_id = ? AND position = ? AND head = ? RETURNING position",
-        last.position, last.hash, campaign_id, *reflected,
+                "WHERE campaign_id = ? AND position = ? AND head = ? AND format = ? RETURNING position",
+        last.position, last.hash, campaign_id, *reflected, ROWS_FORMAT,
     )
     return lambda: bool(moved())
 
@@ -402,10 +444,10 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
     # has read cannot wait for another writer to finish, it fails at once with "database is locked".
     appended = None
     with store.sql() as cursor:
-        position, head = _lock_tracking(cursor, d, cid)
-        if position >= records[-1].position:
+        position, head, current_format = _lock_tracking(cursor, d, cid)
+        if position >= records[-1].position and current_format:
             return REFLECTED
-        missing = _missing_records(store, campaign_id, records, position)
+        missing = _missing_records(store, campaign_id, records, position) if current_format else []
         if missing and _appendable(missing, position, head):
             stored = _stored_current(cursor, d, cid, position, head)
             # The state at the tracked position, as it was then (for several transactions).
@@ -416,15 +458,15 @@ def update(store: Store, campaign_id: uuid.UUID, state: CampaignState, records: 
     if appended is not None:
         _keep(store, cid, appended)
         return APPENDED
-    # A void or reroll changed the past (or the tracked head is not in the history): recompute.
-    # The events are read outside the SQL transaction, so the tracking row is not held meanwhile
-    # (and not at all when the records committed are the whole history).
+    # A void or reroll changed the past (or the tracked head is not in the history, or the rows are of
+    # an older version's format): recompute. The events are read outside the SQL transaction, so the
+    # tracking row is not held meanwhile (and not at all when the records committed are the whole history).
     history = list(records) if records[0].position == 1 else list(store.records(campaign_id))
     rebuilt, rows = all_rows(history)
     newest = history[-1]
     with store.sql() as cursor:
-        position, head = _lock_tracking(cursor, d, cid)
-        if position > newest.position or (position, head) == (newest.position, newest.hash):
+        position, head, current_format = _lock_tracking(cursor, d, cid)
+        if current_format and (position > newest.position or (position, head) == (newest.position, newest.hash)):
             return REFLECTED  # another process got there first
         _replace(cursor, d, cid, [(rebuilt, rows)])
     return RECOMPUTED
@@ -438,8 +480,8 @@ def _write_history(store: Store, d: Dialect, campaign_id: str, history: History)
 
 
 def _history_rows(cursor: Any, *, d: Dialect, campaign_id: str, history: History) -> str:
-    position, _head = _lock_tracking(cursor, d, campaign_id)
-    if position >= history.count:
+    position, _head, current_format = _lock_tracking(cursor, d, campaign_id)
+    if position >= history.count and current_format:
         return REFLECTED
     _replace(cursor, d, campaign_id, rows_in_pages(history, history.voids))
     return RECOMPUTED
@@ -500,6 +542,9 @@ def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
     with store.sql() as cursor:
         tracked = _tracking_row(cursor, d, cid)
     position, head = (tracked.position, tracked.head) if tracked else (0, GENESIS)
+    if tracked is not None and tracked.rows_format != ROWS_FORMAT and position <= state.position:
+        # rows an older version computed: computed again from the whole history, in this version's format
+        return update(store, campaign_id, state, list(store.records(campaign_id)))
     if position > state.position:  # another writer committed since `state` was loaded, or events were lost
         since = list(store.records(campaign_id, after=state.position, upto=position))
         if since and (since[-1].position, since[-1].hash) == (position, head):
@@ -597,11 +642,13 @@ def _row_difference(table: Table, key: Row, stored: Row | None, expected: Row | 
 
 @dataclass(frozen=True)
 class TrackingRow:
-    """A campaign's row of rm_tracking: the position and head its read-model tables reflect."""
+    """A campaign's row of rm_tracking: the position and head its read-model tables reflect, and
+    the format of their rows (None: format 1)."""
 
     campaign_id: str
     position: int
     head: str
+    rows_format: int | None
 
 
 @dataclass(frozen=True)
@@ -621,6 +668,7 @@ class HeldReadModels:
 
     tracked: TrackingRow | IntegrityFailure | None
     stored: StoredReadModels | None = None
+    other_format: int | None = None  # the format of rows another version wrote (tracked is then None)
     _cursor: Any = None
     _dialect: Dialect | None = None
 
@@ -680,7 +728,11 @@ def _tracked(cursor: Any, d: Dialect, cid: str, *, read_now: bool) -> HeldReadMo
             _repeatable_read(cursor, d)
             if not tables_exist(cursor, d):
                 return HeldReadModels(tracked=None)  # never written: nothing to compare
+            if not has_format_column(cursor, d):
+                return HeldReadModels(tracked=None, other_format=1)
             tracked = _tracking_row(cursor, d, cid)
+            if tracked is not None and tracked.rows_format != ROWS_FORMAT:
+                return HeldReadModels(tracked=None, other_format=tracked.rows_format or 1)
             if tracked is None:
                 if any(table_sums.count for table_sums in _stored_sums(cursor, d, cid).values()):
                     raise IntegrityFailure(f"{TRACKING.name}: no row for campaign {cid}, yet its read-model rows exist")
@@ -707,7 +759,7 @@ def stored_as_tracked(store: Store, tracked: TrackingRow) -> StoredReadModels | 
 
 
 def _tracking_row(cursor: Any, d: Dialect, cid: str) -> TrackingRow | None:
-    rows = d.select(cursor, f"SELECT position, head FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
+    rows = d.select(cursor, f"SELECT position, head, format FROM {d.table(TRACKING)} WHERE campaign_id = ?", cid)
     return TrackingRow(cid, *rows[0]) if rows else None
 
 
@@ -760,6 +812,21 @@ def compare(stored: StoredReadModels | None, rebuilt: dict[str, _RowSums] | None
         return None
     differ = [table.name for table in READ_MODELS if stored.sums[table.name] != rebuilt[table.name]]
     return ReadModelCheck(stored.tracked.position, len(READ_MODELS), differ)
+
+
+@dataclass(frozen=True)
+class OtherFormat:
+    """Read-model tables whose rows another version of campaign-ledger computed (`rows_format`): not
+    compared with the events, since this version words them otherwise; the campaign's next command
+    computes them again."""
+
+    rows_format: int
+
+    def __str__(self) -> str:
+        by = "an older" if self.rows_format < ROWS_FORMAT else "a newer"
+        return (f"{by} version of campaign-ledger wrote them (rows of format {self.rows_format}; this one "
+                f"writes format {ROWS_FORMAT}); the campaign's next command computes them again from the events, "
+                "as `campaign rebuild` does")
 
 
 @dataclass(frozen=True)

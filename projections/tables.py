@@ -127,9 +127,15 @@ FIGHTER_HISTORY = Table(
 )
 TRACKING = Table(
     "rm_tracking",
-    _text("campaign_id") + _int("position") + _text("head"),
+    _text("campaign_id") + _int("position") + _text("head") + _int("format"),
     key=("campaign_id",),
+    nullable=("format",),  # tables made before the column was: their rows are of format 1
 )
+
+# The rows' format: raised whenever any row is computed differently (a log line worded anew), so that
+# tables an older version wrote are computed again rather than found to differ from the events. What
+# each format changed: docs/read-models.md, Formats.
+ROWS_FORMAT = 2
 
 CURRENT_TABLES = (CAMPAIGNS, WARBANDS, FIGHTERS)
 RECORD_TABLES = (LOG, BATTLES, FIGHTER_HISTORY, RATINGS)

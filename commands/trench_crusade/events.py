@@ -44,6 +44,7 @@ import msgspec
 
 from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
+from ledger import rulesets
 from ledger.describe import fighter_name, plural, warband_name
 from ledger.state import CampaignState, Fighter, Warband
 
@@ -82,7 +83,8 @@ class BattleRecordKept(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.
     side: str | None = None  # attacker or defender, when the scenario has sides
 
     def describe(self, state: CampaignState) -> str:
-        deeds = ", ".join(f"{d.deed} ({fighter_name(state, d.fighter) if d.fighter else 'the warband'})" for d in self.deeds)
+        deeds = ", ".join(f"{rulesets.row_name(state, 'deed', d.deed)} "
+                          f"({fighter_name(state, d.fighter) if d.fighter else 'the warband'})" for d in self.deeds)
         return (f"{warband_name(state, self.warband)} in battle {self.battle}: {self.result}, {plural(len(self.force), 'model')} fought, "
                 f"{len(self.out_of_action)} Out of Action; Glorious Deeds: {deeds or 'none'}")
 

@@ -119,7 +119,9 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         for x in league.unrecorded:
             click.echo(f"Dealt but not recorded: R{x.roll} (epoch {x.epoch}) to {x.dealt_to} at {x.dealt_at}; "
                        f"{_burned_when(x.epoch, x.roll, state.epoch, state.rolls, dealt)}.")
-    if read_models is not None:
+    if isinstance(read_models, sql.OtherFormat):
+        click.echo(f"Read models not compared: {read_models}.")
+    elif read_models is not None:
         position, tables = read_models.position, read_models.tables
         behind = "" if position == chain.count else (
             f" (they reflect position {position}: `campaign rebuild` catches them up)")
@@ -135,7 +137,9 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(f"Head {chain.head}")
 
 
-def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain, sql.ReadModelCheck | None, LeagueDice]:
+def _verified_store(
+    store: Store, campaign_ref: str | None
+) -> tuple[audit.Chain, sql.ReadModelCheck | sql.OtherFormat | None, LeagueDice]:
     """A stored campaign's chain verified, its read models checked against a rebuild, and what a league
     server's dice say beside it (LeagueDice); a damaged file named first."""
     with _damage_named_first(store) as file_check:
@@ -173,6 +177,8 @@ def _verified_store(store: Store, campaign_ref: str | None) -> tuple[audit.Chain
         read_models = sql.compare(stored, rebuilt)
         if read_models is not None and read_models.differ:
             sql.name_difference(store, campaign_id, read_models, chain.records)
+    if held.other_format is not None:
+        read_models = sql.OtherFormat(held.other_format)
     return chain, read_models, _league_dice(store, campaign_id, ledger_rolls, chain.revealed)
 
 

@@ -24,6 +24,8 @@ from projections import sql
 def keep_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record]) -> None:
     try:
         sql.on_commit(ledger, campaign_id, state, records)
+    except sql.TablesOfOlderVersion as error:
+        click.echo(f"Warning: the command is recorded, but {error}.", err=True)
     except Exception as error:  # noqa: BLE001 - the events are committed whatever went wrong here
         click.echo(
             f"Warning: the command is recorded, but the read-model tables were not updated ({error}); "
@@ -37,6 +39,8 @@ def catch_up_read_models(ledger: Any, campaign_id: uuid.UUID, state: CampaignSta
         sql.catch_up(ledger.store, campaign_id, state)
     except LedgerError:
         raise  # the tables show that events were lost: that must not pass as a warning
+    except sql.TablesOfOlderVersion:
+        pass  # said once the command is recorded, or not at all by a read
     except Exception as error:  # noqa: BLE001 - a read must not fail because its side job did
         click.echo(f"Warning: the read-model tables are behind the events and could not catch up ({error}); "
                    "run `campaign rebuild`.", err=True)

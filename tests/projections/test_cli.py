@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from ledger.cli import app, main
 from ledger.store import Store
 from projections import sql
-from projections.tables import LOG, TABLES
+from projections.tables import LOG, ROWS_FORMAT, TABLES
 
 
 @pytest.fixture
@@ -117,7 +117,7 @@ def test_a_failed_update_warns_and_the_next_command_catches_up(league, sql_url, 
     assert dump(sql_url)["rm_tracking"][0][1] == 24
     assert league("xp", "award", "Gunnar", "1", "--reason", "later").exit_code == 0
     caught_up = dump(sql_url)
-    assert caught_up["rm_tracking"][0][1:] == (28, head(league))
+    assert caught_up["rm_tracking"][0][1:] == (28, head(league), ROWS_FORMAT)
     assert [row[-1] for row in caught_up["rm_ratings"] if row[1] == "reikland-rats"] == [0, 40, 42, 43, 44]
     assert league("rebuild").exit_code == 0
     assert dump(sql_url) == caught_up

@@ -15,7 +15,7 @@ from ledger.errors import Conflict
 from projections import sql
 from ledger.store import Store
 from projections import tables
-from projections.tables import TABLES
+from projections.tables import ROWS_FORMAT, TABLES
 
 
 def enlist_and_hire(ledger: Ledger, name: str, ruleset: str = "rated-test") -> uuid.UUID:
@@ -41,7 +41,7 @@ def test_the_hook_keeps_every_table_current(store, ledger, league, dump):
     state = ledger.load(league)
     tables = dump(store)
     cid = str(league)
-    assert tables["rm_tracking"] == [(cid, state.position, state.head)]
+    assert tables["rm_tracking"] == [(cid, state.position, state.head, ROWS_FORMAT)]
     assert [(row[1], row[6], row[10]) for row in tables["rm_warbands"]] == [
         ("clan-skrittle", 50, 0),
         ("reikland-rats", 60, 43),
@@ -116,7 +116,7 @@ def test_a_command_writes_its_rows_and_tracking_in_its_own_commit(store, ledger,
         patch.setattr(sql, "update", after_the_commit)
         outcome = ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="in one"), actor="Ann")  # T8
     kept = dump(store)
-    assert kept["rm_tracking"] == [(str(league), outcome.state.position, outcome.state.head)]
+    assert kept["rm_tracking"] == [(str(league), outcome.state.position, outcome.state.head, ROWS_FORMAT)]
     assert [row[6] for row in kept["rm_log"][-2:]] == ["xp.award", "Gunnar gains 2 XP: in one"]
     assert [row[6] for row in kept["rm_ratings"] if row[1] == "reikland-rats"] == [0, 40, 43, 45]
     sql.rebuild(store, [league], drop=True)
@@ -198,7 +198,7 @@ def test_an_update_that_comes_after_a_newer_one_changes_nothing(store, clock, ra
     kept = dump(store)
     assert sql.update(store, cid, first.state, first.records) == sql.REFLECTED
     assert dump(store) == kept
-    assert kept["rm_tracking"] == [(str(cid), second.state.position, second.state.head)]
+    assert kept["rm_tracking"] == [(str(cid), second.state.position, second.state.head, ROWS_FORMAT)]
     assert [row[6] for row in kept["rm_log"] if "XP:" in row[6]] == ["Gunnar gains 1 XP: first", "Gunnar gains 1 XP: second"]
     sql.rebuild(store, [cid], drop=True)
     assert dump(store) == kept
@@ -264,7 +264,7 @@ def test_writers_in_parallel_keep_the_tables_exactly(store, sql_url, ledger, lea
     assert failures == []
     kept = dump(store)
     state = ledger.load(league)
-    assert kept["rm_tracking"] == [(str(league), state.position, state.head)]
+    assert kept["rm_tracking"] == [(str(league), state.position, state.head, ROWS_FORMAT)]
     assert [row[8] for row in kept["rm_fighters"]] == [3 + len(awarded)]  # Gunnar's XP
     assert len(awarded) > 30  # most commands got through, so many updates ran side by side
     sql.rebuild(store, [league], drop=True)
@@ -284,7 +284,7 @@ def test_a_roll_keeps_the_roster_rows_as_they_were_and_a_rebuild_agrees(store, l
         before["rm_warbands"], before["rm_fighters"], before["rm_ratings"])
     assert [row[5:7] for row in after["rm_campaigns"]] == [(19, 8)]  # events, transactions
     assert [row[1] for row in after["rm_log"][-2:]] == [18, 19]
-    assert after["rm_tracking"] == [(str(league), outcome.state.position, outcome.state.head)]
+    assert after["rm_tracking"] == [(str(league), outcome.state.position, outcome.state.head, ROWS_FORMAT)]
     sql.rebuild(store, [league], drop=True)
     assert dump(store) == after
 

@@ -14,6 +14,7 @@ from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle, Recr
 from ledger import audit
 from ledger import events as ev
 from ledger.campaigns import Ledger, apply_record, fold, transactions, voids_in
+from ledger.describe import describe
 from ledger.records import Record, canonical
 from ledger.state import ONE_WARBAND_EVENTS, CampaignState, warbands_changed
 from ledger.store import Store
@@ -92,6 +93,21 @@ def test_the_log_describes_every_record_with_its_payload_as_json(gunnar):
         '{"amount":3,"fighter":"gunnar","reason":"survived","warband":"reikland-rats"}',
         records[-1].hash, None, None, None, None,
     )
+
+
+@pytest.mark.parametrize("event, said", [
+    # rows of format 2: XP taken back is lost, not "gained -1"; a capture says why, as a death does
+    (ev.XPAwarded(warband="reikland-rats", fighter="gunnar", amount=-1, reason="miscounted"), "Gunnar loses 1 XP: miscounted"),
+    (ev.XPAwarded(warband="reikland-rats", fighter="gunnar", amount=0, reason="a draw"), "Gunnar gains 0 XP: a draw"),
+    (ev.FighterCaptured(warband="reikland-rats", fighter="gunnar", reason="arbiter's correction"),
+     "Gunnar is captured: arbiter's correction"),
+    (ev.FighterCaptured(warband="reikland-rats", fighter="gunnar"), "Gunnar is captured"),
+    (ev.BattleRecorded(battle=1, participants=["reikland-rats"], scenario="Skirmish"),
+     "battle 1 (Skirmish): Reikland Rats, a draw"),  # no tables naming scenarios: as recorded
+])
+def test_the_log_words_each_event_as_people_say_it(gunnar, event, said):
+    state, _rows = all_rows(gunnar.records())
+    assert describe(event, state) == said
 
 
 def test_a_void_annotates_the_log_and_takes_the_voided_effects_out_of_every_table(gunnar):

@@ -133,7 +133,7 @@ def read_models_and_head(url: str) -> tuple[int, int]:
 
     store = Store(url, create=False)
     try:
-        [(_, tracked, _)] = dump_read_models(store)["rm_tracking"]
+        [(_, tracked, _, _)] = dump_read_models(store)["rm_tracking"]
         ledger = Ledger(store)
         return tracked, ledger.history(ledger.find(None))[-1].position
     finally:
@@ -159,6 +159,7 @@ def check_campaign(url: str, name: str, report: WorkerReport, *, full: bool = Tr
     from ledger.campaigns import Ledger
     from ledger.store import Store
     from projections import sql
+    from projections.tables import ROWS_FORMAT
 
     store = Store(url, create=False)
     try:
@@ -190,7 +191,7 @@ def check_campaign(url: str, name: str, report: WorkerReport, *, full: bool = Tr
         shown = CampaignRunner(url)("--campaign", name, "show")
         assert shown.exit_code == 0 and "Warning" not in shown.output, shown.output
         kept = dump_read_models(store)
-        assert (str(cid), records[-1].position, records[-1].hash) in kept["rm_tracking"]
+        assert (str(cid), records[-1].position, records[-1].hash, ROWS_FORMAT) in kept["rm_tracking"]
         if full:
             sql.rebuild(store, store.campaign_ids(), drop=True)
             assert dump_read_models(store) == kept

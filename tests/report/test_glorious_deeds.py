@@ -74,7 +74,7 @@ def test_a_warband_s_deed_with_no_doer_is_told_for_the_warband(tmp_path):
     page = write_report(runner, "League", tmp_path / "r.html")
     assert deeds_line(page, 1) == "Pilgrims: glorious deed Victory or Death."
     # The log line keeps the words it was stored with (a rebuild makes the same rows): only the battle line names it.
-    assert "Pilgrims in battle 1: win, 1 model fought, 0 Out of Action; Glorious Deeds: victory-or-death (the warband)." in [
+    assert "Pilgrims in battle 1: win, 1 model fought, 0 Out of Action; Glorious Deeds: Victory or Death (the warband)." in [
         li.text for li in page.find("section", id="chronicle").find_all("li")
     ]
 

@@ -443,7 +443,7 @@ def test_the_leader_corrected_dead_is_succeeded_by_the_hero_the_player_names(bli
 def test_the_leader_corrected_captured_with_one_hero_left_is_succeeded_by_him_unasked(blightmeer):
     assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero", "--stats", "Mel=13").exit_code == 0
     result = blightmeer("correct", "Skaven", "Skab", "--status", "captured", "--reason", "taken at the bridge")
-    assert (result.exit_code, result.output.splitlines()[:-1]) == (0, ["  Skab is captured", "  Rikk gains Leader"])
+    assert (result.exit_code, result.output.splitlines()[:-1]) == (0, ["  Skab is captured: correction: taken at the bridge", "  Rikk gains Leader"])
 
 
 def test_at_a_terminal_the_correction_asks_which_hero_gains_the_leader_skill(blightmeer, monkeypatch):

@@ -726,3 +726,27 @@ def test_a_player_s_init_roles_is_refused_naming_who_runs_it(league, new_role):
         "the league's administrator, a superuser (`campaign --store postgresql://ADMIN@HOST/DB admin init-roles …`)\n"))
     with connect(admin_url, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname = %s", (other,)).fetchone()[0] == int(not new_role)
+
+
+def test_a_player_s_commands_are_recorded_while_tables_an_older_version_made_wait_for_the_administrator(league):
+    """After an upgrade that adds rm_tracking's format column, a player's role may not add it: the
+    commands are recorded with a warning naming the administrator's `init-roles`, which adds it; the
+    player's next command then computes the rows again."""
+    admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League", "--ruleset", "freeform").exit_code == 0
+    with connect(admin_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE rm_tracking DROP COLUMN format")  # as the version before it made the table
+    noted = campaign("note", "after the upgrade")
+    assert (noted.exit_code, noted.output) == (0, (
+        "Warning: the command is recorded, but the read-model tables were made by an older version of "
+        "campaign-ledger and this role may not alter them, so they are not kept: the league's administrator "
+        "runs `campaign admin init-roles` after an upgrade.\n"
+        "  note: after the upgrade\n"
+        f"Recorded T2 (2 events). Head {json.loads(campaign('show', '--json').output)['head'][:16]}\n"))
+    assert "Read models not compared: an older version of campaign-ledger wrote them (rows of format 1;" in (
+        campaign("verify").output)
+    assert CampaignRunner(admin_url)("admin", "init-roles", "--player", _player).exit_code == 0
+    again = campaign("note", "once the administrator upgraded")
+    assert (again.exit_code, "Warning" in again.output) == (0, False), again.output
+    assert "Read models: the 7 rm_* tables match a rebuild from the events." in campaign("verify").output

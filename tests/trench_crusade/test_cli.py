@@ -222,7 +222,7 @@ def test_an_unknown_scenario_is_bad_input_listing_the_scenarios_and_writes_nothi
         "X Don't Breathe, XI The High Ground, XII The Great War; the numeral may be left out)\n"))
     assert events(cli) == before
     named = cli("trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "IV Trench Warfare")
-    assert (named.exit_code, named.output.splitlines()[0]) == (0, "  battle 1 (trench-warfare): Pilgrims vs Legion, a draw")
+    assert (named.exit_code, named.output.splitlines()[0]) == (0, "  battle 1 (Trench Warfare): Pilgrims vs Legion, a draw")
 
 
 def test_the_enemy_a_prominent_scar_records_is_shown_where_players_read_the_roster(cli):
