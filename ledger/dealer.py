@@ -389,6 +389,23 @@ class Dealer:
             raise RuleViolation("this PostgreSQL database has no ledger dice set up, and this role may not set "
                                 "them up: ask the league's administrator to run `campaign admin init-roles`") from None
 
+    def refuse_a_role_that_may_not_create(self, roles: tuple[str, ...]) -> None:
+        """Before `init-roles` makes anything (opening the store makes the event tables, and it makes the
+        read-model tables): refuse a role that may not create the roles of these that are missing, which
+        the script would be refused only after them. A server that cannot be reached is left to the
+        store's opening, which names it."""
+        import psycopg
+
+        try:
+            conn = self._connection()
+        except psycopg.OperationalError:
+            return
+        allowed = conn.execute("SELECT rolsuper OR rolcreaterole OR (SELECT count(*) FROM pg_roles WHERE rolname = "
+                               "ANY(%s)) = %s FROM pg_roles WHERE rolname = current_user",
+                               (list(roles), len(set(roles)))).fetchone()[0]
+        if not allowed:
+            raise not_an_administrator(conn.info.user, "permission denied to create role")
+
     def run(self, script: str) -> None:
         """Run an administrator's script in one transaction."""
         import psycopg
@@ -398,10 +415,7 @@ class Dealer:
             with conn.transaction():
                 conn.execute(script)
         except psycopg.errors.InsufficientPrivilege as error:
-            user, said = conn.info.user, error.diag.message_primary or " ".join(str(error).split())
-            raise RuleViolation(f"role {user} may not set up a league's roles ({said}): run `campaign admin "
-                                "init-roles` connected as the league's administrator, a superuser (`campaign --store "
-                                "postgresql://ADMIN@HOST/DB admin init-roles …`)") from None
+            raise not_an_administrator(conn.info.user, error.diag.message_primary or " ".join(str(error).split())) from None
         except psycopg.Error as error:
             raise BadInput(f"the database refused the set-up: {' '.join(str(error).split())}") from None
 
@@ -483,6 +497,12 @@ def init_roles_sql(*, schema: str, dice_role: str, player_role: str, password: s
         f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {q(schema)} TO {q(player_role)}",
     ]
     return ";\n".join(statements) + ";\n"
+
+
+def not_an_administrator(role: str, why: str) -> RuleViolation:
+    return RuleViolation(f"role {role} may not set up a league's roles ({why}): run `campaign admin init-roles` "
+                         "connected as the league's administrator, a superuser (`campaign --store "
+                         "postgresql://ADMIN@HOST/DB admin init-roles …`)")
 
 
 def move_legacy_sql(schema: str) -> str:

@@ -11,10 +11,10 @@ import click
 
 from ledger import files
 from ledger.cli.app import FileToWrite, Session, force_option, main, pass_session, report, writes
-from ledger.dealer import DICE_ROLE, init_roles_sql
+from ledger.dealer import DICE_ROLE, Dealer, init_roles_sql
 from ledger.errors import BadInput
 from ledger.keyfile import KEYS_ENV, KeyFile
-from ledger.store import public_url
+from ledger.store import KINDS, public_url, settings_for
 from projections import sql
 from projections.tables import TABLES
 
@@ -104,6 +104,14 @@ def init_roles(session: Session, player_role: str, player_password: str | None, 
     """Create the dice role (owns the seeds, the dealt dice and the dice functions) and a player
     role (may roll ledger dice and record events, may not read any seed), on the store's PostgreSQL
     database. Run it once, connected as an administrator; players then use --store with their role."""
+    settings = settings_for(session.store_url)
+    if not print_sql and KINDS[settings["PERSISTENCE_MODULE"]] == "postgres":
+        # Before the store is opened: opening it makes the event tables, which a refusal would leave behind.
+        checking = Dealer(settings)
+        try:
+            checking.refuse_a_role_that_may_not_create((dice_role, player_role))
+        finally:
+            checking.close()
     store = session.ledger.store
     if store.dealer is None:
         raise BadInput(f"{store.url} is not a PostgreSQL store: roles are for a league server")

@@ -750,3 +750,26 @@ def test_a_player_s_commands_are_recorded_while_tables_an_older_version_made_wai
     again = campaign("note", "once the administrator upgraded")
     assert (again.exit_code, "Warning" in again.output) == (0, False), again.output
     assert "Read models: the 7 rm_* tables match a rebuild from the events." in campaign("verify").output
+
+
+def test_init_roles_by_a_role_that_may_make_tables_but_not_roles_leaves_nothing_behind(fresh_postgres):
+    """Such a role's init-roles was refused only at its CREATE ROLE, after opening the store had made the
+    event tables and init-roles the read-model tables: they stayed, owned by that role. It is refused
+    before anything is made."""
+    maker = f"maker_{uuid.uuid4().hex[:8]}"
+    with connect(fresh_postgres, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{maker}" LOGIN')
+        conn.execute(f'GRANT CREATE, USAGE ON SCHEMA public TO "{maker}"')
+    try:
+        refused = CampaignRunner(as_role(fresh_postgres, maker))("admin", "init-roles", "--player", f"player_{maker}")
+        assert (refused.exit_code, refused.output) == (1, (
+            f"Error: role {maker} may not set up a league's roles (permission denied to create role): run `campaign "
+            "admin init-roles` connected as the league's administrator, a superuser (`campaign --store "
+            "postgresql://ADMIN@HOST/DB admin init-roles …`)\n"))
+        with connect(fresh_postgres, autocommit=True) as conn:
+            assert conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()[0] == 0
+            assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname = %s", (f"player_{maker}",)).fetchone()[0] == 0
+    finally:
+        with connect(fresh_postgres, autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{maker}"')
+            conn.execute(f'DROP ROLE "{maker}"')
