@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from ledger.store import Store
 
 SEED_FORMAT = "campaign-ledger-seed"
+# A league server's seeds never leave its database (ledger.dealer): `seed import` cannot bring one.
+NO_SEED_FROM_A_LEAGUE = ("a league server's campaign has none to bring: its seeds never leave the server's database, "
+                         "so it opens a new epoch")
 BURN_ACTOR = "ledger"
 
 
@@ -68,8 +71,8 @@ class SeedKeeping:
         return (
             f"the secret dice seed of {state.name} (epoch {state.epoch}) is not in {where}, so the ledger "
             "cannot roll: bring it from the machine that started the campaign (`campaign seed export` "
-            "there, `campaign seed import FILE` here), or open a new epoch here with `campaign seed "
-            "new-epoch --reason …` (recorded in the log); table dice (--dice) work either way"
+            f"there, `campaign seed import FILE` here; {NO_SEED_FROM_A_LEAGUE}), or open a new epoch here with "
+            "`campaign seed new-epoch --reason …` (recorded in the log); table dice (--dice) work either way"
         )
 
     @staticmethod
@@ -172,7 +175,8 @@ class SeedKeeping:
     def _refuse_on_a_dealer(self, what: str) -> None:
         if self.store.dealer is not None:
             raise RuleViolation(f"{what} is for SQLite key files: the seeds of {self.store.url} stay inside its "
-                                "database, where players cannot read them")
+                                "database, where players cannot read them; a copy of one of its campaigns elsewhere opens a new epoch there "
+                                "(`campaign seed new-epoch --reason …`)")
 
     def export_seed(self, campaign_id: uuid.UUID) -> dict[str, Any]:
         """The open epoch's secret seed, to take the campaign's dice to another machine."""

@@ -28,7 +28,7 @@ from ledger.errors import IntegrityFailure, LedgerError
 from ledger.keyfile import KeyFile
 from ledger.store import Store, uses_key_file
 from ledger.records import Record, canonical
-from ledger.seeds import committed_to
+from ledger.seeds import NO_SEED_FROM_A_LEAGUE, committed_to
 from ledger.chain import die_sides
 from ledger.dealer import expression_for
 from projections import render, sql
@@ -565,7 +565,7 @@ def import_trail(session: Session, trail: BinaryIO) -> None:
                    "with `campaign seed new-epoch --reason …`; table dice (--dice) work meanwhile.")
     else:
         click.echo(f"Ledger dice: the secret seed of epoch {state.epoch} is not on this machine: bring it with "
-                   "`campaign seed import FILE` or open a new epoch with `campaign seed new-epoch --reason …`; "
-                   "table dice (--dice) work meanwhile.")
+                   f"`campaign seed import FILE` ({NO_SEED_FROM_A_LEAGUE}) or open a new epoch with `campaign seed "
+                   "new-epoch --reason …`; table dice (--dice) work meanwhile.")
     click.echo(f"Head {state.head}")
 

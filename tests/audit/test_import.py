@@ -22,7 +22,8 @@ def imported_line(trail, campaign_id: str) -> str:
 SAME_KEYS = "Ledger dice: this machine's key holds the secret seed of epoch 1, so ledger dice roll on as before.\n"
 NO_LEDGER_DICE = (
     "Ledger dice: the secret seed of epoch 1 is not on this machine: bring it with `campaign seed import FILE` "
-    "or open a new epoch with `campaign seed new-epoch --reason …`; table dice (--dice) work meanwhile.\n"
+    "(a league server's campaign has none to bring: its seeds never leave the server's database, so it opens a new "
+    "epoch) or open a new epoch with `campaign seed new-epoch --reason …`; table dice (--dice) work meanwhile.\n"
 )
 
 
@@ -62,8 +63,9 @@ def test_a_copy_on_another_machine_rolls_table_dice_but_not_ledger_dice(played, 
     missing = (
         f"the secret dice seed of Demo (epoch 1) is not in the key file {played.folder / 'other-machine-keys.json'}, "
         "so the ledger cannot roll: bring it from the machine that started the campaign (`campaign seed export` "
-        "there, `campaign seed import FILE` here), or open a new epoch here with `campaign seed new-epoch "
-        "--reason …` (recorded in the log); table dice (--dice) work either way"
+        "there, `campaign seed import FILE` here; a league server's campaign has none to bring: its seeds never "
+        "leave the server's database, so it opens a new epoch), or open a new epoch here with `campaign seed "
+        "new-epoch --reason …` (recorded in the log); table dice (--dice) work either way"
     )
     ledger = played("roll", "D6", "--for", "x", "--ledger", store="copy.db")
     assert (ledger.exit_code, ledger.output) == (2, f"Error: {missing}\n")

@@ -74,8 +74,9 @@ def test_without_its_key_file_a_ledger_roll_is_a_clear_error_and_no_seed_is_made
     assert (result.exit_code, result.output) == (2, (
         f"Error: the secret dice seed of League (epoch 0) is not in the key file {elsewhere}, so the ledger cannot "
         "roll: bring it from the machine that started the campaign (`campaign seed export` there, `campaign seed "
-        "import FILE` here), or open a new epoch here with `campaign seed new-epoch --reason …` (recorded in the "
-        "log); table dice (--dice) work either way\n"
+        "import FILE` here; a league server's campaign has none to bring: its seeds never leave the server's "
+        "database, so it opens a new epoch), or open a new epoch here with `campaign seed new-epoch --reason …` "
+        "(recorded in the log); table dice (--dice) work either way\n"
     ))
     assert not elsewhere.exists()
     assert show(campaign)["events"] == before

@@ -773,3 +773,40 @@ def test_init_roles_by_a_role_that_may_make_tables_but_not_roles_leaves_nothing_
         with connect(fresh_postgres, autocommit=True) as conn:
             conn.execute(f'DROP OWNED BY "{maker}"')
             conn.execute(f'DROP ROLE "{maker}"')
+
+
+def test_a_league_campaign_moved_into_a_sqlite_store_is_told_to_open_a_new_epoch(league, tmp_path):
+    """Its trail imported into SQLite, a ledger roll was refused advising only to bring the seed with
+    `campaign seed import FILE`, which no league server gives out (`seed export` is refused there):
+    the advice names that case, and the new epoch that rolls again."""
+    from ledger.keyfile import KeyFile
+
+    admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    assert campaign("roll", "2D6", "--for", "loot", "--ledger").exit_code == 0
+    assert CampaignRunner(admin_url)("seed", "reveal").exit_code == 0
+    trail = tmp_path / "league.jsonl"
+    assert campaign("export", "-o", str(trail)).exit_code == 0
+    exported = campaign("seed", "export", "-o", str(tmp_path / "seed.json"))
+    assert (exported.exit_code, exported.output) == (1, (
+        f"Error: exporting a seed is for SQLite key files: the seeds of {player_url} stay inside its database, where "
+        "players cannot read them; a copy of one of its campaigns elsewhere opens a new epoch there (`campaign seed "
+        "new-epoch --reason …`)\n"))
+    home = CampaignRunner("sqlite:///" + str(tmp_path / "home.db"))
+    imported = home("import", str(trail))
+    assert imported.output.splitlines()[1] == (
+        "Ledger dice: the secret seed of epoch 1 is not on this machine: bring it with `campaign seed import FILE` "
+        "(a league server's campaign has none to bring: its seeds never leave the server's database, so it opens a "
+        "new epoch) or open a new epoch with `campaign seed new-epoch --reason …`; table dice (--dice) work meanwhile.")
+    refused = home("roll", "2D6", "--for", "loot", "--ledger")
+    assert (refused.exit_code, refused.output) == (2, (
+        f"Error: the secret dice seed of League (epoch 1) is not in the key file {KeyFile().path}, so the ledger cannot "
+        "roll: bring it from the machine that started the campaign (`campaign seed export` there, `campaign seed "
+        "import FILE` here; a league server's campaign has none to bring: its seeds never leave the server's "
+        "database, so it opens a new epoch), or open a new epoch here with `campaign seed new-epoch --reason …` "
+        "(recorded in the log); table dice (--dice) work either way\n"))
+    assert home("seed", "new-epoch", "--reason", "moved off the league server").exit_code == 0
+    rolled = home("roll", "2D6", "--for", "loot", "--ledger")
+    assert (rolled.exit_code, rolled.output.splitlines()[0][:22]) == (0, "  R1 loot: 2D6 rolled ")
+    assert home("verify").exit_code == 0
