@@ -139,16 +139,19 @@ class SeedKeeping:
                                     + (" (on a league server its administrator runs it)" if self.store.dealer else ""))
             try:
                 following = self._commit_to_next_epoch(campaign_id, state)
-            except RuleViolation as refused:
+            except RuleViolation:
                 if self.store.dealer is None:
                     raise
-                # Only seeds committed here by hand, none of them the campaign's, hold it back.
-                foreign = self.foreign_epochs(campaign_id)
-                listed = ", ".join(map(str, foreign))
+                # Only seeds committed here by hand, none of them the campaign's, hold it back: the server
+                # opens an epoch only after the one before it is revealed, and these are never revealed (the
+                # function's own words sent the user to `seed reveal`, which refuses a seed not the campaign's).
+                listed = ", ".join(map(str, self.foreign_epochs(campaign_id)))
                 raise RuleViolation(
-                    f"{refused}: this database keeps seeds the campaign never committed to (committed by hand), of "
-                    f"epochs {listed}; the league's administrator removes them (DELETE FROM ledger_dice_seeds WHERE "
-                    f"campaign_id = '{campaign_id}' AND epoch IN ({listed})) and this runs again") from None
+                    f"epoch {state.epoch + 1} of {state.name} cannot be opened: this database keeps seeds of epochs "
+                    f"{listed} that the campaign never committed to (written by hand, not by the ledger), and the "
+                    "server opens an epoch only after the one before it is revealed; the league's administrator "
+                    f"removes them (DELETE FROM ledger_dice_seeds WHERE campaign_id = '{campaign_id}' AND epoch IN "
+                    f"({listed})), then `campaign seed new-epoch` runs again") from None
             events = [
                 ev.CommandRecorded(command="seed.new-epoch", args={"epoch": state.epoch}, reason=reason),
                 ev.SeedAbandoned(epoch=state.epoch, reason=reason),

@@ -608,11 +608,11 @@ def test_a_seed_committed_by_hand_for_an_epoch_committed_elsewhere_is_not_the_ca
     verified = moved("verify")
     assert verified.exit_code == 0, verified.output
     held_back = moved("seed", "new-epoch", "--reason", "moved")
-    assert held_back.exit_code == 1
-    assert held_back.output.endswith(
-        "this database keeps seeds the campaign never committed to (committed by hand), of epochs 0; the league's "
-        f"administrator removes them (DELETE FROM ledger_dice_seeds WHERE campaign_id = '{campaign_id}' AND epoch IN "
-        "(0)) and this runs again\n")
+    assert (held_back.exit_code, held_back.output) == (1, (
+        "Error: epoch 1 of Moved cannot be opened: this database keeps seeds of epochs 0 that the campaign never "
+        "committed to (written by hand, not by the ledger), and the server opens an epoch only after the one before "
+        "it is revealed; the league's administrator removes them (DELETE FROM ledger_dice_seeds WHERE campaign_id = "
+        f"'{campaign_id}' AND epoch IN (0)), then `campaign seed new-epoch` runs again\n"))
     with connect(admin_url, autocommit=True) as conn:
         conn.execute("DELETE FROM ledger_dice_seeds WHERE campaign_id = %s AND epoch = 0", (campaign_id,))
     assert moved("seed", "new-epoch", "--reason", "moved").exit_code == 0
@@ -810,3 +810,17 @@ def test_a_league_campaign_moved_into_a_sqlite_store_is_told_to_open_a_new_epoch
     rolled = home("roll", "2D6", "--for", "loot", "--ledger")
     assert (rolled.exit_code, rolled.output.splitlines()[0][:22]) == (0, "  R1 loot: 2D6 rolled ")
     assert home("verify").exit_code == 0
+
+
+def test_a_new_epoch_interrupted_after_its_seed_was_committed_goes_on_when_run_again(league, tmp_path):
+    """A new-epoch that stopped between the server's commit of the next epoch's seed and the storing of
+    its events leaves that seed behind: run again, new-epoch commits the campaign to it and dice roll."""
+    _admin_url, player_url, _player = league
+    moved, _imported = moved_from_sqlite(player_url, tmp_path)
+    campaign_id = json.loads(moved("show", "--json").output)["campaign_id"]
+    with connect(player_url, autocommit=True) as conn:  # what the interrupted new-epoch did
+        (left,) = conn.execute("SELECT ledger_dice_commit(%s, 1)", (campaign_id,)).fetchone()
+    opened = moved("seed", "new-epoch", "--reason", "moved")
+    assert (opened.exit_code, opened.output.splitlines()[1]) == (0, f"  dice seed of epoch 1 committed: sha256 {left[:16]}…")
+    assert moved("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    assert moved("verify").exit_code == 0
