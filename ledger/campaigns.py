@@ -21,7 +21,7 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
-from ledger.dealer import AlreadyDealt
+from ledger.dealer import AlreadyDealt, OpenDeal
 from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabulary
     LEDGER_COMMANDS,
     Attempt,
@@ -378,6 +378,13 @@ class Ledger(SeedKeeping, PendingDecisions):
                 # own, then decided again after it. Every write that rolls (a reroll, a cascade, an
                 # answer) gets past it so, not only a command, which burns such numbers before it.
                 burned += self._burn_dealt(campaign_id)
+                continue
+            except OpenDeal:
+                # Most often another writer's deal of this instant, ended before the next try; a deal held
+                # open longer is named to the user at once rather than waited for.
+                if tries == RETRIES:
+                    raise
+                pause_before_try(tries)
                 continue
             except LedgerError:
                 if not self._refused_on_an_old_state(campaign_id):

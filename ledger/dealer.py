@@ -10,7 +10,8 @@ by the dice role, with pgcrypto's `hmac`, exactly as DESIGN.md and docs/audit-fo
 - `ledger_dice_deal(campaign, epoch, commitment, roll, sides[], expression, purpose)` checks the
   seed against the commitment, refuses a revealed epoch, derives the faces of roll `roll` and
   records them with who and when and what they are for (so a roll dealt for one purpose cannot be
-  stored for another), dealing a roll number only once; it returns no face;
+  stored for another), dealing a roll number only once; it returns no face, and refuses at once a number
+  another transaction deals and has not ended, naming who (neither used nor burned until that ends);
 - `ledger_dice_faces(campaign, epoch, roll)` gives the faces of a dealt roll, but never to the
   transaction that dealt it: a face cannot be seen before its record is committed, so a peek
   inside a transaction rolled back afterwards sees nothing;
@@ -126,12 +127,12 @@ END $$;
 CREATE OR REPLACE FUNCTION ledger_dice_deal(p_campaign text, p_epoch integer, p_commitment text, p_roll integer,
                                             p_sides integer[], p_expression text, p_purpose text) RETURNS boolean
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, public, pg_temp
--- A number another transaction deals and holds open is waited for no longer than this: a player holding
--- one open by hand kept every ledger roll of the campaign waiting, without end.
+-- A number an older version's deal holds open (it took no lock of the number: see below) is waited for
+-- no longer than this: a player holding one open by hand kept every ledger roll waiting, without end.
 SET lock_timeout = '5s' AS $$
 DECLARE
     k bytea; was_revealed boolean; block bytea; x numeric; lim numeric; a integer; j integer; i integer; n integer;
-    dealt integer[] := '{{}}'; inserted integer; shown text;
+    dealt integer[] := '{{}}'; inserted integer; shown text; number_lock integer; holder text;
 BEGIN
     IF p_expression IS NULL OR p_purpose IS NULL THEN
         RAISE EXCEPTION 'a ledger roll is dealt for an expression and a purpose' USING ERRCODE = '22004';
@@ -159,6 +160,17 @@ BEGIN
             '(on a league server its administrator runs it); table dice (--dice) roll meanwhile',
             p_epoch, shown, p_epoch + 1 USING ERRCODE = 'P0005';
     END IF;
+    -- A number dealt in a transaction not yet ended (a deal by hand held open) is neither free nor to be
+    -- burned yet: its faces are recorded once that transaction commits, and a rollback frees it. Say so at
+    -- once, naming who holds it, instead of waiting on its row: the caller tries again in a moment.
+    number_lock := hashtext(p_campaign || ':' || p_epoch) & 2147483647;
+    IF NOT pg_try_advisory_xact_lock(number_lock, p_roll) THEN
+        SELECT a.usename INTO holder FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.locktype = 'advisory' AND l.granted AND l.classid = number_lock::oid AND l.objid = p_roll::oid
+              AND l.objsubid = 2 LIMIT 1;
+        RAISE EXCEPTION 'roll R% is being dealt to % in a transaction that has not ended: the number is burned or '
+            'freed once it ends', p_roll, coalesce(holder, 'another connection') USING ERRCODE = '55P03';
+    END IF;
     IF EXISTS (SELECT 1 FROM ledger_dice_dealt WHERE campaign_id = p_campaign AND epoch = p_epoch AND roll = p_roll) THEN
         RETURN false;
     END IF;
@@ -184,9 +196,11 @@ BEGIN
     RETURN inserted = 1;
 END $$;
 
--- Marks this version's functions (the deal checks the dice it is asked for; an epoch is committed
--- after one held elsewhere): a database without it has an older version's, which `ensure` replaces.
-CREATE OR REPLACE FUNCTION ledger_dice_checks_sides() RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true';
+-- Marks this version's functions (the deal checks the dice it is asked for and names a number held open;
+-- an epoch is committed after one held elsewhere): a database without it has an older version's, which
+-- `ensure` replaces.
+DROP FUNCTION IF EXISTS ledger_dice_checks_sides();
+CREATE OR REPLACE FUNCTION ledger_dice_names_open_deals() RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true';
 
 CREATE OR REPLACE FUNCTION ledger_dice_faces(p_campaign text, p_epoch integer, p_roll integer) RETURNS integer[]
 LANGUAGE sql SECURITY DEFINER SET search_path = {schema}, public, pg_temp AS $$
@@ -239,7 +253,7 @@ PLAYER_FUNCTIONS = (
 # version gave the player is taken back when `init-roles` runs again.
 ADMIN_FUNCTIONS = ("ledger_dice_reveal(text, integer, text)",)
 # The functions this version added last: a database without them has older ones, replaced by `ensure`.
-NEWEST_FUNCTIONS = ("ledger_dice_deal(text, integer, text, integer, integer[], text, text)", "ledger_dice_checks_sides()")
+NEWEST_FUNCTIONS = ("ledger_dice_deal(text, integer, text, integer, integer[], text, text)", "ledger_dice_names_open_deals()")
 NEWEST_PRESENT = " AND ".join(f"to_regprocedure('{function}') IS NOT NULL" for function in NEWEST_FUNCTIONS)
 DICE_TABLES = ("ledger_dice_seeds", "ledger_dice_dealt")
 
@@ -272,6 +286,11 @@ class _Refused(BadInput):
 class NoSeed(NotFound):
     """The database holds no seed of the epoch (committed elsewhere: a trail imported from another
     store); the ledger says so by the campaign's name, with the way out (ledger.seeds.missing_seed)."""
+
+
+class OpenDeal(Conflict):
+    """The roll number is being dealt in another transaction that has not ended (a deal by hand held
+    open, or another writer's deal this instant): tried again in a moment, then named."""
 
 
 class AlreadyDealt(Conflict):
@@ -537,8 +556,8 @@ def _ledger_error(error: Any) -> Exception:
         return NoSeed(message)
     if code in ("P0005", "P0006"):
         return RuleViolation(message)
-    if code == "55P03":  # lock_timeout: a transaction dealing the same number keeps it open
-        return Conflict(f"another connection is dealing the same ledger roll and holds it ({message}): try again")
+    if code == "55P03":  # a transaction dealing the same number keeps it open (an older deal: its lock_timeout)
+        return OpenDeal(f"the ledger cannot roll now: {message}; try again then, or roll table dice (--dice)")
     if code == "42501":
         return _Refused(f"the database refused the ledger dice: {message}")
     return BadInput(f"the database refused the ledger dice: {message}")

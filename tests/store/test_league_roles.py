@@ -824,3 +824,29 @@ def test_a_new_epoch_interrupted_after_its_seed_was_committed_goes_on_when_run_a
     assert (opened.exit_code, opened.output.splitlines()[1]) == (0, f"  dice seed of epoch 1 committed: sha256 {left[:16]}…")
     assert moved("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
     assert moved("verify").exit_code == 0
+
+
+def test_a_roll_number_dealt_in_a_transaction_held_open_is_named_at_once_not_waited_for(league):
+    """A deal by hand held open kept every other ledger roll of the campaign waiting 5 s on its row, and
+    then refused with the database's `canceling statement due to lock timeout`. The roll is refused at
+    once, naming who holds the number; once that transaction commits, the next roll burns it."""
+    import time
+
+    _admin_url, player_url, player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    campaign_id, commitment = campaign_and_commitment(campaign)
+    with connect(player_url) as peek:  # a transaction of its own, left open
+        assert peek.execute("SELECT ledger_dice_deal(%s, 0, %s, 0, ARRAY[6], 'D6', 'a peek')",
+                            (campaign_id, commitment)).fetchone()[0]
+        started = time.monotonic()
+        refused = campaign("roll", "D6", "--for", "loot", "--ledger")
+        assert time.monotonic() - started < 2
+        assert (refused.exit_code, refused.output) == (1, (
+            f"Error: the ledger cannot roll now: roll R0 is being dealt to {player} in a transaction that has not "
+            "ended: the number is burned or freed once it ends; try again then, or roll table dice (--dice)\n"))
+        peek.commit()
+    rolled = campaign("roll", "D6", "--for", "loot", "--ledger")
+    assert rolled.exit_code == 0, rolled.output
+    assert rolled.output.startswith(f"  R0 burned: dealt to {player} at ")
+    assert campaign("verify").exit_code == 0
