@@ -169,7 +169,7 @@ BEGIN
             WHERE l.locktype = 'advisory' AND l.granted AND l.classid = number_lock::oid AND l.objid = p_roll::oid
               AND l.objsubid = 2 LIMIT 1;
         RAISE EXCEPTION 'roll R% is being dealt to % in a transaction that has not ended: the number is burned or '
-            'freed once it ends', p_roll, coalesce(holder, 'another connection') USING ERRCODE = '55P03';
+            'freed once it ends', p_roll, coalesce(holder, 'another connection') USING ERRCODE = 'P0007';
     END IF;
     IF EXISTS (SELECT 1 FROM ledger_dice_dealt WHERE campaign_id = p_campaign AND epoch = p_epoch AND roll = p_roll) THEN
         RETURN false;
@@ -556,8 +556,10 @@ def _ledger_error(error: Any) -> Exception:
         return NoSeed(message)
     if code in ("P0005", "P0006"):
         return RuleViolation(message)
-    if code == "55P03":  # a transaction dealing the same number keeps it open (an older deal: its lock_timeout)
+    if code == "P0007":  # another transaction deals the same number and has not ended
         return OpenDeal(f"the ledger cannot roll now: {message}; try again then, or roll table dice (--dice)")
+    if code == "55P03":  # lock_timeout: the same, met by a deal of an older version's functions, which waited
+        return Conflict(f"another connection is dealing the same ledger roll and holds it ({message}): try again")
     if code == "42501":
         return _Refused(f"the database refused the ledger dice: {message}")
     return BadInput(f"the database refused the ledger dice: {message}")

@@ -142,9 +142,8 @@ class SeedKeeping:
             except RuleViolation:
                 if self.store.dealer is None:
                     raise
-                # Only seeds committed here by hand, none of them the campaign's, hold it back: the server
-                # opens an epoch only after the one before it is revealed, and these are never revealed (the
-                # function's own words sent the user to `seed reveal`, which refuses a seed not the campaign's).
+                # Only seeds committed here by hand, none of them the campaign's, hold it back; the dice
+                # function's own words would send the user to `seed reveal`, which refuses such a seed.
                 listed = ", ".join(map(str, self.foreign_epochs(campaign_id)))
                 raise RuleViolation(
                     f"epoch {state.epoch + 1} of {state.name} cannot be opened: this database keeps seeds of epochs "
@@ -178,8 +177,8 @@ class SeedKeeping:
     def _refuse_on_a_dealer(self, what: str) -> None:
         if self.store.dealer is not None:
             raise RuleViolation(f"{what} is for SQLite key files: the seeds of {self.store.url} stay inside its "
-                                "database, where players cannot read them; a copy of one of its campaigns elsewhere opens a new epoch there "
-                                "(`campaign seed new-epoch --reason …`)")
+                                "database, where players cannot read them; a copy of one of its campaigns elsewhere "
+                                "opens a new epoch there (`campaign seed new-epoch --reason …`)")
 
     def export_seed(self, campaign_id: uuid.UUID) -> dict[str, Any]:
         """The open epoch's secret seed, to take the campaign's dice to another machine."""

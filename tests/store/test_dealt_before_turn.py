@@ -116,3 +116,28 @@ def test_a_number_peeked_while_waiting_for_the_turn_is_burned_by_the_next_try(ca
     # The first try found R1 dealt: the numbers dealt were asked again to burn them, then by the next try.
     assert seen == ["dealt", "turn", "dealt in turn", "dealt in turn"]
     assert (burned, rolls) == ([[1]], [(1, "burned"), (2, "mine")])
+
+
+def test_a_number_dealt_in_a_transaction_that_ends_while_the_roll_waits_a_moment_is_burned(campaign, store, store_url,
+                                                                                            monkeypatch):
+    """Another transaction deals R1 and has not ended (another writer's deal of this instant): the roll
+    waits a moment and tries again; that transaction ended meanwhile, so R1 is burned and the roll is R2."""
+    import psycopg
+
+    from ledger import campaigns
+
+    roll(campaign.ledger, campaign, "first")  # R0
+    state = campaign.load()
+    held = psycopg.connect(store_url)
+    try:
+        held.execute("SELECT ledger_dice_deal(%s, %s, %s, 1, ARRAY[6], 'D6', 'a deal of this instant')",
+                     (str(campaign.id), state.epoch, state.commitment))
+        waits: list[int] = []
+        monkeypatch.setattr(campaigns, "pause_before_try", lambda tries: (waits.append(tries), held.commit()))
+
+        burned, rolls = burns_and_rolls(roll(campaign.ledger, campaign, "mine"))
+    finally:
+        held.close()
+
+    assert waits == [1]
+    assert (burned, rolls) == ([[1]], [(1, "burned"), (2, "mine")])
