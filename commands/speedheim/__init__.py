@@ -43,7 +43,7 @@ def recruit_shared(cmd: RecruitFighter, ctx: Context) -> None:
 
 HANDLERS = {
     **SHARED_HANDLERS,
-    Correct: h.correct_leader_gone,
+    Correct: h.correct_fighter,
     **refusing(SpeedheimRuleError, {
         RecordBattle: record_shared_battle,
         RecruitFighter: recruit_shared,
@@ -65,8 +65,8 @@ HANDLERS = {
 RULESET = register(
     Ruleset(
         id=ID,
-        version="8",
-        versions=("1", "2", "3", "4", "5", "6", "7", "8"),
+        version="9",
+        versions=("1", "2", "3", "4", "5", "6", "7", "8", "9"),
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

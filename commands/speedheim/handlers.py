@@ -23,7 +23,6 @@ from typing import Any
 
 import msgspec
 
-from ledger.text import as_spelled
 from commands.kit.versions import plays
 from commands.shared import Correct, RecordBattle, RecruitFighter, battle_record, correct, enemy_id, recruit_fighter, slug
 from ledger import events as ev
@@ -31,6 +30,7 @@ from ledger.decide import Command, Context
 from ledger.describe import fighter_name
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
+from ledger.text import as_spelled
 
 from . import events as se
 from . import rules as r
@@ -308,15 +308,46 @@ def succeed_leader(ctx: Context, band: Warband, lost: Fighter, gone: str) -> Non
 GONE = {"dead": "died", "captured": "was captured", "retired": "retired"}  # a correction's status, as a Leader's going
 
 
-def correct_leader_gone(cmd: Correct, ctx: Context) -> None:
+def refuse_henchman_leader(role: str) -> None:
+    """A henchman leads nothing (rules §2: the Leader is "a hero with the inherent `Leader` skill")."""
+    if role not in HERO_ROLES:
+        raise RuleViolation(f"a {role} cannot have the Leader skill: a hero leads (rules §2)")
+
+
+def refuse_second_leader(state: CampaignState, band: Warband, fighter: Fighter | None = None) -> None:
+    """A warband has one Leader: no one (a recruit, or `fighter` of its roster) may lead beside another."""
+    if led_by := [f for f in leaders_of(state, band) if fighter is None or f.id != fighter.id]:
+        raise RuleViolation(f"{band.name} is led by {led_by[0].name}: a warband has one Leader (rules §2: \"a re-hired "
+                            "copy of the old Leader type does not get it\")")
+
+
+def refuse_what_no_correction_makes(ctx: Context, cmd: Correct, band: Warband, fighter: Fighter) -> None:
+    """From version 9 a correction makes no Leader that recruiting could not (a henchman, or a second one
+    beside the Leader who stands), and no dead fighter captured, retired or dead again: a death entered by
+    mistake is undone by voiding what recorded it, which re-decides all that followed. Version 8 recorded both."""
+    if not plays(ctx.state, "9"):
+        return
+    if any(as_spelled(keyword, KNOWN_KEYWORDS) == "Leader" for keyword in cmd.add_keywords):
+        refuse_henchman_leader(fighter.role)
+        refuse_second_leader(ctx.state, band, fighter)
+    if cmd.status is not None and fighter.status == "dead":
+        becomes = "dead again" if cmd.status == "dead" else cmd.status
+        raise RuleViolation(f"{fighter.name} is dead: a correction cannot make a dead fighter {becomes}; if the "
+                            f"death was recorded by mistake, void it (campaign history --fighter {fighter.name} "
+                            "shows which transaction: campaign void T… --reason …)")
+
+
+def correct_fighter(cmd: Correct, ctx: Context) -> None:
     """`campaign correct` in a Speedheim campaign. A correction that takes the warband's last Leader (dead,
     captured, retired) leaves a warband that "must always have a Leader" (rules §2) without one: from version 8
     it does the post-game's succession, another hero gaining the Leader skill (the player's pick, answered as
     `<leader>.new-leader`; the only hero left gains it unasked), or, with no hero left, the note that the
     warband has no Leader. Version 7 recorded that note alone and left a hero to be given the skill by hand
-    (`--add-keyword Leader`); version 6 recorded the correction alone."""
+    (`--add-keyword Leader`); version 6 recorded the correction alone. What it refuses from version 9:
+    `refuse_what_no_correction_makes`."""
     band = ctx.state.warband(cmd.warband)
     lost = ctx.state.fighter(cmd.fighter, band.id)
+    refuse_what_no_correction_makes(ctx, cmd, band, lost)
     goes = cmd.status in GONE and lost.active  # read before the correction: the fold updates him in place
     correct(cmd, ctx)
     if not goes:
@@ -429,9 +460,9 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         keywords = [as_spelled(keyword, KNOWN_KEYWORDS) or keyword for keyword in keywords]
     if plays(ctx.state, "6"):
         keywords = list(dict.fromkeys(keywords))  # "Animal, animal" is one keyword
-        if "Leader" in keywords and cmd.role not in HERO_ROLES:
+        if "Leader" in keywords:
             # It made no Leader (a henchman leads nothing), and let a second one be recruited beside it.
-            raise RuleViolation(f"a {cmd.role} cannot have the Leader skill: a hero leads (rules §2)")
+            refuse_henchman_leader(cmd.role)
     if "Large" in keywords and ctx.state.latest_battle(band.id) is None:
         raise RuleViolation(f"{band.name} cannot buy a Large unit at warband creation: only after its first game")
     if plays(ctx.state, "5") and PHASE.next_step(ctx.state, band) is not None:
@@ -440,10 +471,9 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         PHASE.open_window(ctx.state, band, BUY)
     if cmd.role in HERO_ROLES and len(heroes_of(ctx.state, band)) >= hero_slots(ctx.state, band):
         raise RuleViolation(f"{band.name} has {hero_slots(ctx.state, band)} hero slots, all taken")
-    if plays(ctx.state, "6") and (cmd.role == "leader" or "Leader" in keywords) and (led_by := leaders_of(ctx.state, band)):
+    if plays(ctx.state, "6") and (cmd.role == "leader" or "Leader" in keywords):
         # Version 5 took a second one; a succession then never asked, the warband being led.
-        raise RuleViolation(f"{band.name} is led by {led_by[0].name}: a warband has one Leader (rules §2: \"a re-hired "
-                            "copy of the old Leader type does not get it\")")
+        refuse_second_leader(ctx.state, band)
     unknown = [t for t in cmd.skill_types if t not in tables_for(ctx.state).skills.skills]
     if unknown:
         raise BadInput(f"no Skill type {', '.join(unknown)} (types: {', '.join(tables_for(ctx.state).skills.skills)})")

@@ -538,3 +538,20 @@ def test_a_battle_ends_before_the_next_one_began_though_a_carried_game_came_betw
     assert [(row["tx"], row["type"]) for row in json.loads(campaign("log", "--battle", "1", "--json").output)] == [
         (14, "battle.recorded")]
     assert [row["tx"] for row in json.loads(campaign("log", "--battle", "3", "--json").output)] == [15] * 4 + [18]
+
+
+IVO_DIED = ["correct", "Sellswords", "Ivo", "--status", "dead", "--reason", "fell"]
+
+
+@pytest.mark.parametrize(("given", "args", "message"), [
+    ([], ["--add-keyword", "Leader"], "a henchman cannot have the Leader skill: a hero leads (rules §2)"),
+    ([IVO_DIED], ["--status", "retired"], "Ivo is dead: a correction cannot make a dead fighter retired; if the death "
+     "was recorded by mistake, void it (campaign history --fighter Ivo shows which transaction: campaign void T… --reason …)"),
+])
+def test_a_correction_no_rule_allows_is_refused_and_writes_nothing(blightmeer, given, args, message):
+    """Version 9: a henchman leads nothing (rules §2), and a dead fighter stays dead."""
+    for command in given:
+        assert blightmeer(*command).exit_code == 0
+    before = events(blightmeer)
+    result = blightmeer("correct", "Sellswords", "Ivo", *args, "--reason", "a second look")
+    assert (result.exit_code, result.output, events(blightmeer)) == (1, f"Error: {message}\n", before)

@@ -89,15 +89,15 @@ def gunnar_dead_already(campaign: Table) -> None:
     campaign.do(gunnar_corrected(gunnar="Hilde"))  # Hilde gained the Leader skill then
 
 
-@pytest.mark.parametrize(("given", "fighter", "status"), [
-    (twice_led, "Gunnar", "dead"),  # Hilde leads on
-    (gunnar_dead_already, "Gunnar", "retired"),  # he was gone already: Hilde leads
-    (lambda campaign: None, "Hilde", "dead"),  # a hero who does not lead
-    (lambda campaign: None, "Ivo", "dead"),  # a henchman leads nothing
-    (lambda campaign: None, "Gunnar", None),  # a Leader corrected, not gone
+@pytest.mark.parametrize(("version", "given", "fighter", "status"), [
+    ("8", twice_led, "Gunnar", "dead"),  # Hilde leads on (from version 9 no correction makes a second Leader)
+    ("8", gunnar_dead_already, "Gunnar", "retired"),  # he was gone already: Hilde leads (refused from version 9)
+    (None, lambda campaign: None, "Hilde", "dead"),  # a hero who does not lead
+    (None, lambda campaign: None, "Ivo", "dead"),  # a henchman leads nothing
+    (None, lambda campaign: None, "Gunnar", None),  # a Leader corrected, not gone
 ])
-def test_a_correction_that_leaves_the_warband_a_leader_gives_no_one_the_leader_skill(given, fighter, status):
-    campaign = sellswords(heroes=("Jan",))
+def test_a_correction_that_leaves_the_warband_a_leader_gives_no_one_the_leader_skill(version, given, fighter, status):
+    campaign = sellswords(version, heroes=("Jan",))
     given(campaign)
     events = campaign.do(Correct(warband="Sellswords", fighter=fighter, reason="y", status=status, xp=1))
     assert of(events, ev.KeywordGained) == [] and of(events, ev.NoteRecorded) == []
