@@ -28,7 +28,8 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", fo
     `answer_keys` documents the questions the command may ask, as patterns (`FIGHTER:pit-fight`:
     an upper-case word stands for any name): an answer given for a key the command neither asked
     nor documents is refused, while one documented but not asked this time (it depends on the
-    dice) is accepted and left unused."""
+    dice) is accepted and left unused; one the handler tells before any roll it will not ask
+    (`Context.not_asked`) is refused."""
 
     answers: dict[str, str] = {}
     answer_keys: ClassVar[tuple[str, ...]] = ()
@@ -313,11 +314,13 @@ class Context:
         ruleset_evolve: RulesetEvolve | None,
         decks: Mapping[str, list[str]],
         options: dict[str, Any],
+        answered_now: Iterable[str] = (),
     ):
         self.state = state
         self.events: list[ev.Event] = []
         self.answers = dict(answers)
         self.asked: list[str] = []  # the keys `choose` was asked for (and `given` read), in order
+        self._answered_now = frozenset(loose_key(key) for key in answered_now)  # given by a person for this decision
         self.options = options
         self._dice = dice
         self._shuffle_dice = shuffle_dice
@@ -386,6 +389,13 @@ class Context:
             answer = spelled or answer.strip()
         self.answers[key] = answer
         return answer
+
+    def not_asked(self, key: str, why: str) -> None:
+        """A question the command documents but does not ask this time, as it can tell before any roll: an
+        answer a person gave now for it is refused saying `why`, nothing rolled or written. One recorded with
+        a command decided again is left unused, as it was when recorded."""
+        if loose_key(key) in self._answered_now:
+            raise BadInput(f"--answer {key}: not asked: {why}")
 
     def given(self, key: str) -> str | None:
         """The answer given for `key` where the command reads a value rather than asks a choice (None:

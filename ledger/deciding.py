@@ -100,6 +100,7 @@ def decide(
         ruleset_evolve=ruleset.evolve,
         decks=ruleset.decks_of(state),
         options=state.options,
+        answered_now=answered_now,
     )
     try:
         ruleset.handler_for(command)(command, ctx)

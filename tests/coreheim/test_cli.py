@@ -70,6 +70,16 @@ def test_a_step_out_of_order_is_an_error_that_writes_nothing(after_battle):
     assert events(after_battle) == before
 
 
+@pytest.mark.parametrize("dice", [["--dice", "3,3,6"], ["--ledger"]])
+def test_which_dice_to_keep_given_of_three_is_refused_before_a_die_is_rolled(after_battle, dice):
+    before = events(after_battle)
+    result = after_battle("coreheim", "explore", R, *dice, "--answer", "keep=6,3")
+    assert (result.exit_code, result.output) == (2, "Error: --answer keep: not asked: 3 dice for Reikland Rats, all of "
+                                                    "which count (the dice to keep are asked only when more than 6 are "
+                                                    "rolled, or some are discarded)\n")
+    assert events(after_battle) == before
+
+
 def test_a_choice_left_out_says_how_to_give_it(after_battle):
     result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,5,5,2,1,4,3")
     assert result.exit_code == 2

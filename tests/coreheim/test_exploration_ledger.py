@@ -11,6 +11,7 @@ import pytest
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Explore
 from ledger import events as ev
+from ledger.decide import TableDice
 from projections.roster import ext_of
 
 from .conftest import rats_and_skaven_on
@@ -119,6 +120,33 @@ def test_dice_that_were_not_rolled_cannot_be_kept(rats_and_skaven):
     rats_and_skaven.battle()
     message = rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": "6,6,5,5,4,3"}), SEVEN)
     assert message.startswith("Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count (or fewer)?: '6,6,5,5,4,3' is not one of:")
+
+
+@pytest.mark.parametrize(("extra_dice", "answer", "rolled", "message"), [
+    (0, "keep", [1, 2, 3], "3 dice for Reikland Rats"),  # 2 heroes + the win
+    (3, "Keep", [1, 2, 3, 4, 5, 6], "6 dice for Reikland Rats"),  # "a maximum of six dice": all six count
+])
+def test_which_dice_to_keep_is_not_asked_of_six_or_fewer(rats_and_skaven, extra_dice, answer, rolled, message):
+    """Seed 002, Exploration 2: "If you have seven or more dice, keep a maximum of six dice"; of six or fewer
+    every die counts, so a pick of them answers nothing."""
+    rats_and_skaven.battle(winner="Reikland Rats")
+    # When the player names the dice to keep of six or fewer
+    # Then it is refused before any die is rolled, and nothing is written
+    assert rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=extra_dice, answers={answer: "3,2"}),
+                                   rolled) == (
+        f"--answer keep: not asked: {message}, all of which count (the dice to keep are asked only when more than 6 are "
+        "rolled, or some are discarded)")
+
+
+def test_an_unasked_keep_recorded_with_an_exploration_is_left_unused_as_it_was(rats_and_skaven):
+    """A command recorded with it (before it was refused, or handed along by the guided walk) re-decides as recorded."""
+    rats_and_skaven.battle(winner="Reikland Rats")
+    command = Explore(warband="Reikland Rats", answers={"keep": "3,2"})
+    outcome = rats_and_skaven.ledger.execute(rats_and_skaven.cid, command, actor="arbiter", dice=TableDice([1, 2, 3]),
+                                             answered_now=[])
+    assert [r.event for r in outcome.records[1:3]] == [dice(0, "3D6", "exploration of Reikland Rats", [1, 2, 3], 6),
+                                                       explored([1, 2, 3], [1, 2, 3], 6, 2, "shards:6-11")]
+    assert rats_and_skaven.ledger.check(rats_and_skaven.cid)[1] == []
 
 
 # --- 4. multiples; 5. several sets: the player picks one ----------------------------------------------

@@ -49,8 +49,12 @@ def explore(cmd: Explore, ctx: Context) -> None:
         len(model.heroes(state, band)), won=battle.winner == band.id, extra_dice=cmd.extra_dice + bonus.extra
     )
     discard = cmd.discard + bonus.discard
+    needed = min(tables.shards.max_kept_dice, count - discard)
+    if needed >= count:
+        ctx.not_asked("keep", f"{count} {'die' if count == 1 else 'dice'} for {band.name}, all of which count (the dice "
+                              f"to keep are asked only when more than {tables.shards.max_kept_dice} are rolled, or some "
+                              "are discarded)")
     rolled = ctx.roll(f"{count}D6", purpose=f"exploration of {band.name}").faces if count else []
-    needed = min(tables.shards.max_kept_dice, len(rolled) - discard)
     # "a maximum of six dice": with more than six left, fewer may count too (named in the answer;
     # the usual pick, six, is what the question lists).
     at_most = len(rolled) - discard > needed
