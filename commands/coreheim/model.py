@@ -201,14 +201,15 @@ def price_text(price: Price) -> str:
 
 
 def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
-    """An active fighter of this warband; naming another warband's fighter is a rule violation."""
+    """An active fighter of this warband. Another warband's fighter is not found, as a fighter nobody has
+    is not (both are the player's slip: exit 2), with the warband he is in named."""
     try:
         fighter = state.fighter(ref, band.id)
     except NotFound:
         other = next((f for f in state.fighters.values() if ref.lower() in (f.id, f.name.lower())), None)
         if other is None:
             raise
-        raise RuleViolation(f"{other.name} is not in {band.name} (but in {state.warbands[other.warband].name})") from None
+        raise NotFound(f"no fighter '{ref}' in {band.name}: {other.name} is in {state.warbands[other.warband].name}") from None
     if not fighter.active:
         raise RuleViolation(f"{fighter.name} is {fighter.status}")
     return fighter

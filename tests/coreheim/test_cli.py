@@ -80,6 +80,20 @@ def test_which_dice_to_keep_given_of_three_is_refused_before_a_die_is_rolled(aft
     assert events(after_battle) == before
 
 
+@pytest.mark.parametrize(("warrior", "message"), [
+    ("Snikch", "no fighter 'Snikch' in Reikland Rats: Snikch is in Clan Skrit"),  # another warband's
+    ("Nobody", "no fighter 'Nobody' in Reikland Rats"),  # nobody's
+])
+def test_a_warrior_not_of_the_warband_is_bad_input_whoever_has_him(after_battle, warrior, message):
+    """Naming a warrior WARBAND does not have is the same slip whether another warband has him or none does."""
+    for args in (["explore", R, "--dice", "1,2,3"], ["injuries", R, "--dice", "5,5"]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    result = after_battle("coreheim", "experience", R, "--scenario-xp", f"{warrior}=1")
+    assert (result.exit_code, result.output) == (2, f"Error: {message}\n")
+    assert events(after_battle) == before
+
+
 def test_a_choice_left_out_says_how_to_give_it(after_battle):
     result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,5,5,2,1,4,3")
     assert result.exit_code == 2

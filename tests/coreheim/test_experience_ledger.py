@@ -89,7 +89,7 @@ def test_scenario_experience_for_another_warbands_warrior_is_refused(rats_and_sk
     rats_and_skaven.battle()
     rats_and_skaven.through("experience")
     assert rats_and_skaven.refusal(Experience(warband="Reikland Rats", scenario_xp={"Snikch": 1})) == (
-        "Snikch is not in Reikland Rats (but in Clan Skrit)"
+        "no fighter 'Snikch' in Reikland Rats: Snikch is in Clan Skrit"
     )
 
 
@@ -233,7 +233,7 @@ def test_on_version_6_a_new_skill_with_none_left_to_learn_was_refused():
                     "51, 57, 63, 69, 76, 83, 90)"),
         ("Gunnar", 20, "Gunnar has no advance to roll at 20 XP: it was rolled or came with his starting XP"),
         ("Gunnar", None, "Gunnar has no advance to roll (22 XP)"),
-        ("Snikch", None, "Snikch is not in Reikland Rats (but in Clan Skrit)"),
+        ("Snikch", None, "no fighter 'Snikch' in Reikland Rats: Snikch is in Clan Skrit"),
     ],
 )
 def test_an_advance_for_a_threshold_not_reached_is_refused(rats_and_skaven, fighter, threshold, message):

@@ -232,4 +232,4 @@ def test_mistakes_are_refused_and_write_nothing(rats_and_skaven):
     assert "already done 'explore'" in table.refusal(Explore(warband="Reikland Rats"), [1, 2, 3])
     assert "shows 7, but a D6 shows 1 to 6" in table.refusal(Injuries(warband="Reikland Rats"), [7, 1])
     table.through("experience", injuries=[5, 5])
-    assert table.refusal(Experience(warband="Reikland Rats", scenario_xp={"Snikch": 1})) == "Snikch is not in Reikland Rats (but in Clan Skrit)"
+    assert table.refusal(Experience(warband="Reikland Rats", scenario_xp={"Snikch": 1})) == "no fighter 'Snikch' in Reikland Rats: Snikch is in Clan Skrit"

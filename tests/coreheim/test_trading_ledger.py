@@ -176,7 +176,7 @@ def test_what_adds_to_a_rare_search_is_said(version, bonuses, said):
         ([RareSearch(hero="Gunnar", item="sword")], "Sword is common: it is bought without looking for it"),
         ([RareSearch(hero="Gunnar", item="ithilmar-dagger")],
          "the tables give ithilmar-dagger no rarity: give it as Gunnar=ithilmar-dagger:RARITY"),
-        ([RareSearch(hero="Snikch", item="power-scroll")], "Snikch is not in Reikland Rats (but in Clan Skrit)"),
+        ([RareSearch(hero="Snikch", item="power-scroll")], "no fighter 'Snikch' in Reikland Rats: Snikch is in Clan Skrit"),
     ],
 )
 def test_rare_item_refusals(rats_and_skaven, searches, message):
