@@ -43,7 +43,7 @@ from commands.shared import (
     unique_id,
 )
 from ledger import events as ev
-from ledger.decide import Command, Context
+from ledger.decide import Command, Context, loose_key
 from ledger.errors import BadInput, NeedsDice, NotFound, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
 
@@ -305,13 +305,27 @@ def _recovery_target(rows: tuple[Any, ...], result: str, casualty: str) -> Any:
 def _answer_key(ctx: Context, question: str, fighter: Fighter) -> str:
     """The key of the answer about `fighter`: `QUESTION:ID` as the ledger asks it, unless it was
     given under his name as a player writes it, in any case (`injury:Hans`, `recovered:Arrer Boyz`).
-    An answer under the asked key comes first, so a recorded decision is decided again as it was."""
+    An answer under the asked key comes first, so a recorded decision is decided again as it was.
+    From version 5 two answers about him that differ are refused (version 4 took one and dropped the other)."""
     asked = f"{question}:{fighter.id}"
+
+    def names_him(key: str) -> bool:
+        return key.partition(":")[0] == question and key.partition(":")[2].casefold() in (fighter.id, fighter.name.casefold())
+
+    if since(ctx, "5"):
+        _refuse_differing_answers(ctx, fighter, question, [key for key in ctx.answers if key == asked or names_him(key)
+                                                           or loose_key(key) == loose_key(asked)])
     if asked in ctx.answers:
         return asked
-    named = (key for key in ctx.answers
-             if key.partition(":")[0] == question and key.partition(":")[2].casefold() in (fighter.id, fighter.name.casefold()))
-    return next(named, asked)
+    return next((key for key in ctx.answers if names_him(key)), asked)
+
+
+def _refuse_differing_answers(ctx: Context, fighter: Fighter, question: str, keys: list[str]) -> None:
+    """`--answer injury:hans-2=dead --answer injury:Hans=amnesia` for one Hans answers his one question twice."""
+    if len({ctx.answers[key].strip().casefold() for key in keys}) > 1:
+        given = ", ".join(f"{key}={ctx.answers[key]}" for key in keys)
+        raise BadInput(f"--answer {given}: {len(keys)} answers for the {question} question of {fighter.name} "
+                       f"({ctx.state.warbands[fighter.warband].name}): give one")
 
 
 def recovery(cmd: Recovery, ctx: Context) -> None:

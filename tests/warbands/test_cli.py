@@ -313,6 +313,22 @@ def test_the_guided_post_game_takes_answers_written_with_the_units_and_character
     assert {"  Hans suffers Amnesia", "Post-game sequence complete."} <= set(result.output.splitlines())
 
 
+def test_two_answers_for_one_character_in_the_guided_post_game_are_refused_with_nothing_written(cli):
+    # Da Boyz' Hans is the campaign's second Hans (id hans-2): both keys name him
+    reiklanders_and_da_boyz(cli)
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    cli("warbands", "recruit", "Da Boyz", "Hans", "--points", "50", "--archetype", "Psychopath")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--down", "Da Boyz/Hans")
+    assert cli("warbands", "recovery", "Da Boyz").exit_code == 0
+    head = json.loads(cli("show", "--json").output)["head"]
+    result = cli("post-game", "Da Boyz", "--answer", "injury:HANS_2=dead", "--answer", "injury:Hans=amnesia", "--answer", "xp=1")
+    assert (result.exit_code, result.output) == (2, (
+        "== Injuries: each character removed as a casualty\n"
+        "Error: --answer injury:HANS_2=dead, injury:Hans=amnesia: 2 answers for the injury question of Hans (Da Boyz): "
+        "give one\n"))
+    assert json.loads(cli("show", "--json").output)["head"] == head
+
+
 def test_a_warband_type_is_named_with_and_for_its_ampersand(cli):
     started(cli)
     result = cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "orcs and goblins")

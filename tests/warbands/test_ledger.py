@@ -392,7 +392,7 @@ def test_U10_every_unit_may_become_veteran_and_no_character_may(table):
 def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned(table):
     table.battle(scenario="Little War")
     state = table.state
-    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "4")
+    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "5")
 
 
 # --- an answer offered from outside the command (a cascade's --answer) ------------------------------
@@ -553,3 +553,49 @@ def test_on_version_3_a_recovery_and_a_deaths_row_went_unnamed_and_a_missed_game
     hans_and_grubnash_down(told)
     assert lines(told, told.do(Injuries(warband="Reiklanders", outcomes={"Hans": "misses-game"})))[0] == (
         "Hans suffers Injured, misses a game, misses 1 game")
+
+
+# --- version 5: one answer for one question --------------------------------------------------------------
+
+def swordsmen_and_hans_down(table: Table) -> None:
+    """Swordsmen lost 4 models and Hans went down; Da Boyz' recovery done."""
+    table.empire()
+    table.orcs()
+    table.battle(removed={"Swordsmen": 4}, down=["Hans"])
+    table.do(Recovery(warband="Da Boyz"))
+
+
+def recovered(table: Table) -> None:
+    """And then the Reiklanders' recovery: one of the Swordsmen's casualties recovered."""
+    swordsmen_and_hans_down(table)
+    table.do(Recovery(warband="Reiklanders", answers={"recovered:swordsmen": "1"}))
+
+
+@pytest.mark.parametrize(("given", "command", "refusal"), [
+    (swordsmen_and_hans_down, Recovery(warband="Reiklanders", answers={"recovered:swordsmen": "1", "recovered:Swordsmen": "2"}),
+     "--answer recovered:swordsmen=1, recovered:Swordsmen=2: 2 answers for the recovered question of Swordsmen (Reiklanders): give one"),
+    (recovered, Injuries(warband="Reiklanders", answers={"injury:hans": "dead", "injury:Hans": "amnesia"}),
+     "--answer injury:hans=dead, injury:Hans=amnesia: 2 answers for the injury question of Hans (Reiklanders): give one"),
+    (recovered, Injuries(warband="Reiklanders", answers={"injury:HANS": "dead", "injury:hans": "amnesia"}),
+     "--answer injury:HANS=dead, injury:hans=amnesia: 2 answers for the injury question of Hans (Reiklanders): give one"),
+])
+def test_two_differing_answers_for_one_unit_or_character_are_refused(given, command, refusal):
+    table = Table()
+    given(table)
+    # When the players answer one unit's or character's question twice, differently
+    # Then it is refused, naming both, and nothing is written
+    assert table.refusal(command) == refusal
+
+
+def test_the_same_answer_written_twice_is_one_answer():
+    table = Table()
+    recovered(table)
+    events = table.do(Injuries(warband="Reiklanders", answers={"injury:hans": "amnesia", "injury:Hans": "Amnesia"}))
+    assert lines(table, events)[0] == "Hans suffers Amnesia"
+
+
+def test_on_version_4_the_answer_under_the_asked_key_was_taken_and_the_other_dropped():
+    table = Table(version="4")
+    recovered(table)
+    events = table.do(Injuries(warband="Reiklanders", answers={"injury:Hans": "amnesia", "injury:hans": "dead"}))
+    assert lines(table, events)[0] == "Hans is dead: Character Injury: Dead"
