@@ -334,6 +334,12 @@ class Context:
         recorded under an older version keep deciding as they did (`campaign rules upgrade` moves on)."""
         return self.state.ruleset_version
 
+    @property
+    def typed_now(self) -> bool:
+        """Whether the command was typed now, not a recorded one decided again (replay, void, import): a
+        refusal of new input only, which recorded commands never meet, reads it instead of a new version."""
+        return TYPED_NOW.get()
+
     def emit(self, *events: ev.Event) -> None:
         for event in events:
             if TYPED_NOW.get():
