@@ -195,11 +195,11 @@ class TableDice(msgspec.Struct):
                 )
             prompt = f"{purpose} ({expression})" + (f", {len(missing)} more" if available else "")
             extra = self.ask(prompt, missing)
-            d.check_faces(extra, missing, purpose)
+            d.check_faces([*available, *extra], sides, purpose, expression)  # each die named by its place in the roll
             # Keep what was typed so a retry after a conflict does not ask again.
             self.given[self._next + len(available) : self._next + len(available)] = extra
             available = self.given[self._next : self._next + len(sides)]
-        d.check_faces(available, sides, purpose)
+        d.check_faces(available, sides, purpose, expression)
         self._next += len(sides)
         return Faces(available, "table")
 

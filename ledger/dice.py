@@ -18,7 +18,7 @@ import secrets
 import msgspec
 
 from ledger.errors import BadInput
-from ledger.text import whole_number
+from ledger.text import ordinal, whole_number
 
 _EXPRESSION = re.compile(
     r"^\s*(?P<count>\d*)\s*[dD]\s*(?P<sides>\d+)\s*"
@@ -79,13 +79,23 @@ def parse_expression(text: str) -> DiceExpression:
     return DiceExpression(count=count, sides=sides, keep=keep)
 
 
-def check_faces(faces: list[int], die_sides: list[int], purpose: str) -> None:
-    """Refuse faces that cannot come from these dice, naming the die."""
+def check_faces(faces: list[int], die_sides: list[int], purpose: str, expression: str | None = None) -> None:
+    """Refuse faces that cannot come from these dice, naming the die by its place in the roll (of
+    `expression`, else of the dice): "the 1st die of the 2D6 roll shows 0, not 1-6" ("die 1" was read as roll 1)."""
     if len(faces) != len(die_sides):
         raise BadInput(f"{purpose}: {len(die_sides)} dice needed, {len(faces)} given")
+    roll = expression or _dice_named(die_sides)
     for index, (face, sides) in enumerate(zip(faces, die_sides), start=1):
         if not 1 <= face <= sides:
-            raise BadInput(f"{purpose}: die {index} shows {face}, but a D{sides} shows 1 to {sides}")
+            die = f"the {ordinal(index)} die" if len(faces) > 1 else "the die"
+            raise BadInput(f"{purpose}: {die} of the {roll} roll shows {face}, not 1-{sides}")
+
+
+def _dice_named(die_sides: list[int]) -> str:
+    """[6, 6] as 2D6, [6] as D6, [6, 12] as D6+D12."""
+    if len(set(die_sides)) == 1:
+        return f"{len(die_sides) if len(die_sides) > 1 else ''}D{die_sides[0]}"
+    return "+".join(f"D{sides}" for sides in die_sides)
 
 
 def parse_faces(text: str) -> list[int]:

@@ -151,6 +151,11 @@ def shown_sentence(text: str) -> str:
     return _isolated(escaped(text, keep=_ISOLATES))
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def slug(name: str) -> str:
     """A name as an id: lower case, each run of other characters one '-' ("Arrer Boyz" is arrer-boyz)."""
     text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")

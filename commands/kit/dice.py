@@ -90,7 +90,7 @@ def check_faces(faces: Sequence[int], dice: str | int, purpose: str) -> None:
     sides = core_dice.parse_expression(dice).die_sides if isinstance(dice, str) else [dice] * len(faces)
     if any(not isinstance(face, int) or isinstance(face, bool) for face in faces):
         raise BadInput(f"{purpose}: faces are whole numbers, not {list(faces)}")
-    core_dice.check_faces(list(faces), sides, purpose)
+    core_dice.check_faces(list(faces), sides, purpose, dice if isinstance(dice, str) else None)
 
 
 def d66(faces: Sequence[int]) -> int:

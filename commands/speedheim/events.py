@@ -26,15 +26,9 @@ from commands.kit.state import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.describe import fighter_name, signed, warband_name
 from ledger.state import CampaignState
+from ledger.text import ordinal
 
 from .options import ID
-
-ORDINALS = {1: "st", 2: "nd", 3: "rd"}
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else ORDINALS.get(n % 10, 'th')}"
-
 
 @ev.event_type
 class Incapacitation(ev.Event, frozen=True, kw_only=True, tag="speedheim.incapacitation"):

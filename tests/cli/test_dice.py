@@ -39,7 +39,7 @@ def test_expressions(two_warbands, expression, faces, line):
     [
         (["2D6", "--dice", "3"], "Error: x needs 2D6 (1 more die): pass them with --dice, or use --ledger", 2),
         (["2D6", "--dice", "3,5,6"], "Error: 3 dice given but only 2 used: check --dice", 2),
-        (["D6", "--dice", "7"], "Error: x: die 1 shows 7, but a D6 shows 1 to 6", 2),
+        (["D6", "--dice", "7"], "Error: x: the die of the D6 roll shows 7, not 1-6", 2),
         (["2D6", "--dice", "3,five"], "Error: die 2: 'five' is not a number", 2),
         (["D6", "--dice", "²"], "Error: die 1: '²' is not a number", 2),
         (["D6", "--dice", "1" * 2000], "Error: die 1: a number of 2000 digits is more than any die shows", 2),  # a digit to isdigit(), not to int()
@@ -116,7 +116,7 @@ def test_interactive_prompt_asks_for_missing_dice_naming_the_roll(two_warbands, 
     result = two_warbands("roll", "2D6", "--for", "injury of Gunnar", input="9 2\n4 2\n")
     assert result.exit_code == 0
     assert "injury of Gunnar (2D6) — enter 2 faces (D6, D6): 9 2" in result.output
-    assert "  injury of Gunnar (2D6): die 1 shows 9, but a D6 shows 1 to 6" in result.output
+    assert "  injury of Gunnar (2D6): the 1st die of the 2D6 roll shows 9, not 1-6" in result.output
     assert "  R0 injury of Gunnar: 2D6 rolled [4, 2] = 6 (table)" in result.output
 
 

@@ -59,8 +59,8 @@ def test_bad_expressions_are_refused(text, message):
 @pytest.mark.parametrize(
     ("faces", "sides", "message"),
     [
-        ([7], [6], "injury: die 1 shows 7, but a D6 shows 1 to 6"),
-        ([3, 0], [6, 6], "injury: die 2 shows 0, but a D6 shows 1 to 6"),
+        ([7], [6], "injury: the die of the D6 roll shows 7, not 1-6"),
+        ([3, 0], [6, 6], "injury: the 2nd die of the 2D6 roll shows 0, not 1-6"),
         ([3], [6, 6], "injury: 2 dice needed, 1 given"),
     ],
 )

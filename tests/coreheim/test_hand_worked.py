@@ -227,9 +227,11 @@ def test_mistakes_are_refused_and_write_nothing(rats_and_skaven):
     assert table.refusal(Injuries(warband="Reikland Rats"), [5, 5]).endswith("explore first (post-game of battle 1)")
     assert "needs 3D6 (1 more die)" in table.refusal(Explore(warband="Reikland Rats"), [1, 2])
     assert table.refusal(Explore(warband="Reikland Rats"), [1, 2, 3, 4]) == "4 dice given but only 3 used: check --dice"
-    assert "shows 7, but a D6 shows 1 to 6" in table.refusal(Explore(warband="Reikland Rats"), [1, 2, 7])
+    assert table.refusal(Explore(warband="Reikland Rats"), [1, 2, 7]) == (
+        "exploration of Reikland Rats: the 3rd die of the 3D6 roll shows 7, not 1-6")
     table.explore_quietly()
     assert "already done 'explore'" in table.refusal(Explore(warband="Reikland Rats"), [1, 2, 3])
-    assert "shows 7, but a D6 shows 1 to 6" in table.refusal(Injuries(warband="Reikland Rats"), [7, 1])
+    assert table.refusal(Injuries(warband="Reikland Rats"), [7, 1]) == (
+        "serious injury of Hans: the 1st die of the D66 roll shows 7, not 1-6")
     table.through("experience", injuries=[5, 5])
     assert table.refusal(Experience(warband="Reikland Rats", scenario_xp={"Snikch": 1})) == "no fighter 'Snikch' in Reikland Rats: Snikch is in Clan Skrit"

@@ -133,7 +133,7 @@ def test_keep_exploration_dice(rolled, keep, discard, kept):
         ([1, 2, 3], [1, 2], 0, "Keep exactly 3 of the 3 exploration dice, not 2"),  # six or fewer: all of them count
         ([6, 6, 5, 4, 3, 2, 1], [6, 6, 6, 4, 3, 2], 0, "Cannot keep [6]"),
         ([1, 2, 3], [1, 2, 3], 1, "Keep exactly 2 of the 3 exploration dice, not 3"),
-        ([1, 2, 7], None, 0, "Exploration dice: die 3 shows 7, but a D6 shows 1 to 6"),
+        ([1, 2, 7], None, 0, "Exploration dice: the 3rd die of the 3D6 roll shows 7, not 1-6"),
     ],
 )
 def test_keep_exploration_dice_refusals(rolled, keep, discard, message):
@@ -308,9 +308,9 @@ def test_multiples_tell_which_follow_up_rolls_are_needed():
     "chosen, rolls, message",
     [
         (S(face=5, count=4), {"multiples:5x4:gold": [1, 2]}, "needs 3D6: 3 dice, not 2"),
-        (S(face=4, count=2), {"multiples:4x2:d6": [7]}, "die 1 shows 7, but a D6 shows 1 to 6"),
+        (S(face=4, count=2), {"multiples:4x2:d6": [7]}, "the die of the D6 roll shows 7, not 1-6"),
         (S(face=6, count=2), {"multiples:4x2:d6": [1]}, "were not needed"),
-        (S(face=1, count=5), {"multiples:1x5:other:d3": [4]}, "die 1 shows 4, but a D3 shows 1 to 3"),
+        (S(face=1, count=5), {"multiples:1x5:other:d3": [4]}, "the die of the D3 roll shows 4, not 1-3"),
     ],
 )
 def test_resolve_multiples_refusals(chosen, rolls, message):
@@ -348,7 +348,7 @@ def test_henchman_injury(face, marienburg, dead, row_id):
 
 @pytest.mark.parametrize("face", [0, 13])
 def test_henchman_injury_refuses_faces_off_the_d12(face):
-    with pytest.raises((CoreheimRuleError, BadInput), match=f"Henchman injury: die 1 shows {face}, but a D12 shows 1 to 12"):
+    with pytest.raises((CoreheimRuleError, BadInput), match=f"Henchman injury: the die of the D12 roll shows {face}, not 1-12"):
         resolve_henchman_injury(face, tables=TABLES)
 
 
@@ -460,7 +460,7 @@ def test_enemy_shackles_turn_dead_into_captured():
     "rolls, kwargs, message",
     [
         ([(5, 5), (5, 5)], {}, "Gunnar's injuries needed 1 D66 rolls, but 2 were given"),
-        ([(7, 1)], {}, "D66: die 1 shows 7, but a D6 shows 1 to 6"),
+        ([(7, 1)], {}, "D66: the 1st die of the D66 roll shows 7, not 1-6"),
         ([(5, 5)], {"pit_fight_won": True}, "Gunnar was not sold to the pits"),
     ],
 )
@@ -688,7 +688,7 @@ def test_a_henchman_with_nothing_left_to_improve_loses_the_advance():
     [
         ([10, 3], {"group_size": 1, "use_group_reroll": True}, "only groups of two or more may re-roll"),
         ([2, 3], {"group_size": 3}, "settled by roll 1; extra dice given"),
-        ([13], {"group_size": 3}, "die 1 shows 13, but a D12 shows 1 to 12"),
+        ([13], {"group_size": 3}, "the die of the D12 roll shows 13, not 1-12"),
     ],
 )
 def test_henchman_advance_refusals(faces, kwargs, message):
@@ -826,7 +826,7 @@ def test_recruits_into_a_group_without_experience_cost_nothing():
         (6, [Reinforcement(group="Archers", group_xp=1, group_size=4, recruits=2)], 9, "a group holds at most 5"),
         (6, [Reinforcement(group="Archers", group_xp=0, group_size=3, recruits=2)], 14,
          "The warband has 14 warriors; 2 more would pass its maximum of 15"),
-        (7, [], 9, "Reinforcement roll: die 1 shows 7, but a D6 shows 1 to 6"),
+        (7, [], 9, "Reinforcement roll: the die of the D6 roll shows 7, not 1-6"),
     ],
 )
 def test_reinforcing_refusals(face, plans, size, message):

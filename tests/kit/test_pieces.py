@@ -136,8 +136,8 @@ def test_one_table_is_read_alone_unless_the_campaign_replaces_a_table(pair_packa
 
 
 @pytest.mark.parametrize("faces, dice, message", [
-    ([7], 6, "Survival: die 1 shows 7, but a D6 shows 1 to 6"),
-    ([3, 0], "D66", "Survival: die 2 shows 0, but a D6 shows 1 to 6"),
+    ([7], 6, "Survival: the die of the D6 roll shows 7, not 1-6"),
+    ([3, 0], "D66", "Survival: the 2nd die of the D66 roll shows 0, not 1-6"),
     ([1], "2D6", "Survival: 2 dice needed, 1 given"),
     ([True], 6, "Survival: faces are whole numbers, not [True]"),
 ])

@@ -244,9 +244,9 @@ MISTAKES = [
                  "the rolling order must name every model that has Promotion Dice, and only those: Bert has dice but "
                  "is not named; Carl has none", id="a rolling order naming a model without dice names it"),
     pytest.param(dict(assign={"Anna": 2, "anna": 1}), [1, 1, 1], "--assign Anna is given twice", id="a model twice"),
-    pytest.param(dict(even=True), [1, 0, 1], "promotion die 2 of 3 for Bert: die 1 shows 0, but a D6 shows 1 to 6",
+    pytest.param(dict(even=True), [1, 0, 1], "promotion die 2 of 3 for Bert: the die of the D6 roll shows 0, not 1-6",
                  id="a face 0"),
-    pytest.param(dict(even=True), [7], "promotion die 1 of 3 for Anna: die 1 shows 7, but a D6 shows 1 to 6",
+    pytest.param(dict(even=True), [7], "promotion die 1 of 3 for Anna: the die of the D6 roll shows 7, not 1-6",
                  id="a face 7"),
     pytest.param(dict(even=True), [1, 1], "promotion die 3 of 3 for Cora needs D6 (1 more die)", id="too few dice"),
     pytest.param(dict(even=True), [1, 6, 1], "3 dice given but only 2 used", id="dice after the 6 that stopped rolling"),

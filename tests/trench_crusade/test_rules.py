@@ -290,8 +290,8 @@ def test_streak_step_before_1_6_0_counted_a_6_after_5_failures_as_a_6():
 
 @pytest.mark.parametrize(
     ("streak", "face", "message"),
-    [(6, 1, "streak of 6"), (-1, 1, "streak of -1"), (0, 7, "die 1 shows 7, but a D6 shows 1 to 6"),
-     (0, 0, "die 1 shows 0, but a D6 shows 1 to 6")],
+    [(6, 1, "streak of 6"), (-1, 1, "streak of -1"), (0, 7, "the die of the D6 roll shows 7, not 1-6"),
+     (0, 0, "the die of the D6 roll shows 0, not 1-6")],
 )
 def test_streak_step_refuses_impossible_values(streak, face, message):
     with pytest.raises((TrenchCrusadeRuleError, BadInput), match=message):
@@ -710,7 +710,7 @@ def test_elite_trauma_refusals():
         "1", "D66", "Trauma roll for E (roll 2: an injury it already has is rolled again)")
     with pytest.raises(BadInput, match="Trauma roll for E"):  # the kit's one face check
         elite_trauma(elite("e"), Rolled.of([[1, 7]]), TABLES)
-    with pytest.raises(BadInput, match="a Survival Roll: die 1 shows 7, but a D6 shows 1 to 6"):
+    with pytest.raises(BadInput, match="a Survival Roll: the die of the D6 roll shows 7, not 1-6"):
         troop_survival(7, TABLES)
 
 
