@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/golden/make_golden.py
     .venv/bin/python tests/golden/make_golden.py --only speedheim   # a new ruleset's trails only
+    .venv/bin/python tests/golden/make_golden.py --pending          # the pending-decision trails only
 
 The trails are the proof that a refactor changes no recorded event: `test_golden.py` imports each
 one and re-decides every transaction under today's rules. They come from two places:
@@ -12,7 +13,10 @@ one and re-decides every transaction under today's rules. They come from two pla
 - campaigns built by the existing tests: the test suite runs once with a plugin that notes every
   campaign any test writes, exports each one's trail at the end of the test, and then a greedy
   cover keeps the fewest trails that together hold every command of every ruleset, voids with
-  and without cascade, rerolls, ledger dice and revealed seeds.
+  and without cascade, rerolls, ledger dice and revealed seeds;
+- campaigns whose command stopped pending (a question asked after ledger dice were drawn), for every
+  ruleset whose commands can: each is exported with the decision left open, and again once answered,
+  so that a check of a stored question against the one deciding it again is proved on them.
 
 Regenerating after a rule change is exactly what the golden trails exist to forbid: only do it
 for a new ruleset or a new version, and say so in the commit.
@@ -27,6 +31,7 @@ import uuid
 from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -184,6 +189,109 @@ def make_demo_trails(folder: Path, only: str | None = None) -> dict[str, str]:
     return trails
 
 
+# --- campaigns with pending decisions ----------------------------------------------------------------
+
+HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0", "--stat", "WS=8", "--stat", "BS=8",
+         "--stat", "I=8", "--stat", "Ld=7"]
+DEALT_SELLSWORDS = [
+    ["new", "Dealt", "--ruleset", "speedheim"],
+    ["warband", "add", "Sellswords", "--player", "Ann"],
+    ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1"],
+    ["warband", "add", "Skaven", "--player", "Bob"],
+    ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"],
+]
+
+
+class PendingCampaign(NamedTuple):
+    """A campaign (under this id, with the test runner's fixed clock and seed) whose `steps` leave a
+    decision pending, its seed revealed; `answers` settle it (and reveal the next seed)."""
+
+    campaign_id: str
+    steps: list[list[str]]
+    answers: list[list[str]]
+
+
+PENDING_CAMPAIGNS = {
+    # 7 exploration dice: which 6 count (the choices are the dice's)
+    "coreheim-explore": PendingCampaign("90150000-0000-4000-9000-000000000003", [
+        ["new", "League", "--ruleset", "coreheim"],
+        ["warband", "add", "Reikland Rats", "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+        ["warband", "add", "Clan Skrit", "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+        ["coreheim", "hire", "Reikland Rats", "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+        ["coreheim", "hire", "Reikland Rats", "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
+        ["coreheim", "hire", "Clan Skrit", "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        ["battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrit", "--winner", "Reikland Rats",
+         "--took-out", "Gunnar=Snikch"],
+        ["coreheim", "explore", "Reikland Rats", "--extra-dice", "4", "--ledger"],
+        ["seed", "reveal"],
+    ], [["answer", "keep=5,5,5,5,4,3"], ["seed", "reveal"]]),
+    # the Exploration's re-rolls, asked die by die (the question shows the dice, its choices do not);
+    # the first answer stops at the second question
+    "trench-crusade-exploration": PendingCampaign("90150000-0000-4000-9000-000000000002", [
+        ["new", "League", "--ruleset", "trench-crusade"],
+        ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "Trench Pilgrims", "--treasury", "100"],
+        ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--keyword", "LEADER", "--free"],
+        ["trench-crusade", "recruit", "Pilgrims", "Anna", "--model", "Trench Pilgrim", "--free"],
+        ["trench-crusade", "recruit", "Pilgrims", "Bert", "--model", "Trench Pilgrim", "--free"],
+        ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
+        ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite"],
+        ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare",
+         "--winner", "Pilgrims", "--ooa", "Bert"],
+        ["trench-crusade", "trauma", "Pilgrims", "--ledger"],
+        ["trench-crusade", "promotions", "Pilgrims", "--even", "--ledger"],
+        ["trench-crusade", "experience", "Pilgrims"],
+        ["post-game", "Pilgrims", "--ledger", "--answer", "rerolls=yes", "--answer", "table=common"],
+        ["seed", "reveal"],
+    ], [["answer", "reroll-1=2"], ["answer", "reroll-2=none"], ["seed", "reveal"]]),
+    # the ledger deals Gunnar a Mel/Rgd card: which stat to try
+    "speedheim-card": PendingCampaign("5eed0000-0000-4000-8000-000000000001", [
+        *DEALT_SELLSWORDS,
+        ["speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger"],
+        ["seed", "reveal"],
+    ], [["answer", "gunnar.skab.1.mel-rgd=Mel"], ["seed", "reveal"]]),
+    # the ledger deals Gunnar card 16 (Agi), whose check needs a table D20: stored without a question
+    "speedheim-table-die": PendingCampaign("0b0c0d0e-0000-4000-8000-000000000005", [
+        *DEALT_SELLSWORDS,
+        ["speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab"],
+        ["seed", "reveal"],
+    ], [["answer", "--dice", "5"], ["seed", "reveal"]]),
+    # a Casualty Table roll: its outcome is named by the players
+    "retinue-casualty": PendingCampaign("90150000-0000-4000-9000-000000000001", [
+        ["demo", "--ruleset", "retinue"],
+        ["battle", "record", "--warband", "Hawks of the Mere", "--warband", "Wolves of Harrow", "--winner",
+         "Wolves of Harrow", "--scenario", "Night Raid", "--took-out", "Lupa=Finch", "--ooa", "Finch"],
+        ["retinue", "battle-pass", "Hawks of the Mere"],
+        ["retinue", "scenario-pass", "Hawks of the Mere"],
+        ["retinue", "casualty", "Hawks of the Mere", "--ledger"],
+        ["seed", "reveal"],
+    ], [["answer", "casualty:finch=Hardy"], ["seed", "reveal"]]),
+}
+
+
+def make_pending_trails(folder: Path) -> dict[str, str]:
+    """The trails of PENDING_CAMPAIGNS: `pending-NAME-open` after its steps, `pending-NAME-answered`
+    after its answers too."""
+    from ledger import campaigns
+    from ledger.store import Store
+    from ledger.testing import CampaignRunner
+
+    trails = {}
+    for name, campaign in PENDING_CAMPAIGNS.items():
+        campaigns.uuid = SimpleNamespace(uuid4=lambda: uuid.UUID(campaign.campaign_id), UUID=uuid.UUID)
+        url = "sqlite:///" + str(folder / f"pending-{name}.db")
+        runner = CampaignRunner(url)
+        for stage, steps in (("open", campaign.steps), ("answered", campaign.answers)):
+            for step in steps:
+                result = runner("--as", "golden", *step)
+                assert result.exit_code == 0 or "its dice are recorded and T" in result.output, (step, result.output)
+            store = Store(url, create=False)
+            try:
+                trails[f"pending-{name}-{stage}"] = trail_of(store, uuid.UUID(campaign.campaign_id))
+            finally:
+                store.close()
+    return trails
+
+
 # --- campaigns the tests build ----------------------------------------------------------------------
 
 
@@ -289,14 +397,23 @@ def main() -> None:
                 (HERE / f"{name}.jsonl").write_text(text, encoding="utf-8")
                 print(f"{name}: {len(text.splitlines()) - 2} events")
         return
+    if sys.argv[1:2] == ["--pending"]:  # the pending-decision trails, the others left as they are
+        with tempfile.TemporaryDirectory() as folder:
+            for name, text in make_pending_trails(Path(folder)).items():
+                (HERE / f"{name}.jsonl").write_text(text, encoding="utf-8")
+                print(f"{name}: {len(text.splitlines()) - 2} events")
+        return
     harvested = harvest_tests()
     with tempfile.TemporaryDirectory() as folder:
         demos = make_demo_trails(Path(folder))
+        pendings = make_pending_trails(Path(folder))
     covered = set().union(*(features(text) for text in demos.values()))
     chosen = cover(harvested, covered, MAX_HARVESTED)
     for old in HERE.glob("*.jsonl"):
         old.unlink()
     for name, text in demos.items():
+        (HERE / f"{name}.jsonl").write_text(text, encoding="utf-8")
+    for name, text in pendings.items():
         (HERE / f"{name}.jsonl").write_text(text, encoding="utf-8")
     for name, text in chosen.items():
         (HERE / f"{slug(name)}.jsonl").write_text(text, encoding="utf-8")
