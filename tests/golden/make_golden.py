@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/golden/make_golden.py
     .venv/bin/python tests/golden/make_golden.py --only speedheim   # a new ruleset's trails only
-    .venv/bin/python tests/golden/make_golden.py --pending          # the pending-decision trails only
+    .venv/bin/python tests/golden/make_golden.py --pending          # the pending-decision trails only (and older-*)
 
 The trails are the proof that a refactor changes no recorded event: `test_golden.py` imports each
 one and re-decides every transaction under today's rules. They come from two places:
@@ -16,7 +16,9 @@ one and re-decides every transaction under today's rules. They come from two pla
   and without cascade, rerolls, ledger dice and revealed seeds;
 - campaigns whose command stopped pending (a question asked after ledger dice were drawn), for every
   ruleset whose commands can: each is exported with the decision left open, and again once answered,
-  so that a check of a stored question against the one deciding it again is proved on them.
+  so that a check of a stored question against the one deciding it again is proved on them; and some
+  of them made again by an older commit's code (`older-*`, OLDER_PENDING), whose questions were worded
+  otherwise. Warbands and freeform have none: no command of theirs asks a question after a die.
 
 Regenerating after a rule change is exactly what the golden trails exist to forbid: only do it
 for a new ruleset or a new version, and say so in the commit.
@@ -25,6 +27,7 @@ for a new ruleset or a new version, and say so in the commit.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import uuid
@@ -266,29 +269,62 @@ PENDING_CAMPAIGNS = {
         ["seed", "reveal"],
     ], [["answer", "casualty:finch=Hardy"], ["seed", "reveal"]]),
 }
+# a Doom Table roll (after the Casualty Table's), named by the players too
+PENDING_CAMPAIGNS["retinue-doom"] = PendingCampaign("90150000-0000-4000-9000-000000000011", [
+    *PENDING_CAMPAIGNS["retinue-casualty"].steps[:4],
+    ["retinue", "casualty", "Hawks of the Mere", "--ledger", "--outcome", "Finch=Recovered"],
+    ["retinue", "doom", "Hawks of the Mere", "--fighter", "Kestrel", "--ledger"],
+    ["seed", "reveal"],
+], [["answer", "doom:kestrel=Spared"], ["seed", "reveal"]])
 
 
-def make_pending_trails(folder: Path) -> dict[str, str]:
-    """The trails of PENDING_CAMPAIGNS: `pending-NAME-open` after its steps, `pending-NAME-answered`
-    after its answers too."""
+def make_pending_trails(folder: Path, names: list[str] | None = None) -> dict[str, str]:
+    """The trails of PENDING_CAMPAIGNS (`names`: only those): `pending-NAME-open` after its steps,
+    `pending-NAME-answered` after its answers too. Exported through the CLI, which every ledger since
+    pending decisions has (so `--older` runs this under an older commit's code)."""
     from ledger import campaigns
-    from ledger.store import Store
     from ledger.testing import CampaignRunner
 
     trails = {}
-    for name, campaign in PENDING_CAMPAIGNS.items():
+    for name in names or list(PENDING_CAMPAIGNS):
+        campaign = PENDING_CAMPAIGNS[name]
         campaigns.uuid = SimpleNamespace(uuid4=lambda: uuid.UUID(campaign.campaign_id), UUID=uuid.UUID)
-        url = "sqlite:///" + str(folder / f"pending-{name}.db")
-        runner = CampaignRunner(url)
+        runner = CampaignRunner("sqlite:///" + str(folder / f"pending-{name}.db"))
         for stage, steps in (("open", campaign.steps), ("answered", campaign.answers)):
             for step in steps:
                 result = runner("--as", "golden", *step)
                 assert result.exit_code == 0 or "its dice are recorded and T" in result.output, (step, result.output)
-            store = Store(url, create=False)
+            trail = folder / f"pending-{name}-{stage}.jsonl"
+            exported = runner("export", "-o", str(trail))
+            assert exported.exit_code == 0, exported.output
+            trails[trail.stem] = trail.read_text(encoding="utf-8")
+    return trails
+
+
+# Pending decisions recorded by an older ledger, whose stored question today's words otherwise: they
+# must import as they are. 756841e is the first commit with pending decisions and every ruleset; its
+# exploration asked "which 6 dice count?" (not "… (or fewer)?") and its Doom Table offered no Captured.
+OLDER_PENDING = {"756841e": ["coreheim-explore", "retinue-doom"]}
+
+
+def make_older_trails() -> dict[str, str]:
+    """The OLDER_PENDING trails, `older-COMMIT-pending-NAME-STAGE`: this script run under each commit's
+    code (a git worktree of it first on the path), making its pending trails with that code."""
+    import subprocess
+    import tempfile
+
+    trails = {}
+    for commit, names in OLDER_PENDING.items():
+        with tempfile.TemporaryDirectory() as folder:
+            tree = Path(folder) / "tree"
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), commit], check=True)
             try:
-                trails[f"pending-{name}-{stage}"] = trail_of(store, uuid.UUID(campaign.campaign_id))
+                subprocess.run([sys.executable, __file__, "--pending-into", folder, *names], check=True, cwd=folder,
+                               env={**os.environ, "PYTHONPATH": str(tree)})
             finally:
-                store.close()
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
+            for trail in sorted(Path(folder).glob("pending-*.jsonl")):
+                trails[f"older-{commit}-{trail.stem}"] = trail.read_text(encoding="utf-8")
     return trails
 
 
@@ -390,6 +426,9 @@ def harvest_tests() -> dict[str, str]:
 def main() -> None:
     import tempfile
 
+    if sys.argv[1:2] == ["--pending-into"]:  # (under an older commit's code, which is first on the path)
+        make_pending_trails(Path(sys.argv[2]), sys.argv[3:])
+        return
     sys.path.insert(0, str(ROOT))
     if sys.argv[1:2] == ["--only"]:  # a new ruleset's trails, the others left as they are
         with tempfile.TemporaryDirectory() as folder:
@@ -399,14 +438,15 @@ def main() -> None:
         return
     if sys.argv[1:2] == ["--pending"]:  # the pending-decision trails, the others left as they are
         with tempfile.TemporaryDirectory() as folder:
-            for name, text in make_pending_trails(Path(folder)).items():
-                (HERE / f"{name}.jsonl").write_text(text, encoding="utf-8")
-                print(f"{name}: {len(text.splitlines()) - 2} events")
+            made = {**make_pending_trails(Path(folder)), **make_older_trails()}
+        for name, text in made.items():
+            (HERE / f"{name}.jsonl").write_text(text, encoding="utf-8")
+            print(f"{name}: {len(text.splitlines()) - 2} events")
         return
     harvested = harvest_tests()
     with tempfile.TemporaryDirectory() as folder:
         demos = make_demo_trails(Path(folder))
-        pendings = make_pending_trails(Path(folder))
+        pendings = {**make_pending_trails(Path(folder)), **make_older_trails()}
     covered = set().union(*(features(text) for text in demos.values()))
     chosen = cover(harvested, covered, MAX_HARVESTED)
     for old in HERE.glob("*.jsonl"):
