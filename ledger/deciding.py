@@ -9,6 +9,7 @@ dice raises Halted with the rolls to store as a pending transaction (no face bef
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
@@ -28,6 +29,7 @@ from ledger.decide import (
     RecordedDice,
     check_answers,
     command_name,
+    loose_key,
     recorded_args,
     warriors_named,
 )
@@ -196,11 +198,16 @@ def _recorded_dice(records: Sequence[Record]) -> RecordedDice:
     return RecordedDice(rolls=rolls, draws=draws)
 
 
-def pending_problem(state: CampaignState, records: Sequence[Record]) -> str | None:
+def pending_problem(state: CampaignState, records: Sequence[Record], *, as_stored: bool = False) -> str | None:
     """Why a pending decision no longer follows from this state (None: it does): its command, decided
     again with its recorded dice, is refused by the rules now, or no longer waits for anything. One
     stored without a question (the rules refused it, or it wanted dice, after its ledger dice or cards)
-    still follows where it stops alike, at a refusal or at the end of its recorded dice."""
+    still follows where it stops alike, at a refusal or at the end of its recorded dice.
+
+    `as_stored`, for re-deciding a history (import, `replay --check`): the decision must also be the
+    one the ledger stored, told by the same decision (no second pass over the history): its stored
+    question is the one it asks again (`stored_question_problem`). The answer is then the whole line to
+    report after its "T<n>: "."""
     opened, waiting = records[0].event, records[1].event
     assert isinstance(opened, ev.CommandRecorded) and isinstance(waiting, ev.DecisionPending)
     ruleset = rulesets.get(state.ruleset)
@@ -208,13 +215,49 @@ def pending_problem(state: CampaignState, records: Sequence[Record]) -> str | No
     try:
         decide(ruleset, state, ruleset.command_from(opened.command, opened.args), dice=recorded, shuffle_dice=recorded,
                reason=opened.reason)
-    except NeedsAnswer:
+    except (LedgerError, RanOut, Diverged) as error:
+        cause = error
+    else:
+        cause = None
+    why = _why_not_waiting(cause, waiting)
+    if not as_stored:
+        return why
+    if why is not None:
+        return f"a pending decision its command no longer stops at: {why}"
+    return stored_question_problem(waiting, cause) if isinstance(cause, NeedsAnswer) else None
+
+
+def _why_not_waiting(cause: BaseException | None, waiting: ev.DecisionPending) -> str | None:
+    """Why a pending decision's command, stopped by `cause` (None: not stopped), no longer waits where
+    it was stored (None: it does)."""
+    if isinstance(cause, NeedsAnswer):
         return None  # it still waits for an answer
-    except (LedgerError, RanOut) as error:
-        return str(error) if waiting.question else None
-    except Diverged as error:
-        return str(error)
+    if isinstance(cause, LedgerError | RanOut):
+        return str(cause) if waiting.question else None
+    if isinstance(cause, Diverged):
+        return str(cause)
     return "it would now be decided without waiting for an answer"
+
+
+# The numbers a question shows (its dice, values, counts): what the dice decide of its wording.
+_NUMBERS = re.compile(r"\d+")
+
+
+def stored_question_problem(waiting: ev.DecisionPending, asked: NeedsAnswer) -> str | None:
+    """How a pending decision's stored question differs from the one its command asks again (None: it
+    is that one). Compared is what its dice decide: the answer key (as people may type it), the
+    choices, and the numbers the question shows. Not its wording, which changed without changing a
+    decision (coreheim's exploration asked "which 6 dice count?" before "… (or fewer)?"); and the
+    stored choices may be fewer than today's (before 1ca12c8 the Retinue Doom Table offered no
+    Captured; an answer may name any outcome since)."""
+    stored_asks = f"{waiting.question}=" + "|".join(waiting.options)
+    asks_now = f"{asked.key}=" + "|".join(asked.options)
+    if loose_key(waiting.question) != loose_key(asked.key) or not set(waiting.options) <= set(asked.options):
+        return f"its stored question offers {stored_asks}, but deciding it again with its recorded dice offers {asks_now}"
+    if _NUMBERS.findall(waiting.prompt) != _NUMBERS.findall(asked.prompt):
+        return (f"its stored question reads “{waiting.prompt}”, but deciding it again with its recorded dice "
+                f"reads “{asked.prompt}”")
+    return None
 
 
 def _put_back(state: CampaignState, encoded: bytes) -> None:

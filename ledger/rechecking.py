@@ -283,8 +283,8 @@ class _Recheck:
             self.redecided_differences.append(f"T{tx}: {why}")
             self.state = self._as_before()
         elif live and is_pending(group) and not self._voided_before_later(tx) and (
-                why := pending_problem(self.state, group)) is not None:
-            self.redecided_differences.append(f"T{tx}: a pending decision its command no longer stops at: {why}")
+                why := pending_problem(self.state, group, as_stored=True)) is not None:
+            self.redecided_differences.append(f"T{tx}: {why}")
         for record in group:
             apply_record(self.state, record, not live)
         self.since.append((group, live, False))
