@@ -205,16 +205,21 @@ def pending_problem(state: CampaignState, records: Sequence[Record], *, as_store
     still follows where it stops alike, at a refusal or at the end of its recorded dice.
 
     `as_stored`, for re-deciding a history (import, `replay --check`): the decision must also be the
-    one the ledger stored, told by the same decision (no second pass over the history): its stored
-    question is the one it asks again (`stored_question_problem`). The answer is then the whole line to
-    report after its "T<n>: "."""
+    one the ledger stored, told by the same decision (no second pass over the history): its command
+    stops after drawing a ledger die or card, or after dice an answer handed back (else the ledger never
+    stored it pending: a ledger roll relabelled as table dice), and its stored question is the one it
+    asks again (`stored_question_problem`). The answer is then the whole line to report after its "T<n>: "."""
     opened, waiting = records[0].event, records[1].event
     assert isinstance(opened, ev.CommandRecorded) and isinstance(waiting, ev.DecisionPending)
     ruleset = rulesets.get(state.ruleset)
     recorded = _recorded_dice(records)
+    handed_back = any(roll.copy_of is not None for roll in recorded.rolls)
+    halted = False
     try:
         decide(ruleset, state, ruleset.command_from(opened.command, opened.args), dice=recorded, shuffle_dice=recorded,
-               reason=opened.reason)
+               reason=opened.reason, keep_dice=as_stored, asks_again=as_stored and handed_back)
+    except Halted as stopped:
+        halted, cause = True, stopped.cause
     except (LedgerError, RanOut, Diverged) as error:
         cause = error
     else:
@@ -224,7 +229,13 @@ def pending_problem(state: CampaignState, records: Sequence[Record], *, as_store
         return why
     if why is not None:
         return f"a pending decision its command no longer stops at: {why}"
-    return stored_question_problem(waiting, cause) if isinstance(cause, NeedsAnswer) else None
+    if isinstance(cause, NeedsAnswer) and (differs := stored_question_problem(waiting, cause)) is not None:
+        return differs
+    if not halted:
+        return ("stored pending, but its command, decided again with its recorded dice, draws no ledger die or card "
+                "before it stops: only those make the ledger store a decision pending (a ledger roll relabelled as "
+                "table dice?)")
+    return None
 
 
 def _why_not_waiting(cause: BaseException | None, waiting: ev.DecisionPending) -> str | None:
@@ -236,7 +247,9 @@ def _why_not_waiting(cause: BaseException | None, waiting: ev.DecisionPending) -
         return str(cause) if waiting.question else None
     if isinstance(cause, Diverged):
         return str(cause)
-    return "it would now be decided without waiting for an answer"
+    if cause is None:
+        return "it would now be decided without waiting for an answer"
+    raise cause  # not a decision's stop: what a bug raised while deciding with kept dice
 
 
 # The numbers a question shows (its dice, values, counts): what the dice decide of its wording.

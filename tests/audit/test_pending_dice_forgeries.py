@@ -6,8 +6,9 @@ for its expression, its value what they count to) sees a forged one. Here its ro
 table dice (faces typed in, which no seed re-derives) and every later hash recomputed, as a careful
 forger would: `campaign import` of such a trail, and `replay --check` of such a store, refuse it.
 
-Faces a die can show, though not the ones rolled, cannot be refused: the ledger never knew a table
-die's real faces."""
+Faces a die can show, though not the ones rolled, cannot be refused on their own: the ledger never knew
+a table die's real faces. Where the pending decision tells them (its stored question, or a ledger roll
+made table dice), test_pending_question_forgeries refuses them."""
 
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 key, the choices, the question as worded). Re-deciding a history (`campaign import`, `replay --check`)
 decides the pending command again with its recorded dice and compares: a trail whose pending roll was
 forged to other faces a die can show, and rehashed, offers choices or shows numbers the dice no longer
-give, and is refused.
+give, and is refused. So is one whose ledger roll was relabelled as table dice: the ledger stores a
+decision pending only after drawing ledger dice (or cards), so with table dice its command would not
+have stopped there.
 
 The honest trails are the golden ones (tests/golden/pending-*.jsonl), each of which imports."""
 
@@ -56,6 +58,10 @@ FORGERIES = [
         "T12: its stored question reads “Exploration dice [3, 6, 5]: re-roll which die? (2 re-roll(s) left)”, but "
         "deciding it again with its recorded dice reads “Exploration dice [3, 2, 5]: re-roll which die? (2 re-roll(s) "
         "left)”"), id="a die the question shows changed"),
+    pytest.param(COREHEIM, 8, as_table_dice(COREHEIM_ROLLED, COREHEIM_ROLLED), (
+        "T8: stored pending, but its command, decided again with its recorded dice, draws no ledger die or card "
+        "before it stops: only those make the ledger store a decision pending (a ledger roll relabelled as table "
+        "dice?)"), id="the ledger roll relabelled as table dice"),
 ]
 
 
