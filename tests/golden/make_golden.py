@@ -194,8 +194,10 @@ def make_demo_trails(folder: Path, only: str | None = None) -> dict[str, str]:
 
 # --- campaigns with pending decisions ----------------------------------------------------------------
 
+# A coreheim human's profile, as `coreheim hire` takes it.
 HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0", "--stat", "WS=8", "--stat", "BS=8",
          "--stat", "I=8", "--stat", "Ld=7"]
+# Speedheim, the deck dealt by the ledger: Gunnar (Mel and Rgd 12) leads the Sellswords, Skab the Skaven.
 DEALT_SELLSWORDS = [
     ["new", "Dealt", "--ruleset", "speedheim"],
     ["warband", "add", "Sellswords", "--player", "Ann"],
