@@ -501,10 +501,13 @@ class Ledger(SeedKeeping, PendingDecisions):
         ask: AskChoice | None = None,
         reason: str = "",
         answered_now: Iterable[str] | None = None,
+        offered: Mapping[str, str] | None = None,
     ) -> Outcome:
         """Decide and store one command; on a conflicting writer, decide again on the new state.
         Every answer the command carries must be one it asks for or documents, unless
-        `answered_now` names the ones to check (the guided post-game checks its own).
+        `answered_now` names the ones to check (the guided post-game checks its own). `offered`:
+        answers given for several commands at once (the guided post-game's steps), of which the
+        command records those it asks.
 
         A command that stops after drawing ledger dice is stored pending (PendingDecision is
         raised). While a decision is pending, the same command again is taken as its answer, and
@@ -518,7 +521,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             waiting = self._pending_in_the_way(campaign_id, state, command)
             if waiting is not None:
                 # Answers a guided walk hands along for its later steps are not this decision's.
-                answers = {key: answer for key, answer in command.answers.items()
+                answers = {key: answer for key, answer in {**command.answers, **(offered or {})}.items()
                            if key in checked or documents_key(type(command), key)}
                 return self._answer_attempt(campaign_id, state, waiting, answers, actor, dice, ask)
             ruleset = rulesets.get(state.ruleset)
@@ -537,7 +540,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             typed_now = TYPED_NOW.set(True)  # its names were typed now: one that is another's hidden id is refused
             try:
                 events = decide(ruleset, deciding, command, dice=source, shuffle_dice=ledger_dice, ask=ask,
-                                reason=reason, keep_dice=True, answered_now=checked, in_place=True)
+                                reason=reason, keep_dice=True, answered_now=checked, offered=offered, in_place=True)
             except Halted as halted:
                 # What the halted command decided is not what its transaction records: fold that onto the
                 # state it was decided on.

@@ -29,6 +29,7 @@ from ledger.decide import (
     RecordedDice,
     check_answers,
     command_name,
+    documents_key,
     loose_key,
     recorded_args,
     warriors_named,
@@ -118,10 +119,21 @@ def decide(
             check_answers(command, answered_now, ctx.asked, warriors_named(state))
         rolls = [e for e in ctx.events if isinstance(e, ev.DiceRolled)]
         drew_cards = any(isinstance(e, ev.CardDrawn | ev.DeckShuffled) for e in ctx.events)
-        raise Halted(error, _opening(command, ctx.answers, reason), rolls, drew_cards) from error
+        # Stored pending, it keeps too the answers offered for questions it documents but has not
+        # reached yet: answering it goes on from where it stopped.
+        kept = _taken(command, ctx, offered, still_to_ask=True)
+        raise Halted(error, _opening(command, kept, reason), rolls, drew_cards) from error
     check_answers(command, answered_now, ctx.asked, warriors_named(state) if answered_now else None)
-    kept = {key: answer for key, answer in ctx.answers.items() if key not in (offered or {}) or key in ctx.asked}
-    return [_opening(command, kept, reason), *ctx.events]
+    return [_opening(command, _taken(command, ctx, offered), reason), *ctx.events]
+
+
+def _taken(command: Command, ctx: Context, offered: Mapping[str, str] | None, *,
+           still_to_ask: bool = False) -> dict[str, str]:
+    """The answers the command records: its own, and of those `offered` the ones it asked (with
+    `still_to_ask`, or documents)."""
+    return {key: answer for key, answer in ctx.answers.items()
+            if key not in (offered or {}) or key in ctx.asked
+            or (still_to_ask and documents_key(type(command), key))}
 
 
 def _opening(command: Command, answers: dict[str, str], reason: str) -> ev.CommandRecorded:

@@ -112,9 +112,9 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             step_ask = StepAsk(answers, ask)
             command = step.build(state, band.id, step_ask)
             _refuse_untaken(step, taken_ahead.get(step.key, []), step_ask.taken)
-            command = msgspec.structs.replace(command, answers={**command.answers, **answers})
+            # Offered, not carried: the step records only the answers it asks, not those for later steps.
             outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
-                cid, command, actor=session.actor, dice=source, ask=ask, answered_now=()))
+                cid, command, actor=session.actor, dice=source, ask=ask, answered_now=(), offered=answers))
         except LedgerError as need:
             # The run's first step cannot go on: an error. A later one that waits for dice or an
             # answer it was not given (with its ledger dice stored pending, if it drew some): the walk

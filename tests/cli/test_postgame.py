@@ -12,8 +12,10 @@ from commands.shared import SHARED_HANDLERS
 from ledger import campaigns
 from ledger import events as ev
 from ledger.cli import app
-from ledger.decide import Command, Context
+from ledger.decide import Command, Context, TableDice
 from ledger.rulesets import Ruleset, Step, register, steps_done
+from ledger.store import Store
+from ledger.testing import CampaignRunner
 
 
 class Loot(Command, frozen=True, kw_only=True, tag="test-postgame.loot"):
@@ -121,6 +123,41 @@ def test_one_run_answers_every_step_and_json_answers_each_step(after_battle):
     assert steps[1]["head"] == json.loads(after_battle("show", "--json").output)["head"]
 
 
+def recorded_commands(campaign) -> list[tuple[str, dict]]:
+    """Each post-game step's command as its transaction records it: (command, answers)."""
+    lines = [json.loads(line) for line in campaign("export", "--format", "jsonl").output.splitlines()]
+    return [(line["payload"]["command"], line["payload"]["args"]["answers"]) for line in lines
+            if line.get("type") == "command.recorded" and line["payload"]["command"].startswith("test-postgame.")]
+
+
+def test_each_step_records_only_the_answers_it_asks(after_battle):
+    """Given every answer of the walk up front, when it runs, then the loot (which asks nothing)
+    records none, and the muster records the hero it asked: not the oath, which Hans is not asked
+    (the Rats hold 4 crowns, fewer than the 6 that roll for it)."""
+    walked = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
+    assert walked.exit_code == 0, walked.output
+    assert recorded_commands(after_battle) == [("test-postgame.loot", {}), ("test-postgame.muster", {"hero": "Hans"})]
+    assert after_battle("replay", "--check").output == "Re-decided 7 transactions from their commands and dice: all match.\n"
+
+
+def test_a_step_recorded_with_answers_it_never_asked_still_replays_and_imports(after_battle, tmp_path):
+    """Walks before the fix recorded every --answer in every step's command: such a trail re-decides
+    as recorded (replay --check, import) and keeps its extra answers."""
+    ledger = campaigns.Ledger(Store(after_battle.store))
+    cid = uuid.UUID(json.loads(after_battle("show", "--json").output)["campaign_id"])
+    every_answer = {"hero": "Hans", "hans:oath": "yes"}
+    for command, dice in ((Loot(warband="rats", answers=every_answer), [4]), (Muster(warband="rats", answers=every_answer), [])):
+        ledger.execute(cid, command, actor="arbiter", dice=TableDice(dice), answered_now=())  # as the walk did
+    assert recorded_commands(after_battle) == [("test-postgame.loot", every_answer), ("test-postgame.muster", every_answer)]
+    assert after_battle("replay", "--check").output == "Re-decided 7 transactions from their commands and dice: all match.\n"
+    trail = tmp_path / "trail.jsonl"
+    assert after_battle("export", "-o", str(trail)).exit_code == 0
+    copy = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))
+    imported = copy("import", str(trail))
+    assert imported.exit_code == 0, imported.output
+    assert json.loads(copy("show", "--json").output)["head"] == json.loads(after_battle("show", "--json").output)["head"]
+
+
 def test_an_answer_no_open_step_asks_is_refused_before_anything_is_written(after_battle):
     before = after_battle("log", "--json", "--all").output
     refused = after_battle("post-game", "Rats", "--dice", "4", "--answer", "heroe=Hans")
@@ -143,7 +180,7 @@ def test_an_answer_given_ahead_refused_after_ledger_dice_ends_the_walk_as_with_t
     assert walked.output.splitlines()[-4:] == [
         "  pending: Does Hans swear the oath?: 'maybe' is not one of: yes, no",
         "  R1 oath: D6 rolled [6] = 6 (ledger)",
-        "Recorded T8 (3 events). Head 31d21ffc92702aaf",
+        "Recorded T8 (3 events). Head a34d53ee30abc8b0",
         "Error: Does Hans swear the oath?: 'maybe' is not one of: yes, no — its dice are recorded and T8 is pending: "
         "settle it with `campaign answer` (with the answers the command needs), or void it with "
         "`campaign void T8 --reason …`",
