@@ -44,8 +44,14 @@ WARRIOR_PLACEHOLDERS = frozenset({"FIGHTER", "HERO", "GROUP", "SWORD", "UNIT", "
 def documents_key(command_type: type[Command], key: str, warriors: Collection[str] | None = None) -> bool:
     """Whether one of the command's documented keys is `key`; with `warriors` (their ids and their
     names as slugs), a placeholder for a warrior must name one of them: `injury:Hnas` is no key."""
+    return matches_key(command_type.answer_keys, key, warriors)
+
+
+def matches_key(patterns: Iterable[str], key: str, warriors: Collection[str] | None = None) -> bool:
+    """Whether one of the key `patterns` (as `Command.answer_keys` writes them) is `key`, checked as
+    `documents_key` checks a command's."""
     loose = loose_key(key)
-    for pattern in command_type.answer_keys:
+    for pattern in patterns:
         found = _key_pattern(pattern).fullmatch(key) or _key_pattern(pattern).fullmatch(loose)
         if found and (warriors is None or all(slug(named) in warriors for named in found.groupdict().values())):
             return True

@@ -57,6 +57,9 @@ class Step(msgspec.Struct, frozen=True):
     (`doom-roll:N`: the N-th pick), the questions `build` may ask beyond those it asks on the state
     at hand (`--list` shows them): they are the walk's, not the command's (its `answer_keys`), and
     asked before any dice of the step, so an answer given for one is taken only when `build` asks it.
+    `asks_once_opened` names, as patterns too, the questions `build` asks only once a step before it
+    has opened them (an Advancement Roll owed once Experience has given the XP): an answer for one
+    is accepted ahead while such a step is still to do in the walk, and taken only when asked.
     """
 
     key: str
@@ -65,6 +68,7 @@ class Step(msgspec.Struct, frozen=True):
     build: Callable[[CampaignState, str, BuildAsk], Command]
     before: str = ""
     asks: tuple[str, ...] = ()
+    asks_once_opened: tuple[str, ...] = ()
 
 
 def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:

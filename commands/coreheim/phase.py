@@ -94,7 +94,9 @@ PHASE = Phase(
         PhaseStep("advances", "roll advances", build=_plain(Advance), done=advances_done, owed=advances_owed,
                   guide="Advances: one roll per threshold reached (D12), maximums respected, Talent!"),
         PhaseStep("sell-shards", "sell wyrdstone", build=_sell_shards, guide="Trading 1: sell wyrdstone shards"),
+        # The search of the hero Talent! makes of a henchman at the advances, named after his group.
         PhaseStep("search", "look for rare items", build=_search,
+                  asks_once_opened=("GROUP-promoted:search", "GROUP-promoted-N:search"),
                   guide="Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
                         "`campaign coreheim sell`)",
                   before="anything to sell first (trading 2, `campaign coreheim sell`)?"),

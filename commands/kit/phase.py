@@ -42,7 +42,8 @@ class PhaseStep(msgspec.Struct, frozen=True):
     before the next battle, and the walk offers it): its command checks for itself when it may run;
     `owed` says what is left of a step that another command may reopen (advances after an XP
     correction), so the next battle's refusal tells who owes what and how to do it; `asks` the
-    keys `build` may ask (the ledger's `Step.asks`)."""
+    keys `build` may ask, `asks_once_opened` those it asks only once a step before it has opened
+    them (the ledger's `Step.asks` and `Step.asks_once_opened`)."""
 
     key: str
     title: str
@@ -54,6 +55,7 @@ class PhaseStep(msgspec.Struct, frozen=True):
     checked_by_command: bool = False
     owed: Callable[[CampaignState, Warband], str] | None = None
     asks: tuple[str, ...] = ()
+    asks_once_opened: tuple[str, ...] = ()
 
 
 class PhaseMessages(msgspec.Struct, frozen=True):
@@ -225,5 +227,5 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
             return lambda state, warband: self.is_done(state, state.warbands[warband], key)
 
         return [Step(key=step.key, title=step.guide or step.title, done=done_test(step.key), build=step.build,
-                     before=step.before, asks=step.asks)
+                     before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened)
                 for step in self.steps if step.build is not None and step.instead_of is None]

@@ -215,8 +215,10 @@ PHASE = Phase(
                   guide="Trauma: Survival Rolls for Troops, the Trauma Table for ELITE"),
         PhaseStep("promotions", "Promotions", build=_refusing(build_promotions), guide="Promotions: the Promotion Dice pool"),
         PhaseStep("experience", "Experience", build=_refusing(build_experience), guide="Experience: XP for the ELITE"),
+        # The rolls owed once Promotions and Experience have given ELITE models their XP.
         PhaseStep("advancement", "Advancement", build=_refusing(build_advancement), guide="Advancement Rolls",
-                  done=advancement_done, checked_by_command=True),
+                  done=advancement_done, checked_by_command=True,
+                  asks_once_opened=("FIGHTER:N:first-table", "FIGHTER:N:second-table")),
         PhaseStep("exploration", "Exploration", build=_refusing(build_exploration),
                   guide="Exploration (or Reinforcements instead)",
                   before="take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "

@@ -32,7 +32,17 @@ from ledger.cli.app import (
     report,
     settle,
 )
-from ledger.decide import AskChoice, Command, Faces, TableDice, documents_key, loose_key, warriors_named, written_as
+from ledger.decide import (
+    AskChoice,
+    Command,
+    Faces,
+    TableDice,
+    documents_key,
+    loose_key,
+    matches_key,
+    warriors_named,
+    written_as,
+)
 from ledger.errors import BadInput, LedgerError, NeedsAnswer, NeedsDice
 from ledger.pending import PendingDecision
 from ledger.state import CampaignState
@@ -83,7 +93,8 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     open_steps = [s for s in chosen if not s.done(state, band.id)]
     # Built ahead only to check the answers given: with none, there is nothing to check.
     built_ahead = [_built(step, state, band.id, answers) for step in open_steps] if answers else []
-    _refuse_unknown_answers(ruleset, state, band.id, built_ahead, answers)
+    meant_for, known = _steps_asking(ruleset, state, open_steps, built_ahead, answers)
+    _refuse_unknown_answers(meant_for, known, answers)
     # What each open step's builder takes of the answers given, built ahead on this state (a step
     # opened only by one before it, as advances by the XP of experience, takes none): see `_refuse_untaken`.
     taken_ahead = {step.key: ahead.taken for step, ahead in zip(open_steps, built_ahead)}
@@ -281,7 +292,8 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             first_open = False
             row["questions"] = [q for q in asked if q["key"] not in answers]
             known = {q["key"] for q in asked}
-            row["may_ask"] = [k for k in (*(type(command).answer_keys if command else ()), *step.asks) if k not in known]
+            row["may_ask"] = [k for k in (*(type(command).answer_keys if command else ()), *step.asks, *step.asks_once_opened)
+                              if k not in known]
         rows.append(row)
     if as_json:
         emit_json(rows)
@@ -295,26 +307,37 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             click.echo(f"      may ask, depending on what comes up: {', '.join(row['may_ask'])}")
 
 
-def _refuse_unknown_answers(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
-                            built_ahead: list[_Built], answers: dict[str, str]) -> None:
-    """Before anything is written: every --answer must be a question an open step asks or its command
-    documents. A builder's question (a `Step.asks` key, such as the N-th pick) counts only when the
-    builder, built ahead with the answers given, asks it: it comes before any dice."""
-    if not answers:
-        return
-    known: list[str] = []
-    commands = []
-    for index, (command, asked, _) in enumerate(built_ahead):
-        known += [q["key"] for q in asked if q["key"]]
-        if command is not None:
-            commands.append(command)
-            known += list(type(command).answer_keys)
-            if index == 0:
-                known += [q["key"] for q in _open_questions(ruleset, state, command)]
-    asked = {loose_key(k) for k in known}
+def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, open_steps: list[rulesets.Step],
+                  built_ahead: list[_Built], answers: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """For each --answer, the key of the first open step that may ask it (none: no step may), and
+    every key the open steps may ask. A step may ask what its command documents, and what its builder
+    asks, built ahead with the answers given (for the first step, with its questions before its
+    first roll); a builder's own pattern (a `Step.asks` key, such as the N-th pick) counts only when
+    so asked: it comes before any dice. A step after one the walk can do first may also ask what
+    that step opens (`Step.asks_once_opened`), which the state at hand cannot show."""
     warriors = warriors_named(state)
-    unknown = [k for k in answers
-               if loose_key(k) not in asked and not any(documents_key(type(c), k, warriors) for c in commands)]
-    if unknown:
-        keys = ", ".join(dict.fromkeys(known)) or "none"
-        raise BadInput(f"--answer {', '.join(unknown)}: no open step of the post-game asks it (keys: {keys})")
+    meant_for: dict[str, str] = {}
+    known: list[str] = []
+    opened = False  # whether a step before this one can be done, and so open its questions
+    for index, (step, (command, asked, _)) in enumerate(zip(open_steps, built_ahead)):
+        keys = [q["key"] for q in asked if q["key"]]
+        if command is not None:
+            keys += list(type(command).answer_keys)
+            if index == 0:
+                keys += [q["key"] for q in _open_questions(ruleset, state, command)]
+        once_opened = list(step.asks_once_opened) if opened else []
+        known += keys + once_opened
+        loose = {loose_key(k) for k in keys}
+        for key in answers:
+            if key not in meant_for and (loose_key(key) in loose or matches_key(once_opened, key, warriors)
+                                         or (command is not None and documents_key(type(command), key, warriors))):
+                meant_for[key] = step.key
+        opened = opened or command is not None
+    return meant_for, list(dict.fromkeys(known))
+
+
+def _refuse_unknown_answers(meant_for: dict[str, str], known: list[str], answers: dict[str, str]) -> None:
+    """Before anything is written: every --answer must be one an open step may ask (`_steps_asking`)."""
+    if unknown := [key for key in answers if key not in meant_for]:
+        raise BadInput(f"--answer {', '.join(unknown)}: no open step of the post-game asks it "
+                       f"(keys: {', '.join(known) or 'none'})")

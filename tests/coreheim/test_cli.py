@@ -152,6 +152,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         f"      --answer gunnar:search=nothing|{RARE}  Which rare item does Gunnar look for?",
+        "      may ask, depending on what comes up: GROUP-promoted:search, GROUP-promoted-N:search",  # Talent!'s hero
         "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
         "      may ask, depending on what comes up: SWORD:upkeep",
         "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
@@ -626,3 +627,53 @@ def test_the_walk_takes_ahead_the_answers_of_a_multiple_and_of_the_shards_to_sel
     assert walked.exit_code == 0, walked.output
     assert "  Reikland Rats: post-game step explore done for battle 1" in walked.output.splitlines()
     assert walked.output.splitlines()[-1].startswith("Next step: injuries — ")
+
+
+@pytest.fixture
+def talent_due(campaign):
+    """The Marksmen (1 XP before the battle) reach 2 XP at the Rats' experience: an advance is due,
+    and the Rats' post-game is done up to the advances."""
+    for args in (
+        ["new", "League", "--ruleset", "coreheim"],
+        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+        ["coreheim", "hire", R, "Marksmen", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "3", *HUMAN],
+        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        ["xp", "award", "Marksmen", "1", "--reason", "a house rule"],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", R],
+        ["coreheim", "explore", R, "--dice", "1,2"],
+        ["coreheim", "injuries", R],
+        ["coreheim", "experience", R],
+    ):
+        ok(campaign(*args))
+    return campaign
+
+
+# The Marksmen's advance: 10, Talent! (kept); the new hero's own advance a 6 (W +1); the group rolls again: 8 (kept).
+TALENT = ["--dice", "10,6,8", "--answer", "marksmen:2:group-reroll=keep", "--answer", "marksmen:2:skill-lists=combat+shooting",
+          "--answer", "marksmen:2:again:group-reroll=keep"]
+
+
+def test_the_search_of_the_hero_talent_makes_may_be_answered_before_the_advances(talent_due):
+    """The hero Talent! makes at the advances looks for a rare item at the search: his question, which
+    `--list` names once he is there (`marksmen-promoted:search`), was refused ahead as one no step asks."""
+    walked = talent_due("post-game", R, *TALENT, "--answer", "shards=0", "--answer", "gunnar:search=nothing",
+                        "--answer", "Marksmen (promoted):search=nothing", "--answer", "reinforce=no", "--go-on")
+    assert walked.exit_code == 0, walked.output
+    said = walked.output.splitlines()
+    assert "  Marksmen (promoted) is promoted to hero" in said
+    # Without a terminal a hero not answered for stops the walk at the search: both were answered.
+    assert said[said.index("== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+                           "`campaign coreheim sell`)") + 1] == "  Reikland Rats: post-game step search done for battle 1"
+    assert said[-1] == "Post-game sequence complete."
+
+
+def test_a_search_of_a_hero_no_talent_can_make_is_refused_before_anything_is_written(talent_due):
+    before = events(talent_due)
+    refused = talent_due("post-game", R, *TALENT, "--answer", "hans-promoted:search=nothing")
+    assert (refused.exit_code, refused.output) == (2, (
+        "Error: --answer hans-promoted:search: no open step of the post-game asks it (keys: FIGHTER:XP:stat, "
+        "FIGHTER:XP:skill, FIGHTER:XP:group-reroll, FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists, shards, gunnar:search, "
+        "GROUP-promoted:search, GROUP-promoted-N:search, SWORD:upkeep, reinforce, GROUP:recruits)\n"))
+    assert events(talent_due) == before

@@ -317,7 +317,7 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
         "first skill table",
         # the next question too, its choices as they are after the first's first choice
         "      --answer anna:1:second-table=ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: second skill table",
-        "      may ask, depending on what comes up: keep-N",
+        "      may ask, depending on what comes up: keep-N, FIGHTER:N:first-table, FIGHTER:N:second-table",
         "[ ] exploration: Exploration (or Reinforcements instead)",
         "      --answer rerolls=no|yes  Re-roll Exploration dice once you have seen them?",
         "      may ask, depending on what comes up: table, reroll-N",
@@ -383,7 +383,7 @@ def test_the_steps_of_a_warband_that_has_not_fought_are_listed_and_an_answer_for
         "[ ] promotions: Promotions: the Promotion Dice pool",
         "[ ] experience: Experience: XP for the ELITE",
         "[ ] advancement: Advancement Rolls",
-        "      may ask, depending on what comes up: keep-N",
+        "      may ask, depending on what comes up: keep-N, FIGHTER:N:first-table, FIGHTER:N:second-table",
         "[ ] exploration: Exploration (or Reinforcements instead)",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "[ ] roster: Roster: the roster is up to date",
@@ -391,7 +391,8 @@ def test_the_steps_of_a_warband_that_has_not_fought_are_listed_and_an_answer_for
     before = events(cli)
     answered = cli("post-game", "Pilgrims", "--answer", "table=rare")
     assert (answered.exit_code, answered.output) == (
-        2, "Error: --answer table: no open step of the post-game asks it (keys: keep-N)\n")
+        2, "Error: --answer table: no open step of the post-game asks it "
+           "(keys: keep-N, FIGHTER:N:first-table, FIGHTER:N:second-table)\n")
     assert events(cli) == before
 
 
@@ -579,3 +580,27 @@ def test_a_reroll_cascade_before_a_pending_step_decides_again_what_it_stands_on(
     assert cli("pending").output.startswith(f"{pending}: ")
     assert cli("answer", "reroll-1=none").exit_code == 0
     assert cli("replay", "--check").output.endswith("all match.\n")
+
+
+def test_an_advancement_roll_the_walks_earlier_steps_owe_may_be_answered_before_them(league):
+    """Anna's Advancement Roll is owed only once Promotions (a 6 makes her ELITE) and Experience (her
+    first XP) are recorded: its tables, given ahead, were refused as asked by no open step."""
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    walked = league("post-game", "Pilgrims", "--dice", "6", "--answer", "anna:1:first-table=ranged",
+                    "--answer", "anna:1:second-table=wildcard")
+    assert walked.exit_code == 0, walked.output
+    assert walked.output.splitlines()[-2:] == [
+        "== Advancement Rolls",
+        "Next step: advancement — Advancement Roll for Anna on Ranged needs 2D6 (2 more dice): pass them with --dice, "
+        "or use --ledger; then run `campaign post-game Pilgrims` again.",
+    ]
+
+
+def test_an_advancement_roll_no_step_can_owe_is_refused_before_anything_is_written(league):
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    before = events(league)
+    refused = league("post-game", "Pilgrims", "--dice", "6", "--answer", "anan:1:first-table=ranged")
+    assert (refused.exit_code, refused.output) == (2, (
+        "Error: --answer anan:1:first-table: no open step of the post-game asks it (keys: assignment, order, leader, "
+        "keep-N, FIGHTER:N:first-table, FIGHTER:N:second-table, rerolls, table, reroll-N)\n"))
+    assert events(league) == before
