@@ -145,6 +145,7 @@ class LedgerGroup(_OnceEach, click.Group):
             stood = f"nothing more was recorded; recorded before it: {', '.join(f'T{tx}' for tx in committed)}" \
                 if committed else "nothing was recorded"
             click.echo(f"\nError: stopped at the prompt (Ctrl-C or end of input): {stood}", err=True)
+            self._say_after_error(ctx)
             self._discard_new_store(ctx)
             ctx.exit(1)
         except (click.exceptions.Exit, click.ClickException):
@@ -169,8 +170,14 @@ class LedgerGroup(_OnceEach, click.Group):
 
     def _refuse(self, ctx: click.Context, error: LedgerError) -> None:
         click.echo(f"Error: {error}", err=True)
+        self._say_after_error(ctx)
         self._discard_new_store(ctx)
         ctx.exit(error.exit_code)
+
+    @staticmethod
+    def _say_after_error(ctx: click.Context) -> None:
+        for line in ctx.obj.after_error if isinstance(ctx.obj, Session) else []:
+            click.echo(line, err=True)
 
     @staticmethod
     def _discard_new_store(ctx: click.Context) -> None:
@@ -187,6 +194,8 @@ class Session(msgspec.Struct):
     creates_store: bool = False  # may this command create a SQLite file that is not there yet?
     answer_json: bool = False  # a write's --json: answer with JSON instead of the event lines
     committed: list[int] = msgspec.field(default_factory=list)  # the transactions this command committed, in order
+    # What the command has to say below its `Error:` line, if it ends in one (a walk's answers left unused).
+    after_error: list[str] = msgspec.field(default_factory=list)
     _ledger: Ledger | None = None
     _new_file: str | None = None  # a SQLite file this command is creating
 

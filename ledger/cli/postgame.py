@@ -16,8 +16,9 @@ from typing import Any, NamedTuple
 import click
 import msgspec
 
+from ledger import events as ev
 from ledger import rulesets
-from ledger.campaigns import decide
+from ledger.campaigns import Outcome, decide
 from ledger.cli.app import (
     DiceChoice,
     Session,
@@ -101,47 +102,91 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     session.answer_json = as_json
     say = (lambda text: None) if as_json else click.echo
     ask = interactive_ask()
+    unused = _LeftUnused(answers, meant_for, [s.key for s in open_steps])
     did = 0
-    for step in chosen:
-        if step.done(state, band.id):
-            continue
-        say(f"== {step.title}")
-        # A step that closes what other commands may still do (buying, hiring) is asked about at a
-        # terminal; without one the walk stops before it, unless the run began with it or goes on.
-        if step.before and (ask(f"Before this step: {step.before}", [GO_ON, STOP]) == STOP if ask is not None
-                            else did > 0 and not go_on):
-            if ask is None:
-                say(f"Before this step: {step.before}")
-            say(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on.")
-            return
-        # The --dice are the first step's; later steps roll with --ledger, at a terminal, or stop for dice.
-        given = dice if did == 0 else DiceChoice(None, [], dice.use_ledger)
-        source = given.source(state)
-        if isinstance(source, TableDice):
-            source.used_by = f"step {step.key}"
-        try:
-            step_ask = StepAsk(answers, ask)
-            command = step.build(state, band.id, step_ask)
-            _refuse_untaken(step, taken_ahead.get(step.key, []), step_ask.taken)
-            # Offered, not carried: the step records only the answers it asks, not those for later steps.
-            outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
-                cid, command, actor=session.actor, dice=source, ask=ask, answered_now=(), offered=answers))
-        except LedgerError as need:
-            # The run's first step cannot go on: an error. A later one that waits for dice or an
-            # answer it was not given (with its ledger dice stored pending, if it drew some): the walk
-            # did what it could, and a later run gives them. Any other stop is an error, whatever was
-            # recorded before it: what was given ahead is wrong (an answer not one of the choices, a
-            # negative XP) or the rules refuse to carry it out (an upkeep the treasury cannot pay),
-            # and running the walk again would only be refused again.
-            if did == 0 or not isinstance(need.cause if isinstance(need, PendingDecision) else need, NeedsDice):
-                raise
-            say(f"Next step: {step.key} — {need}; then run `campaign post-game {warband_ref}` again.")
-            return
-        report(outcome)
-        state = outcome.state
-        did += 1
+    step = None
+    try:
+        for step in chosen:
+            if step.done(state, band.id):
+                continue
+            say(f"== {step.title}")
+            # A step that closes what other commands may still do (buying, hiring) is asked about at a
+            # terminal; without one the walk stops before it, unless the run began with it or goes on.
+            if step.before and (ask(f"Before this step: {step.before}", [GO_ON, STOP]) == STOP if ask is not None
+                                else did > 0 and not go_on):
+                if ask is None:
+                    say(f"Before this step: {step.before}")
+                say(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on.")
+                if did and (line := unused.said(step.key, begun=False)):
+                    say(line)
+                return
+            # The --dice are the first step's; later steps roll with --ledger, at a terminal, or stop for dice.
+            given = dice if did == 0 else DiceChoice(None, [], dice.use_ledger)
+            source = given.source(state)
+            if isinstance(source, TableDice):
+                source.used_by = f"step {step.key}"
+            try:
+                step_ask = StepAsk(answers, ask)
+                command = step.build(state, band.id, step_ask)
+                _refuse_untaken(step, taken_ahead.get(step.key, []), step_ask.taken)
+                # Offered, not carried: the step records only the answers it asks, not those for later steps.
+                outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
+                    cid, command, actor=session.actor, dice=source, ask=ask, answered_now=(), offered=answers))
+            except LedgerError as need:
+                if isinstance(need, PendingDecision) and need.outcome is not None:
+                    unused.took(step_ask.taken, need.outcome)  # kept with its dice: answering it goes on with them
+                # The run's first step cannot go on: an error. A later one that waits for dice or an
+                # answer it was not given (with its ledger dice stored pending, if it drew some): the walk
+                # did what it could, and a later run gives them. Any other stop is an error, whatever was
+                # recorded before it: what was given ahead is wrong (an answer not one of the choices, a
+                # negative XP) or the rules refuse to carry it out (an upkeep the treasury cannot pay),
+                # and running the walk again would only be refused again.
+                if did == 0 or not isinstance(need.cause if isinstance(need, PendingDecision) else need, NeedsDice):
+                    raise
+                say(f"Next step: {step.key} — {need}; then run `campaign post-game {warband_ref}` again.")
+                if line := unused.said(step.key, begun=True):
+                    say(line)
+                return
+            unused.took(step_ask.taken, outcome)
+            report(outcome)
+            state = outcome.state
+            did += 1
+    except (LedgerError, click.Abort):
+        # Said below the error: once steps are recorded, a run again begins after them without these.
+        if did and step is not None and not as_json and (line := unused.said(step.key, begun=True)):
+            session.after_error.append(line)
+        raise
     if all(s.done(state, band.id) for s in steps):
         say("Post-game sequence complete.")
+
+
+class _LeftUnused:
+    """The --answers that no step the walk recorded took, each with the step it is for: said when
+    the walk stops before that step, having recorded others (a run again carries on after those,
+    and takes only the answers given to it), so that they can be given again."""
+
+    def __init__(self, answers: dict[str, str], meant_for: dict[str, list[str]], open_steps: list[str]):
+        self.answers, self.meant_for, self.open_steps = answers, meant_for, open_steps
+        self.used: set[str] = set()  # as loose keys: a step records an answer under the key it asks
+
+    def took(self, taken: list[str], outcome: Outcome) -> None:
+        """What a step recorded took: the answers its builder took, and those its transactions record."""
+        recorded = [key for record in outcome.records if isinstance(record.event, ev.CommandRecorded)
+                    for key in record.event.args.get("answers", {})]
+        self.used |= {loose_key(key) for key in (*taken, *recorded)}
+
+    def said(self, stopped_at: str, *, begun: bool) -> str | None:
+        """The line naming them, the walk stopped at step `stopped_at` (None: none is left unused). An
+        answer only a step done before asks, left unused by its dice, is not meant for a later one."""
+        left = self.open_steps[self.open_steps.index(stopped_at):]
+        by_step: dict[str, list[str]] = {}
+        for key, answer in self.answers.items():
+            meant = next((step for step in self.meant_for.get(key, []) if step in left), None)
+            if meant is not None and loose_key(key) not in self.used:
+                by_step.setdefault(meant, []).append(f"{key}={answer}")
+        said = [f"{', '.join(given)} (the {step} step was not {'done' if begun and step == stopped_at else 'reached'})"
+                for step in left if (given := by_step.get(step))]
+        return f"Not used: {'; '.join(said)}" if said else None
 
 
 def _refuse_untaken(step: rulesets.Step, taken_ahead: list[str], taken: list[str]) -> None:
@@ -308,15 +353,15 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
 
 
 def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, open_steps: list[rulesets.Step],
-                  built_ahead: list[_Built], answers: dict[str, str]) -> tuple[dict[str, str], list[str]]:
-    """For each --answer, the key of the first open step that may ask it (none: no step may), and
+                  built_ahead: list[_Built], answers: dict[str, str]) -> tuple[dict[str, list[str]], list[str]]:
+    """For each --answer, the keys of the open steps that may ask it, in order (none: no step may), and
     every key the open steps may ask. A step may ask what its command documents, and what its builder
     asks, built ahead with the answers given (for the first step, with its questions before its
     first roll); a builder's own pattern (a `Step.asks` key, such as the N-th pick) counts only when
     so asked: it comes before any dice. A step after one the walk can do first may also ask what
     that step opens (`Step.asks_once_opened`), which the state at hand cannot show."""
     warriors = warriors_named(state)
-    meant_for: dict[str, str] = {}
+    meant_for: dict[str, list[str]] = {}
     known: list[str] = []
     opened = False  # whether a step before this one can be done, and so open its questions
     for index, (step, (command, asked, _)) in enumerate(zip(open_steps, built_ahead)):
@@ -329,14 +374,14 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, open_steps: l
         known += keys + once_opened
         loose = {loose_key(k) for k in keys}
         for key in answers:
-            if key not in meant_for and (loose_key(key) in loose or matches_key(once_opened, key, warriors)
-                                         or (command is not None and documents_key(type(command), key, warriors))):
-                meant_for[key] = step.key
+            if (loose_key(key) in loose or matches_key(once_opened, key, warriors)
+                    or (command is not None and documents_key(type(command), key, warriors))):
+                meant_for.setdefault(key, []).append(step.key)
         opened = opened or command is not None
     return meant_for, list(dict.fromkeys(known))
 
 
-def _refuse_unknown_answers(meant_for: dict[str, str], known: list[str], answers: dict[str, str]) -> None:
+def _refuse_unknown_answers(meant_for: dict[str, list[str]], known: list[str], answers: dict[str, str]) -> None:
     """Before anything is written: every --answer must be one an open step may ask (`_steps_asking`)."""
     if unknown := [key for key in answers if key not in meant_for]:
         raise BadInput(f"--answer {', '.join(unknown)}: no open step of the post-game asks it "

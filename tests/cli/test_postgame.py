@@ -137,6 +137,7 @@ def test_each_step_records_only_the_answers_it_asks(after_battle):
     walked = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
     assert walked.exit_code == 0, walked.output
     assert recorded_commands(after_battle) == [("test-postgame.loot", {}), ("test-postgame.muster", {"hero": "Hans"})]
+    assert walked.output.splitlines()[-1] == "Post-game sequence complete."  # the oath left unused by the dice: no word
     assert after_battle("replay", "--check").output == "Re-decided 7 transactions from their commands and dice: all match.\n"
 
 
@@ -156,6 +157,46 @@ def test_a_step_recorded_with_answers_it_never_asked_still_replays_and_imports(a
     imported = copy("import", str(trail))
     assert imported.exit_code == 0, imported.output
     assert json.loads(copy("show", "--json").output)["head"] == json.loads(after_battle("show", "--json").output)["head"]
+
+
+def test_a_walk_stopped_for_dice_names_the_answers_it_did_not_use(after_battle):
+    """Given the loot's 6 (the Rats then hold 6 crowns, so Hans, a hero, rolls for the oath), when the walk
+    stops at the muster for the oath's die, then it names the answers given for it: the next run, which
+    begins with the muster, takes only those it is given again."""
+    walked = after_battle("post-game", "Rats", "--dice", "6", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
+    assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
+        "== Muster",
+        "Next step: muster — oath needs D6 (1 more die): pass them with --dice, or use --ledger; "
+        "then run `campaign post-game Rats` again.",
+        "Not used: hero=Hans, hans:oath=yes (the muster step was not done)",
+    ])
+    again = after_battle("post-game", "Rats", "--dice", "6", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
+    assert (again.exit_code, again.output.splitlines()[-1]) == (0, "Post-game sequence complete.")
+
+
+def test_a_walk_ended_by_a_refused_step_names_the_answers_it_did_not_use_below_the_error(after_battle):
+    walked = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Nobody")
+    assert (walked.exit_code, walked.output.splitlines()[-3:]) == (2, [
+        "== Muster",
+        "Error: Who gets 1 XP?: 'Nobody' is not one of: Gunnar, Hans",
+        "Not used: hero=Nobody (the muster step was not done)",
+    ])
+
+
+def test_a_walk_that_recorded_nothing_names_no_answer_unused(after_battle):
+    """Refused at its first step, the walk recorded nothing: run again, it takes every answer again."""
+    refused = after_battle("post-game", "Rats", "--answer", "hero=Hans")
+    assert (refused.exit_code, refused.output) == (
+        2, "== Loot\nError: loot needs D6 (1 more die): pass them with --dice, or use --ledger\n")
+
+
+def test_a_walk_stopped_at_a_prompt_names_the_answers_it_did_not_use(after_battle, monkeypatch):
+    monkeypatch.setattr(app, "is_interactive", lambda: True)
+    stopped = after_battle("post-game", "Rats", "--answer", "hans:oath=yes", input="5\n")  # no choice for the muster
+    assert stopped.exit_code == 1
+    assert stopped.stderr == (
+        "\nError: stopped at the prompt (Ctrl-C or end of input): nothing more was recorded; recorded before it: T7\n"
+        "Not used: hans:oath=yes (the muster step was not done)\n")
 
 
 def test_an_answer_no_open_step_asks_is_refused_before_anything_is_written(after_battle):
