@@ -670,6 +670,16 @@ def test_the_search_of_the_hero_talent_makes_may_be_answered_before_the_advances
     assert said[said.index("== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
                            "`campaign coreheim sell`)") + 1] == "  Reikland Rats: post-game step search done for battle 1"
     assert said[-1] == "Post-game sequence complete."
+    # Each step records only the answers it asked (a builder's, such as the shards, are the command's own
+    # fields), and decides again as recorded.
+    trail = [json.loads(line) for line in ok(talent_due("export", "--format", "jsonl"))]
+    assert [(line["payload"]["command"], line["payload"]["args"]["answers"]) for line in trail
+            if line.get("type") == "command.recorded" and line["tx"] >= 12] == [
+        ("coreheim.advance", {"marksmen:2:again:group-reroll": "keep", "marksmen:2:group-reroll": "keep",
+                              "marksmen:2:skill-lists": "combat+shooting"}),
+        ("coreheim.sell-shards", {}), ("coreheim.search", {}), ("coreheim.upkeep", {}),
+        ("coreheim.reinforce", {"reinforce": "no"})]
+    assert ok(talent_due("replay", "--check")) == ["Re-decided 15 transactions from their commands and dice: all match."]
 
 
 def test_a_search_of_a_hero_no_talent_can_make_is_refused_before_anything_is_written(talent_due):
