@@ -443,3 +443,29 @@ def test_at_the_table_a_promoting_henchman_draws_no_more_and_a_discarded_card_is
     discarded = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Rikk", "--kind", "hero", "--card", "04")
     assert (discarded.exit_code, discarded.output) == (
         2, "Error: Gunnar: Improvement (incapacitation): '04' is not a card left in improvement\n")
+
+
+def test_a_henchman_that_met_its_card_promotes_at_the_end_of_the_battle_then_reads_the_hero_half():
+    """"If the unit meets the condition, it will Promote at the end of the battle!": given Ivo drew card 04
+    on Skab, the Leader, he is still a henchman until the battle's post-game resolves promotions; then he is
+    a hero on his own stat line (no stat bonus: rules file §6), and his next card is read on its hero half
+    (card 03: Prc +1; the same card's henchman half would have been a "Hero" promote)."""
+    table = Table({})
+    table.warbands()
+    incapacitate(table, "Ivo", "Skab", ["04"])
+    table.battle(winner="Sellswords")
+    assert table.state.fighter("Ivo").role == "henchman"
+    table.do(pg.Income(warband="Sellswords"), [5])  # the winner's Treasure die
+    line_before = line(table, "Ivo")
+
+    promoted = table.do(pg.Promotions(warband="Sellswords"))
+
+    assert of(promoted, ev.FighterPromoted) == [ev.FighterPromoted(
+        warband="sellswords", fighter="ivo", role="hero",
+        reason="promote card drawn in battle 1: keeps its unit type and stat line")]
+    assert (table.state.fighter("Ivo").role, line(table, "Ivo")) == ("hero", line_before)
+    table.do(pg.Scars(warband="Sellswords"))
+    attempts = table.do(pg.FreeAttempts(warband="Sellswords"), [], ["01", "02", "03"])
+    assert [(read.fighter, read.half, read.card, read.outcome) for read in of(attempts, se.CardRead)] == [
+        ("gunnar", "hero", "01", "improved"), ("hilde", "hero", "02", "improved"), ("ivo", "hero", "03", "improved")]
+    assert line(table, "Ivo") == {**line_before, "Prc": 1}
