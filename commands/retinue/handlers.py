@@ -189,14 +189,18 @@ def scenario_pass(cmd: ScenarioPass, ctx: Context) -> None:
         ctx.state, band, a.fighter, names, f"E6: scenario XP goes to a named fighter of the retinue, and '{a.fighter}' is "
                                            "not one (never retinue-wide unless the scenario names a specific fighter)"))
               for a in cmd.awards]
-    if since(ctx, "1.3.0"):
-        # E6: scenario XP is the battle's: a fighter recruited since (or absent) had no part in its scenario.
-        played = {deed.fighter for deed in fought(battle, band.id, ctx.state)}
-        if newcomer := next((a.fighter for a in awards if a.fighter not in played), None):
-            raise RuleViolation(f"E6: {names[newcomer]} did not fight in battle {battle.number} (recruited since, or "
-                                "absent): scenario XP is earned in that battle's scenario")
+    # 1.3.0, E6: scenario XP is the battle's: a fighter recruited since (or absent) had no part in its scenario.
+    if since(ctx, "1.3.0") and (newcomer := _not_in(battle, band, ctx.state, [a.fighter for a in awards])):
+        raise RuleViolation(f"E6: {names[newcomer]} did not fight in battle {battle.number} (recruited since, or "
+                            "absent): scenario XP is earned in that battle's scenario")
     emit_awards(ctx, band, r.scenario_awards(awards, names))
     finish(ctx, band, battle, "scenario-pass")
+
+
+def _not_in(battle: Battle, band: Warband, state: CampaignState, fighters: Iterable[str]) -> str | None:
+    """The first of `fighters` (ids) of the warband who did not fight in `battle`: recruited since, or absent."""
+    played = {deed.fighter for deed in fought(battle, band.id, state)}
+    return next((fighter for fighter in fighters if fighter not in played), None)
 
 
 def _fighter_id(state: CampaignState, band: Warband, ref: str) -> str:
@@ -292,6 +296,11 @@ def post_game_pass(cmd: PostGamePass, ctx: Context) -> None:
     dead = [f.id for f in members if f.status == "dead"]
     bonus = [(_member_id(state, band, b.fighter, names, f"E7: '{b.fighter}' is not a fighter of the retinue"), b.reason)
              for b in cmd.bonus]
+    # 1.5.0, E7: "+1 Experience to one named or selected surviving fighter": a survival roll or scenario
+    # result of this battle, so one who survived it; a fighter recruited since, or absent, survived nothing.
+    if since(ctx, "1.5.0") and (newcomer := _not_in(battle, band, state, [fighter for fighter, _ in bonus])):
+        raise RuleViolation(f"E7: {names[newcomer]} did not fight in battle {battle.number} (recruited since, or absent): "
+                            "a survival roll or scenario result grants +1 to a fighter who survived that battle")
     kept_in = [d.fighter for d in fought(battle, band.id, state) if not d.out_of_action] if since(ctx, "1.2.0") else []
     emit_awards(ctx, band, r.post_game_awards(outcomes, bonus, names, dead, kept_in))
     finish(ctx, band, battle, "post-game-pass")

@@ -64,18 +64,24 @@ def scenario_of(battle: Battle | None) -> str:
     return (battle.scenario if battle else "") or "the scenario"
 
 
+def _offered(state: CampaignState, warband: str, battle: Battle | None, version: str) -> tuple[list[str], str]:
+    """The fighters a step offers, and what its question calls them: from `version` on, only those
+    who fought the battle (E6 from 1.3.0, E7 from 1.5.0: one recruited since, or absent, earns none
+    of its XP), called fighters "of battle N" to say why the others are not offered."""
+    offered = state.fighters_of(warband)
+    if battle is None or not plays(state, version):
+        return [f.name for f in offered], "fighter"
+    played = {deed.fighter for deed in fought(battle, warband, state)}
+    return [f.name for f in offered if f.id in played], f"fighter of battle {battle.number}"
+
+
 def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> ScenarioPass:
     band = state.warbands[warband]
     battle = PHASE.latest_battle(state, band)
     scenario = scenario_of(battle)
-    offered = state.fighters_of(warband)
-    fighter = "fighter"
-    if battle is not None and plays(state, "1.3.0"):  # E6: only a fighter who fought the battle earns its scenario XP
-        played = {deed.fighter for deed in fought(battle, warband, state)}
-        offered = [f for f in offered if f.id in played]
-        fighter = f"fighter of battle {battle.number}"  # why one recruited since, or absent, is not offered
+    offered, fighter = _offered(state, warband, battle, "1.3.0")
     awards = []
-    picked = _pick_fighters([f.name for f in offered], ask,
+    picked = _pick_fighters(offered, ask,
                             f"Which {fighter} does {scenario} award XP? (E6: each award names one fighter)",
                             "scenario-award", then=f"Which other {fighter} does {scenario} award XP?")
     for number, name in enumerate(picked, start=1):
@@ -93,12 +99,13 @@ def build_doom(state: CampaignState, warband: str, ask: BuildAsk) -> Doom:
 
 
 def build_post_game_pass(state: CampaignState, warband: str, ask: BuildAsk) -> PostGamePass:
-    prompt = "Which surviving fighter gains +1 from a survival roll or scenario result?"
+    offered, fighter = _offered(state, warband, PHASE.latest_battle(state, state.warbands[warband]), "1.5.0")
+    prompt = f"Which surviving {fighter} gains +1 from a survival roll or scenario result?"
     # E7: each such result grants +1 to "one named or selected surviving fighter", and two results may
     # name the same one (as `post-game-pass --bonus` takes): a fighter picked is offered again.
     bonus = [Bonus(fighter=name, reason="survival roll or scenario result")
-             for name in _pick_fighters(_roster(state, warband), ask, prompt, "bonus", once=False,
-                                        then="Which surviving fighter gains +1 from another survival roll or scenario result?")]
+             for name in _pick_fighters(offered, ask, prompt, "bonus", once=False,
+                                        then=f"Which surviving {fighter} gains +1 from another survival roll or scenario result?")]
     return PostGamePass(warband=state.warbands[warband].name, bonus=bonus)
 
 

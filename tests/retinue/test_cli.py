@@ -247,7 +247,7 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "Choose by number or name [none]: none",
         "  Hawks: post-game step doom done for battle 1",
         "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
-        "Which surviving fighter gains +1 from a survival roll or scenario result?",
+        "Which surviving fighter of battle 1 gains +1 from a survival roll or scenario result?",
         "  1) none", "  2) Kestrel", "  3) Finch",
         "Choose by number or name [none]: none",
         "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
@@ -362,7 +362,7 @@ def test_the_walk_gives_a_second_bonus_to_a_fighter_named_by_two_results(hawks):
     for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "6", "--outcome", "Finch=Recovered"], ["doom"]):
         assert hawks("retinue", *step, "Hawks").exit_code == 0, step
     assert hawks("post-game", "Hawks", "--list", "--answer", "bonus:1=Finch").output.splitlines()[5] == (
-        "      --answer bonus:2=none|Kestrel|Finch  Which surviving fighter gains +1 from another survival roll or scenario result?")
+        "      --answer bonus:2=none|Kestrel|Finch  Which surviving fighter of battle 1 gains +1 from another survival roll or scenario result?")
     walked = hawks("post-game", "Hawks", "--step", "post-game-pass", "--answer", "bonus:1=Finch", "--answer", "bonus:2=Finch")
     assert lines(walked) == [
         "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",

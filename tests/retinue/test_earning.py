@@ -371,8 +371,8 @@ def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
     # After a pick, the question asked again wants another fighter
     assert [prompts[key] for key in ("doom-roll:1", "doom-roll:2", "bonus:1", "bonus:2")] == [
         "Which fighter rolls on the Doom Table?", "Which other fighter rolls on the Doom Table?",
-        "Which surviving fighter gains +1 from a survival roll or scenario result?",
-        "Which surviving fighter gains +1 from another survival roll or scenario result?"]
+        "Which surviving fighter of battle 1 gains +1 from a survival roll or scenario result?",
+        "Which surviving fighter of battle 1 gains +1 from another survival roll or scenario result?"]
 
 
 # E7: "Some Survival Roll or scenario results also grant +1 Experience to one named or selected
@@ -393,6 +393,43 @@ def test_E7_the_walk_gives_a_fighter_a_bonus_for_each_result_that_names_it(game,
     built = build_post_game_pass(game.state, "hawks", ask)
     assert [(b.fighter, b.reason) for b in built.bonus] == [(name, "survival roll or scenario result") for name in bonus]
     assert [choices for _key, _prompt, choices in ask.asked] == [["none", "Kestrel", "Finch", "Wren"]] * (len(bonus) + 1)
+
+
+def up_to_the_post_game_pass(game: Retinues, *, absent: list[str]) -> None:
+    """Hawks' battle without the absent, then Sage recruited, and the steps before the post-game pass."""
+    game.battle(absent=absent)
+    game.recruit("Hawks", "Sage", ancestry="Human")
+    for step in (BattlePass, ScenarioPass, Casualties, Doom):
+        game.do(step(warband="Hawks"))
+
+
+@pytest.mark.parametrize("stranger", ["Finch", "Sage"])
+def test_E7_a_fighter_recruited_since_the_battle_or_absent_from_it_gains_no_survival_bonus(game, stranger):
+    """"+1 Experience to one named or selected surviving fighter": a survival roll or scenario result of
+    this battle, so a fighter who survived it; Finch missed it, Sage joined after it (1.5.0)."""
+    up_to_the_post_game_pass(game, absent=["Finch"])
+    assert game.refusal(PostGamePass(warband="Hawks", bonus=[Bonus(fighter=stranger, reason="survival roll")])) == (
+        f"E7: {stranger} did not fight in battle 1 (recruited since, or absent): a survival roll or scenario result "
+        "grants +1 to a fighter who survived that battle")
+
+
+def test_E7_on_1_4_0_a_fighter_absent_from_the_battle_got_a_survival_bonus():
+    game = Retinues(version="1.4.0")
+    up_to_the_post_game_pass(game, absent=["Finch"])
+    made = game.do(PostGamePass(warband="Hawks", bonus=[Bonus(fighter="Finch", reason="survival roll")]))
+    assert game.awards(made) == [("Finch", 1, "post-game pass: survival roll")]
+
+
+@pytest.mark.parametrize(("version", "offered", "fighter"), [(None, ["none", "Kestrel", "Wren"], "fighter of battle 1"),
+                                                             ("1.4.0", ["none", "Kestrel", "Finch", "Wren", "Sage"], "fighter")])
+def test_E7_the_guided_post_game_pass_offers_the_fighters_of_the_battle(version, offered, fighter):
+    """Finch (absent) and Sage (recruited since) are not offered from 1.5.0, and the question says why."""
+    game = Retinues(version=version)
+    up_to_the_post_game_pass(game, absent=["Finch"])
+    player = Player({})
+    build_post_game_pass(game.state, "hawks", player)
+    assert player.asked == [
+        ("bonus:1", f"Which surviving {fighter} gains +1 from a survival roll or scenario result?", offered)]
 
 
 def test_E6_on_1_2_0_a_fighter_recruited_since_the_battle_got_its_scenario_xp():
