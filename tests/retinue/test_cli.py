@@ -470,6 +470,17 @@ def test_an_unknown_name_is_bad_input(hawks, args, message):
     assert refused(hawks("retinue", *args), 2, message)
 
 
+def test_a_survival_bonus_for_a_fighter_recruited_since_the_battle_is_refused(hawks):
+    """E7 (1.5.0): the +1 goes to "one named or selected surviving fighter" of the battle; Wren joined after it."""
+    assert hawks("retinue", "recruit", "Hawks", "Wren", "--ancestry", "Human").exit_code == 0
+    for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "5", "--outcome", "Finch=Recovered"], ["doom"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert refused(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Wren=survival roll"), 1,
+                   "E7: Wren did not fight in battle 1 (recruited since, or absent): a survival roll or scenario result "
+                   "grants +1 to a fighter who survived that battle")
+    assert hawks("fighter", "show", "Wren").output.splitlines()[1] == "  XP 0  games 0  Wi2 Sa2 Mt3 Sk3 W2 M3 Df3 CC3 RC3"
+
+
 def test_an_unknown_fighter_given_a_survival_bonus_is_bad_input(hawks):
     for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "6", "--outcome", "Finch=Hardy"], ["doom"]):
         assert hawks("retinue", *step, "Hawks").exit_code == 0, step
