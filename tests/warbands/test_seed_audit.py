@@ -3,7 +3,9 @@ pp. 16-17), one row per case: given a warband and the battles it fought, when th
 these table dice, then these Experience Points, points, Warband Rating, Veteran levels and
 Archetype Abilities -- or this refusal, with nothing written.
 
-Every row quotes the sentence of the seed it tests. The warband is the usual one (conftest):
+Every row quotes the sentence of the seed it tests, or follows the row that does when it is the
+other side of the same limit; rows marked R24/R25 or U1-U12 test the developer reference
+(shared/rules/warbands.md), where the seed is silent, and say so. The warband is the usual one (conftest):
 Reiklanders (Empire), Swordsmen 10 x 6 = 60, Handgunners 5 x 8 = 40, Hans (Intellectual) 50, so
 150 points and 100 XP (the 250 starting points not spent) when it first fights Da Boyz. A battle
 here is fought by both warbands, each doing its whole post-game (Recovery, Injuries, Survival,
