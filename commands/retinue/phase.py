@@ -68,11 +68,10 @@ def _offered(state: CampaignState, warband: str, battle: Battle | None, version:
     """The fighters a step offers, and what its question calls them: from `version` on, only those
     who fought the battle (E6 from 1.3.0, E7 from 1.5.0: one recruited since, or absent, earns none
     of its XP), called fighters "of battle N" to say why the others are not offered."""
-    offered = state.fighters_of(warband)
     if battle is None or not plays(state, version):
-        return [f.name for f in offered], "fighter"
+        return _roster(state, warband), "fighter"
     played = {deed.fighter for deed in fought(battle, warband, state)}
-    return [f.name for f in offered if f.id in played], f"fighter of battle {battle.number}"
+    return [f.name for f in state.fighters_of(warband) if f.id in played], f"fighter of battle {battle.number}"
 
 
 def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> ScenarioPass:

@@ -135,7 +135,7 @@ def check_points_cap(points_now: int, adding: int, cap: int, what: str) -> None:
 
 def check_xp(xp: int, cost: int, what: str) -> None:
     if cost > xp:
-        raise WarbandsRuleError(f"the warband has {xp} XP; {what} costs {cost} XP")
+        raise WarbandsRuleError(f"{what}: {cost} XP, and the warband has {xp}")
 
 
 # --- R6–R12: Veteran Status ---------------------------------------------------------------------
@@ -221,12 +221,6 @@ def check_archetype(warband_type: str, archetype: str, allowed: Collection[str] 
     if allowed is not None and archetype not in allowed:
         raise WarbandsRuleError(f"{warband_type} characters may not be {archetype}s "
                                 f"(the Archetype Table allows {', '.join(allowed)})")
-
-
-def check_archetype_unchanged(current: str, wanted: str) -> None:
-    """R14: "A character's Archetype can never change over the course of the campaign.\""""
-    if current != wanted:
-        raise WarbandsRuleError(f"an Archetype never changes: this character is a {current}, not a {wanted}")
 
 
 def survived_battle(character: Character, alive_after_injury: bool) -> Character:

@@ -154,7 +154,7 @@ CASES = [
     pytest.param(
         # "If the controlling player spends 10 Experience Points": Spearmen 91 leaves 9 XP.
         (recruit("Spearmen", 91), fight()), upgrade(),
-        Refused("the warband has 9 XP; +1 Veteran Status for Swordsmen costs 10 XP"),
+        Refused("+1 Veteran Status for Swordsmen: 10 XP, and the warband has 9"),
         id="9 XP: the upgrade is refused",
     ),
     pytest.param(
@@ -257,7 +257,7 @@ CASES = [
         # "If the controlling player spends 10 Experience Points": 21 XP, 10 for the +1, and 2
         # Swordsmen at 6 each cost 12 of the 11 left.
         (recruit("Spearmen", 79), fight(), upgrade()), veteran_recruits(2),
-        Refused("the warband has 11 XP; 2 recruits for Swordsmen at 6 points each costs 12 XP"),
+        Refused("2 recruits for Swordsmen at 6 points each: 12 XP, and the warband has 11"),
         id="Veteran recruits beyond the XP: refused",
     ),
     pytest.param(
@@ -303,7 +303,7 @@ CASES = [
     ),
     pytest.param(
         (recruit("Spearmen", 76), *battles(3)), advance(1),
-        Refused("the warband has 24 XP; a roll on the Intellectual Advancement Table costs 25 XP"),
+        Refused("a roll on the Intellectual Advancement Table: 25 XP, and the warband has 24"),
         id="24 XP: no Advancement roll",
     ),
     pytest.param(
