@@ -130,8 +130,11 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 command = step.build(state, band.id, step_ask)
                 _refuse_untaken(step, taken_ahead.get(step.key, []), step_ask.taken)
                 # Offered, not carried: the step records only the answers it asks, not those for later steps.
+                # Those given for this step alone were typed now for it: a question it tells it will not ask
+                # refuses them (`Context.not_asked`), as its own command would.
+                typed_now = unused.given_for(step.key, command)
                 outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
-                    cid, command, actor=session.actor, dice=source, ask=ask, answered_now=(), offered=answers))
+                    cid, command, actor=session.actor, dice=source, ask=ask, answered_now=typed_now, offered=answers))
             except LedgerError as need:
                 if isinstance(need, PendingDecision) and need.outcome is not None:
                     unused.took(step_ask.taken, need.outcome)  # kept with its dice: answering it goes on with them
@@ -168,6 +171,11 @@ class _LeftUnused:
     def __init__(self, answers: dict[str, str], meant_for: dict[str, list[str]], open_steps: list[str]):
         self.answers, self.meant_for, self.open_steps = answers, meant_for, open_steps
         self.used: set[str] = set()  # as loose keys: a step records an answer under the key it asks
+
+    def given_for(self, step: str, command: Command) -> list[str]:
+        """The keys of the answers that only `step` may ask of the open steps and that its command documents."""
+        return [key for key in self.answers
+                if self.meant_for.get(key) == [step] and documents_key(type(command), key)]
 
     def took(self, taken: list[str], outcome: Outcome) -> None:
         """What a step recorded took: the answers its builder took, and those its transactions record."""

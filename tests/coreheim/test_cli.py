@@ -94,6 +94,18 @@ def test_a_warrior_not_of_the_warband_is_bad_input_whoever_has_him(after_battle,
     assert events(after_battle) == before
 
 
+def test_the_walk_refuses_which_dice_to_keep_given_of_three_before_anything_is_written(after_battle):
+    """The walk hands its --answers to the exploration as `coreheim explore` takes its own: a keep answer
+    the exploration will not ask (three dice, all of which count) is refused, not left silently unused."""
+    before = events(after_battle)
+    result = after_battle("post-game", R, "--dice", "3,3,6", "--answer", "keep=6,3", "--answer", "shards=0")
+    assert (result.exit_code, result.output) == (
+        2, "== Exploration: a D6 per hero, +1 for a win; keep six, find shards and multiples\n"
+           "Error: --answer keep: not asked: 3 dice for Reikland Rats, all of which count (the dice to keep are "
+           "asked only when more than 6 are rolled, or some are discarded)\n")
+    assert events(after_battle) == before
+
+
 def test_a_choice_left_out_says_how_to_give_it(after_battle):
     result = after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "6,5,5,2,1,4,3")
     assert result.exit_code == 2
