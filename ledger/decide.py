@@ -17,7 +17,7 @@ import msgspec
 
 from ledger import dice as d
 from ledger import events as ev
-from ledger.errors import BadInput, NeedsAnswer, NeedsDice, RuleViolation
+from ledger.errors import AnswerRefused, BadInput, NeedsAnswer, NeedsDice, RuleViolation
 from ledger.state import TYPED_NOW, CampaignState, RulesetEvolve, evolve, refuse_hidden_ids
 from ledger.text import as_spelled, slug
 
@@ -80,10 +80,8 @@ def check_answers(command: Command, given: Iterable[str], asked: Sequence[str],
     if unknown:
         known = list(dict.fromkeys([*asked, *type(command).answer_keys]))
         keys = ", ".join(known) if known else "none: it asks no questions"
-        raise BadInput(
-            f"--answer {', '.join(unknown)}: not a question of {command_name(command)} "
-            f"(its keys: {keys})"
-        )
+        raise AnswerRefused(f"--answer {', '.join(unknown)}: not a question of {command_name(command)} (its keys: {keys})",
+                            unknown)
 
 
 def loose_key(key: str) -> str:
@@ -396,8 +394,9 @@ class Context:
             # A choice typed in another case is that choice ("mel" for Mel), recorded as the rules spell it.
             spelled = as_spelled(answer, options)
             if spelled is None and not (open_ended and answer.strip()):
-                raise BadInput(f"{prompt}: '{answer}' is not one of: {', '.join(options)}" if not open_ended
-                               else f"{prompt}: '{answer}' names nothing: give one of {', '.join(options)}, or another name")
+                raise AnswerRefused(f"{prompt}: '{answer}' is not one of: {', '.join(options)}" if not open_ended
+                                    else f"{prompt}: '{answer}' names nothing: give one of {', '.join(options)}, or another name",
+                                    [key])
             answer = spelled or answer.strip()
         self.answers[key] = answer
         return answer
@@ -407,7 +406,7 @@ class Context:
         answer a person gave now for it is refused saying `why`, nothing rolled or written. One recorded with
         a command decided again is left unused, as it was when recorded."""
         if loose_key(key) in self._answered_now:
-            raise BadInput(f"--answer {key}: not asked: {why}")
+            raise AnswerRefused(f"--answer {key}: not asked: {why}", [key])
 
     def given(self, key: str) -> str | None:
         """The answer given for `key` where the command reads a value rather than asks a choice (None:

@@ -56,3 +56,11 @@ class BadInput(LedgerError):
     """Malformed input: bad dice faces, a bad expression, a file that does not decode."""
 
     exit_code = 2
+
+
+class AnswerRefused(BadInput):
+    """An --answer refused as given (not one of the choices, a question not asked): `keys` are those refused."""
+
+    def __init__(self, message: str, keys: list[str]):
+        super().__init__(message)
+        self.keys = keys

@@ -44,7 +44,7 @@ from commands.shared import (
 )
 from ledger import events as ev
 from ledger.decide import Command, Context, loose_key
-from ledger.errors import BadInput, NeedsDice, NotFound, RuleViolation
+from ledger.errors import AnswerRefused, BadInput, NeedsDice, NotFound, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
 
 from . import events as we
@@ -459,12 +459,13 @@ def experience(cmd: Experience, ctx: Context) -> None:
         if told is None:  # an answer not given (exit 2), which the guided walk stops for: not a refusal
             raise NeedsDice(f"{band.name}: the campaign has no XP award table: give the XP earned in "
                                 f"battle {battle.battle} with --xp N (or --answer xp=N)")
+        answered = [] if cmd.xp is not None else ["xp"]  # what a refusal refuses: --xp, or the answer
         try:
             xp = int(told)
         except ValueError:
-            raise BadInput(f"XP earned is a whole number, not {told!r}") from None
+            raise AnswerRefused(f"XP earned is a whole number, not {told!r}", answered) from None
         if xp < 0:
-            raise BadInput(f"XP earned cannot be negative ({xp})")
+            raise AnswerRefused(f"XP earned cannot be negative ({xp})", answered)
         if xp:
             ctx.emit(ev.TreasuryChanged(warband=band.id, delta=xp, reason=f"XP for battle {battle.battle}"))
     PHASE.finish(ctx, band, battle.battle, "experience")

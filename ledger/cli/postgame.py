@@ -44,7 +44,7 @@ from ledger.decide import (
     warriors_named,
     written_as,
 )
-from ledger.errors import BadInput, LedgerError, NeedsAnswer, NeedsDice
+from ledger.errors import AnswerRefused, BadInput, LedgerError, NeedsAnswer, NeedsDice
 from ledger.pending import PendingDecision
 from ledger.state import CampaignState
 from ledger.text import as_spelled
@@ -154,9 +154,9 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             report(outcome)
             state = outcome.state
             did += 1
-    except (LedgerError, click.Abort):
+    except (LedgerError, click.Abort) as error:
         # Said below the error: once steps are recorded, a run again begins after them without these.
-        if did and step is not None and not as_json and (line := unused.said(step.key, begun=True)):
+        if did and step is not None and not as_json and (line := unused.said(step.key, begun=True, refused=_refused(error))):
             session.after_error.append(line)
         raise
     if all(s.done(state, band.id) for s in steps):
@@ -183,18 +183,26 @@ class _LeftUnused:
                     for key in record.event.args.get("answers", {})]
         self.used |= {loose_key(key) for key in (*taken, *recorded)}
 
-    def said(self, stopped_at: str, *, begun: bool) -> str | None:
+    def said(self, stopped_at: str, *, begun: bool, refused: Sequence[str] = ()) -> str | None:
         """The line naming them, the walk stopped at step `stopped_at` (None: none is left unused). An
-        answer only a step done before asks, left unused by its dice, is not meant for a later one."""
+        answer only a step done before asks, left unused by its dice, is not meant for a later one; one the
+        error the walk ended with `refused` is named there, not here."""
         left = self.open_steps[self.open_steps.index(stopped_at):]
+        not_again = self.used | {loose_key(key) for key in refused}
         by_step: dict[str, list[str]] = {}
         for key, answer in self.answers.items():
             meant = next((step for step in self.meant_for.get(key, []) if step in left), None)
-            if meant is not None and loose_key(key) not in self.used:
+            if meant is not None and loose_key(key) not in not_again:
                 by_step.setdefault(meant, []).append(f"{key}={answer}")
         said = [f"{', '.join(given)} (the {step} step was not {'done' if begun and step == stopped_at else 'reached'})"
                 for step in left if (given := by_step.get(step))]
         return f"Not used: {'; '.join(said)}" if said else None
+
+
+def _refused(error: BaseException) -> list[str]:
+    """The keys of the --answers `error` refuses (a pending decision's, what stopped it)."""
+    cause = error.cause if isinstance(error, PendingDecision) else error
+    return cause.keys if isinstance(cause, AnswerRefused) else []
 
 
 def _refuse_untaken(step: rulesets.Step, taken_ahead: list[str], taken: list[str]) -> None:
@@ -203,8 +211,8 @@ def _refuse_untaken(step: rulesets.Step, taken_ahead: list[str], taken: list[str
     the Casualty Table is no longer there to pick for the Doom Table): only now can that be known."""
     if untaken := [key for key in taken_ahead if key not in taken]:
         asked = f"of the answers given it asked {', '.join(taken)}" if taken else "it asked none of the answers given"
-        raise BadInput(f"--answer {', '.join(untaken)}: the {step.key} step did not ask it after all, once the steps "
-                       f"before it were recorded ({asked}); nothing of {step.key} was recorded")
+        raise AnswerRefused(f"--answer {', '.join(untaken)}: the {step.key} step did not ask it after all, once the steps "
+                            f"before it were recorded ({asked}); nothing of {step.key} was recorded", untaken)
 
 
 class StepAsk:
@@ -220,7 +228,7 @@ class StepAsk:
         if (given := self._given(key)) is not None:
             spelled = as_spelled(given, options)
             if spelled is None:
-                raise BadInput(f"{prompt}: '{given}' is not one of: {', '.join(options)}")
+                raise AnswerRefused(f"{prompt}: '{given}' is not one of: {', '.join(options)}", [self.taken[-1]])
             return spelled
         if self.ask is not None:
             return self.ask(prompt, options)
@@ -230,7 +238,10 @@ class StepAsk:
         """A whole number given for `key`, else typed at the terminal, else a refusal naming the key.
         One given ahead is not checked here: the command refuses it as it refuses one given its own way."""
         if (given := self._given(key)) is not None:
-            return parse_int(given, prompt)
+            try:
+                return parse_int(given, prompt)
+            except BadInput as refused:
+                raise AnswerRefused(str(refused), [self.taken[-1]]) from None
         if self.ask is not None:
             return ask_number(prompt, check)
         raise NeedsAnswer(key, prompt, [], number=True)

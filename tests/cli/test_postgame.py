@@ -175,12 +175,15 @@ def test_a_walk_stopped_for_dice_names_the_answers_it_did_not_use(after_battle):
 
 
 def test_a_walk_ended_by_a_refused_step_names_the_answers_it_did_not_use_below_the_error(after_battle):
-    walked = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Nobody")
+    """The answer the error refuses is named by the error alone: given again, it would be refused again."""
+    walked = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Nobody", "--answer", "hans:oath=yes")
     assert (walked.exit_code, walked.output.splitlines()[-3:]) == (2, [
         "== Muster",
         "Error: Who gets 1 XP?: 'Nobody' is not one of: Gunnar, Hans",
-        "Not used: hero=Nobody (the muster step was not done)",
+        "Not used: hans:oath=yes (the muster step was not done)",
     ])
+    alone = after_battle("post-game", "Rats", "--answer", "hero=Nobody")
+    assert (alone.exit_code, alone.output) == (2, "== Muster\nError: Who gets 1 XP?: 'Nobody' is not one of: Gunnar, Hans\n")
 
 
 def test_a_walk_that_recorded_nothing_names_no_answer_unused(after_battle):
