@@ -24,6 +24,7 @@ from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.cli import main
 from ledger.decide import Command, TableDice
+from ledger.deciding import decide
 from ledger.errors import LedgerError
 from ledger.state import CampaignState
 from ledger.store import Store
@@ -68,6 +69,13 @@ class LedgerHarness:
         event that opens every transaction."""
         outcome = self.ledger.execute(self.cid, command, actor=self.actor, dice=TableDice(list(dice)))
         return [record.event for record in outcome.records[1:]]
+
+    def decided_again(self, command: Command, dice: Sequence[int] = ()) -> list[ev.Event]:
+        """The events the command produces on the campaign as it stands, decided as a recorded one is (replay,
+        voids, import: not typed now, so a refusal of what is typed now lets it by), without the `command.recorded`
+        event; nothing is written."""
+        state = self.state
+        return decide(rulesets.get(state.ruleset), state, command, dice=TableDice(list(dice)), shuffle_dice=None)[1:]
 
     def refusal(self, command: Command, dice: Sequence[int] = ()) -> str:
         """The message of the command's refusal, once it is checked that nothing was written."""

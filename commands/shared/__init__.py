@@ -303,11 +303,25 @@ def change_treasury(cmd: ChangeTreasury, ctx: Context) -> None:
 STATUS_EVENTS = {"dead": ev.FighterDied, "captured": ev.FighterCaptured, "retired": ev.FighterRetired}
 
 
+def refuse_correcting_the_dead(fighter: Fighter, status: str | None) -> None:
+    """A correction makes no dead fighter captured, retired or dead again: a death entered by mistake is undone
+    by voiding what recorded it, which re-decides all that followed."""
+    if status is not None and fighter.status == "dead":
+        becomes = "dead again" if status == "dead" else status
+        raise RuleViolation(f"{fighter.name} is dead: a correction cannot make a dead fighter {becomes}; if the "
+                            f"death was recorded by mistake, void it (campaign history --fighter {fighter.name} "
+                            "shows which transaction: campaign void T… --reason …)")
+
+
 def correct(cmd: Correct, ctx: Context) -> None:
+    """An arbiter's correction. One typed now does not change a dead fighter's status (`refuse_correcting_the_dead`);
+    one recorded so before that refusal is decided again as recorded."""
     if not cmd.reason.strip():
         raise BadInput("a correction needs a reason")
     band = ctx.state.warband(cmd.warband)
     fighter = ctx.state.fighter(cmd.fighter, band.id)
+    if ctx.typed_now:
+        refuse_correcting_the_dead(fighter, cmd.status)
     reason = f"correction: {cmd.reason}"
     emitted = len(ctx.events)
     for stat, delta in sorted(cmd.stats.items()):

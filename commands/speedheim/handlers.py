@@ -24,7 +24,8 @@ from typing import Any
 import msgspec
 
 from commands.kit.versions import plays
-from commands.shared import Correct, RecordBattle, RecruitFighter, battle_record, correct, enemy_id, recruit_fighter, slug
+from commands.shared import (Correct, RecordBattle, RecruitFighter, battle_record, correct, enemy_id, recruit_fighter,
+                             refuse_correcting_the_dead, slug)
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.describe import fighter_name
@@ -330,11 +331,7 @@ def refuse_what_no_correction_makes(ctx: Context, cmd: Correct, band: Warband, f
     if any(as_spelled(keyword, KNOWN_KEYWORDS) == "Leader" for keyword in cmd.add_keywords):
         refuse_henchman_leader(fighter.role)
         refuse_second_leader(ctx.state, band, fighter)
-    if cmd.status is not None and fighter.status == "dead":
-        becomes = "dead again" if cmd.status == "dead" else cmd.status
-        raise RuleViolation(f"{fighter.name} is dead: a correction cannot make a dead fighter {becomes}; if the "
-                            f"death was recorded by mistake, void it (campaign history --fighter {fighter.name} "
-                            "shows which transaction: campaign void T… --reason …)")
+    refuse_correcting_the_dead(fighter, cmd.status)
 
 
 def correct_fighter(cmd: Correct, ctx: Context) -> None:

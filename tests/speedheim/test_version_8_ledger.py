@@ -99,7 +99,9 @@ def gunnar_dead_already(campaign: Table) -> None:
 def test_a_correction_that_leaves_the_warband_a_leader_gives_no_one_the_leader_skill(version, given, fighter, status):
     campaign = sellswords(version, heroes=("Jan",))
     given(campaign)
-    events = campaign.do(Correct(warband="Sellswords", fighter=fighter, reason="y", status=status, xp=1))
+    # Version 8 as recorded: typed now, no version corrects a dead fighter's status
+    decided = campaign.do if version is None else campaign.decided_again
+    events = decided(Correct(warband="Sellswords", fighter=fighter, reason="y", status=status, xp=1))
     assert of(events, ev.KeywordGained) == [] and of(events, ev.NoteRecorded) == []
 
 

@@ -103,13 +103,21 @@ def test_a_dead_fighter_s_other_corrections_are_taken():
 @pytest.mark.parametrize(("given", "command", "event"), [
     (lambda campaign: None, given_the_leader("Ivo"), ev.KeywordGained),
     (lambda campaign: None, given_the_leader("Hilde"), ev.KeywordGained),
-    (ivo_dead, corrected("Ivo", "retired"), ev.FighterRetired),
 ])
 def test_on_version_8_the_correction_was_recorded(given, command, event):
     """Version 8 campaigns decide as recorded."""
     campaign = sellswords("8")
     given(campaign)
     assert [type(e) for e in campaign.do(command)] == [event]
+
+
+def test_on_version_8_a_dead_fighter_s_status_correction_recorded_is_decided_again_as_it_was():
+    """Typed now, every version refuses it (`campaign correct` of any ruleset); one recorded on version 8 is
+    decided again as recorded (replay, voids, import)."""
+    campaign = sellswords("8")
+    ivo_dead(campaign)
+    assert campaign.refusal(corrected("Ivo", "retired")).startswith("Ivo is dead: a correction cannot make a dead fighter retired")
+    assert campaign.decided_again(corrected("Ivo", "retired")) == [ev.FighterRetired(warband="sellswords", fighter="ivo", reason="correction: a second look")]
 
 
 def test_a_campaign_upgraded_from_version_8_refuses_from_its_next_correction():
