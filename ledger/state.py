@@ -159,9 +159,16 @@ class CampaignState(msgspec.Struct, kw_only=True):
             return by_id
         found = self.fighter_among(ref, [f for f in self.fighters.values() if warband is None or f.warband == warband])
         if found is None:
-            where = f" in {self.warbands[warband].name}" if warband in self.warbands else ""
-            raise NotFound(f"no fighter '{ref}'{where}")
+            raise NotFound(f"no fighter '{ref}'{self._where_else(ref, warband)}")
         return found
+
+    def _where_else(self, ref: str, warband: str | None) -> str:
+        """Where a fighter not found in `warband` is: in it not, and in which other warband, if one has him."""
+        if warband not in self.warbands:
+            return ""
+        other = next((f for f in self.fighters.values() if ref.lower() in (f.id, f.name.lower())), None)
+        elsewhere = f": {other.name} is in {self.warbands[other.warband].name}" if other and other.warband in self.warbands else ""
+        return f" in {self.warbands[warband].name}{elsewhere}"
 
     def fighter_among(self, ref: str, candidates: list[Fighter]) -> Fighter | None:
         """The candidate with this id, else the one with this name (None: no such one); a name several

@@ -28,7 +28,7 @@ from commands.coreheim.tables import (
 from commands.kit import Options, as_spelled, derived_from_tables, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from commands.kit.versions import plays
-from ledger.errors import BadInput, NotFound, RuleViolation
+from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
@@ -203,13 +203,7 @@ def price_text(price: Price) -> str:
 def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
     """An active fighter of this warband. Another warband's fighter is not found, as a fighter nobody has
     is not (both are the player's slip: exit 2), with the warband he is in named."""
-    try:
-        fighter = state.fighter(ref, band.id)
-    except NotFound:
-        other = next((f for f in state.fighters.values() if ref.lower() in (f.id, f.name.lower())), None)
-        if other is None:
-            raise
-        raise NotFound(f"no fighter '{ref}' in {band.name}: {other.name} is in {state.warbands[other.warband].name}") from None
+    fighter = state.fighter(ref, band.id)
     if not fighter.active:
         raise RuleViolation(f"{fighter.name} is {fighter.status}")
     return fighter

@@ -32,3 +32,16 @@ def test_a_dead_fighter_s_status_is_not_corrected_in_any_ruleset(campaign, rules
     assert head(campaign) == before
     # His record, not his status, is still corrected
     assert campaign("correct", warband, fighter, "--xp", "1", "--reason", "missed").exit_code == 0
+
+
+@pytest.mark.parametrize(("warband", "fighter", "said"), [
+    ("Clan Skrittle", "Gunnar", "Error: no fighter 'Gunnar' in Clan Skrittle: Gunnar is in Reikland Rats\n"),
+    ("Clan Skrittle", "gunnar", "Error: no fighter 'gunnar' in Clan Skrittle: Gunnar is in Reikland Rats\n"),  # his id
+    ("Clan Skrittle", "Nobody", "Error: no fighter 'Nobody' in Clan Skrittle\n"),
+])
+def test_a_fighter_named_in_the_wrong_warband_is_not_found_saying_where_he_is(campaign, warband, fighter, said):
+    assert campaign("demo", "--ruleset", "freeform").exit_code == 0
+    before = head(campaign)
+    refused = campaign("correct", warband, fighter, "--xp", "1", "--reason", "missed")
+    assert (refused.exit_code, refused.output) == (2, said)
+    assert head(campaign) == before

@@ -149,7 +149,7 @@ REFUSALS = [
      BadInput, "2 fighters are called Gunnar: gunnar (Reikland Rats), gunnar-2 (Skaven, dead); "
                "give the id of the one you mean"),
     ("a fighter's id with another warband's", BASE, c.AwardXP(fighter="gunnar", warband="skaven", amount=1, reason="x"),
-     NotFound, "no fighter 'gunnar' in Skaven"),
+     NotFound, "no fighter 'gunnar' in Skaven: Gunnar is in Reikland Rats"),
     ("a fighter who must miss the game fights", [*BASE, ev.InjurySuffered(warband="rats", fighter="gunnar", injury="Leg Wound", missed_games=1)],
      c.RecordBattle(participants=["rats", "skaven"], deeds=[ev.Deed(fighter="gunnar")]),
      RuleViolation, "Gunnar must miss this battle (injured): leave them out of it"),
