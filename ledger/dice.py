@@ -98,16 +98,19 @@ def _dice_named(die_sides: list[int]) -> str:
     return "+".join(f"D{sides}" for sides in die_sides)
 
 
-def parse_faces(text: str) -> list[int]:
-    """`3,5 6` → [3, 5, 6]; a word is refused with its position."""
-    faces = []
-    for index, token in enumerate(re.split(r"[,\s]+", text.strip()), start=1):
+def parse_faces(text: str, given_as: str = "--dice") -> list[int]:
+    """`3,5 6` → [3, 5, 6]; a word is refused with its place in the list (not a die's: the list may
+    hold several rolls), naming the option it was `given_as` (empty: typed at a prompt)."""
+    faces: list[int] = []
+    said = f"{given_as}: " if given_as else ""
+    for token in re.split(r"[,\s]+", text.strip()):
         if not token:
             continue
+        value = f"the {ordinal(len(faces) + 1)} value"
         if not token.isdecimal():
-            raise BadInput(f"die {index}: '{token}' is not a number")
+            raise BadInput(f"{said}{value} '{token}' is not a whole number")
         if (face := whole_number(token)) is None:
-            raise BadInput(f"die {index}: a number of {len(token)} digits is more than any die shows")
+            raise BadInput(f"{said}{value} has {len(token)} digits, more than any die shows")
         faces.append(face)
     return faces
 

@@ -346,7 +346,7 @@ def ask_dice(prompt: str, sides: Sequence[int]) -> list[int]:
     while True:
         text = click.prompt(f"{prompt} — enter {len(sides)} {'face' if len(sides) == 1 else 'faces'} ({label})")
         try:
-            faces = d.parse_faces(text)
+            faces = d.parse_faces(text, given_as="")
             d.check_faces(faces, list(sides), prompt)
             return faces
         except BadInput as error:

@@ -40,9 +40,10 @@ def test_expressions(two_warbands, expression, faces, line):
         (["2D6", "--dice", "3"], "Error: x needs 2D6 (1 more die): pass them with --dice, or use --ledger", 2),
         (["2D6", "--dice", "3,5,6"], "Error: 3 dice given but only 2 used: check --dice", 2),
         (["D6", "--dice", "7"], "Error: x: the die of the D6 roll shows 7, not 1-6", 2),
-        (["2D6", "--dice", "3,five"], "Error: die 2: 'five' is not a number", 2),
-        (["D6", "--dice", "²"], "Error: die 1: '²' is not a number", 2),
-        (["D6", "--dice", "1" * 2000], "Error: die 1: a number of 2000 digits is more than any die shows", 2),  # a digit to isdigit(), not to int()
+        (["2D6", "--dice", "3,five"], "Error: --dice: the 2nd value 'five' is not a whole number", 2),
+        (["2D6", "--dice", "3 , x"], "Error: --dice: the 2nd value 'x' is not a whole number", 2),  # values, not tokens, counted
+        (["D6", "--dice", "²"], "Error: --dice: the 1st value '²' is not a whole number", 2),
+        (["D6", "--dice", "1" * 2000], "Error: --dice: the 1st value has 2000 digits, more than any die shows", 2),  # a digit to isdigit(), not to int()
         (["2D6"], "Error: x needs 2D6 (2 more dice): pass them with --dice, or use --ledger", 2),
         (["2Q6", "--dice", "1"], "Error: '2Q6' is not a dice expression (try D6, 2D6, D66, D3, 7D6 keep 6 highest)", 2),
         (["D6", "--dice", "3", "--ledger"], "Error: give either --dice/--card or --ledger, not both", 2),

@@ -72,8 +72,10 @@ def test_faces_are_checked_against_their_dice(faces, sides, message):
 
 def test_parse_faces_accepts_commas_and_spaces_and_names_a_bad_token():
     assert d.parse_faces("3,5 6") == [3, 5, 6]
-    with pytest.raises(BadInput, match="die 2: 'x' is not a number"):
+    with pytest.raises(BadInput, match="^--dice: the 2nd value 'x' is not a whole number$"):
         d.parse_faces("3,x")
+    with pytest.raises(BadInput, match="^the 3rd value 'x' is not a whole number$"):  # typed at a prompt
+        d.parse_faces("3 5,x", given_as="")
 
 
 def reference_face(seed: bytes, campaign: str, n: int, j: int, sides: int) -> int:
