@@ -18,7 +18,7 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger.errors import AnswerRefused, BadInput, NeedsAnswer, NeedsDice, RuleViolation
-from ledger.state import TYPED_NOW, CampaignState, RulesetEvolve, evolve, refuse_hidden_ids
+from ledger.state import TYPED_NOW, CampaignState, Fighter, RulesetEvolve, evolve, refuse_hidden_ids
 from ledger.text import as_spelled, slug
 
 
@@ -66,9 +66,9 @@ def _key_pattern(pattern: str) -> re.Pattern[str]:
         for index, part in enumerate(parts)))
 
 
-def warriors_named(state: CampaignState) -> frozenset[str]:
-    """Every fighter of the campaign by id and by name as a slug: what a key's warrior may be."""
-    return frozenset(name for f in state.fighters.values() for name in (f.id, slug(f.name)))
+def warriors_named(state: CampaignState, among: Iterable[Fighter] | None = None) -> frozenset[str]:
+    """Every fighter of the campaign (or those `among` them) by id and by name as a slug: what a key's warrior may be."""
+    return frozenset(name for f in (state.fighters.values() if among is None else among) for name in (f.id, slug(f.name)))
 
 
 def check_answers(command: Command, given: Iterable[str], asked: Sequence[str],

@@ -12,7 +12,7 @@ versions, and a hook that adds its own commands to the CLI group it is handed.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, wraps
 from typing import Any, NamedTuple
@@ -60,6 +60,9 @@ class Step(msgspec.Struct, frozen=True):
     `asks_once_opened` names, as patterns too, the questions `build` asks only once a step before it
     has opened them (an Advancement Roll owed once Experience has given the XP): an answer for one
     is accepted ahead while such a step is still to do in the walk, and taken only when asked.
+    `opened_for` gives the warriors (ids and names as slugs, `ledger.decide.warriors_named`) whom the
+    placeholders of those patterns may name, of the warband (the henchman groups a Talent! may promote);
+    None: any fighter of the campaign.
     """
 
     key: str
@@ -69,6 +72,7 @@ class Step(msgspec.Struct, frozen=True):
     before: str = ""
     asks: tuple[str, ...] = ()
     asks_once_opened: tuple[str, ...] = ()
+    opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
 
 
 def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:

@@ -25,7 +25,7 @@ from commands.coreheim.commands import (
 )
 from commands.kit import Phase, PhaseStep, Window
 from commands.kit.versions import plays
-from ledger.decide import BuildAsk, Command
+from ledger.decide import BuildAsk, Command, warriors_named
 from ledger.state import CampaignState, Warband
 from projections.battles import out_of_action
 
@@ -76,6 +76,11 @@ def _search(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     return Search(warband=warband, searches=searches)
 
 
+def _talent_may_promote(state: CampaignState, warband: str) -> frozenset[str]:
+    """The henchman groups of the warband, one of whose members a Talent! may make a hero who searches."""
+    return warriors_named(state, [f for f in state.fighters_of(warband) if f.role == model.HENCHMAN])
+
+
 def _plain(command: type[Command]):
     def build(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
         return command(warband=warband)
@@ -96,7 +101,7 @@ PHASE = Phase(
         PhaseStep("sell-shards", "sell wyrdstone", build=_sell_shards, guide="Trading 1: sell wyrdstone shards"),
         # The search of the hero Talent! makes of a henchman at the advances, named after his group.
         PhaseStep("search", "look for rare items", build=_search,
-                  asks_once_opened=("GROUP-promoted:search", "GROUP-promoted-N:search"),
+                  asks_once_opened=("GROUP-promoted:search", "GROUP-promoted-N:search"), opened_for=_talent_may_promote,
                   guide="Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
                         "`campaign coreheim sell`)",
                   before="anything to sell first (trading 2, `campaign coreheim sell`)?"),

@@ -13,7 +13,7 @@ ruleset's `PhaseMessages`, so each game speaks its own words.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 
 import msgspec
@@ -43,7 +43,8 @@ class PhaseStep(msgspec.Struct, frozen=True):
     `owed` says what is left of a step that another command may reopen (advances after an XP
     correction), so the next battle's refusal tells who owes what and how to do it; `asks` the
     keys `build` may ask, `asks_once_opened` those it asks only once a step before it has opened
-    them (the ledger's `Step.asks` and `Step.asks_once_opened`)."""
+    them, and `opened_for` whom those may name (the ledger's `Step.asks`, `Step.asks_once_opened` and
+    `Step.opened_for`)."""
 
     key: str
     title: str
@@ -56,6 +57,7 @@ class PhaseStep(msgspec.Struct, frozen=True):
     owed: Callable[[CampaignState, Warband], str] | None = None
     asks: tuple[str, ...] = ()
     asks_once_opened: tuple[str, ...] = ()
+    opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
 
 
 class PhaseMessages(msgspec.Struct, frozen=True):
@@ -227,5 +229,6 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
             return lambda state, warband: self.is_done(state, state.warbands[warband], key)
 
         return [Step(key=step.key, title=step.guide or step.title, done=done_test(step.key), build=step.build,
-                     before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened)
+                     before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened,
+                     opened_for=step.opened_for)
                 for step in self.steps if step.build is not None and step.instead_of is None]

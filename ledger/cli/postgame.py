@@ -94,7 +94,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     open_steps = [s for s in chosen if not s.done(state, band.id)]
     # Built ahead only to check the answers given: with none, there is nothing to check.
     built_ahead = [_built(step, state, band.id, answers) for step in open_steps] if answers else []
-    meant_for, known = _steps_asking(ruleset, state, open_steps, built_ahead, answers)
+    meant_for, known = _steps_asking(ruleset, state, band.id, open_steps, built_ahead, answers)
     _refuse_unknown_answers(meant_for, known, answers)
     # What each open step's builder takes of the answers given, built ahead on this state (a step
     # opened only by one before it, as advances by the XP of experience, takes none): see `_refuse_untaken`.
@@ -371,14 +371,15 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             click.echo(f"      may ask, depending on what comes up: {', '.join(row['may_ask'])}")
 
 
-def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, open_steps: list[rulesets.Step],
+def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, open_steps: list[rulesets.Step],
                   built_ahead: list[_Built], answers: dict[str, str]) -> tuple[dict[str, list[str]], list[str]]:
     """For each --answer, the keys of the open steps that may ask it, in order (none: no step may), and
     every key the open steps may ask. A step may ask what its command documents, and what its builder
     asks, built ahead with the answers given (for the first step, with its questions before its
     first roll); a builder's own pattern (a `Step.asks` key, such as the N-th pick) counts only when
     so asked: it comes before any dice. A step after one the walk can do first may also ask what
-    that step opens (`Step.asks_once_opened`), which the state at hand cannot show."""
+    that step opens (`Step.asks_once_opened`, naming whom `Step.opened_for` gives), which the state at
+    hand cannot show."""
     warriors = warriors_named(state)
     meant_for: dict[str, list[str]] = {}
     known: list[str] = []
@@ -390,10 +391,11 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, open_steps: l
             if index == 0:
                 keys += [q["key"] for q in _open_questions(ruleset, state, command)]
         once_opened = list(step.asks_once_opened) if opened else []
+        opened_for = step.opened_for(state, warband) if step.opened_for else warriors
         known += keys + once_opened
         loose = {loose_key(k) for k in keys}
         for key in answers:
-            if (loose_key(key) in loose or matches_key(once_opened, key, warriors)
+            if (loose_key(key) in loose or matches_key(once_opened, key, opened_for)
                     or (command is not None and documents_key(type(command), key, warriors))):
                 meant_for.setdefault(key, []).append(step.key)
         opened = opened or command is not None

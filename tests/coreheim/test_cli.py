@@ -694,11 +694,17 @@ def test_the_search_of_the_hero_talent_makes_may_be_answered_before_the_advances
     assert ok(talent_due("replay", "--check")) == ["Re-decided 15 transactions from their commands and dice: all match."]
 
 
-def test_a_search_of_a_hero_no_talent_can_make_is_refused_before_anything_is_written(talent_due):
+@pytest.mark.parametrize("fighter", [
+    "hans",  # no one
+    "gunnar",  # the Rats' captain: a hero, not a henchman group
+    "snikch",  # the Skaven's assassin
+])
+def test_a_search_of_a_hero_no_talent_can_make_is_refused_before_anything_is_written(talent_due, fighter):
+    """Talent! promotes one of the warband's henchman groups (the Marksmen): GROUP-promoted names no other."""
     before = events(talent_due)
-    refused = talent_due("post-game", R, *TALENT, "--answer", "hans-promoted:search=nothing")
+    refused = talent_due("post-game", R, *TALENT, "--answer", f"{fighter}-promoted:search=nothing")
     assert (refused.exit_code, refused.output) == (2, (
-        "Error: --answer hans-promoted:search: no open step of the post-game asks it (keys: FIGHTER:XP:stat, "
+        f"Error: --answer {fighter}-promoted:search: no open step of the post-game asks it (keys: FIGHTER:XP:stat, "
         "FIGHTER:XP:skill, FIGHTER:XP:group-reroll, FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists, shards, gunnar:search, "
         "GROUP-promoted:search, GROUP-promoted-N:search, SWORD:upkeep, reinforce, GROUP:recruits)\n"))
     assert events(talent_due) == before
