@@ -383,6 +383,8 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
             raise BadInput(f"this campaign rolls on its Character Injury Table: leave out the outcome for {state.fighters[fighter_id].name}")
         if effect not in MANUAL_INJURIES:
             raise BadInput(f"an injury's outcome is one of: {', '.join(MANUAL_INJURIES)}; not {effect!r}")
+        if ctx.typed_now:  # one recorded so before this refusal decides again as it did: the outcome taken
+            _refuse_an_answer_beside_the_outcome(ctx, state.fighters[fighter_id], effect)
     for fighter_id in battle.characters_down:
         hero = state.fighters[fighter_id]
         if table.rows:
@@ -405,6 +407,15 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
         if effect == "amnesia" and (lost := r.amnesia(m.as_character(state, hero))):
             ctx.emit(we.AbilitiesLost(warband=band.id, fighter=hero.id, abilities=list(lost), reason=f"{name} (amnesia)"))
     PHASE.finish(ctx, band, battle.battle, "injuries")
+
+
+def _refuse_an_answer_beside_the_outcome(ctx: Context, hero: Fighter, outcome: str) -> None:
+    """`--outcome Hans=dead` with `--answer injury:Hans=amnesia` says twice what his injury roll did: the outcome
+    was taken and the answer dropped without a word."""
+    key = _answer_key(ctx, "injury", hero)
+    if key in ctx.answers and ctx.answers[key].strip().casefold() != outcome.casefold():
+        raise AnswerRefused(f"--outcome {hero.name}={outcome} and --answer {key}={ctx.answers[key]}: two outcomes of "
+                            f"{hero.name}'s injury ({ctx.state.warbands[hero.warband].name}): give one", [key])
 
 
 def _manual_injury(ctx: Context, effect: str) -> str:

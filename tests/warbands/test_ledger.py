@@ -599,3 +599,28 @@ def test_on_version_4_the_answer_under_the_asked_key_was_taken_and_the_other_dro
     recovered(table)
     events = table.do(Injuries(warband="Reiklanders", answers={"injury:Hans": "amnesia", "injury:hans": "dead"}))
     assert lines(table, events)[0] == "Hans is dead: Character Injury: Dead"
+
+
+@pytest.mark.parametrize("key", ["injury:Hans", "injury:hans", "injury:HANS"])
+def test_an_outcome_and_a_differing_answer_for_one_character_are_refused(key):
+    """U4: one Character Injury roll for Hans, so one outcome: --outcome and --answer both telling it, differently,
+    is refused (the outcome was taken and the answer dropped without a word)."""
+    table = Table()
+    recovered(table)
+    refusal = table.refusal(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}, answers={key: "amnesia"}))
+    assert refusal == f"--outcome Hans=dead and --answer {key}=amnesia: two outcomes of Hans's injury (Reiklanders): give one"
+
+
+def test_an_outcome_and_the_same_answer_for_one_character_are_one_outcome():
+    table = Table()
+    recovered(table)
+    events = table.do(Injuries(warband="Reiklanders", outcomes={"Hans": "amnesia"}, answers={"injury:Hans": "Amnesia"}))
+    assert lines(table, events)[0] == "Hans suffers Amnesia"
+
+
+def test_an_outcome_recorded_beside_a_differing_answer_is_decided_again_as_it_was():
+    """Recorded before the refusal (replay, voids, import decide it again, not typed now): the outcome is taken."""
+    table = Table()
+    recovered(table)
+    events = table.decided_again(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}, answers={"injury:Hans": "amnesia"}))
+    assert lines(table, events)[0] == "Hans is dead: Character Injury: Dead"
