@@ -325,6 +325,7 @@ class Context:
         self.answers = dict(answers)
         self.asked: list[str] = []  # the keys `choose` was asked for (and `given` read), in order
         self._answered_now = frozenset(loose_key(key) for key in answered_now)  # given by a person for this decision
+        self.recorded_as: Command | None = None  # what the transaction records in place of the command typed (`record_as`)
         self.options = options
         self._dice = dice
         self._shuffle_dice = shuffle_dice
@@ -343,6 +344,12 @@ class Context:
         """Whether the command was typed now, not a recorded one decided again (replay, void, import): a
         refusal of new input only, which recorded commands never meet, reads it instead of a new version."""
         return TYPED_NOW.get()
+
+    def record_as(self, command: Command) -> None:
+        """Record the command typed now as the rules read it (`--add-keyword "Leader,Fear"` as two keywords), so
+        that decided again (replay, voids, import) it reads what it did; a recorded one keeps its record."""
+        if self.typed_now:
+            self.recorded_as = command
 
     def emit(self, *events: ev.Event) -> None:
         for event in events:

@@ -121,10 +121,12 @@ def decide(
         drew_cards = any(isinstance(e, ev.CardDrawn | ev.DeckShuffled) for e in ctx.events)
         # Stored pending, it keeps too the answers offered for questions it documents but has not
         # reached yet: answering it goes on from where it stopped.
-        kept = _taken(command, ctx, offered, still_to_ask=True)
-        raise Halted(error, _opening(command, kept, reason), rolls, drew_cards) from error
+        recorded = ctx.recorded_as or command
+        kept = _taken(recorded, ctx, offered, still_to_ask=True)
+        raise Halted(error, _opening(recorded, kept, reason), rolls, drew_cards) from error
     check_answers(command, answered_now, ctx.asked, warriors_named(state) if answered_now else None)
-    return [_opening(command, _taken(command, ctx, offered), reason), *ctx.events]
+    recorded = ctx.recorded_as or command
+    return [_opening(recorded, _taken(recorded, ctx, offered), reason), *ctx.events]
 
 
 def _taken(command: Command, ctx: Context, offered: Mapping[str, str] | None, *,

@@ -334,6 +334,11 @@ def refuse_what_no_correction_makes(ctx: Context, cmd: Correct, band: Warband, f
     refuse_correcting_the_dead(fighter, cmd.status)
 
 
+def split_keywords(keywords: Sequence[str]) -> list[str]:
+    """Keywords as typed, one or several to an option ("Large,Undead"), one by one."""
+    return [part.strip() for keyword in keywords for part in keyword.split(",") if part.strip()]
+
+
 def correct_fighter(cmd: Correct, ctx: Context) -> None:
     """`campaign correct` in a Speedheim campaign. A correction that takes the warband's last Leader (dead,
     captured, retired) leaves a warband that "must always have a Leader" (rules §2) without one: from version 8
@@ -342,6 +347,10 @@ def correct_fighter(cmd: Correct, ctx: Context) -> None:
     warband has no Leader. Version 7 recorded that note alone and left a hero to be given the skill by hand
     (`--add-keyword Leader`); version 6 recorded the correction alone. What it refuses from version 9:
     `refuse_what_no_correction_makes`."""
+    if ctx.typed_now and (split := split_keywords(cmd.add_keywords)) != cmd.add_keywords:
+        # Recorded split, as recruiting splits them (version 6): one recorded before as "Leader,Fear" stays one keyword.
+        cmd = msgspec.structs.replace(cmd, add_keywords=split)
+        ctx.record_as(cmd)
     band = ctx.state.warband(cmd.warband)
     lost = ctx.state.fighter(cmd.fighter, band.id)
     refuse_what_no_correction_makes(ctx, cmd, band, lost)
@@ -452,7 +461,7 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
     stats, keywords = spelled_as_the_rules(ctx, cmd.stats, negative=False), list(cmd.keywords)
     if plays(ctx.state, "6"):  # "Large,Undead" was one keyword, so the unit was neither Large nor Undead
-        keywords = [part.strip() for keyword in keywords for part in keyword.split(",") if part.strip()]
+        keywords = split_keywords(keywords)
     if plays(ctx.state, "3"):
         keywords = [as_spelled(keyword, KNOWN_KEYWORDS) or keyword for keyword in keywords]
     if plays(ctx.state, "6"):

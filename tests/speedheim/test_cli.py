@@ -555,3 +555,23 @@ def test_a_correction_no_rule_allows_is_refused_and_writes_nothing(blightmeer, g
     before = events(blightmeer)
     result = blightmeer("correct", "Sellswords", "Ivo", *args, "--reason", "a second look")
     assert (result.exit_code, result.output, events(blightmeer)) == (1, f"Error: {message}\n", before)
+
+
+def test_keywords_a_correction_gives_are_split_on_commas_as_recruiting_splits_them(blightmeer):
+    """`--add-keyword "Fear, Hatred"` gave Gunnar one keyword "Fear, Hatred", which no rule reads: typed now it is
+    recorded as two (a correction recorded before stays as it was), and replays so."""
+    result = blightmeer("correct", "Sellswords", "Gunnar", "--add-keyword", "Fear, Hatred", "--reason", "as listed")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:2] == ["  Gunnar gains Fear", "  Gunnar gains Hatred"]
+    trail = [json.loads(line) for line in blightmeer("export", "--format", "jsonl").output.splitlines()]
+    assert [line["payload"]["args"]["add_keywords"] for line in trail
+            if line.get("type") == "command.recorded" and line["payload"]["command"] == "correct"] == [["Fear", "Hatred"]]
+    assert blightmeer("replay", "--check").output.endswith("all match.\n")
+
+
+def test_the_leader_skill_given_among_keywords_is_refused_to_a_henchman(blightmeer):
+    # "Leader,Fear" was one keyword, which slipped past the Leader's checks (version 9)
+    before = events(blightmeer)
+    result = blightmeer("correct", "Sellswords", "Ivo", "--add-keyword", "Leader,Fear", "--reason", "x")
+    assert (result.exit_code, result.output) == (1, "Error: a henchman cannot have the Leader skill: a hero leads (rules §2)\n")
+    assert events(blightmeer) == before

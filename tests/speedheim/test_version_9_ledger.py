@@ -125,3 +125,18 @@ def test_a_campaign_upgraded_from_version_8_refuses_from_its_next_correction():
     campaign.do(given_the_leader("Ivo"))
     campaign.do(UpgradeRules(version="9"))  # `campaign rules upgrade`
     assert campaign.refusal(given_the_leader("Hilde")) == SECOND_LEADER
+
+
+def test_keywords_typed_in_one_option_are_recorded_one_by_one_and_a_recorded_one_decides_as_it_was():
+    campaign = sellswords()
+    fear_and_hatred = Correct(warband="Sellswords", fighter="Hilde", reason="as listed", add_keywords=["Fear,Hatred"])
+    # Recorded before the split (replay, voids, import decide it again, not typed now): one keyword
+    assert campaign.decided_again(fear_and_hatred) == [
+        ev.KeywordGained(warband="sellswords", fighter="hilde", keyword="Fear,Hatred", reason="correction: as listed")]
+    # Typed now: two, and the transaction records them so
+    assert campaign.do(fear_and_hatred) == [
+        ev.KeywordGained(warband="sellswords", fighter="hilde", keyword=keyword, reason="correction: as listed")
+        for keyword in ("Fear", "Hatred")]
+    recorded = campaign.ledger.history(campaign.cid)
+    assert [r.event.args["add_keywords"] for r in recorded if isinstance(r.event, ev.CommandRecorded)
+            and r.event.command == "correct"] == [["Fear", "Hatred"]]
