@@ -126,9 +126,9 @@ class Ruleset:
     # The starting order of a deck of a campaign with these options, for a ruleset whose decks depend on
     # them (`decks_for`): what an audit trail's header gives a verifier to re-derive its first shuffle.
     deck_order: Callable[[Mapping[str, Any], str], list[str] | None] | None = None
-    # The names a campaign's own tables give the rows its battles record by id, by kind ("deed": the
-    # glorious deeds, "scenario": the scenarios): the chronicle shows them (an id the tables no longer
-    # know is shown as recorded); None: battles record them as named.
+    # The names a campaign's own tables give the rows its events record by id, by kind ("deed": the
+    # glorious deeds, "scenario": the scenarios, "item": the items): the chronicle shows them (an id
+    # the tables no longer know is shown as recorded); None: events record them as named.
     row_names: Callable[[CampaignState], Mapping[str, Mapping[str, str]]] | None = None
     # The glorious deeds an event records as done by a warband with no doer, which the core's battle
     # (fighters' deeds only) does not hold: (warband id, deed id) each, for the chronicle's battle line.
@@ -228,14 +228,14 @@ def get(ruleset_id: str) -> Ruleset:
 
 
 def row_names_of(state: CampaignState) -> Mapping[str, Mapping[str, str]]:
-    """The names the campaign's tables give the rows its battles record by id (`Ruleset.row_names`),
+    """The names the campaign's tables give the rows its events record by id (`Ruleset.row_names`),
     by kind; none where its ruleset records them as named."""
     ruleset = get(state.ruleset) if state.ruleset else None
     return ruleset.row_names(state) if ruleset is not None and ruleset.row_names is not None else {}
 
 
 def row_name(state: CampaignState, kind: str, recorded: str) -> str:
-    """A row a battle recorded (kind "deed" or "scenario") under the name the campaign's tables give
+    """A row an event recorded (kind "deed", "scenario" or "item") under the name the campaign's tables give
     it, or as recorded where they do not know it (typed as people said it, or dropped by a house rule)."""
     return row_names_of(state).get(kind, {}).get(recorded, recorded)
 

@@ -65,6 +65,7 @@ RULESET = register(
         check_options=model.check_options,
         post_game=PHASE.guided_steps,
         rating=model.rating,
+        row_names=model.row_names,  # the log's "Gunnar gains Power Scroll"
         shown_ext=facts.FACTS.shown_ext,
         starting_treasury=lambda state: model.tables_for(state.options).warbands.starting_gold,  # "Start: 500gc"
         register_commands=commands_in(f"{__package__}.cli"),

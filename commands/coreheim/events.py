@@ -40,9 +40,10 @@ A post-game step done is the shared `post-game.step-done`.
 
 from __future__ import annotations
 
-from commands.coreheim import rules
+from commands.coreheim import facts, rules
 from commands.coreheim.tables import TABLES
 from ledger import events as ev
+from ledger import rulesets
 from ledger.describe import fighter_name, plural, signed, warband_name
 from ledger.state import CampaignState
 
@@ -97,7 +98,7 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exp
     def describe(self, state: CampaignState) -> str:
         chosen = ""
         if self.multiple:
-            words = rules.chart_words(self.rows, tables=TABLES.for_options(state.options))
+            words = rules.chart_words(self.rows, tables=TABLES.for_options(state.options), items=True)
             chosen = (f"; multiple {self.multiple}" + (f": {words[0]}" if words else "")
                       + (f" ({'; '.join(words[1:])})" if words[1:] else ""))
         return (f"{warband_name(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
@@ -188,7 +189,8 @@ class RareItemSearched(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-i
     def describe(self, state: CampaignState) -> str:
         verdict = "found" if self.found else "not found"
         bonuses = f" with {', '.join(self.bonuses)}" if self.bonuses else ""
-        return f"{fighter_name(state, self.fighter)} looks for {self.item} (rare {self.rarity}): {self.total}{bonuses}, {verdict}"
+        item = rulesets.row_name(state, "item", self.item)
+        return f"{fighter_name(state, self.fighter)} looks for {item} (rare {self.rarity}): {self.total}{bonuses}, {verdict}"
 
 
 class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-item-bought"):
@@ -197,7 +199,8 @@ class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-ite
     item: str
 
     def describe(self, state: CampaignState) -> str:
-        return f"{warband_name(state, self.warband)} has bought the {self.item} found after battle {self.battle}"
+        item = rulesets.row_name(state, "item", self.item)
+        return f"{warband_name(state, self.warband)} has bought the {item} found after battle {self.battle}"
 
 
 class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deeds"):
@@ -208,10 +211,32 @@ class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deed
     took_out: dict[str, list[str]] = {}  # fighter -> enemies he took out of action
 
     def describe(self, state: CampaignState) -> str:
-        out = ", ".join(fighter_name(state, f) for f in self.out_of_action) or "nobody"
+        swords = _underdog_swords(state, self.battle)
+        victims = {enemy: sword for sword, (band, enemies) in swords.items() if band != self.warband for enemy in enemies}
+        out = ", ".join(fighter_name(state, f) + (f" (taken out by {_sword_words(state, victims[f], swords)})"
+                                                  if f in victims else "")
+                        for f in self.out_of_action) or "nobody"
+        own = [sword for sword, (band, _enemies) in swords.items() if band == self.warband and sword in self.fought]
+        with_sword = "".join(f" (with {_sword_words(state, sword, swords)})" for sword in own)
         took = sum(len(enemies) for enemies in self.took_out.values())
-        return (f"{warband_name(state, self.warband)} in battle {self.battle}: {plural(len(self.fought), 'warrior')} fought, "
-                f"out of action: {out}; {took} {'enemy' if took == 1 else 'enemies'} taken out")
+        return (f"{warband_name(state, self.warband)} in battle {self.battle}: {plural(len(self.fought), 'warrior')} fought"
+                f"{with_sword}, out of action: {out}; {took} {'enemy' if took == 1 else 'enemies'} taken out")
+
+
+def _underdog_swords(state: CampaignState, battle: int) -> dict[str, tuple[str, list[str]]]:
+    """The Hired Swords underdog points brought to the battle after it was recorded -> the warband
+    each fought for and the enemies he took out: a warband's deeds stated again for him say so,
+    lest they read as a second battle."""
+    found = next((b for b in state.latest_battles if b.number == battle), None)
+    if found is None:
+        return {}
+    took_out = {deed.fighter: deed.took_out for deed in found.deeds}
+    return {sword: (band, list(took_out.get(sword, []))) for band in found.participants
+            if (sword := facts.of(state).warband(band).underdog_of(battle).sword)}
+
+
+def _sword_words(state: CampaignState, sword: str, swords: dict[str, tuple[str, list[str]]]) -> str:
+    return f"{fighter_name(state, sword)}, the Hired Sword {warband_name(state, swords[sword][0])}'s underdog point brought"
 
 
 class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ratings"):

@@ -184,6 +184,17 @@ def fights(tables: CoreheimTables) -> Mapping[str, Fight]:
     return {effect.id: effect for effect in _chart_effects(tables) if isinstance(effect, Fight)}
 
 
+@derived_from_tables  # the log names every item gained, lost, searched for or bought
+def _item_names(tables: CoreheimTables) -> Mapping[str, str]:
+    return {row.id: row.name for row in (*tables.equipment.items, *tables.price_chart.items)}
+
+
+def row_names(state: CampaignState) -> dict[str, Mapping[str, str]]:
+    """Each item's name by the id it is recorded under ("power-scroll": "Power Scroll"), as the
+    campaign's equipment table and price chart give them (`Ruleset.row_names`)."""
+    return {"item": _item_names(tables_for(state.options))}
+
+
 def item_id(tables: CoreheimTables, name: str, *, chart: bool = False) -> str:
     """Items on the equipment table (and, with `chart`, on the price chart) are kept under their id;
     others as typed."""

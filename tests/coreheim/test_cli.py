@@ -57,7 +57,7 @@ def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
         # issue 9, item 6: the chart's names (Corpse, the Sword its D6 gave), not its row ids
         "  Reikland Rats explored: kept [3, 3, 6] of [3, 3, 6], total 12 = 3 shards; multiple 3x2: Corpse (Sword)",
         "  Reikland Rats wyrdstone +3: explored after battle 1",
-        "  Reikland Rats stash gains sword",
+        "  Reikland Rats stash gains Sword",
         "  Reikland Rats: post-game step explore done for battle 1",
     ]
     assert lines[-1].startswith("Recorded T8 (7 events). Head ")
@@ -384,7 +384,7 @@ def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_nam
         ok(after_battle("coreheim", *args))
     assert ok(after_battle("coreheim", "search", R, "--search", "Gunnar=lance", "--dice", "4,3"))[:-1] == [
         "  R2 Gunnar looks for lance: 2D6 rolled [4, 3] = 7 (table)",
-        "  Gunnar looks for lance (rare 8): 7, not found",
+        "  Gunnar looks for Lance (rare 8): 7, not found",
         f"  {R}: post-game step search done for battle 1",
     ]
     before = events(after_battle)
@@ -402,7 +402,7 @@ def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_nam
     # A common item is bought freely, at its chart price
     assert ok(after_battle("coreheim", "buy", R, "sword", "--fighter", "Gunnar"))[:-1] == [
         f"  {R} treasury -7: bought sword",
-        "  Gunnar gains sword",
+        "  Gunnar gains Sword",
     ]
 
 
@@ -424,7 +424,7 @@ def test_at_creation_a_rare_item_off_the_warbands_list_is_refused(campaign):
     # A Duelling Pistol is on the list ("| Duelling Pistol | 25 |"): bought without a roll
     assert ok(campaign("coreheim", "buy", "Rats", "duelling-pistol", "--fighter", "Gunnar"))[:-1] == [
         "  Rats treasury -25: bought duelling-pistol",
-        "  Gunnar gains duelling-pistol",
+        "  Gunnar gains Duelling Pistol",
     ]
 
 
@@ -493,7 +493,8 @@ def test_an_underdog_point_spent_on_a_hired_sword_from_the_command_line(underdog
     assert lines[:-1] == [
         "  Grimm, hired-sword, joins Clan Skrit",
         "  Grimm is a human pit-fighter",
-        "  Clan Skrit in battle 1: 2 warriors fought, out of action: nobody; 1 enemy taken out",
+        ("  Clan Skrit in battle 1: 2 warriors fought (with Grimm, the Hired Sword Clan Skrit's underdog point brought), "
+         "out of action: nobody; 1 enemy taken out"),
         "  Clan Skrit spends 1 underdog point of battle 1 (one brought Grimm, a Hired Sword)",
     ]
     assert lines[-1].startswith("Recorded T11 (5 events). Head ")

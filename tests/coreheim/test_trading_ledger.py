@@ -149,8 +149,8 @@ def test_a_hero_finds_a_rare_item_on_its_rarity_or_more(rats_and_skaven, faces, 
 
 
 @pytest.mark.parametrize(("version", "bonuses", "said"), [
-    ("7", ["Cathayan Silks +1"], "Gunnar looks for power-scroll (rare 8): 8 with Cathayan Silks +1, found"),
-    ("6", [], "Gunnar looks for power-scroll (rare 8): 8, found"),
+    ("7", ["Cathayan Silks +1"], "Gunnar looks for Power Scroll (rare 8): 8 with Cathayan Silks +1, found"),
+    ("6", [], "Gunnar looks for Power Scroll (rare 8): 8, found"),
 ])
 def test_what_adds_to_a_rare_search_is_said(version, bonuses, said):
     """Rules §4.2: "Modifiers: Streetwise +3; Cathayan Silks +1 to its wearer": the total said 8 after a 2D6

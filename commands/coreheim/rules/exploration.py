@@ -14,6 +14,7 @@ from commands.coreheim.tables import (
     CoreheimTables,
     Dead,
     Effect,
+    EquipmentTable,
     ExplorationDice,
     FreeHenchman,
     FreeHiredSword,
@@ -328,12 +329,22 @@ def resolve_multiples(
     return resolver.result()
 
 
-def chart_words(rows_used: Sequence[str], *, tables: CoreheimTables) -> tuple[str, ...]:
+def chart_words(rows_used: Sequence[str], *, tables: CoreheimTables, items: bool = False) -> tuple[str, ...]:
     """What the chart rows a resolution read say, for people: the entry's name ("Corpse"), then each
     roll's result ("Sword") and each decision ("won the fight against the pit fighter"). A variant
-    adds nothing (it is the warband's own); a row the tables no longer have keeps its id."""
+    adds nothing (it is the warband's own); a row the tables no longer have keeps its id. With
+    `items`, the rolls of an item gained say what they found too ("the Mordheim Map is fake"): the
+    log's words only, as the reasons version 7 records cite those rows by id alone."""
     words = _chart_vocabulary(tables.multiples)
-    return tuple(said for said in (words.get(row, row) for row in rows_used) if said)
+    said_of_items = _item_vocabulary(tables.equipment) if items else {}
+    return tuple(said for said in (words[row] if row in words else said_of_items.get(row, row) for row in rows_used) if said)
+
+
+@functools.lru_cache(maxsize=32)
+def _item_vocabulary(equipment: EquipmentTable) -> Mapping[str, str]:
+    """Each row of the rolls an item makes when gained -> what it says of the item, for people."""
+    return {row.id: f"the {item.name} is {row.name.lower()}" for item in equipment.items
+            for effect in walk_effects(item.on_gain) if isinstance(effect, RollTable) for row in effect.rows}
 
 
 @functools.lru_cache(maxsize=32)  # a chart is frozen; walking it took 90 us at every exploration's log line

@@ -1,0 +1,83 @@
+"""The log's lines of Coreheim events (read-model rows format 3): given the usual campaign, when a
+command runs with these dice, then its events read so, each line described with the state just after
+its transaction, as the rm_log rows are.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from commands.coreheim.commands import Buy, Explore, RareSearch, Search, SpendUnderdog, UnderdogSword
+from ledger.describe import describe
+
+from .conftest import HUMAN
+
+
+def lines(table, command, dice=()) -> list[str]:
+    events = table.do(command, list(dice))
+    return [describe(event, table.state) for event in events]
+
+
+# Rules 1.2 (5.9), 4 4 Overturned Cart: "D6: ... 6 Mordheim Map"; and "Mordheim Map: roll D6. 1–4:
+# fake, discard it, and the holder misses the next battle. 5–6: the holder gains the Streetwise skill."
+@pytest.mark.parametrize("map_die, said, then", [
+    (2, "the Mordheim Map is fake", ["Reikland Rats stash loses Mordheim Map",
+                                     "Hans misses the next game: exploration: Overturned Cart"]),
+    (5, "the Mordheim Map is genuine", ["Hans learns Streetwise"]),
+])
+def test_a_mordheim_map_found_exploring_says_whether_it_is_fake(rats_and_skaven, map_die, said, then):
+    rats_and_skaven.battle()
+    told = lines(rats_and_skaven, Explore(warband="Reikland Rats", answers={"map-holder": "Hans"}), [4, 4, 1, 6, map_die])
+    assert told[3:] == [
+        f"Reikland Rats explored: kept [4, 4, 1] of [4, 4, 1], total 9 = 2 shards; multiple 4x2: Overturned Cart "
+        f"(Mordheim Map; {said})",
+        "Reikland Rats wyrdstone +2: explored after battle 1",
+        "Reikland Rats stash gains Mordheim Map",
+        *then,
+        "Reikland Rats: post-game step explore done for battle 1",
+    ]
+
+
+def test_items_are_named_as_the_tables_name_them(rats_and_skaven):
+    """The log said "Gunnar looks for power-scroll", "Gunnar gains power-scroll": the ids items are
+    recorded under, where the price chart names them "Power Scroll"."""
+    rats_and_skaven.battle()
+    rats_and_skaven.through("search")
+    searched = lines(rats_and_skaven, Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [4, 4])
+    bought = lines(rats_and_skaven, Buy(warband="Reikland Rats", item="power-scroll", fighter="Gunnar"), [4])
+    assert searched[1:] == ["Gunnar looks for Power Scroll (rare 8): 8, found",
+                            "Reikland Rats: post-game step search done for battle 1"]
+    assert bought[1:] == ["Reikland Rats treasury -11: bought power-scroll",  # the reason, as recorded
+                          "Gunnar gains Power Scroll",
+                          "Reikland Rats has bought the Power Scroll found after battle 1"]
+
+
+@pytest.fixture
+def underdog(rats_and_skaven):
+    # Rats 81 against Skrit 25: 1 underdog point for the Skrit (as in test_underdog_ledger)
+    rats_and_skaven.hire("Reikland Rats", "Otto", "sergeant")
+    rats_and_skaven.hire("Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")
+    return rats_and_skaven
+
+
+SWORD_TOOK_HANS_OUT = SpendUnderdog(warband="Clan Skrit", sword=UnderdogSword(
+    name="Grimm", type="pit-fighter", race="human", stats=HUMAN, took_out=["Hans"]))
+
+
+def test_the_deeds_stated_again_for_an_underdog_sword_say_whom_he_took_out(underdog):
+    """The enemy's line read as a second battle record in which Hans went out of action unexplained."""
+    underdog.battle()
+    assert lines(underdog, SWORD_TOOK_HANS_OUT)[2:] == [
+        "Clan Skrit in battle 1: 2 warriors fought (with Grimm, the Hired Sword Clan Skrit's underdog point brought), "
+        "out of action: nobody; 1 enemy taken out",
+        "Reikland Rats in battle 1: 5 warriors fought, out of action: Hans (taken out by Grimm, the Hired Sword "
+        "Clan Skrit's underdog point brought); 0 enemies taken out",
+        "Clan Skrit spends 1 underdog point of battle 1 (one brought Grimm, a Hired Sword)",
+    ]
+
+
+def test_the_battle_record_itself_names_no_sword(underdog):
+    assert [describe(event, underdog.state) for event in underdog.battle()][1:3] == [
+        "Reikland Rats in battle 1: 5 warriors fought, out of action: nobody; 0 enemies taken out",
+        "Clan Skrit in battle 1: 1 warrior fought, out of action: nobody; 0 enemies taken out",
+    ]
