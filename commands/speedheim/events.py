@@ -42,9 +42,29 @@ class Incapacitation(ev.Event, frozen=True, kw_only=True, tag="speedheim.incapac
     def describe(self, state: CampaignState) -> str:
         victim = f"{fighter_name(state, self.victim)}, a {self.victim_kind},"
         if self.fighter is None:
-            return f"{victim} was Incapacitated in battle {self.battle} (no unit credited)"
+            return f"{victim} was Incapacitated {self._in_which_battle(state)} (no unit credited)"
         why = "" if self.draws else " (promotes at the end of the battle: draws no more cards)"
-        return f"{fighter_name(state, self.fighter)} Incapacitated {victim} in battle {self.battle}{why}"
+        return f"{fighter_name(state, self.fighter)} Incapacitated {victim} {self._in_which_battle(state)}{why}"
+
+    def _in_which_battle(self, state: CampaignState) -> str:
+        """"in battle 2" once that battle is recorded. Before, "in the game toward battle 2": the
+        battle recorded next, unless another game going on beside this one is recorded first, making
+        this one's the battle after (`speedheim.game-carried`); a log row is worded with the state of
+        its own transaction, which cannot know which."""
+        counted = FACTS.of(state).incapacitations
+        battle = next((n for n in range(self.battle, state.battles_fought + 2) if self in counted.get(str(n), ())),
+                      self.battle)
+        if battle <= state.battles_fought:
+            return f"in battle {battle}"
+        mine = game_warbands(state, self)
+        others = {band for entry in counted.get(str(battle), ())
+                  if not (theirs := game_warbands(state, entry)) & mine for band in theirs}
+        if not others:
+            return f"in the game toward battle {battle}"
+
+        def names(bands: set[str]) -> str:
+            return " and ".join(warband_name(state, band) for band in state.warbands if band in bands)
+        return f"in the game of {names(mine)} toward battle {battle}, beside that of {names(others)}"
 
 
 @ev.event_type
@@ -188,6 +208,12 @@ def _skill_types(facts: SpeedheimFacts, event: SkillTypes, state: CampaignState)
 @FOLDS.on(Modifiers)
 def _modifiers(facts: SpeedheimFacts, event: Modifiers, state: CampaignState) -> None:
     facts.modifiers[event.fighter] = dict(event.modifiers)
+
+
+def game_warbands(state: CampaignState, entry: Incapacitation) -> set[str]:
+    """The warbands an Incapacitation shows to be playing one game: its unit's, and its victim's."""
+    victim = state.fighters.get(entry.victim)
+    return {entry.warband} | ({victim.warband} if victim else set())
 
 
 def incapacitations(state: CampaignState, battle: int) -> list[Incapacitation]:

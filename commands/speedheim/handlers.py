@@ -563,8 +563,7 @@ def carry_other_games(ctx: Context, battle: int, participants: list[str],
     goes on and counts toward the next battle. Version 4 refused the battle (and the other game's
     too), so neither could be recorded. Returns the Incapacitations left to this battle."""
     def warbands_of(entry: se.Incapacitation) -> set[str]:
-        victim = ctx.state.fighters.get(entry.victim)
-        return {entry.warband} | ({victim.warband} if victim else set())
+        return se.game_warbands(ctx.state, entry)
 
     mine: list[se.Incapacitation] = []
     others: list[se.Incapacitation] = []

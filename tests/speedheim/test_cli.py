@@ -43,7 +43,7 @@ def test_an_incapacitation_draws_and_says_which_card_from_where(blightmeer):
                         "--answer", "gunnar.skab.1.mel-rgd=Mel")
     assert result.exit_code == 0
     assert result.output.splitlines()[:-1] == [
-        "  Gunnar Incapacitated Skab, a leader, in battle 1",
+        "  Gunnar Incapacitated Skab, a leader, in the game toward battle 1",
         "  Gunnar: Improvement (incapacitation): drew 10 from improvement",
         "  R0 Gunnar: improve Mel, roll 12 or under: D20 rolled [12] = 12 (table)",
         "  Gunnar reads the hero half of card 10 (1st from the top of improvement), Mel/Rgd (roll under): rolled 12, 12 or under: Mel 12 -> 11",
@@ -495,7 +495,7 @@ def test_a_game_carried_past_a_battle_recorded_first_is_shown_with_its_own_battl
     replay, log and the report show it under battle 2, not battle 1."""
     games_side_by_side(campaign)  # T10 (21-25) O's, T11 (26-30) S's, T12 (31-33) battle 1, T13 (34-35) battle 2
     head = json.loads(campaign("show", "--json").output)["head"]
-    o_l = ("   22 T10   arbiter    OL Incapacitated EL, a leader, in battle 1",
+    o_l = ("   22 T10   arbiter    OL Incapacitated EL, a leader, in battle 2",
            "   23 T10   arbiter    OL: Improvement (incapacitation): drew 01 from improvement",
            "   24 T10   arbiter    OL reads the hero half of card 01 (1st from the top of improvement), +1 Wnd: Wnd 1 -> 2",
            "   25 T10   arbiter    OL Wnd +1: Improvement (incapacitation), card 01")
@@ -523,7 +523,7 @@ def test_a_game_carried_past_a_battle_recorded_first_is_shown_with_its_own_battl
     battle_2 = chronicle[chronicle.index("### Battle 2"):chronicle.index("Head after battle 2")]
     assert [line.split()[1] for line in chronicle[chronicle.index("### Battle 1"):].splitlines()
             if line.startswith("- T")][:3] == ["T11", "T12", "T10"]
-    assert "  - OL Incapacitated EL, a leader, in battle 1." in battle_2.splitlines()
+    assert "  - OL Incapacitated EL, a leader, in the game toward battle 1." in battle_2.splitlines()
     once_1 = campaign("report", "--battle", "1", "-o", str(tmp_path / "r1.html"))
     assert (once_1.exit_code, 'id="T10"' in (tmp_path / "r1.html").read_text(encoding="utf-8")) == (0, False)
 

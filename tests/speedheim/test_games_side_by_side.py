@@ -127,3 +127,33 @@ def test_a_unit_is_hired_in_the_spend_gold_step_and_after_the_post_game():
 
 def test_version_4_hires_at_any_step():
     assert of(fought_then(0, version="4").do(HIRE), ev.FighterRecruited)
+
+
+def words_of(campaign: Table, events: list[ev.Event]) -> str:
+    """The log's line of the Incapacitation among `events`, with the campaign's state now."""
+    return next(e for e in events if isinstance(e, se.Incapacitation)).describe(campaign.state)
+
+
+def test_an_incapacitations_line_says_only_what_is_known_of_its_battle():
+    """The log said "Grub Incapacitated Ael, a leader, in battle 1" of an Incapacitation that counts
+    toward battle 2, its game being carried past the Sellswords' battle recorded first. A row is worded
+    with the state just after its own transaction (projections.tables), so it says what is known then."""
+    campaign = league()
+    sellswords = incap(campaign, "Sellswords", "Gunnar", "Rikk", "01")
+    one_game = words_of(campaign, sellswords)
+    orcs = incap(campaign, "Orcs", "Grub", "Ael", "02")
+    two_games = words_of(campaign, orcs)
+    battle(campaign, "Sellswords", "Skaven", winner="Sellswords")
+    carried = words_of(campaign, orcs)
+    battle(campaign, "Orcs", "Elves", winner="Orcs")
+    assert [one_game, two_games, carried, words_of(campaign, orcs), words_of(campaign, sellswords)] == [
+        # given one game going on: the battle recorded next
+        "Gunnar Incapacitated Rikk, a hero, in the game toward battle 1",
+        # given two, either may be recorded first
+        "Grub Incapacitated Ael, a leader, in the game of Orcs and Elves toward battle 1, beside that of Sellswords and Skaven",
+        # once the Sellswords' battle is recorded first, the Orcs' game goes on toward battle 2
+        "Grub Incapacitated Ael, a leader, in the game toward battle 2",
+        # and once each battle is recorded, its number
+        "Grub Incapacitated Ael, a leader, in battle 2",
+        "Gunnar Incapacitated Rikk, a hero, in battle 1",
+    ]
