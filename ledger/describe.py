@@ -66,7 +66,7 @@ def _rolled(e: ev.DiceRolled, _s: CampaignState) -> str:
 
 def _recruited(e: ev.FighterRecruited, s: CampaignState) -> str:
     group = f" (group of {e.group_size})" if e.group_size > 1 else ""
-    return f"{shown(e.name)}, {e.role}{group}, joins {warband_name(s, e.warband)}"
+    return f"{shown(e.name)}, {e.role.replace('-', ' ')}{group}, joins {warband_name(s, e.warband)}"  # a "hired-sword" is a hired sword
 
 
 def _battle(e: ev.BattleRecorded, s: CampaignState) -> str:

@@ -57,8 +57,12 @@ class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-
     advanced_to: int = 0
 
     def describe(self, state: CampaignState) -> str:
-        what = f"{self.race} {self.warrior_type}" if self.race else self.warrior_type
-        article = "an" if what[:1] in "aeiou" else "a"
+        sword = rulesets.row_names_of(state).get("hired-sword", {}).get(self.warrior_type)
+        if sword:  # "an Ogre Bodyguard (ogre)": his name says what he is
+            what = f"{sword} ({self.race})" if self.race else sword
+        else:
+            what = f"{self.race} {self.warrior_type}" if self.race else self.warrior_type
+        article = "an" if what[:1].lower() in "aeiou" else "a"
         lists = f", skill lists {', '.join(self.skill_lists)}" if self.skill_lists else ""
         return f"{fighter_name(state, self.fighter)} is {article} {what}{lists}"
 
@@ -149,7 +153,8 @@ class InjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.injury-rol
     note: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        verdict = self.result if self.counted else f"{self.result}, re-rolled"
+        result = rulesets.row_name(state, "injury", self.result)
+        verdict = result if self.counted else f"{result}, re-rolled"
         note = f" — {self.note}" if self.note else ""
         return f"{fighter_name(state, self.fighter)} serious injury {self.d66}: {verdict} ({self.row}){note}"
 

@@ -184,15 +184,18 @@ def fights(tables: CoreheimTables) -> Mapping[str, Fight]:
     return {effect.id: effect for effect in _chart_effects(tables) if isinstance(effect, Fight)}
 
 
-@derived_from_tables  # the log names every item gained, lost, searched for or bought
-def _item_names(tables: CoreheimTables) -> Mapping[str, str]:
-    return {row.id: row.name for row in (*tables.equipment.items, *tables.price_chart.items)}
+@derived_from_tables  # the log names every item gained, lost, searched for or bought, every injury rolled
+def _row_names(tables: CoreheimTables) -> dict[str, Mapping[str, str]]:
+    return {"item": {row.id: row.name for row in (*tables.equipment.items, *tables.price_chart.items)},
+            "injury": {row.result: row.name for row in tables.hero_injury.rows},
+            "hired-sword": {sword.id: sword.name for sword in tables.hired_swords.swords}}
 
 
 def row_names(state: CampaignState) -> dict[str, Mapping[str, str]]:
-    """Each item's name by the id it is recorded under ("power-scroll": "Power Scroll"), as the
-    campaign's equipment table and price chart give them (`Ruleset.row_names`)."""
-    return {"item": _item_names(tables_for(state.options))}
+    """The names the campaign's tables give what its events record by id (`Ruleset.row_names`): each
+    item ("power-scroll": "Power Scroll"), hero injury result ("full-recovery": "Full Recovery") and
+    Hired Sword ("ogre-bodyguard": "Ogre Bodyguard")."""
+    return _row_names(tables_for(state.options))
 
 
 def item_id(tables: CoreheimTables, name: str, *, chart: bool = False) -> str:

@@ -174,7 +174,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert lines[:4] == [
         "== Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero",
         "  R1 serious injury of Hans: D66 rolled [5, 5] = 55 (table)",
-        "  Hans serious injury 55: full-recovery (hero-injury:45-64)",
+        "  Hans serious injury 55: Full Recovery (hero-injury:45-64)",
         "  Reikland Rats: post-game step injuries done for battle 1",
     ]
     # Without a terminal the walk runs on through experience (no dice, no answer) and stops at a question.
@@ -491,8 +491,8 @@ def test_an_underdog_point_spent_on_a_hired_sword_from_the_command_line(underdog
     lines = ok(underdog_battle("coreheim", "underdog", S, "--sword", "Grimm", "--type", "pit-fighter", "--race", "human",
                                *HUMAN, "--took-out", "Hans"))
     assert lines[:-1] == [
-        "  Grimm, hired-sword, joins Clan Skrit",
-        "  Grimm is a human pit-fighter",
+        "  Grimm, hired sword, joins Clan Skrit",
+        "  Grimm is a Pit Fighter (human)",
         ("  Clan Skrit in battle 1: 2 warriors fought (with Grimm, the Hired Sword Clan Skrit's underdog point brought), "
          "out of action: nobody; 1 enemy taken out"),
         "  Clan Skrit spends 1 underdog point of battle 1 (one brought Grimm, a Hired Sword)",

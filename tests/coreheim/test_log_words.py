@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from commands.coreheim.commands import Buy, Explore, RareSearch, Search, SpendUnderdog, UnderdogSword
+from commands.coreheim.commands import Buy, Explore, Injuries, RareSearch, Search, SpendUnderdog, UnderdogSword
 from ledger.describe import describe
 
 from .conftest import HUMAN
@@ -81,3 +81,23 @@ def test_the_battle_record_itself_names_no_sword(underdog):
         "Reikland Rats in battle 1: 5 warriors fought, out of action: nobody; 0 enemies taken out",
         "Clan Skrit in battle 1: 1 warrior fought, out of action: nobody; 0 enemies taken out",
     ]
+
+
+def test_a_hired_sword_joins_under_the_name_his_table_gives_his_type(rats_and_skaven):
+    """The log said "Grok, hired-sword, joins Reikland Rats" and "Grok is an ogre ogre-bodyguard"."""
+    assert [describe(e, rats_and_skaven.state) for e in rats_and_skaven.hire(
+        "Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")][:2] == [
+        "Grok, hired sword, joins Reikland Rats",
+        "Grok is an Ogre Bodyguard (ogre)",
+    ]
+
+
+@pytest.mark.parametrize("d66, said", [
+    ([5, 5], "Hans serious injury 55: Full Recovery (hero-injury:45-64)"),  # was "full-recovery"
+    ([2, 3], "Hans serious injury 23: Chest Wound (hero-injury:23)"),  # was "chest-wound"
+])
+def test_a_serious_injury_is_named_as_the_hero_injury_table_names_it(rats_and_skaven, d66, said):
+    rats_and_skaven.battle(ooa=["Hans"])
+    rats_and_skaven.explore_quietly()
+    told = lines(rats_and_skaven, Injuries(warband="Reikland Rats"), d66)
+    assert told[1] == said

@@ -337,8 +337,8 @@ def test_a_cut_inside_the_hire_of_a_hired_sword_rates_him_once_typed(demo, tmp_p
     and `replay --until` failed with exit 70 ('' is not a Hired Sword): the rating read his type."""
     name = FIXTURES["coreheim"]["name"]
     log = json.loads(demo("--campaign", name, "log", "--full", "--all", "--json").output)
-    joins = next(row["position"] for row in log if row["text"] == "Grok, hired-sword, joins Clan Skrit")
-    assert next(row for row in log if row["position"] == joins + 1)["text"] == "Grok is an ogre ogre-bodyguard"
+    joins = next(row["position"] for row in log if row["text"] == "Grok, hired sword, joins Clan Skrit")
+    assert next(row for row in log if row["position"] == joins + 1)["text"] == "Grok is an Ogre Bodyguard (ogre)"
     ratings = {}
     for position in (joins - 1, joins, joins + 1):
         replayed = demo("--campaign", name, "replay", "--until", str(position), "--json")
