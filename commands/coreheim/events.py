@@ -105,7 +105,8 @@ class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exp
             words = rules.chart_words(self.rows, tables=TABLES.for_options(state.options), items=True)
             chosen = (f"; multiple {self.multiple}" + (f": {words[0]}" if words else "")
                       + (f" ({'; '.join(words[1:])})" if words[1:] else ""))
-        return (f"{warband_name(state, self.warband)} explored: kept {self.kept} of {self.dice}, total {self.total} "
+        dice = f"rolled {self.dice}" if self.kept == self.dice else f"kept {self.kept} of {self.dice}"
+        return (f"{warband_name(state, self.warband)} explored: {dice}, total {self.total} "
                 f"= {plural(self.shards, 'shard')}{'' if self.row else ' (no dice)'}{chosen}")
 
 

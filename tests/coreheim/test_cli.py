@@ -55,7 +55,7 @@ def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
         "  R0 exploration of Reikland Rats: 3D6 rolled [3, 3, 6] = 12 (table)",
         "  R1 exploration: Corpse (D6) for Reikland Rats: D6 rolled [4] = 4 (table)",
         # issue 9, item 6: the chart's names (Corpse, the Sword its D6 gave), not its row ids
-        "  Reikland Rats explored: kept [3, 3, 6] of [3, 3, 6], total 12 = 3 shards; multiple 3x2: Corpse (Sword)",
+        "  Reikland Rats explored: rolled [3, 3, 6], total 12 = 3 shards; multiple 3x2: Corpse (Sword)",
         "  Reikland Rats wyrdstone +3: explored after battle 1",
         "  Reikland Rats stash gains Sword",
         "  Reikland Rats: post-game step explore done for battle 1",

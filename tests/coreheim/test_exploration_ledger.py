@@ -214,7 +214,7 @@ def test_the_well_sends_a_chosen_hero_down_and_a_low_roll_keeps_him_from_the_nex
     assert rats_and_skaven.fighter("Hans").missed_games == 1
     # and the log names what the chart said, not its row ids (issue 9, item 6)
     assert events[2].describe(rats_and_skaven.state) == (
-        "Reikland Rats explored: kept [1, 1, 4] of [1, 1, 4], total 6 = 2 shards; "
+        "Reikland Rats explored: rolled [1, 1, 4], total 6 = 2 shards; "
         "multiple 1x2: Well (Send a hero down the well: yes; Hurt in the dark)"
     )
 

@@ -29,7 +29,7 @@ def test_a_mordheim_map_found_exploring_says_whether_it_is_fake(rats_and_skaven,
     rats_and_skaven.battle()
     told = lines(rats_and_skaven, Explore(warband="Reikland Rats", answers={"map-holder": "Hans"}), [4, 4, 1, 6, map_die])
     assert told[3:] == [
-        f"Reikland Rats explored: kept [4, 4, 1] of [4, 4, 1], total 9 = 2 shards; multiple 4x2: Overturned Cart "
+        f"Reikland Rats explored: rolled [4, 4, 1], total 9 = 2 shards; multiple 4x2: Overturned Cart "
         f"(Mordheim Map; {said})",
         "Reikland Rats wyrdstone +2: explored after battle 1",
         "Reikland Rats stash gains Mordheim Map",
@@ -101,3 +101,12 @@ def test_a_serious_injury_is_named_as_the_hero_injury_table_names_it(rats_and_sk
     rats_and_skaven.explore_quietly()
     told = lines(rats_and_skaven, Injuries(warband="Reikland Rats"), d66)
     assert told[1] == said
+
+
+@pytest.mark.parametrize("faces, said", [
+    # every die counts: "kept [1, 2, 3] of [1, 2, 3]" said nothing the dice did not
+    ([1, 2, 3], "Reikland Rats explored: rolled [1, 2, 3], total 6 = 2 shards"),
+])
+def test_an_exploration_says_which_dice_it_kept_only_when_it_kept_fewer(rats_and_skaven, faces, said):
+    rats_and_skaven.battle()
+    assert lines(rats_and_skaven, Explore(warband="Reikland Rats"), faces)[1] == said
