@@ -242,7 +242,7 @@ class AdvancementRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusade
     kept: str  # the table whose result was kept
 
     def describe(self, state: CampaignState) -> str:
-        rolled = " and ".join(f"{o.roll} on {o.table} ({o.skill})" for o in self.options)
+        rolled = " and ".join(f"{o.roll} on {rulesets.row_name(state, 'skill-table', o.table)} ({o.skill})" for o in self.options)
         kept = next(o.skill for o in self.options if o.table == self.kept)
         return f"{fighter_name(state, self.fighter)}'s Advancement Roll: {rolled}; keeps {kept}"
 

@@ -44,10 +44,12 @@ def tables_for(state: CampaignState) -> TrenchCrusadeTables:
 
 def row_names(state: CampaignState) -> dict[str, dict[str, str]]:
     """Each Glorious Deed's and each scenario's name by its id, as the campaign's own glorious-deeds
-    table gives them (`Ruleset.row_names`)."""
-    table = tables_for(state).glorious_deeds
+    table gives them, and each Advancement skill table's (`Ruleset.row_names`)."""
+    tables = tables_for(state)
+    table = tables.glorious_deeds
     return {"deed": {deed.id: deed.name for deed in table.deeds},
-            "scenario": {scenario.id: scenario.name for scenario in table.scenarios}}
+            "scenario": {scenario.id: scenario.name for scenario in table.scenarios},
+            "skill-table": {skills.id: skills.name for skills in tables.advancement_skills.tables}}
 
 
 def head_wound_promotion(state: CampaignState) -> bool:

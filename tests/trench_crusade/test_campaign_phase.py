@@ -444,6 +444,9 @@ def test_an_advancement_roll_keeps_one_of_two_tables(campaign):
         ]),
         ev.SkillLearned(warband="pilgrims", fighter="gaius", skill="War Stories", reason="Advancement Roll", row="wildcard/11-war-stories"),
     ]
+    # the log names the skill tables as the rules do (it said "7 on melee-strength")
+    assert rolled[2].describe(campaign.state) == (
+        "Gaius's Advancement Roll: 7 on Melee & Strength (Melee Proficiency) and 11 on Wildcard (War Stories); keeps War Stories")
     assert campaign.refusal(Advancement(warband="Pilgrims", rolls=[ADVANCE]), [3, 4, 5, 6]) == "Gaius has no Advancement Roll to make"
 
 

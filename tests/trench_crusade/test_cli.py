@@ -350,7 +350,7 @@ def test_the_walk_takes_the_kept_table_of_an_advancement_roll_given_ahead(league
     assert walked.output.splitlines()[1:5] == [
         "  R1 Advancement Roll for Anna on Ranged: 2D6 rolled [3, 4] = 7 (table)",
         "  R2 Advancement Roll for Anna on Wildcard: 2D6 rolled [3, 4] = 7 (table)",
-        "  Anna's Advancement Roll: 7 on ranged (Ranged Proficiency) and 7 on wildcard (Skill & Expertise); "
+        "  Anna's Advancement Roll: 7 on Ranged (Ranged Proficiency) and 7 on Wildcard (Skill & Expertise); "
         "keeps Ranged Proficiency",
         "  Anna learns Ranged Proficiency",
     ]
