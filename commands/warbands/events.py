@@ -52,7 +52,9 @@ class ArchetypeChosen(ev.Event, frozen=True, kw_only=True, tag="warbands.archety
 
     def describe(self, state: CampaignState) -> str:
         article = "an" if self.archetype[:1] in "AEIOU" else "a"
-        return f"{fighter_name(state, self.fighter)} is {article} {self.archetype} (Starting Ability {self.starting_ability})"
+        ability = self.starting_ability  # some are named for their archetype: "the Magician Starting Ability"
+        said = f"the {ability}" if ability.endswith("Starting Ability") else f"the Starting Ability {ability}"
+        return f"{fighter_name(state, self.fighter)} is {article} {self.archetype}, with {said}"
 
 
 class UnitCasualties(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -171,9 +171,19 @@ def test_R13_R15_an_archetype_from_the_types_row_and_its_starting_ability(house_
         "Empire characters may not be Psychopaths (the Archetype Table allows " + ", ".join(EMPIRE_ROW) + ")")
     events = t.do(Recruit(warband="Reiklanders", name="Hans", points=50, archetype="intellectual"))
     assert lines(t, events) == ["Hans, character, joins Reiklanders",
-                                "Hans is an Intellectual (Starting Ability Advantage of Ground)",
+                                "Hans is an Intellectual, with the Starting Ability Advantage of Ground",
                                 "Hans learns Advantage of Ground",
                                 "Reiklanders treasury -50: starting points: recruited Hans (50 points)"]
+
+
+@pytest.mark.parametrize("archetype, said", [
+    ("Intellectual", "Otto is an Intellectual, with the Starting Ability Advantage of Ground"),
+    # an ability named for its archetype read "a Magician (Starting Ability Magician Starting Ability)"
+    ("Magician", "Otto is a Magician, with the Magician Starting Ability"),
+])
+def test_an_archetype_chosen_names_its_starting_ability_once(table, archetype, said):
+    events = table.do(Recruit(warband="Reiklanders", name="Otto", points=50, archetype=archetype))
+    assert lines(table, events)[1] == said
 
 
 def advance_ready(table: Table, battles: int = 3, xp: int = 30) -> None:
