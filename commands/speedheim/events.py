@@ -125,7 +125,7 @@ class HeroSlots(ev.Event, frozen=True, kw_only=True, tag="speedheim.hero-slots")
     reason: str
 
     def describe(self, state: CampaignState) -> str:
-        return f"{warband_name(state, self.warband)} has {self.slots} hero slots: {self.reason}"
+        return f"{warband_name(state, self.warband)} has {self.slots} hero slots ({self.reason})"
 
 
 @ev.event_type
@@ -135,7 +135,7 @@ class SkillTypes(ev.Event, frozen=True, kw_only=True, tag="speedheim.skill-types
     types: list[str]
 
     def describe(self, state: CampaignState) -> str:
-        return f"{fighter_name(state, self.fighter)} learns Skills from: {', '.join(self.types)}"
+        return f"{fighter_name(state, self.fighter)} learns Skills of the types {', '.join(self.types)}"
 
 
 @ev.event_type
