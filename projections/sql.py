@@ -817,16 +817,16 @@ def compare(stored: StoredReadModels | None, rebuilt: dict[str, _RowSums] | None
 @dataclass(frozen=True)
 class OtherFormat:
     """Read-model tables whose rows another version of campaign-ledger computed (`rows_format`): not
-    compared with the events, since this version words them otherwise; the campaign's next command
-    computes them again."""
+    compared with the events, since this version words them otherwise; the next command that shows or
+    changes the campaign computes them again."""
 
     rows_format: int
 
     def __str__(self) -> str:
         by = "an older" if self.rows_format < ROWS_FORMAT else "a newer"
         return (f"{by} version of campaign-ledger wrote them (rows of format {self.rows_format}; this one "
-                f"writes format {ROWS_FORMAT}); the campaign's next command computes them again from the events, "
-                "as `campaign rebuild` does")
+                f"writes format {ROWS_FORMAT}); the next command that shows or changes the campaign computes them "
+                "again from the events, as `campaign rebuild` does")
 
 
 @dataclass(frozen=True)

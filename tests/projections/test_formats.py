@@ -16,7 +16,7 @@ from projections import sql
 from projections.tables import LOG, ROWS_FORMAT, TRACKING
 
 OLDER = (f"Read models not compared: an older version of campaign-ledger wrote them (rows of format 1; this one "
-         f"writes format {ROWS_FORMAT}); the campaign's next command computes them again from the events, as "
+         f"writes format {ROWS_FORMAT}); the next command that shows or changes the campaign computes them again from the events, as "
          "`campaign rebuild` does.\n")
 MATCH = "Read models: the 7 rm_* tables match a rebuild from the events.\n"
 
@@ -82,7 +82,7 @@ def test_rows_a_newer_version_wrote_are_named_as_its_own(played, sql_url, dump):
     as_an_older_version_left_them(sql_url, rows_format=ROWS_FORMAT + 1)
     assert verified(played) == (
         f"Read models not compared: a newer version of campaign-ledger wrote them (rows of format {ROWS_FORMAT + 1}; "
-        f"this one writes format {ROWS_FORMAT}); the campaign's next command computes them again from the events, as "
+        f"this one writes format {ROWS_FORMAT}); the next command that shows or changes the campaign computes them again from the events, as "
         "`campaign rebuild` does.\n")
     assert played("rebuild").exit_code == 0
     assert verified(played) == MATCH
