@@ -40,7 +40,7 @@ A post-game step done is the shared `post-game.step-done`.
 
 from __future__ import annotations
 
-from commands.coreheim import facts, rules
+from commands.coreheim import rules
 from commands.coreheim.tables import TABLES
 from ledger import events as ev
 from ledger import rulesets
@@ -233,6 +233,8 @@ def _underdog_swords(state: CampaignState, battle: int) -> dict[str, tuple[str, 
     """The Hired Swords underdog points brought to the battle after it was recorded -> the warband
     each fought for and the enemies he took out: a warband's deeds stated again for him say so,
     lest they read as a second battle."""
+    from commands.coreheim import facts  # deferred: the facts fold these events, so they import this module
+
     found = next((b for b in state.latest_battles if b.number == battle), None)
     if found is None:
         return {}

@@ -429,7 +429,7 @@ def test_at_the_table_a_promoting_henchman_draws_no_more_and_a_discarded_card_is
         assert campaign(*args).exit_code == 0
     promoted = campaign("speedheim", "incapacitate", "Sellswords", "Ivo", "Skab", "--card", "04")
     assert (promoted.exit_code, promoted.output.splitlines()[:-1]) == (0, [
-        "  Ivo Incapacitated Skab, a leader, in battle 1",
+        "  Ivo Incapacitated Skab, a leader, in the game toward battle 1",
         "  Ivo: Incapacitated a leader: drew 04 from improvement",
         "  Ivo reads the henchman half of card 04 (1st from the top of improvement), Promote if a Leader: "
         "promote: it Incapacitated a Leader",
@@ -439,7 +439,7 @@ def test_at_the_table_a_promoting_henchman_draws_no_more_and_a_discarded_card_is
         2, "Error: --card 02: Ivo promotes at the end of battle 1, so it draws no more cards this battle (leave out --card)\n")
     again = campaign("speedheim", "incapacitate", "Sellswords", "Ivo", "Rat", "--kind", "henchman")
     assert (again.exit_code, again.output.splitlines()[:-1]) == (0, [
-        "  Ivo Incapacitated Rat, a henchman, in battle 1 (promotes at the end of the battle: draws no more cards)"])
+        "  Ivo Incapacitated Rat, a henchman, in the game toward battle 1 (promotes at the end of the battle: draws no more cards)"])
     discarded = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Rikk", "--kind", "hero", "--card", "04")
     assert (discarded.exit_code, discarded.output) == (
         2, "Error: Gunnar: Improvement (incapacitation): '04' is not a card left in improvement\n")
