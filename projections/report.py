@@ -365,26 +365,36 @@ class BattleWords:
         return full_stop(f"{who}: glorious deed {self.named('deed', deed)}")
 
 
-def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings, words: BattleWords) -> BattleSummary:
+def _fighter_lines(deed: dict[str, Any], names: dict[str, str], words: BattleWords) -> list[str]:
+    """What one fighter did in the battle, a sentence each."""
+    who = names.get(deed["fighter"], deed["fighter"])
+    lines = []
+    if deed["took_out"]:
+        # A name twice is two of a group (two members of a henchman unit): "Fang ×2", not "Fang, Fang".
+        taken = Counter(deed["took_out"])
+        lines.append(f"{who} took out {', '.join(names.get(t, t) + (f' ×{n}' if n > 1 else '') for t, n in taken.items())}.")
+    if deed["out_of_action"]:
+        lines.append(f"{who} was taken out of action.")
+    lines += [words.deed_line(who, glorious) for glorious in deed.get("glorious_deeds", [])]
+    if deed.get("notes"):
+        lines.append(f"{who}: {deed['notes']}")
+    return lines
+
+
+def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings, words: BattleWords,
+                    owners: dict[str, str]) -> BattleSummary:
     before = battle["position"] - 1
     sides = [{"name": names.get(w, w), "rating": ratings.at(w, before)} for w in battle["participants"]]
     rated = [s["rating"] for s in sides if s["rating"] is not None]
-    deeds = []
+    # Each warband's lines together, in the participants' order: its fighters' deeds, then its own
+    # deeds with no doer. A fighter of no participant (`owners` does not place it) comes after them.
+    lines_of: dict[str | None, list[str]] = {warband: [] for warband in battle["participants"]}
     for deed in battle["deeds"]:
-        who = names.get(deed["fighter"], deed["fighter"])
-        if deed["took_out"]:
-            # A name twice is two of a group (two members of a henchman unit): "Fang ×2", not "Fang, Fang".
-            taken = Counter(deed["took_out"])
-            deeds.append(f"{who} took out "
-                         f"{', '.join(names.get(t, t) + (f' ×{n}' if n > 1 else '') for t, n in taken.items())}.")
-        if deed["out_of_action"]:
-            deeds.append(f"{who} was taken out of action.")
-        for glorious in deed.get("glorious_deeds", []):
-            deeds.append(words.deed_line(who, glorious))
-        if deed.get("notes"):
-            deeds.append(f"{who}: {deed['notes']}")
+        side = owners.get(deed["fighter"])
+        lines_of.setdefault(side if side in lines_of else None, []).extend(_fighter_lines(deed, names, words))
     for warband, glorious in words.by_warbands.get(battle["tx"], []):
-        deeds.append(words.deed_line(names.get(warband, warband), glorious))
+        lines_of.setdefault(warband, []).append(words.deed_line(names.get(warband, warband), glorious))
+    deeds = [line for lines in lines_of.values() for line in lines]
     void = None
     if battle["voided_by"] is not None:
         void = {"voided_by": battle["voided_by"]}
@@ -407,7 +417,7 @@ def chapters(
     """The muster, then each battle with what followed it; a transaction goes to the chapter of the
     battle whose view holds it (`views`: `battle_views`; a voided battle stays where it was recorded,
     struck through). `owners` maps each fighter to its warband, to tell which warbands a transaction
-    concerns; `battle_words` how its battles' deeds and scenarios are named."""
+    concerns and to tell a battle's deeds warband by warband; `battle_words` how its battles' deeds and scenarios are named."""
     log = table_dicts(rows, LOG)
     battles = table_dicts(rows, BATTLES)
     if not log:
@@ -427,7 +437,7 @@ def chapters(
         result.append(
             Chapter(
                 title="Before the first battle" if number is None else f"Battle {number}",
-                battles=[_battle_summary(b, names, ratings, battle_words) for b in battles if b["tx"] in txs],
+                battles=[_battle_summary(b, names, ratings, battle_words, owners) for b in battles if b["tx"] in txs],
                 transactions=_transactions(rows_in, owners, typed),
                 head=by_position[end]["hash"],
                 head_label="before the first battle" if number is None else f"after battle {number}",

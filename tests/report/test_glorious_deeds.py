@@ -11,7 +11,7 @@ import msgspec
 
 from commands.trench_crusade.tables import TABLES
 from ledger.testing import CampaignRunner
-from projections.report import BattleWords
+from projections.report import BattleWords, Ratings, _battle_summary
 
 from .conftest import FIXTURES
 from .dom import Element
@@ -27,8 +27,8 @@ def test_a_trench_crusade_battle_names_its_glorious_deeds(demo, tmp_path):
     page = write_report(demo, FIXTURES["trench-crusade"]["name"], tmp_path / "tc.html")
     assert deeds_line(page, 1) == (
         "Gaius: glorious deed Good Hunting. Anna: glorious deed Headshot. Bert was taken out of action. "
-        "Baal was taken out of action. Cain: glorious deed Into the Trenches! Dag was taken out of action. "
-        "Pilgrims of Saint Gaius: glorious deed Victory or Death."
+        "Pilgrims of Saint Gaius: glorious deed Victory or Death. "
+        "Baal was taken out of action. Cain: glorious deed Into the Trenches! Dag was taken out of action."
     )
 
 
@@ -89,3 +89,30 @@ def test_two_members_of_a_group_taken_out_are_counted_not_repeated(demo, tmp_pat
     """The Retinue demo records `--took-out Finch=Fang` twice: two of the Fang group."""
     page = write_report(demo, FIXTURES["retinue"]["name"], tmp_path / "retinue.html")
     assert deeds_line(page, 1).startswith("Kestrel took out Lupa. Finch took out Fang ×2. Finch was taken out of action.")
+
+
+def test_each_warband_s_deeds_follow_its_own_fighters_in_the_participants_order(tmp_path):
+    runner = trench_league(tmp_path, "--ooa", "Baal", "--glorious", "Gaius=Good Hunting",
+                           "--warband-deed", "Legion=Hold Your Ground", "--warband-deed", "Pilgrims=Victory or Death")
+    page = write_report(runner, "League", tmp_path / "r.html")
+    assert deeds_line(page, 1) == (
+        "Gaius: glorious deed Good Hunting. Pilgrims: glorious deed Victory or Death. "
+        "Baal was taken out of action. Legion: glorious deed Hold Your Ground."
+    )
+
+
+def test_deeds_recorded_out_of_order_are_told_warband_by_warband():
+    """The battle's deeds in the order recorded (Baal's first), told in the participants' order; a fighter no
+    participant holds (here one the ledger lost track of) comes last, as recorded."""
+    battle = {"battle": 1, "tx": 7, "position": 9, "scenario": "", "participants": ["pilgrims", "legion"], "winner": None,
+              "voided_by": None, "deeds": [{"fighter": "baal", "out_of_action": True, "took_out": []},
+                                           {"fighter": "stray", "out_of_action": True, "took_out": []},
+                                           {"fighter": "gaius", "out_of_action": False, "took_out": ["baal"]}]}
+    words = BattleWords({}, {7: [("legion", "Hold Your Ground"), ("pilgrims", "Victory or Death")]})
+    names = {"pilgrims": "Pilgrims", "legion": "Legion", "baal": "Baal", "gaius": "Gaius"}
+    summary = _battle_summary(battle, names, Ratings([]), words, {"baal": "legion", "gaius": "pilgrims"})
+    assert summary.deeds == [
+        "Gaius took out Baal.", "Pilgrims: glorious deed Victory or Death.",
+        "Baal was taken out of action.", "Legion: glorious deed Hold Your Ground.",
+        "stray was taken out of action.",
+    ]
