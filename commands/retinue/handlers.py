@@ -276,11 +276,15 @@ def casualties(cmd: Casualties, ctx: Context) -> None:
 
 
 def doom(cmd: Doom, ctx: Context) -> None:
-    """The named fighters of the warband, still in it, roll on the Doom Table (2D6)."""
+    """The named fighters of the warband, still in it (from 1.5.0: who fought the battle), roll on the Doom Table (2D6)."""
     band, battle = begin(ctx, cmd.warband, "doom")
     rolling = [active_fighter(ctx.state, ref, band.id) for ref in cmd.fighters]
     if len({f.id for f in rolling}) != len(rolling):
         raise BadInput("name each fighter rolling on the Doom Table once")
+    # 1.5.0, E7: the Doom Table follows the battle, for its fighters: one recruited since, or absent, was in no danger.
+    if since(ctx, "1.5.0") and (newcomer := _not_in(battle, band, ctx.state, [f.id for f in rolling])):
+        raise RuleViolation(f"E7: {ctx.state.fighters[newcomer].name} did not fight in battle {battle.number} (recruited "
+                            "since, or absent): the Doom Table is rolled after that battle, for a fighter who fought it")
     named = _named(ctx.state, band, cmd.outcomes, rolling)
     for fighter in rolling:
         _roll_outcome(ctx, band, battle, fighter, "doom", named.get(fighter.id))

@@ -67,7 +67,8 @@ def scenario_of(battle: Battle | None) -> str:
 def _offered(state: CampaignState, warband: str, battle: Battle | None, version: str) -> tuple[list[str], str]:
     """The fighters a step offers, and what its question calls them: from `version` on, only those
     who fought the battle (E6 from 1.3.0, E7 from 1.5.0: one recruited since, or absent, earns none
-    of its XP), called fighters "of battle N" to say why the others are not offered."""
+    of its XP, nor rolls on its Doom Table), called fighters "of battle N" to say why the others are
+    not offered."""
     if battle is None or not plays(state, version):
         return _roster(state, warband), "fighter"
     played = {deed.fighter for deed in fought(battle, warband, state)}
@@ -92,9 +93,10 @@ def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> Sc
 
 
 def build_doom(state: CampaignState, warband: str, ask: BuildAsk) -> Doom:
+    offered, fighter = _offered(state, warband, PHASE.latest_battle(state, state.warbands[warband]), "1.5.0")
     return Doom(warband=state.warbands[warband].name,
-                fighters=list(_pick_fighters(_roster(state, warband), ask, "Which fighter rolls on the Doom Table?", "doom-roll",
-                                             then="Which other fighter rolls on the Doom Table?")))
+                fighters=list(_pick_fighters(offered, ask, f"Which {fighter} rolls on the Doom Table?", "doom-roll",
+                                             then=f"Which other {fighter} rolls on the Doom Table?")))
 
 
 def build_post_game_pass(state: CampaignState, warband: str, ask: BuildAsk) -> PostGamePass:

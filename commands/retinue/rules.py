@@ -16,7 +16,8 @@ Readings where the seed is silent:
 - S7 the reduction is applied to the attribute the player names; A1 and A2 decide how much and
   what happens at 1 (options, `options.py`).
 - S9 counts the fighters still in the retinue (not dead, captured or retired).
-- Who rolls on the Doom Table is not said: the player names the fighters. A fighter Slain there
+- Who rolls on the Doom Table is not said: the player names the fighters (from 1.5.0, among those
+  who fought the battle: the table follows it). A fighter Slain there
   without having gone Out of Action loses its "did not go Out of Action" award (E5: "Slain fighters
   do not receive the Did not go Out of Action award", which only a fighter Slain on the Doom Table
   ever had): the battle pass made it before the tables (E2's order), so the post-game pass takes

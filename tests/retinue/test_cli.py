@@ -242,7 +242,7 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "  Finch's Casualty Table: 6 — Hardy (named by the player)",
         "  Hawks: post-game step casualty done for battle 1",
         "== Doom Table (2D6)",
-        "Which fighter rolls on the Doom Table?",
+        "Which fighter of battle 1 rolls on the Doom Table?",
         "  1) none", "  2) Kestrel", "  3) Finch",
         "Choose by number or name [none]: none",
         "  Hawks: post-game step doom done for battle 1",
@@ -479,6 +479,20 @@ def test_a_survival_bonus_for_a_fighter_recruited_since_the_battle_is_refused(ha
                    "E7: Wren did not fight in battle 1 (recruited since, or absent): a survival roll or scenario result "
                    "grants +1 to a fighter who survived that battle")
     assert hawks("fighter", "show", "Wren").output.splitlines()[1] == "  XP 0  games 0  Wi2 Sa2 Mt3 Sk3 W2 M3 Df3 CC3 RC3"
+
+
+def test_a_fighter_recruited_since_the_battle_is_refused_the_doom_table(hawks):
+    """E7 (1.5.0): the Doom Table follows the battle, for its fighters; Wren joined after it. Nothing is
+    written: the step is still open for the battle's own fighters, and its roll is R1 (R0 the Casualty die)."""
+    assert hawks("retinue", "recruit", "Hawks", "Wren", "--ancestry", "Human").exit_code == 0
+    for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "5", "--outcome", "Finch=Recovered"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert refused(hawks("retinue", "doom", "Hawks", "--fighter", "Wren", "--dice", "6,6", "--outcome", "Wren=Miraculous"), 1,
+                   "E7: Wren did not fight in battle 1 (recruited since, or absent): the Doom Table is rolled after that "
+                   "battle, for a fighter who fought it")
+    assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "6,6", "--outcome", "Kestrel=Spared")) == [
+        "  R1 Kestrel's Doom Table: 2D6 rolled [6, 6] = 12 (table)", "  Kestrel's Doom Table: 12 — Spared (named by the player)",
+        "  Hawks: post-game step doom done for battle 1"]
 
 
 def test_an_unknown_fighter_given_a_survival_bonus_is_bad_input(hawks):

@@ -370,7 +370,7 @@ def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
     prompts = {key: prompt for key, prompt, _choices in ask.asked}
     # After a pick, the question asked again wants another fighter
     assert [prompts[key] for key in ("doom-roll:1", "doom-roll:2", "bonus:1", "bonus:2")] == [
-        "Which fighter rolls on the Doom Table?", "Which other fighter rolls on the Doom Table?",
+        "Which fighter of battle 1 rolls on the Doom Table?", "Which other fighter of battle 1 rolls on the Doom Table?",
         "Which surviving fighter of battle 1 gains +1 from a survival roll or scenario result?",
         "Which surviving fighter of battle 1 gains +1 from another survival roll or scenario result?"]
 
@@ -430,6 +430,39 @@ def test_E7_the_guided_post_game_pass_offers_the_fighters_of_the_battle(version,
     build_post_game_pass(game.state, "hawks", player)
     assert player.asked == [
         ("bonus:1", f"Which surviving {fighter} gains +1 from a survival roll or scenario result?", offered)]
+
+
+@pytest.mark.parametrize("stranger", ["Finch", "Sage"])
+def test_E7_a_fighter_recruited_since_the_battle_or_absent_from_it_does_not_roll_on_the_doom_table(game, stranger):
+    """The Doom Table is rolled after the battle for its fighters: Finch missed it, Sage joined after it (1.5.0)."""
+    game.battle(absent=["Finch"])
+    game.recruit("Hawks", "Sage", ancestry="Human")
+    for step in (BattlePass, ScenarioPass, Casualties):
+        game.do(step(warband="Hawks"))
+    assert game.refusal(Doom(warband="Hawks", fighters=["Kestrel", stranger]), [6, 6, 6, 6]) == (
+        f"E7: {stranger} did not fight in battle 1 (recruited since, or absent): the Doom Table is rolled after that "
+        "battle, for a fighter who fought it")
+
+
+def test_E7_on_1_4_0_a_fighter_absent_from_the_battle_rolled_on_the_doom_table():
+    game = Retinues(version="1.4.0")
+    game.battle(absent=["Finch"])
+    for step in (BattlePass, ScenarioPass, Casualties):
+        game.do(step(warband="Hawks"))
+    game.do(Doom(warband="Hawks", fighters=["Finch"], outcomes={"Finch": "Miraculous"}), [6, 6])
+    assert game.awards(game.do(PostGamePass(warband="Hawks"))) == [("Finch", 2, "post-game pass: Miraculous (Doom Table)")]
+
+
+@pytest.mark.parametrize(("version", "offered", "fighter"), [(None, ["none", "Kestrel", "Wren"], "fighter of battle 1"),
+                                                             ("1.4.0", ["none", "Kestrel", "Finch", "Wren", "Sage"], "fighter")])
+def test_E7_the_guided_doom_table_offers_the_fighters_of_the_battle(version, offered, fighter):
+    """Finch (absent) and Sage (recruited since) are not offered from 1.5.0, and the question says why."""
+    game = Retinues(version=version)
+    game.battle(absent=["Finch"])
+    game.recruit("Hawks", "Sage", ancestry="Human")
+    player = Player({})
+    build_doom(game.state, "hawks", player)
+    assert player.asked == [("doom-roll:1", f"Which {fighter} rolls on the Doom Table?", offered)]
 
 
 def test_E6_on_1_2_0_a_fighter_recruited_since_the_battle_got_its_scenario_xp():
