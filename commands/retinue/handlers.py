@@ -1,7 +1,8 @@
 """Retinue's handlers: the pure rules of `rules.py` run on the ledger.
 
 Each step of the post-game (`phase.py`) begins and finishes through the kit's `Phase`. Purchases
-(`retinue.buy`) are taken whenever the fighter can pay ("if you have the XP, you can spend it");
+(`retinue.buy`) are taken whenever the fighter can pay ("if you have the XP, you can spend it"; from
+1.5.0 the "did not go Out of Action" +1 only once the Doom Table is rolled, E5);
 the guided post-game offers them before its last step. Every refusal of the rules
 (`RetinueRuleError`) reaches the player as a RuleViolation in one place, the handler table.
 """
@@ -317,6 +318,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     data = data_for(state)
     band = state.warband(cmd.warband)
     fighter = rules_fighter(active_fighter(state, cmd.fighter, band.id))
+    if since(ctx, "1.5.0"):
+        fighter = msgspec.structs.replace(fighter, held=_held_until_the_doom_table(state, band, fighter.id))
     bought = r.ADVANCEMENTS[spelled(cmd.advancement, r.ADVANCEMENTS,
                                     f"S2: no advancement '{cmd.advancement}' (advancements: {', '.join(r.ADVANCEMENTS)})")]
     if since(ctx, "1.2.0"):
@@ -364,6 +367,17 @@ def buy(cmd: Buy, ctx: Context) -> None:
     cost = r.check_affordable(fighter, bought)
     surcharge = f" ({bought.cost} + {r.VAMPIRE_SURCHARGE} for a Vampire)" if cost != bought.cost else ""
     ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=cost, on=f"{bought.label}{surcharge}"), *applied)
+
+
+def _held_until_the_doom_table(state: CampaignState, band: Warband, fighter: str) -> int:
+    """1.5.0, E5: the "did not go Out of Action" award the fighter got in the battle pass of the latest
+    battle, while the Doom Table is still to be rolled: Slain there, the post-game pass takes it back,
+    so spending it first left the bank below 0 (1.4.0 let it be spent)."""
+    if not PHASE.is_done(state, band, "battle-pass") or PHASE.is_done(state, band, "doom"):
+        return 0
+    battle = PHASE.latest_battle(state, band)
+    kept_in = any(deed.fighter == fighter and not deed.out_of_action for deed in fought(battle, band.id, state))
+    return r.NOT_OUT_OF_ACTION_XP if kept_in else 0
 
 
 def _reduce(ctx: Context, band: Warband, fighter: r.Fighter, bought: r.Advancement, raised: str, owed: int,

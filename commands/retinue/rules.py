@@ -21,7 +21,11 @@ Readings where the seed is silent:
   without having gone Out of Action loses its "did not go Out of Action" award (E5: "Slain fighters
   do not receive the Did not go Out of Action award", which only a fighter Slain on the Doom Table
   ever had): the battle pass made it before the tables (E2's order), so the post-game pass takes
-  it back (version 1.2.0; 1.0.0 and 1.1.0 let it keep it).
+  it back (version 1.2.0; 1.0.0 and 1.1.0 let it keep it). That +1 is in the bank from the battle
+  pass to the Doom Table, and a fighter who spent it there and was then Slain ended below 0 XP, a
+  bank holding less than nothing. From 1.5.0 it is held: a purchase may spend the rest of the bank
+  but not it until the Doom Table is rolled ("if you have the XP, you can spend it": the fighter
+  does not yet have it for sure; the seed spends "usually at the end of this step" anyway).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from .tables import ATTRIBUTE_MAX, ATTRIBUTE_MIN, ATTRIBUTES, KNOWN_OUTCOMES, Ou
 
 VAMPIRE, MORTAL, CASTER, PROFICIENCY = "Vampire", "Mortal", "Caster", "Proficiency"
 VAMPIRE_SURCHARGE = 2  # S3
+NOT_OUT_OF_ACTION_XP = 1  # E3, the "did not go Out of Action" award
 Pass = Literal["battle", "scenario", "post-game"]
 PASSES: tuple[Pass, ...] = ("battle", "scenario", "post-game")  # E2, in this order
 
@@ -58,6 +63,7 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
     keywords: tuple[str, ...] = ()
     feats: tuple[str, ...] = ()
     xp: int = 0
+    held: int = 0  # of `xp`, the "did not go Out of Action" award a Doom Table roll may still take back (E5)
 
     def has(self, keyword: str) -> bool:
         return _has(self.keywords, keyword)
@@ -104,7 +110,8 @@ def battle_awards(deeds: Sequence[BattleDeed], removals: Sequence[Removal]) -> l
     awards: list[Award] = []
     for deed in deeds:
         if not deed.went_out_of_action:
-            awards.append(Award(fighter=deed.fighter, amount=1, source="did not go Out of Action", pass_="battle"))
+            awards.append(Award(fighter=deed.fighter, amount=NOT_OUT_OF_ACTION_XP, source="did not go Out of Action",
+                                pass_="battle"))
         credited: set[str] = set()
         for removal in removals:
             if removal.by != deed.fighter or not removal.direct or removal.victim.casefold() in credited:
@@ -178,7 +185,7 @@ def post_game_awards(outcomes: Sequence[Outcome], bonus: Sequence[tuple[str, str
     scenario result (`bonus`: the id of a fighter of `names`, reason). E5: a Slain fighter gets none of them, and one of
     `kept_in` (awarded "did not go Out of Action" in the battle pass) Slain since gives it back."""
     slain = {o.fighter for o in outcomes if o.kind == "slain"} | set(dead)
-    awards = [Award(fighter=fighter, amount=-1, pass_="post-game",
+    awards = [Award(fighter=fighter, amount=-NOT_OUT_OF_ACTION_XP, pass_="post-game",
                     source="E5: Slain, so no 'did not go Out of Action' award (made in the battle pass)")
               for fighter in kept_in if fighter in slain]
     for outcome in outcomes:
@@ -237,12 +244,18 @@ def price_text(fighter: Fighter, bought: Advancement) -> str:
 
 
 def check_affordable(fighter: Fighter, bought: Advancement) -> int:
-    """S1: the fighter's bank must hold the whole price; the refusal says the shortfall."""
+    """S1: the fighter's bank must hold the whole price, not counting what it holds back (`held`, E5);
+    the refusal says the shortfall."""
     cost = price(fighter, bought)
+    rule = "S1, S3" if fighter.has(VAMPIRE) else "S1"
     if fighter.xp < cost:
-        rule = "S1, S3" if fighter.has(VAMPIRE) else "S1"
         raise RetinueRuleError(f"{rule}: {fighter.name} has {fighter.xp} XP; {price_text(fighter, bought)}: "
                                f"{cost - fighter.xp} XP short")
+    if fighter.xp - fighter.held < cost:
+        raise RetinueRuleError(
+            f"{rule}, E5: {fighter.name} has {fighter.xp} XP, {fighter.held} of it the 'did not go Out of Action' award, "
+            f"which a fighter Slain on the Doom Table gives back: {fighter.xp - fighter.held} XP to spend until the Doom "
+            f"Table is rolled; {price_text(fighter, bought)}: {cost - fighter.xp + fighter.held} XP short")
     return cost
 
 

@@ -495,6 +495,20 @@ def test_a_fighter_recruited_since_the_battle_is_refused_the_doom_table(hawks):
         "  Hawks: post-game step doom done for battle 1"]
 
 
+def test_the_did_not_go_out_of_action_award_is_spent_only_once_the_doom_table_is_rolled(hawks):
+    """E5 (1.5.0): Slain on the Doom Table, Kestrel would give back its +1; until then it stays in the bank."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0  # Kestrel: 1 (not Out of Action) + 2 (Lupa, the Leader)
+    assert hawks("correct", "Hawks", "Kestrel", "--xp", "2", "--reason", "arbiter").exit_code == 0
+    assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "feat", "--feat", "Cleave"), 1,
+                   "S1, S3, E5: Kestrel has 5 XP, 1 of it the 'did not go Out of Action' award, which a fighter Slain on "
+                   "the Doom Table gives back: 4 XP to spend until the Doom Table is rolled; Feat costs 3, 5 for a Vampire: "
+                   "1 XP short")
+    for step in (["scenario-pass"], ["casualty", "--dice", "5", "--outcome", "Finch=Recovered"], ["doom"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert hawks("retinue", "buy", "Hawks", "Kestrel", "feat", "--feat", "Cleave").exit_code == 0
+    assert hawks("fighter", "show", "Kestrel").output.splitlines()[1].startswith("  XP 0 ")
+
+
 def test_an_unknown_fighter_given_a_survival_bonus_is_bad_input(hawks):
     for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "6", "--outcome", "Finch=Hardy"], ["doom"]):
         assert hawks("retinue", *step, "Hawks").exit_code == 0, step

@@ -192,6 +192,73 @@ def test_E5_on_1_1_0_a_fighter_slain_on_the_doom_table_kept_its_did_not_go_out_o
     assert game.fighter("Kestrel").xp == 2
 
 
+# --- 1.5.0: the "did not go Out of Action" award is held until the Doom Table ----------------------
+# Given Finch kept in the battle (+1 in the battle pass) with 2 XP banked before it, and the post-game
+# done up to a step, when Finch buys a Feat (3 XP), then it is bought or refused: until the Doom Table is
+# rolled a Slain result may still take the +1 back (E5), so it is not spent.
+HELD = ("S1, E5: Finch has 3 XP, 1 of it the 'did not go Out of Action' award, which a fighter Slain on the Doom "
+        "Table gives back: 2 XP to spend until the Doom Table is rolled; Feat costs 3: 1 XP short")
+HOLDS = [
+    ([BattlePass], HELD),
+    ([BattlePass, ScenarioPass], HELD),
+    ([BattlePass, ScenarioPass, Casualties], HELD),
+    ([BattlePass, ScenarioPass, Casualties, Doom], None),
+    ([BattlePass, ScenarioPass, Casualties, Doom, PostGamePass], None),
+]
+
+
+@pytest.mark.parametrize(("steps", "refusal"), HOLDS)
+def test_E5_the_did_not_go_out_of_action_award_is_not_spent_before_the_doom_table(game, steps, refusal):
+    game.xp("Finch", 2)
+    game.battle()
+    for step in steps:
+        game.do(step(warband="Hawks"))
+    if refusal is None:
+        game.buy("Finch", "feat", feat="Tough")
+        assert game.fighter("Finch").xp == 0
+    else:
+        assert game.buy_refused("Finch", "feat", feat="Tough") == refusal
+
+
+def test_E5_the_rest_of_the_bank_is_spent_before_the_doom_table_and_slain_there_the_bank_ends_at_0(game):
+    game.xp("Finch", 3)
+    game.battle()
+    game.do(BattlePass(warband="Hawks"))
+    game.buy("Finch", "feat", feat="Tough")  # 3 of 4: the +1 is left
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks"))
+    game.do(Doom(warband="Hawks", fighters=["Finch"], outcomes={"Finch": "Slain"}), [1, 1])
+    game.do(PostGamePass(warband="Hawks"))
+    assert (game.fighter("Finch").status, game.fighter("Finch").xp) == ("dead", 0)
+
+
+def test_E5_a_fighter_who_went_out_of_action_has_no_award_held(game):
+    game.xp("Wren", 3)
+    game.battle(ooa=["Wren"])
+    game.do(BattlePass(warband="Hawks"))
+    game.buy("Wren", "feat", feat="Tough")
+    assert game.fighter("Wren").xp == 0
+
+
+def test_E5_a_price_beyond_the_whole_bank_is_refused_with_the_shortfall_of_the_bank(game):
+    game.battle()
+    game.do(BattlePass(warband="Hawks"))
+    assert game.buy_refused("Finch", "feat", feat="Tough") == "S1: Finch has 1 XP; Feat costs 3: 2 XP short"
+
+
+def test_E5_on_1_4_0_the_award_could_be_spent_and_a_fighter_slain_on_the_doom_table_ended_below_0():
+    game = Retinues(version="1.4.0")
+    game.xp("Finch", 2)
+    game.battle()
+    game.do(BattlePass(warband="Hawks"))
+    game.buy("Finch", "feat", feat="Tough")
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks"))
+    game.do(Doom(warband="Hawks", fighters=["Finch"], outcomes={"Finch": "Slain"}), [1, 1])
+    game.do(PostGamePass(warband="Hawks"))
+    assert game.fighter("Finch").xp == -1
+
+
 # --- E6: the scenario pass -----------------------------------------------------------------------
 
 
