@@ -611,15 +611,21 @@ def test_the_wyrdstone_a_warband_keeps_is_on_its_roster_and_in_the_campaign(afte
     )
 
 
+# Two warbands: the Rats' captain Gunnar and three Marksmen, the Skaven's assassin Snikch.
+MARKSMEN_LEAGUE = [
+    ["new", "League", "--ruleset", "coreheim"],
+    ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+    ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+    ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+    ["coreheim", "hire", R, "Marksmen", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "3", *HUMAN],
+    ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+]
+
+
 def test_a_henchman_who_survives_his_injury_roll_says_so(campaign):
     """Issue 9, item 16: the D12 of a henchman who lives printed no outcome (seed 2.1: "5–12 = Survives")."""
     for args in (
-        ["new", "League", "--ruleset", "coreheim"],
-        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
-        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
-        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
-        ["coreheim", "hire", R, "Marksmen", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "3", *HUMAN],
-        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        *MARKSMEN_LEAGUE,
         ["battle", "record", "--warband", R, "--warband", S, "--winner", S, "--ooa", "Marksmen"],
         ["coreheim", "explore", R, "--dice", "1"],
     ):
@@ -650,12 +656,7 @@ def talent_due(campaign):
     """The Marksmen (1 XP before the battle) reach 2 XP at the Rats' experience: an advance is due,
     and the Rats' post-game is done up to the advances."""
     for args in (
-        ["new", "League", "--ruleset", "coreheim"],
-        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
-        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
-        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
-        ["coreheim", "hire", R, "Marksmen", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "3", *HUMAN],
-        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+        *MARKSMEN_LEAGUE,
         ["xp", "award", "Marksmen", "1", "--reason", "a house rule"],
         ["battle", "record", "--warband", R, "--warband", S, "--winner", R],
         ["coreheim", "explore", R, "--dice", "1,2"],
