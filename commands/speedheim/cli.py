@@ -162,11 +162,13 @@ def register_commands(group: click.Group, shell: Any) -> None:
     @group.command("learn")
     @click.argument("warband")
     @click.argument("fighter")
-    @click.argument("skill")
+    @click.argument("skill", required=False, default="")
+    @answers_option
     @pass_session
-    def learn(session: Any, warband: str, fighter: str, skill: str) -> None:
-        """FIGHTER learns SKILL (or a Spell) for a Skill/Spell card drawn."""
-        run(session, pg.Learn(warband=warband, fighter=fighter, skill=skill))
+    def learn(session: Any, warband: str, fighter: str, skill: str, answers: dict[str, str]) -> None:
+        """FIGHTER learns SKILL (or a Spell) for a Skill/Spell card drawn; without SKILL, it is asked
+        (--answer FIGHTER.learn=SKILL)."""
+        run(session, pg.Learn(warband=warband, fighter=fighter, skill=skill, answers=answers))
 
     @group.command("buy-attempt")
     @click.argument("warband")

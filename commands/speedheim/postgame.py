@@ -9,7 +9,10 @@ Decisions:
   gives a Loot roll on the d20 Loot table, whose category goes to the stash (its own table is rolled
   at the table: the public rules' Loot tables are not part of the ledger).
 - Learning is done when no Skill/Spell card is left to choose: each choice is its own command
-  (`speedheim learn`), and the step has no command of its own (the phase's `done` test says so).
+  (`speedheim learn`), and the step has no command of its own (the phase's `done` test says so). The
+  choice is asked under `<fighter>.learn` when the command names no Skill, so the walk can be answered
+  ahead (`--answer skab.learn=Cleave`, for a hero whose card the free attempts are still to draw too);
+  a walk learns for one hero, the first with a card to choose for.
 - A promotion that would make a 7th hero asks which hero retires, or `lose the promotion`.
 - A warband "must always have a Leader"; "If the Leader dies, another hero gains the `Leader` skill" (rules
   §2): from version 6, when its last Leader dies or is retired to make room for a promotion, the player
@@ -24,13 +27,12 @@ Decisions:
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 
 from ledger.text import as_spelled
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from ledger import events as ev
-from ledger.decide import AskChoice, BuildAsk, Command, Context
+from ledger.decide import AskChoice, BuildAsk, Command, Context, warriors_named
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
@@ -91,7 +93,9 @@ class FreeAttempts(Command, frozen=True, kw_only=True, tag="speedheim.improvemen
 class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
     warband: str
     fighter: str
-    skill: str  # a Skill of its types, or a Spell of its schools
+    skill: str = ""  # a Skill of its types, or a Spell of its schools; "": asked (`FIGHTER.learn`)
+
+    answer_keys = ("FIGHTER.learn",)  # asked when no Skill is named (the guided walk names none)
 
 
 class BuyAttempt(Command, frozen=True, kw_only=True, tag="speedheim.buy-attempt"):
@@ -141,15 +145,18 @@ def _income(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
 
 
 def _learn(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    """The first hero with a card to choose for; the command asks which Skill (`FIGHTER.learn`)."""
     band = state.warbands[warband]
     left = learning_left(state, band)
     if not left:  # looked ahead to (`post-game --list`) before the free attempts that may give a card
         raise RuleViolation(f"no hero of {band.name} has a Skill or Spell to learn yet")
-    fighter = left[0]
-    # Without a terminal the walk can only say how: `speedheim learn` (it said "run at a terminal" alone).
-    how = f"campaign speedheim learn {shlex.quote(band.name)} {shlex.quote(fighter.name)} SKILL"
-    return Learn(warband=warband, fighter=fighter.id,
-                 skill=ask(f"{fighter.name} learns a Skill or Spell (or use: {how})", allowed_to_learn(state, fighter)))
+    return Learn(warband=warband, fighter=left[0].id)
+
+
+def _may_learn(state: CampaignState, warband: str) -> frozenset[str]:
+    """Whom a `FIGHTER.learn` answered ahead may name: a unit of the warband (a henchman promoted at the
+    promotions step is a hero by then)."""
+    return warriors_named(state, state.fighters_of(warband))
 
 
 def _warband_only(command: type[Command]) -> Callable[[CampaignState, str, AskChoice], Command]:
@@ -162,7 +169,8 @@ PHASE = Phase(
         PhaseStep("promotions", "Resolve Promotions", build=_warband_only(Promotions)),
         PhaseStep("scars", "Scars and the Blight", build=_warband_only(Scars)),
         PhaseStep("improvement", "Free Improvement Attempts", build=_warband_only(FreeAttempts)),
-        PhaseStep("learning", "Learn Skills & Spells", build=_learn, done=_learning_done),
+        PhaseStep("learning", "Learn Skills & Spells", build=_learn, done=_learning_done,
+                  asks_once_opened=("FIGHTER.learn",), opened_for=_may_learn),
         PhaseStep("spend-gold", "Spend Gold", build=_warband_only(SpendGold),
                   before="buy Improvement Attempts (speedheim buy-attempt, 25g, once per hero), hero slots "
                          "(speedheim buy-hero-slot), units (speedheim recruit) and equipment"),
@@ -346,11 +354,15 @@ def learn(cmd: Learn, ctx: Context) -> None:
     latest_battle(ctx.state, band)
     PHASE.open_window(ctx.state, band, LEARN)
     allowed = allowed_to_learn(ctx.state, fighter)
-    skill = as_spelled(cmd.skill, allowed)  # "iron will" is Iron Will: a name in another case was refused
+    key = f"{fighter.id}.learn"
+    if cmd.skill:
+        ctx.not_asked(key, f"{fighter.name} learns {cmd.skill}, named as SKILL")
+    typed = cmd.skill or ctx.choose(key, f"{fighter.name} learns a Skill or Spell", allowed)
+    skill = as_spelled(typed, allowed)  # "iron will" is Iron Will: a name in another case was refused
     if skill is None and (known := as_spelled(cmd.skill, [*fighter.skills, *fighter.keywords])) is not None:
         raise RuleViolation(f"{fighter.name} already knows {known}: the same Skill cannot be taken twice")
     if skill is None:
-        raise RuleViolation(f"{fighter.name} cannot learn {cmd.skill} (can learn: {', '.join(allowed) or 'nothing'})")
+        raise RuleViolation(f"{fighter.name} cannot learn {typed} (can learn: {', '.join(allowed) or 'nothing'})")
     ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=skill, reason="Skill/Spell card"))
 
 

@@ -356,8 +356,8 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             first_open = False
             row["questions"] = [q for q in asked if q["key"] not in answers]
             known = {q["key"] for q in asked}
-            row["may_ask"] = [k for k in (*(type(command).answer_keys if command else ()), *step.asks, *step.asks_once_opened)
-                              if k not in known]
+            row["may_ask"] = [k for k in dict.fromkeys((*(type(command).answer_keys if command else ()), *step.asks,
+                                                         *step.asks_once_opened)) if k not in known]
         rows.append(row)
     if as_json:
         emit_json(rows)

@@ -17,6 +17,15 @@ from ledger.cli import app
 from ledger.testing import CampaignRunner
 
 
+SKILLS_SKAB_MAY_LEARN = (
+    "Ambush, Cleave, Deadly, Dual Wielding Specialist, Great Weapon Specialist, Hero Killer, Improved Critical, Magebane, "
+    "Shove, Arbalist, Archer, Gunner, Heavy Gunner, Piercing Shot, Run and Gun, Sniper, Agile, Coup de Grace, Fencing "
+    "Specialist, Leap, Sneaky, Sprint, Thief, Vanguard, Defensive Stance, Drag You Down, Protector, Shield Specialist, "
+    "Sturdy, Taunt, Animal Handler, Favourable Encounter, Fear, Hoarder, Iron Will, Spell Master, Spell Sniper, "
+    "Treasure Hunter, War Caster")
+SKAB_LEARNS = f"Skab learns a Skill or Spell: answer with --answer skab.learn=CHOICE (one of: {SKILLS_SKAB_MAY_LEARN})"
+
+
 @pytest.fixture
 def blightmeer(campaign):
     for args in (
@@ -143,18 +152,88 @@ def test_status_and_the_guided_post_game(blightmeer):
         "then run `campaign post-game Skaven` again.")
     result = blightmeer("post-game", "Skaven", "--card", "02")  # Skab's free attempt: +1 Atk
     assert "  Skab Atk +1: Improvement (free), card 02" in result.output.splitlines()
-    # learning needs a choice: a terminal, or `speedheim learn`, which it names (it said "run at a terminal" alone)
-    assert result.exit_code == 0 and result.output.splitlines()[-1].startswith(
-        "Next step: learning — Skab learns a Skill or Spell (or use: campaign speedheim learn Skaven Skab SKILL): "
-        "run at a terminal to answer it (one of: Ambush, Cleave, ")
+    # learning needs a choice: a terminal, or its answer key (it had none: a terminal or `speedheim learn` alone)
+    assert result.exit_code == 0 and result.output.splitlines()[-1] == (
+        f"Next step: learning — {SKAB_LEARNS}; then run `campaign post-game Skaven` again.")
     result = blightmeer("post-game", "Skaven")
-    assert result.exit_code == 2 and "Skab learns" in result.output
+    assert (result.exit_code, result.output.splitlines()[-1]) == (2, f"Error: {SKAB_LEARNS}")
     assert blightmeer("speedheim", "learn", "Skaven", "Skab", "Cleave").exit_code == 0
     assert blightmeer("post-game", "Skaven", "--list").output.splitlines() == [
         "[x] income: Income & Loot", "[x] promotions: Resolve Promotions", "[x] scars: Scars and the Blight",
         "[x] improvement: Free Improvement Attempts", "[x] learning: Learn Skills & Spells", "[ ] spend-gold: Spend Gold"]
     result = blightmeer("post-game", "Skaven")
     assert result.output.splitlines()[-1] == "Post-game sequence complete."
+
+
+@pytest.fixture
+def skab_to_learn(blightmeer):
+    """Skab drew a Skill card in battle 1 (07), which the Skaven won; they are to walk their post-game."""
+    assert blightmeer("speedheim", "incapacitate", "Skaven", "Skab", "Ivo", "--card", "07").exit_code == 0
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    return blightmeer
+
+
+def test_the_skill_to_learn_is_answered_ahead_in_the_walk(skab_to_learn):
+    # Given an answer for Skab's Skill before the free attempts: it is the learning step's, not yet reached
+    result = skab_to_learn("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0", "--answer", "Skab.learn=cleave")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-2:] == [
+        "Next step: improvement — Skab: Improvement (free): name the card drawn from improvement with --card; "
+        "then run `campaign post-game Skaven` again.",
+        "Not used: Skab.learn=cleave (the learning step was not reached)"]
+    # When the walk goes on with it, Skab learns it, recorded as the rules spell it, and the walk stops before Spend Gold
+    result = skab_to_learn("post-game", "Skaven", "--card", "02", "--answer", "Skab.learn=cleave")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[lines.index("== Learn Skills & Spells"):] == [
+        "== Learn Skills & Spells", "  Skab learns Cleave", lines[-4],
+        "== Spend Gold", lines[-2], "Stopped before spend-gold: run `campaign post-game Skaven` again to carry on."]
+    recorded = [row for row in map(json.loads, skab_to_learn("export").output.splitlines())
+                if row.get("type") == "command.recorded"][-1]["payload"]
+    assert recorded == {"command": "speedheim.learn",
+                        "args": {"warband": "skaven", "fighter": "skab", "skill": "", "answers": {"skab.learn": "Cleave"}}}
+    assert skab_to_learn("replay", "--check").exit_code == 0
+
+
+def test_the_walk_lists_the_skill_question_once(skab_to_learn):
+    # Before the free attempts, Skab's card from the battle already asks; the key is listed once
+    listed = skab_to_learn("post-game", "Skaven", "--list").output.splitlines()
+    assert listed[listed.index("[ ] learning: Learn Skills & Spells") + 1] == "      may ask, depending on what comes up: FIGHTER.learn"
+    assert skab_to_learn("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0").exit_code == 0
+    assert skab_to_learn("post-game", "Skaven", "--card", "02").exit_code == 0
+    # Once learning is the next step, its question is listed with its key and choices
+    listed = skab_to_learn("post-game", "Skaven", "--list").output.splitlines()
+    assert listed[listed.index("[ ] learning: Learn Skills & Spells") + 1:][:2] == [
+        f"      --answer skab.learn={SKILLS_SKAB_MAY_LEARN.replace(', ', '|')}  Skab learns a Skill or Spell",
+        "      may ask, depending on what comes up: FIGHTER.learn"]
+
+
+def test_an_answer_to_learn_for_a_unit_of_another_warband_is_refused_before_anything_is_written(blightmeer):
+    # Given a battle with no Skill card drawn yet: learning opens only once the free attempts draw one
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    before = events(blightmeer)
+    result = blightmeer("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0", "--answer", "gunnar.learn=Cleave")
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: --answer gunnar.learn: no open step of the post-game asks it (keys: tokens, ")
+    assert events(blightmeer) == before
+
+
+@pytest.mark.parametrize(("args", "code", "output"), [
+    (["--answer", "Skab.learn=fear"], 0, "  Skab learns Fear\n"),
+    (["Fear"], 0, "  Skab learns Fear\n"),
+    ([], 2, f"Error: {SKAB_LEARNS}\n"),
+    (["Fear", "--answer", "skab.learn=Cleave"], 2, "Error: --answer skab.learn: not asked: Skab learns Fear, named as SKILL\n"),
+])
+def test_speedheim_learn_takes_the_skill_or_its_answer(skab_to_learn, args, code, output):
+    for step in (["post-game", "Skaven", "--dice", "7", "--answer", "tokens=0"], ["post-game", "Skaven", "--card", "02"]):
+        assert skab_to_learn(*step).exit_code == 0
+    before = events(skab_to_learn)
+    result = skab_to_learn("speedheim", "learn", "Skaven", "Skab", *args)
+    assert result.exit_code == code
+    if code:
+        assert result.output == output and events(skab_to_learn) == before
+    else:
+        assert result.output.splitlines()[0] == output.rstrip("\n") and events(skab_to_learn) == before + 2
 
 
 def test_the_walk_takes_the_treasure_tokens_and_double_value_ones_given_ahead(blightmeer):

@@ -116,6 +116,43 @@ def test_a_skill_known_is_not_learned_again_and_the_refusal_says_so(fought):
         "Skab already knows Sprint: the same Skill cannot be taken twice")
 
 
+@pytest.mark.parametrize(("skill", "answers", "then"), [
+    # a Skill named: learned, nothing asked (how every Learn recorded before the question had a key decides)
+    ("Sprint", {}, "learns Sprint"),
+    # none named: asked under `<fighter>.learn`, answered in any case and recorded as the rules spell it
+    ("", {"skab.learn": "leap"}, "learns Leap"),
+    ("", {"Skab.Learn": "Sprint"}, "learns Sprint"),
+    # asked and not answered, or answered with what Skab cannot learn: refused, nothing written
+    ("", {}, "Skab learns a Skill or Spell: answer with --answer skab.learn=CHOICE (one of: Ambush, "),
+    ("", {"skab.learn": "Heal"}, "Skab learns a Skill or Spell: 'Heal' is not one of: Ambush, "),
+    # a Skill named and an answer too: the answer is not asked, and is refused rather than dropped
+    ("Sprint", {"skab.learn": "Leap"}, "--answer skab.learn: not asked: Skab learns Sprint, named as SKILL"),
+])
+def test_the_skill_a_card_gives_is_named_or_asked_under_fighter_learn(fought, skill, answers, then):
+    """"select a new Skill or Spell for that hero when updating your warband" (rules file §7.6)."""
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "03", "20"])  # Skab draws a Skill card
+    command = pg.Learn(warband="Skaven", fighter="Skab", skill=skill, answers=answers)
+    if then.startswith("learns "):
+        assert [e.skill for e in of(fought.do(command), ev.SkillLearned)] == [then.removeprefix("learns ")]
+        assert h.pending(fought.state, fought.state.fighter("Skab")) == 0
+    else:
+        assert fought.refusal(command).startswith(then)
+
+
+def test_a_learn_recorded_with_its_skill_or_its_answer_decides_again_as_recorded(fought):
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "03", "20"])
+    learned = ev.SkillLearned(warband="skaven", fighter="skab", skill="Sprint", reason="Skill/Spell card")
+    for recorded in (pg.Learn(warband="Skaven", fighter="Skab", skill="Sprint"),
+                     pg.Learn(warband="Skaven", fighter="Skab", answers={"skab.learn": "Sprint"})):
+        assert of(fought.decided_again(recorded), ev.SkillLearned) == [learned]
+
+
 def test_the_next_battle_waits_for_the_post_game(fought):
     message = fought.refusal(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Hilde"))
     assert message == "Skaven has not finished the post-game of battle 1: next is income (campaign post-game Skaven)"
