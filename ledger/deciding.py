@@ -124,7 +124,8 @@ def decide(
         recorded = ctx.recorded_as or command
         kept = _taken(recorded, ctx, offered, still_to_ask=True)
         raise Halted(error, _opening(recorded, kept, reason), rolls, drew_cards) from error
-    check_answers(command, answered_now, ctx.asked, warriors_named(state) if answered_now else None)
+    # Named after the decision: a warrior the command made (a hero a Talent! promotes) may be named too.
+    check_answers(command, answered_now, ctx.asked, warriors_named(ctx.state) if answered_now else None)
     recorded = ctx.recorded_as or command
     return [_opening(recorded, _taken(recorded, ctx, offered), reason), *ctx.events]
 

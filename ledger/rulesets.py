@@ -60,6 +60,9 @@ class Step(msgspec.Struct, frozen=True):
     `asks_once_opened` names, as patterns too, the questions `build` asks only once a step before it
     has opened them (an Advancement Roll owed once Experience has given the XP): an answer for one
     is accepted ahead while such a step is still to do in the walk, and taken only when asked.
+    `asks_once_made` names, as patterns too, the questions the step's own command asks of a warrior it
+    makes as it goes (the hero a Talent! makes at the advances, whose own advance is answered under his
+    name): an answer for one is accepted ahead while the step is to do in the walk.
     `opened_for` gives the warriors (ids and names as slugs, `ledger.decide.warriors_named`) whom the
     placeholders of those patterns may name, of the warband (the henchman groups a Talent! may promote);
     None: any fighter of the campaign.
@@ -72,6 +75,7 @@ class Step(msgspec.Struct, frozen=True):
     before: str = ""
     asks: tuple[str, ...] = ()
     asks_once_opened: tuple[str, ...] = ()
+    asks_once_made: tuple[str, ...] = ()
     opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
 
 

@@ -249,6 +249,18 @@ def _lists_in_any_order(ctx: Context, key: str, pairs: list[str]) -> None:
         ctx.answers[typed] = next((pair for pair in pairs if sorted(pair.casefold().split("+")) == named), ctx.answers[typed])
 
 
+def _answered_under_his_name(ctx: Context, his: str, key: str) -> None:
+    """The new hero's own advance answered under his name (`marksmen-promoted:2:stat`: his roll is "advance
+    of Marksmen (promoted) at 2 XP") is answered under the key the rules ask (`marksmen:2:hero:stat`), and
+    recorded so: decided again, it reads the same answer. Typed now only (the walk takes it ahead, as the
+    advances step may make him): a command recorded before reads its answers as it did."""
+    for question in model.HERO_ADVANCE_QUESTIONS:
+        named = f"{his}:{question}"
+        typed = named if named in ctx.answers else written_as(named, ctx.answers)
+        if typed is not None and f"{key}:{question}" not in ctx.answers:
+            ctx.answers[f"{key}:{question}"] = ctx.answers.pop(typed)
+
+
 def _talent(
     ctx: Context, band: Warband, group: Fighter, threshold: int, key: str, names: dict[str, str],
     resolution: rules.AdvanceResolution, tables: CoreheimTables,
@@ -308,6 +320,8 @@ def _talent(
         ev.FighterPromoted(warband=band.id, fighter=hero_id, role=model.HERO, reason=f"Talent! ({row})"),
         events.WarriorProfile(warband=band.id, fighter=hero_id, **profile),
     )
+    if ctx.typed_now and hero_id != group.id:
+        _answered_under_his_name(ctx, f"{hero_id}:{threshold}", f"{key}:hero")
     hero_advance(ctx, band, state.fighters[hero_id], threshold, key=f"{key}:hero")
     if promotion.group_rolls_again:
         henchman_advance(ctx, band, state.fighters[group.id], threshold, f"{key}:again", names, talent_allowed=False)

@@ -32,6 +32,8 @@ from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
+# What a hero's advance asks (`FIGHTER:XP:stat`): the characteristic of a roll that offers two, the skill of a new skill.
+HERO_ADVANCE_QUESTIONS = ("stat", "skill")
 HEROES = (LEADER, HERO)
 GROUP_TYPES = (HENCHMAN, ANIMAL, MONSTER)  # hire types that are not in the warband list's heroes
 

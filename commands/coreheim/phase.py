@@ -30,6 +30,8 @@ from ledger.state import CampaignState, Warband
 from projections.battles import out_of_action
 
 NOTHING = "nothing"
+# The hero a Talent! makes of a member of a henchman group, by the id his default name gives ("Marksmen (promoted 2)").
+TALENT_HEROES = ("GROUP-promoted", "GROUP-promoted-N")
 
 
 def advances_done(state: CampaignState, band: Warband) -> bool:
@@ -96,12 +98,15 @@ PHASE = Phase(
                   guide="Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero"),
         PhaseStep("experience", "award experience", build=_plain(Experience),
                   guide="Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"),
+        # The hero a Talent! makes rolls his own advance in the same step, answered under his name too.
         PhaseStep("advances", "roll advances", build=_plain(Advance), done=advances_done, owed=advances_owed,
+                  asks_once_made=tuple(f"{hero}:XP:{question}" for hero in TALENT_HEROES for question in model.HERO_ADVANCE_QUESTIONS),
+                  opened_for=_talent_may_promote,
                   guide="Advances: one roll per threshold reached (D12), maximums respected, Talent!"),
         PhaseStep("sell-shards", "sell wyrdstone", build=_sell_shards, guide="Trading 1: sell wyrdstone shards"),
         # The search of the hero Talent! makes of a henchman at the advances, named after his group.
         PhaseStep("search", "look for rare items", build=_search,
-                  asks_once_opened=("GROUP-promoted:search", "GROUP-promoted-N:search"), opened_for=_talent_may_promote,
+                  asks_once_opened=tuple(f"{hero}:search" for hero in TALENT_HEROES), opened_for=_talent_may_promote,
                   guide="Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
                         "`campaign coreheim sell`)",
                   before="anything to sell first (trading 2, `campaign coreheim sell`)?"),

@@ -43,8 +43,8 @@ class PhaseStep(msgspec.Struct, frozen=True):
     `owed` says what is left of a step that another command may reopen (advances after an XP
     correction), so the next battle's refusal tells who owes what and how to do it; `asks` the
     keys `build` may ask, `asks_once_opened` those it asks only once a step before it has opened
-    them, and `opened_for` whom those may name (the ledger's `Step.asks`, `Step.asks_once_opened` and
-    `Step.opened_for`)."""
+    them, `asks_once_made` those its own command asks of a warrior it makes, and `opened_for` whom those
+    may name (the ledger's `Step.asks`, `Step.asks_once_opened`, `Step.asks_once_made` and `Step.opened_for`)."""
 
     key: str
     title: str
@@ -57,6 +57,7 @@ class PhaseStep(msgspec.Struct, frozen=True):
     owed: Callable[[CampaignState, Warband], str] | None = None
     asks: tuple[str, ...] = ()
     asks_once_opened: tuple[str, ...] = ()
+    asks_once_made: tuple[str, ...] = ()
     opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
 
 
@@ -230,5 +231,5 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
 
         return [Step(key=step.key, title=step.guide or step.title, done=done_test(step.key), build=step.build,
                      before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened,
-                     opened_for=step.opened_for)
+                     asks_once_made=step.asks_once_made, opened_for=step.opened_for)
                 for step in self.steps if step.build is not None and step.instead_of is None]

@@ -357,7 +357,7 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             row["questions"] = [q for q in asked if q["key"] not in answers]
             known = {q["key"] for q in asked}
             row["may_ask"] = [k for k in dict.fromkeys((*(type(command).answer_keys if command else ()), *step.asks,
-                                                         *step.asks_once_opened)) if k not in known]
+                                                         *step.asks_once_opened, *step.asks_once_made)) if k not in known]
         rows.append(row)
     if as_json:
         emit_json(rows)
@@ -379,7 +379,8 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
     first roll); a builder's own pattern (a `Step.asks` key, such as the N-th pick) counts only when
     so asked: it comes before any dice. A step after one the walk can do first may also ask what
     that step opens (`Step.asks_once_opened`, naming whom `Step.opened_for` gives), which the state at
-    hand cannot show."""
+    hand cannot show; a step that can be done, what its own command asks of a warrior it makes
+    (`Step.asks_once_made`, naming whom `Step.opened_for` gives)."""
     warriors = warriors_named(state)
     meant_for: dict[str, list[str]] = {}
     known: list[str] = []
@@ -390,7 +391,7 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
             keys += list(type(command).answer_keys)
             if index == 0:
                 keys += [q["key"] for q in _open_questions(ruleset, state, command)]
-        once_opened = list(step.asks_once_opened) if opened else []
+        once_opened = [*(step.asks_once_opened if opened else ()), *(step.asks_once_made if command is not None else ())]
         opened_for = step.opened_for(state, warband) if step.opened_for else warriors
         known += keys + once_opened
         loose = {loose_key(k) for k in keys}

@@ -158,7 +158,8 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "[ ] experience: Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader",
         "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!",
         "      may ask, depending on what comes up: FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, "
-        "FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists",
+        "FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists, GROUP-promoted:XP:stat, GROUP-promoted:XP:skill, "
+        "GROUP-promoted-N:XP:stat, GROUP-promoted-N:XP:skill",  # the own advance of the hero a Talent! makes
         "[ ] sell-shards: Trading 1: sell wyrdstone shards",
         "      --answer shards=0|1|2  Reikland Rats holds 2 shards: how many to sell?",
         "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
@@ -706,7 +707,52 @@ def test_a_search_of_a_hero_no_talent_can_make_is_refused_before_anything_is_wri
     before = events(talent_due)
     refused = talent_due("post-game", R, *TALENT, "--answer", f"{fighter}-promoted:search=nothing")
     assert (refused.exit_code, refused.output) == (2, (
-        f"Error: --answer {fighter}-promoted:search: no open step of the post-game asks it (keys: FIGHTER:XP:stat, "
-        "FIGHTER:XP:skill, FIGHTER:XP:group-reroll, FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists, shards, gunnar:search, "
-        "GROUP-promoted:search, GROUP-promoted-N:search, SWORD:upkeep, reinforce, GROUP:recruits)\n"))
+        f"Error: --answer {fighter}-promoted:search: no open step of the post-game asks it (keys: {KEYS_AT_THE_ADVANCES})\n"))
+    assert events(talent_due) == before
+
+
+KEYS_AT_THE_ADVANCES = (
+    "FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists, "
+    "GROUP-promoted:XP:stat, GROUP-promoted:XP:skill, GROUP-promoted-N:XP:stat, GROUP-promoted-N:XP:skill, shards, "
+    "gunnar:search, GROUP-promoted:search, GROUP-promoted-N:search, SWORD:upkeep, reinforce, GROUP:recruits")
+# As TALENT, the new hero's own advance an 8 (WS or BS): a question, asked under "marksmen:2:hero:stat".
+TALENT_ASKING = ["--dice", "10,8,8", *TALENT[2:]]
+
+
+@pytest.mark.parametrize("key", ["marksmen-promoted:2:stat", "Marksmen (promoted):2:stat", "marksmen:2:hero:stat"])
+def test_the_own_advance_of_the_hero_talent_makes_is_answered_ahead_under_his_name(talent_due, key):
+    """The log names his roll "advance of Marksmen (promoted) at 2 XP": answered under that name, before he is
+    made, it was refused (a name in a key must be a fighter's), though the step making him asks it."""
+    walked = talent_due("post-game", R, *TALENT_ASKING, "--answer", f"{key}=BS")
+    assert walked.exit_code == 0, walked.output
+    said = walked.output.splitlines()
+    assert said[said.index("  R2 advance of Marksmen (promoted) at 2 XP: D12 rolled [8] = 8 (table)") + 1:][:2] == [
+        "  Marksmen (promoted) advance at 2 XP: BS 8 -> 7 (hero-advance:8-10)",
+        "  Marksmen (promoted) BS -1: advance at 2 XP"]
+    # Recorded under the key the rules ask, so decided again it reads the same answer
+    trail = [json.loads(line) for line in ok(talent_due("export", "--format", "jsonl"))]
+    assert [line["payload"]["args"]["answers"] for line in trail if line.get("type") == "command.recorded"
+            and line["payload"]["command"] == "coreheim.advance"] == [
+        {"marksmen:2:again:group-reroll": "keep", "marksmen:2:group-reroll": "keep", "marksmen:2:hero:stat": "BS",
+         "marksmen:2:skill-lists": "combat+shooting"}]
+    assert ok(talent_due("replay", "--check")) == ["Re-decided 11 transactions from their commands and dice: all match."]
+
+
+@pytest.mark.parametrize("fighter", ["hans", "gunnar", "snikch"])
+def test_an_advance_of_a_hero_no_talent_can_make_is_refused_before_anything_is_written(talent_due, fighter):
+    """GROUP-promoted names one of the warband's henchman groups (the Marksmen), as for the search."""
+    before = events(talent_due)
+    refused = talent_due("post-game", R, *TALENT_ASKING, "--answer", f"{fighter}-promoted:2:stat=BS")
+    assert (refused.exit_code, refused.output) == (2, (
+        f"Error: --answer {fighter}-promoted:2:stat: no open step of the post-game asks it (keys: {KEYS_AT_THE_ADVANCES})\n"))
+    assert events(talent_due) == before
+
+
+def test_once_the_advances_are_done_an_answer_for_a_talent_hero_is_refused(talent_due):
+    assert talent_due("post-game", R, *TALENT).exit_code == 0  # the advances are done, stopped at the shards
+    before = events(talent_due)
+    refused = talent_due("post-game", R, "--answer", "marksmen-promoted-2:2:stat=BS", "--answer", "shards=0")
+    assert (refused.exit_code, refused.output) == (2, (
+        "Error: --answer marksmen-promoted-2:2:stat: no open step of the post-game asks it (keys: shards, gunnar:search, "
+        "marksmen-promoted:search, GROUP-promoted:search, GROUP-promoted-N:search, SWORD:upkeep, reinforce, GROUP:recruits)\n"))
     assert events(talent_due) == before

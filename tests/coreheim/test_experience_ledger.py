@@ -18,6 +18,7 @@ from commands.coreheim.commands import Advance, Experience, Injuries, RareSearch
 from commands.coreheim import model
 from commands.shared import AwardXP, Correct
 from ledger import events as ev
+from ledger.errors import NeedsAnswer
 
 from .conftest import Table, rats_and_skaven_on
 
@@ -447,6 +448,39 @@ def talent_for_ulli_with_the_lists(table, lists: str) -> str:
     table.through("advances")
     answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": lists}
     return table.refusal(Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10])
+
+
+ULLI_PROMOTED = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed", "marksmen:2:again:group-reroll": "keep"}
+
+
+@pytest.mark.parametrize(("named", "then"), [
+    # his own advance (an 8: WS or BS) is asked as the group's "marksmen:2:hero:stat"
+    ({"marksmen:2:hero:stat": "BS"}, "BS"),
+    # typed now it is answered under his own name too, as the log names his roll, in any spelling
+    ({"ulli:2:stat": "BS"}, "BS"),
+    ({"Ulli:2:stat": "ws"}, "WS"),
+    # both given: the key the rules ask is taken
+    ({"marksmen:2:hero:stat": "WS", "ulli:2:stat": "BS"}, "WS"),
+])
+def test_the_own_advance_of_the_hero_talent_makes_is_answered_under_his_name_typed_now(rats_and_skaven, named, then):
+    given_xp(rats_and_skaven, Marksmen=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    events = rats_and_skaven.do(Advance(warband="Reikland Rats", names={"marksmen": "Ulli"},
+                                        answers={**ULLI_PROMOTED, **named}), [10, 8, 8])
+    assert [(e.fighter, e.stat) for e in events if isinstance(e, ev.StatChanged)] == [("ulli", then), ("marksmen", "Ld")]
+
+
+def test_a_recorded_advance_reads_no_answer_under_the_new_heros_name(rats_and_skaven):
+    """Decided again (replay, voids, import) a command reads the answers it recorded as it did: the new hero's
+    under his name is no answer to the key the rules ask, which then waits for one."""
+    given_xp(rats_and_skaven, Marksmen=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    recorded = Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers={**ULLI_PROMOTED, "ulli:2:stat": "BS"})
+    with pytest.raises(NeedsAnswer) as asked:
+        rats_and_skaven.decided_again(recorded, [10, 8, 8])
+    assert asked.value.key == "marksmen:2:hero:stat"
 
 
 def test_skill_lists_not_open_to_the_warband_are_refused_in_one_sentence(rats_and_skaven):
