@@ -4,6 +4,10 @@ any entry with a handler that knows its game's rules."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import msgspec
+
 from ledger import events as ev
 from ledger import rulesets
 from ledger.decide import Command, Context
@@ -311,6 +315,27 @@ def refuse_correcting_the_dead(fighter: Fighter, status: str | None) -> None:
         raise RuleViolation(f"{fighter.name} is dead: a correction cannot make a dead fighter {becomes}; if the "
                             f"death was recorded by mistake, void it (campaign history --fighter {fighter.name} "
                             "shows which transaction: campaign void T… --reason …)")
+
+
+def split_keywords(keywords: Sequence[str]) -> list[str]:
+    """Keywords as typed, one or several to an option ("Large,Undead"), one by one."""
+    return [part.strip() for keyword in keywords for part in keyword.split(",") if part.strip()]
+
+
+def keywords_one_by_one(cmd: Correct, ctx: Context) -> Correct:
+    """A correction typed now giving keywords several to an option (`--add-keyword "Leader,Fear"`, `--remove-keyword`
+    too), read one by one and recorded so (`Context.record_as`): for a ruleset none of whose keywords holds a comma.
+    One recorded before with "Leader,Fear" as one keyword decides again as it did; a keyword the fighter holds so
+    (recorded before) is taken away whole."""
+    if not ctx.typed_now:
+        return cmd
+    held = ctx.state.fighter(cmd.fighter, ctx.state.warband(cmd.warband).id).keywords
+    split = msgspec.structs.replace(cmd, add_keywords=split_keywords(cmd.add_keywords), remove_keywords=[
+        part for keyword in cmd.remove_keywords
+        for part in ([keyword.strip()] if keyword.strip() in held else split_keywords([keyword]))])
+    if split != cmd:
+        ctx.record_as(split)
+    return split
 
 
 def correct(cmd: Correct, ctx: Context) -> None:

@@ -24,8 +24,8 @@ from typing import Any
 import msgspec
 
 from commands.kit.versions import plays
-from commands.shared import (Correct, RecordBattle, RecruitFighter, battle_record, correct, enemy_id, recruit_fighter,
-                             refuse_correcting_the_dead, slug)
+from commands.shared import (Correct, RecordBattle, RecruitFighter, battle_record, correct, enemy_id, keywords_one_by_one,
+                             recruit_fighter, refuse_correcting_the_dead, slug, split_keywords)
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.describe import fighter_name
@@ -334,11 +334,6 @@ def refuse_what_no_correction_makes(ctx: Context, cmd: Correct, band: Warband, f
     refuse_correcting_the_dead(fighter, cmd.status)
 
 
-def split_keywords(keywords: Sequence[str]) -> list[str]:
-    """Keywords as typed, one or several to an option ("Large,Undead"), one by one."""
-    return [part.strip() for keyword in keywords for part in keyword.split(",") if part.strip()]
-
-
 def correct_fighter(cmd: Correct, ctx: Context) -> None:
     """`campaign correct` in a Speedheim campaign. A correction that takes the warband's last Leader (dead,
     captured, retired) leaves a warband that "must always have a Leader" (rules §2) without one: from version 8
@@ -347,10 +342,8 @@ def correct_fighter(cmd: Correct, ctx: Context) -> None:
     warband has no Leader. Version 7 recorded that note alone and left a hero to be given the skill by hand
     (`--add-keyword Leader`); version 6 recorded the correction alone. What it refuses from version 9:
     `refuse_what_no_correction_makes`."""
-    if ctx.typed_now and (split := split_keywords(cmd.add_keywords)) != cmd.add_keywords:
-        # Recorded split, as recruiting splits them (version 6): one recorded before as "Leader,Fear" stays one keyword.
-        cmd = msgspec.structs.replace(cmd, add_keywords=split)
-        ctx.record_as(cmd)
+    # Recorded split, as recruiting splits them (version 6): one recorded before as "Leader,Fear" stays one keyword.
+    cmd = keywords_one_by_one(cmd, ctx)
     band = ctx.state.warband(cmd.warband)
     lost = ctx.state.fighter(cmd.fighter, band.id)
     refuse_what_no_correction_makes(ctx, cmd, band, lost)

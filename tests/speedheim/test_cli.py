@@ -648,6 +648,22 @@ def test_keywords_a_correction_gives_are_split_on_commas_as_recruiting_splits_th
     assert blightmeer("replay", "--check").output.endswith("all match.\n")
 
 
+def test_keywords_a_correction_takes_away_are_split_on_commas_as_those_it_gives(blightmeer):
+    """`--remove-keyword "Fear, Hatred"` looked for one keyword "Fear, Hatred" (`Error: Gunnar has no keyword
+    Fear, Hatred`, exit 1): typed now it takes both away, recorded as two, and replays so."""
+    assert blightmeer("correct", "Sellswords", "Gunnar", "--add-keyword", "Fear,Hatred", "--reason", "as listed").exit_code == 0
+    result = blightmeer("correct", "Sellswords", "Gunnar", "--remove-keyword", "Fear, Hatred", "--reason", "a second look")
+    assert (result.exit_code, result.output.splitlines()[:2]) == (0, ["  Gunnar loses Fear", "  Gunnar loses Hatred"])
+    trail = [json.loads(line) for line in blightmeer("export", "--format", "jsonl").output.splitlines()]
+    assert [line["payload"]["args"]["remove_keywords"] for line in trail
+            if line.get("type") == "command.recorded" and line["payload"]["command"] == "correct"] == [[], ["Fear", "Hatred"]]
+    assert blightmeer("replay", "--check").output.endswith("all match.\n")
+    # One of them not held: refused, naming it, and nothing written
+    before = events(blightmeer)
+    result = blightmeer("correct", "Sellswords", "Gunnar", "--remove-keyword", "Leader,Fear", "--reason", "again")
+    assert (result.exit_code, result.output, events(blightmeer)) == (1, "Error: Gunnar has no keyword Fear\n", before)
+
+
 def test_the_leader_skill_given_among_keywords_is_refused_to_a_henchman(blightmeer):
     # "Leader,Fear" was one keyword, which slipped past the Leader's checks (version 9)
     before = events(blightmeer)

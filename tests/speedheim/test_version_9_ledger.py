@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from commands.shared import Correct, UpgradeRules
+from commands.speedheim import handlers as h
 from ledger import events as ev
 
 from .conftest import Table
@@ -140,3 +141,34 @@ def test_keywords_typed_in_one_option_are_recorded_one_by_one_and_a_recorded_one
     recorded = campaign.ledger.history(campaign.cid)
     assert [r.event.args["add_keywords"] for r in recorded if isinstance(r.event, ev.CommandRecorded)
             and r.event.command == "correct"] == [["Fear", "Hatred"]]
+
+
+def hilde_loses(*keywords: str) -> Correct:
+    return Correct(warband="Sellswords", fighter="Hilde", reason="as listed", remove_keywords=list(keywords))
+
+
+def lost(*keywords: str) -> list[ev.Event]:
+    return [ev.KeywordLost(warband="sellswords", fighter="hilde", keyword=keyword, reason="correction: as listed")
+            for keyword in keywords]
+
+
+def test_keywords_taken_away_in_one_option_are_taken_one_by_one_and_recorded_so():
+    campaign = sellswords()
+    campaign.do(Correct(warband="Sellswords", fighter="Hilde", reason="as listed", add_keywords=["Fear", "Hatred"]))
+    # Typed now: "Fear, Hatred" is two keywords, each taken away, and the transaction records them so
+    assert campaign.do(hilde_loses("Fear, Hatred")) == lost("Fear", "Hatred")
+    recorded = campaign.ledger.history(campaign.cid)
+    assert [r.event.args["remove_keywords"] for r in recorded if isinstance(r.event, ev.CommandRecorded)
+            and r.event.command == "correct"][-1] == ["Fear", "Hatred"]
+
+
+def test_a_keyword_held_with_its_comma_is_taken_away_whole_and_a_recorded_one_decides_as_it_was():
+    # Given Wendel holding "Fear,Hatred" as one keyword, as version 5 recruited it (and corrections gave it before the split)
+    campaign = sellswords("5")
+    campaign.do(h.Recruit(warband="Sellswords", name="Wendel", role="hero", keywords=["Fear,Hatred"], paid=False))
+    wendel_loses = Correct(warband="Sellswords", fighter="Wendel", reason="as listed", remove_keywords=["Fear,Hatred"])
+    whole = [ev.KeywordLost(warband="sellswords", fighter="wendel", keyword="Fear,Hatred", reason="correction: as listed")]
+    # Recorded (replay, voids, import): decided again as it was
+    assert campaign.decided_again(wendel_loses) == whole
+    # Typed now: the keyword he holds is taken away whole, not read as Fear and Hatred, which he does not hold
+    assert campaign.do(wendel_loses) == whole
