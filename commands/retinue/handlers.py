@@ -18,11 +18,13 @@ from commands.kit import as_spelled, refusing, since
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
+    Correct,
     RecordBattle,
     RecruitFighter,
     SpendXP,
     active_fighter,
     battle_record,
+    correct_keywords_one_by_one,
     unique_id,
 )
 from ledger import events as ev
@@ -449,6 +451,8 @@ HANDLERS = refusing(r.RetinueRuleError, {
     AwardXP: refuse_bare_xp_and_recruits,
     SpendXP: refuse_bare_xp_and_recruits,
     RecruitFighter: refuse_bare_xp_and_recruits,
+    # No keyword of the rules or the sample data (ancestries, archetypes, domains, Caster) holds a comma.
+    Correct: correct_keywords_one_by_one,
     Recruit: recruit,
     BattlePass: battle_pass,
     ScenarioPass: scenario_pass,

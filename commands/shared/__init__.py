@@ -338,6 +338,11 @@ def keywords_one_by_one(cmd: Correct, ctx: Context) -> Correct:
     return split
 
 
+def correct_keywords_one_by_one(cmd: Correct, ctx: Context) -> None:
+    """`correct` in a ruleset none of whose keywords holds a comma (`keywords_one_by_one`)."""
+    correct(keywords_one_by_one(cmd, ctx), ctx)
+
+
 def correct(cmd: Correct, ctx: Context) -> None:
     """An arbiter's correction. One typed now does not change a dead fighter's status (`refuse_correcting_the_dead`);
     one recorded so before that refusal is decided again as recorded."""

@@ -40,6 +40,7 @@ from commands.shared import (
     bearer_of,
     correct,
     enlist_warband,
+    keywords_one_by_one,
     unique_id,
 )
 from ledger import events as ev
@@ -553,7 +554,9 @@ def correct_veteran_status(cmd: Correct, ctx: Context) -> None:
     one of its levels, "Veteran +1" to "+3 … (the highest level of Veteran Status)", spelt as the
     rules read it ("veteran+2" is recorded as "Veteran +2"), given to a unit (characters never hold
     it), and replaces the level the unit held. Version 2 recorded "Veteran +4" or "Veteran +one" as
-    given, and the rules could not read them."""
+    given, and the rules could not read them. Keywords typed several to an option are read one by one
+    (`keywords_one_by_one`): no Warbands keyword holds a comma."""
+    cmd = keywords_one_by_one(cmd, ctx)
     if since(ctx, "3"):
         levels = [_veteran_level_named(keyword) for keyword in cmd.add_keywords]
         given = [level for level in levels if level is not None]

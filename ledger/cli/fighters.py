@@ -141,8 +141,9 @@ def treasury(session: Session, warband: str, delta: int, reason: str) -> None:
 @click.option("--reason", required=True, help="The arbiter's reason.")
 @click.option("--stat", "stats", multiple=True, metavar="STAT=DELTA", help="Change a characteristic, e.g. WS=-1.")
 @click.option("--xp", "xp_delta", type=int, default=0, help="Add (or, negative, remove) XP.")
-@click.option("--add-keyword", multiple=True, help="Give a keyword.")
-@click.option("--remove-keyword", multiple=True, help="Take a keyword away.")
+@click.option("--add-keyword", multiple=True,
+              help="Give a keyword (repeatable; \"A,B\" is two where the ruleset's keywords hold no comma).")
+@click.option("--remove-keyword", multiple=True, help="Take a keyword away (repeatable; \"A,B\" as for --add-keyword).")
 @click.option("--status", type=click.Choice(["dead", "captured", "retired"]), default=None)
 @answers_option
 @pass_session

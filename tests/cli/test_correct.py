@@ -45,3 +45,48 @@ def test_a_fighter_named_in_the_wrong_warband_is_not_found_saying_where_he_is(ca
     refused = campaign("correct", warband, fighter, "--xp", "1", "--reason", "missed")
     assert (refused.exit_code, refused.output) == (2, said)
     assert head(campaign) == before
+
+
+def corrected_keywords(campaign) -> list[tuple[list[str], list[str]]]:
+    """The keywords each correction of the campaign records, given and taken away."""
+    trail = [json.loads(line) for line in campaign("export", "--format", "jsonl").output.splitlines()]
+    return [(line["payload"]["args"]["add_keywords"], line["payload"]["args"]["remove_keywords"]) for line in trail
+            if line.get("type") == "command.recorded" and line["payload"]["command"] == "correct"]
+
+
+# No keyword of these rulesets holds a comma (their rules' and data's: ELITE, NEGATE FEAR; Veteran +1; Caster, Mortal,
+# ancestries, archetypes, domains): "Alpha, Beta" typed now is two keywords, recorded so.
+@pytest.mark.parametrize(("ruleset", "warband", "fighter"), [
+    ("warbands", "Reiklanders", "Hans"),
+    ("retinue", "Hawks of the Mere", "Kestrel"),
+    ("trench-crusade", "Pilgrims of Saint Gaius", "Gaius"),
+])
+def test_keywords_typed_in_one_option_are_read_one_by_one_where_no_keyword_holds_a_comma(campaign, ruleset, warband, fighter):
+    assert campaign("demo", "--ruleset", ruleset).exit_code == 0
+    given = campaign("correct", warband, fighter, "--add-keyword", "Alpha, Beta", "--reason", "as listed")
+    assert (given.exit_code, given.output.splitlines()[:2]) == (0, [f"  {fighter} gains Alpha", f"  {fighter} gains Beta"])
+    taken = campaign("correct", warband, fighter, "--remove-keyword", "Alpha,Beta", "--reason", "a second look")
+    assert (taken.exit_code, taken.output.splitlines()[:2]) == (0, [f"  {fighter} loses Alpha", f"  {fighter} loses Beta"])
+    assert corrected_keywords(campaign)[-2:] == [(["Alpha", "Beta"], []), ([], ["Alpha", "Beta"])]
+    assert campaign("replay", "--check").output.endswith("all match.\n")
+    # One of them not held: refused, naming it, nothing written
+    before = head(campaign)
+    refused = campaign("correct", warband, fighter, "--remove-keyword", "Alpha,Beta", "--reason", "again")
+    assert (refused.exit_code, refused.output) == (1, f"Error: {fighter} has no keyword Alpha\n")
+    assert head(campaign) == before
+
+
+# A keyword of these may hold a comma: Coreheim's own "Hatred (Reikland Rats, Clan Skrit)" (version 6) names every
+# warband hated, and a freeform keyword is the group's own words ("Hates (Elves, Dwarfs)"): one option, one keyword.
+@pytest.mark.parametrize(("ruleset", "warband", "fighter"), [
+    ("coreheim", "Reikland Rats", "Hans"),
+    ("freeform", "Reikland Rats", "Gunnar"),
+])
+def test_a_keyword_typed_with_a_comma_is_one_keyword_where_keywords_may_hold_one(campaign, ruleset, warband, fighter):
+    assert campaign("demo", "--ruleset", ruleset).exit_code == 0
+    hatred = "Hatred (Reikland Rats, Clan Skrit)"
+    given = campaign("correct", warband, fighter, "--add-keyword", hatred, "--reason", "as the roster says")
+    assert (given.exit_code, given.output.splitlines()[0]) == (0, f"  {fighter} gains {hatred}")
+    taken = campaign("correct", warband, fighter, "--remove-keyword", hatred, "--reason", "made peace")
+    assert (taken.exit_code, taken.output.splitlines()[0]) == (0, f"  {fighter} loses {hatred}")
+    assert corrected_keywords(campaign)[-2:] == [([hatred], []), ([], [hatred])]

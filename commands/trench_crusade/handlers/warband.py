@@ -20,6 +20,7 @@ from commands.shared import (
     battle_record,
     correct,
     enlist_warband,
+    keywords_one_by_one,
     positive,
     recruit_fighter,
     slug,
@@ -207,7 +208,9 @@ def correct_earning_advancements(cmd: Correct, ctx: Context) -> None:
     """`correct` in a Trench Crusade campaign: XP a correction adds to an ELITE reaches advancement
     circles as any XP does ("reaching a circle box = one Advancement Roll", rules §6.4), so it owes
     the same Advancement Rolls as `xp award` and the Experience step. A correction stays an arbiter's
-    override: it is not capped, and removing XP takes back no roll (void the award instead)."""
+    override: it is not capped, and removing XP takes back no roll (void the award instead). Keywords typed several
+    to an option are read one by one (`keywords_one_by_one`): a Trench Crusade keyword (ELITE, NEGATE FEAR) holds no comma."""
+    cmd = keywords_one_by_one(cmd, ctx)
     correct(cmd, ctx)
     if cmd.xp <= 0 or not since(ctx, "1.1.0"):  # 1.0.0 owed no roll for corrected XP (README, Versions)
         return
