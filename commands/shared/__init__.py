@@ -4,6 +4,7 @@ any entry with a handler that knows its game's rules."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 
 import msgspec
@@ -313,7 +314,7 @@ def refuse_correcting_the_dead(fighter: Fighter, status: str | None) -> None:
     if status is not None and fighter.status == "dead":
         becomes = "dead again" if status == "dead" else status
         raise RuleViolation(f"{fighter.name} is dead: a correction cannot make a dead fighter {becomes}; if the "
-                            f"death was recorded by mistake, void it (campaign history --fighter {fighter.name} "
+                            f"death was recorded by mistake, void it (campaign history {shlex.quote(fighter.name)} "
                             "shows which transaction: campaign void T… --reason …)")
 
 

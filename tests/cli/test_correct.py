@@ -5,7 +5,7 @@ import json
 import pytest
 
 DEATH_BY_MISTAKE = ("Error: {fighter} is dead: a correction cannot make a dead fighter {becomes}; if the death was "
-                    "recorded by mistake, void it (campaign history --fighter {fighter} shows which transaction: "
+                    "recorded by mistake, void it (campaign history {fighter} shows which transaction: "
                     "campaign void T… --reason …)\n")
 
 
@@ -30,6 +30,11 @@ def test_a_dead_fighter_s_status_is_not_corrected_in_any_ruleset(campaign, rules
     refused = campaign("correct", warband, fighter, "--status", status, "--reason", "a second look")
     assert (refused.exit_code, refused.output) == (1, DEATH_BY_MISTAKE.format(fighter=fighter, becomes=becomes))
     assert head(campaign) == before
+    # The command the refusal names shows the transaction that recorded the death, the one to void
+    killed_in = killed.output.splitlines()[-1].split()[1]  # "Recorded T… (…)"
+    timeline = campaign("history", fighter)
+    assert timeline.exit_code == 0
+    assert [line.split()[1] for line in timeline.output.splitlines() if f"{fighter} is dead" in line] == [killed_in]
     # His record, not his status, is still corrected
     assert campaign("correct", warband, fighter, "--xp", "1", "--reason", "missed").exit_code == 0
 

@@ -625,7 +625,7 @@ IVO_DIED = ["correct", "Sellswords", "Ivo", "--status", "dead", "--reason", "fel
 @pytest.mark.parametrize(("given", "args", "message"), [
     ([], ["--add-keyword", "Leader"], "a henchman cannot have the Leader skill: a hero leads (rules §2)"),
     ([IVO_DIED], ["--status", "retired"], "Ivo is dead: a correction cannot make a dead fighter retired; if the death "
-     "was recorded by mistake, void it (campaign history --fighter Ivo shows which transaction: campaign void T… --reason …)"),
+     "was recorded by mistake, void it (campaign history Ivo shows which transaction: campaign void T… --reason …)"),
 ])
 def test_a_correction_no_rule_allows_is_refused_and_writes_nothing(blightmeer, given, args, message):
     """Version 9: a henchman leads nothing (rules §2), and a dead fighter stays dead."""

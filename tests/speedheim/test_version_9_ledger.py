@@ -79,7 +79,7 @@ def test_a_dead_fighter_is_not_corrected_to_another_status(status, becomes):
     # Then it is refused, saying how to undo a death recorded by mistake, and nothing is written
     assert campaign.refusal(corrected("Ivo", status)) == (
         f"Ivo is dead: a correction cannot make a dead fighter {becomes}; if the death was recorded by mistake, void "
-        "it (campaign history --fighter Ivo shows which transaction: campaign void T… --reason …)")
+        "it (campaign history Ivo shows which transaction: campaign void T… --reason …)")
 
 
 @pytest.mark.parametrize(("status", "event"), [("dead", ev.FighterDied), ("retired", ev.FighterRetired)])
