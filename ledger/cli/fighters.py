@@ -144,7 +144,8 @@ def treasury(session: Session, warband: str, delta: int, reason: str) -> None:
 @click.option("--add-keyword", multiple=True,
               help="Give a keyword (repeatable; \"A,B\" is two where the ruleset's keywords hold no comma).")
 @click.option("--remove-keyword", multiple=True, help="Take a keyword away (repeatable; \"A,B\" as for --add-keyword).")
-@click.option("--status", type=click.Choice(["dead", "captured", "retired"]), default=None)
+@click.option("--status", type=click.Choice(["dead", "captured", "retired"]), default=None,
+              help="Mark the fighter dead, captured or retired (not one who is dead: void what recorded the death).")
 @answers_option
 @pass_session
 def correct(session: Session, warband: str, fighter_ref: str, reason: str, stats: tuple[str, ...], xp_delta: int,

@@ -25,6 +25,13 @@ def test_every_command_has_help():
     assert missing == []
 
 
+def test_every_option_is_described():
+    """`--help` says what each option does (`correct --status` once showed its choices alone)."""
+    missing = [f"{' '.join(path)} {param.opts[0]}" for path, command in all_commands(main) for param in command.params
+               if isinstance(param, click.Option) and not param.hidden and not (param.help or "").strip()]
+    assert missing == []
+
+
 def test_help_runs_for_every_command():
     runner = CliRunner()
     for path, command in all_commands(main):
