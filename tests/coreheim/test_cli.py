@@ -203,6 +203,23 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert done[-1] == "Post-game sequence complete."
 
 
+def test_a_search_answered_ahead_with_an_item_not_offered_ends_the_walk_naming_it_in_the_error_alone(after_battle):
+    """README, the walk: "An answer the error refuses (`Error: Which rare item does Gunnar look for?: 'lantern'
+    is not one of: nothing, ithilmar-sword, …`) is named there alone": given the walk told ahead to search for a
+    Lantern, which is no rare item, and whether to reinforce, a step it does not reach, it ends at the search,
+    exit 2, and the 'Not used' line names the reinforce answer only."""
+    ok(after_battle("coreheim", "explore", R, "--dice", "1,2,4"))
+    walked = after_battle("post-game", R, "--dice", "5,5", "--answer", "gunnar:search=lantern", "--answer", "shards=0",
+                          "--answer", "reinforce=no", "--go-on")
+    assert walked.exit_code == 2
+    assert walked.output.splitlines()[-3:] == [
+        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "`campaign coreheim sell`)",
+        f"Error: Which rare item does Gunnar look for?: 'lantern' is not one of: nothing, {RARE.replace('|', ', ')}",
+        "Not used: reinforce=no (the reinforce step was not reached)",
+    ]
+
+
 def test_an_upkeep_answered_ahead_that_the_treasury_cannot_pay_ends_the_walk_with_an_error(campaign):
     """Given Grok, an Ogre Bodyguard (upkeep 30 gc), in a warband left with 10 gc after its battle,
     when the walk is told ahead to pay him (`--answer grok:upkeep=pay`), then it does the steps
