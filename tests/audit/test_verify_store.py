@@ -4,7 +4,9 @@ at the right position (the rows are edited with sqlite3, as someone with the fil
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -47,6 +49,14 @@ def test_a_noted_earlier_head_says_how_many_events_followed(played):
     result = played("verify", "--head", noted[:16])
     assert result.exit_code == 0
     assert result.output.splitlines()[-2] == "Head noted at position 14; 11 events were added since."
+
+
+def test_the_audit_format_s_verify_example_is_what_verify_says(played):
+    """docs/audit-format.md, "What `campaign verify` reports": its example is this campaign's, head noted after T5."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "audit-format.md").read_text(encoding="utf-8")
+    example = re.search(r"```\n\$ campaign verify --head <the head noted after transaction 5>\n(.*?)```", text, re.DOTALL)
+    result = played("verify", "--head", played.log()[13]["hash"][:16])
+    assert (result.exit_code, result.output) == (0, example.group(1))
 
 
 def test_the_current_head_noted(played):
