@@ -85,7 +85,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @warband_argument
     @click.option("--scenario-xp", multiple=True, metavar="WARRIOR=N", help="XP the scenario gives (repeat).")
     @click.option("--henchman-deed", "deeds", multiple=True, metavar="GROUP",
-                  help="A group that took out an enemy hero (with the henchman_deed_xp house rule).")
+                  help="A group that took out an enemy hero (with the henchman_deed_xp house rule; repeatable).")
     @pass_session
     def experience(session: Session, warband: str, scenario_xp: tuple[str, ...], deeds: tuple[str, ...]) -> None:
         """Experience for the latest battle: survival, enemies taken out, the winning leader."""
@@ -97,7 +97,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @warband_argument
     @click.argument("fighter", required=False)
     @click.option("--threshold", type=int, default=None, help="The XP threshold to roll for (default: every one reached).")
-    @click.option("--name", "names", multiple=True, metavar="GROUP=NAME", help="Name of a henchman Talent! promotes.")
+    @click.option("--name", "names", multiple=True, metavar="GROUP=NAME", help="Name of a henchman Talent! promotes (repeatable).")
     @dice_options
     @answers_option
     @pass_session

@@ -127,7 +127,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @click.option("--spell", default=None, help="The spell chosen with Caster, from the fighter's Domain.")
     @click.option("--reduce", "reduce", multiple=True,
                   help="The attribute reduced when the raise goes beyond baseline + 1 (S7); again for the points it cannot "
-                       "take, as it stops at 1 (A1 whole-excess).")
+                       "take, as it stops at 1 (A1 whole-excess; repeatable).")
     @pass_session
     def buy(session: Session, warband: str, fighter: str, advancement: str, feat: str | None, spell: str | None,
             reduce: tuple[str, ...]) -> None:

@@ -62,7 +62,7 @@ def register_commands(group: click.Group, shell: Any) -> None:
     @click.argument("warband")
     @click.argument("name")
     @click.option("--role", required=True, type=click.Choice(h.ROLES), help="leader, hero or henchman.")
-    @click.option("--stats", multiple=True, metavar="STAT=N,…", help="Base stats, e.g. Mov=6,Mel=12,Rgd=12 (leave out a `-`).")
+    @click.option("--stats", multiple=True, metavar="STAT=N,…", help="Base stats, e.g. Mov=6,Mel=12,Rgd=12 (leave out a `-`; repeatable).")
     @click.option("--keyword", "keywords", multiple=True, help="A starting Skill or special rule (repeatable), e.g. Animal.")
     @click.option("--skill-type", "skill_types", multiple=True, help="A Skill type it learns from (repeatable), e.g. Melee.")
     @click.option("--item", "equipment", multiple=True, help="Equipment carried (repeatable).")
@@ -112,7 +112,7 @@ def register_commands(group: click.Group, shell: Any) -> None:
     @click.option("--incap", "incaps", multiple=True, metavar="UNIT=VICTIM[:KIND]",
                   help="UNIT Incapacitated VICTIM (KIND leader/hero/henchman for an enemy the ledger does not know); "
                        "in the order they happened, each draws (repeatable).")
-    @click.option("--fall", "falls", multiple=True, metavar="UNIT", help="UNIT was Incapacitated with no unit credited.")
+    @click.option("--fall", "falls", multiple=True, metavar="UNIT", help="UNIT was Incapacitated with no unit credited (repeatable).")
     @answers_option
     @dice_options
     @pass_session

@@ -138,7 +138,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @click.option("--roll", "rolls", multiple=True, required=True, metavar="MODEL=TABLE,TABLE",
                   help="An Advancement Roll on two skill tables (repeatable), e.g. Gaius=melee-strength,wildcard.")
     @click.option("--keep", "keeps", multiple=True, metavar="TABLE",
-                  help="The table whose result is kept, one per --roll in the same order.")
+                  help="The table whose result is kept, one per --roll in the same order (repeatable).")
     @dice_options
     @pass_session
     def advance(session: Session, warband: str, rolls: tuple[str, ...], keeps: tuple[str, ...], dice: DiceChoice) -> None:
@@ -167,7 +167,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @group.command("exploration")
     @click.argument("warband")
     @click.option("--table", default=None, help="common, rare or legendary (when the stage offers two).")
-    @click.option("--skill", "skills", multiple=True, help="An Exploration Skill used: extra-dice, re-roll-dice, seek, circle-back.")
+    @click.option("--skill", "skills", multiple=True, help="An Exploration Skill used: extra-dice, re-roll-dice, seek, circle-back (repeatable).")
     @click.option("--modifier", type=int, default=0, show_default=True, help="Added to the Exploration Roll (Allies, Equipment).")
     @click.option("--reroll", "rerolls", multiple=True, type=int, metavar="DIE", help="Re-roll this die (1 = first; repeatable).")
     @dice_options

@@ -139,7 +139,7 @@ def treasury(session: Session, warband: str, delta: int, reason: str) -> None:
 @click.argument("warband")
 @click.argument("fighter_ref", metavar="FIGHTER")
 @click.option("--reason", required=True, help="The arbiter's reason.")
-@click.option("--stat", "stats", multiple=True, metavar="STAT=DELTA", help="Change a characteristic, e.g. WS=-1.")
+@click.option("--stat", "stats", multiple=True, metavar="STAT=DELTA", help="Change a characteristic, e.g. WS=-1 (repeatable).")
 @click.option("--xp", "xp_delta", type=int, default=0, help="Add (or, negative, remove) XP.")
 @click.option("--add-keyword", multiple=True,
               help="Give a keyword (repeatable; \"A,B\" is two where the ruleset's keywords hold no comma).")
