@@ -2,14 +2,13 @@
 line of its block, continuation lines joined and comments dropped. Options in brackets are optional
 and left out; where a line offers alternatives (`A | B`) the example plays the one named below. A
 line ending in `…` stands for more of the same and is not run, and `campaign post-game WARBAND` is
-the guided alternative to the steps that follow it, so it runs on a copy of the store, and must stop
+the guided alternative to the steps that follow it, so it runs on a backup of the store, and must stop
 as its comment says. A line the README says is refused must be refused (exit 1)."""
 
 from __future__ import annotations
 
 import re
 import shlex
-import shutil
 from pathlib import Path
 
 import pytest
@@ -64,15 +63,14 @@ def example_lines(ruleset: str) -> list[str]:
 
 @pytest.mark.parametrize("ruleset", ["coreheim", "trench_crusade", "speedheim", "warbands", "retinue"])
 def test_the_playing_example_runs_as_written(ruleset, tmp_path):
-    store = tmp_path / "c.db"
-    campaign = CampaignRunner(f"sqlite:///{store}")
+    campaign = CampaignRunner(f"sqlite:///{tmp_path / 'c.db'}")
     refused = []
     for command in example_lines(ruleset):
         words = shlex.split(command)
         assert words[0] == "campaign", command
         if words[1] == "post-game":
             guided = tmp_path / "guided.db"
-            shutil.copyfile(store, guided)
+            assert campaign("backup", str(guided)).exit_code == 0
             result = CampaignRunner(f"sqlite:///{guided}")(*words[1:])
             exit_code, last_line = GUIDED_STOPS[ruleset]
             assert result.exit_code == exit_code, f"{command}:\n{result.output}"
