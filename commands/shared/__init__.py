@@ -13,7 +13,7 @@ from ledger import events as ev
 from ledger import rulesets
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
-from ledger.state import CampaignState, Fighter
+from ledger.state import CampaignState, Fighter, Warband
 from ledger.text import slug
 
 
@@ -398,14 +398,42 @@ def record_note(cmd: RecordNote, ctx: Context) -> None:
 
 
 def upgrade_rules(cmd: UpgradeRules, ctx: Context) -> None:
-    versions = list(rulesets.get(ctx.state.ruleset).versions)
+    """The switch, refused (typed now) while a warband is part way through a battle's post-game: that
+    post-game would be decided partly under one version and partly under the other (a Retinue 1.4.0
+    fighter who spent the battle pass's +1 that 1.5.0 holds until the Doom Table would end at -1 XP).
+    An upgrade recorded there before this refusal existed is decided again as it was."""
+    ruleset = rulesets.get(ctx.state.ruleset)
+    versions = list(ruleset.versions)
     current = ctx.version
     if cmd.version not in versions:
         raise BadInput(f"{ctx.state.ruleset} has no version {cmd.version} (versions: {', '.join(versions)})")
     if current in versions and versions.index(cmd.version) <= versions.index(current):
         raise RuleViolation(f"the campaign already plays {ctx.state.ruleset} v{current}: nothing to upgrade to "
                             f"(the newest is v{versions[-1]})")
+    part_way = {band.name: where for band in ctx.state.warbands.values()
+                if ctx.typed_now and (where := post_game_part_way(ruleset, ctx.state, band))}
+    if part_way:
+        walks = ", ".join(f"campaign post-game {shlex.quote(name)}" for name in part_way)
+        raise RuleViolation(f"{'; '.join(part_way.values())}: a battle's post-game is decided under one version, "
+                            f"so finish {'it' if len(part_way) == 1 else 'them'} first ({walks}), then upgrade "
+                            f"from v{current} to v{cmd.version}")
     ctx.emit(ev.RulesetUpgraded(version=cmd.version, previous=current))
+
+
+def post_game_part_way(ruleset: rulesets.Ruleset, state: CampaignState, band: Warband) -> str:
+    """Where the warband stands in the guided post-game of its latest battle when it is part way through
+    it (some steps recorded, not every step done), as `campaign post-game --list` names the steps; ""
+    when it is not: no battle, no step recorded yet, or every step done."""
+    battle = state.latest_battle(band.id)
+    if ruleset.post_game is None or battle is None or not rulesets.steps_done(state, band.id, battle.number):
+        return ""
+    steps = ruleset.post_game(state, band.id)
+    left = [step.key for step in steps if not step.done(state, band.id)]
+    if not left:
+        return ""
+    done = [step.key for step in steps if step.key not in left]
+    return (f"{band.name} is part way through the post-game of battle {battle.number} "
+            f"(done: {', '.join(done)}; next: {left[0]})")
 
 
 SHARED_HANDLERS = {

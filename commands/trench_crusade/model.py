@@ -155,8 +155,8 @@ def elite_at_phase_start(state: CampaignState, band: Warband, roster: Sequence[r
     those the warband had when its Trauma step was done (`PromotionsPhaseBegun`), as they stand now on
     the roster (a ransomed captive counts, an executed one does not), and not those recruited since;
     1.0.0 to 1.5.0 counted the roster when the Promotions step ran, recruits included (so does a
-    campaign upgraded to 1.6.0 after its Trauma step, which recorded no count: an upgrade there is refused
-    now, `upgrade_between_trauma_and_promotions`, but one recorded before is decided again as it was)."""
+    campaign upgraded to 1.6.0 after its Trauma step, which recorded no count: an upgrade part way through a
+    post-game is refused now, `commands.shared.upgrade_rules`, but one recorded before is decided again as it was)."""
     kept = events.band_facts(state, band.id).last_battle
     battle = Phase.latest_battle(state, band)
     if (plays(state, "1.6.0") and kept is not None and kept.elite_at_phase_start is not None

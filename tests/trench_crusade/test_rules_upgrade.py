@@ -1,23 +1,27 @@
 """`campaign rules upgrade` onto 1.6.0, which counts the ELITE "at the start of the Promotions & Experience Phase"
-as the Trauma step records them (rules §4): given a campaign on 1.5.0 whose Pilgrims did their Trauma step and not
-their Promotions step, the upgrade typed now is refused; once Promotions is done it is taken; an upgrade recorded
+as the Trauma step records them (rules §4): given a campaign on 1.5.0 whose Pilgrims did their Trauma step, which
+recorded no count, the upgrade typed now is refused while their post-game is part way done (so their Promotions step
+is taken under the version their Trauma step was); once it is finished the upgrade is taken; an upgrade recorded
 mid-phase (before the refusal) is decided again as it was."""
 
 from __future__ import annotations
 
+import pytest
+
 from commands.shared import UpgradeRules
-from commands.trench_crusade import RULESET
 from commands.trench_crusade.commands import Promotions, Trauma
 from ledger import events as ev
-from ledger.decide import TableDice
-from ledger.deciding import decide
 
 from .conftest import Table
 
 ONTO_1_6_0 = UpgradeRules(version="1.6.0")
-REFUSAL = ("Pilgrims is between the Trauma and Promotions steps of battle 1: from 1.6.0 the Promotions step counts the "
-           "ELITE its Trauma step recorded, and under v1.5.0 that step recorded none; take the Promotions step first "
-           "(campaign trench-crusade promotions Pilgrims), then upgrade")
+UPGRADED = [ev.RulesetUpgraded(version="1.6.0", previous="1.5.0")]
+
+
+def refused(done: str, next_step: str) -> str:
+    return (f"Pilgrims is part way through the post-game of battle 1 (done: {done}; next: {next_step}): a battle's "
+            "post-game is decided under one version, so finish it first (campaign post-game Pilgrims), then upgrade "
+            "from v1.5.0 to v1.6.0")
 
 
 def traumas_done_on_1_5_0() -> Table:
@@ -30,22 +34,29 @@ def traumas_done_on_1_5_0() -> Table:
     return table
 
 
-def test_an_upgrade_onto_1_6_0_between_trauma_and_promotions_is_refused():
-    table = traumas_done_on_1_5_0()
-    # When the upgrade is typed with the Pilgrims between the steps
-    # Then it is refused, saying what to do, and nothing is written
-    assert table.refusal(ONTO_1_6_0) == REFUSAL
-
-
-def test_the_upgrade_is_taken_once_the_promotions_step_is_done():
-    table = traumas_done_on_1_5_0()
+def promotions_done_too(table: Table) -> None:
     table.do(Promotions(warband="Pilgrims", even=True), [1])
+
+
+@pytest.mark.parametrize(("given", "done", "next_step"), [
+    (lambda table: None, "trauma", "promotions"),  # between the Trauma and Promotions steps
+    (promotions_done_too, "trauma, promotions", "experience"),
+])
+def test_an_upgrade_onto_1_6_0_part_way_through_the_post_game_is_refused(given, done, next_step):
+    table = traumas_done_on_1_5_0()
+    given(table)
+    # When the upgrade is typed with the Pilgrims part way through their post-game
+    # Then it is refused, saying what to do, and nothing is written
+    assert table.refusal(ONTO_1_6_0) == refused(done, next_step)
+
+
+def test_the_upgrade_is_taken_once_the_post_game_is_finished():
+    table = traumas_done_on_1_5_0()
+    table.finish_phase("Pilgrims", promotions=[1])
     # The Legion has not begun its phase: its Trauma step will record the count under 1.6.0
-    assert table.do(ONTO_1_6_0) == [ev.RulesetUpgraded(version="1.6.0", previous="1.5.0")]
+    assert table.do(ONTO_1_6_0) == UPGRADED
 
 
 def test_an_upgrade_recorded_between_the_steps_is_decided_again_as_it_was():
     """Replay, voids and import decide a recorded command again (not typed now): it is not refused."""
-    state = traumas_done_on_1_5_0().state
-    assert decide(RULESET, state, ONTO_1_6_0, dice=TableDice([]), shuffle_dice=None)[1:] == [
-        ev.RulesetUpgraded(version="1.6.0", previous="1.5.0")]
+    assert traumas_done_on_1_5_0().decided_again(ONTO_1_6_0) == UPGRADED

@@ -51,7 +51,7 @@ Decisions (the rules module's docstring lists the rule readings):
 """
 
 from commands.kit import refusing
-from commands.shared import SHARED_HANDLERS, AwardXP, Correct, EnlistWarband, RecordBattle, RecruitFighter, UpgradeRules
+from commands.shared import SHARED_HANDLERS, AwardXP, Correct, EnlistWarband, RecordBattle, RecruitFighter
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
     Advancement,
@@ -80,7 +80,6 @@ HANDLERS = {
         RecordBattle: warband.record_shared_battle,
         AwardXP: warband.award_capped_xp,
         Correct: warband.correct_earning_advancements,
-        UpgradeRules: warband.upgrade_between_trauma_and_promotions,
         Recruit: warband.recruit,
         RecordTrenchBattle: warband.record_battle,
         Trauma: aftermath.trauma,

@@ -1,8 +1,7 @@
-"""Warbands, recruiting, recording a battle, XP an arbiter awards, and when the rules may be upgraded."""
+"""Warbands, recruiting, recording a battle, and XP an arbiter awards."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
@@ -15,7 +14,6 @@ from commands.shared import (
     EnlistWarband,
     RecordBattle,
     RecruitFighter,
-    UpgradeRules,
     active_fighter,
     battle_record,
     correct,
@@ -24,10 +22,8 @@ from commands.shared import (
     positive,
     recruit_fighter,
     slug,
-    upgrade_rules,
 )
 from ledger import events as ev
-from ledger import rulesets
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Warband
@@ -219,27 +215,3 @@ def correct_earning_advancements(cmd: Correct, ctx: Context) -> None:
     if fighter.active and rules.ELITE in fighter.keywords:
         reached = rules.advancement_circles_reached(fighter.xp - cmd.xp, fighter.xp, tables_for(ctx.state))
         earn_advancements(ctx, band, fighter.id, reached)
-
-
-PHASE_COUNT_RECORDED = "1.6.0"  # from which the Trauma step records the ELITE the Promotions step counts
-
-
-def upgrade_between_trauma_and_promotions(cmd: UpgradeRules, ctx: Context) -> None:
-    """`campaign rules upgrade` in a Trench Crusade campaign. From 1.6.0 the Promotions step counts the ELITE
-    "at the start of the Promotions & Experience Phase" as the Trauma step recorded them; a warband whose Trauma
-    step was done under an older version recorded none, so its Promotions would count the roster as 1.5.0 did,
-    recruits included. An upgrade onto 1.6.0 typed while a warband is between the two steps is refused: its
-    Promotions step is taken first, under the version its Trauma step was. One recorded so (before this refusal)
-    is decided again as it was, and that battle's Promotions as recorded."""
-    versions = list(rulesets.get(ctx.state.ruleset).versions)
-    onto = cmd.version in versions and versions.index(cmd.version) >= versions.index(PHASE_COUNT_RECORDED)
-    if ctx.typed_now and onto and not since(ctx, PHASE_COUNT_RECORDED):
-        for band in ctx.state.warbands.values():
-            if PHASE.next_step(ctx.state, band) == "promotions":
-                battle = PHASE.latest_battle(ctx.state, band)
-                raise RuleViolation(
-                    f"{band.name} is between the Trauma and Promotions steps of battle {battle.number if battle else 0}: "
-                    f"from {PHASE_COUNT_RECORDED} the Promotions step counts the ELITE its Trauma step recorded, and "
-                    f"under v{ctx.version} that step recorded none; take the Promotions step first (campaign "
-                    f"trench-crusade promotions {shlex.quote(band.name)}), then upgrade")
-    upgrade_rules(cmd, ctx)

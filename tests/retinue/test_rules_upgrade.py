@@ -1,0 +1,76 @@
+"""`campaign rules upgrade` from 1.4.0 onto 1.5.0, which holds the battle pass's "did not go Out of Action" +1
+until the Doom Table is rolled (E3, E5): typed while a warband is part way through a battle's post-game it is
+refused (a fighter who spent that +1 under 1.4.0 and was Slain on the Doom Table under 1.5.0 would end at -1 XP);
+between battles, or before any step of the latest battle is recorded, it is taken; one recorded part way (before
+the refusal) is decided again as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from commands.retinue.commands import BattlePass, Casualties, ScenarioPass
+from commands.shared import UpgradeRules
+from ledger import events as ev
+
+from .conftest import Retinues
+
+ONTO_1_5_0 = UpgradeRules(version="1.5.0")
+UPGRADED = [ev.RulesetUpgraded(version="1.5.0", previous="1.4.0")]
+FINISH = "a battle's post-game is decided under one version, so finish"
+
+
+def hawks_battle_pass(game: Retinues) -> None:
+    game.do(BattlePass(warband="Hawks"))
+
+
+def hawks_up_to_the_doom_table(game: Retinues) -> None:
+    hawks_battle_pass(game)
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks"))
+
+
+def both_battle_passes(game: Retinues) -> None:
+    hawks_battle_pass(game)
+    game.do(BattlePass(warband="Wolves"))
+
+
+def on_1_4_0_after_a_battle(given: Callable[[Retinues], None]) -> Retinues:
+    game = Retinues(version="1.4.0")
+    game.battle()
+    given(game)
+    return game
+
+
+@pytest.mark.parametrize(("given", "refusal"), [
+    (hawks_battle_pass,
+     "Hawks is part way through the post-game of battle 1 (done: battle-pass; next: scenario-pass): "
+     f"{FINISH} it first (campaign post-game Hawks), then upgrade from v1.4.0 to v1.5.0"),
+    (hawks_up_to_the_doom_table,
+     "Hawks is part way through the post-game of battle 1 (done: battle-pass, scenario-pass, casualty; next: doom): "
+     f"{FINISH} it first (campaign post-game Hawks), then upgrade from v1.4.0 to v1.5.0"),
+    (both_battle_passes,
+     "Hawks is part way through the post-game of battle 1 (done: battle-pass; next: scenario-pass); "
+     "Wolves is part way through the post-game of battle 1 (done: battle-pass; next: scenario-pass): "
+     f"{FINISH} them first (campaign post-game Hawks, campaign post-game Wolves), then upgrade from v1.4.0 to v1.5.0"),
+])
+def test_an_upgrade_typed_part_way_through_a_post_game_is_refused(given, refusal):
+    # Given a battle on 1.4.0 and some of its post-game steps recorded
+    game = on_1_4_0_after_a_battle(given)
+    # When the upgrade is typed, then it is refused naming who, which battle and what to finish, nothing written
+    assert game.refusal(ONTO_1_5_0) == refusal
+
+
+@pytest.mark.parametrize("given", [
+    lambda game: None,  # the battle recorded, no step of its post-game yet
+    lambda game: game.finish_post_game("Hawks"),  # the Hawks finished, the Wolves not begun
+    lambda game: (game.finish_post_game("Hawks"), game.finish_post_game("Wolves")),  # between battles
+])
+def test_an_upgrade_typed_before_or_after_a_post_game_is_taken(given):
+    assert on_1_4_0_after_a_battle(given).do(ONTO_1_5_0) == UPGRADED
+
+
+def test_an_upgrade_recorded_part_way_through_a_post_game_is_decided_again_as_it_was():
+    """Replay, voids and import decide a recorded command again (not typed now): it is not refused."""
+    assert on_1_4_0_after_a_battle(hawks_battle_pass).decided_again(ONTO_1_5_0) == UPGRADED
