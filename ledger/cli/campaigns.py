@@ -165,7 +165,8 @@ def rules_upgrade(session: Session, reason: str) -> None:
     """Decide the campaign's later transactions under the newest version of its ruleset.
 
     Earlier transactions keep the version they were decided under: replay, voids and import
-    decide each transaction under the version in force at it."""
+    decide each transaction under the version in force at it. Refused while a warband is part
+    way through a battle's post-game: finish it first (campaign post-game WARBAND)."""
     _cid, state = session.state()
     newest = rulesets.get(state.ruleset).version
     run(session, UpgradeRules(version=newest), reason=reason)
