@@ -40,6 +40,8 @@ A post-game step done is the shared `post-game.step-done`.
 
 from __future__ import annotations
 
+import re
+
 from commands.coreheim import rules
 from commands.coreheim.tables import TABLES
 from ledger import events as ev
@@ -57,14 +59,17 @@ class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-
     advanced_to: int = 0
 
     def describe(self, state: CampaignState) -> str:
-        sword = rulesets.row_names_of(state).get("hired-sword", {}).get(self.warrior_type)
+        names = rulesets.row_names_of(state)
+        sword = names.get("hired-sword", {}).get(self.warrior_type)
         if sword:  # "an Ogre Bodyguard (ogre)": his name says what he is
             what = f"{sword} ({self.race})" if self.race else sword
         else:
             what = f"{self.race} {self.warrior_type}" if self.race else self.warrior_type
-        article = "an" if what[:1].lower() in "aeiou" else "a"
-        lists = f", skill lists {', '.join(self.skill_lists)}" if self.skill_lists else ""
-        return f"{fighter_name(state, self.fighter)} is {article} {what}{lists}"
+        who = fighter_name(state, self.fighter)
+        if self.skill_lists:  # only a henchman promoted by Talent! picks skill lists: the rules' words
+            lists = [names.get("skill-list", {}).get(chosen, chosen) for chosen in self.skill_lists]
+            return f"{who} keeps his type ({what}) and picks the skill lists {', '.join(lists)}"
+        return f"{who} is {'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
 
 
 class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-size-changed"):
@@ -75,7 +80,16 @@ class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-
     row: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        return f"{fighter_name(state, self.fighter)} {signed(self.delta)} {'member' if abs(self.delta) == 1 else 'members'}: {self.reason}"
+        change = f"{fighter_name(state, self.fighter)} {signed(self.delta)} {'member' if abs(self.delta) == 1 else 'members'}"
+        if reinforced := REINFORCED.fullmatch(self.reason):
+            recruits, xp, rolled = (int(n) for n in reinforced.groups())
+            each = " each" if recruits > 1 else ""
+            return f"{change}, reinforced: {plural(recruits, 'recruit')} at {xp} XP{each}, using {recruits * xp} of the {rolled} XP rolled"
+        return f"{change}: {self.reason}"
+
+
+# The reason reinforcing records (every version): "reinforced: 2 x 1 XP of the 5 rolled" read as a sum.
+REINFORCED = re.compile(r"reinforced: (\d+) x (\d+) XP of the (\d+) rolled")
 
 
 class ShardsChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.shards-changed"):

@@ -190,13 +190,14 @@ def fights(tables: CoreheimTables) -> Mapping[str, Fight]:
 def _row_names(tables: CoreheimTables) -> dict[str, Mapping[str, str]]:
     return {"item": {row.id: row.name for row in (*tables.equipment.items, *tables.price_chart.items)},
             "injury": {row.result: row.name for row in tables.hero_injury.rows},
-            "hired-sword": {sword.id: sword.name for sword in tables.hired_swords.swords}}
+            "hired-sword": {sword.id: sword.name for sword in tables.hired_swords.swords},
+            "skill-list": {skills.id: skills.name for skills in tables.skills.lists}}
 
 
 def row_names(state: CampaignState) -> dict[str, Mapping[str, str]]:
     """The names the campaign's tables give what its events record by id (`Ruleset.row_names`): each
-    item ("power-scroll": "Power Scroll"), hero injury result ("full-recovery": "Full Recovery") and
-    Hired Sword ("ogre-bodyguard": "Ogre Bodyguard")."""
+    item ("power-scroll": "Power Scroll"), hero injury result ("full-recovery": "Full Recovery"),
+    Hired Sword ("ogre-bodyguard": "Ogre Bodyguard") and skill list ("combat": "Combat")."""
     return _row_names(tables_for(state.options))
 
 

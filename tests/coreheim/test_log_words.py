@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from commands.coreheim.commands import Buy, Explore, Injuries, RareSearch, Search, SpendUnderdog, UnderdogSword
+from commands.coreheim.commands import (
+    Advance, Buy, Explore, Injuries, RareSearch, Reinforce, Search, SpendUnderdog, UnderdogSword,
+)
+from commands.shared import Correct
 from ledger.describe import describe
 
 from .conftest import HUMAN
@@ -110,3 +113,33 @@ def test_a_serious_injury_is_named_as_the_hero_injury_table_names_it(rats_and_sk
 def test_an_exploration_says_which_dice_it_kept_only_when_it_kept_fewer(rats_and_skaven, faces, said):
     rats_and_skaven.battle()
     assert lines(rats_and_skaven, Explore(warband="Reikland Rats"), faces)[1] == said
+
+
+def test_a_henchman_promoted_by_talent_keeps_his_type_and_picks_his_skill_lists(rats_and_skaven):
+    """Rules 3.4 Talent!: "He keeps his type [...] He picks two skill lists". Right after "Ulli is promoted
+    to hero" the log said "Ulli is a human henchman, skill lists combat, speed"."""
+    rats_and_skaven.do(Correct(warband="Reikland Rats", fighter="Marksmen", reason="test setup", xp=1))
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+    told = lines(rats_and_skaven, Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 10, 8])
+    assert told[3:6] == [
+        "Ulli, henchman, joins Reikland Rats",
+        "Ulli is promoted to hero",
+        "Ulli keeps his type (human henchman) and picks the skill lists Combat, Speed",
+    ]
+
+
+@pytest.mark.parametrize("recruits, said", [
+    # was "Marksmen +1 member: reinforced: 1 x 1 XP of the 5 rolled"
+    ("1", "Marksmen +1 member, reinforced: 1 recruit at 1 XP, using 1 of the 5 XP rolled"),
+    # was "Marksmen +2 members: reinforced: 2 x 1 XP of the 5 rolled"
+    ("2", "Marksmen +2 members, reinforced: 2 recruits at 1 XP each, using 2 of the 5 XP rolled"),
+])
+def test_a_group_reinforced_says_what_its_recruits_used_of_the_xp_rolled(rats_and_skaven, recruits, said):
+    """Trading 7: "roll a D6: this is the total amount of experience available"; a recruit joins at his
+    group's experience and uses that much of it."""
+    rats_and_skaven.battle()
+    rats_and_skaven.through("reinforce")
+    answers = {"reinforce": "yes", "marksmen:recruits": recruits}
+    assert lines(rats_and_skaven, Reinforce(warband="Reikland Rats", answers=answers), [5])[1] == said
