@@ -115,6 +115,8 @@ class CardRead(ev.Event, frozen=True, kw_only=True, tag="speedheim.card-read"):
             source = f"card {self.card} ({ordinal(self.position or 0)} from the top of {self.deck})"
         else:
             source = f"d20 row {self.card} (R{self.roll})"
+        if self.reads == "blank":  # the henchman half as the deck usually has it; its why said "blank henchman half"
+            return f"{who} reads the {self.half} half of {source}, which is blank: it does not promote"
         return f"{who} reads the {self.half} half of {source}, {self.reads or 'blank'}: {self.why}"
 
 

@@ -23,3 +23,15 @@ def test_skill_types_and_hero_slots_read_as_sentences(event, said):
     campaign = Table({})
     campaign.warbands()
     assert describe(event, campaign.state) == said
+
+
+def test_a_blank_henchman_half_says_it_does_not_promote():
+    """Seed 000: "For a henchman, check the 'Henchman' half of the card. It will usually be blank". The log said
+    "Jan reads the henchman half of card 11 (…), blank: blank henchman half"."""
+    campaign = Table({})
+    campaign.warbands()
+    read = se.CardRead(warband="sellswords", fighter="gunnar", attempt="incapacitation", battle=1, half="henchman",
+                       card="11", deck="improvement", position=15, reads="blank", outcome="nothing",
+                       why="blank henchman half")
+    assert describe(read, campaign.state) == (
+        "Gunnar reads the henchman half of card 11 (15th from the top of improvement), which is blank: it does not promote")
