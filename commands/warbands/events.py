@@ -119,8 +119,11 @@ class VeteranEligibility(ev.Event, frozen=True, kw_only=True, tag="warbands.vete
     battle: int | None = None  # the battle judged; None when an upgrade used the eligibility up
 
     def describe(self, state: CampaignState) -> str:
+        unit = fighter_name(state, self.fighter)
+        if self.battle is None:  # an upgrade used it ("used for +1"): not a battle that fell short
+            return f"{unit} is no longer eligible for a Veteran level: its eligibility was {self.reason}"
         verdict = "eligible for its next Veteran level" if self.eligible else "not eligible for a Veteran level"
-        return f"{fighter_name(state, self.fighter)} {verdict}: {self.reason}"
+        return f"{unit} {verdict}: {self.reason}"
 
 
 @ev.event_type

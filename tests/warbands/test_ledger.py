@@ -93,6 +93,10 @@ def test_R7_survival_counts_after_recovery_and_R8_upgrade_costs_10_xp(table):
     table.post_game("Da Boyz")
     events = table.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
     assert tags(events) == ["treasury.changed", "keyword.gained", "warbands.veteran-eligibility"]
+    # the last line read "Swordsmen not eligible for a Veteran level: used for +1", as if the upgrade were refused
+    assert lines(table, events)[1:] == [
+        "Swordsmen gains Veteran +1",
+        "Swordsmen is no longer eligible for a Veteran level: its eligibility was used for +1"]
     assert (table.xp(), table.rating()) == (90, 126 + 10)  # 6 x 6 + 40 + 50 = 126 points, +10
 
 
