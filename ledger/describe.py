@@ -82,6 +82,12 @@ def _awarded(e: ev.XPAwarded, s: CampaignState) -> str:
     return f"{fighter_name(s, e.fighter)} {change} XP{capped}: {e.reason}"
 
 
+def _stat_changed(e: ev.StatChanged, s: CampaignState) -> str:
+    change = f"{e.stat} {signed(e.delta)}"
+    # a reason that ends by stating the change again ("advancement: Sa +1") says only why
+    return f"{fighter_name(s, e.fighter)} {change}: {e.reason.removesuffix(f': {change}')}"
+
+
 def _injured(e: ev.InjurySuffered, s: CampaignState) -> str:
     missed = f", misses {e.missed_games} game{'s' if e.missed_games != 1 else ''}" if e.missed_games else ""
     return f"{fighter_name(s, e.fighter)} suffers {e.injury}{missed}"
@@ -111,7 +117,7 @@ _DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
     ev.BattleRecorded: _battle,
     ev.XPAwarded: _awarded,
     ev.XPSpent: lambda e, s: f"{fighter_name(s, e.fighter)} spends {e.amount} XP on {e.on}",
-    ev.StatChanged: lambda e, s: f"{fighter_name(s, e.fighter)} {e.stat} {signed(e.delta)}: {e.reason}",
+    ev.StatChanged: _stat_changed,
     ev.SkillLearned: lambda e, s: f"{fighter_name(s, e.fighter)} learns {e.skill}",
     ev.KeywordGained: lambda e, s: f"{fighter_name(s, e.fighter)} gains {e.keyword}",
     ev.KeywordLost: lambda e, s: f"{fighter_name(s, e.fighter)} loses {e.keyword}",

@@ -375,7 +375,7 @@ def test_the_walk_gives_a_second_bonus_to_a_fighter_named_by_two_results(hawks):
 def test_a_purchase_asks_for_its_spell_and_reduction_by_buys_own_options(hawks):
     """`buy` has no --answer: what it needs is named with its --spell and --reduce."""
     assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0
-    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "CC")) == ["  Finch spends 12 XP on CC +1", "  Finch CC +1: advancement: CC +1"]
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "CC")) == ["  Finch spends 12 XP on CC +1", "  Finch CC +1: advancement"]
     assert refused(hawks("retinue", "buy", "Hawks", "Finch", "CC"), 2,
                    "Finch's CC goes beyond its ancestry baseline + 1: reduce which attribute?: answer with --reduce CHOICE "
                    "(one of: Wi, Sa, Mt, Sk, W, M, Df, RC)")
@@ -439,7 +439,7 @@ def test_under_whole_excess_a_second_reduce_takes_what_the_first_attribute_canno
                    "Ox's M is down to 1, and 1 more point must come off another attribute (S7): reduce which attribute?: "
                    "answer with one more --reduce CHOICE (one of: Wi, Sa, Sk, Df, CC, RC)")
     assert lines(cli("retinue", "buy", "Hawks", "Ox", "Mt", "--reduce", "M", "--reduce", "Sk")) == [
-        "  Ox spends 7 XP on Mt +1", "  Ox Mt +1: advancement: Mt +1",
+        "  Ox spends 7 XP on Mt +1", "  Ox Mt +1: advancement",
         "  Ox M -2: S7: Mt 6 is beyond the ancestry baseline 2 + 1", "  Ox Sk -1: S7: Mt 6 is beyond the ancestry baseline 2 + 1"]
 
 
