@@ -9,7 +9,7 @@ from typing import Any
 from ledger import events as ev
 from ledger.describe import describe
 from ledger.records import Record
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Fighter, Warband
 
 
 def void_annotations(records: Sequence[Record]) -> dict[int, dict[str, Any]]:
@@ -34,21 +34,57 @@ def record_text(record: Record, state: CampaignState) -> str:
     return describe(opened, state)
 
 
+class NamesKnown:
+    """The names records gave warbands and fighters, voided records' included. A voided transaction's
+    lines are described with a state that leaves it out, and often what it named (a recruit into a
+    warband whose enlistment was voided too): they name those by the names known, not by their ids."""
+
+    def __init__(self) -> None:
+        self.warbands: dict[str, Warband] = {}
+        self.fighters: dict[str, Fighter] = {}
+        self._filled: tuple[CampaignState, CampaignState] | None = None  # (state, the state filled in)
+
+    def learn(self, event: ev.Event) -> None:
+        if isinstance(event, ev.WarbandEnlisted):
+            self.warbands[event.warband] = Warband(id=event.warband, name=event.name, player=event.player)
+        elif isinstance(event, ev.FighterRecruited):
+            self.fighters[event.fighter] = Fighter(id=event.fighter, warband=event.warband, name=event.name, role=event.role)
+        elif isinstance(event, ev.FighterRenamed) and event.fighter in self.fighters:
+            self.fighters[event.fighter].name = event.name
+        else:
+            return
+        self._filled = None
+
+    def filled_in(self, state: CampaignState) -> CampaignState:
+        """The state with the warbands and fighters it lacks that a record named (a copy when it lacks any)."""
+        if self._filled is not None and self._filled[0] is state:
+            return self._filled[1]
+        filled = state
+        if any(w not in state.warbands for w in self.warbands) or any(f not in state.fighters for f in self.fighters):
+            filled = state.copy()
+            filled.warbands = {**self.warbands, **filled.warbands}
+            filled.fighters = {**self.fighters, **filled.fighters}
+        self._filled = (state, filled)
+        return filled
+
+
 def log_rows(records: Sequence[Record], state: CampaignState) -> list[dict[str, Any]]:
     voided = void_annotations(records)
-    return [
-        {
+    known = NamesKnown()
+    rows = []
+    for record in records:
+        known.learn(record.event)
+        rows.append({
             "position": record.position,
             "tx": record.tx,
             "type": ev.tag_of(record.event),
             "actor": record.actor,
             "recorded_at": record.recorded_at,
-            "text": record_text(record, state),
+            "text": record_text(record, known.filled_in(state) if record.tx in voided else state),
             "voided": voided.get(record.tx),
             "hash": record.hash,
-        }
-        for record in records
-    ]
+        })
+    return rows
 
 
 def concerns_warband(event: ev.Event, state: CampaignState, warband: str) -> bool:

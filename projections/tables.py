@@ -27,7 +27,7 @@ from ledger import events as ev
 from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record, canonical
 from ledger.state import CampaignState, Warband, warbands_changed
-from projections.history import fighters_involved, record_text, void_annotations
+from projections.history import NamesKnown, fighters_involved, record_text, void_annotations
 from projections.roster import campaign_row, ext_of, fighter_row, rating_of, warband_row
 
 Row = tuple[Any, ...]
@@ -289,18 +289,21 @@ def transaction_rows(
     voided: dict[int, dict[str, Any]],
     ratings: dict[str, int | None],
     rated: Mapping[str, int | None] | None = None,
+    known: NamesKnown | None = None,
 ) -> Rows:
     """The log, battle, fighter-history and rating rows of one transaction.
 
     `state` is the campaign just after the transaction; `voided` the void annotations (tx -> who,
     when, why); `ratings` each warband's rating after the previous transaction, updated in place;
-    `rated` each warband's rating in `state` where it is known already (its current rows).
+    `rated` each warband's rating in `state` where it is known already (its current rows); `known`
+    the names records gave so far, which a voided transaction's log lines name what it named by.
     A rating row is written when a warband's rating differs from the one before; a transaction that
     changes no roster (dice, cards, seeds, or voided) leaves the ratings as they were, and one that
     changes a warband's fighters, treasury or stash alone the other warbands' (`warbands_changed`).
     """
     cid = state.campaign_id
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
+    described = known.filled_in(state) if known is not None and group[0].tx in voided else state
     for record in group:
         void = voided.get(record.tx) or {}
         voided_by = void.get("voided_by")
@@ -312,7 +315,7 @@ def transaction_rows(
                 event_type=ev.tag_of(record.event),
                 actor=record.actor,
                 recorded_at=record.recorded_at,
-                description=record_text(record, state),
+                description=record_text(record, described),
                 payload=ev.payload_of(record.event),
                 hash=record.hash,
                 voided_by=voided_by,
@@ -404,6 +407,7 @@ class RowsInPages:
         self.advance = advance
         self.state = CampaignState()
         self.ratings: dict[str, int | None] = {}
+        self.known = NamesKnown()
         self.group: list[Record] = []
         self.page, self.held = empty_rows(), 0
 
@@ -431,7 +435,8 @@ class RowsInPages:
         group, self.group = self.group, []
         for record in group:
             apply_record(self.state, record, record.tx in self.voided_txs)
-        for name, more in transaction_rows(group, self.state, self.annotations, self.ratings).items():
+            self.known.learn(record.event)
+        for name, more in transaction_rows(group, self.state, self.annotations, self.ratings, known=self.known).items():
             self.page[name].extend(more)
         self.held += len(group)
         if self.advance is not None:

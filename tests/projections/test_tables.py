@@ -20,7 +20,7 @@ from ledger.state import ONE_WARBAND_EVENTS, CampaignState, warbands_changed
 from ledger.store import Store
 from ledger.testing import CampaignRunner
 from projections import tables
-from projections.history import void_annotations
+from projections.history import log_rows, void_annotations
 from projections.tables import WARBANDS, all_rows, current_rows, transaction_rows
 
 T = "2026-11-29T12:00:00.000000Z"  # the fixed clock of tests/conftest.py
@@ -124,6 +124,21 @@ def test_a_void_annotates_the_log_and_takes_the_voided_effects_out_of_every_tabl
     assert [row[-2:] for row in rows["rm_ratings"]] == [(0, 0), (0, 40)]  # no 43 any more
     assert rows["rm_fighters"][0][8] == 0  # XP
     assert rows["rm_campaigns"][0][5:8] == (13, 5, "[4]")
+
+
+def test_a_voided_transaction_names_a_warband_and_fighter_no_longer_there_by_their_names(gunnar):
+    """Rows are described with the state just after their transaction, voided ones left out: a recruit
+    into a warband whose enlistment was voided read "Snikch, leader, joins clan-skrittle" (its id)."""
+    gunnar.execute(EnlistWarband(name="Clan Skrittle", player="Bob", treasury=100))  # T5: 12-13
+    gunnar.execute(RecruitFighter(warband="Clan Skrittle", name="Snikch", role="leader", cost=30))  # T6: 14-16
+    gunnar.execute(AwardXP(fighter="Snikch", amount=2, reason="survived"))  # T7: 17-18
+    gunnar.ledger.void(gunnar.id, "T5", reason="enlisted twice", actor="Bob", cascade=True)  # T8: 19-22
+    records = gunnar.records()
+    lines = [(row[1], row[6]) for row in all_rows(records)[1]["rm_log"] if row[2] in (6, 7)]
+    assert lines == [(14, "fighter.recruit"), (15, "Snikch, leader, joins Clan Skrittle"),
+                     (16, "Clan Skrittle treasury -30: recruited Snikch"), (17, "xp.award"), (18, "Snikch gains 2 XP: survived")]
+    state = gunnar.ledger.load(gunnar.id)
+    assert [row["text"] for row in log_rows(records, state) if row["tx"] in (6, 7)] == [text for _, text in lines]
 
 
 def test_a_battle_row_and_who_fought_or_was_taken_out(gunnar):
