@@ -24,6 +24,12 @@ def warband_name(state: CampaignState, warband: str | None) -> str:
     return shown(found.name if found else (warband or ""))
 
 
+def because(reason: str) -> str:
+    """A recorded reason after what it explains, one way for every event of every ruleset: "Gunnar is dead
+    (serious injury: Dead)". Reasons often hold a colon of their own, which a colon before them doubled."""
+    return f" ({reason})" if reason else ""
+
+
 def signed(n: int) -> str:
     """A change as people write it: +2, -1 (0 for none)."""
     return f"+{n}" if n > 0 else str(n)
@@ -55,7 +61,7 @@ def describe(event: ev.Event, state: CampaignState) -> str:
 
 
 def _voided(e: ev.TransactionVoided, _s: CampaignState) -> str:
-    return f"T{e.target} voided{'' if e.because_of is None else ' too'}: {e.reason}"
+    return f"T{e.target} voided{'' if e.because_of is None else ' too'}{because(e.reason)}"
 
 
 def _rolled(e: ev.DiceRolled, _s: CampaignState) -> str:
@@ -77,15 +83,15 @@ def _battle(e: ev.BattleRecorded, s: CampaignState) -> str:
 
 
 def _awarded(e: ev.XPAwarded, s: CampaignState) -> str:
-    capped = f" (capped from {e.requested})" if e.requested is not None else ""
+    capped = f", capped from {e.requested}" if e.requested is not None else ""
     change = f"gains {e.amount}" if e.amount >= 0 else f"loses {-e.amount}"  # an award taken back
-    return f"{fighter_name(s, e.fighter)} {change} XP{capped}: {e.reason}"
+    return f"{fighter_name(s, e.fighter)} {change} XP{capped}{because(e.reason)}"
 
 
 def _stat_changed(e: ev.StatChanged, s: CampaignState) -> str:
     change = f"{e.stat} {signed(e.delta)}"
     # a reason that ends by stating the change again ("advancement: Sa +1") says only why
-    return f"{fighter_name(s, e.fighter)} {change}: {e.reason.removesuffix(f': {change}')}"
+    return f"{fighter_name(s, e.fighter)} {change}{because(e.reason.removesuffix(f': {change}'))}"
 
 
 def _injured(e: ev.InjurySuffered, s: CampaignState) -> str:
@@ -122,13 +128,13 @@ _DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
     ev.KeywordGained: lambda e, s: f"{fighter_name(s, e.fighter)} gains {e.keyword}",
     ev.KeywordLost: lambda e, s: f"{fighter_name(s, e.fighter)} loses {e.keyword}",
     ev.InjurySuffered: _injured,
-    ev.FighterDied: lambda e, s: f"{fighter_name(s, e.fighter)} is dead{': ' + e.reason if e.reason else ''}",
-    ev.FighterCaptured: lambda e, s: f"{fighter_name(s, e.fighter)} is captured{': ' + e.reason if e.reason else ''}",
-    ev.FighterRetired: lambda e, s: f"{fighter_name(s, e.fighter)} retires{': ' + e.reason if e.reason else ''}",
+    ev.FighterDied: lambda e, s: f"{fighter_name(s, e.fighter)} is dead{because(e.reason)}",
+    ev.FighterCaptured: lambda e, s: f"{fighter_name(s, e.fighter)} is captured{because(e.reason)}",
+    ev.FighterRetired: lambda e, s: f"{fighter_name(s, e.fighter)} retires{because(e.reason)}",
     ev.FighterPromoted: lambda e, s: f"{fighter_name(s, e.fighter)} is promoted to {e.role}",
     ev.ItemGained: lambda e, s: f"{_holder(s, e)} gains {rulesets.row_name(s, 'item', e.item)}",
     ev.ItemLost: lambda e, s: f"{_holder(s, e)} loses {rulesets.row_name(s, 'item', e.item)}",
-    ev.TreasuryChanged: lambda e, s: f"{warband_name(s, e.warband)} treasury {signed(e.delta)}: {e.reason}",
+    ev.TreasuryChanged: lambda e, s: f"{warband_name(s, e.warband)} treasury {signed(e.delta)}{because(e.reason)}",
     ev.PostGameStepDone: lambda e, s: f"{warband_name(s, e.warband)}: post-game step {e.step} done for battle {e.battle}",
     ev.NoteRecorded: lambda e, s: f"note: {shown(e.text)}",
 }

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from commands.kit.state import Facts, Folds, RulesetFacts
 from ledger import events as ev
-from ledger.describe import fighter_name, signed, warband_name
+from ledger.describe import because, fighter_name, signed, warband_name
 from ledger.state import CampaignState
 from ledger.text import ordinal
 
@@ -127,7 +127,7 @@ class HeroSlots(ev.Event, frozen=True, kw_only=True, tag="speedheim.hero-slots")
     reason: str
 
     def describe(self, state: CampaignState) -> str:
-        return f"{warband_name(state, self.warband)} has {self.slots} hero slots ({self.reason})"
+        return f"{warband_name(state, self.warband)} has {self.slots} hero slots{because(self.reason)}"
 
 
 @ev.event_type

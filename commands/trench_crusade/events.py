@@ -45,7 +45,7 @@ import msgspec
 from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger import rulesets
-from ledger.describe import fighter_name, plural, warband_name
+from ledger.describe import because, fighter_name, plural, warband_name
 from ledger.state import CampaignState, Fighter, Warband
 
 DUCATS, GLORY_POINTS = "ducats", "glory"  # the two currencies a price is paid in
@@ -105,7 +105,7 @@ class GloryChanged(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.glor
 
     def describe(self, state: CampaignState) -> str:
         sign = "+" if self.delta >= 0 else ""
-        return f"{warband_name(state, self.warband)} Glory {sign}{self.delta}: {self.reason}"
+        return f"{warband_name(state, self.warband)} Glory {sign}{self.delta}{because(self.reason)}"
 
 
 @ev.event_type

@@ -145,7 +145,7 @@ def test_a_write_answers_with_json_its_transactions_rolls_and_new_head(two_warba
     rerolled = json.loads(two_warbands("reroll", "R0", "--reason", "cocked", "--dice", "6,6", "--json").output)
     assert rerolled["transactions"] == [7, 8] and rerolled["rolls"][0]["faces"] == [6, 6]
     awarded = json.loads(two_warbands("xp", "award", "Gunnar", "1", "--reason", "x", "--json").output)
-    assert [e["text"] for e in awarded["events"]] == ["xp.award", "Gunnar gains 1 XP: x"]
+    assert [e["text"] for e in awarded["events"]] == ["xp.award", "Gunnar gains 1 XP (x)"]
 
 
 @pytest.mark.parametrize("ruleset", ["coreheim", "trench-crusade", "warbands", "retinue"])

@@ -83,7 +83,7 @@ def after_battle(campaign, monkeypatch):
 
 def test_without_a_terminal_the_walk_stops_at_the_first_question_it_was_not_given(after_battle):
     first = after_battle("post-game", "Rats", "--dice", "4")
-    assert first.output.splitlines()[:3] == ["== Loot", "  R0 loot: D6 rolled [4] = 4 (table)", "  Rats treasury +4: loot"]
+    assert first.output.splitlines()[:3] == ["== Loot", "  R0 loot: D6 rolled [4] = 4 (table)", "  Rats treasury +4 (loot)"]
     assert first.output.splitlines()[-2:] == [
         "== Muster",
         "Next step: muster — Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans); "
@@ -107,7 +107,7 @@ def test_without_a_terminal_the_walk_stops_at_the_first_question_it_was_not_give
         2, "== Muster\nError: Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans)\n"
     )
     second = after_battle("post-game", "Rats", "--answer", "hero=Hans")
-    assert second.output.splitlines()[1] == "  Hans gains 1 XP: muster"
+    assert second.output.splitlines()[1] == "  Hans gains 1 XP (muster)"
     assert second.output.splitlines()[-1] == "Post-game sequence complete."
 
 
@@ -247,7 +247,7 @@ def test_at_a_terminal_it_asks_and_resumes_after_an_interruption(after_battle, m
     assert interrupted.exit_code == 1  # click's Abort on end of input
     resumed = after_battle("post-game", "Rats", input="1\n")  # a choice picked by its number
     assert resumed.output.startswith(
-        "== Muster\nWho gets 1 XP?\n  1) Gunnar\n  2) Hans\nChoose by number or name: 1\n  Gunnar gains 1 XP: muster\n"
+        "== Muster\nWho gets 1 XP?\n  1) Gunnar\n  2) Hans\nChoose by number or name: 1\n  Gunnar gains 1 XP (muster)\n"
     )
     assert after_battle("post-game", "Rats", "--list").output == "[x] loot: Loot\n[x] muster: Muster\n"
 

@@ -65,8 +65,8 @@ def test_check_passes_then_finds_a_rule_that_changed(two_warbands, monkeypatch):
     result = c("replay", "--check")
     assert result.exit_code == 1
     assert result.output == (
-        "T7: event 18 would now be “Reikland Rats treasury +40: loot”, not “Reikland Rats treasury +20: loot”\n"
-        "T9: event 22 would now be “Clan Skrittle treasury +30: loot”, not “Clan Skrittle treasury +15: loot”\n"
+        "T7: event 18 would now be “Reikland Rats treasury +40 (loot)”, not “Reikland Rats treasury +20 (loot)”\n"
+        "T9: event 22 would now be “Clan Skrittle treasury +30 (loot)”, not “Clan Skrittle treasury +15 (loot)”\n"
         "Re-decided 8 transactions from their commands and dice: 2 differ.\n"
     )
 

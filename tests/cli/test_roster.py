@@ -46,7 +46,7 @@ def test_battle_then_xp_and_history(two_warbands):
     assert history == [
         "   13 T5    arbiter    Snikch, leader, joins Clan Skrittle",
         "   16 T6    arbiter    battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
-        "   18 T7    arbiter    Snikch gains 2 XP: won and took Gunnar out",
+        "   18 T7    arbiter    Snikch gains 2 XP (won and took Gunnar out)",
     ]
     battle = json.loads(c("history", "--json").output)
     assert [row["text"] for row in battle] == [
@@ -76,7 +76,7 @@ def test_battle_refusals_write_nothing(two_warbands):
 def test_money_items_and_corrections(two_warbands):
     c = two_warbands
     assert c("treasury", "Clan Skrittle", "-10", "--reason", "upkeep").output.splitlines()[0] == (
-        "  Clan Skrittle treasury -10: upkeep"
+        "  Clan Skrittle treasury -10 (upkeep)"
     )
     assert c("treasury", "Clan Skrittle", "-500", "--reason", "x").output == (
         "Error: Clan Skrittle has 200 in the treasury; cannot pay 500\n"
@@ -84,8 +84,8 @@ def test_money_items_and_corrections(two_warbands):
     assert c("item", "lose", "Reikland Rats", "sword", "--fighter", "Gunnar").output == "Error: Gunnar has no sword\n"
     corrected = c("correct", "Reikland Rats", "Gunnar", "--reason", "misread card", "--stat", "WS=-1", "--status", "retired")
     assert corrected.output.splitlines()[:2] == [
-        "  Gunnar WS -1: correction: misread card",
-        "  Gunnar retires: correction: misread card",
+        "  Gunnar WS -1 (correction: misread card)",
+        "  Gunnar retires (correction: misread card)",
     ]
     assert c("xp", "award", "Gunnar", "1", "--reason", "x").output == "Error: Gunnar is retired\n"
     bad_stat = c("correct", "Reikland Rats", "Gunnar", "--reason", "x", "--stat", "WS=up")
@@ -159,20 +159,20 @@ def test_log_filters_by_warband_battle_and_tail_and_json_gives_the_rows_shown(tw
     after_1 = json.loads(c("replay", "--battle", "1", "--json").output)["head"]
     assert c("log", "--battle", "1").output.splitlines() == [
         "   16 T6    arbiter    battle 1: Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
-        "   18 T7    arbiter    Snikch gains 2 XP: won",
+        "   18 T7    arbiter    Snikch gains 2 XP (won)",
         f"      Head after battle 1: {after_1}",  # as replay --battle 1 gives it, for players to compare
         f"Head {head}",
     ]
     assert c("log", "--warband", "Reikland Rats", "--tail", "3").output.splitlines() == [
         "   16 T6    arbiter    battle 1: Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
         "   20 T8    arbiter    battle 2: Reikland Rats vs Clan Skrittle, won by Reikland Rats",
-        "   22 T9    arbiter    Reikland Rats treasury +5: loot",
+        "   22 T9    arbiter    Reikland Rats treasury +5 (loot)",
         f"Head {head}",
     ]
     shown = json.loads(c("log", "--json", "--warband", "Clan Skrittle", "--tail", "3").output)
     assert [(row["position"], row["text"]) for row in shown] == [
         (16, "battle 1: Reikland Rats vs Clan Skrittle, won by Clan Skrittle"),
-        (18, "Snikch gains 2 XP: won"),
+        (18, "Snikch gains 2 XP (won)"),
         (20, "battle 2: Reikland Rats vs Clan Skrittle, won by Reikland Rats"),
     ]
     # Text and JSON show the same rows (the text also notes the head after each battle but the
@@ -270,7 +270,7 @@ def test_a_name_two_fighters_share_is_refused_naming_both(two_warbands):
     )
     assert json.loads(c("show", "--json").output)["events"] == before
     # the id, or the warband, tells them apart
-    assert c("xp", "award", "gunnar-2", "1", "--reason", "x").output.splitlines()[0] == "  Gunnar gains 1 XP: x"
+    assert c("xp", "award", "gunnar-2", "1", "--reason", "x").output.splitlines()[0] == "  Gunnar gains 1 XP (x)"
     assert c("xp", "award", "Gunnar", "1", "--reason", "x", "--warband", "Reikland Rats").exit_code == 0
 
 

@@ -22,7 +22,7 @@ def show(c) -> dict:
 def test_void_a_roll_without_dependants(after_battle):
     result = after_battle("void", "R0", "--reason", "cocked die")
     assert result.exit_code == 0
-    assert result.output.splitlines()[0] == "  T7 voided: cocked die"
+    assert result.output.splitlines()[0] == "  T7 voided (cocked die)"
     log = after_battle("log").output.splitlines()
     assert "   18 T7    arbiter    R0 Gunnar's injury: D6 rolled [2] = 2 (table)  [VOIDED by T9 (arbiter): cocked die]" in log
     assert show(after_battle)["voided"] == [7]
@@ -44,9 +44,9 @@ def test_void_with_cascade_voids_the_dependants_in_the_same_commit(after_battle)
     result = after_battle("--as", "Carol", "void", "T4", "--reason", "Gunnar was never hired", "--cascade")
     assert result.exit_code == 0
     assert result.output.splitlines()[:3] == [
-        "  T4 voided: Gunnar was never hired",
-        "  T6 voided too: no longer follows once T4 is voided: no fighter 'gunnar'",
-        "  T8 voided too: no longer follows once T4 is voided: no fighter 'Gunnar'",
+        "  T4 voided (Gunnar was never hired)",
+        "  T6 voided too (no longer follows once T4 is voided: no fighter 'gunnar')",
+        "  T8 voided too (no longer follows once T4 is voided: no fighter 'Gunnar')",
     ]
     summary = show(after_battle)
     assert summary["voided"] == [4, 6, 8]
@@ -81,14 +81,14 @@ def test_a_void_cannot_be_voided(after_battle):
 
 
 def test_void_by_event_position_voids_its_transaction(after_battle):
-    assert after_battle("void", "E20", "--reason", "wrong fighter").output.splitlines()[0] == "  T8 voided: wrong fighter"
+    assert after_battle("void", "E20", "--reason", "wrong fighter").output.splitlines()[0] == "  T8 voided (wrong fighter)"
 
 
 def test_reroll_voids_and_rolls_again_in_one_commit(after_battle):
     result = after_battle("reroll", "R0", "--reason", "fell off the table", "--dice", "5")
     assert result.exit_code == 0
     assert result.output.splitlines()[:3] == [
-        "  T7 voided: fell off the table",
+        "  T7 voided (fell off the table)",
         "  R1 Gunnar's injury: D6 rolled [5] = 5 (table)",
         "Recorded T9, T10 (4 events). Head " + show(after_battle)["head"][:16],
     ]
@@ -146,12 +146,12 @@ def test_void_cascade_answers_the_question_a_later_transaction_now_asks(crusade)
     result = crusade("void", "T8", "--reason", "Ezra leads after all", "--cascade", "--answer", "leader=Ezra")
     # then T12 is voided and decided again after the void, with that answer: Ezra gains the deed's XP.
     assert lines(result) == [
-        "  T8 voided: Ezra leads after all",
-        "  T12 voided too: no longer follows once T8 is voided: Which ELITE LEADER gains the XP of the warband's "
-        "Glorious Deed?: answer with --answer leader=CHOICE (one of: Gaius, Ezra); decided again after the void",
-        "  Gaius gains 1 XP: battle 1: survived",
-        "  Ezra gains 1 XP: battle 1: survived",
-        "  Ezra gains 1 XP: battle 1: warband-deed-leader",
+        "  T8 voided (Ezra leads after all)",
+        "  T12 voided too (no longer follows once T8 is voided: Which ELITE LEADER gains the XP of the warband's "
+        "Glorious Deed?: answer with --answer leader=CHOICE (one of: Gaius, Ezra); decided again after the void)",
+        "  Gaius gains 1 XP (battle 1: survived)",
+        "  Ezra gains 1 XP (battle 1: survived)",
+        "  Ezra gains 1 XP (battle 1: warband-deed-leader)",
         "  Ezra reached the 2 XP circle: one Advancement Roll due",
         "  Pilgrims: post-game step experience done for battle 1",
     ]
@@ -169,9 +169,9 @@ def test_void_cascade_rolls_the_dice_a_later_transaction_now_asks_for(crusade):
     result = crusade("void", "T9", "--reason", "Ezra crawled back", "--cascade", "--dice", "4,1")
     # then Trauma is decided again: Anna's recorded die handed back, Ezra's D66 rolled with the new dice.
     assert lines(result) == [
-        "  T9 voided: Ezra crawled back",
-        "  T10 voided too: no longer follows once T9 is voided: now needs a roll of D66 for Trauma roll for Ezra "
-        "that was never made; decided again after the void",
+        "  T9 voided (Ezra crawled back)",
+        "  T10 voided too (no longer follows once T9 is voided: now needs a roll of D66 for Trauma roll for Ezra "
+        "that was never made; decided again after the void)",
         "  R1 Survival Roll for Anna: D6 rolled [4] = 4 (table)",
         "  Anna rolled 4 after going Out of Action: survives",
         "  R2 Trauma roll for Ezra: D66 rolled [4, 1] = 41 (table)",

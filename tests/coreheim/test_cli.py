@@ -56,7 +56,7 @@ def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
         "  R1 exploration: Corpse (D6) for Reikland Rats: D6 rolled [4] = 4 (table)",
         # issue 9, item 6: the chart's names (Corpse, the Sword its D6 gave), not its row ids
         "  Reikland Rats explored: rolled [3, 3, 6], total 12 = 3 shards; multiple 3x2: Corpse (Sword)",
-        "  Reikland Rats wyrdstone +3: explored after battle 1",
+        "  Reikland Rats wyrdstone +3 (explored after battle 1)",
         "  Reikland Rats stash gains Sword",
         "  Reikland Rats: post-game step explore done for battle 1",
     ]
@@ -122,7 +122,7 @@ def test_with_seven_dice_fewer_than_six_may_count(after_battle):
     assert lines[:-1] == [
         "  R0 exploration of Reikland Rats: 7D6 rolled [6, 6, 6, 6, 6, 5, 4] = 39 (table)",
         "  Reikland Rats explored: kept [6, 5, 4] of [6, 6, 6, 6, 6, 5, 4], total 15 = 3 shards",
-        "  Reikland Rats wyrdstone +3: explored after battle 1",
+        "  Reikland Rats wyrdstone +3 (explored after battle 1)",
         "  Reikland Rats: post-game step explore done for battle 1",
     ]
 
@@ -248,7 +248,7 @@ def test_an_upkeep_answered_ahead_that_the_treasury_cannot_pay_ends_the_walk_wit
         "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
     ]
     released = ok(campaign("post-game", R, "--answer", "grok:upkeep=release", "--go-on"))
-    assert released[1:3] == ["  Grok retires: left: upkeep not paid", "  Reikland Rats: post-game step upkeep done for battle 1"]
+    assert released[1:3] == ["  Grok retires (left: upkeep not paid)", "  Reikland Rats: post-game step upkeep done for battle 1"]
 
 
 def test_the_list_shows_the_search_question_of_every_hero_who_may_search(campaign):
@@ -419,7 +419,7 @@ def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_nam
     assert events(after_battle) == before
     # A common item is bought freely, at its chart price
     assert ok(after_battle("coreheim", "buy", R, "sword", "--fighter", "Gunnar"))[:-1] == [
-        f"  {R} treasury -7: bought sword",
+        f"  {R} treasury -7 (bought sword)",
         "  Gunnar gains Sword",
     ]
 
@@ -441,7 +441,7 @@ def test_at_creation_a_rare_item_off_the_warbands_list_is_refused(campaign):
     assert events(campaign) == before
     # A Duelling Pistol is on the list ("| Duelling Pistol | 25 |"): bought without a roll
     assert ok(campaign("coreheim", "buy", "Rats", "duelling-pistol", "--fighter", "Gunnar"))[:-1] == [
-        "  Rats treasury -25: bought duelling-pistol",
+        "  Rats treasury -25 (bought duelling-pistol)",
         "  Gunnar gains Duelling Pistol",
     ]
 
@@ -481,7 +481,7 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
     # Then the search is still to do, and the sale is still open
     assert "[ ] search" in after_battle("post-game", R, "--list").output
     assert ok(after_battle("coreheim", "sell", R, "sword", "--fighter", "Gunnar"))[1] == (
-        f"  {R} treasury +3: sold sword (half of 7 gc)"
+        f"  {R} treasury +3 (sold sword (half of 7 gc))"
     )
 
 
@@ -523,7 +523,7 @@ def test_an_underdog_point_spent_on_a_hired_sword_from_the_command_line(underdog
     # At the upkeep he is let go (the event's reason is checked in test_underdog_ledger; the log line has none)
     lines = ok(underdog_battle("coreheim", "upkeep", S, "--answer", "grimm:upkeep=release"))
     assert lines[:-1] == [
-        "  Grimm retires: left (came for battle 1 with the underdog bonus): upkeep not paid",
+        "  Grimm retires (left (came for battle 1 with the underdog bonus): upkeep not paid)",
         "  Clan Skrit: post-game step upkeep done for battle 1",
     ]
 
@@ -567,7 +567,7 @@ def test_a_reroll_takes_the_answer_its_new_result_asks_for(after_battle):
     assert events(after_battle) == before
     answered = after_battle("reroll", "R1", "--reason", "cocked die", "--dice", "4,4", "--answer", "hans:pit-fight=won")
     assert answered.exit_code == 0, answered.output
-    assert "  Reikland Rats treasury +25: serious injury: Sold to the Pits" in answered.output.splitlines()
+    assert "  Reikland Rats treasury +25 (serious injury: Sold to the Pits)" in answered.output.splitlines()
 
 
 def test_advance_with_nothing_to_roll_says_the_step_is_done(after_battle):
@@ -654,7 +654,7 @@ def test_a_henchman_who_survives_his_injury_roll_says_so(campaign):
         "  Marksmen injury 7: survives (henchman-injury:5-12)",
         "  R2 injury of Marksmen (2 of 2): D12 rolled [2] = 2 (table)",
         "  Marksmen injury 2: dead (henchman-injury:1-4)",
-        "  Marksmen -1 member: a member died of his wounds",
+        "  Marksmen -1 member (a member died of his wounds)",
         "  Reikland Rats: post-game step injuries done for battle 1",
     ]
 

@@ -41,7 +41,7 @@ def test_a_captain_is_hired_by_his_type(campaign):
     assert result.output.splitlines()[:-1] == [
         "  Kurt, leader, joins Reiklanders",
         "  Kurt is a human captain",
-        "  Reiklanders treasury -60: hired Kurt",
+        "  Reiklanders treasury -60 (hired Kurt)",
     ]
     # 3.1, 1 Mercenary Captain: | 7 | 1 | 1 | +0 | 8+ | 8+ | 5+ | 4+ |, Starting Experience: 20
     assert roster(campaign) == ["  Kurt — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4", "      type: captain", "      race: human"]
@@ -60,7 +60,7 @@ def test_a_henchman_group_is_hired_by_its_type(campaign):
     assert result.output.splitlines()[:-1] == [
         "  Shots, henchman (group of 3), joins Reiklanders",
         "  Shots is a human marksman",
-        "  Reiklanders treasury -75: hired Shots",
+        "  Reiklanders treasury -75 (hired Shots)",
     ]
 
 

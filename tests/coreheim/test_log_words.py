@@ -25,7 +25,7 @@ def lines(table, command, dice=()) -> list[str]:
 # fake, discard it, and the holder misses the next battle. 5–6: the holder gains the Streetwise skill."
 @pytest.mark.parametrize("map_die, said, then", [
     (2, "the Mordheim Map is fake", ["Reikland Rats stash loses Mordheim Map",
-                                     "Hans misses the next game: exploration: Overturned Cart"]),
+                                     "Hans misses the next game (exploration: Overturned Cart)"]),
     (5, "the Mordheim Map is genuine", ["Hans learns Streetwise"]),
 ])
 def test_a_mordheim_map_found_exploring_says_whether_it_is_fake(rats_and_skaven, map_die, said, then):
@@ -34,7 +34,7 @@ def test_a_mordheim_map_found_exploring_says_whether_it_is_fake(rats_and_skaven,
     assert told[3:] == [
         f"Reikland Rats explored: rolled [4, 4, 1], total 9 = 2 shards; multiple 4x2: Overturned Cart "
         f"(Mordheim Map; {said})",
-        "Reikland Rats wyrdstone +2: explored after battle 1",
+        "Reikland Rats wyrdstone +2 (explored after battle 1)",
         "Reikland Rats stash gains Mordheim Map",
         *then,
         "Reikland Rats: post-game step explore done for battle 1",
@@ -50,7 +50,7 @@ def test_items_are_named_as_the_tables_name_them(rats_and_skaven):
     bought = lines(rats_and_skaven, Buy(warband="Reikland Rats", item="power-scroll", fighter="Gunnar"), [4])
     assert searched[1:] == ["Gunnar looks for Power Scroll (rare 8): 8, found",
                             "Reikland Rats: post-game step search done for battle 1"]
-    assert bought[1:] == ["Reikland Rats treasury -11: bought power-scroll",  # the reason, as recorded
+    assert bought[1:] == ["Reikland Rats treasury -11 (bought power-scroll)",  # the reason, as recorded
                           "Gunnar gains Power Scroll",
                           "Reikland Rats has bought the Power Scroll found after battle 1"]
 

@@ -67,7 +67,7 @@ def test_rows_an_older_version_wrote_are_not_compared_and_a_read_computes_them_a
     assert verified(played) == MATCH
     assert tracked_formats(sql_url, dump) == [ROWS_FORMAT]
     kind, description = LOG.column_names.index("event_type"), LOG.column_names.index("description")
-    assert [row[description] for row in dump(sql_url)["rm_log"] if row[kind] == "xp.awarded"] == ["Gunnar gains 2 XP: won"]
+    assert [row[description] for row in dump(sql_url)["rm_log"] if row[kind] == "xp.awarded"] == ["Gunnar gains 2 XP (won)"]
 
 
 def test_a_command_on_rows_of_an_older_format_computes_them_again(played, sql_url, dump):
@@ -102,4 +102,4 @@ def test_rows_of_this_version_s_format_worded_otherwise_fail_verify(played, sql_
     as_an_older_version_left_them(sql_url, rows_format=ROWS_FORMAT)
     result = played("verify")
     assert result.exit_code == 3
-    assert "holds description='worded otherwise', the events give description='Gunnar gains 2 XP: won'" in result.output
+    assert "holds description='worded otherwise', the events give description='Gunnar gains 2 XP (won)'" in result.output

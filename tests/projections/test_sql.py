@@ -61,7 +61,7 @@ def test_a_plain_command_appends_and_the_same_records_again_change_nothing(store
     before = dump(store)
     assert sql.update(store, league, outcome.state, outcome.records) == sql.REFLECTED
     assert dump(store) == before
-    assert before["rm_log"][-1][6] == "Gunnar gains 1 XP: again"
+    assert before["rm_log"][-1][6] == "Gunnar gains 1 XP (again)"
 
 
 def test_updates_say_what_they_did(store, clock, rated_ruleset):
@@ -117,7 +117,7 @@ def test_a_command_writes_its_rows_and_tracking_in_its_own_commit(store, ledger,
         outcome = ledger.execute(league, AwardXP(fighter="Gunnar", amount=2, reason="in one"), actor="Ann")  # T8
     kept = dump(store)
     assert kept["rm_tracking"] == [(str(league), outcome.state.position, outcome.state.head, ROWS_FORMAT)]
-    assert [row[6] for row in kept["rm_log"][-2:]] == ["xp.award", "Gunnar gains 2 XP: in one"]
+    assert [row[6] for row in kept["rm_log"][-2:]] == ["xp.award", "Gunnar gains 2 XP (in one)"]
     assert [row[6] for row in kept["rm_ratings"] if row[1] == "reikland-rats"] == [0, 40, 43, 45]
     sql.rebuild(store, [league], drop=True)
     assert dump(store) == kept
@@ -199,7 +199,7 @@ def test_an_update_that_comes_after_a_newer_one_changes_nothing(store, clock, ra
     assert sql.update(store, cid, first.state, first.records) == sql.REFLECTED
     assert dump(store) == kept
     assert kept["rm_tracking"] == [(str(cid), second.state.position, second.state.head, ROWS_FORMAT)]
-    assert [row[6] for row in kept["rm_log"] if "XP:" in row[6]] == ["Gunnar gains 1 XP: first", "Gunnar gains 1 XP: second"]
+    assert [row[6] for row in kept["rm_log"] if "XP (" in row[6]] == ["Gunnar gains 1 XP (first)", "Gunnar gains 1 XP (second)"]
     sql.rebuild(store, [cid], drop=True)
     assert dump(store) == kept
 

@@ -87,7 +87,7 @@ def test_the_log_describes_every_record_with_its_payload_as_json(gunnar):
     _state, rows = all_rows(records)
     assert [row[:7] for row in rows["rm_log"][-2:]] == [
         (str(gunnar.id), 10, 4, "command.recorded", "Ann", T, "xp.award"),
-        (str(gunnar.id), 11, 4, "xp.awarded", "Ann", T, "Gunnar gains 3 XP: survived"),
+        (str(gunnar.id), 11, 4, "xp.awarded", "Ann", T, "Gunnar gains 3 XP (survived)"),
     ]
     assert rows["rm_log"][-1][7:] == (
         '{"amount":3,"fighter":"gunnar","reason":"survived","warband":"reikland-rats"}',
@@ -97,11 +97,26 @@ def test_the_log_describes_every_record_with_its_payload_as_json(gunnar):
 
 @pytest.mark.parametrize("event, said", [
     # rows of format 2: XP taken back is lost, not "gained -1"; a capture says why, as a death does
-    (ev.XPAwarded(warband="reikland-rats", fighter="gunnar", amount=-1, reason="miscounted"), "Gunnar loses 1 XP: miscounted"),
-    (ev.XPAwarded(warband="reikland-rats", fighter="gunnar", amount=0, reason="a draw"), "Gunnar gains 0 XP: a draw"),
+    (ev.XPAwarded(warband="reikland-rats", fighter="gunnar", amount=-1, reason="miscounted"), "Gunnar loses 1 XP (miscounted)"),
+    (ev.XPAwarded(warband="reikland-rats", fighter="gunnar", amount=0, reason="a draw"), "Gunnar gains 0 XP (a draw)"),
     (ev.FighterCaptured(warband="reikland-rats", fighter="gunnar", reason="arbiter's correction"),
-     "Gunnar is captured: arbiter's correction"),
+     "Gunnar is captured (arbiter's correction)"),
     (ev.FighterCaptured(warband="reikland-rats", fighter="gunnar"), "Gunnar is captured"),
+    # rows of format 3: a recorded reason stands in parentheses, for every event ("is dead: serious injury: Dead"
+    # and "T2 voided too: no longer follows once T1 is voided: …" doubled the colon)
+    (ev.FighterDied(warband="reikland-rats", fighter="gunnar", reason="serious injury: Dead"),
+     "Gunnar is dead (serious injury: Dead)"),
+    (ev.FighterRetired(warband="reikland-rats", fighter="gunnar", reason="left: upkeep not paid"),
+     "Gunnar retires (left: upkeep not paid)"),
+    (ev.TreasuryChanged(warband="reikland-rats", delta=-25, reason="XP: Advancement roll for Hans"),
+     "Reikland Rats treasury -25 (XP: Advancement roll for Hans)"),
+    (ev.StatChanged(warband="reikland-rats", fighter="gunnar", stat="I", delta=1, reason="serious injury: Melancholia"),
+     "Gunnar I +1 (serious injury: Melancholia)"),
+    (ev.TransactionVoided(target=3, reason="no longer follows once T2 is voided: no fighter 'gunnar'", because_of=2),
+     "T3 voided too (no longer follows once T2 is voided: no fighter 'gunnar')"),
+    # a cap is said before the reason, not as a second parenthesis ("gains 7 XP (capped from 9): survived")
+    (ev.XPAwarded(warband="reikland-rats", fighter="gunnar", amount=7, requested=9, reason="survived"),
+     "Gunnar gains 7 XP, capped from 9 (survived)"),
     (ev.BattleRecorded(battle=1, participants=["reikland-rats"], scenario="Skirmish"),
      "battle 1 (Skirmish): Reikland Rats, a draw"),  # no tables naming scenarios: as recorded
 ])
@@ -136,7 +151,7 @@ def test_a_voided_transaction_names_a_warband_and_fighter_no_longer_there_by_the
     records = gunnar.records()
     lines = [(row[1], row[6]) for row in all_rows(records)[1]["rm_log"] if row[2] in (6, 7)]
     assert lines == [(14, "fighter.recruit"), (15, "Snikch, leader, joins Clan Skrittle"),
-                     (16, "Clan Skrittle treasury -30: recruited Snikch"), (17, "xp.award"), (18, "Snikch gains 2 XP: survived")]
+                     (16, "Clan Skrittle treasury -30 (recruited Snikch)"), (17, "xp.award"), (18, "Snikch gains 2 XP (survived)")]
     state = gunnar.ledger.load(gunnar.id)
     assert [row["text"] for row in log_rows(records, state) if row["tx"] in (6, 7)] == [text for _, text in lines]
 

@@ -326,10 +326,10 @@ def test_a_name_typed_in_lower_case_begins_its_chronicle_line_as_typed(tmp_path)
     lines = [li.text for li in page.find("section", id="chronicle").find_all("li")]
     assert lines[0] == "Campaign League started."
     assert lines[3:] == ["uruk enlisted by dan with 0 in the treasury.", "d'Artagnan, leader, joins uruk.",
-                         "d'Artagnan gains 2 XP: won.", "d'Artagnan is now called athos.", "athos gains 1 XP: won."]
+                         "d'Artagnan gains 2 XP (won).", "d'Artagnan is now called athos.", "athos gains 1 XP (won)."]
     chronicle = runner("export", "--format", "md").output
     assert "  - uruk enlisted by dan with 0 in the treasury.\n" in chronicle
-    assert "  - athos gains 1 XP: won.\n" in chronicle
+    assert "  - athos gains 1 XP (won).\n" in chronicle
 
 
 def test_a_cut_inside_the_hire_of_a_hired_sword_rates_him_once_typed(demo, tmp_path):

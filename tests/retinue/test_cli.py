@@ -80,12 +80,12 @@ def test_each_step_as_its_own_command(hawks):
     assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 1,
                    "E2: Hawks must do the battle pass before it can roll on the Casualty Table (post-game of battle 1)")
     assert lines(hawks("retinue", "battle-pass", "Hawks")) == [
-        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
-        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
+        "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
         "  Hawks: post-game step battle-pass done for battle 1",
     ]
     assert lines(hawks("retinue", "scenario-pass", "Hawks", "--award", "Finch=2", "--for", "lit the beacon")) == [
-        "  Finch gains 2 XP: scenario pass: lit the beacon",
+        "  Finch gains 2 XP (scenario pass: lit the beacon)",
         "  Hawks: post-game step scenario-pass done for battle 1",
     ]
     # An outcome not named is asked for with the command's own --outcome (it has no --answer).
@@ -106,8 +106,8 @@ def test_each_step_as_its_own_command(hawks):
         "  Hawks: post-game step doom done for battle 1",
     ]
     assert lines(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel=survival roll")) == [
-        "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
-        "  Kestrel gains 1 XP: post-game pass: survival roll",
+        "  Finch gains 1 XP (post-game pass: Hardy (Casualty Table))",
+        "  Kestrel gains 1 XP (post-game pass: survival roll)",
         "  Hawks: post-game step post-game-pass done for battle 1",
     ]
     assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "CC"), 1,
@@ -125,8 +125,8 @@ def test_the_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice
     first = hawks("post-game", "Hawks").output.splitlines()
     assert [line for line in first if not line.startswith("Recorded T")] == [
         "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
-        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
-        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
+        "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
         "  Hawks: post-game step battle-pass done for battle 1",
         "== Scenario pass: the XP the scenario states for each fighter (E6)",  # no award without a terminal
         "  Hawks: post-game step scenario-pass done for battle 1",
@@ -216,8 +216,8 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
     said = [line for line in walked.output.splitlines() if not line.startswith("Recorded T")]
     assert said == [
         "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
-        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
-        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
+        "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
         "  Hawks: post-game step battle-pass done for battle 1",
         "== Scenario pass: the XP the scenario states for each fighter (E6)",
         "Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter)",  # by number or name
@@ -231,7 +231,7 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "Which other fighter of battle 1 does the scenario award XP?",
         "  1) none", "  2) Kestrel",
         "Choose by number or name [none]: none",
-        "  Finch gains 7 XP: scenario pass: the scenario",
+        "  Finch gains 7 XP (scenario pass: the scenario)",
         "  Hawks: post-game step scenario-pass done for battle 1",
         "== Casualty Table (D6) for each fighter that went Out of Action",
         "Finch's Casualty Table (D6) — enter 1 face (D6): 6",
@@ -250,7 +250,7 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "Which surviving fighter of battle 1 gains +1 from a survival roll or scenario result?",
         "  1) none", "  2) Kestrel", "  3) Finch",
         "Choose by number or name [none]: none",
-        "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
+        "  Finch gains 1 XP (post-game pass: Hardy (Casualty Table))",
         "  Hawks: post-game step post-game-pass done for battle 1",
         "== Spending: advancements bought (S1-S9)",
         "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?",
@@ -272,8 +272,8 @@ def test_a_walk_stopped_at_a_prompt_says_which_of_its_steps_are_recorded(hawks, 
     assert said[4].startswith("Recorded T8 (4 events). Head ")
     assert said[:4] + said[5:] == [
         "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
-        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
-        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
+        "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
+        "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
         "  Hawks: post-game step battle-pass done for battle 1",
         "== Scenario pass: the XP the scenario states for each fighter (E6)",
         "Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter)",
@@ -286,8 +286,8 @@ def test_a_walk_stopped_at_a_prompt_says_which_of_its_steps_are_recorded(hawks, 
 
 
 @pytest.mark.parametrize(("xp", "code", "said"), [
-    ("6", 0, ["  Finch gains 6 XP: scenario pass: Horn Hunt", "  Hawks: post-game step scenario-pass done for battle 1"]),
-    ("40", 0, ["  Finch gains 40 XP: scenario pass: Horn Hunt", "  Hawks: post-game step scenario-pass done for battle 1"]),
+    ("6", 0, ["  Finch gains 6 XP (scenario pass: Horn Hunt)", "  Hawks: post-game step scenario-pass done for battle 1"]),
+    ("40", 0, ["  Finch gains 40 XP (scenario pass: Horn Hunt)", "  Hawks: post-game step scenario-pass done for battle 1"]),
     ("0", 1, ["Error: E6: a scenario award is a positive amount of XP, not 0"]),
     ("-2", 1, ["Error: E6: a scenario award is a positive amount of XP, not -2"]),
 ])
@@ -330,7 +330,7 @@ def test_an_award_given_no_reason_is_for_the_scenario_whichever_way_it_is_given(
     "scenario"; both record "the scenario" now."""
     assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
     assert [line for line in lines(hawks(*given)) if line.startswith("  ")] == [
-        "  Finch gains 2 XP: scenario pass: the scenario", "  Hawks: post-game step scenario-pass done for battle 1"]
+        "  Finch gains 2 XP (scenario pass: the scenario)", "  Hawks: post-game step scenario-pass done for battle 1"]
 
 
 def test_an_award_recorded_for_scenario_still_replays_as_recorded(hawks):
@@ -338,7 +338,7 @@ def test_an_award_recorded_for_scenario_still_replays_as_recorded(hawks):
     scenario pass recorded with the old default, "scenario", re-decides to exactly what it recorded."""
     assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
     assert lines(hawks("retinue", "scenario-pass", "Hawks", "--award", "Finch=2", "--for", "scenario"))[0] == (
-        "  Finch gains 2 XP: scenario pass: scenario")
+        "  Finch gains 2 XP (scenario pass: scenario)")
     checked = hawks("replay", "--check")
     assert (checked.exit_code, checked.output) == (0, "Re-decided 8 transactions from their commands and dice: all match.\n")
 
@@ -350,9 +350,9 @@ def test_two_results_naming_one_fighter_give_it_plus_1_each(hawks):
         assert hawks("retinue", *step, "Hawks").exit_code == 0, step
     assert lines(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel=survival roll",
                        "--bonus", "Kestrel=held the bridge")) == [
-        "  Finch gains 1 XP: post-game pass: Hardy (Casualty Table)",
-        "  Kestrel gains 1 XP: post-game pass: survival roll",
-        "  Kestrel gains 1 XP: post-game pass: held the bridge",
+        "  Finch gains 1 XP (post-game pass: Hardy (Casualty Table))",
+        "  Kestrel gains 1 XP (post-game pass: survival roll)",
+        "  Kestrel gains 1 XP (post-game pass: held the bridge)",
         "  Hawks: post-game step post-game-pass done for battle 1",
     ]
 
@@ -366,8 +366,8 @@ def test_the_walk_gives_a_second_bonus_to_a_fighter_named_by_two_results(hawks):
     walked = hawks("post-game", "Hawks", "--step", "post-game-pass", "--answer", "bonus:1=Finch", "--answer", "bonus:2=Finch")
     assert lines(walked) == [
         "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
-        "  Finch gains 1 XP: post-game pass: survival roll or scenario result",
-        "  Finch gains 1 XP: post-game pass: survival roll or scenario result",
+        "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
+        "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
         "  Hawks: post-game step post-game-pass done for battle 1",
     ]
 
@@ -375,7 +375,7 @@ def test_the_walk_gives_a_second_bonus_to_a_fighter_named_by_two_results(hawks):
 def test_a_purchase_asks_for_its_spell_and_reduction_by_buys_own_options(hawks):
     """`buy` has no --answer: what it needs is named with its --spell and --reduce."""
     assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0
-    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "CC")) == ["  Finch spends 12 XP on CC +1", "  Finch CC +1: advancement"]
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "CC")) == ["  Finch spends 12 XP on CC +1", "  Finch CC +1 (advancement)"]
     assert refused(hawks("retinue", "buy", "Hawks", "Finch", "CC"), 2,
                    "Finch's CC goes beyond its ancestry baseline + 1: reduce which attribute?: answer with --reduce CHOICE "
                    "(one of: Wi, Sa, Mt, Sk, W, M, Df, RC)")
@@ -401,9 +401,9 @@ def test_E3_an_enemy_who_did_not_go_out_of_action_earns_its_taker_nothing(cli):
     have been taken out: the battle is refused."""
     assert cli("new", "R", "--ruleset", "retinue").exit_code == 0
     assert grim_kept_in(cli, "--not-out", "Grim") == [
-        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
-        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
-        "  Finch gains 1 XP: battle pass: did not go Out of Action",
+        "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
+        "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
+        "  Finch gains 1 XP (battle pass: did not go Out of Action)",
         "  Hawks: post-game step battle-pass done for battle 1",
     ]
     absent = cli("battle", "record", "--warband", "Hawks", "--warband", "Wolves", "--took-out", "Finch=Grim",
@@ -419,10 +419,10 @@ def test_a_campaign_started_under_1_0_0_credits_every_took_out_as_it_did(cli):
     finally:
         register(newest)
     assert grim_kept_in(cli, "--not-out", "Grim") == [
-        "  Kestrel gains 1 XP: battle pass: did not go Out of Action",
-        "  Kestrel gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
-        "  Finch gains 1 XP: battle pass: did not go Out of Action",
-        "  Finch gains 1 XP: battle pass: put Grim Out of Action",
+        "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
+        "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
+        "  Finch gains 1 XP (battle pass: did not go Out of Action)",
+        "  Finch gains 1 XP (battle pass: put Grim Out of Action)",
         "  Hawks: post-game step battle-pass done for battle 1",
     ]
     assert cli("replay", "--check").exit_code == 0
@@ -439,8 +439,8 @@ def test_under_whole_excess_a_second_reduce_takes_what_the_first_attribute_canno
                    "Ox's M is down to 1, and 1 more point must come off another attribute (S7): reduce which attribute?: "
                    "answer with one more --reduce CHOICE (one of: Wi, Sa, Sk, Df, CC, RC)")
     assert lines(cli("retinue", "buy", "Hawks", "Ox", "Mt", "--reduce", "M", "--reduce", "Sk")) == [
-        "  Ox spends 7 XP on Mt +1", "  Ox Mt +1: advancement",
-        "  Ox M -2: S7: Mt 6 is beyond the ancestry baseline 2 + 1", "  Ox Sk -1: S7: Mt 6 is beyond the ancestry baseline 2 + 1"]
+        "  Ox spends 7 XP on Mt +1", "  Ox Mt +1 (advancement)",
+        "  Ox M -2 (S7: Mt 6 is beyond the ancestry baseline 2 + 1)", "  Ox Sk -1 (S7: Mt 6 is beyond the ancestry baseline 2 + 1)"]
 
 
 def test_feats_and_spells_are_named_whatever_their_case(hawks):
@@ -560,7 +560,7 @@ def test_a_pick_that_a_step_before_it_took_away_is_refused_before_its_step_is_wr
         "== Casualty Table (D6) for each fighter that went Out of Action",
         "  R0 Finch's Casualty Table: D6 rolled [1] = 1 (table)",
         "  Finch's Casualty Table: 1 — Slain (named by the player)",
-        "  Finch is dead: Slain on the Casualty Table",
+        "  Finch is dead (Slain on the Casualty Table)",
         "  Hawks: post-game step casualty done for battle 1",
         "== Doom Table (2D6)",
         "Error: --answer doom-roll:2: the doom step did not ask it after all, once the steps before it were recorded "

@@ -72,13 +72,13 @@ def test_the_demo_campaign_ends_as_worked_out_by_hand(cli):
     # E2: the fighter's history keeps the passes apart.
     history = cli("--campaign", name, "history", "--fighter", "Wren").output.splitlines()
     assert [line.split("arbiter    ")[1] for line in history if " XP" in line] == [
-        "Wren gains 1 XP: battle pass: did not go Out of Action",
-        "Wren gains 2 XP: scenario pass: escaped with the Horn token",
+        "Wren gains 1 XP (battle pass: did not go Out of Action)",
+        "Wren gains 2 XP (scenario pass: escaped with the Horn token)",
         "Wren spends 3 XP on Feat",
-        "Wren gains 1 XP: battle pass: did not go Out of Action",
-        "Wren gains 2 XP: battle pass: put the enemy Leader Lupa Out of Action",
-        "Wren gains 2 XP: scenario pass: escaped with the Horn token",
-        "Wren gains 1 XP: post-game pass: survival roll of 6",
+        "Wren gains 1 XP (battle pass: did not go Out of Action)",
+        "Wren gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
+        "Wren gains 2 XP (scenario pass: escaped with the Horn token)",
+        "Wren gains 1 XP (post-game pass: survival roll of 6)",
         "Wren spends 6 XP on Sa +1",
     ]
     post_game = cli("--campaign", name, "post-game", "Wolves of Harrow", "--list")
@@ -97,4 +97,4 @@ def test_campaign_demo_builds_the_retinue_sample_and_shows_the_slain_fighter(cli
     lines = result.output.splitlines()
     assert "  Fang — fighter [dead]  XP 1  Wi2 Sa2 Mt3 Sk3 W2 M3 Df3 CC3 RC3" in lines
     assert any(line.endswith("Kestrel spends 5 XP on Feat (3 + 2 for a Vampire)") for line in lines)
-    assert any(line.endswith("Wren Mt -1: S7: Sa 5 is beyond the ancestry baseline 2 + 1") for line in lines)
+    assert any(line.endswith("Wren Mt -1 (S7: Sa 5 is beyond the ancestry baseline 2 + 1)") for line in lines)

@@ -14,6 +14,6 @@ def test_an_attribute_bought_says_why_without_saying_the_change_twice(game):
     events = game.do(Buy(warband="Hawks", fighter="Wren", advancement="Sa", answers={"reduce": "Mt"}))
     assert [describe(event, game.state) for event in events] == [
         "Wren spends 6 XP on Sa +1",
-        "Wren Sa +1: advancement",
-        "Wren Mt -1: S7: Sa 5 is beyond the ancestry baseline 2 + 1",
+        "Wren Sa +1 (advancement)",
+        "Wren Mt -1 (S7: Sa 5 is beyond the ancestry baseline 2 + 1)",
     ]

@@ -56,7 +56,7 @@ def test_an_incapacitation_draws_and_says_which_card_from_where(blightmeer):
         "  Gunnar: Improvement (incapacitation): drew 10 from improvement",
         "  R0 Gunnar: improve Mel, roll 12 or under: D20 rolled [12] = 12 (table)",
         "  Gunnar reads the hero half of card 10 (1st from the top of improvement), Mel/Rgd (roll under): rolled 12, 12 or under: Mel 12 -> 11",
-        "  Gunnar Mel -1: Improvement (incapacitation), card 10",
+        "  Gunnar Mel -1 (Improvement (incapacitation), card 10)",
     ]
     result = blightmeer("speedheim", "incapacitate", "Skaven", "Skab", "Ivo", "--card", "01")
     assert result.exit_code == 1 and result.output == "Error: Skab was Incapacitated earlier in battle 1: it is out of the game\n"
@@ -68,7 +68,7 @@ def test_an_answer_key_and_choice_are_read_whatever_their_case(blightmeer):
                         "--answer", "Gunnar.Skab.1.Mel-Rgd=mel")
     # Then it is the key the rules ask (gunnar.skab.1.mel-rgd) and the choice Mel, recorded so
     assert result.exit_code == 0, result.output
-    assert "  Gunnar Mel -1: Improvement (incapacitation), card 10" in result.output.splitlines()
+    assert "  Gunnar Mel -1 (Improvement (incapacitation), card 10)" in result.output.splitlines()
     recorded = [row for row in map(json.loads, blightmeer("export").output.splitlines())
                 if row.get("type") == "command.recorded"][-1]
     assert recorded["payload"]["args"]["answers"] == {"gunnar.skab.1.mel-rgd": "Mel"}
@@ -151,7 +151,7 @@ def test_status_and_the_guided_post_game(blightmeer):
         "Next step: improvement — Skab: Improvement (free): name the card drawn from improvement with --card; "
         "then run `campaign post-game Skaven` again.")
     result = blightmeer("post-game", "Skaven", "--card", "02")  # Skab's free attempt: +1 Atk
-    assert "  Skab Atk +1: Improvement (free), card 02" in result.output.splitlines()
+    assert "  Skab Atk +1 (Improvement (free), card 02)" in result.output.splitlines()
     # learning needs a choice: a terminal, or its answer key (it had none: a terminal or `speedheim learn` alone)
     assert result.exit_code == 0 and result.output.splitlines()[-1] == (
         f"Next step: learning — {SKAB_LEARNS}; then run `campaign post-game Skaven` again.")
@@ -295,7 +295,7 @@ def test_a_decision_pending_for_a_die_is_settled_with_answer_dice(tmp_path, monk
     answered = campaign("answer", "--dice", "5")
     # Then it is decided with the stored shuffle and the die given
     assert answered.exit_code == 0, answered.output
-    assert "  Gunnar Agi -1: Improvement (incapacitation), card 16" in answered.output.splitlines()
+    assert "  Gunnar Agi -1 (Improvement (incapacitation), card 16)" in answered.output.splitlines()
 
 
 def test_a_card_given_for_a_deck_the_ledger_deals_is_refused_saying_why(campaign):
@@ -477,7 +477,7 @@ def test_the_leader_corrected_dead_with_no_hero_left_is_said_to_leave_no_leader_
     result = blightmeer("correct", "Sellswords", "Gunnar", "--status", "dead", "--reason", "fell off the bridge")
     # Then his death is recorded, and that the warband has no Leader (version 6 said nothing of it)
     assert (result.exit_code, result.output.splitlines()[:-1]) == (0, [
-        "  Gunnar is dead: correction: fell off the bridge",
+        "  Gunnar is dead (correction: fell off the bridge)",
         "  note: Gunnar, the Leader, died, and no hero is left to gain the Leader skill: Sellswords has no Leader"])
     # And the warband plays on: status says how to get a Leader, the new one is recruited and fights
     assert blightmeer("speedheim", "status", "Sellswords").output.splitlines()[1] == (
@@ -513,7 +513,7 @@ def test_the_leader_corrected_dead_is_succeeded_by_the_hero_the_player_names(bli
     result = blightmeer(*correct, "--answer", "Gunnar.New-Leader=jan")
     # Then Gunnar's death is recorded, and Jan gains the Leader skill and leads
     assert (result.exit_code, result.output.splitlines()[:-1]) == (0, [
-        "  Gunnar is dead: correction: fell off the bridge", "  Jan gains Leader"])
+        "  Gunnar is dead (correction: fell off the bridge)", "  Jan gains Leader"])
     assert blightmeer("speedheim", "status", "Sellswords").output.splitlines()[1:4] == [
         "Heroes:", "  Hilde (hero) Mel 13", "  Jan (hero) Mel 13  keywords: Leader"]
     assert blightmeer("replay", "--check").output.endswith("all match.\n")
@@ -522,7 +522,7 @@ def test_the_leader_corrected_dead_is_succeeded_by_the_hero_the_player_names(bli
 def test_the_leader_corrected_captured_with_one_hero_left_is_succeeded_by_him_unasked(blightmeer):
     assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero", "--stats", "Mel=13").exit_code == 0
     result = blightmeer("correct", "Skaven", "Skab", "--status", "captured", "--reason", "taken at the bridge")
-    assert (result.exit_code, result.output.splitlines()[:-1]) == (0, ["  Skab is captured: correction: taken at the bridge", "  Rikk gains Leader"])
+    assert (result.exit_code, result.output.splitlines()[:-1]) == (0, ["  Skab is captured (correction: taken at the bridge)", "  Rikk gains Leader"])
 
 
 def test_at_a_terminal_the_correction_asks_which_hero_gains_the_leader_skill(blightmeer, monkeypatch):
@@ -532,7 +532,7 @@ def test_at_a_terminal_the_correction_asks_which_hero_gains_the_leader_skill(bli
     result = blightmeer("correct", "Sellswords", "Gunnar", "--status", "retired", "--reason", "old age", input="2\n")
     assert (result.exit_code, result.output.splitlines()[:-1]) == (0, [
         "Gunnar, the Leader of Sellswords, retired: which hero gains the Leader skill", "  1) Hilde", "  2) Jan",
-        "Choose by number or name: 2", "  Gunnar retires: correction: old age", "  Jan gains Leader"])
+        "Choose by number or name: 2", "  Gunnar retires (correction: old age)", "  Jan gains Leader"])
     recorded = [row for row in map(json.loads, blightmeer("export").output.splitlines())
                 if row.get("type") == "command.recorded"][-1]
     assert recorded["payload"]["args"]["answers"] == {"gunnar.new-leader": "Jan"}
@@ -577,13 +577,13 @@ def test_a_game_carried_past_a_battle_recorded_first_is_shown_with_its_own_battl
     o_l = ("   22 T10   arbiter    OL Incapacitated EL, a leader, in battle 2",
            "   23 T10   arbiter    OL: Improvement (incapacitation): drew 01 from improvement",
            "   24 T10   arbiter    OL reads the hero half of card 01 (1st from the top of improvement), +1 Wnd: Wnd 1 -> 2",
-           "   25 T10   arbiter    OL Wnd +1: Improvement (incapacitation), card 01")
+           "   25 T10   arbiter    OL Wnd +1 (Improvement (incapacitation), card 01)")
     battle_1 = campaign("log", "--battle", "1")
     assert (battle_1.exit_code, battle_1.output.splitlines()) == (0, [
         "   27 T11   arbiter    SL Incapacitated KL, a leader, in battle 1",
         "   28 T11   arbiter    SL: Improvement (incapacitation): drew 02 from improvement",
         "   29 T11   arbiter    SL reads the hero half of card 02 (2nd from the top of improvement), +1 Atk: Atk 1 -> 2",
-        "   30 T11   arbiter    SL Atk +1: Improvement (incapacitation), card 02",
+        "   30 T11   arbiter    SL Atk +1 (Improvement (incapacitation), card 02)",
         "   32 T12   arbiter    O and E are still playing: the Incapacitation of their game so far counts toward battle 2, "
         "since battle 1 was recorded first",
         "   33 T12   arbiter    battle 1: S vs K, won by S",

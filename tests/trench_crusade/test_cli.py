@@ -281,7 +281,7 @@ def test_a_correction_of_an_elites_xp_owes_its_advancement_rolls_as_an_award_doe
     # then he reaches the 2 and 4 XP circles: two Advancement Rolls due, as `xp award 4` would owe.
     assert result.exit_code == 0
     assert result.output.splitlines()[:-1] == [
-        "  Gaius gains 4 XP: correction: deed XP missed",
+        "  Gaius gains 4 XP (correction: deed XP missed)",
         "  Gaius reached the 2 XP circle: one Advancement Roll due",
         "  Gaius reached the 4 XP circle: one Advancement Roll due",
     ]
@@ -442,7 +442,7 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
     # and takes Reinforcements,
     taken = league("trench-crusade", "reinforcements", "Pilgrims")
     assert (taken.exit_code, taken.output.splitlines()[:2]) == (0, [
-        "  Pilgrims treasury -100: Reinforcements: the Strongbox is set to 0",
+        "  Pilgrims treasury -100 (Reinforcements: the Strongbox is set to 0)",
         "  Pilgrims: post-game step reinforcements done for battle 1",
     ])
     # then Exploration counts as done,
@@ -475,7 +475,7 @@ def test_the_quartermaster_step_buys_allocates_and_sells(league):
     # when they buy ELITE-only Battlekit for 15 ducats,
     bought = league("trench-crusade", "buy", "Pilgrims", "Holy Relic Blade", "--price", "15", "--elite-only")
     assert (bought.exit_code, bought.output.splitlines()[:-1]) == (0, [
-        "  Pilgrims treasury -15: bought Holy Relic Blade",
+        "  Pilgrims treasury -15 (bought Holy Relic Blade)",
         "  Pilgrims buys Holy Relic Blade (ELITE-only Battlekit) for 15 ducats",
         "  Pilgrims stash gains Holy Relic Blade",
     ])
@@ -488,7 +488,7 @@ def test_the_quartermaster_step_buys_allocates_and_sells(league):
     assert given.output.splitlines()[:-1] == ["  Pilgrims stash loses Holy Relic Blade", "  Gaius gains Holy Relic Blade"]
     # and sold from Gaius it brings back 8 ducats (half of 15, rounded up): 130 - 15 + 8 = 123.
     sold = league("trench-crusade", "sell", "Pilgrims", "Holy Relic Blade", "--from", "Gaius")
-    assert sold.output.splitlines()[:-1] == ["  Gaius loses Holy Relic Blade", "  Pilgrims treasury +8: sold Holy Relic Blade"]
+    assert sold.output.splitlines()[:-1] == ["  Gaius loses Holy Relic Blade", "  Pilgrims treasury +8 (sold Holy Relic Blade)"]
     assert league("trench-crusade", "status", "Pilgrims").output.splitlines()[0] == "Pilgrims (trench-pilgrims)  ducats 123  Glory 2"
     # --glory names the currency of a --price given, so alone it is bad input.
     alone = league("trench-crusade", "sell", "Pilgrims", "Rifle", "--glory")

@@ -150,14 +150,14 @@ def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
     # the walk runs on through injuries (nobody down) and survival, and stops at the XP to tell
     ran = cli("post-game", "Reiklanders", "--answer", "recovered:swordsmen=1")
     assert ran.exit_code == 0 and ran.output.splitlines()[-1].startswith("Next step: experience — ")
-    assert "  Swordsmen eligible for its next Veteran level: 7 of 10 survived battle 1" in ran.output.splitlines()
+    assert "  Swordsmen eligible for its next Veteran level (7 of 10 survived battle 1)" in ran.output.splitlines()
     result = cli("post-game", "Reiklanders")
     assert result.exit_code == 2  # an answer missing, as the recovery's above
     assert result.output.splitlines()[-1] == ("Error: Reiklanders: the campaign has no XP award table: give the XP earned "
                                               "in battle 1 with --xp N (or --answer xp=N)")
     result = cli("post-game", "Reiklanders", "--answer", "xp=7")
     lines = result.output.splitlines()
-    assert (result.exit_code, lines[1], lines[-1]) == (0, "  Reiklanders treasury +7: XP for battle 1", "Post-game sequence complete.")
+    assert (result.exit_code, lines[1], lines[-1]) == (0, "  Reiklanders treasury +7 (XP for battle 1)", "Post-game sequence complete.")
     assert cli("post-game", "Reiklanders", "--list").output == (
         "[x] recovery: Recovery: each unit's casualties that recover (survival counts after it)\n"
         "[x] injuries: Injuries: each character removed as a casualty\n"

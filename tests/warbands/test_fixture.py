@@ -98,10 +98,10 @@ def test_the_unit_gains_1_then_2_then_loses_its_status_and_its_wbr_in_one_transa
     survival_3 = outputs[FIXTURE["steps"].index(["warbands", "survival", "Reiklanders"], 30)]
     assert survival_3.splitlines()[:2] == [
         "  Swordsmen loses Veteran +2",
-        "  Swordsmen not eligible for a Veteran level: 4 of 9 survived battle 3"]
+        "  Swordsmen not eligible for a Veteran level (4 of 9 survived battle 3)"]
     upgrades = [out.splitlines()[0] for step, out in zip(FIXTURE["steps"], outputs) if step[:3] == ["warbands", "upgrade", "Reiklanders"]]
-    assert upgrades == ["  Reiklanders treasury -10: XP: +1 Veteran Status for Swordsmen",
-                        "  Reiklanders treasury -10: XP: +2 Veteran Status for Swordsmen"]
+    assert upgrades == ["  Reiklanders treasury -10 (XP: +1 Veteran Status for Swordsmen)",
+                        "  Reiklanders treasury -10 (XP: +2 Veteran Status for Swordsmen)"]
     status = cli("--campaign", NAME, "warbands", "status", "Reiklanders").output
     assert status.splitlines()[:3] == ["Reiklanders (Empire): 119 points, 33 XP, WBR 144", "   119  points",
                                        "    25  Hans: 1 Archetype Ability"]

@@ -87,8 +87,8 @@ def test_R7_survival_counts_after_recovery_and_R8_upgrade_costs_10_xp(table):
     table.do(Injuries(warband="Reiklanders"))
     events = table.do(Survival(warband="Reiklanders"))
     assert lines(table, events)[:2] == [
-        "Swordsmen eligible for its next Veteran level: 6 of 10 survived battle 1",
-        "Handgunners eligible for its next Veteran level: 5 of 5 survived battle 1"]
+        "Swordsmen eligible for its next Veteran level (6 of 10 survived battle 1)",
+        "Handgunners eligible for its next Veteran level (5 of 5 survived battle 1)"]
     table.do(Experience(warband="Reiklanders", xp=0))
     table.post_game("Da Boyz")
     events = table.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
@@ -129,7 +129,7 @@ def test_R11_a_unit_gains_1_then_2_and_loses_it_all_with_its_wbr_in_the_same_tra
     assert before == 120 + 20
     events = table.do(Survival(warband="Reiklanders"))
     assert lines(table, events)[:2] == ["Swordsmen loses Veteran +2",
-                                        "Swordsmen not eligible for a Veteran level: 5 of 10 survived battle 3"]
+                                        "Swordsmen not eligible for a Veteran level (5 of 10 survived battle 3)"]
     assert events[0].reason == "lost 50% or more: 5 of 10 survived battle 3"
     assert table.rating() == 120  # the +20 is gone with the status, in the same transaction
     assert table.unit("Swordsmen").eligible is False
@@ -141,7 +141,7 @@ def test_R10_veteran_recruits_cost_their_points_in_xp_and_join_the_unit(table):
     assert table.refusal(VeteranRecruits(warband="Reiklanders", unit="Handgunners", models=1)) == (
         "Handgunners has no Veteran Status: only Veteran units take Veteran recruits")
     events = table.do(VeteranRecruits(warband="Reiklanders", unit="Swordsmen", models=2))
-    assert lines(table, events) == ["Reiklanders treasury -12: XP: 2 Veteran recruits for Swordsmen",
+    assert lines(table, events) == ["Reiklanders treasury -12 (XP: 2 Veteran recruits for Swordsmen)",
                                     "2 Veteran recruits join Swordsmen"]
     assert (table.state.fighters["swordsmen"].group_size, table.xp()) == (10, 88)
 
@@ -177,7 +177,7 @@ def test_R13_R15_an_archetype_from_the_types_row_and_its_starting_ability(house_
     assert lines(t, events) == ["Hans, character, joins Reiklanders",
                                 "Hans is an Intellectual, with the Starting Ability Advantage of Ground",
                                 "Hans learns Advantage of Ground",
-                                "Reiklanders treasury -50: starting points: recruited Hans (50 points)"]
+                                "Reiklanders treasury -50 (starting points: recruited Hans (50 points))"]
 
 
 @pytest.mark.parametrize("archetype, said", [
@@ -203,7 +203,7 @@ def test_R16_three_battles_survived_after_injuries_then_25_xp_for_a_roll(table):
     table.quiet_battle()
     events = table.do(Advance(warband="Reiklanders", character="Hans"), [4])
     assert lines(table, events) == [
-        "Reiklanders treasury -25: XP: Advancement roll for Hans",
+        "Reiklanders treasury -25 (XP: Advancement roll for Hans)",
         "R0 Intellectual Advancement Table for Hans: D6 rolled [4] = 4 (table)",
         "Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 4",
         "Hans learns Intellectual Advancement 4"]
@@ -257,7 +257,7 @@ def test_R18_amnesia_takes_the_archetype_abilities_and_their_wbr_but_not_the_sta
     table.battle(down=["Hans"])
     table.do(Recovery(warband="Reiklanders"))
     events = table.do(Injuries(warband="Reiklanders", outcomes={"Hans": "amnesia"}))
-    assert lines(table, events)[:2] == ["Hans suffers Amnesia", "Hans loses Intellectual Advancement 1: Amnesia (amnesia)"]
+    assert lines(table, events)[:2] == ["Hans suffers Amnesia", "Hans loses Intellectual Advancement 1 (Amnesia (amnesia))"]
     assert table.state.fighters["hans"].skills == ["Advantage of Ground"]
     assert table.rating() == 150
 
@@ -503,12 +503,12 @@ def banked_then_half_lost(table: Table) -> list[str]:
 
 def test_U8_a_banked_eligibility_kept_through_a_battle_with_half_lost_says_it_is_kept(house_rules):
     assert banked_then_half_lost(house_rules({"veteran_eligibility": "banked"}))[0] == (
-        "Swordsmen eligible for its next Veteran level: keeps its banked eligibility (5 of 10 survived battle 2)")
+        "Swordsmen eligible for its next Veteran level (keeps its banked eligibility (5 of 10 survived battle 2))")
 
 
 def test_on_version_2_a_banked_eligibility_read_as_if_the_battle_earned_it():
     assert banked_then_half_lost(Table({"veteran_eligibility": "banked"}, version="2"))[0] == (
-        "Swordsmen eligible for its next Veteran level: 5 of 10 survived battle 2")
+        "Swordsmen eligible for its next Veteran level (5 of 10 survived battle 2)")
 
 
 # --- names as the tables spell them -------------------------------------------------------------------
@@ -543,7 +543,7 @@ def test_U4_an_injury_roll_says_the_rows_name_whatever_it_did():
     assert lines(table, table.do(Injuries(warband="Reiklanders"), [3, 4])) == [
         "R0 Character Injury of Hans: 2D6 rolled [3, 4] = 7 (table)", "Hans recovers: Fine",
         "Reiklanders: post-game step injuries done for battle 1"]
-    assert lines(table, table.do(Injuries(warband="Da Boyz"), [1, 2]))[1] == "Grubnash is dead: Character Injury: Killed Outright"
+    assert lines(table, table.do(Injuries(warband="Da Boyz"), [1, 2]))[1] == "Grubnash is dead (Character Injury: Killed Outright)"
 
 
 def test_U4_an_injury_told_says_what_it_did_once():
@@ -562,7 +562,7 @@ def test_on_version_3_a_recovery_and_a_deaths_row_went_unnamed_and_a_missed_game
     hans_and_grubnash_down(table)
     assert lines(table, table.do(Injuries(warband="Reiklanders"), [3, 4])) == [
         "R0 Character Injury of Hans: 2D6 rolled [3, 4] = 7 (table)", "Reiklanders: post-game step injuries done for battle 1"]
-    assert lines(table, table.do(Injuries(warband="Da Boyz"), [1, 2]))[1] == "Grubnash is dead: Character Injury"
+    assert lines(table, table.do(Injuries(warband="Da Boyz"), [1, 2]))[1] == "Grubnash is dead (Character Injury)"
     told = Table(version="3")
     hans_and_grubnash_down(told)
     assert lines(told, told.do(Injuries(warband="Reiklanders", outcomes={"Hans": "misses-game"})))[0] == (
@@ -612,7 +612,7 @@ def test_on_version_4_the_answer_under_the_asked_key_was_taken_and_the_other_dro
     table = Table(version="4")
     recovered(table)
     events = table.do(Injuries(warband="Reiklanders", answers={"injury:Hans": "amnesia", "injury:hans": "dead"}))
-    assert lines(table, events)[0] == "Hans is dead: Character Injury: Dead"
+    assert lines(table, events)[0] == "Hans is dead (Character Injury: Dead)"
 
 
 @pytest.mark.parametrize("key", ["injury:Hans", "injury:hans", "injury:HANS"])
@@ -637,4 +637,4 @@ def test_an_outcome_recorded_beside_a_differing_answer_is_decided_again_as_it_wa
     table = Table()
     recovered(table)
     events = table.decided_again(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}, answers={"injury:Hans": "amnesia"}))
-    assert lines(table, events)[0] == "Hans is dead: Character Injury: Dead"
+    assert lines(table, events)[0] == "Hans is dead (Character Injury: Dead)"
