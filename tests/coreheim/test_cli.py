@@ -745,7 +745,7 @@ def test_the_own_advance_of_the_hero_talent_makes_is_answered_ahead_under_his_na
     said = walked.output.splitlines()
     assert said[said.index("  R2 advance of Marksmen (promoted) at 2 XP: D12 rolled [8] = 8 (table)") + 1:][:2] == [
         "  Marksmen (promoted) advance at 2 XP: BS 8 -> 7 (hero-advance:8-10)",
-        "  Marksmen (promoted) BS -1: advance at 2 XP"]
+        "  Marksmen (promoted) BS -1 (advance at 2 XP)"]
     # Recorded under the key the rules ask, so decided again it reads the same answer
     trail = [json.loads(line) for line in ok(talent_due("export", "--format", "jsonl"))]
     assert [line["payload"]["args"]["answers"] for line in trail if line.get("type") == "command.recorded"
