@@ -161,12 +161,15 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
         raise
     if all(s.done(state, band.id) for s in steps):
         say("Post-game sequence complete.")
+    if line := unused.said(None, begun=False):
+        say(line)
 
 
 class _LeftUnused:
-    """The --answers that no step the walk recorded took, each with the step it is for: said when
-    the walk stops before that step, having recorded others (a run again carries on after those,
-    and takes only the answers given to it), so that they can be given again."""
+    """The --answers that no step the walk recorded took, each with the step it is for: said when the
+    walk ends, having recorded steps. One for a step still to do can be given again (a run again
+    carries on after the steps recorded, and takes only the answers given to it); one for a step
+    passed was not asked after all (its dice never opened the question)."""
 
     def __init__(self, answers: dict[str, str], meant_for: dict[str, list[str]], open_steps: list[str]):
         self.answers, self.meant_for, self.open_steps = answers, meant_for, open_steps
@@ -183,20 +186,28 @@ class _LeftUnused:
                     for key in record.event.args.get("answers", {})]
         self.used |= {loose_key(key) for key in (*taken, *recorded)}
 
-    def said(self, stopped_at: str, *, begun: bool, refused: Sequence[str] = ()) -> str | None:
-        """The line naming them, the walk stopped at step `stopped_at` (None: none is left unused). An
-        answer only a step done before asks, left unused by its dice, is not meant for a later one; one the
-        error the walk ended with `refused` is named there, not here."""
-        left = self.open_steps[self.open_steps.index(stopped_at):]
+    def said(self, stopped_at: str | None, *, begun: bool, refused: Sequence[str] = ()) -> str | None:
+        """The line naming them, the walk stopped at step `stopped_at` (None: it went through every open
+        step; the line is None when no answer is left unused). Each is named with the first step still to
+        do that may ask it, else the last step passed that might have; one the error the walk ended with
+        `refused` is named there, not here."""
+        passed = self.open_steps if stopped_at is None else self.open_steps[:self.open_steps.index(stopped_at)]
         not_again = self.used | {loose_key(key) for key in refused}
         by_step: dict[str, list[str]] = {}
         for key, answer in self.answers.items():
-            meant = next((step for step in self.meant_for.get(key, []) if step in left), None)
-            if meant is not None and loose_key(key) not in not_again:
-                by_step.setdefault(meant, []).append(f"{key}={answer}")
-        said = [f"{', '.join(given)} (the {step} step was not {'done' if begun and step == stopped_at else 'reached'})"
-                for step in left if (given := by_step.get(step))]
+            meant = self.meant_for.get(key, [])
+            step = next((s for s in meant if s not in passed), meant[-1] if meant else None)
+            if step is not None and loose_key(key) not in not_again:
+                by_step.setdefault(step, []).append(f"{key}={answer}")
+        said = [f"{', '.join(given)} ({self._why(step, stopped_at, begun, passed, len(given))})"
+                for step in self.open_steps if (given := by_step.get(step))]
         return f"Not used: {'; '.join(said)}" if said else None
+
+    @staticmethod
+    def _why(step: str, stopped_at: str | None, begun: bool, passed: list[str], count: int) -> str:
+        if step in passed:
+            return f"the {step} step did not ask {'it' if count == 1 else 'them'}"
+        return f"the {step} step was not {'done' if begun and step == stopped_at else 'reached'}"
 
 
 def _refused(error: BaseException) -> list[str]:

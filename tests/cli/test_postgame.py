@@ -137,8 +137,37 @@ def test_each_step_records_only_the_answers_it_asks(after_battle):
     walked = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
     assert walked.exit_code == 0, walked.output
     assert recorded_commands(after_battle) == [("test-postgame.loot", {}), ("test-postgame.muster", {"hero": "Hans"})]
-    assert walked.output.splitlines()[-1] == "Post-game sequence complete."  # the oath left unused by the dice: no word
+    assert walked.output.splitlines()[-2:] == [  # the oath, left unused by the dice, is named
+        "Post-game sequence complete.",
+        "Not used: hans:oath=yes (the muster step did not ask it)",
+    ]
     assert after_battle("replay", "--check").output == "Re-decided 7 transactions from their commands and dice: all match.\n"
+
+
+def test_a_completed_walk_names_every_answer_no_step_took_but_not_with_json(after_battle):
+    """Given the loot's 4 (too few crowns for Hans's oath), when the walk goes through both steps,
+    then the answers no recorded step took are named after its end, as a walk stopped early names them;
+    with --json its lines are the steps' alone."""
+    walked = after_battle("post-game", "Rats", "--dice", "4", "--answer", "hero=Gunnar", "--answer", "hans:oath=yes",
+                          "--answer", "gunnar:oath=no")
+    assert (walked.exit_code, walked.output) == (0, (
+        "== Loot\n"
+        "  R0 loot: D6 rolled [4] = 4 (table)\n"
+        "  Rats treasury +4: loot\n"
+        "  Rats: post-game step loot done for battle 1\n"
+        "Recorded T7 (4 events). Head 5fa52f47e165ab46\n"
+        "== Muster\n"
+        "  Gunnar gains 1 XP: muster\n"
+        "  Rats: post-game step muster done for battle 1\n"
+        "Recorded T8 (3 events). Head b1d5d9d05463ef22\n"
+        "Post-game sequence complete.\n"
+        "Not used: hans:oath=yes, gunnar:oath=no (the muster step did not ask them)\n"))
+    after_battle("void", "T8", "--reason", "walked again with --json")
+    as_json = after_battle("post-game", "Rats", "--step", "muster", "--json", "--answer", "hero=Gunnar",
+                           "--answer", "hans:oath=yes")
+    assert as_json.exit_code == 0, as_json.output
+    assert [[e["type"] for e in json.loads(line)["events"]][1:] for line in as_json.output.splitlines()] == [
+        ["xp.awarded", "post-game.step-done"]]  # the muster's line alone
 
 
 def test_a_step_recorded_with_answers_it_never_asked_still_replays_and_imports(after_battle, tmp_path):

@@ -597,6 +597,22 @@ def test_an_advancement_roll_the_walks_earlier_steps_owe_may_be_answered_before_
     ]
 
 
+def test_an_advancement_roll_the_promotion_dice_never_owed_is_named_unused(league):
+    """Given Anna's tables answered ahead, when no Promotion Die comes up 6 (she is not promoted, and
+    so owes no Advancement Roll), then the walk, stopped before the exploration, names her tables with
+    the step that did not ask them, as well as the exploration's answers still to give."""
+    assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
+    walked = league("post-game", "Pilgrims", "--dice", "1,1,1", "--answer", "anna:1:first-table=ranged",
+                    "--answer", "rerolls=no")
+    assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
+        "Before this step: take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
+        "discarded, the Strongbox set to 0, no Exploration)?",
+        "Stopped before exploration: run `campaign post-game Pilgrims` again to carry on.",
+        "Not used: anna:1:first-table=ranged (the advancement step did not ask it); "
+        "rerolls=no (the exploration step was not reached)",
+    ])
+
+
 def test_an_advancement_roll_no_step_can_owe_is_refused_before_anything_is_written(league):
     assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
     before = events(league)
