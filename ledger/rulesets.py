@@ -65,7 +65,7 @@ class Step(msgspec.Struct, frozen=True):
     name): an answer for one is accepted ahead while the step is to do in the walk.
     `opened_for` gives the warriors (ids and names as slugs, `ledger.decide.warriors_named`) whom the
     placeholders of those patterns may name, of the warband (the henchman groups a Talent! may promote);
-    None: any fighter of the campaign.
+    None: any fighter of the warband (the walk is one warband's).
     """
 
     key: str

@@ -391,8 +391,9 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
     so asked: it comes before any dice. A step after one the walk can do first may also ask what
     that step opens (`Step.asks_once_opened`, naming whom `Step.opened_for` gives), which the state at
     hand cannot show; a step that can be done, what its own command asks of a warrior it makes
-    (`Step.asks_once_made`, naming whom `Step.opened_for` gives)."""
-    warriors = warriors_named(state)
+    (`Step.asks_once_made`, naming whom `Step.opened_for` gives). A key's warrior is one of the warband's:
+    the walk is its own (`ghost.learn` for another warband's Ghost no step of it may ask)."""
+    warriors = warriors_named(state, state.fighters_of(warband, active_only=False))
     meant_for: dict[str, list[str]] = {}
     known: list[str] = []
     opened = False  # whether a step before this one can be done, and so open its questions

@@ -195,6 +195,17 @@ def test_the_skill_to_learn_is_answered_ahead_in_the_walk(skab_to_learn):
     assert skab_to_learn("replay", "--check").exit_code == 0
 
 
+def test_a_skill_answered_ahead_for_another_warbands_hero_is_refused_before_anything_is_written(skab_to_learn):
+    """Given the Skaven's walk, whose learning step Skab's card opens, when Gunnar (a Sellsword) is
+    answered a Skill for, then it is refused as no step of this walk asks it, and nothing is recorded."""
+    before = events(skab_to_learn)
+    refused = skab_to_learn("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0", "--answer", "gunnar.learn=cleave")
+    assert (refused.exit_code, refused.output) == (2, (
+        "Error: --answer gunnar.learn: no open step of the post-game asks it (keys: tokens, double, promote.FIGHTER, "
+        "FIGHTER.new-leader, FIGHTER.ATTEMPT.N.mel-rgd, FIGHTER.ATTEMPT.N.keep, FIGHTER.pit-fight, FIGHTER.learn)\n"))
+    assert events(skab_to_learn) == before
+
+
 def test_the_walk_lists_the_skill_question_once(skab_to_learn):
     # Before the free attempts, Skab's card from the battle already asks; the key is listed once
     listed = skab_to_learn("post-game", "Skaven", "--list").output.splitlines()
