@@ -30,7 +30,7 @@ from ledger.state import Battle, Fighter, Warband
 def roll_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
     if fighter.role == model.HENCHMAN:
         henchman_advance(ctx, band, fighter, threshold, key=f"{fighter.id}:{threshold}", names=names,
-                         talent_allowed=not _talent_came_this_post_game(ctx, band, fighter))
+                         talent_allowed=not model.talent_came_this_post_game(ctx.state, band, fighter))
     else:
         hero_advance(ctx, band, fighter, threshold, key=f"{fighter.id}:{threshold}")
 
@@ -116,14 +116,6 @@ def henchman_advance(
             continue
         stat_choice = _stat_choice(ctx, key, resolution.pending[0], tables.henchman_advances)
     _apply(ctx, band, group, threshold, key, resolution, tables)
-
-
-def _talent_came_this_post_game(ctx: Context, band: Warband, group: Fighter) -> bool:
-    """After a Talent! the rest of the group rolls "ignoring any further Talent! results in this
-    post-game sequence" (rules 2.2): at a later threshold of the same post-game, too, a Talent! is
-    re-rolled, as on the group's second roll (version 5; version 4 promoted another member)."""
-    battle = ctx.state.latest_battle(band.id)
-    return since(ctx, "5") and battle is not None and model.warrior(ctx.state, group).talent_after == battle.number
 
 
 def _rows(resolution: rules.AdvanceResolution) -> list[str]:

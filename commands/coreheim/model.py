@@ -277,14 +277,22 @@ def advance_kind(fighter: Fighter) -> rules.AdvanceKind | None:
     return {LEADER: "hero", HERO: "hero", HENCHMAN: "henchman", HIRED_SWORD: "hired-sword"}.get(fighter.role)
 
 
-def pending_thresholds(state: CampaignState, fighter: Fighter, tables: CoreheimTables) -> tuple[int, ...]:
-    """Thresholds reached since his last advance roll (XP he was hired with never counts)."""
+def pending_thresholds(state: CampaignState, fighter: Fighter, tables: CoreheimTables, gaining: int = 0) -> tuple[int, ...]:
+    """Thresholds reached since his last advance roll (XP he was hired with never counts), with `gaining` XP more."""
     kind = advance_kind(fighter)
     if kind is None or not fighter.active:
         return ()
     advanced_to = warrior(state, fighter).advanced_to
-    return rules.advance_thresholds_crossed(fighter.xp if advanced_to is None else advanced_to, fighter.xp, kind=kind,
-                                            tables=tables)
+    return rules.advance_thresholds_crossed(fighter.xp if advanced_to is None else advanced_to, fighter.xp + gaining,
+                                            kind=kind, tables=tables)
+
+
+def talent_came_this_post_game(state: CampaignState, band: Warband, group: Fighter) -> bool:
+    """After a Talent! the rest of the group rolls "ignoring any further Talent! results in this
+    post-game sequence" (rules 2.2): at a later threshold of the same post-game, too, a Talent! is
+    re-rolled, as on the group's second roll (version 5; version 4 promoted another member)."""
+    battle = state.latest_battle(band.id)
+    return plays(state, "5") and battle is not None and warrior(state, group).talent_after == battle.number
 
 
 def skill_lists(state: CampaignState, fighter: Fighter, band: Warband, tables: CoreheimTables) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ from ledger.state import CampaignState, Warband
 from projections.battles import out_of_action
 
 NOTHING = "nothing"
+SURVIVING_XP = 1  # what the experience step gives a henchman group that survives (seed 2.1, Experience 1)
 # The hero a Talent! makes of a member of a henchman group, by the id his default name gives ("Marksmen (promoted 2)").
 TALENT_HEROES = ("GROUP-promoted", "GROUP-promoted-N")
 
@@ -78,9 +79,24 @@ def _search(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     return Search(warband=warband, searches=searches)
 
 
+def _talent_thresholds(state: CampaignState, warband: str) -> dict[str, tuple[int, ...]]:
+    """The henchman groups a Talent! may promote a member of in this advances step, by id, each with the
+    thresholds it rolls there: a group of two or more (one of one is promoted itself, under its own id)
+    with a threshold due, or due once the experience step still to do gives it the XP of surviving (the
+    walk's experience gives a group no other), and no Talent! this post-game already (from version 5)."""
+    band = state.warbands[warband]
+    tables = model.tables_for(state.options)
+    gaining = 0 if PHASE.is_done(state, band, "experience") else SURVIVING_XP
+    return {group.id: thresholds for group in state.fighters_of(warband)
+            if group.role == model.HENCHMAN and group.group_size >= 2
+            and not model.talent_came_this_post_game(state, band, group)
+            and (thresholds := model.pending_thresholds(state, group, tables, gaining))}
+
+
 def _talent_may_promote(state: CampaignState, warband: str) -> frozenset[str]:
-    """The henchman groups of the warband, one of whose members a Talent! may make a hero who searches."""
-    return warriors_named(state, [f for f in state.fighters_of(warband) if f.role == model.HENCHMAN])
+    """The henchman groups of the warband one of whose members a Talent! may make a hero in this advances
+    step, who rolls his own advance there and searches after."""
+    return warriors_named(state, [state.fighters[group] for group in _talent_thresholds(state, warband)])
 
 
 def _plain(command: type[Command]):

@@ -765,6 +765,36 @@ def test_an_advance_of_a_hero_no_talent_can_make_is_refused_before_anything_is_w
     assert events(talent_due) == before
 
 
+@pytest.fixture
+def groups_before_experience(campaign):
+    """The Rats' post-game done up to the experience: the Marksmen (three, at 1 XP) reach 2 XP, a threshold, by
+    surviving; the Swordsmen (two, at 0 XP) reach none; Ulf, a group of one at 1 XP, reaches 2 XP too."""
+    for args in (
+        *MARKSMEN_LEAGUE,
+        ["coreheim", "hire", R, "Swordsmen", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "2", *HUMAN],
+        ["coreheim", "hire", R, "Ulf", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "1", *HUMAN],
+        ["xp", "award", "Marksmen", "1", "--reason", "a house rule"],
+        ["xp", "award", "Ulf", "1", "--reason", "a house rule"],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", R],
+        ["coreheim", "explore", R, "--dice", "1,2"],
+        ["coreheim", "injuries", R],
+    ):
+        ok(campaign(*args))
+    return campaign
+
+
+@pytest.mark.parametrize("key", [
+    "swordsmen-promoted:search", "swordsmen-promoted:2:stat",  # no threshold due: no advance, so no Talent!
+    "ulf-promoted:search", "ulf-promoted:2:stat",  # a group of one: a Talent! promotes Ulf himself, under his own name
+])
+def test_a_talent_hero_of_a_group_that_cannot_promote_at_these_advances_is_refused(groups_before_experience, key):
+    before = events(groups_before_experience)
+    refused = groups_before_experience("post-game", R, "--answer", f"{key}=nothing")
+    assert (refused.exit_code, refused.output) == (2, (
+        f"Error: --answer {key}: no open step of the post-game asks it (keys: {KEYS_AT_THE_ADVANCES})\n"))
+    assert events(groups_before_experience) == before
+
+
 def test_once_the_advances_are_done_an_answer_for_a_talent_hero_is_refused(talent_due):
     assert talent_due("post-game", R, *TALENT).exit_code == 0  # the advances are done, stopped at the shards
     before = events(talent_due)
