@@ -62,7 +62,10 @@ class Step(msgspec.Struct, frozen=True):
     is accepted ahead while such a step is still to do in the walk, and taken only when asked.
     `asks_once_made` names, as patterns too, the questions the step's own command asks of a warrior it
     makes as it goes (the hero a Talent! makes at the advances, whose own advance is answered under his
-    name): an answer for one is accepted ahead while the step is to do in the walk.
+    name): an answer for one is accepted ahead while the step is to do in the walk. `made_asked_as` gives
+    the key its command asks such an answer under, as its transaction records it (his own advance's, under
+    his group's key), so the walk knows it taken; it refuses with BadInput, naming why, one the command
+    will not ask after all (his advance at a threshold other than his group's), before anything is written.
     `opened_for` gives the warriors (ids and names as slugs, `ledger.decide.warriors_named`) whom the
     placeholders of those patterns may name, of the warband (the henchman groups a Talent! may promote);
     None: any fighter of the warband (the walk is one warband's).
@@ -77,6 +80,7 @@ class Step(msgspec.Struct, frozen=True):
     asks_once_opened: tuple[str, ...] = ()
     asks_once_made: tuple[str, ...] = ()
     opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
+    made_asked_as: Callable[[CampaignState, str, str], str] | None = None
 
 
 def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:

@@ -25,7 +25,8 @@ from commands.coreheim.commands import (
 )
 from commands.kit import Phase, PhaseStep, Window
 from commands.kit.versions import plays
-from ledger.decide import BuildAsk, Command, warriors_named
+from ledger.decide import BuildAsk, Command, loose_key, matches_key, warriors_named
+from ledger.errors import BadInput
 from ledger.state import CampaignState, Warband
 from projections.battles import out_of_action
 
@@ -33,6 +34,8 @@ NOTHING = "nothing"
 SURVIVING_XP = 1  # what the experience step gives a henchman group that survives (seed 2.1, Experience 1)
 # The hero a Talent! makes of a member of a henchman group, by the id his default name gives ("Marksmen (promoted 2)").
 TALENT_HEROES = ("GROUP-promoted", "GROUP-promoted-N")
+# His own advance, rolled at the advances that make him (`advances.hero_advance`'s questions).
+TALENT_ADVANCES = tuple(f"{hero}:XP:{question}" for hero in TALENT_HEROES for question in model.HERO_ADVANCE_QUESTIONS)
 
 
 def advances_done(state: CampaignState, band: Warband) -> bool:
@@ -99,6 +102,21 @@ def _talent_may_promote(state: CampaignState, warband: str) -> frozenset[str]:
     return warriors_named(state, [state.fighters[group] for group in _talent_thresholds(state, warband)])
 
 
+def _talent_advance_asked_as(state: CampaignState, warband: str, key: str) -> str:
+    """The key the advances ask `key` under (`GROUP-promoted:XP:stat`, of a group a Talent! may promote): his
+    own advance's (`GROUP:XP:hero:stat`, `advances._answered_under_his_name`). He rolls it at the threshold his
+    group rolls the Talent! at, and no other: for another, a refusal naming why."""
+    _hero, xp, question = loose_key(key).split(":")
+    due = _talent_thresholds(state, warband)
+    group = next(group for group in (state.fighters[g] for g in due)
+                 if matches_key(TALENT_ADVANCES, key, warriors_named(state, [group])))
+    if xp not in map(str, due[group.id]):
+        at = " or ".join(map(str, due[group.id]))
+        raise BadInput(f"the hero a Talent! makes of {group.name} rolls his own advance at the threshold {group.name} "
+                       f"rolls at these advances ({at} XP), not at {xp} XP: his later advances come after a later battle")
+    return f"{group.id}:{xp}:hero:{question}"
+
+
 def _plain(command: type[Command]):
     def build(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
         return command(warband=warband)
@@ -116,8 +134,8 @@ PHASE = Phase(
                   guide="Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"),
         # The hero a Talent! makes rolls his own advance in the same step, answered under his name too.
         PhaseStep("advances", "roll advances", build=_plain(Advance), done=advances_done, owed=advances_owed,
-                  asks_once_made=tuple(f"{hero}:XP:{question}" for hero in TALENT_HEROES for question in model.HERO_ADVANCE_QUESTIONS),
-                  opened_for=_talent_may_promote,
+                  asks_once_made=TALENT_ADVANCES,
+                  opened_for=_talent_may_promote, made_asked_as=_talent_advance_asked_as,
                   guide="Advances: one roll per threshold reached (D12), maximums respected, Talent!"),
         PhaseStep("sell-shards", "sell wyrdstone", build=_sell_shards, guide="Trading 1: sell wyrdstone shards"),
         # The search of the hero Talent! makes of a henchman at the advances, named after his group.

@@ -43,8 +43,9 @@ class PhaseStep(msgspec.Struct, frozen=True):
     `owed` says what is left of a step that another command may reopen (advances after an XP
     correction), so the next battle's refusal tells who owes what and how to do it; `asks` the
     keys `build` may ask, `asks_once_opened` those it asks only once a step before it has opened
-    them, `asks_once_made` those its own command asks of a warrior it makes, and `opened_for` whom those
-    may name (the ledger's `Step.asks`, `Step.asks_once_opened`, `Step.asks_once_made` and `Step.opened_for`)."""
+    them, `asks_once_made` those its own command asks of a warrior it makes, `opened_for` whom those
+    may name, and `made_asked_as` the key one of `asks_once_made` is asked under (the ledger's `Step.asks`,
+    `Step.asks_once_opened`, `Step.asks_once_made`, `Step.opened_for` and `Step.made_asked_as`)."""
 
     key: str
     title: str
@@ -59,6 +60,7 @@ class PhaseStep(msgspec.Struct, frozen=True):
     asks_once_opened: tuple[str, ...] = ()
     asks_once_made: tuple[str, ...] = ()
     opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
+    made_asked_as: Callable[[CampaignState, str, str], str] | None = None
 
 
 class PhaseMessages(msgspec.Struct, frozen=True):
@@ -231,5 +233,6 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
 
         return [Step(key=step.key, title=step.guide or step.title, done=done_test(step.key), build=step.build,
                      before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened,
-                     asks_once_made=step.asks_once_made, opened_for=step.opened_for)
+                     asks_once_made=step.asks_once_made, opened_for=step.opened_for,
+                     made_asked_as=step.made_asked_as)
                 for step in self.steps if step.build is not None and step.instead_of is None]

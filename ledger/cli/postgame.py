@@ -94,15 +94,15 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     open_steps = [s for s in chosen if not s.done(state, band.id)]
     # Built ahead only to check the answers given: with none, there is nothing to check.
     built_ahead = [_built(step, state, band.id, answers) for step in open_steps] if answers else []
-    meant_for, known = _steps_asking(ruleset, state, band.id, open_steps, built_ahead, answers)
-    _refuse_unknown_answers(meant_for, known, answers)
+    asking = _steps_asking(ruleset, state, band.id, open_steps, built_ahead, answers)
+    _refuse_unknown_answers(asking, answers)
     # What each open step's builder takes of the answers given, built ahead on this state (a step
     # opened only by one before it, as advances by the XP of experience, takes none): see `_refuse_untaken`.
     taken_ahead = {step.key: ahead.taken for step, ahead in zip(open_steps, built_ahead)}
     session.answer_json = as_json
     say = (lambda text: None) if as_json else click.echo
     ask = interactive_ask()
-    unused = _LeftUnused(answers, meant_for, [s.key for s in open_steps])
+    unused = _LeftUnused(answers, asking.meant_for, asking.asked_as, [s.key for s in open_steps])
     did = 0
     step = None
     try:
@@ -171,20 +171,24 @@ class _LeftUnused:
     carries on after the steps recorded, and takes only the answers given to it); one for a step
     passed was not asked after all (its dice never opened the question)."""
 
-    def __init__(self, answers: dict[str, str], meant_for: dict[str, list[str]], open_steps: list[str]):
-        self.answers, self.meant_for, self.open_steps = answers, meant_for, open_steps
+    def __init__(self, answers: dict[str, str], meant_for: dict[str, list[str]], asked_as: dict[str, str],
+                 open_steps: list[str]):
+        self.answers, self.meant_for, self.asked_as, self.open_steps = answers, meant_for, asked_as, open_steps
         self.used: set[str] = set()  # as loose keys: a step records an answer under the key it asks
 
     def given_for(self, step: str, command: Command) -> list[str]:
-        """The keys of the answers that only `step` may ask of the open steps and that its command documents."""
+        """The keys of the answers that only `step` may ask of the open steps and that its command documents,
+        but for a warrior it makes (`asked_as`): the dice may make none, and leave the answer unused."""
         return [key for key in self.answers
-                if self.meant_for.get(key) == [step] and documents_key(type(command), key)]
+                if self.meant_for.get(key) == [step] and documents_key(type(command), key) and key not in self.asked_as]
 
     def took(self, taken: list[str], outcome: Outcome) -> None:
         """What a step recorded took: the answers its builder took, and those its transactions record."""
         recorded = [key for record in outcome.records if isinstance(record.event, ev.CommandRecorded)
                     for key in record.event.args.get("answers", {})]
         self.used |= {loose_key(key) for key in (*taken, *recorded)}
+        # One for a warrior the step made is recorded under the key the command asked it under.
+        self.used |= {loose_key(given) for given, asked in self.asked_as.items() if loose_key(asked) in self.used}
 
     def said(self, stopped_at: str | None, *, begun: bool, refused: Sequence[str] = ()) -> str | None:
         """The line naming them, the walk stopped at step `stopped_at` (None: it went through every open
@@ -382,13 +386,23 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             click.echo(f"      may ask, depending on what comes up: {', '.join(row['may_ask'])}")
 
 
+class _Asking(NamedTuple):
+    """What the open steps of a walk may ask of the answers given (`_steps_asking`)."""
+
+    meant_for: dict[str, list[str]]
+    known: list[str]
+    asked_as: dict[str, str]
+    not_asked: dict[str, str]
+
+
 def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, open_steps: list[rulesets.Step],
-                  built_ahead: list[_Built], answers: dict[str, str]) -> tuple[dict[str, list[str]], list[str]]:
-    """For each --answer, the keys of the open steps that may ask it, in order (none: no step may), and
-    every key the open steps may ask. A step may ask what its command documents, and what its builder
-    asks, built ahead with the answers given (for the first step, with its questions before its
-    first roll); a builder's own pattern (a `Step.asks` key, such as the N-th pick) counts only when
-    so asked: it comes before any dice. A step after one the walk can do first may also ask what
+                  built_ahead: list[_Built], answers: dict[str, str]) -> _Asking:
+    """For each --answer, the keys of the open steps that may ask it, in order (none: no step may), every
+    key the open steps may ask, and of the answers for a warrior a step's command makes, the key it asks
+    each under, or why it will not ask it (`Step.made_asked_as`). A step may ask what its command
+    documents, and what its builder asks, built ahead with the answers given (for the first step, with
+    its questions before its first roll); a builder's own pattern (a `Step.asks` key, such as the N-th
+    pick) counts only when so asked: it comes before any dice. A step after one the walk can do first may also ask what
     that step opens (`Step.asks_once_opened`, naming whom `Step.opened_for` gives), which the state at
     hand cannot show; a step that can be done, what its own command asks of a warrior it makes
     (`Step.asks_once_made`, naming whom `Step.opened_for` gives). A key's warrior is one of the warband's:
@@ -396,6 +410,8 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
     warriors = warriors_named(state, state.fighters_of(warband, active_only=False))
     meant_for: dict[str, list[str]] = {}
     known: list[str] = []
+    asked_as: dict[str, str] = {}  # the key a step's command asks an answer of a warrior it makes under
+    not_asked: dict[str, str] = {}  # why a step's command will not ask one
     opened = False  # whether a step before this one can be done, and so open its questions
     for index, (step, (command, asked, _)) in enumerate(zip(open_steps, built_ahead)):
         keys = [q["key"] for q in asked if q["key"]]
@@ -403,20 +419,34 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
             keys += list(type(command).answer_keys)
             if index == 0:
                 keys += [q["key"] for q in _open_questions(ruleset, state, command)]
-        once_opened = [*(step.asks_once_opened if opened else ()), *(step.asks_once_made if command is not None else ())]
+        once_opened = list(step.asks_once_opened) if opened else []
+        once_made = list(step.asks_once_made) if command is not None else []
         opened_for = step.opened_for(state, warband) if step.opened_for else warriors
-        known += keys + once_opened
+        known += keys + once_opened + once_made
         loose = {loose_key(k) for k in keys}
         for key in answers:
-            if (loose_key(key) in loose or matches_key(once_opened, key, opened_for)
-                    or (command is not None and documents_key(type(command), key, warriors))):
+            asks = (loose_key(key) in loose or (command is not None and documents_key(type(command), key, warriors))
+                    or matches_key(once_opened, key, opened_for))
+            if not asks and matches_key(once_made, key, opened_for):
+                try:
+                    asked_as[key] = step.made_asked_as(state, warband, key) if step.made_asked_as else key
+                    asks = True
+                except BadInput as why:
+                    not_asked.setdefault(key, str(why))
+            if asks:
                 meant_for.setdefault(key, []).append(step.key)
         opened = opened or command is not None
-    return meant_for, list(dict.fromkeys(known))
+    return _Asking(meant_for, list(dict.fromkeys(known)), asked_as, not_asked)
 
 
-def _refuse_unknown_answers(meant_for: dict[str, list[str]], known: list[str], answers: dict[str, str]) -> None:
-    """Before anything is written: every --answer must be one an open step may ask (`_steps_asking`)."""
-    if unknown := [key for key in answers if key not in meant_for]:
-        raise BadInput(f"--answer {', '.join(unknown)}: no open step of the post-game asks it "
-                       f"(keys: {', '.join(known) or 'none'})")
+def _refuse_unknown_answers(asking: _Asking, answers: dict[str, str]) -> None:
+    """Before anything is written: every --answer must be one an open step may ask (`_steps_asking`); one
+    that a step's command would have asked of a warrior it makes, but will not, is refused saying why."""
+    untaken = [key for key in answers if key not in asking.meant_for]
+    unknown = [key for key in untaken if key not in asking.not_asked]
+    refusals = [f"--answer {key}: {asking.not_asked[key]}" for key in untaken if key in asking.not_asked]
+    if unknown:
+        refusals.insert(0, f"--answer {', '.join(unknown)}: no open step of the post-game asks it "
+                           f"(keys: {', '.join(asking.known) or 'none'})")
+    if refusals:
+        raise BadInput("; ".join(refusals))

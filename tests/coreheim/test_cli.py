@@ -765,6 +765,37 @@ def test_an_advance_of_a_hero_no_talent_can_make_is_refused_before_anything_is_w
     assert events(talent_due) == before
 
 
+@pytest.mark.parametrize(("key", "xp"), [("marksmen-promoted:4:stat", 4), ("Marksmen (promoted):6:skill", 6)])
+def test_a_later_advance_of_the_hero_talent_makes_is_refused_before_anything_is_written(talent_due, key, xp):
+    """The Marksmen roll their advance at 2 XP: the hero a Talent! makes of them there rolls his own at 2 XP
+    and no other (his next comes after a later battle). Accepted ahead, it went unused."""
+    before = events(talent_due)
+    refused = talent_due("post-game", R, *TALENT_ASKING, "--answer", f"{key}=BS")
+    assert (refused.exit_code, refused.output) == (2, (
+        f"Error: --answer {key}: the hero a Talent! makes of Marksmen rolls his own advance at the threshold Marksmen "
+        f"rolls at these advances (2 XP), not at {xp} XP: his later advances come after a later battle\n"))
+    assert events(talent_due) == before
+
+
+def test_the_own_advance_of_a_hero_no_talent_made_is_named_unused(talent_due):
+    """Given his advance answered ahead, when the Marksmen roll a 3 (no Talent!), then the walk records the
+    advances without it (it was refused there, as not a question of coreheim.advance) and names it unused."""
+    walked = talent_due("post-game", R, "--dice", "3", "--answer", "marksmen:2:group-reroll=keep",
+                        "--answer", "marksmen-promoted:2:stat=BS", "--answer", "shards=0")
+    assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
+        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
+        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.",
+        "Not used: marksmen-promoted:2:stat=BS (the advances step did not ask it)",
+    ])
+
+
+def test_the_own_advance_of_the_hero_talent_made_is_not_named_unused(talent_due):
+    """Taken under the key the rules ask (marksmen:2:hero:stat), his answer is used: no 'Not used' line."""
+    walked = talent_due("post-game", R, *TALENT_ASKING, "--answer", "marksmen-promoted:2:stat=BS", "--answer", "shards=0")
+    assert (walked.exit_code, walked.output.splitlines()[-1]) == (
+        0, "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.")
+
+
 @pytest.fixture
 def groups_before_experience(campaign):
     """The Rats' post-game done up to the experience: the Marksmen (three, at 1 XP) reach 2 XP, a threshold, by
@@ -793,6 +824,21 @@ def test_a_talent_hero_of_a_group_that_cannot_promote_at_these_advances_is_refus
     assert (refused.exit_code, refused.output) == (2, (
         f"Error: --answer {key}: no open step of the post-game asks it (keys: {KEYS_AT_THE_ADVANCES})\n"))
     assert events(groups_before_experience) == before
+
+
+def test_a_talent_hero_of_a_group_the_experience_brings_to_a_threshold_is_answered_ahead(groups_before_experience):
+    """The Marksmen reach 2 XP at the experience still to do: the hero a Talent! may make of them is answered
+    ahead, for his search and for his own advance at 2 XP (not at 4)."""
+    walked = groups_before_experience("post-game", R, "--answer", "marksmen-promoted:search=nothing",
+                                      "--answer", "marksmen-promoted:4:stat=BS")
+    assert (walked.exit_code, walked.output) == (2, (
+        "Error: --answer marksmen-promoted:4:stat: the hero a Talent! makes of Marksmen rolls his own advance at the "
+        "threshold Marksmen rolls at these advances (2 XP), not at 4 XP: his later advances come after a later battle\n"))
+    walked = groups_before_experience("post-game", R, "--answer", "marksmen-promoted:search=nothing",
+                                      "--answer", "marksmen-promoted:2:stat=BS")
+    assert (walked.exit_code, walked.output.splitlines()[-1]) == (0, (  # stopped for the advance's dice
+        "Not used: marksmen-promoted:2:stat=BS (the advances step was not done); "
+        "marksmen-promoted:search=nothing (the search step was not reached)"))
 
 
 def test_once_the_advances_are_done_an_answer_for_a_talent_hero_is_refused(talent_due):
