@@ -153,11 +153,11 @@ def test_a_completed_walk_names_every_answer_no_step_took_but_not_with_json(afte
     assert (walked.exit_code, walked.output) == (0, (
         "== Loot\n"
         "  R0 loot: D6 rolled [4] = 4 (table)\n"
-        "  Rats treasury +4: loot\n"
+        "  Rats treasury +4 (loot)\n"
         "  Rats: post-game step loot done for battle 1\n"
         "Recorded T7 (4 events). Head 5fa52f47e165ab46\n"
         "== Muster\n"
-        "  Gunnar gains 1 XP: muster\n"
+        "  Gunnar gains 1 XP (muster)\n"
         "  Rats: post-game step muster done for battle 1\n"
         "Recorded T8 (3 events). Head b1d5d9d05463ef22\n"
         "Post-game sequence complete.\n"
