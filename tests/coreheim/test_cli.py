@@ -714,20 +714,6 @@ def test_the_search_of_the_hero_talent_makes_may_be_answered_before_the_advances
     assert ok(talent_due("replay", "--check")) == ["Re-decided 15 transactions from their commands and dice: all match."]
 
 
-@pytest.mark.parametrize("fighter", [
-    "hans",  # no one
-    "gunnar",  # the Rats' captain: a hero, not a henchman group
-    "snikch",  # the Skaven's assassin
-])
-def test_a_search_of_a_hero_no_talent_can_make_is_refused_before_anything_is_written(talent_due, fighter):
-    """Talent! promotes one of the warband's henchman groups (the Marksmen): GROUP-promoted names no other."""
-    before = events(talent_due)
-    refused = talent_due("post-game", R, *TALENT, "--answer", f"{fighter}-promoted:search=nothing")
-    assert (refused.exit_code, refused.output) == (2, (
-        f"Error: --answer {fighter}-promoted:search: no open step of the post-game asks it (keys: {KEYS_AT_THE_ADVANCES})\n"))
-    assert events(talent_due) == before
-
-
 KEYS_AT_THE_ADVANCES = (
     "FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists, "
     "GROUP-promoted:XP:stat, GROUP-promoted:XP:skill, GROUP-promoted-N:XP:stat, GROUP-promoted-N:XP:skill, shards, "
@@ -755,13 +741,19 @@ def test_the_own_advance_of_the_hero_talent_makes_is_answered_ahead_under_his_na
     assert ok(talent_due("replay", "--check")) == ["Re-decided 11 transactions from their commands and dice: all match."]
 
 
-@pytest.mark.parametrize("fighter", ["hans", "gunnar", "snikch"])
-def test_an_advance_of_a_hero_no_talent_can_make_is_refused_before_anything_is_written(talent_due, fighter):
-    """GROUP-promoted names one of the warband's henchman groups (the Marksmen), as for the search."""
+@pytest.mark.parametrize("fighter", [
+    "hans",  # no one
+    "gunnar",  # the Rats' captain: a hero, not a henchman group
+    "snikch",  # the Skaven's assassin
+])
+@pytest.mark.parametrize(("question", "dice"), [("search", TALENT), ("2:stat", TALENT_ASKING)])
+def test_a_question_of_a_hero_no_talent_can_make_is_refused_before_anything_is_written(talent_due, fighter, question, dice):
+    """Talent! promotes one of the warband's henchman groups (the Marksmen): GROUP-promoted names no other,
+    for his search as for his own advance."""
     before = events(talent_due)
-    refused = talent_due("post-game", R, *TALENT_ASKING, "--answer", f"{fighter}-promoted:2:stat=BS")
+    refused = talent_due("post-game", R, *dice, "--answer", f"{fighter}-promoted:{question}=BS")
     assert (refused.exit_code, refused.output) == (2, (
-        f"Error: --answer {fighter}-promoted:2:stat: no open step of the post-game asks it (keys: {KEYS_AT_THE_ADVANCES})\n"))
+        f"Error: --answer {fighter}-promoted:{question}: no open step of the post-game asks it (keys: {KEYS_AT_THE_ADVANCES})\n"))
     assert events(talent_due) == before
 
 
