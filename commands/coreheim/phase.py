@@ -20,6 +20,7 @@ import shlex
 
 from commands.coreheim import facts
 from commands.coreheim import model
+from commands.coreheim import rules
 from commands.coreheim.commands import (
     Advance, Experience, Explore, Injuries, RareSearch, Reinforce, Search, SellShards, Upkeep
 )
@@ -82,14 +83,19 @@ def _search(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     return Search(warband=warband, searches=searches)
 
 
+def _surviving_xp_to_come(state: CampaignState, band: Warband) -> int:
+    """The XP the walk's experience step, still to do, gives a henchman group (it gives it no other)."""
+    return 0 if PHASE.is_done(state, band, "experience") else SURVIVING_XP
+
+
 def _talent_thresholds(state: CampaignState, warband: str) -> dict[str, tuple[int, ...]]:
     """The henchman groups a Talent! may promote a member of in this advances step, by id, each with the
     thresholds it rolls there: a group of two or more (one of one is promoted itself, under its own id)
-    with a threshold due, or due once the experience step still to do gives it the XP of surviving (the
-    walk's experience gives a group no other), and no Talent! this post-game already (from version 5)."""
+    with a threshold due, or due once the experience step still to do gives it the XP of surviving, and
+    no Talent! this post-game already (from version 5)."""
     band = state.warbands[warband]
     tables = model.tables_for(state.options)
-    gaining = 0 if PHASE.is_done(state, band, "experience") else SURVIVING_XP
+    gaining = _surviving_xp_to_come(state, band)
     return {group.id: thresholds for group in state.fighters_of(warband)
             if group.role == model.HENCHMAN and group.group_size >= 2
             and not model.talent_came_this_post_game(state, band, group)
@@ -104,17 +110,25 @@ def _talent_may_promote(state: CampaignState, warband: str) -> frozenset[str]:
 
 def _talent_advance_asked_as(state: CampaignState, warband: str, key: str) -> str:
     """The key the advances ask `key` under (`GROUP-promoted:XP:stat`, of a group a Talent! may promote): his
-    own advance's (`GROUP:XP:hero:stat`, `advances._answered_under_his_name`). He rolls it at the threshold his
-    group rolls the Talent! at, and no other: for another, a refusal naming why."""
-    _hero, xp, question = loose_key(key).split(":")
+    own advance's (`GROUP:XP:hero:stat`, `advances._answered_under_his_name`) at a threshold his group rolls
+    the Talent! at; from version 8 also his own key at a later hero threshold his group's XP passes, which he
+    rolls in the same advances (`handlers.aftermath.advance`). For any other, a refusal naming why."""
+    hero, xp, question = loose_key(key).split(":")
+    band = state.warbands[warband]
     due = _talent_thresholds(state, warband)
     group = next(group for group in (state.fighters[g] for g in due)
                  if matches_key(TALENT_ADVANCES, key, warriors_named(state, [group])))
-    if xp not in map(str, due[group.id]):
-        at = " or ".join(map(str, due[group.id]))
-        raise BadInput(f"the hero a Talent! makes of {group.name} rolls his own advance at the threshold {group.name} "
-                       f"rolls at these advances ({at} XP), not at {xp} XP: his later advances come after a later battle")
-    return f"{group.id}:{xp}:hero:{question}"
+    later: tuple[int, ...] = ()
+    if plays(state, "8"):
+        later = rules.advance_thresholds_crossed(min(due[group.id]), group.xp + _surviving_xp_to_come(state, band),
+                                                 kind="hero", tables=model.tables_for(state.options))
+    if xp in map(str, due[group.id]):
+        return f"{group.id}:{xp}:hero:{question}"
+    if xp in map(str, later):
+        return f"{hero}:{xp}:{question}"
+    at = " or ".join(map(str, sorted({*due[group.id], *later})))
+    raise BadInput(f"the hero a Talent! makes of {group.name} rolls his own advance at the threshold {group.name} "
+                   f"rolls at these advances ({at} XP), not at {xp} XP: his later advances come after a later battle")
 
 
 def _plain(command: type[Command]):

@@ -159,6 +159,11 @@ def rats_and_skaven_v4() -> Table:
 
 
 @pytest.fixture
+def rats_and_skaven_v7() -> Table:
+    return rats_and_skaven_on("7")
+
+
+@pytest.fixture
 def house_rules():
     """`house_rules(options)` gives a fresh campaign started with these options."""
     return Table

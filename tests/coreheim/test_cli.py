@@ -373,7 +373,7 @@ def test_the_sample_campaign_ends_as_worked_out_by_hand(campaign):
 
 def test_campaign_demo_builds_the_coreheim_sample(campaign):
     lines = ok(campaign("demo", "--ruleset", "coreheim"))
-    summary = lines.index(f"{DEMO['name']} — coreheim v7")
+    summary = lines.index(f"{DEMO['name']} — coreheim v8")
     assert lines[summary + 2:summary + 4] == [
         "  Reikland Rats (Ann): 5 fighters, treasury 438, wyrdstone shards 0, 3 games, 1 win, rating 71",
         "  Clan Skrit (Bob): 3 fighters, treasury 377, wyrdstone shards 0, 3 games, 2 wins, rating 78",
@@ -767,6 +767,50 @@ def test_a_later_advance_of_the_hero_talent_makes_is_refused_before_anything_is_
         f"Error: --answer {key}: the hero a Talent! makes of Marksmen rolls his own advance at the threshold Marksmen "
         f"rolls at these advances (2 XP), not at {xp} XP: his later advances come after a later battle\n"))
     assert events(talent_due) == before
+
+
+@pytest.fixture
+def talent_due_at_2_and_4(campaign):
+    """The Marksmen (1 XP before the battle) reach 4 XP at the Rats' experience (a scenario gives them 2 more):
+    advances are due at 2 and at 4 XP, and the Rats' post-game is done up to the advances."""
+    for args in (
+        *MARKSMEN_LEAGUE,
+        ["xp", "award", "Marksmen", "1", "--reason", "a house rule"],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", R],
+        ["coreheim", "explore", R, "--dice", "1,2"],
+        ["coreheim", "injuries", R],
+        ["coreheim", "experience", R, "--scenario-xp", "Marksmen=2"],
+    ):
+        ok(campaign(*args))
+    return campaign
+
+
+# TALENT at 2 XP, then at 4 XP the group's 1 (I two steps), kept, and the new hero's own advance at 4 XP: an 8 (WS or BS).
+TALENT_THEN_4 = ["--dice", "10,6,8,1,8", *TALENT[2:], "--answer", "marksmen:4:group-reroll=keep"]
+
+
+def test_the_walk_rolls_the_later_threshold_of_the_hero_talent_makes_and_goes_on(talent_due_at_2_and_4):
+    """Given the Marksmen at 4 XP, when a Talent! at 2 XP makes a hero of one of them, then he rolls at 4 XP in
+    the same advances (his answer given ahead under his name) and the walk goes on to the trading: it went on
+    with his advance unrolled, and the shards were refused ("roll advances first")."""
+    walked = talent_due_at_2_and_4("post-game", R, *TALENT_THEN_4, "--answer", "marksmen-promoted:4:stat=BS",
+                                   "--answer", "shards=0")
+    said = [line.split(". Head ")[0] for line in walked.output.splitlines()]  # the head hash hangs on the time recorded
+    assert (walked.exit_code, said[said.index("  Marksmen I -2 (advance at 4 XP)") + 1:]) == (0, [
+        "  R5 advance of Marksmen (promoted) at 4 XP: D12 rolled [8] = 8 (table)",
+        "  Marksmen (promoted) advance at 4 XP: BS 8 -> 7 (hero-advance:8-10)",
+        "  Marksmen (promoted) BS -1 (advance at 4 XP)",
+        "Recorded T12 (19 events)",
+        "== Trading 1: sell wyrdstone shards",
+        "  Reikland Rats: post-game step sell-shards done for battle 1",
+        "Recorded T13 (2 events)",
+        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "`campaign coreheim sell`)",
+        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
+        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.",
+    ])
+    assert ok(talent_due_at_2_and_4("replay", "--check")) == [
+        "Re-decided 12 transactions from their commands and dice: all match."]
 
 
 def test_the_own_advance_of_a_hero_no_talent_made_is_named_unused(talent_due):

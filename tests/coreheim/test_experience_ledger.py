@@ -16,6 +16,7 @@ import pytest
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Advance, Experience, Injuries, RareSearch, Search, SellShards, SpendUnderdog
 from commands.coreheim import model
+from commands.coreheim.phase import PHASE, advances_owed
 from commands.shared import AwardXP, Correct
 from ledger import events as ev
 from ledger.errors import NeedsAnswer
@@ -387,16 +388,50 @@ def test_a_further_talent_of_the_group_in_the_same_post_game_is_ignored_and_roll
     rats_and_skaven.through("advances")
     marksmen = Advance(warband="Reikland Rats", fighter="Marksmen", answers=TALENT_AT_2_ANSWERS)
     # When the threshold of 4 XP rolls a 10 (Talent!), in the same command or in one of its own
-    if together:
-        events = rats_and_skaven.do(msgspec.structs.replace(marksmen, fighter=None), [*TALENT_AT_2, 10, 2])
+    if together:  # the last die is the new hero's own advance at 4 XP (version 8), a 6: W +1
+        events = rats_and_skaven.do(msgspec.structs.replace(marksmen, fighter=None), [*TALENT_AT_2, 10, 2, 6])
     else:
         rats_and_skaven.do(msgspec.structs.replace(marksmen, threshold=2), TALENT_AT_2)
         events = rats_and_skaven.do(msgspec.structs.replace(marksmen, threshold=4, answers={}), [10, 2])
     # Then it promotes nobody: it is re-rolled into 2 (I two steps)
     assert promoted(rats_and_skaven) == ["Marksmen (promoted)"]
-    assert [e for e in events if isinstance(e, ce.AdvanceRolled) and e.threshold == 4] == [
+    assert [e for e in events if isinstance(e, ce.AdvanceRolled) and e.threshold == 4 and e.fighter == "marksmen"] == [
         advanced("marksmen", 4, ["henchman-advance:10-12", "henchman-advance:1-3"], "I 8 -> 6", "I")]
     assert rats_and_skaven.fighter("Marksmen").group_size == 2
+
+
+# The Marksmen at 3 XP and a battle: 4 XP, thresholds 2 and 4. At 2 a Talent! makes Ulli a hero (2 XP rolled, 4 XP
+# had); the group's 4 is a 2 (I two steps).
+TALENT_AT_2_OF_4 = [*TALENT_AT_2, 2]
+LATER_THRESHOLD = {**TALENT_AT_2_ANSWERS, "marksmen:4:group-reroll": "keep"}
+
+
+def test_the_hero_a_talent_makes_rolls_a_later_threshold_his_xp_passes_in_the_same_advances(rats_and_skaven):
+    """Seed 2.1: "Heroes that reach the following experience thresholds roll for advances: 2, 4, …". Ulli, made
+    a hero at 2 XP with the group's 4 XP, has reached 4 as the group he came from has: after his one roll of the
+    Talent! at 2 XP (rules 2.2), he rolls at 4 XP in the same advances, so the step is done (version 8)."""
+    given_xp(rats_and_skaven, Marksmen=3)
+    events = advance(rats_and_skaven, [*TALENT_AT_2_OF_4, 6], answers=LATER_THRESHOLD)
+    assert events[-6:] == [
+        d12(5, "advance of Marksmen at 4 XP", 2),
+        advanced("marksmen", 4, ["henchman-advance:1-3"], "I 8 -> 6", "I"),
+        stat("marksmen", "I", -2, 4, "henchman-advance:1-3"),
+        d12(6, "advance of Marksmen (promoted) at 4 XP", 6),
+        advanced("marksmen-promoted", 4, ["hero-advance:6"], "W 2 -> 3", "W"),
+        stat("marksmen-promoted", "W", 1, 4, "hero-advance:6"),
+    ]
+    assert PHASE.is_done(rats_and_skaven.state, rats_and_skaven.state.warband("Reikland Rats"), "advances")
+
+
+def test_on_version_7_the_hero_a_talent_makes_is_left_his_later_threshold_to_roll(rats_and_skaven_v7):
+    """A version 7 campaign replays as recorded: the advances rolled the group's thresholds alone, and left
+    Ulli's at 4 XP owed (another `advance` rolls it)."""
+    given_xp(rats_and_skaven_v7, Marksmen=3)
+    events = advance(rats_and_skaven_v7, TALENT_AT_2_OF_4, answers=LATER_THRESHOLD)
+    assert events[-1] == stat("marksmen", "I", -2, 4, "henchman-advance:1-3")
+    band = rats_and_skaven_v7.state.warband("Reikland Rats")
+    assert not PHASE.is_done(rats_and_skaven_v7.state, band, "advances")
+    assert advances_owed(rats_and_skaven_v7.state, band).startswith("owed: Marksmen (promoted) at 4 XP")
 
 
 def test_on_version_4_a_further_talent_in_the_same_post_game_promoted_another_member(rats_and_skaven_v4):

@@ -120,6 +120,13 @@ def advance(cmd: Advance, ctx: Context) -> None:
             raise RuleViolation(f"{band.name} has no advances to roll")
         for fighter in due:
             _advance_fighter(ctx, band, fighter, None, cmd.names)
+        if since(ctx, "8"):
+            # A hero a Talent! made of a group member has his group's XP: a later hero threshold it passes
+            # is his to roll now, as any hero's (seed 2.1, Experience 6). Version 7 left
+            # it to another `advance` (the walk went on to the trading with it unrolled).
+            rolled = {fighter.id for fighter in due}
+            for made in [f for f in state.fighters_of(band.id) if f.id not in rolled and model.pending_thresholds(state, f, tables)]:
+                _advance_fighter(ctx, band, made, None, cmd.names)
         return
     _advance_fighter(ctx, band, model.member(state, band, cmd.fighter), cmd.threshold, cmd.names)
 
