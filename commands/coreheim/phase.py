@@ -102,13 +102,13 @@ def _talent_thresholds(state: CampaignState, warband: str) -> dict[str, tuple[in
             and (thresholds := model.pending_thresholds(state, group, tables, gaining))}
 
 
-def _talent_may_promote(state: CampaignState, warband: str) -> frozenset[str]:
+def talent_may_promote(state: CampaignState, warband: str) -> frozenset[str]:
     """The henchman groups of the warband one of whose members a Talent! may make a hero in this advances
     step, who rolls his own advance there and searches after."""
     return warriors_named(state, [state.fighters[group] for group in _talent_thresholds(state, warband)])
 
 
-def _talent_advance_asked_as(state: CampaignState, warband: str, key: str) -> str:
+def talent_advance_asked_as(state: CampaignState, warband: str, key: str) -> str:
     """The key the advances ask `key` under (`GROUP-promoted:XP:stat`, of a group a Talent! may promote): his
     own advance's (`GROUP:XP:hero:stat`, `advances._answered_under_his_name`) at a threshold his group rolls
     the Talent! at; from version 8 also his own key at a later hero threshold his group's XP passes, which he
@@ -149,12 +149,12 @@ PHASE = Phase(
         # The hero a Talent! makes rolls his own advance in the same step, answered under his name too.
         PhaseStep("advances", "roll advances", build=_plain(Advance), done=advances_done, owed=advances_owed,
                   asks_once_made=TALENT_ADVANCES,
-                  opened_for=_talent_may_promote, made_asked_as=_talent_advance_asked_as,
+                  opened_for=talent_may_promote, made_asked_as=talent_advance_asked_as,
                   guide="Advances: one roll per threshold reached (D12), maximums respected, Talent!"),
         PhaseStep("sell-shards", "sell wyrdstone", build=_sell_shards, guide="Trading 1: sell wyrdstone shards"),
         # The search of the hero Talent! makes of a henchman at the advances, named after his group.
         PhaseStep("search", "look for rare items", build=_search,
-                  asks_once_opened=tuple(f"{hero}:search" for hero in TALENT_HEROES), opened_for=_talent_may_promote,
+                  asks_once_opened=tuple(f"{hero}:search" for hero in TALENT_HEROES), opened_for=talent_may_promote,
                   guide="Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
                         "`campaign coreheim sell`)",
                   before="anything to sell first (trading 2, `campaign coreheim sell`)?"),

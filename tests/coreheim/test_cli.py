@@ -769,6 +769,18 @@ def test_a_later_advance_of_the_hero_talent_makes_is_refused_before_anything_is_
     assert events(talent_due) == before
 
 
+@pytest.mark.parametrize(("key", "xp"), [("marksmen-promoted:4:stat", 4), ("Marksmen (promoted):6:skill", 6)])
+def test_a_later_advance_of_the_hero_talent_makes_is_refused_by_the_advance_command_too(talent_due, key, xp):
+    """Outside the walk it was accepted and unused: once the Talent! makes him, the key reads as his own
+    documented one. Typed now, it is refused as the walk refuses it, before anything is written."""
+    before = events(talent_due)
+    refused = talent_due("coreheim", "advance", R, *TALENT_ASKING, "--answer", f"{key}=BS")
+    assert (refused.exit_code, refused.output) == (2, (
+        f"Error: --answer {key}: not asked: the hero a Talent! makes of Marksmen rolls his own advance at the threshold "
+        f"Marksmen rolls at these advances (2 XP), not at {xp} XP: his later advances come after a later battle\n"))
+    assert events(talent_due) == before
+
+
 @pytest.fixture
 def talent_due_at_2_and_4(campaign):
     """The Marksmen (1 XP before the battle) reach 4 XP at the Rats' experience (a scenario gives them 2 more):
@@ -811,6 +823,16 @@ def test_the_walk_rolls_the_later_threshold_of_the_hero_talent_makes_and_goes_on
     ])
     assert ok(talent_due_at_2_and_4("replay", "--check")) == [
         "Re-decided 12 transactions from their commands and dice: all match."]
+
+
+def test_an_advance_of_the_hero_talent_makes_past_his_groups_xp_is_refused(talent_due_at_2_and_4):
+    before = events(talent_due_at_2_and_4)
+    refused = talent_due_at_2_and_4("coreheim", "advance", R, *TALENT_THEN_4, "--answer", "Marksmen (promoted):6:stat=BS")
+    assert (refused.exit_code, refused.output) == (2, (
+        "Error: --answer Marksmen (promoted):6:stat: not asked: the hero a Talent! makes of Marksmen rolls his own "
+        "advance at the threshold Marksmen rolls at these advances (2 or 4 XP), not at 6 XP: his later advances "
+        "come after a later battle\n"))
+    assert events(talent_due_at_2_and_4) == before
 
 
 def test_the_own_advance_of_a_hero_no_talent_made_is_named_unused(talent_due):

@@ -434,6 +434,29 @@ def test_on_version_7_the_hero_a_talent_makes_is_left_his_later_threshold_to_rol
     assert advances_owed(rats_and_skaven_v7.state, band).startswith("owed: Marksmen (promoted) at 4 XP")
 
 
+def test_the_own_advance_of_a_hero_an_earlier_talent_made_is_his_own_to_answer(rats_and_skaven):
+    """`marksmen-promoted:6:stat` reads as the advance of a hero a Talent! may make at these advances, at a
+    threshold he would not roll (the Marksmen roll at 4 XP alone), which is refused; but Marksmen (promoted),
+    made by a Talent! after battle 1, is there: it is his own advance at 6 XP, and answers it."""
+    # Given Marksmen (promoted) made after battle 1, and after battle 2 at 6 XP (4 and 6 due), the group at 4 XP
+    given_xp(rats_and_skaven, Marksmen=1)
+    advance(rats_and_skaven, TALENT_AT_2, answers=TALENT_AT_2_ANSWERS)
+    rats_and_skaven.finish()
+    given_xp(rats_and_skaven, Marksmen=1)
+    rats_and_skaven.battle(winner=None, absent=["Hans"])  # a draw, Hans absent: nobody else comes to a threshold
+    given_xp(rats_and_skaven, **{"Marksmen (promoted)": 3})
+    rats_and_skaven.through("advances")
+    # When the group rolls a 1 (I two steps), and he a 6 (W +1) at 4 XP and an 8 (WS or BS) at 6 XP
+    events = rats_and_skaven.do(Advance(warband="Reikland Rats", answers={
+        "marksmen:4:group-reroll": "keep", "marksmen-promoted:6:stat": "BS"}), [1, 6, 8])
+    # Then his answer is taken
+    assert [e for e in events if isinstance(e, ev.StatChanged)] == [
+        stat("marksmen", "I", -2, 4, "henchman-advance:1-3"),
+        stat("marksmen-promoted", "W", 1, 4, "hero-advance:6"),
+        stat("marksmen-promoted", "BS", -1, 6, "hero-advance:8-10"),
+    ]
+
+
 def test_on_version_4_a_further_talent_in_the_same_post_game_promoted_another_member(rats_and_skaven_v4):
     """A version 4 campaign replays as recorded: the Talent! at 4 XP made a second hero."""
     given_xp(rats_and_skaven_v4, Marksmen=3)

@@ -13,11 +13,11 @@ from commands.coreheim.commands import (
     Experience,
     Injuries,
 )
-from commands.coreheim.phase import PHASE
+from commands.coreheim.phase import PHASE, TALENT_ADVANCES, talent_advance_asked_as, talent_may_promote
 from commands.kit.versions import since
 from commands.coreheim.outcomes import hero_injury, hero_mount_injury, henchman_injury, lose_shackles
 from ledger import events as ev
-from ledger.decide import Context
+from ledger.decide import Context, documents_key, matches_key, warriors_named
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
 from projections.battles import fought, out_of_action
@@ -112,6 +112,7 @@ def advance(cmd: Advance, ctx: Context) -> None:
     battle = PHASE.latest_battle(state, band)
     if battle is not None and not PHASE.is_done(state, band, "experience"):
         PHASE.begin(state, band, "advances")  # refuses with the step that comes first
+    _refuse_talent_advances_not_asked(cmd, ctx, band)
     if cmd.fighter is None:
         if cmd.threshold is not None:
             raise BadInput("name the warrior whose threshold to roll for")
@@ -129,6 +130,22 @@ def advance(cmd: Advance, ctx: Context) -> None:
                 _advance_fighter(ctx, band, made, None, cmd.names)
         return
     _advance_fighter(ctx, band, model.member(state, band, cmd.fighter), cmd.threshold, cmd.names)
+
+
+def _refuse_talent_advances_not_asked(cmd: Advance, ctx: Context, band: Warband) -> None:
+    """An answer typed now for the own advance of the hero a Talent! may make (`GROUP-promoted:XP:stat`) at a
+    threshold he will not roll at these advances is refused, as the walk refuses it: once he is made, it would
+    pass as his documented key and go unused. One naming a warrior the warband has is his own, not refused."""
+    if not ctx.typed_now:
+        return
+    warriors = warriors_named(ctx.state, ctx.state.fighters_of(band.id, active_only=False))
+    promotable = talent_may_promote(ctx.state, band.id)
+    for key in ctx.answers:
+        if not documents_key(type(cmd), key, warriors) and matches_key(TALENT_ADVANCES, key, promotable):
+            try:
+                talent_advance_asked_as(ctx.state, band.id, key)
+            except BadInput as why:
+                ctx.not_asked(key, str(why))
 
 
 def _advance_fighter(ctx: Context, band: Warband, fighter: Fighter, threshold: int | None, names: dict[str, str]) -> None:
