@@ -106,7 +106,10 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     did = 0
     step = None
     try:
-        for step in chosen:
+        walking = list(chosen)
+        again: set[str] = set()  # the steps a command of theirs left open, run once more
+        while walking:
+            step = walking.pop(0)
             if step.done(state, band.id):
                 continue
             say(f"== {step.title}")
@@ -154,6 +157,11 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             report(outcome)
             state = outcome.state
             did += 1
+            if not step.done(state, band.id) and step.key not in again:
+                # Its command left something of it to do (a hero a Coreheim v7 Talent! made, owing an advance
+                # at a later threshold): done again before the walk goes on, which the next step would refuse.
+                again.add(step.key)
+                walking.insert(0, step)
     except (LedgerError, click.Abort) as error:
         # Said below the error: once steps are recorded, a run again begins after them without these.
         if did and step is not None and not as_json and (line := unused.said(step.key, begun=True, refused=_refused(error))):

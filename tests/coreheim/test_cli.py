@@ -3,12 +3,14 @@ SQLite file: exact output, exit codes, and the sample campaign's end worked out 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from importlib import resources
 
 import pytest
 
+from ledger import rulesets
 from ledger.cli import app
 from ledger.cli.demo import fixture_step
 from ledger.testing import CampaignRunner
@@ -785,8 +787,24 @@ def test_a_later_advance_of_the_hero_talent_makes_is_refused_by_the_advance_comm
 def talent_due_at_2_and_4(campaign):
     """The Marksmen (1 XP before the battle) reach 4 XP at the Rats' experience (a scenario gives them 2 more):
     advances are due at 2 and at 4 XP, and the Rats' post-game is done up to the advances."""
+    return _talent_due_at_2_and_4(campaign)
+
+
+@pytest.fixture
+def talent_due_at_2_and_4_on_v7(campaign):
+    """As `talent_due_at_2_and_4`, in a campaign started on version 7 of the rules."""
+    newest = rulesets.get("coreheim")
+    rulesets.register(dataclasses.replace(newest, version="7", versions=newest.versions[:newest.versions.index("7") + 1]))
+    try:
+        ok(campaign(*MARKSMEN_LEAGUE[0]))
+    finally:
+        rulesets.register(newest)
+    return _talent_due_at_2_and_4(campaign, MARKSMEN_LEAGUE[1:])
+
+
+def _talent_due_at_2_and_4(campaign, league=MARKSMEN_LEAGUE):
     for args in (
-        *MARKSMEN_LEAGUE,
+        *league,
         ["xp", "award", "Marksmen", "1", "--reason", "a house rule"],
         ["battle", "record", "--warband", R, "--warband", S, "--winner", R],
         ["coreheim", "explore", R, "--dice", "1,2"],
@@ -823,6 +841,28 @@ def test_the_walk_rolls_the_later_threshold_of_the_hero_talent_makes_and_goes_on
     ])
     assert ok(talent_due_at_2_and_4("replay", "--check")) == [
         "Re-decided 12 transactions from their commands and dice: all match."]
+
+
+def test_on_version_7_the_walk_rolls_again_the_advances_its_command_left_owed(talent_due_at_2_and_4_on_v7):
+    """Version 7's `advance` rolls the thresholds due when it began: the hero its Talent! makes owes his at 4 XP.
+    The walk went on to the trading, which refused ("roll advances first"), the advances left open; it now does
+    the step again (a second `advance`, as the rules of version 7 have it) before it goes on."""
+    walked = talent_due_at_2_and_4_on_v7("post-game", R, "--dice", "10,6,8,1", *TALENT_THEN_4[2:], "--answer", "shards=0")
+    said = [line.split(". Head ")[0] for line in walked.output.splitlines()]
+    assert (walked.exit_code, said[said.index("  Marksmen I -2 (advance at 4 XP)") + 1:]) == (0, [
+        "Recorded T12 (16 events)",
+        "== Advances: one roll per threshold reached (D12), maximums respected, Talent!",
+        "Next step: advances — advance of Marksmen (promoted) at 4 XP needs D12 (1 more die): pass them with --dice, "
+        "or use --ledger; then run `campaign post-game Reikland Rats` again.",
+        "Not used: shards=0 (the sell-shards step was not reached)",
+    ])
+    walked = talent_due_at_2_and_4_on_v7("post-game", R, "--dice", "8", "--answer", "marksmen-promoted:4:stat=BS")
+    assert (walked.exit_code, walked.output.splitlines()[:4]) == (0, [
+        "== Advances: one roll per threshold reached (D12), maximums respected, Talent!",
+        "  R5 advance of Marksmen (promoted) at 4 XP: D12 rolled [8] = 8 (table)",
+        "  Marksmen (promoted) advance at 4 XP: BS 8 -> 7 (hero-advance:8-10)",
+        "  Marksmen (promoted) BS -1 (advance at 4 XP)",
+    ])
 
 
 def test_an_advance_of_the_hero_talent_makes_past_his_groups_xp_is_refused(talent_due_at_2_and_4):
