@@ -126,8 +126,9 @@ def advance(cmd: Advance, ctx: Context) -> None:
             # is his to roll now, as any hero's (seed 2.1, Experience 6). Version 7 left
             # it to another `advance` (the walk went on to the trading with it unrolled).
             rolled = {fighter.id for fighter in due}
-            for made in [f for f in state.fighters_of(band.id) if f.id not in rolled and model.pending_thresholds(state, f, tables)]:
-                _advance_fighter(ctx, band, made, None, cmd.names)
+            made = [f for f in state.fighters_of(band.id) if f.id not in rolled and model.pending_thresholds(state, f, tables)]
+            for hero in made:
+                _advance_fighter(ctx, band, hero, None, cmd.names)
         return
     _advance_fighter(ctx, band, model.member(state, band, cmd.fighter), cmd.threshold, cmd.names)
 
