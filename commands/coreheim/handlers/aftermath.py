@@ -169,5 +169,16 @@ def _advance_fighter(ctx: Context, band: Warband, fighter: Fighter, threshold: i
         due = (threshold,)
     elif not due:
         raise RuleViolation(f"{fighter.name} has no advance to roll ({fighter.xp} XP)")
-    for reached in due:
+    # From version 8 what he owes is read again after each roll: a Talent! of a group of one makes the group
+    # itself a hero, whose advances from there on are at the hero thresholds (seed 2.1, Experience 6), the
+    # Talent!'s own roll being his advance at the threshold that made him. Version 7 went on through the
+    # henchman thresholds due when the command began (a hero's roll at 7 XP), and left his hero ones owed.
+    reread = threshold is None and since(ctx, "8")
+
+    def owed() -> tuple[int, ...]:
+        return model.pending_thresholds(ctx.state, ctx.state.fighters[fighter.id], tables) if reread else due
+
+    reached = 0
+    while later := [t for t in owed() if t > reached]:  # each roll goes higher: no threshold is rolled twice
+        reached = later[0]
         roll_advance(ctx, band, ctx.state.fighters[fighter.id], reached, names)
