@@ -875,6 +875,60 @@ def test_an_advance_of_the_hero_talent_makes_past_his_groups_xp_is_refused(talen
     assert events(talent_due_at_2_and_4) == before
 
 
+LONE_LEAGUE = [
+    *MARKSMEN_LEAGUE[:4],
+    ["coreheim", "hire", R, "Lone", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "1", *HUMAN],
+    *MARKSMEN_LEAGUE[5:],
+]
+
+
+def test_the_walk_rolls_a_group_of_one_a_talent_makes_a_hero_at_the_hero_thresholds(campaign):
+    """Given Lone, a henchman group of one, at 8 XP (5 given, +1 surviving, +2 scenario), his henchman thresholds
+    2, 4, 6 and 7 due, when a Talent! at 2 XP makes him a hero, then after its roll on the hero table (his advance
+    at 2 XP) he rolls the hero thresholds 4, 6 and 8 (seed 2.1), his answer at 8 given ahead under his name, and
+    the walk goes on to the trading. Version 7 rolled at 7 XP, a henchman threshold, and left 8 owed."""
+    for args in (
+        *LONE_LEAGUE,
+        ["xp", "award", "Lone", "5", "--reason", "a house rule"],
+        ["battle", "record", "--warband", R, "--warband", S, "--winner", R],
+        ["coreheim", "explore", R, "--dice", "1,2"],
+        ["coreheim", "injuries", R],
+        ["coreheim", "experience", R, "--scenario-xp", "Lone=2"],
+    ):
+        ok(campaign(*args))
+    walked = campaign("post-game", R, "--dice", "10,6,7,3,8", "--answer", "lone:2:skill-lists=combat+shooting",
+                      "--answer", "lone:8:stat=BS", "--answer", "shards=0")
+    said = [line.split(". Head ")[0] for line in walked.output.splitlines()]  # the head hash hangs on the time recorded
+    assert (walked.exit_code, said) == (0, [
+        "== Advances: one roll per threshold reached (D12), maximums respected, Talent!",
+        "  R1 advance of Lone at 2 XP: D12 rolled [10] = 10 (table)",
+        "  Lone advance at 2 XP: Talent! Lone becomes a hero (henchman-advance:10-12)",
+        "  Lone is promoted to hero",
+        "  Lone keeps his type (human henchman) and picks the skill lists Combat, Shooting",
+        "  R2 advance of Lone at 2 XP: D12 rolled [6] = 6 (table)",
+        "  Lone advance at 2 XP: W 1 -> 2 (hero-advance:6)",
+        "  Lone W +1 (advance at 2 XP)",
+        "  R3 advance of Lone at 4 XP: D12 rolled [7] = 7 (table)",
+        "  Lone advance at 4 XP: A 1 -> 2 (hero-advance:7)",
+        "  Lone A +1 (advance at 4 XP)",
+        "  R4 advance of Lone at 6 XP: D12 rolled [3] = 3 (table)",
+        "  Lone advance at 6 XP: Ld 7 -> 6 (hero-advance:3-4)",
+        "  Lone Ld -1 (advance at 6 XP)",
+        "  R5 advance of Lone at 8 XP: D12 rolled [8] = 8 (table)",
+        "  Lone advance at 8 XP: BS 8 -> 7 (hero-advance:8-10)",
+        "  Lone BS -1 (advance at 8 XP)",
+        "Recorded T12 (17 events)",
+        "== Trading 1: sell wyrdstone shards",
+        "  Reikland Rats: post-game step sell-shards done for battle 1",
+        "Recorded T13 (2 events)",
+        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "`campaign coreheim sell`)",
+        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
+        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.",
+    ])
+    assert ok(campaign("replay", "--check")) == ["Re-decided 12 transactions from their commands and dice: all match."]
+
+
 def test_the_own_advance_of_a_hero_no_talent_made_is_named_unused(talent_due):
     """Given his advance answered ahead, when the Marksmen roll a 3 (no Talent!), then the walk records the
     advances without it (it was refused there, as not a question of coreheim.advance) and names it unused."""
