@@ -658,10 +658,11 @@ def test_a_talent_of_a_group_of_one_promotes_it_under_its_own_name(version, said
     assert [(f.name, f.role) for f in table.state.fighters_of(RATS) if f.name.startswith("Lone")] == [("Lone", "hero")]
 
 
-def lone_advances(version: str, earlier: list[int] | None, dice: list[int], talent_at: int) -> Table:
-    """Lone, a henchman group of one, at 8 XP after his latest battle, his advances rolled with `dice` (a
-    Talent! at `talent_at`). `earlier`: the dice of a first post-game that took him to 6 XP (2: I two steps;
-    4: Ld; 6: WS), his advances rolled up to 6 XP; else he came from 0 XP to 8 in one battle."""
+def lone_advances(version: str, earlier: list[int] | None, dice: list[int], talent_at: int) -> tuple[Table, list[ev.Event]]:
+    """Lone, a henchman group of one, at 8 XP after his latest battle (5 given, +1 surviving, the rest a scenario's),
+    and the events of his advances rolled with `dice` (a Talent! at `talent_at`). `earlier`: the dice of a first
+    post-game that took him to 6 XP (2: I two steps; 4: Ld; 6: WS), his advances rolled up to 6 XP; else he
+    came from 0 XP to 8 in one battle."""
     table = rats_and_skaven_on(version)
     table.hire("Reikland Rats", "Lone", "henchman", cost=25, group_size=1)
     given_xp(table, Lone=5)
@@ -673,8 +674,7 @@ def lone_advances(version: str, earlier: list[int] | None, dice: list[int], tale
         table.battle(winner=None, absent=["Hans", "Marksmen"])  # a draw: nobody else comes to a threshold
     table.through("experience")
     table.do(Experience(warband="Reikland Rats", scenario_xp={"Lone": 2 if earlier is None else 1}))
-    table.events = table.do(Advance(warband="Reikland Rats", answers={f"lone:{talent_at}:skill-lists": "combat+speed"}), dice)
-    return table
+    return table, table.do(Advance(warband="Reikland Rats", answers={f"lone:{talent_at}:skill-lists": "combat+speed"}), dice)
 
 
 def rolled(events: list[ev.Event]) -> list[tuple[int, str]]:
@@ -699,8 +699,8 @@ def test_a_group_of_one_a_talent_makes_a_hero_rolls_the_hero_thresholds_from_the
     group itself) a hero, the hero table's roll it gives him is his advance at that threshold (rules 2.2), and
     then he rolls the hero thresholds his XP passes from there, in the same advances (version 8): not the
     henchman threshold 7, and nothing is left owed."""
-    table = lone_advances("8", earlier, dice, talent_at)
-    assert rolled(table.events) == then
+    table, events = lone_advances("8", earlier, dice, talent_at)
+    assert rolled(events) == then
     band = table.state.warband("Reikland Rats")
     assert model.pending_thresholds(table.state, table.fighter("Lone"), model.tables_for(table.state.options)) == ()
     assert PHASE.is_done(table.state, band, "advances")
@@ -709,7 +709,7 @@ def test_a_group_of_one_a_talent_makes_a_hero_rolls_the_hero_thresholds_from_the
 def test_on_version_7_a_group_of_one_a_talent_makes_a_hero_rolled_on_through_the_henchman_thresholds():
     """A version 7 campaign replays as recorded: after the Talent! at 2 XP Lone rolled at the henchman
     thresholds due when the command began (4, 6 and 7, on the hero table), and his hero threshold 8 was left owed."""
-    table = lone_advances("7", None, [10, 6, 7, 3, 1], 2)
-    assert rolled(table.events) == [
+    table, events = lone_advances("7", None, [10, 6, 7, 3, 1], 2)
+    assert rolled(events) == [
         (2, "Talent! Lone becomes a hero"), (2, "W 1 -> 2"), (4, "A 1 -> 2"), (6, "Ld 7 -> 6"), (7, "I 8 -> 6")]
     assert advances_owed(table.state, table.state.warband("Reikland Rats")).startswith("owed: Lone at 8 XP")
