@@ -35,7 +35,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
                        "or henchman, animal, monster for one the list does not print.")
     @click.option("--race", default="", help="human, dwarf, elf, skaven… (sets the maximum characteristics; default: the list's).")
     @click.option("--stat", "stats", multiple=True, metavar="STAT=N",
-                  help="M A W T WS BS I Ld, e.g. WS=6 for 6+ (repeat); replaces that one of the list's starting profile.")
+                  help="M A W T WS BS I Ld, e.g. WS=6 for 6+ (repeatable); replaces that one of the list's starting profile.")
     @click.option("--cost", type=int, default=None,
                   help="Cost of one henchman, animal or monster the list does not print (the list's types: from the list).")
     @click.option("--size", "group_size", type=int, default=1, show_default=True, help="Members of a henchman group.")
@@ -83,7 +83,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
     @group.command("experience")
     @warband_argument
-    @click.option("--scenario-xp", multiple=True, metavar="WARRIOR=N", help="XP the scenario gives (repeat).")
+    @click.option("--scenario-xp", multiple=True, metavar="WARRIOR=N", help="XP the scenario gives (repeatable).")
     @click.option("--henchman-deed", "deeds", multiple=True, metavar="GROUP",
                   help="A group that took out an enemy hero (with the henchman_deed_xp house rule; repeatable).")
     @pass_session
@@ -153,7 +153,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
     @group.command("search")
     @warband_argument
-    @click.option("--search", "searches", multiple=True, metavar="HERO=ITEM[:RARITY]", help="A hero looks for an item (repeat).")
+    @click.option("--search", "searches", multiple=True, metavar="HERO=ITEM[:RARITY]", help="A hero looks for an item (repeatable).")
     @dice_options
     @pass_session
     def search(session: Session, warband: str, searches: tuple[str, ...], dice: DiceChoice) -> None:
@@ -200,7 +200,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @group.command("reinforce")
     @warband_argument
     @click.option("--price", "prices", multiple=True, metavar="ITEM=GC",
-                  help="The base price of an item of the group that the tables do not price (repeat).")
+                  help="The base price of an item of the group that the tables do not price (repeatable).")
     @dice_options
     @answers_option
     @pass_session
@@ -212,13 +212,13 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
     @group.command("underdog")
     @warband_argument
-    @click.option("--xp", "xp", multiple=True, metavar="WARRIOR=N", help="Spend N points on N XP (repeat).")
+    @click.option("--xp", "xp", multiple=True, metavar="WARRIOR=N", help="Spend N points on N XP (repeatable).")
     @click.option("--sword", default=None, metavar="NAME", help="Spend a point on Hired Sword NAME, who fought in the battle.")
     @click.option("--type", "type_", default=None, help="The sword's type (ogre-bodyguard, pit-fighter…).")
     @click.option("--race", default="", help="The sword's race (sets his maximum characteristics; default: the table's).")
     @click.option("--stat", "stats", multiple=True, metavar="STAT=N",
-                  help="One of the sword's M A W T WS BS I Ld, replacing the table's (repeat).")
-    @click.option("--took-out", "took_out", multiple=True, metavar="ENEMY", help="An enemy the sword took out of action (repeat).")
+                  help="One of the sword's M A W T WS BS I Ld, replacing the table's (repeatable).")
+    @click.option("--took-out", "took_out", multiple=True, metavar="ENEMY", help="An enemy the sword took out of action (repeatable).")
     @click.option("--out-of-action", is_flag=True, help="The sword was taken out of action.")
     @pass_session
     def underdog(session: Session, warband: str, xp: tuple[str, ...], sword: str | None, type_: str | None, race: str,

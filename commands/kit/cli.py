@@ -45,6 +45,7 @@ class Shell(Protocol):
     pass_session: Decorator
     dice_options: Decorator  # --dice/--card/--ledger (no --card for rules with no deck), handed to the command as `dice: DiceChoice`
     answers_option: Decorator  # --answer KEY=CHOICE (repeatable), handed as `answers: dict[str, str]`
+    battle_warbands_option: Decorator  # --warband (repeatable, required): the warbands a battle command records, handed as `warbands`
 
     def run(self, session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "",
             answered_by: Callable[[str], str | None] | None = None) -> Outcome:

@@ -105,7 +105,7 @@ def register_commands(group: click.Group, shell: Any) -> None:
         run(session, h.Incapacitate(warband=warband, fighter=fighter, victim=victim, kind=kind, answers=answers), dice=dice)
 
     @group.command("battle")
-    @click.option("--warband", "warbands", multiple=True, required=True, help="A warband that fought (repeat).")
+    @shell.battle_warbands_option
     @click.option("--winner", default=None, help="The winning warband (omit for a draw).")
     @click.option("--scenario", default="", help="The scenario played.")
     @click.option("--absent", multiple=True, help="A unit that did not fight (repeatable).")

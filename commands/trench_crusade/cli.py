@@ -48,7 +48,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
 
 
     @group.command("battle")
-    @click.option("--warband", "warbands", multiple=True, required=True, help="A warband that fought (repeat).")
+    @shell.battle_warbands_option
     @click.option("--scenario", required=True, help="The scenario, by name or id, e.g. 'Trench Warfare'.")
     @click.option("--winner", default=None, help="The winning warband (omit for a draw).")
     @click.option("--absent", multiple=True, help="A model left out of the Force (repeatable).")

@@ -49,7 +49,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         shell.run(session, Recruit(warband=warband, name=name, points=points, models=models, archetype=archetype))
 
     @group.command("battle")
-    @click.option("--warband", "warbands", multiple=True, required=True, help="A warband that fought (repeat).")
+    @shell.battle_warbands_option
     @click.option("--winner", default=None, help="The winning warband (omit for a draw).")
     @click.option("--scenario", default="", help="The scenario played.")
     @click.option("--removed", multiple=True, metavar="UNIT=N", help="Models of UNIT removed as casualties (repeatable).")

@@ -307,9 +307,9 @@ def _dice_options(func: Callable[..., Any], *, cards: bool) -> Callable[..., Any
 
     wrapper = click.option("--ledger", "use_ledger", is_flag=True, help="Let the ledger roll verifiable digital dice.")(wrapper)
     if cards:
-        wrapper = click.option("--card", "cards", multiple=True, help="A card drawn from a physical deck (repeat in order).")(wrapper)
+        wrapper = click.option("--card", "cards", multiple=True, help="A card drawn from a physical deck (repeatable, in order).")(wrapper)
     return click.option("--dice", "dice_texts", multiple=True,
-                        help="Table dice faces in the order rolled, e.g. 3,5,6 (repeat it: each one's faces follow the last's).")(wrapper)
+                        help="Table dice faces in the order rolled, e.g. 3,5,6 (repeatable: each one's faces follow the last's).")(wrapper)
 
 
 class DiceChoice(msgspec.Struct):
@@ -405,6 +405,11 @@ def is_interactive() -> bool:
 
 def interactive_ask() -> Callable[[str, Sequence[str]], str] | None:
     return ask_choice if is_interactive() else None
+
+
+# Every ruleset's battle command takes its warbands as `battle record` does, worded once.
+battle_warbands_option = click.option("--warband", "warbands", multiple=True, required=True,
+                                      help="A warband that fought (repeatable).")
 
 
 def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -629,6 +634,7 @@ class Shell(msgspec.Struct, frozen=True):
     pass_session: Callable[..., Any]
     dice_options: Callable[..., Any]
     answers_option: Callable[..., Any]
+    battle_warbands_option: Callable[..., Any]
     run: Callable[..., Outcome]
     emit_json: Callable[[Any], None]
     parse_pairs: Callable[[Sequence[str], str], dict[str, str]]
@@ -636,7 +642,8 @@ class Shell(msgspec.Struct, frozen=True):
     parse_pair_list: Callable[[Sequence[str], str], list[tuple[str, str]]]
 
 
-SHELL = Shell(pass_session=campaign_command, dice_options=dice_options, answers_option=answers_option, run=run,
+SHELL = Shell(pass_session=campaign_command, dice_options=dice_options, answers_option=answers_option,
+              battle_warbands_option=battle_warbands_option, run=run,
               emit_json=emit_json, parse_pairs=parse_pairs, parse_int_pairs=parse_int_pairs,
               parse_pair_list=parse_pair_list)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from commands.shared import RecordBattle
-from ledger.cli.app import Session, main, parse_pair_list, pass_session, run, writes
+from ledger.cli.app import Session, battle_warbands_option, main, parse_pair_list, pass_session, run, writes
 from projections.battles import deeds_for
 
 
@@ -16,7 +16,7 @@ def battle() -> None:
 
 @battle.command("record")
 @writes
-@click.option("--warband", "warbands", multiple=True, required=True, help="A warband that fought (repeat).")
+@battle_warbands_option
 @click.option("--winner", default=None, help="The winning warband (omit for a draw).")
 @click.option("--scenario", default="", help="The scenario played.")
 @click.option("--absent", multiple=True, help="A fighter who did not take part (repeatable).")
