@@ -119,7 +119,10 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                                 else did > 0 and not go_on):
                 if ask is None:
                     say(f"Before this step: {step.before}")
-                say(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on.")
+                # Without a terminal a run stops before each such step: --go-on is how to finish in one run.
+                go_on_too = ("" if ask is not None
+                             else ", or with --go-on to go past the steps that close buying, selling or hiring")
+                say(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on{go_on_too}.")
                 if did and (line := unused.said(step.key, begun=False)):
                     say(line)
                 return

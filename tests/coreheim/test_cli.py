@@ -31,20 +31,34 @@ def ok(result) -> list[str]:
     return result.output.splitlines()
 
 
+NEW_LEAGUE = ["new", "League", "--ruleset", "coreheim"]
+# Rats (Gunnar, Captain; Hans, Youngblood) beat Skrit (Snikch, Assassin); Hans out of action.
+RATS_BEAT_SKRIT = (
+    ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
+    ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
+    ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
+    ["coreheim", "hire", R, "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
+    ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
+    ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--ooa", "Hans", "--took-out", "Gunnar=Snikch"],
+)
+
+
 @pytest.fixture
 def after_battle(campaign):
     """Rats (Gunnar, Captain; Hans, Youngblood) beat Skrit (Snikch, Assassin); Hans out of action."""
-    for args in (
-        ["new", "League", "--ruleset", "coreheim"],
-        ["warband", "add", R, "--player", "Ann", "--faction", "mercenaries", "--treasury", "500"],
-        ["warband", "add", S, "--player", "Bob", "--faction", "skaven", "--treasury", "500"],
-        ["coreheim", "hire", R, "Gunnar", "--type", "captain", "--race", "human", *HUMAN],
-        ["coreheim", "hire", R, "Hans", "--type", "youngblood", "--race", "human", *HUMAN],
-        ["coreheim", "hire", S, "Snikch", "--type", "assassin", "--race", "skaven", *HUMAN],
-        ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--ooa", "Hans", "--took-out", "Gunnar=Snikch"],
-    ):
+    for args in (NEW_LEAGUE, *RATS_BEAT_SKRIT):
         ok(campaign(*args))
     return campaign
+
+
+def started_on_version_7(campaign, new: list[str]) -> None:
+    """`campaign new …` as a campaign started before version 8 of the rules existed."""
+    newest = rulesets.get("coreheim")
+    rulesets.register(dataclasses.replace(newest, version="7", versions=newest.versions[:newest.versions.index("7") + 1]))
+    try:
+        ok(campaign(*new))
+    finally:
+        rulesets.register(newest)
 
 
 def events(campaign) -> int:
@@ -193,16 +207,39 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.",
+        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+        "or with --go-on to go past the steps that close buying, selling or hiring.",
         "Not used: gunnar:search=nothing (the search step was not reached)",  # to be given again
     ]
     # ... and run again begins with it, stopping before the next one
     again = ok(after_battle("post-game", R, "--answer", "gunnar:search=nothing"))
     assert (again[1], again[-1]) == ("  Reikland Rats: post-game step search done for battle 1",
-                                     "Stopped before upkeep: run `campaign post-game Reikland Rats` again to carry on.")
+                                     "Stopped before upkeep: run `campaign post-game Reikland Rats` again to carry on, "
+                                     "or with --go-on to go past the steps that close buying, selling or hiring.")
     # Issue 9, item 9: with the keys --list names, one run answers every question left, told to go on.
     done = ok(after_battle("post-game", R, "--go-on"))
     assert done[-1] == "Post-game sequence complete."
+
+
+def test_the_walk_an_upgrade_refused_part_way_sends_to_says_how_to_finish_in_one_run(campaign):
+    """Given a campaign on version 7 part way through the Rats' post-game, when the upgrade is refused ("finish it
+    first (campaign post-game WARBAND)"), then the walk, which without a terminal stops before each step that closes
+    trading, says --go-on finishes it; with it the walk ends the post-game, and the upgrade is taken."""
+    started_on_version_7(campaign, NEW_LEAGUE)
+    for args in RATS_BEAT_SKRIT:
+        ok(campaign(*args))
+    ok(campaign("post-game", R, "--step", "explore", "--dice", "1,2,4"))
+    refused = campaign("rules", "upgrade")
+    assert (refused.exit_code, refused.output) == (1, (
+        "Error: Reikland Rats is part way through the post-game of battle 1 (done: explore; next: injuries): a "
+        "battle's post-game is decided under one version, so finish it first (campaign post-game 'Reikland Rats'), "
+        "then upgrade from v7 to v8\n"))
+    walked = ok(campaign("post-game", R, "--dice", "5,5", "--answer", "shards=0"))
+    assert walked[-1] == ("Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+                          "or with --go-on to go past the steps that close buying, selling or hiring.")
+    finished = ok(campaign("post-game", R, "--go-on", "--answer", "gunnar:search=nothing"))
+    assert finished[-1] == "Post-game sequence complete."
+    assert ok(campaign("rules", "upgrade"))[0] == "  rules upgraded from v7 to v8 for the transactions that follow"
 
 
 def test_a_search_answered_ahead_with_an_item_not_offered_ends_the_walk_naming_it_in_the_error_alone(after_battle):
@@ -793,12 +830,7 @@ def talent_due_at_2_and_4(campaign):
 @pytest.fixture
 def talent_due_at_2_and_4_on_v7(campaign):
     """As `talent_due_at_2_and_4`, in a campaign started on version 7 of the rules."""
-    newest = rulesets.get("coreheim")
-    rulesets.register(dataclasses.replace(newest, version="7", versions=newest.versions[:newest.versions.index("7") + 1]))
-    try:
-        ok(campaign(*MARKSMEN_LEAGUE[0]))
-    finally:
-        rulesets.register(newest)
+    started_on_version_7(campaign, MARKSMEN_LEAGUE[0])
     return _talent_due_at_2_and_4(campaign, MARKSMEN_LEAGUE[1:])
 
 
@@ -837,7 +869,8 @@ def test_the_walk_rolls_the_later_threshold_of_the_hero_talent_makes_and_goes_on
         "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.",
+        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+        "or with --go-on to go past the steps that close buying, selling or hiring.",
     ])
     assert ok(talent_due_at_2_and_4("replay", "--check")) == [
         "Re-decided 12 transactions from their commands and dice: all match."]
@@ -936,7 +969,8 @@ def test_the_own_advance_of_a_hero_no_talent_made_is_named_unused(talent_due):
                         "--answer", "marksmen-promoted:2:stat=BS", "--answer", "shards=0")
     assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.",
+        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+        "or with --go-on to go past the steps that close buying, selling or hiring.",
         "Not used: marksmen-promoted:2:stat=BS (the advances step did not ask it)",
     ])
 
@@ -945,7 +979,8 @@ def test_the_own_advance_of_the_hero_talent_made_is_not_named_unused(talent_due)
     """Taken under the key the rules ask (marksmen:2:hero:stat), his answer is used: no 'Not used' line."""
     walked = talent_due("post-game", R, *TALENT_ASKING, "--answer", "marksmen-promoted:2:stat=BS", "--answer", "shards=0")
     assert (walked.exit_code, walked.output.splitlines()[-1]) == (
-        0, "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.")
+        0, "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+           "or with --go-on to go past the steps that close buying, selling or hiring.")
 
 
 @pytest.fixture

@@ -187,7 +187,8 @@ def test_the_skill_to_learn_is_answered_ahead_in_the_walk(skab_to_learn):
     lines = result.output.splitlines()
     assert lines[lines.index("== Learn Skills & Spells"):] == [
         "== Learn Skills & Spells", "  Skab learns Cleave", lines[-4],
-        "== Spend Gold", lines[-2], "Stopped before spend-gold: run `campaign post-game Skaven` again to carry on."]
+        "== Spend Gold", lines[-2], "Stopped before spend-gold: run `campaign post-game Skaven` again to carry on, "
+        "or with --go-on to go past the steps that close buying, selling or hiring."]
     recorded = [row for row in map(json.loads, skab_to_learn("export").output.splitlines())
                 if row.get("type") == "command.recorded"][-1]["payload"]
     assert recorded == {"command": "speedheim.learn",

@@ -607,7 +607,8 @@ def test_an_advancement_roll_the_promotion_dice_never_owed_is_named_unused(leagu
     assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
         "Before this step: take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
         "discarded, the Strongbox set to 0, no Exploration)?",
-        "Stopped before exploration: run `campaign post-game Pilgrims` again to carry on.",
+        "Stopped before exploration: run `campaign post-game Pilgrims` again to carry on, "
+        "or with --go-on to go past the steps that close buying, selling or hiring.",
         "Not used: anna:1:first-table=ranged (the advancement step did not ask it); "
         "rerolls=no (the exploration step was not reached)",
     ])
