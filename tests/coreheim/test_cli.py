@@ -835,13 +835,19 @@ def talent_due_at_2_and_4_on_v7(campaign):
 
 
 def _talent_due_at_2_and_4(campaign, league=MARKSMEN_LEAGUE):
+    return _advances_due(campaign, league, "Marksmen", given=1, scenario=2)
+
+
+def _advances_due(campaign, league, group: str, *, given: int, scenario: int):
+    """The league played up to the Rats' advances: the group given XP first, then the battle won, the
+    exploration and injuries done, and its experience with `scenario` XP more."""
     for args in (
         *league,
-        ["xp", "award", "Marksmen", "1", "--reason", "a house rule"],
+        ["xp", "award", group, str(given), "--reason", "a house rule"],
         ["battle", "record", "--warband", R, "--warband", S, "--winner", R],
         ["coreheim", "explore", R, "--dice", "1,2"],
         ["coreheim", "injuries", R],
-        ["coreheim", "experience", R, "--scenario-xp", "Marksmen=2"],
+        ["coreheim", "experience", R, "--scenario-xp", f"{group}={scenario}"],
     ):
         ok(campaign(*args))
     return campaign
@@ -920,15 +926,7 @@ def test_the_walk_rolls_a_group_of_one_a_talent_makes_a_hero_at_the_hero_thresho
     2, 4, 6 and 7 due, when a Talent! at 2 XP makes him a hero, then after its roll on the hero table (his advance
     at 2 XP) he rolls the hero thresholds 4, 6 and 8 (seed 2.1), his answer at 8 given ahead under his name, and
     the walk goes on to the trading. Version 7 rolled at 7 XP, a henchman threshold, and left 8 owed."""
-    for args in (
-        *LONE_LEAGUE,
-        ["xp", "award", "Lone", "5", "--reason", "a house rule"],
-        ["battle", "record", "--warband", R, "--warband", S, "--winner", R],
-        ["coreheim", "explore", R, "--dice", "1,2"],
-        ["coreheim", "injuries", R],
-        ["coreheim", "experience", R, "--scenario-xp", "Lone=2"],
-    ):
-        ok(campaign(*args))
+    _advances_due(campaign, LONE_LEAGUE, "Lone", given=5, scenario=2)
     walked = campaign("post-game", R, "--dice", "10,6,7,3,8", "--answer", "lone:2:skill-lists=combat+shooting",
                       "--answer", "lone:8:stat=BS", "--answer", "shards=0")
     said = [line.split(". Head ")[0] for line in walked.output.splitlines()]  # the head hash hangs on the time recorded
@@ -957,7 +955,8 @@ def test_the_walk_rolls_a_group_of_one_a_talent_makes_a_hero_at_the_hero_thresho
         "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on.",
+        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+        "or with --go-on to go past the steps that close buying, selling or hiring.",
     ])
     assert ok(campaign("replay", "--check")) == ["Re-decided 12 transactions from their commands and dice: all match."]
 
