@@ -42,14 +42,17 @@ def tables_for(state: CampaignState) -> TrenchCrusadeTables:
     return TABLES.for_options(state.options)
 
 
+@derived_from_tables  # the log names the deeds, the scenario and the skill tables of every battle record and roll
+def _row_names(tables: TrenchCrusadeTables) -> dict[str, dict[str, str]]:
+    return {"deed": {deed.id: deed.name for deed in tables.glorious_deeds.deeds},
+            "scenario": {scenario.id: scenario.name for scenario in tables.glorious_deeds.scenarios},
+            "skill-table": {skills.id: skills.name for skills in tables.advancement_skills.tables}}
+
+
 def row_names(state: CampaignState) -> dict[str, dict[str, str]]:
     """Each Glorious Deed's and each scenario's name by its id, as the campaign's own glorious-deeds
     table gives them, and each Advancement skill table's (`Ruleset.row_names`)."""
-    tables = tables_for(state)
-    table = tables.glorious_deeds
-    return {"deed": {deed.id: deed.name for deed in table.deeds},
-            "scenario": {scenario.id: scenario.name for scenario in table.scenarios},
-            "skill-table": {skills.id: skills.name for skills in tables.advancement_skills.tables}}
+    return _row_names(tables_for(state))
 
 
 def head_wound_promotion(state: CampaignState) -> bool:
