@@ -288,6 +288,12 @@ class NoSeed(NotFound):
     store); the ledger says so by the campaign's name, with the way out (ledger.seeds.missing_seed)."""
 
 
+class ForeignSeed(IntegrityFailure):
+    """The database's seed of the epoch is not the one the campaign committed to (written by hand, for an
+    epoch committed elsewhere); the ledger names every such seed and how to remove them
+    (ledger.seeds.foreign_seed)."""
+
+
 class OpenDeal(Conflict):
     """The roll number is being dealt in another transaction that has not ended (a deal by hand held
     open, or another writer's deal this instant): tried again in a moment, then named."""
@@ -551,7 +557,7 @@ def _ledger_error(error: Any) -> Exception:
     message = getattr(getattr(error, "diag", None), "message_primary", None) or str(error)
     code = getattr(error, "sqlstate", None)
     if code == "P0003":
-        return IntegrityFailure(f"{message}: the ledger refuses to roll with it or reveal it")
+        return ForeignSeed(f"{message}: the ledger refuses to roll with it or reveal it")
     if code == "P0002":
         return NoSeed(message)
     if code in ("P0005", "P0006"):

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import msgspec
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.dealer import Dealer, NoSeed
+from ledger.dealer import Dealer, ForeignSeed, NoSeed
 from ledger.decide import (
     AskChoice,
     Command,
@@ -35,7 +35,7 @@ from ledger.decide import (
     warriors_named,
 )
 from ledger.describe import describe
-from ledger.errors import Conflict, LedgerError, NeedsDice, RuleViolation
+from ledger.errors import Conflict, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.records import Record
 from ledger.state import CampaignState, decode_own, encode_state
 
@@ -431,12 +431,16 @@ class DealtDice(msgspec.Struct):
     epoch: int
     commitment: str
     missing: str  # what to say when the database holds no seed of the epoch (ledger.seeds.missing_seed)
+    # What to say when its seed of the epoch is not the campaign's (ledger.seeds.foreign_seed): asked only then.
+    foreign: Callable[[], str]
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
         try:
             dealt = self.dealer.deal(self.campaign_id, self.epoch, self.commitment, roll, die_sides, expression, purpose)
         except NoSeed:
             raise NoSeed(self.missing) from None
+        except ForeignSeed:
+            raise NotFound(self.foreign()) from None
         return Faces(dealt, "ledger", self.epoch)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:

@@ -7,13 +7,14 @@ ledger.dealer), or memory.
 from __future__ import annotations
 
 import contextlib
+import functools
 import uuid
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ledger import dice as d
 from ledger import events as ev
-from ledger.dealer import Dealt, NoSeed, expression_for
+from ledger.dealer import Dealt, ForeignSeed, NoSeed, expression_for
 from ledger.deciding import Attempt, DealtDice, NoLedgerDice, Outcome
 from ledger.decide import DiceSource, LedgerDice
 from ledger.errors import BadInput, IntegrityFailure, NotFound, RuleViolation
@@ -50,7 +51,8 @@ class SeedKeeping:
         """The ledger dice of the open epoch, from its seed once that is checked against the epoch's
         commitment; where the seed is missing or wrong, a source that refuses to roll, saying why."""
         if self.store.dealer is not None:
-            return DealtDice(self.store.dealer, str(campaign_id), state.epoch, state.commitment, self.missing_seed(state))
+            return DealtDice(self.store.dealer, str(campaign_id), state.epoch, state.commitment, self.missing_seed(state),
+                             functools.partial(self.foreign_seed, campaign_id, state))
         seed = self.store.seed(campaign_id, state.epoch)
         if seed is None:
             return NoLedgerDice(self.missing_seed(state), NotFound)
@@ -74,6 +76,23 @@ class SeedKeeping:
             f"there, `campaign seed import FILE` here; {NO_SEED_FROM_A_LEAGUE}), or open a new epoch here with "
             "`campaign seed new-epoch --reason …` (recorded in the log); table dice (--dice) work either way"
         )
+
+    def foreign_seed(self, campaign_id: uuid.UUID, state: CampaignState) -> str:
+        """Why a league server's ledger rolls nothing, and reveals nothing, where the seed its database keeps
+        for the open epoch is not the one the campaign committed to: the way out is the one `new-epoch`
+        names once the seeds written by hand are gone."""
+        return (f"the ledger can neither roll dice of epoch {state.epoch} of {state.name} nor reveal its seed: "
+                + self._foreign_seeds(campaign_id, "the open epoch's among them",
+                                      "`campaign seed new-epoch --reason …` opens a new epoch (recorded in the log); "
+                                      "table dice (--dice) work either way"))
+
+    def _foreign_seeds(self, campaign_id: uuid.UUID, so: str, then: str) -> str:
+        """The seeds of the campaign a league server keeps but the campaign never committed to, `so` what
+        follows from them, and how its administrator removes them, `then` what to run."""
+        listed = ", ".join(map(str, self.foreign_epochs(campaign_id)))
+        return (f"this database keeps seeds of epochs {listed} that the campaign never committed to (written by hand, "
+                f"not by the ledger), {so}; the league's administrator removes them (DELETE FROM ledger_dice_seeds "
+                f"WHERE campaign_id = '{campaign_id}' AND epoch IN ({listed})), then {then}")
 
     @staticmethod
     def seed_problem(state: CampaignState, seed: str) -> str | None:
@@ -99,6 +118,8 @@ class SeedKeeping:
                     seed = self.store.dealer.reveal(str(campaign_id), state.epoch, state.commitment)
                 except NoSeed:
                     raise NoSeed(self.missing_seed(state)) from None
+                except ForeignSeed:
+                    raise NotFound(self.foreign_seed(campaign_id, state)) from None
             else:
                 seed = self.store.seed(campaign_id, state.epoch)
                 if seed is None:
@@ -144,13 +165,10 @@ class SeedKeeping:
                     raise
                 # Only seeds committed here by hand, none of them the campaign's, hold it back; the dice
                 # function's own words would send the user to `seed reveal`, which refuses such a seed.
-                listed = ", ".join(map(str, self.foreign_epochs(campaign_id)))
                 raise RuleViolation(
-                    f"epoch {state.epoch + 1} of {state.name} cannot be opened: this database keeps seeds of epochs "
-                    f"{listed} that the campaign never committed to (written by hand, not by the ledger), and the "
-                    "server opens an epoch only after the one before it is revealed; the league's administrator "
-                    f"removes them (DELETE FROM ledger_dice_seeds WHERE campaign_id = '{campaign_id}' AND epoch IN "
-                    f"({listed})), then `campaign seed new-epoch` runs again") from None
+                    f"epoch {state.epoch + 1} of {state.name} cannot be opened: "
+                    + self._foreign_seeds(campaign_id, "and the server opens an epoch only after the one before it is "
+                                          "revealed", "`campaign seed new-epoch` runs again")) from None
             events = [
                 ev.CommandRecorded(command="seed.new-epoch", args={"epoch": state.epoch}, reason=reason),
                 ev.SeedAbandoned(epoch=state.epoch, reason=reason),

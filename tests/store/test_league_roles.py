@@ -599,12 +599,27 @@ def test_a_ledger_roll_or_a_reveal_without_the_seed_names_the_campaign_and_the_w
 def test_a_seed_committed_by_hand_for_an_epoch_committed_elsewhere_is_not_the_campaign_s(league, tmp_path):
     """A player may commit a seed for the open epoch of a campaign imported from SQLite (the server holds
     none of its epochs): verify then took the server for the holder of that epoch's seed and called
-    every imported ledger roll of it written by hand, and new-epoch refused, the seed being "here"."""
+    every imported ledger roll of it written by hand, and new-epoch refused, the seed being "here".
+    A ledger roll, and the administrator's reveal, were refused as a seed changed (`the stored seed of
+    epoch 0 does not match the epoch's commitment …`, exit 3), with no way out: they name the seeds
+    written by hand, the DELETE and `seed new-epoch`, as a missing seed is named (exit 2), writing nothing."""
     admin_url, player_url, _player = league
     moved, _imported = moved_from_sqlite(player_url, tmp_path)
     campaign_id = json.loads(moved("show", "--json").output)["campaign_id"]
     with connect(player_url, autocommit=True) as conn:
         conn.execute("SELECT ledger_dice_commit(%s, 0)", (campaign_id,))
+    before = moved("log", "--json").output
+    not_the_campaign_s = (
+        "Error: the ledger can neither roll dice of epoch 0 of Moved nor reveal its seed: this database keeps seeds of "
+        "epochs 0 that the campaign never committed to (written by hand, not by the ledger), the open epoch's among "
+        "them; the league's administrator removes them (DELETE FROM ledger_dice_seeds WHERE campaign_id = "
+        f"'{campaign_id}' AND epoch IN (0)), then `campaign seed new-epoch --reason …` opens a new epoch (recorded in "
+        "the log); table dice (--dice) work either way\n")
+    rolled = moved("roll", "2D6", "--for", "loot", "--ledger")
+    assert (rolled.exit_code, rolled.output) == (2, not_the_campaign_s)
+    revealed = CampaignRunner(admin_url)("seed", "reveal")
+    assert (revealed.exit_code, revealed.output) == (2, not_the_campaign_s)
+    assert moved("log", "--json").output == before
     verified = moved("verify")
     assert verified.exit_code == 0, verified.output
     held_back = moved("seed", "new-epoch", "--reason", "moved")
