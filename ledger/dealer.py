@@ -414,31 +414,17 @@ class Dealer:
             raise RuleViolation("this PostgreSQL database has no ledger dice set up, and this role may not set "
                                 "them up: ask the league's administrator to run `campaign admin init-roles`") from None
 
-    def refuse_a_role_that_may_not_create(self, roles: tuple[str, ...]) -> None:
-        """Before `init-roles` makes anything (opening the store makes the event tables, and it makes the
-        read-model tables): refuse a role that may not create the roles of these that are missing, which
-        the script would be refused only after them. A server that cannot be reached is left to the
-        store's opening, which names it."""
-        import psycopg
-
-        try:
-            conn = self._connection()
-        except psycopg.OperationalError:
-            return
-        allowed = conn.execute("SELECT rolsuper OR rolcreaterole OR (SELECT count(*) FROM pg_roles WHERE rolname = "
-                               "ANY(%s)) = %s FROM pg_roles WHERE rolname = current_user",
-                               (list(roles), len(set(roles)))).fetchone()[0]
-        if not allowed:
-            raise not_an_administrator(conn.info.user, "permission denied to create role")
-
-    def run(self, script: str) -> None:
-        """Run an administrator's script in one transaction."""
+    @contextlib.contextmanager
+    def setting_up(self) -> Iterator[Any]:
+        """A cursor in one transaction, for an administrator's set-up (`admin init-roles`): all of it is
+        made, or nothing (PostgreSQL undoes tables, types, functions, extensions and roles alike), whatever
+        stops it: a statement refused, a role that may not, a connection lost."""
         import psycopg
 
         conn = self._connection()
         try:
             with conn.transaction():
-                conn.execute(script)
+                yield conn.cursor()
         except psycopg.errors.InsufficientPrivilege as error:
             raise not_an_administrator(conn.info.user, error.diag.message_primary or " ".join(str(error).split())) from None
         except psycopg.Error as error:

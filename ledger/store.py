@@ -395,14 +395,15 @@ def _under_schema_lock(settings: dict[str, str], make: Callable[[], T]) -> T:
         attempt += 1
 
 
-def _application(settings: dict[str, str]) -> LedgerApplication:
-    try:
-        return LedgerApplication(env=settings)
-    except Exception as error:  # the driver's own errors vary by backend
-        if not lacks_privilege(error):
-            raise
-        # A league player's role may not create (or re-create) the tables an administrator made.
-        return LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
+def _application(settings: dict[str, str], *, make_tables: bool = True) -> LedgerApplication:
+    if make_tables:
+        try:
+            return LedgerApplication(env=settings)
+        except Exception as error:  # the driver's own errors vary by backend
+            if not lacks_privilege(error):
+                raise
+            # A league player's role may not create (or re-create) the tables an administrator made.
+    return LedgerApplication(env={**settings, "CREATE_TABLE": "n"})
 
 
 def new_sqlite_file(url: str) -> str | None:
@@ -535,14 +536,17 @@ def read_later(cursor: Any, sql: str, params: Sequence[Any]) -> Callable[[], lis
 class Store:
     """A campaign database: streams of records, snapshots of state, and secret seeds."""
 
-    def __init__(self, url: str = DEFAULT_STORE, *, create: bool = True):
+    def __init__(self, url: str = DEFAULT_STORE, *, create: bool = True, make_tables: bool = True):
+        """`make_tables=False` opens a PostgreSQL store without making its tables (the event tables, their
+        types and functions, and the topic index) where they are missing: `make_event_tables` makes them
+        in a transaction of the caller's."""
         self.url = public_url(url)  # what messages show; the password stays in the settings only
         self._given_url = url  # to open the store again in another process
         settings = settings_for(url, create=create)
         self.kind = KINDS[settings["PERSISTENCE_MODULE"]]
         self._sqlite_path = settings.get("SQLITE_DBNAME")
         try:
-            self.app = _under_schema_lock(settings, lambda: _application(settings))
+            self.app = _under_schema_lock(settings, lambda: _application(settings, make_tables=make_tables))
         except Exception as error:  # the driver's own errors vary by backend
             # The driver's own error says why; the connection pool's only says that it timed out.
             told = type(error).__module__.startswith("psycopg")
@@ -558,7 +562,8 @@ class Store:
         self._seeds = None if self.keys or self.dealer else self.app.factory.event_store(
             mapper=self.app.mapper, recorder=self.app.factory.aggregate_recorder(purpose="seeds")
         )
-        self._index_topics()
+        if make_tables:
+            self._index_topics()
 
     @property
     def role(self) -> str | None:
@@ -572,15 +577,13 @@ class Store:
         if self.kind not in ("sqlite", "postgres"):
             return
         recorder: Any = self.app.recorder
-        table = recorder.events_table_name
+        index = f"{recorder.events_table_name}_topic_idx"
         if self.kind == "sqlite":
             exists = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?"
-            index, create = f"{table}_topic_idx", f"CREATE INDEX IF NOT EXISTS {table}_topic_idx ON {table} (topic)"
+            create = f"CREATE INDEX IF NOT EXISTS {index} ON {recorder.events_table_name} (topic)"
         else:
-            schema = recorder.datastore.schema
             exists = "SELECT 1 FROM pg_indexes WHERE schemaname = %s AND indexname = %s"
-            index = f"{table}_topic_idx"
-            create = f'CREATE INDEX IF NOT EXISTS {index} ON "{schema}".{table} (topic, notification_id)'
+            create = self._postgres_topic_index
         params = (index,) if self.kind == "sqlite" else (recorder.datastore.schema, index)
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(exists, params)
@@ -590,6 +593,42 @@ class Store:
         # making the same index this instant) is read without it.
         with contextlib.suppress(PersistenceError), recorder.datastore.transaction(commit=True) as cursor:
             cursor.execute(create)
+
+    @property
+    def _postgres_topic_index(self) -> str:
+        recorder: Any = self.app.recorder
+        table, schema = recorder.events_table_name, recorder.datastore.schema
+        return f'CREATE INDEX IF NOT EXISTS {table}_topic_idx ON "{schema}".{table} (topic, notification_id)'
+
+    def make_event_tables(self, cursor: Any) -> None:
+        """Make the event tables of a PostgreSQL store opened with `make_tables=False` (events, snapshots
+        and settings, with the type and the function they use, and the topic index), those missing, in
+        the transaction of the caller's `cursor` (`admin init-roles`: all it makes, or nothing); opening
+        the store makes each in transactions of its own. A table already there is left to its recorder,
+        as the store's opening leaves it."""
+        import psycopg  # deferred: the PostgreSQL driver is imported only when it is used
+
+        # The settings' recorder is made before the lock: made on first use, it takes the schema lock itself.
+        recorders = (self.app.recorder, self.app.snapshots.recorder, self._settings.recorder)  # type: ignore[union-attr]
+        lock_schema(cursor, self.kind)
+        schema = self.app.recorder.datastore.schema  # type: ignore[attr-defined]
+        missing = []
+        for recorder in recorders:
+            cursor.execute("SELECT to_regclass(%s) IS NULL", (f'"{schema}".{recorder.events_table_name}',))
+            if cursor.fetchone()[0]:
+                missing.append(recorder)
+        statements = [statement for recorder in missing for statement in recorder.sql_create_statements]
+        types = {text: statement for statement in statements if "CREATE TYPE" in (text := statement.as_string())}
+        for statement in types.values():
+            # The tables share one type, which takes no IF NOT EXISTS: a savepoint keeps the transaction
+            # going where it is there.
+            with contextlib.suppress(psycopg.errors.DuplicateObject), cursor.connection.transaction():
+                cursor.execute(statement)
+        for statement in statements:
+            if "CREATE TYPE" not in statement.as_string():
+                cursor.execute(statement)
+        if self.app.recorder in missing:
+            cursor.execute(self._postgres_topic_index)
 
     @property
     def opens_elsewhere(self) -> bool:
@@ -952,7 +991,7 @@ class Store:
 
     def event_tables(self) -> list[str]:
         """The tables the eventsourcing library keeps (events, snapshots, and the store's settings:
-        `campaign use`), each made now if missing."""
+        `campaign use`), each made now if missing (unless the store was opened with `make_tables=False`)."""
         return [self.app.recorder.events_table_name,  # type: ignore[attr-defined]
                 self.app.snapshots.recorder.events_table_name,  # type: ignore[union-attr]
                 self._settings.recorder.events_table_name]

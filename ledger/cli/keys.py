@@ -11,10 +11,10 @@ import click
 
 from ledger import files
 from ledger.cli.app import FileToWrite, Session, force_option, main, pass_session, report, writes
-from ledger.dealer import DICE_ROLE, Dealer, init_roles_sql
+from ledger.dealer import DICE_ROLE, init_roles_sql
 from ledger.errors import BadInput
 from ledger.keyfile import KEYS_ENV, KeyFile
-from ledger.store import KINDS, public_url, settings_for
+from ledger.store import KINDS, Store, public_url, settings_for
 from projections import sql
 from projections.tables import TABLES
 
@@ -103,29 +103,28 @@ def admin() -> None:
 def init_roles(session: Session, player_role: str, player_password: str | None, dice_role: str, print_sql: bool) -> None:
     """Create the dice role (owns the seeds, the dealt dice and the dice functions) and a player
     role (may roll ledger dice and record events, may not read any seed), on the store's PostgreSQL
-    database. Run it once, connected as an administrator; players then use --store with their role."""
-    settings = settings_for(session.store_url)
-    if not print_sql and KINDS[settings["PERSISTENCE_MODULE"]] == "postgres":
-        # Before the store is opened: opening it makes the event tables, which a refusal would leave behind.
-        checking = Dealer(settings)
-        try:
-            checking.refuse_a_role_that_may_not_create((dice_role, player_role))
-        finally:
-            checking.close()
-    store = session.ledger.store
-    if store.dealer is None:
-        raise BadInput(f"{store.url} is not a PostgreSQL store: roles are for a league server")
-    d = sql.require_sql(store)
-    with store.sql() as cursor:
-        sql.create_tables(cursor, d)  # the read models, so that players need not create tables
-    schema = store.dealer.schema
-    script = init_roles_sql(
-        schema=schema, dice_role=dice_role, player_role=player_role, password=player_password,
-        event_tables=store.event_tables(), read_model_tables=[table.name for table in TABLES],
-    )
-    if print_sql:
+    database. Run it once, connected as an administrator; players then use --store with their role.
+    It makes everything in one transaction: refused, it leaves nothing made."""
+    if KINDS[settings_for(session.store_url)["PERSISTENCE_MODULE"]] != "postgres":
+        raise BadInput(f"{public_url(session.store_url)} is not a PostgreSQL store: roles are for a league server")
+    # Opened without making its tables: they are made in the set-up's one transaction, so that a refusal
+    # (a role that may not, a statement refused, a connection lost) leaves none behind.
+    store = Store(session.store_url, make_tables=False)
+    try:
+        d = sql.require_sql(store)
+        script = init_roles_sql(
+            schema=store.dealer.schema, dice_role=dice_role, player_role=player_role, password=player_password,
+            event_tables=store.event_tables(), read_model_tables=[table.name for table in TABLES],
+        )
+        with store.dealer.setting_up() as cursor:
+            store.make_event_tables(cursor)
+            sql.create_tables(cursor, d)  # the read models, so that players need not create tables
+            if not print_sql:
+                cursor.execute(script)
+    finally:
+        store.close()
+    if print_sql:  # the tables it grants rights on made, as the script expects them
         click.echo(script, nl=False)
         return
-    store.dealer.run(script)
     click.echo(f"Roles ready on {store.url}: {dice_role} owns the dice seeds and deals the faces; {player_role} "
                f"rolls ledger dice and records events, and cannot read a seed.")

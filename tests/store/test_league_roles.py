@@ -770,8 +770,8 @@ def test_a_player_s_commands_are_recorded_while_tables_an_older_version_made_wai
 
 def test_init_roles_by_a_role_that_may_make_tables_but_not_roles_leaves_nothing_behind(fresh_postgres):
     """Such a role's init-roles was refused only at its CREATE ROLE, after opening the store had made the
-    event tables and init-roles the read-model tables: they stayed, owned by that role. It is refused
-    before anything is made."""
+    event tables and init-roles the read-model tables: they stayed, owned by that role. It is refused,
+    and the one transaction that made them undone."""
     maker = f"maker_{uuid.uuid4().hex[:8]}"
     with connect(fresh_postgres, autocommit=True) as conn:
         conn.execute(f'CREATE ROLE "{maker}" LOGIN')
@@ -866,3 +866,57 @@ def test_a_roll_number_dealt_in_a_transaction_held_open_is_named_at_once_not_wai
     assert rolled.exit_code == 0, rolled.output
     assert rolled.output.startswith(f"  R0 burned: dealt to {player} at ")
     assert campaign("verify").exit_code == 0
+
+
+def schema_objects(url: str, roles: tuple[str, ...]) -> list[str]:
+    """What init-roles makes in a database: tables, indexes and sequences, types, functions, pgcrypto, and
+    which of these roles there are."""
+    with connect(url, autocommit=True) as conn:
+        return [name for (name,) in conn.execute(
+            "SELECT relname::text FROM pg_class WHERE relnamespace = 'public'::regnamespace "
+            "UNION ALL SELECT typname::text FROM pg_type WHERE typnamespace = 'public'::regnamespace "
+            "UNION ALL SELECT proname::text FROM pg_proc WHERE pronamespace = 'public'::regnamespace "
+            "UNION ALL SELECT extname::text FROM pg_extension WHERE extname = 'pgcrypto' "
+            "UNION ALL SELECT rolname::text FROM pg_roles WHERE rolname = ANY(%s)", (list(roles),)).fetchall()]
+
+
+def refused_at_the_end(last: str):
+    """init-roles' script with a last statement of its own, after every table, role and grant it makes."""
+    from ledger.dealer import init_roles_sql
+
+    def script(**names: Any) -> str:
+        return init_roles_sql(**names) + last
+    return script
+
+
+@pytest.mark.parametrize("refused", ["reserved player name", "grant refused", "connection lost"])
+def test_init_roles_refused_after_making_its_tables_leaves_nothing_behind(fresh_postgres, monkeypatch, refused):
+    """Opening the store made the event tables, and init-roles the read-model tables, each in a
+    transaction of its own before the script's: any refusal of the script (a role name the server
+    refuses, a GRANT, a connection lost) left them behind. All of it is one transaction now: the
+    server's refusal is named, and no table, type, function, extension or role is left."""
+    from ledger.cli import keys
+
+    suffix = uuid.uuid4().hex[:8]
+    player, dice = (f"pg_{suffix}" if refused == "reserved player name" else f"player_{suffix}"), f"dice_{suffix}"
+    said = {
+        "reserved player name": (f'role name "{player}" is reserved DETAIL: Role names starting with "pg_" are reserved. '
+                                 f'CONTEXT: SQL statement "CREATE ROLE "{player}" LOGIN" PL/pgSQL function '
+                                 "inline_code_block line 1 at SQL statement"),
+        "grant refused": f'role "no_{suffix}" does not exist',
+        "connection lost": "terminating connection due to administrator command",
+    }[refused]
+    last = {"grant refused": f'GRANT USAGE ON SCHEMA public TO "no_{suffix}";',
+            "connection lost": "SELECT pg_terminate_backend(pg_backend_pid());"}.get(refused)
+    if last:
+        monkeypatch.setattr(keys, "init_roles_sql", refused_at_the_end(last))
+    try:
+        made = CampaignRunner(fresh_postgres)("admin", "init-roles", "--player", player, "--dice-role", dice)
+        assert (made.exit_code, made.output) == (2, f"Error: the database refused the set-up: {said}\n")
+        assert schema_objects(fresh_postgres, (player, dice)) == []
+    finally:
+        with connect(fresh_postgres, autocommit=True) as conn:
+            made_roles = conn.execute("SELECT rolname FROM pg_roles WHERE rolname IN (%s, %s)", (player, dice)).fetchall()
+            for (role,) in made_roles:
+                conn.execute(f'DROP OWNED BY "{role}" CASCADE')
+                conn.execute(f'DROP ROLE "{role}"')
