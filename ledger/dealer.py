@@ -426,9 +426,12 @@ class Dealer:
             with conn.transaction():
                 yield conn.cursor()
         except psycopg.errors.InsufficientPrivilege as error:
-            raise not_an_administrator(conn.info.user, error.diag.message_primary or " ".join(str(error).split())) from None
+            raise not_an_administrator(conn.info.user, _primary(error)) from None
+        except psycopg.OperationalError as error:
+            raise BadInput(f"the connection to the database was lost during the set-up ({_primary(error)}): "
+                           "nothing was made; run it again") from None
         except psycopg.Error as error:
-            raise BadInput(f"the database refused the set-up: {' '.join(str(error).split())}") from None
+            raise BadInput(f"the database refused the set-up: {_primary(error)}") from None
 
     # --- what the ledger asks ------------------------------------------------------------------
 
@@ -481,6 +484,8 @@ def init_roles_sql(*, schema: str, dice_role: str, player_role: str, password: s
     (Documented in the README; `campaign admin init-roles` runs it.)"""
     login = "LOGIN" + (" PASSWORD " + _literal(password) if password else "")
     q = _identifier
+    for role in (dice_role, player_role):
+        _refuse_a_reserved_role_name(role)
     functions = (*PLAYER_FUNCTIONS, *ADMIN_FUNCTIONS, "ledger_dice_seed(text, integer, text)")
     statements = [
         f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = {_literal(dice_role)}) THEN "
@@ -535,12 +540,28 @@ def _identifier(name: str) -> str:
     return f'"{name}"'
 
 
+# PostgreSQL keeps names of up to 63 bytes (longer ones are cut short) and reserves those beginning "pg_".
+LONGEST_NAME = 63
+
+
+def _refuse_a_reserved_role_name(name: str) -> None:
+    if name.startswith("pg_"):
+        raise BadInput(f"'{name}' cannot name a role: PostgreSQL reserves names beginning with pg_")
+    if len(name.encode()) > LONGEST_NAME:
+        raise BadInput(f"'{name}' cannot name a role: PostgreSQL keeps names of up to {LONGEST_NAME} bytes")
+
+
+def _primary(error: Any) -> str:
+    """The server's own sentence for an error, without its DETAIL and CONTEXT lines."""
+    return getattr(getattr(error, "diag", None), "message_primary", None) or " ".join(str(error).split())
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
 def _ledger_error(error: Any) -> Exception:
-    message = getattr(getattr(error, "diag", None), "message_primary", None) or str(error)
+    message = _primary(error)
     code = getattr(error, "sqlstate", None)
     if code == "P0003":
         return ForeignSeed(f"{message}: the ledger refuses to roll with it or reveal it")

@@ -889,22 +889,20 @@ def refused_at_the_end(last: str):
     return script
 
 
-@pytest.mark.parametrize("refused", ["reserved player name", "grant refused", "connection lost"])
+@pytest.mark.parametrize("refused", ["grant refused", "connection lost"])
 def test_init_roles_refused_after_making_its_tables_leaves_nothing_behind(fresh_postgres, monkeypatch, refused):
     """Opening the store made the event tables, and init-roles the read-model tables, each in a
-    transaction of its own before the script's: any refusal of the script (a role name the server
-    refuses, a GRANT, a connection lost) left them behind. All of it is one transaction now: the
-    server's refusal is named, and no table, type, function, extension or role is left."""
+    transaction of its own before the script's: any refusal of the script (a GRANT, a connection lost)
+    left them behind. All of it is one transaction now: the server's refusal is named (its own sentence,
+    not its DETAIL and CONTEXT), and no table, type, function, extension or role is left."""
     from ledger.cli import keys
 
     suffix = uuid.uuid4().hex[:8]
-    player, dice = (f"pg_{suffix}" if refused == "reserved player name" else f"player_{suffix}"), f"dice_{suffix}"
+    player, dice = f"player_{suffix}", f"dice_{suffix}"
     said = {
-        "reserved player name": (f'role name "{player}" is reserved DETAIL: Role names starting with "pg_" are reserved. '
-                                 f'CONTEXT: SQL statement "CREATE ROLE "{player}" LOGIN" PL/pgSQL function '
-                                 "inline_code_block line 1 at SQL statement"),
-        "grant refused": f'role "no_{suffix}" does not exist',
-        "connection lost": "terminating connection due to administrator command",
+        "grant refused": f'the database refused the set-up: role "no_{suffix}" does not exist',
+        "connection lost": ("the connection to the database was lost during the set-up (terminating connection due "
+                            "to administrator command): nothing was made; run it again"),
     }[refused]
     last = {"grant refused": f'GRANT USAGE ON SCHEMA public TO "no_{suffix}";',
             "connection lost": "SELECT pg_terminate_backend(pg_backend_pid());"}.get(refused)
@@ -912,7 +910,7 @@ def test_init_roles_refused_after_making_its_tables_leaves_nothing_behind(fresh_
         monkeypatch.setattr(keys, "init_roles_sql", refused_at_the_end(last))
     try:
         made = CampaignRunner(fresh_postgres)("admin", "init-roles", "--player", player, "--dice-role", dice)
-        assert (made.exit_code, made.output) == (2, f"Error: the database refused the set-up: {said}\n")
+        assert (made.exit_code, made.output) == (2, f"Error: {said}\n")
         assert schema_objects(fresh_postgres, (player, dice)) == []
     finally:
         with connect(fresh_postgres, autocommit=True) as conn:
@@ -920,3 +918,17 @@ def test_init_roles_refused_after_making_its_tables_leaves_nothing_behind(fresh_
             for (role,) in made_roles:
                 conn.execute(f'DROP OWNED BY "{role}" CASCADE')
                 conn.execute(f'DROP ROLE "{role}"')
+
+
+@pytest.mark.parametrize(("player", "dice", "said"), [
+    ("pg_players", "dice_role", "'pg_players' cannot name a role: PostgreSQL reserves names beginning with pg_"),
+    ("players", "pg_dice", "'pg_dice' cannot name a role: PostgreSQL reserves names beginning with pg_"),
+    ("p" * 64, "dice_role", f"'{'p' * 64}' cannot name a role: PostgreSQL keeps names of up to 63 bytes"),
+])
+def test_init_roles_refuses_a_role_name_the_server_would_not_keep_before_making_anything(fresh_postgres, player,
+                                                                                         dice, said):
+    """A name PostgreSQL reserves (pg_…) or would cut short (over 63 bytes) is named before anything is
+    made, not in the server's words (with its DETAIL and CONTEXT) after the tables."""
+    made = CampaignRunner(fresh_postgres)("admin", "init-roles", "--player", player, "--dice-role", dice)
+    assert (made.exit_code, made.output) == (2, f"Error: {said}\n")
+    assert schema_objects(fresh_postgres, (player, dice)) == []
