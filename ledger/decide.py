@@ -84,6 +84,11 @@ def check_answers(command: Command, given: Iterable[str], asked: Sequence[str],
                             unknown)
 
 
+def not_asked(keys: Sequence[str], why: str) -> AnswerRefused:
+    """The refusal of answers given now for questions the command tells, before any roll, it will not ask."""
+    return AnswerRefused(f"--answer {', '.join(keys)}: not asked: {why}", list(keys))
+
+
 def loose_key(key: str) -> str:
     """An answer key as people may type it: each part between ':' and '.' as a slug, so that
     `injury:Hans` is `injury:hans` and `recovered:Arrer Boyz` is `recovered:arrer-boyz`."""
@@ -413,7 +418,7 @@ class Context:
         answer a person gave now for it is refused saying `why`, nothing rolled or written. One recorded with
         a command decided again is left unused, as it was when recorded."""
         if loose_key(key) in self._answered_now:
-            raise AnswerRefused(f"--answer {key}: not asked: {why}", [key])
+            raise not_asked([key], why)
 
     def given(self, key: str) -> str | None:
         """The answer given for `key` where the command reads a value rather than asks a choice (None:

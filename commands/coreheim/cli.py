@@ -14,7 +14,7 @@ from commands.coreheim import model
 from commands.coreheim.phase import advances_done
 from commands.coreheim.views import ratings_by_battle
 from commands.kit.cli import DiceChoice, Session, Shell
-from ledger.decide import TableDice
+from ledger.decide import TableDice, check_answers, not_asked, warriors_named
 from ledger.dice import parse_faces
 from ledger.errors import BadInput
 
@@ -108,12 +108,17 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         band = state.warband(warband)
         if fighter is None and advances_done(state, band):
             # Nothing owed is not a mistake: the advances step is simply done (see `post-game --list`);
-            # dice given for it are, as anywhere a command leaves dice unused, and the refusal says why.
+            # answers and dice given for it are, as anywhere a command leaves them unused, and the refusal
+            # says why: a key no advance asks as the command's own check says it, one it may ask as not asked.
+            nothing = f"{band.name} has no advances to roll"
+            if answers:
+                check_answers(Advance(warband=warband), answers, (), warriors_named(state))
+                raise not_asked(list(answers), f"{nothing}: the advances step is done")
             try:
                 TableDice(given=parse_faces(dice.text or ""), cards=list(dice.cards)).finish()
             except BadInput as unused:
-                raise BadInput(f"{band.name} has no advances to roll: {unused}") from None
-            click.echo(f"{band.name} has no advances to roll: the advances step is done.")
+                raise BadInput(f"{nothing}: {unused}") from None
+            click.echo(f"{nothing}: the advances step is done.")
             return
         named = {model.member(state, band, group).id: name for group, name in parse_pairs(names, "--name").items()}
         run(session, Advance(warband=warband, fighter=fighter, threshold=threshold, names=named, answers=answers), dice=dice)

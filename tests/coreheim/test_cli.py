@@ -641,6 +641,31 @@ def test_advance_with_nothing_to_roll_refuses_the_dice_given_for_it(after_battle
     assert events(after_battle) == before
 
 
+ADVANCE_KEYS = "FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists"
+
+
+@pytest.mark.parametrize(("answers", "refusal"), [
+    # a key no advance asks: refused as the command refuses it with advances to roll
+    (["foo=bar"], f"--answer foo: not a question of coreheim.advance (its keys: {ADVANCE_KEYS})"),
+    (["Gunnar.advance=xyz"], f"--answer Gunnar.advance: not a question of coreheim.advance (its keys: {ADVANCE_KEYS})"),
+    (["gunnar:2:stat=WS", "foo=bar"], f"--answer foo: not a question of coreheim.advance (its keys: {ADVANCE_KEYS})"),
+    # a key an advance may ask: none is rolled, so none is asked
+    (["gunnar:2:stat=WS"], "--answer gunnar:2:stat: not asked: Reikland Rats has no advances to roll: the advances step is done"),
+    (["Hans:4:skill=Dodge", "gunnar:2:stat=WS"],
+     "--answer Hans:4:skill, gunnar:2:stat: not asked: Reikland Rats has no advances to roll: the advances step is done"),
+])
+def test_advance_with_nothing_to_roll_refuses_the_answers_given_for_it(after_battle, answers, refusal):
+    """Given the Rats' experience done and no threshold reached, when `advance` is given answers, then it refuses
+    them (exit 2, nothing written), as it refuses dice left unused: it said the step was done and exited 0, every
+    answer dropped without a word."""
+    for args in (["explore", R, "--dice", "1,2,3"], ["injuries", R, "--dice", "5,5"], ["experience", R]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    said = after_battle("coreheim", "advance", R, *(arg for answer in answers for arg in ("--answer", answer)))
+    assert (said.exit_code, said.output) == (2, f"Error: {refusal}\n")
+    assert events(after_battle) == before
+
+
 def test_a_script_may_answer_ahead_a_question_the_dice_may_not_raise(after_battle):
     """Issue 9, item 9: Hans's pit fight is asked only on a 44; answering it ahead is accepted."""
     ok(after_battle("coreheim", "explore", R, "--dice", "1,2,3"))
