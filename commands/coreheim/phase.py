@@ -24,6 +24,7 @@ from commands.coreheim import rules
 from commands.coreheim.commands import (
     Advance, Experience, Explore, Injuries, RareSearch, Reinforce, Search, SellShards, Upkeep
 )
+from commands.coreheim.tables import CoreheimTables
 from commands.kit import Phase, PhaseStep, Window
 from commands.kit.versions import plays
 from ledger.decide import BuildAsk, Command, loose_key, matches_key, warriors_named
@@ -115,20 +116,48 @@ def talent_advance_asked_as(state: CampaignState, warband: str, key: str) -> str
     rolls in the same advances (`handlers.aftermath.advance`). For any other, a refusal naming why."""
     hero, xp, question = loose_key(key).split(":")
     band = state.warbands[warband]
+    tables = model.tables_for(state.options)
     due = _talent_thresholds(state, warband)
     group = next(group for group in (state.fighters[g] for g in due)
                  if matches_key(TALENT_ADVANCES, key, warriors_named(state, [group])))
+    gaining = _surviving_xp_to_come(state, band)
+    has = group.xp + gaining
     later: tuple[int, ...] = ()
     if plays(state, "8"):
-        later = rules.advance_thresholds_crossed(min(due[group.id]), group.xp + _surviving_xp_to_come(state, band),
-                                                 kind="hero", tables=model.tables_for(state.options))
+        later = rules.advance_thresholds_crossed(min(due[group.id]), has, kind="hero", tables=tables)
     if xp in map(str, due[group.id]):
         return f"{group.id}:{xp}:hero:{question}"
     if xp in map(str, later):
         return f"{hero}:{xp}:{question}"
-    at = " or ".join(map(str, sorted({*due[group.id], *later})))
-    raise BadInput(f"the hero a Talent! makes of {group.name} rolls his own advance at the threshold {group.name} "
-                   f"rolls at these advances ({at} XP), not at {xp} XP: his later advances come after a later battle")
+    # The XP he has as he is made: his group's, with what the experience still to do gives it.
+    his_xp = f"{group.name}'s {has} XP" + (" after the experience" if gaining else "")
+    rolled = (f"the hero a Talent! makes of {group.name} rolls his own advance at the threshold the Talent! comes at "
+              f"({_listed(due[group.id], 'or')} XP: {group.name}'s at these advances)")
+    if later:
+        rolled += f", then at each hero threshold past it up to {his_xp} ({_listed(later, 'and')} XP)"
+    raise BadInput(f"{rolled}: {_not_rolled_there(band, min(due[group.id]), has, his_xp, xp, tables)}")
+
+
+def _not_rolled_there(band: Warband, first: int, has: int, his_xp: str, xp: str, tables: CoreheimTables) -> str:
+    """Why the hero a Talent! makes rolls no advance at `xp` at these advances (they begin at `first` XP, and
+    he has `has`, as `his_xp` says), and when he does if he does."""
+    if not xp.isdecimal():
+        return f"'{xp}' is not a number of XP"
+    at, hero_threshold = int(xp), int(xp) in tables.xp_thresholds.hero
+    if at > has:
+        if hero_threshold:
+            return f"not at {at} XP, which {his_xp} does not reach: it comes after a later battle"
+        return f"not at {at} XP, which is no hero threshold"
+    if at < first:
+        return f"not at {at} XP, below the thresholds these advances roll"
+    if hero_threshold:  # version 7: a hero threshold past the Talent! is left to an advance of its own
+        return f"not at {at} XP in the same advances: `campaign coreheim advance {shlex.quote(band.name)}` rolls it after them"
+    return f"not at {at} XP, which is no threshold"
+
+
+def _listed(numbers: tuple[int, ...], last: str) -> str:
+    """2, 4 and 6 (`last` joins the last two)."""
+    return f"{', '.join(map(str, numbers[:-1]))} {last} {numbers[-1]}" if len(numbers) > 1 else str(numbers[0])
 
 
 def _plain(command: type[Command]):

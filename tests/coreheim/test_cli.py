@@ -821,6 +821,11 @@ def test_a_question_of_a_hero_no_talent_can_make_is_refused_before_anything_is_w
     assert events(talent_due) == before
 
 
+# Where the hero a Talent! makes of the Marksmen at 2 XP rolls his own advance: at 2 XP alone.
+HERO_AT_2 = ("the hero a Talent! makes of Marksmen rolls his own advance at the threshold the Talent! comes at "
+             "(2 XP: Marksmen's at these advances)")
+
+
 @pytest.mark.parametrize(("key", "xp"), [("marksmen-promoted:4:stat", 4), ("Marksmen (promoted):6:skill", 6)])
 def test_a_later_advance_of_the_hero_talent_makes_is_refused_before_anything_is_written(talent_due, key, xp):
     """The Marksmen roll their advance at 2 XP: the hero a Talent! makes of them there rolls his own at 2 XP
@@ -828,8 +833,8 @@ def test_a_later_advance_of_the_hero_talent_makes_is_refused_before_anything_is_
     before = events(talent_due)
     refused = talent_due("post-game", R, *TALENT_ASKING, "--answer", f"{key}=BS")
     assert (refused.exit_code, refused.output) == (2, (
-        f"Error: --answer {key}: the hero a Talent! makes of Marksmen rolls his own advance at the threshold Marksmen "
-        f"rolls at these advances (2 XP), not at {xp} XP: his later advances come after a later battle\n"))
+        f"Error: --answer {key}: {HERO_AT_2}: not at {xp} XP, which Marksmen's 2 XP does not reach: it comes after "
+        "a later battle\n"))
     assert events(talent_due) == before
 
 
@@ -840,8 +845,8 @@ def test_a_later_advance_of_the_hero_talent_makes_is_refused_by_the_advance_comm
     before = events(talent_due)
     refused = talent_due("coreheim", "advance", R, *TALENT_ASKING, "--answer", f"{key}=BS")
     assert (refused.exit_code, refused.output) == (2, (
-        f"Error: --answer {key}: not asked: the hero a Talent! makes of Marksmen rolls his own advance at the threshold "
-        f"Marksmen rolls at these advances (2 XP), not at {xp} XP: his later advances come after a later battle\n"))
+        f"Error: --answer {key}: not asked: {HERO_AT_2}: not at {xp} XP, which Marksmen's 2 XP does not reach: it comes "
+        "after a later battle\n"))
     assert events(talent_due) == before
 
 
@@ -934,8 +939,9 @@ def test_an_advance_of_the_hero_talent_makes_past_his_groups_xp_is_refused(talen
     refused = talent_due_at_2_and_4("coreheim", "advance", R, *TALENT_THEN_4, "--answer", "Marksmen (promoted):6:stat=BS")
     assert (refused.exit_code, refused.output) == (2, (
         "Error: --answer Marksmen (promoted):6:stat: not asked: the hero a Talent! makes of Marksmen rolls his own "
-        "advance at the threshold Marksmen rolls at these advances (2 or 4 XP), not at 6 XP: his later advances "
-        "come after a later battle\n"))
+        "advance at the threshold the Talent! comes at (2 or 4 XP: Marksmen's at these advances), then at each hero "
+        "threshold past it up to Marksmen's 4 XP (4 XP): not at 6 XP, which Marksmen's 4 XP does not reach: it comes "
+        "after a later battle\n"))
     assert events(talent_due_at_2_and_4) == before
 
 
@@ -1043,8 +1049,8 @@ def test_a_talent_hero_of_a_group_the_experience_brings_to_a_threshold_is_answer
     walked = groups_before_experience("post-game", R, "--answer", "marksmen-promoted:search=nothing",
                                       "--answer", "marksmen-promoted:4:stat=BS")
     assert (walked.exit_code, walked.output) == (2, (
-        "Error: --answer marksmen-promoted:4:stat: the hero a Talent! makes of Marksmen rolls his own advance at the "
-        "threshold Marksmen rolls at these advances (2 XP), not at 4 XP: his later advances come after a later battle\n"))
+        f"Error: --answer marksmen-promoted:4:stat: {HERO_AT_2}: not at 4 XP, which Marksmen's 2 XP after the "
+        "experience does not reach: it comes after a later battle\n"))
     walked = groups_before_experience("post-game", R, "--answer", "marksmen-promoted:search=nothing",
                                       "--answer", "marksmen-promoted:2:stat=BS")
     assert (walked.exit_code, walked.output.splitlines()[-1]) == (0, (  # stopped for the advance's dice

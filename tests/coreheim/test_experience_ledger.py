@@ -16,10 +16,10 @@ import pytest
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Advance, Experience, Injuries, RareSearch, Search, SellShards, SpendUnderdog
 from commands.coreheim import model
-from commands.coreheim.phase import PHASE, advances_owed
+from commands.coreheim.phase import PHASE, advances_owed, talent_advance_asked_as
 from commands.shared import AwardXP, Correct
 from ledger import events as ev
-from ledger.errors import NeedsAnswer
+from ledger.errors import BadInput, NeedsAnswer
 
 from .conftest import Table, rats_and_skaven_on
 
@@ -713,3 +713,54 @@ def test_on_version_7_a_group_of_one_a_talent_makes_a_hero_rolled_on_through_the
     assert rolled(events) == [
         (2, "Talent! Lone becomes a hero"), (2, "W 1 -> 2"), (4, "A 1 -> 2"), (6, "Ld 7 -> 6"), (7, "I 8 -> 6")]
     assert advances_owed(table.state, table.state.warband("Reikland Rats")).startswith("owed: Lone at 8 XP")
+
+
+def marksmen_at_8_of_which_2_rolled(version: str) -> Table:
+    """The Marksmen rolled their advance at 2 XP after battle 1 (an 8: Ld); after battle 2 they have 8 XP (+1
+    surviving, +5 a scenario gives), their henchman thresholds 4, 6 and 7 due at the advances."""
+    table = rats_and_skaven_on(version)
+    given_xp(table, Marksmen=1)
+    advance(table, [8], answers={"marksmen:2:group-reroll": "keep"})
+    table.finish()
+    table.battle(winner=None, absent=["Gunnar", "Hans"])  # a draw, the heroes absent: nobody else comes to a threshold
+    table.through("experience")
+    table.do(Experience(warband="Reikland Rats", scenario_xp={"Marksmen": 5}))
+    return table
+
+
+# The hero a Talent! makes of them rolls his own advance at the threshold it comes at (4, 6 or 7), then (version 8)
+# the hero thresholds past it his 8 XP reaches (6 and 8 after 4; 8 after 6 or 7).
+MARKSMEN_HERO_ROLLS = ("the hero a Talent! makes of Marksmen rolls his own advance at the threshold the Talent! comes at "
+                       "(4, 6 or 7 XP: Marksmen's at these advances), then at each hero threshold past it up to "
+                       "Marksmen's 8 XP (6 and 8 XP)")
+
+
+@pytest.mark.parametrize(("version", "key", "then"), [
+    ("8", "marksmen-promoted:4:stat", "marksmen:4:hero:stat"),  # asked of him at the Talent!'s own roll
+    ("8", "marksmen-promoted:6:stat", "marksmen:6:hero:stat"),  # the Talent!'s threshold, if it comes at 6
+    ("8", "Marksmen (promoted):7:skill", "marksmen:7:hero:skill"),
+    ("8", "marksmen-promoted:8:stat", "marksmen-promoted:8:stat"),  # a hero threshold past it: his own key
+    ("8", "marksmen-promoted:2:stat", f"{MARKSMEN_HERO_ROLLS}: not at 2 XP, below the thresholds these advances roll"),
+    ("8", "marksmen-promoted:5:stat", f"{MARKSMEN_HERO_ROLLS}: not at 5 XP, which is no threshold"),
+    ("8", "marksmen-promoted:9:stat", f"{MARKSMEN_HERO_ROLLS}: not at 9 XP, which is no hero threshold"),
+    ("8", "marksmen-promoted:11:stat",
+     f"{MARKSMEN_HERO_ROLLS}: not at 11 XP, which Marksmen's 8 XP does not reach: it comes after a later battle"),
+    ("8", "marksmen-promoted:x:stat", f"{MARKSMEN_HERO_ROLLS}: 'x' is not a number of XP"),
+    # Version 7 rolls the thresholds due as the advances begin: a hero threshold past the Talent! is left owed.
+    ("7", "marksmen-promoted:8:stat",
+     "the hero a Talent! makes of Marksmen rolls his own advance at the threshold the Talent! comes at (4, 6 or 7 XP: "
+     "Marksmen's at these advances): not at 8 XP in the same advances: `campaign coreheim advance 'Reikland Rats'` "
+     "rolls it after them"),
+])
+def test_where_the_hero_a_talent_may_make_rolls_his_own_advance(version, key, then):
+    """Seed 2.1: "Henchmen that reach 2, 4, 6, and 7 experience roll for advances"; "Heroes that reach … 2, 4, 6, 8,
+    11, …". Given the Marksmen at 8 XP, 4, 6 and 7 due, when an answer is given ahead for the own advance of the
+    hero a Talent! may make of them, then it is asked under the key the advances ask it, or refused saying exactly
+    where he rolls and why not there (it listed '(4 or 6 or 7 or 8 XP)' as 'the threshold Marksmen rolls at these
+    advances' and called every other a later advance, 2 XP too)."""
+    table = marksmen_at_8_of_which_2_rolled(version)
+    try:
+        asked_as = talent_advance_asked_as(table.state, RATS, key)
+    except BadInput as why:
+        asked_as = str(why)
+    assert asked_as == then
