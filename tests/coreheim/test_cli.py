@@ -945,6 +945,70 @@ def test_an_advance_of_the_hero_talent_makes_past_his_groups_xp_is_refused(talen
     assert events(talent_due_at_2_and_4) == before
 
 
+def alone(command: str, whose: str) -> str:
+    return (f"not asked: `campaign coreheim advance 'Reikland Rats' {command}` rolls {whose} alone: give it to the advance "
+            "that rolls it (`campaign coreheim advance 'Reikland Rats'` rolls every one owed)")
+
+
+@pytest.mark.parametrize(("command", "key", "refusal"), [
+    # The hero a Talent! at 2 XP makes rolls at 4 XP too, after the plain `advance` (the walk's): not after this one.
+    (["Marksmen", "--threshold", "2"], "marksmen-promoted:4:stat",
+     alone("Marksmen --threshold 2", "Marksmen's advance at 2 XP")),
+    (["Marksmen", "--threshold", "2"], "Marksmen (promoted):4:skill",
+     alone("Marksmen --threshold 2", "Marksmen's advance at 2 XP")),
+    (["Marksmen", "--threshold", "2"], "marksmen:4:group-reroll", alone("Marksmen --threshold 2", "Marksmen's advance at 2 XP")),
+    (["Marksmen", "--threshold", "2"], "gunnar:2:stat", alone("Marksmen --threshold 2", "Marksmen's advance at 2 XP")),
+    (["Marksmen"], "gunnar:2:stat", alone("Marksmen", "Marksmen's advances")),
+    (["Gunnar"], "marksmen-promoted:2:stat", alone("Gunnar", "Gunnar's advances")),
+    # …and where he never rolls, the walk's refusal
+    (["Marksmen", "--threshold", "2"], "marksmen-promoted:6:stat",
+     "not asked: the hero a Talent! makes of Marksmen rolls his own advance at the threshold the Talent! comes at (2 or 4 "
+     "XP: Marksmen's at these advances), then at each hero threshold past it up to Marksmen's 4 XP (4 XP): not at 6 XP, "
+     "which Marksmen's 4 XP does not reach: it comes after a later battle"),
+])
+def test_the_advance_of_one_warrior_refuses_the_answers_it_will_not_ask(talent_due_at_2_and_4, command, key, refusal):
+    """Given the Marksmen at 4 XP (2 and 4 due), when the advance of one warrior (one threshold) is given an answer for
+    another advance, then it is refused before anything is written, saying which advance takes it. The own advance
+    of the hero a Talent! at 2 XP makes at 4 XP was accepted by `--threshold 2`, which rolls none at 4 XP, and lost:
+    he rolls it afterwards (seed 2.1), asked again."""
+    before = events(talent_due_at_2_and_4)
+    refused = talent_due_at_2_and_4("coreheim", "advance", R, *command, "--dice", "10,6,8", "--answer", f"{key}=BS")
+    assert (refused.exit_code, refused.output) == (2, f"Error: --answer {key}: {refusal}\n")
+    assert events(talent_due_at_2_and_4) == before
+
+
+def test_a_hero_a_talent_makes_at_one_threshold_rolls_his_later_one_with_the_next_advance(talent_due_at_2_and_4):
+    """Given the Marksmen at 4 XP, when `--threshold 2` rolls a Talent! (his own advance at 2 XP a 6: W +1), then the
+    hero it makes owes his advance at 4 XP (seed 2.1: "Heroes that reach … 4 … roll for advances") as the group
+    does, and the next `advance` rolls both, his answer under his name."""
+    ok(talent_due_at_2_and_4("coreheim", "advance", R, "Marksmen", "--threshold", "2", "--dice", "10,6,8", *TALENT[2:]))
+    assert ok(talent_due_at_2_and_4("post-game", R, "--list"))[3] == (
+        "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!")
+    lines = ok(talent_due_at_2_and_4("coreheim", "advance", R, "--dice", "1,8", "--answer", "marksmen:4:group-reroll=keep",
+                                     "--answer", "marksmen-promoted:4:stat=BS"))
+    assert lines[:-1] == [
+        "  R4 advance of Marksmen at 4 XP: D12 rolled [1] = 1 (table)",
+        "  Marksmen advance at 4 XP: I 8 -> 6 (henchman-advance:1-3)",
+        "  Marksmen I -2 (advance at 4 XP)",
+        "  R5 advance of Marksmen (promoted) at 4 XP: D12 rolled [8] = 8 (table)",
+        "  Marksmen (promoted) advance at 4 XP: BS 8 -> 7 (hero-advance:8-10)",
+        "  Marksmen (promoted) BS -1 (advance at 4 XP)",
+    ]
+    assert ok(talent_due_at_2_and_4("post-game", R, "--list"))[3].startswith("[x] advances")
+
+
+def test_a_group_of_one_a_talent_makes_a_hero_at_one_threshold_refuses_an_answer_for_another(campaign):
+    """Lone, a group of one at 8 XP: `--threshold 2` rolls his advance at 2 XP alone, a Talent! or not; his answer at
+    4 XP (a hero's threshold, and a henchman's) was accepted and lost."""
+    _advances_due(campaign, LONE_LEAGUE, "Lone", given=5, scenario=2)
+    before = events(campaign)
+    refused = campaign("coreheim", "advance", R, "Lone", "--threshold", "2", "--dice", "10,6",
+                       "--answer", "lone:2:skill-lists=combat+shooting", "--answer", "lone:4:stat=BS")
+    assert (refused.exit_code, refused.output) == (
+        2, f"Error: --answer lone:4:stat: {alone('Lone --threshold 2', 'Lone' + chr(39) + 's advance at 2 XP')}\n")
+    assert events(campaign) == before
+
+
 LONE_LEAGUE = [
     *MARKSMEN_LEAGUE[:4],
     ["coreheim", "hire", R, "Lone", "--type", "henchman", "--race", "human", "--cost", "25", "--size", "1", *HUMAN],

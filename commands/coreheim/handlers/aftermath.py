@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 
@@ -17,7 +18,7 @@ from commands.coreheim.phase import PHASE, TALENT_ADVANCES, talent_advance_asked
 from commands.kit.versions import since
 from commands.coreheim.outcomes import hero_injury, hero_mount_injury, henchman_injury, lose_shackles
 from ledger import events as ev
-from ledger.decide import Context, documents_key, matches_key, warriors_named
+from ledger.decide import Context, documents_key, loose_key, matches_key, warriors_named
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
 from projections.battles import fought, out_of_action
@@ -112,7 +113,7 @@ def advance(cmd: Advance, ctx: Context) -> None:
     battle = PHASE.latest_battle(state, band)
     if battle is not None and not PHASE.is_done(state, band, "experience"):
         PHASE.begin(state, band, "advances")  # refuses with the step that comes first
-    _refuse_talent_advances_not_asked(cmd, ctx, band)
+    _refuse_answers_not_asked(cmd, ctx, band)
     if cmd.fighter is None:
         if cmd.threshold is not None:
             raise BadInput("name the warrior whose threshold to roll for")
@@ -133,20 +134,42 @@ def advance(cmd: Advance, ctx: Context) -> None:
     _advance_fighter(ctx, band, model.member(state, band, cmd.fighter), cmd.threshold, cmd.names)
 
 
-def _refuse_talent_advances_not_asked(cmd: Advance, ctx: Context, band: Warband) -> None:
-    """An answer typed now for the own advance of the hero a Talent! may make (`GROUP-promoted:XP:stat`) at a
-    threshold he will not roll at these advances is refused, as the walk refuses it: once he is made, it would
-    pass as his documented key and go unused. One naming a warrior the warband has is his own, not refused."""
+def _refuse_answers_not_asked(cmd: Advance, ctx: Context, band: Warband) -> None:
+    """Answers typed now that these advances will not ask, as they tell before any roll, are refused (nothing
+    rolled or written): the own advance of the hero a Talent! may make (`GROUP-promoted:XP:stat`) at a threshold he
+    will not roll at them, as the walk refuses it (once he is made, it would pass as his documented key and go
+    unused; one naming a warrior the warband has is his own); and with FIGHTER, an advance of another warrior, or
+    with --threshold N one at another threshold, his Talent! hero's later ones too: those roll FIGHTER's alone."""
     if not ctx.typed_now:
         return
-    warriors = warriors_named(ctx.state, ctx.state.fighters_of(band.id, active_only=False))
-    promotable = talent_may_promote(ctx.state, band.id)
+    state = ctx.state
+    warriors = warriors_named(state, state.fighters_of(band.id, active_only=False))
+    promotable = talent_may_promote(state, band.id)
+    fighter = model.member(state, band, cmd.fighter) if cmd.fighter is not None else None
     for key in ctx.answers:
+        asked_as = key
         if not documents_key(type(cmd), key, warriors) and matches_key(TALENT_ADVANCES, key, promotable):
             try:
-                talent_advance_asked_as(ctx.state, band.id, key)
+                asked_as = talent_advance_asked_as(state, band.id, key)
             except BadInput as why:
                 ctx.not_asked(key, str(why))
+        if fighter is not None and documents_key(type(cmd), asked_as) and not _rolled_by(cmd, fighter, asked_as, ctx):
+            whose = f"{fighter.name}'s advance at {cmd.threshold} XP" if cmd.threshold is not None else f"{fighter.name}'s advances"
+            ctx.not_asked(key, f"`{_typed(cmd, band, fighter)}` rolls {whose} alone: give it to the advance that rolls it "
+                               f"(`campaign coreheim advance {shlex.quote(band.name)}` rolls every one owed)")
+
+
+def _rolled_by(cmd: Advance, fighter: Fighter, asked_as: str, ctx: Context) -> bool:
+    """Whether the advance of FIGHTER (at --threshold N) asks `asked_as` (`WARRIOR:XP:…`), as far as can be told
+    before any roll."""
+    warrior, xp = loose_key(asked_as).split(":")[:2]
+    return warrior in warriors_named(ctx.state, [fighter]) and (cmd.threshold is None or xp == str(cmd.threshold))
+
+
+def _typed(cmd: Advance, band: Warband, fighter: Fighter) -> str:
+    """The advance of one warrior, as a player types it."""
+    threshold = f" --threshold {cmd.threshold}" if cmd.threshold is not None else ""
+    return f"campaign coreheim advance {shlex.quote(band.name)} {shlex.quote(fighter.name)}{threshold}"
 
 
 def _advance_fighter(ctx: Context, band: Warband, fighter: Fighter, threshold: int | None, names: dict[str, str]) -> None:
