@@ -68,7 +68,8 @@ class Step(msgspec.Struct, frozen=True):
     will not ask after all (his advance at a threshold other than his group's), before anything is written.
     `opened_for` gives the warriors (ids and names as slugs, `ledger.decide.warriors_named`) whom the
     placeholders of those patterns may name, of the warband (the henchman groups a Talent! may promote);
-    None: any fighter of the warband (the walk is one warband's).
+    None: any fighter of the warband (the walk is one warband's). `owed(state, warband)` says what is left of
+    the step when its command left some of it to do, which the walk says as it does the step once more.
     """
 
     key: str
@@ -81,6 +82,7 @@ class Step(msgspec.Struct, frozen=True):
     asks_once_made: tuple[str, ...] = ()
     opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
     made_asked_as: Callable[[CampaignState, str, str], str] | None = None
+    owed: Callable[[CampaignState, str], str] | None = None
 
 
 def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:

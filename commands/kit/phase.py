@@ -41,7 +41,8 @@ class PhaseStep(msgspec.Struct, frozen=True):
     `checked_by_command` keeps it out of the order `begin` enforces (the phase still waits for it
     before the next battle, and the walk offers it): its command checks for itself when it may run;
     `owed` says what is left of a step that another command may reopen (advances after an XP
-    correction), so the next battle's refusal tells who owes what and how to do it; `asks` the
+    correction), or its own command left open, so the next battle's refusal tells who owes what and how to
+    do it (and the guided walk why it does the step once more); `asks` the
     keys `build` may ask, `asks_once_opened` those it asks only once a step before it has opened
     them, `asks_once_made` those its own command asks of a warrior it makes, `opened_for` whom those
     may name, and `made_asked_as` the key one of `asks_once_made` is asked under (the ledger's `Step.asks`,
@@ -231,8 +232,12 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
         def done_test(key: str) -> Callable[[CampaignState, str], bool]:
             return lambda state, warband: self.is_done(state, state.warbands[warband], key)
 
+        def owed_by(step: PhaseStep) -> Callable[[CampaignState, str], str] | None:
+            owed = step.owed
+            return None if owed is None else lambda state, warband: owed(state, state.warbands[warband])
+
         return [Step(key=step.key, title=step.guide or step.title, done=done_test(step.key), build=step.build,
                      before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened,
                      asks_once_made=step.asks_once_made, opened_for=step.opened_for,
-                     made_asked_as=step.made_asked_as)
+                     made_asked_as=step.made_asked_as, owed=owed_by(step))
                 for step in self.steps if step.build is not None and step.instead_of is None]

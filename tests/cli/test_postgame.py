@@ -281,6 +281,35 @@ def test_at_a_terminal_it_asks_and_resumes_after_an_interruption(after_battle, m
     assert after_battle("post-game", "Rats", "--list").output == "[x] loot: Loot\n[x] muster: Muster\n"
 
 
+def loot_until_ten(state, warband):
+    """One step whose command may leave it open: it is done once the treasury holds 10 crowns or more."""
+    return [Step("loot", "Loot", lambda s, w: s.warbands[w].treasury >= 10, lambda s, w, ask: Loot(warband=w))]
+
+
+register(Ruleset(id="test-postgame-open", version="1", title="post-game test: a step left open", post_game=loot_until_ten,
+                 handlers={**SHARED_HANDLERS, Loot: loot}))
+
+
+def test_a_step_its_command_left_open_is_done_once_more_under_its_title_said_once(campaign):
+    """Given a step that one loot of 4 leaves open, when the walk runs, then it does it once more, saying why
+    under a line of its own rather than its title again (`== Loot` came twice), and goes no further."""
+    for args in (["new", "PG", "--ruleset", "test-postgame-open"], ["warband", "add", "Rats", "--player", "Ann"],
+                 ["warband", "add", "Orcs", "--player", "Bob"],
+                 ["battle", "record", "--warband", "Rats", "--warband", "Orcs", "--winner", "Rats"]):
+        assert campaign(*args).exit_code == 0
+    walked = campaign("post-game", "Rats", "--dice", "4")
+    assert (walked.exit_code, [line.split(". Head ")[0] for line in walked.output.splitlines()]) == (0, [
+        "== Loot",
+        "  R0 loot: D6 rolled [4] = 4 (table)",
+        "  Rats treasury +4 (loot)",
+        "  Rats: post-game step loot done for battle 1",
+        "Recorded T5 (4 events)",
+        "== loot once more: its command left some of it to do",
+        "Next step: loot — loot needs D6 (1 more die): pass them with --dice, or use --ledger; "
+        "then run `campaign post-game Rats` again.",
+    ])
+
+
 def test_step_by_key_and_unknown_step(after_battle):
     assert after_battle("post-game", "Rats", "--step", "muster", "--answer", "hero=Gunnar").exit_code == 0
     assert after_battle("post-game", "Rats", "--list").output == "[ ] loot: Loot\n[x] muster: Muster\n"

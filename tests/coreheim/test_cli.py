@@ -920,7 +920,8 @@ def test_on_version_7_the_walk_rolls_again_the_advances_its_command_left_owed(ta
     said = [line.split(". Head ")[0] for line in walked.output.splitlines()]
     assert (walked.exit_code, said[said.index("  Marksmen I -2 (advance at 4 XP)") + 1:]) == (0, [
         "Recorded T12 (16 events)",
-        "== Advances: one roll per threshold reached (D12), maximums respected, Talent!",
+        # said once, above: what it does once more, and why
+        "== advances once more: owed: Marksmen (promoted) at 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them",
         "Next step: advances — advance of Marksmen (promoted) at 4 XP needs D12 (1 more die): pass them with --dice, "
         "or use --ledger; then run `campaign post-game Reikland Rats` again.",
         "Not used: shards=0 (the sell-shards step was not reached)",
