@@ -41,8 +41,8 @@ class PhaseStep(msgspec.Struct, frozen=True):
     `checked_by_command` keeps it out of the order `begin` enforces (the phase still waits for it
     before the next battle, and the walk offers it): its command checks for itself when it may run;
     `owed` says what is left of a step that another command may reopen (advances after an XP
-    correction), or its own command left open, so the next battle's refusal tells who owes what and how to
-    do it (and the guided walk why it does the step once more); `asks` the
+    correction), or its own command left open, so the next battle's refusal, and that of a step or action
+    waiting for it, tell who owes what and how to do it (and the guided walk why it does the step once more); `asks` the
     keys `build` may ask, `asks_once_opened` those it asks only once a step before it has opened
     them, `asks_once_made` those its own command asks of a warrior it makes, `opened_for` whom those
     may name, and `made_asked_as` the key one of `asks_once_made` is asked under (the ledger's `Step.asks`,
@@ -175,6 +175,14 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
                                              order=", ".join(self.title(k) for k in self.sequence),
                                              quoted=shlex.quote(band.name), **more))
 
+    def _first(self, template: str, state: CampaignState, band: Warband, battle: Battle, first: str,
+               **more: str) -> RuleViolation:
+        """A refusal naming the step to do `first`, and what is left of it if it says (`owed`: the advances the
+        hero a Talent! made at one threshold owes at a later one, `campaign coreheim advance WARBAND` to roll them)."""
+        refusal = self._say(template, band, battle, first=self.title(first), **more)
+        owed = self.step(first).owed
+        return refusal if owed is None else RuleViolation(f"{refusal}: {owed(state, band)}")
+
     def begin(self, state: CampaignState, band: Warband, key: str) -> Battle:
         """The battle whose phase this step belongs to, once it may be taken now."""
         battle = self.latest_battle(state, band)
@@ -190,7 +198,7 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
             raise self._say(self.messages.taken_instead, band, battle, step=title, taken=self.title(taken))
         first = next((k for k in self._enforced_before[place] if not self._done(state, band, k, recorded)), None)
         if first is not None:
-            raise self._say(self.messages.not_yet, band, battle, step=title, first=self.title(first))
+            raise self._first(self.messages.not_yet, state, band, battle, first, step=title)
         if self.gate is not None:
             self.gate(state, band, key)
         return battle
@@ -210,7 +218,7 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
             raise self._say(self.messages.window_closed, band, battle, action=action, limit=self.title(window.until))
         if not self.is_done(state, band, window.after):
             first = self.next_step(state, band) or window.after
-            raise self._say(self.messages.window_not_open, band, battle, action=action, first=self.title(first))
+            raise self._first(self.messages.window_not_open, state, band, battle, first, action=action)
 
     def refuse_unfinished(self, state: CampaignState, participants: Sequence[str]) -> None:
         """A warband fights again only once the phase of its latest battle is finished: the steps

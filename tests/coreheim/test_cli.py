@@ -981,10 +981,14 @@ def test_the_advance_of_one_warrior_refuses_the_answers_it_will_not_ask(talent_d
 def test_a_hero_a_talent_makes_at_one_threshold_rolls_his_later_one_with_the_next_advance(talent_due_at_2_and_4):
     """Given the Marksmen at 4 XP, when `--threshold 2` rolls a Talent! (his own advance at 2 XP a 6: W +1), then the
     hero it makes owes his advance at 4 XP (seed 2.1: "Heroes that reach … 4 … roll for advances") as the group
-    does, and the next `advance` rolls both, his answer under his name."""
+    does, which the trading's refusal says, and the next `advance` rolls both, his answer under his name."""
     ok(talent_due_at_2_and_4("coreheim", "advance", R, "Marksmen", "--threshold", "2", "--dice", "10,6,8", *TALENT[2:]))
     assert ok(talent_due_at_2_and_4("post-game", R, "--list"))[3] == (
         "[ ] advances: Advances: one roll per threshold reached (D12), maximums respected, Talent!")
+    refused = talent_due_at_2_and_4("coreheim", "sell-shards", R, "0")
+    assert (refused.exit_code, refused.output) == (1, (
+        "Error: Reikland Rats cannot sell wyrdstone yet: roll advances first (post-game of battle 1): owed: Marksmen at "
+        "4 XP; Marksmen (promoted) at 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them\n"))
     lines = ok(talent_due_at_2_and_4("coreheim", "advance", R, "--dice", "1,8", "--answer", "marksmen:4:group-reroll=keep",
                                      "--answer", "marksmen-promoted:4:stat=BS"))
     assert lines[:-1] == [

@@ -254,8 +254,9 @@ def test_one_threshold_can_be_rolled_on_its_own(rats_and_skaven):
     assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", fighter="Hans", threshold=2), [6]) == (
         "Hans has no advance to roll at 2 XP: it was rolled or came with his starting XP"
     )
-    assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=0)) == (
-        "Reikland Rats cannot sell wyrdstone yet: roll advances first (post-game of battle 1)"
+    assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=0)) == (  # and says who owes which
+        "Reikland Rats cannot sell wyrdstone yet: roll advances first (post-game of battle 1): owed: Hans at 4 XP — "
+        "`campaign coreheim advance 'Reikland Rats'` rolls them"
     )
 
 
