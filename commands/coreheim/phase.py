@@ -29,7 +29,7 @@ from commands.kit import Phase, PhaseStep, Window
 from commands.kit.versions import plays
 from ledger.decide import BuildAsk, Command, loose_key, matches_key, warriors_named
 from ledger.errors import BadInput
-from ledger.state import CampaignState, Warband
+from ledger.state import CampaignState, Fighter, Warband
 from projections.battles import out_of_action
 
 NOTHING = "nothing"
@@ -47,12 +47,18 @@ def advances_done(state: CampaignState, band: Warband) -> bool:
         model.pending_thresholds(state, f, tables) for f in state.fighters_of(band.id))
 
 
+def advance_typed(band: Warband, fighter: Fighter | None = None, threshold: int | None = None) -> str:
+    """`campaign coreheim advance …` as a player types it: every warrior's advances, or one warrior's (one threshold)."""
+    one = f" {shlex.quote(fighter.name)}" if fighter is not None else ""
+    return f"campaign coreheim advance {shlex.quote(band.name)}{one}" + (f" --threshold {threshold}" if threshold is not None else "")
+
+
 def advances_owed(state: CampaignState, band: Warband) -> str:
     """Who has advances to roll, and the command that rolls them (for the next battle's refusal)."""
     tables = model.tables_for(state.options)
     owing = [f"{f.name} at {', '.join(map(str, thresholds))} XP" for f in state.fighters_of(band.id)
              if (thresholds := model.pending_thresholds(state, f, tables))]
-    return f"owed: {'; '.join(owing)} — `campaign coreheim advance {shlex.quote(band.name)}` rolls them"
+    return f"owed: {'; '.join(owing)} — `{advance_typed(band)}` rolls them"
 
 
 def _sell_shards(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
@@ -151,7 +157,7 @@ def _not_rolled_there(band: Warband, first: int, has: int, his_xp: str, xp: str,
     if at < first:
         return f"not at {at} XP, below the thresholds these advances roll"
     if hero_threshold:  # version 7: a hero threshold past the Talent! is left to an advance of its own
-        return f"not at {at} XP in the same advances: `campaign coreheim advance {shlex.quote(band.name)}` rolls it after them"
+        return f"not at {at} XP in the same advances: `{advance_typed(band)}` rolls it after them"
     return f"not at {at} XP, which is no threshold"
 
 

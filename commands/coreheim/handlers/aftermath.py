@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 
@@ -14,7 +13,7 @@ from commands.coreheim.commands import (
     Experience,
     Injuries,
 )
-from commands.coreheim.phase import PHASE, TALENT_ADVANCES, talent_advance_asked_as, talent_may_promote
+from commands.coreheim.phase import PHASE, TALENT_ADVANCES, advance_typed, talent_advance_asked_as, talent_may_promote
 from commands.kit.versions import since
 from commands.coreheim.outcomes import hero_injury, hero_mount_injury, henchman_injury, lose_shackles
 from ledger import events as ev
@@ -155,8 +154,8 @@ def _refuse_answers_not_asked(cmd: Advance, ctx: Context, band: Warband) -> None
                 ctx.not_asked(key, str(why))
         if fighter is not None and documents_key(type(cmd), asked_as) and not _rolled_by(cmd, fighter, asked_as, ctx):
             whose = f"{fighter.name}'s advance at {cmd.threshold} XP" if cmd.threshold is not None else f"{fighter.name}'s advances"
-            ctx.not_asked(key, f"`{_typed(cmd, band, fighter)}` rolls {whose} alone: give it to the advance that rolls it "
-                               f"(`campaign coreheim advance {shlex.quote(band.name)}` rolls every one owed)")
+            ctx.not_asked(key, f"`{advance_typed(band, fighter, cmd.threshold)}` rolls {whose} alone: give it to the "
+                               f"advance that rolls it (`{advance_typed(band)}` rolls every one owed)")
 
 
 def _rolled_by(cmd: Advance, fighter: Fighter, asked_as: str, ctx: Context) -> bool:
@@ -164,12 +163,6 @@ def _rolled_by(cmd: Advance, fighter: Fighter, asked_as: str, ctx: Context) -> b
     before any roll."""
     warrior, xp = loose_key(asked_as).split(":")[:2]
     return warrior in warriors_named(ctx.state, [fighter]) and (cmd.threshold is None or xp == str(cmd.threshold))
-
-
-def _typed(cmd: Advance, band: Warband, fighter: Fighter) -> str:
-    """The advance of one warrior, as a player types it."""
-    threshold = f" --threshold {cmd.threshold}" if cmd.threshold is not None else ""
-    return f"campaign coreheim advance {shlex.quote(band.name)} {shlex.quote(fighter.name)}{threshold}"
 
 
 def _advance_fighter(ctx: Context, band: Warband, fighter: Fighter, threshold: int | None, names: dict[str, str]) -> None:
