@@ -978,6 +978,17 @@ def test_the_advance_of_one_warrior_refuses_the_answers_it_will_not_ask(talent_d
     assert events(talent_due_at_2_and_4) == before
 
 
+def test_the_advance_of_one_warrior_refuses_a_warrior_misspelt_as_no_question_of_it(talent_due_at_2_and_4):
+    """A key naming no warrior is no question of the command (checked once it is decided), not another warrior's."""
+    before = events(talent_due_at_2_and_4)
+    refused = talent_due_at_2_and_4("coreheim", "advance", R, "Marksmen", "--dice", "3,8", "--answer", "Gunnr:2:stat=WS",
+                                    "--answer", "marksmen:2:group-reroll=keep", "--answer", "marksmen:4:group-reroll=keep")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: --answer Gunnr:2:stat: not a question of coreheim.advance (its keys: marksmen:2:group-reroll, "
+           f"marksmen:4:group-reroll, {ADVANCE_KEYS})\n")
+    assert events(talent_due_at_2_and_4) == before
+
+
 def test_a_hero_a_talent_makes_at_one_threshold_rolls_his_later_one_with_the_next_advance(talent_due_at_2_and_4):
     """Given the Marksmen at 4 XP, when `--threshold 2` rolls a Talent! (his own advance at 2 XP a 6: W +1), then the
     hero it makes owes his advance at 4 XP (seed 2.1: "Heroes that reach … 4 … roll for advances") as the group

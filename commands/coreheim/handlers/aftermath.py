@@ -146,13 +146,15 @@ def _refuse_answers_not_asked(cmd: Advance, ctx: Context, band: Warband) -> None
     promotable = talent_may_promote(state, band.id)
     fighter = model.member(state, band, cmd.fighter) if cmd.fighter is not None else None
     for key in ctx.answers:
-        asked_as = key
+        # An advance's key: of a warrior of the campaign (a name misspelt is no question of the command), or of
+        # the hero a Talent! may make, under the key his advances ask it.
+        asked_as = key if documents_key(type(cmd), key, warriors_named(state)) else None
         if not documents_key(type(cmd), key, warriors) and matches_key(TALENT_ADVANCES, key, promotable):
             try:
                 asked_as = talent_advance_asked_as(state, band.id, key)
             except BadInput as why:
                 ctx.not_asked(key, str(why))
-        if fighter is not None and documents_key(type(cmd), asked_as) and not _rolled_by(cmd, fighter, asked_as, ctx):
+        if fighter is not None and asked_as is not None and not _rolled_by(cmd, fighter, asked_as, ctx):
             whose = f"{fighter.name}'s advance at {cmd.threshold} XP" if cmd.threshold is not None else f"{fighter.name}'s advances"
             ctx.not_asked(key, f"`{advance_typed(band, fighter, cmd.threshold)}` rolls {whose} alone: give it to the "
                                f"advance that rolls it (`{advance_typed(band)}` rolls every one owed)")
