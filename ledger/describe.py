@@ -64,10 +64,11 @@ def _voided(e: ev.TransactionVoided, _s: CampaignState) -> str:
     return f"T{e.target} voided{'' if e.because_of is None else ' too'}{because(e.reason)}"
 
 
-def _rolled(e: ev.DiceRolled, _s: CampaignState) -> str:
+def _rolled(e: ev.DiceRolled, s: CampaignState) -> str:
     if e.expression.startswith("shuffle"):
         return f"R{e.roll} {e.purpose} ({e.source} dice)"
-    return f"R{e.roll} {e.purpose}: {e.expression} rolled {e.faces} = {e.value} ({e.source})"
+    meaning = rulesets.roll_meaning(s, e)
+    return f"R{e.roll} {e.purpose}: {e.expression} rolled {e.faces} = {e.value} ({e.source}){f'; {meaning}' if meaning else ''}"
 
 
 def _recruited(e: ev.FighterRecruited, s: CampaignState) -> str:

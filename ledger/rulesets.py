@@ -140,6 +140,10 @@ class Ruleset:
     # glorious deeds, "scenario": the scenarios, "item": the items): the chronicle shows them (an id
     # the tables no longer know is shown as recorded); None: events record them as named.
     row_names: Callable[[CampaignState], Mapping[str, Mapping[str, str]]] | None = None
+    # What a roll meant where no record after it says so (a Speedheim Scars roll of Full Recovery changes
+    # nothing: "no effect (Scar 12: Full Recovery)"), said with the roll in the chronicle; "" for any other
+    # roll. None: every roll's consequences are records of their own.
+    roll_meaning: Callable[[ev.DiceRolled, CampaignState], str] | None = None
     # The glorious deeds an event records as done by a warband with no doer, which the core's battle
     # (fighters' deeds only) does not hold: (warband id, deed id) each, for the chronicle's battle line.
     warband_deeds: Callable[[ev.Event], Sequence[tuple[str, str]]] | None = None
@@ -248,6 +252,12 @@ def row_name(state: CampaignState, kind: str, recorded: str) -> str:
     """A row an event recorded (kind "deed", "scenario" or "item") under the name the campaign's tables give
     it, or as recorded where they do not know it (typed as people said it, or dropped by a house rule)."""
     return row_names_of(state).get(kind, {}).get(recorded, recorded)
+
+
+def roll_meaning(state: CampaignState, roll: ev.DiceRolled) -> str:
+    """What the roll meant, as its ruleset says it (`Ruleset.roll_meaning`); "" where no record needs it."""
+    ruleset = get(state.ruleset) if state.ruleset else None
+    return ruleset.roll_meaning(roll, state) if ruleset is not None and ruleset.roll_meaning is not None else ""
 
 
 def _load_ruleset_of_tag(tag: str) -> bool:

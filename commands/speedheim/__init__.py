@@ -77,6 +77,7 @@ RULESET = register(
         default_options=DEFAULT_OPTIONS,
         check_options=check,
         post_game=pg.PHASE.guided_steps,
+        roll_meaning=pg.roll_meaning,  # a Scars roll that changes nothing: "no effect (Scar 12: Full Recovery)"
         starting_treasury=lambda state: 500,  # "Warband creation uses 500g" (shared/rules/speedheim.md §7)
         register_commands=commands_in(f"{__package__}.cli"),
     )

@@ -54,6 +54,7 @@ from .handlers import (
     succeed_leader,
     tables_for,
 )
+from .tables import ScarRow
 
 LEARN, BUY = "learn a Skill or Spell", "spend gold"  # the post-game's windows
 MAX_TOKENS = 12
@@ -62,6 +63,9 @@ LOSE = "lose the promotion"
 BLIGHT_IMMUNE = ("Large", "Undead")
 BLIGHTED, DEATHTOUCHED = "Blighted", "Deathtouched"
 WON, LOST, PIT_FIGHT_GOLD = "won", "lost", 50
+# The Scars step's rolls on a Scars table (`tables.Scars`: hero, henchman, blight), by how their purpose ends.
+SCARS_ROLLS = {"Hero Scars": "hero", "Henchman Scars": "henchman", "Blight roll": "blight"}
+SCARS_ROLLED = {table: purpose for purpose, table in SCARS_ROLLS.items()}
 
 
 class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):
@@ -273,10 +277,10 @@ def _scar(ctx: Context, band: Warband, fighter: Fighter, battle: int) -> None:
     """One Scar roll. Lasting harm is an injury (Light Wound, Major Wound); a special rule gained, Blight and
     Deathtouched are keywords; each names its Scar row."""
     tables = tables_for(ctx.state).scars
-    hero = is_hero(fighter)
-    roll = ctx.roll("D20", f"{fighter.name}: {'Hero' if hero else 'Henchman'} Scars")
-    row = r.d20_row(tables.hero if hero else tables.henchman, roll.value)
-    effect, reason = row.effect, f"Scar {roll.value}: {row.name}"
+    table = "hero" if is_hero(fighter) else "henchman"
+    roll = ctx.roll("D20", f"{fighter.name}: {SCARS_ROLLED[table]}")
+    row = r.d20_row(getattr(tables, table), roll.value)
+    effect, reason = row.effect, _scar_reason(table, roll.value, row)
     if effect in ("miss-game", "major-wound"):
         ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=row.name, row=row.id,
                                    missed_games=int(effect == "miss-game")))
@@ -330,12 +334,29 @@ def scars(cmd: Scars, ctx: Context) -> None:
             _scar(ctx, band, fighter, battle)
     for fighter in ctx.state.fighters_of(band.id):
         if BLIGHTED in fighter.keywords and not any(k in BLIGHT_IMMUNE for k in fighter.keywords):
-            row = r.d20_row(tables_for(ctx.state).scars.blight, ctx.roll("D20", f"{fighter.name}: Blight roll").value)
+            roll = ctx.roll("D20", f"{fighter.name}: {SCARS_ROLLED['blight']}")
+            row = r.d20_row(tables_for(ctx.state).scars.blight, roll.value)
             if row.effect == "blight-worsens":
-                _blighted(ctx, band, fighter, True, f"Blight roll: {row.name}")
+                _blighted(ctx, band, fighter, True, _scar_reason("blight", roll.value, row))
             elif row.effect == "cured":
                 ctx.emit(ev.KeywordLost(warband=band.id, fighter=fighter.id, keyword=BLIGHTED, reason="cured of the Blight"))
     PHASE.finish(ctx, band, battle, "scars")
+
+
+def _scar_reason(table: str, value: int, row: ScarRow) -> str:
+    """A Scars table's row as the records it makes give it as their reason: "Scar 7: Madness", "Blight roll: Cured"."""
+    return f"Blight roll: {row.name}" if table == "blight" else f"Scar {value}: {row.name}"
+
+
+def roll_meaning(roll: ev.DiceRolled, state: CampaignState) -> str:
+    """What a Scars step's roll meant when its row changes nothing (Full Recovery, the Blight's No change), which
+    no record after it says: the log showed the roll and nothing of its outcome ("no effect (Scar 12: Full
+    Recovery)"). "" for any other roll: what it did is recorded, with the row as its reason."""
+    table = SCARS_ROLLS.get(roll.purpose.rpartition(": ")[2])
+    if table is None or roll.expression != "D20":  # `campaign roll`'s purpose is free text
+        return ""
+    row = r.d20_row(getattr(tables_for(state).scars, table), roll.value)
+    return f"no effect ({_scar_reason(table, roll.value, row)})" if row.effect == "none" else ""
 
 
 def free_attempts(cmd: FreeAttempts, ctx: Context) -> None:

@@ -165,6 +165,26 @@ def test_status_and_the_guided_post_game(blightmeer):
     assert result.output.splitlines()[-1] == "Post-game sequence complete."
 
 
+def test_a_scars_roll_that_changes_nothing_says_so_in_the_log_and_the_report(blightmeer, tmp_path):
+    """Rules file §7 step 4: Hero Scars "11–15: nothing", Henchman Scars "5–20 nothing". Given Gunnar and Ivo
+    Incapacitated (falls: no unit credited, no card), when their Scars rolls are 12 and 5, then each roll's line
+    says it had no effect, in the step's output, the log and the report (they said the roll alone)."""
+    for step in (["battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven", "--fall", "Gunnar",
+                  "--fall", "Ivo"], ["income", "Sellswords"], ["promotions", "Sellswords"]):
+        assert blightmeer("speedheim", *step).exit_code == 0
+    result = blightmeer("speedheim", "scars", "Sellswords", "--dice", "12,5")
+    said = ["R0 Gunnar: Hero Scars: D20 rolled [12] = 12 (table); no effect (Scar 12: Full Recovery)",
+            "R1 Ivo: Henchman Scars: D20 rolled [5] = 5 (table); no effect (Scar 5: Full Recovery)"]
+    assert (result.exit_code, result.output.splitlines()[:-1]) == (
+        0, [*(f"  {line}" for line in said), "  Sellswords: post-game step scars done for battle 1"])
+    assert blightmeer("log").output.splitlines()[-4:-1] == [
+        f"   29 T10   arbiter    {said[0]}", f"   30 T10   arbiter    {said[1]}",
+        "   31 T10   arbiter    Sellswords: post-game step scars done for battle 1"]
+    assert blightmeer("report", "-o", str(tmp_path / "report.html")).exit_code == 0
+    report = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert all(f"{line}." in report for line in said)
+
+
 @pytest.fixture
 def skab_to_learn(blightmeer):
     """Skab drew a Skill card in battle 1 (07), which the Skaven won; they are to walk their post-game."""

@@ -1,4 +1,4 @@
-"""The log's lines of Speedheim events (read-model rows format 3): given these events, then they read so.
+"""The log's lines of Speedheim events (read-model rows formats 3 and 4): given these events, then they read so.
 Games side by side (an Incapacitation's battle) are in test_games_side_by_side."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from commands.speedheim import events as se
+from ledger import events as ev
 from ledger.describe import describe
 
 from .conftest import Table
@@ -35,3 +36,32 @@ def test_a_blank_henchman_half_says_it_does_not_promote():
                        why="blank henchman half")
     assert describe(read, campaign.state) == (
         "Gunnar reads the henchman half of card 11 (15th from the top of improvement), which is blank: it does not promote")
+
+
+def _d20(purpose: str, face: int, expression: str = "D20") -> ev.DiceRolled:
+    return ev.DiceRolled(roll=2, expression=expression, purpose=purpose, faces=[face], value=face, source="table")
+
+
+@pytest.mark.parametrize("rolled, meaning", [
+    # Hero Scars "11–15: nothing", Henchman Scars "5–20 nothing", the Blight Roll "5–15 nothing" (rules file §7 step 4):
+    # no record follows the roll, which read alone (format 3)
+    (_d20("Gunnar: Hero Scars", 11), "; no effect (Scar 11: Full Recovery)"),
+    (_d20("Gunnar: Hero Scars", 15), "; no effect (Scar 15: Full Recovery)"),
+    (_d20("Ivo: Henchman Scars", 5), "; no effect (Scar 5: Full Recovery)"),
+    (_d20("Ivo: Henchman Scars", 20), "; no effect (Scar 20: Full Recovery)"),
+    (_d20("Ivo: Blight roll", 5), "; no effect (Blight roll: No change)"),
+    (_d20("Gunnar: Blight roll", 15), "; no effect (Blight roll: No change)"),
+    # a row that does something says it in the records after the roll, with the row as their reason
+    (_d20("Gunnar: Hero Scars", 10), ""),  # Light Wound
+    (_d20("Gunnar: Hero Scars", 16), ""),  # Pit Fight
+    (_d20("Ivo: Henchman Scars", 4), ""),  # Dead
+    (_d20("Ivo: Blight roll", 16), ""),  # Cured
+    (_d20("Gunnar: Major Wound", 12), ""),
+    # a roll of `campaign roll` is described as it was rolled, whatever its purpose says
+    (_d20("Ivo: Hero Scars", 37, expression="2D20"), ""),
+])
+def test_a_scars_roll_that_changes_nothing_says_so(rolled, meaning):
+    campaign = Table({})
+    campaign.warbands()
+    assert describe(rolled, campaign.state) == (
+        f"R2 {rolled.purpose}: {rolled.expression} rolled [{rolled.value}] = {rolled.value} (table){meaning}")
