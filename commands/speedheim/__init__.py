@@ -56,6 +56,7 @@ HANDLERS = {
         pg.Scars: pg.scars,
         pg.FreeAttempts: pg.free_attempts,
         pg.Learn: pg.learn,
+        pg.LearnEach: pg.learn_each,
         pg.BuyAttempt: pg.buy_attempt,
         pg.BuyHeroSlot: pg.buy_hero_slot,
         pg.SpendGold: pg.spend_gold,

@@ -12,7 +12,8 @@ Decisions:
   (`speedheim learn`), and the step has no command of its own (the phase's `done` test says so). The
   choice is asked under `<fighter>.learn` when the command names no Skill, so the walk can be answered
   ahead (`--answer skab.learn=Cleave`, for a hero whose card the free attempts are still to draw too);
-  a walk learns for one hero, the first with a card to choose for.
+  a walk learns one card for each hero with a card to choose for, in one transaction (`LearnEach`), each
+  asked under his own key; a hero's second card is the next run's (its question is the same key).
 - A promotion that would make a 7th hero asks which hero retires, or `lose the promotion`.
 - A warband "must always have a Leader"; "If the Leader dies, another hero gains the `Leader` skill" (rules
   §2): from version 6, when its last Leader dies or is retired to make room for a promotion, the player
@@ -102,6 +103,14 @@ class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
     answer_keys = ("FIGHTER.learn",)  # asked when no Skill is named (the guided walk names none)
 
 
+class LearnEach(Command, frozen=True, kw_only=True, tag="speedheim.learn-each"):
+    """The guided walk's learning: one card of each hero with a Skill/Spell card to choose for, in roster order."""
+
+    warband: str
+
+    answer_keys = ("FIGHTER.learn",)
+
+
 class BuyAttempt(Command, frozen=True, kw_only=True, tag="speedheim.buy-attempt"):
     warband: str
     fighter: str
@@ -148,13 +157,18 @@ def _income(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     return Income(warband=warband, tokens=tokens, double=double)
 
 
-def _learn(state: CampaignState, warband: str, ask: AskChoice) -> Command:
-    """The first hero with a card to choose for; the command asks which Skill (`FIGHTER.learn`)."""
-    band = state.warbands[warband]
+def _learn_each(state: CampaignState, warband: str, ask: AskChoice) -> Command:
+    """Every hero with a card to choose for, in one command, which asks each which Skill (`FIGHTER.learn`): a
+    command for the first alone left a third hero's answer given ahead unused (the walk does a step once more at most)."""
+    _heroes_to_learn(state, state.warbands[warband])  # looked ahead to (`post-game --list`) before there are any
+    return LearnEach(warband=warband)
+
+
+def _heroes_to_learn(state: CampaignState, band: Warband) -> list[Fighter]:
     left = learning_left(state, band)
-    if not left:  # looked ahead to (`post-game --list`) before the free attempts that may give a card
+    if not left:
         raise RuleViolation(f"no hero of {band.name} has a Skill or Spell to learn yet")
-    return Learn(warband=warband, fighter=left[0].id)
+    return left
 
 
 def _may_learn(state: CampaignState, warband: str) -> frozenset[str]:
@@ -173,7 +187,7 @@ PHASE = Phase(
         PhaseStep("promotions", "Resolve Promotions", build=_warband_only(Promotions)),
         PhaseStep("scars", "Scars and the Blight", build=_warband_only(Scars)),
         PhaseStep("improvement", "Free Improvement Attempts", build=_warband_only(FreeAttempts)),
-        PhaseStep("learning", "Learn Skills & Spells", build=_learn, done=_learning_done,
+        PhaseStep("learning", "Learn Skills & Spells", build=_learn_each, done=_learning_done,
                   asks_once_opened=("FIGHTER.learn",), opened_for=_may_learn),
         PhaseStep("spend-gold", "Spend Gold", build=_warband_only(SpendGold),
                   before="buy Improvement Attempts (speedheim buy-attempt, 25g, once per hero), hero slots "
@@ -374,13 +388,27 @@ def learn(cmd: Learn, ctx: Context) -> None:
         raise RuleViolation(f"{fighter.name} has no Skill/Spell card to choose for")
     latest_battle(ctx.state, band)
     PHASE.open_window(ctx.state, band, LEARN)
+    _learn_skill(ctx, band, fighter, cmd.skill)
+
+
+def learn_each(cmd: LearnEach, ctx: Context) -> None:
+    band = ctx.state.warband(cmd.warband)
+    latest_battle(ctx.state, band)
+    heroes = _heroes_to_learn(ctx.state, band)
+    PHASE.open_window(ctx.state, band, LEARN)
+    for hero in heroes:
+        _learn_skill(ctx, band, ctx.state.fighters[hero.id], "")
+
+
+def _learn_skill(ctx: Context, band: Warband, fighter: Fighter, skill_named: str) -> None:
+    """The Skill or Spell `fighter` learns for one of his cards: `skill_named`, or asked (`FIGHTER.learn`)."""
     allowed = allowed_to_learn(ctx.state, fighter)
     key = f"{fighter.id}.learn"
-    if cmd.skill:
-        ctx.not_asked(key, f"{fighter.name} learns {cmd.skill}, named as SKILL")
-    typed = cmd.skill or ctx.choose(key, f"{fighter.name} learns a Skill or Spell", allowed)
+    if skill_named:
+        ctx.not_asked(key, f"{fighter.name} learns {skill_named}, named as SKILL")
+    typed = skill_named or ctx.choose(key, f"{fighter.name} learns a Skill or Spell", allowed)
     skill = as_spelled(typed, allowed)  # "iron will" is Iron Will: a name in another case was refused
-    if skill is None and (known := as_spelled(cmd.skill, [*fighter.skills, *fighter.keywords])) is not None:
+    if skill is None and (known := as_spelled(skill_named, [*fighter.skills, *fighter.keywords])) is not None:
         raise RuleViolation(f"{fighter.name} already knows {known}: the same Skill cannot be taken twice")
     if skill is None:
         raise RuleViolation(f"{fighter.name} cannot learn {typed} (can learn: {', '.join(allowed) or 'nothing'})")

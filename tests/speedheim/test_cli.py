@@ -211,9 +211,42 @@ def test_the_skill_to_learn_is_answered_ahead_in_the_walk(skab_to_learn):
         "or with --go-on to go past the steps that close buying, selling or hiring."]
     recorded = [row for row in map(json.loads, skab_to_learn("export").output.splitlines())
                 if row.get("type") == "command.recorded"][-1]["payload"]
-    assert recorded == {"command": "speedheim.learn",
-                        "args": {"warband": "skaven", "fighter": "skab", "skill": "", "answers": {"skab.learn": "Cleave"}}}
+    # the walk's learning for each hero with a card (a walk recorded `speedheim.learn` for the first hero alone)
+    assert recorded == {"command": "speedheim.learn-each", "args": {"warband": "skaven", "answers": {"skab.learn": "Cleave"}}}
     assert skab_to_learn("replay", "--check").exit_code == 0
+
+
+def test_one_walk_learns_for_every_hero_with_a_card_each_answered_ahead_by_name(blightmeer):
+    """Seed 000: a hero who drew 'Skill/Spell' "can learn a new Skill ... At the end of the game, select a new Skill
+    or Spell for that hero". Given Gunnar, Hilde and Jan each with a card (05, 06, 07) and their free attempts made,
+    when one walk is given each one's Skill by his name, then all three learn, in the learning step's one
+    transaction. A walk learned for the first hero, then (done once more) the second: Jan's answer went unused
+    ("the learning step did not ask it"), and --go-on ended refused at Spend Gold, "must do the Learn Skills & Spells
+    step for battle 1 first"."""
+    for hero in ("Hilde", "Jan"):
+        assert blightmeer("speedheim", "recruit", "Sellswords", hero, "--role", "hero", "--stats",
+                          "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1", "--skill-type", "Defence", "--cost", "60").exit_code == 0
+    for step in (["battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Sellswords",
+                  "--incap", "Gunnar=Skab:leader", "--incap", "Hilde=Rat:henchman", "--incap", "Jan=Rok:henchman",
+                  "--card", "05", "--card", "06", "--card", "07"],
+                 ["income", "Sellswords", "--dice", "7"], ["promotions", "Sellswords"], ["scars", "Sellswords"],
+                 ["improvement", "Sellswords", "--card", "02", "--card", "03", "--card", "04"]):
+        assert blightmeer("speedheim", *step).exit_code == 0
+    listed = blightmeer("post-game", "Sellswords", "--list").output.splitlines()
+    assert [line.split("=")[0] for line in listed[listed.index("[ ] learning: Learn Skills & Spells") + 1:][:3]] == [
+        "      --answer gunnar.learn", "      --answer hilde.learn", "      --answer jan.learn"]
+    result = blightmeer("post-game", "Sellswords", "--go-on", "--answer", "gunnar.learn=cleave", "--answer",
+                        "Hilde.learn=Taunt", "--answer", "jan.learn=Sturdy")
+    lines = result.output.splitlines()
+    assert (result.exit_code, lines[:4], lines[5:]) == (0, [
+        "== Learn Skills & Spells", "  Gunnar learns Cleave", "  Hilde learns Taunt", "  Jan learns Sturdy"], [
+        "== Spend Gold", "  Sellswords: post-game step spend-gold done for battle 1", lines[-2], "Post-game sequence complete."])
+    assert lines[4].startswith("Recorded T14 (4 events).")
+    recorded = [row for row in map(json.loads, blightmeer("export").output.splitlines())
+                if row.get("type") == "command.recorded"][-2]["payload"]
+    assert recorded == {"command": "speedheim.learn-each", "args": {
+        "warband": "sellswords", "answers": {"gunnar.learn": "Cleave", "hilde.learn": "Taunt", "jan.learn": "Sturdy"}}}
+    assert blightmeer("replay", "--check").exit_code == 0
 
 
 def test_a_skill_answered_ahead_for_another_warbands_hero_is_refused_before_anything_is_written(skab_to_learn):

@@ -153,6 +153,62 @@ def test_a_learn_recorded_with_its_skill_or_its_answer_decides_again_as_recorded
         assert of(fought.decided_again(recorded), ev.SkillLearned) == [learned]
 
 
+def _to_learn_each(fought):
+    """The post-game up to learning, Skab (card 06) and Rikk (card 07) each with a Skill/Spell card to choose for."""
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "07", "20"])
+    return fought
+
+
+SKILLS_OF_ANY_TYPE = "one of: Ambush, Cleave, "
+
+
+@pytest.mark.parametrize(("answers", "then"), [
+    # each hero's answer given by his name: each learns his, in one command (the walk's learning step)
+    ({"skab.learn": "leap", "Rikk.learn": "Sprint"}, [("skab", "Leap"), ("rikk", "Sprint")]),
+    # one hero's left out, or one not his to learn: refused, nothing written (no hero learns)
+    ({"skab.learn": "Leap"}, f"Rikk learns a Skill or Spell: answer with --answer rikk.learn=CHOICE ({SKILLS_OF_ANY_TYPE}"),
+    ({"skab.learn": "Leap", "rikk.learn": "Heal"}, f"Rikk learns a Skill or Spell: 'Heal' is not {SKILLS_OF_ANY_TYPE}"),
+])
+def test_learning_for_each_hero_asks_each_under_his_own_key(fought, answers, then):
+    """"If you drew a card that denotes 'Skill/Spell', that hero can learn a new Skill ... At the end of the game,
+    select a new Skill or Spell for that hero" (seed 000): every hero with a card chooses, in the walk's one step."""
+    _to_learn_each(fought)
+    command = pg.LearnEach(warband="Skaven", answers=answers)
+    if isinstance(then, str):
+        assert fought.refusal(command).startswith(then)
+        return
+    # decided again as a recorded one is (replay, voids), or typed now: alike
+    assert [(e.fighter, e.skill) for e in of(fought.decided_again(command), ev.SkillLearned)] == then
+    assert [(e.fighter, e.skill) for e in of(fought.do(command), ev.SkillLearned)] == then
+    assert pg.next_step(fought.state, fought.state.warband("Skaven")) == "spend-gold"
+
+
+def test_learning_for_each_hero_learns_one_card_of_a_hero_with_two(table):
+    """Skab drew a Skill/Spell card in the game (07) and another in his free attempt (05), Rikk one (06): each
+    learns one; Skab's second card is still to choose for, under the same key, and the step is not done."""
+    table.incap("Skab", "Hilde", cards=["07"])
+    table.incap("Rikk", "Ivo", cards=["06"])
+    table.battle(winner="Skaven")
+    table.do(pg.Income(warband="Skaven"), [5])
+    table.do(pg.Promotions(warband="Skaven"))
+    table.do(pg.Scars(warband="Skaven"))  # no Skaven was Incapacitated
+    table.do(pg.FreeAttempts(warband="Skaven"), [], ["05", "03"])
+    events = table.do(pg.LearnEach(warband="Skaven", answers={"skab.learn": "Leap", "rikk.learn": "Sprint"}))
+    assert [(e.fighter, e.skill) for e in of(events, ev.SkillLearned)] == [("skab", "Leap"), ("rikk", "Sprint")]
+    assert [h.pending(table.state, table.state.fighter(f)) for f in ("Skab", "Rikk")] == [1, 0]
+    assert pg.next_step(table.state, table.state.warband("Skaven")) == "learning"
+
+
+def test_learning_for_each_hero_is_refused_while_none_has_a_card(fought):
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    assert fought.refusal(pg.LearnEach(warband="Skaven")) == "no hero of Skaven has a Skill or Spell to learn yet"
+
+
 def test_the_next_battle_waits_for_the_post_game(fought):
     message = fought.refusal(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Hilde"))
     assert message == "Skaven has not finished the post-game of battle 1: next is income (campaign post-game Skaven)"
