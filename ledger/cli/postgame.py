@@ -107,7 +107,10 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     step = None
     try:
         walking = list(chosen)
-        again: set[str] = set()  # the steps a command of theirs left open, run once more
+        # The steps a command of theirs left open, run once more, each with the answers (loose keys) that command
+        # took: an answer given ahead answers one question, and the run once more is not handed it again (a
+        # Speedheim hero's second Skill card asks the key his first took, whose Skill he now knows).
+        again: dict[str, set[str]] = {}
         while walking:
             step = walking.pop(0)
             if step.done(state, band.id):
@@ -135,15 +138,16 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             if isinstance(source, TableDice):
                 source.used_by = f"step {step.key}"
             try:
-                step_ask = StepAsk(answers, ask)
+                offered = {key: answer for key, answer in answers.items() if loose_key(key) not in again.get(step.key, ())}
+                step_ask = StepAsk(offered, ask)
                 command = step.build(state, band.id, step_ask)
                 _refuse_untaken(step, taken_ahead.get(step.key, []), step_ask.taken)
                 # Offered, not carried: the step records only the answers it asks, not those for later steps.
                 # Those given for this step alone were typed now for it: a question it tells it will not ask
                 # refuses them (`Context.not_asked`), as its own command would.
-                typed_now = unused.given_for(step.key, command)
+                typed_now = [key for key in unused.given_for(step.key, command) if key in offered]
                 outcome = settle(session, lambda: session.ledger.execute(  # noqa: B023 - called at once
-                    cid, command, actor=session.actor, dice=source, ask=ask, answered_now=typed_now, offered=answers))
+                    cid, command, actor=session.actor, dice=source, ask=ask, answered_now=typed_now, offered=offered))
             except LedgerError as need:
                 if isinstance(need, PendingDecision) and need.outcome is not None:
                     unused.took(step_ask.taken, need.outcome)  # kept with its dice: answering it goes on with them
@@ -159,14 +163,14 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 if line := unused.said(step.key, begun=True):
                     say(line)
                 return
-            unused.took(step_ask.taken, outcome)
+            took = unused.took(step_ask.taken, outcome)
             report(outcome)
             state = outcome.state
             did += 1
             if not step.done(state, band.id) and step.key not in again:
                 # Its command left something of it to do (a hero a Coreheim v7 Talent! made, owing an advance
                 # at a later threshold): done again before the walk goes on, which the next step would refuse.
-                again.add(step.key)
+                again[step.key] = took
                 walking.insert(0, step)
     except (LedgerError, click.Abort) as error:
         # Said below the error: once steps are recorded, a run again begins after them without these.
@@ -196,13 +200,16 @@ class _LeftUnused:
         return [key for key in self.answers
                 if self.meant_for.get(key) == [step] and documents_key(type(command), key) and key not in self.asked_as]
 
-    def took(self, taken: list[str], outcome: Outcome) -> None:
-        """What a step recorded took: the answers its builder took, and those its transactions record."""
+    def took(self, taken: list[str], outcome: Outcome) -> set[str]:
+        """What a step recorded took (returned, as loose keys): the answers its builder took, and those its
+        transactions record."""
         recorded = [key for record in outcome.records if isinstance(record.event, ev.CommandRecorded)
                     for key in record.event.args.get("answers", {})]
-        self.used |= {loose_key(key) for key in (*taken, *recorded)}
+        took = {loose_key(key) for key in (*taken, *recorded)}
         # One for a warrior the step made is recorded under the key the command asked it under.
-        self.used |= {loose_key(given) for given, asked in self.asked_as.items() if loose_key(asked) in self.used}
+        took |= {loose_key(given) for given, asked in self.asked_as.items() if loose_key(asked) in took}
+        self.used |= took
+        return took
 
     def said(self, stopped_at: str | None, *, begun: bool, refused: Sequence[str] = ()) -> str | None:
         """The line naming them, the walk stopped at step `stopped_at` (None: it went through every open

@@ -249,6 +249,31 @@ def test_one_walk_learns_for_every_hero_with_a_card_each_answered_ahead_by_name(
     assert blightmeer("replay", "--check").exit_code == 0
 
 
+def test_a_heros_second_card_is_not_handed_the_answer_his_first_took(blightmeer):
+    """Given Gunnar with two Skill/Spell cards (05 in the game, 07 in his free attempt) and Hilde with one (06), when a
+    walk is given one Skill for each, then each learns his, and the step done once more for Gunnar's second card
+    asks its question: an answer answers one question (it was handed gunnar.learn=Cleave again, which Gunnar now
+    knew: "Error: ... 'Cleave' is not one of: ...", exit 2, after recording the first)."""
+    assert blightmeer("speedheim", "recruit", "Sellswords", "Hilde", "--role", "hero", "--stats",
+                      "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1", "--skill-type", "Defence", "--cost", "60").exit_code == 0
+    for step in (["battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Sellswords",
+                  "--incap", "Gunnar=Skab:leader", "--incap", "Hilde=Rat:henchman", "--card", "05", "--card", "06"],
+                 ["income", "Sellswords", "--dice", "7"], ["promotions", "Sellswords"], ["scars", "Sellswords"],
+                 ["improvement", "Sellswords", "--card", "07", "--card", "03"]):
+        assert blightmeer("speedheim", *step).exit_code == 0
+    result = blightmeer("post-game", "Sellswords", "--answer", "gunnar.learn=Cleave", "--answer", "hilde.learn=Taunt")
+    lines = result.output.splitlines()
+    gunnar_may_learn = "Ambush, Deadly, Dual Wielding Specialist, Great Weapon Specialist, Hero Killer, Improved Critical, Magebane, Shove"
+    assert (result.exit_code, lines[:3], lines[4:]) == (0, ["== Learn Skills & Spells", "  Gunnar learns Cleave", "  Hilde learns Taunt"], [
+        "== Learn Skills & Spells",
+        f"Next step: learning — Gunnar learns a Skill or Spell: answer with --answer gunnar.learn=CHOICE (one of: {gunnar_may_learn}); "
+        "then run `campaign post-game Sellswords` again."])
+    # the next run with his second Skill learns it and goes on
+    result = blightmeer("post-game", "Sellswords", "--answer", "gunnar.learn=Shove")
+    assert (result.exit_code, result.output.splitlines()[:2]) == (0, ["== Learn Skills & Spells", "  Gunnar learns Shove"])
+    assert blightmeer("replay", "--check").exit_code == 0
+
+
 def test_a_skill_answered_ahead_for_another_warbands_hero_is_refused_before_anything_is_written(skab_to_learn):
     """Given the Skaven's walk, whose learning step Skab's card opens, when Gunnar (a Sellsword) is
     answered a Skill for, then it is refused as no step of this walk asks it, and nothing is recorded."""
