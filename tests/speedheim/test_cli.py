@@ -265,7 +265,7 @@ def test_a_heros_second_card_is_not_handed_the_answer_his_first_took(blightmeer)
     lines = result.output.splitlines()
     gunnar_may_learn = "Ambush, Deadly, Dual Wielding Specialist, Great Weapon Specialist, Hero Killer, Improved Critical, Magebane, Shove"
     assert (result.exit_code, lines[:3], lines[4:]) == (0, ["== Learn Skills & Spells", "  Gunnar learns Cleave", "  Hilde learns Taunt"], [
-        "== Learn Skills & Spells",
+        "== learning once more: its command left some of it to do",
         f"Next step: learning — Gunnar learns a Skill or Spell: answer with --answer gunnar.learn=CHOICE (one of: {gunnar_may_learn}); "
         "then run `campaign post-game Sellswords` again."])
     # the next run with his second Skill learns it and goes on
