@@ -1,5 +1,5 @@
-"""Histories: the campaign log (every event, voided ones marked with who voided them and why)
-and each fighter's timeline — folds over records only."""
+"""Histories: the words of the campaign log (every event, voided ones marked with who voided them and
+why; its rows are rm_log's, `projections.tables`) and what each event is about — over records only."""
 
 from __future__ import annotations
 
@@ -68,25 +68,6 @@ class NamesKnown:
         return filled
 
 
-def log_rows(records: Sequence[Record], state: CampaignState) -> list[dict[str, Any]]:
-    voided = void_annotations(records)
-    known = NamesKnown()
-    rows = []
-    for record in records:
-        known.learn(record.event)
-        rows.append({
-            "position": record.position,
-            "tx": record.tx,
-            "type": ev.tag_of(record.event),
-            "actor": record.actor,
-            "recorded_at": record.recorded_at,
-            "text": record_text(record, known.filled_in(state) if record.tx in voided else state),
-            "voided": voided.get(record.tx),
-            "hash": record.hash,
-        })
-    return rows
-
-
 def concerns_warband(event: ev.Event, state: CampaignState, warband: str) -> bool:
     """Is the event about this warband: its own, one of its fighters', or a battle it fought?"""
     if isinstance(event, ev.BattleRecorded):
@@ -116,9 +97,3 @@ def fighters_involved(event: ev.Event) -> dict[str, str]:
             for enemy in deed.took_out:
                 involved.setdefault(enemy, "taken out")
     return involved
-
-
-def fighter_history(records: Sequence[Record], state: CampaignState, fighter: str) -> list[dict[str, Any]]:
-    return [
-        row for row, record in zip(log_rows(records, state), records) if fighter in fighters_involved(record.event)
-    ]

@@ -44,6 +44,7 @@ from projections.tables import (
     CAMPAIGNS,
     CURRENT_TABLES,
     FIGHTERS,
+    LOG,
     READ_MODELS,
     RECORD_TABLES,
     ROWS_FORMAT,
@@ -558,6 +559,25 @@ def catch_up(store: Store, campaign_id: uuid.UUID, state: CampaignState) -> str:
     if position == state.position:
         return REFLECTED
     return update(store, campaign_id, state, list(store.records(campaign_id, after=position)))
+
+
+def stored_log(store: Store, campaign_id: uuid.UUID, state: CampaignState, *, after: int = 0) -> list[Row] | None:
+    """The campaign's rm_log rows after position `after`, in order, where its tables reflect `state`
+    (its position and head) in this version's format: what `campaign log` shows, read rather than
+    computed (a page of a long history costs a page). None where they do not, or may not be read:
+    no SQL, tables this process has not found or made with their format column (`catch_up` sees to
+    them first), left of an older format or behind (a role that may not alter or write them), or
+    moved on by another writer since `state` was loaded; the caller then computes the rows."""
+    d = dialect(store)
+    if d is None or store not in _tables_created:
+        return None
+    cid = str(campaign_id)
+    with store.sql() as cursor:
+        _repeatable_read(cursor, d)  # the rows of the tracked head, not of a commit made meanwhile
+        if _tracking_row(cursor, d, cid) != TrackingRow(cid, state.position, state.head, ROWS_FORMAT):
+            return None
+        return d.select(cursor, f"SELECT {', '.join(LOG.column_names)} FROM {d.table(LOG)} "
+                                "WHERE campaign_id = ? AND position > ? ORDER BY position", cid, after)
 
 
 def on_commit(ledger: Any, campaign_id: uuid.UUID, state: CampaignState, records: Sequence[Record] | History) -> None:

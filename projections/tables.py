@@ -368,6 +368,25 @@ def transaction_rows(
     return rows
 
 
+def log_entry(row: Row) -> dict[str, Any]:
+    """An rm_log row as `campaign log`, `history` and the CSV and Markdown audit exports show it (its
+    text and JSON): the one row, whether read from the table or computed as a rebuild computes it."""
+    cells = dict(zip(LOG.column_names, row))
+    voided = None if cells["voided_by"] is None else {
+        "voided_by": cells["voided_by"], "voided_by_actor": cells["voided_by_actor"], "voided_at": cells["voided_at"],
+        "reason": cells["void_reason"],
+    }
+    return {"position": cells["position"], "tx": cells["tx"], "type": cells["event_type"], "actor": cells["actor"],
+            "recorded_at": cells["recorded_at"], "text": cells["description"], "voided": voided, "hash": cells["hash"]}
+
+
+def log_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
+    """The campaign chronicle of a whole history (`log_entry` of each rm_log row), computed from its
+    records: every event worded as the campaign stood just after its own transaction, as the table
+    holds it, not as the campaign stands now."""
+    return [log_entry(row) for row in all_rows(records)[1][LOG.name]]
+
+
 def all_rows(records: Sequence[Record], advance: Callable[[int], None] | None = None) -> tuple[CampaignState, Rows]:
     """Every read-model row of a campaign from its whole history, and the state it ends in."""
     state, rows = CampaignState(), empty_rows()

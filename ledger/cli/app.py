@@ -548,8 +548,7 @@ def records(command: click.Command) -> bool:
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
     """What a write recorded, for scripts: one object per commit (a reroll's void and new decision
     are one commit), on one line."""
-    from ledger import events as ev
-    from projections.history import record_text  # deferred: formatting is only needed when printing
+    from ledger import events as ev  # deferred: formatting is only needed when printing
 
     return {
         "transactions": sorted({r.tx for r in outcome.records}),
@@ -559,8 +558,8 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             for r in outcome.records if isinstance(e := r.event, ev.DiceRolled)
         ],
         "events": [
-            {"position": r.position, "tx": r.tx, "type": ev.tag_of(r.event), "text": record_text(r, outcome.state)}
-            for r in outcome.records
+            {"position": r.position, "tx": r.tx, "type": ev.tag_of(r.event), "text": text}
+            for r, text in zip(outcome.records, outcome_lines(outcome))
         ],
         "head": outcome.state.head,
     }
@@ -592,18 +591,33 @@ def settle(session: Session, write: Callable[[], Outcome]) -> Outcome:
             stopped = again
 
 
+def outcome_lines(outcome: Outcome) -> list[str]:
+    """The log's line of each record a write committed, its rm_log row's (`campaign log` shows the
+    same): worded as the campaign stood just after the record's own transaction. That is the state
+    after the commit where it is one transaction; a commit of several (a reroll's void and new
+    decision, and the later transactions a cascade decided again) has its rows read, or computed."""
+    from ledger.cli.history import chronicle  # deferred: formatting is only needed when printing
+    from projections.history import record_text
+
+    if len({record.tx for record in outcome.records}) == 1:
+        return [record_text(record, outcome.state) for record in outcome.records]
+    session = click.get_current_context().find_object(Session)
+    rows = chronicle(session, uuid.UUID(outcome.state.campaign_id), outcome.state, outcome.records)
+    text = {row["position"]: row["text"] for row in rows}
+    return [text[record.position] for record in outcome.records]
+
+
 def report(outcome: Outcome) -> None:
-    """One line per event a person cares about, then the transaction and head hash (or, after a
-    write's --json, one line of JSON)."""
-    from ledger.describe import describe  # deferred: formatting is only needed when printing
+    """One line per event a person cares about (`outcome_lines`), then the transaction and head hash
+    (or, after a write's --json, one line of JSON)."""
+    from ledger import events as ev  # deferred: formatting is only needed when printing
 
     session = click.get_current_context().find_object(Session)
     if session is not None and session.answer_json:
         click.echo(json.dumps(outcome_json(outcome), sort_keys=True, ensure_ascii=False))
         return
-    for record in outcome.records:
-        line = describe(record.event, outcome.state)
-        if line:
+    for record, line in zip(outcome.records, outcome_lines(outcome)):
+        if line and not isinstance(record.event, ev.CommandRecorded):  # the command typed is not repeated
             click.echo(f"  {line}")
     txs = sorted({r.tx for r in outcome.records})
     label = ", ".join(f"T{t}" for t in txs)

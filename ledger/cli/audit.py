@@ -33,8 +33,9 @@ from ledger.chain import die_sides
 from ledger.dealer import expression_for
 from projections import render, sql
 from projections.render import md_cell, md_code_cell, md_text
-from projections.history import log_rows, void_annotations
+from projections.history import void_annotations
 from projections.report import build_report
+from projections.tables import log_rows
 
 
 def _summary(chain: audit.Chain, noted: int | None) -> dict[str, Any]:
@@ -385,9 +386,10 @@ def _refuse_undealt(held: dict[int, bool], dealt: list[Any], recorded: LedgerRol
 # --- export ---------------------------------------------------------------------------------------------
 
 
-def _rows(session: Session, campaign_id: uuid.UUID, chain: audit.Chain) -> list[dict[str, Any]]:
-    """The trail's rows for people: the log's description beside each event's payload."""
-    rows = log_rows(list(chain.records), session.ledger.load(campaign_id))
+def _rows(chain: audit.Chain) -> list[dict[str, Any]]:
+    """The trail's rows for people: the log's description (its rm_log row's, computed from the verified
+    chain as a rebuild computes it) beside each event's payload."""
+    rows = log_rows(list(chain.records))
     for row, entry in zip(rows, chain.entries):
         row["payload"] = canonical(entry.body["payload"]).decode("utf-8")
     return rows
@@ -467,9 +469,9 @@ def export(session: Session, fmt: str, output: Path | None, force: bool) -> None
             return
         chain = audit.verify_store(store, campaign_id)
     if fmt == "csv":
-        text = _csv(_rows(session, campaign_id, chain))
+        text = _csv(_rows(chain))
     elif fmt == "md-audit":
-        text = _markdown(chain, _rows(session, campaign_id, chain))
+        text = _markdown(chain, _rows(chain))
     else:
         text = render.chronicle_md(build_report(list(chain.records), verified(chain)))
     if output is None:

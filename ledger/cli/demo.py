@@ -89,6 +89,6 @@ def demo(session: Session, only: str | None) -> None:
             click.echo("")
             print_roster(state, warband)
         click.echo("")
-        print_log(records, state)
+        print_log(session, cid, state, records)
     click.echo("")
     click.echo("Try: campaign use NAME, then: campaign report | log | roster WARBAND | replay --battle 1 | verify | export --format md")

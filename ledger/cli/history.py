@@ -18,7 +18,9 @@ from ledger.fold import post_games_left_out
 from ledger.records import Record
 from ledger.state import CampaignState
 from ledger.text import VOID_MARK, shown, shown_sentence, visible
-from projections.history import fighter_history, log_rows, warband_transactions
+from projections import sql
+from projections.history import fighters_involved, warband_transactions
+from projections.tables import log_entry, log_rows
 
 
 def _head_after(battle: int, head: str) -> str:
@@ -80,16 +82,34 @@ def last_records(session: Session, cid: uuid.UUID, state: CampaignState, rows: i
         window *= 2
 
 
+def chronicle(session: Session, cid: uuid.UUID, state: CampaignState, records: list[Record]) -> list[dict[str, Any]]:
+    """The log's rows of `records` (the history's last ones, or all of it): the rm_log rows, each event
+    worded as the campaign stood just after its own transaction, as the report, the command that
+    recorded it and `verify` word it. Read from the table where it reflects `state` (the load caught
+    it up) and holds a row of each record, by its position and hash; else computed from the whole
+    history as a rebuild computes them (a damaged table that lost rows changes no answer)."""
+    first = records[0].position
+    stored = sql.stored_log(session.ledger.store, cid, state, after=first - 1)
+    if stored is not None:
+        rows = [log_entry(row) for row in stored]
+        if [(row["position"], row["hash"]) for row in rows] == [(r.position, r.hash) for r in records]:
+            return rows
+    history = records if first == 1 else session.ledger.history(cid)
+    return [row for row in log_rows(history) if row["position"] >= first]
+
+
 def shown_rows(
     records: list[Record],
+    rows: list[dict[str, Any]],
     state: CampaignState,
     *,
     show_all: bool = False,
     warband: str | None = None,
     battle: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The log's rows, text and JSON alike: without `show_all` the bookkeeping (`command.recorded`)
-    rows are left out; then the warband's transactions, battle K's (`battle_views`)."""
+    """The log's rows (`chronicle`'s of `records`) it shows, text and JSON alike: without `show_all` the
+    bookkeeping (`command.recorded`) rows are left out; then the warband's transactions, battle K's
+    (`battle_views`)."""
     keep = set(range(1, state.position + 1))
     if warband is not None:
         txs = warband_transactions(records, state, state.warband(warband).id)
@@ -98,8 +118,7 @@ def shown_rows(
         end_of_battle(records, battle)  # no such battle: said so
         views = battle_views(records)
         keep &= {r.position for r in records if views[r.tx] == battle}
-    rows = [row for row in log_rows(records, state) if row["position"] in keep]
-    return [row for row in rows if show_all or row["type"] != "command.recorded"]
+    return [row for row in rows if row["position"] in keep and (show_all or row["type"] != "command.recorded")]
 
 
 @main.command("log")
@@ -112,7 +131,8 @@ def shown_rows(
 @pass_session
 def log(session: Session, warband_ref: str | None, battle: int | None, tail: int | None, full: bool, show_all: bool,
         as_json: bool) -> None:
-    """The campaign chronicle: every event, voided ones marked with who voided them and why.
+    """The campaign chronicle: every event worded as when it was recorded, voided ones marked with who
+    voided them and why.
 
     Without --full, --tail, --warband or --battle it shows its last page: what fits on the screen,
     or the last 50 rows when not at a terminal; only those events are read."""
@@ -126,7 +146,8 @@ def log(session: Session, warband_ref: str | None, battle: int | None, tail: int
         records = last_records(session, cid, state, tail, show_all)
     else:
         records = session.ledger.history(cid)
-    rows = shown_rows(records, state, show_all=show_all, warband=warband_ref, battle=battle)
+    rows = shown_rows(records, chronicle(session, cid, state, records), state, show_all=show_all, warband=warband_ref,
+                      battle=battle)
     cut = tail is not None and (records[0].position > 1 or len(rows) > tail)
     if cut:
         rows = rows[-tail:]
@@ -155,8 +176,9 @@ def left_out_lines(records: list[Record], state: CampaignState, battle: int, war
     return describe.post_games_left_out_lines(state, steps)
 
 
-def print_log(records: list[Record], state: CampaignState) -> None:
-    for line in [*_row_lines(shown_rows(records, state), heads_after_battles(records, state)), f"Head {state.head}"]:
+def print_log(session: Session, cid: uuid.UUID, state: CampaignState, records: list[Record]) -> None:
+    rows = shown_rows(records, chronicle(session, cid, state, records), state)
+    for line in [*_row_lines(rows, heads_after_battles(records, state)), f"Head {state.head}"]:
         click.echo(line)
 
 
@@ -180,10 +202,12 @@ def history(session: Session, fighter_ref: str | None, fighter_option: str | Non
     fighter_ref = fighter_ref or fighter_option
     cid, state = session.state()
     records = session.ledger.history(cid)
+    rows = chronicle(session, cid, state, records)
     if fighter_ref is not None:
-        rows = fighter_history(records, state, state.fighter(fighter_ref).id)
+        fighter = state.fighter(fighter_ref).id
+        rows = [row for row, record in zip(rows, records) if fighter in fighters_involved(record.event)]
     else:
-        rows = [r for r in log_rows(records, state) if r["type"] == "battle.recorded"]
+        rows = [row for row in rows if row["type"] == "battle.recorded"]
     if as_json:
         emit_json(rows)
         return

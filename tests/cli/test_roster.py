@@ -244,6 +244,37 @@ def test_a_fighter_is_renamed_by_an_event_and_the_history_keeps_both_names(two_w
     assert c("replay", "--check").exit_code == 0
 
 
+def test_an_event_reads_alike_in_the_log_the_history_the_report_the_exports_and_its_command(two_warbands, tmp_path):
+    """A ledger records each sentence as it was at the time: Gunnar's XP, awarded before he was renamed
+    Gunther, is Gunnar's in the chronicle (rm_log, the report), and `log`, `history` and the CSV export
+    show those very rows. They described every event with the campaign as it stands now: "Gunther
+    gains 3 XP (survived)", where the report and the command itself said Gunnar."""
+    c = two_warbands
+    awarded = c("xp", "award", "Gunnar", "3", "--reason", "survived")
+    assert (awarded.exit_code, awarded.output.splitlines()[0]) == (0, "  Gunnar gains 3 XP (survived)")
+    assert c("fighter", "rename", "Gunnar", "Gunther").exit_code == 0
+    head = json.loads(c("show", "--json").output)["head"]
+    assert c("log", "--tail", "2").output.splitlines() == [
+        "   16 T6    arbiter    Gunnar gains 3 XP (survived)",
+        "   18 T7    arbiter    Gunnar is now called Gunther",
+        f"Head {head}",
+    ]
+    assert [row["text"] for row in json.loads(c("log", "--json", "--tail", "2").output)] == [
+        "Gunnar gains 3 XP (survived)", "Gunnar is now called Gunther"]
+    assert c("history", "Gunther").output.splitlines() == [
+        "   10 T4    arbiter    Gunnar, leader, joins Reikland Rats",
+        "   16 T6    arbiter    Gunnar gains 3 XP (survived)",
+        "   18 T7    arbiter    Gunnar is now called Gunther",
+    ]
+    chronicle = c("export", "--format", "md").output.splitlines()
+    assert chronicle[chronicle.index("  - Gunnar gains 3 XP (survived).") - 1].startswith("- T6 `xp.award` by arbiter")
+    assert [line.split(",")[5] for line in c("export", "--format", "csv").output.splitlines()[1:]
+            if ",T6," in line] == ["xp.award", "Gunnar gains 3 XP (survived)"]
+    assert c("report", "-o", str(tmp_path / "r.html")).exit_code == 0
+    assert "Gunnar gains 3 XP (survived)" in (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert c("verify").exit_code == 0
+
+
 def test_an_enemy_taken_out_is_out_of_action_unless_the_record_says_otherwise(two_warbands):
     """Issue 9, item 4: "out of action: nobody" after `--took-out Gunnar=Snikch` left the injuries
     step nothing to roll."""

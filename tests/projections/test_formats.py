@@ -103,3 +103,39 @@ def test_rows_of_this_version_s_format_worded_otherwise_fail_verify(played, sql_
     result = played("verify")
     assert result.exit_code == 3
     assert "holds description='worded otherwise', the events give description='Gunnar gains 2 XP (won)'" in result.output
+
+
+def logged_award(cli) -> list[str]:
+    """`campaign log`'s lines of Gunnar's XP, text and JSON (standard output only: a warning is not a row)."""
+    rows = [row for row in json.loads(cli("log", "--json").stdout) if row["type"] == "xp.awarded"]
+    text = [line for line in cli("log").stdout.splitlines() if line.startswith(f"{rows[0]['position']:>5} ")]
+    return [line.split("arbiter    ")[1] for line in text] + [row["text"] for row in rows]
+
+
+@pytest.mark.parametrize("rows_format", [None, 1])
+def test_the_log_of_rows_an_older_version_wrote_shows_this_version_s_rows(played, sql_url, rows_format):
+    """`campaign log` shows the rm_log rows: those of an older format are computed again as it loads
+    the campaign, so it never shows an older version's wording."""
+    as_an_older_version_left_them(sql_url, rows_format=rows_format)
+    assert logged_award(played) == ["Gunnar gains 2 XP (won)"] * 2
+    assert verified(played) == MATCH
+
+
+def test_the_log_shows_the_rows_the_tables_hold(played, sql_url):
+    """The control: rows said to be of this version's format are read as they are (`verify` finds them
+    differing from the events)."""
+    as_an_older_version_left_them(sql_url, rows_format=ROWS_FORMAT)
+    assert logged_award(played) == ["worded otherwise"] * 2
+
+
+def test_tables_that_cannot_catch_up_leave_the_log_computed_from_the_events(played, sql_url, monkeypatch):
+    """Rows of an older format that cannot be computed again now (the update fails: a warning) are not
+    shown: the log computes its rows from the events, as a rebuild would."""
+    as_an_older_version_left_them(sql_url, rows_format=1)
+
+    def fails(*_args, **_kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(sql, "update", fails)
+    assert "Warning: the read-model tables are behind the events and could not catch up" in played("log").output
+    assert logged_award(played) == ["Gunnar gains 2 XP (won)"] * 2

@@ -664,13 +664,16 @@ def test_a_game_carried_past_a_battle_recorded_first_is_shown_with_its_own_battl
     replay, log and the report show it under battle 2, not battle 1."""
     games_side_by_side(campaign)  # T10 (21-25) O's, T11 (26-30) S's, T12 (31-33) battle 1, T13 (34-35) battle 2
     head = json.loads(campaign("show", "--json").output)["head"]
-    o_l = ("   22 T10   arbiter    OL Incapacitated EL, a leader, in battle 2",
+    # Each line as the log recorded it, as the report and the command said it: O's Incapacitation was
+    # recorded in the game toward battle 1, S's beside O's game (it read "in battle 2", "in battle 1",
+    # worded with the campaign as it stands now)
+    o_l = ("   22 T10   arbiter    OL Incapacitated EL, a leader, in the game toward battle 1",
            "   23 T10   arbiter    OL: Improvement (incapacitation): drew 01 from improvement",
            "   24 T10   arbiter    OL reads the hero half of card 01 (1st from the top of improvement), +1 Wnd: Wnd 1 -> 2",
            "   25 T10   arbiter    OL Wnd +1 (Improvement (incapacitation), card 01)")
     battle_1 = campaign("log", "--battle", "1")
     assert (battle_1.exit_code, battle_1.output.splitlines()) == (0, [
-        "   27 T11   arbiter    SL Incapacitated KL, a leader, in battle 1",
+        "   27 T11   arbiter    SL Incapacitated KL, a leader, in the game of S and K toward battle 1, beside that of O and E",
         "   28 T11   arbiter    SL: Improvement (incapacitation): drew 02 from improvement",
         "   29 T11   arbiter    SL reads the hero half of card 02 (2nd from the top of improvement), +1 Atk: Atk 1 -> 2",
         "   30 T11   arbiter    SL Atk +1 (Improvement (incapacitation), card 02)",
