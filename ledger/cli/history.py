@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ledger import describe
+from ledger import events as ev
 from ledger.campaigns import battle_ends, battle_views, end_of_battle
 from ledger.cli.app import Session, emit_json, main, pass_session
 from ledger.errors import BadInput
@@ -86,13 +87,14 @@ def chronicle(session: Session, cid: uuid.UUID, state: CampaignState, records: l
     """The log's rows of `records` (the history's last ones, or all of it): the rm_log rows, each event
     worded as the campaign stood just after its own transaction, as the report, the command that
     recorded it and `verify` word it. Read from the table where it reflects `state` (the load caught
-    it up) and holds a row of each record, by its position and hash; else computed from the whole
-    history as a rebuild computes them (a damaged table that lost rows changes no answer)."""
+    it up) and holds a row of each record, saying of it what the record says; else computed from the
+    whole history as a rebuild computes them (a damaged table that lost rows changes no answer)."""
     first = records[0].position
     stored = sql.stored_log(session.ledger.store, cid, state, after=first - 1)
     if stored is not None:
         rows = [log_entry(row) for row in stored]
-        if [(row["position"], row["hash"]) for row in rows] == [(r.position, r.hash) for r in records]:
+        if [(row["position"], row["tx"], row["type"], row["actor"], row["recorded_at"], row["hash"]) for row in rows] == [
+                (r.position, r.tx, ev.tag_of(r.event), r.actor, r.recorded_at, r.hash) for r in records]:
             return rows
     history = records if first == 1 else session.ledger.history(cid)
     return [row for row in log_rows(history) if row["position"] >= first]

@@ -139,3 +139,22 @@ def test_tables_that_cannot_catch_up_leave_the_log_computed_from_the_events(play
     monkeypatch.setattr(sql, "update", fails)
     assert "Warning: the read-model tables are behind the events and could not catch up" in played("log").output
     assert logged_award(played) == ["Gunnar gains 2 XP (won)"] * 2
+
+
+@pytest.mark.parametrize("damage", [
+    "DELETE FROM {log} WHERE event_type = 'xp.awarded'",
+    "UPDATE {log} SET actor = 'Mallory' WHERE event_type = 'xp.awarded'",
+])
+def test_a_log_table_that_does_not_say_what_the_records_say_is_not_shown(played, sql_url, damage):
+    """Rows of this version's format at the head, but one lost or saying another actor than its record
+    (a damaged table): the log computes its rows from the events, and answers as before."""
+    before = played("log").output
+    store = Store(sql_url)
+    try:
+        d = sql.require_sql(store)
+        with store.sql() as cursor:
+            d.execute(cursor, damage.format(log=d.table(LOG)))
+    finally:
+        store.close()
+    assert played("log").output == before
+    assert "   10 T4    arbiter    Gunnar gains 2 XP (won)" in before.splitlines()
