@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
@@ -29,7 +29,8 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", fo
     an upper-case word stands for any name): an answer given for a key the command neither asked
     nor documents is refused, while one documented but not asked this time (it depends on the
     dice) is accepted and left unused; one the handler tells before any roll it will not ask
-    (`Context.not_asked`) is refused."""
+    (`Context.not_asked`) is refused, and so is one whose warrior is of another warband than the
+    command's `warband` (`refuse_other_warbands_fighters`)."""
 
     answers: dict[str, str] = {}
     answer_keys: ClassVar[tuple[str, ...]] = ()
@@ -50,12 +51,16 @@ def documents_key(command_type: type[Command], key: str, warriors: Collection[st
 def matches_key(patterns: Iterable[str], key: str, warriors: Collection[str] | None = None) -> bool:
     """Whether one of the key `patterns` (as `Command.answer_keys` writes them) is `key`, checked as
     `documents_key` checks a command's."""
+    return any(warriors is None or all(named in warriors for named in names) for names in _warriors_in(patterns, key))
+
+
+def _warriors_in(patterns: Iterable[str], key: str) -> Iterator[tuple[str, ...]]:
+    """For each of the key `patterns` that `key` is (as typed or loosely), the warriors its placeholders name, as slugs."""
     loose = loose_key(key)
     for pattern in patterns:
         found = _key_pattern(pattern).fullmatch(key) or _key_pattern(pattern).fullmatch(loose)
-        if found and (warriors is None or all(slug(named) in warriors for named in found.groupdict().values())):
-            return True
-    return False
+        if found:
+            yield tuple(slug(named) for named in found.groupdict().values())
 
 
 @functools.lru_cache(maxsize=256)
@@ -69,6 +74,30 @@ def _key_pattern(pattern: str) -> re.Pattern[str]:
 def warriors_named(state: CampaignState, among: Iterable[Fighter] | None = None) -> frozenset[str]:
     """Every fighter of the campaign (or those `among` them) by id and by name as a slug: what a key's warrior may be."""
     return frozenset(name for f in (state.fighters.values() if among is None else among) for name in (f.id, slug(f.name)))
+
+
+def refuse_other_warbands_fighters(state: CampaignState, command: Command, keys: Iterable[str]) -> None:
+    """Refuse an answer whose key names a fighter of another warband than the one the command is about
+    (`snikch:2:stat` for the Reikland Rats' advances, Snikch being Clan Skrit's): documented, it was accepted and
+    left unused. It reads as another warband's fighter named to a command does ("no fighter 'Snikch' in Reikland
+    Rats: Snikch is in Clan Skrit"). A name no fighter has (the hero a Talent! will make) is the command's to check."""
+    warband = getattr(command, "warband", None)
+    if not isinstance(warband, str):  # a command about several warbands (a battle), or the campaign
+        return
+    patterns = type(command).answer_keys
+    for key in keys:
+        named = [names for names in _warriors_in(patterns, key) if names]
+        if not named:
+            continue
+        band = state.warband(warband)
+        own = state.fighters_of(band.id, active_only=False)
+        if matches_key(patterns, key, warriors_named(state, own)):
+            continue
+        own_ids = {f.id for f in own}
+        other = next((f for names in named for f in state.fighters.values()
+                      if f.id not in own_ids and (f.id in names or slug(f.name) in names)), None)
+        if other is not None:
+            raise AnswerRefused(f"--answer {key}: {state.no_fighter(other.name, band.id)}", [key])
 
 
 def check_answers(command: Command, given: Iterable[str], asked: Sequence[str],

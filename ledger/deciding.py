@@ -32,6 +32,7 @@ from ledger.decide import (
     documents_key,
     loose_key,
     recorded_args,
+    refuse_other_warbands_fighters,
     warriors_named,
 )
 from ledger.describe import describe
@@ -105,6 +106,9 @@ def decide(
         options=state.options,
         answered_now=answered_now,
     )
+    # Before anything is rolled. Only answers a person gives now (a command typed, a reroll's, a pending decision's):
+    # a recorded command's were asked then, and it decides again as recorded.
+    refuse_other_warbands_fighters(state, command, answered_now)
     try:
         ruleset.handler_for(command)(command, ctx)
     except (Exception, KeyboardInterrupt) as error:

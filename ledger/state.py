@@ -159,8 +159,13 @@ class CampaignState(msgspec.Struct, kw_only=True):
             return by_id
         found = self.fighter_among(ref, [f for f in self.fighters.values() if warband is None or f.warband == warband])
         if found is None:
-            raise NotFound(f"no fighter '{ref}'{self._where_else(ref, warband)}")
+            raise NotFound(self.no_fighter(ref, warband))
         return found
+
+    def no_fighter(self, ref: str, warband: str | None) -> str:
+        """How a fighter `ref` not found in `warband` is refused: "no fighter 'Snikch' in Reikland Rats: Snikch
+        is in Clan Skrit" (the warband he is in named, if one has him)."""
+        return f"no fighter '{ref}'{self._where_else(ref, warband)}"
 
     def _where_else(self, ref: str, warband: str | None) -> str:
         """Where a fighter not found in `warband` is: in it not, and in which other warband, if one has him."""

@@ -14,7 +14,7 @@ from commands.coreheim import model
 from commands.coreheim.phase import advances_done
 from commands.coreheim.views import ratings_by_battle
 from commands.kit.cli import DiceChoice, Session, Shell
-from ledger.decide import TableDice, check_answers, not_asked, warriors_named
+from ledger.decide import TableDice, check_answers, not_asked, refuse_other_warbands_fighters, warriors_named
 from ledger.dice import parse_faces
 from ledger.errors import BadInput
 
@@ -112,6 +112,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             # says why: a key no advance asks as the command's own check says it, one it may ask as not asked.
             nothing = f"{band.name} has no advances to roll"
             if answers:
+                refuse_other_warbands_fighters(state, Advance(warband=warband), answers)
                 check_answers(Advance(warband=warband), answers, (), warriors_named(state))
                 raise not_asked(list(answers), f"{nothing}: the advances step is done")
             try:

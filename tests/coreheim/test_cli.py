@@ -653,6 +653,8 @@ ADVANCE_KEYS = "FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, FIGH
     (["gunnar:2:stat=WS"], "--answer gunnar:2:stat: not asked: Reikland Rats has no advances to roll: the advances step is done"),
     (["Hans:4:skill=Dodge", "gunnar:2:stat=WS"],
      "--answer Hans:4:skill, gunnar:2:stat: not asked: Reikland Rats has no advances to roll: the advances step is done"),
+    # a key naming a warrior of another warband: refused as with advances to roll
+    (["snikch:2:stat=WS"], "--answer snikch:2:stat: no fighter 'Snikch' in Reikland Rats: Snikch is in Clan Skrit"),
 ])
 def test_advance_with_nothing_to_roll_refuses_the_answers_given_for_it(after_battle, answers, refusal):
     """Given the Rats' experience done and no threshold reached, when `advance` is given answers, then it refuses
