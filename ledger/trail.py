@@ -283,7 +283,22 @@ def _plain_event_entry(number: int, raw: bytes) -> tuple[Entry, Any] | None:
     payload = stored if stored is not None else plain_object(line.payload)
     if payload is None or "type" in payload:
         return None
-    return entry_of(f"line {number}", line, line.type, payload, event, raw, as_stored=stored is not None), annotations
+    hashed = _record_bytes(raw, line) if stored is not None else None
+    return entry_of(f"line {number}", line, line.type, payload, event, raw, as_stored=stored is not None,
+                    hashed=hashed), annotations
+
+
+_ANNOTATIONS_KEY, _HASH_KEY = b',"annotations":', b',"hash":"'
+
+
+def _record_bytes(raw: bytes, line: _PlainEventLine) -> bytes:
+    """The record's canonical JSON (what its hash is of), from an event line in the canonical form
+    whose payload is its canonical form too: the line without the two keys its record does not
+    hold, which the sorted keys put together after the actor's (a JSON string escapes every quote,
+    so the first ',"annotations":' follows it)."""
+    start = raw.index(_ANNOTATIONS_KEY)
+    end = start + len(_ANNOTATIONS_KEY) + len(line.annotations) + len(_HASH_KEY) + len(line.hash) + 1  # its closing quote
+    return raw[:start] + raw[end:]
 
 
 def _payload_as_stored(event: ev.Event, payload: msgspec.Raw) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from ledger import audit, rulesets
 from ledger.campaigns import Ledger
 from ledger.chain import Entry
 from ledger.errors import IntegrityFailure
+from ledger.records import canonical
 from ledger.store import Store
 from ledger.stored_chain import _plain_entry, _stored_entry, _strict_entry, verify_store
 from ledger.trail import _event_entry, _line, _plain_event_entry, read_trail
@@ -91,9 +92,25 @@ def test_every_event_line_as_the_export_writes_it_is_read_fast_and_as_the_strict
         else:
             entry, notes = fast
             assert entry.as_stored  # its payload is its event as the store writes it: not decoded twice
+            assert entry.hashed == canonical(entry.body)  # what the chain hashes: the line's own bytes
             assert (unknown_if_as_stored(entry), notes) == _event_entry(_line(number, raw))
     assert slow == [23]  # position 22, the seed of 01s (see above)
     assert _plain_event_entry(1, lines[0]) is None and _plain_event_entry(len(lines), lines[-1]) is None  # header, trailer
+
+
+def test_the_record_hashed_of_every_golden_line_read_fast_is_the_line_without_its_annotations_and_hash():
+    """The chain hashes those bytes instead of writing the record again: they must be what it wrote."""
+    rulesets.load_rulesets()
+    annotated = 0
+    for trail in GOLDEN:
+        for number, raw in enumerate(trail.read_bytes().splitlines()[1:-1], start=2):
+            fast = _plain_event_entry(number, raw)
+            if fast is not None and fast[0].as_stored:
+                assert fast[0].hashed == canonical(fast[0].body), f"{trail.name} line {number}"
+                annotated += fast[1] != {}
+            elif fast is not None:
+                assert fast[0].hashed is None  # its payload is not in its canonical form: the chain writes it
+    assert annotated > 0  # voided lines, whose annotations are cut out too
 
 
 @pytest.mark.parametrize("edit", [
@@ -153,8 +170,9 @@ def verifying_entries(lines: list[bytes]) -> list:
 
 
 def unknown_if_as_stored(entry: Entry) -> Entry:
-    """The entry as the strict reader gives it, which does not look whether it is `as_stored`."""
-    return msgspec.structs.replace(entry, as_stored=False)
+    """The entry as the strict reader gives it, which does not look whether it is `as_stored` (and so
+    keeps no `hashed` bytes of its record)."""
+    return msgspec.structs.replace(entry, as_stored=False, hashed=None)
 
 
 @pytest.mark.parametrize("spelling", [
