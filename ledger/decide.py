@@ -103,6 +103,8 @@ def refuse_other_warbands_fighters(state: CampaignState, command: Command, keys:
 def check_answers(command: Command, given: Iterable[str], asked: Sequence[str],
                   warriors: Collection[str] | None = None) -> None:
     """Refuse an answer the command neither asked for nor documents, naming the keys it knows."""
+    if not given:  # a recorded command decided again (import, replay, a void): nobody answers it now
+        return
     asked_as = {loose_key(key) for key in asked}
     unknown = [key for key in given
                if loose_key(key) not in asked_as and not documents_key(type(command), key, warriors)]
@@ -394,13 +396,14 @@ class Context:
 
     def roll(self, expression: str, purpose: str) -> Roll:
         parsed = d.parse_expression(expression)
+        text = str(parsed)
         number = self.state.rolls
-        thrown = self._dice.faces(number, str(parsed), parsed.die_sides, purpose)
+        thrown = self._dice.faces(number, text, parsed.die_sides, purpose)
         value, kept = parsed.evaluate(thrown.faces)
         self.emit(
             ev.DiceRolled(
                 roll=number,
-                expression=str(parsed),
+                expression=text,
                 purpose=purpose,
                 faces=thrown.faces,
                 value=value,
