@@ -85,8 +85,13 @@ def faction_id(text: str) -> str:
 def xp_blocking_rows(state: CampaignState, fighter: Fighter, tables: TrenchCrusadeTables) -> list[str]:
     """The trauma rows that stop the model gaining XP (Head Wound), but for those a Promotion 6 lifted."""
     facts = events.model_facts(state, fighter.id)
-    stopping = {row.id for row in tables.trauma.elite if row.stops_xp}
+    stopping = _xp_stopping_rows(tables)
     return [row for row in facts.trauma_rows[facts.xp_restored_after or 0:] if row in stopping]
+
+
+@derived_from_tables  # every model of a roster is asked about, at every XP award and post-game step
+def _xp_stopping_rows(tables: TrenchCrusadeTables) -> frozenset[str]:
+    return frozenset(row.id for row in tables.trauma.elite if row.stops_xp)
 
 
 def model_of(state: CampaignState, fighter: Fighter) -> str:
