@@ -5,6 +5,8 @@ and line the fast one takes."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
@@ -111,6 +113,25 @@ def test_the_record_hashed_of_every_golden_line_read_fast_is_the_line_without_it
             elif fast is not None:
                 assert fast[0].hashed is None  # its payload is not in its canonical form: the chain writes it
     assert annotated > 0  # voided lines, whose annotations are cut out too
+
+
+DEMOS = [path for path in GOLDEN if path.name.startswith("demo-")]
+
+
+@pytest.mark.parametrize("trail", DEMOS, ids=lambda path: path.stem)
+def test_a_fresh_process_reads_a_trail_importing_only_the_ruleset_of_its_events(trail):
+    """`verify FILE` and import's process beside import a ruleset as they meet its first event (read by
+    the strict reader, which imports it), not every ruleset first: the chain is the one read here."""
+    code = ("import sys; from ledger.trail import read_trail; from projections.history import void_annotations; "
+            f"chain = read_trail(open({str(trail)!r}, 'rb'), void_annotations); "
+            "print(chain.count, chain.head, *sorted({m.split('.')[1] for m in sys.modules if m.startswith('commands.')}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).parents[2])
+    count, head, *imported = done.stdout.split()
+    chain = read_trail(trail.read_bytes(), void_annotations)
+    assert (int(count), head) == (chain.count, chain.head)
+    # freeform's events are all the ledger's own: it needs no ruleset's
+    assert set(imported) - {"kit", "shared"} <= {trail.stem.removeprefix("demo-").replace("-", "_")}
 
 
 @pytest.mark.parametrize("edit", [
