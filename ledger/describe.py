@@ -71,9 +71,14 @@ def _rolled(e: ev.DiceRolled, s: CampaignState) -> str:
     return f"R{e.roll} {e.purpose}: {e.expression} rolled {e.faces} = {e.value} ({e.source}){f'; {meaning}' if meaning else ''}"
 
 
+def role_words(role: str) -> str:
+    """A fighter's role as people write it: a "hired-sword" is a hired sword."""
+    return role.replace("-", " ")
+
+
 def _recruited(e: ev.FighterRecruited, s: CampaignState) -> str:
     group = f" (group of {e.group_size})" if e.group_size > 1 else ""
-    return f"{shown(e.name)}, {e.role.replace('-', ' ')}{group}, joins {warband_name(s, e.warband)}"  # a "hired-sword" is a hired sword
+    return f"{shown(e.name)}, {role_words(e.role)}{group}, joins {warband_name(s, e.warband)}"
 
 
 def _battle(e: ev.BattleRecorded, s: CampaignState) -> str:

@@ -137,8 +137,9 @@ class Ruleset:
     # them (`decks_for`): what an audit trail's header gives a verifier to re-derive its first shuffle.
     deck_order: Callable[[Mapping[str, Any], str], list[str] | None] | None = None
     # The names a campaign's own tables give the rows its events record by id, by kind ("deed": the
-    # glorious deeds, "scenario": the scenarios, "item": the items): the chronicle shows them (an id
-    # the tables no longer know is shown as recorded); None: events record them as named.
+    # glorious deeds, "scenario": the scenarios, "item": the items, "faction": the factions a warband's
+    # `faction` names): the chronicle and the roster cards show them (an id the tables no longer know is
+    # shown as recorded); None: events record them as named.
     row_names: Callable[[CampaignState], Mapping[str, Mapping[str, str]]] | None = None
     # What a roll meant where no record after it says so (a Speedheim Scars roll of Full Recovery changes
     # nothing: "no effect (Scar 12: Full Recovery)"), said with the roll in the chronicle; "" for any other
@@ -251,7 +252,12 @@ def row_names_of(state: CampaignState) -> Mapping[str, Mapping[str, str]]:
 def row_name(state: CampaignState, kind: str, recorded: str) -> str:
     """A row an event recorded (kind "deed", "scenario" or "item") under the name the campaign's tables give
     it, or as recorded where they do not know it (typed as people said it, or dropped by a house rule)."""
-    return row_names_of(state).get(kind, {}).get(recorded, recorded)
+    return name_in(row_names_of(state), kind, recorded)
+
+
+def name_in(names: Mapping[str, Mapping[str, str]], kind: str, recorded: str) -> str:
+    """`row_name` from names already looked up (`row_names_of`)."""
+    return names.get(kind, {}).get(recorded, recorded)
 
 
 def roll_meaning(state: CampaignState, roll: ev.DiceRolled) -> str:

@@ -22,6 +22,9 @@ class Terms(msgspec.Struct, frozen=True):
     fighter_facts: Mapping[str, str] = msgspec.field(default_factory=dict)
     # Those of the fighter facts that count something: a count of none is not shown, as one never counted.
     counts: tuple[str, ...] = ()
+    # Those of the fighter facts that hold ids of rows of the campaign's tables: key -> the kind of row
+    # (`Ruleset.row_names`), so that a card shows "Ogre Bodyguard" where the facts keep "ogre-bodyguard".
+    named_facts: Mapping[str, str] = msgspec.field(default_factory=dict)
     # Characteristics in the order the game's profiles print them; others follow alphabetically.
     stat_order: tuple[str, ...] = ()
 
@@ -39,10 +42,16 @@ class Terms(msgspec.Struct, frozen=True):
             ]
         return [(key, label, ext.get(key, 0)) for key, label in self.resources.items()]
 
-    def facts_of(self, ext: Mapping[str, Any]) -> list[tuple[str, str]]:
-        """(label, text) of each declared fighter fact present in its `ext`."""
+    def facts_of(self, ext: Mapping[str, Any], names: Mapping[str, Mapping[str, str]] | None = None) -> list[tuple[str, str]]:
+        """(label, text) of each declared fighter fact present in its `ext`; a `named_facts` one under the
+        names `names` (`Ruleset.row_names`) gives its rows, an id they do not know as kept."""
+
+        def text(key: str, value: Any) -> str:
+            own = (names or {}).get(self.named_facts.get(key, ""), {})
+            return ", ".join(own.get(str(v), str(v)) for v in (value if isinstance(value, list) else [value]))
+
         return [
-            (label, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+            (label, text(key, value))
             for key, label in self.fighter_facts.items()
             if (value := ext.get(key)) not in (None, "", []) and not (key in self.counts and value == 0)
         ]

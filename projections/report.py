@@ -161,12 +161,16 @@ def build_report(
     battle_words = BattleWords.of(ruleset, state, shown)
     marks = battle_marks(shown, views)
     xp = xp_at_marks(shown, marks)
+    named = battle_words.names  # a card names its faction, items and facts as the chronicle does
     cards = [
         Card(
-            warband=band,
+            warband=band | {"faction": rulesets.name_in(named, "faction", band["faction"]),
+                            "stash": [rulesets.name_in(named, "item", item) for item in band["stash"]]},
             resources=terms.resources_of(band["ext"]),
             fighters=[
-                {**f, "facts": terms.facts_of(f["ext"]), "profile": terms.profile(f["stats"])}
+                f | {"role": describe.role_words(f["role"]),
+                     "equipment": [rulesets.name_in(named, "item", item) for item in f["equipment"]],
+                     "facts": terms.facts_of(f["ext"], named), "profile": terms.profile(f["stats"])}
                 for f in fighters if f["warband"] == band["warband"]
             ],
             xp_chart=xp_chart(band, [f for f in fighters if f["warband"] == band["warband"]], marks, xp),
@@ -359,7 +363,7 @@ class BattleWords:
         return cls(names, by_warbands)
 
     def named(self, kind: str, recorded: str) -> str:
-        return self.names.get(kind, {}).get(recorded, recorded)
+        return rulesets.name_in(self.names, kind, recorded)
 
     def deed_line(self, who: str, deed: str) -> str:
         return full_stop(f"{who}: glorious deed {self.named('deed', deed)}")

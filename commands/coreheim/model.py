@@ -30,6 +30,7 @@ from commands.kit import check_options as checked_options
 from commands.kit.versions import plays
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
+from ledger.terms import humanize
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
 # What a hero's advance asks (`FIGHTER:XP:stat`): the characteristic of a roll that offers two, the skill of a new skill.
@@ -191,13 +192,22 @@ def _row_names(tables: CoreheimTables) -> dict[str, Mapping[str, str]]:
     return {"item": {row.id: row.name for row in (*tables.equipment.items, *tables.price_chart.items)},
             "injury": {row.result: row.name for row in tables.hero_injury.rows},
             "hired-sword": {sword.id: sword.name for sword in tables.hired_swords.swords},
-            "skill-list": {skills.id: skills.name for skills in tables.skills.lists}}
+            "skill-list": {skills.id: skills.name for skills in tables.skills.lists},
+            # A warrior's type (a list's hero or henchman type, or a Hired Sword) and a warband's list,
+            # with its variant: "mercenaries/reikland" is "Mercenaries (Reikland)" (variants have no name).
+            "warrior-type": {warrior.id: warrior.name for listing in tables.warbands.warbands
+                             for warrior in (*listing.hero_types, *listing.henchman_types)}
+                            | {sword.id: sword.name for sword in tables.hired_swords.swords},
+            "faction": {listing.id: listing.name for listing in tables.warbands.warbands}
+                       | {f"{listing.id}/{variant.id}": f"{listing.name} ({humanize(variant.id)})"
+                          for listing in tables.warbands.warbands for variant in listing.variants}}
 
 
 def row_names(state: CampaignState) -> dict[str, Mapping[str, str]]:
     """The names the campaign's tables give what its events record by id (`Ruleset.row_names`): each
     item ("power-scroll": "Power Scroll"), hero injury result ("full-recovery": "Full Recovery"),
-    Hired Sword ("ogre-bodyguard": "Ogre Bodyguard") and skill list ("combat": "Combat")."""
+    Hired Sword ("ogre-bodyguard": "Ogre Bodyguard"), skill list ("combat": "Combat"), warrior type
+    ("youngblood": "Youngblood") and warband list ("skaven": "Skaven Clan Eshin")."""
     return _row_names(tables_for(state.options))
 
 

@@ -46,12 +46,13 @@ def tables_for(state: CampaignState) -> TrenchCrusadeTables:
 def _row_names(tables: TrenchCrusadeTables) -> dict[str, dict[str, str]]:
     return {"deed": {deed.id: deed.name for deed in tables.glorious_deeds.deeds},
             "scenario": {scenario.id: scenario.name for scenario in tables.glorious_deeds.scenarios},
-            "skill-table": {skills.id: skills.name for skills in tables.advancement_skills.tables}}
+            "skill-table": {skills.id: skills.name for skills in tables.advancement_skills.tables},
+            "faction": FACTIONS}
 
 
 def row_names(state: CampaignState) -> dict[str, dict[str, str]]:
     """Each Glorious Deed's and each scenario's name by its id, as the campaign's own glorious-deeds
-    table gives them, and each Advancement skill table's (`Ruleset.row_names`)."""
+    table gives them, each Advancement skill table's, and each faction's (`Ruleset.row_names`)."""
     return _row_names(tables_for(state))
 
 

@@ -33,6 +33,15 @@ def report_of(store_url: str, name: str, **cut) -> Report:
         store.close()
 
 
+def state_of(store_url: str, name: str):
+    store = Store(store_url)
+    try:
+        ledger = Ledger(store)
+        return fold(ledger.history(ledger.find(name)))
+    finally:
+        store.close()
+
+
 def write_report(runner: CampaignRunner, name: str, out: Path, *args: str):
     result = runner("--campaign", name, "report", "-o", str(out), *args)
     assert result.exit_code == 0, result.output
@@ -50,6 +59,7 @@ def test_standings_and_roster_cards_show_the_read_models(fixture_campaign, demo,
     page = write_report(demo, name, tmp_path / "report.html")
     warbands = tables.rows("rm_warbands", "seq")
     ruleset = rulesets.get(tables.rows("rm_campaigns")[0]["ruleset"])
+    names = rulesets.row_names_of(state_of(demo.store, name))
     rated, terms = ruleset.rating is not None, ruleset.terms
     expected = {
         w["name"]: {"name": w["name"], "treasury": str(w["treasury"]), "games": str(w["games"]), "wins": str(w["wins"])}
@@ -79,8 +89,10 @@ def test_standings_and_roster_cards_show_the_read_models(fixture_campaign, demo,
             section = shown[f["fighter"]]
             assert section.find("span", data_key="xp").text == str(f["xp"])
             assert f["name"] in section.find("h4").text
-            for item in f["skills"] + f["injuries"] + f["equipment"] + f["keywords"]:
+            for item in f["skills"] + f["injuries"] + f["keywords"]:
                 assert item in section.text
+            for item in f["equipment"]:  # by the name the campaign's tables give it, as the chronicle names it
+                assert rulesets.name_in(names, "item", item) in section.text
             if f["stats"]:
                 profile = section.find("dl", class_="profile")
                 shown_stats = {box.find("dt").text: box.find("dd").text for box in profile.find_all("div")}
@@ -114,6 +126,38 @@ def test_charts_follow_the_ratings_and_xp_of_the_read_models(fixture_campaign, d
             continue
         ends = {s.name: s.points[-1].value for s in card.xp_chart.series}
         assert ends == {f["name"]: f["xp"] for f in fighters if f["warband"] == card.warband["warband"]}
+
+
+def test_a_roster_card_names_what_the_campaign_keeps_by_id(demo, tmp_path):
+    """The cards showed ids where the chronicle shows names: "played by Bob · skaven", "Equipment
+    power-scroll", "— hired-sword", "Type ogre-bodyguard", "Skill lists combat, shooting"."""
+    coreheim = FIXTURES["coreheim"]["name"]
+    assert demo("--campaign", coreheim, "report", "-o", str(tmp_path / "c.html")).exit_code == 0
+    html = (tmp_path / "c.html").read_text(encoding="utf-8")
+    for fragment in ('<p class="sub">played by Ann · Mercenaries (Reikland)</p>',
+                     '<p class="sub">played by Bob · Skaven Clan Eshin</p>',
+                     '<p><span class="label">Equipment</span> Power Scroll</p>',
+                     '<span class="role">— hired sword, <strong>RETIRED</strong></span>',
+                     '<p><span class="label">Type</span> Ogre Bodyguard</p>',
+                     '<p><span class="label">Type</span> Youngblood</p>',
+                     '<p><span class="label">Skill lists</span> Combat, Shooting</p>'):
+        assert fragment in html
+    log = json.loads(demo("--campaign", coreheim, "log", "--full", "--all", "--json").output)
+    found = next(row["position"] for row in log if row["text"] == "Reikland Rats stash gains Dwarven Ale")
+    page = tmp_path / "found.html"
+    assert demo("--campaign", coreheim, "report", "-o", str(page), "--until", str(found)).exit_code == 0
+    assert "<dt>Stash</dt><dd>Dwarven Ale</dd>" in page.read_text(encoding="utf-8")  # kept as dwarven-ale
+    chronicle = demo("--campaign", coreheim, "export", "--format", "md").output
+    assert "Played by Bob · Skaven Clan Eshin\n" in chronicle
+    assert "| Grok (**retired**) | hired sword<br>Type: Ogre Bodyguard<br>Race: ogre |" in chronicle
+    assert "|  |  | Power Scroll |\n" in chronicle
+    trench = FIXTURES["trench-crusade"]["name"]
+    assert demo("--campaign", trench, "report", "-o", str(tmp_path / "t.html")).exit_code == 0
+    assert '<p class="sub">played by Ann · Trench Pilgrims</p>' in (tmp_path / "t.html").read_text(encoding="utf-8")
+    # A faction the tables do not name (freeform's, as typed) is shown as kept.
+    freeform = FIXTURES["freeform"]["name"]
+    assert demo("--campaign", freeform, "report", "-o", str(tmp_path / "f.html")).exit_code == 0
+    assert '<p class="sub">played by Bob · Skaven</p>' in (tmp_path / "f.html").read_text(encoding="utf-8")
 
 
 def test_the_chronicle_tells_each_battle_and_strikes_voided_actions(demo, tmp_path):

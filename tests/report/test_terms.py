@@ -34,3 +34,13 @@ def test_a_profile_shows_a_characteristic_the_fighter_lacks_as_a_dash():
     assert terms.profile({"S": 4, "M": 6, "WS": 3, "Ld": 7}) == [("M", "6"), ("WS", "3"), ("BS", "-"), ("S", "4"), ("Ld", "7")]
     assert terms.profile({}) == []  # a fighter with no profile shows none
     assert terms.facts_of({"scars": 0}) == [] and terms.facts_of({"scars": 2}) == [("Battle scars", "2")]
+
+
+def test_a_fact_holding_ids_of_table_rows_is_shown_under_their_names():
+    """Coreheim keeps a warrior's type and skill lists by id: its cards showed "Type ogre-bodyguard"."""
+    terms = Terms(fighter_facts={"type": "Type", "skill_lists": "Skill lists", "race": "Race"},
+                  named_facts={"type": "warrior-type", "skill_lists": "skill-list"})
+    names = {"warrior-type": {"ogre-bodyguard": "Ogre Bodyguard"}, "skill-list": {"combat": "Combat"}}
+    assert terms.facts_of({"type": "ogre-bodyguard", "skill_lists": ["combat", "dropped"], "race": "ogre"}, names) == [
+        ("Type", "Ogre Bodyguard"), ("Skill lists", "Combat, dropped"), ("Race", "ogre")]  # an id they lack: as kept
+    assert terms.facts_of({"type": "ogre-bodyguard"}) == [("Type", "ogre-bodyguard")]  # no names given
