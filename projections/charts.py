@@ -6,6 +6,7 @@ at the end of its line, so a chart reads in black and white print and without co
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -13,6 +14,7 @@ WIDTH = 640
 HEIGHT = 260
 LEFT, RIGHT, TOP, BOTTOM = 44, 150, 16, 34  # margins: the right one holds the series' names
 LABEL_GAP = 13  # least vertical distance between two end labels, in pixels
+TICK_GAP = 52  # least horizontal distance between two x labels: "after 12" is some 45 pixels wide
 MARKERS = ("circle", "square", "triangle", "diamond", "cross", "plus", "triangle-down", "star")
 DASHES = ("", "7 4", "2 3", "9 3 2 3", "4 4", "1 5", "12 4", "6 2 1 2")
 COLOURS = ("#1b6ca8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#555555", "#b8860b", "#00838f")
@@ -73,6 +75,14 @@ def _spread(wanted: list[float], low: float, high: float) -> list[float]:
     return placed
 
 
+def _x_ticks(x_labels: Sequence[str], x_step: float) -> list[tuple[float, str]]:
+    """The x labels written under the axis: every one while they fit, else every second (third, …)
+    counted back from the last, so the latest battle is always named and no two labels run together."""
+    every = math.ceil(TICK_GAP / x_step) if len(x_labels) > 1 else 1
+    last = len(x_labels) - 1
+    return [(round(LEFT + i * x_step, 1), label) for i, label in enumerate(x_labels) if (last - i) % every == 0]
+
+
 def line_chart(title: str, x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[int | None]]]) -> Chart | None:
     """A chart of whole-number series over the same x labels; None values are gaps (not yet there).
     None when no series has a value."""
@@ -105,7 +115,7 @@ def line_chart(title: str, x_labels: Sequence[str], series: Sequence[tuple[str, 
         top=TOP,
         plot_width=plot_w,
         plot_height=plot_h,
-        x_ticks=[(round(LEFT + i * x_step, 1), label) for i, label in enumerate(x_labels)],
+        x_ticks=_x_ticks(x_labels, x_step),
         y_ticks=[(y_of(v), v) for v in range(low, high + 1, step)],
         series=[
             Series(

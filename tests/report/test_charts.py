@@ -1,6 +1,6 @@
 """The charts' geometry: scales, gaps before a fighter joins, and end labels that never overlap."""
 
-from projections.charts import LABEL_GAP, TOP, line_chart
+from projections.charts import LABEL_GAP, TICK_GAP, TOP, line_chart
 
 
 def test_points_are_placed_on_the_scale_and_gaps_are_left_out():
@@ -26,3 +26,14 @@ def test_end_labels_keep_apart_without_leaving_the_plot():
 
 def test_no_values_no_chart():
     assert line_chart("XP", ["start"], [("Gunnar", [None])]) is None
+
+
+def test_x_labels_of_a_long_campaign_do_not_run_together():
+    """Every mark was labelled: past ten battles "after 9", "after 10", … overlapped into one smudge."""
+    few = ["start", "after 1", "after 2", "after 3"]
+    assert [label for _x, label in line_chart("XP", few, [("Gunnar", [0, 1, 2, 3])]).x_ticks] == few
+    many = ["start", *[f"after {n}" for n in range(1, 16)]]
+    ticks = line_chart("XP", many, [("Gunnar", list(range(16)))]).x_ticks
+    assert [label for _x, label in ticks] == [f"after {n}" for n in range(1, 16, 2)]  # the latest always
+    xs = [x for x, _label in ticks]
+    assert all(b - a >= TICK_GAP for a, b in zip(xs, xs[1:]))
