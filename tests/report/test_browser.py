@@ -84,12 +84,17 @@ def test_the_page_is_drawn_and_fits_the_width(size, fixture_campaign, demo, tmp_
         var main = document.querySelector("main");
         var spilling = Array.prototype.filter.call(document.querySelectorAll(".fighter"), function (box) {{
             return box.scrollWidth > box.clientWidth; }});
+        var words = Array.prototype.map.call(document.querySelectorAll("svg.chart text"), function (text) {{
+            return text.getBoundingClientRect().height; }});
         document.body.setAttribute("data-scroll-width", main.scrollWidth);
-        document.body.setAttribute("data-spilling", spilling.length);"""), width, height)
+        document.body.setAttribute("data-spilling", spilling.length);
+        document.body.setAttribute("data-chart-words", words.length ? Math.min.apply(null, words) : "");"""), width, height)
     assert measured.console == []
     body = parse(measured.dom).find("body")
     assert int(body.attrs["data-scroll-width"]) <= width  # no sideways scrolling
     assert body.attrs["data-spilling"] == "0"  # no fighter's profile runs into the next
+    if body.attrs["data-chart-words"]:  # a chart's words stay readable (a 9-pixel font's box), on a phone too
+        assert float(body.attrs["data-chart-words"]) >= 10
 
 
 def test_each_roster_card_prints_on_a_page_of_its_own(tmp_path):
