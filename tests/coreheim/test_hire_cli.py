@@ -96,7 +96,7 @@ def test_the_roster_sheet_prints_the_profile_in_the_lists_order(campaign):
     """v10 prints `M A W T WS BS I Ld` (shared/rules/coreheim.md section 0); so does the sheet."""
     assert campaign("coreheim", "hire", R, "Kurt", "--type", "captain").exit_code == 0
     sheet = campaign("roster", R, "--format", "md").output.splitlines()
-    assert "| Kurt | leader<br>Type: captain<br>Race: human | 20 | 0 | 60 | M 7 A 1 W 1 T 0 WS 8 BS 8 I 5 Ld 4 |  |  |  |" in sheet
+    assert "| Kurt | leader<br>Type: Captain<br>Race: human | 20 | 0 | 60 | M 7 A 1 W 1 T 0 WS 8 BS 8 I 5 Ld 4 |  |  |  |" in sheet
 
 
 def test_an_ogre_bodyguard_s_missing_ballistic_skill_is_shown_as_a_dash(campaign):
