@@ -7,6 +7,7 @@ report inlines its styles and script, so the file it gives needs nothing else to
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -60,6 +61,18 @@ def _in_cell(markdown: str) -> str:
     return markdown.replace("|", "\\|").replace("\n", "<br>")
 
 
+def when(stamp: str) -> str:
+    """A recorded time as people read it, to the minute: "2026-12-07 17:50 UTC" for
+    "2026-12-07T17:50:52.946865Z" (the audit trail keeps it whole)."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return str(stamp)
+    if moment.tzinfo is None:
+        return f"{moment:%Y-%m-%d %H:%M}"
+    return f"{moment.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+
+
 @cache
 def environment() -> jinja2.Environment:
     # Imported here, not with the module: every CLI command imports this one, few render a page.
@@ -75,6 +88,7 @@ def environment() -> jinja2.Environment:
     env.filters["md_text"] = md_text
     env.filters["md_code"] = md_code
     env.filters["plural"] = plural
+    env.filters["when"] = when
     return env
 
 

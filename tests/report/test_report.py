@@ -164,6 +164,7 @@ def test_the_chronicle_tells_each_battle_and_strikes_voided_actions(demo, tmp_pa
     name = FIXTURES["freeform"]["name"]
     tables = Tables(demo.store, name)
     page = write_report(demo, name, tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
     names = {w["warband"]: w["name"] for w in tables.rows("rm_warbands")}
     for battle in tables.rows("rm_battles", "position"):
         shown = page.find("div", data_battle=str(battle["battle"]))
@@ -175,9 +176,10 @@ def test_the_chronicle_tells_each_battle_and_strikes_voided_actions(demo, tmp_pa
         row = next(r for r in voided if r["tx"] == tx)
         block = page.find("div", id=f"T{tx}")
         assert "voided" in block.attrs["class"]
-        note = block.find("p", class_="void-note").text
-        assert note == (f"Voided by T{row['voided_by']} ({row['voided_by_actor']}, {row['voided_at']}): "
-                        f"{row['void_reason']}")
+        # When, to the minute in UTC ("2026-12-07 17:50 UTC"); the exact time recorded stays in its datetime.
+        at, minute = row["voided_at"], f"{row['voided_at'][:10]} {row['voided_at'][11:16]} UTC"
+        assert (f'<p class="void-note">Voided by <a href="#T{row["voided_by"]}">T{row["voided_by"]}</a> ({row["voided_by_actor"]}, '
+                f'<time datetime="{at}" title="{at}">{minute}</time>): {row["void_reason"]}</p>') in html
         struck = [li for li in block.find_all("li")]
         assert struck and all(li.find_all("del") for li in struck)
     rolled = [row for row in tables.rows("rm_log", "position") if row["event_type"] == "dice.rolled"]
@@ -187,6 +189,29 @@ def test_the_chronicle_tells_each_battle_and_strikes_voided_actions(demo, tmp_pa
         assert [[int(die.text) for die in li.find_all("span", class_="die")] for li in items] == [
             row["payload"]["faces"] for row in rolled if row["tx"] == tx
         ]
+
+
+def test_a_transaction_says_when_to_the_minute_and_keeps_the_exact_time(demo, tmp_path):
+    """It said '2026-12-07T17:50:52.946865Z', which a phone broke after '2026-12-'."""
+    name = FIXTURES["freeform"]["name"]
+    [first] = [row for row in Tables(demo.store, name).rows("rm_log", "position") if row["position"] == 1]
+    stamp = first["recorded_at"]
+    assert stamp.endswith("Z") and "." in stamp  # as recorded: microseconds, UTC
+    minute = f"{stamp[:10]} {stamp[11:16]} UTC"
+    assert demo("--campaign", name, "report", "-o", str(tmp_path / "r.html")).exit_code == 0
+    assert (f'<div class="tx-head">T1 · campaign.new · by arbiter · <time datetime="{stamp}" title="{stamp}">{minute}</time></div>'
+            in (tmp_path / "r.html").read_text(encoding="utf-8"))
+    assert f"- T1 `campaign.new` by arbiter, {minute}\n" in demo("--campaign", name, "export", "--format", "md").output
+
+
+@pytest.mark.parametrize(("stamp", "shown"), [
+    ("2026-12-07T17:50:52.946865Z", "2026-12-07 17:50 UTC"),
+    ("2026-12-07T23:59:59+02:00", "2026-12-07 21:59 UTC"),  # said in UTC, as the rest
+    ("2026-12-07T17:50:52", "2026-12-07 17:50"),  # no zone recorded: none claimed
+    ("yesterday", "yesterday"),  # not a time: as recorded
+])
+def test_when(stamp, shown):
+    assert render.when(stamp) == shown
 
 
 def test_the_audit_box_shows_heads_verification_and_revealed_seeds(demo, tmp_path):
