@@ -143,3 +143,19 @@ def test_the_chronicle_reads_for_one_warband(demo, tmp_path):
     assert all(rats in i.attrs["data-warbands"].split() or not i.attrs["data-warbands"] for i in shown)
     hire = next(i for i in items if "Gunnar, leader, joins Reikland Rats." in i.text)
     assert hire.attrs["data-warbands"] == rats and hire in shown
+
+
+def test_the_dice_of_a_voided_roll_are_struck_as_its_sentence_is(demo, tmp_path):
+    """The sentence of a voided roll was struck through, its faces not: they read as dice that stand."""
+    page = with_script(report_page(demo, FIXTURES["freeform"]["name"], tmp_path), """
+        document.querySelectorAll("#chronicle .die").forEach(function (die) {
+            die.setAttribute("data-struck", getComputedStyle(die).textDecorationLine); });""")
+    loaded = browser.load(page)
+    assert loaded.console == []
+    chronicle = parse(loaded.dom).find("section", id="chronicle")
+    voided = [die for tx in chronicle.find_all("div") if "voided" in tx.attrs.get("class", "").split()
+              for die in tx.find_all("span", class_="die")]
+    standing = [die for die in chronicle.find_all("span", class_="die") if die not in voided]
+    assert voided and standing  # the freeform demo voids a disputed roll
+    assert {die.attrs["data-struck"] for die in voided} == {"line-through"}
+    assert {die.attrs["data-struck"] for die in standing} == {"none"}
