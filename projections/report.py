@@ -96,9 +96,32 @@ class Card:
     xp_chart: Chart | None
 
 
+@dataclass(frozen=True)
+class HouseRule:
+    key: str
+    value: str  # as typed (JSON for what is not a string), or words about it (`typed` False)
+    typed: bool = True
+
+
+def house_rules(options: Mapping[str, Any]) -> list[HouseRule]:
+    """The campaign's options, each as typed; but the group's own tables (`campaign new --tables`,
+    the kit's `tables` option) by name alone: whole, one table of deeds was 10 KB of JSON across the
+    page. The exported audit trail's header holds them whole."""
+    shown = []
+    for key, value in sorted(options.items()):
+        if key == "tables" and isinstance(value, Mapping):
+            tables = f"{', '.join(sorted(value))} {'table' if len(value) == 1 else 'tables'}"
+            words = f"the group's own {tables} (whole in the exported audit trail)" if value else "none: the ruleset's own"
+            shown.append(HouseRule(key, words, typed=False))
+        else:
+            shown.append(HouseRule(key, value if isinstance(value, str) else json.dumps(value, sort_keys=True)))
+    return shown
+
+
 @dataclass
 class Report:
     campaign: dict[str, Any]  # the rm_campaigns row
+    house_rules: list[HouseRule]
     title: str  # the ruleset's title
     terms: Terms
     has_rating: bool
@@ -186,6 +209,7 @@ def build_report(
         )
     return Report(
         campaign=campaign,
+        house_rules=house_rules(campaign["options"]),
         title=ruleset.title,
         terms=terms,
         has_rating=has_rating,

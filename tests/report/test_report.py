@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from commands.shared import SHARED_HANDLERS
+from commands.trench_crusade.tables import TABLES as TRENCH_TABLES
 from ledger import audit, rulesets
 from ledger.campaigns import Ledger, fold, voids_in
 from ledger.store import Store
@@ -212,6 +214,32 @@ def test_a_transaction_says_when_to_the_minute_and_keeps_the_exact_time(demo, tm
 ])
 def test_when(stamp, shown):
     assert render.when(stamp) == shown
+
+
+def test_the_group_s_own_tables_are_named_among_the_house_rules_not_printed_whole(tmp_path):
+    """A campaign started with --tables showed the whole JSON of its tables in the house rules (the
+    glorious deeds: 10 KB of it, a wall across the top of the page and on the Markdown's first lines)."""
+    deeds = msgspec.to_builtins(TRENCH_TABLES.defaults.glorious_deeds)
+    (tmp_path / "tables.json").write_bytes(msgspec.json.encode({"glorious-deeds": deeds}))
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    assert runner("new", "League", "--ruleset", "trench-crusade", "--tables", str(tmp_path / "tables.json")).exit_code == 0
+    assert runner("report", "-o", str(tmp_path / "r.html")).exit_code == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert ("<tr><th>promotion_stop_rule</th><td><code>first-six</code></td></tr>\n"
+            "    <tr><th>tables</th><td>the group&#39;s own glorious-deeds table (whole in the exported audit trail)</td></tr>"
+            in html)
+    assert "back-to-the-mud" not in html
+    assert runner("export", "--format", "md").output.splitlines()[4] == (
+        "House rules: `dice=table`, `head_wound_promotion=false`, `promotion_stop_rule=first-six`, "
+        "`tables`: the group's own glorious-deeds table (whole in the exported audit trail)")
+    header = json.loads(runner("export", "--format", "jsonl").output.splitlines()[0])
+    assert header["ruleset"]["options"]["tables"] == json.loads((tmp_path / "tables.json").read_text())  # whole there
+
+
+def test_a_campaign_with_the_ruleset_s_own_tables_says_so(demo, tmp_path):
+    page = tmp_path / "r.html"
+    assert demo("--campaign", FIXTURES["coreheim"]["name"], "report", "-o", str(page)).exit_code == 0
+    assert "<tr><th>tables</th><td>none: the ruleset&#39;s own</td></tr>" in page.read_text(encoding="utf-8")  # was {}
 
 
 def test_the_audit_box_shows_heads_verification_and_revealed_seeds(demo, tmp_path):
