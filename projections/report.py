@@ -70,6 +70,7 @@ class Transaction:
 @dataclass
 class BattleSummary:
     number: int
+    tx: int  # the transaction that recorded it: the chronicle tells the battle there
     scenario: str
     participants: list[str]  # warband ids
     sides: list[dict[str, Any]]  # name, rating before the battle (None without a rating)
@@ -428,6 +429,7 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
         void = {"voided_by": battle["voided_by"]}
     return BattleSummary(
         number=battle["battle"],
+        tx=battle["tx"],
         scenario=words.named("scenario", battle["scenario"]),
         participants=battle["participants"],
         sides=sides,

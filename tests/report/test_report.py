@@ -349,6 +349,24 @@ def test_every_golden_campaign_has_a_report_that_agrees_with_its_fold(trail):
     assert render.chronicle_md(report).startswith(f"# {state.name}\n")
 
 
+def test_a_voided_battle_is_told_where_it_was_recorded():
+    """Battles 2 and 3, voided with the Promotions roll before them, stay in battle 1's chapter; they
+    were told at its top, before battle 1's own record (T9), and read as fought before it."""
+    [trail] = [path for path in GOLDEN if "voiding-a-promotion-roll" in path.stem]
+    report = build_report(audit.read_trail(trail.read_bytes(), void_annotations).records, None)
+    [chapter] = [c for c in report.chapters if c.title == "Battle 1"]
+    assert [(b.number, b.tx, bool(b.voided)) for b in chapter.battles] == [(1, 9, False), (2, 22, True), (3, 37, True)]
+    html = render.report_html(report)
+    at = {key: html.index(key) for key in ('<h3>Battle 1</h3>', 'data-battle="1"', 'id="T9"', 'id="T21"',
+                                           'data-battle="2"', 'id="T22"', 'id="T36"', 'data-battle="3"', 'id="T37"')}
+    assert list(at) == sorted(at, key=at.get)  # each battle right before the transaction that recorded it
+    markdown = render.chronicle_md(report)
+    assert "### Battle 1\n\n**Battle 1 (Trench Warfare):** Pilgrims vs Legion — won by Pilgrims." in markdown
+    assert ("  - Legion: post-game step roster done for battle 1.\n\n*Voided by T40:* ~~**Battle 2 (Trench Warfare):** "
+            "Pilgrims vs Legion — won by Pilgrims. Anna: glorious deed Good Hunting. Bert: glorious deed Headshot.~~\n\n"
+            "- T22 `trench-crusade.battle`") in markdown
+
+
 def test_an_xp_chart_needs_a_battle_and_some_xp(tmp_path):
     runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
     for args in (["new", "League"], ["warband", "add", "Rats", "--player", "Ann"],
