@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from ledger import rulesets
-from ledger.describe import plural
+from ledger.describe import plural, role_words
 from ledger.state import Battle, CampaignState
 from ledger.text import shown
 from projections.roster import campaign_row, fighter_rows, warband_row
@@ -49,22 +49,26 @@ def print_campaign(state: CampaignState, battles: list[Battle]) -> None:
 
 
 def print_roster(state: CampaignState, warband: str) -> None:
+    """The warband's roster, naming its faction, items and facts as its roster card does (`--json` keeps the ids)."""
     row = warband_row(state, warband)
+    names = rulesets.row_names_of(state)
     rating = f"  rating {row['rating']}" if row["rating"] is not None else ""
-    click.echo(f"{shown(row['name'])} ({shown(row['player'])}{', ' + shown(row['faction']) if row['faction'] else ''})"
+    faction = rulesets.name_in(names, "faction", row["faction"])
+    click.echo(f"{shown(row['name'])} ({shown(row['player'])}{', ' + shown(faction) if faction else ''})"
                f"  treasury {row['treasury']}{''.join('  ' + held for held in resources_held(row))}{rating}"
                f"  games {row['games']}  wins {row['wins']}")
     if row["stash"]:
-        click.echo(f"  stash: {', '.join(shown(item) for item in row['stash'])}")
+        click.echo(f"  stash: {', '.join(shown(rulesets.name_in(names, 'item', item)) for item in row['stash'])}")
     terms = rulesets.get(state.ruleset).terms
     for f in fighter_rows(state, warband):
         size = f" x{f['group_size']}" if f["group_size"] > 1 else ""
         status = "" if f["status"] == "active" else f" [{f['status']}]"
         stats = " ".join(f"{k}{v}" if v != "-" else f"{k} -" for k, v in terms.profile(f["stats"]))
         missing = f"  misses {plural(f['missed_games'], 'game')}" if f["missed_games"] else ""
-        click.echo(f"  {shown(f['name'])}{size} — {f['role']}{status}  XP {f['xp']}  {stats}".rstrip() + missing)
+        click.echo(f"  {shown(f['name'])}{size} — {role_words(f['role'])}{status}  XP {f['xp']}  {stats}".rstrip() + missing)
         for label in ("keywords", "skills", "injuries", "equipment"):
             if f[label]:
-                click.echo(f"      {label}: {', '.join(shown(text) for text in f[label])}")
-        for label, text in terms.facts_of(f["ext"]):  # what the ruleset keeps of him, as its roster cards show it
+                held = f[label] if label != "equipment" else [rulesets.name_in(names, "item", item) for item in f[label]]
+                click.echo(f"      {label}: {', '.join(shown(text) for text in held)}")
+        for label, text in terms.facts_of(f["ext"], names):  # what the ruleset keeps of him, as its roster cards show it
             click.echo(f"      {label[:1].lower() + label[1:]}: {shown(text)}")

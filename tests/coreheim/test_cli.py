@@ -681,7 +681,7 @@ def test_the_wyrdstone_a_warband_keeps_is_on_its_roster_and_in_the_campaign(afte
     """Issue 9, item 6: the shards found were kept but shown nowhere (the ruleset's terms name them)."""
     ok(after_battle("coreheim", "explore", R, "--dice", "3,3,6,4"))  # 12: 3 shards
     assert ok(after_battle("roster", R))[0] == (
-        "Reikland Rats (Ann, mercenaries)  treasury 425  wyrdstone shards 3  rating 30  games 1  wins 1"
+        "Reikland Rats (Ann, Mercenaries)  treasury 425  wyrdstone shards 3  rating 30  games 1  wins 1"
     )
     assert json.loads(after_battle("roster", R, "--json").output)["resources"] == [
         {"resource": "shards", "label": "Wyrdstone shards", "amount": 3}

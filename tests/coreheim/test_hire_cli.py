@@ -44,14 +44,14 @@ def test_a_captain_is_hired_by_his_type(campaign):
         "  Reiklanders treasury -60 (hired Kurt)",
     ]
     # 3.1, 1 Mercenary Captain: | 7 | 1 | 1 | +0 | 8+ | 8+ | 5+ | 4+ |, Starting Experience: 20
-    assert roster(campaign) == ["  Kurt — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4", "      type: captain", "      race: human"]
+    assert roster(campaign) == ["  Kurt — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4", "      type: Captain", "      race: human"]
 
 
 def test_a_stat_given_replaces_only_that_one(campaign):
     result = campaign("coreheim", "hire", R, "Otto", "--type", "sergeant", "--stat", "WS=7")
     assert result.exit_code == 0, result.output
     # Sergeants: WS 8+ BS 9+ I 7+ Ld 6+, and Reikland's "Sergeants start with Ld 4+"
-    assert roster(campaign) == ["  Otto — hero  XP 6  M7 A1 W1 T0 WS7 BS9 I7 Ld4", "      type: sergeant", "      race: human"]
+    assert roster(campaign) == ["  Otto — hero  XP 6  M7 A1 W1 T0 WS7 BS9 I7 Ld4", "      type: Sergeant", "      race: human"]
 
 
 def test_a_henchman_group_is_hired_by_its_type(campaign):
@@ -70,7 +70,8 @@ def test_a_type_is_taken_in_any_case_and_kept_as_the_list_spells_it(campaign, ty
     result = campaign("coreheim", "hire", R, "Otto", "--type", typed)
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[1] == "  Otto is a human sergeant"
-    assert roster(campaign)[1] == "      type: sergeant"
+    assert roster(campaign)[1] == "      type: Sergeant"  # the roster names the type the list spells "sergeant"
+    assert json.loads(campaign("roster", R, "--json").output)["roster"][0]["ext"]["type"] == "sergeant"  # as kept
 
 
 def test_an_unknown_type_is_refused_naming_the_lists_types(campaign):
@@ -102,7 +103,7 @@ def test_the_roster_sheet_prints_the_profile_in_the_lists_order(campaign):
 def test_an_ogre_bodyguard_s_missing_ballistic_skill_is_shown_as_a_dash(campaign):
     # The price chart prints the Ogre Bodyguard's BS as "-": his roster line showed no BS at all
     assert campaign("coreheim", "hire", R, "Grimm", "--type", "ogre-bodyguard").exit_code == 0
-    assert roster(campaign)[0] == "  Grimm — hired-sword  XP 0  M8 A2 W3 T-1 WS6 BS - I7 Ld6"
+    assert roster(campaign)[0] == "  Grimm — hired sword  XP 0  M8 A2 W3 T-1 WS6 BS - I7 Ld6"
 
 
 def test_race_and_characteristics_are_taken_in_any_case_and_an_unknown_race_is_bad_input(campaign):
