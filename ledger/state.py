@@ -190,8 +190,10 @@ class CampaignState(msgspec.Struct, kw_only=True):
         band = self.warbands.get(warband)
         if band is None:
             return []
-        listed = [self.fighters[f] for f in band.fighters if f in self.fighters]
-        return [f for f in listed if f.active] if active_only else listed
+        fighters = self.fighters
+        if active_only:  # one pass: a rating (every transaction of a rebuild) lists a warband's fighters
+            return [f for fid in band.fighters if (f := fighters.get(fid)) is not None and f.active]
+        return [fighters[f] for f in band.fighters if f in fighters]
 
 
 # True while a command typed now is decided (not one recorded, decided again): see `refuse_hidden_ids`.

@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from commands.coreheim import facts
 from commands.coreheim import rules
 from commands.coreheim.tables import (
-    TABLES, ChartItem, CoreheimTables, Fight, HenchmanType, HeroType, Item, ListedWarrior, Price, RollTable, WarbandList,
+    TABLES, ChartItem, CoreheimTables, Fight, HenchmanType, HeroType, HiredSwordsTable, Item, ListedWarrior, Price, RollTable,
+    WarbandList, WarbandRatingRules,
     walk_effects,
 )
 from commands.kit import Options, as_spelled, derived_from_tables, option_defaults, options_of
 from commands.kit import check_options as checked_options
+from commands.kit.options import options_key
 from commands.kit.versions import plays
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
@@ -264,7 +266,9 @@ def _mounts_in_play(state: CampaignState) -> frozenset[str]:
 
 
 def _rides(fighter: Fighter, mounts: frozenset[str]) -> bool:
-    return fighter.role != HIRED_SWORD and any(item.strip().lower() in mounts for item in fighter.equipment)
+    # map, not a generator: a rating asks this of every warrior at every transaction of a rebuild
+    equipment = fighter.equipment
+    return bool(equipment) and fighter.role != HIRED_SWORD and not mounts.isdisjoint(map(str.lower, map(str.strip, equipment)))
 
 
 def characteristics(fighter: Fighter) -> rules.Characteristics:
@@ -326,13 +330,41 @@ def _rated_member(role: str, xp: int) -> rules.RatedMember:
     return rules.RatedMember(role=role, xp=xp)
 
 
+class _RatingTerms(NamedTuple):
+    """What a rating reads of the campaign besides its warriors."""
+
+    mounts: frozenset[str]  # the mounts ridden as members (version 4 on; none before)
+    casual: bool
+    rating_rules: WarbandRatingRules
+    sword_table: HiredSwordsTable
+
+
+_RATING_TERMS: dict[tuple[str | None, str], _RatingTerms] = {}
+
+
+def _rating_terms(state: CampaignState) -> _RatingTerms:
+    """The rating's terms of the campaign's version and house rules, worked out once for each and
+    kept: a rating is made at every transaction that changes a roster, in every rebuild."""
+    key = (state.ruleset_version, options_key(state.options))
+    terms = _RATING_TERMS.get(key)
+    if terms is None:
+        if len(_RATING_TERMS) >= 64:  # a process reads few campaigns' options: keep no more than that
+            _RATING_TERMS.clear()
+        terms = _RATING_TERMS[key] = _RatingTerms(
+            mounts=_mounts_in_play(state), casual=campaign_options(state.options).mode == "casual",
+            rating_rules=TABLES.table("warband_rating", state.options),
+            sword_table=TABLES.table("hired_swords", state.options))
+    return terms
+
+
 def rating(state: CampaignState, warband: str) -> int:
     """5 per member (each of a group, and each mount ridden from version 4), every member's XP, 15
     more per monster, and each Hired Sword's rating plus XP; warriors missing the next game still
     count (2.4)."""
+    terms = _rating_terms(state)
     members: list[rules.RatedMember] = []
     swords: list[rules.RatedHiredSword] = []
-    mounts, ridden = _mounts_in_play(state), 0
+    ridden = 0
     for fighter in state.fighters_of(warband):
         if fighter.role == HIRED_SWORD:
             if not (sword := warrior(state, fighter).type):
@@ -342,9 +374,8 @@ def rating(state: CampaignState, warband: str) -> int:
             swords.append(rules.RatedHiredSword(sword=sword, xp=fighter.xp))
         elif (role := RATED_ROLES.get(fighter.role)) is not None:
             members += [_rated_member(role, fighter.xp)] * fighter.group_size
-        if mounts and _rides(fighter, mounts):
+        if terms.mounts and _rides(fighter, terms.mounts):
             ridden += fighter.group_size
     members += [_rated_member("mount", 0)] * ridden
-    return rules.warband_rating(members, swords, casual=campaign_options(state.options).mode == "casual",
-                                rating_rules=TABLES.table("warband_rating", state.options),
-                                sword_table=TABLES.table("hired_swords", state.options))
+    return rules.warband_rating(members, swords, casual=terms.casual, rating_rules=terms.rating_rules,
+                                sword_table=terms.sword_table)

@@ -89,11 +89,16 @@ def _read(options_type: type[Options], recorded: str) -> Options:
     return msgspec.convert(known, options_type)
 
 
+def options_key(options: Mapping[str, Any]) -> str:
+    """The campaign's options as sorted JSON text (`json.dumps`'s), the key what is worked out from
+    them is kept under."""
+    try:
+        return msgspec.json.encode(options, order="sorted").decode("utf-8")  # json.dumps's text, faster
+    except TypeError:  # what JSON does not hold (options are read from JSON, so only by mistake)
+        return json.dumps(options, sort_keys=True, default=str)
+
+
 def options_of(options: Mapping[str, Any], options_type: type[O]) -> O:
     """The campaign's options as the ruleset's Struct (cached: folds and handlers read them often,
     a rating at every transaction of the read models)."""
-    try:
-        recorded = msgspec.json.encode(options, order="sorted").decode("utf-8")  # json.dumps's text, faster
-    except TypeError:  # what JSON does not hold (options are read from JSON, so only by mistake)
-        recorded = json.dumps(options, sort_keys=True, default=str)
-    return _read(options_type, recorded)  # type: ignore[return-value]
+    return _read(options_type, options_key(options))  # type: ignore[return-value]

@@ -11,6 +11,7 @@ from commands.coreheim import model
 from commands.coreheim.commands import Buy, Hire, RareSearch, Reinforce, Search
 from commands.shared import ChangeTreasury, GainItem
 from ledger import events as ev
+from ledger.state import decode_state, encode_state
 
 from .conftest import rats_and_skaven_on
 
@@ -54,6 +55,27 @@ def test_on_version_3_a_mount_counted_for_nothing():
     ride(table, "Marksmen")
     assert model.rating(table.state, RATS) == 45
     assert model.warband_size(table.state, table.state.warband("Reikland Rats")) == 5
+
+
+@pytest.mark.parametrize("spelled", ["horse", " Horse ", "HORSE"])
+def test_a_mount_is_ridden_however_its_item_is_spelled(rats_and_skaven, spelled):
+    ride(rats_and_skaven, "Hans", spelled)
+    assert model.rating(rats_and_skaven.state, RATS) == 50
+
+
+def test_one_warband_rated_under_another_version_or_house_rules_is_rated_by_those(rats_and_skaven):
+    """What a rating reads of the campaign (its version, its house rules) is worked out once for
+    each and kept: the same warband, its campaign then on version 3 or in casual mode, is rated as
+    that version and mode rate it."""
+    ride(rats_and_skaven, "Marksmen")
+    state = decode_state(encode_state(rats_and_skaven.state))
+    assert model.rating(state, RATS) == 60
+    state.ruleset_version = "3"
+    assert model.rating(state, RATS) == 45  # no mount counted
+    state.ruleset_version, state.options = rats_and_skaven.state.ruleset_version, {**state.options, "mode": "casual"}
+    assert model.rating(state, RATS) == 2 * 10 + 3 * 5 + 3 * 5  # heroes 10, henchmen and mounts 5
+    state.options = rats_and_skaven.state.options
+    assert model.rating(state, RATS) == 60
 
 
 def fill_to(table, members: int) -> None:

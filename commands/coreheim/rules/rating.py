@@ -46,8 +46,9 @@ def warband_rating(
                     "animal": rules.casual.animal, "mount": rules.casual.animal,
                     "monster": rules.casual.monster}
         return sum(per_role[m.role] for m in members) + sum(swords[s.sword].rating for s in hired_swords)
-    rating = rules.per_member * len(members) + sum(m.xp for m in members)
-    rating += rules.per_monster * sum(1 for m in members if m.role == "monster")
+    rating = rules.per_member * len(members)
+    for member in members:  # one loop, no generators: a rating is made at every transaction of a rebuild
+        rating += member.xp + (rules.per_monster if member.role == "monster" else 0)
     for sword in hired_swords:
         rating += swords[sword.sword].rating + (sword.xp if rules.hired_sword_adds_xp else 0)
     return rating
