@@ -512,17 +512,24 @@ ONE_WARBAND_EVENTS = frozenset({
 })
 
 
-def warbands_changed(records: Iterable[Record], after: CampaignState, voided: bool = False) -> set[str] | None:
+# Of ONE_WARBAND_EVENTS, those that change a warband's treasury or post-game steps alone: no rating
+# reads either (commands/README.md), so a transaction of these and bookkeeping leaves the ratings.
+UNRATED_EVENTS = frozenset({ev.TreasuryChanged, ev.PostGameStepDone})
+
+
+def warbands_changed(records: Iterable[Record], after: CampaignState, voided: bool = False, *,
+                     ignoring: frozenset[type] = frozenset()) -> set[str] | None:
     """The warbands whose rosters folding these records (of a transaction, `voided` or not) may have
     changed, `after` being the state they were folded into: none for BOOKKEEPING_EVENTS alone, or
     when voided (only its LEDGER_EVENTS were folded); None where any warband or anything
-    campaign-wide may have changed."""
+    campaign-wide may have changed. Events of a kind in `ignoring` (UNRATED_EVENTS, for the
+    ratings) are passed over as bookkeeping is."""
     changed: set[str] = set()
     if voided:  # only its LEDGER_EVENTS were folded
         return changed
     for record in records:
         event, kind = record.event, type(record.event)
-        if kind in BOOKKEEPING_EVENTS:
+        if kind in BOOKKEEPING_EVENTS or kind in ignoring:
             continue
         if kind not in ONE_WARBAND_EVENTS:
             return None

@@ -26,7 +26,7 @@ import msgspec
 from ledger import events as ev
 from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record, canonical
-from ledger.state import CampaignState, Warband, warbands_changed
+from ledger.state import UNRATED_EVENTS, CampaignState, Warband, warbands_changed
 from projections.history import NamesKnown, fighters_involved, record_text, void_annotations
 from projections.roster import campaign_row, ext_of, fighter_row, rating_of, warband_row
 
@@ -298,8 +298,9 @@ def transaction_rows(
     `rated` each warband's rating in `state` where it is known already (its current rows); `known`
     the names records gave so far, which a voided transaction's log lines name what it named by.
     A rating row is written when a warband's rating differs from the one before; a transaction that
-    changes no roster (dice, cards, seeds, or voided) leaves the ratings as they were, and one that
-    changes a warband's fighters, treasury or stash alone the other warbands' (`warbands_changed`).
+    changes no roster (dice, cards, seeds, or voided) or only treasuries and post-game steps
+    (UNRATED_EVENTS) leaves the ratings as they were, and one that changes a warband's fighters or
+    stash alone the other warbands' (`warbands_changed`).
     """
     cid = state.campaign_id
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
@@ -349,7 +350,7 @@ def transaction_rows(
                         involvement=how, voided_by=voided_by,
                     )
                 )
-    changed = warbands_changed(group, state, group[0].tx in voided)
+    changed = warbands_changed(group, state, group[0].tx in voided, ignoring=UNRATED_EVENTS)
     if changed is not None and not changed:
         return rows
     last = group[-1]

@@ -16,7 +16,9 @@ from ledger import events as ev
 from ledger.campaigns import Ledger, apply_record, fold, transactions, voids_in
 from ledger.describe import describe
 from ledger.records import Record, canonical
-from ledger.state import ONE_WARBAND_EVENTS, CampaignState, warbands_changed
+from ledger import rulesets
+from ledger.state import (ONE_WARBAND_EVENTS, UNRATED_EVENTS, CampaignState, decode_state, encode_state, evolve,
+                          warbands_changed)
 from ledger.store import Store
 from ledger.testing import CampaignRunner
 from projections import tables
@@ -236,13 +238,45 @@ GOLDEN = sorted((Path(__file__).parents[1] / "golden").glob("*.jsonl"))
 @pytest.mark.parametrize("trail", GOLDEN, ids=lambda path: path.stem)
 def test_ratings_not_computed_again_are_those_a_computation_of_each_gives(trail, monkeypatch):
     """A transaction of dice, cards, seeds or notes alone, or a voided one, changes no warband, and
-    one of XP, items or treasury one warband alone: the others' ratings are not computed again.
-    Every golden trail (every ruleset, voids, rerolls, decks) gives the rows it gives when every
-    warband's rating is computed after every transaction."""
+    one of XP or items one warband alone: the others' ratings are not computed again; one that
+    changes treasuries or post-game steps alone (UNRATED_EVENTS) changes no rating. Every golden
+    trail (every ruleset, voids, rerolls, decks) gives the rows it gives when every warband's rating
+    is computed after every transaction."""
     records = list(audit.read_trail(trail.read_bytes(), void_annotations).records)
     skipping = all_rows(records)
-    monkeypatch.setattr(tables, "warbands_changed", lambda group, after, voided=False: None)
+    monkeypatch.setattr(tables, "warbands_changed", lambda group, after, voided=False, ignoring=frozenset(): None)
     assert all_rows(records) == skipping
+
+
+def _rated(trail: Path) -> bool:
+    return rulesets.get(audit.read_trail(trail.read_bytes(), void_annotations).ruleset["id"]).rating is not None
+
+
+RATED_GOLDEN = [trail for trail in GOLDEN if _rated(trail)]
+
+
+@pytest.mark.parametrize("trail", RATED_GOLDEN, ids=lambda path: path.stem)
+def test_a_rating_reads_neither_the_treasury_nor_the_post_game_steps(trail):
+    """UNRATED_EVENTS change no rating (commands/README.md), which lets the read models leave the
+    ratings after a transaction of those alone: after every transaction of every golden trail of a
+    ruleset with a rating, each warband's rating is the same once a treasury change and a post-game
+    step of it are folded in."""
+    chain = audit.read_trail(trail.read_bytes(), void_annotations)
+    ruleset, records = rulesets.get(chain.ruleset["id"]), list(chain.records)
+    voided, state, compared = voids_in(records), CampaignState(), 0
+    for group in transactions(records):
+        for record in group:
+            apply_record(state, record, record.tx in voided)
+        for warband in list(state.warbands):
+            as_rated = ruleset.rating(state, warband)
+            changed = decode_state(encode_state(state))
+            for event in (ev.TreasuryChanged(warband=warband, delta=7, reason="test"),
+                          ev.PostGameStepDone(warband=warband, battle=changed.battles_fought + 1, step="test")):
+                assert type(event) in UNRATED_EVENTS
+                evolve(changed, event)
+            assert ruleset.rating(changed, warband) == as_rated
+            compared += 1
+    assert compared > 0
 
 
 @pytest.mark.parametrize("trail", GOLDEN, ids=lambda path: path.stem)
