@@ -129,12 +129,19 @@ class Chain:
         return f"position {position}" if self.lines_before is None else f"line {position + self.lines_before}"
 
     def digest(self, position: int) -> bytes:
+        self._kept()
         return bytes(self.digests[(position - 1) * DIGEST:position * DIGEST])
+
+    def _kept(self) -> None:
+        if len(self.read_digests) != self.count * READ_DIGEST:
+            raise RuntimeError("this chain was verified to be read once (ChainChecker(read_again=False)): "
+                               "it keeps no digest to read it again by")
 
     def reread(self, raw: Iterable[tuple[int, bytes]], decode: Callable[[int, bytes], T]) -> Iterator[T]:
         """The events read again, each the bytes verified at its place (nothing changed meanwhile),
         so decoded (by `decode`) without being checked again; what follows the last (a trailer) is
         not read."""
+        self._kept()
         count = 0
         digests = self.read_digests
         for number, data in raw:
@@ -277,9 +284,10 @@ _FOLLOWED = frozenset({ev.CampaignStarted, ev.RulesetPinned, ev.SeedCommitted, e
 @dataclass
 class ChainChecker:
     """Reads entries in stream order and raises IntegrityFailure at the first that does not verify.
-    It keeps what the checks ahead need, not the entries: the last one, every hash (32 bytes), a
-    digest of every roll's dice (a reroll's copies name any earlier roll), the ledger rolls of epochs
-    whose seed is still secret, and the voids."""
+    It keeps what the checks ahead need, not the entries: the last one, every hash (32 bytes) and
+    read digest where the chain is read again (`read_again`), a digest of every roll's dice (a
+    reroll's copies name any earlier roll), the ledger rolls of epochs whose seed is still secret,
+    and the voids."""
 
     count: int = 0
     previous: Entry | None = None
@@ -313,6 +321,9 @@ class ChainChecker:
     ledger_rolls_verified: int = 0
     derivation_failure: tuple[int, IntegrityFailure] | None = None  # the first, by order: raised at the end
     advance: Progress | None = None  # told every PROGRESS_STEP events; handed on to the chain's readings again
+    # Whether the chain is read again after (every hash and read digest kept, 40 bytes an event):
+    # not where each event is handed on once as it verifies (an export to JSONL).
+    read_again: bool = True
 
     @staticmethod
     def fail(where: str, problem: str) -> IntegrityFailure:
@@ -339,8 +350,9 @@ class ChainChecker:
                                    "(transactions are numbered from 1 without gaps)")
         self._follow(entry, previous)
         self.count, self.previous = expected, entry
-        self.digests += bytes.fromhex(entry.hash)
-        self.read_digests += read_digest(entry.data)
+        if self.read_again:
+            self.digests += bytes.fromhex(entry.hash)
+            self.read_digests += read_digest(entry.data)
         if self.advance is not None and expected % PROGRESS_STEP == 0:
             self.advance(PROGRESS_STEP)
         if isinstance(entry.record.event, ev.TransactionVoided):

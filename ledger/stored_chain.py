@@ -254,10 +254,11 @@ class StoredReading:
     annotations and the read-model rows need before the chain is read): `entries`, each checked as
     it is handed on, then `finish`, the verified chain."""
 
-    def __init__(self, store: Store, campaign_id: uuid.UUID, advance: Progress | None = None):
+    def __init__(self, store: Store, campaign_id: uuid.UUID, advance: Progress | None = None, *, read_again: bool = True):
+        """`read_again`: whether the chain `finish` gives is read again (see ChainChecker.read_again)."""
         rulesets.load_rulesets()  # every ruleset's event types must be known to decode its rows
         self.store, self.campaign_id = store, campaign_id
-        self.checker = ChainChecker(advance=advance)
+        self.checker = ChainChecker(advance=advance, read_again=read_again)
         self.last = store.last_position_of_whole(campaign_id)
         self.voids = self._voids_ahead()
 

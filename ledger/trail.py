@@ -75,8 +75,9 @@ def store_trail_lines(store: Store, campaign_id: uuid.UUID, annotate: Annotator,
     voids, which a line's annotations name, read ahead through the topic index), up to the position
     the campaign had when the export began. IntegrityFailure at the first event that does not
     verify: the caller keeps what was written only once the trailer is (`campaign export` writes to
-    a file it renames at the end)."""
-    reading = StoredReading(store, campaign_id, advance)
+    a file it renames at the end). Each event is written once as it verifies: the chain keeps
+    nothing to read it again by."""
+    reading = StoredReading(store, campaign_id, advance, read_again=False)
     notes = annotate(reading.voids)
     # The decks the header gives a starting order, read ahead through the topic index as the voids are
     shuffled = dict.fromkeys(r.event.deck for r in store.records_tagged(campaign_id, (DECK_SHUFFLED,))

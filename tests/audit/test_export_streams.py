@@ -106,3 +106,26 @@ def test_a_verified_chain_keeps_the_checkers_digests_without_copying_them(monkey
     assert chain.digests.obj is checker.digests and chain.read_digests.obj is checker.read_digests
     assert chain.digests.readonly and chain.read_digests.readonly
     assert len(chain.digests) == 32 * chain.count and chain.digest(chain.count).hex() == chain.head
+
+
+def test_the_streamed_export_keeps_nothing_to_read_its_events_again_by(store_url: str, monkeypatch):
+    """An export writes each event once as it verifies: its chain keeps no hash or read digest of
+    each event (40 bytes an event, which verify keeps to read the chain again), so its peak does not
+    grow by them, and it refuses to be read again rather than call every event changed."""
+    chain = audit.read_trail(GOLDEN[0].read_bytes(), void_annotations)
+    ledger = Ledger(Store(store_url))
+    finished = []
+    finish = ChainChecker.finish
+    monkeypatch.setattr(ChainChecker, "finish", lambda self, *args: finished.append(finish(self, *args)) or finished[-1])
+    try:
+        audit.import_chain(ledger, chain)
+        campaign_id = uuid.UUID(chain.campaign_id)
+        streamed(ledger.store, campaign_id)
+        exported = finished[-1]
+        assert (exported.count, len(exported.digests), len(exported.read_digests)) == (chain.count, 0, 0)
+        with pytest.raises(RuntimeError, match="verified to be read once"):
+            list(exported.records)
+        verified = audit.verify_store(ledger.store, campaign_id)
+        assert len(verified.read_digests) == 8 * chain.count and len(list(verified.records)) == chain.count
+    finally:
+        ledger.store.close()
