@@ -7,8 +7,10 @@ run and answered (text, `--json`, exit code) reads in one place.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import importlib
+import io
 import json
 import os
 import pathlib
@@ -105,6 +107,10 @@ class LedgerGroup(_OnceEach, click.Group):
     command_class = OnceEachCommand
     group_class = OnceEachGroup
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        _escape_what_stdout_cannot_encode()
+        return super().main(*args, **kwargs)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # Every argument of every command is checked once here (see ledger.text).
         try:
@@ -183,6 +189,21 @@ class LedgerGroup(_OnceEach, click.Group):
     def _discard_new_store(ctx: click.Context) -> None:
         if isinstance(ctx.obj, Session):
             ctx.obj.discard_if_new()
+
+
+def _escape_what_stdout_cannot_encode() -> None:
+    """A character standard output's encoding lacks ('—' in Latin-1, an emoji of a name in cp1252) is
+    written as \\u2014, as Python's standard error does: it failed part way through the output
+    (exit 70), after a write had been recorded. click already writes UTF-8 where the encoding is ASCII."""
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+        sys.stdout.reconfigure(errors="backslashreplace")
+
+
+def _json_text(value: Any, **layout: Any) -> str:
+    """`value` as JSON for standard output: non-ASCII characters as themselves where its encoding is
+    Unicode, else as JSON's \\u escapes (a backslash escape of the stream would not be JSON)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    return json.dumps(value, sort_keys=True, ensure_ascii=not codecs.lookup(encoding).name.startswith("utf"), **layout)
 
 
 class Session(msgspec.Struct):
@@ -614,7 +635,7 @@ def report(outcome: Outcome) -> None:
 
     session = click.get_current_context().find_object(Session)
     if session is not None and session.answer_json:
-        click.echo(json.dumps(outcome_json(outcome), sort_keys=True, ensure_ascii=False))
+        click.echo(_json_text(outcome_json(outcome)))
         return
     for record, line in zip(outcome.records, outcome_lines(outcome)):
         if line and not isinstance(record.event, ev.CommandRecorded):  # the command typed is not repeated
@@ -639,7 +660,7 @@ def progress(label: str, events: int) -> Iterator[Callable[[int], None] | None]:
 
 
 def emit_json(value: Any) -> None:
-    click.echo(json.dumps(msgspec.to_builtins(value), indent=2, sort_keys=True, ensure_ascii=False))
+    click.echo(_json_text(msgspec.to_builtins(value), indent=2))
 
 
 class Shell(msgspec.Struct, frozen=True):

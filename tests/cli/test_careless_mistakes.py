@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
 
 from ledger.cli import app
 from ledger.keyfile import KEYS_ENV, KeyFile
@@ -176,3 +177,18 @@ def test_an_option_of_one_value_given_twice_is_refused_not_dropped(two_warbands,
         2, f"Error: Option '{option}' is given more than once: it takes one value")
     assert two_warbands("log", "--json").output == before
     assert two_warbands("log", "--json", "--json").exit_code == 0
+
+
+def test_a_character_the_output_encoding_lacks_is_escaped_not_a_failure_after_the_write(two_warbands):
+    """A Latin-1 terminal (or a file written in cp1252) cannot hold '—' or an emoji: the note was
+    recorded, then printing its line failed with exit 70, saying nothing was recorded."""
+    two_warbands.runner = CliRunner(charset="latin-1")
+    noted = two_warbands("note", "Gunnar — 😀 café")
+    head = json.loads(two_warbands("show", "--json").output)["head"]
+    assert (noted.exit_code, noted.output) == (
+        0, f"  note: Gunnar \\u2014 \\U0001f600 café\nRecorded T6 (2 events). Head {head[:16]}\n"
+    )
+    as_json = two_warbands("note", "Snikch — 😀", "--json")
+    assert as_json.exit_code == 0
+    assert as_json.output.isascii()  # JSON's own escapes: the stream's would not be JSON
+    assert json.loads(as_json.output)["events"][1]["text"] == "note: Snikch — 😀"
