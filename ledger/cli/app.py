@@ -147,10 +147,8 @@ class LedgerGroup(_OnceEach, click.Group):
             # Only the prompts for dice, cards and choices abort; a prompt after new ledger dice
             # comes after they are stored (see settle), and one before them writes nothing more.
             # What the same run committed before the prompt (a walk's earlier steps) stands: say so.
-            committed = ctx.obj.committed if isinstance(ctx.obj, Session) else []
-            stood = f"nothing more was recorded; recorded before it: {', '.join(f'T{tx}' for tx in committed)}" \
-                if committed else "nothing was recorded"
-            click.echo(f"\nError: stopped at the prompt (Ctrl-C or end of input): {stood}", err=True)
+            click.echo(f"\nError: stopped at the prompt (Ctrl-C or end of input): {self._what_stands(ctx, 'nothing was recorded')}",
+                       err=True)
             self._say_after_error(ctx)
             self._discard_new_store(ctx)
             ctx.exit(1)
@@ -168,9 +166,10 @@ class LedgerGroup(_OnceEach, click.Group):
                 self._refuse(ctx, store_failure(ctx.params.get("store_url") or DEFAULT_STORE, error))
             if os.environ.get("CAMPAIGN_DEBUG"):
                 raise
+            # A failure after a commit (its output could not be written: a full disk) leaves it recorded.
+            stood = self._what_stands(ctx, "nothing was recorded unless a line above says so")
             click.echo(f"Error: unexpected failure, a bug in campaign-ledger ({type(error).__name__}: {error}); "
-                       "nothing was recorded unless a line above says so. Run again with CAMPAIGN_DEBUG=1 "
-                       "to see where, and report it", err=True)
+                       f"{stood}. Run again with CAMPAIGN_DEBUG=1 to see where, and report it", err=True)
             self._discard_new_store(ctx)
             ctx.exit(BUG_EXIT_CODE)
 
@@ -179,6 +178,13 @@ class LedgerGroup(_OnceEach, click.Group):
         self._say_after_error(ctx)
         self._discard_new_store(ctx)
         ctx.exit(error.exit_code)
+
+    @staticmethod
+    def _what_stands(ctx: click.Context, if_none: str) -> str:
+        """What the run committed before it stopped stands (a walk's earlier steps): the error names it."""
+        committed = ctx.obj.committed if isinstance(ctx.obj, Session) else []
+        return f"nothing more was recorded; recorded before it: {', '.join(f'T{tx}' for tx in committed)}" \
+            if committed else if_none
 
     @staticmethod
     def _say_after_error(ctx: click.Context) -> None:

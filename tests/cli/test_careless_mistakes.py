@@ -192,3 +192,19 @@ def test_a_character_the_output_encoding_lacks_is_escaped_not_a_failure_after_th
     assert as_json.exit_code == 0
     assert as_json.output.isascii()  # JSON's own escapes: the stream's would not be JSON
     assert json.loads(as_json.output)["events"][1]["text"] == "note: Snikch — 😀"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_write_whose_output_cannot_be_written_names_what_it_recorded(tmp_path):
+    """Output sent to a full disk fails after the note is committed: the error said nothing was
+    recorded unless a line above said so, and no line above could be written."""
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    assert CampaignRunner(url)("new", "Spring").exit_code == 0
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-c", "from ledger.cli import main; main()", "--store", url, "note", "a ruling"],
+                             stdout=full, stderr=subprocess.PIPE, env={**os.environ, "CAMPAIGN_DEBUG": ""}, timeout=60)
+    assert (run.returncode, run.stderr.decode()) == (
+        70, "Error: unexpected failure, a bug in campaign-ledger (OSError: [Errno 28] No space left on device); nothing "
+        "more was recorded; recorded before it: T2. Run again with CAMPAIGN_DEBUG=1 to see where, and report it\n"
+    )
+    assert CampaignRunner(url)("log").output.splitlines()[-2].endswith("note: a ruling")
