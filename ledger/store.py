@@ -310,6 +310,8 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
         if folder and not os.path.isdir(folder):
             hint = f" (an absolute path takes four slashes: sqlite:////{path})" if not path.startswith("/") else ""
             raise BadInput(f"store '{url}': folder '{folder}' does not exist{hint}")
+        if os.path.isdir(path):
+            raise BadInput(f"store '{url}' is a folder: give a file in it, e.g. {url.rstrip('/')}/campaign.db")
         if not create and not os.path.exists(path):
             raise NotFound(f"no campaign in {url}: start one with `campaign new NAME`")
         return {"PERSISTENCE_MODULE": SQLITE_MODULE, "SQLITE_DBNAME": path}

@@ -31,6 +31,17 @@ def test_a_mistyped_sqlite_store_is_not_created(tmp_path, args):
     assert not typo.exists()
 
 
+@pytest.mark.parametrize("args", [["list"], ["new", "Spring"], ["demo", "--ruleset", "freeform"]])
+def test_a_sqlite_store_that_is_a_folder_is_named_so(tmp_path, args):
+    """It said 'cannot open store …: unable to open database file', SQLite's words, which do not say why."""
+    url = f"sqlite:///{tmp_path}"
+    result = CampaignRunner(url)(*args)
+    assert (result.exit_code, result.output) == (
+        2, f"Error: store '{url}' is a folder: give a file in it, e.g. {url}/campaign.db\n"
+    )
+    assert os.listdir(tmp_path) == []
+
+
 def test_new_still_creates_the_sqlite_store(tmp_path):
     fresh = tmp_path / "fresh.db"
     assert CampaignRunner(f"sqlite:///{fresh}")("new", "Spring").exit_code == 0
