@@ -456,7 +456,14 @@ def lock_schema(cursor: Any, kind: str) -> None:
 
 def _why_unreachable(settings: dict[str, str]) -> str | None:
     """The server's own reason (no such database, unknown user, connection refused): the
-    connection pool only says that it got no connection in time."""
+    connection pool only says that it got no connection in time. SQLite's 'unable to open database
+    file' does not say that the store's folder is read-only."""
+    if settings["PERSISTENCE_MODULE"] == SQLITE_MODULE:
+        folder = os.path.dirname(settings["SQLITE_DBNAME"]) or "."
+        if os.access(folder, os.W_OK):
+            return None
+        return (f"unable to open database file: its folder {folder} is read-only, and SQLite keeps its -wal and "
+                "-shm files beside the store, even to read it: keep the store in a folder you may write in")
     if settings["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
         return None
     import psycopg  # deferred: the PostgreSQL driver is imported only when it is used

@@ -42,6 +42,37 @@ def test_a_sqlite_store_that_is_a_folder_is_named_so(tmp_path, args):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A folder no one may write in; root may write in any, so the immutable attribute holds it then."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    CampaignRunner(f"sqlite:///{folder / 'league.db'}")("new", "Spring")
+    folder.chmod(0o555)
+    immutable = os.access(folder, os.W_OK)
+    if immutable and subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        folder.chmod(0o755)
+        pytest.skip("root, and no chattr to make the folder read-only")
+    yield folder
+    if immutable:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+    folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("args", [["list"], ["log"], ["new", "Autumn"]])
+def test_a_store_in_a_read_only_folder_says_so(read_only_folder, args):
+    """SQLite's 'unable to open database file' alone did not say why: a store it cannot put its
+    -wal and -shm files beside cannot even be read."""
+    store = read_only_folder / ("autumn.db" if args[0] == "new" else "league.db")
+    result = CampaignRunner(f"sqlite:///{store}")(*args)
+    assert (result.exit_code, result.output) == (
+        2, f"Error: cannot open store sqlite:///{store}: unable to open database file: its folder {read_only_folder} "
+        "is read-only, and SQLite keeps its -wal and -shm files beside the store, even to read it: keep the store in "
+        "a folder you may write in\n"
+    )
+    assert sorted(os.listdir(read_only_folder)) == ["league.db"]
+
+
 def test_new_still_creates_the_sqlite_store(tmp_path):
     fresh = tmp_path / "fresh.db"
     assert CampaignRunner(f"sqlite:///{fresh}")("new", "Spring").exit_code == 0
