@@ -453,7 +453,9 @@ def answers_option(func: Callable[..., Any]) -> Callable[..., Any]:
 class FileToWrite(click.Path):
     """The name of a file a command writes (`-o`, backup's TARGET): not a folder. A name ending in
     a slash names a folder that does not exist yet, and was written as a file of that name (`-o
-    reports/` wrote the file `reports`): it is refused, as an existing folder is."""
+    reports/` wrote the file `reports`): it is refused, as an existing folder is. So is `-`, which
+    made a file of that name where standard output was meant (`seed export -o -` hid the secret seed
+    in the file `-`)."""
 
     def __init__(self) -> None:
         super().__init__(dir_okay=False, path_type=pathlib.Path)
@@ -461,6 +463,9 @@ class FileToWrite(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and value.endswith(("/", os.sep)):
             self.fail(f"{value!r} names a folder: name the file to write", param, ctx)
+        if value == "-":
+            self.fail("'-' would be a file named '-', not standard output: name the file to write (./- for that one)",
+                      param, ctx)
         return super().convert(value, param, ctx)
 
 

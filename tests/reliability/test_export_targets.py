@@ -103,13 +103,17 @@ def test_a_seed_exported_to_no_file_is_refused(league, store_bytes):
     assert (result.exit_code, result.output) == (2, "Error: the file name is empty: name the file to write; nothing written\n")
 
 
-@pytest.mark.parametrize("args, option", [
+# Every command that writes a file, its name given as {out}, and how click names that option.
+WRITES_A_FILE = pytest.mark.parametrize("args, option", [
     (["report", "-o", "{out}"], "'-o' / '--out' / '--output'"),
     (["export", "--format", "md", "-o", "{out}"], "'-o' / '--output'"),
     (["roster", "Reikland Rats", "--format", "html", "-o", "{out}"], "'-o' / '--out' / '--output'"),
     (["backup", "{out}"], "'TARGET'"),
     (["seed", "export", "-o", "{out}"], "'-o' / '--output'"),
 ], ids=["report", "export", "roster", "backup", "seed"])
+
+
+@WRITES_A_FILE
 def test_a_name_ending_in_a_slash_names_a_folder_and_is_refused(league, tmp_path, store_bytes, args, option):
     """`-o reports/` (a folder not made yet) wrote a file named `reports`, as an existing folder is refused."""
     out = f"{tmp_path / 'reports'}{os.sep}"
@@ -118,4 +122,17 @@ def test_a_name_ending_in_a_slash_names_a_folder_and_is_refused(league, tmp_path
     assert result.exit_code == 2
     assert result.output.endswith(f"Error: Invalid value for {option}: {out!r} names a folder: name the file to write\n")
     assert not (tmp_path / "reports").exists()
+    assert store_bytes() == before
+
+
+@WRITES_A_FILE
+def test_a_dash_for_standard_output_is_refused_not_written_as_a_file(league, tmp_path, monkeypatch, store_bytes, args, option):
+    """`-o -` wrote a file named `-` where standard output was meant (the secret seed, for `seed export`)."""
+    monkeypatch.chdir(tmp_path)
+    before = store_bytes()
+    result = league(*(arg.format(out="-") for arg in args))
+    assert result.exit_code == 2
+    assert result.output.endswith(f"Error: Invalid value for {option}: '-' would be a file named '-', not standard "
+                                  "output: name the file to write (./- for that one)\n")
+    assert not (tmp_path / "-").exists()
     assert store_bytes() == before
