@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from ledger import events as ev
@@ -24,10 +26,78 @@ def warband_name(state: CampaignState, warband: str | None) -> str:
     return shown(found.name if found else (warband or ""))
 
 
-def because(reason: str) -> str:
+# The reasons a person typed for the transaction being described (`describe`'s `typed`), kept as typed by
+# `because` wherever a ruleset's event says it (a context, not a parameter of every event's sentence).
+_TYPED: ContextVar[Collection[str]] = ContextVar("typed_reasons", default=())
+
+# A lowercase id as tables key their rows ("power-scroll", "house/war-prophet"), not a part of a row
+# citation ("hero-injury:45-64") nor of a word ("Gunnar's").
+_ID = re.compile(r"(?<![\w/'-])(?<!\S:)[a-z0-9]+(?:[-/][a-z0-9]+)*(?![\w/-])(?!:\S)")
+_TRAILING_ASIDE = re.compile(r"(.*?)\s*\(([^()]*)\)")
+
+
+def typed_reasons(opened: ev.Event) -> frozenset[str]:
+    """The reasons a person typed in the command that opened a transaction (`--reason`, a scenario award's,
+    a roll's `--for`): its arguments' `reason` and `purpose` values at any depth, and its own."""
+    if not isinstance(opened, ev.CommandRecorded):
+        return frozenset()
+
+    def found(value: Any) -> Iterator[str]:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if key in ("reason", "purpose") and isinstance(inner, str):
+                    yield inner
+                else:
+                    yield from found(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                yield from found(inner)
+
+    return frozenset(reason for reason in (opened.reason, *found(opened.args)) if reason.strip())
+
+
+def reason_said(reason: str, names: Mapping[str, str], typed: Collection[str] = ()) -> str:
+    """A recorded reason as a player reads it: the ids the campaign's tables know said by their names
+    ("bought power-scroll": "bought Power Scroll"), and an aside it ends with said after a comma, since
+    `because` puts the reason in parentheses ("survived the battle (battle 1)": "survived the battle,
+    battle 1"), or left out where it only gives again, as an id, what comes before it ("Amnesia (amnesia)").
+    What a person typed (`typed`) stays as typed. An id that is its name in lower case ("sword") is a word
+    already, and often an ordinary one ("captured"): kept. Wording only: the recorded reason is unchanged."""
+    said = _named(reason, names, typed)
+    aside = _TRAILING_ASIDE.fullmatch(said)
+    if aside is None or aside[1].count("(") != aside[1].count(")") or any(
+            said.endswith(t) and "(" in t for t in typed):  # an aside typed is as typed
+        return said
+    head, inner = aside[1], aside[2]
+    if not head or (_ID.fullmatch(inner) and _plain(head).endswith(_plain(names.get(inner, inner)))):
+        return head or inner
+    return f"{head}, {inner}"
+
+
+def _named(text: str, names: Mapping[str, str], typed: Collection[str]) -> str:
+    """The text with the ids `names` knows said by their names, but for what a person typed in it."""
+    kept = next((t for t in sorted(typed, key=len, reverse=True) if t and t in text), None)
+    if kept is not None:
+        before, _, after = text.partition(kept)
+        return _named(before, names, typed) + kept + _named(after, names, typed)
+
+    def name_of(found: re.Match[str]) -> str:
+        name = names.get(found[0], found[0])
+        return name if name.lower() != found[0] else found[0]
+
+    return _ID.sub(name_of, text)
+
+
+def _plain(text: str) -> str:
+    return text.lower().replace("-", " ")
+
+
+def because(reason: str, state: CampaignState) -> str:
     """A recorded reason after what it explains, one way for every event of every ruleset: "Gunnar is dead
-    (serious injury: Dead)". Reasons often hold a colon of their own, which a colon before them doubled."""
-    return f" ({reason})" if reason else ""
+    (serious injury: Dead)", said as `reason_said` says it with the names the campaign's ruleset gives
+    (`Ruleset.row_names`). Reasons often hold a colon of their own, which a colon before them doubled."""
+    said = reason_said(reason, rulesets.reason_names(state), _TYPED.get())
+    return f" ({said})" if said else ""
 
 
 def signed(n: int) -> str:
@@ -51,24 +121,30 @@ def post_games_left_out_lines(state: CampaignState, steps: list[ev.PostGameStepD
             f"battle {battle} ({', '.join(done)})" for (battle, warband), done in by_post_game.items()]
 
 
-def describe(event: ev.Event, state: CampaignState) -> str:
-    """A sentence for the event, or '' for bookkeeping a person need not read."""
-    described = _DESCRIBED.get(type(event))
-    if described is not None:
-        return described(event, state)
-    describe_own = getattr(event, "describe", None)
-    return describe_own(state) if callable(describe_own) else ev.tag_of(event)
+def describe(event: ev.Event, state: CampaignState, typed: Collection[str] = ()) -> str:
+    """A sentence for the event, or '' for bookkeeping a person need not read. `typed`: the reasons a
+    person typed for its transaction (`typed_reasons` of its command), said as typed."""
+    token = _TYPED.set(typed)
+    try:
+        described = _DESCRIBED.get(type(event))
+        if described is not None:
+            return described(event, state)
+        describe_own = getattr(event, "describe", None)
+        return describe_own(state) if callable(describe_own) else ev.tag_of(event)
+    finally:
+        _TYPED.reset(token)
 
 
-def _voided(e: ev.TransactionVoided, _s: CampaignState) -> str:
-    return f"T{e.target} voided{'' if e.because_of is None else ' too'}{because(e.reason)}"
+def _voided(e: ev.TransactionVoided, s: CampaignState) -> str:
+    return f"T{e.target} voided{'' if e.because_of is None else ' too'}{because(e.reason, s)}"
 
 
 def _rolled(e: ev.DiceRolled, s: CampaignState) -> str:
     if e.expression.startswith("shuffle"):
         return f"R{e.roll} {e.purpose} ({e.source} dice)"
     meaning = rulesets.roll_meaning(s, e)
-    return f"R{e.roll} {e.purpose}: {e.expression} rolled {e.faces} = {e.value} ({e.source}){f'; {meaning}' if meaning else ''}"
+    purpose = _named(e.purpose, rulesets.reason_names(s), _TYPED.get())  # "Otto looks for power-scroll"
+    return f"R{e.roll} {purpose}: {e.expression} rolled {e.faces} = {e.value} ({e.source}){f'; {meaning}' if meaning else ''}"
 
 
 def role_words(role: str) -> str:
@@ -91,13 +167,13 @@ def _battle(e: ev.BattleRecorded, s: CampaignState) -> str:
 def _awarded(e: ev.XPAwarded, s: CampaignState) -> str:
     capped = f", capped from {e.requested}" if e.requested is not None else ""
     change = f"gains {e.amount}" if e.amount >= 0 else f"loses {-e.amount}"  # an award taken back
-    return f"{fighter_name(s, e.fighter)} {change} XP{capped}{because(e.reason)}"
+    return f"{fighter_name(s, e.fighter)} {change} XP{capped}{because(e.reason, s)}"
 
 
 def _stat_changed(e: ev.StatChanged, s: CampaignState) -> str:
     change = f"{e.stat} {signed(e.delta)}"
     # a reason that ends by stating the change again ("advancement: Sa +1") says only why
-    return f"{fighter_name(s, e.fighter)} {change}{because(e.reason.removesuffix(f': {change}'))}"
+    return f"{fighter_name(s, e.fighter)} {change}{because(e.reason.removesuffix(f': {change}'), s)}"
 
 
 def _injured(e: ev.InjurySuffered, s: CampaignState) -> str:
@@ -134,13 +210,13 @@ _DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
     ev.KeywordGained: lambda e, s: f"{fighter_name(s, e.fighter)} gains {e.keyword}",
     ev.KeywordLost: lambda e, s: f"{fighter_name(s, e.fighter)} loses {e.keyword}",
     ev.InjurySuffered: _injured,
-    ev.FighterDied: lambda e, s: f"{fighter_name(s, e.fighter)} is dead{because(e.reason)}",
-    ev.FighterCaptured: lambda e, s: f"{fighter_name(s, e.fighter)} is captured{because(e.reason)}",
-    ev.FighterRetired: lambda e, s: f"{fighter_name(s, e.fighter)} retires{because(e.reason)}",
+    ev.FighterDied: lambda e, s: f"{fighter_name(s, e.fighter)} is dead{because(e.reason, s)}",
+    ev.FighterCaptured: lambda e, s: f"{fighter_name(s, e.fighter)} is captured{because(e.reason, s)}",
+    ev.FighterRetired: lambda e, s: f"{fighter_name(s, e.fighter)} retires{because(e.reason, s)}",
     ev.FighterPromoted: lambda e, s: f"{fighter_name(s, e.fighter)} is promoted to {e.role}",
     ev.ItemGained: lambda e, s: f"{_holder(s, e)} gains {rulesets.row_name(s, 'item', e.item)}",
     ev.ItemLost: lambda e, s: f"{_holder(s, e)} loses {rulesets.row_name(s, 'item', e.item)}",
-    ev.TreasuryChanged: lambda e, s: f"{warband_name(s, e.warband)} treasury {signed(e.delta)}{because(e.reason)}",
+    ev.TreasuryChanged: lambda e, s: f"{warband_name(s, e.warband)} treasury {signed(e.delta)}{because(e.reason, s)}",
     ev.PostGameStepDone: lambda e, s: f"{warband_name(s, e.warband)}: post-game step {e.step} done for battle {e.battle}",
     ev.NoteRecorded: lambda e, s: f"note: {shown(e.text)}",
 }

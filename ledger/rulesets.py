@@ -249,6 +249,31 @@ def row_names_of(state: CampaignState) -> Mapping[str, Mapping[str, str]]:
     return ruleset.row_names(state) if ruleset is not None and ruleset.row_names is not None else {}
 
 
+# The last few campaigns' names of every kind in one mapping, by the `row_names` mapping they came from
+# (which rulesets derive once per tables object): a log describes reasons by the thousand.
+_NO_NAMES: Mapping[str, str] = {}
+# Kinds the roster cards name but no recorded reason holds by id: their ids are also plain words a reason may
+# hold ("undead", "captain"), which must not be read as them.
+NOT_IN_REASONS = ("faction", "warrior-type")
+_REASON_NAMES: dict[int, tuple[Mapping[str, Mapping[str, str]], Mapping[str, str]]] = {}
+
+
+def reason_names(state: CampaignState) -> Mapping[str, str]:
+    """Every id the campaign's tables name (`Ruleset.row_names`, all kinds together) -> its name, which
+    the recorded reasons are said with (`ledger.describe.because`)."""
+    by_kind = row_names_of(state)
+    if not by_kind:
+        return _NO_NAMES
+    kept = _REASON_NAMES.get(id(by_kind))
+    if kept is None or kept[0] is not by_kind:
+        if len(_REASON_NAMES) > 8:
+            _REASON_NAMES.clear()
+        kept = (by_kind, {row: name for kind, names in by_kind.items() if kind not in NOT_IN_REASONS
+                          for row, name in names.items()})
+        _REASON_NAMES[id(by_kind)] = kept
+    return kept[1]
+
+
 def row_name(state: CampaignState, kind: str, recorded: str) -> str:
     """A row an event recorded (kind "deed", "scenario" or "item") under the name the campaign's tables give
     it, or as recorded where they do not know it (typed as people said it, or dropped by a house rule)."""

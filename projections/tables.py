@@ -27,7 +27,7 @@ from ledger import events as ev
 from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record, canonical
 from ledger.state import UNRATED_EVENTS, CampaignState, Warband, warbands_changed
-from projections.history import NamesKnown, fighters_involved, record_text, void_annotations
+from projections.history import NamesKnown, fighters_involved, record_text, typed_by_transaction, void_annotations
 from projections.roster import campaign_row, ext_of, fighter_row, rating_of, warband_row
 
 Row = tuple[Any, ...]
@@ -305,6 +305,7 @@ def transaction_rows(
     cid = state.campaign_id
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
     described = known.filled_in(state) if known is not None and group[0].tx in voided else state
+    typed = typed_by_transaction(group)
     for record in group:
         void = voided.get(record.tx) or {}
         voided_by = void.get("voided_by")
@@ -316,7 +317,7 @@ def transaction_rows(
                 event_type=ev.tag_of(record.event),
                 actor=record.actor,
                 recorded_at=record.recorded_at,
-                description=record_text(record, described),
+                description=record_text(record, described, typed),
                 payload=ev.payload_of(record.event),
                 hash=record.hash,
                 voided_by=voided_by,

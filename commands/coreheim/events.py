@@ -85,7 +85,7 @@ class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-
             recruits, xp, rolled = (int(n) for n in reinforced.groups())
             each = " each" if recruits > 1 else ""
             return f"{change}, reinforced: {plural(recruits, 'recruit')} at {xp} XP{each}, using {recruits * xp} of the {rolled} XP rolled"
-        return f"{change}{because(self.reason)}"
+        return f"{change}{because(self.reason, state)}"
 
 
 # The reason reinforcing records (every version): "reinforced: 2 x 1 XP of the 5 rolled" read as a sum.
@@ -99,7 +99,7 @@ class ShardsChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.shards-ch
     row: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        return f"{warband_name(state, self.warband)} wyrdstone {signed(self.delta)}{because(self.reason)}"
+        return f"{warband_name(state, self.warband)} wyrdstone {signed(self.delta)}{because(self.reason, state)}"
 
 
 class ExplorationResolved(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-resolved"):
@@ -193,7 +193,7 @@ class MissesGame(ev.Event, frozen=True, kw_only=True, tag="coreheim.misses-game"
     row: str = ""
 
     def describe(self, state: CampaignState) -> str:
-        return f"{fighter_name(state, self.fighter)} misses the next game{because(self.reason)}"
+        return f"{fighter_name(state, self.fighter)} misses the next game{because(self.reason, state)}"
 
 
 class RareItemSearched(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-item-searched"):

@@ -127,7 +127,7 @@ class HeroSlots(ev.Event, frozen=True, kw_only=True, tag="speedheim.hero-slots")
     reason: str
 
     def describe(self, state: CampaignState) -> str:
-        return f"{warband_name(state, self.warband)} has {self.slots} hero slots{because(self.reason)}"
+        return f"{warband_name(state, self.warband)} has {self.slots} hero slots{because(self.reason, state)}"
 
 
 @ev.event_type

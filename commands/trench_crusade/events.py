@@ -105,7 +105,7 @@ class GloryChanged(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.glor
 
     def describe(self, state: CampaignState) -> str:
         sign = "+" if self.delta >= 0 else ""
-        return f"{warband_name(state, self.warband)} Glory {sign}{self.delta}{because(self.reason)}"
+        return f"{warband_name(state, self.warband)} Glory {sign}{self.delta}{because(self.reason, state)}"
 
 
 @ev.event_type

@@ -47,12 +47,16 @@ def _row_names(tables: TrenchCrusadeTables) -> dict[str, dict[str, str]]:
     return {"deed": {deed.id: deed.name for deed in tables.glorious_deeds.deeds},
             "scenario": {scenario.id: scenario.name for scenario in tables.glorious_deeds.scenarios},
             "skill-table": {skills.id: skills.name for skills in tables.advancement_skills.tables},
-            "faction": FACTIONS}
+            "faction": FACTIONS,
+            "xp-award": {award.id: award.name for award in tables.experience.awards if award.name},
+            "limited-potential": {row.id: name for row in tables.limited_potential.rows if (name := row.model or row.keyword)}}
 
 
 def row_names(state: CampaignState) -> dict[str, dict[str, str]]:
     """Each Glorious Deed's and each scenario's name by its id, as the campaign's own glorious-deeds
-    table gives them, each Advancement skill table's, and each faction's (`Ruleset.row_names`)."""
+    table gives them, each Advancement skill table's, each faction's, each XP award's ("glorious-deed": "Glorious
+    Deed", which an award's reason records) and each Limited Potential model's ("house/war-prophet": "War Prophet",
+    which an XP cap's reason records) (`Ruleset.row_names`)."""
     return _row_names(tables_for(state))
 
 

@@ -77,6 +77,7 @@ class PromotionDiceSourcesTable(_Row, kw_only=True):
 class ExperienceAward(_Row, kw_only=True):
     id: str
     description: str
+    name: str = ""  # as the log says it ("Glorious Deed"); "": its id (a house-rule table's row without one)
     xp: int | None = None
     dice: str | None = None  # rolled awards such as Bitter Lessons (D3)
 

@@ -123,7 +123,7 @@ class VeteranEligibility(ev.Event, frozen=True, kw_only=True, tag="warbands.vete
         if self.battle is None:  # an upgrade used it ("used for +1"): not a battle that fell short
             return f"{unit} is no longer eligible for a Veteran level: its eligibility was {self.reason}"
         verdict = "eligible for its next Veteran level" if self.eligible else "not eligible for a Veteran level"
-        return f"{unit} {verdict}{because(self.reason)}"
+        return f"{unit} {verdict}{because(self.reason, state)}"
 
 
 @ev.event_type
@@ -169,7 +169,7 @@ class AbilitiesLost(ev.Event, frozen=True, kw_only=True, tag="warbands.abilities
     reason: str
 
     def describe(self, state: CampaignState) -> str:
-        return f"{fighter_name(state, self.fighter)} loses {', '.join(self.abilities)}{because(self.reason)}"
+        return f"{fighter_name(state, self.fighter)} loses {', '.join(self.abilities)}{because(self.reason, state)}"
 
 
 @ev.event_type

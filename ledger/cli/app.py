@@ -629,10 +629,11 @@ def outcome_lines(outcome: Outcome) -> list[str]:
     after the commit where it is one transaction; a commit of several (a reroll's void and new
     decision, and the later transactions a cascade decided again) has its rows read, or computed."""
     from ledger.cli.history import chronicle  # deferred: formatting is only needed when printing
-    from projections.history import record_text
+    from projections.history import record_text, typed_by_transaction
 
     if len({record.tx for record in outcome.records}) == 1:
-        return [record_text(record, outcome.state) for record in outcome.records]
+        typed = typed_by_transaction(outcome.records)
+        return [record_text(record, outcome.state, typed) for record in outcome.records]
     session = click.get_current_context().find_object(Session)
     rows = chronicle(session, uuid.UUID(outcome.state.campaign_id), outcome.state, outcome.records)
     text = {row["position"]: row["text"] for row in rows}

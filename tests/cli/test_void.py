@@ -151,7 +151,7 @@ def test_void_cascade_answers_the_question_a_later_transaction_now_asks(crusade)
         "Glorious Deed?: answer with --answer leader=CHOICE (one of: Gaius, Ezra); decided again after the void)",
         "  Gaius gains 1 XP (battle 1: survived)",
         "  Ezra gains 1 XP (battle 1: survived)",
-        "  Ezra gains 1 XP (battle 1: warband-deed-leader)",
+        "  Ezra gains 1 XP (battle 1: Warband Glorious Deed)",
         "  Ezra reached the 2 XP circle: one Advancement Roll due",
         "  Pilgrims: post-game step experience done for battle 1",
     ]

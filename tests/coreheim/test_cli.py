@@ -480,7 +480,7 @@ def test_at_creation_a_rare_item_off_the_warbands_list_is_refused(campaign):
     assert events(campaign) == before
     # A Duelling Pistol is on the list ("| Duelling Pistol | 25 |"): bought without a roll
     assert ok(campaign("coreheim", "buy", "Rats", "duelling-pistol", "--fighter", "Gunnar"))[:-1] == [
-        "  Rats treasury -25 (bought duelling-pistol)",
+        "  Rats treasury -25 (bought Duelling Pistol)",
         "  Gunnar gains Duelling Pistol",
     ]
 
@@ -520,7 +520,7 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
     # Then the search is still to do, and the sale is still open
     assert "[ ] search" in after_battle("post-game", R, "--list").output
     assert ok(after_battle("coreheim", "sell", R, "sword", "--fighter", "Gunnar"))[1] == (
-        f"  {R} treasury +3 (sold sword (half of 7 gc))"
+        f"  {R} treasury +3 (sold sword, half of 7 gc)"
     )
 
 

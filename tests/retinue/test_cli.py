@@ -106,7 +106,7 @@ def test_each_step_as_its_own_command(hawks):
         "  Hawks: post-game step doom done for battle 1",
     ]
     assert lines(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel=survival roll")) == [
-        "  Finch gains 1 XP (post-game pass: Hardy (Casualty Table))",
+        "  Finch gains 1 XP (post-game pass: Hardy, Casualty Table)",
         "  Kestrel gains 1 XP (post-game pass: survival roll)",
         "  Hawks: post-game step post-game-pass done for battle 1",
     ]
@@ -250,7 +250,7 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "Which surviving fighter of battle 1 gains +1 from a survival roll or scenario result?",
         "  1) none", "  2) Kestrel", "  3) Finch",
         "Choose by number or name [none]: none",
-        "  Finch gains 1 XP (post-game pass: Hardy (Casualty Table))",
+        "  Finch gains 1 XP (post-game pass: Hardy, Casualty Table)",
         "  Hawks: post-game step post-game-pass done for battle 1",
         "== Spending: advancements bought (S1-S9)",
         "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?",
@@ -350,7 +350,7 @@ def test_two_results_naming_one_fighter_give_it_plus_1_each(hawks):
         assert hawks("retinue", *step, "Hawks").exit_code == 0, step
     assert lines(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel=survival roll",
                        "--bonus", "Kestrel=held the bridge")) == [
-        "  Finch gains 1 XP (post-game pass: Hardy (Casualty Table))",
+        "  Finch gains 1 XP (post-game pass: Hardy, Casualty Table)",
         "  Kestrel gains 1 XP (post-game pass: survival roll)",
         "  Kestrel gains 1 XP (post-game pass: held the bridge)",
         "  Hawks: post-game step post-game-pass done for battle 1",

@@ -177,7 +177,7 @@ def test_R13_R15_an_archetype_from_the_types_row_and_its_starting_ability(house_
     assert lines(t, events) == ["Hans, character, joins Reiklanders",
                                 "Hans is an Intellectual, with the Starting Ability Advantage of Ground",
                                 "Hans learns Advantage of Ground",
-                                "Reiklanders treasury -50 (starting points: recruited Hans (50 points))"]
+                                "Reiklanders treasury -50 (starting points: recruited Hans, 50 points)"]
 
 
 @pytest.mark.parametrize("archetype, said", [
@@ -257,7 +257,7 @@ def test_R18_amnesia_takes_the_archetype_abilities_and_their_wbr_but_not_the_sta
     table.battle(down=["Hans"])
     table.do(Recovery(warband="Reiklanders"))
     events = table.do(Injuries(warband="Reiklanders", outcomes={"Hans": "amnesia"}))
-    assert lines(table, events)[:2] == ["Hans suffers Amnesia", "Hans loses Intellectual Advancement 1 (Amnesia (amnesia))"]
+    assert lines(table, events)[:2] == ["Hans suffers Amnesia", "Hans loses Intellectual Advancement 1 (Amnesia)"]
     assert table.state.fighters["hans"].skills == ["Advantage of Ground"]
     assert table.rating() == 150
 
@@ -503,7 +503,7 @@ def banked_then_half_lost(table: Table) -> list[str]:
 
 def test_U8_a_banked_eligibility_kept_through_a_battle_with_half_lost_says_it_is_kept(house_rules):
     assert banked_then_half_lost(house_rules({"veteran_eligibility": "banked"}))[0] == (
-        "Swordsmen eligible for its next Veteran level (keeps its banked eligibility (5 of 10 survived battle 2))")
+        "Swordsmen eligible for its next Veteran level (keeps its banked eligibility, 5 of 10 survived battle 2)")
 
 
 def test_on_version_2_a_banked_eligibility_read_as_if_the_battle_earned_it():
