@@ -33,7 +33,6 @@ _TYPED: ContextVar[Collection[str]] = ContextVar("typed_reasons", default=())
 # A lowercase id as tables key their rows ("power-scroll", "house/war-prophet"), not a part of a row
 # citation ("hero-injury:45-64") nor of a word ("Gunnar's").
 _ID = re.compile(r"(?<![\w/'-])(?<!\S:)[a-z0-9]+(?:[-/][a-z0-9]+)*(?![\w/-])(?!:\S)")
-_TRAILING_ASIDE = re.compile(r"(.*?)\s*\(([^()]*)\)")
 
 
 def typed_reasons(opened: ev.Event) -> frozenset[str]:
@@ -64,11 +63,11 @@ def reason_said(reason: str, names: Mapping[str, str], typed: Collection[str] = 
     What a person typed (`typed`) stays as typed. An id that is its name in lower case ("sword") is a word
     already, and often an ordinary one ("captured"): kept. Wording only: the recorded reason is unchanged."""
     said = _named(reason, names, typed)
-    aside = _TRAILING_ASIDE.fullmatch(said)
-    if aside is None or aside[1].count("(") != aside[1].count(")") or any(
+    opened = said.rfind("(") if said.endswith(")") else -1
+    head, inner = said[:opened].rstrip(), said[opened + 1:-1]
+    if opened < 0 or ")" in inner or head.count("(") != head.count(")") or any(
             said.endswith(t) and "(" in t for t in typed):  # an aside typed is as typed
         return said
-    head, inner = aside[1], aside[2]
     if not head or (_ID.fullmatch(inner) and _plain(head).endswith(_plain(names.get(inner, inner)))):
         return head or inner
     return f"{head}, {inner}"
@@ -76,6 +75,8 @@ def reason_said(reason: str, names: Mapping[str, str], typed: Collection[str] = 
 
 def _named(text: str, names: Mapping[str, str], typed: Collection[str]) -> str:
     """The text with the ids `names` knows said by their names, but for what a person typed in it."""
+    if not names:
+        return text
     kept = next((t for t in sorted(typed, key=len, reverse=True) if t and t in text), None)
     if kept is not None:
         before, _, after = text.partition(kept)

@@ -372,7 +372,7 @@ def test_with_two_leaders_the_player_chooses(campaign):
 @pytest.mark.parametrize(("version", "blocked"), [
     (None, ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=0,
                         reason="battle 1: survived (blocked by a Head Wound: 1 XP not gained)")),
-    # 1.4.0 recorded the block as a cap: "Gaius gains 0 XP, capped from 1 (… (Head Wound: gains no more XP))"
+    # 1.4.0 recorded the block as a cap: "Gaius gains 0 XP, capped from 1 (…, Head Wound: gains no more XP)"
     ("1.4.0", ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=0, requested=1,
                            reason="battle 1: survived (Head Wound: gains no more XP)")),
 ])
