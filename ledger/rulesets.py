@@ -259,7 +259,7 @@ _REASON_NAMES: dict[int, tuple[Mapping[str, Mapping[str, str]], Mapping[str, str
 
 
 def reason_names(state: CampaignState) -> Mapping[str, str]:
-    """Every id the campaign's tables name (`Ruleset.row_names`, all kinds together) -> its name, which
+    """Every id the campaign's tables name (`Ruleset.row_names`, every kind but NOT_IN_REASONS) -> its name, which
     the recorded reasons are said with (`ledger.describe.because`)."""
     by_kind = row_names_of(state)
     if not by_kind:
