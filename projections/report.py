@@ -135,6 +135,7 @@ class Report:
     chapters: list[Chapter]
     marks: list[Mark]
     revealed_seeds: list[dict[str, Any]]
+    ledger_dice_used: bool  # any ledger roll up to the cut, voided ones too: without one there is no seed to reveal
     verification: Verification | None  # None for a roster sheet, which has no audit box
 
     def card(self, warband_name: str) -> Card:
@@ -226,6 +227,7 @@ def build_report(
             {"epoch": row["payload"]["epoch"], "seed": row["payload"]["seed"], "position": row["position"]}
             for row in table_dicts(rows, LOG) if row["event_type"] == "seed.revealed"
         ],
+        ledger_dice_used=any(isinstance(r.event, ev.DiceRolled) and r.event.source == "ledger" for r in shown),
         verification=verification,
     )
 

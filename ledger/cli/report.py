@@ -32,7 +32,7 @@ def dice_line(chain: audit.Chain) -> str:
         else:
             parts.append(f"{plural(count, 'roll')} of epoch {epoch} {'waits' if count == 1 else 'wait'} "
                          "for its seed to be revealed")
-    return "Ledger dice: " + ("; ".join(parts) if parts else "none rolled") + "."
+    return "Ledger dice: " + ("; ".join(parts) if parts else "none used (table dice only)") + "."
 
 
 def verified_history(session: Session, campaign_id: uuid.UUID) -> tuple[list[Record], Verification]:

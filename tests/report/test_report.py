@@ -282,6 +282,27 @@ def test_the_audit_box_shows_heads_verification_and_revealed_seeds(demo, tmp_pat
     assert len(heads) == 1 + campaign["battles"]
 
 
+def test_the_audit_box_says_plainly_when_no_ledger_dice_were_used(tmp_path):
+    """Of a campaign whose dice were all typed in it said 'Ledger dice: none rolled.', then 'None yet: the
+    ledger dice of the open epoch are proved once its seed is revealed', as if a proof were pending."""
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    page = tmp_path / "r.html"
+    assert runner("new", "League").exit_code == 0
+    assert runner("roll", "D6", "--for", "weather", "--dice", "4").exit_code == 0
+    assert runner("report", "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert "<p>Ledger dice: none used (table dice only).</p>" in html
+    assert '<p class="empty">None: no ledger dice were used (table dice only), so there is no seed to reveal.</p>' in html
+    assert "Revealed dice seeds: none: no ledger dice were used (table dice only).\n" in runner("export", "--format", "md").output
+    assert runner("roll", "D6", "--for", "omens", "--ledger").exit_code == 0  # one ledger roll: its proof waits
+    assert runner("report", "-o", str(page), "--force").exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert "<p>Ledger dice: 1 roll of epoch 0 waits for its seed to be revealed.</p>" in html
+    assert ('<p class="empty">None yet: the ledger dice of the open epoch are proved once its seed is revealed '
+            "(<code>campaign seed reveal</code>).</p>") in html
+    assert "Revealed dice seeds: none yet.\n" in runner("export", "--format", "md").output
+
+
 def test_battle_and_until_show_the_campaign_as_it_stood(demo, tmp_path):
     name = FIXTURES["coreheim"]["name"]
     then = json.loads(demo("--campaign", name, "replay", "--battle", "1", "--json").output)
