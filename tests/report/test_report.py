@@ -303,6 +303,17 @@ def test_the_audit_box_says_plainly_when_no_ledger_dice_were_used(tmp_path):
     assert "Revealed dice seeds: none yet.\n" in runner("export", "--format", "md").output
 
 
+def test_the_dice_boxes_repeat_the_faces_for_the_eye_alone(tmp_path):
+    """A roll's sentence says its faces; the boxes are hidden from screen readers, which ignored the
+    aria-label a plain <span> had ('faces', said of nothing)."""
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    assert runner("new", "League").exit_code == 0
+    assert runner("roll", "2D6", "--for", "weather", "--dice", "4,1").exit_code == 0
+    assert runner("report", "-o", str(tmp_path / "r.html")).exit_code == 0
+    assert ('<li class="dice">R0 weather: 2D6 rolled [4, 1] = 5 (table). <span class="faces" aria-hidden="true">'
+            '<span class="die">4</span><span class="die">1</span></span></li>') in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
 def test_battle_and_until_show_the_campaign_as_it_stood(demo, tmp_path):
     name = FIXTURES["coreheim"]["name"]
     then = json.loads(demo("--campaign", name, "replay", "--battle", "1", "--json").output)
