@@ -148,6 +148,10 @@ class Ruleset:
     # The glorious deeds an event records as done by a warband with no doer, which the core's battle
     # (fighters' deeds only) does not hold: (warband id, deed id) each, for the chronicle's battle line.
     warband_deeds: Callable[[ev.Event], Sequence[tuple[str, str]]] | None = None
+    # The words after `campaign` a player types for a recorded command whose tag does not say them (tag,
+    # its recorded args -> words: 'trench-crusade.advancement' is `trench-crusade advance`); None: the
+    # tag's own words, its dots as spaces (`typed_command`).
+    typed_as: Callable[[str, Mapping[str, Any]], str | None] | None = None
     # What a warband starts with when `warband add` names no treasury (the rules' starting gold); None: 0.
     starting_treasury: Callable[[CampaignState], int] | None = None
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded
@@ -199,6 +203,23 @@ class Ruleset:
             if key in checked and checked[key] not in allowed:
                 raise BadInput(f"option {key} is {' or '.join(repr(a) for a in allowed)}, not {checked[key]!r}")
         return checked
+
+
+# The core's commands a player types otherwise than their tags say; None: the ledger's own, which nobody
+# types (the dealt dice a roll burns).
+CORE_TYPED: Mapping[str, str | None] = {
+    "campaign.new": "new", "warband.enlist": "warband add", "fighter.recruit": "fighter add",
+    "treasury.change": "treasury", "dice.burn": None,
+}
+
+
+def typed_command(ruleset: Ruleset, tag: str, args: Mapping[str, Any]) -> str | None:
+    """A recorded command of a campaign of `ruleset` as a player types it, without its arguments:
+    'coreheim.hire' is `campaign coreheim hire`, 'warband.enlist' `campaign warband add`. None for one
+    nobody types (CORE_TYPED)."""
+    own = ruleset.typed_as(tag, args) if ruleset.typed_as is not None else None
+    words = own or CORE_TYPED.get(tag, tag.replace(".", " "))
+    return None if words is None else f"campaign {words}"
 
 
 class RulesetEntry(NamedTuple):

@@ -59,7 +59,9 @@ class Line:
 @dataclass
 class Transaction:
     tx: int
-    command: str
+    command: str  # its tag, as recorded ("coreheim.hire")
+    typed: str | None  # as a player types it ("campaign coreheim hire"; None: nobody types it, `typed_command`)
+    reason: str  # the reason typed with it (a void's, a reroll's), "" for none
     actor: str
     recorded_at: str
     lines: list[Line]
@@ -221,7 +223,8 @@ def build_report(
         standings=sorted(warbands, key=lambda w: (-(w["rating"] or 0), -w["wins"], w["seq"])),
         cards=cards,
         rating_chart=rating_chart,
-        chapters=chapters(rows, marks, views, names, ratings, {f["fighter"]: f["warband"] for f in fighters}, battle_words),
+        chapters=chapters(rows, marks, views, names, ratings, {f["fighter"]: f["warband"] for f in fighters}, battle_words,
+                          ruleset),
         marks=marks,
         revealed_seeds=[
             {"epoch": row["payload"]["epoch"], "seed": row["payload"]["seed"], "position": row["position"]}
@@ -348,7 +351,8 @@ def concerns(payload: dict[str, Any], owners: dict[str, str]) -> set[str]:
     return {w for w in named if isinstance(w, str) and w}
 
 
-def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Collection[str]) -> list[Transaction]:
+def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Collection[str],
+                  ruleset: rulesets.Ruleset) -> list[Transaction]:
     grouped: dict[int, Transaction] = {}
     for row in log:
         tx = grouped.get(row["tx"])
@@ -357,11 +361,14 @@ def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Coll
             if row["voided_by"] is not None:
                 void = {"voided_by": row["voided_by"], "voided_by_actor": row["voided_by_actor"],
                         "voided_at": row["voided_at"], "reason": row["void_reason"]}
-            tx = grouped[row["tx"]] = Transaction(row["tx"], "", row["actor"], row["recorded_at"], [], void)
+            tx = grouped[row["tx"]] = Transaction(row["tx"], "", None, "", row["actor"], row["recorded_at"], [], void)
         if row["event_type"] != "command.recorded":
             tx.warbands |= concerns(row["payload"], owners)
         if row["event_type"] == "command.recorded":
-            tx.command = row["description"]
+            # Worded here, not as the log row ('coreheim.hire (reason)'): the log keeps the tag recorded.
+            opened = row["payload"]
+            tx.command, tx.reason = opened["command"], opened.get("reason") or ""
+            tx.typed = rulesets.typed_command(ruleset, tx.command, opened.get("args") or {})
         elif row["description"]:
             tx.lines.append(_line(row, names))
     return list(grouped.values())
@@ -444,12 +451,13 @@ def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Rati
 
 def chapters(
     rows: Rows, marks: list[Mark], views: dict[int, int | None], names: dict[str, str], ratings: Ratings,
-    owners: dict[str, str], battle_words: BattleWords,
+    owners: dict[str, str], battle_words: BattleWords, ruleset: rulesets.Ruleset,
 ) -> list[Chapter]:
     """The muster, then each battle with what followed it; a transaction goes to the chapter of the
     battle whose view holds it (`views`: `battle_views`; a voided battle stays where it was recorded,
     struck through). `owners` maps each fighter to its warband, to tell which warbands a transaction
-    concerns and to tell a battle's deeds warband by warband; `battle_words` how its battles' deeds and scenarios are named."""
+    concerns and to tell a battle's deeds warband by warband; `battle_words` how its battles' deeds and scenarios are named;
+    `ruleset` how a player types its commands."""
     log = table_dicts(rows, LOG)
     battles = table_dicts(rows, BATTLES)
     if not log:
@@ -470,7 +478,7 @@ def chapters(
             Chapter(
                 title="Before the first battle" if number is None else f"Battle {number}",
                 battles=[_battle_summary(b, names, ratings, battle_words, owners) for b in battles if b["tx"] in txs],
-                transactions=_transactions(rows_in, owners, typed),
+                transactions=_transactions(rows_in, owners, typed, ruleset),
                 head=by_position[end]["hash"],
                 head_label="before the first battle" if number is None else f"after battle {number}",
             )

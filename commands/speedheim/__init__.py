@@ -80,6 +80,8 @@ RULESET = register(
         post_game=pg.PHASE.guided_steps,
         roll_meaning=pg.roll_meaning,  # a Scars roll that changes nothing: "no effect (Scar 12: Full Recovery)"
         starting_treasury=lambda state: 500,  # "Warband creation uses 500g" (shared/rules/speedheim.md §7)
+        # A walk's learning step for every hero at once is typed as the walk: `campaign post-game WARBAND`.
+        typed_as=lambda tag, args: "post-game" if tag == pg.LearnEach.__struct_config__.tag else None,
         register_commands=commands_in(f"{__package__}.cli"),
     )
 )

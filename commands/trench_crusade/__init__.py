@@ -11,6 +11,9 @@ handed their group by the CLI. See README.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
 
@@ -18,6 +21,14 @@ from .events import FACTS, FOLDS, warband_deeds
 from .handlers import HANDLERS
 from .model import DEFAULT_OPTIONS, check_options, row_names
 from .phase import PHASE
+
+
+def typed_as(tag: str, args: Mapping[str, Any]) -> str | None:
+    """The commands its CLI names otherwise: the Advancement Rolls, and an item given or stowed."""
+    if tag == "trench-crusade.allocate":
+        return "trench-crusade stow" if args.get("to_arsenal") else "trench-crusade give"
+    return "trench-crusade advance" if tag == "trench-crusade.advancement" else None
+
 
 RULESET = register(
     Ruleset(
@@ -41,6 +52,7 @@ RULESET = register(
         post_game=PHASE.guided_steps,
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
         starting_treasury=lambda state: 700,  # "its starting ducats — usually 700" (shared/rules/trench-crusade.md)
+        typed_as=typed_as,
         register_commands=commands_in(f"{__package__}.cli"),
     )
 )

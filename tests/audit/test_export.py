@@ -165,7 +165,7 @@ def test_markdown_shows_what_people_typed_as_typed_and_csv_no_formula(cli):
     outside_code = re.sub(r"`[^`]*`", "", audit).replace("\\<", "").replace("\\[", "")
     assert "<" not in outside_code.replace("<br>", "") and "[" not in outside_code
     chronicle = cli("export", "--format", "md").output
-    assert "- T5 ``void (x` <b>bold</b> `y)`` by arbiter" in chronicle  # one code span, as typed
+    assert "- T5 `campaign void` (x\\` \\<b>bold\\</b> \\`y) by arbiter" in chronicle  # the reason as typed, escaped
     assert "Played by \\[x](http\\://evil.example)" in chronicle  # no link, bracketed or bare
     assert "4 events in 1 transaction" not in chronicle and " in 5 transactions" in chronicle
     rows = list(csv.reader(io.StringIO(cli("export", "--format", "csv").output)))
@@ -206,30 +206,30 @@ def test_markdown_is_the_chronicle_with_voids_struck_and_the_audit(played):
         "",
         "### Before the first battle",
         "",
-        f"- T1 `campaign.new` by {at}",
+        f"- T1 `campaign new` by {at}",
         "  - Campaign Demo started.",
         "  - Ruleset freeform v1.",
         f"  - Dice seed of epoch 0 committed: sha256 {commitments[0]}…",
-        f"- T2 `warband.enlist` by {at}",
+        f"- T2 `campaign warband add` by {at}",
         "  - Rattenfänger enlisted by Ann with 100 in the treasury.",
-        f"- T3 `roll` by {at} — **voided by T6 ({at}): typo in the dice**",
+        f"- T3 `campaign roll` by {at} — **voided by T6 ({at}): typo in the dice**",
         "  - ~~R0 injury: 2D6 rolled \\[3, 5] = 8 (table).~~",
-        f"- T4 `roll` by {at} — **voided by T7 ({at}): die fell off the table**",
+        f"- T4 `campaign roll` by {at} — **voided by T7 ({at}): die fell off the table**",
         "  - ~~R1 loot: D6 rolled \\[6] = 6 (ledger).~~",
-        f"- T5 `draw` by {at}",
+        f"- T5 `campaign draw` by {at}",
         "  - R2 shuffle cards (ledger dice).",
         "  - Cards shuffled (ledger).",
         "  - Fate: drew 5D from cards.",
-        f"- T6 `void (typo in the dice)` by {at}",
+        f"- T6 `campaign void` (typo in the dice) by {at}",
         "  - T3 voided (typo in the dice).",
-        f"- T7 `reroll (die fell off the table)` by {at}",
+        f"- T7 `campaign reroll` (die fell off the table) by {at}",
         "  - T4 voided (die fell off the table).",
-        f"- T8 `roll` by {at}",
+        f"- T8 `campaign roll` by {at}",
         "  - R3 loot: D6 rolled \\[2] = 2 (ledger).",
-        f"- T9 `seed.reveal` by {at}",
+        f"- T9 `campaign seed reveal` by {at}",
         "  - Dice seed of epoch 0 revealed: " + "01" * 32 + ".",
         f"  - Dice seed of epoch 1 committed: sha256 {commitments[1]}…",
-        f"- T10 `roll` by {at}",
+        f"- T10 `campaign roll` by {at}",
         "  - R4 later: D6 rolled \\[3] = 3 (ledger).",
         "",
         f"Head before the first battle: `{head}`",

@@ -4,10 +4,13 @@ import subprocess
 import sys
 
 import click
+import pytest
 from click.testing import CliRunner
 
+from ledger import rulesets
 from ledger.cli import main
 from ledger.cli.app import COMMAND_MODULES
+from ledger.deciding import LEDGER_COMMANDS
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()):
@@ -95,3 +98,35 @@ def test_each_group_has_all_its_commands_in_a_fresh_process():
              "print(' '.join(sorted(main.get_command(click.Context(main), sys.argv[1]).commands)))", name],
             capture_output=True, text=True, check=True)
         assert shown.stdout.split() == subcommands, name
+
+
+def test_every_recorded_command_is_typed_as_a_command_the_cli_has():
+    """The report heads a transaction with its command as a player types it (`typed_command`), not its
+    tag: every command of every ruleset and the ledger's own name a command of the CLI (a dice burn,
+    which nobody types, none)."""
+    typed = {"campaign " + " ".join(path) for path, command in all_commands(main) if not isinstance(command, click.Group)}
+    untyped = {
+        (ruleset.id, tag) for ruleset in rulesets.load_rulesets().values()
+        for tag in [*ruleset.command_types, *LEDGER_COMMANDS]
+        for args in ({}, {"to_arsenal": True}) if rulesets.typed_command(ruleset, tag, args) not in typed
+    }
+    assert untyped == {(ruleset, "dice.burn") for ruleset in rulesets.load_rulesets()}
+
+
+@pytest.mark.parametrize(("ruleset", "tag", "args", "typed"), [
+    ("coreheim", "coreheim.hire", {"warband": "Rats"}, "campaign coreheim hire"),
+    ("coreheim", "coreheim.sell-shards", {}, "campaign coreheim sell-shards"),
+    ("freeform", "campaign.new", {}, "campaign new"),
+    ("freeform", "warband.enlist", {}, "campaign warband add"),
+    ("freeform", "fighter.recruit", {}, "campaign fighter add"),
+    ("freeform", "treasury.change", {}, "campaign treasury"),
+    ("freeform", "seed.reveal", {}, "campaign seed reveal"),
+    ("freeform", "reroll", {}, "campaign reroll"),
+    ("trench-crusade", "trench-crusade.advancement", {}, "campaign trench-crusade advance"),
+    ("trench-crusade", "trench-crusade.allocate", {}, "campaign trench-crusade give"),
+    ("trench-crusade", "trench-crusade.allocate", {"to_arsenal": True}, "campaign trench-crusade stow"),
+    ("speedheim", "speedheim.learn-each", {}, "campaign post-game"),  # the walk's step for every hero at once
+    ("freeform", "dice.burn", {}, None),
+])
+def test_typed_command(ruleset, tag, args, typed):
+    assert rulesets.typed_command(rulesets.get(ruleset), tag, args) == typed

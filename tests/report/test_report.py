@@ -220,9 +220,34 @@ def test_a_transaction_says_when_to_the_minute_and_keeps_the_exact_time(demo, tm
     assert stamp.endswith("Z") and "." in stamp  # as recorded: microseconds, UTC
     minute = f"{stamp[:10]} {stamp[11:16]} UTC"
     assert demo("--campaign", name, "report", "-o", str(tmp_path / "r.html")).exit_code == 0
-    assert (f'<div class="tx-head">T1 · campaign.new · by arbiter · <time datetime="{stamp}" title="{stamp}">{minute}</time></div>'
+    assert (f'<div class="tx-head">T1 · <code>campaign new</code> · by arbiter · <time datetime="{stamp}" title="{stamp}">{minute}</time></div>'
             in (tmp_path / "r.html").read_text(encoding="utf-8"))
-    assert f"- T1 `campaign.new` by arbiter, {minute}\n" in demo("--campaign", name, "export", "--format", "md").output
+    assert f"- T1 `campaign new` by arbiter, {minute}\n" in demo("--campaign", name, "export", "--format", "md").output
+
+
+def test_a_transaction_is_headed_by_its_command_as_a_player_types_it(tmp_path):
+    """It was headed by the tag the command is recorded under ('coreheim.hire', 'reroll (the die fell off
+    the table)'), which the log keeps: its rm_log rows are as they were."""
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (["new", "League", "--ruleset", "coreheim"],
+                 ["warband", "add", "Rats", "--player", "Ann", "--faction", "mercenaries/reikland"],
+                 ["coreheim", "hire", "Rats", "Gunnar", "--type", "captain"], ["roll", "D6", "--for", "loot", "--dice", "2"],
+                 ["reroll", "R0", "--reason", "the die fell off the table", "--dice", "5"]):
+        assert runner(*args).exit_code == 0, args
+    assert runner("report", "-o", str(tmp_path / "r.html")).exit_code == 0
+    heads = [div.text for div in parse((tmp_path / "r.html").read_text(encoding="utf-8")).find_all("div", class_="tx-head")]
+    assert [head.split(" · by ")[0] for head in heads] == [
+        "T1 · campaign new", "T2 · campaign warband add", "T3 · campaign coreheim hire", "T4 · campaign roll",
+        "T5 · campaign reroll (the die fell off the table)", "T6 · campaign roll",
+    ]
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert '<div class="tx-head">T3 · <code>campaign coreheim hire</code> · by arbiter · <time' in html
+    assert '<div class="tx-head">T5 · <code>campaign reroll</code> (the die fell off the table) · by arbiter · <time' in html
+    chronicle = runner("export", "--format", "md").output
+    assert "\n- T3 `campaign coreheim hire` by arbiter, " in chronicle
+    assert "\n- T5 `campaign reroll` (the die fell off the table) by arbiter, " in chronicle
+    recorded = [row["text"] for row in json.loads(runner("log", "--all", "--json").output) if row["type"] == "command.recorded"]
+    assert recorded == ["campaign.new", "warband.enlist", "coreheim.hire", "roll", "reroll (the die fell off the table)", "roll"]
 
 
 @pytest.mark.parametrize(("stamp", "shown"), [
@@ -415,7 +440,7 @@ def test_a_voided_battle_is_told_where_it_was_recorded():
     assert "### Battle 1\n\n**Battle 1 (Trench Warfare):** Pilgrims vs Legion — won by Pilgrims." in markdown
     assert ("  - Legion: post-game step roster done for battle 1.\n\n*Voided by T40:* ~~**Battle 2 (Trench Warfare):** "
             "Pilgrims vs Legion — won by Pilgrims. Anna: glorious deed Good Hunting. Bert: glorious deed Headshot.~~\n\n"
-            "- T22 `trench-crusade.battle`") in markdown
+            "- T22 `campaign trench-crusade battle`") in markdown
 
 
 def test_an_xp_chart_needs_a_battle_and_some_xp(tmp_path):
