@@ -584,16 +584,21 @@ def test_a_ledger_roll_or_a_reveal_without_the_seed_names_the_campaign_and_the_w
     SQLite store's missing key says both, with exit 2. Nothing is written."""
     admin_url, player_url, _player = league
     moved, _imported = moved_from_sqlite(player_url, tmp_path)
-    before = moved("log", "--json").output
     missing = ("Error: the secret dice seed of Moved (epoch 0) is not in this database, so the ledger cannot roll: the "
                "epoch was committed in another store (the campaign's trail was imported here); open a new epoch with "
                "`campaign seed new-epoch --reason …` (recorded in the log); table dice (--dice) work either way\n")
-    rolled = moved("roll", "D6", "--for", "loot", "--ledger")
-    assert (rolled.exit_code, rolled.output) == (2, missing)
-    revealed = CampaignRunner(admin_url)("seed", "reveal")
-    assert (revealed.exit_code, revealed.output) == (2, missing)
-    assert moved("log", "--json").output == before
+    assert_neither_rolled_nor_revealed(moved, admin_url, missing)
     assert moved("roll", "D6", "--for", "loot", "--dice", "4").exit_code == 0
+
+
+def assert_neither_rolled_nor_revealed(moved: CampaignRunner, admin_url: str, refusal: str) -> None:
+    """A player's ledger roll and the administrator's reveal are both refused so (exit 2), writing nothing."""
+    before = moved("log", "--json").output
+    rolled = moved("roll", "2D6", "--for", "loot", "--ledger")
+    assert (rolled.exit_code, rolled.output) == (2, refusal)
+    revealed = CampaignRunner(admin_url)("seed", "reveal")
+    assert (revealed.exit_code, revealed.output) == (2, refusal)
+    assert moved("log", "--json").output == before
 
 
 def test_a_seed_committed_by_hand_for_an_epoch_committed_elsewhere_is_not_the_campaign_s(league, tmp_path):
@@ -608,18 +613,13 @@ def test_a_seed_committed_by_hand_for_an_epoch_committed_elsewhere_is_not_the_ca
     campaign_id = json.loads(moved("show", "--json").output)["campaign_id"]
     with connect(player_url, autocommit=True) as conn:
         conn.execute("SELECT ledger_dice_commit(%s, 0)", (campaign_id,))
-    before = moved("log", "--json").output
     not_the_campaign_s = (
         "Error: the ledger can neither roll dice of epoch 0 of Moved nor reveal its seed: this database keeps seeds of "
         "epochs 0 that the campaign never committed to (written by hand, not by the ledger), the open epoch's among "
         "them; the league's administrator removes them (DELETE FROM ledger_dice_seeds WHERE campaign_id = "
         f"'{campaign_id}' AND epoch IN (0)), then `campaign seed new-epoch --reason …` opens a new epoch (recorded in "
         "the log); table dice (--dice) work either way\n")
-    rolled = moved("roll", "2D6", "--for", "loot", "--ledger")
-    assert (rolled.exit_code, rolled.output) == (2, not_the_campaign_s)
-    revealed = CampaignRunner(admin_url)("seed", "reveal")
-    assert (revealed.exit_code, revealed.output) == (2, not_the_campaign_s)
-    assert moved("log", "--json").output == before
+    assert_neither_rolled_nor_revealed(moved, admin_url, not_the_campaign_s)
     verified = moved("verify")
     assert verified.exit_code == 0, verified.output
     held_back = moved("seed", "new-epoch", "--reason", "moved")
