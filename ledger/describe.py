@@ -117,7 +117,7 @@ def post_games_left_out_lines(state: CampaignState, steps: list[ev.PostGameStepD
     warband and battle whose post-game steps were recorded after a later battle began."""
     by_post_game: dict[tuple[int, str], list[str]] = {}
     for step in steps:
-        by_post_game.setdefault((step.battle, step.warband), []).append(step.step)
+        by_post_game.setdefault((step.battle, step.warband), []).append(rulesets.step_name(state, step.step))
     return [f"Not in it, recorded once a later battle had begun: {warband_name(state, warband)}'s post-game of "
             f"battle {battle} ({', '.join(done)})" for (battle, warband), done in by_post_game.items()]
 
@@ -218,6 +218,7 @@ _DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
     ev.ItemGained: lambda e, s: f"{_holder(s, e)} gains {rulesets.row_name(s, 'item', e.item)}",
     ev.ItemLost: lambda e, s: f"{_holder(s, e)} loses {rulesets.row_name(s, 'item', e.item)}",
     ev.TreasuryChanged: lambda e, s: f"{warband_name(s, e.warband)} treasury {signed(e.delta)}{because(e.reason, s)}",
-    ev.PostGameStepDone: lambda e, s: f"{warband_name(s, e.warband)}: post-game step {e.step} done for battle {e.battle}",
+    ev.PostGameStepDone: lambda e, s: (f"{warband_name(s, e.warband)}: post-game step {rulesets.step_name(s, e.step)} "
+                                       f"done for battle {e.battle}"),
     ev.NoteRecorded: lambda e, s: f"note: {shown(e.text)}",
 }

@@ -48,6 +48,8 @@ def refusing_as_rule_violation(refusal: type[Exception]) -> Callable[[Handler], 
 class Step(msgspec.Struct, frozen=True):
     """One step of a guided post-game sequence; each step is one command, hence one transaction.
 
+    `title` is the walk's heading for it, which begins with the step's name (`Ruleset.step_names`).
+
     `done(state, warband)` tells from the events alone whether the step has been done for the
     warband's latest battle, which is what makes the sequence resumable: a step's command emits
     `PostGameStepDone`, and `steps_done` reads them back. `build` asks the player for what the
@@ -128,6 +130,9 @@ class Ruleset:
     default_options: Mapping[str, Any] = field(default_factory=dict)
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     post_game: Callable[[CampaignState, str], Sequence[Step]] | None = None
+    # Each post-game step's name by its key, as players call it: what the log, the report and the walk say
+    # of a step (its `post-game.step-done` records the key); a key it lacks is shown as recorded.
+    step_names: Mapping[str, str] = field(default_factory=dict)
     rating: Callable[[CampaignState, str], int] | None = None
     # A warband's or fighter's own facts as the read models and the report show them (their `ext`),
     # for a ruleset keeping them typed (`commands.kit.Facts.shown_ext`); None: the holder's `ext`.
@@ -304,6 +309,12 @@ def row_name(state: CampaignState, kind: str, recorded: str) -> str:
 def name_in(names: Mapping[str, Mapping[str, str]], kind: str, recorded: str) -> str:
     """`row_name` from names already looked up (`row_names_of`)."""
     return names.get(kind, {}).get(recorded, recorded)
+
+
+def step_name(state: CampaignState, key: str) -> str:
+    """A post-game step recorded by its key, by the name its ruleset gives it (`Ruleset.step_names`)."""
+    ruleset = get(state.ruleset) if state.ruleset else None
+    return ruleset.step_names.get(key, key) if ruleset is not None else key
 
 
 def roll_meaning(state: CampaignState, roll: ev.DiceRolled) -> str:

@@ -65,6 +65,7 @@ RULESET = register(
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,
         post_game=PHASE.guided_steps,
+        step_names=PHASE.step_names,
         rating=model.rating,
         row_names=model.row_names,  # the log's "Gunnar gains Power Scroll"
         shown_ext=facts.FACTS.shown_ext,

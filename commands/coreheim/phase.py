@@ -175,29 +175,30 @@ def _plain(command: type[Command]):
 
 PHASE = Phase(
     steps=[
-        PhaseStep("explore", "explore", build=_plain(Explore),
-                  guide="Exploration: a D6 per hero, +1 for a win; keep six, find shards and multiples"),
-        PhaseStep("injuries", "roll injuries", build=_plain(Injuries),
-                  guide="Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero"),
-        PhaseStep("experience", "award experience", build=_plain(Experience),
-                  guide="Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"),
+        PhaseStep("explore", "explore", "Exploration", build=_plain(Explore),
+                  guide="a D6 per hero, +1 for a win; keep six, find shards and multiples"),
+        PhaseStep("injuries", "roll injuries", "Injuries", build=_plain(Injuries),
+                  guide="first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero"),
+        PhaseStep("experience", "award experience", "Experience", build=_plain(Experience),
+                  guide="+1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"),
         # The hero a Talent! makes rolls his own advance in the same step, answered under his name too.
-        PhaseStep("advances", "roll advances", build=_plain(Advance), done=advances_done, owed=advances_owed,
+        PhaseStep("advances", "roll advances", "Advances", build=_plain(Advance), done=advances_done, owed=advances_owed,
                   asks_once_made=TALENT_ADVANCES,
                   opened_for=talent_may_promote, made_asked_as=talent_advance_asked_as,
-                  guide="Advances: one roll per threshold reached (D12), maximums respected, Talent!"),
-        PhaseStep("sell-shards", "sell wyrdstone", build=_sell_shards, guide="Trading 1: sell wyrdstone shards"),
+                  guide="one roll per threshold reached (D12), maximums respected, Talent!"),
+        PhaseStep("sell-shards", "sell wyrdstone", "Wyrdstone sale", build=_sell_shards,
+                  guide="trading 1, sell wyrdstone shards"),
         # The search of the hero Talent! makes of a henchman at the advances, named after his group.
-        PhaseStep("search", "look for rare items", build=_search,
+        PhaseStep("search", "look for rare items", "Rare item search", build=_search,
                   asks_once_opened=tuple(f"{hero}:search" for hero in TALENT_HEROES), opened_for=talent_may_promote,
-                  guide="Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+                  guide="trading 3, heroes not taken out of action look for rare items (sell equipment first with "
                         "`campaign coreheim sell`)",
                   before="anything to sell first (trading 2, `campaign coreheim sell`)?"),
-        PhaseStep("upkeep", "pay Hired Sword upkeep", build=_plain(Upkeep),
-                  guide="Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+        PhaseStep("upkeep", "pay Hired Sword upkeep", "Hired Sword upkeep", build=_plain(Upkeep),
+                  guide="trading 5 (buy equipment first with `campaign coreheim buy`)",
                   before="anything to buy first (trading 4, `campaign coreheim buy`)?"),
-        PhaseStep("reinforce", "reinforce henchman groups", build=_plain(Reinforce),
-                  guide="Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
+        PhaseStep("reinforce", "reinforce henchman groups", "Reinforcing henchman groups", build=_plain(Reinforce),
+                  guide="trading 7 (hire first with `campaign coreheim hire`)",
                   before="anyone to hire first (trading 6, `campaign coreheim hire`)?"),
     ],
     # Trading actions done any number of times, between two steps of the seed's trading order.

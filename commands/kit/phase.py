@@ -33,7 +33,9 @@ BuildCommand = Callable[[CampaignState, str, BuildAsk], Command]
 
 
 class PhaseStep(msgspec.Struct, frozen=True):
-    """One step of the phase. `title` is how refusals name it; `guide` the line the guided walk prints;
+    """One step of the phase. `title` is how refusals name it; `name` how players call it (the walk's heading,
+    the log's and the report's lines, a warband's status), empty where the title is that name ('Trauma');
+    `guide` what the walk's heading says of it after its name ('Exploration: a D6 per hero, …');
     `build` makes its command for the guided walk (None: not offered there); `before` names what a
     player may do with other commands before it (the walk offers to stop there); `done` replaces
     "a step-done event was recorded" for steps that are over once nothing is left to do; `instead_of`
@@ -50,6 +52,7 @@ class PhaseStep(msgspec.Struct, frozen=True):
 
     key: str
     title: str
+    name: str = ""
     guide: str = ""
     build: BuildCommand | None = None
     before: str = ""
@@ -132,6 +135,11 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
 
     def title(self, key: str) -> str:
         return self.step(key).title
+
+    @cached_property
+    def step_names(self) -> dict[str, str]:
+        """Each step's name by its key, steps taken instead of others too (the ruleset's `step_names`)."""
+        return {step.key: step.name or step.title for step in self.steps}
 
     def place(self, key: str) -> str:
         """The place in the order a step takes: its own, or the one of the step it replaces."""
@@ -244,7 +252,11 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
             owed = step.owed
             return None if owed is None else lambda state, warband: owed(state, state.warbands[warband])
 
-        return [Step(key=step.key, title=step.guide or step.title, done=done_test(step.key), build=step.build,
+        def heading(step: PhaseStep) -> str:
+            name = self.step_names[step.key]
+            return f"{name}: {step.guide}" if step.guide else name
+
+        return [Step(key=step.key, title=heading(step), done=done_test(step.key), build=step.build,
                      before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened,
                      asks_once_made=step.asks_once_made, opened_for=step.opened_for,
                      made_asked_as=step.made_asked_as, owed=owed_by(step))

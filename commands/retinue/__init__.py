@@ -28,6 +28,7 @@ RULESET = register(
         default_options=DEFAULT_OPTIONS,
         check_options=CHECK_OPTIONS,
         post_game=PHASE.guided_steps,
+        step_names=PHASE.step_names,
         rating=None,  # the seed gives no retinue rating
         terms=Terms(resources={}, stat_order=ATTRIBUTES),  # XP is banked per fighter: no warband resources
         register_commands=commands_in(f"{__package__}.cli"),

@@ -112,17 +112,17 @@ def build_post_game_pass(state: CampaignState, warband: str, ask: BuildAsk) -> P
 
 PHASE = Phase(
     steps=[
-        PhaseStep("battle-pass", "do the battle pass", guide="Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        PhaseStep("battle-pass", "do the battle pass", "Battle pass", guide="not Out of Action, enemies put Out of Action (E3, E4)",
                   build=lambda state, warband, ask: BattlePass(warband=state.warbands[warband].name)),
-        PhaseStep("scenario-pass", "do the scenario pass", guide="Scenario pass: the XP the scenario states for each fighter (E6)",
+        PhaseStep("scenario-pass", "do the scenario pass", "Scenario pass", guide="the XP the scenario states for each fighter (E6)",
                   build=build_scenario_pass, asks=("scenario-award:N", "scenario-award:N:xp")),
-        PhaseStep("casualty", "roll on the Casualty Table", guide="Casualty Table (D6) for each fighter that went Out of Action",
+        PhaseStep("casualty", "roll on the Casualty Table", "Casualty Table", guide="a D6 for each fighter that went Out of Action",
                   build=lambda state, warband, ask: Casualties(warband=state.warbands[warband].name)),
-        PhaseStep("doom", "roll on the Doom Table", guide="Doom Table (2D6)", build=build_doom,
+        PhaseStep("doom", "roll on the Doom Table", "Doom Table", guide="2D6", build=build_doom,
                   asks=("doom-roll:N",)),
-        PhaseStep("post-game-pass", "do the post-game pass", guide="Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        PhaseStep("post-game-pass", "do the post-game pass", "Post-game pass", guide="Hardy, Miraculous, survival rolls (E5, E7)",
                   build=build_post_game_pass, asks=("bonus:N",)),
-        PhaseStep("spending", "finish spending", guide="Spending: advancements bought (S1-S9)",
+        PhaseStep("spending", "finish spending", "Spending", guide="advancements bought (S1-S9)",
                   build=lambda state, warband, ask: SpendingDone(warband=state.warbands[warband].name),
                   before="buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?"),
     ],

@@ -78,6 +78,7 @@ RULESET = register(
         default_options=DEFAULT_OPTIONS,
         check_options=check,
         post_game=pg.PHASE.guided_steps,
+        step_names=pg.PHASE.step_names,
         roll_meaning=pg.roll_meaning,  # a Scars roll that changes nothing: "no effect (Scar 12: Full Recovery)"
         starting_treasury=lambda state: 500,  # "Warband creation uses 500g" (shared/rules/speedheim.md §7)
         # A walk's learning step for every hero at once is typed as the walk: `campaign post-game WARBAND`.

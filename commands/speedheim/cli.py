@@ -207,4 +207,5 @@ def register_commands(group: click.Group, shell: Any) -> None:
                 extras += [f"promotes after battle {unit['promotes_after_battle']}"] if unit["promotes_after_battle"] else []
                 click.echo(f"  {unit['name']} ({unit['role']}) {stats}{'  ' + '; '.join(extras) if extras else ''}")
         if shown["battle"] is not None:
-            click.echo(f"Post-game of battle {shown['battle']}: " + (f"next {shown['next_step']}" if shown["next_step"] else "done"))
+            left = shown["next_step"]
+            click.echo(f"Post-game of battle {shown['battle']}: {f'next {pg.PHASE.step_names[left]}' if left else 'done'}")

@@ -50,6 +50,7 @@ RULESET = register(
         default_options=DEFAULT_OPTIONS,
         check_options=check_options,
         post_game=PHASE.guided_steps,
+        step_names=PHASE.step_names,
         rating=None,  # the rules have no warband rating: a warband's Total Cost is its models and Battlekit
         starting_treasury=lambda state: 700,  # "its starting ducats — usually 700" (shared/rules/trench-crusade.md)
         typed_as=typed_as,

@@ -301,4 +301,4 @@ def register_commands(group: click.Group, shell: Shell) -> None:
                 click.echo(f"  {model['name']} — {model['model']}{'  ' + '  '.join(extras) if extras else ''}")
         if shown["battle"] is not None:
             left = PHASE.next_step(state, state.warband(warband))
-            click.echo(f"Campaign Phase of battle {shown['battle']}: " + (f"next {left}" if left else "done"))
+            click.echo(f"Campaign Phase of battle {shown['battle']}: {f'next {PHASE.step_names[left]}' if left else 'done'}")

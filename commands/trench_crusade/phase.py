@@ -212,24 +212,24 @@ def _refusing(build: BuildCommand) -> BuildCommand:
 PHASE = Phase(
     steps=[
         PhaseStep("trauma", "Trauma", build=_plain(Trauma),
-                  guide="Trauma: Survival Rolls for Troops, the Trauma Table for ELITE"),
-        PhaseStep("promotions", "Promotions", build=_refusing(build_promotions), guide="Promotions: the Promotion Dice pool"),
-        PhaseStep("experience", "Experience", build=_refusing(build_experience), guide="Experience: XP for the ELITE"),
+                  guide="Survival Rolls for Troops, the Trauma Table for ELITE"),
+        PhaseStep("promotions", "Promotions", build=_refusing(build_promotions), guide="the Promotion Dice pool"),
+        PhaseStep("experience", "Experience", build=_refusing(build_experience), guide="XP for the ELITE"),
         # The rolls owed once Promotions and Experience have given ELITE models their XP.
-        PhaseStep("advancement", "Advancement", build=_refusing(build_advancement), guide="Advancement Rolls",
+        PhaseStep("advancement", "Advancement", "Advancement Rolls", build=_refusing(build_advancement),
                   done=advancement_done, checked_by_command=True,
                   asks_once_opened=("FIGHTER:N:first-table", "FIGHTER:N:second-table")),
         PhaseStep("exploration", "Exploration", build=_refusing(build_exploration),
-                  guide="Exploration (or Reinforcements instead)",
+                  guide="explore, or take Reinforcements instead",
                   before="take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
                          "discarded, the Strongbox set to 0, no Exploration)?"),
         # Taken instead of Exploration, in its place in the order (rules §4: Reinforcements forfeits Exploration).
         PhaseStep(REINFORCEMENTS, "Reinforcements", instead_of="exploration"),
         PhaseStep(QUARTERMASTER, "Quartermaster", build=_plain(Quartermaster),
-                  guide="Quartermaster: done buying, selling, recruiting, retiring and allocating",
+                  guide="done buying, selling, recruiting, retiring and allocating",
                   before="retire, recruit, buy, sell or allocate Battlekit first (`campaign trench-crusade "
                          "retire|recruit|buy|sell|give|stow`)?"),
-        PhaseStep(ROSTER, "Roster", build=_plain(Roster), guide="Roster: the roster is up to date"),
+        PhaseStep(ROSTER, "Roster", build=_plain(Roster), guide="the roster is up to date"),
     ],
     messages=PhaseMessages(
         no_battle="{band} has not fought a battle yet",

@@ -26,6 +26,7 @@ RULESET = register(
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,
         post_game=handlers.PHASE.guided_steps,
+        step_names=handlers.PHASE.step_names,
         rating=model.rating,
         register_commands=commands_in(f"{__package__}.cli"),
     )

@@ -11,6 +11,7 @@ from commands.kit.cli import DiceChoice, Session, Shell, answered_by_pair_option
 from ledger.describe import plural
 
 from .handlers import (
+    PHASE,
     Advance,
     Enlist,
     Experience,
@@ -152,7 +153,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
                        f"({hero['starting_ability']}); {abilities}; {plural(hero['survived_since_ability'], 'battle')} "
                        "survived toward the next Archetype Ability")
         if row["post_game_next"]:
-            click.echo(f"  post-game: {row['post_game_next']} is next")
+            click.echo(f"  post-game: {PHASE.step_names[row['post_game_next']]} is next")
 
     @group.command("ratings")
     @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

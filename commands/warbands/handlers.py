@@ -128,14 +128,14 @@ class Advance(Command, frozen=True, kw_only=True, tag="warbands.advance"):
 # --- the post-game order (shared/rules/warbands.md section 4) ---------------------------------------------
 
 PHASE = Phase(steps=[
-    PhaseStep("recovery", "roll Recovery", guide="Recovery: each unit's casualties that recover (survival counts after it)",
+    PhaseStep("recovery", "roll Recovery", "Recovery", guide="each unit's casualties that recover (survival counts after it)",
               build=lambda state, band, ask: Recovery(warband=band)),
-    PhaseStep("injuries", "roll character Injuries", guide="Injuries: each character removed as a casualty",
+    PhaseStep("injuries", "roll character Injuries", "Injuries", guide="each character removed as a casualty",
               build=lambda state, band, ask: Injuries(warband=band)),
-    PhaseStep("survival", "judge survival",
-              guide="Survival: Veteran eligibility or loss for units, battles survived for characters",
+    PhaseStep("survival", "judge survival", "Survival",
+              guide="Veteran eligibility or loss for units, battles survived for characters",
               build=lambda state, band, ask: Survival(warband=band)),
-    PhaseStep("experience", "award Experience", guide="Experience: the XP the battle earned",
+    PhaseStep("experience", "award Experience", "Experience", guide="the XP the battle earned",
               build=lambda state, band, ask: Experience(warband=band)),
 ])
 

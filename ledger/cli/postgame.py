@@ -117,8 +117,9 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 continue
             if step.key not in again:
                 say(f"== {step.title}")
-            else:  # its title said already: why it is done once more
-                say(f"== {step.key} once more: {step.owed(state, band.id) if step.owed else 'its command left some of it to do'}")
+            else:  # its heading said already: its name, and why it is done once more
+                why = step.owed(state, band.id) if step.owed else "its command left some of it to do"
+                say(f"== {rulesets.step_name(state, step.key)} once more: {why}")
             # A step that closes what other commands may still do (buying, hiring) is asked about at a
             # terminal; without one the walk stops before it, unless the run began with it or goes on.
             if step.before and (ask(f"Before this step: {step.before}", [GO_ON, STOP]) == STOP if ask is not None

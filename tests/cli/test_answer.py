@@ -198,7 +198,7 @@ def test_answers_a_walk_hands_along_for_later_steps_are_not_held_to_the_pending_
         "`campaign answer multiples:1x2:search=CHOICE` (yes | no), or void it with `campaign void T8 --reason …`"))
     walked = campaign("post-game", R, "--ledger", "--answer", "multiples:1x2:search=no", "--answer", "shards=1")
     assert walked.exit_code == 0, walked.output
-    assert "  Reikland Rats: post-game step sell-shards done for battle 1" in walked.output.splitlines()
+    assert "  Reikland Rats: post-game step Wyrdstone sale done for battle 1" in walked.output.splitlines()
 
 
 def test_a_roll_of_an_answered_decision_is_rerolled_by_its_copy(peeked):

@@ -90,7 +90,7 @@ def test_a_post_game_recorded_after_the_next_battle_began_is_named_not_shown(cam
     once_battle_1 = campaign("replay", "--battle", "1", "--roster", "H")
     assert (once_battle_1.exit_code, once_battle_1.output.splitlines()[1], once_battle_1.output.splitlines()[-1]) == (
         0, "  H1 — fighter  XP 0  Wi2 Sa2 Mt3 Sk3 W2 M3 Df3 CC3 RC3",
-        "Not in it, recorded once a later battle had begun: H's post-game of battle 1 (battle-pass, scenario-pass)")
+        "Not in it, recorded once a later battle had begun: H's post-game of battle 1 (Battle pass, Scenario pass)")
     assert "Not in it" not in campaign("replay", "--battle", "2").output
     assert json.loads(campaign("replay", "--battle", "1", "--json").output)["events"] == 22
     beyond = campaign("replay", "--until", "999")
@@ -102,7 +102,7 @@ def test_the_log_of_a_battle_names_its_post_game_recorded_after_the_next_battle_
     recorded once battle 2 had begun, is in battle 2's part of the log, and named under battle 1's."""
     post_game_of_battle_1_after_battle_2(campaign)
     head = json.loads(campaign("show", "--json").output)["head"]
-    named = "Not in it, recorded once a later battle had begun: H's post-game of battle 1 (battle-pass, scenario-pass)"
+    named = "Not in it, recorded once a later battle had begun: H's post-game of battle 1 (Battle pass, Scenario pass)"
     assert named in campaign("replay", "--battle", "1").output.splitlines()
     battle_1 = campaign("log", "--battle", "1")
     after_1 = json.loads(campaign("replay", "--battle", "1", "--json").output)["head"]
@@ -115,6 +115,6 @@ def test_the_log_of_a_battle_names_its_post_game_recorded_after_the_next_battle_
         "   22 T10   arbiter    battle 1: H vs W, won by H", f"      Head after battle 1: {after_1}", f"Head {head}"]
     battle_2 = campaign("log", "--battle", "2").output.splitlines()
     assert (battle_2[-2:], [line for line in battle_2 if line.startswith("Not in it")]) == (
-        ["   29 T13   arbiter    H: post-game step scenario-pass done for battle 1", f"Head {head}"], [])
+        ["   29 T13   arbiter    H: post-game step Scenario pass done for battle 1", f"Head {head}"], [])
     # Like replay's, its JSON is the rows alone.
     assert [row["position"] for row in json.loads(campaign("log", "--battle", "1", "--json").output)] == [22]

@@ -153,7 +153,7 @@ def test_void_cascade_answers_the_question_a_later_transaction_now_asks(crusade)
         "  Ezra gains 1 XP (battle 1: survived)",
         "  Ezra gains 1 XP (battle 1: Warband Glorious Deed)",
         "  Ezra reached the 2 XP circle: one Advancement Roll due",
-        "  Pilgrims: post-game step experience done for battle 1",
+        "  Pilgrims: post-game step Experience done for battle 1",
     ]
     assert result.output.splitlines()[-1].startswith("Recorded T13, T14 (9 events).")
     assert crusade("replay", "--check").output == "Re-decided 10 transactions from their commands and dice: all match.\n"
@@ -177,7 +177,7 @@ def test_void_cascade_rolls_the_dice_a_later_transaction_now_asks_for(crusade):
         "  R2 Trauma roll for Ezra: D66 rolled [4, 1] = 41 (table)",
         "  Ezra rolled 41 after going Out of Action: Full Recovery",
         "  Pilgrims begins the Promotions & Experience Phase of battle 1 with 2 ELITE models: Gaius, Ezra",
-        "  Pilgrims: post-game step trauma done for battle 1",
+        "  Pilgrims: post-game step Trauma done for battle 1",
     ]
     assert show(crusade)["voided"] == [9, 10]
     assert crusade("replay", "--check").output == "Re-decided 8 transactions from their commands and dice: all match.\n"

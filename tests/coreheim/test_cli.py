@@ -74,7 +74,7 @@ def test_explore_reports_its_dice_shards_and_chart_result(after_battle):
         "  Reikland Rats explored: rolled [3, 3, 6], total 12 = 3 shards; multiple 3x2: Corpse (Sword)",
         "  Reikland Rats wyrdstone +3 (explored after battle 1)",
         "  Reikland Rats stash gains Sword",
-        "  Reikland Rats: post-game step explore done for battle 1",
+        "  Reikland Rats: post-game step Exploration done for battle 1",
     ]
     assert lines[-1].startswith("Recorded T8 (7 events). Head ")
 
@@ -139,7 +139,7 @@ def test_with_seven_dice_fewer_than_six_may_count(after_battle):
         "  R0 exploration of Reikland Rats: 7D6 rolled [6, 6, 6, 6, 6, 5, 4] = 39 (table)",
         "  Reikland Rats explored: kept [6, 5, 4] of [6, 6, 6, 6, 6, 5, 4], total 15 = 3 shards",
         "  Reikland Rats wyrdstone +3 (explored after battle 1)",
-        "  Reikland Rats: post-game step explore done for battle 1",
+        "  Reikland Rats: post-game step Exploration done for battle 1",
     ]
 
 
@@ -176,15 +176,15 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "      may ask, depending on what comes up: FIGHTER:XP:stat, FIGHTER:XP:skill, FIGHTER:XP:group-reroll, "
         "FIGHTER:XP:six-heroes, FIGHTER:XP:skill-lists, GROUP-promoted:XP:stat, GROUP-promoted:XP:skill, "
         "GROUP-promoted-N:XP:stat, GROUP-promoted-N:XP:skill",  # the own advance of the hero a Talent! makes
-        "[ ] sell-shards: Trading 1: sell wyrdstone shards",
+        "[ ] sell-shards: Wyrdstone sale: trading 1, sell wyrdstone shards",
         "      --answer shards=0|1|2  Reikland Rats holds 2 shards: how many to sell?",
-        "[ ] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "[ ] search: Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         f"      --answer gunnar:search=nothing|{RARE}  Which rare item does Gunnar look for?",
         "      may ask, depending on what comes up: GROUP-promoted:search, GROUP-promoted-N:search",  # Talent!'s hero
-        "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+        "[ ] upkeep: Hired Sword upkeep: trading 5 (buy equipment first with `campaign coreheim buy`)",
         "      may ask, depending on what comes up: SWORD:upkeep",
-        "[ ] reinforce: Trading 7: reinforce henchman groups (hire first with `campaign coreheim hire`)",
+        "[ ] reinforce: Reinforcing henchman groups: trading 7 (hire first with `campaign coreheim hire`)",
         "      may ask, depending on what comes up: reinforce, GROUP:recruits",
     ]
     lines = ok(after_battle("post-game", R, "--dice", "5,5"))
@@ -192,19 +192,19 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
         "== Injuries: first a D12 per henchman, mount or Hired Sword out of action, then a D66 per hero",
         "  R1 serious injury of Hans: D66 rolled [5, 5] = 55 (table)",
         "  Hans serious injury 55: Full Recovery (hero-injury:45-64)",
-        "  Reikland Rats: post-game step injuries done for battle 1",
+        "  Reikland Rats: post-game step Injuries done for battle 1",
     ]
     # Without a terminal the walk runs on through experience (no dice, no answer) and stops at a question.
     assert lines[5] == "== Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"
     assert lines[-2:] == [
-        "== Trading 1: sell wyrdstone shards",
+        "== Wyrdstone sale: trading 1, sell wyrdstone shards",
         "Next step: sell-shards — Reikland Rats holds 2 shards: how many to sell?: answer with --answer shards=CHOICE "
         "(one of: 0, 1, 2); then run `campaign post-game Reikland Rats` again.",
     ]
     # Without a terminal the walk stops before a step that closes selling (buying, hiring) ...
     stopped = ok(after_battle("post-game", R, "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
     assert stopped[-4:] == [
-        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
         "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
@@ -213,7 +213,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     ]
     # ... and run again begins with it, stopping before the next one
     again = ok(after_battle("post-game", R, "--answer", "gunnar:search=nothing"))
-    assert (again[1], again[-1]) == ("  Reikland Rats: post-game step search done for battle 1",
+    assert (again[1], again[-1]) == ("  Reikland Rats: post-game step Rare item search done for battle 1",
                                      "Stopped before upkeep: run `campaign post-game Reikland Rats` again to carry on, "
                                      "or with --go-on to go past the steps that close buying, selling or hiring.")
     # Issue 9, item 9: with the keys --list names, one run answers every question left, told to go on.
@@ -252,7 +252,7 @@ def test_a_search_answered_ahead_with_an_item_not_offered_ends_the_walk_naming_i
                           "--answer", "reinforce=no", "--go-on")
     assert walked.exit_code == 2
     assert walked.output.splitlines()[-3:] == [
-        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         f"Error: Which rare item does Gunnar look for?: 'lantern' is not one of: nothing, {RARE.replace('|', ', ')}",
         "Not used: reinforce=no (the reinforce step was not reached)",
@@ -275,19 +275,19 @@ def test_an_upkeep_answered_ahead_that_the_treasury_cannot_pay_ends_the_walk_wit
                       "--answer", "grok:upkeep=pay", "--go-on")
     assert walked.exit_code == 1
     assert walked.output.splitlines()[-3:] == [
-        "== Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+        "== Hired Sword upkeep: trading 5 (buy equipment first with `campaign coreheim buy`)",
         "Error: Reikland Rats has 10 gc; Grok's upkeep is 30 gc",
         "Not used: grok:upkeep=pay (the upkeep step was not done)",
     ]
     # What the walk recorded before the upkeep stays recorded: each step is a transaction of its own
     assert events(campaign) == before + 15
     assert ok(campaign("post-game", R, "--list"))[5:7] == [
-        "[x] search: Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "[x] search: Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
-        "[ ] upkeep: Trading 5: Hired Sword upkeep (buy equipment first with `campaign coreheim buy`)",
+        "[ ] upkeep: Hired Sword upkeep: trading 5 (buy equipment first with `campaign coreheim buy`)",
     ]
     released = ok(campaign("post-game", R, "--answer", "grok:upkeep=release", "--go-on"))
-    assert released[1:3] == ["  Grok retires (left: upkeep not paid)", "  Reikland Rats: post-game step upkeep done for battle 1"]
+    assert released[1:3] == ["  Grok retires (left: upkeep not paid)", "  Reikland Rats: post-game step Hired Sword upkeep done for battle 1"]
 
 
 def test_the_list_shows_the_search_question_of_every_hero_who_may_search(campaign):
@@ -442,7 +442,7 @@ def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_nam
     assert ok(after_battle("coreheim", "search", R, "--search", "Gunnar=lance", "--dice", "4,3"))[:-1] == [
         "  R2 Gunnar looks for lance: 2D6 rolled [4, 3] = 7 (table)",
         "  Gunnar looks for Lance (rare 8): 7, not found",
-        f"  {R}: post-game step search done for battle 1",
+        f"  {R}: post-game step Rare item search done for battle 1",
     ]
     before = events(after_battle)
     refusals = [
@@ -509,7 +509,7 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
     # When the walk reaches the search and the player stops there to sell gear first, with Enter:
     # stopping is the choice that changes nothing, so it is the default (issue 9, item 12)
     assert ok(after_battle("post-game", R, input="\n")) == [
-        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
         "  1) go on",
@@ -563,7 +563,7 @@ def test_an_underdog_point_spent_on_a_hired_sword_from_the_command_line(underdog
     lines = ok(underdog_battle("coreheim", "upkeep", S, "--answer", "grimm:upkeep=release"))
     assert lines[:-1] == [
         "  Grimm retires (left (came for battle 1 with the underdog bonus): upkeep not paid)",
-        "  Clan Skrit: post-game step upkeep done for battle 1",
+        "  Clan Skrit: post-game step Hired Sword upkeep done for battle 1",
     ]
 
 
@@ -721,7 +721,7 @@ def test_a_henchman_who_survives_his_injury_roll_says_so(campaign):
         "  R2 injury of Marksmen (2 of 2): D12 rolled [2] = 2 (table)",
         "  Marksmen injury 2: dead (henchman-injury:1-4)",
         "  Marksmen -1 member (a member died of his wounds)",
-        "  Reikland Rats: post-game step injuries done for battle 1",
+        "  Reikland Rats: post-game step Injuries done for battle 1",
     ]
 
 
@@ -730,7 +730,7 @@ def test_the_walk_takes_ahead_the_answers_of_a_multiple_and_of_the_shards_to_sel
     # Both keys were refused before the exploration ("no open step of the post-game asks it").
     walked = after_battle("post-game", R, "--dice", "1,1,3", "--answer", "multiples:1x2:search=no", "--answer", "shards=0")
     assert walked.exit_code == 0, walked.output
-    assert "  Reikland Rats: post-game step explore done for battle 1" in walked.output.splitlines()
+    assert "  Reikland Rats: post-game step Exploration done for battle 1" in walked.output.splitlines()
     assert walked.output.splitlines()[-2].startswith("Next step: injuries — ")
     assert walked.output.splitlines()[-1] == "Not used: shards=0 (the sell-shards step was not reached)"
 
@@ -765,8 +765,8 @@ def test_the_search_of_the_hero_talent_makes_may_be_answered_before_the_advances
     said = walked.output.splitlines()
     assert "  Marksmen (promoted) is promoted to hero" in said
     # Without a terminal a hero not answered for stops the walk at the search: both were answered.
-    assert said[said.index("== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
-                           "`campaign coreheim sell`)") + 1] == "  Reikland Rats: post-game step search done for battle 1"
+    assert said[said.index("== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
+                           "`campaign coreheim sell`)") + 1] == "  Reikland Rats: post-game step Rare item search done for battle 1"
     assert said[-1] == "Post-game sequence complete."
     # Each step records only the answers it asked (a builder's, such as the shards, are the command's own
     # fields), and decides again as recorded.
@@ -901,10 +901,10 @@ def test_the_walk_rolls_the_later_threshold_of_the_hero_talent_makes_and_goes_on
         "  Marksmen (promoted) advance at 4 XP: BS 8 -> 7 (hero-advance:8-10)",
         "  Marksmen (promoted) BS -1 (advance at 4 XP)",
         "Recorded T12 (19 events)",
-        "== Trading 1: sell wyrdstone shards",
-        "  Reikland Rats: post-game step sell-shards done for battle 1",
+        "== Wyrdstone sale: trading 1, sell wyrdstone shards",
+        "  Reikland Rats: post-game step Wyrdstone sale done for battle 1",
         "Recorded T13 (2 events)",
-        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
         "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
@@ -923,7 +923,7 @@ def test_on_version_7_the_walk_rolls_again_the_advances_its_command_left_owed(ta
     assert (walked.exit_code, said[said.index("  Marksmen I -2 (advance at 4 XP)") + 1:]) == (0, [
         "Recorded T12 (16 events)",
         # said once, above: what it does once more, and why
-        "== advances once more: owed: Marksmen (promoted) at 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them",
+        "== Advances once more: owed: Marksmen (promoted) at 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them",
         "Next step: advances — advance of Marksmen (promoted) at 4 XP needs D12 (1 more die): pass them with --dice, "
         "or use --ledger; then run `campaign post-game Reikland Rats` again.",
         "Not used: shards=0 (the sell-shards step was not reached)",
@@ -1062,10 +1062,10 @@ def test_the_walk_rolls_a_group_of_one_a_talent_makes_a_hero_at_the_hero_thresho
         "  Lone advance at 8 XP: BS 8 -> 7 (hero-advance:8-10)",
         "  Lone BS -1 (advance at 8 XP)",
         "Recorded T12 (17 events)",
-        "== Trading 1: sell wyrdstone shards",
-        "  Reikland Rats: post-game step sell-shards done for battle 1",
+        "== Wyrdstone sale: trading 1, sell wyrdstone shards",
+        "  Reikland Rats: post-game step Wyrdstone sale done for battle 1",
         "Recorded T13 (2 events)",
-        "== Trading 3: heroes not taken out of action look for rare items (sell equipment first with "
+        "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
         "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "

@@ -37,7 +37,7 @@ def test_a_mordheim_map_found_exploring_says_whether_it_is_fake(rats_and_skaven,
         "Reikland Rats wyrdstone +2 (explored after battle 1)",
         "Reikland Rats stash gains Mordheim Map",
         *then,
-        "Reikland Rats: post-game step explore done for battle 1",
+        "Reikland Rats: post-game step Exploration done for battle 1",
     ]
 
 
@@ -49,7 +49,7 @@ def test_items_are_named_as_the_tables_name_them(rats_and_skaven):
     searched = lines(rats_and_skaven, Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [4, 4])
     bought = lines(rats_and_skaven, Buy(warband="Reikland Rats", item="power-scroll", fighter="Gunnar"), [4])
     assert searched[1:] == ["Gunnar looks for Power Scroll (rare 8): 8, found",
-                            "Reikland Rats: post-game step search done for battle 1"]
+                            "Reikland Rats: post-game step Rare item search done for battle 1"]
     assert bought[1:] == ["Reikland Rats treasury -11 (bought Power Scroll)",  # recorded "bought power-scroll"
                           "Gunnar gains Power Scroll",
                           "Reikland Rats has bought the Power Scroll found after battle 1"]

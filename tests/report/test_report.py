@@ -438,7 +438,7 @@ def test_a_voided_battle_is_told_where_it_was_recorded():
     assert list(at) == sorted(at, key=at.get)  # each battle right before the transaction that recorded it
     markdown = render.chronicle_md(report)
     assert "### Battle 1\n\n**Battle 1 (Trench Warfare):** Pilgrims vs Legion — won by Pilgrims." in markdown
-    assert ("  - Legion: post-game step roster done for battle 1.\n\n*Voided by T40:* ~~**Battle 2 (Trench Warfare):** "
+    assert ("  - Legion: post-game step Roster done for battle 1.\n\n*Voided by T40:* ~~**Battle 2 (Trench Warfare):** "
             "Pilgrims vs Legion — won by Pilgrims. Anna: glorious deed Good Hunting. Bert: glorious deed Headshot.~~\n\n"
             "- T22 `campaign trench-crusade battle`") in markdown
 
@@ -473,7 +473,7 @@ def test_a_battle_s_post_game_recorded_after_the_next_battle_began_is_named_in_t
     page = write_report(runner, "League", tmp_path / "b1.html", "--battle", "1")
     assert page.find(id="cut").text == (
         "The campaign as it stood after battle 1 (position 22), not as it stands now. Not in it, recorded once a "
-        "later battle had begun: H's post-game of battle 1 (battle-pass).")
+        "later battle had begun: H's post-game of battle 1 (Battle pass).")
 
 
 def test_a_battle_begins_with_the_incapacitations_recorded_while_it_was_played(demo):

@@ -82,11 +82,11 @@ def test_each_step_as_its_own_command(hawks):
     assert lines(hawks("retinue", "battle-pass", "Hawks")) == [
         "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
         "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
-        "  Hawks: post-game step battle-pass done for battle 1",
+        "  Hawks: post-game step Battle pass done for battle 1",
     ]
     assert lines(hawks("retinue", "scenario-pass", "Hawks", "--award", "Finch=2", "--for", "lit the beacon")) == [
         "  Finch gains 2 XP (scenario pass: lit the beacon)",
-        "  Hawks: post-game step scenario-pass done for battle 1",
+        "  Hawks: post-game step Scenario pass done for battle 1",
     ]
     # An outcome not named is asked for with the command's own --outcome (it has no --answer).
     assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6"), 2,
@@ -95,7 +95,7 @@ def test_each_step_as_its_own_command(hawks):
     assert lines(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Hardy")) == [
         "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
         "  Finch's Casualty Table: 6 — Hardy (named by the player)",
-        "  Hawks: post-game step casualty done for battle 1",
+        "  Hawks: post-game step Casualty Table done for battle 1",
     ]
     assert refused(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4"), 2,
                    "Kestrel rolled 7 on the Doom Table: the outcome: answer with --outcome kestrel=CHOICE "
@@ -103,12 +103,12 @@ def test_each_step_as_its_own_command(hawks):
     assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "3,4", "--outcome", "kestrel=Spared")) == [
         "  R1 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
         "  Kestrel's Doom Table: 7 — Spared (named by the player)",
-        "  Hawks: post-game step doom done for battle 1",
+        "  Hawks: post-game step Doom Table done for battle 1",
     ]
     assert lines(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel=survival roll")) == [
         "  Finch gains 1 XP (post-game pass: Hardy, Casualty Table)",
         "  Kestrel gains 1 XP (post-game pass: survival roll)",
-        "  Hawks: post-game step post-game-pass done for battle 1",
+        "  Hawks: post-game step Post-game pass done for battle 1",
     ]
     assert refused(hawks("retinue", "buy", "Hawks", "Kestrel", "CC"), 1,
                    "S1, S3: Kestrel has 4 XP; CC +1 costs 12, 14 for a Vampire: 10 XP short")
@@ -118,7 +118,7 @@ def test_each_step_as_its_own_command(hawks):
         "  Finch spends 3 XP on Feat", "  Finch learns Fleet"]
     assert refused(hawks("battle", "record", "--warband", "Hawks", "--warband", "Wolves"), 1,
                    "Hawks has not finished the post-game of battle 1: next, finish spending (campaign post-game Hawks)")
-    assert lines(hawks("retinue", "spending-done", "Hawks")) == ["  Hawks: post-game step spending done for battle 1"]
+    assert lines(hawks("retinue", "spending-done", "Hawks")) == ["  Hawks: post-game step Spending done for battle 1"]
 
 
 def test_the_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(hawks):
@@ -127,25 +127,25 @@ def test_the_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice
         "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
         "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
         "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
-        "  Hawks: post-game step battle-pass done for battle 1",
+        "  Hawks: post-game step Battle pass done for battle 1",
         "== Scenario pass: the XP the scenario states for each fighter (E6)",  # no award without a terminal
-        "  Hawks: post-game step scenario-pass done for battle 1",
-        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "  Hawks: post-game step Scenario pass done for battle 1",
+        "== Casualty Table: a D6 for each fighter that went Out of Action",
         "Next step: casualty — Finch's Casualty Table needs D6 (1 more die): pass them with --dice, or use --ledger; "
         "then run `campaign post-game Hawks` again.",
     ]
     assert hawks("post-game", "Hawks", "--list").output.splitlines()[:3] == [
         "[x] battle-pass: Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
         "[x] scenario-pass: Scenario pass: the XP the scenario states for each fighter (E6)",
-        "[ ] casualty: Casualty Table (D6) for each fighter that went Out of Action",
+        "[ ] casualty: Casualty Table: a D6 for each fighter that went Out of Action",
     ]
     walked = hawks("post-game", "Hawks", "--dice", "2", "--answer", "casualty:finch=Recovered")
     assert walked.exit_code == 0, walked.output
     assert walked.output.splitlines()[:4] == [
-        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "== Casualty Table: a D6 for each fighter that went Out of Action",
         "  R0 Finch's Casualty Table: D6 rolled [2] = 2 (table)",
         "  Finch's Casualty Table: 2 — Recovered (named by the player)",
-        "  Hawks: post-game step casualty done for battle 1",
+        "  Hawks: post-game step Casualty Table done for battle 1",
     ]
     for _ in range(3):
         if hawks("post-game", "Hawks", "--list").output.count("[ ]") == 0:
@@ -172,7 +172,7 @@ def test_an_answer_names_any_outcome_as_the_command_line_does(hawks):
     assert lines(hawks("reroll", "R0", "--reason", "cocked die", "--dice", "5", "--answer", "casualty:finch=hardy"))[-3:] == [
         "  R1 Finch's Casualty Table: D6 rolled [5] = 5 (table)",
         "  Finch's Casualty Table: 5 — Hardy (named by the player)",
-        "  Hawks: post-game step casualty done for battle 1"]
+        "  Hawks: post-game step Casualty Table done for battle 1"]
     assert hawks("replay", "--check").exit_code == 0
 
 
@@ -218,7 +218,7 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
         "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
         "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
-        "  Hawks: post-game step battle-pass done for battle 1",
+        "  Hawks: post-game step Battle pass done for battle 1",
         "== Scenario pass: the XP the scenario states for each fighter (E6)",
         "Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter)",  # by number or name
         "  1) none", "  2) Kestrel", "  3) Finch",
@@ -232,31 +232,31 @@ def test_at_a_terminal_the_guided_post_game_asks_and_walks_every_step(hawks, mon
         "  1) none", "  2) Kestrel",
         "Choose by number or name [none]: none",
         "  Finch gains 7 XP (scenario pass: the scenario)",
-        "  Hawks: post-game step scenario-pass done for battle 1",
-        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "  Hawks: post-game step Scenario pass done for battle 1",
+        "== Casualty Table: a D6 for each fighter that went Out of Action",
         "Finch's Casualty Table (D6) — enter 1 face (D6): 6",
         "Finch rolled 6 on the Casualty Table: the outcome",
         "  1) Slain", "  2) Captured", "  3) Hardy", "  4) Recovered",
         "Choose by number or name: Hardy",
         "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
         "  Finch's Casualty Table: 6 — Hardy (named by the player)",
-        "  Hawks: post-game step casualty done for battle 1",
-        "== Doom Table (2D6)",
+        "  Hawks: post-game step Casualty Table done for battle 1",
+        "== Doom Table: 2D6",
         "Which fighter of battle 1 rolls on the Doom Table?",
         "  1) none", "  2) Kestrel", "  3) Finch",
         "Choose by number or name [none]: none",
-        "  Hawks: post-game step doom done for battle 1",
+        "  Hawks: post-game step Doom Table done for battle 1",
         "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
         "Which surviving fighter of battle 1 gains +1 from a survival roll or scenario result?",
         "  1) none", "  2) Kestrel", "  3) Finch",
         "Choose by number or name [none]: none",
         "  Finch gains 1 XP (post-game pass: Hardy, Casualty Table)",
-        "  Hawks: post-game step post-game-pass done for battle 1",
+        "  Hawks: post-game step Post-game pass done for battle 1",
         "== Spending: advancements bought (S1-S9)",
         "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?",
         "  1) go on", "  2) stop here",
         "Choose by number or name [stop here]: go on",
-        "  Hawks: post-game step spending done for battle 1",
+        "  Hawks: post-game step Spending done for battle 1",
         "Post-game sequence complete.",
     ]
 
@@ -274,7 +274,7 @@ def test_a_walk_stopped_at_a_prompt_says_which_of_its_steps_are_recorded(hawks, 
         "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
         "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
         "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
-        "  Hawks: post-game step battle-pass done for battle 1",
+        "  Hawks: post-game step Battle pass done for battle 1",
         "== Scenario pass: the XP the scenario states for each fighter (E6)",
         "Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter)",
         "  1) none", "  2) Kestrel", "  3) Finch",
@@ -286,8 +286,8 @@ def test_a_walk_stopped_at_a_prompt_says_which_of_its_steps_are_recorded(hawks, 
 
 
 @pytest.mark.parametrize(("xp", "code", "said"), [
-    ("6", 0, ["  Finch gains 6 XP (scenario pass: Horn Hunt)", "  Hawks: post-game step scenario-pass done for battle 1"]),
-    ("40", 0, ["  Finch gains 40 XP (scenario pass: Horn Hunt)", "  Hawks: post-game step scenario-pass done for battle 1"]),
+    ("6", 0, ["  Finch gains 6 XP (scenario pass: Horn Hunt)", "  Hawks: post-game step Scenario pass done for battle 1"]),
+    ("40", 0, ["  Finch gains 40 XP (scenario pass: Horn Hunt)", "  Hawks: post-game step Scenario pass done for battle 1"]),
     ("0", 1, ["Error: E6: a scenario award is a positive amount of XP, not 0"]),
     ("-2", 1, ["Error: E6: a scenario award is a positive amount of XP, not -2"]),
 ])
@@ -330,7 +330,7 @@ def test_an_award_given_no_reason_is_for_the_scenario_whichever_way_it_is_given(
     "scenario"; both record "the scenario" now."""
     assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
     assert [line for line in lines(hawks(*given)) if line.startswith("  ")] == [
-        "  Finch gains 2 XP (scenario pass: the scenario)", "  Hawks: post-game step scenario-pass done for battle 1"]
+        "  Finch gains 2 XP (scenario pass: the scenario)", "  Hawks: post-game step Scenario pass done for battle 1"]
 
 
 def test_an_award_recorded_for_scenario_still_replays_as_recorded(hawks):
@@ -353,7 +353,7 @@ def test_two_results_naming_one_fighter_give_it_plus_1_each(hawks):
         "  Finch gains 1 XP (post-game pass: Hardy, Casualty Table)",
         "  Kestrel gains 1 XP (post-game pass: survival roll)",
         "  Kestrel gains 1 XP (post-game pass: held the bridge)",
-        "  Hawks: post-game step post-game-pass done for battle 1",
+        "  Hawks: post-game step Post-game pass done for battle 1",
     ]
 
 
@@ -368,7 +368,7 @@ def test_the_walk_gives_a_second_bonus_to_a_fighter_named_by_two_results(hawks):
         "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
         "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
         "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
-        "  Hawks: post-game step post-game-pass done for battle 1",
+        "  Hawks: post-game step Post-game pass done for battle 1",
     ]
 
 
@@ -404,7 +404,7 @@ def test_E3_an_enemy_who_did_not_go_out_of_action_earns_its_taker_nothing(cli):
         "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
         "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
         "  Finch gains 1 XP (battle pass: did not go Out of Action)",
-        "  Hawks: post-game step battle-pass done for battle 1",
+        "  Hawks: post-game step Battle pass done for battle 1",
     ]
     absent = cli("battle", "record", "--warband", "Hawks", "--warband", "Wolves", "--took-out", "Finch=Grim",
                  "--absent", "Grim")
@@ -423,7 +423,7 @@ def test_a_campaign_started_under_1_0_0_credits_every_took_out_as_it_did(cli):
         "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
         "  Finch gains 1 XP (battle pass: did not go Out of Action)",
         "  Finch gains 1 XP (battle pass: put Grim Out of Action)",
-        "  Hawks: post-game step battle-pass done for battle 1",
+        "  Hawks: post-game step Battle pass done for battle 1",
     ]
     assert cli("replay", "--check").exit_code == 0
 
@@ -492,7 +492,7 @@ def test_a_fighter_recruited_since_the_battle_is_refused_the_doom_table(hawks):
                    "battle, for a fighter who fought it")
     assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "6,6", "--outcome", "Kestrel=Spared")) == [
         "  R1 Kestrel's Doom Table: 2D6 rolled [6, 6] = 12 (table)", "  Kestrel's Doom Table: 12 — Spared (named by the player)",
-        "  Hawks: post-game step doom done for battle 1"]
+        "  Hawks: post-game step Doom Table done for battle 1"]
 
 
 def test_the_did_not_go_out_of_action_award_is_spent_only_once_the_doom_table_is_rolled(hawks):
@@ -557,19 +557,19 @@ def test_a_pick_that_a_step_before_it_took_away_is_refused_before_its_step_is_wr
     said = walked.output.splitlines()
     assert walked.exit_code == 2 and said[5].startswith("Recorded T10 (5 events). Head ")
     assert said[:5] + said[6:] == [
-        "== Casualty Table (D6) for each fighter that went Out of Action",
+        "== Casualty Table: a D6 for each fighter that went Out of Action",
         "  R0 Finch's Casualty Table: D6 rolled [1] = 1 (table)",
         "  Finch's Casualty Table: 1 — Slain (named by the player)",
         "  Finch is dead (Slain on the Casualty Table)",
-        "  Hawks: post-game step casualty done for battle 1",
-        "== Doom Table (2D6)",
+        "  Hawks: post-game step Casualty Table done for battle 1",
+        "== Doom Table: 2D6",
         "Error: --answer doom-roll:2: the doom step did not ask it after all, once the steps before it were recorded "
         "(of the answers given it asked doom-roll:1); nothing of doom was recorded",
         "Not used: doom-roll:1=Kestrel (the doom step was not done)",  # doom-roll:2, refused, is named by the error
     ]
     assert hawks("post-game", "Hawks", "--list").output.splitlines()[2:4] == [
-        "[x] casualty: Casualty Table (D6) for each fighter that went Out of Action",
-        "[ ] doom: Doom Table (2D6)"]
+        "[x] casualty: Casualty Table: a D6 for each fighter that went Out of Action",
+        "[ ] doom: Doom Table: 2D6"]
 
 
 def test_the_walks_picks_are_listed_as_keys_it_may_ask(hawks):

@@ -137,7 +137,7 @@ def test_status_and_the_guided_post_game(blightmeer):
         "Heroes:",
         "  Skab (leader) Mel 13 Def 18 Agi 8 Mrl 7 Atk 1 Wnd 1  Skill/Spell to choose: 1",
         "Henchmen:",
-        "Post-game of battle 1: next income",
+        "Post-game of battle 1: next Income & Loot",
     ]
     # Without a terminal the Treasure tokens carried must be given: a walk took none, without a word
     untold = blightmeer("post-game", "Skaven", "--dice", "7")
@@ -176,10 +176,10 @@ def test_a_scars_roll_that_changes_nothing_says_so_in_the_log_and_the_report(bli
     said = ["R0 Gunnar: Hero Scars: D20 rolled [12] = 12 (table); no effect (Scar 12: Full Recovery)",
             "R1 Ivo: Henchman Scars: D20 rolled [5] = 5 (table); no effect (Scar 5: Full Recovery)"]
     assert (result.exit_code, result.output.splitlines()[:-1]) == (
-        0, [*(f"  {line}" for line in said), "  Sellswords: post-game step scars done for battle 1"])
+        0, [*(f"  {line}" for line in said), "  Sellswords: post-game step Scars and the Blight done for battle 1"])
     assert blightmeer("log").output.splitlines()[-4:-1] == [
         f"   29 T10   arbiter    {said[0]}", f"   30 T10   arbiter    {said[1]}",
-        "   31 T10   arbiter    Sellswords: post-game step scars done for battle 1"]
+        "   31 T10   arbiter    Sellswords: post-game step Scars and the Blight done for battle 1"]
     assert blightmeer("report", "-o", str(tmp_path / "report.html")).exit_code == 0
     report = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert all(f"{line}." in report for line in said)
@@ -240,7 +240,7 @@ def test_one_walk_learns_for_every_hero_with_a_card_each_answered_ahead_by_name(
     lines = result.output.splitlines()
     assert (result.exit_code, lines[:4], lines[5:]) == (0, [
         "== Learn Skills & Spells", "  Gunnar learns Cleave", "  Hilde learns Taunt", "  Jan learns Sturdy"], [
-        "== Spend Gold", "  Sellswords: post-game step spend-gold done for battle 1", lines[-2], "Post-game sequence complete."])
+        "== Spend Gold", "  Sellswords: post-game step Spend Gold done for battle 1", lines[-2], "Post-game sequence complete."])
     assert lines[4].startswith("Recorded T14 (4 events).")
     recorded = [row for row in map(json.loads, blightmeer("export").output.splitlines())
                 if row.get("type") == "command.recorded"][-2]["payload"]
@@ -265,7 +265,7 @@ def test_a_heros_second_card_is_not_handed_the_answer_his_first_took(blightmeer)
     lines = result.output.splitlines()
     gunnar_may_learn = "Ambush, Deadly, Dual Wielding Specialist, Great Weapon Specialist, Hero Killer, Improved Critical, Magebane, Shove"
     assert (result.exit_code, lines[:3], lines[4:]) == (0, ["== Learn Skills & Spells", "  Gunnar learns Cleave", "  Hilde learns Taunt"], [
-        "== learning once more: its command left some of it to do",
+        "== Learn Skills & Spells once more: its command left some of it to do",
         f"Next step: learning — Gunnar learns a Skill or Spell: answer with --answer gunnar.learn=CHOICE (one of: {gunnar_may_learn}); "
         "then run `campaign post-game Sellswords` again."])
     # the next run with his second Skill learns it and goes on
@@ -538,7 +538,7 @@ def test_a_lost_promotion_is_no_longer_shown_as_to_come(six_heroes):
     # Then Ivo stays a henchman whom no promotion awaits (status kept "promotes after battle 2" for ever)
     status = six_heroes("speedheim", "status", "Sellswords").output.splitlines()
     assert status[-3:] == ["Henchmen:", "  Ivo (henchman) Mel 14 Rgd 14 Def 18 Agi 10 Mrl 10 Atk 1 Wnd 1",
-                           "Post-game of battle 2: next scars"]
+                           "Post-game of battle 2: next Scars and the Blight"]
     shown = json.loads(six_heroes("speedheim", "status", "Sellswords", "--json").output)
     assert shown["henchmen"][0]["promotes_after_battle"] is None
 

@@ -53,7 +53,7 @@ def test_promotions_report_every_die_in_the_players_order(league):
         "  Anna's Promotion Die 3 of 3: 6: promoted",
         "  Anna gains ELITE",
         "  Anna is promoted to elite",
-        "  Pilgrims: post-game step promotions done for battle 1",
+        "  Pilgrims: post-game step Promotions done for battle 1",
     ]
     status = league("trench-crusade", "status", "Pilgrims")
     assert status.output.splitlines() == [
@@ -65,7 +65,7 @@ def test_promotions_report_every_die_in_the_players_order(league):
         "Troops:",
         "  Bert — Trench Pilgrim",
         "  Carl — Ecclesiastic Prisoners",
-        "Campaign Phase of battle 1: next experience",
+        "Campaign Phase of battle 1: next Experience",
     ]
 
 
@@ -106,7 +106,7 @@ def test_status_shows_skills_injuries_and_the_xp_cap_where_one_applies(cli):
         "  Bert — Trench Pilgrim",
         "  Carl — Ecclesiastic Prisoners",
         "  Dora — Communicant  Limited Potential: at most 7 XP",
-        "Campaign Phase of battle 1: next promotions",
+        "Campaign Phase of battle 1: next Promotions",
     ])
     shown = json.loads(cli("trench-crusade", "status", "Pilgrims", "--json").output)
     models = {model["name"]: model for model in shown["elite"] + shown["troops"]}
@@ -137,7 +137,7 @@ def test_promotions_answer_with_json_their_transaction_rolls_and_new_head(league
          "source": "table", "copy_of": None},
     ]
     assert [e["text"] for e in answer["events"]][-3:] == [
-        "Anna gains ELITE", "Anna is promoted to elite", "Pilgrims: post-game step promotions done for battle 1"]
+        "Anna gains ELITE", "Anna is promoted to elite", "Pilgrims: post-game step Promotions done for battle 1"]
     assert answer["head"] == json.loads(league("show", "--json").output)["head"]
 
 
@@ -298,7 +298,7 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
     assert first.output.splitlines() == [
         "== Trauma: Survival Rolls for Troops, the Trauma Table for ELITE",
         "  Pilgrims begins the Promotions & Experience Phase of battle 1 with 1 ELITE model: Gaius",
-        "  Pilgrims: post-game step trauma done for battle 1",
+        "  Pilgrims: post-game step Trauma done for battle 1",
         first.output.splitlines()[3],  # the transaction and head hash
         "== Promotions: the Promotion Dice pool",
         "Next step: promotions — promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use "
@@ -318,7 +318,7 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
         # the next question too, its choices as they are after the first's first choice
         "      --answer anna:1:second-table=ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: second skill table",
         "      may ask, depending on what comes up: keep-N, FIGHTER:N:first-table, FIGHTER:N:second-table",
-        "[ ] exploration: Exploration (or Reinforcements instead)",
+        "[ ] exploration: Exploration: explore, or take Reinforcements instead",
         "      --answer rerolls=no|yes  Re-roll Exploration dice once you have seen them?",
         "      may ask, depending on what comes up: table, reroll-N",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
@@ -384,7 +384,7 @@ def test_the_steps_of_a_warband_that_has_not_fought_are_listed_and_an_answer_for
         "[ ] experience: Experience: XP for the ELITE",
         "[ ] advancement: Advancement Rolls",
         "      may ask, depending on what comes up: keep-N, FIGHTER:N:first-table, FIGHTER:N:second-table",
-        "[ ] exploration: Exploration (or Reinforcements instead)",
+        "[ ] exploration: Exploration: explore, or take Reinforcements instead",
         "[ ] quartermaster: Quartermaster: done buying, selling, recruiting, retiring and allocating",
         "[ ] roster: Roster: the roster is up to date",
     ])
@@ -431,7 +431,7 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
     # when the walk reaches Exploration and the player stops there,
     walk = league("post-game", "Pilgrims", input="stop here\n")
     assert walk.output.splitlines() == [
-        "== Exploration (or Reinforcements instead)",
+        "== Exploration: explore, or take Reinforcements instead",
         "Before this step: take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
         "discarded, the Strongbox set to 0, no Exploration)?",
         "  1) go on",
@@ -443,10 +443,10 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
     taken = league("trench-crusade", "reinforcements", "Pilgrims")
     assert (taken.exit_code, taken.output.splitlines()[:2]) == (0, [
         "  Pilgrims treasury -100 (Reinforcements: the Strongbox is set to 0)",
-        "  Pilgrims: post-game step reinforcements done for battle 1",
+        "  Pilgrims: post-game step Reinforcements done for battle 1",
     ])
     # then Exploration counts as done,
-    assert league("post-game", "Pilgrims", "--list").output.splitlines()[4] == "[x] exploration: Exploration (or Reinforcements instead)"
+    assert league("post-game", "Pilgrims", "--list").output.splitlines()[4] == "[x] exploration: Exploration: explore, or take Reinforcements instead"
     # and the walk goes on into the Quartermaster step, offering to stop for purchases first,
     # then the Roster step, which finish the Campaign Phase of battle 1.
     walk = league("post-game", "Pilgrims", input="1\n")  # a choice picked by its number
@@ -457,10 +457,10 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
         "  1) go on",
         "  2) stop here",
         "Choose by number or name [stop here]: 1",
-        "  Pilgrims: post-game step quartermaster done for battle 1",
+        "  Pilgrims: post-game step Quartermaster done for battle 1",
         "Recorded T14 (2 events)",
         "== Roster: the roster is up to date",
-        "  Pilgrims: post-game step roster done for battle 1",
+        "  Pilgrims: post-game step Roster done for battle 1",
         "Recorded T15 (2 events)",
         "Post-game sequence complete.",
     ]

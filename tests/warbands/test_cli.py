@@ -142,6 +142,8 @@ def reiklanders_and_da_boyz(cli, unit: str = "Swordsmen") -> None:
 def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
     reiklanders_and_da_boyz(cli)
     cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Swordsmen=4")
+    # the status names the step to do by its name, as the walk's heading below begins (was its key, "recovery")
+    assert cli("warbands", "status", "Reiklanders").output.splitlines()[-1] == "  post-game: Recovery is next"
     result = cli("post-game", "Reiklanders")
     assert (result.exit_code, result.output) == (2, (
         "== Recovery: each unit's casualties that recover (survival counts after it)\n"
@@ -269,7 +271,7 @@ def test_a_guided_post_game_that_reaches_a_wrong_answer_given_ahead_ends_in_an_e
     result = cli("post-game", "B", "--answer", "recovered:rats=1", "--answer", "xp=-5")
     assert result.exit_code == 2
     assert [line for line in result.output.splitlines() if not line.startswith("Recorded T")][-3:] == [
-        "  B: post-game step survival done for battle 1",
+        "  B: post-game step Survival done for battle 1",
         "== Experience: the XP the battle earned",
         "Error: XP earned cannot be negative (-5)",  # the answer it refuses is not named again as unused
     ]

@@ -542,7 +542,7 @@ def test_U4_an_injury_roll_says_the_rows_name_whatever_it_did():
     hans_and_grubnash_down(table)
     assert lines(table, table.do(Injuries(warband="Reiklanders"), [3, 4])) == [
         "R0 Character Injury of Hans: 2D6 rolled [3, 4] = 7 (table)", "Hans recovers: Fine",
-        "Reiklanders: post-game step injuries done for battle 1"]
+        "Reiklanders: post-game step Injuries done for battle 1"]
     assert lines(table, table.do(Injuries(warband="Da Boyz"), [1, 2]))[1] == "Grubnash is dead (Character Injury: Killed Outright)"
 
 
@@ -561,7 +561,7 @@ def test_on_version_3_a_recovery_and_a_deaths_row_went_unnamed_and_a_missed_game
     table = Table(INJURY_TABLE, version="3")
     hans_and_grubnash_down(table)
     assert lines(table, table.do(Injuries(warband="Reiklanders"), [3, 4])) == [
-        "R0 Character Injury of Hans: 2D6 rolled [3, 4] = 7 (table)", "Reiklanders: post-game step injuries done for battle 1"]
+        "R0 Character Injury of Hans: 2D6 rolled [3, 4] = 7 (table)", "Reiklanders: post-game step Injuries done for battle 1"]
     assert lines(table, table.do(Injuries(warband="Da Boyz"), [1, 2]))[1] == "Grubnash is dead (Character Injury)"
     told = Table(version="3")
     hans_and_grubnash_down(told)

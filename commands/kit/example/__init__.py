@@ -64,9 +64,9 @@ def _scarred(facts: ExampleFacts, event: Scarred, state: CampaignState) -> None:
 
 PHASE = Phase(
     steps=[
-        PhaseStep("injuries", "roll injuries", build=lambda state, band, ask: Injuries(warband=band)),
-        PhaseStep("experience", "award experience", build=lambda state, band, ask: Experience(warband=band)),
-        PhaseStep("done", "finish the post-game", build=lambda state, band, ask: Done(warband=band)),
+        PhaseStep("injuries", "roll injuries", "Injuries", build=lambda state, band, ask: Injuries(warband=band)),
+        PhaseStep("experience", "award experience", "Experience", build=lambda state, band, ask: Experience(warband=band)),
+        PhaseStep("done", "finish the post-game", "End of the post-game", build=lambda state, band, ask: Done(warband=band)),
     ],
     windows={"trade": Window(after="experience", until="done")},
 )
@@ -145,5 +145,6 @@ RULESET = register(Ruleset(
     id=ID, version="2", versions=("1", "2"), title="The kit's worked example",
     handlers=HANDLERS, evolve=FOLDS.evolve, default_options=option_defaults(rules.ExampleOptions),
     check_options=check_options(ID, rules.ExampleOptions, lambda options: TABLES.for_options({"tables": options.tables})),
-    post_game=PHASE.guided_steps, register_commands=register_commands, shown_ext=FACTS.shown_ext,
+    post_game=PHASE.guided_steps, step_names=PHASE.step_names, register_commands=register_commands,
+    shown_ext=FACTS.shown_ext,
 ))
