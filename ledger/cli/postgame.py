@@ -160,7 +160,8 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 # and running the walk again would only be refused again.
                 if did == 0 or not isinstance(need.cause if isinstance(need, PendingDecision) else need, NeedsDice):
                     raise
-                say(f"Next step: {step.key} — {need}; then run `campaign post-game {warband_ref}` again.")
+                say(f"Next step: {rulesets.step_name(state, step.key)} — {need}; "
+                    f"then run `campaign post-game {warband_ref}` again.")
                 if line := unused.said(step.key, begun=True):
                     say(line)
                 return

@@ -37,9 +37,9 @@ REFUSED = {
 GUIDED_STOPS = {
     "coreheim": (2, "Error: exploration of Reikland Rats needs 3D6"),
     "trench_crusade": (2, "Error: Survival Roll for Bert needs D6"),
-    "speedheim": (0, "Next step: scars — Ivo: Henchman Scars needs D20"),  # "it stops at the Scars, which need dice"
+    "speedheim": (0, "Next step: Scars and the Blight — Ivo: Henchman Scars needs D20"),  # "it stops at the Scars, which need dice"
     "warbands": (2, "Error: Swordsmen: how many of its 4 casualties recovered?"),
-    "retinue": (0, "Next step: casualty — Wren's Casualty Table needs D6"),
+    "retinue": (0, "Next step: Casualty Table — Wren's Casualty Table needs D6"),
 }
 
 

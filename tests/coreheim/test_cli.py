@@ -198,7 +198,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert lines[5] == "== Experience: +1 for surviving, +1 per enemy a hero took out, +1 to a winning leader"
     assert lines[-2:] == [
         "== Wyrdstone sale: trading 1, sell wyrdstone shards",
-        "Next step: sell-shards — Reikland Rats holds 2 shards: how many to sell?: answer with --answer shards=CHOICE "
+        "Next step: Wyrdstone sale — Reikland Rats holds 2 shards: how many to sell?: answer with --answer shards=CHOICE "
         "(one of: 0, 1, 2); then run `campaign post-game Reikland Rats` again.",
     ]
     # Without a terminal the walk stops before a step that closes selling (buying, hiring) ...
@@ -731,7 +731,7 @@ def test_the_walk_takes_ahead_the_answers_of_a_multiple_and_of_the_shards_to_sel
     walked = after_battle("post-game", R, "--dice", "1,1,3", "--answer", "multiples:1x2:search=no", "--answer", "shards=0")
     assert walked.exit_code == 0, walked.output
     assert "  Reikland Rats: post-game step Exploration done for battle 1" in walked.output.splitlines()
-    assert walked.output.splitlines()[-2].startswith("Next step: injuries — ")
+    assert walked.output.splitlines()[-2].startswith("Next step: Injuries — ")
     assert walked.output.splitlines()[-1] == "Not used: shards=0 (the sell-shards step was not reached)"
 
 
@@ -924,7 +924,7 @@ def test_on_version_7_the_walk_rolls_again_the_advances_its_command_left_owed(ta
         "Recorded T12 (16 events)",
         # said once, above: what it does once more, and why
         "== Advances once more: owed: Marksmen (promoted) at 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them",
-        "Next step: advances — advance of Marksmen (promoted) at 4 XP needs D12 (1 more die): pass them with --dice, "
+        "Next step: Advances — advance of Marksmen (promoted) at 4 XP needs D12 (1 more die): pass them with --dice, "
         "or use --ledger; then run `campaign post-game Reikland Rats` again.",
         "Not used: shards=0 (the sell-shards step was not reached)",
     ])

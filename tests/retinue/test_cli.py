@@ -131,7 +131,7 @@ def test_the_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice
         "== Scenario pass: the XP the scenario states for each fighter (E6)",  # no award without a terminal
         "  Hawks: post-game step Scenario pass done for battle 1",
         "== Casualty Table: a D6 for each fighter that went Out of Action",
-        "Next step: casualty — Finch's Casualty Table needs D6 (1 more die): pass them with --dice, or use --ledger; "
+        "Next step: Casualty Table — Finch's Casualty Table needs D6 (1 more die): pass them with --dice, or use --ledger; "
         "then run `campaign post-game Hawks` again.",
     ]
     assert hawks("post-game", "Hawks", "--list").output.splitlines()[:3] == [

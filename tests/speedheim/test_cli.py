@@ -148,13 +148,13 @@ def test_status_and_the_guided_post_game(blightmeer):
     # (none), scars (no Skaven was Incapacitated), and stops at the free attempt's card.
     result = blightmeer("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0")
     assert result.output.splitlines()[-1] == (
-        "Next step: improvement — Skab: Improvement (free): name the card drawn from improvement with --card; "
+        "Next step: Free Improvement Attempts — Skab: Improvement (free): name the card drawn from improvement with --card; "
         "then run `campaign post-game Skaven` again.")
     result = blightmeer("post-game", "Skaven", "--card", "02")  # Skab's free attempt: +1 Atk
     assert "  Skab Atk +1 (Improvement (free), card 02)" in result.output.splitlines()
     # learning needs a choice: a terminal, or its answer key (it had none: a terminal or `speedheim learn` alone)
     assert result.exit_code == 0 and result.output.splitlines()[-1] == (
-        f"Next step: learning — {SKAB_LEARNS}; then run `campaign post-game Skaven` again.")
+        f"Next step: Learn Skills & Spells — {SKAB_LEARNS}; then run `campaign post-game Skaven` again.")
     result = blightmeer("post-game", "Skaven")
     assert (result.exit_code, result.output.splitlines()[-1]) == (2, f"Error: {SKAB_LEARNS}")
     assert blightmeer("speedheim", "learn", "Skaven", "Skab", "Cleave").exit_code == 0
@@ -198,7 +198,7 @@ def test_the_skill_to_learn_is_answered_ahead_in_the_walk(skab_to_learn):
     result = skab_to_learn("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0", "--answer", "Skab.learn=cleave")
     assert result.exit_code == 0
     assert result.output.splitlines()[-2:] == [
-        "Next step: improvement — Skab: Improvement (free): name the card drawn from improvement with --card; "
+        "Next step: Free Improvement Attempts — Skab: Improvement (free): name the card drawn from improvement with --card; "
         "then run `campaign post-game Skaven` again.",
         "Not used: Skab.learn=cleave (the learning step was not reached)"]
     # When the walk goes on with it, Skab learns it, recorded as the rules spell it, and the walk stops before Spend Gold
@@ -266,7 +266,7 @@ def test_a_heros_second_card_is_not_handed_the_answer_his_first_took(blightmeer)
     gunnar_may_learn = "Ambush, Deadly, Dual Wielding Specialist, Great Weapon Specialist, Hero Killer, Improved Critical, Magebane, Shove"
     assert (result.exit_code, lines[:3], lines[4:]) == (0, ["== Learn Skills & Spells", "  Gunnar learns Cleave", "  Hilde learns Taunt"], [
         "== Learn Skills & Spells once more: its command left some of it to do",
-        f"Next step: learning — Gunnar learns a Skill or Spell: answer with --answer gunnar.learn=CHOICE (one of: {gunnar_may_learn}); "
+        f"Next step: Learn Skills & Spells — Gunnar learns a Skill or Spell: answer with --answer gunnar.learn=CHOICE (one of: {gunnar_may_learn}); "
         "then run `campaign post-game Sellswords` again."])
     # the next run with his second Skill learns it and goes on
     result = blightmeer("post-game", "Sellswords", "--answer", "gunnar.learn=Shove")

@@ -301,7 +301,7 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
         "  Pilgrims: post-game step Trauma done for battle 1",
         first.output.splitlines()[3],  # the transaction and head hash
         "== Promotions: the Promotion Dice pool",
-        "Next step: promotions — promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use "
+        "Next step: Promotions — promotion die 1 of 3 for Anna needs D6 (1 more die): pass them with --dice, or use "
         "--ledger; then run `campaign post-game Pilgrims` again.",
     ]
     second = league("post-game", "Pilgrims", "--dice", "6")
@@ -591,7 +591,7 @@ def test_an_advancement_roll_the_walks_earlier_steps_owe_may_be_answered_before_
     assert walked.exit_code == 0, walked.output
     assert walked.output.splitlines()[-3:] == [
         "== Advancement Rolls",
-        "Next step: advancement — Advancement Roll for Anna on Ranged needs 2D6 (2 more dice): pass them with --dice, "
+        "Next step: Advancement Rolls — Advancement Roll for Anna on Ranged needs 2D6 (2 more dice): pass them with --dice, "
         "or use --ledger; then run `campaign post-game Pilgrims` again.",
         "Not used: anna:1:first-table=ranged, anna:1:second-table=wildcard (the advancement step was not done)",
     ]

@@ -151,7 +151,7 @@ def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
         "(one of: 0, 1, 2, 3, 4)\n"))
     # the walk runs on through injuries (nobody down) and survival, and stops at the XP to tell
     ran = cli("post-game", "Reiklanders", "--answer", "recovered:swordsmen=1")
-    assert ran.exit_code == 0 and ran.output.splitlines()[-1].startswith("Next step: experience — ")
+    assert ran.exit_code == 0 and ran.output.splitlines()[-1].startswith("Next step: Experience — ")
     assert "  Swordsmen eligible for its next Veteran level (7 of 10 survived battle 1)" in ran.output.splitlines()
     result = cli("post-game", "Reiklanders")
     assert result.exit_code == 2  # an answer missing, as the recovery's above
