@@ -3,11 +3,11 @@ why; its rows are rm_log's, `projections.tables`) and what each event is about â
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from ledger import events as ev
-from ledger.describe import describe, typed_reasons
+from ledger.describe import TypedReasons, describe
 from ledger.records import Record
 from ledger.state import CampaignState, Fighter, Warband
 
@@ -26,7 +26,7 @@ def void_annotations(records: Sequence[Record]) -> dict[int, dict[str, Any]]:
     return notes
 
 
-def record_text(record: Record, state: CampaignState, typed: Mapping[int, frozenset[str]]) -> str:
+def record_text(record: Record, state: CampaignState, typed: Mapping[int, Collection[str]]) -> str:
     """The chronicle's line for a record: a command with its reason, or the event described, the reasons
     typed for its transaction (`typed`: `typed_by_transaction`) said as typed."""
     opened = record.event
@@ -35,9 +35,9 @@ def record_text(record: Record, state: CampaignState, typed: Mapping[int, frozen
     return describe(opened, state, typed.get(record.tx, frozenset()))
 
 
-def typed_by_transaction(records: Iterable[Record]) -> dict[int, frozenset[str]]:
-    """Each transaction's reasons a person typed, from the command that opened it (`typed_reasons`)."""
-    return {r.tx: typed_reasons(r.event) for r in records if isinstance(r.event, ev.CommandRecorded)}
+def typed_by_transaction(records: Iterable[Record]) -> dict[int, Collection[str]]:
+    """Each transaction's reasons a person typed, from the command that opened it (`TypedReasons`)."""
+    return {r.tx: TypedReasons(r.event) for r in records if isinstance(r.event, ev.CommandRecorded)}
 
 
 class NamesKnown:

@@ -4,17 +4,24 @@ changed: each case gives the event as its ruleset records it and the line before
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
 from commands.speedheim.events import HeroSlots
 from commands.warbands.events import AbilitiesLost
+from ledger import audit, rulesets
+from ledger import describe as describe_module
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.cli import main
-from ledger.describe import describe, reason_said
+from ledger.describe import describe, reason_said, typed_reasons
 from ledger.state import CampaignState, Fighter, Warband
 from ledger.store import Store
+from projections import history
+from projections.history import void_annotations
+from projections.tables import all_rows
 
 RATS = "reikland-rats"
 
@@ -132,3 +139,23 @@ def test_a_reason_typed_with_reason_reads_as_typed_in_the_output_and_the_log(tmp
         "[VOIDED by T4 (arbiter): power-scroll (not bought)]",
         "   10 T4    arbiter    T3 voided (power-scroll (not bought))",
     ]
+
+
+GOLDEN = Path(__file__).parents[1] / "golden"
+
+
+@pytest.mark.parametrize("trail", ["demo-warbands", "demo-speedheim", "demo-retinue", "demo-freeform", "demo-coreheim"])
+def test_the_reasons_a_person_typed_are_looked_for_only_where_a_reason_is_worded_with_names(trail, monkeypatch):
+    """A log of thousands of transactions words few reasons that what a person typed could change (where the
+    ruleset names no rows, only those that end in an aside): each transaction's command is searched for the
+    reasons typed in it (`typed_reasons`) only when one is, and the rows are those of a search of every command."""
+    chain = audit.read_trail((GOLDEN / f"{trail}.jsonl").read_bytes(), void_annotations)
+    records = list(chain.records)
+    searched: list[ev.Event] = []
+    monkeypatch.setattr(describe_module, "typed_reasons",
+                        lambda opened: searched.append(opened) or typed_reasons(opened))
+    rows = all_rows(records)
+    if rulesets.get(chain.ruleset["id"]).row_names is None:  # only a reason's aside is worded: 7 of 54 (warbands)
+        assert len(searched) < len({record.tx for record in records}) / 5
+    monkeypatch.setattr(history, "TypedReasons", typed_reasons)  # every command searched, as before
+    assert all_rows(records) == rows
