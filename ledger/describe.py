@@ -119,11 +119,41 @@ def _plain(text: str) -> str:
     return text.lower().replace("-", " ")
 
 
+class _Worded:
+    """The wordings of reasons and roll purposes with one campaign's names (`rulesets.reason_names`, the
+    mapping kept for its tables), by the text and the reasons typed: a log says the same few ("serious
+    injury: Dead") thousands of times, and each wording's search for ids was some 10 % of an import's
+    storing where the tables name rows. Forgotten when the names are others'."""
+
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self.names: Mapping[str, str] | None = None
+        self.said: dict[tuple[Callable[..., str], str, frozenset[str]], str] = {}
+
+    def __call__(self, word: Callable[[str, Mapping[str, str], Collection[str]], str], text: str,
+                 state: CampaignState) -> str:
+        """`word` (reason_said or _named) of the text with the campaign's names and the typed reasons."""
+        names, typed = rulesets.reason_names(state), _TYPED.get()
+        if not names:  # nothing to name: cheap, and the typed reasons are seldom looked for
+            return word(text, names, typed)
+        if names is not self.names or len(self.said) >= self.LIMIT:
+            self.names, self.said = names, {}
+        key = (word, text, frozenset(typed))
+        said = self.said.get(key)
+        if said is None:
+            said = self.said[key] = word(text, names, typed)
+        return said
+
+
+_worded = _Worded()
+
+
 def because(reason: str, state: CampaignState) -> str:
     """A recorded reason after what it explains, one way for every event of every ruleset: "Gunnar is dead
     (serious injury: Dead)", said as `reason_said` says it with the names the campaign's ruleset gives
     (`Ruleset.row_names`). Reasons often hold a colon of their own, which a colon before them doubled."""
-    said = reason_said(reason, rulesets.reason_names(state), _TYPED.get())
+    said = _worded(reason_said, reason, state)
     return f" ({said})" if said else ""
 
 
@@ -170,7 +200,7 @@ def _rolled(e: ev.DiceRolled, s: CampaignState) -> str:
     if e.expression.startswith("shuffle"):
         return f"R{e.roll} {e.purpose} ({e.source} dice)"
     meaning = rulesets.roll_meaning(s, e)
-    purpose = _named(e.purpose, rulesets.reason_names(s), _TYPED.get())  # "Otto looks for power-scroll"
+    purpose = _worded(_named, e.purpose, s)  # "Otto looks for power-scroll"
     return f"R{e.roll} {purpose}: {e.expression} rolled {e.faces} = {e.value} ({e.source}){f'; {meaning}' if meaning else ''}"
 
 

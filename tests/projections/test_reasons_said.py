@@ -159,3 +159,14 @@ def test_the_reasons_a_person_typed_are_looked_for_only_where_a_reason_is_worded
         assert len(searched) < len({record.tx for record in records}) / 5
     monkeypatch.setattr(history, "TypedReasons", typed_reasons)  # every command searched, as before
     assert all_rows(records) == rows
+
+
+def test_a_reason_worded_again_is_worded_by_what_was_typed_in_its_own_transaction(clock):
+    """A log words the same reasons over and over, kept once worded (`ledger.describe._Worded`): the same recorded
+    reason, typed by a person in one transaction and recorded by the rules in another, reads as each says it,
+    in any order."""
+    state = campaign_of(clock, "coreheim")
+    bought = _gold(-11, "bought power-scroll")
+    by_rules, as_typed = "Reikland Rats treasury -11 (bought Power Scroll)", "Reikland Rats treasury -11 (bought power-scroll)"
+    assert [describe(bought, state), describe(bought, state, {"bought power-scroll"}), describe(bought, state),
+            describe(bought, state, {"bought power-scroll"})] == [by_rules, as_typed, by_rules, as_typed]
