@@ -267,7 +267,7 @@ def test_an_event_reads_alike_in_the_log_the_history_the_report_the_exports_and_
         "   18 T7    arbiter    Gunnar is now called Gunther",
     ]
     chronicle = c("export", "--format", "md").output.splitlines()
-    assert chronicle[chronicle.index("  - Gunnar gains 3 XP (survived).") - 1].startswith("- T6 `xp.award` by arbiter")
+    assert chronicle[chronicle.index("  - Gunnar gains 3 XP (survived).") - 1].startswith("- T6 `campaign xp award` by arbiter")
     assert [line.split(",")[5] for line in c("export", "--format", "csv").output.splitlines()[1:]
             if ",T6," in line] == ["xp.award", "Gunnar gains 3 XP (survived)"]
     assert c("report", "-o", str(tmp_path / "r.html")).exit_code == 0
