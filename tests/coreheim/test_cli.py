@@ -160,6 +160,22 @@ def test_bad_input_exits_2(after_battle, rarity):
         2, f"Error: --search Gunnar=widget:{rarity}: the rarity after ':' is what 2D6 must reach, 2 to 12\n")
 
 
+# Without a terminal, the walk stops before the rare item search, a step that closes selling (buying, hiring).
+STOPS_BEFORE_SEARCH = [
+    "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
+    "`campaign coreheim sell`)",
+    "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
+    "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+    "or with --go-on to go past the steps that close buying, selling or hiring.",
+]
+# The Reikland Rats' walk selling no shards at T13 (trading 1), then stopping so.
+SELLS_NO_SHARDS_THEN_STOPS_BEFORE_SEARCH = [
+    "== Wyrdstone sale: trading 1, sell wyrdstone shards",
+    "  Reikland Rats: post-game step Wyrdstone sale done for battle 1",
+    "Recorded T13 (2 events)",
+    *STOPS_BEFORE_SEARCH,
+]
+
 # The rare items of the price chart (commands/coreheim/data/price_chart.json), the choices of a search
 RARE = "|".join(item["id"] for item in json.loads(resources.files("commands.coreheim").joinpath(
     "data", "price_chart.json").read_text(encoding="utf-8"))["items"] if item["rarity"] is not None)
@@ -204,11 +220,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     # Without a terminal the walk stops before a step that closes selling (buying, hiring) ...
     stopped = ok(after_battle("post-game", R, "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
     assert stopped[-4:] == [
-        "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
-        "`campaign coreheim sell`)",
-        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
-        "or with --go-on to go past the steps that close buying, selling or hiring.",
+        *STOPS_BEFORE_SEARCH,
         "Not used: gunnar:search=nothing (the search step was not reached)",  # to be given again
     ]
     # ... and run again begins with it, stopping before the next one
@@ -901,14 +913,7 @@ def test_the_walk_rolls_the_later_threshold_of_the_hero_talent_makes_and_goes_on
         "  Marksmen (promoted) advance at 4 XP: BS 8 -> 7 (hero-advance:8-10)",
         "  Marksmen (promoted) BS -1 (advance at 4 XP)",
         "Recorded T12 (19 events)",
-        "== Wyrdstone sale: trading 1, sell wyrdstone shards",
-        "  Reikland Rats: post-game step Wyrdstone sale done for battle 1",
-        "Recorded T13 (2 events)",
-        "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
-        "`campaign coreheim sell`)",
-        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
-        "or with --go-on to go past the steps that close buying, selling or hiring.",
+        *SELLS_NO_SHARDS_THEN_STOPS_BEFORE_SEARCH,
     ])
     assert ok(talent_due_at_2_and_4("replay", "--check")) == [
         "Re-decided 12 transactions from their commands and dice: all match."]
@@ -1062,14 +1067,7 @@ def test_the_walk_rolls_a_group_of_one_a_talent_makes_a_hero_at_the_hero_thresho
         "  Lone advance at 8 XP: BS 8 -> 7 (hero-advance:8-10)",
         "  Lone BS -1 (advance at 8 XP)",
         "Recorded T12 (17 events)",
-        "== Wyrdstone sale: trading 1, sell wyrdstone shards",
-        "  Reikland Rats: post-game step Wyrdstone sale done for battle 1",
-        "Recorded T13 (2 events)",
-        "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
-        "`campaign coreheim sell`)",
-        "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
-        "or with --go-on to go past the steps that close buying, selling or hiring.",
+        *SELLS_NO_SHARDS_THEN_STOPS_BEFORE_SEARCH,
     ])
     assert ok(campaign("replay", "--check")) == ["Re-decided 12 transactions from their commands and dice: all match."]
 
