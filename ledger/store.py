@@ -292,11 +292,21 @@ SQLITE_MODULE = "ledger.sqlite:Factory"  # eventsourcing's SQLite module, its st
 KINDS = {SQLITE_MODULE: "sqlite", "eventsourcing.postgres": "postgres", "eventsourcing.popo": "popo"}
 
 
+def _holds_no_database(path: str) -> bool:
+    """No file, or an empty one (`touch campaign.db`, a file saved empty) with no write-ahead log
+    beside it: SQLite would make a new database there, which a command that only reads must not."""
+    if not os.path.exists(path):
+        return True
+    wal = path + "-wal"
+    return os.path.getsize(path) == 0 and not (os.path.exists(wal) and os.path.getsize(wal) > 0)
+
+
 def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
     """eventsourcing settings for a store URL, refusing what it cannot open.
 
-    With `create=False` a SQLite file that does not exist is refused instead of created, so that
-    a mistyped store URL in a command that only reads (or fails) leaves no empty database behind."""
+    With `create=False` a SQLite file that does not exist (or holds nothing) is refused instead of
+    created, so that a mistyped store URL in a command that only reads (or fails) leaves no empty
+    database behind."""
     parsed = _split_url(url)
     shown = public_url(url)
     if parsed.scheme == "sqlite":
@@ -312,7 +322,7 @@ def settings_for(url: str, *, create: bool = True) -> dict[str, str]:
             raise BadInput(f"store '{url}': folder '{folder}' does not exist{hint}")
         if os.path.isdir(path):
             raise BadInput(f"store '{url}' is a folder: give a file in it, e.g. {url.rstrip('/')}/campaign.db")
-        if not create and not os.path.exists(path):
+        if not create and _holds_no_database(path):
             raise NotFound(f"no campaign in {url}: start one with `campaign new NAME`")
         return {"PERSISTENCE_MODULE": SQLITE_MODULE, "SQLITE_DBNAME": path}
     if parsed.scheme in ("postgresql", "postgres"):

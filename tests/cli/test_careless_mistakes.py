@@ -31,6 +31,27 @@ def test_a_mistyped_sqlite_store_is_not_created(tmp_path, args):
     assert not typo.exists()
 
 
+@pytest.mark.parametrize("args", [["list"], ["log"], ["verify"], ["rebuild"], ["warband", "add", "Rats", "--player", "Ann"]])
+def test_an_empty_file_is_no_store_to_read(tmp_path, args):
+    """`touch campaign.db` (or a file saved empty): a command that only reads wrote tables into it."""
+    empty = tmp_path / "campaign.db"
+    empty.touch()
+    result = CampaignRunner(f"sqlite:///{empty}")(*args)
+    assert (result.exit_code, result.output) == (
+        2, f"Error: no campaign in sqlite:///{empty}: start one with `campaign new NAME`\n"
+    )
+    assert empty.stat().st_size == 0
+    assert sorted(os.listdir(tmp_path)) == ["campaign.db"]
+
+
+def test_a_campaign_can_be_started_in_an_empty_file(tmp_path):
+    empty = tmp_path / "campaign.db"
+    empty.touch()
+    runner = CampaignRunner(f"sqlite:///{empty}")
+    assert runner("new", "Spring").exit_code == 0
+    assert runner("list").output.startswith("Spring  freeform  0 warbands  0 battles  4 events  head ")
+
+
 @pytest.mark.parametrize("args", [["list"], ["new", "Spring"], ["demo", "--ruleset", "freeform"]])
 def test_a_sqlite_store_that_is_a_folder_is_named_so(tmp_path, args):
     """It said 'cannot open store …: unable to open database file', SQLite's words, which do not say why."""
