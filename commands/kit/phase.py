@@ -69,18 +69,19 @@ class PhaseStep(msgspec.Struct, frozen=True):
 
 class PhaseMessages(msgspec.Struct, frozen=True):
     """How the refusals read. Fields: {band} the warband's name, {battle} the battle's number,
-    {step} the refused step's title, {first} the title of the step to do first, {order} every
+    {step} the refused step's title, {name} its name, {first} the title of the step to do first, {order} every
     step's title in order, {taken} the title of the step taken in its place, {action} a trading
-    action, {limit} the step that closes a window, {next_key} the key of the next step, {quoted}
-    the warband's name quoted for a shell."""
+    action, {limit} the step that closes a window, {next} the name of the step to do next (and what is
+    left of it, where it says), {quoted} the warband's name quoted for a shell. A step is named by its name
+    where the refusal says which step, and by its title where it says what to do ("cannot roll injuries yet")."""
 
     no_battle: str = "{band} has not fought a battle yet: there is no post-game to {step}"
-    already_done: str = "{band} has already done '{step}' for battle {battle}"
+    already_done: str = "{band} has already done the post-game step {name} for battle {battle}"
     not_yet: str = "{band} cannot {step} yet: {first} first (post-game of battle {battle})"
     taken_instead: str = "{band} has done '{taken}' for battle {battle}, taken instead of '{step}'"
     window_closed: str = "{band} can no longer {action} after battle {battle}: '{limit}' is done"
     window_not_open: str = "{band} cannot {action} yet: {first} first (post-game of battle {battle})"
-    unfinished: str = "{band} must finish the post-game of battle {battle} first (next: {first})"
+    unfinished: str = "{band} must finish the post-game of battle {battle} first (next: {next})"
 
 
 class Window(msgspec.Struct, frozen=True):
@@ -199,7 +200,7 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
             raise self._say(self.messages.no_battle, band, None, step=title)
         recorded = self.recorded(state, band)
         if key in recorded or (self.step(key).done is not None and self.step(key).done(state, band)):
-            raise self._say(self.messages.already_done, band, battle, step=title)
+            raise self._say(self.messages.already_done, band, battle, step=title, name=self.step_names[key])
         place = self.place(key)
         taken = next((other for other in recorded if other != key and self.place(other) == place), None)
         if taken is not None:
@@ -236,9 +237,9 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
             first = self.next_step(state, band)
             if first is not None:
                 owed = self.step(first).owed
-                title = f"{self.title(first)}, {owed(state, band)}" if owed else self.title(first)
+                left = f", {owed(state, band)}" if owed else ""
                 raise self._say(self.messages.unfinished, band, self.latest_battle(state, band),
-                                first=title, next_key=first)
+                                first=self.title(first) + left, next=self.step_names[first] + left)
 
     # --- the guided walk (`campaign post-game WARBAND`) -----------------------------------------------
 

@@ -198,7 +198,7 @@ PHASE = Phase(
         no_battle="{band} has not fought a battle yet",
         already_done="{band} has already done the {step} step for battle {battle}",
         not_yet="{band} must do the {first} step for battle {battle} first (the post-game goes {order})",
-        unfinished="{band} has not finished the post-game of battle {battle}: next is {next_key} (campaign post-game {quoted})",
+        unfinished="{band} has not finished the post-game of battle {battle}: next is {next} (campaign post-game {quoted})",
     ),
 )
 

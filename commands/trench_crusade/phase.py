@@ -237,7 +237,7 @@ PHASE = Phase(
         taken_instead="{band} has done the {taken} step for battle {battle}: "
                       "Reinforcements are taken instead of Exploration, not as well",
         not_yet="{band} must do the {first} step for battle {battle} first (the Campaign Phase goes {order})",
-        unfinished="{band} has not finished the Campaign Phase of battle {battle}: next is {next_key} "
+        unfinished="{band} has not finished the Campaign Phase of battle {battle}: next is {next} "
                    "(campaign post-game {quoted})",
     ),
     gate=settled_first,

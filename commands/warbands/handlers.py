@@ -156,7 +156,7 @@ def _begin(state: CampaignState, band: Warband, step: str) -> we.CasualtiesRecor
 def _post_game_finished(state: CampaignState, band: Warband, doing: str) -> None:
     step = PHASE.next_step(state, band)
     if step is not None:
-        raise RuleViolation(f"{band.name} must finish its post-game (next: {PHASE.title(step)}) before {doing}")
+        raise RuleViolation(f"{band.name} must finish its post-game (next: {PHASE.step_names[step]}) before {doing}")
 
 
 # --- enlisting and recruiting ----------------------------------------------------------------------

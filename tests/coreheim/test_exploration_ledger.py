@@ -340,5 +340,5 @@ def test_exploring_twice_for_one_battle_is_refused(rats_and_skaven):
     rats_and_skaven.battle()
     rats_and_skaven.explore_quietly()
     assert rats_and_skaven.refusal(Explore(warband="Reikland Rats"), [1, 2, 3]) == (
-        "Reikland Rats has already done 'explore' for battle 1"
+        "Reikland Rats has already done the post-game step Exploration for battle 1"
     )

@@ -230,7 +230,7 @@ def test_mistakes_are_refused_and_write_nothing(rats_and_skaven):
     assert table.refusal(Explore(warband="Reikland Rats"), [1, 2, 7]) == (
         "exploration of Reikland Rats: the 3rd die of the 3D6 roll shows 7, not 1-6")
     table.explore_quietly()
-    assert "already done 'explore'" in table.refusal(Explore(warband="Reikland Rats"), [1, 2, 3])
+    assert "already done the post-game step Exploration" in table.refusal(Explore(warband="Reikland Rats"), [1, 2, 3])
     assert table.refusal(Injuries(warband="Reikland Rats"), [7, 1]) == (
         "serious injury of Hans: the 1st die of the D66 roll shows 7, not 1-6")
     table.through("experience", injuries=[5, 5])

@@ -73,7 +73,7 @@ def test_a_warband_finishes_its_post_game_before_it_fights_again(rats_and_skaven
     rats_and_skaven.battle()
     rats_and_skaven.through("upkeep")
     assert rats_and_skaven.refusal(RecordBattle(participants=[R, S], deeds=[])) == (
-        "Reikland Rats must finish the post-game of battle 1 first (next: pay Hired Sword upkeep)"
+        "Reikland Rats must finish the post-game of battle 1 first (next: Hired Sword upkeep)"
     )
 
 
@@ -88,7 +88,7 @@ def test_advances_an_xp_correction_makes_owed_are_named_when_they_hold_up_the_ne
     rats_and_skaven.do(Correct(warband=R, fighter="Marksmen", xp=3, reason="forgot a deed"))
     # When the next battle is recorded, then it is refused naming who owes which advance and the command
     assert rats_and_skaven.refusal(RecordBattle(participants=[R, S], deeds=[])) == (
-        "Reikland Rats must finish the post-game of battle 1 first (next: roll advances, owed: Hans at 2 XP; "
+        "Reikland Rats must finish the post-game of battle 1 first (next: Advances, owed: Hans at 2 XP; "
         "Marksmen at 2, 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them)"
     )
 
@@ -99,7 +99,7 @@ def test_steps_out_of_order_are_refused_with_the_step_that_comes_first(rats_and_
         "Reikland Rats cannot roll injuries yet: explore first (post-game of battle 1)"
     )
     rats_and_skaven.through("reinforce")
-    assert rats_and_skaven.refusal(Search(warband=R)) == "Reikland Rats has already done 'look for rare items' for battle 1"
+    assert rats_and_skaven.refusal(Search(warband=R)) == "Reikland Rats has already done the post-game step Rare item search for battle 1"
 
 
 def test_the_guided_steps_are_done_from_the_events_alone(rats_and_skaven):

@@ -65,7 +65,7 @@ def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven
     assert rats_and_skaven.do(SellShards(warband="Reikland Rats", shards=0)) == [done("sell-shards")]
     assert ext_of(rats_and_skaven.state, rats_and_skaven.state.warbands["reikland-rats"])["shards"] == 2
     assert rats_and_skaven.refusal(SellShards(warband="Reikland Rats", shards=1)) == (
-        "Reikland Rats has already done 'sell wyrdstone' for battle 1"
+        "Reikland Rats has already done the post-game step Wyrdstone sale for battle 1"
     )
 
 

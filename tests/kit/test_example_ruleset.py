@@ -64,9 +64,9 @@ def test_the_phase_goes_in_order_and_holds_the_next_battle():
     assert table.refusal(example.Experience(warband="Rats")) == \
         "Rats cannot award experience yet: roll injuries first (post-game of battle 1)"
     assert table.refusal(RecordBattle(participants=["Rats", "Orcs"])) == \
-        "Rats must finish the post-game of battle 1 first (next: roll injuries)"
+        "Rats must finish the post-game of battle 1 first (next: Injuries)"
     table.do(example.Injuries(warband="Rats"), [6])
-    assert table.refusal(example.Injuries(warband="Rats"), [6]) == "Rats has already done 'roll injuries' for battle 1"
+    assert table.refusal(example.Injuries(warband="Rats"), [6]) == "Rats has already done the post-game step Injuries for battle 1"
 
 
 def test_the_trading_window_opens_after_experience_and_closes_with_the_phase():

@@ -227,7 +227,7 @@ def test_a_unit_missing_the_battle_neither_incapacitates_nor_is_incapacitated(ta
     assert table.refusal(h.Incapacitate(warband="Skaven", fighter="Rikk", victim="Ogre", kind="hero")) == (
         "Rikk must miss this battle (injured)")
     assert table.refusal(h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Rikk")) == (
-        "Sellswords has not finished the post-game of battle 1: next is income (campaign post-game Sellswords)")
+        "Sellswords has not finished the post-game of battle 1: next is Income & Loot (campaign post-game Sellswords)")
 
 
 def test_the_d20_table_rolls_again_where_the_deck_would_draw_again(house_rules):

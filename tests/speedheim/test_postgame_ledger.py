@@ -211,7 +211,7 @@ def test_learning_for_each_hero_is_refused_while_none_has_a_card(fought):
 
 def test_the_next_battle_waits_for_the_post_game(fought):
     message = fought.refusal(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Hilde"))
-    assert message == "Skaven has not finished the post-game of battle 1: next is income (campaign post-game Skaven)"
+    assert message == "Skaven has not finished the post-game of battle 1: next is Income & Loot (campaign post-game Skaven)"
 
 
 

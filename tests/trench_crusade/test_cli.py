@@ -417,7 +417,7 @@ def test_a_battle_before_the_last_campaign_phase_is_finished_is_refused(league, 
     result = league(*again)
     # then it is refused, naming the step to do next, and nothing is written.
     assert (result.exit_code, result.output) == (
-        1, "Error: Pilgrims has not finished the Campaign Phase of battle 1: next is promotions (campaign post-game Pilgrims)\n"
+        1, "Error: Pilgrims has not finished the Campaign Phase of battle 1: next is Promotions (campaign post-game Pilgrims)\n"
     )
     assert events(league) == before
 

@@ -38,6 +38,9 @@ PILGRIMS_PHASE = [
     ("roster", Roster(warband="Pilgrims"), []),
 ]
 EXPLORATION = 4  # its place in PILGRIMS_PHASE
+# Each step as the refusal names it: by the name players know it by, not by the key its events record.
+NAMED = {"trauma": "Trauma", "promotions": "Promotions", "experience": "Experience", "advancement": "Advancement Rolls",
+         "exploration": "Exploration", "quartermaster": "Quartermaster", "roster": "Roster"}
 
 
 def unfinished(step: str, battle: int = 1) -> str:
@@ -69,7 +72,7 @@ def test_a_battle_is_refused_until_the_phase_is_finished_naming_the_next_step(af
     # when battle 2 is recorded, with the ruleset's command or the shared one,
     refusals = {after_battle_1.refusal(after_battle_1.battle_command()), after_battle_1.refusal(the_next_battle(after_battle_1))}
     # then both are refused (nothing written) naming the step to do next.
-    assert refusals == {unfinished(PILGRIMS_PHASE[steps_done][0])}
+    assert refusals == {unfinished(NAMED[PILGRIMS_PHASE[steps_done][0]])}
 
 
 def test_once_the_phase_is_finished_the_next_battle_is_recorded(after_battle_1):
@@ -94,7 +97,7 @@ def test_the_enemy_unfinished_phase_holds_the_battle_too(table):
     table.finish_phase("Pilgrims", promotions=[1])
     # when they fight again, then the Legion is named.
     assert table.refusal(table.battle_command()) == (
-        "Legion has not finished the Campaign Phase of battle 1: next is trauma (campaign post-game Legion)"
+        "Legion has not finished the Campaign Phase of battle 1: next is Trauma (campaign post-game Legion)"
     )
 
 

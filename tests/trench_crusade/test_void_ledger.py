@@ -50,7 +50,7 @@ def test_voiding_a_promotion_roll_takes_the_later_battles_with_its_phase(three_b
     # Pilgrims' phase (everything after it goes with it); the Legion's own steps of battle 1 stand.
     affected = [*PILGRIMS_BATTLE_1_REST, *range(BATTLE_2, LAST + 1)]
     assert [line.split(":")[0] for line in lines[1:]] == [f"  T{tx}" for tx in affected]
-    assert lines[1 + len(PILGRIMS_BATTLE_1_REST)] == (f"  T{BATTLE_2}: Pilgrims has not finished the Campaign Phase of battle 1: next is promotions "
+    assert lines[1 + len(PILGRIMS_BATTLE_1_REST)] == (f"  T{BATTLE_2}: Pilgrims has not finished the Campaign Phase of battle 1: next is Promotions "
                         "(campaign post-game Pilgrims)")
     assert table.state.transactions == LAST  # nothing written
 

@@ -302,11 +302,11 @@ def test_steps_run_in_order_once_and_before_the_next_battle(table):
     assert table.refusal(Survival(warband="Reiklanders")) == (
         "Reiklanders cannot judge survival yet: roll Recovery first (post-game of battle 1)")
     table.do(Recovery(warband="Reiklanders"))
-    assert table.refusal(Recovery(warband="Reiklanders")) == "Reiklanders has already done 'roll Recovery' for battle 1"
+    assert table.refusal(Recovery(warband="Reiklanders")) == "Reiklanders has already done the post-game step Recovery for battle 1"
     assert table.refusal(Upgrade(warband="Reiklanders", unit="Swordsmen")) == (
-        "Reiklanders must finish its post-game (next: roll character Injuries) before spending XP")
+        "Reiklanders must finish its post-game (next: Injuries) before spending XP")
     assert table.refusal(RecordWarbandsBattle(participants=["Reiklanders", "Da Boyz"])) == (
-        "Reiklanders must finish the post-game of battle 1 first (next: roll character Injuries)")
+        "Reiklanders must finish the post-game of battle 1 first (next: Injuries)")
 
 
 def test_U3_a_groups_recovery_table_rolls_one_die_per_casualty(house_rules):

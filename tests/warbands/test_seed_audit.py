@@ -250,7 +250,7 @@ CASES = [
         # "the rate of survival ... is always determined AFTER rolling for Recovery": no upgrade
         # between the battle and its Recovery.
         (fight(), upgrade(), battle_only()), upgrade(),
-        Refused("Reiklanders must finish its post-game (next: roll Recovery) before spending XP"),
+        Refused("Reiklanders must finish its post-game (next: Recovery) before spending XP"),
         id="an upgrade before the battle's Recovery: refused",
     ),
     pytest.param(
@@ -380,7 +380,7 @@ CASES = [
         # "(as with units, survival is determined after any required Injury rolls)": his third battle
         # counts only once its Injuries are done.
         (fight(), fight(), battle_only(down=["Hans"])), advance(1),
-        Refused("Reiklanders must finish its post-game (next: roll Recovery) before spending XP"),
+        Refused("Reiklanders must finish its post-game (next: Recovery) before spending XP"),
         id="an Advancement roll before the battle's Injury roll: refused",
     ),
     pytest.param(
