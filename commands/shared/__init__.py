@@ -422,7 +422,7 @@ def upgrade_rules(cmd: UpgradeRules, ctx: Context) -> None:
 
 def post_game_part_way(ruleset: rulesets.Ruleset, state: CampaignState, band: Warband) -> str:
     """Where the warband stands in the guided post-game of its latest battle when it is part way through
-    it (some steps recorded, not every step done), as `campaign post-game --list` names the steps; ""
+    it (some steps recorded, not every step done), the steps named as the walk's headings name them; ""
     when it is not: no battle, no step recorded yet, or every step done."""
     battle = state.latest_battle(band.id)
     if ruleset.post_game is None or battle is None or not rulesets.steps_done(state, band.id, battle.number):
@@ -431,9 +431,9 @@ def post_game_part_way(ruleset: rulesets.Ruleset, state: CampaignState, band: Wa
     left = [step.key for step in steps if not step.done(state, band.id)]
     if not left:
         return ""
-    done = [step.key for step in steps if step.key not in left]
+    done = [rulesets.step_name(state, step.key) for step in steps if step.key not in left]
     return (f"{band.name} is part way through the post-game of battle {battle.number} "
-            f"(done: {', '.join(done)}; next: {left[0]})")
+            f"(done: {', '.join(done)}; next: {rulesets.step_name(state, left[0])})")
 
 
 SHARED_HANDLERS = {

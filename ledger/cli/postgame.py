@@ -102,7 +102,8 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     session.answer_json = as_json
     say = (lambda text: None) if as_json else click.echo
     ask = interactive_ask()
-    unused = _LeftUnused(answers, asking.meant_for, asking.asked_as, [s.key for s in open_steps])
+    unused = _LeftUnused(answers, asking.meant_for, asking.asked_as,
+                         {s.key: rulesets.step_name(state, s.key) for s in open_steps})
     did = 0
     step = None
     try:
@@ -129,7 +130,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 # Without a terminal a run stops before each such step: --go-on is how to finish in one run.
                 go_on_too = ("" if ask is not None
                              else ", or with --go-on to go past the steps that close buying, selling or hiring")
-                say(f"Stopped before {step.key}: run `campaign post-game {warband_ref}` again to carry on{go_on_too}.")
+                say(f"Stopped before {rulesets.step_name(state, step.key)}: run `campaign post-game {warband_ref}` again to carry on{go_on_too}.")
                 if did and (line := unused.said(step.key, begun=False)):
                     say(line)
                 return
@@ -137,12 +138,12 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             given = dice if did == 0 else DiceChoice(None, [], dice.use_ledger)
             source = given.source(state)
             if isinstance(source, TableDice):
-                source.used_by = f"step {step.key}"
+                source.used_by = f"the {rulesets.step_name(state, step.key)} step"
             try:
                 offered = {key: answer for key, answer in answers.items() if loose_key(key) not in again.get(step.key, ())}
                 step_ask = StepAsk(offered, ask)
                 command = step.build(state, band.id, step_ask)
-                _refuse_untaken(step, taken_ahead.get(step.key, []), step_ask.taken)
+                _refuse_untaken(rulesets.step_name(state, step.key), taken_ahead.get(step.key, []), step_ask.taken)
                 # Offered, not carried: the step records only the answers it asks, not those for later steps.
                 # Those given for this step alone were typed now for it: a question it tells it will not ask
                 # refuses them (`Context.not_asked`), as its own command would.
@@ -192,8 +193,10 @@ class _LeftUnused:
     passed was not asked after all (its dice never opened the question)."""
 
     def __init__(self, answers: dict[str, str], meant_for: dict[str, list[str]], asked_as: dict[str, str],
-                 open_steps: list[str]):
-        self.answers, self.meant_for, self.asked_as, self.open_steps = answers, meant_for, asked_as, open_steps
+                 open_steps: dict[str, str]):
+        """`open_steps`: the keys of the steps still to do, in order, each with its name (what the line says)."""
+        self.answers, self.meant_for, self.asked_as = answers, meant_for, asked_as
+        self.open_steps, self.step_names = list(open_steps), open_steps
         self.used: set[str] = set()  # as loose keys: a step records an answer under the key it asks
 
     def given_for(self, step: str, command: Command) -> list[str]:
@@ -226,15 +229,15 @@ class _LeftUnused:
             step = next((s for s in meant if s not in passed), meant[-1] if meant else None)
             if step is not None and loose_key(key) not in not_again:
                 by_step.setdefault(step, []).append(f"{key}={answer}")
-        said = [f"{', '.join(given)} ({self._why(step, stopped_at, begun, passed, len(given))})"
+        said = [f"{', '.join(given)} ({self._why(step, self.step_names[step], stopped_at, begun, passed, len(given))})"
                 for step in self.open_steps if (given := by_step.get(step))]
         return f"Not used: {'; '.join(said)}" if said else None
 
     @staticmethod
-    def _why(step: str, stopped_at: str | None, begun: bool, passed: list[str], count: int) -> str:
+    def _why(step: str, name: str, stopped_at: str | None, begun: bool, passed: list[str], count: int) -> str:
         if step in passed:
-            return f"the {step} step did not ask {'it' if count == 1 else 'them'}"
-        return f"the {step} step was not {'done' if begun and step == stopped_at else 'reached'}"
+            return f"the {name} step did not ask {'it' if count == 1 else 'them'}"
+        return f"the {name} step was not {'done' if begun and step == stopped_at else 'reached'}"
 
 
 def _refused(error: BaseException) -> list[str]:
@@ -243,14 +246,14 @@ def _refused(error: BaseException) -> list[str]:
     return cause.keys if isinstance(cause, AnswerRefused) else []
 
 
-def _refuse_untaken(step: rulesets.Step, taken_ahead: list[str], taken: list[str]) -> None:
-    """Before the step is written: an answer its builder took when built ahead but does not take now
+def _refuse_untaken(step_name: str, taken_ahead: list[str], taken: list[str]) -> None:
+    """Before the step (named `step_name`) is written: an answer its builder took when built ahead but does not take now
     is refused. The steps before it, written in this run, changed what it asks (a fighter slain on
     the Casualty Table is no longer there to pick for the Doom Table): only now can that be known."""
     if untaken := [key for key in taken_ahead if key not in taken]:
         asked = f"of the answers given it asked {', '.join(taken)}" if taken else "it asked none of the answers given"
-        raise AnswerRefused(f"--answer {', '.join(untaken)}: the {step.key} step did not ask it after all, once the steps "
-                            f"before it were recorded ({asked}); nothing of {step.key} was recorded", untaken)
+        raise AnswerRefused(f"--answer {', '.join(untaken)}: the {step_name} step did not ask it after all, once the steps "
+                            f"before it were recorded ({asked}); nothing of the step was recorded", untaken)
 
 
 class StepAsk:

@@ -61,6 +61,7 @@ def steps(state, warband):
 
 
 register(Ruleset(id="test-postgame", version="1", title="post-game test", post_game=steps,
+                 step_names={"loot": "Loot", "muster": "Muster"},  # what the walk's lines call the steps
                  handlers={**SHARED_HANDLERS, Loot: loot, Muster: muster}))
 
 
@@ -86,7 +87,7 @@ def test_without_a_terminal_the_walk_stops_at_the_first_question_it_was_not_give
     assert first.output.splitlines()[:3] == ["== Loot", "  R0 loot: D6 rolled [4] = 4 (table)", "  Rats treasury +4 (loot)"]
     assert first.output.splitlines()[-2:] == [
         "== Muster",
-        "Next step: muster — Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans); "
+        "Next step: Muster — Who gets 1 XP?: answer with --answer hero=CHOICE (one of: Gunnar, Hans); "
         "then run `campaign post-game Rats` again.",
     ]
     assert first.exit_code == 0
@@ -139,7 +140,7 @@ def test_each_step_records_only_the_answers_it_asks(after_battle):
     assert recorded_commands(after_battle) == [("test-postgame.loot", {}), ("test-postgame.muster", {"hero": "Hans"})]
     assert walked.output.splitlines()[-2:] == [  # the oath, left unused by the dice, is named
         "Post-game sequence complete.",
-        "Not used: hans:oath=yes (the muster step did not ask it)",
+        "Not used: hans:oath=yes (the Muster step did not ask it)",
     ]
     assert after_battle("replay", "--check").output == "Re-decided 7 transactions from their commands and dice: all match.\n"
 
@@ -154,14 +155,14 @@ def test_a_completed_walk_names_every_answer_no_step_took_but_not_with_json(afte
         "== Loot\n"
         "  R0 loot: D6 rolled [4] = 4 (table)\n"
         "  Rats treasury +4 (loot)\n"
-        "  Rats: post-game step loot done for battle 1\n"
+        "  Rats: post-game step Loot done for battle 1\n"
         "Recorded T7 (4 events). Head 5fa52f47e165ab46\n"
         "== Muster\n"
         "  Gunnar gains 1 XP (muster)\n"
-        "  Rats: post-game step muster done for battle 1\n"
+        "  Rats: post-game step Muster done for battle 1\n"
         "Recorded T8 (3 events). Head b1d5d9d05463ef22\n"
         "Post-game sequence complete.\n"
-        "Not used: hans:oath=yes, gunnar:oath=no (the muster step did not ask them)\n"))
+        "Not used: hans:oath=yes, gunnar:oath=no (the Muster step did not ask them)\n"))
     after_battle("void", "T8", "--reason", "walked again with --json")
     as_json = after_battle("post-game", "Rats", "--step", "muster", "--json", "--answer", "hero=Gunnar",
                            "--answer", "hans:oath=yes")
@@ -195,9 +196,9 @@ def test_a_walk_stopped_for_dice_names_the_answers_it_did_not_use(after_battle):
     walked = after_battle("post-game", "Rats", "--dice", "6", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
     assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
         "== Muster",
-        "Next step: muster — oath needs D6 (1 more die): pass them with --dice, or use --ledger; "
+        "Next step: Muster — oath needs D6 (1 more die): pass them with --dice, or use --ledger; "
         "then run `campaign post-game Rats` again.",
-        "Not used: hero=Hans, hans:oath=yes (the muster step was not done)",
+        "Not used: hero=Hans, hans:oath=yes (the Muster step was not done)",
     ])
     again = after_battle("post-game", "Rats", "--dice", "6", "--answer", "hero=Hans", "--answer", "hans:oath=yes")
     assert (again.exit_code, again.output.splitlines()[-1]) == (0, "Post-game sequence complete.")
@@ -209,7 +210,7 @@ def test_a_walk_ended_by_a_refused_step_names_the_answers_it_did_not_use_below_t
     assert (walked.exit_code, walked.output.splitlines()[-3:]) == (2, [
         "== Muster",
         "Error: Who gets 1 XP?: 'Nobody' is not one of: Gunnar, Hans",
-        "Not used: hans:oath=yes (the muster step was not done)",
+        "Not used: hans:oath=yes (the Muster step was not done)",
     ])
     alone = after_battle("post-game", "Rats", "--answer", "hero=Nobody")
     assert (alone.exit_code, alone.output) == (2, "== Muster\nError: Who gets 1 XP?: 'Nobody' is not one of: Gunnar, Hans\n")
@@ -228,7 +229,7 @@ def test_a_walk_stopped_at_a_prompt_names_the_answers_it_did_not_use(after_battl
     assert stopped.exit_code == 1
     assert stopped.stderr == (
         "\nError: stopped at the prompt (Ctrl-C or end of input): nothing more was recorded; recorded before it: T7\n"
-        "Not used: hans:oath=yes (the muster step was not done)\n")
+        "Not used: hans:oath=yes (the Muster step was not done)\n")
 
 
 def test_an_answer_no_open_step_asks_is_refused_before_anything_is_written(after_battle):
@@ -265,7 +266,7 @@ def test_dice_given_to_a_step_that_rolls_none_are_refused_naming_it(after_battle
     after_battle("post-game", "Rats", "--dice", "4")
     refused = after_battle("post-game", "Rats", "--dice", "3", "--answer", "hero=Hans")
     assert (refused.exit_code, refused.output) == (
-        2, "== Muster\nError: step muster rolls no dice, yet --dice gave 1 die: give them to a step that rolls\n"
+        2, "== Muster\nError: the Muster step rolls no dice, yet --dice gave 1 die: give them to a step that rolls\n"
     )
 
 

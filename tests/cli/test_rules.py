@@ -52,7 +52,7 @@ def test_an_upgrade_typed_part_way_through_a_post_game_is_refused_until_it_is_fi
     head = campaign_log(campaign)[-1]
     refused = campaign("rules", "upgrade", "--reason", "the scar rule")
     assert (refused.exit_code, refused.output) == (1, (
-        "Error: Red Guard is part way through the post-game of battle 1 (done: injuries; next: experience): a battle's "
+        "Error: Red Guard is part way through the post-game of battle 1 (done: Injuries; next: Experience): a battle's "
         "post-game is decided under one version, so finish it first (campaign post-game 'Red Guard'), then upgrade "
         "from v1 to v2\n"))
     assert campaign_log(campaign)[-1] == head  # nothing written

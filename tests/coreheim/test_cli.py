@@ -165,7 +165,7 @@ STOPS_BEFORE_SEARCH = [
     "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
     "`campaign coreheim sell`)",
     "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-    "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+    "Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
     "or with --go-on to go past the steps that close buying, selling or hiring.",
 ]
 # The Reikland Rats' walk selling no shards at T13 (trading 1), then stopping so.
@@ -221,12 +221,12 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     stopped = ok(after_battle("post-game", R, "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
     assert stopped[-4:] == [
         *STOPS_BEFORE_SEARCH,
-        "Not used: gunnar:search=nothing (the search step was not reached)",  # to be given again
+        "Not used: gunnar:search=nothing (the Rare item search step was not reached)",  # to be given again
     ]
     # ... and run again begins with it, stopping before the next one
     again = ok(after_battle("post-game", R, "--answer", "gunnar:search=nothing"))
     assert (again[1], again[-1]) == ("  Reikland Rats: post-game step Rare item search done for battle 1",
-                                     "Stopped before upkeep: run `campaign post-game Reikland Rats` again to carry on, "
+                                     "Stopped before Hired Sword upkeep: run `campaign post-game Reikland Rats` again to carry on, "
                                      "or with --go-on to go past the steps that close buying, selling or hiring.")
     # Issue 9, item 9: with the keys --list names, one run answers every question left, told to go on.
     done = ok(after_battle("post-game", R, "--go-on"))
@@ -243,11 +243,11 @@ def test_the_walk_an_upgrade_refused_part_way_sends_to_says_how_to_finish_in_one
     ok(campaign("post-game", R, "--step", "explore", "--dice", "1,2,4"))
     refused = campaign("rules", "upgrade")
     assert (refused.exit_code, refused.output) == (1, (
-        "Error: Reikland Rats is part way through the post-game of battle 1 (done: explore; next: injuries): a "
+        "Error: Reikland Rats is part way through the post-game of battle 1 (done: Exploration; next: Injuries): a "
         "battle's post-game is decided under one version, so finish it first (campaign post-game 'Reikland Rats'), "
         "then upgrade from v7 to v8\n"))
     walked = ok(campaign("post-game", R, "--dice", "5,5", "--answer", "shards=0"))
-    assert walked[-1] == ("Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+    assert walked[-1] == ("Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
                           "or with --go-on to go past the steps that close buying, selling or hiring.")
     finished = ok(campaign("post-game", R, "--go-on", "--answer", "gunnar:search=nothing"))
     assert finished[-1] == "Post-game sequence complete."
@@ -267,7 +267,7 @@ def test_a_search_answered_ahead_with_an_item_not_offered_ends_the_walk_naming_i
         "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
         "`campaign coreheim sell`)",
         f"Error: Which rare item does Gunnar look for?: 'lantern' is not one of: nothing, {RARE.replace('|', ', ')}",
-        "Not used: reinforce=no (the reinforce step was not reached)",
+        "Not used: reinforce=no (the Reinforcing henchman groups step was not reached)",
     ]
 
 
@@ -289,7 +289,7 @@ def test_an_upkeep_answered_ahead_that_the_treasury_cannot_pay_ends_the_walk_wit
     assert walked.output.splitlines()[-3:] == [
         "== Hired Sword upkeep: trading 5 (buy equipment first with `campaign coreheim buy`)",
         "Error: Reikland Rats has 10 gc; Grok's upkeep is 30 gc",
-        "Not used: grok:upkeep=pay (the upkeep step was not done)",
+        "Not used: grok:upkeep=pay (the Hired Sword upkeep step was not done)",
     ]
     # What the walk recorded before the upkeep stays recorded: each step is a transaction of its own
     assert events(campaign) == before + 15
@@ -527,7 +527,7 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
         "  1) go on",
         "  2) stop here",
         "Choose by number or name [stop here]: ",
-        f"Stopped before search: run `campaign post-game {R}` again to carry on.",
+        f"Stopped before Rare item search: run `campaign post-game {R}` again to carry on.",
     ]
     # Then the search is still to do, and the sale is still open
     assert "[ ] search" in after_battle("post-game", R, "--list").output
@@ -744,7 +744,7 @@ def test_the_walk_takes_ahead_the_answers_of_a_multiple_and_of_the_shards_to_sel
     assert walked.exit_code == 0, walked.output
     assert "  Reikland Rats: post-game step Exploration done for battle 1" in walked.output.splitlines()
     assert walked.output.splitlines()[-2].startswith("Next step: Injuries — ")
-    assert walked.output.splitlines()[-1] == "Not used: shards=0 (the sell-shards step was not reached)"
+    assert walked.output.splitlines()[-1] == "Not used: shards=0 (the Wyrdstone sale step was not reached)"
 
 
 @pytest.fixture
@@ -931,7 +931,7 @@ def test_on_version_7_the_walk_rolls_again_the_advances_its_command_left_owed(ta
         "== Advances once more: owed: Marksmen (promoted) at 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them",
         "Next step: Advances — advance of Marksmen (promoted) at 4 XP needs D12 (1 more die): pass them with --dice, "
         "or use --ledger; then run `campaign post-game Reikland Rats` again.",
-        "Not used: shards=0 (the sell-shards step was not reached)",
+        "Not used: shards=0 (the Wyrdstone sale step was not reached)",
     ])
     walked = talent_due_at_2_and_4_on_v7("post-game", R, "--dice", "8", "--answer", "marksmen-promoted:4:stat=BS")
     assert (walked.exit_code, walked.output.splitlines()[:4]) == (0, [
@@ -1079,9 +1079,9 @@ def test_the_own_advance_of_a_hero_no_talent_made_is_named_unused(talent_due):
                         "--answer", "marksmen-promoted:2:stat=BS", "--answer", "shards=0")
     assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+        "Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
         "or with --go-on to go past the steps that close buying, selling or hiring.",
-        "Not used: marksmen-promoted:2:stat=BS (the advances step did not ask it)",
+        "Not used: marksmen-promoted:2:stat=BS (the Advances step did not ask it)",
     ])
 
 
@@ -1089,7 +1089,7 @@ def test_the_own_advance_of_the_hero_talent_made_is_not_named_unused(talent_due)
     """Taken under the key the rules ask (marksmen:2:hero:stat), his answer is used: no 'Not used' line."""
     walked = talent_due("post-game", R, *TALENT_ASKING, "--answer", "marksmen-promoted:2:stat=BS", "--answer", "shards=0")
     assert (walked.exit_code, walked.output.splitlines()[-1]) == (
-        0, "Stopped before search: run `campaign post-game Reikland Rats` again to carry on, "
+        0, "Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
            "or with --go-on to go past the steps that close buying, selling or hiring.")
 
 
@@ -1134,8 +1134,8 @@ def test_a_talent_hero_of_a_group_the_experience_brings_to_a_threshold_is_answer
     walked = groups_before_experience("post-game", R, "--answer", "marksmen-promoted:search=nothing",
                                       "--answer", "marksmen-promoted:2:stat=BS")
     assert (walked.exit_code, walked.output.splitlines()[-1]) == (0, (  # stopped for the advance's dice
-        "Not used: marksmen-promoted:2:stat=BS (the advances step was not done); "
-        "marksmen-promoted:search=nothing (the search step was not reached)"))
+        "Not used: marksmen-promoted:2:stat=BS (the Advances step was not done); "
+        "marksmen-promoted:search=nothing (the Rare item search step was not reached)"))
 
 
 def test_once_the_advances_are_done_an_answer_for_a_talent_hero_is_refused(talent_due):

@@ -563,9 +563,9 @@ def test_a_pick_that_a_step_before_it_took_away_is_refused_before_its_step_is_wr
         "  Finch is dead (Slain on the Casualty Table)",
         "  Hawks: post-game step Casualty Table done for battle 1",
         "== Doom Table: 2D6",
-        "Error: --answer doom-roll:2: the doom step did not ask it after all, once the steps before it were recorded "
-        "(of the answers given it asked doom-roll:1); nothing of doom was recorded",
-        "Not used: doom-roll:1=Kestrel (the doom step was not done)",  # doom-roll:2, refused, is named by the error
+        "Error: --answer doom-roll:2: the Doom Table step did not ask it after all, once the steps before it were recorded "
+        "(of the answers given it asked doom-roll:1); nothing of the step was recorded",
+        "Not used: doom-roll:1=Kestrel (the Doom Table step was not done)",  # doom-roll:2, refused, is named by the error
     ]
     assert hawks("post-game", "Hawks", "--list").output.splitlines()[2:4] == [
         "[x] casualty: Casualty Table: a D6 for each fighter that went Out of Action",

@@ -45,14 +45,14 @@ def on_1_4_0_after_a_battle(given: Callable[[Retinues], None]) -> Retinues:
 
 @pytest.mark.parametrize(("given", "refusal"), [
     (hawks_battle_pass,
-     "Hawks is part way through the post-game of battle 1 (done: battle-pass; next: scenario-pass): "
+     "Hawks is part way through the post-game of battle 1 (done: Battle pass; next: Scenario pass): "
      f"{FINISH} it first (campaign post-game Hawks), then upgrade from v1.4.0 to v1.5.0"),
     (hawks_up_to_the_doom_table,
-     "Hawks is part way through the post-game of battle 1 (done: battle-pass, scenario-pass, casualty; next: doom): "
+     "Hawks is part way through the post-game of battle 1 (done: Battle pass, Scenario pass, Casualty Table; next: Doom Table): "
      f"{FINISH} it first (campaign post-game Hawks), then upgrade from v1.4.0 to v1.5.0"),
     (both_battle_passes,
-     "Hawks is part way through the post-game of battle 1 (done: battle-pass; next: scenario-pass); "
-     "Wolves is part way through the post-game of battle 1 (done: battle-pass; next: scenario-pass): "
+     "Hawks is part way through the post-game of battle 1 (done: Battle pass; next: Scenario pass); "
+     "Wolves is part way through the post-game of battle 1 (done: Battle pass; next: Scenario pass): "
      f"{FINISH} them first (campaign post-game Hawks, campaign post-game Wolves), then upgrade from v1.4.0 to v1.5.0"),
 ])
 def test_an_upgrade_typed_part_way_through_a_post_game_is_refused(given, refusal):

@@ -200,14 +200,14 @@ def test_the_skill_to_learn_is_answered_ahead_in_the_walk(skab_to_learn):
     assert result.output.splitlines()[-2:] == [
         "Next step: Free Improvement Attempts — Skab: Improvement (free): name the card drawn from improvement with --card; "
         "then run `campaign post-game Skaven` again.",
-        "Not used: Skab.learn=cleave (the learning step was not reached)"]
+        "Not used: Skab.learn=cleave (the Learn Skills & Spells step was not reached)"]
     # When the walk goes on with it, Skab learns it, recorded as the rules spell it, and the walk stops before Spend Gold
     result = skab_to_learn("post-game", "Skaven", "--card", "02", "--answer", "Skab.learn=cleave")
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert lines[lines.index("== Learn Skills & Spells"):] == [
         "== Learn Skills & Spells", "  Skab learns Cleave", lines[-4],
-        "== Spend Gold", lines[-2], "Stopped before spend-gold: run `campaign post-game Skaven` again to carry on, "
+        "== Spend Gold", lines[-2], "Stopped before Spend Gold: run `campaign post-game Skaven` again to carry on, "
         "or with --go-on to go past the steps that close buying, selling or hiring."]
     recorded = [row for row in map(json.loads, skab_to_learn("export").output.splitlines())
                 if row.get("type") == "command.recorded"][-1]["payload"]

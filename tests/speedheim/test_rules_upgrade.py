@@ -28,7 +28,7 @@ def test_an_upgrade_typed_after_the_income_step_is_refused():
     campaign.do(pg.Income(warband="Skaven"))
     # When the upgrade is typed, then it is refused naming who, which battle and what to finish, nothing written
     assert campaign.refusal(ONTO_9) == (
-        "Skaven is part way through the post-game of battle 1 (done: income; next: promotions): a battle's post-game "
+        "Skaven is part way through the post-game of battle 1 (done: Income & Loot; next: Resolve Promotions): a battle's post-game "
         "is decided under one version, so finish it first (campaign post-game Skaven), then upgrade from v8 to v9")
 
 

@@ -437,7 +437,7 @@ def test_at_a_terminal_the_walk_offers_reinforcements_before_exploration(league,
         "  1) go on",
         "  2) stop here",
         "Choose by number or name [stop here]: stop here",
-        "Stopped before exploration: run `campaign post-game Pilgrims` again to carry on.",
+        "Stopped before Exploration: run `campaign post-game Pilgrims` again to carry on.",
     ]
     # and takes Reinforcements,
     taken = league("trench-crusade", "reinforcements", "Pilgrims")
@@ -593,7 +593,7 @@ def test_an_advancement_roll_the_walks_earlier_steps_owe_may_be_answered_before_
         "== Advancement Rolls",
         "Next step: Advancement Rolls — Advancement Roll for Anna on Ranged needs 2D6 (2 more dice): pass them with --dice, "
         "or use --ledger; then run `campaign post-game Pilgrims` again.",
-        "Not used: anna:1:first-table=ranged, anna:1:second-table=wildcard (the advancement step was not done)",
+        "Not used: anna:1:first-table=ranged, anna:1:second-table=wildcard (the Advancement Rolls step was not done)",
     ]
 
 
@@ -607,10 +607,10 @@ def test_an_advancement_roll_the_promotion_dice_never_owed_is_named_unused(leagu
     assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
         "Before this step: take Reinforcements instead (`campaign trench-crusade reinforcements`: the Arsenal is "
         "discarded, the Strongbox set to 0, no Exploration)?",
-        "Stopped before exploration: run `campaign post-game Pilgrims` again to carry on, "
+        "Stopped before Exploration: run `campaign post-game Pilgrims` again to carry on, "
         "or with --go-on to go past the steps that close buying, selling or hiring.",
-        "Not used: anna:1:first-table=ranged (the advancement step did not ask it); "
-        "rerolls=no (the exploration step was not reached)",
+        "Not used: anna:1:first-table=ranged (the Advancement Rolls step did not ask it); "
+        "rerolls=no (the Exploration step was not reached)",
     ])
 
 

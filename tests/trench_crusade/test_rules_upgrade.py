@@ -39,8 +39,8 @@ def promotions_done_too(table: Table) -> None:
 
 
 @pytest.mark.parametrize(("given", "done", "next_step"), [
-    (lambda table: None, "trauma", "promotions"),  # between the Trauma and Promotions steps
-    (promotions_done_too, "trauma, promotions", "experience"),
+    (lambda table: None, "Trauma", "Promotions"),  # between the Trauma and Promotions steps
+    (promotions_done_too, "Trauma, Promotions", "Experience"),
 ])
 def test_an_upgrade_onto_1_6_0_part_way_through_the_post_game_is_refused(given, done, next_step):
     table = traumas_done_on_1_5_0()

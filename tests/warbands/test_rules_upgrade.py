@@ -36,8 +36,8 @@ def reiklanders_recovery_and_injuries(table: Table) -> None:
 
 
 @pytest.mark.parametrize(("given", "done", "next_step"), [
-    (reiklanders_recovery, "recovery", "injuries"),
-    (reiklanders_recovery_and_injuries, "recovery, injuries", "survival"),
+    (reiklanders_recovery, "Recovery", "Injuries"),
+    (reiklanders_recovery_and_injuries, "Recovery, Injuries", "Survival"),
 ])
 def test_an_upgrade_typed_part_way_through_the_sequence_is_refused(given, done, next_step):
     table = fought_on_version_4()
