@@ -210,21 +210,24 @@ class Ruleset:
         return checked
 
 
-# The core's commands a player types otherwise than their tags say; None: the ledger's own, which nobody
-# types (the dealt dice a roll burns).
-CORE_TYPED: Mapping[str, str | None] = {
+# The core's commands a player types otherwise than their tags say.
+CORE_TYPED: Mapping[str, str] = {
     "campaign.new": "new", "warband.enlist": "warband add", "fighter.recruit": "fighter add",
-    "treasury.change": "treasury", "dice.burn": None,
+    "treasury.change": "treasury",
 }
+# The ledger's own commands, which nobody types, in the words a chronicle heads them with: the dice a
+# league server dealt that no command recorded (a face fetched by hand, a crash), burned by the next command.
+UNTYPED: Mapping[str, str] = {"dice.burn": "dice burned (dealt but never recorded)"}
 
 
 def typed_command(ruleset: Ruleset, tag: str, args: Mapping[str, Any]) -> str | None:
     """A recorded command of a campaign of `ruleset` as a player types it, without its arguments:
     'coreheim.hire' is `campaign coreheim hire`, 'warband.enlist' `campaign warband add`. None for one
-    nobody types (CORE_TYPED)."""
+    nobody types (UNTYPED)."""
+    if tag in UNTYPED:
+        return None
     own = ruleset.typed_as(tag, args) if ruleset.typed_as is not None else None
-    words = own or CORE_TYPED.get(tag, tag.replace(".", " "))
-    return None if words is None else f"campaign {words}"
+    return f"campaign {own or CORE_TYPED.get(tag, tag.replace('.', ' '))}"
 
 
 class RulesetEntry(NamedTuple):

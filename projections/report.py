@@ -59,8 +59,8 @@ class Line:
 @dataclass
 class Transaction:
     tx: int
-    command: str  # its tag, as recorded ("coreheim.hire")
     typed: str | None  # as a player types it ("campaign coreheim hire"; None: nobody types it, `typed_command`)
+    untyped: str  # what heads it where nobody types it, in words (a dice burn: `rulesets.UNTYPED`); else ""
     reason: str  # the reason typed with it (a void's, a reroll's), "" for none
     actor: str
     recorded_at: str
@@ -361,14 +361,15 @@ def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Coll
             if row["voided_by"] is not None:
                 void = {"voided_by": row["voided_by"], "voided_by_actor": row["voided_by_actor"],
                         "voided_at": row["voided_at"], "reason": row["void_reason"]}
-            tx = grouped[row["tx"]] = Transaction(row["tx"], "", None, "", row["actor"], row["recorded_at"], [], void)
+            tx = grouped[row["tx"]] = Transaction(row["tx"], None, "", "", row["actor"], row["recorded_at"], [], void)
         if row["event_type"] != "command.recorded":
             tx.warbands |= concerns(row["payload"], owners)
         if row["event_type"] == "command.recorded":
             # Worded here, not as the log row ('coreheim.hire (reason)'): the log keeps the tag recorded.
             opened = row["payload"]
-            tx.command, tx.reason = opened["command"], opened.get("reason") or ""
-            tx.typed = rulesets.typed_command(ruleset, tx.command, opened.get("args") or {})
+            tx.reason = opened.get("reason") or ""
+            tx.typed = rulesets.typed_command(ruleset, opened["command"], opened.get("args") or {})
+            tx.untyped = rulesets.UNTYPED.get(opened["command"], "")
         elif row["description"]:
             tx.lines.append(_line(row, names))
     return list(grouped.values())

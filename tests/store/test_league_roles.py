@@ -161,6 +161,26 @@ def test_a_reroll_after_a_peek_burns_the_number_and_rolls_after_it(league):
     assert campaign("replay", "--check").output == "Re-decided 1 transaction from its command and dice: all match.\n"
 
 
+def test_the_report_and_the_chronicle_head_a_burn_in_words(league, tmp_path):
+    """Nobody types a burn: the ledger records it before the next command. Its transaction was headed by
+    the ledger's own name for it, 'dice.burn', where every other is headed by its command as typed."""
+    # Given a number dealt by hand and burned by the next roll (T2, before the roll's T3),
+    _admin_url, player_url, _player = league
+    campaign = CampaignRunner(player_url)
+    assert campaign("new", "League").exit_code == 0
+    peek(player_url, *campaign_and_commitment(campaign), 0, 0)
+    assert campaign("roll", "D6", "--for", "the real roll", "--ledger").exit_code == 0
+    # when the report and the Markdown chronicle are written,
+    assert campaign("report", "-o", str(tmp_path / "r.html")).exit_code == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    chronicle = campaign("export", "--format", "md").output
+    # then the burn is headed by what happened, in words, and the roll by its command.
+    assert '<div class="tx-head">T2 · dice burned (dealt but never recorded) · by ledger · <time' in html
+    assert '<div class="tx-head">T3 · <code>campaign roll</code> · by ' in html
+    assert "\n- T2 dice burned (dealt but never recorded) by ledger, " in chronicle
+    assert "\n- T3 `campaign roll` by " in chronicle
+
+
 def test_verify_says_what_becomes_of_each_number_dealt_and_not_recorded(league):
     """The next command burns the numbers dealt from the next one on; a number further on is burned
     when the rolls reach it; one of an epoch revealed since is never used (its number is dealt afresh
