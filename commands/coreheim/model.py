@@ -195,11 +195,13 @@ def _row_names(tables: CoreheimTables) -> dict[str, Mapping[str, str]]:
             "injury": {row.result: row.name for row in tables.hero_injury.rows},
             "hired-sword": {sword.id: sword.name for sword in tables.hired_swords.swords},
             "skill-list": {skills.id: skills.name for skills in tables.skills.lists},
-            # A warrior's type (a list's hero or henchman type, or a Hired Sword) and a warband's list,
-            # with its variant: "mercenaries/reikland" is "Mercenaries (Reikland)" (variants have no name).
+            # A warrior's type (a list's hero or henchman type, one it does not print, or a Hired Sword)
+            # and a warband's list, with its variant: "mercenaries/reikland" is "Mercenaries (Reikland)"
+            # (variants have no name, nor the types the lists do not print: "henchman" is "Henchman").
             "warrior-type": {warrior.id: warrior.name for listing in tables.warbands.warbands
                              for warrior in (*listing.hero_types, *listing.henchman_types)}
-                            | {sword.id: sword.name for sword in tables.hired_swords.swords},
+                            | {sword.id: sword.name for sword in tables.hired_swords.swords}
+                            | {kind: humanize(kind) for kind in GROUP_TYPES},
             "faction": {listing.id: listing.name for listing in tables.warbands.warbands}
                        | {f"{listing.id}/{variant.id}": f"{listing.name} ({humanize(variant.id)})"
                           for listing in tables.warbands.warbands for variant in listing.variants}}

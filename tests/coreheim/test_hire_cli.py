@@ -117,3 +117,14 @@ def test_race_and_characteristics_are_taken_in_any_case_and_an_unknown_race_is_b
         "Error: no race 'Elfish' with maximum characteristics (races: beastman, dwarf, elf, ghoul, goblin, "
         "halfling, human, ogre, possessed, skaven, skeleton, vampire)\n"))
     assert events(campaign) == before
+
+
+def test_the_roster_sheet_names_a_type_the_list_does_not_print_as_it_names_the_others(campaign):
+    """A henchman group hired as a generic henchman read 'Type: henchman', in lower case, where a hero's
+    type reads as the list names it ('Type: Captain')."""
+    hired = campaign("coreheim", "hire", R, "Dogs", "--type", "henchman", "--race", "human", "--cost", "15",
+                     *(arg for stat in ("M=6", "A=1", "W=1", "T=0", "WS=9", "BS=12", "I=8", "Ld=12") for arg in ("--stat", stat)))
+    assert hired.exit_code == 0, hired.output
+    assert "| Dogs | henchman<br>Type: Henchman<br>Race: human | 0 | 0 | 15 | M 6 A 1 W 1 T 0 WS 9 BS 12 I 8 Ld 12 |  |  |  |" in (
+        campaign("roster", R, "--format", "md").output.splitlines())
+    assert "      type: Henchman" in campaign("roster", R).output.splitlines()

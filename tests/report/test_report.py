@@ -164,14 +164,15 @@ def test_a_roster_card_names_what_the_campaign_keeps_by_id(demo, tmp_path):
 
 def test_the_text_roster_names_them_as_the_card_does(demo):
     """`campaign roster` said 'Clan Skrit (Bob, skaven)', 'equipment: power-scroll', 'Grok — hired-sword',
-    'type: ogre-bodyguard'; its --json keeps the ids."""
+    'type: ogre-bodyguard', and a henchman group hired as the lists' generic type 'type: henchman'; its --json
+    keeps the ids."""
     coreheim = ("--campaign", FIXTURES["coreheim"]["name"])
     assert demo(*coreheim, "roster", "Clan Skrit").output.splitlines() == [
         "Clan Skrit (Bob, Skaven Clan Eshin)  treasury 377  wyrdstone shards 0  rating 78  games 3  wins 2",
         "  Snikch — leader  XP 27  M6 A1 W1 T-1 WS7 BS8 I6 Ld6", "      type: Assassin", "      race: skaven",
         "  Skulk — hero  XP 9  M5 A1 W1 T0 WS7 BS8 I7 Ld6", "      equipment: Power Scroll", "      type: Adept",
         "      race: skaven",
-        "  Verminkin x4 — henchman  XP 3  M5 A1 W1 T0 WS9 BS9 I6 Ld8", "      type: henchman", "      race: skaven",
+        "  Verminkin x4 — henchman  XP 3  M5 A1 W1 T0 WS9 BS9 I6 Ld8", "      type: Henchman", "      race: skaven",
         "  Grok — hired sword [retired]  XP 3  M6 A2 W4 T-1 WS8 BS10 I9 Ld8", "      type: Ogre Bodyguard",
         "      race: ogre",
     ]
