@@ -200,6 +200,8 @@ def _rolled(e: ev.DiceRolled, s: CampaignState) -> str:
     if e.expression.startswith("shuffle"):
         return f"R{e.roll} {e.purpose} ({e.source} dice)"
     meaning = rulesets.roll_meaning(s, e)
+    if meaning and e.purpose in _TYPED.get():  # a free roll (`campaign roll --for`): it means what its roller says
+        meaning = ""
     purpose = _worded(_named, e.purpose, s)  # "Otto looks for power-scroll"
     return f"R{e.roll} {purpose}: {e.expression} rolled {e.faces} = {e.value} ({e.source}){f'; {meaning}' if meaning else ''}"
 

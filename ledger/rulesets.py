@@ -148,7 +148,8 @@ class Ruleset:
     row_names: Callable[[CampaignState], Mapping[str, Mapping[str, str]]] | None = None
     # What a roll meant where no record after it says so (a Speedheim Scars roll of Full Recovery changes
     # nothing: "no effect (Scar 12: Full Recovery)"), said with the roll in the chronicle; "" for any other
-    # roll. None: every roll's consequences are records of their own.
+    # roll. Not said of a roll whose purpose a person typed (`campaign roll --for`), whatever it says: the
+    # ruleset's own rolls only. None: every roll's consequences are records of their own.
     roll_meaning: Callable[[ev.DiceRolled, CampaignState], str] | None = None
     # The glorious deeds an event records as done by a warband with no doer, which the core's battle
     # (fighters' deeds only) does not hold: (warband id, deed id) each, for the chronicle's battle line.

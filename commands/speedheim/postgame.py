@@ -367,7 +367,7 @@ def roll_meaning(roll: ev.DiceRolled, state: CampaignState) -> str:
     no record after it says: the log showed the roll and nothing of its outcome ("no effect (Scar 12: Full
     Recovery)"). "" for any other roll: what it did is recorded, with the row as its reason."""
     table = SCARS_ROLLS.get(roll.purpose.rpartition(": ")[2])
-    if table is None or roll.expression != "D20":  # `campaign roll`'s purpose is free text
+    if table is None or roll.expression != "D20":  # a free roll's purpose saying so is left out by the core
         return ""
     row = r.d20_row(getattr(tables_for(state).scars, table), roll.value)
     return f"no effect ({_scar_reason(table, roll.value, row)})" if row.effect == "none" else ""

@@ -165,6 +165,22 @@ def test_status_and_the_guided_post_game(blightmeer):
     assert result.output.splitlines()[-1] == "Post-game sequence complete."
 
 
+def test_a_free_roll_whose_purpose_names_a_scars_roll_means_what_its_roller_says(blightmeer):
+    """Only the Scars step's own rolls say that they changed nothing: a free roll's purpose is what its roller
+    typed, and the roll was given the Blight roll's "; no effect (Blight roll: No change)" for saying so. Given
+    a free D20 for "Skab: Blight roll" (5, the Blight's No change), rolled and then rerolled (15, No change too),
+    then neither the commands' output nor the log says what the Blight table would make of it."""
+    rolled = blightmeer("roll", "D20", "--for", "Skab: Blight roll", "--dice", "5")
+    assert (rolled.exit_code, rolled.output.splitlines()[0]) == (0, "  R0 Skab: Blight roll: D20 rolled [5] = 5 (table)")
+    rerolled = blightmeer("reroll", "R0", "--reason", "the die fell off the table", "--dice", "15")
+    assert (rerolled.exit_code, rerolled.output.splitlines()[1]) == (
+        0, "  R1 Skab: Blight roll: D20 rolled [15] = 15 (table)")
+    assert [line.split("arbiter    ")[1] for line in blightmeer("log").output.splitlines()
+            if "Blight roll" in line] == [
+        "R0 Skab: Blight roll: D20 rolled [5] = 5 (table)  [VOIDED by T8 (arbiter): the die fell off the table]",
+        "R1 Skab: Blight roll: D20 rolled [15] = 15 (table)"]
+
+
 def test_a_scars_roll_that_changes_nothing_says_so_in_the_log_and_the_report(blightmeer, tmp_path):
     """Rules file §7 step 4: Hero Scars "11–15: nothing", Henchman Scars "5–20 nothing". Given Gunnar and Ivo
     Incapacitated (falls: no unit credited, no card), when their Scars rolls are 12 and 5, then each roll's line
