@@ -35,7 +35,15 @@ from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabul
     redecide,
     thrown,
 )
-from ledger.decide import AskChoice, Command, DiceSource, TableDice, command_name, documents_key
+from ledger.decide import (
+    AskChoice,
+    Command,
+    DiceSource,
+    TableDice,
+    command_name,
+    documents_key,
+    refuse_other_warbands_fighters,
+)
 from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.fold import (  # noqa: F401 - re-exported
     History,
@@ -140,6 +148,19 @@ class BattleNumbers:
         for e in recorded:
             if isinstance(e, ev.BattleRecorded):
                 self.now[e.battle] = None
+
+
+def cascade_commands(records: Sequence[Record], planned: CampaignState, affected: list[tuple[int, str]],
+                     answers: Mapping[str, str], *, before: Command | None = None) -> dict[int, Command]:
+    """The recorded commands of the transactions a cascade voids, by transaction, the `answers` given to decide them
+    again (and the command decided `before` them: a reroll's) checked first, before anything is rolled: none may name
+    a fighter of a warband none of them is about."""
+    ruleset = rulesets.get(planned.ruleset)
+    voided = {tx for tx, _why in affected}
+    opened = {r.tx: r.event for r in records if r.tx in voided and isinstance(r.event, ev.CommandRecorded)}
+    commands = {tx: ruleset.command_from(opened[tx].command, opened[tx].args) for tx, _why in affected}
+    refuse_other_warbands_fighters(planned, [*([before] if before else []), *commands.values()], answers)
+    return commands
 
 
 def told(affected: list[tuple[int, str]], fates: Mapping[int, str]) -> list[tuple[int, str]]:
@@ -610,10 +631,11 @@ class Ledger(SeedKeeping, PendingDecisions):
             fates: dict[int, str] = {}
             done = planned
             if decide_again:
+                commands = cascade_commands(records, planned, affected, answers or {})
                 ledger_dice = self.ledger_dice(campaign_id, planned)
                 fresh = dice or ledger_dice
                 fresh.rewind()
-                again, fates, done = self._decided_again(records, planned, affected, answers or {}, fresh, ask,
+                again, fates, done = self._decided_again(records, planned, commands, answers or {}, fresh, ask,
                                                          shuffle_dice=ledger_dice, after="the void")
                 fresh.finish()
             refuse_stranding(records, target, done)
@@ -627,12 +649,12 @@ class Ledger(SeedKeeping, PendingDecisions):
         return self._write(campaign_id, "voiding", attempt)
 
     @staticmethod
-    def _decided_again(records: list[Record], planned: CampaignState, affected: list[tuple[int, str]],
+    def _decided_again(records: list[Record], planned: CampaignState, commands: Mapping[int, Command],
                        answers: Mapping[str, str], fresh: DiceSource, ask: AskChoice | None, *,
                        shuffle_dice: DiceSource, after: str, known: Iterable[str] = ()
                        ) -> tuple[list[list[ev.Event]], dict[int, str], CampaignState]:
-        """The commands of the transactions a cascade voids, decided again in order on `planned` (each
-        on the state the ones before it leave), their recorded dice handed back and `fresh` dice for
+        """The `commands` of the transactions a cascade voids (`cascade_commands`), decided again in order
+        on `planned` (each on the state the ones before it leave), their recorded dice handed back and `fresh` dice for
         rolls they newly ask for; those the rules now refuse are left out. With them, what became of
         each (by transaction), said `after` what, and the state they leave. `known`: answer keys
         already taken by a command decided before them (a reroll's)."""
@@ -643,13 +665,12 @@ class Ledger(SeedKeeping, PendingDecisions):
         fates: dict[int, str] = {}
         known = set(known)  # the keys of the questions they asked or document
         battles = BattleNumbers()
-        for tx, _why in affected:
+        for tx, command in commands.items():
             recorded = [r.event for r in by_tx[tx]]
             opened = recorded[0]
             if (gone := battles.gone(recorded)) is not None:
                 fates[tx] = f"; not decided again after {after}: battle {gone}, to which it belongs, stays voided"
                 continue
-            command = ruleset.command_from(opened.command, opened.args)
             known |= {key for key in answers if documents_key(type(command), key)} | set(type(command).answer_keys)
             rolls, draws = thrown(recorded)
             handed_back = RerollDice(rolls=rolls, draws=draws, disputed_roll=-1, fresh=fresh)
@@ -719,7 +740,10 @@ class Ledger(SeedKeeping, PendingDecisions):
             # again after it, each with its own recorded dice: only the disputed roll is rolled again.
             command = ruleset.command_from(opened.command, opened.args)
             given = dict(answers or {})
-            if affected:  # --answer serves the later transactions too: one check over them all, at the end
+            # --answer serves the later transactions too: checked over them all, for another warband's fighter before
+            # anything is rolled, for a question none asks at the end
+            if affected:
+                cascading = cascade_commands(records, planned, affected, given, before=command)
                 offered, answered_now = given, []
             else:
                 command = msgspec.structs.replace(command, answers={**command.answers, **given})
@@ -744,7 +768,7 @@ class Ledger(SeedKeeping, PendingDecisions):
             if affected:
                 known = {*events[0].args.get("answers", {}), *type(command).answer_keys,
                          *(key for key in given if documents_key(type(command), key))}
-                again, fates, after = self._decided_again(records, after, affected, given, fresh, ask,
+                again, fates, after = self._decided_again(records, after, cascading, given, fresh, ask,
                                                           shuffle_dice=ledger_dice, after="the new roll", known=known)
             refuse_stranding(records, target, after)
             rerolled.finish()

@@ -17,8 +17,8 @@ import msgspec
 
 from ledger import dice as d
 from ledger import events as ev
-from ledger.errors import AnswerRefused, BadInput, NeedsAnswer, NeedsDice, RuleViolation
-from ledger.state import TYPED_NOW, CampaignState, Fighter, RulesetEvolve, evolve, refuse_hidden_ids
+from ledger.errors import AnswerRefused, BadInput, NeedsAnswer, NeedsDice, NotFound, RuleViolation
+from ledger.state import TYPED_NOW, CampaignState, Fighter, RulesetEvolve, Warband, evolve, refuse_hidden_ids
 from ledger.text import as_spelled, slug
 
 
@@ -76,28 +76,37 @@ def warriors_named(state: CampaignState, among: Iterable[Fighter] | None = None)
     return frozenset(name for f in (state.fighters.values() if among is None else among) for name in (f.id, slug(f.name)))
 
 
-def refuse_other_warbands_fighters(state: CampaignState, command: Command, keys: Iterable[str]) -> None:
-    """Refuse an answer whose key names a fighter of another warband than the one the command is about
+def refuse_other_warbands_fighters(state: CampaignState, commands: Sequence[Command], keys: Iterable[str]) -> None:
+    """Refuse an answer whose key names a fighter of another warband than those the `commands` asking it are about
     (`snikch:2:stat` for the Reikland Rats' advances, Snikch being Clan Skrit's): documented, it was accepted and
     left unused. It reads as another warband's fighter named to a command does ("no fighter 'Snikch' in Reikland
-    Rats: Snikch is in Clan Skrit"). A name no fighter has (the hero a Talent! will make) is the command's to check."""
-    warband = getattr(command, "warband", None)
-    if not isinstance(warband, str):  # a command about several warbands (a battle), or the campaign
-        return
-    patterns = type(command).answer_keys
+    Rats: Snikch is in Clan Skrit"). A cascade's answers are shared by the commands it decides again, of one warband
+    or several: a key is then for a fighter of any warband whose command asks it.
+    A name no fighter has (the hero a Talent! will make) is the command's to check."""
     for key in keys:
-        named = [names for names in _warriors_in(patterns, key) if names]
-        if not named:
+        asking = [command for command in commands if any(names for names in _warriors_in(type(command).answer_keys, key))]
+        bands = [_warband_of(state, command) for command in asking]
+        if not asking or None in bands:  # asked by a command about several warbands (a battle), or the campaign
             continue
-        band = state.warband(warband)
-        own = state.fighters_of(band.id, active_only=False)
-        if matches_key(patterns, key, warriors_named(state, own)):
+        own = {band.id: state.fighters_of(band.id, active_only=False) for band in bands}
+        if any(matches_key(type(command).answer_keys, key, warriors_named(state, own[band.id]))
+               for command, band in zip(asking, bands)):
             continue
-        own_ids = {f.id for f in own}
-        other = next((f for names in named for f in state.fighters.values()
-                      if f.id not in own_ids and (f.id in names or slug(f.name) in names)), None)
+        own_ids = {f.id for fighters in own.values() for f in fighters}
+        named = {name for command in asking for names in _warriors_in(type(command).answer_keys, key) for name in names}
+        other = next((f for f in state.fighters.values() if f.id not in own_ids and (f.id in named or slug(f.name) in named)),
+                     None)
         if other is not None:
-            raise AnswerRefused(f"--answer {key}: {state.no_fighter(other.name, band.id)}", [key])
+            raise AnswerRefused(f"--answer {key}: {state.no_fighter(other.name, bands[0].id)}", [key])
+
+
+def _warband_of(state: CampaignState, command: Command) -> Warband | None:
+    """The one warband the command is about (None: several, the campaign, or one a cascade has not added again yet)."""
+    warband = getattr(command, "warband", None)
+    try:
+        return state.warband(warband) if isinstance(warband, str) else None
+    except NotFound:
+        return None
 
 
 def check_answers(command: Command, given: Iterable[str], asked: Sequence[str],

@@ -108,7 +108,7 @@ def decide(
     )
     # Before anything is rolled. Only answers a person gives now (a command typed, a reroll's, a pending decision's):
     # a recorded command's were asked then, and it decides again as recorded.
-    refuse_other_warbands_fighters(state, command, answered_now)
+    refuse_other_warbands_fighters(state, [command], answered_now)
     try:
         ruleset.handler_for(command)(command, ctx)
     except (Exception, KeyboardInterrupt) as error:

@@ -112,7 +112,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             # says why: a key no advance asks as the command's own check says it, one it may ask as not asked.
             nothing = f"{band.name} has no advances to roll"
             if answers:
-                refuse_other_warbands_fighters(state, Advance(warband=warband), answers)
+                refuse_other_warbands_fighters(state, [Advance(warband=warband)], answers)
                 check_answers(Advance(warband=warband), answers, (), warriors_named(state))
                 raise not_asked(list(answers), f"{nothing}: the advances step is done")
             try:

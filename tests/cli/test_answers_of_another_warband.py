@@ -79,19 +79,60 @@ def test_an_answer_naming_another_warbands_fighter_is_refused(refused_in_the_sam
     assert refused_in_the_sample(ruleset)[command] == (2, f"Error: --answer {key}: {refusal}\n", True)
 
 
+def played_through(ruleset: str, campaign: CampaignRunner, step: list[str]) -> None:
+    """The ruleset's sample campaign played in `campaign` up to the first step beginning with `step`, that one included."""
+    for args in sample_steps(ruleset, campaign):
+        if args[: len(step)] == step:
+            break
+    assert campaign(*args).exit_code == 0
+
+
 def test_a_rerolls_answer_naming_another_warbands_fighter_is_refused(campaign):
     """Given Clan Skrit's advances of the Coreheim sample (R11: Grok's at 2 XP), when the roll is rolled again with
     an answer for Gunnar's advance (a Reikland Rat), then it is refused as a command typed now refuses it, and
     nothing is written: the reroll took it and recorded the advance again without it (exit 0)."""
-    for args in sample_steps("coreheim", campaign):
-        if args[:2] == ["coreheim", "advance"]:
-            break
-    assert campaign(*args).exit_code == 0
+    played_through("coreheim", campaign, ["coreheim", "advance"])
     before = campaign("list").output
     said = campaign("reroll", "R11", "--reason", "cocked die", "--dice", "6", "--answer", "gunnar:2:stat=WS")
     assert (said.exit_code, said.output) == (
         2, "Error: --answer gunnar:2:stat: no fighter 'Gunnar' in Clan Skrit: Gunnar is in Reikland Rats\n")
     assert campaign("list").output == before
+
+
+# Given Clan Skrit's advances of the Coreheim sample, a cascade from its injuries (T18: R9, Skulk's) decides Clan Skrit's
+# experience (T20) and advances (T21) again, and no Reikland Rats' transaction: when it is given an answer for Gunnar's
+# advance, then it is refused before anything is rolled, nothing written. Each took it, left it unused (exit 0).
+CASCADES_OF_ONE_WARBAND = [
+    ["void", "T18", "--reason", "wrong warband's dice", "--cascade", "--answer", "gunnar:6:stat=WS"],
+    ["reroll", "R9", "--reason", "cocked die", "--dice", "4,5", "--cascade", "--answer", "gunnar:6:stat=WS"],
+]
+
+
+@pytest.mark.parametrize("cascade", CASCADES_OF_ONE_WARBAND, ids=["void", "reroll"])
+def test_a_cascades_answer_naming_a_fighter_of_no_warband_it_decides_again_is_refused(campaign, cascade):
+    played_through("coreheim", campaign, ["coreheim", "advance", "Clan Skrit"])
+    before = campaign("list").output
+    said = campaign(*cascade)
+    assert (said.exit_code, said.output) == (
+        2, "Error: --answer gunnar:6:stat: no fighter 'Gunnar' in Clan Skrit: Gunnar is in Reikland Rats\n")
+    assert campaign("list").output == before
+
+
+# Given the Speedheim sample through the Sellswords' Free Improvement Attempts of battle 1 (T28), rolling the Rat's
+# Henchman Scars (R3, Clan Skrittle's T19) again with --cascade decides again Clan Skrittle's later steps (T20-T24) and
+# the Sellswords' Free Improvement Attempts (T28: the deck has one card fewer drawn before them), and no Sellswords' Learn
+# step. An answer is for a fighter of the warband of a transaction decided again that asks that question.
+ANSWERS_TO_A_CASCADE_OF_TWO_WARBANDS = [  # answer -> (exit code, output's last line but the head: the campaign's id varies)
+    ("gunnar.free.1.mel-rgd=Mel", (0, "Recorded T29, T30, T31, T32, T33, T34, T35, T36 (46 events)")),
+    ("gunnar.learn=Cleave", (2, "Error: --answer gunnar.learn: no fighter 'Gunnar' in Clan Skrittle: Gunnar is in Sellswords")),
+]
+
+
+@pytest.mark.parametrize(("answer", "said"), ANSWERS_TO_A_CASCADE_OF_TWO_WARBANDS, ids=["improvement", "learn"])
+def test_a_cascade_takes_an_answer_for_a_fighter_of_any_warband_it_decides_again(campaign, answer, said):
+    played_through("speedheim", campaign, ["speedheim", "improvement", "Sellswords"])
+    done = campaign("reroll", "R3", "--reason", "cocked die", "--dice", "5", "--cascade", "--answer", answer)
+    assert (done.exit_code, done.output.splitlines()[-1].partition(". Head ")[0]) == said
 
 
 # With this campaign id and the runner's fixed seed, Skulk's advance rolls a skill: the advances stop for his choice.
