@@ -151,6 +151,10 @@ class Ruleset:
     # roll. Not said of a roll whose purpose a person typed (`campaign roll --for`), whatever it says: the
     # ruleset's own rolls only. None: every roll's consequences are records of their own.
     roll_meaning: Callable[[ev.DiceRolled, CampaignState], str] | None = None
+    # Whether a roll's or a card draw's purpose names the fighter it is for by this name (a Speedheim Scars roll,
+    # "Hilde: Hero Scars"): (purpose, name). Such a roll is in the fighter's history, which shows what it did (a
+    # Scars roll of no effect: only the roll). None: the records a roll makes name the fighter themselves.
+    purpose_names: Callable[[str, str], bool] | None = None
     # The glorious deeds an event records as done by a warband with no doer, which the core's battle
     # (fighters' deeds only) does not hold: (warband id, deed id) each, for the chronicle's battle line.
     warband_deeds: Callable[[ev.Event], Sequence[tuple[str, str]]] | None = None

@@ -4,9 +4,10 @@ why; its rows are rm_log's, `projections.tables`) and what each event is about â
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ledger import events as ev
+from ledger import rulesets
 from ledger.describe import TypedReasons, describe
 from ledger.records import Record
 from ledger.state import CampaignState, Fighter, Warband
@@ -89,13 +90,17 @@ def warband_transactions(records: Sequence[Record], state: CampaignState, warban
     return {record.tx for record in records if concerns_warband(record.event, state, warband)}
 
 
-def fighters_involved(event: ev.Event) -> dict[str, str]:
+def fighters_involved(event: ev.Event, drawn_for: str | None = None) -> dict[str, str]:
     """Fighter (id, or an untracked enemy's name) -> how the event involves them: the fighter it is
-    about ("subject"), one who fought in a battle ("fought"), or one taken out there ("taken out")."""
+    about, or a roll or card is drawn for ("subject"; `drawn_for`: see `fighter_drawn_for`), one who
+    fought in a battle ("fought"), or one taken out there or Incapacitated ("taken out")."""
     involved: dict[str, str] = {}
-    subject = getattr(event, "fighter", None)
+    subject = getattr(event, "fighter", None) or drawn_for
     if isinstance(subject, str):
         involved[subject] = "subject"
+    victim = getattr(event, "victim", None)
+    if isinstance(victim, str):
+        involved.setdefault(victim, "taken out")
     if isinstance(event, ev.BattleRecorded):
         for deed in event.deeds:
             involved.setdefault(deed.fighter, "fought")
@@ -103,3 +108,44 @@ def fighters_involved(event: ev.Event) -> dict[str, str]:
             for enemy in deed.took_out:
                 involved.setdefault(enemy, "taken out")
     return involved
+
+
+class Named(Protocol):
+    """The campaign's fighters and warbands as named at some point (a state, or `NamesKnown`), by id."""
+
+    @property
+    def fighters(self) -> Mapping[str, Fighter]: ...
+
+    @property
+    def warbands(self) -> Mapping[str, Warband]: ...
+
+
+def fighter_drawn_for(event: ev.Event, ruleset: str, opened: ev.Event | None, named: Named) -> str | None:
+    """The fighter (id) a roll or a card drawn is for, where its ruleset's purposes name him ("Hilde: Hero Scars":
+    `Ruleset.purpose_names`), among the fighters as `named` when it was recorded: of those who have his name,
+    the one of the warband the command opening its transaction (`opened`) is about. None: for no one fighter."""
+    if not isinstance(event, ev.DiceRolled | ev.CardDrawn):
+        return None
+    purpose_names = rulesets.get(ruleset).purpose_names
+    if purpose_names is None:
+        return None
+    named_so = [f for f in named.fighters.values() if purpose_names(event.purpose, f.name)]
+    if len(named_so) > 1:  # fighters of two warbands are called alike
+        about = str(opened.args.get("warband", "")).lower() if isinstance(opened, ev.CommandRecorded) else ""
+        named_so = [f for f in named_so if about and about in (
+            f.warband, band.name.lower() if (band := named.warbands.get(f.warband)) else f.warband)]
+    return named_so[0].id if len(named_so) == 1 else None
+
+
+def positions_involving(records: Iterable[Record], fighter: str, ruleset: str) -> set[int]:
+    """The positions of the records that involve the fighter (`fighters_involved`): his history's, as
+    rm_fighter_history holds it, each roll or card drawn told by the names the fighters had then."""
+    known, opened, positions = NamesKnown(), None, set()
+    for record in records:
+        event = record.event
+        known.learn(event)
+        if isinstance(event, ev.CommandRecorded):
+            opened = event
+        if fighter in fighters_involved(event, fighter_drawn_for(event, ruleset, opened, known)):
+            positions.add(record.position)
+    return positions

@@ -27,7 +27,14 @@ from ledger import events as ev
 from ledger.campaigns import apply_record, void_records, voids_in
 from ledger.records import Record, canonical
 from ledger.state import UNRATED_EVENTS, CampaignState, Warband, warbands_changed
-from projections.history import NamesKnown, fighters_involved, record_text, typed_by_transaction, void_annotations
+from projections.history import (
+    NamesKnown,
+    fighter_drawn_for,
+    fighters_involved,
+    record_text,
+    typed_by_transaction,
+    void_annotations,
+)
 from projections.roster import campaign_row, ext_of, fighter_row, rating_of, warband_row
 
 Row = tuple[Any, ...]
@@ -343,7 +350,8 @@ def transaction_rows(
                     voided_by=voided_by,
                 )
             )
-        for fighter, how in fighters_involved(event).items():
+        drawn_for = fighter_drawn_for(event, state.ruleset, group[0].event, described)
+        for fighter, how in fighters_involved(event, drawn_for).items():
             if fighter in state.fighters:  # not an enemy the ledger does not track
                 rows[FIGHTER_HISTORY.name].append(
                     FIGHTER_HISTORY.row(

@@ -80,6 +80,7 @@ RULESET = register(
         post_game=pg.PHASE.guided_steps,
         step_names=pg.PHASE.step_names,
         roll_meaning=pg.roll_meaning,  # a Scars roll that changes nothing: "no effect (Scar 12: Full Recovery)"
+        purpose_names=lambda purpose, name: purpose.startswith(f"{name}: "),  # "Hilde: Hero Scars", "Hilde: improve Agi, …"
         starting_treasury=lambda state: 500,  # "Warband creation uses 500g" (shared/rules/speedheim.md §7)
         # A walk's learning step for every hero at once is typed as the walk: `campaign post-game WARBAND`.
         typed_as=lambda tag, args: "post-game" if tag == pg.LearnEach.__struct_config__.tag else None,

@@ -20,7 +20,7 @@ from ledger.records import Record
 from ledger.state import CampaignState
 from ledger.text import VOID_MARK, shown, shown_sentence, visible
 from projections import sql
-from projections.history import fighters_involved, warband_transactions
+from projections.history import positions_involving, warband_transactions
 from projections.tables import log_entry, log_rows
 
 
@@ -206,8 +206,8 @@ def history(session: Session, fighter_ref: str | None, fighter_option: str | Non
     records = session.ledger.history(cid)
     rows = chronicle(session, cid, state, records)
     if fighter_ref is not None:
-        fighter = state.fighter(fighter_ref).id
-        rows = [row for row, record in zip(rows, records) if fighter in fighters_involved(record.event)]
+        involving = positions_involving(records, state.fighter(fighter_ref).id, state.ruleset)
+        rows = [row for row in rows if row["position"] in involving]
     else:
         rows = [row for row in rows if row["type"] == "battle.recorded"]
     if as_json:

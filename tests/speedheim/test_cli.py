@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -199,6 +201,80 @@ def test_a_scars_roll_that_changes_nothing_says_so_in_the_log_and_the_report(bli
     assert blightmeer("report", "-o", str(tmp_path / "report.html")).exit_code == 0
     report = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert all(f"{line}." in report for line in said)
+
+
+def history_line(position: int, tx: int, text: str) -> str:
+    return f"{position:>5} T{tx:<4} arbiter    {text}"
+
+
+GUNNAR_AND_IVO_JOIN_AND_FALL = {  # the lines of their history before their post-game, by fighter
+    "Gunnar": [history_line(8, 3, "Gunnar, leader, joins Sellswords"),
+               history_line(10, 3, "Gunnar learns Skills of the types Melee"),
+               history_line(20, 7, "Gunnar, a leader, was Incapacitated in battle 1 (no unit credited)"),
+               history_line(22, 7, "battle 1: Sellswords vs Skaven, won by Skaven")],
+    "Ivo": [history_line(12, 4, "Ivo, henchman, joins Sellswords"),
+            history_line(21, 7, "Ivo, a henchman, was Incapacitated in battle 1 (no unit credited)"),
+            history_line(22, 7, "battle 1: Sellswords vs Skaven, won by Skaven")],
+}
+GUNNARS_FREE_ATTEMPT = [  # card 09, Def (roll under): 16, after the Scars step's T10
+    "Gunnar: Improvement (free): drew 09 from improvement",
+    "R{roll} Gunnar: improve Def, roll 17 or under: D20 rolled [16] = 16 (table)",
+    "Gunnar reads the hero half of card 09 (1st from the top of improvement), Def (roll under): rolled 16, 17 or under: "
+    "Def 17 -> 16",
+    "Gunnar Def -1 (Improvement (free), card 09)",
+]
+POST_GAME_IN_THE_HISTORY = [  # (Scars dice, fighter) -> the history's lines after the battle: (position, tx, text)
+    ("9,12,1,17", "Gunnar", [(29, 10, "R0 Gunnar: Hero Scars: D20 rolled [9] = 9 (table)"),
+                             (30, 10, "Gunnar suffers Major Wound"),
+                             (31, 10, "R1 Gunnar: Major Wound: D20 rolled [12] = 12 (table)"),
+                             (32, 10, "Gunnar Rgd +2 (Major Wound: 2 points worse)"),
+                             *((39 + n, 11, line.format(roll=4)) for n, line in enumerate(GUNNARS_FREE_ATTEMPT))]),
+    ("9,12,1,17", "Ivo", [(33, 10, "R2 Ivo: Henchman Scars: D20 rolled [1] = 1 (table)"),
+                          (34, 10, "Ivo gains Blighted"),
+                          (35, 10, "R3 Ivo: Blight roll: D20 rolled [17] = 17 (table)"),
+                          (36, 10, "Ivo loses Blighted")]),
+    ("12,5", "Gunnar", [(29, 10, "R0 Gunnar: Hero Scars: D20 rolled [12] = 12 (table); no effect (Scar 12: Full Recovery)"),
+                        *((33 + n, 11, line.format(roll=2)) for n, line in enumerate(GUNNARS_FREE_ATTEMPT))]),
+    ("12,5", "Ivo", [(30, 10, "R1 Ivo: Henchman Scars: D20 rolled [5] = 5 (table); no effect (Scar 5: Full Recovery)")]),
+]
+
+
+@pytest.mark.parametrize(("scars", "fighter", "post_game"), POST_GAME_IN_THE_HISTORY)
+def test_a_fighters_history_shows_his_post_game_rolls_and_draws(blightmeer, scars, fighter, post_game):
+    """Rules file §7 step 4: "each Incapacitated unit rolls on the Scars table". Given Gunnar and Ivo Incapacitated
+    in battle 1 (falls), when the Sellswords roll their Scars and Gunnar makes his free Improvement Attempt, then
+    each one's history shows his Incapacitation, and each roll and card drawn for him as the log says it. It showed
+    their consequences alone (a roll of no effect: nothing), as the rolls are recorded naming no fighter."""
+    for step in (["battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven", "--fall", "Gunnar",
+                  "--fall", "Ivo"], ["income", "Sellswords"], ["promotions", "Sellswords"],
+                 ["scars", "Sellswords", "--dice", scars], ["improvement", "Sellswords", "--card", "09", "--dice", "16"]):
+        assert blightmeer("speedheim", *step).exit_code == 0
+    result = blightmeer("history", fighter)
+    assert (result.exit_code, result.output.splitlines()) == (
+        0, [*GUNNAR_AND_IVO_JOIN_AND_FALL[fighter], *(history_line(*line) for line in post_game)])
+    # and so does his timeline in the read models, as docs/read-models.md has SQL clients read it
+    with contextlib.closing(sqlite3.connect(blightmeer.store.removeprefix("sqlite:///"))) as db:
+        timeline = db.execute("SELECT l.position, l.tx, l.description FROM rm_fighter_history h JOIN rm_log l USING "
+                              "(campaign_id, position) WHERE h.fighter = ? ORDER BY position", (fighter.lower(),)).fetchall()
+    assert [history_line(*row) for row in timeline] == result.output.splitlines()
+
+
+def test_a_roll_for_one_of_two_fighters_called_alike_is_in_his_history_alone(blightmeer):
+    """Given a Skaven hero called Gunnar too (gunnar-2), both Gunnars Incapacitated, when each warband rolls its
+    Scars (the Sellswords' 12, the Skaven's 13), each purpose naming "Gunnar", then each Gunnar's history shows his
+    own roll: the one of his warband's Scars step."""
+    assert blightmeer("speedheim", "recruit", "Skaven", "Gunnar", "--role", "hero", "--stats",
+                      "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "40").exit_code == 0
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven",
+                      "--fall", "gunnar", "--fall", "gunnar-2").exit_code == 0
+    for warband, income, scars in (("Sellswords", [], "12"), ("Skaven", ["--dice", "5"], "13")):  # the winner's token
+        for step in (["income", warband, *income], ["promotions", warband], ["scars", warband, "--dice", scars]):
+            assert blightmeer("speedheim", *step).exit_code == 0
+    rolls = {fighter: [line[23:] for line in blightmeer("history", fighter).output.splitlines() if "Scars" in line]
+             for fighter in ("gunnar", "gunnar-2")}
+    assert rolls == {
+        "gunnar": ["R0 Gunnar: Hero Scars: D20 rolled [12] = 12 (table); no effect (Scar 12: Full Recovery)"],
+        "gunnar-2": ["R2 Gunnar: Hero Scars: D20 rolled [13] = 13 (table); no effect (Scar 13: Full Recovery)"]}
 
 
 @pytest.fixture
