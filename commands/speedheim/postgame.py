@@ -12,8 +12,9 @@ Decisions:
   (`speedheim learn`), and the step has no command of its own (the phase's `done` test says so). The
   choice is asked under `<fighter>.learn` when the command names no Skill, so the walk can be answered
   ahead (`--answer skab.learn=Cleave`, for a hero whose card the free attempts are still to draw too);
-  a walk learns one card for each hero with a card to choose for, in one transaction (`LearnEach`), each
-  asked under his own key; a hero's second card is the next run's (its question is the same key).
+  a walk learns each card of each hero with a card to choose for, in one transaction (`LearnEach`), each
+  asked under his own key, a hero's second card under `<fighter>.learn.2` ("that hero can learn a new Skill"
+  for each card drawn, seed 000). Walks recorded before learned one card of each hero, a second the next run's.
 - A promotion that would make a 7th hero asks which hero retires, or `lose the promotion`.
 - A warband "must always have a Leader"; "If the Leader dies, another hero gains the `Leader` skill" (rules
   §2): from version 6, when its last Leader dies or is retired to make room for a promotion, the player
@@ -104,11 +105,14 @@ class Learn(Command, frozen=True, kw_only=True, tag="speedheim.learn"):
 
 
 class LearnEach(Command, frozen=True, kw_only=True, tag="speedheim.learn-each"):
-    """The guided walk's learning: one card of each hero with a Skill/Spell card to choose for, in roster order."""
+    """The guided walk's learning: each Skill/Spell card of each hero with one to choose for, in roster order, a
+    hero's second asked under `FIGHTER.learn.2`. Recorded without `every_card`, it learned one card of each hero."""
 
     warband: str
+    every_card: bool = False
 
-    answer_keys = ("FIGHTER.learn",)
+    answer_keys = ("FIGHTER.learn", "FIGHTER.learn.N")
+    added_later = ("every_card",)
 
 
 class BuyAttempt(Command, frozen=True, kw_only=True, tag="speedheim.buy-attempt"):
@@ -158,10 +162,11 @@ def _income(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
 
 
 def _learn_each(state: CampaignState, warband: str, ask: AskChoice) -> Command:
-    """Every hero with a card to choose for, in one command, which asks each which Skill (`FIGHTER.learn`): a
-    command for the first alone left a third hero's answer given ahead unused (the walk does a step once more at most)."""
+    """Every card of every hero with one to choose for, in one command, which asks each which Skill (`FIGHTER.learn`,
+    `FIGHTER.learn.2`, …): a command for the first hero alone left a third hero's answer given ahead unused (the walk
+    does a step once more at most), one for a card of each a hero's second."""
     _heroes_to_learn(state, state.warbands[warband])  # looked ahead to (`post-game --list`) before there are any
-    return LearnEach(warband=warband)
+    return LearnEach(warband=warband, every_card=True)
 
 
 def _heroes_to_learn(state: CampaignState, band: Warband) -> list[Fighter]:
@@ -188,7 +193,7 @@ PHASE = Phase(
         PhaseStep("scars", "Scars and the Blight", build=_warband_only(Scars)),
         PhaseStep("improvement", "Free Improvement Attempts", build=_warband_only(FreeAttempts)),
         PhaseStep("learning", "Learn Skills & Spells", build=_learn_each, done=_learning_done,
-                  asks_once_opened=("FIGHTER.learn",), opened_for=_may_learn),
+                  asks_once_opened=LearnEach.answer_keys, opened_for=_may_learn),
         PhaseStep("spend-gold", "Spend Gold", build=_warband_only(SpendGold),
                   before="buy Improvement Attempts (speedheim buy-attempt, 25g, once per hero), hero slots "
                          "(speedheim buy-hero-slot), units (speedheim recruit) and equipment"),
@@ -397,16 +402,20 @@ def learn_each(cmd: LearnEach, ctx: Context) -> None:
     heroes = _heroes_to_learn(ctx.state, band)
     PHASE.open_window(ctx.state, band, LEARN)
     for hero in heroes:
-        _learn_skill(ctx, band, ctx.state.fighters[hero.id], "")
+        cards = pending(ctx.state, hero) if cmd.every_card else 1
+        for card in range(1, cards + 1):
+            _learn_skill(ctx, band, ctx.state.fighters[hero.id], "", card=card, cards=cards)
 
 
-def _learn_skill(ctx: Context, band: Warband, fighter: Fighter, skill_named: str) -> None:
-    """The Skill or Spell `fighter` learns for one of his cards: `skill_named`, or asked (`FIGHTER.learn`)."""
+def _learn_skill(ctx: Context, band: Warband, fighter: Fighter, skill_named: str, *, card: int = 1, cards: int = 1) -> None:
+    """The Skill or Spell `fighter` learns for one of his cards (`card` of the `cards` learned now): `skill_named`,
+    or asked (`FIGHTER.learn`, a second card's `FIGHTER.learn.2`)."""
     allowed = allowed_to_learn(ctx.state, fighter)
-    key = f"{fighter.id}.learn"
+    key = f"{fighter.id}.learn" + (f".{card}" if card > 1 else "")
     if skill_named:
         ctx.not_asked(key, f"{fighter.name} learns {skill_named}, named as SKILL")
-    typed = skill_named or ctx.choose(key, f"{fighter.name} learns a Skill or Spell", allowed)
+    which = f" (card {card} of {cards})" if cards > 1 else ""
+    typed = skill_named or ctx.choose(key, f"{fighter.name} learns a Skill or Spell{which}", allowed)
     skill = as_spelled(typed, allowed)  # "iron will" is Iron Will: a name in another case was refused
     if skill is None and (known := as_spelled(skill_named, [*fighter.skills, *fighter.keywords])) is not None:
         raise RuleViolation(f"{fighter.name} already knows {known}: the same Skill cannot be taken twice")

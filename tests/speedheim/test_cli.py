@@ -304,7 +304,8 @@ def test_the_skill_to_learn_is_answered_ahead_in_the_walk(skab_to_learn):
     recorded = [row for row in map(json.loads, skab_to_learn("export").output.splitlines())
                 if row.get("type") == "command.recorded"][-1]["payload"]
     # the walk's learning for each hero with a card (a walk recorded `speedheim.learn` for the first hero alone)
-    assert recorded == {"command": "speedheim.learn-each", "args": {"warband": "skaven", "answers": {"skab.learn": "Cleave"}}}
+    assert recorded == {"command": "speedheim.learn-each",
+                        "args": {"warband": "skaven", "every_card": True, "answers": {"skab.learn": "Cleave"}}}
     assert skab_to_learn("replay", "--check").exit_code == 0
 
 
@@ -336,16 +337,15 @@ def test_one_walk_learns_for_every_hero_with_a_card_each_answered_ahead_by_name(
     assert lines[4].startswith("Recorded T14 (4 events).")
     recorded = [row for row in map(json.loads, blightmeer("export").output.splitlines())
                 if row.get("type") == "command.recorded"][-2]["payload"]
-    assert recorded == {"command": "speedheim.learn-each", "args": {
-        "warband": "sellswords", "answers": {"gunnar.learn": "Cleave", "hilde.learn": "Taunt", "jan.learn": "Sturdy"}}}
+    assert recorded == {"command": "speedheim.learn-each", "args": {"warband": "sellswords", "every_card": True,
+        "answers": {"gunnar.learn": "Cleave", "hilde.learn": "Taunt", "jan.learn": "Sturdy"}}}
     assert blightmeer("replay", "--check").exit_code == 0
 
 
-def test_a_heros_second_card_is_not_handed_the_answer_his_first_took(blightmeer):
-    """Given Gunnar with two Skill/Spell cards (05 in the game, 07 in his free attempt) and Hilde with one (06), when a
-    walk is given one Skill for each, then each learns his, and the step done once more for Gunnar's second card
-    asks its question: an answer answers one question (it was handed gunnar.learn=Cleave again, which Gunnar now
-    knew: "Error: ... 'Cleave' is not one of: ...", exit 2, after recording the first)."""
+@pytest.fixture
+def gunnar_with_two_cards(blightmeer):
+    """Gunnar with two Skill/Spell cards (05 in the game, 07 in his free attempt) and Hilde with one (06), the
+    Sellswords' walk at its learning step."""
     assert blightmeer("speedheim", "recruit", "Sellswords", "Hilde", "--role", "hero", "--stats",
                       "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1", "--skill-type", "Defence", "--cost", "60").exit_code == 0
     for step in (["battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Sellswords",
@@ -353,17 +353,42 @@ def test_a_heros_second_card_is_not_handed_the_answer_his_first_took(blightmeer)
                  ["income", "Sellswords", "--dice", "7"], ["promotions", "Sellswords"], ["scars", "Sellswords"],
                  ["improvement", "Sellswords", "--card", "07", "--card", "03"]):
         assert blightmeer("speedheim", *step).exit_code == 0
-    result = blightmeer("post-game", "Sellswords", "--answer", "gunnar.learn=Cleave", "--answer", "hilde.learn=Taunt")
+    return blightmeer
+
+
+GUNNAR_MAY_LEARN = ["Ambush", "Cleave", "Deadly", "Dual Wielding Specialist", "Great Weapon Specialist", "Hero Killer",
+                    "Improved Critical", "Magebane", "Shove"]
+
+
+def test_one_walk_learns_each_card_of_a_hero_with_two(gunnar_with_two_cards):
+    """Seed 000: a hero who drew 'Skill/Spell' "can learn a new Skill": one for each card. Given Gunnar with two cards
+    and Hilde with one, when one walk is given a Skill for each card, Gunnar's second under gunnar.learn.2, then all
+    three are learned in the learning step's one transaction and the walk goes on. It learned one card of each hero
+    ("== Learn Skills & Spells once more", asking gunnar.learn again): a second run took Gunnar's second Skill."""
+    listed = gunnar_with_two_cards("post-game", "Sellswords", "--list").output.splitlines()
+    learning = listed.index("[ ] learning: Learn Skills & Spells")
+    assert [(line.split("=")[0].strip(), line.rpartition("  ")[2]) for line in listed[learning + 1:learning + 3]] == [
+        ("--answer gunnar.learn", "Gunnar learns a Skill or Spell (card 1 of 2)"),
+        ("--answer gunnar.learn.2", "Gunnar learns a Skill or Spell (card 2 of 2)")]
+    result = gunnar_with_two_cards("post-game", "Sellswords", "--answer", "gunnar.learn=Cleave", "--answer",
+                                   "gunnar.learn.2=shove", "--answer", "hilde.learn=Taunt")
     lines = result.output.splitlines()
-    gunnar_may_learn = "Ambush, Deadly, Dual Wielding Specialist, Great Weapon Specialist, Hero Killer, Improved Critical, Magebane, Shove"
-    assert (result.exit_code, lines[:3], lines[4:]) == (0, ["== Learn Skills & Spells", "  Gunnar learns Cleave", "  Hilde learns Taunt"], [
-        "== Learn Skills & Spells once more: its command left some of it to do",
-        f"Next step: Learn Skills & Spells — Gunnar learns a Skill or Spell: answer with --answer gunnar.learn=CHOICE (one of: {gunnar_may_learn}); "
-        "then run `campaign post-game Sellswords` again."])
-    # the next run with his second Skill learns it and goes on
-    result = blightmeer("post-game", "Sellswords", "--answer", "gunnar.learn=Shove")
-    assert (result.exit_code, result.output.splitlines()[:2]) == (0, ["== Learn Skills & Spells", "  Gunnar learns Shove"])
-    assert blightmeer("replay", "--check").exit_code == 0
+    assert (result.exit_code, lines[:4], lines[5]) == (
+        0, ["== Learn Skills & Spells", "  Gunnar learns Cleave", "  Gunnar learns Shove", "  Hilde learns Taunt"], "== Spend Gold")
+    assert lines[4].startswith("Recorded T13 (4 events).")
+    assert gunnar_with_two_cards("replay", "--check").exit_code == 0
+
+
+def test_a_walk_without_the_answer_for_a_heros_second_card_learns_nothing_and_names_its_key(gunnar_with_two_cards):
+    """Given the answers for Gunnar's first card and Hilde's, not Gunnar's second, when the walk runs, then it is
+    refused naming the second card's key and what he may learn besides the first's Skill, and nothing is written."""
+    before = events(gunnar_with_two_cards)
+    result = gunnar_with_two_cards("post-game", "Sellswords", "--answer", "gunnar.learn=Cleave", "--answer", "hilde.learn=Taunt")
+    may_learn = ", ".join(skill for skill in GUNNAR_MAY_LEARN if skill != "Cleave")
+    assert (result.exit_code, result.output.splitlines()) == (2, [
+        "== Learn Skills & Spells", "Error: Gunnar learns a Skill or Spell (card 2 of 2): answer with --answer "
+        f"gunnar.learn.2=CHOICE (one of: {may_learn})"])
+    assert events(gunnar_with_two_cards) == before
 
 
 def test_a_skill_answered_ahead_for_another_warbands_hero_is_refused_before_anything_is_written(skab_to_learn):
@@ -373,21 +398,23 @@ def test_a_skill_answered_ahead_for_another_warbands_hero_is_refused_before_anyt
     refused = skab_to_learn("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0", "--answer", "gunnar.learn=cleave")
     assert (refused.exit_code, refused.output) == (2, (
         "Error: --answer gunnar.learn: no open step of the post-game asks it (keys: tokens, double, promote.FIGHTER, "
-        "FIGHTER.new-leader, FIGHTER.ATTEMPT.N.mel-rgd, FIGHTER.ATTEMPT.N.keep, FIGHTER.pit-fight, FIGHTER.learn)\n"))
+        "FIGHTER.new-leader, FIGHTER.ATTEMPT.N.mel-rgd, FIGHTER.ATTEMPT.N.keep, FIGHTER.pit-fight, FIGHTER.learn, "
+        "FIGHTER.learn.N)\n"))
     assert events(skab_to_learn) == before
 
 
 def test_the_walk_lists_the_skill_question_once(skab_to_learn):
     # Before the free attempts, Skab's card from the battle already asks; the key is listed once
     listed = skab_to_learn("post-game", "Skaven", "--list").output.splitlines()
-    assert listed[listed.index("[ ] learning: Learn Skills & Spells") + 1] == "      may ask, depending on what comes up: FIGHTER.learn"
+    assert listed[listed.index("[ ] learning: Learn Skills & Spells") + 1] == (
+        "      may ask, depending on what comes up: FIGHTER.learn, FIGHTER.learn.N")
     assert skab_to_learn("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0").exit_code == 0
     assert skab_to_learn("post-game", "Skaven", "--card", "02").exit_code == 0
     # Once learning is the next step, its question is listed with its key and choices
     listed = skab_to_learn("post-game", "Skaven", "--list").output.splitlines()
     assert listed[listed.index("[ ] learning: Learn Skills & Spells") + 1:][:2] == [
         f"      --answer skab.learn={SKILLS_SKAB_MAY_LEARN.replace(', ', '|')}  Skab learns a Skill or Spell",
-        "      may ask, depending on what comes up: FIGHTER.learn"]
+        "      may ask, depending on what comes up: FIGHTER.learn, FIGHTER.learn.N"]
 
 
 def test_an_answer_to_learn_for_a_unit_of_another_warband_is_refused_before_anything_is_written(blightmeer):

@@ -176,19 +176,23 @@ def test_learning_for_each_hero_asks_each_under_his_own_key(fought, answers, the
     """"If you drew a card that denotes 'Skill/Spell', that hero can learn a new Skill ... At the end of the game,
     select a new Skill or Spell for that hero" (seed 000): every hero with a card chooses, in the walk's one step."""
     _to_learn_each(fought)
-    command = pg.LearnEach(warband="Skaven", answers=answers)
+    learned_or_refused(fought, pg.LearnEach(warband="Skaven", answers=answers), then)
+
+
+def learned_or_refused(table, command: pg.LearnEach, then: list[tuple[str, str]] | str) -> None:
+    """The walk's learning `command` refused (`then`: how its refusal begins), nothing written; or each hero learns
+    what `then` says, decided again as a recorded one is (replay, voids) and typed now alike, and the step is done."""
     if isinstance(then, str):
-        assert fought.refusal(command).startswith(then)
+        assert table.refusal(command).startswith(then)
         return
-    # decided again as a recorded one is (replay, voids), or typed now: alike
-    assert [(e.fighter, e.skill) for e in of(fought.decided_again(command), ev.SkillLearned)] == then
-    assert [(e.fighter, e.skill) for e in of(fought.do(command), ev.SkillLearned)] == then
-    assert pg.next_step(fought.state, fought.state.warband("Skaven")) == "spend-gold"
+    assert [(e.fighter, e.skill) for e in of(table.decided_again(command), ev.SkillLearned)] == then
+    assert [(e.fighter, e.skill) for e in of(table.do(command), ev.SkillLearned)] == then
+    assert pg.next_step(table.state, table.state.warband("Skaven")) == "spend-gold"
 
 
-def test_learning_for_each_hero_learns_one_card_of_a_hero_with_two(table):
-    """Skab drew a Skill/Spell card in the game (07) and another in his free attempt (05), Rikk one (06): each
-    learns one; Skab's second card is still to choose for, under the same key, and the step is not done."""
+@pytest.fixture
+def skab_with_two_cards(table):
+    """Skab drew a Skill/Spell card in the game (07) and another in his free attempt (05), Rikk one (06)."""
     table.incap("Skab", "Hilde", cards=["07"])
     table.incap("Rikk", "Ivo", cards=["06"])
     table.battle(winner="Skaven")
@@ -196,6 +200,35 @@ def test_learning_for_each_hero_learns_one_card_of_a_hero_with_two(table):
     table.do(pg.Promotions(warband="Skaven"))
     table.do(pg.Scars(warband="Skaven"))  # no Skaven was Incapacitated
     table.do(pg.FreeAttempts(warband="Skaven"), [], ["05", "03"])
+    return table
+
+
+SKAB_MAY_LEARN_AFTER_LEAP = "one of: Ambush, Cleave, Deadly, "
+EACH_CARD_LEARNED = [  # the walk's answers -> what each hero learns, or the refusal (nothing written)
+    # one answer for each card: Skab's second is asked under skab.learn.2
+    ({"skab.learn": "Leap", "skab.learn.2": "cleave", "rikk.learn": "Sprint"},
+     [("skab", "Leap"), ("skab", "Cleave"), ("rikk", "Sprint")]),
+    # the second card's answer left out, or the Skill the first took: refused, naming his card and its key
+    ({"skab.learn": "Leap", "rikk.learn": "Sprint"}, "Skab learns a Skill or Spell (card 2 of 2): answer with --answer "
+                                                     f"skab.learn.2=CHOICE ({SKAB_MAY_LEARN_AFTER_LEAP}"),
+    ({"skab.learn": "Leap", "skab.learn.2": "Leap", "rikk.learn": "Sprint"},
+     f"Skab learns a Skill or Spell (card 2 of 2): 'Leap' is not {SKAB_MAY_LEARN_AFTER_LEAP}"),
+]
+
+
+@pytest.mark.parametrize(("answers", "then"), EACH_CARD_LEARNED)
+def test_learning_for_each_hero_learns_each_of_his_cards(skab_with_two_cards, answers, then):
+    """"If you drew a card that denotes 'Skill/Spell', that hero can learn a new Skill" (seed 000): a Skill for each
+    card. Given Skab with two cards and Rikk with one, when the walk's learning is given an answer for each card, then
+    Skab learns two Skills and Rikk one, in one command, and the step is done. It learned one card of each hero (Skab's
+    second asked skab.learn again: the next run's)."""
+    learned_or_refused(skab_with_two_cards, pg.LearnEach(warband="Skaven", every_card=True, answers=answers), then)
+
+
+def test_learning_for_each_hero_recorded_before_every_card_learns_one_card_of_a_hero_with_two(skab_with_two_cards):
+    """A walk's learning recorded before it learned every card (no `every_card`) decides again as it did: one card of
+    each hero; Skab's second card is still to choose for, under the same key, and the step is not done."""
+    table = skab_with_two_cards
     events = table.do(pg.LearnEach(warband="Skaven", answers={"skab.learn": "Leap", "rikk.learn": "Sprint"}))
     assert [(e.fighter, e.skill) for e in of(events, ev.SkillLearned)] == [("skab", "Leap"), ("rikk", "Sprint")]
     assert [h.pending(table.state, table.state.fighter(f)) for f in ("Skab", "Rikk")] == [1, 0]
