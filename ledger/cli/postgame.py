@@ -10,6 +10,7 @@ the choices, or that the rules refuse to carry out) ends it with that error and 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -381,9 +382,51 @@ def _open_questions(ruleset: rulesets.Ruleset, state: CampaignState, command: Co
     return asked
 
 
+def _asked_ahead(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, step: rulesets.Step, first_open: bool,
+                 answers: dict[str, str]) -> _Built:
+    """`step` built ahead given `answers`, with its builder's questions and, for the first open step, its
+    command's before its first roll."""
+    built = _built(step, state, warband, answers)
+    if first_open and built.command is not None:
+        built.asked.extend(_open_questions(ruleset, state, msgspec.structs.replace(built.command, answers={**answers})))
+    return built
+
+
+def _with_choices_of_any_earlier_answer(asked: list[dict[str, Any]], answers: dict[str, str],
+                                        asked_given: Callable[[dict[str, str]], list[dict[str, Any]]]) -> None:
+    """Gives each question of `asked` whose choices depend on an earlier one not answered here the choices
+    it offers after any answer to it, and names it (`depends_on`): the look ahead reached it by answering
+    the earlier one with its first choice, after which a second Skill card offered all but that Skill, a
+    choice the player may well make there. `asked_given` asks ahead again, given other answers."""
+    offered = {q["key"]: list(q["choices"]) for q in asked if q["key"] and not q.get("number")}
+    for index, earlier in enumerate(asked):
+        later = {q["key"]: q for q in asked[index + 1:] if q["key"] in offered and q["key"] not in answers}
+        if earlier["key"] not in offered or earlier["key"] in answers or not later:
+            continue
+        for choice in earlier["choices"][1:]:
+            for question in asked_given({**answers, earlier["key"]: choice}):
+                if question["key"] not in later or question["choices"] == offered[question["key"]]:
+                    continue
+                dependent = later[question["key"]]
+                dependent["choices"] = _merged(dependent["choices"], question["choices"])
+                depends_on = dependent.setdefault("depends_on", [])
+                if earlier["key"] not in depends_on:
+                    depends_on.append(earlier["key"])
+
+
+def _merged(choices: list[str], more: list[str]) -> list[str]:
+    """`choices` and those of `more` it lacks, each placed after the one it follows in `more` (first if none)."""
+    merged = list(choices)
+    for index, choice in enumerate(more):
+        if choice not in merged:
+            merged.insert(merged.index(more[index - 1]) + 1 if index else 0, choice)
+    return merged
+
+
 def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: list[rulesets.Step],
           answers: dict[str, str], as_json: bool) -> None:
-    """Each step, done or not; for the next step the questions it asks now (before any dice), and
+    """Each step, done or not; for the next step the questions it asks now (before any dice; one whose
+    choices depend on an earlier answer not given, with those of any answer), and
     for every open step the keys it may ask, depending on what comes up (dice, answers, what is given)."""
     rows = []
     first_open = True
@@ -391,9 +434,9 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
         done = step.done(state, warband)
         row: dict[str, Any] = {"key": step.key, "title": step.title, "done": done, "questions": [], "may_ask": []}
         if not done:
-            command, asked, _ = _built(step, state, warband, answers)
-            if first_open and command is not None:
-                asked += _open_questions(ruleset, state, msgspec.structs.replace(command, answers={**answers}))
+            ask = functools.partial(_asked_ahead, ruleset, state, warband, step, first_open)
+            command, asked, _ = ask(answers)
+            _with_choices_of_any_earlier_answer(asked, answers, lambda given: ask(given).asked)
             first_open = False
             row["questions"] = [q for q in asked if q["key"] not in answers]
             known = {q["key"] for q in asked}
@@ -407,7 +450,8 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
         click.echo(f"[{'x' if row['done'] else ' '}] {row['key']}: {row['title']}")
         for q in row["questions"]:
             key = f"--answer {q['key']}=" if q["key"] else "(at a terminal) "
-            click.echo(f"      {key}{'N' if q.get('number') else '|'.join(q['choices'])}  {q['prompt']}")
+            depends = f"; its choices depend on the answer to {', '.join(q['depends_on'])}" if "depends_on" in q else ""
+            click.echo(f"      {key}{'N' if q.get('number') else '|'.join(q['choices'])}  {q['prompt']}{depends}")
         if row["may_ask"]:
             click.echo(f"      may ask, depending on what comes up: {', '.join(row['may_ask'])}")
 

@@ -365,11 +365,6 @@ def test_one_walk_learns_each_card_of_a_hero_with_two(gunnar_with_two_cards):
     and Hilde with one, when one walk is given a Skill for each card, Gunnar's second under gunnar.learn.2, then all
     three are learned in the learning step's one transaction and the walk goes on. It learned one card of each hero
     ("== Learn Skills & Spells once more", asking gunnar.learn again): a second run took Gunnar's second Skill."""
-    listed = gunnar_with_two_cards("post-game", "Sellswords", "--list").output.splitlines()
-    learning = listed.index("[ ] learning: Learn Skills & Spells")
-    assert [(line.split("=")[0].strip(), line.rpartition("  ")[2]) for line in listed[learning + 1:learning + 3]] == [
-        ("--answer gunnar.learn", "Gunnar learns a Skill or Spell (card 1 of 2)"),
-        ("--answer gunnar.learn.2", "Gunnar learns a Skill or Spell (card 2 of 2)")]
     result = gunnar_with_two_cards("post-game", "Sellswords", "--answer", "gunnar.learn=Cleave", "--answer",
                                    "gunnar.learn.2=shove", "--answer", "hilde.learn=Taunt")
     lines = result.output.splitlines()
@@ -377,6 +372,27 @@ def test_one_walk_learns_each_card_of_a_hero_with_two(gunnar_with_two_cards):
         0, ["== Learn Skills & Spells", "  Gunnar learns Cleave", "  Gunnar learns Shove", "  Hilde learns Taunt"], "== Spend Gold")
     assert lines[4].startswith("Recorded T13 (4 events).")
     assert gunnar_with_two_cards("replay", "--check").exit_code == 0
+
+
+def test_the_listing_offers_for_a_heros_second_card_what_he_may_learn_there(gunnar_with_two_cards):
+    """Given Gunnar with two Skill/Spell cards, when the walk is listed, then his second card offers every Skill he may
+    learn and says that its choices depend on the answer for his first: the listing answers the first with its first
+    choice to find the next question, and offered the second all but that one ('Ambush' missing, a Skill he may take
+    there if he answers the first otherwise). Given the first card's answer, the second offers what is left."""
+    may_learn = "|".join(GUNNAR_MAY_LEARN)
+    listed = gunnar_with_two_cards("post-game", "Sellswords", "--list").output.splitlines()
+    learning = listed.index("[ ] learning: Learn Skills & Spells")
+    assert listed[learning + 1:learning + 3] == [
+        f"      --answer gunnar.learn={may_learn}  Gunnar learns a Skill or Spell (card 1 of 2)",
+        f"      --answer gunnar.learn.2={may_learn}  Gunnar learns a Skill or Spell (card 2 of 2); its choices depend on "
+        "the answer to gunnar.learn"]
+    listed = json.loads(gunnar_with_two_cards("post-game", "Sellswords", "--list", "--json").output)
+    assert [q for q in listed[4]["questions"] if q["key"] == "gunnar.learn.2"] == [
+        {"key": "gunnar.learn.2", "prompt": "Gunnar learns a Skill or Spell (card 2 of 2)", "choices": GUNNAR_MAY_LEARN,
+         "depends_on": ["gunnar.learn"]}]
+    listed = gunnar_with_two_cards("post-game", "Sellswords", "--list", "--answer", "gunnar.learn=Shove").output.splitlines()
+    assert listed[learning + 1] == (f"      --answer gunnar.learn.2={may_learn.removesuffix('|Shove')}  "
+                                    "Gunnar learns a Skill or Spell (card 2 of 2)")
 
 
 def test_a_walk_without_the_answer_for_a_heros_second_card_learns_nothing_and_names_its_key(gunnar_with_two_cards):

@@ -315,8 +315,10 @@ def test_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(lea
         "[ ] advancement: Advancement Rolls",
         "      --answer anna:1:first-table=melee-strength|ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: "
         "first skill table",
-        # the next question too, its choices as they are after the first's first choice
-        "      --answer anna:1:second-table=ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: second skill table",
+        # the next question too, its choices whatever the first's answer (it listed them after the first's first
+        # choice: melee-strength missing, which the second may take if the first is another)
+        "      --answer anna:1:second-table=melee-strength|ranged|stealth-speed|wildcard  Anna, Advancement Roll 1 of 1: "
+        "second skill table; its choices depend on the answer to anna:1:first-table",
         "      may ask, depending on what comes up: keep-N, FIGHTER:N:first-table, FIGHTER:N:second-table",
         "[ ] exploration: Exploration: explore, or take Reinforcements instead",
         "      --answer rerolls=no|yes  Re-roll Exploration dice once you have seen them?",
