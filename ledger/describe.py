@@ -81,14 +81,16 @@ class TypedReasons(Collection[str]):
         return reason in self._reasons()
 
 
-def reason_said(reason: str, names: Mapping[str, str], typed: Collection[str] = ()) -> str:
+def reason_said(reason: str, names: Mapping[str, str], typed: Collection[str] = (),
+                cited_after: tuple[str, ...] = ()) -> str:
     """A recorded reason as a player reads it: the ids the campaign's tables know said by their names
     ("bought power-scroll": "bought Power Scroll"), and an aside it ends with said after a comma, since
     `because` puts the reason in parentheses ("survived the battle (battle 1)": "survived the battle,
     battle 1"), or left out where it only gives again, as an id, what comes before it ("Amnesia (amnesia)").
     What a person typed (`typed`) stays as typed. An id that is its name in lower case ("sword") is a word
-    already, and often an ordinary one ("captured"): kept. Wording only: the recorded reason is unchanged."""
-    said = _named(reason, names, typed)
+    already, and often an ordinary one ("captured"): kept, but after the words that cite an id (`cited_after`,
+    `Ruleset.ids_cited_after`: "bought sword" is "bought Sword"). Wording only: the recorded reason is unchanged."""
+    said = _named(reason, names, typed, cited_after)
     opened = said.rfind("(") if said.endswith(")") else -1
     head, inner = said[:opened].rstrip(), said[opened + 1:-1]
     if opened < 0 or ")" in inner or head.count("(") != head.count(")") or any(
@@ -99,18 +101,20 @@ def reason_said(reason: str, names: Mapping[str, str], typed: Collection[str] = 
     return f"{head}, {inner}"
 
 
-def _named(text: str, names: Mapping[str, str], typed: Collection[str]) -> str:
-    """The text with the ids `names` knows said by their names, but for what a person typed in it."""
+def _named(text: str, names: Mapping[str, str], typed: Collection[str], cited_after: tuple[str, ...] = ()) -> str:
+    """The text with the ids `names` knows said by their names, but for what a person typed in it; one that is
+    its name in lower case only after the words that cite an id (`cited_after`)."""
     if not names:
         return text
     kept = next((t for t in sorted(typed, key=len, reverse=True) if t and t in text), None)
     if kept is not None:
         before, _, after = text.partition(kept)
-        return _named(before, names, typed) + kept + _named(after, names, typed)
+        return _named(before, names, typed, cited_after) + kept + _named(after, names, typed, cited_after)
 
     def name_of(found: re.Match[str]) -> str:
-        name = names.get(found[0], found[0])
-        return name if name.lower() != found[0] else found[0]
+        name = names.get(found[0])
+        named = name is not None and (name.lower() != found[0] or text.endswith(cited_after, 0, found.start()))
+        return name if named else found[0]
 
     return _ID.sub(name_of, text)
 
@@ -131,9 +135,10 @@ class _Worded:
         self.names: Mapping[str, str] | None = None
         self.said: dict[tuple[Callable[..., str], str, frozenset[str]], str] = {}
 
-    def __call__(self, word: Callable[[str, Mapping[str, str], Collection[str]], str], text: str,
+    def __call__(self, word: Callable[[str, Mapping[str, str], Collection[str], tuple[str, ...]], str], text: str,
                  state: CampaignState) -> str:
-        """`word` (reason_said or _named) of the text with the campaign's names and the typed reasons."""
+        """`word` (reason_said or _named) of the text with the campaign's names and the typed reasons, and its
+        ruleset's words that cite an id (the same wherever its names are: looked up only for a new wording)."""
         names, typed = rulesets.reason_names(state), _TYPED.get()
         if not names:  # nothing to name: cheap, and the typed reasons are seldom looked for
             return word(text, names, typed)
@@ -142,7 +147,7 @@ class _Worded:
         key = (word, text, frozenset(typed))
         said = self.said.get(key)
         if said is None:
-            said = self.said[key] = word(text, names, typed)
+            said = self.said[key] = word(text, names, typed, rulesets.ids_cited_after(state))
         return said
 
 

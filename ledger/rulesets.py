@@ -146,6 +146,11 @@ class Ruleset:
     # `faction` names): the chronicle and the roster cards show them (an id the tables no longer know is
     # shown as recorded); None: events record them as named.
     row_names: Callable[[CampaignState], Mapping[str, Mapping[str, str]]] | None = None
+    # The words after which its recorded reasons and roll purposes cite a row by its id (Coreheim's "bought
+    # sword", "price of telescope"): there an id that is its name in lower case is said by its name too
+    # ("bought Sword", beside "Gunnar gains Sword"); elsewhere such an id is left a word, often an ordinary
+    # one ("survived", "captured").
+    ids_cited_after: tuple[str, ...] = ()
     # What a roll meant where no record after it says so (a Speedheim Scars roll of Full Recovery changes
     # nothing: "no effect (Scar 12: Full Recovery)"), said with the roll in the chronicle; "" for any other
     # roll. Not said of a roll whose purpose a person typed (`campaign roll --for`), whatever it says: the
@@ -306,6 +311,12 @@ def reason_names(state: CampaignState) -> Mapping[str, str]:
                           for row, name in names.items()})
         _REASON_NAMES[id(by_kind)] = kept
     return kept[1]
+
+
+def ids_cited_after(state: CampaignState) -> tuple[str, ...]:
+    """The words after which the campaign's recorded reasons cite a row by its id (`Ruleset.ids_cited_after`)."""
+    ruleset = get(state.ruleset) if state.ruleset else None
+    return ruleset.ids_cited_after if ruleset is not None else ()
 
 
 def row_name(state: CampaignState, kind: str, recorded: str) -> str:

@@ -68,6 +68,9 @@ RULESET = register(
         step_names=PHASE.step_names,
         rating=model.rating,
         row_names=model.row_names,  # the log's "Gunnar gains Power Scroll"
+        # the trading's reasons and rolls ("bought sword", "sold sword x2 (half of 7 gc)", "price of telescope",
+        # "Gunnar looks for lance"): their items said as the line "Gunnar gains Sword" says them
+        ids_cited_after=("bought ", "sold ", "price of ", "looks for "),
         shown_ext=facts.FACTS.shown_ext,
         starting_treasury=lambda state: model.tables_for(state.options).warbands.starting_gold,  # "Start: 500gc"
         register_commands=commands_in(f"{__package__}.cli"),

@@ -1,5 +1,5 @@
-"""How a recorded reason is said in the log (rows format 4): the ids the campaign's tables know by their
-names, never in parentheses twice, and what a person typed as typed. The recorded reasons are not
+"""How a recorded reason is said in the log (rows formats 4 and 5): the ids the campaign's tables know by their
+names (a one-word id where the ruleset's reasons cite one, format 5), never in parentheses twice, and what a person typed as typed. The recorded reasons are not
 changed: each case gives the event as its ruleset records it and the line before and after."""
 
 from __future__ import annotations
@@ -53,8 +53,11 @@ CASES = [
      "Gunnar gains 1 XP (survived the battle (battle 1))", "Gunnar gains 1 XP (survived the battle, battle 1)"),
     ("coreheim", _xp("serious injury: Seen It All (hero-injury:66)"),  # a row cited is no id of a row's name
      "Gunnar gains 1 XP (serious injury: Seen It All (hero-injury:66))", "Gunnar gains 1 XP (serious injury: Seen It All, hero-injury:66)"),
-    # an id that is its name in lower case is a word already ("captured" is also a serious injury's id)
-    ("coreheim", _gold(-7, "bought sword"), "Reikland Rats treasury -7 (bought sword)", "Reikland Rats treasury -7 (bought sword)"),
+    # an id that is its name in lower case is named where the reason cites an id ("bought sword", beside "Gunnar
+    # gains Sword"; format 4 kept it), and is a word elsewhere ("captured" is also a serious injury's id)
+    ("coreheim", _gold(-7, "bought sword"), "Reikland Rats treasury -7 (bought sword)", "Reikland Rats treasury -7 (bought Sword)"),
+    ("coreheim", _gold(6, "sold sword x2 (half of 7 gc)"),
+     "Reikland Rats treasury +6 (sold sword x2 (half of 7 gc))", "Reikland Rats treasury +6 (sold Sword x2, half of 7 gc)"),
     ("coreheim", ev.FighterCaptured(warband=RATS, fighter="gunnar", reason="captured by Clan Skrit"),
      "Gunnar is captured (captured by Clan Skrit)", "Gunnar is captured (captured by Clan Skrit)"),
     ("trench-crusade", _xp("battle 1: glorious-deed"),
@@ -97,9 +100,14 @@ def test_a_roll_is_said_for_what_the_tables_name_it(clock):
     state = campaign_of(clock, "coreheim")
     rolls = [ev.DiceRolled(roll=1, expression="2D6", purpose="Gunnar looks for power-scroll", faces=[4, 4], value=8,
                            source="table"),
-             ev.DiceRolled(roll=2, expression="D6", purpose="price of power-scroll", faces=[4], value=4, source="table")]
+             ev.DiceRolled(roll=2, expression="D6", purpose="price of power-scroll", faces=[4], value=4, source="table"),
+             # a one-word id too (were "looks for lance", "price of telescope")
+             ev.DiceRolled(roll=3, expression="2D6", purpose="Gunnar looks for lance", faces=[4, 4], value=8, source="table"),
+             ev.DiceRolled(roll=4, expression="2D6", purpose="price of telescope", faces=[4, 4], value=8, source="table")]
     assert [describe(roll, state) for roll in rolls] == ["R1 Gunnar looks for Power Scroll: 2D6 rolled [4, 4] = 8 (table)",
-                                                         "R2 price of Power Scroll: D6 rolled [4] = 4 (table)"]
+                                                         "R2 price of Power Scroll: D6 rolled [4] = 4 (table)",
+                                                         "R3 Gunnar looks for Lance: 2D6 rolled [4, 4] = 8 (table)",
+                                                         "R4 price of Telescope: 2D6 rolled [4, 4] = 8 (table)"]
 
 
 @pytest.mark.parametrize("reason, typed, said", [
@@ -108,11 +116,13 @@ def test_a_roll_is_said_for_what_the_tables_name_it(clock):
     # typed, then what the rules added: only the rules' part is worded
     ("story (capped: at most 7 XP as house/war-prophet)", {"story"}, "story, capped: at most 7 XP as War Prophet"),
     ("correction: glorious-deed", {"glorious-deed"}, "correction: glorious-deed"),
+    ("bought sword", {"bought sword"}, "bought sword"),  # after the words that cite an id, too
     ("(glorious-deed)", (), "Glorious Deed"),
 ])
 def test_what_a_person_typed_in_a_reason_stays_as_typed(reason, typed, said):
-    names = {"power-scroll": "Power Scroll", "house/war-prophet": "War Prophet", "glorious-deed": "Glorious Deed"}
-    assert reason_said(reason, names, typed) == said
+    names = {"power-scroll": "Power Scroll", "house/war-prophet": "War Prophet", "glorious-deed": "Glorious Deed",
+             "sword": "Sword"}
+    assert reason_said(reason, names, typed, cited_after=("bought ",)) == said
 
 
 def test_a_reason_typed_with_reason_reads_as_typed_in_the_output_and_the_log(tmp_path):
