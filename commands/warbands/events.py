@@ -36,6 +36,8 @@ from ledger import events as ev
 from ledger.describe import because, fighter_name, plural, warband_name
 from ledger.state import CampaignState
 
+from .rules import MAX_VETERAN_LEVEL, at_the_highest_level
+
 UNIT, CHARACTER = "unit", "character"  # the two roles of Warbands fighters
 
 
@@ -94,7 +96,7 @@ class UnitRecovered(ev.Event, frozen=True, kw_only=True, tag="warbands.recovery"
 
     def describe(self, state: CampaignState) -> str:
         if not self.casualties:
-            return f"{fighter_name(state, self.fighter)}: no casualties; {self.survivors} models"
+            return f"{fighter_name(state, self.fighter)}: no casualties; {plural(self.survivors, 'model')}"
         casualties = "casualty" if self.casualties == 1 else "casualties"
         return (f"{fighter_name(state, self.fighter)}: {self.recovered} of {self.casualties} {casualties} "
                 f"recovered; {self.survivors} of {self.starting} models after Recovery")
@@ -122,8 +124,13 @@ class VeteranEligibility(ev.Event, frozen=True, kw_only=True, tag="warbands.vete
         unit = fighter_name(state, self.fighter)
         if self.battle is None:  # an upgrade used it ("used for +1"): not a battle that fell short
             return f"{unit} is no longer eligible for a Veteran level: its eligibility was {self.reason}"
-        verdict = "eligible for its next Veteran level" if self.eligible else "not eligible for a Veteran level"
-        return f"{unit} {verdict}{because(self.reason, state)}"
+        if self.eligible:
+            return f"{unit} eligible for its next Veteran level{because(self.reason, state)}"
+        fighter = state.fighters.get(self.fighter)
+        # the state is the one just after the judging: a +3 unit that fell short has lost its status by then
+        if fighter is not None and veteran_keyword(MAX_VETERAN_LEVEL) in fighter.keywords:
+            return f"{at_the_highest_level(unit)}{because(self.reason, state)}"
+        return f"{unit} not eligible for a Veteran level{because(self.reason, state)}"
 
 
 @ev.event_type

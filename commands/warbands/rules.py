@@ -178,10 +178,15 @@ def veteran_after_battle(unit: Unit, starting: int, survivors: int, eligibility:
     return VeteranOutcome(level=0, eligible=kept, banked=kept)
 
 
+def at_the_highest_level(unit_name: str) -> str:
+    """Why a +3 unit gains no level: "+3 Veteran Status (the highest level of Veteran Status)"."""
+    return f"{unit_name} is already +{MAX_VETERAN_LEVEL}, the highest Veteran Status"
+
+
 def veteran_upgrade(unit: Unit, xp: int) -> int:
     """R8: the next level for 10 XP, one level at a time, each from its own qualifying battle."""
     if unit.veteran >= MAX_VETERAN_LEVEL:
-        raise WarbandsRuleError(f"{unit.name} is already +{MAX_VETERAN_LEVEL}, the highest Veteran Status")
+        raise WarbandsRuleError(at_the_highest_level(unit.name))
     if not unit.eligible:
         since = "since its last upgrade " if unit.veteran else ""
         raise WarbandsRuleError(f"{unit.name} has not survived a battle {since}with more than 50% of its "

@@ -483,3 +483,31 @@ def test_ratings_json_names_the_battle_of_each_value_for_a_warband_enlisted_mid_
         {"warband": "a", "start": 60, "by_battle": {"1": 60, "2": 60}},
         {"warband": "b", "start": 50, "by_battle": {"1": 50}},
         {"warband": "c", "start": 80, "by_battle": {"2": 80}}])
+
+
+def test_a_unit_at_plus_3_that_survives_is_said_to_be_at_the_highest_level_and_one_model_is_a_model(cli):
+    """Seed: "+3 Veteran Status (the highest level of Veteran Status)". Given Swordsmen at +3 and Da Boyz' Troll,
+    a unit of one model; when both come through a battle unhurt, then the log says the Swordsmen are at the
+    highest level (it read "not eligible for a Veteran level (10 of 10 survived battle 4)", as if surviving
+    whole had kept them from the next level) and the Troll has 1 model (it read "1 models")."""
+    reiklanders_and_da_boyz(cli)
+    cli("warbands", "recruit", "Da Boyz", "Troll", "--points", "40", "--models", "1")
+    battle = ("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz")
+    for _ in range(3):
+        cli(*battle)
+        cli("post-game", "Reiklanders", "--answer", "xp=10")
+        cli("post-game", "Da Boyz", "--answer", "xp=0")
+        assert cli("warbands", "upgrade", "Reiklanders", "Swordsmen").exit_code == 0
+    cli(*battle)
+    cli("warbands", "recovery", "Reiklanders")
+    cli("warbands", "injuries", "Reiklanders")
+    result = cli("warbands", "survival", "Reiklanders")
+    assert (result.exit_code, result.output.splitlines()[:2]) == (0, [
+        "  Swordsmen is already +3, the highest Veteran Status (10 of 10 survived battle 4)",
+        "  Reiklanders: post-game step Survival done for battle 4"])
+    result = cli("warbands", "recovery", "Da Boyz")
+    assert (result.exit_code, result.output.splitlines()[:2]) == (0, [
+        "  Boyz: no casualties; 10 models", "  Troll: no casualties; 1 model"])
+    cli("warbands", "experience", "Reiklanders", "--xp", "10")
+    result = cli("warbands", "upgrade", "Reiklanders", "Swordsmen")
+    assert (result.exit_code, result.output) == (1, "Error: Swordsmen is already +3, the highest Veteran Status\n")
