@@ -8,7 +8,6 @@ from __future__ import annotations
 import click
 
 from commands.kit.cli import DiceChoice, Session, Shell, answered_by_pair_options
-from ledger.describe import plural
 
 from .handlers import (
     PHASE,
@@ -23,6 +22,7 @@ from .handlers import (
     Upgrade,
     VeteranRecruits,
 )
+from .events import toward_the_next_ability
 from .views import ratings_of, status_of
 
 
@@ -149,9 +149,9 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             click.echo(f"  unit {unit['name']}: {unit['models']} x {unit['points_per_model']} points, {veteran}{eligible}")
         for hero in row["characters"]:
             abilities = ", ".join(hero["abilities"]) or "no Archetype Ability yet"
+            toward = toward_the_next_ability(len(hero["abilities"]), hero["survived_since_ability"])
             click.echo(f"  character {hero['name']}: {hero['points']} points, {hero['archetype']} "
-                       f"({hero['starting_ability']}); {abilities}; {plural(hero['survived_since_ability'], 'battle')} "
-                       "survived toward the next Archetype Ability")
+                       f"({hero['starting_ability']}); {abilities}; {toward}")
         if row["post_game_next"]:
             click.echo(f"  post-game: {PHASE.step_names[row['post_game_next']]} is next")
 

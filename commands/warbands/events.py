@@ -34,9 +34,9 @@ import msgspec
 from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.describe import because, fighter_name, plural, warband_name
-from ledger.state import CampaignState
+from ledger.state import CampaignState, Fighter
 
-from .rules import MAX_VETERAN_LEVEL, at_the_highest_level
+from .rules import MAX_ARCHETYPE_ABILITIES, MAX_VETERAN_LEVEL, SIX_ABILITIES, at_the_highest_level
 
 UNIT, CHARACTER = "unit", "character"  # the two roles of Warbands fighters
 
@@ -141,8 +141,10 @@ class BattleSurvived(ev.Event, frozen=True, kw_only=True, tag="warbands.battle-s
     survived_since_ability: int
 
     def describe(self, state: CampaignState) -> str:
+        fighter = state.fighters.get(self.fighter)
+        held = len(archetype_abilities(state, fighter)) if fighter is not None else 0
         return (f"{fighter_name(state, self.fighter)} survived battle {self.battle}: "
-                f"{plural(self.survived_since_ability, 'battle')} survived toward the next Archetype Ability")
+                f"{toward_the_next_ability(held, self.survived_since_ability)}")
 
 
 class AdvancementRead(msgspec.Struct, frozen=True, kw_only=True):
@@ -209,6 +211,19 @@ class WarbandsFacts(RulesetFacts, kw_only=True):
 
 
 FACTS = Facts("warbands", WarbandsFacts)
+
+
+def toward_the_next_ability(abilities: int, survived: int) -> str:
+    """Where a character with so many Archetype Abilities stands toward his next one (R16, R17)."""
+    if abilities >= MAX_ARCHETYPE_ABILITIES:
+        return SIX_ABILITIES
+    return f"{plural(survived, 'battle')} survived toward the next Archetype Ability"
+
+
+def archetype_abilities(state: CampaignState, fighter: Fighter) -> tuple[str, ...]:
+    """A character's Archetype Abilities: his skills but the Starting Ability (R2, R17)."""
+    facts = FACTS.of(state).characters.get(fighter.id)
+    return tuple(s for s in fighter.skills if facts is None or s != facts.starting_ability)
 FOLDS = Folds(FACTS)
 
 

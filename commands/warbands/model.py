@@ -84,7 +84,7 @@ def as_character(state: CampaignState, fighter: Fighter) -> r.Character:
     facts = we.FACTS.of(state).characters.get(fighter.id) or we.CharacterFacts(archetype="", starting_ability="")
     return r.Character(name=fighter.name, points=fighter.cost, archetype=facts.archetype,
                        starting_ability=facts.starting_ability,
-                       abilities=tuple(s for s in fighter.skills if s != facts.starting_ability),
+                       abilities=we.archetype_abilities(state, fighter),
                        survived_since_ability=facts.survived_since_ability)
 
 

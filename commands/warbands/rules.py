@@ -38,6 +38,7 @@ VETERAN_UPGRADE_XP = 10  # R8
 ADVANCEMENT_XP = 25  # R16
 BATTLES_BEFORE_ADVANCEMENT = 3  # R16, R17
 MAX_ARCHETYPE_ABILITIES = 5  # R17: six Abilities, the Starting Ability and five more
+SIX_ABILITIES = "six Abilities, the most a character may have"  # why one with five rolls no more (R17)
 
 
 class WarbandsRuleError(ValueError):
@@ -239,7 +240,7 @@ def check_advancement(character: Character, xp: int) -> None:
     """R16, R17: three or more battles survived since joining or the last ability, 25 XP,
     and fewer than five Archetype Abilities."""
     if len(character.abilities) >= MAX_ARCHETYPE_ABILITIES:
-        raise WarbandsRuleError(f"{character.name} has six Abilities, the most a character may have")
+        raise WarbandsRuleError(f"{character.name} has {SIX_ABILITIES}")
     if character.survived_since_ability < BATTLES_BEFORE_ADVANCEMENT:
         since = "since his last Archetype Ability" if character.abilities else "since joining"
         raise WarbandsRuleError(f"{character.name} has survived {character.survived_since_ability} of the "

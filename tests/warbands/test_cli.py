@@ -511,3 +511,23 @@ def test_a_unit_at_plus_3_that_survives_is_said_to_be_at_the_highest_level_and_o
     cli("warbands", "experience", "Reiklanders", "--xp", "10")
     result = cli("warbands", "upgrade", "Reiklanders", "Swordsmen")
     assert (result.exit_code, result.output) == (1, "Error: Swordsmen is already +3, the highest Veteran Status\n")
+
+
+def test_the_status_of_a_character_at_six_abilities_counts_toward_no_next_one(cli):
+    """Seed: "A character may never have more than six Abilities (i.e., five Archetype Abilities plus the
+    Starting Ability)". Given Hans with five Archetype Abilities who has since survived a battle, then his status
+    says he has the most a character may have (it read "1 battle survived toward the next Archetype Ability")."""
+    reiklanders_and_da_boyz(cli)
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    battle = ("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz")
+    for battles in range(1, 17):
+        cli(*battle)
+        cli("post-game", "Reiklanders", "--answer", "xp=10")
+        cli("post-game", "Da Boyz", "--answer", "xp=0")
+        if battles % 3 == 0:
+            assert cli("warbands", "advance", "Reiklanders", "Hans", "--dice", str(battles // 3)).exit_code == 0
+    result = cli("warbands", "status", "Reiklanders")
+    assert (result.exit_code, result.output.splitlines()[-1]) == (0, (
+        "  character Hans: 50 points, Intellectual (Advantage of Ground); Intellectual Advancement 1, "
+        "Intellectual Advancement 2, Intellectual Advancement 3, Intellectual Advancement 4, Intellectual Advancement 5; "
+        "six Abilities, the most a character may have"))

@@ -230,6 +230,20 @@ def test_R17_never_a_sixth_ability(table):
     advance_ready(table)
     assert table.refusal(Advance(warband="Reiklanders", character="Hans")) == (
         "Hans has six Abilities, the most a character may have")
+
+
+def test_R17_a_character_at_six_abilities_survives_toward_no_next_ability(table):
+    """Seed: "A character may never have more than six Abilities (i.e., five Archetype Abilities plus the
+    Starting Ability)". Given Hans with five Archetype Abilities, when he survives a battle, then the log says
+    he has the most a character may have (it read "1 battle survived toward the next Archetype Ability")."""
+    for face in (1, 2, 3, 4, 5):
+        advance_ready(table)
+        table.do(Advance(warband="Reiklanders", character="Hans"), [face])
+    table.battle()
+    table.do(Recovery(warband="Reiklanders"))
+    table.do(Injuries(warband="Reiklanders"))
+    events = table.do(Survival(warband="Reiklanders"))
+    assert lines(table, events)[2] == "Hans survived battle 16: six Abilities, the most a character may have"
     assert table.rating() == 150 + 125
 
 
