@@ -204,8 +204,8 @@ def veteran_rerolls(level: int) -> int:
 def veteran_recruits_cost(unit: Unit, models: int, xp: int, points_now: int, cap: int) -> int:
     """R10: a Veteran unit may buy recruits with XP, each at its army-book points and no more;
     they count toward the cap (R3)."""
-    if models < 1:
-        raise WarbandsRuleError("buy at least one recruit")
+    if models < 1:  # a mistake in the command, as `recruit --models 0` is (exit 2), not a refusal
+        raise BadInput(f"Veteran recruits are at least 1 model, not {models}")
     if not unit.veteran:
         raise WarbandsRuleError(f"{unit.name} has no Veteran Status: only Veteran units take Veteran recruits")
     cost = models * unit.points_per_model

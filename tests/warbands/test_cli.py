@@ -531,3 +531,18 @@ def test_the_status_of_a_character_at_six_abilities_counts_toward_no_next_one(cl
         "  character Hans: 50 points, Intellectual (Advantage of Ground); Intellectual Advancement 1, "
         "Intellectual Advancement 2, Intellectual Advancement 3, Intellectual Advancement 4, Intellectual Advancement 5; "
         "six Abilities, the most a character may have"))
+
+
+def test_veteran_recruits_of_no_model_are_bad_input_with_nothing_written(cli):
+    """CLI: "2 bad input" — a count of recruits below one is a mistake in the command, as `recruit --models 0`
+    is, not a refusal by the rules (it was "Error: buy at least one recruit", exit 1). Given Swordsmen at +1."""
+    reiklanders_and_da_boyz(cli)
+    cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz")
+    cli("post-game", "Reiklanders", "--answer", "xp=10")
+    cli("post-game", "Da Boyz", "--answer", "xp=0")
+    assert cli("warbands", "upgrade", "Reiklanders", "Swordsmen").exit_code == 0
+    head = cli("show").output
+    for models in ("0", "-2"):
+        result = cli("warbands", "veteran-recruits", "Reiklanders", "Swordsmen", "--models", models)
+        assert (result.exit_code, result.output) == (2, f"Error: Veteran recruits are at least 1 model, not {models}\n")
+    assert cli("show").output == head

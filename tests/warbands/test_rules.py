@@ -197,11 +197,15 @@ def test_R10_veteran_recruits_cost_xp_equal_to_their_points_and_count_toward_the
     (unit(), 1, 50, 100, "Swordsmen has no Veteran Status"),
     (unit(veteran=1), 2, 9, 100, "2 recruits for Swordsmen at 5 points each: 10 XP, and the warband has 9"),
     (unit(veteran=1), 2, 50, 495, "would make the warband 505 points"),
-    (unit(veteran=1), 0, 50, 100, "buy at least one recruit"),
 ])
 def test_R10_refusals(given, models, xp, points, message):
     with pytest.raises(r.WarbandsRuleError, match=message):
         r.veteran_recruits_cost(given, models, xp, points, 500)
+
+
+def test_R10_no_recruit_is_bad_input():
+    with pytest.raises(BadInput, match="Veteran recruits are at least 1 model, not 0"):
+        r.veteran_recruits_cost(unit(veteran=1), 0, 50, 100, 500)
 
 
 # --- R13–R23: Archetypes -------------------------------------------------------------------------
