@@ -99,7 +99,7 @@ class UnitRecovered(ev.Event, frozen=True, kw_only=True, tag="warbands.recovery"
             return f"{fighter_name(state, self.fighter)}: no casualties; {plural(self.survivors, 'model')}"
         casualties = "casualty" if self.casualties == 1 else "casualties"
         return (f"{fighter_name(state, self.fighter)}: {self.recovered} of {self.casualties} {casualties} "
-                f"recovered; {self.survivors} of {self.starting} models after Recovery")
+                f"recovered; {self.survivors} of {plural(self.starting, 'model')} after Recovery")
 
 
 @ev.event_type

@@ -511,6 +511,10 @@ def test_a_unit_at_plus_3_that_survives_is_said_to_be_at_the_highest_level_and_o
     cli("warbands", "experience", "Reiklanders", "--xp", "10")
     result = cli("warbands", "upgrade", "Reiklanders", "Swordsmen")
     assert (result.exit_code, result.output) == (1, "Error: Swordsmen is already +3, the highest Veteran Status\n")
+    cli("post-game", "Da Boyz", "--answer", "xp=0")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Troll=1")
+    result = cli("warbands", "recovery", "Da Boyz", "--recovered", "Troll=0")
+    assert (result.exit_code, result.output.splitlines()[1]) == (0, "  Troll: 0 of 1 casualty recovered; 0 of 1 model after Recovery")
 
 
 def test_the_status_of_a_character_at_six_abilities_counts_toward_no_next_one(cli):
