@@ -9,6 +9,7 @@ import click
 
 from commands.kit.cli import DiceChoice, Session, Shell, answered_by_pair_options
 
+from .events import toward_the_next_ability
 from .handlers import (
     PHASE,
     Advance,
@@ -22,7 +23,6 @@ from .handlers import (
     Upgrade,
     VeteranRecruits,
 )
-from .events import toward_the_next_ability
 from .views import ratings_of, status_of
 
 

@@ -211,6 +211,7 @@ class WarbandsFacts(RulesetFacts, kw_only=True):
 
 
 FACTS = Facts("warbands", WarbandsFacts)
+FOLDS = Folds(FACTS)
 
 
 def toward_the_next_ability(abilities: int, survived: int) -> str:
@@ -224,7 +225,6 @@ def archetype_abilities(state: CampaignState, fighter: Fighter) -> tuple[str, ..
     """A character's Archetype Abilities: his skills but the Starting Ability (R2, R17)."""
     facts = FACTS.of(state).characters.get(fighter.id)
     return tuple(s for s in fighter.skills if facts is None or s != facts.starting_ability)
-FOLDS = Folds(FACTS)
 
 
 @FOLDS.on(ArchetypeChosen)
