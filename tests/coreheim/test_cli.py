@@ -96,6 +96,36 @@ def test_which_dice_to_keep_given_of_three_is_refused_before_a_die_is_rolled(aft
     assert events(after_battle) == before
 
 
+def finish_battle_1_with_a_mordheim_survivor(campaign) -> None:
+    """Battle 1's post-games (the Rats' 5 5 is the Mordheim Survivor: a die more next time, one
+    discarded), then the Rats beat Skrit again."""
+    ok(campaign("post-game", R, "--dice", "5,5,1", "--go-on"))
+    ok(campaign("post-game", R, "--dice", "5,5", "--go-on", "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
+    ok(campaign("post-game", S, "--dice", "2", "--go-on"))
+    ok(campaign("post-game", S, "--dice", "5,5", "--go-on", "--answer", "shards=0"))
+    ok(campaign("battle", "record", "--warband", R, "--warband", S, "--winner", R))
+
+
+@pytest.mark.parametrize("dice", [["--dice", "1,2,3"], ["--ledger"]])
+@pytest.mark.parametrize(("survivor", "discard", "message"), [
+    (False, "4", "--discard 4: Reikland Rats rolls 3 exploration dice, so at most 3 can be discarded"),
+    (True, "5", "--discard 5: Reikland Rats rolls 4 exploration dice and discards 1 of them already (the bonus "
+                "of its last exploration), so at most 3 more can be discarded"),
+])
+def test_discarding_more_dice_than_are_rolled_is_refused_before_a_die_is_rolled(after_battle, dice, survivor, discard,
+                                                                                 message):
+    """Seed 2.1: "Roll a D6 for each hero in your warband, and one extra D6 if you won the battle" (2 heroes and a
+    win: 3 dice; the Mordheim Survivor adds one and discards one). A --discard past them is a slip: it is named as
+    typed, and refused before a die is rolled (it rolled the dice first, then said "Cannot discard 5 of 3": with
+    ledger dice they were seen, and the exploration left pending, which no answer could settle)."""
+    if survivor:
+        finish_battle_1_with_a_mordheim_survivor(after_battle)
+    before = events(after_battle)
+    result = after_battle("coreheim", "explore", R, "--discard", discard, *dice)
+    assert (result.exit_code, result.output) == (2, f"Error: {message}\n")
+    assert events(after_battle) == before
+
+
 @pytest.mark.parametrize(("warrior", "message"), [
     ("Snikch", "no fighter 'Snikch' in Reikland Rats: Snikch is in Clan Skrit"),  # another warband's
     ("Nobody", "no fighter 'Nobody' in Reikland Rats"),  # nobody's

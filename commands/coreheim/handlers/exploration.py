@@ -49,6 +49,12 @@ def explore(cmd: Explore, ctx: Context) -> None:
         len(model.heroes(state, band)), won=battle.winner == band.id, extra_dice=cmd.extra_dice + bonus.extra
     )
     discard = cmd.discard + bonus.discard
+    if ctx.typed_now and discard > count:
+        # Before the roll: after it, ledger dice would be seen and the exploration left pending.
+        already = (f" and discards {bonus.discard} of them already (the bonus of its last exploration)"
+                   if bonus.discard else "")
+        raise BadInput(f"--discard {cmd.discard}: {band.name} rolls {count} exploration dice{already}, "
+                       f"so at most {count - bonus.discard}{' more' if bonus.discard else ''} can be discarded")
     needed = min(tables.shards.max_kept_dice, count - discard)
     if needed >= count:
         ctx.not_asked("keep", f"{count} {'die' if count == 1 else 'dice'} for {band.name}, all of which count (the dice "
