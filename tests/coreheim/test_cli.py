@@ -475,6 +475,26 @@ def test_a_hero_named_twice_in_one_search_is_refused_not_cut_to_his_last_search(
     assert events(after_battle) == before
 
 
+@pytest.mark.parametrize("dice", [["--dice", "4,4,4,4"], ["--ledger"]])
+@pytest.mark.parametrize(("second", "message"), [
+    ("Hans=pistol", "Hans was taken out of action and cannot look for rare items"),
+    ("Gunnar=pistol", "Gunnar has already looked for a rare item this post-game"),
+    ("Hans=pistl", "the tables give pistl no rarity: give it as Hans=pistl:RARITY"),
+])
+def test_a_search_refused_for_one_hero_rolls_no_die_for_another(after_battle, dice, second, message):
+    """Seed 2.1, Trading 3: "Heroes not taken out of action can look for rare items. For each attempt, roll
+    2D6". Every search typed is checked before the first roll: Gunnar's dice were rolled before Hans's search
+    was refused, so with ledger dice Gunnar's faces were seen and the search left pending, to be voided and
+    tried again (a free re-roll of a bad search)."""
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    result = after_battle("coreheim", "search", R, "--search", "Gunnar=lance", "--search", second, *dice)
+    assert (result.exit_code, result.output) == (1, f"Error: {message}\n")
+    assert events(after_battle) == before
+
+
 def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_name(after_battle):
     # Issue 9, item 1, as reported. Seed 002, Trading 3: "If the result is equal to or higher than the
     # item's rarity, you find it." The price chart makes the Lance Rare 8+ (30 gc).

@@ -12,6 +12,7 @@ from commands.coreheim import outcomes
 from commands.coreheim import rules
 from commands.coreheim.commands import (
     Buy,
+    RareSearch,
     Reinforce,
     Search,
     Sell,
@@ -19,7 +20,7 @@ from commands.coreheim.commands import (
     Upkeep,
 )
 from commands.coreheim.phase import PHASE
-from commands.coreheim.tables import WarbandList
+from commands.coreheim.tables import CoreheimTables, WarbandList
 from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import Context
@@ -108,22 +109,23 @@ def search(cmd: Search, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "search")
     chart = since(ctx, "2")
+    out = out_of_action(battle, band.id, state)
+    if ctx.typed_now:
+        # Every search is checked before the first roll: refused after another hero's ledger dice,
+        # it would have shown them and left the search pending.
+        checked: set[str] = set()
+        for wanted in cmd.searches:
+            hero, _item, _rarity = _sought(state, tables, band, wanted, chart)
+            rules.check_rare_searcher(hero.name, role=_searcher_role(hero), out_of_action=hero.id in out,
+                                      already_searched=hero.id in checked)
+            checked.add(hero.id)
     searched: set[str] = set()
     for wanted in cmd.searches:
-        hero = model.member(state, band, wanted.hero)
-        row = model.priced_row(tables, wanted.item, chart=chart)
-        item = model.item_id(tables, wanted.item, chart=chart)
-        if chart and row is not None and row.rarity is None:
-            raise RuleViolation(f"{row.name} is common: it is bought without looking for it")
-        rarity = row.rarity if row is not None and row.rarity is not None else wanted.rarity
-        if rarity is None:
-            raise RuleViolation(f"the tables give {item} no rarity: give it as {hero.name}={item}:RARITY")
-        if wanted.rarity is not None and wanted.rarity != rarity:
-            raise RuleViolation(f"{item} is rare {rarity} by the tables, not {wanted.rarity}")
+        hero, item, rarity = _sought(state, tables, band, wanted, chart)
         roll = ctx.roll("2D6", purpose=f"{hero.name} looks for {item}")
         found = rules.search_rare_item(
-            roll.faces, searcher=hero.name, role="hero" if hero.role in model.HEROES else hero.role, rarity=rarity,
-            out_of_action=hero.id in out_of_action(battle, band.id, state), already_searched=hero.id in searched,
+            roll.faces, searcher=hero.name, role=_searcher_role(hero), rarity=rarity,
+            out_of_action=hero.id in out, already_searched=hero.id in searched,
             skills=hero.skills, wears_cathayan_silks="cathayan-silks" in hero.equipment, tables=tables,
         )
         searched.add(hero.id)
@@ -132,6 +134,26 @@ def search(cmd: Search, ctx: Context) -> None:
                                          rarity=rarity, total=found.total, found=found.found,
                                          bonuses=list(found.bonuses) if since(ctx, "7") else []))
     PHASE.finish(ctx, band, battle, "search")
+
+
+def _sought(state: CampaignState, tables: CoreheimTables, band: Warband, wanted: RareSearch,
+            chart: bool) -> tuple[Fighter, str, int]:
+    """The hero a search names, the item and the rarity his 2D6 must reach."""
+    hero = model.member(state, band, wanted.hero)
+    row = model.priced_row(tables, wanted.item, chart=chart)
+    item = model.item_id(tables, wanted.item, chart=chart)
+    if chart and row is not None and row.rarity is None:
+        raise RuleViolation(f"{row.name} is common: it is bought without looking for it")
+    rarity = row.rarity if row is not None and row.rarity is not None else wanted.rarity
+    if rarity is None:
+        raise RuleViolation(f"the tables give {item} no rarity: give it as {hero.name}={item}:RARITY")
+    if wanted.rarity is not None and wanted.rarity != rarity:
+        raise RuleViolation(f"{item} is rare {rarity} by the tables, not {wanted.rarity}")
+    return hero, item, rarity
+
+
+def _searcher_role(hero: Fighter) -> str:
+    return "hero" if hero.role in model.HEROES else hero.role
 
 
 def _known_to_buy(typed: str, row: Any, found: bool) -> None:

@@ -111,6 +111,7 @@ from commands.coreheim.rules.trading import (
     sale_value,
     item_sale_value,
     RareSearch,
+    check_rare_searcher,
     search_rare_item,
     hired_sword_upkeep,
 )
@@ -181,6 +182,7 @@ __all__ = [
     "sale_value",
     "item_sale_value",
     "RareSearch",
+    "check_rare_searcher",
     "search_rare_item",
     "hired_sword_upkeep",
     "RatedMember",

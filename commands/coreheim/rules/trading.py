@@ -66,6 +66,16 @@ class RareSearch(Result):
     bonuses: tuple[str, ...] = ()  # what added to the dice, for people: "Cathayan Silks +1"
 
 
+def check_rare_searcher(searcher: str, *, role: Role, out_of_action: bool, already_searched: bool) -> None:
+    """Only heroes not taken out of action look for rare items, one search each."""
+    if role != "hero":
+        raise CoreheimRuleError(f"{searcher} is not a hero; only heroes look for rare items")
+    if out_of_action:
+        raise CoreheimRuleError(f"{searcher} was taken out of action and cannot look for rare items")
+    if already_searched:
+        raise CoreheimRuleError(f"{searcher} has already looked for a rare item this post-game")
+
+
 def search_rare_item(
     faces: Sequence[int],
     *,
@@ -79,12 +89,7 @@ def search_rare_item(
     tables: CoreheimTables,
 ) -> RareSearch:
     """2D6 (+3 Streetwise, +1 Cathayan Silks) >= rarity finds the item."""
-    if role != "hero":
-        raise CoreheimRuleError(f"{searcher} is not a hero; only heroes look for rare items")
-    if out_of_action:
-        raise CoreheimRuleError(f"{searcher} was taken out of action and cannot look for rare items")
-    if already_searched:
-        raise CoreheimRuleError(f"{searcher} has already looked for a rare item this post-game")
+    check_rare_searcher(searcher, role=role, out_of_action=out_of_action, already_searched=already_searched)
     if len(faces) != 2:
         raise CoreheimRuleError(f"A rare item search rolls 2D6, not {len(faces)} dice")
     check_faces(faces, 6, "Rare item search")
