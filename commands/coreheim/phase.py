@@ -28,6 +28,7 @@ from commands.coreheim.tables import CoreheimTables
 from commands.kit import Phase, PhaseStep, Window
 from commands.kit.versions import plays
 from ledger.decide import BuildAsk, Command, loose_key, matches_key, warriors_named
+from ledger.describe import plural
 from ledger.errors import BadInput
 from ledger.state import CampaignState, Fighter, Warband
 from projections.battles import out_of_action
@@ -66,7 +67,7 @@ def _sell_shards(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     tables = model.tables_for(state.options)
     held = facts.of(state).shards(band.id)
     most = min(held, max(row.shards for row in tables.wyrdstone_sale.rows))
-    shards = int(ask(f"{band.name} holds {held} shards: how many to sell?", [str(n) for n in range(most + 1)],
+    shards = int(ask(f"{band.name} holds {plural(held, 'shard')}: how many to sell?", [str(n) for n in range(most + 1)],
                      key="shards")) if most else 0
     return SellShards(warband=warband, shards=shards)
 

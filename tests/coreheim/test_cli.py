@@ -475,6 +475,15 @@ def test_a_hero_named_twice_in_one_search_is_refused_not_cut_to_his_last_search(
     assert events(after_battle) == before
 
 
+def test_one_shard_held_is_asked_about_as_one_shard(after_battle):
+    """Seed 2.1, Trading 1: "Sell Wyrdstone shards." Skrit lost with one hero: one die, a 3, total 3 = 1 shard
+    (the table's 1–5); the walk asked "Clan Skrit holds 1 shards"."""
+    ok(after_battle("post-game", S, "--dice", "3"))
+    lines = ok(after_battle("post-game", S, "--dice", "5,5"))
+    assert lines[-1] == ("Next step: Wyrdstone sale — Clan Skrit holds 1 shard: how many to sell?: answer with "
+                         "--answer shards=CHOICE (one of: 0, 1); then run `campaign post-game Clan Skrit` again.")
+
+
 @pytest.mark.parametrize("dice", [["--dice", "4,4,4,4"], ["--ledger"]])
 @pytest.mark.parametrize(("second", "message"), [
     ("Hans=pistol", "Hans was taken out of action and cannot look for rare items"),
