@@ -128,3 +128,17 @@ def test_the_roster_sheet_names_a_type_the_list_does_not_print_as_it_names_the_o
     assert "| Dogs | henchman<br>Type: Henchman<br>Race: human | 0 | 0 | 15 | M 6 A 1 W 1 T 0 WS 9 BS 12 I 8 Ld 12 |  |  |  |" in (
         campaign("roster", R, "--format", "md").output.splitlines())
     assert "      type: Henchman" in campaign("roster", R).output.splitlines()
+
+
+def test_more_heroes_of_a_type_than_the_list_allows_are_counted_in_the_plural(campaign):
+    """The Mercenaries list allows "0-2 Youngbloods": a third is refused as "at most 2 Youngbloods" (it said "at
+    most 2 Youngblood"; one of a kind reads "at most 1 Captain")."""
+    for name in ("Hans", "Karl"):
+        assert campaign("coreheim", "hire", R, name, "--type", "youngblood").exit_code == 0
+    assert campaign("coreheim", "hire", R, "Kurt", "--type", "captain").exit_code == 0
+    before = events(campaign)
+    result = campaign("coreheim", "hire", R, "Fritz", "--type", "youngblood")
+    assert (result.exit_code, result.output) == (1, "Error: Reiklanders may have at most 2 Youngbloods; it has 2\n")
+    result = campaign("coreheim", "hire", R, "Ulrich", "--type", "captain")
+    assert (result.exit_code, result.output) == (1, "Error: Reiklanders may have at most 1 Captain; it has 1\n")
+    assert events(campaign) == before

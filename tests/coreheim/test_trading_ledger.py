@@ -611,7 +611,7 @@ def test_a_marienburg_warband_hires_swords_for_10_less(table):
 @pytest.mark.parametrize(
     "name, type_, more, message",
     [
-        ("Karl", "youngblood", {}, "Reikland Rats may have at most 2 Youngblood; it has 2"),
+        ("Karl", "youngblood", {}, "Reikland Rats may have at most 2 Youngbloods; it has 2"),
         ("Ulrich", "captain", {}, "Reikland Rats may have at most 1 Captain; it has 1"),
         ("Grak", "ogre-bodyguard", {"race": "ogre"}, "Reikland Rats already has Ogre Bodyguard Grok; one of each Hired Sword at most"),
         ("Pikes", "henchman", {"cost": 25, "group_size": 6}, "henchmen are hired in groups of 1 to 5, not 6"),

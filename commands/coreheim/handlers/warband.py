@@ -22,6 +22,7 @@ from commands.shared import bearer_of, enemy_id
 from commands.kit import as_spelled, since
 from ledger import events as ev
 from ledger.decide import Context
+from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Battle, Fighter, Warband
 from projections.battles import fought
@@ -65,7 +66,7 @@ def _hire_terms(cmd: Hire, band: Warband, ctx: Context) -> _HireTerms:
             raise RuleViolation(f"{cmd.name} is hired alone, not in a group of {cmd.group_size}")
     if hero is not None:
         if len(of_type) >= hero.max_count:
-            raise RuleViolation(f"{band.name} may have at most {hero.max_count} {hero.name}; it has {len(of_type)}")
+            raise RuleViolation(f"{band.name} may have at most {plural(hero.max_count, hero.name)}; it has {len(of_type)}")
         count = len(model.heroes(state, band))
         if count >= tables.warbands.max_heroes:
             raise RuleViolation(f"{band.name} has {count} heroes; a warband has at most {tables.warbands.max_heroes}")
