@@ -11,7 +11,7 @@ from commands.coreheim.commands import (
     SellShards, SpendUnderdog, UnderdogSword, Upkeep,
 )
 from commands.coreheim import model
-from commands.coreheim.phase import advances_done
+from commands.coreheim.phase import NOTHING, advances_done
 from commands.coreheim.views import ratings_by_battle
 from commands.kit.cli import DiceChoice, Session, Shell
 from ledger.decide import TableDice, check_answers, not_asked, refuse_other_warbands_fighters, warriors_named
@@ -153,13 +153,15 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             item, _, rarity = wanted.partition(":")
             if rarity and not (rarity.isdecimal() and len(rarity) <= 2 and 2 <= int(rarity) <= 12):
                 raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is what 2D6 must reach, 2 to 12")
-            searches.append(RareSearch(hero=hero, item=item, rarity=int(rarity) if rarity else None))
+            if wanted != NOTHING:  # the walk's answer for a hero who looks for no item
+                searches.append(RareSearch(hero=hero, item=item, rarity=int(rarity) if rarity else None))
         return searches
 
 
     @group.command("search")
     @warband_argument
-    @click.option("--search", "searches", multiple=True, metavar="HERO=ITEM[:RARITY]", help="A hero looks for an item (repeatable).")
+    @click.option("--search", "searches", multiple=True, metavar="HERO=ITEM[:RARITY]",
+                  help="A hero looks for an item (repeatable); HERO=nothing: he looks for none.")
     @dice_options
     @pass_session
     def search(session: Session, warband: str, searches: tuple[str, ...], dice: DiceChoice) -> None:

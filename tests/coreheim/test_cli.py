@@ -504,6 +504,17 @@ def test_a_search_refused_for_one_hero_rolls_no_die_for_another(after_battle, di
     assert events(after_battle) == before
 
 
+def test_a_hero_looking_for_nothing_is_the_walks_answer_typed_as_a_search(after_battle):
+    """Seed 2.1, Trading 3: "Heroes not taken out of action can look for rare items" (may, not must). The walk
+    offers `--answer gunnar:search=nothing`; `--search Gunnar=nothing` said "the tables give nothing no rarity:
+    give it as Gunnar=nothing:RARITY"."""
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"]):
+        ok(after_battle("coreheim", *args))
+    lines = ok(after_battle("coreheim", "search", R, "--search", "Gunnar=nothing"))
+    assert lines[:-1] == ["  Reikland Rats: post-game step Rare item search done for battle 1"]
+
+
 def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_name(after_battle):
     # Issue 9, item 1, as reported. Seed 002, Trading 3: "If the result is equal to or higher than the
     # item's rarity, you find it." The price chart makes the Lance Rare 8+ (30 gc).
