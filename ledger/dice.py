@@ -61,6 +61,12 @@ class DiceExpression(msgspec.Struct, frozen=True):
         return f"{text} keep {self.keep} highest" if self.keep is not None else text
 
 
+def lowest_value(expression: str) -> int:
+    """The least a roll of `expression` can give (2 for 2D6, 11 for D66)."""
+    parsed = parse_expression(expression)
+    return parsed.evaluate([1] * len(parsed.die_sides))[0]
+
+
 @functools.lru_cache(maxsize=1024)  # a campaign rolls the same few expressions again and again
 def parse_expression(text: str) -> DiceExpression:
     match = _EXPRESSION.match(text)

@@ -515,6 +515,22 @@ def test_a_hero_looking_for_nothing_is_the_walks_answer_typed_as_a_search(after_
     assert lines[:-1] == ["  Reikland Rats: post-game step Rare item search done for battle 1"]
 
 
+@pytest.mark.parametrize("dice", [["--dice", "1,1"], ["--ledger"]])
+def test_an_item_whose_lowest_price_is_too_dear_is_refused_before_its_price_is_rolled(after_battle, dice):
+    """Seed 2.1, Trading 4: "Buy new weapons, armour, and equipment." The Telescope costs 30 + 2D6 gc, 32 at the
+    least: with 31 gc it was refused after its price roll, so with ledger dice the purchase was left pending,
+    which no answer could settle (only a void)."""
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"], ["search", R, "--search", "Gunnar=telescope", "--dice", "6,6"]):
+        ok(after_battle("coreheim", *args))
+    ok(after_battle("treasury", R, "-394", "--reason", "spent"))  # 425 gc after hiring Gunnar and Hans: 31 left
+    before = events(after_battle)
+    result = after_battle("coreheim", "buy", R, "telescope", "--fighter", "Gunnar", *dice)
+    assert (result.exit_code, result.output) == (
+        1, "Error: Reikland Rats has 31 gc; telescope costs 30 + 2D6 gc, at least 32 gc\n")
+    assert events(after_battle) == before
+
+
 def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_name(after_battle):
     # Issue 9, item 1, as reported. Seed 002, Trading 3: "If the result is equal to or higher than the
     # item's rarity, you find it." The price chart makes the Lance Rare 8+ (30 gc).

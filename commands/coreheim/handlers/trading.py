@@ -24,6 +24,7 @@ from commands.coreheim.tables import CoreheimTables, WarbandList
 from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import Context
+from ledger.dice import lowest_value
 from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
@@ -221,11 +222,18 @@ def buy(cmd: Buy, ctx: Context) -> None:
     if rare and battle is None and since(ctx, "6"):  # version 5 sold any rare item unfound before the first battle
         _listed_for_creation(row, band, tables)
     price, dice, times = _base_price(row, item, cmd.price)
+    members = fighter.group_size if fighter else 1
+    each = f" x{members}" if members > 1 else ""
+    if dice and ctx.typed_now:
+        # Refused before the price roll when even its lowest is too dear: refused after it, ledger
+        # dice would leave the purchase pending, which only a void ends.
+        lowest = (price + lowest_value(dice) * times) * members
+        if lowest > band.treasury:
+            raise RuleViolation(f"{band.name} has {band.treasury} gc; {item}{each} costs "
+                                f"{model.price_text(row.price)}{' each' if each else ''}, at least {lowest} gc")
     if dice:
         price += ctx.roll(dice, purpose=f"price of {item}").value * times
-    members = fighter.group_size if fighter else 1
     total = price * members
-    each = f" x{members}" if members > 1 else ""
     if total > band.treasury:
         raise RuleViolation(f"{band.name} has {band.treasury} gc; {item}{each} costs {total} gc")
     if fighter is not None and since(ctx, "4") and model.is_mount(tables, item) and not outcomes.mounts_of(ctx, fighter):
