@@ -260,11 +260,15 @@ def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter,
         ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=outcome.strip(), row=row_id))
 
 
-def _named(state: CampaignState, band: Warband, outcomes: dict[str, str], rolling: list[Fighter]) -> dict[str, str]:
-    named = {_fighter_id(state, band, ref): outcome for ref, outcome in outcomes.items()}
-    stray = [ref for ref in named if ref not in {f.id for f in rolling}]
-    if stray:
-        raise BadInput(f"an outcome is named for {', '.join(stray)}, who does not roll on this table")
+def _named(state: CampaignState, band: Warband, outcomes: dict[str, str], rolling: list[Fighter], why_not: str) -> dict[str, str]:
+    """The outcomes named with --outcome, by fighter id. One named for a fighter of the warband who does
+    not roll is refused by his name, with `why_not` (formatted with it) saying why and what to type."""
+    named = {}
+    for ref, outcome in outcomes.items():
+        fighter = state.fighter(_fighter_id(state, band, ref), band.id)
+        if fighter.id not in {f.id for f in rolling}:
+            raise BadInput(f"--outcome {ref}: {why_not.format(name=fighter.name)}")
+        named[fighter.id] = outcome
     return named
 
 
@@ -272,7 +276,8 @@ def casualties(cmd: Casualties, ctx: Context) -> None:
     """Every fighter of the warband that went Out of Action rolls on the Casualty Table (D6)."""
     band, battle = begin(ctx, cmd.warband, "casualty")
     rolling = [ctx.state.fighters[fighter] for fighter in out_of_action(battle, band.id, ctx.state)]
-    named = _named(ctx.state, band, cmd.outcomes, rolling)
+    named = _named(ctx.state, band, cmd.outcomes, rolling, f"{{name}} did not go Out of Action in battle {battle.number}, "
+                   "and the Casualty Table is rolled for each fighter who did")
     for fighter in rolling:
         _roll_outcome(ctx, band, battle, fighter, "casualty", named.get(fighter.id))
     finish(ctx, band, battle, "casualty")
@@ -288,7 +293,8 @@ def doom(cmd: Doom, ctx: Context) -> None:
     if since(ctx, "1.5.0") and (newcomer := _not_in(battle, band, ctx.state, [f.id for f in rolling])):
         raise RuleViolation(f"E7: {ctx.state.fighters[newcomer].name} did not fight in battle {battle.number} (recruited "
                             "since, or absent): the Doom Table is rolled after that battle, for a fighter who fought it")
-    named = _named(ctx.state, band, cmd.outcomes, rolling)
+    named = _named(ctx.state, band, cmd.outcomes, rolling,
+                   "{name} is not named to roll on the Doom Table: name each fighter who rolls with --fighter (--fighter {name})")
     for fighter in rolling:
         _roll_outcome(ctx, band, battle, fighter, "doom", named.get(fighter.id))
     finish(ctx, band, battle, "doom")

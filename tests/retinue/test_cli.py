@@ -516,6 +516,27 @@ def test_an_unknown_fighter_given_a_survival_bonus_is_bad_input(hawks):
                    "E7: 'Lupa' is not a fighter of the retinue")
 
 
+def test_an_outcome_named_for_a_fighter_who_does_not_roll_names_him_and_what_to_do(hawks):
+    """The Casualty Table is rolled for each fighter who went Out of Action ("Hardy (Casualty Table d6)"),
+    the Doom Table ("Miraculous (Doom Table 2d6)") for the fighters named with --fighter: an outcome named
+    for another fighter is refused by his name, saying why he does not roll and what to type instead; a
+    name of nobody in the retinue is refused as an unknown fighter is everywhere. Nothing is rolled."""
+    for step in (["battle-pass"], ["scenario-pass"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Hardy", "--outcome", "kestrel=Hardy"),
+                   2, "--outcome kestrel: Kestrel did not go Out of Action in battle 1, and the Casualty Table is rolled "
+                      "for each fighter who did")
+    assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Lupa=Hardy"), 2,
+                   "no fighter 'Lupa' in Hawks: Lupa is in Wolves")
+    assert lines(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Hardy"))[0] == (
+        "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)")
+    assert refused(hawks("retinue", "doom", "Hawks", "--dice", "6,6", "--outcome", "Kestrel=Miraculous"), 2,
+                   "--outcome Kestrel: Kestrel is not named to roll on the Doom Table: name each fighter who rolls "
+                   "with --fighter (--fighter Kestrel)")
+    assert lines(hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "6,6", "--outcome", "Kestrel=Miraculous"))[0] == (
+        "  R1 Kestrel's Doom Table: 2D6 rolled [6, 6] = 12 (table)")
+
+
 ASKED_UP_FRONT = "casualty:FIGHTER, doom-roll:1, doom:FIGHTER, bonus:1"  # the keys of the steps after the scenario pass
 
 
