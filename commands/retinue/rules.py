@@ -430,7 +430,9 @@ def check_caster_limits(retinue: Sequence[Fighter]) -> None:
         raise RetinueRuleError(f"S9: only 1 fighter in a retinue may have the {CASTER} keyword ({', '.join(casters)})")
     mortal = next((f.name for f in retinue if f.has(MORTAL)), None)
     if casters and mortal is not None:
-        raise RetinueRuleError(f"S9: {mortal} has the {MORTAL} keyword, so no fighter of the retinue may have {CASTER}")
+        caster = f"the {CASTER} keyword too" if casters[0] == mortal else f"{casters[0]} the {CASTER} keyword"
+        raise RetinueRuleError(f"S9: {mortal} has the {MORTAL} keyword and {caster}: no fighter of a retinue with a {MORTAL} "
+                               f"one may have {CASTER}")
 
 
 def check_spell(domain: str, spell: str, data: RetinueData) -> None:

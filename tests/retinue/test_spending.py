@@ -360,13 +360,17 @@ def test_S9_no_caster_while_any_fighter_of_the_retinue_is_mortal(game):
 
 
 def test_S9_at_recruitment_no_caster_joins_a_retinue_with_a_mortal_nor_a_mortal_one_with_a_caster(game):
-    """"The recruitment restrictions on Caster still apply\""""
+    """"The recruitment restrictions on Caster still apply: … no fighter may buy Caster if any fighter in the
+    retinue has the Mortal keyword." The refusal names the Mortal fighter and the Caster: the newcomer is one of
+    them, and a player told only of the Mortal one looked for the Caster."""
+    assert game.refusal(Recruit(warband="Hawks", name="Hag", ancestry="Thrall", keywords=["Caster"])) == (
+        "S9: Hag has the Mortal keyword and the Caster keyword too: no fighter of a retinue with a Mortal one may have Caster")
     game.recruit("Hawks", "Tam", ancestry="Thrall")
     assert game.refusal(Recruit(warband="Hawks", name="Ibis", ancestry="Human", keywords=["Caster"])) == (
-        "S9: Tam has the Mortal keyword, so no fighter of the retinue may have Caster")
+        "S9: Tam has the Mortal keyword and Ibis the Caster keyword: no fighter of a retinue with a Mortal one may have Caster")
     game.recruit("Wolves", "Moth", ancestry="Human", keywords=["Caster"])
     assert game.refusal(Recruit(warband="Wolves", name="Serf", ancestry="Thrall")) == (
-        "S9: Serf has the Mortal keyword, so no fighter of the retinue may have Caster")
+        "S9: Serf has the Mortal keyword and Moth the Caster keyword: no fighter of a retinue with a Mortal one may have Caster")
 
 
 # --- what a purchase reads (1.2.0), and names whatever their case ----------------------------------
