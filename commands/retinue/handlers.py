@@ -192,6 +192,7 @@ def scenario_pass(cmd: ScenarioPass, ctx: Context) -> None:
         ctx.state, band, a.fighter, names, f"E6: scenario XP goes to a named fighter of the retinue, and '{a.fighter}' is "
                                            "not one (never retinue-wide unless the scenario names a specific fighter)"))
               for a in cmd.awards]
+    _given_once(ctx, "--award", [a.fighter for a in awards])
     # 1.3.0, E6: scenario XP is the battle's: a fighter recruited since (or absent) had no part in its scenario.
     if since(ctx, "1.3.0") and (newcomer := _not_in(battle, band, ctx.state, [a.fighter for a in awards])):
         raise RuleViolation(f"E6: {names[newcomer]} did not fight in battle {battle.number} (recruited since, or "
@@ -260,23 +261,32 @@ def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter,
         ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=outcome.strip(), row=row_id))
 
 
-def _named(state: CampaignState, band: Warband, outcomes: dict[str, str], rolling: list[Fighter], why_not: str) -> dict[str, str]:
+def _given_once(ctx: Context, option: str, fighters: list[str]) -> None:
+    """1.6.0: a fighter (by id) named twice to `option` — in another case, or by id and name — is refused as
+    the same name twice is (`--award Finch=2 --award Finch=3`); 1.5.0 took both awards, and the last outcome."""
+    twice = next((fighter for n, fighter in enumerate(fighters) if fighter in fighters[:n]), None)
+    if twice is not None and since(ctx, "1.6.0"):
+        raise BadInput(f"{option} {ctx.state.fighters[twice].name} is given twice")
+
+
+def _named(ctx: Context, band: Warband, outcomes: dict[str, str], rolling: list[Fighter], why_not: str) -> dict[str, str]:
     """The outcomes named with --outcome, by fighter id. One named for a fighter of the warband who does
     not roll is refused by his name, with `why_not` (formatted with it) saying why and what to type."""
-    named = {}
+    named = []
     for ref, outcome in outcomes.items():
-        fighter = state.fighter(_fighter_id(state, band, ref), band.id)
+        fighter = ctx.state.fighter(_fighter_id(ctx.state, band, ref), band.id)
         if fighter.id not in {f.id for f in rolling}:
             raise BadInput(f"--outcome {ref}: {why_not.format(name=fighter.name)}")
-        named[fighter.id] = outcome
-    return named
+        named.append((fighter.id, outcome))
+    _given_once(ctx, "--outcome", [fighter for fighter, _ in named])
+    return dict(named)
 
 
 def casualties(cmd: Casualties, ctx: Context) -> None:
     """Every fighter of the warband that went Out of Action rolls on the Casualty Table (D6)."""
     band, battle = begin(ctx, cmd.warband, "casualty")
     rolling = [ctx.state.fighters[fighter] for fighter in out_of_action(battle, band.id, ctx.state)]
-    named = _named(ctx.state, band, cmd.outcomes, rolling, f"{{name}} did not go Out of Action in battle {battle.number}, "
+    named = _named(ctx, band, cmd.outcomes, rolling, f"{{name}} did not go Out of Action in battle {battle.number}, "
                    "and the Casualty Table is rolled for each fighter who did")
     for fighter in rolling:
         _roll_outcome(ctx, band, battle, fighter, "casualty", named.get(fighter.id))
@@ -293,7 +303,7 @@ def doom(cmd: Doom, ctx: Context) -> None:
     if since(ctx, "1.5.0") and (newcomer := _not_in(battle, band, ctx.state, [f.id for f in rolling])):
         raise RuleViolation(f"E7: {ctx.state.fighters[newcomer].name} did not fight in battle {battle.number} (recruited "
                             "since, or absent): the Doom Table is rolled after that battle, for a fighter who fought it")
-    named = _named(ctx.state, band, cmd.outcomes, rolling,
+    named = _named(ctx, band, cmd.outcomes, rolling,
                    "{name} is not named to roll on the Doom Table: name each fighter who rolls with --fighter (--fighter {name})")
     for fighter in rolling:
         _roll_outcome(ctx, band, battle, fighter, "doom", named.get(fighter.id))

@@ -537,6 +537,19 @@ def test_an_outcome_named_for_a_fighter_who_does_not_roll_names_him_and_what_to_
         "  R1 Kestrel's Doom Table: 2D6 rolled [6, 6] = 12 (table)")
 
 
+def test_a_fighter_named_twice_in_another_case_is_given_twice_as_in_the_same_case(hawks):
+    """E6 (1.6.0): "Scenario awards are per fighter": one award a fighter, and one outcome a roll, whatever
+    the case he is typed in (1.5.0 awarded Finch 2 + 3 = 5 XP here, and kept the last outcome)."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    for second in ("Finch=3", "finch=3"):
+        assert refused(hawks("retinue", "scenario-pass", "Hawks", "--award", "Finch=2", "--award", second), 2,
+                       "--award Finch is given twice")
+    assert hawks("retinue", "scenario-pass", "Hawks").exit_code == 0
+    for second in ("Finch=Slain", "finch=Slain"):
+        assert refused(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Hardy", "--outcome", second), 2,
+                       "--outcome Finch is given twice")
+
+
 ASKED_UP_FRONT = "casualty:FIGHTER, doom-roll:1, doom:FIGHTER, bonus:1"  # the keys of the steps after the scenario pass
 
 

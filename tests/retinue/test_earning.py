@@ -549,3 +549,40 @@ def test_an_outcome_named_in_another_case_is_recorded_as_the_rules_spell_it(hous
     game.do(ScenarioPass(warband="Hawks"))
     rolled = game.do(Casualties(warband="Hawks", outcomes={"Finch": "hardy"}), [6])
     assert [e.outcome for e in rolled if isinstance(e, OutcomeRolled)] == [recorded]
+
+
+# --- 1.6.0: one fighter named twice, in another case or by id and name, is given twice ------------
+# Given Finch out of action in the battle and the battle pass done, when a scenario award or a Casualty
+# outcome names Finch twice ("Finch", "finch": his id), then from 1.6.0 it is refused as the same name
+# twice is ("--award Finch is given twice"); 1.5.0 made both awards and kept the last outcome named.
+TWICE = [
+    (ScenarioPass(warband="Hawks", awards=[r.ScenarioAward(fighter="Finch", amount=2, reason="beacon"),
+                                           r.ScenarioAward(fighter="finch", amount=3, reason="beacon")]), [],
+     "--award Finch is given twice", [("Finch", 2, "scenario pass: beacon"), ("Finch", 3, "scenario pass: beacon")], []),
+    (Casualties(warband="Hawks", outcomes={"Finch": "Hardy", "finch": "Slain"}), [6],
+     "--outcome Finch is given twice", [], ["Slain"]),
+]
+
+
+@pytest.mark.parametrize(("command", "dice", "refusal", "awarded", "outcomes"), TWICE)
+def test_E6_E7_a_fighter_named_twice_in_another_case_is_refused(command, dice, refusal, awarded, outcomes):
+    """E6: "Each scenario states which fighters earn XP and how much. Scenario awards are per fighter":
+    one award a fighter, as `--award Finch=2 --award Finch=3` is refused; a Casualty Table roll has one
+    outcome. A fighter is one whatever the case he is typed in."""
+    game = Retinues()
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    if isinstance(command, Casualties):
+        game.do(ScenarioPass(warband="Hawks"))
+    assert game.refusal(command, dice) == refusal
+
+
+@pytest.mark.parametrize(("command", "dice", "refusal", "awarded", "outcomes"), TWICE)
+def test_E6_E7_on_1_5_0_a_fighter_named_twice_in_another_case_decides_as_it_did(command, dice, refusal, awarded, outcomes):
+    game = Retinues(version="1.5.0")
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    if isinstance(command, Casualties):
+        game.do(ScenarioPass(warband="Hawks"))
+    made = game.do(command, dice)
+    assert (game.awards(made), [e.outcome for e in made if isinstance(e, OutcomeRolled)]) == (awarded, outcomes)
