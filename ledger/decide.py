@@ -189,6 +189,7 @@ class Roll(msgspec.Struct, frozen=True):
     faces: list[int]
     value: int
     kept: list[int]
+    anew: bool = False  # see Faces.anew
 
 
 class Faces(NamedTuple):
@@ -196,6 +197,9 @@ class Faces(NamedTuple):
     source: str  # "table" or "ledger"
     epoch: int | None = None
     copy_of: int | None = None  # a reroll keeps its transaction's undisputed rolls: the roll they copy
+    # Rolled anew by a reroll (the disputed roll, or one the new result asks for): what the command said of the
+    # roll it disputes (an outcome a player read off it) is not said of this one.
+    anew: bool = False
 
 
 class Diverged(Exception):
@@ -396,6 +400,12 @@ class Context:
         if self.typed_now:
             self.recorded_as = command
 
+    def record_without(self, command: Command) -> None:
+        """Record `command`, which leaves out what the command decided said of a roll a reroll made anew
+        (`Roll.anew`; an outcome read off the disputed roll): decided again (replay, import, a pending
+        decision answered) from its record, it asks for that as this decision did."""
+        self.recorded_as = command
+
     def emit(self, *events: ev.Event) -> None:
         for event in events:
             if TYPED_NOW.get():
@@ -422,7 +432,7 @@ class Context:
                 copy_of=thrown.copy_of,
             )
         )
-        return Roll(number=number, faces=thrown.faces, value=value, kept=kept)
+        return Roll(number=number, faces=thrown.faces, value=value, kept=kept, anew=thrown.anew)
 
     def choose(self, key: str, prompt: str, options: Sequence[str], *, open_ended: bool = False) -> str:
         """The option the player picked for `key`: from the command's answers, or asked now.

@@ -379,7 +379,7 @@ class RerollDice(msgspec.Struct):
             if old.roll == self.disputed_roll:
                 break
             return Faces(list(old.faces), old.source, old.epoch, old.roll if old.copy_of is None else old.copy_of)
-        return self.fresh.faces(roll, expression, die_sides, purpose)
+        return self.fresh.faces(roll, expression, die_sides, purpose)._replace(anew=True)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:
         # A physical card drawn is on the table: disputing a die does not draw it again. It goes to the

@@ -226,7 +226,8 @@ OUTCOME_CHOICES = ("Slain", "Captured", "Hardy", "Recovered")
 DOOM_CHOICES = ("Slain", "Captured", "Miraculous", "Spared")
 
 
-def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter, table: str, named: str | None) -> None:
+def _roll_outcome(ctx: Context, cmd: Casualties | Doom, band: Warband, battle: Battle, fighter: Fighter, table: str,
+                  named: str | None) -> None:
     """One roll on the Casualty (D6) or Doom (2D6) Table, read from the data (A3 "data") or named
     by the player (A3 "by-name"), and its shared consequence."""
     options = options_for(ctx.state)
@@ -243,6 +244,13 @@ def _roll_outcome(ctx: Context, band: Warband, battle: Battle, fighter: Fighter,
         # From 1.2.0 an answer for the key names the outcome over the command's own: a reroll's
         # --answer restates what the new roll gave (the one named with the old roll rode along).
         answered = since(ctx, "1.2.0") and ctx.given(key) is not None
+        if named is not None and not answered and roll.anew and since(ctx, "1.6.0"):
+            # 1.6.0: the outcome named was read off the disputed roll; the new roll's is asked for, and the command
+            # is recorded without it so that, decided again, it asks too (a pending decision waits for it)
+            recorded = ctx.recorded_as or cmd
+            ctx.record_without(msgspec.structs.replace(recorded, outcomes={
+                ref: outcome for ref, outcome in recorded.outcomes.items() if _fighter_id(ctx.state, band, ref) != fighter.id}))
+            named = None
         if named is not None and not answered:
             # From 1.3.0 an outcome named on the command line is recorded as the rules spell it, as an answer is
             outcome = (as_spelled(named.strip(), choices) or named) if since(ctx, "1.3.0") else named
@@ -289,7 +297,7 @@ def casualties(cmd: Casualties, ctx: Context) -> None:
     named = _named(ctx, band, cmd.outcomes, rolling, f"{{name}} did not go Out of Action in battle {battle.number}, "
                    "and the Casualty Table is rolled for each fighter who did")
     for fighter in rolling:
-        _roll_outcome(ctx, band, battle, fighter, "casualty", named.get(fighter.id))
+        _roll_outcome(ctx, cmd, band, battle, fighter, "casualty", named.get(fighter.id))
     finish(ctx, band, battle, "casualty")
 
 
@@ -306,7 +314,7 @@ def doom(cmd: Doom, ctx: Context) -> None:
     named = _named(ctx, band, cmd.outcomes, rolling,
                    "{name} is not named to roll on the Doom Table: name each fighter who rolls with --fighter (--fighter {name})")
     for fighter in rolling:
-        _roll_outcome(ctx, band, battle, fighter, "doom", named.get(fighter.id))
+        _roll_outcome(ctx, cmd, band, battle, fighter, "doom", named.get(fighter.id))
     finish(ctx, band, battle, "doom")
 
 

@@ -550,6 +550,46 @@ def test_a_fighter_named_twice_in_another_case_is_given_twice_as_in_the_same_cas
                        "--outcome Finch is given twice")
 
 
+def kestrel_named_miraculous_on_a_12(hawks):
+    """The post-game up to the Doom Table, where Kestrel rolls 12 (R1), named Miraculous."""
+    for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "5", "--outcome", "Finch=Recovered"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert hawks("retinue", "doom", "Hawks", "--fighter", "Kestrel", "--dice", "6,6", "--outcome", "Kestrel=Miraculous").exit_code == 0
+
+
+def test_a_rerolled_doom_roll_asks_for_the_outcome_of_the_new_roll(hawks):
+    """A3 by name: the outcome is named with the roll; "Miraculous (Doom Table 2d6) +2". The 12 is disputed and
+    rolled again, 7: the Miraculous named with the 12 is not the 7's (1.5.0 recorded "7 — Miraculous", +2 XP)."""
+    kestrel_named_miraculous_on_a_12(hawks)
+    assert refused(hawks("reroll", "R1", "--reason", "cocked die", "--dice", "3,4"), 2,
+                   "Kestrel rolled 7 on the Doom Table: the outcome: answer with --answer doom:kestrel=CHOICE "
+                   "(one of: Slain, Captured, Miraculous, Spared, or another name)")
+    assert lines(hawks("reroll", "R1", "--reason", "cocked die", "--dice", "3,4", "--answer", "doom:kestrel=Spared"))[-3:] == [
+        "  R2 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
+        "  Kestrel's Doom Table: 7 — Spared (named by the player)",
+        "  Hawks: post-game step Doom Table done for battle 1"]
+    assert hawks("replay", "--check").exit_code == 0
+
+
+def test_a_doom_roll_rerolled_with_ledger_dice_waits_for_its_outcome_and_replays_as_recorded(hawks, tmp_path):
+    """A3 by name, the new roll rolled by the ledger: its outcome is named once the roll is stored, so the
+    reroll waits pending for it (no face shown before it is stored); the command is recorded without the
+    outcome named with the 12, so replay --check and an import decide the pending step and its answer alike."""
+    kestrel_named_miraculous_on_a_12(hawks)
+    waiting = hawks("reroll", "R1", "--reason", "cocked die", "--ledger")
+    assert (waiting.exit_code, waiting.output.splitlines()[-1].split(" — ")[-1]) == (1, (
+        "its dice are recorded and T13 is pending: settle it with `campaign answer doom:kestrel=CHOICE` "
+        "(Slain | Captured | Miraculous | Spared), or void it with `campaign void T13 --reason …`"))
+    assert hawks("replay", "--check").exit_code == 0
+    outcome, done = lines(hawks("answer", "doom:kestrel=Spared"))[-2:]
+    assert (outcome.endswith(" — Spared (named by the player)"), done) == (True, "  Hawks: post-game step Doom Table done for battle 1")
+    assert hawks("replay", "--check").exit_code == 0
+    trail = tmp_path / "trail.jsonl"
+    assert hawks("export", "--format", "jsonl", "--output", str(trail)).exit_code == 0
+    imported = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail))
+    assert imported.exit_code == 0, imported.output
+
+
 ASKED_UP_FRONT = "casualty:FIGHTER, doom-roll:1, doom:FIGHTER, bonus:1"  # the keys of the steps after the scenario pass
 
 

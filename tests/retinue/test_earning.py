@@ -347,6 +347,32 @@ def test_on_1_1_0_a_rerolled_casualty_die_kept_the_outcome_named_with_the_old_on
     assert [o.outcome for o in outcomes_of(game.state, "hawks", 1)] == ["Slain"]
 
 
+def test_a_rerolled_casualty_die_without_an_answer_asks_for_its_outcome(game):
+    """A3 "by-name": the outcome is "entered by name with the roll"; the one named with the disputed 1 (Slain)
+    is that roll's, so from 1.6.0 the new roll's outcome is asked for, and nothing is written until it is said.
+    The other rolls of the transaction keep theirs."""
+    with pytest.raises(NeedsAnswer, match="Finch rolled 6 on the Casualty Table: the outcome"):
+        rerolled_casualty(game, {})
+    assert [o.outcome for o in outcomes_of(game.state, "hawks", 1)] == ["Slain"]
+
+
+def test_a_rerolled_casualty_die_asks_only_its_own_outcome(game):
+    """Finch's 1 (Slain) is disputed; Wren's 6 (Hardy) in the same transaction is handed back with its outcome."""
+    game.battle(ooa=["Finch", "Wren"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks", outcomes={"Finch": "Slain", "Wren": "Hardy"}), [1, 6])
+    game.ledger.reroll(game.cid, "R0", reason="the die fell off the table", actor="arbiter", dice=TableDice([5]),
+                       answers={"casualty:finch": "Recovered"})
+    assert [(o.fighter, o.outcome) for o in outcomes_of(game.state, "hawks", 1)] == [("finch", "Recovered"), ("wren", "Hardy")]
+
+
+def test_on_1_5_0_a_rerolled_casualty_die_without_an_answer_kept_the_outcome_named_with_the_old_one():
+    game = Retinues(version="1.5.0")
+    rerolled_casualty(game, {})  # the 6 rolled again is recorded "Slain", named with the 1
+    assert ([o.outcome for o in outcomes_of(game.state, "hawks", 1)], game.fighter("Finch").status) == (["Slain"], "dead")
+
+
 def test_voiding_the_casualty_roll_that_slew_a_fighter_brings_it_back_and_later_steps_are_re_checked(game):
     """A disputed roll is voided: the passes after it no longer follow (E2), so the void is refused
     with their list unless they are voided too; then Finch is alive with his battle XP."""
