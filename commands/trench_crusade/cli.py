@@ -292,6 +292,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             for model in shown[section]:
                 extras = [_xp_text(model)] if section == "elite" else []
                 extras += [f"Limited Potential: at most {model['xp_cap']} XP"] if section == "troops" and model["limited_potential"] else []
+                extras += ["cannot be Promoted"] if section == "troops" and model["cannot_be_promoted"] else []
                 extras += [f"Skills: {', '.join(model['skills'])}"] if model["skills"] else []
                 extras += [f"Battle Scars {model['battle_scars']}"] if model["battle_scars"] else []
                 extras += [f"Injuries: {', '.join(model['injuries'])}"] if model["injuries"] else []

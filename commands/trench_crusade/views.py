@@ -30,7 +30,11 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
     def row(fighter: Any) -> dict[str, Any]:
         # The most XP it may have: 18, or 7 for a model of the Limited Potential list (seed: "cannot
         # have more than 7 Experience Points"), as the rules cap its awards.
-        cap = rules.xp_cap(rules_fighter(state, fighter, tables), band.faction, tables)
+        as_rules_read = rules_fighter(state, fighter, tables)
+        cap = rules.xp_cap(as_rules_read, band.faction, tables)
+        # Seed: "The following models cannot be Promoted to ELITE status": the list's row, so that a player
+        # sees which Troops the Promotions step leaves out.
+        non_promotable = rules.non_promotable_row(as_rules_read, band.faction, tables)
         return {
             "name": fighter.name,
             "model": model_of(state, fighter),
@@ -44,6 +48,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
             "injuries": list(fighter.injuries),
             "xp_cap": cap.cap,
             "limited_potential": cap.row_id,  # the Limited Potential row that caps it, or None
+            "cannot_be_promoted": non_promotable.id if non_promotable else None,
         }
 
     try:

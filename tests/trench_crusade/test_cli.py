@@ -64,7 +64,7 @@ def test_promotions_report_every_die_in_the_players_order(league):
         "  Anna — Trench Pilgrim  XP 0",
         "Troops:",
         "  Bert — Trench Pilgrim",
-        "  Carl — Ecclesiastic Prisoners",
+        "  Carl — Ecclesiastic Prisoners  cannot be Promoted",
         "Campaign Phase of battle 1: next Experience",
     ]
 
@@ -104,7 +104,7 @@ def test_status_shows_skills_injuries_and_the_xp_cap_where_one_applies(cli):
         "Troops:",
         "  Anna — Trench Pilgrim",
         "  Bert — Trench Pilgrim",
-        "  Carl — Ecclesiastic Prisoners",
+        "  Carl — Ecclesiastic Prisoners  cannot be Promoted",
         "  Dora — Communicant  Limited Potential: at most 7 XP",
         "Campaign Phase of battle 1: next Promotions",
     ])
@@ -119,6 +119,27 @@ def test_status_shows_skills_injuries_and_the_xp_cap_where_one_applies(cli):
         "Carl": ([], [], 18, None),
         "Dora": ([], [], 7, "trench-pilgrims/communicant"),
     }
+
+
+def test_status_marks_the_troops_that_cannot_be_promoted(cli):
+    """Seed: "Not all of the models in your Warband can be Promoted. ... The following models cannot be
+    Promoted to ELITE status." Such a Troop takes no Promotion Dice (rules §6.2), and the roster says so
+    before the step leaves it out, as it says which models cannot have more than 7 XP."""
+    # Given Pilgrims with Anna and Bert (Trench Pilgrims) and Carl (Ecclesiastic Prisoners, on the list),
+    for args in SETUP[:6]:
+        assert cli(*args).exit_code == 0
+    # when the warband's status is shown,
+    status = cli("trench-crusade", "status", "Pilgrims")
+    # then Carl alone is marked as a model that cannot be Promoted, in words and in JSON (the list's row).
+    assert (status.exit_code, status.output.splitlines()[-4:]) == (0, [
+        "Troops:",
+        "  Anna — Trench Pilgrim",
+        "  Bert — Trench Pilgrim",
+        "  Carl — Ecclesiastic Prisoners  cannot be Promoted",
+    ])
+    shown = json.loads(cli("trench-crusade", "status", "Pilgrims", "--json").output)
+    assert {model["name"]: model["cannot_be_promoted"] for model in shown["elite"] + shown["troops"]} == {
+        "Gaius": None, "Anna": None, "Bert": None, "Carl": "trench-pilgrims/ecclesiastic-prisoners"}
 
 
 def test_promotions_answer_with_json_their_transaction_rolls_and_new_head(league):

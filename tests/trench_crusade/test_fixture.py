@@ -65,12 +65,14 @@ SKILLS = {"Gaius": ["War Stories", "Melee Proficiency"], "Anna": [], "Baal": ["C
 def elite(name, model, xp, *, keywords=("ELITE",), scars=0, injuries=()):
     """An ELITE's status: none of the demo's models is of the Limited Potential list, so each may have 18 XP."""
     return {"name": name, "model": model, "xp": xp, "keywords": list(keywords), "battle_scars": scars, "advancements_due": 0, "head_wound": None,
-            "trauma_against": [], "skills": SKILLS[name], "injuries": list(injuries), "xp_cap": 18, "limited_potential": None}
+            "trauma_against": [], "skills": SKILLS[name], "injuries": list(injuries), "xp_cap": 18, "limited_potential": None,
+            "cannot_be_promoted": None}
 
 
-def troop(name, model):
+def troop(name, model, cannot_be_promoted=None):
     return {"name": name, "model": model, "xp": 0, "keywords": [], "battle_scars": 0, "advancements_due": 0, "head_wound": None,
-            "trauma_against": [], "skills": [], "injuries": [], "xp_cap": 18, "limited_potential": None}
+            "trauma_against": [], "skills": [], "injuries": [], "xp_cap": 18, "limited_potential": None,
+            "cannot_be_promoted": cannot_be_promoted}
 
 
 EXPECTED = {
@@ -78,7 +80,7 @@ EXPECTED = {
         "warband": "Pilgrims of Saint Gaius", "faction": "trench-pilgrims", "ducats": 930, "glory": 1, "promotion_streak": 0, "head_wound_promotion": False,
         "elite": [elite("Gaius", "War Prophet", 6, keywords=("ELITE", "LEADER")), elite("Anna", "Trench Pilgrim", 1)],
         "elite_counted": 2,
-        "troops": [troop("Bert", "Trench Pilgrim"), troop("Carl", "Ecclesiastic Prisoners")],
+        "troops": [troop("Bert", "Trench Pilgrim"), troop("Carl", "Ecclesiastic Prisoners", "trench-pilgrims/ecclesiastic-prisoners")],
         "locations_found": ["common/9-survivor", "common/14-map-document-bag", "rare/17-book-of-golems"],
         "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration", "quartermaster", "roster"],
     },
@@ -87,7 +89,7 @@ EXPECTED = {
         "elite": [elite("Baal", "Heretic Priest", 3, keywords=("ELITE", "LEADER"), scars=1, injuries=["Minor Wound"]),
                   elite("Cain", "Heretic Trooper", 5)],
         "elite_counted": 2,
-        "troops": [troop("Wret", "Wretched")],
+        "troops": [troop("Wret", "Wretched", "heretic-legions/wretched")],
         "locations_found": ["common/8-ruined-house", "common/18-fallen-knight", "common/10-fallen-soldier"],
         "battle": 3, "steps_done": ["trauma", "promotions", "experience", "exploration", "quartermaster", "roster"],
     },
