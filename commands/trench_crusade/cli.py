@@ -21,6 +21,7 @@ from .commands import (
 )
 from .model import refuse_naming_a_model_that_must_miss
 from .phase import PHASE
+from .rules import FAILURES_BEFORE_AUTOMATIC_SIX
 from .views import XP_RESTORED, status_of
 
 
@@ -283,7 +284,10 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             emit_json(shown)
             return
         click.echo(f"{shown['warband']} ({shown['faction']})  ducats {shown['ducats']}  Glory {shown['glory']}")
-        click.echo(f"Promotion streak: {plural(shown['promotion_streak'], 'die')} in a row without a Promotion")
+        streak = shown["promotion_streak"]
+        # Seed: "Once the total reaches 5 dice, then the next roll (the 6th one), is automatically considered to be a 6."
+        next_is_six = ": the next Promotion Die counts as a 6" if streak >= FAILURES_BEFORE_AUTOMATIC_SIX else ""
+        click.echo(f"Promotion streak: {plural(streak, 'die')} in a row without a Promotion{next_is_six}")
         counted = shown["elite_counted"]
         beyond = len(shown["elite"]) - counted
         cap = f"{counted} of 6" + (f", and {beyond} with Bad Company, not counted" if beyond else "")

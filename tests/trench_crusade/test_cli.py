@@ -142,6 +142,34 @@ def test_status_marks_the_troops_that_cannot_be_promoted(cli):
         "Gaius": None, "Anna": None, "Bert": None, "Carl": "trench-pilgrims/ecclesiastic-prisoners"}
 
 
+DEEDS_TO_A_POOL_OF_5 = ["--glorious", "Anna=headshot", "--glorious", "Bert=good-hunting",
+                        "--glorious", "Anna=into-the-trenches", "--glorious", "Bert=survive-to-tell-the-tale"]
+
+
+@pytest.mark.parametrize(("deeds", "faces", "streak_line"), [
+    pytest.param(DEEDS_TO_A_POOL_OF_5[:-2], "1,1,1,1", "Promotion streak: 4 dice in a row without a Promotion",
+                 id="4: no word"),
+    pytest.param(DEEDS_TO_A_POOL_OF_5, "1,1,1,1,1", "Promotion streak: 5 dice in a row without a Promotion: the next "
+                 "Promotion Die counts as a 6", id="5: the next die counts as a 6"),
+])
+def test_status_says_when_the_next_promotion_die_counts_as_a_6(cli, deeds, faces, streak_line):
+    """Seed: "make a note on your Roster of how many dice you have rolled in a row without getting a
+    Promotion. Once the total reaches 5 dice, then the next roll (the 6th one), is automatically considered
+    to be a 6." The roster's note says so once the total is 5."""
+    # Given battle 1 with three (or four) Glorious Deeds, a pool of 4 (or 5), and the Trauma step done,
+    for args in SETUP[:-1]:
+        assert cli(*args).exit_code == 0
+    for args in (["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario",
+                  "Trench Warfare", *deeds],
+                 ["trench-crusade", "trauma", "Pilgrims"]):
+        assert cli(*args).exit_code == 0
+    # when every Promotion Die is rolled and none shows a 6,
+    assert cli("trench-crusade", "promotions", "Pilgrims", "--even", "--dice", faces).exit_code == 0
+    # then the status notes the streak, and at 5 that the next die counts as a 6.
+    status = cli("trench-crusade", "status", "Pilgrims")
+    assert (status.exit_code, status.output.splitlines()[1]) == (0, streak_line)
+
+
 def test_promotions_answer_with_json_their_transaction_rolls_and_new_head(league):
     # Given battle 1's pool of 3 and its Trauma step done (T10),
     assert league("trench-crusade", "trauma", "Pilgrims").exit_code == 0
