@@ -447,11 +447,11 @@ class Context:
             return options[0]
         elif (typed := written_as(key, self.answers)) is not None:
             answer = self.answers.pop(typed)  # recorded under the key the rules ask
-        elif self._ask is not None and not self.drew_ledger_dice():
+        elif self._ask is not None and not self.dealt_ledger_faces():
             answer = self._ask(prompt, options)
         else:
-            # After new ledger dice no prompt may show them before they are stored: the service
-            # stores the transaction as pending and asks then.
+            # After new ledger dice or a ledger card no prompt may show them before they are stored:
+            # the service stores the transaction as pending and asks then.
             raise NeedsAnswer(key, prompt, list(options), open_ended=open_ended)
         if answer not in options:
             # A choice typed in another case is that choice ("mel" for Mel), recorded as the rules spell it.
@@ -479,10 +479,13 @@ class Context:
             self.asked.append(key)
         return self.answers.get(key)
 
-    def drew_ledger_dice(self) -> bool:
-        """Were new ledger dice drawn while deciding (not copies of stored ones)?"""
+    def dealt_ledger_faces(self) -> bool:
+        """Did the ledger deal faces while deciding: new ledger dice (not copies of stored ones), or a card
+        from a deck it shuffled (in this transaction or an earlier one)?"""
         return any(
-            isinstance(e, ev.DiceRolled) and e.source == "ledger" and e.copy_of is None for e in self.events
+            (isinstance(e, ev.DiceRolled) and e.source == "ledger" and e.copy_of is None)
+            or (isinstance(e, ev.CardDrawn) and e.source == "ledger")
+            for e in self.events
         )
 
     def draw(self, deck_id: str, purpose: str, held: Sequence[str] = ()) -> str:

@@ -115,9 +115,7 @@ def decide(
         # A conflict (a roll number dealt elsewhere) decides again: what this try drew is burned then.
         # An answer that leads to another question keeps the dice handed back pending too (`asks_again`).
         asked_again = asks_again and isinstance(error, NeedsAnswer) and any(isinstance(e, ev.DiceRolled) for e in ctx.events)
-        # A card the ledger dealt from a deck it shuffled is its face too: the decision waits with it.
-        dealt_a_card = any(isinstance(e, ev.CardDrawn) and e.source == "ledger" for e in ctx.events)
-        if not (keep_dice and (ctx.drew_ledger_dice() or dealt_a_card or asked_again)) or isinstance(error, Conflict):
+        if not (keep_dice and (ctx.dealt_ledger_faces() or asked_again)) or isinstance(error, Conflict):
             raise
         if asked_again:  # the answers are stored with the dice: none that no question of the command asks
             check_answers(command, answered_now, ctx.asked, warriors_named(state))

@@ -9,7 +9,9 @@ from commands.speedheim import handlers as h
 from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
 from ledger.describe import describe
+from ledger.decide import TableDice
 from ledger.errors import LedgerError
+from ledger.pending import PendingDecision
 from ledger.testing import LedgerHarness
 
 from .conftest import Table, of
@@ -239,3 +241,36 @@ def test_the_d20_table_rolls_again_where_the_deck_would_draw_again(house_rules):
     events = campaign.incap("Gunnar", "Hound", dice=[20, 19])
     assert [(r.card, r.roll, r.outcome) for r in of(events, se.CardRead)] == [("20", 0, "redraw"), ("19", 1, "improved")]
     assert [r.purpose for r in of(events, ev.DiceRolled)] == ["Gunnar: Improvement (incapacitation)"] * 2
+
+
+def test_a_choice_on_a_card_the_ledger_dealt_is_asked_once_the_card_is_stored(house_rules):
+    """DESIGN.md: "No ledger face is shown before it is stored." A card dealt from a deck the ledger shuffled in an
+    earlier transaction is such a face: the Mel/Rgd question it raises is not put to the player (whose prompt shows
+    the card) before the draw is stored; the decision waits pending with its card and its question (it was asked
+    at once, and an interrupted prompt left a pending decision that named no question)."""
+    mel_or_rgd = {"source": "house", "cards": [{"id": "A", "hero": "Mel/Rgd"}, {"id": "B", "hero": "Mel/Rgd"}]}
+    campaign = house_rules({"decks": "ledger", "tables": {"deck": mel_or_rgd}})
+    first = campaign.incap("Gunnar", "Rat", dice=[20], **{"gunnar.rat.1.mel-rgd": "Mel"})  # shuffles, deals one card
+    (second_card,) = {"A", "B"} - {of(first, se.CardRead)[0].card}
+
+    def asked_too_soon(prompt: str, options: object) -> str:
+        raise AssertionError(f"asked before the card was stored: {prompt}")
+
+    try:
+        campaign.ledger.execute(campaign.cid, h.Incapacitate(warband="Sellswords", fighter="Gunnar", victim="Hound",
+                                                             kind="henchman"),
+                                actor=campaign.actor, dice=TableDice([20]), ask=asked_too_soon)
+    except PendingDecision as pending:
+        assert (pending.waiting.question, pending.waiting.options) == ("gunnar.hound.1.mel-rgd", ["Mel", "Rgd"])
+        tx = pending.tx
+    else:
+        raise AssertionError("decided without the question")
+    waiting = [r.event for r in campaign.ledger.store.records(campaign.cid) if r.tx == tx]
+    # the card is the next of the deck the ledger shuffled and stored: the pending transaction holds it to Gunnar
+    assert [type(e) for e in waiting] == [ev.CommandRecorded, ev.DecisionPending]
+    assert waiting[1].question == "gunnar.hound.1.mel-rgd"
+    answered = campaign.ledger.answer(campaign.cid, {"gunnar.hound.1.mel-rgd": "Rgd"}, actor=campaign.actor, target=tx,
+                                      dice=TableDice([20]))
+    read = of([r.event for r in answered.records], se.CardRead)
+    assert [(r.card, r.stat) for r in read] == [(second_card, "Rgd")]
+    assert campaign.ledger.check(campaign.cid)[1] == []  # decided again as recorded
