@@ -420,6 +420,11 @@ def _learn_skill(ctx: Context, band: Warband, fighter: Fighter, skill_named: str
     if skill is None and (known := as_spelled(skill_named, [*fighter.skills, *fighter.keywords])) is not None:
         raise RuleViolation(f"{fighter.name} already knows {known}: the same Skill cannot be taken twice")
     if skill is None:
+        lists = tables_for(ctx.state).skills
+        known_to_the_tables = [name for names in (*lists.skills.values(), *lists.spells.values()) for name in names]
+        if as_spelled(typed, known_to_the_tables) is None:  # a slip of the keyboard, not a rule (exit 2)
+            raise BadInput(f"no Skill or Spell '{typed}' in the tables ({fighter.name} can learn: "
+                           f"{', '.join(allowed) or 'nothing'})")
         raise RuleViolation(f"{fighter.name} cannot learn {typed} (can learn: {', '.join(allowed) or 'nothing'})")
     ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=skill, reason="Skill/Spell card"))
 

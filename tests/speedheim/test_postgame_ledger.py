@@ -11,6 +11,7 @@ from commands.speedheim import handlers as h
 from commands.speedheim import postgame as pg
 from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
+from ledger.errors import BadInput, RuleViolation
 
 from .conftest import of
 
@@ -114,6 +115,19 @@ def test_a_skill_known_is_not_learned_again_and_the_refusal_says_so(fought):
     # When Skab is to learn Sprint again (it said "Skab cannot learn sprint (can learn: …)")
     assert fought.refusal(pg.Learn(warband="Skaven", fighter="Skab", skill="sprint")) == (
         "Skab already knows Sprint: the same Skill cannot be taken twice")
+
+
+def test_a_skill_no_table_knows_is_a_slip_and_one_the_hero_may_not_learn_a_refusal(fought):
+    """A name the tables do not hold ("Lead Fencing") is bad input, exit 2, as every other misspelt name is; one
+    they hold but the hero may not take now ("Heal", a Spell of a school he lacks) is the rules' refusal, exit 1."""
+    fought.do(pg.Income(warband="Skaven"), [5])
+    fought.do(pg.Promotions(warband="Skaven"))
+    fought.do(pg.Scars(warband="Skaven"), [12, 12])
+    fought.do(pg.FreeAttempts(warband="Skaven"), [10], ["06", "03", "20"])
+    with pytest.raises(BadInput, match=r"^no Skill or Spell 'Lead Fencing' in the tables \(Skab can learn: Ambush, "):
+        fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Lead Fencing"))
+    with pytest.raises(RuleViolation, match=r"^Skab cannot learn Heal \(can learn: Ambush, "):
+        fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Heal"))
 
 
 @pytest.mark.parametrize(("skill", "answers", "then"), [
