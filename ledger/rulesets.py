@@ -281,10 +281,15 @@ def get(ruleset_id: str) -> Ruleset:
     return _REGISTRY[ruleset_id]
 
 
+def ruleset_of(state: CampaignState) -> Ruleset | None:
+    """The campaign's ruleset (None before its `ruleset.pinned` event: a state with no campaign yet)."""
+    return get(state.ruleset) if state.ruleset else None
+
+
 def row_names_of(state: CampaignState) -> Mapping[str, Mapping[str, str]]:
     """The names the campaign's tables give the rows its events record by id (`Ruleset.row_names`),
     by kind; none where its ruleset records them as named."""
-    ruleset = get(state.ruleset) if state.ruleset else None
+    ruleset = ruleset_of(state)
     return ruleset.row_names(state) if ruleset is not None and ruleset.row_names is not None else {}
 
 
@@ -315,7 +320,7 @@ def reason_names(state: CampaignState) -> Mapping[str, str]:
 
 def ids_cited_after(state: CampaignState) -> tuple[str, ...]:
     """The words after which the campaign's recorded reasons cite a row by its id (`Ruleset.ids_cited_after`)."""
-    ruleset = get(state.ruleset) if state.ruleset else None
+    ruleset = ruleset_of(state)
     return ruleset.ids_cited_after if ruleset is not None else ()
 
 
@@ -332,13 +337,13 @@ def name_in(names: Mapping[str, Mapping[str, str]], kind: str, recorded: str) ->
 
 def step_name(state: CampaignState, key: str) -> str:
     """A post-game step recorded by its key, by the name its ruleset gives it (`Ruleset.step_names`)."""
-    ruleset = get(state.ruleset) if state.ruleset else None
+    ruleset = ruleset_of(state)
     return ruleset.step_names.get(key, key) if ruleset is not None else key
 
 
 def roll_meaning(state: CampaignState, roll: ev.DiceRolled) -> str:
     """What the roll meant, as its ruleset says it (`Ruleset.roll_meaning`); "" where no record needs it."""
-    ruleset = get(state.ruleset) if state.ruleset else None
+    ruleset = ruleset_of(state)
     return ruleset.roll_meaning(roll, state) if ruleset is not None and ruleset.roll_meaning is not None else ""
 
 
