@@ -133,9 +133,14 @@ class UpgradeRules(Command, frozen=True, kw_only=True, tag="rules.upgrade"):
     version: str
 
 
-def positive(amount: int, what: str) -> None:
+def positive(amount: int, what: str, taken_away: str = "") -> None:
+    """`taken_away`: how a negative amount is done instead, said when one is given."""
     if amount <= 0:
-        raise BadInput(f"{what} must be a positive whole number, not {amount}")
+        instead = f" ({taken_away})" if amount < 0 and taken_away else ""
+        raise BadInput(f"{what} must be a positive whole number, not {amount}{instead}")
+
+
+XP_TAKEN_AWAY = "XP is taken away by `campaign correct WARBAND FIGHTER --xp -N --reason …`, or the award voided"
 
 
 def active_fighter(state: CampaignState, ref: str, warband: str | None) -> Fighter:
@@ -259,7 +264,7 @@ def record_battle(cmd: RecordBattle, ctx: Context) -> None:
 
 
 def award_xp(cmd: AwardXP, ctx: Context) -> None:
-    positive(cmd.amount, "an XP award")
+    positive(cmd.amount, "an XP award", XP_TAKEN_AWAY)
     fighter = active_fighter(ctx.state, cmd.fighter, cmd.warband)
     ctx.emit(ev.XPAwarded(warband=fighter.warband, fighter=fighter.id, amount=cmd.amount, reason=cmd.reason))
 

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import sqlite3
 import sys
 import uuid
@@ -75,17 +76,31 @@ COMMAND_MODULES = {
 }
 
 
+# A negative whole number given as an argument (`xp award Gunnar -2`, `treasury Rats -10`), which click
+# would take for an unknown option.
+_NEGATIVE_NUMBER = re.compile(r"-[0-9]+")
+# What stands for a negative number while the arguments are checked for unknown options: no argument
+# can hold it, as every one is checked for control characters first (ledger.text.checked_argument).
+_NUMBER_STAND_IN = "\x00"
+
+
 class _OnceEach:
     """Refuses an option that takes one value given twice (`--winner A --winner B`): click keeps the
-    last and drops the first without a word, so a slip would record what was not meant."""
+    last and drops the first without a word, so a slip would record what was not meant. Reads a
+    negative number as the argument it is (click would say "No such option '-2'"), so that the
+    command itself says what is wrong with it; an unknown option is still refused as click refuses it."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        negative = any(_NEGATIVE_NUMBER.fullmatch(arg) for arg in args)
         if not ctx.resilient_parsing:
-            _, _, order = self.make_parser(ctx).parse_args(args=list(args))  # type: ignore[attr-defined]
+            checked = [_NUMBER_STAND_IN if _NEGATIVE_NUMBER.fullmatch(arg) else arg for arg in args]
+            _, _, order = self.make_parser(ctx).parse_args(args=checked)  # type: ignore[attr-defined]
             once = [p for p in order if isinstance(p, click.Option) and not (p.multiple or p.count or p.is_flag)]
             twice = next((p for i, p in enumerate(once) if p in once[:i]), None)
             if twice is not None:
                 raise click.UsageError(f"Option '{twice.opts[0]}' is given more than once: it takes one value", ctx)
+        if negative:  # no other unknown option is left: the check above would have refused it
+            ctx.ignore_unknown_options = True
         return super().parse_args(ctx, args)  # type: ignore[misc]
 
 

@@ -123,7 +123,7 @@ def item_lose(session: Session, warband: str, name: str, fighter: str | None, re
     run(session, LoseItem(warband=warband, item=name, fighter=fighter, reason=reason))
 
 
-@main.command("treasury", context_settings={"ignore_unknown_options": True})
+@main.command("treasury")
 @writes
 @click.argument("warband")
 @click.argument("delta", type=int)

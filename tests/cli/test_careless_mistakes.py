@@ -242,6 +242,30 @@ def test_an_option_of_one_value_given_twice_is_refused_not_dropped(two_warbands,
     assert two_warbands("log", "--json", "--json").exit_code == 0
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["xp", "award", "Gunnar", "-2", "--reason", "miscounted"],
+     "Error: an XP award must be a positive whole number, not -2 (XP is taken away by `campaign correct WARBAND "
+     "FIGHTER --xp -N --reason …`, or the award voided)"),
+    (["xp", "spend", "Gunnar", "-1", "--on", "WS"], "Error: XP spent must be a positive whole number, not -1"),
+    (["treasury", "Reikland Rats", "10", "--resaon", "sold a horse"],
+     "Error: No such option '--resaon'. (Did you mean one of: '--json', '--reason'?)"),
+    (["treasury", "Reikland Rats", "-10", "--resaon", "bad beer"],
+     "Error: No such option '--resaon'. (Did you mean one of: '--json', '--reason'?)"),
+])
+def test_a_negative_number_is_an_argument_to_check_and_an_unknown_option_still_unknown(two_warbands, args, message):
+    """click reads `-2` as an option it does not know ("No such option '-2'"): the command says what
+    is wrong with the number instead; a misspelt option beside one is still named as click names it."""
+    before = two_warbands("log", "--json").output
+    refused = two_warbands(*args)
+    assert (refused.exit_code, refused.output.splitlines()[-1]) == (2, message)
+    assert two_warbands("log", "--json").output == before
+
+
+def test_a_negative_treasury_change_is_taken(two_warbands):
+    taken = two_warbands("treasury", "Reikland Rats", "-10", "--reason", "bad beer")
+    assert (taken.exit_code, taken.output.splitlines()[0]) == (0, "  Reikland Rats treasury -10 (bad beer)")
+
+
 def test_a_character_the_output_encoding_lacks_is_escaped_not_a_failure_after_the_write(two_warbands):
     """A Latin-1 terminal (or a file written in cp1252) cannot hold '—' or an emoji: the note was
     recorded, then printing its line failed with exit 70, saying nothing was recorded."""

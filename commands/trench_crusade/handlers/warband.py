@@ -9,6 +9,7 @@ import msgspec
 
 from commands.kit import since
 from commands.shared import (
+    XP_TAKEN_AWAY,
     AwardXP,
     Correct,
     EnlistWarband,
@@ -193,7 +194,7 @@ def record_shared_battle(cmd: RecordBattle, ctx: Context) -> None:
 
 def award_capped_xp(cmd: AwardXP, ctx: Context) -> None:
     """`xp award` in a Trench Crusade campaign: only ELITE gain XP, up to their cap."""
-    positive(cmd.amount, "an XP award")
+    positive(cmd.amount, "an XP award", XP_TAKEN_AWAY)
     fighter = active_fighter(ctx.state, cmd.fighter, cmd.warband)
     band = ctx.state.warbands[fighter.warband]
     tables = tables_for(ctx.state)
