@@ -422,12 +422,18 @@ class Dealer:
         import psycopg
 
         conn = self._connection()
+        committing = False
         try:
             with conn.transaction():
                 yield conn.cursor()
+                committing = True  # what is left is the COMMIT, which the server may have done
         except psycopg.errors.InsufficientPrivilege as error:
             raise not_an_administrator(conn.info.user, _primary(error)) from None
         except psycopg.OperationalError as error:
+            if committing:
+                raise BadInput(f"the connection to the database was lost as the set-up was committed "
+                               f"({_primary(error)}): it may have been made or not; run it again, which makes "
+                               "what is missing and leaves what is there") from None
             raise BadInput(f"the connection to the database was lost during the set-up ({_primary(error)}): "
                            "nothing was made; run it again") from None
         except psycopg.Error as error:

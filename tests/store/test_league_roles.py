@@ -940,6 +940,48 @@ def test_init_roles_refused_after_making_its_tables_leaves_nothing_behind(fresh_
                 conn.execute(f'DROP ROLE "{role}"')
 
 
+def test_init_roles_whose_connection_is_lost_as_it_commits_says_it_may_be_made_and_runs_again(fresh_postgres,
+                                                                                                monkeypatch):
+    """A connection lost once COMMIT was sent leaves the server alone knowing whether the set-up was made:
+    saying "nothing was made" could be untrue. Here it was made; run again, it is ready."""
+    import psycopg
+
+    suffix = uuid.uuid4().hex[:8]
+    player, dice = f"player_{suffix}", f"dice_{suffix}"
+    from ledger.cli import keys
+    from ledger.dealer import init_roles_sql
+
+    committed, scripted = psycopg.Transaction.__exit__, []
+
+    def script(**names: Any) -> str:  # written once the store is open, right before the set-up's transaction
+        scripted.append(True)
+        return init_roles_sql(**names)
+
+    def lost_after_the_commit(self, exc_type, exc_val, exc_tb):
+        done = committed(self, exc_type, exc_val, exc_tb)
+        if scripted and exc_type is None and self._outer_transaction:  # the COMMIT, not a savepoint
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return done
+
+    try:
+        with monkeypatch.context() as patched:
+            patched.setattr(keys, "init_roles_sql", script)
+            patched.setattr(psycopg.Transaction, "__exit__", lost_after_the_commit)
+            made = CampaignRunner(fresh_postgres)("admin", "init-roles", "--player", player, "--dice-role", dice)
+        assert (made.exit_code, made.output) == (2, (
+            "Error: the connection to the database was lost as the set-up was committed (server closed the "
+            "connection unexpectedly): it may have been made or not; run it again, which makes what is missing "
+            "and leaves what is there\n"))
+        assert {player, dice} <= set(schema_objects(fresh_postgres, (player, dice)))
+        again = CampaignRunner(fresh_postgres)("admin", "init-roles", "--player", player, "--dice-role", dice)
+        assert (again.exit_code, again.output.split(":")[0]) == (0, "Roles ready on postgresql")
+    finally:
+        with connect(fresh_postgres, autocommit=True) as conn:
+            for (role,) in conn.execute("SELECT rolname FROM pg_roles WHERE rolname IN (%s, %s)", (player, dice)):
+                conn.execute(f'DROP OWNED BY "{role}" CASCADE')
+                conn.execute(f'DROP ROLE "{role}"')
+
+
 @pytest.mark.parametrize(("player", "dice", "said"), [
     ("pg_players", "dice_role", "'pg_players' cannot name a role: PostgreSQL reserves names beginning with pg_"),
     ("players", "pg_dice", "'pg_dice' cannot name a role: PostgreSQL reserves names beginning with pg_"),
