@@ -33,6 +33,7 @@ from commands.kit.versions import plays
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 from ledger.terms import humanize
+from ledger.text import slug
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
 # What a hero's advance asks (`FIGHTER:XP:stat`): the characteristic of a roll that offers two, the skill of a new skill.
@@ -72,10 +73,24 @@ def band_list(band: Warband, tables: CoreheimTables) -> tuple[WarbandList, str |
     found = next((w for w in tables.warbands.warbands if w.id == list_id), None)
     if found is None:
         known = ", ".join(w.id for w in tables.warbands.warbands)
+        if not band.faction:
+            raise BadInput(f"a Coreheim warband is enlisted with its warband list: give --faction one of {known}")
         raise BadInput(f"{band.name}'s faction '{band.faction}' is not a warband list: give --faction one of {known}")
     if variant and variant not in {v.id for v in found.variants}:
-        raise RuleViolation(f"{found.name} have no variant '{variant}'")
+        if not found.variants:
+            raise BadInput(f"{found.name} have no variants: give --faction {found.id}")
+        raise BadInput(f"{found.name} have no variant '{variant}' (variants: {', '.join(v.id for v in found.variants)})")
     return found, variant or None
+
+
+def faction_as_listed(typed: str, tables: CoreheimTables) -> str:
+    """A faction as typed ("Witch Hunters", "Mercenaries/Reikland", any case) by its warband list's id
+    and its variant's ("witch-hunters", "mercenaries/reikland"); unchanged when no list has that name
+    (band_list then says so)."""
+    list_name, slash, variant = typed.partition("/")
+    wanted = slug(list_name)
+    found = next((w for w in tables.warbands.warbands if wanted in (w.id, slug(w.name))), None)
+    return typed if found is None else found.id + (f"/{slug(variant)}" if variant.strip() else slash + variant)
 
 
 def listed_items(listing: WarbandList) -> frozenset[str] | None:

@@ -81,6 +81,8 @@ def faction_id(text: str) -> str:
     for known, name in FACTIONS.items():
         if wanted in (known, slug(name)):
             return known
+    if not text.strip():
+        raise BadInput(f"a Trench Crusade warband is enlisted with its faction: give --faction one of {', '.join(FACTIONS)}")
     raise BadInput(f"'{text}' is not a Trench Crusade faction: give --faction one of {', '.join(FACTIONS)}")
 
 

@@ -17,6 +17,7 @@ from commands.coreheim.tables import TABLES
 from commands.kit import TableError
 from commands.shared import EnlistWarband
 from ledger import events as ev
+from ledger.errors import BadInput
 
 from .conftest import HUMAN, Table
 
@@ -115,6 +116,43 @@ def test_a_variant_starts_its_sergeants_with_its_own_leadership(table, faction, 
     reiklanders(table, faction)
     recruited = table.do(Hire(warband="Reiklanders", name="Otto", type="sergeant"))[0]
     assert recruited.stats == {"M": 7, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 9, "I": 7, "Ld": ld}
+
+
+@pytest.mark.parametrize(
+    ("typed", "faction"),
+    [
+        ("skaven", "skaven"),
+        ("Skaven", "skaven"),  # the list's id in another case
+        ("Witch Hunters", "witch-hunters"),  # 3.2's name
+        ("Skaven Clan Eshin", "skaven"),
+        ("Mercenaries/Reikland", "mercenaries/reikland"),
+        ("mercenaries/marienburg", "mercenaries/marienburg"),
+    ],
+)
+def test_a_warband_list_is_named_by_its_id_or_name_in_any_case(table, typed, faction):
+    """Given a Coreheim campaign, when a warband is enlisted naming its list as a player would type it,
+    then it is enlisted under the list's id (and its variant's)."""
+    enlisted = table.do(EnlistWarband(name="Reiklanders", player="Ann", faction=typed, treasury=500))[0]
+    assert (enlisted.faction, table.state.warband("Reiklanders").faction) == (faction, faction)
+
+
+LISTS = "mercenaries, witch-hunters, undead, night-goblins, cult-of-the-possessed, skaven, sisters-of-sigmar"
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("", f"a Coreheim warband is enlisted with its warband list: give --faction one of {LISTS}"),
+        ("Orcs", f"Reiklanders's faction 'Orcs' is not a warband list: give --faction one of {LISTS}"),
+        ("mercenaries/bogenhafen", "Mercenaries have no variant 'bogenhafen' (variants: reikland, middenheim, marienburg)"),
+        ("undead/lahmia", "Undead have no variants: give --faction undead"),
+    ],
+)
+def test_a_faction_no_list_has_is_bad_input_naming_the_lists(table, typed, message):
+    with pytest.raises(BadInput) as refused:
+        table.do(EnlistWarband(name="Reiklanders", player="Ann", faction=typed, treasury=500))
+    assert str(refused.value) == message
+    assert table.state.warbands == {}
 
 
 def test_a_stat_or_race_given_replaces_the_lists_and_only_that_one(table):

@@ -607,6 +607,16 @@ def test_factions_are_the_v1_factions(table):
     assert table.state.warbands["grail"].faction == "black-grail"
 
 
+def test_a_warband_without_a_faction_is_told_to_give_one(table):
+    """`campaign warband add Rats --player Ann` with no --faction: the faction is missing, not ''."""
+    from commands.shared import EnlistWarband
+
+    assert table.refusal(EnlistWarband(name="Rats", player="Ann")) == (
+        "a Trench Crusade warband is enlisted with its faction: give --faction one of new-antioch, trench-pilgrims, "
+        "iron-sultanate, heretic-legions, black-grail, court-of-the-seven-headed-serpent"
+    )
+
+
 def test_no_seventh_elite_recruit(table):
     table.pilgrims(elites=("Ezra", "Fynn", "Hugo", "Ivo", "Jorg"))
     assert table.refusal(Recruit(warband="Pilgrims", name="Kurt", model="Sniper Priest", elite=True)) == (

@@ -34,8 +34,9 @@ from projections.battles import fought
 def enlist(cmd: EnlistWarband, ctx: Context) -> None:
     """A Coreheim warband names its warband list as its faction ("mercenaries/marienburg")."""
     tables = model.tables_for(ctx.options)
-    model.band_list(Warband(id="", name=cmd.name, player=cmd.player, faction=cmd.faction), tables)
-    enlist_warband(cmd, ctx)
+    listed = msgspec.structs.replace(cmd, faction=model.faction_as_listed(cmd.faction, tables))
+    model.band_list(Warband(id="", name=listed.name, player=listed.player, faction=listed.faction), tables)
+    enlist_warband(listed, ctx)
 
 
 def refuse_recruit(cmd: RecruitFighter, ctx: Context) -> None:
