@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +25,7 @@ from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
 from ledger.terms import Terms
 from projections.charts import Chart, line_chart
+from projections.deeds import BattleWords, battle_deed_lines, full_stop
 from projections.tables import BATTLES, CAMPAIGNS, FIGHTERS, LOG, RATINGS, WARBANDS, Rows, Table, all_rows
 
 
@@ -320,11 +320,6 @@ def sentence(text: str, names: Collection[str] = ()) -> str:
     return full_stop(text)
 
 
-def full_stop(text: str) -> str:
-    """`text` ending as a sentence does: "Into the Trenches!" keeps its own mark rather than gaining a full stop."""
-    return text if text[-1] in ".!?…" else text + "."
-
-
 def typed_names(log: list[dict[str, Any]]) -> set[str]:
     """The names people typed that a log line may begin with (campaign, warbands, players, fighters, as
     first given or renamed): only those a capital letter would change."""
@@ -375,65 +370,12 @@ def _transactions(log: list[dict[str, Any]], owners: dict[str, str], names: Coll
     return list(grouped.values())
 
 
-@dataclass(frozen=True)
-class BattleWords:
-    """How the chronicle words what a battle recorded by a table row's id (a glorious deed, its
-    scenario): under the name the campaign's tables give it (the ruleset's `row_names`), or as recorded
-    when they do not know it (a freeform deed or scenario, typed as people said it; an id a house-rule
-    table dropped). And the deeds a warband did with no doer (the ruleset's `warband_deeds`), which the
-    rm_battles rows do not hold: they are read from the events of the battle's transaction, so the
-    stored rows stay what a rebuild makes."""
-
-    names: Mapping[str, Mapping[str, str]]  # kind ("deed", "scenario") -> id -> name
-    by_warbands: Mapping[int, list[tuple[str, str]]] = field(default_factory=dict)  # tx -> (warband id, deed id)
-
-    @classmethod
-    def of(cls, ruleset: rulesets.Ruleset, state: CampaignState, records: Sequence[Record]) -> BattleWords:
-        names = rulesets.row_names_of(state)
-        by_warbands: dict[int, list[tuple[str, str]]] = {}
-        if ruleset.warband_deeds is not None:
-            for record in records:
-                if done := ruleset.warband_deeds(record.event):
-                    by_warbands.setdefault(record.tx, []).extend(done)
-        return cls(names, by_warbands)
-
-    def named(self, kind: str, recorded: str) -> str:
-        return rulesets.name_in(self.names, kind, recorded)
-
-    def deed_line(self, who: str, deed: str) -> str:
-        return full_stop(f"{who}: glorious deed {self.named('deed', deed)}")
-
-
-def _fighter_lines(deed: dict[str, Any], names: dict[str, str], words: BattleWords) -> list[str]:
-    """What one fighter did in the battle, a sentence each."""
-    who = names.get(deed["fighter"], deed["fighter"])
-    lines = []
-    if deed["took_out"]:
-        # A name twice is two of a group (two members of a henchman unit): "Fang ×2", not "Fang, Fang".
-        taken = Counter(deed["took_out"])
-        lines.append(f"{who} took out {', '.join(names.get(t, t) + (f' ×{n}' if n > 1 else '') for t, n in taken.items())}.")
-    if deed["out_of_action"]:
-        lines.append(f"{who} was taken out of action.")
-    lines += [words.deed_line(who, glorious) for glorious in deed.get("glorious_deeds", [])]
-    if deed.get("notes"):
-        lines.append(f"{who}: {deed['notes']}")
-    return lines
-
-
 def _battle_summary(battle: dict[str, Any], names: dict[str, str], ratings: Ratings, words: BattleWords,
                     owners: dict[str, str]) -> BattleSummary:
     before = battle["position"] - 1
     sides = [{"name": names.get(w, w), "rating": ratings.at(w, before)} for w in battle["participants"]]
     rated = [s["rating"] for s in sides if s["rating"] is not None]
-    # Each warband's lines together, in the participants' order: its fighters' deeds, then its own
-    # deeds with no doer. A fighter of no participant (`owners` does not place it) comes after them.
-    lines_of: dict[str | None, list[str]] = {warband: [] for warband in battle["participants"]}
-    for deed in battle["deeds"]:
-        side = owners.get(deed["fighter"])
-        lines_of.setdefault(side if side in lines_of else None, []).extend(_fighter_lines(deed, names, words))
-    for warband, glorious in words.by_warbands.get(battle["tx"], []):
-        lines_of.setdefault(warband, []).append(words.deed_line(names.get(warband, warband), glorious))
-    deeds = [line for lines in lines_of.values() for line in lines]
+    deeds = battle_deed_lines(battle, names, words, owners)
     void = None
     if battle["voided_by"] is not None:
         void = {"voided_by": battle["voided_by"]}

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ledger import describe
+from ledger import describe, rulesets
 from ledger import events as ev
 from ledger.campaigns import battle_ends, battle_views, end_of_battle
 from ledger.cli.app import Session, emit_json, main, pass_session
@@ -20,7 +20,8 @@ from ledger.records import Record
 from ledger.state import CampaignState
 from ledger.text import VOID_MARK, shown, shown_sentence, visible
 from projections import sql
-from projections.history import positions_involving, warband_transactions
+from projections.deeds import BattleWords, battle_deed_lines, battle_row
+from projections.history import NamesKnown, positions_involving, warband_transactions
 from projections.tables import log_entry, log_rows
 
 
@@ -205,12 +206,33 @@ def history(session: Session, fighter_ref: str | None, fighter_option: str | Non
     cid, state = session.state()
     records = session.ledger.history(cid)
     rows = chronicle(session, cid, state, records)
-    if fighter_ref is not None:
-        involving = positions_involving(records, state.fighter(fighter_ref).id, state.ruleset)
+    about = state.fighter(fighter_ref).id if fighter_ref is not None else None
+    if about is not None:
+        involving = positions_involving(records, about, state.ruleset)
         rows = [row for row in rows if row["position"] in involving]
     else:
         rows = [row for row in rows if row["type"] == "battle.recorded"]
     if as_json:
         emit_json(rows)
         return
-    _show(_row_lines(rows))
+    deeds = _deed_lines(records, state, about)
+    _show([line for row in rows for line in _row_lines([row]) + deeds.get(row["position"], [])])
+
+
+# Where a battle's deeds begin under its row: past the position, transaction and actor columns.
+DEED_INDENT = " " * 25
+
+
+def _deed_lines(records: list[Record], state: CampaignState, about: str | None) -> dict[int, list[str]]:
+    """Position of each battle -> what its fighters did (`about`: only what that fighter did and
+    what was done to him), as the report says it, to show under its row."""
+    known = NamesKnown()
+    for record in records:
+        known.learn(record.event)
+    named = known.filled_in(state)
+    names = {f.id: f.name for f in named.fighters.values()} | {w.id: w.name for w in named.warbands.values()}
+    owners = {f.id: f.warband for f in named.fighters.values()}
+    words = BattleWords.of(rulesets.get(state.ruleset), state, records)
+    return {record.position: [DEED_INDENT + visible(shown(line)) for line in battle_deed_lines(
+                battle_row(record), names, words, owners, about)]
+            for record in records if isinstance(record.event, ev.BattleRecorded)}

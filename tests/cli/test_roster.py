@@ -43,10 +43,24 @@ def test_battle_then_xp_and_history(two_warbands):
     c("xp", "award", "Snikch", "2", "--reason", "won and took Gunnar out")
     assert c("history", "--fighter", "Snikch").output == c("history", "Snikch").output  # older scripts still work
     history = c("history", "Snikch").output.splitlines()  # like `roster WARBAND` and `xp award FIGHTER`
-    assert history == [
+    assert history == [  # under a battle, what he did there
         "   13 T5    arbiter    Snikch, leader, joins Clan Skrittle",
         "   16 T6    arbiter    battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
+        "                         Snikch took out Gunnar.",
+        "                         Snikch: glorious deed Slew the leader.",
         "   18 T7    arbiter    Snikch gains 2 XP (won and took Gunnar out)",
+    ]
+    assert c("history", "Gunnar").output.splitlines() == [  # and what was done to him
+        "   10 T4    arbiter    Gunnar, leader, joins Reikland Rats",
+        "   16 T6    arbiter    battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
+        "                         Gunnar was taken out of action.",
+        "                         Snikch took out Gunnar.",
+    ]
+    assert c("history").output.splitlines() == [  # every battle, with all its deeds, as the report says them
+        "   16 T6    arbiter    battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
+        "                         Gunnar was taken out of action.",
+        "                         Snikch took out Gunnar.",
+        "                         Snikch: glorious deed Slew the leader.",
     ]
     battle = json.loads(c("history", "--json").output)
     assert [row["text"] for row in battle] == [

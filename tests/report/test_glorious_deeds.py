@@ -11,7 +11,8 @@ import msgspec
 
 from commands.trench_crusade.tables import TABLES
 from ledger.testing import CampaignRunner
-from projections.report import BattleWords, Ratings, _battle_summary
+from projections.deeds import BattleWords
+from projections.report import Ratings, _battle_summary
 
 from .conftest import FIXTURES
 from .dom import Element
