@@ -391,8 +391,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     if bought.id != "caster" and cmd.spell is not None:
         raise BadInput("a spell is chosen only when buying Caster")
     cost = r.check_affordable(fighter, bought)
-    surcharge = f" ({bought.cost} + {r.VAMPIRE_SURCHARGE} for a Vampire)" if cost != bought.cost else ""
-    ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=cost, on=f"{bought.label}{surcharge}"), *applied)
+    on = r.spent_on(bought, cost, brackets_once=since(ctx, "1.7.0"))
+    ctx.emit(ev.XPSpent(warband=band.id, fighter=fighter.id, amount=cost, on=on), *applied)
 
 
 def _held_until_the_doom_table(state: CampaignState, band: Warband, fighter: str) -> int:

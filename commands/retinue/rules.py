@@ -243,6 +243,18 @@ def price_text(fighter: Fighter, bought: Advancement) -> str:
     return f"{bought.label} costs {bought.cost}{surcharge}"
 
 
+def spent_on(bought: Advancement, cost: int, *, brackets_once: bool) -> str:
+    """What an `xp.spent` says was bought (S1), with a Vampire's price made up (S3): 'Feat (3 + 2 for a
+    Vampire)'. `brackets_once` (1.7.0): a label with brackets of its own takes the make-up inside them,
+    'Feat (outside Archetype or Domain; 15 + 2 for a Vampire)'; 1.6.0 put a second pair after them."""
+    if cost == bought.cost:
+        return bought.label
+    made_up = f"{bought.cost} + {VAMPIRE_SURCHARGE} for a Vampire"
+    if brackets_once and bought.label.endswith(")"):
+        return f"{bought.label[:-1]}; {made_up})"
+    return f"{bought.label} ({made_up})"
+
+
 def check_affordable(fighter: Fighter, bought: Advancement) -> int:
     """S1: the fighter's bank must hold the whole price, not counting what it holds back (`held`, E5);
     the refusal says the shortfall."""

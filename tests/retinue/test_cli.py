@@ -455,6 +455,17 @@ def test_feats_and_spells_are_named_whatever_their_case(hawks):
         "  Kestrel spends 11 XP on Caster (9 + 2 for a Vampire)", "  Kestrel gains Caster", "  Kestrel learns Drain"]
 
 
+def test_a_vampires_feat_outside_says_its_price_in_one_pair_of_brackets(hawks):
+    """S3 on 1.7.0: the make-up of a Vampire's price goes inside the label's own brackets; the log and the
+    history say it as recorded (1.6.0 recorded "Feat (outside Archetype or Domain) (15 + 2 for a Vampire)")."""
+    assert hawks("correct", "Hawks", "Kestrel", "--xp", "17", "--reason", "arbiter").exit_code == 0
+    bought = ["  Kestrel spends 17 XP on Feat (outside Archetype or Domain; 15 + 2 for a Vampire)", "  Kestrel learns Focus"]
+    assert lines(hawks("retinue", "buy", "Hawks", "Kestrel", "feat-outside", "--feat", "Focus")) == bought
+    assert hawks("history", "--fighter", "Kestrel").output.splitlines()[-2:] == [
+        "   20 T9    arbiter    Kestrel spends 17 XP on Feat (outside Archetype or Domain; 15 + 2 for a Vampire)",
+        "   21 T9    arbiter    Kestrel learns Focus"]
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["buy", "Hawks", "Kestrel", "XX"], "S2: no advancement 'XX' (advancements: feat, Wi, Sa, Mt, Sk, W, caster, M, Df, CC, RC, "
                                         "feat-outside)"),

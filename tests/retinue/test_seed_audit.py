@@ -353,7 +353,7 @@ SPENDING = [
         # "Feat (outside Archetype or Domain) 15", "+2" for a Vampire; "This does not grant the matching
         # Archetype or Domain keyword": Kestrel learns the Mystic's Warding Sigil (Wi 3 is its prerequisite).
         Bank("Kestrel", 17), ("feat-outside", {"feat": "Warding Sigil"}),
-        Bought(["spends 17 on Feat (outside Archetype or Domain) (15 + 2 for a Vampire)", "learns Warding Sigil [feat:Mystic]"], 0),
+        Bought(["spends 17 on Feat (outside Archetype or Domain; 15 + 2 for a Vampire)", "learns Warding Sigil [feat:Mystic]"], 0),
         id="a Vampire's Feat outside its Archetype: 17 XP, no Mystic keyword",
     ),
     pytest.param(
