@@ -5,8 +5,11 @@ or twice; a warband's next battle waits until the phase is finished, so no pass 
 
 The guided walk (`campaign post-game WARBAND`) builds each step's command; with no one to ask (no
 terminal) it takes the answers given ahead (`--answer scenario-award:1=Wren --answer
-scenario-award:1:xp=2`, `doom-roll:1=Kestrel`, `bonus:1=Wren`), else the defaults: no scenario
-award, nobody on the Doom Table, no survival-roll bonus. The picks are asked only while fighters
+scenario-award:1:xp=2`, `doom-roll:1=Kestrel`, `bonus:1=Wren`, `none` for nobody (more)). A pick not
+answered stops the walk before its step is written, naming the key to give: who gains scenario XP,
+who rolls on the Doom Table and who gains a survival +1 are the player's to say, and taking `none`
+for him lost a Doom roll, or an award, that only a void gave back (as Coreheim's search asks
+`--answer HERO:search=nothing`). The picks are asked only while fighters
 are left to pick and none was answered `none`: a numbered answer beyond them is refused (they are
 the steps' `asks`, not the commands' answer keys, so nothing takes one that is not asked). Outcomes
 named by the player (A3 "by-name") are asked while deciding, so `post-game --answer
@@ -16,12 +19,11 @@ casualty:kestrel=Hardy` gives them. Purchases are commands of their own, offered
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from commands.kit import Phase, PhaseMessages, PhaseStep
 from commands.kit.versions import plays
 from ledger.decide import BuildAsk
-from ledger.errors import NeedsDice
 from ledger.state import Battle, CampaignState
 from projections.battles import fought
 
@@ -31,18 +33,6 @@ from .rules import ScenarioAward, check_scenario_xp
 NONE = "none"
 
 
-def _offer(ask: BuildAsk, prompt: str, options: Sequence[str], key: str) -> str:
-    """Ask (or take the answer given ahead for `key`); with no one to ask the answer is `none`."""
-    try:
-        return ask(prompt, [NONE, *options], key=key)
-    except NeedsDice:
-        return NONE
-
-
-def _roster(state: CampaignState, warband: str) -> list[str]:
-    return [f.name for f in state.fighters_of(warband)]
-
-
 def _pick_fighters(left: list[str], ask: BuildAsk, prompt: str, key: str, then: str, *, once: bool = True) -> Iterator[str]:
     """The fighters the player picks among `left`, one at a time (what follows a pick is asked before
     the next): the n-th answered ahead as `KEY:n` (`--answer doom-roll:1=Kestrel`). The first is asked
@@ -50,7 +40,7 @@ def _pick_fighters(left: list[str], ask: BuildAsk, prompt: str, key: str, then: 
     it wants next (none: no more). `once`: a fighter picked is not offered again (one Doom roll, one
     scenario award each); else it is, for a fighter the rules let gain more than one."""
     for number in itertools.count(1):
-        if not left or (name := _offer(ask, prompt if number == 1 else then, left, f"{key}:{number}")) == NONE:
+        if not left or (name := ask(prompt if number == 1 else then, [NONE, *left], key=f"{key}:{number}")) == NONE:
             return
         if once:
             left.remove(name)
@@ -69,10 +59,11 @@ def _offered(state: CampaignState, warband: str, battle: Battle | None, version:
     who fought the battle (E6 from 1.3.0, E7 from 1.5.0: one recruited since, or absent, earns none
     of its XP, nor rolls on its Doom Table), called fighters "of battle N" to say why the others are
     not offered."""
+    fighters = state.fighters_of(warband)
     if battle is None or not plays(state, version):
-        return _roster(state, warband), "fighter"
+        return [f.name for f in fighters], "fighter"
     played = {deed.fighter for deed in fought(battle, warband, state)}
-    return [f.name for f in state.fighters_of(warband) if f.id in played], f"fighter of battle {battle.number}"
+    return [f.name for f in fighters if f.id in played], f"fighter of battle {battle.number}"
 
 
 def build_scenario_pass(state: CampaignState, warband: str, ask: BuildAsk) -> ScenarioPass:

@@ -39,7 +39,7 @@ GUIDED_STOPS = {
     "trench_crusade": (2, "Error: Survival Roll for Bert needs D6"),
     "speedheim": (0, "Next step: Scars and the Blight — Ivo: Henchman Scars needs D20"),  # "it stops at the Scars, which need dice"
     "warbands": (2, "Error: Swordsmen: how many of its 4 casualties recovered?"),
-    "retinue": (0, "Next step: Casualty Table — Wren's Casualty Table needs D6"),
+    "retinue": (0, "Next step: Scenario pass — Which fighter of battle 1 does the scenario award XP?"),  # "the scenario's award"
 }
 
 

@@ -121,37 +121,68 @@ def test_each_step_as_its_own_command(hawks):
     assert lines(hawks("retinue", "spending-done", "Hawks")) == ["  Hawks: post-game step Spending done for battle 1"]
 
 
-def test_the_guided_post_game_without_a_terminal_runs_on_until_a_step_needs_dice(hawks):
-    first = hawks("post-game", "Hawks").output.splitlines()
-    assert [line for line in first if not line.startswith("Recorded T")] == [
-        "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
-        "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
-        "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
-        "  Hawks: post-game step Battle pass done for battle 1",
-        "== Scenario pass: the XP the scenario states for each fighter (E6)",  # no award without a terminal
+NEXT = "then run `campaign post-game Hawks` again."
+# Without a terminal, each run of the walk in turn: given the runs before it, when `post-game Hawks` is run
+# with these options, then its exit code and its lines ("Recorded T…" left out). A pick not answered stops
+# the walk before its step is written, naming the key to give (it was taken as "none": a Doom roll or an
+# award lost); one the run begins with is an error, nothing written.
+WALK_WITHOUT_A_TERMINAL = [
+    ([], 0, ["== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+             "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
+             "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
+             "  Hawks: post-game step Battle pass done for battle 1",
+             "== Scenario pass: the XP the scenario states for each fighter (E6)",
+             "Next step: Scenario pass — Which fighter of battle 1 does the scenario award XP? (E6: each award names one "
+             f"fighter): answer with --answer scenario-award:1=CHOICE (one of: none, Kestrel, Finch); {NEXT}"]),
+    ([], 2, ["== Scenario pass: the XP the scenario states for each fighter (E6)",
+             "Error: Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter): answer with "
+             "--answer scenario-award:1=CHOICE (one of: none, Kestrel, Finch)"]),
+    (["--answer", "scenario-award:1=none"], 0, [
+        "== Scenario pass: the XP the scenario states for each fighter (E6)",
         "  Hawks: post-game step Scenario pass done for battle 1",
         "== Casualty Table: a D6 for each fighter that went Out of Action",
         "Next step: Casualty Table — Finch's Casualty Table needs D6 (1 more die): pass them with --dice, or use --ledger; "
-        "then run `campaign post-game Hawks` again.",
-    ]
-    assert hawks("post-game", "Hawks", "--list").output.splitlines()[:3] == [
-        "[x] battle-pass: Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
-        "[x] scenario-pass: Scenario pass: the XP the scenario states for each fighter (E6)",
-        "[ ] casualty: Casualty Table: a D6 for each fighter that went Out of Action",
-    ]
-    walked = hawks("post-game", "Hawks", "--dice", "2", "--answer", "casualty:finch=Recovered")
-    assert walked.exit_code == 0, walked.output
-    assert walked.output.splitlines()[:4] == [
+        f"{NEXT}"]),
+    (["--dice", "2", "--answer", "casualty:finch=Recovered"], 0, [
         "== Casualty Table: a D6 for each fighter that went Out of Action",
         "  R0 Finch's Casualty Table: D6 rolled [2] = 2 (table)",
         "  Finch's Casualty Table: 2 — Recovered (named by the player)",
         "  Hawks: post-game step Casualty Table done for battle 1",
-    ]
-    for _ in range(3):
-        if hawks("post-game", "Hawks", "--list").output.count("[ ]") == 0:
-            break
-        assert hawks("post-game", "Hawks").exit_code == 0
-    assert hawks("post-game", "Hawks").output == "Post-game sequence complete.\n"
+        "== Doom Table: 2D6",
+        "Next step: Doom Table — Which fighter of battle 1 rolls on the Doom Table?: answer with --answer "
+        f"doom-roll:1=CHOICE (one of: none, Kestrel, Finch); {NEXT}"]),
+    (["--answer", "doom-roll:1=Kestrel"], 2, [
+        "== Doom Table: 2D6",
+        "Error: Which other fighter of battle 1 rolls on the Doom Table?: answer with --answer doom-roll:2=CHOICE "
+        "(one of: none, Finch)"]),
+    (["--answer", "doom-roll:1=none"], 0, [
+        "== Doom Table: 2D6",
+        "  Hawks: post-game step Doom Table done for battle 1",
+        "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        "Next step: Post-game pass — Which surviving fighter of battle 1 gains +1 from a survival roll or scenario "
+        f"result?: answer with --answer bonus:1=CHOICE (one of: none, Kestrel, Finch); {NEXT}"]),
+    (["--answer", "bonus:1=Finch", "--answer", "bonus:2=none"], 0, [
+        "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
+        "  Hawks: post-game step Post-game pass done for battle 1",
+        "== Spending: advancements bought (S1-S9)",
+        "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?",
+        "Stopped before Spending: run `campaign post-game Hawks` again to carry on, or with --go-on to go past the "
+        "steps that close buying, selling or hiring."]),
+    ([], 0, ["== Spending: advancements bought (S1-S9)", "  Hawks: post-game step Spending done for battle 1",
+             "Post-game sequence complete."]),
+]
+
+
+def test_the_guided_post_game_without_a_terminal_stops_at_a_pick_not_answered(hawks):
+    for options, code, said in WALK_WITHOUT_A_TERMINAL:
+        before = hawks("log").output
+        walked = hawks("post-game", "Hawks", *options)
+        assert (walked.exit_code, [line for line in walked.output.splitlines() if not line.startswith("Recorded T")]) == (
+            code, said), options
+        if code:
+            assert hawks("log").output == before, options  # refused: nothing written
+    assert hawks("replay", "--check").exit_code == 0
 
 
 def test_an_answer_names_any_outcome_as_the_command_line_does(hawks):
@@ -300,7 +331,7 @@ def test_E6_the_walk_takes_the_amounts_scenario_pass_takes(cli, tmp_path, xp, co
     for campaign in (walk, direct):
         assert campaign("retinue", "battle-pass", "Hawks").exit_code == 0
     walked = walk("post-game", "Hawks", "--step", "scenario-pass", "--answer", "scenario-award:1=Finch",
-                  "--answer", f"scenario-award:1:xp={xp}")
+                  "--answer", f"scenario-award:1:xp={xp}", "--answer", "scenario-award:2=none")
     done = direct("retinue", "scenario-pass", "Hawks", "--award", f"Finch={xp}")
     heading = "== Scenario pass: the XP the scenario states for each fighter (E6)"
     assert (walked.exit_code, walked.output.splitlines()[0]) == (code, heading)
@@ -323,7 +354,7 @@ def test_the_walks_xp_question_is_answered_with_a_whole_number(hawks):
 
 
 @pytest.mark.parametrize("given", [["post-game", "Hawks", "--step", "scenario-pass", "--answer", "scenario-award:1=Finch",
-                                    "--answer", "scenario-award:1:xp=2"],
+                                    "--answer", "scenario-award:1:xp=2", "--answer", "scenario-award:2=none"],
                                    ["retinue", "scenario-pass", "Hawks", "--award", "Finch=2"]])
 def test_an_award_given_no_reason_is_for_the_scenario_whichever_way_it_is_given(hawks, given):
     """A battle of no named scenario, and no --for: the walk recorded "the scenario", `scenario-pass`
@@ -363,7 +394,8 @@ def test_the_walk_gives_a_second_bonus_to_a_fighter_named_by_two_results(hawks):
         assert hawks("retinue", *step, "Hawks").exit_code == 0, step
     assert hawks("post-game", "Hawks", "--list", "--answer", "bonus:1=Finch").output.splitlines()[5] == (
         "      --answer bonus:2=none|Kestrel|Finch  Which surviving fighter of battle 1 gains +1 from another survival roll or scenario result?")
-    walked = hawks("post-game", "Hawks", "--step", "post-game-pass", "--answer", "bonus:1=Finch", "--answer", "bonus:2=Finch")
+    walked = hawks("post-game", "Hawks", "--step", "post-game-pass", "--answer", "bonus:1=Finch", "--answer", "bonus:2=Finch",
+                   "--answer", "bonus:3=none")
     assert lines(walked) == [
         "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
         "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",

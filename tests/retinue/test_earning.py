@@ -443,7 +443,8 @@ def test_E6_the_guided_scenario_pass_offers_the_fighters_of_the_battle(version, 
     game.recruit("Hawks", "Sage", ancestry="Human")
     game.do(BattlePass(warband="Hawks"))
     player = Player({"scenario-award:1": "Kestrel", "scenario-award:1:xp": "1"})
-    build_scenario_pass(game.state, "hawks", player)
+    with pytest.raises(NeedsAnswer):  # the next pick, not answered, is the player's to say
+        build_scenario_pass(game.state, "hawks", player)
     assert player.asked == [
         ("scenario-award:1", f"Which {fighter} does Horn Run award XP? (E6: each award names one fighter)", offered),
         ("scenario-award:1:xp", "How much XP does Horn Run award Kestrel?", None),  # a number: any the scenario states
@@ -455,7 +456,8 @@ def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
     """Without a terminal they were "none" whatever was meant: given ahead by key, they are taken."""
     game.battle(ooa=["Finch"])
     game.do(BattlePass(warband="Hawks"))
-    ask = Player({"scenario-award:1": "wren", "scenario-award:1:xp": "2", "doom-roll:1": "Kestrel", "bonus:1": "Wren"})
+    ask = Player({"scenario-award:1": "wren", "scenario-award:1:xp": "2", "scenario-award:2": "none",
+                  "doom-roll:1": "Kestrel", "doom-roll:2": "none", "bonus:1": "Wren", "bonus:2": "none"})
     awarded = build_scenario_pass(game.state, "hawks", ask)
     assert [(a.fighter, a.amount) for a in awarded.awards] == [("Wren", 2)]
     assert build_doom(game.state, "hawks", ask).fighters == ["Kestrel"]
@@ -468,14 +470,25 @@ def test_the_walk_takes_the_scenario_award_doom_and_bonus_given_ahead(game):
         "Which surviving fighter of battle 1 gains +1 from another survival roll or scenario result?"]
 
 
+@pytest.mark.parametrize(("build", "key"), [(build_scenario_pass, "scenario-award:1"), (build_doom, "doom-roll:1"),
+                                            (build_post_game_pass, "bonus:1")])
+def test_a_pick_not_answered_is_asked_of_the_player_not_taken_as_none(game, build, key):
+    """Who gains scenario XP, who rolls on the Doom Table and who gains a survival +1 change what is awarded
+    or rolled: with nobody to answer, the walk's builder stops naming the key (it built "none": a Doom roll lost)."""
+    game.battle()
+    with pytest.raises(NeedsAnswer) as unanswered:
+        build(game.state, "hawks", Player({}))
+    assert (unanswered.value.key, unanswered.value.options) == (key, ["none", "Kestrel", "Finch", "Wren"])
+
+
 # E7: "Some Survival Roll or scenario results also grant +1 Experience to one named or selected
-# surviving fighter" — given the fighters the walk's answers pick, then the bonuses it builds and
-# whom its next question offers (a fighter picked is offered again: two results may name one).
+# surviving fighter" — given the fighters the walk's answers pick ("none": no more), then the bonuses it
+# builds and whom its next question offers (a fighter picked is offered again: two results may name one).
 BONUS_PICKS = [
-    ({}, []),
-    ({"bonus:1": "Wren"}, ["Wren"]),
-    ({"bonus:1": "Wren", "bonus:2": "wren"}, ["Wren", "Wren"]),
-    ({"bonus:1": "Wren", "bonus:2": "Kestrel", "bonus:3": "Wren"}, ["Wren", "Kestrel", "Wren"]),
+    ({"bonus:1": "none"}, []),
+    ({"bonus:1": "Wren", "bonus:2": "none"}, ["Wren"]),
+    ({"bonus:1": "Wren", "bonus:2": "wren", "bonus:3": "none"}, ["Wren", "Wren"]),
+    ({"bonus:1": "Wren", "bonus:2": "Kestrel", "bonus:3": "Wren", "bonus:4": "none"}, ["Wren", "Kestrel", "Wren"]),
 ]
 
 
@@ -520,7 +533,8 @@ def test_E7_the_guided_post_game_pass_offers_the_fighters_of_the_battle(version,
     game = Retinues(version=version)
     up_to_the_post_game_pass(game, absent=["Finch"])
     player = Player({})
-    build_post_game_pass(game.state, "hawks", player)
+    with pytest.raises(NeedsAnswer):  # asked, not taken as "none"
+        build_post_game_pass(game.state, "hawks", player)
     assert player.asked == [
         ("bonus:1", f"Which surviving {fighter} gains +1 from a survival roll or scenario result?", offered)]
 
@@ -554,7 +568,8 @@ def test_E7_the_guided_doom_table_offers_the_fighters_of_the_battle(version, off
     game.battle(absent=["Finch"])
     game.recruit("Hawks", "Sage", ancestry="Human")
     player = Player({})
-    build_doom(game.state, "hawks", player)
+    with pytest.raises(NeedsAnswer):  # asked, not taken as "none"
+        build_doom(game.state, "hawks", player)
     assert player.asked == [("doom-roll:1", f"Which {fighter} rolls on the Doom Table?", offered)]
 
 

@@ -24,8 +24,9 @@ Battle 3, Last Stand, H wins. Kestrel puts Moth OOA, Finch Grim, Wren the Leader
     Wren buys Sa +1 for 6 -> 0: Sa 5 is 2 above her Human baseline 2 (her recruitment Sa 4 does
     not count), so Mt 3 -> 2 (A1 default: one point per purchase).
     Kestrel's Caster is refused: Wren already has the Caster keyword (S9) — nothing written.
-  W, through the guided `post-game`: everyone went OOA, so no battle XP; Casualty 3, 4, 5 all
-    Recovered (answers given with --answer); no Doom, no post-game XP; spending closed.
+  W, through the guided `post-game`: everyone went OOA, so no battle XP; no scenario award; Casualty
+    3, 4, 5 all Recovered; nobody on the Doom Table, no survival +1 (each given with --answer, the
+    walk having nobody to ask); no post-game XP; spending closed.
 """
 
 from __future__ import annotations
