@@ -54,12 +54,15 @@ def scenario_of(battle: Battle | None) -> str:
     return (battle.scenario if battle else "") or "the scenario"
 
 
-def _offered(state: CampaignState, warband: str, battle: Battle | None, version: str) -> tuple[list[str], str]:
-    """The fighters a step offers, and what its question calls them: from `version` on, only those
-    who fought the battle (E6 from 1.3.0, E7 from 1.5.0: one recruited since, or absent, earns none
-    of its XP, nor rolls on its Doom Table), called fighters "of battle N" to say why the others are
-    not offered."""
-    fighters = state.fighters_of(warband)
+def _offered(state: CampaignState, warband: str, battle: Battle | None, version: str, *,
+             surviving: bool = False) -> tuple[list[str], str]:
+    """The fighters a step offers, and what its question calls them: the active ones, or with `surviving`
+    every one not dead, Captured (or retired by a correction) too: E7's "surviving fighter", as the
+    post-game pass takes him (E5 denies post-game XP to the Slain alone, and the seed counts Captured
+    among that pass's results, "casualty, Captured, and Doom awards"). From `version` on, only those who
+    fought the battle (E6 from 1.3.0, E7 from 1.5.0: one recruited since, or absent, earns none of its
+    XP, nor rolls on its Doom Table), called fighters "of battle N" to say why the others are not offered."""
+    fighters = [f for f in state.fighters_of(warband, active_only=False) if f.active or (surviving and f.status != "dead")]
     if battle is None or not plays(state, version):
         return [f.name for f in fighters], "fighter"
     played = {deed.fighter for deed in fought(battle, warband, state)}
@@ -91,7 +94,7 @@ def build_doom(state: CampaignState, warband: str, ask: BuildAsk) -> Doom:
 
 
 def build_post_game_pass(state: CampaignState, warband: str, ask: BuildAsk) -> PostGamePass:
-    offered, fighter = _offered(state, warband, PHASE.latest_battle(state, state.warbands[warband]), "1.5.0")
+    offered, fighter = _offered(state, warband, PHASE.latest_battle(state, state.warbands[warband]), "1.5.0", surviving=True)
     prompt = f"Which surviving {fighter} gains +1 from a survival roll or scenario result?"
     # E7: each such result grants +1 to "one named or selected surviving fighter", and two results may
     # name the same one (as `post-game-pass --bonus` takes): a fighter picked is offered again.

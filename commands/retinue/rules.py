@@ -10,7 +10,8 @@ Readings where the seed is silent:
   enemy goes Out of Action once in a battle, so from version 1.3.0 a battle crediting two fighters
   with it is refused (E4: the fighter who resolved the final action earns it; only the players know
   which); 1.0.0 to 1.2.0 gave each of them the award.
-- E7 survival or scenario +1 goes to a fighter that survived: not Slain, not dead.
+- E7 survival or scenario +1 goes to a fighter that survived: not Slain, not dead (a Captured one did;
+  E5 denies post-game XP to the Slain alone).
 - S4/S5 a fighter's own lists are the Universal list and the lists of every Archetype and Domain
   keyword it has; a feat it already has cannot be bought again.
 - S7 the reduction is applied to the attribute the player names; A1 and A2 decide how much and

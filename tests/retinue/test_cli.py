@@ -404,6 +404,22 @@ def test_the_walk_gives_a_second_bonus_to_a_fighter_named_by_two_results(hawks):
     ]
 
 
+@pytest.mark.parametrize("given", [
+    ["post-game", "Hawks", "--answer", "bonus:1=Finch", "--answer", "bonus:2=none"],
+    ["retinue", "post-game-pass", "Hawks", "--bonus", "Finch=survival roll or scenario result"]])
+def test_a_captured_fighter_gains_the_survival_bonus_either_way(hawks, given):
+    """E7 "one named or selected surviving fighter": Finch, Captured on the Casualty Table, survived (E5 denies
+    the Slain alone). `post-game-pass --bonus` took him and the walk did not offer him: now both do."""
+    for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "2", "--outcome", "Finch=Captured"], ["doom"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    assert hawks("post-game", "Hawks", "--list").output.splitlines()[5] == (
+        "      --answer bonus:1=none|Kestrel|Finch  Which surviving fighter of battle 1 gains +1 from a survival roll or "
+        "scenario result?")
+    assert [line for line in lines(hawks(*given)) if line.startswith("  ")] == [
+        "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
+        "  Hawks: post-game step Post-game pass done for battle 1"]
+
+
 def test_a_purchase_asks_for_its_spell_and_reduction_by_buys_own_options(hawks):
     """`buy` has no --answer: what it needs is named with its --spell and --reduce."""
     assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0

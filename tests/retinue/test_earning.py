@@ -501,6 +501,32 @@ def test_E7_the_walk_gives_a_fighter_a_bonus_for_each_result_that_names_it(game,
     assert [choices for _key, _prompt, choices in ask.asked] == [["none", "Kestrel", "Finch", "Wren"]] * (len(bonus) + 1)
 
 
+# E7 "+1 Experience to one named or selected surviving fighter", E5 "Slain fighters do not receive … other
+# post-game Experience": given Finch's Casualty Table outcome, then whom the walk offers the +1 and what the
+# post-game pass makes of one for Finch. Captured, he survived: E5 denies the Slain alone, and the seed counts
+# Captured among the post-game pass's results ("casualty, Captured, and Doom awards"). The command took him;
+# the walk did not offer him.
+SURVIVAL_BONUS = [
+    ("Recovered", ["none", "Kestrel", "Finch", "Wren"], [("Finch", 1, "post-game pass: survival roll")]),
+    ("Captured", ["none", "Kestrel", "Finch", "Wren"], [("Finch", 1, "post-game pass: survival roll")]),
+    ("Slain", ["none", "Kestrel", "Wren"], "E5: Finch was Slain: a Slain fighter gets no post-game Experience"),
+]
+
+
+@pytest.mark.parametrize(("outcome", "offered", "then"), SURVIVAL_BONUS)
+def test_E7_the_walk_offers_the_survival_bonus_to_whom_the_post_game_pass_gives_it(game, outcome, offered, then):
+    game.battle(ooa=["Finch"])
+    for step in (BattlePass, ScenarioPass):
+        game.do(step(warband="Hawks"))
+    game.do(Casualties(warband="Hawks", outcomes={"Finch": outcome}), [3])
+    game.do(Doom(warband="Hawks"))
+    player = Player({"bonus:1": "none"})
+    build_post_game_pass(game.state, "hawks", player)
+    assert [choices for _key, _prompt, choices in player.asked] == [offered]
+    command = PostGamePass(warband="Hawks", bonus=[Bonus(fighter="Finch", reason="survival roll")])
+    assert (game.awards(game.do(command)) if isinstance(then, list) else game.refusal(command)) == then
+
+
 def up_to_the_post_game_pass(game: Retinues, *, absent: list[str]) -> None:
     """Hawks' battle without the absent, then Sage recruited, and the steps before the post-game pass."""
     game.battle(absent=absent)
