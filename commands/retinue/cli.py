@@ -108,8 +108,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @group.command("post-game-pass")
     @click.argument("warband")
     @click.option("--bonus", "bonuses", multiple=True, metavar="FIGHTER=REASON",
-                  help="+1 to a surviving fighter of the battle from a survival roll or scenario result "
-                       "(repeatable; from version 1.5.0 one who did not fight it is refused).")
+                  help="+1 to a surviving fighter of the battle (not Slain: a Captured one too) from a survival roll or "
+                       "scenario result (repeatable; from version 1.5.0 one who did not fight it is refused).")
     @pass_session
     def post_game_pass(session: Session, warband: str, bonuses: tuple[str, ...]) -> None:
         """Post-game pass (E5, E7): Hardy +1, Miraculous +2, survival +1; nothing for the Slain."""
