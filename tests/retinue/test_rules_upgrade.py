@@ -2,7 +2,8 @@
 until the Doom Table is rolled (E3, E5): typed while a warband is part way through a battle's post-game it is
 refused (a fighter who spent that +1 under 1.4.0 and was Slain on the Doom Table under 1.5.0 would end at -1 XP);
 between battles, or before any step of the latest battle is recorded, it is taken; one recorded part way (before
-the refusal) is decided again as it was."""
+the refusal) is decided again as it was. Last, an upgrade onto 1.7.0 changing a Vampire's recorded price wording
+from the next purchase on."""
 
 from __future__ import annotations
 
@@ -74,3 +75,17 @@ def test_an_upgrade_typed_before_or_after_a_post_game_is_taken(given):
 def test_an_upgrade_recorded_part_way_through_a_post_game_is_decided_again_as_it_was():
     """Replay, voids and import decide a recorded command again (not typed now): it is not refused."""
     assert on_1_4_0_after_a_battle(hawks_battle_pass).decided_again(ONTO_1_5_0) == UPGRADED
+
+
+def test_after_an_upgrade_onto_1_7_0_a_vampires_price_is_made_up_inside_the_labels_brackets():
+    """Given Kestrel's Feat outside bought on 1.6.0, when the campaign upgrades, then the next one records 1.7.0's
+    wording and the first keeps its own, replayed as recorded."""
+    game = Retinues(version="1.6.0")
+    game.xp("Kestrel", 34)
+    game.stat("Kestrel", "Wi", 1)  # Wi 4: Warding Sigil's prerequisite
+    bought = [e.on for e in game.buy("Kestrel", "feat-outside", feat="Focus") if isinstance(e, ev.XPSpent)]
+    assert game.do(UpgradeRules(version="1.7.0")) == [ev.RulesetUpgraded(version="1.7.0", previous="1.6.0")]
+    bought += [e.on for e in game.buy("Kestrel", "feat-outside", feat="Warding Sigil") if isinstance(e, ev.XPSpent)]
+    assert bought == ["Feat (outside Archetype or Domain) (15 + 2 for a Vampire)",
+                      "Feat (outside Archetype or Domain; 15 + 2 for a Vampire)"]
+    assert game.ledger.check(game.cid)[1] == []  # replay --check: every transaction decides again as recorded
