@@ -9,6 +9,7 @@ the clock, the disk or a random generator: everything random comes through a `Di
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
@@ -38,6 +39,8 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="command", fo
     added_later: ClassVar[tuple[str, ...]] = ()
 
 
+# The decks a refusal of an unknown one names at most (a Speedheim campaign may have one per warband and battle).
+DECKS_NAMED = 10
 # The placeholders of a documented key that stand for a warrior of the campaign ("injury:CHARACTER").
 WARRIOR_PLACEHOLDERS = frozenset({"FIGHTER", "HERO", "GROUP", "SWORD", "UNIT", "CHARACTER", "WARRIOR"})
 
@@ -493,7 +496,10 @@ class Context:
         a physical deck's card is typed in, and it counts as reshuffled once every card is out.
         `held`: cards drawn and still in hand (an Advantage pair's first), kept out of a reshuffle."""
         if deck_id not in self._decks:
-            raise BadInput(f"there is no deck '{deck_id}' in this ruleset")
+            known = list(itertools.islice(self._decks, DECKS_NAMED + 1))
+            named = ", ".join(known[:DECKS_NAMED]) + (", …" if len(known) > DECKS_NAMED else "")
+            raise BadInput(f"there is no deck '{deck_id}' in this campaign"
+                           + (f" (decks: {named})" if known else ": its ruleset has no decks"))
         deck = self.state.decks.get(deck_id)
         if self.options.get("decks", "ledger") == "physical":
             remaining = list(self._decks[deck_id])

@@ -6,6 +6,7 @@ import pytest
 
 from ledger import dice
 from ledger.cli import app
+from ledger.testing import CampaignRunner
 
 
 def events(campaign) -> int:
@@ -110,6 +111,16 @@ def test_physical_deck_takes_the_card_drawn_at_the_table(campaign):
     )
     refused = campaign("draw", "cards", "--for", "event", "--card", "QH")
     assert (refused.exit_code, refused.output) == (2, "Error: event: 'QH' is not a card left in cards\n")
+
+
+def test_a_deck_the_campaign_does_not_have_is_refused_naming_those_it_has(two_warbands, tmp_path):
+    refused = two_warbands("draw", "standard", "--for", "event")
+    assert (refused.exit_code, refused.output) == (2, "Error: there is no deck 'standard' in this campaign (decks: cards)\n")
+    coreheim = CampaignRunner(f"sqlite:///{tmp_path / 'coreheim.db'}")
+    assert coreheim("new", "Feud", "--ruleset", "coreheim").exit_code == 0
+    refused = coreheim("draw", "cards", "--for", "event")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: there is no deck 'cards' in this campaign: its ruleset has no decks\n")
 
 
 def test_interactive_prompt_asks_for_missing_dice_naming_the_roll(two_warbands, monkeypatch):
