@@ -235,7 +235,7 @@ def _roll_outcome(ctx: Context, cmd: Casualties | Doom, band: Warband, battle: B
     roll = ctx.roll(rows.dice, purpose=f"{fighter.name}'s {table.capitalize()} Table")
     if options.outcome_tables == "data":
         if named is not None:
-            raise BadInput(f"A3: this campaign reads the {table.capitalize()} Table from its data: do not name the outcome")
+            raise _read_from_data(table)
         row = rows.row_for(roll.value)
         outcome, kind, row_id = row.outcome, row.kind, f"{table} {roll.value}"
     else:
@@ -269,6 +269,24 @@ def _roll_outcome(ctx: Context, cmd: Casualties | Doom, band: Warband, battle: B
         ctx.emit(ev.InjurySuffered(warband=band.id, fighter=fighter.id, injury=outcome.strip(), row=row_id))
 
 
+def _read_from_data(table: str) -> BadInput:
+    return BadInput(f"A3: this campaign reads the {table.capitalize()} Table from its data: do not name the outcome")
+
+
+def _refuse_named_outcomes_before_the_roll(ctx: Context, table: str, named: dict[str, str]) -> None:
+    """Typed now, an outcome named that its roll would refuse (A3 "data": none is named; by name, an empty one, or
+    E7's Miraculous on the Casualty Table, Hardy on the Doom Table) is refused before a die is rolled: refused after
+    the roll, ledger dice were seen and the decision left pending, a void away from a new roll. One an answer for the
+    roll replaces (1.2.0) is not read. Recorded commands decide as they did."""
+    if not ctx.typed_now or not named:
+        return
+    if options_for(ctx.state).outcome_tables == "data":
+        raise _read_from_data(table)
+    for fighter, outcome in named.items():
+        if not (since(ctx, "1.2.0") and f"{table}:{fighter}" in ctx.answers):
+            r.outcome_by_name(table, outcome)  # type: ignore[arg-type]
+
+
 def _given_once(ctx: Context, option: str, fighters: list[str]) -> None:
     """1.6.0: a fighter (by id) named twice to `option` — in another case, or by id and name — is refused as
     the same name twice is (`--award Finch=2 --award Finch=3`); 1.5.0 took both awards, and the last outcome."""
@@ -296,6 +314,7 @@ def casualties(cmd: Casualties, ctx: Context) -> None:
     rolling = [ctx.state.fighters[fighter] for fighter in out_of_action(battle, band.id, ctx.state)]
     named = _named(ctx, band, cmd.outcomes, rolling, f"{{name}} did not go Out of Action in battle {battle.number}, "
                    "and the Casualty Table is rolled for each fighter who did")
+    _refuse_named_outcomes_before_the_roll(ctx, "casualty", named)
     for fighter in rolling:
         _roll_outcome(ctx, cmd, band, battle, fighter, "casualty", named.get(fighter.id))
     finish(ctx, band, battle, "casualty")
@@ -313,6 +332,7 @@ def doom(cmd: Doom, ctx: Context) -> None:
                             "since, or absent): the Doom Table is rolled after that battle, for a fighter who fought it")
     named = _named(ctx, band, cmd.outcomes, rolling,
                    "{name} is not named to roll on the Doom Table: name each fighter who rolls with --fighter (--fighter {name})")
+    _refuse_named_outcomes_before_the_roll(ctx, "doom", named)
     for fighter in rolling:
         _roll_outcome(ctx, cmd, band, battle, fighter, "doom", named.get(fighter.id))
     finish(ctx, band, battle, "doom")

@@ -649,6 +649,18 @@ def test_a_doom_roll_rerolled_with_ledger_dice_waits_for_its_outcome_and_replays
     assert imported.exit_code == 0, imported.output
 
 
+@pytest.mark.parametrize("dice", [["--dice", "6"], ["--ledger"]])
+def test_an_outcome_the_casualty_table_cannot_give_is_refused_before_its_die_is_rolled(hawks, dice):
+    """E7: Miraculous is a Doom Table result. Refused after the roll, a ledger die was seen and the step left
+    pending (T10), which a void ended, for a new roll; now nothing is rolled or written."""
+    for step in ("battle-pass", "scenario-pass"):
+        lines(hawks("retinue", step, "Hawks"))
+    head = hawks("verify", "--json").output
+    assert refused(hawks("retinue", "casualty", "Hawks", "--outcome", "Finch=Miraculous", *dice), 1,
+                   "E7: Miraculous is a Doom Table result, not a Casualty Table one")
+    assert hawks("verify", "--json").output == head
+
+
 ASKED_UP_FRONT = "casualty:FIGHTER, doom-roll:1, doom:FIGHTER, bonus:1"  # the keys of the steps after the scenario pass
 
 

@@ -11,7 +11,7 @@ from commands.retinue.phase import build_doom, build_post_game_pass, build_scena
 from commands.retinue.commands import BattlePass, Bonus, Casualties, Doom, PostGamePass, ScenarioPass, SpendingDone
 from ledger import events as ev
 from ledger.decide import TableDice
-from ledger.errors import Conflict, NeedsAnswer
+from ledger.errors import Conflict, NeedsAnswer, NeedsDice
 
 from .conftest import Retinues
 
@@ -318,6 +318,42 @@ def test_E7_hardy_is_a_casualty_result_and_miraculous_a_doom_result(game):
         "E7: Miraculous is a Doom Table result, not a Casualty Table one")
     assert game.refusal(Casualties(warband="Hawks", answers={"casualty:finch": "miraculous"}), [6]) == (
         "E7: Miraculous is a Doom Table result, not a Casualty Table one")  # named as the rules spell it
+
+
+@pytest.mark.parametrize(("command", "refusal"), [
+    (Casualties(warband="Hawks", outcomes={"Finch": "Miraculous"}), "E7: Miraculous is a Doom Table result, not a Casualty Table one"),
+    (Casualties(warband="Hawks", outcomes={"Finch": " "}), "A3: name the Casualty Table outcome"),
+    (Doom(warband="Hawks", fighters=["Kestrel"], outcomes={"Kestrel": "Hardy"}),
+     "E7: Hardy is a Casualty Table result, not a Doom Table one"),
+])
+def test_an_outcome_its_table_cannot_give_is_refused_before_the_roll(game, command, refusal):
+    """A3 by name, E7: the outcome named with --outcome is read once the die is rolled, but whether its table can give
+    it is known before: refused after the roll, ledger dice were seen and the decision left pending, which a void
+    ended, for a new roll. Given no die, the refusal comes first (a roll would ask for its die)."""
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    if isinstance(command, Doom):
+        game.do(Casualties(warband="Hawks", outcomes={"Finch": "Hardy"}), [6])
+    assert game.refusal(command) == refusal
+
+
+def test_a_recorded_outcome_its_table_cannot_give_is_decided_again_as_it_was_after_the_roll(game):
+    """Decided again (a pending decision answered, a replay), the command rolls first, as when it was recorded."""
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    with pytest.raises(NeedsDice):
+        game.decided_again(Casualties(warband="Hawks", outcomes={"Finch": "Miraculous"}))
+
+
+def test_an_outcome_named_beside_an_answer_for_the_roll_is_not_read(game):
+    """1.2.0: an answer for the roll's key names its outcome over the command's own, so that one is not refused."""
+    game.battle(ooa=["Finch"])
+    game.do(BattlePass(warband="Hawks"))
+    game.do(ScenarioPass(warband="Hawks"))
+    game.do(Casualties(warband="Hawks", outcomes={"Finch": "Miraculous"}, answers={"casualty:finch": "Hardy"}), [6])
+    assert [o.outcome for o in outcomes_of(game.state, "hawks", 1)] == ["Hardy"]
 
 
 # --- undo: a disputed Casualty roll --------------------------------------------------------------

@@ -102,7 +102,8 @@ def test_A3_data_the_table_decides_and_naming_the_outcome_is_refused(house_rules
     game.battle(ooa=["Finch"])
     game.do(BattlePass(warband="Hawks"))
     game.do(ScenarioPass(warband="Hawks"))
-    assert game.refusal(Casualties(warband="Hawks", outcomes={"Finch": "Hardy"}), [1]) == (
+    # Refused before the die is rolled (none is given): after it, ledger dice were seen and the decision left pending.
+    assert game.refusal(Casualties(warband="Hawks", outcomes={"Finch": "Hardy"})) == (
         "A3: this campaign reads the Casualty Table from its data: do not name the outcome")
     events = game.do(Casualties(warband="Hawks"), [1])
     assert [type(e) for e in events] == [ev.DiceRolled, OutcomeRolled, ev.FighterDied, ev.PostGameStepDone]
