@@ -513,6 +513,27 @@ def test_exploration_after_the_first_game(campaign):
     )
 
 
+@pytest.mark.parametrize(("command", "refusal"), [
+    (Exploration(warband="Pilgrims", table="rare", rerolls=[]), "after 1 game the warband explores the common table, not rare"),
+    (Exploration(warband="Pilgrims", rerolls=[1, 2, 3]), "only 2 Exploration dice may be re-rolled"),
+    (Exploration(warband="Pilgrims", rerolls=[2, 2]), "the same Exploration die cannot be re-rolled twice"),
+    (Exploration(warband="Pilgrims", rerolls=[4]), "there is no Exploration die 4: dice are 1 to 3"),
+])
+def test_a_table_or_re_roll_the_rules_do_not_allow_is_refused_before_the_dice_are_rolled(campaign, command, refusal):
+    """Rules §10: the stage after 1 game explores the Common table with 3 dice, and the winner re-rolls 2, never the
+    same die twice. All of it is known before the roll: refused after it, ledger dice were seen and the exploration
+    left pending, which a void ended, for new dice. Given no dice, the refusal comes first."""
+    ready_to_explore(campaign)
+    assert campaign.refusal(command) == refusal
+
+
+def test_a_recorded_exploration_the_rules_do_not_allow_is_decided_again_as_it_was_after_the_roll(campaign):
+    """Decided again (a pending decision answered, a replay), the command rolls first, as when it was recorded."""
+    ready_to_explore(campaign)
+    with pytest.raises(NeedsDice):
+        campaign.decided_again(Exploration(warband="Pilgrims", table="rare", rerolls=[]))
+
+
 def test_a_location_found_twice_is_pillaged(campaign):
     for battle in (1, 2):
         ready_to_explore(campaign)

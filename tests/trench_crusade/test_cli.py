@@ -259,6 +259,23 @@ def test_refusals_write_nothing(league, args, code, message):
     assert events(league) == before
 
 
+@pytest.mark.parametrize("dice", [["--dice", "1,2,3"], ["--ledger"]])
+@pytest.mark.parametrize(("option", "code", "message"), [
+    (["--table", "rare"], 1, "after 1 game the warband explores the common table, not rare"),
+    (["--reroll", "9"], 2, "there is no Exploration die 9: dice are 1 to 3"),
+])
+def test_an_exploration_the_rules_refuse_is_refused_before_its_dice_are_rolled(league, dice, option, code, message):
+    """Refused after the roll, the ledger's dice were seen and the exploration left pending: a void, and the same
+    command rolled new dice. Now nothing is rolled or written."""
+    for step in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"],
+                 ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *step).exit_code == 0, step
+    before = events(league)
+    result = league("trench-crusade", "exploration", "Pilgrims", *option, *dice)
+    assert (result.exit_code, result.output) == (code, f"Error: {message}\n")
+    assert events(league) == before
+
+
 def test_an_unknown_scenario_is_bad_input_listing_the_scenarios_and_writes_nothing(cli):
     """Rules §3 lists the scenarios after their numerals, "I Claim No Man's Land" to "XII The Great War"."""
     for args in SETUP[:-1]:

@@ -54,8 +54,13 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
     stage = rules.exploration_stage(band.games, tables)
     table = cmd.table or ctx.choose("table", f"Explore which table after {band.games} games?", list(stage.tables))
     count = rules.exploration_dice_count(band.games, extra_dice, tables)
-    faces = list(ctx.roll(f"{count}D6", purpose=f"Exploration dice for {band.name}").faces)
     allowed = rules.exploration_rerolls(battle.record.result == "win", extra_rerolls, tables)
+    if ctx.typed_now:
+        # Before the roll: refused after it, ledger dice would be seen and the exploration left pending.
+        rules.explored_stage(band.games, table, tables)
+        if cmd.rerolls is not None:
+            refuse_rerolls(cmd.rerolls, count, allowed)
+    faces = list(ctx.roll(f"{count}D6", purpose=f"Exploration dice for {band.name}").faces)
     for position in chosen_rerolls(ctx, cmd.rerolls, faces, allowed):
         faces[position - 1] = ctx.roll("D6", purpose=f"Exploration re-roll of die {position} for {band.name}").value
     modifier = skill_modifier + cmd.modifier
@@ -89,16 +94,21 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
     finish_step(ctx, band, battle, "exploration")
 
 
+def refuse_rerolls(given: list[int], dice: int, allowed: int) -> None:
+    """Refuse re-rolls given past those allowed, of a die twice, or of a die not among the `dice` rolled."""
+    if len(given) > allowed:
+        raise RuleViolation(f"only {allowed} Exploration {'die' if allowed == 1 else 'dice'} may be re-rolled")
+    if len(set(given)) != len(given):
+        raise RuleViolation("the same Exploration die cannot be re-rolled twice")
+    for position in given:
+        if not 1 <= position <= dice:
+            raise BadInput(f"there is no Exploration die {position}: dice are 1 to {dice}")
+
+
 def chosen_rerolls(ctx: Context, given: list[int] | None, faces: list[int], allowed: int) -> list[int]:
     """The dice to re-roll (never the same die twice): as given, or asked one at a time."""
     if given is not None:
-        if len(given) > allowed:
-            raise RuleViolation(f"only {allowed} Exploration {'die' if allowed == 1 else 'dice'} may be re-rolled")
-        if len(set(given)) != len(given):
-            raise RuleViolation("the same Exploration die cannot be re-rolled twice")
-        for position in given:
-            if not 1 <= position <= len(faces):
-                raise BadInput(f"there is no Exploration die {position}: dice are 1 to {len(faces)}")
+        refuse_rerolls(given, len(faces), allowed)
         return list(given)
     chosen: list[int] = []
     for turn in range(1, allowed + 1):

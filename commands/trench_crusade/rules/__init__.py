@@ -113,6 +113,7 @@ from commands.trench_crusade.rules.trauma import (
 )
 from commands.trench_crusade.rules.exploration import (
     exploration_stage,
+    explored_stage,
     exploration_dice_count,
     exploration_rerolls,
     ExplorationResult,
@@ -182,6 +183,7 @@ __all__ = [
     "DeploymentCost",
     "deployment_costs",
     "exploration_stage",
+    "explored_stage",
     "exploration_dice_count",
     "exploration_rerolls",
     "ExplorationResult",

@@ -24,6 +24,17 @@ def exploration_stage(games_played: int, tables: TrenchCrusadeTables) -> Explora
     raise TrenchCrusadeRuleError(f"no Exploration stage covers {games_played} games played")
 
 
+def explored_stage(games_played: int, table: str, tables: TrenchCrusadeTables) -> ExplorationStage:
+    """The stage after `games_played` games, refusing a table it does not offer."""
+    stage = exploration_stage(games_played, tables)
+    if table not in stage.tables:
+        raise TrenchCrusadeRuleError(
+            f"after {games_played} {'game' if games_played == 1 else 'games'} the warband explores the "
+            f"{' or '.join(stage.tables)} table, not {table}"
+        )
+    return stage
+
+
 def exploration_dice_count(
     games_played: int, extra_dice_skills: int, tables: TrenchCrusadeTables
 ) -> int:
@@ -55,12 +66,7 @@ def resolve_exploration(
     tables: TrenchCrusadeTables,
 ) -> ExplorationResult:
     """The location at the final Exploration Roll (exact match) and 10 ducats per point."""
-    stage = exploration_stage(games_played, tables)
-    if table not in stage.tables:
-        raise TrenchCrusadeRuleError(
-            f"after {games_played} {'game' if games_played == 1 else 'games'} the warband explores the "
-            f"{' or '.join(stage.tables)} table, not {table}"
-        )
+    stage = explored_stage(games_played, table, tables)
     if final_roll < 0:
         raise TrenchCrusadeRuleError(f"an Exploration Roll cannot be {final_roll}")
     location = next(
