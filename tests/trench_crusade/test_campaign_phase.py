@@ -459,6 +459,30 @@ def test_the_kept_table_is_asked_after_rolling_and_a_held_skill_falls_to_the_nex
     assert events[-1].skill == "Melee Proficiency"
 
 
+@pytest.mark.parametrize(("rolls", "refusal"), [
+    ([ADVANCE, ADVANCE], "Gaius has no Advancement Roll to make"),  # one owed: the second is refused
+    ([AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="ranged")],
+     "keep the result of one of the two tables rolled: melee-strength or wildcard"),
+])
+def test_an_advancement_roll_the_rules_refuse_is_refused_before_any_die_is_rolled(campaign, rolls, refusal):
+    """Rules §8: an Advancement Roll per circle reached, 2D6 on two different skill tables, one kept. Every roll of
+    the command is checked before the first: a later roll was refused after the earlier one's dice, and a --keep of
+    neither table after both were rolled, so with ledger dice they were seen and the step left pending, which a void
+    ended, for new dice. Given no dice, the refusal comes first."""
+    through_promotions(campaign, [1, 1], warband_deeds={"Pilgrims": ["victory-or-death"]})
+    campaign.do(Experience(warband="Pilgrims"))
+    assert campaign.refusal(Advancement(warband="Pilgrims", rolls=rolls)) == refusal
+    with pytest.raises(NeedsDice):  # decided again (a replay, a pending decision answered), it rolls first as it did
+        campaign.decided_again(Advancement(warband="Pilgrims", rolls=rolls))
+
+
+def test_a_fighter_owing_two_advancement_rolls_makes_both_in_one_command(campaign):
+    campaign.do(AwardXP(warband="Pilgrims", fighter="Gaius", amount=4, reason="missed"))  # circles 2 and 4
+    keep = AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="wildcard")
+    events = campaign.do(Advancement(warband="Pilgrims", rolls=[keep, keep]), [3, 4, 5, 6, 1, 1, 1, 1])
+    assert [e.skill for e in events if isinstance(e, ev.SkillLearned)] == ["War Stories", "Patron Skill"]
+
+
 def test_a_held_skill_gives_the_next_lower_one(campaign):
     through_promotions(campaign, [1, 1], warband_deeds={"Pilgrims": ["victory-or-death"]})
     campaign.do(Experience(warband="Pilgrims"))

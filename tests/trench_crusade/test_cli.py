@@ -276,6 +276,25 @@ def test_an_exploration_the_rules_refuse_is_refused_before_its_dice_are_rolled(l
     assert events(league) == before
 
 
+@pytest.mark.parametrize("dice", [["--dice", "1,1,1,1"], ["--ledger"]])
+@pytest.mark.parametrize(("rolls", "message"), [
+    (["--roll", "Gaius=ranged,wildcard", "--keep", "melee-strength"],
+     "keep the result of one of the two tables rolled: ranged or wildcard"),
+    (["--roll", "Gaius=ranged,wildcard", "--roll", "Gaius=ranged,wildcard"], "Gaius has no Advancement Roll to make"),
+])
+def test_an_advancement_roll_the_rules_refuse_is_refused_before_its_dice_are_rolled(league, dice, rolls, message):
+    """Gaius owes one Advancement Roll. Refused after the dice (a --keep of neither table; a second roll, after the
+    first's), the ledger's faces were seen and the step left pending: a void, and the same command rolled anew."""
+    for step in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"],
+                 ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *step).exit_code == 0, step
+    assert league("xp", "award", "Gaius", "1", "--reason", "missed").exit_code == 0
+    before = events(league)
+    result = league("trench-crusade", "advance", "Pilgrims", *rolls, *dice)
+    assert (result.exit_code, result.output) == (1, f"Error: {message}\n")
+    assert events(league) == before
+
+
 def test_an_unknown_scenario_is_bad_input_listing_the_scenarios_and_writes_nothing(cli):
     """Rules §3 lists the scenarios after their numerals, "I Claim No Man's Land" to "XII The Great War"."""
     for args in SETUP[:-1]:

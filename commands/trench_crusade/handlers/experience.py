@@ -4,19 +4,23 @@ from __future__ import annotations
 
 
 
+from collections import Counter
+
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
+from ledger.state import CampaignState, Fighter
 
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
-    Advancement, Experience,
+    AdvanceRoll, Advancement, Experience,
 )
 from commands.trench_crusade.model import (
     member, roster_of, rules_fighter, tables_for,
 )
 from commands.trench_crusade.handlers.consequences import begin_step, finish_step, give_xp
+from commands.trench_crusade.tables import TrenchCrusadeTables
 
 
 def experience(cmd: Experience, ctx: Context) -> None:
@@ -46,14 +50,19 @@ def advancement(cmd: Advancement, ctx: Context) -> None:
     if not cmd.rolls:
         raise BadInput("name the fighter and the two skill tables of each Advancement Roll")
     skill_tables = {table.id: table.name for table in tables.advancement_skills.tables}
+    if ctx.typed_now:
+        # Every roll is checked before the first is rolled: a later one refused after the earlier ones' dice, or a
+        # --keep of neither table refused once both were rolled, left ledger dice seen and the step pending.
+        made: Counter[str] = Counter()
+        for chosen in cmd.rolls:
+            fighter = member(state, band, chosen.fighter)
+            refuse_roll(fighter, chosen, state, tables, made=made[fighter.id])
+            if chosen.keep:  # none: asked once both are rolled
+                rules.refuse_keeping_another_table(chosen.keep, chosen.tables)
+            made[fighter.id] += 1
     for index, chosen in enumerate(cmd.rolls, start=1):
         fighter = member(state, band, chosen.fighter)
-        if (events.model_facts(state, fighter.id).advancements_due or 0) < 1:
-            raise RuleViolation(f"{fighter.name} has no Advancement Roll to make")
-        for table in chosen.tables:  # a table mistyped is bad input, before any die is rolled
-            rules.skill_table(table, tables)
-        if len(set(chosen.tables)) != 2 or len(chosen.tables) != 2:
-            raise RuleViolation(f"an Advancement Roll uses two different skill tables of: {', '.join(skill_tables)}")
+        refuse_roll(fighter, chosen, state, tables)
         results = [
             (table, ctx.roll("2D6", purpose=f"Advancement Roll for {fighter.name} on {skill_tables[table]}").value)
             for table in chosen.tables
@@ -78,3 +87,16 @@ def advancement(cmd: Advancement, ctx: Context) -> None:
             ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=result.kept.result.skill,
                             reason="Advancement Roll", row=result.kept.result.id),
         )
+
+
+def refuse_roll(fighter: Fighter, chosen: AdvanceRoll, state: CampaignState, tables: TrenchCrusadeTables, *,
+                made: int = 0) -> None:
+    """Refuse an Advancement Roll the fighter does not owe (`made`: his rolls of the command before this one, not
+    yet recorded), or one not on two different skill tables."""
+    if (events.model_facts(state, fighter.id).advancements_due or 0) - made < 1:
+        raise RuleViolation(f"{fighter.name} has no Advancement Roll to make")
+    for table in chosen.tables:  # a table mistyped is bad input, before any die is rolled
+        rules.skill_table(table, tables)
+    if len(set(chosen.tables)) != 2 or len(chosen.tables) != 2:
+        skill_tables = [table.id for table in tables.advancement_skills.tables]
+        raise RuleViolation(f"an Advancement Roll uses two different skill tables of: {', '.join(skill_tables)}")

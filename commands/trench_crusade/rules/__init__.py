@@ -102,6 +102,7 @@ from commands.trench_crusade.rules.experience import (
     skill_table,
     advancement_skill,
     resolve_advancement_roll,
+    refuse_keeping_another_table,
 )
 from commands.trench_crusade.rules.trauma import (
     troop_survival,
@@ -176,6 +177,7 @@ __all__ = [
     "skill_table",
     "advancement_skill",
     "resolve_advancement_roll",
+    "refuse_keeping_another_table",
     "troop_survival",
     "TraumaOutcome",
     "trauma_roll_purpose",

@@ -250,10 +250,14 @@ def resolve_advancement_roll(
         )
         for table_id, roll in rolls
     )
-    kept = next((option for option in options if option.table_id == keep_table_id), None)
-    if kept is None:
-        raise TrenchCrusadeRuleError(
-            f"keep the result of one of the two tables rolled: {options[0].table_id} or "
-            f"{options[1].table_id}"
-        )
+    refuse_keeping_another_table(keep_table_id, [table_id for table_id, _roll in rolls])
+    kept = next(option for option in options if option.table_id == keep_table_id)
     return AdvancementResult(options=options, kept=kept)
+
+
+def refuse_keeping_another_table(keep_table_id: str, table_ids: Sequence[str]) -> None:
+    """The result kept is one of the two tables rolled."""
+    if keep_table_id not in table_ids:
+        raise TrenchCrusadeRuleError(
+            f"keep the result of one of the two tables rolled: {table_ids[0]} or {table_ids[1]}"
+        )
