@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -490,12 +490,19 @@ def set_modifiers(cmd: SetModifiers, ctx: Context) -> None:
     ctx.emit(se.Modifiers(warband=band.id, fighter=fighter.id, modifiers=modifiers))
 
 
-def incapacitation(ctx: Context, battle: int, participants: list[str], entry: Incap) -> None:
-    """Record one Incapacitation and let the unit that made it draw."""
-    state = ctx.state
+class Checked(NamedTuple):
+    """An Incapacitation the rules allow: who made it (None: a fall), the victim's id, and the victim's kind."""
+
+    attacker: Fighter | None
+    victim: str
+    kind: str
+
+
+def checked_incapacitation(state: CampaignState, battle: int, participants: list[str], entry: Incap,
+                           down: set[str]) -> Checked:
+    """The Incapacitation `entry`, refused where the rules do not allow it; `down`: the units Incapacitated before it
+    in the battle."""
     attacker = state.fighter(entry.fighter) if entry.fighter else None
-    earlier = se.incapacitations(state, battle)
-    down = {e.victim for e in earlier}
     if attacker is not None:
         if attacker.warband not in participants:
             raise RuleViolation(f"{attacker.name}'s warband did not fight in this battle")
@@ -518,6 +525,15 @@ def incapacitation(ctx: Context, battle: int, participants: list[str], entry: In
         raise BadInput(f"say whether {entry.victim} is a leader, a hero or a henchman (the ledger does not know it)")
     if victim is not None and entry.kind is not None and entry.kind != kind:
         raise RuleViolation(f"{victim.name} is a {kind}, not a {entry.kind}")
+    return Checked(attacker, victim_id, kind)
+
+
+def incapacitation(ctx: Context, battle: int, participants: list[str], entry: Incap) -> None:
+    """Record one Incapacitation and let the unit that made it draw."""
+    state = ctx.state
+    attacker, victim_id, kind = checked_incapacitation(state, battle, participants, entry,
+                                                       {e.victim for e in se.incapacitations(state, battle)})
+    victim = state.fighters.get(victim_id)
     credited = attacker or victim  # a fall (no attacker) names a fighter the ledger knows: state.fighter found it
     assert credited is not None
     band = state.warbands[credited.warband]
@@ -583,14 +599,22 @@ def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
     if strays:
         raise RuleViolation(f"{', '.join(state.warbands[w].name for w in strays)} recorded Incapacitations in this "
                             "battle: name it as a warband that fought")
+    record = RecordBattle(participants=participants, winner=cmd.winner, scenario=cmd.scenario)
+    if ctx.typed_now and cmd.incapacitations:
+        # Everything is checked before the first draw: a later Incapacitation, an --absent unit in one, or the battle's
+        # own record refused after an earlier draw left the ledger's shuffle and cards seen and the battle pending.
+        down = {e.victim for e in se.incapacitations(state, battle)}
+        pairs = [(e.fighter, e.victim) for e in se.incapacitations(state, battle)]
+        for entry in cmd.incapacitations:
+            checked = checked_incapacitation(state, battle, participants, entry, down)
+            down.add(checked.victim)
+            pairs.append((checked.attacker.id if checked.attacker else None, checked.victim))
+        refuse_absent_units(state, absent, pairs)
+        battle_record(record, ctx)
     for entry in cmd.incapacitations:
         incapacitation(ctx, battle, participants, entry)
     entries = se.incapacitations(ctx.state, battle)
-    if plays(state, "3"):  # a unit that did not fight neither Incapacitated nor was Incapacitated (v2 took both)
-        for e in entries:
-            for unit, did in ((e.fighter, f"Incapacitated {fighter_name(state, e.victim)}"), (e.victim, "was Incapacitated")):
-                if unit in absent:
-                    raise RuleViolation(f"{state.fighters[unit].name} is --absent, yet {did} in this battle")
+    refuse_absent_units(state, absent, [(e.fighter, e.victim) for e in entries])
     took_out: dict[str, list[str]] = {}
     for e in entries:
         if e.fighter:
@@ -598,5 +622,15 @@ def record_battle(cmd: RecordSpeedheimBattle, ctx: Context) -> None:
     down = {e.victim for e in entries}
     deeds = [ev.Deed(fighter=f.id, out_of_action=f.id in down, took_out=took_out.get(f.id, []))
              for band in participants for f in ctx.state.fighters_of(band) if f.id not in absent and not f.missed_games]
-    ctx.emit(battle_record(RecordBattle(participants=participants, winner=cmd.winner, scenario=cmd.scenario,
-                                        deeds=deeds), ctx))
+    ctx.emit(battle_record(msgspec.structs.replace(record, deeds=deeds), ctx))
+
+
+def refuse_absent_units(state: CampaignState, absent: set[str], incapacitations: list[tuple[str | None, str]]) -> None:
+    """From version 3 a unit that did not fight neither Incapacitated nor was Incapacitated (version 2 took both):
+    `incapacitations` are (the unit that made it, or None, and its victim)."""
+    if not plays(state, "3"):
+        return
+    for fighter, victim in incapacitations:
+        for unit, did in ((fighter, f"Incapacitated {fighter_name(state, victim)}"), (victim, "was Incapacitated")):
+            if unit in absent:
+                raise RuleViolation(f"{state.fighters[unit].name} is --absent, yet {did} in this battle")

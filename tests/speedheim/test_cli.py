@@ -30,8 +30,12 @@ SKAB_LEARNS = f"Skab learns a Skill or Spell: answer with --answer skab.learn=CH
 
 @pytest.fixture
 def blightmeer(campaign):
+    return blightmeer_with(campaign, "--option", "decks=physical")
+
+
+def blightmeer_with(campaign, *options: str):
     for args in (
-        ["new", "Blightmeer", "--ruleset", "speedheim", "--option", "decks=physical"],
+        ["new", "Blightmeer", "--ruleset", "speedheim", *options],
         ["warband", "add", "Sellswords", "--player", "Ann", "--treasury", "500"],
         ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", "Mov=6,Mel=12,Rgd=12,Def=17",
          "--stats", "Agi=8,Mrl=7,Atk=1,Wnd=1", "--keyword", "Leader", "--skill-type", "Melee", "--cost", "75"],
@@ -110,6 +114,23 @@ def test_bad_input_is_refused_and_nothing_is_written(blightmeer, args, code, mes
     result = blightmeer(*args)
     assert (result.exit_code, result.output.splitlines()[-1]) == (code, message)
     assert events(blightmeer) == before
+
+
+@pytest.mark.parametrize(("battle", "code", "message"), [
+    (["--winner", "Orcs"], 2, "no warband 'Orcs' in this campaign (warbands: Sellswords, Skaven)"),
+    (["--incap", "Skab=Ivo", "--winner", "Skaven"], 1, "Skab was Incapacitated earlier in battle 1: it is out of the game"),
+    (["--absent", "Gunnar", "--winner", "Skaven"], 1, "Gunnar is --absent, yet Incapacitated Skab in this battle"),
+])
+def test_a_battle_the_rules_refuse_is_refused_before_its_first_draw(campaign, battle, code, message):
+    """The ledger's deck: Gunnar's Incapacitation shuffles it and draws. Refused after that, the shuffle (the deck's
+    whole order) and the card were seen and the battle left pending, a void away from a new shuffle; now nothing is
+    shuffled, drawn or written."""
+    ledger_decks = blightmeer_with(campaign)
+    before = events(ledger_decks)
+    result = ledger_decks("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--incap", "Gunnar=Skab",
+                          *battle, "--ledger")
+    assert (result.exit_code, result.output) == (code, f"Error: {message}\n")
+    assert events(ledger_decks) == before
 
 
 def test_an_unknown_option_or_value_is_refused_at_new(campaign):

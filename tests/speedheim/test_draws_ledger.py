@@ -3,6 +3,8 @@ d20 table (seed 000; a physical deck, so each card is given as players draw it).
 
 from __future__ import annotations
 
+import pytest
+
 from commands.speedheim import events as se
 from commands.speedheim import postgame as pg
 from commands.speedheim import handlers as h
@@ -10,7 +12,7 @@ from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
 from ledger.describe import describe
 from ledger.decide import TableDice
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, NeedsDice
 from ledger.pending import PendingDecision
 from ledger.testing import LedgerHarness
 
@@ -79,6 +81,32 @@ def test_a_unit_incapacitated_earlier_cannot_incapacitate(table):
     table.incap("Gunnar", "Rat", cards=["01"])
     assert table.refusal(h.Incapacitate(warband="Skaven", fighter="Rat", victim="Hilde")) == (
         "Rat was Incapacitated earlier in battle 1: it is out of the game")
+
+
+BATTLE_REFUSALS = [
+    ("Sellswords", [("Gunnar", "Rat"), ("Rat", "Hilde")], "Rat was Incapacitated earlier in battle 1: it is out of the game"),
+    ("Sellswords", [("Gunnar", "Rat"), ("Hilde", "Rat")], "Rat is already Incapacitated in battle 1"),
+    ("Sellswords", [("Gunnar", "Rat"), ("Nobody", "Skab")], "no fighter 'Nobody'"),
+    ("Orcs", [("Gunnar", "Rat")], "no warband 'Orcs' in this campaign (warbands: Sellswords, Skaven)"),
+]
+
+
+@pytest.mark.parametrize(("winner", "incaps", "refusal"), BATTLE_REFUSALS)
+def test_a_battle_the_rules_refuse_is_refused_before_its_first_draw(table, winner, incaps, refusal):
+    """"Whenever a unit Incapacitates an opponent, that unit draws": each Incapacitation draws as it is recorded, but
+    whether a later one, or the battle itself, is allowed is known before the first. Refused after an earlier draw,
+    the ledger's shuffle and card were seen and the battle left pending, which a void ended, for a new shuffle. Given
+    no card, the refusal comes first."""
+    assert table.refusal(h.RecordSpeedheimBattle(participants=["Sellswords", "Skaven"], winner=winner,
+                                                 incapacitations=[h.Incap(fighter=f, victim=v) for f, v in incaps])) == refusal
+
+
+def test_a_recorded_battle_the_rules_refuse_is_decided_again_as_it_was_after_its_draws(table):
+    """Decided again (a pending decision answered, a replay), the battle draws first, as when it was recorded."""
+    winner, incaps, _refusal = BATTLE_REFUSALS[0]
+    with pytest.raises(NeedsDice):
+        table.decided_again(h.RecordSpeedheimBattle(participants=["Sellswords", "Skaven"], winner=winner,
+                                                    incapacitations=[h.Incap(fighter=f, victim=v) for f, v in incaps]))
 
 
 def test_an_unknown_enemy_needs_its_kind(table):
