@@ -383,7 +383,7 @@ class Ledger(SeedKeeping, PendingDecisions):
         if decided.halted is not None:
             tx = written[-1].tx
             waiting = outcome.state.pending[str(tx)]
-            raise PendingDecision(tx, waiting, decided.halted.cause, outcome)
+            raise PendingDecision(tx, waiting, decided.halted.cause, outcome.state.pending, outcome)
         return outcome
 
     def _write_in_turn(

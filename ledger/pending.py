@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 
@@ -26,12 +27,14 @@ if TYPE_CHECKING:
 class PendingDecision(LedgerError):
     """A command stopped half-way after drawing ledger dice: its dice are stored, and it waits as
     pending transaction `tx` for an answer or a void (the message names both). `cause` is what
-    stopped it: a question or dice not given (a NeedsDice), or a refusal or an interrupted prompt."""
+    stopped it: a question or dice not given (a NeedsDice), or a refusal or an interrupted prompt.
+    `pending` is every decision pending in the campaign, which the way to answer this one depends on."""
 
-    def __init__(self, tx: int, waiting: Pending, cause: BaseException, outcome: Outcome | None = None):
+    def __init__(self, tx: int, waiting: Pending, cause: BaseException, pending: Mapping[str, Pending],
+                 outcome: Outcome | None = None):
         why = "stopped at the prompt" if isinstance(cause, KeyboardInterrupt | EOFError) or not str(cause) else waiting.prompt
-        super().__init__(f"{why} — its dice are recorded and T{tx} is pending: {ways_out(tx, waiting)}")
-        self.tx, self.waiting, self.cause, self.outcome = tx, waiting, cause, outcome
+        super().__init__(f"{why} — its dice are recorded and T{tx} is pending: {ways_out(tx, waiting, pending)}")
+        self.tx, self.waiting, self.cause, self.pending, self.outcome = tx, waiting, cause, pending, outcome
 
 
 class PendingDecisions:
@@ -56,7 +59,7 @@ class PendingDecisions:
             if waiting.warband is None or concerns is None or waiting.warband in concerns:
                 about = "the campaign" if waiting.warband is None else warband_name(state, waiting.warband)
                 raise Conflict(f"T{tx_text} ({opened.command}) is pending, so nothing more can be recorded for {about} "
-                               f"until it is settled: {waiting.prompt}; {ways_out(int(tx_text), waiting)}")
+                               f"until it is settled: {waiting.prompt}; {ways_out(int(tx_text), waiting, state.pending)}")
         return None
 
     def answer(
@@ -112,13 +115,13 @@ class PendingDecisions:
             if not answers and isinstance(halted.cause, NeedsAnswer) and halted.cause.key == waiting.question:
                 # Given nothing, it stops where it waited: answering it so wrote an empty answer and the
                 # same pending decision again, each time the command was run again.
-                raise PendingDecision(tx, waiting, halted.cause) from None
+                raise PendingDecision(tx, waiting, halted.cause, state.pending) from None
             concerns = {waiting.warband} if waiting.warband else None
             return Attempt(state, [(marker, actor), (halted.events(concerns), actor)], halted=halted)
         except NeedsAnswer as asked:
             now = Pending(opened_at=waiting.opened_at, question=asked.key, prompt=asked.prompt,
                           options=asked.options, warband=waiting.warband)
-            raise PendingDecision(tx, now, asked) from None
+            raise PendingDecision(tx, now, asked, state.pending) from None
         kept.finish()
         return Attempt(state, [(marker, actor), (events, actor)])
 
@@ -152,13 +155,20 @@ def which_pending(state: CampaignState, target: int | None, answers: dict[str, s
         return target
     if not state.pending:
         raise NotFound("no decision is pending in this campaign")
+    found = _answered_without_naming(state.pending, answers)
+    if found is None:
+        raise BadInput(f"several decisions are pending ({_listed(state)}): name one with --decision T<number>")
+    return found
+
+
+def _answered_without_naming(pending: Mapping[str, Pending], answers: Mapping[str, str]) -> int | None:
+    """The pending transaction answers given without --decision go to: the only one, or the only one
+    asking them (None: they do not tell which)."""
+    if len(pending) == 1:
+        return int(next(iter(pending)))
     given = {loose_key(key) for key in answers}
-    asked = [int(t) for t, w in state.pending.items() if loose_key(w.question) in given]
-    if len(state.pending) == 1:
-        return int(next(iter(state.pending)))
-    if len(asked) == 1:
-        return asked[0]
-    raise BadInput(f"several decisions are pending ({_listed(state)}): name one with --decision T<number>")
+    asked = [int(t) for t, w in pending.items() if loose_key(w.question) in given]
+    return asked[0] if len(asked) == 1 else None
 
 
 def _args_without_answers(command: Command) -> dict[str, Any]:
@@ -190,10 +200,14 @@ def _listed(state: CampaignState) -> str:
     return ", ".join(f"T{tx}" for tx in sorted(state.pending, key=int))
 
 
-def ways_out(tx: int, waiting: Pending) -> str:
+def ways_out(tx: int, waiting: Pending, pending: Mapping[str, Pending]) -> str:
+    """How to answer pending `tx`, which waits as `waiting`, or void it: the answer command works as
+    given, naming the decision where the campaign's other `pending` decisions ask the same (or it asks nothing)."""
+    asks = {waiting.question: "CHOICE"} if waiting.question else {}
+    named = "" if _answered_without_naming({**pending, str(tx): waiting}, asks) == tx else f" --decision T{tx}"
     if waiting.question:
-        answer = f"`campaign answer {waiting.question}=CHOICE` ({' | '.join(waiting.options)})"
+        answer = f"`campaign answer {waiting.question}=CHOICE{named}` ({' | '.join(waiting.options)})"
     else:
-        answer = "`campaign answer` (with the answers the command needs)"
+        answer = f"`campaign answer{named}` (with the answers the command needs)"
     return f"settle it with {answer}, or void it with `campaign void T{tx} --reason …`"
 

@@ -629,7 +629,7 @@ def settle(session: Session, write: Callable[[], Outcome]) -> Outcome:
             choice = ask(stopped.waiting.prompt, stopped.waiting.options)
         except click.Abort:
             click.echo("", err=True)  # end the prompt's line
-            raise PendingDecision(stopped.tx, stopped.waiting, KeyboardInterrupt()) from None
+            raise PendingDecision(stopped.tx, stopped.waiting, KeyboardInterrupt(), stopped.pending) from None
         cid = session.campaign()
         try:
             return session.ledger.answer(cid, {stopped.waiting.question: choice}, target=stopped.tx,

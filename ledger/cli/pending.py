@@ -51,7 +51,7 @@ def answer(session: Session, answers: tuple[str, ...], decision: str | None, dic
     typed = bool(dice.text or dice.cards)
     if not given and not typed and interactive_ask() is None and target is None and len(state.pending) == 1:
         tx, waiting = next(iter(state.pending.items()))
-        raise _waits_for(int(tx), waiting)
+        raise _waits_for(int(tx), waiting, state)
     source = dice.source(state) if typed else None
     outcome = settle(session, lambda: session.ledger.answer(
         cid, given, target=target, actor=session.actor, dice=source, ask=interactive_ask()))
@@ -65,12 +65,12 @@ def _answers(answers: tuple[str, ...], state: CampaignState, target: int | None)
     tx = which_pending(state, target, {})
     waiting = state.pending[str(tx)]
     if not waiting.question:
-        raise _waits_for(tx, waiting)
+        raise _waits_for(tx, waiting, state)
     return {waiting.question: answers[0].strip()}
 
 
-def _waits_for(tx: int, waiting: Pending) -> BadInput:
-    return BadInput(f"T{tx} waits for: {waiting.prompt}; {ways_out(tx, waiting)}")
+def _waits_for(tx: int, waiting: Pending, state: CampaignState) -> BadInput:
+    return BadInput(f"T{tx} waits for: {waiting.prompt}; {ways_out(tx, waiting, state.pending)}")
 
 
 @main.command("pending")
@@ -89,4 +89,4 @@ def pending(session: Session, as_json: bool) -> None:
     if not rows:
         click.echo("No decision is pending.")
     for tx, waiting in sorted(state.pending.items(), key=lambda item: int(item[0])):
-        click.echo(f"T{tx}: {waiting.prompt}; {ways_out(int(tx), waiting)}")
+        click.echo(f"T{tx}: {waiting.prompt}; {ways_out(int(tx), waiting, state.pending)}")

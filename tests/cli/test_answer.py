@@ -362,3 +362,43 @@ def test_a_trail_with_a_pending_decision_and_its_answer_exports_and_imports(peek
     assert imported.exit_code == 0, imported.output
     assert copy("show", "--json").output == peeked("show", "--json").output
     assert copy("replay", "--check").exit_code == 0
+
+
+def test_two_decisions_asking_the_same_key_are_each_settled_by_the_command_their_advice_gives(tmp_path, monkeypatch):
+    """Two Advancement Rolls pending, each asking keep-1: `campaign answer keep-1=…` alone cannot tell
+    which is meant, so the advice names the decision; once one is settled, the other's needs no name."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(CAMPAIGN_ID), UUID=uuid.UUID))
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    for args in (["new", "League", "--ruleset", "trench-crusade"],
+                 ["warband", "add", "Pilgrims", "--player", "Ann", "--faction", "trench-pilgrims"],
+                 ["warband", "add", "Legion", "--player", "Bob", "--faction", "heretic-legions"],
+                 ["trench-crusade", "recruit", "Pilgrims", "Gaius", "--model", "War Prophet", "--elite", "--free"],
+                 ["trench-crusade", "recruit", "Legion", "Baal", "--model", "Heretic Priest", "--elite", "--free"],
+                 ["xp", "award", "Gaius", "2", "--reason", "a circle box"],
+                 ["xp", "award", "Baal", "2", "--reason", "a circle box"]):
+        assert runner(*args).exit_code == 0, args
+    gaius = "Gaius may learn 'Tis But a Scratch (wildcard) or Gunslinger (ranged): keep which?"
+    first = runner("trench-crusade", "advance", "Pilgrims", "--roll", "Gaius=wildcard,ranged", "--ledger")
+    assert (first.exit_code, first.output.splitlines()[-1]) == (1, (
+        f"Error: {gaius} — its dice are recorded and T8 is pending: settle it with `campaign answer keep-1=CHOICE` "
+        "(wildcard | ranged), or void it with `campaign void T8 --reason …`"))
+    baal = "Baal may learn Show Off (wildcard) or Point Blank (ranged): keep which?"
+    second = runner("trench-crusade", "advance", "Legion", "--roll", "Baal=wildcard,ranged", "--ledger")
+    assert (second.exit_code, second.output.splitlines()[-1]) == (1, (
+        f"Error: {baal} — its dice are recorded and T9 is pending: settle it with "
+        "`campaign answer keep-1=CHOICE --decision T9` (wildcard | ranged), or void it with `campaign void T9 --reason …`"))
+    assert runner("pending").output == (
+        f"T8: {gaius}; settle it with `campaign answer keep-1=CHOICE --decision T8` (wildcard | ranged), "
+        "or void it with `campaign void T8 --reason …`\n"
+        f"T9: {baal}; settle it with `campaign answer keep-1=CHOICE --decision T9` (wildcard | ranged), "
+        "or void it with `campaign void T9 --reason …`\n")
+    before = events(runner)
+    refused = runner("answer", "keep-1=ranged")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: several decisions are pending (T8, T9): name one with --decision T<number>\n")
+    assert events(runner) == before
+    settled = runner("answer", "keep-1=ranged", "--decision", "T9")
+    assert settled.exit_code == 0, settled.output
+    assert runner("pending").output == (f"T8: {gaius}; settle it with `campaign answer keep-1=CHOICE` (wildcard | ranged), "
+                                        "or void it with `campaign void T8 --reason …`\n")
+    assert runner("answer", "keep-1=wildcard").exit_code == 0
