@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 from ledger.text import as_spelled
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
+from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context, warriors_named
 from ledger.errors import BadInput, RuleViolation
@@ -233,9 +234,11 @@ def income(cmd: Income, ctx: Context) -> None:
         raise BadInput("tokens cannot be negative, and double-value tokens are some of the tokens")
     won = battle.winner == band.id
     dice = cmd.tokens + cmd.double + int(won)
-    faces = ctx.roll(f"{dice}D20", f"{band.name}: income, {dice} Treasure dice").faces if dice else []
+    # From version 10 one die is "1 Treasure die", in the roll and the treasury's reason; 9 wrote "dice" whatever the count.
+    treasure = "Treasure die" if dice == 1 and since(ctx, "10") else "Treasure dice"
+    faces = ctx.roll(f"{dice}D20", f"{band.name}: income, {dice} {treasure}").faces if dice else []
     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=sum(faces) + INCOME_GOLD,
-                                reason=f"income: Treasure dice {sum(faces)} + {INCOME_GOLD}g"))
+                                reason=f"income: {treasure} {sum(faces)} + {INCOME_GOLD}g"))
     for _ in range(faces.count(20)):
         roll = ctx.roll("D20", f"{band.name}: Loot (a natural 20 on a Treasure die)")
         row = r.d20_row(tables_for(ctx.state).loot.rows, roll.value)
