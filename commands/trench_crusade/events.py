@@ -11,6 +11,9 @@ TreasuryChanged, ItemGained/ItemLost…). An event here records what has no shar
   `promoted`: the die is the whole fact, so it needs no event of its own;
 - `trench-crusade.promotion-pool` / `promotions-skipped`: how the pool was made and dealt
   (or that 6 ELITE skipped the step), so the audit trail explains every die;
+- `trench-crusade.promotion-rolls-stopped` (from 1.7.0): the assigned dice never rolled and why rolling
+  stopped (the first 6, 6 ELITE, or under `per-model` a promoted model's dice): no die's event says so,
+  and the pool dealt more dice than were rolled;
 - `trench-crusade.promotions-phase`: the ELITE the warband has when its Trauma step is done, the
   start of the Promotions & Experience Phase (from 1.6.0): the seed counts them "at the start of the
   Promotions & Experience Phase", and a warband may recruit before its Promotions step, so the
@@ -189,6 +192,26 @@ class PromotionsSkipped(ev.Event, frozen=True, kw_only=True, tag="trench-crusade
 
     def describe(self, state: CampaignState) -> str:
         return f"{warband_name(state, self.warband)} has {self.elite} ELITE models: the Promotion step is skipped"
+
+
+# Why rolling stopped (`rules.PromotionStop`), as the log says it; the first 6 is the die rolled last.
+ROLLING_STOPPED = {
+    "first-six": "{fighter}'s die is the first 6, and a 6 ends the rolling",
+    "elite-cap": "the warband has 6 ELITE models",
+    "per-model": "a promoted model rolls no more of its dice",
+}
+
+
+@ev.event_type
+class PromotionRollsStopped(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.promotion-rolls-stopped"):
+    warband: str
+    stopped: str  # why (`rules.PromotionStop`): first-six, elite-cap or per-model
+    unrolled: int  # assigned dice not rolled
+    fighter: str = ""  # whose die stopped it (first-six)
+
+    def describe(self, state: CampaignState) -> str:
+        why = ROLLING_STOPPED[self.stopped].format(fighter=fighter_name(state, self.fighter) if self.fighter else "")
+        return f"{warband_name(state, self.warband)} stopped rolling Promotion Dice: {why}; {plural(self.unrolled, 'die')} not rolled"
 
 
 @ev.event_type

@@ -185,8 +185,10 @@ def test_promotions_answer_with_json_their_transaction_rolls_and_new_head(league
         {"roll": 1, "tx": 11, "expression": "D6", "purpose": "promotion die 2 of 3 for Anna", "faces": [6], "value": 6,
          "source": "table", "copy_of": None},
     ]
-    assert [e["text"] for e in answer["events"]][-3:] == [
-        "Anna gains ELITE", "Anna is promoted to elite", "Pilgrims: post-game step Promotions done for battle 1"]
+    assert [e["text"] for e in answer["events"]][-4:] == [
+        "Anna gains ELITE", "Anna is promoted to elite",
+        "Pilgrims stopped rolling Promotion Dice: Anna's die is the first 6, and a 6 ends the rolling; 1 die not rolled",
+        "Pilgrims: post-game step Promotions done for battle 1"]
     assert answer["head"] == json.loads(league("show", "--json").output)["head"]
 
 

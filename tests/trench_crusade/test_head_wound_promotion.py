@@ -88,6 +88,7 @@ def test_on_a_head_wounded_elite_takes_dice_and_a_six_lifts_the_xp_block_and_sto
         ),
         *die("anna", 1, 1, 3, 1, 1),
         *die("gaius", 2, 2, 3, 6, 0, restored=True),
+        tc.PromotionRollsStopped(warband="pilgrims", stopped="first-six", unrolled=1, fighter="gaius"),
         DONE,
     ]
     assert v1.state.fighters["gaius"].keywords == ["ELITE", "LEADER"]

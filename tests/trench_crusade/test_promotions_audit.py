@@ -332,6 +332,9 @@ def test_an_elite_recruited_after_the_trauma_step_is_not_counted_at_the_start_of
     assert table.refusal(Promotions(warband="Pilgrims", even=True), [1]) == "1 die given but only 0 used: check --dice"
     events = table.do(Promotions(warband="Pilgrims", even=True), [])
     assert outcome(table, events) == Then(pool, assignment, [], ["Gaius", "Ezra", "Fynn", "Hugo", "Ivo", "Jorg"], 0)
+    if pool:  # the dice dealt and never rolled are said (1.7.0)
+        assert events[-2].describe(table.state) == (
+            "Pilgrims stopped rolling Promotion Dice: the warband has 6 ELITE models; 2 dice not rolled")
 
 
 @pytest.mark.parametrize(("ransom", "then"), [

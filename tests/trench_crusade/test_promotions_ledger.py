@@ -55,6 +55,11 @@ def promoted(fighter: str, how: str = SIX) -> list[ev.Event]:
     ]
 
 
+def stopped(why: str, unrolled: int, fighter: str = "") -> ev.Event:
+    """Rolling stopped with assigned dice not rolled (from 1.7.0): the first 6 (`fighter`'s), 6 ELITE, or per model."""
+    return tc.PromotionRollsStopped(warband="pilgrims", stopped=why, unrolled=unrolled, fighter=fighter)
+
+
 def done(battle: int = 1) -> ev.Event:
     return ev.PostGameStepDone(warband="pilgrims", battle=battle, step="promotions")
 
@@ -217,7 +222,7 @@ def test_show_off_adds_a_die_per_model_with_it(table):
     events = table.promotions_for(THREE_DEEDS, [6], even=True, extra={SHOW_OFF: 1})
     assert events == [
         pool(5, 3, {"anna": 3, "bert": 2}, ["anna"] * 3 + ["bert"] * 2, extra=[tc.ExtraDice(source=SHOW_OFF, dice=1)]),
-        *die("anna", 2, 1, 5, 6, 0), *promoted("anna"), done(),
+        *die("anna", 2, 1, 5, 6, 0), *promoted("anna"), stopped("first-six", 4, "anna"), done(),
     ]
 
 
@@ -278,12 +283,13 @@ def test_a_campaign_upgraded_to_1_1_0_refuses_show_off_dice_from_then_on(first_r
     [
         pytest.param(
             ["Bert", "Anna", "Bert", "Anna"], [3, 6],
-            [*die("bert", 0, 1, 4, 3, 1), *die("anna", 1, 2, 4, 6, 0), *promoted("anna")],
+            [*die("bert", 0, 1, 4, 3, 1), *die("anna", 1, 2, 4, 6, 0), *promoted("anna"), stopped("first-six", 2, "anna")],
             id="per die: Bert, Anna, …; Anna's 6 stops the rest",
         ),
         pytest.param(
             ["Bert", "Anna"], [2, 1, 6],
-            [*die("bert", 0, 1, 4, 2, 1), *die("bert", 1, 2, 4, 1, 2), *die("anna", 2, 3, 4, 6, 0), *promoted("anna")],
+            [*die("bert", 0, 1, 4, 2, 1), *die("bert", 1, 2, 4, 1, 2), *die("anna", 2, 3, 4, 6, 0), *promoted("anna"),
+             stopped("first-six", 1, "anna")],
             id="per model: all of Bert's dice, then Anna's",
         ),
     ],
@@ -295,6 +301,23 @@ def test_rolling_order_and_the_first_six(table, order, dice, then):
     assert events[1:-1] == then
     anna = table.state.fighters["anna"]
     assert (anna.role, anna.keywords, anna.xp) == ("elite", ["ELITE"], 0)
+
+
+def test_rolling_stopped_by_the_first_six_says_so_and_counts_the_dice_not_rolled(table):
+    """Seed: "As soon as one of the dice rolls a “6”, stop rolling" (from 1.7.0 the record says it)."""
+    table.pilgrims()
+    table.legion()
+    events = table.promotions_for(THREE_DEEDS, [3, 6], assign={"Anna": 2, "Bert": 2}, order=["Bert", "Anna", "Bert", "Anna"])
+    assert events[-2].describe(table.state) == (
+        "Pilgrims stopped rolling Promotion Dice: Anna's die is the first 6, and a 6 ends the rolling; 2 dice not rolled")
+
+
+def test_on_1_6_0_rolling_stopped_by_the_first_six_was_not_said():
+    table = Table({}, version="1.6.0")
+    table.pilgrims()
+    table.legion()
+    events = table.promotions_for(THREE_DEEDS, [3, 6], assign={"Anna": 2, "Bert": 2}, order=["Bert", "Anna", "Bert", "Anna"])
+    assert events[1:-1] == [*die("bert", 0, 1, 4, 3, 1), *die("anna", 1, 2, 4, 6, 0), *promoted("anna")]
 
 
 def test_a_promoted_troop_starts_at_zero_xp(table):
@@ -393,7 +416,7 @@ def test_promotion_to_the_sixth_elite_stops_promotions(table):
     table.pilgrims(elites=FIVE_MORE[:4])
     table.legion()
     events = table.promotions_for({"Anna": ["good-hunting"]}, [6], even=True)
-    assert events[1:-1] == [*die("anna", 0, 1, 2, 6, 0), *promoted("anna")]
+    assert events[1:-1] == [*die("anna", 0, 1, 2, 6, 0), *promoted("anna"), stopped("first-six", 1, "anna")]
     table.finish_phases()  # Anna, ELITE before Experience, reaches 2 XP: her Advancement Roll
     assert table.promotions_for({"Bert": ["headshot"]}, [], even=True) == [
         tc.PromotionsSkipped(warband="pilgrims", elite=6),
@@ -406,12 +429,13 @@ def test_promotion_to_the_sixth_elite_stops_promotions(table):
     [
         pytest.param(
             FIVE_MORE[:3], [6, 6],
-            [*die("anna", 0, 1, 4, 6, 0), *promoted("anna"), *die("bert", 1, 2, 4, 6, 0), *promoted("bert")],
+            [*die("anna", 0, 1, 4, 6, 0), *promoted("anna"), *die("bert", 1, 2, 4, 6, 0), *promoted("bert"),
+             stopped("elite-cap", 2)],  # Anna's second die (she is promoted), and Bert's
             id="4 ELITE: both Troops promoted, then rolling stops at 6",
         ),
         pytest.param(
             FIVE_MORE[:4], [6],
-            [*die("anna", 0, 1, 4, 6, 0), *promoted("anna")],
+            [*die("anna", 0, 1, 4, 6, 0), *promoted("anna"), stopped("elite-cap", 3)],
             id="5 ELITE: the 6th ELITE stops rolling",
         ),
     ],
@@ -423,6 +447,20 @@ def test_per_model_house_rule_never_passes_six_elite(house_rules, elites, dice, 
     table.legion()
     events = table.promotions_for(THREE_DEEDS, dice, assign={"Anna": 2, "Bert": 2}, order=["Anna", "Bert", "Anna", "Bert"])
     assert events[1:-1] == then
+    assert events[-2].describe(table.state) == (
+        f"Pilgrims stopped rolling Promotion Dice: the warband has 6 ELITE models; {then[-1].unrolled} dice not rolled")
+
+
+def test_per_model_house_rule_says_a_promoted_models_dice_are_not_rolled(house_rules):
+    """Rules D1 (house rule): "stop rolling for that model" and go on with the next."""
+    table = house_rules({"promotion_stop_rule": "per-model"})
+    table.pilgrims()
+    table.legion()
+    events = table.promotions_for(THREE_DEEDS, [6, 1, 2], assign={"Anna": 2, "Bert": 2}, order=["Anna", "Bert", "Anna", "Bert"])
+    assert events[1:-1] == [*die("anna", 0, 1, 4, 6, 0), *promoted("anna"), *die("bert", 1, 2, 4, 1, 1),
+                            *die("bert", 2, 3, 4, 2, 2), stopped("per-model", 1)]
+    assert events[-2].describe(table.state) == (
+        "Pilgrims stopped rolling Promotion Dice: a promoted model rolls no more of its dice; 1 die not rolled")
 
 
 # --- Rule 6: the model lists are data, and house rules can replace them ------------------------

@@ -299,24 +299,26 @@ def test_streak_step_refuses_impossible_values(streak, face, message):
 
 
 @pytest.mark.parametrize(
-    ("order", "faces", "streak", "consumed", "promoted", "streak_after", "unrolled"),
+    ("order", "faces", "streak", "consumed", "promoted", "streak_after", "unrolled", "stopped"),
     [
-        pytest.param(["anna", "anna", "bert", "bert"], [6, 1, 1, 1], 0, 1, ("anna",), 0, 3,
+        pytest.param(["anna", "anna", "bert", "bert"], [6, 1, 1, 1], 0, 1, ("anna",), 0, 3, "first-six",
                      id="promotion on the first die"),
-        pytest.param(["anna", "bert", "bert"], [2, 6, 6], 0, 2, ("bert",), 0, 1,
+        pytest.param(["anna", "bert", "bert"], [2, 6, 6], 0, 2, ("bert",), 0, 1, "first-six",
                      id="first 6 stops all rolling"),
-        pytest.param(["anna", "bert"], [1, 2, 6], 0, 2, (), 2, 0,
+        pytest.param(["anna", "bert"], [2, 6], 0, 2, ("bert",), 0, 0, "",
+                     id="a 6 on the last die stops nothing"),
+        pytest.param(["anna", "bert"], [1, 2, 6], 0, 2, (), 2, 0, "",
                      id="no 6: streak noted, spare face unused"),
-        pytest.param(["anna", "anna", "bert", "bert"], [1, 2, 1, 1], 3, 3, ("bert",), 0, 1,
+        pytest.param(["anna", "anna", "bert", "bert"], [1, 2, 1, 1], 3, 3, ("bert",), 0, 1, "first-six",
                      id="streak reaches 5 mid-battle: the next die counts as 6"),
     ],
 )
-def test_roll_promotion_dice(order, faces, streak, consumed, promoted, streak_after, unrolled):
+def test_roll_promotion_dice(order, faces, streak, consumed, promoted, streak_after, unrolled, stopped):
     rolls = roll_promotion_dice(order, faces, streak=streak, elite_at_start=2)
     assert rolls.dice_consumed == consumed
     assert rolls.promoted == promoted
     assert (rolls.streak_before, rolls.streak_after) == (streak, streak_after)
-    assert rolls.unrolled == unrolled
+    assert (rolls.unrolled, rolls.stopped) == (unrolled, stopped)
     assert [die.face for die in rolls.dice] == faces[:consumed]
 
 
@@ -345,19 +347,20 @@ def test_rolling_asks_for_more_dice_when_the_faces_run_out():
 
 
 @pytest.mark.parametrize(
-    ("elite_at_start", "stop_rule", "faces", "promoted", "consumed", "unrolled"),
+    ("elite_at_start", "stop_rule", "faces", "promoted", "consumed", "unrolled", "stopped"),
     [
-        pytest.param(5, "first-six", [6, 6, 6], ("anna",), 1, 3, id="seed: first 6 ends it"),
-        pytest.param(4, "first-six", [6, 6, 6], ("anna",), 1, 3, id="seed below the cap"),
-        pytest.param(5, "per-model", [6, 6, 6], ("anna",), 1, 3, id="6th ELITE stops rolling"),
-        pytest.param(4, "per-model", [6, 6, 6], ("anna", "bert"), 2, 2,
+        pytest.param(5, "first-six", [6, 6, 6], ("anna",), 1, 3, "first-six", id="seed: first 6 ends it"),
+        pytest.param(4, "first-six", [6, 6, 6], ("anna",), 1, 3, "first-six", id="seed below the cap"),
+        pytest.param(6, "first-six", [6, 6, 6], (), 0, 4, "elite-cap", id="6 ELITE already (one recruited since the phase began)"),
+        pytest.param(5, "per-model", [6, 6, 6], ("anna",), 1, 3, "elite-cap", id="6th ELITE stops rolling"),
+        pytest.param(4, "per-model", [6, 6, 6], ("anna", "bert"), 2, 2, "elite-cap",
                      id="v1.0: skip Anna's 2nd die, Bert makes the 6th ELITE"),
-        pytest.param(3, "per-model", [6, 6, 6], ("anna", "bert", "cole"), 3, 1,
-                     id="v1.0 below the cap"),
+        pytest.param(3, "per-model", [6, 6, 6], ("anna", "bert", "cole"), 3, 1, "per-model",
+                     id="v1.0 below the cap: only Anna's 2nd die is skipped"),
     ],
 )
 def test_stop_rules_and_the_six_elite_cap(
-    elite_at_start, stop_rule, faces, promoted, consumed, unrolled
+    elite_at_start, stop_rule, faces, promoted, consumed, unrolled, stopped
 ):
     rolls = roll_promotion_dice(
         ["anna", "anna", "bert", "cole"],
@@ -366,7 +369,7 @@ def test_stop_rules_and_the_six_elite_cap(
         elite_at_start=elite_at_start,
         stop_rule=stop_rule,
     )
-    assert (rolls.promoted, rolls.dice_consumed, rolls.unrolled) == (promoted, consumed, unrolled)
+    assert (rolls.promoted, rolls.dice_consumed, rolls.unrolled, rolls.stopped) == (promoted, consumed, unrolled, stopped)
 
 
 @pytest.mark.parametrize(

@@ -102,7 +102,11 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
             purpose=lambda fighter_id, number, _: f"promotion die {number} of {len(order)} for {state.fighters[fighter_id].name}",
         )
 
-    resolve(ctx, step)
+    rolls = resolve(ctx, step).rolls
+    if rolls is not None and rolls.unrolled and since(ctx, "1.7.0"):  # 1.6.0 left the dice not rolled unsaid
+        stopper = rolls.dice[-1].fighter_id if rolls.stopped == "first-six" else ""
+        ctx.emit(events.PromotionRollsStopped(warband=band.id, stopped=rolls.stopped, unrolled=rolls.unrolled,
+                                              fighter=stopper))
     finish_step(ctx, band, battle, "promotions")
 
 

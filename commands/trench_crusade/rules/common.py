@@ -21,6 +21,10 @@ FAILURES_BEFORE_AUTOMATIC_SIX = 5
 ELITE_CAP = 6
 
 PromotionStopRule = Literal["first-six", "per-model"]
+# Why assigned Promotion Dice were left unrolled: the first 6 (seed: "As soon as one of the dice rolls a 6, stop
+# rolling"), 6 ELITE ("stop rolling for Promotions when a successful Promotion Roll means that you have 6 models
+# with the ELITE Keyword"), or, under `per-model`, the dice of models promoted before them; "" when all were rolled.
+PromotionStop = Literal["", "first-six", "elite-cap", "per-model"]
 
 
 class TrenchCrusadeRuleError(ValueError):

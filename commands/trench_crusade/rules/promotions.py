@@ -14,7 +14,7 @@ from commands.trench_crusade.tables import (
     PromotionDiceSource,
     TrenchCrusadeTables,
 )
-from commands.trench_crusade.rules.common import BAD_COMPANY, BASE_PROMOTION_DICE, DeedRecord, ELITE, ELITE_CAP, FAILURES_BEFORE_AUTOMATIC_SIX, Fighter, PromotionStopRule, TrenchCrusadeRuleError, _dice_word, _ordinal, non_promotable_row
+from commands.trench_crusade.rules.common import BAD_COMPANY, BASE_PROMOTION_DICE, DeedRecord, ELITE, ELITE_CAP, FAILURES_BEFORE_AUTOMATIC_SIX, Fighter, PromotionStop, PromotionStopRule, TrenchCrusadeRuleError, _dice_word, _ordinal, non_promotable_row
 
 
 def elite_count(roster: Sequence[Fighter]) -> int:
@@ -281,6 +281,7 @@ class PromotionRolls(msgspec.Struct, frozen=True, kw_only=True):
     streak_before: int
     streak_after: int
     unrolled: int  # assigned dice left unrolled because rolling stopped
+    stopped: PromotionStop = ""  # why those were not rolled
 
     @property
     def dice_consumed(self) -> int:
@@ -326,11 +327,13 @@ def roll_promotion_dice(
     promoted: list[str] = []
     restored: list[str] = []
     current_streak = streak
+    stopped: PromotionStop = ""
     for position, fighter_id in enumerate(order):
+        if elite_at_start + len(promoted) >= ELITE_CAP:  # "stop rolling ... when ... you have 6 models with ELITE"
+            stopped = "elite-cap"
+            break
         if fighter_id in promoted or fighter_id in restored:
             continue
-        if elite_at_start + len(promoted) >= ELITE_CAP:  # "stop rolling ... when ... you have 6 models with ELITE"
-            break
         still_to_roll = sum(1 for later in order[position:] if later not in promoted and later not in restored)
         face = faces.next(len(rolled), "D6", purpose(fighter_id, len(rolled) + 1, still_to_roll))[0]
         step = streak_step(current_streak, face, natural_sixes=natural_sixes)
@@ -350,14 +353,18 @@ def roll_promotion_dice(
         if step.promoted:
             (restored if restores else promoted).append(fighter_id)
             if stop_rule == "first-six":
+                stopped = "first-six"
                 break
+    unrolled = len(order) - len(rolled)
     return PromotionRolls(
         dice=tuple(rolled),
         promoted=tuple(promoted),
         xp_restored=tuple(restored),
         streak_before=streak,
         streak_after=current_streak,
-        unrolled=len(order) - len(rolled),
+        unrolled=unrolled,
+        # Rolling that went to the end left dice unrolled only by skipping promoted models' (`per-model`).
+        stopped=(stopped or "per-model") if unrolled else "",
     )
 
 
