@@ -137,6 +137,10 @@ class Ruleset:
     # A warband's or fighter's own facts as the read models and the report show them (their `ext`),
     # for a ruleset keeping them typed (`commands.kit.Facts.shown_ext`); None: the holder's `ext`.
     shown_ext: Callable[[CampaignState, Warband | Fighter], Mapping[str, Any]] | None = None
+    # The injuries a fighter has now, of those recorded (`Fighter.injuries`), as the read models show them: a
+    # Speedheim Light Wound only makes him miss the next game, and is healed once he has missed it. Read from
+    # the campaign's state and that fighter alone, as `shown_ext`. None: every injury recorded lasts.
+    injuries_now: Callable[[CampaignState, Fighter], list[str]] | None = None
     register_commands: RegisterCommands | None = None
     # The starting order of a deck of a campaign with these options, for a ruleset whose decks depend on
     # them (`decks_for`): what an audit trail's header gives a verifier to re-derive its first shuffle.
@@ -197,6 +201,10 @@ class Ruleset:
     def ext_of(self, state: CampaignState, holder: Warband | Fighter) -> dict[str, Any]:
         """The warband's or fighter's own facts, as the read models show them."""
         return dict(self.shown_ext(state, holder) if self.shown_ext is not None else holder.ext)
+
+    def injuries_of(self, state: CampaignState, fighter: Fighter) -> list[str]:
+        """The injuries the fighter has now, as the read models show them."""
+        return list(self.injuries_now(state, fighter) if self.injuries_now is not None else fighter.injuries)
 
     def decks_of(self, state: CampaignState) -> Mapping[str, list[str]]:
         """The decks a decision on `state` may draw from (read, never changed: each draw copies its cards)."""

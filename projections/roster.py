@@ -78,7 +78,7 @@ def fighter_row(state: CampaignState, fighter: Fighter) -> dict[str, Any]:
         "stats": stats_of(state, fighter),
         "keywords": list(fighter.keywords),
         "skills": list(fighter.skills),
-        "injuries": list(fighter.injuries),
+        "injuries": rulesets.get(state.ruleset).injuries_of(state, fighter),
         "equipment": list(fighter.equipment),
         "cost": fighter.cost,
         "games": fighter.games,

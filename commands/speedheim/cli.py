@@ -34,7 +34,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
 
     def row(fighter: Any) -> dict[str, Any]:
         return {"name": fighter.name, "role": fighter.role, "stats": stats_of(state, fighter),
-                "keywords": list(fighter.keywords), "skills": list(fighter.skills), "injuries": list(fighter.injuries),
+                "keywords": list(fighter.keywords), "skills": list(fighter.skills), "injuries": pg.injuries_now(state, fighter),
                 "learned_skills": len(h.learned_skills(fighter, tables)), "pending": h.pending(state, fighter),
                 "promotes_after_battle": None if h.is_hero(fighter) else pg.promotes_after(state, band, fighter)}
 

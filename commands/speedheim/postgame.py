@@ -381,6 +381,22 @@ def roll_meaning(roll: ev.DiceRolled, state: CampaignState) -> str:
     return f"no effect ({_scar_reason(table, roll.value, row)})" if row.effect == "none" else ""
 
 
+def injuries_now(state: CampaignState, fighter: Fighter) -> list[str]:
+    """The injuries a unit has now: a Light Wound (Scar 10) "misses the next game" (rules §7) and no more, so once
+    that game is missed it is healed and no roster lists it. Each is one game to miss, and the games are missed
+    in turn, so the unit still has as many of them as games it has still to miss: the latest, the earlier ones
+    healed. A Major Wound lasts (its stat stays 2 worse)."""
+    passing = {row.name for row in tables_for(state).scars.hero if row.effect == "miss-game"}
+    healed = sum(1 for injury in fighter.injuries if injury in passing) - fighter.missed_games
+    held = []
+    for injury in fighter.injuries:
+        if injury in passing and healed > 0:
+            healed -= 1
+        else:
+            held.append(injury)
+    return held
+
+
 def free_attempts(cmd: FreeAttempts, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     battle = PHASE.begin(ctx.state, band, "improvement").number

@@ -12,6 +12,8 @@ from commands.speedheim import postgame as pg
 from commands.speedheim.tables import DEFAULT_TABLES
 from ledger import events as ev
 from ledger.errors import BadInput, RuleViolation
+from ledger.state import Fighter
+from projections.roster import fighter_row
 
 from .conftest import of
 
@@ -61,6 +63,46 @@ def test_henchman_scars_and_the_blight(table):
     events = table.do(pg.Scars(warband="Skaven"), [1, 3, 2])
     assert [e.fighter for e in of(events, ev.FighterDied)] == ["hound", "rat"]
     assert [e.keyword for e in of(events, ev.KeywordGained)] == ["Blighted"]
+
+
+def rikk_lightly_wounded(table) -> None:
+    """Battle 1, won by the Sellswords: Gunnar Incapacitates Rikk (card 01), whose Scar is 10, a Light Wound
+    ("misses the next game", rules §7); both warbands finish the post-game."""
+    table.incap("Gunnar", "Rikk", cards=["01"])
+    table.battle()
+    table.do(pg.Income(warband="Skaven"))
+    table.do(pg.Promotions(warband="Skaven"))
+    table.do(pg.Scars(warband="Skaven"), [10])
+    table.do(pg.FreeAttempts(warband="Skaven"), [], ["02", "03"])
+    table.do(pg.SpendGold(warband="Skaven"))
+    table.do(pg.Income(warband="Sellswords"), [1])
+    table.do(pg.Promotions(warband="Sellswords"))
+    table.do(pg.Scars(warband="Sellswords"))
+    table.do(pg.FreeAttempts(warband="Sellswords"), [20], ["04", "08"])
+    table.do(pg.SpendGold(warband="Sellswords"))
+
+
+def test_a_light_wound_is_healed_once_its_game_is_missed(table):
+    rikk_lightly_wounded(table)
+    # Then Rikk is listed with his Light Wound while the game he misses is still to come
+    assert fighter_row(table.state, table.state.fighters["rikk"])["injuries"] == ["Light Wound"]
+    # When battle 2 is fought without him
+    table.battle()
+    # Then it is healed: the roster lists it no more, and the record of it stays
+    assert fighter_row(table.state, table.state.fighters["rikk"])["injuries"] == []
+    assert table.state.fighters["rikk"].injuries == ["Light Wound"]
+
+
+@pytest.mark.parametrize(("injuries", "missed_games", "held"), [
+    (["Light Wound"], 1, ["Light Wound"]),  # its game still to miss
+    (["Light Wound"], 0, []),  # missed: healed
+    (["Major Wound", "Light Wound"], 0, ["Major Wound"]),  # a Major Wound lasts (its stat stays 2 worse)
+    (["Light Wound", "Major Wound", "Light Wound"], 1, ["Major Wound", "Light Wound"]),  # the earlier one was missed
+])
+def test_the_injuries_a_unit_has_are_its_lasting_ones_and_the_light_wounds_it_has_still_to_miss(
+        table, injuries, missed_games, held):
+    rikk = Fighter(id="rikk", warband="skaven", name="Rikk", role="hero", injuries=injuries, missed_games=missed_games)
+    assert pg.injuries_now(table.state, rikk) == held
 
 
 def test_free_attempt_per_hero_then_learning_then_spending_gold(fought):
