@@ -358,6 +358,25 @@ def test_a_warband_deed_gives_its_xp_to_the_leader(campaign):
     ]
 
 
+COUNTED_ONCE = {
+    # Rules §6.4 "never more than +1 for deeds": Gaius's own deed and the warband's give one XP, and it says so
+    None: "battle 1: glorious-deed and warband-deed-leader, counted once: at most 1 XP for deeds in a game",
+    "1.6.0": "battle 1: glorious-deed",  # the same XP, its reason naming his own deed alone
+}
+
+
+@pytest.mark.parametrize("version", COUNTED_ONCE)
+def test_a_leaders_own_deed_and_the_warbands_give_one_xp_counted_once(version):
+    table = Table({}, version=version)
+    table.pilgrims()
+    table.legion()
+    through_promotions(table, [1, 1, 1], deeds={"Gaius": ["headshot"]}, warband_deeds={"Pilgrims": ["victory-or-death"]})
+    assert table.do(Experience(warband="Pilgrims"))[:2] == [
+        ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=1, reason="battle 1: survived"),
+        ev.XPAwarded(warband="pilgrims", fighter="gaius", amount=1, reason=COUNTED_ONCE[version]),
+    ]
+
+
 def test_with_two_leaders_the_player_chooses(campaign):
     campaign.do(Recruit(warband="Pilgrims", name="Ezra", model="Sniper Priest", elite=True, keywords=["LEADER"], paid=False))
     through_promotions(campaign, [1, 1], warband_deeds={"Pilgrims": ["victory-or-death"]})

@@ -608,6 +608,15 @@ def test_battle_experience(record, expected):
     assert all(line.amount == 1 for line in lines)
 
 
+def test_a_leaders_deed_xp_stands_for_the_warbands_deed_too():
+    """Rules §6.4: "+1 more (never more than +1 for deeds)"; §8: a warband-level deed gives "+1 XP to one ELITE
+    with LEADER": the LEADER who did a deed earns one XP, which counts for both."""
+    lines = battle_experience([LEADER, VETERAN], battle(DeedRecord(deed_id="lord-of-war", fighter_id="leader"), WARBAND_DEED),
+                              TABLES)
+    assert [(line.fighter_id, line.award_id, line.also) for line in lines] == [
+        ("leader", "survived", ()), ("leader", "glorious-deed", ("warband-deed-leader",)), ("veteran", "survived", ())]
+
+
 def test_warband_deed_with_two_leaders_needs_a_choice():
     second = elite("second", keywords={"LEADER"})
     roster = [LEADER, second]

@@ -11,6 +11,7 @@ from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter
 
+from commands.kit import since
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
@@ -40,8 +41,17 @@ def experience(cmd: Experience, ctx: Context) -> None:
     for line in rules.battle_experience(roster, record, tables, warband_deed_leader=leader):
         fighter = rules_fighter(state, state.fighters[line.fighter_id], tables)  # as it is after earlier awards
         grant = rules.award_xp(fighter, line.amount, line.award_id, band.faction, tables)
-        give_xp(ctx, band, grant, f"battle {battle.number}: {line.award_id}")
+        give_xp(ctx, band, grant, f"battle {battle.number}: {award_reason(ctx, line)}")
     finish_step(ctx, band, battle, "experience")
+
+
+def award_reason(ctx: Context, line: rules.XpAwardLine) -> str:
+    """The award's row, and from 1.7.0 those it stands for too, counted once ("Glorious Deed and Warband Glorious
+    Deed, counted once: …"): 1.6.0 gave a LEADER who did a deed and was given the warband's the one XP for
+    both, its reason naming his own deed alone."""
+    if not line.also or not since(ctx, "1.7.0"):
+        return line.award_id
+    return f"{' and '.join((line.award_id, *line.also))}, counted once: at most 1 XP for deeds in a game"
 
 
 def advancement(cmd: Advancement, ctx: Context) -> None:

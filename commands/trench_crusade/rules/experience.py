@@ -121,6 +121,9 @@ class XpAwardLine(msgspec.Struct, frozen=True, kw_only=True):
     fighter_id: str
     award_id: str
     amount: int
+    # The awards this line stands for too, counted once: a LEADER who did a deed and is given the warband's
+    # deed earns one XP for both ("never more than +1 for deeds").
+    also: tuple[str, ...] = ()
 
 
 def warband_deed_leaders(roster: Sequence[Fighter], battle: BattleRecord) -> list[Fighter]:
@@ -179,6 +182,9 @@ def battle_experience(
         lines.append(
             XpAwardLine(fighter_id=recipient.fighter_id, award_id="warband-deed-leader", amount=1)
         )
+    elif recipient is not None:  # his own deed's XP is the warband deed's too
+        lines = [msgspec.structs.replace(line, also=("warband-deed-leader",))
+                 if (line.fighter_id, line.award_id) == (recipient.fighter_id, "glorious-deed") else line for line in lines]
     return tuple(lines)
 
 
