@@ -240,6 +240,7 @@ def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> 
         learnable=len(allowed_to_learn(state, fighter)) if plays(state, "2") else None,
         whole_skill_room=plays(state, "4"),
         says_why=plays(state, "6"),
+        pair_is_one_draw=plays(state, "10"),
     )
 
 

@@ -69,6 +69,9 @@ class Unit:
     # Version 6: a check's text names the natural roll that decided it (natural_rolls_on_improvement), and a
     # Mel/Rgd card the stat missing (`-`) as missing; version 5 said "over 17" of a natural 3 that failed.
     says_why: bool = False
+    # Version 10: an Advantage pair is one draw, whose choices share its number (`hilde.advantage.1.keep`, then
+    # `hilde.advantage.1.mel-rgd` for the card kept); version 9 numbered the kept card's as a draw after the pair's.
+    pair_is_one_draw: bool = False
 
     def base(self, stat: str) -> int | None:
         if stat in self.stats:
@@ -239,14 +242,19 @@ def improve_hero(unit: Unit, draw: Draw, halves: Sequence[HeroHalf], caps: Caps,
             readings.append(Reading(None, "nothing", "at every cap: no card could improve it, so none is drawn"))
             return readings
         drawn = draw()
+        # The draw's number, in its choices' keys: an Advantage pair's card set aside is no draw of its own.
+        number = (sum(1 for read in readings if read.outcome != "set-aside") if unit.pair_is_one_draw
+                  else len(readings)) + 1
         if advantage and options.advantage == "draw-two-choose-one":
             other = draw((drawn.ref,))  # the first is in hand: not in a deck reshuffled for the second
-            keep = choose(f"{key}.{len(readings) + 1}.keep", f"{unit.name} has Advantage: keep card "
+            keep = choose(f"{key}.{number}.keep", f"{unit.name} has Advantage: keep card "
                           f"{drawn.ref} ({drawn.hero}) or {other.ref} ({other.hero})", [drawn.ref, other.ref])
             kept, dropped = (drawn, other) if keep == drawn.ref else (other, drawn)
             readings.append(Reading(dropped, "set-aside", f"Advantage: card {kept.ref} kept instead"))
             drawn, advantage = kept, False
-        reading = read_hero(unit, drawn, caps, options, roll, choose, f"{key}.{len(readings) + 1}", advantage=advantage)
+            if not unit.pair_is_one_draw:
+                number += 1
+        reading = read_hero(unit, drawn, caps, options, roll, choose, f"{key}.{number}", advantage=advantage)
         readings.append(reading)
         if reading.outcome != "redraw":
             return readings

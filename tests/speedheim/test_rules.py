@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from commands.speedheim.options import SpeedheimOptions as Options
@@ -274,6 +276,23 @@ def test_advantage_draws_two_and_keeps_one_or_rolls_two_and_keeps_the_lower():
     lower = Options(advantage="lower-of-2d20")
     readings = improve(hero(Def=17), Table(["08"], [19, 12]), lower, advantage=True)
     assert outcomes(readings) == [("08", "improved", "Def", -1)] and readings[0].faces == (19, 12)
+
+
+@pytest.mark.parametrize(("pair_is_one_draw", "keys"), [
+    # Version 10: the pair is the 1st draw, the card kept from it is read as that draw, and the next is the 2nd
+    (True, ("gunnar.1.keep", "gunnar.1.mel-rgd", "gunnar.2.mel-rgd")),
+    # Version 9 read the card kept as a 2nd draw: the one pair's questions had two numbers
+    (False, ("gunnar.1.keep", "gunnar.2.mel-rgd", "gunnar.3.mel-rgd")),
+])
+def test_the_questions_of_an_advantage_pair_are_numbered_as_one_draw(pair_is_one_draw, keys):
+    """Gunnar (Mel 5, its cap) draws 10 and 02 with Advantage and keeps 10, Mel/Rgd: he draws again rather than
+    try Rgd; then 11, Mel/Rgd again: he tries Rgd and rolls 20, over 12."""
+    gunnar = replace(hero(Mel=5), pair_is_one_draw=pair_is_one_draw)
+    keep, first, second = keys
+    table = Table(["10", "02", "11"], [20], {keep: "10", first: DRAW_AGAIN, second: "Rgd"})
+    readings = improve(gunnar, table, advantage=True)
+    assert outcomes(readings) == [("02", "set-aside", None, 0), ("10", "redraw", None, 0), ("11", "failed", "Rgd", 0)]
+    assert [key for key, _ in table.asked] == list(keys)
 
 
 def test_henchmen_do_not_make_improvement_attempts():

@@ -33,3 +33,23 @@ def test_treasure_dice_are_counted_in_the_singular_and_plural_from_version_10(ve
     # Then its roll and the treasury's reason count the dice
     assert [roll.purpose for roll in of(events, ev.DiceRolled)] == [purpose]
     assert [change.reason for change in of(events, ev.TreasuryChanged)] == [reason]
+
+
+@pytest.mark.parametrize(("version", "kept_card_asked_as"), [
+    (None, "rikk.advantage.1.mel-rgd"),  # the pair is one draw: its keep and the kept card's question, draw 1
+    ("9", "rikk.advantage.2.mel-rgd"),  # version 9 asked the kept card's question as a 2nd draw's
+])
+def test_an_advantage_pairs_questions_share_its_number_from_version_10(version, kept_card_asked_as):
+    """Scar 20, "an Improvement Attempt with Advantage" (rules §7): Rikk draws 10 and 02 and keeps 10, Mel/Rgd."""
+    campaign = Table({}, version=version)
+    campaign.warbands()
+    campaign.incap("Gunnar", "Rikk", cards=["01"])
+    campaign.battle()
+    campaign.do(pg.Income(warband="Skaven"))
+    campaign.do(pg.Promotions(warband="Skaven"))
+    # When his Scars roll is 20 and the answers name the pair's keep and the kept card's stat
+    answers = {"rikk.advantage.1.keep": "10", kept_card_asked_as: "Mel"}
+    events = campaign.do(pg.Scars(warband="Skaven", answers=answers), [20, 3], ["10", "02"])
+    # Then he tries Mel with card 10, and his 3 improves it
+    assert of(events, ev.StatChanged) == [ev.StatChanged(warband="skaven", fighter="rikk", stat="Mel", delta=-1,
+                                                         reason="Improvement (advantage), card 10", row="10")]
