@@ -120,10 +120,13 @@ class Named(Protocol):
     def warbands(self) -> Mapping[str, Warband]: ...
 
 
-def fighter_drawn_for(event: ev.Event, ruleset: str, opened: ev.Event | None, named: Named) -> str | None:
+def fighter_drawn_for(event: ev.Event, ruleset: str, opened: ev.Event | None, named: Named,
+                      lately: str | None = None) -> str | None:
     """The fighter (id) a roll or a card drawn is for, where its ruleset's purposes name him ("Hilde: Hero Scars":
     `Ruleset.purpose_names`), among the fighters as `named` when it was recorded: of those who have his name,
-    the one of the warband the command opening its transaction (`opened`) is about. None: for no one fighter."""
+    the one of the warband the command opening its transaction (`opened`) is about, or, in a command about
+    two warbands (a Speedheim battle's Incapacitations), the one its latest event about a fighter was about
+    (`lately`, `about_fighter`: his Incapacitation, before its draw). None: for no one fighter."""
     if not isinstance(event, ev.DiceRolled | ev.CardDrawn):
         return None
     purpose_names = rulesets.get(ruleset).purpose_names
@@ -132,20 +135,31 @@ def fighter_drawn_for(event: ev.Event, ruleset: str, opened: ev.Event | None, na
     named_so = [f for f in named.fighters.values() if purpose_names(event.purpose, f.name)]
     if len(named_so) > 1:  # fighters of two warbands are called alike
         about = str(opened.args.get("warband", "")).lower() if isinstance(opened, ev.CommandRecorded) else ""
-        named_so = [f for f in named_so if about and about in (
-            f.warband, band.name.lower() if (band := named.warbands.get(f.warband)) else f.warband)]
+        named_so = ([f for f in named_so if about in (
+            f.warband, band.name.lower() if (band := named.warbands.get(f.warband)) else f.warband)] if about
+            else [f for f in named_so if f.id == lately])
     return named_so[0].id if len(named_so) == 1 else None
+
+
+def about_fighter(event: ev.Event, lately: str | None) -> str | None:
+    """The fighter (id) the transaction's events so far were last about, after `event` (`lately` before it);
+    None from a transaction's opening command on."""
+    if isinstance(event, ev.CommandRecorded):
+        return None
+    fighter = getattr(event, "fighter", None)
+    return fighter if isinstance(fighter, str) else lately
 
 
 def positions_involving(records: Iterable[Record], fighter: str, ruleset: str) -> set[int]:
     """The positions of the records that involve the fighter (`fighters_involved`): his history's, as
     rm_fighter_history holds it, each roll or card drawn told by the names the fighters had then."""
-    known, opened, positions = NamesKnown(), None, set()
+    known, opened, lately, positions = NamesKnown(), None, None, set()
     for record in records:
         event = record.event
         known.learn(event)
         if isinstance(event, ev.CommandRecorded):
             opened = event
-        if fighter in fighters_involved(event, fighter_drawn_for(event, ruleset, opened, known)):
+        if fighter in fighters_involved(event, fighter_drawn_for(event, ruleset, opened, known, lately)):
             positions.add(record.position)
+        lately = about_fighter(event, lately)
     return positions

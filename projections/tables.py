@@ -29,6 +29,7 @@ from ledger.records import Record, canonical
 from ledger.state import UNRATED_EVENTS, CampaignState, Warband, warbands_changed
 from projections.history import (
     NamesKnown,
+    about_fighter,
     fighter_drawn_for,
     fighters_involved,
     record_text,
@@ -313,6 +314,7 @@ def transaction_rows(
     rows: Rows = {table.name: [] for table in RECORD_TABLES}
     described = known.filled_in(state) if known is not None and group[0].tx in voided else state
     typed = typed_by_transaction(group)
+    lately: str | None = None  # the fighter the transaction's events were last about (`about_fighter`)
     for record in group:
         void = voided.get(record.tx) or {}
         voided_by = void.get("voided_by")
@@ -350,7 +352,8 @@ def transaction_rows(
                     voided_by=voided_by,
                 )
             )
-        drawn_for = fighter_drawn_for(event, state.ruleset, group[0].event, described)
+        drawn_for = fighter_drawn_for(event, state.ruleset, group[0].event, described, lately)
+        lately = about_fighter(event, lately)
         for fighter, how in fighters_involved(event, drawn_for).items():
             if fighter in state.fighters:  # not an enemy the ledger does not track
                 rows[FIGHTER_HISTORY.name].append(

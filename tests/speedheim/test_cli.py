@@ -304,6 +304,25 @@ def test_a_roll_for_one_of_two_fighters_called_alike_is_in_his_history_alone(bli
         "gunnar-2": ["R2 Gunnar: Hero Scars: D20 rolled [13] = 13 (table); no effect (Scar 13: Full Recovery)"]}
 
 
+def test_a_roll_in_a_battle_for_one_of_two_fighters_called_alike_is_in_his_history_alone(blightmeer):
+    """Given a Skaven hero called Gunnar too (gunnar-2), when the battle records each Gunnar's Incapacitation (the
+    Sellswords' Gunnar takes out Skab, card 08, Def: 3; the Skaven's takes out Ivo, card 09, Def: 20), each draw and
+    roll purpose naming "Gunnar", then each Gunnar's history shows his own draw and roll. The battle is about both
+    warbands, and they were in neither's."""
+    assert blightmeer("speedheim", "recruit", "Skaven", "Gunnar", "--role", "hero", "--stats",
+                      "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "40").exit_code == 0
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven",
+                      "--incap", "gunnar=Skab", "--incap", "gunnar-2=Ivo", "--card", "08", "--card", "09",
+                      "--dice", "3,20").exit_code == 0
+    draws = {fighter: [line[23:] for line in blightmeer("history", fighter).output.splitlines() if ": improve " in line
+                       or ": Improvement " in line] for fighter in ("gunnar", "gunnar-2")}
+    assert draws == {
+        "gunnar": ["Gunnar: Improvement (incapacitation): drew 08 from improvement",
+                   "R0 Gunnar: improve Def, roll 17 or under: D20 rolled [3] = 3 (table)"],
+        "gunnar-2": ["Gunnar: Improvement (incapacitation): drew 09 from improvement",
+                     "R1 Gunnar: improve Def, roll 18 or under: D20 rolled [20] = 20 (table)"]}
+
+
 @pytest.fixture
 def skab_to_learn(blightmeer):
     """Skab drew a Skill card in battle 1 (07), which the Skaven won; they are to walk their post-game."""
