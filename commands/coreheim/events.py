@@ -26,6 +26,10 @@ An event here records what has no shared name:
 - `coreheim.misses-game`: a warrior misses the next game without an injury (Well, fake map);
 - `coreheim.rare-item-searched` / `rare-item-bought`: a 2D6 search and the found item
   being paid for (an item found may be bought once, in the same post-game);
+- `coreheim.price-rolled`: the price a warband rolled for an item priced with dice ("30 + 2D6"),
+  which holds for that item until the post-game's trading ends, and whether it bought one at it
+  (version 9): a TreasuryChanged says what was paid, not what an item costs, and a price rolled
+  too dear pays nothing;
 - `coreheim.battle-deeds`: who of a warband fought its latest battle, who was taken out of
   action and whom each took out, stated again when an underdog Hired Sword joins it (recorded
   since before the core kept deeds; the post-game reads the core's battle, which this updates);
@@ -223,6 +227,20 @@ class RareItemBought(ev.Event, frozen=True, kw_only=True, tag="coreheim.rare-ite
         return f"{warband_name(state, self.warband)} has bought the {item} found after battle {self.battle}"
 
 
+class PriceRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.price-rolled"):
+    warband: str
+    battle: int | None  # the battle whose post-game it holds for; None: until the warband's first battle
+    item: str
+    price: int  # of one item
+    bought: bool  # False: too dear for the treasury, nothing bought
+
+    def describe(self, state: CampaignState) -> str:
+        item = rulesets.row_name(state, "item", self.item)
+        until = f"the post-game of battle {self.battle} ends" if self.battle is not None else "the first battle"
+        verdict = "" if self.bought else ": too dear, not bought"
+        return f"{warband_name(state, self.warband)}: price of {item} rolled {self.price} gc{verdict} (it holds until {until})"
+
+
 class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deeds"):
     warband: str
     battle: int
@@ -315,6 +333,7 @@ EVENTS = (
     MissesGame,
     RareItemSearched,
     RareItemBought,
+    PriceRolled,
     BattleDeeds,
     BattleRatings,
     HiredSwordRehired,

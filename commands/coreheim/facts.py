@@ -8,7 +8,8 @@ injuries, items, gold) is read from it; these are only what Coreheim adds:
   promoted one of a group (its further Talent! results are ignored in that post-game);
 - per warband (`WarbandFacts`): wyrdstone shards, bonus dice for the next exploration, its
   rating at each battle, and for its latest battle only (a snapshot stays small): the rare items
-  found and not yet bought, and its underdog points.
+  found and not yet bought, its underdog points, and the prices it rolled for items priced with dice
+  (version 9: such a price holds until the post-game's trading ends).
 
 `coreheim.battle-deeds` is not kept here: a restatement that adds a warrior (a Hired Sword an
 underdog point brought after the battle was recorded) adds his deed to the core's battle.
@@ -59,6 +60,11 @@ class FoundItems(msgspec.Struct, kw_only=True):
     items: list[str] = []  # rare items found after the battle, not bought yet
 
 
+class RolledPrices(msgspec.Struct, kw_only=True):
+    battle: int | None  # None: before the warband's first battle
+    items: dict[str, int] = {}  # item -> the price rolled for one
+
+
 class Underdog(msgspec.Struct, kw_only=True):
     battle: int
     points: int = 0
@@ -86,6 +92,11 @@ class WarbandFacts(msgspec.Struct, kw_only=True):
     found: FoundItems | None = None  # of its latest battle
     bonus: BonusDice | None = None  # for its next exploration
     henchmen_out: HenchmenOut | None = None  # of its latest battle
+    prices: RolledPrices | None = None  # of its latest battle's post-game (or before its first battle)
+
+    def price_rolled(self, battle: int | None, item: str) -> int | None:
+        """The price rolled for `item` in the post-game of `battle` (None: before the first battle), if one was."""
+        return self.prices.items.get(item) if self.prices is not None and self.prices.battle == battle else None
 
     def found_after(self, battle: int) -> list[str]:
         return self.found.items if self.found is not None and self.found.battle == battle else []
@@ -234,6 +245,14 @@ def _bought(facts: CoreheimFacts, event: events.RareItemBought, state: CampaignS
         found = band.found_after(event.battle)
         if event.item in found:
             found.remove(event.item)
+
+
+@FOLDS.on(events.PriceRolled)
+def _price_rolled(facts: CoreheimFacts, event: events.PriceRolled, state: CampaignState) -> None:
+    if band := _band(facts, state, event.warband):
+        if band.prices is None or band.prices.battle != event.battle:
+            band.prices = RolledPrices(battle=event.battle)  # those of an earlier post-game are dropped
+        band.prices.items[event.item] = event.price
 
 
 @FOLDS.on(events.BattleDeeds)

@@ -414,21 +414,40 @@ def succeed_leader(ctx: Context, band: Warband, lost: Fighter) -> None:
                                 reason=f"takes over from {lost.name}: best Leadership ({best}+)"))
 
 
+def _gaining(ctx: Context, band: Warband, battle: Battle, item: str, holder: Fighter | None) -> tuple[Consequences, t.Item] | None:
+    """What gaining `item` does (its row of the equipment table; None: an item it does not list), and to whom."""
+    equipment = next((i for i in model.tables_for(ctx.options).equipment.items if i.id == item), None)
+    return None if equipment is None else (Consequences(ctx, band, battle, f"{equipment.name} gained", holder=holder), equipment)
+
+
+def _name_whom_it_decides(effects: Consequences, roll: t.RollTable) -> None:
+    """The warriors whose fate the roll decides, named before its face is seen (the answers are kept for the result)."""
+    for role in sorted(model.whom_rolls_decide(effects.tables).get(roll.id, frozenset()) & CHOSEN.keys()):
+        effects.target(role)
+
+
+def name_whom_gaining_decides(ctx: Context, band: Warband, battle: Battle, item: str, holder: Fighter | None) -> None:
+    """Ask now for the warriors whose fate gaining `item` decides (the hero whose Mordheim Map's D6 it is): `buy`
+    asks before it rolls a price (version 9), so that no question stops it once a price is seen."""
+    if (gaining := _gaining(ctx, band, battle, item, holder)) is not None:
+        effects, equipment = gaining
+        for effect in equipment.on_gain:
+            if isinstance(effect, t.RollTable):
+                _name_whom_it_decides(effects, effect)
+
+
 def on_gain(ctx: Context, band: Warband, battle: Battle, item: str, holder: Fighter | None) -> None:
     """What gaining an item does, as when it is found exploring (rules 1, "Effects that happen when
     an item is gained": a Mordheim Map's D6, fake or genuine), for one bought: its `holder`, or the
     hero the player names for one put in the stash, before the roll."""
-    tables = model.tables_for(ctx.options)
-    equipment = next((i for i in tables.equipment.items if i.id == item), None)
-    if equipment is None:
+    if (gaining := _gaining(ctx, band, battle, item, holder)) is None:
         return
-    effects = Consequences(ctx, band, battle, f"{equipment.name} gained", holder=holder)
+    effects, equipment = gaining
     for effect in equipment.on_gain:
         if not isinstance(effect, t.RollTable):
             effects.apply(effect, item)
             continue
-        for role in sorted(model.whom_rolls_decide(tables).get(effect.id, frozenset()) & CHOSEN.keys()):
-            effects.target(role)  # named before the face is seen; the answer is kept for the result
+        _name_whom_it_decides(effects, effect)
         # Version 7 names the die, not the row id ("Mordheim Map (item:mordheim-map:authenticity)").
         face = ctx.roll(effect.dice, purpose=f"{equipment.name} ({effect.dice if since(ctx, '7') else effect.id})").value
         row = next(r for r in effect.rows if r.min <= face <= r.max)

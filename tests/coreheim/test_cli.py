@@ -275,13 +275,13 @@ def test_the_walk_an_upgrade_refused_part_way_sends_to_says_how_to_finish_in_one
     assert (refused.exit_code, refused.output) == (1, (
         "Error: Reikland Rats is part way through the post-game of battle 1 (done: Exploration; next: Injuries): a "
         "battle's post-game is decided under one version, so finish it first (campaign post-game 'Reikland Rats'), "
-        "then upgrade from v7 to v8\n"))
+        "then upgrade from v7 to v9\n"))
     walked = ok(campaign("post-game", R, "--dice", "5,5", "--answer", "shards=0"))
     assert walked[-1] == ("Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
                           "or with --go-on to go past the steps that close buying, selling or hiring.")
     finished = ok(campaign("post-game", R, "--go-on", "--answer", "gunnar:search=nothing"))
     assert finished[-1] == "Post-game sequence complete."
-    assert ok(campaign("rules", "upgrade"))[0] == "  rules upgraded from v7 to v8 for the transactions that follow"
+    assert ok(campaign("rules", "upgrade"))[0] == "  rules upgraded from v7 to v9 for the transactions that follow"
 
 
 def test_a_search_answered_ahead_with_an_item_not_offered_ends_the_walk_naming_it_in_the_error_alone(after_battle):
@@ -454,7 +454,7 @@ def test_the_sample_campaign_ends_as_worked_out_by_hand(campaign):
 
 def test_campaign_demo_builds_the_coreheim_sample(campaign):
     lines = ok(campaign("demo", "--ruleset", "coreheim"))
-    summary = lines.index(f"{DEMO['name']} — coreheim v8")
+    summary = lines.index(f"{DEMO['name']} — coreheim v9")
     assert lines[summary + 2:summary + 4] == [
         "  Reikland Rats (Ann): 5 fighters, treasury 438, wyrdstone shards 0, 3 games, 1 win, rating 71",
         "  Clan Skrit (Bob): 3 fighters, treasury 377, wyrdstone shards 0, 3 games, 2 wins, rating 78",
@@ -528,6 +528,28 @@ def test_an_item_whose_lowest_price_is_too_dear_is_refused_before_its_price_is_r
     result = after_battle("coreheim", "buy", R, "telescope", "--fighter", "Gunnar", *dice)
     assert (result.exit_code, result.output) == (
         1, "Error: Reikland Rats has 31 gc; telescope costs 30 + 2D6 gc, at least 32 gc\n")
+    assert events(after_battle) == before
+
+
+def test_a_price_rolled_too_dear_is_recorded_and_holds_for_the_post_game(after_battle):
+    """Seed 2.1, Trading 4: "Buy new weapons, armour, and equipment." The Telescope costs 30 + 2D6 gc; with 35 gc a
+    roll of 8 makes it 38. From version 9 that roll is recorded and buys nothing, and the price holds for the rest of
+    the post-game: refused after the roll, ledger dice left the purchase pending, and once it was voided a new `buy`
+    rolled a new price (a re-roll for free)."""
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"], ["search", R, "--search", "Gunnar=telescope", "--dice", "6,6"]):
+        ok(after_battle("coreheim", *args))
+    ok(after_battle("treasury", R, "-390", "--reason", "spent"))  # 425 gc after hiring Gunnar and Hans: 35 left
+    assert ok(after_battle("coreheim", "buy", R, "telescope", "--fighter", "Gunnar", "--dice", "4,4"))[:-1] == [
+        "  R3 price of Telescope: 2D6 rolled [4, 4] = 8 (table)",
+        "  Reikland Rats: price of Telescope rolled 38 gc: too dear, not bought (it holds until the post-game of "
+        "battle 1 ends)",
+    ]
+    before = events(after_battle)
+    for dice in ([], ["--dice", "1,1"], ["--ledger"]):
+        result = after_battle("coreheim", "buy", R, "telescope", "--fighter", "Gunnar", *dice)
+        assert (result.exit_code, result.output) == (
+            1, "Error: Reikland Rats has 35 gc; telescope costs 38 gc, at the price rolled for it earlier\n")
     assert events(after_battle) == before
 
 

@@ -50,7 +50,8 @@ def test_items_are_named_as_the_tables_name_them(rats_and_skaven):
     bought = lines(rats_and_skaven, Buy(warband="Reikland Rats", item="power-scroll", fighter="Gunnar"), [4])
     assert searched[1:] == ["Gunnar looks for Power Scroll (rare 8): 8, found",
                             "Reikland Rats: post-game step Rare item search done for battle 1"]
-    assert bought[1:] == ["Reikland Rats treasury -11 (bought Power Scroll)",  # recorded "bought power-scroll"
+    assert bought[1:] == ["Reikland Rats: price of Power Scroll rolled 11 gc (it holds until the post-game of battle 1 ends)",
+                          "Reikland Rats treasury -11 (bought Power Scroll)",  # recorded "bought power-scroll"
                           "Gunnar gains Power Scroll",
                           "Reikland Rats has bought the Power Scroll found after battle 1"]
 

@@ -208,6 +208,7 @@ def test_a_rare_item_found_may_be_bought_once(rats_and_skaven):
     buy = Buy(warband="Reikland Rats", item="power-scroll")
     assert rats_and_skaven.do(buy, [4]) == [  # Power Scroll: 7 + D6 gc
         ev.DiceRolled(roll=2, expression="D6", purpose="price of power-scroll", faces=[4], value=4, source="table"),
+        ce.PriceRolled(warband=RATS, battle=1, item="power-scroll", price=11, bought=True),
         ev.TreasuryChanged(warband=RATS, delta=-11, reason="bought power-scroll", row="equipment:power-scroll"),
         ev.ItemGained(warband=RATS, item="power-scroll", reason="bought for 11 gc"),
         ce.RareItemBought(warband=RATS, battle=1, item="power-scroll"),
@@ -275,8 +276,9 @@ def test_a_price_with_dice_is_rolled(rats_and_skaven):
     trading(rats_and_skaven, "search")
     rats_and_skaven.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="telescope")]), [6, 5])
     events = rats_and_skaven.do(Buy(warband="Reikland Rats", item="telescope"), [2, 3])
-    assert events[:3] == [
+    assert events[:4] == [
         ev.DiceRolled(roll=2, expression="2D6", purpose="price of telescope", faces=[2, 3], value=5, source="table"),
+        ce.PriceRolled(warband=RATS, battle=1, item="telescope", price=35, bought=True),
         ev.TreasuryChanged(warband=RATS, delta=-35, reason="bought telescope", row="equipment:telescope"),  # 30+5
         ev.ItemGained(warband=RATS, item="telescope", reason="bought for 35 gc"),
     ]
@@ -450,8 +452,71 @@ def test_an_item_the_chart_does_not_list_is_looked_for_with_its_rarity_and_bough
 def test_the_elven_cloaks_die_is_multiplied_by_ten(rats_and_skaven):
     # 1.11: "Elven Cloak | 75 + D6 x 10 gc | Rare 12+"
     search(rats_and_skaven, "elven-cloak", [6, 6])
-    assert rats_and_skaven.do(Buy(warband="Reikland Rats", item="elven-cloak"), [3])[1] == ev.TreasuryChanged(
+    assert rats_and_skaven.do(Buy(warband="Reikland Rats", item="elven-cloak"), [3])[2] == ev.TreasuryChanged(
         warband=RATS, delta=-105, reason="bought elven-cloak", row="equipment:elven-cloak")
+
+
+# Version 9: a price with dice is rolled once in a post-game. Rolled too dear, the roll is recorded and nothing is bought
+# (it was refused after the roll: with ledger dice the purchase was left pending, and once voided a new `buy` rolled a
+# new price, a re-roll for free); a later `buy` of the item in that post-game pays that price and rolls nothing.
+# The Rats keep 35 gc; Gunnar finds a Telescope (30 + 2D6 gc, Rare 11).
+
+
+def telescope_found_with_35_gc(table) -> Buy:
+    table.do(ChangeTreasury(warband="Reikland Rats", delta=-315, reason="spent in the tavern"))
+    assert search(table, "telescope", [6, 5])[1].found
+    return Buy(warband="Reikland Rats", item="telescope", fighter="Gunnar")
+
+
+def test_a_price_rolled_too_dear_is_recorded_buys_nothing_and_holds_for_the_post_game(rats_and_skaven):
+    buy = telescope_found_with_35_gc(rats_and_skaven)
+    assert rats_and_skaven.do(buy, [4, 4]) == [
+        ev.DiceRolled(roll=2, expression="2D6", purpose="price of telescope", faces=[4, 4], value=8, source="table"),
+        ce.PriceRolled(warband=RATS, battle=1, item="telescope", price=38, bought=False),
+    ]
+    assert rats_and_skaven.state.warbands[RATS].treasury == 35
+    # the same price holds: refused with no die rolled, then bought at it once the gold is there
+    assert rats_and_skaven.refusal(buy) == "Reikland Rats has 35 gc; telescope costs 38 gc, at the price rolled for it earlier"
+    rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=3, reason="a debt repaid"))
+    assert rats_and_skaven.do(buy) == [
+        ev.TreasuryChanged(warband=RATS, delta=-38, reason="bought telescope", row="equipment:telescope"),
+        ev.ItemGained(warband=RATS, fighter="gunnar", item="telescope", reason="bought for 38 gc"),
+        ce.RareItemBought(warband=RATS, battle=1, item="telescope"),
+    ]
+
+
+def test_a_price_rolled_holds_only_for_its_own_post_game(rats_and_skaven):
+    rats_and_skaven.do(telescope_found_with_35_gc(rats_and_skaven), [4, 4])  # 38 gc: too dear
+    rats_and_skaven.finish()
+    rats_and_skaven.battle(winner=None, absent=["Hans", "Marksmen"])  # a draw: nobody comes to a threshold
+    rats_and_skaven.through("search")
+    rats_and_skaven.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="telescope")]), [6, 5])
+    events = rats_and_skaven.do(Buy(warband="Reikland Rats", item="telescope", fighter="Gunnar"), [1, 1])
+    assert events[1] == ce.PriceRolled(warband=RATS, battle=2, item="telescope", price=32, bought=True)
+
+
+def test_on_version_8_a_price_rolled_too_dear_was_refused_and_rolled_again():
+    table = rats_and_skaven_on("8")
+    buy = telescope_found_with_35_gc(table)
+    assert table.refusal(buy, [4, 4]) == "Reikland Rats has 35 gc; telescope costs 38 gc"
+    assert table.do(buy, [1, 2]) == [
+        ev.DiceRolled(roll=2, expression="2D6", purpose="price of telescope", faces=[1, 2], value=3, source="table"),
+        ev.TreasuryChanged(warband=RATS, delta=-33, reason="bought telescope", row="equipment:telescope"),
+        ev.ItemGained(warband=RATS, fighter="gunnar", item="telescope", reason="bought for 33 gc"),
+        ce.RareItemBought(warband=RATS, battle=1, item="telescope"),
+    ]
+
+
+@pytest.mark.parametrize(("version", "asked_first"), [
+    ("9", "Mordheim Map gained: which hero of Reikland Rats?: answer with --answer map-holder=CHOICE (one of: Gunnar, Hans)"),
+    ("8", "price of mordheim-map needs 3D6 (3 more dice): pass them with --dice, or use --ledger"),
+])
+def test_a_map_for_the_stash_asks_its_holder_before_its_price_is_rolled(version, asked_first):
+    """Rules 1: a Mordheim Map gained rolls a D6 for its holder. From version 9 the holder of a map bought into the
+    stash is asked before the price is rolled: asked after it, the price was seen and the purchase left pending."""
+    table = rats_and_skaven_on(version)
+    search(table, "mordheim-map", [5, 4])
+    assert table.refusal(Buy(warband="Reikland Rats", item="mordheim-map")) == asked_first
 
 
 def test_a_house_rule_price_chart_sets_rarities_and_prices(house_rules):

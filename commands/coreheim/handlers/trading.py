@@ -83,6 +83,11 @@ def _room_for_mounts(state: Any, band: Warband, tables: Any, joining: int, who: 
                             f"(mounts count towards it, 1.10)")
 
 
+def _room_for_mount(state: Any, band: Warband, tables: Any, rider: Fighter) -> None:
+    """A mount bought for a warrior who rides none: one for each member of his group."""
+    _room_for_mounts(state, band, tables, rider.group_size, f"{plural(rider.group_size, 'mount')} for {rider.name}")
+
+
 def sell(cmd: Sell, ctx: Context) -> None:
     """Trading 2: half the base price, rounded down (of the fixed part, for "15+2D6"); a group
     sells the item of every member."""
@@ -200,7 +205,9 @@ def _listed_for_creation(row: Any, band: Warband, tables: Any) -> None:
 def buy(cmd: Buy, ctx: Context) -> None:
     """Trading 4: a rare item must have been found this post-game (at creation, from version 6, be
     on the warband list); a price with dice ("30+2D6") is rolled; a henchman group buys one for each
-    member."""
+    member. From version 9 a price rolled holds for that item until the post-game's trading ends,
+    and rolled too dear it is recorded and buys nothing: ledger dice rolled and then refused left
+    the purchase pending, and voided, a new `buy` rolled a new price (a re-roll for free)."""
     state, tables = ctx.state, model.tables_for(ctx.options)
     band = state.warband(cmd.warband)
     PHASE.open_window(state, band, "buy equipment")
@@ -224,6 +231,11 @@ def buy(cmd: Buy, ctx: Context) -> None:
     price, dice, times = _base_price(row, item, cmd.price)
     members = fighter.group_size if fighter else 1
     each = f" x{members}" if members > 1 else ""
+    rolls_price = since(ctx, "9")  # the price a roll gives is recorded, and holds for the post-game
+    window = battle.number if battle else None
+    held = facts.of(state).warband(band.id).price_rolled(window, item) if dice and rolls_price else None
+    if held is not None:
+        price, dice = held, None
     if dice and ctx.typed_now:
         # Refused before the price roll when even its lowest is too dear: refused after it, ledger
         # dice would leave the purchase pending, which only a void ends.
@@ -231,13 +243,27 @@ def buy(cmd: Buy, ctx: Context) -> None:
         if lowest > band.treasury:
             raise RuleViolation(f"{band.name} has {band.treasury} gc; {item}{each} costs "
                                 f"{model.price_text(row.price)}{' each' if each else ''}, at least {lowest} gc")
+    needs_room = fighter is not None and since(ctx, "4") and model.is_mount(tables, item) and not outcomes.mounts_of(ctx, fighter)
+    # What does not hang on the price is settled before it is rolled (typed now, or from version 9): after it,
+    # a refusal or a question would leave the price seen and the purchase pending.
+    room_checked_first = needs_room and (ctx.typed_now or rolls_price)
+    if room_checked_first:
+        _room_for_mount(state, band, tables, fighter)
+    if rolls_price and battle is not None:
+        outcomes.name_whom_gaining_decides(ctx, band, battle, item, fighter)
     if dice:
         price += ctx.roll(dice, purpose=f"price of {item}").value * times
+        if rolls_price:
+            ctx.emit(events.PriceRolled(warband=band.id, battle=window, item=item, price=price,
+                                        bought=price * members <= band.treasury))
     total = price * members
     if total > band.treasury:
-        raise RuleViolation(f"{band.name} has {band.treasury} gc; {item}{each} costs {total} gc")
-    if fighter is not None and since(ctx, "4") and model.is_mount(tables, item) and not outcomes.mounts_of(ctx, fighter):
-        _room_for_mounts(state, band, tables, fighter.group_size, f"{plural(fighter.group_size, 'mount')} for {fighter.name}")
+        if dice and rolls_price:
+            return  # the price rolled is recorded too dear: it holds, and nothing is bought
+        rolled_earlier = f", at the price rolled for it earlier{f' ({price} gc each)' if each else ''}" if held is not None else ""
+        raise RuleViolation(f"{band.name} has {band.treasury} gc; {item}{each} costs {total} gc{rolled_earlier}")
+    if needs_room and not room_checked_first:
+        _room_for_mount(state, band, tables, fighter)
     if total:
         ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-total, reason=f"bought {item}{each}", row=f"equipment:{item}"))
     ctx.emit(ev.ItemGained(warband=band.id, fighter=fighter.id if fighter else None, item=item, reason=f"bought for {price} gc"))
