@@ -70,6 +70,16 @@ def test_survivors_heroes_taking_enemies_out_and_the_winning_leader_gain_experie
     ]
 
 
+
+@pytest.mark.parametrize(("version", "said"), [("9", "took an enemy out of action"), ("8", "took enemies out of action")])
+def test_one_enemy_taken_out_of_action_is_said_as_one(version, said):
+    """Seed 2.1, Experience 3: "A hero gains +1 experience for each time they took an enemy out of action". From
+    version 9 the award for one says so; version 8 said "took enemies out of action" of one too."""
+    table = rats_and_skaven_on(version)
+    table.battle(took_out={"Gunnar": ["Snikch"]})
+    table.through("experience")
+    assert xp("gunnar", 1, said) in table.do(Experience(warband="Reikland Rats"))
+
 def test_the_dead_and_the_absent_gain_nothing_and_the_loser_only_survives(rats_and_skaven):
     rats_and_skaven.battle(winner="Clan Skrit", ooa=["Marksmen"], absent=["Hans"])
     rats_and_skaven.explore_quietly()

@@ -855,7 +855,8 @@ def test_sell_wyrdstone(shards, held, warriors, gold, left, row_id):
 
 @pytest.mark.parametrize(
     "shards, held, message",
-    [(9, 9, "At most 8 shards can be sold in one post-game"), (3, 2, "The warband has 2 shards, not 3"), (0, 2, "Sell at least one shard")],
+    [(9, 9, "At most 8 shards can be sold in one post-game"), (3, 2, "The warband has 2 shards, not 3"),
+     (2, 1, "The warband has 1 shard, not 2"), (0, 2, "Sell at least one shard")],
 )
 def test_sell_wyrdstone_refusals(shards, held, message):
     with pytest.raises(CoreheimRuleError, match=message):

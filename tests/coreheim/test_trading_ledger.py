@@ -69,6 +69,15 @@ def test_shards_not_held_cannot_be_sold_and_none_sold_keeps_them(rats_and_skaven
     )
 
 
+@pytest.mark.parametrize(("version", "sold"), [("9", "sold 1 wyrdstone shard"), ("8", "sold 1 wyrdstone shards")])
+def test_one_shard_sold_is_said_as_one(version, sold):
+    """Version 9 says "sold 1 wyrdstone shard"; version 8 said "sold 1 wyrdstone shards", and keeps it."""
+    table = rats_and_skaven_on(version)
+    trading(table, "sell-shards")
+    assert table.do(SellShards(warband="Reikland Rats", shards=1))[1] == ev.TreasuryChanged(
+        warband=RATS, delta=40, reason=sold, row="wyrdstone-sale:1-shards:4-6-warriors")
+
+
 # --- 2. selling gear: half the base price, rounded down ------------------------------------------------------
 
 

@@ -108,7 +108,7 @@ def test_the_underdog_sword_earns_experience_as_a_hired_sword_who_fought(underdo
     assert [e for e in events if isinstance(e, ev.XPAwarded)] == [
         ev.XPAwarded(warband=SKRIT, fighter="snikch", amount=1, reason="survived the battle (battle 1)"),
         ev.XPAwarded(warband=SKRIT, fighter="grimm", amount=1, reason="survived the battle (battle 1)"),
-        ev.XPAwarded(warband=SKRIT, fighter="grimm", amount=1, reason="took enemies out of action (battle 1)"),
+        ev.XPAwarded(warband=SKRIT, fighter="grimm", amount=1, reason="took an enemy out of action (battle 1)"),
     ]
 
 

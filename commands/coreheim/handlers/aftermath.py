@@ -102,8 +102,16 @@ def experience(cmd: Experience, ctx: Context) -> None:
     by_name = {f.name: f for f in fighters}
     for award in awards:
         ctx.emit(ev.XPAwarded(warband=band.id, fighter=by_name[award.fighter].id, amount=award.amount,
-                              reason=f"{XP_REASONS[award.reason]} (battle {battle.number})"))
+                              reason=f"{_xp_reason(award, ctx)} (battle {battle.number})"))
     PHASE.finish(ctx, band, battle, "experience")
+
+
+def _xp_reason(award: rules.XpAward, ctx: Context) -> str:
+    """What an award is for, as stored; from version 9 one enemy taken out of action is one (version 8: "took
+    enemies out of action" for one too)."""
+    if award.reason == "enemies-out-of-action" and award.amount == 1 and since(ctx, "9"):
+        return "took an enemy out of action"
+    return XP_REASONS[award.reason]
 
 
 def advance(cmd: Advance, ctx: Context) -> None:

@@ -44,10 +44,11 @@ def sell_shards(cmd: SellShards, ctx: Context) -> None:
     if cmd.shards:
         sale = rules.sell_wyrdstone(cmd.shards, shards_held=facts.of(state).shards(band.id),
                                     warriors=model.warband_size(state, band), tables=tables, warband=band.name)
+        # Version 8 said "sold 1 wyrdstone shards".
+        sold = plural(sale.shards_sold, "wyrdstone shard") if since(ctx, "9") else f"{sale.shards_sold} wyrdstone shards"
         ctx.emit(
             events.ShardsChanged(warband=band.id, delta=-sale.shards_sold, reason="sold", row=sale.row_id),
-            ev.TreasuryChanged(warband=band.id, delta=sale.gold, reason=f"sold {sale.shards_sold} wyrdstone shards",
-                               row=sale.row_id),
+            ev.TreasuryChanged(warband=band.id, delta=sale.gold, reason=f"sold {sold}", row=sale.row_id),
         )
     PHASE.finish(ctx, band, battle, "sell-shards")
 

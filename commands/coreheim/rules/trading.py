@@ -30,9 +30,9 @@ def sell_wyrdstone(
     if shards < 1:
         raise CoreheimRuleError("Sell at least one shard")
     if shards > shards_held:
-        raise CoreheimRuleError(f"{warband} has {shards_held} shards, not {shards}")
+        raise CoreheimRuleError(f"{warband} has {shards_held} shard{'' if shards_held == 1 else 's'}, not {shards}")
     if shards > largest:
-        raise CoreheimRuleError(f"At most {largest} shards can be sold in one post-game; keep the rest")
+        raise CoreheimRuleError(f"At most {largest} shard{'' if largest == 1 else 's'} can be sold in one post-game; keep the rest")
     if warriors < 1:
         raise CoreheimRuleError("A warband with no warriors cannot sell wyrdstone")
     row: WyrdstoneSaleRow = next(
