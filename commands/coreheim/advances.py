@@ -79,14 +79,17 @@ def henchman_advance(
     rolled = Rolled()
     roll = _roller(ctx, group, threshold, tables.henchman_advances, rolled)
     stat_choice: str | None = None
-    group_reroll = False
+    group_rerolls: int | None = None  # the face the group chose to re-roll
     offered = False
+    # From version 9 the group is offered its re-roll of the result that stands, after any re-roll the rules forced
+    # (a repeated characteristic, one past a maximum). Version 8 offered it only when the first roll stood.
+    after_forced_rerolls = since(ctx, "9")
 
     def advance(dice: Rolled) -> rules.AdvanceResolution:
         return rules.resolve_henchman_advance(
             _faces(dice), group=group.name, group_size=group.group_size, characteristics=model.characteristics(group),
             race=model.race(ctx.state, group), advanced_stats=model.warrior(ctx.state, group).advanced_stats,
-            use_group_reroll=group_reroll, talent_allowed=talent_allowed,
+            group_rerolls=group_rerolls, talent_allowed=talent_allowed,
             may_repeat_stats="Twitchy" in group.skills + group.keywords, stat_choice=stat_choice, tables=tables,
         )
 
@@ -94,18 +97,18 @@ def henchman_advance(
         group = ctx.state.fighters[group.id]
         resolution = resolve(ctx, advance, rolled, roll=roll)
         faces = _faces(rolled)
-        first_stands = len(faces) == 1 and (
-            (resolution.complete and resolution.rolls and resolution.rolls[0].outcome == "applied")
+        stands = (
+            (resolution.complete and resolution.rolls and resolution.rolls[-1].outcome == "applied")
             or any(isinstance(p, rules.ChoiceRequest) for p in resolution.pending)
         )
-        if first_stands and not offered and group.group_size >= 2:
+        if stands and (len(faces) == 1 or after_forced_rerolls) and not offered and group.group_size >= 2:
             # 2.4: a group of two or more may re-roll each advance once; the second result stands.
             offered = True
-            row = next(r for r in tables.henchman_advances.rows if r.min <= faces[0] <= r.max)
-            answer = ctx.choose(f"{key}:group-reroll", f"{group.name} rolled {faces[0]} ({row.name}): keep it or re-roll once?",
+            row = next(r for r in tables.henchman_advances.rows if r.min <= faces[-1] <= r.max)
+            answer = ctx.choose(f"{key}:group-reroll", f"{group.name} rolled {faces[-1]} ({row.name}): keep it or re-roll once?",
                                 ["keep", "re-roll"])
             if answer == "re-roll":
-                group_reroll, stat_choice = True, None
+                group_rerolls, stat_choice = len(faces) - 1, None
                 continue
         if resolution.complete:
             if not isinstance(resolution.advance, rules.Talent):

@@ -320,7 +320,7 @@ def test_the_group_reroll_is_asked_for(rats_and_skaven):
 def test_henchmen_improve_each_characteristic_once(rats_and_skaven):
     given_xp(rats_and_skaven, Marksmen=3)
     # 3 + 1 = 4: thresholds 2 and 4. At 2 a 8 is Ld; at 4 a 9 is Ld again, so it is re-rolled: 2 is I two steps.
-    events = advance(rats_and_skaven, [8, 9, 2], answers={"marksmen:2:group-reroll": "keep"})
+    events = advance(rats_and_skaven, [8, 9, 2], answers={"marksmen:2:group-reroll": "keep", "marksmen:4:group-reroll": "keep"})
     assert [e for e in events if not isinstance(e, ev.DiceRolled)] == [
         advanced("marksmen", 2, ["henchman-advance:8-9"], "Ld 7 -> 6", "Ld"),
         stat("marksmen", "Ld", -1, 2, "henchman-advance:8-9"),
@@ -329,11 +329,37 @@ def test_henchmen_improve_each_characteristic_once(rats_and_skaven):
     ]
 
 
+@pytest.mark.parametrize(("version", "offered"), [("9", True), ("8", False)])
+def test_the_group_may_re_roll_the_result_that_stands_after_a_repeat_was_re_rolled(version, offered):
+    """Rules 2.4: "A group of 2+ may re-roll each advance once; the second result stands", and a henchman's repeat
+    of a characteristic is re-rolled. The Marksmen (3 XP, 4 after the battle) took Ld at 2 XP; at 4 XP a 9 is Ld
+    again, re-rolled by the rules into 2 (I two steps): that is the result that stands, and from version 9 the
+    group may re-roll it once, here into 5 (WS or BS). Version 8 offered the re-roll only of a first roll that
+    stood, and keeps the 2."""
+    table = rats_and_skaven_on(version)
+    given_xp(table, Marksmen=3)
+    table.battle()
+    table.through("advances")
+    at_2 = {"marksmen:2:group-reroll": "keep"}
+    if offered:
+        assert table.refusal(Advance(warband="Reikland Rats", answers=at_2), [8, 9, 2]) == (
+            "Marksmen rolled 2 (Initiative two steps): keep it or re-roll once?: "
+            "answer with --answer marksmen:4:group-reroll=CHOICE (one of: keep, re-roll)")
+    answers = {**at_2, "marksmen:4:group-reroll": "re-roll", "marksmen:4:stat": "BS"} if offered else at_2
+    events = table.do(Advance(warband="Reikland Rats", answers=answers), [8, 9, 2, 5] if offered else [8, 9, 2])
+    rows = ["henchman-advance:8-9", "henchman-advance:1-3"]
+    assert [e for e in events if isinstance(e, ce.AdvanceRolled) and e.threshold == 4] == [
+        advanced("marksmen", 4, [*rows, "henchman-advance:4-7"], "BS 8 -> 7", "BS") if offered
+        else advanced("marksmen", 4, rows, "I 8 -> 6", "I")]
+    assert [e.purpose for e in events if isinstance(e, ev.DiceRolled)][-1] == "re-roll of the advance of Marksmen at 4 XP"
+
+
 def test_talent_makes_a_member_a_hero_who_advances_and_the_group_rolls_again(rats_and_skaven):
     given_xp(rats_and_skaven, Marksmen=1)
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
+               "marksmen:2:again:group-reroll": "keep"}
     profile = dict(rats_and_skaven.fighter("Marksmen").stats)  # the new hero keeps it
     # 10 is Talent!; Ulli's hero advance is a 6 (W +1); the group's second roll is 10 again (ignored, re-rolled), then 8 (Ld).
     events = rats_and_skaven.do(Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 10, 8])
@@ -364,8 +390,10 @@ def test_talent_makes_a_member_a_hero_who_advances_and_the_group_rolls_again(rat
 TALENT_AT_2 = [10, 6, 10, 8]  # Talent!, the new hero's W +1, the group's 10 re-rolled into 8 (Ld)
 TWO_TALENTS = [*TALENT_AT_2,
                10, 6, 10, 2]  # at 4 XP: Talent! again, W +1, the group's 10 re-rolled into 2 (I)
-TALENT_AT_2_ANSWERS = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
-TWO_TALENTS_ANSWERS = {**TALENT_AT_2_ANSWERS, "marksmen:4:group-reroll": "keep", "marksmen:4:skill-lists": "combat+speed"}
+TALENT_AT_2_ANSWERS = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
+               "marksmen:2:again:group-reroll": "keep"}
+TWO_TALENTS_ANSWERS = {**TALENT_AT_2_ANSWERS, "marksmen:4:group-reroll": "keep", "marksmen:4:skill-lists": "combat+speed",
+                       "marksmen:4:again:group-reroll": "keep"}
 
 
 def promoted(table) -> list[str]:
@@ -380,7 +408,8 @@ def test_two_talents_of_one_group_make_two_heroes_with_names_of_their_own(rats_a
     rats_and_skaven.finish()
     given_xp(rats_and_skaven, Marksmen=1)
     # When the threshold of 4 XP rolls Talent! in that post-game, and no name is given for the new heroes
-    advance(rats_and_skaven, [10, 6, 10, 2], answers={"marksmen:4:group-reroll": "keep", "marksmen:4:skill-lists": "combat+speed"},
+    advance(rats_and_skaven, [10, 6, 10, 2], answers={"marksmen:4:group-reroll": "keep", "marksmen:4:skill-lists": "combat+speed",
+                     "marksmen:4:again:group-reroll": "keep"},
             winner=None, absent=["Hans"])  # a draw, Hans absent: nobody else comes to a threshold
     # Then the second is numbered, and each is named on his own
     assert promoted(rats_and_skaven) == ["Marksmen (promoted)", "Marksmen (promoted 2)"]
@@ -397,13 +426,14 @@ def test_a_further_talent_of_the_group_in_the_same_post_game_is_ignored_and_roll
     given_xp(rats_and_skaven, Marksmen=3)
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    marksmen = Advance(warband="Reikland Rats", fighter="Marksmen", answers=TALENT_AT_2_ANSWERS)
+    at_4 = {"marksmen:4:group-reroll": "keep"}  # the 2 that stands after the Talent! is re-rolled, kept (version 9)
+    marksmen = Advance(warband="Reikland Rats", fighter="Marksmen", answers={**TALENT_AT_2_ANSWERS, **at_4})
     # When the threshold of 4 XP rolls a 10 (Talent!), in the same command or in one of its own
     if together:  # the last die is the new hero's own advance at 4 XP (version 8), a 6: W +1
         events = rats_and_skaven.do(msgspec.structs.replace(marksmen, fighter=None), [*TALENT_AT_2, 10, 2, 6])
     else:
-        rats_and_skaven.do(msgspec.structs.replace(marksmen, threshold=2), TALENT_AT_2)
-        events = rats_and_skaven.do(msgspec.structs.replace(marksmen, threshold=4, answers={}), [10, 2])
+        rats_and_skaven.do(msgspec.structs.replace(marksmen, threshold=2, answers=TALENT_AT_2_ANSWERS), TALENT_AT_2)
+        events = rats_and_skaven.do(msgspec.structs.replace(marksmen, threshold=4, answers=at_4), [10, 2])
     # Then it promotes nobody: it is re-rolled into 2 (I two steps)
     assert promoted(rats_and_skaven) == ["Marksmen (promoted)"]
     assert [e for e in events if isinstance(e, ce.AdvanceRolled) and e.threshold == 4 and e.fighter == "marksmen"] == [
@@ -479,7 +509,8 @@ def test_a_name_given_for_a_promotion_that_is_taken_is_refused(rats_and_skaven):
     given_xp(rats_and_skaven, Marksmen=1)
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
+               "marksmen:2:again:group-reroll": "keep"}
     assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", names={"marksmen": "Hans"}, answers=answers),
                                    [10, 6, 10, 8]) == (
         "Reikland Rats already has a fighter called Hans: give the member Marksmen promotes another name "
@@ -626,7 +657,8 @@ def promoted_after(table, members_out: int, dice: list[int]) -> list[ev.Event]:
     table.through("injuries")
     table.do(Injuries(warband="Reikland Rats", answers={"marksmen:out": str(members_out)}), dice)
     table.through("advances")
-    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
+               "marksmen:2:again:group-reroll": "keep"}
     events = table.do(Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 10, 8])
     table.through("search")
     return events

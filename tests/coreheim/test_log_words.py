@@ -122,7 +122,8 @@ def test_a_henchman_promoted_by_talent_keeps_his_type_and_picks_his_skill_lists(
     rats_and_skaven.do(Correct(warband="Reikland Rats", fighter="Marksmen", reason="test setup", xp=1))
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed"}
+    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
+               "marksmen:2:again:group-reroll": "keep"}
     told = lines(rats_and_skaven, Advance(warband="Reikland Rats", names={"marksmen": "Ulli"}, answers=answers), [10, 6, 10, 8])
     assert told[3:6] == [
         "Ulli, henchman, joins Reikland Rats",

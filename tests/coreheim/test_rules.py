@@ -663,10 +663,16 @@ HENCHMAN = Characteristics(M=4, A=1, W=1, T=0, WS=8, BS=8, I=6, Ld=8)
         ([11, 3], {"talent_allowed": False}, StatImproved(stat="I", delta=-2, old=6, new=4),
          ["re-rolled: Talent! cannot come up again this post-game", "applied"]),
         # a group of two or more may re-roll once; the second result stands
-        ([10, 3], {"use_group_reroll": True}, StatImproved(stat="I", delta=-2, old=6, new=4),
+        ([10, 3], {"group_rerolls": 0}, StatImproved(stat="I", delta=-2, old=6, new=4),
          ["re-rolled by the group's choice", "applied"]),
-        ([3, 2], {"use_group_reroll": True}, StatImproved(stat="I", delta=-2, old=6, new=4),
+        ([3, 2], {"group_rerolls": 0}, StatImproved(stat="I", delta=-2, old=6, new=4),
          ["re-rolled by the group's choice", "applied"]),
+        # the result the group re-rolls is the one that stood: after a repeat the rules re-rolled (rules 2.4)
+        ([8, 2, 1], {"advanced_stats": {"Ld"}, "group_rerolls": 1}, StatImproved(stat="I", delta=-2, old=6, new=4),
+         ["re-rolled: Ld was already improved once", "re-rolled by the group's choice", "applied"]),
+        # and a repeat after the group's re-roll is re-rolled too
+        ([2, 8, 3], {"advanced_stats": {"Ld"}, "group_rerolls": 0}, StatImproved(stat="I", delta=-2, old=6, new=4),
+         ["re-rolled by the group's choice", "re-rolled: Ld was already improved once", "applied"]),
     ],
 )
 def test_henchman_advance(faces, kwargs, advance, outcomes):
@@ -686,7 +692,8 @@ def test_a_henchman_with_nothing_left_to_improve_loses_the_advance():
 @pytest.mark.parametrize(
     "faces, kwargs, message",
     [
-        ([10, 3], {"group_size": 1, "use_group_reroll": True}, "only groups of two or more may re-roll"),
+        ([10, 3], {"group_size": 1, "group_rerolls": 0}, "only groups of two or more may re-roll"),
+        ([2, 3, 4], {"group_size": 3, "group_rerolls": 1}, "settled by roll 1; extra dice given"),
         ([2, 3], {"group_size": 3}, "settled by roll 1; extra dice given"),
         ([13], {"group_size": 3}, "the die of the D12 roll shows 13, not 1-12"),
     ],

@@ -242,7 +242,7 @@ def _resolve_advance_rolls(
     table: AdvanceTable,
     rules: _AdvanceRules,
     *,
-    group_reroll: bool,
+    group_rerolls: int | None,
 ) -> AdvanceResolution:
     fighter = rules.fighter
     count, sides = dice_spec(table.die)
@@ -256,7 +256,7 @@ def _resolve_advance_rolls(
     rolls: list[AdvanceRoll] = []
     for index, face in enumerate(faces):
         row = next(r for r in table.rows if r.min <= face <= r.max)
-        if index == 0 and group_reroll:
+        if index == group_rerolls:
             rolls.append(AdvanceRoll(face=face, row_id=row.id, outcome="re-rolled by the group's choice"))
             continue
         refusal = rules.refusal(row)
@@ -294,7 +294,7 @@ def resolve_hero_advance(
         fighter=hero, characteristics=characteristics, race=race, already_advanced=(),
         stat_choice=stat_choice, talent_allowed=False, skill_refusal=no_skill, tables=tables,
     )
-    return _resolve_advance_rolls(faces, tables.hero_advances, rules, group_reroll=False)
+    return _resolve_advance_rolls(faces, tables.hero_advances, rules, group_rerolls=None)
 
 
 def resolve_henchman_advance(
@@ -305,7 +305,7 @@ def resolve_henchman_advance(
     characteristics: Characteristics,
     race: str,
     advanced_stats: Collection[str] = (),
-    use_group_reroll: bool = False,
+    group_rerolls: int | None = None,
     talent_allowed: bool = True,
     may_repeat_stats: bool = False,
     stat_choice: str | None = None,
@@ -316,13 +316,14 @@ def resolve_henchman_advance(
     A henchman improves each characteristic at most once (``advanced_stats`` lists those
     already improved; ``may_repeat_stats`` for Night Goblin Fanatics), within racial
     maximums; repeats are re-rolled. A group of two or more may re-roll once
-    (``use_group_reroll``: the first face is discarded, the second stands). Set
+    (``group_rerolls``: which face, 0 the first, the group chose to re-roll: the result that
+    stood, after any re-rolls the rules forced; the next stands unless the rules re-roll it). Set
     ``talent_allowed`` False after a Talent! this post-game, or when the player re-rolls
     Talent! rather than sack a sixth hero.
     """
     if group_size < 1:
         raise CoreheimRuleError(f"{group} has no members left to advance")
-    if use_group_reroll and group_size < 2:
+    if group_rerolls is not None and group_size < 2:
         raise CoreheimRuleError(f"{group} has one member; only groups of two or more may re-roll")
     rules = _AdvanceRules(
         fighter=group, characteristics=characteristics, race=race,
@@ -330,7 +331,7 @@ def resolve_henchman_advance(
         stat_choice=stat_choice, talent_allowed=talent_allowed, skill_refusal="henchmen do not learn skills",
         tables=tables,
     )
-    return _resolve_advance_rolls(faces, tables.henchman_advances, rules, group_reroll=use_group_reroll)
+    return _resolve_advance_rolls(faces, tables.henchman_advances, rules, group_rerolls=group_rerolls)
 
 
 def apply_stat_change(characteristics: Characteristics, stat: str, delta: int) -> Characteristics:
