@@ -139,9 +139,9 @@ def talent_advance_asked_as(state: CampaignState, warband: str, key: str) -> str
     # The XP he has as he is made: his group's, with what the experience still to do gives it.
     his_xp = f"{group.name}'s {has} XP" + (" after the experience" if gaining else "")
     rolled = (f"the hero a Talent! makes of {group.name} rolls his own advance at the threshold the Talent! comes at "
-              f"({_listed(due[group.id], 'or')} XP: {group.name}'s at these advances)")
+              f"({numbers_listed(due[group.id], 'or')} XP: {group.name}'s at these advances)")
     if later:
-        rolled += f", then at each hero threshold past it up to {his_xp} ({_listed(later, 'and')} XP)"
+        rolled += f", then at each hero threshold past it up to {his_xp} ({numbers_listed(later, 'and')} XP)"
     raise BadInput(f"{rolled}: {_not_rolled_there(band, min(due[group.id]), has, his_xp, xp, tables)}")
 
 
@@ -162,7 +162,7 @@ def _not_rolled_there(band: Warband, first: int, has: int, his_xp: str, xp: str,
     return f"not at {at} XP, which is no threshold"
 
 
-def _listed(numbers: tuple[int, ...], last: str) -> str:
+def numbers_listed(numbers: tuple[int, ...], last: str) -> str:
     """2, 4 and 6 (`last` joins the last two)."""
     return f"{', '.join(map(str, numbers[:-1]))} {last} {numbers[-1]}" if len(numbers) > 1 else str(numbers[0])
 

@@ -1094,6 +1094,23 @@ def test_the_advance_of_one_warrior_refuses_the_answers_it_will_not_ask(talent_d
     assert events(talent_due_at_2_and_4) == before
 
 
+@pytest.mark.parametrize(("command", "key", "refusal"), [
+    ([], "marksmen:6:stat", "Marksmen owes no advance at 6 XP (owed: 2 and 4 XP)"),
+    (["Marksmen"], "Marksmen:7:group-reroll", "Marksmen owes no advance at 7 XP (owed: 2 and 4 XP)"),
+    ([], "gunnar:24:stat", "Gunnar owes no advance at 24 XP (none owed now, at 22 XP)"),
+    ([], "marksmen:two:stat", "'two' is not a number of XP"),
+])
+def test_an_answer_for_an_advance_not_owed_is_refused_naming_what_is_owed(talent_due_at_2_and_4, command, key, refusal):
+    """Seed 2.1, Experience 5-6: warriors "that reach" a threshold "roll for advances". Given the Marksmen owing their
+    advances at 2 and 4 XP, an answer for an advance at another threshold, or of a warrior who owes none, names no
+    question the advances will ask: it was accepted and left unused without a word; it is refused as bad input, naming
+    what is owed, before anything is written."""
+    before = events(talent_due_at_2_and_4)
+    refused = talent_due_at_2_and_4("coreheim", "advance", R, *command, "--dice", "3,8", "--answer", f"{key}=WS")
+    assert (refused.exit_code, refused.output) == (2, f"Error: --answer {key}: not asked: {refusal}\n")
+    assert events(talent_due_at_2_and_4) == before
+
+
 def test_the_advance_of_one_warrior_refuses_a_warrior_misspelt_as_no_question_of_it(talent_due_at_2_and_4):
     """A key naming no warrior is no question of the command (checked once it is decided), not another warrior's."""
     before = events(talent_due_at_2_and_4)

@@ -270,6 +270,17 @@ def test_one_threshold_can_be_rolled_on_its_own(rats_and_skaven):
     )
 
 
+def test_an_answer_for_an_advance_not_owed_is_refused_typed_now_and_left_unused_as_recorded(rats_and_skaven):
+    """Hans owes his advance at 2 XP: an answer for one at 4 XP, which he does not owe, is refused typed now (it was
+    accepted and left unused); a command recorded with one decides again as it was recorded."""
+    given_xp(rats_and_skaven, Hans=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    advance = Advance(warband="Reikland Rats", answers={"hans:4:stat": "WS"})
+    assert rats_and_skaven.refusal(advance, [6]) == "--answer hans:4:stat: not asked: Hans owes no advance at 4 XP (owed: 2 XP)"
+    assert rats_and_skaven.decided_again(advance, [6])[1] == advanced("hans", 2, ["hero-advance:6"], "W 1 -> 2", "W")
+
+
 def test_advances_come_after_experience_and_only_once(rats_and_skaven):
     given_xp(rats_and_skaven, Hans=1)
     rats_and_skaven.battle()

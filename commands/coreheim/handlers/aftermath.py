@@ -13,13 +13,16 @@ from commands.coreheim.commands import (
     Experience,
     Injuries,
 )
-from commands.coreheim.phase import PHASE, TALENT_ADVANCES, advance_typed, talent_advance_asked_as, talent_may_promote
+from commands.coreheim.phase import (
+    PHASE, TALENT_ADVANCES, advance_typed, numbers_listed, talent_advance_asked_as, talent_may_promote
+)
 from commands.kit.versions import since
 from commands.coreheim.outcomes import hero_injury, hero_mount_injury, henchman_injury, lose_shackles
 from ledger import events as ev
 from ledger.decide import Context, documents_key, loose_key, matches_key, warriors_named
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
+from ledger.text import slug
 from projections.battles import fought, out_of_action
 
 
@@ -166,6 +169,29 @@ def _refuse_answers_not_asked(cmd: Advance, ctx: Context, band: Warband) -> None
             whose = f"{fighter.name}'s advance at {cmd.threshold} XP" if cmd.threshold is not None else f"{fighter.name}'s advances"
             ctx.not_asked(key, f"`{advance_typed(band, fighter, cmd.threshold)}` rolls {whose} alone: give it to the "
                                f"advance that rolls it (`{advance_typed(band)}` rolls every one owed)")
+        if asked_as is not None and (owing := _warrior_of(state, band, asked_as)) is not None:
+            _refuse_an_advance_not_owed(ctx, key, owing, loose_key(asked_as).split(":")[1])
+
+
+def _warrior_of(state: Any, band: Warband, key: str) -> Fighter | None:
+    """The warrior of the warband whose advance the key names (None: another warband's, refused before)."""
+    named = loose_key(key).split(":")[0]
+    return next((f for f in state.fighters_of(band.id, active_only=False) if named in (f.id, slug(f.name))), None)
+
+
+def _refuse_an_advance_not_owed(ctx: Context, key: str, warrior: Fighter, xp: str) -> None:
+    """An answer for an advance at a threshold the warrior does not owe ("otto:9:stat", Otto owing one at 8 XP) is
+    refused: it was accepted and left unused. Owed are the thresholds his XP passed since his last roll, and for a
+    henchman group of one, which a Talent! makes a hero (version 8), the hero thresholds past the first of them."""
+    tables = model.tables_for(ctx.options)
+    owed = model.pending_thresholds(ctx.state, warrior, tables)
+    if owed and warrior.role == model.HENCHMAN and warrior.group_size == 1 and since(ctx, "8"):
+        owed = tuple(sorted({*owed, *rules.advance_thresholds_crossed(owed[0], warrior.xp, kind="hero", tables=tables)}))
+    if not xp.isdecimal():
+        ctx.not_asked(key, f"'{xp}' is not a number of XP")
+    elif int(xp) not in owed:
+        owes = f"owed: {numbers_listed(owed, 'and')} XP" if owed else f"none owed now, at {warrior.xp} XP"
+        ctx.not_asked(key, f"{warrior.name} owes no advance at {xp} XP ({owes})")
 
 
 def _rolled_by(cmd: Advance, fighter: Fighter, asked_as: str, ctx: Context) -> bool:
