@@ -59,7 +59,7 @@ RULESET = register(
             treasury="Gold crowns",
             resources={"shards": "Wyrdstone shards"},
             fighter_facts={"type": "Type", "race": "Race", "skill_lists": "Skill lists"},
-            named_facts={"type": "warrior-type", "skill_lists": "skill-list"},
+            named_facts={"type": "warrior-type", "skill_lists": "skill-list", "race": "race"},
             stat_order=rules.STATS,  # v10's profile, as the warband lists print it
         ),
         default_options=model.DEFAULT_OPTIONS,

@@ -63,17 +63,22 @@ class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-
     advanced_to: int = 0
 
     def describe(self, state: CampaignState) -> str:
+        """The type and race by the names the tables give them: "Gunnar is of type Captain (Human)", "Marksmen is of
+        type Marksmen (Human)" (a list names a henchman type as it prints it, in the plural), "Grok is an Ogre
+        Bodyguard (Ogre)": a Hired Sword's name says what he is."""
         names = rulesets.row_names_of(state)
-        sword = names.get("hired-sword", {}).get(self.warrior_type)
-        if sword:  # "an Ogre Bodyguard (ogre)": his name says what he is
-            what = f"{sword} ({self.race})" if self.race else sword
-        else:
-            what = f"{self.race} {self.warrior_type}" if self.race else self.warrior_type
+        race = names.get("race", {}).get(self.race, self.race)
+        kind = names.get("hired-sword", {}).get(self.warrior_type)
+        sword = kind is not None
+        kind = kind or names.get("warrior-type", {}).get(self.warrior_type, self.warrior_type)
+        what = f"{kind} ({race})" if race else kind
         who = fighter_name(state, self.fighter)
         if self.skill_lists:  # only a henchman promoted by Talent! picks skill lists: the rules' words
             lists = [names.get("skill-list", {}).get(chosen, chosen) for chosen in self.skill_lists]
-            return f"{who} keeps his type ({what}) and picks the skill lists {', '.join(lists)}"
-        return f"{who} is {'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
+            return f"{who} keeps his type, {what}, and picks the skill lists {', '.join(lists)}"
+        if sword:
+            return f"{who} is {'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
+        return f"{who} is of type {what}"
 
 
 class GroupSizeChanged(ev.Event, frozen=True, kw_only=True, tag="coreheim.group-size-changed"):

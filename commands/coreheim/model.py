@@ -217,6 +217,8 @@ def _row_names(tables: CoreheimTables) -> dict[str, Mapping[str, str]]:
                              for warrior in (*listing.hero_types, *listing.henchman_types)}
                             | {sword.id: sword.name for sword in tables.hired_swords.swords}
                             | {kind: humanize(kind) for kind in GROUP_TYPES},
+            # A race by the name the maximums table's rows give it (5.4: "Human", "Skaven"); the data keep the id alone.
+            "race": {row.race: humanize(row.race) for row in tables.max_characteristics.races},
             "faction": {listing.id: listing.name for listing in tables.warbands.warbands}
                        | {f"{listing.id}/{variant.id}": f"{listing.name} ({humanize(variant.id)})"
                           for listing in tables.warbands.warbands for variant in listing.variants}}
@@ -226,7 +228,7 @@ def row_names(state: CampaignState) -> dict[str, Mapping[str, str]]:
     """The names the campaign's tables give what its events record by id (`Ruleset.row_names`): each
     item ("power-scroll": "Power Scroll"), hero injury result ("full-recovery": "Full Recovery"),
     Hired Sword ("ogre-bodyguard": "Ogre Bodyguard"), skill list ("combat": "Combat"), warrior type
-    ("youngblood": "Youngblood") and warband list ("skaven": "Skaven Clan Eshin")."""
+    ("youngblood": "Youngblood"), race ("human": "Human") and warband list ("skaven": "Skaven Clan Eshin")."""
     return _row_names(tables_for(state.options))
 
 

@@ -26,7 +26,7 @@ WRITES = [
         [["new", "L", "--ruleset", "coreheim"], ["warband", "add", "Rats", "--player", "Ann", "--treasury", "500", "--faction", "skaven"]],
         ["coreheim", "hire", "Rats", "Kurt", "--type", "henchman", "--race", "human", "--cost", "25", *STAT_LINE],
         [event(7, "coreheim.hire", "command.recorded"), event(8, "Kurt, henchman, joins Rats", "fighter.recruited"),
-         event(9, "Kurt is a human henchman", "coreheim.warrior-profile"),
+         event(9, "Kurt is of type Henchman (Human)", "coreheim.warrior-profile"),
          event(10, "Rats treasury -25 (hired Kurt)", "treasury.changed")],
         id="coreheim hire",
     ),

@@ -670,7 +670,7 @@ def test_an_underdog_point_spent_on_a_hired_sword_from_the_command_line(underdog
                                *HUMAN, "--took-out", "Hans"))
     assert lines[:-1] == [
         "  Grimm, hired sword, joins Clan Skrit",
-        "  Grimm is a Pit Fighter (human)",
+        "  Grimm is a Pit Fighter (Human)",
         ("  Clan Skrit in battle 1: 2 warriors fought (with Grimm, the Hired Sword Clan Skrit's underdog point brought), "
          "out of action: nobody; 1 enemy taken out"),
         "  Clan Skrit spends 1 underdog point of battle 1 (one brought Grimm, a Hired Sword)",
@@ -1179,7 +1179,7 @@ def test_the_walk_rolls_a_group_of_one_a_talent_makes_a_hero_at_the_hero_thresho
         "  R1 advance of Lone at 2 XP: D12 rolled [10] = 10 (table)",
         "  Lone advance at 2 XP: Talent! Lone becomes a hero (henchman-advance:10-12)",
         "  Lone is promoted to hero",
-        "  Lone keeps his type (human henchman) and picks the skill lists Combat, Shooting",
+        "  Lone keeps his type, Henchman (Human), and picks the skill lists Combat, Shooting",
         "  R2 advance of Lone at 2 XP: D12 rolled [6] = 6 (table)",
         "  Lone advance at 2 XP: W 1 -> 2 (hero-advance:6)",
         "  Lone W +1 (advance at 2 XP)",

@@ -40,18 +40,18 @@ def test_a_captain_is_hired_by_his_type(campaign):
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[:-1] == [
         "  Kurt, leader, joins Reiklanders",
-        "  Kurt is a human captain",
+        "  Kurt is of type Captain (Human)",
         "  Reiklanders treasury -60 (hired Kurt)",
     ]
     # 3.1, 1 Mercenary Captain: | 7 | 1 | 1 | +0 | 8+ | 8+ | 5+ | 4+ |, Starting Experience: 20
-    assert roster(campaign) == ["  Kurt — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4", "      type: Captain", "      race: human"]
+    assert roster(campaign) == ["  Kurt — leader  XP 20  M7 A1 W1 T0 WS8 BS8 I5 Ld4", "      type: Captain", "      race: Human"]
 
 
 def test_a_stat_given_replaces_only_that_one(campaign):
     result = campaign("coreheim", "hire", R, "Otto", "--type", "sergeant", "--stat", "WS=7")
     assert result.exit_code == 0, result.output
     # Sergeants: WS 8+ BS 9+ I 7+ Ld 6+, and Reikland's "Sergeants start with Ld 4+"
-    assert roster(campaign) == ["  Otto — hero  XP 6  M7 A1 W1 T0 WS7 BS9 I7 Ld4", "      type: Sergeant", "      race: human"]
+    assert roster(campaign) == ["  Otto — hero  XP 6  M7 A1 W1 T0 WS7 BS9 I7 Ld4", "      type: Sergeant", "      race: Human"]
 
 
 def test_a_henchman_group_is_hired_by_its_type(campaign):
@@ -59,7 +59,7 @@ def test_a_henchman_group_is_hired_by_its_type(campaign):
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[:-1] == [
         "  Shots, henchman (group of 3), joins Reiklanders",
-        "  Shots is a human marksman",
+        "  Shots is of type Marksmen (Human)",
         "  Reiklanders treasury -75 (hired Shots)",
     ]
 
@@ -69,7 +69,7 @@ def test_a_type_is_taken_in_any_case_and_kept_as_the_list_spells_it(campaign, ty
     """"Sergeant" was refused as no type of the list ("sergeant"), exit 2."""
     result = campaign("coreheim", "hire", R, "Otto", "--type", typed)
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[1] == "  Otto is a human sergeant"
+    assert result.output.splitlines()[1] == "  Otto is of type Sergeant (Human)"
     assert roster(campaign)[1] == "      type: Sergeant"  # the roster names the type the list spells "sergeant"
     assert json.loads(campaign("roster", R, "--json").output)["roster"][0]["ext"]["type"] == "sergeant"  # as kept
 
@@ -97,7 +97,7 @@ def test_the_roster_sheet_prints_the_profile_in_the_lists_order(campaign):
     """v10 prints `M A W T WS BS I Ld` (shared/rules/coreheim.md section 0); so does the sheet."""
     assert campaign("coreheim", "hire", R, "Kurt", "--type", "captain").exit_code == 0
     sheet = campaign("roster", R, "--format", "md").output.splitlines()
-    assert "| Kurt | leader<br>Type: Captain<br>Race: human | 20 | 0 | 60 | M 7 A 1 W 1 T 0 WS 8 BS 8 I 5 Ld 4 |  |  |  |" in sheet
+    assert "| Kurt | leader<br>Type: Captain<br>Race: Human | 20 | 0 | 60 | M 7 A 1 W 1 T 0 WS 8 BS 8 I 5 Ld 4 |  |  |  |" in sheet
 
 
 def test_an_ogre_bodyguard_s_missing_ballistic_skill_is_shown_as_a_dash(campaign):
@@ -125,7 +125,7 @@ def test_the_roster_sheet_names_a_type_the_list_does_not_print_as_it_names_the_o
     hired = campaign("coreheim", "hire", R, "Dogs", "--type", "henchman", "--race", "human", "--cost", "15",
                      *(arg for stat in ("M=6", "A=1", "W=1", "T=0", "WS=9", "BS=12", "I=8", "Ld=12") for arg in ("--stat", stat)))
     assert hired.exit_code == 0, hired.output
-    assert "| Dogs | henchman<br>Type: Henchman<br>Race: human | 0 | 0 | 15 | M 6 A 1 W 1 T 0 WS 9 BS 12 I 8 Ld 12 |  |  |  |" in (
+    assert "| Dogs | henchman<br>Type: Henchman<br>Race: Human | 0 | 0 | 15 | M 6 A 1 W 1 T 0 WS 9 BS 12 I 8 Ld 12 |  |  |  |" in (
         campaign("roster", R, "--format", "md").output.splitlines())
     assert "      type: Henchman" in campaign("roster", R).output.splitlines()
 

@@ -92,7 +92,7 @@ def test_a_hired_sword_joins_under_the_name_his_table_gives_his_type(rats_and_sk
     assert [describe(e, rats_and_skaven.state) for e in rats_and_skaven.hire(
         "Reikland Rats", "Grok", "ogre-bodyguard", race="ogre")][:2] == [
         "Grok, hired sword, joins Reikland Rats",
-        "Grok is an Ogre Bodyguard (ogre)",
+        "Grok is an Ogre Bodyguard (Ogre)",
     ]
 
 
@@ -128,7 +128,7 @@ def test_a_henchman_promoted_by_talent_keeps_his_type_and_picks_his_skill_lists(
     assert told[3:6] == [
         "Ulli, henchman, joins Reikland Rats",
         "Ulli is promoted to hero",
-        "Ulli keeps his type (human henchman) and picks the skill lists Combat, Speed",
+        "Ulli keeps his type, Henchman (Human), and picks the skill lists Combat, Speed",
     ]
 
 

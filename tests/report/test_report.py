@@ -151,7 +151,7 @@ def test_a_roster_card_names_what_the_campaign_keeps_by_id(demo, tmp_path):
     assert "<dt>Stash</dt><dd>Dwarven Ale</dd>" in page.read_text(encoding="utf-8")  # kept as dwarven-ale
     chronicle = demo("--campaign", coreheim, "export", "--format", "md").output
     assert "Played by Bob · Skaven Clan Eshin\n" in chronicle
-    assert "| Grok (**retired**) | hired sword<br>Type: Ogre Bodyguard<br>Race: ogre |" in chronicle
+    assert "| Grok (**retired**) | hired sword<br>Type: Ogre Bodyguard<br>Race: Ogre |" in chronicle
     assert "|  |  | Power Scroll |\n" in chronicle
     trench = FIXTURES["trench-crusade"]["name"]
     assert demo("--campaign", trench, "report", "-o", str(tmp_path / "t.html")).exit_code == 0
@@ -169,12 +169,12 @@ def test_the_text_roster_names_them_as_the_card_does(demo):
     coreheim = ("--campaign", FIXTURES["coreheim"]["name"])
     assert demo(*coreheim, "roster", "Clan Skrit").output.splitlines() == [
         "Clan Skrit (Bob, Skaven Clan Eshin)  treasury 377  wyrdstone shards 0  rating 78  games 3  wins 2",
-        "  Snikch — leader  XP 27  M6 A1 W1 T-1 WS7 BS8 I6 Ld6", "      type: Assassin", "      race: skaven",
+        "  Snikch — leader  XP 27  M6 A1 W1 T-1 WS7 BS8 I6 Ld6", "      type: Assassin", "      race: Skaven",
         "  Skulk — hero  XP 9  M5 A1 W1 T0 WS7 BS8 I7 Ld6", "      equipment: Power Scroll", "      type: Adept",
-        "      race: skaven",
-        "  Verminkin x4 — henchman  XP 3  M5 A1 W1 T0 WS9 BS9 I6 Ld8", "      type: Henchman", "      race: skaven",
+        "      race: Skaven",
+        "  Verminkin x4 — henchman  XP 3  M5 A1 W1 T0 WS9 BS9 I6 Ld8", "      type: Henchman", "      race: Skaven",
         "  Grok — hired sword [retired]  XP 3  M6 A2 W4 T-1 WS8 BS10 I9 Ld8", "      type: Ogre Bodyguard",
-        "      race: ogre",
+        "      race: Ogre",
     ]
     kept = json.loads(demo(*coreheim, "roster", "Clan Skrit", "--json").output)
     assert kept["faction"] == "skaven" and kept["roster"][1]["equipment"] == ["power-scroll"]
@@ -531,7 +531,7 @@ def test_a_cut_inside_the_hire_of_a_hired_sword_rates_him_once_typed(demo, tmp_p
     name = FIXTURES["coreheim"]["name"]
     log = json.loads(demo("--campaign", name, "log", "--full", "--all", "--json").output)
     joins = next(row["position"] for row in log if row["text"] == "Grok, hired sword, joins Clan Skrit")
-    assert next(row for row in log if row["position"] == joins + 1)["text"] == "Grok is an Ogre Bodyguard (ogre)"
+    assert next(row for row in log if row["position"] == joins + 1)["text"] == "Grok is an Ogre Bodyguard (Ogre)"
     ratings = {}
     for position in (joins - 1, joins, joins + 1):
         replayed = demo("--campaign", name, "replay", "--until", str(position), "--json")
