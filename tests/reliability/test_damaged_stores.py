@@ -240,15 +240,18 @@ def test_verify_names_what_sqlites_check_of_the_file_finds(old_store, tree, foun
            "`campaign backup`, or import an exported trail into a new store\n")
 
 
-def coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, campaign_id: str, entry: str) -> CampaignRunner:
+def coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, campaign_id: str, entry: str
+                                              ) -> tuple[CampaignRunner, int]:
     """The coreheim demo (under its own campaign id and key file: the id is fixed, its seed is not)
     with one byte changed in the campaign id of an entry of the events' index: the first leaf's
-    31st entry ("31st"), or the last leaf's last ("last"). The entry no longer names the campaign."""
+    31st entry ("31st"), or the last leaf's last ("last"). The entry no longer names the campaign.
+    With the demo's number of events (it grows with the ruleset's newest version)."""
     monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(campaign_id), UUID=uuid.UUID))
     monkeypatch.setenv(KEYS_ENV, str(tmp_path / "keys.json"))
     db = tmp_path / "c.db"
     cli = CampaignRunner(f"sqlite:///{db}")
     assert cli("demo", "--ruleset", "coreheim").exit_code == 0
+    events = json.loads(cli("show", "--json").output)["events"]
     with sqlite3.connect(db) as connection:
         size = connection.execute("pragma page_size").fetchone()[0]
         order = "pageno" if entry == "31st" else "path desc"
@@ -260,17 +263,17 @@ def coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, campaign_id:
     cell = page + int.from_bytes(data[page + 8 + 2 * index:page + 10 + 2 * index], "big")
     data[cell + 12] = 0xFF  # a byte of the campaign id it indexes: the entry sorts after the campaign's others
     db.write_bytes(data)
-    return cli
+    return cli, events
 
 
 def test_an_index_that_ends_the_history_early_is_an_error_not_a_shorter_campaign(tmp_path, monkeypatch):
-    """A forward read stopped at the damaged entry (30 of 338 events), and `replay` and `export`
-    answered with the shorter campaign, exit 0 — a trail that verified on its own."""
-    cli = coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, "0b0c0d0e-0000-4000-8000-0000000000d1", "31st")
+    """A forward read stopped at the damaged entry (30 of the demo's 338 events, as it was then), and
+    `replay` and `export` answered with the shorter campaign, exit 0 — a trail that verified on its own."""
+    cli, events = coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, "0b0c0d0e-0000-4000-8000-0000000000d1", "31st")
     for args in (["replay"], ["export", "-o", str(tmp_path / "trail.jsonl")]):
         result = cli(*args)
         assert result.exit_code == 3, (args, result.output)
-        assert "position 31: a read of the history ends at event 30, but the store holds 338" in result.output
+        assert f"position 31: a read of the history ends at event 30, but the store holds {events}" in result.output
     assert not (tmp_path / "trail.jsonl").exists()
 
 
@@ -278,11 +281,12 @@ def test_an_index_that_hides_the_latest_events_from_every_indexed_read_is_an_err
     """The entry of the campaign's last event: a forward read and the index's own "latest event"
     both ended at 337 of 338, so `export` wrote a shorter trail that verified, exit 0. The latest
     event is also looked up without the index."""
-    cli = coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, "0b0c0d0e-0000-4000-8000-0000000000d2", "last")
+    cli, events = coreheim_demo_with_a_damaged_index_entry(tmp_path, monkeypatch, "0b0c0d0e-0000-4000-8000-0000000000d2", "last")
     for args in (["replay"], ["replay", "--check"], ["export", "-o", str(tmp_path / "trail.jsonl")]):
         result = cli(*args)
         assert result.exit_code == 3, (args, result.output)
-        assert "position 338: a read of the history ends at event 337, but the store holds 338" in result.output
+        assert (f"position {events}: a read of the history ends at event {events - 1}, but the store holds {events}"
+                in result.output)
     assert not (tmp_path / "trail.jsonl").exists()
 
 
