@@ -16,8 +16,8 @@ from . import events, handlers, model
 RULESET = register(
     Ruleset(
         id="warbands",
-        version="5",
-        versions=("1", "2", "3", "4", "5"),  # what each changed: README.md, Versions
+        version="6",
+        versions=("1", "2", "3", "4", "5", "6"),  # what each changed: README.md, Versions
         title="Warhammer Warbands (WD 298): Warband Rating, Veteran Status, Archetypes",
         handlers=handlers.HANDLERS,
         evolve=events.FOLDS.evolve,

@@ -45,6 +45,11 @@ def veteran_keyword(level: int) -> str:
     return f"Veteran +{level}"
 
 
+def an_archetype(archetype: str) -> str:
+    """"an Intellectual", "a Noble"."""
+    return f"{'an' if archetype[:1] in 'AEIOU' else 'a'} {archetype}"
+
+
 @ev.event_type
 class ArchetypeChosen(ev.Event, frozen=True, kw_only=True, tag="warbands.archetype"):
     warband: str
@@ -53,10 +58,9 @@ class ArchetypeChosen(ev.Event, frozen=True, kw_only=True, tag="warbands.archety
     starting_ability: str
 
     def describe(self, state: CampaignState) -> str:
-        article = "an" if self.archetype[:1] in "AEIOU" else "a"
         ability = self.starting_ability  # some are named for their archetype: "the Magician Starting Ability"
         said = f"the {ability}" if ability.endswith("Starting Ability") else f"the Starting Ability {ability}"
-        return f"{fighter_name(state, self.fighter)} is {article} {self.archetype}, with {said}"
+        return f"{fighter_name(state, self.fighter)} is {an_archetype(self.archetype)}, with {said}"
 
 
 class UnitCasualties(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -109,7 +113,8 @@ class RecruitsJoined(ev.Event, frozen=True, kw_only=True, tag="warbands.recruits
     models: int
 
     def describe(self, state: CampaignState) -> str:
-        return f"{plural(self.models, 'Veteran recruit')} join {fighter_name(state, self.fighter)}"
+        joins = "joins" if self.models == 1 else "join"
+        return f"{plural(self.models, 'Veteran recruit')} {joins} {fighter_name(state, self.fighter)}"
 
 
 @ev.event_type

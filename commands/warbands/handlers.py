@@ -45,6 +45,7 @@ from commands.shared import (
 )
 from ledger import events as ev
 from ledger.decide import Command, Context, loose_key
+from ledger.describe import plural
 from ledger.errors import AnswerRefused, BadInput, NeedsDice, NotFound, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
 
@@ -211,7 +212,13 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
                  ev.SkillLearned(warband=band.id, fighter=fighter, skill=starting, reason="Starting Ability"))
     if cost:
         spent = "XP" if m.founded(band) else "starting points"
-        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cost, reason=f"{spent}: recruited {name} ({cost} points)"))
+        ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cost, reason=f"{spent}: recruited {name} ({_counted(ctx, cost, 'point')})"))
+
+
+def _counted(ctx: Context, count: int, word: str) -> str:
+    """`count` of `word` in a stored reason: from version 6 one is singular ("1 Veteran recruit", "1 point");
+    version 5 put every count in the plural ("1 Veteran recruits", "1 points")."""
+    return plural(count, word) if since(ctx, "6") else f"{count} {word}s"
 
 
 # --- the battle ------------------------------------------------------------------------------------
@@ -507,7 +514,7 @@ def veteran_recruits(cmd: VeteranRecruits, ctx: Context) -> None:
     _post_game_finished(state, band, "spending XP")
     fighter = m.warband_unit(state, band, cmd.unit)
     cost = r.veteran_recruits_cost(m.as_unit(state, fighter), cmd.models, band.treasury, m.points(state, band.id), options.points_cap)
-    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cost, reason=f"XP: {cmd.models} Veteran recruits for {fighter.name}"),
+    ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-cost, reason=f"XP: {_counted(ctx, cmd.models, 'Veteran recruit')} for {fighter.name}"),
              we.RecruitsJoined(warband=band.id, fighter=fighter.id, models=cmd.models))
 
 
@@ -549,14 +556,17 @@ def advance(cmd: Advance, ctx: Context) -> None:
 VETERAN_KEYWORDS = tuple(we.veteran_keyword(level) for level in range(1, r.MAX_VETERAN_LEVEL + 1))
 
 
-def correct_veteran_status(cmd: Correct, ctx: Context) -> None:
-    """`correct` in a Warbands campaign: from version 3 a keyword that names Veteran Status must be
+def correct_keywords(cmd: Correct, ctx: Context) -> None:
+    """`correct` in a Warbands campaign: from version 6 no keyword names an Archetype (`_refuse_an_archetype`);
+    from version 3 a keyword that names Veteran Status must be
     one of its levels, "Veteran +1" to "+3 … (the highest level of Veteran Status)", spelt as the
     rules read it ("veteran+2" is recorded as "Veteran +2"), given to a unit (characters never hold
     it), and replaces the level the unit held. Version 2 recorded "Veteran +4" or "Veteran +one" as
     given, and the rules could not read them. Keywords typed several to an option are read one by one
     (`keywords_one_by_one`): no Warbands keyword holds a comma."""
     cmd = keywords_one_by_one(cmd, ctx)
+    if since(ctx, "6"):
+        _refuse_an_archetype(cmd, ctx)
     if since(ctx, "3"):
         levels = [_veteran_level_named(keyword) for keyword in cmd.add_keywords]
         given = [level for level in levels if level is not None]
@@ -570,6 +580,27 @@ def correct_veteran_status(cmd: Correct, ctx: Context) -> None:
             cmd = msgspec.structs.replace(cmd, add_keywords=[level or keyword for level, keyword in zip(levels, cmd.add_keywords)],
                                           remove_keywords=list(dict.fromkeys([*cmd.remove_keywords, *held])))
     correct(cmd, ctx)
+
+
+def _refuse_an_archetype(cmd: Correct, ctx: Context) -> None:
+    """R14: "A character's Archetype can never change over the course of the campaign": it is chosen when he
+    is recruited (`warbands.archetype`), and a keyword that names an Archetype would give him a second one on
+    the roster, or a unit one, which only characters have. Version 5 recorded it as a plain keyword."""
+    state = ctx.state
+    names = [a.name for a in m.tables_of(state).archetypes.archetypes]
+    named = next((archetype for keyword in cmd.add_keywords if (archetype := as_spelled(keyword.strip(), names))), None)
+    if named is None:
+        return
+    fighter = state.fighter(cmd.fighter, state.warband(cmd.warband).id)
+    if fighter.role != we.CHARACTER:
+        raise BadInput(f"{fighter.name} is a unit: only a character has an Archetype, chosen when he is recruited "
+                       f"(campaign warbands recruit {state.warbands[fighter.warband].name} NAME --points N --archetype {named})")
+    held = m.as_character(state, fighter).archetype
+    if named == held:
+        raise BadInput(f"{fighter.name} is {we.an_archetype(held)} already: a character's Archetype is recorded when he is recruited, "
+                       "not as a keyword")
+    raise BadInput(f"{fighter.name} is {we.an_archetype(held)}, and a character's Archetype can never change: not {we.an_archetype(named)} as well. "
+                   f"If he was recruited as the wrong Archetype, void his recruitment and recruit him again with --archetype {named}")
 
 
 def _veteran_level_named(keyword: str) -> str | None:
@@ -599,7 +630,7 @@ HANDLERS = {
     AwardXP: _use_instead("Experience Points belong to the warband, not a model: they are its treasury "
                           "(campaign warbands experience, or campaign treasury WARBAND N --reason …)"),
     SpendXP: _use_instead("XP is spent by buying something: campaign warbands upgrade | veteran-recruits | advance | recruit"),
-    Correct: correct_veteran_status,
+    Correct: correct_keywords,
     **refusing(r.WarbandsRuleError, {
         Enlist: enlist,
         Recruit: recruit,

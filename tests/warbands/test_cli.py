@@ -291,6 +291,18 @@ def test_a_veteran_level_above_3_is_refused_at_correct_and_the_status_stays_read
     assert (result.exit_code, result.output.splitlines()[0]) == (0, "Reiklanders (Empire): 60 points, 190 XP, WBR 60")
 
 
+def test_an_archetype_given_as_a_keyword_is_refused_at_correct_with_nothing_written(cli):
+    # "A character's Archetype can never change over the course of the campaign"
+    reiklanders_and_da_boyz(cli)
+    cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
+    head = json.loads(cli("show", "--json").output)["head"]
+    result = cli("correct", "Reiklanders", "Hans", "--add-keyword", "Barbarian", "--reason", "x")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: Hans is an Intellectual, and a character's Archetype can never change: not a Barbarian as well. "
+        "If he was recruited as the wrong Archetype, void his recruitment and recruit him again with --archetype Barbarian\n"))
+    assert json.loads(cli("show", "--json").output)["head"] == head
+
+
 def test_a_unit_given_casualties_twice_in_another_case_is_refused_with_nothing_written(cli):
     reiklanders_and_da_boyz(cli)
     head = json.loads(cli("show", "--json").output)["head"]

@@ -17,7 +17,7 @@ from commands.warbands.handlers import (
     Upgrade,
     VeteranRecruits,
 )
-from commands.shared import AwardXP, Correct, EnlistWarband
+from commands.shared import AwardXP, Correct, EnlistWarband, UpgradeRules
 from commands.warbands.events import UnitRecovered
 from ledger import events as ev
 from ledger import rulesets
@@ -420,7 +420,7 @@ def test_U10_every_unit_may_become_veteran_and_no_character_may(table):
 def test_U11_the_scenario_is_recorded_by_name_only_and_U12_the_version_is_pinned(table):
     table.battle(scenario="Little War")
     state = table.state
-    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "5")
+    assert (state.latest_battles[-1].scenario, state.ruleset, state.ruleset_version) == ("Little War", "warbands", "6")
 
 
 # --- an answer offered from outside the command (a cascade's --answer) ------------------------------
@@ -484,6 +484,49 @@ def test_on_version_2_a_correction_above_3_was_recorded_and_the_rules_read_it_as
     assert [(line["what"], line["points"]) for line in status_of(table.state, "Reiklanders")["wbr_lines"]] == [
         ("points", 150), ("Swordsmen: Veteran +4", 30)]
     assert (table.unit("Swordsmen").veteran, table.unit("Handgunners").veteran) == (4, 0)
+
+
+# --- R14: an Archetype is no keyword ----------------------------------------------------------------------
+
+def archetype_keyword(fighter: str, keyword: str) -> Correct:
+    return Correct(warband="Reiklanders", fighter=fighter, add_keywords=[keyword], reason="arbiter")
+
+
+@pytest.mark.parametrize(("fighter", "keyword", "refusal"), [
+    # "A character's Archetype can never change over the course of the campaign"
+    ("Hans", "Barbarian", "Hans is an Intellectual, and a character's Archetype can never change: not a Barbarian as well. "
+                          "If he was recruited as the wrong Archetype, void his recruitment and recruit him again with "
+                          "--archetype Barbarian"),
+    ("Hans", " noble", "Hans is an Intellectual, and a character's Archetype can never change: not a Noble as well. "
+                       "If he was recruited as the wrong Archetype, void his recruitment and recruit him again with "
+                       "--archetype Noble"),
+    ("Hans", "intellectual", "Hans is an Intellectual already: a character's Archetype is recorded when he is recruited, "
+                             "not as a keyword"),
+    # "When a character model is added to a Warband … select an Archetype for that character"
+    ("Swordsmen", "Trickster", "Swordsmen is a unit: only a character has an Archetype, chosen when he is recruited "
+                               "(campaign warbands recruit Reiklanders NAME --points N --archetype Trickster)"),
+])
+def test_R14_a_correction_gives_no_archetype_as_a_keyword(table, fighter, keyword, refusal):
+    assert table.refusal(archetype_keyword(fighter, keyword)) == refusal
+
+
+def test_R14_a_keyword_that_names_no_archetype_is_still_given_and_one_given_before_is_taken_away():
+    table = Table(version="5")
+    table.empire()
+    table.do(archetype_keyword("Hans", "Barbarian"))
+    table.do(UpgradeRules(version="6"))
+    events = table.do(Correct(warband="Reiklanders", fighter="Hans", add_keywords=["Fear"], remove_keywords=["Barbarian"],
+                              reason="arbiter"))
+    assert lines(table, events) == ["Hans gains Fear", "Hans loses Barbarian"]
+    assert table.state.fighter("Hans").keywords == ["Fear"]
+
+
+def test_on_version_5_an_archetype_was_recorded_as_a_plain_keyword():
+    table = Table(version="5")
+    table.empire()
+    events = table.do(archetype_keyword("Hans", "Barbarian"))
+    assert lines(table, events) == ["Hans gains Barbarian"]
+    assert (table.character("Hans").archetype, table.state.fighter("Hans").keywords) == ("Intellectual", ["Barbarian"])
 
 
 # --- a unit named twice -------------------------------------------------------------------------------
@@ -652,3 +695,40 @@ def test_an_outcome_recorded_beside_a_differing_answer_is_decided_again_as_it_wa
     recovered(table)
     events = table.decided_again(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}, answers={"injury:Hans": "amnesia"}))
     assert lines(table, events)[0] == "Hans is dead (Character Injury: Dead)"
+
+
+# --- version 6: one of a thing is counted in the singular in a stored reason ------------------------------
+
+def swordsmen_at_veteran_1(table: Table) -> None:
+    """Swordsmen +1 Veteran after a quiet battle with 10 XP earned (90 XP left)."""
+    table.empire()
+    table.orcs()
+    table.quiet_battle(removed={"Swordsmen": 2}, xp=10)
+    table.do(Upgrade(warband="Reiklanders", unit="Swordsmen"))
+
+
+@pytest.mark.parametrize(("models", "reason", "joined"), [
+    (1, "XP: 1 Veteran recruit for Swordsmen", "1 Veteran recruit joins Swordsmen"),
+    (2, "XP: 2 Veteran recruits for Swordsmen", "2 Veteran recruits join Swordsmen"),
+])
+def test_veteran_recruits_are_counted_in_the_singular_for_one(models, reason, joined):
+    table = Table()
+    swordsmen_at_veteran_1(table)
+    events = table.do(VeteranRecruits(warband="Reiklanders", unit="Swordsmen", models=models))
+    assert (events[0].reason, lines(table, events)[1]) == (reason, joined)
+
+
+def test_a_recruit_of_one_point_is_counted_in_the_singular():
+    table = Table()
+    table.do(Enlist(name="Reiklanders", player="Ann", type="Empire"))
+    events = table.do(Recruit(warband="Reiklanders", name="Dog", points=1, models=1))
+    assert events[-1].reason == "starting points: recruited Dog (1 point)"
+
+
+def test_on_version_5_one_veteran_recruit_and_one_point_were_stored_in_the_plural():
+    table = Table(version="5")
+    swordsmen_at_veteran_1(table)
+    events = table.do(VeteranRecruits(warband="Reiklanders", unit="Swordsmen", models=1))
+    assert events[0].reason == "XP: 1 Veteran recruits for Swordsmen"
+    events = table.do(Recruit(warband="Reiklanders", name="Dog", points=1, models=1))
+    assert events[-1].reason == "XP: recruited Dog (1 points)"
