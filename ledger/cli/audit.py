@@ -92,8 +92,12 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         with _naming(older_trail):
             older = audit.read_trail(older_trail, void_annotations)
         extended = audit.check_extends(chain, older, older_trail.name)
+    unanchored = _unanchored_after(chain, noted, chain.count - extended if older_trail is not None else None) \
+        if trail is not None else None
     if as_json:
         summary = _summary(chain, noted)
+        if trail is not None:
+            summary["unanchored_after_position"] = unanchored
         if league.unrecorded:
             summary["dealt_unrecorded"] = [
                 {"roll": x.roll, "epoch": x.epoch, "dealt_to": x.dealt_to, "dealt_at": x.dealt_at}
@@ -108,6 +112,8 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     click.echo(f"Hash chain intact: {subject} {chain.name} ({chain.campaign_id}), "
                f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}.")
     click.echo(dice_line(chain))
+    if unanchored is not None:
+        click.echo(_not_checked_line(unanchored, chain.count))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
     for epoch in league.revealed_outside:
@@ -136,6 +142,25 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         click.echo(f"Extends {older_trail.name}: its {plural(kept, 'event')} are the first {kept} here; "
                    f"{plural(extended, 'event')} added since.")
     click.echo(f"Head {chain.head}")
+
+
+def _unanchored_after(chain: audit.Chain, noted: int | None, kept: int | None) -> int | None:
+    """The position after which a trail is held to nothing but itself (0: the whole trail), None when a
+    noted head or an earlier export it extends reaches its last event."""
+    anchored = max(noted or 0, kept or 0)
+    return anchored if anchored < chain.count else None
+
+
+def _not_checked_line(unanchored: int, count: int) -> str:
+    """What no trail can show of its events past a noted head or an earlier export (docs/audit-format.md,
+    "What a trail cannot show"): the rolls' sources and purposes are bound by nothing a verifier holds."""
+    where = "" if unanchored == 0 else f" in the {plural(count - unanchored, 'event')} after position {unanchored}"
+    check = ("check it against a head noted earlier (--head HASH) or an earlier export (--extends OLD.jsonl)"
+             if unanchored == 0 else "note this one to check the next export against")
+    return (f"Not checked{where} (no trail can show it): what a person typed (commands, answers, table dice), that a "
+            "roll shown as table dice was not the ledger's, what each roll was for (a ledger die is derived from its "
+            "roll's number alone), and that no event was cut off the end; rewritten so and rehashed, a trail has "
+            f"another head: {check}.")
 
 
 def _verified_store(

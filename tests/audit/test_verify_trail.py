@@ -5,6 +5,7 @@ at the same line."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -14,6 +15,11 @@ from pathlib import Path
 import pytest
 
 VERIFIER = Path(__file__).resolve().parent.parent / "independent_verifier.py"
+# What `verify FILE` says no trail can show, up to the way to check it (docs/audit-format.md, What a trail cannot show)
+NOT_CHECKED = ("Not checked (no trail can show it): what a person typed (commands, answers, table dice), that a roll "
+               "shown as table dice was not the ledger's, what each roll was for (a ledger die is derived from its "
+               "roll's number alone), and that no event was cut off the end; rewritten so and rehashed, a trail has "
+               "another head: ")
 
 
 def independent(path: Path) -> subprocess.CompletedProcess:
@@ -27,6 +33,7 @@ def test_an_exported_trail_verifies_on_its_own(played, trail, campaign_id):
         f"Hash chain intact: {trail.path}, campaign Demo ({campaign_id}), 25 events in 10 transactions.\n"
         "Ledger dice: 3 rolls re-derived from the revealed seed of epoch 0; "
         "1 roll of epoch 1 waits for its seed to be revealed.\n"
+        f"{NOT_CHECKED}check it against a head noted earlier (--head HASH) or an earlier export (--extends OLD.jsonl).\n"
         f"Head {played.show()['head']}\n"
     ))
 
@@ -66,6 +73,19 @@ def test_a_noted_head_is_checked_in_a_file_too(played, trail):
     noted = played.log()[19]["hash"]  # position 20, the head after the reroll
     result = played("verify", str(trail.path), "--head", noted[:12])
     assert result.output.splitlines()[-2] == "Head noted at position 20; 5 events were added since."
+    # what no trail shows is said of the events after the noted head only
+    assert result.output.splitlines()[2] == (
+        NOT_CHECKED.replace("Not checked", "Not checked in the 5 events after position 20", 1)
+        + "note this one to check the next export against.")
+    assert json.loads(played("verify", str(trail.path), "--head", noted[:12], "--json").output)[
+        "unanchored_after_position"] == 20
+
+
+def test_a_trail_checked_against_its_own_head_leaves_nothing_unchecked(played, trail):
+    result = played("verify", str(trail.path), "--head", played.show()["head"])
+    assert "Not checked" not in result.output
+    assert json.loads(played("verify", str(trail.path), "--head", played.show()["head"], "--json").output)[
+        "unanchored_after_position"] is None
 
 
 def test_an_empty_file_is_refused(played, tmp_path):
