@@ -35,7 +35,7 @@ from ledger.decide import (
     refuse_other_warbands_fighters,
     warriors_named,
 )
-from ledger.describe import describe
+from ledger.describe import describe, warband_name
 from ledger.errors import Conflict, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.records import Record
 from ledger.state import CampaignState, decode_own, encode_state
@@ -229,11 +229,12 @@ def pending_problem(state: CampaignState, records: Sequence[Record], *, as_store
     opened, waiting = records[0].event, records[1].event
     assert isinstance(opened, ev.CommandRecorded) and isinstance(waiting, ev.DecisionPending)
     ruleset = rulesets.get(state.ruleset)
+    command = ruleset.command_from(opened.command, opened.args)
     recorded = _recorded_dice(records)
     handed_back = any(roll.copy_of is not None for roll in recorded.rolls)
     halted = False
     try:
-        decide(ruleset, state, ruleset.command_from(opened.command, opened.args), dice=recorded, shuffle_dice=recorded,
+        decide(ruleset, state, command, dice=recorded, shuffle_dice=recorded,
                reason=opened.reason, keep_dice=as_stored, asks_again=as_stored and handed_back)
     except Halted as stopped:
         halted, cause = True, stopped.cause
@@ -248,11 +249,30 @@ def pending_problem(state: CampaignState, records: Sequence[Record], *, as_store
         return f"a pending decision its command no longer stops at: {why}"
     if isinstance(cause, NeedsAnswer) and (differs := stored_question_problem(waiting, cause)) is not None:
         return differs
+    if (holds_up := stored_scope_problem(state, waiting, command)) is not None:
+        return holds_up
     if not halted:
         return ("stored pending, but its command, decided again with its recorded dice, draws no ledger die or card "
                 "before it stops: only those make the ledger store a decision pending (a ledger roll relabelled as "
                 "table dice?)")
     return None
+
+
+def scope(state: CampaignState, command: Command) -> set[str] | None:
+    """The warbands a command concerns (by id), or None for the campaign as a whole."""
+    named = [getattr(command, "warband", None), *(getattr(command, "participants", None) or [])]
+    fighter = getattr(command, "fighter", None)
+    if fighter and not named[0]:
+        found = next((f for f in state.fighters.values() if fighter in (f.id, f.name)), None)
+        named.append(found.warband if found else None)
+    found_ids = {_warband_id(state, ref) for ref in named if ref}
+    return found_ids or None
+
+
+def _warband_id(state: CampaignState, ref: str) -> str:
+    if ref in state.warbands:
+        return ref
+    return next((w.id for w in state.warbands.values() if w.name.lower() == ref.lower()), ref)
 
 
 def _why_not_waiting(cause: BaseException | None, waiting: ev.DecisionPending) -> str | None:
@@ -288,6 +308,21 @@ def stored_question_problem(waiting: ev.DecisionPending, asked: NeedsAnswer) -> 
         return (f"its stored question reads “{waiting.prompt}”, but deciding it again with its recorded dice "
                 f"reads “{asked.prompt}”")
     return None
+
+
+def stored_scope_problem(state: CampaignState, waiting: ev.DecisionPending, command: Command) -> str | None:
+    """How a pending decision's stored warband differs from what the ledger stores for its command (None:
+    it does not): the one warband the command concerns, or none (the campaign: a command about several
+    warbands or none, or one that drew cards, which ledgers before 803b4ae stored with its one warband).
+    A stored warband the command does not concern alone would let that warband's commands go on past it."""
+    if waiting.warband is None:
+        return None  # the campaign waits for it: the most a decision can hold up
+    concerns = scope(state, command)
+    if concerns == {waiting.warband}:
+        return None
+    said = "the campaign" if concerns is None else ", ".join(sorted(warband_name(state, w) for w in concerns))
+    return (f"its stored decision holds up {warband_name(state, waiting.warband)} alone, but its command concerns "
+            f"{said}, so that is what the ledger holds up for it")
 
 
 def _put_back(state: CampaignState, encoded: bytes) -> None:

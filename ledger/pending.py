@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.deciding import Attempt, Halted, RerollDice, decide
+from ledger.deciding import Attempt, Halted, RerollDice, decide, scope
 from ledger.decide import (AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name, documents_key, loose_key,
                            recorded_args)
 from ledger.describe import warband_name
@@ -177,23 +177,6 @@ def _args_without_answers(command: Command) -> dict[str, Any]:
 
 def _without_answers(args: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in args.items() if key != "answers"}
-
-
-def scope(state: CampaignState, command: Command) -> set[str] | None:
-    """The warbands a command concerns (by id), or None for the campaign as a whole."""
-    named = [getattr(command, "warband", None), *(getattr(command, "participants", None) or [])]
-    fighter = getattr(command, "fighter", None)
-    if fighter and not named[0]:
-        found = next((f for f in state.fighters.values() if fighter in (f.id, f.name)), None)
-        named.append(found.warband if found else None)
-    found_ids = {_warband_id(state, ref) for ref in named if ref}
-    return found_ids or None
-
-
-def _warband_id(state: CampaignState, ref: str) -> str:
-    if ref in state.warbands:
-        return ref
-    return next((w.id for w in state.warbands.values() if w.name.lower() == ref.lower()), ref)
 
 
 def _listed(state: CampaignState) -> str:

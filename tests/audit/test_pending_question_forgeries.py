@@ -2,7 +2,8 @@
 key, the choices, the question as worded). Re-deciding a history (`campaign import`, `replay --check`)
 decides the pending command again with its recorded dice and compares: a trail whose pending roll was
 forged to other faces a die can show, and rehashed, offers choices or shows numbers the dice no longer
-give, and is refused. So is one whose ledger roll was relabelled as table dice: the ledger stores a
+give, and is refused. So is one whose pending decision holds up a warband its command does not concern
+alone (DecisionPending's `warband`: that warband's commands wait, the others go on). So is one whose ledger roll was relabelled as table dice: the ledger stores a
 decision pending only after drawing ledger dice (or cards), so with table dice its command would not
 have stopped there.
 
@@ -38,13 +39,13 @@ def as_table_dice(rolled: list[int], faces: list[int]) -> Callable[[dict], None]
     return edit
 
 
-def forged(golden: str, tx: int, edit: Callable[[dict], None], tmp_path: Path, trail_at) -> Path:
-    """The golden trail with transaction `tx`'s roll edited and every hash after it recomputed."""
+def forged(golden: str, tx: int, edit: Callable[[dict], None], tmp_path: Path, trail_at, event_type: str = "dice.rolled") -> Path:
+    """The golden trail with transaction `tx`'s roll (or other event) edited and every hash after it recomputed."""
     trail = trail_at(tmp_path / golden)
     trail.path.write_bytes((GOLDEN / golden).read_bytes())
     lines = trail.lines()
-    (roll,) = [line["payload"] for line in lines if line.get("type") == "dice.rolled" and line["tx"] == tx]
-    edit(roll)
+    (payload,) = [line["payload"] for line in lines if line.get("type") == event_type and line["tx"] == tx]
+    edit(payload)
     trail.write(lines, rehash=True)
     return trail.path
 
@@ -92,6 +93,36 @@ def test_replay_check_refuses_a_store_whose_pending_roll_was_forged(tmp_path, tr
     # Then the pending decision is named with what differs
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == problem
+
+
+def held_up_for_clan_skrit(pending: dict) -> None:
+    """The Reikland Rats' pending exploration made to hold up Clan Skrit instead: the Rats' commands would go on."""
+    assert pending["warband"] == "reikland-rats"
+    pending["warband"] = "clan-skrit"
+
+
+def test_a_pending_decision_forged_to_hold_up_another_warband_is_not_imported(tmp_path, trail_at):
+    # Given the golden trail whose pending decision names another warband as the one it holds up, rehashed
+    trail = forged(COREHEIM, 8, held_up_for_clan_skrit, tmp_path, trail_at, "decision.pending")
+    # When it is imported
+    result = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail))
+    # Then it is refused, naming the transaction and both warbands, and nothing is written
+    assert (result.exit_code, result.output) == (3, (
+        "Error: T8: its stored decision holds up Clan Skrit alone, but its command concerns Reikland Rats, so that is "
+        "what the ledger holds up for it — the rules in force at it do not produce the trail's events from its command "
+        "and dice; nothing imported\n"))
+    assert not (tmp_path / "copy.db").exists()
+
+
+def test_replay_check_refuses_a_store_whose_pending_decision_holds_up_another_warband(tmp_path, trail_at, database_at):
+    runner = CampaignRunner("sqlite:///" + str(tmp_path / "c.db"))
+    assert runner("import", str(GOLDEN / COREHEIM)).exit_code == 0
+    (position,) = [line["position"] for line in trail_at(GOLDEN / COREHEIM).lines() if line.get("type") == "decision.pending"]
+    database_at(tmp_path / "c.db").forge(position, held_up_for_clan_skrit)
+    result = runner("replay", "--check")
+    assert (result.exit_code, result.output.splitlines()[0]) == (1, (
+        "T8: its stored decision holds up Clan Skrit alone, but its command concerns Reikland Rats, so that is what the "
+        "ledger holds up for it"))
 
 
 @pytest.mark.parametrize("golden", sorted(path.name for path in GOLDEN.glob("*pending-*.jsonl")))
