@@ -289,22 +289,25 @@ def _why_not_waiting(cause: BaseException | None, waiting: ev.DecisionPending) -
     raise cause  # not a decision's stop: what a bug raised while deciding with kept dice
 
 
-# The numbers a question shows (its dice, values, counts): what the dice decide of its wording.
+# The numbers a question shows (its dice, values, counts): what the dice decide of a wording.
 _NUMBERS = re.compile(r"\d+")
 
 
 def stored_question_problem(waiting: ev.DecisionPending, asked: NeedsAnswer) -> str | None:
     """How a pending decision's stored question differs from the one its command asks again (None: it
     is that one). Compared is what its dice decide: the answer key (as people may type it), the
-    choices, and the numbers the question shows. Not its wording, which changed without changing a
-    decision (coreheim's exploration asked "which 6 dice count?" before "… (or fewer)?"); and the
-    stored choices may be fewer than today's (before 1ca12c8 the Retinue Doom Table offered no
+    choices, and, where the question is worded as today, the numbers it shows. Not its wording, which
+    changes without changing a decision (coreheim's exploration asked "which 6 dice count?" before "…
+    (or fewer)?"), nor the numbers of a question worded otherwise: a wording that came to show a number
+    more or less ("re-roll which die (1-3)?") would refuse every campaign left pending under the old one.
+    The stored choices may be fewer than today's (before 1ca12c8 the Retinue Doom Table offered no
     Captured; an answer may name any outcome since)."""
     stored_asks = f"{waiting.question}=" + "|".join(waiting.options)
     asks_now = f"{asked.key}=" + "|".join(asked.options)
     if loose_key(waiting.question) != loose_key(asked.key) or not set(waiting.options) <= set(asked.options):
         return f"its stored question offers {stored_asks}, but deciding it again with its recorded dice offers {asks_now}"
-    if _NUMBERS.findall(waiting.prompt) != _NUMBERS.findall(asked.prompt):
+    worded_alike = _NUMBERS.sub("#", waiting.prompt) == _NUMBERS.sub("#", asked.prompt)
+    if worded_alike and _NUMBERS.findall(waiting.prompt) != _NUMBERS.findall(asked.prompt):
         return (f"its stored question reads “{waiting.prompt}”, but deciding it again with its recorded dice "
                 f"reads “{asked.prompt}”")
     return None

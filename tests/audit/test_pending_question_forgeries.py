@@ -95,6 +95,20 @@ def test_replay_check_refuses_a_store_whose_pending_roll_was_forged(tmp_path, tr
     assert result.output.splitlines()[0] == problem
 
 
+def worded_with_the_dice_to_choose_from(pending: dict) -> None:
+    """The Pilgrims' question as a ledger might have worded it, with a number more: the dice it shows are the same."""
+    assert pending["prompt"] == "Exploration dice [3, 6, 5]: re-roll which die? (2 re-roll(s) left)"
+    pending["prompt"] = "Exploration dice [3, 6, 5]: re-roll which die (1-3)? (2 re-roll(s) left)"
+
+
+def test_a_question_worded_otherwise_imports_whatever_numbers_its_wording_shows(tmp_path, trail_at):
+    # Given a trail whose pending question was worded otherwise when it was stored, with numbers today's does not show
+    trail = forged(TRENCH, 12, worded_with_the_dice_to_choose_from, tmp_path, trail_at, "decision.pending")
+    # When it is imported, then it is: what its dice decide (its key and choices) is the same
+    result = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail))
+    assert result.exit_code == 0, result.output
+
+
 def held_up_for_clan_skrit(pending: dict) -> None:
     """The Reikland Rats' pending exploration made to hold up Clan Skrit instead: the Rats' commands would go on."""
     assert pending["warband"] == "reikland-rats"
