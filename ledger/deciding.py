@@ -300,6 +300,8 @@ def stored_question_problem(waiting: ev.DecisionPending, asked: NeedsAnswer) -> 
     changes without changing a decision (coreheim's exploration asked "which 6 dice count?" before "…
     (or fewer)?"), nor the numbers of a question worded otherwise: a wording that came to show a number
     more or less ("re-roll which die (1-3)?") would refuse every campaign left pending under the old one.
+    (A forger who rewrites a die can rewrite the question too: its numbers catch a die changed beneath a
+    question left as stored, and its ledger dice are re-derived once their seed is revealed.)
     The stored choices may be fewer than today's (before 1ca12c8 the Retinue Doom Table offered no
     Captured; an answer may name any outcome since)."""
     stored_asks = f"{waiting.question}=" + "|".join(waiting.options)
