@@ -168,8 +168,8 @@ def signed(n: int) -> str:
 
 
 def plural(count: int, word: str) -> str:
-    """`1 game`, `2 games`, `3 dice`."""
-    many = "dice" if word == "die" else f"{word}s"
+    """`1 game`, `2 games`, `3 dice`, `2 casualties`."""
+    many = "dice" if word == "die" else f"{word[:-1]}ies" if word[-2:-1] not in ("", *"aeiou") and word.endswith("y") else f"{word}s"
     return f"{count} {word if count == 1 else many}"
 
 

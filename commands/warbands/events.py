@@ -101,8 +101,7 @@ class UnitRecovered(ev.Event, frozen=True, kw_only=True, tag="warbands.recovery"
     def describe(self, state: CampaignState) -> str:
         if not self.casualties:
             return f"{fighter_name(state, self.fighter)}: no casualties; {plural(self.survivors, 'model')}"
-        casualties = "casualty" if self.casualties == 1 else "casualties"
-        return (f"{fighter_name(state, self.fighter)}: {self.recovered} of {self.casualties} {casualties} "
+        return (f"{fighter_name(state, self.fighter)}: {self.recovered} of {plural(self.casualties, 'casualty')} "
                 f"recovered; {self.survivors} of {plural(self.starting, 'model')} after Recovery")
 
 

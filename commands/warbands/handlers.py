@@ -279,7 +279,7 @@ def record_battle(cmd: RecordWarbandsBattle, ctx: Context) -> None:
             raise BadInput(f"{unit.name}: models removed or fled cannot be negative")
         lost = removed.get(fighter_id, 0) + fled.get(fighter_id, 0)
         if lost > unit.group_size:
-            raise BadInput(f"{unit.name} has {unit.group_size} models: it cannot lose {lost}")
+            raise BadInput(f"{unit.name} has {plural(unit.group_size, 'model')}: it cannot lose {lost}")
     for fighter_id in down:
         if state.fighters[fighter_id].role != we.CHARACTER:
             raise BadInput(f"{state.fighters[fighter_id].name} is a unit: give its casualties with --removed or --fled")
@@ -366,7 +366,7 @@ def recovery(cmd: Recovery, ctx: Context) -> None:
         elif unit.id in told:
             recovered = told[unit.id]
         else:
-            recovered = int(ctx.choose(_answer_key(ctx, "recovered", unit), f"{unit.name}: how many of its {lost} casualties recovered?",
+            recovered = int(ctx.choose(_answer_key(ctx, "recovered", unit), f"{unit.name}: how many of its {plural(lost, 'casualty')} recovered?",
                                        [str(n) for n in range(lost + 1)]))
         survivors = r.survivors_after_recovery(casualties.starting, lost, recovered)
         ctx.emit(we.UnitRecovered(warband=band.id, fighter=unit.id, battle=battle.battle, starting=casualties.starting,

@@ -29,6 +29,7 @@ import msgspec
 from commands.kit import Options as KitOptions
 from commands.kit import Rolled
 from commands.kit.dice import value_of
+from ledger.describe import plural
 from ledger.errors import BadInput
 
 VETERAN_WBR = {0: 0, 1: 10, 2: 20, 3: 30}  # R1: the level's value, not a running sum
@@ -117,7 +118,7 @@ def rating_lines(units: Sequence[Unit], characters: Sequence[Character], base: s
     lines = [RatingLine(what="points", points=warband_points(units, characters))] if base == "points" else []
     lines += [RatingLine(what=f"{u.name}: Veteran +{u.veteran}", points=veteran_modifier(u.veteran))
               for u in units if u.veteran > 0]
-    lines += [RatingLine(what=f"{c.name}: {len(c.abilities)} Archetype Abilit{'y' if len(c.abilities) == 1 else 'ies'}",
+    lines += [RatingLine(what=f"{c.name}: {plural(len(c.abilities), 'Archetype Ability')}",
                          points=archetype_modifier(c)) for c in characters if c.abilities]
     return lines
 
@@ -145,16 +146,16 @@ def check_xp(xp: int, cost: int, what: str) -> None:
 def survived(starting: int, survivors: int) -> bool:
     """R6: survived "with more than 50% of its starting numbers" — in integers, 2 × survivors > starting."""
     if starting < 1 or not 0 <= survivors <= starting:
-        raise WarbandsRuleError(f"a unit that began with {starting} models cannot end with {survivors}")
+        raise WarbandsRuleError(f"a unit that began with {plural(starting, 'model')} cannot end with {survivors}")
     return 2 * survivors > starting
 
 
 def survivors_after_recovery(starting: int, casualties: int, recovered: int) -> int:
     """R7: survival is counted AFTER Recovery: the models left standing plus those who recover."""
     if not 0 <= casualties <= starting:
-        raise WarbandsRuleError(f"a unit of {starting} models cannot lose {casualties}")
+        raise WarbandsRuleError(f"a unit of {plural(starting, 'model')} cannot lose {casualties}")
     if not 0 <= recovered <= casualties:
-        raise WarbandsRuleError(f"{recovered} models cannot recover out of {casualties} casualties")
+        raise WarbandsRuleError(f"{plural(recovered, 'model')} cannot recover out of {plural(casualties, 'casualty')}")
     return starting - casualties + recovered
 
 

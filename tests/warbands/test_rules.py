@@ -136,6 +136,18 @@ def test_R7_no_more_models_recover_than_fell():
         r.survivors_after_recovery(starting=10, casualties=3, recovered=4)
 
 
+@pytest.mark.parametrize(("refused", "message"), [
+    (lambda: r.survived(1, 2), "a unit that began with 1 model cannot end with 2"),
+    (lambda: r.survivors_after_recovery(starting=1, casualties=2, recovered=0), "a unit of 1 model cannot lose 2"),
+    (lambda: r.survivors_after_recovery(starting=10, casualties=1, recovered=2), "2 models cannot recover out of 1 casualty"),
+    (lambda: r.survivors_after_recovery(starting=10, casualties=0, recovered=1), "1 model cannot recover out of 0 casualties"),
+])
+def test_a_refusal_counts_one_model_or_casualty_in_the_singular(refused, message):
+    with pytest.raises(r.WarbandsRuleError) as refusal:
+        refused()
+    assert str(refusal.value) == message
+
+
 @pytest.mark.parametrize(("level", "starting", "survivors", "after"), [
     (1, 10, 5, (0, False, True)),   # exactly half: "50% or more" lost -> loses its status
     (3, 5, 2, (0, False, True)),
