@@ -557,13 +557,13 @@ VETERAN_KEYWORDS = tuple(we.veteran_keyword(level) for level in range(1, r.MAX_V
 
 
 def correct_keywords(cmd: Correct, ctx: Context) -> None:
-    """`correct` in a Warbands campaign: from version 6 no keyword names an Archetype (`_refuse_an_archetype`);
-    from version 3 a keyword that names Veteran Status must be
-    one of its levels, "Veteran +1" to "+3 … (the highest level of Veteran Status)", spelt as the
-    rules read it ("veteran+2" is recorded as "Veteran +2"), given to a unit (characters never hold
-    it), and replaces the level the unit held. Version 2 recorded "Veteran +4" or "Veteran +one" as
-    given, and the rules could not read them. Keywords typed several to an option are read one by one
-    (`keywords_one_by_one`): no Warbands keyword holds a comma."""
+    """`correct` in a Warbands campaign: from version 6 no keyword names an Archetype (`_refuse_an_archetype`).
+    From version 3 a keyword that names Veteran Status must be one of its levels, "Veteran +1" to "+3 …
+    (the highest level of Veteran Status)", spelt as the rules read it ("veteran+2" is recorded as
+    "Veteran +2"), given to a unit (characters never hold it), and replaces the level the unit held.
+    Version 2 recorded "Veteran +4" or "Veteran +one" as given, and the rules could not read them.
+    Keywords typed several to an option are read one by one (`keywords_one_by_one`): no Warbands
+    keyword holds a comma."""
     cmd = keywords_one_by_one(cmd, ctx)
     if since(ctx, "6"):
         _refuse_an_archetype(cmd, ctx)
@@ -587,32 +587,40 @@ def _refuse_an_archetype(cmd: Correct, ctx: Context) -> None:
     is recruited (`warbands.archetype`), and a keyword that names an Archetype would give him a second one on
     the roster, or a unit one, which only characters have. Version 5 recorded it as a plain keyword."""
     state = ctx.state
+    fighter = state.fighter(cmd.fighter, state.warband(cmd.warband).id)
     names = [a.name for a in m.tables_of(state).archetypes.archetypes]
-    named = next((archetype for keyword in cmd.add_keywords if (archetype := as_spelled(keyword.strip(), names))), None)
+    # a unit's "Veteran" is Veteran Status, which `_veteran_level_named` reads
+    keywords = [k for k in cmd.add_keywords if fighter.role == we.CHARACTER or not _names_veteran_status(k)]
+    named = next((archetype for keyword in keywords if (archetype := as_spelled(keyword.strip(), names))), None)
     if named is None:
         return
-    fighter = state.fighter(cmd.fighter, state.warband(cmd.warband).id)
     if fighter.role != we.CHARACTER:
         raise BadInput(f"{fighter.name} is a unit: only a character has an Archetype, chosen when he is recruited "
                        f"(campaign warbands recruit {state.warbands[fighter.warband].name} NAME --points N --archetype {named})")
     held = m.as_character(state, fighter).archetype
     if named == held:
-        raise BadInput(f"{fighter.name} is {we.an_archetype(held)} already: a character's Archetype is recorded when he is recruited, "
-                       "not as a keyword")
-    raise BadInput(f"{fighter.name} is {we.an_archetype(held)}, and a character's Archetype can never change: not {we.an_archetype(named)} as well. "
+        raise BadInput(f"{fighter.name} is {we.an_archetype(held)} already: a character's Archetype is recorded when he is "
+                       "recruited, not as a keyword")
+    raise BadInput(f"{fighter.name} is {we.an_archetype(held)}, and a character's Archetype can never change: not "
+                   f"{we.an_archetype(named)} as well. "
                    f"If he was recruited as the wrong Archetype, void his recruitment and recruit him again with --archetype {named}")
 
 
 def _veteran_level_named(keyword: str) -> str | None:
     """The level a keyword names as the rules spell it ("veteran+2", "Veteran 2": Veteran +2), None
     for a keyword that is no Veteran Status; BadInput for one that names a level the rules lack."""
-    spaceless = "".join(keyword.split()).casefold()
-    if not spaceless.startswith("veteran"):
+    if not _names_veteran_status(keyword):
         return None
+    spaceless = "".join(keyword.split()).casefold()
     level = next((k for k in VETERAN_KEYWORDS if "".join(k.split()).casefold() in (spaceless, spaceless.replace("veteran", "veteran+", 1))), None)
     if level is None:
         raise BadInput(f"'{keyword}' is no Veteran Status: its levels are {', '.join(VETERAN_KEYWORDS)} (the highest)")
     return level
+
+
+def _names_veteran_status(keyword: str) -> bool:
+    """"Veteran +2", "veteran+5", "Veteran": a keyword about Veteran Status, a level of it or not."""
+    return "".join(keyword.split()).casefold().startswith("veteran")
 
 
 def _use_instead(instead: str):

@@ -449,7 +449,7 @@ def veteran_correction(keyword: str) -> Correct:
     return Correct(warband="Reiklanders", fighter="Swordsmen", add_keywords=[keyword], reason="arbiter")
 
 
-@pytest.mark.parametrize("keyword", ["Veteran +4", "Veteran +one", "veteran +0", "Veteran -1", "veteran+5"])
+@pytest.mark.parametrize("keyword", ["Veteran +4", "Veteran +one", "veteran +0", "Veteran -1", "veteran+5", "Veteran"])
 def test_R8_a_correction_gives_only_a_level_of_veteran_status_up_to_3(table, keyword):
     # "+3 Veteran Status (the highest level of Veteran Status)"
     assert table.refusal(veteran_correction(keyword)) == (
@@ -502,6 +502,10 @@ def archetype_keyword(fighter: str, keyword: str) -> Correct:
                        "--archetype Noble"),
     ("Hans", "intellectual", "Hans is an Intellectual already: a character's Archetype is recorded when he is recruited, "
                              "not as a keyword"),
+    # for a character "Veteran" is the Archetype: only units hold Veteran Status
+    ("Hans", "Veteran", "Hans is an Intellectual, and a character's Archetype can never change: not a Veteran as well. "
+                        "If he was recruited as the wrong Archetype, void his recruitment and recruit him again with "
+                        "--archetype Veteran"),
     # "When a character model is added to a Warband … select an Archetype for that character"
     ("Swordsmen", "Trickster", "Swordsmen is a unit: only a character has an Archetype, chosen when he is recruited "
                                "(campaign warbands recruit Reiklanders NAME --points N --archetype Trickster)"),
