@@ -96,11 +96,12 @@ class Pending(msgspec.Struct, kw_only=True):
 
 # The shape of the state a snapshot holds. A snapshot of another shape (taken by an older version of
 # the ledger) is not used: loading folds the events instead, and the next snapshot has this shape.
-STATE_SCHEMA = 8  # 3: deeds are kept only for a battle that is still the latest of one of its warbands;
+STATE_SCHEMA = 9  # 3: deeds are kept only for a battle that is still the latest of one of its warbands;
 # 4: trench-crusade keeps its facts typed in ext["trench-crusade"]; 5: so does coreheim, in ext["coreheim"];
 # 6: a count of the battles and only the latest battle of each warband (`latest_battles`), not every battle;
 # 7: coreheim keeps the battle in whose post-game a group's Talent! promoted (a snapshot of 6 lacks it);
-# 8: trench-crusade keeps the enemy warband a Dark Memory or Prominent Scar is against (`trauma_against`)
+# 8: trench-crusade keeps the enemy warband a Dark Memory or Prominent Scar is against (`trauma_against`);
+# 9: coreheim keeps the prices a warband rolled for items priced with dice (`prices`, version 9)
 
 
 class CampaignState(msgspec.Struct, kw_only=True):

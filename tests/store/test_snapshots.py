@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import msgspec
 import pytest
 
 from commands.shared import AwardXP, BareRoll, EnlistWarband, RecordBattle
 from ledger import campaigns
 from ledger import events as ev
+from ledger import rulesets
 from ledger.campaigns import fold
 from ledger.fold import standing_battles
 from ledger.decide import TableDice
 from ledger.errors import BadInput, NotFound
+from ledger.state import STATE_SCHEMA, CampaignState
 
 
 def award(campaign, amount, reason="survived"):
@@ -184,3 +188,31 @@ def test_a_snapshot_that_keeps_every_battle_is_folded_again_and_replaced(campaig
     assert read == [17]  # only the event at the new snapshot, which shows the stream ends there
     third = campaign.execute(RecordBattle(participants=["Reikland Rats", "Clan Skrittle"]))
     assert [r.event.battle for r in third.records if isinstance(r.event, ev.BattleRecorded)] == [3]
+
+
+def state_shape_digest() -> str:
+    """SHA-256 of the JSON Schema of the state a snapshot holds and of every ruleset's facts (kept in its
+    `ext`, typed when read): field names, types and defaults, not the docstrings' words."""
+
+    def shape(node):
+        if isinstance(node, dict):
+            return {key: shape(value) for key, value in node.items() if key not in ("description", "title")}
+        return [shape(value) for value in node] if isinstance(node, list) else node
+
+    facts = []
+    for ruleset_id in sorted(rulesets.index()):
+        folds = getattr(rulesets.get(ruleset_id).evolve, "__self__", None)
+        if getattr(folds, "facts", None) is not None:
+            facts.append(folds.facts.facts_type)
+    _, components = msgspec.json.schema_components([CampaignState, *facts])
+    return hashlib.sha256(msgspec.json.encode(shape(components), order="sorted")).hexdigest()
+
+
+def test_the_state_changes_shape_only_with_its_schema_number():
+    """A field added to the state or to a ruleset's facts (coreheim's rolled prices) without raising
+    STATE_SCHEMA let a snapshot of the old shape be read as the new one: loading was right (the field's
+    default), but `verify` of a campaign recorded before found its snapshot no longer matched the
+    events' fold. Raise STATE_SCHEMA with the shape (a snapshot of another one is then folded again),
+    and this digest with it."""
+    assert (STATE_SCHEMA, state_shape_digest()) == (
+        9, "6fa94a49186b27cb2113db7007cd7a6d30fc9e5ce5950da3e52f5d02c89d86af")
