@@ -36,6 +36,7 @@ from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context, warriors_named
+from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 
@@ -157,7 +158,7 @@ def _income(state: CampaignState, warband: str, ask: BuildAsk) -> Command:
     took no tokens, and the warband's income went unrolled without a word."""
     tokens = int(ask("Treasure tokens carried at the end of the game (the winner's extra one is added)",
                      [str(n) for n in range(MAX_TOKENS + 1)], key="tokens"))
-    double = int(ask(f"Of the {tokens} tokens, how many are double-value (2 dice each)?",
+    double = int(ask(f"Of the {plural(tokens, 'token')}, how many are double-value (2 dice each)?",
                      [str(n) for n in range(tokens + 1)], key="double")) if tokens else 0
     return Income(warband=warband, tokens=tokens, double=double)
 

@@ -167,6 +167,11 @@ def test_status_and_the_guided_post_game(blightmeer):
     assert (untold.exit_code, untold.output.splitlines()[-1]) == (2, (
         "Error: Treasure tokens carried at the end of the game (the winner's extra one is added): answer with "
         "--answer tokens=CHOICE (one of: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)"))
+    # One token carried: how many of it are double-value is asked of "the 1 token" (was "the 1 tokens")
+    one_token = blightmeer("post-game", "Skaven", "--dice", "7", "--answer", "tokens=1")
+    assert (one_token.exit_code, one_token.output.splitlines()[-1]) == (2, (
+        "Error: Of the 1 token, how many are double-value (2 dice each)?: answer with "
+        "--answer double=CHOICE (one of: 0, 1)"))
     # With them, it runs on while it has what a step needs: income (the winner's die), promotions
     # (none), scars (no Skaven was Incapacitated), and stops at the free attempt's card.
     result = blightmeer("post-game", "Skaven", "--dice", "7", "--answer", "tokens=0")
