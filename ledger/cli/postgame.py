@@ -11,6 +11,7 @@ the choices, or that the rules refuse to carry out) ends it with that error and 
 from __future__ import annotations
 
 import functools
+import shlex
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -105,6 +106,8 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     ask = interactive_ask()
     unused = _LeftUnused(answers, asking.meant_for, asking.asked_as,
                          {s.key: rulesets.step_name(state, s.key) for s in open_steps})
+    # Said where the walk stops, to be run as it stands: a name with a space is quoted.
+    walk_again = f"campaign post-game {shlex.quote(warband_ref)}"
     did = 0
     step = None
     try:
@@ -131,7 +134,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 # Without a terminal a run stops before each such step: --go-on is how to finish in one run.
                 go_on_too = ("" if ask is not None
                              else ", or with --go-on to go past the steps that close buying, selling or hiring")
-                say(f"Stopped before {rulesets.step_name(state, step.key)}: run `campaign post-game {warband_ref}` again to carry on{go_on_too}.")
+                say(f"Stopped before {rulesets.step_name(state, step.key)}: run `{walk_again}` again to carry on{go_on_too}.")
                 if did and (line := unused.said(step.key, begun=False)):
                     say(line)
                 return
@@ -163,7 +166,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 if did == 0 or not isinstance(need.cause if isinstance(need, PendingDecision) else need, NeedsDice):
                     raise
                 say(f"Next step: {rulesets.step_name(state, step.key)} — {need}; "
-                    f"then run `campaign post-game {warband_ref}` again.")
+                    f"then run `{walk_again}` again.")
                 if line := unused.said(step.key, begun=True):
                     say(line)
                 return

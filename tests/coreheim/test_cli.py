@@ -195,7 +195,7 @@ STOPS_BEFORE_SEARCH = [
     "== Rare item search: trading 3, heroes not taken out of action look for rare items (sell equipment first with "
     "`campaign coreheim sell`)",
     "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-    "Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
+    "Stopped before Rare item search: run `campaign post-game 'Reikland Rats'` again to carry on, "
     "or with --go-on to go past the steps that close buying, selling or hiring.",
 ]
 # The Reikland Rats' walk selling no shards at T13 (trading 1), then stopping so.
@@ -245,7 +245,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     assert lines[-2:] == [
         "== Wyrdstone sale: trading 1, sell wyrdstone shards",
         "Next step: Wyrdstone sale — Reikland Rats holds 2 shards: how many to sell?: answer with --answer shards=CHOICE "
-        "(one of: 0, 1, 2); then run `campaign post-game Reikland Rats` again.",
+        "(one of: 0, 1, 2); then run `campaign post-game 'Reikland Rats'` again.",
     ]
     # Without a terminal the walk stops before a step that closes selling (buying, hiring) ...
     stopped = ok(after_battle("post-game", R, "--answer", "shards=0", "--answer", "gunnar:search=nothing"))
@@ -256,7 +256,7 @@ def test_the_guided_post_game_lists_its_steps_and_does_the_next(after_battle):
     # ... and run again begins with it, stopping before the next one
     again = ok(after_battle("post-game", R, "--answer", "gunnar:search=nothing"))
     assert (again[1], again[-1]) == ("  Reikland Rats: post-game step Rare item search done for battle 1",
-                                     "Stopped before Hired Sword upkeep: run `campaign post-game Reikland Rats` again to carry on, "
+                                     "Stopped before Hired Sword upkeep: run `campaign post-game 'Reikland Rats'` again to carry on, "
                                      "or with --go-on to go past the steps that close buying, selling or hiring.")
     # Issue 9, item 9: with the keys --list names, one run answers every question left, told to go on.
     done = ok(after_battle("post-game", R, "--go-on"))
@@ -277,7 +277,7 @@ def test_the_walk_an_upgrade_refused_part_way_sends_to_says_how_to_finish_in_one
         "battle's post-game is decided under one version, so finish it first (campaign post-game 'Reikland Rats'), "
         "then upgrade from v7 to v9\n"))
     walked = ok(campaign("post-game", R, "--dice", "5,5", "--answer", "shards=0"))
-    assert walked[-1] == ("Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
+    assert walked[-1] == ("Stopped before Rare item search: run `campaign post-game 'Reikland Rats'` again to carry on, "
                           "or with --go-on to go past the steps that close buying, selling or hiring.")
     finished = ok(campaign("post-game", R, "--go-on", "--answer", "gunnar:search=nothing"))
     assert finished[-1] == "Post-game sequence complete."
@@ -481,7 +481,7 @@ def test_one_shard_held_is_asked_about_as_one_shard(after_battle):
     ok(after_battle("post-game", S, "--dice", "3"))
     lines = ok(after_battle("post-game", S, "--dice", "5,5"))
     assert lines[-1] == ("Next step: Wyrdstone sale — Clan Skrit holds 1 shard: how many to sell?: answer with "
-                         "--answer shards=CHOICE (one of: 0, 1); then run `campaign post-game Clan Skrit` again.")
+                         "--answer shards=CHOICE (one of: 0, 1); then run `campaign post-game 'Clan Skrit'` again.")
 
 
 @pytest.mark.parametrize("dice", [["--dice", "4,4,4,4"], ["--ledger"]])
@@ -636,7 +636,7 @@ def test_at_a_terminal_the_walk_offers_to_stop_where_trading_needs_other_command
         "  1) go on",
         "  2) stop here",
         "Choose by number or name [stop here]: ",
-        f"Stopped before Rare item search: run `campaign post-game {R}` again to carry on.",
+        f"Stopped before Rare item search: run `campaign post-game '{R}'` again to carry on.",
     ]
     # Then the search is still to do, and the sale is still open
     assert "[ ] search" in after_battle("post-game", R, "--list").output
@@ -1039,7 +1039,7 @@ def test_on_version_7_the_walk_rolls_again_the_advances_its_command_left_owed(ta
         # said once, above: what it does once more, and why
         "== Advances once more: owed: Marksmen (promoted) at 4 XP — `campaign coreheim advance 'Reikland Rats'` rolls them",
         "Next step: Advances — advance of Marksmen (promoted) at 4 XP needs D12 (1 more die): pass them with --dice, "
-        "or use --ledger; then run `campaign post-game Reikland Rats` again.",
+        "or use --ledger; then run `campaign post-game 'Reikland Rats'` again.",
         "Not used: shards=0 (the Wyrdstone sale step was not reached)",
     ])
     walked = talent_due_at_2_and_4_on_v7("post-game", R, "--dice", "8", "--answer", "marksmen-promoted:4:stat=BS")
@@ -1205,7 +1205,7 @@ def test_the_own_advance_of_a_hero_no_talent_made_is_named_unused(talent_due):
                         "--answer", "marksmen-promoted:2:stat=BS", "--answer", "shards=0")
     assert (walked.exit_code, walked.output.splitlines()[-3:]) == (0, [
         "Before this step: anything to sell first (trading 2, `campaign coreheim sell`)?",
-        "Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
+        "Stopped before Rare item search: run `campaign post-game 'Reikland Rats'` again to carry on, "
         "or with --go-on to go past the steps that close buying, selling or hiring.",
         "Not used: marksmen-promoted:2:stat=BS (the Advances step did not ask it)",
     ])
@@ -1215,7 +1215,7 @@ def test_the_own_advance_of_the_hero_talent_made_is_not_named_unused(talent_due)
     """Taken under the key the rules ask (marksmen:2:hero:stat), his answer is used: no 'Not used' line."""
     walked = talent_due("post-game", R, *TALENT_ASKING, "--answer", "marksmen-promoted:2:stat=BS", "--answer", "shards=0")
     assert (walked.exit_code, walked.output.splitlines()[-1]) == (
-        0, "Stopped before Rare item search: run `campaign post-game Reikland Rats` again to carry on, "
+        0, "Stopped before Rare item search: run `campaign post-game 'Reikland Rats'` again to carry on, "
            "or with --go-on to go past the steps that close buying, selling or hiring.")
 
 
