@@ -30,6 +30,9 @@ An event here records what has no shared name:
   which holds for that item until the post-game's trading ends, and whether it bought one at it
   (version 9): a TreasuryChanged says what was paid, not what an item costs, and a price rolled
   too dear pays nothing;
+- `coreheim.reinforcement-roll-held`: the experience a reinforcing D6 gave, which brought no recruit
+  because the recruits asked for need more of it, or cost more gold, than there is (version 10): the roll
+  holds until the reinforcing step is done, spent by the next `reinforce` of that post-game;
 - `coreheim.battle-deeds`: who of a warband fought its latest battle, who was taken out of
   action and whom each took out, stated again when an underdog Hired Sword joins it (recorded
   since before the core kept deeds; the post-game reads the core's battle, which this updates);
@@ -246,6 +249,17 @@ class PriceRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.price-rolle
         return f"{warband_name(state, self.warband)}: price of {item} rolled {self.price} gc{verdict} (it holds until {until})"
 
 
+class ReinforcementRollHeld(ev.Event, frozen=True, kw_only=True, tag="coreheim.reinforcement-roll-held"):
+    warband: str
+    battle: int
+    xp: int  # what the D6 gave
+    reason: str  # why no recruit joined: what those asked for need or cost
+
+    def describe(self, state: CampaignState) -> str:
+        return (f"{warband_name(state, self.warband)}: {self.xp} XP rolled for reinforcements, no recruit taken: "
+                f"{self.reason} (the roll holds until the reinforcing is done)")
+
+
 class BattleDeeds(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-deeds"):
     warband: str
     battle: int
@@ -339,6 +353,7 @@ EVENTS = (
     RareItemSearched,
     RareItemBought,
     PriceRolled,
+    ReinforcementRollHeld,
     BattleDeeds,
     BattleRatings,
     HiredSwordRehired,

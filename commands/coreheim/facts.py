@@ -9,7 +9,8 @@ injuries, items, gold) is read from it; these are only what Coreheim adds:
 - per warband (`WarbandFacts`): wyrdstone shards, bonus dice for the next exploration, its
   rating at each battle, and for its latest battle only (a snapshot stays small): the rare items
   found and not yet bought, its underdog points, and the prices it rolled for items priced with dice
-  (version 9: such a price holds until the post-game's trading ends).
+  (version 9: such a price holds until the post-game's trading ends), and the reinforcing roll that brought no
+  recruit (version 10: it holds until the reinforcing step is done).
 
 `coreheim.battle-deeds` is not kept here: a restatement that adds a warrior (a Hired Sword an
 underdog point brought after the battle was recorded) adds his deed to the core's battle.
@@ -65,6 +66,11 @@ class RolledPrices(msgspec.Struct, kw_only=True):
     items: dict[str, int] = {}  # item -> the price rolled for one
 
 
+class HeldReinforcements(msgspec.Struct, kw_only=True):
+    battle: int
+    xp: int  # what the reinforcing D6 gave
+
+
 class Underdog(msgspec.Struct, kw_only=True):
     battle: int
     points: int = 0
@@ -93,10 +99,20 @@ class WarbandFacts(msgspec.Struct, kw_only=True):
     bonus: BonusDice | None = None  # for its next exploration
     henchmen_out: HenchmenOut | None = None  # of its latest battle
     prices: RolledPrices | None = None  # of its latest battle's post-game (or before its first battle)
+    reinforcements: HeldReinforcements | None = None  # of its latest battle's post-game
+
+    def reinforcement_roll(self, battle: int) -> int | None:
+        """The XP a reinforcing D6 gave in the post-game of `battle` and no recruit took yet, if one was rolled."""
+        held = self.reinforcements
+        return held.xp if held is not None and held.battle == battle else None
 
     def price_rolled(self, battle: int | None, item: str) -> int | None:
         """The price rolled for `item` in the post-game of `battle` (None: before the first battle), if one was."""
-        return self.prices.items.get(item) if self.prices is not None and self.prices.battle == battle else None
+        return self.prices_rolled(battle).get(item)
+
+    def prices_rolled(self, battle: int | None) -> dict[str, int]:
+        """Item -> the price rolled for it in the post-game of `battle` (None: before the first battle)."""
+        return dict(self.prices.items) if self.prices is not None and self.prices.battle == battle else {}
 
     def found_after(self, battle: int) -> list[str]:
         return self.found.items if self.found is not None and self.found.battle == battle else []
@@ -253,6 +269,12 @@ def _price_rolled(facts: CoreheimFacts, event: events.PriceRolled, state: Campai
         if band.prices is None or band.prices.battle != event.battle:
             band.prices = RolledPrices(battle=event.battle)  # those of an earlier post-game are dropped
         band.prices.items[event.item] = event.price
+
+
+@FOLDS.on(events.ReinforcementRollHeld)
+def _reinforcement_roll_held(facts: CoreheimFacts, event: events.ReinforcementRollHeld, state: CampaignState) -> None:
+    if band := _band(facts, state, event.warband):
+        band.reinforcements = HeldReinforcements(battle=event.battle, xp=event.xp)
 
 
 @FOLDS.on(events.BattleDeeds)

@@ -13,8 +13,10 @@ The usual warbands (stats are v10 targets: WS 8 means 8+):
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -31,8 +33,9 @@ from commands.coreheim.commands import (
 )
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle
+from ledger import dice as ledger_dice
 from ledger import events as ev
-from ledger.testing import LedgerHarness
+from ledger.testing import FIXED_SEED, LedgerHarness
 
 HUMAN = {"M": 4, "A": 1, "W": 1, "T": 0, "WS": 8, "BS": 8, "I": 8, "Ld": 7}
 SKAVEN = {"M": 5, "A": 1, "W": 1, "T": 0, "WS": 7, "BS": 8, "I": 6, "Ld": 7}
@@ -42,6 +45,19 @@ class Table(LedgerHarness):
     def __init__(self, options: dict[str, Any] | None = None, *, version: str | None = None):
         """A campaign on the newest rules, or pinned to an older `version` as one recorded then is."""
         super().__init__("coreheim", options, version=version)
+
+    @classmethod
+    def dealt_alike(cls, *, version: str | None = None) -> Table:
+        """A campaign whose ledger dice deal the same faces on every run: its seed and its id are fixed."""
+        with (mock.patch.object(ledger_dice, "new_seed", lambda: FIXED_SEED),
+              mock.patch.object(uuid, "uuid4", lambda: uuid.UUID(int=7))):
+            return cls(version=version)
+
+    def by_the_ledger(self, command) -> list[ev.Event]:
+        """The events the command produced with ledger dice (`--ledger`), without the `command.recorded` event; one
+        that stops after them raises PendingDecision, its transaction stored pending."""
+        outcome = self.ledger.execute(self.cid, command, actor=self.actor)
+        return [record.event for record in outcome.records[1:]]
 
     def fighter(self, name: str):
         return self.state.fighter(name)

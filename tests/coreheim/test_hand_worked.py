@@ -25,6 +25,7 @@ from commands.coreheim.commands import (
 from commands.shared import Correct
 from ledger import events as ev
 from projections.roster import ext_of
+from .conftest import rats_and_skaven_on
 
 RATS = "reikland-rats"
 
@@ -167,9 +168,7 @@ def test_a_henchman_group_from_6_to_9_rolls_at_7_only(rats_and_skaven):
 # experience with up to two new members. The price of hiring henchmen remains the same".
 
 
-@pytest.fixture
-def groups_at_3_and_1_xp(rats_and_skaven):
-    table = rats_and_skaven
+def with_groups_at_3_and_1_xp(table):
     table.hire("Reikland Rats", "Militia", "henchman", cost=25, group_size=2)
     table.do(Correct(warband="Reikland Rats", fighter="Marksmen", reason="setup", xp=2))
     table.battle()
@@ -179,6 +178,11 @@ def groups_at_3_and_1_xp(rats_and_skaven):
     table.through("reinforce")
     assert (table.fighter("Marksmen").xp, table.fighter("Militia").xp) == (3, 1)
     return table
+
+
+@pytest.fixture
+def groups_at_3_and_1_xp(rats_and_skaven):
+    return with_groups_at_3_and_1_xp(rats_and_skaven)
 
 
 def test_the_seeds_example_roll_of_5(groups_at_3_and_1_xp):
@@ -191,10 +195,20 @@ def test_the_seeds_example_roll_of_5(groups_at_3_and_1_xp):
     assert before - table.state.warbands[RATS].treasury == 3 * 25  # the same price whatever the XP
 
 
+THREE_MILITIA_MORE = Reinforce(warband="Reikland Rats", answers={"reinforce": "yes", "marksmen:recruits": "1",
+                                                                 "militia:recruits": "3"})
+
+
 def test_a_roll_of_5_does_not_pay_for_a_third_militia_recruit_as_well(groups_at_3_and_1_xp):
-    message = groups_at_3_and_1_xp.refusal(Reinforce(warband="Reikland Rats", answers={
-        "reinforce": "yes", "marksmen:recruits": "1", "militia:recruits": "3"}), [5])
-    assert message == "These recruits need 6 experience; the roll gave 5"
+    # The roll stands (version 10): nobody joins, and the 5 XP hold for recruits planned within them.
+    assert groups_at_3_and_1_xp.do(THREE_MILITIA_MORE, [5])[1:] == [ce.ReinforcementRollHeld(
+        warband=RATS, battle=1, xp=5, reason="the recruits asked for (1 for Marksmen at 3 XP, 3 for Militia at 1 XP) need 6 XP")]
+    assert groups_at_3_and_1_xp.fighter("Militia").group_size == 2
+
+
+def test_on_version_9_a_roll_of_5_refused_a_third_militia_recruit():
+    table = with_groups_at_3_and_1_xp(rats_and_skaven_on("9"))
+    assert table.refusal(THREE_MILITIA_MORE, [5]) == "These recruits need 6 experience; the roll gave 5"
 
 
 # --- Trading ------------------------------------------------------------------------------------------

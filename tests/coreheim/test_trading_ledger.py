@@ -16,9 +16,10 @@ from commands.coreheim.commands import Buy, Hire, Injuries, RareSearch, Reinforc
 from commands.coreheim.tables import TABLES
 from commands.shared import ChangeTreasury, Correct, EnlistWarband, GainItem, RecruitFighter
 from ledger import events as ev
+from ledger.campaigns import PendingDecision
 from ledger.errors import BadInput
 from projections.roster import ext_of
-from .conftest import HUMAN, rats_and_skaven_on
+from .conftest import HUMAN, Table, rats_and_skaven_on
 
 RATS = "reikland-rats"
 
@@ -800,21 +801,107 @@ def test_a_roll_that_brings_no_recruit_says_why(version):
     assert table.do(Reinforce(warband="Reikland Rats", answers=answers), [2])[1:] == [*note, done("reinforce")]
 
 
+def test_on_version_9_reinforcing_offered_only_the_recruits_the_roll_pays_for():
+    # Given the Marksmen (3 at 1 XP) at the reinforcing step of a campaign on version 9
+    table = rats_and_skaven_on("9")
+    trading(table, "reinforce")
+    answers = {"reinforce": "yes", "marksmen:recruits": "2"}
+    # When the player asks for more recruits than a roll of 1 pays for, then the choice offered says how many it does
+    assert table.refusal(Reinforce(warband="Reikland Rats", answers=answers), [1]) == (
+        "Recruits for Marksmen (3 at 1 XP; 1 XP to spend)?: '2' is not one of: 0, 1"
+    )
+
+
+MARKSMEN_AND_VETERANS = {"reinforce": "yes", "marksmen:recruits": "0"}
+
+
+def veterans_at_3_xp(table) -> None:
+    """The seed's example: Veterans (one henchman, 30 gc) at 3 XP beside the Marksmen (3 at 1 XP), at the reinforcing
+    step (they start with 2 XP, reach 3 in battle 1 and roll their advance at 2, an 8: Ld); the Rats hold 320 gc."""
+    table.hire("Reikland Rats", "Veterans", "henchman", cost=30)
+    table.do(Correct(warband="Reikland Rats", fighter="Veterans", reason="test setup", xp=2))
+    trading(table, "reinforce", advances=[8])
+
+
+def reinforce(**recruits: str) -> Reinforce:
+    return Reinforce(warband="Reikland Rats", answers={**MARKSMEN_AND_VETERANS, **{f"{group}:recruits": n for group, n in recruits.items()}})
+
+
+@pytest.mark.parametrize("version", ["10", "9"])
 @pytest.mark.parametrize(
-    "face, recruits, offered",
+    "recruits, refusal",
     [
-        (1, "2", "0, 1"),  # the roll pays for one recruit at 1 XP
-        (6, "3", "0, 1, 2"),  # the roll pays for six, but a group of 3 has room for 2
+        # a group holds 5: the Marksmen, 3, take 2 more whatever the D6 gives
+        ({"marksmen": "3"}, "Recruits for Marksmen (3 at 1 XP; a D6 gives at most 6 XP)?: '3' is not one of: 0, 1, 2"),
+        # a recruit for the Veterans uses 3 XP: a D6 pays for 2 at the most
+        ({"veterans": "3"}, "Recruits for Veterans (1 at 3 XP; a D6 gives at most 6 XP)?: '3' is not one of: 0, 1, 2"),
+        ({"veterans": "two"}, "Recruits for Veterans (1 at 3 XP; a D6 gives at most 6 XP)?: 'two' is not one of: 0, 1, 2"),
+        ({"marksmen": "1", "veterans": "2"},
+         "the recruits asked for (1 for Marksmen at 1 XP, 2 for Veterans at 3 XP) need 7 XP; a D6 gives at most 6"),
     ],
 )
-def test_reinforcing_offers_only_the_recruits_the_roll_and_the_group_allow(rats_and_skaven, face, recruits, offered):
-    # Given the Marksmen (3 at 1 XP) at the reinforcing step
-    trading(rats_and_skaven, "reinforce")
-    answers = {"reinforce": "yes", "marksmen:recruits": recruits}
-    # When the player asks for more recruits than fit, then the choice offered says how many do
-    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers), [face]) == (
-        f"Recruits for Marksmen (3 at 1 XP; {face} XP to spend)?: '{recruits}' is not one of: {offered}"
-    )
+def test_recruits_no_d6_pays_for_are_refused_before_it_is_rolled(version, recruits, refusal):
+    """Rules 2.4: "roll a D6: this is the total amount of experience available" and "Each new recruit joins an
+    existing group at that group's XP and uses up that much": what no face pays for is refused before the roll
+    (no die given, none asked for), on every version. Refused after it, ledger dice were seen and the reinforcing
+    was left pending with answers that stand: only a void ended it, and a new `reinforce` rolled a new D6."""
+    table = rats_and_skaven_on(version)
+    veterans_at_3_xp(table)
+    assert table.refusal(reinforce(**recruits)) == refusal
+
+
+def test_a_roll_too_small_for_the_recruits_asked_is_recorded_and_holds_until_they_are_planned_within_it(rats_and_skaven):
+    """Rules 2.4: the D6 "is the total amount of experience available", and "you may" spend it on recruits: the roll
+    stands once rolled (version 10). Recruits it does not pay for are recorded with it, nobody joins, and the step
+    stays open: the next `reinforce` plans within the same XP and rolls no D6."""
+    # Given the Veterans at 3 XP and the Marksmen at 1 XP
+    veterans_at_3_xp(rats_and_skaven)
+    # When two Veterans are asked for (6 XP) and the D6 gives 3
+    assert rats_and_skaven.do(reinforce(veterans="2"), [3]) == [
+        ev.DiceRolled(roll=2, expression="D6", purpose="reinforcements of Reikland Rats", faces=[3], value=3, source="table"),
+        ce.ReinforcementRollHeld(warband=RATS, battle=1, xp=3, reason="the recruits asked for (2 for Veterans at 3 XP) need 6 XP"),
+    ]
+    # Then the 3 XP hold: more than they pay for is refused without a roll, and hiring (trading 6) is over
+    assert rats_and_skaven.refusal(reinforce(veterans="1", marksmen="1")) == (
+        "the recruits asked for (1 for Marksmen at 1 XP, 1 for Veterans at 3 XP) need 4 XP; 3 XP were rolled for them")
+    assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="youngblood", race="human", stats=HUMAN)) == (
+        "Reikland Rats rolled 3 XP for its reinforcements, which hold until they are done: hiring (trading 6) comes "
+        "before reinforcing (trading 7)")
+    # and what they pay for joins, with no die rolled
+    assert rats_and_skaven.do(reinforce(veterans="1")) == [
+        ce.GroupSizeChanged(warband=RATS, fighter="veterans", delta=1, reason="reinforced: 1 x 3 XP of the 3 rolled"),
+        ev.TreasuryChanged(warband=RATS, delta=-30, reason="1 recruit for Veterans"),
+        done("reinforce"),
+    ]
+
+
+def test_with_ledger_dice_a_roll_too_small_leaves_nothing_pending_and_is_not_rolled_again():
+    # Given the Veterans at 3 XP in a campaign whose ledger dice give a 3 for the reinforcements
+    table = Table.dealt_alike()
+    table.rats()
+    table.skaven()
+    veterans_at_3_xp(table)
+    # When two Veterans are asked for with ledger dice, then the roll is recorded, held, and nothing is pending
+    rolled, held = table.by_the_ledger(reinforce(veterans="2"))
+    assert (rolled.faces, rolled.source, held.xp) == ([3], "ledger", 3)
+    assert table.state.pending == {}
+    # and the next reinforcing spends those 3 XP: the ledger rolls nothing
+    assert table.by_the_ledger(reinforce(veterans="1"))[0] == ce.GroupSizeChanged(
+        warband=RATS, fighter="veterans", delta=1, reason="reinforced: 1 x 3 XP of the 3 rolled")
+    assert table.state.rolls == rolled.roll + 1
+
+
+def test_on_version_9_a_roll_too_small_was_refused_after_it_and_with_ledger_dice_left_pending():
+    table = rats_and_skaven_on("9")
+    veterans_at_3_xp(table)
+    assert table.refusal(reinforce(veterans="2"), [3]) == "Recruits for Veterans (1 at 3 XP; 3 XP to spend)?: '2' is not one of: 0, 1"
+    ledger_dice = Table.dealt_alike(version="9")
+    ledger_dice.rats()
+    ledger_dice.skaven()
+    veterans_at_3_xp(ledger_dice)
+    with pytest.raises(PendingDecision):
+        ledger_dice.by_the_ledger(reinforce(veterans="2"))
+    assert list(ledger_dice.state.pending.values())[0].prompt == "Recruits for Veterans (1 at 3 XP; 3 XP to spend)?: '2' is not one of: 0, 1"
 
 
 def greatswords_at_the_reinforcing(table) -> None:
@@ -857,6 +944,7 @@ def armed_marksmen(table, *items: str) -> None:
 
 PRICE_OF_TELESCOPE = ev.DiceRolled(roll=2, expression="2D6", purpose="price of telescope for Marksmen's recruits",
                                    faces=[2, 3], value=5, source="table")
+TELESCOPE_AT_35 = ce.PriceRolled(warband=RATS, battle=1, item="telescope", price=35, bought=True)
 
 
 @pytest.mark.parametrize(
@@ -866,8 +954,9 @@ PRICE_OF_TELESCOPE = ev.DiceRolled(roll=2, expression="2D6", purpose="price of t
         (["bow", "dagger"], [2], [], "bow, dagger", 7),
         # two swords each (7 gc apiece) are 14 gc a recruit
         (["sword", "sword"], [2], [], "sword", 14),
-        # a price with dice ("30+2D6") is rolled once for the group's recruits, as `buy` rolls it: 30 + 5
-        (["telescope"], [2, 2, 3], [PRICE_OF_TELESCOPE], "telescope", 35),
+        # a price with dice ("30+2D6") is rolled once for the group's recruits, as `buy` rolls it: 30 + 5, and holds
+        # for the post-game as a price `buy` rolls does (version 10)
+        (["telescope"], [2, 2, 3], [PRICE_OF_TELESCOPE, TELESCOPE_AT_35], "telescope", 35),
         # gear that costs nothing adds no payment
         (["dagger"], [2], [], "dagger", 0),
     ],
@@ -888,12 +977,73 @@ def test_a_recruit_pays_for_his_group_s_gear(rats_and_skaven, items, dice, price
     assert rats_and_skaven.state.warband("Reikland Rats").treasury == treasury - 50 - 2 * each
 
 
+def test_on_version_9_a_price_rolled_for_recruits_gear_was_not_held():
+    table = rats_and_skaven_on("9")
+    armed_marksmen(table, "telescope")
+    answers = {"reinforce": "yes", "marksmen:recruits": "2"}
+    assert table.do(Reinforce(warband="Reikland Rats", answers=answers), [2, 2, 3])[1:3] == [
+        PRICE_OF_TELESCOPE,
+        ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=2, reason="reinforced: 2 x 1 XP of the 2 rolled"),
+    ]
+
+
+def test_a_recruit_s_gear_is_paid_at_the_price_buy_rolled_in_the_post_game(rats_and_skaven):
+    """A price with dice is rolled once for a warband and an item in a post-game and holds there (version 9, `buy`):
+    a recruit whose group carries a Telescope pays what the Rats rolled for Gunnar's, and rolls nothing (version 10)."""
+    # Given Marksmen with a Telescope, and a Telescope bought for Gunnar at 30 + 8
+    rats_and_skaven.do(GainItem(warband="Reikland Rats", item="telescope", fighter="Marksmen"))
+    search(rats_and_skaven, "telescope", [6, 5])
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="telescope", fighter="Gunnar"), [4, 4])
+    rats_and_skaven.through("reinforce")
+    # When a recruit joins, then his Telescope costs 38 gc, and only the D6 is rolled
+    answers = {"reinforce": "yes", "marksmen:recruits": "1"}
+    assert rats_and_skaven.do(Reinforce(warband="Reikland Rats", answers=answers), [2])[1:] == [
+        ce.GroupSizeChanged(warband=RATS, fighter="marksmen", delta=1, reason="reinforced: 1 x 1 XP of the 2 rolled"),
+        ev.TreasuryChanged(warband=RATS, delta=-25, reason="1 recruit for Marksmen"),
+        ev.TreasuryChanged(warband=RATS, delta=-38, reason="the gear of 1 recruit for Marksmen: telescope (38 gc each)"),
+        done("reinforce"),
+    ]
+
+
+def test_gear_priced_too_dear_by_its_roll_is_recorded_and_the_recruits_plan_again_at_that_price(rats_and_skaven):
+    """The prices rolled stand (version 10): two recruits with Telescopes at 30 + 2D6 cost at least 2 x (25 + 32) =
+    114 gc, which 120 gc pay; rolled at 30 + 8 they cost 126. The rolls are recorded, nobody joins, and the D6 and
+    the price hold: one recruit then joins at 25 + 38, and nothing is rolled."""
+    armed_marksmen(rats_and_skaven, "telescope")
+    rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=120 - rats_and_skaven.state.warband("Reikland Rats").treasury,
+                                      reason="test setup"))
+    two = Reinforce(warband="Reikland Rats", answers={"reinforce": "yes", "marksmen:recruits": "2"})
+    assert rats_and_skaven.do(two, [2, 4, 4])[1:] == [
+        ev.DiceRolled(roll=2, expression="2D6", purpose="price of telescope for Marksmen's recruits", faces=[4, 4],
+                      value=8, source="table"),
+        ce.PriceRolled(warband=RATS, battle=1, item="telescope", price=38, bought=False),
+        ce.ReinforcementRollHeld(warband=RATS, battle=1, xp=2, reason="Reikland Rats has 120 gc; the recruits cost 126 gc"),
+    ]
+    assert rats_and_skaven.refusal(two) == "Reikland Rats has 120 gc; the recruits cost 126 gc"
+    one = Reinforce(warband="Reikland Rats", answers={"reinforce": "yes", "marksmen:recruits": "1"})
+    assert rats_and_skaven.do(one)[-2:] == [
+        ev.TreasuryChanged(warband=RATS, delta=-38, reason="the gear of 1 recruit for Marksmen: telescope (38 gc each)"),
+        done("reinforce"),
+    ]
+
+
+@pytest.mark.parametrize("version", ["10", "9"])
+def test_recruits_too_dear_even_at_their_gear_s_lowest_prices_are_refused_before_the_roll(version):
+    # Given Marksmen with Telescopes (30 + 2D6) and 113 gc: two recruits cost at least 2 x (25 + 32) = 114
+    table = rats_and_skaven_on(version)
+    armed_marksmen(table, "telescope")
+    table.do(ChangeTreasury(warband="Reikland Rats", delta=113 - table.state.warband("Reikland Rats").treasury, reason="test setup"))
+    # When they are asked for, then it is refused with no die rolled (none given)
+    assert table.refusal(Reinforce(warband="Reikland Rats", answers={"reinforce": "yes", "marksmen:recruits": "2"})) == (
+        "Reikland Rats has 113 gc; the recruits cost at least 114 gc (their gear's prices with dice at the lowest)")
+
+
 def test_recruits_whose_gear_the_treasury_cannot_pay_are_refused(rats_and_skaven):
     armed_marksmen(rats_and_skaven, "crossbow")  # 25 gc
     rats_and_skaven.do(ChangeTreasury(warband="Reikland Rats", delta=99 - rats_and_skaven.state.warband("Reikland Rats").treasury,
                                       reason="test setup"))
     answers = {"reinforce": "yes", "marksmen:recruits": "2"}
-    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers), [2]) == (
+    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers)) == (  # before the roll: no die given
         "Reikland Rats has 99 gc; the recruits cost 100 gc"
     )
 

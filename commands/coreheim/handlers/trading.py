@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 
 from commands.coreheim import events
@@ -23,10 +23,10 @@ from commands.coreheim.phase import PHASE
 from commands.coreheim.tables import CoreheimTables, WarbandList
 from commands.kit.versions import since
 from ledger import events as ev
-from ledger.decide import Context
+from ledger.decide import Context, written_as
 from ledger.dice import lowest_value
 from ledger.describe import plural
-from ledger.errors import BadInput, RuleViolation
+from ledger.errors import AnswerRefused, BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 from projections.battles import out_of_action
 
@@ -299,21 +299,68 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
     PHASE.finish(ctx, band, battle, "upkeep")
 
 
-def _recruit_gear(group: Fighter, prices: dict[str, int], ctx: Context) -> dict[str, int]:
-    """What a recruit pays for each item his group carries: its price as `buy` takes it (a price
-    with dice rolled once for the group's recruits), `prices` for one the tables do not price."""
-    tables = model.tables_for(ctx.options)
-    paid: dict[str, int] = {}
+MOST_A_D6_GIVES = 6  # the reinforcing D6's highest face: no roll pays for a plan that needs more
+
+
+class GearPrice(NamedTuple):
+    """An item each recruit to a group carries, priced as `buy` prices it before any roll."""
+
+    item: str
+    fixed: int  # the price, or its fixed part
+    dice: str | None  # added to it, rolled
+    times: int  # what the dice are multiplied by
+    count: int  # how many a recruit carries
+
+    def lowest(self) -> int:
+        return (self.fixed + (lowest_value(self.dice) * self.times if self.dice else 0)) * self.count
+
+
+def _gear_priced(group: Fighter, prices: dict[str, int], held: dict[str, int], tables: CoreheimTables) -> list[GearPrice]:
+    """The items a recruit to `group` carries, each at its price as `buy` takes it (a price with dice held from a roll
+    in this post-game, `held`, is that price), or `prices`' for one the tables do not price: refused, before any roll,
+    for one priced by neither or given a price unlike the tables'."""
+    priced = []
     for item in dict.fromkeys(group.equipment):
         row = model.priced_row(tables, item, chart=True)
         if (row is None or row.price is None) and item not in prices:
             raise RuleViolation(f"the tables give {item} no price: a recruit to {group.name} carries one, "
                                 f"give its base price with --price {item}=GC")
-        price, dice, times = _base_price(row, item, prices.get(item))
-        if dice:
-            price += ctx.roll(dice, purpose=f"price of {item} for {group.name}'s recruits").value * times
-        paid[item] = price * group.equipment.count(item)
+        fixed, dice, times = _base_price(row, item, prices.get(item))
+        if dice and item in held:
+            fixed, dice = held[item], None
+        priced.append(GearPrice(item, fixed, dice, times, group.equipment.count(item)))
+    return priced
+
+
+def _recruit_gear(group: Fighter, priced: list[GearPrice], ctx: Context, rolled: dict[str, int] | None) -> dict[str, int]:
+    """What a recruit pays for each item his group carries: a price with dice is rolled once for the group's recruits,
+    and, given `rolled` (version 10), once in the command: the prices rolled are kept there."""
+    paid: dict[str, int] = {}
+    for gear in priced:
+        price = gear.fixed
+        if gear.dice and rolled is not None and gear.item in rolled:
+            price = rolled[gear.item]
+        elif gear.dice:
+            price += ctx.roll(gear.dice, purpose=f"price of {gear.item} for {group.name}'s recruits").value * gear.times
+            if rolled is not None:
+                rolled[gear.item] = price
+        paid[gear.item] = price * gear.count
     return paid
+
+
+def _recruits_cost(groups: list[Fighter], wanted: dict[str, int], gear_each: dict[str, int]) -> int:
+    """What the recruits wanted cost: each what a member of his group cost, and his gear (`gear_each`, by group)."""
+    return sum((g.cost + gear_each.get(g.id, 0)) * wanted.get(g.id, 0) for g in groups)
+
+
+def _xp_needed(groups: list[Fighter], wanted: dict[str, int]) -> int:
+    return sum(g.xp * wanted.get(g.id, 0) for g in groups)
+
+
+def _recruits_asked(groups: list[Fighter], wanted: dict[str, int]) -> str:
+    """The recruits wanted, as a reason says them: "the recruits asked for (2 for Veterans at 3 XP, …)"."""
+    asked = ", ".join(f"{n} for {g.name} at {g.xp} XP" for g in groups if (n := wanted.get(g.id, 0)))
+    return f"the recruits asked for ({asked})"
 
 
 def _recruits_room(group: Fighter, budget: int, tables) -> int:
@@ -346,49 +393,147 @@ def _within_list_limits(state: CampaignState, band: Warband, listing: WarbandLis
             model.check_list_limit(state, band, henchman, more)
 
 
-def reinforce(cmd: Reinforce, ctx: Context) -> None:
-    """Trading 7: a D6 is the experience available; each recruit joins a group at its XP and uses
-    that much of it (0-XP groups cost none); he costs what a member of his group cost and, from
-    version 4, his group's gear (a group's members have identical equipment, 2.4)."""
+def _plan_checked(ctx: Context, band: Warband, groups: list[Fighter], wanted: dict[str, int], budget: int, *,
+                  xp_checked: bool) -> None:
+    """The recruits `wanted` fit their groups and the warband (and, `xp_checked`, the experience `budget`), the list's
+    limit on their type (version 5), and, with the mounts they ride (version 4), the warband's maximum size."""
     state, tables = ctx.state, model.tables_for(ctx.options)
-    band = state.warband(cmd.warband)
-    battle = PHASE.begin(state, band, "reinforce")
-    groups = [f for f in state.fighters_of(band.id) if f.role == model.HENCHMAN]
-    question = f"Reinforce {band.name}'s henchman groups (a D6 gives the experience available)?"
-    wanted: dict[str, int] = {}
-    if groups and ctx.choose("reinforce", question, ["yes", "no"]) == "yes":
-        budget = ctx.roll("D6", purpose=f"reinforcements of {band.name}").value
-        wanted = {
-            g.id: int(ctx.choose(f"{g.id}:recruits", f"Recruits for {g.name} ({g.group_size} at {g.xp} XP; {budget} XP to spend)?",
-                                 [str(n) for n in range(_recruits_room(g, budget, tables) + 1)]))
-            for g in groups
-        }
-        plans = [rules.Reinforcement(group=g.name, group_xp=g.xp, group_size=g.group_size, recruits=wanted[g.id])
-                 for g in groups if wanted[g.id]]
-        listing = model.band_list(band, tables)[0]
-        rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=model.warband_size(state, band), tables=tables)
-        if since(ctx, "5"):
-            _within_list_limits(state, band, listing, groups, wanted)
-        riders = sum(wanted[g.id] for g in groups if since(ctx, "4") and outcomes.mounts_of(ctx, g))
-        if riders:
-            recruits = sum(wanted.values())
-            _room_for_mounts(state, band, tables, recruits + riders,
-                             f"{plural(recruits, 'recruit')} and the {plural(riders, 'mount')} they ride")
-        if not any(wanted.values()) and since(ctx, "7"):  # version 6 rolled the die and said nothing more
-            ctx.emit(ev.NoteRecorded(text=f"no recruits join {band.name} ({budget} XP rolled): "
-                                          + "; ".join(_why_none(g, budget, tables) for g in groups), warband=band.id))
-    reinforced = [g for g in groups if wanted.get(g.id)]
+    plans = [rules.Reinforcement(group=g.name, group_xp=g.xp, group_size=g.group_size, recruits=wanted[g.id])
+             for g in groups if wanted.get(g.id)]
+    listing = model.band_list(band, tables)[0]
+    rules.plan_reinforcements(budget, plans, warband=listing.id, warband_size=model.warband_size(state, band), tables=tables,
+                              xp_checked=xp_checked)
+    if since(ctx, "5"):
+        _within_list_limits(state, band, listing, groups, {g.id: wanted.get(g.id, 0) for g in groups})
+    riders = sum(wanted.get(g.id, 0) for g in groups if since(ctx, "4") and outcomes.mounts_of(ctx, g))
+    if riders:
+        recruits = sum(wanted.values())
+        _room_for_mounts(state, band, tables, recruits + riders,
+                         f"{plural(recruits, 'recruit')} and the {plural(riders, 'mount')} they ride")
+
+
+def _prices_given(cmd: Reinforce, tables: CoreheimTables) -> dict[str, int]:
+    """--price ITEM=GC, by item id."""
     prices = {model.item_id(tables, item, chart=True): price for item, price in cmd.prices.items()}
     if len(prices) < len(cmd.prices):
         raise BadInput(f"--price names an item twice: {', '.join(cmd.prices)}")
-    gear = {g.id: _recruit_gear(g, prices, ctx) for g in reinforced} if since(ctx, "4") else {}
-    unused = sorted(set(prices) - {item for g in reinforced for item in gear.get(g.id, {})})
+    return prices
+
+
+def _refuse_prices_unused(ctx: Context, prices: dict[str, int], carried: set[str]) -> None:
+    """A --price for an item no group reinforced here carries (on version 3 for any: gear was not paid for)."""
+    unused = sorted(set(prices) - carried)
     if unused and not since(ctx, "4"):
         raise BadInput(f"--price {', '.join(unused)}: on version {ctx.version} of the rules a recruit's gear is not paid for")
     if unused:
         raise BadInput(f"--price {', '.join(unused)}: no group reinforced here carries it")
-    cost = sum((g.cost + sum(gear.get(g.id, {}).values())) * wanted[g.id] for g in reinforced)
-    if cost > band.treasury:
+
+
+def _refuse_too_dear_at_least(band: Warband, groups: list[Fighter], wanted: dict[str, int],
+                              priced: dict[str, list[GearPrice]]) -> None:
+    """Recruits the treasury cannot pay for even at the lowest prices their gear's dice give."""
+    lowest = _recruits_cost(groups, wanted, {g: sum(gear.lowest() for gear in items) for g, items in priced.items()})
+    if lowest > band.treasury:
+        rolled = any(gear.dice for g in groups if wanted.get(g.id) for gear in priced.get(g.id, []))
+        raise RuleViolation(f"{band.name} has {band.treasury} gc; the recruits cost {'at least ' if rolled else ''}{lowest} gc"
+                            + (" (their gear's prices with dice at the lowest)" if rolled else ""))
+
+
+def _answered_ahead(ctx: Context, key: str) -> str | None:
+    """The key an answer was given under for `key` (None: none was)."""
+    return key if key in ctx.answers else written_as(key, ctx.answers)
+
+
+def _refuse_before_the_roll(cmd: Reinforce, ctx: Context, band: Warband, groups: list[Fighter], held: dict[str, int]) -> None:
+    """What is refused whatever the D6 gives, refused before it is rolled (a command typed now): recruits answered
+    ahead past what their group holds or a D6 pays for, or past the warband's or the list's limits; gear they carry
+    that nothing prices, or priced unlike the tables; a --price no group that may be reinforced carries; and recruits
+    the treasury cannot pay for even at their gear's lowest prices. Refused after it, ledger dice were seen and the
+    reinforcing left pending with answers that stand, which only a void ended, and a new `reinforce` rolled anew."""
+    tables = model.tables_for(ctx.options)
+    ahead: dict[str, int] = {}
+    for g in groups:
+        typed = _answered_ahead(ctx, f"{g.id}:recruits")
+        if typed is None:
+            continue
+        offered = [str(n) for n in range(_recruits_room(g, MOST_A_D6_GIVES, tables) + 1)]
+        if ctx.answers[typed].strip() not in offered:
+            raise AnswerRefused(f"Recruits for {g.name} ({g.group_size} at {g.xp} XP; a D6 gives at most {MOST_A_D6_GIVES} XP)?: "
+                                f"'{ctx.answers[typed]}' is not one of: {', '.join(offered)}", [typed])
+        ahead[g.id] = int(ctx.answers[typed])
+    if (needed := _xp_needed(groups, ahead)) > MOST_A_D6_GIVES:
+        raise RuleViolation(f"{_recruits_asked(groups, ahead)} need {needed} XP; a D6 gives at most {MOST_A_D6_GIVES}")
+    _plan_checked(ctx, band, groups, ahead, MOST_A_D6_GIVES, xp_checked=False)
+    prices = _prices_given(cmd, tables)
+    joining = [g for g in groups if ahead.get(g.id)]
+    priced = {g.id: _gear_priced(g, prices, held, tables) for g in joining} if since(ctx, "4") else {}
+    may_join = [g for g in groups if ahead.get(g.id, 1)]  # one not answered ahead may take recruits
+    _refuse_prices_unused(ctx, prices, {item for g in may_join for item in g.equipment} if since(ctx, "4") else set())
+    _refuse_too_dear_at_least(band, groups, ahead, priced)
+
+
+def reinforce(cmd: Reinforce, ctx: Context) -> None:
+    """Trading 7: a D6 is the experience available; each recruit joins a group at its XP and uses
+    that much of it (0-XP groups cost none); he costs what a member of his group cost and, from
+    version 4, his group's gear (a group's members have identical equipment, 2.4).
+
+    From version 10 the D6 stands once rolled ("roll a D6: this is the total amount of experience available"):
+    recruits it cannot pay for, or whose gear's prices rolled too dear for the treasury, are recorded with it and
+    none joins (`coreheim.reinforcement-roll-held`); it holds until the step is done, and the next `reinforce`
+    spends it, rolling no D6. A gear price with dice is rolled once in the post-game, as `buy` rolls it (one it
+    rolled is paid), and holds. Version 9 refused after the roll: with ledger dice the reinforcing was left
+    pending, and voided, a new `reinforce` rolled a new D6 (a re-roll for free)."""
+    state, tables = ctx.state, model.tables_for(ctx.options)
+    band = state.warband(cmd.warband)
+    battle = PHASE.begin(state, band, "reinforce")
+    groups = [f for f in state.fighters_of(band.id) if f.role == model.HENCHMAN]
+    holds = since(ctx, "10")  # the D6 and the gear prices rolled stand, and hold for the post-game
+    band_facts = facts.of(state).warband(band.id)
+    held = band_facts.reinforcement_roll(battle.number) if holds else None
+    held_prices = band_facts.prices_rolled(battle.number) if holds else {}
+    rolled_for = f"{held} XP rolled for them already" if held is not None else "a D6 gives the experience available"
+    question = f"Reinforce {band.name}'s henchman groups ({rolled_for})?"
+    wanted: dict[str, int] = {}
+    budget = 0
+    if groups and ctx.choose("reinforce", question, ["yes", "no"]) == "yes":
+        if ctx.typed_now:
+            _refuse_before_the_roll(cmd, ctx, band, groups, held_prices)
+        budget = held if held is not None else ctx.roll("D6", purpose=f"reinforcements of {band.name}").value
+        # Version 10 offers what a group holds and a D6 may pay for: recruits the roll does not pay for are recorded.
+        pays_for = MOST_A_D6_GIVES if holds else budget
+        wanted = {
+            g.id: int(ctx.choose(f"{g.id}:recruits", f"Recruits for {g.name} ({g.group_size} at {g.xp} XP; {budget} XP to spend)?",
+                                 [str(n) for n in range(_recruits_room(g, pays_for, tables) + 1)]))
+            for g in groups
+        }
+        _plan_checked(ctx, band, groups, wanted, budget, xp_checked=not holds)
+        if not any(wanted.values()) and since(ctx, "7"):  # version 6 rolled the die and said nothing more
+            ctx.emit(ev.NoteRecorded(text=f"no recruits join {band.name} ({budget} XP rolled): "
+                                          + "; ".join(_why_none(g, budget, tables) for g in groups), warband=band.id))
+    reinforced = [g for g in groups if wanted.get(g.id)]
+    prices = _prices_given(cmd, tables)
+    priced = {g.id: _gear_priced(g, prices, held_prices, tables) for g in reinforced} if since(ctx, "4") else {}
+    _refuse_prices_unused(ctx, prices, {gear.item for items in priced.values() for gear in items})
+    if ctx.typed_now or holds:
+        _refuse_too_dear_at_least(band, groups, wanted, priced)
+    if holds and (needed := _xp_needed(groups, wanted)) > budget:
+        short = f"{_recruits_asked(groups, wanted)} need {needed} XP"
+        if held is not None:
+            raise RuleViolation(f"{short}; {held} XP were rolled for them")
+        ctx.emit(events.ReinforcementRollHeld(warband=band.id, battle=battle.number, xp=budget, reason=short))
+        return
+    rolled: dict[str, int] | None = {} if holds else None
+    gear = {g.id: _recruit_gear(g, priced[g.id], ctx, rolled) for g in reinforced} if priced else {}
+    cost = _recruits_cost(reinforced, wanted, {g: sum(paid.values()) for g, paid in gear.items()})
+    paid = cost <= band.treasury
+    for item, price in (rolled or {}).items():  # each holds for the post-game, as one `buy` rolls
+        ctx.emit(events.PriceRolled(warband=band.id, battle=battle.number, item=item, price=price, bought=paid))
+    if not paid and holds:
+        # Too dear at the prices rolled (refused before them when too dear at their lowest): the rolls stand.
+        ctx.emit(events.ReinforcementRollHeld(warband=band.id, battle=battle.number, xp=budget,
+                                              reason=f"{band.name} has {band.treasury} gc; the recruits cost {cost} gc"))
+        return
+    if not paid:
         raise RuleViolation(f"{band.name} has {band.treasury} gc; the recruits cost {cost} gc")
     for g in reinforced:
         n = wanted[g.id]

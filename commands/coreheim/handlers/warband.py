@@ -101,6 +101,11 @@ def hire(cmd: Hire, ctx: Context) -> None:
     state = ctx.state
     band = state.warband(cmd.warband)
     PHASE.open_window(state, band, "hire warriors")
+    battle = PHASE.latest_battle(state, band)
+    if battle is not None and (rolled := facts.of(state).warband(band.id).reinforcement_roll(battle.number)) is not None:
+        # Hiring is trading 6, reinforcing 7: once its D6 is seen (held, version 10), the hiring is over.
+        raise RuleViolation(f"{band.name} rolled {rolled} XP for its reinforcements, which hold until they are done: "
+                            f"hiring (trading 6) comes before reinforcing (trading 7)")
     _recruit(cmd, band, ctx)
 
 

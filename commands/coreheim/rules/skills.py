@@ -164,10 +164,13 @@ def plan_reinforcements(
     warband: str,
     warband_size: int,
     tables: CoreheimTables,
+    xp_checked: bool = True,
 ) -> ReinforcementPlan:
     """The D6 rolled is the experience available: each recruit joins his group at the
     group's XP and uses that much of it (a 5 buys one recruit into a 3-XP group and two
-    into a 1-XP group). Group and warband size limits still apply."""
+    into a 1-XP group). Group and warband size limits still apply. `xp_checked=False`: the
+    experience spent is left for the caller to weigh (a plan that overspends it is recorded,
+    not refused, once the roll is seen)."""
     check_faces((budget_face,), 6, "Reinforcement roll")
     limits = tables.warbands
     max_size = _warband(warband, tables).max_size
@@ -184,7 +187,7 @@ def plan_reinforcements(
             )
         spent += plan.group_xp * plan.recruits
         recruits += plan.recruits
-    if spent > budget_face:
+    if spent > budget_face and xp_checked:
         raise CoreheimRuleError(f"These recruits need {spent} experience; the roll gave {budget_face}")
     if warband_size + recruits > max_size:
         raise CoreheimRuleError(
