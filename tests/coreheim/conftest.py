@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
@@ -33,6 +34,7 @@ from commands.coreheim.commands import (
 )
 from commands.coreheim.phase import PHASE
 from commands.shared import EnlistWarband, RecordBattle
+from ledger import campaigns
 from ledger import dice as ledger_dice
 from ledger import events as ev
 from ledger.testing import FIXED_SEED, LedgerHarness
@@ -50,7 +52,7 @@ class Table(LedgerHarness):
     def dealt_alike(cls, *, version: str | None = None) -> Table:
         """A campaign whose ledger dice deal the same faces on every run: its seed and its id are fixed."""
         with (mock.patch.object(ledger_dice, "new_seed", lambda: FIXED_SEED),
-              mock.patch.object(uuid, "uuid4", lambda: uuid.UUID(int=7))):
+              mock.patch.object(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(int=7), UUID=uuid.UUID))):
             return cls(version=version)
 
     def by_the_ledger(self, command) -> list[ev.Event]:

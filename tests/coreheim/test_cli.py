@@ -6,11 +6,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import uuid
 from importlib import resources
+from types import SimpleNamespace
 
 import pytest
 
-from ledger import rulesets
+from ledger import campaigns, rulesets
 from ledger.cli import app
 from ledger.cli.demo import fixture_step
 from ledger.testing import CampaignRunner
@@ -551,6 +553,44 @@ def test_a_price_rolled_too_dear_is_recorded_and_holds_for_the_post_game(after_b
         assert (result.exit_code, result.output) == (
             1, "Error: Reikland Rats has 35 gc; telescope costs 38 gc, at the price rolled for it earlier\n")
     assert events(after_battle) == before
+
+
+def test_with_ledger_dice_a_reinforcing_roll_too_small_is_recorded_and_spent_by_the_next_reinforce(campaign, monkeypatch):
+    """Seed 2.4: "roll a D6: this is the total amount of experience available" and each recruit "uses up" his group's
+    XP of it. From version 10 the roll stands: two recruits for the Vets (3 XP each) on a 3 are recorded with it and
+    nobody joins, nothing is left pending, and the next `reinforce` spends those 3 XP and rolls nothing. What no roll
+    pays for (3 recruits at 3 XP) is refused before the D6. Version 9 refused after the roll: left pending, and once
+    voided, a new `reinforce` rolled a new D6 (a re-roll for free)."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000002"),
+                                                           UUID=uuid.UUID))  # its ledger dice give a 3 for the reinforcing
+    ok(campaign(*NEW_LEAGUE))
+    for args in (*RATS_BEAT_SKRIT[:-1],
+                 ["coreheim", "hire", R, "Vets", "--type", "henchman", "--cost", "30", "--race", "human", *HUMAN],
+                 ["correct", R, "Vets", "--xp", "2", "--reason", "old hands"], RATS_BEAT_SKRIT[-1],
+                 ["coreheim", "explore", R, "--dice", "1,2,4"], ["coreheim", "injuries", R, "--dice", "4,5"],
+                 ["coreheim", "experience", R], ["coreheim", "advance", R, "--dice", "8"], ["coreheim", "sell-shards", R, "0"],
+                 ["coreheim", "search", R, "--search", "Gunnar=nothing"], ["coreheim", "upkeep", R]):
+        ok(campaign(*args))
+    reinforce = ["coreheim", "reinforce", R, "--ledger", "--answer", "reinforce=yes"]
+    before = events(campaign)
+    refused = campaign(*reinforce, "--answer", "vets:recruits=3")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: Recruits for Vets (1 at 3 XP; a D6 gives at most 6 XP)?: '3' is not one of: 0, 1, 2\n")
+    assert events(campaign) == before
+    assert ok(campaign(*reinforce, "--answer", "vets:recruits=2"))[:-1] == [
+        "  R3 reinforcements of Reikland Rats: D6 rolled [3] = 3 (ledger)",
+        "  Reikland Rats: 3 XP rolled for reinforcements, no recruit taken: the recruits asked for (2 for Vets at 3 XP) "
+        "need 6 XP (the roll holds until the reinforcing is done)",
+    ]
+    assert ok(campaign("pending")) == ["No decision is pending."]
+    again = campaign(*reinforce, "--answer", "vets:recruits=2")
+    assert (again.exit_code, again.output) == (
+        1, "Error: the recruits asked for (2 for Vets at 3 XP) need 6 XP; the roll held gives 3\n")
+    assert ok(campaign(*reinforce, "--answer", "vets:recruits=1"))[:-1] == [
+        "  Vets +1 member, reinforced: 1 recruit at 3 XP, using 3 of the 3 XP rolled",
+        "  Reikland Rats treasury -30 (1 recruit for Vets)",
+        "  Reikland Rats: post-game step Reinforcing henchman groups done for battle 1",
+    ]
 
 
 def test_a_rare_item_not_found_is_not_bought_and_a_rarity_is_not_part_of_its_name(after_battle):

@@ -863,7 +863,7 @@ def test_a_roll_too_small_for_the_recruits_asked_is_recorded_and_holds_until_the
     ]
     # Then the 3 XP hold: more than they pay for is refused without a roll, and hiring (trading 6) is over
     assert rats_and_skaven.refusal(reinforce(veterans="1", marksmen="1")) == (
-        "the recruits asked for (1 for Marksmen at 1 XP, 1 for Veterans at 3 XP) need 4 XP; 3 XP were rolled for them")
+        "the recruits asked for (1 for Marksmen at 1 XP, 1 for Veterans at 3 XP) need 4 XP; the roll held gives 3")
     assert rats_and_skaven.refusal(Hire(warband="Reikland Rats", name="Otto", type="youngblood", race="human", stats=HUMAN)) == (
         "Reikland Rats rolled 3 XP for its reinforcements, which hold until they are done: hiring (trading 6) comes "
         "before reinforcing (trading 7)")

@@ -519,7 +519,7 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
     if holds and (needed := _xp_needed(groups, wanted)) > budget:
         short = f"{_recruits_asked(groups, wanted)} need {needed} XP"
         if held is not None:
-            raise RuleViolation(f"{short}; {held} XP were rolled for them")
+            raise RuleViolation(f"{short}; the roll held gives {held}")
         ctx.emit(events.ReinforcementRollHeld(warband=band.id, battle=battle.number, xp=budget, reason=short))
         return
     rolled: dict[str, int] | None = {} if holds else None
