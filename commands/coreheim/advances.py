@@ -211,17 +211,37 @@ def _promoted_name(ctx: Context, band: Warband, group: Fighter, given: str | Non
     name): a given name already used is refused, and the default is numbered, "GROUP (promoted 2)"."""
     if not since(ctx, "2"):
         return given or f"{group.name} (promoted)"
-    taken = {f.name.lower() for f in ctx.state.fighters_of(band.id, active_only=False)}
+    taken = _names_taken(ctx, band)
     if given is not None:
-        if given.lower() in taken:
-            raise BadInput(f"{band.name} already has a fighter called {given}: "
-                           f"give the member {group.name} promotes another name (--name {group.name}=NAME)")
+        _refuse_name_taken(band, group, given, taken)
         return given
     name, number = f"{group.name} (promoted)", 1
     while name.lower() in taken:
         number += 1
         name = f"{group.name} (promoted {number})"
     return name
+
+
+def _names_taken(ctx: Context, band: Warband) -> set[str]:
+    return {f.name.lower() for f in ctx.state.fighters_of(band.id, active_only=False)}
+
+
+def _refuse_name_taken(band: Warband, group: Fighter, given: str, taken: set[str]) -> None:
+    if given.lower() in taken:
+        raise BadInput(f"{band.name} already has a fighter called {given}: "
+                       f"give the member {group.name} promotes another name (--name {group.name}=NAME)")
+
+
+def refuse_names_taken(ctx: Context, band: Warband, names: dict[str, str]) -> None:
+    """A name given for the member a Talent! may promote (--name GROUP=NAME) that a warrior of the warband has, refused
+    before any roll (typed now, from version 2, when names stay unique): refused at the Talent!, ledger dice were
+    seen and the advances left pending with that name, which no answer changes; voided, they were rolled anew."""
+    if not (ctx.typed_now and since(ctx, "2")):
+        return
+    taken = _names_taken(ctx, band)
+    for group_id, given in names.items():
+        if (group := ctx.state.fighters.get(group_id)) is not None:
+            _refuse_name_taken(band, group, given, taken)
 
 
 def _battle_the_whole_group_went_out_of(ctx: Context, band: Warband, group: Fighter) -> Battle | None:

@@ -10,6 +10,8 @@ toward thresholds; only XP a warrior is hired with does not).
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 import pytest
 
@@ -19,7 +21,7 @@ from commands.coreheim import model
 from commands.coreheim.phase import PHASE, advances_owed, talent_advance_asked_as
 from commands.shared import AwardXP, Correct
 from ledger import events as ev
-from ledger.errors import BadInput, NeedsAnswer
+from ledger.errors import BadInput, NeedsAnswer, NeedsDice
 
 from .conftest import Table, rats_and_skaven_on
 
@@ -516,17 +518,43 @@ def test_on_version_4_a_further_talent_in_the_same_post_game_promoted_another_me
     assert promoted(rats_and_skaven_v4) == ["Marksmen (promoted)", "Marksmen (promoted 2)"]
 
 
-def test_a_name_given_for_a_promotion_that_is_taken_is_refused(rats_and_skaven):
+NAMED_HANS = Advance(warband="Reikland Rats", names={"marksmen": "Hans"}, answers={
+    "marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed", "marksmen:2:again:group-reroll": "keep"})
+HANS_IS_TAKEN = "Reikland Rats already has a fighter called Hans: give the member Marksmen promotes another name (--name Marksmen=NAME)"
+
+
+def test_a_name_given_for_a_promotion_that_is_taken_is_refused_before_any_roll(rats_and_skaven):
+    """Names stay unique in a warband (version 2): a name a warrior has is refused whatever the D12 gives, so before
+    it is rolled (no die given, none asked for). Refused at the Talent!, ledger dice were seen and the advances left
+    pending with that name, which no answer changes: voided, they were rolled anew."""
     given_xp(rats_and_skaven, Marksmen=1)
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    answers = {"marksmen:2:group-reroll": "keep", "marksmen:2:skill-lists": "combat+speed",
-               "marksmen:2:again:group-reroll": "keep"}
-    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", names={"marksmen": "Hans"}, answers=answers),
-                                   [10, 6, 10, 8]) == (
-        "Reikland Rats already has a fighter called Hans: give the member Marksmen promotes another name "
-        "(--name Marksmen=NAME)"
-    )
+    assert rats_and_skaven.refusal(NAMED_HANS) == HANS_IS_TAKEN
+
+
+def test_with_ledger_dice_a_name_taken_is_refused_with_nothing_rolled_or_pending():
+    table = Table.dealt_alike()
+    table.rats()
+    table.skaven()
+    given_xp(table, Marksmen=1)
+    table.battle()
+    table.through("advances")
+    rolls = table.state.rolls
+    with pytest.raises(BadInput, match=re.escape(HANS_IS_TAKEN)):
+        table.by_the_ledger(NAMED_HANS)
+    assert (table.state.rolls, table.state.pending) == (rolls, {})
+
+
+def test_a_recorded_advance_naming_a_name_taken_decides_again_as_recorded_at_its_talent(rats_and_skaven):
+    """Decided again (replay, a void, an import), a recorded command is refused where it was, at the Talent!."""
+    given_xp(rats_and_skaven, Marksmen=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    with pytest.raises(BadInput, match=re.escape(HANS_IS_TAKEN)):
+        rats_and_skaven.decided_again(NAMED_HANS, [10, 6, 10, 8])
+    with pytest.raises(NeedsDice):
+        rats_and_skaven.decided_again(NAMED_HANS)
 
 
 def test_on_version_1_the_promotions_share_the_name_and_naming_it_is_refused_with_both(rats_and_skaven_v1):
