@@ -98,6 +98,19 @@ def test_which_dice_to_keep_given_of_three_is_refused_before_a_die_is_rolled(aft
     assert events(after_battle) == before
 
 
+@pytest.mark.parametrize("keep, refused", [
+    ("six", "keep=six: name the faces of the dice to keep, separated by commas (keep=6,5,4)"),
+    ("6,6,6,6,6,6,6", "keep=6,6,6,6,6,6,6: name 6 or fewer of the 7 dice Reikland Rats rolls"),
+])
+def test_which_dice_to_keep_no_roll_lets_by_is_refused_before_a_die_is_rolled(after_battle, keep, refused):
+    """Seed 2.1, Exploration 2: "you must always pick a maximum of six dice". With --ledger it was refused after the
+    roll: the exploration was left pending with the answer, which stands, so only a void ended it."""
+    before = events(after_battle)
+    result = after_battle("coreheim", "explore", R, "--ledger", "--extra-dice", "4", "--answer", f"keep={keep}")
+    assert (result.exit_code, result.output) == (2, f"Error: {refused}\n")
+    assert events(after_battle) == before
+
+
 def finish_battle_1_with_a_mordheim_survivor(campaign) -> None:
     """Battle 1's post-games (the Rats' 5 5 is the Mordheim Survivor: a die more next time, one
     discarded), then the Rats beat Skrit again."""

@@ -6,12 +6,15 @@ Hiring and recording a battle roll nothing, so the exploration dice are roll R0.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Explore
 from ledger import events as ev
 from ledger.decide import TableDice
+from ledger.errors import BadInput
 from projections.roster import ext_of
 
 from .conftest import rats_and_skaven_on
@@ -100,11 +103,24 @@ def test_seven_dice_may_count_fewer_than_six_to_leave_a_guardhouse_out(rats_and_
     assert events[1:3] == [explored(rolled, kept, total, shards, row), found(shards, row)]
 
 
-def test_seven_dice_keep_six_at_most(rats_and_skaven):
+@pytest.mark.parametrize(("keep", "refusal"), [
+    ("6,5,5,4,3,2,1", "keep=6,5,5,4,3,2,1: name 6 or fewer of the 7 dice Reikland Rats rolls"),  # "a maximum of six dice"
+    ("7,5,5,4,3,2", "keep=7,5,5,4,3,2: 7 is no face of a D6"),
+    ("six", "keep=six: name the faces of the dice to keep, separated by commas (keep=6,5,4)"),
+])
+def test_seven_dice_keep_six_at_most_refused_before_they_are_rolled(rats_and_skaven, keep, refusal):
+    """Seed 002, Exploration 2: "you must always pick a maximum of six dice". A `keep` no faces would let by is refused
+    before the dice are rolled (none given, none asked for): after them, ledger dice were seen and the exploration
+    left pending with that answer, which stands, so only a void ended it, and a new `explore` rolled anew."""
     rats_and_skaven.battle()
-    message = rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": "6,5,5,4,3,2,1"}), SEVEN)
-    assert message.startswith(
-        "Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count (or fewer)?: '6,5,5,4,3,2,1' is not one of: 6,5,5,4,3,2, ")
+    assert rats_and_skaven.refusal(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": keep})) == refusal
+
+
+def test_a_recorded_exploration_keeping_seven_is_refused_where_it_was_after_the_roll(rats_and_skaven):
+    rats_and_skaven.battle()
+    with pytest.raises(BadInput, match=re.escape(
+            "Reikland Rats rolled [6, 5, 5, 2, 1, 4, 3]: which 6 dice count (or fewer)?: '6,5,5,4,3,2,1' is not one of: ")):
+        rats_and_skaven.decided_again(Explore(warband="Reikland Rats", extra_dice=4, answers={"keep": "6,5,5,4,3,2,1"}), SEVEN)
 
 
 def test_seven_dice_without_a_choice_ask_which_six(rats_and_skaven):

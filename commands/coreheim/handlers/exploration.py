@@ -37,6 +37,17 @@ def _faces_named(answer: str) -> list[int]:
     return [int(face) for face in faces]
 
 
+def _refuse_a_keep_no_roll_lets_by(answer: str, band_name: str, count: int, needed: int, at_most: bool) -> None:
+    """A `keep` answered ahead that no faces rolled would let by, refused before the roll (a command typed now): not
+    faces, a face no D6 shows, or more dice than count (or fewer, where fewer may not). Refused after it, ledger dice
+    were seen and the exploration left pending with that answer, which stands: only a void ended it, then rolled anew."""
+    named = _faces_named(answer)
+    if off := [face for face in named if not 1 <= face <= 6]:
+        raise BadInput(f"keep={answer}: {off[0]} is no face of a D6")
+    if len(named) > needed or (len(named) < needed and not (at_most and named)):
+        raise BadInput(f"keep={answer}: name {needed}{' or fewer' if at_most else ''} of the {count} dice {band_name} rolls")
+
+
 def explore(cmd: Explore, ctx: Context) -> None:
     state, tables = ctx.state, model.tables_for(ctx.options)
     band = state.warband(cmd.warband)
@@ -60,6 +71,8 @@ def explore(cmd: Explore, ctx: Context) -> None:
         ctx.not_asked("keep", f"{count} {'die' if count == 1 else 'dice'} for {band.name}, all of which count (the dice "
                               f"to keep are asked only when more than {tables.shards.max_kept_dice} are rolled, or some "
                               "are discarded)")
+    if ctx.typed_now and needed < count and "keep" in ctx.answers:
+        _refuse_a_keep_no_roll_lets_by(ctx.answers["keep"], band.name, count, needed, at_most=count - discard > needed)
     rolled = ctx.roll(f"{count}D6", purpose=f"exploration of {band.name}").faces if count else []
     # "a maximum of six dice": with more than six left, fewer may count too (named in the answer;
     # the usual pick, six, is what the question lists).
