@@ -824,6 +824,17 @@ def test_recruits_into_a_group_without_experience_cost_nothing():
     assert (plan.xp_spent, plan.xp_left) == (0, 1)
 
 
+def test_a_plan_weighed_against_the_roll_elsewhere_still_keeps_the_sizes():
+    """Version 10 records recruits a roll does not pay for (the roll stands): the plan leaves the XP to the ledger,
+    and still keeps the group's and the warband's size."""
+    five_xp = [Reinforcement(group="Swordsmen", group_xp=3, group_size=2, recruits=1),
+               Reinforcement(group="Archers", group_xp=1, group_size=1, recruits=2)]
+    plan = plan_reinforcements(4, five_xp, warband="mercenaries", warband_size=9, tables=TABLES, xp_checked=False)
+    assert (plan.xp_spent, plan.xp_left) == (5, -1)
+    with pytest.raises(CoreheimRuleError, match="The warband has 13 warriors; 3 more would pass its maximum of 15"):
+        plan_reinforcements(4, five_xp, warband="mercenaries", warband_size=13, tables=TABLES, xp_checked=False)
+
+
 @pytest.mark.parametrize(
     "face, plans, size, message",
     [

@@ -919,7 +919,8 @@ def test_recruits_past_the_lists_limit_are_refused_naming_it(rats_and_skaven):
     greatswords_at_the_reinforcing(rats_and_skaven)
     # When three recruits are asked for, then it is refused naming the limit; one is taken
     reinforce = Reinforce(warband="Reikland Rats", answers={**GREATSWORD_RECRUITS, "greatswords:recruits": "3"})
-    assert rats_and_skaven.refusal(reinforce, [6]) == "Reikland Rats may have at most 3 Greatswords; it has 2, so not 3 more"
+    # (before the D6: none is given)
+    assert rats_and_skaven.refusal(reinforce) == "Reikland Rats may have at most 3 Greatswords; it has 2, so not 3 more"
     one = Reinforce(warband="Reikland Rats", answers={**GREATSWORD_RECRUITS, "greatswords:recruits": "1"})
     assert rats_and_skaven.do(one, [6])[1] == ce.GroupSizeChanged(warband=RATS, fighter="greatswords", delta=1,
                                                                   reason="reinforced: 1 x 1 XP of the 6 rolled")
@@ -1051,7 +1052,7 @@ def test_recruits_whose_gear_the_treasury_cannot_pay_are_refused(rats_and_skaven
 def test_gear_the_tables_do_not_price_is_priced_by_the_player(rats_and_skaven):
     armed_marksmen(rats_and_skaven, "lucky charm of Ulric")
     answers = {"reinforce": "yes", "marksmen:recruits": "1"}
-    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers), [2]) == (
+    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", answers=answers)) == (  # before the D6: none given
         "the tables give lucky charm of Ulric no price: a recruit to Marksmen carries one, "
         "give its base price with --price lucky charm of Ulric=GC"
     )
@@ -1071,7 +1072,8 @@ def test_gear_the_tables_do_not_price_is_priced_by_the_player(rats_and_skaven):
 )
 def test_a_price_given_for_no_recruit_s_gear_or_against_the_tables_is_refused(rats_and_skaven, prices, answers, refusal):
     armed_marksmen(rats_and_skaven, "bow")
-    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", prices=prices, answers=answers), [2]) == refusal
+    # before the D6: none is given
+    assert rats_and_skaven.refusal(Reinforce(warband="Reikland Rats", prices=prices, answers=answers)) == refusal
 
 
 def test_on_version_3_recruits_came_with_their_group_s_gear_unpaid(rats_and_skaven_v3):
