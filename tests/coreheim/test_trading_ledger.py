@@ -988,6 +988,18 @@ def test_on_version_9_a_price_rolled_for_recruits_gear_was_not_held():
     ]
 
 
+def test_a_price_with_dice_is_rolled_once_for_every_group_reinforced_that_carries_the_item(rats_and_skaven):
+    # Given Marksmen (1 XP) and Pikes (a henchman group of 2, 20 gc, 1 XP), each with a Telescope (30 + 2D6)
+    rats_and_skaven.hire("Reikland Rats", "Pikes", "henchman", cost=20, group_size=2)
+    rats_and_skaven.do(GainItem(warband="Reikland Rats", item="telescope", fighter="Pikes"))
+    armed_marksmen(rats_and_skaven, "telescope")
+    # When one recruit joins each, then one 2D6 prices both Telescopes, and the price holds (version 10)
+    treasury = rats_and_skaven.state.warband("Reikland Rats").treasury
+    answers = {"reinforce": "yes", "marksmen:recruits": "1", "pikes:recruits": "1"}
+    assert rats_and_skaven.do(Reinforce(warband="Reikland Rats", answers=answers), [2, 2, 3])[1:3] == [PRICE_OF_TELESCOPE, TELESCOPE_AT_35]
+    assert rats_and_skaven.state.warband("Reikland Rats").treasury == treasury - 25 - 20 - 2 * 35
+
+
 def test_a_recruit_s_gear_is_paid_at_the_price_buy_rolled_in_the_post_game(rats_and_skaven):
     """A price with dice is rolled once for a warband and an item in a post-game and holds there (version 9, `buy`):
     a recruit whose group carries a Telescope pays what the Rats rolled for Gunnar's, and rolls nothing (version 10)."""
