@@ -459,6 +459,9 @@ class Context:
         if answer not in options:
             # A choice typed in another case is that choice ("mel" for Mel), recorded as the rules spell it.
             spelled = as_spelled(answer, options)
+            if spelled is None and not (open_ended and answer.strip()) and self._unforeseen(key, answer):
+                raise NeedsAnswer(key, f"{prompt} ('{answer}', given ahead, is not one of them)", list(options),
+                                  open_ended=open_ended)
             if spelled is None and not (open_ended and answer.strip()):
                 raise AnswerRefused(f"{prompt}: '{answer}' is not one of: {', '.join(options)}" if not open_ended
                                     else f"{prompt}: '{answer}' names nothing: give one of {', '.join(options)}, or another name",
@@ -466,6 +469,15 @@ class Context:
             answer = spelled or answer.strip()
         self.answers[key] = answer
         return answer
+
+    def _unforeseen(self, key: str, answer: str) -> bool:
+        """Is `answer`, given now ahead of faces the ledger dealt since, one they do not offer? Refused, it
+        would stay with the pending decision its dice make, which only a void (and new dice) would end:
+        it is dropped, and the question asked once the decision is stored, as if none had been given."""
+        if loose_key(key) not in self._answered_now or not self.dealt_ledger_faces():
+            return False
+        self.answers = {given: value for given, value in self.answers.items() if loose_key(given) != loose_key(key)}
+        return True
 
     def not_asked(self, key: str, why: str) -> None:
         """A question the command documents but does not ask this time, as it can tell before any roll: an

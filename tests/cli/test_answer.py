@@ -96,6 +96,31 @@ def test_a_choice_after_ledger_dice_leaves_them_recorded_and_pending_before_they
     assert campaign("pending").output == f"T8: {QUESTION}; {WAYS_OUT}\n"
 
 
+def imports(campaign: CampaignRunner, folder) -> bool:
+    """Does the campaign's exported trail import into a new store (each transaction decided again)?"""
+    folder.mkdir()
+    trail = str(folder / "trail.jsonl")
+    return (campaign("export", "-o", trail).exit_code, CampaignRunner(f"sqlite:///{folder / 'c.db'}")("import", trail).exit_code) == (0, 0)
+
+
+def test_an_answer_given_ahead_that_the_ledger_dice_do_not_offer_leaves_the_question_to_answer(campaign, tmp_path):
+    """Given Gunnar's exploration typed with `--answer keep=6,6,5,5,3,2` ahead of its ledger dice, when the 7D6
+    show one 5 only, then the answer is dropped and the question asked once the dice are stored: refused,
+    it stayed with the pending decision ("an answer stands once given"), so only a void (and new dice) ended it."""
+    unforeseen = campaign(*EXPLORE, "--answer", "keep=6,6,5,5,3,2")
+    question = f"{QUESTION} ('6,6,5,5,3,2', given ahead, is not one of them)"
+    assert (unforeseen.exit_code, unforeseen.output.splitlines()[:2]) == (1, [
+        f"  pending: {question} — answer keep={OPTIONS.replace(' | ', '|')}", STOPPED[1]])
+    assert unforeseen.output.splitlines()[3:] == [f"Error: {question} — its dice are recorded and T8 is pending: {WAYS_OUT}"]
+    assert campaign("pending").output == f"T8: {question}; {WAYS_OUT}\n"
+    assert campaign("replay", "--check").exit_code == 0  # decided again, it stops at that question
+    assert imports(campaign, tmp_path / "pending")
+    answered = campaign("answer", f"keep={KEEP}")
+    assert (answered.exit_code, answered.output.splitlines()[:3]) == (0, [f"  T8 answered: keep={KEEP}", *EXPLORED])
+    assert campaign("replay", "--check").exit_code == 0
+    assert imports(campaign, tmp_path / "answered")
+
+
 def test_the_burnt_roll_and_every_other_write_about_the_warband_are_refused(peeked):
     before = events(peeked)
     blocked = (f"Error: T8 (coreheim.explore) is pending, so nothing more can be recorded for {{}} until it is "
