@@ -156,7 +156,10 @@ class AdvancementRead(msgspec.Struct, frozen=True, kw_only=True):
     value: int
     row: str
     ability: str
-    outcome: str  # gained, already-held, useless-rerolled
+    outcome: str  # gained, already-held, useless-rerolled, useless-stands (version 6: no reroll the warband can pay)
+
+
+REROLLED = {"already-held": "already held", "useless-rerolled": "useless to him"}  # a read rolled again, and why
 
 
 @ev.event_type
@@ -166,12 +169,13 @@ class AdvancementRolled(ev.Event, frozen=True, kw_only=True, tag="warbands.advan
     archetype: str
     reads: list[AdvancementRead]
     ability: str
+    reason: str = ""  # why the ability stands though declared useless (version 6), "" for one gained
 
     def describe(self, state: CampaignState) -> str:
-        again = [f"{r.ability} ({'already held' if r.outcome == 'already-held' else 'useless to him'})"
-                 for r in self.reads if r.outcome != "gained"]
+        again = [f"{r.ability} ({REROLLED[r.outcome]})" for r in self.reads if r.outcome in REROLLED]
         rerolled = f", after rerolling {', '.join(again)}" if again else ""
-        return f"{fighter_name(state, self.fighter)} rolls on the {self.archetype} Advancement Table: {self.ability}{rerolled}"
+        return (f"{fighter_name(state, self.fighter)} rolls on the {self.archetype} Advancement Table: "
+                f"{self.ability}{because(self.reason, state)}{rerolled}")
 
 
 @ev.event_type

@@ -520,7 +520,10 @@ def veteran_recruits(cmd: VeteranRecruits, ctx: Context) -> None:
 
 def advance(cmd: Advance, ctx: Context) -> None:
     """R16, R17, R19, U5, U9: 25 XP for a roll on the Archetype's Advancement Table, rolled again
-    for an ability already held or declared useless, until one is gained."""
+    for an ability already held or declared useless, until one is gained. From version 6 a useless
+    ability stands when the warband cannot pay `useless_reroll_xp` for its reroll (the seed: he "may
+    reroll"); version 5 refused the command after the roll, so ledger dice left it pending and,
+    once it was voided, the next attempt rolled new dice: a reroll for free."""
     state, options = ctx.state, m.campaign_options(ctx.state)
     band = state.warband(cmd.warband)
     _post_game_finished(state, band, "spending XP")
@@ -535,16 +538,22 @@ def advance(cmd: Advance, ctx: Context) -> None:
     if unknown:
         raise BadInput(f"{', '.join(unknown)} is not on the {hero.archetype} Advancement Table")
     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-r.ADVANCEMENT_XP, reason=f"XP: Advancement roll for {hero.name}"))
+    reroll_xp = options.useless_reroll_xp
+    affordable = ctx.state.warbands[band.id].treasury // reroll_xp if reroll_xp and since(ctx, "6") else None
     first_roll = ctx.state.rolls
-    results = resolve(ctx, lambda rolled: r.advancement_roll(hero, archetype.die, rows, rolled, useless))
+    results = resolve(ctx, lambda rolled: r.advancement_roll(hero, archetype.die, rows, rolled, useless, affordable))
     numbers = range(first_roll, first_roll + len(results))
     for result in results:
-        if result.outcome == "useless-rerolled" and options.useless_reroll_xp:
-            r.check_xp(ctx.state.warbands[band.id].treasury, options.useless_reroll_xp, "rerolling a useless ability")
-            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-options.useless_reroll_xp,
+        if result.outcome == "useless-rerolled" and reroll_xp:
+            # refuses on version 5 alone: from 6 only the rerolls the warband can pay are made
+            r.check_xp(ctx.state.warbands[band.id].treasury, reroll_xp, "rerolling a useless ability")
+            ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-reroll_xp,
                                         reason=f"XP: rerolling {result.ability}, useless to {hero.name}"))
     gained = results[-1]
+    stands = (f"useless to him, and a reroll costs {reroll_xp} XP the warband does not have: it stands"
+              if gained.outcome == "useless-stands" else "")
     ctx.emit(we.AdvancementRolled(warband=band.id, fighter=fighter.id, archetype=hero.archetype, ability=gained.ability,
+                                  reason=stands,
                                   reads=[we.AdvancementRead(roll=n, value=x.value, row=x.row, ability=x.ability, outcome=x.outcome)
                                          for n, x in zip(numbers, results)]),
              ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=gained.ability,

@@ -13,7 +13,9 @@ Readings where the seed is silent (each is the rules file's default):
   a unit that fails R6 in a later battle loses an unused eligibility. ``banked`` keeps it
   until it is used (R11 still takes everything away).
 - Rerolling a useless Archetype Ability costs nothing more (U9: ``useless_reroll_xp`` 0);
-  rolling an ability the character already has is rerolled for free (U5).
+  rolling an ability the character already has is rerolled for free (U5). Where a group charges
+  for the reroll, one the warband cannot pay is not made: the seed says he "may reroll", so the
+  useless ability stands.
 - Amnesia takes away every Archetype Ability; the Starting Ability and the count of
   battles survived stay (U4).
 """
@@ -253,16 +255,17 @@ class AdvancementResult(msgspec.Struct, frozen=True, kw_only=True):
     value: int  # the die's result
     row: str
     ability: str
-    outcome: Literal["gained", "already-held", "useless-rerolled"]
+    outcome: Literal["gained", "already-held", "useless-rerolled", "useless-stands"]
 
 
 def advancement_roll(character: Character, die: str, rows: Mapping[int, tuple[str, str]], rolled: Rolled,
-                     useless: Collection[str] = ()) -> list[AdvancementResult]:
+                     useless: Collection[str] = (), useless_rerolls: int | None = None) -> list[AdvancementResult]:
     """R17, R19, U5: roll the Archetype's Advancement Table (`die`) until an ability is gained.
     `rows` maps a result to (row id, ability). A result the character already holds is rolled
     again (U5); one the player declares useless to him is rolled again (R19) — the Starting
-    Ability is never on the table, so it is never rerolled. Each roll comes from `rolled`
-    (the kit's dice protocol: `MoreDice` asks for the next one)."""
+    Ability is never on the table, so it is never rerolled — unless `useless_rerolls` (None: no
+    limit) have been made: the warband can pay for no more (U9), and it stands. Each roll comes
+    from `rolled` (the kit's dice protocol: `MoreDice` asks for the next one)."""
     abilities = {ability for _row, ability in rows.values()}
     if abilities <= {*character.abilities, *useless}:
         raise WarbandsRuleError(f"every result on the {character.archetype} Advancement Table is held by "
@@ -274,6 +277,10 @@ def advancement_roll(character: Character, die: str, rows: Mapping[int, tuple[st
         if ability in character.abilities:
             results.append(AdvancementResult(value=value, row=row, ability=ability, outcome="already-held"))
         elif ability in useless:
+            made = sum(x.outcome == "useless-rerolled" for x in results)
+            if useless_rerolls is not None and made >= useless_rerolls:
+                results.append(AdvancementResult(value=value, row=row, ability=ability, outcome="useless-stands"))
+                return results
             results.append(AdvancementResult(value=value, row=row, ability=ability, outcome="useless-rerolled"))
         else:
             results.append(AdvancementResult(value=value, row=row, ability=ability, outcome="gained"))

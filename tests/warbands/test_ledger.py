@@ -3,6 +3,9 @@ command with these table dice, then these events (or this refusal, with nothing 
 
 from __future__ import annotations
 
+import uuid
+from unittest import mock
+
 import pytest
 
 from commands.warbands.handlers import (
@@ -17,13 +20,16 @@ from commands.warbands.handlers import (
     Upgrade,
     VeteranRecruits,
 )
-from commands.shared import AwardXP, Correct, EnlistWarband, UpgradeRules
-from commands.warbands.events import UnitRecovered
+from commands.shared import AwardXP, ChangeTreasury, Correct, EnlistWarband, UpgradeRules
+from commands.warbands.events import AdvancementRead, AdvancementRolled, UnitRecovered
+from ledger import dice
 from ledger import events as ev
 from ledger import rulesets
 from ledger.decide import TableDice
 from ledger.deciding import decide
 from ledger.describe import describe
+from ledger.pending import PendingDecision
+from ledger.testing import FIXED_SEED
 
 from commands.warbands.views import status_of
 
@@ -263,6 +269,105 @@ def test_U9_a_useless_reroll_may_cost_xp(house_rules):
     xp = t.xp()
     t.do(Advance(warband="Reiklanders", character="Hans", useless=["Intellectual Advancement 3"]), [3, 6])
     assert t.xp() == xp - 30
+
+
+# Version 6, R19 and U9: "characters for whom such an Ability would be useless *may* reroll the skill in question".
+# A group charges 5 XP for the reroll (useless_reroll_xp); Hans's Reiklanders keep too little XP for it.
+
+def hans_ready_with_xp_left(version: str | None = None, xp_left: int = 0) -> Table:
+    """Hans may roll on the Advancement Table; once its 25 XP are paid, Reiklanders keep `xp_left`. The campaign's
+    id and dice seed are fixed, so that its ledger dice are known (`first_ledger_face`)."""
+    with mock.patch.object(uuid, "uuid4", lambda: CAMPAIGN), mock.patch.object(dice, "new_seed", lambda: FIXED_SEED):
+        table = Table({"useless_reroll_xp": 5}, version=version)
+    table.empire()
+    table.orcs()
+    advance_ready(table, xp=0)
+    table.do(ChangeTreasury(warband="Reiklanders", delta=25 + xp_left - table.xp(), reason="spent"))
+    return table
+
+
+CAMPAIGN = uuid.UUID("6f1c2a52-0000-4000-8000-000000000006")
+
+
+def first_ledger_face() -> int:
+    """The D6 of the campaign's first ledger roll (R0: no roll precedes Hans's advance)."""
+    return dice.ledger_face(FIXED_SEED, str(CAMPAIGN), 0, 0, 6)
+
+
+def advance_with_useless(*numbers: int) -> Advance:
+    return Advance(warband="Reiklanders", character="Hans", useless=[f"Intellectual Advancement {n}" for n in numbers])
+
+
+def test_R19_U9_a_useless_ability_stands_when_the_warband_cannot_pay_its_reroll():
+    """Given 0 XP once the roll is paid, when the roll is 3, declared useless, then no reroll is made and it
+    stands, saying why; version 5 refused the command after the roll."""
+    table = hans_ready_with_xp_left()
+    events = table.do(advance_with_useless(3), [3])
+    assert events[2] == AdvancementRolled(
+        warband="reiklanders", fighter="hans", archetype="Intellectual", ability="Intellectual Advancement 3",
+        reads=[AdvancementRead(roll=0, value=3, row="intellectual-3", ability="Intellectual Advancement 3",
+                               outcome="useless-stands")],
+        reason="useless to him, and a reroll costs 5 XP the warband does not have: it stands")
+    assert lines(table, events) == [
+        "Reiklanders treasury -25 (XP: Advancement roll for Hans)",
+        "R0 Intellectual Advancement Table for Hans: D6 rolled [3] = 3 (table)",
+        "Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 3 (useless to him, and a reroll "
+        "costs 5 XP the warband does not have: it stands)",
+        "Hans learns Intellectual Advancement 3"]
+    assert (table.xp(), table.character("Hans").abilities) == (0, ("Intellectual Advancement 3",))
+
+
+def test_R19_U9_the_rerolls_the_warband_can_pay_are_made_and_the_next_useless_ability_stands():
+    table = hans_ready_with_xp_left(xp_left=7)  # one reroll at 5 XP
+    events = table.do(advance_with_useless(1, 3), [3, 1])
+    assert lines(table, events) == [
+        "Reiklanders treasury -25 (XP: Advancement roll for Hans)",
+        "R0 Intellectual Advancement Table for Hans: D6 rolled [3] = 3 (table)",
+        "R1 Intellectual Advancement Table for Hans: D6 rolled [1] = 1 (table)",
+        "Reiklanders treasury -5 (XP: rerolling Intellectual Advancement 3, useless to Hans)",
+        "Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 1 (useless to him, and a reroll "
+        "costs 5 XP the warband does not have: it stands), after rerolling Intellectual Advancement 3 (useless to him)",
+        "Hans learns Intellectual Advancement 1"]
+    assert table.xp() == 2
+
+
+def test_R19_U9_an_ability_already_held_is_still_rolled_again_for_free_when_no_reroll_can_be_paid():
+    table = hans_ready_with_xp_left(xp_left=0)
+    table.do(Advance(warband="Reiklanders", character="Hans"), [2])
+    advance_ready(table, xp=25)
+    events = table.do(advance_with_useless(3), [2, 4])
+    assert lines(table, events)[-2] == ("Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 4, "
+                                        "after rerolling Intellectual Advancement 2 (already held)")
+
+
+def test_R19_U9_with_ledger_dice_a_useless_ability_that_cannot_be_rerolled_stands_at_once():
+    """With ledger dice version 5 refused after the roll: the advance was left pending with its dice, and voided, the
+    next attempt rolled new dice (a reroll for free). From version 6 the one ledger roll decides it."""
+    table = hans_ready_with_xp_left()
+    useless = f"Intellectual Advancement {first_ledger_face()}"
+    advance = Advance(warband="Reiklanders", character="Hans", useless=[useless])
+    outcome = table.ledger.execute(table.cid, advance, actor="arbiter", dice=None)
+    assert [describe(r.event, table.state) for r in outcome.records[2:5]] == [
+        f"R0 Intellectual Advancement Table for Hans: D6 rolled [{first_ledger_face()}] = {first_ledger_face()} (ledger)",
+        f"Hans rolls on the Intellectual Advancement Table: {useless} (useless to him, and a reroll costs 5 XP the "
+        "warband does not have: it stands)",
+        f"Hans learns {useless}"]
+    assert table.state.pending == {}
+
+
+def test_on_version_5_a_useless_ledger_roll_the_warband_could_not_pay_to_reroll_was_left_pending():
+    table = hans_ready_with_xp_left("5")
+    advance = Advance(warband="Reiklanders", character="Hans", useless=[f"Intellectual Advancement {first_ledger_face()}"])
+    with pytest.raises(PendingDecision, match="^rerolling a useless ability: 5 XP, and the warband has 0 — its dice "
+                                              "are recorded and T37 is pending"):
+        table.ledger.execute(table.cid, advance, actor="arbiter", dice=None)
+    assert list(table.state.pending) == ["37"]
+
+
+def test_on_version_5_a_useless_ability_the_warband_could_not_pay_to_reroll_was_refused_after_the_roll():
+    table = hans_ready_with_xp_left("5")
+    assert table.refusal(advance_with_useless(3), [3, 4]) == "rerolling a useless ability: 5 XP, and the warband has 0"
+    assert table.do(advance_with_useless(3), [4])[2].ability == "Intellectual Advancement 4"
 
 
 def test_R18_amnesia_takes_the_archetype_abilities_and_their_wbr_but_not_the_starting_ability(table):

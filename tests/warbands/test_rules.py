@@ -280,6 +280,15 @@ def test_R19_a_useless_result_may_be_rerolled():
     assert (more.value.key, more.value.expression, more.value.purpose) == ("1", "D6", "Intellectual Advancement Table for Hans")
 
 
+def test_R19_U9_past_the_rerolls_the_warband_can_pay_a_useless_result_stands():
+    # "may reroll": a reroll the warband cannot pay for (U9) is not made
+    results = r.advancement_roll(character(), "D6", ROWS, Rolled.of([[3], [1]]), useless={"Ability 1", "Ability 3"},
+                                 useless_rerolls=1)
+    assert [(x.value, x.outcome) for x in results] == [(3, "useless-rerolled"), (1, "useless-stands")]
+    results = r.advancement_roll(character(), "D6", ROWS, Rolled.of([[3]]), useless={"Ability 3"}, useless_rerolls=0)
+    assert [(x.value, x.ability, x.outcome) for x in results] == [(3, "Ability 3", "useless-stands")]
+
+
 def test_R19_with_every_result_held_or_useless_there_is_nothing_to_roll_for():
     held = character(abilities=[f"Ability {n}" for n in (1, 2, 3, 4)])
     with pytest.raises(r.WarbandsRuleError, match="every result on the Intellectual Advancement Table is held by Hans or useless to him"):

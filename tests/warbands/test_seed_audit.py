@@ -460,6 +460,13 @@ HOUSE_RULE_CASES = [
         Then(70, 150, 175, (10, 0, True), hans(2, survived=0)),
         id="U9: a useless reroll at 5 XP",
     ),
+    pytest.param(
+        # U9, version 6: "characters for whom such an Ability would be useless may reroll": a reroll at 80 XP
+        # with 75 left is not made, and the useless ability stands (version 5 refused the advance after the roll).
+        {"useless_reroll_xp": 80}, battles(3), advance(1, useless=("Intellectual Advancement 1",)),
+        Then(75, 150, 175, (10, 0, True), hans(1, survived=0)),
+        id="U9: a useless reroll the warband cannot pay is not made: it stands",
+    ),
 ]
 
 
