@@ -336,6 +336,15 @@ def _refuse_differing_answers(ctx: Context, fighter: Fighter, question: str, key
                        f"({ctx.state.warbands[fighter.warband].name}): give one")
 
 
+def _casualty_kinds(casualties: we.UnitCasualties) -> list[tuple[str, int]]:
+    """A unit's casualties by kind, those it has: removed first, each rolling on its own Recovery row."""
+    return [(kind, count) for kind, count in (("removed", casualties.removed), ("fled", casualties.fled)) if count]
+
+
+def _recovery_not_told(unit: Fighter) -> BadInput:
+    return BadInput(f"this campaign rolls Recovery on its table: leave out --recovered {unit.name}")
+
+
 def recovery(cmd: Recovery, ctx: Context) -> None:
     """U3, R7: each unit's casualties that recover, rolled on the group's table or as told."""
     state = ctx.state
@@ -346,6 +355,14 @@ def recovery(cmd: Recovery, ctx: Context) -> None:
     for unit_id in told:
         if not any(u.fighter == unit_id and u.removed + u.fled for u in battle.units):
             raise BadInput(f"{state.fighters[unit_id].name} had no casualties in battle {battle.battle}")
+    if table.rows and ctx.typed_now:
+        # Refused before the first unit rolls what no die decides: refused after it, ledger dice would leave the
+        # Recovery pending, and voided, the next one would roll it anew. A recorded one decides as it did.
+        if told:
+            raise _recovery_not_told(state.fighters[next(iter(told))])
+        for casualties in battle.units:
+            for kind, _count in _casualty_kinds(casualties):
+                _recovery_target(table.rows, battle.result, kind)
     for casualties in battle.units:
         unit = state.fighters[casualties.fighter]
         lost = casualties.removed + casualties.fled
@@ -354,15 +371,14 @@ def recovery(cmd: Recovery, ctx: Context) -> None:
             recovered = 0
         elif table.rows:
             if unit.id in told:
-                raise BadInput(f"this campaign rolls Recovery on its table: leave out --recovered {unit.name}")
+                raise _recovery_not_told(unit)
             recovered = 0
-            for kind, count in (("removed", casualties.removed), ("fled", casualties.fled)):
-                if count:
-                    row = _recovery_target(table.rows, battle.result, kind)
-                    rows.append(row.id)
-                    for n in range(count):
-                        roll = ctx.roll(table.die, f"Recovery of {unit.name}, {kind} model {n + 1} of {count} ({row.target}+)")
-                        recovered += roll.value >= row.target
+            for kind, count in _casualty_kinds(casualties):
+                row = _recovery_target(table.rows, battle.result, kind)
+                rows.append(row.id)
+                for n in range(count):
+                    roll = ctx.roll(table.die, f"Recovery of {unit.name}, {kind} model {n + 1} of {count} ({row.target}+)")
+                    recovered += roll.value >= row.target
         elif unit.id in told:
             recovered = told[unit.id]
         else:

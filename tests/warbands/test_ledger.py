@@ -28,9 +28,11 @@ from ledger import rulesets
 from ledger.decide import TableDice
 from ledger.deciding import decide
 from ledger.describe import describe
+from ledger.errors import BadInput, NeedsDice, RuleViolation
 from ledger.pending import PendingDecision
 from ledger.testing import FIXED_SEED
 
+from commands.warbands import model
 from commands.warbands.views import status_of
 
 from .conftest import Table, tags
@@ -438,6 +440,44 @@ def test_U3_a_groups_recovery_table_rolls_one_die_per_casualty(house_rules):
     events = t.do(Recovery(warband="Reiklanders"), [4, 3, 6, 5])
     recovered = next(e for e in events if isinstance(e, UnitRecovered))
     assert (recovered.recovered, recovered.survivors, recovered.row) == (3, 9, "winner-removed+any")
+
+
+RECOVERY_TABLE = {"tables": {"recovery": {"die": "D6", "rows": [{"id": "any", "target": 4}]}}}
+
+
+def test_U3_recovery_told_for_a_unit_the_table_rolls_for_is_refused_before_any_unit_rolls():
+    """Given Swordsmen and Handgunners with casualties, when --recovered is given for Handgunners, then it is
+    refused before Swordsmen roll, with ledger dice too: refused after their roll, ledger dice left the Recovery
+    pending, and voided, the next one rolled Swordsmen's Recovery anew."""
+    table = Table(RECOVERY_TABLE)
+    table.empire()
+    table.orcs()
+    table.battle(removed={"Swordsmen": 2, "Handgunners": 1})
+    told = Recovery(warband="Reiklanders", recovered={"Handgunners": 1})
+    refused = "this campaign rolls Recovery on its table: leave out --recovered Handgunners"
+    assert table.refusal(told) == refused
+    position = table.state.position
+    with pytest.raises(BadInput, match=f"^{refused}$"):
+        table.ledger.execute(table.cid, told, actor="arbiter", dice=None)
+    assert (table.state.position, table.state.pending) == (position, {})
+    # decided again as recorded (replay, import), it rolls Swordsmen first, as it always did
+    with pytest.raises(NeedsDice, match="^Recovery of Swordsmen, removed model 1 of 2 \\(4\\+\\) needs D6"):
+        table.decided_again(told)
+
+
+def test_U3_a_recovery_table_with_no_row_for_a_casualty_refuses_before_any_unit_rolls(monkeypatch):
+    """Given a campaign started before a Recovery table needed a row for each casualty (it has none for a model that
+    fled), when Swordsmen's removed models and a Handgunner who fled recover, then it is refused before Swordsmen
+    roll: after their roll, ledger dice left the Recovery pending."""
+    with monkeypatch.context() as before:
+        before.setattr(model, "check_playable", lambda tables: None)
+        table = Table({"tables": {"recovery": {"rows": [{"id": "removed", "casualty": "removed", "target": 4}]}}})
+    table.empire()
+    table.orcs()
+    table.battle(removed={"Swordsmen": 2}, fled={"Handgunners": 1})
+    with pytest.raises(RuleViolation, match="^the recovery table has no row for a fled model after a win$"):
+        table.ledger.execute(table.cid, Recovery(warband="Reiklanders"), actor="arbiter", dice=None)
+    assert table.state.pending == {}
 
 
 def test_U4_a_groups_injury_table_is_rolled(house_rules):
