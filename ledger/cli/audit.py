@@ -92,12 +92,10 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
         with _naming(older_trail):
             older = audit.read_trail(older_trail, void_annotations)
         extended = audit.check_extends(chain, older, older_trail.name)
-    unanchored = _unanchored_after(chain, noted, chain.count - extended if older_trail is not None else None) \
-        if trail is not None else None
+    unanchored = _unanchored_after(chain, noted, chain.count - extended if older_trail is not None else None)
     if as_json:
         summary = _summary(chain, noted)
-        if trail is not None:
-            summary["unanchored_after_position"] = unanchored
+        summary["unanchored_after_position"] = unanchored
         if league.unrecorded:
             summary["dealt_unrecorded"] = [
                 {"roll": x.roll, "epoch": x.epoch, "dealt_to": x.dealt_to, "dealt_at": x.dealt_at}
@@ -113,7 +111,7 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
                f"{plural(chain.count, 'event')} in {plural(chain.transactions, 'transaction')}.")
     click.echo(dice_line(chain))
     if unanchored is not None:
-        click.echo(_not_checked_line(unanchored, chain.count))
+        click.echo(_not_checked_line(unanchored, chain.count, None if trail is not None else session.ledger.store))
     if chain.snapshot is not None:
         click.echo(f"Snapshot at position {chain.snapshot} matches the events.")
     for epoch in league.revealed_outside:
@@ -145,22 +143,35 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
 
 
 def _unanchored_after(chain: audit.Chain, noted: int | None, kept: int | None) -> int | None:
-    """The position after which a trail is held to nothing but itself (0: the whole trail), None when a
-    noted head or an earlier export it extends reaches its last event."""
+    """The position after which a history is held to nothing but itself (0: all of it), None when a noted
+    head or an earlier export it extends reaches its last event."""
     anchored = max(noted or 0, kept or 0)
     return anchored if anchored < chain.count else None
 
 
-def _not_checked_line(unanchored: int, count: int) -> str:
-    """What no trail can show of its events past a noted head or an earlier export (docs/audit-format.md,
-    "What a trail cannot show"): the rolls' sources and purposes are bound by nothing a verifier holds."""
+def _not_checked_line(unanchored: int, count: int, store: Store | None) -> str:
+    """What neither a trail (`store` None) nor a store's own rows can show of the events past a noted head or
+    an earlier export (docs/audit-format.md, "What a trail cannot show"): someone who can write them may
+    rewrite and rehash them, and the chain holds with another head. A league server's record of the dice it
+    dealt, which its dice role alone writes, checks each ledger roll's source and purpose; nothing checks what
+    a person typed, or an end cut off."""
     where = "" if unanchored == 0 else f" in the {plural(count - unanchored, 'event')} after position {unanchored}"
+    typed, cut_off = "what a person typed (commands, answers, table dice)", "that no event was cut off the end"
+    if store is not None and store.dealer is not None:
+        unchecked = f"{typed} and {cut_off}"
+    else:
+        unchecked = (f"{typed}, that a roll shown as table dice was not the ledger's, what each roll was for (a ledger "
+                     f"die is derived from its roll's number alone), and {cut_off}")
+    if store is None:
+        cannot, rewritten, next_time = ("no trail can show it", "rewritten so and rehashed, a trail",
+                                        "note this one to check the next export against")
+    else:
+        cannot, rewritten, next_time = ("the store's own rows cannot show it",
+                                        "rewritten so and rehashed by someone with write access to the database, "
+                                        "the store", "note this one to check the store against next time")
     check = ("check it against a head noted earlier (--head HASH) or an earlier export (--extends OLD.jsonl)"
-             if unanchored == 0 else "note this one to check the next export against")
-    return (f"Not checked{where} (no trail can show it): what a person typed (commands, answers, table dice), that a "
-            "roll shown as table dice was not the ledger's, what each roll was for (a ledger die is derived from its "
-            "roll's number alone), and that no event was cut off the end; rewritten so and rehashed, a trail has "
-            f"another head: {check}.")
+             if unanchored == 0 else next_time)
+    return f"Not checked{where} ({cannot}): {unchecked}; {rewritten} has another head: {check}."
 
 
 def _verified_store(

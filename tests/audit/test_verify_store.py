@@ -14,6 +14,15 @@ from ledger import audit
 from ledger.campaigns import Ledger
 from ledger.errors import IntegrityFailure
 from ledger.store import Store
+from ledger.testing import CampaignRunner
+
+# What `verify` says the store's own rows cannot show, up to the way to check it (docs/audit-format.md, What a trail
+# cannot show): someone who can write to the database rewrites and rehashes them as a trail's writer would.
+NOT_CHECKED = ("Not checked (the store's own rows cannot show it): what a person typed (commands, answers, table dice), "
+               "that a roll shown as table dice was not the ledger's, what each roll was for (a ledger die is derived "
+               "from its roll's number alone), and that no event was cut off the end; rewritten so and rehashed by "
+               "someone with write access to the database, the store has another head: ")
+
 
 def test_an_untouched_campaign_verifies_with_its_counts_and_head(played, campaign_id):
     head = played.show()["head"]
@@ -22,6 +31,7 @@ def test_an_untouched_campaign_verifies_with_its_counts_and_head(played, campaig
         f"Hash chain intact: campaign Demo ({campaign_id}), 25 events in 10 transactions.\n"
         "Ledger dice: 3 rolls re-derived from the revealed seed of epoch 0; "
         "1 roll of epoch 1 waits for its seed to be revealed.\n"
+        f"{NOT_CHECKED}check it against a head noted earlier (--head HASH) or an earlier export (--extends OLD.jsonl).\n"
         "Snapshot at position 20 matches the events.\n"  # written by the reroll's refold
         "Read models: the 7 rm_* tables match a rebuild from the events.\n"
         f"Head {head}\n"
@@ -41,6 +51,7 @@ def test_verify_json(played, campaign_id):
         "ledger_rolls_waiting": {"1": 1},  # R4
         "snapshot": 20,
         "noted_head_position": 14,
+        "unanchored_after_position": 14,
     }
 
 
@@ -49,6 +60,26 @@ def test_a_noted_earlier_head_says_how_many_events_followed(played):
     result = played("verify", "--head", noted[:16])
     assert result.exit_code == 0
     assert result.output.splitlines()[-2] == "Head noted at position 14; 11 events were added since."
+    # what the store's rows cannot show is said of the events after the noted head only
+    assert result.output.splitlines()[2] == (
+        NOT_CHECKED.replace("Not checked", "Not checked in the 11 events after position 14", 1)
+        + "note this one to check the store against next time.")
+
+
+def documented_line(whose: str) -> str:
+    """The "Not checked" line docs/audit-format.md shows for `whose` verification ("trail", "PostgreSQL store")."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "audit-format.md").read_text(encoding="utf-8")
+    return re.search(rf"{whose}'s verification[\s\S]*?says:\n\n```\n(Not checked[^\n]*)\n```", text).group(1)
+
+
+def test_the_audit_format_shows_the_line_a_trail_verifies_with(played, trail):
+    assert played("verify", str(trail.path)).output.splitlines()[2] == documented_line("trail")
+
+
+def test_a_store_checked_against_its_own_head_leaves_nothing_unchecked(played):
+    head = played.show()["head"]
+    assert "Not checked" not in played("verify", "--head", head).output
+    assert json.loads(played("verify", "--head", head, "--json").output)["unanchored_after_position"] is None
 
 
 def test_the_audit_format_s_verify_example_is_what_verify_says(played):
@@ -256,3 +287,20 @@ def test_a_store_that_fails_while_the_chain_is_read_is_reported_as_it_failed(pla
             audit.verify_store_reading(store, audit.find_campaign(store, None), lambda store, records, voids: list(records))
     finally:
         store.close()
+
+
+@pytest.mark.postgres
+def test_a_postgresql_store_leaves_its_ledger_rolls_to_the_record_of_dice_dealt(fresh_postgres):
+    """On PostgreSQL the dice role records every die dealt, and `verify` checks each stored ledger roll against it:
+    what the store's own rows cannot show is what a person typed and an end cut off (docs/audit-format.md)."""
+    campaign = CampaignRunner(fresh_postgres)
+    assert campaign("new", "League").exit_code == 0
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    shown = json.loads(campaign("show", "--json").output)
+    result = campaign("verify")
+    assert (result.exit_code, result.output) == (0, (
+        f"Hash chain intact: campaign League ({shown['campaign_id']}), 6 events in 2 transactions.\n"
+        "Ledger dice: 1 roll of epoch 0 waits for its seed to be revealed.\n"
+        f"{documented_line('PostgreSQL store')}\n"
+        "Read models: the 7 rm_* tables match a rebuild from the events.\n"
+        f"Head {shown['head']}\n"))
