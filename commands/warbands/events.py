@@ -20,7 +20,8 @@ records what has no shared name:
   (R6, R12) or used up by an upgrade (R8): the one-step-per-battle rule needs it as a fact;
 - `warbands.battle-survived`: a character's battles survived since his last ability (R16);
 - `warbands.advancement`: a roll on an Advancement Table, each result read and why it was
-  rolled again (R19, U5); the count of battles restarts here (R17);
+  rolled again (R19, U5), or why a useless one stands (U9, version 6); the count of battles
+  restarts here (R17);
 - `warbands.abilities-lost`: Archetype Abilities taken away by amnesia (R18): the shared
   vocabulary can learn a skill but not lose one;
 - `warbands.injury-recovered`: a character's injury roll that left him unhurt, with the row's name
