@@ -244,22 +244,26 @@ def test_an_answer_no_open_step_asks_is_refused_before_anything_is_written(after
     assert after_battle("log", "--json", "--all").output != before
 
 
-def test_an_answer_given_ahead_refused_after_ledger_dice_ends_the_walk_as_with_table_dice(after_battle):
+def test_an_answer_given_ahead_that_ledger_dice_do_not_offer_leaves_its_question_pending(after_battle):
     """Given the Rats' loot (R0, a 6) and Hans's oath die at the muster (R1, a 6: the oath is asked),
     when the walk rolls them with --ledger and is told ahead `hans:oath=maybe`, then the muster is
-    stored pending with its die and the walk ends there with its `Error:` line and exit 1, as any
-    refused step does (it said "Next step: … run it again" and exit 0); the loot stays recorded."""
+    stored pending with its die and its question, the answer given ahead dropped, and the walk stops
+    there naming the answer to give (refused, the answer stayed with the pending decision: only a void
+    ended it, and the next try rolled a new die); the loot stays recorded."""
     walked = after_battle("post-game", "Rats", "--ledger", "--answer", "hero=Hans", "--answer", "hans:oath=maybe")
-    assert walked.exit_code == 1, walked.output
-    assert walked.output.splitlines()[-4:] == [
-        "  pending: Does Hans swear the oath?: 'maybe' is not one of: yes, no",
+    assert walked.exit_code == 0, walked.output
+    question = "Does Hans swear the oath? ('maybe', given ahead, is not one of them)"
+    assert walked.output.splitlines()[-5:] == [
+        f"  pending: {question} — answer hans:oath=yes|no",
         "  R1 oath: D6 rolled [6] = 6 (ledger)",
-        "Recorded T8 (3 events). Head a34d53ee30abc8b0",
-        "Error: Does Hans swear the oath?: 'maybe' is not one of: yes, no — its dice are recorded and T8 is pending: "
-        "settle it with `campaign answer` (with the answers the command needs), or void it with "
-        "`campaign void T8 --reason …`",
+        "Recorded T8 (3 events). Head fa005f8bee7aee53",
+        f"Next step: Muster — {question} — its dice are recorded and T8 is pending: settle it with "
+        "`campaign answer hans:oath=CHOICE` (yes | no), or void it with `campaign void T8 --reason …`; then run "
+        "`campaign post-game Rats` again.",
+        "Not used: hans:oath=maybe (the Muster step was not done)",
     ]
     assert after_battle("post-game", "Rats", "--list").output.splitlines()[0] == "[x] loot: Loot"
+    assert after_battle("answer", "hans:oath=yes").exit_code == 0
 
 
 def test_dice_given_to_a_step_that_rolls_none_are_refused_naming_it(after_battle):

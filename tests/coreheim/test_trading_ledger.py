@@ -901,7 +901,11 @@ def test_on_version_9_a_roll_too_small_was_refused_after_it_and_with_ledger_dice
     veterans_at_3_xp(ledger_dice)
     with pytest.raises(PendingDecision):
         ledger_dice.by_the_ledger(reinforce(veterans="2"))
-    assert list(ledger_dice.state.pending.values())[0].prompt == "Recruits for Veterans (1 at 3 XP; 3 XP to spend)?: '2' is not one of: 0, 1"
+    # (the answer given ahead, which the roll does not offer, is dropped and the question left to answer)
+    pending = list(ledger_dice.state.pending.values())[0]
+    assert (pending.question, pending.prompt, pending.options) == (
+        "veterans:recruits", "Recruits for Veterans (1 at 3 XP; 3 XP to spend)? ('2', given ahead, is not one of them)",
+        ["0", "1"])
 
 
 def greatswords_at_the_reinforcing(table) -> None:
