@@ -20,10 +20,11 @@ from typing import Any, NamedTuple
 import msgspec
 
 from ledger import events as ev
-from ledger.decide import BuildAsk, Command, Context
+from ledger.decide import BuildAsk, Command, Context, loose_key
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.state import CampaignState, Fighter, RulesetEvolve, Warband
 from ledger.terms import Terms
+from ledger.text import as_spelled
 
 Handler = Callable[[Any, Context], None]
 
@@ -72,6 +73,9 @@ class Step(msgspec.Struct, frozen=True):
     placeholders of those patterns may name, of the warband (the henchman groups a Talent! may promote);
     None: any fighter of the warband (the walk is one warband's). `owed(state, warband)` says what is left of
     the step when its command left some of it to do, which the walk says as it does the step once more.
+    `no_more` is the answer that ends a pick of `asks` asked again and again (a pattern ending in `:N`, the
+    N-th pick: Retinue's `none`): given for a pick `build` does not ask, past the last it could ask or after
+    one answered so, it says what the walk does all the same, so the walk accepts it and says it unused.
     """
 
     key: str
@@ -85,6 +89,15 @@ class Step(msgspec.Struct, frozen=True):
     opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
     made_asked_as: Callable[[CampaignState, str, str], str] | None = None
     owed: Callable[[CampaignState, str], str] | None = None
+    no_more: str = ""
+
+    def ends_picks(self, key: str, answer: str) -> bool:
+        """Whether `answer`, given for `key`, is `no_more` for one of the step's N-th picks (`doom-roll:3=none`)."""
+        if not self.no_more or as_spelled(answer, [self.no_more]) is None:
+            return False
+        picked, _, number = loose_key(key).rpartition(":")
+        return number.isdigit() and any(loose_key(pattern.removesuffix(":N")) == picked
+                                        for pattern in self.asks if pattern.endswith(":N"))
 
 
 def steps_done(state: CampaignState, warband: str, battle: int) -> list[str]:

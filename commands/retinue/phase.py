@@ -11,7 +11,9 @@ who rolls on the Doom Table and who gains a survival +1 are the player's to say,
 for him lost a Doom roll, or an award, that only a void gave back (as Coreheim's search asks
 `--answer HERO:search=nothing`). The picks are asked only while fighters
 are left to pick and none was answered `none`: a numbered answer beyond them is refused (they are
-the steps' `asks`, not the commands' answer keys, so nothing takes one that is not asked). Outcomes
+the steps' `asks`, not the commands' answer keys, so nothing takes one that is not asked), but for
+`none`, which says what the walk does anyway (a script may end its picks with `doom-roll:3=none`
+not knowing how many fighters are left): the walk says it unused. Outcomes
 named by the player (A3 "by-name") are asked while deciding, so `post-game --answer
 casualty:kestrel=Hardy` gives them. Purchases are commands of their own, offered before the last step.
 """
@@ -109,13 +111,13 @@ PHASE = Phase(
         PhaseStep("battle-pass", "do the battle pass", "Battle pass", guide="not Out of Action, enemies put Out of Action (E3, E4)",
                   build=lambda state, warband, ask: BattlePass(warband=state.warbands[warband].name)),
         PhaseStep("scenario-pass", "do the scenario pass", "Scenario pass", guide="the XP the scenario states for each fighter (E6)",
-                  build=build_scenario_pass, asks=("scenario-award:N", "scenario-award:N:xp")),
+                  build=build_scenario_pass, asks=("scenario-award:N", "scenario-award:N:xp"), no_more=NONE),
         PhaseStep("casualty", "roll on the Casualty Table", "Casualty Table", guide="a D6 for each fighter that went Out of Action",
                   build=lambda state, warband, ask: Casualties(warband=state.warbands[warband].name)),
         PhaseStep("doom", "roll on the Doom Table", "Doom Table", guide="2D6", build=build_doom,
-                  asks=("doom-roll:N",)),
+                  asks=("doom-roll:N",), no_more=NONE),
         PhaseStep("post-game-pass", "do the post-game pass", "Post-game pass", guide="Hardy, Miraculous, survival rolls (E5, E7)",
-                  build=build_post_game_pass, asks=("bonus:N",)),
+                  build=build_post_game_pass, asks=("bonus:N",), no_more=NONE),
         PhaseStep("spending", "finish spending", "Spending", guide="advancements bought (S1-S9)",
                   build=lambda state, warband, ask: SpendingDone(warband=state.warbands[warband].name),
                   before="buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?"),

@@ -147,7 +147,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 offered = {key: answer for key, answer in answers.items() if loose_key(key) not in again.get(step.key, ())}
                 step_ask = StepAsk(offered, ask)
                 command = step.build(state, band.id, step_ask)
-                _refuse_untaken(rulesets.step_name(state, step.key), taken_ahead.get(step.key, []), step_ask.taken)
+                _refuse_untaken(state, step, taken_ahead.get(step.key, []), step_ask.taken, answers)
                 # Offered, not carried: the step records only the answers it asks, not those for later steps.
                 # Those given for this step alone were typed now for it: a question it tells it will not ask
                 # refuses them (`Context.not_asked`), as its own command would.
@@ -250,14 +250,17 @@ def _refused(error: BaseException) -> list[str]:
     return cause.keys if isinstance(cause, AnswerRefused) else []
 
 
-def _refuse_untaken(step_name: str, taken_ahead: list[str], taken: list[str]) -> None:
-    """Before the step (named `step_name`) is written: an answer its builder took when built ahead but does not take now
+def _refuse_untaken(state: CampaignState, step: rulesets.Step, taken_ahead: list[str], taken: list[str],
+                    answers: dict[str, str]) -> None:
+    """Before `step` is written: an answer its builder took when built ahead but does not take now
     is refused. The steps before it, written in this run, changed what it asks (a fighter slain on
-    the Casualty Table is no longer there to pick for the Doom Table): only now can that be known."""
-    if untaken := [key for key in taken_ahead if key not in taken]:
+    the Casualty Table is no longer there to pick for the Doom Table): only now can that be known.
+    One that ends its picks (`Step.ends_picks`) is not: no more were picked all the same."""
+    if untaken := [key for key in taken_ahead if key not in taken and not step.ends_picks(key, answers[key])]:
         asked = f"of the answers given it asked {', '.join(taken)}" if taken else "it asked none of the answers given"
-        raise AnswerRefused(f"--answer {', '.join(untaken)}: the {step_name} step did not ask it after all, once the steps "
-                            f"before it were recorded ({asked}); nothing of the step was recorded", untaken)
+        raise AnswerRefused(f"--answer {', '.join(untaken)}: the {rulesets.step_name(state, step.key)} step did not ask "
+                            f"it after all, once the steps before it were recorded ({asked}); nothing of the step was "
+                            "recorded", untaken)
 
 
 class StepAsk:
@@ -475,8 +478,9 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
     each under, or why it will not ask it (`Step.made_asked_as`). A step may ask what its command
     documents, and what its builder asks, built ahead with the answers given (for the first step, with
     its questions before its first roll); a builder's own pattern (a `Step.asks` key, such as the N-th
-    pick) counts only when so asked: it comes before any dice. A step after one the walk can do first may also ask what
-    that step opens (`Step.asks_once_opened`, naming whom `Step.opened_for` gives), which the state at
+    pick) counts only when so asked: it comes before any dice, but for an answer that ends its picks
+    (`Step.ends_picks`), which says what the walk does anyway and is left unused. A step after one
+    the walk can do first may also ask what that step opens (`Step.asks_once_opened`, naming whom `Step.opened_for` gives), which the state at
     hand cannot show; a step that can be done, what its own command asks of a warrior it makes
     (`Step.asks_once_made`, naming whom `Step.opened_for` gives). A key's warrior is one of the warband's:
     the walk is its own (`ghost.learn` for another warband's Ghost no step of it may ask)."""
@@ -499,7 +503,7 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
         loose = {loose_key(k) for k in keys}
         for key in answers:
             asks = (loose_key(key) in loose or (command is not None and documents_key(type(command), key, warriors))
-                    or matches_key(once_opened, key, opened_for))
+                    or matches_key(once_opened, key, opened_for) or step.ends_picks(key, answers[key]))
             if not asks and matches_key(once_made, key, opened_for):
                 try:
                     asked_as[key] = step.made_asked_as(state, warband, key) if step.made_asked_as else key

@@ -40,6 +40,12 @@ def lines(result):
     return result.output.splitlines()[:-1]
 
 
+def output_lines(result):
+    """Every line of a command that ended well but those naming the transactions it recorded (their head hashes)."""
+    assert result.exit_code == 0, result.output
+    return [line for line in result.output.splitlines() if not line.startswith("Recorded T")]
+
+
 def refused(result, code, message):
     assert (result.exit_code, result.output) == (code, f"Error: {message}\n")
     return True
@@ -680,6 +686,13 @@ ASKED_UP_FRONT = "casualty:FIGHTER, doom-roll:1, doom:FIGHTER, bonus:1"  # the k
     (["bonus:1=Finch", "bonus:3=Kestrel"],  # a fighter may be picked again for bonus:2, but none was
      "--answer bonus:3: no open step of the post-game asks it (keys: scenario-award:1, casualty:FIGHTER, doom-roll:1, "
      "doom:FIGHTER, bonus:1, bonus:2)"),
+    # `none` past the picks says no more, as the walk does (below); a fighter past it is still refused
+    (["doom-roll:1=Kestrel", "doom-roll:2=Finch", "doom-roll:3=none", "doom-roll:4=Finch"],
+     "--answer doom-roll:4: no open step of the post-game asks it "
+     "(keys: scenario-award:1, casualty:FIGHTER, doom-roll:1, doom-roll:2, doom:FIGHTER, bonus:1)"),
+    # ... and the XP of an award never asked, though `none`: it is no pick
+    (["scenario-award:1=none", "scenario-award:2=none", "scenario-award:2:xp=none"],
+     f"--answer scenario-award:2:xp: no open step of the post-game asks it (keys: scenario-award:1, {ASKED_UP_FRONT})"),
 ])
 def test_a_numbered_answer_no_pick_asks_is_refused_before_anything_is_written(hawks, given, message):
     """The walk asks its numbered picks (KEY:n) only while fighters are left to pick and none was
@@ -689,6 +702,69 @@ def test_a_numbered_answer_no_pick_asks_is_refused_before_anything_is_written(ha
     answers = [option for answer in given for option in ("--answer", answer)]
     assert refused(hawks("post-game", "Hawks", *answers), 2, message)
     assert hawks("verify", "--json").output == head
+
+
+def test_none_for_a_pick_past_the_last_one_asked_is_left_unused(hawks):
+    """`none` says "no more": given for a pick the walk never asks (both fighters picked, or `none` given
+    already), it says what the walk does, so a script may end its picks with it not knowing how many
+    fighters are left. It was refused ("no open step of the post-game asks it"); now the walk says it unused."""
+    walked = hawks("post-game", "Hawks", "--answer", "scenario-award:1=Finch", "--answer", "scenario-award:1:xp=1",
+                   "--answer", "scenario-award:2=Kestrel", "--answer", "scenario-award:2:xp=2",
+                   "--answer", "scenario-award:3=none", "--answer", "scenario-award:4=none")
+    assert output_lines(walked) == [
+        "== Battle pass: not Out of Action, enemies put Out of Action (E3, E4)",
+        "  Kestrel gains 1 XP (battle pass: did not go Out of Action)",
+        "  Kestrel gains 2 XP (battle pass: put the enemy Leader Lupa Out of Action)",
+        "  Hawks: post-game step Battle pass done for battle 1",
+        "== Scenario pass: the XP the scenario states for each fighter (E6)",
+        "  Finch gains 1 XP (scenario pass: the scenario)",
+        "  Kestrel gains 2 XP (scenario pass: the scenario)",
+        "  Hawks: post-game step Scenario pass done for battle 1",
+        "== Casualty Table: a D6 for each fighter that went Out of Action",
+        f"Next step: Casualty Table — Finch's Casualty Table needs D6 (1 more die): pass them with --dice, or use --ledger; {NEXT}",
+        "Not used: scenario-award:3=none, scenario-award:4=none (the Scenario pass step did not ask them)"]
+    assert hawks("retinue", "casualty", "Hawks", "--dice", "2", "--outcome", "Finch=Recovered").exit_code == 0
+    walked = hawks("post-game", "Hawks", "--dice", "3,4,5,6", "--answer", "doom-roll:1=Kestrel", "--answer", "doom-roll:2=Finch",
+                   "--answer", "doom-roll:3=none", "--answer", "doom:kestrel=Spared", "--answer", "doom:finch=Spared",
+                   "--answer", "bonus:1=Finch", "--answer", "bonus:2=none", "--answer", "bonus:3=none")
+    assert output_lines(walked) == [
+        "== Doom Table: 2D6",
+        "  R1 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
+        "  Kestrel's Doom Table: 7 — Spared (named by the player)",
+        "  R2 Finch's Doom Table: 2D6 rolled [5, 6] = 11 (table)",
+        "  Finch's Doom Table: 11 — Spared (named by the player)",
+        "  Hawks: post-game step Doom Table done for battle 1",
+        "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+        "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
+        "  Hawks: post-game step Post-game pass done for battle 1",
+        "== Spending: advancements bought (S1-S9)",
+        "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?",
+        "Stopped before Spending: run `campaign post-game Hawks` again to carry on, or with --go-on to go past the "
+        "steps that close buying, selling or hiring.",
+        "Not used: doom-roll:3=none (the Doom Table step did not ask it); bonus:3=none (the Post-game pass step did not ask it)"]
+    assert hawks("replay", "--check").exit_code == 0
+
+
+def test_none_for_a_pick_that_a_step_before_it_took_away_is_left_unused(hawks):
+    """Finch, slain on the Casualty Table in this run, is not there to pick: doom-roll:2=none (asked when the
+    walk began) is not asked after all, and says what the walk does all the same: no more (a fighter for
+    it is refused: below)."""
+    for step in ("battle-pass", "scenario-pass"):
+        assert hawks("retinue", step, "Hawks").exit_code == 0
+    walked = hawks("post-game", "Hawks", "--dice", "1", "--answer", "casualty:finch=Slain",
+                   "--answer", "doom-roll:1=Kestrel", "--answer", "doom-roll:2=none")
+    assert output_lines(walked)[-3:] == [
+        "== Doom Table: 2D6",
+        f"Next step: Doom Table — Kestrel's Doom Table needs 2D6 (2 more dice): pass them with --dice, or use --ledger; {NEXT}",
+        "Not used: doom-roll:1=Kestrel, doom-roll:2=none (the Doom Table step was not done)"]
+    walked = hawks("post-game", "Hawks", "--step", "doom", "--dice", "3,4", "--answer", "doom-roll:1=Kestrel",
+                   "--answer", "doom-roll:2=none", "--answer", "doom:kestrel=Spared")
+    assert output_lines(walked) == [
+        "== Doom Table: 2D6",
+        "  R1 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
+        "  Kestrel's Doom Table: 7 — Spared (named by the player)",
+        "  Hawks: post-game step Doom Table done for battle 1",
+        "Not used: doom-roll:2=none (the Doom Table step did not ask it)"]
 
 
 def test_a_pick_that_a_step_before_it_took_away_is_refused_before_its_step_is_written(hawks):
