@@ -112,12 +112,13 @@ class CardRead(ev.Event, frozen=True, kw_only=True, tag="speedheim.card-read"):
         if not self.card:
             return f"{who}: {self.why}"
         if self.deck:
-            source = f"card {self.card} ({ordinal(self.position or 0)} from the top of {self.deck})"
-        else:
-            source = f"d20 row {self.card} (R{self.roll})"
+            read = f"the {self.half} half of card {self.card} ({ordinal(self.position or 0)} from the top of {self.deck})"
+        else:  # a d20 table's row has no halves: the table is the hero's (the seed's) or the henchman's
+            table = "Hero Improvement Table" if self.half == "hero" else "henchman d20 table"
+            read = f"row {self.card} of the {table} (R{self.roll})"
         if self.reads == "blank":  # the henchman half as the deck usually has it; its why said "blank henchman half"
-            return f"{who} reads the {self.half} half of {source}, which is blank: it does not promote"
-        return f"{who} reads the {self.half} half of {source}, {self.reads or 'blank'}: {self.why}"
+            return f"{who} reads {read}, which is blank: it does not promote"
+        return f"{who} reads {read}, {self.reads or 'blank'}: {self.why}"
 
 
 @ev.event_type

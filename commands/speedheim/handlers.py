@@ -241,6 +241,7 @@ def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> 
         whole_skill_room=plays(state, "4"),
         says_why=plays(state, "6"),
         pair_is_one_draw=plays(state, "10"),
+        d20_words=plays(state, "10") and options_for(state).improvement == "d20-table",
     )
 
 

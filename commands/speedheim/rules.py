@@ -31,6 +31,7 @@ CHECK_STATS = ("Def", "Mel", "Rgd", "Agi", "Mrl")  # lower is better: roll-under
 ZERO_WHEN_MISSING = ("Prc", "Inj")  # "Inj or Prc `-`: the same as 0"
 MEL_RGD = "Mel/Rgd"
 DRAW_AGAIN = "draw again"
+ROLL_AGAIN = "roll again"  # a redraw on the d20 table (`Unit.d20_words`): the table is rolled again
 
 
 class SpeedheimRuleError(Exception):
@@ -72,6 +73,10 @@ class Unit:
     # Version 10: an Advantage pair is one draw, whose choices share its number (`hilde.advantage.1.keep`, then
     # `hilde.advantage.1.mel-rgd` for the card kept); version 9 numbered the kept card's as a draw after the pair's.
     pair_is_one_draw: bool = False
+    # Version 10, on the d20 table (improvement=d20-table): a reading is worded as the table is played: "roll again"
+    # where the deck draws again (and offered so, beside Mel or Rgd), "the roll is wasted", and "no row could improve
+    # it, so none is rolled"; version 9 said "draw again", "the card is wasted" and "no card … is drawn" of a table.
+    d20_words: bool = False
 
     def base(self, stat: str) -> int | None:
         if stat in self.stats:
@@ -176,53 +181,57 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
     if half is None:
         raise SpeedheimRuleError(f"{drawn.ref} has no hero half")
 
+    again = ROLL_AGAIN if unit.d20_words else DRAW_AGAIN
+
     def redraw(why: str) -> Reading:
         return Reading(drawn, "redraw", why)
 
     if half == "Skill":
         if unit.animal_or_large:
-            return redraw("Animal and Large heroes have no learnable Skills: as at the Skill cap, draw again")
+            return redraw(f"Animal and Large heroes have no learnable Skills: as at the Skill cap, {again}")
         at_cap = not _room_under_cap(unit, caps, options)
         if at_cap and unit.whole_skill_room:
             if unit.learned_skills >= caps.skills:
-                return redraw(f"already at the Skill cap of {caps.skills}: draw again")
+                return redraw(f"already at the Skill cap of {caps.skills}: {again}")
             room = max(0, caps.skills - unit.learned_skills)
             return redraw(f"the {unit.pending} Skill/Spell cards pending fill its room ({room} Skills under the cap of "
-                          f"{caps.skills}, {unit.spells_left} spells left): draw again")
+                          f"{caps.skills}, {unit.spells_left} spells left): {again}")
         if _nothing_to_learn(unit):
-            return redraw("no Skill or Spell left to learn: as at the Skill cap, draw again")
+            return redraw(f"no Skill or Spell left to learn: as at the Skill cap, {again}")
         if at_cap:
-            return redraw(f"already at the Skill cap of {caps.skills}: draw again")
+            return redraw(f"already at the Skill cap of {caps.skills}: {again}")
         return Reading(drawn, "skill", "learns a new Skill (or Spell) at the end of the game")
     if half in UP_STATS:
         value = unit.base(half)
         if value is None:  # a unit recorded without it (`-`): as a missing stat is read, at its cap (it was exit 70)
-            return redraw(f"{half} missing (`-`): as at its cap, draw again")
+            return redraw(f"{half} missing (`-`): as at its cap, {again}")
         if value >= caps.max[half]:
             if options.capped_card == "wasted":
-                return Reading(drawn, "nothing", f"{half} already at its cap of {caps.max[half]}: the card is wasted")
-            return redraw(f"{half} already at its cap of {caps.max[half]}: draw again")
+                wasted = "roll" if unit.d20_words else "card"
+                return Reading(drawn, "nothing", f"{half} already at its cap of {caps.max[half]}: the {wasted} is wasted")
+            return redraw(f"{half} already at its cap of {caps.max[half]}: {again}")
         return Reading(drawn, "improved", f"{half} {value} -> {value + 1}", stat=half, delta=1)
     if half == MEL_RGD:
         open_stats = [stat for stat in ("Mel", "Rgd") if not _at_cap(unit, stat, caps)]
         if not open_stats:
-            return redraw("Mel and Rgd both at their cap (or missing): draw again")
+            return redraw(f"Mel and Rgd both at their cap (or missing): {again}")
         if len(open_stats) == 2:
             stat = choose(f"{key}.mel-rgd", f"{unit.name} drew Mel/Rgd: which stat to try", ["Mel", "Rgd"])
         else:
             capped = "Rgd" if open_stats == ["Mel"] else "Mel"
             shut = f"{capped} missing (`-`)" if unit.says_why and unit.base(capped) is None else f"{capped} at its cap"
             tried = choose(f"{key}.mel-rgd", f"{unit.name} drew Mel/Rgd with {shut}: try "
-                           f"{open_stats[0]} or draw again", [open_stats[0], DRAW_AGAIN])
-            if tried == DRAW_AGAIN:
-                return redraw(f"{shut}: the player draws again instead of trying {open_stats[0]}")
+                           f"{open_stats[0]} or {again}", [open_stats[0], again])
+            if tried == again:
+                player_again = "rolls again" if unit.d20_words else "draws again"
+                return redraw(f"{shut}: the player {player_again} instead of trying {open_stats[0]}")
             stat = tried
         return _with_card(check(unit, stat, roll, options, advantage=advantage), drawn)
     if _gains_missing_def(unit, half, options):
         return Reading(drawn, "improved", "Def `-` gains a Defence roll: Def 20", stat="Def", delta=20)
     if _at_cap(unit, half, caps):
         shown = "missing (`-`)" if unit.base(half) is None else f"already at its cap of {caps.min[half]}"
-        return redraw(f"{half} {shown}: draw again")
+        return redraw(f"{half} {shown}: {again}")
     return _with_card(check(unit, half, roll, options, advantage=advantage), drawn)
 
 
@@ -239,7 +248,9 @@ def improve_hero(unit: Unit, draw: Draw, halves: Sequence[HeroHalf], caps: Caps,
     readings: list[Reading] = []
     while True:
         if not can_improve(unit, halves, caps, options):
-            readings.append(Reading(None, "nothing", "at every cap: no card could improve it, so none is drawn"))
+            none = ("no row could improve it, so none is rolled" if unit.d20_words
+                    else "no card could improve it, so none is drawn")
+            readings.append(Reading(None, "nothing", f"at every cap: {none}"))
             return readings
         drawn = draw()
         # The draw's number, in its choices' keys: an Advantage pair's card set aside is no draw of its own.

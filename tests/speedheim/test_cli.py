@@ -68,6 +68,30 @@ def test_an_incapacitation_draws_and_says_which_card_from_where(blightmeer):
     assert result.exit_code == 1 and result.output == "Error: Skab was Incapacitated earlier in battle 1: it is out of the game\n"
 
 
+def test_on_the_d20_table_a_row_is_read_and_rolled_again(campaign):
+    """`improvement=d20-table`: Skab, with no Rgd (`-`, as at its cap), rolls 7, Mel/Rgd: he may try Mel or roll the
+    table again (the seed: "or draw again from the Improvement Deck", which this method has not); he rolls again, 19: A.
+    The log said "Skab reads the hero half of d20 row 7-11 (R0) …: the player draws again"."""
+    skaven = blightmeer_with(campaign, "--option", "improvement=d20-table")
+    before = events(skaven)
+    asked = skaven("speedheim", "incapacitate", "Skaven", "Skab", "Ivo", "--dice", "7")
+    assert (asked.exit_code, asked.output) == (2, "Error: Skab drew Mel/Rgd with Rgd missing (`-`): try Mel or roll again: "
+                                                  "answer with --answer skab.ivo.1.mel-rgd=CHOICE (one of: Mel, roll again)\n")
+    assert events(skaven) == before
+    result = skaven("speedheim", "incapacitate", "Skaven", "Skab", "Ivo", "--dice", "7,19", "--answer",
+                    "skab.ivo.1.mel-rgd=roll again")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[:-1] == [
+        "  Skab Incapacitated Ivo, a henchman, in the game toward battle 1",
+        "  R0 Skab: Improvement (incapacitation): D20 rolled [7] = 7 (table)",
+        "  R1 Skab: Improvement (incapacitation): D20 rolled [19] = 19 (table)",
+        "  Skab reads row 7-11 of the Hero Improvement Table (R0), Mel/Rgd (roll under): Rgd missing (`-`): the player "
+        "rolls again instead of trying Mel",
+        "  Skab reads row 19 of the Hero Improvement Table (R1), +1 Atk: Atk 1 -> 2",
+        "  Skab Atk +1 (Improvement (incapacitation), d20 row 19)",
+    ]
+
+
 def test_an_answer_key_and_choice_are_read_whatever_their_case(blightmeer):
     # When the key is written with the unit's names as typed and the choice in lower case
     result = blightmeer("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--card", "10", "--dice", "12",

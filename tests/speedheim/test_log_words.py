@@ -65,3 +65,25 @@ def test_a_scars_roll_that_changes_nothing_says_so(rolled, meaning):
     campaign.warbands()
     assert describe(rolled, campaign.state) == (
         f"R2 {rolled.purpose}: {rolled.expression} rolled [{rolled.value}] = {rolled.value} (table){meaning}")
+
+
+@pytest.mark.parametrize("half, row, reads, outcome, why, said", [
+    # was "Gunnar reads the hero half of d20 row 20 (R5), +1 Wnd: …": a row of the d20 table has no halves
+    ("hero", "20", "+1 Wnd", "redraw", "Wnd already at its cap of 3: roll again",
+     "Gunnar reads row 20 of the Hero Improvement Table (R5), +1 Wnd: Wnd already at its cap of 3: roll again"),
+    ("hero", "7-11", "Mel/Rgd (roll under)", "improved", "rolled 12, 12 or under: Mel 12 -> 11",
+     "Gunnar reads row 7-11 of the Hero Improvement Table (R5), Mel/Rgd (roll under): rolled 12, 12 or under: Mel 12 -> 11"),
+    # a henchman on the d20 method rolls the deck's henchman odds as a d20 (rules file §4)
+    ("henchman", "18-19", "Promote if a Hero", "promote", "promote: it Incapacitated a Hero",
+     "Gunnar reads row 18-19 of the henchman d20 table (R5), Promote if a Hero: promote: it Incapacitated a Hero"),
+    ("henchman", "1-14", "blank", "nothing", "blank henchman half",
+     "Gunnar reads row 1-14 of the henchman d20 table (R5), which is blank: it does not promote"),
+])
+def test_a_row_of_a_d20_table_reads_as_a_row_not_a_half(half, row, reads, outcome, why, said):
+    """`improvement=d20-table` (the seed's "alternate method … via rolling a d20"): the log names the table's row and
+    its roll, as it names a card and its place in the deck (read-model rows format 6)."""
+    campaign = Table({"improvement": "d20-table"})
+    campaign.warbands()
+    read = se.CardRead(warband="sellswords", fighter="gunnar", attempt="incapacitation", battle=1, half=half, card=row,
+                       roll=5, reads=reads, outcome=outcome, why=why)
+    assert describe(read, campaign.state) == said

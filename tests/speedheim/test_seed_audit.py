@@ -363,7 +363,7 @@ def test_a_hero_with_three_learned_skills_draws_again_on_a_skill_card():
     events = incapacitate(table, "Gunnar", "Skab", dice=[14, 19])
 
     assert [(read.card, read.outcome, read.why) for read in of(events, se.CardRead)] == [
-        ("14-16", "redraw", "already at the Skill cap of 3: draw again"),
+        ("14-16", "redraw", "already at the Skill cap of 3: roll again"),  # the d20 table's words, from version 10
         ("19", "improved", "Atk 1 -> 2"),
     ]
     gunnar = table.state.fighter("Gunnar")
