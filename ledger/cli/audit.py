@@ -121,9 +121,11 @@ def verify(session: Session, trail: BinaryIO | None, noted_head: str | None, old
     if league.unrecorded:
         state = session.ledger.load(uuid.UUID(chain.campaign_id))
         dealt = {(x.epoch, x.roll) for x in league.unrecorded}
+        taken = _rolls_numbered(session.ledger.store, uuid.UUID(chain.campaign_id),
+                                {x.roll for x in league.unrecorded if x.roll < state.rolls})
         for x in league.unrecorded:
             click.echo(f"Dealt but not recorded: R{x.roll} (epoch {x.epoch}) to {x.dealt_to} at {x.dealt_at}; "
-                       f"{_burned_when(x.epoch, x.roll, state.epoch, state.rolls, dealt)}.")
+                       f"{_burned_when(x.epoch, x.roll, state.epoch, state.rolls, dealt)}{_taken_alike(x, taken)}.")
     if isinstance(read_models, sql.OtherFormat):
         click.echo(f"Read models not compared: {read_models}.")
     elif read_models is not None:
@@ -231,6 +233,26 @@ def _burned_when(epoch: int, roll: int, open_epoch: int, next_roll: int, dealt: 
     if all((epoch, number) in dealt for number in range(next_roll, roll)):
         return "the next command burns it"
     return f"burned when the campaign's rolls reach R{roll}"
+
+
+def _rolls_numbered(store: Store, campaign_id: uuid.UUID, numbers: set[int]) -> dict[int, ev.DiceRolled]:
+    """The campaign's rolls of these numbers (not a reroll's copies), read through the topic index."""
+    if not numbers:
+        return {}
+    rolls = store.records_tagged(campaign_id, [ev.DiceRolled.__struct_config__.tag])
+    return {r.event.roll: r.event for r in rolls if r.event.roll in numbers and r.event.copy_of is None}
+
+
+def _taken_alike(dealt: Any, taken: Mapping[int, ev.DiceRolled]) -> str:
+    """What to say of a number dealt here that the campaign recorded as table dice for what it was dealt
+    for: either a command that took the number while a ledger roll was being dealt it, or a ledger roll
+    relabelled as table dice in the store (no chain can tell them apart: docs/audit-format.md)."""
+    roll = taken.get(dealt.roll)
+    if roll is None or roll.source != "table" or (roll.expression, roll.purpose) != (dealt.expression, dealt.purpose):
+        return ""
+    faces = ", with the very faces dealt here" if roll.faces == list(dealt.faces) else ""
+    return (f", as table dice of {roll.expression} for '{roll.purpose}', what it was dealt for{faces}: a command that "
+            "took the number while it was dealt, or a ledger roll relabelled as table dice in the store")
 
 
 def _raise_if_damaged(store: Any, *, quick: bool = False) -> None:

@@ -207,6 +207,26 @@ def test_verify_says_what_becomes_of_each_number_dealt_and_not_recorded(league):
     ]
 
 
+def test_a_number_dealt_that_the_campaign_recorded_as_table_dice_for_the_same_purpose_is_named_so(league):
+    """A ledger roll relabelled as table dice in the store leaves its number dealt here and not recorded, as a
+    table roll that took the number while a ledger roll was being dealt it does: verify said "never used:
+    the campaign's R1 was recorded without it", which read like the race alone. Given R1 rolled at the
+    table as a D6 for 'a peek', then dealt here for the same: verify says both readings."""
+    admin_url, player_url, player = league
+    campaign, _admin, campaign_id, commitment = a_ledger_roll_in_a_new_campaign(player_url, admin_url)
+    assert campaign("roll", "D6", "--for", "a peek", "--dice", "4").exit_code == 0  # R1, at the table
+    faces = peek(player_url, campaign_id, commitment, 0, 1)
+    alike = ", with the very faces dealt here" if faces == [4] else ""
+    assert dealt_lines(campaign) == [
+        f"Dealt but not recorded: R1 (epoch 0) to {player}; never used: the campaign's R1 was recorded without it, "
+        f"as table dice of D6 for 'a peek', what it was dealt for{alike}: a command that took the number while it was "
+        "dealt, or a ledger roll relabelled as table dice in the store."]
+    assert campaign("roll", "D6", "--for", "another", "--dice", "2").exit_code == 0  # R2, for something else
+    peek(player_url, campaign_id, commitment, 0, 2)
+    assert dealt_lines(campaign)[1] == (
+        f"Dealt but not recorded: R2 (epoch 0) to {player}; never used: the campaign's R2 was recorded without it.")
+
+
 def campaign_and_commitment(campaign: CampaignRunner) -> tuple[str, str]:
     shown = campaign("show", "--json")
     assert shown.exit_code == 0, shown.output
