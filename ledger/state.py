@@ -102,7 +102,7 @@ STATE_SCHEMA = 9  # 3: deeds are kept only for a battle that is still the latest
 # 7: coreheim keeps the battle in whose post-game a group's Talent! promoted (a snapshot of 6 lacks it);
 # 8: trench-crusade keeps the enemy warband a Dark Memory or Prominent Scar is against (`trauma_against`);
 # 9: coreheim keeps the prices a warband rolled for items priced with dice (`prices`, version 9) and its
-# reinforcement roll held for a later `reinforce` (version 10)
+# reinforcement roll held for a later `reinforce` (version 10), and the rare items it found and bought (`found.bought`)
 
 
 class CampaignState(msgspec.Struct, kw_only=True):

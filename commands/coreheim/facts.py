@@ -8,7 +8,7 @@ injuries, items, gold) is read from it; these are only what Coreheim adds:
   promoted one of a group (its further Talent! results are ignored in that post-game);
 - per warband (`WarbandFacts`): wyrdstone shards, bonus dice for the next exploration, its
   rating at each battle, and for its latest battle only (a snapshot stays small): the rare items
-  found and not yet bought, its underdog points, and the prices it rolled for items priced with dice
+  found, those not yet bought and those bought, its underdog points, and the prices it rolled for items priced with dice
   (version 9: such a price holds until the post-game's trading ends), and the reinforcing roll that brought no
   recruit (version 10: it holds until the reinforcing step is done).
 
@@ -59,6 +59,7 @@ class BonusDice(msgspec.Struct, kw_only=True):
 class FoundItems(msgspec.Struct, kw_only=True):
     battle: int
     items: list[str] = []  # rare items found after the battle, not bought yet
+    bought: list[str] = []  # rare items found after the battle and bought (a `buy` again is told so)
 
 
 class RolledPrices(msgspec.Struct, kw_only=True):
@@ -116,6 +117,10 @@ class WarbandFacts(msgspec.Struct, kw_only=True):
 
     def found_after(self, battle: int) -> list[str]:
         return self.found.items if self.found is not None and self.found.battle == battle else []
+
+    def bought_after(self, battle: int) -> list[str]:
+        """The rare items found after `battle` and bought since."""
+        return self.found.bought if self.found is not None and self.found.battle == battle else []
 
     def underdog_of(self, battle: int) -> Underdog:
         return self.underdog if self.underdog is not None and self.underdog.battle == battle else Underdog(battle=battle)
@@ -258,9 +263,10 @@ def _searched(facts: CoreheimFacts, event: events.RareItemSearched, state: Campa
 @FOLDS.on(events.RareItemBought)
 def _bought(facts: CoreheimFacts, event: events.RareItemBought, state: CampaignState) -> None:
     if band := _band(facts, state, event.warband):
-        found = band.found_after(event.battle)
-        if event.item in found:
-            found.remove(event.item)
+        found = band.found
+        if found is not None and found.battle == event.battle and event.item in found.items:
+            found.items.remove(event.item)
+            found.bought.append(event.item)
 
 
 @FOLDS.on(events.PriceRolled)

@@ -223,7 +223,34 @@ def test_a_rare_item_found_may_be_bought_once(rats_and_skaven):
         ev.ItemGained(warband=RATS, item="power-scroll", reason="bought for 11 gc"),
         ce.RareItemBought(warband=RATS, battle=1, item="power-scroll"),
     ]
-    assert rats_and_skaven.refusal(buy, [4]) == "power-scroll is rare (8): a hero must find it this post-game first"
+    # What was found was bought: it was not to be found still (buying, trading 4, comes after the search, trading 3)
+    assert rats_and_skaven.refusal(buy, [4]) == (
+        "the Power Scroll found after battle 1 was bought already: a rare item found is bought once, "
+        "and a hero may look for another after the next battle")
+
+
+def test_rare_items_found_by_two_heroes_are_bought_once_each(rats_and_skaven):
+    trading(rats_and_skaven, "search")
+    both = [RareSearch(hero="Gunnar", item="power-scroll"), RareSearch(hero="Hans", item="power-scroll")]
+    rats_and_skaven.do(Search(warband="Reikland Rats", searches=both), [6, 6, 5, 5])
+    buy = Buy(warband="Reikland Rats", item="power-scroll")
+    rats_and_skaven.do(buy, [4])  # the price rolled holds: the second one rolls none
+    assert rats_and_skaven.do(buy)[-1] == ce.RareItemBought(warband=RATS, battle=1, item="power-scroll")
+    assert rats_and_skaven.refusal(buy) == (
+        "the 2 Power Scrolls found after battle 1 were bought already: a rare item found is bought once, "
+        "and a hero may look for another after the next battle")
+
+
+def test_a_rare_item_bought_after_an_earlier_battle_must_be_found_again(rats_and_skaven):
+    trading(rats_and_skaven, "search")
+    rats_and_skaven.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="power-scroll")]), [6, 6])
+    rats_and_skaven.do(Buy(warband="Reikland Rats", item="power-scroll"), [4])
+    rats_and_skaven.finish()
+    rats_and_skaven.battle(winner="Clan Skrit", absent=["Hans", "Marksmen"])  # Gunnar has 23 XP: no advance
+    rats_and_skaven.through("search")
+    rats_and_skaven.do(Search(warband="Reikland Rats"))
+    assert rats_and_skaven.refusal(Buy(warband="Reikland Rats", item="power-scroll")) == (
+        "power-scroll is rare (8): a hero must find it this post-game first")
 
 
 def map_found_and_bought(table, dice: list[int]) -> list[ev.Event]:
@@ -269,7 +296,9 @@ def test_on_version_1_a_rare_item_found_may_be_bought_once_at_the_players_price(
         ev.ItemGained(warband=RATS, item="power-scroll", reason="bought for 25 gc"),
         ce.RareItemBought(warband=RATS, battle=1, item="power-scroll"),
     ]
-    assert rats_and_skaven_v1.refusal(buy) == "power-scroll is rare (8): a hero must find it this post-game first"
+    assert rats_and_skaven_v1.refusal(buy) == (
+        "the Power Scroll found after battle 1 was bought already: a rare item found is bought once, "
+        "and a hero may look for another after the next battle")
 
 
 def test_on_version_1_a_rare_item_the_tables_give_no_rarity_is_bought_without_a_find(rats_and_skaven_v1):

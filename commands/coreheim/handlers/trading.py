@@ -23,6 +23,7 @@ from commands.coreheim.phase import PHASE
 from commands.coreheim.tables import CoreheimTables, WarbandList
 from commands.kit.versions import since
 from ledger import events as ev
+from ledger import rulesets
 from ledger.decide import Context, written_as
 from ledger.dice import lowest_value
 from ledger.describe import plural
@@ -203,6 +204,15 @@ def _listed_for_creation(row: Any, band: Warband, tables: Any) -> None:
                         f"after {band.name}'s first battle a hero may look for it")
 
 
+def _bought_already(state: CampaignState, item: str, bought: int, battle: int) -> str:
+    """Why a rare item found and bought is not bought again: what was found is bought once, and the search
+    (trading 3) is over once buying (trading 4) begins."""
+    name = rulesets.row_name(state, "item", item)
+    found = f"the {name}" if bought == 1 else f"the {plural(bought, name)}"
+    return (f"{found} found after battle {battle} {'was' if bought == 1 else 'were'} bought already: a rare item found "
+            f"is bought once, and a hero may look for another after the next battle")
+
+
 def buy(cmd: Buy, ctx: Context) -> None:
     """Trading 4: a rare item must have been found this post-game (at creation, from version 6, be
     on the warband list); a price with dice ("30+2D6") is rolled; a henchman group buys one for each
@@ -217,7 +227,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     item = model.item_id(tables, cmd.item, chart=chart)
     row = model.priced_row(tables, item, chart=chart)
     battle = PHASE.latest_battle(state, band)
-    found = facts.of(state).warband(band.id).found_after(battle.number) if battle else []
+    band_facts = facts.of(state).warband(band.id)
+    found = band_facts.found_after(battle.number) if battle else []
     if chart:
         _known_to_buy(cmd.item, row, item in found)
     if since(ctx, "4") and row is not None:
@@ -226,6 +237,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     # with the rarity its search gave.
     rare = item in found or (row is not None and row.rarity is not None)
     if rare and battle is not None and item not in found:
+        if bought := band_facts.bought_after(battle.number).count(item):
+            raise RuleViolation(_bought_already(state, item, bought, battle.number))
         raise RuleViolation(f"{item} is rare ({row.rarity if row else '?'}): a hero must find it this post-game first")
     if rare and battle is None and since(ctx, "6"):  # version 5 sold any rare item unfound before the first battle
         _listed_for_creation(row, band, tables)
