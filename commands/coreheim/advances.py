@@ -232,15 +232,25 @@ def _refuse_name_taken(band: Warband, group: Fighter, given: str, taken: set[str
                        f"give the member {group.name} promotes another name (--name {group.name}=NAME)")
 
 
-def refuse_names_taken(ctx: Context, band: Warband, names: dict[str, str]) -> None:
-    """A name given for the member a Talent! may promote (--name GROUP=NAME) that a warrior of the warband has, refused
-    before any roll (typed now, from version 2, when names stay unique): refused at the Talent!, ledger dice were
-    seen and the advances left pending with that name, which no answer changes; voided, they were rolled anew."""
-    if not (ctx.typed_now and since(ctx, "2")):
+def refuse_names_unused_or_taken(ctx: Context, band: Warband, names: dict[str, str]) -> None:
+    """Names given for the member a Talent! may promote (--name GROUP=NAME), refused before any roll (typed now): one
+    for a warrior who is no henchman group, or (from version 5) for a group of one, which a Talent! makes a hero under
+    its own name, as no Talent! would use it (it was accepted and ignored); and from version 2, when names stay
+    unique, one a warrior of the warband has: refused at the Talent!, ledger dice were seen and the advances left
+    pending with that name, which no answer changes; voided, they were rolled anew."""
+    if not ctx.typed_now:
         return
     taken = _names_taken(ctx, band)
     for group_id, given in names.items():
-        if (group := ctx.state.fighters.get(group_id)) is not None:
+        if (group := ctx.state.fighters.get(group_id)) is None:
+            continue
+        if group.role != model.HENCHMAN:
+            raise BadInput(f"--name {group.name}={given}: {group.name} is not a henchman group; --name names the member "
+                           f"a Talent! promotes from one")
+        if group.group_size == 1 and since(ctx, "5"):
+            raise BadInput(f"--name {group.name}={given}: {group.name} is a henchman group of one, whom a Talent! makes a "
+                           f"hero under his own name")
+        if since(ctx, "2"):
             _refuse_name_taken(band, group, given, taken)
 
 

@@ -1325,3 +1325,24 @@ def test_once_the_advances_are_done_an_answer_for_a_talent_hero_is_refused(talen
         "Error: --answer marksmen-promoted-2:2:stat: no open step of the post-game asks it (keys: shards, gunnar:search, "
         "marksmen-promoted:search, GROUP-promoted:search, GROUP-promoted-N:search, SWORD:upkeep, reinforce, GROUP:recruits)\n"))
     assert events(talent_due) == before
+
+
+@pytest.mark.parametrize("dice", [["--dice", "10,6,8"], ["--ledger"]])
+def test_a_name_for_the_member_a_talent_promotes_given_for_a_hero_is_refused_before_any_roll(talent_due, dice):
+    """--name names the member a Talent! promotes from a henchman group (rules 2.2): given for Gunnar, a hero, it was
+    accepted and ignored."""
+    before = events(talent_due)
+    refused = talent_due("coreheim", "advance", R, "--name", "Gunnar=Ulli", *dice)
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: --name Gunnar=Ulli: Gunnar is not a henchman group; --name names the member a Talent! promotes from one\n")
+    assert events(talent_due) == before
+
+
+def test_a_name_for_the_member_a_talent_promotes_once_the_advances_are_done_is_refused(talent_due):
+    ok(talent_due("coreheim", "advance", R, *TALENT))
+    before = events(talent_due)
+    refused = talent_due("coreheim", "advance", R, "--name", "Marksmen=Ulli")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: --name Marksmen=Ulli: Reikland Rats has no advances to roll, so no Talent! to promote anyone: "
+           "the advances step is done\n")
+    assert events(talent_due) == before

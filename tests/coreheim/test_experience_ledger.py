@@ -557,6 +557,43 @@ def test_a_recorded_advance_naming_a_name_taken_decides_again_as_recorded_at_its
         rats_and_skaven.decided_again(NAMED_HANS)
 
 
+def lone_and_marksmen_at_their_first_threshold(table) -> None:
+    """Lone, a henchman group of one, and the Marksmen come to 2 XP in battle 1; Gunnar to 22 XP."""
+    table.hire("Reikland Rats", "Lone", "henchman", cost=25, group_size=1)
+    given_xp(table, Marksmen=1, Lone=1)
+    table.battle(absent=["Hans"])
+    table.through("advances")
+
+
+GUNNAR_NAMED = "--name Gunnar=Ulli: Gunnar is not a henchman group; --name names the member a Talent! promotes from one"
+LONE_NAMED = "--name Lone=Ulli: Lone is a henchman group of one, whom a Talent! makes a hero under his own name"
+
+
+@pytest.mark.parametrize(("names", "refused"), [({"gunnar": "Ulli"}, GUNNAR_NAMED), ({"lone": "Ulli"}, LONE_NAMED)])
+def test_a_name_no_talent_would_give_is_refused_before_any_roll(rats_and_skaven, names, refused):
+    """Rules 2.2, Talent!: "One member leaves the group and becomes a hero": --name names him. Given for a hero, or
+    (version 5) for a group of one, which becomes the hero itself under its own name, no Talent! would give it: it
+    was accepted and ignored. Refused whatever the D12s give, so before they are rolled (no die given)."""
+    lone_and_marksmen_at_their_first_threshold(rats_and_skaven)
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", names=names)) == refused
+
+
+def test_a_recorded_advance_naming_a_hero_decides_again_as_recorded(rats_and_skaven):
+    """Decided again (replay, a void, an import), a recorded command ignores the name, as it did."""
+    lone_and_marksmen_at_their_first_threshold(rats_and_skaven)
+    plain = Advance(warband="Reikland Rats", answers={"marksmen:2:group-reroll": "keep"})
+    named = Advance(warband="Reikland Rats", names={"gunnar": "Ulli", "lone": "Ulli"}, answers=plain.answers)
+    assert rats_and_skaven.decided_again(named, [1, 1]) == rats_and_skaven.decided_again(plain, [1, 1])
+
+
+def test_on_version_4_a_talent_of_a_group_of_one_takes_the_name_given(rats_and_skaven_v4):
+    """Version 4 promoted "a member" of a group of one under the name given, and keeps doing so."""
+    lone_and_marksmen_at_their_first_threshold(rats_and_skaven_v4)
+    events = rats_and_skaven_v4.do(Advance(warband="Reikland Rats", names={"lone": "Ulli"}, answers={
+        "marksmen:2:group-reroll": "keep", "lone:2:skill-lists": "combat+speed"}), [1, 10, 6])
+    assert [e.result for e in events if isinstance(e, ce.AdvanceRolled)][1] == "Talent! Ulli becomes a hero"
+
+
 def test_on_version_1_the_promotions_share_the_name_and_naming_it_is_refused_with_both(rats_and_skaven_v1):
     """A version 1 campaign replays as recorded: the same name twice; what is refused now is picking one."""
     table = rats_and_skaven_v1

@@ -7,7 +7,7 @@ from typing import Any
 
 from commands.coreheim import model
 from commands.coreheim import rules
-from commands.coreheim.advances import refuse_names_taken, roll_advance
+from commands.coreheim.advances import refuse_names_unused_or_taken, roll_advance
 from commands.coreheim.commands import (
     Advance,
     Experience,
@@ -124,7 +124,7 @@ def advance(cmd: Advance, ctx: Context) -> None:
     if battle is not None and not PHASE.is_done(state, band, "experience"):
         PHASE.begin(state, band, "advances")  # refuses with the step that comes first
     _refuse_answers_not_asked(cmd, ctx, band)
-    refuse_names_taken(ctx, band, cmd.names)
+    refuse_names_unused_or_taken(ctx, band, cmd.names)
     if cmd.fighter is None:
         if cmd.threshold is not None:
             raise BadInput("name the warrior whose threshold to roll for")
