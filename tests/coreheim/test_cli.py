@@ -1346,3 +1346,39 @@ def test_a_name_for_the_member_a_talent_promotes_once_the_advances_are_done_is_r
         2, "Error: --name Marksmen=Ulli: Reikland Rats has no advances to roll, so no Talent! to promote anyone: "
            "the advances step is done\n")
     assert events(talent_due) == before
+
+
+def reinforcing_roll_held(campaign, *gear: list[str]) -> None:
+    """The Vets (1 at 3 XP, carrying `gear`) ask for 2 recruits on a reinforcing roll of 3: the roll is held (version
+    10), nobody joins."""
+    for args in (NEW_LEAGUE, *RATS_BEAT_SKRIT[:-1],
+                 ["coreheim", "hire", R, "Vets", "--type", "henchman", "--cost", "30", "--race", "human", *HUMAN],
+                 *gear, ["correct", R, "Vets", "--xp", "2", "--reason", "old hands"], RATS_BEAT_SKRIT[-1],
+                 ["coreheim", "explore", R, "--dice", "1,2,4"], ["coreheim", "injuries", R, "--dice", "4,5"],
+                 ["coreheim", "experience", R], ["coreheim", "advance", R, "--dice", "8"], ["coreheim", "sell-shards", R, "0"],
+                 ["coreheim", "search", R, "--search", "Gunnar=nothing"], ["coreheim", "upkeep", R],
+                 ["coreheim", "reinforce", R, "--dice", "3", "--answer", "reinforce=yes", "--answer", "vets:recruits=2"]):
+        ok(campaign(*args))
+
+
+def test_dice_given_to_a_reinforce_that_spends_the_roll_held_are_refused_saying_why(campaign):
+    """The roll held gives the experience (seed 2.4: "roll a D6: this is the total amount of experience available"), so
+    no D6 is rolled: --dice was refused as "1 die given but only 0 used: check --dice"."""
+    reinforcing_roll_held(campaign)
+    before = events(campaign)
+    refused = campaign("coreheim", "reinforce", R, "--dice", "4", "--answer", "reinforce=yes", "--answer", "vets:recruits=1")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: --dice 4: the reinforcing roll held gives 3 XP (rolled after battle 1), and no die is rolled: "
+           "leave out --dice\n")
+    assert events(campaign) == before
+
+
+def test_dice_given_to_a_reinforce_that_spends_the_roll_held_roll_a_gear_price_still_to_roll(campaign):
+    """A recruit's Crimson Shade (3 + D6 gc) is priced by a die the roll held leaves to roll."""
+    reinforcing_roll_held(campaign, ["item", "gain", R, "Crimson Shade", "--fighter", "Vets"])
+    assert ok(campaign("coreheim", "reinforce", R, "--dice", "4", "--answer", "reinforce=yes",
+                       "--answer", "vets:recruits=1"))[:3] == [
+        "  R4 price of Crimson Shade for Vets's recruits: D6 rolled [4] = 4 (table)",
+        "  Reikland Rats: price of Crimson Shade rolled 7 gc (it holds until the post-game of battle 1 ends)",
+        "  Vets +1 member, reinforced: 1 recruit at 3 XP, using 3 of the 3 XP rolled",
+    ]
