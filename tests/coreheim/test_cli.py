@@ -1382,3 +1382,37 @@ def test_dice_given_to_a_reinforce_that_spends_the_roll_held_roll_a_gear_price_s
         "  Reikland Rats: price of Crimson Shade rolled 7 gc (it holds until the post-game of battle 1 ends)",
         "  Vets +1 member, reinforced: 1 recruit at 3 XP, using 3 of the 3 XP rolled",
     ]
+
+
+def test_a_pending_reinforce_answered_for_gear_nothing_prices_holds_the_roll_for_a_reinforce_given_the_price(campaign,
+                                                                                                           monkeypatch):
+    """The Vets carry an Ithilmar Dagger, which exploration finds and nothing prices. With ledger dice the reinforce is left
+    pending on its recruits; answered (`campaign answer`), it can be given no --price, so it was refused and could only
+    be completed with no recruits for the Vets. From version 10 the D6 is held, and the next reinforce, given the price,
+    spends it."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000002"),
+                                                           UUID=uuid.UUID))
+    ok(campaign(*NEW_LEAGUE))
+    for args in (*RATS_BEAT_SKRIT[:-1],
+                 ["coreheim", "hire", R, "Vets", "--type", "henchman", "--cost", "30", "--race", "human", *HUMAN],
+                 ["item", "gain", R, "ithilmar-dagger", "--fighter", "Vets"], RATS_BEAT_SKRIT[-1],
+                 ["coreheim", "explore", R, "--dice", "1,2,4"], ["coreheim", "injuries", R, "--dice", "4,5"],
+                 ["coreheim", "experience", R], ["coreheim", "sell-shards", R, "0"],
+                 ["coreheim", "search", R, "--search", "Gunnar=nothing"], ["coreheim", "upkeep", R]):
+        ok(campaign(*args))
+    assert campaign("coreheim", "reinforce", R, "--ledger", "--answer", "reinforce=yes").exit_code == 1  # pending
+    assert ok(campaign("answer", "vets:recruits=1"))[:-1] == [
+        "  T16 answered: vets:recruits=1",
+        "  R3 reinforcements of Reikland Rats: D6 rolled [6] = 6 (ledger)",
+        "  Reikland Rats: 6 XP rolled for reinforcements, no recruit taken: the tables give ithilmar-dagger no price: a "
+        "recruit to Vets carries one, give its base price with --price ithilmar-dagger=GC (the roll holds until the "
+        "reinforcing is done)",
+    ]
+    assert ok(campaign("pending")) == ["No decision is pending."]
+    assert ok(campaign("coreheim", "reinforce", R, "--answer", "reinforce=yes", "--answer", "vets:recruits=1",
+                       "--price", "ithilmar-dagger=20"))[:-1] == [
+        "  Vets +1 member, reinforced: 1 recruit at 1 XP, using 1 of the 6 XP rolled",
+        "  Reikland Rats treasury -30 (1 recruit for Vets)",
+        "  Reikland Rats treasury -20 (the gear of 1 recruit for Vets: Ithilmar Dagger, 20 gc each)",
+        "  Reikland Rats: post-game step Reinforcing henchman groups done for battle 1",
+    ]

@@ -8,6 +8,8 @@ Rats' treasury is 350 before trading.
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 import pytest
 
@@ -17,7 +19,7 @@ from commands.coreheim.tables import TABLES
 from commands.shared import ChangeTreasury, Correct, EnlistWarband, GainItem, RecruitFighter
 from ledger import events as ev
 from ledger.campaigns import PendingDecision
-from ledger.errors import BadInput
+from ledger.errors import BadInput, RuleViolation
 from projections.roster import ext_of
 from .conftest import HUMAN, Table, rats_and_skaven_on
 
@@ -1104,6 +1106,32 @@ def test_gear_the_tables_do_not_price_is_priced_by_the_player(rats_and_skaven):
     priced = Reinforce(warband="Reikland Rats", prices={"lucky charm of Ulric": 12}, answers=answers)
     assert rats_and_skaven.do(priced, [2])[-2] == ev.TreasuryChanged(
         warband=RATS, delta=-12, reason="the gear of 1 recruit for Marksmen: lucky charm of Ulric (12 gc each)")
+
+
+LUCKY_CHARM_UNPRICED = ("the tables give lucky charm of Ulric no price: a recruit to Marksmen carries one, "
+                        "give its base price with --price lucky charm of Ulric=GC")
+
+
+def test_recruits_answered_after_the_roll_whose_gear_nothing_prices_hold_the_roll(rats_and_skaven):
+    """Seed 2.4: "roll a D6: this is the total amount of experience available". Answered after the D6 (`campaign answer`
+    to a reinforce left pending by ledger dice: no longer typed now), the reinforce can be given no --price: from version
+    10 the roll stands and is held, saying why, for the next `reinforce`, which can be given it."""
+    armed_marksmen(rats_and_skaven, "lucky charm of Ulric")
+    answered = Reinforce(warband="Reikland Rats", answers={"reinforce": "yes", "marksmen:recruits": "1"})
+    assert rats_and_skaven.decided_again(answered, [2]) == [
+        ev.DiceRolled(roll=1, expression="D6", purpose="reinforcements of Reikland Rats", faces=[2], value=2, source="table"),
+        ce.ReinforcementRollHeld(warband=RATS, battle=1, xp=2, reason=LUCKY_CHARM_UNPRICED),
+    ]
+
+
+def test_on_version_9_recruits_answered_after_the_roll_whose_gear_nothing_prices_were_refused_saying_what_is_left():
+    """Version 9 decides as before, refused after the roll; the refusal says what completes the reinforcing."""
+    table = rats_and_skaven_on("9")
+    armed_marksmen(table, "lucky charm of Ulric")
+    answered = Reinforce(warband="Reikland Rats", answers={"reinforce": "yes", "marksmen:recruits": "1"})
+    with pytest.raises(RuleViolation, match=re.escape(
+            f"{LUCKY_CHARM_UNPRICED}; answered later, a reinforce takes no --price: answer marksmen:recruits=0")):
+        table.decided_again(answered, [2])
 
 
 @pytest.mark.parametrize(

@@ -332,17 +332,26 @@ def _gear_priced(group: Fighter, prices: dict[str, int], held: dict[str, int], t
     """The items a recruit to `group` carries, each at its price as `buy` takes it (a price with dice held from a roll
     in this post-game, `held`, is that price), or `prices`' for one the tables do not price: refused, before any roll,
     for one priced by neither or given a price unlike the tables'."""
+    if unpriced := _unpriced_gear(group, prices, tables):
+        raise RuleViolation(unpriced)
     priced = []
     for item in dict.fromkeys(group.equipment):
         row = model.priced_row(tables, item, chart=True)
-        if (row is None or row.price is None) and item not in prices:
-            raise RuleViolation(f"the tables give {item} no price: a recruit to {group.name} carries one, "
-                                f"give its base price with --price {item}=GC")
         fixed, dice, times = _base_price(row, item, prices.get(item))
         if dice and item in held:
             fixed, dice = held[item], None
         priced.append(GearPrice(item, fixed, dice, times, group.equipment.count(item)))
     return priced
+
+
+def _unpriced_gear(group: Fighter, prices: dict[str, int], tables: CoreheimTables) -> str:
+    """Why a recruit to `group` cannot be priced: an item he carries that neither the tables nor --price price ("": none)."""
+    for item in dict.fromkeys(group.equipment):
+        row = model.priced_row(tables, item, chart=True)
+        if (row is None or row.price is None) and item not in prices:
+            return (f"the tables give {item} no price: a recruit to {group.name} carries one, "
+                    f"give its base price with --price {item}=GC")
+    return ""
 
 
 def _recruit_gear(group: Fighter, priced: list[GearPrice], ctx: Context, rolled: dict[str, int] | None) -> dict[str, int]:
@@ -544,6 +553,16 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
                                           + "; ".join(_why_none(g, budget, tables) for g in groups), warband=band.id))
     reinforced = [g for g in groups if wanted.get(g.id)]
     prices = _prices_given(cmd, tables)
+    unpriced = next(((g, why) for g in reinforced if (why := _unpriced_gear(g, prices, tables))), None) if since(ctx, "4") else None
+    if unpriced is not None and holds and held is None:
+        # The D6 stands (version 10): answered after it (`campaign answer`), a reinforce can be given no --price, so the
+        # roll is held for the next `reinforce`, which can. Version 9 refused, and the pending reinforcing could only be
+        # completed by answering no recruits for the group.
+        ctx.emit(events.ReinforcementRollHeld(warband=band.id, battle=battle.number, xp=budget, reason=unpriced[1]))
+        return
+    if unpriced is not None and not ctx.typed_now:
+        group, why = unpriced
+        raise RuleViolation(f"{why}; answered later, a reinforce takes no --price: answer {group.id}:recruits=0")
     priced = {g.id: _gear_priced(g, prices, held_prices, tables) for g in reinforced} if since(ctx, "4") else {}
     _refuse_prices_unused(ctx, prices, {gear.item for items in priced.values() for gear in items})
     if ctx.typed_now or holds:
