@@ -92,6 +92,11 @@ class Consequences:
                 ctx.emit(ev.ItemLost(warband=band, fighter=self.holder.id, item=item, reason=self.cited(row)))
             case t.GainShards(count=count):
                 ctx.emit(events.ShardsChanged(warband=band, delta=count, reason=why, row=row))
+            case t.GainXp(target="leader", amount=amount) if since(ctx, "10") and model.leader(ctx.state, self.band) is None:
+                # A warband with no leader (1.8: none left to take over) has nobody to gain it (version 10; version 9
+                # refused after the exploration roll, so with ledger dice the exploration was left pending).
+                ctx.emit(ev.NoteRecorded(text=f"{self.cited(row)}: +{amount} XP for the leader, and {self.band.name} has "
+                                              f"none: nobody gains it", warband=band))
             case t.GainXp(target=role, amount=amount):
                 fighter = self.target(role)
                 # A monster rolls the hero injury table (version 5) but gains no experience (1.10).

@@ -12,12 +12,13 @@ import pytest
 
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Explore
+from commands.shared import EnlistWarband
 from ledger import events as ev
 from ledger.decide import TableDice
 from ledger.errors import BadInput
 from projections.roster import ext_of
 
-from .conftest import rats_and_skaven_on
+from .conftest import Table, rats_and_skaven_on
 
 RATS = "reikland-rats"
 
@@ -358,3 +359,56 @@ def test_exploring_twice_for_one_battle_is_refused(rats_and_skaven):
     assert rats_and_skaven.refusal(Explore(warband="Reikland Rats"), [1, 2, 3]) == (
         "Reikland Rats has already done the post-game step Exploration for battle 1"
     )
+
+
+# --- a warband with no leader (1.8: when the leader is lost the hero with the best Ld takes over; with no hero, none does)
+
+CULT = "cult"
+
+
+def leaderless_cult_won(version: str | None = None) -> Table:
+    """The Cult (Cult of the Possessed) has its Brethren alone, 3 henchmen: no leader, no hero. It beat Clan Skrit, so it
+    rolls one exploration die, and more with --extra-dice."""
+    table = Table(version=version)
+    table.do(EnlistWarband(name="Cult", player="Ann", faction="cult-of-the-possessed", treasury=500))
+    table.hire("Cult", "Brethren", "henchman", cost=25, group_size=3)
+    table.skaven()
+    table.battle(winner="Cult")
+    return table
+
+
+MORDHEIM_SURVIVOR = Explore(warband="Cult", extra_dice=1)  # a 5 5: for the Cult, "leader +1 XP"
+WINE_CELLAR = Explore(warband="Cult", extra_dice=2)  # a 1 1 1: "Leader Ld test: pass 4 Elven Wine, fail 1 Elven Wine"
+
+
+def test_a_leaders_xp_found_by_a_warband_with_no_leader_goes_to_nobody():
+    """Whether the roll gives the leader anything is not known before it: from version 10 nobody gains it, and the
+    record says so. Version 9 refused after the roll (with ledger dice the exploration was left pending)."""
+    table = leaderless_cult_won()
+    assert table.do(MORDHEIM_SURVIVOR, [5, 5])[-2:] == [
+        ev.NoteRecorded(text="exploration: Mordheim Survivor (multiples:5x2:cult): +1 XP for the leader, and Cult has "
+                             "none: nobody gains it", warband=CULT),
+        ev.PostGameStepDone(warband=CULT, battle=1, step="explore"),
+    ]
+
+
+def test_a_leaders_test_of_a_warband_with_no_leader_is_failed_and_rolls_no_die():
+    """Nobody takes the Wine Cellar's Ld test, so nobody passes it: 1 Elven Wine, and no D12 is rolled (version 10)."""
+    table = leaderless_cult_won()
+    assert table.do(WINE_CELLAR, [1, 1, 1]) == [
+        dice(0, "3D6", "exploration of Cult", [1, 1, 1], 3),
+        ce.ExplorationResolved(warband=CULT, battle=1, dice=[1, 1, 1], kept=[1, 1, 1], total=3, shards=1, row="shards:1-5",
+                               multiple="1x3", rows=["multiples:1x3", "multiples:1x3:other", "multiples:1x3:ld-test:no-leader"]),
+        ce.ShardsChanged(warband=CULT, delta=1, reason="explored after battle 1", row="shards:1-5"),
+        ev.ItemGained(warband=CULT, item="elven-wine", reason="exploration: Wine Cellar: no leader to take the leader's Ld "
+                                                              "test: failed (multiples:1x3:ld-test:no-leader)"),
+        ev.PostGameStepDone(warband=CULT, battle=1, step="explore"),
+    ]
+
+
+@pytest.mark.parametrize(("explore", "faces", "refused"), [
+    (MORDHEIM_SURVIVOR, [5, 5], "Cult has no leader to take exploration: Mordheim Survivor"),
+    (WINE_CELLAR, [1, 1, 1, 12], "The leader's Ld is needed for this test"),
+])
+def test_on_version_9_an_exploration_needing_a_leader_the_warband_has_not_was_refused_after_the_roll(explore, faces, refused):
+    assert leaderless_cult_won("9").refusal(explore, faces) == refused

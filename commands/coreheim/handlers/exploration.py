@@ -129,7 +129,8 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
 
     def entry(dice: Rolled) -> rules.Resolution:
         return rules.resolve_multiples(chosen, warband=listing, rolls=dice.faces, choices=choices,
-                                       leader_ld=leader.stats.get("Ld") if leader else None, tables=tables)
+                                       leader_ld=leader.stats.get("Ld") if leader else None,
+                                       no_leader=leader is None and since(ctx, "10"), tables=tables)
 
     def roll(need: MoreDice) -> Roll:
         """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""

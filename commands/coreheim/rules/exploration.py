@@ -211,9 +211,11 @@ class _EffectResolver:
         rolls: Mapping[str, Sequence[int]],
         choices: Mapping[str, bool],
         tables: CoreheimTables,
+        no_leader: bool = False,
     ) -> None:
         self.warband = warband
         self.leader_ld = leader_ld
+        self.no_leader = no_leader
         self.rolls = rolls
         self.choices = choices
         self.tables = tables
@@ -283,14 +285,16 @@ class _EffectResolver:
 
     def leader_test(self, test: LeaderTest) -> None:
         if self.warband in test.auto_pass_warbands:
-            passed: bool | None = True
+            outcome = "passed"
+        elif self.no_leader:
+            outcome = "no-leader"  # nobody takes the test, so nobody passes it: failed, and no die is rolled
         else:
             faces = self.roll(test.id, "D12", f"Leader's {test.stat} test")
             if self.leader_ld is None:
                 raise CoreheimRuleError(f"The leader's {test.stat} is needed for this test")
-            passed = passes_test(faces[0], self.leader_ld)
-        self.rows_used.append(f"{test.id}:{'passed' if passed else 'failed'}")
-        self.run(test.passed if passed else test.failed)
+            outcome = "passed" if passes_test(faces[0], self.leader_ld) else "failed"
+        self.rows_used.append(f"{test.id}:{outcome}")
+        self.run(test.passed if outcome == "passed" else test.failed)
 
     def result(self) -> Resolution:
         if not self.pending:
@@ -311,9 +315,11 @@ def resolve_multiples(
     rolls: Mapping[str, Sequence[int]] | None = None,
     choices: Mapping[str, bool] | None = None,
     leader_ld: int | None = None,
+    no_leader: bool = False,
     tables: CoreheimTables,
 ) -> Resolution:
-    """Resolve a set of multiples on the exploration chart.
+    """Resolve a set of multiples on the exploration chart; `no_leader`: the warband has none, so a leader's test is
+    failed without a roll (version 10; before, the test's D12 was rolled and then refused).
 
     ``rolls`` and ``choices`` are keyed by the ids found in ``pending`` of an earlier call
     (e.g. ``{"multiples:4x2:d6": [2], "multiples:4x2:d6:1-3:gold": [5]}``).
@@ -322,7 +328,7 @@ def resolve_multiples(
     entry = multiples_entry(chosen, tables=tables)
     variant = multiples_variant(entry, warband)
     resolver = _EffectResolver(
-        warband=warband, leader_ld=leader_ld, rolls=rolls or {}, choices=choices or {}, tables=tables
+        warband=warband, leader_ld=leader_ld, rolls=rolls or {}, choices=choices or {}, tables=tables, no_leader=no_leader
     )
     resolver.rows_used += [entry.id, variant.id]
     resolver.run(variant.effects)
@@ -367,4 +373,5 @@ def _chart_vocabulary(chart: MultiplesTable) -> Mapping[str, str]:
                     case LeaderTest():
                         for outcome in ("passed", "failed"):
                             words[f"{effect.id}:{outcome}"] = f"leader's {effect.stat} test {outcome}"
+                        words[f"{effect.id}:no-leader"] = f"no leader to take the leader's {effect.stat} test: failed"
     return words
