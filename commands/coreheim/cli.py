@@ -113,7 +113,8 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             # says why: a key no advance asks as the command's own check says it, one it may ask as not asked.
             nothing = f"{band.name} has no advances to roll"
             if names:
-                raise BadInput(f"--name {', '.join(names)}: {nothing}, so no Talent! to promote anyone: the advances step is done")
+                raise BadInput(f"--name {', '.join(names)}: {nothing}, so no Talent! to promote anyone: "
+                               "the advances step is done")
             if answers:
                 refuse_other_warbands_fighters(state, [Advance(warband=warband)], answers)
                 check_answers(Advance(warband=warband), answers, (), warriors_named(state))

@@ -553,7 +553,8 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
                                           + "; ".join(_why_none(g, budget, tables) for g in groups), warband=band.id))
     reinforced = [g for g in groups if wanted.get(g.id)]
     prices = _prices_given(cmd, tables)
-    unpriced = next(((g, why) for g in reinforced if (why := _unpriced_gear(g, prices, tables))), None) if since(ctx, "4") else None
+    paid_gear = since(ctx, "4")  # version 3 let recruits come with their group's gear unpaid
+    unpriced = next(((g, why) for g in reinforced if paid_gear and (why := _unpriced_gear(g, prices, tables))), None)
     if unpriced is not None and holds and held is None:
         # The D6 stands (version 10): answered after it (`campaign answer`), a reinforce can be given no --price, so the
         # roll is held for the next `reinforce`, which can. Version 9 refused, and the pending reinforcing could only be
@@ -563,7 +564,7 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
     if unpriced is not None and not ctx.typed_now:
         group, why = unpriced
         raise RuleViolation(f"{why}; answered later, a reinforce takes no --price: answer {group.id}:recruits=0")
-    priced = {g.id: _gear_priced(g, prices, held_prices, tables) for g in reinforced} if since(ctx, "4") else {}
+    priced = {g.id: _gear_priced(g, prices, held_prices, tables) for g in reinforced} if paid_gear else {}
     _refuse_prices_unused(ctx, prices, {gear.item for items in priced.values() for gear in items})
     if ctx.typed_now or holds:
         _refuse_too_dear_at_least(band, groups, wanted, priced)
