@@ -412,3 +412,27 @@ def test_a_leaders_test_of_a_warband_with_no_leader_is_failed_and_rolls_no_die()
 ])
 def test_on_version_9_an_exploration_needing_a_leader_the_warband_has_not_was_refused_after_the_roll(explore, faces, refused):
     assert leaderless_cult_won("9").refusal(explore, faces) == refused
+
+
+@pytest.mark.parametrize(("explore", "faces", "rows"), [
+    # The Well: "Optional. Pick a hero and roll D6": with no hero to pick, it is not offered
+    (Explore(warband="Cult", extra_dice=1), [1, 1], ["multiples:1x2", "multiples:1x2:any", "multiples:1x2:search:no-hero"]),
+    # The Guardhouse, its Ld test failed: "a chosen hero fights a Warhound": nobody fights, nothing is won or lost
+    (Explore(warband="Cult", extra_dice=3), [6, 6, 6, 6],
+     ["multiples:6x4", "multiples:6x4:any", "multiples:6x4:ld-test:no-leader", "multiples:6x4:fight:no-hero"]),
+    # The Fighting Pits: "A chosen hero (no mount) fights a Pit Fighter"
+    (Explore(warband="Cult", extra_dice=4), [6, 6, 6, 6, 6], ["multiples:6x5", "multiples:6x5:any", "multiples:6x5:fight:no-hero"]),
+])
+def test_a_chart_row_for_a_chosen_hero_of_a_warband_with_no_hero_is_passed_by(explore, faces, rows):
+    """Version 10: what only a hero could do is done by nobody, and the record says so; version 9 refused once it asked
+    which hero ("there is nothing to choose from"), after the exploration roll."""
+    table = leaderless_cult_won()
+    events = table.do(explore, faces)
+    assert [e.rows for e in events if isinstance(e, ce.ExplorationResolved)] == [rows]
+    assert [type(e).__name__ for e in events] == ["DiceRolled", "ExplorationResolved", "ShardsChanged", "PostGameStepDone"]
+
+
+def test_on_version_9_the_well_of_a_warband_with_no_hero_was_refused_after_the_roll():
+    table = leaderless_cult_won("9")
+    assert table.refusal(Explore(warband="Cult", extra_dice=1, answers={"multiples:1x2:search": "yes"}), [1, 1]) == (
+        "exploration: Well: which hero of Cult?: there is nothing to choose from")

@@ -124,13 +124,14 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
     asks whom first: version 4 asked after showing the face."""
     tables = model.tables_for(ctx.options)
     leader = model.leader(ctx.state, band)
+    no_hero = not model.heroes(ctx.state, band) and since(ctx, "10")
     rolled = Rolled()  # the faces as the rules read them, by the rules' roll id
     choices: dict[str, bool] = {}
 
     def entry(dice: Rolled) -> rules.Resolution:
         return rules.resolve_multiples(chosen, warband=listing, rolls=dice.faces, choices=choices,
                                        leader_ld=leader.stats.get("Ld") if leader else None,
-                                       no_leader=leader is None and since(ctx, "10"), tables=tables)
+                                       no_leader=leader is None and since(ctx, "10"), no_hero=no_hero, tables=tables)
 
     def roll(need: MoreDice) -> Roll:
         """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""

@@ -212,10 +212,12 @@ class _EffectResolver:
         choices: Mapping[str, bool],
         tables: CoreheimTables,
         no_leader: bool = False,
+        no_hero: bool = False,
     ) -> None:
         self.warband = warband
         self.leader_ld = leader_ld
         self.no_leader = no_leader
+        self.no_hero = no_hero
         self.rolls = rolls
         self.choices = choices
         self.tables = tables
@@ -258,6 +260,8 @@ class _EffectResolver:
                 self.outcomes.append(effect)
                 item = next(i for i in self.tables.equipment.items if i.id == effect.item)
                 self.run(item.on_gain)
+            case PlayerOption() if self.no_hero and _names_a_chosen_hero(effect.effects):
+                self.rows_used.append(f"{effect.id}:no-hero")  # an option only a hero could take is not offered
             case PlayerOption():
                 if self.choice(effect.id, effect.question):
                     self.rows_used.append(f"{effect.id}:yes")
@@ -269,6 +273,8 @@ class _EffectResolver:
                 self.run(row.effects)
             case LeaderTest():
                 self.leader_test(effect)
+            case Fight() if self.no_hero and effect.target == CHOSEN_HERO:
+                self.rows_used.append(f"{effect.id}:no-hero")  # nobody fights: nothing won, nothing lost
             case Fight():
                 won = self.choice(effect.id, f"Did the hero win the fight against the {effect.opponent}?")
                 if won is not None:
@@ -308,6 +314,13 @@ class _EffectResolver:
         )
 
 
+CHOSEN_HERO = "chosen-hero"  # the role of a hero the player picks (the Well's, a fight's)
+
+
+def _names_a_chosen_hero(effects: Sequence[Effect]) -> bool:
+    return any(getattr(effect, "target", None) == CHOSEN_HERO for effect in walk_effects(effects))
+
+
 def resolve_multiples(
     chosen: MultipleSet,
     *,
@@ -316,10 +329,12 @@ def resolve_multiples(
     choices: Mapping[str, bool] | None = None,
     leader_ld: int | None = None,
     no_leader: bool = False,
+    no_hero: bool = False,
     tables: CoreheimTables,
 ) -> Resolution:
     """Resolve a set of multiples on the exploration chart; `no_leader`: the warband has none, so a leader's test is
-    failed without a roll (version 10; before, the test's D12 was rolled and then refused).
+    failed without a roll; `no_hero`: it has none, so a fight of a chosen hero is fought by nobody and an option only a
+    hero could take is not offered (version 10; before, both were refused once their warrior was asked for).
 
     ``rolls`` and ``choices`` are keyed by the ids found in ``pending`` of an earlier call
     (e.g. ``{"multiples:4x2:d6": [2], "multiples:4x2:d6:1-3:gold": [5]}``).
@@ -328,7 +343,8 @@ def resolve_multiples(
     entry = multiples_entry(chosen, tables=tables)
     variant = multiples_variant(entry, warband)
     resolver = _EffectResolver(
-        warband=warband, leader_ld=leader_ld, rolls=rolls or {}, choices=choices or {}, tables=tables, no_leader=no_leader
+        warband=warband, leader_ld=leader_ld, rolls=rolls or {}, choices=choices or {}, tables=tables, no_leader=no_leader,
+        no_hero=no_hero,
     )
     resolver.rows_used += [entry.id, variant.id]
     resolver.run(variant.effects)
@@ -367,9 +383,11 @@ def _chart_vocabulary(chart: MultiplesTable) -> Mapping[str, str]:
                         words.update((row.id, row.name) for row in effect.rows)
                     case PlayerOption():
                         words[f"{effect.id}:yes"] = f"{effect.question.rstrip('?')}: yes"
+                        words[f"{effect.id}:no-hero"] = f"{effect.question.rstrip('?')}: the warband has no hero"
                     case Fight():
                         for outcome in ("won", "lost"):
                             words[f"{effect.id}:{outcome}"] = f"{outcome} the fight against the {effect.opponent}"
+                        words[f"{effect.id}:no-hero"] = f"no hero to fight the {effect.opponent}"
                     case LeaderTest():
                         for outcome in ("passed", "failed"):
                             words[f"{effect.id}:{outcome}"] = f"leader's {effect.stat} test {outcome}"
