@@ -215,6 +215,9 @@ def history(session: Session, fighter_ref: str | None, fighter_option: str | Non
     if as_json:
         emit_json(rows)
         return
+    if not rows and about is None:
+        click.echo("No battle recorded yet.")
+        return
     deeds = _deed_lines(records, state, about)
     _show([line for row in rows for line in _row_lines([row]) + deeds.get(row["position"], [])])
 

@@ -36,6 +36,8 @@ def test_roster_json_has_every_fighter_field(two_warbands):
 
 def test_battle_then_xp_and_history(two_warbands):
     c = two_warbands
+    assert c("history").output == "No battle recorded yet.\n"
+    assert c("history", "--json").output == "[]\n"
     result = c("battle", "record", "--warband", "Reikland Rats", "--warband", "Clan Skrittle", "--winner",
                "Clan Skrittle", "--scenario", "Skirmish", "--ooa", "Gunnar", "--took-out", "Snikch=Gunnar",
                "--glorious", "Snikch=Slew the leader")
