@@ -470,11 +470,16 @@ class Context:
         self.answers[key] = answer
         return answer
 
+    def answered_now(self, key: str) -> bool:
+        """Was `key` answered by a person for this decision (the command typed now, or `campaign answer`),
+        not read from a record decided again?"""
+        return loose_key(key) in self._answered_now
+
     def _unforeseen(self, key: str, answer: str) -> bool:
         """Is `answer`, given now ahead of faces the ledger dealt since, one they do not offer? Refused, it
         would stay with the pending decision its dice make, which only a void (and new dice) would end:
         it is dropped, and the question asked once the decision is stored, as if none had been given."""
-        if loose_key(key) not in self._answered_now or not self.dealt_ledger_faces():
+        if not self.answered_now(key) or not self.dealt_ledger_faces():
             return False
         self.answers = {given: value for given, value in self.answers.items() if loose_key(given) != loose_key(key)}
         return True
@@ -483,7 +488,7 @@ class Context:
         """A question the command documents but does not ask this time, as it can tell before any roll: an
         answer a person gave now for it is refused saying `why`, nothing rolled or written. One recorded with
         a command decided again is left unused, as it was when recorded."""
-        if loose_key(key) in self._answered_now:
+        if self.answered_now(key):
             raise not_asked([key], why)
 
     def given(self, key: str) -> str | None:

@@ -25,6 +25,7 @@ from ledger import events as ev
 from ledger.decide import Context, Roll, written_as
 from ledger.errors import BadInput
 from ledger.state import Battle, Fighter, Warband
+from ledger.text import as_spelled
 
 
 def roll_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
@@ -199,8 +200,12 @@ def _skill(
     """The skill the player picks, checked by the rules (so a refusal says why)."""
     allowed, check = _learnable(ctx, band, fighter, lists, tables)
     answer_key = f"{key}:skill"
-    if answer_key in ctx.answers:
-        check(ctx.answers[answer_key])
+    given = ctx.answers.get(answer_key)
+    # Answered now, a skill named in another case ("blaze") is the choice's to spell, and one given ahead of ledger
+    # dice its to drop and ask once they are stored: checked here, it was refused, and with ledger dice it stayed
+    # with the pending decision. A recorded answer is checked as it was.
+    if given is not None and not (ctx.answered_now(answer_key) and (as_spelled(given, allowed) or ctx.dealt_ledger_faces())):
+        check(given)
     skill = ctx.choose(answer_key, f"{fighter.name} learns a skill ({', '.join(lists)})", allowed)
     return skill, check(skill)
 

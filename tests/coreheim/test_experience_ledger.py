@@ -21,7 +21,8 @@ from commands.coreheim import model
 from commands.coreheim.phase import PHASE, advances_owed, talent_advance_asked_as
 from commands.shared import AwardXP, Correct
 from ledger import events as ev
-from ledger.errors import BadInput, NeedsAnswer, NeedsDice
+from ledger.campaigns import PendingDecision
+from ledger.errors import BadInput, LedgerError, NeedsAnswer, NeedsDice
 
 from .conftest import Table, rats_and_skaven_on
 
@@ -180,6 +181,44 @@ def test_a_skill_from_a_list_the_hero_cannot_use_is_refused(rats_and_skaven):
     assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", answers={"hans:2:skill": "Decapitate"}), [11]) == (
         "Decapitate is not on Hans's skill lists (combat, shooting, speed)"
     )
+
+
+def test_a_skill_named_in_another_case_is_that_skill(rats_and_skaven):
+    """Given Hans reaching 2 XP, when his 11 (a new skill) comes with "dodge" typed, then he learns Dodge, as the
+    rules spell it (it was refused: "dodge is not on Hans's skill lists", Dodge being on his Speed list)."""
+    given_xp(rats_and_skaven, Hans=1)
+    events = advance(rats_and_skaven, [11], answers={"hans:2:skill": "dodge"})
+    assert events[2] == ev.SkillLearned(warband=RATS, fighter="hans", skill="Dodge", reason="advance at 2 XP (speed list)",
+                                        row="hero-advance:11-12")
+
+
+def test_a_recorded_skill_in_another_case_decides_again_as_it_was_refused(rats_and_skaven):
+    """Only an answer given now is spelled: a pending decision recorded with "dodge" (refused then) decides as recorded."""
+    given_xp(rats_and_skaven, Hans=1)
+    rats_and_skaven.battle()
+    rats_and_skaven.through("advances")
+    with pytest.raises(LedgerError, match="^dodge is not on Hans's skill lists"):
+        rats_and_skaven.decided_again(Advance(warband="Reikland Rats", answers={"hans:2:skill": "dodge"}), [11])
+
+
+def test_with_ledger_dice_a_skill_given_ahead_that_he_cannot_learn_is_asked_once_the_dice_are_stored():
+    """Given Hans reaching 2 XP, when his advance is typed with Decapitate (a Strength skill) ahead of ledger dice that
+    give a new skill, then the answer is dropped and the question asked once the die is stored: refused, it stayed
+    with the pending decision ("an answer stands once given"), so only a void ended it, and new dice were rolled."""
+    table = Table.dealt_alike()
+    table.rats()
+    table.skaven()
+    given_xp(table, Hans=1)
+    table.battle()
+    table.through("advances")
+    with pytest.raises(PendingDecision):
+        table.by_the_ledger(Advance(warband="Reikland Rats", answers={"hans:2:skill": "Decapitate"}))
+    (tx, pending), = table.state.pending.items()
+    assert (pending.question, pending.prompt) == (
+        "hans:2:skill", "Hans learns a skill (combat, shooting, speed) ('Decapitate', given ahead, is not one of them)")
+    # and answered now, in any case, he learns the skill named
+    table.ledger.answer(table.cid, {"hans:2:skill": "dodge"}, actor=table.actor, target=int(tx))
+    assert (table.state.pending, table.fighter("Hans").skills) == ({}, ["Dodge"])
 
 
 def test_a_skill_left_out_is_asked_for_in_one_sentence(rats_and_skaven):
