@@ -179,10 +179,13 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @click.option("--fighter", default=None, help="Who carries it (default: the stash); a group buys one per member.")
     @click.option("--price", type=int, default=None, help="Its price, if the tables do not price it.")
     @dice_options
+    @answers_option
     @pass_session
-    def buy(session: Session, warband: str, item: str, fighter: str | None, price: int | None, dice: DiceChoice) -> None:
-        """Trading 4: buy ITEM (a rare one found this post-game or, before the first battle, on the warband list)."""
-        run(session, Buy(warband=warband, item=item, fighter=fighter, price=price), dice=dice)
+    def buy(session: Session, warband: str, item: str, fighter: str | None, price: int | None, dice: DiceChoice,
+            answers: dict[str, str]) -> None:
+        """Trading 4: buy ITEM (a rare one found this post-game or, before the first battle, on the warband list);
+        a Mordheim Map put in the stash asks which hero holds it (--answer map-holder=HERO)."""
+        run(session, Buy(warband=warband, item=item, fighter=fighter, price=price, answers=answers), dice=dice)
 
 
     @group.command("items")

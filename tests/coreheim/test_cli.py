@@ -1416,3 +1416,26 @@ def test_a_pending_reinforce_answered_for_gear_nothing_prices_holds_the_roll_for
         "  Reikland Rats treasury -20 (the gear of 1 recruit for Vets: Ithilmar Dagger, 20 gc each)",
         "  Reikland Rats: post-game step Reinforcing henchman groups done for battle 1",
     ]
+
+
+def test_a_mordheim_map_bought_into_the_stash_is_given_its_holder_with_answer(after_battle):
+    """Coreheim 1, Mordheim Map: its D6 decides the fate of the hero holding it; one bought into the stash asks which
+    hero before its price is rolled (`--answer map-holder=HERO`), which `buy` did not take: run without a terminal it
+    named an option the command refused ("No such option '--answer'"), so the map could not be bought into the stash."""
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"], ["search", R, "--search", "Gunnar=mordheim-map", "--dice", "5,5"]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    asked = after_battle("coreheim", "buy", R, "mordheim-map", "--dice", "1,1,1,5")
+    assert (asked.exit_code, asked.output, events(after_battle)) == (2, (
+        "Error: Mordheim Map gained: which hero of Reikland Rats?: answer with --answer map-holder=CHOICE "
+        "(one of: Gunnar, Hans)\n"), before)
+    assert ok(after_battle("coreheim", "buy", R, "mordheim-map", "--dice", "1,1,1,5", "--answer", "map-holder=gunnar"))[:-1] == [
+        "  R3 price of Mordheim Map: 3D6 rolled [1, 1, 1] = 3 (table)",
+        "  Reikland Rats: price of Mordheim Map rolled 53 gc (it holds until the post-game of battle 1 ends)",
+        "  Reikland Rats treasury -53 (bought Mordheim Map)",
+        "  Reikland Rats stash gains Mordheim Map",
+        "  Reikland Rats has bought the Mordheim Map found after battle 1",
+        "  R4 Mordheim Map (D6): D6 rolled [5] = 5 (table)",
+        "  Gunnar learns Streetwise",
+    ]
