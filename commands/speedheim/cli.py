@@ -96,12 +96,14 @@ def register_commands(group: click.Group, shell: Any) -> None:
     def incapacitate(session: Any, warband: str, fighter: str, victim: str, kind: str | None, dice: Any,
                      answers: dict[str, str]) -> None:
         """During the battle: FIGHTER of WARBAND Incapacitated VICTIM, and draws from the Improvement Deck now."""
-        if dice.cards:  # refused before deciding, as a card left over is, but saying why none is drawn
+        if dice.cards or dice.text:  # refused before deciding, as a card or die left over is, but saying why none is used
             _cid, state = session.state()
             unit, battle = state.fighter(fighter, state.warband(warband).id), state.battles_fought + 1
             if not h.draws_in(state, unit, battle):
-                raise BadInput(f"--card {', '.join(dice.cards)}: {unit.name} promotes at the end of battle {battle}, "
-                               "so it draws no more cards this battle (leave out --card)")
+                given = [*([f"--card {', '.join(dice.cards)}"] if dice.cards else []), *([f"--dice {dice.text}"] if dice.text else [])]
+                options = " and ".join(option.split()[0] for option in given)
+                raise BadInput(f"{', '.join(given)}: {unit.name} promotes at the end of battle {battle}, "
+                               f"so it {se.draws_no_more(state)} this battle (leave out {options})")
         run(session, h.Incapacitate(warband=warband, fighter=fighter, victim=victim, kind=kind, answers=answers), dice=dice)
 
     @group.command("battle")

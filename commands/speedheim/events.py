@@ -28,7 +28,13 @@ from ledger.describe import because, fighter_name, signed, warband_name
 from ledger.state import CampaignState
 from ledger.text import ordinal
 
-from .options import ID
+from .options import ID, options_for
+
+def draws_no_more(state: CampaignState) -> str:
+    """What a henchman that promotes at the end of the battle no longer does: draw cards, or on the d20 table
+    (`improvement=d20-table`), which no card is drawn from, roll."""
+    return "rolls no more on the d20 table" if options_for(state.options).improvement == "d20-table" else "draws no more cards"
+
 
 @ev.event_type
 class Incapacitation(ev.Event, frozen=True, kw_only=True, tag="speedheim.incapacitation"):
@@ -43,7 +49,7 @@ class Incapacitation(ev.Event, frozen=True, kw_only=True, tag="speedheim.incapac
         victim = f"{fighter_name(state, self.victim)}, a {self.victim_kind},"
         if self.fighter is None:
             return f"{victim} was Incapacitated {self._in_which_battle(state)} (no unit credited)"
-        why = "" if self.draws else " (promotes at the end of the battle: draws no more cards)"
+        why = "" if self.draws else f" (promotes at the end of the battle: {draws_no_more(state)})"
         return f"{fighter_name(state, self.fighter)} Incapacitated {victim} {self._in_which_battle(state)}{why}"
 
     def _in_which_battle(self, state: CampaignState) -> str:

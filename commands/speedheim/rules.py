@@ -215,12 +215,13 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
         open_stats = [stat for stat in ("Mel", "Rgd") if not _at_cap(unit, stat, caps)]
         if not open_stats:
             return redraw(f"Mel and Rgd both at their cap (or missing): {again}")
+        got = "rolled" if unit.d20_words else "drew"  # a row of the d20 table is rolled, not drawn
         if len(open_stats) == 2:
-            stat = choose(f"{key}.mel-rgd", f"{unit.name} drew Mel/Rgd: which stat to try", ["Mel", "Rgd"])
+            stat = choose(f"{key}.mel-rgd", f"{unit.name} {got} Mel/Rgd: which stat to try", ["Mel", "Rgd"])
         else:
             capped = "Rgd" if open_stats == ["Mel"] else "Mel"
             shut = f"{capped} missing (`-`)" if unit.says_why and unit.base(capped) is None else f"{capped} at its cap"
-            tried = choose(f"{key}.mel-rgd", f"{unit.name} drew Mel/Rgd with {shut}: try "
+            tried = choose(f"{key}.mel-rgd", f"{unit.name} {got} Mel/Rgd with {shut}: try "
                            f"{open_stats[0]} or {again}", [open_stats[0], again])
             if tried == again:
                 player_again = "rolls again" if unit.d20_words else "draws again"

@@ -75,7 +75,7 @@ def test_on_the_d20_table_a_row_is_read_and_rolled_again(campaign):
     skaven = blightmeer_with(campaign, "--option", "improvement=d20-table")
     before = events(skaven)
     asked = skaven("speedheim", "incapacitate", "Skaven", "Skab", "Ivo", "--dice", "7")
-    assert (asked.exit_code, asked.output) == (2, "Error: Skab drew Mel/Rgd with Rgd missing (`-`): try Mel or roll again: "
+    assert (asked.exit_code, asked.output) == (2, "Error: Skab rolled Mel/Rgd with Rgd missing (`-`): try Mel or roll again: "
                                                   "answer with --answer skab.ivo.1.mel-rgd=CHOICE (one of: Mel, roll again)\n")
     assert events(skaven) == before
     result = skaven("speedheim", "incapacitate", "Skaven", "Skab", "Ivo", "--dice", "7,19", "--answer",
@@ -850,6 +850,23 @@ def test_a_card_given_for_a_henchman_that_draws_no_more_this_battle_is_refused_s
     assert events(blightmeer) == before
     assert "(promotes at the end of the battle: draws no more cards)" in blightmeer(
         "speedheim", "incapacitate", "Sellswords", "Ivo", "Rat", "--kind", "henchman").output
+
+
+def test_on_the_d20_table_a_die_given_for_a_henchman_that_rolls_no_more_this_battle_is_refused_saying_why(campaign):
+    """`improvement=d20-table`: Ivo rolls 20 on the henchman d20 table, Promote!, and "does not draw any additional
+    cards from the Improvement Deck for the rest of the battle" (seed): on the table he rolls no more."""
+    sellswords = blightmeer_with(campaign, "--option", "improvement=d20-table")
+    assert sellswords("speedheim", "incapacitate", "Sellswords", "Ivo", "Skab", "--dice", "20").exit_code == 0
+    before = events(sellswords)
+    # a die given for his next Incapacitation was refused as "1 die given but only 0 used: check --dice"
+    result = sellswords("speedheim", "incapacitate", "Sellswords", "Ivo", "Rat", "--kind", "henchman", "--dice", "3")
+    assert (result.exit_code, result.output) == (2, "Error: --dice 3: Ivo promotes at the end of battle 1, so it rolls "
+                                                    "no more on the d20 table this battle (leave out --dice)\n")
+    assert events(sellswords) == before
+    # and the log says so of the table, which draws no cards (it said "draws no more cards")
+    assert sellswords("speedheim", "incapacitate", "Sellswords", "Ivo", "Rat", "--kind", "henchman").output.splitlines()[0] == (
+        "  Ivo Incapacitated Rat, a henchman, in the game toward battle 1 (promotes at the end of the battle: rolls no "
+        "more on the d20 table)")
 
 
 def games_side_by_side(campaign, bands: str = "SKOE", *first: list[str]):
