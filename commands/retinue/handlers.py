@@ -28,7 +28,7 @@ from commands.shared import (
     unique_id,
 )
 from ledger import events as ev
-from ledger.decide import Command, Context
+from ledger.decide import Command, Context, written_as
 from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
@@ -273,18 +273,25 @@ def _read_from_data(table: str) -> BadInput:
     return BadInput(f"A3: this campaign reads the {table.capitalize()} Table from its data: do not name the outcome")
 
 
-def _refuse_named_outcomes_before_the_roll(ctx: Context, table: str, named: dict[str, str]) -> None:
+def _refuse_named_outcomes_before_the_roll(ctx: Context, table: str, named: dict[str, str], rolling: list[Fighter]) -> None:
     """Typed now, an outcome named that its roll would refuse (A3 "data": none is named; by name, an empty one, or
     E7's Miraculous on the Casualty Table, Hardy on the Doom Table) is refused before a die is rolled: refused after
     the roll, ledger dice were seen and the decision left pending, a void away from a new roll. One an answer for the
-    roll replaces (1.2.0) is not read. Recorded commands decide as they did."""
-    if not ctx.typed_now or not named:
+    roll replaces (1.2.0) is not read; the answer, given now (the walk's `casualty:finch=Miraculous`), is checked
+    likewise, as it stood with the pending decision. Recorded commands decide as they did."""
+    if not ctx.typed_now:
         return
-    if options_for(ctx.state).outcome_tables == "data":
+    by_name = options_for(ctx.state).outcome_tables != "data"
+    if named and not by_name:
         raise _read_from_data(table)
-    for fighter, outcome in named.items():
-        if not (since(ctx, "1.2.0") and f"{table}:{fighter}" in ctx.answers):
-            r.outcome_by_name(table, outcome)  # type: ignore[arg-type]
+    for fighter in rolling if by_name else ():
+        key = f"{table}:{fighter.id}"
+        answered = key if key in ctx.answers else written_as(key, ctx.answers)
+        read = answered is not None and (since(ctx, "1.2.0") or fighter.id not in named)  # 1.1.0 read --outcome first
+        if read and ctx.answered_now(key) and ctx.answers[answered].strip():  # one left empty is asked for
+            r.outcome_by_name(table, ctx.answers[answered])  # type: ignore[arg-type]
+        elif fighter.id in named and not read:
+            r.outcome_by_name(table, named[fighter.id])  # type: ignore[arg-type]
 
 
 def _given_once(ctx: Context, option: str, fighters: list[str]) -> None:
@@ -314,7 +321,7 @@ def casualties(cmd: Casualties, ctx: Context) -> None:
     rolling = [ctx.state.fighters[fighter] for fighter in out_of_action(battle, band.id, ctx.state)]
     named = _named(ctx, band, cmd.outcomes, rolling, f"{{name}} did not go Out of Action in battle {battle.number}, "
                    "and the Casualty Table is rolled for each fighter who did")
-    _refuse_named_outcomes_before_the_roll(ctx, "casualty", named)
+    _refuse_named_outcomes_before_the_roll(ctx, "casualty", named, rolling)
     for fighter in rolling:
         _roll_outcome(ctx, cmd, band, battle, fighter, "casualty", named.get(fighter.id))
     finish(ctx, band, battle, "casualty")
@@ -332,7 +339,7 @@ def doom(cmd: Doom, ctx: Context) -> None:
                             "since, or absent): the Doom Table is rolled after that battle, for a fighter who fought it")
     named = _named(ctx, band, cmd.outcomes, rolling,
                    "{name} is not named to roll on the Doom Table: name each fighter who rolls with --fighter (--fighter {name})")
-    _refuse_named_outcomes_before_the_roll(ctx, "doom", named)
+    _refuse_named_outcomes_before_the_roll(ctx, "doom", named, rolling)
     for fighter in rolling:
         _roll_outcome(ctx, cmd, band, battle, fighter, "doom", named.get(fighter.id))
     finish(ctx, band, battle, "doom")

@@ -325,11 +325,19 @@ def test_E7_hardy_is_a_casualty_result_and_miraculous_a_doom_result(game):
     (Casualties(warband="Hawks", outcomes={"Finch": " "}), "A3: name the Casualty Table outcome"),
     (Doom(warband="Hawks", fighters=["Kestrel"], outcomes={"Kestrel": "Hardy"}),
      "E7: Hardy is a Casualty Table result, not a Doom Table one"),
+    # the walk's answer for the roll (`post-game --answer casualty:finch=Miraculous`), in any spelling of its key
+    (Casualties(warband="Hawks", answers={"casualty:Finch": "Miraculous"}),
+     "E7: Miraculous is a Doom Table result, not a Casualty Table one"),
+    (Casualties(warband="Hawks", outcomes={"Finch": "Hardy"}, answers={"casualty:finch": "Miraculous"}),
+     "E7: Miraculous is a Doom Table result, not a Casualty Table one"),
+    (Doom(warband="Hawks", fighters=["Kestrel"], answers={"doom:kestrel": "hardy"}),
+     "E7: Hardy is a Casualty Table result, not a Doom Table one"),
 ])
 def test_an_outcome_its_table_cannot_give_is_refused_before_the_roll(game, command, refusal):
-    """A3 by name, E7: the outcome named with --outcome is read once the die is rolled, but whether its table can give
-    it is known before: refused after the roll, ledger dice were seen and the decision left pending, which a void
-    ended, for a new roll. Given no die, the refusal comes first (a roll would ask for its die)."""
+    """A3 by name, E7: the outcome named with --outcome, or answered ahead for the roll, is read once the die is rolled,
+    but whether its table can give it is known before: refused after the roll, ledger dice were seen and the decision
+    left pending (with the answer, which stands once given), which a void ended, for a new roll. Given no die, the
+    refusal comes first (a roll would ask for its die)."""
     game.battle(ooa=["Finch"])
     game.do(BattlePass(warband="Hawks"))
     game.do(ScenarioPass(warband="Hawks"))
@@ -338,13 +346,15 @@ def test_an_outcome_its_table_cannot_give_is_refused_before_the_roll(game, comma
     assert game.refusal(command) == refusal
 
 
-def test_a_recorded_outcome_its_table_cannot_give_is_decided_again_as_it_was_after_the_roll(game):
+@pytest.mark.parametrize("recorded", [Casualties(warband="Hawks", outcomes={"Finch": "Miraculous"}),
+                                      Casualties(warband="Hawks", answers={"casualty:finch": "Miraculous"})])
+def test_a_recorded_outcome_its_table_cannot_give_is_decided_again_as_it_was_after_the_roll(game, recorded):
     """Decided again (a pending decision answered, a replay), the command rolls first, as when it was recorded."""
     game.battle(ooa=["Finch"])
     game.do(BattlePass(warband="Hawks"))
     game.do(ScenarioPass(warband="Hawks"))
     with pytest.raises(NeedsDice):
-        game.decided_again(Casualties(warband="Hawks", outcomes={"Finch": "Miraculous"}))
+        game.decided_again(recorded)
 
 
 def test_an_outcome_named_beside_an_answer_for_the_roll_is_not_read(game):
