@@ -22,6 +22,7 @@ Decisions (the rules module and shared/rules/warbands.md section 4 give the read
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 import msgspec
@@ -492,8 +493,11 @@ def experience(cmd: Experience, ctx: Context) -> None:
     else:
         told = cmd.xp if cmd.xp is not None else ctx.given("xp")
         if told is None:  # an answer not given (exit 2), which the guided walk stops for: not a refusal
-            raise NeedsDice(f"{band.name}: the campaign has no XP award table: give the XP earned in "
-                                f"battle {battle.battle} with --xp N (or --answer xp=N)")
+            # Said for both ways in: the step's command takes --xp, the guided walk --answer (it said "--xp N (or
+            # --answer xp=N)", and each refused the other's option)
+            named = shlex.quote(band.name)
+            raise NeedsDice(f"{band.name}: the campaign has no XP award table: give the XP earned in battle {battle.battle} "
+                            f"(`campaign warbands experience {named} --xp N`, or `campaign post-game {named} --answer xp=N`)")
         answered = [] if cmd.xp is not None else ["xp"]  # what a refusal refuses: --xp, or the answer
         try:
             xp = int(told)

@@ -156,7 +156,12 @@ def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
     result = cli("post-game", "Reiklanders")
     assert result.exit_code == 2  # an answer missing, as the recovery's above
     assert result.output.splitlines()[-1] == ("Error: Reiklanders: the campaign has no XP award table: give the XP earned "
-                                              "in battle 1 with --xp N (or --answer xp=N)")
+                                              "in battle 1 (`campaign warbands experience Reiklanders --xp N`, or "
+                                              "`campaign post-game Reiklanders --answer xp=N`)")
+    # the step's own command says the same: each way in names its own option (it said "--xp N (or --answer xp=N)",
+    # and the walk refused --xp, the command --answer)
+    told = cli("warbands", "experience", "Reiklanders")
+    assert (told.exit_code, told.output) == (2, f"{result.output.splitlines()[-1]}\n")
     result = cli("post-game", "Reiklanders", "--answer", "xp=7")
     lines = result.output.splitlines()
     assert (result.exit_code, lines[1], lines[-1]) == (0, "  Reiklanders treasury +7 (XP for battle 1)", "Post-game sequence complete.")
