@@ -364,6 +364,9 @@ def recovery(cmd: Recovery, ctx: Context) -> None:
         for casualties in battle.units:
             for kind, _count in _casualty_kinds(casualties):
                 _recovery_target(table.rows, battle.result, kind)
+            if casualties.removed + casualties.fled:  # the walk's answer, as --recovered: it was rolled over, "Not used"
+                unit = state.fighters[casualties.fighter]
+                ctx.not_asked(_answer_key(ctx, "recovered", unit), f"this campaign rolls the Recovery of {unit.name} on its table")
     for casualties in battle.units:
         unit = state.fighters[casualties.fighter]
         lost = casualties.removed + casualties.fled

@@ -465,6 +465,20 @@ def test_U3_recovery_told_for_a_unit_the_table_rolls_for_is_refused_before_any_u
         table.decided_again(told)
 
 
+@pytest.mark.parametrize("key", ["recovered:handgunners", "recovered:Handgunners"])
+def test_U3_recovery_answered_for_a_unit_the_table_rolls_for_is_refused_before_any_unit_rolls(key):
+    """The guided walk's answer for it likewise (`campaign post-game Reiklanders --answer recovered:Handgunners=1`): it
+    was rolled over, the table deciding, and named on the walk's "Not used:" line once the dice were seen."""
+    table = Table(RECOVERY_TABLE)
+    table.empire()
+    table.orcs()
+    table.battle(removed={"Swordsmen": 2, "Handgunners": 1})
+    answered = Recovery(warband="Reiklanders", answers={key: "1"})
+    assert table.refusal(answered) == f"--answer {key}: not asked: this campaign rolls the Recovery of Handgunners on its table"
+    with pytest.raises(NeedsDice, match="^Recovery of Swordsmen, removed model 1 of 2 \\(4\\+\\) needs D6"):
+        table.decided_again(answered)  # decided again as recorded, it rolls
+
+
 def test_U3_a_recovery_table_with_no_row_for_a_casualty_refuses_before_any_unit_rolls(monkeypatch):
     """Given a campaign started before a Recovery table needed a row for each casualty (it has none for a model that
     fled), when Swordsmen's removed models and a Handgunner who fled recover, then it is refused before Swordsmen
