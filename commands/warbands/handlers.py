@@ -413,6 +413,9 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
             raise BadInput(f"an injury's outcome is one of: {', '.join(MANUAL_INJURIES)}; not {effect!r}")
         if ctx.typed_now:  # one recorded so before this refusal decides again as it did: the outcome taken
             _refuse_an_answer_beside_the_outcome(ctx, state.fighters[fighter_id], effect)
+    for fighter_id in battle.characters_down if table.rows else ():  # the walk's answer, as --outcome: rolled over
+        hero = state.fighters[fighter_id]
+        ctx.not_asked(_answer_key(ctx, "injury", hero), f"this campaign rolls {hero.name}'s injury on its Character Injury Table")
     for fighter_id in battle.characters_down:
         hero = state.fighters[fighter_id]
         if table.rows:

@@ -504,6 +504,9 @@ def test_U4_a_groups_injury_table_is_rolled(house_rules):
     t.battle(down=["Hans"])
     t.do(Recovery(warband="Reiklanders"))
     assert "leave out the outcome for Hans" in t.refusal(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}))
+    # and so is the walk's answer for it, which the table rolled over ("Not used" once the die was seen)
+    assert t.refusal(Injuries(warband="Reiklanders", answers={"injury:Hans": "dead"})) == (
+        "--answer injury:Hans: not asked: this campaign rolls Hans's injury on its Character Injury Table")
     events = t.do(Injuries(warband="Reiklanders"), [1])
     assert [e.row for e in events if isinstance(e, ev.FighterDied)] == ["dead"]
 
