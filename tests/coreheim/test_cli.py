@@ -1439,3 +1439,24 @@ def test_a_mordheim_map_bought_into_the_stash_is_given_its_holder_with_answer(af
         "  R4 Mordheim Map (D6): D6 rolled [5] = 5 (table)",
         "  Gunnar learns Streetwise",
     ]
+
+
+def test_a_reinforcement_answered_for_a_group_the_warband_has_not_is_refused_before_the_d6(campaign):
+    """`--answer marksman:recruits=1` for the Rats' Vets names no group: with table dice it was refused once the D6
+    was rolled (nothing written), with ledger dice the D6 was rolled and stood, and Vets' question was asked after it.
+    It is refused before the D6, as the command's keys are named."""
+    ok(campaign(*NEW_LEAGUE))
+    for args in (*RATS_BEAT_SKRIT[:-1],
+                 ["coreheim", "hire", R, "Vets", "--type", "henchman", "--cost", "30", "--race", "human", *HUMAN],
+                 RATS_BEAT_SKRIT[-1],
+                 ["coreheim", "explore", R, "--dice", "1,2,4"], ["coreheim", "injuries", R, "--dice", "4,5"],
+                 ["coreheim", "experience", R], ["coreheim", "advance", R], ["coreheim", "sell-shards", R, "0"],
+                 ["coreheim", "search", R, "--search", "Gunnar=nothing"], ["coreheim", "upkeep", R]):
+        ok(campaign(*args))
+    before = events(campaign)
+    for dice in (["--ledger"], ["--dice", "3"]):
+        refused = campaign("coreheim", "reinforce", R, "--answer", "reinforce=yes", "--answer", "vet:recruits=1", *dice)
+        assert (refused.exit_code, refused.output) == (
+            2, "Error: --answer vet:recruits: not a question of coreheim.reinforce (its keys: reinforce, vets:recruits, "
+               "GROUP:recruits)\n")
+    assert (events(campaign), ok(campaign("pending"))) == (before, ["No decision is pending."])

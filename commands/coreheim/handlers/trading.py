@@ -24,7 +24,7 @@ from commands.coreheim.tables import CoreheimTables, WarbandList
 from commands.kit.versions import plays, since
 from ledger import events as ev
 from ledger import rulesets
-from ledger.decide import Context, written_as
+from ledger.decide import Context, check_answers, loose_key, warriors_named, written_as
 from ledger.dice import lowest_value
 from ledger.describe import plural
 from ledger.errors import AnswerRefused, BadInput, RuleViolation
@@ -473,6 +473,10 @@ def _refuse_before_the_roll(cmd: Reinforce, ctx: Context, band: Warband, groups:
     the treasury cannot pay for even at their gear's lowest prices. Refused after it, ledger dice were seen and the
     reinforcing left pending with answers that stand, which only a void ended, and a new `reinforce` rolled anew."""
     tables = model.tables_for(ctx.options)
+    # A group's key that names no warrior ("marksman:recruits") is no question of the command: checked after the
+    # decision, with ledger dice it went pending with the D6, and the question for the group was asked after it.
+    check_answers(cmd, [key for key in ctx.answers if ctx.answered_now(key) and loose_key(key).endswith(":recruits")],
+                  ["reinforce", *(f"{g.id}:recruits" for g in groups)], warriors_named(ctx.state))
     ahead: dict[str, int] = {}
     for g in groups:
         typed = _answered_ahead(ctx, f"{g.id}:recruits")
