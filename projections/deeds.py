@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,15 +50,17 @@ class BattleWords:
         return full_stop(f"{who}: glorious deed {self.named('deed', deed)}")
 
 
-def fighter_lines(deed: Mapping[str, Any], names: Mapping[str, str], words: BattleWords) -> list[str]:
-    """What one fighter did in the battle, a sentence each."""
+def fighter_lines(deed: Mapping[str, Any], names: Mapping[str, str], words: BattleWords,
+                  taken_by_someone: Collection[str] = ()) -> list[str]:
+    """What one fighter did in the battle, a sentence each; that he was taken out of action only where no
+    one's deed (`taken_by_someone`) says who took him out."""
     who = names.get(deed["fighter"], deed["fighter"])
     lines = []
     if deed["took_out"]:
         # A name twice is two of a group (two members of a henchman unit): "Fang ×2", not "Fang, Fang".
         taken = Counter(deed["took_out"])
         lines.append(f"{who} took out {', '.join(names.get(t, t) + (f' ×{n}' if n > 1 else '') for t, n in taken.items())}.")
-    if deed["out_of_action"]:
+    if deed["out_of_action"] and deed["fighter"] not in taken_by_someone:
         lines.append(f"{who} was taken out of action.")
     lines += [words.deed_line(who, glorious) for glorious in deed.get("glorious_deeds", [])]
     if deed.get("notes"):
@@ -73,13 +75,15 @@ def battle_deed_lines(battle: Mapping[str, Any], names: Mapping[str, str], words
     participant (`owners` does not place it) comes after them. `about` (a fighter's id): only what he
     did and what was done to him."""
     lines_of: dict[str | None, list[str]] = {warband: [] for warband in battle["participants"]}
+    taken_by_someone = {taken for deed in battle["deeds"] for taken in deed["took_out"]}
     for deed in battle["deeds"]:
         if about is not None and about != deed["fighter"]:
             if about not in deed["took_out"]:
                 continue
             deed = {"fighter": deed["fighter"], "took_out": [about], "out_of_action": False}
         side = owners.get(deed["fighter"])
-        lines_of.setdefault(side if side in lines_of else None, []).extend(fighter_lines(deed, names, words))
+        lines_of.setdefault(side if side in lines_of else None, []).extend(
+            fighter_lines(deed, names, words, taken_by_someone))
     for warband, glorious in words.by_warbands.get(battle["tx"], []) if about is None else ():
         lines_of.setdefault(warband, []).append(words.deed_line(names.get(warband, warband), glorious))
     return [line for lines in lines_of.values() for line in lines]

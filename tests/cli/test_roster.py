@@ -52,15 +52,13 @@ def test_battle_then_xp_and_history(two_warbands):
         "                         Snikch: glorious deed Slew the leader.",
         "   18 T7    arbiter    Snikch gains 2 XP (won and took Gunnar out)",
     ]
-    assert c("history", "Gunnar").output.splitlines() == [  # and what was done to him
+    assert c("history", "Gunnar").output.splitlines() == [  # and what was done to him, said once
         "   10 T4    arbiter    Gunnar, leader, joins Reikland Rats",
         "   16 T6    arbiter    battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
-        "                         Gunnar was taken out of action.",
         "                         Snikch took out Gunnar.",
     ]
     assert c("history").output.splitlines() == [  # every battle, with all its deeds, as the report says them
         "   16 T6    arbiter    battle 1 (Skirmish): Reikland Rats vs Clan Skrittle, won by Clan Skrittle",
-        "                         Gunnar was taken out of action.",
         "                         Snikch took out Gunnar.",
         "                         Snikch: glorious deed Slew the leader.",
     ]
