@@ -459,10 +459,10 @@ class Context:
         if answer not in options:
             # A choice typed in another case is that choice ("mel" for Mel), recorded as the rules spell it.
             spelled = as_spelled(answer, options)
-            if spelled is None and not (open_ended and answer.strip()) and self._unforeseen(key, answer):
-                raise NeedsAnswer(key, f"{prompt} ('{answer}', given ahead, is not one of them)", list(options),
-                                  open_ended=open_ended)
             if spelled is None and not (open_ended and answer.strip()):
+                if self._dropped_after_ledger_faces(key):
+                    raise NeedsAnswer(key, f"{prompt} ('{answer}', given ahead, is not one of them)", list(options),
+                                      open_ended=open_ended)
                 raise AnswerRefused(f"{prompt}: '{answer}' is not one of: {', '.join(options)}" if not open_ended
                                     else f"{prompt}: '{answer}' names nothing: give one of {', '.join(options)}, or another name",
                                     [key])
@@ -475,10 +475,10 @@ class Context:
         not read from a record decided again?"""
         return loose_key(key) in self._answered_now
 
-    def _unforeseen(self, key: str, answer: str) -> bool:
-        """Is `answer`, given now ahead of faces the ledger dealt since, one they do not offer? Refused, it
-        would stay with the pending decision its dice make, which only a void (and new dice) would end:
-        it is dropped, and the question asked once the decision is stored, as if none had been given."""
+    def _dropped_after_ledger_faces(self, key: str) -> bool:
+        """Drops the answer for `key` that the choices refuse where a person gave it now, ahead of faces the
+        ledger dealt since (True): refused, it would stay with the pending decision those faces make, which
+        only a void (and new faces) would end; dropped, its question is asked once the decision is stored."""
         if not self.answered_now(key) or not self.dealt_ledger_faces():
             return False
         self.answers = {given: value for given, value in self.answers.items() if loose_key(given) != loose_key(key)}
