@@ -90,6 +90,16 @@ class Step(msgspec.Struct, frozen=True):
     made_asked_as: Callable[[CampaignState, str, str], str] | None = None
     owed: Callable[[CampaignState, str], str] | None = None
     no_more: str = ""
+    unasked: Callable[[CampaignState], Mapping[str, str]] | None = None
+
+    def unasked_in(self, state: CampaignState) -> Mapping[str, str]:
+        """The keys of its command this campaign never asks, each with why (`unasked`)."""
+        return self.unasked(state) if self.unasked else {}
+
+    def command_asks(self, state: CampaignState, command: Command) -> list[str]:
+        """The keys of `command`'s `answer_keys` it may ask in this campaign (all but `unasked`)."""
+        unasked = self.unasked_in(state)
+        return [key for key in type(command).answer_keys if key not in unasked]
 
     def ends_picks(self, key: str, answer: str) -> bool:
         """Whether `answer`, given for `key`, is `no_more` for one of the step's N-th picks (`doom-roll:3=none`)."""

@@ -47,9 +47,10 @@ class PhaseStep(msgspec.Struct, frozen=True):
     waiting for it, tell who owes what and how to do it (and the guided walk why it does the step once more); `asks` the
     keys `build` may ask, `asks_once_opened` those it asks only once a step before it has opened
     them, `asks_once_made` those its own command asks of a warrior it makes, `opened_for` whom those
-    may name, `made_asked_as` the key one of `asks_once_made` is asked under, and `no_more` the answer that
-    ends an N-th pick of `asks` (the ledger's `Step.asks`, `Step.asks_once_opened`, `Step.asks_once_made`,
-    `Step.opened_for`, `Step.made_asked_as` and `Step.no_more`)."""
+    may name, `made_asked_as` the key one of `asks_once_made` is asked under, `no_more` the answer that
+    ends an N-th pick of `asks`, and `unasked` the keys of its command this campaign never asks (the ledger's
+    `Step.asks`, `Step.asks_once_opened`, `Step.asks_once_made`, `Step.opened_for`, `Step.made_asked_as`,
+    `Step.no_more` and `Step.unasked`)."""
 
     key: str
     title: str
@@ -67,6 +68,7 @@ class PhaseStep(msgspec.Struct, frozen=True):
     opened_for: Callable[[CampaignState, str], Collection[str]] | None = None
     made_asked_as: Callable[[CampaignState, str, str], str] | None = None
     no_more: str = ""
+    unasked: Callable[[CampaignState], Mapping[str, str]] | None = None
 
 
 class PhaseMessages(msgspec.Struct, frozen=True):
@@ -262,5 +264,6 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
         return [Step(key=step.key, title=heading(step), done=done_test(step.key), build=step.build,
                      before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened,
                      asks_once_made=step.asks_once_made, opened_for=step.opened_for,
-                     made_asked_as=step.made_asked_as, owed=owed_by(step), no_more=step.no_more)
+                     made_asked_as=step.made_asked_as, owed=owed_by(step), no_more=step.no_more,
+                     unasked=step.unasked)
                 for step in self.steps if step.build is not None and step.instead_of is None]

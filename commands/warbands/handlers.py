@@ -129,16 +129,28 @@ class Advance(Command, frozen=True, kw_only=True, tag="warbands.advance"):
 
 # --- the post-game order (shared/rules/warbands.md section 4) ---------------------------------------------
 
+
+def _unasked(command: type[Command], rows: tuple[Any, ...], why: str) -> dict[str, str]:
+    """A step's `PhaseStep.unasked`: the questions of its `command`, each with `why`, where the campaign's table
+    (its `rows`) decides them; the walk neither lists them nor takes an answer for one (the table rolls over it)."""
+    return dict.fromkeys(command.answer_keys, f"this campaign {why}") if rows else {}
+
+
 PHASE = Phase(steps=[
     PhaseStep("recovery", "roll Recovery", "Recovery", guide="each unit's casualties that recover (survival counts after it)",
-              build=lambda state, band, ask: Recovery(warband=band)),
+              build=lambda state, band, ask: Recovery(warband=band),
+              unasked=lambda state: _unasked(Recovery, m.tables_of(state).recovery.rows,
+                                             "rolls each unit's Recovery on its table")),
     PhaseStep("injuries", "roll character Injuries", "Injuries", guide="each character removed as a casualty",
-              build=lambda state, band, ask: Injuries(warband=band)),
+              build=lambda state, band, ask: Injuries(warband=band),
+              unasked=lambda state: _unasked(Injuries, m.tables_of(state).character_injury.rows,
+                                             "rolls each character's injury on its Character Injury Table")),
     PhaseStep("survival", "judge survival", "Survival",
               guide="Veteran eligibility or loss for units, battles survived for characters",
               build=lambda state, band, ask: Survival(warband=band)),
     PhaseStep("experience", "award Experience", "Experience", guide="the XP the battle earned",
-              build=lambda state, band, ask: Experience(warband=band)),
+              build=lambda state, band, ask: Experience(warband=band),
+              unasked=lambda state: _unasked(Experience, m.tables_of(state).xp_awards.rows, "awards XP from its table")),
 ])
 
 

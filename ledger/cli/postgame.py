@@ -446,8 +446,9 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             first_open = False
             row["questions"] = [q for q in asked if q["key"] not in answers]
             known = {q["key"] for q in asked}
-            row["may_ask"] = [k for k in dict.fromkeys((*(type(command).answer_keys if command else ()), *step.asks,
-                                                         *step.asks_once_opened, *step.asks_once_made)) if k not in known]
+            documented = step.command_asks(state, command) if command else ()
+            row["may_ask"] = [k for k in dict.fromkeys((*documented, *step.asks, *step.asks_once_opened, *step.asks_once_made))
+                              if k not in known]
         rows.append(row)
     if as_json:
         emit_json(rows)
@@ -482,7 +483,8 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
     (`Step.ends_picks`), which says what the walk does anyway and is left unused. A step after one
     the walk can do first may also ask what that step opens (`Step.asks_once_opened`, naming whom `Step.opened_for` gives), which the state at
     hand cannot show; a step that can be done, what its own command asks of a warrior it makes
-    (`Step.asks_once_made`, naming whom `Step.opened_for` gives). A key's warrior is one of the warband's:
+    (`Step.asks_once_made`, naming whom `Step.opened_for` gives); none asks what the campaign's options decide
+    (`Step.unasked`), which is refused saying why. A key's warrior is one of the warband's:
     the walk is its own (`ghost.learn` for another warband's Ghost no step of it may ask)."""
     warriors = warriors_named(state, state.fighters_of(warband, active_only=False))
     meant_for: dict[str, list[str]] = {}
@@ -493,15 +495,20 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
     for index, (step, (command, asked, _)) in enumerate(zip(open_steps, built_ahead)):
         keys = [q["key"] for q in asked if q["key"]]
         if command is not None:
-            keys += list(type(command).answer_keys)
+            keys += step.command_asks(state, command)
             if index == 0:
                 keys += [q["key"] for q in _open_questions(ruleset, state, command)]
         once_opened = list(step.asks_once_opened) if opened else []
         once_made = list(step.asks_once_made) if command is not None else []
         opened_for = step.opened_for(state, warband) if step.opened_for else warriors
+        unasked = step.unasked_in(state)
         known += keys + once_opened + once_made
         loose = {loose_key(k) for k in keys}
         for key in answers:
+            why = next((why for pattern, why in unasked.items() if matches_key([pattern], key, warriors)), None)
+            if why is not None:  # its command would refuse it, after the steps before it are written
+                not_asked.setdefault(key, f"not asked: {why}")
+                continue
             asks = (loose_key(key) in loose or (command is not None and documents_key(type(command), key, warriors))
                     or matches_key(once_opened, key, opened_for) or step.ends_picks(key, answers[key]))
             if not asks and matches_key(once_made, key, opened_for):

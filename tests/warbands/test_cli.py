@@ -172,6 +172,69 @@ def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
         "[x] experience: Experience: the XP the battle earned\n")
 
 
+ROLLING_TABLES = {
+    "recovery": {"die": "D6", "rows": [{"id": "any", "target": 4}]},
+    "character-injury": {"die": "2D6", "rows": [
+        {"id": "dead", "low": 2, "high": 3, "name": "Killed Outright", "effect": "dead"},
+        {"id": "hurt", "low": 4, "high": 6, "name": "Hurt", "effect": "misses-game", "missed_games": 1},
+        {"id": "fine", "low": 7, "high": 12, "name": "Fine", "effect": "recovered"}]},
+    "xp-awards": {"rows": [{"id": "fought", "result": "any", "xp": 5}]}}
+
+
+def swordsmen_and_hans_hurt(cli, *options: str) -> None:
+    """Reiklanders' Swordsmen lose 4 models and Hans is removed as a casualty against Da Boyz, in a campaign
+    started with `options`."""
+    started(cli, *options)
+    for args in (("enlist", "Reiklanders", "--player", "Ann", "--type", "Empire"),
+                 ("recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10"),
+                 ("recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Noble"),
+                 ("enlist", "Da Boyz", "--player", "Bob", "--type", "Orcs & Goblins"),
+                 ("recruit", "Da Boyz", "Boyz", "--points", "6", "--models", "10"),
+                 ("battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Swordsmen=4",
+                  "--down", "Hans")):
+        assert cli("warbands", *args).exit_code == 0, args
+
+
+def test_the_walks_list_names_the_answers_a_campaign_without_tables_asks(cli):
+    # Given a campaign with no Recovery, Character Injury or XP award table: the players say what each did
+    swordsmen_and_hans_hurt(cli)
+    result = cli("post-game", "Reiklanders", "--list")
+    assert (result.exit_code, result.output) == (0, (
+        "[ ] recovery: Recovery: each unit's casualties that recover (survival counts after it)\n"
+        "      --answer recovered:swordsmen=0|1|2|3|4  Swordsmen: how many of its 4 casualties recovered?\n"
+        "      may ask, depending on what comes up: recovered:UNIT\n"
+        "[ ] injuries: Injuries: each character removed as a casualty\n"
+        "      may ask, depending on what comes up: injury:CHARACTER\n"
+        "[ ] survival: Survival: Veteran eligibility or loss for units, battles survived for characters\n"
+        "[ ] experience: Experience: the XP the battle earned\n"
+        "      may ask, depending on what comes up: xp\n"))
+
+
+def test_the_walk_neither_lists_nor_takes_an_answer_its_campaigns_tables_decide(cli, tmp_path):
+    """Given a campaign that rolls Recovery and Character Injuries on its tables and awards XP from one, when the
+    walk is listed, then it asks nothing (it said 'may ask recovered:UNIT', 'injury:CHARACTER' and 'xp', answers
+    its commands refuse); and an answer for one is refused before any step is written (Hans's, given with the
+    Recovery's dice, was refused by the Injuries after the Recovery was recorded)."""
+    swordsmen_and_hans_hurt(cli, "--tables", tables_file(tmp_path, ROLLING_TABLES))
+    result = cli("post-game", "Reiklanders", "--list")
+    assert (result.exit_code, result.output) == (0, (
+        "[ ] recovery: Recovery: each unit's casualties that recover (survival counts after it)\n"
+        "[ ] injuries: Injuries: each character removed as a casualty\n"
+        "[ ] survival: Survival: Veteran eligibility or loss for units, battles survived for characters\n"
+        "[ ] experience: Experience: the XP the battle earned\n"))
+    head = json.loads(cli("show", "--json").output)["head"]
+    result = cli("post-game", "Reiklanders", "--dice", "1,2,5,6", "--answer", "injury:Hans=dead", "--answer", "xp=3",
+                 "--answer", "recovered:swordsmen=4")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: --answer injury:Hans: not asked: this campaign rolls each character's injury on its Character Injury "
+        "Table; --answer xp: not asked: this campaign awards XP from its table; --answer recovered:swordsmen: "
+        "not asked: this campaign rolls each unit's Recovery on its table\n"))
+    assert json.loads(cli("show", "--json").output)["head"] == head
+    result = cli("post-game", "Reiklanders", "--answer", "injury:Hnas=dead")  # no warrior of the warband: no key
+    assert (result.exit_code, result.output) == (2, (
+        "Error: --answer injury:Hnas: no open step of the post-game asks it (keys: none)\n"))
+
+
 def test_the_wbr_is_kept_in_the_read_models_as_a_series(cli, tmp_path):
     started(cli)
     cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "Empire")
