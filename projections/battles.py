@@ -14,6 +14,14 @@ def must_miss(state: CampaignState, warband: str) -> list[Fighter]:
     return [f for f in state.fighters_of(warband) if f.missed_games]
 
 
+def did_not_fight(fighter: Fighter) -> str:
+    """Why a fighter named in a battle was not in it: one left out for an injury (`must_miss`) is told so."""
+    if fighter.active and fighter.missed_games:
+        injury = f": {fighter.injuries[-1]}" if fighter.injuries else ""
+        return f"{fighter.name} must miss this battle (injured{injury}), so did not fight in it"
+    return f"{fighter.name} did not fight in this battle"
+
+
 def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[str], out_of_action: Sequence[str],
               took_out: Sequence[tuple[str, str]], glorious: Sequence[tuple[str, str]],
               not_out: Sequence[str] = ()) -> list[ev.Deed]:
@@ -29,13 +37,6 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
     def fighter_id(name: str) -> str:
         """A fighter of the warbands that fought first: a name another warband shares is theirs."""
         return (state.fighter_among(name, theirs) or state.fighter(name)).id
-
-    def not_fighting(fighter: Fighter) -> str:
-        """Why a fighter named in the battle was not in it: one left out for an injury is told so."""
-        if fighter.id in missing_games:
-            injury = f": {fighter.injuries[-1]}" if fighter.injuries else ""
-            return f"{fighter.name} must miss this battle (injured{injury}), so did not fight in it"
-        return f"{fighter.name} did not fight in this battle"
 
     def called(fighter: Fighter, enemy: str) -> bool:
         return enemy.lower() in (fighter.id, fighter.name.lower())
@@ -55,7 +56,7 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
             taken_by = state.fighters[taker]
             foes = [f for f in theirs if f.warband != taken_by.warband and called(f, enemy)]
             if foes and not any(f.id in fought for f in foes):
-                raise BadInput(f"{not_fighting(foes[0])}: {taken_by.name} cannot have taken him out")
+                raise BadInput(f"{did_not_fight(foes[0])}: {taken_by.name} cannot have taken him out")
             if not foes and (elsewhere := [f for f in state.fighters.values() if f.warband not in band_ids and called(f, enemy)]):
                 raise BadInput(f"{elsewhere[0].name} of {state.warbands[elsewhere[0].warband].name} did not fight in this "
                                f"battle: {taken_by.name} cannot have taken him out (an enemy from outside the campaign "
@@ -65,7 +66,7 @@ def deeds_for(state: CampaignState, warbands: Sequence[str], absent: Sequence[st
             ooa |= {f.id for f in foes if f.id in fought and f.id not in kept_in}
     for named in ooa | set(took) | set(deeds_of) | kept_in:
         if named not in fought:
-            raise BadInput(not_fighting(state.fighters[named]))
+            raise BadInput(did_not_fight(state.fighters[named]))
     return [
         ev.Deed(fighter=f.id, out_of_action=f.id in ooa, took_out=took.get(f.id, []), glorious_deeds=deeds_of.get(f.id, []))
         for f in fighters

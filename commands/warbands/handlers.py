@@ -49,6 +49,7 @@ from ledger.decide import Command, Context, loose_key
 from ledger.describe import plural
 from ledger.errors import AnswerRefused, BadInput, NeedsDice, NotFound, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
+from projections.battles import did_not_fight
 
 from . import events as we
 from . import model as m
@@ -283,7 +284,7 @@ def record_battle(cmd: RecordWarbandsBattle, ctx: Context) -> None:
     for fighter_id in [*removed, *fled, *down]:
         fighter = state.fighters[fighter_id]
         if fighter_id not in fought_ids:
-            raise RuleViolation(f"{fighter.name} did not fight in this battle")
+            raise RuleViolation(did_not_fight(fighter))
     for fighter_id in [*removed, *fled]:
         unit = state.fighters[fighter_id]
         if unit.role != we.UNIT:

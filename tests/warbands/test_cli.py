@@ -630,3 +630,17 @@ def test_veteran_recruits_of_no_model_are_bad_input_with_nothing_written(cli):
         result = cli("warbands", "veteran-recruits", "Reiklanders", "Swordsmen", "--models", models)
         assert (result.exit_code, result.output) == (2, f"Error: Veteran recruits are at least 1 model, not {models}\n")
     assert cli("show").output == head
+
+
+def test_a_character_named_in_a_battle_he_must_miss_is_refused_saying_so(cli):
+    """Given Hans injured so that he misses a game, when the next battle names him removed as a casualty, then it is
+    refused saying why he did not fight (it said 'Hans did not fight in this battle', though nobody left him out)."""
+    swordsmen_and_hans_hurt(cli)
+    ran = cli("post-game", "Reiklanders", "--answer", "recovered:Swordsmen=4", "--answer", "injury:Hans=misses-game",
+              "--answer", "xp=0")
+    assert ran.exit_code == 0, ran.output
+    assert cli("post-game", "Da Boyz", "--answer", "xp=0").exit_code == 0
+    head = json.loads(cli("show", "--json").output)["head"]
+    result = cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--down", "Hans")
+    assert (result.exit_code, result.output) == (1, "Error: Hans must miss this battle (injured: Injury), so did not fight in it\n")
+    assert json.loads(cli("show", "--json").output)["head"] == head
