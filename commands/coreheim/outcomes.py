@@ -441,6 +441,18 @@ def name_whom_gaining_decides(ctx: Context, band: Warband, battle: Battle, item:
                 _name_whom_it_decides(effects, effect)
 
 
+def asks_holder(ctx: Context, band: Warband, battle: Battle | None, item: str, holder: Fighter | None) -> bool:
+    """Does gaining `item` ask which hero holds it (map-holder): one put in the stash after a battle whose roll
+    decides its holder's fate (a Mordheim Map; version 4 rolled only for one found exploring)?"""
+    if holder is not None or battle is None or not since(ctx, "5"):
+        return False
+    if (gaining := _gaining(ctx, band, battle, item, holder)) is None:
+        return False
+    effects, equipment = gaining
+    decides = model.whom_rolls_decide(effects.tables)
+    return any("map-holder" in decides.get(effect.id, ()) for effect in equipment.on_gain if isinstance(effect, t.RollTable))
+
+
 def on_gain(ctx: Context, band: Warband, battle: Battle, item: str, holder: Fighter | None) -> None:
     """What gaining an item does, as when it is found exploring (rules 1, "Effects that happen when
     an item is gained": a Mordheim Map's D6, fake or genuine), for one bought: its `holder`, or the

@@ -1441,6 +1441,21 @@ def test_a_mordheim_map_bought_into_the_stash_is_given_its_holder_with_answer(af
     ]
 
 
+def test_a_map_holder_answered_for_a_buy_that_does_not_ask_it_is_refused_before_any_roll(after_battle):
+    """Only a Mordheim Map bought into the stash asks which hero holds it: `--answer map-holder=Gunnar` given for a
+    map bought for Hans, or for another item, was accepted and silently unused. It is refused before any roll."""
+    for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
+                 ["sell-shards", R, "0"], ["search", R, "--search", "Gunnar=mordheim-map", "--dice", "5,5"]):
+        ok(after_battle("coreheim", *args))
+    before = events(after_battle)
+    for args, why in ((["mordheim-map", "--fighter", "Hans"], "bought for Hans, who holds it: "),
+                      (["dagger"], "")):
+        refused = after_battle("coreheim", "buy", R, *args, "--ledger", "--answer", "map-holder=Gunnar")
+        assert (refused.exit_code, refused.output, events(after_battle)) == (2, (
+            f"Error: --answer map-holder: not asked: {why}only a Mordheim Map bought into the stash after a battle "
+            "asks which hero holds it\n"), before)
+
+
 def test_a_reinforcement_answered_for_a_group_the_warband_has_not_is_refused_before_the_d6(campaign):
     """`--answer marksman:recruits=1` for the Rats' Vets names no group: with table dice it was refused once the D6
     was rolled (nothing written), with ledger dice the D6 was rolled and stood, and Vets' question was asked after it.
