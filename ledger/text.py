@@ -156,6 +156,11 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def possessive(name: str) -> str:
+    """`name`'s, or `name`' when it ends in s ("Reikland Rats' henchman groups", not "Rats's")."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 def slug(name: str) -> str:
     """A name as an id: lower case, each run of other characters one '-' ("Arrer Boyz" is arrer-boyz)."""
     text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")

@@ -25,7 +25,7 @@ from ledger import events as ev
 from ledger.decide import Context, Roll, written_as
 from ledger.errors import BadInput
 from ledger.state import Battle, Fighter, Warband
-from ledger.text import as_spelled
+from ledger.text import as_spelled, possessive
 
 
 def roll_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
@@ -237,10 +237,11 @@ def _refuse_name_taken(band: Warband, group: Fighter, given: str, taken: set[str
                        f"give the member {group.name} promotes another name (--name {group.name}=NAME)")
 
 
-def refuse_names_unused_or_taken(ctx: Context, band: Warband, names: dict[str, str]) -> None:
+def refuse_names_unused_or_taken(ctx: Context, band: Warband, names: dict[str, str], fighter: Fighter | None) -> None:
     """Names given for the member a Talent! may promote (--name GROUP=NAME), refused before any roll (typed now): one
     for a warrior who is no henchman group, or (from version 5) for a group of one, which a Talent! makes a hero under
-    its own name, as no Talent! would use it (it was accepted and ignored); and from version 2, when names stay
+    its own name, for a group that owes no advance, or, with FIGHTER, for another group than his, as no Talent! would
+    use it (it was accepted and ignored); and from version 2, when names stay
     unique, one a warrior of the warband has: refused at the Talent!, ledger dice were seen and the advances left
     pending with that name, which no answer changes; voided, they were rolled anew."""
     if not ctx.typed_now:
@@ -255,6 +256,12 @@ def refuse_names_unused_or_taken(ctx: Context, band: Warband, names: dict[str, s
         if group.group_size == 1 and since(ctx, "5"):
             raise BadInput(f"--name {group.name}={given}: {group.name} is a henchman group of one, whom a Talent! makes a "
                            f"hero under his own name")
+        if fighter is not None and fighter.id != group.id:
+            raise BadInput(f"--name {group.name}={given}: this advance rolls {possessive(fighter.name)} alone, so no "
+                           f"Talent! of {possessive(group.name)}")
+        if not model.pending_thresholds(ctx.state, group, model.tables_for(ctx.options)):
+            raise BadInput(f"--name {group.name}={given}: {group.name} owes no advance now (at {group.xp} XP), so no "
+                           f"Talent! to promote a member")
         if since(ctx, "2"):
             _refuse_name_taken(band, group, given, taken)
 

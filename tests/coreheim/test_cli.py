@@ -1475,3 +1475,12 @@ def test_a_reinforcement_answered_for_a_group_the_warband_has_not_is_refused_bef
             2, "Error: --answer vet:recruits: not a question of coreheim.reinforce (its keys: reinforce, vets:recruits, "
                "GROUP:recruits)\n")
     assert (events(campaign), ok(campaign("pending"))) == (before, ["No decision is pending."])
+
+
+def test_a_name_for_a_group_another_warrior_s_advance_does_not_roll_is_refused(talent_due):
+    """`advance Rats Gunnar --name Marksmen=Ulli` rolls Gunnar's advance alone: the name was accepted and ignored."""
+    before = events(talent_due)
+    refused = talent_due("coreheim", "advance", R, "Gunnar", "--name", "Marksmen=Ulli", "--ledger")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: --name Marksmen=Ulli: this advance rolls Gunnar's alone, so no Talent! of Marksmen's\n")
+    assert events(talent_due) == before

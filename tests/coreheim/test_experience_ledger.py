@@ -617,6 +617,33 @@ def test_a_name_no_talent_would_give_is_refused_before_any_roll(rats_and_skaven,
     assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", names=names)) == refused
 
 
+def lone_owing_no_advance_and_marksmen_at_their_first_threshold(table) -> None:
+    """Lone, a henchman group of two, comes to 1 XP in battle 1, the Marksmen to 2 XP: they owe an advance, Lone none."""
+    table.hire("Reikland Rats", "Lone", "henchman", cost=25, group_size=2)
+    given_xp(table, Marksmen=1)
+    table.battle(absent=["Hans"])
+    table.through("advances")
+
+
+@pytest.mark.parametrize(("fighter", "refused"), [
+    (None, "--name Lone=Ulli: Lone owes no advance now (at 1 XP), so no Talent! to promote a member"),
+    ("Marksmen", "--name Lone=Ulli: this advance rolls Marksmen's alone, so no Talent! of Lone's"),
+])
+def test_a_name_for_a_group_the_advance_does_not_roll_is_refused_before_any_roll(rats_and_skaven, fighter, refused):
+    """Rules 2.2, Talent!: a member of a group rolling an advance becomes a hero, named by --name. Given for a group
+    that owes no advance, or for another group than the one FIGHTER names, no Talent! would use it: it was accepted and
+    ignored. Refused before the D12s are rolled (no die given)."""
+    lone_owing_no_advance_and_marksmen_at_their_first_threshold(rats_and_skaven)
+    assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", fighter=fighter, names={"lone": "Ulli"})) == refused
+
+
+def test_a_recorded_advance_naming_a_group_it_does_not_roll_decides_again_as_recorded(rats_and_skaven):
+    lone_owing_no_advance_and_marksmen_at_their_first_threshold(rats_and_skaven)
+    plain = Advance(warband="Reikland Rats", answers={"marksmen:2:group-reroll": "keep"})
+    named = Advance(warband="Reikland Rats", names={"lone": "Ulli"}, answers=plain.answers)
+    assert rats_and_skaven.decided_again(named, [1]) == rats_and_skaven.decided_again(plain, [1])
+
+
 def test_a_recorded_advance_naming_a_hero_decides_again_as_recorded(rats_and_skaven):
     """Decided again (replay, a void, an import), a recorded command ignores the name, as it did."""
     lone_and_marksmen_at_their_first_threshold(rats_and_skaven)

@@ -124,7 +124,8 @@ def advance(cmd: Advance, ctx: Context) -> None:
     if battle is not None and not PHASE.is_done(state, band, "experience"):
         PHASE.begin(state, band, "advances")  # refuses with the step that comes first
     _refuse_answers_not_asked(cmd, ctx, band)
-    refuse_names_unused_or_taken(ctx, band, cmd.names)
+    refuse_names_unused_or_taken(ctx, band, cmd.names,
+                                 model.member(ctx.state, band, cmd.fighter) if cmd.fighter is not None else None)
     if cmd.fighter is None:
         if cmd.threshold is not None:
             raise BadInput("name the warrior whose threshold to roll for")
