@@ -55,6 +55,7 @@ from ledger import events as ev
 from ledger import rulesets
 from ledger.describe import because, fighter_name, plural, signed, warband_name
 from ledger.state import CampaignState
+from ledger.text import possessive
 
 
 class WarriorProfile(ev.Event, frozen=True, kw_only=True, tag="coreheim.warrior-profile"):
@@ -156,7 +157,7 @@ class MountInjuryRolled(ev.Event, frozen=True, kw_only=True, tag="coreheim.mount
     result: str  # "killed" or "survives"
 
     def describe(self, state: CampaignState) -> str:
-        return f"{fighter_name(state, self.fighter)}'s {self.mount} injury {self.face}: {self.result} ({self.row})"
+        return f"{possessive(fighter_name(state, self.fighter))} {self.mount} injury {self.face}: {self.result} ({self.row})"
 
 
 class ExplorationBonus(ev.Event, frozen=True, kw_only=True, tag="coreheim.exploration-bonus"):
@@ -295,7 +296,7 @@ def _underdog_swords(state: CampaignState, battle: int) -> dict[str, tuple[str, 
 
 
 def _sword_words(state: CampaignState, sword: str, swords: dict[str, tuple[str, list[str]]]) -> str:
-    return f"{fighter_name(state, sword)}, the Hired Sword {warband_name(state, swords[sword][0])}'s underdog point brought"
+    return f"{fighter_name(state, sword)}, the Hired Sword {possessive(warband_name(state, swords[sword][0]))} underdog point brought"
 
 
 class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ratings"):

@@ -33,7 +33,7 @@ from commands.kit.versions import plays
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
 from ledger.terms import humanize
-from ledger.text import slug
+from ledger.text import possessive, slug
 
 LEADER, HERO, HENCHMAN, HIRED_SWORD, ANIMAL, MONSTER = "leader", "hero", "henchman", "hired-sword", "animal", "monster"
 # What a hero's advance asks (`FIGHTER:XP:stat`): the characteristic of a roll that offers two, the skill of a new skill.
@@ -75,7 +75,7 @@ def band_list(band: Warband, tables: CoreheimTables) -> tuple[WarbandList, str |
         known = ", ".join(w.id for w in tables.warbands.warbands)
         if not band.faction:
             raise BadInput(f"a Coreheim warband is enlisted with its warband list: give --faction one of {known}")
-        raise BadInput(f"{band.name}'s faction '{band.faction}' is not a warband list: give --faction one of {known}")
+        raise BadInput(f"{possessive(band.name)} faction '{band.faction}' is not a warband list: give --faction one of {known}")
     if variant and variant not in {v.id for v in found.variants}:
         if not found.variants:
             raise BadInput(f"{found.name} have no variants: give --faction {found.id}")

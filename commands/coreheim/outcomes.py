@@ -21,6 +21,7 @@ from ledger import events as ev
 from ledger.decide import Context, Roll
 from ledger.errors import RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
+from ledger.text import possessive
 from projections.battles import fought
 
 # Answer keys for fighters a table row leaves to the player.
@@ -298,7 +299,7 @@ def ridden_mount(ctx: Context, fighter: Fighter) -> str | None:
 def mount_survives(ctx: Context, band: Warband, rider: Fighter, mount: str, which: str = "") -> bool:
     """The D12 of a mount whose rider was taken out of action, as he was (rules 1.10): seed 2.1 "Roll
     a D12 for each henchman, mount, and Hired Sword that was taken out of action", 1-4 killed."""
-    face = ctx.roll("D12", purpose=f"injury of {rider.name}'s {mount}{which}").value
+    face = ctx.roll("D12", purpose=f"injury of {whose(ctx, rider.name)} {mount}{which}").value
     injury = rules.resolve_henchman_injury(face, tables=model.tables_for(ctx.options))
     ctx.emit(events.MountInjuryRolled(warband=band.id, fighter=rider.id, mount=mount, face=face, row=injury.row_id,
                                       result="killed" if injury.dead else "survives"))
@@ -309,7 +310,7 @@ def hero_mount_injury(ctx: Context, band: Warband, hero: Fighter) -> None:
     """A hero's mount rolls its own D12 before his D66 (version 4); a killed mount is lost."""
     mount = ridden_mount(ctx, hero)
     if mount is not None and not mount_survives(ctx, band, hero, mount):
-        ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=mount, reason=f"{hero.name}'s {mount} was killed"))
+        ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=mount, reason=f"{whose(ctx, hero.name)} {mount} was killed"))
 
 
 def _settle_group_mounts(ctx: Context, band: Warband, group: Fighter, mount: str, *, riderless: int, unhorsed: int) -> None:
@@ -324,7 +325,7 @@ def _settle_group_mounts(ctx: Context, band: Warband, group: Fighter, mount: str
                              reason=f"{group.name} no longer ride: {unhorsed} of their mounts ({mount}) "
                                     f"{'was' if unhorsed == 1 else 'were'} killed"))
         for _ in range(group.group_size - unhorsed):
-            ctx.emit(ev.ItemGained(warband=band.id, item=mount, reason=f"{group.name}'s, no longer ridden"))
+            ctx.emit(ev.ItemGained(warband=band.id, item=mount, reason=f"{whose(ctx, group.name)}, no longer ridden"))
 
 
 # --- capture and succession -------------------------------------------------------------------------
@@ -344,7 +345,7 @@ def capture(ctx: Context, band: Warband, battle: Battle, hero: Fighter, row: str
         if item not in mounts:
             ctx.emit(ev.ItemLost(warband=band.id, fighter=hero.id, item=item, reason=f"taken by {taker}"))
             if captor:
-                ctx.emit(ev.ItemGained(warband=captor, item=item, reason=f"{hero.name}'s, captured"))
+                ctx.emit(ev.ItemGained(warband=captor, item=item, reason=f"{whose(ctx, hero.name)}, captured"))
     stash_mounts(ctx, band, hero, mounts)
     if captor:
         ctx.emit(ev.NoteRecorded(text=f"pending decision: {taker} holds {hero.name} captive (no rules for captives in v10)",
@@ -392,8 +393,8 @@ def mounts_of(ctx: Context, fighter: Fighter) -> list[str]:
 def stash_mounts(ctx: Context, band: Warband, rider: Fighter, mounts: list[str]) -> None:
     """The mounts of a rider who leaves the roster go to his warband's stash."""
     for item in mounts:
-        ctx.emit(ev.ItemLost(warband=band.id, fighter=rider.id, item=item, reason=f"{rider.name}'s mount stays with {band.name}"),
-                 ev.ItemGained(warband=band.id, item=item, reason=f"{rider.name}'s mount"))
+        ctx.emit(ev.ItemLost(warband=band.id, fighter=rider.id, item=item, reason=f"{whose(ctx, rider.name)} mount stays with {band.name}"),
+                 ev.ItemGained(warband=band.id, item=item, reason=f"{whose(ctx, rider.name)} mount"))
 
 
 def _latest_number(state: CampaignState, warband: str) -> int | None:
@@ -439,6 +440,12 @@ def name_whom_gaining_decides(ctx: Context, band: Warband, battle: Battle, item:
         for effect in equipment.on_gain:
             if isinstance(effect, t.RollTable):
                 _name_whom_it_decides(effects, effect)
+
+
+def whose(ctx: Context, name: str) -> str:
+    """`name`'s, as coreheim stores it (a reason, a roll's purpose, a question): from version 10 "Reikland Rats'";
+    version 9 and before wrote "Reikland Rats's"."""
+    return possessive(name) if since(ctx, "10") else f"{name}'s"
 
 
 def asks_holder(ctx: Context, band: Warband, battle: Battle | None, item: str, holder: Fighter | None) -> bool:

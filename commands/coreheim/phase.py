@@ -31,6 +31,7 @@ from ledger.decide import BuildAsk, Command, loose_key, matches_key, warriors_na
 from ledger.describe import plural
 from ledger.errors import BadInput
 from ledger.state import CampaignState, Fighter, Warband
+from ledger.text import possessive
 from projections.battles import out_of_action
 
 NOTHING = "nothing"
@@ -137,9 +138,9 @@ def talent_advance_asked_as(state: CampaignState, warband: str, key: str) -> str
     if xp in map(str, later):
         return f"{hero}:{xp}:{question}"
     # The XP he has as he is made: his group's, with what the experience still to do gives it.
-    his_xp = f"{group.name}'s {has} XP" + (" after the experience" if gaining else "")
+    his_xp = f"{possessive(group.name)} {has} XP" + (" after the experience" if gaining else "")
     rolled = (f"the hero a Talent! makes of {group.name} rolls his own advance at the threshold the Talent! comes at "
-              f"({numbers_listed(due[group.id], 'or')} XP: {group.name}'s at these advances)")
+              f"({numbers_listed(due[group.id], 'or')} XP: {possessive(group.name)} at these advances)")
     if later:
         rolled += f", then at each hero threshold past it up to {his_xp} ({numbers_listed(later, 'and')} XP)"
     raise BadInput(f"{rolled}: {_not_rolled_there(band, min(due[group.id]), has, his_xp, xp, tables)}")

@@ -650,7 +650,7 @@ def test_at_creation_a_rare_item_off_the_warbands_list_is_refused(campaign):
     assert (result.exit_code, result.output) == (1, (
         "Error: Weeping Blade is rare (9) and not on the Mercenaries warband list: at warband creation only rare items "
         "on the list are bought without a roll (2.4; on it: Pistol, Duelling Pistol, Blunderbuss, Rifle, Long Rifle); "
-        "after Rats's first battle a hero may look for it\n"))
+        "after Rats' first battle a hero may look for it\n"))
     assert events(campaign) == before
     # A Duelling Pistol is on the list ("| Duelling Pistol | 25 |"): bought without a roll
     assert ok(campaign("coreheim", "buy", "Rats", "duelling-pistol", "--fighter", "Gunnar"))[:-1] == [
@@ -1378,7 +1378,7 @@ def test_dice_given_to_a_reinforce_that_spends_the_roll_held_roll_a_gear_price_s
     reinforcing_roll_held(campaign, ["item", "gain", R, "Crimson Shade", "--fighter", "Vets"])
     assert ok(campaign("coreheim", "reinforce", R, "--dice", "4", "--answer", "reinforce=yes",
                        "--answer", "vets:recruits=1"))[:3] == [
-        "  R4 price of Crimson Shade for Vets's recruits: D6 rolled [4] = 4 (table)",
+        "  R4 price of Crimson Shade for Vets' recruits: D6 rolled [4] = 4 (table)",
         "  Reikland Rats: price of Crimson Shade rolled 7 gc (it holds until the post-game of battle 1 ends)",
         "  Vets +1 member, reinforced: 1 recruit at 3 XP, using 3 of the 3 XP rolled",
     ]

@@ -185,7 +185,7 @@ def test_a_captured_hero_leaves_and_his_gear_goes_to_the_captors_stash(rats_and_
         injury_rolled(15, "hero-injury:15", "captured"),
         ev.FighterCaptured(warband=RATS, fighter="hans", reason="captured by Clan Skrit", row="hero-injury:15"),
         ev.ItemLost(warband=RATS, fighter="hans", item="sword", reason="taken by Clan Skrit"),
-        ev.ItemGained(warband="clan-skrit", item="sword", reason="Hans's, captured"),
+        ev.ItemGained(warband="clan-skrit", item="sword", reason="Hans', captured"),
         ev.NoteRecorded(text="pending decision: Clan Skrit holds Hans captive (no rules for captives in v10)",
                         warband="clan-skrit", fighter="hans"),
         INJURIES_DONE,
@@ -440,8 +440,8 @@ def test_a_dead_heros_mount_goes_to_the_stash(rats_and_skaven):
     rats_and_skaven.explore_quietly()
     events = rats_and_skaven.do(Injuries(warband="Reikland Rats"), [9, 1, 3])
     assert without_dice(events)[2:] == [
-        ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans's mount stays with Reikland Rats"),
-        ev.ItemGained(warband=RATS, item="horse", reason="Hans's mount"),
+        ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans' mount stays with Reikland Rats"),
+        ev.ItemGained(warband=RATS, item="horse", reason="Hans' mount"),
         ev.FighterDied(warband=RATS, fighter="hans", reason="serious injury: Dead", row="hero-injury:11-14"),
         ev.PostGameStepDone(warband=RATS, battle=3, step="injuries"),
     ]
@@ -455,8 +455,8 @@ def test_a_captured_heros_mount_stays_with_his_warband(rats_and_skaven):
     assert without_dice(events)[2:6] == [
         ev.FighterCaptured(warband=RATS, fighter="hans", reason="captured by Clan Skrit", row="hero-injury:15"),
         ev.ItemLost(warband=RATS, fighter="hans", item="sword", reason="taken by Clan Skrit"),
-        ev.ItemGained(warband="clan-skrit", item="sword", reason="Hans's, captured"),
-        ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans's mount stays with Reikland Rats"),
+        ev.ItemGained(warband="clan-skrit", item="sword", reason="Hans', captured"),
+        ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans' mount stays with Reikland Rats"),
     ]
     assert rats_and_skaven.state.warband("Clan Skrit").stash == ["sword"]
     assert rats_and_skaven.state.warband("Reikland Rats").stash[-1:] == ["horse"]
@@ -466,7 +466,7 @@ def test_a_captured_heros_mount_stays_with_his_warband(rats_and_skaven):
     "face, result, after",
     [
         # seed 2.1: "Roll a D12 for each henchman, mount, and Hired Sword that was taken out of action": 1-4 dead
-        (4, "killed", [ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans's horse was killed")]),
+        (4, "killed", [ev.ItemLost(warband=RATS, fighter="hans", item="horse", reason="Hans' horse was killed")]),
         (5, "survives", []),
     ],
 )
@@ -477,7 +477,7 @@ def test_a_hero_s_mount_taken_out_with_him_rolls_its_d12_before_his_d66(rats_and
     events = injuries_after_battle(rats_and_skaven, [face, 3, 4], ooa=["Hans"])
     # Then the horse dies on 4 and lives on 5, whatever Hans rolls
     assert [(e.purpose, e.faces) for e in events if isinstance(e, ev.DiceRolled)] == [
-        ("injury of Hans's horse", [face]), ("serious injury of Hans", [3, 4])]
+        ("injury of Hans' horse", [face]), ("serious injury of Hans", [3, 4])]
     assert without_dice(events)[:1 + len(after)] == [mount_rolled("hans", face, result), *after]
     assert rats_and_skaven.fighter("Hans").equipment == (["sword"] if result == "killed" else ["sword", "horse"])
 
@@ -623,3 +623,14 @@ def test_an_injury_to_a_characteristic_the_warrior_does_not_have_leaves_it_so(ra
 def test_on_version_4_an_eye_injury_gave_a_warrior_without_bs_bs_1(rats_and_skaven_v4):
     vlad_rolls_an_eye_injury(rats_and_skaven_v4)
     assert rats_and_skaven_v4.fighter("Vlad").stats["BS"] == 1
+
+
+@pytest.mark.parametrize(("version", "hans"), [("8", "Hans's"), ("9", "Hans's"), ("10", "Hans'")])
+def test_a_mount_s_roll_and_loss_name_its_rider_in_his_possessive(version, hans):
+    """What is stored of Hans's horse (its D12's purpose, why it is lost): from version 10 a name ending in s takes an
+    apostrophe alone; versions 8 and 9 keep "Hans's"."""
+    table = rats_and_skaven_on(version)
+    riding(table)
+    events = injuries_after_battle(table, [4, 3, 4], ooa=["Hans"])
+    assert [e.purpose for e in events if isinstance(e, ev.DiceRolled)][0] == f"injury of {hans} horse"
+    assert [e.reason for e in events if isinstance(e, ev.ItemLost)] == [f"{hans} horse was killed"]

@@ -197,7 +197,7 @@ def test_a_later_step_the_new_roll_no_longer_allows_stays_voided_saying_why(rats
     reasons = [r.event.reason for r in outcome.records if isinstance(r.event, ev.TransactionVoided)]
     assert reasons[-1] == ("no longer follows once T9 is voided: Reikland Rats cannot sell equipment yet: explore first "
                            "(post-game of battle 1); decided again after the new roll, the rules refuse it: "
-                           "Reikland Rats's stash has no sword")
+                           "Reikland Rats' stash has no sword")
     assert reasons[1].endswith("; decided again after the new roll")
     assert t.state.warband(R).stash == []
 

@@ -109,7 +109,7 @@ def test_gear_sells_for_half_its_price_rounded_down(rats_and_skaven, item, fight
     [
         (Sell(warband="Reikland Rats", item="sword", fighter="Hans"), "the tables give Sword no price: give its list price with --price"),
         (Sell(warband="Reikland Rats", item="holy-tome", price=100), "Holy Tome is priced 80 gc by the tables, not 100"),
-        (Sell(warband="Reikland Rats", item="lance", price=40), "Reikland Rats's stash has no lance"),
+        (Sell(warband="Reikland Rats", item="lance", price=40), "Reikland Rats' stash has no lance"),
     ],
 )
 def test_selling_refusals_on_version_1(rats_and_skaven_v1, sell, message):
@@ -124,7 +124,7 @@ def test_selling_refusals_on_version_1(rats_and_skaven_v1, sell, message):
     "sell, message",
     [
         (Sell(warband="Reikland Rats", item="sword", fighter="Hans", price=15), "Sword is priced 7 gc by the tables, not 15"),
-        (Sell(warband="Reikland Rats", item="lance"), "Reikland Rats's stash has no lance"),
+        (Sell(warband="Reikland Rats", item="lance"), "Reikland Rats' stash has no lance"),
     ],
 )
 def test_selling_refusals(rats_and_skaven, sell, message):
@@ -426,7 +426,7 @@ def test_at_creation_a_rare_item_not_on_the_warbands_list_is_refused_naming_the_
     items, and nothing is written."""
     assert rats_and_skaven.refusal(Buy(warband="Reikland Rats", item=item, fighter="Gunnar")) == (
         f"{name} is rare ({rarity}) and not on the Mercenaries warband list: at warband creation only rare items on "
-        f"the list are bought without a roll (2.4; on it: {MERCENARY_RARES}); after Reikland Rats's first battle a "
+        f"the list are bought without a roll (2.4; on it: {MERCENARY_RARES}); after Reikland Rats' first battle a "
         f"hero may look for it"
     )
 
@@ -585,7 +585,7 @@ def test_a_house_rule_price_chart_sets_rarities_and_prices(house_rules):
 )
 def test_miscellaneous_equipment_mounts_and_powdermonkeys_wait_for_the_first_battle(rats_and_skaven, item, name):
     assert rats_and_skaven.refusal(Buy(warband="Reikland Rats", item=item)) == (
-        f"{name} can be bought only after Reikland Rats's first battle (1.11)"
+        f"{name} can be bought only after Reikland Rats' first battle (1.11)"
     )
 
 
@@ -787,7 +787,7 @@ def test_hiring_waits_for_its_place_in_the_trading_order(rats_and_skaven):
 
 def test_the_shared_fighter_add_and_an_unknown_faction_are_refused(table):
     assert table.refusal(EnlistWarband(name="Orcs", player="Cid", faction="orcs")) == (
-        "Orcs's faction 'orcs' is not a warband list: give --faction one of mercenaries, witch-hunters, undead, "
+        "Orcs' faction 'orcs' is not a warband list: give --faction one of mercenaries, witch-hunters, undead, "
         "night-goblins, cult-of-the-possessed, skaven, sisters-of-sigmar"
     )
     table.rats()
@@ -841,6 +841,17 @@ def test_on_version_9_reinforcing_offered_only_the_recruits_the_roll_pays_for():
     assert table.refusal(Reinforce(warband="Reikland Rats", answers=answers), [1]) == (
         "Recruits for Marksmen (3 at 1 XP; 1 XP to spend)?: '2' is not one of: 0, 1"
     )
+
+
+@pytest.mark.parametrize(("version", "rats"), [("8", "Reikland Rats's"), ("9", "Reikland Rats's"), ("10", "Reikland Rats'")])
+def test_the_reinforcing_question_names_the_warband_in_its_possessive(version, rats):
+    """The question is stored with a reinforce left pending: from version 10 a name ending in s takes an apostrophe
+    alone ("Reikland Rats' henchman groups"); versions 8 and 9 keep "Rats's"."""
+    table = rats_and_skaven_on(version)
+    trading(table, "reinforce")
+    assert table.refusal(Reinforce(warband="Reikland Rats")) == (
+        f"Reinforce {rats} henchman groups (a D6 gives the experience available)?: "
+        "answer with --answer reinforce=CHOICE (one of: yes, no)")
 
 
 MARKSMEN_AND_VETERANS = {"reinforce": "yes", "marksmen:recruits": "0"}

@@ -143,7 +143,7 @@ LISTS = "mercenaries, witch-hunters, undead, night-goblins, cult-of-the-possesse
     ("typed", "message"),
     [
         ("", f"a Coreheim warband is enlisted with its warband list: give --faction one of {LISTS}"),
-        ("Orcs", f"Reiklanders's faction 'Orcs' is not a warband list: give --faction one of {LISTS}"),
+        ("Orcs", f"Reiklanders' faction 'Orcs' is not a warband list: give --faction one of {LISTS}"),
         ("mercenaries/bogenhafen", "Mercenaries have no variant 'bogenhafen' (variants: reikland, middenheim, marienburg)"),
         ("undead/lahmia", "Undead have no variants: give --faction undead"),
     ],

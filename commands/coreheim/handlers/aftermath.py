@@ -22,7 +22,7 @@ from ledger import events as ev
 from ledger.decide import Context, documents_key, loose_key, matches_key, warriors_named
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter, Warband
-from ledger.text import slug
+from ledger.text import possessive, slug
 from projections.battles import fought, out_of_action
 
 
@@ -168,7 +168,7 @@ def _refuse_answers_not_asked(cmd: Advance, ctx: Context, band: Warband) -> None
             except BadInput as why:
                 ctx.not_asked(key, str(why))
         if fighter is not None and asked_as is not None and not _rolled_by(cmd, fighter, asked_as, ctx):
-            whose = f"{fighter.name}'s advance at {cmd.threshold} XP" if cmd.threshold is not None else f"{fighter.name}'s advances"
+            whose = f"{possessive(fighter.name)} advance" + (f" at {cmd.threshold} XP" if cmd.threshold is not None else "s")
             ctx.not_asked(key, f"`{advance_typed(band, fighter, cmd.threshold)}` rolls {whose} alone: give it to the "
                                f"advance that rolls it (`{advance_typed(band)}` rolls every one owed)")
         if asked_as is not None and (owing := _warrior_of(state, band, asked_as)) is not None:

@@ -29,6 +29,7 @@ from ledger.dice import lowest_value
 from ledger.describe import plural
 from ledger.errors import AnswerRefused, BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
+from ledger.text import possessive
 from projections.battles import out_of_action
 
 
@@ -56,7 +57,7 @@ def sell_shards(cmd: SellShards, ctx: Context) -> None:
 
 def _holder(state: Any, band: Warband, ref: str | None) -> tuple[Fighter | None, list[str], str]:
     if ref is None:
-        return None, band.stash, f"{band.name}'s stash"
+        return None, band.stash, f"{possessive(band.name)} stash"
     fighter = model.member(state, band, ref)
     if fighter.role == model.HIRED_SWORD:
         raise RuleViolation(f"{fighter.name} is a Hired Sword: he neither buys nor sells gear")
@@ -180,7 +181,7 @@ def _may_have(row: Any, fighter: Fighter | None, band: Warband, *, fought: bool)
     """1.11: Miscellaneous Equipment, Mounts and Powdermonkeys wait for the warband's first battle;
     only heroes use Miscellaneous Equipment, and a hero carries one of each."""
     if row.after_first_battle and not fought:
-        raise RuleViolation(f"{row.name} can be bought only after {band.name}'s first battle (1.11)")
+        raise RuleViolation(f"{row.name} can be bought only after {possessive(band.name)} first battle (1.11)")
     if not row.miscellaneous or fighter is None:
         return
     if fighter.role not in model.HEROES:
@@ -201,7 +202,7 @@ def _listed_for_creation(row: Any, band: Warband, tables: Any) -> None:
     on_it = ", ".join(item.name for item in tables.price_chart.items if item.rarity is not None and item.id in listed)
     raise RuleViolation(f"{row.name} is rare ({row.rarity}) and not on the {listing.name} warband list: at warband creation "
                         f"only rare items on the list are bought without a roll (2.4; on it: {on_it or 'none'}); "
-                        f"after {band.name}'s first battle a hero may look for it")
+                        f"after {possessive(band.name)} first battle a hero may look for it")
 
 
 def _bought_already(state: CampaignState, item: str, bought: int, battle: int) -> str:
@@ -302,13 +303,13 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
         sword_type = model.warrior(state, sword).type
         fee = rules.hired_sword_upkeep(sword_type, warband_has_dwarves=dwarves, tables=tables)
         treasury = state.warbands[band.id].treasury
-        answer = ctx.choose(f"{sword.id}:upkeep", f"Pay {sword.name}'s upkeep of {fee} gc ({band.name} has {treasury} gc)?",
+        answer = ctx.choose(f"{sword.id}:upkeep", f"Pay {outcomes.whose(ctx, sword.name)} upkeep of {fee} gc ({band.name} has {treasury} gc)?",
                             ["pay", "release"])
         if answer == "release":
             came = f" (came for battle {battle.number} with the underdog bonus)" if sword.id == underdog_sword else ""
             ctx.emit(ev.FighterRetired(warband=band.id, fighter=sword.id, reason=f"left{came}: upkeep not paid"))
         elif fee > treasury:
-            raise RuleViolation(f"{band.name} has {treasury} gc; {sword.name}'s upkeep is {fee} gc")
+            raise RuleViolation(f"{band.name} has {treasury} gc; {possessive(sword.name)} upkeep is {fee} gc")
         elif fee:
             ctx.emit(ev.TreasuryChanged(warband=band.id, delta=-fee, reason=f"upkeep of {sword.name}",
                                         row=f"hired-sword:{sword_type}"))
@@ -366,7 +367,7 @@ def _recruit_gear(group: Fighter, priced: list[GearPrice], ctx: Context, rolled:
         if gear.dice and rolled is not None and gear.item in rolled:
             price = rolled[gear.item]
         elif gear.dice:
-            price += ctx.roll(gear.dice, purpose=f"price of {gear.item} for {group.name}'s recruits").value * gear.times
+            price += ctx.roll(gear.dice, purpose=f"price of {gear.item} for {outcomes.whose(ctx, group.name)} recruits").value * gear.times
             if rolled is not None:
                 rolled[gear.item] = price
         paid[gear.item] = price * gear.count
@@ -540,7 +541,7 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
     held = band_facts.reinforcement_roll(battle.number) if holds else None
     held_prices = band_facts.prices_rolled(battle.number) if holds else {}
     rolled_for = f"{held} XP rolled for them already" if held is not None else "a D6 gives the experience available"
-    question = f"Reinforce {band.name}'s henchman groups ({rolled_for})?"
+    question = f"Reinforce {outcomes.whose(ctx, band.name)} henchman groups ({rolled_for})?"
     wanted: dict[str, int] = {}
     budget = 0
     if groups and ctx.choose("reinforce", question, ["yes", "no"]) == "yes":
