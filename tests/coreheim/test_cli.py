@@ -1484,3 +1484,24 @@ def test_a_name_for_a_group_another_warrior_s_advance_does_not_roll_is_refused(t
     assert (refused.exit_code, refused.output) == (
         2, "Error: --name Marksmen=Ulli: this advance rolls Gunnar's alone, so no Talent! of Marksmen's\n")
     assert events(talent_due) == before
+
+
+def test_an_item_gained_by_its_name_is_priced_by_its_name_at_the_reinforcing(campaign):
+    """`item gain … "Ithilmar Dagger"` kept the name, and `reinforce --price "Ithilmar Dagger=20"` read the id
+    ithilmar-dagger: the two never matched, and the Vets' recruit could not be priced. From version 10 they do."""
+    ok(campaign(*NEW_LEAGUE))
+    for args in (*RATS_BEAT_SKRIT[:-1],
+                 ["coreheim", "hire", R, "Vets", "--type", "henchman", "--cost", "30", "--race", "human", *HUMAN],
+                 ["item", "gain", R, "Ithilmar Dagger", "--fighter", "Vets"], RATS_BEAT_SKRIT[-1],
+                 ["coreheim", "explore", R, "--dice", "1,2,4"], ["coreheim", "injuries", R, "--dice", "4,5"],
+                 ["coreheim", "experience", R], ["coreheim", "sell-shards", R, "0"],
+                 ["coreheim", "search", R, "--search", "Gunnar=nothing"], ["coreheim", "upkeep", R]):
+        ok(campaign(*args))
+    assert ok(campaign("coreheim", "reinforce", R, "--dice", "6", "--answer", "reinforce=yes", "--answer",
+                       "vets:recruits=1", "--price", "Ithilmar Dagger=20"))[:-1] == [
+        "  R2 reinforcements of Reikland Rats: D6 rolled [6] = 6 (table)",
+        "  Vets +1 member, reinforced: 1 recruit at 1 XP, using 1 of the 6 XP rolled",
+        "  Reikland Rats treasury -30 (1 recruit for Vets)",
+        "  Reikland Rats treasury -20 (the gear of 1 recruit for Vets: Ithilmar Dagger, 20 gc each)",
+        "  Reikland Rats: post-game step Reinforcing henchman groups done for battle 1",
+    ]

@@ -16,7 +16,7 @@ import pytest
 from commands.coreheim import events as ce
 from commands.coreheim.commands import Buy, Hire, Injuries, RareSearch, Reinforce, Search, Sell, SellShards, Upkeep
 from commands.coreheim.tables import TABLES
-from commands.shared import ChangeTreasury, Correct, EnlistWarband, GainItem, RecruitFighter
+from commands.shared import ChangeTreasury, Correct, EnlistWarband, GainItem, LoseItem, RecruitFighter, UpgradeRules
 from ledger import events as ev
 from ledger.campaigns import PendingDecision
 from ledger.errors import BadInput, RuleViolation
@@ -1176,3 +1176,25 @@ def test_on_version_3_recruits_came_with_their_group_s_gear_unpaid(rats_and_skav
 def test_not_reinforcing_rolls_nothing(rats_and_skaven):
     trading(rats_and_skaven, "reinforce")
     assert rats_and_skaven.do(Reinforce(warband="Reikland Rats", answers={"reinforce": "no"})) == [done("reinforce")]
+
+
+@pytest.mark.parametrize(("version", "kept"), [("9", "Ithilmar Dagger"), ("10", "ithilmar-dagger")])
+def test_an_item_gained_by_its_name_is_kept_under_the_id_the_other_commands_name_it_by(version, kept):
+    """`campaign item gain … "Ithilmar Dagger"` kept the name as typed, while `buy`, the exploration and `reinforce
+    --price ithilmar-dagger=GC` keep and read the item's id: a recruit's gear priced "Ithilmar Dagger=20" matched
+    nothing. From version 10 it is kept under its id whichever way it is named; version 9 keeps it as typed."""
+    table = rats_and_skaven_on(version)
+    gained = table.do(GainItem(warband="Reikland Rats", item="Ithilmar Dagger", fighter="Marksmen"))
+    assert [e.item for e in gained if isinstance(e, ev.ItemGained)] == [kept]
+    # Then it is lost by either spelling
+    lost = table.do(LoseItem(warband="Reikland Rats", item="ithilmar-dagger" if version == "10" else kept, fighter="Marksmen"))
+    assert [e.item for e in lost if isinstance(e, ev.ItemLost)] == [kept]
+
+
+def test_an_item_kept_as_typed_before_version_10_is_lost_by_that_name_on_version_10():
+    """A campaign upgraded to version 10 may hold an item kept as typed ("Ithilmar Dagger"): it is still found."""
+    table = rats_and_skaven_on("9")
+    table.do(GainItem(warband="Reikland Rats", item="Ithilmar Dagger"))
+    table.do(UpgradeRules(version="10"))  # `campaign rules upgrade`
+    lost = table.do(LoseItem(warband="Reikland Rats", item="Ithilmar Dagger"))
+    assert [e.item for e in lost if isinstance(e, ev.ItemLost)] == ["Ithilmar Dagger"]

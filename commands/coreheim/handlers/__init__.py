@@ -32,7 +32,7 @@ from commands.coreheim.commands import (
 )
 from commands.coreheim.handlers import aftermath, exploration, trading, warband
 from commands.kit import refusing
-from commands.shared import SHARED_HANDLERS, EnlistWarband, RecordBattle, RecruitFighter
+from commands.shared import SHARED_HANDLERS, EnlistWarband, GainItem, LoseItem, RecordBattle, RecruitFighter
 
 HANDLERS = {
     **SHARED_HANDLERS,
@@ -52,5 +52,7 @@ HANDLERS = {
         Buy: trading.buy,
         Upkeep: trading.upkeep,
         Reinforce: trading.reinforce,
+        GainItem: trading.gain_item,
+        LoseItem: trading.lose_item,
     }),
 }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import msgspec
+
 
 from commands.coreheim import events
 from commands.coreheim import facts
@@ -22,6 +24,8 @@ from commands.coreheim.commands import (
 from commands.coreheim.phase import PHASE
 from commands.coreheim.tables import CoreheimTables, WarbandList
 from commands.kit.versions import plays, since
+from commands import shared
+from commands.shared import GainItem, LoseItem
 from ledger import events as ev
 from ledger import rulesets
 from ledger.decide import Context, check_answers, loose_key, warriors_named, written_as
@@ -34,6 +38,28 @@ from projections.battles import out_of_action
 
 
 # --- trading -------------------------------------------------------------------------------------------
+
+
+def gain_item(cmd: GainItem, ctx: Context) -> None:
+    """`campaign item gain`: from version 10 an item the tables know is kept under its id, as `buy` and the exploration
+    keep it, so that "Ithilmar Dagger" is the ithilmar-dagger `reinforce --price` and `sell` name. Version 9 kept the
+    name as typed, which none of them matched."""
+    if since(ctx, "10") and cmd.item.strip():
+        cmd = msgspec.structs.replace(cmd, item=model.item_id(model.tables_for(ctx.options), cmd.item, chart=True))
+    shared.gain_item(cmd, ctx)
+
+
+def lose_item(cmd: LoseItem, ctx: Context) -> None:
+    """`campaign item lose`: from version 10 the item named by its name or id, as `gain_item` keeps it; one a
+    campaign kept as typed before version 10 is still found under that name."""
+    if since(ctx, "10"):
+        state = ctx.state
+        band = state.warband(cmd.warband)
+        held = state.fighter(cmd.fighter, band.id).equipment if cmd.fighter else band.stash
+        item = model.item_id(model.tables_for(ctx.options), cmd.item, chart=True)
+        if cmd.item not in held:
+            cmd = msgspec.structs.replace(cmd, item=item)
+    shared.lose_item(cmd, ctx)
 
 
 def sell_shards(cmd: SellShards, ctx: Context) -> None:
