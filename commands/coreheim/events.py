@@ -296,7 +296,8 @@ def _underdog_swords(state: CampaignState, battle: int) -> dict[str, tuple[str, 
 
 
 def _sword_words(state: CampaignState, sword: str, swords: dict[str, tuple[str, list[str]]]) -> str:
-    return f"{fighter_name(state, sword)}, the Hired Sword {possessive(warband_name(state, swords[sword][0]))} underdog point brought"
+    brought_by = possessive(warband_name(state, swords[sword][0]))
+    return f"{fighter_name(state, sword)}, the Hired Sword {brought_by} underdog point brought"
 
 
 class BattleRatings(ev.Event, frozen=True, kw_only=True, tag="coreheim.battle-ratings"):

@@ -393,8 +393,9 @@ def mounts_of(ctx: Context, fighter: Fighter) -> list[str]:
 def stash_mounts(ctx: Context, band: Warband, rider: Fighter, mounts: list[str]) -> None:
     """The mounts of a rider who leaves the roster go to his warband's stash."""
     for item in mounts:
-        ctx.emit(ev.ItemLost(warband=band.id, fighter=rider.id, item=item, reason=f"{whose(ctx, rider.name)} mount stays with {band.name}"),
-                 ev.ItemGained(warband=band.id, item=item, reason=f"{whose(ctx, rider.name)} mount"))
+        rider_s = whose(ctx, rider.name)
+        ctx.emit(ev.ItemLost(warband=band.id, fighter=rider.id, item=item, reason=f"{rider_s} mount stays with {band.name}"),
+                 ev.ItemGained(warband=band.id, item=item, reason=f"{rider_s} mount"))
 
 
 def _latest_number(state: CampaignState, warband: str) -> int | None:

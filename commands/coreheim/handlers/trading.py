@@ -292,7 +292,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
         _room_for_mount(state, band, tables, fighter)
     if not outcomes.asks_holder(ctx, band, battle, item, fighter):
         bought_for = f"bought for {fighter.name}, who holds it: " if fighter else ""
-        ctx.not_asked("map-holder", f"{bought_for}only a Mordheim Map bought into the stash after a battle asks which hero holds it")
+        ctx.not_asked("map-holder",
+                      f"{bought_for}only a Mordheim Map bought into the stash after a battle asks which hero holds it")
     if rolls_price and battle is not None:
         outcomes.name_whom_gaining_decides(ctx, band, battle, item, fighter)
     if dice:
@@ -329,8 +330,8 @@ def upkeep(cmd: Upkeep, ctx: Context) -> None:
         sword_type = model.warrior(state, sword).type
         fee = rules.hired_sword_upkeep(sword_type, warband_has_dwarves=dwarves, tables=tables)
         treasury = state.warbands[band.id].treasury
-        answer = ctx.choose(f"{sword.id}:upkeep", f"Pay {outcomes.whose(ctx, sword.name)} upkeep of {fee} gc ({band.name} has {treasury} gc)?",
-                            ["pay", "release"])
+        asked = f"Pay {outcomes.whose(ctx, sword.name)} upkeep of {fee} gc ({band.name} has {treasury} gc)?"
+        answer = ctx.choose(f"{sword.id}:upkeep", asked, ["pay", "release"])
         if answer == "release":
             came = f" (came for battle {battle.number} with the underdog bonus)" if sword.id == underdog_sword else ""
             ctx.emit(ev.FighterRetired(warband=band.id, fighter=sword.id, reason=f"left{came}: upkeep not paid"))
@@ -393,7 +394,8 @@ def _recruit_gear(group: Fighter, priced: list[GearPrice], ctx: Context, rolled:
         if gear.dice and rolled is not None and gear.item in rolled:
             price = rolled[gear.item]
         elif gear.dice:
-            price += ctx.roll(gear.dice, purpose=f"price of {gear.item} for {outcomes.whose(ctx, group.name)} recruits").value * gear.times
+            purpose = f"price of {gear.item} for {outcomes.whose(ctx, group.name)} recruits"
+            price += ctx.roll(gear.dice, purpose=purpose).value * gear.times
             if rolled is not None:
                 rolled[gear.item] = price
         paid[gear.item] = price * gear.count
