@@ -128,6 +128,15 @@ def test_each_step_as_its_own_command(hawks):
 
 
 NEXT = "then run `campaign post-game Hawks` again."
+# The walk's post-game pass with Finch's survival +1, stopping before Spending (buying comes first).
+FINCH_SURVIVES_THEN_STOPS = [
+    "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
+    "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
+    "  Hawks: post-game step Post-game pass done for battle 1",
+    "== Spending: advancements bought (S1-S9)",
+    "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?",
+    "Stopped before Spending: run `campaign post-game Hawks` again to carry on, or with --go-on to go past the "
+    "steps that close buying, selling or hiring."]
 # Without a terminal, each run of the walk in turn: given the runs before it, when `post-game Hawks` is run
 # with these options, then its exit code and its lines ("Recorded T…" left out). A pick not answered stops
 # the walk before its step is written, naming the key to give (it was taken as "none": a Doom roll or an
@@ -167,14 +176,7 @@ WALK_WITHOUT_A_TERMINAL = [
         "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
         "Next step: Post-game pass — Which surviving fighter of battle 1 gains +1 from a survival roll or scenario "
         f"result?: answer with --answer bonus:1=CHOICE (one of: none, Kestrel, Finch); {NEXT}"]),
-    (["--answer", "bonus:1=Finch", "--answer", "bonus:2=none"], 0, [
-        "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
-        "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
-        "  Hawks: post-game step Post-game pass done for battle 1",
-        "== Spending: advancements bought (S1-S9)",
-        "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?",
-        "Stopped before Spending: run `campaign post-game Hawks` again to carry on, or with --go-on to go past the "
-        "steps that close buying, selling or hiring."]),
+    (["--answer", "bonus:1=Finch", "--answer", "bonus:2=none"], 0, FINCH_SURVIVES_THEN_STOPS),
     ([], 0, ["== Spending: advancements bought (S1-S9)", "  Hawks: post-game step Spending done for battle 1",
              "Post-game sequence complete."]),
 ]
@@ -734,13 +736,7 @@ def test_none_for_a_pick_past_the_last_one_asked_is_left_unused(hawks):
         "  R2 Finch's Doom Table: 2D6 rolled [5, 6] = 11 (table)",
         "  Finch's Doom Table: 11 — Spared (named by the player)",
         "  Hawks: post-game step Doom Table done for battle 1",
-        "== Post-game pass: Hardy, Miraculous, survival rolls (E5, E7)",
-        "  Finch gains 1 XP (post-game pass: survival roll or scenario result)",
-        "  Hawks: post-game step Post-game pass done for battle 1",
-        "== Spending: advancements bought (S1-S9)",
-        "Before this step: buy advancements first (`campaign retinue buy WARBAND FIGHTER ADVANCEMENT`)?",
-        "Stopped before Spending: run `campaign post-game Hawks` again to carry on, or with --go-on to go past the "
-        "steps that close buying, selling or hiring.",
+        *FINCH_SURVIVES_THEN_STOPS,
         "Not used: doom-roll:3=none (the Doom Table step did not ask it); bonus:3=none (the Post-game pass step did not ask it)"]
     assert hawks("replay", "--check").exit_code == 0
 
