@@ -91,15 +91,14 @@ class _OnceEach:
     command itself says what is wrong with it; an unknown option is still refused as click refuses it."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        negative = any(_NEGATIVE_NUMBER.fullmatch(arg) for arg in args)
+        checked = [_NUMBER_STAND_IN if _NEGATIVE_NUMBER.fullmatch(arg) else arg for arg in args]
         if not ctx.resilient_parsing:
-            checked = [_NUMBER_STAND_IN if _NEGATIVE_NUMBER.fullmatch(arg) else arg for arg in args]
             _, _, order = self.make_parser(ctx).parse_args(args=checked)  # type: ignore[attr-defined]
             once = [p for p in order if isinstance(p, click.Option) and not (p.multiple or p.count or p.is_flag)]
             twice = next((p for i, p in enumerate(once) if p in once[:i]), None)
             if twice is not None:
                 raise click.UsageError(f"Option '{twice.opts[0]}' is given more than once: it takes one value", ctx)
-        if negative:  # no other unknown option is left: the check above would have refused it
+        if checked != args:  # a negative number: no other unknown option is left, the check above would refuse it
             ctx.ignore_unknown_options = True
         return super().parse_args(ctx, args)  # type: ignore[misc]
 
