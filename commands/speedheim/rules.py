@@ -34,6 +34,21 @@ DRAW_AGAIN = "draw again"
 ROLL_AGAIN = "roll again"  # a redraw on the d20 table (`Unit.d20_words`): the table is rolled again
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """How a reading words the drawing it came from: a card of the deck, or a row of the d20 table."""
+
+    again: str  # what a redraw does, and the choice offered beside Mel or Rgd
+    took: str  # "Gunnar drew Mel/Rgd"
+    player_again: str  # "the player draws again instead of trying Mel"
+    one: str  # "the card is wasted"
+    none: str  # what a hero at every cap is spared
+
+
+DECK_WORDS = Drawing(DRAW_AGAIN, "drew", "draws again", "card", "no card could improve it, so none is drawn")
+TABLE_WORDS = Drawing(ROLL_AGAIN, "rolled", "rolls again", "roll", "no row could improve it, so none is rolled")
+
+
 class SpeedheimRuleError(Exception):
     """A refusal of the rules, in words a player understands."""
 
@@ -77,6 +92,10 @@ class Unit:
     # where the deck draws again (and offered so, beside Mel or Rgd), "the roll is wasted", and "no row could improve
     # it, so none is rolled"; version 9 said "draw again", "the card is wasted" and "no card … is drawn" of a table.
     d20_words: bool = False
+
+    @property
+    def drawing(self) -> Drawing:
+        return TABLE_WORDS if self.d20_words else DECK_WORDS
 
     def base(self, stat: str) -> int | None:
         if stat in self.stats:
@@ -181,7 +200,8 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
     if half is None:
         raise SpeedheimRuleError(f"{drawn.ref} has no hero half")
 
-    again = ROLL_AGAIN if unit.d20_words else DRAW_AGAIN
+    words = unit.drawing
+    again = words.again
 
     def redraw(why: str) -> Reading:
         return Reading(drawn, "redraw", why)
@@ -207,25 +227,22 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
             return redraw(f"{half} missing (`-`): as at its cap, {again}")
         if value >= caps.max[half]:
             if options.capped_card == "wasted":
-                wasted = "roll" if unit.d20_words else "card"
-                return Reading(drawn, "nothing", f"{half} already at its cap of {caps.max[half]}: the {wasted} is wasted")
+                return Reading(drawn, "nothing", f"{half} already at its cap of {caps.max[half]}: the {words.one} is wasted")
             return redraw(f"{half} already at its cap of {caps.max[half]}: {again}")
         return Reading(drawn, "improved", f"{half} {value} -> {value + 1}", stat=half, delta=1)
     if half == MEL_RGD:
         open_stats = [stat for stat in ("Mel", "Rgd") if not _at_cap(unit, stat, caps)]
         if not open_stats:
             return redraw(f"Mel and Rgd both at their cap (or missing): {again}")
-        got = "rolled" if unit.d20_words else "drew"  # a row of the d20 table is rolled, not drawn
         if len(open_stats) == 2:
-            stat = choose(f"{key}.mel-rgd", f"{unit.name} {got} Mel/Rgd: which stat to try", ["Mel", "Rgd"])
+            stat = choose(f"{key}.mel-rgd", f"{unit.name} {words.took} Mel/Rgd: which stat to try", ["Mel", "Rgd"])
         else:
             capped = "Rgd" if open_stats == ["Mel"] else "Mel"
             shut = f"{capped} missing (`-`)" if unit.says_why and unit.base(capped) is None else f"{capped} at its cap"
-            tried = choose(f"{key}.mel-rgd", f"{unit.name} {got} Mel/Rgd with {shut}: try "
+            tried = choose(f"{key}.mel-rgd", f"{unit.name} {words.took} Mel/Rgd with {shut}: try "
                            f"{open_stats[0]} or {again}", [open_stats[0], again])
             if tried == again:
-                player_again = "rolls again" if unit.d20_words else "draws again"
-                return redraw(f"{shut}: the player {player_again} instead of trying {open_stats[0]}")
+                return redraw(f"{shut}: the player {words.player_again} instead of trying {open_stats[0]}")
             stat = tried
         return _with_card(check(unit, stat, roll, options, advantage=advantage), drawn)
     if _gains_missing_def(unit, half, options):
@@ -249,9 +266,7 @@ def improve_hero(unit: Unit, draw: Draw, halves: Sequence[HeroHalf], caps: Caps,
     readings: list[Reading] = []
     while True:
         if not can_improve(unit, halves, caps, options):
-            none = ("no row could improve it, so none is rolled" if unit.d20_words
-                    else "no card could improve it, so none is drawn")
-            readings.append(Reading(None, "nothing", f"at every cap: {none}"))
+            readings.append(Reading(None, "nothing", f"at every cap: {unit.drawing.none}"))
             return readings
         drawn = draw()
         # The draw's number, in its choices' keys: an Advantage pair's card set aside is no draw of its own.
