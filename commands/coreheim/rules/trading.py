@@ -12,6 +12,7 @@ from commands.coreheim.tables import (
 )
 from commands.coreheim.rules.common import CoreheimRuleError, Result
 from commands.coreheim.rules.experience import Role
+from ledger.describe import plural
 
 
 class WyrdstoneSale(Result):
@@ -30,9 +31,9 @@ def sell_wyrdstone(
     if shards < 1:
         raise CoreheimRuleError("Sell at least one shard")
     if shards > shards_held:
-        raise CoreheimRuleError(f"{warband} has {shards_held} shard{'' if shards_held == 1 else 's'}, not {shards}")
+        raise CoreheimRuleError(f"{warband} has {plural(shards_held, 'shard')}, not {shards}")
     if shards > largest:
-        raise CoreheimRuleError(f"At most {largest} shard{'' if largest == 1 else 's'} can be sold in one post-game; keep the rest")
+        raise CoreheimRuleError(f"At most {plural(largest, 'shard')} can be sold in one post-game; keep the rest")
     if warriors < 1:
         raise CoreheimRuleError("A warband with no warriors cannot sell wyrdstone")
     row: WyrdstoneSaleRow = next(

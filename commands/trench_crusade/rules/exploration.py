@@ -13,6 +13,7 @@ from commands.trench_crusade.tables import (
     TrenchCrusadeTables,
 )
 from commands.trench_crusade.rules.common import BattleRecord, Fighter, TrenchCrusadeRuleError
+from ledger.describe import plural
 
 
 def exploration_stage(games_played: int, tables: TrenchCrusadeTables) -> ExplorationStage:
@@ -29,7 +30,7 @@ def explored_stage(games_played: int, table: str, tables: TrenchCrusadeTables) -
     stage = exploration_stage(games_played, tables)
     if table not in stage.tables:
         raise TrenchCrusadeRuleError(
-            f"after {games_played} {'game' if games_played == 1 else 'games'} the warband explores the "
+            f"after {plural(games_played, 'game')} the warband explores the "
             f"{' or '.join(stage.tables)} table, not {table}"
         )
     return stage
