@@ -120,13 +120,9 @@ class SeedKeeping:
                     raise NoSeed(self.missing_seed(state)) from None
                 except ForeignSeed:
                     raise NotFound(self.foreign_seed(campaign_id, state)) from None
+                self._refuse_uncommitted(state, seed)
             else:
-                seed = self.store.seed(campaign_id, state.epoch)
-                if seed is None:
-                    raise NotFound(self.missing_seed(state))
-            problem = self.seed_problem(state, seed)
-            if problem:
-                raise IntegrityFailure(problem)
+                seed = self._stored_seed(campaign_id, state)
             events = [
                 ev.CommandRecorded(command="seed.reveal", args={"epoch": state.epoch}),
                 ev.SeedRevealed(epoch=state.epoch, seed=seed),
@@ -135,6 +131,18 @@ class SeedKeeping:
             return Attempt(state, [(events, actor)])
 
         return self._write(campaign_id, "revealing the seed", attempt)
+
+    def _stored_seed(self, campaign_id: uuid.UUID, state: CampaignState) -> str:
+        """The open epoch's seed as this store keeps it, checked against the epoch's commitment."""
+        seed = self.store.seed(campaign_id, state.epoch)
+        if seed is None:
+            raise NotFound(self.missing_seed(state))
+        self._refuse_uncommitted(state, seed)
+        return seed
+
+    def _refuse_uncommitted(self, state: CampaignState, seed: str) -> None:
+        if problem := self.seed_problem(state, seed):
+            raise IntegrityFailure(problem)
 
     def _commit_to_next_epoch(self, campaign_id: uuid.UUID, state: CampaignState) -> ev.SeedCommitted:
         if self.store.dealer is not None:
@@ -202,12 +210,7 @@ class SeedKeeping:
         """The open epoch's secret seed, to take the campaign's dice to another machine."""
         self._refuse_on_a_dealer("exporting a seed")
         state = self.load(campaign_id)
-        seed = self.store.seed(campaign_id, state.epoch)
-        if seed is None:
-            raise NotFound(self.missing_seed(state))
-        problem = self.seed_problem(state, seed)
-        if problem:
-            raise IntegrityFailure(problem)
+        seed = self._stored_seed(campaign_id, state)
         return {"format": SEED_FORMAT, "campaign": {"id": str(campaign_id), "name": state.name},
                 "epoch": state.epoch, "seed": seed}
 

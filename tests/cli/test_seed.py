@@ -153,7 +153,7 @@ def swap_seed(keys, seed_hex: str) -> None:
     keys.write_text(json.dumps(kept))
 
 
-def test_a_swapped_seed_is_refused_before_any_roll_or_reveal_and_nothing_is_written(campaign, keys):
+def test_a_swapped_seed_is_refused_before_any_roll_reveal_or_export_and_nothing_is_written(campaign, keys):
     swap_seed(keys, "ab" * 32)
     before = show(campaign)
     message = (
@@ -164,6 +164,8 @@ def test_a_swapped_seed_is_refused_before_any_roll_or_reveal_and_nothing_is_writ
     assert (rolled.exit_code, rolled.output) == (3, message)
     revealed = campaign("seed", "reveal")
     assert (revealed.exit_code, revealed.output) == (3, message)
+    exported = campaign("seed", "export", "-o", str(keys.parent / "seed.json"))
+    assert (exported.exit_code, exported.output) == (3, message) and not (keys.parent / "seed.json").exists()
     assert show(campaign) == before
     assert campaign("verify").exit_code == 0 and campaign("export").exit_code == 0
     table = campaign("roll", "D6", "--for", "loot", "--dice", "4")
