@@ -114,7 +114,8 @@ def parse_faces(text: str, given_as: str = "--dice") -> list[int]:
             continue
         value = f"the {ordinal(len(faces) + 1)} value"
         if not token.isdecimal():
-            raise BadInput(f"{said}{value} '{token}' is not a whole number")
+            wrong = "is below 1: a die shows 1 or more" if token[:1] == "-" and token[1:].isdecimal() else "is not a whole number"
+            raise BadInput(f"{said}{value} '{token}' {wrong}")
         if (face := whole_number(token)) is None:
             raise BadInput(f"{said}{value} has {len(token)} digits, more than any die shows")
         faces.append(face)

@@ -44,6 +44,9 @@ def test_expressions(two_warbands, expression, faces, line):
         (["2D6", "--dice", "3,five"], "Error: --dice: the 2nd value 'five' is not a whole number", 2),
         (["2D6", "--dice", "3 , x"], "Error: --dice: the 2nd value 'x' is not a whole number", 2),  # values, not tokens, counted
         (["D6", "--dice", "²"], "Error: --dice: the 1st value '²' is not a whole number", 2),
+        (["D6", "--dice", "-1"], "Error: --dice: the 1st value '-1' is below 1: a die shows 1 or more", 2),
+        (["2D6", "--dice", "3,-0"], "Error: --dice: the 2nd value '-0' is below 1: a die shows 1 or more", 2),
+        (["D6", "--dice", "-x"], "Error: --dice: the 1st value '-x' is not a whole number", 2),
         (["D6", "--dice", "1" * 2000], "Error: --dice: the 1st value has 2000 digits, more than any die shows", 2),  # a digit to isdigit(), not to int()
         (["2D6"], "Error: x needs 2D6 (2 more dice): pass them with --dice, or use --ledger", 2),
         (["2Q6", "--dice", "1"], "Error: '2Q6' is not a dice expression (try D6, 2D6, D66, D3, 7D6 keep 6 highest)", 2),
