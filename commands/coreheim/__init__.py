@@ -49,8 +49,8 @@ from ledger.terms import Terms
 RULESET = register(
     Ruleset(
         id="coreheim",
-        version="10",
-        versions=("1", "2", "3", "4", "5", "6", "7", "8", "9", "10"),
+        version="11",
+        versions=("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"),
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers=HANDLERS,
         evolve=facts.FOLDS.evolve,

@@ -58,29 +58,58 @@ class Consequences:
             return found
         if role not in CHOSEN:
             raise RuleViolation(f"{self.source} names '{role}', which the ledger cannot map to a warrior")
-        pool = model.heroes(state, self.band) if role != "chosen-warrior" else [
-            f for f in state.fighters_of(self.band.id) if f.role not in (model.HIRED_SWORD, model.ANIMAL, model.MONSTER)
-        ]
+        pool = model.heroes(state, self.band) if role != "chosen-warrior" else _warriors(state, self.band)
         what = "warrior" if role == "chosen-warrior" else "hero"
         picked = self.ctx.choose(CHOSEN[role], f"{self.source}: which {what} of {self.band.name}?", [f.name for f in pool])
         return next(f for f in pool if f.name == picked)
 
-    def said(self, row: str) -> str:
+    def nobody(self, role: str) -> str:
+        """What the warband lacks where nobody can be the warrior a row names: a hero to pick or to hold an item gained
+        (a Mordheim Map's holder) or a warrior to pick (version 11), "" where somebody can (and before). Version 10
+        asked whom among none once the exploration had rolled, and refused ("there is nothing to choose from")."""
+        if role not in CHOSEN or not since(self.ctx, "11") or (role == "map-holder" and self.holder is not None):
+            return ""
+        if role == "chosen-warrior":
+            return "" if _warriors(self.ctx.state, self.band) else "no warrior to pick"
+        return "" if model.heroes(self.ctx.state, self.band) else "no hero to hold it" if role == "map-holder" else "no hero to pick"
+
+    def said(self, row: str, *, items: bool = False) -> str:
         """What the row says for people ("won the fight against the warhound"), from version 7; ""
-        for a row with nothing to say (a warband's variant, an injury) and before."""
-        words = rules.chart_words([row], tables=self.tables) if since(self.ctx, "7") else ()
+        for a row with nothing to say (a warband's variant, an injury) and before. `items`: an item's row
+        says what it found too ("the Mordheim Map is genuine")."""
+        words = rules.chart_words([row], tables=self.tables, items=items) if since(self.ctx, "7") else ()
         return words[0] if words and words[0] != row else ""
 
-    def cited(self, row: str) -> str:
+    def cited(self, row: str, *, items: bool = False) -> str:
         """Where an outcome came from, citing its row: "exploration: Guardhouse: won the fight against
         the warhound (multiples:6x4:fight:won)" (version 7; version 6 cited the id alone)."""
-        said = self.said(row)
+        said = self.said(row, items=items)
         return f"{self.source}{f': {said}' if said else ''} ({row})"
+
+    def _done_by_nobody(self, outcome: rules.Outcome, row: str) -> bool:
+        """An outcome for a warrior the warband has none to be (`nobody`, version 11), recorded as a note saying so
+        ("… the Mordheim Map is genuine (…): Cult has no hero to hold it, so nobody gains Streetwise")."""
+        match outcome:
+            case t.GainXp(amount=amount):
+                done = f"gains +{amount} XP"
+            case t.GainSkill(skill=skill):
+                done = f"gains {skill}"
+            case t.MissGame():
+                done = "misses the next battle"
+            case _:
+                return False
+        lacks = self.nobody(outcome.target)
+        if lacks:
+            self.ctx.emit(ev.NoteRecorded(text=f"{self.cited(row, items=True)}: {self.band.name} has {lacks}, so nobody {done}",
+                                          warband=self.band.id))
+        return bool(lacks)
 
     # --- one outcome -------------------------------------------------------------------------------
 
     def apply(self, outcome: rules.Outcome, row: str) -> None:
         ctx, band, why = self.ctx, self.band.id, self.source
+        if self._done_by_nobody(outcome, row):
+            return
         match outcome:
             case rules.GoldGained(amount=amount, source=gold_row) if amount:
                 ctx.emit(ev.TreasuryChanged(warband=band, delta=amount, reason=why, row=gold_row))
@@ -166,6 +195,11 @@ class Consequences:
         said = f"pending decision: {text} — {self.cited(row)}" if since(self.ctx, "7") else (
             f"pending decision ({self.source}, {row}): {text}")
         self.ctx.emit(ev.NoteRecorded(text=said, warband=self.band.id))
+
+
+def _warriors(state: CampaignState, band: Warband) -> list[Fighter]:
+    """Whom a row for a warrior the player picks may name: heroes and henchmen (no Hired Sword, animal or monster)."""
+    return [f for f in state.fighters_of(band.id) if f.role not in (model.HIRED_SWORD, model.ANIMAL, model.MONSTER)]
 
 
 # --- serious injuries ---------------------------------------------------------------------------

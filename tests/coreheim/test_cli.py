@@ -290,13 +290,13 @@ def test_the_walk_an_upgrade_refused_part_way_sends_to_says_how_to_finish_in_one
     assert (refused.exit_code, refused.output) == (1, (
         "Error: Reikland Rats is part way through the post-game of battle 1 (done: Exploration; next: Injuries): a "
         "battle's post-game is decided under one version, so finish it first (campaign post-game 'Reikland Rats'), "
-        "then upgrade from v7 to v10\n"))
+        "then upgrade from v7 to v11\n"))
     walked = ok(campaign("post-game", R, "--dice", "5,5", "--answer", "shards=0"))
     assert walked[-1] == ("Stopped before Rare item search: run `campaign post-game 'Reikland Rats'` again to carry on, "
                           "or with --go-on to go past the steps that close buying, selling or hiring.")
     finished = ok(campaign("post-game", R, "--go-on", "--answer", "gunnar:search=nothing"))
     assert finished[-1] == "Post-game sequence complete."
-    assert ok(campaign("rules", "upgrade"))[0] == "  rules upgraded from v7 to v10 for the transactions that follow"
+    assert ok(campaign("rules", "upgrade"))[0] == "  rules upgraded from v7 to v11 for the transactions that follow"
 
 
 def test_a_search_answered_ahead_with_an_item_not_offered_ends_the_walk_naming_it_in_the_error_alone(after_battle):
@@ -469,7 +469,7 @@ def test_the_sample_campaign_ends_as_worked_out_by_hand(campaign):
 
 def test_campaign_demo_builds_the_coreheim_sample(campaign):
     lines = ok(campaign("demo", "--ruleset", "coreheim"))
-    summary = lines.index(f"{DEMO['name']} — coreheim v10")
+    summary = lines.index(f"{DEMO['name']} — coreheim v11")
     assert lines[summary + 2:summary + 4] == [
         "  Reikland Rats (Ann): 5 fighters, treasury 438, wyrdstone shards 0, 3 games, 1 win, rating 71",
         "  Clan Skrit (Bob): 3 fighters, treasury 377, wyrdstone shards 0, 3 games, 2 wins, rating 78",

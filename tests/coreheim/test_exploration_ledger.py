@@ -436,3 +436,66 @@ def test_on_version_9_the_well_of_a_warband_with_no_hero_was_refused_after_the_r
     table = leaderless_cult_won("9")
     assert table.refusal(Explore(warband="Cult", extra_dice=1, answers={"multiples:1x2:search": "yes"}), [1, 1]) == (
         "exploration: Well: which hero of Cult?: there is nothing to choose from")
+
+
+# A Mordheim Map ("roll D6. 1–4: fake, discard it, and the holder misses the next battle. 5–6: the holder gains the
+# Streetwise skill"), found by a warband with no hero: "Items go to the stash", and no hero holds it.
+OVERTURNED_CART = Explore(warband="Cult", extra_dice=1)  # a 4 4: "D6: 1–3 D6 gc; 4–5 Rope & Hook; 6 Mordheim Map"
+
+
+def _map(row: str, event: type[ev.ItemGained] | type[ev.ItemLost]) -> ev.Event:
+    return event(warband=CULT, item="mordheim-map", reason=f"exploration: Overturned Cart (item:mordheim-map:authenticity:{row})")
+
+
+@pytest.mark.parametrize(("faces", "found", "said"), [
+    ([4, 4, 6, 5], [_map("5-6", ev.ItemGained)],
+     "exploration: Overturned Cart: the Mordheim Map is genuine (item:mordheim-map:authenticity:5-6): Cult has no hero "
+     "to hold it, so nobody gains Streetwise"),
+    ([4, 4, 6, 2], [_map("1-4", ev.ItemGained), _map("1-4", ev.ItemLost)],
+     "exploration: Overturned Cart: the Mordheim Map is fake (item:mordheim-map:authenticity:1-4): Cult has no hero "
+     "to hold it, so nobody misses the next battle"),
+])
+def test_a_mordheim_map_found_by_a_warband_with_no_hero_goes_to_the_stash_held_by_nobody(faces, found, said):
+    """Version 11: the map's D6 is rolled (fake, it is discarded) and what it does to its holder is done to nobody, as
+    the record says. Version 10 asked which hero holds it after the exploration roll, and refused ('there is nothing
+    to choose from'): with ledger dice the exploration was left pending."""
+    table = leaderless_cult_won()
+    events = table.do(OVERTURNED_CART, faces)
+    assert [(e.purpose, e.faces) for e in events if isinstance(e, ev.DiceRolled)] == [
+        ("exploration of Cult", [4, 4]), ("exploration: Overturned Cart (D6) for Cult", [6]),
+        ("exploration: Overturned Cart: Mordheim Map (D6) for Cult", [faces[-1]])]
+    assert events[-2 - len(found):] == [*found, ev.NoteRecorded(text=said, warband=CULT),
+                                        ev.PostGameStepDone(warband=CULT, battle=1, step="explore")]
+
+
+def test_on_version_10_a_mordheim_map_found_by_a_warband_with_no_hero_was_refused_after_the_roll():
+    assert leaderless_cult_won("10").refusal(OVERTURNED_CART, [4, 4, 6, 5]) == (
+        "exploration: Overturned Cart: which hero of Cult?: there is nothing to choose from")
+
+
+# The Chapel ("Cult: 2D6 gc + 1 XP", for a warrior the player picks) rolled by a Cult with no warrior to pick: a Hired
+# Sword alone, who gains no XP from the chart (warriors are its heroes and henchmen).
+def cult_of_a_hired_sword(version: str | None = None) -> Table:
+    table = Table(version=version)
+    table.do(EnlistWarband(name="Cult", player="Ann", faction="cult-of-the-possessed", treasury=500))
+    table.hire("Cult", "Grok", "ogre-bodyguard")
+    table.skaven()
+    table.battle(winner="Cult")
+    return table
+
+
+CHAPEL = Explore(warband="Cult", extra_dice=3)  # a 2 2 2 2, then the gold's 2D6
+
+
+def test_a_chapels_xp_for_a_warrior_of_a_warband_with_none_goes_to_nobody():
+    """Version 11: the warrior picked gains the XP; with none to pick nobody does, and the record says so. Version 10
+    asked which warrior after the exploration roll, and refused."""
+    events = cult_of_a_hired_sword().do(CHAPEL, [2, 2, 2, 2, 3, 4])
+    assert events[-3:] == [
+        ev.TreasuryChanged(warband=CULT, delta=7, reason="exploration: Chapel", row="multiples:2x4:cult:gold"),
+        ev.NoteRecorded(text="exploration: Chapel (multiples:2x4:cult): Cult has no warrior to pick, so nobody gains +1 "
+                             "XP", warband=CULT),
+        ev.PostGameStepDone(warband=CULT, battle=1, step="explore"),
+    ]
+    assert cult_of_a_hired_sword("10").refusal(CHAPEL, [2, 2, 2, 2, 3, 4]) == (
+        "exploration: Chapel: which warrior of Cult?: there is nothing to choose from")

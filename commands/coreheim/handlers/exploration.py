@@ -137,7 +137,8 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
         """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
         if since(ctx, "5"):
             for role in sorted(model.whom_rolls_decide(tables).get(need.key, frozenset()) & CHOSEN.keys()):
-                effects.target(role)  # the answer is kept: applying the result names the same warrior
+                if not effects.nobody(role):  # none to name (version 11): the result is done to nobody
+                    effects.target(role)  # the answer is kept: applying the result names the same warrior
         made = ctx.roll(need.expression, purpose=f"{_purpose(ctx, need, effects)} for {band.name}")
         if need.expression.upper().endswith("D3"):
             return msgspec.structs.replace(made, faces=[(face + 1) // 2 for face in made.faces])
