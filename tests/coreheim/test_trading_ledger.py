@@ -1107,6 +1107,69 @@ def test_recruits_whose_gear_the_treasury_cannot_pay_are_refused(rats_and_skaven
     )
 
 
+def marksmen_with_crossbows_and(table, treasury: int) -> None:
+    """Marksmen (3 at 1 XP, 25 gc) with crossbows (25 gc): a recruit costs 50 gc; the Rats hold `treasury`."""
+    armed_marksmen(table, "crossbow")
+    table.do(ChangeTreasury(warband="Reikland Rats", delta=treasury - table.state.warband("Reikland Rats").treasury,
+                            reason="test setup"))
+
+
+ASKED_AFTER_THE_ROLL = Reinforce(warband="Reikland Rats", answers={"reinforce": "yes"})
+
+
+@pytest.mark.parametrize(("version", "asked"), [
+    # Version 11: a 5 pays for the 2 places left, 99 gc for one recruit at 50 gc: one is offered, and the question
+    # says what a recruit costs and what the treasury holds
+    ("11", "Recruits for Marksmen (3 at 1 XP, 50 gc each; 5 XP and 99 gc to spend)?: answer with --answer "
+           "marksmen:recruits=CHOICE (one of: 0, 1)"),
+    # Version 10 offered two, which the treasury then refused ("the recruits cost 100 gc"): answered 0 or 1 only
+    ("10", "Recruits for Marksmen (3 at 1 XP; 5 XP to spend)?: answer with --answer marksmen:recruits=CHOICE "
+           "(one of: 0, 1, 2)"),
+])
+def test_the_recruits_offered_after_the_roll_are_those_the_treasury_pays_for(version, asked):
+    """Rules 2.4: each recruit costs "the price of hiring henchmen" and, with "identical equipment", his group's gear:
+    from version 11 a group is offered the recruits the treasury pays for, at its gear's lowest prices."""
+    table = rats_and_skaven_on(version)
+    marksmen_with_crossbows_and(table, 99)
+    assert table.refusal(ASKED_AFTER_THE_ROLL, [5]) == asked
+
+
+def test_what_a_group_is_offered_leaves_out_what_the_groups_before_it_spend():
+    # Given Marksmen at 50 gc a recruit and Pikes (2 at 1 XP, 20 gc, no gear), and 99 gc
+    table = rats_and_skaven_on("11")
+    table.hire("Reikland Rats", "Pikes", "henchman", cost=20, group_size=2)
+    marksmen_with_crossbows_and(table, 99)
+    # When one Marksman is taken, then the Pikes are offered what the 49 gc left pay for: two
+    asks_pikes = Reinforce(warband="Reikland Rats", answers={"reinforce": "yes", "marksmen:recruits": "1"})
+    assert table.refusal(asks_pikes, [5]) == (
+        "Recruits for Pikes (2 at 1 XP, 20 gc each; 5 XP and 49 gc to spend)?: answer with --answer "
+        "pikes:recruits=CHOICE (one of: 0, 1, 2)")
+
+
+def test_with_ledger_dice_no_recruit_the_treasury_cannot_pay_for_is_offered():
+    # Given Marksmen at 50 gc a recruit, 99 gc, and ledger dice that give a 3
+    table = Table.dealt_alike()
+    table.rats()
+    table.skaven()
+    marksmen_with_crossbows_and(table, 99)
+    # When the reinforcing stops for the recruits after its roll, then what is left to answer is 0 or 1
+    with pytest.raises(PendingDecision):
+        table.by_the_ledger(ASKED_AFTER_THE_ROLL)
+    pending = list(table.state.pending.values())[0]
+    assert (pending.question, pending.options) == ("marksmen:recruits", ["0", "1"])
+
+
+def test_a_roll_whose_recruits_the_treasury_cannot_pay_for_says_so():
+    # Given Marksmen at 50 gc a recruit and 40 gc: none is offered (version 11), and the note says why
+    table = rats_and_skaven_on("11")
+    marksmen_with_crossbows_and(table, 40)
+    assert table.do(ASKED_AFTER_THE_ROLL, [5])[1:] == [
+        ev.NoteRecorded(text="no recruits join Reikland Rats (5 XP rolled): a recruit for Marksmen costs 50 gc, and "
+                             "Reikland Rats has 40 gc", warband=RATS),
+        done("reinforce"),
+    ]
+
+
 def test_gear_the_tables_do_not_price_is_priced_by_the_player(rats_and_skaven):
     armed_marksmen(rats_and_skaven, "lucky charm of Ulric")
     answers = {"reinforce": "yes", "marksmen:recruits": "1"}

@@ -424,14 +424,60 @@ def _recruits_room(group: Fighter, budget: int, tables) -> int:
     return min(room, budget // group.xp) if group.xp else room
 
 
-def _why_none(group: Fighter, budget: int, tables) -> str:
+def _why_none(group: Fighter, budget: int, tables, too_dear: str = "") -> str:
     """Why a group takes no recruit: it is full, a recruit needs more experience than was rolled
-    (rules 2.4: "Each new recruit joins an existing group at that group's XP"), or none was wanted."""
+    (rules 2.4: "Each new recruit joins an existing group at that group's XP"), costs more than the treasury holds
+    (`too_dear`, version 11), or none was wanted."""
     if group.group_size >= tables.warbands.max_henchman_group_size:
         return f"{group.name} is full ({group.group_size})"
     if not _recruits_room(group, budget, tables):
         return f"a recruit for {group.name} needs {group.xp} XP"
-    return f"none wanted for {group.name}"
+    return too_dear or f"none wanted for {group.name}"
+
+
+class RecruitCost(NamedTuple):
+    """What a recruit to a group costs at the least: his hire and his gear at the lowest prices their dice give."""
+
+    gc: int
+    rolled: bool  # dice may make it more
+
+    def said(self) -> str:
+        return f"{'at least ' if self.rolled else ''}{self.gc} gc"
+
+
+def _recruit_costs(groups: list[Fighter], prices: dict[str, int], held: dict[str, int],
+                   tables: CoreheimTables) -> dict[str, RecruitCost]:
+    """What a recruit to each group costs at the least, but for a group whose gear nothing prices (which holds the
+    roll, or is refused, for the --price it wants)."""
+    costs = {}
+    for group in groups:
+        if not _unpriced_gear(group, prices, tables):
+            gear = _gear_priced(group, prices, held, tables)
+            costs[group.id] = RecruitCost(group.cost + sum(item.lowest() for item in gear), any(item.dice for item in gear))
+    return costs
+
+
+def _recruits_wanted(ctx: Context, band: Warband, groups: list[Fighter], budget: int, pays_for: int,
+                     costs: dict[str, RecruitCost] | None, too_dear: dict[str, str]) -> dict[str, int]:
+    """The recruits each group takes, asked in turn: those it has room for and `pays_for` XP pays for, and, given
+    `costs` (version 11), the treasury left by the groups asked before it (at their lowest prices); a group the
+    treasury can pay for none of says why in `too_dear`. Version 10 offered recruits the treasury then refused."""
+    tables, left = model.tables_for(ctx.options), band.treasury
+    wanted: dict[str, int] = {}
+    for g in groups:
+        room = _recruits_room(g, pays_for, tables)
+        question = f"Recruits for {g.name} ({g.group_size} at {g.xp} XP; {budget} XP to spend)?"
+        cost = costs.get(g.id) if costs is not None else None
+        if cost is not None:
+            if cost.gc and left // cost.gc < room:
+                room = left // cost.gc
+                if not room:
+                    too_dear[g.id] = f"a recruit for {g.name} costs {cost.said()}, and {band.name} has {left} gc"
+            question = (f"Recruits for {g.name} ({g.group_size} at {g.xp} XP, {cost.said()} each; {budget} XP and {left} gc "
+                        "to spend)?")
+        wanted[g.id] = int(ctx.choose(f"{g.id}:recruits", question, [str(n) for n in range(room + 1)]))
+        left -= wanted[g.id] * (cost.gc if cost is not None else 0)
+    return wanted
 
 
 def _within_list_limits(state: CampaignState, band: Warband, listing: WarbandList, groups: list[Fighter],
@@ -572,23 +618,22 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
     question = f"Reinforce {outcomes.whose(ctx, band.name)} henchman groups ({rolled_for})?"
     wanted: dict[str, int] = {}
     budget = 0
+    prices = _prices_given(cmd, tables)
     if groups and ctx.choose("reinforce", question, ["yes", "no"]) == "yes":
         if ctx.typed_now:
             _refuse_before_the_roll(cmd, ctx, band, groups, held_prices)
+        # Version 11 offers the recruits the treasury pays for: what they cost at the least is known before the roll.
+        costs = _recruit_costs(groups, prices, held_prices, tables) if since(ctx, "11") else None
         budget = held if held is not None else ctx.roll("D6", purpose=f"reinforcements of {band.name}").value
         # Version 10 offers what a group holds and a D6 may pay for: recruits the roll does not pay for are recorded.
-        pays_for = MOST_A_D6_GIVES if holds else budget
-        wanted = {
-            g.id: int(ctx.choose(f"{g.id}:recruits", f"Recruits for {g.name} ({g.group_size} at {g.xp} XP; {budget} XP to spend)?",
-                                 [str(n) for n in range(_recruits_room(g, pays_for, tables) + 1)]))
-            for g in groups
-        }
+        too_dear: dict[str, str] = {}
+        wanted = _recruits_wanted(ctx, band, groups, budget, MOST_A_D6_GIVES if holds else budget, costs, too_dear)
         _plan_checked(ctx, band, groups, wanted, budget, xp_checked=not holds)
         if not any(wanted.values()) and since(ctx, "7"):  # version 6 rolled the die and said nothing more
             ctx.emit(ev.NoteRecorded(text=f"no recruits join {band.name} ({budget} XP rolled): "
-                                          + "; ".join(_why_none(g, budget, tables) for g in groups), warband=band.id))
+                                          + "; ".join(_why_none(g, budget, tables, too_dear.get(g.id, "")) for g in groups),
+                                     warband=band.id))
     reinforced = [g for g in groups if wanted.get(g.id)]
-    prices = _prices_given(cmd, tables)
     paid_gear = since(ctx, "4")  # version 3 let recruits come with their group's gear unpaid
     unpriced = next(((g, why) for g in reinforced if paid_gear and (why := _unpriced_gear(g, prices, tables))), None)
     if unpriced is not None and holds and held is None:
