@@ -82,14 +82,15 @@ class TypedReasons(Collection[str]):
 
 
 def reason_said(reason: str, names: Mapping[str, str], typed: Collection[str] = (),
-                cited_after: tuple[str, ...] = ()) -> str:
+                cited_after: rulesets.CitedAfter = ()) -> str:
     """A recorded reason as a player reads it: the ids the campaign's tables know said by their names
     ("bought power-scroll": "bought Power Scroll"), and an aside it ends with said after a comma, since
     `because` puts the reason in parentheses ("survived the battle (battle 1)": "survived the battle,
     battle 1"), or left out where it only gives again, as an id, what comes before it ("Amnesia (amnesia)").
     What a person typed (`typed`) stays as typed. An id that is its name in lower case ("sword") is a word
     already, and often an ordinary one ("captured"): kept, but after the words that cite an id (`cited_after`,
-    `Ruleset.ids_cited_after`: "bought sword" is "bought Sword"). Wording only: the recorded reason is unchanged."""
+    `Ruleset.ids_cited_after`: "bought sword" is "bought Sword", and where a pattern there matches the text before
+    it). Wording only: the recorded reason is unchanged."""
     said = _named(reason, names, typed, cited_after)
     opened = said.rfind("(") if said.endswith(")") else -1
     head, inner = said[:opened].rstrip(), said[opened + 1:-1]
@@ -101,7 +102,7 @@ def reason_said(reason: str, names: Mapping[str, str], typed: Collection[str] = 
     return f"{head}, {inner}"
 
 
-def _named(text: str, names: Mapping[str, str], typed: Collection[str], cited_after: tuple[str, ...] = ()) -> str:
+def _named(text: str, names: Mapping[str, str], typed: Collection[str], cited_after: rulesets.CitedAfter = ()) -> str:
     """The text with the ids `names` knows said by their names, but for what a person typed in it; one that is
     its name in lower case only after the words that cite an id (`cited_after`)."""
     if not names:
@@ -113,10 +114,16 @@ def _named(text: str, names: Mapping[str, str], typed: Collection[str], cited_af
 
     def name_of(found: re.Match[str]) -> str:
         name = names.get(found[0])
-        named = name is not None and (name.lower() != found[0] or text.endswith(cited_after, 0, found.start()))
+        named = name is not None and (name.lower() != found[0] or _cited(text, found.start(), cited_after))
         return name if named else found[0]
 
     return _ID.sub(name_of, text)
+
+
+def _cited(text: str, start: int, cited_after: rulesets.CitedAfter) -> bool:
+    """Whether the text before `start` ends with words that cite an id, or is what a pattern of them matches."""
+    return any(text.endswith(cites, 0, start) if isinstance(cites, str) else cites.search(text, 0, start) is not None
+               for cites in cited_after)
 
 
 def _plain(text: str) -> str:
@@ -135,7 +142,7 @@ class _Worded:
         self.names: Mapping[str, str] | None = None
         self.said: dict[tuple[Callable[..., str], str, frozenset[str]], str] = {}
 
-    def __call__(self, word: Callable[[str, Mapping[str, str], Collection[str], tuple[str, ...]], str], text: str,
+    def __call__(self, word: Callable[[str, Mapping[str, str], Collection[str], rulesets.CitedAfter], str], text: str,
                  state: CampaignState) -> str:
         """`word` (reason_said or _named) of the text with the campaign's names and the typed reasons, and its
         ruleset's words that cite an id (the same wherever its names are: looked up only for a new wording)."""

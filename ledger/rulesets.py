@@ -12,6 +12,7 @@ versions, and a hook that adds its own commands to the CLI group it is handed.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, wraps
@@ -27,6 +28,9 @@ from ledger.terms import Terms
 from ledger.text import as_spelled
 
 Handler = Callable[[Any, Context], None]
+# The words after which a ruleset's recorded reasons cite a row by its id, or patterns the text before one matches
+# (`Ruleset.ids_cited_after`).
+CitedAfter = tuple[str | re.Pattern[str], ...]
 
 
 def refusing_as_rule_violation(refusal: type[Exception]) -> Callable[[Handler], Handler]:
@@ -174,10 +178,11 @@ class Ruleset:
     # shown as recorded); None: events record them as named.
     row_names: Callable[[CampaignState], Mapping[str, Mapping[str, str]]] | None = None
     # The words after which its recorded reasons and roll purposes cite a row by its id (Coreheim's "bought
-    # sword", "price of telescope"): there an id that is its name in lower case is said by its name too
-    # ("bought Sword", beside "Gunnar gains Sword"); elsewhere such an id is left a word, often an ordinary
-    # one ("survived", "captured").
-    ids_cited_after: tuple[str, ...] = ()
+    # sword", "price of telescope"), or a pattern that matches the text before such an id (one ending in `$`: the
+    # items a list after "the gear of 2 recruits for Marksmen: " cites): there an id that is its name in lower case
+    # is said by its name too ("bought Sword", beside "Gunnar gains Sword"); elsewhere such an id is left a word,
+    # often an ordinary one ("survived", "captured").
+    ids_cited_after: CitedAfter = ()
     # What a roll meant where no record after it says so (a Speedheim Scars roll of Full Recovery changes
     # nothing: "no effect (Scar 12: Full Recovery)"), said with the roll in the chronicle; "" for any other
     # roll. Not said of a roll whose purpose a person typed (`campaign roll --for`), whatever it says: the
@@ -349,7 +354,7 @@ def reason_names(state: CampaignState) -> Mapping[str, str]:
     return kept[1]
 
 
-def ids_cited_after(state: CampaignState) -> tuple[str, ...]:
+def ids_cited_after(state: CampaignState) -> CitedAfter:
     """The words after which the campaign's recorded reasons cite a row by its id (`Ruleset.ids_cited_after`)."""
     ruleset = ruleset_of(state)
     return ruleset.ids_cited_after if ruleset is not None else ()

@@ -143,7 +143,7 @@ TRACKING = Table(
 # The rows' format: raised whenever any row is computed differently (a log line worded anew), so that
 # tables an older version wrote are computed again rather than found to differ from the events. What
 # each format changed: docs/read-models.md, Formats.
-ROWS_FORMAT = 6
+ROWS_FORMAT = 7
 
 CURRENT_TABLES = (CAMPAIGNS, WARBANDS, FIGHTERS)
 RECORD_TABLES = (LOG, BATTLES, FIGHTER_HISTORY, RATINGS)

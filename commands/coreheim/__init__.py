@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from commands.coreheim import facts, model, rules
 from commands.coreheim.handlers import HANDLERS
+from commands.coreheim.handlers.trading import RECRUITS_GEAR
 from commands.coreheim.phase import PHASE
 from ledger.rulesets import Ruleset, commands_in, register
 from ledger.terms import Terms
@@ -69,8 +70,9 @@ RULESET = register(
         rating=model.rating,
         row_names=model.row_names,  # the log's "Gunnar gains Power Scroll"
         # the trading's reasons and rolls ("bought sword", "sold sword x2 (half of 7 gc)", "price of telescope",
-        # "Gunnar looks for lance"): their items said as the line "Gunnar gains Sword" says them
-        ids_cited_after=("bought ", "sold ", "price of ", "looks for "),
+        # "Gunnar looks for lance", "the gear of 2 recruits for Marksmen: bow, dagger (7 gc each)"): their items said as
+        # the line "Gunnar gains Sword" says them
+        ids_cited_after=("bought ", "sold ", "price of ", "looks for ", RECRUITS_GEAR),
         shown_ext=facts.FACTS.shown_ext,
         starting_treasury=lambda state: model.tables_for(state.options).warbands.starting_gold,  # "Start: 500gc"
         register_commands=commands_in(f"{__package__}.cli"),

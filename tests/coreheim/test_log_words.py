@@ -10,10 +10,10 @@ import pytest
 from commands.coreheim.commands import (
     Advance, Buy, Explore, Injuries, RareSearch, Reinforce, Search, SpendUnderdog, UnderdogSword,
 )
-from commands.shared import Correct
+from commands.shared import Correct, GainItem
 from ledger.describe import describe
 
-from .conftest import HUMAN
+from .conftest import HUMAN, rats_and_skaven_on
 
 
 def lines(table, command, dice=()) -> list[str]:
@@ -145,3 +145,18 @@ def test_a_group_reinforced_says_what_its_recruits_used_of_the_xp_rolled(rats_an
     rats_and_skaven.through("reinforce")
     answers = {"reinforce": "yes", "marksmen:recruits": recruits}
     assert lines(rats_and_skaven, Reinforce(warband="Reikland Rats", answers=answers), [5])[1] == said
+
+
+@pytest.mark.parametrize("version", ["11", "9"])
+def test_a_recruits_gear_is_named_as_the_tables_name_it(version):
+    """Rules 2.4: recruits come "with identical equipment", which they pay for (the reason records the items' ids). The
+    log said "the gear of 2 recruits for Marksmen: bow, dagger", where "Marksmen gains Bow" names them as the tables
+    do; rows format 7 says their names, for a campaign recorded on any version."""
+    table = rats_and_skaven_on(version)
+    for item in ("bow", "dagger"):
+        table.do(GainItem(warband="Reikland Rats", item=item, fighter="Marksmen"))
+    table.battle()
+    table.through("reinforce")
+    answers = {"reinforce": "yes", "marksmen:recruits": "2"}
+    assert lines(table, Reinforce(warband="Reikland Rats", answers=answers), [5])[3] == (
+        "Reikland Rats treasury -14 (the gear of 2 recruits for Marksmen: Bow, Dagger, 7 gc each)")

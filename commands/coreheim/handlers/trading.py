@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 import msgspec
@@ -593,6 +594,11 @@ def reinforcing_rolls_no_die(state: CampaignState, band: Warband) -> str | None:
             if row is not None and row.price is not None and row.price.dice and item not in prices_held:
                 return None
     return f"the reinforcing roll held gives {held} XP (rolled after battle {battle.number}), and no die is rolled"
+
+
+# The reason a recruit's gear is paid for with ("the gear of 2 recruits for Marksmen: bow, dagger (7 gc each)") up to an
+# item it lists: the log says the items by their names (`Ruleset.ids_cited_after`).
+RECRUITS_GEAR = re.compile(r"^the gear of \d+ recruits? for .+: (?:[^,()]+, )*$")
 
 
 def reinforce(cmd: Reinforce, ctx: Context) -> None:
