@@ -80,6 +80,9 @@ class Step(msgspec.Struct, frozen=True):
     `no_more` is the answer that ends a pick of `asks` asked again and again (a pattern ending in `:N`, the
     N-th pick: Retinue's `none`): given for a pick `build` does not ask, past the last it could ask or after
     one answered so, it says what the walk does all the same, so the walk accepts it and says it unused.
+    `rolls_no_dice(state, warband)` says why the step's command rolls no die now where the rules tell it before
+    deciding (a Coreheim reinforcing roll held from earlier, which stands), None where it may roll: the walk refuses
+    --dice given to it saying so, before anything is written, as the command itself does.
     """
 
     key: str
@@ -95,6 +98,7 @@ class Step(msgspec.Struct, frozen=True):
     owed: Callable[[CampaignState, str], str] | None = None
     no_more: str = ""
     unasked: Callable[[CampaignState], Mapping[str, str]] | None = None
+    rolls_no_dice: Callable[[CampaignState, str], str | None] | None = None
 
     def unasked_in(self, state: CampaignState) -> Mapping[str, str]:
         """The keys of its command this campaign never asks, each with why (`unasked`)."""

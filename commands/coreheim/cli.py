@@ -11,7 +11,7 @@ from commands.coreheim.commands import (
     SellShards, SpendUnderdog, UnderdogSword, Upkeep,
 )
 from commands.coreheim import model
-from commands.coreheim.handlers.trading import reinforcing_rolls_no_die
+from commands.coreheim.phase import reinforcing_rolls_no_die
 from commands.coreheim.phase import NOTHING, advances_done
 from commands.coreheim.views import ratings_by_battle
 from commands.kit.cli import DiceChoice, Session, Shell
@@ -223,8 +223,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         """Trading 7: roll a D6 of experience and add recruits to henchman groups (--answer GROUP:recruits=N); each
         recruit costs a member's hire and his group's gear."""
         _cid, state = session.state()
-        if dice.text and (why := reinforcing_rolls_no_die(state, state.warband(warband))):
-            raise BadInput(f"--dice {dice.text}: {why}: leave out --dice")
+        dice.refuse_where_none_rolled(reinforcing_rolls_no_die(state, state.warband(warband)))
         run(session, Reinforce(warband=warband, prices=parse_int_pairs(prices, "--price"), answers=answers), dice=dice)
 
 

@@ -175,6 +175,25 @@ def _plain(command: type[Command]):
     return build
 
 
+def reinforcing_rolls_no_die(state: CampaignState, band: Warband) -> str | None:
+    """Why a `reinforce` of the warband now rolls no die, said of --dice it leaves unused (None: it may roll some): the
+    reinforcing roll held in its latest battle's post-game (version 10) gives the experience, and no gear its henchman
+    groups carry has a price with dice still to roll."""
+    battle = PHASE.latest_battle(state, band)
+    if battle is None or not plays(state, "10") or PHASE.is_done(state, band, "reinforce"):
+        return None
+    band_facts = facts.of(state).warband(band.id)
+    if (held := band_facts.reinforcement_roll(battle.number)) is None:
+        return None
+    tables, prices_held = model.tables_for(state.options), band_facts.prices_rolled(battle.number)
+    for group in state.fighters_of(band.id):
+        for item in group.equipment if group.role == model.HENCHMAN else ():
+            row = model.priced_row(tables, item, chart=True)
+            if row is not None and row.price is not None and row.price.dice and item not in prices_held:
+                return None
+    return f"the reinforcing roll held gives {held} XP (rolled after battle {battle.number}), and no die is rolled"
+
+
 PHASE = Phase(
     steps=[
         PhaseStep("explore", "explore", "Exploration", build=_plain(Explore),
@@ -201,7 +220,8 @@ PHASE = Phase(
                   before="anything to buy first (trading 4, `campaign coreheim buy`)?"),
         PhaseStep("reinforce", "reinforce henchman groups", "Reinforcing henchman groups", build=_plain(Reinforce),
                   guide="trading 7 (hire first with `campaign coreheim hire`)",
-                  before="anyone to hire first (trading 6, `campaign coreheim hire`)?"),
+                  before="anyone to hire first (trading 6, `campaign coreheim hire`)?",
+                  rolls_no_dice=reinforcing_rolls_no_die),
     ],
     # Trading actions done any number of times, between two steps of the seed's trading order.
     windows={

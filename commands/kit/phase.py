@@ -13,6 +13,7 @@ ruleset's `PhaseMessages`, so each game speaks its own words.
 from __future__ import annotations
 
 import shlex
+from typing import Any
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 
@@ -48,9 +49,10 @@ class PhaseStep(msgspec.Struct, frozen=True):
     keys `build` may ask, `asks_once_opened` those it asks only once a step before it has opened
     them, `asks_once_made` those its own command asks of a warrior it makes, `opened_for` whom those
     may name, `made_asked_as` the key one of `asks_once_made` is asked under, `no_more` the answer that
-    ends an N-th pick of `asks`, and `unasked` the keys of its command this campaign never asks (the ledger's
-    `Step.asks`, `Step.asks_once_opened`, `Step.asks_once_made`, `Step.opened_for`, `Step.made_asked_as`,
-    `Step.no_more` and `Step.unasked`)."""
+    ends an N-th pick of `asks`, `unasked` the keys of its command this campaign never asks, and `rolls_no_dice`
+    why its command rolls no die now (None: it may roll some; the ledger's `Step.asks`, `Step.asks_once_opened`,
+    `Step.asks_once_made`, `Step.opened_for`, `Step.made_asked_as`, `Step.no_more`, `Step.unasked` and
+    `Step.rolls_no_dice`)."""
 
     key: str
     title: str
@@ -69,6 +71,7 @@ class PhaseStep(msgspec.Struct, frozen=True):
     made_asked_as: Callable[[CampaignState, str, str], str] | None = None
     no_more: str = ""
     unasked: Callable[[CampaignState], Mapping[str, str]] | None = None
+    rolls_no_dice: Callable[[CampaignState, Warband], str | None] | None = None
 
 
 class PhaseMessages(msgspec.Struct, frozen=True):
@@ -253,9 +256,9 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
         def done_test(key: str) -> Callable[[CampaignState, str], bool]:
             return lambda state, warband: self.is_done(state, state.warbands[warband], key)
 
-        def owed_by(step: PhaseStep) -> Callable[[CampaignState, str], str] | None:
-            owed = step.owed
-            return None if owed is None else lambda state, warband: owed(state, state.warbands[warband])
+        def by_id(said: Callable[[CampaignState, Warband], Any] | None) -> Callable[[CampaignState, str], Any] | None:
+            """What a step says of a warband (`owed`, `rolls_no_dice`), asked by the walk by its id."""
+            return None if said is None else lambda state, warband: said(state, state.warbands[warband])
 
         def heading(step: PhaseStep) -> str:
             name = self.step_names[step.key]
@@ -264,6 +267,6 @@ class Phase(msgspec.Struct, frozen=True, dict=True):  # dict: its lookups are ca
         return [Step(key=step.key, title=heading(step), done=done_test(step.key), build=step.build,
                      before=step.before, asks=step.asks, asks_once_opened=step.asks_once_opened,
                      asks_once_made=step.asks_once_made, opened_for=step.opened_for,
-                     made_asked_as=step.made_asked_as, owed=owed_by(step), no_more=step.no_more,
-                     unasked=step.unasked)
+                     made_asked_as=step.made_asked_as, owed=by_id(step.owed), no_more=step.no_more,
+                     unasked=step.unasked, rolls_no_dice=by_id(step.rolls_no_dice))
                 for step in self.steps if step.build is not None and step.instead_of is None]

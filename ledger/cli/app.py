@@ -358,6 +358,12 @@ class DiceChoice(msgspec.Struct):
     cards: list[str]
     use_ledger: bool
 
+    def refuse_where_none_rolled(self, why: str | None) -> None:
+        """--dice given to a command that rolls no die now, refused saying `why` before it is decided (None: it may
+        roll some): "1 die given but only 0 used" said nothing of why."""
+        if self.text and why:
+            raise BadInput(f"--dice {self.text}: {why}: leave out --dice")
+
     def source(self, state: CampaignState) -> DiceSource | None:
         """None means ledger dice. Table dice ask at a terminal for what was not given."""
         if self.use_ledger:

@@ -140,6 +140,8 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
                 return
             # The --dice are the first step's; later steps roll with --ledger, at a terminal, or stop for dice.
             given = dice if did == 0 else DiceChoice(None, [], dice.use_ledger)
+            if step.rolls_no_dice is not None:  # refused saying why the step rolls none now, as its command does
+                given.refuse_where_none_rolled(step.rolls_no_dice(state, band.id))
             source = given.source(state)
             if isinstance(source, TableDice):
                 source.used_by = f"the {rulesets.step_name(state, step.key)} step"

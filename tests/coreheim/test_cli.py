@@ -1361,14 +1361,20 @@ def reinforcing_roll_held(campaign, *gear: list[str]) -> None:
         ok(campaign(*args))
 
 
-def test_dice_given_to_a_reinforce_that_spends_the_roll_held_are_refused_saying_why(campaign):
+@pytest.mark.parametrize(("command", "heading"), [
+    (["coreheim", "reinforce"], ""),
+    # The walk's --dice go to its first step, here the reinforcing: it said only "the Reinforcing henchman groups step
+    # rolls no dice, yet --dice gave 1 die". The step tells the walk why (Step.rolls_no_dice), as it tells the command.
+    (["post-game"], "== Reinforcing henchman groups: trading 7 (hire first with `campaign coreheim hire`)\n"),
+])
+def test_dice_given_to_a_reinforce_that_spends_the_roll_held_are_refused_saying_why(campaign, command, heading):
     """The roll held gives the experience (seed 2.4: "roll a D6: this is the total amount of experience available"), so
     no D6 is rolled: --dice was refused as "1 die given but only 0 used: check --dice"."""
     reinforcing_roll_held(campaign)
     before = events(campaign)
-    refused = campaign("coreheim", "reinforce", R, "--dice", "4", "--answer", "reinforce=yes", "--answer", "vets:recruits=1")
+    refused = campaign(*command, R, "--dice", "4", "--answer", "reinforce=yes", "--answer", "vets:recruits=1")
     assert (refused.exit_code, refused.output) == (
-        2, "Error: --dice 4: the reinforcing roll held gives 3 XP (rolled after battle 1), and no die is rolled: "
+        2, f"{heading}Error: --dice 4: the reinforcing roll held gives 3 XP (rolled after battle 1), and no die is rolled: "
            "leave out --dice\n")
     assert events(campaign) == before
 

@@ -24,7 +24,7 @@ from commands.coreheim.commands import (
 )
 from commands.coreheim.phase import PHASE
 from commands.coreheim.tables import CoreheimTables, WarbandList
-from commands.kit.versions import plays, since
+from commands.kit.versions import since
 from commands import shared
 from commands.shared import GainItem, LoseItem
 from ledger import events as ev
@@ -575,25 +575,6 @@ def _refuse_before_the_roll(cmd: Reinforce, ctx: Context, band: Warband, groups:
     may_join = [g for g in groups if ahead.get(g.id, 1)]  # one not answered ahead may take recruits
     _refuse_prices_unused(ctx, prices, {item for g in may_join for item in g.equipment} if since(ctx, "4") else set())
     _refuse_too_dear_at_least(band, groups, ahead, priced)
-
-
-def reinforcing_rolls_no_die(state: CampaignState, band: Warband) -> str | None:
-    """Why a `reinforce` of the warband now rolls no die, said of --dice it leaves unused (None: it may roll some): the
-    reinforcing roll held in its latest battle's post-game (version 10) gives the experience, and no gear its henchman
-    groups carry has a price with dice still to roll."""
-    battle = PHASE.latest_battle(state, band)
-    if battle is None or not plays(state, "10") or PHASE.is_done(state, band, "reinforce"):
-        return None
-    band_facts = facts.of(state).warband(band.id)
-    if (held := band_facts.reinforcement_roll(battle.number)) is None:
-        return None
-    tables, prices_held = model.tables_for(state.options), band_facts.prices_rolled(battle.number)
-    for group in state.fighters_of(band.id):
-        for item in group.equipment if group.role == model.HENCHMAN else ():
-            row = model.priced_row(tables, item, chart=True)
-            if row is not None and row.price is not None and row.price.dice and item not in prices_held:
-                return None
-    return f"the reinforcing roll held gives {held} XP (rolled after battle {battle.number}), and no die is rolled"
 
 
 # The reason a recruit's gear is paid for with ("the gear of 2 recruits for Marksmen: bow, dagger (7 gc each)") up to an
