@@ -71,7 +71,9 @@ class Consequences:
             return ""
         if role == "chosen-warrior":
             return "" if _warriors(self.ctx.state, self.band) else "no warrior to pick"
-        return "" if model.heroes(self.ctx.state, self.band) else "no hero to hold it" if role == "map-holder" else "no hero to pick"
+        if model.heroes(self.ctx.state, self.band):
+            return ""
+        return "no hero to hold it" if role == "map-holder" else "no hero to pick"
 
     def said(self, row: str, *, items: bool = False) -> str:
         """What the row says for people ("won the fight against the warhound"), from version 7; ""
@@ -100,8 +102,8 @@ class Consequences:
                 return False
         lacks = self.nobody(outcome.target)
         if lacks:
-            self.ctx.emit(ev.NoteRecorded(text=f"{self.cited(row, items=True)}: {self.band.name} has {lacks}, so nobody {done}",
-                                          warband=self.band.id))
+            said = f"{self.cited(row, items=True)}: {self.band.name} has {lacks}, so nobody {done}"
+            self.ctx.emit(ev.NoteRecorded(text=said, warband=self.band.id))
         return bool(lacks)
 
     # --- one outcome -------------------------------------------------------------------------------

@@ -454,7 +454,8 @@ def _recruit_costs(groups: list[Fighter], prices: dict[str, int], held: dict[str
     for group in groups:
         if not _unpriced_gear(group, prices, tables):
             gear = _gear_priced(group, prices, held, tables)
-            costs[group.id] = RecruitCost(group.cost + sum(item.lowest() for item in gear), any(item.dice for item in gear))
+            lowest = group.cost + sum(item.lowest() for item in gear)
+            costs[group.id] = RecruitCost(lowest, any(item.dice for item in gear))
     return costs
 
 
@@ -474,8 +475,8 @@ def _recruits_wanted(ctx: Context, band: Warband, groups: list[Fighter], budget:
                 room = left // cost.gc
                 if not room:
                     too_dear[g.id] = f"a recruit for {g.name} costs {cost.said()}, and {band.name} has {left} gc"
-            question = (f"Recruits for {g.name} ({g.group_size} at {g.xp} XP, {cost.said()} each; {budget} XP and {left} gc "
-                        "to spend)?")
+            question = (f"Recruits for {g.name} ({g.group_size} at {g.xp} XP, {cost.said()} each; "
+                        f"{budget} XP and {left} gc to spend)?")
         wanted[g.id] = int(ctx.choose(f"{g.id}:recruits", question, [str(n) for n in range(room + 1)]))
         left -= wanted[g.id] * (cost.gc if cost is not None else 0)
     return wanted
@@ -592,7 +593,8 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
     none joins (`coreheim.reinforcement-roll-held`); it holds until the step is done, and the next `reinforce`
     spends it, rolling no D6. A gear price with dice is rolled once in the post-game, as `buy` rolls it (one it
     rolled is paid), and holds. Version 9 refused after the roll: with ledger dice the reinforcing was left
-    pending, and voided, a new `reinforce` rolled a new D6 (a re-roll for free)."""
+    pending, and voided, a new `reinforce` rolled a new D6 (a re-roll for free). From version 11 a group is offered
+    the recruits the treasury pays for at their lowest prices (version 10 offered more, refused once answered)."""
     state, tables = ctx.state, model.tables_for(ctx.options)
     band = state.warband(cmd.warband)
     battle = PHASE.begin(state, band, "reinforce")
@@ -618,7 +620,8 @@ def reinforce(cmd: Reinforce, ctx: Context) -> None:
         _plan_checked(ctx, band, groups, wanted, budget, xp_checked=not holds)
         if not any(wanted.values()) and since(ctx, "7"):  # version 6 rolled the die and said nothing more
             ctx.emit(ev.NoteRecorded(text=f"no recruits join {band.name} ({budget} XP rolled): "
-                                          + "; ".join(_why_none(g, budget, tables, too_dear.get(g.id, "")) for g in groups),
+                                          + "; ".join(_why_none(g, budget, tables, too_dear.get(g.id, ""))
+                                                      for g in groups),
                                      warband=band.id))
     reinforced = [g for g in groups if wanted.get(g.id)]
     paid_gear = since(ctx, "4")  # version 3 let recruits come with their group's gear unpaid
