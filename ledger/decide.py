@@ -127,6 +127,17 @@ def check_answers(command: Command, given: Iterable[str], asked: Sequence[str],
                             unknown)
 
 
+def refuse_never_offered(choices: Mapping[str, Sequence[str]], answers: Mapping[str, str]) -> None:
+    """Refuse an answer given now that none of the choices its question may offer is, whatever the dice or cards
+    (`choices`: by key pattern, `Ruleset.answer_choices`): bad input, refused before anything is rolled or drawn. Read
+    once ledger faces were dealt, `Context.choose` would drop it and store the decision pending, its question asked
+    again; one of the choices that these faces do not offer is still dropped so, once they are seen."""
+    for key, answer in answers.items():
+        offered = next((options for pattern, options in choices.items() if matches_key([pattern], key)), None)
+        if offered is not None and as_spelled(answer, offered) is None:
+            raise AnswerRefused(f"--answer {key}: '{answer}' is not one of: {', '.join(offered)}", [key])
+
+
 def not_asked(keys: Sequence[str], why: str) -> AnswerRefused:
     """The refusal of answers given now for questions the command tells, before any roll, it will not ask."""
     return AnswerRefused(f"--answer {', '.join(keys)}: not asked: {why}", list(keys))

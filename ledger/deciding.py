@@ -32,6 +32,7 @@ from ledger.decide import (
     documents_key,
     loose_key,
     recorded_args,
+    refuse_never_offered,
     refuse_other_warbands_fighters,
     warriors_named,
 )
@@ -109,6 +110,9 @@ def decide(
     # Before anything is rolled. Only answers a person gives now (a command typed, a reroll's, a pending decision's):
     # a recorded command's were asked then, and it decides again as recorded.
     refuse_other_warbands_fighters(state, [command], answered_now)
+    if answered_now:
+        refuse_never_offered(ruleset.answer_choices_in(state),
+                             {key: answer for key, answer in ctx.answers.items() if ctx.answered_now(key)})
     try:
         ruleset.handler_for(command)(command, ctx)
     except (Exception, KeyboardInterrupt) as error:

@@ -173,6 +173,11 @@ class Ruleset:
     # the campaign's state and that fighter alone, as `shown_ext`. None: every injury recorded lasts.
     injuries_now: Callable[[CampaignState, Fighter], list[str]] | None = None
     register_commands: RegisterCommands | None = None
+    # Every choice each of its questions may offer in a campaign, whatever the dice or cards, by key pattern (as
+    # `Command.answer_keys` writes them: Speedheim's `FIGHTER.ATTEMPT.N.mel-rgd` offers Mel, Rgd or "draw again"). An
+    # answer given now that is none of them can never be taken: it is refused before anything is rolled or drawn
+    # (`ledger.decide.refuse_never_offered`), by a command and by the walk. None: no question's choices are known ahead.
+    answer_choices: Callable[[CampaignState], Mapping[str, Sequence[str]]] | None = None
     # The starting order of a deck of a campaign with these options, for a ruleset whose decks depend on
     # them (`decks_for`): what an audit trail's header gives a verifier to re-derive its first shuffle.
     deck_order: Callable[[Mapping[str, Any], str], list[str] | None] | None = None
@@ -237,6 +242,10 @@ class Ruleset:
     def injuries_of(self, state: CampaignState, fighter: Fighter) -> list[str]:
         """The injuries the fighter has now, as the read models show them."""
         return list(self.injuries_now(state, fighter) if self.injuries_now is not None else fighter.injuries)
+
+    def answer_choices_in(self, state: CampaignState) -> Mapping[str, Sequence[str]]:
+        """Every choice each question may offer in this campaign, by key pattern (`answer_choices`)."""
+        return self.answer_choices(state) if self.answer_choices is not None else {}
 
     def decks_of(self, state: CampaignState) -> Mapping[str, list[str]]:
         """The decks a decision on `state` may draw from (read, never changed: each draw copies its cards)."""

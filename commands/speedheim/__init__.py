@@ -79,6 +79,7 @@ RULESET = register(
         check_options=check,
         post_game=pg.PHASE.guided_steps,
         step_names=pg.PHASE.step_names,
+        answer_choices=pg.answer_choices,  # an answer ahead that no draw could take is refused before the draw
         injuries_now=pg.injuries_now,  # a Light Wound healed once its game is missed
         roll_meaning=pg.roll_meaning,  # a Scars roll that changes nothing: "no effect (Scar 12: Full Recovery)"
         purpose_names=lambda purpose, name: purpose.startswith(f"{name}: "),  # "Hilde: Hero Scars", "Hilde: improve Agi, …"

@@ -241,8 +241,13 @@ def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> 
         whole_skill_room=plays(state, "4"),
         says_why=plays(state, "6"),
         pair_is_one_draw=plays(state, "10"),
-        d20_words=plays(state, "10") and options_for(state).improvement == "d20-table",
+        d20_words=d20_words(state),
     )
+
+
+def d20_words(state: CampaignState) -> bool:
+    """Whether a reading words the d20 table as a table ("roll again"), from version 10; else as the deck's cards."""
+    return plays(state, "10") and options_for(state).improvement == "d20-table"
 
 
 def member(state: CampaignState, band: Warband, ref: str) -> Fighter:

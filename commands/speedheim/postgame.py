@@ -44,6 +44,7 @@ from . import events as se
 from . import rules as r
 from .handlers import (
     allowed_to_learn,
+    d20_words,
     heroes_of,
     hero_slots,
     IMPROVEMENT_KEYS,
@@ -70,6 +71,19 @@ WON, LOST, PIT_FIGHT_GOLD = "won", "lost", 50
 # The Scars step's rolls on a Scars table (`tables.Scars`: hero, henchman, blight), by how their purpose ends.
 SCARS_ROLLS = {"Hero Scars": "hero", "Henchman Scars": "henchman", "Blight roll": "blight"}
 SCARS_ROLLED = {table: purpose for purpose, table in SCARS_ROLLS.items()}
+
+
+def answer_choices(state: CampaignState) -> dict[str, list[str]]:
+    """Every choice an Improvement's questions and the Pit Fight may offer in this campaign, whatever is drawn or
+    rolled: Mel/Rgd is tried as Mel or Rgd, or, with one at its cap, drawn again (rolled again on the d20 table,
+    from version 10); the card kept of an Advantage pair is one of the deck's (a row of the d20 table); the Pit
+    Fight is won or lost. An answer given ahead that is none of them is refused before the deck is drawn."""
+    tables = tables_for(state)
+    again = r.words_of(d20=d20_words(state)).again
+    kept = ([row.id for row in tables.hero_d20.rows] if options_for(state).improvement == "d20-table"
+            else [card.id for card in tables.deck.cards])
+    mel_rgd, keep = IMPROVEMENT_KEYS
+    return {mel_rgd: ["Mel", "Rgd", again], keep: kept, "FIGHTER.pit-fight": [WON, LOST]}
 
 
 class Income(Command, frozen=True, kw_only=True, tag="speedheim.income"):

@@ -49,6 +49,11 @@ DECK_WORDS = Drawing(DRAW_AGAIN, "drew", "draws again", "card", "no card could i
 TABLE_WORDS = Drawing(ROLL_AGAIN, "rolled", "rolls again", "roll", "no row could improve it, so none is rolled")
 
 
+def words_of(*, d20: bool) -> Drawing:
+    """The words of the d20 table's rows (`d20`), or of the deck's cards."""
+    return TABLE_WORDS if d20 else DECK_WORDS
+
+
 class SpeedheimRuleError(Exception):
     """A refusal of the rules, in words a player understands."""
 
@@ -95,7 +100,7 @@ class Unit:
 
     @property
     def drawing(self) -> Drawing:
-        return TABLE_WORDS if self.d20_words else DECK_WORDS
+        return words_of(d20=self.d20_words)
 
     def base(self, stat: str) -> int | None:
         if stat in self.stats:

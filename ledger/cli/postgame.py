@@ -43,6 +43,7 @@ from ledger.decide import (
     documents_key,
     loose_key,
     matches_key,
+    refuse_never_offered,
     warriors_named,
     written_as,
 )
@@ -98,6 +99,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     built_ahead = [_built(step, state, band.id, answers) for step in open_steps] if answers else []
     asking = _steps_asking(ruleset, state, band.id, open_steps, built_ahead, answers)
     _refuse_unknown_answers(asking, answers)
+    refuse_never_offered(ruleset.answer_choices_in(state), answers)  # as each step's command would, after those before it
     # What each open step's builder takes of the answers given, built ahead on this state (a step
     # opened only by one before it, as advances by the XP of experience, takes none): see `_refuse_untaken`.
     taken_ahead = {step.key: ahead.taken for step, ahead in zip(open_steps, built_ahead)}

@@ -624,6 +624,42 @@ def test_a_card_given_for_a_deck_the_ledger_deals_is_refused_though_the_card_dea
     assert "Gunnar drew Mel/Rgd" in campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab").output
 
 
+@pytest.mark.parametrize(("answer", "choices"), [
+    ("gunnar.skab.1.mel-rgd=Mle", "Mel, Rgd, draw again"),
+    ("gunnar.skab.2.keep=21", "01, 02, 03, 04, 05, 06, 07, 08, 09, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20"),
+])
+def test_an_answer_ahead_that_no_card_could_take_is_refused_before_the_deck_is_shuffled(tmp_path, monkeypatch, answer, choices):
+    """Mel/Rgd asks "which stat to try": Mel or Rgd, or, with one at its cap, draw again; an Advantage pair keeps
+    one of the deck's cards. A misspelt choice ('Mle') can be taken whatever is drawn: refused before the shuffle,
+    exit 2, nothing written. It was dropped after the ledger dealt Gunnar a Mel/Rgd card, and the decision stored
+    pending, asking again ('Mle', given ahead, is not one of them)."""
+    # With this campaign id and the runner's fixed seed, the ledger deals Gunnar a Mel/Rgd card first
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000001"),
+                                                          UUID=uuid.UUID))
+    campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
+    before = events(campaign)
+    result = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger", "--answer", answer)
+    key, _, given = answer.partition("=")
+    assert (result.exit_code, result.output) == (2, f"Error: --answer {key}: '{given}' is not one of: {choices}\n")
+    assert events(campaign) == before
+    # A choice in another case is that choice, as when asked: taken, nothing left pending
+    drawn = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger", "--answer",
+                     "gunnar.skab.1.mel-rgd=mel")
+    assert drawn.exit_code == 0 and "Mel/Rgd (roll under)" in drawn.output
+
+
+def test_the_walk_refuses_an_answer_no_card_could_take_before_any_step(blightmeer):
+    """The walk's questions ahead are checked as each step's command checks them, before the first step: a Pit
+    Fight is won or lost, whatever the Scars roll."""
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven",
+                      "--incap", "Skab=Gunnar", "--card", "02").exit_code == 0
+    before = events(blightmeer)
+    result = blightmeer("post-game", "Sellswords", "--answer", "tokens=0", "--answer", "gunnar.pit-fight=wonn",
+                        "--answer", "gunnar.free.1.mel-rgd=Rdg")
+    assert (result.exit_code, result.output) == (2, "Error: --answer gunnar.pit-fight: 'wonn' is not one of: won, lost\n")
+    assert events(blightmeer) == before
+
+
 def test_a_decision_pending_on_a_card_holds_the_shared_deck_until_it_is_answered(tmp_path, monkeypatch):
     # With this campaign id and the runner's fixed seed, the ledger deals Gunnar a Mel/Rgd card first
     monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000001"),
