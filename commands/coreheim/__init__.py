@@ -40,7 +40,7 @@ Decisions on top of those in `rules` (where the seed and the rules file are sile
 
 from __future__ import annotations
 
-from commands.coreheim import facts, model, rules
+from commands.coreheim import advances, facts, model, rules
 from commands.coreheim.handlers import HANDLERS
 from commands.coreheim.handlers.trading import RECRUITS_GEAR
 from commands.coreheim.phase import PHASE
@@ -68,6 +68,7 @@ RULESET = register(
         post_game=PHASE.guided_steps,
         step_names=PHASE.step_names,
         rating=model.rating,
+        answer_choices=advances.answer_choices,  # an answer ahead that no roll could take is refused before the roll
         row_names=model.row_names,  # the log's "Gunnar gains Power Scroll"
         # the trading's reasons and rolls ("bought sword", "sold sword x2 (half of 7 gc)", "price of telescope",
         # "Gunnar looks for lance", "the gear of 2 recruits for Marksmen: bow, dagger (7 gc each)"): their items said as

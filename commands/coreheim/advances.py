@@ -16,16 +16,30 @@ from itertools import combinations
 from commands.coreheim import events
 from commands.coreheim import facts
 from commands.coreheim import model
-from commands.coreheim.outcomes import restate_deeds
+from commands.coreheim.outcomes import PIT_FIGHT, restate_deeds
 from commands.kit import MoreDice, Rolled, resolve, since
 from commands.coreheim import rules
-from commands.coreheim.tables import AdvanceTable, CoreheimTables
+from commands.coreheim.tables import AdvanceTable, CoreheimTables, StatAdvance
 from commands.shared import unique_id
 from ledger import events as ev
 from ledger.decide import Context, Roll, written_as
 from ledger.errors import BadInput
-from ledger.state import Battle, Fighter, Warband
+from ledger.state import Battle, CampaignState, Fighter, Warband
 from ledger.text import as_spelled, possessive
+
+
+GROUP_REROLL = ("keep", "re-roll")  # 2.4: a group's advance roll kept, or re-rolled once
+
+
+def answer_choices(state: CampaignState) -> dict[str, list[str]]:
+    """Every choice an advance's stat, a group's re-roll and a pit fight may offer in this campaign, whatever the dice:
+    a stat of a row of the advance tables, keep or re-roll, won or lost. An answer given ahead that is none of them
+    is refused before the roll."""
+    tables = model.tables_for(state.options)
+    stats = {stat for table in (tables.hero_advances, tables.henchman_advances) for row in table.rows
+             if isinstance(row.advance, StatAdvance) for stat in row.advance.stats}
+    return {"FIGHTER:XP:stat": sorted(stats, key=rules.STATS.index), "FIGHTER:XP:group-reroll": list(GROUP_REROLL),
+            "HERO:pit-fight": list(PIT_FIGHT)}
 
 
 def roll_advance(ctx: Context, band: Warband, fighter: Fighter, threshold: int, names: dict[str, str]) -> None:
@@ -107,8 +121,8 @@ def henchman_advance(
             offered = True
             row = next(r for r in tables.henchman_advances.rows if r.min <= faces[-1] <= r.max)
             answer = ctx.choose(f"{key}:group-reroll", f"{group.name} rolled {faces[-1]} ({row.name}): keep it or re-roll once?",
-                                ["keep", "re-roll"])
-            if answer == "re-roll":
+                                list(GROUP_REROLL))
+            if answer == GROUP_REROLL[1]:
                 group_rerolls, stat_choice = len(faces) - 1, None
                 continue
         if resolution.complete:

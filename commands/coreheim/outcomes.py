@@ -26,6 +26,7 @@ from projections.battles import fought
 
 # Answer keys for fighters a table row leaves to the player.
 CHOSEN = {"chosen-hero": "hero", "map-holder": "map-holder", "chosen-warrior": "warrior"}
+PIT_FIGHT = ("won", "lost")  # a hero's fight in the pits (Serious Injury 36), asked after the D66
 
 
 class Consequences:
@@ -269,8 +270,8 @@ def hero_injury(ctx: Context, band: Warband, battle: Battle, hero: Fighter, *, e
         return ctx.roll(need.expression, purpose=f"serious injury of {hero.name}")
 
     while not (resolution := resolve(ctx, injury, rolled, roll=roll)).complete:
-        answer = ctx.choose(f"{hero.id}:pit-fight", f"Did {hero.name} win the fight in the pits?", ["won", "lost"])
-        pit_fight_won = answer == "won"
+        answer = ctx.choose(f"{hero.id}:pit-fight", f"Did {hero.name} win the fight in the pits?", list(PIT_FIGHT))
+        pit_fight_won = answer == PIT_FIGHT[0]
     rows = {row.id: row for row in tables.hero_injury.rows}
     for roll in resolution.rolls:
         ctx.emit(events.InjuryRolled(warband=band.id, fighter=hero.id, d66=roll.d66, row=roll.row_id,

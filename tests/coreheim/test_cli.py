@@ -370,8 +370,22 @@ def test_an_answer_key_naming_no_warrior_is_refused_before_anything_is_written(a
     assert result.output.startswith("Error: --answer hnas:pit-fight: no open step of the post-game asks it (keys: ")
     assert events(after_battle) == before
     # Hans is one, whatever the case: the walk takes it and goes on
-    taken = after_battle("post-game", R, "--answer", "HANS:pit-fight=yes", "--dice", "1,2,4")
+    taken = after_battle("post-game", R, "--answer", "HANS:pit-fight=won", "--dice", "1,2,4")
     assert taken.exit_code == 0 and "no open step" not in taken.output
+
+
+@pytest.mark.parametrize("answer", ["hans:pit-fight=yes", "hans:2:stat=Strength", "hans:2:group-reroll=reroll"])
+def test_an_answer_ahead_that_no_roll_could_take_is_refused_before_anything_is_written(after_battle, answer):
+    """A pit fight is won or lost, a group's advance kept or re-rolled (2.4), a stat one of the advance tables
+    (A, W, T, WS, BS, I, Ld): an answer none of them is can never be taken, whatever the dice, so it is refused before the
+    first step is written. With --ledger it was dropped once the dice were dealt and the step left pending."""
+    before = events(after_battle)
+    key, _, given = answer.partition("=")
+    choices = {"pit-fight": "won, lost", "stat": "A, W, T, WS, BS, I, Ld", "group-reroll": "keep, re-roll"}
+    result = after_battle("post-game", R, "--answer", answer, "--ledger")
+    assert (result.exit_code, result.output) == (
+        2, f"Error: --answer {key}: '{given}' is not one of: {choices[key.rpartition(':')[2]]}\n")
+    assert events(after_battle) == before
 
 
 def test_house_rules_that_do_not_decode_are_refused_and_nothing_is_written(campaign, tmp_path):
@@ -1142,7 +1156,8 @@ def test_the_advance_of_one_warrior_refuses_the_answers_it_will_not_ask(talent_d
     of the hero a Talent! at 2 XP makes at 4 XP was accepted by `--threshold 2`, which rolls none at 4 XP, and lost:
     he rolls it afterwards (seed 2.1), asked again."""
     before = events(talent_due_at_2_and_4)
-    refused = talent_due_at_2_and_4("coreheim", "advance", R, *command, "--dice", "10,6,8", "--answer", f"{key}=BS")
+    answer = "keep" if key.endswith("group-reroll") else "BS"  # a choice the question may offer
+    refused = talent_due_at_2_and_4("coreheim", "advance", R, *command, "--dice", "10,6,8", "--answer", f"{key}={answer}")
     assert (refused.exit_code, refused.output) == (2, f"Error: --answer {key}: {refusal}\n")
     assert events(talent_due_at_2_and_4) == before
 
@@ -1159,7 +1174,8 @@ def test_an_answer_for_an_advance_not_owed_is_refused_naming_what_is_owed(talent
     question the advances will ask: it was accepted and left unused without a word; it is refused as bad input, naming
     what is owed, before anything is written."""
     before = events(talent_due_at_2_and_4)
-    refused = talent_due_at_2_and_4("coreheim", "advance", R, *command, "--dice", "3,8", "--answer", f"{key}=WS")
+    answer = "keep" if key.endswith("group-reroll") else "WS"  # a choice the question may offer
+    refused = talent_due_at_2_and_4("coreheim", "advance", R, *command, "--dice", "3,8", "--answer", f"{key}={answer}")
     assert (refused.exit_code, refused.output) == (2, f"Error: --answer {key}: not asked: {refusal}\n")
     assert events(talent_due_at_2_and_4) == before
 
