@@ -481,7 +481,7 @@ def test_the_kept_table_is_asked_after_rolling_and_a_held_skill_falls_to_the_nex
 @pytest.mark.parametrize(("rolls", "refusal"), [
     ([ADVANCE, ADVANCE], "Gaius has no Advancement Roll to make"),  # one owed: the second is refused
     ([AdvanceRoll(fighter="Gaius", tables=ADVANCE.tables, keep="ranged")],
-     "keep the result of one of the two tables rolled: melee-strength or wildcard"),
+     "--keep ranged: keep the result of one of the two tables rolled: melee-strength or wildcard"),
 ])
 def test_an_advancement_roll_the_rules_refuse_is_refused_before_any_die_is_rolled(campaign, rolls, refusal):
     """Rules §8: an Advancement Roll per circle reached, 2D6 on two different skill tables, one kept. Every roll of

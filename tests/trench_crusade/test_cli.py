@@ -279,21 +279,24 @@ def test_an_exploration_the_rules_refuse_is_refused_before_its_dice_are_rolled(l
 
 
 @pytest.mark.parametrize("dice", [["--dice", "1,1,1,1"], ["--ledger"]])
-@pytest.mark.parametrize(("rolls", "message"), [
-    (["--roll", "Gaius=ranged,wildcard", "--keep", "melee-strength"],
-     "keep the result of one of the two tables rolled: ranged or wildcard"),
-    (["--roll", "Gaius=ranged,wildcard", "--roll", "Gaius=ranged,wildcard"], "Gaius has no Advancement Roll to make"),
+@pytest.mark.parametrize(("rolls", "code", "message"), [
+    (["--roll", "Gaius=ranged,wildcard", "--keep", "melee-strength"], 2,
+     "--keep melee-strength: keep the result of one of the two tables rolled: ranged or wildcard"),
+    (["--roll", "Gaius=ranged,wildcard", "--roll", "Gaius=ranged,wildcard"], 1, "Gaius has no Advancement Roll to make"),
 ])
-def test_an_advancement_roll_the_rules_refuse_is_refused_before_its_dice_are_rolled(league, dice, rolls, message):
+def test_an_advancement_roll_the_rules_refuse_is_refused_before_its_dice_are_rolled(league, dice, rolls, code, message):
     """Gaius owes one Advancement Roll. Refused after the dice (a --keep of neither table; a second roll, after the
-    first's), the ledger's faces were seen and the step left pending: a void, and the same command rolled anew."""
+    first's), the ledger's faces were seen and the step left pending: a void, and the same command rolled anew. A
+    --keep of neither table is told from the command alone: bad input (exit 2), naming the option, as a table no
+    skill table is ('there is no skill table …') and an exploration die that is none ('--reroll 9'); it was a rules
+    refusal (exit 1). A second roll not owed is the rules' (exit 1)."""
     for step in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"],
                  ["experience", "Pilgrims"]):
         assert league("trench-crusade", *step).exit_code == 0, step
     assert league("xp", "award", "Gaius", "1", "--reason", "missed").exit_code == 0
     before = events(league)
     result = league("trench-crusade", "advance", "Pilgrims", *rolls, *dice)
-    assert (result.exit_code, result.output) == (1, f"Error: {message}\n")
+    assert (result.exit_code, result.output) == (code, f"Error: {message}\n")
     assert events(league) == before
 
 

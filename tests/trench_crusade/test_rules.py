@@ -664,13 +664,19 @@ def test_advancement_roll_keeps_one_of_two_tables():
     ("rolls", "keep", "message"),
     [
         ([("ranged", 8), ("ranged", 9)], "ranged", "two different skill tables"),
-        ([("ranged", 8), ("wildcard", 8)], "stealth-speed", "keep the result of one"),
         ([("ranged", 13), ("wildcard", 8)], "ranged", "13 is impossible"),
     ],
 )
 def test_advancement_roll_refused(rolls, keep, message):
     with pytest.raises(TrenchCrusadeRuleError, match=message):
         resolve_advancement_roll(rolls, keep, set(), TABLES)
+
+
+def test_keeping_a_table_not_rolled_is_bad_input():
+    """§6.5: "roll 2D6 on each; … keep one of the two results": a --keep of a third table is told from the command
+    alone, bad input (exit 2); it was a rules refusal (exit 1)."""
+    with pytest.raises(BadInput, match="^--keep stealth-speed: keep the result of one of the two tables rolled: ranged or wildcard$"):
+        resolve_advancement_roll([("ranged", 8), ("wildcard", 8)], "stealth-speed", set(), TABLES)
 
 
 def test_an_advancement_roll_on_a_table_the_rules_do_not_have_is_bad_input():

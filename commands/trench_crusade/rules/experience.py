@@ -262,8 +262,8 @@ def resolve_advancement_roll(
 
 
 def refuse_keeping_another_table(keep_table_id: str, table_ids: Sequence[str]) -> None:
-    """The result kept is one of the two tables rolled."""
+    """The result kept (`--keep`) is one of the two tables rolled: another is bad input, told from the command alone."""
     if keep_table_id not in table_ids:
-        raise TrenchCrusadeRuleError(
-            f"keep the result of one of the two tables rolled: {table_ids[0]} or {table_ids[1]}"
+        raise BadInput(
+            f"--keep {keep_table_id}: keep the result of one of the two tables rolled: {table_ids[0]} or {table_ids[1]}"
         )
