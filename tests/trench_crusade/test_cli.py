@@ -432,6 +432,21 @@ def test_the_listed_promotion_pool_is_made_of_what_the_step_records(cli):
     assert done.output.splitlines()[0] == "  Pilgrims Promotion Dice pool: 2 (1 base + 1 Glorious Deed); assigned Anna 1, Bert 1"
 
 
+@pytest.mark.parametrize("dice", [["--dice", "3,4,3,4"], ["--ledger"]])
+def test_a_kept_table_answered_ahead_that_is_no_skill_table_is_refused_before_the_roll(league, dice):
+    """The kept table of an Advancement Roll (keep-1) is one of the skill tables, whichever two are rolled: 'rangd' is
+    none, so it is refused before the dice, exit 2, nothing written. With --ledger it was dropped once the dice were
+    dealt and the step left pending, asking again."""
+    for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "6"], ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *args).exit_code == 0, args
+    before = events(league)
+    walked = league("post-game", "Pilgrims", "--answer", "anna:1:first-table=ranged", "--answer",
+                    "anna:1:second-table=wildcard", "--answer", "keep-1=rangd", *dice, "--step", "advancement")
+    assert (walked.exit_code, walked.output) == (2, (
+        "Error: --answer keep-1: 'rangd' is not one of: melee-strength, ranged, stealth-speed, wildcard\n"))
+    assert events(league) == before
+
+
 def test_the_walk_takes_the_kept_table_of_an_advancement_roll_given_ahead(league):
     # "reaching a circle box = one Advancement Roll": two tables rolled, one result kept, answered ahead as keep-1
     for args in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "6"], ["experience", "Pilgrims"]):

@@ -99,6 +99,12 @@ def advancement(cmd: Advancement, ctx: Context) -> None:
         )
 
 
+def answer_choices(state: CampaignState) -> dict[str, list[str]]:
+    """The N-th Advancement Roll's kept table (`keep-N`) is one of the skill tables, whichever two it is rolled on: an
+    answer given ahead that is none of them is refused before the roll."""
+    return {"keep-N": [table.id for table in tables_for(state).advancement_skills.tables]}
+
+
 def refuse_roll(fighter: Fighter, chosen: AdvanceRoll, state: CampaignState, tables: TrenchCrusadeTables, *,
                 made: int = 0) -> None:
     """Refuse an Advancement Roll the fighter does not owe (`made`: his rolls of the command before this one, not
