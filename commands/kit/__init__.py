@@ -3,7 +3,7 @@
 - `phase`: the post-game phase, declared (`Phase`, `PhaseStep`, `Window`, `PhaseMessages`)
 - `tables`: rule tables from the package's data files, with house-rule overrides (`Tables`, `TableError`)
 - `options`: options as a typed Struct (`Options`, `check_options`, `option_defaults`, `options_of`)
-- `state`: the ruleset's own facts, typed, and their fold (`RulesetFacts`, `Facts`, `Folds`)
+- `state`: the ruleset's own facts, typed, and their fold (`RulesetFacts`, `Facts`, `Folds`); `injuries_held`
 - `dice`: rules that need more dice (`MoreDice`, `Rolled`, `resolve`), `check_faces`, `d66`
 - `as_spelled`: a typed name as the rules spell it (`ledger.text`'s: answers and choices are read with it too)
 - `versions`: gating a rule fix on the version in force (`since`)
@@ -18,7 +18,7 @@ from commands.kit.dice import MoreDice, Rolled, check_faces, d66, resolve
 from commands.kit.options import Options, check_options, option_defaults, options_of
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from commands.kit.refusals import refusing
-from commands.kit.state import Facts, Folds, RulesetFacts
+from commands.kit.state import Facts, Folds, RulesetFacts, injuries_held
 from commands.kit.tables import TableError, Tables, derived_from_tables
 from commands.kit.versions import since
 from ledger.text import as_spelled
@@ -26,5 +26,5 @@ from ledger.text import as_spelled
 __all__ = [
     "Facts", "Folds", "as_spelled", "MoreDice", "Options", "Phase", "PhaseMessages", "PhaseStep", "Rolled", "RulesetFacts",
     "TableError", "Tables", "Window", "check_faces", "check_options", "d66", "option_defaults", "options_of", "refusing", "resolve",
-    "derived_from_tables", "since",
+    "derived_from_tables", "injuries_held", "since",
 ]

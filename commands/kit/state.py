@@ -80,3 +80,19 @@ class Folds(Generic[F]):
         fold = self.table.get(type(event))
         if fold is not None:
             fold(self.facts.of(state) if self.facts is not None else None, event, state)
+
+
+def injuries_held(fighter: Fighter, passing: Mapping[str, int]) -> list[str]:
+    """The injuries a fighter has now (`Ruleset.injuries_now`), where those `passing` (by name: the games each makes
+    him miss) do nothing more than that: once he has missed its games an injury is healed and no roster lists it
+    (a Speedheim Light Wound, a Trench Crusade Minor Wound: "misses the next game"). The games are missed in turn, so
+    the earliest are healed first: he still has those whose games he has still to miss. Any other injury lasts."""
+    missed = sum(passing.get(injury, 0) for injury in fighter.injuries) - fighter.missed_games
+    held = []
+    for injury in fighter.injuries:
+        games = passing.get(injury, 0)
+        if games and missed >= games:
+            missed -= games
+        else:
+            held.append(injury)
+    return held

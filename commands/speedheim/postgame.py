@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 from ledger.text import as_spelled
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
+from commands.kit.state import injuries_held
 from commands.kit.versions import since
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context, warriors_named
@@ -401,15 +402,7 @@ def injuries_now(state: CampaignState, fighter: Fighter) -> list[str]:
     that game is missed it is healed and no roster lists it. Each is one game to miss, and the games are missed
     in turn, so the unit still has as many of them as games it has still to miss: the latest, the earlier ones
     healed. A Major Wound lasts (its stat stays 2 worse)."""
-    passing = {row.name for row in tables_for(state).scars.hero if row.effect == "miss-game"}
-    healed = sum(1 for injury in fighter.injuries if injury in passing) - fighter.missed_games
-    held = []
-    for injury in fighter.injuries:
-        if injury in passing and healed > 0:
-            healed -= 1
-        else:
-            held.append(injury)
-    return held
+    return injuries_held(fighter, {row.name: 1 for row in tables_for(state).scars.hero if row.effect == "miss-game"})
 
 
 def free_attempts(cmd: FreeAttempts, ctx: Context) -> None:

@@ -20,7 +20,7 @@ from ledger.terms import Terms
 from .events import FACTS, FOLDS, warband_deeds
 from .handlers import HANDLERS
 from .handlers.experience import answer_choices
-from .model import DEFAULT_OPTIONS, check_options, row_names
+from .model import DEFAULT_OPTIONS, check_options, injuries_now, row_names
 from .phase import PHASE
 
 
@@ -46,6 +46,7 @@ RULESET = register(
             fighter_facts={"model": "Model", "battle_scars": "Battle scars", "trauma_against": "Trauma against"},
             counts=("battle_scars",),  # a Troop that survived its Survival Roll has none
         ),
+        injuries_now=injuries_now,  # a Minor Wound listed until its game is missed
         answer_choices=answer_choices,  # a kept table answered ahead that is no skill table: refused before the roll
         row_names=row_names,  # the chronicle's "Battle 1 (Trench Warfare)", "Gaius: glorious deed Good Hunting."
         warband_deeds=warband_deeds,  # the chronicle's "Pilgrims: glorious deed Victory or Death."

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from commands.kit import Options, Phase, derived_from_tables, option_defaults, options_of
+from commands.kit import Options, Phase, derived_from_tables, injuries_held, option_defaults, options_of
 from commands.kit import check_options as checked_options
 from commands.kit.versions import plays
 from commands.shared import slug
@@ -186,6 +186,15 @@ def member(state: CampaignState, band: Warband, ref: str) -> Fighter:
     if not fighter.active:
         raise RuleViolation(f"{fighter.name} is {fighter.status}")
     return fighter
+
+
+def injuries_now(state: CampaignState, fighter: Fighter) -> list[str]:
+    """The injuries a model has now: a Minor Wound (Trauma 35) "misses the next game" (rules §5) and does no more, so
+    once that game is missed no roster lists it; its Battle Scar stays (counted with the scars). Every other injury
+    lasts. The Trauma Step reads the rows rolled (`trauma_rows`), not this list: a Minor Wound rolled again is
+    re-rolled as before."""
+    return injuries_held(fighter, {row.name: row.missed_games for row in tables_for(state).trauma.elite
+                                   if row.kind == "injury" and row.missed_games})
 
 
 def refuse_naming_a_model_that_must_miss(state: CampaignState, warbands: Sequence[str], named: Sequence[str]) -> None:

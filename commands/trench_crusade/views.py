@@ -10,7 +10,7 @@ from ledger.state import CampaignState
 
 from . import events
 from . import rules
-from .model import head_wound_promotion, latest_battle, model_of, rules_fighter, tables_for, xp_blocking_rows
+from .model import head_wound_promotion, injuries_now, latest_battle, model_of, rules_fighter, tables_for, xp_blocking_rows
 
 # A Head-Wounded model's XP, in `status`: blocked, or restored by a Promotion 6 (house rule `head_wound_promotion`).
 XP_BLOCKED, XP_RESTORED = "xp-blocked", "xp-restored"
@@ -45,7 +45,7 @@ def status_of(state: CampaignState, warband: str) -> dict[str, Any]:
             "head_wound": head_wound(fighter),
             "trauma_against": list(events.model_facts(state, fighter.id).trauma_against),
             "skills": list(fighter.skills),
-            "injuries": list(fighter.injuries),
+            "injuries": injuries_now(state, fighter),
             "xp_cap": cap.cap,
             "limited_potential": cap.row_id,  # the Limited Potential row that caps it, or None
             "cannot_be_promoted": non_promotable.id if non_promotable else None,

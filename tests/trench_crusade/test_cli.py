@@ -365,6 +365,34 @@ def test_a_model_named_in_the_battle_it_must_miss_is_refused_saying_for_which_in
         0, "  Pilgrims in battle 2: draw, 3 models fought, 1 Out of Action; Glorious Deeds: none")
 
 
+def test_a_minor_wound_is_listed_until_its_game_is_missed_and_its_battle_scar_stays(cli):
+    """Rules §5, D66 35 Minor Wound: "misses the next game", Battle Scar "yes". Given Gaius wounded so in battle 1,
+    the roster lists the wound (and his scar) until he has missed battle 2, then the scar alone: the wound does
+    nothing more. It stayed listed for good (rows format 7)."""
+    for args in SETUP[:-1]:
+        assert cli(*args).exit_code == 0
+    battle = ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare"]
+    assert cli(*battle, "--ooa", "Gaius").exit_code == 0
+    assert cli("trench-crusade", "trauma", "Pilgrims", "--dice", "3,5").exit_code == 0  # Gaius: Minor Wound
+    for step in (["promotions", "Pilgrims", "--even", "--dice", "1"], ["experience", "Pilgrims"], ["reinforcements", "Pilgrims"],
+                 ["quartermaster", "Pilgrims"], ["roster", "Pilgrims"], ["trauma", "Legion"], ["promotions", "Legion", "--even"],
+                 ["experience", "Legion"], ["reinforcements", "Legion"], ["quartermaster", "Legion"], ["roster", "Legion"]):
+        assert cli("trench-crusade", *step).exit_code == 0, step
+
+    def gaius() -> list[str]:
+        lines = cli("roster", "Pilgrims").output.splitlines()
+        start = lines.index(next(line for line in lines if line.startswith("  Gaius")))
+        return [line.strip() for line in lines[start + 1:] if line.startswith("      ")][:5]
+
+    wounded = gaius()
+    assert "injuries: Minor Wound" in wounded and "battle scars: 1" in wounded
+    assert "Injuries: Minor Wound" in cli("trench-crusade", "status", "Pilgrims").output
+    assert cli(*battle).exit_code == 0  # battle 2: Gaius misses it
+    healed = gaius()
+    assert not any(line.startswith("injuries:") for line in healed) and "battle scars: 1" in healed
+    assert "Minor Wound" not in cli("trench-crusade", "status", "Pilgrims").output
+
+
 def test_a_correction_of_an_elites_xp_owes_its_advancement_rolls_as_an_award_does(league):
     # Given Gaius, an ELITE at 0 XP, when an arbiter corrects his XP by 4,
     result = league("correct", "Pilgrims", "Gaius", "--xp", "4", "--reason", "deed XP missed")

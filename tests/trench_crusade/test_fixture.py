@@ -86,7 +86,8 @@ EXPECTED = {
     },
     "Legion of Gehenna": {
         "warband": "Legion of Gehenna", "faction": "heretic-legions", "ducats": 920, "glory": 3, "promotion_streak": 0, "head_wound_promotion": False,
-        "elite": [elite("Baal", "Heretic Priest", 3, keywords=("ELITE", "LEADER"), scars=1, injuries=["Minor Wound"]),
+        # Baal's Minor Wound ("misses the next game") healed once he missed battle 2; its Battle Scar stays
+        "elite": [elite("Baal", "Heretic Priest", 3, keywords=("ELITE", "LEADER"), scars=1),
                   elite("Cain", "Heretic Trooper", 5)],
         "elite_counted": 2,
         "troops": [troop("Wret", "Wretched", "heretic-legions/wretched")],
@@ -107,7 +108,7 @@ def test_the_demo_campaign_ends_as_worked_out_by_hand(cli):
     roster = {row["name"]: row for band in EXPECTED for row in json.loads(cli("--campaign", name, "roster", band, "--json").output)["roster"]}
     assert {fighter: roster[fighter]["skills"] for fighter in SKILLS} == SKILLS
     assert roster["Dag"]["status"] == "dead"
-    assert roster["Baal"]["injuries"] == ["Minor Wound"]
+    assert roster["Baal"]["injuries"] == []  # healed: he missed battle 2 (his scar: the status above)
     assert (roster["Anna"]["role"], roster["Cain"]["role"]) == ("elite", "elite")
     assert roster["Bert"]["equipment"] == ["Trench Shield"]
     assert json.loads(cli("--campaign", name, "roster", "Pilgrims of Saint Gaius", "--json").output)["stash"] == ["Martyr's Medal"]
