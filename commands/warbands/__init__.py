@@ -28,6 +28,7 @@ RULESET = register(
         post_game=handlers.PHASE.guided_steps,
         step_names=handlers.PHASE.step_names,
         rating=model.rating,
+        answer_choices=handlers.answer_choices,  # an injury answered ahead that is no outcome: refused before any step
         register_commands=commands_in(f"{__package__}.cli"),
     )
 )

@@ -59,6 +59,12 @@ from . import rules as r
 # (version 3 named a missed game otherwise: `_manual_injury`).
 MANUAL_INJURIES = {"recovered": "Full Recovery", "dead": "Dead", "amnesia": "Amnesia", "misses-game": "Injury"}
 
+
+def answer_choices(state: CampaignState) -> dict[str, list[str]]:
+    """What a character's injury roll did, said by the players where no Character Injury Table rolls it, is one of
+    MANUAL_INJURIES: an answer given ahead that is none of them is refused before the walk's first step."""
+    return {"injury:CHARACTER": list(MANUAL_INJURIES)}
+
 # --- commands ---------------------------------------------------------------------------------
 
 

@@ -395,6 +395,20 @@ def test_the_guided_post_game_takes_answers_written_with_the_units_and_character
     assert {"  Hans suffers Amnesia", "Post-game sequence complete."} <= set(result.output.splitlines())
 
 
+def test_an_injury_answered_ahead_that_is_no_outcome_is_refused_before_any_step(cli):
+    """Where no Character Injury Table rolls it, what a character's injury roll did is one of recovered, dead, amnesia
+    or misses-game: 'wounded' is none, so the walk refuses it before its first step; the Recovery was recorded, then
+    the Injuries refused it."""
+    reiklanders_and_da_boyz(cli)
+    cli("warbands", "recruit", "Da Boyz", "Hans", "--points", "50", "--archetype", "Psychopath")
+    cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--removed", "Boyz=1", "--down", "Hans")
+    head = json.loads(cli("show", "--json").output)["head"]
+    result = cli("post-game", "Da Boyz", "--answer", "recovered:Boyz=1", "--answer", "injury:Hans=wounded", "--answer", "xp=1")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: --answer injury:Hans: 'wounded' is not one of: recovered, dead, amnesia, misses-game\n"))
+    assert json.loads(cli("show", "--json").output)["head"] == head
+
+
 def test_two_answers_for_one_character_in_the_guided_post_game_are_refused_with_nothing_written(cli):
     # Da Boyz' Hans is the campaign's second Hans (id hans-2): both keys name him
     reiklanders_and_da_boyz(cli)
