@@ -3,6 +3,8 @@ exact output, exit codes, and refusals that write nothing."""
 
 from __future__ import annotations
 
+import itertools
+
 import json
 import os
 from pathlib import Path
@@ -342,17 +344,26 @@ def test_a_troop_that_survived_its_survival_roll_shows_no_battle_scars(cli):
                                                                  "  Carl — troop  XP 0", "      model: Ecclesiastic Prisoners"]
 
 
-def test_a_model_named_in_the_battle_it_must_miss_is_refused_saying_for_which_injury(cli):
-    """Rules §5, D66 35 Minor Wound: "misses the next game"."""
+BATTLE = ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare"]
+
+
+def gaius_minor_wound_in_battle_1(cli) -> list[str]:
+    """Battle 1 with Gaius Out of Action and a Minor Wound (D66 35) for him, both Campaign Phases done: the battle
+    command, for the next."""
     for args in SETUP[:-1]:
         assert cli(*args).exit_code == 0
-    battle = ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare"]
-    assert cli(*battle, "--ooa", "Gaius").exit_code == 0
+    assert cli(*BATTLE, "--ooa", "Gaius").exit_code == 0
     assert cli("trench-crusade", "trauma", "Pilgrims", "--dice", "3,5").exit_code == 0  # Gaius: Minor Wound
     for step in (["promotions", "Pilgrims", "--even", "--dice", "1"], ["experience", "Pilgrims"], ["reinforcements", "Pilgrims"],
                  ["quartermaster", "Pilgrims"], ["roster", "Pilgrims"], ["trauma", "Legion"], ["promotions", "Legion", "--even"],
                  ["experience", "Legion"], ["reinforcements", "Legion"], ["quartermaster", "Legion"], ["roster", "Legion"]):
         assert cli("trench-crusade", *step).exit_code == 0, step
+    return BATTLE
+
+
+def test_a_model_named_in_the_battle_it_must_miss_is_refused_saying_for_which_injury(cli):
+    """Rules §5, D66 35 Minor Wound: "misses the next game"."""
+    battle = gaius_minor_wound_in_battle_1(cli)
     before = events(cli)
     refusal = ("Error: Gaius must miss this battle (Minor Wound): the Force is recorded without Gaius, so do not name "
                "Gaius in it\n")
@@ -369,20 +380,12 @@ def test_a_minor_wound_is_listed_until_its_game_is_missed_and_its_battle_scar_st
     """Rules §5, D66 35 Minor Wound: "misses the next game", Battle Scar "yes". Given Gaius wounded so in battle 1,
     the roster lists the wound (and his scar) until he has missed battle 2, then the scar alone: the wound does
     nothing more. It stayed listed for good (rows format 7)."""
-    for args in SETUP[:-1]:
-        assert cli(*args).exit_code == 0
-    battle = ["trench-crusade", "battle", "--warband", "Pilgrims", "--warband", "Legion", "--scenario", "Trench Warfare"]
-    assert cli(*battle, "--ooa", "Gaius").exit_code == 0
-    assert cli("trench-crusade", "trauma", "Pilgrims", "--dice", "3,5").exit_code == 0  # Gaius: Minor Wound
-    for step in (["promotions", "Pilgrims", "--even", "--dice", "1"], ["experience", "Pilgrims"], ["reinforcements", "Pilgrims"],
-                 ["quartermaster", "Pilgrims"], ["roster", "Pilgrims"], ["trauma", "Legion"], ["promotions", "Legion", "--even"],
-                 ["experience", "Legion"], ["reinforcements", "Legion"], ["quartermaster", "Legion"], ["roster", "Legion"]):
-        assert cli("trench-crusade", *step).exit_code == 0, step
+    battle = gaius_minor_wound_in_battle_1(cli)
 
-    def gaius() -> list[str]:
+    def gaius() -> list[str]:  # what the roster says of him, under his line
         lines = cli("roster", "Pilgrims").output.splitlines()
-        start = lines.index(next(line for line in lines if line.startswith("  Gaius")))
-        return [line.strip() for line in lines[start + 1:] if line.startswith("      ")][:5]
+        start = next(index for index, line in enumerate(lines) if line.startswith("  Gaius"))
+        return [line.strip() for line in itertools.takewhile(lambda line: line.startswith("      "), lines[start + 1:])]
 
     wounded = gaius()
     assert "injuries: Minor Wound" in wounded and "battle scars: 1" in wounded
