@@ -23,7 +23,7 @@ from commands.coreheim.tables import AdvanceTable, CoreheimTables, StatAdvance
 from commands.shared import unique_id
 from ledger import events as ev
 from ledger.decide import Context, Roll, written_as
-from ledger.errors import BadInput
+from ledger.errors import AnswerRefused, BadInput
 from ledger.state import Battle, CampaignState, Fighter, Warband
 from ledger.text import as_spelled, possessive
 
@@ -217,9 +217,15 @@ def _skill(
     given = ctx.answers.get(answer_key)
     # Answered now, a skill named in another case ("blaze") is the choice's to spell, and one given ahead of ledger
     # dice its to drop and ask once they are stored: checked here, it was refused, and with ledger dice it stayed
-    # with the pending decision. A recorded answer is checked as it was.
+    # with the pending decision. A recorded answer is checked as it was; one given now that he cannot learn is bad
+    # input (exit 2), as any answer the choices refuse is, saying why.
     if given is not None and not (ctx.answered_now(answer_key) and (as_spelled(given, allowed) or ctx.dealt_ledger_faces())):
-        check(given)
+        try:
+            check(given)
+        except rules.CoreheimRuleError as refused:
+            if not ctx.answered_now(answer_key):
+                raise
+            raise AnswerRefused(str(refused), [answer_key]) from None
     skill = ctx.choose(answer_key, f"{fighter.name} learns a skill ({', '.join(lists)})", allowed)
     return skill, check(skill)
 

@@ -1527,3 +1527,38 @@ def test_an_item_gained_by_its_name_is_priced_by_its_name_at_the_reinforcing(cam
         "  Reikland Rats treasury -20 (the gear of 1 recruit for Vets: Ithilmar Dagger, 20 gc each)",
         "  Reikland Rats: post-game step Reinforcing henchman groups done for battle 1",
     ]
+
+
+
+@pytest.fixture
+def skill_pending(campaign, monkeypatch) -> CampaignRunner:
+    """Hans's advance at 2 XP rolled with ledger dice: its D12 (11, under this campaign id) gives a new skill, which
+    T12 waits for, pending."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(int=2), UUID=uuid.UUID))
+    for args in (NEW_LEAGUE, *RATS_BEAT_SKRIT[:5], ["xp", "award", "Hans", "1", "--reason", "a house rule"],
+                 ["battle", "record", "--warband", R, "--warband", S, "--winner", R, "--took-out", "Gunnar=Snikch"],
+                 ["coreheim", "explore", R, "--dice", "1,2,3"], ["coreheim", "injuries", R], ["coreheim", "experience", R]):
+        ok(campaign(*args))
+    pending = campaign("coreheim", "advance", R, "--ledger")
+    assert pending.exit_code == 1 and "R1 advance of Hans at 2 XP: D12 rolled [11] = 11 (ledger)" in pending.output
+    return campaign
+
+
+@pytest.mark.parametrize(("skill", "refusal"), [
+    ("Decapitate", "Decapitate is not on Hans's skill lists (combat, shooting, speed)"),  # a Strength skill
+    ("Nonsense", "Nonsense is not on Hans's skill lists (combat, shooting, speed)"),  # no skill at all
+])
+def test_a_skill_answered_that_the_hero_cannot_learn_is_bad_input(skill_pending, skill, refusal):
+    """Given Hans's advance pending for the skill he learns, when `campaign answer` names one that is not on his lists,
+    then it is refused as bad input (exit 2), as any answer not among the choices offered is, and the decision stays
+    pending: it was a rules refusal (exit 1), although the answer alone is wrong."""
+    before = events(skill_pending)
+    said = skill_pending("answer", f"hans:2:skill={skill}")
+    assert (said.exit_code, said.output) == (2, f"Error: {refusal}\n")
+    assert events(skill_pending) == before
+    assert "T12: Hans learns a skill" in skill_pending("pending").output
+    # and so is it typed with table dice, given with the command
+    said = skill_pending("void", "T12", "--reason", "typed instead")
+    assert said.exit_code == 0, said.output
+    said = skill_pending("coreheim", "advance", R, "--dice", "11", "--answer", f"hans:2:skill={skill}")
+    assert (said.exit_code, said.output) == (2, f"Error: {refusal}\n")
