@@ -246,7 +246,7 @@ class TableDice(msgspec.Struct):
     ask: AskDice | None = None
     cards: list[str] = msgspec.field(default_factory=list)
     ask_card: Callable[[str, Sequence[str]], str] | None = None
-    used_by: str = ""  # what the dice were given to, named when they go unused (a post-game step)
+    used_by: str = ""  # the post-game walk's first step, given the walk's --dice: named when they go unused
     _next: int = 0
     _next_card: int = 0
 
@@ -287,14 +287,26 @@ class TableDice(msgspec.Struct):
     def rewind(self) -> None:
         self._next = self._next_card = 0
 
+    def _left_over_by_the_walk(self) -> str:
+        """Why the walk's first step (`used_by`) left dice over: the walk's --dice are that step's alone, so no later
+        step takes them, whatever it rolls."""
+        def faces(given: Sequence[int]) -> str:
+            return ",".join(map(str, given))
+        alone = "the walk's --dice are its first step's alone"
+        later = "a later step that rolls is given its own when the walk reaches it"
+        if self._next == 0:
+            return f"--dice {faces(self.given)}: {self.used_by} rolls no dice, and {alone}: leave them out ({later})"
+        rolled = f"{self._next} {'die' if self._next == 1 else 'dice'} ({faces(self.given[:self._next])})"
+        return (f"--dice {faces(self.given)}: {self.used_by} rolls {rolled}, and {alone}: "
+                f"{faces(self.given[self._next:])} left over ({later})")
+
     def finish(self) -> None:
         unused = len(self.given) - self._next
         if unused > 0:
+            if self.used_by:
+                raise BadInput(self._left_over_by_the_walk())
             given = f"{len(self.given)} {'die' if len(self.given) == 1 else 'dice'}"
-            if self.used_by and self._next == 0:
-                raise BadInput(f"{self.used_by} rolls no dice, yet --dice gave {given}: give them to a step that rolls")
-            by = f" by {self.used_by}" if self.used_by else ""
-            raise BadInput(f"{given} given but only {self._next} used{by}: check --dice")
+            raise BadInput(f"{given} given but only {self._next} used: check --dice")
         if len(self.cards) > self._next_card:
             given = f"{len(self.cards)} {'card' if len(self.cards) == 1 else 'cards'}"
             raise BadInput(f"{given} given but only {self._next_card} drawn from a physical deck: check --card "
