@@ -98,7 +98,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
     # Built ahead only to check the answers given: with none, there is nothing to check.
     built_ahead = [_built(step, state, band.id, answers) for step in open_steps] if answers else []
     asking = _steps_asking(ruleset, state, band.id, open_steps, built_ahead, answers)
-    _refuse_unknown_answers(asking, answers)
+    _refuse_unknown_answers(asking, answers, [refused for ahead in built_ahead for refused in ahead.refused])
     refuse_never_offered(ruleset.answer_choices_in(state), answers)  # as each step's command would, after those before it
     # What each open step's builder takes of the answers given, built ahead on this state (a step
     # opened only by one before it, as advances by the XP of experience, takes none): see `_refuse_untaken`.
@@ -150,7 +150,7 @@ def post_game(session: Session, warband_ref: str, only: str | None, list_only: b
             try:
                 offered = {key: answer for key, answer in answers.items() if loose_key(key) not in again.get(step.key, ())}
                 step_ask = StepAsk(offered, ask)
-                command = step.build(state, band.id, step_ask)
+                command = step_ask.build(step, state, band.id)
                 _refuse_untaken(state, step, taken_ahead.get(step.key, []), step_ask.taken, answers)
                 # Offered, not carried: the step records only the answers it asks, not those for later steps.
                 # Those given for this step alone were typed now for it: a question it tells it will not ask
@@ -270,17 +270,34 @@ def _refuse_untaken(state: CampaignState, step: rulesets.Step, taken_ahead: list
 class StepAsk:
     """What a step's builder asks with: the answer given for the question's key, else the
     person at the terminal, else a refusal naming the key (a builder that names no key can only
-    be answered at a terminal)."""
+    be answered at a terminal). An answer given that the question refuses is refused once the
+    builder is done (`build`), with every other it refuses: the builder goes on past it with the
+    question's first choice (a number: 1) to find them, and the questions that follow."""
 
     def __init__(self, answers: dict[str, str], ask: AskChoice | None):
         self.answers, self.ask = answers, ask
         self.taken: list[str] = []  # the keys of the answers given ahead that a question took, as typed
+        self.refused: list[AnswerRefused] = []
+
+    def build(self, step: rulesets.Step, state: CampaignState, warband: str) -> Command:
+        """`step`'s command, built asking this; the answers it refused, all in one refusal."""
+        try:
+            command = step.build(state, warband, self)
+        except LedgerError:
+            if self.refused:  # what the answers refused led it to
+                raise refused_together(self.refused) from None
+            raise
+        if self.refused:
+            raise refused_together(self.refused)
+        return command
 
     def __call__(self, prompt: str, options: Sequence[str], key: str | None = None) -> str:
         if (given := self._given(key)) is not None:
             spelled = as_spelled(given, options)
             if spelled is None:
-                raise AnswerRefused(f"{prompt}: '{given}' is not one of: {', '.join(options)}", [self.taken[-1]])
+                self.refused.append(AnswerRefused(f"{prompt}: '{given}' is not one of: {', '.join(options)}",
+                                                  [self.taken[-1]]))
+                return options[0]
             return spelled
         if self.ask is not None:
             return self.ask(prompt, options)
@@ -293,7 +310,8 @@ class StepAsk:
             try:
                 return parse_int(given, prompt)
             except BadInput as refused:
-                raise AnswerRefused(str(refused), [self.taken[-1]]) from None
+                self.refused.append(AnswerRefused(str(refused), [self.taken[-1]]))
+                return 1
         if self.ask is not None:
             return ask_number(prompt, check)
         raise NeedsAnswer(key, prompt, [], number=True)
@@ -305,6 +323,11 @@ class StepAsk:
             return None
         self.taken.append(typed)
         return self.answers[typed]
+
+
+def refused_together(refused: Sequence[AnswerRefused]) -> AnswerRefused:
+    """The answers `refused`, in one refusal (one `Error:` line) naming each."""
+    return AnswerRefused("; ".join(str(one) for one in refused), [key for one in refused for key in one.keys])
 
 
 # --- what is still open --------------------------------------------------------------------------
@@ -357,11 +380,12 @@ class _NoDiceYet:
 
 class _Built(NamedTuple):
     """A step's command built ahead on the state at hand (None: its builder refused), the questions
-    its builder asked, and the answers given ahead that it took."""
+    its builder asked, the answers given ahead that it took, and those it refused."""
 
     command: Command | None
     asked: list[dict[str, Any]]
     taken: list[str]
+    refused: list[AnswerRefused]
 
 
 def _built(step: rulesets.Step, state: CampaignState, warband: str, answers: dict[str, str]) -> _Built:
@@ -370,7 +394,7 @@ def _built(step: rulesets.Step, state: CampaignState, warband: str, answers: dic
         command = step.build(state, warband, questions)
     except LedgerError:
         command = None
-    return _Built(command, questions.asked, questions.taken)
+    return _Built(command, questions.asked, questions.taken, questions.refused)
 
 
 def _open_questions(ruleset: rulesets.Ruleset, state: CampaignState, command: Command) -> list[dict[str, Any]]:
@@ -437,15 +461,18 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
           answers: dict[str, str], as_json: bool) -> None:
     """Each step, done or not; for the next step the questions it asks now (before any dice; one whose
     choices depend on an earlier answer not given, with those of any answer), and
-    for every open step the keys it may ask, depending on what comes up (dice, answers, what is given)."""
+    for every open step the keys it may ask, depending on what comes up (dice, answers, what is given).
+    Answers given that the steps' questions refuse are refused, all in one."""
     rows = []
+    refused: list[AnswerRefused] = []
     first_open = True
     for step in steps:
         done = step.done(state, warband)
         row: dict[str, Any] = {"key": step.key, "title": step.title, "done": done, "questions": [], "may_ask": []}
         if not done:
             ask = functools.partial(_asked_ahead, ruleset, state, warband, step, first_open)
-            command, asked, _ = ask(answers)
+            command, asked, _, refused_here = ask(answers)
+            refused += refused_here
             _with_choices_of_any_earlier_answer(asked, answers, lambda given: ask(given).asked)
             first_open = False
             row["questions"] = [q for q in asked if q["key"] not in answers]
@@ -454,6 +481,8 @@ def _list(ruleset: rulesets.Ruleset, state: CampaignState, warband: str, steps: 
             row["may_ask"] = [k for k in dict.fromkeys((*documented, *step.asks, *step.asks_once_opened, *step.asks_once_made))
                               if k not in known]
         rows.append(row)
+    if refused:
+        raise refused_together(refused)
     if as_json:
         emit_json(rows)
         return
@@ -496,7 +525,7 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
     asked_as: dict[str, str] = {}  # the key a step's command asks an answer of a warrior it makes under
     not_asked: dict[str, str] = {}  # why a step's command will not ask one
     opened = False  # whether a step before this one can be done, and so open its questions
-    for index, (step, (command, asked, _)) in enumerate(zip(open_steps, built_ahead)):
+    for index, (step, (command, asked, _, _)) in enumerate(zip(open_steps, built_ahead)):
         keys = [q["key"] for q in asked if q["key"]]
         if command is not None:
             keys += step.command_asks(state, command)
@@ -527,14 +556,18 @@ def _steps_asking(ruleset: rulesets.Ruleset, state: CampaignState, warband: str,
     return _Asking(meant_for, list(dict.fromkeys(known)), asked_as, not_asked)
 
 
-def _refuse_unknown_answers(asking: _Asking, answers: dict[str, str]) -> None:
+def _refuse_unknown_answers(asking: _Asking, answers: dict[str, str], refused_ahead: list[AnswerRefused]) -> None:
     """Before anything is written: every --answer must be one an open step may ask (`_steps_asking`); one
-    that a step's command would have asked of a warrior it makes, but will not, is refused saying why."""
+    that a step's command would have asked of a warrior it makes, but will not, is refused saying why.
+    Those a step's questions refused built ahead (`refused_ahead`) are named first, as what is wrong, the
+    questions an answer no step asks may depend on; left alone, each is refused by its step as the walk
+    reaches it."""
     untaken = [key for key in answers if key not in asking.meant_for]
     unknown = [key for key in untaken if key not in asking.not_asked]
     refusals = [f"--answer {key}: {asking.not_asked[key]}" for key in untaken if key in asking.not_asked]
     if unknown:
-        refusals.insert(0, f"--answer {', '.join(unknown)}: no open step of the post-game asks it "
+        given = " with those answers" if refused_ahead else ""
+        refusals.insert(0, f"--answer {', '.join(unknown)}: no open step of the post-game asks it{given} "
                            f"(keys: {', '.join(asking.known) or 'none'})")
     if refusals:
-        raise BadInput("; ".join(refusals))
+        raise BadInput("; ".join([*(str(refused) for refused in refused_ahead), *refusals]))

@@ -797,3 +797,38 @@ def test_the_walks_picks_are_listed_as_keys_it_may_ask(hawks):
         "      may ask, depending on what comes up: doom:FIGHTER, doom-roll:N",
         "      may ask, depending on what comes up: bonus:N",
     ]
+
+
+WHO_IS_AWARDED = "Which fighter of battle 1 does the scenario award XP? (E6: each award names one fighter)"
+
+
+@pytest.mark.parametrize(("answers", "message"), [
+    # both answers of one step wrong: named together (the XP's was said only once Bob's pick was put right, Bob's
+    # pick as an answer no step asks, its question hidden behind the XP's)
+    (["scenario-award:1=Finch", "scenario-award:1:xp=two", "scenario-award:2=Bob"],
+     "How much XP does the scenario award Finch?: 'two' is not a whole number; "
+     "Which other fighter of battle 1 does the scenario award XP?: 'Bob' is not one of: none, Kestrel"),
+    # an answer whose question a wrong one hides is not blamed alone: the wrong one is named first (it said only
+    # "--answer scenario-award:1:xp: no open step of the post-game asks it")
+    (["scenario-award:1=Nobody", "scenario-award:1:xp=2"],
+     f"{WHO_IS_AWARDED}: 'Nobody' is not one of: none, Kestrel, Finch; --answer scenario-award:1:xp: no open step of "
+     "the post-game asks it with those answers (keys: scenario-award:1, casualty:FIGHTER, doom-roll:1, doom:FIGHTER, "
+     "bonus:1)"),
+])
+def test_the_walk_names_every_wrong_answer_at_once(hawks, answers, message):
+    """Given answers for the scenario pass, two of them wrong, when the walk runs, then one Error line names them both
+    (exit 2, nothing written): each was refused alone, so a second run told of the second."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    before = hawks("log", "--json", "--all").output
+    given = [arg for answer in answers for arg in ("--answer", answer)]
+    assert refused(hawks("post-game", "Hawks", "--json", *given), 2, message)
+    assert hawks("log", "--json", "--all").output == before
+
+
+def test_the_listing_names_every_wrong_answer_at_once(hawks):
+    """Given two wrong answers, when the walk is listed, then it says so, naming both (exit 2): it listed the steps
+    as if neither had been given, and the scenario pass's questions not at all."""
+    assert refused(hawks("post-game", "Hawks", "--list", "--answer", "scenario-award:1=Finch", "--answer",
+                         "scenario-award:1:xp=two", "--answer", "bonus:1=Lupa"), 2,
+                   "How much XP does the scenario award Finch?: 'two' is not a whole number; Which surviving fighter of "
+                   "battle 1 gains +1 from a survival roll or scenario result?: 'Lupa' is not one of: none, Kestrel, Finch")
