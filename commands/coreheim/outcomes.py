@@ -14,14 +14,13 @@ from __future__ import annotations
 from commands.coreheim import events
 from commands.coreheim import model
 from commands.coreheim.phase import PHASE
-from commands.kit import MoreDice, Rolled, resolve, since
+from commands.kit import MoreDice, Rolled, possessive_since, resolve, since
 from commands.coreheim import rules
 from commands.coreheim import tables as t
 from ledger import events as ev
 from ledger.decide import Context, Roll
 from ledger.errors import RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
-from ledger.text import possessive
 from projections.battles import fought
 
 # Answer keys for fighters a table row leaves to the player.
@@ -483,7 +482,7 @@ def name_whom_gaining_decides(ctx: Context, band: Warband, battle: Battle, item:
 def whose(ctx: Context, name: str) -> str:
     """`name`'s, as coreheim stores it (a reason, a roll's purpose, a question): from version 10 "Reikland Rats'";
     version 9 and before wrote "Reikland Rats's"."""
-    return possessive(name) if since(ctx, "10") else f"{name}'s"
+    return possessive_since(ctx, "10", name)
 
 
 def asks_holder(ctx: Context, band: Warband, battle: Battle | None, item: str, holder: Fighter | None) -> bool:

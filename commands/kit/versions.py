@@ -5,6 +5,7 @@ from __future__ import annotations
 from ledger import rulesets
 from ledger.decide import Context
 from ledger.state import CampaignState
+from ledger.text import possessive
 
 
 def plays(state: CampaignState, version: str) -> bool:
@@ -26,3 +27,10 @@ def since(ctx: Context, version: str) -> bool:
             ...
     """
     return plays(ctx.state, version)
+
+
+def possessive_since(ctx: Context, version: str, name: str) -> str:
+    """`name`'s as words stored in events say it (a reason, a note, a roll's purpose): from `version` by
+    `ledger.text.possessive` ("Reikland Rats'", "Hans'"), before it with an 's after any name ("Rats's"), as
+    the campaigns recorded then stored it."""
+    return possessive(name) if since(ctx, version) else f"{name}'s"

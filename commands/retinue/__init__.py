@@ -20,8 +20,8 @@ from .tables import ATTRIBUTES
 RULESET = register(
     Ruleset(
         id="retinue",
-        version="1.7.0",
-        versions=("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0"),
+        version="1.8.0",
+        versions=("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", "1.8.0"),
         title="Retinue XP bank (seed 004): three award passes, priced advancements and their limits",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

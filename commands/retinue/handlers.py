@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from commands.kit import as_spelled, refusing, since
+from commands.kit import as_spelled, possessive_since, refusing, since
 from commands.shared import (
     SHARED_HANDLERS,
     AwardXP,
@@ -232,7 +232,7 @@ def _roll_outcome(ctx: Context, cmd: Casualties | Doom, band: Warband, battle: B
     by the player (A3 "by-name"), and its shared consequence."""
     options = options_for(ctx.state)
     rows = getattr(data_for(ctx.state), table)
-    roll = ctx.roll(rows.dice, purpose=f"{fighter.name}'s {table.capitalize()} Table")
+    roll = ctx.roll(rows.dice, purpose=f"{possessive_since(ctx, '1.8.0', fighter.name)} {table.capitalize()} Table")
     if options.outcome_tables == "data":
         if named is not None:
             raise _read_from_data(table)
@@ -453,7 +453,8 @@ def _reduce(ctx: Context, band: Warband, fighter: r.Fighter, bought: r.Advanceme
             attribute = ctx.choose(key, question, offered)
         delta = r.reduction(fighter, raised, attribute, owed, options.reduce_at_one)
         if not delta:
-            reduced.append(ev.NoteRecorded(text=f"{why}; {fighter.name}'s {attribute} is already 1: no effect (A2)",
+            whose = possessive_since(ctx, "1.8.0", fighter.name)
+            reduced.append(ev.NoteRecorded(text=f"{why}; {whose} {attribute} is already 1: no effect (A2)",
                                            warband=band.id, fighter=fighter.id))
             break
         reduced.append(ev.StatChanged(warband=band.id, fighter=fighter.id, stat=attribute, delta=delta, reason=why))

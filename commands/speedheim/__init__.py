@@ -66,8 +66,8 @@ HANDLERS = {
 RULESET = register(
     Ruleset(
         id=ID,
-        version="10",
-        versions=("1", "2", "3", "4", "5", "6", "7", "8", "9", "10"),
+        version="11",
+        versions=("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"),
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

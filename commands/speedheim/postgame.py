@@ -34,7 +34,7 @@ from collections.abc import Callable
 from ledger.text import as_spelled
 from commands.kit.phase import Phase, PhaseMessages, PhaseStep, Window
 from commands.kit.state import injuries_held
-from commands.kit.versions import since
+from commands.kit.versions import possessive_since, since
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context, warriors_named
 from ledger.describe import plural
@@ -275,7 +275,8 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
             choice = ctx.choose(f"promote.{fighter.id}", f"{band.name} would have 7 heroes: retire a hero to promote "
                                 f"{fighter.name}, or lose the promotion", [*names, LOSE])
             if choice == LOSE:
-                ctx.emit(ev.NoteRecorded(text=f"{fighter.name}'s promotion is lost: 6 heroes", warband=band.id))
+                ctx.emit(ev.NoteRecorded(text=f"{possessive_since(ctx, '11', fighter.name)} promotion is lost: 6 heroes",
+                                         warband=band.id))
                 continue
             retired = member(ctx.state, band, choice)
             ctx.emit(ev.FighterRetired(warband=band.id, fighter=retired.id, reason=f"to make room for {fighter.name}"))

@@ -34,8 +34,8 @@ def typed_as(tag: str, args: Mapping[str, Any]) -> str | None:
 RULESET = register(
     Ruleset(
         id="trench-crusade",
-        version="1.7.0",
-        versions=("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0"),  # what each changed: README.md, Versions
+        version="1.8.0",
+        versions=("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", "1.8.0"),  # what each changed: README.md, Versions
         title="Trench Crusade v1.0 campaign (Promotions Step per seed 001)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

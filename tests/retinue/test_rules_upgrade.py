@@ -89,3 +89,17 @@ def test_after_an_upgrade_onto_1_7_0_a_vampires_price_is_made_up_inside_the_labe
     assert bought == ["Feat (outside Archetype or Domain) (15 + 2 for a Vampire)",
                       "Feat (outside Archetype or Domain; 15 + 2 for a Vampire)"]
     assert game.ledger.check(game.cid)[1] == []  # replay --check: every transaction decides again as recorded
+
+
+@pytest.mark.parametrize(("version", "whose"), [("1.7.0", "Lucius's"), ("1.8.0", "Lucius'")])
+def test_a_casualty_roll_of_a_fighter_whose_name_ends_in_s_is_his_in_an_apostrophe_alone_from_1_8_0(version, whose):
+    """Given Lucius out of action, when his Casualty Table is rolled, then its purpose is "Lucius' Casualty Table"
+    from 1.8.0; 1.7.0 recorded "Lucius's", and keeps it."""
+    game = Retinues(version=version)
+    game.recruit("Hawks", "Lucius", ancestry="Human", archetype="Scout")
+    game.battle(ooa=["Lucius"])
+    hawks_battle_pass(game)
+    game.do(ScenarioPass(warband="Hawks"))
+    rolled = [e for e in game.do(Casualties(warband="Hawks", outcomes={"Lucius": "Hardy"}), [6]) if isinstance(e, ev.DiceRolled)]
+    assert [e.purpose for e in rolled] == [f"{whose} Casualty Table"]
+    assert game.ledger.check(game.cid)[1] == []

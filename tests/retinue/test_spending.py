@@ -463,3 +463,14 @@ def test_on_1_3_0_an_ancestry_given_as_a_keyword_was_taken():
     game = Retinues(version="1.3.0")
     game.recruit("Hawks", "Plover", ancestry="Human", keywords=["Dwarf"])
     assert game.fighter("Plover").keywords == ["Human", "Dwarf"]
+
+
+@pytest.mark.parametrize(("version", "whose"), [("1.7.0", "Lucius's"), ("1.8.0", "Lucius'")])
+def test_S7_the_note_of_a_reduction_at_1_names_a_fighter_ending_in_s_in_an_apostrophe_alone_from_1_8_0(version, whose):
+    """As above for Lucius (a Human Scout, as Finch is): 1.8.0 notes "Lucius' W"; 1.7.0 noted "Lucius's W", and keeps it."""
+    game = Retinues({"baseline_excess": "whole-excess", "reduce_at_one": "no-effect"}, version=version)
+    game.recruit("Hawks", "Lucius", ancestry="Human", archetype="Scout")
+    game.xp("Lucius", 12)
+    game.stat("Lucius", "CC", 2)
+    events = game.buy("Lucius", "CC", reduce="W", also_reduce=["W"])
+    assert events[-1].text == f"S7: CC 6 is beyond the ancestry baseline 3 + 1; {whose} W is already 1: no effect (A2)"

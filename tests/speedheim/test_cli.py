@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sqlite3
 import subprocess
@@ -14,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ledger import campaigns
+from ledger import campaigns, rulesets
 from ledger.cli import app
 from ledger.testing import CampaignRunner
 
@@ -33,13 +34,13 @@ def blightmeer(campaign):
     return blightmeer_with(campaign, "--option", "decks=physical")
 
 
-def blightmeer_with(campaign, *options: str):
+def blightmeer_with(campaign, *options: str, henchman: str = "Ivo"):
     for args in (
         ["new", "Blightmeer", "--ruleset", "speedheim", *options],
         ["warband", "add", "Sellswords", "--player", "Ann", "--treasury", "500"],
         ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", "Mov=6,Mel=12,Rgd=12,Def=17",
          "--stats", "Agi=8,Mrl=7,Atk=1,Wnd=1", "--keyword", "Leader", "--skill-type", "Melee", "--cost", "75"],
-        ["speedheim", "recruit", "Sellswords", "Ivo", "--role", "henchman", "--stats", "Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1",
+        ["speedheim", "recruit", "Sellswords", henchman, "--role", "henchman", "--stats", "Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1",
          "--cost", "30"],
         ["warband", "add", "Skaven", "--player", "Bob", "--treasury", "500"],
         ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "80"],
@@ -761,6 +762,11 @@ def test_a_trail_of_a_deck_the_ledger_deals_gives_its_starting_order_to_a_verifi
 def six_heroes(blightmeer):
     """The Sellswords with 6 heroes (3 hero slots bought after their first game), and Ivo, who
     Incapacitated Boss, a Leader, with card 01 (Promote!) in battle 2."""
+    return with_six_heroes(blightmeer)
+
+
+def with_six_heroes(blightmeer, henchman: str = "Ivo"):
+    """`six_heroes`, the henchman whose promotion is to come named `henchman`."""
     assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
     for step in (["income"], ["promotions"], ["scars"], ["improvement", "--card", "02"], *[["buy-hero-slot"]] * 3):
         assert blightmeer("speedheim", step[0], "Sellswords", *step[1:]).exit_code == 0, step
@@ -768,7 +774,7 @@ def six_heroes(blightmeer):
         assert blightmeer("speedheim", "recruit", "Sellswords", name, "--role", "hero", "--stats", "Mel=13,Def=18,Atk=1,Wnd=1",
                           "--free").exit_code == 0
     assert blightmeer("speedheim", "spend-gold", "Sellswords").exit_code == 0
-    assert blightmeer("speedheim", "incapacitate", "Sellswords", "Ivo", "Boss", "--kind", "leader", "--card", "01").exit_code == 0
+    assert blightmeer("speedheim", "incapacitate", "Sellswords", henchman, "Boss", "--kind", "leader", "--card", "01").exit_code == 0
     assert blightmeer("speedheim", "battle", "--warband", "Sellswords").exit_code == 0
     assert blightmeer("speedheim", "income", "Sellswords").exit_code == 0
     return blightmeer
@@ -787,6 +793,22 @@ def test_a_lost_promotion_is_no_longer_shown_as_to_come(six_heroes):
                            "Post-game of battle 2: next Scars and the Blight"]
     shown = json.loads(six_heroes("speedheim", "status", "Sellswords", "--json").output)
     assert shown["henchmen"][0]["promotes_after_battle"] is None
+
+
+@pytest.mark.parametrize(("version", "whose"), [("10", "Klaus's"), ("11", "Klaus'")])
+def test_a_lost_promotion_names_a_henchman_whose_name_ends_in_s_in_an_apostrophe_alone_from_version_11(
+        campaign, version, whose):
+    """Given Klaus's promotion still to be resolved at 6 heroes, when the warband loses it, then the note says "Klaus'
+    promotion is lost" from version 11; version 10 noted "Klaus's", and keeps it."""
+    newest = rulesets.get("speedheim")
+    rulesets.register(dataclasses.replace(newest, version=version, versions=newest.versions[:newest.versions.index(version) + 1]))
+    try:
+        klaus = with_six_heroes(blightmeer_with(campaign, "--option", "decks=physical", henchman="Klaus"), "Klaus")
+    finally:
+        rulesets.register(newest)
+    lost = klaus("speedheim", "promotions", "Sellswords", "--answer", "promote.klaus=lose the promotion")
+    assert lost.exit_code == 0 and f"  note: {whose} promotion is lost: 6 heroes" in lost.output.splitlines()
+    assert klaus("replay", "--check").exit_code == 0
 
 
 def test_status_says_a_warband_has_no_leader_and_how_to_give_it_one(blightmeer):

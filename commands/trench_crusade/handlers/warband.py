@@ -7,7 +7,7 @@ from typing import TypeVar
 
 import msgspec
 
-from commands.kit import since
+from commands.kit import possessive_since, since
 from commands.shared import (
     XP_TAKEN_AWAY,
     AwardXP,
@@ -153,8 +153,8 @@ def record_battle(cmd: RecordTrenchBattle, ctx: Context) -> None:
             force = [fighter for fighter in roster if fighter.fighter_id in record.participants]
             treatments += [
                 ev.TreasuryChanged(warband=band_id, delta=-cost.row.deployment_ducats, row=cost.row.id,
-                                   reason=f"{state.fighters[cost.fighter_id].name}'s {cost.row.name} before deploying "
-                                          f"in battle {battle.battle}")
+                                   reason=f"{possessive_since(ctx, '1.8.0', state.fighters[cost.fighter_id].name)} "
+                                          f"{cost.row.name} before deploying in battle {battle.battle}")
                 for cost in rules.deployment_costs(force, band.treasury, tables)
             ]
         for deed in record.deeds:
