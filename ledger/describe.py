@@ -10,7 +10,7 @@ from typing import Any
 from ledger import events as ev
 from ledger import rulesets
 from ledger.state import CampaignState
-from ledger.text import shown
+from ledger.text import possessive, shown
 
 
 def fighter_name(state: CampaignState, fighter: str | None) -> str:
@@ -186,7 +186,7 @@ def post_games_left_out_lines(state: CampaignState, steps: list[ev.PostGameStepD
     by_post_game: dict[tuple[int, str], list[str]] = {}
     for step in steps:
         by_post_game.setdefault((step.battle, step.warband), []).append(rulesets.step_name(state, step.step))
-    return [f"Not in it, recorded once a later battle had begun: {warband_name(state, warband)}'s post-game of "
+    return [f"Not in it, recorded once a later battle had begun: {possessive(warband_name(state, warband))} post-game of "
             f"battle {battle} ({', '.join(done)})" for (battle, warband), done in by_post_game.items()]
 
 

@@ -18,6 +18,7 @@ from commands.kit.cli import DiceChoice, Session, Shell
 from ledger.decide import TableDice, check_answers, not_asked, refuse_other_warbands_fighters, warriors_named
 from ledger.dice import parse_faces
 from ledger.errors import BadInput
+from ledger.text import possessive
 
 
 def register_commands(group: click.Group, shell: Shell) -> None:
@@ -247,7 +248,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
             if type_ or race or stats or took_out or out_of_action:
                 raise BadInput("--type, --race, --stat, --took-out and --out-of-action describe a Hired Sword: name him with --sword")
         elif type_ is None:
-            raise BadInput(f"give {sword}'s Hired Sword type with --type")
+            raise BadInput(f"give {possessive(sword)} Hired Sword type with --type")
         else:
             hired = UnderdogSword(name=sword, type=type_, race=race, stats=parse_int_pairs(stats, "--stat"),
                                     took_out=list(took_out), out_of_action=out_of_action)

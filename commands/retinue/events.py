@@ -18,6 +18,7 @@ from commands.kit import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.describe import fighter_name
 from ledger.state import CampaignState
+from ledger.text import possessive
 
 from .rules import Outcome
 
@@ -36,7 +37,8 @@ class OutcomeRolled(ev.Event, frozen=True, kw_only=True, tag="retinue.outcome"):
 
     def describe(self, state: CampaignState) -> str:
         source = f"row {self.row}" if self.row else "named by the player"
-        return f"{fighter_name(state, self.fighter)}'s {self.table.capitalize()} Table: {self.result} — {self.outcome} ({source})"
+        whose = possessive(fighter_name(state, self.fighter))
+        return f"{whose} {self.table.capitalize()} Table: {self.result} — {self.outcome} ({source})"
 
 
 class BattleOutcomes(msgspec.Struct, kw_only=True):

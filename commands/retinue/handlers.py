@@ -32,6 +32,7 @@ from ledger.decide import Command, Context, written_as
 from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
+from ledger.text import possessive
 from projections.battles import fought, out_of_action
 
 from . import rules as r
@@ -389,13 +390,14 @@ def buy(cmd: Buy, ctx: Context) -> None:
         if owed:
             applied += _reduce(ctx, band, fighter, bought, bought.attribute, owed, reductions)
         elif reductions:
-            raise BadInput(f"S7: {bought.label} stays within {fighter.name}'s ancestry baseline + 1: nothing to reduce")
+            raise BadInput(f"S7: {bought.label} stays within {possessive(fighter.name)} ancestry baseline + 1: "
+                           "nothing to reduce")
     elif bought.id == "caster":
         domain = r.check_caster(fighter, [rules_fighter(f) for f in state.fighters_of(band.id)], data)
         spells = data.domains[domain].spells
         if cmd.spell is None:
             r.check_affordable(fighter, bought)
-            spell = ctx.choose("spell", f"{fighter.name}'s spell from the {domain} Domain", spells)
+            spell = ctx.choose("spell", f"{possessive(fighter.name)} spell from the {domain} Domain", spells)
         else:
             spell = as_spelled(cmd.spell, spells) or cmd.spell  # check_spell refuses one not of the Domain
         r.check_spell(domain, spell, data)
@@ -443,7 +445,8 @@ def _reduce(ctx: Context, band: Warband, fighter: r.Fighter, bought: r.Advanceme
     why = f"S7: {raised} {fighter.stats[raised] + 1} is beyond the ancestry baseline {base} + 1"
     reduced: list[ev.Event] = []
     r.check_affordable(fighter, bought)  # the shortfall first: no question, nor a refused --reduce, for what cannot be paid
-    key, question = "reduce", f"{fighter.name}'s {raised} goes beyond its ancestry baseline + 1: reduce which attribute?"
+    key, question = "reduce", (f"{possessive(fighter.name)} {raised} goes beyond its ancestry baseline + 1: "
+                               "reduce which attribute?")
     for turn in itertools.count():
         if turn < len(named):
             attribute = named[turn]
@@ -463,8 +466,8 @@ def _reduce(ctx: Context, band: Warband, fighter: r.Fighter, bought: r.Advanceme
             break
         fighter = msgspec.structs.replace(fighter, stats={**fighter.stats, attribute: fighter.stats[attribute] + delta})
         key = f"reduce:{turn + 2}"  # the second attribute named, the third …
-        question = (f"{fighter.name}'s {attribute} is down to 1, and {plural(owed, 'more point')} must come off another "
-                    "attribute (S7): reduce which attribute?")
+        question = (f"{possessive(fighter.name)} {attribute} is down to 1, and {plural(owed, 'more point')} must come "
+                    "off another attribute (S7): reduce which attribute?")
     if stray := named[turn + 1:]:
         raise BadInput(f"--reduce {', '.join(stray)}: nothing is left to reduce")
     return reduced

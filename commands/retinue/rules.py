@@ -36,7 +36,7 @@ from typing import Literal
 
 import msgspec
 
-from ledger.text import as_spelled
+from ledger.text import as_spelled, possessive
 
 from .tables import ATTRIBUTE_MAX, ATTRIBUTE_MIN, ATTRIBUTES, KNOWN_OUTCOMES, OutcomeKind, RetinueData
 
@@ -287,7 +287,7 @@ def check_attribute_raise(fighter: Fighter, attribute: str) -> int:
     """S6: +1 to at most 6. The new value."""
     current = fighter.stats.get(attribute, 0)
     if current >= ATTRIBUTE_MAX:
-        raise RetinueRuleError(f"S6: {fighter.name}'s {attribute} is {current}, the maximum of {ATTRIBUTE_MAX}")
+        raise RetinueRuleError(f"S6: {possessive(fighter.name)} {attribute} is {current}, the maximum of {ATTRIBUTE_MAX}")
     return current + 1
 
 
@@ -335,7 +335,7 @@ def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule:
         left = reducible(fighter, raised, at_one_rule)
         if not left:
             raise _nothing_above_one(fighter, raised)
-        raise RetinueRuleError(f"S7, A2: {fighter.name}'s {named} is already {ATTRIBUTE_MIN}: name another "
+        raise RetinueRuleError(f"S7, A2: {possessive(fighter.name)} {named} is already {ATTRIBUTE_MIN}: name another "
                                f"attribute ({', '.join(left)})")
     return -min(owed, max(value - ATTRIBUTE_MIN, 0))
 
@@ -390,7 +390,7 @@ def check_feat(fighter: Fighter, feat: str, data: RetinueData) -> str:
     own = own_lists(fighter, data)
     source = _list_holding(feat, own)
     if source is None:
-        raise RetinueRuleError(f"S4: {feat} is not on {fighter.name}'s lists ({', '.join(own)}); it is on the "
+        raise RetinueRuleError(f"S4: {feat} is not on {possessive(fighter.name)} lists ({', '.join(own)}); it is on the "
                                f"{_list_holding(feat, other_lists(fighter, data))} list: buy it as a feat outside Archetype or Domain")
     _check_prerequisites(fighter, feat, data, "S4")
     return source
@@ -404,7 +404,7 @@ def check_feat_outside(fighter: Fighter, feat: str, data: RetinueData) -> str:
         raise RetinueRuleError(f"S5: {PROFICIENCY} is never bought outside the fighter's Archetype or Domain")
     own = _list_holding(feat, own_lists(fighter, data))
     if own is not None:
-        raise RetinueRuleError(f"S5: {feat} is on {fighter.name}'s own {own} list: buy it as a Feat")
+        raise RetinueRuleError(f"S5: {feat} is on {possessive(fighter.name)} own {own} list: buy it as a Feat")
     _check_prerequisites(fighter, feat, data, "S5")
     return next(name for name, feats in other_lists(fighter, data).items() if feat in feats)
 

@@ -14,7 +14,7 @@ from ledger import rulesets
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
-from ledger.text import slug
+from ledger.text import possessive, slug
 
 
 def bearer_of(state: CampaignState, warband: str, name: str, *, ever: bool) -> Fighter | None:
@@ -225,7 +225,7 @@ def battle_record(cmd: RecordBattle, ctx: Context) -> ev.BattleRecorded:
     for deed in cmd.deeds:
         fighter = state.fighter(deed.fighter)
         if fighter.warband not in participants:
-            raise RuleViolation(f"{fighter.name}'s warband did not fight in this battle")
+            raise RuleViolation(f"{possessive(fighter.name)} warband did not fight in this battle")
         if not fighter.active:
             raise RuleViolation(f"{fighter.name} is {fighter.status} and cannot fight")
         if fighter.missed_games:

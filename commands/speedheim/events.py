@@ -26,7 +26,7 @@ from commands.kit.state import Facts, Folds, RulesetFacts
 from ledger import events as ev
 from ledger.describe import because, fighter_name, signed, warband_name
 from ledger.state import CampaignState
-from ledger.text import ordinal
+from ledger.text import ordinal, possessive
 
 from .options import ID, options_for
 
@@ -155,7 +155,7 @@ class Modifiers(ev.Event, frozen=True, kw_only=True, tag="speedheim.modifiers"):
 
     def describe(self, state: CampaignState) -> str:
         shown = ", ".join(f"{stat} {signed(n)}" for stat, n in sorted(self.modifiers.items())) or "none"
-        return f"{fighter_name(state, self.fighter)}'s equipment modifiers: {shown}"
+        return f"{possessive(fighter_name(state, self.fighter))} equipment modifiers: {shown}"
 
 
 class SpeedheimFacts(RulesetFacts, kw_only=True):

@@ -31,7 +31,7 @@ from ledger.decide import Command, Context
 from ledger.describe import fighter_name
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
-from ledger.text import as_spelled
+from ledger.text import as_spelled, possessive
 
 from . import events as se
 from . import rules as r
@@ -512,7 +512,7 @@ def checked_incapacitation(state: CampaignState, battle: int, participants: list
     attacker = state.fighter(entry.fighter) if entry.fighter else None
     if attacker is not None:
         if attacker.warband not in participants:
-            raise RuleViolation(f"{attacker.name}'s warband did not fight in this battle")
+            raise RuleViolation(f"{possessive(attacker.name)} warband did not fight in this battle")
         if not attacker.active:
             raise RuleViolation(f"{attacker.name} is {attacker.status}")
         if attacker.id in down:
@@ -522,7 +522,7 @@ def checked_incapacitation(state: CampaignState, battle: int, participants: list
     victim_id = enemy_id(state, entry.victim, attacker) if attacker else state.fighter(entry.victim).id
     victim = state.fighters.get(victim_id)
     if victim is not None and victim.warband not in participants:
-        raise RuleViolation(f"{victim.name}'s warband did not fight in this battle")
+        raise RuleViolation(f"{possessive(victim.name)} warband did not fight in this battle")
     if victim is not None and (victim.missed_games or not victim.active):
         raise RuleViolation(f"{victim.name} is not in this battle ({victim.status if not victim.active else 'injured: misses it'})")
     if victim_id in down:

@@ -50,6 +50,7 @@ from ledger import events as ev
 from ledger import rulesets
 from ledger.describe import because, fighter_name, plural, warband_name
 from ledger.state import CampaignState, Fighter, Warband
+from ledger.text import possessive
 
 DUCATS, GLORY_POINTS = "ducats", "glory"  # the two currencies a price is paid in
 
@@ -61,7 +62,7 @@ class ModelEntry(ev.Event, frozen=True, kw_only=True, tag="trench-crusade.model"
     model: str  # the Faction List entry, e.g. "Trench Pilgrim", "Grail Thralls"
 
     def describe(self, state: CampaignState) -> str:
-        return f"{fighter_name(state, self.fighter)}'s Faction List entry: {self.model}"
+        return f"{possessive(fighter_name(state, self.fighter))} Faction List entry: {self.model}"
 
 
 class DeedEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -196,7 +197,7 @@ class PromotionsSkipped(ev.Event, frozen=True, kw_only=True, tag="trench-crusade
 
 # Why rolling stopped (`rules.PromotionStop`), as the log says it; the first 6 is the die rolled last.
 ROLLING_STOPPED = {
-    "first-six": "{fighter}'s die is the first 6, and a 6 ends the rolling",
+    "first-six": "{whose} die is the first 6, and a 6 ends the rolling",
     "elite-cap": "the warband has 6 ELITE models",
     "per-model": "a promoted model rolls no more of its dice",
 }
@@ -210,7 +211,8 @@ class PromotionRollsStopped(ev.Event, frozen=True, kw_only=True, tag="trench-cru
     fighter: str = ""  # whose die stopped it (first-six)
 
     def describe(self, state: CampaignState) -> str:
-        why = ROLLING_STOPPED[self.stopped].format(fighter=fighter_name(state, self.fighter) if self.fighter else "")
+        whose = possessive(fighter_name(state, self.fighter)) if self.fighter else ""
+        why = ROLLING_STOPPED[self.stopped].format(whose=whose)
         return f"{warband_name(state, self.warband)} stopped rolling Promotion Dice: {why}; {plural(self.unrolled, 'die')} not rolled"
 
 
@@ -235,7 +237,7 @@ class PromotionDieRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusad
             outcome = f"6: {success}"
         else:
             outcome = f"{self.face}, no Promotion ({plural(self.streak, 'die')} in a row without one)"
-        return f"{fighter_name(state, self.fighter)}'s Promotion Die {self.die} of {self.of}: {outcome}"
+        return f"{possessive(fighter_name(state, self.fighter))} Promotion Die {self.die} of {self.of}: {outcome}"
 
 
 @ev.event_type
@@ -267,7 +269,7 @@ class AdvancementRolled(ev.Event, frozen=True, kw_only=True, tag="trench-crusade
     def describe(self, state: CampaignState) -> str:
         rolled = " and ".join(f"{o.roll} on {rulesets.row_name(state, 'skill-table', o.table)} ({o.skill})" for o in self.options)
         kept = next(o.skill for o in self.options if o.table == self.kept)
-        return f"{fighter_name(state, self.fighter)}'s Advancement Roll: {rolled}; keeps {kept}"
+        return f"{possessive(fighter_name(state, self.fighter))} Advancement Roll: {rolled}; keeps {kept}"
 
 
 @ev.event_type

@@ -49,6 +49,7 @@ from ledger.decide import Command, Context, loose_key
 from ledger.describe import plural
 from ledger.errors import AnswerRefused, BadInput, NeedsDice, NotFound, RuleViolation
 from ledger.state import Battle, CampaignState, Fighter, Warband
+from ledger.text import possessive
 from projections.battles import did_not_fight
 
 from . import events as we
@@ -166,7 +167,7 @@ def casualties_of(state: CampaignState, band: Warband, battle: Battle) -> we.Cas
     record = we.FACTS.of(state).last_battle.get(band.id)
     if record is None or record.battle != battle.number:
         raise RuleViolation(f"battle {battle.number} was not recorded with `campaign warbands battle`: "
-                            f"{band.name}'s units have no casualties to recover")
+                            f"{possessive(band.name)} units have no casualties to recover")
     return record
 
 
@@ -434,7 +435,8 @@ def injuries(cmd: Injuries, ctx: Context) -> None:
             _refuse_an_answer_beside_the_outcome(ctx, state.fighters[fighter_id], effect)
     for fighter_id in battle.characters_down if table.rows else ():  # the walk's answer, as --outcome: rolled over
         hero = state.fighters[fighter_id]
-        ctx.not_asked(_answer_key(ctx, "injury", hero), f"this campaign rolls {hero.name}'s injury on its Character Injury Table")
+        ctx.not_asked(_answer_key(ctx, "injury", hero),
+                      f"this campaign rolls {possessive(hero.name)} injury on its Character Injury Table")
     for fighter_id in battle.characters_down:
         hero = state.fighters[fighter_id]
         if table.rows:
@@ -465,7 +467,7 @@ def _refuse_an_answer_beside_the_outcome(ctx: Context, hero: Fighter, outcome: s
     key = _answer_key(ctx, "injury", hero)
     if key in ctx.answers and ctx.answers[key].strip().casefold() != outcome.casefold():
         raise AnswerRefused(f"--outcome {hero.name}={outcome} and --answer {key}={ctx.answers[key]}: two outcomes of "
-                            f"{hero.name}'s injury ({ctx.state.warbands[hero.warband].name}): give one", [key])
+                            f"{possessive(hero.name)} injury ({ctx.state.warbands[hero.warband].name}): give one", [key])
 
 
 def _manual_injury(ctx: Context, effect: str) -> str:

@@ -28,6 +28,7 @@ import msgspec
 from commands.kit import Tables, TableError
 from ledger.dice import parse_expression
 from ledger.errors import BadInput
+from ledger.text import possessive
 
 ARCHETYPES = ("Barbarian", "Intellectual", "Intimidator", "Magician", "Noble", "Psychopath", "Trickster", "Veteran")
 
@@ -212,7 +213,8 @@ def _check_archetypes(table: ArchetypesTable) -> None:
         _unique("archetypes", [row.id for row in archetype.advancement])
         _check_rows_cover("archetypes", archetype.name, archetype.advancement, archetype.die)
         if archetype.starting_ability in {row.ability for row in archetype.advancement}:
-            raise ValueError(f"Warbands table 'archetypes': {archetype.name}'s Starting Ability is also on its Advancement Table")
+            raise ValueError(f"Warbands table 'archetypes': {possessive(archetype.name)} Starting Ability is also on its "
+                             "Advancement Table")
 
 
 def check_tables(tables: WarbandsTables) -> None:

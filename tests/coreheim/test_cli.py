@@ -1545,8 +1545,8 @@ def skill_pending(campaign, monkeypatch) -> CampaignRunner:
 
 
 @pytest.mark.parametrize(("skill", "refusal"), [
-    ("Decapitate", "Decapitate is not on Hans's skill lists (combat, shooting, speed)"),  # a Strength skill
-    ("Nonsense", "Nonsense is not on Hans's skill lists (combat, shooting, speed)"),  # no skill at all
+    ("Decapitate", "Decapitate is not on Hans' skill lists (combat, shooting, speed)"),  # a Strength skill
+    ("Nonsense", "Nonsense is not on Hans' skill lists (combat, shooting, speed)"),  # no skill at all
 ])
 def test_a_skill_answered_that_the_hero_cannot_learn_is_bad_input(skill_pending, skill, refusal):
     """Given Hans's advance pending for the skill he learns, when `campaign answer` names one that is not on his lists,

@@ -179,7 +179,7 @@ def test_a_skill_from_a_list_the_hero_cannot_use_is_refused(rats_and_skaven):
     rats_and_skaven.through("advances")
     # A Youngblood takes Combat, Shooting and Speed skills; Decapitate is a Strength skill.
     assert rats_and_skaven.refusal(Advance(warband="Reikland Rats", answers={"hans:2:skill": "Decapitate"}), [11]) == (
-        "Decapitate is not on Hans's skill lists (combat, shooting, speed)"
+        "Decapitate is not on Hans' skill lists (combat, shooting, speed)"
     )
 
 
@@ -197,7 +197,7 @@ def test_a_recorded_skill_in_another_case_decides_again_as_it_was_refused(rats_a
     given_xp(rats_and_skaven, Hans=1)
     rats_and_skaven.battle()
     rats_and_skaven.through("advances")
-    with pytest.raises(LedgerError, match="^dodge is not on Hans's skill lists"):
+    with pytest.raises(LedgerError, match="^dodge is not on Hans' skill lists"):
         rats_and_skaven.decided_again(Advance(warband="Reikland Rats", answers={"hans:2:skill": "dodge"}), [11])
 
 

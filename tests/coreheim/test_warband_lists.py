@@ -334,7 +334,7 @@ def test_a_list_naming_an_item_on_no_price_chart_fails_loudly():
 
     with pytest.raises(TableError) as refused:
         TABLES.with_house_rules(mercenaries_house_rule(mistyped))
-    assert str(refused.value) == "warbands: mercenaries's 'Marksmen Weapons' names items on no price chart: ['rifel']"
+    assert str(refused.value) == "warbands: mercenaries' 'Marksmen Weapons' names items on no price chart: ['rifel']"
 
 
 def test_a_house_rule_price_chart_may_leave_out_items_the_lists_name():

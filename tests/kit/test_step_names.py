@@ -90,5 +90,5 @@ def test_a_step_its_ruleset_does_not_name_is_shown_as_recorded():
 def test_the_report_names_the_steps_a_view_of_the_campaign_leaves_out():
     steps = [ev.PostGameStepDone(warband="reikland-rats", battle=1, step=key) for key in ("explore", "sell-shards")]
     assert post_games_left_out_lines(campaign("coreheim"), steps) == [
-        "Not in it, recorded once a later battle had begun: Reikland Rats's post-game of battle 1 "
+        "Not in it, recorded once a later battle had begun: Reikland Rats' post-game of battle 1 "
         "(Exploration, Wyrdstone sale)"]  # was "(explore, sell-shards)"

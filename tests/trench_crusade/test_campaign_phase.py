@@ -465,7 +465,7 @@ def test_an_advancement_roll_keeps_one_of_two_tables(campaign):
     ]
     # the log names the skill tables as the rules do (it said "7 on melee-strength")
     assert rolled[2].describe(campaign.state) == (
-        "Gaius's Advancement Roll: 7 on Melee & Strength (Melee Proficiency) and 11 on Wildcard (War Stories); keeps War Stories")
+        "Gaius' Advancement Roll: 7 on Melee & Strength (Melee Proficiency) and 11 on Wildcard (War Stories); keeps War Stories")
     assert campaign.refusal(Advancement(warband="Pilgrims", rolls=[ADVANCE]), [3, 4, 5, 6]) == "Gaius has no Advancement Roll to make"
 
 
@@ -756,7 +756,7 @@ def test_expensive_treatment_the_strongbox_cannot_pay_keeps_the_model_out_of_the
     table = Table({})
     expensively_treated(table, strongbox=5)
     battle = table.battle_command()
-    refusal = ("Gaius's Expensive Treatment costs 10 ducats from the Strongbox before each deployment, and the "
+    refusal = ("Gaius' Expensive Treatment costs 10 ducats from the Strongbox before each deployment, and the "
                "Strongbox holds 5: leave Gaius out of the Force (--absent Gaius)")
     with pytest.raises(RuleViolation, match=re.escape(refusal)):
         table.do(battle)

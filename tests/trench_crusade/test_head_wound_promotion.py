@@ -170,7 +170,7 @@ def test_status_shows_the_head_wound_before_and_after_the_six(cli):
     ]
     promotions = cli("trench-crusade", "promotions", "Pilgrims", "--assign", "Gaius=1", "--dice", "6")
     assert promotions.output.splitlines()[2] == (
-        "  Gaius's Promotion Die 1 of 1: 6: Head Wound lifted, gains XP again (the Battle Scar stays)"
+        "  Gaius' Promotion Die 1 of 1: 6: Head Wound lifted, gains XP again (the Battle Scar stays)"
     )
     assert cli("trench-crusade", "status", "Pilgrims").output.splitlines()[3] == (
         "  Gaius — War Prophet  XP 0  Battle Scars 1  Injuries: Head Wound  Head Wound: gains XP again (a Promotion 6)"

@@ -506,7 +506,7 @@ def test_U4_a_groups_injury_table_is_rolled(house_rules):
     assert "leave out the outcome for Hans" in t.refusal(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}))
     # and so is the walk's answer for it, which the table rolled over ("Not used" once the die was seen)
     assert t.refusal(Injuries(warband="Reiklanders", answers={"injury:Hans": "dead"})) == (
-        "--answer injury:Hans: not asked: this campaign rolls Hans's injury on its Character Injury Table")
+        "--answer injury:Hans: not asked: this campaign rolls Hans' injury on its Character Injury Table")
     events = t.do(Injuries(warband="Reiklanders"), [1])
     assert [e.row for e in events if isinstance(e, ev.FighterDied)] == ["dead"]
 
@@ -845,7 +845,7 @@ def test_an_outcome_and_a_differing_answer_for_one_character_are_refused(key):
     table = Table()
     recovered(table)
     refusal = table.refusal(Injuries(warband="Reiklanders", outcomes={"Hans": "dead"}, answers={key: "amnesia"}))
-    assert refusal == f"--outcome Hans=dead and --answer {key}=amnesia: two outcomes of Hans's injury (Reiklanders): give one"
+    assert refusal == f"--outcome Hans=dead and --answer {key}=amnesia: two outcomes of Hans' injury (Reiklanders): give one"
 
 
 def test_an_outcome_and_the_same_answer_for_one_character_are_one_outcome():

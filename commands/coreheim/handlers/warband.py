@@ -25,6 +25,7 @@ from ledger.decide import Context
 from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import Battle, Fighter, Warband
+from ledger.text import possessive
 from projections.battles import fought
 
 
@@ -144,9 +145,9 @@ def _recruit(cmd: Hire, band: Warband, ctx: Context) -> str:
     if role not in (model.ANIMAL, model.MONSTER):
         missing = [] if profile else [s for s in rules.STATS if s not in stats]
         if missing:
-            raise BadInput(f"give {name}'s {' '.join(missing)} with --stat (e.g. --stat {missing[0]}=4)")
+            raise BadInput(f"give {possessive(name)} {' '.join(missing)} with --stat (e.g. --stat {missing[0]}=4)")
         if not race:
-            raise BadInput(f"give {name}'s race with --race (it sets his maximum characteristics)")
+            raise BadInput(f"give {possessive(name)} race with --race (it sets his maximum characteristics)")
         if race not in races:
             raise BadInput(f"no race '{race}' with maximum characteristics (races: {', '.join(races)})")
     listing = model.band_list(band, tables)[0]

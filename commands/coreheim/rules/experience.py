@@ -20,6 +20,7 @@ from commands.coreheim.tables import (
     dice_spec,
 )
 from commands.coreheim.rules.common import Characteristics, ChoiceRequest, CoreheimRuleError, HIGHER_IS_BETTER, Pending, Result, STATS, _show
+from ledger.text import possessive
 
 
 Role = Literal["hero", "henchman-group", "hired-sword", "animal", "monster"]
@@ -264,7 +265,7 @@ def _resolve_advance_rolls(
             rolls.append(AdvanceRoll(face=face, row_id=row.id, outcome=f"re-rolled: {refusal}"))
             continue
         if index != len(faces) - 1:
-            raise CoreheimRuleError(f"{fighter}'s advance was settled by roll {index + 1}; extra dice given")
+            raise CoreheimRuleError(f"{possessive(fighter)} advance was settled by roll {index + 1}; extra dice given")
         verdict = rules.apply(row)
         if isinstance(verdict, ChoiceRequest):
             return AdvanceResolution(rolls=tuple(rolls), advance=None, pending=(verdict,))

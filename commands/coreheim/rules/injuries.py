@@ -21,6 +21,7 @@ from commands.coreheim.tables import (
 )
 from commands.coreheim.rules.common import CoreheimRuleError, Pending, Result
 from commands.coreheim.rules.exploration import Outcome, _EffectResolver
+from ledger.text import possessive
 
 
 class HenchmanInjury(Result):
@@ -156,7 +157,7 @@ def resolve_hero_injury(
         results[-1] = msgspec.structs.replace(results[-1], outcomes=tuple(applied))
     if position < len(rolls):
         raise CoreheimRuleError(
-            f"{hero}'s injuries needed {position} D66 rolls, but {len(rolls)} were given"
+            f"{possessive(hero)} injuries needed {position} D66 rolls, but {len(rolls)} were given"
         )
     if pit_fight_won is not None and not any(rid.endswith((":won", ":lost")) for rid in rows_used):
         raise CoreheimRuleError(f"{hero} was not sold to the pits; there is no pit fight result")

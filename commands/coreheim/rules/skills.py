@@ -12,6 +12,7 @@ from commands.coreheim.tables import (
     WarbandVariant,
 )
 from commands.coreheim.rules.common import CoreheimRuleError, Result
+from ledger.text import possessive
 
 
 # --- Skills and Talent! ---------------------------------------------------------------
@@ -73,7 +74,7 @@ def check_new_skill(
         (sl.id for sl in tables.skills.lists if sl.id in skill_lists and skill in sl.skills), None
     )
     if source is None:
-        raise CoreheimRuleError(f"{skill} is not on {hero}'s skill lists ({', '.join(skill_lists)})")
+        raise CoreheimRuleError(f"{skill} is not on {possessive(hero)} skill lists ({', '.join(skill_lists)})")
     for rule in tables.skills.forbidden_for_warbands:
         if rule.skill == skill and warband in rule.warbands:
             raise CoreheimRuleError(f"{skill} is not allowed in this warband")

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from commands.kit import TableError
 from commands.coreheim.tables.effects import Effect, Fight, FreeHiredSword, GainGold, GainItem, InjuryReroll, LeaderTest, LoseItem, MultipleInjuries, PlayerOption, RollTable
 from commands.coreheim.tables.schemas import HENCHMAN_KINDS, AdvanceTable, CoreheimTables, Profile, WarbandList
+from ledger.text import possessive
 
 
 
@@ -175,7 +176,7 @@ def _check_warrior_types(warband: WarbandList, tables: CoreheimTables) -> None:
     for variant in warband.variants:
         for start in variant.starting_stats:
             if start.hero_type not in heroes or start.stat not in Profile.__struct_fields__:
-                raise TableError(f"warbands: {warband.id}/{variant.id} starts {start.hero_type}'s {start.stat}, "
+                raise TableError(f"warbands: {warband.id}/{variant.id} starts {possessive(start.hero_type)} {start.stat}, "
                                  f"not a characteristic of one of its hero types")
 
 
@@ -193,7 +194,8 @@ def _check_equipment_lists(warband: WarbandList, priced: set[str]) -> None:
     for equipment in warband.equipment_lists or ():
         unknown = sorted({item for listed in equipment.items for item in listed.items} - priced)
         if unknown:
-            raise TableError(f"warbands: {warband.id}'s '{equipment.name}' names items on no price chart: {unknown}")
+            raise TableError(f"warbands: {possessive(warband.id)} '{equipment.name}' names items on no price chart: "
+                             f"{unknown}")
 
 
 def _all_rows(tables: CoreheimTables) -> Iterable:

@@ -13,6 +13,7 @@ from commands.trench_crusade.tables import (
 )
 from commands.kit import Rolled, check_faces, d66
 from commands.trench_crusade.rules.common import Fighter, TrenchCrusadeRuleError
+from ledger.text import possessive
 
 
 def troop_survival(face: int, tables: TrenchCrusadeTables) -> TroopSurvivalRow:
@@ -95,8 +96,8 @@ def deployment_costs(force: Sequence[Fighter], strongbox: int, tables: TrenchCru
             if row.deployment_ducats and row.id in fighter.injuries:
                 if row.deployment_ducats > left:
                     raise TrenchCrusadeRuleError(
-                        f"{fighter.name}'s {row.name} costs {row.deployment_ducats} ducats from the Strongbox before "
-                        f"each deployment, and the Strongbox holds {left}: leave {fighter.name} out of the Force "
+                        f"{possessive(fighter.name)} {row.name} costs {row.deployment_ducats} ducats from the Strongbox "
+                        f"before each deployment, and the Strongbox holds {left}: leave {fighter.name} out of the Force "
                         f"(--absent {fighter.name})")
                 left -= row.deployment_ducats
                 costs.append(DeploymentCost(fighter_id=fighter.fighter_id, row=row))
