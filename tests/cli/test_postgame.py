@@ -269,30 +269,23 @@ def test_an_answer_given_ahead_that_ledger_dice_do_not_offer_leaves_its_question
 LATER_STEPS = "a later step that rolls is given its own when the walk reaches it"
 
 
-def test_dice_given_to_a_step_that_rolls_none_are_refused_naming_it(after_battle):
-    """The walk's --dice are its first step's alone: refused for one that rolls none, saying so and which dice (it
-    said 'give them to a step that rolls', which the walk's --dice cannot do), nothing written."""
-    after_battle("post-game", "Rats", "--dice", "4")
-    before = after_battle("log", "--json", "--all").output
-    refused = after_battle("post-game", "Rats", "--dice", "3", "--answer", "hero=Hans")
-    assert (refused.exit_code, refused.output) == (
-        2, "== Muster\nError: --dice 3: the Muster step rolls no dice, and the walk's --dice are its first step's "
-           f"alone: leave them out ({LATER_STEPS})\n"
-    )
-    assert after_battle("log", "--json", "--all").output == before
-
-
-def test_dice_left_over_by_the_first_step_are_refused_naming_them(after_battle):
-    """Given more dice than the walk's first step rolls, then they are refused, saying which it rolls and which are
-    left over, and that no later step takes them (it said '2 dice given but only 1 used by the Loot step: check
-    --dice'), nothing written."""
-    before = after_battle("log", "--json", "--all").output
-    refused = after_battle("post-game", "Rats", "--dice", "4,5,6", "--answer", "hero=Hans")
-    assert (refused.exit_code, refused.output) == (
-        2, "== Loot\nError: --dice 4,5,6: the Loot step rolls 1 die (4), and the walk's --dice are its first step's "
-           f"alone: 5,6 left over ({LATER_STEPS})\n"
-    )
-    assert after_battle("log", "--json", "--all").output == before
+@pytest.mark.parametrize(("before", "dice", "refusal"), [
+    # the first step rolls none (it said 'give them to a step that rolls', which the walk's --dice cannot do)
+    (["--dice", "4"], "3", "== Muster\nError: --dice 3: the Muster step rolls no dice, and the walk's --dice are its "
+                           f"first step's alone: leave them out ({LATER_STEPS})\n"),
+    # more than the first step rolls (it said '3 dice given but only 1 used by the Loot step: check --dice')
+    ([], "4,5,6", "== Loot\nError: --dice 4,5,6: the Loot step rolls 1 die (4), and the walk's --dice are its first "
+                  f"step's alone: 5,6 left over ({LATER_STEPS})\n"),
+])
+def test_dice_the_walks_first_step_does_not_roll_are_refused_naming_them(after_battle, before, dice, refusal):
+    """The walk's --dice are its first step's alone: those it leaves over, or all where it rolls none, are refused
+    saying which and that no later step takes them, exit 2, nothing written."""
+    if before:
+        after_battle("post-game", "Rats", *before)
+    logged = after_battle("log", "--json", "--all").output
+    refused = after_battle("post-game", "Rats", "--dice", dice, "--answer", "hero=Hans")
+    assert (refused.exit_code, refused.output) == (2, refusal)
+    assert after_battle("log", "--json", "--all").output == logged
 
 
 def test_at_a_terminal_it_asks_and_resumes_after_an_interruption(after_battle, monkeypatch):
