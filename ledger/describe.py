@@ -270,7 +270,7 @@ _DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
     ev.DeckShuffled: lambda e, s: f"{e.deck} shuffled ({e.source})",
     ev.CardDrawn: lambda e, s: (f"{e.purpose}: {e.card} is in hand, so it is taken out of the new deck" if e.held
                                 else f"{e.purpose}: drew {e.card} from {e.deck}"),
-    ev.WarbandEnlisted: lambda e, s: f"{shown(e.name)} enlisted by {shown(e.player)} with {e.treasury} in the treasury",
+    ev.WarbandEnlisted: lambda e, s: f"{shown(e.name)} enlisted by {shown(e.player)} with {e.treasury} in the {rulesets.treasury_word(s)}",
     ev.FighterRecruited: _recruited,
     ev.FighterRenamed: lambda e, s: f"{shown(e.was)} is now called {shown(e.name)}",
     ev.BattleRecorded: _battle,
@@ -287,7 +287,7 @@ _DESCRIBED: dict[type[ev.Event], Callable[[Any, CampaignState], str]] = {
     ev.FighterPromoted: lambda e, s: f"{fighter_name(s, e.fighter)} is promoted to {e.role}",
     ev.ItemGained: lambda e, s: f"{_holder(s, e)} gains {rulesets.row_name(s, 'item', e.item)}",
     ev.ItemLost: lambda e, s: f"{_holder(s, e)} loses {rulesets.row_name(s, 'item', e.item)}",
-    ev.TreasuryChanged: lambda e, s: f"{warband_name(s, e.warband)} treasury {signed(e.delta)}{because(e.reason, s)}",
+    ev.TreasuryChanged: lambda e, s: f"{warband_name(s, e.warband)} {rulesets.treasury_word(s)} {signed(e.delta)}{because(e.reason, s)}",
     ev.PostGameStepDone: lambda e, s: (f"{warband_name(s, e.warband)}: post-game step {rulesets.step_name(s, e.step)} "
                                        f"done for battle {e.battle}"),
     ev.NoteRecorded: lambda e, s: f"note: {shown(e.text)}",

@@ -384,6 +384,12 @@ def name_in(names: Mapping[str, Mapping[str, str]], kind: str, recorded: str) ->
     return names.get(kind, {}).get(recorded, recorded)
 
 
+def treasury_word(state: CampaignState) -> str:
+    """What the campaign's log and roster lines call a warband's treasury (`Terms.treasury_word`)."""
+    ruleset = ruleset_of(state)
+    return ruleset.terms.treasury_word if ruleset is not None else Terms().treasury_word
+
+
 def step_name(state: CampaignState, key: str) -> str:
     """A post-game step recorded by its key, by the name its ruleset gives it (`Ruleset.step_names`)."""
     ruleset = ruleset_of(state)

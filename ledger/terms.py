@@ -15,6 +15,8 @@ import msgspec
 class Terms(msgspec.Struct, frozen=True):
     rating: str = "Rating"  # the warband rating's name, e.g. "Warband rating", "WBR"
     treasury: str = "Treasury"  # what the treasury holds, e.g. "Gold crowns", "Ducats"
+    # What the log's and the roster's lines call the treasury: "XP pool" where it holds experience (Warbands' R25).
+    treasury_word: str = "treasury"
     # The warband's own resources: key of its read-model `ext` -> label, e.g. {"glory": "Glory"}.
     # None (not declared) shows every whole-number fact of `ext`, named after its key.
     resources: Mapping[str, str] | None = None

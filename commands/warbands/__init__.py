@@ -22,7 +22,7 @@ RULESET = register(
         handlers=handlers.HANDLERS,
         evolve=events.FOLDS.evolve,
         # The report's words: the rating is the seed's WBR; the treasury is the warband's XP pool (R25).
-        terms=Terms(rating="WBR", treasury="XP pool"),
+        terms=Terms(rating="WBR", treasury="XP pool", treasury_word="XP pool"),
         default_options=model.DEFAULT_OPTIONS,
         check_options=model.check_options,
         post_game=handlers.PHASE.guided_steps,

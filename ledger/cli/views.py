@@ -39,7 +39,7 @@ def print_campaign(state: CampaignState, battles: list[Battle]) -> None:
     for warband in state.warbands:
         row = warband_row(state, warband)
         rating = f", rating {row['rating']}" if row["rating"] is not None else ""
-        click.echo(f"  {shown(row['name'])} ({shown(row['player'])}): {plural(row['fighters'], 'fighter')}, treasury {row['treasury']}, "
+        click.echo(f"  {shown(row['name'])} ({shown(row['player'])}): {plural(row['fighters'], 'fighter')}, {rulesets.treasury_word(state)} {row['treasury']}, "
                    f"{''.join(held + ', ' for held in resources_held(row))}{plural(row['games'], 'game')}, "
                    f"{plural(row['wins'], 'win')}{rating}")
     for battle in battles:
@@ -55,7 +55,7 @@ def print_roster(state: CampaignState, warband: str) -> None:
     rating = f"  rating {row['rating']}" if row["rating"] is not None else ""
     faction = rulesets.name_in(names, "faction", row["faction"])
     click.echo(f"{shown(row['name'])} ({shown(row['player'])}{', ' + shown(faction) if faction else ''})"
-               f"  treasury {row['treasury']}{''.join('  ' + held for held in resources_held(row))}{rating}"
+               f"  {rulesets.treasury_word(state)} {row['treasury']}{''.join('  ' + held for held in resources_held(row))}{rating}"
                f"  games {row['games']}  wins {row['wins']}")
     if row["stash"]:
         click.echo(f"  stash: {', '.join(shown(rulesets.name_in(names, 'item', item)) for item in row['stash'])}")

@@ -47,7 +47,7 @@ WRITES = [
         [["new", "L", "--ruleset", "warbands"], ["warbands", "enlist", "Hawks", "--player", "Bob", "--type", "Empire"]],
         ["warbands", "enlist", "Reavers", "--player", "Ann", "--type", "Skaven"],
         [event(7, "warbands.enlist", "command.recorded"),
-         event(8, "Reavers enlisted by Ann with 250 in the treasury", "warband.enlisted")],
+         event(8, "Reavers enlisted by Ann with 250 in the XP pool", "warband.enlisted")],
         id="warbands enlist",
     ),
     pytest.param(

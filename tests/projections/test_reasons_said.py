@@ -73,8 +73,8 @@ CASES = [
     ("warbands", AbilitiesLost(warband=RATS, fighter="gunnar", abilities=["Intellectual Advancement 1"], reason="Amnesia (amnesia)"),
      "Gunnar loses Intellectual Advancement 1 (Amnesia (amnesia))", "Gunnar loses Intellectual Advancement 1 (Amnesia)"),
     ("warbands", _gold(-50, "starting points: recruited Hans (50 points)"),
-     "Reikland Rats treasury -50 (starting points: recruited Hans (50 points))",
-     "Reikland Rats treasury -50 (starting points: recruited Hans, 50 points)"),
+     "Reikland Rats XP pool -50 (starting points: recruited Hans (50 points))",
+     "Reikland Rats XP pool -50 (starting points: recruited Hans, 50 points)"),
     # an aside inside the reason, not at its end, is no second pair of parentheses around it
     ("speedheim", ev.StatChanged(warband=RATS, fighter="gunnar", stat="Def", delta=-1, reason="Improvement (free), card 09"),
      "Gunnar Def -1 (Improvement (free), card 09)", "Gunnar Def -1 (Improvement (free), card 09)"),

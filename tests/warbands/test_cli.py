@@ -15,8 +15,10 @@ def started(cli, *options: str):
 def test_enlist_and_recruit_then_status_explains_the_rating(cli):
     started(cli)
     result = cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "empire")
-    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Reiklanders enlisted by Ann with 250 in the treasury")
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Reiklanders enlisted by Ann with 250 in the XP pool")
     assert json.loads(cli("roster", "Reiklanders", "--json").output)["faction"] == "Empire"
+    # the treasury holds the warband's XP (R25), and its lines say so
+    assert cli("roster", "Reiklanders").output.splitlines()[0] == "Reiklanders (Ann, Empire)  XP pool 250  rating 0  games 0  wins 0"
     cli("warbands", "recruit", "Reiklanders", "Swordsmen", "--points", "6", "--models", "10")
     cli("warbands", "recruit", "Reiklanders", "Hans", "--points", "50", "--archetype", "Intellectual")
     result = cli("warbands", "status", "Reiklanders")
@@ -164,7 +166,7 @@ def test_the_guided_post_game_asks_for_what_the_players_rolled(cli):
     assert (told.exit_code, told.output) == (2, f"{result.output.splitlines()[-1]}\n")
     result = cli("post-game", "Reiklanders", "--answer", "xp=7")
     lines = result.output.splitlines()
-    assert (result.exit_code, lines[1], lines[-1]) == (0, "  Reiklanders treasury +7 (XP for battle 1)", "Post-game sequence complete.")
+    assert (result.exit_code, lines[1], lines[-1]) == (0, "  Reiklanders XP pool +7 (XP for battle 1)", "Post-game sequence complete.")
     assert cli("post-game", "Reiklanders", "--list").output == (
         "[x] recovery: Recovery: each unit's casualties that recover (survival counts after it)\n"
         "[x] injuries: Injuries: each character removed as a casualty\n"
@@ -428,7 +430,7 @@ def test_two_answers_for_one_character_in_the_guided_post_game_are_refused_with_
 def test_a_warband_type_is_named_with_and_for_its_ampersand(cli):
     started(cli)
     result = cli("warbands", "enlist", "Da Boyz", "--player", "Bob", "--type", "orcs and goblins")
-    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Da Boyz enlisted by Bob with 250 in the treasury")
+    assert (result.exit_code, result.output.splitlines()[0]) == (0, "  Da Boyz enlisted by Bob with 250 in the XP pool")
     assert json.loads(cli("roster", "Da Boyz", "--json").output)["faction"] == "Orcs & Goblins"
 
 

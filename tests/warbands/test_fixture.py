@@ -100,8 +100,8 @@ def test_the_unit_gains_1_then_2_then_loses_its_status_and_its_wbr_in_one_transa
         "  Swordsmen loses Veteran +2",
         "  Swordsmen not eligible for a Veteran level (4 of 9 survived battle 3)"]
     upgrades = [out.splitlines()[0] for step, out in zip(FIXTURE["steps"], outputs) if step[:3] == ["warbands", "upgrade", "Reiklanders"]]
-    assert upgrades == ["  Reiklanders treasury -10 (XP: +1 Veteran Status for Swordsmen)",
-                        "  Reiklanders treasury -10 (XP: +2 Veteran Status for Swordsmen)"]
+    assert upgrades == ["  Reiklanders XP pool -10 (XP: +1 Veteran Status for Swordsmen)",
+                        "  Reiklanders XP pool -10 (XP: +2 Veteran Status for Swordsmen)"]
     status = cli("--campaign", NAME, "warbands", "status", "Reiklanders").output
     assert status.splitlines()[:3] == ["Reiklanders (Empire): 119 points, 33 XP, WBR 144", "   119  points",
                                        "    25  Hans: 1 Archetype Ability"]
@@ -110,4 +110,4 @@ def test_the_unit_gains_1_then_2_then_loses_its_status_and_its_wbr_in_one_transa
 def test_the_demo_command_builds_it(cli):
     result = cli("demo", "--ruleset", "warbands")
     assert result.exit_code == 0, result.output
-    assert "Reiklanders (Ann): 3 fighters, treasury 33, 4 games, 2 wins, rating 144" in result.output
+    assert "Reiklanders (Ann): 3 fighters, XP pool 33, 4 games, 2 wins, rating 144" in result.output

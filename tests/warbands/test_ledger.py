@@ -149,7 +149,7 @@ def test_R10_veteran_recruits_cost_their_points_in_xp_and_join_the_unit(table):
     assert table.refusal(VeteranRecruits(warband="Reiklanders", unit="Handgunners", models=1)) == (
         "Handgunners has no Veteran Status: only Veteran units take Veteran recruits")
     events = table.do(VeteranRecruits(warband="Reiklanders", unit="Swordsmen", models=2))
-    assert lines(table, events) == ["Reiklanders treasury -12 (XP: 2 Veteran recruits for Swordsmen)",
+    assert lines(table, events) == ["Reiklanders XP pool -12 (XP: 2 Veteran recruits for Swordsmen)",
                                     "2 Veteran recruits join Swordsmen"]
     assert (table.state.fighters["swordsmen"].group_size, table.xp()) == (10, 88)
 
@@ -185,7 +185,7 @@ def test_R13_R15_an_archetype_from_the_types_row_and_its_starting_ability(house_
     assert lines(t, events) == ["Hans, character, joins Reiklanders",
                                 "Hans is an Intellectual, with the Starting Ability Advantage of Ground",
                                 "Hans learns Advantage of Ground",
-                                "Reiklanders treasury -50 (starting points: recruited Hans, 50 points)"]
+                                "Reiklanders XP pool -50 (starting points: recruited Hans, 50 points)"]
 
 
 @pytest.mark.parametrize("archetype, said", [
@@ -211,7 +211,7 @@ def test_R16_three_battles_survived_after_injuries_then_25_xp_for_a_roll(table):
     table.quiet_battle()
     events = table.do(Advance(warband="Reiklanders", character="Hans"), [4])
     assert lines(table, events) == [
-        "Reiklanders treasury -25 (XP: Advancement roll for Hans)",
+        "Reiklanders XP pool -25 (XP: Advancement roll for Hans)",
         "R0 Intellectual Advancement Table for Hans: D6 rolled [4] = 4 (table)",
         "Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 4",
         "Hans learns Intellectual Advancement 4"]
@@ -311,7 +311,7 @@ def test_R19_U9_a_useless_ability_stands_when_the_warband_cannot_pay_its_reroll(
                                outcome="useless-stands")],
         reason="useless to him, and a reroll costs 5 XP the warband does not have: it stands")
     assert lines(table, events) == [
-        "Reiklanders treasury -25 (XP: Advancement roll for Hans)",
+        "Reiklanders XP pool -25 (XP: Advancement roll for Hans)",
         "R0 Intellectual Advancement Table for Hans: D6 rolled [3] = 3 (table)",
         "Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 3 (useless to him, and a reroll "
         "costs 5 XP the warband does not have: it stands)",
@@ -323,10 +323,10 @@ def test_R19_U9_the_rerolls_the_warband_can_pay_are_made_and_the_next_useless_ab
     table = hans_ready_with_xp_left(xp_left=7)  # one reroll at 5 XP
     events = table.do(advance_with_useless(1, 3), [3, 1])
     assert lines(table, events) == [
-        "Reiklanders treasury -25 (XP: Advancement roll for Hans)",
+        "Reiklanders XP pool -25 (XP: Advancement roll for Hans)",
         "R0 Intellectual Advancement Table for Hans: D6 rolled [3] = 3 (table)",
         "R1 Intellectual Advancement Table for Hans: D6 rolled [1] = 1 (table)",
-        "Reiklanders treasury -5 (XP: rerolling Intellectual Advancement 3, useless to Hans)",
+        "Reiklanders XP pool -5 (XP: rerolling Intellectual Advancement 3, useless to Hans)",
         "Hans rolls on the Intellectual Advancement Table: Intellectual Advancement 1 (useless to him, and a reroll "
         "costs 5 XP the warband does not have: it stands), after rerolling Intellectual Advancement 3 (useless to him)",
         "Hans learns Intellectual Advancement 1"]
