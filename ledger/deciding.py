@@ -37,9 +37,9 @@ from ledger.decide import (
     warriors_named,
 )
 from ledger.describe import describe, warband_name
-from ledger.errors import Conflict, LedgerError, NeedsDice, NotFound, RuleViolation
+from ledger.errors import AnswerRefused, Conflict, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.records import Record
-from ledger.state import CampaignState, decode_own, encode_state
+from ledger.state import TYPED_NOW, CampaignState, decode_own, encode_state
 
 # Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
 LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "answer", "seed.new-epoch", "dice.burn")
@@ -134,6 +134,28 @@ def decide(
     check_answers(command, answered_now, ctx.asked, warriors_named(ctx.state) if answered_now else None)
     recorded = ctx.recorded_as or command
     return [_opening(recorded, _taken(recorded, ctx, offered), reason), *ctx.events]
+
+
+def refused_before_rolls(ruleset: rulesets.Ruleset, state: CampaignState, command: Command,
+                         answers: Mapping[str, str]) -> AnswerRefused | None:
+    """The refusal of one of `answers` that `command`, typed now with them, gives before its first roll or card
+    (None: none): a question it tells it will not ask (`Context.not_asked`, some told only of a command typed now).
+    For answers given to a command recorded before them, which it decides again as recorded (a pending decision's,
+    a reroll cascade's): they are checked as the command typed with them checks them. Whatever else stops it
+    (its first roll, a question, a refusal of what it recorded) is for deciding it to meet."""
+    nothing = RecordedDice(rolls=[], draws=[])  # it stops at its first roll or card
+    typed_now = TYPED_NOW.set(True)
+    try:
+        decide(ruleset, state, msgspec.structs.replace(command, answers={**command.answers, **answers}),
+               dice=nothing, shuffle_dice=nothing, answered_now=list(answers))
+    except AnswerRefused as refused:
+        if {loose_key(key) for key in refused.keys} & {loose_key(key) for key in answers}:
+            return refused
+    except Exception:  # noqa: BLE001, S110 - not an answer's refusal: deciding it meets it, or not, as it did
+        pass
+    finally:
+        TYPED_NOW.reset(typed_now)
+    return None
 
 
 def _taken(command: Command, ctx: Context, offered: Mapping[str, str] | None, *,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger import events as ev
 from ledger import rulesets
-from ledger.deciding import Attempt, Halted, RerollDice, decide, scope
+from ledger.deciding import Attempt, Halted, RerollDice, decide, refused_before_rolls, scope
 from ledger.decide import (AskChoice, Command, DiceSource, NeedsAnswer, TableDice, command_name, documents_key, loose_key,
                            recorded_args)
 from ledger.describe import warband_name
@@ -94,6 +94,9 @@ class PendingDecisions:
         recorded = opened.args.get("answers", {})
         answers = _not_answered_before(tx, type(ruleset.command_from(opened.command, opened.args)), recorded, answers)
         command = ruleset.command_from(opened.command, {**opened.args, "answers": {**recorded, **answers}})
+        # Checked as the command typed with them checks them: taken, one it does not ask would stand with it.
+        if answers and (refused := refused_before_rolls(ruleset, state, command, answers)) is not None:
+            raise refused
         rolls = [r.event for r in group if isinstance(r.event, ev.DiceRolled)]
         ledger_dice = self.ledger_dice(campaign_id, state)
         if dice is None:

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ledger import campaigns
+from ledger import campaigns, pending
 from ledger.cli import app
 from ledger.fold import void_records
 from ledger.records import GENESIS, hash_body
@@ -427,3 +427,71 @@ def test_two_decisions_asking_the_same_key_are_each_settled_by_the_command_their
     assert runner("pending").output == (f"T8: {gaius}; settle it with `campaign answer keep-1=CHOICE` (wildcard | ranged), "
                                         "or void it with `campaign void T8 --reason …`\n")
     assert runner("answer", "keep-1=wildcard").exit_code == 0
+
+
+# --- an answer nobody asked: refused as the command typed with it refuses it -------------------------------------
+
+POST_GAME = [["coreheim", "explore", R, "--dice", "1,2,3"], ["coreheim", "injuries", R], ["coreheim", "experience", R]]
+ADVANCE = ["coreheim", "advance", R, "--ledger"]
+NOT_OWED = {  # an answer for an advance nobody owes -> the refusal of the advance typed with it
+    "gunnar:4:skill=Blaze": "--answer gunnar:4:skill: not asked: Gunnar owes no advance at 4 XP (none owed now, at 23 XP)",
+    "hans:9:stat=WS": "--answer hans:9:stat: not asked: Hans owes no advance at 9 XP (owed: 2 and 4 XP)",
+}
+# What Hans learns at 4 XP (the skill lists of a youngblood of the Reikland mercenaries).
+SKILLS = ("Blaze | Militiaman | Sidestep | Swashbuckler | Swordsman | Veteran | Weapons Training | Arms Expert | "
+          "Crack Shot | Gunslinger | Gunnery Drill | Quick Shot | Tilean Marksman | Yeoman | Alley Cat | Dodge | Leap | "
+          "Whirlwind | Sprint | Wall Runner")
+
+
+@pytest.fixture
+def advances_due(campaign) -> CampaignRunner:
+    """The Rats' post-game of battle 1 through Experience (R0: the exploration's 1, 2, 3), and Hans awarded 3 XP: he
+    owes his advances at 2 and 4 XP (with ledger dice, T12 rolls 1 at 2 XP, then 12 at 4 XP: a skill, asked)."""
+    for args in [*POST_GAME, ["xp", "award", "Hans", "3", "--reason", "a test"]]:
+        assert campaign(*args).exit_code == 0, args
+    return campaign
+
+
+@pytest.mark.parametrize("given", list(NOT_OWED))
+def test_the_advance_typed_with_an_answer_for_an_advance_nobody_owes_refuses_it(advances_due, given):
+    before = events(advances_due)
+    refused = advances_due(*ADVANCE, "--answer", given)
+    assert (refused.exit_code, refused.output) == (2, f"Error: {NOT_OWED[given]}\n")
+    assert events(advances_due) == before
+
+
+@pytest.mark.parametrize("given", list(NOT_OWED))
+@pytest.mark.parametrize("how", ["answer", "command again"])
+def test_a_pending_decisions_answer_for_a_question_it_does_not_ask_is_refused_as_its_command_refuses_it(
+        advances_due, given, how):
+    """Given the Rats' advances stopped at Hans's skill at 4 XP (T12 pending, asking hans:4:skill), when an answer
+    for an advance nobody owes is given to it, then it is refused in the words of the advance typed with it, exit 2,
+    nothing written: it was recorded with the decision (T13 answered, T14 pending again, exit 1), and stood."""
+    stopped = advances_due(*ADVANCE)
+    assert (stopped.exit_code, stopped.output.splitlines()[-1]) == (1, (
+        f"Error: Hans learns a skill (combat, shooting, speed) — its dice are recorded and T12 is pending: settle it "
+        f"with `campaign answer hans:4:skill=CHOICE` ({SKILLS}), or void it with `campaign void T12 --reason …`"))
+    before, waiting = events(advances_due), advances_due("pending").output
+    refused = advances_due(*(["answer", given] if how == "answer" else [*ADVANCE, "--answer", given]))
+    assert (refused.exit_code, refused.output) == (2, f"Error: {NOT_OWED[given]}\n")
+    assert (events(advances_due), advances_due("pending").output) == (before, waiting)
+    answered = advances_due("answer", "hans:4:skill=Dodge")
+    assert answered.exit_code == 0, answered.output
+
+
+def test_a_pending_decision_recorded_with_an_answer_it_does_not_ask_replays_and_is_answered(advances_due, monkeypatch,
+                                                                                               tmp_path):
+    """Given a campaign that recorded such an answer with a pending decision (as before it was refused), its
+    transactions decide again as recorded (replay, import), and the question it waits for is answered."""
+    assert advances_due(*ADVANCE).exit_code == 1
+    with monkeypatch.context() as before_the_check:
+        before_the_check.setattr(pending, "refused_before_rolls", lambda *_args: None)
+        taken = advances_due("answer", "gunnar:4:skill=Blaze")
+    assert (taken.exit_code, taken.output.splitlines()[0]) == (1, "  T12 answered: gunnar:4:skill=Blaze")
+    assert advances_due("replay", "--check").output.endswith("all match.\n")
+    assert imports(advances_due, tmp_path / "pending")
+    answered = advances_due("answer", "hans:4:skill=Dodge")
+    assert answered.exit_code == 0, answered.output
+    assert advances_due("replay", "--check").output.endswith("all match.\n")
+    assert imports(advances_due, tmp_path / "answered")
+
