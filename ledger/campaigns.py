@@ -33,6 +33,7 @@ from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabul
     is_pending,
     is_redecided,
     redecide,
+    refused_before_rolls,
     thrown,
 )
 from ledger.decide import (
@@ -42,9 +43,11 @@ from ledger.decide import (
     TableDice,
     command_name,
     documents_key,
+    loose_key,
     refuse_other_warbands_fighters,
 )
-from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NeedsDice, NotFound, RuleViolation
+from ledger.errors import (AnswerRefused, BadInput, Conflict, IntegrityFailure, LedgerError, NeedsDice, NotFound,
+                           RuleViolation)
 from ledger.fold import (  # noqa: F401 - re-exported
     History,
     apply_record,
@@ -161,6 +164,47 @@ def cascade_commands(records: Sequence[Record], planned: CampaignState, affected
     commands = {tx: ruleset.command_from(opened[tx].command, opened[tx].args) for tx, _why in affected}
     refuse_other_warbands_fighters(planned, [*([before] if before else []), *commands.values()], answers)
     return commands
+
+
+class CascadeAnswers:
+    """The --answer given to a cascade, shared by the commands it decides again (and a reroll's, decided before
+    them): each is for whichever of them asks it. One that none of them asks or documents is refused naming their
+    keys; so is one that each command documenting it tells, before its first roll, it will not ask, as that command
+    typed with it refuses it (`refused_before_rolls`): taken, it was neither recorded nor said to be unused."""
+
+    def __init__(self, answers: Mapping[str, str]):
+        self.answers = dict(answers)
+        self._known: set[str] = set()  # the keys of the questions the commands asked or document
+        self._open: set[str] = set()  # (loosely) the answers a command asked, or may ask once its dice are seen
+        self._refused: dict[str, AnswerRefused] = {}  # (loosely) the first refusal of each of the others
+
+    def offered_to(self, ruleset: rulesets.Ruleset, state: CampaignState, command: Command) -> None:
+        """Before `command` is decided on `state`: the answers it documents, each checked as typed with it."""
+        documented = [key for key in self.answers if documents_key(type(command), key)]
+        self._known |= {*documented, *type(command).answer_keys}
+        for key in documented:
+            refused = refused_before_rolls(ruleset, state, command, {key: self.answers[key]})
+            if refused is None:
+                self._open.add(loose_key(key))
+            else:
+                self._refused.setdefault(loose_key(key), refused)
+
+    def taken(self, opened: ev.CommandRecorded) -> None:
+        """A command decided, recording the answers it took (`opened`)."""
+        asked = opened.args.get("answers", {})
+        self._known |= set(asked)
+        self._open |= {loose_key(key) for key in asked}
+
+    def check(self) -> None:
+        """Once every command is decided: refuse an answer none of them knows, or each that knows it refused."""
+        if unknown := [key for key in self.answers if key not in self._known]:
+            keys = ", ".join(sorted(self._known)) or "none: they ask no questions"
+            raise BadInput(f"--answer {', '.join(unknown)}: not a question of the transactions decided again "
+                           f"(their keys: {keys})")
+        refused = [self._refused[loose_key(key)] for key in self.answers
+                   if loose_key(key) in self._refused and loose_key(key) not in self._open]
+        if refused:
+            raise refused[0]
 
 
 def told(affected: list[tuple[int, str]], fates: Mapping[int, str]) -> list[tuple[int, str]]:
@@ -635,8 +679,8 @@ class Ledger(SeedKeeping, PendingDecisions):
                 ledger_dice = self.ledger_dice(campaign_id, planned)
                 fresh = dice or ledger_dice
                 fresh.rewind()
-                again, fates, done = self._decided_again(records, planned, commands, answers or {}, fresh, ask,
-                                                         shuffle_dice=ledger_dice, after="the void")
+                again, fates, done = self._decided_again(records, planned, commands, CascadeAnswers(answers or {}),
+                                                         fresh, ask, shuffle_dice=ledger_dice, after="the void")
                 fresh.finish()
             refuse_stranding(records, target, done)
             events = [
@@ -650,20 +694,19 @@ class Ledger(SeedKeeping, PendingDecisions):
 
     @staticmethod
     def _decided_again(records: list[Record], planned: CampaignState, commands: Mapping[int, Command],
-                       answers: Mapping[str, str], fresh: DiceSource, ask: AskChoice | None, *,
-                       shuffle_dice: DiceSource, after: str, known: Iterable[str] = ()
+                       answers: CascadeAnswers, fresh: DiceSource, ask: AskChoice | None, *,
+                       shuffle_dice: DiceSource, after: str
                        ) -> tuple[list[list[ev.Event]], dict[int, str], CampaignState]:
         """The `commands` of the transactions a cascade voids (`cascade_commands`), decided again in order
         on `planned` (each on the state the ones before it leave), their recorded dice handed back and `fresh` dice for
-        rolls they newly ask for; those the rules now refuse are left out. With them, what became of
-        each (by transaction), said `after` what, and the state they leave. `known`: answer keys
-        already taken by a command decided before them (a reroll's)."""
+        rolls they newly ask for, `answers` offered to them all (and to a command decided before them: a reroll's);
+        those the rules now refuse are left out. With them, what became of each (by transaction), said `after` what,
+        and the state they leave."""
         state = planned.copy()
         ruleset = rulesets.get(state.ruleset)
         by_tx = {group[0].tx: group for group in transactions(records)}
         decided: list[list[ev.Event]] = []
         fates: dict[int, str] = {}
-        known = set(known)  # the keys of the questions they asked or document
         battles = BattleNumbers()
         for tx, command in commands.items():
             recorded = [r.event for r in by_tx[tx]]
@@ -671,12 +714,12 @@ class Ledger(SeedKeeping, PendingDecisions):
             if (gone := battles.gone(recorded)) is not None:
                 fates[tx] = f"; not decided again after {after}: battle {gone}, to which it belongs, stays voided"
                 continue
-            known |= {key for key in answers if documents_key(type(command), key)} | set(type(command).answer_keys)
+            answers.offered_to(ruleset, state, command)
             rolls, draws = thrown(recorded)
             handed_back = RerollDice(rolls=rolls, draws=draws, disputed_roll=-1, fresh=fresh)
             try:
                 events = decide(ruleset, state, command, dice=handed_back, shuffle_dice=shuffle_dice, ask=ask,
-                                reason=opened.reason, offered=answers)
+                                reason=opened.reason, offered=answers.answers)
             except NeedsDice:
                 raise  # the player gives what it asks for (--dice, --answer) and voids again
             except LedgerError as refused:
@@ -687,15 +730,12 @@ class Ledger(SeedKeeping, PendingDecisions):
                 fates[tx] = f"; decided again after {after}, it would belong to {moved}: left voided"
                 battles.left_voided(recorded)
                 continue
-            known |= set(events[0].args.get("answers", {}))
+            answers.taken(events[0])
             for event in events:
                 evolve(state, event, ruleset.evolve)
             decided.append(events)
             fates[tx] = f"; decided again after {after}"
-        if unknown := [key for key in answers if key not in known]:
-            keys = ", ".join(sorted(known)) or "none: they ask no questions"
-            raise BadInput(f"--answer {', '.join(unknown)}: not a question of the transactions decided again "
-                           f"(their keys: {keys})")
+        answers.check()
         return decided, fates, state
 
     def reroll(
@@ -745,6 +785,8 @@ class Ledger(SeedKeeping, PendingDecisions):
             if affected:
                 cascading = cascade_commands(records, planned, affected, given, before=command)
                 offered, answered_now = given, []
+                shared = CascadeAnswers(given)
+                shared.offered_to(ruleset, planned, command)
             else:
                 command = msgspec.structs.replace(command, answers={**command.answers, **given})
                 offered, answered_now = None, list(given)
@@ -766,10 +808,9 @@ class Ledger(SeedKeeping, PendingDecisions):
             for event in events:
                 evolve(after, event, ruleset.evolve)
             if affected:
-                known = {*events[0].args.get("answers", {}), *type(command).answer_keys,
-                         *(key for key in given if documents_key(type(command), key))}
-                again, fates, after = self._decided_again(records, after, cascading, given, fresh, ask,
-                                                          shuffle_dice=ledger_dice, after="the new roll", known=known)
+                shared.taken(events[0])
+                again, fates, after = self._decided_again(records, after, cascading, shared, fresh, ask,
+                                                          shuffle_dice=ledger_dice, after="the new roll")
             refuse_stranding(records, target, after)
             rerolled.finish()
             voiding = [opening, *void_events(target, reason, told(affected, fates))]

@@ -495,3 +495,39 @@ def test_a_pending_decision_recorded_with_an_answer_it_does_not_ask_replays_and_
     assert advances_due("replay", "--check").output.endswith("all match.\n")
     assert imports(advances_due, tmp_path / "answered")
 
+
+def test_a_cascades_answer_no_transaction_decided_again_asks_is_refused_as_the_reroll_alone_refuses_it(campaign):
+    """Given the Rats' exploration with table dice (R0: 1, 2, 3: all three count, no dice to keep are asked), when R0
+    is rolled again with `--answer keep=9`, then it is refused, exit 2, nothing written, in the same words with
+    --cascade (the Injuries and Experience after it decided again) as without: the cascade took it silently, exit 0."""
+    assert campaign(*POST_GAME[0]).exit_code == 0
+    reroll = ["reroll", "R0", "--reason", "cocked", "--dice", "4,5,6", "--answer", "keep=9"]
+    alone = campaign(*reroll)
+    assert (alone.exit_code, alone.output) == (2, (
+        "Error: --answer keep: not asked: 3 dice for Reikland Rats, all of which count (the dice to keep are asked "
+        "only when more than 6 are rolled, or some are discarded)\n"))
+    for args in POST_GAME[1:]:
+        assert campaign(*args).exit_code == 0, args
+    before = events(campaign)
+    cascaded = campaign(*reroll, "--cascade")
+    assert (cascaded.exit_code, cascaded.output) == (2, alone.output)
+    assert events(campaign) == before
+
+
+def test_a_cascades_answer_one_transaction_will_not_ask_is_for_another_that_asks_it(advances_due):
+    """Given Hans's advance at 2 XP (T12) and then his at 4 XP (T13, a skill: Blaze), each rolled alone with table
+    dice, when the exploration before them (R0) is rolled again with --cascade and `--answer hans:4:skill=Dodge`,
+    then the advance at 2 XP, which tells it will not ask it, does not refuse it: the one at 4 XP takes it."""
+    at_2 = ["coreheim", "advance", R, "Hans", "--threshold", "2", "--dice", "1"]
+    refused = advances_due(*at_2, "--answer", "hans:4:skill=Dodge")
+    assert (refused.exit_code, refused.output) == (2, (
+        "Error: --answer hans:4:skill: not asked: `campaign coreheim advance 'Reikland Rats' Hans --threshold 2` rolls "
+        "Hans' advance at 2 XP alone: give it to the advance that rolls it (`campaign coreheim advance 'Reikland Rats'` "
+        "rolls every one owed)\n"))
+    for args in (at_2, ["coreheim", "advance", R, "Hans", "--threshold", "4", "--dice", "12", "--answer", "hans:4:skill=Blaze"]):
+        done = advances_due(*args)
+        assert done.exit_code == 0, done.output
+    cascaded = advances_due("reroll", "R0", "--reason", "cocked", "--dice", "4,5,6", "--cascade",
+                            "--answer", "hans:4:skill=Dodge")
+    assert cascaded.exit_code == 0, cascaded.output
+    assert "  Hans learns Dodge" in cascaded.output.splitlines()
