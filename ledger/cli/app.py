@@ -29,6 +29,7 @@ from ledger import dice as d
 from ledger.campaigns import Ledger, Outcome, PendingDecision
 from ledger.decide import Command, DiceSource, TableDice, loose_key
 from ledger.errors import BadInput, LedgerError, NeedsAnswer
+from ledger.records import check_typed_number
 from ledger.state import CampaignState
 from ledger.store import DEFAULT_STORE, Store, new_sqlite_file, store_failure
 from ledger.text import check_name, check_names, checked_argument, shown, whole_number
@@ -100,7 +101,32 @@ class _OnceEach:
                 raise click.UsageError(f"Option '{twice.opts[0]}' is given more than once: it takes one value", ctx)
         if checked != args:  # a negative number: no other unknown option is left, the check above would refuse it
             ctx.ignore_unknown_options = True
-        return super().parse_args(ctx, args)  # type: ignore[misc]
+        rest = super().parse_args(ctx, args)  # type: ignore[misc]
+        if not ctx.resilient_parsing:
+            _check_whole_numbers(self, ctx)  # type: ignore[arg-type]
+        return rest  # type: ignore[no-any-return]
+
+
+def _check_whole_numbers(command: click.Command, ctx: click.Context) -> None:
+    """Every whole number an argument or option takes (`type=int`) is one a record can hold, refused
+    naming the argument or option typed (`AMOUNT`, `--xp`): left to the seal, the error named the
+    recorded command's field (`command.recorded.args.amount`)."""
+    for param in command.get_params(ctx):
+        if isinstance(param.type, click.types.IntParamType):
+            value = ctx.params.get(param.name or "")
+            for number in value if isinstance(value, tuple) else (value,):
+                if isinstance(number, int):
+                    try:
+                        check_typed_number(number, _typed_as(param))
+                    except LedgerError as error:
+                        raise _Refused(error) from None
+
+
+def _typed_as(param: click.Parameter) -> str:
+    """How a user names the argument (`AMOUNT`) or option (`--xp`, its long name) he typed."""
+    if isinstance(param, click.Option):
+        return next((opt for opt in param.opts if opt.startswith("--")), param.opts[0])
+    return param.human_readable_name
 
 
 class OnceEachCommand(_OnceEach, click.Command):
@@ -534,9 +560,10 @@ def parse_int(value: str, what: str) -> int:
     """`value` as a whole number, as an option or an answer gives it; a sign is taken, so that a
     negative amount is refused by the rules in their own words, whichever way it was given."""
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise BadInput(f"{what}: '{value}' is not a whole number") from None
+    return check_typed_number(number, what)
 
 
 def run(session: Session, command: Command, *, dice: DiceChoice | None = None, reason: str = "",

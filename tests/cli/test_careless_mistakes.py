@@ -111,14 +111,30 @@ def test_a_number_beyond_what_every_json_parser_reads_exactly_is_refused(two_war
     head = two_warbands("verify", "--json").output
     refused = two_warbands("xp", "award", "Gunnar", "9007199254740992", "--reason", "a slip of the finger")
     assert (refused.exit_code, refused.output) == (
-        2,
-        "Error: 9007199254740992 (command.recorded.args.amount) is too large: "
-        "the ledger records whole numbers up to 9007199254740991\n",
+        2, "Error: AMOUNT: 9007199254740992 is too large: the ledger records whole numbers up to 9007199254740991\n",
     )
     assert two_warbands("verify", "--json").output == head
     accepted = two_warbands("xp", "award", "Gunnar", "9007199254740991", "--reason", "the largest award")
     assert accepted.exit_code == 0
     assert two_warbands("rebuild").exit_code == 0  # the read models hold it
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["xp", "award", "Gunnar", "999999999999999999999", "--reason", "x"], "AMOUNT: 999999999999999999999 is too large"),
+    (["xp", "spend", "Gunnar", "-9007199254740992", "--on", "x"], "AMOUNT: -9007199254740992 is too small"),
+    (["fighter", "add", "Reikland Rats", "Hans", "--role", "hero", "--cost", "9007199254740992"],
+     "--cost: 9007199254740992 is too large"),
+    (["fighter", "add", "Reikland Rats", "Hans", "--role", "hero", "--stat", "WS=-9007199254740992"],
+     "--stat WS: -9007199254740992 is too small"),
+])
+def test_a_number_past_the_ledgers_limit_is_refused_naming_the_option_or_argument_typed(two_warbands, args, said):
+    """Refused at the seal, the error named the recorded command's field (`command.recorded.args.amount`),
+    which the user never typed; now the argument, the option (and its key) it was typed as, and the limit."""
+    head = two_warbands("verify", "--json").output
+    refused = two_warbands(*args)
+    limit = "up to 9007199254740991" if "large" in said else "down to -9007199254740991"
+    assert (refused.exit_code, refused.output) == (2, f"Error: {said}: the ledger records whole numbers {limit}\n")
+    assert two_warbands("verify", "--json").output == head
 
 
 @pytest.mark.parametrize(("option", "shown"), [("x=1.5", "1.5"), ("x=NaN", "nan"), ("x=1e400", "inf")])

@@ -35,7 +35,7 @@ def test_whole_numbers_within_bounds_pass(payload):
     ({"delta": LARGEST_NUMBER + 1},
      f"{LARGEST_NUMBER + 1} (treasury.changed.delta) is too large: the ledger records whole numbers up to {LARGEST_NUMBER}"),
     ({"a b": [-(10**30)]},
-     f"{-(10**30)} (treasury.changed['a b'][0]) is too large: the ledger records whole numbers up to {LARGEST_NUMBER}"),
+     f"{-(10**30)} (treasury.changed['a b'][0]) is too small: the ledger records whole numbers down to -{LARGEST_NUMBER}"),
 ])
 def test_a_fraction_or_a_number_too_large_is_refused_naming_where_it_is(payload, message):
     with pytest.raises(BadInput) as refused:

@@ -361,6 +361,25 @@ def test_the_walks_xp_question_is_answered_with_a_whole_number(hawks):
     assert "[ ] scenario-pass" in hawks("post-game", "Hawks", "--list").output
 
 
+@pytest.mark.parametrize(("given", "named"), [
+    (["post-game", "Hawks", "--step", "scenario-pass", "--answer", "scenario-award:1=Finch",
+      "--answer", "scenario-award:1:xp=999999999999999999999", "--answer", "scenario-award:2=none"],
+     "How much XP does the scenario award Finch?"),
+    (["retinue", "scenario-pass", "Hawks", "--award", "Finch=999999999999999999999"], "--award Finch"),
+])
+def test_an_award_past_the_ledgers_limit_is_refused_naming_the_answer_or_option(hawks, given, named):
+    """Refused when sealed, the error named the recorded command's field: '999999999999999999999
+    (command.recorded.args.awards[0].amount) is too large'. Now the question answered, or --award and
+    its fighter, as a word for a number is; nothing written."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    head = json.loads(hawks("show", "--json").output)["head"]
+    result = hawks(*given)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        f"Error: {named}: 999999999999999999999 is too large: the ledger records whole numbers up to 9007199254740991")
+    assert json.loads(hawks("show", "--json").output)["head"] == head
+
+
 @pytest.mark.parametrize("given", [["post-game", "Hawks", "--step", "scenario-pass", "--answer", "scenario-award:1=Finch",
                                     "--answer", "scenario-award:1:xp=2", "--answer", "scenario-award:2=none"],
                                    ["retinue", "scenario-pass", "Hawks", "--award", "Finch=2"]])

@@ -660,3 +660,17 @@ def test_a_character_named_in_a_battle_he_must_miss_is_refused_saying_so(cli):
     result = cli("warbands", "battle", "--warband", "Reiklanders", "--warband", "Da Boyz", "--down", "Hans")
     assert (result.exit_code, result.output) == (1, "Error: Hans must miss this battle (injured: Injury), so did not fight in it\n")
     assert json.loads(cli("show", "--json").output)["head"] == head
+
+
+def test_xp_past_the_ledgers_limit_is_refused_naming_the_option(cli):
+    """Refused when sealed, the error named the recorded command's field: '999999999999999999999
+    (command.recorded.args.xp) is too large'. Now --xp, as typed; nothing written."""
+    reiklanders_and_da_boyz(cli)
+    for step in (["battle", "--warband", "Reiklanders", "--warband", "Da Boyz"], ["recovery", "Reiklanders"],
+                 ["injuries", "Reiklanders"], ["survival", "Reiklanders"]):
+        assert cli("warbands", *step).exit_code == 0, step
+    head = json.loads(cli("show", "--json").output)["head"]
+    result = cli("warbands", "experience", "Reiklanders", "--xp", "999999999999999999999")
+    assert (result.exit_code, result.output) == (
+        2, "Error: --xp: 999999999999999999999 is too large: the ledger records whole numbers up to 9007199254740991\n")
+    assert json.loads(cli("show", "--json").output)["head"] == head
