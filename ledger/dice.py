@@ -67,6 +67,9 @@ def lowest_value(expression: str) -> int:
     return parsed.evaluate([1] * len(parsed.die_sides))[0]
 
 
+MOST_DICE = 100  # the most dice one roll takes
+
+
 @functools.lru_cache(maxsize=1024)  # a campaign rolls the same few expressions again and again
 def parse_expression(text: str) -> DiceExpression:
     match = _EXPRESSION.match(text)
@@ -76,8 +79,8 @@ def parse_expression(text: str) -> DiceExpression:
     sides = int(match["sides"])
     keep_text = match["keep"] or match["kh"]
     keep = int(keep_text) if keep_text else None
-    if count < 1 or count > 100:
-        raise BadInput(f"'{text}': roll between 1 and 100 dice")
+    if count < 1 or count > MOST_DICE:
+        raise BadInput(f"'{text}': roll between 1 and {MOST_DICE} dice")
     if sides < 2 or sides > 1000:
         raise BadInput(f"'{text}': a die has between 2 and 1000 sides")
     if keep is not None and not 1 <= keep <= count:

@@ -37,6 +37,7 @@ from commands.kit.state import injuries_held
 from commands.kit.versions import possessive_since, since
 from ledger import events as ev
 from ledger.decide import AskChoice, BuildAsk, Command, Context, warriors_named
+from ledger.dice import MOST_DICE
 from ledger.describe import plural
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
@@ -250,6 +251,10 @@ def income(cmd: Income, ctx: Context) -> None:
         raise BadInput("tokens cannot be negative, and double-value tokens are some of the tokens")
     won = battle.winner == band.id
     dice = cmd.tokens + cmd.double + int(won)
+    if dice > MOST_DICE:  # refused so by the roll before, naming neither --tokens nor how many dice it takes
+        given = f"--tokens {cmd.tokens}" + (f" --double {cmd.double}" if cmd.double else "")
+        raise BadInput(f"{given}: a warband rolls at most {MOST_DICE} Treasure dice (a d20 a token, 2 a double-value one, "
+                       f"1 for the winner): these make {dice}")
     # From version 10 one die is "1 Treasure die", in the roll and the treasury's reason; 9 wrote "dice" whatever the count.
     treasure = "Treasure die" if dice == 1 and since(ctx, "10") else "Treasure dice"
     faces = ctx.roll(f"{dice}D20", f"{band.name}: income, {dice} {treasure}").faces if dice else []

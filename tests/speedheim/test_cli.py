@@ -547,6 +547,22 @@ def test_the_walk_takes_the_treasure_tokens_and_double_value_ones_given_ahead(bl
     assert result.output.splitlines()[1] == "  R0 Skaven: income, 4 Treasure dice: 4D20 rolled [1, 2, 3, 4] = 10 (table)"
 
 
+@pytest.mark.parametrize(("options", "said"), [
+    (["--tokens", "99999"], "--tokens 99999: a warband rolls at most 100 Treasure dice (a d20 a token, 2 a double-value "
+                            "one, 1 for the winner): these make 100000"),
+    (["--tokens", "60", "--double", "40"], "--tokens 60 --double 40: a warband rolls at most 100 Treasure dice (a d20 a "
+                                           "token, 2 a double-value one, 1 for the winner): these make 101"),
+])
+def test_income_refuses_more_treasure_dice_than_a_roll_takes_naming_the_tokens(blightmeer, options, said):
+    """The Treasure dice's roll was refused as '100000D20': roll between 1 and 100 dice', naming neither --tokens
+    nor how many it takes. Refused alike (exit 2, nothing written), so no recorded income decides otherwise."""
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    head = json.loads(blightmeer("show", "--json").output)["head"]
+    result = blightmeer("speedheim", "income", "Skaven", *options, "--ledger")
+    assert (result.exit_code, result.output) == (2, f"Error: {said}\n")
+    assert json.loads(blightmeer("show", "--json").output)["head"] == head
+
+
 def test_the_steps_are_listed_before_any_hero_has_a_card_to_learn_from(blightmeer):
     # Given a battle with no Incapacitation: learning waits for the free attempts, which may draw a Skill card
     assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
