@@ -19,7 +19,9 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger.errors import AnswerRefused, BadInput, NeedsAnswer, NeedsDice, NotFound, RuleViolation
-from ledger.state import TYPED_NOW, CampaignState, Fighter, RulesetEvolve, Warband, evolve, refuse_hidden_ids
+from ledger.state import (
+    TYPED_NOW, CampaignState, Fighter, RulesetEvolve, Warband, evolve, refuse_hidden_ids, refuse_totals_past_the_limit,
+)
 from ledger.text import as_spelled, slug
 
 
@@ -436,6 +438,7 @@ class Context:
         for event in events:
             if TYPED_NOW.get():
                 refuse_hidden_ids(self.state, event)
+                refuse_totals_past_the_limit(self.state, event)
             self.events.append(event)
             evolve(self.state, event, self._evolve)
 

@@ -118,14 +118,14 @@ def _check_numbers(value: Any, where: str) -> None:
     elif isinstance(value, float):
         raise BadInput(f"{value} ({where}) is not a whole number: the ledger records integers only")
     elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST_NUMBER:
-        raise BadInput(f"{value} ({where}) {beyond_records(value)}")
+        raise BadInput(f"{value} ({where}) is {beyond_records(value)}")
 
 
 def beyond_records(value: int) -> str:
     """Why no record holds `value`, a whole number beyond ±LARGEST_NUMBER."""
     if value > 0:
-        return f"is too large: the ledger records whole numbers up to {LARGEST_NUMBER}"
-    return f"is too small: the ledger records whole numbers down to -{LARGEST_NUMBER}"
+        return f"too large: the ledger records whole numbers up to {LARGEST_NUMBER}"
+    return f"too small: the ledger records whole numbers down to -{LARGEST_NUMBER}"
 
 
 def check_typed_number(value: int, what: str) -> int:
@@ -133,7 +133,7 @@ def check_typed_number(value: int, what: str) -> int:
     naming `what` and the limit. Left to the seal, it was refused naming the recorded command's field
     (`command.recorded.args.amount`), which nobody typed."""
     if abs(value) > LARGEST_NUMBER:
-        raise BadInput(f"{what}: {value} {beyond_records(value)}")
+        raise BadInput(f"{what}: {value} is {beyond_records(value)}")
     return value
 
 

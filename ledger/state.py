@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from ledger import events as ev
 from ledger.errors import BadInput, NewerVersion, NotFound
-
-if TYPE_CHECKING:
-    from ledger.records import Record
+from ledger.records import LARGEST_NUMBER, Record, beyond_records
+from ledger.text import possessive
 
 
 class Fighter(msgspec.Struct, kw_only=True):
@@ -217,6 +216,25 @@ def refuse_hidden_ids(state: CampaignState, event: ev.Event) -> None:
         if holder is not None and holder.id != event.fighter and holder.name.lower() != event.name.lower():
             raise BadInput(f"'{event.name}' is the id of {holder.name}: a fighter called so would be taken for him; "
                            "choose another name")
+
+
+def refuse_totals_past_the_limit(state: CampaignState, event: ev.Event) -> None:
+    """Refuse XP or a treasury change that would carry its total past what a record holds: each amount is
+    checked when sealed, and the total was not (9007199254740991 XP and three awards of 1 made 9007199254740994).
+    Checked in commands typed now; a recorded campaign that holds such a total decides again as it did."""
+    if isinstance(event, ev.XPAwarded | ev.XPSpent):
+        if (fighter := _fighter(state, event.fighter)) is None:
+            return
+        held, change, what = fighter.xp, event.amount if isinstance(event, ev.XPAwarded) else -event.amount, \
+            f"{possessive(fighter.name)} XP"
+    elif isinstance(event, ev.TreasuryChanged):
+        if (band := state.warbands.get(event.warband)) is None:
+            return
+        held, change, what = band.treasury, event.delta, f"{possessive(band.name)} treasury"
+    else:
+        return
+    if abs(total := held + change) > LARGEST_NUMBER:
+        raise BadInput(f"{what} would be {total} ({held} {change:+}), {beyond_records(total)}")
 
 
 _STATE_DECODER = msgspec.json.Decoder(CampaignState)
