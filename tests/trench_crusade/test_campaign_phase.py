@@ -577,6 +577,51 @@ def test_a_recorded_exploration_the_rules_do_not_allow_is_decided_again_as_it_wa
         campaign.decided_again(Exploration(warband="Pilgrims", table="rare", rerolls=[]))
 
 
+@pytest.mark.parametrize(("command", "refusal"), [
+    (Exploration(warband="Pilgrims", modifier=1000, rerolls=[]),
+     "--modifier 1000: with 3 dice the Exploration Roll would be at least 1003, past the common table's last row (20): "
+     "it could find nothing whatever the dice show"),
+    (Exploration(warband="Pilgrims", modifier=18, rerolls=[]),
+     "--modifier 18: with 3 dice the Exploration Roll would be at least 21, past the common table's last row (20): "
+     "it could find nothing whatever the dice show"),
+    (Exploration(warband="Pilgrims", skills=["seek"], modifier=17, rerolls=[]),
+     "--modifier 17 (+18 with the Exploration Skills): with 3 dice the Exploration Roll would be at least 21, past the "
+     "common table's last row (20): it could find nothing whatever the dice show"),
+    (Exploration(warband="Pilgrims", modifier=-100, rerolls=[]),
+     "--modifier -100: with 3 dice the Exploration Roll would be at most -82, and it cannot be negative"),
+    (Exploration(warband="Pilgrims", skills=["circle-back"], modifier=-18, rerolls=[]),
+     "--modifier -18 (-19 with the Exploration Skills): with 3 dice the Exploration Roll would be at most -1, and it "
+     "cannot be negative"),
+])
+def test_a_modifier_no_roll_of_the_dice_could_use_is_refused_before_they_are_rolled(campaign, command, refusal):
+    """Rules §10: "dice → roll, sum → modify (Allies, Equipment, Exploration Skills) → table → loot 10 × final
+    Exploration Roll". A modifier moves the roll along the table: one that takes every roll of the dice past the
+    table's last row finds nothing whatever they show, and paid loot for points no table has (+1000 on 1,1,1:
+    "Exploration Roll 1004, finds nothing", 10040 ducats); one that makes every roll negative was refused after
+    the roll, leaving ledger dice pending. Refused with bad input before the roll (exit 2), typed now."""
+    ready_to_explore(campaign)
+    assert campaign.refusal(command) == refusal
+
+
+@pytest.mark.parametrize(("modifier", "dice", "final"), [(17, [6, 6, 6], 35), (-18, [6, 6, 6], 0)])
+def test_a_modifier_some_roll_of_the_dice_could_use_is_taken(campaign, modifier, dice, final):
+    """The edges: +17 with 3 dice may still reach the Common table's 20 (on 1, 1, 1), -18 a roll of 0."""
+    ready_to_explore(campaign)
+    resolved = campaign.do(Exploration(warband="Pilgrims", modifier=modifier, rerolls=[]), dice)[1]
+    assert (resolved.modifier, resolved.final) == (modifier, final)
+
+
+def test_a_recorded_exploration_with_a_modifier_past_the_table_is_decided_again_as_it_was(campaign):
+    """Refused typed now only: one recorded before (+1000 on 1, 1, 1) decides again to what it recorded."""
+    ready_to_explore(campaign)
+    events = campaign.decided_again(Exploration(warband="Pilgrims", modifier=1000, rerolls=[]), [1, 1, 1])
+    assert events[1:3] == [
+        tc.ExplorationResolved(warband="pilgrims", stage="games-1-2", table="common", dice=[1, 1, 1], modifier=1000,
+                               final=1003, location=None, location_name="", loot=10030),
+        ev.TreasuryChanged(warband="pilgrims", delta=10030, reason="Exploration loot: Exploration Roll 1003", row="games-1-2"),
+    ]
+
+
 def test_a_location_found_twice_is_pillaged(campaign):
     for battle in (1, 2):
         ready_to_explore(campaign)

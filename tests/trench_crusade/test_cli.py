@@ -267,6 +267,12 @@ def test_refusals_write_nothing(league, args, code, message):
 @pytest.mark.parametrize(("option", "code", "message"), [
     (["--table", "rare"], 1, "after 1 game the warband explores the common table, not rare"),
     (["--reroll", "9"], 2, "there is no Exploration die 9: dice are 1 to 3"),
+    (["--modifier", "1000"], 2, "--modifier 1000: with 3 dice the Exploration Roll would be at least 1003, past the common "
+                                "table's last row (20): it could find nothing whatever the dice show"),
+    (["--modifier", "-100"], 2, "--modifier -100: with 3 dice the Exploration Roll would be at most -82, and it cannot be "
+                                "negative"),
+    (["--modifier", "99999999999999999999"], 2,
+     "--modifier: 99999999999999999999 is too large: the ledger records whole numbers up to 9007199254740991"),
 ])
 def test_an_exploration_the_rules_refuse_is_refused_before_its_dice_are_rolled(league, dice, option, code, message):
     """Refused after the roll, the ledger's dice were seen and the exploration left pending: a void, and the same

@@ -18,6 +18,7 @@ from commands.trench_crusade.commands import (
 from commands.trench_crusade.model import (
     tables_for,
 )
+from commands.trench_crusade.tables import TrenchCrusadeTables
 from commands.trench_crusade.phase import REINFORCEMENTS
 from commands.trench_crusade.handlers.consequences import begin_step, finish_step
 
@@ -55,15 +56,16 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
     table = cmd.table or ctx.choose("table", f"Explore which table after {band.games} games?", list(stage.tables))
     count = rules.exploration_dice_count(band.games, extra_dice, tables)
     allowed = rules.exploration_rerolls(battle.record.result == "win", extra_rerolls, tables)
+    modifier = skill_modifier + cmd.modifier
     if ctx.typed_now:
         # Before the roll: refused after it, ledger dice would be seen and the exploration left pending.
         rules.explored_stage(band.games, table, tables)
+        refuse_unusable_modifier(cmd.modifier, modifier, count, table, tables)
         if cmd.rerolls is not None:
             refuse_rerolls(cmd.rerolls, count, allowed)
     faces = list(ctx.roll(f"{count}D6", purpose=f"Exploration dice for {band.name}").faces)
     for position in chosen_rerolls(ctx, cmd.rerolls, faces, allowed):
         faces[position - 1] = ctx.roll("D6", purpose=f"Exploration re-roll of die {position} for {band.name}").value
-    modifier = skill_modifier + cmd.modifier
     found_before = list(events.band_facts(state, band.id).locations_found)  # this Exploration's find adds to it
     found = rules.resolve_exploration(band.games, table, sum(faces) + modifier, found_before, tables)  # type: ignore[arg-type]
     seen = found.location or next(
@@ -92,6 +94,22 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
             ctx.emit(ev.TreasuryChanged(warband=band.id, delta=location.loot_every_exploration,
                                         reason=f"Exploration loot: {location.name}", row=location.id))
     finish_step(ctx, band, battle, "exploration")
+
+
+def refuse_unusable_modifier(given: int, modifier: int, dice: int, table: str, tables: TrenchCrusadeTables) -> None:
+    """Refuse a modifier (`given`, and with the Exploration Skills' `modifier`) no roll of `dice` D6 could use. It moves
+    the Exploration Roll along the table (rules §10: "roll, sum → modify (Allies, Equipment, Exploration Skills) →
+    table"): one that takes every roll past the table's last row finds nothing whatever the dice show, and paid loot
+    for points no table has (+1000: "Exploration Roll 1003", 10030 ducats); one that makes every roll negative makes
+    no Exploration Roll."""
+    shown = f"--modifier {given}" + (f" ({modifier:+} with the Exploration Skills)" if modifier != given else "")
+    last = max((row.roll for row in tables.exploration.locations if row.table == table), default=None)
+    if last is not None and dice + modifier > last:
+        raise BadInput(f"{shown}: with {dice} dice the Exploration Roll would be at least {dice + modifier}, past the "
+                       f"{table} table's last row ({last}): it could find nothing whatever the dice show")
+    if 6 * dice + modifier < 0:
+        raise BadInput(f"{shown}: with {dice} dice the Exploration Roll would be at most {6 * dice + modifier}, and it "
+                       "cannot be negative")
 
 
 def refuse_rerolls(given: list[int], dice: int, allowed: int) -> None:
