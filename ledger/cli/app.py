@@ -89,7 +89,8 @@ class _OnceEach:
     """Refuses an option that takes one value given twice (`--winner A --winner B`): click keeps the
     last and drops the first without a word, so a slip would record what was not meant. Reads a
     negative number as the argument it is (click would say "No such option '-2'"), so that the
-    command itself says what is wrong with it; an unknown option is still refused as click refuses it."""
+    command itself says what is wrong with it; an unknown option is still refused as click refuses it.
+    A whole number past what the ledger records is refused naming its argument or option."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         checked = [_NUMBER_STAND_IN if _NEGATIVE_NUMBER.fullmatch(arg) else arg for arg in args]
@@ -101,17 +102,17 @@ class _OnceEach:
                 raise click.UsageError(f"Option '{twice.opts[0]}' is given more than once: it takes one value", ctx)
         if checked != args:  # a negative number: no other unknown option is left, the check above would refuse it
             ctx.ignore_unknown_options = True
-        rest = super().parse_args(ctx, args)  # type: ignore[misc]
+        rest: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
         if not ctx.resilient_parsing:
-            _check_whole_numbers(self, ctx)  # type: ignore[arg-type]
-        return rest  # type: ignore[no-any-return]
+            _check_whole_numbers(self.get_params(ctx), ctx)  # type: ignore[attr-defined]
+        return rest
 
 
-def _check_whole_numbers(command: click.Command, ctx: click.Context) -> None:
+def _check_whole_numbers(params: Sequence[click.Parameter], ctx: click.Context) -> None:
     """Every whole number an argument or option takes (`type=int`) is one a record can hold, refused
     naming the argument or option typed (`AMOUNT`, `--xp`): left to the seal, the error named the
     recorded command's field (`command.recorded.args.amount`)."""
-    for param in command.get_params(ctx):
+    for param in params:
         if isinstance(param.type, click.types.IntParamType):
             value = ctx.params.get(param.name or "")
             for number in value if isinstance(value, tuple) else (value,):
