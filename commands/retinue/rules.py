@@ -36,6 +36,7 @@ from typing import Literal
 
 import msgspec
 
+from ledger.errors import BadInput
 from ledger.text import as_spelled, possessive
 
 from .tables import ATTRIBUTE_MAX, ATTRIBUTE_MIN, ATTRIBUTES, KNOWN_OUTCOMES, OutcomeKind, RetinueData
@@ -138,9 +139,10 @@ class ScenarioAward(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 def check_scenario_xp(amount: int) -> None:
     """E6: "Each scenario states which fighters earn XP and how much": the seed bounds no scenario's
     award, so any amount is taken that is an award at all. The one check of it, for `scenario-pass
-    --award` and the guided walk's question alike."""
+    --award` and the guided walk's question alike. An amount of 0 or less is no award: bad input, as a
+    negative `xp award` is (exit 2), not a refusal of the rules."""
     if amount <= 0:
-        raise RetinueRuleError(f"E6: a scenario award is a positive amount of XP, not {amount}")
+        raise BadInput(f"E6: a scenario award is a positive amount of XP, not {amount}")
 
 
 def scenario_awards(awards: Sequence[ScenarioAward], retinue: dict[str, str]) -> list[Award]:

@@ -327,13 +327,15 @@ def test_a_walk_stopped_at_a_prompt_says_which_of_its_steps_are_recorded(hawks, 
 @pytest.mark.parametrize(("xp", "code", "said"), [
     ("6", 0, ["  Finch gains 6 XP (scenario pass: Horn Hunt)", "  Hawks: post-game step Scenario pass done for battle 1"]),
     ("40", 0, ["  Finch gains 40 XP (scenario pass: Horn Hunt)", "  Hawks: post-game step Scenario pass done for battle 1"]),
-    ("0", 1, ["Error: E6: a scenario award is a positive amount of XP, not 0"]),
-    ("-2", 1, ["Error: E6: a scenario award is a positive amount of XP, not -2"]),
+    ("0", 2, ["Error: E6: a scenario award is a positive amount of XP, not 0"]),
+    ("-2", 2, ["Error: E6: a scenario award is a positive amount of XP, not -2"]),
 ])
 def test_E6_the_walk_takes_the_amounts_scenario_pass_takes(cli, tmp_path, xp, code, said):
     """E6: "Each scenario states which fighters earn XP and how much": the seed bounds no award, and
     the walk's question took only 1 to 5 where `scenario-pass --award` took any. Given the same
-    amount, both record it, or both refuse it in the same words and record nothing."""
+    amount, both record it, or both refuse it in the same words and record nothing. An amount that is no
+    award (0, -2) is bad input, as README says of a walk answer a later step refuses (exit 2); it was a
+    rules refusal (exit 1)."""
     walk, direct = (after_the_battle(campaign, "--scenario", "Horn Hunt")
                     for campaign in (cli, CampaignRunner("sqlite:///" + str(tmp_path / "d.db"))))
     for campaign in (walk, direct):
