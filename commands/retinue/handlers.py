@@ -393,13 +393,18 @@ def buy(cmd: Buy, ctx: Context) -> None:
             raise BadInput(f"S7: {bought.label} stays within {possessive(fighter.name)} ancestry baseline + 1: "
                            "nothing to reduce")
     elif bought.id == "caster":
+        # A spell of no Domain is an unknown name (exit 2), refused before the rules; one of another Domain, S8 refuses.
+        lists = {name: domain.spells for name, domain in data.domains.items()}
+        listed = "; ".join(f"{name}: {', '.join(spells)}" for name, spells in lists.items())
+        given = spelled(cmd.spell, [s for spells in lists.values() for s in spells],
+                        f"S8: no spell '{cmd.spell}' on any Domain's list ({listed})")
         domain = r.check_caster(fighter, [rules_fighter(f) for f in state.fighters_of(band.id)], data)
         spells = data.domains[domain].spells
         if cmd.spell is None:
             r.check_affordable(fighter, bought)
             spell = ctx.choose("spell", f"{possessive(fighter.name)} spell from the {domain} Domain", spells)
         else:
-            spell = as_spelled(cmd.spell, spells) or cmd.spell  # check_spell refuses one not of the Domain
+            spell = given  # as the data spells it; check_spell refuses one not of the Domain
         r.check_spell(domain, spell, data)
         applied.append(ev.KeywordGained(warband=band.id, fighter=fighter.id, keyword=r.CASTER, reason="advancement: Caster"))
         applied.append(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=spell,

@@ -328,10 +328,11 @@ def offered_to_reduce(fighter: Fighter, raised: str, at_one_rule: str) -> list[s
 
 
 def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule: str) -> int:
-    """S7 with A2: the (negative) change to the named attribute, to a minimum of 1."""
+    """S7 with A2: the (negative) change to the named attribute, to a minimum of 1. Naming the attribute
+    raised ("select a different attribute") is no choice the question offers: bad input (exit 2)."""
     if named == raised or named not in ATTRIBUTES:
-        raise RetinueRuleError(f"S7: name an attribute of {fighter.name} other than {raised} to reduce "
-                               f"(one of: {', '.join(reducible(fighter, raised, at_one_rule) or _others(fighter, raised))})")
+        raise BadInput(f"S7: name an attribute of {fighter.name} other than {raised} to reduce "
+                       f"(one of: {', '.join(reducible(fighter, raised, at_one_rule) or _others(fighter, raised))})")
     value = fighter.stats.get(named, 0)
     if value <= ATTRIBUTE_MIN and at_one_rule == "refuse":
         left = reducible(fighter, raised, at_one_rule)

@@ -548,6 +548,9 @@ def test_a_vampires_feat_outside_says_its_price_in_one_pair_of_brackets(hawks):
                                         "feat-outside)"),
     (["buy", "Hawks", "Finch", "feat", "--feat", "Juggling"], "S4: no feat 'Juggling' on any feat list"),
     (["buy", "Hawks", "Finch", "feat-outside", "--feat", "Juggling"], "S5: no feat 'Juggling' on any feat list"),
+    # a spell of no Domain, before S8 refuses Kestrel's Wi 3: it was a rules refusal (exit 1), 'not a spell of the Blood Domain'
+    (["buy", "Hawks", "Kestrel", "caster", "--spell", "Nonsense"],
+     "S8: no spell 'Nonsense' on any Domain's list (Blood: Crimson Bolt, Blood Ward, Drain; Storm: Lightning, Gust, Thunderclap)"),
     (["scenario-pass", "Hawks", "--award", "Lupa=2"], "E6: scenario XP goes to a named fighter of the retinue, and 'Lupa' "
                                                       "is not one (never retinue-wide unless the scenario names a specific fighter)"),
 ])
@@ -556,6 +559,17 @@ def test_an_unknown_name_is_bad_input(hawks, args, message):
     assert hawks("correct", "Hawks", "Finch", "--xp", "30", "--reason", "arbiter").exit_code == 0
     assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
     assert refused(hawks("retinue", *args), 2, message)
+
+
+def test_a_reduction_of_the_attribute_bought_is_bad_input(hawks):
+    """S7: "select a different attribute on this fighter and reduce it": --reduce naming the attribute bought
+    is no choice the question offers (exit 2), told once the price is paid, as every --reduce is; it was a
+    rules refusal (exit 1). Finch's Mt 4 is his baseline 3 + 1, so Mt 5 owes a reduction."""
+    assert hawks("correct", "Hawks", "Finch", "--xp", "14", "--reason", "arbiter").exit_code == 0
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "Mt")) == ["  Finch spends 7 XP on Mt +1", "  Finch Mt +1 (advancement)"]
+    for reduce in ("Mt", "mt"):
+        assert refused(hawks("retinue", "buy", "Hawks", "Finch", "Mt", "--reduce", reduce), 2,
+                       "S7: name an attribute of Finch other than Mt to reduce (one of: Wi, Sa, Sk, W, M, Df, CC, RC)")
 
 
 def test_a_survival_bonus_for_a_fighter_recruited_since_the_battle_is_refused(hawks):
