@@ -250,6 +250,9 @@ def test_no_promotion_dice_may_be_given_to_a_model_that_cannot_be_promoted(leagu
                       "--dice", "1,1,1"], 2, "Error: --assign Anna is given twice", id="a model assigned twice in another case"),
         pytest.param(["promotions", "Pilgrims", "--assign", "Anna=-1", "--assign", "Bert=4", "--dice", "1,1,1"], 2,
                      "Error: --assign Anna: Promotion Dice cannot be negative (-1)", id="a negative count is malformed"),
+        pytest.param(["promotions", "Pilgrims", "--even", "--extra", "wildcard/show-off=-1", "--dice", "1,1,1"], 2,
+                     "Error: --extra wildcard/show-off: Promotion Dice cannot be negative (-1)",
+                     id="a negative count of extra dice is malformed too"),
         pytest.param(["ransom", "Pilgrims", "Gaius"], 2, "Error: give --paid DUCATS or --unpaid", id="ransom needs a decision"),
         pytest.param(["advance", "Pilgrims", "--roll", "Gaius=ranged,wildcard", "--keep", "a", "--keep", "b"], 2,
                      "Error: give one --keep per --roll (1), or none to be asked", id="one keep per roll"),
@@ -273,6 +276,11 @@ def test_refusals_write_nothing(league, args, code, message):
                                 "negative"),
     (["--modifier", "99999999999999999999"], 2,
      "--modifier: 99999999999999999999 is too large: the ledger records whole numbers up to 9007199254740991"),
+    # told from the command alone, as '--reroll 9' is: bad input (exit 2), where they were rules refusals (exit 1)
+    (["--reroll", "2", "--reroll", "2"], 2, "the same Exploration die cannot be re-rolled twice"),
+    (["--skill", "nonsense"], 2,
+     "there is no Exploration Skill 'nonsense' (skills: extra-dice, duplicate, re-roll-dice, set-dice, seek, circle-back, lucky)"),
+    (["--table", "nonsense"], 2, "there is no Exploration table 'nonsense' (tables: common, rare, legendary)"),
 ])
 def test_an_exploration_the_rules_refuse_is_refused_before_its_dice_are_rolled(league, dice, option, code, message):
     """Refused after the roll, the ledger's dice were seen and the exploration left pending: a void, and the same

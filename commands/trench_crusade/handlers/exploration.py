@@ -47,7 +47,7 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
     known = {skill.id: skill.name for skill in tables.exploration.skills}
     for skill in cmd.skills:
         if skill not in known:
-            raise RuleViolation(f"there is no Exploration Skill '{skill}' (skills: {', '.join(known)})")
+            raise BadInput(f"there is no Exploration Skill '{skill}' (skills: {', '.join(known)})")
         if skill not in EXPLORATION_SKILL_EFFECTS:
             raise RuleViolation(f"{known[skill]} changes the dice themselves, which the ledger does not model: "
                                 "apply it as a --modifier and say so in a note")
@@ -116,8 +116,8 @@ def refuse_rerolls(given: list[int], dice: int, allowed: int) -> None:
     """Refuse re-rolls given past those allowed, of a die twice, or of a die not among the `dice` rolled."""
     if len(given) > allowed:
         raise RuleViolation(f"only {allowed} Exploration {'die' if allowed == 1 else 'dice'} may be re-rolled")
-    if len(set(given)) != len(given):
-        raise RuleViolation("the same Exploration die cannot be re-rolled twice")
+    if len(set(given)) != len(given):  # told from the command alone, as a die that is none
+        raise BadInput("the same Exploration die cannot be re-rolled twice")
     for position in given:
         if not 1 <= position <= dice:
             raise BadInput(f"there is no Exploration die {position}: dice are 1 to {dice}")

@@ -37,7 +37,7 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
         finish_step(ctx, band, battle, "promotions")
         return
     deeds = battle.record.deeds
-    extra = [rules.ExtraPromotionDice(source_id=source, dice=dice) for source, dice in cmd.extra.items()]
+    extra = [rules.ExtraPromotionDice(source_id=source, dice=dice) for source, dice in counted("--extra", cmd.extra).items()]
     pool = rules.promotion_pool(deeds, extra, tables)
     if since(ctx, "1.1.0"):  # 1.0.0 took extra dice on the player's word (README, Versions)
         rules.refuse_extra_dice_without_holders(extra, roster, tables)
@@ -115,14 +115,22 @@ def assignment_by_model(state: CampaignState, band: Warband, assign: dict[str, i
     twice, in another case ("Anna", "anna"), is refused as `--assign` refuses the same name twice;
     1.0.0 to 1.2.0 kept the last count given and dropped the other without a word."""
     assignment: dict[str, int] = {}
-    for ref, dice in assign.items():
-        if dice < 0:  # a malformed count, like one that is not a number: not a rule's refusal
-            raise BadInput(f"--assign {ref}: Promotion Dice cannot be negative ({dice})")
+    for ref, dice in counted("--assign", assign).items():
         fighter = member(state, band, ref)
         if refuse_twice and fighter.id in assignment:
             raise BadInput(f"--assign {fighter.name} is given twice")
         assignment[fighter.id] = dice
     return assignment
+
+
+def counted(option: str, dice: dict[str, int]) -> dict[str, int]:
+    """Promotion Dice given with `option` (`--assign MODEL=N`, `--extra SOURCE=N`). A count below 0 is
+    malformed, like one that is not a number: bad input, not a rule's refusal (`--extra` said "Show Off
+    adds 1 die per model with the skill, so it cannot add -1", exit 1)."""
+    for ref, count in dice.items():
+        if count < 0:
+            raise BadInput(f"{option} {ref}: Promotion Dice cannot be negative ({count})")
+    return dice
 
 
 def roll_order(state: CampaignState, band: Warband, refs: list[str], assignment: dict[str, int], eligible: list[str]) -> list[str]:

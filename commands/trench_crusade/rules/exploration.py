@@ -14,6 +14,7 @@ from commands.trench_crusade.tables import (
 )
 from commands.trench_crusade.rules.common import BattleRecord, Fighter, TrenchCrusadeRuleError
 from ledger.describe import plural
+from ledger.errors import BadInput
 
 
 def exploration_stage(games_played: int, tables: TrenchCrusadeTables) -> ExplorationStage:
@@ -26,8 +27,12 @@ def exploration_stage(games_played: int, tables: TrenchCrusadeTables) -> Explora
 
 
 def explored_stage(games_played: int, table: str, tables: TrenchCrusadeTables) -> ExplorationStage:
-    """The stage after `games_played` games, refusing a table it does not offer."""
+    """The stage after `games_played` games, refusing a table it does not offer; one that no stage
+    offers is no table at all: bad input."""
     stage = exploration_stage(games_played, tables)
+    every = list(dict.fromkeys(name for each in tables.exploration.stages for name in each.tables))
+    if table not in every:
+        raise BadInput(f"there is no Exploration table '{table}' (tables: {', '.join(every)})")
     if table not in stage.tables:
         raise TrenchCrusadeRuleError(
             f"after {plural(games_played, 'game')} the warband explores the "
