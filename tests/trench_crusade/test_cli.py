@@ -253,6 +253,12 @@ def test_no_promotion_dice_may_be_given_to_a_model_that_cannot_be_promoted(leagu
         pytest.param(["promotions", "Pilgrims", "--even", "--extra", "wildcard/show-off=-1", "--dice", "1,1,1"], 2,
                      "Error: --extra wildcard/show-off: Promotion Dice cannot be negative (-1)",
                      id="a negative count of extra dice is malformed too"),
+        pytest.param(["promotions", "Pilgrims", "--even", "--order", "Anna", "--dice", "1,1,1"], 2,
+                     "Error: the rolling order must name every model that has Promotion Dice, and only those: Bert has dice "
+                     "but is not named", id="a rolling order that does not fit the dice assigned is malformed (was exit 1)"),
+        pytest.param(["promotions", "Pilgrims", "--assign", "Anna=2", "--assign", "Bert=1", "--order", "Anna,Bert,Bert",
+                      "--dice", "1,1,1"], 2, "Error: the rolling order has 1 die for Anna but 2 are assigned",
+                     id="a rolling order per die that does not fit the dice assigned is malformed (was exit 1)"),
         pytest.param(["ransom", "Pilgrims", "Gaius"], 2, "Error: give --paid DUCATS or --unpaid", id="ransom needs a decision"),
         pytest.param(["advance", "Pilgrims", "--roll", "Gaius=ranged,wildcard", "--keep", "a", "--keep", "b"], 2,
                      "Error: give one --keep per --roll (1), or none to be asked", id="one keep per roll"),

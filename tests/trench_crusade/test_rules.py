@@ -259,9 +259,10 @@ def test_rolling_order_lists_each_assigned_die_once():
     assert dice_in_fighter_order(assignment, ["bert", "anna"]) == ("bert", "anna", "anna")
     names = {"anna": "Anna", "bert": "Bert"}
     validate_roll_order(["anna", "bert", "anna"], assignment, names)
-    with pytest.raises(TrenchCrusadeRuleError, match="has 1 die for Anna but 2 are assigned"):
+    # an order that does not fit the dice assigned is the player's input at fault: bad input (exit 2)
+    with pytest.raises(BadInput, match="has 1 die for Anna but 2 are assigned"):
         validate_roll_order(["anna", "bert", "bert"], assignment, names)
-    with pytest.raises(TrenchCrusadeRuleError, match="every model that has Promotion Dice"):
+    with pytest.raises(BadInput, match="every model that has Promotion Dice"):
         dice_in_fighter_order(assignment, ["anna"])
 
 

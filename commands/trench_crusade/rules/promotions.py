@@ -217,7 +217,7 @@ def dice_in_fighter_order(
             why.append(f"{_and(left_out)} {'has' if one else 'have'} dice but {'is' if one else 'are'} not named")
         if without:
             why.append(f"{_and(without)} {'has' if len(without) == 1 else 'have'} none")
-        raise TrenchCrusadeRuleError(
+        raise BadInput(  # the player's order does not fit the dice he assigned: told from the command, no rule's refusal
             f"the rolling order must name every model that has Promotion Dice, and only those: {'; '.join(why)}"
         )
     return tuple(fighter_id for fighter_id in fighter_order for _ in range(assignment[fighter_id]))
@@ -231,12 +231,13 @@ def validate_roll_order(
     order: Sequence[str], assignment: Mapping[str, int], names: Mapping[str, str]
 ) -> None:
     """The rolling order lists one entry per assigned die (a model once per die it holds);
-    ``names`` (fighter id -> name) lets the refusal name the model as the player does."""
+    ``names`` (fighter id -> name) lets the refusal name the model as the player does. One that does
+    not is bad input, as with `dice_in_fighter_order`."""
     in_order = Counter(order)
     for fighter_id in sorted(set(in_order) | set(assignment)):
         assigned, listed = assignment.get(fighter_id, 0), in_order.get(fighter_id, 0)
         if assigned != listed:
-            raise TrenchCrusadeRuleError(
+            raise BadInput(
                 f"the rolling order has {listed} {_dice_word(listed)} for "
                 f"{names.get(fighter_id, fighter_id)} but {assigned} "
                 f"{'is' if assigned == 1 else 'are'} assigned"
