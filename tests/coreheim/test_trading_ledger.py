@@ -182,7 +182,7 @@ def test_what_adds_to_a_rare_search_is_said(version, bonuses, said):
         ([RareSearch(hero="Hans", item="power-scroll")], "Hans was taken out of action and cannot look for rare items"),
         ([RareSearch(hero="Marksmen", item="power-scroll")], "Marksmen is not a hero; only heroes look for rare items"),
         ([RareSearch(hero="Gunnar", item="power-scroll"), RareSearch(hero="Gunnar", item="lance")],
-         "Gunnar has already looked for a rare item this post-game"),
+         "--search names Gunnar twice: each hero looks for one rare item a post-game"),
         ([RareSearch(hero="Gunnar", item="lance", rarity=9)], "lance is rare 8 by the tables, not 9"),
         ([RareSearch(hero="Gunnar", item="power-scroll", rarity=9)], "power-scroll is rare 8 by the tables, not 9"),
         ([RareSearch(hero="Gunnar", item="sword")], "Sword is common: it is bought without looking for it"),

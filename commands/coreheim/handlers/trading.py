@@ -148,12 +148,15 @@ def search(cmd: Search, ctx: Context) -> None:
     out = out_of_action(battle, band.id, state)
     if ctx.typed_now:
         # Every search is checked before the first roll: refused after another hero's ledger dice,
-        # it would have shown them and left the search pending.
+        # it would have shown them and left the search pending. A hero named twice is the command's
+        # mistake (the step is done once a post-game), not a search he made: bad input.
         checked: set[str] = set()
         for wanted in cmd.searches:
             hero, _item, _rarity = _sought(state, tables, band, wanted, chart)
+            if hero.id in checked:
+                raise BadInput(f"--search names {hero.name} twice: each hero looks for one rare item a post-game")
             rules.check_rare_searcher(hero.name, role=_searcher_role(hero), out_of_action=hero.id in out,
-                                      already_searched=hero.id in checked)
+                                      already_searched=False)
             checked.add(hero.id)
     searched: set[str] = set()
     for wanted in cmd.searches:
