@@ -258,7 +258,7 @@ def _roll_outcome(ctx: Context, cmd: Casualties | Doom, band: Warband, battle: B
         else:
             outcome = ctx.choose(key, f"{fighter.name} rolled {roll.value} on the {table.capitalize()} Table: the outcome",
                                  choices, open_ended=True)
-        kind, row_id = r.outcome_by_name(table, outcome), ""  # type: ignore[arg-type]
+        kind, row_id = r.outcome_by_name(table, outcome, loosely_refused=since(ctx, "1.8.0")), ""  # type: ignore[arg-type]
     ctx.emit(OutcomeRolled(warband=band.id, fighter=fighter.id, battle=battle.number, table=table, roll=roll.number,
                            result=roll.value, outcome=outcome.strip(), kind=kind, row=row_id))
     reason = f"{outcome.strip()} on the {table.capitalize()} Table"
@@ -290,9 +290,9 @@ def _refuse_named_outcomes_before_the_roll(ctx: Context, table: str, named: dict
         answered = key if key in ctx.answers else written_as(key, ctx.answers)
         read = answered is not None and (since(ctx, "1.2.0") or fighter.id not in named)  # 1.1.0 read --outcome first
         if read and ctx.answered_now(key) and ctx.answers[answered].strip():  # one left empty is asked for
-            r.outcome_by_name(table, ctx.answers[answered])  # type: ignore[arg-type]
+            r.outcome_by_name(table, ctx.answers[answered], loosely_refused=since(ctx, "1.8.0"))  # type: ignore[arg-type]
         elif fighter.id in named and not read:
-            r.outcome_by_name(table, named[fighter.id])  # type: ignore[arg-type]
+            r.outcome_by_name(table, named[fighter.id], loosely_refused=since(ctx, "1.8.0"))  # type: ignore[arg-type]
 
 
 def _given_once(ctx: Context, option: str, fighters: list[str]) -> None:

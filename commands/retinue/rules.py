@@ -31,6 +31,7 @@ Readings where the seed is silent:
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
@@ -39,7 +40,7 @@ import msgspec
 from ledger.errors import BadInput
 from ledger.text import as_spelled, possessive
 
-from .tables import ATTRIBUTE_MAX, ATTRIBUTE_MIN, ATTRIBUTES, KNOWN_OUTCOMES, OutcomeKind, RetinueData
+from .tables import ATTRIBUTE_MAX, ATTRIBUTE_MIN, ATTRIBUTES, KNOWN_OUTCOMES, OUTCOME_WORDS, OutcomeKind, RetinueData
 
 VAMPIRE, MORTAL, CASTER, PROFICIENCY = "Vampire", "Mortal", "Caster", "Proficiency"
 VAMPIRE_SURCHARGE = 2  # S3
@@ -167,16 +168,30 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     kind: OutcomeKind
 
 
-def outcome_by_name(table: Literal["casualty", "doom"], name: str) -> OutcomeKind:
+def outcome_by_name(table: Literal["casualty", "doom"], name: str, *, loosely_refused: bool = False) -> OutcomeKind:
     """A3 with no table supplied: the outcome is named; Slain, Captured, Hardy and Miraculous are
-    known by name (E5, E7), anything else is recorded and changes nothing."""
+    known by name (E5, E7), anything else is recorded and changes nothing. `loosely_refused` (1.8.0):
+    a name that is a common word for a known outcome of the table, or a near miss of it ('Dead', 'Slian'), is
+    refused naming it, as bad input: taken for the group's own, it changed nothing unseen."""
     if not name.strip():
         raise RetinueRuleError(f"A3: name the {table.capitalize()} Table outcome")
     kind = KNOWN_OUTCOMES.get(name.strip().casefold(), "none")
     if (table, kind) in (("casualty", "miraculous"), ("doom", "hardy")):
         other = "Doom" if table == "casualty" else "Casualty"
         raise RetinueRuleError(f"E7: {kind.capitalize()} is a {other} Table result, not a {table.capitalize()} Table one")
+    if kind == "none" and loosely_refused and (meant := _meant(table, name.strip().casefold())):
+        raise BadInput(f"A3: did you mean {meant}? '{name.strip()}' is no {table.capitalize()} Table outcome the rules know: "
+                       f"named so, it is recorded as the group's own and changes nothing (name {meant}, or an outcome of "
+                       "the group's own in words of its own)")
     return kind
+
+
+def _meant(table: Literal["casualty", "doom"], typed: str) -> str | None:
+    """The known outcome of `table` that `typed` (casefolded) is a common word for or a near miss of."""
+    known = [name for name, kind in KNOWN_OUTCOMES.items() if kind != ("miraculous" if table == "casualty" else "hardy")]
+    word = OUTCOME_WORDS.get(typed)
+    meant = word if word in known else next(iter(difflib.get_close_matches(typed, known, n=1, cutoff=0.8)), None)
+    return meant.capitalize() if meant else None
 
 
 POST_GAME_XP: dict[str, tuple[int, str]] = {"hardy": (1, "Hardy (Casualty Table)"), "miraculous": (2, "Miraculous (Doom Table)")}

@@ -26,6 +26,13 @@ OutcomeKind = Literal["slain", "captured", "hardy", "miraculous", "injury", "non
 KNOWN_OUTCOMES: Mapping[str, OutcomeKind] = {
     "slain": "slain", "captured": "captured", "hardy": "hardy", "miraculous": "miraculous",
 }
+# Words a player may type for a known outcome, which by name would be a group's own that changes nothing
+# ("Dead" was recorded as "Dead (named by the player)", the fighter living on): from 1.8.0 refused, naming it.
+OUTCOME_WORDS: Mapping[str, OutcomeKind] = {
+    "dead": "slain", "death": "slain", "died": "slain", "killed": "slain", "kill": "slain", "slay": "slain",
+    "deceased": "slain", "prisoner": "captured", "taken prisoner": "captured", "caught": "captured",
+    "miracle": "miraculous",
+}
 
 
 class DataError(ValueError):

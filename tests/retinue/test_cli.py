@@ -215,6 +215,53 @@ def test_an_answer_names_any_outcome_as_the_command_line_does(hawks):
     assert hawks("replay", "--check").exit_code == 0
 
 
+LOOSELY = ("A3: did you mean {meant}? '{typed}' is no {table} Table outcome the rules know: named so, it is recorded "
+           "as the group's own and changes nothing (name {meant}, or an outcome of the group's own in words of its own)")
+
+
+@pytest.mark.parametrize(("step", "meant", "typed", "table"), [
+    (["casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Dead"], "Slain", "Dead", "Casualty"),
+    (["casualty", "Hawks", "--dice", "6", "--outcome", "finch=slian"], "Slain", "slian", "Casualty"),
+    (["casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Prisoner"], "Captured", "Prisoner", "Casualty"),
+    (["casualty", "Hawks", "--ledger", "--outcome", "Finch=Hard"], "Hardy", "Hard", "Casualty"),
+    (["post-game", "Hawks", "--step", "casualty", "--dice", "6", "--answer", "casualty:finch=killed"], "Slain", "killed",
+     "Casualty"),
+])
+def test_an_outcome_named_loosely_for_a_known_one_is_refused_saying_which(hawks, step, meant, typed, table):
+    """A3 by name (1.8.0): Slain, Captured, Hardy and Miraculous are known by name, and any other name is the
+    group's own, recorded and changing nothing: 'Dead' was recorded as 'Dead (named by the player)', and Finch
+    lived on. A name close to a known one, or a common word for it, is refused before the die, naming it (exit 2,
+    nothing written); names of the group's own ('Lasting Wound') are recorded as before."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    assert hawks("retinue", "scenario-pass", "Hawks").exit_code == 0
+    before = hawks("log").output
+    result = hawks(*step) if step[0] == "post-game" else hawks("retinue", *step)
+    assert (result.exit_code, result.output.splitlines()[-1]) == (
+        2, "Error: " + LOOSELY.format(meant=meant, typed=typed, table=table))
+    assert hawks("log").output == before
+    assert lines(hawks("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Lasting Wound"))[1] == (
+        "  Finch's Casualty Table: 6 — Lasting Wound (named by the player)")
+
+
+def test_on_1_7_0_an_outcome_named_loosely_is_recorded_as_named(cli):
+    """1.7.0 took 'Dead' as the group's own outcome, which changes nothing: a campaign on it decides so still."""
+    newest = RULESET
+    register(dataclasses.replace(newest, version="1.7.0", versions=newest.versions[:newest.versions.index("1.7.0") + 1]))
+    try:
+        campaign = after_the_battle(cli)
+    finally:
+        register(newest)
+    for step in (["battle-pass", "Hawks"], ["scenario-pass", "Hawks"]):
+        assert campaign("retinue", *step).exit_code == 0
+    assert lines(campaign("retinue", "casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Dead")) == [
+        "  R0 Finch's Casualty Table: D6 rolled [6] = 6 (table)",
+        "  Finch's Casualty Table: 6 — Dead (named by the player)",
+        "  Hawks: post-game step Casualty Table done for battle 1"]
+    assert [line for line in campaign("roster", "Hawks").output.splitlines() if "Finch" in line] == [
+        "  Finch — fighter  XP 0  Wi2 Sa2 Mt3 Sk3 W2 M3 Df3 CC3 RC3"]  # not [dead]
+    assert campaign("replay", "--check").exit_code == 0
+
+
 def test_a_groups_own_data_files_are_checked_and_turned_into_house_rules(cli, tmp_path):
     """A4: the group's files, named after what they hold, checked with the sample set for the rest."""
     elf = {"Elf": {"baselines": {"Wi": 3, "Sa": 3, "Mt": 2, "Sk": 4, "W": 2, "M": 4, "Df": 2, "CC": 3, "RC": 4}}}

@@ -106,6 +106,23 @@ def test_A3_outcomes_known_by_name(table, name, kind):
     assert r.outcome_by_name(table, name) == kind
 
 
+# A3 by name from 1.8.0: a common word for a known outcome of the table, or a near miss of it, is refused naming
+# it; a name of the group's own, or a word for an outcome of the other table, is taken as before (kind "none").
+@pytest.mark.parametrize(("table", "name", "meant"), [
+    ("casualty", "Dead", "Slain"), ("doom", "killed", "Slain"), ("casualty", "Slian", "Slain"),
+    ("casualty", "Prisoner", "Captured"), ("doom", "Capturd", "Captured"), ("casualty", "Hard", "Hardy"),
+    ("doom", "Miracle", "Miraculous"), ("doom", "Miraculus", "Miraculous"),
+    ("casualty", "Lasting Wound", None), ("casualty", "Miracle", None), ("doom", "Scarred", None),
+])
+def test_A3_an_outcome_named_loosely_for_a_known_one(table, name, meant):
+    assert r.outcome_by_name(table, name) == "none"  # 1.7.0: the group's own, changing nothing
+    if meant is None:
+        assert r.outcome_by_name(table, name, loosely_refused=True) == "none"
+        return
+    with pytest.raises(BadInput, match=f"^A3: did you mean {meant}\\? '{name}' is no"):
+        r.outcome_by_name(table, name, loosely_refused=True)
+
+
 @pytest.mark.parametrize(("reason", "pass_"), [
     ("battle pass: did not go Out of Action", "battle"), ("scenario pass: the Horn", "scenario"),
     ("post-game pass: Hardy (Casualty Table)", "post-game"), ("correction: test", None),
