@@ -153,7 +153,7 @@ def scenario_awards(awards: Sequence[ScenarioAward], retinue: dict[str, str]) ->
     for award in awards:
         check_scenario_xp(award.amount)
         if not award.reason.strip():
-            raise RetinueRuleError(f"E6: say what the scenario awards {retinue[award.fighter]} XP for")
+            raise BadInput(f"E6: say what the scenario awards {retinue[award.fighter]} XP for")  # left blank: bad input
         made.append(Award(fighter=award.fighter, amount=award.amount, source=award.reason.strip(), pass_="scenario"))
     return made
 
@@ -174,15 +174,15 @@ def outcome_by_name(table: Literal["casualty", "doom"], name: str, *, loosely_re
     a name that is a common word for a known outcome of the table, or a near miss of it ('Dead', 'Slian'), is
     refused naming it, as bad input: taken for the group's own, it changed nothing unseen."""
     if not name.strip():
-        raise RetinueRuleError(f"A3: name the {table.capitalize()} Table outcome")
+        raise BadInput(f"A3: name the {table.capitalize()} Table outcome")  # left blank: bad input
     kind = KNOWN_OUTCOMES.get(name.strip().casefold(), "none")
     if (table, kind) in (("casualty", "miraculous"), ("doom", "hardy")):
         other = "Doom" if table == "casualty" else "Casualty"
         raise RetinueRuleError(f"E7: {kind.capitalize()} is a {other} Table result, not a {table.capitalize()} Table one")
     if kind == "none" and loosely_refused and (meant := _meant(table, name.strip().casefold())):
-        raise BadInput(f"A3: did you mean {meant}? '{name.strip()}' is no {table.capitalize()} Table outcome the rules know: "
-                       f"named so, it is recorded as the group's own and changes nothing (name {meant}, or an outcome of "
-                       "the group's own in words of its own)")
+        raise BadInput(f"A3: did you mean {meant}? '{name.strip()}' is no {table.capitalize()} Table outcome the rules "
+                       f"know: named so, it is recorded as the group's own and changes nothing (name {meant}, or an "
+                       "outcome of the group's own in words of its own)")
     return kind
 
 
@@ -214,7 +214,7 @@ def post_game_awards(outcomes: Sequence[Outcome], bonus: Sequence[tuple[str, str
         if fighter in slain:
             raise RetinueRuleError(f"E5: {names[fighter]} was Slain: a Slain fighter gets no post-game Experience")
         if not reason.strip():
-            raise RetinueRuleError(f"E7: say which survival roll or scenario result gives {names[fighter]} +1")
+            raise BadInput(f"E7: say which survival roll or scenario result gives {names[fighter]} +1")  # left blank
         awards.append(Award(fighter=fighter, amount=1, source=reason.strip(), pass_="post-game"))
     return awards
 

@@ -608,6 +608,23 @@ def test_an_unknown_name_is_bad_input(hawks, args, message):
     assert refused(hawks("retinue", *args), 2, message)
 
 
+def test_a_reason_or_an_outcome_left_blank_is_bad_input(hawks):
+    """What the command leaves blank is told from it alone, as `--award Kestrel` (no '=') is and as the walk's blank
+    answer is ('' names nothing): bad input (exit 2), nothing written; they were rules refusals (exit 1)."""
+    assert hawks("retinue", "battle-pass", "Hawks").exit_code == 0
+    assert refused(hawks("retinue", "scenario-pass", "Hawks", "--award", "Kestrel=1", "--for", " "), 2,
+                   "E6: say what the scenario awards Kestrel XP for")
+    assert hawks("retinue", "scenario-pass", "Hawks").exit_code == 0
+    for dice in (["--dice", "6"], ["--ledger"]):
+        assert refused(hawks("retinue", "casualty", "Hawks", *dice, "--outcome", "Finch= "), 2,
+                       "A3: name the Casualty Table outcome")
+    for step in (["casualty", "Hawks", "--dice", "6", "--outcome", "Finch=Recovered"], ["doom", "Hawks"]):
+        assert hawks("retinue", *step).exit_code == 0, step
+    assert refused(hawks("retinue", "post-game-pass", "Hawks", "--bonus", "Kestrel= "), 2,
+                   "E7: say which survival roll or scenario result gives Kestrel +1")
+    assert "[ ] post-game-pass" in hawks("post-game", "Hawks", "--list").output
+
+
 def test_a_reduction_of_the_attribute_bought_is_bad_input(hawks):
     """S7: "select a different attribute on this fighter and reduce it": --reduce naming the attribute bought
     is no choice the question offers (exit 2), told once the price is paid, as every --reduce is; it was a
