@@ -37,7 +37,8 @@ def promotions(cmd: Promotions, ctx: Context) -> None:
         finish_step(ctx, band, battle, "promotions")
         return
     deeds = battle.record.deeds
-    extra = [rules.ExtraPromotionDice(source_id=source, dice=dice) for source, dice in counted("--extra", cmd.extra).items()]
+    extra = [rules.ExtraPromotionDice(source_id=source, dice=dice)
+             for source, dice in counted("--extra", cmd.extra).items()]
     pool = rules.promotion_pool(deeds, extra, tables)
     if since(ctx, "1.1.0"):  # 1.0.0 took extra dice on the player's word (README, Versions)
         rules.refuse_extra_dice_without_holders(extra, roster, tables)
