@@ -243,6 +243,18 @@ def test_an_outcome_named_loosely_for_a_known_one_is_refused_saying_which(hawks,
         "  Finch's Casualty Table: 6 — Lasting Wound (named by the player)")
 
 
+def test_a_pending_outcome_answered_loosely_is_refused_and_waits_on(hawks):
+    """With ledger dice the die is stored and the outcome asked for (`campaign answer`): 'Dead' there is refused as
+    on the command line (exit 2), the decision still pending with its die, and 'Slain' settles it."""
+    for step in (["battle-pass", "Hawks"], ["scenario-pass", "Hawks"]):
+        assert hawks("retinue", *step).exit_code == 0
+    assert hawks("retinue", "casualty", "Hawks", "--ledger").exit_code == 1  # pending: the outcome is asked for
+    assert refused(hawks("answer", "casualty:finch=Dead"), 2,
+                   LOOSELY.format(meant="Slain", typed="Dead", table="Casualty"))
+    answered = output_lines(hawks("answer", "casualty:finch=Slain"))
+    assert answered[0] == "  T10 answered: casualty:finch=Slain" and "  Finch is dead (Slain on the Casualty Table)" in answered
+
+
 def test_on_1_7_0_an_outcome_named_loosely_is_recorded_as_named(cli):
     """1.7.0 took 'Dead' as the group's own outcome, which changes nothing: a campaign on it decides so still."""
     newest = RULESET
