@@ -230,7 +230,9 @@ def refuse_totals_past_the_limit(state: CampaignState, event: ev.Event) -> None:
     elif isinstance(event, ev.TreasuryChanged):
         if (band := state.warbands.get(event.warband)) is None:
             return
-        held, change, what = band.treasury, event.delta, f"{possessive(band.name)} treasury"
+        from ledger.rulesets import treasury_word  # noqa: PLC0415 - the rulesets module imports this one
+
+        held, change, what = band.treasury, event.delta, f"{possessive(band.name)} {treasury_word(state)}"
     else:
         return
     if abs(total := held + change) > LARGEST_NUMBER:

@@ -674,3 +674,15 @@ def test_xp_past_the_ledgers_limit_is_refused_naming_the_option(cli):
     assert (result.exit_code, result.output) == (
         2, "Error: --xp: 999999999999999999999 is too large: the ledger records whole numbers up to 9007199254740991\n")
     assert json.loads(cli("show", "--json").output)["head"] == head
+
+
+def test_a_treasury_change_past_the_ledgers_limit_names_the_xp_pool(cli):
+    """Warbands' treasury holds the warband's XP (R25): a total past what a record holds says so."""
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "empire")
+    head = cli("verify", "--json").output
+    refused = cli("treasury", "Reiklanders", "9007199254740991", "--reason", "x")
+    assert (refused.exit_code, refused.output) == (
+        2, "Error: Reiklanders' XP pool would be 9007199254741241 (250 +9007199254740991), too large: the ledger records "
+           "whole numbers up to 9007199254740991\n")
+    assert cli("verify", "--json").output == head
