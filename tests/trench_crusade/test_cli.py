@@ -300,6 +300,28 @@ def test_an_exploration_the_rules_refuse_is_refused_before_its_dice_are_rolled(l
     assert events(league) == before
 
 
+def test_an_exploration_table_and_skills_are_taken_in_any_case_and_recorded_as_the_tables_spell_them(league):
+    """Names are taken whatever their case elsewhere (a model, a scenario): '--table Common' was refused as "there is
+    no Exploration table 'Common'", and '--skill Seek' as no Exploration Skill, exit 2. Typed now, the command is
+    recorded as the tables spell them, and replays so."""
+    for step in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"],
+                 ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *step).exit_code == 0, step
+    result = league("trench-crusade", "exploration", "Pilgrims", "--table", "Common", "--skill", "Seek",
+                    "--reroll", "1", "--dice", "1,2,3,4")
+    assert (result.exit_code, result.output.splitlines()[:5]) == (0, [
+        "  R3 Exploration dice for Pilgrims: 3D6 rolled [1, 2, 3] = 6 (table)",
+        "  R4 Exploration re-roll of die 1 for Pilgrims: D6 rolled [4] = 4 (table)",
+        "  Pilgrims explores the common table: [4, 2, 3] +1 = 10, finds Fallen Soldier",
+        "  Pilgrims treasury +100 (Exploration loot: Exploration Roll 10)",
+        "  Pilgrims: post-game step Exploration done for battle 1"])
+    trail = [json.loads(line) for line in league("export", "--format", "jsonl").output.splitlines()]
+    assert [(line["payload"]["args"]["table"], line["payload"]["args"]["skills"]) for line in trail
+            if line.get("type") == "command.recorded"
+            and line["payload"]["command"] == "trench-crusade.exploration"] == [("common", ["seek"])]
+    assert league("replay", "--check").output.endswith("all match.\n")
+
+
 @pytest.mark.parametrize("dice", [["--dice", "1,1,1,1"], ["--ledger"]])
 @pytest.mark.parametrize(("rolls", "code", "message"), [
     (["--roll", "Gaius=ranged,wildcard", "--keep", "melee-strength"], 2,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 
+import msgspec
 
 from ledger import events as ev
 from ledger.decide import Context
 from ledger.errors import BadInput, RuleViolation
 
-from commands.kit import since
+from commands.kit import as_spelled, since
 from commands.trench_crusade import events
 from commands.trench_crusade import rules
 from commands.trench_crusade.commands import (
@@ -45,6 +47,7 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
     band = state.warband(cmd.warband)
     battle = begin_step(state, band, "exploration")
     known = {skill.id: skill.name for skill in tables.exploration.skills}
+    cmd = as_the_tables_spell(cmd, ctx, known, tables)
     for skill in cmd.skills:
         if skill not in known:
             raise BadInput(f"there is no Exploration Skill '{skill}' (skills: {', '.join(known)})")
@@ -94,6 +97,19 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
             ctx.emit(ev.TreasuryChanged(warband=band.id, delta=location.loot_every_exploration,
                                         reason=f"Exploration loot: {location.name}", row=location.id))
     finish_step(ctx, band, battle, "exploration")
+
+
+def as_the_tables_spell(cmd: Exploration, ctx: Context, skills: Iterable[str],
+                        tables: TrenchCrusadeTables) -> Exploration:
+    """The command with its table and Exploration Skills as the tables spell them, typed in any case ('--table Common'
+    is the common table), and recorded so (`Context.record_as`); a name the tables do not have is left as typed, for
+    the refusals that name it. A recorded command holds none in another case: one was refused as no table or skill."""
+    table = cmd.table and (as_spelled(cmd.table, rules.exploration_tables(tables)) or cmd.table)
+    spelled = msgspec.structs.replace(cmd, table=table,
+                                      skills=[as_spelled(skill, skills) or skill for skill in cmd.skills])
+    if spelled != cmd:
+        ctx.record_as(spelled)
+    return spelled
 
 
 def refuse_unusable_modifier(given: int, modifier: int, dice: int, table: str, tables: TrenchCrusadeTables) -> None:

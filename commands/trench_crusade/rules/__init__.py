@@ -116,6 +116,7 @@ from commands.trench_crusade.rules.trauma import (
 from commands.trench_crusade.rules.exploration import (
     exploration_stage,
     explored_stage,
+    exploration_tables,
     exploration_dice_count,
     exploration_rerolls,
     ExplorationResult,
@@ -188,6 +189,7 @@ __all__ = [
     "deployment_costs",
     "exploration_stage",
     "explored_stage",
+    "exploration_tables",
     "exploration_dice_count",
     "exploration_rerolls",
     "ExplorationResult",

@@ -26,11 +26,16 @@ def exploration_stage(games_played: int, tables: TrenchCrusadeTables) -> Explora
     raise TrenchCrusadeRuleError(f"no Exploration stage covers {games_played} games played")
 
 
+def exploration_tables(tables: TrenchCrusadeTables) -> list[str]:
+    """Every Exploration table a stage offers, in the stages' order."""
+    return list(dict.fromkeys(name for each in tables.exploration.stages for name in each.tables))
+
+
 def explored_stage(games_played: int, table: str, tables: TrenchCrusadeTables) -> ExplorationStage:
     """The stage after `games_played` games, refusing a table it does not offer; one that no stage
     offers is no table at all: bad input."""
     stage = exploration_stage(games_played, tables)
-    every = list(dict.fromkeys(name for each in tables.exploration.stages for name in each.tables))
+    every = exploration_tables(tables)
     if table not in every:
         raise BadInput(f"there is no Exploration table '{table}' (tables: {', '.join(every)})")
     if table not in stage.tables:
