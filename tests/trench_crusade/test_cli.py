@@ -322,6 +322,23 @@ def test_an_exploration_table_and_skills_are_taken_in_any_case_and_recorded_as_t
     assert league("replay", "--check").output.endswith("all match.\n")
 
 
+@pytest.mark.parametrize("dice", [["--dice", "1"], ["--ledger"]])
+def test_more_exploration_dice_than_a_roll_takes_are_refused_naming_the_skill_and_the_limit(league, dice):
+    """Each Extra Dice skill adds a die to the stage's 3 (rules §10): 98 of them make 101, which the roll refused as
+    "'101D6': roll between 1 and 100 dice", naming neither the option nor how many dice an Exploration Roll takes.
+    Refused before any die, nothing written; such a command was always refused, so no version."""
+    for step in (["trauma", "Pilgrims"], ["promotions", "Pilgrims", "--even", "--dice", "1,1,1"],
+                 ["experience", "Pilgrims"]):
+        assert league("trench-crusade", *step).exit_code == 0, step
+    before = events(league)
+    result = league("trench-crusade", "exploration", "Pilgrims", *["--skill", "extra-dice"] * 98, "--modifier", "-95",
+                    *dice)
+    assert (result.exit_code, result.output) == (2, (
+        "Error: --skill extra-dice (98 times): an Exploration Roll takes at most 100 dice (3 after 1 game, and 1 more "
+        "for each Extra Dice skill): these make 101\n"))
+    assert events(league) == before
+
+
 @pytest.mark.parametrize("dice", [["--dice", "1,1,1,1"], ["--ledger"]])
 @pytest.mark.parametrize(("rolls", "code", "message"), [
     (["--roll", "Gaius=ranged,wildcard", "--keep", "melee-strength"], 2,

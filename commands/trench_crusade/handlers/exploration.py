@@ -8,6 +8,8 @@ import msgspec
 
 from ledger import events as ev
 from ledger.decide import Context
+from ledger.describe import plural
+from ledger.dice import MOST_DICE
 from ledger.errors import BadInput, RuleViolation
 
 from commands.kit import as_spelled, since
@@ -58,6 +60,10 @@ def exploration(cmd: Exploration, ctx: Context) -> None:
     stage = rules.exploration_stage(band.games, tables)
     table = cmd.table or ctx.choose("table", f"Explore which table after {band.games} games?", list(stage.tables))
     count = rules.exploration_dice_count(band.games, extra_dice, tables)
+    if count > MOST_DICE:  # refused so by the roll before, naming neither the skill nor how many dice it takes
+        raise BadInput(f"--skill extra-dice ({extra_dice} times): an Exploration Roll takes at most {MOST_DICE} dice "
+                       f"({stage.dice} after {plural(band.games, 'game')}, and 1 more for each Extra Dice skill): "
+                       f"these make {count}")
     allowed = rules.exploration_rerolls(battle.record.result == "win", extra_rerolls, tables)
     modifier = skill_modifier + cmd.modifier
     if ctx.typed_now:
