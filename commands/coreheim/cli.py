@@ -11,6 +11,7 @@ from commands.coreheim.commands import (
     SellShards, SpendUnderdog, UnderdogSword, Upkeep,
 )
 from commands.coreheim import model
+from commands.coreheim.handlers.trading import refuse_hero_named_twice
 from commands.coreheim.phase import reinforcing_rolls_no_die
 from commands.coreheim.phase import NOTHING, advances_done
 from commands.coreheim.views import ratings_by_battle
@@ -150,11 +151,14 @@ def register_commands(group: click.Group, shell: Shell) -> None:
         run(session, Sell(warband=warband, item=item, fighter=fighter, price=price))
 
 
-    def _searches(values: tuple[str, ...]) -> list[RareSearch]:
+    def _searches(session: Session, warband: str, values: tuple[str, ...]) -> list[RareSearch]:
         searches = []
-        # One pair at a time: a hero named twice must reach the rules (one search per hero), not
-        # be folded into one dict entry that silently keeps only his last search.
-        for hero, wanted in (next(iter(parse_pairs([value], "--search").items())) for value in values):
+        # One pair at a time: a hero named twice is refused (one search per hero), not folded into one
+        # dict entry that silently keeps only his last search, nor left out looking for nothing.
+        pairs = [next(iter(parse_pairs([value], "--search").items())) for value in values]
+        _cid, state = session.state()
+        refuse_hero_named_twice(state, state.warband(warband), [hero for hero, _wanted in pairs])
+        for hero, wanted in pairs:
             item, _, rarity = wanted.partition(":")
             if rarity and not (rarity.isdecimal() and len(rarity) <= 2 and 2 <= int(rarity) <= 12):
                 raise BadInput(f"--search {hero}={wanted}: the rarity after ':' is what 2D6 must reach, 2 to 12")
@@ -171,7 +175,7 @@ def register_commands(group: click.Group, shell: Shell) -> None:
     @pass_session
     def search(session: Session, warband: str, searches: tuple[str, ...], dice: DiceChoice) -> None:
         """Trading 3: heroes not taken out of action look for rare items (2D6 >= rarity)."""
-        run(session, Search(warband=warband, searches=_searches(searches)), dice=dice)
+        run(session, Search(warband=warband, searches=_searches(session, warband, searches)), dice=dice)
 
 
     @group.command("buy")

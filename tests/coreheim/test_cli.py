@@ -490,15 +490,19 @@ def test_campaign_demo_builds_the_coreheim_sample(campaign):
     ]
 
 
-def test_a_hero_named_twice_in_one_search_is_refused_not_cut_to_his_last_search(after_battle):
+@pytest.mark.parametrize("searches", [
+    ["Gunnar=power-scroll", "Gunnar=lance"],
+    # "nothing" (he looks for none) was dropped before the handler saw him named twice: one search, exit 0
+    ["Gunnar=nothing", "Gunnar=lance"], ["Gunnar=lance", "gunnar=nothing"], ["Gunnar=nothing", "Gunnar=nothing"],
+])
+def test_a_hero_named_twice_in_one_search_is_refused_not_cut_to_his_last_search(after_battle, searches):
     # Given the Rats' post-game done up to the rare-item search (no advances reached)
     for args in (["explore", R, "--dice", "1,2,4"], ["injuries", R, "--dice", "4,5"], ["experience", R],
                  ["sell-shards", R, "0"]):
         ok(after_battle("coreheim", *args))
     before = events(after_battle)
-    # When Gunnar is sent to look for two items at once
-    result = after_battle("coreheim", "search", R, "--search", "Gunnar=power-scroll", "--search", "Gunnar=lance",
-                          "--dice", "5,3,6,6")
+    # When Gunnar is sent to look for two items at once (or for one and for none)
+    result = after_battle("coreheim", "search", R, *(f"--search={search}" for search in searches), "--dice", "5,3,6,6")
     # Then one search per hero is the rule, and nothing is written: the command names him twice, which is bad input
     # (it said "Gunnar has already looked for a rare item this post-game", exit 1, though he had looked for none)
     assert (result.exit_code, result.output) == (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import msgspec
@@ -148,16 +149,12 @@ def search(cmd: Search, ctx: Context) -> None:
     out = out_of_action(battle, band.id, state)
     if ctx.typed_now:
         # Every search is checked before the first roll: refused after another hero's ledger dice,
-        # it would have shown them and left the search pending. A hero named twice is the command's
-        # mistake (the step is done once a post-game), not a search he made: bad input.
-        checked: set[str] = set()
+        # it would have shown them and left the search pending.
+        refuse_hero_named_twice(state, band, [wanted.hero for wanted in cmd.searches])
         for wanted in cmd.searches:
             hero, _item, _rarity = _sought(state, tables, band, wanted, chart)
-            if hero.id in checked:
-                raise BadInput(f"--search names {hero.name} twice: each hero looks for one rare item a post-game")
             rules.check_rare_searcher(hero.name, role=_searcher_role(hero), out_of_action=hero.id in out,
                                       already_searched=False)
-            checked.add(hero.id)
     searched: set[str] = set()
     for wanted in cmd.searches:
         hero, item, rarity = _sought(state, tables, band, wanted, chart)
@@ -173,6 +170,18 @@ def search(cmd: Search, ctx: Context) -> None:
                                          rarity=rarity, total=found.total, found=found.found,
                                          bonuses=list(found.bonuses) if since(ctx, "7") else []))
     PHASE.finish(ctx, band, battle, "search")
+
+
+def refuse_hero_named_twice(state: CampaignState, band: Warband, heroes: Iterable[str]) -> None:
+    """A hero named twice in one search command, looking for items or for none ('--search Gunnar=nothing'), is the
+    command's mistake (the step is done once a post-game), not a search he made: bad input. The CLI hands it every
+    hero typed, those looking for none too, whom the command it records leaves out."""
+    named: set[str] = set()
+    for ref in heroes:
+        hero = state.fighter(ref, band.id)
+        if hero.id in named:
+            raise BadInput(f"--search names {hero.name} twice: each hero looks for one rare item a post-game")
+        named.add(hero.id)
 
 
 def _sought(state: CampaignState, tables: CoreheimTables, band: Warband, wanted: RareSearch,
