@@ -344,7 +344,9 @@ def offered_to_reduce(fighter: Fighter, raised: str, at_one_rule: str) -> list[s
 
 def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule: str) -> int:
     """S7 with A2: the (negative) change to the named attribute, to a minimum of 1. Naming the attribute
-    raised ("select a different attribute") is no choice the question offers: bad input (exit 2)."""
+    raised ("select a different attribute") is no choice the question offers: bad input (exit 2); so is naming,
+    under A2 "refuse", one already at 1 while another is above it ("refused, name another"), told from the
+    command and the state alone, as the question refuses it. With none above 1 the purchase is refused (exit 1)."""
     if named == raised or named not in ATTRIBUTES:
         raise BadInput(f"S7: name an attribute of {fighter.name} other than {raised} to reduce "
                        f"(one of: {', '.join(reducible(fighter, raised, at_one_rule) or _others(fighter, raised))})")
@@ -353,8 +355,8 @@ def reduction(fighter: Fighter, raised: str, named: str, owed: int, at_one_rule:
         left = reducible(fighter, raised, at_one_rule)
         if not left:
             raise _nothing_above_one(fighter, raised)
-        raise RetinueRuleError(f"S7, A2: {possessive(fighter.name)} {named} is already {ATTRIBUTE_MIN}: name another "
-                               f"attribute ({', '.join(left)})")
+        raise BadInput(f"S7, A2: {possessive(fighter.name)} {named} is already {ATTRIBUTE_MIN}: name another "
+                       f"attribute ({', '.join(left)})")
     return -min(owed, max(value - ATTRIBUTE_MIN, 0))
 
 

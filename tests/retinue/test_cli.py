@@ -648,6 +648,20 @@ def test_a_reduction_of_the_attribute_bought_is_bad_input(hawks):
                        "S7: name an attribute of Finch other than Mt to reduce (one of: Wi, Sa, Sk, W, M, Df, CC, RC)")
 
 
+def test_a_reduction_of_an_attribute_already_at_1_is_bad_input_as_the_question_refuses_it(hawks):
+    """S7 with A2 "refuse": "refused, name another". Finch's W is 1 and his Mt 4 is his baseline 3 + 1, so Mt 5 owes a
+    reduction. The question does not offer W, so answering W is refused as no choice offered (exit 2); '--reduce W'
+    was a rules refusal (exit 1), though the command and the state alone tell it, as a --reduce of the attribute
+    bought is bad input. The words stay; nothing is written."""
+    assert hawks("correct", "Hawks", "Finch", "--xp", "14", "--stat", "W=-1", "--reason", "arbiter").exit_code == 0
+    assert lines(hawks("retinue", "buy", "Hawks", "Finch", "Mt")) == ["  Finch spends 7 XP on Mt +1", "  Finch Mt +1 (advancement)"]
+    before = hawks("log").output
+    for reduce in ("W", "w"):
+        assert refused(hawks("retinue", "buy", "Hawks", "Finch", "Mt", "--reduce", reduce), 2,
+                       "S7, A2: Finch's W is already 1: name another attribute (Wi, Sa, Sk, M, Df, CC, RC)")
+    assert hawks("log").output == before
+
+
 def test_a_survival_bonus_for_a_fighter_recruited_since_the_battle_is_refused(hawks):
     """E7 (1.5.0): the +1 goes to "one named or selected surviving fighter" of the battle; Wren joined after it."""
     assert hawks("retinue", "recruit", "Hawks", "Wren", "--ancestry", "Human").exit_code == 0

@@ -11,6 +11,7 @@ import pytest
 from commands.retinue.commands import Buy, Recruit
 from commands.shared import Correct
 from ledger import events as ev
+from ledger.errors import BadInput, RuleViolation
 
 from .conftest import Retinues, stats_of
 
@@ -284,13 +285,19 @@ ALL_BUT_W = {"Wi": -1, "Sa": -1, "Mt": -2, "Sk": -2, "M": -2, "Df": -2, "RC": -2
 
 
 def test_S7_A2_refuse_an_attribute_already_at_1_is_refused(game):
-    """A2 (a): "refused, name another; if no other attribute is above 1 the purchase is refused"."""
+    """A2 (a): "refused, name another; if no other attribute is above 1 the purchase is refused". Named with the
+    command or answered, it is bad input, told from the command and the state alone; the purchase refused, a rule."""
     finch_at_cc_4_with_w_1(game)
     assert game.buy_refused("Finch", "CC", reduce="W") == (
         "S7, A2: Finch's W is already 1: name another attribute (Wi, Sa, Mt, Sk, M, Df, RC)")
+    for named in ({"reduce": "W"}, {"answers": {"reduce": "W"}}):
+        with pytest.raises(BadInput):
+            game.buy("Finch", "CC", **named)
     game.do(Correct(warband="Hawks", fighter="Finch", reason="test setup", stats=ALL_BUT_W))
     assert game.buy_refused("Finch", "CC", reduce="W") == (
         "S7, A2: Finch has no attribute above 1 but CC to reduce: CC +1 is refused")
+    with pytest.raises(RuleViolation):
+        game.buy("Finch", "CC", reduce="W")
 
 
 def test_S7_A2_no_effect_reducing_an_attribute_at_1_is_allowed_and_changes_nothing(house_rules):
