@@ -463,10 +463,13 @@ def _gaining(ctx: Context, band: Warband, battle: Battle, item: str, holder: Fig
     return None if equipment is None else (Consequences(ctx, band, battle, f"{equipment.name} gained", holder=holder), equipment)
 
 
-def _name_whom_it_decides(effects: Consequences, roll: t.RollTable) -> None:
-    """The warriors whose fate the roll decides, named before its face is seen (the answers are kept for the result)."""
-    for role in sorted(model.whom_rolls_decide(effects.tables).get(roll.id, frozenset()) & CHOSEN.keys()):
-        effects.target(role)
+def name_whom_roll_decides(effects: Consequences, roll: str) -> None:
+    """The warriors whose fate roll `roll` decides (a row id), named before its face is seen (the answers are kept for
+    the result); none where the warband has nobody to be him (version 11: what the roll does to him is done to
+    nobody, `Consequences.nobody`), which version 10 asked for among none and refused."""
+    for role in sorted(model.whom_rolls_decide(effects.tables).get(roll, frozenset()) & CHOSEN.keys()):
+        if not effects.nobody(role):
+            effects.target(role)
 
 
 def name_whom_gaining_decides(ctx: Context, band: Warband, battle: Battle, item: str, holder: Fighter | None) -> None:
@@ -476,7 +479,7 @@ def name_whom_gaining_decides(ctx: Context, band: Warband, battle: Battle, item:
         effects, equipment = gaining
         for effect in equipment.on_gain:
             if isinstance(effect, t.RollTable):
-                _name_whom_it_decides(effects, effect)
+                name_whom_roll_decides(effects, effect.id)
 
 
 def whose(ctx: Context, name: str) -> str:
@@ -485,16 +488,20 @@ def whose(ctx: Context, name: str) -> str:
     return possessive_since(ctx, "10", name)
 
 
-def asks_holder(ctx: Context, band: Warband, battle: Battle | None, item: str, holder: Fighter | None) -> bool:
-    """Does gaining `item` ask which hero holds it (map-holder): one put in the stash after a battle whose roll
-    decides its holder's fate (a Mordheim Map; version 4 rolled only for one found exploring)?"""
-    if holder is not None or battle is None or not since(ctx, "5"):
-        return False
-    if (gaining := _gaining(ctx, band, battle, item, holder)) is None:
-        return False
-    effects, equipment = gaining
-    decides = model.whom_rolls_decide(effects.tables)
-    return any("map-holder" in decides.get(effect.id, ()) for effect in equipment.on_gain if isinstance(effect, t.RollTable))
+def holder_not_asked(ctx: Context, band: Warband, battle: Battle | None, item: str, holder: Fighter | None) -> str | None:
+    """Why gaining `item` does not ask which hero holds it (map-holder), None where it does: one put in the stash
+    after a battle whose roll decides its holder's fate (a Mordheim Map; version 4 rolled only for one found
+    exploring), by a warband with a hero to hold it (version 11: with none, the roll's result is done to nobody)."""
+    gaining = None if holder is not None or battle is None or not since(ctx, "5") else _gaining(ctx, band, battle, item,
+                                                                                                  holder)
+    if gaining is not None:
+        effects, equipment = gaining
+        decides = model.whom_rolls_decide(effects.tables)
+        if any("map-holder" in decides.get(roll.id, ()) for roll in equipment.on_gain if isinstance(roll, t.RollTable)):
+            lacks = effects.nobody("map-holder")
+            return f"{band.name} has {lacks}: what its roll does to its holder is done to nobody" if lacks else None
+    bought_for = f"bought for {holder.name}, who holds it: " if holder is not None else ""
+    return f"{bought_for}only a Mordheim Map bought into the stash after a battle asks which hero holds it"
 
 
 def on_gain(ctx: Context, band: Warband, battle: Battle, item: str, holder: Fighter | None) -> None:
@@ -508,7 +515,7 @@ def on_gain(ctx: Context, band: Warband, battle: Battle, item: str, holder: Figh
         if not isinstance(effect, t.RollTable):
             effects.apply(effect, item)
             continue
-        _name_whom_it_decides(effects, effect)
+        name_whom_roll_decides(effects, effect.id)
         # Version 7 names the die, not the row id ("Mordheim Map (item:mordheim-map:authenticity)").
         face = ctx.roll(effect.dice, purpose=f"{equipment.name} ({effect.dice if since(ctx, '7') else effect.id})").value
         row = next(r for r in effect.rows if r.min <= face <= r.max)

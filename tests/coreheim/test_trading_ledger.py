@@ -1261,3 +1261,54 @@ def test_an_item_kept_as_typed_before_version_10_is_lost_by_that_name_on_version
     table.do(UpgradeRules(version="10"))  # `campaign rules upgrade`
     lost = table.do(LoseItem(warband="Reikland Rats", item="Ithilmar Dagger"))
     assert [e.item for e in lost if isinstance(e, ev.ItemLost)] == ["Ithilmar Dagger"]
+
+
+def map_found_and_heroes_lost(version: str | None = None) -> Table:
+    """Gunnar finds a Mordheim Map (rarity 9: 5 + 4); then he and Hans are lost (an arbiter's correction), and the Rats
+    have no hero left, their Marksmen alone."""
+    table = Table(version=version)
+    table.rats()
+    table.skaven()
+    trading(table, "search")
+    table.do(Search(warband="Reikland Rats", searches=[RareSearch(hero="Gunnar", item="mordheim-map")]), [5, 4])
+    for hero in ("Gunnar", "Hans"):
+        table.do(Correct(warband="Reikland Rats", fighter=hero, reason="lost", status="dead"))
+    return table
+
+
+def _bought_map(row: str, event: type[ev.ItemGained] | type[ev.ItemLost]) -> ev.Event:
+    return event(warband=RATS, item="mordheim-map", reason=f"Mordheim Map gained (item:mordheim-map:authenticity:{row})")
+
+
+@pytest.mark.parametrize(("face", "after", "said"), [
+    (5, [], "Mordheim Map gained: the Mordheim Map is genuine (item:mordheim-map:authenticity:5-6): Reikland Rats has "
+            "no hero to hold it, so nobody gains Streetwise"),
+    (2, [_bought_map("1-4", ev.ItemLost)],
+     "Mordheim Map gained: the Mordheim Map is fake (item:mordheim-map:authenticity:1-4): Reikland Rats has no hero to "
+     "hold it, so nobody misses the next battle"),
+])
+def test_a_mordheim_map_bought_by_a_warband_with_no_hero_goes_to_the_stash_held_by_nobody(face, after, said):
+    """Version 11, as for a map found exploring (rules 1: "Items go to the stash"; "Mordheim Map: roll D6. 1-4 fake
+    (lose it; the holder misses the next battle); 5-6 genuine: the holder gains Streetwise"): the price and the map's
+    D6 are rolled, and what it does to its holder is done to nobody, as the record says. It asked which hero holds
+    it, and refused before the price roll ('there is nothing to choose from')."""
+    table = map_found_and_heroes_lost()
+    events = table.do(Buy(warband="Reikland Rats", item="mordheim-map"), [1, 1, 1, face])
+    assert [(e.purpose, e.faces) for e in events if isinstance(e, ev.DiceRolled)] == [
+        ("price of mordheim-map", [1, 1, 1]), ("Mordheim Map (D6)", [face])]
+    assert events[-1 - len(after):] == [*after, ev.NoteRecorded(text=said, warband=RATS)]
+    assert ("mordheim-map" in table.state.warbands[RATS].stash) == (not after)  # a fake one is discarded
+
+
+def test_on_version_10_a_mordheim_map_bought_by_a_warband_with_no_hero_was_refused_before_its_price():
+    assert map_found_and_heroes_lost("10").refusal(Buy(warband="Reikland Rats", item="mordheim-map"), [1, 1, 1, 5]) == (
+        "Mordheim Map gained: which hero of Reikland Rats?: there is nothing to choose from")
+
+
+def test_a_map_holder_answered_for_a_warband_with_no_hero_is_not_asked():
+    """Version 11: with no hero to hold it, nobody is asked for; an answer naming one is refused, nothing written
+    (it was taken and left unused)."""
+    table = map_found_and_heroes_lost()
+    assert table.refusal(Buy(warband="Reikland Rats", item="mordheim-map", answers={"map-holder": "Gunnar"}),
+                         [1, 1, 1, 5]) == ("--answer map-holder: not asked: Reikland Rats has no hero to hold it: what its "
+                                           "roll does to its holder is done to nobody")

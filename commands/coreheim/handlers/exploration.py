@@ -15,7 +15,7 @@ from commands.coreheim.commands import (
     Explore,
 )
 from commands.coreheim.phase import PHASE
-from commands.coreheim.outcomes import CHOSEN, Consequences
+from commands.coreheim.outcomes import Consequences, name_whom_roll_decides
 from ledger.decide import Context, Roll
 from ledger.errors import BadInput
 from ledger.state import Warband
@@ -136,9 +136,7 @@ def _resolve_multiple(ctx: Context, band: Warband, chosen: rules.MultipleSet, li
     def roll(need: MoreDice) -> Roll:
         """Named for the warband; a D3 is read as 1-3 (the ledger rolls a D6 for it)."""
         if since(ctx, "5"):
-            for role in sorted(model.whom_rolls_decide(tables).get(need.key, frozenset()) & CHOSEN.keys()):
-                if not effects.nobody(role):  # none to name (version 11): the result is done to nobody
-                    effects.target(role)  # the answer is kept: applying the result names the same warrior
+            name_whom_roll_decides(effects, need.key)  # the answers are kept: applying the result names the same warrior
         made = ctx.roll(need.expression, purpose=f"{_purpose(ctx, need, effects)} for {band.name}")
         if need.expression.upper().endswith("D3"):
             return msgspec.structs.replace(made, faces=[(face + 1) // 2 for face in made.faces])

@@ -303,10 +303,8 @@ def buy(cmd: Buy, ctx: Context) -> None:
     room_checked_first = needs_room and (ctx.typed_now or rolls_price)
     if room_checked_first:
         _room_for_mount(state, band, tables, fighter)
-    if not outcomes.asks_holder(ctx, band, battle, item, fighter):
-        bought_for = f"bought for {fighter.name}, who holds it: " if fighter else ""
-        ctx.not_asked("map-holder",
-                      f"{bought_for}only a Mordheim Map bought into the stash after a battle asks which hero holds it")
+    if (why := outcomes.holder_not_asked(ctx, band, battle, item, fighter)) is not None:
+        ctx.not_asked("map-holder", why)
     if rolls_price and battle is not None:
         outcomes.name_whom_gaining_decides(ctx, band, battle, item, fighter)
     if dice:
