@@ -423,7 +423,7 @@ class Ledger(SeedKeeping, PendingDecisions):
         with self.store.writing(campaign_id):
             decided, written = self._write_in_turn(campaign_id, doing, attempt)
         encoded = self._after_commit(campaign_id, decided.state, written, refold=decided.refold)
-        outcome = Outcome(written, encoded, decided.affected, decided.halted)
+        outcome = Outcome(written, encoded, decided.affected, decided.halted, decided.unused)
         if decided.halted is not None:
             tx = written[-1].tx
             waiting = outcome.state.pending[str(tx)]

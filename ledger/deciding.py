@@ -85,6 +85,7 @@ def decide(
     offered: Mapping[str, str] | None = None,
     in_place: bool = False,
     asks_again: bool = False,
+    asked: list[str] | None = None,
 ) -> list[ev.Event]:
     """The events a command produces on this state with these dice (the state is not changed,
     unless `in_place`: then the state itself is decided on, each event folded into it as emitted).
@@ -95,7 +96,8 @@ def decide(
     With `keep_dice`, a command that stops after drawing new ledger dice raises Halted with the
     rolls to store, whatever stopped it; with `asks_again` too (a pending decision answered), one
     that stops at another question after its recorded dice were handed back, so that the answers
-    given so far are stored with them and the next answer adds to them."""
+    given so far are stored with them and the next answer adds to them. `asked`, given, is handed the
+    keys the command asked once it is decided (a pending decision's answers name those it did not)."""
     ctx = Context(
         state if in_place else state.copy(),
         dice=dice,
@@ -132,6 +134,8 @@ def decide(
         raise Halted(error, _opening(recorded, kept, reason), rolls, drew_cards) from error
     # Named after the decision: a warrior the command made (a hero a Talent! promotes) may be named too.
     check_answers(command, answered_now, ctx.asked, warriors_named(ctx.state) if answered_now else None)
+    if asked is not None:
+        asked.extend(ctx.asked)
     recorded = ctx.recorded_as or command
     return [_opening(recorded, _taken(recorded, ctx, offered), reason), *ctx.events]
 
@@ -390,6 +394,7 @@ class Outcome(msgspec.Struct):
     encoded: bytes  # the state after them, encoded: `state` decodes it when first asked for
     affected: list[tuple[int, str]] = msgspec.field(default_factory=list)
     halted: Halted | None = None  # the last transaction was stored pending: why it stopped
+    unused: dict[str, str] = {}  # a pending decision completed: the answers it holds that it did not ask
     _state: CampaignState | None = None
 
     @property
@@ -412,6 +417,7 @@ class Attempt(msgspec.Struct):
     refold: bool = False  # the past changed (a void): fold everything again after the commit
     affected: list[tuple[int, str]] = msgspec.field(default_factory=list)
     halted: Halted | None = None  # the last group is a pending transaction
+    unused: dict[str, str] = {}  # a pending decision completed: the answers it holds that it did not ask
     encoded: bytes = b""  # the state's own encoding, where it was at hand (it need not be encoded again)
     # Where the one transaction was decided on `state` itself, numbered first as the fold numbers it
     # (`redecide` does the same): the (position, head, transactions) its records follow, which

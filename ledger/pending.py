@@ -111,9 +111,11 @@ class PendingDecisions:
             ev.CommandRecorded(command="answer", args={"target": tx, "answers": answers}),
             ev.DecisionAnswered(target=tx, answers=answers),
         ]
+        asked: list[str] = []
         try:
             events = decide(ruleset, state, command, dice=kept, shuffle_dice=kept_for_shuffles, ask=ask,
-                            reason=opened.reason, keep_dice=True, answered_now=answers, asks_again=bool(answers))
+                            reason=opened.reason, keep_dice=True, answered_now=answers, asks_again=bool(answers),
+                            asked=asked)
         except Halted as halted:
             if not answers and isinstance(halted.cause, NeedsAnswer) and halted.cause.key == waiting.question:
                 # Given nothing, it stops where it waited: answering it so wrote an empty answer and the
@@ -126,7 +128,7 @@ class PendingDecisions:
                           options=asked.options, warband=waiting.warband)
             raise PendingDecision(tx, now, asked, state.pending) from None
         kept.finish()
-        return Attempt(state, [(marker, actor), (events, actor)])
+        return Attempt(state, [(marker, actor), (events, actor)], unused=_not_used(command, asked))
 
 
 def _not_answered_before(tx: int, command_type: type[Command], recorded: dict[str, str],
@@ -143,6 +145,15 @@ def _not_answered_before(tx: int, command_type: type[Command], recorded: dict[st
             raise BadInput(f"T{tx} already holds the answer {key}={before}, given before: an answer stands once "
                            f"given (void T{tx} to drop the decision)")
     return {key: answer for key, answer in answers.items() if loose_key(key) not in settled}
+
+
+def _not_used(command: Command, asked: list[str]) -> dict[str, str]:
+    """The answers a completed decision holds, given with its command or to it since, that its questions document
+    and it did not ask: one whose question the dice did not open (a skill where the advance's roll gave a
+    characteristic). Held while it was pending, as one it might yet ask, each is unused once it is complete."""
+    taken = {loose_key(key) for key in asked}
+    return {key: answer for key, answer in command.answers.items()
+            if loose_key(key) not in taken and documents_key(type(command), key)}
 
 
 def _words(answer: str) -> list[str]:

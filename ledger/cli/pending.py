@@ -18,6 +18,7 @@ from ledger.cli.app import (
     settle,
     writes,
 )
+from ledger import events as ev
 from ledger.errors import BadInput
 from ledger.state import CampaignState, Pending
 
@@ -56,6 +57,10 @@ def answer(session: Session, answers: tuple[str, ...], decision: str | None, dic
     outcome = settle(session, lambda: session.ledger.answer(
         cid, given, target=target, actor=session.actor, dice=source, ask=interactive_ask()))
     report(outcome)
+    if outcome.unused and not session.answer_json:  # as the post-game walk names the answers no step asked
+        tx = next(record.event.target for record in outcome.records if isinstance(record.event, ev.DecisionAnswered))
+        named = ", ".join(f"{key}={answer}" for key, answer in outcome.unused.items())
+        click.echo(f"Not used: {named} (T{tx} did not ask {'it' if len(outcome.unused) == 1 else 'them'})")
 
 
 def _answers(answers: tuple[str, ...], state: CampaignState, target: int | None) -> dict[str, str]:

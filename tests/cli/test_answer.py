@@ -479,6 +479,29 @@ def test_a_pending_decisions_answer_for_a_question_it_does_not_ask_is_refused_as
     assert answered.exit_code == 0, answered.output
 
 
+def test_answers_a_completed_decision_did_not_ask_are_named_not_used_as_the_walk_names_them(advances_due):
+    """Given the Rats' advances stopped at Hans's skill at 4 XP (T12 pending), when it is answered with that skill and
+    a skill and a stat for his advance at 2 XP, whose roll (a 1) gave a characteristic, then it is completed and the
+    two the dice did not ask are named on a 'Not used:' line, as the post-game walk names such answers; they were
+    recorded with the decision with no word. Nothing recorded changes."""
+    assert advances_due(*ADVANCE).exit_code == 1
+    answered = advances_due("answer", "hans:4:skill=Dodge", "hans:2:skill=Blaze", "hans:2:stat=WS")
+    assert answered.exit_code == 0, answered.output
+    assert answered.output.splitlines()[0] == "  T12 answered: hans:4:skill=Dodge, hans:2:skill=Blaze, hans:2:stat=WS"
+    assert answered.output.splitlines()[-2][:len("Recorded T13, T14")] == "Recorded T13, T14"
+    assert answered.output.splitlines()[-1] == "Not used: hans:2:skill=Blaze, hans:2:stat=WS (T12 did not ask them)"
+
+
+def test_an_answer_the_decision_stops_before_asking_is_kept_with_it_and_named_once_it_is_completed(advances_due):
+    """The advance at 2 XP answered alone: T12 stops again at Hans's skill at 4 XP, the answer kept with it (it may yet
+    be asked, for all the command tells); completed, the decision names it not used."""
+    assert advances_due(*ADVANCE).exit_code == 1
+    stopped = advances_due("answer", "hans:2:skill=Blaze")
+    assert (stopped.exit_code, "Not used" in stopped.output) == (1, False)
+    answered = advances_due("answer", "hans:4:skill=Dodge")
+    assert (answered.exit_code, answered.output.splitlines()[-1]) == (0, "Not used: hans:2:skill=Blaze (T14 did not ask it)")
+
+
 def test_a_pending_decision_recorded_with_an_answer_it_does_not_ask_replays_and_is_answered(advances_due, monkeypatch,
                                                                                                tmp_path):
     """Given a campaign that recorded such an answer with a pending decision (as before it was refused), its
