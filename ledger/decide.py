@@ -331,8 +331,15 @@ class LedgerDice(msgspec.Struct):
     seed: bytes
     epoch: int
     campaign_id: str
+    # Why the seed may be public now, asked before the first die (None: it is not): a look-up a command that
+    # rolls nothing never makes (`SeedKeeping.seed_left_elsewhere`).
+    left_elsewhere: Callable[[], str | None] | None = None
 
     def faces(self, roll: int, expression: str, die_sides: list[int], purpose: str) -> Faces:
+        if self.left_elsewhere is not None:
+            if why := self.left_elsewhere():
+                raise RuleViolation(why)
+            self.left_elsewhere = None  # asked once: the store's seeds do not change within a command
         return Faces(d.ledger_faces(self.seed, self.campaign_id, roll, die_sides), "ledger", self.epoch)
 
     def card(self, deck: str, purpose: str, candidates: Sequence[str]) -> str:

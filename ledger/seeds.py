@@ -59,7 +59,22 @@ class SeedKeeping:
         problem = self.seed_problem(state, seed)
         if problem:
             return NoLedgerDice(problem, IntegrityFailure)
-        return LedgerDice(bytes.fromhex(seed), state.epoch, str(campaign_id))
+        return LedgerDice(bytes.fromhex(seed), state.epoch, str(campaign_id),
+                          functools.partial(self.seed_left_elsewhere, campaign_id, state))
+
+    def seed_left_elsewhere(self, campaign_id: uuid.UUID, state: CampaignState) -> str | None:
+        """Why the open epoch's seed may be public although this store has not revealed it: the seeds it shares
+        (a machine's key file) hold the next epoch's, which only a reveal or a new epoch makes. Another store of
+        the campaign did so (an import of it on the same machine, or the store it came from), or a reveal here
+        stopped before it was recorded; its dice, derived from a seed anyone may hold, would be foreseeable."""
+        if self.store.seed(campaign_id, state.epoch + 1) is None:
+            return None
+        kept = f"the key file {self.store.keys.path}" if self.store.keys else self.store.url
+        return (f"the seed of epoch {state.epoch} of {state.name} may be public, so no ledger die is rolled from it: "
+                f"{kept} holds the seed of epoch {state.epoch + 1}, which only a reveal of epoch {state.epoch} (or a "
+                "new epoch) makes, and this store has recorded neither (another store of the campaign on this "
+                "machine did, or a reveal here stopped before it was recorded); `campaign seed reveal` records the "
+                f"reveal here and opens epoch {state.epoch + 1}; table dice (--dice) work either way")
 
     def missing_seed(self, state: CampaignState) -> str:
         if self.store.dealer is not None:  # a league server keeps its own seeds: none comes from a file

@@ -24,6 +24,7 @@ from ledger import campaigns, dice
 from ledger.beside import Beside, Outcome
 from ledger.campaigns import Ledger
 from ledger.cli import app, main
+from ledger.keyfile import KEYS_ENV
 
 FIXED_TIME = "2026-01-01T00:00:00.000000Z"
 CAMPAIGN_ID = "0b0c0d0e-0000-4000-8000-000000000001"
@@ -71,6 +72,9 @@ def cli(tmp_path, monkeypatch) -> Cli:
     monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID(CAMPAIGN_ID)))
     for name in ("CAMPAIGN_STORE", "CAMPAIGN_ACTOR", "CAMPAIGN_NAME"):
         monkeypatch.delenv(name, raising=False)
+    # A key file of the test's own: every test's campaign has the one id, and a key file shared with another
+    # test's, which revealed epoch 0 and kept epoch 1's seed, says epoch 0's seed may be public.
+    monkeypatch.setenv(KEYS_ENV, str(tmp_path / "keys.json"))
     return Cli(CliRunner(), tmp_path)
 
 

@@ -236,3 +236,29 @@ def test_a_seed_swapped_in_the_old_table_is_refused_on_first_use(tmp_path, keys)
     assert runner("seed", "reveal").exit_code == 3
     assert runner("show", "--json").output == before
     assert runner("verify").exit_code == 0
+
+
+def test_a_copy_on_the_same_machine_rolls_nothing_from_a_seed_its_original_revealed(campaign, tmp_path, keys):
+    """A trail imported into another store here shares the key file: once the original reveals the epoch, the
+    copy's dice of that epoch would be derived from a public seed, so anyone could foresee them."""
+    trail = tmp_path / "trail.jsonl"
+    assert campaign("export", "-o", str(trail)).exit_code == 0
+    copy = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))
+    assert copy("import", str(trail)).exit_code == 0
+    assert copy("roll", "D6", "--for", "loot", "--ledger").exit_code == 0  # secret still: it rolls
+    assert campaign("seed", "reveal").exit_code == 0
+    head = copy("verify", "--json").output
+    refused = copy("roll", "D6", "--for", "loot", "--ledger")
+    assert (refused.exit_code, refused.output) == (1, (
+        f"Error: the seed of epoch 0 of League may be public, so no ledger die is rolled from it: the key file {keys} "
+        "holds the seed of epoch 1, which only a reveal of epoch 0 (or a new epoch) makes, and this store has "
+        "recorded neither (another store of the campaign on this machine did, or a reveal here stopped before it "
+        "was recorded); `campaign seed reveal` records the reveal here and opens epoch 1; table dice (--dice) work "
+        "either way\n"))
+    assert copy("verify", "--json").output == head
+    assert copy("roll", "D6", "--for", "loot", "--dice", "4").exit_code == 0
+    assert copy("seed", "reveal").exit_code == 0  # it commits to the epoch the original opened
+    committed = [line.split(maxsplit=3)[-1] for line in log_lines(copy) + log_lines(campaign) if "epoch 1" in line]
+    assert len(committed) == 2 and committed[0] == committed[1], committed
+    assert copy("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0  # the original never was in the way
