@@ -557,15 +557,18 @@ class Context:
                 if seen in remaining:
                     remaining.remove(seen)
             if not remaining:
-                self.emit(ev.DeckShuffled(deck=deck_id, cards=[], roll=None, source="table"))
                 remaining = list(self._decks[deck_id])
+                _refuse_all_in_hand(deck_id, purpose, remaining, held)
+                self.emit(ev.DeckShuffled(deck=deck_id, cards=[], roll=None, source="table"))
                 for card in self._set_aside(deck_id, purpose, held, "table"):
                     remaining.remove(card)
             card = self._dice.card(deck_id, purpose, sorted(set(remaining), key=remaining.index))
             self.emit(ev.CardDrawn(deck=deck_id, card=card, purpose=purpose, source="table"))
             return card
         if deck is None or not deck.draw_pile:
-            self._shuffle(deck_id, list(self._decks[deck_id]) if deck is None else list(deck.discards))
+            cards = list(self._decks[deck_id]) if deck is None else list(deck.discards)
+            _refuse_all_in_hand(deck_id, purpose, cards, held)
+            self._shuffle(deck_id, cards)
             self._set_aside(deck_id, purpose, held, "ledger")
             deck = self.state.decks[deck_id]
         card = deck.draw_pile[0]
@@ -599,3 +602,12 @@ class Context:
             ),
             ev.DeckShuffled(deck=deck_id, cards=d.shuffled(cards, thrown.faces), roll=number, source=thrown.source),
         )
+
+
+def _refuse_all_in_hand(deck_id: str, purpose: str, cards: Sequence[str], held: Sequence[str]) -> None:
+    """A deck run out is shuffled anew from `cards`, less those in hand (`held`): none left, no card can be
+    drawn, and the draw is refused before any shuffle (a house deck of one card asked for a pair)."""
+    if all(card in held for card in cards):
+        shown = list(dict.fromkeys(cards))
+        raise RuleViolation(f"{purpose}: no card of {deck_id} is left to draw: {', '.join(shown)} "
+                            f"{'is' if len(shown) == 1 else 'are'} in hand, and no other to shuffle into a new deck")
