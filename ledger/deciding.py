@@ -45,9 +45,17 @@ from ledger.state import TYPED_NOW, CampaignState, decode_own, encode_state
 LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "answer", "seed.new-epoch", "dice.burn")
 
 
+def stops_a_decision(error: BaseException) -> bool:
+    """Is `error` a decision's own stop (a question, dice or cards wanted, a refusal of the rules, dice
+    other than recorded, an interrupted prompt), not a bug of the ledger or of a ruleset's code?"""
+    return isinstance(error, LedgerError | Diverged | KeyboardInterrupt | EOFError)
+
+
 class Halted(Exception):
     """Deciding stopped (a choice to make, a refusal, an interrupted prompt) after new ledger dice
-    were drawn: those dice are shown by the message or the prompt, so they must be stored first."""
+    were drawn: those dice are shown by the message or the prompt, so they must be stored first.
+    Never a bug (`stops_a_decision`): its message is no decision's to store, and no ledger face was
+    shown (a prompt after new ledger dice comes after they are stored), so nothing is written."""
 
     def __init__(self, cause: BaseException, opened: ev.CommandRecorded, rolls: list[ev.DiceRolled],
                  drew_cards: bool = False):
@@ -121,7 +129,10 @@ def decide(
         # A conflict (a roll number dealt elsewhere) decides again: what this try drew is burned then.
         # An answer that leads to another question keeps the dice handed back pending too (`asks_again`).
         asked_again = asks_again and isinstance(error, NeedsAnswer) and any(isinstance(e, ev.DiceRolled) for e in ctx.events)
-        if not (keep_dice and (ctx.dealt_ledger_faces() or asked_again)) or isinstance(error, Conflict):
+        # A bug is raised as it is: stored pending, it would hold its dice for an answer that no answer
+        # gives, and the campaign would no longer import.
+        if (not (keep_dice and (ctx.dealt_ledger_faces() or asked_again)) or isinstance(error, Conflict)
+                or not stops_a_decision(error)):
             raise
         if asked_again:  # the answers are stored with the dice: none that no question of the command asks
             check_answers(command, answered_now, ctx.asked, warriors_named(state))
@@ -268,7 +279,9 @@ def pending_problem(state: CampaignState, records: Sequence[Record], *, as_store
                reason=opened.reason, keep_dice=as_stored, asks_again=as_stored and handed_back)
     except Halted as stopped:
         halted, cause = True, stopped.cause
-    except (LedgerError, RanOut, Diverged) as error:
+    except Exception as error:  # noqa: BLE001 - a bug too: earlier ledgers stored one pending
+        # (after a ledger die or card, which its stored rolls show), as stored without a question
+        halted = not stops_a_decision(error) and any(roll.source == "ledger" for roll in recorded.rolls)
         cause = error
     else:
         cause = None
@@ -310,13 +323,15 @@ def _why_not_waiting(cause: BaseException | None, waiting: ev.DecisionPending) -
     it was stored (None: it does)."""
     if isinstance(cause, NeedsAnswer):
         return None  # it still waits for an answer
-    if isinstance(cause, LedgerError | RanOut):
-        return str(cause) if waiting.question else None
-    if isinstance(cause, Diverged):
-        return str(cause)
     if cause is None:
         return "it would now be decided without waiting for an answer"
-    raise cause  # not a decision's stop: what a bug raised while deciding with kept dice
+    if isinstance(cause, Diverged) and not isinstance(cause, RanOut):
+        return str(cause)
+    if stops_a_decision(cause):
+        return str(cause) if waiting.question else None
+    # A bug, which earlier ledgers stored pending with its message and no question: it still stops
+    # there, and is voided (or answered once the bug is fixed, if that fix decides it otherwise).
+    return f"it now stops at an internal error ({type(cause).__name__}: {cause})" if waiting.question else None
 
 
 # The numbers a question shows (its dice, values, counts): what the dice decide of a wording.

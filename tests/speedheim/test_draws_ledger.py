@@ -3,18 +3,26 @@ d20 table (seed 000; a physical deck, so each card is given as players draw it).
 
 from __future__ import annotations
 
+import uuid
+from pathlib import Path
+
 import pytest
 
 from commands.speedheim import events as se
 from commands.speedheim import postgame as pg
 from commands.speedheim import handlers as h
+from commands.speedheim import rules as r
 from commands.speedheim.tables import DEFAULT_TABLES
+from ledger import audit
 from ledger import events as ev
+from ledger.campaigns import Ledger
 from ledger.describe import describe
-from ledger.decide import TableDice
+from ledger.decide import Context, TableDice
 from ledger.errors import LedgerError, NeedsDice
 from ledger.pending import PendingDecision
+from ledger.store import Store
 from ledger.testing import LedgerHarness
+from projections.history import void_annotations
 
 from .conftest import Table, of
 
@@ -302,3 +310,50 @@ def test_a_choice_on_a_card_the_ledger_dealt_is_asked_once_the_card_is_stored(ho
     read = of([r.event for r in answered.records], se.CardRead)
     assert [(r.card, r.stat) for r in read] == [(second_card, "Rgd")]
     assert campaign.ledger.check(campaign.cid)[1] == []  # decided again as recorded
+
+
+ONE_CARD = {"source": "house", "cards": [{"id": "01", "hero": "Wnd", "henchman": "promote"}]}
+
+
+def test_a_bug_after_a_ledger_shuffle_is_raised_as_it_is_and_nothing_is_written(house_rules, monkeypatch):
+    """Nobody can re-roll for free: a bug after a ledger die is no decision, so it is not stored pending (its
+    message waiting for an answer no answer gives, and the campaign no longer importing). No face was shown
+    (a prompt after ledger dice comes after they are stored), and the roll numbers were not used: the same
+    command, once it decides, is dealt the same dice."""
+    campaign = house_rules({"decks": "ledger"})
+    before, rolls = campaign.state.position, campaign.state.rolls
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(r, "read_hero", broken)
+        with pytest.raises(ZeroDivisionError):
+            campaign.incap("Gunnar", "Rikk")
+    assert (campaign.state.position, campaign.state.pending) == (before, {})
+    try:
+        campaign.incap("Gunnar", "Rikk")
+    except PendingDecision:
+        pass  # a card that asks a question: its dice are stored
+    first = next(record.event for record in campaign.ledger.history(campaign.cid)
+                 if record.position > before and isinstance(record.event, ev.DiceRolled))
+    assert (first.roll, first.purpose) == (rolls, "shuffle improvement")
+
+
+TRAILS = Path(__file__).parent / "trails"
+
+
+@pytest.mark.parametrize("still_a_bug", [False, True])
+def test_a_campaign_an_earlier_ledger_stored_a_bug_pending_in_imports_and_replays(tmp_path, monkeypatch, still_a_bug):
+    """A tester's campaign: a one-card house deck, Boss's Scar 20 drew its card and then a pair's second card the
+    deck could not give; the ledger then stored the IndexError pending (T9 "pending: list index out of range", and
+    T11 as T9 answered), and import and `replay --check` failed with it (exit 70). Decided again, it stops at the
+    rules' refusal of a draw with every card in hand, and had it not been fixed, at the same bug: stored without a
+    question, both still stop where it was stored."""
+    if still_a_bug:
+        monkeypatch.setattr(Context, "draw", lambda *args, **kwargs: [][0])
+    chain = audit.read_trail((TRAILS / "one-card-house-deck-bug-stored-pending.jsonl").read_bytes(), void_annotations)
+    ledger = Ledger(Store(f"sqlite:///{tmp_path / 'copy.db'}"))
+    state = audit.import_chain(ledger, chain)
+    assert sorted(state.pending) == ["11"]
+    assert ledger.check(uuid.UUID(chain.campaign_id)) == (7, [])
