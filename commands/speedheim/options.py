@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from commands.kit.options import Options, check_options, option_defaults, options_of
+from ledger.errors import BadInput
 
 from .tables import TABLES
 
@@ -47,7 +48,19 @@ class SpeedheimOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 DEFAULT_OPTIONS: dict[str, Any] = option_defaults(SpeedheimOptions)
-check = check_options(ID, SpeedheimOptions, lambda options: TABLES.for_options({"tables": options.tables}))
+
+
+def _check_tables(options: SpeedheimOptions) -> None:
+    """The house-rule tables load, and a house deck can give what the options draw from it: an Improvement
+    Attempt with Advantage (Scar 20) draws two cards and keeps one, which a deck of one card cannot give."""
+    cards = TABLES.for_options({"tables": options.tables}).deck.cards
+    if options.improvement == "deck" and options.advantage == "draw-two-choose-one" and len(cards) < 2:
+        raise BadInput(f"speedheim option tables: the house deck has {len(cards)} card, and an Improvement Attempt "
+                       "with Advantage (Scar 20) draws two and keeps one: give the deck two cards or more "
+                       "(or --option advantage=lower-of-2d20)")
+
+
+check = check_options(ID, SpeedheimOptions, _check_tables)
 
 
 def options_for(state_options: dict[str, Any]) -> SpeedheimOptions:

@@ -18,7 +18,7 @@ from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.describe import describe
 from ledger.decide import Context, TableDice
-from ledger.errors import LedgerError, NeedsDice
+from ledger.errors import BadInput, LedgerError, NeedsDice
 from ledger.pending import PendingDecision
 from ledger.store import Store
 from ledger.testing import LedgerHarness
@@ -313,6 +313,19 @@ def test_a_choice_on_a_card_the_ledger_dealt_is_asked_once_the_card_is_stored(ho
 
 
 ONE_CARD = {"source": "house", "cards": [{"id": "01", "hero": "Wnd", "henchman": "promote"}]}
+
+
+def test_a_house_deck_of_one_card_is_refused_where_an_attempt_with_advantage_draws_two():
+    """Scar 20, "an Improvement Attempt with Advantage", draws two cards and keeps one (option advantage,
+    rules §10): a house deck of one card cannot give them, so `campaign new` refuses it (exit 2)."""
+    with pytest.raises(BadInput) as refused:
+        LedgerHarness("speedheim", {"tables": {"deck": ONE_CARD}})
+    assert str(refused.value) == (
+        "speedheim option tables: the house deck has 1 card, and an Improvement Attempt with Advantage (Scar 20) "
+        "draws two and keeps one: give the deck two cards or more (or --option advantage=lower-of-2d20)")
+    # The other reading of Advantage rolls 2d20 on one card: the deck may hold one
+    assert LedgerHarness("speedheim", {"tables": {"deck": ONE_CARD}, "advantage": "lower-of-2d20"}).state.options[
+        "advantage"] == "lower-of-2d20"
 
 
 def test_a_bug_after_a_ledger_shuffle_is_raised_as_it_is_and_nothing_is_written(house_rules, monkeypatch):
