@@ -157,6 +157,10 @@ class Ruleset:
     # A campaign's own decks, for a ruleset whose decks depend on its options (a house-rule deck,
     # one deck per warband or per battle); None: every campaign uses `decks`.
     decks_for: Callable[[CampaignState], Mapping[str, list[str]]] | None = None
+    # Where its rules draw from its decks (Speedheim: a card per Incapacitation): the commands that draw, in the
+    # words a refusal of a bare `campaign draw` from one of them names; a card drawn outside the rules would be
+    # burned or counted, and every draw after it shift. "": its decks are for bare draws (freeform's cards).
+    decks_drawn_by: str = ""
     terms: Terms = Terms()  # its words for people: rating, treasury, resources (report, roster sheets)
     default_options: Mapping[str, Any] = field(default_factory=dict)
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None

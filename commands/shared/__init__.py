@@ -390,8 +390,15 @@ def bare_roll(cmd: BareRoll, ctx: Context) -> None:
 
 
 def bare_draw(cmd: BareDraw, ctx: Context) -> None:
+    """A card drawn outside the rules, from a deck the rules do not draw from: typed now, one from theirs is
+    refused (a bare draw recorded before this refusal is decided again as recorded)."""
     if not cmd.purpose.strip():
         raise BadInput("say what the draw is for with --for")
+    ruleset = rulesets.get(ctx.state.ruleset)
+    if ctx.typed_now and ruleset.decks_drawn_by and cmd.deck in ruleset.decks_of(ctx.state):
+        raise RuleViolation(f"{cmd.deck} is a deck the {ruleset.id} rules draw from, each card at its rule: a card "
+                            f"drawn outside them would be out of the deck, and every draw after it shift; "
+                            f"{ruleset.decks_drawn_by}")
     ctx.draw(cmd.deck, cmd.purpose)
 
 

@@ -74,6 +74,10 @@ RULESET = register(
         # The stat line in the order the warband tables print it (rules file §1); money is gold.
         terms=Terms(treasury="Gold", resources={}, stat_order=("Mov", "Mel", "Rgd", "Def", "Agi", "Mrl", "Atk", "Wnd", "Inj", "Prc")),
         decks_for=h.decks_for,
+        # Rules §5: "On each Incapacitation, the unit that caused it draws 1 card", and a hero's Improvement Attempts.
+        decks_drawn_by=("its cards are drawn by `speedheim incapacitate` (or `speedheim battle --incap`) and by "
+                        "Improvement Attempts: `speedheim scars` (Scar 20), `speedheim improvement`, "
+                        "`speedheim buy-attempt`"),
         deck_order=h.deck_order,
         default_options=DEFAULT_OPTIONS,
         check_options=check,

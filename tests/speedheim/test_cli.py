@@ -1064,3 +1064,29 @@ def test_the_leader_skill_given_among_keywords_is_refused_to_a_henchman(blightme
     result = blightmeer("correct", "Sellswords", "Ivo", "--add-keyword", "Leader,Fear", "--reason", "x")
     assert (result.exit_code, result.output) == (1, "Error: a henchman cannot have the Leader skill: a hero leads (rules §2)\n")
     assert events(blightmeer) == before
+
+
+BARE_DRAW_REFUSED = (
+    "Error: improvement is a deck the speedheim rules draw from, each card at its rule: a card drawn outside them would "
+    "be out of the deck, and every draw after it shift; its cards are drawn by `speedheim incapacitate` (or `speedheim "
+    "battle --incap`) and by Improvement Attempts: `speedheim scars` (Scar 20), `speedheim improvement`, "
+    "`speedheim buy-attempt`\n")
+
+
+@pytest.mark.parametrize("deck", [["--option", "decks=physical"], []])
+def test_a_bare_draw_from_the_improvement_deck_is_refused_naming_the_rules_commands(campaign, deck):
+    """"Whenever a unit Incapacitates an opponent, that unit draws" (seed): a bare `campaign draw` took a card of the
+    Improvement Deck outside any rule (to the discards, every later draw shifted; with a physical deck, any card named),
+    which let players burn or count cards. Refused, exit 1, nothing written; a bare draw recorded before replays."""
+    blightmeer_with(campaign, *deck)
+    before = events(campaign)
+    refused = campaign("draw", "improvement", "--for", "test", *(["--card", "05"] if deck else []))
+    assert (refused.exit_code, refused.output) == (1, BARE_DRAW_REFUSED)
+    assert events(campaign) == before
+
+
+def test_a_bare_draw_from_the_improvement_deck_recorded_before_its_refusal_imports_and_replays(campaign):
+    trail = Path(__file__).parent / "trails" / "bare-draw-from-the-improvement-deck.jsonl"
+    assert campaign("import", str(trail)).exit_code == 0
+    replayed = campaign("replay", "--check")
+    assert (replayed.exit_code, replayed.output) == (0, "Re-decided 2 transactions from their commands and dice: all match.\n")
