@@ -263,10 +263,7 @@ def store_failure(url: str, error: BaseException) -> LedgerError:
     text = _redacted(url, str(error))
     # SQLite's own words for a damaged file, and its reader's for text that is not UTF-8 (bytes flipped in a row)
     if "malformed" in text or "not a database" in text or "disk image" in text or "Could not decode to UTF-8" in text:
-        return IntegrityFailure(
-            f"the store {public_url(url)} is damaged ({text}); nothing was written to it. "
-            "Restore a copy made by `campaign backup`, or import an exported trail into a new store"
-        )
+        return damaged(url, text)
     if "locked" in text or "busy" in text:
         return Conflict(f"the store {public_url(url)} is busy ({text}): try again")
     if lacks_privilege(error):  # a role the league's administrator never gave a player's rights
@@ -274,6 +271,12 @@ def store_failure(url: str, error: BaseException) -> LedgerError:
         return BadInput(f"role {role} may not use the campaigns of {public_url(url)} ({text}): connect as a player's "
                         f"role, or have the league's administrator run `campaign admin init-roles --player {role}`")
     return BadInput(f"the store {public_url(url)} failed: {text}")
+
+
+def damaged(url: str, found: str) -> IntegrityFailure:
+    """The store's file is damaged (`found` says how): nothing was written, and what to do."""
+    return IntegrityFailure(f"the store {public_url(url)} is damaged ({found}); nothing was written to it. "
+                            "Restore a copy made by `campaign backup`, or import an exported trail into a new store")
 
 
 def _redacted(url: str, text: str) -> str:
@@ -883,6 +886,7 @@ class Store:
         rows = map(_event_row, records)  # not the library's Item and StoredEvent: two frozen objects a record
         table = self.app.recorder.events_table_name  # type: ignore[attr-defined]
         with self._appending() as (cursor, pipeline):
+            self._refuse_cut_short(cursor)
             follows: list[tuple[int, Callable[[], bool]]] = []
             checks: list[Callable[[], None]] = []
             while page := list(itertools.islice(rows, PAGE)):
@@ -1163,6 +1167,18 @@ class Store:
             return os.path.getsize(self._sqlite_path) if self._sqlite_path else 0
         except OSError:
             return 0
+
+    def _refuse_cut_short(self, cursor: Any) -> None:
+        """A SQLite file is whole pages: one that ends inside a page had its end cut off, which SQLite
+        notices only on the pages a command reads (a page cut short reads as zeros where it ends), so a
+        write into the pages before was taken. Damage, as SQLite's own check finds it; a stat a write."""
+        if self.kind != "sqlite" or not self.opens_elsewhere:
+            return
+        cursor.execute("PRAGMA page_size")
+        page, size = cursor.fetchone()[0], self.file_size
+        if size % page:
+            raise damaged(self.url, f"the file is {size} bytes, not a whole number of its {page}-byte pages: its "
+                                    "end was cut off")
 
     def damage(self, *, quick: bool = False) -> str | None:
         """SQLite's own check of every page and index of the file: what is wrong, or None. `quick`

@@ -298,3 +298,23 @@ def test_a_store_too_damaged_to_open_is_a_damaged_store_exit_3(old_store):
     assert (result.exit_code, result.output) == (3, (
         f"Error: the store sqlite:///{old_store} is damaged (database disk image is malformed); nothing was "
         "written to it. Restore a copy made by `campaign backup`, or import an exported trail into a new store\n"))
+
+
+@pytest.mark.parametrize("command", [
+    ["xp", "award", "Gunnar", "1", "--reason", "t"],
+    ["roll", "D6", "--for", "t", "--ledger"],
+])
+def test_a_store_whose_end_was_cut_off_takes_no_write(league, db_path, store_bytes, command):
+    """A file cut short inside its last page: `verify` said it was damaged (exit 3), yet an XP award
+    or a ledger roll was recorded into it (exit 0), on pages SQLite reads without noticing the page
+    cut short. A SQLite file is whole pages; a write is refused as a read of damage is."""
+    with open(db_path, "r+b") as file:
+        file.truncate(os.path.getsize(db_path) - 1000)
+    assert league("verify").exit_code == 3
+    before = store_bytes()
+    result = league(*command)
+    assert (result.exit_code, result.output) == (3, (
+        f"Error: the store sqlite:///{db_path} is damaged (the file is {os.path.getsize(db_path)} bytes, not a whole "
+        "number of its 4096-byte pages: its end was cut off); nothing was written to it. Restore a copy made by "
+        "`campaign backup`, or import an exported trail into a new store\n"))
+    assert store_bytes() == before
