@@ -115,7 +115,8 @@ def end_of_battle(records: Sequence[Record], battle: int) -> int:
 def cut(records: Sequence[Record], *, until: int | None = None, battle: int | None = None) -> list[Record]:
     """The records of the campaign as it stood at position `until`, or once battle `battle` and all
     that followed it before the next battle (less what was recorded of a later battle's game meanwhile,
-    `battle_views`); all of them with neither."""
+    `battle_views`); all of them with neither. A transaction is stored whole or not at all: a position
+    inside one, where the campaign never stood, is refused naming the transaction's bounds."""
     if until is not None and battle is not None:
         raise BadInput("give --until or --battle, not both")
     if battle is not None:
@@ -127,7 +128,21 @@ def cut(records: Sequence[Record], *, until: int | None = None, battle: int | No
         raise BadInput("--until takes a position from 1")
     if not records or until > records[-1].position:
         raise NotFound(f"no position {until}: the campaign has {len(records)} events")
-    return [r for r in records if r.position <= until]
+    shown = [r for r in records if r.position <= until]
+    _refuse_inside_a_transaction(records, shown)
+    return shown
+
+
+def _refuse_inside_a_transaction(records: Sequence[Record], shown: list[Record]) -> None:
+    """BadInput where `shown` (the records up to a position) ends inside a transaction of `records`."""
+    last = shown[-1]
+    if len(shown) == len(records) or records[len(shown)].tx != last.tx:
+        return
+    first = next(r.position for r in shown if r.tx == last.tx)
+    end = max(r.position for r in records if r.tx == last.tx)
+    before = f"--until {first - 1} (before T{last.tx}) or " if first > 1 else ""
+    raise BadInput(f"position {last.position} is inside T{last.tx} (positions {first} to {end}), which is stored "
+                   f"whole: the campaign never stood between its events; give {before}--until {end} (after it)")
 
 
 def post_games_left_out(records: Sequence[Record], battle: int) -> list[ev.PostGameStepDone]:

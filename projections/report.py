@@ -19,7 +19,6 @@ from typing import Any
 from ledger import describe, rulesets
 from ledger import events as ev
 from ledger.campaigns import apply_record, battle_ends, battle_views, cut, transactions, voids_in
-from ledger.errors import BadInput
 from ledger.fold import post_games_left_out
 from ledger.records import GENESIS, Record
 from ledger.state import CampaignState
@@ -160,12 +159,6 @@ def cut_records(records: Sequence[Record], *, until: int | None = None, battle: 
     """The records of the campaign as it stood at position `until`, or once battle `battle` and all
     that followed it before the next battle; and a phrase saying where it stops ('' for now)."""
     shown = cut(records, until=until, battle=battle)
-    if until is not None and not any(isinstance(r.event, ev.RulesetPinned) for r in shown):
-        # The report speaks the ruleset's words: at a position inside the transaction that starts
-        # the campaign there is none yet (and the error was "no ruleset ''").
-        pinned = next((r.position for r in records if isinstance(r.event, ev.RulesetPinned)), None)
-        raise BadInput(f"at position {until} the campaign is still being started: its ruleset is pinned at "
-                       f"position {pinned}, so the report takes --until {pinned} or later")
     if battle is not None:
         return shown, f"after battle {battle} (position {shown[-1].position})"
     return shown, f"at position {until}" if until is not None else ""

@@ -31,9 +31,7 @@ def resources_held(row: dict[str, Any]) -> list[str]:
 
 
 def print_campaign(state: CampaignState, battles: list[Battle]) -> None:
-    # `replay --until 1` or 2 stops inside the transaction that starts the campaign: no name or ruleset yet.
-    rules = f"{state.ruleset} v{state.ruleset_version}" if state.ruleset else "no ruleset pinned yet"
-    click.echo(f"{shown(state.name) if state.name else '(a campaign being started)'} — {rules}")
+    click.echo(f"{shown(state.name)} — {state.ruleset} v{state.ruleset_version}")
     click.echo(f"{plural(state.position, 'event')} in {plural(state.transactions, 'transaction')}"
                f"{', ' + str(len(state.voided)) + ' voided' if state.voided else ''}; head {state.head}")
     for warband in state.warbands:

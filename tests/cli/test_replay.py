@@ -17,10 +17,30 @@ def played(c):
 
 def test_replay_until_a_position(two_warbands):
     c = played(two_warbands)
-    state = json.loads(c("replay", "--until", "9", "--json").output)
-    # Positions 1-4 open the campaign (T1), 5-6 enlist the rats, 7-8 the skaven, 9 opens T4; T7 is 17-18, T9 21-22.
-    assert (state["events"], [w["name"] for w in state["warbands"]]) == (9, ["Reikland Rats", "Clan Skrittle"])
+    state = json.loads(c("replay", "--until", "8", "--json").output)
+    # Positions 1-4 open the campaign (T1), 5-6 enlist the rats, 7-8 the skaven, 9-11 recruit Gunnar.
+    assert (state["events"], [w["name"] for w in state["warbands"]]) == (8, ["Reikland Rats", "Clan Skrittle"])
     assert [w["fighters"] for w in state["warbands"]] == [0, 0]
+
+
+def test_replay_until_a_position_inside_a_transaction_is_refused_naming_its_bounds(two_warbands):
+    """A transaction is stored whole: `--until 9` showed Gunnar recruited and the treasury not yet
+    paid for him, a campaign that never stood so. Refused for every view of it, naming the positions
+    on either side."""
+    c = played(two_warbands)
+    refused = "Error: position 9 is inside T4 (positions 9 to 11), which is stored whole: the campaign never " \
+              "stood between its events; give --until 8 (before T4) or --until 11 (after it)\n"
+    for view in ([], ["--json"], ["--roster", "Reikland Rats"]):
+        result = c("replay", "--until", "9", *view)
+        assert (result.exit_code, result.output) == (2, refused)
+    started = c("replay", "--until", "2")
+    assert (started.exit_code, started.output) == (2, (
+        "Error: position 2 is inside T1 (positions 1 to 4), which is stored whole: the campaign never stood between "
+        "its events; give --until 4 (after it)\n"))
+    assert c("replay", "--until", "11", "--roster", "Reikland Rats").output == (
+        "Reikland Rats (Ann)  treasury 440  games 0  wins 0\n"
+        "  Gunnar — leader  XP 0  WS4\n"
+    )
 
 
 def test_replay_to_a_battle_includes_what_followed_it(two_warbands):

@@ -38,15 +38,18 @@ def test_report_refuses_bad_cuts_and_paths_writing_nothing(two_warbands, tmp_pat
         (["--until", "5", "--battle", "1"], 2, "Error: give --until or --battle, not both\n"),
         (["--until", "99"], 2, "Error: no position 99: the campaign has 14 events\n"),
         (["--battle", "1"], 2, "Error: no battle 1 (battles: none yet)\n"),
-        # Inside the transaction that starts the campaign, before its ruleset is pinned: the report
-        # said "no ruleset ''".
-        *[(["--until", str(position)], 2, f"Error: at position {position} the campaign is still being started: its "
-           "ruleset is pinned at position 3, so the report takes --until 3 or later\n") for position in (1, 2)],
+        # Inside a transaction, which is stored whole: the report showed a campaign that never stood so
+        # (before the first one's ruleset was pinned it said "no ruleset ''").
+        *[(["--until", str(position)], 2, f"Error: position {position} is inside T1 (positions 1 to 4), which is "
+           "stored whole: the campaign never stood between its events; give --until 4 (after it)\n")
+          for position in (1, 2, 3)],
+        (["--until", "9"], 2, "Error: position 9 is inside T4 (positions 9 to 11), which is stored whole: the "
+         "campaign never stood between its events; give --until 8 (before T4) or --until 11 (after it)\n"),
     ]:
         result = two_warbands("report", "--out", str(out), *args)
         assert (result.exit_code, result.output) == (code, message)
         assert not out.exists()
-    assert two_warbands("report", "--out", str(out), "--until", "3").exit_code == 0  # the ruleset pinned
+    assert two_warbands("report", "--out", str(out), "--until", "4").exit_code == 0  # the campaign started
     missing = tmp_path / "no-such-folder" / "r.html"
     result = two_warbands("report", "--out", str(missing))
     assert (result.exit_code, result.output) == (2, f"Error: cannot write {missing}: No such file or directory\n")

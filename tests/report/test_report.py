@@ -145,7 +145,8 @@ def test_a_roster_card_names_what_the_campaign_keeps_by_id(demo, tmp_path):
                      '<p><span class="label">Skill lists</span> Combat, Shooting</p>'):
         assert fragment in html
     log = json.loads(demo("--campaign", coreheim, "log", "--full", "--all", "--json").output)
-    found = next(row["position"] for row in log if row["text"] == "Reikland Rats stash gains Dwarven Ale")
+    found_in = next(row["tx"] for row in log if row["text"] == "Reikland Rats stash gains Dwarven Ale")
+    found = max(row["position"] for row in log if row["tx"] == found_in)  # the end of its transaction
     page = tmp_path / "found.html"
     assert demo("--campaign", coreheim, "report", "-o", str(page), "--until", str(found)).exit_code == 0
     assert "<dt>Stash</dt><dd>Dwarven Ale</dd>" in page.read_text(encoding="utf-8")  # kept as dwarven-ale
@@ -525,21 +526,31 @@ def test_a_name_typed_in_lower_case_begins_its_chronicle_line_as_typed(tmp_path)
     assert "  - athos gains 1 XP (won).\n" in chronicle
 
 
-def test_a_cut_inside_the_hire_of_a_hired_sword_rates_him_once_typed(demo, tmp_path):
+def test_a_cut_inside_the_hire_of_a_hired_sword_is_refused_and_either_side_rates_him_once_typed(demo, tmp_path):
     """Between a Hired Sword's recruit and his type (one transaction: `coreheim hire`), `report --until`
-    and `replay --until` failed with exit 70 ('' is not a Hired Sword): the rating read his type."""
+    and `replay --until` failed with exit 70 ('' is not a Hired Sword): the rating read his type. The
+    campaign never stood there (a transaction is stored whole): both refuse it alike, naming the hire's
+    bounds; before and after it, he is rated once typed."""
     name = FIXTURES["coreheim"]["name"]
     log = json.loads(demo("--campaign", name, "log", "--full", "--all", "--json").output)
-    joins = next(row["position"] for row in log if row["text"] == "Grok, hired sword, joins Clan Skrit")
-    assert next(row for row in log if row["position"] == joins + 1)["text"] == "Grok is an Ogre Bodyguard (Ogre)"
+    joins = next(row for row in log if row["text"] == "Grok, hired sword, joins Clan Skrit")
+    assert next(row for row in log if row["position"] == joins["position"] + 1)["text"] == "Grok is an Ogre Bodyguard (Ogre)"
+    hire = [row["position"] for row in log if row["tx"] == joins["tx"]]
+    refused = (f"Error: position {joins['position']} is inside T{joins['tx']} (positions {hire[0]} to {hire[-1]}), "
+               "which is stored whole: the campaign never stood between its events; give "
+               f"--until {hire[0] - 1} (before T{joins['tx']}) or --until {hire[-1]} (after it)\n")
+    for command in (["replay", "--json"], ["report", "-o", str(tmp_path / "inside.html")]):
+        inside = demo("--campaign", name, *command, "--until", str(joins["position"]))
+        assert (inside.exit_code, inside.output) == (2, refused)
+    assert not (tmp_path / "inside.html").exists()
     ratings = {}
-    for position in (joins - 1, joins, joins + 1):
+    for position in (hire[0] - 1, hire[-1]):
         replayed = demo("--campaign", name, "replay", "--until", str(position), "--json")
         assert replayed.exit_code == 0, replayed.output
         ratings[position] = {w["name"]: w["rating"] for w in json.loads(replayed.output)["warbands"]}["Clan Skrit"]
         page = write_report(demo, name, tmp_path / f"u{position}.html", "--until", str(position))
         assert standings(page)["Clan Skrit"]["rating"] == str(ratings[position])
-    assert ratings[joins] == ratings[joins - 1] < ratings[joins + 1]  # counted once his type is on record
+    assert ratings[hire[0] - 1] < ratings[hire[-1]]  # counted once his type is on record
 
 
 def test_a_cut_at_the_head_does_not_say_the_campaign_stands_otherwise_now(two_battles, tmp_path):
