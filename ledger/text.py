@@ -67,25 +67,39 @@ def _label(text: str) -> str:
     return _invisible_written_out(escaped(text if len(text) <= 40 else text[:40] + "…"))
 
 
-def checked_argument(text: str) -> str:
-    """One command-line argument as NFC text, or BadInput naming what is wrong with it."""
+def checked_argument(text: str, what: str = "argument") -> str:
+    """One command-line argument as NFC text, or BadInput naming what is wrong with it (`what`: the
+    words for it)."""
     for char in text:
         if unicodedata.category(char) == "Cs":
-            raise BadInput(f"argument '{_label(text)}' is not valid UTF-8 text")
+            raise BadInput(f"{what} '{_label(text)}' is not valid UTF-8 text")
         if _forbidden(char):
-            raise BadInput(f"argument '{_label(text)}' holds the control character U+{ord(char):04X}; "
+            raise BadInput(f"{what} '{_label(text)}' holds the control character U+{ord(char):04X}; "
                            "names and texts may not")
     for index, char in enumerate("" if text.isascii() else text):
         if _invisible_at(text, index):
-            raise BadInput(f"argument '{_label(text)}' holds the invisible character U+{ord(char):04X}, which would "
+            raise BadInput(f"{what} '{_label(text)}' holds the invisible character U+{ord(char):04X}, which would "
                            "make it look like another; names and texts may not")
     if VOID_MARK.casefold() in text.casefold():
-        raise BadInput(f"argument '{_label(text)}' holds '{VOID_MARK}', the log's mark of a voided transaction: a "
+        raise BadInput(f"{what} '{_label(text)}' holds '{VOID_MARK}', the log's mark of a voided transaction: a "
                        "reason holding it would pass a live one for voided")
     if len(text) > TEXT_LIMIT:
-        raise BadInput(f"argument '{_label(text)}' is {len(text)} characters long; "
+        raise BadInput(f"{what} '{_label(text)}' is {len(text)} characters long; "
                        f"the limit is {TEXT_LIMIT} (names: {NAME_LIMIT})")
     return unicodedata.normalize("NFC", text)
+
+
+def checked_actor(actor: str, where: str | None = None) -> str:
+    """Who acts, as the command line takes it (--as or CAMPAIGN_ACTOR: an argument, a name, not blank),
+    or BadInput; `where` (a trail's line) for an actor read from a trail, which is refused where the
+    command line would refuse it, as it would be recorded there."""
+    what = f"{where}: the actor" if where else None
+    taken = checked_argument(actor, what or "argument")
+    check_name(taken, what or "the actor (--as)")
+    if not taken.strip():
+        said = f"{what} is blank" if what else "say who is acting with --as NAME (or CAMPAIGN_ACTOR)"
+        raise BadInput(f"{said}: it is recorded on every event")
+    return taken
 
 
 def whole_number(text: str, digits: int = 6) -> int | None:
@@ -143,6 +157,14 @@ def visible(text: str) -> str:
         return text
     written = _invisible_written_out(text, keep=_ISOLATES)  # the isolates `shown` put around right-to-left text stay
     return re.sub(re.escape(VOID_MARK), lambda found: "\\" + found.group(0), written, flags=re.IGNORECASE)
+
+
+def written_out(text: str) -> str:
+    """Text for a file people read (the Markdown chronicle, the trail's rows as CSV or Markdown),
+    whatever the store holds: control and bidirectional formatting characters written out as
+    \\uXXXX (an ESC or a newline in an actor would begin a line of its own), but the isolates `shown`
+    puts around right-to-left text (a log line's description holds them)."""
+    return escaped(text, keep=_ISOLATES)
 
 
 def shown_sentence(text: str) -> str:

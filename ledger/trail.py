@@ -30,6 +30,7 @@ from ledger.records import GENESIS, Record, check_numbers, event_from_body, with
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
 from ledger.store import Store
+from ledger.text import checked_actor
 from ledger.stored_chain import StoredReading, stored_names
 from ledger.trail_json import (
     CANONICAL_FORM,
@@ -788,7 +789,8 @@ class _ImportProblems:
 
     secret_dice: _SecretDice
     stored_differently: LedgerError | None = None
-    numbers: LedgerError | None = None
+    typed: LedgerError | None = None  # a number no record holds, an actor the command line refuses
+    actors: set[str] = field(default_factory=set)  # those checked
     rules: LedgerError | None = None
 
     @classmethod
@@ -805,12 +807,18 @@ class _ImportProblems:
                 if not entry.as_stored:  # else what is checked here is known to pass
                     payload = ev.payload_of(record.event)
                     problems.stored_differently = problems.stored_differently or _stored_differently(entry, payload)
-                    if problems.numbers is None:
+                    if problems.typed is None:
                         try:
                             check_numbers(payload, f"E{record.position} {ev.tag_of(record.event)}")
                         except BadInput as problem:
-                            problems.numbers = problem  # the rules are not asked about such a record
-                if problems.numbers is None:
+                            problems.typed = problem  # the rules are not asked about such a record
+                if problems.typed is None and record.actor not in problems.actors:
+                    try:
+                        checked_actor(record.actor, entry.where)
+                        problems.actors.add(record.actor)
+                    except BadInput as problem:
+                        problems.typed = problem
+                if problems.typed is None:
                     yield record
 
         records = checked()
@@ -830,7 +838,7 @@ class _ImportProblems:
 
     def raise_before_import(self, chain: Chain) -> None:
         """The first problem, in the order the trail's check names them."""
-        self.raise_first(self.numbers, self.rules, self.secret_dice.problem(chain.revealed), self.stored_differently)
+        self.raise_first(self.typed, self.rules, self.secret_dice.problem(chain.revealed), self.stored_differently)
 
     @staticmethod
     def raise_first(*in_order: LedgerError | None) -> None:
@@ -905,7 +913,7 @@ def import_chain(
     store = ledger.store
     if not rechecked:
         problems = _ImportProblems.of(chain.entries, chain.voids, store.seed, chain.revealed)
-        problems.raise_first(problems.stored_differently, problems.numbers, problems.rules,
+        problems.raise_first(problems.stored_differently, problems.typed, problems.rules,
                              problems.secret_dice.problem(chain.revealed))
     campaign_id = uuid.UUID(chain.campaign_id)
     with store.writing(STARTING_CAMPAIGNS):  # as `campaign new`: the name is checked free and taken in one turn

@@ -12,6 +12,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ledger.describe import plural
+from ledger.text import written_out
 
 if TYPE_CHECKING:
     import jinja2
@@ -32,16 +33,18 @@ LINE_START = re.compile(r"^([-+>]|\d+(?=[.)]))")
 
 def md_text(text: object) -> str:
     """Text people typed (names, reasons) as Markdown that shows it as typed: no emphasis, code, link,
-    entity, HTML, nor a list, quote or heading where it begins a line."""
-    escaped = MARKDOWN_INLINE.sub(r"\\\1", str(text))
+    entity, HTML, nor a list, quote or heading where it begins a line, and no control character
+    (`written_out`: whatever the store holds)."""
+    escaped = MARKDOWN_INLINE.sub(r"\\\1", written_out(str(text)))
     escaped = AUTOLINK.sub(lambda found: "\\:" if found[1] else found[2] + "\\.", escaped)
     return LINE_START.sub(lambda found: "\\" + found[1] if not found[1][0].isdigit() else found[1] + "\\", escaped)
 
 
 def md_code(text: object) -> str:
     """Text as a Markdown code span, whatever backticks it holds: fenced by one more than its longest run
-    (a reason holding a backtick ended the span, and what followed it was Markdown and HTML again)."""
-    text = str(text).replace("\n", " ")
+    (a reason holding a backtick ended the span, and what followed it was Markdown and HTML again), on
+    one line (`written_out`)."""
+    text = written_out(str(text))
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"

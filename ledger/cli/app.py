@@ -32,7 +32,7 @@ from ledger.errors import BadInput, LedgerError, NeedsAnswer
 from ledger.records import check_typed_number
 from ledger.state import CampaignState
 from ledger.store import DEFAULT_STORE, Store, new_sqlite_file, store_failure
-from ledger.text import check_name, check_names, checked_argument, shown, whole_number
+from ledger.text import check_names, checked_actor, checked_argument, shown, whole_number
 
 # A failure nobody foresaw is a bug: it still gets one `Error:` line, and this exit code (BSD's
 # EX_SOFTWARE); CAMPAIGN_DEBUG=1 shows the traceback instead, for whoever fixes it.
@@ -340,10 +340,7 @@ def main(ctx: click.Context, store_url: str, actor: str, campaign_ref: str | Non
     Exit codes: 0 done, 1 refused by the rules, 2 bad input, 3 a chain or store that does not verify,
     70 a bug (CAMPAIGN_DEBUG=1 shows its traceback)."""
     # --as and --campaign may come from the environment, where parse_args did not see them.
-    actor, campaign_ref = checked_argument(actor), campaign_ref and checked_argument(campaign_ref)
-    check_name(actor, "the actor (--as)")
-    if not actor.strip():
-        raise BadInput("say who is acting with --as NAME (or CAMPAIGN_ACTOR): it is recorded on every event")
+    actor, campaign_ref = checked_actor(actor), campaign_ref and checked_argument(campaign_ref)
     session = Session(store_url=store_url, actor=actor, campaign_ref=campaign_ref, on_commit=list(COMMIT_HOOKS),
                       in_commit=list(IN_COMMIT_HOOKS),
                       creates_store=ctx.invoked_subcommand in STORE_CREATING_COMMANDS)

@@ -28,6 +28,7 @@ from ledger.errors import IntegrityFailure, LedgerError
 from ledger.keyfile import KeyFile
 from ledger.store import Store, uses_key_file
 from ledger.records import Record, canonical
+from ledger.text import written_out
 from ledger.seeds import NO_SEED_FROM_A_LEAGUE, committed_to
 from ledger.chain import die_sides
 from ledger.dealer import expression_for
@@ -470,7 +471,7 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
-    writer.writerows([_inert(cell) for cell in _cells(row)] for row in rows)
+    writer.writerows([_inert(written_out(cell)) for cell in _cells(row)] for row in rows)
     return out.getvalue()
 
 

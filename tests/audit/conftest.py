@@ -119,9 +119,11 @@ class Database:
         with sqlite3.connect(self.path) as conn:
             conn.execute("DELETE FROM stored_events WHERE originator_version = ?", (position,))
 
-    def forge(self, position: int, edit: Callable[[dict], None], *, through: int | None = None) -> None:
-        """Edit the event at `position` and recompute the hashes from there (to `through`, or to the
-        end), as a careful forger would; snapshots hold the head hash, so the forger drops them."""
+    def forge(self, position: int, edit: Callable[[dict], None], *, through: int | None = None,
+              actor: str | None = None) -> None:
+        """Edit the event at `position` (and its `actor`) and recompute the hashes from there (to
+        `through`, or to the end), as a careful forger would; snapshots hold the head hash, so the
+        forger drops them."""
         with sqlite3.connect(self.path) as conn:
             rows = conn.execute("SELECT originator_version, state FROM stored_events ORDER BY originator_version")
             prev_hash = None
@@ -132,6 +134,7 @@ class Database:
                     continue
                 if version == position:
                     edit(stored["event"])
+                    stored["actor"] = stored["actor"] if actor is None else actor
                 stored["prev_hash"] = prev_hash
                 payload = dict(stored["event"])
                 record = {key: stored[key] for key in ("position", "recorded_at", "actor", "tx", "prev_hash")}
