@@ -25,7 +25,7 @@ from ledger import rulesets
 from ledger.beside import LOST, Beside
 from ledger.campaigns import STARTING_CAMPAIGNS, History, Ledger
 from ledger.chain import READ_DIGEST, Chain, ChainChecker, Entry, Progress, die_sides, entry_of, read_digest, record_of
-from ledger.errors import BadInput, Conflict, IntegrityFailure, LedgerError, NotFound
+from ledger.errors import BadInput, IntegrityFailure, LedgerError, NotFound
 from ledger.records import GENESIS, Record, check_numbers, event_from_body, within_bounds
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
@@ -346,7 +346,13 @@ def _event_decoder(kind: type) -> msgspec.json.Decoder:
     return _EVENT_DECODERS.get(kind) or _EVENT_DECODERS.setdefault(kind, msgspec.json.Decoder(kind, float_hook=refuse_float))
 
 
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"
+
+
 def _line(number: int, raw: bytes) -> _Line:
+    if raw.startswith(BYTE_ORDER_MARK):  # no JSON, and Python's words for it name its own reading
+        raise IntegrityFailure(f"line {number}: begins with a byte-order mark (the bytes EF BB BF an editor may put "
+                               "before UTF-8 text), which no line of a trail holds: save the file as UTF-8 without one")
     try:
         obj = strict_json(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -919,7 +925,7 @@ def import_chain(
     with store.writing(STARTING_CAMPAIGNS):  # as `campaign new`: the name is checked free and taken in one turn
         names = stored_names(store)
         if campaign_id in names:
-            raise Conflict(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")
+            raise BadInput(f"campaign {chain.name} ({campaign_id}) is already in {store.url}: nothing imported")
         for name in names.values():
             if (name or "").lower() == chain.name.lower():
                 raise BadInput(f"a campaign named '{chain.name}' already exists in {store.url}; the name is part of "

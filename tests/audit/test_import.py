@@ -99,9 +99,10 @@ def test_an_import_interrupted_while_it_stores_leaves_no_store_behind(played, tr
 
 
 def test_a_campaign_already_in_the_store_is_refused(played, trail, database, campaign_id):
+    """Bad input, as a name already used there is (exit 2): it was exit 1, a rules refusal."""
     result = played("import", str(trail.path))
     assert (result.exit_code, result.output) == (
-        1, f"Error: campaign Demo ({campaign_id}) is already in {played.url()}: nothing imported\n"
+        2, f"Error: campaign Demo ({campaign_id}) is already in {played.url()}: nothing imported\n"
     )
     assert database.count() == 25
 
@@ -214,3 +215,26 @@ def test_the_chronicle_and_the_trail_for_people_write_control_characters_out_wha
     assert result.exit_code == 0, result.output
     assert written in result.output
     assert "\x1b" not in result.output and "\nT99" not in result.output
+
+
+def test_a_trail_beginning_with_a_byte_order_mark_is_refused_in_the_tools_words(played, trail):
+    """An editor's UTF-8 byte-order mark before line 1 is no JSON (the format is UTF-8 JSON lines):
+    refused by verify and import, saying what it is; they said "does not decode: Unexpected UTF-8 BOM
+    (decode using utf-8-sig)", Python's hint."""
+    trail.path.write_bytes(b"\xef\xbb\xbf" + trail.path.read_bytes())
+    refusal = ("Error: line 1: begins with a byte-order mark (the bytes EF BB BF an editor may put before UTF-8 "
+               "text), which no line of a trail holds: save the file as UTF-8 without one\n")
+    for args in (["verify", str(trail.path)], ["import", str(trail.path)]):
+        result = played(*args, store="copy.db")
+        assert (result.exit_code, result.output) == (3, refusal)
+    assert not (played.folder / "copy.db").exists()
+
+
+def test_a_trail_saved_with_crlf_line_ends_is_the_same_trail(played, trail):
+    """Each line is read as JSON, whose whitespace a CR before the LF is (docs/audit-format.md, "The
+    file"): the same records, so the same chain and head, for verify and import alike."""
+    head = played.show()["head"]
+    trail.path.write_bytes(trail.path.read_bytes().replace(b"\n", b"\r\n"))
+    assert played("verify", str(trail.path)).output.endswith(f"Head {head}\n")
+    imported = played("import", str(trail.path), store="copy.db")
+    assert (imported.exit_code, imported.output.splitlines()[-1]) == (0, f"Head {head}")
