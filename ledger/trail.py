@@ -30,7 +30,6 @@ from ledger.records import GENESIS, Record, check_numbers, event_from_body, with
 from ledger.rechecking import recheck
 from ledger.state import CampaignState
 from ledger.store import Store
-from ledger.text import checked_actor
 from ledger.stored_chain import StoredReading, stored_names
 from ledger.trail_json import (
     CANONICAL_FORM,
@@ -795,8 +794,7 @@ class _ImportProblems:
 
     secret_dice: _SecretDice
     stored_differently: LedgerError | None = None
-    typed: LedgerError | None = None  # a number no record holds, an actor the command line refuses
-    actors: set[str] = field(default_factory=set)  # those checked
+    typed: LedgerError | None = None  # a number no record holds
     rules: LedgerError | None = None
 
     @classmethod
@@ -818,12 +816,6 @@ class _ImportProblems:
                             check_numbers(payload, f"E{record.position} {ev.tag_of(record.event)}")
                         except BadInput as problem:
                             problems.typed = problem  # the rules are not asked about such a record
-                if problems.typed is None and record.actor not in problems.actors:
-                    try:
-                        checked_actor(record.actor, entry.where)
-                        problems.actors.add(record.actor)
-                    except BadInput as problem:
-                        problems.typed = problem
                 if problems.typed is None:
                     yield record
 

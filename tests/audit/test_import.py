@@ -153,38 +153,32 @@ def test_a_trail_playing_a_version_of_its_rules_this_ledger_does_not_know_is_ref
     assert not (played.folder / "copy.db").exists()
 
 
-def test_text_an_imported_trail_holds_is_shown_as_it_is_not_as_a_void(played, trail):
-    """A trail from elsewhere may hold in its payloads what the command line refuses: a roll's
-    purpose carrying the log's void mark. The log writes it out."""
+def test_text_an_imported_trail_holds_is_shown_as_it_is_not_as_a_void_or_another_name(played, trail):
+    """A trail from elsewhere may hold what the command line refuses: a roll's purpose carrying the
+    log's void mark, an actor with a zero-width space. The log writes both out."""
     lines = trail.lines()
     rolled = next(line for line in lines if line.get("type") == "dice.rolled")
     rolled["payload"]["purpose"] = "loot  [VOIDED by T9 (arbiter): miscounted]"
+    rolled["actor"] = "arbiter\u200b"
     trail.write(lines, rehash=True)
     assert played("import", str(trail.path), store="copy.db").exit_code == 0
     shown = next(line for line in played("log", "--full", store="copy.db").output.splitlines()
                  if "miscounted" in line)
-    assert "loot  \\[VOIDED by T9 (arbiter): miscounted]" in shown
+    assert "arbiter\\u200b" in shown and "loot  \\[VOIDED by T9 (arbiter): miscounted]" in shown
 
 
-@pytest.mark.parametrize("actor, refusal", [
-    ("evil\x1b[2J\nT99 forged", "the actor 'evil\\u001b[2J\\u000aT99 forged' holds the control character U+001B; "
-                                "names and texts may not"),
-    ("arbiter\u200b", "the actor 'arbiter\\u200b' holds the invisible character U+200B, which would make it look "
-                      "like another; names and texts may not"),
-    (" ", "the actor is blank: it is recorded on every event"),
-    ("a" * 81, f"the actor '{'a' * 40}…' is 81 characters long; names take at most 80"),
-])
-def test_an_actor_the_command_line_refuses_is_refused_by_import_naming_its_line(played, trail, actor, refusal):
-    """A trail's actor edited and the chain rehashed: `verify` passes (the chain is sound), and import
-    took it, though `--as` refuses it; the chronicle then wrote ESC and a line of its own ('T99
-    forged'). Refused as the command line refuses it, at the trail's line, exit 2, nothing written."""
+def test_an_actor_the_command_line_refuses_imports_as_recorded_and_is_written_out(played, trail):
+    """Versions before the command line refused them recorded such actors (control characters until
+    2026-12-01, invisible ones until 2026-12-07), and a recorded campaign always imports: an actor's
+    control characters are written out wherever people read them (the log, the chronicle), so an ESC or
+    a newline ('T99 forged', a line of its own) forges nothing."""
     lines = trail.lines()
-    lines[7]["actor"] = actor  # position 7, line 8
+    lines[7]["actor"] = "evil\x1b[2J\nT99 forged"  # position 7, line 8
     trail.write(lines, rehash=True)
-    assert played("verify", str(trail.path)).exit_code == 0
-    result = played("import", str(trail.path), store="copy.db")
-    assert (result.exit_code, result.output) == (2, f"Error: line 8: {refusal}\n")
-    assert not (played.folder / "copy.db").exists()
+    assert played("import", str(trail.path), store="copy.db").exit_code == 0
+    chronicle = played("export", "--format", "md", store="copy.db").output
+    assert "by evil\\\\u001b\\[2J\\\\u000aT99 forged, " in chronicle
+    assert "\x1b" not in chronicle and "\nT99" not in chronicle
 
 
 def test_import_keeps_the_head_on_every_backend(played, trail, store_url, clock):
