@@ -388,6 +388,17 @@ class RecordedDice(msgspec.Struct):
         self._next = self._next_card = 0
 
 
+def _offered(answer: str, options: Sequence[str], open_ended: bool) -> str | None:
+    """The choice of `options` `answer` names, as the rules spell it (None: none): typed in another case, it is
+    that choice ("mel" for Mel); `open_ended`, any other name too (a group's own table row), as typed."""
+    if answer in options:
+        return answer
+    spelled = as_spelled(answer, options)
+    if spelled is None and open_ended and answer.strip():
+        return answer.strip()
+    return spelled
+
+
 class Context:
     """What a handler sees while deciding one command."""
 
@@ -403,7 +414,10 @@ class Context:
         decks: Mapping[str, list[str]],
         options: dict[str, Any],
         answered_now: Iterable[str] = (),
+        asks_again_after_a_reroll: bool = False,
     ):
+        """`asks_again_after_a_reroll`: a recorded answer the choices refuse once a reroll rolled dice anew is
+        dropped and its question asked again (`Ruleset.asks_again_after_a_reroll`)."""
         self.state = state
         self.events: list[ev.Event] = []
         self.answers = dict(answers)
@@ -416,6 +430,8 @@ class Context:
         self._ask = ask
         self._evolve = ruleset_evolve
         self._decks = decks
+        self._asks_again_after_a_reroll = asks_again_after_a_reroll
+        self._rolled_anew = False  # a roll of this decision was rolled anew by a reroll (`Faces.anew`)
 
     @property
     def version(self) -> str:
@@ -455,6 +471,7 @@ class Context:
         number = self.state.rolls
         thrown = self._dice.faces(number, text, parsed.die_sides, purpose)
         value, kept = parsed.evaluate(thrown.faces)
+        self._rolled_anew = self._rolled_anew or thrown.anew
         self.emit(
             ev.DiceRolled(
                 roll=number,
@@ -477,7 +494,7 @@ class Context:
         if not options:
             raise RuleViolation(f"{prompt}: there is nothing to choose from")
         self.asked.append(key)
-        if key in self.answers:
+        if key in self.answers and not self._dropped_as_read_off_disputed_dice(key, options, open_ended):
             answer = self.answers[key]
         elif len(options) == 1:
             return options[0]
@@ -489,19 +506,16 @@ class Context:
             # After new ledger dice or a ledger card no prompt may show them before they are stored:
             # the service stores the transaction as pending and asks then.
             raise NeedsAnswer(key, prompt, list(options), open_ended=open_ended)
-        if answer not in options:
-            # A choice typed in another case is that choice ("mel" for Mel), recorded as the rules spell it.
-            spelled = as_spelled(answer, options)
-            if spelled is None and not (open_ended and answer.strip()):
-                if self._dropped_after_ledger_faces(key):
-                    raise NeedsAnswer(key, f"{prompt} ('{answer}', given ahead, is not one of them)", list(options),
-                                      open_ended=open_ended)
-                raise AnswerRefused(f"{prompt}: '{answer}' is not one of: {', '.join(options)}" if not open_ended
-                                    else f"{prompt}: '{answer}' names nothing: give one of {', '.join(options)}, or another name",
-                                    [key])
-            answer = spelled or answer.strip()
-        self.answers[key] = answer
-        return answer
+        chosen = _offered(answer, options, open_ended)
+        if chosen is None:
+            if self._dropped_after_ledger_faces(key):
+                raise NeedsAnswer(key, f"{prompt} ('{answer}', given ahead, is not one of them)", list(options),
+                                  open_ended=open_ended)
+            raise AnswerRefused(f"{prompt}: '{answer}' is not one of: {', '.join(options)}" if not open_ended
+                                else f"{prompt}: '{answer}' names nothing: give one of {', '.join(options)}, or another name",
+                                [key])
+        self.answers[key] = chosen
+        return chosen
 
     def answered_now(self, key: str) -> bool:
         """Was `key` answered by a person for this decision (the command typed now, or `campaign answer`),
@@ -514,8 +528,23 @@ class Context:
         only a void (and new faces) would end; dropped, its question is asked once the decision is stored."""
         if not self.answered_now(key) or not self.dealt_ledger_faces():
             return False
-        self.answers = {given: value for given, value in self.answers.items() if loose_key(given) != loose_key(key)}
+        self._drop(key)
         return True
+
+    def _dropped_as_read_off_disputed_dice(self, key: str, options: Sequence[str], open_ended: bool) -> bool:
+        """Drops the recorded answer for `key` that the choices refuse once a reroll rolled dice anew (True): it was
+        chosen of what the disputed dice offered, and its question is asked again of what the new ones offer (a
+        choice of one is taken). Refused, it stood: with ledger dice the reroll stayed pending with it, which no
+        answer could settle and only a void ended, after which the command typed again rolled every die anew.
+        Left out of what the transaction records, it is asked again alike when decided from its record."""
+        if (not self._asks_again_after_a_reroll or not self._rolled_anew or self.answered_now(key)
+                or _offered(self.answers[key], options, open_ended) is not None):
+            return False
+        self._drop(key)
+        return True
+
+    def _drop(self, key: str) -> None:
+        self.answers = {given: value for given, value in self.answers.items() if loose_key(given) != loose_key(key)}
 
     def not_asked(self, key: str, why: str) -> None:
         """A question the command documents but does not ask this time, as it can tell before any roll: an

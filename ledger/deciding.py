@@ -116,6 +116,8 @@ def decide(
         decks=ruleset.decks_of(state),
         options=state.options,
         answered_now=answered_now,
+        asks_again_after_a_reroll=(ruleset.asks_again_after_a_reroll is not None
+                                   and ruleset.plays(state, ruleset.asks_again_after_a_reroll)),
     )
     # Before anything is rolled. Only answers a person gives now (a command typed, a reroll's, a pending decision's):
     # a recorded command's were asked then, and it decides again as recorded.

@@ -217,12 +217,22 @@ class Ruleset:
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded
     # command decides is a new version, gated in the handler on `ctx.version`.
     versions: Sequence[str] = ()
+    # The version from which a choice recorded with a command that the choices refuse once a reroll rolled dice anew
+    # (a `multiple=3x2` the new dice no longer offer) is dropped and asked again (`Context.choose`); None: it is refused.
+    asks_again_after_a_reroll: str | None = None
 
     def __post_init__(self) -> None:
         if not self.versions:
             object.__setattr__(self, "versions", (self.version,))
         if self.versions[-1] != self.version:
             raise ValueError(f"ruleset {self.id}: the newest of its versions {list(self.versions)} must be {self.version}")
+
+    def plays(self, state: CampaignState, version: str) -> bool:
+        """Whether the campaign plays `version` of this ruleset or a later one now (at the transaction being decided)."""
+        if version not in self.versions:
+            raise ValueError(f"{self.id} has no version {version}: gate on one of {list(self.versions)}")
+        current = state.ruleset_version if state.ruleset_version in self.versions else self.versions[0]
+        return self.versions.index(current) >= self.versions.index(version)
 
     @cached_property
     def command_types(self) -> dict[str, type[Command]]:

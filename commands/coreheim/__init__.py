@@ -52,6 +52,7 @@ RULESET = register(
         id="coreheim",
         version="11",
         versions=("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"),
+        asks_again_after_a_reroll="11",  # a multiple or the dice kept, answered of the disputed dice (README, 11)
         title='Coreheim v10 "D12" (Mordheim rework): the post-game sequence',
         handlers=HANDLERS,
         evolve=facts.FOLDS.evolve,

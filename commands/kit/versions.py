@@ -11,11 +11,7 @@ from ledger.text import possessive
 def plays(state: CampaignState, version: str) -> bool:
     """Whether the campaign plays `version` of its ruleset or a later one now: `since` for what
     reads the state outside a transaction (a guided step building its command)."""
-    versions = list(rulesets.get(state.ruleset).versions)
-    if version not in versions:
-        raise ValueError(f"{state.ruleset} has no version {version}: gate on one of {versions}")
-    current = state.ruleset_version if state.ruleset_version in versions else versions[0]
-    return versions.index(current) >= versions.index(version)
+    return rulesets.get(state.ruleset).plays(state, version)
 
 
 def since(ctx: Context, version: str) -> bool:

@@ -53,10 +53,11 @@ def after_battle(campaign):
     return campaign
 
 
-def started_on_version_7(campaign, new: list[str]) -> None:
-    """`campaign new …` as a campaign started before version 8 of the rules existed."""
+def started_on_version(campaign, new: list[str], version: str) -> None:
+    """`campaign new …` as a campaign started before the versions of the rules after `version` existed."""
     newest = rulesets.get("coreheim")
-    rulesets.register(dataclasses.replace(newest, version="7", versions=newest.versions[:newest.versions.index("7") + 1]))
+    rulesets.register(dataclasses.replace(newest, version=version,
+                                          versions=newest.versions[:newest.versions.index(version) + 1]))
     try:
         ok(campaign(*new))
     finally:
@@ -282,7 +283,7 @@ def test_the_walk_an_upgrade_refused_part_way_sends_to_says_how_to_finish_in_one
     """Given a campaign on version 7 part way through the Rats' post-game, when the upgrade is refused ("finish it
     first (campaign post-game WARBAND)"), then the walk, which without a terminal stops before each step that closes
     trading, says --go-on finishes it; with it the walk ends the post-game, and the upgrade is taken."""
-    started_on_version_7(campaign, NEW_LEAGUE)
+    started_on_version(campaign, NEW_LEAGUE, "7")
     for args in RATS_BEAT_SKRIT:
         ok(campaign(*args))
     ok(campaign("post-game", R, "--step", "explore", "--dice", "1,2,4"))
@@ -803,6 +804,93 @@ def test_a_reroll_takes_the_answer_its_new_result_asks_for(after_battle):
     assert "  Reikland Rats treasury +25 (serious injury: Sold to the Pits)" in answered.output.splitlines()
 
 
+def explored_3x2_of_two_multiples(campaign) -> None:
+    """Battle 1's exploration, 4 dice (an extra one): 3,3,5,5 offers two multiples, and 3x2 (the Corpse, whose D6
+    is R1) is answered."""
+    ok(campaign("coreheim", "explore", R, "--extra-dice", "1", "--dice", "3,3,5,5,4", "--answer", "multiple=3x2"))
+
+
+@pytest.mark.parametrize(("faces", "said"), [
+    ("5,5,4,1", (0, "  Reikland Rats explored: rolled [5, 5, 4, 1], total 15 = 3 shards; multiple 5x2: Mordheim Survivor")),
+    ("5,5,2,2", (2, "Error: Reikland Rats rolled several multiples, 2x2 (Ruined Shop), 5x2 (Mordheim Survivor): which "
+                    "one counts?: answer with --answer multiple=CHOICE (one of: 2x2, 5x2)")),
+])
+def test_a_rerolled_exploration_asks_again_which_multiple_counts_when_its_new_dice_lack_the_one_answered(
+        after_battle, faces, said):
+    """Seed 2.1: "If you roll more than one multiple, you may choose which one to use". The 3x2 chosen of 3,3,5,5 was
+    read off the disputed dice: rolled anew to 5,5,4,1 (one multiple) or 5,5,2,2 (two), it is no longer offered, so
+    the choice is made again (version 11): it was refused ("which one counts?: '3x2' is not one of: 5x2", exit 2),
+    so that only an --answer changing it let the reroll by."""
+    explored_3x2_of_two_multiples(after_battle)
+    result = after_battle("reroll", "R0", "--reason", "cocked die", "--dice", faces)
+    exit_code, line = said
+    assert (result.exit_code, line in result.output.splitlines()) == (exit_code, True), result.output
+    assert ok(after_battle("replay", "--check"))[-1].endswith(": all match.")
+
+
+def test_a_rerolled_exploration_asks_again_which_dice_count_when_its_new_dice_lack_those_answered(after_battle):
+    """Seed 2.1: "you must always pick a maximum of six dice". The 6,5,4,3,2,1 kept of seven dice is not among the new
+    dice 1,2,3,4,5,5,5: which count is asked again (version 11; it was refused: "'6,5,4,3,2,1' is not one of: …")."""
+    ok(after_battle("coreheim", "explore", R, "--extra-dice", "4", "--dice", "1,2,3,4,5,6,6", "--answer", "keep=6,5,4,3,2,1"))
+    result = after_battle("reroll", "R0", "--reason", "cocked die", "--dice", "1,2,3,4,5,5,5")
+    assert (result.exit_code, result.output) == (2, (
+        "Error: Reikland Rats rolled [1, 2, 3, 4, 5, 5, 5]: which 6 dice count (or fewer)?: answer with --answer "
+        "keep=CHOICE (one of: 5,5,5,4,3,2, 5,5,5,4,3,1, 5,5,5,4,2,1, 5,5,5,3,2,1, 5,5,4,3,2,1)\n"))
+
+
+@pytest.fixture
+def rerolled_by_the_ledger_to_5_5_4_4(campaign, monkeypatch):
+    """The exploration of 3,3,5,5 (3x2 answered) rerolled by the ledger: this campaign's ledger dice give R2 5,5,4,4."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000060"),
+                                                           UUID=uuid.UUID))
+
+    def rerolled(version: str | None = None):
+        if version is None:
+            ok(campaign(*NEW_LEAGUE))
+        else:
+            started_on_version(campaign, NEW_LEAGUE, version)
+        for args in RATS_BEAT_SKRIT:
+            ok(campaign(*args))
+        explored_3x2_of_two_multiples(campaign)
+        return campaign("reroll", "R0", "--reason", "cocked die", "--ledger")
+    return rerolled
+
+
+def test_a_pending_reroll_asks_again_which_multiple_counts_and_is_answered(rerolled_by_the_ledger_to_5_5_4_4, campaign,
+                                                                         tmp_path):
+    """With ledger dice the question is asked once the new dice are stored: the reroll waits pending for it, the 3x2
+    left out of what it records (version 11). It was stored pending with the refusal ("which one counts?: '3x2' is
+    not one of: 4x2, 5x2"), and `campaign answer multiple=5x2` was refused, the 3x2 standing once given: only a void
+    got out, and the exploration typed again rolled every die anew (a re-roll for free)."""
+    pending = rerolled_by_the_ledger_to_5_5_4_4()
+    assert (pending.exit_code, pending.output.splitlines()[-1]) == (1, (
+        "Error: Reikland Rats rolled several multiples, 4x2 (Overturned Cart), 5x2 (Mordheim Survivor): which one "
+        "counts? — its dice are recorded and T10 is pending: settle it with `campaign answer multiple=CHOICE` "
+        "(4x2 | 5x2), or void it with `campaign void T10 --reason …`"))
+    assert ok(campaign("replay", "--check"))[-1].endswith(": all match.")
+    answered = ok(campaign("answer", "multiple=5x2"))
+    assert "  Reikland Rats explored: rolled [5, 5, 4, 4], total 18 = 4 shards; multiple 5x2: Mordheim Survivor" in answered
+    assert ok(campaign("replay", "--check"))[-1].endswith(": all match.")
+    trail = tmp_path / "trail.jsonl"
+    ok(campaign("export", "--format", "jsonl", "--output", str(trail)))
+    ok(CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail)))
+
+
+def test_on_version_10_a_reroll_left_pending_by_the_answer_it_lacks_replays_and_imports_as_recorded(
+        rerolled_by_the_ledger_to_5_5_4_4, campaign, tmp_path):
+    """Version 10 stored the pending reroll with the 3x2 and its refusal: its campaigns decide so still, and replay and
+    import such a decision (only `rules upgrade` and a void get past it)."""
+    pending = rerolled_by_the_ledger_to_5_5_4_4("10")
+    assert (pending.exit_code, pending.output.splitlines()[-1]) == (1, (
+        "Error: Reikland Rats rolled several multiples, 4x2 (Overturned Cart), 5x2 (Mordheim Survivor): which one "
+        "counts?: '3x2' is not one of: 4x2, 5x2 — its dice are recorded and T10 is pending: settle it with `campaign "
+        "answer` (with the answers the command needs), or void it with `campaign void T10 --reason …`"))
+    assert ok(campaign("replay", "--check"))[-1].endswith(": all match.")
+    trail = tmp_path / "trail.jsonl"
+    ok(campaign("export", "--format", "jsonl", "--output", str(trail)))
+    ok(CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail)))
+
+
 def test_advance_with_nothing_to_roll_says_the_step_is_done(after_battle):
     """Issue 9, item 6: it was an error (exit 1) although the step counts as done."""
     for args in (["explore", R, "--dice", "1,2,3"], ["injuries", R, "--dice", "5,5"], ["experience", R]):
@@ -1056,7 +1144,7 @@ def talent_due_at_2_and_4(campaign):
 @pytest.fixture
 def talent_due_at_2_and_4_on_v7(campaign):
     """As `talent_due_at_2_and_4`, in a campaign started on version 7 of the rules."""
-    started_on_version_7(campaign, MARKSMEN_LEAGUE[0])
+    started_on_version(campaign, MARKSMEN_LEAGUE[0], "7")
     return _talent_due_at_2_and_4(campaign, MARKSMEN_LEAGUE[1:])
 
 
