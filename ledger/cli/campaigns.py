@@ -21,6 +21,7 @@ from ledger.cli.app import (
     pass_session,
     report,
     run,
+    settle,
     writes,
 )
 from ledger.cli.views import campaign_summary, print_campaign, print_roster
@@ -215,11 +216,11 @@ def reroll(session: Session, roll: str, reason: str, cascade: bool, dice: DiceCh
     same --dice or --ledger; --answer for questions they newly ask); one the rules now refuse stays
     voided."""
     cid, state = session.state()
-    outcome = session.ledger.reroll(
+    # A reroll stopped pending shows what it recorded, and at a terminal asks its question, as every command does
+    report(settle(session, lambda: session.ledger.reroll(
         cid, roll, reason=reason, actor=session.actor, dice=dice.source(state), cascade=cascade, answers=answers,
         ask=interactive_ask(),
-    )
-    report(outcome)
+    )))
 
 
 @main.command("replay")

@@ -876,6 +876,20 @@ def test_a_pending_reroll_asks_again_which_multiple_counts_and_is_answered(rerol
     ok(CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail)))
 
 
+def test_a_reroll_left_pending_says_what_it_recorded(rerolled_by_the_ledger_to_5_5_4_4):
+    """As every command stopped pending does: the void, the dice rolled and kept, the transactions and the head, then
+    the question. The reroll said only the question, though it had voided T8 and stored R2 and R3."""
+    said = rerolled_by_the_ledger_to_5_5_4_4().output.splitlines()
+    assert said[:-1] == [
+        "  T8 voided (cocked die)",
+        "  pending: Reikland Rats rolled several multiples, 4x2 (Overturned Cart), 5x2 (Mordheim Survivor): which one "
+        "counts? — answer multiple=4x2|5x2",
+        "  R2 exploration of Reikland Rats: 4D6 rolled [5, 5, 4, 4] = 18 (ledger)",
+        "  R3 exploration: Corpse (D6) for Reikland Rats: D6 rolled [4] = 4 (table)",
+        "Recorded T9, T10 (6 events). Head " + said[-2].rpartition(" ")[2],
+    ]
+
+
 def test_on_version_10_a_reroll_left_pending_by_the_answer_it_lacks_replays_and_imports_as_recorded(
         rerolled_by_the_ledger_to_5_5_4_4, campaign, tmp_path):
     """Version 10 stored the pending reroll with the 3x2 and its refusal: its campaigns decide so still, and replay and
