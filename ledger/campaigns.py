@@ -738,6 +738,26 @@ class Ledger(SeedKeeping, PendingDecisions):
         answers.check()
         return decided, fates, state
 
+    def _decided_again_once_answered(self, records: list[Record], state: CampaignState, events: list[ev.Event],
+                                     left: list[int], answers: Mapping[str, str], fresh: DiceSource,
+                                     shuffle_dice: DiceSource, ask: AskChoice | None) -> list[list[ev.Event]]:
+        """The transactions `left` by a cascading reroll stopped pending (`left_by_a_cascade`), decided again once its
+        new decision is answered, after it (`events`, decided on `state`), as the reroll decides them after a new
+        decision it completes (`_decided_again`): `answers` offered to them too, `fresh` dice for rolls they newly ask
+        for; one the rules now refuse stays voided."""
+        if not left:
+            return []
+        ruleset = rulesets.get(state.ruleset)
+        after = state.copy()
+        for event in events:
+            evolve(after, event, ruleset.evolve)
+        commands = cascade_commands(records, after, [(tx, "") for tx in left], answers)
+        shared = CascadeAnswers(answers)
+        shared.taken(events[0])  # the answers of the decision answered are its own
+        again, _fates, _after = self._decided_again(records, after, commands, shared, fresh, ask,
+                                                    shuffle_dice=shuffle_dice, after="the new roll")
+        return again
+
     def reroll(
         self,
         campaign_id: uuid.UUID,
@@ -798,10 +818,15 @@ class Ledger(SeedKeeping, PendingDecisions):
                                 reason=opened.reason, keep_dice=True, answered_now=answered_now, offered=offered)
             except Halted as halted:
                 refuse_stranding(records, target, planned)
-                stopped = halted.events(scope(planned, command))
+                # The later transactions a cascade voids are decided again once the new decision is answered
+                # (`left_by_a_cascade`); meanwhile the campaign waits for it, so that nothing recorded first changes
+                # what they decide. Before, they stayed voided, and typed again rolled their dice anew.
+                stopped = halted.events(None if affected else scope(planned, command))
                 stopped += rerolled.not_handed_back(max((e.roll + 1 for e in halted.rolls), default=planned.rolls))
-                return Attempt(fold(records), [([opening, *void_events(target, reason, affected)], actor), (stopped, actor)],
-                               refold=True, affected=affected, halted=halted)
+                once = dict.fromkeys((tx for tx, _why in affected),
+                                     "; decided again after the new roll once its pending decision is answered")
+                return Attempt(fold(records), [([opening, *void_events(target, reason, told(affected, once))], actor),
+                                               (stopped, actor)], refold=True, affected=affected, halted=halted)
             again: list[list[ev.Event]] = []
             fates: dict[int, str] = {}
             after = planned.copy()

@@ -311,7 +311,11 @@ class ChainChecker:
     # it (at most one for each) decide them again, and only they may copy their rolls.
     handing_back: int = 0
     handed_back: list[int] = field(default_factory=list)
+    handed_back_by: str = ""  # its command
     copied: set[int] = field(default_factory=set)  # the rolls copied since it: each is handed back once
+    # A pending decision stored right after a reroll (or an answer) that hands back several -> the others, which its
+    # answer hands back after it: a cascading reroll stopped pending decides them again once answered.
+    carried: dict[int, list[int]] = field(default_factory=dict)
     disputed: dict[int, int] = field(default_factory=dict)  # a reroll's transaction -> the roll it disputed (its original)
     command: str = ""  # of the transaction being read
     pending: set[int] = field(default_factory=set)  # every transaction stored pending
@@ -393,6 +397,8 @@ class ChainChecker:
                 self.abandoned_in[event.epoch] = tx
             case ev.DecisionPending():
                 self.pending.add(tx)
+                if self.handing_back == tx - 1 and self.handed_back_by in ("reroll", "answer") and len(self.handed_back) > 1:
+                    self.carried[tx] = self.handed_back[1:]
                 opened = previous.record.event if previous else None
                 if not (isinstance(opened, ev.CommandRecorded) and previous and previous.body["tx"] == tx
                         and opened.command not in LEDGER_COMMANDS):
@@ -474,12 +480,12 @@ class ChainChecker:
         transaction a void (or reroll) voids because of its target, an answered pending one. A plain
         void's target is decided again by none."""
         if tx != self.handing_back:
-            self.handing_back, self.handed_back, self.copied = tx, [], set()
+            self.handing_back, self.handed_back, self.handed_back_by, self.copied = tx, [], self.command, set()
         if isinstance(event, ev.DecisionAnswered):
             if event.target not in self.pending:
                 raise self.fail(where, f"answers T{event.target}, which is no pending decision")
             self.pending.discard(event.target)  # answered once
-            self.handed_back.append(event.target)
+            self.handed_back += [event.target, *self.carried.pop(event.target, [])]
         else:
             self.pending.discard(event.target)  # a pending decision voided is answered by none
             if event.because_of is not None or self.command == "reroll":

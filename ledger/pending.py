@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 
@@ -18,6 +18,7 @@ from ledger.decide import (AskChoice, Command, DiceSource, NeedsAnswer, TableDic
                            recorded_args)
 from ledger.describe import warband_name
 from ledger.errors import BadInput, Conflict, LedgerError, NotFound
+from ledger.fold import transactions
 from ledger.records import Record
 from ledger.state import CampaignState, Pending
 
@@ -39,7 +40,7 @@ class PendingDecision(LedgerError):
 
 class PendingDecisions:
     """The pending-decision part of the service (mixed into `Ledger`, which provides `store`,
-    `load`, `ledger_dice` and `_write`)."""
+    `load`, `history`, `ledger_dice`, `_write` and `_decided_again_once_answered`)."""
 
     def pending_transaction(self, campaign_id: uuid.UUID, state: CampaignState, tx: int) -> list[Record]:
         opened_at = state.pending[str(tx)].opened_at
@@ -92,7 +93,12 @@ class PendingDecisions:
         opened = group[0].event
         ruleset = rulesets.get(state.ruleset)
         recorded = opened.args.get("answers", {})
-        answers = _not_answered_before(tx, type(ruleset.command_from(opened.command, opened.args)), recorded, answers)
+        command_type = type(ruleset.command_from(opened.command, opened.args))
+        answers = _not_answered_before(tx, command_type, recorded, answers)
+        records, left = self._left_by_a_cascade(campaign_id, waiting.opened_at, tx)
+        given = answers
+        if left:  # answers for the later transactions decided again after it are theirs
+            answers = {key: answer for key, answer in answers.items() if documents_key(command_type, key)}
         command = ruleset.command_from(opened.command, {**opened.args, "answers": {**recorded, **answers}})
         # Checked as the command typed with them checks them: taken, one it does not ask would stand with it.
         if answers and (refused := refused_before_rolls(ruleset, state, command, answers)) is not None:
@@ -108,8 +114,8 @@ class PendingDecisions:
         kept_for_shuffles = RerollDice(rolls=rolls, draws=[], disputed_roll=-1, fresh=ledger_dice, _used=kept._used)
         kept.rewind()
         marker: list[ev.Event] = [
-            ev.CommandRecorded(command="answer", args={"target": tx, "answers": answers}),
-            ev.DecisionAnswered(target=tx, answers=answers),
+            ev.CommandRecorded(command="answer", args={"target": tx, "answers": given}),
+            ev.DecisionAnswered(target=tx, answers=given),
         ]
         asked: list[str] = []
         try:
@@ -127,8 +133,37 @@ class PendingDecisions:
             now = Pending(opened_at=waiting.opened_at, question=asked.key, prompt=asked.prompt,
                           options=asked.options, warband=waiting.warband)
             raise PendingDecision(tx, now, asked, state.pending) from None
+        again = self._decided_again_once_answered(records, state, events, left, given, dice, ledger_dice, ask)
         kept.finish()
-        return Attempt(state, [(marker, actor), (events, actor)], unused=_not_used(command, asked))
+        return Attempt(state, [(marker, actor), (events, actor), *((decided, actor) for decided in again)],
+                       unused=_not_used(command, asked))
+
+    def _left_by_a_cascade(self, campaign_id: uuid.UUID, opened_at: int, tx: int) -> tuple[list[Record], list[int]]:
+        """The campaign's records and the transactions a cascading reroll left to decide again once pending `tx`,
+        opened at `opened_at`, is answered (`left_by_a_cascade`); none (nor any record) where the transaction before
+        it, read first, voids or answers nothing, so that no other answer reads the whole history."""
+        before = next(iter(self.store.records(campaign_id, after=opened_at - 2, upto=opened_at - 1)), None)
+        if before is None or not isinstance(before.event, ev.TransactionVoided | ev.DecisionAnswered):
+            return [], []
+        records = self.history(campaign_id)
+        return records, left_by_a_cascade(records, tx)
+
+
+def left_by_a_cascade(records: Sequence[Record], tx: int) -> list[int]:
+    """The transactions a reroll with --cascade voided because of its target and left to decide again once its new
+    decision, stored pending as `tx` (or, answered, pending again as `tx`), is answered: a reroll decides them again
+    after its new decision, and one stopped pending does so once it is complete. None where no such reroll stored
+    it. The chain hands them back to the answer so, letting the transactions decided again copy their rolls."""
+    groups = {group[0].tx: group for group in transactions(records)}
+    before = groups.get(tx - 1, [])
+    opened = before[0].event if before else None
+    if not isinstance(opened, ev.CommandRecorded):
+        return []
+    if opened.command == "answer":
+        return left_by_a_cascade(records, opened.args["target"])
+    if opened.command != "reroll":
+        return []
+    return [r.event.target for r in before if isinstance(r.event, ev.TransactionVoided) and r.event.because_of is not None]
 
 
 def _not_answered_before(tx: int, command_type: type[Command], recorded: dict[str, str],

@@ -217,7 +217,10 @@ def verify(data):
     rolls_of = {}  # transaction -> its roll numbers
     # The latest transaction that voided or answered others, those the next ones decide again (a reroll's
     # target, those voided because of a target, an answered pending one), and the rolls copied since.
-    handing_back, handed_back, copied = 0, [], set()
+    handing_back, handed_back, handed_back_by, copied = 0, [], None, set()
+    # A pending decision stored right after a reroll (or an answer) that hands back several -> the others, which its
+    # answer hands back after it (a cascading reroll stopped pending decides them again once answered).
+    carried = {}
     disputed = {}  # a reroll's transaction -> the original of the roll it disputed
     command = None  # of the transaction being read
     pending = set()  # transactions stored pending, not answered yet
@@ -334,16 +337,18 @@ def verify(data):
                 disputed[record["tx"]] = origin[roll]
         if kind == "decision.pending":
             pending.add(record["tx"])
+            if handing_back == record["tx"] - 1 and handed_back_by in ("reroll", "answer") and len(handed_back) > 1:
+                carried[record["tx"]] = handed_back[1:]
         if kind in ("transaction.voided", "decision.answered"):
             if not is_int(p.get("target")):
                 raise Bad("%s: its target must be a transaction number" % where)
             if record["tx"] != handing_back:
-                handing_back, handed_back, copied = record["tx"], [], set()
+                handing_back, handed_back, handed_back_by, copied = record["tx"], [], command, set()
             if kind == "decision.answered":
                 if p.get("target") not in pending:
                     raise Bad("%s: answers T%r, which is no pending decision" % (where, p.get("target")))
                 pending.discard(p.get("target"))
-                handed_back.append(p.get("target"))
+                handed_back += [p.get("target"), *carried.pop(p.get("target"), [])]
             else:
                 pending.discard(p.get("target"))  # a pending decision voided is answered by none
                 if p.get("because_of") is not None or command == "reroll":  # a plain void's target is decided again by none

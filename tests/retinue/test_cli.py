@@ -12,6 +12,7 @@ from commands.retinue import RULESET
 from ledger.cli import app
 from ledger.rulesets import register
 from ledger.testing import CampaignRunner
+from tests.audit.test_independent_verifier_demos import independent
 
 
 @pytest.fixture
@@ -780,6 +781,50 @@ def test_a_doom_roll_rerolled_with_ledger_dice_waits_for_its_outcome_and_replays
     assert hawks("export", "--format", "jsonl", "--output", str(trail)).exit_code == 0
     imported = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail))
     assert imported.exit_code == 0, imported.output
+
+
+def casualty_rerolled_by_the_ledger_after_the_doom_table(hawks):
+    """Finch's Casualty roll (R0, named Recovered) and Kestrel's Doom roll after it (T11, R1: 7, named Spared), then
+    R0 disputed and rolled again by the ledger with --cascade: the new roll's outcome is asked for (A3 by name), so
+    the reroll stops pending as T13, T11 voided with T10."""
+    for step in (["battle-pass"], ["scenario-pass"], ["casualty", "--dice", "5", "--outcome", "Finch=Recovered"],
+                 ["doom", "--fighter", "Kestrel", "--dice", "3,4", "--outcome", "Kestrel=Spared"]):
+        assert hawks("retinue", *step, "Hawks").exit_code == 0, step
+    return hawks("reroll", "R0", "--reason", "fell", "--ledger", "--cascade")
+
+
+def test_a_cascading_reroll_left_pending_decides_the_later_transactions_again_once_answered(hawks, tmp_path):
+    """A cascade decides again after the new roll the later transactions it voids, each with its own recorded dice.
+    Stopped pending, it left them voided: answering it decided the new roll alone, so the Doom Table step (T11, and in
+    the demo two battles) was lost for good, and typed again any dice it rolled would be rolled anew. Now the reroll
+    says they are decided again once it is answered, and the answer does so; meanwhile the campaign waits for it."""
+    pending = casualty_rerolled_by_the_ledger_after_the_doom_table(hawks)
+    assert pending.exit_code == 1
+    assert ("  T11 voided too (no longer follows once T10 is voided: E2: Hawks must roll on the Casualty Table before it "
+            "can roll on the Doom Table (post-game of battle 1); decided again after the new roll once its pending "
+            "decision is answered)") in pending.output.splitlines()
+    question = pending.output.splitlines()[-1].removeprefix("Error: ").split(" — ")[0]
+    assert refused(hawks("retinue", "battle-pass", "Wolves"), 1, (
+        f"T13 (retinue.casualty) is pending, so nothing more can be recorded for the campaign until it is settled: "
+        f"{question}; settle it with `campaign answer casualty:finch=CHOICE` (Slain | Captured | Hardy | Recovered), "
+        "or void it with `campaign void T13 --reason …`"))
+    answered = output_lines(hawks("answer", "casualty:finch=Hardy"))
+    assert answered[-4:] == [  # Kestrel's Doom roll decided again after the new roll, with its own dice
+        "  Hawks: post-game step Casualty Table done for battle 1",
+        "  R4 Kestrel's Doom Table: 2D6 rolled [3, 4] = 7 (table)",
+        "  Kestrel's Doom Table: 7 — Spared (named by the player)",
+        "  Hawks: post-game step Doom Table done for battle 1"]
+    assert hawks("replay", "--check").exit_code == 0
+    assert hawks("verify").exit_code == 0
+    assert hawks("seed", "reveal").exit_code == 0
+    trail = tmp_path / "trail.jsonl"
+    assert hawks("export", "--format", "jsonl", "--output", str(trail)).exit_code == 0
+    rolled = [json.loads(line)["payload"] for line in trail.read_text().splitlines() if '"dice.rolled"' in line]
+    assert [roll.get("copy_of") for roll in rolled if roll["roll"] == 4] == [1]  # as the chain and a verifier check
+    imported = CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail))
+    assert imported.exit_code == 0, imported.output
+    verified = independent(trail)
+    assert verified.returncode == 0, verified.stdout
 
 
 @pytest.mark.parametrize("dice", [["--dice", "6"], ["--ledger"]])
