@@ -415,9 +415,11 @@ class Context:
         options: dict[str, Any],
         answered_now: Iterable[str] = (),
         asks_again_after_a_reroll: bool = False,
+        dealt_since_the_answers: bool = False,
     ):
-        """`asks_again_after_a_reroll`: a recorded answer the choices refuse once a reroll rolled dice anew is
-        dropped and its question asked again (`Ruleset.asks_again_after_a_reroll`)."""
+        """`asks_again_after_a_reroll`: a recorded answer the choices refuse once dice were rolled anew is dropped
+        and its question asked again (`Ruleset.asks_again_after_a_reroll`); `dealt_since_the_answers`: the dice
+        handed back were dealt after the answers recorded (a pending decision answered), so they count as anew."""
         self.state = state
         self.events: list[ev.Event] = []
         self.answers = dict(answers)
@@ -431,7 +433,9 @@ class Context:
         self._evolve = ruleset_evolve
         self._decks = decks
         self._asks_again_after_a_reroll = asks_again_after_a_reroll
-        self._rolled_anew = False  # a roll of this decision was rolled anew by a reroll (`Faces.anew`)
+        # the dice were dealt after the answers recorded: by a reroll (a roll's `Faces.anew`), or, answering a pending
+        # decision, by it
+        self._rolled_anew = dealt_since_the_answers
 
     @property
     def version(self) -> str:
@@ -532,11 +536,12 @@ class Context:
         return True
 
     def _dropped_as_read_off_disputed_dice(self, key: str, options: Sequence[str], open_ended: bool) -> bool:
-        """Drops the recorded answer for `key` that the choices refuse once a reroll rolled dice anew (True): it was
-        chosen of what the disputed dice offered, and its question is asked again of what the new ones offer (a
-        choice of one is taken). Refused, it stood: with ledger dice the reroll stayed pending with it, which no
-        answer could settle and only a void ended, after which the command typed again rolled every die anew.
-        Left out of what the transaction records, it is asked again alike when decided from its record."""
+        """Drops the recorded answer for `key` that the choices refuse once dice were rolled anew (True): by a reroll,
+        or dealt by the pending decision being answered. It was chosen of what the
+        disputed dice offered, or given ahead of the dice dealt, and its question is asked again of what the new ones
+        offer (a choice of one is taken). Refused, it stood: with ledger dice the decision stayed pending with it,
+        which no answer could settle and only a void ended, after which the command typed again rolled every die
+        anew. Left out of what the transaction records, it is asked again alike when decided from its record."""
         if (not self._asks_again_after_a_reroll or not self._rolled_anew or self.answered_now(key)
                 or _offered(self.answers[key], options, open_ended) is not None):
             return False

@@ -94,6 +94,7 @@ def decide(
     in_place: bool = False,
     asks_again: bool = False,
     asked: list[str] | None = None,
+    answering: bool = False,
 ) -> list[ev.Event]:
     """The events a command produces on this state with these dice (the state is not changed,
     unless `in_place`: then the state itself is decided on, each event folded into it as emitted).
@@ -105,7 +106,9 @@ def decide(
     rolls to store, whatever stopped it; with `asks_again` too (a pending decision answered), one
     that stops at another question after its recorded dice were handed back, so that the answers
     given so far are stored with them and the next answer adds to them. `asked`, given, is handed the
-    keys the command asked once it is decided (a pending decision's answers name those it did not)."""
+    keys the command asked once it is decided (a pending decision's answers name those it did not).
+    `answering`: a pending decision answered, whose dice were dealt after the answers it recorded (given
+    ahead, or of the dice a reroll disputed)."""
     ctx = Context(
         state if in_place else state.copy(),
         dice=dice,
@@ -118,6 +121,7 @@ def decide(
         answered_now=answered_now,
         asks_again_after_a_reroll=(ruleset.asks_again_after_a_reroll is not None
                                    and ruleset.plays(state, ruleset.asks_again_after_a_reroll)),
+        dealt_since_the_answers=answering,
     )
     # Before anything is rolled. Only answers a person gives now (a command typed, a reroll's, a pending decision's):
     # a recorded command's were asked then, and it decides again as recorded.

@@ -121,7 +121,7 @@ class PendingDecisions:
         try:
             events = decide(ruleset, state, command, dice=kept, shuffle_dice=kept_for_shuffles, ask=ask,
                             reason=opened.reason, keep_dice=True, answered_now=answers, asks_again=bool(answers),
-                            asked=asked)
+                            asked=asked, answering=True)
         except Halted as halted:
             if not answers and isinstance(halted.cause, NeedsAnswer) and halted.cause.key == waiting.question:
                 # Given nothing, it stops where it waited: answering it so wrote an empty answer and the

@@ -217,8 +217,9 @@ class Ruleset:
     # Every version, oldest first, ending with `version`. A rule fix that changes what a recorded
     # command decides is a new version, gated in the handler on `ctx.version`.
     versions: Sequence[str] = ()
-    # The version from which a choice recorded with a command that the choices refuse once a reroll rolled dice anew
-    # (a `multiple=3x2` the new dice no longer offer) is dropped and asked again (`Context.choose`); None: it is refused.
+    # The version from which a choice recorded with a command that the choices refuse once dice were rolled anew (by a
+    # reroll, or dealt by a pending decision being answered: a `multiple=3x2` the new dice do not offer) is dropped and
+    # asked again (`Context.choose`); None: it is refused.
     asks_again_after_a_reroll: str | None = None
 
     def __post_init__(self) -> None:

@@ -876,6 +876,28 @@ def test_a_pending_reroll_asks_again_which_multiple_counts_and_is_answered(rerol
     ok(CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail)))
 
 
+def test_a_multiple_answered_ahead_that_the_dice_kept_later_lack_is_asked_again(campaign, monkeypatch):
+    """An exploration by the ledger with the dice kept and the multiple answered ahead: the keep the 7 dice dealt do
+    not offer is dropped and asked once they are stored; the 3x2 rides along with the pending decision. Kept 6,6,5,5,
+    4,1, which holds no 3x2, it is asked again too (version 11), as a choice answered of dice that do not offer it: it
+    was refused ("which one counts?: '3x2' is not one of: 5x2, 6x2"), and `campaign answer multiple=6x2` with it ("T8
+    already holds the answer multiple=3x2"), so that only a void got out and the exploration typed again rolled anew."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000006"),
+                                                           UUID=uuid.UUID))  # the 7 dice of R0: 4, 5, 1, 4, 6, 6, 5
+    for args in (NEW_LEAGUE, *RATS_BEAT_SKRIT):
+        ok(campaign(*args))
+    explored = campaign("coreheim", "explore", R, "--extra-dice", "4", "--ledger", "--answer", "keep=6,6,6,6,6,6",
+                        "--answer", "multiple=3x2")
+    assert explored.exit_code == 1, explored.output
+    kept = campaign("answer", "keep=6,6,5,5,4,1")
+    assert (kept.exit_code, kept.output.splitlines()[-1]) == (1, (
+        "Error: Reikland Rats rolled several multiples, 5x2 (Mordheim Survivor), 6x2 (Shrine): which one counts? — its "
+        "dice are recorded and T10 is pending: settle it with `campaign answer multiple=CHOICE` (5x2 | 6x2), or void it "
+        "with `campaign void T10 --reason …`"))
+    assert "multiple 6x2" in campaign("answer", "multiple=6x2").output
+    assert ok(campaign("replay", "--check"))[-1].endswith(": all match.")
+
+
 def test_a_reroll_left_pending_says_what_it_recorded(rerolled_by_the_ledger_to_5_5_4_4):
     """As every command stopped pending does: the void, the dice rolled and kept, the transactions and the head, then
     the question. The reroll said only the question, though it had voided T8 and stored R2 and R3."""
