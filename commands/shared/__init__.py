@@ -5,7 +5,7 @@ any entry with a handler that knows its game's rules."""
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -14,7 +14,7 @@ from ledger import rulesets
 from ledger.decide import Command, Context
 from ledger.errors import BadInput, RuleViolation
 from ledger.state import CampaignState, Fighter, Warband
-from ledger.text import possessive, slug
+from ledger.text import as_spelled, possessive, slug
 
 
 def bearer_of(state: CampaignState, warband: str, name: str, *, ever: bool) -> Fighter | None:
@@ -349,11 +349,40 @@ def correct_keywords_one_by_one(cmd: Correct, ctx: Context) -> None:
     correct(keywords_one_by_one(cmd, ctx), ctx)
 
 
+def spelled_stats(stats: Mapping[str, int], known: Sequence[str], whose: str) -> dict[str, int]:
+    """`stats` by the rules' names `known` whatever the case typed; one the rules do not name, or one given twice
+    ("mel" and "Mel"), is refused. `whose`: the rules' name for the refusal ("WS: not a Speedheim stat (…)")."""
+    unknown = [name for name in stats if as_spelled(name, known) is None]
+    if unknown:
+        raise BadInput(f"{', '.join(unknown)}: not a {whose} stat ({' '.join(known)})")
+    spelled = {as_spelled(name, known) or name: value for name, value in stats.items()}
+    if len(spelled) < len(stats):
+        raise BadInput(f"a stat is given twice: {', '.join(stats)}")
+    return spelled
+
+
+def stats_the_rules_name(cmd: Correct, ctx: Context) -> Correct:
+    """A correction typed now changes only the stats its ruleset names (`Terms.stat_order`), in any case, as its
+    recruits read them, and is recorded so (`Context.record_as`): it made a second stat "mel" beside Mel, or a Speedheim
+    fighter's "WS". One recorded before decides again as recorded; a ruleset that names no stats takes any."""
+    ruleset = rulesets.get(ctx.state.ruleset)
+    if not ctx.typed_now or not ruleset.terms.stat_order:
+        return cmd
+    spelled = spelled_stats(cmd.stats, ruleset.terms.stat_order, ruleset.id.title())
+    if spelled == cmd.stats:
+        return cmd
+    cmd = msgspec.structs.replace(cmd, stats=spelled)
+    ctx.record_as(cmd)
+    return cmd
+
+
 def correct(cmd: Correct, ctx: Context) -> None:
-    """An arbiter's correction. One typed now does not change a dead fighter's status (`refuse_correcting_the_dead`);
-    one recorded so before that refusal is decided again as recorded."""
+    """An arbiter's correction. One typed now does not change a dead fighter's status (`refuse_correcting_the_dead`),
+    nor a stat its rules do not name (`stats_the_rules_name`); one recorded so before those refusals is decided again
+    as recorded."""
     if not cmd.reason.strip():
         raise BadInput("a correction needs a reason")
+    cmd = stats_the_rules_name(cmd, ctx)
     band = ctx.state.warband(cmd.warband)
     fighter = ctx.state.fighter(cmd.fighter, band.id)
     if ctx.typed_now:

@@ -25,7 +25,7 @@ import msgspec
 
 from commands.kit.versions import plays
 from commands.shared import (Correct, RecordBattle, RecruitFighter, battle_record, correct, enemy_id, keywords_one_by_one,
-                             recruit_fighter, refuse_correcting_the_dead, slug, split_keywords)
+                             recruit_fighter, refuse_correcting_the_dead, slug, split_keywords, spelled_stats)
 from ledger import events as ev
 from ledger.decide import Command, Context
 from ledger.describe import fighter_name
@@ -442,12 +442,7 @@ def spelled_as_the_rules(ctx: Context, stats: Mapping[str, int], *, negative: bo
     `negative`, a value below 0) is refused. Version 2 took any name and value as typed."""
     if not plays(ctx.state, "3"):
         return dict(stats)
-    unknown = [name for name in stats if as_spelled(name, STATS) is None]
-    if unknown:
-        raise BadInput(f"{', '.join(unknown)}: not a Speedheim stat ({' '.join(STATS)})")
-    spelled = {as_spelled(name, STATS): value for name, value in stats.items()}
-    if len(spelled) < len(stats):
-        raise BadInput(f"a stat is given twice: {', '.join(stats)}")
+    spelled = spelled_stats(stats, STATS, "Speedheim")
     if not negative and (below := [f"{name}={value}" for name, value in spelled.items() if value < 0]):
         raise BadInput(f"{', '.join(below)}: a stat is 0 or more (leave a '-' stat out)")
     return spelled

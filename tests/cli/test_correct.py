@@ -95,3 +95,39 @@ def test_a_keyword_typed_with_a_comma_is_one_keyword_where_keywords_may_hold_one
     taken = campaign("correct", warband, fighter, "--remove-keyword", hatred, "--reason", "made peace")
     assert (taken.exit_code, taken.output.splitlines()[0]) == (0, f"  {fighter} loses {hatred}")
     assert corrected_keywords(campaign)[-2:] == [([hatred], []), ([], [hatred])]
+
+
+def corrected_stats(campaign) -> list[dict[str, int]]:
+    """The stats each correction of the campaign records, with their deltas."""
+    trail = [json.loads(line) for line in campaign("export", "--format", "jsonl").output.splitlines()]
+    return [line["payload"]["args"]["stats"] for line in trail
+            if line.get("type") == "command.recorded" and line["payload"]["command"] == "correct"]
+
+
+# The rulesets that name their stats (Terms.stat_order): a stat typed now is one of them, in any case, as their
+# recruits read them; recorded as the rules spell it, so that it replays as it decided.
+@pytest.mark.parametrize(("ruleset", "warband", "fighter", "typed", "spelled", "unknown", "refused"), [
+    ("speedheim", "Sellswords", "Hilde", "mel=-1", "Mel", "WS=1",
+     "Error: WS: not a Speedheim stat (Mov Mel Rgd Def Agi Mrl Atk Wnd Inj Prc)\n"),
+    ("coreheim", "Reikland Rats", "Hans", "ws=1", "WS", "Mel=-1",
+     "Error: Mel: not a Coreheim stat (M A W T WS BS I Ld)\n"),
+    ("retinue", "Hawks of the Mere", "Kestrel", "cc=1", "CC", "WS=1",
+     "Error: WS: not a Retinue stat (Wi Sa Mt Sk W M Df CC RC)\n"),
+])
+def test_a_corrected_stat_is_one_the_rules_name_in_any_case(campaign, ruleset, warband, fighter, typed, spelled, unknown,
+                                                           refused):
+    assert campaign("demo", "--ruleset", ruleset).exit_code == 0
+    shown = json.loads(campaign("fighter", "show", fighter, "--json").output)["stats"]
+    delta = int(typed.split("=")[1])
+    given = campaign("correct", warband, fighter, "--stat", typed, "--reason", "as the roster says")
+    assert (given.exit_code, given.output.splitlines()[0]) == (0, f"  {fighter} {spelled} {delta:+d} (correction: as the roster says)")
+    assert json.loads(campaign("fighter", "show", fighter, "--json").output)["stats"] == {**shown, spelled: shown[spelled] + delta}
+    assert corrected_stats(campaign)[-1] == {spelled: delta}
+    assert campaign("replay", "--check").output.endswith("all match.\n")
+    before = head(campaign)
+    for stats in ([unknown], [typed, f"{spelled}=1"]):
+        said = refused if len(stats) == 1 else f"Error: a stat is given twice: {typed.split('=')[0]}, {spelled}\n"
+        result = campaign("correct", warband, fighter, *[a for s in stats for a in ("--stat", s)], "--reason", "again")
+        assert (result.exit_code, result.output) == (2, said)
+    assert head(campaign) == before
+
