@@ -612,14 +612,22 @@ def advance(cmd: Advance, ctx: Context) -> None:
 VETERAN_KEYWORDS = tuple(we.veteran_keyword(level) for level in range(1, r.MAX_VETERAN_LEVEL + 1))
 
 
+# R25: a warband's Experience Points are its treasury, which the log and the roster call its XP pool.
+XP_OF_THE_WARBAND = ("Experience Points belong to the warband, not a model: they are its XP pool "
+                     "(campaign warbands experience, or campaign treasury WARBAND N --reason …)")
+
+
 def correct_keywords(cmd: Correct, ctx: Context) -> None:
-    """`correct` in a Warbands campaign: from version 6 no keyword names an Archetype (`_refuse_an_archetype`).
+    """`correct` in a Warbands campaign: typed now it gives a model no XP, which belongs to the warband (refused as `xp
+    award` is; one recorded so decides again as recorded). From version 6 no keyword names an Archetype (`_refuse_an_archetype`).
     From version 3 a keyword that names Veteran Status must be one of its levels, "Veteran +1" to "+3 …
     (the highest level of Veteran Status)", spelt as the rules read it ("veteran+2" is recorded as
     "Veteran +2"), given to a unit (characters never hold it), and replaces the level the unit held.
     Version 2 recorded "Veteran +4" or "Veteran +one" as given, and the rules could not read them.
     Keywords typed several to an option are read one by one (`keywords_one_by_one`): no Warbands
     keyword holds a comma."""
+    if cmd.xp and ctx.typed_now:
+        _use_instead(XP_OF_THE_WARBAND)(cmd, ctx)
     cmd = keywords_one_by_one(cmd, ctx)
     if since(ctx, "6"):
         _refuse_an_archetype(cmd, ctx)
@@ -691,8 +699,7 @@ HANDLERS = {
     EnlistWarband: _use_instead("a warband is enlisted with its type: campaign warbands enlist NAME --player P --type TYPE"),
     RecruitFighter: _use_instead("units and characters join with campaign warbands recruit"),
     RecordBattle: _use_instead("battles are recorded with campaign warbands battle (each unit's casualties)"),
-    AwardXP: _use_instead("Experience Points belong to the warband, not a model: they are its treasury "
-                          "(campaign warbands experience, or campaign treasury WARBAND N --reason …)"),
+    AwardXP: _use_instead(XP_OF_THE_WARBAND),
     SpendXP: _use_instead("XP is spent by buying something: campaign warbands upgrade | veteran-recruits | advance | recruit"),
     Correct: correct_keywords,
     **refusing(r.WarbandsRuleError, {

@@ -35,8 +35,9 @@ def test_a_dead_fighter_s_status_is_not_corrected_in_any_ruleset(campaign, rules
     timeline = campaign("history", fighter)
     assert timeline.exit_code == 0
     assert [line.split()[1] for line in timeline.output.splitlines() if f"{fighter} is dead" in line] == [killed_in]
-    # His record, not his status, is still corrected
-    assert campaign("correct", warband, fighter, "--xp", "1", "--reason", "missed").exit_code == 0
+    # His record, not his status, is still corrected (a Warbands model has no XP of its own: its warband has)
+    record = ("--add-keyword", "Mourned") if ruleset == "warbands" else ("--xp", "1")
+    assert campaign("correct", warband, fighter, *record, "--reason", "missed").exit_code == 0
 
 
 @pytest.mark.parametrize(("warband", "fighter", "said"), [
@@ -131,3 +132,15 @@ def test_a_corrected_stat_is_one_the_rules_name_in_any_case(campaign, ruleset, w
         assert (result.exit_code, result.output) == (2, said)
     assert head(campaign) == before
 
+
+def test_a_warbands_correction_gives_no_model_xp(campaign):
+    """R25: Experience Points belong to the warband (its XP pool), as `xp award` says; a correction typed now gave a model
+    XP ('Hans gains 5 XP')."""
+    assert campaign("demo", "--ruleset", "warbands").exit_code == 0
+    before = head(campaign)
+    refused = campaign("correct", "Reiklanders", "Hans", "--xp", "5", "--reason", "x")
+    award = campaign("xp", "award", "Hans", "5", "--reason", "x")
+    assert (refused.exit_code, refused.output) == (award.exit_code, award.output) == (
+        1, "Error: in a Warbands campaign Experience Points belong to the warband, not a model: they are its XP pool "
+           "(campaign warbands experience, or campaign treasury WARBAND N --reason …)\n")
+    assert head(campaign) == before
