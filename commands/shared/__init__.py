@@ -194,7 +194,7 @@ def recruit_fighter(cmd: RecruitFighter, ctx: Context) -> None:
         raise BadInput(f"{band.name} already has a fighter called {cmd.name}")
     total = cmd.cost * cmd.group_size
     if cmd.paid and total > band.treasury:
-        raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; {cmd.name} costs {total}")
+        raise RuleViolation(f"{band.name} has {band.treasury} in the {rulesets.treasury_word(ctx.state)}; {cmd.name} costs {total}")
     ctx.emit(
         ev.FighterRecruited(
             warband=band.id,
@@ -306,7 +306,7 @@ def change_treasury(cmd: ChangeTreasury, ctx: Context) -> None:
     if cmd.delta == 0:
         raise BadInput("a treasury change of 0 changes nothing")
     if band.treasury + cmd.delta < 0:
-        raise RuleViolation(f"{band.name} has {band.treasury} in the treasury; cannot pay {-cmd.delta}")
+        raise RuleViolation(f"{band.name} has {band.treasury} in the {rulesets.treasury_word(ctx.state)}; cannot pay {-cmd.delta}")
     ctx.emit(ev.TreasuryChanged(warband=band.id, delta=cmd.delta, reason=cmd.reason))
 
 

@@ -686,3 +686,13 @@ def test_a_treasury_change_past_the_ledgers_limit_names_the_xp_pool(cli):
         2, "Error: Reiklanders' XP pool would be 9007199254741241 (250 +9007199254740991), too large: the ledger records "
            "whole numbers up to 9007199254740991\n")
     assert cli("verify", "--json").output == head
+
+
+def test_a_treasury_change_the_xp_pool_cannot_pay_names_the_xp_pool(cli):
+    """What a warband cannot pay is said of its XP pool, as the log and the roster call its treasury (R25)."""
+    started(cli)
+    cli("warbands", "enlist", "Reiklanders", "--player", "Ann", "--type", "empire")
+    head = cli("verify", "--json").output
+    refused = cli("treasury", "Reiklanders", "-10000", "--reason", "x")
+    assert (refused.exit_code, refused.output) == (1, "Error: Reiklanders has 250 in the XP pool; cannot pay 10000\n")
+    assert cli("verify", "--json").output == head
