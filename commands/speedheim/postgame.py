@@ -247,8 +247,11 @@ def promotes_after(state: CampaignState, band: Warband, fighter: Fighter) -> int
 def income(cmd: Income, ctx: Context) -> None:
     band = ctx.state.warband(cmd.warband)
     battle = PHASE.begin(ctx.state, band, "income")
-    if cmd.tokens < 0 or not 0 <= cmd.double <= cmd.tokens:
-        raise BadInput("tokens cannot be negative, and double-value tokens are some of the tokens")
+    negative = [f"--{option} {count}" for option, count in (("tokens", cmd.tokens), ("double", cmd.double)) if count < 0]
+    if negative:
+        raise BadInput(f"{', '.join(negative)}: tokens cannot be negative")
+    if cmd.double > cmd.tokens:
+        raise BadInput(f"--double {cmd.double} is more than --tokens {cmd.tokens}: double-value tokens are some of the tokens")
     won = battle.winner == band.id
     dice = cmd.tokens + cmd.double + int(won)
     if dice > MOST_DICE:  # refused so by the roll before, naming neither --tokens nor how many dice it takes

@@ -563,6 +563,20 @@ def test_income_refuses_more_treasure_dice_than_a_roll_takes_naming_the_tokens(b
     assert json.loads(blightmeer("show", "--json").output)["head"] == head
 
 
+@pytest.mark.parametrize(("options", "said"), [
+    (["--tokens", "2", "--double", "3"], "--double 3 is more than --tokens 2: double-value tokens are some of the tokens"),
+    (["--tokens", "-1"], "--tokens -1: tokens cannot be negative"),
+    (["--tokens", "2", "--double", "-1"], "--double -1: tokens cannot be negative"),
+])
+def test_income_refuses_tokens_that_cannot_be_saying_which(blightmeer, options, said):
+    """It said 'tokens cannot be negative, and double-value tokens are some of the tokens' of each, naming neither."""
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    head = json.loads(blightmeer("show", "--json").output)["head"]
+    result = blightmeer("speedheim", "income", "Skaven", *options, "--ledger")
+    assert (result.exit_code, result.output) == (2, f"Error: {said}\n")
+    assert json.loads(blightmeer("show", "--json").output)["head"] == head
+
+
 def test_the_steps_are_listed_before_any_hero_has_a_card_to_learn_from(blightmeer):
     # Given a battle with no Incapacitation: learning waits for the free attempts, which may draw a Skill card
     assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
