@@ -75,11 +75,11 @@ def checked_argument(text: str, what: str = "argument") -> str:
             raise BadInput(f"{what} '{_label(text)}' is not valid UTF-8 text")
         if _forbidden(char):
             raise BadInput(f"{what} '{_label(text)}' holds the control character U+{ord(char):04X}; "
-                           "names and texts may not")
+                           "names and texts may not hold one")
     for index, char in enumerate("" if text.isascii() else text):
         if _invisible_at(text, index):
             raise BadInput(f"{what} '{_label(text)}' holds the invisible character U+{ord(char):04X}, which would "
-                           "make it look like another; names and texts may not")
+                           "make it look like another; names and texts may not hold one")
     if VOID_MARK.casefold() in text.casefold():
         raise BadInput(f"{what} '{_label(text)}' holds '{VOID_MARK}', the log's mark of a voided transaction: a "
                        "reason holding it would pass a live one for voided")

@@ -31,7 +31,8 @@ def test_a_control_character_is_refused_and_nothing_written(league, store_bytes,
 def test_a_right_to_left_override_is_refused(league, store_bytes):
     before = store_bytes()
     result = league("warband", "add", "Rats\u202eslaM", "--player", "Ann")
-    assert result.output == "Error: argument 'Rats\\u202eslaM' holds the control character U+202E; names and texts may not\n"
+    assert result.output == ("Error: argument 'Rats\\u202eslaM' holds the control character U+202E; names and texts may "
+                             "not hold one\n")
     assert store_bytes() == before
 
 
@@ -43,7 +44,7 @@ def test_an_invisible_character_is_refused_it_would_pass_for_another_name(league
     result = league("warband", "add", f"Reikland Rats{invisible}", "--player", "Mallory")
     assert (result.exit_code, result.output) == (2, (
         f"Error: argument 'Reikland Rats\\u{ord(invisible):04x}' holds the invisible character U+{ord(invisible):04X}, "
-        "which would make it look like another; names and texts may not\n"))
+        "which would make it look like another; names and texts may not hold one\n"))
     assert store_bytes() == before
 
 
@@ -67,7 +68,8 @@ def test_an_actor_from_the_environment_is_checked_too(league, monkeypatch):
     from ledger.cli import main
 
     result = CliRunner().invoke(main, ["--store", league.store, "note", "hi"], env={"CAMPAIGN_ACTOR": "Ann\nBob"})
-    assert (result.exit_code, result.output) == (2, "Error: argument 'Ann\\u000aBob' holds the control character U+000A; names and texts may not\n")
+    assert (result.exit_code, result.output) == (
+        2, "Error: argument 'Ann\\u000aBob' holds the control character U+000A; names and texts may not hold one\n")
 
 
 def test_right_to_left_names_are_isolated_when_shown(league):
