@@ -286,6 +286,10 @@ def record_battle(cmd: RecordWarbandsBattle, ctx: Context) -> None:
     removed = _by_fighter(ctx, ids, cmd.removed, "--removed")
     fled = _by_fighter(ctx, ids, cmd.fled, "--fled")
     down = {_fighter_in(state, ids, ref).id for ref in cmd.down}
+    for option, named in (("--removed", removed), ("--fled", fled), ("--down", down)):
+        if both := [fighter_id for fighter_id in named if fighter_id in absent]:  # always refused: bad input, no version
+            raise BadInput(f"{state.fighters[both[0]].name} is given both --absent and {option}: a model left out did not "
+                           "fight in this battle")
     fought = [f for w in ids for f in state.fighters_of(w) if f.id not in absent and not f.missed_games]
     fought_ids = {f.id for f in fought}
     for fighter_id in [*removed, *fled, *down]:

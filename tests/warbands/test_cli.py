@@ -264,6 +264,11 @@ def test_post_game_mistakes_are_refused_with_nothing_written(cli):
          "Error: Swordsmen has 10 models: it cannot lose 11\n"),
         (["warbands", "battle", "--warband", "R", "--warband", "B", "--down", "Swordsmen"], 2,
          "Error: Swordsmen is a unit: give its casualties with --removed or --fled\n"),
+        # contradictory input is bad input (it was 'Hans did not fight in this battle', exit 1)
+        (["warbands", "battle", "--warband", "R", "--warband", "B", "--down", "Hans", "--absent", "Hans"], 2,
+         "Error: Hans is given both --absent and --down: a model left out did not fight in this battle\n"),
+        (["warbands", "battle", "--warband", "R", "--warband", "B", "--removed", "Swordsmen=2", "--absent", "Swordsmen"], 2,
+         "Error: Swordsmen is given both --absent and --removed: a model left out did not fight in this battle\n"),
     ]
     head = json.loads(cli("show", "--json").output)["head"]
     for args, code, message in cases:
