@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
@@ -63,6 +64,7 @@ class KeyFile:
     def _read(self) -> dict[str, dict[str, str]]:
         try:
             with self.path.open("rb") as file:
+                self._refuse_open_to_others(os.fstat(file.fileno()).st_mode)
                 data = file.read(KEY_FILE_LIMIT + 1)  # not read_bytes: CAMPAIGN_KEYS=/dev/zero never ended
         except FileNotFoundError:
             return {}
@@ -79,6 +81,14 @@ class KeyFile:
             raise IntegrityFailure(f"the key file {self.path} is not a campaign-ledger key file "
                                    f"(its format is {json.dumps(content.format)}, not {json.dumps(FORMAT)})")
         return content.seeds
+
+    def _refuse_open_to_others(self, mode: int) -> None:
+        """The file is its keeper's alone (mode 0600, as the ledger writes it): one that others may read or write (a
+        copy made with the usual umask) is refused before its seeds are read, naming the way on, never used silently."""
+        if stat.S_ISREG(mode) and mode & 0o077:
+            raise BadInput(f"the key file {self.path} is open to others (mode {stat.S_IMODE(mode):04o}): whoever reads "
+                           f"its seeds can foresee every ledger die; make it yours alone (chmod 600 {self.path}) and "
+                           "run again")
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:

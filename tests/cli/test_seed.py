@@ -172,6 +172,24 @@ def test_a_swapped_seed_is_refused_before_any_roll_reveal_or_export_and_nothing_
     assert table.exit_code == 0  # table dice need no seed
 
 
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o620])
+def test_a_key_file_others_may_open_is_refused_until_it_is_the_keepers_alone(campaign, keys, tmp_path, mode):
+    """README: the key file is mode 0600, its keeper's alone; one others could read (CAMPAIGN_KEYS at a copy made
+    with the usual umask) was used silently, its seeds open to anyone who could foresee the ledger dice with them."""
+    keys.chmod(mode)
+    before = show(campaign)
+    message = (f"Error: the key file {keys} is open to others (mode {mode:04o}): whoever reads its seeds can foresee "
+               f"every ledger die; make it yours alone (chmod 600 {keys}) and run again\n")
+    rolled = campaign("roll", "D6", "--for", "loot", "--ledger")
+    assert (rolled.exit_code, rolled.output) == (2, message)
+    other = CampaignRunner("sqlite:///" + str(tmp_path / "other.db"))
+    started = other("new", "Another League")
+    assert (started.exit_code, started.output) == (2, message) and not (tmp_path / "other.db").exists()
+    assert show(campaign) == before and oct(keys.stat().st_mode & 0o777) == oct(mode)
+    keys.chmod(0o600)
+    assert campaign("roll", "D6", "--for", "loot", "--ledger").exit_code == 0
+
+
 def test_a_long_lived_store_reads_a_seed_from_the_key_file_once_and_a_missing_one_each_time(campaign, keys):
     """Every ledger roll looks its seed up: a store that stays open keeps one it found (an epoch's
     seed never changes), and looks again for one it did not find (another process may keep it since)."""

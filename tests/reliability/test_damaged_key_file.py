@@ -73,6 +73,7 @@ def test_a_file_of_another_kind(started, keys, content, detail):
 
 def test_a_new_campaign_is_not_started_beside_a_damaged_key_file(keys, tmp_path):
     keys.write_text('{"format": "campaign-ledger-keys", "seeds": {"c": [1]}}')
+    keys.chmod(0o600)  # the keeper's alone, as the ledger writes it: its content is what is wrong
     store = tmp_path / "other.db"
     result = CampaignRunner(f"sqlite:///{store}")("new", "Autumn")
     assert (result.exit_code, result.output) == refused(keys, "Expected `object`, got `array` - at `$.seeds[...]`")
