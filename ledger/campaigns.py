@@ -21,6 +21,7 @@ import msgspec
 from ledger import dice as d
 from ledger import events as ev
 from ledger import rulesets
+from ledger.chain import die_sides
 from ledger.dealer import AlreadyDealt, OpenDeal
 from ledger.deciding import (  # noqa: F401 - re-exported: the service's vocabulary
     LEDGER_COMMANDS,
@@ -780,17 +781,18 @@ class Ledger(SeedKeeping, PendingDecisions):
             target, roll = self.resolve(records, ref)
             if roll is None:
                 raise BadInput(f"'{ref}' is not a roll: reroll takes R<roll number>")
+            group = next(g for g in transactions(records) if g[0].tx == target)
+            disputed = _for_a_disputed(next(r.event for r in group if isinstance(r.event, ev.DiceRolled) and r.event.roll == roll),
+                                       dice)  # bad input, told before what the void would change
             planned, affected = plan_void(records, target)
             if affected and not cascade:
                 raise Conflict(affected_message(target, affected))
-            group = next(g for g in transactions(records) if g[0].tx == target)
             if is_pending(group):
                 raise RuleViolation(_rerolling_a_pending(records, target, roll))
             opened = group[0].event
             ruleset = rulesets.get(planned.ruleset)
             ledger_dice = self.ledger_dice(campaign_id, planned)
-            fresh = _for_a_disputed(next(r.event for r in group if isinstance(r.event, ev.DiceRolled) and r.event.roll == roll),
-                                    dice) or ledger_dice
+            fresh = disputed or ledger_dice
             fresh.rewind()  # a try after a conflict starts again from the first die given
             rolls, draws = thrown(r.event for r in group)
             rerolled = RerollDice(rolls=rolls, draws=draws, disputed_roll=roll, fresh=fresh)
@@ -827,6 +829,8 @@ class Ledger(SeedKeeping, PendingDecisions):
                                      "; decided again after the new roll once its pending decision is answered")
                 return Attempt(fold(records), [([opening, *void_events(target, reason, told(affected, once))], actor),
                                                (stopped, actor)], refold=True, affected=affected, halted=halted)
+            except RuleViolation as refused:
+                raise _refused_after_later(refused, records, target, roll, affected) from None
             again: list[list[ev.Event]] = []
             fates: dict[int, str] = {}
             after = planned.copy()
@@ -868,13 +872,33 @@ class Ledger(SeedKeeping, PendingDecisions):
 
 def _for_a_disputed(rolled: ev.DiceRolled, dice: DiceSource | None) -> DiceSource | None:
     """The dice a disputed roll is rolled again with: a ledger roll only by the ledger (None), since
-    faces typed for it would be a re-roll of one's choosing; a table roll with the dice given."""
-    if rolled.source != "ledger" or not isinstance(dice, TableDice) or dice.cards:
-        return dice
-    if dice.given:
-        raise BadInput(f"R{rolled.roll} was rolled by the ledger: it is rolled again by the ledger (--ledger), "
-                       "not with faces typed in")
-    return None
+    faces typed for it would be a re-roll of one's choosing; a table roll with the dice given, the first of
+    which, its own, are refused at once where its dice cannot show them (`--dice 21` for a D20)."""
+    if rolled.source == "ledger" and isinstance(dice, TableDice) and not dice.cards:
+        if dice.given:
+            raise BadInput(f"R{rolled.roll} was rolled by the ledger: it is rolled again by the ledger (--ledger), "
+                           "not with faces typed in")
+        return None
+    if isinstance(dice, TableDice) and dice.given:
+        sides = die_sides(rolled.expression)
+        own = dice.given[:len(sides)]
+        d.check_faces(own, sides[:len(own)], rolled.purpose, rolled.expression)
+    return dice
+
+
+def _refused_after_later(refused: RuleViolation, records: Sequence[Record], target: int, roll: int,
+                         affected: Sequence[tuple[int, str]]) -> RuleViolation:
+    """The rules' refusal of a disputed roll's command decided again, which a reroll does after every later transaction
+    that stands (a step closed since: 'Spend Gold' is done), saying which to void first."""
+    gone = voids_in(records) | {tx for tx, _why in affected}
+    later = [g[0].tx for g in transactions(records) if g[0].tx > target and g[0].tx not in gone and is_redecided(g)]
+    if not later:
+        return refused
+    since = f"T{later[0]}" if len(later) == 1 else f"T{later[0]} … T{later[-1]}"
+    first = (f"void T{later[0]} first (campaign void T{later[0]} --reason …)" if len(later) == 1 else
+             "void first the one that stands in its way (campaign void T… --reason …)")
+    return RuleViolation(f"{refused}. A reroll decides T{target} again after what was recorded since ({since}): {first}, "
+                         f"then reroll R{roll}")
 
 
 def _rerolling_a_pending(records: Sequence[Record], target: int, roll: int) -> str:

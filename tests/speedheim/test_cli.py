@@ -577,6 +577,34 @@ def test_income_refuses_tokens_that_cannot_be_saying_which(blightmeer, options, 
     assert json.loads(blightmeer("show", "--json").output)["head"] == head
 
 
+def test_a_disputed_die_of_a_closed_step_is_rerolled_once_what_closed_it_is_voided(blightmeer):
+    """Skab's bought Improvement Attempt rolled 12 (R2), then Spend Gold closed the post-game. A reroll decides the buy
+    again after Spend Gold, where nothing can be bought: it said only 'Skaven can no longer spend gold after battle 1:
+    'Spend Gold' is done', and '--dice 21', which no D20 shows, the same."""
+    assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
+    for step in (["post-game", "Skaven", "--dice", "7", "--answer", "tokens=0", "--go-on"],
+                 ["post-game", "Skaven", "--card", "19", "--dice", "12"],
+                 ["speedheim", "buy-attempt", "Skaven", "Skab", "--card", "18", "--dice", "12"],
+                 ["speedheim", "spend-gold", "Skaven"]):
+        assert blightmeer(*step).exit_code == 0
+    assert "   37 T12   arbiter    R2 Skab: improve Mrl, roll 7 or under: D20 rolled [12] = 12 (table)" in blightmeer("log").output
+    head = json.loads(blightmeer("show", "--json").output)["head"]
+    bad = blightmeer("reroll", "R2", "--reason", "cocked", "--dice", "21")
+    assert (bad.exit_code, bad.output) == (2, "Error: Skab: improve Mrl, roll 7 or under: the die of the D20 roll shows 21, not 1-20\n")
+    for cascade in ([], ["--cascade"]):
+        refused = blightmeer("reroll", "R2", "--reason", "cocked", "--dice", "5", *cascade)
+        assert (refused.exit_code, refused.output) == (1, (
+            "Error: Skaven can no longer spend gold after battle 1: 'Spend Gold' is done. A reroll decides T12 again after "
+            "what was recorded since (T13): void T13 first (campaign void T13 --reason …), then reroll R2\n"))
+    assert json.loads(blightmeer("show", "--json").output)["head"] == head
+    # As it says: Spend Gold voided, the reroll goes through, and Spend Gold is done again
+    assert blightmeer("void", "T13", "--reason", "a die to reroll first").exit_code == 0
+    rerolled = blightmeer("reroll", "R2", "--reason", "cocked", "--dice", "5")
+    assert rerolled.exit_code == 0, rerolled.output
+    assert "  Skab Mrl -1 (Improvement (bought), card 18)" in rerolled.output.splitlines()
+    assert blightmeer("speedheim", "spend-gold", "Skaven").exit_code == 0
+
+
 def test_the_steps_are_listed_before_any_hero_has_a_card_to_learn_from(blightmeer):
     # Given a battle with no Incapacitation: learning waits for the free attempts, which may draw a Skill card
     assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven").exit_code == 0
