@@ -40,6 +40,7 @@ from ledger.describe import describe, warband_name
 from ledger.errors import AnswerRefused, Conflict, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.records import Record
 from ledger.state import TYPED_NOW, CampaignState, decode_own, encode_state
+from ledger.text import possessive
 
 # Commands of the ledger itself, not of a ruleset: they are checked, never re-decided.
 LEDGER_COMMANDS = ("campaign.new", "void", "reroll", "seed.reveal", "answer", "seed.new-epoch", "dice.burn")
@@ -245,8 +246,44 @@ def _difference(now: ev.Event, then: ev.Event, state: CampaignState) -> str:
     fields_now, fields_then = ev.payload_of(now), ev.payload_of(then)
     differ = [name for name in {**fields_now, **fields_then} if fields_now.get(name) != fields_then.get(name)]
     return f"“{said_now}” with " + ", ".join(
-        f"{name} {json.dumps(fields_now.get(name), sort_keys=True)}, not {json.dumps(fields_then.get(name), sort_keys=True)}"
+        _by_fighter(name, fields_now.get(name), fields_then.get(name), state)
+        or f"{name} {json.dumps(fields_now.get(name), sort_keys=True)}, not {json.dumps(fields_then.get(name), sort_keys=True)}"
         for name in differ)
+
+
+def _by_fighter(name: str, now: object, then: object, state: CampaignState) -> str | None:
+    """A field holding a record per fighter (a battle's deeds) that differs, in words: whose records it holds now and
+    then ("the deeds of Hugo and Skab, not of Hugo, Ivo and Skab"), or what differs of whose ("Ivo's deeds: took out
+    none, not Rat"); None for any other field, said as its JSON."""
+    def each(value: object) -> dict[str, dict] | None:
+        if not isinstance(value, list) or not all(isinstance(item, dict) and "fighter" in item for item in value):
+            return None
+        return {item["fighter"]: item for item in value}
+
+    def named(fighter: object) -> str:
+        found = state.fighters.get(fighter) if isinstance(fighter, str) else None
+        return found.name if found is not None else str(fighter)
+
+    def listed(names: Sequence[str]) -> str:
+        return "nobody" if not names else names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+    def shown(value: object) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return listed([named(item) for item in value]) if value else "none"
+        return json.dumps(value, sort_keys=True)
+
+    now_by, then_by = each(now), each(then)
+    if now_by is None or then_by is None:
+        return None
+    words = name.replace("_", " ")
+    if now_by.keys() != then_by.keys():
+        return f"the {words} of {listed([named(f) for f in now_by])}, not of {listed([named(f) for f in then_by])}"
+    return "; ".join(f"{possessive(named(fighter))} {words}: " + ", ".join(
+        f"{key.replace('_', ' ')} {shown(item.get(key))}, not {shown(then_by[fighter].get(key))}"
+        for key in {**item, **then_by[fighter]} if item.get(key) != then_by[fighter].get(key))
+        for fighter, item in now_by.items() if item != then_by[fighter])
 
 
 def thrown(events: Iterable[ev.Event]) -> tuple[list[ev.DiceRolled], list[ev.CardDrawn]]:

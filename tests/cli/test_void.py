@@ -203,19 +203,26 @@ def test_void_answers_and_dice_refusals_write_nothing(crusade, args, message):
 
 def test_a_dependant_the_log_would_say_alike_is_named_by_the_fields_that_differ(campaign):
     """A void's dependant whose event reads the same either way (a battle's text names no deeds) was
-    listed as “would now be X, not X”: the fields that differ say why."""
+    listed as “would now be X, not X”: the fields that differ say why, a battle's deeds by whose they are (they
+    were their JSON: 'with deeds [{"fighter": "ivo", "glorious_deeds": [], …}], not […]')."""
     for args in (["new", "S", "--ruleset", "speedheim", "--option", "improvement=d20-table"],
                  ["warband", "add", "Sellswords", "--player", "Ann", "--treasury", "500"],
                  ["speedheim", "recruit", "Sellswords", "Ivo", "--role", "henchman", "--cost", "30",
                   "--stats", "Mov=6,Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1"],
+                 ["speedheim", "recruit", "Sellswords", "Jan", "--role", "henchman", "--cost", "30",
+                  "--stats", "Mov=6,Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1"],
                  ["speedheim", "incapacitate", "Sellswords", "Ivo", "Rat", "--kind", "henchman", "--dice", "20"],
                  ["speedheim", "battle", "--warband", "Sellswords"]):
         assert campaign(*args).exit_code == 0, args
-    refused = campaign("void", "T4", "--reason", "wrong unit")
+    before = show(campaign)
+    refused = campaign("void", "T5", "--reason", "wrong unit")
     assert (refused.exit_code, refused.output.splitlines()[1:]) == (1, [
-        "  T5: event 15 would now be “battle 1: Sellswords, a draw” with deeds "
-        '[{"fighter": "ivo", "glorious_deeds": [], "notes": "", "out_of_action": false, "took_out": []}], not '
-        '[{"fighter": "ivo", "glorious_deeds": [], "notes": "", "out_of_action": false, "took_out": ["Rat"]}]'])
+        "  T6: event 18 would now be “battle 1: Sellswords, a draw” with Ivo's deeds: took out none, not Rat"])
+    # Jan's recruitment voided, he never fought: named by his id, the fighter being gone
+    refused = campaign("void", "T4", "--reason", "never hired")
+    assert (refused.exit_code, refused.output.splitlines()[1:]) == (1, [
+        "  T6: event 18 would now be “battle 1: Sellswords, a draw” with the deeds of Ivo, not of Ivo and jan"])
+    assert show(campaign) == before
 
 
 def test_a_decision_pending_for_want_of_dice_still_follows(campaign):
@@ -237,3 +244,4 @@ def test_a_decision_pending_for_want_of_dice_still_follows(campaign):
     assert campaign("void", "T4", "--reason", "Hal was never hired").exit_code == 0
     assert campaign("answer", "--dice", "12").exit_code == 0
     assert campaign("replay", "--check").output.endswith("all match.\n")
+
