@@ -198,11 +198,22 @@ def kind_of(fighter: Fighter, state: CampaignState) -> str:
     return fighter.role if is_hero(fighter) else "henchman"
 
 
-def spells_of(fighter: Fighter, tables: SpeedheimTables) -> tuple[list[str], list[str]]:
-    """(its Spellcasting schools, the spells of those schools it does not know)."""
-    schools = [k for k in fighter.keywords if k in tables.skills.spells]
+def spell_lists(state: CampaignState, tables: SpeedheimTables) -> dict[str, tuple[str, ...]]:
+    """Each Spellcasting school's spells a caster may learn: from version 11 not an Arcane school's Basic spell, which
+    its casters have innately ("Arcane casters … also have an innate Basic spell", rules §2). Version 10 offered it
+    (a Blight Magic caster learned Sewer Filth, and a Skill/Spell card counted it among the spells left)."""
+    if not plays(state, "11"):
+        return dict(tables.skills.spells)
+    return {school: tuple(s for s in spells if s != tables.skills.basic.get(school))
+            for school, spells in tables.skills.spells.items()}
+
+
+def spells_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> tuple[list[str], list[str]]:
+    """(its Spellcasting schools, the spells of those schools it may learn and does not know)."""
+    lists = spell_lists(state, tables)
+    schools = [k for k in fighter.keywords if k in lists]
     known = set(fighter.skills) | set(fighter.keywords)
-    left = [s for school in schools for s in tables.skills.spells[school] if s not in known]
+    left = [s for school in schools for s in lists[school] if s not in known]
     return schools, list(dict.fromkeys(left))
 
 
@@ -219,9 +230,9 @@ def pending(state: CampaignState, fighter: Fighter) -> int:
 def allowed_to_learn(state: CampaignState, fighter: Fighter) -> list[str]:
     """A Skill of the hero's types (none at the Skill cap, never one it has) or a Spell of its schools."""
     tables = tables_for(state)
-    schools, _left = spells_of(fighter, tables)
+    schools, _left = spells_of(state, fighter, tables)
     types = se.FACTS.of(state).skill_types.get(fighter.id) or list(tables.skills.skills)
-    return r.learnable(types, tables.skills.skills, tables.skills.spells, schools, [*fighter.skills, *fighter.keywords],
+    return r.learnable(types, tables.skills.skills, spell_lists(state, tables), schools, [*fighter.skills, *fighter.keywords],
                        len(learned_skills(fighter, tables)) >= tables.caps.skills)
 
 
@@ -234,7 +245,7 @@ def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> 
         animal_or_large=any(k in ANIMAL_OR_LARGE for k in fighter.keywords),
         learned_skills=len(learned_skills(fighter, tables)),
         pending=pending(state, fighter),
-        spells_left=len(spells_of(fighter, tables)[1]),
+        spells_left=len(spells_of(state, fighter, tables)[1]),
         # Version 1 drew a Skill card for a hero with nothing left to learn, whose post-game then
         # waited for a choice that could not be made.
         learnable=len(allowed_to_learn(state, fighter)) if plays(state, "2") else None,

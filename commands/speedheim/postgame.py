@@ -461,7 +461,10 @@ def _learn_skill(ctx: Context, band: Warband, fighter: Fighter, skill_named: str
         if as_spelled(typed, known_to_the_tables) is None:  # a slip of the keyboard, not a rule (exit 2)
             raise BadInput(f"no Skill or Spell '{typed}' in the tables ({fighter.name} can learn: "
                            f"{', '.join(allowed) or 'nothing'})")
-        raise RuleViolation(f"{fighter.name} cannot learn {typed} (can learn: {', '.join(allowed) or 'nothing'})")
+        innate = next((f"{spell}, the Basic spell of {school}: an Arcane caster has it innately and does not learn it"
+                       for school, spell in lists.basic.items() if school in fighter.keywords and as_spelled(typed, [spell])),
+                      f"{typed}")
+        raise RuleViolation(f"{fighter.name} cannot learn {innate} (can learn: {', '.join(allowed) or 'nothing'})")
     ctx.emit(ev.SkillLearned(warband=band.id, fighter=fighter.id, skill=skill, reason="Skill/Spell card"))
 
 

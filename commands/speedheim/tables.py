@@ -100,6 +100,8 @@ class SkillLists(_Row, kw_only=True):
     source: str
     skills: dict[str, tuple[str, ...]]  # skill type (Melee, Ranged, …) -> learnable Skills
     spells: dict[str, tuple[str, ...]]  # Spellcasting skill -> its spells
+    # An Arcane school's Basic spell, one of its spells, which its casters have innately (rules §2): none for Divine Magic
+    basic: dict[str, str] = {}
 
 
 class SpeedheimTables(msgspec.Struct, frozen=True, kw_only=True):
