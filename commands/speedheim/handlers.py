@@ -42,6 +42,7 @@ from .tables import TABLES, SpeedheimTables
 HERO_ROLES, ROLES = ("leader", "hero"), ("leader", "hero", "henchman")
 ANIMAL_OR_LARGE = ("Animal", "Large")
 STATS = ("Mov", "Mel", "Rgd", "Def", "Agi", "Mrl", "Atk", "Wnd", "Inj", "Prc")
+OPTIONAL_STATS = ("Rgd", "Def", "Inj", "Prc")  # those a '-' has a meaning for (rules §1): a recruit may leave them out
 # The special rules the rules read by name: from version 3 one typed in another case is recorded as
 # the rules spell it ("animal" was no Animal, so it promoted on a Leader card).
 KNOWN_KEYWORDS = ("Leader", "Animal", "Large", "Undead", "Berserker", "Fear", "Hatred", "Blighted", "Deathtouched",
@@ -466,6 +467,13 @@ def recruit(cmd: Recruit, ctx: Context) -> None:
     if cmd.role not in ROLES:
         raise BadInput(f"a Speedheim unit is a {', a '.join(ROLES)}, not {cmd.role!r}")
     stats, keywords = spelled_as_the_rules(ctx, cmd.stats, negative=False), list(cmd.keywords)
+    if ctx.typed_now and plays(ctx.state, "3") and (
+            lacking := [stat for stat in STATS if stat not in OPTIONAL_STATS and stat not in stats]):
+        # Typed now only: a recruit recorded without them (an empty stat line) decides again as recorded. Version 2
+        # took any stat as typed ("mel"), so it is not asked for the rules' names.
+        required = [stat for stat in STATS if stat not in OPTIONAL_STATS]
+        raise BadInput(f"{cmd.name} lacks {', '.join(lacking)}: a Speedheim unit has each of {', '.join(required[:-1])} and "
+                       f"{required[-1]} (a '-' is for {', '.join(OPTIONAL_STATS[:-1])} or {OPTIONAL_STATS[-1]} alone: leave those out)")
     if plays(ctx.state, "6"):  # "Large,Undead" was one keyword, so the unit was neither Large nor Undead
         keywords = split_keywords(keywords)
     if plays(ctx.state, "3"):

@@ -39,7 +39,7 @@ WRITES = [
     ),
     pytest.param(
         [["new", "L", "--ruleset", "speedheim"], ["warband", "add", "Crows", "--player", "Ann", "--treasury", "100"]],
-        ["speedheim", "recruit", "Crows", "Vera", "--role", "hero"],
+        ["speedheim", "recruit", "Crows", "Vera", "--role", "hero", "--stats", "Mov=6,Mel=13,Agi=10,Mrl=10,Atk=1,Wnd=1"],
         [event(7, "speedheim.recruit", "command.recorded"), event(8, "Vera, hero, joins Crows", "fighter.recruited")],
         id="speedheim recruit",
     ),

@@ -26,6 +26,8 @@ SKILLS_SKAB_MAY_LEARN = (
     "Specialist, Leap, Sneaky, Sprint, Thief, Vanguard, Defensive Stance, Drag You Down, Protector, Shield Specialist, "
     "Sturdy, Taunt, Animal Handler, Favourable Encounter, Fear, Hoarder, Iron Will, Spell Master, Spell Sniper, "
     "Treasure Hunter, War Caster")
+HILDE = "Mov=6,Mel=13,Rgd=13,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1"  # a Sellswords Champion's stat line (rules §2)
+HERO = "Mov=6,Mel=13,Agi=10,Mrl=10,Atk=1,Wnd=1"  # a hero's stats a test does not read: those no '-' stands for
 SKAB_LEARNS = f"Skab learns a Skill or Spell: answer with --answer skab.learn=CHOICE (one of: {SKILLS_SKAB_MAY_LEARN})"
 
 
@@ -40,10 +42,11 @@ def blightmeer_with(campaign, *options: str, henchman: str = "Ivo"):
         ["warband", "add", "Sellswords", "--player", "Ann", "--treasury", "500"],
         ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", "Mov=6,Mel=12,Rgd=12,Def=17",
          "--stats", "Agi=8,Mrl=7,Atk=1,Wnd=1", "--keyword", "Leader", "--skill-type", "Melee", "--cost", "75"],
-        ["speedheim", "recruit", "Sellswords", henchman, "--role", "henchman", "--stats", "Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1",
-         "--cost", "30"],
+        ["speedheim", "recruit", "Sellswords", henchman, "--role", "henchman",
+         "--stats", "Mov=6,Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1", "--cost", "30"],
         ["warband", "add", "Skaven", "--player", "Bob", "--treasury", "500"],
-        ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "80"],
+        ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mov=6,Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1",
+         "--cost", "80"],
     ):
         result = campaign(*args)
         assert result.exit_code == 0, result.output
@@ -128,8 +131,18 @@ def test_a_card_named_without_its_leading_zero_is_that_card(blightmeer):
          "Error: Gunnar drew Mel/Rgd: which stat to try: answer with --answer gunnar.skab.1.mel-rgd=CHOICE (one of: Mel, Rgd)"),
         (["speedheim", "battle", "--warband", "Sellswords", "--incap", "Gunnar"], 2,
          "Error: --incap takes UNIT=VICTIM[:KIND], not 'Gunnar'"),
-        (["speedheim", "recruit", "Sellswords", "Hilde", "--role", "hero", "--skill-type", "Cooking"], 2,
+        (["speedheim", "recruit", "Sellswords", "Hilde", "--role", "hero", "--stats", HILDE, "--skill-type", "Cooking"], 2,
          "Error: no Skill type Cooking (types: Melee, Ranged, Agility, Defence, Morale)"),
+        # Rules §1 gives '-' a meaning for Rgd, Def, Inj and Prc alone: a recruit lacking another stat was taken
+        (["speedheim", "recruit", "Sellswords", "Hilde", "--role", "hero"], 2,
+         "Error: Hilde lacks Mov, Mel, Agi, Mrl, Atk, Wnd: a Speedheim unit has each of Mov, Mel, Agi, Mrl, Atk and Wnd "
+         "(a '-' is for Rgd, Def, Inj or Prc alone: leave those out)"),
+        (["speedheim", "recruit", "Sellswords", "Hilde", "--role", "hero", "--stats", "Mel=13,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1"], 2,
+         "Error: Hilde lacks Mov: a Speedheim unit has each of Mov, Mel, Agi, Mrl, Atk and Wnd "
+         "(a '-' is for Rgd, Def, Inj or Prc alone: leave those out)"),
+        (["fighter", "add", "Sellswords", "Hilde", "--role", "hero", "--stat", "Mov=6", "--stat", "mel=13"], 2,
+         "Error: Hilde lacks Agi, Mrl, Atk, Wnd: a Speedheim unit has each of Mov, Mel, Agi, Mrl, Atk and Wnd "
+         "(a '-' is for Rgd, Def, Inj or Prc alone: leave those out)"),
         (["speedheim", "income", "Sellswords"], 1, "Error: Sellswords has not fought a battle yet"),
         (["speedheim", "learn", "Sellswords", "Gunnar", "Cleave"], 1, "Error: Gunnar has no Skill/Spell card to choose for"),
     ],
@@ -183,7 +196,7 @@ def test_status_and_the_guided_post_game(blightmeer):
     assert status == [
         "Skaven  gold 420  hero slots 3",
         "Heroes:",
-        "  Skab (leader) Mel 13 Def 18 Agi 8 Mrl 7 Atk 1 Wnd 1  Skill/Spell to choose: 1",
+        "  Skab (leader) Mov 6 Mel 13 Def 18 Agi 8 Mrl 7 Atk 1 Wnd 1  Skill/Spell to choose: 1",
         "Henchmen:",
         "Post-game of battle 1: next Income & Loot",
     ]
@@ -321,7 +334,7 @@ def test_a_roll_for_one_of_two_fighters_called_alike_is_in_his_history_alone(bli
     Scars (the Sellswords' 12, the Skaven's 13), each purpose naming "Gunnar", then each Gunnar's history shows his
     own roll: the one of his warband's Scars step."""
     assert blightmeer("speedheim", "recruit", "Skaven", "Gunnar", "--role", "hero", "--stats",
-                      "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "40").exit_code == 0
+                      "Mov=6,Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "40").exit_code == 0
     assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven",
                       "--fall", "gunnar", "--fall", "gunnar-2").exit_code == 0
     for warband, income, scars in (("Sellswords", [], "12"), ("Skaven", ["--dice", "5"], "13")):  # the winner's token
@@ -340,7 +353,7 @@ def test_a_roll_in_a_battle_for_one_of_two_fighters_called_alike_is_in_his_histo
     roll purpose naming "Gunnar", then each Gunnar's history shows his own draw and roll. The battle is about both
     warbands, and they were in neither's."""
     assert blightmeer("speedheim", "recruit", "Skaven", "Gunnar", "--role", "hero", "--stats",
-                      "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "40").exit_code == 0
+                      "Mov=6,Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1", "--cost", "40").exit_code == 0
     assert blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven",
                       "--incap", "gunnar=Skab", "--incap", "gunnar-2=Ivo", "--card", "08", "--card", "09",
                       "--dice", "3,20").exit_code == 0
@@ -394,7 +407,7 @@ def test_one_walk_learns_for_every_hero_with_a_card_each_answered_ahead_by_name(
     step for battle 1 first"."""
     for hero in ("Hilde", "Jan"):
         assert blightmeer("speedheim", "recruit", "Sellswords", hero, "--role", "hero", "--stats",
-                          "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1", "--skill-type", "Defence", "--cost", "60").exit_code == 0
+                          "Mov=6,Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1", "--skill-type", "Defence", "--cost", "60").exit_code == 0
     for step in (["battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Sellswords",
                   "--incap", "Gunnar=Skab:leader", "--incap", "Hilde=Rat:henchman", "--incap", "Jan=Rok:henchman",
                   "--card", "05", "--card", "06", "--card", "07"],
@@ -423,7 +436,7 @@ def gunnar_with_two_cards(blightmeer):
     """Gunnar with two Skill/Spell cards (05 in the game, 07 in his free attempt) and Hilde with one (06), the
     Sellswords' walk at its learning step."""
     assert blightmeer("speedheim", "recruit", "Sellswords", "Hilde", "--role", "hero", "--stats",
-                      "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1", "--skill-type", "Defence", "--cost", "60").exit_code == 0
+                      "Mov=6,Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1", "--skill-type", "Defence", "--cost", "60").exit_code == 0
     for step in (["battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Sellswords",
                   "--incap", "Gunnar=Skab:leader", "--incap", "Hilde=Rat:henchman", "--card", "05", "--card", "06"],
                  ["income", "Sellswords", "--dice", "7"], ["promotions", "Sellswords"], ["scars", "Sellswords"],
@@ -629,9 +642,10 @@ def test_the_promotions_step_lists_no_improvement_question(blightmeer):
 def dealt(campaign, gunnar: str):
     """A campaign whose ledger deals its deck: Gunnar (these stats) leads the Sellswords, Skab the Skaven."""
     for args in (["new", "Dealt", "--ruleset", "speedheim"], ["warband", "add", "Sellswords", "--player", "Ann"],
-                 ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", gunnar],
+                 ["speedheim", "recruit", "Sellswords", "Gunnar", "--role", "leader", "--stats", f"Mov=6,{gunnar}"],
                  ["warband", "add", "Skaven", "--player", "Bob"],
-                 ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"]):
+                 ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader",
+                     "--stats", "Mov=6,Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"]):
         assert campaign(*args).exit_code == 0, args
     return campaign
 
@@ -725,7 +739,7 @@ def test_a_decision_pending_on_a_card_holds_the_shared_deck_until_it_is_answered
                                                           UUID=uuid.UUID))
     campaign = dealt(CampaignRunner("sqlite:///" + str(tmp_path / "c.db")), "Mel=12,Rgd=12,Def=17,Agi=8,Mrl=7,Atk=1,Wnd=1")
     assert campaign("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero",
-                    "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1").exit_code == 0
+                    "--stats", "Mov=6,Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1").exit_code == 0
     stopped = campaign("speedheim", "incapacitate", "Sellswords", "Gunnar", "Skab", "--ledger")
     assert stopped.exit_code == 1 and "Gunnar drew Mel/Rgd: which stat to try" in stopped.output
     before = events(campaign)
@@ -829,7 +843,8 @@ def with_six_heroes(blightmeer, henchman: str = "Ivo"):
     for step in (["income"], ["promotions"], ["scars"], ["improvement", "--card", "02"], *[["buy-hero-slot"]] * 3):
         assert blightmeer("speedheim", step[0], "Sellswords", *step[1:]).exit_code == 0, step
     for name in ("Hilde", "Jan", "Karl", "Lena", "Max"):
-        assert blightmeer("speedheim", "recruit", "Sellswords", name, "--role", "hero", "--stats", "Mel=13,Def=18,Atk=1,Wnd=1",
+        assert blightmeer("speedheim", "recruit", "Sellswords", name, "--role", "hero",
+            "--stats", f"{HERO},Def=18",
                           "--free").exit_code == 0
     assert blightmeer("speedheim", "spend-gold", "Sellswords").exit_code == 0
     assert blightmeer("speedheim", "incapacitate", "Sellswords", henchman, "Boss", "--kind", "leader", "--card", "01").exit_code == 0
@@ -840,14 +855,14 @@ def with_six_heroes(blightmeer, henchman: str = "Ivo"):
 
 def test_a_lost_promotion_is_no_longer_shown_as_to_come(six_heroes):
     # Given Ivo's promotion still to be resolved, status says when it comes
-    assert "  Ivo (henchman) Mel 14 Rgd 14 Def 18 Agi 10 Mrl 10 Atk 1 Wnd 1  promotes after battle 2" in (
+    assert "  Ivo (henchman) Mov 6 Mel 14 Rgd 14 Def 18 Agi 10 Mrl 10 Atk 1 Wnd 1  promotes after battle 2" in (
         six_heroes("speedheim", "status", "Sellswords").output.splitlines())
     # When the warband, at 6 heroes, loses the promotion
     lost = six_heroes("speedheim", "promotions", "Sellswords", "--answer", "promote.ivo=lose the promotion")
     assert lost.exit_code == 0 and "  note: Ivo's promotion is lost: 6 heroes" in lost.output.splitlines()
     # Then Ivo stays a henchman whom no promotion awaits (status kept "promotes after battle 2" for ever)
     status = six_heroes("speedheim", "status", "Sellswords").output.splitlines()
-    assert status[-3:] == ["Henchmen:", "  Ivo (henchman) Mel 14 Rgd 14 Def 18 Agi 10 Mrl 10 Atk 1 Wnd 1",
+    assert status[-3:] == ["Henchmen:", "  Ivo (henchman) Mov 6 Mel 14 Rgd 14 Def 18 Agi 10 Mrl 10 Atk 1 Wnd 1",
                            "Post-game of battle 2: next Scars and the Blight"]
     shown = json.loads(six_heroes("speedheim", "status", "Sellswords", "--json").output)
     assert shown["henchmen"][0]["promotes_after_battle"] is None
@@ -872,7 +887,8 @@ def test_a_lost_promotion_names_a_henchman_whose_name_ends_in_s_in_an_apostrophe
 
 def test_status_says_a_warband_has_no_leader_and_how_to_give_it_one(blightmeer):
     """A warband "must always have a Leader" (rules file §2)."""
-    assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero", "--stats", "Mel=13").exit_code == 0
+    assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero",
+        "--stats", HERO).exit_code == 0
     for band, leader in (("Sellswords", "Gunnar"), ("Skaven", "Skab")):
         assert blightmeer("correct", band, leader, "--status", "dead", "--reason", "fell off the bridge").exit_code == 0
     # Rikk gained the Leader skill when Skab died (version 8), and the arbiter takes it away
@@ -899,10 +915,11 @@ def test_the_leader_corrected_dead_with_no_hero_left_is_said_to_leave_no_leader_
     # And the warband plays on: status says how to get a Leader, the new one is recruited and fights
     assert blightmeer("speedheim", "status", "Sellswords").output.splitlines()[1] == (
         "No Leader: a warband must always have one; recruit one: campaign speedheim recruit Sellswords NAME --role leader …")
-    assert blightmeer("speedheim", "recruit", "Sellswords", "Otto", "--role", "leader", "--stats", "Mel=12,Def=17",
+    assert blightmeer("speedheim", "recruit", "Sellswords", "Otto", "--role", "leader",
+        "--stats", "Mov=6,Mel=12,Def=17,Agi=10,Mrl=10,Atk=1,Wnd=1",
                       "--keyword", "Leader", "--cost", "75").exit_code == 0
     assert blightmeer("speedheim", "status", "Sellswords").output.splitlines()[:3] == [
-        "Sellswords  gold 320  hero slots 3", "Heroes:", "  Otto (leader) Mel 12 Def 17  keywords: Leader"]
+        "Sellswords  gold 320  hero slots 3", "Heroes:", "  Otto (leader) Mov 6 Mel 12 Def 17 Agi 10 Mrl 10 Atk 1 Wnd 1  keywords: Leader"]
     result = blightmeer("speedheim", "battle", "--warband", "Sellswords", "--warband", "Skaven", "--winner", "Skaven")
     assert (result.exit_code, result.output.splitlines()[0]) == (0, "  battle 1: Sellswords vs Skaven, won by Skaven")
 
@@ -910,7 +927,8 @@ def test_the_leader_corrected_dead_with_no_hero_left_is_said_to_leave_no_leader_
 def test_the_leader_corrected_dead_is_succeeded_by_the_hero_the_player_names(blightmeer):
     """"If the Leader dies, another hero gains the `Leader` skill" (rules file §2): as in the post-game."""
     for hero in ("Hilde", "Jan"):
-        assert blightmeer("speedheim", "recruit", "Sellswords", hero, "--role", "hero", "--stats", "Mel=13").exit_code == 0
+        assert blightmeer("speedheim", "recruit", "Sellswords", hero, "--role", "hero",
+            "--stats", HERO).exit_code == 0
     correct = ("correct", "Sellswords", "Gunnar", "--status", "dead", "--reason", "fell off the bridge")
     before = events(blightmeer)
     # When the arbiter corrects Gunnar, the Leader, to dead, naming no hero to lead
@@ -932,12 +950,14 @@ def test_the_leader_corrected_dead_is_succeeded_by_the_hero_the_player_names(bli
     assert (result.exit_code, result.output.splitlines()[:-1]) == (0, [
         "  Gunnar is dead (correction: fell off the bridge)", "  Jan gains Leader"])
     assert blightmeer("speedheim", "status", "Sellswords").output.splitlines()[1:4] == [
-        "Heroes:", "  Hilde (hero) Mel 13", "  Jan (hero) Mel 13  keywords: Leader"]
+        "Heroes:", "  Hilde (hero) Mov 6 Mel 13 Agi 10 Mrl 10 Atk 1 Wnd 1",
+        "  Jan (hero) Mov 6 Mel 13 Agi 10 Mrl 10 Atk 1 Wnd 1  keywords: Leader"]
     assert blightmeer("replay", "--check").output.endswith("all match.\n")
 
 
 def test_the_leader_corrected_captured_with_one_hero_left_is_succeeded_by_him_unasked(blightmeer):
-    assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero", "--stats", "Mel=13").exit_code == 0
+    assert blightmeer("speedheim", "recruit", "Skaven", "Rikk", "--role", "hero",
+        "--stats", HERO).exit_code == 0
     result = blightmeer("correct", "Skaven", "Skab", "--status", "captured", "--reason", "taken at the bridge")
     assert (result.exit_code, result.output.splitlines()[:-1]) == (0, ["  Skab is captured (correction: taken at the bridge)", "  Rikk gains Leader"])
 
@@ -945,7 +965,8 @@ def test_the_leader_corrected_captured_with_one_hero_left_is_succeeded_by_him_un
 def test_at_a_terminal_the_correction_asks_which_hero_gains_the_leader_skill(blightmeer, monkeypatch):
     monkeypatch.setattr(app, "is_interactive", lambda: True)
     for hero in ("Hilde", "Jan"):
-        assert blightmeer("speedheim", "recruit", "Sellswords", hero, "--role", "hero", "--stats", "Mel=13").exit_code == 0
+        assert blightmeer("speedheim", "recruit", "Sellswords", hero, "--role", "hero",
+            "--stats", HERO).exit_code == 0
     result = blightmeer("correct", "Sellswords", "Gunnar", "--status", "retired", "--reason", "old age", input="2\n")
     assert (result.exit_code, result.output.splitlines()[:-1]) == (0, [
         "Gunnar, the Leader of Sellswords, retired: which hero gains the Leader skill", "  1) Hilde", "  2) Jan",

@@ -16,10 +16,10 @@ def test_a_special_rule_typed_in_another_case_is_the_rule():
     a Wolf recruited with `--keyword animal` is an Animal, so a Leader card promotes it no more."""
     table = Table({})
     table.warbands()
-    table.do(h.Recruit(warband="Sellswords", name="Wolf", role="henchman", stats={"mel": 14, "DEF": 18}, keywords=["animal"],
+    table.do(h.Recruit(warband="Sellswords", name="Wolf", role="henchman", stats={"mov": 6, "mel": 14, "DEF": 18, "Agi": 10, "MRL": 10, "atk": 1, "wnd": 1}, keywords=["animal"],
                        paid=False))
     wolf = table.state.fighter("Wolf")
-    assert (wolf.keywords, wolf.stats) == (["Animal"], {"Mel": 14, "Def": 18})
+    assert (wolf.keywords, wolf.stats) == (["Animal"], {"Mov": 6, "Mel": 14, "Def": 18, "Agi": 10, "Mrl": 10, "Atk": 1, "Wnd": 1})
     read = table.do(h.Incapacitate(warband="Sellswords", fighter="Wolf", victim="Skab"), cards=["05"])[-1]
     assert (read.outcome, read.why) == ("nothing", "promote if a Leader was Incapacitated, but not an Animal or Large henchman")
 

@@ -15,7 +15,7 @@ from ledger.errors import BadInput, RuleViolation
 from ledger.state import Fighter
 from projections.roster import fighter_row
 
-from .conftest import of
+from .conftest import INFANTRY, of
 
 
 @pytest.fixture
@@ -316,7 +316,8 @@ def test_scars_of_a_battle_after_other_warbands_fought_again(fought):
     fought.do(pg.Learn(warband="Skaven", fighter="Skab", skill="Sprint"))
     fought.do(pg.SpendGold(warband="Skaven"))
     fought.do(EnlistWarband(name="Orcs", player="Cy"))
-    fought.do(h.Recruit(warband="Orcs", name="Grom", role="leader", stats={"Mel": 12, "Atk": 1, "Wnd": 1}, paid=False))
+    fought.do(h.Recruit(warband="Orcs", name="Grom", role="leader", stats={"Mov": 5, "Mel": 12, "Agi": 8, "Mrl": 7, "Atk": 1, "Wnd": 1},
+                       paid=False))
     fought.do(h.Incapacitate(warband="Skaven", fighter="Skab", victim="Grom"), [], ["07"])
     fought.do(h.RecordSpeedheimBattle(participants=["Skaven", "Orcs"], winner="Skaven"))
     fought.do(pg.Income(warband="Sellswords"))
@@ -353,7 +354,7 @@ def test_deathtouched_twice_kills_and_the_blight_takes_a_blighted_hero(table):
 
 def test_large_units_are_bought_only_after_the_first_game(table):
     """"Large: cannot be bought at warband creation" (rules file §2)."""
-    assert table.refusal(h.Recruit(warband="Skaven", name="Ogre", role="henchman", stats={"Mel": 12}, keywords=["Large"])) == (
+    assert table.refusal(h.Recruit(warband="Skaven", name="Ogre", role="henchman", stats=INFANTRY, keywords=["Large"])) == (
         "Skaven cannot buy a Large unit at warband creation: only after its first game")
 
 

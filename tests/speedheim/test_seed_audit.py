@@ -424,7 +424,7 @@ def test_at_the_table_a_promoting_henchman_draws_no_more_and_a_discarded_card_is
          "--stats", "Mov=6,Mel=14,Rgd=14,Def=18,Agi=10,Mrl=10,Atk=1,Wnd=1"],
         ["warband", "add", "Skaven", "--player", "Bob", "--treasury", "500"],
         ["speedheim", "recruit", "Skaven", "Skab", "--role", "leader", "--keyword", "Leader",
-         "--stats", "Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"],
+         "--stats", "Mov=6,Mel=13,Def=18,Agi=8,Mrl=7,Atk=1,Wnd=1"],
     ):
         assert campaign(*args).exit_code == 0
     promoted = campaign("speedheim", "incapacitate", "Sellswords", "Ivo", "Skab", "--card", "04")

@@ -9,7 +9,7 @@ from commands.shared import Correct, UpgradeRules
 from commands.speedheim import handlers as h
 from ledger import events as ev
 
-from .conftest import Table
+from .conftest import CAPTAIN, Table
 
 SECOND_LEADER = ("Sellswords is led by Gunnar: a warband has one Leader (rules §2: \"a re-hired copy of the old "
                  "Leader type does not get it\")")
@@ -165,7 +165,8 @@ def test_keywords_taken_away_in_one_option_are_taken_one_by_one_and_recorded_so(
 def test_a_keyword_held_with_its_comma_is_taken_away_whole_and_a_recorded_one_decides_as_it_was():
     # Given Wendel holding "Fear,Hatred" as one keyword, as version 5 recruited it (and corrections gave it before the split)
     campaign = sellswords("5")
-    campaign.do(h.Recruit(warband="Sellswords", name="Wendel", role="hero", keywords=["Fear,Hatred"], paid=False))
+    campaign.do(h.Recruit(warband="Sellswords", name="Wendel", role="hero", stats=CAPTAIN, keywords=["Fear,Hatred"],
+                          paid=False))
     wendel_loses = Correct(warband="Sellswords", fighter="Wendel", reason="as listed", remove_keywords=["Fear,Hatred"])
     whole = [ev.KeywordLost(warband="sellswords", fighter="wendel", keyword="Fear,Hatred", reason="correction: as listed")]
     # Recorded (replay, voids, import): decided again as it was
