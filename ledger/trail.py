@@ -181,6 +181,24 @@ def _numbered_lines(read: Callable[[], bytes]) -> Iterator[tuple[int, bytes]]:
         yield number + 1, b"".join(pieces)
 
 
+# The most JSON values a line may hold, counted from above by its commas and opening brackets (a
+# string's count too). Each value is read into memory as an object of some 40 to 80 bytes: a line of
+# 30 MB, under LINE_LIMIT, of `{},{},…` took 880 MB. The export's most crowded lines hold a house-rules
+# file (at most 1 MB of JSON, under 700,000 of them; a house deck of cards some 110,000 a MB) and the
+# --option values, scalars but for the tables. Refused before the line is decoded.
+VALUES_LIMIT = 1 << 20
+
+
+def _refuse_crowded(number: int, raw: bytes) -> None:
+    if len(raw) <= VALUES_LIMIT:  # fewer bytes than the limit: fewer values (most lines, not counted)
+        return
+    counted = raw.count(b",") + raw.count(b"{") + raw.count(b"[")
+    if counted > VALUES_LIMIT:
+        raise IntegrityFailure(f"line {number}: holds {counted:,} commas and opening brackets, more than "
+                               f"{VALUES_LIMIT:,}, which no line of a trail holds (JSON values, each read into "
+                               "memory): not a campaign-ledger trail")
+
+
 def _too_long(number: int) -> IntegrityFailure:
     return IntegrityFailure(f"line {number}: longer than {LINE_LIMIT:,} bytes, which no line of a trail is: "
                             "not a campaign-ledger trail")
@@ -211,7 +229,7 @@ class _TrailFile:
 
     def raw_lines(self) -> Iterator[tuple[int, bytes]]:
         """Each line of a trail, numbered from 1, without its newline (optional after the last line);
-        IntegrityFailure at one longer than LINE_LIMIT."""
+        IntegrityFailure at one longer than LINE_LIMIT or holding more than VALUES_LIMIT values."""
         offset = self.start
 
         def read() -> bytes:
@@ -222,6 +240,7 @@ class _TrailFile:
 
         number = 0
         for number, raw in _numbered_lines(read):
+            _refuse_crowded(number, raw)
             yield number, raw
         if number == 0:
             raise BadInput("the trail is empty")
@@ -353,7 +372,7 @@ def _line(number: int, raw: bytes) -> _Line:
         raise IntegrityFailure(f"line {number}: begins with a byte-order mark (the bytes EF BB BF an editor may put "
                                "before UTF-8 text), which no line of a trail holds: save the file as UTF-8 without one")
     try:
-        obj = strict_json(raw.decode("utf-8"))
+        obj = strict_json(raw)
     except UnicodeDecodeError:
         raise IntegrityFailure(f"line {number}: does not decode: not UTF-8 text") from None
     except ValueError as error:  # json.JSONDecodeError and Malformed

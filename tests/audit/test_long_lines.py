@@ -77,3 +77,40 @@ def test_the_lines_are_those_of_the_bytes_whatever_the_chunks(monkeypatch, data,
         expected.pop()
     read = list(trails._TrailFile(data).raw_lines()) if expected else []
     assert read == list(enumerate(expected, start=1))
+
+
+# A line of 30 MB (under LINE_LIMIT) of `{},{},…`: ten million JSON objects, which decoded took
+# 880 MB before its refusal. Measured in the command's own process, at its exit: memory, not time.
+CROWDED = b"[" + b"{}," * 9_999_999 + b"{}]"
+PEAK = ("import atexit, resource, sys\n"
+        "atexit.register(lambda: print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr))\n"
+        "from ledger.cli import main; main()")
+
+
+@pytest.mark.parametrize("line", [1, 2], ids=["header", "event"])
+def test_a_line_of_ten_million_values_is_refused_before_it_is_decoded(played, trail, tmp_path, line):
+    lines = trail.path.read_bytes().split(b"\n")
+    lines[line - 1] = CROWDED
+    hostile = tmp_path / "crowded.jsonl"
+    hostile.write_bytes(b"\n".join(lines))
+    result = subprocess.run([sys.executable, "-c", PEAK, "verify", str(hostile)], capture_output=True, text=True,
+                            timeout=60)
+    error, peak_kb = result.stderr.splitlines()
+    assert (result.returncode, result.stdout, error) == (3, "", (
+        f"Error: line {line}: holds 20,000,000 commas and opening brackets, more than 1,048,576, which no line of a "
+        "trail holds (JSON values, each read into memory): not a campaign-ledger trail"))
+    assert int(peak_kb) < 200_000
+
+
+def test_a_crowded_line_is_named_by_its_number(played, trail, monkeypatch):
+    monkeypatch.setattr(trails, "VALUES_LIMIT", 100)  # the export's lines hold fewer, the header too
+    lines = trail.path.read_bytes().split(b"\n")
+    counts = [line.count(b",") + line.count(b"{") + line.count(b"[") for line in lines]
+    assert max(counts) <= 100
+    lines[2] = b"[" + b"0," * 100 + b"0]"
+    trail.path.write_bytes(b"\n".join(lines))
+    result = played("import", str(trail.path), store="imported.db")
+    assert (result.exit_code, result.output) == (3, (
+        "Error: line 3: holds 101 commas and opening brackets, more than 100, which no line of a trail holds "
+        "(JSON values, each read into memory): not a campaign-ledger trail\n"))
+    assert not (played.folder / "imported.db").exists()
