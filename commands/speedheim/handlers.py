@@ -254,6 +254,7 @@ def unit_of(state: CampaignState, fighter: Fighter, tables: SpeedheimTables) -> 
         says_why=plays(state, "6"),
         pair_is_one_draw=plays(state, "10"),
         d20_words=d20_words(state),
+        missing_is_capped=plays(state, "11"),
     )
 
 

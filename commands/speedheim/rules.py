@@ -97,6 +97,10 @@ class Unit:
     # where the deck draws again (and offered so, beside Mel or Rgd), "the roll is wasted", and "no row could improve
     # it, so none is rolled"; version 9 said "draw again", "the card is wasted" and "no card … is drawn" of a table.
     d20_words: bool = False
+    # Version 11: a W/A card of a stat the unit lacks (`-`) is read as at its cap under capped_card=wasted too, the
+    # card wasted; version 10 draws again, so for it no such card ends a draw (ends_draw): a hero whose deck's only
+    # cards ending a draw were such cards drew for ever (a ledger deck reshuffled without end), and draws none.
+    missing_is_capped: bool = False
 
     @property
     def drawing(self) -> Drawing:
@@ -168,7 +172,7 @@ def ends_draw(unit: Unit, half: HeroHalf, caps: Caps, options: Options) -> bool:
     if half == MEL_RGD:
         return not (_at_cap(unit, "Mel", caps) and _at_cap(unit, "Rgd", caps))
     if half in UP_STATS and options.capped_card == "wasted":
-        return True
+        return unit.base(half) is not None or unit.missing_is_capped
     return not _at_cap(unit, half, caps) or _gains_missing_def(unit, half, options)
 
 
@@ -228,11 +232,14 @@ def read_hero(unit: Unit, drawn: Drawn, caps: Caps, options: Options, roll: Roll
         return Reading(drawn, "skill", "learns a new Skill (or Spell) at the end of the game")
     if half in UP_STATS:
         value = unit.base(half)
+        wasted = f"the {words.one} is wasted" if options.capped_card == "wasted" else None
         if value is None:  # a unit recorded without it (`-`): as a missing stat is read, at its cap (it was exit 70)
+            if wasted and unit.missing_is_capped:
+                return Reading(drawn, "nothing", f"{half} missing (`-`): as at its cap, {wasted}")
             return redraw(f"{half} missing (`-`): as at its cap, {again}")
         if value >= caps.max[half]:
-            if options.capped_card == "wasted":
-                return Reading(drawn, "nothing", f"{half} already at its cap of {caps.max[half]}: the {words.one} is wasted")
+            if wasted:
+                return Reading(drawn, "nothing", f"{half} already at its cap of {caps.max[half]}: {wasted}")
             return redraw(f"{half} already at its cap of {caps.max[half]}: {again}")
         return Reading(drawn, "improved", f"{half} {value} -> {value + 1}", stat=half, delta=1)
     if half == MEL_RGD:

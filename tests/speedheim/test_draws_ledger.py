@@ -3,6 +3,7 @@ d20 table (seed 000; a physical deck, so each card is given as players draw it).
 
 from __future__ import annotations
 
+import signal
 import uuid
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from ledger.store import Store
 from ledger.testing import LedgerHarness
 from projections.history import void_annotations
 
-from .conftest import Table, of
+from .conftest import CAPTAIN, Table, of
 
 
 def test_a_hero_draws_and_improves_at_once(table):
@@ -370,3 +371,48 @@ def test_a_campaign_an_earlier_ledger_stored_a_bug_pending_in_imports_and_replay
     state = audit.import_chain(ledger, chain)
     assert sorted(state.pending) == ["11"]
     assert ledger.check(uuid.UUID(chain.campaign_id)) == (7, [])
+
+
+# A house deck whose only cards are W and A, under capped_card=wasted, for a hero recorded without either (`-`).
+WND_ATK_DECK = {"source": "house", "cards": [{"id": "W", "hero": "Wnd"}, {"id": "A", "hero": "Atk"}]}
+NO_WND_NOR_ATK = {stat: value for stat, value in CAPTAIN.items() if stat not in ("Wnd", "Atk")}
+
+
+def _lacking_wnd_and_atk(decks: str, version: str | None = None) -> Table:
+    campaign = Table({"decks": decks, "capped_card": "wasted", "tables": {"deck": WND_ATK_DECK}}, version=version)
+    campaign.warbands()
+    campaign.do(h.Recruit(warband="Sellswords", name="Wena", role="hero", stats=NO_WND_NOR_ATK, paid=False))
+    return campaign
+
+
+WENA_INCAPACITATES_RIKK = h.Incapacitate(warband="Sellswords", fighter="Wena", victim="Rikk")
+
+
+@pytest.mark.parametrize("version", ["10", "11"])
+def test_a_hero_whose_deck_holds_only_cards_of_stats_it_lacks_draws_no_more_than_once(version):
+    """Version 11: capped_card=wasted reads a W/A card of a stat the hero lacks as at its cap, wasted, as its draw
+    counted it; version 10 draws again, so it draws none: no card could improve it. Both drew for ever (a ledger deck
+    reshuffling without end), the draw counting such a card as one that ends it and the card read as a redraw."""
+    campaign = _lacking_wnd_and_atk("ledger", version)
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("the Improvement draws for ever"))
+    signal.alarm(20)
+    try:
+        read = of(campaign.do(WENA_INCAPACITATES_RIKK), se.CardRead)
+    finally:
+        signal.alarm(0)
+    if version == "10":
+        assert [(r.card, r.outcome, r.why) for r in read] == [
+            ("", "nothing", "at every cap: no card could improve it, so none is drawn")]
+        return
+    stat = {"W": "Wnd", "A": "Atk"}[read[0].card]
+    assert [(r.outcome, r.why) for r in read] == [("nothing", f"{stat} missing (`-`): as at its cap, the card is wasted")]
+
+
+@pytest.mark.parametrize(("version", "cards", "read"), [
+    ("11", ["W"], [("W", "nothing", "Wnd missing (`-`): as at its cap, the card is wasted")]),
+    ("10", [], [("", "nothing", "at every cap: no card could improve it, so none is drawn")]),
+])
+def test_a_physical_card_of_a_stat_the_hero_lacks_is_wasted_from_version_11_and_none_drawn_before(version, cards, read):
+    """Version 10 asked for card after card (each read a redraw): 'name the card drawn from improvement with --card'."""
+    events = _lacking_wnd_and_atk("physical", version).do(WENA_INCAPACITATES_RIKK, cards=cards)
+    assert [(r.card, r.outcome, r.why) for r in of(events, se.CardRead)] == read
