@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from commands.shared import UpgradeRules
 from commands.speedheim import events as se
 from commands.speedheim import postgame as pg
 from commands.speedheim import handlers as h
@@ -378,10 +379,13 @@ WND_ATK_DECK = {"source": "house", "cards": [{"id": "W", "hero": "Wnd"}, {"id": 
 NO_WND_NOR_ATK = {stat: value for stat, value in CAPTAIN.items() if stat not in ("Wnd", "Atk")}
 
 
-def _lacking_wnd_and_atk(decks: str, version: str | None = None) -> Table:
-    campaign = Table({"decks": decks, "capped_card": "wasted", "tables": {"deck": WND_ATK_DECK}}, version=version)
+def _lacking_wnd_and_atk(decks: str, version: str) -> Table:
+    """Wena recruited without Wnd and Atk as version 2 took her (version 3 on refuses such a recruit typed now),
+    the campaign then upgraded to `version`: how a hero lacking them comes to draw."""
+    campaign = Table({"decks": decks, "capped_card": "wasted", "tables": {"deck": WND_ATK_DECK}}, version="2")
     campaign.warbands()
     campaign.do(h.Recruit(warband="Sellswords", name="Wena", role="hero", stats=NO_WND_NOR_ATK, paid=False))
+    campaign.do(UpgradeRules(version=version))
     return campaign
 
 
