@@ -208,6 +208,15 @@ class CascadeAnswers:
             raise refused[0]
 
 
+class CascadeStopped(msgspec.Struct):
+    """A transaction a cascade decides again that stopped after new ledger dice (`Ledger._decided_again`): stored
+    pending, the last transaction of the save, with those dice and copies of its recorded ones it had not reached,
+    and the later transactions the cascade voided left to its answer (`DecisionPending.leaves`)."""
+
+    events: list[ev.Event]
+    halted: Halted
+
+
 def told(affected: list[tuple[int, str]], fates: Mapping[int, str]) -> list[tuple[int, str]]:
     """Why each transaction a cascade voids no longer follows, and what became of it when decided again."""
     return [(tx, why + fates.get(tx, "")) for tx, why in affected]
@@ -674,22 +683,25 @@ class Ledger(SeedKeeping, PendingDecisions):
                 raise Conflict(affected_message(target, affected))
             again: list[list[ev.Event]] = []
             fates: dict[int, str] = {}
-            done = planned
+            done, stopped = planned, None
             if decide_again:
                 commands = cascade_commands(records, planned, affected, answers or {})
                 ledger_dice = self.ledger_dice(campaign_id, planned)
                 fresh = dice or ledger_dice
                 fresh.rewind()
-                again, fates, done = self._decided_again(records, planned, commands, CascadeAnswers(answers or {}),
-                                                         fresh, ask, shuffle_dice=ledger_dice, after="the void")
-                fresh.finish()
+                again, fates, done, stopped = self._decided_again(
+                    records, planned, commands, CascadeAnswers(answers or {}), fresh, ask, shuffle_dice=ledger_dice,
+                    after="the void")
+                if stopped is None:
+                    fresh.finish()
             refuse_stranding(records, target, done)
             events = [
                 ev.CommandRecorded(command="void", args={"target": target, "cascade": cascade}, reason=reason),
                 *void_events(target, reason, told(affected, fates)),
             ]
-            return Attempt(fold(records), [(events, actor), *((group, actor) for group in again)], refold=True,
-                           affected=affected)
+            return Attempt(fold(records), [(events, actor), *((group, actor) for group in again),
+                                           *([(stopped.events, actor)] if stopped else [])], refold=True,
+                           affected=affected, halted=stopped.halted if stopped else None)
 
         return self._write(campaign_id, "voiding", attempt)
 
@@ -697,12 +709,14 @@ class Ledger(SeedKeeping, PendingDecisions):
     def _decided_again(records: list[Record], planned: CampaignState, commands: Mapping[int, Command],
                        answers: CascadeAnswers, fresh: DiceSource, ask: AskChoice | None, *,
                        shuffle_dice: DiceSource, after: str
-                       ) -> tuple[list[list[ev.Event]], dict[int, str], CampaignState]:
+                       ) -> tuple[list[list[ev.Event]], dict[int, str], CampaignState, CascadeStopped | None]:
         """The `commands` of the transactions a cascade voids (`cascade_commands`), decided again in order
         on `planned` (each on the state the ones before it leave), their recorded dice handed back and `fresh` dice for
         rolls they newly ask for, `answers` offered to them all (and to a command decided before them: a reroll's);
         those the rules now refuse are left out. With them, what became of each (by transaction), said `after` what,
-        and the state they leave."""
+        the state they leave, and where one stopped after new ledger dice (a question, a refusal), that one stored
+        pending (CascadeStopped), the later ones left to its answer: shown before they were stored, its faces were a
+        free look at ledger dice ("No ledger face is shown before it is stored")."""
         state = planned.copy()
         ruleset = rulesets.get(state.ruleset)
         by_tx = {group[0].tx: group for group in transactions(records)}
@@ -720,7 +734,14 @@ class Ledger(SeedKeeping, PendingDecisions):
             handed_back = RerollDice(rolls=rolls, draws=draws, disputed_roll=-1, fresh=fresh)
             try:
                 events = decide(ruleset, state, command, dice=handed_back, shuffle_dice=shuffle_dice, ask=ask,
-                                reason=opened.reason, offered=answers.answers)
+                                reason=opened.reason, offered=answers.answers, keep_dice=True)
+            except Halted as halted:
+                left = [later for later in commands if later > tx]
+                fates[tx] = f"; decided again after {after}, it stopped after new ledger dice and waits pending"
+                fates |= dict.fromkeys(
+                    left, f"; decided again after {after} once T{tx}, decided again before it and pending, is answered")
+                return decided, fates, state, CascadeStopped(halted.handed_back(None, handed_back, state.rolls, left),
+                                                             halted)
             except NeedsDice:
                 raise  # the player gives what it asks for (--dice, --answer) and voids again
             except LedgerError as refused:
@@ -737,17 +758,18 @@ class Ledger(SeedKeeping, PendingDecisions):
             decided.append(events)
             fates[tx] = f"; decided again after {after}"
         answers.check()
-        return decided, fates, state
+        return decided, fates, state, None
 
     def _decided_again_once_answered(self, records: list[Record], state: CampaignState, events: list[ev.Event],
                                      left: list[int], answers: Mapping[str, str], fresh: DiceSource,
-                                     shuffle_dice: DiceSource, ask: AskChoice | None) -> list[list[ev.Event]]:
+                                     shuffle_dice: DiceSource, ask: AskChoice | None
+                                     ) -> tuple[list[list[ev.Event]], CascadeStopped | None]:
         """The transactions `left` by a cascading reroll stopped pending (`left_by_a_cascade`), decided again once its
         new decision is answered, after it (`events`, decided on `state`), as the reroll decides them after a new
         decision it completes (`_decided_again`): `answers` offered to them too, `fresh` dice for rolls they newly ask
-        for; one the rules now refuse stays voided."""
+        for; one the rules now refuse stays voided, and one stopped after new ledger dice is stored pending."""
         if not left:
-            return []
+            return [], None
         ruleset = rulesets.get(state.ruleset)
         after = state.copy()
         for event in events:
@@ -755,9 +777,9 @@ class Ledger(SeedKeeping, PendingDecisions):
         commands = cascade_commands(records, after, [(tx, "") for tx in left], answers)
         shared = CascadeAnswers(answers)
         shared.taken(events[0])  # the answers of the decision answered are its own
-        again, _fates, _after = self._decided_again(records, after, commands, shared, fresh, ask,
-                                                    shuffle_dice=shuffle_dice, after="the new roll")
-        return again
+        again, _fates, _after, stopped = self._decided_again(records, after, commands, shared, fresh, ask,
+                                                             shuffle_dice=shuffle_dice, after="the new roll")
+        return again, stopped
 
     def reroll(
         self,
@@ -823,8 +845,7 @@ class Ledger(SeedKeeping, PendingDecisions):
                 # The later transactions a cascade voids are decided again once the new decision is answered
                 # (`left_by_a_cascade`); meanwhile the campaign waits for it, so that nothing recorded first changes
                 # what they decide. Before, they stayed voided, and typed again rolled their dice anew.
-                stopped = halted.events(None if affected else scope(planned, command))
-                stopped += rerolled.not_handed_back(max((e.roll + 1 for e in halted.rolls), default=planned.rolls))
+                stopped = halted.handed_back(None if affected else scope(planned, command), rerolled, planned.rolls)
                 once = dict.fromkeys((tx for tx, _why in affected),
                                      "; decided again after the new roll once its pending decision is answered")
                 return Attempt(fold(records), [([opening, *void_events(target, reason, told(affected, once))], actor),
@@ -833,18 +854,21 @@ class Ledger(SeedKeeping, PendingDecisions):
                 raise _refused_after_later(refused, records, target, roll, affected) from None
             again: list[list[ev.Event]] = []
             fates: dict[int, str] = {}
+            cascade_stopped: CascadeStopped | None = None
             after = planned.copy()
             for event in events:
                 evolve(after, event, ruleset.evolve)
             if affected:
                 shared.taken(events[0])
-                again, fates, after = self._decided_again(records, after, cascading, shared, fresh, ask,
-                                                          shuffle_dice=ledger_dice, after="the new roll")
+                again, fates, after, cascade_stopped = self._decided_again(
+                    records, after, cascading, shared, fresh, ask, shuffle_dice=ledger_dice, after="the new roll")
             refuse_stranding(records, target, after)
-            rerolled.finish()
+            if cascade_stopped is None:
+                rerolled.finish()
             voiding = [opening, *void_events(target, reason, told(affected, fates))]
-            return Attempt(fold(records), [(voiding, actor), (events, actor), *((group, actor) for group in again)],
-                           refold=True, affected=affected)
+            return Attempt(fold(records), [(voiding, actor), (events, actor), *((group, actor) for group in again),
+                                           *([(cascade_stopped.events, actor)] if cascade_stopped else [])],
+                           refold=True, affected=affected, halted=cascade_stopped.halted if cascade_stopped else None)
 
         return self._write(campaign_id, "rerolling", attempt)
 

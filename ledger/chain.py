@@ -399,6 +399,12 @@ class ChainChecker:
                 self.pending.add(tx)
                 if self.handing_back == tx - 1 and self.handed_back_by in ("reroll", "answer") and len(self.handed_back) > 1:
                     self.carried[tx] = self.handed_back[1:]
+                if event.leaves:  # a transaction a cascade decided again, stopped: the later ones go to its answer
+                    if not (self.handing_back < tx <= self.handing_back + len(self.handed_back)
+                            and set(event.leaves) <= set(self.handed_back)):
+                        raise self.fail(where, f"leaves {', '.join(f'T{t}' for t in event.leaves)} to its answer, but "
+                                               "no void, reroll or answer just before it handed them back")
+                    self.carried[tx] = list(event.leaves)
                 opened = previous.record.event if previous else None
                 if not (isinstance(opened, ev.CommandRecorded) and previous and previous.body["tx"] == tx
                         and opened.command not in LEDGER_COMMANDS):

@@ -79,6 +79,17 @@ class Halted(Exception):
         )
         return [self.opened, waiting, *self.rolls]
 
+    def handed_back(self, concerns: set[str] | None, dice: RerollDice, rolls: int,
+                    leaves: Sequence[int] = ()) -> list[ev.Event]:
+        """The pending transaction of a command decided again with recorded `dice` handed back (a reroll's, or one a
+        cascade decides again; `rolls`: the campaign's rolls before it): `events`, then copies of the recorded rolls it
+        had not reached, for its answer to hand back too. `leaves`: the later transactions the cascade left to decide
+        again once it is answered (the whole campaign waits for it)."""
+        stored = self.events(None if leaves else concerns)
+        if leaves:
+            stored[1] = msgspec.structs.replace(stored[1], leaves=list(leaves))
+        return [*stored, *dice.not_handed_back(max((e.roll + 1 for e in self.rolls), default=rolls))]
+
 
 def decide(
     ruleset: rulesets.Ruleset,

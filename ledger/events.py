@@ -404,6 +404,9 @@ class DecisionPending(Event, frozen=True, kw_only=True, tag="decision.pending"):
     prompt: str  # what the player was asked, or the refusal
     options: list[str] = []
     warband: str | None = None  # the warband it concerns; None: the campaign as a whole
+    # The transactions a cascade voided and had not decided again when this one, decided again by it, stopped: its
+    # answer decides them again after it (`ledger.pending.left_by_a_cascade`).
+    leaves: list[int] = []
 
     def describe(self, state: Any) -> str:
         ask = f" — answer {self.question}=" + "|".join(self.options) if self.question else ""

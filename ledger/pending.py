@@ -95,7 +95,7 @@ class PendingDecisions:
         recorded = opened.args.get("answers", {})
         command_type = type(ruleset.command_from(opened.command, opened.args))
         answers = _not_answered_before(tx, command_type, recorded, answers)
-        records, left = self._left_by_a_cascade(campaign_id, waiting.opened_at, tx)
+        records, left = self._left_by_a_cascade(campaign_id, group, tx)
         given = answers
         if left:  # answers for the later transactions decided again after it are theirs
             answers = {key: answer for key, answer in answers.items() if documents_key(command_type, key)}
@@ -133,17 +133,22 @@ class PendingDecisions:
             now = Pending(opened_at=waiting.opened_at, question=asked.key, prompt=asked.prompt,
                           options=asked.options, warband=waiting.warband)
             raise PendingDecision(tx, now, asked, state.pending) from None
-        again = self._decided_again_once_answered(records, state, events, left, given, dice, ledger_dice, ask)
-        kept.finish()
-        return Attempt(state, [(marker, actor), (events, actor), *((decided, actor) for decided in again)],
-                       unused=_not_used(command, asked))
+        again, stopped = self._decided_again_once_answered(records, state, events, left, given, dice, ledger_dice, ask)
+        if stopped is None:
+            kept.finish()
+        return Attempt(state, [(marker, actor), (events, actor), *((decided, actor) for decided in again),
+                               *([(stopped.events, actor)] if stopped else [])],
+                       unused=_not_used(command, asked), halted=stopped.halted if stopped else None)
 
-    def _left_by_a_cascade(self, campaign_id: uuid.UUID, opened_at: int, tx: int) -> tuple[list[Record], list[int]]:
-        """The campaign's records and the transactions a cascading reroll left to decide again once pending `tx`,
-        opened at `opened_at`, is answered (`left_by_a_cascade`); none (nor any record) where the transaction before
-        it, read first, voids or answers nothing, so that no other answer reads the whole history."""
+    def _left_by_a_cascade(self, campaign_id: uuid.UUID, group: Sequence[Record], tx: int
+                           ) -> tuple[list[Record], list[int]]:
+        """The campaign's records and the transactions a cascade left to decide again once pending `tx` (its records
+        `group`) is answered (`left_by_a_cascade`); none (nor any record) where it leaves none and the transaction
+        before it, read first, voids or answers nothing, so that no other answer reads the whole history."""
+        opened_at = group[0].position
         before = next(iter(self.store.records(campaign_id, after=opened_at - 2, upto=opened_at - 1)), None)
-        if before is None or not isinstance(before.event, ev.TransactionVoided | ev.DecisionAnswered):
+        voids_or_answers = isinstance(getattr(before, "event", None), ev.TransactionVoided | ev.DecisionAnswered)
+        if not voids_or_answers and not _leaves(group):
             return [], []
         records = self.history(campaign_id)
         return records, left_by_a_cascade(records, tx)
@@ -152,9 +157,13 @@ class PendingDecisions:
 def left_by_a_cascade(records: Sequence[Record], tx: int) -> list[int]:
     """The transactions a reroll with --cascade voided because of its target and left to decide again once its new
     decision, stored pending as `tx` (or, answered, pending again as `tx`), is answered: a reroll decides them again
-    after its new decision, and one stopped pending does so once it is complete. None where no such reroll stored
-    it. The chain hands them back to the answer so, letting the transactions decided again copy their rolls."""
+    after its new decision, and one stopped pending does so once it is complete; or those a cascade (a reroll's, a
+    void's, an answer's) left to a transaction it decided again that stopped pending, which names them (its
+    `decision.pending`'s `leaves`). None where no such reroll or cascade stored it. The chain hands them back to the
+    answer so, letting the transactions decided again copy their rolls."""
     groups = {group[0].tx: group for group in transactions(records)}
+    if leaves := _leaves(groups.get(tx, [])):
+        return leaves  # a transaction a cascade decided again, stopped pending
     before = groups.get(tx - 1, [])
     opened = before[0].event if before else None
     if not isinstance(opened, ev.CommandRecorded):
@@ -164,6 +173,11 @@ def left_by_a_cascade(records: Sequence[Record], tx: int) -> list[int]:
     if opened.command != "reroll":
         return []
     return [r.event.target for r in before if isinstance(r.event, ev.TransactionVoided) and r.event.because_of is not None]
+
+
+def _leaves(group: Sequence[Record]) -> list[int]:
+    """The transactions a cascade left to pending `group` (`DecisionPending.leaves`) to decide again once answered."""
+    return next((list(r.event.leaves) for r in group if isinstance(r.event, ev.DecisionPending)), [])
 
 
 def _not_answered_before(tx: int, command_type: type[Command], recorded: dict[str, str],

@@ -339,6 +339,14 @@ def verify(data):
             pending.add(record["tx"])
             if handing_back == record["tx"] - 1 and handed_back_by in ("reroll", "answer") and len(handed_back) > 1:
                 carried[record["tx"]] = handed_back[1:]
+            leaves = p.get("leaves", [])  # a transaction a cascade decided again, stopped: its answer decides these
+            if leaves:
+                if (not isinstance(leaves, list) or not all(is_int(t) for t in leaves)
+                        or not handing_back < record["tx"] <= handing_back + len(handed_back)
+                        or not set(leaves) <= set(handed_back)):
+                    raise Bad("%s: leaves %r to its answer, but no void, reroll or answer just before it handed "
+                              "them back" % (where, leaves))
+                carried[record["tx"]] = leaves
         if kind in ("transaction.voided", "decision.answered"):
             if not is_int(p.get("target")):
                 raise Bad("%s: its target must be a transaction number" % where)

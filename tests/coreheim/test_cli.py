@@ -16,6 +16,7 @@ from ledger import campaigns, rulesets
 from ledger.cli import app
 from ledger.cli.demo import fixture_step
 from ledger.testing import CampaignRunner
+from tests.audit.test_independent_verifier_demos import independent
 
 R, S = "Reikland Rats", "Clan Skrit"
 HUMAN = ["--stat", "M=4", "--stat", "A=1", "--stat", "W=1", "--stat", "T=0",
@@ -925,6 +926,89 @@ def test_on_version_10_a_reroll_left_pending_by_the_answer_it_lacks_replays_and_
     trail = tmp_path / "trail.jsonl"
     ok(campaign("export", "--format", "jsonl", "--output", str(trail)))
     ok(CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail)))
+
+
+@pytest.fixture
+def captured_hans_rerolled_by_the_ledger(campaign, monkeypatch):
+    """Hans (1 XP) captured on a 15 (R1), so he gains no XP and owes no advance; Gunnar (21 XP) advances on a 7 (R2);
+    then the Wyrdstone sale and Gunnar's search (R3). R1 disputed and rolled again by the ledger with --cascade, in
+    campaign `number` of ours: its ledger dice free Hans, so the advance step decided again after it rolls him a D12
+    it did not roll before (2 XP)."""
+    def rerolled(number: int):
+        monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(
+            uuid4=lambda: uuid.UUID(f"5eed0000-0000-4000-8000-{number:012d}"), UUID=uuid.UUID))
+        for args in (NEW_LEAGUE, *RATS_BEAT_SKRIT, ["xp", "award", "Hans", "1", "--reason", "x"],
+                     ["xp", "award", "Gunnar", "1", "--reason", "x"], ["coreheim", "explore", R, "--dice", "1,2,4"],
+                     ["coreheim", "injuries", R, "--dice", "1,5"], ["coreheim", "experience", R],
+                     ["coreheim", "advance", R, "--dice", "7"], ["coreheim", "sell-shards", R, "0"],
+                     ["coreheim", "search", R, "--search", "Gunnar=lance", "--dice", "1,2"]):
+            ok(campaign(*args))
+        return campaign("reroll", "R1", "--reason", "cocked die", "--ledger", "--cascade")
+    return rerolled
+
+
+def replays_imports_and_verifies(campaign, tmp_path) -> None:
+    assert ok(campaign("replay", "--check"))[-1].endswith(": all match.")
+    ok(campaign("verify"))
+    ok(campaign("seed", "reveal"))
+    trail = tmp_path / "trail.jsonl"
+    ok(campaign("export", "--format", "jsonl", "--output", str(trail)))
+    ok(CampaignRunner("sqlite:///" + str(tmp_path / "copy.db"))("import", str(trail)))
+    verified = independent(trail)
+    assert verified.returncode == 0, verified.stdout
+
+
+def test_a_cascade_whose_later_transaction_asks_after_new_ledger_dice_stores_them_pending_first(
+        captured_hans_rerolled_by_the_ledger, campaign, tmp_path):
+    """DESIGN, Fairness: "No ledger face is shown before it is stored". The advance step (T13) decided again after the
+    new roll rolls Hans a D12 it did not roll before, an 8, then asks WS or BS: the reroll errored out with that
+    question ('Error: Which does Hans improve: WS or BS?: answer with --answer hans:2:stat=CHOICE (one of: WS, BS)',
+    exit 2), nothing stored, so the row of a D12 never stored was seen, and the next ledger roll was dealt that face.
+    Now the step is stored pending with its dice, the campaign waiting for it, and the Wyrdstone sale and the search
+    after it (T14, T15) are decided again once it is answered, the search with its own recorded roll."""
+    rerolled = captured_hans_rerolled_by_the_ledger(28)  # Hans's new D12 is an 8: WS or BS
+    lines = rerolled.output.splitlines()
+    assert rerolled.exit_code == 1
+    assert [line.split("; ")[-1] for line in lines[2:5]] == [
+        "decided again after the new roll, it stopped after new ledger dice and waits pending)",
+        *["decided again after the new roll once T13, decided again before it and pending, is answered)"] * 2]
+    assert lines[-6:] == [
+        "  Reikland Rats: post-game step Experience done for battle 1",
+        "  pending: Which does Hans improve: WS or BS? — answer hans:2:stat=WS|BS",
+        "  R10 advance of Gunnar at 24 XP: D12 rolled [7] = 7 (table)",
+        "  R11 advance of Hans at 2 XP: D12 rolled [8] = 8 (ledger)",
+        "Recorded T16, T17, T18, T19 (31 events). Head 88b13ef2602dd545",
+        "Error: Which does Hans improve: WS or BS? — its dice are recorded and T19 is pending: settle it with "
+        "`campaign answer hans:2:stat=CHOICE` (WS | BS), or void it with `campaign void T19 --reason …`"]
+    assert ok(campaign("replay", "--check"))[-1].endswith(": all match.")
+    assert ok(campaign("answer", "hans:2:stat=WS"))[-6:] == [
+        "  Hans WS -1 (advance at 2 XP)",
+        "  Reikland Rats: post-game step Wyrdstone sale done for battle 1",
+        "  R14 Gunnar looks for Lance: 2D6 rolled [1, 2] = 3 (table)",  # its own roll, R3, as a copy
+        "  Gunnar looks for Lance (rare 8): 3, not found",
+        "  Reikland Rats: post-game step Rare item search done for battle 1",
+        "Recorded T20, T21, T22, T23 (15 events). Head 6636c05f04f2b477"]
+    replays_imports_and_verifies(campaign, tmp_path)
+
+
+def test_an_answer_deciding_a_cascades_later_transactions_stores_one_asking_after_new_ledger_dice_pending(
+        captured_hans_rerolled_by_the_ledger, campaign, tmp_path):
+    """The same through `campaign answer`: the new roll of R1 sold Hans to the pits, so the reroll waits pending (T17)
+    for the fight, and the answer decides again the steps the cascade voided. The advance step rolls Hans a D12 it did
+    not roll before and asks WS or BS: the answer errored out showing that question (exit 2), nothing stored. Now it
+    is stored pending, holding the sale and the search, which its own answer decides again."""
+    assert captured_hans_rerolled_by_the_ledger(20).exit_code == 1
+    answered = campaign("answer", "hans:pit-fight=won")
+    lines = answered.output.splitlines()
+    assert (answered.exit_code, lines[-1]) == (1, (
+        "Error: Which does Hans improve: WS or BS? — its dice are recorded and T21 is pending: settle it with "
+        "`campaign answer hans:2:stat=CHOICE` (WS | BS), or void it with `campaign void T21 --reason …`"))
+    assert lines[-3].endswith("(ledger)") and lines[-3].startswith("  R")
+    assert ok(campaign("answer", "hans:2:stat=BS"))[-4:-1] == [
+        "  R10 Gunnar looks for Lance: 2D6 rolled [1, 2] = 3 (table)",
+        "  Gunnar looks for Lance (rare 8): 3, not found",
+        "  Reikland Rats: post-game step Rare item search done for battle 1"]
+    replays_imports_and_verifies(campaign, tmp_path)
 
 
 def test_advance_with_nothing_to_roll_says_the_step_is_done(after_battle):
