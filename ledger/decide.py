@@ -623,6 +623,7 @@ class Context:
         label = f"shuffle {len(cards)}"
         purpose = f"shuffle {deck_id}"
         thrown = self._shuffle_dice.faces(number, label, d.shuffle_die_sides(len(cards)), purpose)
+        self._rolled_anew = self._rolled_anew or thrown.anew  # the cards drawn of it are dealt anew too
         self.emit(
             ev.DiceRolled(
                 roll=number,

@@ -68,6 +68,7 @@ RULESET = register(
         id=ID,
         version="11",
         versions=("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"),
+        asks_again_after_a_reroll="11",  # an Advantage pair's card kept, answered of the disputed shuffle (README, 11)
         title="Speedheim v0.93 Improvement Deck (seed 000)",
         handlers=HANDLERS,
         evolve=FOLDS.evolve,

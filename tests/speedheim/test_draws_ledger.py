@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,7 +16,7 @@ from commands.speedheim import postgame as pg
 from commands.speedheim import handlers as h
 from commands.speedheim import rules as r
 from commands.speedheim.tables import DEFAULT_TABLES
-from ledger import audit
+from ledger import audit, campaigns, dice
 from ledger import events as ev
 from ledger.campaigns import Ledger
 from ledger.describe import describe
@@ -23,7 +24,7 @@ from ledger.decide import Context, TableDice
 from ledger.errors import BadInput, LedgerError, NeedsDice
 from ledger.pending import PendingDecision
 from ledger.store import Store
-from ledger.testing import LedgerHarness
+from ledger.testing import FIXED_SEED, LedgerHarness
 from projections.history import void_annotations
 
 from .conftest import CAPTAIN, Table, of
@@ -420,3 +421,50 @@ def test_a_physical_card_of_a_stat_the_hero_lacks_is_wasted_from_version_11_and_
     """Version 10 asked for card after card (each read a redraw): 'name the card drawn from improvement with --card'."""
     events = _lacking_wnd_and_atk("physical", version).do(WENA_INCAPACITATES_RIKK, cards=cards)
     assert [(r.card, r.outcome, r.why) for r in of(events, se.CardRead)] == read
+FOUR_CARDS = {"source": "house", "cards": [{"id": card, "hero": "Atk", "henchman": "promote"} for card in "ABCD"]}
+
+
+def advantage_pair_kept_then_its_shuffle_rerolled(monkeypatch, version: str | None):
+    """A ledger deck of four cards, three drawn by Incapacitations; Rikk's Scar 20 draws the last, B, then one of the
+    discards shuffled anew (R4), A, and A is kept (T19 answering T17). R4, disputed, is rolled again by the ledger:
+    the new shuffle deals C, a pair without the A answered."""
+    monkeypatch.setattr(campaigns, "uuid", SimpleNamespace(uuid4=lambda: uuid.UUID("5eed0000-0000-4000-8000-000000000000"),
+                                                           UUID=uuid.UUID))
+    monkeypatch.setattr(dice, "new_seed", lambda: FIXED_SEED)
+    campaign = Table({"decks": "ledger", "tables": {"deck": FOUR_CARDS}}, version=version)
+    campaign.warbands()
+    for fighter, victim in (("Gunnar", "Rikk"), ("Hilde", "Rat"), ("Skab", "Ivo")):
+        campaign.incap(fighter, victim)
+    campaign.battle()
+    campaign.do(pg.Income(warband="Skaven"))
+    campaign.do(pg.Promotions(warband="Skaven"))
+    with pytest.raises(PendingDecision) as asked:
+        campaign.do(pg.Scars(warband="Skaven"), [20, 10])
+    assert asked.value.waiting.options == ["B", "A"]
+    campaign.ledger.answer(campaign.cid, {"rikk.advantage.1.keep": "A"}, actor="arbiter", dice=TableDice([10]))
+    with pytest.raises(PendingDecision) as rerolled:
+        campaign.ledger.reroll(campaign.cid, "R4", reason="the shuffle was seen", actor="arbiter")
+    return campaign, rerolled.value
+
+
+def test_a_rerolled_shuffle_asks_again_which_card_of_the_advantage_pair_is_kept(monkeypatch):
+    """Rules §5, Scar 20: "Improvement Attempt with Advantage" draws two cards and keeps one. The A kept was chosen of
+    the cards the disputed shuffle dealt: the new pair, B and C, is asked of again (version 11), and answered. It was
+    refused ("'A' is not one of: B, C"), the reroll stored pending with it, which no answer could settle: an answer
+    stands once given, so only a void got out, and the Scars typed again dealt every card anew."""
+    campaign, pending = advantage_pair_kept_then_its_shuffle_rerolled(monkeypatch, None)
+    assert str(pending) == ("Rikk has Advantage: keep card B (Atk) or C (Atk) — its dice are recorded and T21 is "
+                            "pending: settle it with `campaign answer rikk.advantage.1.keep=CHOICE` (B | C), or void it "
+                            "with `campaign void T21 --reason …`")
+    events = [r.event for r in campaign.ledger.answer(campaign.cid, {"rikk.advantage.1.keep": "C"}, actor="arbiter").records]
+    assert [(e.card, e.outcome) for e in of(events, se.CardRead)] == [("B", "set-aside"), ("C", "improved")]
+    assert campaign.ledger.check(campaign.cid)[1] == []
+
+
+def test_on_version_10_a_rerolled_shuffle_keeps_refusing_the_card_kept_as_it_did(monkeypatch):
+    """Version 10 decides as it did: the reroll is stored pending with the refusal, and the card answered stands."""
+    campaign, pending = advantage_pair_kept_then_its_shuffle_rerolled(monkeypatch, "10")
+    assert str(pending).startswith("Rikk has Advantage: keep card B (Atk) or C (Atk): 'A' is not one of: B, C — ")
+    with pytest.raises(BadInput, match="T21 already holds the answer rikk.advantage.1.keep=A"):
+        campaign.ledger.answer(campaign.cid, {"rikk.advantage.1.keep": "C"}, actor="arbiter")
+    assert campaign.ledger.check(campaign.cid)[1] == []
