@@ -145,16 +145,23 @@ def test_an_answer_of_a_voided_pending_decision_is_refused(cli):
     refused_by_both(cli, forged(cli, lines), "answers T2, which is no pending decision")
 
 
-def test_a_pending_decision_its_command_does_not_stop_at_is_refused(cli):
-    # Given T2 stored pending: its look, rolled by the ledger, and the question which way
+def looked_then_asked(cli, *before: Command) -> None:
+    """The campaign Looks: the commands `before` recorded, then a look stored pending at its question (its ledger die)."""
     cli("new", "Looks", "--ruleset", "test-copies")
     store = Store(cli.url())
     ledger = Ledger(store)
+    for command in before:
+        ledger.execute(ledger.find(None), command, actor="arbiter")
     try:
         ledger.execute(ledger.find(None), LookThenAsk(), actor="arbiter")
     except LedgerError:
         pass  # stored pending
     store.close()
+
+
+def test_a_pending_decision_its_command_does_not_stop_at_is_refused(cli):
+    # Given T2 stored pending: its look, rolled by the ledger, and the question which way
+    looked_then_asked(cli)
     lines = exported(cli)
     # When its command is rewritten as one that takes three dice (a pending decision was never decided again)
     opened = next(line for line in lines if line.get("tx") == 2 and line["type"] == "command.recorded")
@@ -167,3 +174,15 @@ def test_a_pending_decision_its_command_does_not_stop_at_is_refused(cli):
         "never made — the rules in force at it do not produce the trail's events from its command and dice; "
         "nothing imported\n"))
     assert not (cli.folder / "copy.db").exists()
+
+
+def test_a_pending_decision_leaving_transactions_nobody_handed_back_is_refused(cli):
+    # Given T2 and T3 stored: three looks, then a look that stops pending at its question (a ledger die, R3)
+    looked_then_asked(cli, ThreeLooks())
+    lines = exported(cli)
+    # When its decision.pending says a cascade left it T2 to decide again once answered, so that the answer may copy
+    # T2's rolls: no void, reroll or answer handed T2 back
+    waiting = next(line for line in lines if line.get("type") == "decision.pending")
+    waiting["payload"]["leaves"] = [2]
+    refused_by_both(cli, forged(cli, lines), "leaves T2 to its answer, but no void, reroll or answer just before it "
+                                             "handed them back")
