@@ -127,8 +127,11 @@ class PendingDecisions:
                 # Given nothing, it stops where it waited: answering it so wrote an empty answer and the
                 # same pending decision again, each time the command was run again.
                 raise PendingDecision(tx, waiting, halted.cause, state.pending) from None
+            # Pending again, it keeps copies of the recorded rolls it has not reached, for the next answer to hand
+            # back: it kept the rolls before its question alone, and the next answer rolled the others anew.
             concerns = {waiting.warband} if waiting.warband else None
-            return Attempt(state, [(marker, actor), (halted.events(concerns), actor)], halted=halted)
+            return Attempt(state, [(marker, actor), (halted.handed_back(concerns, kept, state.rolls), actor)],
+                           halted=halted)
         except NeedsAnswer as asked:
             now = Pending(opened_at=waiting.opened_at, question=asked.key, prompt=asked.prompt,
                           options=asked.options, warband=waiting.warband)

@@ -468,3 +468,19 @@ def test_on_version_10_a_rerolled_shuffle_keeps_refusing_the_card_kept_as_it_did
     with pytest.raises(BadInput, match="T21 already holds the answer rikk.advantage.1.keep=A"):
         campaign.ledger.answer(campaign.cid, {"rikk.advantage.1.keep": "C"}, actor="arbiter")
     assert campaign.ledger.check(campaign.cid)[1] == []
+
+
+def test_an_answer_that_asks_again_keeps_the_recorded_rolls_it_has_not_reached(monkeypatch):
+    """DESIGN: "Nobody can re-roll for free". The pending reroll holds, after the new shuffle, a copy of Rat's Scar
+    roll (10, Full Recovery), which its answer hands back. Answered with a card the pair lacks (D), it asks again and
+    is stored pending again: that pending decision kept only the rolls made before the question, so Rat's 10 was
+    lost, and the next answer rolled Rat's Scar anew ('Rat: Henchman Scars needs D20 (1 more die)'; with ledger dice,
+    a new face for a die already seen in the log)."""
+    campaign, _pending = advantage_pair_kept_then_its_shuffle_rerolled(monkeypatch, None)
+    with pytest.raises(PendingDecision, match="'D', given ahead, is not one of them"):
+        campaign.ledger.answer(campaign.cid, {"rikk.advantage.1.keep": "D"}, actor="arbiter")
+    events = [r.event for r in campaign.ledger.answer(campaign.cid, {"rikk.advantage.1.keep": "C"}, actor="arbiter").records]
+    rat = [e for e in of(events, ev.DiceRolled) if e.purpose == "Rat: Henchman Scars"]
+    assert [(e.faces, e.source, e.copy_of is not None) for e in rat] == [([10], "table", True)]
+    assert campaign.ledger.check(campaign.cid)[1] == []
+    audit.verify_store(campaign.ledger.store, campaign.cid)  # the chain takes the copies pending again
