@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from benchmarks.run import PEAK
 from ledger import trail as trails
 
 TOO_LONG = "Error: line 1: longer than 33,554,432 bytes, which no line of a trail is: not a campaign-ledger trail\n"
@@ -80,11 +81,9 @@ def test_the_lines_are_those_of_the_bytes_whatever_the_chunks(monkeypatch, data,
 
 
 # A line of 30 MB (under LINE_LIMIT) of `{},{},…`: ten million JSON objects, which decoded took
-# 880 MB before its refusal. Measured in the command's own process, at its exit: memory, not time.
+# 880 MB before its refusal. Measured in the command's own process, at its exit, as the benchmarks measure
+# it (VmHWM: ru_maxrss kept the test run's own high-water mark across the fork): memory, not time.
 CROWDED = b"[" + b"{}," * 9_999_999 + b"{}]"
-PEAK = ("import atexit, resource, sys\n"
-        "atexit.register(lambda: print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr))\n"
-        "from ledger.cli import main; main()")
 
 
 @pytest.mark.parametrize("line", [1, 2], ids=["header", "event"])
