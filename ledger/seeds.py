@@ -53,7 +53,10 @@ class SeedKeeping:
         if self.store.dealer is not None:
             return DealtDice(self.store.dealer, str(campaign_id), state.epoch, state.commitment, self.missing_seed(state),
                              functools.partial(self.foreign_seed, campaign_id, state))
-        seed = self.store.seed(campaign_id, state.epoch)
+        try:
+            seed = self.store.seed(campaign_id, state.epoch)
+        except BadInput as unusable:  # a key file others may open, or none this user may read: table dice work either way
+            return NoLedgerDice(str(unusable), BadInput)
         if seed is None:
             return NoLedgerDice(self.missing_seed(state), NotFound)
         problem = self.seed_problem(state, seed)

@@ -182,6 +182,10 @@ def test_a_key_file_others_may_open_is_refused_until_it_is_the_keepers_alone(cam
                f"every ledger die; make it yours alone (chmod 600 {keys}) and run again\n")
     rolled = campaign("roll", "D6", "--for", "loot", "--ledger")
     assert (rolled.exit_code, rolled.output) == (2, message)
+    assert show(campaign) == before
+    table = campaign("roll", "D6", "--for", "loot", "--dice", "4")
+    assert table.exit_code == 0, table.output  # table dice need no seed, as without one
+    before = show(campaign)
     other = CampaignRunner("sqlite:///" + str(tmp_path / "other.db"))
     started = other("new", "Another League")
     assert (started.exit_code, started.output) == (2, message) and not (tmp_path / "other.db").exists()
