@@ -36,7 +36,7 @@ from ledger.decide import (
     refuse_other_warbands_fighters,
     warriors_named,
 )
-from ledger.describe import describe, warband_name
+from ledger.describe import describe, listed, warband_name
 from ledger.errors import AnswerRefused, Conflict, LedgerError, NeedsDice, NotFound, RuleViolation
 from ledger.records import Record
 from ledger.state import TYPED_NOW, CampaignState, decode_own, encode_state
@@ -276,8 +276,8 @@ def _by_fighter(name: str, now: object, then: object, state: CampaignState) -> s
         found = state.fighters.get(fighter) if isinstance(fighter, str) else None
         return found.name if found is not None else str(fighter)
 
-    def listed(names: Sequence[str]) -> str:
-        return "nobody" if not names else names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    def listed_or_nobody(names: Sequence[str]) -> str:
+        return listed(names) if names else "nobody"
 
     def shown(value: object) -> str:
         if isinstance(value, bool):
@@ -291,7 +291,8 @@ def _by_fighter(name: str, now: object, then: object, state: CampaignState) -> s
         return None
     words = name.replace("_", " ")
     if now_by.keys() != then_by.keys():
-        return f"the {words} of {listed([named(f) for f in now_by])}, not of {listed([named(f) for f in then_by])}"
+        return (f"the {words} of {listed_or_nobody([named(f) for f in now_by])}, "
+                f"not of {listed_or_nobody([named(f) for f in then_by])}")
     return "; ".join(f"{possessive(named(fighter))} {words}: " + ", ".join(
         f"{key.replace('_', ' ')} {shown(item.get(key))}, not {shown(then_by[fighter].get(key))}"
         for key in {**item, **then_by[fighter]} if item.get(key) != then_by[fighter].get(key))

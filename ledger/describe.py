@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -178,6 +178,11 @@ def plural(count: int, word: str) -> str:
     """`1 game`, `2 games`, `3 dice`, `2 casualties`."""
     many = "dice" if word == "die" else f"{word[:-1]}ies" if word[-2:-1] not in ("", *"aeiou") and word.endswith("y") else f"{word}s"
     return f"{count} {word if count == 1 else many}"
+
+
+def listed(words: Sequence[str]) -> str:
+    """`Hans`, `Hans and Ivo`, `Hans, Ivo and Skab` (at least one word)."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def post_games_left_out_lines(state: CampaignState, steps: list[ev.PostGameStepDone]) -> list[str]:

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import msgspec
 
 from commands.kit import Rolled, check_faces
+from ledger.describe import listed
 from ledger.errors import BadInput
 from commands.trench_crusade.tables import (
     PromotionDiceSource,
@@ -214,17 +215,13 @@ def dice_in_fighter_order(
         why = []
         if left_out:
             one = len(left_out) == 1
-            why.append(f"{_and(left_out)} {'has' if one else 'have'} dice but {'is' if one else 'are'} not named")
+            why.append(f"{listed(left_out)} {'has' if one else 'have'} dice but {'is' if one else 'are'} not named")
         if without:
-            why.append(f"{_and(without)} {'has' if len(without) == 1 else 'have'} none")
+            why.append(f"{listed(without)} {'has' if len(without) == 1 else 'have'} none")
         raise BadInput(  # the player's order does not fit the dice he assigned: told from the command, no rule's refusal
             f"the rolling order must name every model that has Promotion Dice, and only those: {'; '.join(why)}"
         )
     return tuple(fighter_id for fighter_id in fighter_order for _ in range(assignment[fighter_id]))
-
-
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def validate_roll_order(
